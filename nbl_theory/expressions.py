@@ -184,7 +184,7 @@ def parse_expression(
             raise NBLInputError(f"operator {type(node.op).__name__} is not allowed")
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name):
-                raise NBLInputError("only plain function calls like exp(z) are allowed")
+                raise NBLInputError("this call is not allowed: only plain function calls like exp(z)")
             fname = node.func.id
             if fname not in FUNCTIONS:
                 raise NBLInputError(

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import mpmath
 import numpy as np
+import scipy.special
 import sympy as sp
 
 from .errors import DivergentIntegralError, NBLInputError
@@ -38,21 +39,9 @@ Z = sp.Symbol("z", real=True)
 #: The primal (mean) variable of a potential.
 M = sp.Symbol("m", real=True)
 
-_NUMPY_MODULES = [{"erf": "scipy.special.erf", "erfc": "scipy.special.erfc"}, "scipy", "numpy"]
+_NUMPY_MODULES = [{"erf": scipy.special.erf, "erfc": scipy.special.erfc}, "numpy"]
 _GRID = np.linspace(-40.0, 40.0, 4001)
-_LEFT = sp.Symbol("m_minus_lo", positive=True)
-_RIGHT = sp.Symbol("hi_minus_m", positive=True)
-
-
-def _lambdify3(expr, modules):
-    mods = _NUMPY_MODULES if modules == "numpy" else modules
-    f = sp.lambdify((M, _LEFT, _RIGHT), expr, modules=mods)
-    if not expr.free_symbols:
-        if modules == "numpy":
-            const = float(expr)
-            return lambda m, a, b: np.full(np.shape(m), const)
-        return lambda m, a, b, _c=expr: mpmath.mpf(sp.Float(_c, mpmath.mp.dps + 5))
-    return f
+_U = sp.Symbol("u", positive=True)
 
 
 def _lambdify_numpy(expr, var):
@@ -68,6 +57,59 @@ def _lambdify_mpmath(expr, var):
     if not expr.has(var):
         return lambda x, _c=expr: mpmath.mpf(sp.Float(_c, mpmath.mp.dps + 5))
     return f
+
+
+def _stabilize(expr):
+    """Rewrite tanh(a)² as 1 − 1/cosh(a)², an identity, so that sympy's derivative of tanh,
+    1 − tanh², is evaluated without catastrophic cancellation in the tails (float64 tier)."""
+    def is_tanh_power(e):
+        return e.is_Pow and isinstance(e.base, sp.tanh) and e.exp.is_Integer and e.exp >= 2
+
+    def rewrite(e):
+        a = e.base.args[0]
+        k = int(e.exp)
+        return (1 - 1 / sp.cosh(a) ** 2) ** (k // 2) * (sp.tanh(a) if k % 2 else 1)
+
+    out = expr.replace(is_tanh_power, rewrite)
+    return sp.expand(out) if out != expr else expr
+
+
+class _SidedFunction:
+    """f(m, m − lo, hi − m): evaluates a potential derivative in the coordinate of the nearer
+    end of the domain (see :attr:`Link._sided_exprs`)."""
+
+    def __init__(self, sided, key, modules):
+        self.modules = modules
+        self.f = {}
+        for side, exprs in sided.items():
+            var = M if side == "mid" else _U
+            lam = _lambdify_numpy if modules == "numpy" else _lambdify_mpmath
+            self.f[side] = lam(exprs[key], var)
+
+    def __call__(self, m, left, right):
+        f = self.f
+        if self.modules == "mpmath":
+            if "mid" in f:
+                return f["mid"](m)
+            if "left" in f and ("right" not in f or left <= right):
+                return f["left"](left)
+            return f["right"](right)
+        m = np.asarray(m, dtype=float)
+        if "mid" in f:
+            return np.asarray(f["mid"](m), dtype=float) * np.ones_like(m)
+        left = np.broadcast_to(np.asarray(left, dtype=float), m.shape)
+        right = np.broadcast_to(np.asarray(right, dtype=float), m.shape)
+        if "right" not in f:
+            return np.asarray(f["left"](left), dtype=float) * np.ones_like(m)
+        if "left" not in f:
+            return np.asarray(f["right"](right), dtype=float) * np.ones_like(m)
+        use_left = left <= right
+        out = np.empty(m.shape)
+        if np.any(use_left):
+            out[use_left] = f["left"](left[use_left])
+        if np.any(~use_left):
+            out[~use_left] = f["right"](right[~use_left])
+        return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -191,8 +233,8 @@ class Link:
         """
         if self.kind == "expression":
             g = self.expr
-            g1 = sp.diff(g, Z)
-            return {"g": g, "g1": g1, "g2": sp.diff(g1, Z)}
+            g1 = _stabilize(sp.diff(g, Z))
+            return {"g": g, "g1": g1, "g2": _stabilize(sp.diff(g1, Z))}
         phi = self.expr
         phi1 = sp.diff(phi, M)
         phi2 = sp.diff(phi1, M)
@@ -209,33 +251,39 @@ class Link:
 
     # ------------------------------------------------------------------ numeric evaluators
     @functools.cached_property
-    def _chart_exprs(self) -> dict:
-        """Derivatives rewritten in (m, m − lo, hi − m) so that they keep full relative accuracy
-        near the ends of the domain (e.g. log(1 − m) evaluated from 1 − m, not from m)."""
-        d = dict(self.derivatives)
-        if self.kind == "expression":
-            return d
+    def _sided_exprs(self) -> dict:
+        """Potential derivatives written in the distance u to the nearer end of the domain
+        (m = lo + u on the left half, m = hi − u on the right half), rational parts cancelled,
+        so that log(1 − m), 1/(1 − m)², ... keep full relative accuracy near the ends."""
         lo, hi = self.domain
         out = {}
-        for k, v in d.items():
-            if hi.is_finite:
-                v = v.subs(hi - M, _RIGHT)
-            if lo.is_finite and lo != 0:
-                v = v.subs(M - lo, _LEFT)
-            out[k] = v
+        for side, point, sign in (("left", lo, 1), ("right", hi, -1)):
+            if not point.is_finite:
+                continue
+            exprs = {}
+            for k, v in self.derivatives.items():
+                w = v.subs(M, point + sign * _U)
+                try:
+                    w = sp.cancel(w)
+                except (sp.PolynomialError, TypeError, ValueError):  # pragma: no cover
+                    pass
+                exprs[k] = w
+            out[side] = exprs
+        if not out:
+            out["mid"] = dict(self.derivatives)
         return out
 
     @functools.cached_property
     def _np(self) -> dict:
         if self.kind == "expression":
             return {k: _lambdify_numpy(v, Z) for k, v in self.derivatives.items()}
-        return {k: _lambdify3(v, "numpy") for k, v in self._chart_exprs.items()}
+        return {k: _SidedFunction(self._sided_exprs, k, "numpy") for k in self.derivatives}
 
     @functools.cached_property
     def _mp(self) -> dict:
         if self.kind == "expression":
             return {k: _lambdify_mpmath(v, Z) for k, v in self.derivatives.items()}
-        return {k: _lambdify3(v, "mpmath") for k, v in self._chart_exprs.items()}
+        return {k: _SidedFunction(self._sided_exprs, k, "mpmath") for k in self.derivatives}
 
     def chart_numpy(self, t: np.ndarray):
         """Float64 chart: return (z, w0, w1, w2) with w_j = g^{(j)}(z) dz/dt at nodes t."""
@@ -298,6 +346,7 @@ class Link:
     # ------------------------------------------------------------------ validation
     def _validate_expression(self) -> None:
         d = self.derivatives
+        _check_gaussian_integrability(self.name, [("g", d["g"]), ("g'", d["g1"]), ("g''", d["g2"])])
         with np.errstate(all="ignore"):
             g1 = np.asarray(self._np["g1"](_GRID), dtype=float) * np.ones_like(_GRID)
             g0 = np.asarray(self._np["g"](_GRID), dtype=float) * np.ones_like(_GRID)
@@ -313,7 +362,6 @@ class Link:
                 f"link {self.name!r} is not strictly increasing: g'({_GRID[i]:g}) = {g1[i]:.3g} < 0")
         if scale == 0 or np.count_nonzero(g1[core] <= 0) > 1:
             raise NBLInputError(f"link {self.name!r} is not strictly increasing: g' vanishes on an interval")
-        _check_gaussian_integrability(self.name, [("g", d["g"]), ("g'", d["g1"]), ("g''", d["g2"])])
 
     def _validate_potential(self) -> None:
         lo, hi = self.domain
@@ -474,10 +522,14 @@ def _check_gaussian_integrability(name: str, items) -> None:
             f = _lambdify_mpmath(expr, Z)
             for zz in (25, 50, -25, -50):
                 try:
-                    val = abs(mpmath.mpf(f(mpmath.mpf(zz))))
+                    raw = f(mpmath.mpf(zz))
                 except (ZeroDivisionError, OverflowError, ValueError, TypeError):
-                    raise DivergentIntegralError(
+                    raise NBLInputError(
                         f"{label} of link {name!r} cannot be evaluated at z = {zz}") from None
+                if isinstance(raw, mpmath.mpc) and raw.imag != 0:
+                    raise NBLInputError(f"link {name!r} is not finite/real at z = {zz} "
+                                        "(g must be defined on all of R)")
+                val = abs(raw)
                 weighted = val * mpmath.npdf(zz) * zz**2
                 if not mpmath.isfinite(weighted) or weighted > mpmath.mpf("1e-60"):
                     raise DivergentIntegralError(

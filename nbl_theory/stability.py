@@ -28,10 +28,10 @@ import mpmath
 
 from .errors import NBLInputError
 from .expressions import exact_number
-from .gaussian import moments_float, moments_mpmath
+from .gaussian import FloatRangeError, moments_float, moments_mpmath
 
 __all__ = ["StabilityResult", "stability", "validate_delta", "lambda_star_float",
-           "DPS_LADDER", "PREC_LADDER"]
+           "DPS_LADDER", "PREC_LADDER", "decimal_str"]
 
 #: mpmath digits tried, in order, when the float64 sign is not clear.
 DPS_LADDER = (30, 60, 120)
@@ -39,6 +39,28 @@ DPS_LADDER = (30, 60, 120)
 PREC_LADDER = (128, 256, 512, 1024)
 
 _PHI0 = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+def decimal_str(q) -> str:
+    """A Rational as a decimal string: exact when it has a terminating expansion."""
+    p, d = int(q.p), int(q.q)
+    k = d
+    twos = fives = 0
+    while k % 2 == 0:
+        k //= 2
+        twos += 1
+    while k % 5 == 0:
+        k //= 5
+        fives += 1
+    if k == 1:
+        n = max(twos, fives)
+        digits = abs(p) * (10**n // d)
+        txt = str(digits).rjust(n + 1, "0")
+        out = txt[:-n] + "." + txt[-n:] if n else txt
+        out = out.rstrip("0").rstrip(".") if n else out
+        return ("-" if p < 0 else "") + out
+    with mpmath.workdps(30):
+        return mpmath.nstr(mpmath.mpf(p) / d, 25)
 
 
 def validate_delta(delta):
@@ -128,8 +150,13 @@ def _assemble(link, delta_q, mom, tier, digits, certified, notes, ctx):
         sign = "unstable"
     else:
         sign = "undecided"
-    return StabilityResult(link.name, link.describe(), str(delta_q), tier, digits, values, errors,
+    return StabilityResult(link.name, link.describe(), decimal_str(delta_q), tier, digits, values, errors,
                            (lo, hi), sign, certified, jac, notes)
+
+
+class _Pair:
+    def __init__(self, value, error):
+        self.value, self.error = value, error
 
 
 class _FloatCtx:
@@ -169,7 +196,13 @@ class _MpCtx:
 def lambda_star_float(link, delta: float) -> float:
     """λ* in float64 (no sign analysis): the fast path for sweeps."""
     s2 = 1.0 - delta * delta / 4.0
-    mom = moments_float(link, delta)
+    try:
+        mom = moments_float(link, delta)
+    except FloatRangeError:
+        with mpmath.workdps(25):
+            mom = {k: (float(v.value), 0.0) for k, v in
+                   moments_mpmath(link, validate_delta(delta), dps=20).items()}
+            mom = {k: _Pair(*v) for k, v in mom.items()}
     return delta * mom["mu_star"].value - 2 * _PHI0 * max(mom["m2"].value, 0.0) * s2
 
 
@@ -209,14 +242,19 @@ def stability(link, delta, dps: int | None = None, certify: bool = False,
         res.seconds = time.perf_counter() - t0
         return res
     if dps is None:
-        mom = moments_float(link, float(delta_q))
-        res = _assemble(link, delta_q, mom, "float64", 16, False, notes, _FloatCtx)
-        if res.sign != "undecided" or not auto_raise:
-            res.seconds = time.perf_counter() - t0
-            return res
+        try:
+            mom = moments_float(link, float(delta_q))
+        except FloatRangeError:
+            notes.append("float64 overflows on this link's chart; computed with mpmath instead")
+            mom = None
+        if mom is not None:
+            res = _assemble(link, delta_q, mom, "float64", 16, False, notes, _FloatCtx)
+            if res.sign != "undecided" or not auto_raise:
+                res.seconds = time.perf_counter() - t0
+                return res
+            notes.append("float64 could not decide the sign of lambda_star (|lambda*| <= error "
+                         f"estimate {res.errors['lambda_star']:.2g}); raising precision")
         ladder = [p for p in DPS_LADDER if p <= max_dps]
-        notes.append("float64 could not decide the sign of lambda_star "
-                     f"(|lambda*| <= error estimate {res.errors['lambda_star']:.2g}); raising precision")
     else:
         if dps < 5 or dps > 2000:
             raise NBLInputError(f"dps must be between 5 and 2000, got {dps}")

@@ -1,0 +1,551 @@
+"""Certified enclosures of μ_g, μ*, m0, m2, κ* and λ* with Arb ball arithmetic (python-flint).
+
+The four moments are the exact 1-D reductions of :mod:`nbl_theory.gaussian` (eq:mu_star_m2_def),
+with s² = 1 − Δ²/4, ϕ_s the N(0, s²) density and Φ the standard normal cdf:
+
+.. math::
+
+    μ_g = ∫ g' ϕ,\\quad μ^\\star = ∫ g' ϕ\\, Φ\\!\\left(\\tfrac{Δz}{2s}\\right),\\quad
+    m_0 = ∫ g ϕ_s,\\quad m_2 = ∫ g'' ϕ_s .
+
+Each is integrated on the link's chart t ↦ z(t) (identity for expression links; for a potential
+m(t) is the logistic/exponential map of :mod:`nbl_theory.links` and z = φ'(m(t)), so g is never
+inverted) with ``acb.integral``, whose output is a rigorous ball. Two real integrals share one
+complex integral: ∫(f + i h) has real part ∫f and imaginary part ∫h when f, h are real on the path.
+
+Truncation to |z| ≤ Lσ (σ = 1 or s) is rigorous:
+
+* named families with proven bounds B_j ≥ sup|g^{(j)}| (:func:`_family_derivative_bounds`):
+  the tail is at most B_j · P(|N(0,1)| > L) = B_j erfc(L/√2);
+* otherwise |g^{(j)}| is enclosed with Arb on dyadic shells 2^k Lσ ≤ |z| ≤ 2^{k+1} Lσ,
+  k = 0..5 (16 balls per shell), and beyond X = 2^6 Lσ the growth hypothesis
+  |g^{(j)}(z)| ≤ e^{z²/4} gives ∫_{|z|>X} e^{z²/4} ϕ_σ ≤ √2 erfc(X/2)/σ (stated as a note).
+
+L grows until the tail is below 2^-(prec+4). Exact inputs (Δ, family parameters) enter as
+``fmpq``. Precision climbs :data:`~nbl_theory.stability.PREC_LADDER` while the λ* ball contains 0.
+The global ``flint.ctx.prec`` is always restored.
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+from fractions import Fraction
+from functools import lru_cache
+
+import flint
+import mpmath
+import numpy as np
+import sympy as sp
+from flint import acb, arb, fmpq
+from mpmath.libmp import from_man_exp, from_rational, round_ceiling, round_floor
+
+from .errors import NBLInputError
+from .links import M, Z
+from .stability import PREC_LADDER, StabilityResult, decimal_str, validate_delta
+
+__all__ = ["stability_certified", "moments_certified", "lambda_star_arb", "CertificationError",
+           "arb_to_mpf"]
+
+_GUARD = 32                 # working bits above the target precision
+_SHELLS = 6                 # dyadic shells 2^k Lσ ≤ |z| ≤ 2^{k+1} Lσ, k < _SHELLS
+_SHELL_PIECES = 16          # balls per shell
+_PANELS = 2                 # sub-panels per integral
+_U = sp.Symbol("u", positive=True)   # chart coordinate m − lo or hi − m
+_GROWTH_NOTE = ("tail beyond |z| > {x} relies on the growth hypothesis |g^(j)(z)| <= exp(z^2/4) "
+                "(assum:polygrowth_g)")
+
+
+class CertificationError(NBLInputError):
+    """Arb could not produce a finite enclosure (integration or tail bound did not converge)."""
+
+
+@contextmanager
+def _arb_prec(bits: int):
+    """Set ``flint.ctx.prec`` to ``bits`` and always restore it."""
+    saved = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        yield
+    finally:
+        flint.ctx.prec = saved
+
+
+def arb_to_mpf(x: arb) -> mpmath.mpf:
+    """Exact conversion of an exact (radius 0) finite arb, e.g. ``b.mid()``, to mpmath.mpf."""
+    man, exp = x.man_exp()
+    return mpmath.mp.make_mpf(from_man_exp(int(man), int(exp)))
+
+
+def _outward_decimal(x: arb, digits: int, up: bool) -> mpmath.mpf:
+    """Exact endpoint ``x`` (radius 0) rounded outward to ``digits`` significant decimals, stored
+    rounded outward in binary, so printing it at ``digits`` digits still encloses (to_json)."""
+    man, exp = (int(v) for v in x.man_exp())
+    if man == 0:
+        return mpmath.mpf(0)
+    v = Fraction(man) * Fraction(2) ** exp
+    k = math.floor(math.log10(abs(man)) + exp * math.log10(2))     # k = floor(log10|v|), then
+    k += (abs(v) >= Fraction(10) ** (k + 1)) - (abs(v) < Fraction(10) ** k)   # made exact
+    scaled = v * Fraction(10) ** (digits - 1 - k)
+    n = math.ceil(scaled) if up else math.floor(scaled)
+    r = n * Fraction(10) ** (k + 1 - digits)
+    return mpmath.mp.make_mpf(from_rational(r.numerator, r.denominator, 4 * digits + 64,
+                                            round_ceiling if up else round_floor))
+
+
+def _q(r) -> fmpq:
+    r = sp.Rational(r)
+    return fmpq(int(r.p), int(r.q))
+
+
+# ----------------------------------------------------------------------------- sympy → acb
+def _imag_axis_cuts(method):
+    """atan, asinh: cuts (−i∞, −i] ∪ [i, i∞); in analytic mode a ball touching them → NaN."""
+    def f(x, an):
+        if an and x.real.contains(0) and x.imag.abs_upper() >= 1:
+            return acb(arb.nan())
+        return getattr(x, method)()
+    return f
+
+
+_FUNCS = {fn: (lambda name: lambda x, an: getattr(x, name)())(fn.__name__)
+          for fn in (sp.exp, sp.tanh, sp.sinh, sp.cosh, sp.sin, sp.cos, sp.tan, sp.erf, sp.erfc)}
+_FUNCS.update({sp.log: lambda x, an: x.log(analytic=an),        # branch cut: forward the flag
+               sp.atan: _imag_axis_cuts("atan"), sp.asinh: _imag_axis_cuts("asinh")})
+
+
+def _unsupported(e) -> NBLInputError:
+    names = sorted({f.__name__ for f in _FUNCS} | {"sqrt", "rational powers", "pi", "E"})
+    return NBLInputError(f"the certified tier cannot evaluate {type(e).__name__} in "
+                         f"{sp.sstr(e)!r}; supported: +, *, powers, {', '.join(names)}")
+
+
+def _number(e) -> acb:
+    if e.is_Rational:
+        return acb(_q(e))
+    if isinstance(e, sp.Float):          # a binary float is an exact dyadic number
+        sign, man, exp, _ = e._mpf_
+        return acb((-1) ** sign * arb(int(man)) * arb(2) ** int(exp))
+    if e is sp.pi:
+        return acb.pi()
+    if e is sp.E:
+        return acb(1).exp()
+    raise _unsupported(e)
+
+
+def _node(e, slots):
+    """Compile ``e`` into a closure (env, analytic) → acb; constants are folded now."""
+    if e in slots:
+        i = slots[e]
+        return lambda env, an: env[i]
+    if not e.free_symbols:
+        c = _number(e) if e.is_Atom else _build(e, slots)([], False)
+        return lambda env, an: c
+    if e.is_Atom:
+        raise NBLInputError(f"the certified tier cannot evaluate the free symbol {e} here")
+    return _build(e, slots)
+
+
+def _build(e, slots):
+    if isinstance(e, (sp.Add, sp.Mul)):
+        fs = [_node(a, slots) for a in e.args]
+        add = isinstance(e, sp.Add)
+
+        def nary(env, an):
+            r = fs[0](env, an)
+            for f in fs[1:]:
+                r = r + f(env, an) if add else r * f(env, an)
+            return r
+        return nary
+    if isinstance(e, sp.Pow):
+        base, ex = e.args
+        b = _node(base, slots)
+        if ex.is_Integer:
+            n = int(ex)
+            if n == 2:
+                return lambda env, an: (lambda v: v * v)(b(env, an))
+            if n > 0:
+                return lambda env, an: b(env, an) ** n
+            return lambda env, an: 1 / b(env, an) ** (-n)
+        if ex.is_Rational and ex.q == 2:               # sqrt(x)^p, branch cut of sqrt
+            p = int(ex.p)
+            return lambda env, an: b(env, an).sqrt(analytic=an) ** p
+        x = _node(ex, slots)
+        return lambda env, an: b(env, an).pow(x(env, an), analytic=an)
+    fn = _FUNCS.get(e.func)
+    if fn is None or len(e.args) != 1:
+        raise _unsupported(e)
+    a = _node(e.args[0], slots)
+    return lambda env, an: fn(a(env, an), an)
+
+
+def _compile(exprs, var):
+    """Compile sympy expressions in ``var`` (common subexpressions shared) at the current
+    precision into f(x: acb, analytic: bool) → list of acb."""
+    reps, reduced = sp.cse(list(exprs), symbols=sp.numbered_symbols("_cse"))
+    slots = {var: 0}
+    steps = []
+    for k, (sym, sub) in enumerate(reps):
+        steps.append(_node(sub, slots))
+        slots[sym] = k + 1
+    outs = [_node(r, slots) for r in reduced]
+
+    def f(x, an):
+        env = [x]
+        for step in steps:
+            env.append(step(env, an))
+        return [o(env, an) for o in outs]
+    return f
+
+
+# ----------------------------------------------------------------------------- the chart
+class _Chart:
+    """Arb chart of a link: z(t) and weights w_j = g^{(j)}(z) dz/dt (see nbl_theory.links)."""
+
+    def __init__(self, link):
+        self.expression = link.kind == "expression"
+        d = link.derivatives
+        if self.expression:
+            self._g1 = _compile([d["g1"]], Z)
+            self._g02 = _compile([d["g"], d["g2"]], Z)
+            return
+        lo, hi = link.domain
+        exprs = [d["phi1"], M * d["phi2"], -d["phi3"] / d["phi2"] ** 2]
+        self._lo, self._hi = lo, hi
+        self._w = acb(_q(hi - lo)) if lo.is_finite and hi.is_finite else None
+
+        def version(sub, var):    # each side of the domain in its own coordinate, and rational
+            # parts cancelled: ball evaluation on complex regions then overestimates far less
+            ex = [sp.cancel(e.subs(M, sub)) if sub is not None else sp.cancel(e) for e in exprs]
+            return _compile(ex[:1], var), _compile(ex, var)
+        left = version(lo + _U, _U) if lo.is_finite else None
+        right = version(hi - _U, _U) if hi.is_finite else None
+        if left is None and right is None:
+            left = right = version(None, M)
+        self._left, self._right = left or right, right or left
+
+    def _map(self, t):
+        """(compiled side, coordinate u, dm/dt) at t."""
+        lo, hi = self._lo, self._hi
+        if lo.is_finite and hi.is_finite:       # m = lo + w/(1+e^{−t})
+            pos = float(t.real.mid()) >= 0
+            e = (-t).exp() if pos else t.exp()
+            den = 1 + e
+            u = self._w * e / den                  # hi − m (t ≥ 0) or m − lo (t < 0)
+            return (self._right if pos else self._left), u, u / den
+        if lo.is_finite:                           # m = lo + e^t
+            e = t.exp()
+            return self._left, e, e
+        if hi.is_finite:                           # m = hi − e^{−t}
+            e = (-t).exp()
+            return self._right, e, e
+        return self._left, t, acb(1)
+
+    def group1(self, t, an):
+        """(z, g' dz/dt)."""
+        if self.expression:
+            return t, self._g1(t, an)[0]
+        side, u, dm = self._map(t)
+        return side[0](u, an)[0], dm
+
+    def group2(self, t, an):
+        """(z, g dz/dt, g'' dz/dt)."""
+        if self.expression:
+            g, g2 = self._g02(t, an)
+            return t, g, g2
+        side, u, dm = self._map(t)
+        z, mphi2, r = side[1](u, an)
+        return z, mphi2 * dm, r * dm
+
+
+@lru_cache(maxsize=64)
+def _chart(link, prec):
+    with _arb_prec(prec):
+        return _Chart(link)
+
+
+# ----------------------------------------------------------------------------- tail bounds
+def _family_derivative_bounds(link):
+    """Proven bounds (B_0, B_1, B_2) ≥ sup_z |g^{(j)}(z)| for the named families, else None.
+
+    Proofs:
+
+    * two-transition (eq:link_tanh): 0 ≤ 1 + tanh ≤ 2, sech² ≤ 1 and |sech² tanh| ≤ 1, so
+      |g| ≤ |p0| + 2a1 + 2a2, g' ≤ a1 b1 + a2 b2, |g''| ≤ 2(a1 b1² + a2 b2²).
+    * logistic: g ∈ (0,1), g' = g(1−g) ≤ 1/4, |g''| = g(1−g)|1−2g| ≤ 1/4.
+    * probit: g ∈ (0,1), g' = ϕ ≤ 1/√(2π) < 1/2, |g''| = |z|ϕ(z) ≤ ϕ(1) < 1/4.
+    * weighted-entropy (binary-negative-entropy is ρ = 0): α = 1+ρ, β = 1−ρ, α + β = 2,
+      u = α/m, v = β/(1−m). g = m ∈ (0,1). By Cauchy–Schwarz φ'' = u + v ≥ (√α+√β)² ≥ 2, so
+      g' = 1/φ'' ≤ 1/2. |φ'''| ≤ α/m² + β/(1−m)² = u²/α + v²/β ≤ (u+v)²/min(α,β), hence
+      |g''| = |φ'''|/φ''³ ≤ 1/(min(α,β) φ'') ≤ 1/(2(1−|ρ|)).
+    """
+    name, p = link.family_name, link.params
+    expr_kind = link.kind == "expression"
+    if name == "two-transition" and expr_kind:
+        return (abs(p["p0"]) + 2 * p["a1"] + 2 * p["a2"], p["a1"] * p["b1"] + p["a2"] * p["b2"],
+                2 * (p["a1"] * p["b1"] ** 2 + p["a2"] * p["b2"] ** 2))
+    if name == "logistic" and expr_kind:
+        return (sp.Integer(1), sp.Rational(1, 4), sp.Rational(1, 4))
+    if name == "probit" and expr_kind:
+        return (sp.Integer(1), sp.Rational(1, 2), sp.Rational(1, 4))
+    if name in ("weighted-entropy", "binary-negative-entropy") and not expr_kind:
+        rho = p.get("rho", sp.Integer(0))
+        return (sp.Integer(1), sp.Rational(1, 2), 1 / (2 * (1 - abs(rho))))
+    return None
+
+
+def _float_t(link, target: float, side: int) -> float:
+    """Float t near the solution of z(t) = target (bracket of Link.t_range, then bisection)."""
+    def beyond(t):
+        z = float(link.z_of_t_numpy(np.array([t]))[0])
+        return z >= target if side > 0 else z <= target      # nan counts as "not beyond"
+    try:
+        with np.errstate(all="ignore"):
+            far = link.t_range(target, target)[0 if side < 0 else 1]
+            near, step = far, 1.0
+            while beyond(near) and step < 1e6:
+                near, step = far - side * step, 2 * step
+            for _ in range(60):
+                mid = 0.5 * (near + far)
+                if beyond(mid):
+                    far = mid
+                else:
+                    near = mid
+            return far
+    except (NBLInputError, ArithmeticError, ValueError):
+        return 0.0
+
+
+def _t_beyond(link, chart, target: arb, side: int) -> arb:
+    """Exact t with z(t) certified ≥ target (side +1) or ≤ target (side −1)."""
+    if chart.expression:
+        return target
+    t, step = _float_t(link, float(target), side), 2.0 ** -20
+    t = t if math.isfinite(t) else 0.0
+    for _ in range(90):
+        z = chart.group1(acb(t), False)[0].real
+        if (z >= target) if side > 0 else (z <= target):
+            return arb(t)
+        t, step = t + side * step, step * 2
+    raise CertificationError(f"could not certify a chart point with z {'>=' if side > 0 else '<='} "
+                             f"{float(target):.6g} for link {link.name!r}")
+
+
+def _piece_bound(chart, group, lo: arb, hi: arb, sigma: arb, depth: int = 24):
+    """∫_lo^hi |w_j| ϕ_σ(z) dt ≤ length · sup|w_j| · ϕ_σ(min|z|), sups from one ball evaluation
+    on [lo, hi]; bisected while that enclosure is not finite."""
+    ball = lo.union(hi)
+    vals = (chart.group1 if group == 1 else chart.group2)(acb(ball), False)
+    zmin = vals[0].abs_lower() / sigma                               # ϕ_σ decreasing in |z|
+    dens = ((-zmin * zmin / 2).exp() / (sigma * (2 * arb.pi()).sqrt())).upper()
+    out = [((hi - lo).upper() * w.abs_upper() * dens).upper() for w in vals[1:]]
+    if depth and not all(b.is_finite() for b in out):
+        mid = ((lo + hi) / 2).mid()
+        left = _piece_bound(chart, group, lo, mid, sigma, depth - 1)
+        return [a + b for a, b in zip(left, _piece_bound(chart, group, mid, hi, sigma, depth - 1))]
+    return out
+
+
+def _shell_tails(link, chart, a: arb, sigma: arb, t_edges, group: int):
+    """Upper bounds of ∫_{|z|>a} |g^{(j)}| ϕ_σ for the j of ``group`` (shells + hypothesis),
+    and X beyond which the growth hypothesis is used."""
+    tails = [arb(0)] * (1 if group == 1 else 2)
+    for side, t_prev in ((1, t_edges[1]), (-1, t_edges[0])):
+        for k in range(1, _SHELLS + 1):
+            t_next = _t_beyond(link, chart, side * a * 2 ** k, side)
+            lo_t, hi_t = (t_prev, t_next) if side > 0 else (t_next, t_prev)
+            width = (hi_t - lo_t) / _SHELL_PIECES
+            for i in range(_SHELL_PIECES):
+                piece = _piece_bound(chart, group, lo_t + i * width, lo_t + (i + 1) * width, sigma)
+                tails = [tl + b for tl, b in zip(tails, piece)]
+            t_prev = t_next
+    x = a * 2 ** _SHELLS
+    hyp = (2 * arb(1)).sqrt() * (x / 2).erfc() / sigma   # ∫_{|z|>X} e^{z²/4} ϕ_σ, σ ≤ 1
+    return [(tl + hyp).upper() for tl in tails], float(x)
+
+
+def _window(link, chart, sigma: arb, group: int, prec: int, bounds):
+    """Integration window [t−, t+] ⊇ z⁻¹[−Lσ, Lσ] and tail bounds for each moment of ``group``."""
+    target = arb(2) ** -(prec + 4)
+    big_l = math.ceil(4 * math.sqrt(2 * (prec + 10) * math.log(2))) / 4
+    for _ in range(16):
+        a = (arb(big_l) * sigma).upper()
+        edges = (_t_beyond(link, chart, -a, -1), _t_beyond(link, chart, a, 1))
+        if bounds is not None:
+            gauss = (arb(big_l) / arb(2).sqrt()).erfc()          # P(|N(0,1)| > L)
+            js = (1,) if group == 1 else (0, 2)
+            tails, x = [(arb(_q(bounds[j])) * gauss).upper() for j in js], None
+        else:
+            tails, x = _shell_tails(link, chart, a, sigma, edges, group)
+        if not all(t.is_finite() for t in tails):
+            raise CertificationError(f"could not bound the Gaussian tail of link {link.name!r} "
+                                     "(g or its derivatives are not finite on real balls)")
+        if all(t <= target for t in tails):
+            break
+        big_l += 1
+    return edges, tails, x
+
+
+def _integrate(f, a: arb, b: arb, prec: int):
+    """Sum of ``acb.integral`` over ``_PANELS`` sub-panels, retrying with larger limits."""
+    tol = arb(2) ** -(prec + 10)
+    wp = flint.ctx.prec
+    attempts = ((0, {}), (64, {"deg_limit": 2 * wp + 100, "eval_limit": 16 * (1000 * wp + wp**2),
+                               "depth_limit": 8 * wp}))      # (extra bits, acb.integral limits)
+    total, ok = acb(0), True
+    cuts = [a] + [(a + (b - a) * i / _PANELS).mid() for i in range(1, _PANELS)] + [b]  # exact
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        for extra, opts in attempts:
+            with _arb_prec(wp + extra):
+                res = acb.integral(f, lo, hi, rel_tol=tol, abs_tol=tol, **opts)
+            good = res.is_finite() and res.rad() <= arb(2) ** -(prec - 8) * (1 + abs(res).upper())
+            if good:
+                break
+        if not res.is_finite():
+            raise CertificationError("acb.integral did not converge to a finite enclosure; the "
+                                     "integrand may be singular on (or near) the real line")
+        ok = ok and good
+        total += res
+    return total, ok
+
+
+# ----------------------------------------------------------------------------- moments and λ*
+def _moments(link, delta_q, prec: int):
+    """Balls of μ_g, μ*, m0, m2 (eq:mu_star_m2_def) at target ``prec`` bits, and notes."""
+    delta_q = validate_delta(delta_q)
+    wp = prec + _GUARD
+    chart = _chart(link, wp)
+    bounds = _family_derivative_bounds(link)
+    notes, growth_x = [], []
+    with _arb_prec(wp):
+        d = arb(_q(delta_q))
+        s = (1 - d * d / 4).sqrt()
+        one, i_unit = acb(1), acb(0, 1)
+        inv_sqrt2pi = 1 / (2 * arb.pi()).sqrt()
+        c = -d / (2 * s * arb(2).sqrt())          # Φ(Δz/(2s)) = erfc(−Δz/(2s√2))/2
+        inv_s = 1 / s
+        dens_s = inv_s * inv_sqrt2pi
+
+        def f1(t, an):                          # g'ϕ (1 + i Φ(Δz/2s)) → μ_g + i μ*
+            z, w1 = chart.group1(t, an)
+            base = w1 * (-(z * z) / 2).exp() * inv_sqrt2pi
+            return base * (one + i_unit * (c * z).erfc() / 2)
+
+        def f2(t, an):                          # ϕ_s (g + i g'') → m0 + i m2
+            z, w0, w2 = chart.group2(t, an)
+            zs = z * inv_s
+            return (-(zs * zs) / 2).exp() * dens_s * (w0 + i_unit * w2)
+
+        out = {}
+        for group, f, sigma, names in ((1, f1, arb(1), ("mu_g", "mu_star")),
+                                       (2, f2, s, ("m0", "m2"))):
+            edges, tails, x = _window(link, chart, sigma, group, prec, bounds)
+            val, ok = _integrate(f, edges[0], edges[1], prec)
+            growth_x += [x] if x is not None else []
+            if not ok:
+                notes.append(f"{'/'.join(names)}: acb.integral stopped above the requested "
+                             "tolerance; the enclosure is rigorous but wider")
+            tail_re, tail_im = (tails[0], tails[0]) if group == 1 else tails
+            out[names[0]] = val.real + arb(0, tail_re)
+            out[names[1]] = val.imag + arb(0, tail_im)
+    if growth_x:
+        notes.append(_GROWTH_NOTE.format(x=f"{min(growth_x):.6g}"))
+    return out, notes
+
+
+def moments_certified(link, delta_q, prec: int = 128) -> dict:
+    """Rigorous balls (``flint.arb``) of ``mu_g``, ``mu_star``, ``m0``, ``m2`` (eq:mu_star_m2_def)
+    for Δ = ``delta_q`` (taken exactly) at a target of ``prec`` bits (plus 32 guard bits)."""
+    return _moments(link, delta_q, prec)[0]
+
+
+def _combine(mom, delta_q) -> dict:
+    d = arb(_q(delta_q))
+    s2 = 1 - d * d / 4
+    two_phi0 = 2 / (2 * arb.pi()).sqrt()
+    mu_star, m2 = mom["mu_star"], mom["m2"]
+    m2_plus = m2 if m2 >= 0 else arb(0) if m2 <= 0 else arb(m2.upper() / 2, m2.upper() / 2)
+    theta = d * mu_star - two_phi0 * m2 * s2               # prop:local_jacobian, u ∥ θ
+    return {
+        **mom,
+        "kappa_star": two_phi0 * mom["m0"] + d * mu_star,     # eq:app-kappa-identity
+        "lambda_star": d * mu_star - two_phi0 * m2_plus * s2,  # eq:decision_stability
+        "orthogonal": d * mu_star,                            # prop:local_jacobian, u ⊥ θ
+        "theta": theta,
+    }
+
+
+def lambda_star_arb(link, delta_q, prec: int = 128) -> arb:
+    """Rigorous ball of λ* = Δμ* − 2ϕ0(0)(m2)_+ s² (eq:decision_stability) at ``prec`` bits."""
+    mom = moments_certified(link, delta_q, prec)
+    with _arb_prec(prec + _GUARD):
+        return _combine(mom, validate_delta(delta_q))["lambda_star"]
+
+
+def _sign_of(ball: arb) -> str:
+    """Sign of λ* proved by its enclosure, or "undecided" when the ball contains 0."""
+    return "stable" if ball > 0 else "unstable" if ball < 0 else "undecided"
+
+
+def stability_certified(link, delta_q, auto_raise: bool = True,
+                        max_prec: int = PREC_LADDER[-1]) -> StabilityResult:
+    """Certified decision stability: Arb enclosures of the moments, κ* and λ*.
+
+    Parameters
+    ----------
+    link : Link
+    delta_q : Rational or str
+        Arm separation Δ ∈ (0, 2), taken exactly.
+    auto_raise : bool
+        While the λ* ball contains 0, retry at the next precision of ``PREC_LADDER``.
+    max_prec : int
+        Highest precision (bits) tried.
+
+    Returns
+    -------
+    StabilityResult
+        ``values`` are ball midpoints and ``errors`` radii (exact mpmath.mpf); ``digits`` are the
+        decimal digits λ*'s ball guarantees; ``lambda_star_enclosure`` holds the ball endpoints
+        rounded outward to ``digits`` significant decimals (so the printed interval encloses).
+
+    Notes
+    -----
+    .. math:: λ_\\star = Δμ^\\star − 2φ_0(0)(m_2)_+(1 − Δ^2/4)   (eq:decision_stability)
+    """
+    delta_q = validate_delta(delta_q)
+    if max_prec < 32:
+        raise NBLInputError(f"max_prec must be at least 32 bits, got {max_prec}")
+    ladder = [p for p in PREC_LADDER if p <= max_prec] or [max_prec]
+    if not auto_raise:
+        ladder = ladder[:1]
+    notes: list[str] = []
+    for prec in ladder:
+        mom, mnotes = _moments(link, delta_q, prec)
+        with _arb_prec(prec + _GUARD):
+            vals = _combine(mom, delta_q)
+            rate_d3 = vals["orthogonal"].min(vals["theta"])
+        lam = vals["lambda_star"]
+        sign = _sign_of(lam)
+        if sign != "undecided":
+            break
+        if prec != ladder[-1]:
+            notes.append(f"lambda_star enclosure contains 0 at {prec} bits; raising precision")
+    if sign == "undecided":
+        notes.append(f"sign of lambda_star undecided: its certified enclosure at {prec} bits "
+                     "contains 0")
+    notes.extend(n for n in dict.fromkeys(mnotes) if n not in notes)
+    notes.append(f"certified Arb enclosure at {prec} bits (+{_GUARD} guard bits)")
+    digits = max(1, int(lam.rel_accuracy_bits() * math.log10(2)))
+    with _arb_prec(prec + _GUARD):        # endpoints rounded outward at working precision
+        enclosure = (_outward_decimal(lam.lower(), digits, False),
+                     _outward_decimal(lam.upper(), digits, True))
+    keys = ("mu_g", "mu_star", "m0", "m2", "kappa_star", "lambda_star")
+    values = {k: arb_to_mpf(vals[k].mid()) for k in keys}
+    errors = {k: arb_to_mpf(vals[k].rad()) for k in keys}
+    mid = {k: arb_to_mpf(vals[k].mid()) for k in ("orthogonal", "theta")}
+    jac = {"orthogonal": mid["orthogonal"], "theta": mid["theta"],
+           "orthogonal_multiplicity": "d-2", "theta_multiplicity": "1",
+           "contraction_rate_d2": mid["theta"],
+           "contraction_rate_d3plus": arb_to_mpf(rate_d3.mid())}
+    return StabilityResult(link.name, link.describe(), decimal_str(delta_q), "certified", digits,
+                           values, errors, enclosure, sign, True, jac, notes)

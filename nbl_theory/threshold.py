@@ -1,0 +1,185 @@
+"""Critical thresholds: solve λ* = 0 for Δ or for a family parameter, with certified brackets.
+
+A scan on a grid finds *every* sign change of λ* in the requested range (at Δ = 0.2 the
+two-transition family has more than one critical mu2); each is refined by Brent's method in
+float64 (or by mpmath at ``dps`` digits) and then bracketed: λ* is evaluated with Arb ball
+arithmetic (:mod:`nbl_theory.certified`) at two exact decimal endpoints on either side of the
+root, and the bracket is *certified* when the two enclosures have opposite signs, which proves a
+root lies between them (λ* is continuous in Δ and in the family parameters).
+
+A grid can only see sign changes that are wider than its spacing: a pair of roots closer
+together than one grid step is missed. The result says how fine the grid was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import mpmath
+import numpy as np
+from scipy.optimize import brentq
+
+from .errors import NBLInputError
+from .expressions import exact_number
+from .stability import decimal_str, lambda_star_float, stability, validate_delta
+
+__all__ = ["ThresholdResult", "Root", "find_thresholds", "DEFAULT_BRACKETS"]
+
+#: Default search ranges for ``solve_for``.
+DEFAULT_BRACKETS = {"delta": ("0.01", "1.99"), "rho": ("-0.95", "0.95"), "mu2": ("-4", "4"),
+                    "mu1": ("-4", "4")}
+
+
+@dataclass
+class Root:
+    value: str                 # decimal string
+    bracket: tuple             # (lo, hi) decimal strings
+    certified: bool
+    signs: tuple               # sign of λ* at (lo, hi)
+    crossing: str              # "stable->unstable" or "unstable->stable" as the variable grows
+
+
+@dataclass
+class ThresholdResult:
+    link: str
+    solve_for: str
+    fixed: dict
+    search_range: tuple
+    grid_points: int
+    roots: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    @property
+    def value(self):
+        return self.roots[0].value if self.roots else None
+
+    @property
+    def bracket(self):
+        return self.roots[0].bracket if self.roots else None
+
+    def to_json(self) -> dict:
+        return {
+            "link": self.link, "solve_for": self.solve_for, "fixed": self.fixed,
+            "search_range": list(self.search_range), "grid_points": self.grid_points,
+            "value": self.value, "bracket": list(self.bracket) if self.bracket else None,
+            "roots": [{"value": r.value, "bracket": list(r.bracket), "certified": r.certified,
+                       "signs": list(r.signs), "crossing": r.crossing} for r in self.roots],
+            "notes": self.notes,
+        }
+
+
+def _fmt(x: float, digits: int = 15) -> str:
+    with mpmath.workdps(digits + 5):
+        return mpmath.nstr(mpmath.mpf(x), digits)
+
+
+def find_thresholds(build, solve_for: str, *, delta=None, bracket=None, grid: int = 160,
+                    dps: int | None = None, certify: bool = True, label: str = "",
+                    progress=None) -> ThresholdResult:
+    """All roots of λ* = 0 in a range.
+
+    Parameters
+    ----------
+    build : callable
+        ``build(value_str) -> Link`` for a family parameter, or a fixed :class:`Link` when
+        ``solve_for == "delta"``.
+    solve_for : str
+        ``"delta"`` or the name of the family parameter.
+    delta : optional
+        Fixed Δ when solving for a parameter.
+    bracket : (lo, hi), optional
+        Search range; defaults from :data:`DEFAULT_BRACKETS`.
+    grid : int
+        Number of scan points.
+    dps : int, optional
+        Refine each root with mpmath at this many digits (default: float64 Brent).
+    certify : bool
+        Certify each bracket with Arb enclosures.
+    progress : callable, optional
+        ``progress(i, n)`` called during the scan.
+    """
+    if solve_for == "delta":
+        link = build
+        def f_float(x):
+            return lambda_star_float(link, float(x))
+        delta_q = None
+    else:
+        if delta is None:
+            raise NBLInputError(f"solving for {solve_for!r} needs a fixed --delta")
+        delta_q = validate_delta(delta)
+        def f_float(x):
+            return lambda_star_float(build(_fmt(x, 17)), float(delta_q))
+    if bracket is None:
+        if solve_for not in DEFAULT_BRACKETS:
+            raise NBLInputError(f"give --bracket LO HI for parameter {solve_for!r}")
+        bracket = DEFAULT_BRACKETS[solve_for]
+    lo_q, hi_q = (exact_number(b) for b in bracket)
+    if not lo_q < hi_q:
+        raise NBLInputError(f"bracket ({lo_q}, {hi_q}) is empty: need LO < HI")
+    if solve_for == "delta" and not (0 < lo_q and hi_q < 2):
+        raise NBLInputError(f"delta bracket must lie inside (0, 2), got ({bracket[0]}, {bracket[1]})")
+    if grid < 3:
+        raise NBLInputError("grid must have at least 3 points")
+    xs = np.linspace(float(lo_q), float(hi_q), grid)
+    vals = np.empty(grid)
+    for i, x in enumerate(xs):
+        vals[i] = f_float(x)
+        if progress:
+            progress(i + 1, grid)
+    res = ThresholdResult(label, solve_for,
+                          {"delta": decimal_str(delta_q)} if delta_q is not None else {},
+                          (decimal_str(lo_q), decimal_str(hi_q)), grid)
+    res.notes.append(f"scan of {grid} points, spacing {_fmt(xs[1] - xs[0], 3)}: sign changes "
+                     "narrower than the spacing are not seen")
+    for i in range(grid - 1):
+        a, b = vals[i], vals[i + 1]
+        if a == 0.0:
+            res.notes.append(f"lambda* is 0 to float64 at grid point {_fmt(xs[i])}")
+        if a * b < 0:
+            res.roots.append(_refine(build, solve_for, delta_q, f_float, xs[i], xs[i + 1], dps,
+                                     certify))
+    if not res.roots:
+        res.notes.append("no sign change of lambda* in the range")
+    return res
+
+
+def _lambda_at(build, solve_for, delta_q, x_str: str, certify: bool, dps=None):
+    if solve_for == "delta":
+        return stability(build, x_str, certify=certify, dps=dps, auto_raise=True)
+    return stability(build(x_str), delta_q, certify=certify, dps=dps, auto_raise=True)
+
+
+def _refine(build, solve_for, delta_q, f_float, a, b, dps, certify) -> Root:
+    root = brentq(f_float, a, b, xtol=1e-15, rtol=1e-15, maxiter=200)
+    digits = 15
+    if dps:
+        with mpmath.workdps(dps + 5):
+            def f_mp(x):
+                r = _lambda_at(build, solve_for, delta_q, mpmath.nstr(x, dps + 3), False, dps)
+                return r.values["lambda_star"]
+            root = mpmath.findroot(f_mp, (mpmath.mpf(root) - mpmath.mpf(10) ** -12 * max(1, abs(root)),
+                                          mpmath.mpf(root) + mpmath.mpf(10) ** -12 * max(1, abs(root))),
+                                   solver="secant", tol=mpmath.mpf(10) ** (-2 * dps))
+            digits = dps
+    fa = f_float(a)
+    crossing = "stable->unstable" if fa > 0 else "unstable->stable"
+    value = _fmt(root, digits) if not dps else mpmath.nstr(root, digits)
+    if not certify:
+        return Root(value, (_fmt(a), _fmt(b)), False, ("+" if fa > 0 else "-", "-" if fa > 0 else "+"),
+                    crossing)
+    width = mpmath.mpf(10) ** (-(digits - 3)) * max(1, abs(float(root)))
+    for _ in range(12):
+        with mpmath.workdps(digits + 10):
+            lo_s = mpmath.nstr(mpmath.mpf(root) - width, digits + 3)
+            hi_s = mpmath.nstr(mpmath.mpf(root) + width, digits + 3)
+        r_lo = _lambda_at(build, solve_for, delta_q, lo_s, True)
+        r_hi = _lambda_at(build, solve_for, delta_q, hi_s, True)
+        signs = (r_lo.sign, r_hi.sign)
+        if {"stable", "unstable"} == set(signs):
+            sg = tuple("+" if s_ == "stable" else "-" for s_ in signs)
+            return Root(value, (lo_s, hi_s), True, sg, crossing)
+        width *= 10
+        if float(width) > abs(b - a):
+            break
+    return Root(value, (_fmt(a), _fmt(b)), False, ("?", "?"), crossing)
+

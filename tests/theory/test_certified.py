@@ -1,0 +1,259 @@
+"""Tests of the certified (Arb ball arithmetic) tier, nbl_theory/certified.py.
+
+Reference values are computed in the test session with the mpmath tier at 50 digits,
+``stability(link, "0.2", dps=50)`` (trapezoid rule on the chart, error estimate ~1e-55), and the
+certified ball must contain them. Timing is not asserted here (see benchmarks/).
+"""
+
+from __future__ import annotations
+
+import flint
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from flint import arb
+
+from nbl_theory import Link
+from nbl_theory.certified import (
+    CertificationError,
+    _arb_prec,
+    _chart,
+    _compile,
+    _family_derivative_bounds,
+    _sign_of,
+    arb_to_mpf,
+    lambda_star_arb,
+    moments_certified,
+    stability_certified,
+)
+from nbl_theory.errors import NBLInputError
+from nbl_theory.links import M, Z
+from nbl_theory.stability import stability
+
+
+LINKS = {
+    "tt-stable": lambda: Link.family("two-transition", mu2="-1.074037"),
+    "tt-critical": lambda: Link.family("two-transition", mu2="2.144072"),
+    "tt-unstable": lambda: Link.family("two-transition", mu2="1.244122"),
+    "we-0.60": lambda: Link.family("weighted-entropy", rho="0.60"),
+    "we-0.72": lambda: Link.family("weighted-entropy", rho="0.72"),
+    "we-0.80": lambda: Link.family("weighted-entropy", rho="0.80"),
+    "logistic": lambda: Link.family("logistic"),
+    "probit": lambda: Link.family("probit"),
+    "exp": lambda: Link.from_expression("exp(z)"),
+    "negative-entropy": lambda: Link.family("negative-entropy"),
+    "quadratic": lambda: Link.family("quadratic"),
+}
+PAPER_SIGNS = {"tt-stable": "stable", "tt-critical": "stable", "tt-unstable": "unstable",
+               "we-0.60": "stable", "we-0.72": "stable", "we-0.80": "unstable"}
+_CACHE: dict = {}
+
+
+def _link(name):
+    if ("link", name) not in _CACHE:
+        _CACHE["link", name] = LINKS[name]()
+    return _CACHE["link", name]
+
+
+def _reference(name):
+    """mpmath tier at 50 digits (the reference)."""
+    if ("ref", name) not in _CACHE:
+        _CACHE["ref", name] = stability(_link(name), "0.2", dps=50)
+    return _CACHE["ref", name]
+
+
+def _certified(name):
+    if ("cert", name) not in _CACHE:
+        _CACHE["cert", name] = stability_certified(_link(name), "0.2")
+    return _CACHE["cert", name]
+
+
+@pytest.mark.parametrize("name", list(LINKS))
+def test_enclosure_contains_mpmath_reference(name):
+    ref, res = _reference(name), _certified(name)
+    lo, hi = res.lambda_star_enclosure
+    lam = ref.values["lambda_star"]
+    assert lo <= lam <= hi, (name, lo, lam, hi)
+    # radius well below the 1e-30 promised at 128 bits (reference error ~1e-55 is negligible)
+    assert res.errors["lambda_star"] < mpmath.mpf("1e-30")
+    with mpmath.workprec(600):        # exact arithmetic on the ~160-bit endpoints and values
+        assert hi - lo < mpmath.mpf("2e-30")
+        for key in ("mu_g", "mu_star", "m0", "m2", "kappa_star"):
+            assert abs(res.values[key] - ref.values[key]) <= res.errors[key] + ref.errors[key]
+    assert res.sign == ref.sign
+    assert res.sign == PAPER_SIGNS.get(name, res.sign)
+    assert res.tier == "certified" and res.certified
+    assert 30 <= res.digits <= 45
+
+
+def test_moments_and_lambda_balls_contain_reference():
+    ref = _reference("we-0.72")
+    mom = moments_certified(_link("we-0.72"), "0.2", prec=128)
+    for key in ("mu_g", "mu_star", "m0", "m2"):
+        assert isinstance(mom[key], arb)
+        with mpmath.workprec(600):
+            assert abs(arb_to_mpf(mom[key].mid()) - ref.values[key]) <= \
+                arb_to_mpf(mom[key].rad()) + ref.errors[key]
+    lam = lambda_star_arb(_link("we-0.72"), sp.Rational(1, 5), prec=256)
+    assert lam > 0
+    assert lam.rad() < arb("1e-70")   # 256 bits ≈ 77 digits
+
+
+def test_json_is_decimal_strings():
+    out = _certified("tt-critical").to_json()
+    assert out["tier"] == "certified" and out["certified"] is True
+    assert isinstance(out["lambda_star"], str) and out["lambda_star"].startswith("2.91763077715789")
+    with mpmath.workprec(600):
+        lo, hi = (mpmath.mpf(x) for x in out["lambda_star_enclosure"])
+        assert 0 < lo < hi
+        ball = lambda_star_arb(_link("tt-critical"), "0.2", prec=128)
+        assert lo <= arb_to_mpf(ball.mid()) - arb_to_mpf(ball.rad())
+        assert hi >= arb_to_mpf(ball.mid()) + arb_to_mpf(ball.rad())
+    assert out["jacobian_rates"]["theta_multiplicity"] == "1"
+
+
+def test_stability_certify_dispatch():
+    res = stability(_link("tt-unstable"), "0.2", certify=True)
+    assert res.tier == "certified" and res.sign == "unstable" and res.seconds > 0
+
+
+def test_growth_hypothesis_note_only_without_proven_bounds():
+    assert not any("growth hypothesis" in n for n in _certified("tt-stable").notes)
+    assert not any("growth hypothesis" in n for n in _certified("we-0.60").notes)
+    assert any("growth hypothesis" in n and "assum:polygrowth_g" in n
+               for n in _certified("exp").notes)
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("log(1+exp(z))", None),                        # softplus: log branch cut, shells
+    ("z + atan(z) + sqrt(1+z**2)/3", None),         # atan, sqrt branch cuts
+    ("m*log(m)+(1-m)*log(1-m)", (0, 1)),            # user potential: shells through the chart
+])
+def test_user_links_without_proven_bounds(text, domain):
+    link = Link.from_expression(text) if domain is None else Link.from_potential(text, domain)
+    ref = stability(link, "0.3", dps=40)
+    res = stability_certified(link, "0.3")
+    lo, hi = res.lambda_star_enclosure
+    assert lo <= ref.values["lambda_star"] <= hi
+    assert res.errors["lambda_star"] < mpmath.mpf("1e-30")
+
+
+def test_sign_helper_on_synthetic_balls():
+    assert _sign_of(arb(0, 1e-20)) == "undecided"
+    assert _sign_of(arb("1e-25", "2e-25")) == "undecided"
+    assert _sign_of(arb(1e-25, 1e-26)) == "stable"
+    assert _sign_of(arb(-1e-25, 1e-26)) == "unstable"
+
+
+def test_ladder_raises_precision_and_reports_undecided(monkeypatch):
+    import nbl_theory.certified as cert
+
+    seen = []
+
+    def fake_combine(mom, delta_q):   # λ* ball that always contains 0
+        seen.append(flint.ctx.prec)
+        return {**mom, "kappa_star": arb(1), "lambda_star": arb(0, 1e-20),
+                "orthogonal": arb(1), "theta": arb(1)}
+    monkeypatch.setattr(cert, "_combine", fake_combine)
+    res = cert.stability_certified(_link("tt-stable"), "0.2", max_prec=256)
+    assert res.sign == "undecided"
+    assert seen == [128 + cert._GUARD, 256 + cert._GUARD]
+    assert any("undecided" in n for n in res.notes)
+    res = cert.stability_certified(_link("tt-stable"), "0.2", auto_raise=False)
+    assert res.sign == "undecided" and len(seen) == 3
+
+
+def test_precision_restored_after_calls_and_errors():
+    flint.ctx.prec = 77
+    try:
+        stability_certified(_link("tt-stable"), "0.2", auto_raise=False)
+        assert flint.ctx.prec == 77
+        bad = Link.from_expression(Z + sp.Abs(Z) / 2, validate=False)
+        with pytest.raises(NBLInputError):
+            stability_certified(bad, "0.2")
+        assert flint.ctx.prec == 77
+    finally:
+        flint.ctx.prec = 53
+
+
+@pytest.mark.parametrize("expr, match", [
+    (Z + sp.Abs(Z) / 2, "certified tier cannot evaluate"),
+    (Z + sp.gamma(Z**2 + 1) / 1000, "gamma"),
+])
+def test_unsupported_function_is_input_error(expr, match):
+    link = Link.from_expression(expr, validate=False)
+    with pytest.raises(NBLInputError, match=match):
+        stability_certified(link, "0.2")
+    assert issubclass(CertificationError, NBLInputError)
+
+
+def test_compiled_evaluator_matches_mpmath():
+    expr = (sp.exp(Z / 3) + sp.log(2 + Z**2) + sp.tanh(Z) + sp.sinh(Z) / 5 + sp.cosh(Z) / 7
+            + sp.sin(Z) + sp.cos(Z) + sp.atan(Z) + sp.asinh(Z) + sp.erf(Z) + sp.erfc(Z)
+            + (1 + Z**2) ** sp.Rational(1, 3) + sp.sqrt(3 + Z) / (1 + Z**2) + sp.pi * sp.E
+            + sp.Float(0.1) * Z + sp.tan(Z / 4))
+    with _arb_prec(200):
+        f = _compile([expr], Z)
+        val = f(flint.acb(arb("0.7")), True)[0]
+    with mpmath.workdps(50):
+        ref = sp.lambdify(Z, expr, "mpmath")(mpmath.mpf("0.7"))
+        assert abs(arb_to_mpf(val.real.mid()) - ref) < mpmath.mpf("1e-45")
+    assert val.real.rad() < arb("1e-50") and val.imag.contains(0)
+
+
+def test_analytic_flag_rejects_branch_cut():
+    with _arb_prec(128):
+        f = _compile([sp.log(Z) + sp.sqrt(Z) + sp.atan(Z)], Z)
+        near_cut = flint.acb(arb(-1), arb(0, 0.1))
+        assert not f(near_cut, True)[0].is_finite()
+        assert f(flint.acb(2), True)[0].is_finite()
+
+
+def test_potential_chart_matches_mpmath_chart():
+    link = _link("we-0.80")
+    chart = _chart(link, 160)
+    for tk in (-30, -3, 0, 2.5, 30):   # larger t: the mpmath chart itself loses digits
+        with mpmath.workdps(60):
+            ref = link.chart_mpmath(mpmath.mpf(tk))
+        with _arb_prec(160):
+            t = flint.acb(tk)
+            z, w0, w2 = chart.group2(t, False)
+            got = (z, w0, chart.group1(t, False)[1], w2)
+        for a, b in zip(got, ref):   # 160 bits ≈ 48 digits; relative 1e-40 leaves margin
+            assert abs(arb_to_mpf(a.real.mid()) - b) <= mpmath.mpf("1e-40") * max(1, abs(b))
+
+
+_Z = np.linspace(-8.0, 8.0, 4001)   # wider grids underflow in the float64 chart of links.py
+
+
+@pytest.mark.parametrize("family, params", [
+    ("two-transition", {}), ("two-transition", {"mu2": "1.244122"}),
+    ("two-transition", {"p0": "-0.3", "a1": "0.7", "b1": "5", "b2": "0.2", "mu1": "3"}),
+    ("logistic", {}), ("probit", {}),
+    ("weighted-entropy", {"rho": "0.72"}), ("weighted-entropy", {"rho": "0.95"}),
+    ("weighted-entropy", {"rho": "-0.9"}), ("weighted-entropy", {"rho": "0"}),
+    ("binary-negative-entropy", {}),
+])
+def test_family_derivative_bounds_hold_on_grid(family, params):
+    link = Link.family(family, **params)
+    bounds = _family_derivative_bounds(link)
+    assert bounds is not None
+    for j in range(3):
+        vals = np.abs(link.derivative_numpy(_Z, j))
+        assert np.all(np.isfinite(vals))
+        # the bounds are proven; the grid only guards against a wrong formula
+        assert vals.max() <= float(bounds[j]) * (1 + 1e-12), (family, j, vals.max(), bounds[j])
+    if link.kind == "potential":   # whole domain m ∈ (0, 1), in m at 60 digits
+        d = link.derivatives
+        g1, g2 = (sp.lambdify(M, d[k], "mpmath") for k in ("g1_m", "g2_m"))
+        with mpmath.workdps(60):
+            b1, b2 = (mpmath.mpf(b.p) / b.q for b in bounds[1:])
+            for t in np.linspace(-60, 60, 2401):
+                m = 1 / (1 + mpmath.exp(-mpmath.mpf(float(t))))
+                assert abs(g1(m)) <= b1 and abs(g2(m)) <= b2, (t, m)
+
+
+def test_no_bounds_for_unbounded_links():
+    assert _family_derivative_bounds(Link.family("quadratic")) is None
+    assert _family_derivative_bounds(Link.from_expression("exp(z)")) is None

@@ -1,0 +1,254 @@
+"""Tests of nbl_theory.self_concordance.
+
+Paper: eq:self-concordance-link, prop:self-concordance-stability, app:self_concordance.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose
+from scipy.optimize import brentq, minimize_scalar
+
+from nbl_theory.families import PAPER_LINKS, TWO_TRANSITION_DEFAULTS
+from nbl_theory.links import Link
+from nbl_theory.self_concordance import (
+    kappa,
+    kappa_by_quadrature,
+    self_concordance_constant,
+    self_concordance_report,
+    sufficient_margin,
+)
+
+
+def _paper(i):
+    spec = PAPER_LINKS[i]
+    return Link.family(spec["family"], **spec["params"])
+
+
+# ----------------------------------------------------------------------------- κ(a)
+# erfcx is accurate to a few ulps and |a κ'(a)/κ(a)| <= 1, so the rounding of a/√2 adds at most
+# one more: 2e-15 relative covers the float64 closed form (worst seen on [0, 10]: 6.7e-16).
+@pytest.mark.parametrize("a", [0.0, 1e-8, 0.5, 1.0, 2.5, 10.0, 37.5])
+def test_kappa_float_matches_quadrature(a):
+    assert_allclose(kappa(a), float(kappa_by_quadrature(a, dps=30)), rtol=2e-15)
+
+
+@settings(deadline=None)     # example count from the profile in tests/conftest.py
+@given(st.floats(min_value=0.0, max_value=10.0, allow_nan=False))
+@example(0.0)
+@example(10.0)
+def test_kappa_float_matches_quadrature_property(a):
+    assert_allclose(kappa(a), float(kappa_by_quadrature(a, dps=30)), rtol=2e-15)
+
+
+@pytest.mark.parametrize("a", ["0", "0.3", "2", "7.25"])
+def test_kappa_mpmath_matches_quadrature(a):
+    # two independent high-precision evaluations (erfc closed form vs tanh-sinh quadrature)
+    with mpmath.workdps(60):
+        closed, quad = kappa(mpmath.mpf(a), dps=50), kappa_by_quadrature(mpmath.mpf(a), dps=50)
+        assert abs(closed - quad) <= mpmath.mpf(10) ** -48 * closed
+
+
+def test_kappa_special_values():
+    assert kappa(0.0) == 0.5                          # Φ(0) = 1/2
+    # Mills ratio: κ(a) a √(2π) = 1 − 1/a² + 3/a⁴ − …; at a = 1e4 the next term is 3e-16
+    a = 1e4
+    assert_allclose(kappa(a) * a * math.sqrt(2 * math.pi), 1 - 1 / a**2, rtol=1e-15)
+    assert kappa(math.inf) == 0.0
+
+
+def test_mpmath_precision_untouched():
+    dps = mpmath.mp.dps
+    kappa(1.0, dps=80)
+    kappa_by_quadrature(1.0, dps=80)
+    self_concordance_constant(Link.family("logistic"))
+    assert mpmath.mp.dps == dps
+
+
+# ----------------------------------------------------------------------------- R
+def test_R_logistic_is_one_not_attained():
+    c = self_concordance_constant(Link.family("logistic"))
+    assert_allclose(c.R, 1.0, rtol=1e-12)             # |g''|/g' = |tanh(z/2)| < 1
+    assert c.attained is False and c.where == "-inf,+inf"
+    assert c.closed_form == 1
+
+
+def test_R_exp_is_one_everywhere():
+    c = self_concordance_constant(Link.family("exp"))
+    assert c.R == 1.0 and c.attained is True and c.where == "everywhere"
+
+
+@pytest.mark.parametrize("family", ["identity", "quadratic"])
+def test_R_linear_link_is_zero(family):
+    c = self_concordance_constant(Link.family(family))
+    assert c.R == 0.0 and c.where == "everywhere"
+
+
+def test_R_probit_is_infinite():
+    c = self_concordance_constant(Link.family("probit"))   # g''/g' = −z
+    assert math.isinf(c.R) and c.attained is False and c.where == "-inf,+inf"
+
+
+def test_potential_forms_match_expression_forms():
+    logistic = self_concordance_constant(Link.family("logistic"))
+    bne = self_concordance_constant(Link.family("binary-negative-entropy"))
+    assert_allclose(bne.R, logistic.R, rtol=1e-12)
+    assert bne.attained is False and bne.where == "-inf,+inf"
+    ne = self_concordance_constant(Link.family("negative-entropy"))   # induces exp
+    assert ne.R == 1.0 and ne.where == "everywhere"
+
+
+def test_weighted_entropy_closed_form_derivation():
+    # q(m) = d/dm (1/φ_ρ'') decreases strictly from 1/(1+ρ) (m→0) to −1/(1−ρ) (m→1), so
+    # R = sup|q| = 1/(1 − |ρ|), approached at m → 1 (ρ > 0) or m → 0 (ρ < 0), never attained.
+    rho, m = sp.symbols("rho m", real=True)
+    phi2 = (1 + rho) / m + (1 - rho) / (1 - m)
+    q = sp.diff(1 / phi2, m)
+    assert sp.simplify(sp.diff(q, m) + 2 * (1 - rho**2) / (1 + rho - 2 * rho * m) ** 3) == 0
+    assert sp.simplify(sp.limit(q, m, 0, "+") - 1 / (1 + rho)) == 0
+    assert sp.simplify(sp.limit(q, m, 1, "-") + 1 / (1 - rho)) == 0
+
+
+@pytest.mark.parametrize("rho, where", [("0.6", "+inf"), ("-0.3", "-inf"), ("0.8", "+inf")])
+def test_R_weighted_entropy(rho, where):
+    c = self_concordance_constant(Link.family("weighted-entropy", rho=rho))
+    exact = 1 / (1 - abs(sp.Rational(rho)))
+    assert c.closed_form == exact
+    assert_allclose(c.R, float(exact), rtol=1e-12)
+    assert c.attained is False and c.where == where
+
+
+def _tt_ratio(z, mu2):
+    """Independent g''/g' of eq:link_tanh written with sech (no 1 − tanh² cancellation)."""
+    p = {k: mpmath.mpf(v) for k, v in TWO_TRANSITION_DEFAULTS.items()}
+    comps = [(p["a1"], p["b1"], p["mu1"]), (p["a2"], p["b2"], mpmath.mpf(mu2))]
+    g1 = sum(a * b * mpmath.sech(b * (z - mu)) ** 2 for a, b, mu in comps)
+    g2 = sum(-2 * a * b**2 * mpmath.sech(b * (z - mu)) ** 2 * mpmath.tanh(b * (z - mu))
+             for a, b, mu in comps)
+    return g2 / g1
+
+
+@pytest.mark.parametrize("mu2", ["-1.074037", "2.144072", "1.244122"])
+def test_R_two_transition(mu2):
+    c = self_concordance_constant(Link.family("two-transition", mu2=mu2))
+    # (log g')' is a convex combination of −2b_i tanh(b_i(z − μ_i)): 2·min b ≤ R < 2·max b
+    assert 2.8 <= c.R < 4.0
+    with mpmath.workdps(30):
+        r = lambda z: -abs(float(_tt_ratio(mpmath.mpf(z), mu2)))  # noqa: E731
+        grid = np.arange(-15.0, 15.0, 0.01)
+        vals = np.array([-r(z) for z in grid])
+        assert vals.max() <= c.R + 1e-12
+        k = int(np.argmax(vals))
+        res = minimize_scalar(r, bounds=(grid[k] - 0.01, grid[k] + 0.01), method="bounded",
+                              options={"xatol": 1e-10})
+        # a bounded-Brent maximum is exact to O(xatol²·|r''|) ≪ 1e-12
+        assert_allclose(-res.fun, c.R, rtol=1e-12)
+        assert c.attained is True
+        assert_allclose(-r(c.where), c.R, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name, R", [("logistic", 1.0), ("probit", math.inf)])
+def test_R_numeric_fallback_without_sympy(name, R):
+    # a tiny time budget makes every sympy call time out: the numeric path alone must agree
+    c = self_concordance_constant(Link.family(name), limit_timeout=1e-4)
+    assert c.R == R if math.isinf(R) else abs(c.R - R) <= 1e-10
+    assert c.attained is False and c.where == "-inf,+inf"
+
+
+def test_R_off_main_thread():
+    # off the main thread sympy runs in a watched daemon thread instead of under SIGALRM
+    out = []
+    th = threading.Thread(target=lambda: out.append(
+        self_concordance_constant(Link.family("logistic"), limit_timeout=30.0)))
+    th.start()
+    th.join()
+    assert out[0].R == 1.0 and out[0].closed_form == 1 and out[0].where == "-inf,+inf"
+
+
+# ----------------------------------------------------------------------------- report
+@pytest.mark.parametrize("i", range(len(PAPER_LINKS)))
+@pytest.mark.parametrize("delta", ["0.2", "1", "1.8"])
+def test_lower_bound_below_lambda_star(i, delta):
+    rep = self_concordance_report(_paper(i), delta)
+    assert rep.bound_consistent
+    assert rep.lower_bound <= rep.lambda_star
+    assert rep.margin == sufficient_margin(rep.R, float(delta))
+    assert_allclose(rep.lower_bound, 2 * rep.mu_star * rep.margin, rtol=1e-15)
+
+
+@pytest.mark.parametrize("i", range(len(PAPER_LINKS)))
+def test_delta_sc_is_the_margin_threshold(i):
+    rep = self_concordance_report(_paper(i), "0.2")
+    assert rep.delta_sc_roots and rep.delta_sc == max(rep.delta_sc_roots)
+    for root in rep.delta_sc_roots:
+        assert abs(sufficient_margin(rep.R, root)) <= 1e-14
+    assert sufficient_margin(rep.R, rep.delta_sc + 1e-6) > 0
+    above = self_concordance_report(_paper(i), str(round(rep.delta_sc + 1e-3, 6)))
+    assert above.sufficient_condition_holds and above.lower_bound > 0 and above.lambda_star > 0
+    # prop:self-concordance-stability: λ* > 0 above Δ_SC, so the exact threshold lies below it
+    assert rep.exact_threshold_delta <= rep.delta_sc
+    assert rep.conservativeness >= 0
+
+
+def test_logistic_delta_sc_independent():
+    # margin with R = 1 written out: Δ/2 − φ₀(0)(1 − Δ²/4)/(e^{Δ²/8} Φ(−Δ/2))
+    def margin(d):
+        kap = math.exp(d * d / 8) * math.erfc(d / 2 / math.sqrt(2)) / 2
+        return d / 2 - (1 - d * d / 4) / math.sqrt(2 * math.pi) / kap
+
+    ref = brentq(margin, 0.5, 1.9, xtol=1e-15)
+    rep = self_concordance_report(Link.family("logistic"), "1")
+    assert_allclose(rep.delta_sc, ref, rtol=1e-13)
+    assert rep.delta_sc_roots == [rep.delta_sc]
+    assert rep.exact_threshold_delta == 0.0           # λ* > 0 on the whole Δ grid
+    assert not rep.sufficient_condition_holds and rep.lambda_star > 0
+
+
+def test_near_critical_exact_threshold():
+    rep = self_concordance_report(_paper(4), "0.2")   # weighted-entropy rho = 0.72
+    assert 0.19 < rep.exact_threshold_delta < 0.2 < rep.delta_sc
+
+
+@pytest.mark.parametrize("link", ["probit", "z*exp(z**2/8)"])
+def test_infinite_R_report(link):
+    # both have m2 = E[g''(U)] = 0 (g'' odd), so λ* = Δμ* > 0 for every Δ although R = ∞
+    link = Link.family(link) if link == "probit" else Link.from_expression(link)
+    rep = self_concordance_report(link, "1")
+    assert math.isinf(rep.R) and rep.delta_sc is None and rep.delta_sc_roots == []
+    assert not rep.sufficient_condition_holds and rep.lower_bound == -math.inf
+    assert rep.bound_consistent and rep.lambda_star > 0 and rep.exact_threshold_delta == 0.0
+    js = rep.to_json()
+    assert js["R"] == "inf" and js["lower_bound"] == "-inf" and js["delta_sc"] is None
+
+
+def test_zero_R_report():
+    rep = self_concordance_report(Link.family("identity"), "0.5")
+    assert rep.R == 0.0 and rep.delta_sc == 0.0 and rep.sufficient_condition_holds
+    # m2 = 0 and κ(0) = 1/2: the bound is an equality, λ* = Δμ*
+    assert_allclose(rep.lower_bound, rep.lambda_star, rtol=1e-14)
+    assert rep.bound_consistent
+
+
+def test_json_and_table():
+    rep = self_concordance_report(Link.family("logistic"), "0.2")
+    js = rep.to_json()
+    keys = {"R", "R_attained", "R_where", "R_closed_form", "kappa", "mu_star", "lambda_star",
+            "lower_bound", "margin", "sufficient_condition_holds", "delta_sc", "delta_sc_roots",
+            "exact_threshold_delta", "bound_consistent", "notes"}
+    assert keys <= set(js)
+    for k in ("R", "kappa", "mu_star", "lambda_star", "lower_bound", "margin", "delta_sc"):
+        assert isinstance(js[k], str)
+        float(js[k])
+    assert js["R"] == "1.0" and js["R_where"] == "-inf,+inf" and js["R_closed_form"] == "1"
+    assert isinstance(js["R_attained"], bool) and isinstance(js["bound_consistent"], bool)
+    assert float(js["kappa"]) == kappa(0.1)
+    table = rep.format_table()
+    assert "Delta_SC" in table and "lambda_star" in table and len(table.splitlines()) >= 12
