@@ -74,17 +74,28 @@ def _stabilize(expr):
     return sp.expand(out) if out != expr else expr
 
 
+class _LazyDict(dict):
+    """Builds each numeric function on first use (lambdify is the costly part of a Link)."""
+
+    def __init__(self, factory):
+        super().__init__()
+        self._factory = factory
+
+    def __missing__(self, key):
+        value = self[key] = self._factory(key)
+        return value
+
+
 class _SidedFunction:
     """f(m, m − lo, hi − m): evaluates a potential derivative in the coordinate of the nearer
-    end of the domain (see :attr:`Link._sided_exprs`)."""
+    end of the domain (see :meth:`Link._sided_expr`)."""
 
-    def __init__(self, sided, key, modules):
+    def __init__(self, link, key, modules):
         self.modules = modules
         self.f = {}
-        for side, exprs in sided.items():
-            var = M if side == "mid" else _U
-            lam = _lambdify_numpy if modules == "numpy" else _lambdify_mpmath
-            self.f[side] = lam(exprs[key], var)
+        lam = _lambdify_numpy if modules == "numpy" else _lambdify_mpmath
+        for side in link._sides:
+            self.f[side] = lam(link._sided_expr(side, key), M if side == "mid" else _U)
 
     def __call__(self, m, left, right):
         f = self.f
@@ -250,40 +261,41 @@ class Link:
         return Z if self.kind == "expression" else M
 
     # ------------------------------------------------------------------ numeric evaluators
-    @functools.cached_property
-    def _sided_exprs(self) -> dict:
-        """Potential derivatives written in the distance u to the nearer end of the domain
-        (m = lo + u on the left half, m = hi − u on the right half), rational parts cancelled,
-        so that log(1 − m), 1/(1 − m)², ... keep full relative accuracy near the ends."""
-        lo, hi = self.domain
-        out = {}
-        for side, point, sign in (("left", lo, 1), ("right", hi, -1)):
-            if not point.is_finite:
-                continue
-            exprs = {}
-            for k, v in self.derivatives.items():
-                w = v.subs(M, point + sign * _U)
+    def _sided_expr(self, side: str, key: str):
+        """Potential derivative ``key`` written in the distance u to the nearer end of the
+        domain (m = lo + u on the left half, m = hi − u on the right half), rational parts
+        cancelled, so that log(1 − m), 1/(1 − m)², ... keep full relative accuracy near the
+        ends. ``side == "mid"`` (domain ℝ) keeps m."""
+        cache = self.__dict__.setdefault("_sided_cache", {})
+        if (side, key) not in cache:
+            v = self.derivatives[key]
+            if side != "mid":
+                point, sign = (self.domain[0], 1) if side == "left" else (self.domain[1], -1)
+                v = v.subs(M, point + sign * _U)
                 try:
-                    w = sp.cancel(w)
+                    v = sp.cancel(v)
                 except (sp.PolynomialError, TypeError, ValueError):  # pragma: no cover
                     pass
-                exprs[k] = w
-            out[side] = exprs
-        if not out:
-            out["mid"] = dict(self.derivatives)
-        return out
+            cache[(side, key)] = v
+        return cache[(side, key)]
+
+    @property
+    def _sides(self) -> tuple:
+        lo, hi = self.domain
+        sides = tuple(n for n, p in (("left", lo), ("right", hi)) if p.is_finite)
+        return sides or ("mid",)
 
     @functools.cached_property
     def _np(self) -> dict:
         if self.kind == "expression":
-            return {k: _lambdify_numpy(v, Z) for k, v in self.derivatives.items()}
-        return {k: _SidedFunction(self._sided_exprs, k, "numpy") for k in self.derivatives}
+            return _LazyDict(lambda k: _lambdify_numpy(self.derivatives[k], Z))
+        return _LazyDict(lambda k: _SidedFunction(self, k, "numpy"))
 
     @functools.cached_property
     def _mp(self) -> dict:
         if self.kind == "expression":
-            return {k: _lambdify_mpmath(v, Z) for k, v in self.derivatives.items()}
-        return {k: _SidedFunction(self._sided_exprs, k, "mpmath") for k in self.derivatives}
+            return _LazyDict(lambda k: _lambdify_mpmath(self.derivatives[k], Z))
+        return _LazyDict(lambda k: _SidedFunction(self, k, "mpmath"))
 
     def chart_numpy(self, t: np.ndarray):
         """Float64 chart: return (z, w0, w1, w2) with w_j = g^{(j)}(z) dz/dt at nodes t."""
