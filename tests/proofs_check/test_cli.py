@@ -1,0 +1,109 @@
+"""The ``nbl`` command: output contract (JSON keys), human tables, and bad-input behaviour."""
+
+import json
+import subprocess
+import sys
+
+import mpmath
+import pytest
+
+from proofs_check.cli import main
+
+STABILITY_KEYS = {"mu_star", "m2", "m0", "mu_g", "kappa_star", "lambda_star",
+                  "lambda_star_enclosure", "sign", "jacobian_rates"}
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_stability_json_contract(capsys):
+    code, out, err = run(capsys, "stability", "--family", "weighted-entropy", "--param", "rho=0.72",
+                         "--delta", "0.2", "--dps", "30", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert STABILITY_KEYS <= set(data)
+    for k in ("mu_star", "m2", "lambda_star"):
+        assert isinstance(data[k], str)  # high-precision numbers travel as decimal strings
+    with mpmath.workdps(40):
+        lam = mpmath.mpf(data["lambda_star"])
+        # reference: 50-digit value, see tests/theory/test_stability.py::PAPER_REFERENCE
+        assert abs(lam - mpmath.mpf("2.0755352621921070176875120465514526259238155427697e-5")) < 1e-33
+    assert data["sign"] == "stable" and data["delta"] == "0.2"
+    lo, hi = (mpmath.mpf(x) for x in data["lambda_star_enclosure"])
+    assert lo <= hi
+
+
+def test_stability_certified_table(capsys):
+    code, out, _ = run(capsys, "stability", "--family", "two-transition",
+                       "--param", "mu2=-1.074037,2.144072,1.244122", "--delta", "0.2", "--certify")
+    assert code == 0
+    lines = out.splitlines()
+    assert "lambda_star" in lines[0]
+    rows = [ln for ln in lines if ln.startswith("two-transition")]
+    assert [r.split()[5] for r in rows] == ["stable", "stable", "unstable"]
+    assert all("certified" in r for r in rows)
+
+
+def test_stability_single_link_breakdown_and_potential(capsys):
+    code, out, _ = run(capsys, "stability", "--potential", "m*log(m)+(1-m)*log(1-m)",
+                       "--domain", "0,1", "--delta", "0.5")
+    assert code == 0
+    assert "exact contraction rate, d = 2" in out and "kappa*" in out
+
+
+def test_negative_leading_expression_is_accepted(capsys):
+    code, _, err = run(capsys, "stability", "--potential", "-log(m)", "--domain", "0,inf",
+                       "--delta", "0.2")
+    assert code == 2 and "does not cover R" in err
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["stability", "--link", "__import__('os').system('x')", "--delta", "0.2"], "not allowed"),
+    (["stability", "--link", "-z", "--delta", "0.2"], "not strictly increasing"),
+    (["stability", "--link", "z", "--delta", "2"], "open interval (0, 2)"),
+    (["stability", "--link", "z", "--delta", "nan"], "finite"),
+    (["stability", "--link", "z", "--family", "logistic", "--delta", "0.2"], "exactly one"),
+    (["stability", "--family", "weighted-entropy", "--param", "rho=1.2", "--delta", "0.2"], "rho"),
+    (["stability", "--family", "logistic", "--param", "rho", "--delta", "0.2"], "k=v"),
+    (["stability", "--potential", "m**3", "--domain", "-1,1", "--delta", "0.2"], "strictly convex"),
+    (["stability", "--family", "burg-entropy", "--delta", "0.2"], "eq:app_full_dual_domain"),
+    (["stability", "--link", "z + sinh(z**3)", "--delta", "0.2"], "diverges"),
+    (["threshold", "--family", "two-transition", "--solve-for", "mu2"], "--delta"),
+    (["threshold", "--family", "two-transition", "--solve-for", "nope", "--delta", "0.2"], "no parameter"),
+    (["threshold", "--link", "tanh(z)", "--solve-for", "delta", "--bracket", "0", "1"], "inside (0, 2)"),
+])
+def test_bad_input_one_line_error_no_output(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("nbl: error: ") and err.count("\n") == 1
+    assert fragment in err
+
+
+def test_threshold_json_two_roots(capsys):
+    code, out, _ = run(capsys, "threshold", "--family", "two-transition", "--solve-for", "mu2",
+                       "--delta", "0.2", "--grid", "40", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"value", "bracket", "roots"} <= set(data)
+    assert len(data["roots"]) == 2 and all(r["certified"] for r in data["roots"])
+    lo, hi = (float(x) for x in data["roots"][1]["bracket"])
+    assert lo < 2.14328350323 < hi
+
+
+def test_self_concordance_json(capsys):
+    code, out, _ = run(capsys, "self-concordance", "--family", "logistic", "--delta", "0.2", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert float(data["R"]) == pytest.approx(1.0, abs=1e-10)
+    assert data["bound_consistent"] in (True, "true", "True")
+
+
+def test_module_entry_point_runs():
+    proc = subprocess.run([sys.executable, "-m", "proofs_check", "stability", "--family", "logistic",
+                           "--delta", "0.3", "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["sign"] == "stable"

@@ -1,0 +1,67 @@
+"""Thresholds: every sign change in a range, refined, with certified brackets."""
+
+import mpmath
+import pytest
+
+from nbl_theory import Link, NBLInputError
+from nbl_theory.stability import stability
+from nbl_theory.threshold import find_thresholds
+
+
+def _family(name, **fixed):
+    def build(value, _key=None):
+        return Link.family(name, **fixed, **{_key or KEYS[name]: value})
+    return build
+
+
+KEYS = {"weighted-entropy": "rho", "two-transition": "mu2"}
+
+
+def test_weighted_entropy_critical_rho_is_certified():
+    res = find_thresholds(_family("weighted-entropy"), "rho", delta="0.2", bracket=("0.6", "0.8"),
+                          grid=9)
+    assert len(res.roots) == 1
+    root = res.roots[0]
+    assert root.certified and root.crossing == "stable->unstable"
+    lo, hi = root.bracket
+    # the certificate itself: opposite certified signs at the exact bracket ends
+    assert stability(Link.family("weighted-entropy", rho=lo), "0.2", certify=True).sign == "stable"
+    assert stability(Link.family("weighted-entropy", rho=hi), "0.2", certify=True).sign == "unstable"
+    assert float(hi) - float(lo) < 1e-9
+
+
+def test_two_transition_has_two_critical_mu2_at_delta_02():
+    res = find_thresholds(_family("two-transition"), "mu2", delta="0.2", grid=50)
+    assert [r.crossing for r in res.roots] == ["stable->unstable", "unstable->stable"]
+    assert all(r.certified for r in res.roots)
+    # the paper's links sit on the expected sides: -1.074037 < root1 < 1.244122 < root2 < 2.144072
+    r1, r2 = (float(r.value) for r in res.roots)
+    assert -1.074037 < r1 < 1.244122 < r2 < 2.144072
+
+
+def test_delta_threshold_of_unstable_link_and_mpmath_refinement():
+    link = Link.family("two-transition", mu2="1.244122")
+    res = find_thresholds(link, "delta", grid=30, dps=25)
+    assert len(res.roots) == 1 and res.roots[0].certified
+    root = res.roots[0]
+    with mpmath.workdps(30):
+        lam = stability(link, root.value, dps=25).lambda_star
+        # the refined root has |lambda*| at the 25-digit level (slope of lambda* in delta ~ 0.2)
+        assert abs(lam) < mpmath.mpf(10) ** -20
+    assert root.crossing == "unstable->stable"
+
+
+def test_no_sign_change_reported():
+    res = find_thresholds(Link.family("logistic"), "delta", grid=10)
+    assert res.roots == [] and any("no sign change" in n for n in res.notes)
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    ({"solve_for": "rho", "bracket": ("0.1", "0.2")}, "fixed --delta"),
+    ({"solve_for": "rho", "delta": "0.2", "bracket": ("0.3", "0.2")}, "empty"),
+    ({"solve_for": "foo", "delta": "0.2"}, "--bracket"),
+    ({"solve_for": "rho", "delta": "0.2", "bracket": ("0.1", "0.2"), "grid": 2}, "at least 3"),
+])
+def test_threshold_input_errors(kwargs, fragment):
+    with pytest.raises(NBLInputError, match=fragment):
+        find_thresholds(_family("weighted-entropy"), **kwargs)
