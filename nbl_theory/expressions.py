@@ -130,8 +130,10 @@ def parse_expression(
         raise NBLInputError("expression is empty")
     if "^" in text:
         raise NBLInputError("'^' is not a power operator here; write powers as '**'")
-    params = {k: exact_number(v) if not isinstance(v, sp.Basic) else v
-              for k, v in (parameters or {}).items()}
+    params = {
+        k: exact_number(v) if not isinstance(v, sp.Basic) else v
+        for k, v in (parameters or {}).items()
+    }
     allowed_free = {variable, *extra_names}
     try:
         tree = ast.parse(text.strip(), mode="eval")
@@ -165,7 +167,8 @@ def parse_expression(
             raise NBLInputError(
                 f"unknown name {name!r}: the expression may use the variable {variable!r}"
                 + (f", parameters {sorted(params)}" if params else "")
-                + ", pi, E and the functions " + ", ".join(sorted(FUNCTIONS))
+                + ", pi, E and the functions "
+                + ", ".join(sorted(FUNCTIONS))
             )
         if isinstance(node, ast.BinOp):
             op = _BINOPS.get(type(node.op))
@@ -184,7 +187,9 @@ def parse_expression(
             raise NBLInputError(f"operator {type(node.op).__name__} is not allowed")
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name):
-                raise NBLInputError("this call is not allowed: only plain function calls like exp(z)")
+                raise NBLInputError(
+                    "this call is not allowed: only plain function calls like exp(z)"
+                )
             fname = node.func.id
             if fname not in FUNCTIONS:
                 raise NBLInputError(

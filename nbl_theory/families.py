@@ -22,32 +22,67 @@ import sympy as sp
 
 from .errors import NBLInputError
 from .expressions import exact_number
-from .links import M, Z, Link
+from .links import Link, M, Z
 
 __all__ = ["FAMILIES", "make_family", "TWO_TRANSITION_DEFAULTS", "PAPER_LINKS"]
 
 #: Defaults of eq:link_tanh (app:tanh-geometry). mu2 has no default in the paper; 2.144072 is the
 #: paper's "near-critical" choice at Δ = 0.2.
 TWO_TRANSITION_DEFAULTS = {
-    "p0": "0.10", "a1": "0.10", "a2": "0.25", "b1": "2", "b2": "1.4", "mu1": "-1.25",
+    "p0": "0.10",
+    "a1": "0.10",
+    "a2": "0.25",
+    "b1": "2",
+    "b2": "1.4",
+    "mu1": "-1.25",
     "mu2": "2.144072",
 }
 
 #: The paper's named links at Δ = 0.2 (app:tanh-geometry, app:elicitation-geometry) with the
 #: printed regime and, where printed, λ*.
 PAPER_LINKS = [
-    {"family": "two-transition", "params": {"mu2": "-1.074037"}, "regime": "stable",
-     "delta": "0.2", "printed_lambda": None},
-    {"family": "two-transition", "params": {"mu2": "2.144072"}, "regime": "near-critical",
-     "delta": "0.2", "printed_lambda": None},
-    {"family": "two-transition", "params": {"mu2": "1.244122"}, "regime": "unstable",
-     "delta": "0.2", "printed_lambda": None},
-    {"family": "weighted-entropy", "params": {"rho": "0.60"}, "regime": "stable",
-     "delta": "0.2", "printed_lambda": "3.70e-3"},
-    {"family": "weighted-entropy", "params": {"rho": "0.72"}, "regime": "near-critical",
-     "delta": "0.2", "printed_lambda": "2.15e-5"},
-    {"family": "weighted-entropy", "params": {"rho": "0.80"}, "regime": "unstable",
-     "delta": "0.2", "printed_lambda": "-2.45e-3"},
+    {
+        "family": "two-transition",
+        "params": {"mu2": "-1.074037"},
+        "regime": "stable",
+        "delta": "0.2",
+        "printed_lambda": None,
+    },
+    {
+        "family": "two-transition",
+        "params": {"mu2": "2.144072"},
+        "regime": "near-critical",
+        "delta": "0.2",
+        "printed_lambda": None,
+    },
+    {
+        "family": "two-transition",
+        "params": {"mu2": "1.244122"},
+        "regime": "unstable",
+        "delta": "0.2",
+        "printed_lambda": None,
+    },
+    {
+        "family": "weighted-entropy",
+        "params": {"rho": "0.60"},
+        "regime": "stable",
+        "delta": "0.2",
+        "printed_lambda": "3.70e-3",
+    },
+    {
+        "family": "weighted-entropy",
+        "params": {"rho": "0.72"},
+        "regime": "near-critical",
+        "delta": "0.2",
+        "printed_lambda": "2.15e-5",
+    },
+    {
+        "family": "weighted-entropy",
+        "params": {"rho": "0.80"},
+        "regime": "unstable",
+        "delta": "0.2",
+        "printed_lambda": "-2.45e-3",
+    },
 ]
 
 
@@ -55,12 +90,22 @@ def _two_transition(**kw) -> Link:
     p = _merge("two-transition", TWO_TRANSITION_DEFAULTS, kw)
     for k in ("a1", "a2", "b1", "b2"):
         if not p[k] > 0:
-            raise NBLInputError(f"two-transition: {k} must be > 0 for a strictly increasing link, got {p[k]}")
-    g = (p["p0"] + p["a1"] * (1 + sp.tanh(p["b1"] * (Z - p["mu1"])))
-         + p["a2"] * (1 + sp.tanh(p["b2"] * (Z - p["mu2"]))))   # eq:link_tanh
-    return Link.from_expression(g, name=_label("two-transition", p, ["mu2"]), params=p,
-                                bounded_derivatives=True, family_name="two-transition",
-                                validate=False)
+            raise NBLInputError(
+                f"two-transition: {k} must be > 0 for a strictly increasing link, got {p[k]}"
+            )
+    g = (
+        p["p0"]
+        + p["a1"] * (1 + sp.tanh(p["b1"] * (Z - p["mu1"])))
+        + p["a2"] * (1 + sp.tanh(p["b2"] * (Z - p["mu2"])))
+    )  # eq:link_tanh
+    return Link.from_expression(
+        g,
+        name=_label("two-transition", p, ["mu2"]),
+        params=p,
+        bounded_derivatives=True,
+        family_name="two-transition",
+        validate=False,
+    )
 
 
 def weighted_entropy_expr(rho):
@@ -74,10 +119,15 @@ def _weighted_entropy(**kw) -> Link:
     rho = p["rho"]
     if not (-1 < rho < 1):
         raise NBLInputError(f"weighted-entropy: rho must lie in (-1, 1), got {rho}")
-    return Link.from_potential(weighted_entropy_expr(rho), domain=(0, 1),
-                               name=_label("weighted-entropy", p, ["rho"]), params=p,
-                               bounded_derivatives=True, family_name="weighted-entropy",
-                               validate=False)
+    return Link.from_potential(
+        weighted_entropy_expr(rho),
+        domain=(0, 1),
+        name=_label("weighted-entropy", p, ["rho"]),
+        params=p,
+        bounded_derivatives=True,
+        family_name="weighted-entropy",
+        validate=False,
+    )
 
 
 def _no_params(name, kw):
@@ -89,35 +139,68 @@ def _simple(name, builder):
     def make(**kw):
         _no_params(name, kw)
         return builder()
+
     return make
 
 
 def _burg(**kw):
     _no_params("burg-entropy", kw)
-    return Link.from_potential(-sp.log(M), domain=(0, sp.oo), name="burg-entropy",
-                               family_name="burg-entropy")
+    return Link.from_potential(
+        -sp.log(M), domain=(0, sp.oo), name="burg-entropy", family_name="burg-entropy"
+    )
 
 
 FAMILIES = {
     "two-transition": _two_transition,
     "weighted-entropy": _weighted_entropy,
-    "quadratic": _simple("quadratic", lambda: Link.from_potential(
-        M**2 / 2, domain=(-sp.oo, sp.oo), name="quadratic", family_name="quadratic",
-        bounded_derivatives=False)),
-    "negative-entropy": _simple("negative-entropy", lambda: Link.from_potential(
-        M * sp.log(M) - M, domain=(0, sp.oo), name="negative-entropy",
-        family_name="negative-entropy")),
-    "binary-negative-entropy": _simple("binary-negative-entropy", lambda: Link.from_potential(
-        M * sp.log(M) + (1 - M) * sp.log(1 - M), domain=(0, 1), name="binary-negative-entropy",
-        bounded_derivatives=True, family_name="binary-negative-entropy")),
+    "quadratic": _simple(
+        "quadratic",
+        lambda: Link.from_potential(
+            M**2 / 2,
+            domain=(-sp.oo, sp.oo),
+            name="quadratic",
+            family_name="quadratic",
+            bounded_derivatives=False,
+        ),
+    ),
+    "negative-entropy": _simple(
+        "negative-entropy",
+        lambda: Link.from_potential(
+            M * sp.log(M) - M,
+            domain=(0, sp.oo),
+            name="negative-entropy",
+            family_name="negative-entropy",
+        ),
+    ),
+    "binary-negative-entropy": _simple(
+        "binary-negative-entropy",
+        lambda: Link.from_potential(
+            M * sp.log(M) + (1 - M) * sp.log(1 - M),
+            domain=(0, 1),
+            name="binary-negative-entropy",
+            bounded_derivatives=True,
+            family_name="binary-negative-entropy",
+        ),
+    ),
     "burg-entropy": _burg,
-    "logistic": _simple("logistic", lambda: Link.from_expression(
-        1 / (1 + sp.exp(-Z)), name="logistic", bounded_derivatives=True, family_name="logistic")),
-    "probit": _simple("probit", lambda: Link.from_expression(
-        (1 + sp.erf(Z / sp.sqrt(2))) / 2, name="probit", bounded_derivatives=True,
-        family_name="probit")),
-    "identity": _simple("identity", lambda: Link.from_expression(
-        Z, name="identity", family_name="identity")),
+    "logistic": _simple(
+        "logistic",
+        lambda: Link.from_expression(
+            1 / (1 + sp.exp(-Z)), name="logistic", bounded_derivatives=True, family_name="logistic"
+        ),
+    ),
+    "probit": _simple(
+        "probit",
+        lambda: Link.from_expression(
+            (1 + sp.erf(Z / sp.sqrt(2))) / 2,
+            name="probit",
+            bounded_derivatives=True,
+            family_name="probit",
+        ),
+    ),
+    "identity": _simple(
+        "identity", lambda: Link.from_expression(Z, name="identity", family_name="identity")
+    ),
     "exp": _simple("exp", lambda: Link.from_expression(sp.exp(Z), name="exp", family_name="exp")),
 }
 
@@ -126,7 +209,9 @@ def _merge(name, defaults, overrides):
     unknown = set(overrides) - set(defaults)
     if unknown:
         raise NBLInputError(
-            f"family {name!r} has no parameter(s) {sorted(unknown)}; parameters are {sorted(defaults)}")
+            f"family {name!r} has no parameter(s) {sorted(unknown)}; "
+            f"parameters are {sorted(defaults)}"
+        )
     merged = dict(defaults)
     merged.update(overrides)
     return {k: exact_number(v) for k, v in merged.items()}
@@ -149,5 +234,7 @@ def make_family(name: str, **params) -> Link:
     try:
         builder = FAMILIES[name]
     except KeyError:
-        raise NBLInputError(f"unknown family {name!r}; known: {', '.join(sorted(FAMILIES))}") from None
+        raise NBLInputError(
+            f"unknown family {name!r}; known: {', '.join(sorted(FAMILIES))}"
+        ) from None
     return builder(**params)

@@ -39,6 +39,7 @@ class FloatRangeError(ArithmeticError):
     """The float64 chart overflowed or underflowed (e.g. a potential whose dual map needs
     m ≈ e^{-1000}); callers fall back to the mpmath tier, which has no exponent limits."""
 
+
 _SQRT2PI = math.sqrt(2 * math.pi)
 _L = 10.0
 
@@ -74,7 +75,7 @@ def _integrands_float(link, t, delta, s, group):
         phi = np.exp(-0.5 * z * z) / _SQRT2PI
         c = delta / (2.0 * s)
         f_mug = w1 * phi
-        return {"mu_g": f_mug, "mu_star": f_mug * ndtr(c * z)}   # μ* via W, Φ(Δw/2s)
+        return {"mu_g": f_mug, "mu_star": f_mug * ndtr(c * z)}  # μ* via W, Φ(Δw/2s)
     phis = np.exp(-0.5 * (z / s) ** 2) / (_SQRT2PI * s)
     return {"m0": w0 * phis, "m2": w2 * phis}
 
@@ -132,7 +133,7 @@ def _integrands_mpmath(link, t, c, s, group):
     if group == 1:
         phi = mpmath.exp(-z * z / 2) / mpmath.sqrt(2 * mpmath.pi)
         f_mug = w1 * phi
-        return (f_mug, f_mug * mpmath.erfc(-c * z / mpmath.sqrt(2)) / 2)   # Φ(Δw/2s)
+        return (f_mug, f_mug * mpmath.erfc(-c * z / mpmath.sqrt(2)) / 2)  # Φ(Δw/2s)
     zs = z / s
     dens = mpmath.exp(-zs * zs / 2) / (mpmath.sqrt(2 * mpmath.pi) * s)
     return (w0 * dens, w2 * dens)
@@ -196,7 +197,9 @@ def _to_mpf(x):
         import sympy as sp
 
         if isinstance(x, sp.Basic):
-            return mpmath.mpf(x.p) / x.q if x.is_Rational else mpmath.mpf(sp.Float(x, mpmath.mp.dps))
+            return (
+                mpmath.mpf(x.p) / x.q if x.is_Rational else mpmath.mpf(sp.Float(x, mpmath.mp.dps))
+            )
     except ImportError:  # pragma: no cover
         pass
     return mpmath.mpf(str(x))

@@ -62,6 +62,7 @@ def _lambdify_mpmath(expr, var):
 def _stabilize(expr):
     """Rewrite tanh(a)² as 1 − 1/cosh(a)², an identity, so that sympy's derivative of tanh,
     1 − tanh², is evaluated without catastrophic cancellation in the tails (float64 tier)."""
+
     def is_tanh_power(e):
         return e.is_Pow and isinstance(e.base, sp.tanh) and e.exp.is_Integer and e.exp >= 2
 
@@ -156,9 +157,16 @@ class Link:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_expression(cls, expr, name: str | None = None, *, params=None,
-                        bounded_derivatives: bool = False, family_name=None,
-                        validate: bool = True) -> Link:
+    def from_expression(
+        cls,
+        expr,
+        name: str | None = None,
+        *,
+        params=None,
+        bounded_derivatives: bool = False,
+        family_name=None,
+        validate: bool = True,
+    ) -> Link:
         """Build a link from an expression in ``z``.
 
         Parameters
@@ -179,22 +187,43 @@ class Link:
         elif isinstance(expr, sp.Basic):
             stray = {str(s) for s in expr.free_symbols} - {"z"}
             if stray:
-                raise NBLInputError(f"link expression has free symbols other than z: {sorted(stray)}")
+                raise NBLInputError(
+                    f"link expression has free symbols other than z: {sorted(stray)}"
+                )
             expr = expr.subs(sp.Symbol("z"), Z)
         else:
-            raise NBLInputError(f"link must be a string or sympy expression, got {type(expr).__name__}")
+            raise NBLInputError(
+                f"link must be a string or sympy expression, got {type(expr).__name__}"
+            )
         if not expr.has(Z):
-            raise NBLInputError(f"link {text!r} does not depend on z, so it is not strictly increasing")
-        link = cls("expression", name or text, expr, (-sp.oo, sp.oo), dict(params or {}),
-                   bounded_derivatives, family_name)
+            raise NBLInputError(
+                f"link {text!r} does not depend on z, so it is not strictly increasing"
+            )
+        link = cls(
+            "expression",
+            name or text,
+            expr,
+            (-sp.oo, sp.oo),
+            dict(params or {}),
+            bounded_derivatives,
+            family_name,
+        )
         if validate:
             link._validate_expression()
         return link
 
     @classmethod
-    def from_potential(cls, expr, domain=(0, 1), name: str | None = None, *, params=None,
-                       bounded_derivatives: bool = False, family_name=None,
-                       validate: bool = True) -> Link:
+    def from_potential(
+        cls,
+        expr,
+        domain=(0, 1),
+        name: str | None = None,
+        *,
+        params=None,
+        bounded_derivatives: bool = False,
+        family_name=None,
+        validate: bool = True,
+    ) -> Link:
         """Build the link g = (φ')⁻¹ induced by a strictly convex potential φ(m).
 
         Parameters
@@ -219,10 +248,19 @@ class Link:
                 raise NBLInputError(f"potential has free symbols other than m: {sorted(stray)}")
             expr = expr.subs(sp.Symbol("m"), M)
         else:
-            raise NBLInputError(f"potential must be a string or sympy expression, got {type(expr).__name__}")
+            raise NBLInputError(
+                f"potential must be a string or sympy expression, got {type(expr).__name__}"
+            )
         lo, hi = _parse_domain(domain)
-        link = cls("potential", name or text, expr, (lo, hi), dict(params or {}),
-                   bounded_derivatives, family_name)
+        link = cls(
+            "potential",
+            name or text,
+            expr,
+            (lo, hi),
+            dict(params or {}),
+            bounded_derivatives,
+            family_name,
+        )
         if validate:
             link._validate_potential()
         return link
@@ -251,9 +289,12 @@ class Link:
         phi2 = sp.diff(phi1, M)
         phi3 = sp.diff(phi2, M)
         return {
-            "phi": phi, "phi1": phi1, "phi2": phi2, "phi3": phi3,
-            "g1_m": 1 / phi2,                 # g'(z) = 1/φ''(m)
-            "g2_m": -phi3 / phi2**3,          # g''(z) = −φ'''(m)/φ''(m)³
+            "phi": phi,
+            "phi1": phi1,
+            "phi2": phi2,
+            "phi3": phi3,
+            "g1_m": 1 / phi2,  # g'(z) = 1/φ''(m)
+            "g2_m": -phi3 / phi2**3,  # g''(z) = −φ'''(m)/φ''(m)³
         }
 
     @property
@@ -314,8 +355,12 @@ class Link:
             return t, f["g"](t), f["g1"](t), f["g2"](t)
         m, left, right, dm = _domain_map_mpmath(self.domain, t)
         phi2 = f["phi2"](m, left, right)
-        return (f["phi1"](m, left, right), m * phi2 * dm, dm,
-                -f["phi3"](m, left, right) / phi2**2 * dm)
+        return (
+            f["phi1"](m, left, right),
+            m * phi2 * dm,
+            dm,
+            -f["phi3"](m, left, right) / phi2**2 * dm,
+        )
 
     def z_of_t_numpy(self, t):
         if self.kind == "expression":
@@ -365,15 +410,20 @@ class Link:
         core = np.abs(_GRID) <= 10
         if not np.all(np.isfinite(g0[core])) or not np.all(np.isfinite(g1[core])):
             bad = _GRID[core][~(np.isfinite(g0[core]) & np.isfinite(g1[core]))][0]
-            raise NBLInputError(f"link {self.name!r} is not finite at z = {bad:g} (g must be defined on all of R)")
+            raise NBLInputError(
+                f"link {self.name!r} is not finite at z = {bad:g} (g must be defined on all of R)"
+            )
         finite = np.isfinite(g1)
         scale = np.max(np.abs(g1[finite]))
         if np.any(g1[finite] < -1e-12 * scale):
             i = int(np.argmin(np.where(finite, g1, np.inf)))
             raise NBLInputError(
-                f"link {self.name!r} is not strictly increasing: g'({_GRID[i]:g}) = {g1[i]:.3g} < 0")
+                f"link {self.name!r} is not strictly increasing: g'({_GRID[i]:g}) = {g1[i]:.3g} < 0"
+            )
         if scale == 0 or np.count_nonzero(g1[core] <= 0) > 1:
-            raise NBLInputError(f"link {self.name!r} is not strictly increasing: g' vanishes on an interval")
+            raise NBLInputError(
+                f"link {self.name!r} is not strictly increasing: g' vanishes on an interval"
+            )
 
     def _validate_potential(self) -> None:
         lo, hi = self.domain
@@ -390,25 +440,31 @@ class Link:
             i = int(np.argmin(np.where(ok, phi2, np.inf)))
             raise NBLInputError(
                 f"potential {self.name!r} is not strictly convex on ({lo}, {hi}): "
-                f"phi''({m[i]:.6g}) = {phi2[i]:.3g} <= 0")
+                f"phi''({m[i]:.6g}) = {phi2[i]:.3g} <= 0"
+            )
         simplified = sp.simplify(d["phi2"])
         if simplified.is_number and not simplified.is_positive:
-            raise NBLInputError(f"potential {self.name!r} is not strictly convex: phi'' = {simplified}")
+            raise NBLInputError(
+                f"potential {self.name!r} is not strictly convex: phi'' = {simplified}"
+            )
         # dual domain must be all of R (eq:app_full_dual_domain)
         left = _one_sided_limit(d["phi1"], lo, "+")
         right = _one_sided_limit(d["phi1"], hi, "-")
         if left != -sp.oo or right != sp.oo:
             raise NBLInputError(
-                f"potential {self.name!r}: dual domain phi'(({lo}, {hi})) = ({left}, {right}) does not "
+                f"potential {self.name!r}: dual domain phi'(({lo}, {hi})) = ({left}, {right}) "
+                "does not "
                 "cover R, so g = (phi')^-1 is not defined on the support of the Gaussian index "
-                "(eq:app_full_dual_domain)")
+                "(eq:app_full_dual_domain)"
+            )
 
     # ------------------------------------------------------------------ presentation
     def describe(self) -> str:
         if self.kind == "expression":
             s = f"g(z) = {sp.sstr(self.expr)}"
         else:
-            s = f"g = (phi')^-1, phi(m) = {sp.sstr(self.expr)} on ({self.domain[0]}, {self.domain[1]})"
+            lo, hi = self.domain
+            s = f"g = (phi')^-1, phi(m) = {sp.sstr(self.expr)} on ({lo}, {hi})"
         return s
 
     def __repr__(self) -> str:  # pragma: no cover - cosmetic
@@ -458,8 +514,8 @@ def _domain_map_numpy(domain, t):
     if lo.is_finite and hi.is_finite:
         a, b = float(lo), float(hi)
         w = b - a
-        left = w / (1.0 + np.exp(-t))      # m − a
-        right = w / (1.0 + np.exp(t))      # b − m
+        left = w / (1.0 + np.exp(-t))  # m − a
+        right = w / (1.0 + np.exp(t))  # b − m
         m = np.where(t < 0, a + left, b - right)
         return m, left, right, left * right / w
     inf = np.full_like(t, np.inf)
@@ -505,7 +561,7 @@ def _bracket_t(zfun, target: float, side: str) -> float:
                 return t
             t = t - step if side == "lo" else t + step
             step *= 1.5
-    raise NBLInputError("could not bracket the dual coordinate: phi' does not reach " f"{target:g}")
+    raise NBLInputError(f"could not bracket the dual coordinate: phi' does not reach {target:g}")
 
 
 def _invert_dual(link: Link, z: np.ndarray, return_t: bool = False) -> np.ndarray:
@@ -537,13 +593,18 @@ def _check_gaussian_integrability(name: str, items) -> None:
                     raw = f(mpmath.mpf(zz))
                 except (ZeroDivisionError, OverflowError, ValueError, TypeError):
                     raise NBLInputError(
-                        f"{label} of link {name!r} cannot be evaluated at z = {zz}") from None
+                        f"{label} of link {name!r} cannot be evaluated at z = {zz}"
+                    ) from None
                 if isinstance(raw, mpmath.mpc) and raw.imag != 0:
-                    raise NBLInputError(f"link {name!r} is not finite/real at z = {zz} "
-                                        "(g must be defined on all of R)")
+                    raise NBLInputError(
+                        f"link {name!r} is not finite/real at z = {zz} "
+                        "(g must be defined on all of R)"
+                    )
                 val = abs(raw)
                 weighted = val * mpmath.npdf(zz) * zz**2
                 if not mpmath.isfinite(weighted) or weighted > mpmath.mpf("1e-60"):
                     raise DivergentIntegralError(
                         f"Gaussian integral E|{label}(Z)| diverges for link {name!r}: "
-                        f"|{label}(z)| phi(z) z^2 = {mpmath.nstr(weighted, 3)} at z = {zz} does not decay")
+                        f"|{label}(z)| phi(z) z^2 = {mpmath.nstr(weighted, 3)} at z = {zz} "
+                        "does not decay"
+                    )

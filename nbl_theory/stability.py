@@ -30,8 +30,15 @@ from .errors import NBLInputError
 from .expressions import exact_number
 from .gaussian import FloatRangeError, moments_float, moments_mpmath
 
-__all__ = ["StabilityResult", "stability", "validate_delta", "lambda_star_float",
-           "DPS_LADDER", "PREC_LADDER", "decimal_str"]
+__all__ = [
+    "StabilityResult",
+    "stability",
+    "validate_delta",
+    "lambda_star_float",
+    "DPS_LADDER",
+    "PREC_LADDER",
+    "decimal_str",
+]
 
 #: mpmath digits tried, in order, when the float64 sign is not clear.
 DPS_LADDER = (30, 60, 120)
@@ -80,12 +87,12 @@ class StabilityResult:
     link: str
     description: str
     delta: str
-    tier: str                      # "float64" | "mpmath" | "certified"
-    digits: int                    # decimal digits carried by the tier
-    values: dict                   # mu_g, mu_star, m0, m2, kappa_star, lambda_star
-    errors: dict                   # error estimate (or certified radius) for each value
-    lambda_star_enclosure: tuple   # (lo, hi)
-    sign: str                      # stable | unstable | undecided
+    tier: str  # "float64" | "mpmath" | "certified"
+    digits: int  # decimal digits carried by the tier
+    values: dict  # mu_g, mu_star, m0, m2, kappa_star, lambda_star
+    errors: dict  # error estimate (or certified radius) for each value
+    lambda_star_enclosure: tuple  # (lo, hi)
+    sign: str  # stable | unstable | undecided
     certified: bool
     jacobian_rates: dict
     notes: list = field(default_factory=list)
@@ -103,8 +110,14 @@ class StabilityResult:
 
     def to_json(self) -> dict:
         """JSON-ready dict with the stable keys of DESIGN.md (numbers as decimal strings)."""
-        out = {"link": self.link, "description": self.description, "delta": self.delta,
-               "tier": self.tier, "digits": self.digits, "certified": self.certified}
+        out = {
+            "link": self.link,
+            "description": self.description,
+            "delta": self.delta,
+            "tier": self.tier,
+            "digits": self.digits,
+            "certified": self.certified,
+        }
         for k in ("mu_star", "m2", "m0", "mu_g", "kappa_star", "lambda_star"):
             out[k] = self._fmt(self.values[k])
         out["errors"] = {k: self._fmt(v, 3) for k, v in self.errors.items()}
@@ -112,7 +125,8 @@ class StabilityResult:
         out["sign"] = self.sign
         out["jacobian_rates"] = {
             k: (self._fmt(v) if not isinstance(v, (int, str)) else v)
-            for k, v in self.jacobian_rates.items()}
+            for k, v in self.jacobian_rates.items()
+        }
         out["notes"] = list(self.notes)
         out["seconds"] = round(self.seconds, 4)
         return out
@@ -124,17 +138,32 @@ def _assemble(link, delta_q, mom, tier, digits, certified, notes, ctx):
     s2 = 1 - d * d / 4
     phi0 = ctx.phi0
     mu_star, m2, m0, mu_g = (mom[k] for k in ("mu_star", "m2", "m0", "mu_g"))
-    kappa = 2 * phi0 * m0.value + d * mu_star.value                  # eq:app-kappa-identity
+    kappa = 2 * phi0 * m0.value + d * mu_star.value  # eq:app-kappa-identity
     m2_plus = ctx.pos(m2.value)
-    lam = d * mu_star.value - 2 * phi0 * m2_plus * s2                 # eq:decision_stability
-    err_lam = d * mu_star.error + 2 * phi0 * s2 * m2.error + ctx.rounding(d * mu_star.value
-                                                                            + 2 * phi0 * s2 * abs(m2.value))
-    rate_orth = d * mu_star.value                                     # prop:local_jacobian, u ⊥ θ
-    rate_theta = d * mu_star.value - 2 * phi0 * m2.value * s2         # u ∥ θ, ‖θ‖² = s²
-    values = {"mu_g": mu_g.value, "mu_star": mu_star.value, "m0": m0.value, "m2": m2.value,
-              "kappa_star": kappa, "lambda_star": lam}
-    errors = {"mu_g": mu_g.error, "mu_star": mu_star.error, "m0": m0.error, "m2": m2.error,
-              "kappa_star": 2 * phi0 * m0.error + d * mu_star.error, "lambda_star": err_lam}
+    lam = d * mu_star.value - 2 * phi0 * m2_plus * s2  # eq:decision_stability
+    err_lam = (
+        d * mu_star.error
+        + 2 * phi0 * s2 * m2.error
+        + ctx.rounding(d * mu_star.value + 2 * phi0 * s2 * abs(m2.value))
+    )
+    rate_orth = d * mu_star.value  # prop:local_jacobian, u ⊥ θ
+    rate_theta = d * mu_star.value - 2 * phi0 * m2.value * s2  # u ∥ θ, ‖θ‖² = s²
+    values = {
+        "mu_g": mu_g.value,
+        "mu_star": mu_star.value,
+        "m0": m0.value,
+        "m2": m2.value,
+        "kappa_star": kappa,
+        "lambda_star": lam,
+    }
+    errors = {
+        "mu_g": mu_g.error,
+        "mu_star": mu_star.error,
+        "m0": m0.error,
+        "m2": m2.error,
+        "kappa_star": 2 * phi0 * m0.error + d * mu_star.error,
+        "lambda_star": err_lam,
+    }
     jac = {
         "orthogonal": rate_orth,
         "theta": rate_theta,
@@ -150,8 +179,20 @@ def _assemble(link, delta_q, mom, tier, digits, certified, notes, ctx):
         sign = "unstable"
     else:
         sign = "undecided"
-    return StabilityResult(link.name, link.describe(), decimal_str(delta_q), tier, digits, values, errors,
-                           (lo, hi), sign, certified, jac, notes)
+    return StabilityResult(
+        link.name,
+        link.describe(),
+        decimal_str(delta_q),
+        tier,
+        digits,
+        values,
+        errors,
+        (lo, hi),
+        sign,
+        certified,
+        jac,
+        notes,
+    )
 
 
 class _Pair:
@@ -200,15 +241,23 @@ def lambda_star_float(link, delta: float) -> float:
         mom = moments_float(link, delta)
     except FloatRangeError:
         with mpmath.workdps(25):
-            mom = {k: (float(v.value), 0.0) for k, v in
-                   moments_mpmath(link, validate_delta(delta), dps=20).items()}
+            mom = {
+                k: (float(v.value), 0.0)
+                for k, v in moments_mpmath(link, validate_delta(delta), dps=20).items()
+            }
             mom = {k: _Pair(*v) for k, v in mom.items()}
     return delta * mom["mu_star"].value - 2 * _PHI0 * max(mom["m2"].value, 0.0) * s2
 
 
-def stability(link, delta, dps: int | None = None, certify: bool = False,
-              auto_raise: bool = True, max_dps: int = DPS_LADDER[-1],
-              max_prec: int = PREC_LADDER[-1]) -> StabilityResult:
+def stability(
+    link,
+    delta,
+    dps: int | None = None,
+    certify: bool = False,
+    auto_raise: bool = True,
+    max_dps: int = DPS_LADDER[-1],
+    max_prec: int = PREC_LADDER[-1],
+) -> StabilityResult:
     """Decision stability of ``link`` at separation ``delta``.
 
     Parameters
@@ -252,8 +301,10 @@ def stability(link, delta, dps: int | None = None, certify: bool = False,
             if res.sign != "undecided" or not auto_raise:
                 res.seconds = time.perf_counter() - t0
                 return res
-            notes.append("float64 could not decide the sign of lambda_star (|lambda*| <= error "
-                         f"estimate {res.errors['lambda_star']:.2g}); raising precision")
+            notes.append(
+                "float64 could not decide the sign of lambda_star (|lambda*| <= error "
+                f"estimate {res.errors['lambda_star']:.2g}); raising precision"
+            )
         ladder = [p for p in DPS_LADDER if p <= max_dps]
     else:
         if dps < 5 or dps > 2000:
@@ -269,7 +320,9 @@ def stability(link, delta, dps: int | None = None, certify: bool = False,
         if p != ladder[-1]:
             notes.append(f"sign undecided at {p} digits; raising precision")
     if res.sign == "undecided":
-        notes.append(f"sign of lambda_star undecided up to {ladder[-1]} digits "
-                     "(lambda_star is zero to that precision); try --certify")
+        notes.append(
+            f"sign of lambda_star undecided up to {ladder[-1]} digits "
+            "(lambda_star is zero to that precision); try --certify"
+        )
     res.seconds = time.perf_counter() - t0
     return res

@@ -26,17 +26,21 @@ from .stability import decimal_str, lambda_star_float, stability, validate_delta
 __all__ = ["ThresholdResult", "Root", "find_thresholds", "DEFAULT_BRACKETS"]
 
 #: Default search ranges for ``solve_for``.
-DEFAULT_BRACKETS = {"delta": ("0.01", "1.99"), "rho": ("-0.95", "0.95"), "mu2": ("-4", "4"),
-                    "mu1": ("-4", "4")}
+DEFAULT_BRACKETS = {
+    "delta": ("0.01", "1.99"),
+    "rho": ("-0.95", "0.95"),
+    "mu2": ("-4", "4"),
+    "mu1": ("-4", "4"),
+}
 
 
 @dataclass
 class Root:
-    value: str                 # decimal string
-    bracket: tuple             # (lo, hi) decimal strings
+    value: str  # decimal string
+    bracket: tuple  # (lo, hi) decimal strings
     certified: bool
-    signs: tuple               # sign of λ* at (lo, hi)
-    crossing: str              # "stable->unstable" or "unstable->stable" as the variable grows
+    signs: tuple  # sign of λ* at (lo, hi)
+    crossing: str  # "stable->unstable" or "unstable->stable" as the variable grows
 
 
 @dataclass
@@ -59,11 +63,23 @@ class ThresholdResult:
 
     def to_json(self) -> dict:
         return {
-            "link": self.link, "solve_for": self.solve_for, "fixed": self.fixed,
-            "search_range": list(self.search_range), "grid_points": self.grid_points,
-            "value": self.value, "bracket": list(self.bracket) if self.bracket else None,
-            "roots": [{"value": r.value, "bracket": list(r.bracket), "certified": r.certified,
-                       "signs": list(r.signs), "crossing": r.crossing} for r in self.roots],
+            "link": self.link,
+            "solve_for": self.solve_for,
+            "fixed": self.fixed,
+            "search_range": list(self.search_range),
+            "grid_points": self.grid_points,
+            "value": self.value,
+            "bracket": list(self.bracket) if self.bracket else None,
+            "roots": [
+                {
+                    "value": r.value,
+                    "bracket": list(r.bracket),
+                    "certified": r.certified,
+                    "signs": list(r.signs),
+                    "crossing": r.crossing,
+                }
+                for r in self.roots
+            ],
             "notes": self.notes,
         }
 
@@ -73,9 +89,18 @@ def _fmt(x: float, digits: int = 15) -> str:
         return mpmath.nstr(mpmath.mpf(x), digits)
 
 
-def find_thresholds(build, solve_for: str, *, delta=None, bracket=None, grid: int = 160,
-                    dps: int | None = None, certify: bool = True, label: str = "",
-                    progress=None) -> ThresholdResult:
+def find_thresholds(
+    build,
+    solve_for: str,
+    *,
+    delta=None,
+    bracket=None,
+    grid: int = 160,
+    dps: int | None = None,
+    certify: bool = True,
+    label: str = "",
+    progress=None,
+) -> ThresholdResult:
     """All roots of λ* = 0 in a range.
 
     Parameters
@@ -100,15 +125,19 @@ def find_thresholds(build, solve_for: str, *, delta=None, bracket=None, grid: in
     """
     if solve_for == "delta":
         link = build
+
         def f_float(x):
             return lambda_star_float(link, float(x))
+
         delta_q = None
     else:
         if delta is None:
             raise NBLInputError(f"solving for {solve_for!r} needs a fixed --delta")
         delta_q = validate_delta(delta)
+
         def f_float(x):
             return lambda_star_float(build(_fmt(x, 17)), float(delta_q))
+
     if bracket is None:
         if solve_for not in DEFAULT_BRACKETS:
             raise NBLInputError(f"give --bracket LO HI for parameter {solve_for!r}")
@@ -117,7 +146,9 @@ def find_thresholds(build, solve_for: str, *, delta=None, bracket=None, grid: in
     if not lo_q < hi_q:
         raise NBLInputError(f"bracket ({lo_q}, {hi_q}) is empty: need LO < HI")
     if solve_for == "delta" and not (0 < lo_q and hi_q < 2):
-        raise NBLInputError(f"delta bracket must lie inside (0, 2), got ({bracket[0]}, {bracket[1]})")
+        raise NBLInputError(
+            f"delta bracket must lie inside (0, 2), got ({bracket[0]}, {bracket[1]})"
+        )
     if grid < 3:
         raise NBLInputError("grid must have at least 3 points")
     xs = np.linspace(float(lo_q), float(hi_q), grid)
@@ -126,18 +157,25 @@ def find_thresholds(build, solve_for: str, *, delta=None, bracket=None, grid: in
         vals[i] = f_float(x)
         if progress:
             progress(i + 1, grid)
-    res = ThresholdResult(label, solve_for,
-                          {"delta": decimal_str(delta_q)} if delta_q is not None else {},
-                          (decimal_str(lo_q), decimal_str(hi_q)), grid)
-    res.notes.append(f"scan of {grid} points, spacing {_fmt(xs[1] - xs[0], 3)}: sign changes "
-                     "narrower than the spacing are not seen")
+    res = ThresholdResult(
+        label,
+        solve_for,
+        {"delta": decimal_str(delta_q)} if delta_q is not None else {},
+        (decimal_str(lo_q), decimal_str(hi_q)),
+        grid,
+    )
+    res.notes.append(
+        f"scan of {grid} points, spacing {_fmt(xs[1] - xs[0], 3)}: sign changes "
+        "narrower than the spacing are not seen"
+    )
     for i in range(grid - 1):
         a, b = vals[i], vals[i + 1]
         if a == 0.0:
             res.notes.append(f"lambda* is 0 to float64 at grid point {_fmt(xs[i])}")
         if a * b < 0:
-            res.roots.append(_refine(build, solve_for, delta_q, f_float, xs[i], xs[i + 1], dps,
-                                     certify))
+            res.roots.append(
+                _refine(build, solve_for, delta_q, f_float, xs[i], xs[i + 1], dps, certify)
+            )
     if not res.roots:
         res.notes.append("no sign change of lambda* in the range")
     return res
@@ -154,19 +192,32 @@ def _refine(build, solve_for, delta_q, f_float, a, b, dps, certify) -> Root:
     digits = 15
     if dps:
         with mpmath.workdps(dps + 5):
+
             def f_mp(x):
                 r = _lambda_at(build, solve_for, delta_q, mpmath.nstr(x, dps + 3), False, dps)
                 return r.values["lambda_star"]
-            root = mpmath.findroot(f_mp, (mpmath.mpf(root) - mpmath.mpf(10) ** -12 * max(1, abs(root)),
-                                          mpmath.mpf(root) + mpmath.mpf(10) ** -12 * max(1, abs(root))),
-                                   solver="secant", tol=mpmath.mpf(10) ** (-2 * dps))
+
+            root = mpmath.findroot(
+                f_mp,
+                (
+                    mpmath.mpf(root) - mpmath.mpf(10) ** -12 * max(1, abs(root)),
+                    mpmath.mpf(root) + mpmath.mpf(10) ** -12 * max(1, abs(root)),
+                ),
+                solver="secant",
+                tol=mpmath.mpf(10) ** (-2 * dps),
+            )
             digits = dps
     fa = f_float(a)
     crossing = "stable->unstable" if fa > 0 else "unstable->stable"
     value = _fmt(root, digits) if not dps else mpmath.nstr(root, digits)
     if not certify:
-        return Root(value, (_fmt(a), _fmt(b)), False, ("+" if fa > 0 else "-", "-" if fa > 0 else "+"),
-                    crossing)
+        return Root(
+            value,
+            (_fmt(a), _fmt(b)),
+            False,
+            ("+" if fa > 0 else "-", "-" if fa > 0 else "+"),
+            crossing,
+        )
     width = mpmath.mpf(10) ** (-(digits - 3)) * max(1, abs(float(root)))
     for _ in range(12):
         with mpmath.workdps(digits + 10):
@@ -182,4 +233,3 @@ def _refine(build, solve_for, delta_q, f_float, a, b, dps, certify) -> Root:
         if float(width) > abs(b - a):
             break
     return Root(value, (_fmt(a), _fmt(b)), False, ("?", "?"), crossing)
-

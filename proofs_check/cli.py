@@ -5,7 +5,8 @@
     nbl stability        LINK --delta D [--dps N] [--certify] [--json]
     nbl threshold        LINK --solve-for delta|PARAM [--delta D] [--bracket LO HI] [--json]
     nbl self-concordance LINK [--delta D] [--json]
-    LINK := --link EXPR_IN_z | --potential EXPR_IN_m [--domain LO,HI] | --family NAME [--param k=v ...]
+    LINK := --link EXPR_IN_z | --potential EXPR_IN_m [--domain LO,HI]
+          | --family NAME [--param k=v ...]
 
 Bad input prints one line ``nbl: error: ...`` on stderr and exits with status 2; nothing else
 happens. Comma-separated values in ``--param k=v1,v2`` and ``--delta D1,D2`` give one row per
@@ -30,13 +31,25 @@ __all__ = ["main", "build_parser"]
 def _add_link_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("link (exactly one of --link, --potential, --family)")
     g.add_argument("--link", metavar="EXPR", help="link g as an expression in z, e.g. 'tanh(z)'")
-    g.add_argument("--potential", metavar="EXPR",
-                   help="strictly convex potential phi as an expression in m; g = (phi')^-1")
-    g.add_argument("--domain", metavar="LO,HI", default=None,
-                   help="domain of the potential (default 0,1); use inf/-inf for unbounded ends")
+    g.add_argument(
+        "--potential",
+        metavar="EXPR",
+        help="strictly convex potential phi as an expression in m; g = (phi')^-1",
+    )
+    g.add_argument(
+        "--domain",
+        metavar="LO,HI",
+        default=None,
+        help="domain of the potential (default 0,1); use inf/-inf for unbounded ends",
+    )
     g.add_argument("--family", metavar="NAME", help="named family: " + ", ".join(sorted(FAMILIES)))
-    g.add_argument("--param", metavar="k=v", action="append", default=[],
-                   help="family parameter (repeatable; v1,v2,... gives one row per value)")
+    g.add_argument(
+        "--param",
+        metavar="k=v",
+        action="append",
+        default=[],
+        help="family parameter (repeatable; v1,v2,... gives one row per value)",
+    )
 
 
 def _parse_params(items) -> dict[str, list[str]]:
@@ -69,8 +82,10 @@ def _links_from_args(args) -> list[Link]:
         return [Link.from_potential(args.potential, domain=args.domain or "0,1")]
     params = _parse_params(args.param)
     keys = list(params)
-    return [Link.family(args.family, **dict(zip(keys, combo)))
-            for combo in itertools.product(*(params[k] for k in keys))]
+    return [
+        Link.family(args.family, **dict(zip(keys, combo)))
+        for combo in itertools.product(*(params[k] for k in keys))
+    ]
 
 
 def _deltas(text: str | None) -> list[str]:
@@ -94,6 +109,7 @@ def _progress(label: str):
         if i == n:
             sys.stderr.write("\n")
         sys.stderr.flush()
+
     return show
 
 
@@ -119,8 +135,9 @@ def cmd_stability(args) -> int:
 
     links = _links_from_args(args)
     deltas = _deltas(args.delta)
-    results = [stability(link, d, dps=args.dps, certify=args.certify)
-               for link in links for d in deltas]
+    results = [
+        stability(link, d, dps=args.dps, certify=args.certify) for link in links for d in deltas
+    ]
     if args.json:
         payload = [r.to_json() for r in results]
         print(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
@@ -128,19 +145,33 @@ def cmd_stability(args) -> int:
     rows = []
     for r in results:
         j = r.to_json()
-        rows.append([r.link, r.delta, _short(j["mu_star"]), _short(j["m2"]),
-                     _short(j["lambda_star"], 16), r.sign, r.tier + ("" if r.tier == "float64"
-                                                                     else f"/{r.digits}d")])
+        rows.append(
+            [
+                r.link,
+                r.delta,
+                _short(j["mu_star"]),
+                _short(j["m2"]),
+                _short(j["lambda_star"], 16),
+                r.sign,
+                r.tier + ("" if r.tier == "float64" else f"/{r.digits}d"),
+            ]
+        )
     print(_table(["link", "delta", "mu_star", "m2", "lambda_star", "sign", "tier"], rows))
     for r in results if (len(results) == 1 or args.verbose) else []:
         j = r.to_json()
         print(f"\n{r.link} at delta = {r.delta}   [{r.description}]")
-        print(f"  tier {r.tier}, {r.digits} digits" + (" (certified Arb enclosure)" if r.certified
-                                                        else " (error estimates, not proofs)"))
-        for k, label in (("mu_g", "mu_g = E g'(Z)"), ("mu_star", "mu*  (eq:mu_star_m2_def)"),
-                         ("m0", "m0 = E g(U)"), ("m2", "m2 = E g''(U)"),
-                         ("kappa_star", "kappa* (eq:app-kappa-identity)"),
-                         ("lambda_star", "lambda* (eq:decision_stability)")):
+        print(
+            f"  tier {r.tier}, {r.digits} digits"
+            + (" (certified Arb enclosure)" if r.certified else " (error estimates, not proofs)")
+        )
+        for k, label in (
+            ("mu_g", "mu_g = E g'(Z)"),
+            ("mu_star", "mu*  (eq:mu_star_m2_def)"),
+            ("m0", "m0 = E g(U)"),
+            ("m2", "m2 = E g''(U)"),
+            ("kappa_star", "kappa* (eq:app-kappa-identity)"),
+            ("lambda_star", "lambda* (eq:decision_stability)"),
+        ):
             print(f"  {label:<34} {j[k]}   (+/- {j['errors'][k]})")
         lo, hi = j["lambda_star_enclosure"]
         print(f"  lambda* enclosure                  [{lo}, {hi}]")
@@ -167,12 +198,21 @@ def cmd_threshold(args) -> int:
         if len(links) != 1:
             raise NBLInputError("threshold takes a single link (no comma lists in --param)")
         link = links[0]
-        res = find_thresholds(link, "delta", bracket=args.bracket, grid=args.grid, dps=args.dps,
-                              certify=not args.no_certify, label=link.name,
-                              progress=_progress("scanning delta"))
+        res = find_thresholds(
+            link,
+            "delta",
+            bracket=args.bracket,
+            grid=args.grid,
+            dps=args.dps,
+            certify=not args.no_certify,
+            label=link.name,
+            progress=_progress("scanning delta"),
+        )
     else:
         if args.family is None:
-            raise NBLInputError(f"--solve-for {solve_for} needs --family (parameters belong to families)")
+            raise NBLInputError(
+                f"--solve-for {solve_for} needs --family (parameters belong to families)"
+            )
         fixed = _parse_params(args.param)
         if solve_for in fixed:
             raise NBLInputError(f"do not fix --param {solve_for}: it is the unknown")
@@ -182,24 +222,47 @@ def cmd_threshold(args) -> int:
         # validate the family and parameter name once, with a clear message
         probe = Link.family(args.family, **fixed1)
         if solve_for not in probe.params:
-            raise NBLInputError(f"family {args.family!r} has no parameter {solve_for!r}; "
-                                f"parameters are {sorted(probe.params)}")
+            raise NBLInputError(
+                f"family {args.family!r} has no parameter {solve_for!r}; "
+                f"parameters are {sorted(probe.params)}"
+            )
 
         def build(value: str) -> Link:
             return Link.family(args.family, **fixed1, **{solve_for: value})
-        res = find_thresholds(build, solve_for, delta=args.delta, bracket=args.bracket,
-                              grid=args.grid, dps=args.dps, certify=not args.no_certify,
-                              label=probe.name.split("(")[0], progress=_progress(f"scanning {solve_for}"))
+
+        res = find_thresholds(
+            build,
+            solve_for,
+            delta=args.delta,
+            bracket=args.bracket,
+            grid=args.grid,
+            dps=args.dps,
+            certify=not args.no_certify,
+            label=probe.name.split("(")[0],
+            progress=_progress(f"scanning {solve_for}"),
+        )
     if args.json:
         print(json.dumps(res.to_json(), indent=2))
         return 0
     fixed_txt = ", ".join(f"{k}={v}" for k, v in res.fixed.items())
-    print(f"lambda* = 0 for {res.solve_for} in [{res.search_range[0]}, {res.search_range[1]}]"
-          f"   link {res.link}{'  ' + fixed_txt if fixed_txt else ''}")
+    print(
+        f"lambda* = 0 for {res.solve_for} in [{res.search_range[0]}, {res.search_range[1]}]"
+        f"   link {res.link}{'  ' + fixed_txt if fixed_txt else ''}"
+    )
     if res.roots:
-        rows = [[i + 1, r.value, f"[{r.bracket[0]}, {r.bracket[1]}]",
-                 "yes" if r.certified else "no", r.crossing] for i, r in enumerate(res.roots)]
-        print(_table(["#", res.solve_for, "bracket", "certified", f"as {res.solve_for} grows"], rows))
+        rows = [
+            [
+                i + 1,
+                r.value,
+                f"[{r.bracket[0]}, {r.bracket[1]}]",
+                "yes" if r.certified else "no",
+                r.crossing,
+            ]
+            for i, r in enumerate(res.roots)
+        ]
+        print(
+            _table(["#", res.solve_for, "bracket", "certified", f"as {res.solve_for} grows"], rows)
+        )
     for note in res.notes:
         print(f"note: {note}")
     return 0
@@ -224,27 +287,37 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="nbl",
         description="Natural Boundary Learning toolkit: decision stability of single-index "
-                    "bandit links (paper: 'Elicitation and Decision Geometry in Single-Index Bandits').")
+        "bandit links (paper: 'Elicitation and Decision Geometry in Single-Index Bandits').",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    s = sub.add_parser("stability", help="lambda*, mu*, m2, kappa* and the local Jacobian spectrum",
-                       description="Decision stability coefficient lambda* (eq:decision_stability) "
-                                   "and the exact Jacobian spectrum (prop:local_jacobian).")
+    s = sub.add_parser(
+        "stability",
+        help="lambda*, mu*, m2, kappa* and the local Jacobian spectrum",
+        description="Decision stability coefficient lambda* (eq:decision_stability) "
+        "and the exact Jacobian spectrum (prop:local_jacobian).",
+    )
     _add_link_args(s)
-    s.add_argument("--delta", required=True, metavar="D", help="arm separation in (0, 2); D1,D2,... allowed")
+    s.add_argument(
+        "--delta", required=True, metavar="D", help="arm separation in (0, 2); D1,D2,... allowed"
+    )
     s.add_argument("--dps", type=int, default=None, help="mpmath precision in decimal digits")
     s.add_argument("--certify", action="store_true", help="certified Arb enclosures (python-flint)")
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.add_argument("--verbose", "-v", action="store_true", help="full breakdown for every row")
     s.set_defaults(func=cmd_stability)
 
-    t = sub.add_parser("threshold", help="solve lambda* = 0 for delta or a family parameter",
-                       description="All sign changes of lambda* in a range, refined and with "
-                                   "certified brackets.")
+    t = sub.add_parser(
+        "threshold",
+        help="solve lambda* = 0 for delta or a family parameter",
+        description="All sign changes of lambda* in a range, refined and with certified brackets.",
+    )
     _add_link_args(t)
     t.add_argument("--solve-for", required=True, metavar="delta|PARAM")
-    t.add_argument("--delta", default=None, metavar="D", help="fixed delta when solving for a parameter")
+    t.add_argument(
+        "--delta", default=None, metavar="D", help="fixed delta when solving for a parameter"
+    )
     t.add_argument("--bracket", nargs=2, metavar=("LO", "HI"), default=None, help="search range")
     t.add_argument("--grid", type=int, default=160, help="scan points (default 160)")
     t.add_argument("--dps", type=int, default=None, help="refine roots with mpmath at N digits")
@@ -252,8 +325,11 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true")
     t.set_defaults(func=cmd_threshold)
 
-    c = sub.add_parser("self-concordance", help="R = sup|g''|/g' and the sufficient condition",
-                       description="Self-concordance constant and prop:self-concordance-stability.")
+    c = sub.add_parser(
+        "self-concordance",
+        help="R = sup|g''|/g' and the sufficient condition",
+        description="Self-concordance constant and prop:self-concordance-stability.",
+    )
     _add_link_args(c)
     c.add_argument("--delta", default=None, metavar="D", help="arm separation in (0, 2)")
     c.add_argument("--json", action="store_true")
@@ -265,12 +341,16 @@ _VALUE_OPTIONS = {"--link", "--potential", "--domain", "--delta", "--param", "--
 
 
 def _glue_values(argv: list[str]) -> list[str]:
-    """Let values that start with '-' (``--potential -log(m)``, ``--domain -1,1``) through argparse."""
+    """Let values starting with '-' (``--potential -log(m)``, ``--domain -1,1``) through."""
     out, i = [], 0
     while i < len(argv):
         tok = argv[i]
-        if tok in _VALUE_OPTIONS and i + 1 < len(argv) and argv[i + 1].startswith("-") \
-                and not argv[i + 1].startswith("--"):
+        if (
+            tok in _VALUE_OPTIONS
+            and i + 1 < len(argv)
+            and argv[i + 1].startswith("-")
+            and not argv[i + 1].startswith("--")
+        ):
             out.append(f"{tok}={argv[i + 1]}")
             i += 2
             continue

@@ -31,7 +31,6 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.links import M, Z
 from nbl_theory.stability import stability
 
-
 LINKS = {
     "tt-stable": lambda: Link.family("two-transition", mu2="-1.074037"),
     "tt-critical": lambda: Link.family("two-transition", mu2="2.144072"),
