@@ -379,21 +379,28 @@ class SCReport:
         """Human-readable multi-line table of the report."""
         c = self.constant
         where = c.where if isinstance(c.where, str) else f"z = {c.where:.10g}"
+
+        def num(x):
+            return "-" if x is None else f"{x:.15g}"
+
         rows = [
             ("R = sup|g''|/g'", f"{c.R:.15g}  ({('limit', 'attained')[c.attained]} at {where})"),
             ("R closed form", str(c.closed_form)),
-            ("kappa(R*Delta/2)", f"{self.kappa:.15g}"),
-            ("mu_star", f"{self.mu_star:.15g}"),
-            ("lambda_star (exact)", f"{self.lambda_star:.15g}"),
-            ("lower bound", f"{self.lower_bound:.15g}"),
-            ("margin", f"{self.margin:.15g}"),
-            ("sufficient condition", "holds" if self.sufficient_condition_holds else "fails"),
+            ("kappa(R*Delta/2)", num(self.kappa)),
+            ("mu_star", num(self.mu_star)),
+            ("lambda_star (exact)", num(self.lambda_star)),
+            ("lower bound", num(self.lower_bound)),
+            ("margin", num(self.margin)),
+            ("sufficient condition", "-" if self.sufficient_condition_holds is None
+             else "holds" if self.sufficient_condition_holds else "fails"),
             ("Delta_SC", "never (R = inf)" if self.delta_sc is None else f"{self.delta_sc:.12g}"),
             ("exact threshold (grid)", str(self.exact_threshold_delta)),
             ("Delta_SC - exact", str(self.conservativeness)),
-            ("lower bound <= lambda*", "yes" if self.bound_consistent else "NO (FAIL)"),
+            ("lower bound <= lambda*", "-" if self.bound_consistent is None
+             else "yes" if self.bound_consistent else "NO (FAIL)"),
         ]
-        lines = [f"self-concordance: {self.link} at Delta = {self.delta!r}"]
+        at = "" if self.delta is None else f" at Delta = {self.delta!r}"
+        lines = [f"self-concordance: {self.link}{at}"]
         lines += [f"  {k:<24} {v}" for k, v in rows]
         return "\n".join(lines + [f"  note: {n}" for n in list(c.notes) + list(self.notes)])
 
@@ -430,7 +437,7 @@ def _exact_threshold(link) -> float:
     return _CACHE[key]
 
 
-def self_concordance_report(link, delta) -> SCReport:
+def self_concordance_report(link, delta=None) -> SCReport:
     """Evaluate prop:self-concordance-stability for ``link`` at separation ``delta``.
 
     Returns
@@ -444,23 +451,28 @@ def self_concordance_report(link, delta) -> SCReport:
     -----
     .. math:: λ_\\star ≥ 2μ^\\star\\{Δ/2 − φ_0(0)(1 − Δ^2/4)R/κ(RΔ/2)\\}
     """
-    res = stability(link, delta)
-    d = float(validate_delta(delta))
-    notes = list(res.notes)
     sc = self_concordance_constant(link)
     R = sc.R
-    kap = kappa(R * d / 2)
-    if math.isfinite(R):
-        kap_mp = kappa(R * d / 2, dps=30)
-        if not abs(kap - float(kap_mp)) <= 1e-14 * float(kap_mp):
-            notes.append(f"kappa float64 {kap!r} vs mpmath {mpmath.nstr(kap_mp, 20)}")
-    mu, lam = float(res.values["mu_star"]), float(res.values["lambda_star"])
-    margin = sufficient_margin(R, d)                           # prop:self-concordance-stability
-    lower = 2 * mu * margin if math.isfinite(margin) else -math.inf
-    # λ* carries its float64 quadrature error estimate; 1e-13·Δμ* covers rounding of the bound
-    consistent = lower <= lam + float(res.errors["lambda_star"]) + 1e-13 * d * mu
-    if not consistent:
-        notes.append(f"FAIL: lower bound {lower!r} exceeds lambda_star {lam!r}")
+    notes = []
+    if delta is None:  # no separation given: only R, Δ_SC and the exact threshold
+        d = kap = mu = lam = lower = margin = holds = consistent = None
+    else:
+        res = stability(link, delta)
+        d = float(validate_delta(delta))
+        notes = list(res.notes)
+        kap = kappa(R * d / 2)
+        if math.isfinite(R):
+            kap_mp = kappa(R * d / 2, dps=30)
+            if not abs(kap - float(kap_mp)) <= 1e-14 * float(kap_mp):
+                notes.append(f"kappa float64 {kap!r} vs mpmath {mpmath.nstr(kap_mp, 20)}")
+        mu, lam = float(res.values["mu_star"]), float(res.values["lambda_star"])
+        margin = sufficient_margin(R, d)                       # prop:self-concordance-stability
+        lower = 2 * mu * margin if math.isfinite(margin) else -math.inf
+        holds = margin > 0
+        # λ* carries its float64 quadrature error estimate; 1e-13·Δμ* covers rounding of the bound
+        consistent = lower <= lam + float(res.errors["lambda_star"]) + 1e-13 * d * mu
+        if not consistent:
+            notes.append(f"FAIL: lower bound {lower!r} exceeds lambda_star {lam!r}")
     if math.isinf(R):
         roots, dsc = [], None
         notes.append("R = inf: the sufficient condition never holds")
@@ -475,5 +487,5 @@ def self_concordance_report(link, delta) -> SCReport:
                  "change refined by brentq (0.0: positive on the whole grid; sign changes "
                  "between grid points can be missed)")
     cons = None if dsc is None else dsc - exact               # how conservative Δ_SC is
-    return SCReport(link.name, d, sc, kap, mu, lam, lower, margin, margin > 0, dsc, roots, exact,
+    return SCReport(link.name, d, sc, kap, mu, lam, lower, margin, holds, dsc, roots, exact,
                     cons, consistent, notes)

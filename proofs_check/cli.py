@@ -368,6 +368,9 @@ def main(argv=None) -> int:
     except NBLInputError as exc:
         print(f"nbl: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # pragma: no cover - e.g. `nbl ... | head`
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:  # pragma: no cover - interactive
         print("nbl: interrupted", file=sys.stderr)
         return 130

@@ -107,3 +107,14 @@ def test_module_entry_point_runs():
                            "--delta", "0.3", "--json"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["sign"] == "stable"
+
+
+def test_self_concordance_without_delta(capsys):
+    code, out, _ = run(capsys, "self-concordance", "--family", "weighted-entropy", "--param",
+                       "rho=0.6", "--json")
+    assert code == 0
+    data = json.loads(out)
+    # closed form R = 1/(1 - |rho|) = 2.5 (nbl_theory.self_concordance, verified symbolically)
+    assert float(data["R"]) == pytest.approx(2.5, rel=1e-10)
+    assert data["lambda_star"] is None and data["bound_consistent"] is None
+    assert float(data["delta_sc"]) > float(data["exact_threshold_delta"])
