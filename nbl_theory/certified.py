@@ -204,7 +204,7 @@ class _Chart:
 
     def __init__(self, link):
         self.expression = link.kind == "expression"
-        d = link.derivatives
+        d = link.raw_derivatives
         if self.expression:
             self._g1 = _compile([d["g1"]], Z)
             self._g02 = _compile([d["g"], d["g2"]], Z)

@@ -69,7 +69,7 @@ def _scale(delta: float) -> float:
 
 
 def _integrands_float(link, t, delta, s, group):
-    z, w0, w1, w2 = link.chart_numpy(t)
+    z, w0, w1, w2 = link.chart_numpy(t, group)
     z = np.asarray(z, dtype=float)
     if group == 1:
         phi = np.exp(-0.5 * z * z) / _SQRT2PI

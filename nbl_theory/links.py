@@ -274,6 +274,15 @@ class Link:
 
     # ------------------------------------------------------------------ exact derivatives
     @functools.cached_property
+    def raw_derivatives(self) -> dict:
+        """Plain sympy derivatives (``sp.diff``), before the float-stable rewriting of
+        :attr:`derivatives`; ball arithmetic encloses these more tightly (tanh stays tanh)."""
+        if self.kind == "expression":
+            g1 = sp.diff(self.expr, Z)
+            return {"g": self.expr, "g1": g1, "g2": sp.diff(g1, Z)}
+        return self.derivatives
+
+    @functools.cached_property
     def derivatives(self) -> dict:
         """Exact sympy derivatives.
 
@@ -282,8 +291,8 @@ class Link:
         """
         if self.kind == "expression":
             g = self.expr
-            g1 = _stabilize(sp.diff(g, Z))
-            return {"g": g, "g1": g1, "g2": _stabilize(sp.diff(g1, Z))}
+            raw = self.raw_derivatives
+            return {"g": g, "g1": _stabilize(raw["g1"]), "g2": _stabilize(raw["g2"])}
         phi = self.expr
         phi1 = sp.diff(phi, M)
         phi2 = sp.diff(phi1, M)
@@ -338,14 +347,21 @@ class Link:
             return _LazyDict(lambda k: _lambdify_mpmath(self.derivatives[k], Z))
         return _LazyDict(lambda k: _SidedFunction(self, k, "mpmath"))
 
-    def chart_numpy(self, t: np.ndarray):
-        """Float64 chart: return (z, w0, w1, w2) with w_j = g^{(j)}(z) dz/dt at nodes t."""
+    def chart_numpy(self, t: np.ndarray, group: int | None = None):
+        """Float64 chart: return (z, w0, w1, w2) with w_j = g^{(j)}(z) dz/dt at nodes t.
+
+        ``group=1`` computes only w1 (others None), ``group=2`` only w0 and w2.
+        """
         f = self._np
+        need1, need02 = group in (None, 1), group in (None, 2)
         if self.kind == "expression":
-            return t, f["g"](t), f["g1"](t), f["g2"](t)
+            return (t, f["g"](t) if need02 else None, f["g1"](t) if need1 else None,
+                    f["g2"](t) if need02 else None)
         m, left, right, dm = _domain_map_numpy(self.domain, t)
-        phi2 = f["phi2"](m, left, right)
         z = f["phi1"](m, left, right)
+        if not need02:
+            return z, None, dm, None
+        phi2 = f["phi2"](m, left, right)
         return z, m * phi2 * dm, dm, -f["phi3"](m, left, right) / phi2**2 * dm
 
     def chart_mpmath(self, t):
@@ -459,13 +475,18 @@ class Link:
             )
 
     # ------------------------------------------------------------------ presentation
-    def describe(self) -> str:
+    @functools.cached_property
+    def _description(self) -> str:
         if self.kind == "expression":
             s = f"g(z) = {sp.sstr(self.expr)}"
         else:
             lo, hi = self.domain
             s = f"g = (phi')^-1, phi(m) = {sp.sstr(self.expr)} on ({lo}, {hi})"
         return s
+
+    def describe(self) -> str:
+        """One-line description of g (or of φ and its domain)."""
+        return self._description
 
     def __repr__(self) -> str:  # pragma: no cover - cosmetic
         return f"Link({self.name!r}, {self.describe()})"
