@@ -5,6 +5,7 @@
     nbl stability        LINK --delta D [--dps N] [--certify] [--json]
     nbl threshold        LINK --solve-for delta|PARAM [--delta D] [--bracket LO HI] [--json]
     nbl self-concordance LINK [--delta D] [--json]
+    nbl check            [--quick] [--out DIR]
     LINK := --link EXPR_IN_z | --potential EXPR_IN_m [--domain LO,HI]
           | --family NAME [--param k=v ...]
 
@@ -282,6 +283,31 @@ def cmd_self_concordance(args) -> int:
     return 0
 
 
+def cmd_check(args) -> int:
+    from .registry import FAIL, run_claims
+    from .report import summary_line, write_report
+
+    show = _progress("checking claims")
+    results = run_claims(quick=args.quick, progress=(lambda i, n, r: show(i, n)) if show else None)
+    md, js = write_report(results, args.out)
+    rows = [[r.id, r.label, r.status, _clip(r.computed), f"{r.seconds:.2f}"] for r in results]
+    print(_table(["claim", "paper label", "status", "computed", "s"], rows))
+    flagged = [r for r in results if r.status in ("DISCREPANCY", FAIL)]
+    for r in flagged:
+        print(
+            f"\n{r.status}: {r.id} ({r.label})\n  paper:    {r.printed}\n  computed: {r.computed}"
+            f"\n  {r.detail}"
+        )
+    print(f"\n{summary_line(results)}")
+    print(f"report: {md}\n        {js}")
+    return 1 if any(r.status == FAIL for r in results) else 0
+
+
+def _clip(x, n: int = 48) -> str:
+    s = " ".join(str(x).split()) if x is not None else "-"
+    return s if len(s) <= n else s[: n - 1] + "~"
+
+
 # ---------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -334,6 +360,17 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--delta", default=None, metavar="D", help="arm separation in (0, 2)")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_self_concordance)
+    k = sub.add_parser(
+        "check",
+        help="run every registered claim and write the verification report",
+        description="Check the paper's claims (proofs_check registry) and write "
+        "reports/verification.md and .json. Exit status 1 if any FAIL.",
+    )
+    k.add_argument("--quick", action="store_true", help="skip the slow claims (reported SKIPPED)")
+    k.add_argument(
+        "--out", default="reports", metavar="DIR", help="report directory (default reports)"
+    )
+    k.set_defaults(func=cmd_check)
     return p
 
 

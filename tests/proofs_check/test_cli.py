@@ -103,8 +103,9 @@ def test_self_concordance_json(capsys):
 
 
 def test_module_entry_point_runs():
-    proc = subprocess.run([sys.executable, "-m", "proofs_check", "stability", "--family", "logistic",
-                           "--delta", "0.3", "--json"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "proofs_check.cli", "stability", "--family",
+                           "logistic", "--delta", "0.3", "--json"],
+                          capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["sign"] == "stable"
 
@@ -118,3 +119,12 @@ def test_self_concordance_without_delta(capsys):
     assert float(data["R"]) == pytest.approx(2.5, rel=1e-10)
     assert data["lambda_star"] is None and data["bound_consistent"] is None
     assert float(data["delta_sc"]) > float(data["exact_threshold_delta"])
+
+
+def test_check_quick_writes_report(tmp_path, capsys):
+    code, out, _ = run(capsys, "check", "--quick", "--out", str(tmp_path))
+    assert code == 0  # no FAIL
+    assert (tmp_path / "verification.md").exists() and (tmp_path / "verification.json").exists()
+    data = json.loads((tmp_path / "verification.json").read_text())
+    assert "PASS" in out and "DISCREPANCY: we-lambda-0.72" in out
+    assert data["summary"]["FAIL"] == 0

@@ -1,0 +1,228 @@
+"""The claim registry: every checked statement of the paper, registered once.
+
+A *claim* is one statement of the paper (a formula, a printed number, a qualitative statement
+about the numerics) together with the function that checks it. Check functions are registered
+with :func:`register` and return an :class:`Outcome`; :func:`run_claims` runs them and returns
+one :class:`ClaimResult` per claim.
+
+Statuses (DESIGN.md, "proofs_check — is the paper right?"):
+
+``PASS``
+    the computation confirms the statement within the stated tolerance;
+``DISCREPANCY``
+    the computation is sound and disagrees with what the paper prints (both numbers shown);
+``FAIL``
+    the toolkit could not confirm something that should hold — a bug until shown otherwise.
+    A check that raises becomes ``FAIL`` with the exception message;
+``SKIPPED``
+    not run, with the reason (e.g. a slow claim in a ``quick`` run).
+
+A tolerance is never loosened to turn a ``DISCREPANCY`` into a ``PASS``.
+
+Example
+-------
+>>> reg = Registry()
+>>> @reg.register("one-plus-one", "eq:trivial", "sec:none", "1 + 1 = 2", "symbolic",
+...               "exact", "integers", printed="2")
+... def _check():
+...     return Outcome(PASS if 1 + 1 == 2 else DISCREPANCY, str(1 + 1))
+>>> [r.status for r in reg.run_claims()]
+['PASS']
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+import flint
+import mpmath
+
+from nbl_theory.errors import NBLInputError
+
+__all__ = ["PASS", "DISCREPANCY", "FAIL", "SKIPPED", "STATUSES", "METHODS", "Outcome", "Claim",
+           "ClaimResult", "Registry", "REGISTRY", "register", "all_claims", "run_claims"]
+
+PASS, DISCREPANCY, FAIL, SKIPPED = "PASS", "DISCREPANCY", "FAIL", "SKIPPED"
+#: Statuses in report order.
+STATUSES = (PASS, DISCREPANCY, FAIL, SKIPPED)
+#: How a claim is checked.
+METHODS = ("symbolic", "high-precision", "certified", "monte-carlo", "property-based")
+
+
+@dataclass
+class Outcome:
+    """What a check function returns.
+
+    ``computed`` is the toolkit's value as it should appear next to the paper's printed value
+    (a string; other objects are converted with ``str``); ``detail`` says how it was obtained and,
+    for a ``DISCREPANCY``, why the two disagree.
+    """
+
+    status: str
+    computed: str | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A registered claim: what the paper states and how the toolkit checks it."""
+
+    id: str
+    label: str                 # the paper's \\label (e.g. "prop:local_jacobian")
+    section: str               # the paper section (\\label of the section or appendix)
+    statement: str
+    method: str                # one of METHODS
+    tolerance: str
+    tolerance_why: str
+    printed: str | None        # the paper's printed value, if it prints one
+    quick: bool                # run in ``quick`` mode
+    check: Callable[[], Outcome] = field(repr=False, compare=False)
+
+
+@dataclass
+class ClaimResult:
+    """The outcome of one claim: the :class:`Claim` fields plus computed, status, detail and
+    seconds."""
+
+    id: str
+    label: str
+    section: str
+    statement: str
+    method: str
+    tolerance: str
+    tolerance_why: str
+    printed: str | None
+    computed: str | None
+    status: str
+    detail: str
+    seconds: float
+    quick: bool = True
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _result(claim: Claim, status: str, computed, detail: str, seconds: float) -> ClaimResult:
+    return ClaimResult(claim.id, claim.label, claim.section, claim.statement, claim.method,
+                       claim.tolerance, claim.tolerance_why, claim.printed,
+                       None if computed is None else str(computed), status, detail, seconds,
+                       claim.quick)
+
+
+class Registry:
+    """An ordered collection of claims (the module-level :data:`REGISTRY` holds the paper's)."""
+
+    def __init__(self, loader: str | None = None):
+        self._claims: dict[str, Claim] = {}
+        self._loader = loader          # module whose import registers the claims
+
+    def register(self, id: str, label: str, section: str, statement: str, method: str,
+                 tolerance: str, why: str, printed: str | None = None, quick: bool = True):
+        """Decorator registering ``check() -> Outcome`` as the claim ``id``.
+
+        Raises
+        ------
+        ValueError
+            Duplicate ``id``, unknown ``method``, or an empty id/label/statement.
+        """
+        if not id or not label or not statement:
+            raise ValueError("a claim needs a non-empty id, label and statement")
+        if id in self._claims:
+            raise ValueError(f"duplicate claim id {id!r}")
+        if method not in METHODS:
+            raise ValueError(f"claim {id!r}: method must be one of {METHODS}, got {method!r}")
+
+        def deco(fn: Callable[[], Outcome]) -> Callable[[], Outcome]:
+            if id in self._claims:       # re-checked: two decorators built before either ran
+                raise ValueError(f"duplicate claim id {id!r}")
+            self._claims[id] = Claim(id, label, section, statement, method, tolerance, why,
+                                     None if printed is None else str(printed), quick, fn)
+            return fn
+        return deco
+
+    def _load(self) -> None:
+        if self._loader:
+            importlib.import_module(self._loader)
+
+    def all_claims(self) -> list[Claim]:
+        """Every registered claim, in registration order."""
+        self._load()
+        return list(self._claims.values())
+
+    def run_one(self, claim: Claim) -> ClaimResult:
+        """Run one claim's check; an exception, a wrong return type or a changed global
+        mpmath/flint precision becomes ``FAIL``."""
+        dps, prec = mpmath.mp.dps, flint.ctx.prec
+        t0 = time.perf_counter()
+        try:
+            out = claim.check()
+        except Exception as exc:  # noqa: BLE001 - any error in a check is a FAIL, with its message
+            out = Outcome(FAIL, None, f"check raised {type(exc).__name__}: {exc}")
+        seconds = time.perf_counter() - t0
+        if (mpmath.mp.dps, flint.ctx.prec) != (dps, prec):
+            mpmath.mp.dps, flint.ctx.prec = dps, prec
+            out = Outcome(FAIL, getattr(out, "computed", None),
+                          "check changed the global mpmath/flint precision (restored)")
+        if not isinstance(out, Outcome):
+            out = Outcome(FAIL, None, f"check returned {type(out).__name__}, not an Outcome")
+        elif out.status not in STATUSES:
+            out = Outcome(FAIL, out.computed, f"check returned unknown status {out.status!r}; "
+                                              f"{out.detail}")
+        return _result(claim, out.status, out.computed, out.detail, seconds)
+
+    def run_claims(self, quick: bool = False, ids=None, progress=None) -> list[ClaimResult]:
+        """Run the claims and return their results in registration order.
+
+        Parameters
+        ----------
+        quick : bool
+            Claims registered with ``quick=False`` are reported ``SKIPPED`` (not run).
+        ids : iterable of str, optional
+            Run only these claims (in registration order); unknown ids raise
+            :class:`~nbl_theory.errors.NBLInputError`.
+        progress : callable, optional
+            ``progress(i, n, result)`` after each claim.
+        """
+        claims = self.all_claims()
+        if ids is not None:
+            wanted = list(ids)
+            known = {c.id for c in claims}
+            unknown = [i for i in wanted if i not in known]
+            if unknown:
+                raise NBLInputError(f"unknown claim id(s): {', '.join(unknown)}")
+            claims = [c for c in claims if c.id in set(wanted)]
+        results = []
+        for i, claim in enumerate(claims):
+            if quick and not claim.quick:
+                res = _result(claim, SKIPPED, None,
+                              "slow claim: not run in quick mode (run without --quick)", 0.0)
+            else:
+                res = self.run_one(claim)
+            results.append(res)
+            if progress:
+                progress(i + 1, len(claims), res)
+        return results
+
+
+#: The paper's claims; importing :mod:`proofs_check.claims` fills it.
+REGISTRY = Registry(loader="proofs_check.claims")
+
+
+def register(id: str, label: str, section: str, statement: str, method: str, tolerance: str,
+             why: str, printed: str | None = None, quick: bool = True):
+    """Register a check of the paper in :data:`REGISTRY` (see :meth:`Registry.register`)."""
+    return REGISTRY.register(id, label, section, statement, method, tolerance, why,
+                             printed=printed, quick=quick)
+
+
+def all_claims() -> list[Claim]:
+    """Every claim of the paper, in registration order."""
+    return REGISTRY.all_claims()
+
+
+def run_claims(quick: bool = False, ids=None, progress=None) -> list[ClaimResult]:
+    """Run the paper's claims (see :meth:`Registry.run_claims`)."""
+    return REGISTRY.run_claims(quick=quick, ids=ids, progress=progress)
