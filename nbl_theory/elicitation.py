@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from .errors import NBLInputError
+from .expressions import exact_number
 
 __all__ = [
     "Z", "M", "R_", "Y_", "MU", "THETA", "RHO", "DELTA",
@@ -55,13 +56,27 @@ def _is_zero(expr) -> bool:
     return expr == 0 or sp.simplify(expr.rewrite(sp.exp)) == 0
 
 
+def _as_sympy(v):
+    """A programmatic value as a sympy number without sympify on text: sympy objects pass,
+    ints and floats become exact rationals, strings are decimal numbers or ±inf/oo."""
+    if isinstance(v, sp.Basic):
+        return v
+    if isinstance(v, str) and v.strip().lower().lstrip("+") in {"inf", "oo", "infinity"}:
+        return sp.oo
+    if isinstance(v, str) and v.strip().lower() in {"-inf", "-oo", "-infinity"}:
+        return -sp.oo
+    if isinstance(v, float) and v in (float("inf"), float("-inf")):
+        return sp.oo if v > 0 else -sp.oo
+    return exact_number(v)
+
+
 def _equal_on(a, b, m, domain) -> bool:
     """a == b for all m in the open interval ``domain``.
 
     m is replaced by a parametrisation of the interval by a positive symbol, so that sympy may
     use the signs of m and of the distances to the endpoints (e.g. log(m/(1-m)) on (0, 1)).
     """
-    lo, hi = (sp.sympify(v) for v in domain)
+    lo, hi = (_as_sympy(v) for v in domain)
     u = sp.Symbol("u", positive=True)
     if lo.is_finite and hi.is_finite:
         param = lo + (hi - lo) * u / (1 + u)
@@ -173,7 +188,7 @@ def _solve_inverse(expr, var, target, sample_var):
 
 
 def _interior_point(lo, hi):
-    lo, hi = sp.sympify(lo), sp.sympify(hi)
+    lo, hi = _as_sympy(lo), _as_sympy(hi)
     if lo.is_finite and hi.is_finite:
         return (lo + hi) / 2
     if lo.is_finite:
@@ -275,7 +290,7 @@ def link_induced_potential(g_expr, z=Z, m0=None, m=M) -> InducedPotential:
     if sp.simplify(sp.diff(g_expr, z)).is_positive is False:
         raise NBLInputError("the link is not strictly increasing")
     inverse = _solve_inverse(g_expr, z, _S, sp.Rational(1, 3)).subs(_S, m)
-    m0 = g_expr.subs(z, 0) if m0 is None else sp.sympify(m0)
+    m0 = g_expr.subs(z, 0) if m0 is None else _as_sympy(m0)
     rng = (sp.limit(g_expr, z, -sp.oo), sp.limit(g_expr, z, sp.oo))
     potential = sp.integrate(inverse.subs(m, _S), (_S, m0, m))  # eq:app_potential_from_link
     if potential.has(sp.I):
@@ -297,7 +312,7 @@ def weighted_entropy_potential(rho=RHO, m=M):
     .. math:: \varphi_\rho(m)=(1+\rho)m\log m+(1-\rho)(1-m)\log(1-m)-\kappa_\rho m,
               \qquad \kappa_\rho=2\rho(1-\log 2).
     """
-    rho = sp.sympify(rho)
+    rho = _as_sympy(rho)
     if rho.is_number and not (-1 < rho < 1):
         raise NBLInputError(f"weighted entropy needs -1 < rho < 1, got rho = {rho}")
     kappa = 2 * rho * (1 - sp.log(2))
@@ -307,7 +322,7 @@ def weighted_entropy_potential(rho=RHO, m=M):
 def _rho_cases(rho):
     """Substitutions covering rho: itself if numeric, else rho in (0,1), rho in (-1,0), 0."""
     if not isinstance(rho, sp.Symbol):
-        return [sp.sympify(rho)]
+        return [_as_sympy(rho)]
     p = sp.Symbol("p", positive=True)
     return [p / (1 + p), -p / (1 + p), sp.Integer(0)]
 
