@@ -52,6 +52,7 @@ class ThresholdResult:
     grid_points: int
     roots: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    scan: tuple = ((), ())  # (grid values, float64 λ* on the grid), for plots
 
     @property
     def value(self):
@@ -163,6 +164,7 @@ def find_thresholds(
         {"delta": decimal_str(delta_q)} if delta_q is not None else {},
         (decimal_str(lo_q), decimal_str(hi_q)),
         grid,
+        scan=(xs.tolist(), vals.tolist()),
     )
     res.notes.append(
         f"scan of {grid} points, spacing {_fmt(xs[1] - xs[0], 3)}: sign changes "

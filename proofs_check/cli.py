@@ -242,6 +242,11 @@ def cmd_threshold(args) -> int:
             label=probe.name.split("(")[0],
             progress=_progress(f"scanning {solve_for}"),
         )
+    if args.plot:
+        from nbl_theory.plots import plot_threshold_scan
+
+        written = plot_threshold_scan(res, args.plot)
+        res.notes.append(f"plot written to {written}")
     if args.json:
         print(json.dumps(res.to_json(), indent=2))
         return 0
@@ -348,6 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--grid", type=int, default=160, help="scan points (default 160)")
     t.add_argument("--dps", type=int, default=None, help="refine roots with mpmath at N digits")
     t.add_argument("--no-certify", action="store_true", help="skip the Arb bracket certification")
+    t.add_argument("--plot", metavar="FILE", default=None,
+                   help="also save a plot of lambda* over the scan (PNG/PDF/SVG by extension)")
     t.add_argument("--json", action="store_true")
     t.set_defaults(func=cmd_threshold)
 

@@ -128,3 +128,13 @@ def test_check_quick_writes_report(tmp_path, capsys):
     data = json.loads((tmp_path / "verification.json").read_text())
     assert "PASS" in out and "DISCREPANCY: we-lambda-0.72" in out
     assert data["summary"]["FAIL"] == 0
+
+
+def test_threshold_plot_written(tmp_path, capsys):
+    target = tmp_path / "scan.png"
+    code, out, _ = run(capsys, "threshold", "--family", "weighted-entropy", "--solve-for", "rho",
+                       "--delta", "0.2", "--bracket", "0.6", "0.8", "--grid", "9",
+                       "--no-certify", "--plot", str(target))
+    assert code == 0 and target.exists() and target.stat().st_size > 10_000
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "plot written" in out
