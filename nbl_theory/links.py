@@ -589,8 +589,9 @@ def _invert_dual(link: Link, z: np.ndarray, return_t: bool = False) -> np.ndarra
     """m = g(z) = (φ')⁻¹(z) by vectorized bisection in the chart variable (for plots/simulation)."""
     z = np.asarray(z, dtype=float)
     flat = z.ravel()
-    tlo = np.full(flat.shape, link.t_range(float(flat.min()) - 1, float(flat.max()) + 1)[0])
-    thi = np.full(flat.shape, link.t_range(float(flat.min()) - 1, float(flat.max()) + 1)[1])
+    t_lo, t_hi = link.t_range(float(flat.min()) - 1, float(flat.max()) + 1)
+    tlo = np.full(flat.shape, t_lo)
+    thi = np.full(flat.shape, t_hi)
     with np.errstate(all="ignore"):
         for _ in range(80):
             mid = 0.5 * (tlo + thi)

@@ -176,7 +176,7 @@ def find_thresholds(
             res.notes.append(f"lambda* is 0 to float64 at grid point {_fmt(xs[i])}")
         if a * b < 0:
             res.roots.append(
-                _refine(build, solve_for, delta_q, f_float, xs[i], xs[i + 1], dps, certify)
+                _refine(build, solve_for, delta_q, f_float, xs[i], xs[i + 1], a, dps, certify)
             )
     if not res.roots:
         res.notes.append("no sign change of lambda* in the range")
@@ -189,7 +189,7 @@ def _lambda_at(build, solve_for, delta_q, x_str: str, certify: bool, dps=None):
     return stability(build(x_str), delta_q, certify=certify, dps=dps, auto_raise=True)
 
 
-def _refine(build, solve_for, delta_q, f_float, a, b, dps, certify) -> Root:
+def _refine(build, solve_for, delta_q, f_float, a, b, fa, dps, certify) -> Root:
     root = brentq(f_float, a, b, xtol=1e-15, rtol=1e-15, maxiter=200)
     digits = 15
     if dps:
@@ -209,7 +209,6 @@ def _refine(build, solve_for, delta_q, f_float, a, b, dps, certify) -> Root:
                 tol=mpmath.mpf(10) ** (-2 * dps),
             )
             digits = dps
-    fa = f_float(a)
     crossing = "stable->unstable" if fa > 0 else "unstable->stable"
     value = _fmt(root, digits) if not dps else mpmath.nstr(root, digits)
     if not certify:
