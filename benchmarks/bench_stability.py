@@ -55,6 +55,7 @@ import scipy
 import sympy as sp
 from scipy import integrate, optimize
 
+from nbl_theory.families import PAPER_LINKS
 from nbl_theory.links import Link, M, Z
 from nbl_theory.stability import stability
 
@@ -62,14 +63,7 @@ DELTA = "0.2"
 _PHI0 = 1.0 / math.sqrt(2.0 * math.pi)
 
 #: (family, parameter, value) — the paper's named links at Δ = 0.2 (families.PAPER_LINKS).
-CASES = [
-    ("two-transition", "mu2", "-1.074037"),
-    ("two-transition", "mu2", "2.144072"),
-    ("two-transition", "mu2", "1.244122"),
-    ("weighted-entropy", "rho", "0.60"),
-    ("weighted-entropy", "rho", "0.72"),
-    ("weighted-entropy", "rho", "0.80"),
-]
+CASES = [(r["family"], *next(iter(r["params"].items()))) for r in PAPER_LINKS]
 QUICK_CASES = [CASES[0], CASES[3]]
 
 #: Targets of the issue. float64: median time (ms) per family, speed-up over the baseline and

@@ -33,6 +33,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import expit
 
+from nbl_theory.families import PAPER_LINKS as _FAMILY_PAPER_LINKS
 from nbl_theory.links import Link
 from nbl_theory.stability import lambda_star_float, stability
 from nbl_theory.threshold import find_thresholds
@@ -41,17 +42,23 @@ from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
 
 __all__ = ["PAPER_LINKS", "paper_link", "certified_at", "mp_at"]
 
-#: The six named links of the paper: id -> (family, parameter, value, printed regime at Δ = 0.2)
+
+
+def _claim_key(row) -> str:
+    """Short claim id of a row of nbl_theory.families.PAPER_LINKS (tt-<regime>, we-<rho>)."""
+    value = next(iter(row["params"].values()))
+    return f"tt-{row['regime']}" if row["family"] == "two-transition" else f"we-{value}"
+
+
+#: The six named links of the paper: id -> (family, parameter, value, printed regime at Δ = 0.2),
+#: taken from the one table of them in nbl_theory.families.
 PAPER_LINKS = {
-    "tt-stable": ("two-transition", "mu2", "-1.074037", "stable"),
-    "tt-near-critical": ("two-transition", "mu2", "2.144072", "near-critical"),
-    "tt-unstable": ("two-transition", "mu2", "1.244122", "unstable"),
-    "we-0.60": ("weighted-entropy", "rho", "0.60", "stable"),
-    "we-0.72": ("weighted-entropy", "rho", "0.72", "near-critical"),
-    "we-0.80": ("weighted-entropy", "rho", "0.80", "unstable"),
+    _claim_key(r): (r["family"], *next(iter(r["params"].items())), r["regime"])
+    for r in _FAMILY_PAPER_LINKS
 }
 #: The printed λ* of app:elicitation-geometry at Δ = 0.2 (3 significant figures).
-PRINTED_LAMBDA = {"we-0.60": "3.70e-3", "we-0.72": "2.15e-5", "we-0.80": "-2.45e-3"}
+PRINTED_LAMBDA = {_claim_key(r): r["printed_lambda"] for r in _FAMILY_PAPER_LINKS
+                  if r["printed_lambda"]}
 #: eq:link_tanh parameters as printed in app:tanh-geometry (inputs of the direct check).
 TANH = {"p0": 0.10, "a1": 0.10, "a2": 0.25, "b1": 2.0, "b2": 1.4, "mu1": -1.25}
 REF_DELTA = "0.2"
