@@ -22,7 +22,7 @@ so no reciprocal of a vanishing curvature is ever formed.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import mpmath
 import numpy as np
@@ -154,6 +154,15 @@ class Link:
     params: dict = field(default_factory=dict)
     bounded_derivatives: bool = False
     family_name: str | None = None
+
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self) -> dict:
+        """Only the defining fields travel (to worker processes); compiled caches are rebuilt."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def __setstate__(self, state: dict) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
 
     # ------------------------------------------------------------------ constructors
     @classmethod

@@ -5,6 +5,9 @@
     nbl stability        LINK --delta D [--dps N] [--certify] [--json]
     nbl threshold        LINK --solve-for delta|PARAM [--delta D] [--bracket LO HI] [--json]
     nbl self-concordance LINK [--delta D] [--json]
+    nbl simulate         LINK --delta D [--d 2] [--n N] [--reps R] [--n0 N0 | --init-angle DEG]
+                         [--gamma G] [--t0 T0] [--policy nbl|greedy-logistic|oracle|both|all]
+                         [--seed S] [--out DIR] [--json]
     nbl check            [--quick] [--out DIR]
     LINK := --link EXPR_IN_z | --potential EXPR_IN_m [--domain LO,HI]
           | --family NAME [--param k=v ...]
@@ -288,6 +291,75 @@ def cmd_self_concordance(args) -> int:
     return 0
 
 
+_POLICY_CHOICES = {
+    "nbl": ("nbl",),
+    "greedy-logistic": ("greedy-logistic",),
+    "oracle": ("oracle",),
+    "both": ("nbl", "greedy-logistic"),
+    "all": ("nbl", "greedy-logistic", "oracle"),
+}
+
+
+def cmd_simulate(args) -> int:
+    from nbl_sim.environment import Environment
+    from nbl_sim.experiment import simulate
+
+    links = _links_from_args(args)
+    deltas = _deltas(args.delta)
+    if len(links) != 1 or len(deltas) != 1:
+        raise NBLInputError("nbl simulate takes a single link and a single --delta")
+    geometry = "random" if args.random_geometry else None
+    env = Environment.build(links[0], deltas[0], args.d, v_star=geometry, theta_dir=geometry,
+                            geometry_seed=args.seed, reward=args.reward, noise=args.noise)
+    policies = _POLICY_CHOICES[args.policy]
+    record = None
+    if args.record_every is not None:
+        if args.record_every < 1:
+            raise NBLInputError("--record-every must be >= 1")
+        import numpy as np
+
+        start = 0 if args.init_angle is not None else 1
+        record = np.unique(np.concatenate([np.arange(start, args.n + 1, args.record_every),
+                                           [args.n]]))
+    bar = _progress(f"simulating {args.reps} replications")
+    res = simulate(env, n=args.n, reps=args.reps, n0=args.n0, init_angle=args.init_angle,
+                   gamma=args.gamma, t0=args.t0, policies=policies, seed=args.seed,
+                   intercept=not args.no_intercept, record_rounds=record,
+                   workers=args.workers, progress=bar)
+    files = []
+    if args.out:
+        from nbl_sim.plots import plot_simulation
+
+        files = res.write(args.out)
+        files.append(plot_simulation(res, f"{args.out}/simulation.png"))
+    if args.json:
+        payload = res.to_json()
+        if files:
+            payload["files"] = [str(f) for f in files]
+        print(json.dumps(payload, indent=2))
+        return 0
+    p = res.params
+    start = (f"init angle {p['init_angle']} deg" if p["init_angle"] is not None
+             else f"n0 = {p['n0']} randomized rounds")
+    print(f"{env.link.name}, delta = {env.delta_text}, d = {env.d}, {env.reward} rewards; "
+          f"n = {p['n']}, {p['reps']} replications, seed {p['seed']}; {start}; "
+          f"gamma = {p['gamma']:g}, t0 = {p['t0']:g}")
+    rows = []
+    for name, s in res.summary().items():
+        ang = ("-" if s["final_angle_deg_mean"] is None
+               else f"{s['final_angle_deg_mean']:.3f} +- {1.96 * s['final_angle_deg_se']:.3f}")
+        sq = ("-" if s["final_sq_error_mean"] is None
+              else f"{s['final_sq_error_mean']:.3e}")
+        rows.append([name, f"{s['final_regret_mean']:.3f} +- {1.96 * s['final_regret_se']:.3f}",
+                     f"{s['final_avg_regret_mean']:.3e}", ang, sq, f"{s['seconds']:.3f}"])
+    print(_table(["policy", "R_n (95% band)", "R_n/n", "angle_n deg (95% band)",
+                  "|v_n - v*|^2", "policy s"], rows))
+    print(f"{res.seconds:.2f} s on {res.executor}")
+    for f in files:
+        print(f"wrote {f}")
+    return 0
+
+
 def cmd_check(args) -> int:
     from .registry import FAIL, run_claims
     from .report import summary_line, write_report
@@ -367,6 +439,44 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--delta", default=None, metavar="D", help="arm separation in (0, 2)")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_self_concordance)
+    m = sub.add_parser(
+        "simulate",
+        help="Monte Carlo of NBL / Greedy Logistic / oracle with 95% bands",
+        description="Run the policies on common random numbers (app:simulation-setup, "
+        "app:logistic-comparison) and report regret R_n (eq:regret), the signed angle (d = 2) "
+        "and |v_n - v*|^2 with mean +- 1.96 SE over replications.",
+    )
+    _add_link_args(m)
+    m.add_argument("--delta", required=True, metavar="D", help="arm separation in (0, 2)")
+    m.add_argument("--d", type=int, default=2, help="context dimension (default 2)")
+    m.add_argument("--n", type=int, default=10_000, help="horizon (default 10000)")
+    m.add_argument("--reps", type=int, default=100, help="replications (default 100)")
+    start = m.add_mutually_exclusive_group()
+    start.add_argument("--n0", type=int, default=None,
+                       help="randomized-initialization rounds (default 200)")
+    start.add_argument("--init-angle", type=float, default=None, metavar="DEG",
+                       help="start NBL at this signed angle from v* instead (no Stage I)")
+    m.add_argument("--gamma", type=float, default=10.0, help="step gamma (default 10)")
+    m.add_argument("--t0", type=float, default=500.0, help="step offset t0 (default 500)")
+    m.add_argument("--policy", choices=sorted(_POLICY_CHOICES), default="nbl",
+                   help="both = nbl + greedy-logistic; all adds the oracle (default nbl)")
+    m.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    m.add_argument("--reward", choices=["bernoulli", "bounded"], default="bernoulli",
+                   help="Bernoulli(g) rewards, or g + Uniform[-b, b] noise (default bernoulli)")
+    m.add_argument("--noise", type=float, default=0.5, help="b for --reward bounded (0.5)")
+    m.add_argument("--random-geometry", action="store_true",
+                   help="draw v* and theta at random from the seed (default v* = e1, theta ~ e2)")
+    m.add_argument("--no-intercept", action="store_true",
+                   help="Greedy Logistic without intercept (default: with)")
+    m.add_argument("--record-every", type=int, default=None, metavar="K",
+                   help="keep trajectories every K rounds (default: ~500 points)")
+    m.add_argument("--workers", type=int, default=None,
+                   help="processes (default: a local pool for large runs, else in-process)")
+    m.add_argument("--out", default=None, metavar="DIR",
+                   help="write trajectories (CSV), bands (CSV), manifest.json, simulation.png")
+    m.add_argument("--json", action="store_true")
+    m.set_defaults(func=cmd_simulate)
+
     k = sub.add_parser(
         "check",
         help="run every registered claim and write the verification report",
@@ -381,7 +491,8 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-_VALUE_OPTIONS = {"--link", "--potential", "--domain", "--delta", "--param", "--solve-for"}
+_VALUE_OPTIONS = {"--link", "--potential", "--domain", "--delta", "--param", "--solve-for",
+                  "--init-angle"}
 
 
 def _glue_values(argv: list[str]) -> list[str]:

@@ -1,0 +1,360 @@
+"""Monte Carlo experiments: policies on common random numbers, summarized with 95% bands.
+
+:func:`simulate` is a plain function returning data (:class:`SimulationResult`); plotting and the
+command line live elsewhere. Replications are cut into chunks; chunk ``c`` draws its replications
+from ``SeedSequence(seed).spawn`` (see :mod:`nbl_sim.environment`) and runs every requested policy
+on the same realization. Chunks go to an :class:`~nbl_sim.execution.Executor` (in-process or a
+local process pool); results are reassembled in replication order, so the numbers are identical
+whatever the chunk size, the number of processes or the executor.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import platform
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from nbl_theory.errors import NBLInputError
+
+from .environment import Environment
+from .execution import Executor, make_executor
+from .metrics import cumulative_regret, mc_summary
+from .policies.nbl import nbl_run
+from .policies.oracle import oracle_actions
+
+__all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds"]
+
+POLICIES = ("nbl", "greedy-logistic", "oracle")
+_CHUNK_BYTES = 64e6  # realization memory per chunk
+
+
+def default_record_rounds(n: int, n0: int, points: int = 500) -> np.ndarray:
+    """About ``points`` rounds spread evenly over [0, n], always including n0 and n."""
+    grid = np.unique(np.rint(np.linspace(0, n, points + 1)).astype(np.int64))
+    return np.unique(np.concatenate([grid, [n0, n]]))
+
+
+@dataclass
+class PolicyResult:
+    """Per-replication trajectories of one policy at the recorded rounds.
+
+    ``regret`` (R, K) is R_t (eq:regret); ``sq_error`` and ``angle`` (radians, d = 2) are NaN where
+    undefined (Stage I of NBL; Greedy Logistic and the oracle have no boundary iterate v_t).
+    """
+
+    name: str
+    regret: np.ndarray
+    sq_error: np.ndarray
+    angle: np.ndarray
+    seconds: float
+    info: dict = field(default_factory=dict)
+
+
+@dataclass
+class SimulationResult:
+    params: dict
+    environment: dict
+    record_rounds: np.ndarray
+    policies: dict
+    seconds: float
+    executor: str
+
+    # ------------------------------------------------------------------ summaries
+    def band(self, policy: str, metric: str) -> dict:
+        """Pointwise mean ± 1.96 SE over replications of ``metric`` ∈ {regret, avg_regret,
+        angle_deg, sq_error} at :attr:`record_rounds`."""
+        p = self.policies[policy]
+        t = self.record_rounds.astype(float)
+        if metric == "regret":
+            vals = p.regret
+        elif metric == "avg_regret":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                vals = np.where(t > 0, p.regret / np.where(t > 0, t, 1), np.nan)
+        elif metric == "angle_deg":
+            vals = np.degrees(p.angle)
+        elif metric == "sq_error":
+            vals = p.sq_error
+        else:
+            raise NBLInputError(f"unknown metric {metric!r}")
+        return mc_summary(vals)
+
+    def summary(self) -> dict:
+        """Per policy: final R_n mean and SE, R_n/n, final angle (d = 2) and ‖v_n − v*‖²."""
+        out = {}
+        n = self.params["n"]
+        for name, p in self.policies.items():
+            reg = mc_summary(p.regret[:, -1])
+            ang = mc_summary(np.degrees(p.angle[:, -1]))
+            sq = mc_summary(p.sq_error[:, -1])
+            out[name] = {
+                "final_regret_mean": _num(reg["mean"]),
+                "final_regret_se": _num(reg["se"]),
+                "final_avg_regret_mean": _num(reg["mean"] / n),
+                "final_angle_deg_mean": _num(ang["mean"]) if self.params["d"] == 2 else None,
+                "final_angle_deg_se": _num(ang["se"]) if self.params["d"] == 2 else None,
+                "final_sq_error_mean": _num(sq["mean"]),
+                "final_sq_error_se": _num(sq["se"]),
+                "seconds": round(p.seconds, 4),
+                **{k: v for k, v in p.info.items()},
+            }
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "params": self.params,
+            "environment": self.environment,
+            "executor": self.executor,
+            "seconds": round(self.seconds, 4),
+            "policies": self.summary(),
+        }
+
+    # ------------------------------------------------------------------ files
+    def write(self, out_dir) -> list[Path]:
+        """Write per-replication trajectories (CSV), the band summary (CSV) and a manifest."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        files = []
+        rounds = self.record_rounds
+        for name, p in self.policies.items():
+            path = out / f"trajectories_{name}.csv"
+            with path.open("w", newline="") as fh:
+                w = csv.writer(fh)
+                w.writerow(["replication", "round", "regret", "avg_regret", "angle_deg",
+                            "sq_error"])
+                for r in range(p.regret.shape[0]):
+                    for k, t in enumerate(rounds):
+                        reg = p.regret[r, k]
+                        w.writerow([r, int(t), _csv(reg), _csv(reg / t if t else math.nan),
+                                    _csv(math.degrees(p.angle[r, k])), _csv(p.sq_error[r, k])])
+            files.append(path)
+            path = out / f"bands_{name}.csv"
+            metrics = ("regret", "avg_regret", "angle_deg", "sq_error")
+            bands = {m: self.band(name, m) for m in metrics}
+            with path.open("w", newline="") as fh:
+                w = csv.writer(fh)
+                w.writerow(["round"] + [f"{m}_{s}" for m in metrics
+                                        for s in ("mean", "se", "lo", "hi")])
+                for k, t in enumerate(rounds):
+                    w.writerow([int(t)] + [_csv(bands[m][s][k]) for m in metrics
+                                           for s in ("mean", "se", "lo", "hi")])
+            files.append(path)
+        manifest = out / "manifest.json"
+        data = self.to_json()
+        data["versions"] = package_versions()
+        data["files"] = [f.name for f in files]
+        manifest.write_text(json.dumps(data, indent=2) + "\n")
+        files.append(manifest)
+        return files
+
+
+def _num(x):
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def _csv(x) -> str:
+    x = float(x)
+    return "" if math.isnan(x) else repr(x)
+
+
+def package_versions() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version()}
+    for pkg in ("nbl", "numpy", "scipy", "numba", "sympy", "mpmath", "python-flint"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:  # pragma: no cover
+            out[pkg] = None
+    return out
+
+
+# ---------------------------------------------------------------------- the chunk task
+@dataclass(frozen=True)
+class _Task:
+    env: Environment
+    seed: int
+    reps: tuple
+    n: int
+    n0: int
+    v0: np.ndarray | None
+    gamma: float
+    t0: float
+    policies: tuple
+    record_rounds: np.ndarray
+    intercept: bool
+    ridge: float
+
+
+def _run_chunk(task: _Task) -> dict:
+    env = task.env
+    real = env.draw(task.seed, task.reps, task.n, task.n0)
+    optimal = env.optimal_actions(real.X)
+    rec = task.record_rounds
+    cols = np.clip(rec - 1, 0, None)
+    out = {}
+    for name in task.policies:
+        tic = time.perf_counter()
+        info = {}
+        if name == "nbl":
+            tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=task.v0, gamma=task.gamma,
+                         t0=task.t0, record_rounds=rec)
+            actions, info = tr.actions, {"degenerate_init": tr.info["degenerate_init"]}
+            sq = _align(tr.record_rounds, tr.sq_error, rec)
+            ang = _align(tr.record_rounds, tr.angle, rec)
+        elif name == "greedy-logistic":
+            from .policies.greedy_logistic import greedy_logistic_actions
+
+            actions, gl_info = greedy_logistic_actions(real.X, real.Y, real.coins,
+                                                       intercept=task.intercept,
+                                                       ridge=task.ridge)
+            info = {k: v.item() for k, v in
+                    ((k, np.asarray(v)) for k, v in gl_info.items()) if v.ndim == 0}
+            sq = ang = np.full((len(task.reps), rec.size), np.nan)
+        else:
+            actions = oracle_actions(real.X, env.v_star)
+            sq = ang = np.full((len(task.reps), rec.size), np.nan)
+        seconds = time.perf_counter() - tic
+        reg = cumulative_regret(real.means, actions, optimal)
+        regret = np.where(rec > 0, reg[:, cols], 0.0)
+        out[name] = (regret, sq, ang, seconds, info)
+    return out
+
+
+def _align(have_rounds, values, want_rounds):
+    """Place ``values`` recorded at ``have_rounds`` on the ``want_rounds`` grid (NaN elsewhere)."""
+    out = np.full((values.shape[0], want_rounds.size), np.nan)
+    pos = np.searchsorted(want_rounds, have_rounds)
+    out[:, pos] = values
+    return out
+
+
+# ---------------------------------------------------------------------- the experiment
+def simulate(
+    env: Environment,
+    *,
+    n: int = 10_000,
+    reps: int = 100,
+    n0: int | None = None,
+    init_angle: float | None = None,
+    gamma: float = 10.0,
+    t0: float = 500.0,
+    policies=("nbl",),
+    seed: int = 0,
+    intercept: bool = True,
+    ridge: float = 1e-6,
+    record_rounds=None,
+    chunk_size: int | None = None,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress=None,
+) -> SimulationResult:
+    """Run ``policies`` on ``reps`` replications of ``env`` with common random numbers.
+
+    Parameters
+    ----------
+    env : Environment
+    n : horizon (rounds).
+    reps : Monte Carlo replications.
+    n0 : randomized-initialization rounds (alg:nbl; shared by all policies). Default 200 unless
+        ``init_angle`` is given.
+    init_angle : start NBL at this signed angle (degrees) from v* instead (app:stochastic-nbl);
+        n0 = 0. Greedy Logistic needs a randomized initialization, so it cannot be combined.
+    gamma, t0 : NBL step η_t = γ/(t + t0) (defaults 10 and 500, the paper's).
+    policies : subset of ``POLICIES``.
+    seed : master seed; replication r uses ``SeedSequence(seed).spawn(reps)[r]``.
+    intercept, ridge : Greedy Logistic options (see :mod:`nbl_sim.policies.greedy_logistic`).
+    record_rounds : rounds at which trajectories are kept (default ~500 evenly spaced, plus n0, n).
+    chunk_size : replications per chunk (default: ≤ 64 MB of realization per chunk, and at least
+        four chunks per worker).
+    executor : an :class:`Executor`; default from ``workers`` (see
+        :func:`nbl_sim.execution.make_executor`).
+    progress : optional ``progress(done_reps, total_reps)`` callback.
+    """
+    if not isinstance(env, Environment):
+        raise NBLInputError("env must be an nbl_sim Environment (Environment.build(...))")
+    n = _pos_int(n, "n")
+    reps = _pos_int(reps, "reps")
+    policies = tuple(dict.fromkeys(policies))
+    unknown = [p for p in policies if p not in POLICIES]
+    if unknown or not policies:
+        raise NBLInputError(f"unknown policy {unknown or policies!r}; choose from {POLICIES}")
+    if init_angle is not None and n0 is not None:
+        raise NBLInputError("give either n0 (randomized initialization) or init_angle, not both")
+    v0 = None
+    if init_angle is not None:
+        if "greedy-logistic" in policies:
+            raise NBLInputError(
+                "greedy-logistic needs a randomized initialization: use n0 instead of init_angle")
+        if not (isinstance(init_angle, (int, float)) and math.isfinite(init_angle)):
+            raise NBLInputError(f"init_angle must be a finite number of degrees, got {init_angle}")
+        v0 = env.initial_direction(float(init_angle))
+        n0 = 0
+    elif n0 is None:
+        n0 = 200
+    if isinstance(n0, bool) or not isinstance(n0, (int, np.integer)) or n0 < 0 or n0 > n:
+        raise NBLInputError(f"n0 must be an integer in [0, n] = [0, {n}], got {n0!r}")
+    if v0 is None and n0 == 0:
+        raise NBLInputError("n0 must be >= 1 for the randomized initialization (or give "
+                            "init_angle)")
+    for name, val in (("gamma", gamma), ("t0", t0), ("ridge", ridge)):
+        if not (isinstance(val, (int, float)) and math.isfinite(val)):
+            raise NBLInputError(f"{name} must be a finite number, got {val!r}")
+    rec = (default_record_rounds(n, n0) if record_rounds is None
+           else np.asarray(record_rounds, dtype=np.int64))
+    if rec.ndim != 1 or rec.size == 0 or np.any(np.diff(rec) <= 0) or rec[0] < 0 or rec[-1] > n:
+        raise NBLInputError("record_rounds must be strictly increasing integers in [0, n]")
+
+    if executor is None:
+        executor = make_executor(workers, work=float(reps) * n * env.d)
+    if chunk_size is None:
+        per_rep = n * (env.d + 4) * 8.0
+        chunk_size = max(1, min(reps, int(_CHUNK_BYTES // per_rep)))
+        if executor.workers > 1:
+            chunk_size = max(1, min(chunk_size, math.ceil(reps / (4 * executor.workers))))
+    chunk_size = _pos_int(chunk_size, "chunk_size")
+    chunks = [tuple(range(a, min(reps, a + chunk_size))) for a in range(0, reps, chunk_size)]
+    tasks = [_Task(env, seed, c, n, int(n0), v0, float(gamma), float(t0), policies, rec,
+                   bool(intercept), float(ridge)) for c in chunks]
+
+    tic = time.perf_counter()
+    parts: list = [None] * len(tasks)
+    done = 0
+    if progress:
+        progress(0, reps)
+    for i, res in executor.run(_run_chunk, tasks):
+        parts[i] = res
+        done += len(chunks[i])
+        if progress:
+            progress(done, reps)
+    seconds = time.perf_counter() - tic
+
+    results = {}
+    for name in policies:
+        stacked = [np.concatenate([p[name][k] for p in parts]) for k in range(3)]
+        info: dict = {}
+        for p in parts:
+            for k, v in p[name][4].items():
+                info[k] = max(info.get(k, v), v) if "per_" in k else info.get(k, 0) + v
+        results[name] = PolicyResult(name, *stacked, seconds=sum(p[name][3] for p in parts),
+                                     info=info)
+    params = {
+        "n": n, "reps": reps, "n0": int(n0), "init_angle": init_angle, "gamma": gamma,
+        "t0": t0, "policies": list(policies), "seed": seed, "d": env.d,
+        "intercept": intercept if "greedy-logistic" in policies else None,
+        "ridge": ridge if "greedy-logistic" in policies else None,
+        "chunk_size": chunk_size,
+    }
+    return SimulationResult(params, env.describe(), rec, results, seconds, executor.describe())
+
+
+def _pos_int(x, name):
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
+        raise NBLInputError(f"{name} must be a positive integer, got {x!r}")
+    return int(x)
