@@ -285,6 +285,9 @@ def simulate(
     unknown = [p for p in policies if p not in POLICIES]
     if unknown or not policies:
         raise NBLInputError(f"unknown policy {unknown or policies!r}; choose from {POLICIES}")
+    for name, val in (("gamma", gamma), ("t0", t0), ("ridge", ridge)):
+        if not (isinstance(val, (int, float)) and math.isfinite(val)):
+            raise NBLInputError(f"{name} must be a finite number, got {val!r}")
     if init_angle is not None and n0 is not None:
         raise NBLInputError("give either n0 (randomized initialization) or init_angle, not both")
     v0 = None
@@ -297,15 +300,14 @@ def simulate(
         v0 = env.initial_direction(float(init_angle))
         n0 = 0
     elif n0 is None:
+        if n < 200:
+            raise NBLInputError(f"the default n0 = 200 exceeds n = {n}; give a smaller n0")
         n0 = 200
     if isinstance(n0, bool) or not isinstance(n0, (int, np.integer)) or n0 < 0 or n0 > n:
         raise NBLInputError(f"n0 must be an integer in [0, n] = [0, {n}], got {n0!r}")
     if v0 is None and n0 == 0:
         raise NBLInputError("n0 must be >= 1 for the randomized initialization (or give "
                             "init_angle)")
-    for name, val in (("gamma", gamma), ("t0", t0), ("ridge", ridge)):
-        if not (isinstance(val, (int, float)) and math.isfinite(val)):
-            raise NBLInputError(f"{name} must be a finite number, got {val!r}")
     rec = (default_record_rounds(n, n0) if record_rounds is None
            else np.asarray(record_rounds, dtype=np.int64))
     if rec.ndim != 1 or rec.size == 0 or np.any(np.diff(rec) <= 0) or rec[0] < 0 or rec[-1] > n:

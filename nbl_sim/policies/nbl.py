@@ -27,11 +27,11 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["nbl_run", "NBLTrace"]
+__all__ = ["nbl_run", "NBLTrace", "nbl_reference"]
 
 
 @numba.njit(cache=True, nogil=True)
-def _nbl_kernel(X, Y, coins, v_init, use_init, gamma, t0, v_star, rec, actions, sq, ang, v_out):
+def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, ang, v_out):
     R, n, d = X.shape
     n0 = coins.shape[1] if use_init else 0
     n_rec = rec.shape[0]
@@ -71,31 +71,62 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, gamma, t0, v_star, rec, actions, 
         while k < n_rec and rec[k] == n0:  # the initial direction v_{n0} (n0 = 0: v_0)
             _record(v, v_star, sq, ang, r, k)
             k += 1
-        for t in range(n0, n):
-            s = 0.0
-            for j in range(d):
-                s += v[j] * X[r, t, j]
-            if s >= 0.0:
-                a = 1
-                y = Y[r, t, 1]
-            else:
-                a = -1
-                y = Y[r, t, 0]
-            actions[r, t] = a
-            ay = a * y
-            # W = ay x;  G = W − (vᵀW) v = ay (x − s v)
-            eta = gamma / (t + 1 + t0)
-            nrm = 0.0
-            for j in range(d):
-                vj = v[j] + eta * ay * (X[r, t, j] - s * v[j])
-                v[j] = vj
-                nrm += vj * vj
-            nrm = math.sqrt(nrm)
-            for j in range(d):
-                v[j] /= nrm
-            while k < n_rec and rec[k] == t + 1:
-                _record(v, v_star, sq, ang, r, k)
-                k += 1
+        next_rec = rec[k] if k < n_rec else -1
+        if d == 2:  # the paper's setting: the state in two registers (same arithmetic)
+            v0 = v[0]
+            v1 = v[1]
+            for t in range(n0, n):
+                x0 = X[r, t, 0]
+                x1 = X[r, t, 1]
+                s = v0 * x0 + v1 * x1
+                if s >= 0.0:
+                    a = 1
+                    y = Y[r, t, 1]
+                else:
+                    a = -1
+                    y = Y[r, t, 0]
+                actions[r, t] = a
+                c = eta[t] * (a * y)  # W = ay x;  G = W − (vᵀW) v = ay (x − s v)
+                v0 = v0 + c * (x0 - s * v0)
+                v1 = v1 + c * (x1 - s * v1)
+                nrm = math.sqrt(v0 * v0 + v1 * v1)
+                v0 = v0 / nrm
+                v1 = v1 / nrm
+                if t + 1 == next_rec:
+                    v[0] = v0
+                    v[1] = v1
+                    while k < n_rec and rec[k] == t + 1:
+                        _record(v, v_star, sq, ang, r, k)
+                        k += 1
+                    next_rec = rec[k] if k < n_rec else -1
+            v[0] = v0
+            v[1] = v1
+        else:
+            for t in range(n0, n):
+                s = 0.0
+                for j in range(d):
+                    s += v[j] * X[r, t, j]
+                if s >= 0.0:
+                    a = 1
+                    y = Y[r, t, 1]
+                else:
+                    a = -1
+                    y = Y[r, t, 0]
+                actions[r, t] = a
+                c = eta[t] * (a * y)
+                nrm = 0.0
+                for j in range(d):
+                    vj = v[j] + c * (X[r, t, j] - s * v[j])
+                    v[j] = vj
+                    nrm += vj * vj
+                nrm = math.sqrt(nrm)
+                for j in range(d):
+                    v[j] /= nrm
+                if t + 1 == next_rec:
+                    while k < n_rec and rec[k] == t + 1:
+                        _record(v, v_star, sq, ang, r, k)
+                        k += 1
+                    next_rec = rec[k] if k < n_rec else -1
         for j in range(d):
             v_out[r, j] = v[j]
     return degenerate
@@ -207,7 +238,40 @@ def nbl_run(
     sq = np.full((R, rec.size), np.nan)
     ang = np.full((R, rec.size), np.nan)
     v_out = np.empty((R, d))
-    degenerate = _nbl_kernel(X, Y, coins, v_init, use_init, float(gamma), float(t0), v_star,
-                             rec, actions, sq, ang, v_out)
+    eta = float(gamma) / (np.arange(1, n + 1, dtype=np.float64) + float(t0))  # η_t, t = 1..n
+    degenerate = _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, ang,
+                             v_out)
     return NBLTrace(actions, rec, sq, ang, v_out,
                     {"degenerate_init": int(degenerate), "n0": int(n0)})
+
+
+def nbl_reference(X, Y, coins, *, v0=None, gamma: float = 10.0, t0: float = 500.0):
+    """alg:nbl written literally in numpy, one round at a time for all replications at once.
+
+    The readable definition the compiled kernel is tested against, and the benchmark baseline
+    ("the obvious way to write it"). Returns (actions (R, n) int8, v_n (R, d)).
+    """
+    from ..geometry import nbl_update, retract
+
+    X = np.asarray(X, dtype=float)
+    Y = np.asarray(Y, dtype=float)
+    R, n, d = X.shape
+    actions = np.empty((R, n), dtype=np.int8)
+    if v0 is None:
+        n0 = coins.shape[1]
+        A = coins.astype(float)
+        y = np.where(coins > 0, Y[:, :n0, 1], Y[:, :n0, 0])
+        W = (A * y)[..., None] * X[:, :n0]  # W_t = A_t Y_t X_t
+        actions[:, :n0] = coins
+        V = retract(W.sum(axis=1))
+    else:
+        n0 = 0
+        V = np.tile(retract(np.asarray(v0, dtype=float)), (R, 1))
+    for t in range(n0, n):
+        x = X[:, t]
+        a = np.where((V * x).sum(axis=1) >= 0, 1, -1)  # A_t = sgn(v_{t-1}ᵀX_t)
+        y = np.where(a > 0, Y[:, t, 1], Y[:, t, 0])
+        W = (a * y)[:, None] * x
+        V = nbl_update(V, W, gamma / (t + 1 + t0))
+        actions[:, t] = a
+    return actions, V
