@@ -288,6 +288,13 @@ def simulate(
     for name, val in (("gamma", gamma), ("t0", t0), ("ridge", ridge)):
         if not (isinstance(val, (int, float)) and math.isfinite(val)):
             raise NBLInputError(f"{name} must be a finite number, got {val!r}")
+    if not gamma > 0:
+        raise NBLInputError(f"gamma must be > 0, got {gamma}")
+    if not t0 > -1:
+        raise NBLInputError(f"t0 must be > -1 so that eta_t = gamma/(t + t0) > 0, got {t0}")
+    if not ridge > 0:
+        raise NBLInputError(f"ridge must be > 0 (it makes the logistic fits well defined), "
+                            f"got {ridge}")
     if init_angle is not None and n0 is not None:
         raise NBLInputError("give either n0 (randomized initialization) or init_angle, not both")
     v0 = None

@@ -138,3 +138,61 @@ def test_threshold_plot_written(tmp_path, capsys):
     assert code == 0 and target.exists() and target.stat().st_size > 10_000
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "plot written" in out
+
+
+# ---------------------------------------------------------------------- nbl simulate
+SIM_KEYS = {"final_regret_mean", "final_regret_se", "final_angle_deg_mean",
+            "final_sq_error_mean", "seconds"}
+
+
+def test_simulate_json_contract(capsys):
+    code, out, err = run(capsys, "simulate", "--family", "two-transition",
+                         "--param", "mu2=-1.074037", "--delta", "1", "--n", "400", "--reps", "6",
+                         "--n0", "50", "--policy", "both", "--seed", "3", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data["policies"]) == {"nbl", "greedy-logistic"}
+    for s in data["policies"].values():
+        assert SIM_KEYS <= set(s)
+    assert data["params"]["seed"] == 3 and data["params"]["n0"] == 50
+    # same seed, same numbers
+    code, out2, _ = run(capsys, "simulate", "--family", "two-transition",
+                        "--param", "mu2=-1.074037", "--delta", "1", "--n", "400", "--reps", "6",
+                        "--n0", "50", "--policy", "both", "--seed", "3", "--json")
+    assert json.loads(out2)["policies"]["nbl"]["final_regret_mean"] == \
+        data["policies"]["nbl"]["final_regret_mean"]
+
+
+def test_simulate_table_and_out_dir(capsys, tmp_path):
+    code, out, _ = run(capsys, "simulate", "--family", "two-transition", "--param",
+                       "mu2=1.244122", "--delta", "0.2", "--n", "300", "--reps", "4",
+                       "--init-angle", "-10", "--policy", "all", "--out", str(tmp_path))
+    assert code == 2  # greedy-logistic cannot start from an angle
+    code, out, _ = run(capsys, "simulate", "--family", "two-transition", "--param",
+                       "mu2=1.244122", "--delta", "0.2", "--n", "300", "--reps", "4",
+                       "--init-angle", "-10", "--out", str(tmp_path))
+    assert code == 0
+    assert "angle_n deg" in out and out.splitlines()[3].startswith("nbl")
+    for f in ("trajectories_nbl.csv", "bands_nbl.csv", "manifest.json", "simulation.png"):
+        assert (tmp_path / f).stat().st_size > 0
+    bands = (tmp_path / "bands_nbl.csv").read_text().splitlines()
+    assert bands[1].startswith("0,") and "-10.0" in bands[1]  # round 0 is the start at −10°
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--family", "identity", "--delta", "1", "--n", "300"], "Bernoulli rewards need"),
+    (["--family", "logistic", "--delta", "2.5"], "open interval"),
+    (["--family", "logistic", "--delta", "1", "--n", "100"], "default n0 = 200 exceeds"),
+    (["--family", "logistic", "--delta", "1,2"], "single link"),
+    (["--family", "logistic", "--delta", "1", "--d", "1"], "d must be an integer >= 2"),
+    (["--family", "logistic", "--delta", "1", "--gamma", "0", "--n", "300"], "gamma must be > 0"),
+])
+def test_simulate_bad_input(capsys, argv, fragment):
+    code, out, err = run(capsys, "simulate", *argv)
+    assert code == 2 and fragment in err and out == ""
+
+
+def test_simulate_bounded_rewards_for_an_unbounded_link(capsys):
+    code, out, _ = run(capsys, "simulate", "--link", "z", "--delta", "1", "--n", "300",
+                       "--reps", "3", "--reward", "bounded", "--noise", "0.2", "--json")
+    assert code == 0 and json.loads(out)["environment"]["reward"] == "bounded"
