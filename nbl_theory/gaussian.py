@@ -13,8 +13,9 @@ variable W = U + (Δ/2)Z is N(0, 1), Cov(W, Z) = Δ/2 and P(Z > 0 | W = w) = Φ(
 four single integrals. They are evaluated on the link's chart t ↦ z(t) (see
 :mod:`nbl_theory.links`), so potential-defined links are integrated in m.
 
-float64: the trapezoid rule on the chart over the range where |z| ≤ 10σ (σ = 1 or s), halving
-the step until two successive sums agree to 1e-13 of the L¹ norm. For integrands analytic in a
+float64: the trapezoid rule on the chart over the range where |z| ≤ 10σ (σ = 1 or s) — widened
+to 15σ, 20σ, 30σ while an integrand is not negligible (1e-18 of its L¹ norm) at the window
+ends —, halving the step until two successive sums agree to 1e-13 of the L¹ norm. For integrands analytic in a
 strip the trapezoid rule converges geometrically, so the difference of the last two sums is a
 (conservative) estimate of the error of the last one. Gaussian truncation beyond 10σ costs at most
 about φ_0(10)/10 ≈ 8e-24 times the size of g^{(j)} there.
@@ -42,6 +43,11 @@ class FloatRangeError(ArithmeticError):
 
 _SQRT2PI = math.sqrt(2 * math.pi)
 _L = 10.0
+#: Half-widths (in σ) tried for the float64 window, and the end-value test: an integrand whose
+#: value at the window end exceeds _END_TOL × its L¹ norm is not yet Gaussian-negligible there
+#: (fast-growing links such as g = e^{5z} put their mass near z = 5 and beyond).
+_WINDOWS = (_L, 15.0, 20.0, 30.0)
+_END_TOL = 1e-18
 
 #: Names of the four link moments, and the Gaussian scale (1 or s) that each integrates against.
 MOMENTS = ("mu_g", "mu_star", "m0", "m2")
@@ -92,13 +98,21 @@ def moments_float(link, delta: float, rel_tol: float = 1e-13, max_levels: int = 
     s = _scale(delta)
     out = {}
     for group, sigma in ((1, 1.0), (2, s)):
-        t_lo, t_hi = link.t_range(-_L * sigma, _L * sigma)
-        n = 128
-        t = np.linspace(t_lo, t_hi, n + 1)
-        h = (t_hi - t_lo) / n
-        with np.errstate(all="ignore"):
-            vals = _integrands_float(link, t, delta, s, group)
-        _require_finite(link, vals)
+        for big_l in _WINDOWS:  # widen until the integrands are negligible at the window ends
+            t_lo, t_hi = link.t_range(-big_l * sigma, big_l * sigma)
+            n = 128
+            t = np.linspace(t_lo, t_hi, n + 1)
+            h = (t_hi - t_lo) / n
+            with np.errstate(all="ignore"):
+                vals = _integrands_float(link, t, delta, s, group)
+            _require_finite(link, vals)
+            if all(max(abs(v[0]), abs(v[-1])) <= _END_TOL * np.sum(np.abs(v)) * h
+                   for v in vals.values()):
+                break
+        else:
+            raise FloatRangeError(
+                f"link {link.name!r}: the Gaussian integrands are not negligible at |z| = "
+                f"{_WINDOWS[-1]} sigma (the link grows too fast for the float64 window)")
         sums = {k: (np.sum(v) - 0.5 * (v[0] + v[-1])) for k, v in vals.items()}
         l1 = {k: np.sum(np.abs(v)) * h for k, v in vals.items()}
         est = {k: sums[k] * h for k in vals}
@@ -155,7 +169,7 @@ def moments_mpmath(link, delta, dps: int = 50, max_levels: int = 14) -> dict:
         big_l = math.sqrt(2 * (dps + 10) * math.log(10))
         tol = mpmath.mpf(10) ** (-(dps + 5))
         for names, group, sigma in ((("mu_g", "mu_star"), 1, 1.0), (("m0", "m2"), 2, float(s))):
-            t_lo, t_hi = (mpmath.mpf(x) for x in link.t_range(-big_l * sigma, big_l * sigma))
+            t_lo, t_hi = _window_mpmath(link, big_l, sigma, c, s, group, tol)
             n = 64
             h = (t_hi - t_lo) / n
             sums = [mpmath.mpf(0), mpmath.mpf(0)]
@@ -188,6 +202,23 @@ def moments_mpmath(link, delta, dps: int = 50, max_levels: int = 14) -> dict:
             for k, name in enumerate(names):
                 out[name] = Moment(+est[k], +err[k] + mpmath.mpf(10) ** (-(dps + 8)) * l1[k] * h)
     return out
+
+
+def _window_mpmath(link, big_l, sigma, c, s, group, tol):
+    """Chart interval for |z| ≤ Lσ, widened (×1.5, up to 4 times) while an integrand at a
+    window end exceeds ``tol`` × (a crude L¹ estimate on 65 nodes): fast-growing links put
+    Gaussian mass beyond the default L."""
+    for _ in range(5):
+        t_lo, t_hi = (mpmath.mpf(x) for x in link.t_range(-big_l * sigma, big_l * sigma))
+        h = (t_hi - t_lo) / 64
+        nodes = [_integrands_mpmath(link, t_lo + j * h, c, s, group) for j in range(65)]
+        ok = all(max(abs(nodes[0][k]), abs(nodes[-1][k]))
+                 <= tol * sum(abs(v[k]) for v in nodes) * h for k in range(2))
+        if ok:
+            return t_lo, t_hi
+        big_l *= 1.5
+    raise ArithmeticError(f"link {link.name!r}: Gaussian integrands not negligible at "
+                          f"|z| = {big_l / 1.5:.3g} sigma")
 
 
 def _to_mpf(x):

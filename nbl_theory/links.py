@@ -482,6 +482,10 @@ class Link:
                 "cover R, so g = (phi')^-1 is not defined on the support of the Gaussian index "
                 "(eq:app_full_dual_domain)"
             )
+        _check_gaussian_integrability(self.name, [
+            (label, functools.partial(_potential_value_mp, self, key))
+            for label, key in (("g", "g"), ("g'", "g1_m"), ("g''", "g2_m"))
+        ])
 
     # ------------------------------------------------------------------ presentation
     @functools.cached_property
@@ -615,10 +619,16 @@ def _invert_dual(link: Link, z: np.ndarray, return_t: bool = False) -> np.ndarra
 
 
 def _check_gaussian_integrability(name: str, items) -> None:
-    """Reject links for which E|g^{(j)}(Z)| diverges (|f(z)| φ(z) z² not decaying)."""
+    """Reject links whose Gaussian integrals E|g^{(j)}(Z)| diverge or whose growth outruns the
+    Gaussian weight too late for the quadratures (|f(z)| φ(z) z² must be ≤ 1e-60 at |z| = 25
+    and 50; polynomial growth, assum:polygrowth_g, passes with room to spare).
+
+    ``items`` are (label, f) with ``f(z) -> mpf`` (or a sympy expression in z)."""
     with mpmath.workdps(30):
-        for label, expr in items:
-            f = _lambdify_mpmath(expr, Z)
+        for label, f in items:
+            if isinstance(f, sp.Basic):
+                f = _lambdify_mpmath(f, Z)
+            weighted = {}
             for zz in (25, 50, -25, -50):
                 try:
                     raw = f(mpmath.mpf(zz))
@@ -631,11 +641,48 @@ def _check_gaussian_integrability(name: str, items) -> None:
                         f"link {name!r} is not finite/real at z = {zz} "
                         "(g must be defined on all of R)"
                     )
-                val = abs(raw)
-                weighted = val * mpmath.npdf(zz) * zz**2
-                if not mpmath.isfinite(weighted) or weighted > mpmath.mpf("1e-60"):
+                weighted[zz] = abs(raw) * mpmath.npdf(zz) * zz**2
+            for zz in (25, -25):
+                w, w_far = weighted[zz], weighted[2 * zz]
+                if not mpmath.isfinite(w_far) or w_far > w or not mpmath.isfinite(w):
                     raise DivergentIntegralError(
                         f"Gaussian integral E|{label}(Z)| diverges for link {name!r}: "
-                        f"|{label}(z)| phi(z) z^2 = {mpmath.nstr(weighted, 3)} at z = {zz} "
-                        "does not decay"
+                        f"|{label}(z)| phi(z) z^2 = {mpmath.nstr(w, 3)} at z = {zz} "
+                        f"and {mpmath.nstr(w_far, 3)} at z = {2 * zz} does not decay"
                     )
+                if w > mpmath.mpf("1e-60") or w_far > mpmath.mpf("1e-60"):
+                    raise DivergentIntegralError(
+                        f"{label} of link {name!r} grows too fast for the toolkit's Gaussian "
+                        f"integrals: |{label}(z)| phi(z) z^2 = {mpmath.nstr(w, 3)} at z = {zz} "
+                        "(it must be below 1e-60 by |z| = 25; polynomial growth as in "
+                        "assum:polygrowth_g passes)"
+                    )
+
+
+def _potential_value_mp(link: Link, key: str, z):
+    """g, g' or g'' of a potential link at one z, in mpmath (bisection in the chart variable)."""
+    zfun = link._mp["phi1"]
+    lo, hi = mpmath.mpf(-1), mpmath.mpf(1)
+    for _ in range(2000):  # expand until φ'(m(t)) brackets z
+        if _chart_z_mp(link, zfun, lo) <= z:
+            break
+        lo *= 2
+    for _ in range(2000):
+        if _chart_z_mp(link, zfun, hi) >= z:
+            break
+        hi *= 2
+    for _ in range(mpmath.mp.prec + 20):
+        mid = (lo + hi) / 2
+        if _chart_z_mp(link, zfun, mid) < z:
+            lo = mid
+        else:
+            hi = mid
+    m, left, right, _ = _domain_map_mpmath(link.domain, (lo + hi) / 2)
+    if key == "g":
+        return m
+    return link._mp[key](m, left, right)
+
+
+def _chart_z_mp(link: Link, zfun, t):
+    m, left, right, _ = _domain_map_mpmath(link.domain, t)
+    return zfun(m, left, right)

@@ -57,6 +57,9 @@ def potential_links(draw) -> Link:
         expr = f"{c}*((1+{w})*m*log(m) + (1-{w})*(1-m)*log(1-m)) + {q}*m**2"
         domain = (0, 1)
     elif barrier == "half-line":  # negative entropy (+ quadratic): φ' = c log m + 2qm
+        # with q = 0, g = e^{z/c}; c ≥ 0.5 keeps the growth within what the toolkit integrates
+        # (e^{10z} is refused at construction, see Link validation)
+        c = draw(_dec(5, 20, 10))
         expr = f"{c}*(m*log(m) - m) + {q}*m**2"
         domain = (0, "inf")
     else:  # quadratic + log-cosh on ℝ: φ' = m + c tanh(m), φ'' = 1 + c sech² > 0

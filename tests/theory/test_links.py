@@ -1,5 +1,7 @@
 """Links: constructors, families, exact derivatives from potentials, validation errors."""
 
+import math
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -122,3 +124,25 @@ def test_all_families_build_or_reject_cleanly():
             continue
         link = Link.family(name)
         assert link.family_name == name
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Link.from_expression("exp(10*z)"),
+    lambda: Link.from_potential("0.1*(m*log(m) - m)", domain="0,inf"),  # the same g = e^{10z}
+])
+def test_too_fast_growth_refused_by_both_constructors(make):
+    """E e^{10Z} is finite, but its mass sits near z = 10: both constructors refuse it with the
+    same message (found by the population-field tests: the potential form used to pass and the
+    float64 tier then truncated its integrals)."""
+    with pytest.raises(DivergentIntegralError, match="grows too fast"):
+        make()
+
+
+def test_fast_but_accepted_growth_is_integrated_correctly():
+    """g = e^{5z}: μ_g = E g'(Z) = 5 e^{12.5} (closed form); the float64 window widens."""
+    from nbl_theory.stability import stability
+
+    r = stability(Link.from_expression("exp(5*z)"), "0.5")
+    exact = 5 * math.exp(12.5)
+    assert abs(r.values["mu_g"] - exact) <= max(r.errors["mu_g"], 1e-15 * exact)
+    assert abs(r.values["mu_g"] - exact) <= 1e-12 * exact
