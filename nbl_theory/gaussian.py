@@ -15,9 +15,10 @@ four single integrals. They are evaluated on the link's chart t ↦ z(t) (see
 
 float64: the trapezoid rule on the chart over the range where |z| ≤ 10σ (σ = 1 or s) — widened
 to 15σ, 20σ, 30σ while an integrand is not negligible (1e-18 of its L¹ norm) at the window
-ends —, halving the step until two successive sums agree to 1e-13 of the L¹ norm. For integrands analytic in a
-strip the trapezoid rule converges geometrically, so the difference of the last two sums is a
-(conservative) estimate of the error of the last one. Gaussian truncation beyond 10σ costs at most
+ends —, halving the step until two successive sums agree to 1e-13 of the L¹ norm. For
+integrands analytic in a strip the trapezoid rule converges geometrically, so the difference of
+the last two sums is a (conservative) estimate of the error of the last one. Gaussian
+truncation beyond 10σ costs at most
 about φ_0(10)/10 ≈ 8e-24 times the size of g^{(j)} there.
 
 mpmath: tanh-sinh quadrature (``mpmath.quad``) on the chart, the finite part split in eight
