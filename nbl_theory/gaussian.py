@@ -18,12 +18,11 @@ to 15σ, 20σ, 30σ while an integrand is not negligible (1e-18 of its L¹ norm)
 ends —, halving the step until two successive sums agree to 1e-13 of the L¹ norm. For
 integrands analytic in a strip the trapezoid rule converges geometrically, so the difference of
 the last two sums is a (conservative) estimate of the error of the last one. Gaussian
-truncation beyond 10σ costs at most
-about φ_0(10)/10 ≈ 8e-24 times the size of g^{(j)} there.
+truncation beyond the window costs at most the end-value test's 1e-18 of the L¹ norm.
 
-mpmath: tanh-sinh quadrature (``mpmath.quad``) on the chart, the finite part split in eight
-panels, plus both infinite tails, at ``dps + 15`` working digits; the error estimate is
-mpmath's own.
+mpmath: the same trapezoid rule on the chart at ``dps + 10`` working digits, over |z| ≤ Lσ with
+L² = 2(dps + 10) ln 10 (widened the same way for fast-growing links), halving until two sums
+agree to 10^-(dps+5) of the L¹ norm (see :func:`moments_mpmath`).
 """
 
 from __future__ import annotations
