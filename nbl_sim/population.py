@@ -534,10 +534,9 @@ def jacobian_formula(link: Link, delta=None, *, beta=None, d: int = 2, v_star=No
     −Δμ* P + 2φ₀(0) m₂ θθᵀ (P = I − v*v*ᵀ), which maps T_{v*} to itself and kills v*.
 
     μ* and m₂ come from the theory core, ``nbl_theory.stability.stability(link, Δ)`` (float64
-    tier, no precision raising); they are not recomputed here. That tier integrates |z| ≤ 10,
-    which is accurate under assum:polygrowth_g but not for links whose Gaussian mass lies
-    further out (e.g. g = e^{10z}, :func:`quadrature_window` beyond ±11): there its μ_g, μ*
-    are off by percents, and so is this matrix.
+    tier, no precision raising); they are not recomputed here. (That tier widens its window
+    for fast-growing links; links growing faster than it can integrate, such as g = e^{10z},
+    are refused when the Link is built.)
 
     Geometry: either ``beta`` (2, d) — then Δ = ‖β_+ − β_−‖, v* = (β_+ − β_−)/Δ,
     θ = (β_+ + β_−)/2, and a given ``delta`` must agree — or ``delta`` with
