@@ -25,7 +25,7 @@ from nbl_theory.errors import NBLInputError
 from .environment import Environment
 from .execution import Executor, make_executor
 from .metrics import cumulative_regret, mc_summary
-from .policies.nbl import nbl_run
+from .policies.nbl import nbl_run, validate_step
 from .policies.oracle import oracle_actions
 
 __all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds"]
@@ -298,14 +298,8 @@ def simulate(
     unknown = [p for p in policies if p not in POLICIES]
     if unknown or not policies:
         raise NBLInputError(f"unknown policy {unknown or policies!r}; choose from {POLICIES}")
-    for name, val in (("gamma", gamma), ("t0", t0), ("ridge", ridge)):
-        if not (isinstance(val, (int, float)) and math.isfinite(val)):
-            raise NBLInputError(f"{name} must be a finite number, got {val!r}")
-    if not gamma > 0:
-        raise NBLInputError(f"gamma must be > 0, got {gamma}")
-    if not t0 > -1:
-        raise NBLInputError(f"t0 must be > -1 so that eta_t = gamma/(t + t0) > 0, got {t0}")
-    if not ridge > 0:
+    validate_step(gamma, t0)
+    if not (isinstance(ridge, (int, float)) and math.isfinite(ridge) and ridge > 0):
         raise NBLInputError(f"ridge must be > 0 (it makes the logistic fits well defined), "
                             f"got {ridge}")
     if init_angle is not None and n0 is not None:
