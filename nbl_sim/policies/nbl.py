@@ -12,10 +12,12 @@ Degenerate initialization: if ΣW_t = 0 exactly (possible with Bernoulli rewards
 initialization reward is 0), the direction is undefined; the kernel then starts from the fallback
 direction ``v_fallback`` (default v0 = e1) and counts the event in ``info["degenerate_init"]``.
 
-What makes it fast: one compiled (numba) loop over replications and rounds with the state held in
-registers — no per-round numpy dispatch, no temporaries — so the cost is ~20 flops per
-replication-step in d = 2. Each replication is computed independently in a fixed operation order,
-so results are bit-identical whatever the batch (chunking, process count).
+What makes it fast: one compiled (numba) loop over replications and rounds — no per-round numpy
+dispatch, no temporaries, ~20 flops per replication-step in d = 2. The recursion is sequential in
+t (a sqrt and a division on every step's critical path), so in d = 2 eight replications advance
+in lockstep and their independent dependency chains overlap in the CPU. Each replication is
+still computed in its own fixed operation order, so results are bit-identical whatever the batch
+(chunking, process count, block).
 """
 
 from __future__ import annotations
@@ -30,16 +32,18 @@ from nbl_theory.errors import NBLInputError
 __all__ = ["nbl_run", "NBLTrace", "nbl_reference", "validate_step"]
 
 
+_BLOCK = 8  # replications advanced in lockstep in d = 2 (independent chains overlap in the CPU)
+
+
 @numba.njit(cache=True, nogil=True)
 def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, ang, v_out):
     R, n, d = X.shape
     n0 = coins.shape[1] if use_init else 0
     n_rec = rec.shape[0]
     degenerate = 0
-    v = np.empty(d)
+    # ---- Stage I (or the given start): v_out[r] := v_{n0}
     w = np.empty(d)
     for r in range(R):
-        k = 0  # next record slot
         if use_init:
             for j in range(d):
                 w[j] = 0.0
@@ -50,60 +54,82 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
                 ay = a * y
                 for j in range(d):
                     w[j] += ay * X[r, t, j]
-                while k < n_rec and rec[k] == t + 1 and t + 1 < n0:  # v undefined in Stage I
-                    sq[r, k] = np.nan
-                    ang[r, k] = np.nan
-                    k += 1
             nrm = 0.0
             for j in range(d):
                 nrm += w[j] * w[j]
             nrm = math.sqrt(nrm)
             if nrm > 0.0:
                 for j in range(d):
-                    v[j] = w[j] / nrm
+                    v_out[r, j] = w[j] / nrm
             else:
                 degenerate += 1
                 for j in range(d):
-                    v[j] = v_init[j]
+                    v_out[r, j] = v_init[j]
         else:
             for j in range(d):
-                v[j] = v_init[j]
-        while k < n_rec and rec[k] == n0:  # the initial direction v_{n0} (n0 = 0: v_0)
-            _record(v, v_star, sq, ang, r, k)
-            k += 1
-        next_rec = rec[k] if k < n_rec else -1
-        # d = 2 (the paper's setting) keeps the state in two registers; the generic loop below
-        # does the same arithmetic for any d (kept separate on purpose: ~1.5x faster in d = 2)
-        if d == 2:
-            v0 = v[0]
-            v1 = v[1]
+                v_out[r, j] = v_init[j]
+    k0 = 0  # records before v_{n0} exists are NaN (v is undefined during Stage I)
+    while k0 < n_rec and rec[k0] < n0:
+        k0 += 1
+    k1 = k0
+    while k1 < n_rec and rec[k1] == n0:  # records of v_{n0} itself
+        for r in range(R):
+            _record(v_out[r], v_star, sq, ang, r, k1)
+        k1 += 1
+    # ---- Stage II: greedy rounds. W = ay x, G = W − (vᵀW)v = ay(x − s v), v ← (v + ηG)/‖·‖
+    if d == 2:
+        # the paper's setting: _BLOCK replications in lockstep, each state in registers; every
+        # replication still sees exactly its own arithmetic (results do not depend on blocking)
+        vb0 = np.empty(_BLOCK)
+        vb1 = np.empty(_BLOCK)
+        vv = np.empty(2)
+        for r0 in range(0, R, _BLOCK):
+            nb = min(_BLOCK, R - r0)
+            for b in range(nb):
+                vb0[b] = v_out[r0 + b, 0]
+                vb1[b] = v_out[r0 + b, 1]
+            k = k1
+            next_rec = rec[k] if k < n_rec else -1
             for t in range(n0, n):
-                x0 = X[r, t, 0]
-                x1 = X[r, t, 1]
-                s = v0 * x0 + v1 * x1
-                if s >= 0.0:
-                    a = 1
-                    y = Y[r, t, 1]
-                else:
-                    a = -1
-                    y = Y[r, t, 0]
-                actions[r, t] = a
-                c = eta[t] * (a * y)  # W = ay x;  G = W − (vᵀW) v = ay (x − s v)
-                v0 = v0 + c * (x0 - s * v0)
-                v1 = v1 + c * (x1 - s * v1)
-                nrm = math.sqrt(v0 * v0 + v1 * v1)
-                v0 = v0 / nrm
-                v1 = v1 / nrm
+                et = eta[t]
+                for b in range(nb):
+                    r = r0 + b
+                    x0 = X[r, t, 0]
+                    x1 = X[r, t, 1]
+                    v0 = vb0[b]
+                    v1 = vb1[b]
+                    s = v0 * x0 + v1 * x1
+                    if s >= 0.0:
+                        a = 1
+                        y = Y[r, t, 1]
+                    else:
+                        a = -1
+                        y = Y[r, t, 0]
+                    actions[r, t] = a
+                    c = et * (a * y)
+                    v0 = v0 + c * (x0 - s * v0)
+                    v1 = v1 + c * (x1 - s * v1)
+                    nrm = math.sqrt(v0 * v0 + v1 * v1)
+                    vb0[b] = v0 / nrm
+                    vb1[b] = v1 / nrm
                 if t + 1 == next_rec:
-                    v[0] = v0
-                    v[1] = v1
                     while k < n_rec and rec[k] == t + 1:
-                        _record(v, v_star, sq, ang, r, k)
+                        for b in range(nb):
+                            vv[0] = vb0[b]
+                            vv[1] = vb1[b]
+                            _record(vv, v_star, sq, ang, r0 + b, k)
                         k += 1
                     next_rec = rec[k] if k < n_rec else -1
-            v[0] = v0
-            v[1] = v1
-        else:
+            for b in range(nb):
+                v_out[r0 + b, 0] = vb0[b]
+                v_out[r0 + b, 1] = vb1[b]
+    else:
+        v = np.empty(d)
+        for r in range(R):
+            for j in range(d):
+                v[j] = v_out[r, j]
+            k = k1
+            next_rec = rec[k] if k < n_rec else -1
             for t in range(n0, n):
                 s = 0.0
                 for j in range(d):
@@ -129,8 +155,8 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
                         _record(v, v_star, sq, ang, r, k)
                         k += 1
                     next_rec = rec[k] if k < n_rec else -1
-        for j in range(d):
-            v_out[r, j] = v[j]
+            for j in range(d):
+                v_out[r, j] = v[j]
     return degenerate
 
 
