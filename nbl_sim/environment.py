@@ -207,16 +207,26 @@ class Environment:
         return m
 
     # ------------------------------------------------------------------ draws
-    def draw_one(self, ss: np.random.SeedSequence, n: int, n0: int) -> tuple:
-        """Draw (X, means, Y, coins) of one replication from its seed sequence."""
-        X = _substream(ss, 0).standard_normal((n, self.d))
-        means = self._means(X)
-        u = _substream(ss, 1).random((n, 2))
+    def draw_one(self, ss: np.random.SeedSequence, n: int, n0: int, out=None) -> tuple:
+        """Draw (X, means, Y, coins) of one replication from its seed sequence.
+
+        ``out`` — optional preallocated (X, means, Y, coins) arrays of the right shapes, filled
+        in place (the draws are the same either way)."""
+        if out is None:
+            out = (np.empty((n, self.d)), np.empty((n, 2)), np.empty((n, 2)),
+                   np.empty(n0, dtype=np.int8))
+        X, means, Y, coins = out
+        _substream(ss, 0).standard_normal(out=X)
+        means[...] = self._means(X)
+        u = _substream(ss, 1).random(out=Y)  # uniforms, then turned into rewards in place
         if self.reward == "bernoulli":
-            Y = (u < means).astype(np.float64)
+            np.less(u, means, out=Y)
         else:
-            Y = means + self.noise * (2.0 * u - 1.0)
-        coins = np.where(_substream(ss, 2).random(n0) < 0.5, -1, 1).astype(np.int8)
+            Y *= 2.0
+            Y -= 1.0
+            Y *= self.noise
+            Y += means
+        coins[...] = np.where(_substream(ss, 2).random(n0) < 0.5, -1, 1)
         return X, means, Y, coins
 
     def draw(self, seed: int, reps, n: int, n0: int) -> Realization:
@@ -228,8 +238,13 @@ class Environment:
         if not reps:
             raise NBLInputError("no replications requested")
         seqs = replication_seeds(seed, max(reps) + 1)
-        parts = [self.draw_one(seqs[r], n, n0) for r in reps]
-        X, means, Y, coins = (np.stack([p[k] for p in parts]) for k in range(4))
+        R = len(reps)
+        X = np.empty((R, n, self.d))
+        means = np.empty((R, n, 2))
+        Y = np.empty((R, n, 2))
+        coins = np.empty((R, n0), dtype=np.int8)
+        for i, r in enumerate(reps):
+            self.draw_one(seqs[r], n, n0, out=(X[i], means[i], Y[i], coins[i]))
         return Realization(X, means, Y, coins, reps)
 
     # ------------------------------------------------------------------ geometry helpers
