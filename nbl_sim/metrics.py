@@ -20,10 +20,8 @@ Z95 = 1.959963984540054  # Φ⁻¹(0.975)
 def instantaneous_regret(means: np.ndarray, actions: np.ndarray,
                          optimal: np.ndarray) -> np.ndarray:
     """m_{a*}(X_t) − m_{A_t}(X_t) for means (R, n, 2) (column 0 = arm −1), actions (R, n)."""
-    idx_opt = (optimal > 0).astype(np.intp)[..., None]
-    idx_act = (actions > 0).astype(np.intp)[..., None]
-    return (np.take_along_axis(means, idx_opt, -1)
-            - np.take_along_axis(means, idx_act, -1))[..., 0]
+    m_minus, m_plus = means[..., 0], means[..., 1]
+    return np.where(optimal > 0, m_plus, m_minus) - np.where(actions > 0, m_plus, m_minus)
 
 
 def cumulative_regret(means, actions, optimal) -> np.ndarray:
