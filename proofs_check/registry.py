@@ -43,13 +43,15 @@ import mpmath
 from nbl_theory.errors import NBLInputError
 
 __all__ = ["PASS", "DISCREPANCY", "FAIL", "SKIPPED", "STATUSES", "METHODS", "Outcome", "Claim",
-           "ClaimResult", "Registry", "REGISTRY", "register", "all_claims", "run_claims"]
+           "ClaimResult", "Registry", "REGISTRY", "register", "register_not_checked",
+           "all_claims", "run_claims"]
 
 PASS, DISCREPANCY, FAIL, SKIPPED = "PASS", "DISCREPANCY", "FAIL", "SKIPPED"
 #: Statuses in report order.
 STATUSES = (PASS, DISCREPANCY, FAIL, SKIPPED)
 #: How a claim is checked.
-METHODS = ("symbolic", "high-precision", "certified", "monte-carlo", "property-based")
+METHODS = ("symbolic", "high-precision", "certified", "monte-carlo", "property-based",
+           "not-checked")
 
 
 @dataclass
@@ -80,6 +82,7 @@ class Claim:
     printed: str | None        # the paper's printed value, if it prints one
     quick: bool                # run in ``quick`` mode
     check: Callable[[], Outcome] = field(repr=False, compare=False)
+    covers: tuple = ()         # further labels this check also verifies (e.g. a lemma's equations)
 
 
 @dataclass
@@ -100,6 +103,7 @@ class ClaimResult:
     detail: str
     seconds: float
     quick: bool = True
+    covers: tuple = ()
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -109,7 +113,7 @@ def _result(claim: Claim, status: str, computed, detail: str, seconds: float) ->
     return ClaimResult(claim.id, claim.label, claim.section, claim.statement, claim.method,
                        claim.tolerance, claim.tolerance_why, claim.printed,
                        None if computed is None else str(computed), status, detail, seconds,
-                       claim.quick)
+                       claim.quick, tuple(claim.covers))
 
 
 class Registry:
@@ -120,8 +124,12 @@ class Registry:
         self._loader = loader          # module whose import registers the claims
 
     def register(self, id: str, label: str, section: str, statement: str, method: str,
-                 tolerance: str, why: str, printed: str | None = None, quick: bool = True):
+                 tolerance: str, why: str, printed: str | None = None, quick: bool = True,
+                 covers=()):
         """Decorator registering ``check() -> Outcome`` as the claim ``id``.
+
+        ``covers`` lists further paper labels the same check verifies (the equations of a
+        lemma, say); the coverage test counts them as checked.
 
         Raises
         ------
@@ -139,7 +147,8 @@ class Registry:
             if id in self._claims:       # re-checked: two decorators built before either ran
                 raise ValueError(f"duplicate claim id {id!r}")
             self._claims[id] = Claim(id, label, section, statement, method, tolerance, why,
-                                     None if printed is None else str(printed), quick, fn)
+                                     None if printed is None else str(printed), quick, fn,
+                                     tuple(covers))
             return fn
         return deco
 
@@ -212,10 +221,20 @@ REGISTRY = Registry(loader="proofs_check.claims")
 
 
 def register(id: str, label: str, section: str, statement: str, method: str, tolerance: str,
-             why: str, printed: str | None = None, quick: bool = True):
+             why: str, printed: str | None = None, quick: bool = True, covers=()):
     """Register a check of the paper in :data:`REGISTRY` (see :meth:`Registry.register`)."""
     return REGISTRY.register(id, label, section, statement, method, tolerance, why,
-                             printed=printed, quick=quick)
+                             printed=printed, quick=quick, covers=covers)
+
+
+def register_not_checked(id: str, label: str, section: str, statement: str, reason: str,
+                         covers=()) -> None:
+    """List a label of the paper that is deliberately not checked — a definition, an
+    assumption, a pure restatement — with the reason; it is reported as ``SKIPPED``."""
+    if not reason:
+        raise ValueError(f"{id}: a label that is not checked needs a reason")
+    REGISTRY.register(id, label, section, statement, "not-checked", "-", reason,
+                      covers=covers)(lambda: Outcome(SKIPPED, None, reason))
 
 
 def all_claims() -> list[Claim]:
