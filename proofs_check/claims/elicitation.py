@@ -22,7 +22,7 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 from nbl_theory.stability import stability
 
-from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
+from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register, register_not_checked
 
 __all__: list[str] = []
 
@@ -264,7 +264,8 @@ _INDUCED = {"identity": Z, "exp": sp.exp(Z), "logistic": sp.exp(Z) / (1 + sp.exp
 
 @register("link-induced-potential", "prop:link_induced_potential", "app:link_to_potential",
           "phi_g(m) = int_{m0}^m g^-1(s) ds is strictly convex on M = g(R), phi_g' = g^-1 "
-          "and g = (phi_g')^-1", "symbolic", *_EXACT)
+          "and g = (phi_g')^-1", "symbolic", *_EXACT,
+          covers=("eq:app_potential_from_link",))
 def _induced():
     parts, bad = [], []
     for name, g in _INDUCED.items():
@@ -391,7 +392,8 @@ def _we_affine():
           "equals eq:decision_stability; checked for phi_rho, rho = 0.6, Delta = 0.2",
           "high-precision", "relative 1e-20",
           "two independent 30-digit quadratures (tanh-sinh in m; trapezoid on the library's "
-          "chart) agree to ~1e-25; 1e-20 leaves a wide margin")
+          "chart) agree to ~1e-25; 1e-20 leaves a wide margin",
+          covers=("eq:app_mustar_elicitation", "eq:app_m2_elicitation"))
 def _elicitation_lambda():
     rho, delta = sp.Rational(3, 5), sp.Rational(1, 5)
     phi = el.weighted_entropy_potential(rho)
@@ -413,3 +415,21 @@ def _elicitation_lambda():
                    f"{mpmath.nstr(lib.values['lambda_star'], 20)} (library)"
         detail = ", ".join(f"{k}: rel. diff {mpmath.nstr(v, 3)}" for k, v in rel.items())
     return Outcome(PASS if worst <= mpmath.mpf("1e-20") else FAIL, computed, detail)
+
+
+# ---------------------------------------------------------------------- definitions
+register_not_checked(
+    "bregman-loss-definition", "eq:Bregman_loss", "sec:elicitation_geometry",
+    "l_phi(r, y) = phi(y) - phi(r) - phi'(r)(y - r) (restated as eq:app_bregman_loss)",
+    "a definition; what the paper derives from it (lem:bregman_mean, eq:app_bregman_derivative, "
+    "every cell of tab:app_bregman_examples) is checked by the bregman-* claims",
+    covers=("eq:app_bregman_loss",))
+register_not_checked(
+    "dual-single-index-assumption", "eq:app_dual_single_index", "app:primal_dual",
+    "phi'{m_a(x)} = beta_a^T x: the conditional mean is single-index in the dual coordinate",
+    "a modelling assumption ('suppose that ...'), not a result")
+register_not_checked(
+    "primal-single-index", "eq:app_primal_single_index", "app:primal_dual",
+    "m_a(x) = (phi')^-1(beta_a^T x) = g_phi(beta_a^T x)",
+    "a pure restatement (inversion) of eq:app_dual_single_index; g_phi = (phi')^-1 = (phi*)' "
+    "itself is checked by conjugate-gradient-is-link and the table rows")

@@ -87,17 +87,21 @@ def _bound_check(key):
             ok_bound = lower <= lam_lo + slack
             ok_mu = mu >= k * eg1 * (1 - 1e-9)   # eq:self-concordance-mu-bound
             ok_m2 = max(m2, 0.0) <= abs(m2) <= eg2 * (1 + 1e-9) <= R * eg1 * (1 + 2e-9)
+            # eq:self-concordance-curvature-control
+            ok_curv = max(m2, 0.0) <= R / k * mu * (1 + 1e-9)
             rows.append(f"Delta={d}: bound {lower:.6g} <= lambda* {lam:.6g} "
                         f"(sufficient condition {'holds' if margin > 0 else 'fails'})")
-            if not (ok_bound and ok_mu and ok_m2):
-                bad.append(f"Delta={d}: bound {ok_bound}, mu-bound {ok_mu}, m2-bound {ok_m2}")
+            if not (ok_bound and ok_mu and ok_m2 and ok_curv):
+                bad.append(f"Delta={d}: bound {ok_bound}, mu-bound {ok_mu}, m2-bound {ok_m2}, "
+                           f"curvature control {ok_curv}")
         computed = "; ".join(rows)
         if bad:
             return Outcome(FAIL, computed, "could not confirm: " + "; ".join(bad))
         return Outcome(PASS, computed, f"R = {R:.10g} (numeric sup of |g''|/g'); lambda* "
                        "certified (bound compared with the lower end of its Arb enclosure); also "
                        "checked: mu* >= kappa(R Delta/2) E g'(U) (eq:self-concordance-mu-bound) "
-                       "and (m2)+ <= E|g''(U)| <= R E g'(U) (eq:self-concordance-m2-bound)")
+                       "and (m2)+ <= E|g''(U)| <= R E g'(U) (eq:self-concordance-m2-bound), "
+                       "(m2)+ <= R mu*/kappa(R Delta/2) (eq:self-concordance-curvature-control)")
     return check
 
 
@@ -107,6 +111,8 @@ for _key, (_fam, _par, _val, _) in PAPER_LINKS.items():
              f"{_fam} ({_par} = {_val}) at Delta = 0.2, 1, 1.8", "certified",
              "relative slack 1e-9", "R is a float64 sup and E g'(U), E|g''(U)| are float64 "
              "trapezoid sums (error < 1e-12); a violation beyond 1e-9 would be real",
+             covers=("eq:self-concordance-m2-bound", "eq:self-concordance-mu-bound",
+                     "eq:self-concordance-curvature-control"),
              )(_bound_check(_key))
 
 

@@ -612,3 +612,27 @@ def _we_weak():
                 or "no crossing") + f"; Delta mu* increasing on the grid: {increasing}"
     return Outcome(PASS if ok else DISCREPANCY, computed,
                    "rho = 0.80 is stable for every Delta above a single certified crossing")
+
+
+@register("two-transition-definition", "eq:link_tanh", "app:tanh-geometry",
+          "The two-transition family is g(z) = p0 + a1{1 + tanh[b1(z - mu1)]} + a2{1 + tanh[b2(z "
+          "- mu2)]} with p0 = 0.10, a1 = 0.10, a2 = 0.25, b1 = 2, b2 = 1.4, mu1 = -1.25, and "
+          "a_j, b_j > 0 make it strictly increasing", "symbolic", "exact",
+          "sympy equality of rational expressions; g' > 0 from the printed form")
+def _link_tanh():
+    import sympy as sp
+
+    z, mu2 = sp.Symbol("z", real=True), sp.Rational("1.244122")
+    t1 = sp.tanh(2 * (z + sp.Rational(5, 4)))
+    t2 = sp.tanh(sp.Rational("1.4") * (z - mu2))
+    printed = sp.Rational("0.10") + sp.Rational("0.10") * (1 + t1) + sp.Rational("0.25") * (1 + t2)
+    link = Link.family("two-transition", mu2="1.244122")
+    diff = sp.simplify(link.expr.subs(link.variable, z) - printed)
+    # g' = a1 b1 sech^2 + a2 b2 sech^2 with a_j b_j > 0: strictly positive
+    sech_form = sp.Rational("0.10") * 2 * (1 - t1**2) + sp.Rational("0.25") * sp.Rational("1.4") * (
+        1 - t2**2)
+    slope_ok = sp.simplify(sp.diff(printed, z) - sech_form) == 0
+    ok = diff == 0 and slope_ok
+    return Outcome(PASS if ok else FAIL, f"library - printed = {diff}",
+                   f"checked at mu2 = 1.244122 (the other parameters are the printed defaults); "
+                   f"g' = 0.2 sech^2(2(z + 5/4)) + 0.35 sech^2(1.4(z - mu2)) > 0: {slope_ok}")
