@@ -10,7 +10,8 @@ from . import (  # noqa: F401  (registers on import)
     self_concordance,
     simulation,
     stability,
+    stein,
 )
 
 __all__ = ["elicitation", "local_dynamics", "population", "self_concordance", "simulation",
-           "stability"]
+           "stability", "stein"]
