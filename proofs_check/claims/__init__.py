@@ -11,7 +11,8 @@ from . import (  # noqa: F401  (registers on import)
     simulation,
     stability,
     stein,
+    stochastic,
 )
 
 __all__ = ["elicitation", "local_dynamics", "population", "self_concordance", "simulation",
-           "stability", "stein"]
+           "stability", "stein", "stochastic"]
