@@ -80,7 +80,7 @@ _SETTING = ("10 deg start, gamma = 10, t0 = 500, n = 10,000, 100 replications, B
           "(" + _SETTING + ")", "monte-carlo",
           "2 SE (one-sided 97.7%) for each qualitative statement",
           "a qualitative reading of a 100-replication experiment; 2 SE is the paper's own "
-          "95% band convention")
+          "95% band convention", printed="attracting / persistent / repelling")
 def _regimes():
     stable, near, unstable = _final_angles(PAPER_LINKS[:3], "0.2")
     (_, m1, s1), (_, m2, s2), (_, m3, s3) = stable, near, unstable
@@ -103,7 +103,8 @@ def _regimes():
           "(Delta in {0.2, 1.0, 1.8}, the separations of fig:tanh-changing-separation; the paper "
           "does not print panel (b)'s values) (" + _SETTING + ")", "monte-carlo",
           "2 SE of each difference",
-          "a qualitative reading of a 100-replication experiment (the paper's 95% bands)")
+          "a qualitative reading of a 100-replication experiment (the paper's 95% bands)",
+          printed="increasingly strong recovery as Delta increases")
 def _separation():
     row = PAPER_LINKS[2]
     res = [(_final_angles([row], d)[0], d) for d in ("0.2", "1.0", "1.8")]
@@ -119,7 +120,8 @@ def _separation():
           "Panel (d): under stable dynamics R_t/t decreases, whereas near-critical and unstable "
           "dynamics show increasingly persistent regret (" + _SETTING + ")", "monte-carlo",
           "2 SE of paired (within-replication) and between-link differences",
-          "a qualitative reading of a 100-replication experiment (the paper's 95% bands)")
+          "a qualitative reading of a 100-replication experiment (the paper's 95% bands)",
+          printed="stable: R_t/t decreases; near-critical, unstable: persistent regret")
 def _panel_d():
     finals, notes = [], []
     for row in PAPER_LINKS[:3]:
@@ -172,7 +174,8 @@ def _fmt_gaps(gaps):
           "(rho in {0, 0.2, 0.4, 0.6, 0.8}; " + _CMP + ")", "monte-carlo",
           "95% CI of the paired difference R_n(NBL) - R_n(GL)",
           "paired differences over common random numbers remove the shared noise; 1.96 SE is "
-          "the paper's band convention", quick=False)
+          "the paper's band convention", quick=False,
+          printed="GL lower near logistic; advantage diminishes; NBL can have lower regret")
 def _panel_g():
     links = [(f"rho={r}", Link.family("weighted-entropy", rho=r))
              for r in ("0", "0.2", "0.4", "0.6", "0.8")]
@@ -194,7 +197,8 @@ def _panel_g():
           "an advantage for a link well approximated by its working model, while NBL can have "
           "lower regret for larger departures (" + _CMP + ")", "monte-carlo",
           "95% CI of the paired difference R_n(NBL) - R_n(GL)",
-          "paired differences over common random numbers; 1.96 SE", quick=False)
+          "paired differences over common random numbers; 1.96 SE", quick=False,
+          printed="GL keeps an advantage for some link; NBL lower for larger departures")
 def _panel_h():
     links = [(f"mu2={row['params']['mu2']}", _link(row)) for row in PAPER_LINKS[:3]]
     gaps = _paired_regret_gaps(links)
