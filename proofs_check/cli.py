@@ -8,6 +8,7 @@
     nbl simulate         LINK --delta D [--d 2] [--n N] [--reps R] [--n0 N0 | --init-angle DEG]
                          [--gamma G] [--t0 T0] [--policy nbl|greedy-logistic|oracle|both|all]
                          [--seed S] [--out DIR] [--json]
+    nbl reproduce        [FIGURE ...] [--quick] [--out DIR] [--no-cache] [--list]
     nbl check            [--quick] [--out DIR]
     LINK := --link EXPR_IN_z | --potential EXPR_IN_m [--domain LO,HI]
           | --family NAME [--param k=v ...]
@@ -360,6 +361,27 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+def cmd_reproduce(args) -> int:
+    from nbl_sim.figures import load_figures
+    from nbl_sim.reproduce import reproduce
+
+    if args.list:
+        reg = load_figures()
+        rows = [[fid, mod.LABEL if isinstance(mod.LABEL, str) else mod.LABEL[fid],
+                 mod.TITLE if isinstance(mod.TITLE, str) else mod.TITLE[fid]]
+                for fid, mod in reg.items()]
+        print(_table(["figure", "paper label", "title"], rows))
+        return 0
+    bar = _progress("reproducing figures")
+    records = reproduce(args.figures, quick=args.quick, out_dir=args.out,
+                        cache_dir=None if args.no_cache else args.cache_dir, progress=bar)
+    rows = [[r["id"], r["label"], f"{r['seconds']:.1f}", "yes" if r["cached"] else "no",
+             _clip(r["summary"], 70)] for r in records]
+    print(_table(["figure", "paper label", "s", "cached", "reproduction shows"], rows))
+    print(f"gallery: {args.out}/index.md")
+    return 0
+
+
 def cmd_check(args) -> int:
     from .registry import FAIL, run_claims
     from .report import summary_line, write_report
@@ -476,6 +498,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write trajectories (CSV), bands (CSV), manifest.json, simulation.png")
     m.add_argument("--json", action="store_true")
     m.set_defaults(func=cmd_simulate)
+
+    f = sub.add_parser(
+        "reproduce",
+        help="regenerate the paper's figures (PNG, PDF, CSV data, manifest, gallery)",
+        description="Compute and draw the paper's figures and the pictures beyond it; writes "
+        "FIGURE.png/.pdf, the plotted data as CSV, a JSON manifest per figure and index.md. "
+        "Figure data are cached (resume after an interruption).",
+    )
+    f.add_argument("figures", nargs="*", metavar="FIGURE", help="figure ids (default: all)")
+    f.add_argument("--quick", action="store_true", help="fewer replications, coarser grids")
+    f.add_argument("--out", default="figures", metavar="DIR", help="output directory (figures)")
+    f.add_argument("--cache-dir", default=".nbl_cache/figures", metavar="DIR",
+                   help="data cache (default .nbl_cache/figures)")
+    f.add_argument("--no-cache", action="store_true", help="recompute everything, cache nothing")
+    f.add_argument("--list", action="store_true", help="list the figures and exit")
+    f.set_defaults(func=cmd_reproduce)
 
     k = sub.add_parser(
         "check",
