@@ -196,3 +196,11 @@ def test_simulate_bounded_rewards_for_an_unbounded_link(capsys):
     code, out, _ = run(capsys, "simulate", "--link", "z", "--delta", "1", "--n", "300",
                        "--reps", "3", "--reward", "bounded", "--noise", "0.2", "--json")
     assert code == 0 and json.loads(out)["environment"]["reward"] == "bounded"
+
+
+# ---------------------------------------------------------------------- nbl reproduce
+def test_reproduce_list_and_unknown_figure(capsys):
+    code, out, _ = run(capsys, "reproduce", "--list")
+    assert code == 0 and out.splitlines()[0].startswith("figure")
+    code, out, err = run(capsys, "reproduce", "no-such-figure", "--no-cache", "--out", "/tmp/x")
+    assert code == 2 and "unknown figure" in err and out == ""
