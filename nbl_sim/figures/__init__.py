@@ -25,6 +25,8 @@ FIGURE_MODULES = (
     "stability_components",
     "tanh_phase",
     "changing_separation",
+    "global_field",
+    "rates",
 )
 
 
