@@ -191,10 +191,10 @@ def compute(quick: bool) -> FigureData:
 
 
 def _summary(lam_02, crossings_c, finals_d, g_tab, h_tab) -> str:
-    lam = ", ".join(f"{k[3:]} {v:+.4f}" for k, v in lam_02.items())
+    lam = ", ".join(f"{k[3:]} {v:+.3e}" for k, v in lam_02.items())
     cross = ", ".join(f"{k[3:]} {', '.join(f'{x:.3f}' for x in v) or 'none'}"
                       for k, v in crossings_c.items())
-    dd = ", ".join(f"{k[3:]} {m:.4f}±{s:.4f}" for k, (m, s) in finals_d.items())
+    dd = ", ".join(f"{k[3:]} {m:.2e}±{s:.1e}" for k, (m, s) in finals_d.items())
 
     def wins(tab, names):
         out = []
@@ -227,7 +227,11 @@ def _compare_panel(ax, tab: dict, labels: list, xlabel: str, title: str) -> None
     ax.set_xlabel(xlabel)
     ax.set_ylabel(r"final regret $R_n$ (mean, 95% CI)")
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7, loc="best")
+    top = max(float(np.max(tab[f"{c}_mean"] + Z95 * tab[f"{c}_se"]))
+              for c in ("nbl", "greedy_logistic", "diff"))
+    bottom = min(0.0, float(np.min(tab["diff_mean"] - Z95 * tab["diff_se"])))
+    ax.set_ylim(bottom - 0.05 * (top - bottom), top + 0.3 * (top - bottom))
+    ax.legend(fontsize=7, loc="upper center", ncol=3, columnspacing=0.8, handletextpad=0.3)
 
 
 def draw(data: FigureData):
