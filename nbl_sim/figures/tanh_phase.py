@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from nbl_theory import Link
+from nbl_theory.continuation import trace_zero_curve
 from nbl_theory.stability import lambda_star_float
 from nbl_theory.threshold import find_thresholds
 
@@ -125,6 +126,18 @@ def compute(quick: bool = False) -> FigureData:
         rep["delta"].append(float(REF_DELTA))
         rep["lambda_star"].append(lambda_star_float(_build(m), float(REF_DELTA)))
 
+    # the whole boundary by pseudo-arclength continuation from the certified root at Δ = 0.2:
+    # every traced point has |λ*| ≤ 1e-12 (float64 tier), so the curve is exact where the grid
+    # contour is coarse (notably around the fold at the top of the unstable region)
+    curve = None
+    if roots_ref:
+        def lam_f(m, d):
+            return lambda_star_float(_build(f"{m:.17g}"), d)
+
+        curve = trace_zero_curve(lam_f, (float(roots_ref[0].value), float(REF_DELTA)),
+                                 (MU2_RANGE, (0.005, DELTA_RANGE[1])), scale=(1.0, 0.25),
+                                 step=0.1 if quick else 0.04, tol=1e-12)
+
     mg, dg = np.meshgrid(mu2s, deltas)
     tables = {
         "grid": {"mu2": mg.ravel(), "delta": dg.ravel(), "lambda_star": lam.ravel()},
@@ -132,6 +145,9 @@ def compute(quick: bool = False) -> FigureData:
         "boundary_exact": {k: np.asarray(v) for k, v in pts.items()},
         "representative": {k: np.asarray(v) for k, v in rep.items()},
     }
+    if curve is not None:
+        tables["boundary_continuation"] = {"mu2": curve.x, "delta": curve.y,
+                                           "lambda_star": curve.residual}
     grid_ref = _crossings_at(cx, cy, cseg, float(REF_DELTA))
     frac = float((lam < 0).mean())
     summary = (
@@ -144,6 +160,11 @@ def compute(quick: bool = False) -> FigureData:
         + f" (mu2 spacing {mu2s[1] - mu2s[0]:.3f}); lambda* at Delta = {REF_DELTA}: "
         + ", ".join(f"mu2 = {m}: {v:.3g}" for m, v in zip(rep["mu2"], rep["lambda_star"]))
     )
+    if curve is not None:
+        top = int(np.argmax(curve.y))
+        summary += (f"; the continued boundary ({curve.x.size} points, |lambda*| <= "
+                    f"{np.abs(curve.residual).max():.1e}) peaks at Delta = {curve.y[top]:.4f} "
+                    f"(mu2 = {curve.x[top]:.3f})")
     settings = {
         "family": "two-transition (eq:link_tanh), p0=0.10 a1=0.10 a2=0.25 b1=2 b2=1.4 mu1=-1.25",
         "mu2_grid": [MU2_RANGE[0], MU2_RANGE[1], n_mu],
@@ -151,6 +172,8 @@ def compute(quick: bool = False) -> FigureData:
         "reference_delta": REF_DELTA,
         "fixed_delta_solves": fixed_d,
         "lambda_star": "float64 (lambda_star_float); exact points by find_thresholds, certified",
+        "continuation": "nbl_theory.continuation.trace_zero_curve from the first certified root "
+                        "at the reference delta, tol 1e-12, scale (1, 0.25)",
         "grid_crossings_at_reference_delta": grid_ref,
     }
     return FigureData(tables=tables, settings=settings, summary=summary)
@@ -171,6 +194,10 @@ def draw(data: FigureData):
         sel = c["segment"] == k
         ax.plot(c["mu2"][sel], c["delta"][sel], color="k", lw=1.5,
                 label=r"$\lambda_\star=0$ (grid contour)" if k == 0 else None)
+    if "boundary_continuation" in data.tables:
+        cc = data.table("boundary_continuation")
+        ax.plot(cc["mu2"], cc["delta"], color="#1f3b73", lw=1.0, ls="--",
+                label=r"$\lambda_\star=0$ (continuation)")
     ex = data.table("boundary_exact")
     if ex["mu2"].size:
         ax.plot(ex["mu2"], ex["delta"], "x", color="k", ms=5, mew=1.1,

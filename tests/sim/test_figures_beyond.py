@@ -4,6 +4,7 @@ import warnings
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pytest
 
 from nbl_sim.figures import global_field, rates
 
@@ -36,3 +37,27 @@ def test_rates_d2_rate_bounds_lambda_star():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         plt.close(rates.draw(data))
+
+
+def test_phase_boundary_by_continuation_passes_through_the_critical_points():
+    """The continued λ* = 0 curve: every point has |λ*| ≤ 1e-11 and it crosses Δ = 0.2 at the
+    threshold solver's critical mu2 (0.5768002067 and 2.1432835032, certified; reference
+    values from nbl_theory.threshold.find_thresholds at Δ = 0.2)."""
+    from nbl_sim.figures import tanh_phase
+
+    data = tanh_phase.compute(quick=True)
+    c = data.table("boundary_continuation")
+    assert np.max(np.abs(c["lambda_star"])) <= 1e-11
+    crossings = []
+    for i in range(c["delta"].size - 1):
+        d0, d1 = c["delta"][i] - 0.2, c["delta"][i + 1] - 0.2
+        if d0 == 0:
+            crossings.append(c["mu2"][i])
+        elif d0 * d1 < 0:
+            w = d0 / (d0 - d1)
+            crossings.append(c["mu2"][i] + w * (c["mu2"][i + 1] - c["mu2"][i]))
+    crossings = sorted(set(np.round(crossings, 9)))
+    assert len(crossings) == 2
+    assert crossings[0] == pytest.approx(0.5768002067, abs=1e-8)  # the start point, corrected
+    assert crossings[1] == pytest.approx(2.1432835032, abs=2e-3)  # linear interpolation
+    assert 0.51 < c["delta"].max() < 0.53  # the fold above the certified 0.5104 of mu2 = 1.244
