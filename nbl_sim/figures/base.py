@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["FigureData", "LINK_COLORS", "LINK_NAMES", "link_color", "new_figure"]
+__all__ = ["FigureData", "LINK_COLORS", "LINK_NAMES", "link_color", "new_figure",
+           "paper_two_transition_links"]
 
 #: One color per named link, used by every panel (the paper's regimes: green stable, orange
 #: near-critical, red unstable; weighted entropy in blues/purples by rho).
@@ -63,3 +64,13 @@ def new_figure(nrows: int = 1, ncols: int = 1, width: float = 6.4, height: float
 
     return plt.subplots(nrows, ncols, figsize=(width, height), constrained_layout=True,
                         squeeze=False)
+
+
+def paper_two_transition_links() -> list:
+    """[(key, Link)] for the paper's three two-transition links, keys tt-stable,
+    tt-near-critical, tt-unstable (nbl_theory.families.PAPER_LINKS)."""
+    from nbl_theory.families import PAPER_LINKS
+    from nbl_theory.links import Link
+
+    return [(f"tt-{row['regime']}", Link.family(row["family"], **row["params"]))
+            for row in PAPER_LINKS if row["family"] == "two-transition"]

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbl_theory.families import PAPER_LINKS
-from nbl_theory.links import Link
-
 from .. import population as pop
-from .base import FigureData, link_color, new_figure
+from .base import FigureData, link_color, new_figure, paper_two_transition_links
 
 ID = "global-field"
 LABEL = "fig:local-stability-2d"
@@ -21,17 +18,12 @@ TITLE = "Global population field H(alpha) in d = 2 (beyond the paper's sketch)"
 CAPTION = ("Near v*, restoring motion requires alpha H(alpha) < 0 (the paper draws this as a "
            "sketch, not from a computed field).")
 
-_KEYS = {"stable": "tt-stable", "near-critical": "tt-near-critical", "unstable": "tt-unstable"}
-
-
 def compute(quick: bool) -> FigureData:
     delta = "0.2"
     n = 721 if quick else 2881
     alpha = np.linspace(-np.pi, np.pi, n)
     tables, zeros, parts = {}, {"link": [], "alpha_deg": [], "dH": [], "stability": []}, []
-    for row in PAPER_LINKS[:3]:
-        key = _KEYS[row["regime"]]
-        link = Link.family(row["family"], **row["params"])
+    for key, link in paper_two_transition_links():
         tables[key] = {"alpha_deg": np.degrees(alpha), "H": pop.H_alpha(link, delta, alpha)}
         eqs = pop.circle_equilibria(link, delta, n_grid=720 if quick else 3600)
         att = []

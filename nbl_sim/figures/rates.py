@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbl_theory.families import PAPER_LINKS
-from nbl_theory.links import Link
 from nbl_theory.stability import stability
 
-from .base import FigureData, link_color, new_figure
+from .base import FigureData, link_color, new_figure, paper_two_transition_links
 
 ID = "rates-vs-delta"
 LABEL = "prop:local_jacobian"
@@ -21,15 +19,10 @@ TITLE = "Exact local contraction rates and lambda* against Delta (beyond the pap
 CAPTION = ("lambda* is the contraction coefficient the paper uses; the exact spectrum of "
            "Dh(v*) is in prop:local_jacobian.")
 
-_KEYS = {"stable": "tt-stable", "near-critical": "tt-near-critical", "unstable": "tt-unstable"}
-
-
 def compute(quick: bool) -> FigureData:
     deltas = np.linspace(0.02, 1.98, 50 if quick else 197)
     tables, parts = {}, []
-    for row in PAPER_LINKS[:3]:
-        key = _KEYS[row["regime"]]
-        link = Link.family(row["family"], **row["params"])
+    for key, link in paper_two_transition_links():
         lam, r2, r3 = [], [], []
         for d in deltas:
             res = stability(link, repr(float(d)))
