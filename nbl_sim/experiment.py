@@ -27,6 +27,7 @@ from .execution import Executor, make_executor
 from .metrics import cumulative_regret, mc_summary
 from .policies.nbl import nbl_run, validate_step
 from .policies.oracle import oracle_actions
+from .sweep import ChunkCache, run_sweep
 
 __all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds"]
 
@@ -266,6 +267,8 @@ def simulate(
     chunk_size: int | None = None,
     executor: Executor | None = None,
     workers: int | None = None,
+    scheduler: str | None = None,
+    cache: ChunkCache | None = None,
     progress=None,
 ) -> SimulationResult:
     """Run ``policies`` on ``reps`` replications of ``env`` with common random numbers.
@@ -288,6 +291,9 @@ def simulate(
         four chunks per worker).
     executor : an :class:`Executor`; default from ``workers`` (see
         :func:`nbl_sim.execution.make_executor`).
+    scheduler : a Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) instead of local workers.
+    cache : a :class:`nbl_sim.sweep.ChunkCache`: finished chunks are stored and reused, so an
+        interrupted run resumes (results are bit for bit those of an uninterrupted run).
     progress : optional ``progress(done_reps, total_reps)`` callback.
     """
     if not isinstance(env, Environment):
@@ -327,8 +333,9 @@ def simulate(
     if rec.ndim != 1 or rec.size == 0 or np.any(np.diff(rec) <= 0) or rec[0] < 0 or rec[-1] > n:
         raise NBLInputError("record_rounds must be strictly increasing integers in [0, n]")
 
-    if executor is None:
-        executor = make_executor(workers, work=float(reps) * n * env.d)
+    own = executor is None
+    if own:
+        executor = make_executor(workers, work=float(reps) * n * env.d, scheduler=scheduler)
     if chunk_size is None:
         per_rep = n * (env.d + 4) * 8.0
         chunk_size = max(1, min(reps, int(_CHUNK_BYTES // per_rep)))
@@ -340,15 +347,14 @@ def simulate(
                    bool(intercept), float(ridge)) for c in chunks]
 
     tic = time.perf_counter()
-    parts: list = [None] * len(tasks)
-    done = 0
-    if progress:
-        progress(0, reps)
-    for i, res in executor.run(_run_chunk, tasks):
-        parts[i] = res
-        done += len(chunks[i])
-        if progress:
-            progress(done, reps)
+    try:
+        sweep = run_sweep(_run_chunk, tasks, executor=executor, cache=cache, progress=progress,
+                          weights=[len(c) for c in chunks], on_error="raise")
+        where = executor.describe()
+    finally:
+        if own:
+            executor.close()
+    parts = sweep.results
     seconds = time.perf_counter() - tic
 
     results = {}
@@ -367,7 +373,7 @@ def simulate(
         "ridge": ridge if "greedy-logistic" in policies else None,
         "chunk_size": chunk_size,
     }
-    return SimulationResult(params, env.describe(), rec, results, seconds, executor.describe())
+    return SimulationResult(params, env.describe(), rec, results, seconds, where)
 
 
 def _pos_int(x, name):

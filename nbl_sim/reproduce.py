@@ -27,8 +27,10 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
+from .execution import Executor, SerialExecutor, make_executor
 from .experiment import package_versions
 from .figures import load_figures
+from .sweep import SweepError, run_sweep
 
 __all__ = ["reproduce", "cache_key"]
 
@@ -81,10 +83,20 @@ def _cell(a: np.ndarray, i: int) -> str:
     return str(x)
 
 
+def _compute_by_id(cell):
+    fig_id, quick = cell
+    return _compute(load_figures()[fig_id], fig_id, quick)
+
+
 def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
               cache_dir: str | Path | None = ".nbl_cache/figures", progress=None,
-              registry: dict | None = None) -> list[dict]:
+              registry: dict | None = None, executor: Executor | None = None,
+              workers: int | None = None, scheduler: str | None = None) -> list[dict]:
     """Compute and draw ``figures`` (ids; all when empty) and write their files.
+
+    The figures' data are computed as cells of one sweep (:func:`nbl_sim.sweep.run_sweep`) on
+    ``executor`` (default: in this process; ``workers=N`` a local pool, ``scheduler`` a Dask
+    cluster), each stored in the cache as soon as it arrives; drawing happens here.
 
     Returns one record per figure: id, label, title, files, seconds, cached, summary.
     """
@@ -98,23 +110,55 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
     cache = Path(cache_dir) if cache_dir else None
     if cache:
         cache.mkdir(parents=True, exist_ok=True)
+    paths, datas = {}, {}
+    for fig_id in wanted:
+        key = cache_key(fig_id, reg[fig_id], quick)
+        paths[fig_id] = (cache / f"{fig_id}-{'quick' if quick else 'full'}-{key}.pkl"
+                         if cache else None)
+        if paths[fig_id] is not None and paths[fig_id].exists():
+            with paths[fig_id].open("rb") as fh:
+                datas[fig_id] = pickle.load(fh)
+    cached_ids = set(datas)
+    todo = [f for f in wanted if f not in datas]
+    seconds: dict = {}
+
+    def keep(j: int, data) -> None:
+        fig_id = todo[j]
+        datas[fig_id] = data
+        now = time.perf_counter()
+        seconds[fig_id] = now - last[0]     # time since the previous figure arrived
+        last[0] = now
+        path = paths[fig_id]
+        if path:
+            tmp = path.with_suffix(".tmp")
+            with tmp.open("wb") as fh:
+                pickle.dump(data, fh)
+            tmp.replace(path)  # atomic: an interrupted write never leaves a bad entry
+
+    last = [time.perf_counter()]
+    if todo:
+        if registry is None:     # figure modules load by id on any worker
+            fn, cells = _compute_by_id, [(f, quick) for f in todo]
+        else:                    # custom modules only exist here: run in this process
+            fn, cells = (lambda c: _compute(reg[c[0]], c[0], c[1])), [(f, quick) for f in todo]
+            executor = SerialExecutor()
+        own = executor is None
+        if own:
+            executor = make_executor(workers, work=0.0, scheduler=scheduler)
+        try:
+            res = run_sweep(fn, cells, executor=executor, progress=progress, on_result=keep)
+        finally:
+            if own:
+                executor.close()
+        if res.failures:
+            raise SweepError(res.failures)
+
     records = []
-    for i, fig_id in enumerate(wanted):
+    for fig_id in wanted:
         module = reg[fig_id]
         tic = time.perf_counter()
-        key = cache_key(fig_id, module, quick)
-        path = cache / f"{fig_id}-{'quick' if quick else 'full'}-{key}.pkl" if cache else None
-        cached = bool(path and path.exists())
-        if cached:
-            with path.open("rb") as fh:
-                data = pickle.load(fh)
-        else:
-            data = _compute(module, fig_id, quick)
-            if path:
-                tmp = path.with_suffix(".tmp")
-                with tmp.open("wb") as fh:
-                    pickle.dump(data, fh)
-                tmp.replace(path)  # atomic: an interrupted write never leaves a bad entry
+        data = datas[fig_id]
+        cached = fig_id in cached_ids
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # a figure that warns is a bug in the figure
             fig = _draw(module, fig_id, data)
@@ -127,7 +171,7 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
 
         plt.close(fig)
         files += _write_tables(out, fig_id, data)
-        seconds = time.perf_counter() - tic
+        secs = time.perf_counter() - tic + seconds.get(fig_id, 0.0)
         rec = {
             "id": fig_id,
             "label": _attr(module, "LABEL", fig_id),
@@ -137,15 +181,13 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
             "settings": data.settings,
             "quick": quick,
             "cached": cached,
-            "seconds": round(seconds, 3),
+            "seconds": round(secs, 3),
             "versions": package_versions(),
             "files": [f.name for f in files],
         }
         (out / f"{fig_id}.json").write_text(json.dumps(rec, indent=2, default=_json) + "\n")
         rec["files"].append(f"{fig_id}.json")
         records.append(rec)
-        if progress:
-            progress(i + 1, len(wanted))
     _write_index(out, records, quick)
     return records
 

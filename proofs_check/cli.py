@@ -326,7 +326,8 @@ def cmd_simulate(args) -> int:
     res = simulate(env, n=args.n, reps=args.reps, n0=args.n0, init_angle=args.init_angle,
                    gamma=args.gamma, t0=args.t0, policies=policies, seed=args.seed,
                    intercept=not args.no_intercept, record_rounds=record,
-                   workers=args.workers, progress=bar)
+                   workers=args.workers, scheduler=args.scheduler, cache=_cache(args, "simulate"),
+                   progress=bar)
     files = []
     if args.out:
         from nbl_sim.plots import plot_simulation
@@ -374,12 +375,126 @@ def cmd_reproduce(args) -> int:
         return 0
     bar = _progress("reproducing figures")
     records = reproduce(args.figures, quick=args.quick, out_dir=args.out,
-                        cache_dir=None if args.no_cache else args.cache_dir, progress=bar)
+                        cache_dir=None if args.no_cache else args.cache_dir, progress=bar,
+                        workers=args.workers, scheduler=args.scheduler)
     rows = [[r["id"], r["label"], f"{r['seconds']:.1f}", "yes" if r["cached"] else "no",
              _clip(r["summary"], 70)] for r in records]
     print(_table(["figure", "paper label", "s", "cached", "reproduction shows"], rows))
     print(f"gallery: {args.out}/index.md")
     return 0
+
+
+def _cache(args, namespace: str):
+    from nbl_sim.sweep import ChunkCache
+
+    return None if args.no_cache else ChunkCache(args.cache_dir, namespace)
+
+
+def _grid_arg(text: str, name: str) -> tuple[float, float, int]:
+    parts = str(text).split(":")
+    try:
+        lo, hi, n = float(parts[0]), float(parts[1]), int(parts[2])
+    except (IndexError, ValueError):
+        raise NBLInputError(f"{name} must be LO:HI:N, e.g. -2.5:3.5:40; got {text!r}") from None
+    if len(parts) != 3 or n < 1 or n > 100_000:
+        raise NBLInputError(f"{name} must be LO:HI:N with 1 <= N <= 100000; got {text!r}")
+    return lo, hi, n
+
+
+def cmd_phase(args) -> int:
+    import numpy as np
+
+    from nbl_sim.phase import grid_values, phase_diagram
+
+    fixed = {}
+    for item in args.fixed or []:
+        if "=" not in item:
+            raise NBLInputError(f"--fixed takes NAME=VALUE, got {item!r}")
+        k, v = item.split("=", 1)
+        fixed[k.strip()] = v.strip()
+    values = grid_values(*_grid_arg(args.range, "--range"))
+    deltas = grid_values(*_grid_arg(args.delta_range, "--delta-range"))
+    for d in deltas:
+        if not 0 < float(d) < 2:
+            raise NBLInputError(f"--delta-range must lie in (0, 2); got {d}")
+    bar = _progress(f"phase diagram ({len(values)} x {len(deltas)}, {args.tier})")
+    pd = phase_diagram(args.family, args.param, values, deltas, fixed=fixed, tier=args.tier,
+                       workers=args.workers, scheduler=args.scheduler,
+                       cache=_cache(args, "phase"), progress=bar)
+    files = []
+    if args.out:
+        from pathlib import Path
+
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        csv_path = out / "phase.csv"
+        with csv_path.open("w") as fh:
+            fh.write(f"delta,{args.param},lambda_star,sign\n")
+            for i, d in enumerate(pd.deltas):
+                for j, v in enumerate(pd.values):
+                    lam = pd.lambda_star[i, j]
+                    fh.write(f"{d},{v},{'' if np.isnan(lam) else repr(float(lam))},"
+                             f"{pd.sign[i, j]}\n")
+        files.append(csv_path)
+        files.append(_plot_phase(pd, out / "phase.png"))
+        (out / "phase.json").write_text(json.dumps(pd.to_json(), indent=2) + "\n")
+        files.append(out / "phase.json")
+    if args.json:
+        payload = pd.to_json()
+        payload["files"] = [str(f) for f in files]
+        print(json.dumps(payload, indent=2))
+    else:
+        counts = {k: int((pd.sign == k).sum()) for k in ("stable", "unstable", "undecided",
+                                                         "failed")}
+        print(f"{args.family} ({args.param} x delta), {len(values)} x {len(deltas)} grid, "
+              f"tier {args.tier}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+        rows = [[f"{float(d):.6g}", f"{lo:.6g}", f"{hi:.6g}"]
+                for d, lo, hi in pd.unstable_intervals()]
+        if rows:
+            print(_table(["delta", f"unstable {args.param} from", "to (grid)"], rows))
+        else:
+            print("no grid point with lambda* < 0")
+        print(f"{pd.seconds:.2f} s on {pd.executor}"
+              + (f" ({pd.cached} columns from the cache)" if pd.cached else ""))
+        for f in files:
+            print(f"wrote {f}")
+    for f in pd.failures:
+        print(f"nbl: failed cell {args.param} = {f.params.value}: {f.error}", file=sys.stderr)
+    return 3 if pd.failures else 0
+
+
+def _plot_phase(pd, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    x = np.array([float(v) for v in pd.values])
+    y = np.array([float(d) for d in pd.deltas])
+    fig, ax = plt.subplots(figsize=(6.4, 4.4), constrained_layout=True)
+    lam = np.ma.masked_invalid(pd.lambda_star)
+    lim = float(np.nanmax(np.abs(pd.lambda_star))) if np.isfinite(pd.lambda_star).any() else 1.0
+    if x.size > 1 and y.size > 1:
+        m = ax.pcolormesh(x, y, lam, cmap="RdBu", vmin=-lim, vmax=lim, shading="nearest")
+        fig.colorbar(m, ax=ax, label="lambda*")
+        if (pd.sign == "unstable").any() and (pd.sign == "stable").any():
+            ax.contour(x, y, np.nan_to_num(pd.lambda_star, nan=lim), levels=[0.0], colors="k",
+                       linewidths=1.2)
+    else:
+        ax.scatter(np.repeat(x[None, :], y.size, 0), np.repeat(y[:, None], x.size, 1),
+                   c=np.nan_to_num(pd.lambda_star), cmap="RdBu", vmin=-lim, vmax=lim)
+    und = pd.sign == "undecided"
+    if und.any():
+        ii, jj = np.nonzero(und)
+        ax.plot(x[jj], y[ii], "kx", ms=4, label="sign undecided")
+        ax.legend(loc="upper right")
+    ax.set_xlabel(pd.param)
+    ax.set_ylabel("Delta")
+    ax.set_title(f"{pd.family}: lambda* ({pd.tier}); black line lambda* = 0")
+    fig.savefig(path, dpi=150)
+    plt.close(fig)
+    return path
 
 
 def cmd_check(args) -> int:
@@ -408,6 +523,21 @@ def _clip(x, n: int = 48) -> str:
 
 
 # ---------------------------------------------------------------------- parser
+def _add_exec_args(p, cache_default: str, workers: bool = True) -> None:
+    p.add_argument("--scheduler", default=None, metavar="ADDR",
+                   help="run on a Dask cluster: tcp://HOST:PORT of a running scheduler, or "
+                        "local:N for a local cluster of N workers (default: "
+                        "$NBL_DASK_SCHEDULER, else local processes)")
+    if workers:
+        p.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="local process pool of N workers (default: all cores when the "
+                            "work is large; 1 = in-process)")
+    p.add_argument("--cache-dir", default=cache_default, metavar="DIR",
+                   help=f"finished chunks are cached here, so an interrupted run resumes "
+                        f"(default {cache_default})")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="nbl",
@@ -492,6 +622,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Greedy Logistic without intercept (default: with)")
     m.add_argument("--record-every", type=int, default=None, metavar="K",
                    help="keep trajectories every K rounds (default: ~500 points)")
+    _add_exec_args(m, ".nbl_cache/sweeps", workers=False)
     m.add_argument("--workers", type=int, default=None,
                    help="processes (default: a local pool for large runs, else in-process)")
     m.add_argument("--out", default=None, metavar="DIR",
@@ -512,8 +643,34 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--cache-dir", default=".nbl_cache/figures", metavar="DIR",
                    help="data cache (default .nbl_cache/figures)")
     f.add_argument("--no-cache", action="store_true", help="recompute everything, cache nothing")
+    f.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="compute the figures on a local pool of N processes (default: here)")
+    f.add_argument("--scheduler", default=None, metavar="ADDR",
+                   help="compute the figures on a Dask cluster: tcp://HOST:PORT or local:N "
+                        "(default: $NBL_DASK_SCHEDULER)")
     f.add_argument("--list", action="store_true", help="list the figures and exit")
     f.set_defaults(func=cmd_reproduce)
+
+    ph = sub.add_parser(
+        "phase",
+        help="phase diagram: lambda* of a link family on a (parameter, Delta) grid",
+        description="Sweep lambda* (eq:decision_stability) of a named family over a grid of "
+        "one parameter and Delta, in float64, mpmath (30 digits) or certified (Arb) precision, "
+        "locally or on a Dask cluster; finished columns are cached, so an interrupted sweep "
+        "resumes.",
+    )
+    ph.add_argument("--family", required=True, metavar="NAME", help="named link family")
+    ph.add_argument("--param", required=True, metavar="NAME", help="the family parameter to sweep")
+    ph.add_argument("--range", required=True, metavar="LO:HI:N", help="parameter grid")
+    ph.add_argument("--delta-range", required=True, metavar="LO:HI:N", help="Delta grid in (0, 2)")
+    ph.add_argument("--fixed", nargs="*", metavar="NAME=VALUE",
+                    help="other family parameters (default: the family's defaults)")
+    ph.add_argument("--tier", choices=["float", "mpmath", "certified"], default="float",
+                    help="precision tier (default float)")
+    _add_exec_args(ph, ".nbl_cache/sweeps")
+    ph.add_argument("--out", default=None, metavar="DIR", help="write phase.csv/.png/.json here")
+    ph.add_argument("--json", action="store_true")
+    ph.set_defaults(func=cmd_phase)
 
     k = sub.add_parser(
         "check",
@@ -553,6 +710,8 @@ def _glue_values(argv: list[str]) -> list[str]:
 
 
 def main(argv=None) -> int:
+    from nbl_sim.sweep import SweepError
+
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(_glue_values(argv))
@@ -561,6 +720,9 @@ def main(argv=None) -> int:
     except NBLInputError as exc:
         print(f"nbl: error: {exc}", file=sys.stderr)
         return 2
+    except SweepError as exc:
+        print(f"nbl: {exc}", file=sys.stderr)
+        return 3
     except BrokenPipeError:  # pragma: no cover - e.g. `nbl ... | head`
         sys.stderr.close()
         return 0

@@ -15,8 +15,8 @@ import numpy as np
 from nbl_theory import Link
 from nbl_theory.continuation import trace_zero_curve
 from nbl_theory.stability import lambda_star_float
-from nbl_theory.threshold import find_thresholds
 
+from ..phase import phase_diagram, threshold_scan
 from .base import LINK_NAMES, FigureData, link_color, new_figure
 
 ID = "tanh-phase"
@@ -77,11 +77,10 @@ def compute(quick: bool = False) -> FigureData:
     n_mu, n_d = (40, 30) if quick else (160, 120)
     mu2s = np.linspace(*MU2_RANGE, n_mu)
     deltas = np.linspace(*DELTA_RANGE, n_d)
-    lam = np.empty((n_d, n_mu))
-    for j, m in enumerate(mu2s):
-        link = _build(_fmt(m))
-        for i, d in enumerate(deltas):
-            lam[i, j] = lambda_star_float(link, float(d))
+    grid = phase_diagram("two-transition", "mu2", [_fmt(m) for m in mu2s],
+                         [f"{d:.17g}" for d in deltas], tier="float")
+    grid_failed = [f.params.value for f in grid.failures]
+    lam = grid.lambda_star
     cx, cy, cseg = _zero_contour(mu2s, deltas, lam)
 
     # exact boundary points: roots in mu2 at fixed delta ...
@@ -95,29 +94,33 @@ def compute(quick: bool = False) -> FigureData:
     pts = {"mu2": [], "delta": [], "solved_for": [], "certified": []}
     roots_ref = []
     bracket_mu = (_fmt(MU2_RANGE[0]), _fmt(MU2_RANGE[1]))
-    for d in fixed_d:
-        res = find_thresholds(_build, "mu2", delta=d, bracket=bracket_mu,
-                              grid=41 if quick else 121, certify=True)
-        for r in res.roots:
-            pts["mu2"].append(float(r.value))
+    scan = threshold_scan("two-transition", "mu2", "mu2", fixed_d, bracket=bracket_mu,
+                          grid=41 if quick else 121, certify=True)
+    for d, roots in zip(fixed_d, scan.roots):
+        for r in roots or []:
+            pts["mu2"].append(float(r["value"]))
             pts["delta"].append(float(d))
             pts["solved_for"].append("mu2")
-            pts["certified"].append(bool(r.certified))
+            pts["certified"].append(bool(r["certified"]))
             if d == REF_DELTA:
                 roots_ref.append(r)
     # ... and roots in delta at fixed mu2 inside the unstable band at small delta
     if len(roots_ref) >= 2:
-        lo, hi = float(roots_ref[0].value), float(roots_ref[-1].value)
+        lo, hi = float(roots_ref[0]["value"]), float(roots_ref[-1]["value"])
         n_fix = 3 if quick else 9
-        for m in np.linspace(lo, hi, n_fix + 2)[1:-1]:
-            res = find_thresholds(_build(_fmt(m)), "delta",
-                                  bracket=(_fmt(DELTA_RANGE[0]), _fmt(DELTA_RANGE[1])),
-                                  grid=25 if quick else 60, certify=True)
-            for r in res.roots:
-                pts["mu2"].append(float(_fmt(m)))
-                pts["delta"].append(float(r.value))
+        fixed_mu = [_fmt(m) for m in np.linspace(lo, hi, n_fix + 2)[1:-1]]
+        scan_d = threshold_scan("two-transition", "mu2", "delta", fixed_mu,
+                                bracket=(_fmt(DELTA_RANGE[0]), _fmt(DELTA_RANGE[1])),
+                                grid=25 if quick else 60, certify=True)
+        for m, roots in zip(fixed_mu, scan_d.roots):
+            for r in roots or []:
+                pts["mu2"].append(float(m))
+                pts["delta"].append(float(r["value"]))
                 pts["solved_for"].append("delta")
-                pts["certified"].append(bool(r.certified))
+                pts["certified"].append(bool(r["certified"]))
+    failed = grid_failed + [f.params.at for f in scan.failures]
+    if failed:
+        raise RuntimeError(f"tanh-phase: cells failed at {failed}")
 
     rep = {"key": [], "mu2": [], "delta": [], "lambda_star": []}
     for key, m in REPRESENTATIVE:
@@ -134,7 +137,7 @@ def compute(quick: bool = False) -> FigureData:
         def lam_f(m, d):
             return lambda_star_float(_build(f"{m:.17g}"), d)
 
-        curve = trace_zero_curve(lam_f, (float(roots_ref[0].value), float(REF_DELTA)),
+        curve = trace_zero_curve(lam_f, (float(roots_ref[0]["value"]), float(REF_DELTA)),
                                  (MU2_RANGE, (0.005, DELTA_RANGE[1])), scale=(1.0, 0.25),
                                  step=0.1 if quick else 0.04, tol=1e-12)
 
@@ -154,7 +157,7 @@ def compute(quick: bool = False) -> FigureData:
         f"lambda* < 0 on {100 * frac:.1f}% of the {n_mu}x{n_d} grid, only for "
         f"Delta <= {d_top:.3g} and mu2 in an intermediate band; at Delta = {REF_DELTA} the "
         f"threshold solver gives critical mu2 = "
-        + ", ".join(f"{r.value} ({'certified' if r.certified else 'uncertified'})"
+        + ", ".join(f"{r['value']} ({'certified' if r['certified'] else 'uncertified'})"
                     for r in roots_ref)
         + " and the grid contour " + ", ".join(f"{x:.4f}" for x in grid_ref)
         + f" (mu2 spacing {mu2s[1] - mu2s[0]:.3f}); lambda* at Delta = {REF_DELTA}: "

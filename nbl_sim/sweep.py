@@ -1,0 +1,278 @@
+"""Sweeps: independent cells on an executor, cached on disk, resumable, with failures reported.
+
+:func:`run_sweep` is the one entry point every sweep uses (simulation replications, phase
+diagrams, threshold scans, the regret-rate study, figure reproduction)::
+
+    res = run_sweep(fn, cells, executor=make_executor(scheduler="local:2"),
+                    cache=ChunkCache(".nbl_cache/sweeps"), progress=callback)
+    res.results      # fn(cells[i]) in cell order (None where a cell failed)
+    res.failures     # [CellFailure(index, params, error, traceback), ...]
+
+* **Reproducible.** Results come back in cell order whatever the executor, the number of workers
+  or the completion order; cells carry their own seeds, so nothing depends on where they ran.
+* **Cached.** A finished cell is written (atomically) to ``cache`` under a SHA-256 key of the
+  function's name, the cell's parameters (canonical JSON), the package version and a fingerprint
+  of the package source (so an edited checkout never reuses a stale chunk). A rerun after an
+  interruption computes only the cells that are missing.
+* **Failures.** A cell that raises is reported with its parameters and the rest of the sweep
+  still completes and is saved; ``on_error="raise"`` raises :class:`SweepError` after the sweep
+  for callers that need every cell.
+
+The cache stores pickles: it is a private working directory of the user who runs the sweep, not
+a place to load files from others.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import math
+import os
+import pickle
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from nbl_theory.errors import NBLInputError
+
+from .execution import Executor, TaskError, make_executor
+
+__all__ = ["run_sweep", "SweepResult", "CellFailure", "SweepError", "ChunkCache", "canonical",
+           "cell_key", "source_fingerprint", "DEFAULT_CACHE_DIR"]
+
+DEFAULT_CACHE_DIR = ".nbl_cache/sweeps"
+
+
+class SweepError(RuntimeError):
+    """Some cells of a sweep failed (the others were computed and cached)."""
+
+    def __init__(self, failures):
+        self.failures = list(failures)
+        lines = [f"  cell {f.index} {f.describe_params()}: {f.error}" for f in self.failures[:10]]
+        more = len(self.failures) - 10
+        super().__init__(f"{len(self.failures)} cell(s) failed:\n" + "\n".join(lines)
+                         + (f"\n  ... and {more} more" if more > 0 else ""))
+
+
+@dataclass(frozen=True)
+class CellFailure:
+    index: int
+    params: object
+    error: str
+    traceback: str = ""
+
+    def describe_params(self) -> str:
+        try:
+            return json.dumps(canonical(self.params), sort_keys=True)[:300]
+        except Exception:  # noqa: BLE001 - only for the message
+            return repr(self.params)[:300]
+
+
+@dataclass
+class SweepResult:
+    results: list
+    failures: list = field(default_factory=list)
+    cached: int = 0
+    computed: int = 0
+    seconds: float = 0.0
+    executor: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def raise_failures(self) -> None:
+        if self.failures:
+            raise SweepError(self.failures)
+
+
+# ---------------------------------------------------------------------- canonical parameters
+def canonical(x):
+    """A JSON-able, deterministic description of ``x`` (cell parameters) for cache keys.
+
+    Floats are written with ``repr`` (exact round trip), arrays with dtype, shape and values,
+    dataclasses and objects with ``__getstate__`` by their defining fields, sympy objects by
+    ``srepr``."""
+    if x is None or isinstance(x, (bool, int, str)):
+        return x
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            return {"float": repr(x)}
+        return {"float": repr(x)}
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, np.floating):
+        return {"float": repr(float(x))}
+    if isinstance(x, np.ndarray):
+        return {"array": str(x.dtype), "shape": list(x.shape),
+                "values": [canonical(v) for v in x.ravel().tolist()]}
+    if isinstance(x, dict):
+        return {"dict": sorted(([json.dumps(canonical(k), sort_keys=True), canonical(v)]
+                                for k, v in x.items()), key=lambda kv: kv[0])}
+    if isinstance(x, (list, tuple)):
+        return [canonical(v) for v in x]
+    mod = type(x).__module__
+    if mod.startswith("sympy"):
+        import sympy as sp
+
+        return {"sympy": sp.srepr(x)}
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        state = (x.__getstate__() if hasattr(type(x), "__getstate__")
+                 and type(x).__getstate__ is not object.__getstate__
+                 else {f.name: getattr(x, f.name) for f in dataclasses.fields(x)})
+        return {"type": f"{mod}.{type(x).__qualname__}", "state": canonical(state)}
+    if hasattr(x, "__getstate__"):
+        state = x.__getstate__()
+        if isinstance(state, dict):
+            return {"type": f"{mod}.{type(x).__qualname__}", "state": canonical(state)}
+    if callable(x) and hasattr(x, "__qualname__"):
+        return {"callable": f"{x.__module__}.{x.__qualname__}"}
+    raise NBLInputError(f"cannot describe a sweep parameter of type {type(x).__name__} for "
+                        f"the cache key")
+
+
+@functools.cache
+def source_fingerprint() -> str:
+    """SHA-256 over the source of the packages that compute results (nbl_theory, nbl_sim)."""
+    h = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for pkg in (here.parent / "nbl_theory", here):
+        for p in sorted(pkg.rglob("*.py")):
+            h.update(str(p.relative_to(pkg.parent)).encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def _package_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("nbl")
+    except Exception:  # noqa: BLE001 - running from a source tree without metadata
+        return "unknown"
+
+
+def cell_key(fn: Callable, params) -> str:
+    """The cache key of ``fn(params)``: function name, parameters, version, source."""
+    payload = {"fn": f"{fn.__module__}.{fn.__qualname__}", "params": canonical(params),
+               "version": _package_version(), "source": source_fingerprint()}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+class ChunkCache:
+    """Finished cells on disk: ``<directory>/<namespace>/<key[:2]>/<key>.pkl``."""
+
+    def __init__(self, directory=DEFAULT_CACHE_DIR, namespace: str = "default"):
+        self.root = Path(directory) / namespace
+
+    def _path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.pkl"
+
+    def get(self, key: str):
+        """``(True, value)`` if cached, else ``(False, None)``; a corrupt file counts as missing."""
+        p = self._path(key)
+        if not p.exists():
+            return False, None
+        try:
+            with open(p, "rb") as fh:
+                return True, pickle.load(fh)
+        except Exception:  # noqa: BLE001 - a torn or stale file is recomputed
+            return False, None
+
+    def put(self, key: str, value) -> None:
+        p = self._path(key)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=p.parent, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, p)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.root.rglob("*.pkl")) if self.root.exists() else 0
+
+
+# ---------------------------------------------------------------------- the runner
+def run_sweep(fn: Callable, cells: Sequence, *, executor: Executor | None = None,
+              cache: ChunkCache | None = None, progress=None, on_error: str = "collect",
+              weights: Sequence[float] | None = None, on_result=None) -> SweepResult:
+    """Run ``fn(cell)`` for every cell; results in cell order.
+
+    Parameters
+    ----------
+    fn : a top-level (picklable) function of one cell.
+    cells : the cells (picklable; their parameters form the cache key).
+    executor : where to run (default: :func:`make_executor` for the number of cells).
+    cache : a :class:`ChunkCache` (None: no caching).
+    progress : optional ``progress(done, total)`` callback (``done``/``total`` in ``weights``
+        units, default one per cell); cached cells count as done at once.
+    on_error : "collect" (failures in the result) or "raise" (:class:`SweepError` at the end,
+        after every other cell was computed and cached).
+    on_result : optional ``on_result(i, value)`` called as each computed cell arrives (e.g. to
+        persist it elsewhere).
+    """
+    if on_error not in ("collect", "raise"):
+        raise NBLInputError(f"on_error must be 'collect' or 'raise', got {on_error!r}")
+    cells = list(cells)
+    w = [1.0] * len(cells) if weights is None else [float(x) for x in weights]
+    if len(w) != len(cells):
+        raise NBLInputError("weights must have one entry per cell")
+    total = sum(w)
+    tic = time.perf_counter()
+    results: list = [None] * len(cells)
+    keys = [cell_key(fn, c) for c in cells] if cache is not None else [None] * len(cells)
+    todo, done, n_cached = [], 0.0, 0
+    for i, k in enumerate(keys):
+        hit, val = cache.get(k) if cache is not None else (False, None)
+        if hit:
+            results[i] = val
+            done += w[i]
+            n_cached += 1
+        else:
+            todo.append(i)
+    if progress:
+        progress(_rounded(done, total), _rounded(total, total))
+    failures = []
+    own = executor is None
+    if todo:
+        if own:
+            executor = make_executor(None, work=0.0)
+        try:
+            for j, res in executor.run(fn, [cells[i] for i in todo]):
+                i = todo[j]
+                if isinstance(res, TaskError):
+                    failures.append(CellFailure(i, cells[i], str(res), res.traceback))
+                else:
+                    results[i] = res
+                    if cache is not None:
+                        cache.put(keys[i], res)
+                    if on_result is not None:
+                        on_result(i, res)
+                done += w[i]
+                if progress:
+                    progress(_rounded(done, total), _rounded(total, total))
+        finally:
+            if own:
+                executor.close()
+    failures.sort(key=lambda f: f.index)
+    out = SweepResult(results, failures, n_cached, len(todo) - len(failures),
+                      time.perf_counter() - tic,
+                      executor.describe() if executor is not None else "cache")
+    if on_error == "raise":
+        out.raise_failures()
+    return out
+
+
+def _rounded(x: float, total: float):
+    """Integers for the progress bar when the weights are whole numbers."""
+    return int(round(x)) if float(total).is_integer() else x
