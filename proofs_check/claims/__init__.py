@@ -7,6 +7,7 @@ from . import (  # noqa: F401  (registers on import)
     elicitation,
     local_dynamics,
     population,
+    rate_constants,
     self_concordance,
     simulation,
     stability,
