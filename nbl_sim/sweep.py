@@ -137,14 +137,25 @@ def canonical(x):
                         f"the cache key")
 
 
+#: modules that never change a cell's value (presentation, orchestration, analysis of finished
+#: cells): editing them does not invalidate cached cells
+_PRESENTATION = ("nbl_sim/figures/", "nbl_sim/plots.py", "nbl_sim/reproduce.py",
+                 "nbl_sim/sweep.py", "nbl_sim/execution.py", "nbl_sim/rate_analysis.py",
+                 "nbl_theory/plots.py")
+
+
 @functools.cache
 def source_fingerprint() -> str:
-    """SHA-256 over the source of the packages that compute results (nbl_theory, nbl_sim)."""
+    """SHA-256 over the source of the modules that compute results (nbl_theory, nbl_sim, minus
+    the presentation/orchestration modules listed in ``_PRESENTATION``)."""
     h = hashlib.sha256()
     here = Path(__file__).resolve().parent
     for pkg in (here.parent / "nbl_theory", here):
         for p in sorted(pkg.rglob("*.py")):
-            h.update(str(p.relative_to(pkg.parent)).encode())
+            rel = p.relative_to(pkg.parent).as_posix()
+            if rel.startswith(_PRESENTATION):
+                continue
+            h.update(rel.encode())
             h.update(p.read_bytes())
     return h.hexdigest()
 

@@ -497,6 +497,92 @@ def _plot_phase(pd, path):
     return path
 
 
+def cmd_study(args) -> int:
+    from nbl_sim.figures.regret_rate import draw, figure_data
+    from nbl_sim.rate_study import FULL, QUICK, run_study
+
+    cfg = QUICK if args.quick else FULL
+    bar = _progress(f"regret-rate study ({cfg.name})")
+    res = run_study(cfg, workers=args.workers, scheduler=args.scheduler,
+                    cache=_cache(args, "study"), progress=bar)
+    data = figure_data(res)
+    an = data.extra["analysis"]
+    files = []
+    if args.out:
+        from pathlib import Path
+
+        from nbl_sim.reproduce import _json, _write_tables
+
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "study.json").write_text(json.dumps(an, indent=1, default=_json) + "\n")
+        files.append(out / "study.json")
+        files += _write_tables(out, "study", data)
+        fig = draw(data)
+        fig.savefig(out / "study.png", dpi=130)
+        files.append(out / "study.png")
+    if args.json:
+        from nbl_sim.reproduce import _json
+
+        print(json.dumps(an, indent=1, default=_json))
+        return 3 if res.failures else 0
+    print(f"regret-rate study ({cfg.name}): {res.seconds:.1f} s on {res.executor}; "
+          f"{res.cached} cells from the cache, {res.computed} computed")
+    for link, a in an["regret"].items():
+        print(f"\n{link}, Delta = {cfg.delta}, gamma = {a['gamma']} (2 gamma kappa = 2), "
+              f"C0 = {a['C0']:g}, {cfg.reps} replications:")
+        rows = []
+        for d, r in a["by_d"].items():
+            f = r["fit"]
+            rows.append([d, f"{r['mean'][0]:.2f} +- {1.96 * r['se'][0]:.2f}",
+                         f"{r['mean'][-1]:.2f} +- {1.96 * r['se'][-1]:.2f}",
+                         " / ".join(f"{f[m]['chi2']:.1f}" for m in ("log", "sqrt", "linear")),
+                         f["best"], f"{r['b_over_d']:.3f} +- {1.96 * r['b_over_d_se']:.3f}"])
+        print(_table(["d", f"R_n at n={cfg.ns[0]}", f"R_n at n={cfg.ns[-1]}",
+                      "chi2 log/sqrt/lin", "best", "b/d (95%)"], rows))
+        if a["b_exponent"]:
+            q = a["b_exponent"]
+            print(f"b ~ d^q: q = {q['q']:.3f} +- {1.96 * q['q_se']:.3f} (95%)")
+    print("\nlocalized error E[|v_t - v*|^2 1{tau > t}]: log-log slope vs t + t0 (95% bootstrap)")
+    rows = []
+    for link, a in an["estimation"].items():
+        for d, r in a["by_d"].items():
+            s_ = r["slope"]
+            rows.append([link, d, f"{s_['slope']:.3f} [{s_['lo']:.3f}, {s_['hi']:.3f}]",
+                         f"{r['scaled_end']:.3f}", f"{r['exited']}/{r['reps']}"])
+        if a["d_exponent"]:
+            q = a["d_exponent"]
+            rows.append([link, "all", f"error at n ~ d^{q['q']:.2f} +- {1.96 * q['q_se']:.2f}",
+                         "", ""])
+    print(_table(["link", "d", "slope", "(t+t0) a_t/d at n", "exited r0"], rows))
+    g = an["gamma"]
+    print(f"\nstep size ({cfg.gamma_link}, d = 2, kappa = {g['kappa']:.5f}, gamma_c = "
+          f"{g['gamma_c']:.3f}): decay exponent of the localized error")
+    rows = [[f"{r['two_gamma_kappa']:g}", f"{r['gamma']:.3f}", f"{r['predicted_exponent']:.3f}",
+             f"{r['window_prediction']:.3f}",
+             f"{r['measured']:.3f} [{r['measured_lo']:.3f}, {r['measured_hi']:.3f}]"]
+            for r in g["rows"]]
+    print(_table(["2 gamma kappa", "gamma", "min(1, 2gk)", "linearized, same window",
+                  "measured (95%)"], rows))
+    loc = an["localization"]
+    print(f"\nlocalization ({loc['link']}, r0 = {loc['r0']:.4f}, n = {cfg.loc_n}): P(tau <= n)")
+    rows = [[d, r["n0"], f"{r['p_exit']:.4f} +- {1.96 * r['se']:.4f}",
+             f"{r['start_outside']}/{r['reps']}"] for d, rs in loc["by_d"].items() for r in rs]
+    print(_table(["d", "n0", "P(exit) (95%)", "v_n0 outside r0"], rows))
+    print(f"\nunstable contrast (Delta = {cfg.contrast_delta}, gamma = {cfg.contrast_gamma:g}, "
+          f"t0 = {cfg.contrast_t0:g}, {cfg.contrast_start_deg:g} deg start)")
+    rows = [[link, f"{r['mean'][-1]:.2f} +- {1.96 * r['se'][-1]:.2f}",
+             f"{r['slope']['slope']:.3f} [{r['slope']['lo']:.3f}, {r['slope']['hi']:.3f}]",
+             r["fit"]["best"], f"{r['angle_deg'][-1]:.2f}"] for link, r in an["contrast"].items()]
+    print(_table(["link", f"R_n at n={cfg.contrast_ns[-1]}", "R_n ~ n^p (95%)", "best model",
+                  "angle at n (deg)"], rows))
+    for f in res.failures:
+        print(f"nbl: failed cell {f.describe_params()}: {f.error}", file=sys.stderr)
+    for f in files:
+        print(f"wrote {f}")
+    return 3 if res.failures else 0
+
+
 def cmd_check(args) -> int:
     from .registry import FAIL, run_claims
     from .report import summary_line, write_report
@@ -671,6 +757,22 @@ def build_parser() -> argparse.ArgumentParser:
     ph.add_argument("--out", default=None, metavar="DIR", help="write phase.csv/.png/.json here")
     ph.add_argument("--json", action="store_true")
     ph.set_defaults(func=cmd_phase)
+
+    st = sub.add_parser(
+        "study",
+        help="the empirical regret-rate study (thm:regret-rate, prop:localized-estimation)",
+        description="Run the regret-rate study of nbl_sim.rate_study: regret growth over n and "
+        "d with model selection, the localized estimation rate, the step-size threshold, "
+        "localization against n0 and an unstable contrast. Cells are cached, so an interrupted "
+        "study resumes; --scheduler runs it on a Dask cluster.",
+    )
+    st.add_argument("--quick", action="store_true",
+                    help="small n, d in {2, 4}, few replications (~1 min)")
+    _add_exec_args(st, ".nbl_cache/sweeps")
+    st.add_argument("--out", default=None, metavar="DIR",
+                    help="write study.json, CSV tables and study.png here")
+    st.add_argument("--json", action="store_true")
+    st.set_defaults(func=cmd_study)
 
     k = sub.add_parser(
         "check",

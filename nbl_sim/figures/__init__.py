@@ -27,6 +27,7 @@ FIGURE_MODULES = (
     "changing_separation",
     "global_field",
     "rates",
+    "regret_rate",
 )
 
 

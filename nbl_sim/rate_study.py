@@ -1,0 +1,400 @@
+"""The empirical regret-rate study (thm:regret-rate, prop:localized-estimation,
+lem:finite-horizon-localization, eq:error-to-regret): does NBL behave as proved, and where do the
+proof's conditions bite?
+
+Five parts, each a list of independent cells run through :func:`nbl_sim.sweep.run_sweep` (any
+executor: in-process, local pool, Dask), cached per cell, resumable:
+
+``regret``
+    Stable settings (logistic and two-transition mu2 = −1.074037 at Δ = 1), d ∈ dims, horizons n
+    from 10³ to 10⁵, n0 = ⌈C0 (d + log n)⌉, t0 = n0 (C_off = 1), γ = 1/κ (2γκ = 2, κ the slowest
+    exact local rate in d ≥ 3). Per replication: Stage I and Stage II regret for every n (common
+    random numbers: the runs for smaller n use a prefix of the same realization), and on the
+    longest run ‖v_t − v*‖² on a log grid of t with the exit time τ from the radius r0 of
+    :func:`nbl_sim.rate_theory.stability_radius`.
+``gamma``
+    d = 2, logistic at Δ = 1, start at a fixed angle, γ on both sides of γ_c = 1/(2κ): the decay
+    exponent of E[‖v_t − v*‖² 1{τ > t}] against min(1, 2γκ) and against the exact linearized
+    recursion on the same window.
+``localization``
+    P(τ ≤ n) against n0 (t0 = n0) for d = 2 and d = 8.
+``contrast``
+    The unstable two-transition link mu2 = 1.244122 at Δ = 0.2 (10° start, the paper's γ = 10,
+    t0 = 500) next to the stable mu2 = −1.074037 in the same setting: how R_n grows.
+
+Statistics: means with standard errors over replications; growth models a + b f(n) fitted by
+generalized least squares with the replication covariance of the means across n (the horizons
+share realizations), compared by χ² (equal parameter counts, so AIC ranks the same);
+log-log slopes with bootstrap percentile intervals over replications (seeded).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from nbl_theory.links import Link
+
+from .environment import Environment
+from .execution import Executor, make_executor
+from .metrics import instantaneous_regret
+from .policies.nbl import nbl_run
+from .sweep import ChunkCache, run_sweep
+
+__all__ = ["StudyConfig", "QUICK", "FULL", "run_study", "StudyResult", "study_link", "plan"]
+
+LINKS = {
+    "logistic": ("logistic", {}),
+    "tt-stable": ("two-transition", {"mu2": "-1.074037"}),
+    "tt-unstable": ("two-transition", {"mu2": "1.244122"}),
+}
+
+
+def study_link(key: str) -> Link:
+    fam, params = LINKS[key]
+    return Link.family(fam, **params)
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    name: str
+    links: tuple = ("logistic", "tt-stable")
+    delta: str = "1"
+    dims: tuple = (2, 4, 8, 16)
+    ns: tuple = (1000, 2154, 4642, 10000, 21544, 46416, 100000)
+    reps: int = 500
+    C0: float = 20.0
+    t_points: int = 40
+    # step-size part (d = 2)
+    gamma_link: str = "logistic"
+    gamma_multiples: tuple = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)   # values of 2γκ
+    gamma_n: int = 100000
+    gamma_reps: int = 400
+    gamma_t0: float = 100.0
+    gamma_start_deg: float = 20.0
+    # localization part
+    loc_dims: tuple = (2, 8)
+    loc_n0s: tuple = (10, 20, 40, 80, 160, 320)
+    loc_n: int = 10000
+    loc_reps: int = 2000
+    # unstable contrast
+    contrast_links: tuple = ("tt-unstable", "tt-stable")
+    contrast_delta: str = "0.2"
+    contrast_ns: tuple = (1000, 2154, 4642, 10000, 21544, 46416, 100000)
+    contrast_reps: int = 400
+    contrast_gamma: float = 10.0
+    contrast_t0: float = 500.0
+    contrast_start_deg: float = 10.0
+    seed: int = 2026
+    rep_steps_per_cell: float = 4e7     # cells hold about this many replication-steps × d
+
+
+FULL = StudyConfig("full")
+QUICK = StudyConfig(
+    "quick", dims=(2, 4), ns=(300, 1000, 3000), reps=40, t_points=16,
+    gamma_multiples=(0.5, 1.0, 2.0), gamma_n=3000, gamma_reps=60,
+    loc_dims=(2,), loc_n0s=(10, 40, 160), loc_n=1000, loc_reps=200,
+    contrast_ns=(300, 1000, 3000), contrast_reps=40, rep_steps_per_cell=4e6)
+
+
+def _seed(cfg: StudyConfig, *parts) -> int:
+    """A seed per (part, setting), derived from the study seed (stable across runs)."""
+    h = hashlib.sha256(repr((cfg.seed,) + parts).encode()).digest()
+    return int.from_bytes(h[:4], "little")
+
+
+def _chunks(reps: int, n: int, d: int, budget: float) -> list[tuple[int, int]]:
+    per = max(1, min(reps, int(budget // (n * d))))
+    return [(a, min(reps, a + per)) for a in range(0, reps, per)]
+
+
+def _kappa(link: Link, delta: str, d: int) -> float:
+    from .rate_theory import local_rates
+
+    return float(local_rates(link, delta, d)["kappa"])
+
+
+def _r0(link: Link, delta: str) -> float:
+    from .rate_theory import stability_radius
+
+    return float(stability_radius(link, delta)["r0"])
+
+
+def _log_grid(lo: int, hi: int, k: int) -> np.ndarray:
+    return np.unique(np.round(np.geomspace(lo, hi, k)).astype(np.int64))
+
+
+def _tau(sq: np.ndarray, r0: float) -> np.ndarray:
+    """Index (from the first recorded round) of the first ‖v_t − v*‖ > r0, or the length."""
+    out = sq > r0 * r0
+    first = np.where(out.any(1), out.argmax(1), sq.shape[1])
+    return first
+
+
+# ---------------------------------------------------------------------- cells
+@dataclass(frozen=True)
+class RegretCell:
+    link: str
+    delta: str
+    d: int
+    ns: tuple
+    C0: float
+    gamma: float
+    r0: float
+    t_grid: tuple
+    seed: int
+    reps: tuple      # (start, stop)
+
+
+def regret_cell(c: RegretCell) -> dict:
+    env = Environment.build(study_link(c.link), c.delta, c.d)
+    n0s = [math.ceil(c.C0 * (c.d + math.log(n))) for n in c.ns]
+    nmax, cmax = max(c.ns), max(n0s)
+    real = env.draw(c.seed, range(*c.reps), nmax, cmax)
+    opt = env.optimal_actions(real.X)
+    R = real.X.shape[0]
+    stage1 = np.empty((R, len(c.ns)))
+    stage2 = np.empty((R, len(c.ns)))
+    grid = np.asarray(c.t_grid, dtype=np.int64)
+    for k, (n, n0) in enumerate(zip(c.ns, n0s)):
+        last = n == nmax
+        rec = np.arange(n0, n + 1) if last else np.array([n0, n])
+        tr = nbl_run(real.X[:, :n], real.Y[:, :n], real.coins[:, :n0], env.v_star,
+                     gamma=c.gamma, t0=float(n0), record_rounds=rec)
+        r = instantaneous_regret(real.means[:, :n], tr.actions, opt[:, :n])
+        stage1[:, k] = r[:, :n0].sum(1)
+        stage2[:, k] = r[:, n0:].sum(1)
+        if last:
+            sq = tr.sq_error                        # rounds n0..n
+            tau = _tau(sq, c.r0) + n0               # first round outside r0 (n + 1: never)
+            e_grid = sq[:, grid - n0]
+            e_n0 = sq[:, 0].copy()
+    return {"stage1": stage1, "stage2": stage2, "n0s": np.array(n0s), "e_grid": e_grid,
+            "tau": tau, "e_n0": e_n0}
+
+
+@dataclass(frozen=True)
+class GammaCell:
+    link: str
+    delta: str
+    gamma: float
+    t0: float
+    n: int
+    start_deg: float
+    r0: float
+    t_grid: tuple
+    seed: int
+    reps: tuple
+
+
+def gamma_cell(c: GammaCell) -> dict:
+    env = Environment.build(study_link(c.link), c.delta, 2)
+    real = env.draw(c.seed, range(*c.reps), c.n, 0)
+    v0 = env.initial_direction(c.start_deg)
+    tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
+                 record_rounds=np.arange(0, c.n + 1))
+    sq = tr.sq_error
+    tau = _tau(sq, c.r0)
+    grid = np.asarray(c.t_grid, dtype=np.int64)
+    return {"e_grid": sq[:, grid], "tau": tau, "e_0": sq[:, 0].copy()}
+
+
+@dataclass(frozen=True)
+class LocCell:
+    link: str
+    delta: str
+    d: int
+    n0: int
+    n: int
+    gamma: float
+    r0: float
+    seed: int
+    reps: tuple
+
+
+def loc_cell(c: LocCell) -> dict:
+    env = Environment.build(study_link(c.link), c.delta, c.d)
+    real = env.draw(c.seed, range(*c.reps), c.n, c.n0)
+    tr = nbl_run(real.X, real.Y, real.coins, env.v_star, gamma=c.gamma, t0=float(c.n0),
+                 record_rounds=np.arange(c.n0, c.n + 1))
+    sq = tr.sq_error
+    return {"exit": (sq > c.r0 * c.r0).any(1), "start_out": sq[:, 0] > c.r0 * c.r0,
+            "e_n0": sq[:, 0].copy()}
+
+
+@dataclass(frozen=True)
+class ContrastCell:
+    link: str
+    delta: str
+    ns: tuple
+    gamma: float
+    t0: float
+    start_deg: float
+    seed: int
+    reps: tuple
+
+
+def contrast_cell(c: ContrastCell) -> dict:
+    env = Environment.build(study_link(c.link), c.delta, 2)
+    nmax = max(c.ns)
+    real = env.draw(c.seed, range(*c.reps), nmax, 0)
+    v0 = env.initial_direction(c.start_deg)
+    tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
+                 record_rounds=np.asarray(c.ns))
+    opt = env.optimal_actions(real.X)
+    cum = np.cumsum(instantaneous_regret(real.means, tr.actions, opt), axis=1)
+    return {"regret": cum[:, np.asarray(c.ns) - 1], "angle": tr.angle}
+
+
+# ---------------------------------------------------------------------- the study
+@dataclass
+class StudyResult:
+    config: StudyConfig
+    regret: dict = field(default_factory=dict)        # (link, d) -> arrays
+    gamma: dict = field(default_factory=dict)         # 2γκ multiple -> arrays
+    localization: dict = field(default_factory=dict)  # (d, n0) -> arrays
+    contrast: dict = field(default_factory=dict)      # link -> arrays
+    constants: dict = field(default_factory=dict)
+    failures: list = field(default_factory=list)
+    seconds: float = 0.0
+    executor: str = ""
+    cached: int = 0
+    computed: int = 0
+
+    def analysis(self) -> dict:
+        """Every statistic of the study (see :mod:`nbl_sim.rate_analysis`)."""
+        from .rate_analysis import analyze
+
+        return analyze(self)
+
+
+def plan(cfg: StudyConfig) -> tuple[list, dict]:
+    """The cells of the study (in a fixed order) and the constants they depend on."""
+    from .rate_theory import tangent_noise
+
+    const: dict = {"gamma": {}, "kappa": {}, "r0": {}, "t_grid": {}}
+    cells: list = []
+    for link in cfg.links:
+        L = study_link(link)
+        kap = _kappa(L, cfg.delta, 3)
+        gamma = round(1.0 / kap, 2)
+        r0 = _r0(L, cfg.delta)
+        const["gamma"][link], const["kappa"][link], const["r0"][link] = gamma, kap, r0
+        for d in cfg.dims:
+            nmax = max(cfg.ns)
+            n0 = math.ceil(cfg.C0 * (d + math.log(nmax)))
+            grid = _log_grid(n0, nmax, cfg.t_points)
+            const["t_grid"][(link, d)] = grid.tolist()
+            seed = _seed(cfg, "regret", link, d)
+            for ch in _chunks(cfg.reps, nmax, d, cfg.rep_steps_per_cell):
+                cells.append(RegretCell(link, cfg.delta, d, tuple(cfg.ns), cfg.C0, gamma, r0,
+                                        tuple(int(x) for x in grid), seed, ch))
+    # step size
+    Lg = study_link(cfg.gamma_link)
+    kg = _kappa(Lg, cfg.delta, 2)
+    noise = tangent_noise(Lg, cfg.delta)
+    const["gamma_kappa"], const["gamma_sigma2"] = kg, float(noise["sigma2_theta"])
+    r0g = _r0(Lg, cfg.delta)
+    const["gamma_r0"] = r0g
+    tg = _log_grid(1, cfg.gamma_n, cfg.t_points)
+    const["gamma_t_grid"] = tg.tolist()
+    for mult in cfg.gamma_multiples:
+        seed = _seed(cfg, "gamma")                   # common random numbers across γ
+        for ch in _chunks(cfg.gamma_reps, cfg.gamma_n, 2, cfg.rep_steps_per_cell):
+            cells.append(GammaCell(cfg.gamma_link, cfg.delta, mult / (2 * kg), cfg.gamma_t0,
+                                   cfg.gamma_n, cfg.gamma_start_deg, r0g,
+                                   tuple(int(x) for x in tg), seed, ch))
+    # localization (first study link)
+    L0 = cfg.links[0]
+    const["loc_r0"] = const["r0"][L0]
+    for d in cfg.loc_dims:
+        for n0 in cfg.loc_n0s:
+            seed = _seed(cfg, "loc", d)              # common random numbers across n0
+            for ch in _chunks(cfg.loc_reps, cfg.loc_n, d, cfg.rep_steps_per_cell):
+                cells.append(LocCell(L0, cfg.delta, d, n0, cfg.loc_n, const["gamma"][L0],
+                                     const["loc_r0"], seed, ch))
+    # contrast
+    for link in cfg.contrast_links:
+        seed = _seed(cfg, "contrast")                # common random numbers across links
+        for ch in _chunks(cfg.contrast_reps, max(cfg.contrast_ns), 2, cfg.rep_steps_per_cell):
+            cells.append(ContrastCell(link, cfg.contrast_delta, tuple(cfg.contrast_ns),
+                                      cfg.contrast_gamma, cfg.contrast_t0,
+                                      cfg.contrast_start_deg, seed, ch))
+    return cells, const
+
+
+_FN = {RegretCell: regret_cell, GammaCell: gamma_cell, LocCell: loc_cell,
+       ContrastCell: contrast_cell}
+
+
+def study_cell(cell):
+    """Dispatch one cell (top-level, so any executor can run it)."""
+    return _FN[type(cell)](cell)
+
+
+def _work(cell) -> float:
+    if isinstance(cell, RegretCell):
+        return (cell.reps[1] - cell.reps[0]) * sum(cell.ns) * (cell.d + 4)
+    if isinstance(cell, LocCell):
+        return (cell.reps[1] - cell.reps[0]) * cell.n * (cell.d + 4)
+    n = cell.n if isinstance(cell, GammaCell) else max(cell.ns)
+    return (cell.reps[1] - cell.reps[0]) * n * 6
+
+
+def _stack(parts: list[dict]) -> dict:
+    keys = parts[0].keys()
+    out = {}
+    for k in keys:
+        if k == "n0s":
+            out[k] = parts[0][k]
+        else:
+            out[k] = np.concatenate([p[k] for p in parts])
+    return out
+
+
+def run_study(cfg: StudyConfig = FULL, *, executor: Executor | None = None,
+              workers: int | None = None, scheduler: str | None = None,
+              cache: ChunkCache | None = None, progress=None) -> StudyResult:
+    """Run (or load from ``cache``) every cell of the study; results are reassembled in cell
+    order, so they do not depend on the executor or on interruptions."""
+    tic = time.perf_counter()
+    cells, const = plan(cfg)
+    own = executor is None
+    if own:
+        executor = make_executor(workers, work=sum(_work(c) for c in cells),
+                                 scheduler=scheduler)
+    try:
+        sw = run_sweep(study_cell, cells, executor=executor, cache=cache, progress=progress,
+                       weights=[_work(c) / 1e6 for c in cells])
+        where = executor.describe()
+    finally:
+        if own:
+            executor.close()
+    def group(c):
+        if isinstance(c, RegretCell):
+            return ("regret", (c.link, c.d))
+        if isinstance(c, GammaCell):
+            mult = 2 * c.gamma * const["gamma_kappa"]
+            return ("gamma", min(cfg.gamma_multiples, key=lambda m: abs(m - mult)))
+        if isinstance(c, LocCell):
+            return ("localization", (c.d, c.n0))
+        return ("contrast", c.link)
+
+    groups: dict = {}
+    for c, r in zip(cells, sw.results):
+        if r is not None:
+            groups.setdefault(group(c), []).append(r)
+    # a setting with a failed chunk is left out (never analysed on fewer replications); its
+    # failure is reported
+    failed = {group(cells[f.index]) for f in sw.failures}
+    res = StudyResult(cfg, constants=const, failures=sw.failures,
+                      seconds=time.perf_counter() - tic, executor=where, cached=sw.cached,
+                      computed=sw.computed)
+    for (part, key), parts in groups.items():
+        if (part, key) not in failed:
+            getattr(res, part)[key] = _stack(parts)
+    return res
