@@ -79,27 +79,37 @@ def _mean_se(a: np.ndarray):
 
 
 
-def regret_analysis(self) -> dict:
+def _part(self, long: bool):
     cfg = self.config
+    if long:
+        return (self.regret_long, cfg.long_links, cfg.long_dims, cfg.long_ns,
+                self.constants.get("t_grid_long", {}))
+    return self.regret, cfg.links, cfg.dims, cfg.ns, self.constants["t_grid"]
+
+
+def regret_analysis(self, long: bool = False) -> dict:
+    """Growth-model fits per (link, d); ``long``: the long-horizon arm."""
+    cfg = self.config
+    data, links, dims_all, ns, _ = _part(self, long)
     out = {}
-    for link in cfg.links:
+    for link in links:
         rows, bs, bse = {}, [], []
-        for d in cfg.dims:
-            r = self.regret.get((link, d))
+        for d in dims_all:
+            r = data.get((link, d))
             if r is None:
                 continue
             total = r["stage1"] + r["stage2"]
             m, se = _mean_se(total)
             m2, se2 = _mean_se(r["stage2"])
-            fit = fit_growth(cfg.ns, total)
-            fit2 = fit_growth(cfg.ns, r["stage2"])
+            fit = fit_growth(ns, total)
+            fit2 = fit_growth(ns, r["stage2"])
             rows[d] = {"mean": m.tolist(), "se": se.tolist(), "stage2_mean": m2.tolist(),
                        "stage2_se": se2.tolist(), "n0": r["n0s"].tolist(), "fit": fit,
                        "fit_stage2": fit2,
                        "b_over_d": fit["log"]["b"] / d, "b_over_d_se": fit["log"]["b_se"] / d}
             bs.append(fit["log"]["b"])
             bse.append(fit["log"]["b_se"])
-        dims = [d for d in cfg.dims if d in rows]
+        dims = [d for d in dims_all if d in rows]
         q = None
         if len(dims) >= 2 and all(b > 0 for b in bs):
             # WLS of log b on log d (delta-method SEs of log b)
@@ -111,22 +121,24 @@ def regret_analysis(self) -> dict:
             coef = P @ A.T @ (w * lb)
             q = {"q": float(coef[1]), "q_se": float(math.sqrt(P[1, 1]))}
         out[link] = {"by_d": rows, "b_exponent": q, "gamma": self.constants["gamma"][link],
-                     "C0": cfg.C0}
+                     "C0": cfg.C0, "ns": list(ns)}
     return out
 
-def estimation_analysis(self) -> dict:
-    cfg = self.config
+
+def estimation_analysis(self, long: bool = False) -> dict:
+    """Log-log slope of the localized error per (link, d); ``long``: the long-horizon arm."""
+    data, links, dims_all, _, grids = _part(self, long)
     out = {}
-    for link in cfg.links:
+    for link in links:
         rows = {}
-        for d in cfg.dims:
-            r = self.regret.get((link, d))
+        for d in dims_all:
+            r = data.get((link, d))
             if r is None:
                 continue
-            t = np.asarray(self.constants["t_grid"][(link, d)], dtype=float)
+            t = np.asarray(grids[(link, d)], dtype=float)
             n0 = int(r["n0s"][-1])
             stopped = r["e_grid"] * (r["tau"][:, None] > t[None, :])
-            lo = max(10 * n0, t[0])
+            lo = min(max(10 * n0, t[0]), t[-4])   # t >= 10 n0, at least 4 grid points
             sl = bootstrap_slope(t + n0, stopped, lo + n0, seed=d)
             m, se = _mean_se(stopped)
             rows[d] = {"t": t.tolist(), "t0": n0, "mean": m.tolist(), "se": se.tolist(),
@@ -220,6 +232,8 @@ def contrast_analysis(self) -> dict:
 def analyze(self) -> dict:
     """All statistics of a :class:`~nbl_sim.rate_study.StudyResult`."""
     return {"regret": regret_analysis(self), "estimation": estimation_analysis(self),
+            "regret_long": regret_analysis(self, True),
+            "estimation_long": estimation_analysis(self, True),
             "gamma": gamma_analysis(self), "localization": localization_analysis(self),
             "contrast": contrast_analysis(self), "config": self.config.name,
             "seconds": self.seconds, "executor": self.executor,

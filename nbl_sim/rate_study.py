@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 
 from .environment import Environment
@@ -69,6 +70,11 @@ class StudyConfig:
     reps: int = 500
     C0: float = 20.0
     t_points: int = 40
+    # long-horizon arm: where the main grid is still pre-asymptotic (tt-stable in high d)
+    long_links: tuple = ("tt-stable",)
+    long_dims: tuple = (8, 16)
+    long_ns: tuple = (10000, 31623, 100000, 316228, 1000000)
+    long_reps: int = 100
     # step-size part (d = 2)
     gamma_link: str = "logistic"
     gamma_multiples: tuple = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)   # values of 2γκ
@@ -96,6 +102,7 @@ class StudyConfig:
 FULL = StudyConfig("full")
 QUICK = StudyConfig(
     "quick", dims=(2, 4), ns=(300, 1000, 3000), reps=40, t_points=16,
+    long_dims=(4,), long_ns=(1000, 3000, 10000), long_reps=20,
     gamma_multiples=(0.5, 1.0, 2.0), gamma_n=3000, gamma_reps=60,
     loc_dims=(2,), loc_n0s=(10, 40, 160), loc_n=1000, loc_reps=200,
     contrast_ns=(300, 1000, 3000), contrast_reps=40, rep_steps_per_cell=4e6)
@@ -255,6 +262,7 @@ def contrast_cell(c: ContrastCell) -> dict:
 class StudyResult:
     config: StudyConfig
     regret: dict = field(default_factory=dict)        # (link, d) -> arrays
+    regret_long: dict = field(default_factory=dict)   # (link, d) -> arrays, long horizons
     gamma: dict = field(default_factory=dict)         # 2γκ multiple -> arrays
     localization: dict = field(default_factory=dict)  # (d, n0) -> arrays
     contrast: dict = field(default_factory=dict)      # link -> arrays
@@ -276,6 +284,11 @@ def plan(cfg: StudyConfig) -> tuple[list, dict]:
     """The cells of the study (in a fixed order) and the constants they depend on."""
     from .rate_theory import tangent_noise
 
+    bad = [(d, n) for dims, ns in ((cfg.dims, cfg.ns), (cfg.long_dims, cfg.long_ns))
+           for d in dims for n in ns if math.ceil(cfg.C0 * (d + math.log(n))) >= n]
+    if bad:
+        raise NBLInputError(f"n0 = ceil(C0 (d + log n)) must be < n (thm:regret-rate); with "
+                            f"C0 = {cfg.C0:g} it is not for (d, n) = {bad}")
     const: dict = {"gamma": {}, "kappa": {}, "r0": {}, "t_grid": {}}
     cells: list = []
     for link in cfg.links:
@@ -292,6 +305,18 @@ def plan(cfg: StudyConfig) -> tuple[list, dict]:
             seed = _seed(cfg, "regret", link, d)
             for ch in _chunks(cfg.reps, nmax, d, cfg.rep_steps_per_cell):
                 cells.append(RegretCell(link, cfg.delta, d, tuple(cfg.ns), cfg.C0, gamma, r0,
+                                        tuple(int(x) for x in grid), seed, ch))
+    const["t_grid_long"] = {}
+    for link in cfg.long_links:
+        for d in cfg.long_dims:
+            nmax = max(cfg.long_ns)
+            n0 = math.ceil(cfg.C0 * (d + math.log(nmax)))
+            grid = _log_grid(n0, nmax, cfg.t_points)
+            const["t_grid_long"][(link, d)] = grid.tolist()
+            seed = _seed(cfg, "regret-long", link, d)
+            for ch in _chunks(cfg.long_reps, nmax, d, cfg.rep_steps_per_cell):
+                cells.append(RegretCell(link, cfg.delta, d, tuple(cfg.long_ns), cfg.C0,
+                                        const["gamma"][link], const["r0"][link],
                                         tuple(int(x) for x in grid), seed, ch))
     # step size
     Lg = study_link(cfg.gamma_link)
@@ -376,7 +401,7 @@ def run_study(cfg: StudyConfig = FULL, *, executor: Executor | None = None,
             executor.close()
     def group(c):
         if isinstance(c, RegretCell):
-            return ("regret", (c.link, c.d))
+            return ("regret" if c.ns == tuple(cfg.ns) else "regret_long", (c.link, c.d))
         if isinstance(c, GammaCell):
             mult = 2 * c.gamma * const["gamma_kappa"]
             return ("gamma", min(cfg.gamma_multiples, key=lambda m: abs(m - mult)))

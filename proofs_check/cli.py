@@ -543,6 +543,19 @@ def cmd_study(args) -> int:
         if a["b_exponent"]:
             q = a["b_exponent"]
             print(f"b ~ d^q: q = {q['q']:.3f} +- {1.96 * q['q_se']:.3f} (95%)")
+    for link, a in an["regret_long"].items():
+        print(f"\n{link}, long horizons n = {a['ns'][0]} .. {a['ns'][-1]}, "
+              f"{cfg.long_reps} replications:")
+        rows = []
+        for d, r in a["by_d"].items():
+            f = r["fit"]
+            e = an["estimation_long"][link]["by_d"][d]["slope"]
+            rows.append([d, f"{r['mean'][0]:.2f} +- {1.96 * r['se'][0]:.2f}",
+                         f"{r['mean'][-1]:.2f} +- {1.96 * r['se'][-1]:.2f}",
+                         " / ".join(f"{f[m]['chi2']:.1f}" for m in ("log", "sqrt", "linear")),
+                         f["best"], f"{e['slope']:.3f} [{e['lo']:.3f}, {e['hi']:.3f}]"])
+        print(_table(["d", f"R_n at n={a['ns'][0]}", f"R_n at n={a['ns'][-1]}",
+                      "chi2 log/sqrt/lin", "best", "error slope (95%)"], rows))
     print("\nlocalized error E[|v_t - v*|^2 1{tau > t}]: log-log slope vs t + t0 (95% bootstrap)")
     rows = []
     for link, a in an["estimation"].items():

@@ -36,6 +36,23 @@ def study_cache():
     return ChunkCache(DEFAULT_CACHE_DIR, "study")
 
 
+def _regret_rows(a: dict) -> dict:
+    rows = {"d": [], "n": [], "n0": [], "regret_mean": [], "regret_se": [],
+            "stage2_mean": [], "stage2_se": [], "fit_log": []}
+    for d, r in a["by_d"].items():
+        f = r["fit"]["log"]
+        for k, n in enumerate(a["ns"]):
+            rows["d"].append(d)
+            rows["n"].append(n)
+            rows["n0"].append(r["n0"][k])
+            rows["regret_mean"].append(r["mean"][k])
+            rows["regret_se"].append(r["se"][k])
+            rows["stage2_mean"].append(r["stage2_mean"][k])
+            rows["stage2_se"].append(r["stage2_se"][k])
+            rows["fit_log"].append(f["a"] + f["b"] * math.log(n))
+    return rows
+
+
 def figure_data(res) -> FigureData:
     """Tables, settings and a summary line from a :class:`~nbl_sim.rate_study.StudyResult`."""
     from ..rate_study import study_link
@@ -44,21 +61,10 @@ def figure_data(res) -> FigureData:
     an = res.analysis()
     cfg = res.config
     tables: dict = {}
+    for prefix, part in (("regret", "regret"), ("regret_long", "regret_long")):
+        for link, a in an[part].items():
+            tables[f"{prefix}_{link}"] = _regret_rows(a)
     for link, a in an["regret"].items():
-        rows = {"d": [], "n": [], "n0": [], "regret_mean": [], "regret_se": [],
-                "stage2_mean": [], "stage2_se": [], "fit_log": []}
-        for d, r in a["by_d"].items():
-            f = r["fit"]["log"]
-            for k, n in enumerate(cfg.ns):
-                rows["d"].append(d)
-                rows["n"].append(n)
-                rows["n0"].append(r["n0"][k])
-                rows["regret_mean"].append(r["mean"][k])
-                rows["regret_se"].append(r["se"][k])
-                rows["stage2_mean"].append(r["stage2_mean"][k])
-                rows["stage2_se"].append(r["stage2_se"][k])
-                rows["fit_log"].append(f["a"] + f["b"] * math.log(n))
-        tables[f"regret_{link}"] = rows
         fits = {"d": [], "model": [], "a": [], "b": [], "b_se": [], "chi2": [], "dof": []}
         for d, r in a["by_d"].items():
             for model in ("log", "sqrt", "linear"):
@@ -119,6 +125,9 @@ def figure_data(res) -> FigureData:
         q = a["b_exponent"]
         parts.append(f"{link}: best growth model per d {best}"
                      + (f", b ~ d^{q['q']:.2f}+-{q['q_se']:.2f}" if q else ""))
+    for link, a in an["regret_long"].items():
+        parts.append(f"{link} long arm (n to {a['ns'][-1]}): best model per d "
+                     + str({d: r["fit"]["best"] for d, r in a["by_d"].items()}))
     for link, a in an["estimation"].items():
         parts.append(f"{link} error slopes " + ", ".join(
             f"d={d}: {r['slope']['slope']:.2f}" for d, r in a["by_d"].items()))
@@ -158,6 +167,15 @@ def draw(data: FigureData):
             ax[i].fill_between(n, m - 1.96 * se, m + 1.96 * se, color=c, alpha=0.2, lw=0)
             ax[i].plot(n, m, "o", color=c, ms=3.5, label=f"d = {d}")
             ax[i].plot(n, t["fit_log"][s], "-", color=c, lw=1)
+        if f"regret_long_{link}" in data.tables:
+            t = data.table(f"regret_long_{link}")
+            for j, d in enumerate(sorted(set(t["d"].tolist()))):
+                s = t["d"] == d
+                c = _D_COLORS[(j + 2) % len(_D_COLORS)]
+                ax[i].errorbar(t["n"][s], t["regret_mean"][s], yerr=1.96 * t["regret_se"][s],
+                               fmt="s", mfc="none", color=c, ms=4, capsize=2,
+                               label=f"d = {d}, long arm")
+                ax[i].plot(t["n"][s], t["fit_log"][s], "--", color=c, lw=1)
         ax[i].set_xscale("log")
         ax[i].set_xlabel("n (log scale)")
         ax[i].set_ylabel("E[R_n] (95% band)")

@@ -8,6 +8,7 @@ from . import (  # noqa: F401  (registers on import)
     local_dynamics,
     population,
     rate_constants,
+    regret_study,
     self_concordance,
     simulation,
     stability,
@@ -15,5 +16,5 @@ from . import (  # noqa: F401  (registers on import)
     stochastic,
 )
 
-__all__ = ["elicitation", "local_dynamics", "population", "self_concordance", "simulation",
-           "stability", "stein", "stochastic"]
+__all__ = ["elicitation", "local_dynamics", "population", "rate_constants", "regret_study",
+           "self_concordance", "simulation", "stability", "stein", "stochastic"]

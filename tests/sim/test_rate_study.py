@@ -1,0 +1,160 @@
+"""nbl_sim.rate_study / rate_analysis / `nbl study`: reproducibility whatever the chunking and the
+executor, resume after an interruption, the statistics on synthetic data with known answers, and
+the quick study end to end through the command line."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from nbl_sim.execution import ProcessExecutor, SerialExecutor
+from nbl_sim.rate_analysis import bootstrap_slope, fit_growth
+from nbl_sim.rate_study import QUICK, StudyConfig, plan, run_study
+from nbl_sim.sweep import ChunkCache
+
+TINY = StudyConfig(
+    "tiny", dims=(2, 3), ns=(250, 500, 1000), reps=6, t_points=8,
+    gamma_multiples=(0.5, 2.0), gamma_n=400, gamma_reps=6,
+    loc_dims=(2,), loc_n0s=(10, 40), loc_n=300, loc_reps=20,
+    contrast_ns=(150, 300, 600), contrast_reps=6, rep_steps_per_cell=2.5e3,
+    long_dims=(2,), long_ns=(500, 1000, 2000), long_reps=4)
+
+
+def _arrays(res):
+    out = {}
+    for part in ("regret", "regret_long", "gamma", "localization", "contrast"):
+        for key, d in getattr(res, part).items():
+            for k, v in d.items():
+                out[(part, key, k)] = np.asarray(v)
+    return out
+
+
+def _same(a, b):
+    assert a.keys() == b.keys()
+    for k in a:
+        assert np.array_equal(a[k], b[k], equal_nan=True), k
+
+
+def test_results_do_not_depend_on_chunking_or_executor():
+    one = run_study(replace(TINY, rep_steps_per_cell=1e9), executor=SerialExecutor())
+    many = run_study(TINY, executor=SerialExecutor())
+    assert len(plan(TINY)[0]) > len(plan(replace(TINY, rep_steps_per_cell=1e9))[0])
+    assert not one.failures and not many.failures
+    _same(_arrays(one), _arrays(many))
+    pooled = run_study(TINY, executor=ProcessExecutor(2))
+    _same(_arrays(many), _arrays(pooled))
+
+
+def test_interrupted_study_resumes_to_the_same_result(tmp_path):
+    cache = ChunkCache(tmp_path, "study")
+    ref = run_study(TINY, executor=SerialExecutor())
+    calls = []
+
+    def stop_after_three(done, total):
+        calls.append(done)
+        if len(calls) == 4:          # the first call reports 0 done
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_study(TINY, executor=SerialExecutor(), cache=cache, progress=stop_after_three)
+    assert len(cache) == 3
+    again = run_study(TINY, executor=SerialExecutor(), cache=cache)
+    assert again.cached == 3 and again.computed == len(plan(TINY)[0]) - 3
+    _same(_arrays(ref), _arrays(again))
+    # a changed parameter never reuses a cell
+    other = run_study(replace(TINY, seed=TINY.seed + 1), executor=SerialExecutor(), cache=cache)
+    assert other.cached == 0
+
+
+def test_horizons_shorter_than_the_initialization_are_refused():
+    from nbl_theory.errors import NBLInputError
+
+    with pytest.raises(NBLInputError, match="must be < n"):
+        plan(replace(TINY, ns=(150, 300)))
+
+
+def test_fit_growth_picks_the_generating_model():
+    rng = np.random.default_rng(0)
+    ns = np.array([1e3, 3e3, 1e4, 3e4, 1e5])
+    for name, f in (("log", np.log), ("sqrt", np.sqrt), ("linear", lambda x: x / 100)):
+        truth = 5 + 3 * f(ns)
+        # correlated noise across n, as for shared realizations
+        samples = truth + np.cumsum(rng.normal(0, 0.3, (400, ns.size)), axis=1)
+        fit = fit_growth(ns, samples)
+        assert fit["best"] == name
+        b = fit[name]["b"] * (100 if name == "linear" else 1)
+        assert abs(b - 3) < 5 * fit[name]["b_se"] * (100 if name == "linear" else 1) + 1e-9
+
+
+def test_bootstrap_slope_of_a_power_law():
+    t = np.geomspace(10, 1e4, 20)
+    rng = np.random.default_rng(1)
+    samples = t ** -0.7 * rng.lognormal(0, 0.05, (300, 1))   # pure scale noise per replication
+    s = bootstrap_slope(t, samples, 10)
+    assert s["slope"] == pytest.approx(-0.7, abs=1e-12)
+    assert s["lo"] <= -0.7 <= s["hi"] and s["hi"] - s["lo"] < 1e-9
+
+
+def test_quick_study_command(tmp_path):
+    """`nbl study --quick` end to end: tables, files, and the statistics are sane."""
+    from proofs_check.cli import main
+
+    out = tmp_path / "out"
+    rc = main(["study", "--quick", "--out", str(out), "--cache-dir", str(tmp_path / "c"),
+               "--workers", "1"])
+    assert rc == 0
+    an = json.loads((out / "study.json").read_text())
+    assert (out / "study.png").stat().st_size > 10_000
+    assert set(an) >= {"regret", "estimation", "gamma", "localization", "contrast"}
+    for link in QUICK.links:
+        assert set(map(int, an["regret"][link]["by_d"])) == set(QUICK.dims)
+    # the step-size exponents follow the exact linearized recursion (quick: wide tolerance)
+    for row in an["gamma"]["rows"]:
+        assert abs(row["measured"] - row["window_prediction"]) < 0.25, row
+    # exits from r0 become rarer with a longer initialization
+    p = [r["p_exit"] for r in an["localization"]["by_d"]["2"]]
+    assert p[-1] < p[0]
+    # the unstable link's regret grows faster than the stable one's
+    c = an["contrast"]
+    assert c["tt-unstable"]["slope"]["slope"] > c["tt-stable"]["slope"]["slope"]
+
+
+def test_study_rejects_nothing_silently_on_failure(tmp_path, monkeypatch):
+    """A failed cell leaves its setting out and is reported (never analysed on fewer reps)."""
+    import nbl_sim.rate_study as rs
+
+    real = rs.contrast_cell
+
+    def broken(c):
+        if c.link == "tt-unstable":
+            raise ValueError("poisoned contrast cell")
+        return real(c)
+
+    monkeypatch.setitem(rs._FN, rs.ContrastCell, broken)
+    res = run_study(TINY, executor=SerialExecutor())
+    assert res.failures and "poisoned" in res.failures[0].error
+    assert "tt-unstable" not in res.contrast and "tt-stable" in res.contrast
+    assert math.isfinite(res.contrast["tt-stable"]["regret"].mean())
+
+
+def test_regret_rate_figure_draws_from_the_data_without_warnings():
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    from nbl_sim.figures.regret_rate import draw, figure_data
+
+    data = figure_data(run_study(TINY, executor=SerialExecutor()))
+    t = data.table("error_to_regret")
+    # the exact error-to-regret ratio tends to its closed-form limit as alpha -> 0
+    small = t["alpha"] == t["alpha"].min()
+    assert np.allclose(t["ratio"][small], t["limit"][small], rtol=1e-4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = draw(data)
+    assert len(fig.axes) >= 8
+    plt.close(fig)
