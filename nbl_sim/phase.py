@@ -140,7 +140,7 @@ def phase_diagram(family: str, param: str, values, deltas, *, fixed=None, tier: 
     cells = [_PhaseCell(family, param, v, fixed_t, tuple(deltas), tier) for v in values]
     own = executor is None
     if own:
-        per_point = {"float": 2e-3, "mpmath": 0.3, "certified": 1.0}[tier]
+        per_point = {"float": 5e-4, "mpmath": 0.4, "certified": 0.02}[tier]   # s, measured
         executor = make_executor(workers, work=len(values) * len(deltas) * per_point,
                                  threshold=5.0, scheduler=scheduler)
     try:

@@ -12,8 +12,9 @@ diagrams, threshold scans, the regret-rate study, figure reproduction)::
   or the completion order; cells carry their own seeds, so nothing depends on where they ran.
 * **Cached.** A finished cell is written (atomically) to ``cache`` under a SHA-256 key of the
   function's name, the cell's parameters (canonical JSON), the package version and a fingerprint
-  of the package source (so an edited checkout never reuses a stale chunk). A rerun after an
-  interruption computes only the cells that are missing.
+  of the source of the function's module and every nbl module it imports (so an edited checkout
+  never reuses a stale chunk, and editing unrelated code does not throw the cache away). A
+  rerun after an interruption computes only the cells that are missing.
 * **Failures.** A cell that raises is reported with its parameters and the rest of the sweep
   still completes and is saved; ``on_error="raise"`` raises :class:`SweepError` after the sweep
   for callers that need every cell.
@@ -142,21 +143,74 @@ def canonical(x):
 _PRESENTATION = ("nbl_sim/figures/", "nbl_sim/plots.py", "nbl_sim/reproduce.py",
                  "nbl_sim/sweep.py", "nbl_sim/execution.py", "nbl_sim/rate_analysis.py",
                  "nbl_theory/plots.py")
+_PACKAGES = ("nbl_theory", "nbl_sim")
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _module_file(name: str) -> Path | None:
+    base = _ROOT.joinpath(*name.split("."))
+    for p in (base.with_suffix(".py"), base / "__init__.py"):
+        if p.is_file():
+            return p
+    return None
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """nbl modules imported anywhere in ``path`` (module level or inside functions)."""
+    import ast
+
+    pkg = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = pkg.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                mod = f"{base}.{node.module}" if node.module else base
+            else:
+                mod = node.module or ""
+            out.add(mod)
+            out.update(f"{mod}.{a.name}" for a in node.names)   # submodules imported by name
+    return {m for m in out if m.split(".")[0] in _PACKAGES}
 
 
 @functools.cache
-def source_fingerprint() -> str:
-    """SHA-256 over the source of the modules that compute results (nbl_theory, nbl_sim, minus
-    the presentation/orchestration modules listed in ``_PRESENTATION``)."""
-    h = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    for pkg in (here.parent / "nbl_theory", here):
-        for p in sorted(pkg.rglob("*.py")):
-            rel = p.relative_to(pkg.parent).as_posix()
-            if rel.startswith(_PRESENTATION):
+def source_fingerprint(module: str | None = None) -> str:
+    """SHA-256 over the source of ``module`` and every nbl module it imports, transitively (all
+    of nbl_theory and nbl_sim when ``module`` is None), minus the presentation/orchestration
+    modules in ``_PRESENTATION``: a cached cell is reused only while the code that computed it
+    is unchanged."""
+    if module is None:
+        names = sorted(".".join(p.relative_to(_ROOT).with_suffix("").parts)
+                       for pkg in _PACKAGES for p in (_ROOT / pkg).rglob("*.py"))
+    else:
+        seen: set[str] = set()
+        todo = [module]
+        while todo:
+            m = todo.pop()
+            if m in seen:
                 continue
-            h.update(rel.encode())
-            h.update(p.read_bytes())
+            seen.add(m)
+            f = _module_file(m)
+            if f is None:
+                continue
+            parent = m.rpartition(".")[0]
+            if parent:
+                todo.append(parent)
+            todo.extend(_imports(m, f))
+        names = sorted(seen)
+    h = hashlib.sha256()
+    for m in names:
+        f = _module_file(m.removesuffix(".__init__"))
+        if f is None:
+            continue
+        rel = f.relative_to(_ROOT).as_posix()
+        if rel.startswith(_PRESENTATION):
+            continue
+        h.update(rel.encode())
+        h.update(f.read_bytes())
     return h.hexdigest()
 
 
@@ -172,7 +226,7 @@ def _package_version() -> str:
 def cell_key(fn: Callable, params) -> str:
     """The cache key of ``fn(params)``: function name, parameters, version, source."""
     payload = {"fn": f"{fn.__module__}.{fn.__qualname__}", "params": canonical(params),
-               "version": _package_version(), "source": source_fingerprint()}
+               "version": _package_version(), "source": source_fingerprint(fn.__module__)}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
