@@ -151,7 +151,8 @@ def estimation_analysis(self, long: bool = False) -> dict:
             ends = np.array([rows[d]["mean"][-1] for d in dims])
             ses = np.array([rows[d]["se"][-1] for d in dims])
             if np.all(ends > 0):
-                ld, le = np.log(dims), np.log(ends)
+                # against the number of tangent directions d - 1 (each carries one mode)
+                ld, le = np.log(np.asarray(dims) - 1.0), np.log(ends)
                 w = (ends / np.maximum(ses, 1e-300)) ** 2
                 A = np.column_stack([np.ones_like(ld), ld])
                 P = np.linalg.inv(A.T @ (w[:, None] * A))
@@ -208,7 +209,8 @@ def localization_analysis(self) -> dict:
                          "start_outside": int(r["start_out"].sum()),
                          "e_n0": float(r["e_n0"].mean())})
         out[d] = rows
-    return {"r0": self.constants["loc_r0"], "gamma": self.constants["gamma"][cfg.links[0]],
+    return {"r0": {d: r for d, r in self.constants["loc_r0"].items()},
+            "gamma": self.constants["gamma"][cfg.links[0]],
             "link": cfg.links[0], "by_d": out}
 
 def contrast_analysis(self) -> dict:

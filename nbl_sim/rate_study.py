@@ -30,6 +30,7 @@ log-log slopes with bootstrap percentile intervals over replications (seeded).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import time
@@ -125,10 +126,25 @@ def _kappa(link: Link, delta: str, d: int) -> float:
     return float(local_rates(link, delta, d)["kappa"])
 
 
-def _r0(link: Link, delta: str) -> float:
-    from .rate_theory import stability_radius
+#: λ0(r0) >= R0_FRAC·κ: with γ = 1/κ this makes 2γλ0 = 2·R0_FRAC = 1.5 > 1, the condition of
+#: prop:localized-estimation (frac = 1/2 would sit exactly on the boundary 2γλ0 = 1)
+R0_FRAC = 0.75
 
-    return float(stability_radius(link, delta)["r0"])
+
+@functools.cache
+def _radius(link: str, delta: str, d: int) -> dict:
+    """r0 and λ0(r0) of cor:local_stability in dimension d (d = 2: the in-plane computation;
+    d ≥ 3: the cap over every tilt, where the slowest rate may be κ_⊥)."""
+    from .rate_theory import stability_radius, stability_radius_cap
+
+    L = study_link(link)
+    r = (stability_radius(L, delta, R0_FRAC) if d == 2
+         else stability_radius_cap(L, delta, R0_FRAC))
+    return {"r0": float(r["r0"]), "lambda0": float(r["lambda0"])}
+
+
+def _r0(link: str, delta: str, d: int) -> float:
+    return _radius(link, delta, d)["r0"]
 
 
 def _log_grid(lo: int, hi: int, k: int) -> np.ndarray:
@@ -295,9 +311,13 @@ def plan(cfg: StudyConfig) -> tuple[list, dict]:
         L = study_link(link)
         kap = _kappa(L, cfg.delta, 3)
         gamma = round(1.0 / kap, 2)
-        r0 = _r0(L, cfg.delta)
-        const["gamma"][link], const["kappa"][link], const["r0"][link] = gamma, kap, r0
+        const["gamma"][link], const["kappa"][link] = gamma, kap
+        for d in sorted(set(cfg.dims) | set(cfg.long_dims) | set(cfg.loc_dims)):
+            rad = _radius(link, cfg.delta, d)
+            const["r0"][(link, d)] = rad["r0"]
+            const.setdefault("two_gamma_lambda0", {})[(link, d)] = 2 * gamma * rad["lambda0"]
         for d in cfg.dims:
+            r0 = const["r0"][(link, d)]
             nmax = max(cfg.ns)
             n0 = math.ceil(cfg.C0 * (d + math.log(nmax)))
             grid = _log_grid(n0, nmax, cfg.t_points)
@@ -316,14 +336,14 @@ def plan(cfg: StudyConfig) -> tuple[list, dict]:
             seed = _seed(cfg, "regret-long", link, d)
             for ch in _chunks(cfg.long_reps, nmax, d, cfg.rep_steps_per_cell):
                 cells.append(RegretCell(link, cfg.delta, d, tuple(cfg.long_ns), cfg.C0,
-                                        const["gamma"][link], const["r0"][link],
+                                        const["gamma"][link], const["r0"][(link, d)],
                                         tuple(int(x) for x in grid), seed, ch))
     # step size
     Lg = study_link(cfg.gamma_link)
     kg = _kappa(Lg, cfg.delta, 2)
     noise = tangent_noise(Lg, cfg.delta)
     const["gamma_kappa"], const["gamma_sigma2"] = kg, float(noise["sigma2_theta"])
-    r0g = _r0(Lg, cfg.delta)
+    r0g = _r0(cfg.gamma_link, cfg.delta, 2)
     const["gamma_r0"] = r0g
     tg = _log_grid(1, cfg.gamma_n, cfg.t_points)
     const["gamma_t_grid"] = tg.tolist()
@@ -335,13 +355,13 @@ def plan(cfg: StudyConfig) -> tuple[list, dict]:
                                    tuple(int(x) for x in tg), seed, ch))
     # localization (first study link)
     L0 = cfg.links[0]
-    const["loc_r0"] = const["r0"][L0]
+    const["loc_r0"] = {d: const["r0"][(L0, d)] for d in cfg.loc_dims}
     for d in cfg.loc_dims:
         for n0 in cfg.loc_n0s:
             seed = _seed(cfg, "loc", d)              # common random numbers across n0
             for ch in _chunks(cfg.loc_reps, cfg.loc_n, d, cfg.rep_steps_per_cell):
                 cells.append(LocCell(L0, cfg.delta, d, n0, cfg.loc_n, const["gamma"][L0],
-                                     const["loc_r0"], seed, ch))
+                                     const["loc_r0"][d], seed, ch))
     # contrast
     for link in cfg.contrast_links:
         seed = _seed(cfg, "contrast")                # common random numbers across links

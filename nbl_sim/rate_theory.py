@@ -743,3 +743,66 @@ def stability_radius(link: Link, delta, frac: float = 0.5) -> dict:
     r0 = 2 * math.sin(root / 2)
     return {"r0": r0, "lambda0": lam0, "alpha": root, "alpha_deg": math.degrees(root),
             "side": side, "kappa_theta": kt, "frac": fr, "level": level}
+
+
+def stability_radius_cap(link: Link, delta, frac: float = 0.5, n_alpha: int = 720,
+                         n_psi: int = 25) -> dict:
+    """Largest r0 with λ0(r0) ≥ frac·κ in d ≥ 3, κ the slowest tangent rate there.
+
+    In d ≥ 3 the neighbourhood ‖v − v*‖ ≤ r0 contains tilts out of the (v*, θ) plane, where
+    the field contracts at κ_⊥ = Δμ* near v*. By the symmetry of the field under rotations
+    fixing v* and θ, every tilt is v = cos α v* + sin α (cos ψ θ̂ + sin ψ ω) for one fixed
+    ω ⊥ v*, θ (d = 3 suffices), ψ ∈ [0, π] (ψ → −ψ is the reflection ω → −ω). The ratio
+    R(α, ψ) = −⟨v − v*, h(v)⟩/‖v − v*‖² is evaluated by quadrature
+    (:func:`population.tangent_field`, ~1e-15) on a grid of ``n_alpha`` angles in (0, π) ×
+    ``n_psi`` tilts; λ0 over the cap of angle α is the running minimum over smaller angles and
+    all tilts, and α* is the first grid angle where it drops below the level, refined by
+    bisection on the tilt-minimum (accurate to the tilt grid: a minimum between tilt nodes can
+    be missed by O((π/n_psi)²) of the ratio's variation).
+
+    Returns the same keys as :func:`stability_radius` with ``kappa`` (the d ≥ 3 rate) in place
+    of ``kappa_theta``.
+    """
+    _check_link(link)
+    din, df = _delta_in(delta)
+    fr = _real(frac, "frac")
+    if not 0 < fr < 1:
+        raise NBLInputError(f"frac must lie in (0, 1), got {frac!r}")
+    kap = local_rates(link, din, 3)["kappa"]
+    if kap <= 0:
+        raise NBLInputError(f"kappa = {kap:.6g} <= 0 in d >= 3: v* is not locally attracting, "
+                            "so there is no stability neighbourhood")
+    level = fr * kap
+    beta, vs, th = pop.arm_vectors(din, d=3)
+    th = th / np.linalg.norm(th)
+    om = np.cross(vs, th)
+    psis = np.linspace(0.0, math.pi, n_psi)
+
+    def ratio_min(al: np.ndarray) -> np.ndarray:
+        A, P = np.meshgrid(al, psis, indexing="ij")
+        u = np.cos(P)[..., None] * th + np.sin(P)[..., None] * om
+        V = (np.cos(A)[..., None] * vs + np.sin(A)[..., None] * u).reshape(-1, 3)
+        h = pop.tangent_field(link, beta, V)
+        D = V - vs
+        return (-(D * h).sum(1) / (D * D).sum(1)).reshape(A.shape).min(1)
+
+    grid = np.linspace(0.0, math.pi, n_alpha + 1)[1:-1]
+    vals = ratio_min(grid)
+    below = np.flatnonzero(vals < level)
+    if below.size == 0:
+        root = math.pi
+    else:
+        i = int(below[0])
+        lo = grid[i - 1] if i > 0 else grid[0] * 1e-3
+        hi = grid[i]
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            if float(ratio_min(np.array([mid]))[0]) >= level:
+                lo = mid
+            else:
+                hi = mid
+        root = lo
+    lam0 = min([level] + ([float(vals[grid <= root].min())] if np.any(grid <= root) else []))
+    r0 = 2 * math.sin(root / 2)
+    return {"r0": r0, "lambda0": lam0, "alpha": root, "alpha_deg": math.degrees(root),
+            "kappa": kap, "frac": fr, "level": level}

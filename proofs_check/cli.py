@@ -565,7 +565,7 @@ def cmd_study(args) -> int:
                          f"{r['scaled_end']:.3f}", f"{r['exited']}/{r['reps']}"])
         if a["d_exponent"]:
             q = a["d_exponent"]
-            rows.append([link, "all", f"error at n ~ d^{q['q']:.2f} +- {1.96 * q['q_se']:.2f}",
+            rows.append([link, "all", f"error at n ~ (d-1)^{q['q']:.2f} +- {1.96 * q['q_se']:.2f}",
                          "", ""])
     print(_table(["link", "d", "slope", "(t+t0) a_t/d at n", "exited r0"], rows))
     g = an["gamma"]
@@ -578,7 +578,8 @@ def cmd_study(args) -> int:
     print(_table(["2 gamma kappa", "gamma", "min(1, 2gk)", "linearized, same window",
                   "measured (95%)"], rows))
     loc = an["localization"]
-    print(f"\nlocalization ({loc['link']}, r0 = {loc['r0']:.4f}, n = {cfg.loc_n}): P(tau <= n)")
+    r0s = ", ".join(f"d = {d}: {r:.4f}" for d, r in loc["r0"].items())
+    print(f"\nlocalization ({loc['link']}, r0 {r0s}, n = {cfg.loc_n}): P(tau <= n)")
     rows = [[d, r["n0"], f"{r['p_exit']:.4f} +- {1.96 * r['se']:.4f}",
              f"{r['start_outside']}/{r['reps']}"] for d, rs in loc["by_d"].items() for r in rs]
     print(_table(["d", "n0", "P(exit) (95%)", "v_n0 outside r0"], rows))

@@ -138,7 +138,10 @@ def figure_data(res) -> FigureData:
         parts.append(f"{link} R_n ~ n^{r['slope']['slope']:.2f}")
     settings = {"config": cfg.name, "C0": cfg.C0, "delta": cfg.delta, "dims": list(cfg.dims),
                 "ns": list(cfg.ns), "reps": cfg.reps, "seed": cfg.seed,
-                "gamma": res.constants["gamma"], "r0": res.constants["r0"],
+                "gamma": res.constants["gamma"],
+                "r0": {f"{k[0]}, d={k[1]}": v for k, v in res.constants["r0"].items()},
+                "two_gamma_lambda0": {f"{k[0]}, d={k[1]}": v for k, v in
+                                      res.constants["two_gamma_lambda0"].items()},
                 "gamma_link": cfg.gamma_link, "gamma_t0": cfg.gamma_t0,
                 "gamma_start_deg": cfg.gamma_start_deg, "loc_n": cfg.loc_n,
                 "loc_reps": cfg.loc_reps, "contrast_delta": cfg.contrast_delta,
@@ -238,7 +241,8 @@ def draw(data: FigureData):
     ax[5].set_yscale("log")
     ax[5].set_xlabel("n0")
     ax[5].set_ylabel("P(tau <= n)  (0 drawn at 1/(2 reps))")
-    ax[5].set_title(f"(f) leaving r0 = {an['localization']['r0']:.3f} vs n0", fontsize=9)
+    r0s = ", ".join(f"{r:.3f}" for r in an["localization"]["r0"].values())
+    ax[5].set_title(f"(f) leaving r0 (= {r0s}) vs n0", fontsize=9)
     ax[5].legend(fontsize=7)
     # (g) contrast
     ct = data.table("contrast")
