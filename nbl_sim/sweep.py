@@ -332,7 +332,7 @@ def run_sweep(fn: Callable, cells: Sequence, *, executor: Executor | None = None
     failures.sort(key=lambda f: f.index)
     out = SweepResult(results, failures, n_cached, len(todo) - len(failures),
                       time.perf_counter() - tic,
-                      executor.describe() if executor is not None else "cache")
+                      executor.describe() if (executor is not None and todo) else "cache")
     if on_error == "raise":
         out.raise_failures()
     return out
