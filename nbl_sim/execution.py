@@ -109,7 +109,13 @@ class SerialExecutor(Executor):
 
 class ProcessExecutor(Executor):
     """A local :class:`concurrent.futures.ProcessPoolExecutor` (``spawn`` start method, so
-    workers never inherit locks or threads from the parent)."""
+    workers never inherit locks or threads from the parent).
+
+    A worker that dies breaks the whole pool. The tasks still unfinished then run one at a
+    time in a single-worker pool (restarted after each crash), so a crash is charged to the
+    task that caused it: it is retried ``retries`` times and then reported as ``WorkerLost``,
+    and the tasks that were merely running beside it complete normally.
+    """
 
     def __init__(self, workers: int | None = None, retries: int = 2):
         self.workers = int(workers or cpu_count())
@@ -121,33 +127,48 @@ class ProcessExecutor(Executor):
         tasks = list(tasks)
         pending = set(range(len(tasks)))
         ctx = multiprocessing.get_context("spawn")
-        attempt = 0
-        while pending:
-            broken = False
-            with ProcessPoolExecutor(max_workers=min(self.workers, len(pending)),
-                                     mp_context=ctx) as ex:
-                futures = {ex.submit(_guarded, fn, tasks[i]): i for i in sorted(pending)}
-                try:
-                    for fut in as_completed(futures):
-                        i = futures[fut]
-                        try:
-                            res = fut.result()
-                        except BrokenProcessPool:
-                            broken = True
-                            continue
-                        pending.discard(i)
-                        yield i, res
-                except BaseException:
-                    for f in futures:
-                        f.cancel()
-                    raise
-            if broken:
-                attempt += 1
-                if attempt > self.retries:
-                    for i in sorted(pending):
-                        yield i, TaskError("WorkerLost", f"a worker process died {attempt} "
-                                           f"times while running this task")
-                    return
+        broken = False
+        with ProcessPoolExecutor(max_workers=max(1, min(self.workers, len(tasks))),
+                                 mp_context=ctx) as ex:
+            futures = {ex.submit(_guarded, fn, tasks[i]): i for i in sorted(pending)}
+            try:
+                for fut in as_completed(futures):
+                    i = futures[fut]
+                    try:
+                        res = fut.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        continue
+                    except Exception as exc:  # noqa: BLE001 - e.g. an unpicklable result
+                        res = TaskError(type(exc).__name__, str(exc))
+                    pending.discard(i)
+                    yield i, res
+            except BaseException:
+                for f in futures:
+                    f.cancel()
+                raise
+        if not broken:
+            return
+        # isolation: one task at a time, so a crash is charged to the task that caused it
+        queue = sorted(pending)
+        crashes = dict.fromkeys(queue, 1)       # every unfinished task may have been the one
+        while queue:
+            with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as ex:
+                while queue:
+                    i = queue[0]
+                    try:
+                        res = ex.submit(_guarded, fn, tasks[i]).result()
+                    except BrokenProcessPool:
+                        crashes[i] += 1
+                        if crashes[i] > self.retries:
+                            queue.pop(0)
+                            yield i, TaskError("WorkerLost", f"the worker process died "
+                                               f"{crashes[i]} times while running this task")
+                        break                   # the pool is gone: start a fresh one
+                    except Exception as exc:  # noqa: BLE001
+                        res = TaskError(type(exc).__name__, str(exc))
+                    queue.pop(0)
+                    yield i, res
 
     def describe(self) -> str:
         return f"local process pool ({self.workers} workers)"
@@ -233,11 +254,12 @@ def make_executor(workers: int | None = None, work: float = float("inf"),
     """
     if _IN_WORKER and scheduler is None and workers is None:
         return SerialExecutor()
-    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    if scheduler and workers is not None:
+        raise NBLInputError("give either a Dask scheduler or a number of local workers, "
+                            "not both")
+    if workers is None:          # an explicit --workers wins over $NBL_DASK_SCHEDULER
+        scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
     if scheduler:
-        if workers is not None:
-            raise NBLInputError("give either a Dask scheduler or a number of local workers, "
-                                "not both")
         return DaskExecutor(scheduler)
     if workers is None:
         n = cpu_count()

@@ -100,6 +100,10 @@ def canonical(x):
     Floats are written with ``repr`` (exact round trip), arrays with dtype, shape and values,
     dataclasses and objects with ``__getstate__`` by their defining fields, sympy objects by
     ``srepr``."""
+    if isinstance(x, np.floating):          # before float: np.float64 subclasses float
+        return {"float": repr(float(x))}
+    if isinstance(x, np.integer):
+        return int(x)
     if x is None or isinstance(x, (bool, int, str)):
         return x
     if isinstance(x, float):

@@ -264,11 +264,6 @@ def test_canonical_floats_are_exact():
     assert cell_key(_phase_cell, {"x": a, "y": 1}) == cell_key(_phase_cell, {"y": 1, "x": a})
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "canonical(): np.float64 subclasses float, so the float branch writes repr(x) = "
-    "'np.float64(0.1)' (numpy 2) and the np.floating branch (repr(float(x))) is never reached "
-    "for it; an equal parameter given as numpy scalar gets another key (a cache miss, never a "
-    "stale hit) and the key depends on numpy's repr (nbl_sim/sweep.py, canonical)"))
 def test_canonical_numpy_float64_equals_the_python_float():
     assert canonical(np.float32(0.5)) == canonical(0.5)  # passes: the np.floating branch
     assert canonical(np.float64(0.1)) == canonical(0.1)
@@ -333,10 +328,6 @@ def test_task_that_always_kills_its_worker_is_reported_worker_lost():
     assert res.failures[0].error.startswith("WorkerLost") and "2 times" in res.failures[0].error
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ProcessExecutor: a worker death breaks the whole pool, and every task unfinished at that "
-    "moment is charged an attempt; a task that always kills its worker therefore gets the "
-    "cells running beside it reported WorkerLost too (nbl_sim/execution.py, ProcessExecutor.run)"))
 def test_cells_beside_an_always_crashing_cell_still_complete():
     tasks = [partial(os._exit, 3)] + [partial(time.sleep, 1.5)] * 2
     out = dict(ProcessExecutor(2, retries=1).run(CALL, tasks))
@@ -369,8 +360,10 @@ def test_make_executor_reads_the_scheduler_environment_variable(monkeypatch):
     monkeypatch.setenv(SCHEDULER_ENV, "local:0")
     with pytest.raises(NBLInputError, match="positive N"):
         make_executor()
+    # an explicit number of local workers wins over the variable; both explicit is an error
+    assert isinstance(make_executor(2), ProcessExecutor)
     with pytest.raises(NBLInputError, match="either a Dask scheduler or a number"):
-        make_executor(2)
+        make_executor(2, scheduler="local:2")
     with pytest.raises(NBLInputError, match="tcp://HOST:PORT or local:N"):
         make_executor(scheduler="no-such-scheduler")  # the argument beats the variable
     # inside a task, nested sweeps run in-process whatever the variable says
