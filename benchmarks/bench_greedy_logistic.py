@@ -67,6 +67,9 @@ from nbl_sim.policies.greedy_logistic import fit_penalized_logistic, greedy_logi
 D, N, N0, DELTA = 2, 2000, 200, 1.0
 
 
+from _machine import cpu_model  # noqa: E402  (benchmarks/ is on sys.path)
+
+
 def _sigmoid(z):
     return 0.5 * (1.0 + np.tanh(0.5 * z))
 
@@ -174,15 +177,7 @@ def kernel_gap(X, Y, actions, r, t, intercept):
 
 
 def _machine() -> str:
-    cpu = platform.processor() or ""
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+    cpu = cpu_model()
     return (f"{cpu} ({os.cpu_count()} cores); python {platform.python_version()}, numpy "
             f"{np.__version__}, scipy {scipy.__version__}, numba {numba.__version__}, "
             f"scikit-learn {sklearn.__version__}")

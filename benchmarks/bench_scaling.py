@@ -50,18 +50,11 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _machine import cpu_model  # noqa: E402  (benchmarks/ is on sys.path)
 
 
 def _machine() -> dict:
-    cpu = platform.processor() or ""
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for ln in fh:
-                if ln.startswith("model name"):
-                    cpu = ln.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+    cpu = cpu_model()
     from nbl_sim.execution import cpu_count
 
     try:

@@ -83,6 +83,9 @@ class _OverBudget(RuntimeError):
     pass
 
 
+from _machine import cpu_model  # noqa: E402  (benchmarks/ is on sys.path)
+
+
 def _scalar(expr, var):
     """``expr`` as a scalar float function: ``math`` module, ``numpy`` where math overflows."""
     f_math = sp.lambdify(var, expr, modules="math")
@@ -336,15 +339,7 @@ def format_tables(rows, one_time) -> str:
 
 
 def _machine() -> dict:
-    cpu = platform.processor() or ""
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for ln in fh:
-                if ln.startswith("model name"):
-                    cpu = ln.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+    cpu = cpu_model()
     return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
             "platform": platform.platform(), "cpu": cpu, "cores": os.cpu_count(),
             "python": platform.python_version(), "numpy": np.__version__,
