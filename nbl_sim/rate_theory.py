@@ -75,6 +75,7 @@ __all__ = [
     "error_to_regret_constant",
     "regret_scaling",
     "stability_radius",
+    "stability_radius_cap",
 ]
 
 _PHI0 = 1.0 / math.sqrt(2.0 * math.pi)

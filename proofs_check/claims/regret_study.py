@@ -53,7 +53,8 @@ def _study():
           "the 95% interval of q reaching <= 1",
           "equal parameter counts, so chi2 ranks the models as AIC does; a margin of 4 is a 2 SE "
           "difference for one parameter. O(d log n) bounds the growth, so q < 1 is consistent "
-          "(the d-free Stage-I cost C0 log n dilutes b at small d)")
+          "(the d-free Stage-I cost C0 log n dilutes b at small d)",
+          printed="E[R_n] = O(d log n) (thm:regret-rate)", quick=False)
 def _regret_rate_d_log_n():
     res, an = _study()
     rows, ok = [], True
@@ -106,7 +107,9 @@ def _regret_rate_d_log_n():
           "the slope is judged on the last decade (the slope from t = 10 n0 on, which includes "
           "the transient from far initial directions, is reported next to it). The proposition "
           "is an upper bound, so a steeper slope or q < 1 is consistent; a shallower slope on "
-          "the last decade contradicts the text's 'of order d/t' there (DISCREPANCY)")
+          "the last decade contradicts the text's 'of order d/t' there (DISCREPANCY)",
+          printed="E[||v_t - v*||^2 1{tau > t}] <= C_e d/(t + t0); 'the squared directional "
+                  "error is of order d/t'", quick=False)
 def _estimation_study():
     _, an = _study()
     rows, ok = [], True
@@ -144,7 +147,8 @@ def _estimation_study():
           "non-decreasing in gamma up to the threshold (within 1.96 SE of the difference)",
           "the linearization ignores O(alpha^2) terms (a 20 deg start: ~12%) and the stopped "
           "error uses ||v - v*||^2 = 2(1 - cos alpha) where the recursion tracks sin^2 alpha; "
-          f"{_EXP_ABS:g} in the exponent covers both, and the bootstrap SE covers the Monte Carlo")
+          f"{_EXP_ABS:g} in the exponent covers both, and the bootstrap SE covers the Monte Carlo",
+          printed="2 gamma lambda0 > 1 (prop:localized-estimation) gives the d/t rate", quick=False)
 def _step_size_exponent():
     _, an = _study()
     g = an["gamma"]
@@ -179,7 +183,8 @@ def _step_size_exponent():
           "monte-carlo",
           "per d: P(exit) at the largest n0 below that at the smallest by > 3 SE, and no increase "
           "between consecutive n0 by more than 2 SE",
-          "binomial SEs from 2000 independent replications; common random numbers across n0")
+          "binomial SEs from 2000 independent replications; common random numbers across n0",
+          printed="P(tau <= n) <= delta once n0 >= C_loc (d + log(1/delta))", quick=False)
 def _localization_vs_n0():
     _, an = _study()
     loc = an["localization"]
@@ -207,7 +212,8 @@ def _localization_vs_n0():
           "log-log slope of E[R_n] over the upper half of the horizons: the unstable link's 95% "
           "interval lies above the stable link's; the unstable link's best growth model is not "
           "log n",
-          "bootstrap over replications (seeded); common random numbers across the two links")
+          "bootstrap over replications (seeded); common random numbers across the two links",
+          printed="O(d log n) under assum:positive-stability (lambda* > 0)", quick=False)
 def _unstable_contrast():
     _, an = _study()
     c = an["contrast"]
