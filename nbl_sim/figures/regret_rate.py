@@ -171,10 +171,12 @@ def draw(data: FigureData):
             ax[i].plot(n, m, "o", color=c, ms=3.5, label=f"d = {d}")
             ax[i].plot(n, t["fit_log"][s], "-", color=c, lw=1)
         if f"regret_long_{link}" in data.tables:
+            main_dims = sorted(set(t["d"].tolist()))      # the long arm keeps each d's colour
             t = data.table(f"regret_long_{link}")
-            for j, d in enumerate(sorted(set(t["d"].tolist()))):
+            for d in sorted(set(t["d"].tolist())):
                 s = t["d"] == d
-                c = _D_COLORS[(j + 2) % len(_D_COLORS)]
+                k = main_dims.index(d) if d in main_dims else len(main_dims)
+                c = _D_COLORS[k % len(_D_COLORS)]
                 ax[i].errorbar(t["n"][s], t["regret_mean"][s], yerr=1.96 * t["regret_se"][s],
                                fmt="s", mfc="none", color=c, ms=4, capsize=2,
                                label=f"d = {d}, long arm")
