@@ -44,11 +44,17 @@ def _family_link(family: str, param: str, value: str, fixed: tuple) -> Link:
     return Link.family(family, **{**dict(fixed), param: value})
 
 
-def _check_family(family: str) -> None:
+def _check_family(family: str, param: str, fixed: tuple) -> None:
+    """Bad names are input errors up front (not per-cell failures): the family, the swept
+    parameter and the fixed ones (built once with the family's defaults)."""
     from nbl_theory.families import FAMILIES
 
     if family not in FAMILIES:
         raise NBLInputError(f"unknown family {family!r}; choose from {', '.join(sorted(FAMILIES))}")
+    probe = Link.family(family, **dict(fixed))
+    if param not in probe.params:
+        raise NBLInputError(f"family {family!r} has no parameter {param!r}; parameters are "
+                            f"{sorted(probe.params)}")
 
 
 # ---------------------------------------------------------------------- phase diagram
@@ -136,7 +142,7 @@ def phase_diagram(family: str, param: str, values, deltas, *, fixed=None, tier: 
     for d in deltas:
         validate_delta(d)
     fixed_t = tuple(sorted((str(k), str(v)) for k, v in (fixed or {}).items()))
-    _check_family(family)
+    _check_family(family, param, fixed_t)
     cells = [_PhaseCell(family, param, v, fixed_t, tuple(deltas), tier) for v in values]
     own = executor is None
     if own:
@@ -213,8 +219,8 @@ def threshold_scan(family: str, param: str, solve_for: str, at, *, bracket, fixe
     if solve_for != "delta":
         for a in at:
             validate_delta(a)
-    _check_family(family)
     fixed_t = tuple(sorted((str(k), str(v)) for k, v in (fixed or {}).items()))
+    _check_family(family, param, fixed_t)
     cells = [_ThresholdCell(family, param, solve_for, a, fixed_t,
                             tuple(str(b) for b in bracket), int(grid), bool(certify)) for a in at]
     own = executor is None

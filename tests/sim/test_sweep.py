@@ -370,3 +370,17 @@ def test_make_executor_reads_the_scheduler_environment_variable(monkeypatch):
     monkeypatch.setenv(SCHEDULER_ENV, "local:2")
     monkeypatch.setattr(execution, "_IN_WORKER", True)
     assert isinstance(make_executor(), SerialExecutor)
+
+
+def test_phase_diagram_refuses_bad_names_up_front():
+    """A wrong family, parameter or fixed value is an input error before any cell runs."""
+    from nbl_sim.phase import threshold_scan
+
+    with pytest.raises(NBLInputError, match="unknown family"):
+        phase_diagram("nope", "mu2", ["0"], ["0.5"])
+    with pytest.raises(NBLInputError, match="no parameter 'nosuch'"):
+        phase_diagram("two-transition", "nosuch", ["0"], ["0.5"])
+    with pytest.raises(NBLInputError):
+        phase_diagram("two-transition", "mu2", ["0"], ["0.5"], fixed={"p0": "abc"})
+    with pytest.raises(NBLInputError, match="no parameter 'rho'"):
+        threshold_scan("two-transition", "rho", "rho", ["0.2"], bracket=("0", "1"))
