@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
+from nbl_theory.families import PAPER_MU2
 from nbl_theory.links import Link
 
 from .environment import Environment
@@ -51,8 +52,8 @@ __all__ = ["StudyConfig", "QUICK", "FULL", "run_study", "StudyResult", "study_li
 
 LINKS = {
     "logistic": ("logistic", {}),
-    "tt-stable": ("two-transition", {"mu2": "-1.074037"}),
-    "tt-unstable": ("two-transition", {"mu2": "1.244122"}),
+    "tt-stable": ("two-transition", {"mu2": PAPER_MU2["stable"]}),
+    "tt-unstable": ("two-transition", {"mu2": PAPER_MU2["unstable"]}),
 }
 
 

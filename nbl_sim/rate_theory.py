@@ -54,6 +54,7 @@ from scipy.optimize import brentq
 from scipy.special import ndtr
 
 from nbl_theory.errors import NBLInputError
+from nbl_theory.families import PAPER_MU2
 from nbl_theory.links import Link
 from nbl_theory.stability import stability, validate_delta
 
@@ -85,9 +86,8 @@ _GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
 #: parameters). weighted-entropy rho = 0 is exactly the logistic link.
 PAPER_EXAMPLE_LINKS = (
     ("logistic", "logistic", {}),
-    ("two-transition mu2=-1.074037", "two-transition", {"mu2": "-1.074037"}),
-    ("two-transition mu2=2.144072", "two-transition", {"mu2": "2.144072"}),
-    ("two-transition mu2=1.244122", "two-transition", {"mu2": "1.244122"}),
+    *((f"two-transition mu2={PAPER_MU2[r]}", "two-transition", {"mu2": PAPER_MU2[r]})
+      for r in ("stable", "near-critical", "unstable")),
     ("weighted-entropy rho=0", "weighted-entropy", {"rho": "0"}),
     ("weighted-entropy rho=0.4", "weighted-entropy", {"rho": "0.4"}),
     ("weighted-entropy rho=0.8", "weighted-entropy", {"rho": "0.8"}),

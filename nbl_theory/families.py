@@ -24,7 +24,7 @@ from .errors import NBLInputError
 from .expressions import exact_number
 from .links import Link, M, Z
 
-__all__ = ["FAMILIES", "make_family", "TWO_TRANSITION_DEFAULTS", "PAPER_LINKS"]
+__all__ = ["FAMILIES", "make_family", "TWO_TRANSITION_DEFAULTS", "PAPER_LINKS", "PAPER_MU2"]
 
 #: Defaults of eq:link_tanh (app:tanh-geometry). mu2 has no default in the paper; 2.144072 is the
 #: paper's "near-critical" choice at Δ = 0.2.
@@ -84,6 +84,11 @@ PAPER_LINKS = [
         "printed_lambda": "-2.45e-3",
     },
 ]
+
+#: mu2 of the paper's three two-transition links by regime ("stable", "near-critical",
+#: "unstable"), derived from :data:`PAPER_LINKS` so the numbers are written once.
+PAPER_MU2 = {row["regime"]: row["params"]["mu2"] for row in PAPER_LINKS
+             if row["family"] == "two-transition"}
 
 
 def _two_transition(**kw) -> Link:

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from nbl_theory import Link
+from nbl_theory.families import PAPER_MU2
 from nbl_theory.gaussian import moments_float
 from nbl_theory.stability import lambda_star_float
 
@@ -29,7 +30,7 @@ CAPTION = (
     "overlaid on g' (a) and on g'' (b, reflected about zero)."
 )
 
-MU2 = "1.244122"
+MU2 = PAPER_MU2["unstable"]
 LINK_KEY = "tt-unstable"
 DELTAS = ("0.2", "1.0", "1.8")
 DELTA_COLORS = {"0.2": "#4c72b0", "1.0": "#55a868", "1.8": "#8172b3"}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbl_theory.families import PAPER_MU2
 from nbl_theory.links import Link
 from nbl_theory.stability import stability
 
@@ -35,8 +36,7 @@ CAPTION = ("Two-transition links yield stable, near-critical and unstable dynami
            "under weak separation, and Greedy Logistic wins near the logistic link while NBL wins "
            "under larger misspecification.")
 
-TT_LINKS = {"tt-stable": "-1.074037", "tt-near-critical": "2.144072",
-            "tt-unstable": "1.244122"}
+TT_LINKS = {f"tt-{regime}": mu2 for regime, mu2 in PAPER_MU2.items()}
 RHOS = ("0", "0.2", "0.4", "0.6", "0.8")
 DELTA_WEAK = "0.2"
 DELTA_COMPARE = "1"

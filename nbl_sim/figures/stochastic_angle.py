@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbl_theory.families import PAPER_MU2
 from nbl_theory.links import Link
 from nbl_theory.stability import stability
 
@@ -33,8 +34,7 @@ CAPTION = ("Signed angular error of NBL over 100 Monte Carlo replications: at Δ
            "v* (a); the link with μ2 = 1.244122, unstable at Δ = 0.2, recovers increasingly "
            "strongly toward v* as Δ grows (b).")
 
-TT_LINKS = {"tt-stable": "-1.074037", "tt-near-critical": "2.144072",
-            "tt-unstable": "1.244122"}
+TT_LINKS = {f"tt-{regime}": mu2 for regime, mu2 in PAPER_MU2.items()}
 PANEL_B_LINK = "tt-unstable"
 PANEL_B_DELTAS = ("0.2", "1.0", "1.8")
 PANEL_A_DELTA = "0.2"

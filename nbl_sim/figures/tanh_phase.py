@@ -14,6 +14,7 @@ import numpy as np
 
 from nbl_theory import Link
 from nbl_theory.continuation import trace_zero_curve
+from nbl_theory.families import PAPER_MU2
 from nbl_theory.stability import lambda_star_float
 
 from ..phase import phase_diagram, threshold_scan
@@ -31,11 +32,7 @@ CAPTION = (
 MU2_RANGE = (-2.5, 3.5)
 DELTA_RANGE = (0.02, 1.0)
 REF_DELTA = "0.2"
-REPRESENTATIVE = (
-    ("tt-stable", "-1.074037"),
-    ("tt-near-critical", "2.144072"),
-    ("tt-unstable", "1.244122"),
-)
+REPRESENTATIVE = tuple((f"tt-{regime}", mu2) for regime, mu2 in PAPER_MU2.items())
 
 
 def _build(mu2: str) -> Link:

@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from nbl_sim import rate_theory as rt
+from nbl_theory.families import PAPER_MU2
 from nbl_theory.links import Link
 
 from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
@@ -32,7 +33,7 @@ from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
 __all__: list[str] = []
 
 _LINKS = (("logistic", "logistic", {}),
-          ("tt-stable", "two-transition", {"mu2": "-1.074037"}))
+          ("tt-stable", "two-transition", {"mu2": PAPER_MU2["stable"]}))
 _DELTAS = ("0.2", "1", "1.8")
 _PSIS = ((0.0, "0"), (math.pi / 2, "pi/2"))
 _RATIO_TOL = 1e-2        # ratio at α = 1e-3 against the α → 0 limit
@@ -118,7 +119,7 @@ def _step_size_threshold():
     unstable = sorted({f"{r['link']} Delta={r['delta']:g}" for r in rows
                        if r["verdict_d2"].startswith("unstable")})
     # the paper's stable Δ = 0.2 experiment: largest r0 with 2γλ0(r0) >= 1 in d = 2
-    stable = Link.family("two-transition", mu2="-1.074037")
+    stable = Link.family("two-transition", mu2=PAPER_MU2["stable"])
     k_stable = rt.local_rates(stable, "0.2", 2)["kappa_theta"]
     rad = rt.stability_radius(stable, "0.2", frac=1 / (2 * _GAMMA * k_stable))
     r_start = 2 * math.sin(math.radians(_START_DEG) / 2)
@@ -127,10 +128,10 @@ def _step_size_threshold():
                                        Link.family("logistic"), "1", 2)["kappa_theta"]))
     stable_ok = 2 * _GAMMA * k_stable > 1 and rad["r0"] > r_start
     by = {(r["link"], r["delta"]): r for r in rows}
-    lam_stable = by[("two-transition mu2=-1.074037", 0.2)]["lambda_star"]
-    near = by[("two-transition mu2=2.144072", 0.2)]["two_gamma_kappa_d2"]
+    lam_stable = by[(f"two-transition mu2={PAPER_MU2['stable']}", 0.2)]["lambda_star"]
+    near = by[(f"two-transition mu2={PAPER_MU2['near-critical']}", 0.2)]["two_gamma_kappa_d2"]
     cmp_rows = [(mu2, by[(f"two-transition mu2={mu2}", 1.0)]["two_gamma_kappa_d2"])
-                for mu2 in ("2.144072", "1.244122")]
+                for mu2 in (PAPER_MU2["near-critical"], PAPER_MU2["unstable"])]
     cmp_below = [(mu2, x) for mu2, x in cmp_rows if x < 1]
     table = "; ".join(
         f"{r['link']} Delta={r['delta']:g}: lambda*={r['lambda_star']:.6g}, kappa(d=2)="

@@ -43,6 +43,7 @@ from scipy.optimize import minimize_scalar
 from nbl_sim import population as pop
 from nbl_sim.environment import Environment
 from nbl_sim.policies.nbl import nbl_run
+from nbl_theory.families import PAPER_MU2
 from nbl_theory.links import Link
 from nbl_theory.stability import stability
 
@@ -67,9 +68,9 @@ def _link(name: str) -> Link:
         return Link.from_expression("1/(1 + exp(-4*z))", name="logistic4",
                                     bounded_derivatives=True)
     if name == "tt-stable":
-        return Link.family("two-transition", mu2="-1.074037")
+        return Link.family("two-transition", mu2=PAPER_MU2["stable"])
     if name == "tt-unstable":
-        return Link.family("two-transition", mu2="1.244122")
+        return Link.family("two-transition", mu2=PAPER_MU2["unstable"])
     if name == "we-0.6":
         return Link.family("weighted-entropy", rho="0.60")
     raise KeyError(name)
