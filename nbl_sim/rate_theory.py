@@ -684,6 +684,22 @@ def regret_scaling(link: Link, delta, psi, alphas) -> dict:
 _R_GRID = 2000      # grid angles per side on (0, π)
 
 
+def _radius_level(link: Link, delta, frac, d: int):
+    """Validated (Δ, frac, κ, frac·κ) for the stability radius in dimension d (2, or 3 for
+    every d ≥ 3): κ = κ_θ in d = 2, the slowest rate in d ≥ 3; κ ≤ 0 has no neighbourhood."""
+    _check_link(link)
+    din, _ = _delta_in(delta)
+    fr = _real(frac, "frac")
+    if not 0 < fr < 1:
+        raise NBLInputError(f"frac must lie in (0, 1), got {frac!r}")
+    kap = local_rates(link, din, d)["kappa_theta" if d == 2 else "kappa"]
+    if kap <= 0:
+        name, where = ("kappa_theta", "in d = 2") if d == 2 else ("kappa", "in d >= 3")
+        raise NBLInputError(f"{name} = {kap:.6g} <= 0: v* is not locally attracting {where}, "
+                            "so there is no stability neighbourhood")
+    return din, fr, kap, fr * kap
+
+
 def stability_radius(link: Link, delta, frac: float = 0.5) -> dict:
     """Largest r0 ∈ (0, 2] with λ0(r0) ≥ frac·κ_θ in d = 2.
 
@@ -708,16 +724,7 @@ def stability_radius(link: Link, delta, frac: float = 0.5) -> dict:
     NBLInputError
         κ_θ ≤ 0 (v* is not attracting: no neighbourhood), frac ∉ (0, 1), bad Δ or link.
     """
-    _check_link(link)
-    din, _ = _delta_in(delta)
-    fr = _real(frac, "frac")
-    if not 0 < fr < 1:
-        raise NBLInputError(f"frac must lie in (0, 1), got {frac!r}")
-    kt = local_rates(link, din, 2)["kappa_theta"]
-    if kt <= 0:
-        raise NBLInputError(f"kappa_theta = {kt:.6g} <= 0: v* is not locally attracting in d = 2, "
-                            "so there is no stability neighbourhood")
-    level = fr * kt
+    din, fr, kt, level = _radius_level(link, delta, frac, 2)
 
     def R(al):
         al = np.asarray(al, dtype=float)
@@ -764,16 +771,7 @@ def stability_radius_cap(link: Link, delta, frac: float = 0.5, n_alpha: int = 72
     Returns the same keys as :func:`stability_radius` with ``kappa`` (the d ≥ 3 rate) in place
     of ``kappa_theta``.
     """
-    _check_link(link)
-    din, df = _delta_in(delta)
-    fr = _real(frac, "frac")
-    if not 0 < fr < 1:
-        raise NBLInputError(f"frac must lie in (0, 1), got {frac!r}")
-    kap = local_rates(link, din, 3)["kappa"]
-    if kap <= 0:
-        raise NBLInputError(f"kappa = {kap:.6g} <= 0 in d >= 3: v* is not locally attracting, "
-                            "so there is no stability neighbourhood")
-    level = fr * kap
+    din, fr, kap, level = _radius_level(link, delta, frac, 3)
     beta, vs, th = pop.arm_vectors(din, d=3)
     th = th / np.linalg.norm(th)
     om = np.cross(vs, th)
