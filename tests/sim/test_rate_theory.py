@@ -357,3 +357,21 @@ def test_stability_radius_matches_lambda0_helper():
     assert st._lambda0_2d("tt-stable", "0.2", r["r0"]) == pytest.approx(r["level"], rel=1e-9)
     assert st._lambda0_2d("tt-stable", "0.2", r["r0"] * 1.01) < r["level"]
     assert st._lambda0_2d("tt-stable", "0.2", r["r0"] * 0.99) > r["level"]
+
+
+def test_stability_radius_cap():
+    """d >= 3: the logistic field is the same in every tilt (H = -kappa sin alpha, m2 = 0), so the
+    cap radius equals the in-plane closed form 2 sqrt(1 - frac); for the stable two-transition
+    link the level is set by the slower kappa_perp, and an unstable link has no radius."""
+    logistic = Link.family("logistic")
+    for frac in (0.5, 0.75):
+        r = rt.stability_radius_cap(logistic, "1", frac)
+        # bisection on the angle to ~1e-12; the tilt grid is exact here (no tilt dependence)
+        assert r["r0"] == pytest.approx(2 * math.sqrt(1 - frac), abs=1e-9)
+    tt = Link.family("two-transition", mu2="-1.074037")
+    cap = rt.stability_radius_cap(tt, "1", 0.75)
+    rates = rt.local_rates(tt, "1", 3)
+    assert cap["kappa"] == rates["kappa"] == rates["kappa_perp"] < rates["kappa_theta"]
+    assert cap["lambda0"] >= cap["level"] - 1e-12
+    with pytest.raises(NBLInputError, match="not locally attracting"):
+        rt.stability_radius_cap(Link.family("two-transition", mu2="1.244122"), "0.2")
