@@ -112,7 +112,9 @@ def test_quick_study_command(tmp_path):
     assert set(an) >= {"regret", "estimation", "gamma", "localization", "contrast"}
     for link in QUICK.links:
         assert set(map(int, an["regret"][link]["by_d"])) == set(QUICK.dims)
-    # the step-size exponents follow the exact linearized recursion (quick: wide tolerance)
+    # the step-size exponents follow the exact linearized recursion. Quick mode has 60
+    # replications and n = 3000: the bootstrap 95% intervals of the exponents are +-0.1 to
+    # +-0.2 wide, so 0.25 is a sanity bound (the full study checks within max(1.96 SE, 0.05))
     for row in an["gamma"]["rows"]:
         assert abs(row["measured"] - row["window_prediction"]) < 0.25, row
     # exits from r0 become rarer with a longer initialization
@@ -150,7 +152,9 @@ def test_regret_rate_figure_draws_from_the_data_without_warnings():
 
     data = figure_data(run_study(TINY, executor=SerialExecutor()))
     t = data.table("error_to_regret")
-    # the exact error-to-regret ratio tends to its closed-form limit as alpha -> 0
+    # the exact error-to-regret ratio tends to its closed-form limit as alpha -> 0; at the
+    # smallest plotted alpha (1e-3) the O(alpha^2) correction is ~1e-6 (6.8e-7 measured,
+    # nbl_sim.rate_theory), so rtol 1e-4 only fails if the table mixes up ratio and limit
     small = t["alpha"] == t["alpha"].min()
     assert np.allclose(t["ratio"][small], t["limit"][small], rtol=1e-4)
     with warnings.catch_warnings():
