@@ -29,7 +29,6 @@ import dataclasses
 import functools
 import hashlib
 import json
-import math
 import os
 import pickle
 import tempfile
@@ -106,14 +105,8 @@ def canonical(x):
         return int(x)
     if x is None or isinstance(x, (bool, int, str)):
         return x
-    if isinstance(x, float):
-        if not math.isfinite(x):
-            return {"float": repr(x)}
+    if isinstance(x, float):            # repr round-trips exactly, nan/inf included
         return {"float": repr(x)}
-    if isinstance(x, (np.integer,)):
-        return int(x)
-    if isinstance(x, np.floating):
-        return {"float": repr(float(x))}
     if isinstance(x, np.ndarray):
         return {"array": str(x.dtype), "shape": list(x.shape),
                 "values": [canonical(v) for v in x.ravel().tolist()]}
