@@ -49,8 +49,10 @@ def serial_float():
 
 
 def _healthy(ex, n=2):
-    """Wait until the cluster has ``n`` workers again (the nanny restarts a killed one)."""
-    ex.client.wait_for_workers(n, timeout=60)
+    """Wait until the cluster has ``n`` workers again (the nanny restarts a killed one). A
+    restart imports numpy/scipy/numba afresh: seconds when idle, over a minute on a loaded
+    2-core machine, hence the generous bound (a wait, not a tolerance)."""
+    ex.client.wait_for_workers(n, timeout=240)
     return ex.client.run(os.getpid)
 
 
@@ -147,6 +149,7 @@ def test_interrupt_and_resume_on_the_cluster(cluster, serial_float, tmp_path):
 
 def test_scheduler_environment_variable_connects_to_a_running_scheduler(cluster, monkeypatch,
                                                                         serial_float):
+    _healthy(cluster)           # a worker killed by an earlier test may still be restarting
     address = cluster.client.scheduler.address
     assert address.startswith("tcp://")
     monkeypatch.setenv(SCHEDULER_ENV, address)
