@@ -38,13 +38,14 @@ from pathlib import Path
 
 import numpy as np
 
+from nbl_theory.families import make_family
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nbl_sim.environment import Environment  # noqa: E402
 from nbl_sim.execution import SerialExecutor  # noqa: E402
 from nbl_sim.experiment import simulate  # noqa: E402
 from nbl_sim.policies.nbl import nbl_reference, nbl_run  # noqa: E402
-from nbl_theory.links import Link  # noqa: E402
 
 
 def _median_time(fn, repeats):
@@ -58,7 +59,7 @@ def _median_time(fn, repeats):
 
 
 def run_case(d: int, randomized: bool, repeats: int, n=10_000, reps=100) -> dict:
-    env = Environment.build(Link.family("two-transition", mu2="1.244122"), "0.2", d)
+    env = Environment.build(make_family("two-transition", mu2="1.244122"), "0.2", d)
     n0 = 200 if randomized else 0
     real = env.draw(0, range(reps), n, n0)
     v0 = None if randomized else env.initial_direction(10.0)
@@ -94,7 +95,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     tic = time.perf_counter()
-    env = Environment.build(Link.family("logistic"), "0.5")
+    env = Environment.build(make_family("logistic"), "0.5")
     r = env.draw(0, [0], 10, 2)
     nbl_run(r.X, r.Y, r.coins, env.v_star)
     compile_s = time.perf_counter() - tic

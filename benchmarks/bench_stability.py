@@ -24,7 +24,7 @@ the mpmath tier at 50 digits; it is checked against the certified enclosure.
 
 Every timing is the median of several ``time.perf_counter`` repeats after a warm-up call, so
 one-time work (sympy differentiation, lambdify, Arb compilation) is excluded; that one-time cost
-is reported separately (``Link.family(...)`` + first call, on a fresh Link). Process-wide first
+is reported separately (``make_family(...)`` + first call, on a fresh Link). Process-wide first
 use (imports inside sympy/scipy, the first lambdify, the first Arb integral) is paid once before
 the cases, on two links that are not benchmarked, and its time is printed.
 
@@ -55,15 +55,16 @@ import scipy
 import sympy as sp
 from scipy import integrate, optimize
 
-from nbl_theory.families import PAPER_LINKS
+from nbl_theory.families import make_family
 from nbl_theory.links import Link, M, Z
+from nbl_theory.paper import PAPER_LINKS
 from nbl_theory.stability import stability
 
 DELTA = "0.2"
 _PHI0 = 1.0 / math.sqrt(2.0 * math.pi)
 
-#: (family, parameter, value) — the paper's named links at Δ = 0.2 (families.PAPER_LINKS).
-CASES = [(r["family"], *next(iter(r["params"].items()))) for r in PAPER_LINKS]
+#: (family, parameter, value) — the paper's named links at Δ = 0.2 (nbl_theory.paper.PAPER_LINKS).
+CASES = [(r.family, *r.parameter) for r in PAPER_LINKS.values()]
 QUICK_CASES = [CASES[0], CASES[3]]
 
 #: Targets of the issue. float64: median time (ms) per family, speed-up over the baseline and
@@ -202,7 +203,7 @@ def _row(case, tier, times, value, err, ratio, digits, target, met, note=""):
 def bench_case(family, param, value, repeats, budget, log=print):
     """All measurements for one link; returns (rows, one_time)."""
     # one-time cost on a fresh Link: construction, then the first call of each tier
-    t_build, link = _timed(lambda: Link.family(family, **{param: value}))
+    t_build, link = _timed(lambda: make_family(family, **{param: value}))
     t_first_float, _ = _timed(lambda: stability(link, DELTA))
     t_first_cert, _ = _timed(lambda: stability(link, DELTA, certify=True))
     t_first_mp, ref_res = _timed(lambda: stability(link, DELTA, dps=50))
@@ -278,7 +279,7 @@ def process_warmup() -> float:
     benchmarked (logistic, binary-negative-entropy), so the one-time rows measure per-Link cost."""
     t0 = time.perf_counter()
     for name in ("logistic", "binary-negative-entropy"):
-        link = Link.family(name)
+        link = make_family(name)
         stability(link, DELTA)
         stability(link, DELTA, certify=True)
         stability(link, DELTA, dps=50)

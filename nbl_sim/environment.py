@@ -34,7 +34,7 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
-from nbl_theory.stability import validate_delta
+from nbl_theory.validation import unit_vector, validate_delta
 
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
@@ -78,18 +78,6 @@ class Realization:
     @property
     def shape(self) -> tuple:
         return self.X.shape
-
-
-def _unit(v, name: str, d: int) -> np.ndarray:
-    v = np.asarray(v, dtype=float)
-    if v.shape != (d,):
-        raise NBLInputError(f"{name} must have shape ({d},), got {v.shape}")
-    if not np.all(np.isfinite(v)):
-        raise NBLInputError(f"{name} must be finite, got {v}")
-    nrm = float(np.linalg.norm(v))
-    if nrm == 0:
-        raise NBLInputError(f"{name} must be a non-zero vector")
-    return v / nrm
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,13 +142,13 @@ class Environment:
         elif v_star is None:
             v = np.eye(d)[0]
         else:
-            v = _unit(v_star, "v_star", d)
+            v = unit_vector(v_star, "v_star", d)
         if isinstance(theta_dir, str) and theta_dir == "random":
             u = rng.standard_normal(d)
         elif theta_dir is None:
             u = np.eye(d)[1] if v_star is None else _orth_default(v)
         else:
-            u = _unit(theta_dir, "theta_dir", d)
+            u = unit_vector(theta_dir, "theta_dir", d)
         u = u - (u @ v) * v
         nu = float(np.linalg.norm(u))
         if nu < 1e-8:

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
+from nbl_theory.validation import positive_int
 
 from .environment import Environment
 from .execution import Executor, make_executor
@@ -298,8 +299,8 @@ def simulate(
     """
     if not isinstance(env, Environment):
         raise NBLInputError("env must be an nbl_sim Environment (Environment.build(...))")
-    n = _pos_int(n, "n")
-    reps = _pos_int(reps, "reps")
+    n = positive_int(n, "n")
+    reps = positive_int(reps, "reps")
     policies = tuple(dict.fromkeys(policies))
     unknown = [p for p in policies if p not in POLICIES]
     if unknown or not policies:
@@ -341,7 +342,7 @@ def simulate(
         chunk_size = max(1, min(reps, int(_CHUNK_BYTES // per_rep)))
         if executor.workers > 1:
             chunk_size = max(1, min(chunk_size, math.ceil(reps / (4 * executor.workers))))
-    chunk_size = _pos_int(chunk_size, "chunk_size")
+    chunk_size = positive_int(chunk_size, "chunk_size")
     chunks = [tuple(range(a, min(reps, a + chunk_size))) for a in range(0, reps, chunk_size)]
     tasks = [_Task(env, seed, c, n, int(n0), v0, float(gamma), float(t0), policies, rec,
                    bool(intercept), float(ridge)) for c in chunks]
@@ -374,9 +375,3 @@ def simulate(
         "chunk_size": chunk_size,
     }
     return SimulationResult(params, env.describe(), rec, results, seconds, where)
-
-
-def _pos_int(x, name):
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
-        raise NBLInputError(f"{name} must be a positive integer, got {x!r}")
-    return int(x)

@@ -22,7 +22,9 @@ import numpy as np
 
 from nbl_theory import Link
 from nbl_theory.errors import NBLInputError
-from nbl_theory.stability import lambda_star_float, stability, validate_delta
+from nbl_theory.families import make_family
+from nbl_theory.stability import lambda_star_float, stability
+from nbl_theory.validation import validate_delta
 
 from .execution import Executor, make_executor
 from .sweep import ChunkCache, run_sweep
@@ -41,7 +43,7 @@ def grid_values(lo: float, hi: float, n: int) -> list[str]:
 
 
 def _family_link(family: str, param: str, value: str, fixed: tuple) -> Link:
-    return Link.family(family, **{**dict(fixed), param: value})
+    return make_family(family, **{**dict(fixed), param: value})
 
 
 def _check_family(family: str, param: str, fixed: tuple) -> None:
@@ -51,7 +53,7 @@ def _check_family(family: str, param: str, fixed: tuple) -> None:
 
     if family not in FAMILIES:
         raise NBLInputError(f"unknown family {family!r}; choose from {', '.join(sorted(FAMILIES))}")
-    probe = Link.family(family, **dict(fixed))
+    probe = make_family(family, **dict(fixed))
     if param not in probe.params:
         raise NBLInputError(f"family {family!r} has no parameter {param!r}; parameters are "
                             f"{sorted(probe.params)}")
@@ -127,7 +129,7 @@ def phase_diagram(family: str, param: str, values, deltas, *, fixed=None, tier: 
                   executor: Executor | None = None, scheduler: str | None = None,
                   workers: int | None = None, cache: ChunkCache | None = None,
                   progress=None) -> PhaseDiagram:
-    """λ* of ``Link.family(family, param=value, **fixed)`` on the grid ``values`` × ``deltas``.
+    """λ* of ``make_family(family, param=value, **fixed)`` on the grid ``values`` × ``deltas``.
 
     ``values`` and ``deltas`` are decimal strings (or numbers, converted with 17 digits). One
     cell per parameter value; failed cells (e.g. a value outside the family's domain) are NaN /

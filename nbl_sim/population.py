@@ -69,7 +69,9 @@ from scipy.special import ndtr
 
 from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
-from nbl_theory.stability import stability, validate_delta
+from nbl_theory.numeric import PHI0, gauss_legendre_panels
+from nbl_theory.stability import stability
+from nbl_theory.validation import finite_array, unit_vector, validate_delta
 
 __all__ = [
     "arm_vectors",
@@ -87,8 +89,6 @@ __all__ = [
     "quadrature_window",
 ]
 
-_PHI0 = 1.0 / math.sqrt(2.0 * math.pi)
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
 _EPS0 = 1e-12  # innermost panel edge of the geometric grading at s = 0
 _GRADE_TOP = 0.25  # geometric grading up to here, then uniform panels
 _PANEL = 0.25  # width of the uniform panels
@@ -112,13 +112,6 @@ class _Nodes:
 
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _panel_rule(edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    a, b = edges[:-1, None], edges[1:, None]
-    x = (0.5 * (b - a) * _GL_X + 0.5 * (a + b)).ravel()
-    w = (0.5 * (b - a) * _GL_W).ravel()
-    return x, w
 
 
 def _graded_edges(lo: float, hi: float) -> np.ndarray:
@@ -163,23 +156,23 @@ def _nodes(link: Link) -> _Nodes:
         )
     lo = math.floor(min(lo, -1.0) / _PANEL) * _PANEL
     hi = math.ceil(max(hi, 1.0) / _PANEL) * _PANEL
-    s, w = _panel_rule(_graded_edges(lo, hi))
+    s, w = gauss_legendre_panels(_graded_edges(lo, hi))
     g = _g_values(link, s)
-    phi = _PHI0 * np.exp(-0.5 * s * s)
+    phi = PHI0 * np.exp(-0.5 * s * s)
     wgp = w * g * phi
     # boundary integrals E[t² g(ct)], |c| ≤ 1: g(ct)t²φ(t) is negligible beyond the window
     # (for |c| ≤ 1) and beyond |t| = 11 (t²φ(t) < 1e-24)
     big_t = math.ceil(max(11.0, -lo + 1.0, hi + 1.0))
-    t, wt = _panel_rule(np.arange(-big_t, big_t + 0.5 * _PANEL, _PANEL))
+    t, wt = gauss_legendre_panels(np.arange(-big_t, big_t + 0.5 * _PANEL, _PANEL))
     out = _Nodes(
         s=s,
         wsg=wgp * s,
-        wg=wgp * _PHI0,
+        wg=wgp * PHI0,
         mu_g=float(np.sum(wgp * s)),
         scale=float(np.sum(w * np.abs(g) * (1 + np.abs(s)) * phi)),
         window=(lo, hi),
         t=t,
-        wt2=wt * t * t * _PHI0 * np.exp(-0.5 * t * t),
+        wt2=wt * t * t * PHI0 * np.exp(-0.5 * t * t),
     )
     _CACHE[link] = out
     return out
@@ -202,24 +195,12 @@ def quadrature_window(link: Link) -> tuple[float, float]:
 
 
 # ---------------------------------------------------------------------------- validation
-def _as_float_delta(delta) -> float:
-    if isinstance(delta, (np.floating, np.integer)):
-        delta = float(delta)
+def _float_delta(delta) -> float:
     return float(validate_delta(delta))
 
 
-def _finite_array(x, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise NBLInputError(f"{name} must be a real numeric array") from exc
-    if not np.all(np.isfinite(arr)):
-        raise NBLInputError(f"{name} contains NaN or infinite entries")
-    return arr
-
-
 def _check_beta(beta) -> np.ndarray:
-    b = _finite_array(beta, "beta")
+    b = finite_array(beta, "beta")
     if b.ndim != 2 or b.shape[0] != 2:
         raise NBLInputError(
             f"beta must have shape (2, d) (row 0 = arm -1, row 1 = arm +1), got {b.shape}"
@@ -236,7 +217,7 @@ def _check_beta(beta) -> np.ndarray:
 
 def _check_v(v, d: int, name: str = "v") -> tuple[np.ndarray, np.ndarray, bool]:
     """Return (unit rows (k, d), norms (k,), was_1d)."""
-    arr = _finite_array(v, name)
+    arr = finite_array(v, name)
     if arr.ndim not in (1, 2) or arr.shape[-1] != d:
         raise NBLInputError(f"{name} must have shape ({d},) or (k, {d}), got {arr.shape}")
     one = arr.ndim == 1
@@ -245,16 +226,6 @@ def _check_v(v, d: int, name: str = "v") -> tuple[np.ndarray, np.ndarray, bool]:
     if np.any(norms == 0):
         raise NBLInputError(f"{name} must be nonzero (a direction on the sphere)")
     return arr / norms[:, None], norms, one
-
-
-def _unit(x, name: str) -> np.ndarray:
-    arr = _finite_array(x, name)
-    if arr.ndim != 1:
-        raise NBLInputError(f"{name} must be a 1-D vector, got shape {arr.shape}")
-    n = float(np.linalg.norm(arr))
-    if n == 0:
-        raise NBLInputError(f"{name} must be nonzero")
-    return arr / n
 
 
 # ---------------------------------------------------------------------------- geometry
@@ -287,7 +258,7 @@ def arm_vectors(delta, d: int = 2, v_star=None, theta_dir=None):
     NBLInputError
         Δ ∉ (0, 2), d < 2, zero/non-finite vectors, wrong shapes, or θ direction parallel to v*.
     """
-    dl = _as_float_delta(delta)
+    dl = _float_delta(delta)
     if v_star is None:
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
             raise NBLInputError(f"d must be an integer >= 2, got {d!r}")
@@ -297,7 +268,7 @@ def arm_vectors(delta, d: int = 2, v_star=None, theta_dir=None):
         vs = np.zeros(d)
         vs[0] = 1.0
     else:
-        vs = _unit(v_star, "v_star")
+        vs = unit_vector(v_star, "v_star")
         if vs.size < 2:
             raise NBLInputError(f"dimension d must be at least 2, got d = {vs.size}")
         if d not in (2, vs.size):
@@ -311,7 +282,7 @@ def arm_vectors(delta, d: int = 2, v_star=None, theta_dir=None):
         e[k] = 1.0
         th = e - (e @ vs) * vs
     else:
-        raw = _finite_array(theta_dir, "theta_dir")
+        raw = finite_array(theta_dir, "theta_dir")
         if raw.shape != (d,):
             raise NBLInputError(f"theta_dir must have shape ({d},), got {raw.shape}")
         n0 = float(np.linalg.norm(raw))
@@ -419,7 +390,7 @@ def _circle_beta(delta) -> np.ndarray:
 
 
 def _alpha_array(alpha) -> tuple[np.ndarray, bool]:
-    a = _finite_array(alpha, "alpha")
+    a = finite_array(alpha, "alpha")
     return a, a.ndim == 0
 
 
@@ -451,7 +422,7 @@ def _dH(link: Link, nd: _Nodes, beta: np.ndarray, a: np.ndarray) -> np.ndarray:
     f = _field_unit(nd, beta, vu)
     c = vp @ beta.T  # (k, 2): β_aᵀ v_⊥
     gt = _g_values(link, c[:, :, None] * nd.t[None, None, :])
-    boundary = _PHI0 * np.sum(gt @ nd.wt2, axis=1)
+    boundary = PHI0 * np.sum(gt @ nd.wt2, axis=1)
     return (boundary - np.sum(vu * f, axis=1)).reshape(a.shape)
 
 
@@ -506,7 +477,7 @@ def jacobian_fd(link: Link, beta, v_star, eps: float = 1e-3, richardson: bool = 
     """
     b = _check_beta(beta)
     d = b.shape[1]
-    vs = _unit(v_star, "v_star")
+    vs = unit_vector(v_star, "v_star")
     if vs.size != d:
         raise NBLInputError(f"v_star must have shape ({d},), got {vs.shape}")
     if not (isinstance(eps, (float, int)) and math.isfinite(eps) and 0 < eps < 0.1):
@@ -548,7 +519,7 @@ def jacobian_formula(link: Link, delta=None, *, beta=None, d: int = 2, v_star=No
         dl = float(np.linalg.norm(diff))
         if not 0 < dl < 2:
             raise NBLInputError(f"||beta_+ - beta_-|| must lie in (0, 2), got {dl}")
-        if delta is not None and abs(_as_float_delta(delta) - dl) > 1e-9:
+        if delta is not None and abs(_float_delta(delta) - dl) > 1e-9:
             raise NBLInputError(f"delta = {delta} disagrees with ||beta_+ - beta_-|| = {dl}")
         vs = diff / dl
         theta = 0.5 * (b[1] + b[0])
@@ -560,11 +531,11 @@ def jacobian_formula(link: Link, delta=None, *, beta=None, d: int = 2, v_star=No
         delta_in = delta
     res = stability(link, delta_in if not isinstance(delta_in, np.floating) else float(delta_in),
                     auto_raise=False)
-    dl = _as_float_delta(delta_in)
+    dl = _float_delta(delta_in)
     mu_star, m2 = float(res.values["mu_star"]), float(res.values["m2"])
     dim = vs.size
     proj = np.eye(dim) - np.outer(vs, vs)
-    return -dl * mu_star * proj + 2 * _PHI0 * m2 * np.outer(theta, theta)
+    return -dl * mu_star * proj + 2 * PHI0 * m2 * np.outer(theta, theta)
 
 
 # ---------------------------------------------------------------------------- equilibria

@@ -39,8 +39,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
-from nbl_theory.families import PAPER_MU2
+from nbl_theory.families import make_family
 from nbl_theory.links import Link
+from nbl_theory.paper import PAPER_MU2
 
 from .environment import Environment
 from .execution import Executor, make_executor
@@ -59,7 +60,7 @@ LINKS = {
 
 def study_link(key: str) -> Link:
     fam, params = LINKS[key]
-    return Link.family(fam, **params)
+    return make_family(fam, **params)
 
 
 @dataclass(frozen=True)

@@ -54,9 +54,19 @@ from scipy.optimize import brentq
 from scipy.special import ndtr
 
 from nbl_theory.errors import NBLInputError
-from nbl_theory.families import PAPER_MU2
+from nbl_theory.families import make_family
 from nbl_theory.links import Link
-from nbl_theory.stability import stability, validate_delta
+from nbl_theory.numeric import PHI0, gauss_legendre_panels, gauss_legendre_uniform
+from nbl_theory.paper import PAPER_MU2
+from nbl_theory.stability import stability
+from nbl_theory.validation import (
+    check_link,
+    delta_value,
+    dimension,
+    finite_array,
+    positive,
+    real,
+)
 
 from . import population as pop
 from .environment import Environment
@@ -79,8 +89,6 @@ __all__ = [
     "stability_radius_cap",
 ]
 
-_PHI0 = 1.0 / math.sqrt(2.0 * math.pi)
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
 
 #: The paper's example links (app:tanh-geometry, app:elicitation-geometry): (label, family,
 #: parameters). weighted-entropy rho = 0 is exactly the logistic link.
@@ -92,68 +100,6 @@ PAPER_EXAMPLE_LINKS = (
     ("weighted-entropy rho=0.4", "weighted-entropy", {"rho": "0.4"}),
     ("weighted-entropy rho=0.8", "weighted-entropy", {"rho": "0.8"}),
 )
-
-
-# ============================================================================ validation
-def _check_link(link) -> Link:
-    if not isinstance(link, Link):
-        raise NBLInputError(f"link must be an nbl_theory Link, got {type(link).__name__}")
-    return link
-
-
-def _delta_in(delta):
-    """(value for ``stability``, float Δ): validated, numpy scalars turned into floats."""
-    if isinstance(delta, (np.floating, np.integer)):
-        delta = delta.item()
-    if isinstance(delta, bool) or not isinstance(delta, (int, float, str)):
-        raise NBLInputError(f"delta must be a number or a decimal string, got {delta!r}")
-    return delta, float(validate_delta(delta))
-
-
-def _check_d(d) -> int:
-    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 2:
-        raise NBLInputError(f"dimension d must be an integer >= 2, got {d!r}")
-    return int(d)
-
-
-def _real(x, name: str) -> float:
-    if isinstance(x, bool):
-        raise NBLInputError(f"{name} must be a real number, got {x!r}")
-    try:
-        v = float(x)
-    except (TypeError, ValueError) as exc:
-        raise NBLInputError(f"{name} must be a real number, got {x!r}") from exc
-    if not math.isfinite(v):
-        raise NBLInputError(f"{name} must be finite, got {x!r}")
-    return v
-
-
-def _positive(x, name: str) -> float:
-    v = _real(x, name)
-    if v <= 0:
-        raise NBLInputError(f"{name} must be > 0, got {x!r}")
-    return v
-
-
-def _finite_array(x, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise NBLInputError(f"{name} must be a real numeric array") from exc
-    if not np.all(np.isfinite(arr)):
-        raise NBLInputError(f"{name} contains NaN or infinite entries")
-    return arr
-
-
-def _gl_panels(edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """16-point Gauss–Legendre on every panel [edges[i], edges[i+1]]."""
-    a, b = edges[:-1, None], edges[1:, None]
-    return ((b - a) / 2 * _GL_X + (a + b) / 2).ravel(), ((b - a) / 2 * _GL_W).ravel()
-
-
-def _gl_uniform(lo: float, hi: float, width: float) -> tuple[np.ndarray, np.ndarray]:
-    n = max(1, math.ceil((hi - lo) / width - 1e-9))
-    return _gl_panels(np.linspace(lo, hi, n + 1))
 
 
 # ============================================================================ 1. local rates
@@ -177,9 +123,9 @@ def local_rates(link: Link, delta, d: int) -> dict:
         ``lambda_star`` (eq:decision_stability; equals the d ≥ 3 rate), ``mu_star``, ``m2``.
         Values from ``nbl_theory.stability.stability`` (float64 tier, ~1e-15).
     """
-    _check_link(link)
-    din, _ = _delta_in(delta)
-    d = _check_d(d)
+    check_link(link)
+    din, _ = delta_value(delta)
+    d = dimension(d)
     res = stability(link, din, auto_raise=False)
     k_theta = float(res.jacobian_rates["theta"])
     k_perp = float(res.jacobian_rates["orthogonal"]) if d >= 3 else None
@@ -204,8 +150,8 @@ def _skew_kernels(w: np.ndarray, delta: float) -> tuple[np.ndarray, np.ndarray]:
     c = delta / 2
     s = math.sqrt(1 - c * c)
     b = c * w / s
-    pw = _PHI0 * np.exp(-0.5 * w * w)
-    Pb, pb = ndtr(b), _PHI0 * np.exp(-0.5 * b * b)
+    pw = PHI0 * np.exp(-0.5 * w * w)
+    Pb, pb = ndtr(b), PHI0 * np.exp(-0.5 * b * b)
     k0 = 2 * pw * Pb
     k2 = 2 * pw * (s * s * w * w * Pb - 2 * s * c * w * pb + c * c * (Pb - b * pb))
     return k0, k2
@@ -222,7 +168,7 @@ def _w_nodes(delta: float, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray
     neg = np.concatenate([np.arange(0.0, inner, h_in), np.arange(inner, -lo, 0.25), [-lo]])
     pos, neg = np.unique(pos), np.unique(neg)
     edges = np.concatenate([-neg[::-1], pos[1:]])
-    return _gl_panels(edges)
+    return gauss_legendre_panels(edges)
 
 
 def _window(vals_fn, name: str) -> tuple[float, float]:
@@ -271,9 +217,9 @@ def tangent_noise(link: Link, delta, reward: str = "bernoulli", noise: float = 0
     -------
     dict with ``sigma2_theta``, ``sigma2_perp`` (floats), ``reward``, ``noise``.
     """
-    _check_link(link)
-    din, dl = _delta_in(delta)
-    noise = _real(noise, "noise")
+    check_link(link)
+    din, dl = delta_value(delta)
+    noise = real(noise, "noise")
     Environment.build(link, din, 2, reward=reward, noise=noise)   # validates reward / range
 
     def f(w):
@@ -305,8 +251,8 @@ def predicted_exponent(kappa, gamma) -> float:
     2γκ > 1, a_t ~ t^{−2γκ} when 2γκ < 1, and a_t ~ log t / t at 2γκ = 1 (exponent 1 up to
     the logarithm). A value ≤ 0 (κ ≤ 0) means the linearization predicts no decay.
     """
-    k = _real(kappa, "kappa")
-    g = _positive(gamma, "gamma")
+    k = real(kappa, "kappa")
+    g = positive(gamma, "gamma")
     return min(1.0, 2 * g * k)
 
 
@@ -322,10 +268,10 @@ class Mode:
     multiplicity: int = 1
 
     def __post_init__(self):
-        _real(self.kappa, "kappa")
-        if _real(self.sigma2, "sigma2") < 0:
+        real(self.kappa, "kappa")
+        if real(self.sigma2, "sigma2") < 0:
             raise NBLInputError(f"sigma2 must be >= 0, got {self.sigma2!r}")
-        if _real(self.a0, "a0") < 0:
+        if real(self.a0, "a0") < 0:
             raise NBLInputError(f"a0 must be >= 0, got {self.a0!r}")
         m = self.multiplicity
         if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 0:
@@ -406,14 +352,14 @@ def linear_recursion_mse(modes: Iterable, gamma, t0, n0, t, per_mode: bool = Fal
     ms = [_as_mode(m) for m in modes]
     if not ms:
         raise NBLInputError("at least one mode is needed")
-    g = _positive(gamma, "gamma")
-    t0 = _real(t0, "t0")
+    g = positive(gamma, "gamma")
+    t0 = real(t0, "t0")
     if isinstance(n0, bool) or not isinstance(n0, (int, np.integer)) or n0 < 0:
         raise NBLInputError(f"n0 must be an integer >= 0, got {n0!r}")
     n0 = int(n0)
     if n0 + 1 + t0 <= 0:
         raise NBLInputError(f"need n0 + 1 + t0 > 0 for positive steps, got {n0 + 1 + t0}")
-    tt = _finite_array(t, "t")
+    tt = finite_array(t, "t")
     shape = tt.shape
     flat = tt.ravel()
     if flat.size == 0:
@@ -435,8 +381,8 @@ def modes_for(link: Link, delta, d: int, a0, reward: str = "bernoulli",
     """The d − 1 tangent modes at v*: the θ̂ mode (κ_θ, σ_θ²) and, for d ≥ 3, the d − 2
     perpendicular modes (κ_⊥, σ_⊥²) as one :class:`Mode` of multiplicity d − 2; the initial
     total second moment ``a0`` = E‖v_{n0} − v*‖² is split equally over the d − 1 coordinates."""
-    d = _check_d(d)
-    a0 = _real(a0, "a0")
+    d = dimension(d)
+    a0 = real(a0, "a0")
     if a0 < 0:
         raise NBLInputError(f"a0 must be >= 0, got {a0!r}")
     rates = local_rates(link, delta, d)
@@ -449,12 +395,12 @@ def modes_for(link: Link, delta, d: int, a0, reward: str = "bernoulli",
 
 def loglog_slope(t, a, t_lo, t_hi=None) -> float:
     """Least-squares slope of log a against log t over t_lo ≤ t ≤ t_hi (default: to the end)."""
-    tt = _finite_array(t, "t").ravel()
-    aa = _finite_array(a, "a").ravel()
+    tt = finite_array(t, "t").ravel()
+    aa = finite_array(a, "a").ravel()
     if tt.shape != aa.shape:
         raise NBLInputError(f"t and a must have the same length, got {tt.size} and {aa.size}")
-    lo = _real(t_lo, "t_lo")
-    hi = math.inf if t_hi is None else _real(t_hi, "t_hi")
+    lo = real(t_lo, "t_lo")
+    hi = math.inf if t_hi is None else real(t_hi, "t_hi")
     sel = (tt >= lo) & (tt <= hi)
     if sel.sum() < 2:
         raise NBLInputError("the window holds fewer than two points")
@@ -467,7 +413,7 @@ def loglog_slope(t, a, t_lo, t_hi=None) -> float:
 def gamma_threshold(kappa) -> float:
     """γ_c = 1/(2κ): the step-size constant above which η_t = γ/(t + t0) gives the 1/t rate;
     ``math.inf`` when κ ≤ 0 (no step size helps: the linearization does not contract)."""
-    k = _real(kappa, "kappa")
+    k = real(kappa, "kappa")
     return 1 / (2 * k) if k > 0 else math.inf
 
 
@@ -491,16 +437,16 @@ def step_size_table(gamma: float = 10.0, deltas: Sequence = (0.2, 1.0, 1.8)) -> 
     (min(1, 2γκ)) and ``verdict_d2``, ``verdict_d3`` ("above threshold", "below threshold
     (exponent x)" or "unstable: κ ≤ 0"). The paper's λ0 ≤ κ, so its 2γλ0 > 1 needs γ > γ_c.
     """
-    g = _positive(gamma, "gamma")
+    g = positive(gamma, "gamma")
     ds = list(deltas)
     if not ds:
         raise NBLInputError("deltas is empty")
     rows = []
     for label, fam, params in PAPER_EXAMPLE_LINKS:
-        link = Link.family(fam, **params)
+        link = make_family(fam, **params)
         for dl in ds:
             r2, r3 = local_rates(link, dl, 2), local_rates(link, dl, 3)
-            row = {"link": label, "delta": float(_delta_in(dl)[1]),
+            row = {"link": label, "delta": float(delta_value(dl)[1]),
                    "lambda_star": r2["lambda_star"]}
             for key, r in (("d2", r2), ("d3", r3)):
                 k = r["kappa"]
@@ -514,7 +460,7 @@ def step_size_table(gamma: float = 10.0, deltas: Sequence = (0.2, 1.0, 1.8)) -> 
 
 
 # ============================================================================ 6. regret geometry
-_RAD_X, _RAD_W = _gl_uniform(0.0, 12.0, 0.5)     # radial nodes (384) of the polar rule
+_RAD_X, _RAD_W = gauss_legendre_uniform(0.0, 12.0, 0.5)     # radial nodes (384) of the polar rule
 _N_ANG = 48                                      # angular nodes per wedge
 _TAB_LO, _TAB_HI, _TAB_W, _TAB_N = -12.5, 12.5, 0.25, 17
 _CHEB = np.cos(np.pi * np.arange(_TAB_N) / (_TAB_N - 1))          # 2nd-kind Chebyshev points
@@ -534,8 +480,8 @@ class _Smoothed:
         self.n_panels = round((_TAB_HI - _TAB_LO) / _TAB_W)
         left = _TAB_LO + _TAB_W * np.arange(self.n_panels)
         nodes = left[:, None] + (_CHEB[None, :] + 1) * _TAB_W / 2
-        z, wz = _gl_uniform(-10.0, 10.0, min(1.0, 0.5 / sigma))
-        wz = wz * _PHI0 * np.exp(-0.5 * z * z)
+        z, wz = gauss_legendre_uniform(-10.0, 10.0, min(1.0, 0.5 / sigma))
+        wz = wz * PHI0 * np.exp(-0.5 * z * z)
         vals = np.empty(nodes.size)
         flat = nodes.ravel()
         step = max(1, 2_000_000 // z.size)
@@ -610,10 +556,10 @@ def regret_given_angle(link: Link, delta, alpha, psi=0.0) -> float:
     ψ → 0 limit and the symmetries in the tests. Identities: (α, ψ) and (−α, ψ + π) are the
     same v; ψ → −ψ leaves the value unchanged.
     """
-    _check_link(link)
-    _, dl = _delta_in(delta)
-    a = _wrap(_real(alpha, "alpha"))
-    p = _real(psi, "psi")
+    check_link(link)
+    _, dl = delta_value(delta)
+    a = _wrap(real(alpha, "alpha"))
+    p = real(psi, "psi")
     if a == 0.0:
         return 0.0
     c = dl / 2
@@ -634,8 +580,8 @@ def regret_given_angle(link: Link, delta, alpha, psi=0.0) -> float:
 def _gprime_moments(link: Link, delta: float) -> tuple[float, float]:
     """(E[g'(sZ)Z²], E[g'(sZ)]), composite Gauss–Legendre on [−14, 14], panels 1/4."""
     s = math.sqrt(1 - delta * delta / 4)
-    z, w = _gl_uniform(-14.0, 14.0, 0.25)
-    wp = w * _PHI0 * np.exp(-0.5 * z * z)
+    z, w = gauss_legendre_uniform(-14.0, 14.0, 0.25)
+    wp = w * PHI0 * np.exp(-0.5 * z * z)
     gp = np.asarray(link.derivative_numpy(s * z, 1), dtype=float)
     return float(np.sum(wp * gp * z * z)), float(np.sum(wp * gp))
 
@@ -649,11 +595,11 @@ def error_to_regret_constant(link: Link, delta, psi=0.0) -> float:
     E[y² g'(s z2)] = cos²ψ E[Z²g'(sZ)] + sin²ψ E[g'(sZ)] and ‖v − v*‖² = α²(1 + O(α²)).
     Both moments by composite Gauss–Legendre (~1e-15).
     """
-    _check_link(link)
-    _, dl = _delta_in(delta)
-    p = _real(psi, "psi")
+    check_link(link)
+    _, dl = delta_value(delta)
+    p = real(psi, "psi")
     m2, m0 = _gprime_moments(link, dl)
-    return _PHI0 * (math.cos(p) ** 2 * m2 + math.sin(p) ** 2 * m0)
+    return PHI0 * (math.cos(p) ** 2 * m2 + math.sin(p) ** 2 * m0)
 
 
 def regret_scaling(link: Link, delta, psi, alphas) -> dict:
@@ -663,9 +609,9 @@ def regret_scaling(link: Link, delta, psi, alphas) -> dict:
     ``limit`` (:func:`error_to_regret_constant`), ``sup_ratio`` and ``slope`` (least-squares
     slope of log regret against log dist over the given angles; 2 as α → 0).
     """
-    _check_link(link)
-    _, dl = _delta_in(delta)
-    a = _finite_array(alphas, "alphas").ravel()
+    check_link(link)
+    _, dl = delta_value(delta)
+    a = finite_array(alphas, "alphas").ravel()
     if a.size < 2:
         raise NBLInputError("regret_scaling needs at least two angles")
     aw = np.array([_wrap(float(x)) for x in a])
@@ -687,9 +633,9 @@ _R_GRID = 2000      # grid angles per side on (0, π)
 def _radius_level(link: Link, delta, frac, d: int):
     """Validated (Δ, frac, κ, frac·κ) for the stability radius in dimension d (2, or 3 for
     every d ≥ 3): κ = κ_θ in d = 2, the slowest rate in d ≥ 3; κ ≤ 0 has no neighbourhood."""
-    _check_link(link)
-    din, _ = _delta_in(delta)
-    fr = _real(frac, "frac")
+    check_link(link)
+    din, _ = delta_value(delta)
+    fr = real(frac, "frac")
     if not 0 < fr < 1:
         raise NBLInputError(f"frac must lie in (0, 1), got {frac!r}")
     kap = local_rates(link, din, d)["kappa_theta" if d == 2 else "kappa"]

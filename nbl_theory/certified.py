@@ -22,7 +22,7 @@ Truncation to |z| ≤ Lσ (σ = 1 or s) is rigorous:
   |g^{(j)}(z)| ≤ e^{z²/4} gives ∫_{|z|>X} e^{z²/4} ϕ_σ ≤ √2 erfc(X/2)/σ (stated as a note).
 
 L grows until the tail is below 2^-(prec+4). Exact inputs (Δ, family parameters) enter as
-``fmpq``. Precision climbs :data:`~nbl_theory.stability.PREC_LADDER` while the λ* ball contains 0.
+``fmpq``. Precision climbs :data:`~nbl_theory.results.PREC_LADDER` while the λ* ball contains 0.
 The global ``flint.ctx.prec`` is always restored.
 """
 
@@ -42,7 +42,8 @@ from mpmath.libmp import from_man_exp, from_rational, round_ceiling, round_floor
 
 from .errors import NBLInputError
 from .links import M, Z
-from .stability import PREC_LADDER, StabilityResult, decimal_str, validate_delta
+from .results import PREC_LADDER, StabilityResult, decimal_str, decision_quantities
+from .validation import validate_delta
 
 __all__ = ["stability_certified", "moments_certified", "lambda_star_arb", "CertificationError",
            "arb_to_mpf"]
@@ -459,20 +460,31 @@ def moments_certified(link, delta_q, prec: int = 128) -> dict:
     return _moments(link, delta_q, prec)[0]
 
 
+class _ArbOps:
+    """Arb ball arithmetic for :func:`~nbl_theory.results.decision_quantities` (at the current
+    ``flint.ctx.prec``)."""
+
+    def __init__(self):
+        self.two_phi0 = 2 / (2 * arb.pi()).sqrt()
+
+    @staticmethod
+    def convert(q):
+        return arb(_q(q))
+
+    @staticmethod
+    def pos(x: arb) -> arb:
+        """An enclosure of max(x, 0) for every point of the ball x."""
+        return x if x >= 0 else arb(0) if x <= 0 else arb(x.upper() / 2, x.upper() / 2)
+
+    @staticmethod
+    def minimum(a: arb, b: arb) -> arb:
+        return a.min(b)
+
+
 def _combine(mom, delta_q) -> dict:
-    d = arb(_q(delta_q))
-    s2 = 1 - d * d / 4
-    two_phi0 = 2 / (2 * arb.pi()).sqrt()
-    mu_star, m2 = mom["mu_star"], mom["m2"]
-    m2_plus = m2 if m2 >= 0 else arb(0) if m2 <= 0 else arb(m2.upper() / 2, m2.upper() / 2)
-    theta = d * mu_star - two_phi0 * m2 * s2               # prop:local_jacobian, u ∥ θ
-    return {
-        **mom,
-        "kappa_star": two_phi0 * mom["m0"] + d * mu_star,     # eq:app-kappa-identity
-        "lambda_star": d * mu_star - two_phi0 * m2_plus * s2,  # eq:decision_stability
-        "orthogonal": d * mu_star,                            # prop:local_jacobian, u ⊥ θ
-        "theta": theta,
-    }
+    q = decision_quantities(_ArbOps(), delta_q, mom["mu_star"], mom["m2"], mom["m0"])
+    return {**mom, **{k: q[k] for k in ("kappa_star", "lambda_star", "orthogonal", "theta",
+                                          "contraction_rate_d3plus")}}
 
 
 def lambda_star_arb(link, delta_q, prec: int = 128) -> arb:
@@ -523,7 +535,7 @@ def stability_certified(link, delta_q, auto_raise: bool = True,
         mom, mnotes = _moments(link, delta_q, prec)
         with _arb_prec(prec + _GUARD):
             vals = _combine(mom, delta_q)
-            rate_d3 = vals["orthogonal"].min(vals["theta"])
+            rate_d3 = vals["contraction_rate_d3plus"]
         lam = vals["lambda_star"]
         sign = _sign_of(lam)
         if sign != "undecided":

@@ -24,10 +24,10 @@ from .errors import NBLInputError
 from .expressions import exact_number
 from .links import Link, M, Z
 
-__all__ = ["FAMILIES", "make_family", "TWO_TRANSITION_DEFAULTS", "PAPER_LINKS", "PAPER_MU2"]
+__all__ = ["FAMILIES", "make_family", "TWO_TRANSITION_DEFAULTS", "weighted_entropy_expr"]
 
-#: Defaults of eq:link_tanh (app:tanh-geometry). mu2 has no default in the paper; 2.144072 is the
-#: paper's "near-critical" choice at Δ = 0.2.
+#: Defaults of eq:link_tanh as printed in app:tanh-geometry. mu2 has no default in the paper;
+#: 2.144072 is the paper's "near-critical" choice at Δ = 0.2 (nbl_theory.paper).
 TWO_TRANSITION_DEFAULTS = {
     "p0": "0.10",
     "a1": "0.10",
@@ -37,59 +37,6 @@ TWO_TRANSITION_DEFAULTS = {
     "mu1": "-1.25",
     "mu2": "2.144072",
 }
-
-#: The paper's named links at Δ = 0.2 (app:tanh-geometry, app:elicitation-geometry) with the
-#: printed regime and, where printed, λ*.
-PAPER_LINKS = [
-    {
-        "family": "two-transition",
-        "params": {"mu2": "-1.074037"},
-        "regime": "stable",
-        "delta": "0.2",
-        "printed_lambda": None,
-    },
-    {
-        "family": "two-transition",
-        "params": {"mu2": "2.144072"},
-        "regime": "near-critical",
-        "delta": "0.2",
-        "printed_lambda": None,
-    },
-    {
-        "family": "two-transition",
-        "params": {"mu2": "1.244122"},
-        "regime": "unstable",
-        "delta": "0.2",
-        "printed_lambda": None,
-    },
-    {
-        "family": "weighted-entropy",
-        "params": {"rho": "0.60"},
-        "regime": "stable",
-        "delta": "0.2",
-        "printed_lambda": "3.70e-3",
-    },
-    {
-        "family": "weighted-entropy",
-        "params": {"rho": "0.72"},
-        "regime": "near-critical",
-        "delta": "0.2",
-        "printed_lambda": "2.15e-5",
-    },
-    {
-        "family": "weighted-entropy",
-        "params": {"rho": "0.80"},
-        "regime": "unstable",
-        "delta": "0.2",
-        "printed_lambda": "-2.45e-3",
-    },
-]
-
-#: mu2 of the paper's three two-transition links by regime ("stable", "near-critical",
-#: "unstable"), derived from :data:`PAPER_LINKS` so the numbers are written once.
-PAPER_MU2 = {row["regime"]: row["params"]["mu2"] for row in PAPER_LINKS
-             if row["family"] == "two-transition"}
-
 
 def _two_transition(**kw) -> Link:
     p = _merge("two-transition", TWO_TRANSITION_DEFAULTS, kw)

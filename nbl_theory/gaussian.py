@@ -33,6 +33,8 @@ import mpmath
 import numpy as np
 from scipy.special import ndtr
 
+from .numeric import FLOAT, MpContext, halving_trapezoid
+
 __all__ = ["MOMENTS", "moments_float", "moments_mpmath", "Moment", "FloatRangeError"]
 
 
@@ -81,13 +83,13 @@ def _integrands_float(link, t, delta, s, group):
         phi = np.exp(-0.5 * z * z) / _SQRT2PI
         c = delta / (2.0 * s)
         f_mug = w1 * phi
-        return {"mu_g": f_mug, "mu_star": f_mug * ndtr(c * z)}  # μ* via W, Φ(Δw/2s)
+        return [f_mug, f_mug * ndtr(c * z)]  # μ_g, μ* via W, Φ(Δw/2s)
     phis = np.exp(-0.5 * (z / s) ** 2) / (_SQRT2PI * s)
-    return {"m0": w0 * phis, "m2": w2 * phis}
+    return [w0 * phis, w2 * phis]  # m0, m2
 
 
 def _require_finite(link, vals):
-    for v in vals.values():
+    for v in vals:
         if not np.all(np.isfinite(v)):
             raise FloatRangeError(f"float64 overflow/underflow evaluating link {link.name!r}")
 
@@ -98,47 +100,30 @@ def moments_float(link, delta: float, rel_tol: float = 1e-13, max_levels: int = 
     s = _scale(delta)
     out = {}
     for group, sigma in ((1, 1.0), (2, s)):
+        def f(t, group=group):
+            return _integrands_float(link, t, delta, s, group)
+
         for big_l in _WINDOWS:  # widen until the integrands are negligible at the window ends
             t_lo, t_hi = link.t_range(-big_l * sigma, big_l * sigma)
-            n = 128
-            t = np.linspace(t_lo, t_hi, n + 1)
+            n = FLOAT.start
             h = (t_hi - t_lo) / n
-            with np.errstate(all="ignore"):
-                vals = _integrands_float(link, t, delta, s, group)
-            _require_finite(link, vals)
-            if all(max(abs(v[0]), abs(v[-1])) <= _END_TOL * np.sum(np.abs(v)) * h
-                   for v in vals.values()):
+            first = FLOAT.evaluate(f, FLOAT.first_nodes(t_lo, t_hi, n))
+            _require_finite(link, first)
+            if all(max(abs(v[0]), abs(v[-1])) <= _END_TOL * np.sum(np.abs(v)) * h for v in first):
                 break
         else:
             raise FloatRangeError(
                 f"link {link.name!r}: the Gaussian integrands are not negligible at |z| = "
                 f"{_WINDOWS[-1]} sigma (the link grows too fast for the float64 window)")
-        sums = {k: (np.sum(v) - 0.5 * (v[0] + v[-1])) for k, v in vals.items()}
-        l1 = {k: np.sum(np.abs(v)) * h for k, v in vals.items()}
-        est = {k: sums[k] * h for k in vals}
-        err = {k: math.inf for k in vals}
-        for _ in range(max_levels):
-            h /= 2
-            tm = t_lo + h * (2 * np.arange(n) + 1)
-            with np.errstate(all="ignore"):
-                new = _integrands_float(link, tm, delta, s, group)
-            _require_finite(link, new)
-            n *= 2
-            done = True
-            for k, v in new.items():
-                sums[k] += np.sum(v)
-                l1[k] = 0.5 * l1[k] + np.sum(np.abs(v)) * h
-                value = sums[k] * h
-                err[k] = abs(value - est[k])
-                est[k] = value
-                if not np.isfinite(value) or err[k] > rel_tol * max(l1[k], 1e-300):
-                    done = False
-            if done:
-                break
-        for k in vals:
-            # halving difference + rounding in the integrand and the sum (16 ulps of the L¹
-            # norm: each node's value carries a few ulps, the sum adds a few more)
-            out[k] = Moment(float(est[k]), float(err[k] + 16 * 2.0**-52 * l1[k]))
+
+        def checked(t, f=f):
+            vals = FLOAT.evaluate(f, t)
+            _require_finite(link, vals)
+            return vals
+
+        names = ("mu_g", "mu_star") if group == 1 else ("m0", "m2")
+        pairs = halving_trapezoid(FLOAT, checked, t_lo, t_hi, rel_tol, max_levels, first=first)
+        out.update({k: Moment(*p) for k, p in zip(names, pairs)})
     return out
 
 
@@ -163,6 +148,7 @@ def moments_mpmath(link, delta, dps: int = 50, max_levels: int = 14) -> dict:
     """
     out = {}
     with mpmath.workdps(dps + 10):
+        ctx = MpContext(dps)
         d = _to_mpf(delta)
         s = mpmath.sqrt(1 - d * d / 4)
         c = d / (2 * s)
@@ -170,37 +156,10 @@ def moments_mpmath(link, delta, dps: int = 50, max_levels: int = 14) -> dict:
         tol = mpmath.mpf(10) ** (-(dps + 5))
         for names, group, sigma in ((("mu_g", "mu_star"), 1, 1.0), (("m0", "m2"), 2, float(s))):
             t_lo, t_hi = _window_mpmath(link, big_l, sigma, c, s, group, tol)
-            n = 64
-            h = (t_hi - t_lo) / n
-            sums = [mpmath.mpf(0), mpmath.mpf(0)]
-            l1 = [mpmath.mpf(0), mpmath.mpf(0)]
-            for j in range(n + 1):
-                vals = _integrands_mpmath(link, t_lo + j * h, c, s, group)
-                wgt = mpmath.mpf(0.5) if j in (0, n) else 1
-                for k in range(2):
-                    sums[k] += wgt * vals[k]
-                    l1[k] += abs(vals[k])
-            est = [sums[k] * h for k in range(2)]
-            err = [mpmath.inf, mpmath.inf]
-            for _ in range(max_levels):
-                h /= 2
-                for j in range(n):
-                    vals = _integrands_mpmath(link, t_lo + (2 * j + 1) * h, c, s, group)
-                    for k in range(2):
-                        sums[k] += vals[k]
-                        l1[k] += abs(vals[k])
-                n *= 2
-                done = True
-                for k in range(2):
-                    value = sums[k] * h
-                    err[k] = abs(value - est[k])
-                    est[k] = value
-                    if err[k] > tol * max(l1[k] * h, mpmath.mpf(10) ** (-3 * dps)):
-                        done = False
-                if done:
-                    break
-            for k, name in enumerate(names):
-                out[name] = Moment(+est[k], +err[k] + mpmath.mpf(10) ** (-(dps + 8)) * l1[k] * h)
+            pairs = halving_trapezoid(
+                ctx, lambda t, group=group: _integrands_mpmath(link, t, c, s, group),
+                t_lo, t_hi, tol, max_levels)
+            out.update({k: Moment(*p) for k, p in zip(names, pairs)})
     return out
 
 

@@ -8,7 +8,7 @@ derivatives. It is built
   *implicit*: g' = 1/φ''(m), g'' = −φ'''(m)/φ''(m)³ (sec:decision_stability_geometry) and every
   expectation is integrated in m through the substitution z = φ'(m); g is never inverted
   numerically inside a quadrature,
-* from a named family (:meth:`Link.family`, see :mod:`nbl_theory.families`).
+* from a named family (:func:`nbl_theory.families.make_family`).
 
 Numerical integration works on a *chart* t ↦ z(t) of the real line. For an expression link
 t = z. For a potential on (a, b) the chart is m = a + (b − a)/(1 + e^{−t}) (similar maps for half
@@ -129,7 +129,7 @@ class Link:
     """A strictly increasing shared link g (eq:model), with exact derivatives.
 
     Do not call the constructor directly: use :meth:`from_expression`,
-    :meth:`from_potential` or :meth:`family`.
+    :meth:`from_potential` or :func:`nbl_theory.families.make_family`.
 
     Attributes
     ----------
@@ -274,13 +274,6 @@ class Link:
             link._validate_potential()
         return link
 
-    @classmethod
-    def family(cls, name: str, **params) -> Link:
-        """A named family with the paper's defaults; see :mod:`nbl_theory.families`."""
-        from .families import make_family
-
-        return make_family(name, **params)
-
     # ------------------------------------------------------------------ exact derivatives
     @functools.cached_property
     def raw_derivatives(self) -> dict:
@@ -386,6 +379,13 @@ class Link:
             dm,
             -f["phi3"](m, left, right) / phi2**2 * dm,
         )
+
+    def variable_of_t_numpy(self, t):
+        """The link's own variable at chart points t: z for an expression link, m(t) for a
+        potential."""
+        if self.kind == "expression":
+            return np.asarray(t, dtype=float)
+        return _domain_map_numpy(self.domain, np.asarray(t, dtype=float))[0]
 
     def z_of_t_numpy(self, t):
         if self.kind == "expression":

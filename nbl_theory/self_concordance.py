@@ -34,13 +34,14 @@ import sympy as sp
 from scipy.optimize import brentq, minimize_scalar
 from scipy.special import erfcx
 
-from .links import M, Z, _domain_map_numpy
-from .stability import lambda_star_float, stability, validate_delta
+from .links import M, Z
+from .numeric import PHI0
+from .stability import lambda_star_float, stability
+from .validation import validate_delta
 
 __all__ = ["kappa", "kappa_by_quadrature", "sufficient_margin", "SCConstant",
            "self_concordance_constant", "SCReport", "self_concordance_report"]
 
-_PHI0 = 1.0 / math.sqrt(2.0 * math.pi)
 _T_FINE = np.linspace(-40.0, 40.0, 4001)
 _COARSE = 10                                 # an mpmath node every 10th float node (Δt = 0.2)
 _TAIL_T = (45.0, 50.0, 60.0, 75.0, 100.0, 140.0, 200.0)
@@ -80,7 +81,7 @@ def sufficient_margin(R: float, delta: float) -> float:
     """Δ/2 − φ₀(0)(1 − Δ²/4) R/κ(RΔ/2) (prop:self-concordance-stability); −inf if R = ∞."""
     if math.isinf(R):
         return -math.inf
-    return delta / 2 - _PHI0 * (1 - delta * delta / 4) * R / kappa(R * delta / 2)
+    return delta / 2 - PHI0 * (1 - delta * delta / 4) * R / kappa(R * delta / 2)
 
 
 # ---------------------------------------------------------------------------- R
@@ -188,7 +189,7 @@ def _r_float(link, r_expr, t):
     try:
         f = sp.lambdify(Z if link.kind == "expression" else M, r_expr, ["scipy", "numpy"])
         with np.errstate(all="ignore"):
-            x = t if link.kind == "expression" else _domain_map_numpy(link.domain, t)[0]
+            x = link.variable_of_t_numpy(t)
             return np.asarray(f(x), dtype=float) * np.ones_like(t)
     except Exception:  # noqa: BLE001 - numpy cannot evaluate it: the mpmath nodes alone are used
         return np.full_like(t, np.nan)

@@ -20,233 +20,70 @@ automatically up to a stated limit.
 
 from __future__ import annotations
 
-import math
 import time
-from dataclasses import dataclass, field
 
 import mpmath
 
+from .certified import stability_certified
 from .errors import NBLInputError
-from .expressions import exact_number
 from .gaussian import FloatRangeError, moments_float, moments_mpmath
+from .results import (
+    DPS_LADDER,
+    FLOAT_OPS,
+    PREC_LADDER,
+    MpOps,
+    StabilityResult,
+    decimal_str,
+    decision_quantities,
+    sign_word,
+)
+from .validation import validate_delta
 
-__all__ = [
-    "StabilityResult",
-    "stability",
-    "validate_delta",
-    "lambda_star_float",
-    "DPS_LADDER",
-    "PREC_LADDER",
-    "decimal_str",
-]
-
-#: mpmath digits tried, in order, when the float64 sign is not clear.
-DPS_LADDER = (30, 60, 120)
-#: Arb working precisions (bits) tried, in order, when a certified enclosure contains 0.
-PREC_LADDER = (128, 256, 512, 1024)
-
-_PHI0 = 1.0 / math.sqrt(2.0 * math.pi)
+__all__ = ["stability", "lambda_star_float"]
 
 
-def decimal_str(q) -> str:
-    """A Rational as a decimal string: exact when it has a terminating expansion."""
-    p, d = int(q.p), int(q.q)
-    k = d
-    twos = fives = 0
-    while k % 2 == 0:
-        k //= 2
-        twos += 1
-    while k % 5 == 0:
-        k //= 5
-        fives += 1
-    if k == 1:
-        n = max(twos, fives)
-        digits = abs(p) * (10**n // d)
-        txt = str(digits).rjust(n + 1, "0")
-        out = txt[:-n] + "." + txt[-n:] if n else txt
-        out = out.rstrip("0").rstrip(".") if n else out
-        return ("-" if p < 0 else "") + out
-    with mpmath.workdps(30):
-        return mpmath.nstr(mpmath.mpf(p) / d, 25)
-
-
-def validate_delta(delta):
-    """Return Δ as an exact Rational after checking 0 < Δ < 2 and finiteness."""
-    if isinstance(delta, float) and not math.isfinite(delta):
-        raise NBLInputError(f"delta must be a finite number in (0, 2), got {delta!r}")
-    q = exact_number(delta)
-    if not (0 < q < 2):
-        raise NBLInputError(f"delta must lie in the open interval (0, 2), got {delta}")
-    return q
-
-
-@dataclass
-class StabilityResult:
-    """Outcome of :func:`stability`. Numbers are floats (float64) or mpmath/arb-derived mpf."""
-
-    link: str
-    description: str
-    delta: str
-    tier: str  # "float64" | "mpmath" | "certified"
-    digits: int  # decimal digits carried by the tier
-    values: dict  # mu_g, mu_star, m0, m2, kappa_star, lambda_star
-    errors: dict  # error estimate (or certified radius) for each value
-    lambda_star_enclosure: tuple  # (lo, hi)
-    sign: str  # stable | unstable | undecided
-    certified: bool
-    jacobian_rates: dict
-    notes: list = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def lambda_star(self):
-        return self.values["lambda_star"]
-
-    def _fmt(self, x, digits=None) -> str:
-        digits = digits or self.digits
-        if isinstance(x, float):
-            return repr(x)
-        return mpmath.nstr(x, digits, min_fixed=-4, max_fixed=6)
-
-    def to_json(self) -> dict:
-        """JSON-ready dict with the stable keys of DESIGN.md (numbers as decimal strings)."""
-        out = {
-            "link": self.link,
-            "description": self.description,
-            "delta": self.delta,
-            "tier": self.tier,
-            "digits": self.digits,
-            "certified": self.certified,
-        }
-        for k in ("mu_star", "m2", "m0", "mu_g", "kappa_star", "lambda_star"):
-            out[k] = self._fmt(self.values[k])
-        out["errors"] = {k: self._fmt(v, 3) for k, v in self.errors.items()}
-        out["lambda_star_enclosure"] = [self._fmt(x) for x in self.lambda_star_enclosure]
-        out["sign"] = self.sign
-        out["jacobian_rates"] = {
-            k: (self._fmt(v) if not isinstance(v, (int, str)) else v)
-            for k, v in self.jacobian_rates.items()
-        }
-        out["notes"] = list(self.notes)
-        out["seconds"] = round(self.seconds, 4)
-        return out
-
-
-def _assemble(link, delta_q, mom, tier, digits, certified, notes, ctx):
-    """Combine the four moments into κ*, λ* and the Jacobian rates in a numeric context."""
-    d = ctx.convert(delta_q)
+def _assemble(link, delta_q, mom, tier, digits, certified, notes, ops, rounding):
+    """κ*, λ* and the Jacobian rates (:func:`~nbl_theory.results.decision_quantities`) with
+    the error estimate of λ* propagated from the moments' errors."""
+    q = decision_quantities(ops, delta_q, mom["mu_star"].value, mom["m2"].value,
+                            mom["m0"].value)
+    d = ops.convert(delta_q)
     s2 = 1 - d * d / 4
-    phi0 = ctx.phi0
     mu_star, m2, m0, mu_g = (mom[k] for k in ("mu_star", "m2", "m0", "mu_g"))
-    kappa = 2 * phi0 * m0.value + d * mu_star.value  # eq:app-kappa-identity
-    m2_plus = ctx.pos(m2.value)
-    lam = d * mu_star.value - 2 * phi0 * m2_plus * s2  # eq:decision_stability
     err_lam = (
         d * mu_star.error
-        + 2 * phi0 * s2 * m2.error
-        + ctx.rounding(d * mu_star.value + 2 * phi0 * s2 * abs(m2.value))
+        + ops.two_phi0 * s2 * m2.error
+        + rounding(d * mu_star.value + ops.two_phi0 * s2 * abs(m2.value))
     )
-    rate_orth = d * mu_star.value  # prop:local_jacobian, u ⊥ θ
-    rate_theta = d * mu_star.value - 2 * phi0 * m2.value * s2  # u ∥ θ, ‖θ‖² = s²
-    values = {
-        "mu_g": mu_g.value,
-        "mu_star": mu_star.value,
-        "m0": m0.value,
-        "m2": m2.value,
-        "kappa_star": kappa,
-        "lambda_star": lam,
-    }
-    errors = {
-        "mu_g": mu_g.error,
-        "mu_star": mu_star.error,
-        "m0": m0.error,
-        "m2": m2.error,
-        "kappa_star": 2 * phi0 * m0.error + d * mu_star.error,
-        "lambda_star": err_lam,
-    }
-    jac = {
-        "orthogonal": rate_orth,
-        "theta": rate_theta,
-        "orthogonal_multiplicity": "d-2",
-        "theta_multiplicity": "1",
-        "contraction_rate_d2": rate_theta,
-        "contraction_rate_d3plus": min(rate_orth, rate_theta),
-    }
-    lo, hi = lam - err_lam, lam + err_lam
-    if lo > 0:
-        sign = "stable"
-    elif hi < 0:
-        sign = "unstable"
-    else:
-        sign = "undecided"
-    return StabilityResult(
-        link.name,
-        link.describe(),
-        decimal_str(delta_q),
-        tier,
-        digits,
-        values,
-        errors,
-        (lo, hi),
-        sign,
-        certified,
-        jac,
-        notes,
-    )
+    values = {"mu_g": mu_g.value, "mu_star": mu_star.value, "m0": m0.value, "m2": m2.value,
+              "kappa_star": q["kappa_star"], "lambda_star": q["lambda_star"]}
+    errors = {"mu_g": mu_g.error, "mu_star": mu_star.error, "m0": m0.error, "m2": m2.error,
+              "kappa_star": ops.two_phi0 * m0.error + d * mu_star.error,
+              "lambda_star": err_lam}
+    jac = {"orthogonal": q["orthogonal"], "theta": q["theta"],
+           "orthogonal_multiplicity": "d-2", "theta_multiplicity": "1",
+           "contraction_rate_d2": q["contraction_rate_d2"],
+           "contraction_rate_d3plus": q["contraction_rate_d3plus"]}
+    lo, hi = q["lambda_star"] - err_lam, q["lambda_star"] + err_lam
+    return StabilityResult(link.name, link.describe(), decimal_str(delta_q), tier, digits, values,
+                           errors, (lo, hi), sign_word(lo, hi), certified, jac, notes)
 
 
-class _Pair:
-    def __init__(self, value, error):
-        self.value, self.error = value, error
-
-
-class _FloatCtx:
-    phi0 = _PHI0
-
-    @staticmethod
-    def convert(q):
-        return float(q)
-
-    @staticmethod
-    def pos(x):
-        return max(x, 0.0)
-
-    @staticmethod
-    def rounding(scale):
-        # a few ulps of the terms that are combined, for cancellation in λ*
-        return 8 * 2.0**-52 * abs(scale)
-
-
-class _MpCtx:
-    def __init__(self, dps):
-        self.dps = dps
-        self.phi0 = 1 / mpmath.sqrt(2 * mpmath.pi)
-
-    @staticmethod
-    def convert(q):
-        return mpmath.mpf(q.p) / q.q
-
-    @staticmethod
-    def pos(x):
-        return x if x > 0 else mpmath.mpf(0)
-
-    def rounding(self, scale):
-        return mpmath.mpf(10) ** (-(self.dps + 5)) * abs(scale)
+def _float_rounding(scale):
+    # a few ulps of the terms that are combined, for cancellation in λ*
+    return 8 * 2.0**-52 * abs(scale)
 
 
 def lambda_star_float(link, delta: float) -> float:
     """λ* in float64 (no sign analysis): the fast path for sweeps."""
-    s2 = 1.0 - delta * delta / 4.0
     try:
         mom = moments_float(link, delta)
+        mu_star, m2 = mom["mu_star"].value, mom["m2"].value
     except FloatRangeError:
         with mpmath.workdps(25):
-            mom = {
-                k: (float(v.value), 0.0)
-                for k, v in moments_mpmath(link, validate_delta(delta), dps=20).items()
-            }
-            mom = {k: _Pair(*v) for k, v in mom.items()}
-    return delta * mom["mu_star"].value - 2 * _PHI0 * max(mom["m2"].value, 0.0) * s2
+            mom = moments_mpmath(link, validate_delta(delta), dps=20)
+            mu_star, m2 = float(mom["mu_star"].value), float(mom["m2"].value)
+    return decision_quantities(FLOAT_OPS, delta, mu_star, m2)["lambda_star"]
 
 
 def stability(
@@ -285,8 +122,6 @@ def stability(
     t0 = time.perf_counter()
     notes: list[str] = []
     if certify:
-        from .certified import stability_certified
-
         res = stability_certified(link, delta_q, auto_raise=auto_raise, max_prec=max_prec)
         res.seconds = time.perf_counter() - t0
         return res
@@ -297,7 +132,8 @@ def stability(
             notes.append("float64 overflows on this link's chart; computed with mpmath instead")
             mom = None
         if mom is not None:
-            res = _assemble(link, delta_q, mom, "float64", 16, False, notes, _FloatCtx)
+            res = _assemble(link, delta_q, mom, "float64", 16, False, notes, FLOAT_OPS,
+                            _float_rounding)
             if res.sign != "undecided" or not auto_raise:
                 res.seconds = time.perf_counter() - t0
                 return res
@@ -314,7 +150,9 @@ def stability(
     for p in ladder:
         mom = moments_mpmath(link, delta_q, dps=p)
         with mpmath.workdps(p + 10):
-            res = _assemble(link, delta_q, mom, "mpmath", p, False, notes, _MpCtx(p))
+            tiny = mpmath.mpf(10) ** (-(p + 5))
+            res = _assemble(link, delta_q, mom, "mpmath", p, False, notes, MpOps(),
+                            lambda scale, tiny=tiny: tiny * abs(scale))
         if res.sign != "undecided":
             break
         if p != ladder[-1]:

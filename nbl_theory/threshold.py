@@ -21,7 +21,9 @@ from scipy.optimize import brentq
 
 from .errors import NBLInputError
 from .expressions import exact_number
-from .stability import decimal_str, lambda_star_float, stability, validate_delta
+from .results import decimal_str
+from .stability import lambda_star_float, stability
+from .validation import validate_delta
 
 __all__ = ["ThresholdResult", "Root", "find_thresholds", "DEFAULT_BRACKETS"]
 

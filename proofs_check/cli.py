@@ -26,7 +26,7 @@ import json
 import sys
 
 from nbl_theory.errors import NBLInputError
-from nbl_theory.families import FAMILIES
+from nbl_theory.families import FAMILIES, make_family
 from nbl_theory.links import Link
 
 __all__ = ["main", "build_parser"]
@@ -88,7 +88,7 @@ def _links_from_args(args) -> list[Link]:
     params = _parse_params(args.param)
     keys = list(params)
     return [
-        Link.family(args.family, **dict(zip(keys, combo)))
+        make_family(args.family, **dict(zip(keys, combo)))
         for combo in itertools.product(*(params[k] for k in keys))
     ]
 
@@ -225,7 +225,7 @@ def cmd_threshold(args) -> int:
             raise NBLInputError("threshold takes a single value per fixed --param")
         fixed1 = {k: v[0] for k, v in fixed.items()}
         # validate the family and parameter name once, with a clear message
-        probe = Link.family(args.family, **fixed1)
+        probe = make_family(args.family, **fixed1)
         if solve_for not in probe.params:
             raise NBLInputError(
                 f"family {args.family!r} has no parameter {solve_for!r}; "
@@ -233,7 +233,7 @@ def cmd_threshold(args) -> int:
             )
 
         def build(value: str) -> Link:
-            return Link.family(args.family, **fixed1, **{solve_for: value})
+            return make_family(args.family, **fixed1, **{solve_for: value})
 
         res = find_thresholds(
             build,

@@ -68,9 +68,7 @@ def new_figure(nrows: int = 1, ncols: int = 1, width: float = 6.4, height: float
 
 def paper_two_transition_links() -> list:
     """[(key, Link)] for the paper's three two-transition links, keys tt-stable,
-    tt-near-critical, tt-unstable (nbl_theory.families.PAPER_LINKS)."""
-    from nbl_theory.families import PAPER_LINKS
-    from nbl_theory.links import Link
+    tt-near-critical, tt-unstable (nbl_theory.paper)."""
+    from nbl_theory.paper import TWO_TRANSITION_KEYS, paper_link
 
-    return [(f"tt-{row['regime']}", Link.family(row["family"], **row["params"]))
-            for row in PAPER_LINKS if row["family"] == "two-transition"]
+    return [(k, paper_link(k)) for k in TWO_TRANSITION_KEYS]

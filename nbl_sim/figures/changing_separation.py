@@ -14,9 +14,9 @@ import math
 
 import numpy as np
 
-from nbl_theory import Link
-from nbl_theory.families import PAPER_MU2
+from nbl_theory.families import make_family
 from nbl_theory.gaussian import moments_float
+from nbl_theory.paper import PAPER_MU2
 from nbl_theory.stability import lambda_star_float
 
 from .base import LINK_NAMES, FigureData, link_color, new_figure
@@ -42,7 +42,7 @@ DENSITY_FRACTION = 0.8
 def compute(quick: bool = False) -> FigureData:
     n = 401 if quick else 2001
     z = np.linspace(*Z_RANGE, n)
-    link = Link.family("two-transition", mu2=MU2)
+    link = make_family("two-transition", mu2=MU2)
     g1 = np.asarray(link.derivative_numpy(z, 1), dtype=float)
     g2 = np.asarray(link.derivative_numpy(z, 2), dtype=float)
     dens = {}

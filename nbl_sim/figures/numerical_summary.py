@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbl_theory.families import PAPER_MU2
+from nbl_theory.families import make_family
 from nbl_theory.links import Link
+from nbl_theory.paper import PAPER_MU2
 from nbl_theory.stability import stability
 
 from ..environment import Environment
@@ -50,11 +51,11 @@ REPS_FULL, REPS_QUICK = 100, 30
 
 
 def _tt(mu2: str) -> Link:
-    return Link.family("two-transition", mu2=mu2)
+    return make_family("two-transition", mu2=mu2)
 
 
 def _we(rho: str) -> Link:
-    return Link.family("weighted-entropy", rho=rho)
+    return make_family("weighted-entropy", rho=rho)
 
 
 def _lambda_curve(link: Link, deltas) -> np.ndarray:

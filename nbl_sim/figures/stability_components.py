@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from nbl_theory import Link
+from nbl_theory.families import make_family
 from nbl_theory.gaussian import moments_float
 from nbl_theory.threshold import find_thresholds
 
@@ -36,7 +37,7 @@ _PHI0 = 1.0 / math.sqrt(2.0 * math.pi)
 
 
 def _build(rho: str) -> Link:
-    return Link.family("weighted-entropy", rho=rho)
+    return make_family("weighted-entropy", rho=rho)
 
 
 def _components(rho: str, delta: float) -> tuple:

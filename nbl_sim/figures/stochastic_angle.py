@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbl_theory.families import PAPER_MU2
-from nbl_theory.links import Link
+from nbl_theory.families import make_family
+from nbl_theory.paper import PAPER_MU2
 from nbl_theory.stability import stability
 
 from ..environment import Environment
@@ -57,7 +57,7 @@ def _linear_prediction(kappa: float, rounds: np.ndarray, alpha0: float, gamma: f
 
 
 def _run(mu2: str, delta: str, reps: int, n: int, seed: int) -> dict:
-    link = Link.family("two-transition", mu2=mu2)
+    link = make_family("two-transition", mu2=mu2)
     env = Environment.build(link, delta)
     rec = np.unique(np.rint(np.linspace(0, n, RECORD_POINTS + 1)).astype(np.int64))
     res = simulate(env, n=n, reps=reps, init_angle=INIT_ANGLE, gamma=GAMMA, t0=T0, seed=seed,

@@ -14,7 +14,8 @@ import numpy as np
 
 from nbl_theory import Link
 from nbl_theory.continuation import trace_zero_curve
-from nbl_theory.families import PAPER_MU2
+from nbl_theory.families import make_family
+from nbl_theory.paper import PAPER_MU2
 from nbl_theory.stability import lambda_star_float
 
 from ..phase import phase_diagram, threshold_scan
@@ -36,7 +37,7 @@ REPRESENTATIVE = tuple((f"tt-{regime}", mu2) for regime, mu2 in PAPER_MU2.items(
 
 
 def _build(mu2: str) -> Link:
-    return Link.family("two-transition", mu2=mu2)
+    return make_family("two-transition", mu2=mu2)
 
 
 def _fmt(x: float) -> str:

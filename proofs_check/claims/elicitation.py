@@ -19,7 +19,7 @@ import sympy as sp
 
 from nbl_theory import elicitation as el
 from nbl_theory.errors import NBLInputError
-from nbl_theory.links import Link
+from nbl_theory.families import make_family
 from nbl_theory.stability import stability
 
 from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register, register_not_checked
@@ -110,13 +110,13 @@ def _burg_dual():
           "symbolic", "exact", "the rejection is decided by exact sympy limits")
 def _burg_rejected():
     try:
-        Link.family("burg-entropy")
+        make_family("burg-entropy")
     except NBLInputError as exc:
         msg = str(exc)
         ok = "dual domain" in msg and "app_full_dual_domain" in msg
         return Outcome(PASS if ok else FAIL, "rejected: " + msg,
                        "" if ok else "rejected, but the message does not name the condition")
-    return Outcome(FAIL, "accepted", "Link.family('burg-entropy') built a link although "
+    return Outcome(FAIL, "accepted", "make_family('burg-entropy') built a link although "
                    "phi'((0, oo)) = (-oo, 0) does not cover R")
 
 
@@ -147,7 +147,7 @@ def _negent_dual():
     covers = el.covers_real_line(row.phi, M, *row.domain)
     g = sp.simplify(sp.diff(el.convex_conjugate(row.phi, M, row.domain), THETA))
     try:
-        Link.family("negative-entropy")
+        make_family("negative-entropy")
         accepted = "accepted by the toolkit"
     except NBLInputError as exc:  # pragma: no cover - would be a toolkit bug
         return Outcome(FAIL, f"({_s(dom[0])}, {_s(dom[1])})", f"toolkit rejected it: {exc}")
@@ -398,7 +398,7 @@ def _elicitation_lambda():
     rho, delta = sp.Rational(3, 5), sp.Rational(1, 5)
     phi = el.weighted_entropy_potential(rho)
     mu_i, m2_i = el.mustar_integral(phi, (0, 1), delta), el.m2_integral(phi, (0, 1), delta)
-    lib = stability(Link.family("weighted-entropy", rho="0.6"), "0.2", dps=30)
+    lib = stability(make_family("weighted-entropy", rho="0.6"), "0.2", dps=30)
     with mpmath.workdps(40):
         pts = [0, mpmath.mpf(1) / 4, mpmath.mpf(1) / 2, mpmath.mpf(3) / 4, 1]
         vals = {}

@@ -26,7 +26,7 @@ Method
 * Derivatives along the paper's paths are central differences with Richardson extrapolation,
   steps h = 1e-3 and h/2 (truncation ~h⁴, quadrature noise ~1e-16/h).
 
-Cases: the six named links (nbl_theory.families.PAPER_LINKS) at Δ ∈ {0.2, 1}, d ∈ {2, 3}, v*, θ
+Cases: the six named links (nbl_theory.paper.PAPER_LINKS) at Δ ∈ {0.2, 1}, d ∈ {2, 3}, v*, θ
 in a fixed random orientation (as proofs_check.claims.population).
 """
 
@@ -44,8 +44,9 @@ from nbl_sim import population as pop
 from nbl_sim.environment import Environment
 from nbl_sim.geometry import nbl_update, tangent_projection
 from nbl_sim.policies.nbl import nbl_run
-from nbl_theory.families import PAPER_LINKS
+from nbl_theory.families import make_family
 from nbl_theory.links import Link
+from nbl_theory.paper import PAPER_LINKS
 from nbl_theory.stability import stability
 
 from ..registry import FAIL, PASS, Outcome, register
@@ -74,14 +75,11 @@ _WPHI = _W * _PHI0 * np.exp(-0.5 * _S * _S)      # E[f(s)] ≈ Σ _WPHI f(_S)
 
 @functools.cache
 def _link(i: int) -> Link:
-    row = PAPER_LINKS[i]
-    return Link.family(row["family"], **row["params"])
+    return PAPER_LINKS[_key(i)].link()
 
 
 def _key(i: int) -> str:
-    row = PAPER_LINKS[i]
-    value = next(iter(row["params"].values()))
-    return f"tt-{row['regime']}" if row["family"] == "two-transition" else f"we-{value}"
+    return list(PAPER_LINKS)[i]
 
 
 @functools.cache
@@ -451,7 +449,7 @@ def _local_radius():
             bad.append(name)
     # control: for the logistic link g(z) + g(-z) = 1 gives H(pi/2) = -Delta mu* = -lambda*
     # (m2 = 0) by symmetry, so r0 is exactly 90 degrees
-    logistic = Link.family("logistic")
+    logistic = make_family("logistic")
     lam_l = float(stability(logistic, "0.2").values["lambda_star"])
     ctrl = math.degrees(min(local_radius(logistic, "0.2", lam_l)[:2]))
     rows.append(f"control, logistic@0.2: r0 = {ctrl:.9f} deg (exactly 90 by symmetry)")

@@ -3,7 +3,7 @@ app:local_stability_in_2D), checked with the quadrature fields of :mod:`nbl_sim.
 (exact 1-D reductions, graded Gauss–Legendre, ~1e-15 accurate) and, for the conditional-mean
 lemma, by Monte Carlo.
 
-Cases: the six named links of the paper (nbl_theory.families.PAPER_LINKS) at Δ ∈ {0.2, 1} in
+Cases: the six named links of the paper (nbl_theory.paper.PAPER_LINKS) at Δ ∈ {0.2, 1} in
 d ∈ {2, 3} with v*, θ in a fixed random orientation.
 """
 
@@ -16,8 +16,7 @@ import numpy as np
 from nbl_sim import population as pop
 from nbl_sim.environment import Environment
 from nbl_sim.geometry import tangent_projection
-from nbl_theory.families import PAPER_LINKS
-from nbl_theory.links import Link
+from nbl_theory.paper import PAPER_LINKS
 from nbl_theory.stability import stability
 
 from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
@@ -27,8 +26,8 @@ _DIMS = (2, 3)
 
 
 def _cases():
-    for i, row in enumerate(PAPER_LINKS):
-        link = Link.family(row["family"], **row["params"])
+    for i, row in enumerate(PAPER_LINKS.values()):
+        link = row.link()
         for delta in _DELTAS:
             for d in _DIMS:
                 q, _ = np.linalg.qr(np.random.default_rng(10 * i + d).standard_normal((d, d)))
@@ -113,8 +112,8 @@ _N_MC = 100_000
           "an identity: a 5-SE miss (probability ~6e-7 per coordinate) means a bug (FAIL)")
 def _conditional():
     worst, rows = 0.0, []
-    for i, row in enumerate(PAPER_LINKS):
-        link = Link.family(row["family"], **row["params"])
+    for i, row in enumerate(PAPER_LINKS.values()):
+        link = row.link()
         env = Environment.build(link, "0.2", 3, v_star="random", theta_dir="random",
                                 geometry_seed=i)
         v = np.random.default_rng(50 + i).standard_normal(3)
@@ -143,17 +142,17 @@ def _conditional():
           "H(alpha) ~ H'(0) alpha with |H'(0)| >= 2.9e-5, so |H(+-1e-3)| >= 2.9e-8")
 def _restoring():
     rows, bad = [], []
-    for row in PAPER_LINKS:
-        link = Link.family(row["family"], **row["params"])
+    for row in PAPER_LINKS.values():
+        link = row.link()
         res = stability(link, "0.2")
         rate = float(res.jacobian_rates["theta"])  # prop:local_jacobian, u ∥ θ
         a = 1e-3
         restoring = bool(a * pop.H_alpha(link, "0.2", a) < 0
                          and -a * pop.H_alpha(link, "0.2", -a) < 0)
-        regime_stable = row["regime"] != "unstable"
+        regime_stable = row.regime != "unstable"
         consistent = restoring == (rate > 0) == regime_stable
         rows.append(f"{link.name}: theta-rate {rate:.4g}, restoring {restoring}, "
-                    f"printed {row['regime']}")
+                    f"printed {row.regime}")
         if not consistent:
             bad.append(link.name)
     return Outcome(DISCREPANCY if bad else PASS,

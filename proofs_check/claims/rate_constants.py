@@ -25,8 +25,8 @@ import math
 import numpy as np
 
 from nbl_sim import rate_theory as rt
-from nbl_theory.families import PAPER_MU2
-from nbl_theory.links import Link
+from nbl_theory.families import make_family
+from nbl_theory.paper import PAPER_MU2
 
 from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
 
@@ -61,7 +61,7 @@ def _error_to_regret_constant():
     consts, rows, internal_ok, scaling_ok = [], [], True, True
     worst_ratio, worst_slope = 0.0, 0.0
     for name, fam, params in _LINKS:
-        link = Link.family(fam, **params)
+        link = make_family(fam, **params)
         for dtxt in _DELTAS:
             for psi, ptxt in _PSIS:
                 lim = rt.error_to_regret_constant(link, dtxt, psi)
@@ -119,13 +119,13 @@ def _step_size_threshold():
     unstable = sorted({f"{r['link']} Delta={r['delta']:g}" for r in rows
                        if r["verdict_d2"].startswith("unstable")})
     # the paper's stable Δ = 0.2 experiment: largest r0 with 2γλ0(r0) >= 1 in d = 2
-    stable = Link.family("two-transition", mu2=PAPER_MU2["stable"])
+    stable = make_family("two-transition", mu2=PAPER_MU2["stable"])
     k_stable = rt.local_rates(stable, "0.2", 2)["kappa_theta"]
     rad = rt.stability_radius(stable, "0.2", frac=1 / (2 * _GAMMA * k_stable))
     r_start = 2 * math.sin(math.radians(_START_DEG) / 2)
-    logistic = rt.stability_radius(Link.family("logistic"), "1",
+    logistic = rt.stability_radius(make_family("logistic"), "1",
                                    frac=1 / (2 * _GAMMA * rt.local_rates(
-                                       Link.family("logistic"), "1", 2)["kappa_theta"]))
+                                       make_family("logistic"), "1", 2)["kappa_theta"]))
     stable_ok = 2 * _GAMMA * k_stable > 1 and rad["r0"] > r_start
     by = {(r["link"], r["delta"]): r for r in rows}
     lam_stable = by[(f"two-transition mu2={PAPER_MU2['stable']}", 0.2)]["lambda_star"]

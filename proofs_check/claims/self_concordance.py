@@ -17,7 +17,7 @@ import sympy as sp
 from scipy.integrate import trapezoid
 
 from nbl_theory import elicitation as el
-from nbl_theory.links import Link
+from nbl_theory.families import make_family
 from nbl_theory.self_concordance import (
     kappa,
     kappa_by_quadrature,
@@ -141,7 +141,7 @@ def _r_claim(kind, family, params_list, expected):
         rows, bad = [], []
         sym = el.self_concordance_constant_closed_form(kind)["R"]
         for params in params_list:
-            link = Link.family(family, **params)
+            link = make_family(family, **params)
             num = self_concordance_constant(link)
             rho = sp.Rational(params["rho"]) if "rho" in params else None
             exp_val = expected(rho)

@@ -17,8 +17,9 @@ import numpy as np
 from nbl_sim.environment import Environment
 from nbl_sim.execution import SerialExecutor
 from nbl_sim.experiment import simulate
-from nbl_theory.families import PAPER_LINKS
+from nbl_theory.families import make_family
 from nbl_theory.links import Link
+from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS
 from nbl_theory.stability import stability
 
 from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
@@ -28,7 +29,7 @@ _N_STEIN = 100_000
 
 
 def _link(row) -> Link:
-    return Link.family(row["family"], **row["params"])
+    return row.link()
 
 
 @register("stein-randomized-mean", "eq:Wt-conditional-mean-proof", "app:initialization",
@@ -40,7 +41,7 @@ def _link(row) -> Link:
           "a miss means the simulator or mu_g is wrong (FAIL)")
 def _stein_mean():
     rows, worst = [], 0.0
-    for i, row in enumerate(PAPER_LINKS):
+    for i, row in enumerate(PAPER_LINKS.values()):
         link = _link(row)
         for delta in ("0.2", "1"):
             mu_g = float(stability(link, delta).values["mu_g"])
@@ -82,7 +83,7 @@ _SETTING = ("10 deg start, gamma = 10, t0 = 500, n = 10,000, 100 replications, B
           "a qualitative reading of a 100-replication experiment; 2 SE is the paper's own "
           "95% band convention", printed="attracting / persistent / repelling")
 def _regimes():
-    stable, near, unstable = _final_angles(PAPER_LINKS[:3], "0.2")
+    stable, near, unstable = _final_angles([PAPER_LINKS[k] for k in TWO_TRANSITION_KEYS], "0.2")
     (_, m1, s1), (_, m2, s2), (_, m3, s3) = stable, near, unstable
     checks = {
         "stable: |mean final angle| < 2 SE": abs(m1) < 2 * s1,
@@ -106,7 +107,7 @@ def _regimes():
           "a qualitative reading of a 100-replication experiment (the paper's 95% bands)",
           printed="increasingly strong recovery as Delta increases")
 def _separation():
-    row = PAPER_LINKS[2]
+    row = PAPER_LINKS["tt-unstable"]
     res = [(_final_angles([row], d)[0], d) for d in ("0.2", "1.0", "1.8")]
     means = [(m, s, d) for (_, m, s), d in res]
     ok = all(a[0] - b[0] > 2 * math.hypot(a[1], b[1]) for a, b in zip(means, means[1:]))
@@ -124,18 +125,18 @@ def _separation():
           printed="stable: R_t/t decreases; near-critical, unstable: persistent regret")
 def _panel_d():
     finals, notes = [], []
-    for row in PAPER_LINKS[:3]:
+    for row in (PAPER_LINKS[k] for k in TWO_TRANSITION_KEYS):
         env = Environment.build(_link(row), "0.2")
         res = simulate(env, n=10_000, reps=100, init_angle=10.0, seed=0,
                        executor=SerialExecutor(), record_rounds=[0, 1000, 10_000])
         reg = res.policies["nbl"].regret
         avg_1k, avg_n = reg[:, 1] / 1000, reg[:, 2] / 10_000
         drop = avg_1k - avg_n  # paired: R_1000/1000 - R_n/n per replication
-        finals.append((row["regime"], avg_n.mean(), avg_n.std(ddof=1) / 10))
-        notes.append(f"{row['regime']}: R_t/t {avg_1k.mean():.3e} at t=1000 -> "
+        finals.append((row.regime, avg_n.mean(), avg_n.std(ddof=1) / 10))
+        notes.append(f"{row.regime}: R_t/t {avg_1k.mean():.3e} at t=1000 -> "
                      f"{avg_n.mean():.3e} at t=10000 (paired drop {drop.mean():.2e} +- "
                      f"{drop.std(ddof=1) / 10:.1e} SE)")
-        if row["regime"] == "stable":
+        if row.regime == "stable":
             stable_drops = drop.mean() > 2 * drop.std(ddof=1) / 10
     (_, a, sa), (_, b, sb), (_, c, sc) = finals
     ordered = b - a > 2 * math.hypot(sa, sb) and c - b > 2 * math.hypot(sb, sc)
@@ -189,7 +190,7 @@ def _fmt_gaps(gaps):
           "the paper's band convention", quick=False,
           printed="GL lower near logistic; advantage diminishes; NBL can have lower regret")
 def _panel_g():
-    links = [(f"rho={r}", Link.family("weighted-entropy", rho=r))
+    links = [(f"rho={r}", make_family("weighted-entropy", rho=r))
              for r in ("0", "0.2", "0.4", "0.6", "0.8")]
     gaps, notes = _paired_regret_gaps(links)
     (_, m0, s0), (_, m8, s8) = gaps[0], gaps[-1]
@@ -213,7 +214,8 @@ def _panel_g():
           "paired differences over common random numbers; 1.96 SE", quick=False,
           printed="GL keeps an advantage for some link; NBL lower for larger departures")
 def _panel_h():
-    links = [(f"mu2={row['params']['mu2']}", _link(row)) for row in PAPER_LINKS[:3]]
+    links = [(f"mu2={row.params['mu2']}", _link(row))
+             for row in (PAPER_LINKS[k] for k in TWO_TRANSITION_KEYS)]
     gaps, notes = _paired_regret_gaps(links)
     gl_adv = any(m > 1.96 * s for _, m, s in gaps)
     nbl_adv = any(m < -1.96 * s for _, m, s in gaps)

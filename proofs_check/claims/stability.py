@@ -33,8 +33,9 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import expit
 
-from nbl_theory.families import PAPER_LINKS as _FAMILY_PAPER_LINKS
+from nbl_theory.families import make_family
 from nbl_theory.links import Link
+from nbl_theory.paper import PAPER_LINKS as _PAPER
 from nbl_theory.stability import lambda_star_float, stability
 from nbl_theory.threshold import find_thresholds
 
@@ -44,21 +45,11 @@ __all__ = ["PAPER_LINKS", "paper_link", "certified_at", "mp_at"]
 
 
 
-def _claim_key(row) -> str:
-    """Short claim id of a row of nbl_theory.families.PAPER_LINKS (tt-<regime>, we-<rho>)."""
-    value = next(iter(row["params"].values()))
-    return f"tt-{row['regime']}" if row["family"] == "two-transition" else f"we-{value}"
-
-
 #: The six named links of the paper: id -> (family, parameter, value, printed regime at Δ = 0.2),
 #: taken from the one table of them in nbl_theory.families.
-PAPER_LINKS = {
-    _claim_key(r): (r["family"], *next(iter(r["params"].items())), r["regime"])
-    for r in _FAMILY_PAPER_LINKS
-}
+PAPER_LINKS = {k: (r.family, *r.parameter, r.regime) for k, r in _PAPER.items()}
 #: The printed λ* of app:elicitation-geometry at Δ = 0.2 (3 significant figures).
-PRINTED_LAMBDA = {_claim_key(r): r["printed_lambda"] for r in _FAMILY_PAPER_LINKS
-                  if r["printed_lambda"]}
+PRINTED_LAMBDA = {k: r.printed_lambda for k, r in _PAPER.items() if r.printed_lambda}
 #: eq:link_tanh parameters as printed in app:tanh-geometry (inputs of the direct check).
 TANH = {"p0": 0.10, "a1": 0.10, "a2": 0.25, "b1": 2.0, "b2": 1.4, "mu1": -1.25}
 REF_DELTA = "0.2"
@@ -68,7 +59,7 @@ REF_DELTA = "0.2"
 def paper_link(key: str) -> Link:
     """The named link ``key`` of :data:`PAPER_LINKS`."""
     family, param, value, _ = PAPER_LINKS[key]
-    return Link.family(family, **{param: value})
+    return make_family(family, **{param: value})
 
 
 @functools.cache
@@ -359,7 +350,7 @@ def _printed_lambda_check(key):
         target = float(Decimal(printed))
 
         def f(r):
-            return lambda_star_float(Link.family("weighted-entropy", rho=repr(r)), 0.2) - target
+            return lambda_star_float(make_family("weighted-entropy", rho=repr(r)), 0.2) - target
         try:
             rho_hit = brentq(f, rho - 0.01, rho + 0.01, xtol=1e-10)
             hint = (f" The printed value is lambda* at rho = {rho_hit:.7f} (float64 Brent), "
@@ -527,7 +518,7 @@ def _instability_range():
           "of roots closer than the grid spacing 0.05 would be missed", printed="one interval",
           quick=False)
 def _tt_intermediate():
-    res = find_thresholds(lambda v: Link.family("two-transition", mu2=v), "mu2", delta="0.2",
+    res = find_thresholds(lambda v: make_family("two-transition", mu2=v), "mu2", delta="0.2",
                           grid=160, certify=True, label="two-transition")
     roots = res.roots
     computed = "; ".join(f"mu2 = {r.value} ({r.crossing}, certified {r.certified})"
@@ -554,7 +545,7 @@ def _tt_intermediate():
 def _tt_contracts():
     intervals = {}
     for d in ("0.2", "0.3", "0.4", "0.5", "0.6", "1"):
-        res = find_thresholds(lambda v: Link.family("two-transition", mu2=v), "mu2", delta=d,
+        res = find_thresholds(lambda v: make_family("two-transition", mu2=v), "mu2", delta=d,
                               grid=160, certify=False)
         intervals[d] = tuple(float(r.value) for r in res.roots)
     computed = "; ".join(f"Delta={d}: " + (f"({v[0]:.4f}, {v[1]:.4f})" if len(v) == 2 else
@@ -576,7 +567,7 @@ def _tt_contracts():
           "'near 0.72' read as agreement to the printed two decimals; the root itself is "
           "bracketed by Arb", printed="0.72", quick=False)
 def _we_critical():
-    res = find_thresholds(lambda v: Link.family("weighted-entropy", rho=v), "rho", delta="0.2",
+    res = find_thresholds(lambda v: make_family("weighted-entropy", rho=v), "rho", delta="0.2",
                           bracket=("0.5", "0.9"), grid=41, certify=True, label="weighted-entropy")
     roots = res.roots
     if len(roots) != 1:
@@ -626,7 +617,7 @@ def _link_tanh():
     t1 = sp.tanh(2 * (z + sp.Rational(5, 4)))
     t2 = sp.tanh(sp.Rational("1.4") * (z - mu2))
     printed = sp.Rational("0.10") + sp.Rational("0.10") * (1 + t1) + sp.Rational("0.25") * (1 + t2)
-    link = Link.family("two-transition", mu2="1.244122")
+    link = make_family("two-transition", mu2="1.244122")
     diff = sp.simplify(link.expr.subs(link.variable, z) - printed)
     # g' = a1 b1 sech^2 + a2 b2 sech^2 with a_j b_j > 0: strictly positive
     sech_form = sp.Rational("0.10") * 2 * (1 - t1**2) + sp.Rational("0.25") * sp.Rational("1.4") * (

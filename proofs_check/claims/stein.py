@@ -50,8 +50,9 @@ from nbl_sim.execution import SerialExecutor
 from nbl_sim.experiment import simulate
 from nbl_sim.policies.greedy_logistic import greedy_logistic_actions
 from nbl_sim.policies.nbl import nbl_reference, nbl_run
-from nbl_theory.families import PAPER_LINKS
+from nbl_theory.families import make_family
 from nbl_theory.links import Link
+from nbl_theory.paper import PAPER_LINKS
 from nbl_theory.stability import stability
 
 from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
@@ -64,20 +65,20 @@ _SQ3 = math.sqrt(3.0)
 
 # ====================================================================== helpers
 def _key(row) -> str:
-    (k, v), = row["params"].items()
-    return f"{row['family']}({k}={v})"
+    (k, v), = row.params.items()
+    return f"{row.family}({k}={v})"
 
 
 @functools.cache
 def _links() -> dict:
     """The six named links of the paper plus logistic and probit, keyed by name."""
-    out = {_key(r): Link.family(r["family"], **r["params"]) for r in PAPER_LINKS}
-    out["logistic"] = Link.family("logistic")
-    out["probit"] = Link.family("probit")
+    out = {_key(r): r.link() for r in PAPER_LINKS.values()}
+    out["logistic"] = make_family("logistic")
+    out["probit"] = make_family("probit")
     return out
 
 
-_TT_STABLE, _TT_NEAR = _key(PAPER_LINKS[0]), _key(PAPER_LINKS[1])
+_TT_STABLE, _TT_NEAR = _key(PAPER_LINKS["tt-stable"]), _key(PAPER_LINKS["tt-near-critical"])
 
 
 @functools.cache

@@ -43,8 +43,9 @@ from scipy.optimize import minimize_scalar
 from nbl_sim import population as pop
 from nbl_sim.environment import Environment
 from nbl_sim.policies.nbl import nbl_run
-from nbl_theory.families import PAPER_MU2
+from nbl_theory.families import make_family
 from nbl_theory.links import Link
+from nbl_theory.paper import PAPER_MU2
 from nbl_theory.stability import stability
 
 from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
@@ -63,16 +64,16 @@ def _link(name: str) -> Link:
     whose larger mu_g makes the randomized initialization accurate with small n0),
     'tt-stable', 'tt-unstable', 'we-0.6'."""
     if name == "logistic":
-        return Link.family("logistic")
+        return make_family("logistic")
     if name == "logistic4":
         return Link.from_expression("1/(1 + exp(-4*z))", name="logistic4",
                                     bounded_derivatives=True)
     if name == "tt-stable":
-        return Link.family("two-transition", mu2=PAPER_MU2["stable"])
+        return make_family("two-transition", mu2=PAPER_MU2["stable"])
     if name == "tt-unstable":
-        return Link.family("two-transition", mu2=PAPER_MU2["unstable"])
+        return make_family("two-transition", mu2=PAPER_MU2["unstable"])
     if name == "we-0.6":
-        return Link.family("weighted-entropy", rho="0.60")
+        return make_family("weighted-entropy", rho="0.60")
     raise KeyError(name)
 
 

@@ -11,11 +11,11 @@ import pytest
 from scipy.integrate import quad
 
 from nbl_sim import population as pop
-from nbl_theory.links import Link
+from nbl_theory.families import make_family
 from nbl_theory.stability import stability
 from proofs_check.claims import local_dynamics as ld
 
-LOGISTIC = Link.family("logistic")
+LOGISTIC = make_family("logistic")
 
 
 def test_stereographic_unit_is_exactly_unit():
@@ -90,7 +90,7 @@ def test_local_radius_logistic_is_ninety_degrees_by_symmetry():
 
 
 def test_local_radius_is_zero_for_an_unstable_link():
-    link = Link.family("two-transition", mu2="1.244122")
+    link = make_family("two-transition", mu2="1.244122")
     lam = float(stability(link, "0.2").values["lambda_star"])
     assert lam < 0
     ap, am, small = ld.local_radius(link, "0.2", lam)

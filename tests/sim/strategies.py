@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from nbl_theory.families import make_family
 from nbl_theory.links import Link
 
 
@@ -39,11 +40,11 @@ def two_transition_links(draw) -> Link:
         "mu1": draw(_dec(-20, 20, 10)),
         "mu2": draw(_dec(-20, 20, 10)),
     }
-    return Link.family("two-transition", **params)
+    return make_family("two-transition", **params)
 
 
 def weighted_entropy_links():
-    return _dec(-95, 95).map(lambda r: Link.family("weighted-entropy", rho=r))
+    return _dec(-95, 95).map(lambda r: make_family("weighted-entropy", rho=r))
 
 
 @st.composite

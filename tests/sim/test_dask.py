@@ -15,6 +15,8 @@ from functools import partial
 import numpy as np
 import pytest
 
+from nbl_theory.families import make_family
+
 pytest.importorskip("distributed")
 
 from nbl_sim.environment import Environment  # noqa: E402
@@ -27,7 +29,6 @@ from nbl_sim.execution import (  # noqa: E402
 from nbl_sim.experiment import simulate  # noqa: E402
 from nbl_sim.phase import _phase_cell, _PhaseCell, grid_values, phase_diagram  # noqa: E402
 from nbl_sim.sweep import ChunkCache, run_sweep  # noqa: E402
-from nbl_theory.links import Link  # noqa: E402
 
 FAMILY, PARAM = "two-transition", "mu2"
 VALUES = grid_values(-1.5, 2.5, 12)
@@ -66,7 +67,7 @@ def test_phase_diagram_on_dask_equals_serial(cluster, serial_float):
 
 
 def test_simulate_on_dask_equals_serial_bit_for_bit(cluster):
-    env = Environment.build(Link.family(FAMILY, mu2="1.244122"), "0.8", 3)
+    env = Environment.build(make_family(FAMILY, mu2="1.244122"), "0.8", 3)
     kw = dict(n=400, reps=40, n0=40, chunk_size=5, seed=11,
               policies=("nbl", "greedy-logistic", "oracle"))
     here = simulate(env, executor=SerialExecutor(), **kw)

@@ -7,10 +7,11 @@ from hypothesis import given
 
 from nbl_sim.environment import Environment, replication_seeds
 from nbl_theory.errors import NBLInputError
+from nbl_theory.families import make_family
 from nbl_theory.links import Link
 from tests.sim.strategies import bernoulli_links, deltas, dims
 
-TT = Link.family("two-transition", mu2="1.244122")
+TT = make_family("two-transition", mu2="1.244122")
 
 
 @given(deltas, dims)
@@ -62,7 +63,7 @@ def test_bernoulli_rewards_have_the_link_as_mean(link, delta):
 
 
 def test_bounded_noise_rewards():
-    env = Environment.build(Link.family("identity"), "1", 2, reward="bounded", noise=0.3)
+    env = Environment.build(make_family("identity"), "1", 2, reward="bounded", noise=0.3)
     real = env.draw(0, [0, 1], 5000, 0)
     noise = real.Y - real.means
     assert np.all(np.abs(noise) <= 0.3) and abs(noise.mean()) < 5 * 0.3 / np.sqrt(3 * noise.size)
@@ -74,8 +75,8 @@ def test_coins_are_fair_signs():
 
 
 @pytest.mark.parametrize("link, fragment", [
-    (Link.family("identity"), "Bernoulli rewards need 0 <= g <= 1"),
-    (Link.family("negative-entropy"), "Bernoulli rewards need 0 <= g <= 1"),
+    (make_family("identity"), "Bernoulli rewards need 0 <= g <= 1"),
+    (make_family("negative-entropy"), "Bernoulli rewards need 0 <= g <= 1"),
     (Link.from_expression("1.2/(1+exp(-z))"), "Bernoulli rewards need 0 <= g <= 1"),
 ])
 def test_bernoulli_needs_a_probability_link(link, fragment):

@@ -11,10 +11,10 @@ from nbl_sim.environment import Environment
 from nbl_sim.execution import ProcessExecutor, SerialExecutor, make_executor
 from nbl_sim.experiment import simulate
 from nbl_theory.errors import NBLInputError
-from nbl_theory.families import PAPER_LINKS
-from nbl_theory.links import Link
+from nbl_theory.families import make_family
+from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS
 
-TT = Link.family("two-transition", mu2="1.244122")
+TT = make_family("two-transition", mu2="1.244122")
 
 
 def _same(a, b):
@@ -117,12 +117,12 @@ def test_paper_stochastic_ordering_at_delta_0_2():
     100 replications, seed 0): the mean final signed angle orders stable < near-critical <
     unstable, each gap larger than 2 standard errors of the difference."""
     finals = {}
-    for entry in PAPER_LINKS[:3]:
-        env = Environment.build(Link.family(entry["family"], **entry["params"]), "0.2")
+    for entry in (PAPER_LINKS[k] for k in TWO_TRANSITION_KEYS):
+        env = Environment.build(entry.link(), "0.2")
         res = simulate(env, n=10_000, reps=100, init_angle=10.0, seed=0,
                        executor=SerialExecutor())
         s = res.summary()["nbl"]
-        finals[entry["regime"]] = (s["final_angle_deg_mean"], s["final_angle_deg_se"])
+        finals[entry.regime] = (s["final_angle_deg_mean"], s["final_angle_deg_se"])
     (m1, s1), (m2, s2), (m3, s3) = (finals[k] for k in ("stable", "near-critical", "unstable"))
     assert abs(m1) < 2 * s1  # the stable link returns to v*
     assert m2 - m1 > 2 * math.hypot(s1, s2)

@@ -11,10 +11,10 @@ from nbl_sim.geometry import retract, signed_angle
 from nbl_sim.policies.nbl import nbl_reference, nbl_run
 from nbl_sim.policies.oracle import oracle_actions
 from nbl_theory.errors import NBLInputError
-from nbl_theory.links import Link
+from nbl_theory.families import make_family
 from tests.sim.strategies import any_links, deltas, dims
 
-TT = Link.family("two-transition", mu2="-1.074037")
+TT = make_family("two-transition", mu2="-1.074037")
 
 
 @given(any_links(), deltas, dims, st.integers(0, 1000), st.booleans())

@@ -26,8 +26,9 @@ from scipy.special import expit, ndtr
 
 from nbl_sim import population as pop
 from nbl_theory.errors import NBLInputError
-from nbl_theory.families import PAPER_LINKS, TWO_TRANSITION_DEFAULTS
+from nbl_theory.families import TWO_TRANSITION_DEFAULTS, make_family
 from nbl_theory.links import Link
+from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS
 from nbl_theory.stability import stability
 from tests.sim.strategies import any_links, bernoulli_links, deltas, dims
 
@@ -111,9 +112,9 @@ def test_field_and_J_match_polar_quadrature(name, delta):
     """|F − F_ref| ≤ 1e-12 and |J − J_ref| ≤ 1e-12 (measured ≤ 5e-16): the reference is the
     nested adaptive quad above (quad error estimates ≤ 1e-12)."""
     if name == "two-transition":
-        link, g = Link.family(name, mu2="1.244122"), _two_transition_g("1.244122")
+        link, g = make_family(name, mu2="1.244122"), _two_transition_g("1.244122")
     else:
-        link, g = Link.family(name), lambda z: float(expit(z))
+        link, g = make_family(name), lambda z: float(expit(z))
     beta, _, _ = pop.arm_vectors(delta, 2)
     for v in _directions(beta):
         F_ref, J_ref = _polar_F_J(g, beta, v)
@@ -124,7 +125,7 @@ def test_field_and_J_match_polar_quadrature(name, delta):
 def test_field_matches_polar_quadrature_potential_link():
     """Weighted-entropy g_ρ (a potential link: the library inverts φ' by bisection, the reference
     by brentq), Δ = 0.2, v generic and v = β_+ exactly; ≤ 1e-12 (measured ≤ 2e-16)."""
-    link, g = Link.family("weighted-entropy", rho="0.6"), _weighted_entropy_g(0.6)
+    link, g = make_family("weighted-entropy", rho="0.6"), _weighted_entropy_g(0.6)
     z = np.linspace(-12, 12, 41)
     assert np.max(np.abs(link.g_numpy(z) - [g(x) for x in z])) <= 1e-14  # same link
     beta, _, _ = pop.arm_vectors("0.2", 2)
@@ -136,7 +137,7 @@ def test_field_matches_polar_quadrature_potential_link():
 def test_degenerate_directions_are_continuous():
     """v → β_+ and v → −β_−: F at σ = 1e-13 … 1e-3 approaches F at σ = 0 with |ΔF| = O(σ)
     (the boundary term is b_2 = O(σ)); no blow-up from 1/σ."""
-    link = Link.family("two-transition", mu2="1.244122")
+    link = make_family("two-transition", mu2="1.244122")
     beta, _, _ = pop.arm_vectors("0.7", 3, theta_dir=[0, 1, 1])
     for base in (beta[1], -beta[0]):
         f0 = pop.population_field(link, beta, base)
@@ -152,7 +153,7 @@ def test_field_matches_monte_carlo():
     """d = 3, 10⁶ seeded draws of W = A m_A(X) X (A = sgn vᵀX, sgn 0 = +1) and of the J sample
     (m_+ + m_−)(X)(vᵀX)_+ − m_−(X)vᵀX: every component within 5 standard errors (sample
     standard deviation / √n)."""
-    link = Link.family("two-transition", mu2="1.244122")
+    link = make_family("two-transition", mu2="1.244122")
     beta, _, _ = pop.arm_vectors("0.6", 3, theta_dir=[0.0, 1.0, -0.5])
     v = np.array([0.8, -0.3, 0.52])
     v /= np.linalg.norm(v)
@@ -247,7 +248,7 @@ def test_fd_jacobian_matches_eq_jacobian(link, delta, d, seed):
 def test_jacobian_eigenvalues_are_the_two_rates():
     """d = 5: eigenvalues of the FD Jacobian on T_{v*} are −rate_θ (once) and −Δμ* (d − 2 times),
     the rates reported by the theory core (jacobian_rates), to 1e-9."""
-    link = Link.family("weighted-entropy", rho="0.8")
+    link = make_family("weighted-entropy", rho="0.8")
     beta, vs, _ = pop.arm_vectors("0.2", 5)
     rates = stability(link, "0.2").jacobian_rates
     ev = np.sort(np.linalg.eigvalsh(0.5 * (pop.jacobian_fd(link, beta, vs) + pop.jacobian_fd(
@@ -306,7 +307,7 @@ def test_H_is_odd(link, delta):
 
 def test_H_alpha_is_tangent_component_of_F():
     """H(α) = v_⊥ᵀF(v(α)) = ±‖h(v(α))‖ (eq:H-alpha) for an array of angles, any shape."""
-    link = Link.family("logistic")
+    link = make_family("logistic")
     a = np.linspace(-3, 3, 12).reshape(3, 4)
     beta, _, _ = pop.arm_vectors("0.9", 2)
     v = np.stack([np.cos(a), np.sin(a)], axis=-1).reshape(-1, 2)
@@ -317,16 +318,16 @@ def test_H_alpha_is_tangent_component_of_F():
     assert np.allclose(h, H.reshape(-1)[:, None] * vperp, rtol=0, atol=1e-15)
 
 
-TWO_TRANSITION_PAPER = [p for p in PAPER_LINKS if p["family"] == "two-transition"]
+TWO_TRANSITION_PAPER = [PAPER_LINKS[k] for k in TWO_TRANSITION_KEYS]
 
 
 @pytest.mark.parametrize("delta", ["0.2", "1"])
-@pytest.mark.parametrize("spec", TWO_TRANSITION_PAPER, ids=lambda p: p["regime"])
+@pytest.mark.parametrize("spec", TWO_TRANSITION_PAPER, ids=lambda p: p.regime)
 def test_circle_equilibria_paper_links(spec, delta):
     """Paper's two-transition links: α = 0 and α = π are found; the label at α = 0 agrees with
     the sign of the θ-rate of the theory core (attracting iff rate > 0); every zero is a real
     sign change of H (checked at α ± 1e-6) in the direction its label says."""
-    link = Link.family(spec["family"], **spec["params"])
+    link = spec.link()
     rate = float(stability(link, delta).jacobian_rates["theta"])
     eqs = pop.circle_equilibria(link, delta)
     assert "grid step" in eqs.caveat and eqs.grid_step == pytest.approx(2 * math.pi / 3600)
@@ -347,7 +348,7 @@ def test_circle_equilibria_paper_links(spec, delta):
 def test_circle_equilibria_unstable_link_has_attracting_pair():
     """Δ = 0.2, two-transition mu2 = 1.244122 (unstable: α = 0 repels): H is odd, so the extra
     zeros come as ±α₁, α₁ attracting, and a 4× finer grid finds the same zeros."""
-    link = Link.family("two-transition", mu2="1.244122")
+    link = make_family("two-transition", mu2="1.244122")
     eqs = pop.circle_equilibria(link, "0.2")
     labels = [(round(e.degrees, 4), e.stability) for e in eqs]
     pos = [e for e in eqs if 0 < e.alpha < math.pi]
@@ -360,7 +361,7 @@ def test_circle_equilibria_unstable_link_has_attracting_pair():
 # ------------------------------------------------------------------ consistency / shapes
 def test_batched_equals_single_and_homogeneity():
     """A (k, d) batch gives the rows of single calls; F(cv) = F(v), J(cv) = cJ(v) for c > 0."""
-    link = Link.family("weighted-entropy", rho="0.3")
+    link = make_family("weighted-entropy", rho="0.3")
     beta, _, _ = pop.arm_vectors(0.8, 3)
     V = np.random.default_rng(3).standard_normal((5, 3))
     Fb = pop.population_field(link, beta, V)
@@ -384,7 +385,7 @@ def test_arm_vectors_geometry():
 
 
 # ------------------------------------------------------------------ 7. bad input
-LOGI = Link.family("logistic")
+LOGI = make_family("logistic")
 BETA2, _, _ = pop.arm_vectors("0.5", 2)
 
 

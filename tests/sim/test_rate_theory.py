@@ -14,13 +14,14 @@ from nbl_sim import rate_theory as rt
 from nbl_sim.environment import Environment
 from nbl_sim.policies.nbl import nbl_run
 from nbl_theory.errors import NBLInputError
+from nbl_theory.families import make_family
 from nbl_theory.links import Link
 from nbl_theory.stability import stability
 from proofs_check.claims import stochastic as st
 
-LOGISTIC = Link.family("logistic")
-TT_STABLE = Link.family("two-transition", mu2="-1.074037")
-TT_UNSTABLE = Link.family("two-transition", mu2="1.244122")
+LOGISTIC = make_family("logistic")
+TT_STABLE = make_family("two-transition", mu2="-1.074037")
+TT_UNSTABLE = make_family("two-transition", mu2="1.244122")
 PHI0 = 1 / math.sqrt(2 * math.pi)
 
 
@@ -363,15 +364,15 @@ def test_stability_radius_cap():
     """d >= 3: the logistic field is the same in every tilt (H = -kappa sin alpha, m2 = 0), so the
     cap radius equals the in-plane closed form 2 sqrt(1 - frac); for the stable two-transition
     link the level is set by the slower kappa_perp, and an unstable link has no radius."""
-    logistic = Link.family("logistic")
+    logistic = make_family("logistic")
     for frac in (0.5, 0.75):
         r = rt.stability_radius_cap(logistic, "1", frac)
         # bisection on the angle to ~1e-12; the tilt grid is exact here (no tilt dependence)
         assert r["r0"] == pytest.approx(2 * math.sqrt(1 - frac), abs=1e-9)
-    tt = Link.family("two-transition", mu2="-1.074037")
+    tt = make_family("two-transition", mu2="-1.074037")
     cap = rt.stability_radius_cap(tt, "1", 0.75)
     rates = rt.local_rates(tt, "1", 3)
     assert cap["kappa"] == rates["kappa"] == rates["kappa_perp"] < rates["kappa_theta"]
     assert cap["lambda0"] >= cap["level"] - 1e-12
     with pytest.raises(NBLInputError, match="not locally attracting"):
-        rt.stability_radius_cap(Link.family("two-transition", mu2="1.244122"), "0.2")
+        rt.stability_radius_cap(make_family("two-transition", mu2="1.244122"), "0.2")

@@ -37,7 +37,7 @@ from nbl_sim.sweep import (
     run_sweep,
 )
 from nbl_theory.errors import NBLInputError
-from nbl_theory.links import Link
+from nbl_theory.families import make_family
 
 FAMILY, PARAM = "two-transition", "mu2"
 VALUES = ("-1.0", "0.0", "0.6", "1.244122", "1.8", "2.4")
@@ -94,7 +94,7 @@ def test_results_in_cell_order(make, reference):
     _same(res.results[1:], reference[1:])
     from nbl_theory.stability import stability
 
-    slow = stability(Link.family(FAMILY, **{PARAM: VALUES[0]}), DELTAS[0], dps=30)
+    slow = stability(make_family(FAMILY, **{PARAM: VALUES[0]}), DELTAS[0], dps=30)
     assert res.results[0]["lambda_star"].tolist() == [float(slow.values["lambda_star"])]
 
 
@@ -107,7 +107,7 @@ def test_one_cell_per_delta_equals_all_deltas_in_one_cell():
 
 
 def test_simulate_one_chunk_equals_uneven_chunks_through_the_cache(tmp_path):
-    env = Environment.build(Link.family(FAMILY, mu2="1.244122"), "0.8", 3)
+    env = Environment.build(make_family(FAMILY, mu2="1.244122"), "0.8", 3)
     kw = dict(n=300, reps=13, n0=30, policies=("nbl", "oracle"), seed=5,
               executor=SerialExecutor())
     one = simulate(env, chunk_size=13, **kw)
@@ -286,12 +286,12 @@ def test_canonical_links():
 
     from nbl_theory.stability import stability
 
-    a = Link.family(FAMILY, mu2="1.244122")
-    b = Link.family(FAMILY, mu2="1.244122")
-    c = Link.family(FAMILY, mu2="1.244123")
+    a = make_family(FAMILY, mu2="1.244122")
+    b = make_family(FAMILY, mu2="1.244122")
+    c = make_family(FAMILY, mu2="1.244123")
     json.dumps(canonical(a))  # JSON-able
     assert canonical(a) == canonical(b) != canonical(c)
-    assert canonical(Link.family("logistic")) != canonical(a)
+    assert canonical(make_family("logistic")) != canonical(a)
     stability(a, "0.2")       # compiled caches built on a do not enter its description
     assert canonical(a) == canonical(b)
     env = Environment.build(a, "0.8", 3)

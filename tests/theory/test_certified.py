@@ -28,21 +28,22 @@ from nbl_theory.certified import (
     stability_certified,
 )
 from nbl_theory.errors import NBLInputError
+from nbl_theory.families import make_family
 from nbl_theory.links import M, Z
 from nbl_theory.stability import stability
 
 LINKS = {
-    "tt-stable": lambda: Link.family("two-transition", mu2="-1.074037"),
-    "tt-critical": lambda: Link.family("two-transition", mu2="2.144072"),
-    "tt-unstable": lambda: Link.family("two-transition", mu2="1.244122"),
-    "we-0.60": lambda: Link.family("weighted-entropy", rho="0.60"),
-    "we-0.72": lambda: Link.family("weighted-entropy", rho="0.72"),
-    "we-0.80": lambda: Link.family("weighted-entropy", rho="0.80"),
-    "logistic": lambda: Link.family("logistic"),
-    "probit": lambda: Link.family("probit"),
+    "tt-stable": lambda: make_family("two-transition", mu2="-1.074037"),
+    "tt-critical": lambda: make_family("two-transition", mu2="2.144072"),
+    "tt-unstable": lambda: make_family("two-transition", mu2="1.244122"),
+    "we-0.60": lambda: make_family("weighted-entropy", rho="0.60"),
+    "we-0.72": lambda: make_family("weighted-entropy", rho="0.72"),
+    "we-0.80": lambda: make_family("weighted-entropy", rho="0.80"),
+    "logistic": lambda: make_family("logistic"),
+    "probit": lambda: make_family("probit"),
     "exp": lambda: Link.from_expression("exp(z)"),
-    "negative-entropy": lambda: Link.family("negative-entropy"),
-    "quadratic": lambda: Link.family("quadratic"),
+    "negative-entropy": lambda: make_family("negative-entropy"),
+    "quadratic": lambda: make_family("quadratic"),
 }
 PAPER_SIGNS = {"tt-stable": "stable", "tt-critical": "stable", "tt-unstable": "unstable",
                "we-0.60": "stable", "we-0.72": "stable", "we-0.80": "unstable"}
@@ -153,7 +154,7 @@ def test_ladder_raises_precision_and_reports_undecided(monkeypatch):
     def fake_combine(mom, delta_q):   # λ* ball that always contains 0
         seen.append(flint.ctx.prec)
         return {**mom, "kappa_star": arb(1), "lambda_star": arb(0, 1e-20),
-                "orthogonal": arb(1), "theta": arb(1)}
+                "orthogonal": arb(1), "theta": arb(1), "contraction_rate_d3plus": arb(1)}
     monkeypatch.setattr(cert, "_combine", fake_combine)
     res = cert.stability_certified(_link("tt-stable"), "0.2", max_prec=256)
     assert res.sign == "undecided"
@@ -235,7 +236,7 @@ _Z = np.linspace(-8.0, 8.0, 4001)   # wider grids underflow in the float64 chart
     ("binary-negative-entropy", {}),
 ])
 def test_family_derivative_bounds_hold_on_grid(family, params):
-    link = Link.family(family, **params)
+    link = make_family(family, **params)
     bounds = _family_derivative_bounds(link)
     assert bounds is not None
     for j in range(3):
@@ -254,5 +255,5 @@ def test_family_derivative_bounds_hold_on_grid(family, params):
 
 
 def test_no_bounds_for_unbounded_links():
-    assert _family_derivative_bounds(Link.family("quadratic")) is None
+    assert _family_derivative_bounds(make_family("quadratic")) is None
     assert _family_derivative_bounds(Link.from_expression("exp(z)")) is None

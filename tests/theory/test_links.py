@@ -9,13 +9,13 @@ from numpy.testing import assert_allclose
 
 from nbl_theory import Link, NBLInputError
 from nbl_theory.errors import DivergentIntegralError
-from nbl_theory.families import FAMILIES, TWO_TRANSITION_DEFAULTS
+from nbl_theory.families import FAMILIES, TWO_TRANSITION_DEFAULTS, make_family
 from nbl_theory.links import M, Z
 
 
 def test_two_transition_defaults_match_paper():
     # eq:link_tanh and app:tanh-geometry: p0=0.10, a1=0.10, a2=0.25, b1=2, b2=1.4, mu1=-1.25
-    link = Link.family("two-transition", mu2="1.244122")
+    link = make_family("two-transition", mu2="1.244122")
     p = link.params
     assert (p["p0"], p["a1"], p["a2"], p["b1"], p["b2"], p["mu1"]) == (
         sp.Rational(1, 10), sp.Rational(1, 10), sp.Rational(1, 4), 2, sp.Rational(7, 5),
@@ -28,13 +28,13 @@ def test_two_transition_defaults_match_paper():
 
 
 def test_every_default_is_overridable():
-    link = Link.family("two-transition", p0="0", a1="0.2", b2="3", mu2="0")
+    link = make_family("two-transition", p0="0", a1="0.2", b2="3", mu2="0")
     assert link.params["a1"] == sp.Rational(1, 5) and link.params["b2"] == 3
 
 
 def test_potential_derivatives_follow_paper_formulas():
     # sec:decision_stability_geometry: g' = 1/phi''(m), g'' = -phi'''(m)/phi''(m)^3
-    link = Link.family("binary-negative-entropy")
+    link = make_family("binary-negative-entropy")
     d = link.derivatives
     assert sp.simplify(d["g1_m"] - M * (1 - M)) == 0
     assert sp.simplify(d["g2_m"] - M * (1 - M) * (1 - 2 * M)) == 0  # logistic: g'' = g'(1 - 2g)
@@ -45,8 +45,8 @@ def test_binary_entropy_equals_logistic_numerically(z0):
     """tab:app_bregman_examples row 4: g = e^z/(1+e^z). Bisection inversion of phi' is accurate
     to ~1e-16 absolute in m (80 halvings of the chart interval), hence rtol 1e-12 and, where the
     value itself is 0 (g''(0)), atol 1e-15."""
-    pot = Link.family("binary-negative-entropy")
-    logistic = Link.family("logistic")
+    pot = make_family("binary-negative-entropy")
+    logistic = make_family("logistic")
     for order in (0, 1, 2):
         assert_allclose(pot.derivative_numpy(np.array([z0]), order),
                         logistic.derivative_numpy(np.array([z0]), order), rtol=1e-12, atol=1e-15)
@@ -54,13 +54,13 @@ def test_binary_entropy_equals_logistic_numerically(z0):
 
 def test_negative_entropy_is_exp_and_quadratic_is_identity():
     z = np.linspace(-5, 5, 11)
-    assert_allclose(Link.family("negative-entropy").derivative_numpy(z, 0), np.exp(z), rtol=1e-12)
-    assert_allclose(Link.family("quadratic").derivative_numpy(z, 0), z, rtol=1e-12, atol=1e-13)
+    assert_allclose(make_family("negative-entropy").derivative_numpy(z, 0), np.exp(z), rtol=1e-12)
+    assert_allclose(make_family("quadratic").derivative_numpy(z, 0), z, rtol=1e-12, atol=1e-13)
 
 
 def test_burg_entropy_rejected_for_dual_domain():
     with pytest.raises(NBLInputError, match="does not cover R.*eq:app_full_dual_domain"):
-        Link.family("burg-entropy")
+        make_family("burg-entropy")
 
 
 @pytest.mark.parametrize("expr, fragment", [
@@ -115,14 +115,14 @@ def test_bad_domains(domain):
 ])
 def test_family_parameter_errors(name, params, fragment):
     with pytest.raises(NBLInputError, match=fragment):
-        Link.family(name, **params)
+        make_family(name, **params)
 
 
 def test_all_families_build_or_reject_cleanly():
     for name in FAMILIES:
         if name == "burg-entropy":
             continue
-        link = Link.family(name)
+        link = make_family(name)
         assert link.family_name == name
 
 

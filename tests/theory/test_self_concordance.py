@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy.optimize import brentq, minimize_scalar
 
-from nbl_theory.families import PAPER_LINKS, TWO_TRANSITION_DEFAULTS
+from nbl_theory.families import TWO_TRANSITION_DEFAULTS, make_family
 from nbl_theory.links import Link
+from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.self_concordance import (
     kappa,
     kappa_by_quadrature,
@@ -29,8 +30,7 @@ from nbl_theory.self_concordance import (
 
 
 def _paper(i):
-    spec = PAPER_LINKS[i]
-    return Link.family(spec["family"], **spec["params"])
+    return paper_link(list(PAPER_LINKS)[i])
 
 
 # ----------------------------------------------------------------------------- κ(a)
@@ -69,40 +69,40 @@ def test_mpmath_precision_untouched():
     dps = mpmath.mp.dps
     kappa(1.0, dps=80)
     kappa_by_quadrature(1.0, dps=80)
-    self_concordance_constant(Link.family("logistic"))
+    self_concordance_constant(make_family("logistic"))
     assert mpmath.mp.dps == dps
 
 
 # ----------------------------------------------------------------------------- R
 def test_R_logistic_is_one_not_attained():
-    c = self_concordance_constant(Link.family("logistic"))
+    c = self_concordance_constant(make_family("logistic"))
     assert_allclose(c.R, 1.0, rtol=1e-12)             # |g''|/g' = |tanh(z/2)| < 1
     assert c.attained is False and c.where == "-inf,+inf"
     assert c.closed_form == 1
 
 
 def test_R_exp_is_one_everywhere():
-    c = self_concordance_constant(Link.family("exp"))
+    c = self_concordance_constant(make_family("exp"))
     assert c.R == 1.0 and c.attained is True and c.where == "everywhere"
 
 
 @pytest.mark.parametrize("family", ["identity", "quadratic"])
 def test_R_linear_link_is_zero(family):
-    c = self_concordance_constant(Link.family(family))
+    c = self_concordance_constant(make_family(family))
     assert c.R == 0.0 and c.where == "everywhere"
 
 
 def test_R_probit_is_infinite():
-    c = self_concordance_constant(Link.family("probit"))   # g''/g' = −z
+    c = self_concordance_constant(make_family("probit"))   # g''/g' = −z
     assert math.isinf(c.R) and c.attained is False and c.where == "-inf,+inf"
 
 
 def test_potential_forms_match_expression_forms():
-    logistic = self_concordance_constant(Link.family("logistic"))
-    bne = self_concordance_constant(Link.family("binary-negative-entropy"))
+    logistic = self_concordance_constant(make_family("logistic"))
+    bne = self_concordance_constant(make_family("binary-negative-entropy"))
     assert_allclose(bne.R, logistic.R, rtol=1e-12)
     assert bne.attained is False and bne.where == "-inf,+inf"
-    ne = self_concordance_constant(Link.family("negative-entropy"))   # induces exp
+    ne = self_concordance_constant(make_family("negative-entropy"))   # induces exp
     assert ne.R == 1.0 and ne.where == "everywhere"
 
 
@@ -119,7 +119,7 @@ def test_weighted_entropy_closed_form_derivation():
 
 @pytest.mark.parametrize("rho, where", [("0.6", "+inf"), ("-0.3", "-inf"), ("0.8", "+inf")])
 def test_R_weighted_entropy(rho, where):
-    c = self_concordance_constant(Link.family("weighted-entropy", rho=rho))
+    c = self_concordance_constant(make_family("weighted-entropy", rho=rho))
     exact = 1 / (1 - abs(sp.Rational(rho)))
     assert c.closed_form == exact
     assert_allclose(c.R, float(exact), rtol=1e-12)
@@ -138,7 +138,7 @@ def _tt_ratio(z, mu2):
 
 @pytest.mark.parametrize("mu2", ["-1.074037", "2.144072", "1.244122"])
 def test_R_two_transition(mu2):
-    c = self_concordance_constant(Link.family("two-transition", mu2=mu2))
+    c = self_concordance_constant(make_family("two-transition", mu2=mu2))
     # (log g')' is a convex combination of −2b_i tanh(b_i(z − μ_i)): 2·min b ≤ R < 2·max b
     assert 2.8 <= c.R < 4.0
     with mpmath.workdps(30):
@@ -158,7 +158,7 @@ def test_R_two_transition(mu2):
 @pytest.mark.parametrize("name, R", [("logistic", 1.0), ("probit", math.inf)])
 def test_R_numeric_fallback_without_sympy(name, R):
     # a tiny time budget makes every sympy call time out: the numeric path alone must agree
-    c = self_concordance_constant(Link.family(name), limit_timeout=1e-4)
+    c = self_concordance_constant(make_family(name), limit_timeout=1e-4)
     assert c.R == R if math.isinf(R) else abs(c.R - R) <= 1e-10
     assert c.attained is False and c.where == "-inf,+inf"
 
@@ -167,7 +167,7 @@ def test_R_off_main_thread():
     # off the main thread sympy runs in a watched daemon thread instead of under SIGALRM
     out = []
     th = threading.Thread(target=lambda: out.append(
-        self_concordance_constant(Link.family("logistic"), limit_timeout=30.0)))
+        self_concordance_constant(make_family("logistic"), limit_timeout=30.0)))
     th.start()
     th.join()
     assert out[0].R == 1.0 and out[0].closed_form == 1 and out[0].where == "-inf,+inf"
@@ -205,7 +205,7 @@ def test_logistic_delta_sc_independent():
         return d / 2 - (1 - d * d / 4) / math.sqrt(2 * math.pi) / kap
 
     ref = brentq(margin, 0.5, 1.9, xtol=1e-15)
-    rep = self_concordance_report(Link.family("logistic"), "1")
+    rep = self_concordance_report(make_family("logistic"), "1")
     assert_allclose(rep.delta_sc, ref, rtol=1e-13)
     assert rep.delta_sc_roots == [rep.delta_sc]
     assert rep.exact_threshold_delta == 0.0           # λ* > 0 on the whole Δ grid
@@ -220,7 +220,7 @@ def test_near_critical_exact_threshold():
 @pytest.mark.parametrize("link", ["probit", "z*exp(z**2/8)"])
 def test_infinite_R_report(link):
     # both have m2 = E[g''(U)] = 0 (g'' odd), so λ* = Δμ* > 0 for every Δ although R = ∞
-    link = Link.family(link) if link == "probit" else Link.from_expression(link)
+    link = make_family(link) if link == "probit" else Link.from_expression(link)
     rep = self_concordance_report(link, "1")
     assert math.isinf(rep.R) and rep.delta_sc is None and rep.delta_sc_roots == []
     assert not rep.sufficient_condition_holds and rep.lower_bound == -math.inf
@@ -230,7 +230,7 @@ def test_infinite_R_report(link):
 
 
 def test_zero_R_report():
-    rep = self_concordance_report(Link.family("identity"), "0.5")
+    rep = self_concordance_report(make_family("identity"), "0.5")
     assert rep.R == 0.0 and rep.delta_sc == 0.0 and rep.sufficient_condition_holds
     # m2 = 0 and κ(0) = 1/2: the bound is an equality, λ* = Δμ*
     assert_allclose(rep.lower_bound, rep.lambda_star, rtol=1e-14)
@@ -238,7 +238,7 @@ def test_zero_R_report():
 
 
 def test_json_and_table():
-    rep = self_concordance_report(Link.family("logistic"), "0.2")
+    rep = self_concordance_report(make_family("logistic"), "0.2")
     js = rep.to_json()
     keys = {"R", "R_attained", "R_where", "R_closed_form", "kappa", "mu_star", "lambda_star",
             "lower_bound", "margin", "sufficient_condition_holds", "delta_sc", "delta_sc_roots",

@@ -10,9 +10,12 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy.special import ndtr
 
-from nbl_theory import Link, NBLInputError
-from nbl_theory.families import PAPER_LINKS
-from nbl_theory.stability import decimal_str, lambda_star_float, stability, validate_delta
+from nbl_theory import NBLInputError
+from nbl_theory.families import make_family
+from nbl_theory.paper import PAPER_LINKS
+from nbl_theory.results import decimal_str
+from nbl_theory.stability import lambda_star_float, stability
+from nbl_theory.validation import validate_delta
 from tests.reference.direct import direct_moments
 
 PHI0 = 1 / math.sqrt(2 * math.pi)
@@ -24,7 +27,7 @@ mu2s = st.floats(-3, 3).map(lambda x: round(x, 6))
 @given(deltas)
 def test_identity_link_closed_form(delta):
     # g(z) = z: mu* = P(Z > 0) = 1/2, m2 = 0, lambda* = delta/2, mu_g = 1, m0 = 0
-    r = stability(Link.family("identity"), delta)
+    r = stability(make_family("identity"), delta)
     assert_allclose(float(r.values["mu_star"]), 0.5, rtol=1e-13)
     assert abs(r.values["m2"]) < 1e-15
     assert_allclose(float(r.lambda_star), delta / 2, rtol=1e-13)
@@ -37,7 +40,7 @@ def test_exp_link_closed_form(delta):
     mu* = e^{1/2} Phi(delta/2); m0 = m2 = E e^U = e^{s^2/2}; mu_g = e^{1/2}.
     rtol 1e-12: float64 trapezoid sums of terms up to e^{10}·phi(10)."""
     s2 = 1 - delta**2 / 4
-    for link in (Link.family("exp"), Link.family("negative-entropy")):
+    for link in (make_family("exp"), make_family("negative-entropy")):
         r = stability(link, delta)
         assert_allclose(float(r.values["mu_star"]), math.exp(0.5) * ndtr(delta / 2), rtol=1e-12)
         assert_allclose(float(r.values["m2"]), math.exp(s2 / 2), rtol=1e-12)
@@ -50,7 +53,7 @@ def test_exp_link_closed_form(delta):
 @given(deltas)
 def test_probit_closed_form(delta):
     # g = Phi: mu_g = 1/(2 sqrt(pi)), mu* = 1/(4 sqrt(pi)) (g' even), m2 = 0 (g'' odd)
-    r = stability(Link.family("probit"), delta)
+    r = stability(make_family("probit"), delta)
     assert_allclose(float(r.values["mu_g"]), 1 / (2 * math.sqrt(math.pi)), rtol=1e-13)
     assert_allclose(float(r.values["mu_star"]), 1 / (4 * math.sqrt(math.pi)), rtol=1e-13)
     assert abs(r.values["m2"]) < 1e-15
@@ -59,22 +62,22 @@ def test_probit_closed_form(delta):
 @given(deltas)
 def test_symmetric_links_have_mu_star_half_mu_g(delta):
     # logistic: g' even => mu* = mu_g/2, g'' odd => m2 = 0, so lambda* = delta mu_g / 2
-    r = stability(Link.family("logistic"), delta)
+    r = stability(make_family("logistic"), delta)
     assert_allclose(float(r.values["mu_star"]), float(r.values["mu_g"]) / 2, rtol=1e-13)
     assert abs(r.values["m2"]) < 1e-15
 
 
 def test_binary_entropy_potential_matches_logistic_expression():
-    a = stability(Link.family("binary-negative-entropy"), "0.7", dps=40)
-    b = stability(Link.family("logistic"), "0.7", dps=40)
+    a = stability(make_family("binary-negative-entropy"), "0.7", dps=40)
+    b = stability(make_family("logistic"), "0.7", dps=40)
     for k in ("mu_star", "mu_g", "m0", "kappa_star", "lambda_star"):
         assert abs(a.values[k] - b.values[k]) < mpmath.mpf(10) ** -38, k
     assert abs(a.values["m2"]) < mpmath.mpf(10) ** -38
 
 
 def test_weighted_entropy_rho_zero_is_logistic():
-    a = stability(Link.family("weighted-entropy", rho="0"), "0.2", dps=30)
-    b = stability(Link.family("logistic"), "0.2", dps=30)
+    a = stability(make_family("weighted-entropy", rho="0"), "0.2", dps=30)
+    b = stability(make_family("logistic"), "0.2", dps=30)
     assert abs(a.lambda_star - b.lambda_star) < mpmath.mpf(10) ** -28
 
 
@@ -89,7 +92,7 @@ def test_one_dimensional_reduction_matches_definitions(family, params, delta):
     Gauss–Legendre, accurate to ~1e-15); also kappa* = 2 phi0(0) m0 + delta mu*
     (eq:app-kappa-identity) against kappa* = 2E[Z g(U + delta Z/2) 1{Z>0}]. atol 1e-13 allows
     for float64 summation over ~10^5 nodes."""
-    link = Link.family(family, **params)
+    link = make_family(family, **params)
     ref = direct_moments(link, delta)
     r = stability(link, delta)
     for k in ("mu_star", "kappa_star", "m0", "m2", "mu_g"):
@@ -98,7 +101,7 @@ def test_one_dimensional_reduction_matches_definitions(family, params, delta):
 
 @given(mu2s, deltas)
 def test_kappa_identity_random_two_transition(mu2, delta):
-    link = Link.family("two-transition", mu2=repr(mu2))
+    link = make_family("two-transition", mu2=repr(mu2))
     ref = direct_moments(link, delta, n_panels=16)
     r = stability(link, delta)
     assert_allclose(float(r.values["kappa_star"]), ref["kappa_star"], atol=1e-12)
@@ -108,7 +111,7 @@ def test_kappa_identity_random_two_transition(mu2, delta):
 # ----------------------------------------------------------------- tiers agree
 @given(mu2s, deltas)
 def test_float64_within_its_error_estimate_of_mpmath(mu2, delta):
-    link = Link.family("two-transition", mu2=repr(mu2))
+    link = make_family("two-transition", mu2=repr(mu2))
     f = stability(link, delta, auto_raise=False)
     m = stability(link, delta, dps=25, auto_raise=False)
     for k in ("mu_star", "m2", "m0", "mu_g", "lambda_star"):
@@ -116,7 +119,7 @@ def test_float64_within_its_error_estimate_of_mpmath(mu2, delta):
 
 
 def test_mpmath_precisions_agree():
-    link = Link.family("two-transition", mu2="2.144072")
+    link = make_family("two-transition", mu2="2.144072")
     a = stability(link, "0.2", dps=30)
     b = stability(link, "0.2", dps=60)
     assert abs(a.lambda_star - b.lambda_star) <= a.errors["lambda_star"]
@@ -137,20 +140,20 @@ PAPER_REFERENCE = {
 }
 
 
-@pytest.mark.parametrize("row", PAPER_LINKS, ids=lambda r: f"{r['family']}-{r['params']}")
+@pytest.mark.parametrize("row", PAPER_LINKS.values(), ids=lambda r: r.key)
 def test_paper_links_float_and_50_digits(row):
-    link = Link.family(row["family"], **row["params"])
-    key = (row["family"], next(iter(row["params"].values())))
+    link = row.link()
+    key = (row.family, row.parameter[1])
     with mpmath.workdps(60):
         ref = mpmath.mpf(PAPER_REFERENCE[key])
-    f = stability(link, row["delta"])
+    f = stability(link, row.delta)
     # float64: within its own error estimate (a few 1e-16 absolute)
     assert abs(f.lambda_star - float(ref)) <= f.errors["lambda_star"]
     with mpmath.workdps(60):
-        m = stability(link, row["delta"], dps=50)
+        m = stability(link, row.delta, dps=50)
         assert abs(m.lambda_star - ref) < mpmath.mpf(10) ** -48
     regime_sign = {"stable": "stable", "near-critical": "stable", "unstable": "unstable"}
-    assert m.sign == regime_sign[row["regime"]]
+    assert m.sign == regime_sign[row.regime]
 
 
 @pytest.mark.parametrize("rho, printed, agrees", [
@@ -161,13 +164,13 @@ def test_paper_links_float_and_50_digits(row):
 ])
 def test_printed_weighted_entropy_values_to_three_figures(rho, printed, agrees):
     """app:elicitation-geometry prints lambda* to 3 significant figures."""
-    lam = lambda_star_float(Link.family("weighted-entropy", rho=rho), 0.2)
+    lam = lambda_star_float(make_family("weighted-entropy", rho=rho), 0.2)
     assert (float(f"{lam:.2e}") == printed) is agrees
 
 
 # ----------------------------------------------------------------- Jacobian spectrum
 def test_jacobian_rates():
-    r = stability(Link.family("two-transition", mu2="1.244122"), "0.2", dps=30)
+    r = stability(make_family("two-transition", mu2="1.244122"), "0.2", dps=30)
     j = r.jacobian_rates
     with mpmath.workdps(40):
         d = mpmath.mpf("0.2")
@@ -183,7 +186,7 @@ def test_jacobian_rates():
 
 def test_d2_rate_exceeds_lambda_when_m2_negative():
     # m2 < 0: lambda* = delta mu* (orthogonal rate) but in d = 2 the only rate is the theta rate
-    r = stability(Link.family("two-transition", mu2="-1.074037"), 0.2)
+    r = stability(make_family("two-transition", mu2="-1.074037"), 0.2)
     assert r.values["m2"] < 0
     assert r.jacobian_rates["contraction_rate_d2"] > r.lambda_star
     assert r.jacobian_rates["contraction_rate_d3plus"] == pytest.approx(r.lambda_star, rel=1e-15)
@@ -203,7 +206,7 @@ def test_decimal_str():
 def test_sign_escalates_when_float_cannot_decide(monkeypatch):
     import nbl_theory.stability as st_mod
 
-    link = Link.family("logistic")
+    link = make_family("logistic")
     real = st_mod.moments_float
 
     def fake(link_, delta):  # pretend float64 had a huge error estimate

@@ -3,14 +3,15 @@
 import mpmath
 import pytest
 
-from nbl_theory import Link, NBLInputError
+from nbl_theory import NBLInputError
+from nbl_theory.families import make_family
 from nbl_theory.stability import stability
 from nbl_theory.threshold import find_thresholds
 
 
 def _family(name, **fixed):
     def build(value, _key=None):
-        return Link.family(name, **fixed, **{_key or KEYS[name]: value})
+        return make_family(name, **fixed, **{_key or KEYS[name]: value})
     return build
 
 
@@ -25,8 +26,8 @@ def test_weighted_entropy_critical_rho_is_certified():
     assert root.certified and root.crossing == "stable->unstable"
     lo, hi = root.bracket
     # the certificate itself: opposite certified signs at the exact bracket ends
-    assert stability(Link.family("weighted-entropy", rho=lo), "0.2", certify=True).sign == "stable"
-    assert stability(Link.family("weighted-entropy", rho=hi), "0.2", certify=True).sign == "unstable"
+    assert stability(make_family("weighted-entropy", rho=lo), "0.2", certify=True).sign == "stable"
+    assert stability(make_family("weighted-entropy", rho=hi), "0.2", certify=True).sign == "unstable"
     assert float(hi) - float(lo) < 1e-9
 
 
@@ -40,7 +41,7 @@ def test_two_transition_has_two_critical_mu2_at_delta_02():
 
 
 def test_delta_threshold_of_unstable_link_and_mpmath_refinement():
-    link = Link.family("two-transition", mu2="1.244122")
+    link = make_family("two-transition", mu2="1.244122")
     res = find_thresholds(link, "delta", grid=30, dps=25)
     assert len(res.roots) == 1 and res.roots[0].certified
     root = res.roots[0]
@@ -52,7 +53,7 @@ def test_delta_threshold_of_unstable_link_and_mpmath_refinement():
 
 
 def test_no_sign_change_reported():
-    res = find_thresholds(Link.family("logistic"), "delta", grid=10)
+    res = find_thresholds(make_family("logistic"), "delta", grid=10)
     assert res.roots == [] and any("no sign change" in n for n in res.notes)
 
 

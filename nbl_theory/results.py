@@ -1,0 +1,196 @@
+"""Result types and the one assembly of λ*, κ* and the local Jacobian rates.
+
+Every precision tier (float64, mpmath, certified Arb) and every figure obtains μ*, m2, m0 in
+its own arithmetic and calls :func:`decision_quantities` with a numeric context, so the
+formulas of eq:decision_stability, eq:app-kappa-identity and prop:local_jacobian are written
+exactly once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import mpmath
+
+from .numeric import PHI0
+
+__all__ = ["StabilityResult", "DPS_LADDER", "PREC_LADDER", "decimal_str", "decision_quantities",
+           "FloatOps", "MpOps", "FLOAT_OPS", "sign_word"]
+
+#: mpmath digits tried, in order, when the float64 sign is not clear.
+DPS_LADDER = (30, 60, 120)
+#: Arb working precisions (bits) tried, in order, when a certified enclosure contains 0.
+PREC_LADDER = (128, 256, 512, 1024)
+
+
+def decimal_str(q) -> str:
+    """A Rational as a decimal string: exact when it has a terminating expansion."""
+    p, d = int(q.p), int(q.q)
+    k = d
+    twos = fives = 0
+    while k % 2 == 0:
+        k //= 2
+        twos += 1
+    while k % 5 == 0:
+        k //= 5
+        fives += 1
+    if k == 1:
+        n = max(twos, fives)
+        digits = abs(p) * (10**n // d)
+        txt = str(digits).rjust(n + 1, "0")
+        out = txt[:-n] + "." + txt[-n:] if n else txt
+        out = out.rstrip("0").rstrip(".") if n else out
+        return ("-" if p < 0 else "") + out
+    with mpmath.workdps(30):
+        return mpmath.nstr(mpmath.mpf(p) / d, 25)
+
+
+class FloatOps:
+    """float64 arithmetic for :func:`decision_quantities`."""
+
+    two_phi0 = 2 * PHI0
+
+    @staticmethod
+    def convert(q):
+        return float(q)
+
+    @staticmethod
+    def pos(x):
+        return max(x, 0.0)
+
+    @staticmethod
+    def minimum(a, b):
+        return min(a, b)
+
+
+class MpOps:
+    """mpmath arithmetic at the current working precision."""
+
+    def __init__(self):
+        self.two_phi0 = 2 * (1 / mpmath.sqrt(2 * mpmath.pi))
+
+    @staticmethod
+    def convert(q):
+        return mpmath.mpf(q.p) / q.q if hasattr(q, "p") else mpmath.mpf(q)
+
+    @staticmethod
+    def pos(x):
+        return x if x > 0 else mpmath.mpf(0)
+
+    @staticmethod
+    def minimum(a, b):
+        return min(a, b)
+
+
+#: The float64 operations.
+FLOAT_OPS = FloatOps()
+
+
+def decision_quantities(ops, delta, mu_star, m2, m0=None) -> dict:
+    """κ*, λ* and the local Jacobian rates from the moments, in the arithmetic of ``ops``.
+
+    Parameters
+    ----------
+    ops : FloatOps, MpOps or the certified tier's Arb operations
+        ``two_phi0`` = 2φ0(0), ``convert`` (Δ into the arithmetic), ``pos`` (positive part),
+        ``minimum``.
+    delta
+        Δ (converted with ``ops.convert``).
+    mu_star, m2, m0
+        The moments of eq:mu_star_m2_def (m0 = E g(U) only for κ*).
+
+    Returns
+    -------
+    dict
+        ``lambda_star``, ``kappa_star`` (None without m0), ``orthogonal`` (rate on the d − 2
+        directions ⊥ θ), ``theta`` (rate along θ), ``contraction_rate_d2`` and
+        ``contraction_rate_d3plus`` (the slowest rate in d ≥ 3), ``curvature`` =
+        2φ0(0)(m2)_+(1 − Δ²/4) and ``separation`` = Δμ*.
+
+    Notes
+    -----
+    .. math::
+
+        λ_\\star = Δμ^\\star − 2φ_0(0)(m_2)_+(1 − Δ^2/4) \\quad (eq:decision_stability),\\qquad
+        κ^\\star = 2φ_0(0) m_0 + Δμ^\\star \\quad (eq:app-kappa-identity),
+
+    and by prop:local_jacobian, Dh(v*)[u] = −Δμ* u + 2φ0(0) m2 θ(θᵀu) with ‖θ‖² = 1 − Δ²/4:
+    rate Δμ* on θ^⊥ and Δμ* − 2φ0(0) m2 ‖θ‖² along θ.
+    """
+    d = ops.convert(delta)
+    s2 = 1 - d * d / 4
+    separation = d * mu_star
+    curvature = ops.two_phi0 * ops.pos(m2) * s2
+    lam = separation - curvature                              # eq:decision_stability
+    theta = separation - ops.two_phi0 * m2 * s2               # prop:local_jacobian, u ∥ θ
+    kappa = None if m0 is None else ops.two_phi0 * m0 + separation  # eq:app-kappa-identity
+    return {
+        "lambda_star": lam,
+        "kappa_star": kappa,
+        "orthogonal": separation,                             # prop:local_jacobian, u ⊥ θ
+        "theta": theta,
+        "contraction_rate_d2": theta,
+        "contraction_rate_d3plus": ops.minimum(separation, theta),
+        "separation": separation,
+        "curvature": curvature,
+    }
+
+
+def sign_word(lo, hi) -> str:
+    """``stable`` when the enclosure [lo, hi] of λ* is > 0, ``unstable`` when < 0, else
+    ``undecided``."""
+    return "stable" if lo > 0 else "unstable" if hi < 0 else "undecided"
+
+
+@dataclass
+class StabilityResult:
+    """Outcome of :func:`stability`. Numbers are floats (float64) or mpmath/arb-derived mpf."""
+
+    link: str
+    description: str
+    delta: str
+    tier: str  # "float64" | "mpmath" | "certified"
+    digits: int  # decimal digits carried by the tier
+    values: dict  # mu_g, mu_star, m0, m2, kappa_star, lambda_star
+    errors: dict  # error estimate (or certified radius) for each value
+    lambda_star_enclosure: tuple  # (lo, hi)
+    sign: str  # stable | unstable | undecided
+    certified: bool
+    jacobian_rates: dict
+    notes: list = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def lambda_star(self):
+        return self.values["lambda_star"]
+
+    def _fmt(self, x, digits=None) -> str:
+        digits = digits or self.digits
+        if isinstance(x, float):
+            return repr(x)
+        return mpmath.nstr(x, digits, min_fixed=-4, max_fixed=6)
+
+    def to_json(self) -> dict:
+        """JSON-ready dict with the stable keys of DESIGN.md (numbers as decimal strings)."""
+        out = {
+            "link": self.link,
+            "description": self.description,
+            "delta": self.delta,
+            "tier": self.tier,
+            "digits": self.digits,
+            "certified": self.certified,
+        }
+        for k in ("mu_star", "m2", "m0", "mu_g", "kappa_star", "lambda_star"):
+            out[k] = self._fmt(self.values[k])
+        out["errors"] = {k: self._fmt(v, 3) for k, v in self.errors.items()}
+        out["lambda_star_enclosure"] = [self._fmt(x) for x in self.lambda_star_enclosure]
+        out["sign"] = self.sign
+        out["jacobian_rates"] = {
+            k: (self._fmt(v) if not isinstance(v, (int, str)) else v)
+            for k, v in self.jacobian_rates.items()
+        }
+        out["notes"] = list(self.notes)
+        out["seconds"] = round(self.seconds, 4)
+        return out
+
+

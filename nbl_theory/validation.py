@@ -1,0 +1,114 @@
+"""Input validators shared by every layer.
+
+Each validator either returns the value in the type the caller computes with or raises a
+one-line :class:`~nbl_theory.errors.NBLInputError` naming the condition that failed, so the
+``nbl`` command can print it verbatim. They are the only place these checks are written.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy as sp
+
+from .errors import NBLInputError
+from .expressions import exact_number
+from .links import Link
+
+__all__ = ["check_link", "validate_delta", "delta_value", "real", "positive", "positive_int",
+           "dimension", "finite_array", "unit_vector"]
+
+
+def check_link(link) -> Link:
+    """``link`` itself, after checking it is an :class:`~nbl_theory.links.Link`."""
+    if not isinstance(link, Link):
+        raise NBLInputError(f"link must be an nbl_theory Link, got {type(link).__name__}")
+    return link
+
+
+def validate_delta(delta) -> sp.Rational:
+    """Return Δ as an exact Rational after checking 0 < Δ < 2 and finiteness.
+
+    Decimal strings are taken exactly (``"0.2"`` is 1/5); floats through their shortest repr;
+    numpy scalars are accepted.
+    """
+    if isinstance(delta, (np.floating, np.integer)):
+        delta = delta.item()
+    if isinstance(delta, float) and not math.isfinite(delta):
+        raise NBLInputError(f"delta must be a finite number in (0, 2), got {delta!r}")
+    q = exact_number(delta)
+    if not (0 < q < 2):
+        raise NBLInputError(f"delta must lie in the open interval (0, 2), got {delta}")
+    return q
+
+
+def delta_value(delta) -> tuple:
+    """(the value as given, for :func:`~nbl_theory.stability.stability`; float Δ), validated.
+
+    Numpy scalars become Python numbers; anything but a number or a decimal string is refused.
+    """
+    if isinstance(delta, (np.floating, np.integer)):
+        delta = delta.item()
+    if isinstance(delta, bool) or not isinstance(delta, (int, float, str, sp.Rational)):
+        raise NBLInputError(f"delta must be a number or a decimal string, got {delta!r}")
+    return delta, float(validate_delta(delta))
+
+
+def real(x, name: str) -> float:
+    """A finite real number as float."""
+    if isinstance(x, bool):
+        raise NBLInputError(f"{name} must be a real number, got {x!r}")
+    try:
+        v = float(x)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise NBLInputError(f"{name} must be a real number, got {x!r}") from exc
+    if not math.isfinite(v):
+        raise NBLInputError(f"{name} must be finite, got {x!r}")
+    return v
+
+
+def positive(x, name: str) -> float:
+    """A finite real number > 0 as float."""
+    v = real(x, name)
+    if v <= 0:
+        raise NBLInputError(f"{name} must be > 0, got {x!r}")
+    return v
+
+
+def positive_int(x, name: str, minimum: int = 1) -> int:
+    """An integer ≥ ``minimum`` (bools refused)."""
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < minimum:
+        what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+        raise NBLInputError(f"{name} must be {what}, got {x!r}")
+    return int(x)
+
+
+def dimension(d) -> int:
+    """The context dimension d, an integer ≥ 2."""
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 2:
+        raise NBLInputError(f"dimension d must be an integer >= 2, got {d!r}")
+    return int(d)
+
+
+def finite_array(x, name: str) -> np.ndarray:
+    """A float array with no NaN or infinite entries."""
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise NBLInputError(f"{name} must be a real numeric array") from exc
+    if not np.all(np.isfinite(arr)):
+        raise NBLInputError(f"{name} contains NaN or infinite entries")
+    return arr
+
+
+def unit_vector(x, name: str, d: int | None = None) -> np.ndarray:
+    """A nonzero 1-D vector (of length ``d`` when given), normalized."""
+    arr = finite_array(x, name)
+    if arr.ndim != 1 or (d is not None and arr.shape != (d,)):
+        want = f"have shape ({d},)" if d is not None else "be a 1-D vector"
+        raise NBLInputError(f"{name} must {want}, got shape {arr.shape}")
+    n = float(np.linalg.norm(arr))
+    if n == 0:
+        raise NBLInputError(f"{name} must be nonzero")
+    return arr / n
