@@ -17,25 +17,44 @@ the same whatever the executor, the number of workers or the completion order.
 A task that *raises* never stops the others: the worker returns a :class:`TaskError` (exception
 type, message, traceback) in its place; :func:`nbl_sim.sweep.run_sweep` turns it into a reported
 failed cell (or raises, for callers that need every cell).
+
+Interrupts: pool workers ignore SIGINT (a Ctrl-C at the terminal reaches the whole process
+group; only the parent acts on it). When the parent is interrupted (KeyboardInterrupt, or
+SIGTERM turned into one by the ``nbl`` command) it cancels the queued tasks, terminates every
+worker process it started and re-raises, so one Ctrl-C ends every worker within seconds;
+finished cells are already in the sweep cache, so the same command resumes.
+
+Bounds: at most :data:`MAX_WORKERS` local workers (``local:N`` included) unless the caller
+passes ``allow_large=True`` (``--allow-large`` on the command line).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import re
+import signal
+import threading
 import traceback as _tb
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from nbl_theory.errors import NBLInputError
 
 __all__ = ["Executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "TaskError",
-           "make_executor", "cpu_count", "in_worker", "SCHEDULER_ENV"]
+           "make_executor", "cpu_count", "in_worker", "SCHEDULER_ENV", "MAX_WORKERS",
+           "check_workers", "parse_scheduler"]
 
 SCHEDULER_ENV = "NBL_DASK_SCHEDULER"
+#: Local worker processes allowed without ``allow_large`` (each imports numpy/sympy/numba,
+#: ~150 MB): beyond this a typo (``--workers 100000``) would exhaust memory.
+MAX_WORKERS = 64
 _IN_WORKER = False
+_KILL_WAIT = 5.0                # seconds to wait for terminated workers before SIGKILL
+_ADDRESS = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
 
 
 def cpu_count() -> int:
@@ -43,6 +62,65 @@ def cpu_count() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - non-Linux
         return os.cpu_count() or 1
+
+
+def check_workers(n, what: str = "workers", allow_large: bool = False) -> int:
+    """``n`` as a positive int, at most :data:`MAX_WORKERS` unless ``allow_large``."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise NBLInputError(f"{what} must be a positive integer, got {n!r}")
+    if n > MAX_WORKERS and not allow_large:
+        raise NBLInputError(f"{what} = {n} exceeds the bound {MAX_WORKERS} (each worker is a "
+                            "process of ~150 MB); pass --allow-large (allow_large=True) to go "
+                            "past it")
+    return n
+
+
+def parse_scheduler(address: str, allow_large: bool = False) -> tuple[str, object]:
+    """("local", N) for ``local:N``, ("remote", "tcp://HOST:PORT") for a scheduler address;
+    anything else is a one-line :class:`NBLInputError`."""
+    address = str(address).strip()
+    if address.startswith("local:"):
+        n_txt = address.split(":", 1)[1]
+        if not n_txt.isdigit() or int(n_txt) < 1:
+            raise NBLInputError(f"--scheduler local:N needs a positive N (an integer), got "
+                                f"{address!r}")
+        return "local", check_workers(int(n_txt), "local:N", allow_large)
+    m = _ADDRESS.match(address)
+    if not m or not 0 < int(m.group(3)) < 65536:
+        raise NBLInputError(f"scheduler must be tcp://HOST:PORT or local:N (port 1-65535), got "
+                            f"{address!r}")
+    return "remote", address
+
+
+def _ignore_sigint() -> None:          # pool worker initializer
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _sigint_ignored():
+    """Ignore SIGINT while worker processes are started: an ignored signal stays ignored across
+    exec, so a Ctrl-C during start-up never reaches a half-started worker (which would print a
+    traceback); the parent handles it right after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _terminate_children(procs) -> None:
+    """Terminate ``procs`` (multiprocessing children), then kill what is still alive."""
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(_KILL_WAIT)
+        if p.is_alive():
+            p.kill()
+            p.join(1.0)
 
 
 def in_worker() -> bool:
@@ -117,47 +195,62 @@ class ProcessExecutor(Executor):
     and the tasks that were merely running beside it complete normally.
     """
 
-    def __init__(self, workers: int | None = None, retries: int = 2):
-        self.workers = int(workers or cpu_count())
-        if self.workers < 1:
-            raise NBLInputError(f"workers must be >= 1, got {workers}")
+    def __init__(self, workers: int | None = None, retries: int = 2,
+                 allow_large: bool = False):
+        self.workers = check_workers(int(workers) if workers is not None else cpu_count(),
+                                     allow_large=allow_large)
         self.retries = int(retries)
+
+    @staticmethod
+    def _pool(n: int, ctx):
+        before = set(multiprocessing.active_children())
+        pool = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_ignore_sigint)
+        return pool, before
+
+    @staticmethod
+    def _abort(pool, before) -> None:
+        """Interrupted: drop queued tasks and terminate the workers this pool started."""
+        pool.shutdown(wait=False, cancel_futures=True)
+        _terminate_children([p for p in multiprocessing.active_children() if p not in before])
 
     def run(self, fn, tasks: Iterable):
         tasks = list(tasks)
         pending = set(range(len(tasks)))
         ctx = multiprocessing.get_context("spawn")
         broken = False
-        with ProcessPoolExecutor(max_workers=max(1, min(self.workers, len(tasks))),
-                                 mp_context=ctx) as ex:
-            futures = {ex.submit(_guarded, fn, tasks[i]): i for i in sorted(pending)}
-            try:
-                for fut in as_completed(futures):
-                    i = futures[fut]
-                    try:
-                        res = fut.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        continue
-                    except Exception as exc:  # noqa: BLE001 - e.g. an unpicklable result
-                        res = TaskError(type(exc).__name__, str(exc))
-                    pending.discard(i)
-                    yield i, res
-            except BaseException:
-                for f in futures:
-                    f.cancel()
-                raise
+        ex, before = self._pool(max(1, min(self.workers, len(tasks))), ctx)
+        try:
+            with _sigint_ignored():        # workers are spawned by the first submits
+                futures = {ex.submit(_guarded, fn, tasks[i]): i for i in sorted(pending)}
+            for fut in as_completed(futures):
+                i = futures[fut]
+                try:
+                    res = fut.result()
+                except BrokenProcessPool:
+                    broken = True
+                    continue
+                except Exception as exc:  # noqa: BLE001 - e.g. an unpicklable result
+                    res = TaskError(type(exc).__name__, str(exc))
+                pending.discard(i)
+                yield i, res
+        except BaseException:             # KeyboardInterrupt, SIGTERM, GeneratorExit, ...
+            self._abort(ex, before)
+            raise
+        ex.shutdown(wait=True)
         if not broken:
             return
         # isolation: one task at a time, so a crash is charged to the task that caused it
         queue = sorted(pending)
         crashes = dict.fromkeys(queue, 1)       # every unfinished task may have been the one
         while queue:
-            with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as ex:
+            ex, before = self._pool(1, ctx)
+            try:
                 while queue:
                     i = queue[0]
                     try:
-                        res = ex.submit(_guarded, fn, tasks[i]).result()
+                        with _sigint_ignored():
+                            fut = ex.submit(_guarded, fn, tasks[i])
+                        res = fut.result()
                     except BrokenProcessPool:
                         crashes[i] += 1
                         if crashes[i] > self.retries:
@@ -169,6 +262,10 @@ class ProcessExecutor(Executor):
                         res = TaskError(type(exc).__name__, str(exc))
                     queue.pop(0)
                     yield i, res
+            except BaseException:
+                self._abort(ex, before)
+                raise
+            ex.shutdown(wait=True)
 
     def describe(self) -> str:
         return f"local process pool ({self.workers} workers)"
@@ -181,33 +278,26 @@ class DaskExecutor(Executor):
     LocalCluster of N single-threaded worker processes, closed by :meth:`close`).
     """
 
-    def __init__(self, address: str, *, timeout: float = 30.0):
+    def __init__(self, address: str, *, timeout: float = 30.0, allow_large: bool = False):
+        kind, value = parse_scheduler(address, allow_large)
         try:
             from distributed import Client, LocalCluster
         except ImportError as exc:  # pragma: no cover - depends on the install
             raise NBLInputError("the Dask executor needs dask.distributed: "
                                 "pip install 'nbl[distributed]'") from exc
-        address = str(address).strip()
-        self.address = address
+        self.address = str(address).strip()
         self._cluster = None
-        if address.startswith("local:"):
-            try:
-                n = int(address.split(":", 1)[1])
-            except ValueError:
-                n = 0
-            if n < 1:
-                raise NBLInputError(f"--scheduler local:N needs a positive N, got {address!r}")
-            self._cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+        if kind == "local":
+            self._cluster = LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
                                          dashboard_address=None)
             self.client = Client(self._cluster)
-        elif "://" in address or ":" in address:
-            try:
-                self.client = Client(address, timeout=timeout)
-            except OSError as exc:
-                raise NBLInputError(f"cannot reach the Dask scheduler at {address!r}: {exc}") \
-                    from exc
         else:
-            raise NBLInputError(f"scheduler must be tcp://HOST:PORT or local:N, got {address!r}")
+            try:
+                self.client = Client(value, timeout=timeout)
+            except (OSError, TimeoutError, ValueError) as exc:
+                why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                raise NBLInputError(f"cannot reach the Dask scheduler at {value!r}: {why}") \
+                    from exc
 
     @property
     def workers(self) -> int:  # type: ignore[override]
@@ -242,7 +332,8 @@ class DaskExecutor(Executor):
 
 
 def make_executor(workers: int | None = None, work: float = float("inf"),
-                  threshold: float = 2e7, scheduler: str | None = None) -> Executor:
+                  threshold: float = 2e7, scheduler: str | None = None,
+                  allow_large: bool = False) -> Executor:
     """The executor for ``work`` units (replication-steps × d, or grid points).
 
     ``scheduler`` (or the environment variable ``NBL_DASK_SCHEDULER``) selects Dask:
@@ -260,10 +351,9 @@ def make_executor(workers: int | None = None, work: float = float("inf"),
     if workers is None:          # an explicit --workers wins over $NBL_DASK_SCHEDULER
         scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
     if scheduler:
-        return DaskExecutor(scheduler)
+        return DaskExecutor(scheduler, allow_large=allow_large)
     if workers is None:
-        n = cpu_count()
+        n = min(cpu_count(), MAX_WORKERS)
         return ProcessExecutor(n) if (n > 1 and work >= threshold) else SerialExecutor()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise NBLInputError(f"workers must be a positive integer, got {workers!r}")
-    return SerialExecutor() if workers == 1 else ProcessExecutor(workers)
+    workers = check_workers(workers, allow_large=allow_large)
+    return SerialExecutor() if workers == 1 else ProcessExecutor(workers, allow_large=True)

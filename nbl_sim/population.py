@@ -224,7 +224,7 @@ def _check_v(v, d: int, name: str = "v") -> tuple[np.ndarray, np.ndarray, bool]:
     arr = np.atleast_2d(arr)
     norms = np.linalg.norm(arr, axis=1)
     if np.any(norms == 0):
-        raise NBLInputError(f"{name} must be nonzero (a direction on the sphere)")
+        raise NBLInputError(f"{name} must be non-zero (a direction on the sphere)")
     return arr / norms[:, None], norms, one
 
 
@@ -287,7 +287,7 @@ def arm_vectors(delta, d: int = 2, v_star=None, theta_dir=None):
             raise NBLInputError(f"theta_dir must have shape ({d},), got {raw.shape}")
         n0 = float(np.linalg.norm(raw))
         if n0 == 0:
-            raise NBLInputError("theta_dir must be nonzero")
+            raise NBLInputError("theta_dir must be non-zero")
         th = raw - (raw @ vs) * vs
         if np.linalg.norm(th) <= 1e-8 * n0:
             raise NBLInputError("theta_dir is parallel to v_star; theta must be orthogonal to v*")

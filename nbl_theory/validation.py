@@ -110,5 +110,5 @@ def unit_vector(x, name: str, d: int | None = None) -> np.ndarray:
         raise NBLInputError(f"{name} must {want}, got shape {arr.shape}")
     n = float(np.linalg.norm(arr))
     if n == 0:
-        raise NBLInputError(f"{name} must be nonzero")
+        raise NBLInputError(f"{name} must be a non-zero vector")
     return arr / n

@@ -1,4 +1,7 @@
-"""The one-way import rule of DESIGN.md: nbl_theory <- nbl_sim <- proofs_check, never upward."""
+"""The shape of the house (DESIGN.md): nbl_theory <- nbl_sim <- proofs_check, never upward; no
+import circle inside a layer (function-level imports included); no import of another module's
+underscore names; no module outside tests/ over 600 lines; library code never picks a matplotlib
+backend."""
 
 import ast
 from pathlib import Path
@@ -6,35 +9,169 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("nbl_theory", "nbl_sim", "proofs_check")
 FORBIDDEN = {"nbl_theory": {"nbl_sim", "proofs_check"}, "nbl_sim": {"proofs_check"}}
+MAX_LINES = 600
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
+    """Absolute module name of ``from ... import`` inside ``module`` (file ``path``)."""
+    if not node.level:
+        return node.module or ""
+    pkg = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    parts = pkg.split(".")
+    base = ".".join(parts[: len(parts) - node.level + 1])
+    return f"{base}.{node.module}" if node.module else base
 
 
 def _imports(path: Path):
+    """(line, imported module, imported names, at module level?) for every import in ``path``,
+    function-level imports included."""
+    module = _module_name(path) if path.is_relative_to(ROOT) else path.stem
     tree = ast.parse(path.read_text(), filename=str(path))
+    top = {id(n) for n in tree.body}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield node.lineno, alias.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            yield node.lineno, node.module.split(".")[0]
+                yield node.lineno, alias.name, (), id(node) in top
+        elif isinstance(node, ast.ImportFrom):
+            yield (node.lineno, _resolve(module, path, node),
+                   tuple(a.name for a in node.names), id(node) in top)
+
+
+def _files(package: str):
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def _known_modules() -> set[str]:
+    return {_module_name(p) for pkg in PACKAGES for p in _files(pkg)}
+
+
+def _graph() -> dict[str, set[str]]:
+    """module -> the project modules it imports (module or function level; ``from pkg import
+    sub`` counts as importing ``pkg.sub``)."""
+    known = _known_modules()
+    graph: dict[str, set[str]] = {}
+    for pkg in PACKAGES:
+        for p in _files(pkg):
+            me = _module_name(p)
+            deps = set()
+            for _, mod, names, _top in _imports(p):
+                for cand in [f"{mod}.{n}" for n in names] + [mod]:
+                    if cand in known:
+                        deps.add(cand)
+                        break
+            deps.discard(me)
+            graph[me] = deps
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
 
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_no_upward_imports(package):
-    files = sorted((ROOT / package).rglob("*.py"))
+    files = _files(package)
     assert files, f"package {package} has no modules"
     bad = [f"{p.relative_to(ROOT)}:{line} imports {mod}"
-           for p in files for line, mod in _imports(p) if mod in FORBIDDEN[package]]
+           for p in files for line, mod, _, _ in _imports(p)
+           if mod.split(".")[0] in FORBIDDEN[package]]
     assert not bad, "upward imports break the layer rule:\n" + "\n".join(bad)
 
 
-def test_rule_checker_detects_violation(tmp_path):
+def test_no_import_circles():
+    """Function-level imports count: hiding a circle inside a function is still a circle.
+    A package's ``__init__`` importing its own submodules is not a circle by itself, so a
+    package node is ignored when it only closes a loop through its own children."""
+    graph = _graph()
+    for mod in graph:   # a child importing its parent package's namespace is not a dependency
+        graph[mod] = {d for d in graph[mod] if not mod.startswith(d + ".")}
+    cycles = _cycles(graph)
+    assert not cycles, "import circles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_no_private_imports_across_modules():
+    bad = []
+    for pkg in (*PACKAGES, "benchmarks"):
+        for p in _files(pkg):
+            for line, mod, names, _ in _imports(p):
+                if mod.split(".")[0] not in PACKAGES:
+                    continue
+                priv = [n for n in names if n.startswith("_") and not n.startswith("__")]
+                if priv:
+                    bad.append(f"{p.relative_to(ROOT)}:{line} imports {priv} from {mod}")
+    assert not bad, "underscore names imported from another module:\n" + "\n".join(bad)
+
+
+def test_modules_stay_readable():
+    big = [f"{p.relative_to(ROOT)}: {n} lines"
+           for pkg in (*PACKAGES, "benchmarks") for p in _files(pkg)
+           if (n := len(p.read_text().splitlines())) > MAX_LINES]
+    assert not big, f"modules over {MAX_LINES} lines:\n" + "\n".join(big)
+
+
+def test_library_never_selects_a_matplotlib_backend():
+    bad = []
+    for pkg in PACKAGES:
+        for p in _files(pkg):
+            src = p.read_text()
+            tree = ast.parse(src)
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "use"
+                        and isinstance(node.func.value, ast.Name)
+                        and node.func.value.id == "matplotlib"):
+                    bad.append(f"{p.relative_to(ROOT)}:{node.lineno} matplotlib.use(...)")
+            bad += [f"{p.relative_to(ROOT)}:{line} imports {mod}"
+                    for line, mod, _, _ in _imports(p) if mod == "matplotlib.pyplot"]
+    assert not bad, "library code selects a backend or uses pyplot:\n" + "\n".join(bad)
+
+
+def test_rule_checker_detects_violations(tmp_path):
     bad = tmp_path / "m.py"
-    bad.write_text("import proofs_check.cli\nfrom nbl_sim import x\n")
-    assert {m for _, m in _imports(bad)} == {"proofs_check", "nbl_sim"}
+    bad.write_text("import proofs_check.cli\nfrom nbl_sim import x\n"
+                   "def f():\n    from nbl_sim.sweep import _private\n")
+    found = list(_imports(bad))
+    assert {m.split(".")[0] for _, m, _, _ in found} == {"proofs_check", "nbl_sim"}
+    assert any(not top and "_private" in names for _, _, names, top in found)
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
 def test_library_never_imports_test_references():
-    for package in ("nbl_theory", "nbl_sim", "proofs_check"):
-        for p in (ROOT / package).rglob("*.py"):
-            assert "tests" not in {m for _, m in _imports(p)}, p
+    for package in PACKAGES:
+        for p in _files(package):
+            assert "tests" not in {m.split(".")[0] for _, m, _, _ in _imports(p)}, p
