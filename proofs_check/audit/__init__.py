@@ -1,0 +1,24 @@
+"""Audit of the paper's hypotheses, its algorithm and its notation (issue 15, item 4).
+
+Modules
+-------
+latex
+    A structural parser of the LaTeX: labelled statements, proofs and what they cite.
+extract, extracted
+    The parser's output packaged as Python data (the claims never read the paper).
+hypotheses_data
+    Hand-curated uses of hypotheses the parser cannot see, each with a line and a quote.
+graph
+    Hypotheses stated vs used, transitively through the results a proof cites.
+algorithm
+    alg:nbl as printed against its equations; what it leaves undefined; toolkit probes.
+notation
+    Symbols with two meanings and constants renamed mid-proof.
+checks
+    The claims' check functions (data as arguments, so tests can build mutants).
+
+The registrations are in :mod:`proofs_check.claims.assumptions`.
+"""
+
+__all__ = ["algorithm", "checks", "extract", "extracted", "graph", "hypotheses_data", "latex",
+           "notation"]

@@ -1,0 +1,194 @@
+"""The audit's packaged data against the paper itself (proofs_check.audit).
+
+These tests re-parse ``../shared/paper/nbl-paper.tex`` and fail — they do not skip — when it is
+missing: the packaged index, the curated quotes and the proof matching are only as good as their
+agreement with the paper.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from proofs_check.audit import algorithm as alg
+from proofs_check.audit import extracted
+from proofs_check.audit import hypotheses_data as hd
+from proofs_check.audit.extract import render
+from proofs_check.audit.latex import index_from_literal, parse_paper
+from proofs_check.audit.notation import ENTRIES, WATCH, scan_symbols
+from proofs_check.claims.assumptions import ASSUMPTIONS
+
+PAPER = Path(__file__).resolve().parents[2].parent / "shared/paper/nbl-paper.tex"
+REGENERATE = ("regenerate: python -m proofs_check.audit.extract ../shared/paper/nbl-paper.tex "
+              "> proofs_check/audit/extracted.py, then re-check the curated tables")
+
+
+def read_paper(path: Path) -> str:
+    """The paper's source; a missing file is a test failure, never a skip."""
+    if not path.exists():
+        pytest.fail(f"the paper source {path} is missing: the audit data cannot be checked")
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def text() -> str:
+    return read_paper(PAPER)
+
+
+def test_a_missing_paper_fails_rather_than_skips(tmp_path):
+    with pytest.raises(pytest.fail.Exception, match="is missing"):
+        read_paper(tmp_path / "nbl-paper.tex")
+
+
+@pytest.fixture(scope="module")
+def lines(text) -> list[str]:
+    return text.split("\n")
+
+
+@pytest.fixture(scope="module")
+def index(text):
+    return parse_paper(text)
+
+
+def test_packaged_index_is_the_parse_of_the_paper(text, index):
+    assert index_from_literal(extracted.INDEX) == index, REGENERATE
+    assert extracted.SYMBOLS == scan_symbols(text), REGENERATE
+    assert Path(extracted.__file__).read_text(encoding="utf-8") == render(text), REGENERATE
+
+
+def test_every_proof_is_matched_once(index):
+    assert len(index.proofs) == 20 and len(index.results()) == 21
+    assert all(p.result for p in index.proofs), [p for p in index.proofs if not p.result]
+    proved = [p.result for p in index.proofs]
+    assert len(proved) == len(set(proved))
+    unproved = {s.label for s in index.results()} - set(proved)
+    assert unproved == set(hd.NO_PROOF) == {"prop:first-order-stein"}
+
+
+def test_proof_matching_rules_on_the_paper(index, lines):
+    """Each rule of proofs_check.audit.latex, verified on the proofs it matched."""
+    rules = {p.start: p.rule for p in index.proofs}
+    assert set(rules.values()) == {"named in \\begin{proof}[...]",
+                                   "named in the heading before the proof",
+                                   "its closing sentence says which result it proves",
+                                   "directly follows the statement"}
+    for p in index.proofs:
+        head = lines[p.start - 1]
+        if p.rule.startswith("named in \\begin"):
+            assert f"\\ref{{{p.result}}}" in head and head.startswith("\\begin{proof}[Proof of")
+        elif p.rule.startswith("named in the heading"):
+            assert p.start == 1256 and "Proof of Proposition~\\ref{prop:randomized_initialization}" \
+                in lines[1253 - 1]
+        elif p.rule.startswith("its closing"):
+            assert p.start == 2156 and p.result == "prop:local_jacobian"
+            assert "which proves Proposition~\\ref{prop:local_jacobian}" in lines[3013 - 1]
+            assert "\\subsubsection{Proof of the local population Jacobian}" in lines[2153 - 1]
+        else:
+            st = index.statements[p.result]
+            assert all(not t.strip() for t in lines[st.end: p.start - 1])
+            assert head == "\\begin{proof}"
+
+
+def test_assumption_labels_are_all_covered(index):
+    in_paper = {lab for lab in index.labels if lab.startswith("assum:")}
+    assert in_paper == set(ASSUMPTIONS)
+    assert in_paper == {h for h, v in hd.HYPOTHESES.items() if v.kind == "assumption"}
+    assert {s.label for s in index.statements.values() if s.kind == "assumption"} == in_paper
+
+
+def _curated():
+    """(what, line, quote) of every quoted line in the packaged tables."""
+    for h in hd.HYPOTHESES.values():
+        yield h.id, h.line, h.quote
+    for c in (hd.STATED_CONDITIONS + hd.STATED_BY_REFERENCE + hd.EXTRA_CITATIONS
+              + hd.DISCHARGES + tuple(c for v in hd.TEXT_DERIVATIONS.values() for c in v)):
+        yield f"{c.source}->{c.target}", c.line, c.quote
+    for u in hd.DIRECT_USES:
+        yield f"{u.result} uses {u.hyp}", u.line, u.quote
+    for n in hd.NOTES:
+        yield f"note {n.result}", n.line, n.quote
+    for k, (line, quote) in hd.NO_PROOF.items():
+        yield k, line, quote
+    for s in alg.STEPS:
+        for line, quote in s.paper:
+            yield f"step {s.id}", line, quote
+    for g in alg.GAPS:
+        yield f"gap {g.id}", g.line, g.quote
+        for line, quote, _ in g.resolution:
+            yield f"gap {g.id} resolution", line, quote
+    for e in ENTRIES:
+        for m in e.meanings:
+            yield f"notation {e.symbol}", m.line, m.quote
+
+
+@pytest.mark.parametrize("what, line, quote", list(_curated()))
+def test_curated_quote_is_on_its_line(lines, what, line, quote):
+    assert quote in lines[line - 1], f"{what}: line {line} is {lines[line - 1]!r}"
+
+
+def test_curated_uses_sit_in_the_right_place(index):
+    """Direct uses and citations inside the result's proof (or, without a proof, the text
+    justifying it), stated conditions inside the statement (or right before it), text
+    derivations outside every proof."""
+    def in_proof(result, line):
+        p = index.proof_of(result)
+        return p is not None and p.start <= line <= p.end
+    for u in hd.DIRECT_USES:
+        if u.result in hd.NO_PROOF:
+            assert index.statements[u.result].start - 5 <= u.line < index.statements[
+                u.result].start, u
+        else:
+            assert in_proof(u.result, u.line), u
+    for c in hd.EXTRA_CITATIONS + hd.DISCHARGES:
+        assert in_proof(c.source, c.line), c
+    for c in hd.STATED_CONDITIONS + hd.STATED_BY_REFERENCE:
+        st = index.statements[c.source]
+        if c.why.startswith("in context"):
+            assert st.start - 10 <= c.line < st.start, c
+        else:
+            assert st.start <= c.line <= st.end, c
+    for eq, cites in hd.TEXT_DERIVATIONS.items():
+        assert index.labels[eq][1] == "text", eq
+        for c in cites:
+            assert not any(p.start <= c.line <= p.end for p in index.proofs), c
+    for eq, (line, _why) in hd.DEFINITIONS.items():
+        assert index.labels[eq] == (line, "text", None), eq
+
+
+def test_every_cited_text_equation_is_described(index):
+    """Every running-text equation a proof or a derivation cites is described."""
+    described = set(hd.TEXT_DERIVATIONS) | set(hd.DEFINITIONS) | set(hd.LABEL_CONDITIONS)
+    cited = {lab for p in index.proofs for lab, _ in p.refs}
+    cited |= {c.target for v in hd.TEXT_DERIVATIONS.values() for c in v}
+    cited |= {c.target for c in hd.EXTRA_CITATIONS}
+    text_eqs = {lab for lab in cited if lab in index.labels and index.labels[lab][1] == "text"
+                and lab.startswith("eq:")}
+    assert text_eqs <= described, sorted(text_eqs - described)
+
+
+def test_curated_labels_exist(index):
+    labels = set(index.labels)
+    for c in hd.STATED_CONDITIONS + hd.STATED_BY_REFERENCE + hd.EXTRA_CITATIONS + hd.DISCHARGES:
+        assert c.source in index.statements, c
+        assert c.target in labels or c.target in hd.HYPOTHESES, c
+    for u in hd.DIRECT_USES + tuple(hd.NOTES):
+        assert u.result in index.statements
+    assert set(hd.MITIGATIONS) <= set(index.statements)
+
+
+def test_algorithm_lines(index):
+    alg_lines = {ln for ln, _ in index.algorithm}
+    assert min(alg_lines) == 478 and max(alg_lines) == 502
+    assert index.labels["alg:nbl"] == (480, "algorithm", None)
+    for s in alg.STEPS:
+        assert set(s.alg_lines) <= alg_lines, s.id
+    for g in alg.GAPS:
+        assert g.line in alg_lines, g.id
+
+
+def test_notation_lines_hold_their_symbol(lines):
+    for e in ENTRIES:
+        for m in e.meanings:
+            assert re.search(WATCH[m.variant], lines[m.line - 1]), (e.symbol, m)
