@@ -135,11 +135,9 @@ def canonical(x):
                         f"the cache key")
 
 
-#: modules that never change a cell's value (presentation, orchestration, analysis of finished
-#: cells): editing them does not invalidate cached cells
-_PRESENTATION = ("nbl_sim/figures/", "nbl_sim/plots.py", "nbl_sim/reproduce.py",
-                 "nbl_sim/sweep.py", "nbl_sim/execution.py", "nbl_sim/rate_analysis.py",
-                 "nbl_theory/plots.py")
+#: the folder of figures, plots and text tables: its modules draw and write finished data, so
+#: editing them never changes a cell's value (see :func:`source_fingerprint`)
+_PRESENTATION = "nbl_sim/presentation/"
 _PACKAGES = ("nbl_theory", "nbl_sim")
 _ROOT = Path(__file__).resolve().parent.parent
 
@@ -175,10 +173,23 @@ def _imports(name: str, path: Path) -> set[str]:
 
 @functools.cache
 def source_fingerprint(module: str | None = None) -> str:
-    """SHA-256 over the source of ``module`` and every nbl module it imports, transitively (all
-    of nbl_theory and nbl_sim when ``module`` is None), minus the presentation/orchestration
-    modules in ``_PRESENTATION``: a cached cell is reused only while the code that computed it
-    is unchanged."""
+    """SHA-256 over the source of the code a cell's value can depend on.
+
+    The fingerprint covers ``module`` (the module of the cell function) and every nbl module it
+    imports, transitively — imports at module level and inside functions, and the packages
+    above each module — except the modules under ``nbl_sim/presentation/`` other than
+    ``module`` itself (their imports are still followed). With ``module`` None it covers every
+    module of nbl_theory and nbl_sim outside ``nbl_sim/presentation/``.
+
+    So editing a figure's colors, a plot or a text table never invalidates a cached cell,
+    while editing a figure's own module invalidates that figure's data (the figure's data are
+    keyed by the fingerprint of the figure module,
+    :func:`nbl_sim.presentation.reproduce.cache_key`). The rule is by folder, not a hand-kept
+    list. Orchestration modules a cell imports (``nbl_sim.sweep``, ``nbl_sim.execution``,
+    ``nbl_sim.rate_analysis``) are covered on purpose: being conservative there is correct —
+    editing them may throw away cells that were still valid (one recomputation), but can never
+    let a stale cell be reused.
+    """
     if module is None:
         names = sorted(".".join(p.relative_to(_ROOT).with_suffix("").parts)
                        for pkg in _PACKAGES for p in (_ROOT / pkg).rglob("*.py"))
@@ -198,13 +209,14 @@ def source_fingerprint(module: str | None = None) -> str:
                 todo.append(parent)
             todo.extend(_imports(m, f))
         names = sorted(seen)
+    own = _module_file(module) if module is not None else None
     h = hashlib.sha256()
     for m in names:
         f = _module_file(m.removesuffix(".__init__"))
         if f is None:
             continue
         rel = f.relative_to(_ROOT).as_posix()
-        if rel.startswith(_PRESENTATION):
+        if rel.startswith(_PRESENTATION) and f != own:
             continue
         h.update(rel.encode())
         h.update(f.read_bytes())

@@ -1,13 +1,15 @@
 """The ``nbl`` command: output contract (JSON keys), human tables, and bad-input behaviour."""
 
 import json
+import re
 import subprocess
 import sys
 
 import mpmath
 import pytest
 
-from proofs_check.cli import main
+from proofs_check.cli import SUBCOMMANDS, main
+from proofs_check.cli.display import ProgressDisplay
 
 STABILITY_KEYS = {"mu_star", "m2", "m0", "mu_g", "kappa_star", "lambda_star",
                   "lambda_star_enclosure", "sign", "jacobian_rates"}
@@ -122,12 +124,19 @@ def test_self_concordance_without_delta(capsys):
 
 
 def test_check_quick_writes_report(tmp_path, capsys):
-    code, out, _ = run(capsys, "check", "--quick", "--out", str(tmp_path))
+    code, out, err = run(capsys, "check", "--quick", "--out", str(tmp_path))
     assert code == 0  # no FAIL
     assert (tmp_path / "verification.md").exists() and (tmp_path / "verification.json").exists()
     data = json.loads((tmp_path / "verification.json").read_text())
     assert "PASS" in out and "DISCREPANCY: we-lambda-0.72" in out
     assert not [c["id"] for c in data if c["status"] == "FAIL"]
+    # progress on stderr (not a terminal here): every claim's status as it finishes, and the
+    # plain progress line at the end; the total time closes stdout's summary
+    lines = err.splitlines()
+    for c in data:
+        assert any(ln.split()[:2] == [c["status"], c["id"]] for ln in lines), c["id"]
+    assert f"checking claims: {len(data)}/{len(data)} (100%)" in err
+    assert re.search(rf"^{len(data)} claims in \d+\.\d s$", out, re.M)
 
 
 def test_threshold_plot_written(tmp_path, capsys):
@@ -204,3 +213,71 @@ def test_reproduce_list_and_unknown_figure(capsys):
     assert code == 0 and out.splitlines()[0].startswith("figure")
     code, out, err = run(capsys, "reproduce", "no-such-figure", "--no-cache", "--out", "/tmp/x")
     assert code == 2 and "unknown figure" in err and out == ""
+
+
+# ---------------------------------------------------------------------- help, version, progress
+def test_help_of_nbl_and_every_subcommand(capsys):
+    """`nbl --help` lists every subcommand (argparse %-formats help strings: a bare '%' in one
+    crashed it), and every subcommand's --help runs."""
+    for argv in (["--help"], ["-h"]):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 0
+        out = capsys.readouterr().out
+        assert out.startswith("usage: nbl")
+        assert all(m.NAME in out for m in SUBCOMMANDS)
+        assert re.search(r"95%\s+bands", out)
+    for m in SUBCOMMANDS:
+        with pytest.raises(SystemExit) as exc:
+            main([m.NAME, "--help"])
+        assert exc.value.code == 0
+        assert capsys.readouterr().out.startswith(f"usage: nbl {m.NAME}")
+
+
+def test_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"nbl {version('nbl')}"
+
+
+def test_plain_progress_every_tenth_and_at_the_end(capsys):
+    """Off a terminal: one line per tenth of the work (never two for the same tenth), one at
+    the end, nothing before the first piece of work."""
+    bar = ProgressDisplay("work", period=1e9)
+    assert not bar.interactive
+    assert capsys.readouterr().err == ""
+    for i in range(0, 101):
+        bar(i, 100)
+    bar(100, 100)   # a repeated final call prints nothing more
+    lines = capsys.readouterr().err.splitlines()
+    assert [ln.split()[1] for ln in lines] == [f"{10 * k}/100" for k in range(1, 11)]
+    assert lines[-1].startswith("work: 100/100 (100%) ")
+
+
+def test_plain_progress_every_period(capsys, monkeypatch):
+    """Off a terminal, slow work still shows a line every `period` seconds."""
+    import proofs_check.cli.display as display
+
+    clock = iter([0.0, 1.0, 7.0, 8.0, 14.0])
+    monkeypatch.setattr(display.time, "monotonic", lambda: next(clock))
+    bar = ProgressDisplay("slow", period=5.0)   # reads the clock once: t = 0
+    for i in (1, 2, 3, 4):                      # at t = 1, 7, 8, 14 s: < 10% each
+        bar(i, 1000)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["slow: 2/1000 (0%) 7 s", "slow: 4/1000 (0%) 14 s"]
+
+
+def test_tables_are_not_wrapped_off_a_terminal(capsys):
+    """Piped output keeps whole lines: one line per row however wide, never wrapped at the
+    console's default width."""
+    code, out, _ = run(capsys, "reproduce", "--list")
+    assert code == 0
+    from nbl_sim.presentation.figures import load_figures
+
+    lines = out.splitlines()
+    assert set(lines[1]) == {"-"}
+    assert [ln.split()[0] for ln in lines[2:]] == list(load_figures())  # one line per figure
+    assert any(len(ln) > 120 for ln in lines)   # wider than rich's default 80 columns

@@ -1,12 +1,12 @@
 """Data-level tests of the figures beyond the paper (no pixel comparisons)."""
 
+import io
 import warnings
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from nbl_sim.figures import global_field, rates
+from nbl_sim.presentation.figures import global_field, rates
 
 
 def test_global_field_zeros_and_drawing():
@@ -27,7 +27,7 @@ def test_global_field_zeros_and_drawing():
     assert np.allclose(np.sort(np.abs(unstable_att)), [73.205631, 73.205631], atol=1e-4)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        plt.close(global_field.draw(data))
+        global_field.draw(data).savefig(io.BytesIO(), format="png")
 
 
 def test_rates_d2_rate_bounds_lambda_star():
@@ -39,14 +39,14 @@ def test_rates_d2_rate_bounds_lambda_star():
         assert np.allclose(t["rate_d3plus"], t["lambda_star"], atol=1e-15)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        plt.close(rates.draw(data))
+        rates.draw(data).savefig(io.BytesIO(), format="png")
 
 
 def test_phase_boundary_by_continuation_passes_through_the_critical_points():
     """The continued λ* = 0 curve: every point has |λ*| ≤ 1e-11 and it crosses Δ = 0.2 at the
     threshold solver's critical mu2 (0.5768002067 and 2.1432835032, certified; reference
     values from nbl_theory.threshold.find_thresholds at Δ = 0.2)."""
-    from nbl_sim.figures import tanh_phase
+    from nbl_sim.presentation.figures import tanh_phase
 
     data = tanh_phase.compute(quick=True)
     c = data.table("boundary_continuation")

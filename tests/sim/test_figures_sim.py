@@ -6,16 +6,15 @@ standard errors (seeded, so deterministic; margins of 2 SE of the difference, tr
 as independent, which is conservative for the positively correlated common-seed runs).
 """
 
-import matplotlib
+import io
+
 import numpy as np
 import pytest
 
-from nbl_sim.figures import load_figures
-from nbl_sim.figures import numerical_summary as ns
-from nbl_sim.figures import stochastic_angle as sa
-from nbl_sim.figures.base import FigureData
-
-matplotlib.use("Agg")
+from nbl_sim.presentation.figures import load_figures
+from nbl_sim.presentation.figures import numerical_summary as ns
+from nbl_sim.presentation.figures import stochastic_angle as sa
+from nbl_sim.presentation.figures.base import FigureData
 
 
 @pytest.fixture(scope="module")
@@ -169,15 +168,10 @@ def test_comparison_tables_consistent(summary_data):
 # ---------------------------------------------------------------------- drawing
 @pytest.mark.parametrize("which", ["angle", "summary"])
 def test_draw_runs_without_warnings(which, angle_data, summary_data):
-    import matplotlib.pyplot as plt
-
     mod, data = (sa, angle_data) if which == "angle" else (ns, summary_data)
     fig = mod.draw(data)
-    try:
-        fig.canvas.draw()  # full layout + render under filterwarnings = error
-        n_axes = 2 if which == "angle" else 8
-        assert len(fig.axes) == n_axes
-        for ax in fig.axes:
-            assert ax.get_xlabel() and ax.get_ylabel()
-    finally:
-        plt.close(fig)
+    fig.savefig(io.BytesIO(), format="png")  # full layout + render under filterwarnings = error
+    n_axes = 2 if which == "angle" else 8
+    assert len(fig.axes) == n_axes
+    for ax in fig.axes:
+        assert ax.get_xlabel() and ax.get_ylabel()

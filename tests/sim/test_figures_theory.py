@@ -2,12 +2,13 @@
 diagram, changing separation): finite tables, the certified thresholds where the paper puts
 them, and draw() without warnings."""
 
+import io
 import json
 
 import numpy as np
 import pytest
 
-from nbl_sim.figures import (
+from nbl_sim.presentation.figures import (
     changing_separation,
     elicitation_geometry,
     load_figures,
@@ -100,11 +101,19 @@ def test_changing_separation_common_rescaling(quick_data):
 
 @pytest.mark.parametrize("mod", MODULES, ids=lambda m: m.ID)
 def test_draw_without_warnings(mod, quick_data):
-    import matplotlib.pyplot as plt
-
     fig = mod.draw(quick_data[mod.ID])
-    try:
-        fig.canvas.draw()
-        assert fig.axes and all(ax.get_xlabel() for ax in fig.axes)
-    finally:
-        plt.close(fig)
+    fig.savefig(io.BytesIO(), format="png")  # full layout + render under filterwarnings = error
+    assert fig.axes and all(ax.get_xlabel() for ax in fig.axes)
+
+
+def test_one_color_per_link_whatever_the_spelling():
+    """The style's color map is keyed by nbl_theory.paper's canonical keys, so both spellings
+    of a link share its color (figure tables keep the spelling they were written with)."""
+    from nbl_sim.presentation.style import LINK_COLORS, link_color
+    from nbl_theory.paper import canonical_key
+
+    assert all(canonical_key(k) == k for k in LINK_COLORS)
+    assert link_color("we-0.6") == link_color("we-0.60") == LINK_COLORS["we-0.60"]
+    assert link_color("we-0.8") == link_color("we-0.80") == LINK_COLORS["we-0.80"]
+    assert link_color("we-0.0") == link_color("we-0") == link_color("logistic")
+    assert link_color("we-0.33") == link_color("no such link") == "0.3"

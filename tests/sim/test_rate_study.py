@@ -148,7 +148,7 @@ def test_regret_rate_figure_draws_from_the_data_without_warnings():
 
     import matplotlib.pyplot as plt
 
-    from nbl_sim.figures.regret_rate import draw, figure_data
+    from nbl_sim.presentation.figures.regret_rate import draw, figure_data
 
     data = figure_data(run_study(TINY, executor=SerialExecutor()))
     t = data.table("error_to_regret")

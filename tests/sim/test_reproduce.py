@@ -1,4 +1,4 @@
-"""nbl_sim.reproduce: files, cache (resume, invalidation), gallery and errors — with a small
+"""nbl_sim.presentation.reproduce: files, cache (resume, invalidation), gallery and errors — with a small
 stand-in figure module, so the runner is tested independently of the real figures."""
 
 import json
@@ -7,8 +7,9 @@ import types
 import numpy as np
 import pytest
 
-from nbl_sim.figures.base import FigureData, new_figure
-from nbl_sim.reproduce import reproduce
+from nbl_sim.presentation.figures.base import FigureData
+from nbl_sim.presentation.reproduce import reproduce
+from nbl_sim.presentation.style import new_figure
 from nbl_theory.errors import NBLInputError
 
 CALLS = []
@@ -43,7 +44,7 @@ def _run(tmp_path, **kw):
 
 
 def test_files_manifest_and_gallery(tmp_path, monkeypatch):
-    import nbl_sim.reproduce as rp
+    import nbl_sim.presentation.reproduce as rp
 
     monkeypatch.setattr(rp, "cache_key", lambda fid, mod, quick: f"k{quick}")
     CALLS.clear()
@@ -68,7 +69,7 @@ def test_files_manifest_and_gallery(tmp_path, monkeypatch):
 
 
 def test_changed_figure_source_invalidates_the_cache(tmp_path, monkeypatch):
-    import nbl_sim.reproduce as rp
+    import nbl_sim.presentation.reproduce as rp
 
     keys = iter(["a", "b"])
     monkeypatch.setattr(rp, "cache_key", lambda fid, mod, quick: next(keys))
@@ -81,3 +82,34 @@ def test_changed_figure_source_invalidates_the_cache(tmp_path, monkeypatch):
 def test_unknown_figure(tmp_path):
     with pytest.raises(NBLInputError, match="unknown figure"):
         reproduce(["nope"], out_dir=tmp_path, cache_dir=None, registry={"fake": FAKE})
+
+
+def test_cache_key_follows_the_figure_and_the_library_not_the_style(monkeypatch):
+    """A figure's data-cache key changes when its module or a library module it imports changes,
+    and not when the shared style changes (nbl_sim.sweep.source_fingerprint)."""
+    from pathlib import Path
+
+    import nbl_sim.presentation.figures.rates as fig
+    import nbl_sim.presentation.style as style
+    import nbl_theory.stability as lib
+    from nbl_sim.presentation.reproduce import cache_key
+    from nbl_sim.sweep import source_fingerprint
+
+    real = Path.read_bytes
+    edited = set()
+    monkeypatch.setattr(Path, "read_bytes", lambda self: real(self) + (
+        b"\n# edited\n" if self.resolve() in edited else b""))
+
+    def key_after_editing(module):
+        if module is not None:
+            edited.add(Path(module.__file__).resolve())
+        source_fingerprint.cache_clear()
+        return cache_key(fig.ID, fig, True)
+
+    try:
+        before = key_after_editing(None)
+        assert key_after_editing(style) == before
+        assert key_after_editing(lib) != before
+        assert cache_key(fig.ID, fig, False) != cache_key(fig.ID, fig, True)
+    finally:
+        source_fingerprint.cache_clear()

@@ -384,3 +384,70 @@ def test_phase_diagram_refuses_bad_names_up_front():
         phase_diagram("two-transition", "mu2", ["0"], ["0.5"], fixed={"p0": "abc"})
     with pytest.raises(NBLInputError, match="no parameter 'rho'"):
         threshold_scan("two-transition", "rho", "rho", ["0.2"], bracket=("0", "1"))
+
+
+# ---------------------------------------------------------------------- source fingerprint
+@pytest.fixture
+def edit_source(monkeypatch):
+    """``edit(path)``: from now on, reading ``path`` returns its source plus a comment line (as
+    if the file had been edited); the fingerprint cache is cleared before and after."""
+    from pathlib import Path
+
+    from nbl_sim.sweep import source_fingerprint
+
+    real = Path.read_bytes
+    edited: set = set()
+
+    def read_bytes(self):
+        data = real(self)
+        return data + b"\n# edited\n" if self.resolve() in edited else data
+
+    def edit(path):
+        edited.add(Path(path).resolve())
+        source_fingerprint.cache_clear()
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    source_fingerprint.cache_clear()
+    yield edit
+    source_fingerprint.cache_clear()
+
+
+def _nbl_file(module: str):
+    import importlib
+
+    return importlib.import_module(module).__file__
+
+
+def test_fingerprint_skips_presentation_but_not_imported_modules(edit_source):
+    """The rule by folder: a simulation cell (module nbl_sim.experiment) keeps its fingerprint
+    when a plot, the style or a table changes, and loses it when a module it imports changes
+    (nbl_sim.environment directly, nbl_theory.links through nbl_sim.environment)."""
+    from nbl_sim.sweep import source_fingerprint
+
+    cell = "nbl_sim.experiment"
+    before = source_fingerprint(cell)
+    for mod in ("nbl_sim.presentation.plots", "nbl_sim.presentation.style",
+                "nbl_sim.presentation.tables", "nbl_sim.presentation.figures.base"):
+        edit_source(_nbl_file(mod))
+        assert source_fingerprint(cell) == before, mod
+    edit_source(_nbl_file("nbl_sim.environment"))
+    after_env = source_fingerprint(cell)
+    assert after_env != before
+    edit_source(_nbl_file("nbl_theory.links"))
+    assert source_fingerprint(cell) not in (before, after_env)
+
+
+def test_fingerprint_of_a_figure_covers_its_own_module_not_the_style(edit_source):
+    """A figure's data (cell module = the figure module) depend on the figure module and the
+    library it imports, not on the shared style it also imports."""
+    from nbl_sim.sweep import source_fingerprint
+
+    fig = "nbl_sim.presentation.figures.rates"
+    before = source_fingerprint(fig)
+    edit_source(_nbl_file("nbl_sim.presentation.style"))
+    assert source_fingerprint(fig) == before
+    edit_source(_nbl_file(fig))
+    own = source_fingerprint(fig)
+    assert own != before
+    edit_source(_nbl_file("nbl_theory.stability"))
+    assert source_fingerprint(fig) not in (before, own)

@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 
-from .base import FigureData, link_color, new_figure
+from ..style import link_color, new_figure
+from .base import FigureData
 
 ID = "regret-rate"
 LABEL = "thm:regret-rate"
@@ -22,16 +23,11 @@ CAPTION = ("E[R_n] = O(d log n) for stable links with n0 = ceil(C0 (d + log n)) 
            "2 gamma lambda0 > 1; the localized error decays like d/t; below the step-size "
            "threshold the rate degrades.")
 
-_COLORS = {"logistic": "#1f77b4", "tt-stable": None, "tt-unstable": None}
 _D_COLORS = ("#4c72b0", "#55a868", "#c44e52", "#8172b2", "#ccb974")
 
 
-def _lc(key: str) -> str:
-    return _COLORS.get(key) or link_color(key)
-
-
 def study_cache():
-    from ..sweep import DEFAULT_CACHE_DIR, ChunkCache
+    from nbl_sim.sweep import DEFAULT_CACHE_DIR, ChunkCache
 
     return ChunkCache(DEFAULT_CACHE_DIR, "study")
 
@@ -55,8 +51,8 @@ def _regret_rows(a: dict) -> dict:
 
 def figure_data(res) -> FigureData:
     """Tables, settings and a summary line from a :class:`~nbl_sim.rate_study.StudyResult`."""
-    from ..rate_study import study_link
-    from ..rate_theory import regret_scaling
+    from nbl_sim.rate_study import study_link
+    from nbl_sim.rate_theory import regret_scaling
 
     an = res.analysis()
     cfg = res.config
@@ -151,7 +147,7 @@ def figure_data(res) -> FigureData:
 
 
 def compute(quick: bool = False) -> FigureData:
-    from ..rate_study import FULL, QUICK, run_study
+    from nbl_sim.rate_study import FULL, QUICK, run_study
 
     return figure_data(run_study(QUICK if quick else FULL, cache=study_cache()))
 
@@ -192,7 +188,7 @@ def draw(data: FigureData):
         bd = [a["by_d"][d]["b_over_d"] for d in ds]
         bse = [1.96 * a["by_d"][d]["b_over_d_se"] for d in ds]
         q = a["b_exponent"]
-        ax[2].errorbar(ds, bd, yerr=bse, marker="o", color=_lc(link), capsize=3,
+        ax[2].errorbar(ds, bd, yerr=bse, marker="o", color=link_color(link), capsize=3,
                        label=f"{link}" + (f" (b ~ d^{q['q']:.2f})" if q else ""))
     ax[2].set_xscale("log", base=2)
     ax[2].set_xlabel("d")
@@ -252,7 +248,7 @@ def draw(data: FigureData):
         s = ct["link"] == link
         sl = an["contrast"][link]["slope"]
         ax[6].errorbar(ct["n"][s], ct["regret_mean"][s], yerr=1.96 * ct["regret_se"][s],
-                       marker="o", capsize=3, color=_lc(link),
+                       marker="o", capsize=3, color=link_color(link),
                        label=f"{link}: R_n ~ n^{sl['slope']:.2f}")
     ax[6].set_xscale("log")
     ax[6].set_yscale("log")
@@ -265,7 +261,7 @@ def draw(data: FigureData):
     for link in dict.fromkeys(et["link"].tolist()):
         for psi, ls in ((0.0, "-"), (math.pi / 2, "--")):
             s = (et["link"] == link) & np.isclose(et["psi"], psi)
-            ax[7].plot(np.degrees(et["alpha"][s]), et["ratio"][s], ls, color=_lc(link),
+            ax[7].plot(np.degrees(et["alpha"][s]), et["ratio"][s], ls, color=link_color(link),
                        label=f"{link}, {'in-plane' if psi == 0 else 'out-of-plane'}")
     ax[7].set_xscale("log")
     ax[7].set_xlabel("angle between v and v* (deg)")

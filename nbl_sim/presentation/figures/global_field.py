@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import population as pop
-from .base import FigureData, link_color, new_figure, paper_two_transition_links
+from nbl_sim import population as pop
+from nbl_theory.paper import TWO_TRANSITION_KEYS, paper_link
+
+from ..style import link_color, new_figure
+from .base import FigureData
 
 ID = "global-field"
 LABEL = "fig:local-stability-2d"
@@ -23,7 +26,8 @@ def compute(quick: bool) -> FigureData:
     n = 721 if quick else 2881
     alpha = np.linspace(-np.pi, np.pi, n)
     tables, zeros, parts = {}, {"link": [], "alpha_deg": [], "dH": [], "stability": []}, []
-    for key, link in paper_two_transition_links():
+    for key in TWO_TRANSITION_KEYS:
+        link = paper_link(key)
         tables[key] = {"alpha_deg": np.degrees(alpha), "H": pop.H_alpha(link, delta, alpha)}
         eqs = pop.circle_equilibria(link, delta, n_grid=720 if quick else 3600)
         att = []

@@ -11,8 +11,10 @@ import numpy as np
 import sympy as sp
 
 from nbl_theory.elicitation import M, weighted_entropy_potential
+from nbl_theory.paper import RHO_SWEEP
 
-from .base import FigureData, link_color, new_figure
+from ..style import link_color, new_figure
+from .base import FigureData
 
 ID = "elicitation-geometry"
 LABEL = "fig:app-elicitation-geometry"
@@ -23,7 +25,7 @@ CAPTION = (
     "fig:numerical-summary(e)."
 )
 
-RHOS = ("0", "0.2", "0.4", "0.6", "0.8")
+RHOS = RHO_SWEEP
 
 
 def _key(rho: str) -> str:

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbl_sim.environment import Environment
+from nbl_sim.experiment import simulate
 from nbl_theory.families import make_family
-from nbl_theory.paper import PAPER_MU2
+from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS
 from nbl_theory.stability import stability
 
-from ..environment import Environment
-from ..experiment import simulate
-from .base import LINK_NAMES, FigureData, link_color, new_figure
+from ..style import LINK_NAMES, link_color, new_figure
+from .base import FigureData
 
 ID = "stochastic-angle"
 LABEL = "fig:app-stochastic-angle"
@@ -34,7 +35,7 @@ CAPTION = ("Signed angular error of NBL over 100 Monte Carlo replications: at Δ
            "v* (a); the link with μ2 = 1.244122, unstable at Δ = 0.2, recovers increasingly "
            "strongly toward v* as Δ grows (b).")
 
-TT_LINKS = {f"tt-{regime}": mu2 for regime, mu2 in PAPER_MU2.items()}
+TT_LINKS = {k: PAPER_LINKS[k].params["mu2"] for k in TWO_TRANSITION_KEYS}
 PANEL_B_LINK = "tt-unstable"
 PANEL_B_DELTAS = ("0.2", "1.0", "1.8")
 PANEL_A_DELTA = "0.2"

@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbl_sim.environment import Environment
+from nbl_sim.experiment import simulate
+from nbl_sim.metrics import Z95, mc_summary
 from nbl_theory.families import make_family
 from nbl_theory.links import Link
-from nbl_theory.paper import PAPER_MU2
+from nbl_theory.paper import PAPER_LINKS, RHO_SWEEP, TWO_TRANSITION_KEYS
 from nbl_theory.stability import stability
 
-from ..environment import Environment
-from ..experiment import simulate
-from ..metrics import Z95, mc_summary
-from .base import LINK_NAMES, FigureData, link_color, new_figure
+from ..style import LINK_NAMES, link_color, new_figure, policy_color
+from .base import FigureData
 
 ID = "numerical-summary"
 LABEL = "fig:numerical-summary"
@@ -37,8 +38,8 @@ CAPTION = ("Two-transition links yield stable, near-critical and unstable dynami
            "under weak separation, and Greedy Logistic wins near the logistic link while NBL wins "
            "under larger misspecification.")
 
-TT_LINKS = {f"tt-{regime}": mu2 for regime, mu2 in PAPER_MU2.items()}
-RHOS = ("0", "0.2", "0.4", "0.6", "0.8")
+TT_LINKS = {k: PAPER_LINKS[k].params["mu2"] for k in TWO_TRANSITION_KEYS}
+RHOS = RHO_SWEEP
 DELTA_WEAK = "0.2"
 DELTA_COMPARE = "1"
 Z_GRID = np.linspace(-4.0, 4.0, 401)
@@ -219,7 +220,7 @@ def _compare_panel(ax, tab: dict, labels: list, xlabel: str, title: str) -> None
     for off, col, key, lab in ((-w, "nbl", "nbl", "NBL"),
                                (0.0, "greedy_logistic", "greedy-logistic", "Greedy Logistic")):
         ax.errorbar(x + off, tab[f"{col}_mean"], yerr=Z95 * tab[f"{col}_se"], fmt="o",
-                    color=link_color(key), capsize=3, ms=5, label=lab)
+                    color=policy_color(key), capsize=3, ms=5, label=lab)
     ax.errorbar(x + w, tab["diff_mean"], yerr=Z95 * tab["diff_se"], fmt="D", color="k",
                 capsize=3, ms=4, label="NBL − GL (paired)")
     ax.axhline(0.0, color="0.5", lw=0.8)

@@ -16,10 +16,11 @@ import numpy as np
 
 from nbl_theory.families import make_family
 from nbl_theory.gaussian import moments_float
-from nbl_theory.paper import PAPER_MU2
+from nbl_theory.paper import PAPER_LINKS
 from nbl_theory.stability import lambda_star_float
 
-from .base import LINK_NAMES, FigureData, link_color, new_figure
+from ..style import LINK_NAMES, link_color, new_figure
+from .base import FigureData
 
 ID = "tanh-changing-separation"
 LABEL = "fig:tanh-changing-separation"
@@ -30,8 +31,8 @@ CAPTION = (
     "overlaid on g' (a) and on g'' (b, reflected about zero)."
 )
 
-MU2 = PAPER_MU2["unstable"]
 LINK_KEY = "tt-unstable"
+MU2 = PAPER_LINKS[LINK_KEY].params["mu2"]
 DELTAS = ("0.2", "1.0", "1.8")
 DELTA_COLORS = {"0.2": "#4c72b0", "1.0": "#55a868", "1.8": "#8172b3"}
 Z_RANGE = (-4.0, 4.0)

@@ -9,16 +9,17 @@ weighted-entropy link g_ρ on a ρ grid; the crossing is marked with the root of
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from nbl_theory import Link
 from nbl_theory.families import make_family
 from nbl_theory.gaussian import moments_float
+from nbl_theory.numeric import PHI0
+from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA, WEIGHTED_ENTROPY_KEYS
 from nbl_theory.threshold import find_thresholds
 
-from .base import FigureData, link_color, new_figure
+from ..style import link_color, new_figure
+from .base import FigureData
 
 ID = "stability-components"
 LABEL = "fig:app-stability-components"
@@ -29,11 +30,10 @@ CAPTION = (
     "lambda* = 0 (near rho = 0.72)."
 )
 
-DELTA = "0.2"
+DELTA = REFERENCE_DELTA
 RHO_RANGE = ("0", "0.95")
 #: the paper's stable / near-critical / unstable examples of app:elicitation-geometry
-MARKED = ("0.60", "0.72", "0.80")
-_PHI0 = 1.0 / math.sqrt(2.0 * math.pi)
+MARKED = tuple(PAPER_LINKS[k].params["rho"] for k in WEIGHTED_ENTROPY_KEYS)
 
 
 def _build(rho: str) -> Link:
@@ -44,7 +44,7 @@ def _components(rho: str, delta: float) -> tuple:
     mom = moments_float(_build(rho), delta)
     mu_star, m2 = mom["mu_star"].value, mom["m2"].value
     restoring = 0.5 * delta * mu_star
-    curvature = _PHI0 * max(m2, 0.0) * (1.0 - delta * delta / 4.0)
+    curvature = PHI0 * max(m2, 0.0) * (1.0 - delta * delta / 4.0)
     return mu_star, m2, restoring, curvature
 
 

@@ -7,8 +7,11 @@ Each figure is a module in this package defining
 * ``compute(quick: bool) -> FigureData`` — the numbers, no plotting;
 * ``draw(data: FigureData) -> matplotlib.figure.Figure`` — the picture, from the data only.
 
-:mod:`nbl_sim.figures.base` holds :class:`FigureData` and the shared style (one color per link
-across all panels); :mod:`nbl_sim.reproduce` runs figures, caches their data and writes the files.
+:mod:`.base` holds :class:`~.base.FigureData`; :mod:`nbl_sim.presentation.style` the shared style
+(one color per link across all panels); :mod:`nbl_sim.presentation.reproduce` runs figures,
+caches their data and writes the files. A figure's data depend on its own module and on the
+library modules it imports, never on the rest of :mod:`nbl_sim.presentation` (the cache key,
+:func:`nbl_sim.sweep.source_fingerprint`, relies on this).
 """
 
 from __future__ import annotations

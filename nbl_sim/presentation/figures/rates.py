@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbl_theory.paper import TWO_TRANSITION_KEYS, paper_link
 from nbl_theory.stability import stability
 
-from .base import FigureData, link_color, new_figure, paper_two_transition_links
+from ..style import link_color, new_figure
+from .base import FigureData
 
 ID = "rates-vs-delta"
 LABEL = "prop:local_jacobian"
@@ -22,7 +24,8 @@ CAPTION = ("lambda* is the contraction coefficient the paper uses; the exact spe
 def compute(quick: bool) -> FigureData:
     deltas = np.linspace(0.02, 1.98, 50 if quick else 197)
     tables, parts = {}, []
-    for key, link in paper_two_transition_links():
+    for key in TWO_TRANSITION_KEYS:
+        link = paper_link(key)
         lam, r2, r3 = [], [], []
         for d in deltas:
             res = stability(link, repr(float(d)))

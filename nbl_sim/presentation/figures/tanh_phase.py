@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbl_sim.phase import phase_diagram, threshold_scan
 from nbl_theory import Link
 from nbl_theory.continuation import trace_zero_curve
 from nbl_theory.families import make_family
-from nbl_theory.paper import PAPER_MU2
+from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA, TWO_TRANSITION_KEYS
 from nbl_theory.stability import lambda_star_float
 
-from ..phase import phase_diagram, threshold_scan
-from .base import LINK_NAMES, FigureData, link_color, new_figure
+from ..style import LINK_NAMES, link_color, new_figure
+from .base import FigureData
 
 ID = "tanh-phase"
 LABEL = "fig:app-tanh-phase"
@@ -32,8 +33,8 @@ CAPTION = (
 
 MU2_RANGE = (-2.5, 3.5)
 DELTA_RANGE = (0.02, 1.0)
-REF_DELTA = "0.2"
-REPRESENTATIVE = tuple((f"tt-{regime}", mu2) for regime, mu2 in PAPER_MU2.items())
+REF_DELTA = REFERENCE_DELTA
+REPRESENTATIVE = tuple((k, PAPER_LINKS[k].params["mu2"]) for k in TWO_TRANSITION_KEYS)
 
 
 def _build(mu2: str) -> Link:

@@ -1,4 +1,5 @@
-"""Run figure modules (:mod:`nbl_sim.figures`), cache their data, write the files and a gallery.
+"""Run figure modules (:mod:`nbl_sim.presentation.figures`), cache their data, write the files
+and a gallery.
 
 For each figure ``ID`` the output directory receives ``ID.png``, ``ID.pdf``, one CSV per data
 table (``ID__TABLE.csv``), ``ID.json`` (settings, package versions, seconds, whether the data
@@ -6,9 +7,14 @@ came from the cache) and, for all figures, ``index.md`` — each figure with the
 claim and one line on what the reproduction shows.
 
 Cache: a figure's data is stored under ``cache_dir`` keyed by a hash of the figure id, the mode
-(quick/full), the figure module's source text and the package version, so an interrupted run
-resumes with the figures already computed and a changed figure or parameter never reuses stale
-data.
+(quick/full), the package version and the source fingerprint of the figure module
+(:func:`nbl_sim.sweep.source_fingerprint`: the module itself and every library module it imports,
+not the rest of the presentation package), so an interrupted run resumes with the figures already
+computed, and a changed figure, library module or parameter never reuses stale data while a
+changed color or plot does not throw the data away.
+
+:func:`write_tables` and :func:`json_default` are the CSV and JSON writers every figure-like output
+uses (also ``nbl study --out``, through :func:`write_study`).
 """
 
 from __future__ import annotations
@@ -25,21 +31,25 @@ from pathlib import Path
 
 import numpy as np
 
+from nbl_sim.execution import Executor, SerialExecutor, make_executor
+from nbl_sim.experiment import package_versions
+from nbl_sim.sweep import SweepError, run_sweep, source_fingerprint
 from nbl_theory.errors import NBLInputError
 
-from .execution import Executor, SerialExecutor, make_executor
-from .experiment import package_versions
 from .figures import load_figures
-from .sweep import SweepError, run_sweep
 
-__all__ = ["reproduce", "cache_key"]
+__all__ = ["reproduce", "cache_key", "write_tables", "json_default", "write_study"]
 
 
 def cache_key(fig_id: str, module, quick: bool) -> str:
+    """The data-cache key of figure ``fig_id`` computed by ``module`` in mode ``quick``: the
+    module's own source and the source fingerprint of everything it imports
+    (:func:`nbl_sim.sweep.source_fingerprint`; modules outside nbl have only their own source)."""
     src = inspect.getsource(module)
     version = package_versions().get("nbl") or "unknown"
-    h = hashlib.sha256(f"{fig_id}|{quick}|{version}|".encode() + src.encode()).hexdigest()
-    return h[:20]
+    deps = source_fingerprint(module.__name__)
+    h = hashlib.sha256(f"{fig_id}|{quick}|{version}|{deps}|".encode() + src.encode())
+    return h.hexdigest()[:20]
 
 
 def _compute(module, fig_id: str, quick: bool):
@@ -59,10 +69,13 @@ def _attr(module, name: str, fig_id: str):
     return val[fig_id] if isinstance(val, dict) else val
 
 
-def _write_tables(out: Path, fig_id: str, data) -> list[Path]:
+def write_tables(out: Path, prefix: str, data) -> list[Path]:
+    """One CSV file ``out/<prefix>__<table>.csv`` per table of ``data`` (a
+    :class:`~nbl_sim.presentation.figures.base.FigureData`): floats by ``repr`` (exact round
+    trip), NaN and missing cells empty, shorter columns padded. Returns the paths."""
     files = []
     for name, cols in data.tables.items():
-        path = out / f"{fig_id}__{name}.csv"
+        path = out / f"{prefix}__{name}.csv"
         arrays = {k: np.atleast_1d(np.asarray(v)) for k, v in cols.items()}
         n = max(a.size for a in arrays.values())
         with path.open("w", newline="") as fh:
@@ -167,10 +180,7 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
                 p = out / f"{fig_id}.{ext}"
                 fig.savefig(p, dpi=150 if ext == "png" else None)
                 files.append(p)
-        import matplotlib.pyplot as plt
-
-        plt.close(fig)
-        files += _write_tables(out, fig_id, data)
+        files += write_tables(out, fig_id, data)
         secs = time.perf_counter() - tic + seconds.get(fig_id, 0.0)
         rec = {
             "id": fig_id,
@@ -185,14 +195,16 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
             "versions": package_versions(),
             "files": [f.name for f in files],
         }
-        (out / f"{fig_id}.json").write_text(json.dumps(rec, indent=2, default=_json) + "\n")
+        (out / f"{fig_id}.json").write_text(json.dumps(rec, indent=2, default=json_default) + "\n")
         rec["files"].append(f"{fig_id}.json")
         records.append(rec)
     _write_index(out, records, quick)
     return records
 
 
-def _json(x):
+def json_default(x):
+    """``json.dumps(..., default=json_default)``: numpy scalars and arrays as numbers and lists,
+    anything else as its ``str``."""
     if isinstance(x, (np.integer,)):
         return int(x)
     if isinstance(x, (np.floating,)):
@@ -216,3 +228,19 @@ def _write_index(out: Path, records: list[dict], quick: bool) -> None:
                   f"- {r['seconds']:.1f} s{' (data from cache)' if r['cached'] else ''}; files: "
                   + ", ".join(f"`{f}`" for f in r["files"]), ""]
     (out / "index.md").write_text("\n".join(lines) + "\n")
+
+
+def write_study(out_dir, data) -> list[Path]:
+    """The files of ``nbl study --out``: ``study.json`` (the analysis), one CSV per table
+    (``study__<table>.csv``) and ``study.png``, from the regret-rate figure's data (``data`` =
+    :func:`nbl_sim.presentation.figures.regret_rate.figure_data`). Returns the paths."""
+    from .figures.regret_rate import draw
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files = [out / "study.json"]
+    files[0].write_text(json.dumps(data.extra["analysis"], indent=1, default=json_default) + "\n")
+    files += write_tables(out, "study", data)
+    draw(data).savefig(out / "study.png", dpi=130)
+    files.append(out / "study.png")
+    return files

@@ -1,0 +1,105 @@
+"""Plots of single results (the ``nbl`` command's ``--out``/``--plot`` pictures): a simulation,
+a threshold scan, a phase diagram. Each function takes computed data, builds a
+:class:`matplotlib.figure.Figure` (no backend, no pyplot) and writes it to ``path`` (the format
+follows the extension)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .style import new_figure, policy_color
+
+__all__ = ["plot_simulation", "plot_threshold_scan", "plot_phase"]
+
+
+def _save(fig, path, dpi: int) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=dpi)
+    return path
+
+
+def plot_simulation(result, path) -> Path:
+    """R_t/t and (d = 2) the signed angle, or ‖v_t − v*‖², with pointwise 95% bands, of a
+    :class:`~nbl_sim.experiment.SimulationResult`. Returns the written path."""
+    t = result.record_rounds
+    d2 = result.params["d"] == 2
+    second = "angle_deg" if d2 else "sq_error"
+    fig, axes = new_figure(1, 2, width=10, height=3.8)
+    axes = axes[0]
+    for name in result.policies:
+        color = policy_color(name)
+        for ax, metric in zip(axes, ("avg_regret", second)):
+            b = result.band(name, metric)
+            if np.all(np.isnan(b["mean"])):
+                continue
+            ax.plot(t, b["mean"], color=color, lw=1.5, label=name)
+            ax.fill_between(t, b["lo"], b["hi"], color=color, alpha=0.2, lw=0)
+    axes[0].set_ylabel(r"$R_t/t$  (eq:regret)")
+    axes[1].set_ylabel(r"signed angle $\alpha_t$ (deg)" if d2 else r"$\|v_t-v^\star\|^2$")
+    if d2:
+        axes[1].axhline(0.0, color="0.3", lw=0.8)
+    for ax in axes:
+        ax.set_xlabel("round $t$")
+        ax.legend(loc="best", fontsize=8)
+    env = result.environment
+    p = result.params
+    fig.suptitle(f"{env['link']}, $\\Delta$ = {env['delta']}, d = {env['d']}: "
+                 f"means and 95% bands over {p['reps']} replications", fontsize=10)
+    return _save(fig, path, dpi=130)
+
+
+def plot_threshold_scan(result, path) -> Path:
+    """λ* on the scan grid of a :class:`~nbl_theory.threshold.ThresholdResult`, with the unstable
+    region (λ* < 0) shaded and every refined root marked. Returns the written path."""
+    xs, vals = (np.asarray(v, dtype=float) for v in result.scan)
+    fig, axes = new_figure(1, 1, width=6.4, height=3.8)
+    ax = axes[0, 0]
+    ax.plot(xs, vals, color="C0", lw=1.6, label=r"$\lambda_\star$ (float64 scan)")
+    ax.axhline(0.0, color="0.3", lw=0.8)
+    ax.fill_between(xs, vals, 0.0, where=vals < 0, color="C3", alpha=0.18, label="unstable")
+    for i, root in enumerate(result.roots):
+        x = float(root.value)
+        ax.axvline(x, color="C3", ls="--", lw=0.9)
+        tag = "certified" if root.certified else "not certified"
+        ax.annotate(f"{x:.6g}\n({tag})", (x, 0.0), textcoords="offset points",
+                    xytext=(4, 8 + 22 * (i % 2)), fontsize=8, color="C3")
+    var = {"delta": r"$\Delta$", "rho": r"$\rho$", "mu2": r"$\mu_2$"}.get(result.solve_for,
+                                                                            result.solve_for)
+    ax.set_xlabel(var)
+    ax.set_ylabel(r"$\lambda_\star$  (eq:decision_stability)")
+    fixed = ", ".join(f"{k} = {v}" for k, v in result.fixed.items())
+    ax.set_title(f"{result.link}" + (f"   ({fixed})" if fixed else ""), fontsize=10)
+    ax.legend(loc="best", fontsize=8)
+    return _save(fig, path, dpi=130)
+
+
+def plot_phase(pd, path) -> Path:
+    """λ* of a :class:`~nbl_sim.phase.PhaseDiagram` on its (parameter, Δ) grid, the λ* = 0
+    contour where both signs occur and the cells whose sign is undecided. Returns the path."""
+    x = np.array([float(v) for v in pd.values])
+    y = np.array([float(d) for d in pd.deltas])
+    fig, axes = new_figure(1, 1, width=6.4, height=4.4)
+    ax = axes[0, 0]
+    lam = np.ma.masked_invalid(pd.lambda_star)
+    lim = float(np.nanmax(np.abs(pd.lambda_star))) if np.isfinite(pd.lambda_star).any() else 1.0
+    if x.size > 1 and y.size > 1:
+        m = ax.pcolormesh(x, y, lam, cmap="RdBu", vmin=-lim, vmax=lim, shading="nearest")
+        fig.colorbar(m, ax=ax, label="lambda*")
+        if (pd.sign == "unstable").any() and (pd.sign == "stable").any():
+            ax.contour(x, y, np.nan_to_num(pd.lambda_star, nan=lim), levels=[0.0], colors="k",
+                       linewidths=1.2)
+    else:
+        ax.scatter(np.repeat(x[None, :], y.size, 0), np.repeat(y[:, None], x.size, 1),
+                   c=np.nan_to_num(pd.lambda_star), cmap="RdBu", vmin=-lim, vmax=lim)
+    und = pd.sign == "undecided"
+    if und.any():
+        ii, jj = np.nonzero(und)
+        ax.plot(x[jj], y[ii], "kx", ms=4, label="sign undecided")
+        ax.legend(loc="upper right")
+    ax.set_xlabel(pd.param)
+    ax.set_ylabel("Delta")
+    ax.set_title(f"{pd.family}: lambda* ({pd.tier}); black line lambda* = 0")
+    return _save(fig, path, dpi=150)
