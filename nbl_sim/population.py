@@ -1,5 +1,6 @@
 """Population geometry of greedy NBL: the field F, the tangent field h, the potential J, the
-circle function H of the 2-D picture, Jacobians at v*, and all equilibria on the circle.
+circle function H of the 2-D picture and Jacobians at v* (all equilibria on the circle:
+:mod:`nbl_sim.circle`).
 
 Setting (sec:nbl, app:local_stability_in_2D): contexts X ~ N(0, I_d), arms a ∈ {−1, +1} with
 unit index vectors β_a = θ + a(Δ/2)v*, θ ⊥ v*, ‖θ‖² = 1 − Δ²/4, mean rewards m_a(x) = g(β_aᵀx).
@@ -60,11 +61,9 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
 from scipy.special import ndtr
 
 from nbl_theory.errors import NBLInputError
@@ -82,9 +81,7 @@ __all__ = [
     "H_alpha_derivative",
     "jacobian_fd",
     "jacobian_formula",
-    "circle_equilibria",
-    "CircleEquilibrium",
-    "CircleEquilibria",
+    "circle_functions",
     "quadrature_scale",
     "quadrature_window",
 ]
@@ -445,6 +442,23 @@ def H_alpha_derivative(link: Link, delta, alpha):
     return float(out) if scalar else out
 
 
+def circle_functions(link: Link, delta):
+    """(H, H', S): H(α) and H'(α) of :func:`H_alpha` / :func:`H_alpha_derivative` as callables
+    of an array of angles that share one set of quadrature nodes (the fast path for root
+    finding, :func:`nbl_sim.circle.circle_equilibria`), and the scale S of the quadrature error
+    (:func:`quadrature_scale`)."""
+    beta = _circle_beta(delta)
+    nd = _nodes(link)
+
+    def h(alpha):
+        return _H(nd, beta, np.atleast_1d(np.asarray(alpha, dtype=float)))
+
+    def dh(alpha):
+        return _dH(link, nd, beta, np.atleast_1d(np.asarray(alpha, dtype=float)))
+
+    return h, dh, nd.scale
+
+
 # ---------------------------------------------------------------------------- Jacobians
 def _tangent_basis(v: np.ndarray) -> np.ndarray:
     """Columns: an orthonormal basis of v^⊥ (d × (d−1))."""
@@ -536,92 +550,3 @@ def jacobian_formula(link: Link, delta=None, *, beta=None, d: int = 2, v_star=No
     dim = vs.size
     proj = np.eye(dim) - np.outer(vs, vs)
     return -dl * mu_star * proj + 2 * PHI0 * m2 * np.outer(theta, theta)
-
-
-# ---------------------------------------------------------------------------- equilibria
-@dataclass(frozen=True)
-class CircleEquilibrium:
-    """A zero of H on the circle: v(α) = (cos α, sin α) with h(v(α)) = 0."""
-
-    alpha: float  # radians, in (−π, π]
-    degrees: float
-    dH: float  # H'(α)
-    stability: str  # "attracting" (H' < −tol), "repelling" (H' > tol), "degenerate"
-    residual: float  # |H(α)| at the returned α
-
-
-@dataclass
-class CircleEquilibria(Sequence):
-    """All zeros of H found by :func:`circle_equilibria` (a sequence of
-    :class:`CircleEquilibrium`, sorted by angle) plus the scan settings and the grid caveat."""
-
-    equilibria: list
-    n_grid: int
-    grid_step: float
-    dH_tol: float  # absolute threshold on |H'| used for the stability labels
-    caveat: str = field(
-        default="zeros are found from sign changes of H on the grid: two zeros closer than one "
-        "grid step (or a zero where H touches 0 without changing sign) can be missed"
-    )
-
-    def __len__(self) -> int:
-        return len(self.equilibria)
-
-    def __getitem__(self, i):
-        return self.equilibria[i]
-
-    def __iter__(self):
-        return iter(self.equilibria)
-
-
-def circle_equilibria(link: Link, delta, n_grid: int = 3600, dH_tol: float = 1e-9,
-                      xtol: float = 1e-13) -> CircleEquilibria:
-    """All equilibria of the population dynamics on the circle (d = 2): zeros of H on (−π, π].
-
-    H is evaluated on the periodic grid α_j = −π + 2πj/n (j = 1..n, so α = 0 and α = π are grid
-    points for even n); every sign change between neighbours is refined with ``brentq``
-    (``xtol``, default 1e-13 rad), and a grid value that is exactly 0 is a zero. H'(α) comes
-    from :func:`H_alpha_derivative` (exact boundary-term formula, error ≲ 1e-12 · max(1, S));
-    with tol = dH_tol · max(1, S), S = :func:`quadrature_scale`, a zero is "attracting" if
-    H' < −tol, "repelling" if H' > tol, otherwise "degenerate" (sign not resolved).
-
-    α = 0 (v*) is always a zero (prop:population_equilibrium) and so is α = π (F(−v*) ∥ v* by
-    the symmetry Z → −Z of the proof), up to the quadrature error.
-
-    Caveat (stated in the result): zeros closer together than one grid step 2π/n_grid, and
-    zeros of even multiplicity, can be missed; increase ``n_grid`` to resolve them.
-    """
-    if isinstance(n_grid, bool) or not isinstance(n_grid, (int, np.integer)) or n_grid < 8:
-        raise NBLInputError(f"n_grid must be an integer >= 8, got {n_grid!r}")
-    n = int(n_grid) + int(n_grid) % 2
-    beta = _circle_beta(delta)
-    nd = _nodes(link)
-    step = 2 * math.pi / n
-    grid = -math.pi + step * np.arange(1, n + 1)
-    grid[-1] = math.pi
-    grid[n // 2 - 1] = 0.0
-    hv = _H(nd, beta, grid)
-    sg = np.sign(hv)
-    roots = []
-    for j in range(n):
-        if sg[j] == 0:
-            roots.append(float(grid[j]))
-            continue
-        k = (j + 1) % n
-        if sg[j] * sg[k] < 0:
-            a, b = grid[j], grid[k] + (2 * math.pi if k == 0 else 0.0)
-            root = brentq(lambda x: float(_H(nd, beta, np.array([x]))[0]), a, b,
-                          xtol=xtol, rtol=4 * np.finfo(float).eps)
-            if root > math.pi:
-                root -= 2 * math.pi
-            roots.append(float(root))
-    roots = np.array(sorted(roots))
-    out = []
-    tol = dH_tol * max(1.0, nd.scale)
-    if roots.size:
-        dh = _dH(link, nd, beta, roots)
-        res = np.abs(_H(nd, beta, roots))
-        for a, d1, r in zip(roots, dh, res):
-            kind = "attracting" if d1 < -tol else "repelling" if d1 > tol else "degenerate"
-            out.append(CircleEquilibrium(float(a), math.degrees(a), float(d1), kind, float(r)))
-    return CircleEquilibria(out, n, step, tol)

@@ -11,7 +11,7 @@ executor: in-process, local pool, Dask), cached per cell, resumable:
     exact local rate in d ≥ 3). Per replication: Stage I and Stage II regret for every n (common
     random numbers: the runs for smaller n use a prefix of the same realization), and on the
     longest run ‖v_t − v*‖² on a log grid of t with the exit time τ from the radius r0 of
-    :func:`nbl_sim.rate_theory.stability_radius`.
+    :func:`nbl_sim.regret_geometry.stability_radius`.
 ``gamma``
     d = 2, logistic at Δ = 1, start at a fixed angle, γ on both sides of γ_c = 1/(2κ): the decay
     exponent of E[‖v_t − v*‖² 1{τ > t}] against min(1, 2γκ) and against the exact linearized
@@ -39,9 +39,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
-from nbl_theory.families import make_family
 from nbl_theory.links import Link
-from nbl_theory.paper import PAPER_MU2
+from nbl_theory.paper import paper_link
 
 from .environment import Environment
 from .execution import Executor, make_executor
@@ -49,19 +48,7 @@ from .metrics import instantaneous_regret
 from .policies.nbl import nbl_run
 from .sweep import ChunkCache, run_sweep
 
-__all__ = ["StudyConfig", "QUICK", "FULL", "run_study", "StudyResult", "study_link", "plan"]
-
-LINKS = {
-    "logistic": ("logistic", {}),
-    "tt-stable": ("two-transition", {"mu2": PAPER_MU2["stable"]}),
-    "tt-unstable": ("two-transition", {"mu2": PAPER_MU2["unstable"]}),
-}
-
-
-def study_link(key: str) -> Link:
-    fam, params = LINKS[key]
-    return make_family(fam, **params)
-
+__all__ = ["StudyConfig", "QUICK", "FULL", "run_study", "StudyResult", "plan"]
 
 @dataclass(frozen=True)
 class StudyConfig:
@@ -137,9 +124,9 @@ R0_FRAC = 0.75
 def _radius(link: str, delta: str, d: int) -> dict:
     """r0 and λ0(r0) of cor:local_stability in dimension d (d = 2: the in-plane computation;
     d ≥ 3: the cap over every tilt, where the slowest rate may be κ_⊥)."""
-    from .rate_theory import stability_radius, stability_radius_cap
+    from .regret_geometry import stability_radius, stability_radius_cap
 
-    L = study_link(link)
+    L = paper_link(link)
     r = (stability_radius(L, delta, R0_FRAC) if d == 2
          else stability_radius_cap(L, delta, R0_FRAC))
     return {"r0": float(r["r0"]), "lambda0": float(r["lambda0"])}
@@ -176,7 +163,7 @@ class RegretCell:
 
 
 def regret_cell(c: RegretCell) -> dict:
-    env = Environment.build(study_link(c.link), c.delta, c.d)
+    env = Environment.build(paper_link(c.link), c.delta, c.d)
     n0s = [math.ceil(c.C0 * (c.d + math.log(n))) for n in c.ns]
     nmax, cmax = max(c.ns), max(n0s)
     real = env.draw(c.seed, range(*c.reps), nmax, cmax)
@@ -217,7 +204,7 @@ class GammaCell:
 
 
 def gamma_cell(c: GammaCell) -> dict:
-    env = Environment.build(study_link(c.link), c.delta, 2)
+    env = Environment.build(paper_link(c.link), c.delta, 2)
     real = env.draw(c.seed, range(*c.reps), c.n, 0)
     v0 = env.initial_direction(c.start_deg)
     tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
@@ -242,7 +229,7 @@ class LocCell:
 
 
 def loc_cell(c: LocCell) -> dict:
-    env = Environment.build(study_link(c.link), c.delta, c.d)
+    env = Environment.build(paper_link(c.link), c.delta, c.d)
     real = env.draw(c.seed, range(*c.reps), c.n, c.n0)
     tr = nbl_run(real.X, real.Y, real.coins, env.v_star, gamma=c.gamma, t0=float(c.n0),
                  record_rounds=np.arange(c.n0, c.n + 1))
@@ -264,7 +251,7 @@ class ContrastCell:
 
 
 def contrast_cell(c: ContrastCell) -> dict:
-    env = Environment.build(study_link(c.link), c.delta, 2)
+    env = Environment.build(paper_link(c.link), c.delta, 2)
     nmax = max(c.ns)
     real = env.draw(c.seed, range(*c.reps), nmax, 0)
     v0 = env.initial_direction(c.start_deg)
@@ -310,7 +297,7 @@ def plan(cfg: StudyConfig) -> tuple[list, dict]:
     const: dict = {"gamma": {}, "kappa": {}, "r0": {}, "t_grid": {}}
     cells: list = []
     for link in cfg.links:
-        L = study_link(link)
+        L = paper_link(link)
         kap = _kappa(L, cfg.delta, 3)
         gamma = round(1.0 / kap, 2)
         const["gamma"][link], const["kappa"][link] = gamma, kap
@@ -341,7 +328,7 @@ def plan(cfg: StudyConfig) -> tuple[list, dict]:
                                         const["gamma"][link], const["r0"][(link, d)],
                                         tuple(int(x) for x in grid), seed, ch))
     # step size
-    Lg = study_link(cfg.gamma_link)
+    Lg = paper_link(cfg.gamma_link)
     kg = _kappa(Lg, cfg.delta, 2)
     noise = tangent_noise(Lg, cfg.delta)
     const["gamma_kappa"], const["gamma_sigma2"] = kg, float(noise["sigma2_theta"])

@@ -1,6 +1,7 @@
-"""Claims of sec:elicitation and app:elicitation (Bregman elicitation, primal–dual geometry,
-the potential induced by a link, the weighted binary negative entropy of
-app:elicitation-geometry).
+"""Claims of the elicitation geometry (sec:elicitation_geometry) and the appendices that prove it
+(app:elicitation: app:bregman_mean, app:primal_dual, app:link_to_potential): Bregman losses and
+their mean, the table of Bregman examples, dual domains, the convex conjugate, the potential
+induced by a link.
 
 Identities are checked exactly with sympy (``simplify(a − b) == 0``), where possible for a
 *generic* potential (an undefined sympy function φ), which proves them for every smooth φ.
@@ -10,7 +11,6 @@ should hold but cannot be confirmed is a ``FAIL``.
 
 from __future__ import annotations
 
-import functools
 from fractions import Fraction
 
 import mpmath
@@ -20,29 +20,18 @@ import sympy as sp
 from nbl_theory import elicitation as el
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
-from nbl_theory.stability import stability
 
 from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register, register_not_checked
+from ..witnesses.potentials import BREGMAN_ROWS, elicitation_potentials
 
 __all__: list[str] = []
 
-M, Z, THETA, RHO, DELTA = el.M, el.Z, el.THETA, el.RHO, el.DELTA
-ROWS = {row.name: row for row in el.BREGMAN_TABLE}
-_GENERIC = sp.Function("varphi")(M)          # a generic smooth potential
+M, Z, THETA = el.M, el.Z, el.THETA
 _EXACT = ("exact", "sympy simplify(difference) == 0: an identity either holds or it does not")
 
 
 def _s(expr) -> str:
     return sp.sstr(expr)
-
-
-def _potentials(generic: bool = True, weighted: bool = True) -> dict:
-    """Potentials on which identities are checked: generic φ, the table rows, φ_ρ (symbolic ρ)."""
-    out = {"generic phi": _GENERIC} if generic else {}
-    out.update({name: row.phi for name, row in ROWS.items()})
-    if weighted:
-        out["weighted entropy (symbolic rho)"] = el.weighted_entropy_potential()
-    return out
 
 
 def _identity_outcome(results: dict, what: str) -> Outcome:
@@ -65,7 +54,7 @@ _PRINTED_ROWS = {
 
 def _table_row_check(name):
     def check():
-        row = ROWS[name]
+        row = BREGMAN_ROWS[name]
         ok = el.check_bregman_row(row)            # w, vartheta by differentiation; g by solve
         r = sp.Symbol("r", real=True)                # the table's variable
         w = sp.simplify(sp.diff(row.phi, M, 2)).subs(M, r)
@@ -82,7 +71,7 @@ def _table_row_check(name):
     return check
 
 
-for _name, _row in ROWS.items():
+for _name, _row in BREGMAN_ROWS.items():
     register(f"bregman-table-{_name}", "tab:app_bregman_examples", "app:primal_dual",
              f"Row '{_name}' of the table: phi(r) = {_s(_row.phi.subs(M, sp.Symbol('r')))} has "
              "the printed Bregman weight w, dual coordinate vartheta and response map g_phi",
@@ -95,7 +84,7 @@ for _name, _row in ROWS.items():
           "domain, so it violates phi'(I) = R", "symbolic", *_EXACT,
           printed="restricted dual domain (not R)")
 def _burg_dual():
-    row = ROWS["burg"]
+    row = BREGMAN_ROWS["burg"]
     dom = el.dual_domain(row.phi, M, *row.domain)
     covers = el.covers_real_line(row.phi, M, *row.domain)
     computed = f"phi'((0, oo)) = ({_s(dom[0])}, {_s(dom[1])}); covers R: {covers}"
@@ -127,7 +116,7 @@ def _burg_rejected():
 def _dual_r():
     parts, ok = [], True
     for name in ("quadratic", "binary-negative-entropy"):
-        row = ROWS[name]
+        row = BREGMAN_ROWS[name]
         dom = el.dual_domain(row.phi, M, *row.domain)
         ok &= el.covers_real_line(row.phi, M, *row.domain)
         parts.append(f"{name}: ({_s(dom[0])}, {_s(dom[1])})")
@@ -142,7 +131,7 @@ def _dual_r():
           "domain.' Is anything said about negative entropy false?", "symbolic", *_EXACT,
           printed="exponential response map (dual domain not stated)")
 def _negent_dual():
-    row = ROWS["negative-entropy"]
+    row = BREGMAN_ROWS["negative-entropy"]
     dom = el.dual_domain(row.phi, M, *row.domain)
     covers = el.covers_real_line(row.phi, M, *row.domain)
     g = sp.simplify(sp.diff(el.convex_conjugate(row.phi, M, row.domain), THETA))
@@ -171,7 +160,7 @@ def _negent_dual():
           "symbolic", *_EXACT)
 def _bregman_mean():
     # the loss is affine in (phi(Y), Y): E_F replaces phi(Y) by an opaque E_F[phi(Y)] and Y by mu
-    res = {k: el.bregman_consistency_gap(phi) == 0 for k, phi in _potentials().items()}
+    res = {k: el.bregman_consistency_gap(phi) == 0 for k, phi in elicitation_potentials().items()}
     return _identity_outcome(res, "gap == 0")
 
 
@@ -188,13 +177,13 @@ def _bregman_min():
         rho = Fraction(int(rng.integers(-95, 96)), 100)
         r, mu = (Fraction(int(k), 1000) for k in rng.choice(np.arange(1, 1000), 2, replace=False))
         cases.append(("weighted", rho, r, mu))
-    for name in ROWS:
+    for name in BREGMAN_ROWS:
         for _ in range(4):
             a, b = (Fraction(int(k), 100) for k in rng.choice(np.arange(1, 100), 2, replace=False))
             cases.append((name, None, a, b))
     for kind, rho, r, mu in cases:
         phi = (el.weighted_entropy_potential(sp.Rational(rho.numerator, rho.denominator))
-               if kind == "weighted" else ROWS[kind].phi)
+               if kind == "weighted" else BREGMAN_ROWS[kind].phi)
         rq, mq = sp.Rational(r.numerator, r.denominator), sp.Rational(mu.numerator, mu.denominator)
         pos = sp.N(el.bregman_loss(phi, rq, mq), 30)
         zero = sp.N(el.bregman_loss(phi, mq, mq), 30)
@@ -211,7 +200,8 @@ def _bregman_min():
           "d/dr l_phi(r, y) = w(r)(r - y) with w = phi'' (also displayed in "
           "sec:elicitation_geometry)", "symbolic", *_EXACT)
 def _bregman_derivative():
-    res = {k: el.bregman_derivative_matches_weight(phi) for k, phi in _potentials().items()}
+    res = {k: el.bregman_derivative_matches_weight(phi)
+           for k, phi in elicitation_potentials().items()}
     return _identity_outcome(res, "d/dr l = phi''(r)(r - y)")
 
 
@@ -220,7 +210,7 @@ def _bregman_derivative():
 def _bregman_second():
     res = {}
     r, y = el.R_, el.Y_
-    for k, phi in _potentials().items():
+    for k, phi in elicitation_potentials().items():
         loss = el.bregman_loss(phi)
         taylor = [sp.simplify(sp.diff(loss, y, j).subs(y, r)) for j in range(3)]
         w = sp.diff(phi, M, 2).subs(M, r)
@@ -229,21 +219,12 @@ def _bregman_second():
 
 
 # ------------------------------------------------------------------ primal–dual geometry
-@register("link-derivatives-from-potential", "sec:decision_stability_geometry",
-          "sec:decision_stability_geometry",
-          "phi'(g(z)) = z implies g' = 1/phi''(g) and g'' = -phi'''(g)/phi''(g)^3 (also "
-          "app:elicitation_stability, app:self_concordance)", "symbolic", *_EXACT)
-def _link_derivs():
-    res = {k: el.check_link_derivatives_implicit(phi) for k, phi in _potentials().items()}
-    return _identity_outcome(res, "implicit differentiation matches")
-
-
 @register("conjugate-gradient-is-link", "eq:app_convex_conjugate", "app:primal_dual",
           "(phi*)' = (phi')^-1 = g_phi on the dual domain, for the potentials of "
           "tab:app_bregman_examples", "symbolic", *_EXACT)
 def _conjugate():
     parts, bad = [], []
-    for name, row in ROWS.items():
+    for name, row in BREGMAN_ROWS.items():
         conj = el.convex_conjugate(row.phi, M, row.domain)
         dconj = sp.simplify(sp.diff(conj, THETA))
         inverse = el.conjugate_derivative_is_inverse_gradient(row.phi, M, row.domain)
@@ -307,114 +288,6 @@ def _induced_m0():
     return Outcome(FAIL if bad else PASS, "d/dm (phi_g[m0] - phi_g[m0']) = 0",
                    ("fails for " + ", ".join(bad)) if bad else "exp (m0 = 1, 2) and logistic "
                    "(m0 = 1/2, 1/5)")
-
-
-@register("self-concordance-equivalence", "eq:self-concordance-link",
-          "sec:decision_stability_geometry",
-          "|g''| <= R g' is equivalent to |(log g')'| <= R and to |phi'''(m)| <= R phi''(m)^2, "
-          "i.e. |d/dm (1/phi'')| <= R (app:self_concordance)", "symbolic", *_EXACT)
-def _sc_equiv():
-    g = sp.Function("g")(Z)
-    res = {"(log g')' = g''/g' for generic g":
-           sp.simplify(sp.diff(sp.log(sp.diff(g, Z)), Z) - sp.diff(g, Z, 2) / sp.diff(g, Z)) == 0}
-    # g''/g' (in m) = -phi'''/phi''^2 = d/dm (1/phi''): signed, so the |.| bounds coincide
-    res.update({k: el.check_self_concordance_equivalence(phi) for k, phi in _potentials().items()})
-    return _identity_outcome(res, "signed ratios agree")
-
-
-# ------------------------------------------------------------------ app:elicitation-geometry
-@functools.lru_cache(maxsize=1)
-def _facts() -> dict:
-    return el.weighted_entropy_facts(RHO)     # symbolic rho (cases rho > 0, < 0, = 0)
-
-
-def _fact_check(key):
-    def check():
-        computed, printed, equal = _facts()[key]
-        status = PASS if equal else DISCREPANCY
-        shown = _s(sp.collect(sp.expand(computed), [sp.log(M), sp.log(1 - M)])) \
-            if isinstance(computed, sp.Expr) and computed.has(sp.log) else _s(computed)
-        if key == "log_implicit_equation":
-            diff = sp.simplify(computed - printed)
-            shown = (f"phi_rho'(m) - log(m^(1+rho) (1-m)^(rho-1) 2^(2 rho)) = {_s(diff)} "
-                     "(m in (0,1))")
-        return Outcome(status, shown,
-                       "" if equal else f"sympy gives {_s(computed)}, the paper prints "
-                       f"{_s(printed)}")
-    return check
-
-
-_WE_FACTS = [
-    ("we-phi-prime", "phi_prime", "phi_rho'(m) = (1+rho) log m - (1-rho) log(1-m) + 2 rho log 2",
-     "(1+rho) log m - (1-rho) log(1-m) + 2 rho log 2"),
-    ("we-phi-second", "phi_second", "phi_rho''(m) = (1+rho)/m + (1-rho)/(1-m)",
-     "(1+rho)/m + (1-rho)/(1-m)"),
-    ("we-normalisation", "phi_prime(1/2)",
-     "kappa_rho = 2 rho (1 - log 2) is chosen so that phi_rho'(1/2) = 0", "0"),
-    ("we-phi-second-half", "phi_second(1/2)", "phi_rho''(1/2) = 4", "4"),
-    ("we-phi-third-half", "phi_third(1/2)", "phi_rho'''(1/2) = -8 rho", "-8 rho"),
-    ("we-g-at-0", "g(0)", "g_rho(0) = 1/2", "1/2"),
-    ("we-g1-at-0", "g'(0)", "g_rho'(0) = 1/4", "1/4"),
-    ("we-g2-at-0", "g''(0)", "g_rho''(0) = rho/8", "rho/8"),
-    ("we-implicit-equation", "log_implicit_equation",
-     "g_rho(z)^{1+rho}/{1-g_rho(z)}^{1-rho} = e^z/2^{2 rho} (the log of both sides is the "
-     "printed equation z = (1+rho) log g - (1-rho) log(1-g) + 2 rho log 2)",
-     "g^{1+rho}/(1-g)^{1-rho} = e^z/2^{2rho}"),
-    ("we-strictly-convex", "strictly_convex",
-     "|rho| < 1 implies phi_rho'' > 0 on (0, 1): phi_rho is strictly convex", "True"),
-    ("we-dual-domain", "dual_domain_is_R",
-     "phi_rho' -> -oo as m -> 0+ and -> +oo as m -> 1-: g_rho maps R onto (0, 1)", "True"),
-    ("we-rho0-logistic", "rho=0_is_logistic",
-     "When rho = 0 the construction reduces exactly to the logistic link", "e^z/(1+e^z)"),
-]
-
-for _id, _key, _stmt, _printed in _WE_FACTS:
-    register(_id, "app:elicitation-geometry", "app:elicitation-geometry", _stmt, "symbolic",
-             "exact", "sympy, symbolic rho (cases rho in (0,1), (-1,0) and rho = 0 where the "
-             "sign of rho matters)", printed=_printed)(_fact_check(_key))
-
-
-@register("we-affine-invariance", "app:elicitation-geometry", "app:elicitation-geometry",
-          "The linear term -kappa_rho m does not change the Bregman loss (affine terms do not "
-          "affect the Bregman divergence)", "symbolic", *_EXACT)
-def _we_affine():
-    phi = el.weighted_entropy_potential()
-    a, b = sp.symbols("a b", real=True)
-    diff = sp.simplify(el.bregman_loss(phi) - el.bregman_loss(phi + a * M + b))
-    return Outcome(PASS if diff == 0 else FAIL, f"l[phi + a m + b] - l[phi] = {_s(diff)}",
-                   "symbolic rho and arbitrary affine term a m + b")
-
-
-# ------------------------------------------------------------------ app:elicitation_stability
-@register("elicitation-stability-coefficient", "eq:elicitation-stability-coefficient",
-          "app:elicitation_stability",
-          "lambda* written through phi (eq:app_mustar_elicitation, eq:app_m2_elicitation) "
-          "equals eq:decision_stability; checked for phi_rho, rho = 0.6, Delta = 0.2",
-          "high-precision", "relative 1e-20",
-          "two independent 30-digit quadratures (tanh-sinh in m; trapezoid on the library's "
-          "chart) agree to ~1e-25; 1e-20 leaves a wide margin",
-          covers=("eq:app_mustar_elicitation", "eq:app_m2_elicitation"))
-def _elicitation_lambda():
-    rho, delta = sp.Rational(3, 5), sp.Rational(1, 5)
-    phi = el.weighted_entropy_potential(rho)
-    mu_i, m2_i = el.mustar_integral(phi, (0, 1), delta), el.m2_integral(phi, (0, 1), delta)
-    lib = stability(make_family("weighted-entropy", rho="0.6"), "0.2", dps=30)
-    with mpmath.workdps(40):
-        pts = [0, mpmath.mpf(1) / 4, mpmath.mpf(1) / 2, mpmath.mpf(3) / 4, 1]
-        vals = {}
-        for name, integral in (("mu_star", mu_i), ("m2", m2_i)):
-            f = sp.lambdify(M, integral.function, modules="mpmath")
-            vals[name] = mpmath.quad(f, pts)
-        d = mpmath.mpf(1) / 5
-        lam = d * vals["mu_star"] - 2 * mpmath.npdf(0) * (1 - d * d / 4) * max(vals["m2"], 0)
-        rel = {k: abs(v - lib.values[k]) / abs(lib.values[k])
-               for k, v in (("mu_star", vals["mu_star"]), ("m2", vals["m2"]),
-                            ("lambda_star", lam))}
-        worst = max(rel.values())
-        computed = f"lambda* = {mpmath.nstr(lam, 20)} (m-integrals) vs " \
-                   f"{mpmath.nstr(lib.values['lambda_star'], 20)} (library)"
-        detail = ", ".join(f"{k}: rel. diff {mpmath.nstr(v, 3)}" for k, v in rel.items())
-    return Outcome(PASS if worst <= mpmath.mpf("1e-20") else FAIL, computed, detail)
 
 
 # ---------------------------------------------------------------------- definitions

@@ -25,6 +25,7 @@ from scipy import integrate, optimize
 from scipy.special import expit, ndtr
 
 from nbl_sim import population as pop
+from nbl_sim.circle import circle_equilibria
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import TWO_TRANSITION_DEFAULTS, make_family
 from nbl_theory.links import Link
@@ -329,7 +330,7 @@ def test_circle_equilibria_paper_links(spec, delta):
     sign change of H (checked at α ± 1e-6) in the direction its label says."""
     link = spec.link()
     rate = float(stability(link, delta).jacobian_rates["theta"])
-    eqs = pop.circle_equilibria(link, delta)
+    eqs = circle_equilibria(link, delta)
     assert "grid step" in eqs.caveat and eqs.grid_step == pytest.approx(2 * math.pi / 3600)
     alphas = np.array([e.alpha for e in eqs])
     zero = eqs[int(np.argmin(np.abs(alphas)))]
@@ -349,12 +350,12 @@ def test_circle_equilibria_unstable_link_has_attracting_pair():
     """Δ = 0.2, two-transition mu2 = 1.244122 (unstable: α = 0 repels): H is odd, so the extra
     zeros come as ±α₁, α₁ attracting, and a 4× finer grid finds the same zeros."""
     link = make_family("two-transition", mu2="1.244122")
-    eqs = pop.circle_equilibria(link, "0.2")
+    eqs = circle_equilibria(link, "0.2")
     labels = [(round(e.degrees, 4), e.stability) for e in eqs]
     pos = [e for e in eqs if 0 < e.alpha < math.pi]
     assert len(pos) == 1 and pos[0].stability == "attracting"
     assert any(abs(e.alpha + pos[0].alpha) < 1e-10 for e in eqs), labels
-    fine = pop.circle_equilibria(link, "0.2", n_grid=14400)
+    fine = circle_equilibria(link, "0.2", n_grid=14400)
     assert [round(e.alpha, 10) for e in fine] == [round(e.alpha, 10) for e in eqs]
 
 
@@ -413,7 +414,7 @@ BETA2, _, _ = pop.arm_vectors("0.5", 2)
     (lambda: pop.jacobian_fd(LOGI, BETA2, [1, 0, 0]), "shape"),
     (lambda: pop.jacobian_formula(LOGI), "delta or beta"),
     (lambda: pop.jacobian_formula(LOGI, "0.7", beta=BETA2), "disagrees"),
-    (lambda: pop.circle_equilibria(LOGI, "0.5", n_grid=3), "n_grid"),
+    (lambda: circle_equilibria(LOGI, "0.5", n_grid=3), "n_grid"),
     (lambda: pop.population_field(Link.from_expression("exp(32*z)", validate=False), BETA2,
                                   [1, 0]), "not finite"),
 ])

@@ -11,13 +11,16 @@ import pytest
 
 from nbl_sim import population as pop
 from nbl_sim import rate_theory as rt
+from nbl_sim import regret_geometry as rg
 from nbl_sim.environment import Environment
 from nbl_sim.policies.nbl import nbl_run
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.links import Link
+from nbl_theory.numeric import gauss_legendre_uniform
 from nbl_theory.stability import stability
-from proofs_check.claims import stochastic as st
+from proofs_check.witnesses.disagreement import regret_in_plane
+from proofs_check.witnesses.lambda0 import lambda0_2d
 
 LOGISTIC = make_family("logistic")
 TT_STABLE = make_family("two-transition", mu2="-1.074037")
@@ -27,7 +30,7 @@ PHI0 = 1 / math.sqrt(2 * math.pi)
 
 # ------------------------------------------------------------------------------- helpers
 def _gl(lo, hi, width):
-    return rt._gl_uniform(lo, hi, width)
+    return gauss_legendre_uniform(lo, hi, width)
 
 
 def _brute_noise(link, dl, k, squared=False):
@@ -115,11 +118,11 @@ def test_local_rates_d2_faster_than_lambda_star_when_m2_negative():
     lambda: rt.loglog_slope([1, 2], [1, 0], 0),
     lambda: rt.loglog_slope([1, 2, 3], [1, 2], 0),
     lambda: rt.step_size_table(gamma=0),
-    lambda: rt.regret_given_angle(LOGISTIC, 1.0, float("inf")),
-    lambda: rt.regret_given_angle(LOGISTIC, 1.0, 0.1, psi=float("nan")),
-    lambda: rt.regret_scaling(LOGISTIC, 1.0, 0.0, [0.1, 2 * math.pi]),
-    lambda: rt.stability_radius(LOGISTIC, 1.0, frac=1.0),
-    lambda: rt.stability_radius(TT_UNSTABLE, "0.2"),            # κ_θ < 0
+    lambda: rg.regret_given_angle(LOGISTIC, 1.0, float("inf")),
+    lambda: rg.regret_given_angle(LOGISTIC, 1.0, 0.1, psi=float("nan")),
+    lambda: rg.regret_scaling(LOGISTIC, 1.0, 0.0, [0.1, 2 * math.pi]),
+    lambda: rg.stability_radius(LOGISTIC, 1.0, frac=1.0),
+    lambda: rg.stability_radius(TT_UNSTABLE, "0.2"),            # κ_θ < 0
 ])
 def test_bad_input_raises(call):
     with pytest.raises(NBLInputError):
@@ -282,15 +285,15 @@ def test_linear_prediction_matches_nbl_simulation():
 def test_regret_psi0_equals_d2_helper(link):
     for dl in (0.2, 1.0):
         for a in (1e-4, 0.3, -1.0, 2.5, math.pi):
-            assert rt.regret_given_angle(link, dl, a) == pytest.approx(
-                st._regret_given_v(link, dl, a), rel=1e-14, abs=1e-300)
+            assert rg.regret_given_angle(link, dl, a) == pytest.approx(
+                regret_in_plane(link, dl, a), rel=1e-14, abs=1e-300)
 
 
 @pytest.mark.parametrize("alpha,psi", [(0.7, math.pi / 2), (-1.2, 1.0), (2.5, 2.2),
                                        (0.4, 0.6)])
 def test_regret_matches_conditional_cdf_rule(alpha, psi):
     for link in (LOGISTIC, TT_STABLE):
-        got = rt.regret_given_angle(link, 1.0, alpha, psi)
+        got = rg.regret_given_angle(link, 1.0, alpha, psi)
         assert got == pytest.approx(_regret_conditional(link, 1.0, alpha, psi), rel=1e-10)
 
 
@@ -298,46 +301,46 @@ def test_regret_matches_conditional_cdf_rule(alpha, psi):
                                        (1.1, 1.0), (-0.5, 2.5)])
 def test_regret_monte_carlo(alpha, psi):
     m, se = _regret_mc(TT_STABLE, 1.5, alpha, psi, seed=int(10 * abs(alpha) + 3 * psi))
-    assert abs(m - rt.regret_given_angle(TT_STABLE, 1.5, alpha, psi)) < 5 * se
+    assert abs(m - rg.regret_given_angle(TT_STABLE, 1.5, alpha, psi)) < 5 * se
 
 
 def test_regret_symmetries_and_continuity():
     for link in (TT_STABLE, LOGISTIC):
         for a, p in ((0.3, 0.4), (-1.3, 2.0), (2.9, 0.0)):
-            base = rt.regret_given_angle(link, 1.0, a, p)
+            base = rg.regret_given_angle(link, 1.0, a, p)
             # the same v: (α, ψ) ~ (−α, ψ + π); and ψ → −ψ (ω → −ω)
-            assert rt.regret_given_angle(link, 1.0, -a, p + math.pi) == pytest.approx(
+            assert rg.regret_given_angle(link, 1.0, -a, p + math.pi) == pytest.approx(
                 base, rel=1e-12)
-            assert rt.regret_given_angle(link, 1.0, a, -p) == pytest.approx(base, rel=1e-12)
+            assert rg.regret_given_angle(link, 1.0, a, -p) == pytest.approx(base, rel=1e-12)
             # α and α + 2π are the same direction
-            assert rt.regret_given_angle(link, 1.0, a + 2 * math.pi, p) == pytest.approx(
+            assert rg.regret_given_angle(link, 1.0, a + 2 * math.pi, p) == pytest.approx(
                 base, rel=1e-12)
         # ψ → 0 continuity: the smoothed rule (σ = s sin ψ) meets the unsmoothed one, O(ψ²)
         for a in (0.05, 0.7, -2.0):
-            r0 = rt.regret_given_angle(link, 1.0, a, 0.0)
-            assert rt.regret_given_angle(link, 1.0, a, 1e-5) == pytest.approx(r0, rel=1e-9)
-            assert rt.regret_given_angle(link, 1.0, a, 1e-2) == pytest.approx(r0, rel=1e-3)
+            r0 = rg.regret_given_angle(link, 1.0, a, 0.0)
+            assert rg.regret_given_angle(link, 1.0, a, 1e-5) == pytest.approx(r0, rel=1e-9)
+            assert rg.regret_given_angle(link, 1.0, a, 1e-2) == pytest.approx(r0, rel=1e-3)
     # α → −α for every link and ψ: the gap is even in z1 and wedge(−α) is the z1-mirror of
     # wedge(α) (the two arcs of a wedge are point reflections of each other); the two sides
     # are computed on different arcs, so this is a check of the rule, not an identity of it
     for a, p in ((0.2, 0.0), (1.4, 0.0), (1.4, math.pi / 2), (0.9, 0.5)):
         for link in (TT_STABLE, LOGISTIC):
-            assert rt.regret_given_angle(link, 1.0, -a, p) == pytest.approx(
-                rt.regret_given_angle(link, 1.0, a, p), rel=1e-12)
+            assert rg.regret_given_angle(link, 1.0, -a, p) == pytest.approx(
+                rg.regret_given_angle(link, 1.0, a, p), rel=1e-12)
 
 
 @pytest.mark.parametrize("link", [LOGISTIC, TT_STABLE])
 @pytest.mark.parametrize("dl", [0.2, 1.8])
 @pytest.mark.parametrize("psi", [0.0, math.pi / 2, 1.0])
 def test_error_to_regret_constant(link, dl, psi):
-    c = rt.error_to_regret_constant(link, dl, psi)
-    sc = rt.regret_scaling(link, dl, psi, [1e-4, 1e-3, 1e-2])
+    c = rg.error_to_regret_constant(link, dl, psi)
+    sc = rg.regret_scaling(link, dl, psi, [1e-4, 1e-3, 1e-2])
     assert sc["limit"] == c
     assert sc["ratio"][0] / c - 1 == pytest.approx(0, abs=1e-6)      # next term is O(α²)
     assert sc["slope"] == pytest.approx(2, abs=1e-4)
     if psi == 0.0:    # the α → 0 limit used by the error-to-regret claim of stochastic.py
         s = math.sqrt(1 - dl * dl / 4)
-        xg, wg = st._gl_grid(-12.0, 12.0, 0.25, 16)
+        xg, wg = gauss_legendre_uniform(-12.0, 12.0, 0.25)
         lim = PHI0 * float((wg * PHI0 * np.exp(-xg * xg / 2) * xg * xg
                             * link.derivative_numpy(s * xg, 1)).sum())
         assert c == pytest.approx(lim, rel=1e-13)
@@ -347,17 +350,17 @@ def test_error_to_regret_constant(link, dl, psi):
 def test_stability_radius_logistic_closed_form():
     # for the logistic link H(α) = −κ sin α, so λ0(r0) = κ(1 − r0²/4) and r0 = 2√(1 − frac)
     for frac in (0.5, 0.8):
-        r = rt.stability_radius(LOGISTIC, "1", frac)
+        r = rg.stability_radius(LOGISTIC, "1", frac)
         assert r["r0"] == pytest.approx(2 * math.sqrt(1 - frac), rel=1e-9)
         assert r["alpha"] == pytest.approx(2 * math.asin(r["r0"] / 2), rel=1e-14)
 
 
 def test_stability_radius_matches_lambda0_helper():
-    r = rt.stability_radius(TT_STABLE, "0.2", 0.5)
+    r = rg.stability_radius(TT_STABLE, "0.2", 0.5)
     assert 0 < r["r0"] < 2 and r["lambda0"] == pytest.approx(r["level"], rel=1e-12)
-    assert st._lambda0_2d("tt-stable", "0.2", r["r0"]) == pytest.approx(r["level"], rel=1e-9)
-    assert st._lambda0_2d("tt-stable", "0.2", r["r0"] * 1.01) < r["level"]
-    assert st._lambda0_2d("tt-stable", "0.2", r["r0"] * 0.99) > r["level"]
+    assert lambda0_2d(TT_STABLE, "0.2", r["r0"]) == pytest.approx(r["level"], rel=1e-9)
+    assert lambda0_2d(TT_STABLE, "0.2", r["r0"] * 1.01) < r["level"]
+    assert lambda0_2d(TT_STABLE, "0.2", r["r0"] * 0.99) > r["level"]
 
 
 def test_stability_radius_cap():
@@ -366,13 +369,13 @@ def test_stability_radius_cap():
     link the level is set by the slower kappa_perp, and an unstable link has no radius."""
     logistic = make_family("logistic")
     for frac in (0.5, 0.75):
-        r = rt.stability_radius_cap(logistic, "1", frac)
+        r = rg.stability_radius_cap(logistic, "1", frac)
         # bisection on the angle to ~1e-12; the tilt grid is exact here (no tilt dependence)
         assert r["r0"] == pytest.approx(2 * math.sqrt(1 - frac), abs=1e-9)
     tt = make_family("two-transition", mu2="-1.074037")
-    cap = rt.stability_radius_cap(tt, "1", 0.75)
+    cap = rg.stability_radius_cap(tt, "1", 0.75)
     rates = rt.local_rates(tt, "1", 3)
     assert cap["kappa"] == rates["kappa"] == rates["kappa_perp"] < rates["kappa_theta"]
     assert cap["lambda0"] >= cap["level"] - 1e-12
     with pytest.raises(NBLInputError, match="not locally attracting"):
-        rt.stability_radius_cap(make_family("two-transition", mu2="1.244122"), "0.2")
+        rg.stability_radius_cap(make_family("two-transition", mu2="1.244122"), "0.2")

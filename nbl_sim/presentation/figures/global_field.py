@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from nbl_sim import population as pop
+from nbl_sim.circle import circle_equilibria
 from nbl_theory.paper import TWO_TRANSITION_KEYS, paper_link
 
 from ..style import link_color, new_figure
@@ -29,7 +30,7 @@ def compute(quick: bool) -> FigureData:
     for key in TWO_TRANSITION_KEYS:
         link = paper_link(key)
         tables[key] = {"alpha_deg": np.degrees(alpha), "H": pop.H_alpha(link, delta, alpha)}
-        eqs = pop.circle_equilibria(link, delta, n_grid=720 if quick else 3600)
+        eqs = circle_equilibria(link, delta, n_grid=720 if quick else 3600)
         att = []
         for e in eqs:
             zeros["link"].append(key)

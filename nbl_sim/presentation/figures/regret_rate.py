@@ -51,8 +51,8 @@ def _regret_rows(a: dict) -> dict:
 
 def figure_data(res) -> FigureData:
     """Tables, settings and a summary line from a :class:`~nbl_sim.rate_study.StudyResult`."""
-    from nbl_sim.rate_study import study_link
-    from nbl_sim.rate_theory import regret_scaling
+    from nbl_sim.regret_geometry import regret_scaling
+    from nbl_theory.paper import paper_link
 
     an = res.analysis()
     cfg = res.config
@@ -106,7 +106,7 @@ def figure_data(res) -> FigureData:
     e2r = {"link": [], "psi": [], "alpha": [], "ratio": [], "limit": []}
     for link in cfg.links:
         for psi in (0.0, math.pi / 2):
-            sc = regret_scaling(study_link(link), cfg.delta, psi, alphas)
+            sc = regret_scaling(paper_link(link), cfg.delta, psi, alphas)
             for al, ra in zip(sc["alphas"], sc["ratio"]):
                 e2r["link"].append(link)
                 e2r["psi"].append(psi)

@@ -1,74 +1,32 @@
-"""Claims checked by simulation (nbl_sim): the Stein contrast during randomization
-(eq:Wt-conditional-mean-proof) and the stochastic-dynamics statements of app:stochastic-nbl
-(fig:app-stochastic-angle).
+"""Claims checked by re-running the paper's experiments (sec:numerics, app:simulation-setup,
+app:stochastic-nbl, app:logistic-comparison): the stochastic-dynamics statements of
+fig:app-stochastic-angle and panel (d) of fig:numerical-summary, and the Greedy Logistic
+comparison of panels (g) and (h).
 
-Monte Carlo tolerances are stated in standard errors computed from the sample variance; every
-run is seeded, so the report is reproducible. A Monte Carlo disagreement with an *identity* (a
-mean that must hold exactly) is a FAIL — our simulator or theory core is wrong; a qualitative
-statement about the paper's experiment that the re-run does not show is a DISCREPANCY.
+The runs use the toolkit's simulator with the settings the paper prints
+(:data:`nbl_theory.paper.STOCHASTIC_SETTING`, :data:`nbl_theory.paper.COMPARISON_SETTING`,
+:mod:`proofs_check.witnesses.experiments`); every run is seeded, so the report is reproducible.
+A qualitative statement about the paper's experiment that the re-run does not show is a
+DISCREPANCY.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from nbl_sim.environment import Environment
-from nbl_sim.execution import SerialExecutor
-from nbl_sim.experiment import simulate
 from nbl_theory.families import make_family
-from nbl_theory.links import Link
-from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS
-from nbl_theory.stability import stability
+from nbl_theory.paper import (
+    PAPER_LINKS,
+    RHO_SWEEP,
+    STOCHASTIC_DELTAS,
+    STOCHASTIC_SETTING,
+    TWO_TRANSITION_KEYS,
+)
 
-from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
+from ...registry import DISCREPANCY, PASS, Outcome, register
+from ...witnesses.experiments import final_angle, paired_regret_gaps, regret_checkpoints
 
-_K_SE = 5.0  # identity checks: |mean − target| ≤ 5 SE per coordinate (false alarm ~6e-7 each)
-_N_STEIN = 100_000
-
-
-def _link(row) -> Link:
-    return row.link()
-
-
-@register("stein-randomized-mean", "eq:Wt-conditional-mean-proof", "app:initialization",
-          "During the randomized initialization E[W_t | H_{t-1}] = (Delta mu_g / 2) v*, "
-          "W_t = A_t Y_t X_t (checked on the six named links, Delta in {0.2, 1}, d in {2, 5}, "
-          "random v*, Bernoulli rewards)", "monte-carlo",
-          f"|mean - target| <= {_K_SE:g} SE per coordinate, {_N_STEIN} rounds per case",
-          "an identity: a 5-SE miss has probability ~6e-7 per coordinate under the identity, so "
-          "a miss means the simulator or mu_g is wrong (FAIL)")
-def _stein_mean():
-    rows, worst = [], 0.0
-    for i, row in enumerate(PAPER_LINKS.values()):
-        link = _link(row)
-        for delta in ("0.2", "1"):
-            mu_g = float(stability(link, delta).values["mu_g"])
-            for d in (2, 5):
-                env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
-                                        geometry_seed=100 + i)
-                real = env.draw(1000 + i, [0], _N_STEIN, _N_STEIN)
-                c = real.coins[0]
-                y = np.where(c > 0, real.Y[0, :, 1], real.Y[0, :, 0])
-                W = (c * y)[:, None] * real.X[0]
-                target = env.delta * mu_g / 2 * env.v_star
-                z = np.abs(W.mean(0) - target) / (W.std(0, ddof=1) / math.sqrt(_N_STEIN))
-                worst = max(worst, float(z.max()))
-                rows.append(f"{link.name} Delta={delta} d={d}: max z = {z.max():.2f}")
-    status = PASS if worst <= _K_SE else FAIL
-    return Outcome(status, f"max |z| = {worst:.2f} over {len(rows)} cases", "; ".join(rows))
-
-
-def _final_angles(rows, delta, n=10_000, reps=100, seed=0):
-    out = []
-    for row in rows:
-        env = Environment.build(_link(row), delta)
-        res = simulate(env, n=n, reps=reps, init_angle=10.0, seed=seed,
-                       executor=SerialExecutor())
-        s = res.summary()["nbl"]
-        out.append((row, s["final_angle_deg_mean"], s["final_angle_deg_se"]))
-    return out
+__all__: list[str] = []
 
 
 _SETTING = ("10 deg start, gamma = 10, t0 = 500, n = 10,000, 100 replications, Bernoulli "
@@ -83,8 +41,8 @@ _SETTING = ("10 deg start, gamma = 10, t0 = 500, n = 10,000, 100 replications, B
           "a qualitative reading of a 100-replication experiment; 2 SE is the paper's own "
           "95% band convention", printed="attracting / persistent / repelling")
 def _regimes():
-    stable, near, unstable = _final_angles([PAPER_LINKS[k] for k in TWO_TRANSITION_KEYS], "0.2")
-    (_, m1, s1), (_, m2, s2), (_, m3, s3) = stable, near, unstable
+    (m1, s1), (m2, s2), (m3, s3) = (final_angle(PAPER_LINKS[k].link(), "0.2")
+                                    for k in TWO_TRANSITION_KEYS)
     checks = {
         "stable: |mean final angle| < 2 SE": abs(m1) < 2 * s1,
         "near-critical: final angle > 0 by 2 SE": m2 > 2 * s2,
@@ -107,9 +65,8 @@ def _regimes():
           "a qualitative reading of a 100-replication experiment (the paper's 95% bands)",
           printed="increasingly strong recovery as Delta increases")
 def _separation():
-    row = PAPER_LINKS["tt-unstable"]
-    res = [(_final_angles([row], d)[0], d) for d in ("0.2", "1.0", "1.8")]
-    means = [(m, s, d) for (_, m, s), d in res]
+    link = PAPER_LINKS["tt-unstable"].link()
+    means = [(*final_angle(link, d), d) for d in STOCHASTIC_DELTAS]
     ok = all(a[0] - b[0] > 2 * math.hypot(a[1], b[1]) for a, b in zip(means, means[1:]))
     computed = ", ".join(f"Delta={d}: {m:.3f} +- {s:.3f} deg" for m, s, d in means)
     return Outcome(PASS if ok else DISCREPANCY, computed,
@@ -125,19 +82,17 @@ def _separation():
           printed="stable: R_t/t decreases; near-critical, unstable: persistent regret")
 def _panel_d():
     finals, notes = [], []
+    n, sqrt_reps = STOCHASTIC_SETTING["n"], math.sqrt(STOCHASTIC_SETTING["reps"])
     for row in (PAPER_LINKS[k] for k in TWO_TRANSITION_KEYS):
-        env = Environment.build(_link(row), "0.2")
-        res = simulate(env, n=10_000, reps=100, init_angle=10.0, seed=0,
-                       executor=SerialExecutor(), record_rounds=[0, 1000, 10_000])
-        reg = res.policies["nbl"].regret
-        avg_1k, avg_n = reg[:, 1] / 1000, reg[:, 2] / 10_000
+        reg = regret_checkpoints(row.link(), "0.2", [0, 1000, n])
+        avg_1k, avg_n = reg[:, 1] / 1000, reg[:, 2] / n
         drop = avg_1k - avg_n  # paired: R_1000/1000 - R_n/n per replication
-        finals.append((row.regime, avg_n.mean(), avg_n.std(ddof=1) / 10))
+        finals.append((row.regime, avg_n.mean(), avg_n.std(ddof=1) / sqrt_reps))
         notes.append(f"{row.regime}: R_t/t {avg_1k.mean():.3e} at t=1000 -> "
                      f"{avg_n.mean():.3e} at t=10000 (paired drop {drop.mean():.2e} +- "
-                     f"{drop.std(ddof=1) / 10:.1e} SE)")
+                     f"{drop.std(ddof=1) / sqrt_reps:.1e} SE)")
         if row.regime == "stable":
-            stable_drops = drop.mean() > 2 * drop.std(ddof=1) / 10
+            stable_drops = drop.mean() > 2 * drop.std(ddof=1) / sqrt_reps
     (_, a, sa), (_, b, sb), (_, c, sc) = finals
     ordered = b - a > 2 * math.hypot(sa, sb) and c - b > 2 * math.hypot(sb, sc)
     ok = stable_drops and ordered
@@ -145,31 +100,6 @@ def _panel_d():
     detail = ("; ".join(notes) + f"; stable R_t/t decreases: {stable_drops}; final R_n/n "
               f"ordered stable < near-critical < unstable: {ordered}")
     return Outcome(PASS if ok else DISCREPANCY, computed, detail)
-
-
-def _paired_regret_gaps(links, delta="1", n=2000, n0=200, reps=100, seed=0):
-    """NBL minus Greedy Logistic final regret, paired within replications (common random
-    numbers and the same randomized initialization, app:logistic-comparison), and per link a
-    diagnostic line splitting the replications by how far NBL's randomized start v_{n0} is from
-    v*."""
-    out, notes = [], []
-    for name, link in links:
-        env = Environment.build(link, delta)
-        res = simulate(env, n=n, reps=reps, n0=n0, seed=seed,
-                       policies=("nbl", "greedy-logistic"), executor=SerialExecutor())
-        nbl, gl = res.policies["nbl"].regret[:, -1], res.policies["greedy-logistic"].regret[:, -1]
-        diff = nbl - gl
-        out.append((name, float(diff.mean()), float(diff.std(ddof=1) / math.sqrt(reps))))
-        # diagnostic: how far the randomized start v_{n0} is from v*
-        k0 = int(np.searchsorted(res.record_rounds, n0))
-        good = np.abs(np.degrees(res.policies["nbl"].angle[:, k0])) < 30
-        if 1 < good.sum() < reps:
-            se_good = diff[good].std(ddof=1) / math.sqrt(good.sum())
-            notes.append(f"{name}: median R_n NBL {np.median(nbl):.1f} vs GL {np.median(gl):.1f}; "
-                         f"{int(good.sum())} reps start within 30 deg of v*, their NBL - GL = "
-                         f"{diff[good].mean():+.2f} +- {se_good:.2f} (SE); the rest "
-                         f"{diff[~good].mean():+.2f}")
-    return out, notes
 
 
 _CMP = ("Delta = 1, n = 2000, n0 = 200, gamma = 10, t0 = 500, 100 replications, Bernoulli "
@@ -190,9 +120,8 @@ def _fmt_gaps(gaps):
           "the paper's band convention", quick=False,
           printed="GL lower near logistic; advantage diminishes; NBL can have lower regret")
 def _panel_g():
-    links = [(f"rho={r}", make_family("weighted-entropy", rho=r))
-             for r in ("0", "0.2", "0.4", "0.6", "0.8")]
-    gaps, notes = _paired_regret_gaps(links)
+    links = [(f"rho={r}", make_family("weighted-entropy", rho=r)) for r in RHO_SWEEP]
+    gaps, notes = paired_regret_gaps(links)
     (_, m0, s0), (_, m8, s8) = gaps[0], gaps[-1]
     gl_better_at_logistic = m0 > 1.96 * s0
     diminishes = m0 - m8 > 1.96 * math.hypot(s0, s8)
@@ -214,9 +143,9 @@ def _panel_g():
           "paired differences over common random numbers; 1.96 SE", quick=False,
           printed="GL keeps an advantage for some link; NBL lower for larger departures")
 def _panel_h():
-    links = [(f"mu2={row.params['mu2']}", _link(row))
+    links = [(f"mu2={row.params['mu2']}", row.link())
              for row in (PAPER_LINKS[k] for k in TWO_TRANSITION_KEYS)]
-    gaps, notes = _paired_regret_gaps(links)
+    gaps, notes = paired_regret_gaps(links)
     gl_adv = any(m > 1.96 * s for _, m, s in gaps)
     nbl_adv = any(m < -1.96 * s for _, m, s in gaps)
     ok = gl_adv and nbl_adv

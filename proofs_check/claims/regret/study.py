@@ -1,4 +1,5 @@
-"""Claims checked by the empirical regret-rate study (sec:regret; :mod:`nbl_sim.rate_study`).
+"""Claims checked by the empirical regret-rate study (sec:regret; :mod:`nbl_sim.rate_study`,
+run through :func:`proofs_check.witnesses.toolkit_values.regret_rate_study`).
 
 All five read the full study (``nbl study``: 2 stable links at Δ = 1, d ∈ {2, 4, 8, 16},
 n ∈ [10³, 10⁵], 500 replications; the step-size sweep, localization against n0 and the unstable
@@ -16,27 +17,15 @@ a DISCREPANCY; our linearized prediction disagreeing with our simulation is a FA
 
 from __future__ import annotations
 
-import functools
 import math
 
-from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
+from ...registry import DISCREPANCY, FAIL, PASS, Outcome, register
+from ...witnesses.toolkit_values import regret_rate_study
 
 __all__: list[str] = []
 
 _CHI2_MARGIN = 4.0       # log n must be within Δχ² = 4 of the best model (≈ 2 SE on one param)
 _EXP_ABS = 0.05          # exponent vs linearized prediction: absolute allowance (nonlinearity)
-
-
-@functools.cache
-def _study():
-    from nbl_sim.figures.regret_rate import study_cache
-    from nbl_sim.rate_study import FULL, run_study
-
-    res = run_study(FULL, cache=study_cache())
-    if res.failures:
-        raise RuntimeError(f"{len(res.failures)} study cells failed: "
-                           + "; ".join(f.error for f in res.failures[:3]))
-    return res, res.analysis()
 
 
 @register("regret-rate-d-log-n", "thm:regret-rate", "sec:regret",
@@ -56,7 +45,7 @@ def _study():
           "(the d-free Stage-I cost C0 log n dilutes b at small d)",
           printed="E[R_n] = O(d log n) (thm:regret-rate)", quick=False)
 def _regret_rate_d_log_n():
-    res, an = _study()
+    res, an = regret_rate_study()
     rows, ok = [], True
     for link, a in an["regret"].items():
         longs = an["regret_long"].get(link, {"by_d": {}})["by_d"]
@@ -110,8 +99,8 @@ def _regret_rate_d_log_n():
           "the last decade contradicts the text's 'of order d/t' there (DISCREPANCY)",
           printed="E[||v_t - v*||^2 1{tau > t}] <= C_e d/(t + t0); 'the squared directional "
                   "error is of order d/t'", quick=False)
-def _estimation_study():
-    _, an = _study()
+def _estimationregret_rate_study():
+    _, an = regret_rate_study()
     rows, ok = [], True
     for link, a in an["estimation"].items():
         longs = an["estimation_long"].get(link, {"by_d": {}})["by_d"]
@@ -150,7 +139,7 @@ def _estimation_study():
           f"{_EXP_ABS:g} in the exponent covers both, and the bootstrap SE covers the Monte Carlo",
           printed="2 gamma lambda0 > 1 (prop:localized-estimation) gives the d/t rate", quick=False)
 def _step_size_exponent():
-    _, an = _study()
+    _, an = regret_rate_study()
     g = an["gamma"]
     rows, ok = [], True
     prev = None
@@ -186,7 +175,7 @@ def _step_size_exponent():
           "binomial SEs from 2000 independent replications; common random numbers across n0",
           printed="P(tau <= n) <= delta once n0 >= C_loc (d + log(1/delta))", quick=False)
 def _localization_vs_n0():
-    _, an = _study()
+    _, an = regret_rate_study()
     loc = an["localization"]
     rows, ok = [], True
     for d, rs in loc["by_d"].items():
@@ -215,7 +204,7 @@ def _localization_vs_n0():
           "bootstrap over replications (seeded); common random numbers across the two links",
           printed="O(d log n) under assum:positive-stability (lambda* > 0)", quick=False)
 def _unstable_contrast():
-    _, an = _study()
+    _, an = regret_rate_study()
     c = an["contrast"]
     u, s = c["tt-unstable"], c["tt-stable"]
     ok = u["slope"]["lo"] > s["slope"]["hi"] and u["fit"]["best"] != "log"

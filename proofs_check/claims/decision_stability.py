@@ -1,37 +1,107 @@
-"""Claims of prop:self-concordance-stability and its proof (app:self_concordance).
+"""Claims of sec:decision_stability_geometry and its appendices (app:elicitation_stability,
+app:self_concordance): the link's derivatives through the potential, λ* written through φ, the
+self-concordance condition in its equivalent forms, κ(a) = e^{a²/2}Φ(−a), the lower bound of
+prop:self-concordance-stability and the two inequalities of its proof, and the
+self-concordance constants of the reference links.
 
-κ(a) = e^{a²/2}Φ(−a) is compared with direct quadrature of E[e^{−aZ}1{Z>0}]; the lower bound
-λ* ≥ 2μ*{Δ/2 − φ0(0)(1 − Δ²/4)R/κ(RΔ/2)} and the two inequalities of the proof
-(eq:self-concordance-mu-bound, eq:self-concordance-m2-bound) are checked for the six named links
-at Δ ∈ {0.2, 1, 1.8}; the self-concordance constants R of the reference links are derived by
-sympy and by the numeric sup and compared.
+Identities are checked exactly with sympy (``simplify(a − b) == 0``), where possible for a
+*generic* potential (:mod:`proofs_check.witnesses.potentials`). κ(a) is compared with direct
+quadrature of E[e^{−aZ}1{Z>0}]; the lower bound λ* ≥ 2μ*{Δ/2 − φ0(0)(1 − Δ²/4)R/κ(RΔ/2)} and
+the inequalities eq:self-concordance-mu-bound, eq:self-concordance-m2-bound are checked for the
+six named links at Δ ∈ {0.2, 1, 1.8} (E g'(U), E|g''(U)| by the trapezoid rule on the link's
+chart, :func:`proofs_check.witnesses.gaussian.gaussian_chart_moments`); the constants R are
+derived by sympy and by the numeric sup and compared.
 """
 
 from __future__ import annotations
 
-import math
-
 import mpmath
-import numpy as np
 import sympy as sp
-from scipy.integrate import trapezoid
 
 from nbl_theory import elicitation as el
 from nbl_theory.families import make_family
+from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.self_concordance import (
     kappa,
     kappa_by_quadrature,
     self_concordance_constant,
     sufficient_margin,
 )
+from nbl_theory.stability import stability
 
 from ..registry import DISCREPANCY, FAIL, PASS, Outcome, register
-from .stability import PAPER_LINKS, certified_at, paper_link
+from ..witnesses.gaussian import gaussian_chart_moments
+from ..witnesses.potentials import elicitation_potentials
+from ..witnesses.toolkit_values import certified_at
 
 __all__: list[str] = []
 
+M, Z = el.M, el.Z
+_EXACT = ("exact", "sympy simplify(difference) == 0: an identity either holds or it does not")
 _DELTAS = ("0.2", "1", "1.8")
-_PHI0 = 1 / math.sqrt(2 * math.pi)
+
+
+def _identity_outcome(results: dict, what: str) -> Outcome:
+    bad = [k for k, ok in results.items() if not ok]
+    computed = f"{what} on {len(results) - len(bad)}/{len(results)} potentials"
+    if bad:
+        return Outcome(FAIL, computed, "could not confirm for: " + ", ".join(bad))
+    return Outcome(PASS, computed, "confirmed for: " + ", ".join(results))
+
+
+@register("link-derivatives-from-potential", "sec:decision_stability_geometry",
+          "sec:decision_stability_geometry",
+          "phi'(g(z)) = z implies g' = 1/phi''(g) and g'' = -phi'''(g)/phi''(g)^3 (also "
+          "app:elicitation_stability, app:self_concordance)", "symbolic", *_EXACT)
+def _link_derivs():
+    res = {k: el.check_link_derivatives_implicit(phi)
+           for k, phi in elicitation_potentials().items()}
+    return _identity_outcome(res, "implicit differentiation matches")
+
+
+@register("self-concordance-equivalence", "eq:self-concordance-link",
+          "sec:decision_stability_geometry",
+          "|g''| <= R g' is equivalent to |(log g')'| <= R and to |phi'''(m)| <= R phi''(m)^2, "
+          "i.e. |d/dm (1/phi'')| <= R (app:self_concordance)", "symbolic", *_EXACT)
+def _sc_equiv():
+    g = sp.Function("g")(Z)
+    res = {"(log g')' = g''/g' for generic g":
+           sp.simplify(sp.diff(sp.log(sp.diff(g, Z)), Z) - sp.diff(g, Z, 2) / sp.diff(g, Z)) == 0}
+    # g''/g' (in m) = -phi'''/phi''^2 = d/dm (1/phi''): signed, so the |.| bounds coincide
+    res.update({k: el.check_self_concordance_equivalence(phi)
+                for k, phi in elicitation_potentials().items()})
+    return _identity_outcome(res, "signed ratios agree")
+
+
+@register("elicitation-stability-coefficient", "eq:elicitation-stability-coefficient",
+          "app:elicitation_stability",
+          "lambda* written through phi (eq:app_mustar_elicitation, eq:app_m2_elicitation) "
+          "equals eq:decision_stability; checked for phi_rho, rho = 0.6, Delta = 0.2",
+          "high-precision", "relative 1e-20",
+          "two independent 30-digit quadratures (tanh-sinh in m; trapezoid on the library's "
+          "chart) agree to ~1e-25; 1e-20 leaves a wide margin",
+          covers=("eq:app_mustar_elicitation", "eq:app_m2_elicitation"))
+def _elicitation_lambda():
+    rho, delta = sp.Rational(3, 5), sp.Rational(1, 5)
+    phi = el.weighted_entropy_potential(rho)
+    mu_i, m2_i = el.mustar_integral(phi, (0, 1), delta), el.m2_integral(phi, (0, 1), delta)
+    lib = stability(make_family("weighted-entropy", rho="0.6"), "0.2", dps=30)
+    with mpmath.workdps(40):
+        pts = [0, mpmath.mpf(1) / 4, mpmath.mpf(1) / 2, mpmath.mpf(3) / 4, 1]
+        vals = {}
+        for name, integral in (("mu_star", mu_i), ("m2", m2_i)):
+            f = sp.lambdify(M, integral.function, modules="mpmath")
+            vals[name] = mpmath.quad(f, pts)
+        d = mpmath.mpf(1) / 5
+        lam = d * vals["mu_star"] - 2 * mpmath.npdf(0) * (1 - d * d / 4) * max(vals["m2"], 0)
+        rel = {k: abs(v - lib.values[k]) / abs(lib.values[k])
+               for k, v in (("mu_star", vals["mu_star"]), ("m2", vals["m2"]),
+                            ("lambda_star", lam))}
+        worst = max(rel.values())
+        computed = f"lambda* = {mpmath.nstr(lam, 20)} (m-integrals) vs " \
+                   f"{mpmath.nstr(lib.values['lambda_star'], 20)} (library)"
+        detail = ", ".join(f"{k}: rel. diff {mpmath.nstr(v, 3)}" for k, v in rel.items())
+    return Outcome(PASS if worst <= mpmath.mpf("1e-20") else FAIL, computed, detail)
 
 
 @register("kappa-closed-form", "prop:self-concordance-stability", "app:self_concordance",
@@ -56,19 +126,6 @@ def _kappa():
                    f"{worst_f:.1e}", "; ".join(rows) + f"; kappa(0) = 1/2 exactly: {exact0}")
 
 
-def _gaussian_chart_moments(link, delta: float, n: int = 40001):
-    """E[g'(U)], E|g''(U)|, U ~ N(0, s^2), by the trapezoid rule on the link's chart over
-    |z| <= 12 s (float64; the Gaussian tail beyond 12 s is < 1e-32)."""
-    s = math.sqrt(1 - delta**2 / 4)
-    t_lo, t_hi = link.t_range(-12 * s, 12 * s)
-    t = np.linspace(t_lo, t_hi, n)
-    with np.errstate(all="ignore"):
-        z, _, w1, w2 = link.chart_numpy(t)
-        dens = np.exp(-0.5 * (np.asarray(z) / s) ** 2) / (s * math.sqrt(2 * math.pi))
-        f1, f2 = np.nan_to_num(w1 * dens), np.nan_to_num(np.abs(w2) * dens)
-    return float(trapezoid(f1, t)), float(trapezoid(f2, t))
-
-
 def _bound_check(key):
     def check():
         link = paper_link(key)
@@ -81,7 +138,7 @@ def _bound_check(key):
             df = float(d)
             margin = sufficient_margin(R, df)
             lower = 2 * mu * margin              # prop:self-concordance-stability
-            eg1, eg2 = _gaussian_chart_moments(link, df)
+            eg1, eg2 = gaussian_chart_moments(link, df)
             k = kappa(R * df / 2)
             slack = 1e-9 * max(1.0, abs(lower))  # float64 R and quadrature
             ok_bound = lower <= lam_lo + slack
@@ -105,7 +162,8 @@ def _bound_check(key):
     return check
 
 
-for _key, (_fam, _par, _val, _) in PAPER_LINKS.items():
+for _key, _row in PAPER_LINKS.items():
+    _fam, (_par, _val) = _row.family, _row.parameter
     register(f"sc-lower-bound-{_key}", "prop:self-concordance-stability", "app:self_concordance",
              f"lambda* >= 2 mu* {{Delta/2 - phi0(0)(1 - Delta^2/4) R/kappa(R Delta/2)}} for "
              f"{_fam} ({_par} = {_val}) at Delta = 0.2, 1, 1.8", "certified",

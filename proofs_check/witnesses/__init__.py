@@ -1,0 +1,49 @@
+"""Witnesses: the deliberately independent re-computations the claims compare the paper and the
+library with (DESIGN.md, "proofs_check — is the paper right?").
+
+A witness computes a quantity of the paper from its definition by a route the library does not
+take — a direct 2-D quadrature where the library reduces to 1-D, an own one-arm integral where
+the library uses graded panels, a numpy re-run of alg:nbl next to the compiled kernel, a polar
+quadrature on the disagreement wedges, exact rational geometry — and says how accurate it is.
+The claims in :mod:`proofs_check.claims` only register statements and compare.
+
+Modules (by concept)
+--------------------
+:mod:`.stats`
+    Monte Carlo statistics: means and SEs, binomial z, quantile intervals, Clopper–Pearson,
+    Gaussian-limit quantiles, least-squares rate fits.
+:mod:`.gaussian`
+    Gaussian expectation rules (tensor Gauss–Hermite, Gauss–Legendre means, chart trapezoid,
+    absolute moments in closed form).
+:mod:`.geometry`
+    Exactly rational unit vectors and rotations, random pairs on the sphere, the paper's paths.
+:mod:`.links`
+    Links written from the paper's formulas, increasing test links, sup |g'|.
+:mod:`.direct_definitions`
+    μ*, κ*, m0, m2 from their 2-D definitions; the tangent spectrum of eq:Jacobian.
+:mod:`.fields`
+    The population field from own one-arm integrals; the boundary matrix; Richardson
+    differences.
+:mod:`.local_expansions`
+    Finite-difference fields along the paths of app:local_jacobian and app:local_stability.
+:mod:`.lambda0`
+    λ0(r0) minimisers and the local stability radius (cor:local_stability).
+:mod:`.paths`
+    NBL paths re-run in numpy, stopped quantities, kernel runs for long horizons.
+:mod:`.disagreement`
+    Polar quadrature on the disagreement wedges (app:error-to-regret).
+:mod:`.subgaussian`
+    Laws at the edge of the tail hypothesis of lem:tail_to_mgf.
+:mod:`.initialization`
+    The randomized initialization simulated directly, with its exact Stein moments.
+:mod:`.experiments`
+    The paper's experiments re-run with the toolkit's simulator, with the printed settings.
+:mod:`.printed`
+    Numbers rounded as the paper prints them.
+:mod:`.toolkit_values`
+    Not witnesses: the toolkit's values the claims compare with, cached once per process.
+
+The library (``nbl_theory``, ``nbl_sim``) never imports this package.
+"""
+
+__all__: list[str] = []

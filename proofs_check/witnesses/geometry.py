@@ -1,0 +1,139 @@
+"""Geometry for the checks: exactly rational unit vectors and rotations, random directions and
+pairs on the sphere, the paper's paths on the sphere, and the fixed random orientations of the
+population claims.
+
+The rational constructions make identities of the paper hold *exactly* (Fraction arithmetic), so
+a property-based check can demand equality instead of a rounding tolerance.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+
+from nbl_sim import population as pop
+from nbl_sim.geometry import tangent_projection
+
+__all__ = ["unit_vectors", "direction_gap", "stereographic_unit", "rational_cases",
+           "rational_sphere_pairs", "float_pairs", "angle_distance", "cayley_rotation",
+           "case_geometry", "tangent_directions", "sphere_path", "normalized_path"]
+
+
+def unit_vectors(rng, d: int, k: int = 1) -> np.ndarray:
+    """``k`` independent uniform unit vectors in R^d (normalized Gaussians), shape (k, d)."""
+    v = rng.standard_normal((k, d))
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def direction_gap(x, y) -> tuple:
+    """Both sides of ‖x/‖x‖ − y/‖y‖‖ ≤ 2‖x − y‖/‖y‖ for the rows of ``x`` and ``y``.
+
+    Returns
+    -------
+    lhs, rhs : ndarray
+        Float64 norms (a few ulps).
+    """
+    x, y = np.atleast_2d(x), np.atleast_2d(y)
+    nx = np.linalg.norm(x, axis=1, keepdims=True)
+    ny = np.linalg.norm(y, axis=1, keepdims=True)
+    lhs = np.linalg.norm(x / nx - y / ny, axis=1)
+    rhs = 2 * np.linalg.norm(x - y, axis=1) / ny[:, 0]
+    return lhs, rhs
+
+
+def stereographic_unit(p) -> list:
+    """An exactly rational unit vector in Q^{len(p)+1} from a rational point p (inverse
+    stereographic projection): (2p, ‖p‖² − 1)/(‖p‖² + 1), in :class:`fractions.Fraction`."""
+    p = [Fraction(x) for x in p]
+    n2 = sum(x * x for x in p)
+    return [2 * x / (n2 + 1) for x in p] + [(n2 - 1) / (n2 + 1)]
+
+
+def rational_cases(rng, k, dims=(2, 3, 5)):
+    """``k`` pairs (v, w): v an exactly rational unit vector, w a rational vector, with the
+    dimension cycling through ``dims`` (numerators and denominators drawn from ``rng``)."""
+    for j in range(k):
+        d = dims[j % len(dims)]
+        v = stereographic_unit([Fraction(int(rng.integers(-20, 21)), int(rng.integers(1, 9)))
+                                for _ in range(d - 1)])
+        w = [Fraction(int(rng.integers(-50, 51)), int(rng.integers(1, 12))) for _ in range(d)]
+        yield v, w
+
+
+def rational_sphere_pairs(rng, k):
+    """``k`` pairs (v*, v) of exactly rational unit vectors in d = 2, 3, 4 (cycling)."""
+    for j in range(k):
+        d = (2, 3, 4)[j % 3]
+        vs = stereographic_unit([Fraction(int(rng.integers(-9, 10)), int(rng.integers(1, 6)))
+                                 for _ in range(d - 1)])
+        v = stereographic_unit([Fraction(int(rng.integers(-30, 31)), int(rng.integers(1, 40)))
+                                for _ in range(d - 1)])
+        yield vs, v
+
+
+def float_pairs(rng, d, k):
+    """A unit v* and ``k`` unit v at distances ‖v − v*‖ from ~1e-6 to 2 (half at angles
+    10^U(−6, 0), half uniform in (0, π), so both signs of v*ᵀv occur), float64."""
+    vs = rng.standard_normal(d)
+    vs /= np.linalg.norm(vs)
+    u = tangent_projection(vs, rng.standard_normal((k, d)))
+    u = tangent_projection(vs, u / np.linalg.norm(u, axis=1)[:, None])  # re-orthogonalize
+    u /= np.linalg.norm(u, axis=1)[:, None]
+    ang = np.concatenate([10.0 ** rng.uniform(-6, 0, k // 2), rng.uniform(0, np.pi, k - k // 2)])
+    v = np.cos(ang)[:, None] * vs + np.sin(ang)[:, None] * u
+    return vs, v / np.linalg.norm(v, axis=1)[:, None]
+
+
+def angle_distance(a, b):
+    """|a − b| reduced to [0, π] (distance of two angles on the circle)."""
+    return np.abs((a - b + np.pi) % (2 * np.pi) - np.pi)
+
+
+def cayley_rotation(d: int):
+    """An orthogonal d × d matrix Q = (I − A)(I + A)^{-1}, A skew with rational entries
+    A_ij = (i + 2j + 1)/7 (i < j), as an mpmath matrix at the working precision."""
+    a = mpmath.matrix(d, d)
+    for i in range(d):
+        for j in range(i + 1, d):
+            a[i, j] = mpmath.mpf(i + 2 * j + 1) / 7
+            a[j, i] = -a[i, j]
+    eye = mpmath.eye(d)
+    return (eye - a) * mpmath.inverse(eye + a)
+
+
+def case_geometry(index: int, delta: str, d: int):
+    """(β, v*, θ) of the population claims' case ``index`` (the position of the link in
+    :data:`nbl_theory.paper.PAPER_LINKS`): v*, θ along the first two columns of the Q factor of
+    a Gaussian matrix seeded with 10·index + d (a fixed random orientation)."""
+    q, _ = np.linalg.qr(np.random.default_rng(10 * index + d).standard_normal((d, d)))
+    beta, vs, theta = pop.arm_vectors(delta, d, v_star=q[:, 0], theta_dir=q[:, 1])
+    return beta, vs, theta
+
+
+def tangent_directions(vs, theta, d):
+    """Tangent directions u at v* (named): θ̂ and −0.6θ̂ in d = 2; θ̂, v* × θ̂ and a seeded
+    random tangent vector of length 0.7 in d = 3 (not all unit on purpose: the formulas checked
+    are linear in u)."""
+    th = theta / np.linalg.norm(theta)
+    if d == 2:
+        return [("theta", th), ("-0.6theta", -0.6 * th)]
+    e = np.cross(vs, th)
+    rnd = np.random.default_rng(77).standard_normal(3)
+    rnd -= (rnd @ vs) * vs
+    return [("theta", th), ("orth", e), ("random", 0.7 * rnd / np.linalg.norm(rnd))]
+
+
+def sphere_path(vs, u, eps):
+    """v_ε = cos(ε‖u‖)v* + sin(ε‖u‖)u/‖u‖ for an array of ε (the path of app:local_jacobian,
+    Step 2), shape (len(eps), d)."""
+    nu = float(np.linalg.norm(u))
+    e = np.asarray(eps, dtype=float)[:, None]
+    return np.cos(e * nu) * vs + np.sin(e * nu) * (u / nu)
+
+
+def normalized_path(vs, u, eps):
+    """v_u(ε) = (v* + εu)/‖v* + εu‖ for an array of ε (app:local_jacobian, Step 1)."""
+    x = vs[None, :] + np.asarray(eps, dtype=float)[:, None] * u[None, :]
+    return x / np.linalg.norm(x, axis=1)[:, None]

@@ -1,0 +1,177 @@
+"""The randomized initialization of alg:nbl simulated directly (app:initialization), its exact
+second moments from the Stein identities, and the constants implied by the simulation.
+
+W_t = A_t Y_t X_t with the coins A_t and potential rewards Y[..., (A_t + 1)//2] of
+``Environment.draw``; v_{n0} = W̄/‖W̄‖. One draw of n = max(n0) rounds serves every n0 (the
+prefix of a replication is exactly what a draw with the smaller n0 gives), so the rows of one
+setting are correlated across n0.
+
+In the Gaussian (n0 → ∞) limit √n0(W̄ − y) → N(0, Σ), y = (Δμ_g/2)v*, and Σ is known exactly
+from eq:stein_second (E[Y²|X, A=a] = f(β_aᵀX), f = g for Bernoulli rewards, g² + b²/3 for
+bounded ones): Σ = E f(Z) I + ½E f''(Z)(β₊β₊ᵀ + β₋β₋ᵀ) − y yᵀ.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from nbl_sim.environment import Environment
+
+from .gaussian import gh_rule_1d
+from .stats import gaussian_limit_quantile, quantile_ci
+from .toolkit_values import mu_g
+
+__all__ = ["NOISE", "InitGrid", "f_moments", "init_setting", "init_settings", "init_errors",
+           "implied_constants", "group_rows", "shallow_ratio", "fitted_exponents"]
+
+#: Half-width b of the uniform noise of the bounded-reward settings.
+NOISE = 0.5
+
+
+@dataclass(frozen=True)
+class InitGrid:
+    """A grid of initialization settings.
+
+    ``links`` and ``bounded`` hold (name, link) and (name, link, Δ) triples; the name is the
+    label the results carry. Bernoulli settings use ``seed``, bounded ones ``seed + 1``.
+    """
+
+    links: tuple
+    deltas: tuple
+    dims: tuple
+    n0s: tuple
+    reps: int
+    seed: int
+    bounded: tuple = ()
+
+
+def f_moments(link, reward: str, noise: float) -> tuple:
+    """E f(Z), E f''(Z) for f(z) = E[Y² | index z] (Bernoulli: g; bounded: g² + b²/3), by
+    240-node Gauss–Hermite (:func:`.gaussian.gh_rule_1d`; ~1e-15 for the paper's links)."""
+    z, w = gh_rule_1d()
+    g, g1, g2 = (link.derivative_numpy(z, k) for k in (0, 1, 2))
+    if reward == "bernoulli":
+        return float(w @ g), float(w @ g2)
+    return float(w @ (g * g + noise**2 / 3)), float(w @ (2 * (g1 * g1 + g * g2)))
+
+
+@functools.cache
+def init_setting(link, name: str, delta: str, d: int, n0s: tuple, reps: int, seed: int,
+                 reward: str = "bernoulli") -> dict:
+    """Randomized-initialization draws W̄_{n0} for every n0 (rows = replications) in the
+    environment of ``link`` at Δ with random v*, θ (geometry seed 600 + d).
+
+    Returns
+    -------
+    dict
+        ``env``, ``mu`` (μ_g of the float64 tier), ``B`` (B_Y), ``y`` = (Δμ_g/2)v*, ``wbar``
+        {n0: (reps, d)}, ``sigma`` (Σ above), ``ew2_exact`` = n0 E‖W̄ − y‖² = d E f + E f''
+        − ‖y‖², ``label``.
+    """
+    env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
+                            geometry_seed=600 + d, reward=reward, noise=NOISE)
+    mu = mu_g(link)
+    n = max(n0s)
+    wbar = {n0: np.empty((reps, d)) for n0 in n0s}
+    chunk = max(1, int(4e6 // (n * d)))
+    for a in range(0, reps, chunk):
+        idx = range(a, min(reps, a + chunk))
+        real = env.draw(seed, idx, n, n)
+        A = real.coins.astype(np.int64)
+        y_obs = np.take_along_axis(real.Y, ((A + 1) // 2)[..., None], axis=2)[..., 0]
+        W = (A * y_obs)[..., None] * real.X             # W_t = A_t Y_t X_t
+        cs = np.cumsum(W, axis=1)
+        for n0 in n0s:
+            wbar[n0][a:a + len(idx)] = cs[:, n0 - 1] / n0
+    if reward == "bernoulli":
+        B = 1.0
+    else:
+        ends = link.g_numpy(np.array([-60.0, 60.0]))
+        B = float(np.max(np.abs(ends))) + NOISE
+    y = env.delta * mu / 2 * env.v_star
+    Ef, Ef2 = f_moments(link, reward, NOISE)
+    bm, bp = env.beta
+    sigma = Ef * np.eye(d) + 0.5 * Ef2 * (np.outer(bp, bp) + np.outer(bm, bm)) - np.outer(y, y)
+    return {"env": env, "mu": mu, "B": B, "y": y, "wbar": wbar, "sigma": sigma,
+            "ew2_exact": (d * Ef + Ef2 - y @ y), "label": f"{name} {reward} Delta={delta} d={d}"}
+
+
+def init_settings(grid: InitGrid):
+    """Every setting of ``grid`` (:func:`init_setting`), Bernoulli ones first."""
+    for name, link in grid.links:
+        for delta in grid.deltas:
+            for d in grid.dims:
+                yield init_setting(link, name, delta, d, grid.n0s, grid.reps, grid.seed)
+    for name, link, delta in grid.bounded:
+        for d in grid.dims:
+            yield init_setting(link, name, delta, d, grid.n0s, grid.reps, grid.seed + 1,
+                               "bounded")
+
+
+def init_errors(s: dict, n0: int):
+    """(v_{n0}, ‖v_{n0} − v*‖, ‖W̄_{n0} − y‖) per replication of the setting ``s``."""
+    w = s["wbar"][n0]
+    v = w / np.linalg.norm(w, axis=1, keepdims=True)
+    return v, np.linalg.norm(v - s["env"].v_star, axis=1), np.linalg.norm(w - s["y"], axis=1)
+
+
+@functools.cache
+def implied_constants(grid: InitGrid, deltas: tuple) -> list:
+    """The constants of eq:initialization-high-probability and eq:init-vector-concentration-proof
+    implied by the simulation, and their Gaussian-limit values, per (setting, δ, n0).
+
+    C = q_{1−δ}(‖v − v*‖) Δμ_g √n0/(B_Y √(d + log(2/δ))) and C_4 = q_{1−δ}(‖W̄ − y‖) √n0/(B_Y
+    √(d + log(2/δ))), with the upper ends of 3-SD order-statistic intervals (``C_hi``,
+    ``C4_hi``); the limits use :func:`.stats.gaussian_limit_quantile` of Σ (projected on the
+    tangent space for C, times 2 since ‖v − v*‖ ≈ 2‖P⊥(W̄ − y)‖/(Δμ_g)).
+    """
+    out = []
+    for s in init_settings(grid):
+        env, mu, B, d = s["env"], s["mu"], s["B"], s["env"].d
+        P = np.eye(d) - np.outer(env.v_star, env.v_star)
+        n0s = sorted(s["wbar"])
+        for dl in deltas:
+            rate = math.sqrt(d + math.log(2 / dl))
+            c_inf = 2 * gaussian_limit_quantile(s["sigma"], 1 - dl, P) / (B * rate)
+            c4_inf = gaussian_limit_quantile(s["sigma"], 1 - dl) / (B * rate)
+            for n0 in n0s:
+                _, e, ew = init_errors(s, n0)
+                q, _, qhi = quantile_ci(e, 1 - dl)
+                qw, _, qwhi = quantile_ci(ew, 1 - dl)
+                scale = math.sqrt(n0) / (B * rate)
+                out.append(dict(label=s["label"], n0=n0, delta=dl, C=q * env.delta * mu * scale,
+                                C_hi=qhi * env.delta * mu * scale, C_inf=c_inf,
+                                C4=qw * scale, C4_hi=qwhi * scale, C4_inf=c4_inf, q=q, qw=qw))
+    return out
+
+
+def group_rows(rows) -> dict:
+    """Rows of :func:`implied_constants` grouped by (setting label, δ), n0 ascending."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["label"], r["delta"]), []).append(r)
+    return groups
+
+
+def shallow_ratio(rows) -> float:
+    """Largest C(n0_max)/C_inf among the (setting, δ) groups whose fitted exponent of the
+    quantile in n0 (log-log least squares) is shallower than −0.45 (0 when there is none)."""
+    out = 0.0
+    for grp in group_rows(rows).values():
+        b = np.polyfit(np.log([r["n0"] for r in grp]), np.log([r["q"] for r in grp]), 1)[0]
+        if b > -0.45:
+            last = max(grp, key=lambda r: r["n0"])
+            out = max(out, last["C"] / last["C_inf"])
+    return out
+
+
+def fitted_exponents(rows, key: str) -> str:
+    """Range of the fitted exponents of the quantile ``key`` ('q' or 'qw') in n0 (log-log least
+    squares) over the (setting, δ) groups, as '[min, max]'."""
+    b = [float(np.polyfit(np.log([r["n0"] for r in grp]), np.log([r[key] for r in grp]), 1)[0])
+         for grp in group_rows(rows).values()]
+    return f"[{min(b):.2f}, {max(b):.2f}]"

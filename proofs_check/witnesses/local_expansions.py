@@ -1,0 +1,131 @@
+"""Finite-difference fields along the paper's paths (app:local_jacobian, app:local_stability):
+every quantity the proofs of prop:local_jacobian and cor:local_stability manipulate, evaluated
+for the six named links of the paper at fixed random orientations.
+
+* :func:`jacobian_steps`: Richardson central differences (h = 1e-3, 5e-4; truncation ~1e-12,
+  rounding/quadrature noise ~1e-16/h ~ 1e-13) of F_+, F_− (own one-arm integrals,
+  :mod:`.fields`), of the library's F and h and of the projection P_v^⊥ along the spherical
+  path v_ε and the normalized path v_u(ε), next to the boundary matrix and the toolkit's
+  stability values.
+* :func:`local_expansions`: the remainders of h(v) = Dh(v*)[u] + r(v) at 8 scales
+  ‖u‖ = 1e-1..3e-4 along ± each tangent direction, divided by the power the proof predicts.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from nbl_sim import population as pop
+from nbl_theory.paper import PAPER_LINKS
+
+from .fields import boundary_matrix, own_field, richardson
+from .geometry import case_geometry, normalized_path, sphere_path, tangent_directions
+from .toolkit_values import field_scale, float_values
+
+__all__ = ["jacobian_steps", "local_expansions", "EXPANSION_SCALES"]
+
+#: The scales ‖u‖ of :func:`local_expansions`.
+EXPANSION_SCALES = np.geomspace(1e-1, 3e-4, 8)
+
+
+@functools.cache
+def jacobian_steps(deltas: tuple, dims: tuple) -> list:
+    """Every quantity of the proof of prop:local_jacobian, per (link, Δ, d, u).
+
+    Returns
+    -------
+    list of dict
+        One row per case with keys ``key, delta, d, dir, u, vs, theta, beta, proj`` (the case),
+        ``st`` (the toolkit's float64 stability values), ``S`` (the field scale), ``M, c0, c2``
+        (:func:`.fields.boundary_matrix`), ``F_star`` (library F(v*)), ``own_F_star`` (own
+        F(v*)), and the Richardson derivatives ``DFp``, ``DFm`` (own F_± along v_ε), ``DF``
+        (library F along v_ε), ``DF_norm``, ``Dh`` (library F, h along v_u(ε)) and ``DP``
+        (P_v^⊥ along v_u(ε)).
+    """
+    rows = []
+    for i, key in enumerate(PAPER_LINKS):
+        link = PAPER_LINKS[key].link()
+        for delta in deltas:
+            st = float_values(link, delta)
+            for d in dims:
+                beta, vs, theta = case_geometry(i, delta, d)
+                proj = np.eye(d) - np.outer(vs, vs)
+                M, c0, c2 = boundary_matrix(link, theta, vs)
+                f_star = pop.population_field(link, beta, vs)
+                fp0, fm0 = own_field(link, beta, vs)
+                for name, u in tangent_directions(vs, theta, d):
+                    def fplus(e, link=link, u=u, beta=beta, vs=vs):
+                        return own_field(link, beta, sphere_path(vs, u, e))[0]
+
+                    def fminus(e, link=link, u=u, beta=beta, vs=vs):
+                        return own_field(link, beta, sphere_path(vs, u, e))[1]
+
+                    def field(e, path, fun, link=link, u=u, beta=beta, vs=vs):
+                        return fun(link, beta, path(vs, u, e))
+
+                    def proj_path(e, u=u, vs=vs, d=d):
+                        return np.array([np.eye(d) - np.outer(p, p)
+                                         for p in normalized_path(vs, u, e)])
+
+                    rows.append(dict(
+                        i=i, key=key, delta=delta, d=d, dir=name, u=u, vs=vs, theta=theta,
+                        beta=beta, proj=proj, st=st, S=field_scale(link), M=M, c0=c0, c2=c2,
+                        F_star=f_star, own_F_star=(fp0 - fm0)[0],
+                        DFp=richardson(fplus), DFm=richardson(fminus),
+                        DF=richardson(functools.partial(field, path=sphere_path,
+                                                        fun=pop.population_field)),
+                        DF_norm=richardson(functools.partial(field, path=normalized_path,
+                                                             fun=pop.population_field)),
+                        Dh=richardson(functools.partial(field, path=normalized_path,
+                                                        fun=pop.tangent_field)),
+                        DP=richardson(proj_path),
+                    ))
+    return rows
+
+
+@functools.cache
+def local_expansions(deltas: tuple, dims: tuple) -> list:
+    """For each (link, Δ, d, direction û): v = q(tû) = √(1 − t²) v* + tû at t in
+    :data:`EXPANSION_SCALES`, the library's h(v) against Dh(v*)[u] of eq:Jacobian.
+
+    Returns
+    -------
+    list of dict
+        Per case: ``ratio_u`` = ‖r‖/‖u‖²/S, ``ratio_D`` = ‖r‖/‖Δ‖²/S and ``ratio_in`` =
+        |⟨Δ, h⟩ − ⟨u, Dh u⟩|/‖Δ‖³/S per scale (r = h − Dh u, Δ = v − v*); ``four`` = the
+        residual of the proof's four-term expansion of ⟨Δ, h⟩ and ``tangent_Dh`` = max
+        |⟨v*, Dh u⟩| (both / S, exact algebra up to rounding).
+    """
+    rows = []
+    for i, key in enumerate(PAPER_LINKS):
+        link = PAPER_LINKS[key].link()
+        S = field_scale(link)
+        for delta in deltas:
+            for d in dims:
+                beta, vs, theta = case_geometry(i, delta, d)
+                J = pop.jacobian_formula(link, delta, beta=beta)
+                dirs = [(n, u / np.linalg.norm(u)) for n, u in tangent_directions(vs, theta, d)]
+                dirs += [("-" + n, -u) for n, u in dirs]
+                for name, uh in dirs:
+                    u = EXPANSION_SCALES[:, None] * uh[None, :]
+                    nu2 = (u * u).sum(1)
+                    v = np.sqrt(1 - nu2)[:, None] * vs + u
+                    h = pop.tangent_field(link, beta, v)
+                    Dhu = u @ J.T
+                    r = h - Dhu
+                    D = v - vs
+                    nD2 = (D * D).sum(1)
+                    inner = (D * h).sum(1)
+                    lin = (u * Dhu).sum(1)
+                    # the proof's four-term expansion (exact algebra given the Delta decomposition)
+                    four = (lin + (u * r).sum(1) - 0.5 * nD2 * (Dhu @ vs) - 0.5 * nD2 * (r @ vs))
+                    rows.append(dict(
+                        key=key, delta=delta, d=d, dir=name, S=S,
+                        ratio_u=np.linalg.norm(r, axis=1) / nu2 / S,
+                        ratio_D=np.linalg.norm(r, axis=1) / nD2 / S,
+                        ratio_in=np.abs(inner - lin) / nD2**1.5 / S,
+                        four=float(np.abs(inner - four).max()) / S,
+                        tangent_Dh=float(np.abs(Dhu @ vs).max()) / S))
+    return rows

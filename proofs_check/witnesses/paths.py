@@ -1,0 +1,377 @@
+"""NBL paths re-run independently of the compiled kernel, and the path statistics the
+stochastic analysis (sec:regret and its appendices) manipulates.
+
+:func:`run_paths` re-runs alg:nbl in numpy from the realization ``Environment.draw`` gives (the
+same one ``nbl_sim.policies.nbl.nbl_run`` uses) and records every per-step quantity of the
+proofs; it also runs the compiled kernel on that realization and reports the largest difference,
+so a claim can confirm the re-run reproduces ``nbl_run`` before checking anything else.
+:func:`kernel_errors` and the runners built on it use the compiled kernel itself (for long
+horizons), as the toolkit's simulation of the algorithm.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from nbl_sim import population as pop
+from nbl_sim.environment import Environment
+from nbl_sim.geometry import nbl_update, tangent_projection
+from nbl_sim.policies.nbl import nbl_run
+
+from .lambda0 import h_along
+from .stats import mean_se
+
+__all__ = ["environment", "reward_bound", "Paths", "run_paths", "exit_index", "stopped_terms",
+           "one_step_sample", "cap_point", "kernel_errors", "tau_from_sq", "init_exceed",
+           "regret_by_horizon", "localized_error_run", "literal_step", "martingale_z_scores"]
+
+
+@functools.cache
+def environment(link, delta: str, d: int = 2, reward: str = "bernoulli",
+                geometry_seed: int | None = None) -> Environment:
+    """The bandit instance of a check: the paper's rotation (v* = e1, θ ∝ e2) when
+    ``geometry_seed`` is None, else a random v*, θ from that seed (cached per arguments)."""
+    if geometry_seed is None:
+        return Environment.build(link, delta, d, reward=reward)
+    return Environment.build(link, delta, d, v_star="random", theta_dir="random",
+                             geometry_seed=geometry_seed, reward=reward)
+
+
+def reward_bound(env: Environment) -> float:
+    """The reward bound B_Y of assum:bounded_rewards: 1 for Bernoulli rewards, 1 + b for
+    Y = g + U(−b, b) (every link used with bounded rewards here maps into [0, 1])."""
+    return 1.0 if env.reward == "bernoulli" else 1.0 + env.noise
+
+
+@dataclass
+class Paths:
+    """Per-step quantities of NBL paths (:func:`run_paths`); index k ↔ round t = n0 + 1 + k
+    (Stage II)."""
+
+    n0: int
+    e0: np.ndarray          # (R,) e_{n0}
+    e_prev: np.ndarray      # (R, m) e_{t−1}
+    e: np.ndarray           # (R, m) e_t
+    eta: np.ndarray         # (m,) η_t
+    inner: np.ndarray       # (R, m) ⟨v_{t−1} − v*, G_t⟩
+    gsq: np.ndarray         # (R, m) ‖G_t‖²
+    xsq: np.ndarray         # (R, m) ‖X_t‖²
+    ubound: np.ndarray      # (R, m) |⟨P⊥_{v_{t−1}}(v_{t−1} − v*), X_t⟩|
+    slack_formula: np.ndarray  # (R, m) (r − 1)(r + 1 − 2xᵀv*/r), r = ‖v_{t−1} + η_t G_t‖
+    v_prev: np.ndarray | None  # (R, m, d) v_{t−1} (if kept)
+    regret: np.ndarray      # (R, n) instantaneous regret r_t, all rounds
+    match_nbl_run: float    # max |e_t(re-run) − e_t(nbl_run)| over all rounds ≥ n0
+
+
+def run_paths(env, seed: int, R: int, n: int, *, gamma: float, t0: float, n0: int = 0,
+              v0=None, keep_v: bool = False, rep0: int = 0) -> Paths:
+    """Re-run alg:nbl in numpy (all replications at once) on ``env.draw(seed, ...)`` and record
+    every per-step quantity the stochastic analysis uses.
+
+    The update is written from the paper (A = sgn(vᵀx) with sgn 0 = +1, W = A Y_A x,
+    G = W − (vᵀW)v, v ← (v + ηG)/‖v + ηG‖, η_t = γ/(t + t0)); Stage I is the randomized
+    initialization v_{n0} = ΣW/‖ΣW‖ unless a start ``v0`` is given (then n0 = 0). The same
+    realization is run through the compiled kernel ``nbl_run`` and the largest difference of
+    ‖v_t − v*‖² over all rounds is recorded (``match_nbl_run``, inf if any action differs).
+
+    Parameters
+    ----------
+    env : nbl_sim.environment.Environment
+    seed, R, n : int
+        Realization seed, replications (``rep0`` .. ``rep0 + R − 1``) and horizon.
+    gamma, t0 : float
+        Step sizes η_t = γ/(t + t0).
+    n0 : int
+        Stage-I rounds (ignored when ``v0`` is given).
+    v0 : array_like, optional
+        Start direction.
+    keep_v : bool
+        Record v_{t−1} (memory R × (n − n0) × d).
+
+    Returns
+    -------
+    Paths
+    """
+    real = env.draw(seed, range(rep0, rep0 + R), n, n0)
+    X, Y = real.X, real.Y
+    vs = env.v_star
+    d = env.d
+    if v0 is None:
+        c = real.coins.astype(float)
+        y0 = np.where(real.coins > 0, Y[:, :n0, 1], Y[:, :n0, 0])
+        S = ((c * y0)[..., None] * X[:, :n0]).sum(axis=1)
+        nrm = np.linalg.norm(S, axis=1)
+        V = np.where(nrm[:, None] > 0, S / np.where(nrm > 0, nrm, 1.0)[:, None], np.eye(d)[0])
+        actions = np.empty((R, n), dtype=np.int8)
+        actions[:, :n0] = real.coins
+    else:
+        V = np.tile(np.asarray(v0, float) / np.linalg.norm(v0), (R, 1))
+        actions = np.empty((R, n), dtype=np.int8)
+        n0 = 0
+    m = n - n0
+    eta = gamma / (np.arange(n0 + 1, n + 1, dtype=float) + t0)
+    out = {k: np.empty((R, m)) for k in ("e_prev", "e", "inner", "gsq", "xsq", "ubound",
+                                         "slack")}
+    vkeep = np.empty((R, m, d)) if keep_v else None
+    e0 = ((V - vs) ** 2).sum(1)
+    for k in range(m):
+        t = n0 + k
+        x = X[:, t]
+        s = (V * x).sum(1)
+        a = np.where(s >= 0, 1, -1)
+        y = np.where(a > 0, Y[:, t, 1], Y[:, t, 0])
+        W = (a * y)[:, None] * x
+        G = W - (V * W).sum(1)[:, None] * V
+        D = V - vs
+        out["e_prev"][:, k] = (D * D).sum(1)
+        out["inner"][:, k] = (D * G).sum(1)
+        out["gsq"][:, k] = (G * G).sum(1)
+        out["xsq"][:, k] = (x * x).sum(1)
+        PD = D - (V * D).sum(1)[:, None] * V
+        out["ubound"][:, k] = np.abs((PD * x).sum(1))
+        if keep_v:
+            vkeep[:, k] = V
+        xt = V + eta[k] * G
+        r = np.linalg.norm(xt, axis=1)
+        out["slack"][:, k] = (r - 1) * (r + 1 - 2 * (xt @ vs) / r)
+        V = xt / r[:, None]
+        out["e"][:, k] = ((V - vs) ** 2).sum(1)
+        actions[:, t] = a
+    opt = env.optimal_actions(X)
+    gap = np.abs(real.means[..., 1] - real.means[..., 0])
+    regret = np.where(actions != opt, gap, 0.0)
+    # the same realization through the compiled kernel
+    tr = nbl_run(X, Y, real.coins if v0 is None else np.zeros((R, 0), np.int8), vs,
+                 v0=None if v0 is None else np.asarray(v0, float), gamma=gamma, t0=t0,
+                 record_rounds=np.arange(max(n0, 1) if v0 is None else 0, n + 1))
+    mine = np.concatenate([e0[:, None], out["e"]], axis=1)
+    match = float(np.nanmax(np.abs(tr.sq_error - mine)))
+    if not np.array_equal(tr.actions, actions):
+        match = math.inf
+    return Paths(n0, e0, out["e_prev"], out["e"], eta, out["inner"], out["gsq"], out["xsq"],
+                  out["ubound"], out["slack"], vkeep, regret, match)
+
+
+def exit_index(e0: np.ndarray, e: np.ndarray, r0: float) -> np.ndarray:
+    """τ − n0 per path, τ = inf{t ≥ n0: ‖v_t − v*‖ > r0}, from e_{n0} (R,) and e_t (R, m); a
+    large sentinel (> 1e18) if the path never exits."""
+    E = np.concatenate([e0[:, None], e], axis=1)
+    ex = E > r0 * r0
+    return np.where(ex.any(1), ex.argmax(1), np.iinfo(np.int64).max // 2)
+
+
+def stopped_terms(env: Environment, p: Paths, r0: float):
+    """The stopped quantities of app:localization along the paths ``p`` (kept v required).
+
+    Returns
+    -------
+    tau : ndarray
+        τ − n0 (:func:`exit_index`).
+    ind : ndarray
+        1{t ≤ τ} per step.
+    dh : ndarray
+        ⟨v_{t−1} − v*, h(v_{t−1})⟩ (h from :func:`.lambda0.h_along`).
+    M, Q : ndarray
+        The running sums of eq:localization-martingale (2η_t⟨v_{t−1} − v*, ξ_t⟩1{t ≤ τ}) and
+        eq:localization-quadratic (η_t²‖G_t‖²1{t ≤ τ}).
+    """
+    tau = exit_index(p.e0, p.e, r0)
+    k = np.arange(1, p.e.shape[1] + 1)
+    ind = (k[None, :] <= tau[:, None]).astype(float)
+    h = h_along(env, p.v_prev)
+    dh = ((p.v_prev - env.v_star) * h).sum(-1)
+    eta = p.eta[None, :]
+    M = np.cumsum(2 * eta * (p.inner - dh) * ind, axis=1)
+    Q = np.cumsum(eta ** 2 * p.gsq * ind, axis=1)
+    return tau, ind, dh, M, Q
+
+
+def one_step_sample(env: Environment, v: np.ndarray, eta: float, N: int, seed: int):
+    """N independent next NBL steps from the fixed direction v with step η: (e_t samples,
+    ‖G‖² samples), from ``env.draw(seed, [0], N, 0)``."""
+    real = env.draw(seed, [0], N, 0)
+    X, Y = real.X[0], real.Y[0]
+    s = X @ v
+    a = np.where(s >= 0, 1, -1)
+    y = np.where(a > 0, Y[:, 1], Y[:, 0])
+    W = (a * y)[:, None] * X
+    G = W - (W @ v)[:, None] * v
+    xt = v + eta * G
+    vn = xt / np.linalg.norm(xt, axis=1)[:, None]
+    return ((vn - env.v_star) ** 2).sum(1), (G * G).sum(1)
+
+
+def cap_point(env: Environment, r: float, seed: int) -> np.ndarray:
+    """A unit v with ‖v − v*‖ = r in a seeded random tangent direction at v*."""
+    u = np.random.default_rng(seed).standard_normal(env.d)
+    u -= (u @ env.v_star) * env.v_star
+    u /= np.linalg.norm(u)
+    a = 2 * math.asin(r / 2)
+    return math.cos(a) * env.v_star + math.sin(a) * u
+
+
+def kernel_errors(env: Environment, seed: int, R: int, n: int, n0: int, gamma: float,
+                  t0: float, chunk: int = 250, coins_n0: int | None = None):
+    """e_t for t = n0..n (R, n − n0 + 1) and the cumulative regret R_n (R,), from
+    ``nbl_run`` (compiled kernel) on ``env.draw(seed, ...)``, in chunks of replications.
+    ``coins_n0`` draws that many coins (>= n0) so runs with different n0 share realizations."""
+    cn = max(n0, coins_n0 or n0)
+    sq = np.empty((R, n - n0 + 1))
+    reg = np.empty(R)
+    for c0 in range(0, R, chunk):
+        idx = range(c0, min(R, c0 + chunk))
+        real = env.draw(seed, idx, n, cn)
+        tr = nbl_run(real.X, real.Y, real.coins[:, :n0], env.v_star, gamma=gamma, t0=t0,
+                     record_rounds=np.arange(n0, n + 1))
+        sq[c0:c0 + len(idx)] = tr.sq_error
+        opt = env.optimal_actions(real.X)
+        gap = np.abs(real.means[..., 1] - real.means[..., 0])
+        reg[c0:c0 + len(idx)] = np.where(tr.actions != opt, gap, 0.0).sum(1)
+    return sq, reg
+
+
+def tau_from_sq(sq: np.ndarray, r0: float) -> np.ndarray:
+    """τ − n0 from e_t, t = n0..n (a large sentinel if no exit)."""
+    ex = sq > r0 * r0
+    return np.where(ex.any(1), ex.argmax(1), np.iinfo(np.int64).max // 2)
+
+
+def init_exceed(env: Environment, grid: np.ndarray, R: int, r: float, seed: int,
+                chunk: int = 500) -> np.ndarray:
+    """P(‖v_{n0} − v*‖ > r) of the randomized initialization for every n0 in ``grid`` (all n0
+    from one prefix-sharing realization per replication; W̄ = 0 counts as an exceedance)."""
+    n = int(grid[-1])
+    count = np.zeros(grid.size)
+    for r0 in range(0, R, chunk):
+        real = env.draw(seed, range(r0, min(R, r0 + chunk)), n, n)
+        c = real.coins.astype(float)
+        y = np.where(real.coins > 0, real.Y[..., 1], real.Y[..., 0])
+        S = np.cumsum((c * y)[..., None] * real.X, axis=1)[:, grid - 1]
+        nrm = np.linalg.norm(S, axis=2)
+        v = S / np.where(nrm > 0, nrm, 1.0)[..., None]
+        e = ((v - env.v_star) ** 2).sum(2)
+        count += ((e > r * r) | (nrm == 0)).sum(0)
+    return count / R
+
+
+@functools.cache
+def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
+                      gamma: float = 5.0):
+    """R_n for n in ``ns`` with n0 = ceil(C0 (d + log n)), t0 = n0, on one realization (common
+    random numbers: the runs for smaller n use its prefix), plus e_{n0} and whether the path
+    leaves the unit ball ‖v − v*‖ ≤ 1 (compiled kernel, chunks of 100 replications).
+
+    Returns
+    -------
+    (n0s, regret, e_n0, exits) : dicts keyed by n
+    """
+    d = env.d
+    n0s = {n: math.ceil(C0 * (d + math.log(n))) for n in ns}
+    nmax, cmax = max(ns), max(n0s.values())
+    regret = {n: np.empty(R) for n in ns}
+    e_n0 = {n: np.empty(R) for n in ns}
+    exits = {n: np.empty(R, dtype=bool) for n in ns}
+    chunk = 100
+    for c0 in range(0, R, chunk):
+        idx = range(c0, min(R, c0 + chunk))
+        real = env.draw(seed, idx, nmax, cmax)
+        opt = env.optimal_actions(real.X)
+        gap = np.abs(real.means[..., 1] - real.means[..., 0])
+        for n in ns:
+            n0 = n0s[n]
+            tr = nbl_run(real.X[:, :n], real.Y[:, :n], real.coins[:, :n0], env.v_star,
+                         gamma=gamma, t0=float(n0), record_rounds=np.arange(n0, n + 1))
+            sl = slice(c0, c0 + len(idx))
+            regret[n][sl] = np.where(tr.actions != opt[:, :n], gap[:, :n], 0.0).sum(1)
+            e_n0[n][sl] = tr.sq_error[:, 0]
+            exits[n][sl] = (tr.sq_error > 1.0).any(1)
+    return n0s, regret, e_n0, exits
+
+
+@functools.cache
+def localized_error_run(env: Environment, R: int, n: int, n0: int, gamma: float, seed: int,
+                        r0: float) -> dict:
+    """a_t = E[e_t 1{τ > t}] for t = n0..n (t0 = n0, C_off = 1) over ``R`` kernel paths, with
+    its standard error, the means over 10 batches of paths (for a slope's SE) and E[e_{n0}].
+
+    Returns
+    -------
+    dict
+        ``t, t0, n0, gamma, a, se, batches, e_n0, R``.
+    """
+    t0 = float(n0)
+    sq, _ = kernel_errors(env, seed, R, n, n0, gamma, t0)
+    tau = tau_from_sq(sq, r0)
+    k = np.arange(sq.shape[1])
+    y = sq * (k[None, :] < tau[:, None])                # e_t 1{τ > t}, t = n0 + k
+    a, se = mean_se(y)
+    batch_means = np.stack([b.mean(0) for b in np.array_split(y, 10)])   # for the slope's SE
+    return dict(t=n0 + k, t0=t0, n0=n0, gamma=gamma, a=a, se=se, batches=batch_means,
+                e_n0=float(sq[:, 0].mean()), R=R)
+
+
+def literal_step(v, x, y, eta):
+    """One round of alg:nbl written from the paper: A = sgn(vᵀx) (sgn 0 = +1, the greedy rule
+    of lem:conditional_population_field), W = A Y_A x, G = (I − vvᵀ)W, v ← (v + ηG)/‖v + ηG‖.
+
+    Returns
+    -------
+    (A, v_next, G)
+    """
+    d = v.size
+    a = 1 if float(v @ x) >= 0 else -1
+    w = a * (y[1] if a > 0 else y[0]) * x
+    g = (np.eye(d) - np.outer(v, v)) @ w
+    nxt = v + eta * g
+    return a, nxt / math.sqrt(float(nxt @ nxt)), g
+
+
+def martingale_z_scores(env: Environment, R: int, n: int, draw_seed: int, angle_seed: int,
+                        gamma: float = 10.0, t0: float = 20.0):
+    """z-scores of the martingale-difference sums of app:conditional_population_field along NBL
+    trajectories.
+
+    R trajectories of n Stage-II rounds (start angles uniform in [−60, 60] degrees, seeded by
+    ``angle_seed``; η_t = γ/(t + t0)); with D = W − F(v_{t−1}) and G − h(v_{t−1}) (F the
+    library's quadrature field, h = P⊥F), the statistics Σ_t D_t and Σ_t D_t v_{t−1,k} per
+    replication are independent across replications and centred under the lemma.
+
+    Returns
+    -------
+    zs : list of float
+        |mean/SE| of every statistic and coordinate (coordinates with SE <= 1e-12 skipped).
+    moved : float
+        The mean angle (degrees) between the first and the last direction.
+    """
+    d = env.d
+    link = env.link
+    real = env.draw(draw_seed, range(R), n, 0)
+    angles = np.random.default_rng(angle_seed).uniform(-60.0, 60.0, R)
+    V = np.stack([env.initial_direction(float(a)) for a in angles])
+    prev = np.empty((R, n, d))
+    Ws = np.empty_like(prev)
+    Gs = np.empty_like(prev)
+    for t in range(n):
+        x = real.X[:, t]
+        a = np.where((V * x).sum(1) >= 0, 1.0, -1.0)
+        y = np.where(a > 0, real.Y[:, t, 1], real.Y[:, t, 0])
+        W = (a * y)[:, None] * x
+        G = tangent_projection(V, W)
+        prev[:, t], Ws[:, t], Gs[:, t] = V, W, G
+        V = nbl_update(V, W, gamma / (t + 1 + t0))
+    flat = prev.reshape(-1, d)
+    F = pop.population_field(link, env.beta, flat).reshape(prev.shape)
+    h = tangent_projection(prev, F)             # h = P_v^perp F (the lemma's definition)
+    zs = []
+    for D in (Ws - F, Gs - h):
+        stats = [D.sum(1)] + [(D * prev[:, :, k:k + 1]).sum(1) for k in range(d)]
+        for S_r in stats:                       # (R, d): per-replication sums
+            se = S_r.std(0, ddof=1) / math.sqrt(R)
+            keep = se > 1e-12                   # guard against a degenerate SE
+            zs.extend(np.abs(S_r.mean(0)[keep] / se[keep]).tolist())
+    moved = float(np.degrees(np.arccos(np.clip((prev[:, 0] * V).sum(1), -1, 1))).mean())
+    return zs, moved

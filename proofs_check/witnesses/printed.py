@@ -1,0 +1,49 @@
+"""Numbers as the paper prints them: a high-precision value shown with a fixed number of
+significant digits, and rounding to the printed significant figures with exact decimal
+arithmetic (so the comparison with a printed value never depends on binary rounding); and the
+label a link is shown with."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import mpmath
+
+from nbl_theory.paper import PAPER_LINKS
+
+__all__ = ["nstr", "round_sig", "link_label"]
+
+
+def nstr(x, digits: int = 6) -> str:
+    """``x`` (float, mpf or decimal string) with ``digits`` significant digits, in mpmath's
+    exponent notation for |x| < 1 (``nstr(2.0755e-5, 3) == '2.08e-5'``, ``nstr(0.5) ==
+    '5.0e-1'``)."""
+    with mpmath.workdps(max(30, digits + 10)):
+        return mpmath.nstr(mpmath.mpf(x), digits, min_fixed=1, max_fixed=0)
+
+
+def round_sig(x, sig: int = 3) -> str:
+    """``x`` rounded half-even to ``sig`` significant figures, as a decimal string like
+    ``'2.08e-5'``.
+
+    ``x`` is first written with 35 significant digits (40-digit working precision), then rounded
+    with :class:`decimal.Decimal` (exact); a rounding that carries into a new digit
+    (9.995 → 10.0) is renormalised.
+    """
+    with mpmath.workdps(40):
+        d = Decimal(mpmath.nstr(mpmath.mpf(x), 35, min_fixed=1, max_fixed=0))
+    if d == 0:
+        return "0"
+    exp = d.adjusted()
+    q = d.scaleb(-exp).quantize(Decimal(1).scaleb(-(sig - 1)))
+    if abs(q) >= 10:                      # 9.995 -> 10.0: renormalise
+        exp += 1
+        q = d.scaleb(-exp).quantize(Decimal(1).scaleb(-(sig - 1)))
+    return f"{q}e{exp}"
+
+
+def link_label(key: str) -> str:
+    """The label a link is shown with in the claims' output: ``family(param=value)`` for a
+    named link of the paper (``'two-transition(mu2=-1.074037)'``), the key itself otherwise."""
+    row = PAPER_LINKS.get(key)
+    return key if row is None else "{}({}={})".format(row.family, *row.parameter)

@@ -1,0 +1,195 @@
+"""Monte Carlo statistics shared by the claims: means with standard errors, binomial z-scores,
+order-statistic quantile intervals, Clopper–Pearson bounds, Gaussian-limit quantiles, and the
+least-squares fits the Monte Carlo claims read their rates from.
+
+Everything here is plain numpy/scipy arithmetic on samples the claims simulate; nothing calls the
+library under test.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+from scipy.stats import beta as beta_dist
+from scipy.stats import chi as chi_dist
+
+__all__ = ["mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
+           "gaussian_limit_quantile", "chi_constant_sup", "loglog_slope_batches",
+           "log_probability_fit", "paired_ratio"]
+
+
+def mean_se(x, axis=0):
+    """Sample mean and its standard error along ``axis``.
+
+    Parameters
+    ----------
+    x : array_like
+        Samples; ``axis`` indexes independent replications.
+    axis : int
+
+    Returns
+    -------
+    mean, se : ndarray or float
+        ``x.mean(axis)`` and ``x.std(axis, ddof=1)/sqrt(n)`` (exact arithmetic of the sample; its
+        accuracy as an estimate is the Monte Carlo error it reports).
+    """
+    x = np.asarray(x, dtype=float)
+    n = x.shape[axis]
+    return x.mean(axis), x.std(axis, ddof=1) / math.sqrt(n)
+
+
+def binomial_z(freq: float, bound: float, N: int) -> float:
+    """z-score of an observed tail frequency above a claimed bound on its probability.
+
+    The standard error is the binomial one *under the bound*, sqrt(bound(1 − bound)/N), so a
+    frequency that exceeds a correct bound by more than a few of them is unlikely.
+
+    Parameters
+    ----------
+    freq : float
+        Observed frequency of the event in ``N`` independent trials.
+    bound : float
+        The claimed upper bound on its probability.
+    N : int
+    """
+    se = math.sqrt(max(bound * (1 - bound), 1e-300) / N)
+    return (freq - bound) / se
+
+
+def quantile_ci(x, p: float, z: float = 3.0) -> tuple:
+    """Empirical p-quantile of ``x`` with a distribution-free interval from order statistics.
+
+    The number of samples below the true quantile is Binomial(R, p); the interval is the pair of
+    order statistics at ranks pR ∓ z sqrt(R p (1 − p)) (clipped to the sample), so it covers the
+    true quantile with the normal-approximation probability of ±z standard deviations.
+
+    Returns
+    -------
+    (q, q_lo, q_hi) : tuple of float
+        ``numpy.quantile(x, p)`` and the two order statistics.
+    """
+    s = np.sort(np.asarray(x, dtype=float))
+    R = s.size
+    k = p * R
+    half = z * math.sqrt(R * p * (1 - p))
+    lo = int(min(R - 1, max(0, math.floor(k - half))))
+    hi = int(min(R - 1, max(0, math.ceil(k + half))))
+    return float(np.quantile(s, p)), float(s[lo]), float(s[hi])
+
+
+def clopper_pearson_upper(k: int, n: int, level: float = 0.999) -> float:
+    """One-sided Clopper–Pearson upper confidence bound for a binomial proportion.
+
+    ``k`` successes in ``n`` trials; the bound is the ``level`` quantile of Beta(k + 1, n − k)
+    (exact coverage ≥ ``level``), and 1 when k = n.
+    """
+    return 1.0 if k >= n else float(beta_dist.ppf(level, k + 1, n - k))
+
+
+def gaussian_limit_quantile(cov, p: float, project=None, n: int = 200_000, seed: int = 0):
+    """p-quantile of ‖P G‖, G ~ N(0, cov), by seeded Monte Carlo.
+
+    ``P`` is the matrix ``project`` (a projection) or the identity. The law of ‖PG‖ depends only
+    on the eigenvalues λ of P cov P: ‖PG‖² = Σ λ_i ξ_i², ξ ~ N(0, I), sampled ``n`` times.
+    Accuracy: the Monte Carlo error of an empirical quantile of ``n`` draws (~1e-3 relative for
+    the default n).
+    """
+    cov = np.asarray(cov, dtype=float)
+    if project is not None:
+        cov = project @ cov @ project
+    lam = np.clip(np.linalg.eigvalsh(cov), 0, None)
+    xi = np.random.default_rng(seed).standard_normal((n, lam.size))
+    return float(np.quantile(np.sqrt((xi**2 * lam).sum(axis=1)), p))
+
+
+@functools.cache
+def chi_constant_sup() -> float:
+    """max over k = 1..400 and δ in [1e-14, 1/2] (300 log-spaced values) of
+    q_{1−δ}(χ_k)/√(k + log(2/δ)).
+
+    The numerical face of the bound √3 behind the Gaussian-limit constants of
+    prop:randomized_initialization (√k + √(2 log(1/δ)) ≤ √3 √(k + log(2/δ))); the χ quantiles
+    come from scipy's ``chi.isf`` (double precision).
+    """
+    k = np.arange(1, 401)[:, None]
+    dl = np.logspace(-14, math.log10(0.5), 300)[None, :]
+    return float(np.max(chi_dist.isf(dl, k) / np.sqrt(k + np.log(2 / dl))))
+
+
+def loglog_slope_batches(t, t0: float, a, batches, t_lo: int) -> tuple[float, float]:
+    """Least-squares slope of log a_t on log(t + t0) over t ≥ ``t_lo``, with a standard error
+    from batches of independent paths.
+
+    Parameters
+    ----------
+    t : ndarray
+        Rounds.
+    t0 : float
+        Step-size offset.
+    a : ndarray
+        Mean curve over all paths (same length as ``t``).
+    batches : sequence of ndarray
+        The same mean over disjoint batches of paths.
+    t_lo : int
+
+    Returns
+    -------
+    slope, se : float
+        ``numpy.polyfit`` slope of the full curve, and the standard deviation of the batch slopes
+        divided by √(number of batches).
+    """
+    sel = t >= t_lo
+    X = np.log(t[sel] + t0)
+
+    def slope(y):
+        return float(np.polyfit(X, np.log(y[sel]), 1)[0])
+
+    full = slope(a)
+    bs = [slope(b) for b in batches]
+    return full, float(np.std(bs, ddof=1) / math.sqrt(len(bs)))
+
+
+def log_probability_fit(x, P, R: int):
+    """Weighted least squares of log P on (1, x, (x − x̄)²) over the points with ≥ 5 events.
+
+    The weights are the reciprocal delta-method variances of log P̂, R P/(1 − P); x̄ is the
+    mean of the used x. A positive quadratic coefficient means decay slower than exponential.
+
+    Parameters
+    ----------
+    x : ndarray
+        Abscissae (e.g. n0).
+    P : ndarray
+        Estimated probabilities from ``R`` independent replications.
+    R : int
+
+    Returns
+    -------
+    coef, cov : ndarray
+        The three coefficients and their covariance matrix (A^T W A)^{-1}.
+    """
+    use = P * R >= 5
+    lp = np.log(P[use])
+    w = 1 / ((1 - P[use]) / (R * P[use]))
+    A = np.stack([np.ones(use.sum()), x[use], (x[use] - x[use].mean()) ** 2], axis=1)
+    cov = np.linalg.inv(A.T @ (A * w[:, None]))
+    coef = cov @ (A.T @ (w * lp))
+    return coef, cov
+
+
+def paired_ratio(d1, d2) -> tuple[float, float]:
+    """Ratio of means E[d2]/E[d1] of paired samples and its delta-method standard error.
+
+    Returns
+    -------
+    ratio, se : float
+        ``mean(d2)/mean(d1)`` and √(gᵀ C g) with g = (−m2/m1², 1/m1) and C the sample covariance
+        of (d1, d2) divided by the number of pairs.
+    """
+    ratio = float(d2.mean() / d1.mean())
+    m1, m2 = float(d1.mean()), float(d2.mean())
+    cov = np.cov(np.stack([d1, d2])) / d1.size
+    g = np.array([-m2 / m1 ** 2, 1 / m1])
+    return ratio, float(math.sqrt(g @ cov @ g))

@@ -1,0 +1,68 @@
+"""Laws at the edge of the sub-Gaussian tail hypothesis of lem:tail_to_mgf, and their log-MGF.
+
+Each law has σ = 1 and satisfies P(|U| ≥ x) ≤ 2e^{−x²/2}; some meet it with equality on part of
+the range ("extremal"), so the constant C_sg the lemma asserts is probed where it is largest.
+Continuous laws are represented by a fine quadrature of their density (atoms with log-weights),
+so E e^{λU} is a log-sum-exp in float64.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import logsumexp, ndtr
+
+from nbl_theory.numeric import gauss_legendre_uniform
+
+__all__ = ["LAWS", "subgaussian_law", "law_tail", "logmgf_ratio"]
+
+#: The laws :func:`subgaussian_law` knows.
+LAWS = ("gaussian", "half-normal", "extremal", "extremal-symmetric", "two-point")
+
+
+def subgaussian_law(law: str, p: float = 0.5):
+    """A σ = 1 law satisfying P(|U| ≥ x) ≤ 2e^{−x²/2}, as (atoms, log-weights).
+
+    ``gaussian`` and ``half-normal``: their densities on Gauss–Legendre nodes (panels 0.25 up to
+    60); ``extremal``: U ≥ 0 with P(U ≥ x) = min(1, 2e^{−x²/2}) (density 2x e^{−x²/2} beyond
+    x0 = √(2 log 2)); ``extremal-symmetric``: ± the extremal law (mean 0); ``two-point``: U = c
+    with probability p, else 0, c = √(2 log(2/p)). Weights sum to 1 within ~1e-15.
+    """
+    x0 = math.sqrt(2 * math.log(2))
+    if law == "gaussian":
+        x, w = gauss_legendre_uniform(-60, 60, 0.25)
+        lw = np.log(w) - x * x / 2 - 0.5 * math.log(2 * math.pi)
+    elif law == "half-normal":
+        x, w = gauss_legendre_uniform(0, 60, 0.25)
+        lw = np.log(w) - x * x / 2 + math.log(2 / math.sqrt(2 * math.pi))
+    elif law == "extremal":               # P(U >= x) = min(1, 2e^{-x²/2}), U >= 0
+        x, w = gauss_legendre_uniform(x0, 60, 0.25)
+        lw = np.log(w) + np.log(2 * x) - x * x / 2
+    elif law == "extremal-symmetric":     # ±(the extremal law), mean 0
+        x, w = gauss_legendre_uniform(x0, 60, 0.25)
+        x, w = np.concatenate([-x[::-1], x]), np.concatenate([w[::-1], w])
+        lw = np.log(w) + np.log(np.abs(x)) - x * x / 2
+    elif law == "two-point":              # U = c w.p. p, else 0; c = sqrt(2 log(2/p))
+        x = np.array([0.0, math.sqrt(2 * math.log(2 / p))])
+        lw = np.log(np.array([1 - p, p]))
+    else:
+        raise KeyError(law)
+    return x, lw
+
+
+def law_tail(law: str, p: float, y: np.ndarray) -> np.ndarray:
+    """P(|U| ≥ y) of the law :func:`subgaussian_law` ``(law, p)`` in closed form."""
+    if law in ("gaussian", "half-normal"):
+        return 2 * ndtr(-y)
+    if law in ("extremal", "extremal-symmetric"):
+        return np.minimum(1.0, 2 * np.exp(-y * y / 2))
+    c = math.sqrt(2 * math.log(2 / p))
+    return np.where(y <= c, p, 0.0)
+
+
+def logmgf_ratio(x, lw, lam: float) -> float:
+    """log E exp{λ(U − EU)}/λ² for the law (atoms ``x``, log-weights ``lw``), by log-sum-exp in
+    float64 (the implied C_sg of lem:tail_to_mgf at this λ; exactly 1/2 for the Gaussian)."""
+    mean = float(np.exp(lw) @ x)
+    return float(logsumexp(lam * (x - mean) + lw)) / lam ** 2

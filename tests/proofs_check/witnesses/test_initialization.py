@@ -1,0 +1,69 @@
+"""Tests of proofs_check.witnesses.initialization: the simulated randomized initialization and
+its exact Stein moments."""
+
+import math
+
+import numpy as np
+import pytest
+
+from nbl_sim.policies.nbl import nbl_run
+from nbl_theory.paper import paper_link
+from proofs_check.witnesses import initialization as init
+
+LOGISTIC = paper_link("logistic")
+
+
+def test_f_moments_logistic_bernoulli():
+    # E g(Z) = 1/2 (g(z) + g(-z) = 1) and E g''(Z) = 0 (g'' odd): exact by symmetry
+    Ef, Ef2 = init.f_moments(LOGISTIC, "bernoulli", 0.5)
+    assert Ef == pytest.approx(0.5, abs=1e-14)
+    assert Ef2 == pytest.approx(0.0, abs=1e-14)
+    # bounded: E[g^2] + b^2/3 and E[(g^2)''] = 2 E[g'^2 + g g'']
+    Eb, Eb2 = init.f_moments(LOGISTIC, "bounded", 0.5)
+    assert Eb > 0.25 + 0.25 / 3 and math.isfinite(Eb2)
+
+
+def test_init_samples_match_the_nbl_initialization():
+    """v_{n0} = W_bar/||W_bar|| equals the toolkit's NBL start (n = n0)."""
+    s = init.init_setting(LOGISTIC, "logistic", "1", 3, (40,), 5, 77)
+    env = s["env"]
+    real = env.draw(77, range(5), 40, 40)
+    tr = nbl_run(real.X, real.Y, real.coins, env.v_star)
+    w = s["wbar"][40]
+    np.testing.assert_allclose(tr.v_final, w / np.linalg.norm(w, axis=1, keepdims=True),
+                               atol=1e-12)
+    v, e, ew = init.init_errors(s, 40)
+    np.testing.assert_allclose(e, np.linalg.norm(v - env.v_star, axis=1), atol=0)
+
+
+def test_init_covariance_from_stein_matches_monte_carlo():
+    s = init.init_setting(LOGISTIC, "logistic", "1.8", 3, (1,), 40_000, 5)
+    w = s["wbar"][1]
+    cov = np.cov(w.T)
+    assert np.abs(cov - s["sigma"]).max() < 0.03     # ~5 SE of a 40,000-sample covariance
+    assert np.abs(w.mean(0) - s["y"]).max() < 0.02   # ~5 SE of the mean
+    assert s["ew2_exact"] == pytest.approx(np.trace(s["sigma"]), rel=1e-12)
+
+
+def test_implied_constants_and_their_summaries():
+    grid = init.InitGrid(links=(("logistic", LOGISTIC),), deltas=("1",), dims=(2,),
+                         n0s=(50, 200), reps=400, seed=3)
+    rows = init.implied_constants(grid, (0.2,))
+    assert len(rows) == 2 and {r["label"] for r in rows} == {"logistic bernoulli Delta=1 d=2"}
+    for r in rows:
+        assert r["C"] <= r["C_hi"] and r["C4"] <= r["C4_hi"]
+        assert r["C_inf"] > 0 and r["C4_inf"] > 0
+    groups = init.group_rows(rows)
+    assert list(groups) == [("logistic bernoulli Delta=1 d=2", 0.2)]
+    exponents = init.fitted_exponents(rows, "qw")
+    lo, hi = (float(x) for x in exponents.strip("[]").split(","))
+    assert lo == hi and -0.8 < lo < -0.2          # the mean of n0 samples: ~n0^-1/2
+
+
+def test_fitted_exponents_of_an_exact_power_law():
+    rows = [dict(label="x", delta=0.1, n0=n0, q=2.0 * n0 ** -0.5, qw=1.0, C=1.0, C_inf=1.0)
+            for n0 in (50, 200, 800)]
+    assert init.fitted_exponents(rows, "q") == "[-0.50, -0.50]"
+    assert init.shallow_ratio(rows) == 0.0      # -0.5 is steeper than -0.45
+    flat = [dict(r, q=1.0, C=2.0) for r in rows]
+    assert init.shallow_ratio(flat) == 2.0

@@ -1,0 +1,27 @@
+"""Tests of proofs_check.witnesses.printed."""
+
+import mpmath
+
+from proofs_check.witnesses import printed
+
+
+def test_round_sig_known_values():
+    assert printed.round_sig("2.0755352621921070177e-5") == "2.08e-5"
+    assert printed.round_sig("-0.0024516744130067") == "-2.45e-3"
+    assert printed.round_sig("9.995") == "1.00e1"          # half-even carry, renormalised
+    assert printed.round_sig("9.985") == "9.98e0"          # half-even: down to the even digit
+    assert printed.round_sig(0) == "0"
+
+
+def test_nstr_and_precision_restored():
+    dps = mpmath.mp.dps
+    assert printed.nstr("2.0755352621921070177e-5", 3) == "2.08e-5"
+    assert printed.nstr(0.5, 6) == "5.0e-1"              # exponent form below 1
+    assert printed.nstr(3.25, 6) == "3.25"
+    assert mpmath.mp.dps == dps
+
+
+def test_link_label():
+    assert printed.link_label("tt-stable") == "two-transition(mu2=-1.074037)"
+    assert printed.link_label("we-0.60") == "weighted-entropy(rho=0.60)"
+    assert printed.link_label("probit") == "probit"

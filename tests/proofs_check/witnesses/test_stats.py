@@ -1,0 +1,89 @@
+"""Tests of proofs_check.witnesses.stats against closed forms and brute-force computations."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import chi
+
+from proofs_check.witnesses import stats
+
+
+def test_mean_se_closed_form():
+    m, se = stats.mean_se([1.0, 2.0, 3.0, 4.0])
+    # mean 2.5, sample SD sqrt(5/3), SE = SD/2
+    assert m == 2.5
+    assert se == pytest.approx(math.sqrt(5 / 3) / 2, rel=1e-15)
+    m2, se2 = stats.mean_se(np.array([[1.0, 10.0], [3.0, 10.0]]))
+    np.testing.assert_allclose(m2, [2.0, 10.0], rtol=1e-15)
+    np.testing.assert_allclose(se2, [1.0, 0.0], atol=1e-15)
+
+
+def test_binomial_z_closed_form():
+    # (0.2 - 0.1)/sqrt(0.1 * 0.9/100) = 0.1/0.03
+    assert stats.binomial_z(0.2, 0.1, 100) == pytest.approx(10 / 3, rel=1e-14)
+    assert stats.binomial_z(0.05, 0.1, 100) < 0
+
+
+def test_quantile_ci_brackets_the_quantile():
+    x = np.random.default_rng(0).random(10_000)
+    q, lo, hi = stats.quantile_ci(x, 0.95)
+    assert lo <= q <= hi
+    assert lo <= 0.95 <= hi                 # the true 0.95-quantile of U(0, 1)
+    # the interval has about ±3 binomial SDs of ranks: ~±65 of 10,000, i.e. ~±0.0065 wide
+    assert hi - lo == pytest.approx(2 * 3 * math.sqrt(0.95 * 0.05 / 1e4), rel=0.2)
+
+
+def test_clopper_pearson_closed_form_at_zero_successes():
+    # k = 0: the upper bound solves (1 - p)^n = 1 - level
+    n, level = 200, 0.999
+    assert stats.clopper_pearson_upper(0, n, level) == pytest.approx(
+        1 - (1 - level) ** (1 / n), rel=1e-12)
+    assert stats.clopper_pearson_upper(n, n) == 1.0
+
+
+def test_gaussian_limit_quantile_matches_chi():
+    # the Monte Carlo quantile of 200,000 draws: ~1% relative
+    for k in (1, 4):
+        assert stats.gaussian_limit_quantile(np.eye(k), 0.95) == pytest.approx(
+            chi.ppf(0.95, k), rel=0.01)
+    P = np.diag([0.0, 1.0, 1.0])
+    assert stats.gaussian_limit_quantile(np.eye(3), 0.9, P) == pytest.approx(chi.ppf(0.9, 2),
+                                                                             rel=0.01)
+
+
+def test_chi_constant_sup_between_a_grid_point_and_sqrt3():
+    sup = stats.chi_constant_sup()
+    assert sup <= math.sqrt(3)
+    # one of the grid points: k = 1, delta = 1/2
+    assert sup >= chi.isf(0.5, 1) / math.sqrt(1 + math.log(4))
+
+
+def test_loglog_slope_of_an_exact_power_law():
+    t = np.arange(100, 10_001)
+    a = 3.0 * (t + 50.0) ** -0.7
+    slope, se = stats.loglog_slope_batches(t, 50.0, a, [a * 1.1, a * 0.9, a], 1000)
+    assert slope == pytest.approx(-0.7, abs=1e-12)
+    assert se == pytest.approx(0.0, abs=1e-12)      # scaled copies have the same slope
+
+
+def test_log_probability_fit_recovers_an_exponential():
+    x = np.array([50.0, 100.0, 150.0, 200.0])
+    P = np.exp(-1.0 - 0.02 * x)
+    coef, cov = stats.log_probability_fit(x, P, 10**6)
+    # log P = c0 + c1 x + c2 (x - mean)^2 with c1 = -0.02, c2 = 0, c0 = -1
+    np.testing.assert_allclose(coef, [-1.0, -0.02, 0.0], atol=1e-10)
+    assert np.all(np.diag(cov) > 0)
+
+
+def test_paired_ratio_against_an_independent_delta_method():
+    rng = np.random.default_rng(3)
+    d1 = rng.normal(2.0, 1.0, 5000)
+    d2 = 0.5 * d1 + rng.normal(1.0, 0.5, 5000)
+    r, se = stats.paired_ratio(d1, d2)
+    assert r == pytest.approx(d2.mean() / d1.mean(), rel=1e-15)
+    m1, n = d1.mean(), d1.size
+    v1, v2 = d1.var(ddof=1) / n, d2.var(ddof=1) / n
+    c12 = np.cov(d1, d2)[0, 1] / n
+    want = math.sqrt(v2 - 2 * r * c12 + r * r * v1) / abs(m1)
+    assert se == pytest.approx(want, rel=1e-10)

@@ -1,0 +1,66 @@
+"""Tests of proofs_check.witnesses.toolkit_values (the cached toolkit values), potentials and
+experiments (the paper's settings are the ones used)."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate
+
+from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING, paper_link
+from nbl_theory.stability import stability
+from proofs_check.witnesses import experiments, potentials, toolkit_values
+
+
+def test_cached_values_are_the_toolkit_values():
+    link = paper_link("tt-stable")
+    assert toolkit_values.certified_at("tt-stable", "1") is toolkit_values.certified_at(
+        "tt-stable", "1")
+    vals = toolkit_values.float_values(link, "0.2")
+    assert vals["lambda_star"] == float(stability(link, "0.2").values["lambda_star"])
+    assert toolkit_values.field_scale(link) >= 1.0
+    m = toolkit_values.mp_at("tt-stable", "0.2", 30)
+    assert abs(float(m.values["lambda_star"]) - vals["lambda_star"]) < 1e-14
+
+
+def test_mu_g_against_adaptive_quadrature():
+    # mu_g = E g'(Z) for the logistic link
+    ref = integrate.quad(lambda z: math.exp(-z) / (1 + math.exp(-z)) ** 2
+                         * math.exp(-z * z / 2) / math.sqrt(2 * math.pi), -40, 40,
+                         epsabs=1e-15)[0]
+    assert toolkit_values.mu_g(paper_link("logistic")) == pytest.approx(ref, rel=1e-12)
+
+
+def test_elicitation_potentials():
+    pots = potentials.elicitation_potentials()
+    assert "generic phi" in pots and "weighted entropy (symbolic rho)" in pots
+    assert set(potentials.BREGMAN_ROWS) <= set(pots)
+    assert "generic phi" not in potentials.elicitation_potentials(generic=False)
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_experiments_use_the_printed_settings(monkeypatch):
+    seen = {}
+
+    def fake_simulate(env, **kw):
+        seen.update(kw, d=env.d, delta=env.delta_text)
+        raise _Stop
+
+    monkeypatch.setattr(experiments, "simulate", fake_simulate)
+    with pytest.raises(_Stop):
+        experiments.final_angle(paper_link("tt-stable"), "0.2")
+    s = STOCHASTIC_SETTING
+    assert (seen["n"], seen["reps"], seen["init_angle"], seen["gamma"], seen["t0"], seen["d"]) \
+        == (s["n"], s["reps"], s["init_angle"], s["gamma"], s["t0"], s["d"]) \
+        == (10_000, 100, 10.0, 10.0, 500.0, 2)
+    seen.clear()
+    with pytest.raises(_Stop):
+        experiments.paired_regret_gaps([("x", paper_link("logistic"))])
+    c = COMPARISON_SETTING
+    assert (seen["n"], seen["reps"], seen["n0"], seen["gamma"], seen["t0"], seen["delta"]) \
+        == (c["n"], c["reps"], c["n0"], c["gamma"], c["t0"], c["delta"]) \
+        == (2000, 100, 200, 10.0, 500.0, "1")
+    assert np.isfinite(seen["gamma"])

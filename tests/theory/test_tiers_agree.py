@@ -1,0 +1,50 @@
+"""The three precision tiers of nbl_theory.stability agree on the paper's six named links.
+
+Moved here from the claim registry (formerly the claims ``tiers-agree-<key>``): it compares the
+toolkit with itself, so it is a test of the toolkit, not a check of the paper.
+"""
+
+import mpmath
+import pytest
+
+from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
+from nbl_theory.stability import stability
+
+
+@pytest.mark.parametrize("key", list(PAPER_LINKS))
+def test_three_tiers_agree(key):
+    """float64, 50-digit mpmath and certified Arb values of λ* at Δ = 0.2 agree.
+
+    Tolerances are each tier's own error bound: the float64 value lies within its error estimate
+    (plus 1e-15 of the scale Δμ* of the two terms of λ*) of the 50-digit value, the 50-digit value
+    inside the certified Arb ball (plus its own error estimate and 1e-45 Δμ*), and all three tiers
+    give the same, decided sign. Any disagreement is a toolkit bug.
+    """
+    link = PAPER_LINKS[key].link()
+    f = stability(link, REFERENCE_DELTA, auto_raise=False)               # float64
+    m50 = stability(link, REFERENCE_DELTA, dps=50, auto_raise=False)
+    c = stability(link, REFERENCE_DELTA, certify=True)
+    with mpmath.workdps(60):
+        lam_f, err_f = mpmath.mpf(f.values["lambda_star"]), mpmath.mpf(f.errors["lambda_star"])
+        lam_m, err_m = m50.values["lambda_star"], m50.errors["lambda_star"]
+        mid, rad = c.values["lambda_star"], c.errors["lambda_star"]
+        scale = abs(mpmath.mpf(f.values["mu_star"])) * mpmath.mpf(REFERENCE_DELTA)
+        assert abs(lam_f - lam_m) <= err_f + err_m + mpmath.mpf("1e-15") * scale, \
+            "float64 not within its error estimate of the 50-digit value"
+        assert abs(lam_m - mid) <= rad + err_m + mpmath.mpf("1e-45") * scale, \
+            "50-digit value outside the certified ball"
+    assert {f.sign, m50.sign, c.sign} == {c.sign}, "the tiers disagree on the sign"
+    assert c.sign != "undecided"
+
+
+def test_tiers_check_detects_a_wrong_tier():
+    """The float64-vs-50-digit comparison above can fail: a value shifted by 1e-12 (far above
+    the float64 error estimate of ~1e-16) is rejected."""
+    link = PAPER_LINKS["we-0.72"].link()
+    f = stability(link, REFERENCE_DELTA, auto_raise=False)
+    m50 = stability(link, REFERENCE_DELTA, dps=50, auto_raise=False)
+    with mpmath.workdps(60):
+        lam_f = mpmath.mpf(f.values["lambda_star"]) + mpmath.mpf("1e-12")
+        err = mpmath.mpf(f.errors["lambda_star"]) + m50.errors["lambda_star"]
+        scale = abs(mpmath.mpf(f.values["mu_star"])) * mpmath.mpf(REFERENCE_DELTA)
+        assert abs(lam_f - m50.values["lambda_star"]) > err + mpmath.mpf("1e-15") * scale
