@@ -9,8 +9,13 @@ Statuses (DESIGN.md, "proofs_check — is the paper right?"):
 
 ``PASS``
     the computation confirms the statement within the stated tolerance;
+``CAVEAT``
+    the computation confirms what the paper states or prints, but the statement needs a
+    condition the paper does not state, is vacuous for the paper's own examples, or depends on
+    a choice the paper leaves open — a *finding*, reported with the discrepancies, never a
+    plain PASS;
 ``DISCREPANCY``
-    the computation is sound and disagrees with what the paper prints (both numbers shown);
+    the computation is sound and disagrees with what the paper prints or states (both shown);
 ``FAIL``
     the toolkit could not confirm something that should hold — a bug until shown otherwise.
     A check that raises becomes ``FAIL`` with the exception message;
@@ -18,6 +23,15 @@ Statuses (DESIGN.md, "proofs_check — is the paper right?"):
     not run, with the reason (e.g. a slow claim in a ``quick`` run).
 
 A tolerance is never loosened to turn a ``DISCREPANCY`` into a ``PASS``.
+
+Mutants
+-------
+Every claim that is checked registers :class:`Mutant` s: deliberate corruptions — the paper's
+printed value perturbed, a formula's coefficient or sign changed, the link swapped, the
+independent witness broken — under which its verdict must change (a PASS must turn
+DISCREPANCY or FAIL; a DISCREPANCY must move when the paper's number is replaced by the true
+one). :meth:`Registry.run_mutants` runs them; a claim whose mutants all survive cannot fail and
+is a defect.
 
 Example
 -------
@@ -35,6 +49,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 import flint
@@ -42,16 +57,24 @@ import mpmath
 
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["PASS", "DISCREPANCY", "FAIL", "SKIPPED", "STATUSES", "METHODS", "Outcome", "Claim",
+__all__ = ["PASS", "CAVEAT", "DISCREPANCY", "FAIL", "SKIPPED", "STATUSES", "FINDINGS",
+           "METHODS", "CONSEQUENCES", "Outcome", "Mutant", "MutantResult", "Claim",
            "ClaimResult", "Registry", "REGISTRY", "register", "register_not_checked",
-           "all_claims", "run_claims"]
+           "all_claims", "run_claims", "apply_mutant"]
 
-PASS, DISCREPANCY, FAIL, SKIPPED = "PASS", "DISCREPANCY", "FAIL", "SKIPPED"
+PASS, CAVEAT, DISCREPANCY, FAIL, SKIPPED = "PASS", "CAVEAT", "DISCREPANCY", "FAIL", "SKIPPED"
 #: Statuses in report order.
-STATUSES = (PASS, DISCREPANCY, FAIL, SKIPPED)
+STATUSES = (PASS, CAVEAT, DISCREPANCY, FAIL, SKIPPED)
+#: Statuses that are findings about the paper (the report opens with them).
+FINDINGS = (DISCREPANCY, CAVEAT)
 #: How a claim is checked.
 METHODS = ("symbolic", "high-precision", "certified", "monte-carlo", "property-based",
-           "not-checked")
+           "audit", "not-checked")
+#: What a finding affects, most consequential first (the report ranks findings by it):
+#: ``statement`` — a theorem, proposition, lemma or corollary as stated; ``number`` — a printed
+#: number; ``experiment`` — a statement about the paper's numerical experiments;
+#: ``presentation`` — notation, an undefined step, a missing definition.
+CONSEQUENCES = ("statement", "number", "experiment", "presentation")
 
 
 @dataclass
@@ -66,6 +89,74 @@ class Outcome:
     status: str
     computed: str | None = None
     detail: str = ""
+    #: for a finding: what it affects (one of :data:`CONSEQUENCES`; default from the label)
+    consequence: str | None = None
+    #: figure id (``nbl reproduce``) or file that shows the evidence, if any
+    figure: str | None = None
+    #: one evidence line per label in the claim's ``covers`` (label -> what was checked)
+    evidence: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A deliberate corruption under which a claim's verdict must change.
+
+    Parameters
+    ----------
+    name : str
+        What is corrupted, e.g. ``"printed lambda* +5%"``.
+    kind : str
+        ``printed`` (the paper's value perturbed), ``formula`` (a coefficient or sign
+        changed), ``link`` (another link), ``witness`` (the independent computation broken) or
+        ``data``.
+    patches : tuple of (target, value)
+        ``target`` is ``"package.module:ATTRIBUTE"``; ``value`` replaces the attribute while the
+        check runs, or, if callable and ``call=True``, ``value(old)`` does.
+    kwargs : dict, optional
+        Keyword arguments passed to the check function (for checks parametrized by their
+        inputs).
+    call : bool
+        Treat callable ``value`` s as ``old -> new`` transformers.
+    """
+
+    name: str
+    kind: str = "formula"
+    patches: tuple = ()
+    kwargs: dict | None = field(default=None, hash=False)
+    call: bool = False
+
+
+@dataclass
+class MutantResult:
+    """The verdict of a claim under one mutant; ``killed`` when it differs from the unmutated
+    verdict (and the mutant did not merely skip)."""
+
+    claim: str
+    mutant: str
+    kind: str
+    baseline: str
+    status: str
+    killed: bool
+    detail: str = ""
+
+
+@contextmanager
+def apply_mutant(mutant: Mutant):
+    """Install ``mutant.patches`` for the duration of the block (always restored)."""
+    saved = []
+    try:
+        for target, value in mutant.patches:
+            mod_name, _, attr = target.partition(":")
+            if not attr:
+                raise ValueError(f"mutant target {target!r} must be 'module:attribute'")
+            mod = importlib.import_module(mod_name)
+            old = getattr(mod, attr)
+            saved.append((mod, attr, old))
+            setattr(mod, attr, value(old) if (mutant.call and callable(value)) else value)
+        yield
+    finally:
+        for mod, attr, old in reversed(saved):
+            setattr(mod, attr, old)
 
 
 @dataclass(frozen=True)
@@ -83,6 +174,7 @@ class Claim:
     quick: bool                # run in ``quick`` mode
     check: Callable[[], Outcome] = field(repr=False, compare=False)
     covers: tuple = ()         # further labels this check also verifies (e.g. a lemma's equations)
+    mutants: tuple = ()        # Mutant s under which the verdict must change
 
 
 @dataclass
@@ -104,16 +196,39 @@ class ClaimResult:
     seconds: float
     quick: bool = True
     covers: tuple = ()
+    consequence: str | None = None
+    figure: str | None = None
+    evidence: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
-def _result(claim: Claim, status: str, computed, detail: str, seconds: float) -> ClaimResult:
+def _default_consequence(label: str) -> str:
+    kind = label.split(":", 1)[0]
+    if kind in ("thm", "prop", "lem", "cor", "assum"):
+        return "statement"
+    if kind in ("tab", "eq"):
+        return "number"
+    if kind in ("alg", "def"):
+        return "presentation"
+    return "experiment"
+
+
+def _result(claim: Claim, status: str, computed, detail: str, seconds: float,
+            out: Outcome | None = None) -> ClaimResult:
+    consequence = figure = None
+    evidence: dict = {}
+    if out is not None:
+        consequence = out.consequence
+        figure = out.figure
+        evidence = dict(out.evidence or {})
+    if status in FINDINGS and consequence not in CONSEQUENCES:
+        consequence = _default_consequence(claim.label)
     return ClaimResult(claim.id, claim.label, claim.section, claim.statement, claim.method,
                        claim.tolerance, claim.tolerance_why, claim.printed,
                        None if computed is None else str(computed), status, detail, seconds,
-                       claim.quick, tuple(claim.covers))
+                       claim.quick, tuple(claim.covers), consequence, figure, evidence)
 
 
 class Registry:
@@ -125,11 +240,13 @@ class Registry:
 
     def register(self, id: str, label: str, section: str, statement: str, method: str,
                  tolerance: str, why: str, printed: str | None = None, quick: bool = True,
-                 covers=()):
+                 covers=(), mutants=()):
         """Decorator registering ``check() -> Outcome`` as the claim ``id``.
 
         ``covers`` lists further paper labels the same check verifies (the equations of a
-        lemma, say); the coverage test counts them as checked.
+        lemma, say); the coverage test counts them as checked, and the check's
+        ``Outcome.evidence`` gives one line per covered label. ``mutants`` are the
+        :class:`Mutant` s under which the verdict must change.
 
         Raises
         ------
@@ -146,9 +263,12 @@ class Registry:
         def deco(fn: Callable[[], Outcome]) -> Callable[[], Outcome]:
             if id in self._claims:       # re-checked: two decorators built before either ran
                 raise ValueError(f"duplicate claim id {id!r}")
+            for m in mutants:
+                if not isinstance(m, Mutant):
+                    raise ValueError(f"claim {id!r}: mutants must be Mutant objects")
             self._claims[id] = Claim(id, label, section, statement, method, tolerance, why,
                                      None if printed is None else str(printed), quick, fn,
-                                     tuple(covers))
+                                     tuple(covers), tuple(mutants))
             return fn
         return deco
 
@@ -161,13 +281,25 @@ class Registry:
         self._load()
         return list(self._claims.values())
 
-    def run_one(self, claim: Claim) -> ClaimResult:
-        """Run one claim's check; an exception, a wrong return type or a changed global
-        mpmath/flint precision becomes ``FAIL``."""
+    def get(self, claim_id: str) -> Claim:
+        """The claim registered as ``claim_id``."""
+        self._load()
+        try:
+            return self._claims[claim_id]
+        except KeyError:
+            raise NBLInputError(f"unknown claim id {claim_id!r}") from None
+
+    def run_one(self, claim: Claim, mutant: Mutant | None = None) -> ClaimResult:
+        """Run one claim's check (under ``mutant`` if given); an exception, a wrong return type
+        or a changed global mpmath/flint precision becomes ``FAIL``."""
         dps, prec = mpmath.mp.dps, flint.ctx.prec
         t0 = time.perf_counter()
         try:
-            out = claim.check()
+            if mutant is None:
+                out = claim.check()
+            else:
+                with apply_mutant(mutant):
+                    out = claim.check(**(mutant.kwargs or {}))
         except Exception as exc:  # noqa: BLE001 - any error in a check is a FAIL, with its message
             out = Outcome(FAIL, None, f"check raised {type(exc).__name__}: {exc}")
         seconds = time.perf_counter() - t0
@@ -180,7 +312,20 @@ class Registry:
         elif out.status not in STATUSES:
             out = Outcome(FAIL, out.computed, f"check returned unknown status {out.status!r}; "
                                               f"{out.detail}")
-        return _result(claim, out.status, out.computed, out.detail, seconds)
+        return _result(claim, out.status, out.computed, out.detail, seconds, out)
+
+    def run_mutants(self, claim: Claim, baseline: ClaimResult | None = None
+                    ) -> list[MutantResult]:
+        """Run every mutant of ``claim``; each is killed when the verdict changes from the
+        unmutated one (``baseline``, computed if not given)."""
+        base = baseline or self.run_one(claim)
+        out = []
+        for m in claim.mutants:
+            res = self.run_one(claim, m)
+            killed = res.status not in (base.status, SKIPPED)
+            out.append(MutantResult(claim.id, m.name, m.kind, base.status, res.status, killed,
+                                    res.detail))
+        return out
 
     def run_claims(self, quick: bool = False, ids=None, progress=None) -> list[ClaimResult]:
         """Run the claims and return their results in registration order.
@@ -221,10 +366,10 @@ REGISTRY = Registry(loader="proofs_check.claims")
 
 
 def register(id: str, label: str, section: str, statement: str, method: str, tolerance: str,
-             why: str, printed: str | None = None, quick: bool = True, covers=()):
+             why: str, printed: str | None = None, quick: bool = True, covers=(), mutants=()):
     """Register a check of the paper in :data:`REGISTRY` (see :meth:`Registry.register`)."""
     return REGISTRY.register(id, label, section, statement, method, tolerance, why,
-                             printed=printed, quick=quick, covers=covers)
+                             printed=printed, quick=quick, covers=covers, mutants=mutants)
 
 
 def register_not_checked(id: str, label: str, section: str, statement: str, reason: str,
