@@ -1,0 +1,41 @@
+"""Beyond the paper's model: other context laws, asymmetric arms, per-arm links.
+
+Every result of the paper assumes isotropic Gaussian contexts X ~ N(0, I_d), two arms placed
+symmetrically about θ (β_a = θ + a(Δ/2)v*) and one link shared by both arms. This package asks
+whether decision stability survives the contexts and arms users actually have, with the same
+population analysis (eq:Fdef, prop:population_equilibrium, prop:local_jacobian) done exactly
+for each case, with a stated error.
+
+Modules
+-------
+contexts      context laws (Gaussian N(0, Σ), Student-t, ball, cube, Rademacher, empirical) and
+              their spec strings
+datasets      scikit-learn bundled datasets as 2-D empirical laws (optional dependency)
+arms          arm geometries (asymmetric offsets, intercepts) and per-arm links
+linkeval      per-arm link wrappers and the fast checked float64 link evaluator
+field         the field F, its boundary derivative B, rewards; exact sums and Monte Carlo
+polar         d = 2 polar quadrature for laws with a density
+gaussian_field  N(0, Σ) in any d by 1-D reductions
+equilibrium   the exact condition for v* to stay an equilibrium (derivation in the docstring)
+analysis      method choice, equilibria on the circle, Jacobian spectra, the population flow
+case          one case analysed and compared with the Gaussian theory
+robustness    grids of departures on the paper's links and the list of mispredictions
+"""
+
+from .arms import (
+    ArmModel,
+    asymmetric_arms,
+    intercept_arms,
+    parse_arms_spec,
+    shifted_arms,
+    symmetric_arms,
+)
+from .case import Analysis, analyze
+from .contexts import ContextLaw, parse_context_spec
+from .equilibrium import equilibrium_defect, symmetry_predicts
+from .robustness import RobustnessCell, default_grid, mispredictions, run_cell
+
+__all__ = ["ArmModel", "asymmetric_arms", "intercept_arms", "parse_arms_spec", "shifted_arms",
+           "symmetric_arms", "Analysis", "analyze", "ContextLaw", "parse_context_spec",
+           "equilibrium_defect", "symmetry_predicts", "RobustnessCell", "default_grid",
+           "mispredictions", "run_cell"]

@@ -1,0 +1,383 @@
+"""Context laws beyond N(0, I_d): what the contexts X_t of a bandit can look like.
+
+Every law is X = A Y with a *base* law Y of identity covariance and a d × d matrix A (None =
+identity), so Cov X = A Aᵀ. The base laws:
+
+=================  =============================================================================
+``gaussian``       Y ~ N(0, I_d) (the paper's assum:gaussian_context)
+``student-t``      multivariate t, elliptical: Y = G·((ν − 2)/W)^{1/2}, G ~ N(0, I_d),
+                   W ~ χ²_ν independent; ν > 2, scaled so that Cov Y = I_d
+``ball``           uniform on the ball of radius (d + 2)^{1/2}: standardized, Cov Y = I_d
+``cube``           uniform on [−√3, √3]^d: standardized, Cov Y = I_d
+``rademacher``     independent ±1 coordinates (Cov Y = I_d); a discrete law with 2^d atoms
+``empirical``      the rows of a data matrix, drawn uniformly with replacement
+=================  =============================================================================
+
+Ball and cube are *standardized to identity covariance* (there is no unstandardized variant:
+a scale change is a covariance departure, give it with a Gaussian or t covariance). For
+``gaussian`` and ``student-t`` a covariance Σ may be given; then A = Σ^{1/2} (symmetric square
+root), so Y's ellipticity carries over. :meth:`ContextLaw.sample` draws ``(n, d)`` contexts from
+a numpy Generator, reproducibly (same generator state, same numbers; the draws of a call are
+listed in each law's docstring).
+
+Spec strings (:func:`parse_context_spec`, for the command line)::
+
+    gaussian                         N(0, I_d)
+    gaussian:cov=FILE                N(0, Σ), Σ a d × d symmetric positive definite CSV matrix
+    gaussian:cond=10,angle=30        d = 2: Σ with condition number 10, major axis at 30° from
+                                     e₁ (= v* for the default arms), trace Σ = 2
+    student-t:nu=5[,cov=…|cond=…,angle=…]
+    ball | cube | rademacher
+    empirical:FILE.csv[,standardize] rows of a numeric CSV (a non-numeric first row is a
+                                     header); standardize = centre each column and divide it
+                                     by its standard deviation
+    dataset:breast-cancer | dataset:wine
+                                     a scikit-learn bundled dataset (nbl_sim.beyond.datasets)
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import numpy as np
+
+from nbl_theory.errors import NBLInputError
+from nbl_theory.validation import dimension, finite_array, real
+
+from .datasets import dataset_array
+
+__all__ = ["ContextLaw", "GaussianLaw", "StudentTLaw", "BallLaw", "CubeLaw", "RademacherLaw",
+           "EmpiricalLaw", "parse_context_spec", "covariance_2d", "read_csv_matrix", "load_dataset",
+           "CONTEXT_FAMILIES"]
+
+CONTEXT_FAMILIES = ("gaussian", "student-t", "ball", "cube", "rademacher", "empirical",
+                    "dataset")
+_MAX_ROWS = 10_000_000
+_SPD_TOL = 1e-12
+
+
+def covariance_2d(cond, angle_deg) -> np.ndarray:
+    """Σ = R(angle) diag(λ₁, λ₂) R(angle)ᵀ with λ₁/λ₂ = cond ≥ 1 and λ₁ + λ₂ = 2 (mean
+    variance 1, as for N(0, I₂)); the major axis makes ``angle_deg`` degrees with e₁."""
+    c = real(cond, "cond")
+    a = real(angle_deg, "angle")
+    if c < 1:
+        raise NBLInputError(f"cond must be >= 1 (ratio of the largest to the smallest "
+                            f"eigenvalue), got {cond}")
+    if c > 1e8:
+        raise NBLInputError(f"cond must be <= 1e8, got {cond}")
+    l1, l2 = 2 * c / (1 + c), 2 / (1 + c)
+    t = math.radians(a)
+    r = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    return r @ np.diag([l1, l2]) @ r.T
+
+
+def _check_cov(cov, d: int | None) -> np.ndarray:
+    s = finite_array(cov, "covariance")
+    if s.ndim != 2 or s.shape[0] != s.shape[1]:
+        raise NBLInputError(f"covariance must be a square matrix, got shape {s.shape}")
+    if d is not None and s.shape[0] != d:
+        raise NBLInputError(f"covariance is {s.shape[0]} x {s.shape[0]} but d = {d}")
+    dimension(s.shape[0])
+    if not np.allclose(s, s.T, rtol=0, atol=_SPD_TOL * max(1.0, np.max(np.abs(s)))):
+        raise NBLInputError("covariance must be symmetric")
+    ev = np.linalg.eigvalsh(0.5 * (s + s.T))
+    if ev[0] <= _SPD_TOL * ev[-1]:
+        raise NBLInputError(f"covariance must be positive definite (smallest eigenvalue "
+                            f"{ev[0]:.3g})")
+    return 0.5 * (s + s.T)
+
+
+def _sqrtm(s: np.ndarray) -> np.ndarray:
+    ev, q = np.linalg.eigh(s)
+    return (q * np.sqrt(ev)) @ q.T
+
+
+class ContextLaw:
+    """Base class. Attributes: ``family`` (base law), ``d``, ``transform`` (A or None),
+    ``spec`` (a spec string that rebuilds the law, where one exists)."""
+
+    family = "?"
+    discrete = False
+
+    def __init__(self, d: int, cov=None):
+        self.d = dimension(d)
+        self.cov = None if cov is None else _check_cov(cov, self.d)
+        self.transform = None if self.cov is None else _sqrtm(self.cov)
+        self.spec = self.family
+
+    # subclasses draw the base law
+    def _base(self, rng: np.random.Generator, n: int) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """``n`` i.i.d. contexts, an ``(n, d)`` float64 array, from ``rng``."""
+        if not isinstance(rng, np.random.Generator):
+            raise NBLInputError(f"rng must be a numpy Generator, got {type(rng).__name__}")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n <= _MAX_ROWS:
+            raise NBLInputError(f"n must be an integer in [0, {_MAX_ROWS}], got {n!r}")
+        y = self._base(rng, int(n))
+        return y if self.transform is None else y @ self.transform.T
+
+    @property
+    def covariance(self) -> np.ndarray:
+        return np.eye(self.d) if self.cov is None else self.cov.copy()
+
+    @property
+    def isotropic_gaussian(self) -> bool:
+        return self.family == "gaussian" and self.cov is None
+
+    def describe(self) -> dict:
+        return {"family": self.family, "d": self.d, "spec": self.spec,
+                "covariance": self.covariance.tolist(),
+                "standardized": "identity covariance" if self.cov is None else "no"}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(spec={self.spec!r}, d={self.d})"
+
+
+class GaussianLaw(ContextLaw):
+    """N(0, Σ) (default Σ = I_d). Draws: one ``standard_normal((n, d))``."""
+
+    family = "gaussian"
+
+    def _base(self, rng, n):
+        return rng.standard_normal((n, self.d))
+
+
+class StudentTLaw(ContextLaw):
+    """Multivariate t with ν > 2 degrees of freedom and covariance Σ (elliptical). Draws:
+    ``standard_normal((n, d))`` then ``chisquare(ν, n)``."""
+
+    family = "student-t"
+
+    def __init__(self, nu, d: int = 2, cov=None):
+        v = real(nu, "nu")
+        if not 2 < v <= 1e6:
+            raise NBLInputError(f"student-t: nu must lie in (2, 1e6] (finite covariance), got {nu}")
+        self.nu = v
+        super().__init__(d, cov)
+        self.spec = f"student-t:nu={v:g}"
+
+    def _base(self, rng, n):
+        g = rng.standard_normal((n, self.d))
+        w = rng.chisquare(self.nu, n)
+        return g * np.sqrt((self.nu - 2) / w)[:, None]
+
+    def describe(self):
+        return {**super().describe(), "nu": self.nu}
+
+
+class BallLaw(ContextLaw):
+    """Uniform on the ball of radius (d + 2)^{1/2} (identity covariance). Draws:
+    ``standard_normal((n, d))`` (direction) then ``random(n)`` (radius R·U^{1/d})."""
+
+    family = "ball"
+
+    def __init__(self, d: int = 2):
+        super().__init__(d)
+        self.radius = math.sqrt(self.d + 2)
+
+    def _base(self, rng, n):
+        g = rng.standard_normal((n, self.d))
+        nrm = np.linalg.norm(g, axis=1)
+        nrm[nrm == 0] = 1.0
+        r = self.radius * rng.random(n) ** (1.0 / self.d)
+        return g * (r / nrm)[:, None]
+
+
+class CubeLaw(ContextLaw):
+    """Uniform on [−√3, √3]^d (identity covariance). Draws: ``uniform(−√3, √3, (n, d))``."""
+
+    family = "cube"
+
+    def __init__(self, d: int = 2):
+        super().__init__(d)
+        self.half_width = math.sqrt(3.0)
+
+    def _base(self, rng, n):
+        return rng.uniform(-self.half_width, self.half_width, (n, self.d))
+
+
+class RademacherLaw(ContextLaw):
+    """Independent ±1 coordinates. Draws: ``integers(0, 2, (n, d))``."""
+
+    family = "rademacher"
+    discrete = True
+
+    def _base(self, rng, n):
+        return 2.0 * rng.integers(0, 2, (n, self.d)) - 1.0
+
+    def atoms(self) -> tuple[np.ndarray, np.ndarray]:
+        """The 2^d support points and their probabilities (d ≤ 20)."""
+        if self.d > 20:
+            raise NBLInputError(f"rademacher: exact sums need d <= 20, got d = {self.d}")
+        k = np.arange(2**self.d)
+        pts = 2.0 * ((k[:, None] >> np.arange(self.d)[None, :]) & 1) - 1.0
+        return pts, np.full(k.size, 2.0**-self.d)
+
+
+class EmpiricalLaw(ContextLaw):
+    """Uniform over the rows of ``data`` (n × d): the empirical law of a data set. Draws:
+    ``integers(0, n_rows, n)``."""
+
+    family = "empirical"
+    discrete = True
+
+    def __init__(self, data, name: str = "data", standardize: bool = False):
+        x = finite_array(data, "empirical data")
+        if x.ndim != 2 or x.shape[0] < 10:
+            raise NBLInputError(f"empirical data must be a matrix with at least 10 rows, "
+                                f"got shape {x.shape}")
+        super().__init__(x.shape[1])
+        if standardize:
+            sd = x.std(axis=0)
+            if np.any(sd == 0):
+                raise NBLInputError("empirical data: a constant column cannot be standardized")
+            x = (x - x.mean(axis=0)) / sd
+        self.data = x
+        self.name = name
+        self.standardized = bool(standardize)
+        self.spec = f"empirical:{name}" + (",standardize" if standardize else "")
+
+    def _base(self, rng, n):
+        return self.data[rng.integers(0, self.data.shape[0], n)]
+
+    @property
+    def covariance(self) -> np.ndarray:
+        return np.cov(self.data, rowvar=False, bias=True)
+
+    def atoms(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.data, np.full(self.data.shape[0], 1.0 / self.data.shape[0])
+
+    def describe(self):
+        m = self.data.mean(axis=0)
+        return {**super().describe(), "rows": int(self.data.shape[0]), "name": self.name,
+                "standardized": "columns z-scored" if self.standardized else "no",
+                "mean": m.tolist()}
+
+
+def load_dataset(name: str) -> EmpiricalLaw:
+    """The 2-D empirical law of a scikit-learn bundled dataset (nbl_sim.beyond.datasets)."""
+    law = EmpiricalLaw(dataset_array(name), name=name)
+    law.spec = f"dataset:{name}"
+    return law
+
+
+# ---------------------------------------------------------------------------- parsing
+def read_csv_matrix(path, what: str) -> np.ndarray:
+    """A numeric matrix from a CSV file (a non-numeric first row is skipped as a header)."""
+    p = Path(path)
+    if not p.is_file():
+        raise NBLInputError(f"{what}: file not found: {path}")
+    rows = []
+    try:
+        with open(p, newline="") as fh:
+            for i, row in enumerate(csv.reader(fh)):
+                if not row or all(not c.strip() for c in row):
+                    continue
+                try:
+                    rows.append([float(c) for c in row])
+                except ValueError as exc:
+                    if i == 0 and not rows:
+                        continue  # header
+                    raise NBLInputError(f"{what}: non-numeric entry on line {i + 1} of "
+                                        f"{path}") from exc
+                if len(rows) > _MAX_ROWS:
+                    raise NBLInputError(f"{what}: more than {_MAX_ROWS} rows in {path}")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise NBLInputError(f"{what}: cannot read {path}: {exc}") from exc
+    if not rows:
+        raise NBLInputError(f"{what}: no numeric rows in {path}")
+    if len({len(r) for r in rows}) != 1:
+        raise NBLInputError(f"{what}: rows of different lengths in {path}")
+    return finite_array(rows, what)
+
+
+def _options(text: str, family: str, allowed: tuple) -> dict:
+    out = {}
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            raise NBLInputError(f"{family}: empty option in context spec")
+        key, eq, val = part.partition("=")
+        key = key.strip()
+        if not eq or not val.strip():
+            raise NBLInputError(f"{family}: option {part!r} must be key=value")
+        if key not in allowed:
+            raise NBLInputError(f"{family}: unknown option {key!r} (allowed: "
+                                f"{', '.join(allowed)})")
+        if key in out:
+            raise NBLInputError(f"{family}: option {key!r} given twice")
+        out[key] = val.strip()
+    return out
+
+
+def _number(val: str, name: str) -> float:
+    try:
+        x = float(val)
+    except ValueError as exc:
+        raise NBLInputError(f"{name} must be a number, got {val!r}") from exc
+    return real(x, name)
+
+
+def _cov_from(opts: dict, family: str, d: int | None):
+    if "cov" in opts and ({"cond", "angle"} & opts.keys()):
+        raise NBLInputError(f"{family}: give either cov=FILE or cond=…,angle=…, not both")
+    if "cov" in opts:
+        return _check_cov(read_csv_matrix(opts["cov"], f"{family} covariance"), d)
+    if {"cond", "angle"} & opts.keys():
+        if not {"cond", "angle"} <= opts.keys():
+            raise NBLInputError(f"{family}: cond and angle must be given together")
+        if d not in (None, 2):
+            raise NBLInputError(f"{family}: cond/angle define a 2-D covariance, but d = {d}")
+        return covariance_2d(_number(opts["cond"], "cond"), _number(opts["angle"], "angle"))
+    return None
+
+
+def parse_context_spec(spec: str, d: int | None = None) -> ContextLaw:
+    """The :class:`ContextLaw` named by ``spec`` (module docstring); ``d`` defaults to 2 for
+    the laws whose dimension the spec does not fix. Bad specs raise a one-line NBLInputError."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise NBLInputError("context spec must be a non-empty string")
+    if d is not None:
+        d = dimension(d)
+    spec = spec.strip()
+    family, colon, rest = spec.partition(":")
+    family = family.strip().lower()
+    if colon and not rest.strip():
+        raise NBLInputError(f"context spec {spec!r} ends with ':' but gives no options")
+    if family not in CONTEXT_FAMILIES:
+        raise NBLInputError(f"unknown context law {family!r} (known: "
+                            f"{', '.join(CONTEXT_FAMILIES)})")
+    if family == "empirical":
+        std = False
+        path = rest
+        if path.endswith(",standardize"):
+            path, std = path[: -len(",standardize")], True
+        if not path:
+            raise NBLInputError("empirical: give a file, empirical:FILE.csv[,standardize]")
+        law = EmpiricalLaw(read_csv_matrix(path, "empirical data"), name=path, standardize=std)
+    elif family == "dataset":
+        law = load_dataset(rest.strip())
+    elif family in ("gaussian", "student-t"):
+        allowed = ("cov", "cond", "angle") + (("nu",) if family == "student-t" else ())
+        opts = _options(rest, family, allowed) if rest else {}
+        cov = _cov_from(opts, family, d)
+        dd = cov.shape[0] if cov is not None else (d or 2)
+        if family == "gaussian":
+            law = GaussianLaw(dd, cov)
+        else:
+            if "nu" not in opts:
+                raise NBLInputError("student-t: give nu, e.g. student-t:nu=5")
+            law = StudentTLaw(_number(opts["nu"], "nu"), dd, cov)
+        law.spec = spec
+    else:
+        if rest:
+            raise NBLInputError(f"{family}: takes no options, got {rest!r}")
+        law = {"ball": BallLaw, "cube": CubeLaw, "rademacher": RademacherLaw}[family](d or 2)
+    if d is not None and law.d != d:
+        raise NBLInputError(f"context law {spec!r} has dimension {law.d}, but d = {d}")
+    return law
