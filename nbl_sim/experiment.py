@@ -6,6 +6,13 @@ from ``SeedSequence(seed).spawn`` (see :mod:`nbl_sim.environment`) and runs ever
 on the same realization. Chunks go to an :class:`~nbl_sim.execution.Executor` (in-process or a
 local process pool); results are reassembled in replication order, so the numbers are identical
 whatever the chunk size, the number of processes or the executor.
+
+Inside a chunk, replications stream in blocks (≤ 4 MB of realization each, whole lockstep groups
+of the NBL kernel) through one set of buffers: a block is drawn once, every policy runs on it, and
+only the recorded rounds are kept (regret R_t by :func:`nbl_sim.metrics.recorded_regret`, fused
+with the optimal actions the environment computed while drawing). Memory per chunk is therefore
+bounded by the block, not by the number of replications, and the numbers are those of drawing
+the whole chunk at once, bit for bit.
 """
 
 from __future__ import annotations
@@ -23,9 +30,10 @@ import numpy as np
 from nbl_theory.errors import NBLInputError
 from nbl_theory.validation import positive_int
 
-from .environment import Environment
+from .environment import Environment, Realization
 from .execution import Executor, make_executor
-from .metrics import cumulative_regret, mc_summary
+from .metrics import mc_summary, recorded_regret
+from .policies.nbl import LOCKSTEP as _LOCKSTEP
 from .policies.nbl import nbl_run, validate_step
 from .policies.oracle import oracle_actions
 from .sweep import ChunkCache, run_sweep
@@ -33,7 +41,8 @@ from .sweep import ChunkCache, run_sweep
 __all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds"]
 
 POLICIES = ("nbl", "greedy-logistic", "oracle")
-_CHUNK_BYTES = 64e6  # realization memory per chunk
+_CHUNK_BYTES = 64e6  # nominal realization size of a default chunk (scheduling granularity)
+_BLOCK_BYTES = 4e6  # realization memory per block streamed through a chunk (fits in cache)
 
 
 def default_record_rounds(n: int, n0: int, points: int = 500) -> np.ndarray:
@@ -194,40 +203,68 @@ class _Task:
     ridge: float
 
 
-def _run_chunk(task: _Task) -> dict:
-    env = task.env
-    real = env.draw(task.seed, task.reps, task.n, task.n0)
-    optimal = env.optimal_actions(real.X)
-    rec = task.record_rounds
-    cols = np.clip(rec - 1, 0, None)
-    out = {}
-    _warm_up(task.policies)  # compiled kernels load outside the timed region
-    for name in task.policies:
-        tic = time.perf_counter()
-        info = {}
-        if name == "nbl":
-            tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=task.v0, gamma=task.gamma,
-                         t0=task.t0, record_rounds=rec)
-            actions, info = tr.actions, {"degenerate_init": tr.info["degenerate_init"]}
-            sq = _align(tr.record_rounds, tr.sq_error, rec)
-            ang = _align(tr.record_rounds, tr.angle, rec)
-        elif name == "greedy-logistic":
-            from .policies.greedy_logistic import greedy_logistic_actions
+def _block_size(R: int, n: int, n0: int, d: int) -> int:
+    """Replications per streamed block: ≤ ``_BLOCK_BYTES`` of realization (at least one), in
+    whole lockstep groups of the d = 2 NBL kernel when that allows more than one."""
+    per_rep = n * (8.0 * (d + 4) + 1) + n0
+    b = max(1, int(_BLOCK_BYTES // per_rep))
+    if b >= _LOCKSTEP:
+        b -= b % _LOCKSTEP
+    return min(R, b)
 
-            actions, gl_info = greedy_logistic_actions(real.X, real.Y, real.coins,
-                                                       intercept=task.intercept,
-                                                       ridge=task.ridge)
-            info = {k: v.item() for k, v in
-                    ((k, np.asarray(v)) for k, v in gl_info.items()) if v.ndim == 0}
-            sq = ang = np.full((len(task.reps), rec.size), np.nan)
-        else:
-            actions = oracle_actions(real.X, env.v_star)
-            sq = ang = np.full((len(task.reps), rec.size), np.nan)
-        seconds = time.perf_counter() - tic
-        reg = cumulative_regret(real.means, actions, optimal)
-        regret = np.where(rec > 0, reg[:, cols], 0.0)
-        out[name] = (regret, sq, ang, seconds, info)
-    return out
+
+def _run_policy(name: str, real, task: _Task) -> tuple:
+    """Actions (R, n), ‖v_t − v*‖² and α_t on the record grid, and scalar info of one policy."""
+    env, rec = task.env, task.record_rounds
+    R = len(real.reps)
+    if name == "nbl":
+        tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=task.v0, gamma=task.gamma,
+                     t0=task.t0, record_rounds=rec)
+        return (tr.actions, _align(tr.record_rounds, tr.sq_error, rec),
+                _align(tr.record_rounds, tr.angle, rec),
+                {"degenerate_init": tr.info["degenerate_init"]})
+    if name == "greedy-logistic":
+        from .policies.greedy_logistic import greedy_logistic_actions
+
+        actions, gl_info = greedy_logistic_actions(real.X, real.Y, real.coins,
+                                                   intercept=task.intercept, ridge=task.ridge)
+        info = {k: v.item() for k, v in
+                ((k, np.asarray(v)) for k, v in gl_info.items()) if v.ndim == 0}
+    else:
+        actions, info = oracle_actions(real.X, env.v_star), {}
+    nan = np.full((R, rec.size), np.nan)
+    return actions, nan, nan, info
+
+
+def _merge_info(acc: dict, info: dict) -> None:
+    """Add counts, keep the maximum of per-item maxima (``per_`` keys)."""
+    for k, v in info.items():
+        acc[k] = max(acc.get(k, v), v) if "per_" in k else acc.get(k, 0) + v
+
+
+def _run_chunk(task: _Task) -> dict:
+    """Every policy on the chunk's replications, streamed in blocks through fixed buffers: each
+    block is drawn once (common random numbers) and every policy runs on it; only the recorded
+    rounds are kept. Replication r's numbers do not depend on the block or the chunk."""
+    env, rec = task.env, task.record_rounds
+    R, K = len(task.reps), rec.size
+    B = _block_size(R, task.n, task.n0, env.d)
+    buf = Realization.empty(B, task.n, task.n0, env.d)
+    out = {name: (np.empty((R, K)), np.empty((R, K)), np.empty((R, K)), [0.0], {})
+           for name in task.policies}
+    _warm_up(task.policies)  # compiled kernels load outside the timed region
+    for i0 in range(0, R, B):
+        real = env.draw(task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf)
+        rows = slice(i0, i0 + len(real.reps))
+        for name in task.policies:
+            regret, sq, ang, seconds, info = out[name]
+            tic = time.perf_counter()
+            actions, sq[rows], ang[rows], block_info = _run_policy(name, real, task)
+            seconds[0] += time.perf_counter() - tic
+            recorded_regret(real.means, actions, real.optimal, rec, out=regret[rows])
+            _merge_info(info, block_info)
+    return {name: (regret, sq, ang, seconds[0], info)
+            for name, (regret, sq, ang, seconds, info) in out.items()}
 
 
 def _warm_up(policies) -> None:
@@ -288,7 +325,8 @@ def simulate(
     seed : master seed; replication r uses ``SeedSequence(seed).spawn(reps)[r]``.
     intercept, ridge : Greedy Logistic options (see :mod:`nbl_sim.policies.greedy_logistic`).
     record_rounds : rounds at which trajectories are kept (default ~500 evenly spaced, plus n0, n).
-    chunk_size : replications per chunk (default: ≤ 64 MB of realization per chunk, and at least
+    chunk_size : replications per chunk (default: ≤ 64 MB worth of realization per chunk — a
+        chunk streams it through ≤ 4 MB blocks, so this sets only the granularity — and at least
         four chunks per worker).
     executor : an :class:`Executor`; default from ``workers`` (see
         :func:`nbl_sim.execution.make_executor`).
@@ -363,8 +401,7 @@ def simulate(
         stacked = [np.concatenate([p[name][k] for p in parts]) for k in range(3)]
         info: dict = {}
         for p in parts:
-            for k, v in p[name][4].items():
-                info[k] = max(info.get(k, v), v) if "per_" in k else info.get(k, 0) + v
+            _merge_info(info, p[name][4])
         results[name] = PolicyResult(name, *stacked, seconds=sum(p[name][3] for p in parts),
                                      info=info)
     params = {

@@ -2,17 +2,27 @@
 
 * Regret with *expected* means (eq:regret): R_t = Σ_{s≤t} {m_{a*(X_s)}(X_s) − m_{A_s}(X_s)},
   a*(x) = sgn(v*ᵀx) with sgn(0) = +1 — so Bernoulli noise never enters the regret.
+  :func:`cumulative_regret` is the readable numpy definition; :func:`recorded_regret` computes the
+  same sums in one compiled pass (same operations in the same order, so the same bits) and keeps
+  only the recorded rounds.
 * Average regret R_t/t; signed angle α_t = atan2(v*_1 v_{t,2} − v*_2 v_{t,1}, v*ᵀv_t) in d = 2
   (app:stochastic-nbl); squared error ‖v_t − v*‖² in any d.
 * Monte Carlo bands: mean ± 1.96·SE with SE = sample standard deviation / √R (pointwise
-  approximate 95% intervals for the mean trajectory, as in fig:app-stochastic-angle).
+  approximate 95% intervals for the mean trajectory, as in fig:app-stochastic-angle). Each
+  statistic sums the R replications of one point in numpy's pairwise order over replications
+  0, …, R−1, whatever the memory layout of the input, so a band does not depend on how the
+  replications were chunked or stacked (and the band at the last round equals the summary of the
+  final values).
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
-__all__ = ["instantaneous_regret", "cumulative_regret", "mc_summary", "Z95"]
+from nbl_theory.errors import NBLInputError
+
+__all__ = ["instantaneous_regret", "cumulative_regret", "recorded_regret", "mc_summary", "Z95"]
 
 Z95 = 1.959963984540054  # Φ⁻¹(0.975)
 
@@ -29,11 +39,65 @@ def cumulative_regret(means, actions, optimal) -> np.ndarray:
     return np.cumsum(instantaneous_regret(means, actions, optimal), axis=1)
 
 
+@numba.njit(cache=True, nogil=True)
+def _recorded_regret(means, actions, optimal, rec, out):
+    R, n = actions.shape
+    K = rec.shape[0]
+    for r in range(R):
+        k = 0
+        while k < K and rec[k] == 0:  # R_0 = 0
+            out[r, k] = 0.0
+            k += 1
+        acc = 0.0
+        for t in range(n):
+            if k == K:
+                break
+            best = means[r, t, 1] if optimal[r, t] > 0 else means[r, t, 0]
+            got = means[r, t, 1] if actions[r, t] > 0 else means[r, t, 0]
+            inst = best - got
+            acc = inst if t == 0 else acc + inst  # the running sum of np.cumsum
+            while k < K and rec[k] == t + 1:
+                out[r, k] = acc
+                k += 1
+
+
+def recorded_regret(means, actions, optimal, record_rounds, out=None) -> np.ndarray:
+    """R_t at the rounds ``record_rounds`` (R_0 = 0), shape (R, K): the values of
+    :func:`cumulative_regret` at those rounds, bit for bit, without the (R, n) arrays.
+
+    Parameters
+    ----------
+    means : (R, n, 2) float64 expected rewards (column 0 = arm −1).
+    actions, optimal : (R, n) int8 actions and optimal actions in {−1, +1}.
+    record_rounds : strictly increasing ints in [0, n].
+    out : optional (R, K) float64 array to fill (may be a row block of a larger array).
+    """
+    means = np.ascontiguousarray(means, dtype=np.float64)
+    actions = np.ascontiguousarray(actions, dtype=np.int8)
+    optimal = np.ascontiguousarray(optimal, dtype=np.int8)
+    rec = np.ascontiguousarray(record_rounds, dtype=np.int64)
+    R, n = actions.shape
+    if means.shape != (R, n, 2) or optimal.shape != (R, n):
+        raise NBLInputError(f"means must be (R, n, 2) and optimal (R, n) for actions {(R, n)}; "
+                            f"got {means.shape}, {optimal.shape}")
+    if rec.ndim != 1 or np.any(np.diff(rec) <= 0) or (rec.size and (rec[0] < 0 or rec[-1] > n)):
+        raise NBLInputError("record_rounds must be strictly increasing integers in [0, n]")
+    if out is None:
+        out = np.empty((R, rec.size))
+    _recorded_regret(means, actions, optimal, rec, out)
+    return out
+
+
 def mc_summary(values: np.ndarray) -> dict:
     """Mean, standard error and the 95% band over replications (axis 0), ignoring nothing:
-    NaN stays NaN (a metric undefined in some replication is undefined on average)."""
+    NaN stays NaN (a metric undefined in some replication is undefined on average).
+
+    Every statistic reduces the R values of one point as one contiguous run (numpy's pairwise
+    summation over replications in index order), so the result depends on the values only, not
+    on the memory layout of ``values`` (e.g. how chunks of replications were stacked)."""
     values = np.asarray(values, dtype=float)
     R = values.shape[0]
-    mean = values.mean(axis=0)
-    se = values.std(axis=0, ddof=1) / np.sqrt(R) if R > 1 else np.full_like(mean, np.nan)
+    runs = np.ascontiguousarray(np.moveaxis(values, 0, -1))  # (..., R), each run contiguous
+    mean = runs.mean(axis=-1)
+    se = runs.std(axis=-1, ddof=1) / np.sqrt(R) if R > 1 else np.full_like(mean, np.nan)
     return {"mean": mean, "se": se, "lo": mean - Z95 * se, "hi": mean + Z95 * se, "reps": R}

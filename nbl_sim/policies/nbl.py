@@ -14,8 +14,9 @@ direction ``v_fallback`` (default v0 = e1) and counts the event in ``info["degen
 
 What makes it fast: one compiled (numba) loop over replications and rounds — no per-round numpy
 dispatch, no temporaries, ~20 flops per replication-step in d = 2. The recursion is sequential in
-t (a sqrt and a division on every step's critical path), so in d = 2 eight replications advance
-in lockstep and their independent dependency chains overlap in the CPU. Each replication is
+t (a sqrt and a division on every step's critical path), so eight replications advance in
+lockstep and their independent dependency chains overlap in the CPU (d = 2 with the states in
+registers). Each replication is
 still computed in its own fixed operation order, so results are bit-identical whatever the batch
 (chunking, process count, block).
 """
@@ -29,10 +30,11 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["nbl_run", "NBLTrace", "nbl_reference", "validate_step"]
+__all__ = ["nbl_run", "NBLTrace", "nbl_reference", "validate_step", "LOCKSTEP"]
 
 
-_BLOCK = 8  # replications advanced in lockstep in d = 2 (independent chains overlap in the CPU)
+#: replications advanced in lockstep (independent dependency chains overlap in the CPU)
+LOCKSTEP = 8
 
 
 @numba.njit(cache=True, nogil=True)
@@ -78,13 +80,13 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
         k1 += 1
     # ---- Stage II: greedy rounds. W = ay x, G = W − (vᵀW)v = ay(x − s v), v ← (v + ηG)/‖·‖
     if d == 2:
-        # the paper's setting: _BLOCK replications in lockstep, each state in registers; every
+        # the paper's setting: LOCKSTEP replications in lockstep, each state in registers; every
         # replication still sees exactly its own arithmetic (results do not depend on blocking)
-        vb0 = np.empty(_BLOCK)
-        vb1 = np.empty(_BLOCK)
+        vb0 = np.empty(LOCKSTEP)
+        vb1 = np.empty(LOCKSTEP)
         vv = np.empty(2)
-        for r0 in range(0, R, _BLOCK):
-            nb = min(_BLOCK, R - r0)
+        for r0 in range(0, R, LOCKSTEP):
+            nb = min(LOCKSTEP, R - r0)
             for b in range(nb):
                 vb0[b] = v_out[r0 + b, 0]
                 vb1[b] = v_out[r0 + b, 1]
@@ -124,39 +126,55 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
                 v_out[r0 + b, 0] = vb0[b]
                 v_out[r0 + b, 1] = vb1[b]
     else:
-        v = np.empty(d)
-        for r in range(R):
-            for j in range(d):
-                v[j] = v_out[r, j]
+        # any d: LOCKSTEP replications in lockstep as well (states in a small array), each with
+        # exactly its own arithmetic
+        V = np.empty((LOCKSTEP, d))
+        S = np.empty(LOCKSTEP)
+        C = np.empty(LOCKSTEP)
+        for r0 in range(0, R, LOCKSTEP):
+            nb = min(LOCKSTEP, R - r0)
+            for b in range(nb):
+                for j in range(d):
+                    V[b, j] = v_out[r0 + b, j]
             k = k1
             next_rec = rec[k] if k < n_rec else -1
             for t in range(n0, n):
-                s = 0.0
-                for j in range(d):
-                    s += v[j] * X[r, t, j]
-                if s >= 0.0:
-                    a = 1
-                    y = Y[r, t, 1]
-                else:
-                    a = -1
-                    y = Y[r, t, 0]
-                actions[r, t] = a
-                c = eta[t] * (a * y)
-                nrm = 0.0
-                for j in range(d):
-                    vj = v[j] + c * (X[r, t, j] - s * v[j])
-                    v[j] = vj
-                    nrm += vj * vj
-                nrm = math.sqrt(nrm)
-                for j in range(d):
-                    v[j] /= nrm
+                et = eta[t]
+                for b in range(nb):
+                    r = r0 + b
+                    s = 0.0
+                    for j in range(d):
+                        s += V[b, j] * X[r, t, j]
+                    if s >= 0.0:
+                        a = 1
+                        y = Y[r, t, 1]
+                    else:
+                        a = -1
+                        y = Y[r, t, 0]
+                    actions[r, t] = a
+                    S[b] = s
+                    C[b] = et * (a * y)
+                for b in range(nb):
+                    r = r0 + b
+                    s = S[b]
+                    c = C[b]
+                    nrm = 0.0
+                    for j in range(d):
+                        vj = V[b, j] + c * (X[r, t, j] - s * V[b, j])
+                        V[b, j] = vj
+                        nrm += vj * vj
+                    nrm = math.sqrt(nrm)
+                    for j in range(d):
+                        V[b, j] /= nrm
                 if t + 1 == next_rec:
                     while k < n_rec and rec[k] == t + 1:
-                        _record(v, v_star, sq, ang, r, k)
+                        for b in range(nb):
+                            _record(V[b], v_star, sq, ang, r0 + b, k)
                         k += 1
                     next_rec = rec[k] if k < n_rec else -1
-            for j in range(d):
-                v_out[r, j] = v[j]
+            for b in range(nb):
+                for j in range(d):
+                    v_out[r0 + b, j] = V[b, j]
     return degenerate
 
 

@@ -4,14 +4,173 @@ models and their errors."""
 import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
-from nbl_sim.environment import Environment, replication_seeds
+from nbl_sim.environment import Environment, Realization, replication_seeds
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.links import Link
-from tests.sim.strategies import bernoulli_links, deltas, dims
+from tests.sim.strategies import any_links, bernoulli_links, deltas, dims
 
 TT = make_family("two-transition", mu2="1.244122")
+
+
+def _reference_draw(env, seed, reps, n, n0):
+    """The realization written plainly in numpy (the definition the compiled passes reproduce):
+    replication r draws from sub-streams k = 0, 1, 2 of ``SeedSequence(seed).spawn(R)[r]``
+    — contexts by ``standard_normal(out=X)``, z = Σ_k X[..., k] β_{a,k} in coordinate order,
+    means g(z) (clipped to [0, 1] for Bernoulli), uniforms by ``random(out=Y)`` turned into
+    1{U < m} or m + b(2U − 1), coins 1{U ≥ 1/2} − 1{U < 1/2}."""
+    seqs = replication_seeds(seed, max(reps) + 1)
+    out = {k: [] for k in ("X", "means", "Y", "coins")}
+    for r in reps:
+        sub = [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+            entropy=seqs[r].entropy, spawn_key=tuple(seqs[r].spawn_key) + (k,))))
+            for k in range(3)]
+        X = np.empty((n, env.d))
+        sub[0].standard_normal(out=X)
+        z = np.zeros((n, 2))
+        for k in range(env.d):
+            z += X[:, k, None] * env.beta[:, k]
+        m = env.link.g_numpy(z)
+        Y = np.empty((n, 2))
+        sub[1].random(out=Y)
+        if env.reward == "bernoulli":
+            np.clip(m, 0.0, 1.0, out=m)
+            np.less(Y, m, out=Y)
+        else:
+            Y *= 2.0
+            Y -= 1.0
+            Y *= env.noise
+            Y += m
+        coins = np.where(sub[2].random(n0) < 0.5, -1, 1).astype(np.int8)
+        for k, v in zip(out, (X, m, Y, coins)):
+            out[k].append(v)
+    return {k: np.stack(v) for k, v in out.items()}
+
+
+def _assert_same_as_reference(env, seed, reps, n, n0):
+    real = env.draw(seed, reps, n, n0)
+    ref = _reference_draw(env, seed, reps, n, n0)
+    for k in ("X", "means", "Y", "coins"):
+        assert np.array_equal(getattr(real, k), ref[k]), k  # bit for bit
+    assert np.array_equal(real.optimal, env.optimal_actions(real.X))
+    return real
+
+
+@given(any_links(), deltas, dims, st.integers(0, 2**31), st.booleans())
+def test_draw_is_the_numpy_definition_bit_for_bit(link, delta, d, seed, random_geometry):
+    """Contexts, means, rewards, coins and optimal actions of the compiled passes equal the plain
+    numpy definition exactly, for expression and potential links (g by bisection), both reward
+    models and any geometry."""
+    geo = dict(v_star="random", theta_dir="random", geometry_seed=seed) if random_geometry else {}
+    env = Environment.build(link, delta, d, reward="bounded", noise=0.5, **geo)
+    _assert_same_as_reference(env, seed, [3, 0], 700, 25)
+
+
+@pytest.mark.parametrize("d", [2, 8, 9, 17])
+def test_draw_is_the_numpy_definition_in_the_papers_settings(d):
+    """Bernoulli rewards (the paper's), default and random geometry, d up to 17 (the optimal
+    action's v*ᵀx is summed in numpy's pairwise order: sequential below 8 terms, 8 partial sums
+    from 8 on, so d = 8, 9, 17 exercise both)."""
+    for geo in ({}, dict(v_star="random", theta_dir="random", geometry_seed=d)):
+        _assert_same_as_reference(Environment.build(TT, "0.3", d, **geo), 5, [0, 4, 1], 2000, 40)
+    we = make_family("weighted-entropy", rho="0.72")
+    _assert_same_as_reference(Environment.build(we, "0.2", d), 1, [2], 1500, 10)
+
+
+class _HeavyTailedContexts(Environment):
+    """A context law other than N(0, I): through the documented hook only."""
+
+    def _draw_contexts(self, rng, X):
+        X[...] = rng.standard_t(3.0, size=X.shape)
+
+
+def test_context_law_hook():
+    """Overriding ``_draw_contexts`` changes the contexts and nothing else: means are g(βᵀx) of
+    those contexts, and the reward and coin streams are untouched."""
+    base = Environment.build(TT, "0.5", 3)
+    env = _HeavyTailedContexts.build(TT, "0.5", 3)
+    real, ref = env.draw(2, [0, 1], 500, 20), base.draw(2, [0, 1], 500, 20)
+    assert not np.array_equal(real.X, ref.X)
+    assert np.abs(real.X).max() > 8  # t(3) tails, essentially impossible for N(0, 1) here
+    z = np.zeros(real.X.shape[:2] + (2,))
+    for k in range(3):
+        z += real.X[..., k, None] * env.beta[:, k]
+    assert np.array_equal(real.means, np.clip(TT.g_numpy(z), 0, 1))
+    assert np.array_equal(real.coins, ref.coins)
+    for i, r in enumerate((0, 1)):  # rewards: 1{U < m} with the reward stream's own uniforms
+        u = np.random.Generator(np.random.PCG64(np.random.SeedSequence(2, spawn_key=(r, 1))))
+        assert np.array_equal(real.Y[i], (u.random((500, 2)) < real.means[i]).astype(float))
+    assert np.array_equal(real.optimal, env.optimal_actions(real.X))
+
+
+def test_default_context_hook_is_numpys_standard_normal():
+    """The compiled default fill gives numpy's normals and leaves the generator in numpy's state
+    (1.6e6 normals: ~0.7% take the ziggurat's slow path, 426 lie in its tail |x| > 3.654)."""
+    env = Environment.build(TT, "0.5", 8)
+    for seed in range(2):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        X, ref = np.empty((100_000, 8)), np.empty((100_000, 8))
+        env._draw_contexts(a, X)
+        b.standard_normal(out=ref)
+        assert np.array_equal(X, ref)
+        assert a.bit_generator.state == b.bit_generator.state
+        assert a.random() == b.random()
+
+
+def test_numpy_fill_fallback_gives_the_same_draws(monkeypatch):
+    """If the once-per-process check of the compiled normals ever failed, contexts come from
+    numpy's own fill: the realization is the same."""
+    import nbl_sim.environment as environment
+
+    env = Environment.build(TT, "0.5", 3)
+    fast = env.draw(4, [0, 2], 400, 10)
+    monkeypatch.setattr(environment, "_SELF_CHECK", [False])
+    slow = env.draw(4, [0, 2], 400, 10)
+    for k in ("X", "means", "Y", "coins", "optimal"):
+        assert np.array_equal(getattr(fast, k), getattr(slow, k))
+
+
+def test_optimal_action_uses_numpys_summation_order():
+    """Contexts built so that summing v*ᵀx sequentially and in numpy's pairwise order give
+    different signs: the realization's a*(x) follows numpy (``optimal_actions``)."""
+
+    class Adversarial(Environment):
+        def _draw_contexts(self, rng, X):  # ±M ~ 1e17 cancel; rounding decides the sign
+            n, d = X.shape
+            rng.standard_normal(out=X)
+            rows, i = np.arange(n), rng.integers(0, d, n)
+            M = 1e17 * np.exp(rng.uniform(0, 3, n))
+            X[rows, i] = M
+            X[rows, (i + rng.integers(1, d, n)) % d] = -M
+
+    for d in (3, 8, 9, 12, 20):
+        env = Adversarial.build(TT, "0.5", d, v_star=np.ones(d), reward="bounded")
+        real = env.draw(0, [0], 20_000, 0)
+        P = real.X[0] * env.v_star
+        seq = np.zeros(P.shape[0])
+        for k in range(d):
+            seq += P[:, k]
+        differ = (seq >= 0) != (P.sum(axis=1) >= 0)
+        assert d < 8 or differ.sum() > 1000  # the orders differ from 8 terms on: detectable
+        assert np.array_equal(real.optimal, env.optimal_actions(real.X))
+
+
+def test_draw_into_buffers():
+    """``out=`` buffers: the returned arrays are views of their first rows, equal to a fresh
+    draw; buffers that do not fit are refused."""
+    env = Environment.build(TT, "0.5", 3)
+    buf = Realization.empty(5, 300, 20, 3)
+    real = env.draw(7, [4, 1], 300, 20, out=buf)
+    assert real.X.base is buf.X and real.X.shape == (2, 300, 3)
+    fresh = env.draw(7, [4, 1], 300, 20)
+    for k in ("X", "means", "Y", "coins", "optimal"):
+        assert np.array_equal(getattr(real, k), getattr(fresh, k))
+    with pytest.raises(NBLInputError, match="do not fit"):
+        env.draw(7, range(6), 300, 20, out=buf)
+    with pytest.raises(NBLInputError, match="do not fit"):
+        env.draw(7, [0], 301, 20, out=buf)
 
 
 @given(deltas, dims)

@@ -7,9 +7,14 @@ import math
 import numpy as np
 import pytest
 
+from nbl_sim import experiment
 from nbl_sim.environment import Environment
 from nbl_sim.execution import ProcessExecutor, SerialExecutor, make_executor
 from nbl_sim.experiment import simulate
+from nbl_sim.metrics import cumulative_regret, mc_summary, recorded_regret
+from nbl_sim.policies.greedy_logistic import greedy_logistic_actions
+from nbl_sim.policies.nbl import nbl_run
+from nbl_sim.policies.oracle import oracle_actions
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS
@@ -29,6 +34,99 @@ def test_one_chunk_equals_four_chunks_bit_for_bit():
     kw = dict(n=600, reps=8, n0=60, policies=("nbl", "greedy-logistic", "oracle"), seed=42,
               executor=SerialExecutor())
     _same(simulate(env, chunk_size=8, **kw), simulate(env, chunk_size=2, **kw))
+
+
+_METRICS = ("regret", "avg_regret", "angle_deg", "sq_error")
+
+
+def _same_bands(a, b):
+    for name in a.policies:
+        for m in _METRICS:
+            x, y = a.band(name, m), b.band(name, m)
+            for k in ("mean", "se", "lo", "hi"):
+                assert np.array_equal(x[k], y[k], equal_nan=True), (name, m, k)
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_every_chunking_block_and_worker_count_gives_the_same_numbers(d, monkeypatch):
+    """workers=1 vs a 2-process pool vs chunk sizes 1, 3, 11 and blocks of 1 or 8 replications
+    inside a chunk: identical trajectories and bands, bit for bit — and equal to the plain
+    numpy pipeline (draw all 11 replications at once, run each policy, cumulative regret)."""
+    env = Environment.build(TT, "0.6", d)
+    kw = dict(n=500, reps=11, n0=40, policies=("nbl", "greedy-logistic", "oracle"), seed=5)
+    ref = simulate(env, workers=1, **kw)
+    for other in (dict(workers=2), dict(executor=SerialExecutor(), chunk_size=1),
+                  dict(executor=ProcessExecutor(2), chunk_size=3),
+                  dict(executor=SerialExecutor(), chunk_size=11)):
+        res = simulate(env, **other, **kw)
+        _same(ref, res)
+        _same_bands(ref, res)
+    monkeypatch.setattr(experiment, "_BLOCK_BYTES", 1.0)  # one replication per block
+    _same(ref, simulate(env, workers=1, **kw))
+
+    real = env.draw(5, range(11), 500, 40)  # the whole batch at once, plain numpy bookkeeping
+    rec = ref.record_rounds
+    cols = np.clip(rec - 1, 0, None)
+    opt = env.optimal_actions(real.X)
+    acts = {"nbl": nbl_run(real.X, real.Y, real.coins, env.v_star).actions,
+            "greedy-logistic": greedy_logistic_actions(real.X, real.Y, real.coins)[0],
+            "oracle": oracle_actions(real.X, env.v_star)}
+    for name, A in acts.items():
+        reg = np.where(rec > 0, cumulative_regret(real.means, A, opt)[:, cols], 0.0)
+        assert np.array_equal(ref.policies[name].regret, reg), name
+
+
+def test_band_csv_files_do_not_depend_on_the_chunking(tmp_path):
+    """``write`` gives byte-identical CSV files for one chunk, a 2-process pool with one
+    replication per chunk, and three chunks (issue: regret stacks used to be stacked in column
+    order for multi-replication chunks and in row order for one-replication chunks, and numpy
+    summed the two layouts in different orders, changing the last digit of the bands)."""
+    env = Environment.build(TT, "0.5")
+    kw = dict(n=400, reps=12, n0=40, policies=("nbl", "greedy-logistic", "oracle"), seed=7)
+    runs = [simulate(env, executor=SerialExecutor(), **kw),
+            simulate(env, executor=ProcessExecutor(2), chunk_size=1, **kw),
+            simulate(env, executor=SerialExecutor(), chunk_size=5, **kw)]
+    dirs = []
+    for i, res in enumerate(runs):
+        res.write(tmp_path / str(i))
+        dirs.append(tmp_path / str(i))
+    names = sorted(p.name for p in dirs[0].glob("*.csv"))
+    assert "bands_nbl.csv" in names and len(names) == 6
+    for other in dirs[1:]:
+        for name in names:
+            assert (dirs[0] / name).read_bytes() == (other / name).read_bytes(), name
+
+
+def test_mc_summary_does_not_depend_on_memory_layout():
+    """The same values in C order, Fortran order or a strided view give the same statistics
+    bit for bit, and the band at one round equals the summary of that round's values."""
+    rng = np.random.default_rng(3)
+    vals = rng.standard_normal((37, 50)) * 10.0 ** rng.uniform(-8, 8, (37, 50))
+    ref = mc_summary(vals)
+    for layout in (np.asfortranarray(vals), np.repeat(vals, 2, axis=1)[:, ::2]):
+        got = mc_summary(layout)
+        for k in ("mean", "se", "lo", "hi"):
+            assert np.array_equal(got[k], ref[k]), k
+    for k in (0, 17, 49):
+        col = mc_summary(vals[:, k])
+        assert col["mean"] == ref["mean"][k] and col["se"] == ref["se"][k]
+    row_order = vals[0].copy()  # what C-order axis-0 sums do: r = 0, 1, 2, ... one at a time
+    for r in range(1, 37):
+        row_order += vals[r]
+    assert not np.array_equal(row_order / 37, ref["mean"])  # the layouts really differed
+
+
+def test_recorded_regret_is_the_cumulative_regret_at_the_recorded_rounds():
+    env = Environment.build(TT, "0.5", 3)
+    real = env.draw(4, range(5), 800, 30)
+    A = nbl_run(real.X, real.Y, real.coins, env.v_star).actions
+    full = cumulative_regret(real.means, A, real.optimal)
+    rec = np.array([0, 1, 2, 30, 31, 555, 800])
+    got = recorded_regret(real.means, A, real.optimal, rec)
+    assert np.array_equal(got[:, 0], np.zeros(5))
+    assert np.array_equal(got[:, 1:], full[:, rec[1:] - 1])  # bit for bit
+    with pytest.raises(NBLInputError, match="strictly increasing"):
+        recorded_regret(real.means, A, real.optimal, [5, 3])
 
 
 def test_process_pool_equals_in_process():

@@ -30,6 +30,24 @@ def test_kernel_matches_literal_algorithm(link, delta, d, seed, randomized):
     assert np.max(np.abs(tr.v_final - V)) <= 1e-12
 
 
+@pytest.mark.parametrize("d", [2, 3, 8])
+def test_replications_do_not_depend_on_their_lockstep_block(d):
+    """Eight replications advance in lockstep (any d): each one's actions, records and final
+    direction are bit for bit those of running it alone."""
+    env = Environment.build(TT, "0.4", d, v_star="random", theta_dir="random", geometry_seed=d)
+    real = env.draw(3, range(11), 600, 25)
+    rec = [1, 25, 26, 300, 600]
+    for v0 in (None, env.initial_direction(30.0)):
+        whole = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, record_rounds=rec)
+        for r in (0, 7, 8, 10):
+            one = nbl_run(real.X[r:r + 1], real.Y[r:r + 1], real.coins[r:r + 1], env.v_star,
+                          v0=v0, record_rounds=rec)
+            assert np.array_equal(one.actions[0], whole.actions[r])
+            assert np.array_equal(one.v_final[0], whole.v_final[r])
+            assert np.array_equal(one.sq_error[0], whole.sq_error[r], equal_nan=True)
+            assert np.array_equal(one.angle[0], whole.angle[r], equal_nan=True)
+
+
 def test_randomized_start_is_the_normalized_stein_mean():
     env = Environment.build(TT, "0.6", 3)
     real = env.draw(5, [0, 1], 500, 500)
