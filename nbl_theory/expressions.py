@@ -1,4 +1,4 @@
-"""Whitelisted parsing of user expressions into sympy.
+"""Whitelisted parsing of user expressions into sympy, with bounded work.
 
 User text is never passed to ``eval`` or ``sympify``. It is parsed by Python's :mod:`ast` in
 ``eval`` mode and the tree is walked node by node; only numbers, the allowed variable, named
@@ -10,21 +10,65 @@ lambdas, comprehensions, keyword arguments, dunder names, strings -- is rejected
 Decimal literals are converted to exact rationals from their source text (``0.1`` becomes
 ``1/10``, not the binary double nearest to it), so that the certified tier sees the number the
 user typed.
+
+Bounded work
+------------
+Every bound is checked *before* the exact arithmetic or symbolic work it protects, and a refusal
+names the bound (a short input such as ``z*9**9**9`` would otherwise ask sympy for an integer
+with 4·10⁸ digits):
+
+* the text has at most :data:`MAX_LENGTH` characters and its syntax tree at most
+  :data:`MAX_NODES` nodes; nesting is at most :data:`MAX_DEPTH` levels, where a chain of one
+  associative operator (``z+z+...+z``, ``a*b*c``) counts as one level;
+* a literal has at most :data:`MAX_DIGITS` significant digits and its magnitude lies in
+  [10^-MAX_MAGNITUDE, 10^MAX_MAGNITUDE] (or it is 0); the decimal exponent is read from the text,
+  so ``1e999999999`` is refused without building 10^999999999;
+* an exponent that is a constant has |e| <= :data:`MAX_EXPONENT` (also after sympy combines
+  powers: ``(z**1000)**1000``);
+* a constant subexpression (no variable) is evaluated in Arb ball arithmetic *before* sympy
+  builds it; its magnitude must lie in [10^-MAX_MAGNITUDE, 10^MAX_MAGNITUDE] (or be 0), and an
+  exact rational constant has numerator and denominator of at most :data:`MAX_CONSTANT_BITS`
+  bits.
 """
 
 from __future__ import annotations
 
 import ast
+import math
+import re
 from collections.abc import Iterable, Mapping
 
 import sympy as sp
+from flint import acb, arb
 
+from .arb_eval import compile_acb, enclose_constant
 from .errors import NBLInputError
 
-__all__ = ["FUNCTIONS", "CONSTANTS", "parse_expression", "exact_number"]
+__all__ = ["FUNCTIONS", "CONSTANTS", "parse_expression", "exact_number", "MAX_LENGTH",
+           "MAX_NODES", "MAX_DEPTH", "MAX_DIGITS", "MAX_MAGNITUDE", "MAX_EXPONENT",
+           "MAX_CONSTANT_BITS"]
 
-_MAX_LENGTH = 2000
-_MAX_DEPTH = 60
+#: Characters of an expression.
+MAX_LENGTH = 2000
+#: Nodes of its Python syntax tree (a sum of 500 terms has about 1000).
+MAX_NODES = 1000
+#: Levels of nesting (calls, parenthesised subexpressions of another operator).
+MAX_DEPTH = 60
+#: Significant digits of a literal.
+MAX_DIGITS = 100
+#: Constants and literals lie in [10^-MAX_MAGNITUDE, 10^MAX_MAGNITUDE] in magnitude, or are 0.
+MAX_MAGNITUDE = 300
+#: |exponent| of a constant power.
+MAX_EXPONENT = 1000
+#: Bits of the numerator and of the denominator of an exact rational constant.
+MAX_CONSTANT_BITS = 10_000
+
+_BIG = sp.Integer(10) ** MAX_MAGNITUDE
+_SMALL = 1 / _BIG
+_ARB_BITS = 64
+_HUGE_BALL = arb(10) ** MAX_MAGNITUDE
+_TINY_BALL = arb(10) ** -MAX_MAGNITUDE
+_RANGE = f"[1e-{MAX_MAGNITUDE}, 1e{MAX_MAGNITUDE}]"
 
 
 def _normal_cdf(x):
@@ -69,33 +113,208 @@ _BINOPS = {
     ast.Div: lambda a, b: a / b,
     ast.Pow: lambda a, b: a**b,
 }
+#: Left-associative operator classes whose chains count as one nesting level.
+_CHAIN_CLASS = {ast.Add: "add", ast.Sub: "add", ast.Mult: "mul", ast.Div: "mul"}
+
+_DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?")
+_FRACTION = re.compile(r"([+-]?\d+)/(\d+)")
+
+
+# ----------------------------------------------------------------------------- numbers
+def _short(text: str) -> str:
+    text = str(text)
+    return text if len(text) <= 40 else text[:18] + "..." + text[-18:]
+
+
+def _range_error(text) -> NBLInputError:
+    return NBLInputError(f"literal {_short(text)} is outside {_RANGE}")
+
+
+def _check_rational(q: sp.Rational, text, what: str = "constant") -> sp.Rational:
+    """Magnitude and size bounds of an exact rational constant."""
+    if q == 0:
+        return q
+    if q.p.bit_length() > MAX_CONSTANT_BITS or q.q.bit_length() > MAX_CONSTANT_BITS:
+        raise NBLInputError(f"{what} {_short(text)} has more than {MAX_CONSTANT_BITS} bits "
+                            "in its numerator or denominator")
+    if not _SMALL <= abs(q) <= _BIG:
+        raise NBLInputError(f"{what} {_short(text)} is outside {_RANGE}")
+    return q
+
+
+def _decimal(s: str, shown: str) -> sp.Rational:
+    """Exact rational of a decimal literal, bounds checked on the text before any arithmetic."""
+    m = _DECIMAL.fullmatch(s)
+    if m is None or not (m.group(2) or m.group(3)):
+        raise NBLInputError(f"expected a decimal number, got {_short(shown)!r}")
+    sign, ip, fp, ex = m.group(1), m.group(2) or "", m.group(3) or "", m.group(4)
+    digits = (ip + fp).lstrip("0")
+    if not digits:
+        return sp.Integer(0)
+    significant = len(digits.rstrip("0"))
+    if significant > MAX_DIGITS:
+        raise NBLInputError(f"literal {_short(shown)} has {significant} significant digits; "
+                            f"at most {MAX_DIGITS} are allowed")
+    if ex is not None and len(ex.lstrip("+-").lstrip("0")) > 6:
+        raise _range_error(shown)
+    e = int(ex or 0)
+    head = ip.lstrip("0")
+    order = len(head) - 1 + e if head else e - (len(fp) - len(fp.lstrip("0"))) - 1
+    if not -MAX_MAGNITUDE - 1 <= order <= MAX_MAGNITUDE:  # |x| in [10^order, 10^(order+1))
+        raise _range_error(shown)
+    n, k = int(ip + fp or "0"), e - len(fp)
+    value = sp.Integer(n * 10**k) if k >= 0 else sp.Rational(n, 10**-k)
+    value = -value if sign == "-" else value
+    if value != 0 and not _SMALL <= abs(value) <= _BIG:
+        raise _range_error(shown)
+    return value
 
 
 def exact_number(text: str | int | float) -> sp.Rational:
     """Convert a decimal string (or int) to an exact sympy Rational.
 
     Floats are converted through ``repr`` (the shortest decimal that round-trips), so
-    ``exact_number(0.1) == Rational(1, 10)``. NaN and infinities are rejected.
+    ``exact_number(0.1) == Rational(1, 10)``. NaN and infinities are rejected, and so are
+    numbers outside [1e-300, 1e300] in magnitude (other than 0) or with more than
+    :data:`MAX_DIGITS` significant digits -- checked on the text, before any arithmetic.
+    Strings may also be fractions ``p/q`` of integers.
     """
     if isinstance(text, bool):
         raise NBLInputError(f"expected a number, got {text!r}")
+    if isinstance(text, sp.Rational):
+        return text
     if isinstance(text, int):
+        if text and not 10**-MAX_MAGNITUDE <= abs(text) <= 10**MAX_MAGNITUDE:
+            raise _range_error(f"(an integer of {text.bit_length()} bits)")
         return sp.Integer(text)
     if isinstance(text, float):
         text = repr(text)
-    if isinstance(text, sp.Rational):
-        return text
     s = str(text).strip()
     low = s.lower()
     if low in {"nan", "inf", "+inf", "-inf", "infinity", "-infinity", "+infinity"}:
         raise NBLInputError(f"expected a finite number, got {s!r}")
+    if len(s) > MAX_LENGTH:
+        raise NBLInputError(f"number longer than {MAX_LENGTH} characters")
+    plain = s.replace("_", "")
+    frac = _FRACTION.fullmatch(plain)
+    if frac:
+        num, den = (_decimal(g, s) for g in frac.groups())
+        if den == 0:
+            raise NBLInputError(f"division by zero in {s!r}")
+        return _check_rational(num / den, s, "number")
+    return _decimal(plain, s)
+
+
+# ----------------------------------------------------------------------------- constants
+def _arb_magnitude_error(ball, text) -> NBLInputError | None:
+    """An error when the ball proves |x| out of range (or is not finite: too large to
+    evaluate); None otherwise, including when the ball cannot decide."""
+    mag = abs(ball)
+    if not mag.is_finite():
+        return NBLInputError(f"constant {_short(text)} is undefined or too large to evaluate "
+                             f"(outside {_RANGE})")
+    if mag.lower() > _HUGE_BALL:
+        return NBLInputError(f"constant {_short(text)} is outside {_RANGE}")
+    if not ball.is_zero() and mag.upper() < _TINY_BALL:
+        return NBLInputError(f"constant {_short(text)} is outside {_RANGE} (nonzero "
+                             "constants must be representable in float64)")
+    return None
+
+
+def _check_constant(value, text):
+    """Bounds of a constant (no free symbols) sympy value that has just been built."""
+    if value.free_symbols or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return value
+    if value.is_Rational:
+        return _check_rational(value, text)
     try:
-        value = sp.Rational(s)
-    except (TypeError, ValueError, SyntaxError) as exc:  # pragma: no cover - message path
-        raise NBLInputError(f"expected a decimal number, got {s!r}") from exc
-    if not isinstance(value, sp.Rational):
-        raise NBLInputError(f"expected a decimal number, got {s!r}")
+        ball = enclose_constant(value, _ARB_BITS)
+    except NBLInputError:
+        return value  # a function ball arithmetic cannot evaluate: nothing to bound here
+    err = _arb_magnitude_error(ball, text)
+    if err is not None:
+        raise err
     return value
+
+
+_TEMPLATE_VAR = sp.Symbol("x")
+_TEMPLATES: dict = {}
+
+
+def _call_constant(fname: str, arg, text):
+    """Arb value of ``fname(arg)`` for a constant ``arg``, checked before sympy evaluates it
+    (``exp(1000*log(10**300))`` would otherwise become an integer of 300000 digits)."""
+    if fname not in _TEMPLATES:
+        func = FUNCTIONS[fname][0]
+        _TEMPLATES[fname] = compile_acb([func(_TEMPLATE_VAR)], _TEMPLATE_VAR)
+    try:
+        ball = _TEMPLATES[fname](enclose_constant(arg, _ARB_BITS), False)[0]
+    except NBLInputError:
+        return
+    err = _arb_magnitude_error(ball, text)
+    if err is not None:
+        raise err
+
+
+def _check_exponents(value, text):
+    """|e| <= MAX_EXPONENT for the constant exponents at the top of a freshly built value
+    (sympy combines (z**a)**b and z**a*z**b)."""
+    pows = [value] if value.is_Pow else [a for a in value.args if a.is_Pow] if value.is_Mul else []
+    for p in pows:
+        e = p.exp
+        if e.is_Rational and abs(e) > MAX_EXPONENT:
+            raise NBLInputError(f"exponent {_short(e)} (in {_short(text)}) exceeds the bound "
+                                f"|e| <= {MAX_EXPONENT}")
+
+
+def _ball_or_none(value):
+    """Arb ball of a constant; the whole complex plane (which decides nothing) when ball
+    arithmetic cannot evaluate it."""
+    try:
+        return enclose_constant(value, _ARB_BITS)
+    except NBLInputError:
+        return acb(arb(0, math.inf), arb(0, math.inf))
+
+
+def _power(base, ex, ex_text, text):
+    """base**ex with the exponent and the size of a constant result bounded first."""
+    if not ex.free_symbols:
+        if ex.is_Rational:
+            big = abs(ex) > MAX_EXPONENT
+        else:
+            mag = abs(_ball_or_none(ex))
+            big = not mag.is_finite() or mag.lower() > MAX_EXPONENT
+        if big:
+            raise NBLInputError(f"exponent {_short(ex_text)} exceeds the bound "
+                                f"|e| <= {MAX_EXPONENT}")
+        if not base.free_symbols:
+            if base.is_Rational and ex.is_Rational:
+                if base != 0 and abs(base) != 1:
+                    log10 = abs(math.log10(abs(base.p)) - math.log10(base.q))
+                    if log10 * abs(ex) > MAX_MAGNITUDE + 1:
+                        raise NBLInputError(f"constant {_short(text)} is outside {_RANGE}")
+                    # sympy computes an exact power only to the integer part of a
+                    # fractional exponent (the rest stays a root)
+                    bits = max(base.p.bit_length(), base.q.bit_length()) * math.ceil(abs(ex))
+                    if bits > MAX_CONSTANT_BITS:
+                        raise NBLInputError(f"constant {_short(text)} has more than "
+                                            f"{MAX_CONSTANT_BITS} bits")
+            else:
+                err = _arb_magnitude_error(_ball_or_none(base) ** _ball_or_none(ex), text)
+                if err is not None:
+                    raise err
+    return base**ex
+
+
+# ----------------------------------------------------------------------------- parser
+def _literal(node: ast.Constant, source: str) -> sp.Rational:
+    value = node.value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise NBLInputError(f"only numeric literals are allowed, got {value!r}")
+    text = (ast.get_source_segment(source, node) or repr(value)).replace("_", "")
+    if isinstance(value, int) and not _DECIMAL.fullmatch(text):  # 0x.., 0o.., 0b..
+        text = str(value) if value.bit_length() < 4 * MAX_LENGTH else text
+    return _decimal(text, text)
 
 
 def parse_expression(
@@ -120,12 +339,13 @@ def parse_expression(
     Raises
     ------
     NBLInputError
-        If the text is not a well-formed expression over the whitelist.
+        If the text is not a well-formed expression over the whitelist, or exceeds one of the
+        bounds of the module docstring (the message names the bound).
     """
     if not isinstance(text, str):
         raise NBLInputError(f"expression must be a string, got {type(text).__name__}")
-    if len(text) > _MAX_LENGTH:
-        raise NBLInputError(f"expression longer than {_MAX_LENGTH} characters")
+    if len(text) > MAX_LENGTH:
+        raise NBLInputError(f"expression longer than {MAX_LENGTH} characters")
     if not text.strip():
         raise NBLInputError("expression is empty")
     if "^" in text:
@@ -135,72 +355,116 @@ def parse_expression(
         for k, v in (parameters or {}).items()
     }
     allowed_free = {variable, *extra_names}
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError as exc:
-        raise NBLInputError(f"malformed expression {text!r}: {exc.msg}") from None
     source = text.strip()
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        raise NBLInputError(f"malformed expression {_short(text)!r}: {exc.msg}") from None
+    except (RecursionError, MemoryError, ValueError) as exc:
+        raise NBLInputError(f"malformed expression {_short(text)!r}: "
+                            f"{type(exc).__name__}") from None
+    n_nodes = sum(1 for _ in ast.walk(tree))
+    if n_nodes > MAX_NODES:
+        raise NBLInputError(f"expression has {n_nodes} syntax nodes; the bound is {MAX_NODES}")
     symbols = {name: sp.Symbol(name, real=True) for name in allowed_free}
 
-    def build(node: ast.AST, depth: int) -> sp.Expr:
-        if depth > _MAX_DEPTH:
-            raise NBLInputError("expression is nested too deeply")
-        if isinstance(node, ast.Expression):
-            return build(node.body, depth + 1)
-        if isinstance(node, ast.Constant):
-            if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-                raise NBLInputError(f"only numeric literals are allowed, got {node.value!r}")
-            literal = ast.get_source_segment(source, node) or repr(node.value)
-            return exact_number(literal.replace("_", ""))
-        if isinstance(node, ast.Name):
-            name = node.id
-            if name.startswith("_"):
-                raise NBLInputError(f"name {name!r} is not allowed")
-            if name in symbols:
-                return symbols[name]
-            if name in params:
-                return params[name]
-            if name in CONSTANTS:
-                return CONSTANTS[name]
-            if name in FUNCTIONS:
-                raise NBLInputError(f"function {name!r} must be called with an argument")
-            raise NBLInputError(
-                f"unknown name {name!r}: the expression may use the variable {variable!r}"
-                + (f", parameters {sorted(params)}" if params else "")
-                + ", pi, E and the functions "
-                + ", ".join(sorted(FUNCTIONS))
-            )
-        if isinstance(node, ast.BinOp):
-            op = _BINOPS.get(type(node.op))
-            if op is None:
-                raise NBLInputError(f"operator {type(node.op).__name__} is not allowed")
-            left, right = build(node.left, depth + 1), build(node.right, depth + 1)
-            if isinstance(node.op, ast.Div) and right == 0:
-                raise NBLInputError("division by zero in expression")
-            return op(left, right)
-        if isinstance(node, ast.UnaryOp):
-            operand = build(node.operand, depth + 1)
-            if isinstance(node.op, ast.USub):
-                return -operand
-            if isinstance(node.op, ast.UAdd):
-                return operand
+    def seg(node) -> str:
+        return ast.get_source_segment(source, node) or "?"
+
+    def name(node: ast.Name) -> sp.Expr:
+        n = node.id
+        if n.startswith("_"):
+            raise NBLInputError(f"name {n!r} is not allowed")
+        if n in symbols:
+            return symbols[n]
+        if n in params:
+            return params[n]
+        if n in CONSTANTS:
+            return CONSTANTS[n]
+        if n in FUNCTIONS:
+            raise NBLInputError(f"function {n!r} must be called with an argument")
+        raise NBLInputError(
+            f"unknown name {n!r}: the expression may use the variable {variable!r}"
+            + (f", parameters {sorted(params)}" if params else "")
+            + ", pi, E and the functions "
+            + ", ".join(sorted(FUNCTIONS))
+        )
+
+    def checked(value, node):
+        _check_exponents(value, seg(node))
+        return _check_constant(value, seg(node))
+
+    def binop_chain(node: ast.BinOp, depth: int) -> sp.Expr:
+        if isinstance(node.op, ast.Pow):  # right-associative: a ** (b ** c)
+            links = []
+            cur = node
+            while isinstance(cur, ast.BinOp) and isinstance(cur.op, ast.Pow):
+                links.append(cur)
+                cur = cur.right
+            bases = [build(link.left, depth + 1) for link in links]
+            value = build(cur, depth + 1)
+            for link, base in zip(reversed(links), reversed(bases)):
+                value = checked(_power(base, value, seg(link.right), seg(link)), link)
+            return value
+        cls = _CHAIN_CLASS.get(type(node.op))
+        if cls is None:
             raise NBLInputError(f"operator {type(node.op).__name__} is not allowed")
+        chain = []
+        cur = node
+        while isinstance(cur, ast.BinOp) and _CHAIN_CLASS.get(type(cur.op)) == cls:
+            chain.append(cur)
+            cur = cur.left
+        value = build(cur, depth + 1)
+        for link in reversed(chain):
+            right = build(link.right, depth + 1)
+            if isinstance(link.op, ast.Div) and right == 0:
+                raise NBLInputError("division by zero in expression")
+            value = checked(_BINOPS[type(link.op)](value, right), link)
+        return value
+
+    def call(node: ast.Call, depth: int) -> sp.Expr:
+        if not isinstance(node.func, ast.Name):
+            raise NBLInputError("this call is not allowed: only plain function calls like exp(z)")
+        fname = node.func.id
+        if fname not in FUNCTIONS:
+            raise NBLInputError(
+                f"function {fname!r} is not allowed; use one of " + ", ".join(sorted(FUNCTIONS))
+            )
+        if node.keywords:
+            raise NBLInputError(f"keyword arguments are not allowed in {fname}(...)")
+        func, arity = FUNCTIONS[fname]
+        if len(node.args) != arity or any(isinstance(a, ast.Starred) for a in node.args):
+            raise NBLInputError(f"{fname} takes exactly {arity} argument(s)")
+        args = [build(a, depth + 1) for a in node.args]
+        if not any(a.free_symbols for a in args):
+            _call_constant(fname, args[0], seg(node))
+        return checked(func(*args), node)
+
+    def build(node: ast.AST, depth: int) -> sp.Expr:
+        if depth > MAX_DEPTH:
+            raise NBLInputError(f"expression is nested too deeply (more than {MAX_DEPTH} levels)")
+        if isinstance(node, ast.Expression):
+            return build(node.body, depth)
+        if isinstance(node, ast.Constant):
+            return _literal(node, source)
+        if isinstance(node, ast.Name):
+            return name(node)
+        if isinstance(node, ast.BinOp):
+            return binop_chain(node, depth)
+        if isinstance(node, ast.UnaryOp):
+            ops = []
+            cur = node
+            while isinstance(cur, ast.UnaryOp):
+                if not isinstance(cur.op, (ast.USub, ast.UAdd)):
+                    raise NBLInputError(f"operator {type(cur.op).__name__} is not allowed")
+                ops.append(cur.op)
+                cur = cur.operand
+            value = build(cur, depth + 1)
+            for op in reversed(ops):
+                value = -value if isinstance(op, ast.USub) else value
+            return value
         if isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name):
-                raise NBLInputError(
-                    "this call is not allowed: only plain function calls like exp(z)"
-                )
-            fname = node.func.id
-            if fname not in FUNCTIONS:
-                raise NBLInputError(
-                    f"function {fname!r} is not allowed; use one of " + ", ".join(sorted(FUNCTIONS))
-                )
-            if node.keywords:
-                raise NBLInputError(f"keyword arguments are not allowed in {fname}(...)")
-            func, arity = FUNCTIONS[fname]
-            if len(node.args) != arity or any(isinstance(a, ast.Starred) for a in node.args):
-                raise NBLInputError(f"{fname} takes exactly {arity} argument(s)")
-            return func(*(build(a, depth + 1) for a in node.args))
+            return call(node, depth)
         raise NBLInputError(f"{type(node).__name__} is not allowed in an expression")
 
     try:
@@ -209,12 +473,14 @@ def parse_expression(
         raise
     except (RecursionError, MemoryError):
         raise NBLInputError("expression is too large") from None
-    except (TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
-        raise NBLInputError(f"malformed expression {text!r}: {exc}") from None
+    except (TypeError, ValueError, ZeroDivisionError, AttributeError, OverflowError) as exc:
+        raise NBLInputError(f"malformed expression {_short(text)!r}: "
+                            f"{_short(str(exc)) or type(exc).__name__}") from None
     if not isinstance(expr, sp.Basic):  # pragma: no cover - build() returns sympy objects
-        raise NBLInputError(f"expression {text!r} did not produce a sympy expression")
+        raise NBLInputError(f"expression {_short(text)!r} did not produce a sympy expression")
     if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-        raise NBLInputError(f"expression {text!r} is undefined (division by zero or infinity)")
+        raise NBLInputError(f"expression {_short(text)!r} is undefined "
+                            "(division by zero or infinity)")
     stray = {str(s) for s in expr.free_symbols} - allowed_free
     if stray:  # pragma: no cover - cannot happen through build()
         raise NBLInputError(f"unexpected free symbols {sorted(stray)}")

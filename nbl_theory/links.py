@@ -17,6 +17,14 @@ lines and ℝ), z = φ'(m(t)), and the integrand weights are
     g(z) dz/dt = m φ''(m) m'(t),   g'(z) dz/dt = m'(t),   g''(z) dz/dt = −φ'''(m)/φ''(m)² m'(t),
 
 so no reciprocal of a vanishing curvature is ever formed.
+
+Validation (:mod:`nbl_theory.link_checks`) refuses a link only with a proven witness (a point
+where g' < 0 or φ'' ≤ 0 is certified by Arb, a piece where g' ≡ 0 is shown by sympy, a point
+where g is proven undefined or not real). Derivatives come from :mod:`nbl_theory.derivatives`
+(size bounded before they are built; d tanh = sech², no cancellation), and float64 values that
+overflow in an intermediate are re-evaluated in Arb (:mod:`nbl_theory.link_numeric`). For user
+input the constructors raise nothing but :class:`~nbl_theory.errors.NBLInputError`, with a
+one-line message.
 """
 
 from __future__ import annotations
@@ -26,11 +34,20 @@ from dataclasses import dataclass, field, fields
 
 import mpmath
 import numpy as np
-import scipy.special
 import sympy as sp
 
-from .errors import DivergentIntegralError, NBLInputError
+from .derivatives import bounded_diff, stable_derivatives, tree_size
+from .errors import NBLInputError
 from .expressions import exact_number, parse_expression
+from .link_checks import check_expression_link, check_potential_link
+from .link_numeric import (
+    ExpressionFunction,
+    bracket_t,
+    domain_map_mpmath,
+    domain_map_numpy,
+    lambdify_mpmath,
+    lambdify_numpy,
+)
 
 __all__ = ["Link", "Z", "M"]
 
@@ -39,40 +56,38 @@ Z = sp.Symbol("z", real=True)
 #: The primal (mean) variable of a potential.
 M = sp.Symbol("m", real=True)
 
-_NUMPY_MODULES = [{"erf": scipy.special.erf, "erfc": scipy.special.erfc}, "numpy"]
-_GRID = np.linspace(-40.0, 40.0, 4001)
 _U = sp.Symbol("u", positive=True)
+_CANCEL_MAX_NODES = 120
+#: Chart coordinates |t| <= 2^100: where φ' has not reached z by then, z is outside what the
+#: toolkit can integrate (the former 2000 doublings let a potential whose φ' stays bounded run
+#: mpmath on arguments of 2^2000 and beyond; φ' = log-like growth reaches z = 50 by t ~ 1e22).
+_BRACKET_DOUBLINGS = 100
+#: Errors sympy, lambdify or numpy raise on oversized or degenerate input; the constructors turn
+#: them into one-line NBLInputErrors.
+_WORK_ERRORS = (MemoryError, RecursionError, ArithmeticError, ValueError, TypeError,
+                NotImplementedError, SyntaxError, AttributeError, KeyError, IndexError)
 
 
-def _lambdify_numpy(expr, var):
-    f = sp.lambdify(var, expr, modules=_NUMPY_MODULES)
-    if not expr.has(var):  # constant: broadcast
-        const = float(expr)
-        return lambda x: np.full(np.shape(x), const)
-    return f
+def _short_text(expr) -> str:
+    try:
+        text = str(expr)
+    except (ValueError, RecursionError, MemoryError):  # e.g. an integer of > 4300 digits
+        return f"<{type(expr).__name__}>"
+    return text if len(text) <= 80 else text[:38] + "..." + text[-38:]
 
 
-def _lambdify_mpmath(expr, var):
-    f = sp.lambdify(var, expr, modules="mpmath")
-    if not expr.has(var):
-        return lambda x, _c=expr: mpmath.mpf(sp.Float(_c, mpmath.mp.dps + 5))
-    return f
-
-
-def _stabilize(expr):
-    """Rewrite tanh(a)² as 1 − 1/cosh(a)², an identity, so that sympy's derivative of tanh,
-    1 − tanh², is evaluated without catastrophic cancellation in the tails (float64 tier)."""
-
-    def is_tanh_power(e):
-        return e.is_Pow and isinstance(e.base, sp.tanh) and e.exp.is_Integer and e.exp >= 2
-
-    def rewrite(e):
-        a = e.base.args[0]
-        k = int(e.exp)
-        return (1 - 1 / sp.cosh(a) ** 2) ** (k // 2) * (sp.tanh(a) if k % 2 else 1)
-
-    out = expr.replace(is_tanh_power, rewrite)
-    return sp.expand(out) if out != expr else expr
+def _guarded(text: str, what: str, build):
+    """Run a constructor; errors sympy, lambdify or numpy raise on oversized or degenerate user
+    input become one-line NBLInputErrors naming what failed."""
+    try:
+        return build()
+    except NBLInputError:
+        raise
+    except _WORK_ERRORS as exc:
+        detail = (str(exc).splitlines() or [""])[0][:100]
+        raise NBLInputError(
+            f"{what} {_short_text(text)!r} could not be processed: {type(exc).__name__}"
+            + (f" ({detail})" if detail else "")) from None
 
 
 class _LazyDict(dict):
@@ -94,7 +109,7 @@ class _SidedFunction:
     def __init__(self, link, key, modules):
         self.modules = modules
         self.f = {}
-        lam = _lambdify_numpy if modules == "numpy" else _lambdify_mpmath
+        lam = lambdify_numpy if modules == "numpy" else lambdify_mpmath
         for side in link._sides:
             self.f[side] = lam(link._sided_expr(side, key), M if side == "mid" else _U)
 
@@ -188,9 +203,17 @@ class Link:
         Raises
         ------
         NBLInputError
-            Malformed expression, g not strictly increasing, or divergent Gaussian integrals.
+            Malformed expression or one beyond the parser's bounds, a proven witness that g is
+            not strictly increasing or not defined on ℝ, divergent Gaussian integrals, or any
+            failure of sympy/lambdify on the input (one line naming what failed).
         """
-        text = expr if isinstance(expr, str) else str(expr)
+        text = expr if isinstance(expr, str) else _short_text(expr)
+        return _guarded(text, "link", lambda: cls._from_expression(
+            expr, text, name, params, bounded_derivatives, family_name, validate))
+
+    @classmethod
+    def _from_expression(cls, expr, text, name, params, bounded_derivatives, family_name,
+                         validate) -> Link:
         if isinstance(expr, str):
             expr = parse_expression(expr, "z")
         elif isinstance(expr, sp.Basic):
@@ -218,7 +241,7 @@ class Link:
             family_name,
         )
         if validate:
-            link._validate_expression()
+            check_expression_link(link)
         return link
 
     @classmethod
@@ -245,10 +268,17 @@ class Link:
         Raises
         ------
         NBLInputError
-            If φ is not strictly convex on the domain, or its dual domain φ'(domain) is not all
-            of ℝ (eq:app_full_dual_domain), or the expression is malformed.
+            If φ'' ≤ 0 or φ not real is proven at a point of the domain, or its dual domain
+            φ'(domain) is not all of ℝ (eq:app_full_dual_domain), or the expression is
+            malformed or beyond the parser's bounds, or sympy/lambdify fail on it.
         """
-        text = expr if isinstance(expr, str) else str(expr)
+        text = expr if isinstance(expr, str) else _short_text(expr)
+        return _guarded(text, "potential", lambda: cls._from_potential(
+            expr, text, domain, name, params, bounded_derivatives, family_name, validate))
+
+    @classmethod
+    def _from_potential(cls, expr, text, domain, name, params, bounded_derivatives,
+                        family_name, validate) -> Link:
         if isinstance(expr, str):
             expr = parse_expression(expr, "m")
         elif isinstance(expr, sp.Basic):
@@ -261,6 +291,8 @@ class Link:
                 f"potential must be a string or sympy expression, got {type(expr).__name__}"
             )
         lo, hi = _parse_domain(domain)
+        if expr.has(sp.Abs, sp.sign):
+            expr = _resolve_signs(expr, lo, hi)
         link = cls(
             "potential",
             name or text,
@@ -271,7 +303,7 @@ class Link:
             family_name,
         )
         if validate:
-            link._validate_potential()
+            check_potential_link(link)
         return link
 
     # ------------------------------------------------------------------ exact derivatives
@@ -280,8 +312,8 @@ class Link:
         """Plain sympy derivatives (``sp.diff``), before the float-stable rewriting of
         :attr:`derivatives`; ball arithmetic encloses these more tightly (tanh stays tanh)."""
         if self.kind == "expression":
-            g1 = sp.diff(self.expr, Z)
-            return {"g": self.expr, "g1": g1, "g2": sp.diff(g1, Z)}
+            g1 = bounded_diff(self.expr, Z, "g'")
+            return {"g": self.expr, "g1": g1, "g2": bounded_diff(g1, Z, "g''")}
         return self.derivatives
 
     @functools.cached_property
@@ -292,13 +324,12 @@ class Link:
         ``g1_m = 1/φ''``, ``g2_m = −φ'''/φ''³`` (sec:decision_stability_geometry).
         """
         if self.kind == "expression":
-            g = self.expr
-            raw = self.raw_derivatives
-            return {"g": g, "g1": _stabilize(raw["g1"]), "g2": _stabilize(raw["g2"])}
+            g1, g2 = stable_derivatives(self.expr, Z)  # d tanh = sech², no cancellation
+            return {"g": self.expr, "g1": g1, "g2": g2}
         phi = self.expr
-        phi1 = sp.diff(phi, M)
-        phi2 = sp.diff(phi1, M)
-        phi3 = sp.diff(phi2, M)
+        phi1 = bounded_diff(phi, M, "phi'")
+        phi2 = bounded_diff(phi1, M, "phi''")
+        phi3 = bounded_diff(phi2, M, "phi'''")
         return {
             "phi": phi,
             "phi1": phi1,
@@ -324,10 +355,11 @@ class Link:
             if side != "mid":
                 point, sign = (self.domain[0], 1) if side == "left" else (self.domain[1], -1)
                 v = v.subs(M, point + sign * _U)
-                try:
-                    v = sp.cancel(v)
-                except (sp.PolynomialError, TypeError, ValueError):  # pragma: no cover
-                    pass
+                if _cancel_is_cheap(v):
+                    try:
+                        v = sp.cancel(v)
+                    except (sp.PolynomialError, TypeError, ValueError):  # pragma: no cover
+                        pass
             cache[(side, key)] = v
         return cache[(side, key)]
 
@@ -340,13 +372,13 @@ class Link:
     @functools.cached_property
     def _np(self) -> dict:
         if self.kind == "expression":
-            return _LazyDict(lambda k: _lambdify_numpy(self.derivatives[k], Z))
+            return _LazyDict(lambda k: ExpressionFunction(self.derivatives[k], Z))
         return _LazyDict(lambda k: _SidedFunction(self, k, "numpy"))
 
     @functools.cached_property
     def _mp(self) -> dict:
         if self.kind == "expression":
-            return _LazyDict(lambda k: _lambdify_mpmath(self.derivatives[k], Z))
+            return _LazyDict(lambda k: lambdify_mpmath(self.derivatives[k], Z))
         return _LazyDict(lambda k: _SidedFunction(self, k, "mpmath"))
 
     def chart_numpy(self, t: np.ndarray, group: int | None = None):
@@ -359,7 +391,7 @@ class Link:
         if self.kind == "expression":
             return (t, f["g"](t) if need02 else None, f["g1"](t) if need1 else None,
                     f["g2"](t) if need02 else None)
-        m, left, right, dm = _domain_map_numpy(self.domain, t)
+        m, left, right, dm = domain_map_numpy(self.domain, t)
         z = f["phi1"](m, left, right)
         if not need02:
             return z, None, dm, None
@@ -371,7 +403,7 @@ class Link:
         f = self._mp
         if self.kind == "expression":
             return t, f["g"](t), f["g1"](t), f["g2"](t)
-        m, left, right, dm = _domain_map_mpmath(self.domain, t)
+        m, left, right, dm = domain_map_mpmath(self.domain, t)
         phi2 = f["phi2"](m, left, right)
         return (
             f["phi1"](m, left, right),
@@ -385,12 +417,12 @@ class Link:
         potential."""
         if self.kind == "expression":
             return np.asarray(t, dtype=float)
-        return _domain_map_numpy(self.domain, np.asarray(t, dtype=float))[0]
+        return domain_map_numpy(self.domain, np.asarray(t, dtype=float))[0]
 
     def z_of_t_numpy(self, t):
         if self.kind == "expression":
             return np.asarray(t, dtype=float)
-        m, left, right, _ = _domain_map_numpy(self.domain, np.asarray(t, dtype=float))
+        m, left, right, _ = domain_map_numpy(self.domain, np.asarray(t, dtype=float))
         return self._np["phi1"](m, left, right)
 
     def t_range(self, zlo: float, zhi: float) -> tuple[float, float]:
@@ -401,7 +433,7 @@ class Link:
         """
         if self.kind == "expression":
             return float(zlo), float(zhi)
-        return _bracket_t(self.z_of_t_numpy, zlo, "lo"), _bracket_t(self.z_of_t_numpy, zhi, "hi")
+        return bracket_t(self.z_of_t_numpy, zlo, "lo"), bracket_t(self.z_of_t_numpy, zhi, "hi")
 
     # numeric g, g', g'' in z (for plots and simulation); potentials invert φ' by bisection
     def g_numpy(self, z):
@@ -422,70 +454,44 @@ class Link:
             return m
         key = ("g1_m", "g2_m")[order - 1]
         t = _invert_dual(self, z, return_t=True)
-        m, left, right, _ = _domain_map_numpy(self.domain, t)
+        m, left, right, _ = domain_map_numpy(self.domain, t)
         return np.asarray(self._np[key](m, left, right), dtype=float) * np.ones_like(z)
 
-    # ------------------------------------------------------------------ validation
-    def _validate_expression(self) -> None:
-        d = self.derivatives
-        _check_gaussian_integrability(self.name, [("g", d["g"]), ("g'", d["g1"]), ("g''", d["g2"])])
-        with np.errstate(all="ignore"):
-            g1 = np.asarray(self._np["g1"](_GRID), dtype=float) * np.ones_like(_GRID)
-            g0 = np.asarray(self._np["g"](_GRID), dtype=float) * np.ones_like(_GRID)
-        core = np.abs(_GRID) <= 10
-        if not np.all(np.isfinite(g0[core])) or not np.all(np.isfinite(g1[core])):
-            bad = _GRID[core][~(np.isfinite(g0[core]) & np.isfinite(g1[core]))][0]
-            raise NBLInputError(
-                f"link {self.name!r} is not finite at z = {bad:g} (g must be defined on all of R)"
-            )
-        finite = np.isfinite(g1)
-        scale = np.max(np.abs(g1[finite]))
-        if np.any(g1[finite] < -1e-12 * scale):
-            i = int(np.argmin(np.where(finite, g1, np.inf)))
-            raise NBLInputError(
-                f"link {self.name!r} is not strictly increasing: g'({_GRID[i]:g}) = {g1[i]:.3g} < 0"
-            )
-        if scale == 0 or np.count_nonzero(g1[core] <= 0) > 1:
-            raise NBLInputError(
-                f"link {self.name!r} is not strictly increasing: g' vanishes on an interval"
-            )
+    def potential_numpy(self, key: str, t):
+        """(m(t), the φ-derivative ``key`` at m(t)) in float64 at chart points t (potential
+        links; ``key`` one of phi, phi1, phi2, phi3, g1_m, g2_m)."""
+        m, left, right, _ = domain_map_numpy(self.domain, np.asarray(t, dtype=float))
+        return m, np.asarray(self._np[key](m, left, right), dtype=float) * np.ones_like(m)
 
-    def _validate_potential(self) -> None:
-        lo, hi = self.domain
-        d = self.derivatives
-        # strict convexity on a grid of the domain (in the chart variable)
-        t = np.linspace(-30, 30, 3001)
-        with np.errstate(all="ignore"):
-            m, left, right, _ = _domain_map_numpy(self.domain, t)
-            phi2 = np.asarray(self._np["phi2"](m, left, right), dtype=float) * np.ones_like(m)
-        ok = np.isfinite(phi2)
-        if not np.any(ok):
-            raise NBLInputError(f"potential {self.name!r} has no finite curvature on its domain")
-        if np.any(phi2[ok] <= 0):
-            i = int(np.argmin(np.where(ok, phi2, np.inf)))
-            raise NBLInputError(
-                f"potential {self.name!r} is not strictly convex on ({lo}, {hi}): "
-                f"phi''({m[i]:.6g}) = {phi2[i]:.3g} <= 0"
-            )
-        simplified = sp.simplify(d["phi2"])
-        if simplified.is_number and not simplified.is_positive:
-            raise NBLInputError(
-                f"potential {self.name!r} is not strictly convex: phi'' = {simplified}"
-            )
-        # dual domain must be all of R (eq:app_full_dual_domain)
-        left = _one_sided_limit(d["phi1"], lo, "+")
-        right = _one_sided_limit(d["phi1"], hi, "-")
-        if left != -sp.oo or right != sp.oo:
-            raise NBLInputError(
-                f"potential {self.name!r}: dual domain phi'(({lo}, {hi})) = ({left}, {right}) "
-                "does not "
-                "cover R, so g = (phi')^-1 is not defined on the support of the Gaussian index "
-                "(eq:app_full_dual_domain)"
-            )
-        _check_gaussian_integrability(self.name, [
-            (label, functools.partial(_potential_value_mp, self, key))
-            for label, key in (("g", "g"), ("g'", "g1_m"), ("g''", "g2_m"))
-        ])
+    def potential_derivative_mpmath(self, key: str, z):
+        """g (``key == "g"``), g' (``"g1_m"``) or g'' (``"g2_m"``) of a potential link at one z,
+        in mpmath at the working precision (bisection in the chart variable)."""
+        zfun = self._mp["phi1"]
+        lo, hi = mpmath.mpf(-1), mpmath.mpf(1)
+        for _ in range(_BRACKET_DOUBLINGS):  # expand until φ'(m(t)) brackets z
+            if _chart_z_mp(self, zfun, lo) <= z:
+                break
+            lo *= 2
+        else:
+            raise NBLInputError(f"could not bracket the dual coordinate: phi' does not reach "
+                                f"{z} for chart coordinates |t| <= 2^{_BRACKET_DOUBLINGS}")
+        for _ in range(_BRACKET_DOUBLINGS):
+            if _chart_z_mp(self, zfun, hi) >= z:
+                break
+            hi *= 2
+        else:
+            raise NBLInputError(f"could not bracket the dual coordinate: phi' does not reach "
+                                f"{z} for chart coordinates |t| <= 2^{_BRACKET_DOUBLINGS}")
+        for _ in range(mpmath.mp.prec + 20):
+            mid = (lo + hi) / 2
+            if _chart_z_mp(self, zfun, mid) < z:
+                lo = mid
+            else:
+                hi = mid
+        m, left, right, _ = domain_map_mpmath(self.domain, (lo + hi) / 2)
+        if key == "g":
+            return m
+        return self._mp[key](m, left, right)
 
     # ------------------------------------------------------------------ presentation
     @functools.cached_property
@@ -506,6 +512,28 @@ class Link:
 
 
 # ---------------------------------------------------------------------- helpers
+def _cancel_is_cheap(v) -> bool:
+    """sympy's cancel has no time bound (a 370-node derivative of sigmoid(Phi(sigmoid(m)))
+    takes 12 s): it is applied to small expressions whose powers of u are small integers only
+    (all the paper's potentials: their derivatives have at most 61 nodes)."""
+    if tree_size(v) > _CANCEL_MAX_NODES:
+        return False
+    return all(not p.base.has(_U) or (p.exp.is_Integer and abs(p.exp) <= 20)
+               for p in v.atoms(sp.Pow))
+
+
+def _resolve_signs(expr, lo, hi):
+    """|h| and sign(h) in a potential, evaluated by sympy where the domain decides them: with
+    m = lo + t (or hi − t), t > 0, sympy rewrites |m − lo| as t; the result is written back in m.
+    Otherwise their derivatives carry a DiracDelta at a point outside the domain."""
+    t = sp.Symbol("t", positive=True)
+    if lo.is_finite:
+        return expr.subs(M, lo + t).subs(t, M - lo)
+    if hi.is_finite:
+        return expr.subs(M, hi - t).subs(t, hi - M)
+    return expr
+
+
 def _parse_domain(domain) -> tuple:
     if isinstance(domain, str):
         parts = domain.split(",")
@@ -535,69 +563,6 @@ def _parse_domain(domain) -> tuple:
     return lo, hi
 
 
-def _one_sided_limit(expr, point, direction):
-    if point in (sp.oo, -sp.oo):
-        return sp.limit(expr, M, point)
-    return sp.limit(expr, M, point, dir=direction)
-
-
-def _domain_map_numpy(domain, t):
-    """Chart of the domain: returns (m, m − lo, hi − m, dm/dt) at t (inf where unbounded)."""
-    lo, hi = domain
-    t = np.asarray(t, dtype=float)
-    if lo.is_finite and hi.is_finite:
-        a, b = float(lo), float(hi)
-        w = b - a
-        left = w / (1.0 + np.exp(-t))  # m − a
-        right = w / (1.0 + np.exp(t))  # b − m
-        m = np.where(t < 0, a + left, b - right)
-        return m, left, right, left * right / w
-    inf = np.full_like(t, np.inf)
-    if lo.is_finite:
-        e = np.exp(t)
-        return float(lo) + e, e, inf, e
-    if hi.is_finite:
-        e = np.exp(-t)
-        return float(hi) - e, inf, e, e
-    return t, inf, inf, np.ones_like(t)
-
-
-def _mp_exact(q):
-    return mpmath.mpf(q.p) / q.q if q.is_Rational else mpmath.mpf(sp.Float(q, mpmath.mp.dps + 5))
-
-
-def _domain_map_mpmath(domain, t):
-    lo, hi = domain
-    if lo.is_finite and hi.is_finite:
-        a, b = _mp_exact(lo), _mp_exact(hi)
-        w = b - a
-        left = w / (1 + mpmath.exp(-t))
-        right = w / (1 + mpmath.exp(t))
-        m = a + left if t < 0 else b - right
-        return m, left, right, left * right / w
-    if lo.is_finite:
-        e = mpmath.exp(t)
-        return _mp_exact(lo) + e, e, mpmath.inf, e
-    if hi.is_finite:
-        e = mpmath.exp(-t)
-        return _mp_exact(hi) - e, mpmath.inf, e, e
-    return t, mpmath.inf, mpmath.inf, mpmath.mpf(1)
-
-
-def _bracket_t(zfun, target: float, side: str) -> float:
-    """Find t with z(t) beyond ``target`` (z is increasing in t)."""
-    with np.errstate(all="ignore"):
-        step = 1.0
-        t = 0.0
-        for _ in range(200):
-            z = float(zfun(np.array([t]))[0])
-            if (side == "lo" and z <= target) or (side == "hi" and z >= target):
-                return t
-            t = t - step if side == "lo" else t + step
-            step *= 1.5
-    raise NBLInputError(f"could not bracket the dual coordinate: phi' does not reach {target:g}")
-
-
 def _invert_dual(link: Link, z: np.ndarray, return_t: bool = False) -> np.ndarray:
     """m = g(z) = (φ')⁻¹(z) by vectorized bisection in the chart variable (for plots/simulation)."""
     z = np.asarray(z, dtype=float)
@@ -614,75 +579,10 @@ def _invert_dual(link: Link, z: np.ndarray, return_t: bool = False) -> np.ndarra
         t = 0.5 * (tlo + thi)
         if return_t:
             return t.reshape(z.shape)
-        m, _, _, _ = _domain_map_numpy(link.domain, t)
+        m, _, _, _ = domain_map_numpy(link.domain, t)
     return m.reshape(z.shape)
 
 
-def _check_gaussian_integrability(name: str, items) -> None:
-    """Reject links whose Gaussian integrals E|g^{(j)}(Z)| diverge or whose growth outruns the
-    Gaussian weight too late for the quadratures (|f(z)| φ(z) z² must be ≤ 1e-60 at |z| = 25
-    and 50; polynomial growth, assum:polygrowth_g, passes with room to spare).
-
-    ``items`` are (label, f) with ``f(z) -> mpf`` (or a sympy expression in z)."""
-    with mpmath.workdps(30):
-        for label, f in items:
-            if isinstance(f, sp.Basic):
-                f = _lambdify_mpmath(f, Z)
-            weighted = {}
-            for zz in (25, 50, -25, -50):
-                try:
-                    raw = f(mpmath.mpf(zz))
-                except (ZeroDivisionError, OverflowError, ValueError, TypeError):
-                    raise NBLInputError(
-                        f"{label} of link {name!r} cannot be evaluated at z = {zz}"
-                    ) from None
-                if isinstance(raw, mpmath.mpc) and raw.imag != 0:
-                    raise NBLInputError(
-                        f"link {name!r} is not finite/real at z = {zz} "
-                        "(g must be defined on all of R)"
-                    )
-                weighted[zz] = abs(raw) * mpmath.npdf(zz) * zz**2
-            for zz in (25, -25):
-                w, w_far = weighted[zz], weighted[2 * zz]
-                if not mpmath.isfinite(w_far) or w_far > w or not mpmath.isfinite(w):
-                    raise DivergentIntegralError(
-                        f"Gaussian integral E|{label}(Z)| diverges for link {name!r}: "
-                        f"|{label}(z)| phi(z) z^2 = {mpmath.nstr(w, 3)} at z = {zz} "
-                        f"and {mpmath.nstr(w_far, 3)} at z = {2 * zz} does not decay"
-                    )
-                if w > mpmath.mpf("1e-60") or w_far > mpmath.mpf("1e-60"):
-                    raise DivergentIntegralError(
-                        f"{label} of link {name!r} grows too fast for the toolkit's Gaussian "
-                        f"integrals: |{label}(z)| phi(z) z^2 = {mpmath.nstr(w, 3)} at z = {zz} "
-                        "(it must be below 1e-60 by |z| = 25; polynomial growth as in "
-                        "assum:polygrowth_g passes)"
-                    )
-
-
-def _potential_value_mp(link: Link, key: str, z):
-    """g, g' or g'' of a potential link at one z, in mpmath (bisection in the chart variable)."""
-    zfun = link._mp["phi1"]
-    lo, hi = mpmath.mpf(-1), mpmath.mpf(1)
-    for _ in range(2000):  # expand until φ'(m(t)) brackets z
-        if _chart_z_mp(link, zfun, lo) <= z:
-            break
-        lo *= 2
-    for _ in range(2000):
-        if _chart_z_mp(link, zfun, hi) >= z:
-            break
-        hi *= 2
-    for _ in range(mpmath.mp.prec + 20):
-        mid = (lo + hi) / 2
-        if _chart_z_mp(link, zfun, mid) < z:
-            lo = mid
-        else:
-            hi = mid
-    m, left, right, _ = _domain_map_mpmath(link.domain, (lo + hi) / 2)
-    if key == "g":
-        return m
-    return link._mp[key](m, left, right)
-
-
 def _chart_z_mp(link: Link, zfun, t):
-    m, left, right, _ = _domain_map_mpmath(link.domain, t)
+    m, left, right, _ = domain_map_mpmath(link.domain, t)
     return zfun(m, left, right)

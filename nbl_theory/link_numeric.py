@@ -1,0 +1,157 @@
+"""Float64 and mpmath evaluation of links: lambdified derivatives, the overflow-safe float64
+evaluator of expression links, and the charts t ↦ m(t) of a potential's domain.
+
+See :mod:`nbl_theory.links` for the charts' role in integration.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import scipy.special
+import sympy as sp
+from flint import acb
+
+from .arb_eval import arb_precision, compile_acb, to_fmpq
+from .errors import NBLInputError
+
+__all__ = ["lambdify_numpy", "lambdify_mpmath", "ExpressionFunction", "domain_map_numpy",
+           "domain_map_mpmath", "mp_exact", "bracket_t"]
+
+_NUMPY_MODULES = [{"erf": scipy.special.erf, "erfc": scipy.special.erfc}, "numpy"]
+#: At most this many non-finite float64 values of one call are re-evaluated with Arb.
+_MAX_PATCH = 20_000
+
+
+def lambdify_numpy(expr, var):
+    """``expr`` as a numpy function of ``var`` (erf/erfc from scipy); constants broadcast."""
+    f = sp.lambdify(var, expr, modules=_NUMPY_MODULES)
+    if not expr.has(var):  # constant: broadcast
+        const = float(expr)
+        return lambda x: np.full(np.shape(x), const)
+    return f
+
+
+def lambdify_mpmath(expr, var):
+    """``expr`` as an mpmath function of ``var`` at the caller's working precision."""
+    f = sp.lambdify(var, expr, modules="mpmath")
+    if not expr.has(var):
+        return lambda x, _c=expr: mpmath.mpf(sp.Float(_c, mpmath.mp.dps + 5))
+    return f
+
+
+class ExpressionFunction:
+    """float64 values of one derivative of an expression link (lambdified numpy).
+
+    Values that float64 cannot produce although the true value is finite -- NaN or inf from an
+    overflow in an intermediate, e.g. e^{1000}/(1 + e^{1000})² in g' of sigmoid(100 z) at
+    z = −10 -- are re-evaluated in Arb ball arithmetic at the same (exact) point, at 64, 128 or
+    256 bits until the ball has 53 correct bits, and rounded to float64 (up to
+    :data:`_MAX_PATCH` points a call). Where every value is finite the lambdified result is
+    returned unchanged, bit for bit.
+    """
+
+    def __init__(self, expr, var):
+        self.expr, self.var = expr, var
+        self.f = lambdify_numpy(expr, var)
+        self._arb = {}
+
+    def __call__(self, x):
+        with np.errstate(all="ignore"):
+            out = self.f(x)
+        arr = np.asarray(out)
+        if arr.dtype.kind in "fiu" and np.all(np.isfinite(arr)):
+            return out
+        return self._patch(x, arr)
+
+    def _patch(self, x, arr):
+        if np.iscomplexobj(arr):
+            arr = np.where(arr.imag == 0, arr.real, np.nan)
+        arr = np.array(np.broadcast_to(arr, np.shape(x)), dtype=float)
+        bad = np.flatnonzero(~np.isfinite(arr))
+        if bad.size == 0 or bad.size > _MAX_PATCH:
+            return arr
+        xs = np.broadcast_to(np.asarray(x, dtype=float), arr.shape).ravel()
+        flat = arr.reshape(-1)
+        for i in bad:
+            flat[i] = self._arb_value(float(xs[i]))
+        return arr
+
+    def _arb_value(self, x: float) -> float:
+        if not np.isfinite(x):
+            return np.nan
+        re = None
+        for bits in (64, 128, 256):
+            if bits not in self._arb:
+                try:
+                    with arb_precision(bits):
+                        self._arb[bits] = compile_acb([self.expr], self.var)
+                except NBLInputError:
+                    return np.nan
+            with arb_precision(bits):
+                v = self._arb[bits](acb(to_fmpq(x)), False)[0]
+            if not v.imag.contains(0):
+                return np.nan
+            re = v.real
+            if re.is_finite() and (re.is_zero() or re.rel_accuracy_bits() >= 53):
+                break
+        return float(re.mid()) if re is not None and re.is_finite() else np.nan
+
+
+def domain_map_numpy(domain, t):
+    """Chart of the domain: returns (m, m − lo, hi − m, dm/dt) at t (inf where unbounded)."""
+    lo, hi = domain
+    t = np.asarray(t, dtype=float)
+    if lo.is_finite and hi.is_finite:
+        a, b = float(lo), float(hi)
+        w = b - a
+        left = w / (1.0 + np.exp(-t))  # m − a
+        right = w / (1.0 + np.exp(t))  # b − m
+        m = np.where(t < 0, a + left, b - right)
+        return m, left, right, left * right / w
+    inf = np.full_like(t, np.inf)
+    if lo.is_finite:
+        e = np.exp(t)
+        return float(lo) + e, e, inf, e
+    if hi.is_finite:
+        e = np.exp(-t)
+        return float(hi) - e, inf, e, e
+    return t, inf, inf, np.ones_like(t)
+
+
+def mp_exact(q):
+    """A sympy number as an mpf (rationals divided at working precision)."""
+    return mpmath.mpf(q.p) / q.q if q.is_Rational else mpmath.mpf(sp.Float(q, mpmath.mp.dps + 5))
+
+
+def domain_map_mpmath(domain, t):
+    """mpmath version of :func:`domain_map_numpy` at one t."""
+    lo, hi = domain
+    if lo.is_finite and hi.is_finite:
+        a, b = mp_exact(lo), mp_exact(hi)
+        w = b - a
+        left = w / (1 + mpmath.exp(-t))
+        right = w / (1 + mpmath.exp(t))
+        m = a + left if t < 0 else b - right
+        return m, left, right, left * right / w
+    if lo.is_finite:
+        e = mpmath.exp(t)
+        return mp_exact(lo) + e, e, mpmath.inf, e
+    if hi.is_finite:
+        e = mpmath.exp(-t)
+        return mp_exact(hi) - e, mpmath.inf, e, e
+    return t, mpmath.inf, mpmath.inf, mpmath.mpf(1)
+
+
+def bracket_t(zfun, target: float, side: str) -> float:
+    """Find t with z(t) beyond ``target`` (z is increasing in t)."""
+    with np.errstate(all="ignore"):
+        step = 1.0
+        t = 0.0
+        for _ in range(200):
+            z = float(zfun(np.array([t]))[0])
+            if (side == "lo" and z <= target) or (side == "hi" and z >= target):
+                return t
+            t = t - step if side == "lo" else t + step
+            step *= 1.5
+    raise NBLInputError(f"could not bracket the dual coordinate: phi' does not reach {target:g}")

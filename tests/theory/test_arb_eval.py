@@ -1,0 +1,64 @@
+"""Arb evaluation of sympy expressions: enclosures, non-real values, outward formatting."""
+
+from decimal import Decimal
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy as sp
+from flint import arb
+
+from nbl_theory.arb_eval import arb_to_mpf, enclose, enclose_constant, format_ball, format_point
+from nbl_theory.errors import NBLInputError
+
+z = sp.Symbol("z", real=True)
+
+
+@pytest.mark.parametrize("expr, point", [
+    (sp.tanh(z) ** 21 / sp.cosh(z) ** 2, Fraction(1, 50)),
+    (sp.erf(3 * z) * sp.exp(-z**2) + sp.atan(z), Fraction(-7, 3)),
+    (sp.Abs(z) + sp.sign(z) * sp.asinh(z), Fraction(-5, 2)),
+    (1 / (1 + sp.exp(-100 * z)), Fraction(-10)),
+])
+def test_enclosure_contains_the_value(expr, point):
+    """The ball contains the value computed by mpmath at 60 digits (an independent evaluation;
+    the ball is rigorous, so containment must hold exactly)."""
+    ball = enclose([expr], z, point, 128)[0]
+    with mpmath.workdps(60):  # the mpmath value's error (1e-60) is far inside the ball (2^-128)
+        ref = sp.lambdify(z, expr, "mpmath")(mpmath.mpf(point.numerator) / point.denominator)
+        assert arb_to_mpf(ball.real.lower()) <= ref <= arb_to_mpf(ball.real.upper())
+    assert ball.imag.is_zero()
+
+
+def test_principal_branch_proves_non_real():
+    log_ball, sqrt_ball = enclose([sp.log(z), sp.sqrt(z)], z, -1, 64)
+    assert not log_ball.imag.contains(0) and not sqrt_ball.imag.contains(0)
+    assert enclose_constant(sp.log(-2) + sp.pi, 64).imag.overlaps(arb.pi())
+
+
+def test_unsupported_function_is_an_input_error():
+    with pytest.raises(NBLInputError, match="ball arithmetic cannot evaluate DiracDelta"):
+        enclose([sp.DiracDelta(z)], z, 1, 64)
+
+
+@pytest.mark.parametrize("value", ["-1", "0.0125", "-1.5e-7", "123456.789", "1e-4000", "-3e5000"])
+def test_format_ball_rounds_outward(value):
+    """The printed interval, read back exactly, still encloses the ball."""
+    x = arb(value) if "e" not in value or abs(int(value.split("e")[1])) < 300 else \
+        arb(value.split("e")[0]) * arb(10) ** int(value.split("e")[1])
+    mid, box = format_ball(x)
+    lo, hi = (Fraction(Decimal(s.strip())) for s in box.strip("[]").split(","))
+
+    def exact(e):
+        man, exp = (int(v) for v in e.man_exp())
+        return Fraction(man) * Fraction(2) ** exp
+    assert lo <= exact(x.lower()) and exact(x.upper()) <= hi
+    assert len(mid.replace("-", "").replace(".", "").split("e")[0].lstrip("0")) <= 3
+
+
+@pytest.mark.parametrize("p, text", [
+    (Fraction(-16, 5), "-3.2"), (Fraction(0), "0"), (Fraction(7), "7"), (Fraction(1, 50), "0.02"),
+    (Fraction(1, 3), repr(1 / 3)),
+])
+def test_format_point(p, text):
+    assert format_point(p) == text
