@@ -29,7 +29,6 @@ The global ``flint.ctx.prec`` is always restored.
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
 
@@ -37,9 +36,10 @@ import flint
 import mpmath
 import numpy as np
 import sympy as sp
-from flint import acb, arb, fmpq
-from mpmath.libmp import from_man_exp, from_rational, round_ceiling, round_floor
+from flint import acb, arb
+from mpmath.libmp import from_rational, round_ceiling, round_floor
 
+from .arb_eval import arb_precision, arb_to_mpf, compile_acb, to_fmpq
 from .errors import NBLInputError
 from .links import M, Z
 from .results import PREC_LADDER, StabilityResult, decimal_str, decision_quantities
@@ -61,23 +61,6 @@ class CertificationError(NBLInputError):
     """Arb could not produce a finite enclosure (integration or tail bound did not converge)."""
 
 
-@contextmanager
-def _arb_prec(bits: int):
-    """Set ``flint.ctx.prec`` to ``bits`` and always restore it."""
-    saved = flint.ctx.prec
-    flint.ctx.prec = bits
-    try:
-        yield
-    finally:
-        flint.ctx.prec = saved
-
-
-def arb_to_mpf(x: arb) -> mpmath.mpf:
-    """Exact conversion of an exact (radius 0) finite arb, e.g. ``b.mid()``, to mpmath.mpf."""
-    man, exp = x.man_exp()
-    return mpmath.mp.make_mpf(from_man_exp(int(man), int(exp)))
-
-
 def _outward_decimal(x: arb, digits: int, up: bool) -> mpmath.mpf:
     """Exact endpoint ``x`` (radius 0) rounded outward to ``digits`` significant decimals, stored
     rounded outward in binary, so printing it at ``digits`` digits still encloses (to_json)."""
@@ -94,111 +77,6 @@ def _outward_decimal(x: arb, digits: int, up: bool) -> mpmath.mpf:
                                             round_ceiling if up else round_floor))
 
 
-def _q(r) -> fmpq:
-    r = sp.Rational(r)
-    return fmpq(int(r.p), int(r.q))
-
-
-# ----------------------------------------------------------------------------- sympy → acb
-def _imag_axis_cuts(method):
-    """atan, asinh: cuts (−i∞, −i] ∪ [i, i∞); in analytic mode a ball touching them → NaN."""
-    def f(x, an):
-        if an and x.real.contains(0) and x.imag.abs_upper() >= 1:
-            return acb(arb.nan())
-        return getattr(x, method)()
-    return f
-
-
-_FUNCS = {fn: (lambda name: lambda x, an: getattr(x, name)())(fn.__name__)
-          for fn in (sp.exp, sp.tanh, sp.sinh, sp.cosh, sp.sin, sp.cos, sp.tan, sp.erf, sp.erfc)}
-_FUNCS.update({sp.log: lambda x, an: x.log(analytic=an),        # branch cut: forward the flag
-               sp.atan: _imag_axis_cuts("atan"), sp.asinh: _imag_axis_cuts("asinh")})
-
-
-def _unsupported(e) -> NBLInputError:
-    names = sorted({f.__name__ for f in _FUNCS} | {"sqrt", "rational powers", "pi", "E"})
-    return NBLInputError(f"the certified tier cannot evaluate {type(e).__name__} in "
-                         f"{sp.sstr(e)!r}; supported: +, *, powers, {', '.join(names)}")
-
-
-def _number(e) -> acb:
-    if e.is_Rational:
-        return acb(_q(e))
-    if isinstance(e, sp.Float):          # a binary float is an exact dyadic number
-        sign, man, exp, _ = e._mpf_
-        return acb((-1) ** sign * arb(int(man)) * arb(2) ** int(exp))
-    if e is sp.pi:
-        return acb.pi()
-    if e is sp.E:
-        return acb(1).exp()
-    raise _unsupported(e)
-
-
-def _node(e, slots):
-    """Compile ``e`` into a closure (env, analytic) → acb; constants are folded now."""
-    if e in slots:
-        i = slots[e]
-        return lambda env, an: env[i]
-    if not e.free_symbols:
-        c = _number(e) if e.is_Atom else _build(e, slots)([], False)
-        return lambda env, an: c
-    if e.is_Atom:
-        raise NBLInputError(f"the certified tier cannot evaluate the free symbol {e} here")
-    return _build(e, slots)
-
-
-def _build(e, slots):
-    if isinstance(e, (sp.Add, sp.Mul)):
-        fs = [_node(a, slots) for a in e.args]
-        add = isinstance(e, sp.Add)
-
-        def nary(env, an):
-            r = fs[0](env, an)
-            for f in fs[1:]:
-                r = r + f(env, an) if add else r * f(env, an)
-            return r
-        return nary
-    if isinstance(e, sp.Pow):
-        base, ex = e.args
-        b = _node(base, slots)
-        if ex.is_Integer:
-            n = int(ex)
-            if n == 2:
-                return lambda env, an: (lambda v: v * v)(b(env, an))
-            if n > 0:
-                return lambda env, an: b(env, an) ** n
-            return lambda env, an: 1 / b(env, an) ** (-n)
-        if ex.is_Rational and ex.q == 2:               # sqrt(x)^p, branch cut of sqrt
-            p = int(ex.p)
-            return lambda env, an: b(env, an).sqrt(analytic=an) ** p
-        x = _node(ex, slots)
-        return lambda env, an: b(env, an).pow(x(env, an), analytic=an)
-    fn = _FUNCS.get(e.func)
-    if fn is None or len(e.args) != 1:
-        raise _unsupported(e)
-    a = _node(e.args[0], slots)
-    return lambda env, an: fn(a(env, an), an)
-
-
-def _compile(exprs, var):
-    """Compile sympy expressions in ``var`` (common subexpressions shared) at the current
-    precision into f(x: acb, analytic: bool) → list of acb."""
-    reps, reduced = sp.cse(list(exprs), symbols=sp.numbered_symbols("_cse"))
-    slots = {var: 0}
-    steps = []
-    for k, (sym, sub) in enumerate(reps):
-        steps.append(_node(sub, slots))
-        slots[sym] = k + 1
-    outs = [_node(r, slots) for r in reduced]
-
-    def f(x, an):
-        env = [x]
-        for step in steps:
-            env.append(step(env, an))
-        return [o(env, an) for o in outs]
-    return f
-
-
 # ----------------------------------------------------------------------------- the chart
 class _Chart:
     """Arb chart of a link: z(t) and weights w_j = g^{(j)}(z) dz/dt (see nbl_theory.links)."""
@@ -207,18 +85,18 @@ class _Chart:
         self.expression = link.kind == "expression"
         d = link.raw_derivatives
         if self.expression:
-            self._g1 = _compile([d["g1"]], Z)
-            self._g02 = _compile([d["g"], d["g2"]], Z)
+            self._g1 = compile_acb([d["g1"]], Z)
+            self._g02 = compile_acb([d["g"], d["g2"]], Z)
             return
         lo, hi = link.domain
         exprs = [d["phi1"], M * d["phi2"], -d["phi3"] / d["phi2"] ** 2]
         self._lo, self._hi = lo, hi
-        self._w = acb(_q(hi - lo)) if lo.is_finite and hi.is_finite else None
+        self._w = acb(to_fmpq(hi - lo)) if lo.is_finite and hi.is_finite else None
 
         def version(sub, var):    # each side of the domain in its own coordinate, and rational
             # parts cancelled: ball evaluation on complex regions then overestimates far less
             ex = [sp.cancel(e.subs(M, sub)) if sub is not None else sp.cancel(e) for e in exprs]
-            return _compile(ex[:1], var), _compile(ex, var)
+            return compile_acb(ex[:1], var), compile_acb(ex, var)
         left = version(lo + _U, _U) if lo.is_finite else None
         right = version(hi - _U, _U) if hi.is_finite else None
         if left is None and right is None:
@@ -261,7 +139,7 @@ class _Chart:
 
 @lru_cache(maxsize=64)
 def _chart(link, prec):
-    with _arb_prec(prec):
+    with arb_precision(prec):
         return _Chart(link)
 
 
@@ -375,7 +253,7 @@ def _window(link, chart, sigma: arb, group: int, prec: int, bounds):
         if bounds is not None:
             gauss = (arb(big_l) / arb(2).sqrt()).erfc()          # P(|N(0,1)| > L)
             js = (1,) if group == 1 else (0, 2)
-            tails, x = [(arb(_q(bounds[j])) * gauss).upper() for j in js], None
+            tails, x = [(arb(to_fmpq(bounds[j])) * gauss).upper() for j in js], None
         else:
             tails, x = _shell_tails(link, chart, a, sigma, edges, group)
         if not all(t.is_finite() for t in tails):
@@ -397,7 +275,7 @@ def _integrate(f, a: arb, b: arb, prec: int):
     cuts = [a] + [(a + (b - a) * i / _PANELS).mid() for i in range(1, _PANELS)] + [b]  # exact
     for lo, hi in zip(cuts[:-1], cuts[1:]):
         for extra, opts in attempts:
-            with _arb_prec(wp + extra):
+            with arb_precision(wp + extra):
                 res = acb.integral(f, lo, hi, rel_tol=tol, abs_tol=tol, **opts)
             good = res.is_finite() and res.rad() <= arb(2) ** -(prec - 8) * (1 + abs(res).upper())
             if good:
@@ -418,8 +296,8 @@ def _moments(link, delta_q, prec: int):
     chart = _chart(link, wp)
     bounds = _family_derivative_bounds(link)
     notes, growth_x = [], []
-    with _arb_prec(wp):
-        d = arb(_q(delta_q))
+    with arb_precision(wp):
+        d = arb(to_fmpq(delta_q))
         s = (1 - d * d / 4).sqrt()
         one, i_unit = acb(1), acb(0, 1)
         inv_sqrt2pi = 1 / (2 * arb.pi()).sqrt()
@@ -469,7 +347,7 @@ class _ArbOps:
 
     @staticmethod
     def convert(q):
-        return arb(_q(q))
+        return arb(to_fmpq(q))
 
     @staticmethod
     def pos(x: arb) -> arb:
@@ -490,7 +368,7 @@ def _combine(mom, delta_q) -> dict:
 def lambda_star_arb(link, delta_q, prec: int = 128) -> arb:
     """Rigorous ball of λ* = Δμ* − 2ϕ0(0)(m2)_+ s² (eq:decision_stability) at ``prec`` bits."""
     mom = moments_certified(link, delta_q, prec)
-    with _arb_prec(prec + _GUARD):
+    with arb_precision(prec + _GUARD):
         return _combine(mom, validate_delta(delta_q))["lambda_star"]
 
 
@@ -533,7 +411,7 @@ def stability_certified(link, delta_q, auto_raise: bool = True,
     notes: list[str] = []
     for prec in ladder:
         mom, mnotes = _moments(link, delta_q, prec)
-        with _arb_prec(prec + _GUARD):
+        with arb_precision(prec + _GUARD):
             vals = _combine(mom, delta_q)
             rate_d3 = vals["contraction_rate_d3plus"]
         lam = vals["lambda_star"]
@@ -548,7 +426,7 @@ def stability_certified(link, delta_q, auto_raise: bool = True,
     notes.extend(n for n in dict.fromkeys(mnotes) if n not in notes)
     notes.append(f"certified Arb enclosure at {prec} bits (+{_GUARD} guard bits)")
     digits = max(1, int(lam.rel_accuracy_bits() * math.log10(2)))
-    with _arb_prec(prec + _GUARD):        # endpoints rounded outward at working precision
+    with arb_precision(prec + _GUARD):        # endpoints rounded outward at working precision
         enclosure = (_outward_decimal(lam.lower(), digits, False),
                      _outward_decimal(lam.upper(), digits, True))
     keys = ("mu_g", "mu_star", "m0", "m2", "kappa_star", "lambda_star")
