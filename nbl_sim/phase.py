@@ -23,6 +23,7 @@ import numpy as np
 from nbl_theory import Link
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
+from nbl_theory.link_source import LinkSource
 from nbl_theory.stability import lambda_star_float, stability
 from nbl_theory.validation import validate_delta
 
@@ -42,15 +43,20 @@ def grid_values(lo: float, hi: float, n: int) -> list[str]:
     return [repr(float(x)) for x in np.linspace(lo, hi, n)]
 
 
-def _family_link(family: str, param: str, value: str, fixed: tuple) -> Link:
+def _family_link(family: str | LinkSource, param: str, value: str, fixed: tuple) -> Link:
+    if isinstance(family, LinkSource):
+        return family.link({**dict(fixed), param: value})
     return make_family(family, **{**dict(fixed), param: value})
 
 
-def _check_family(family: str, param: str, fixed: tuple) -> None:
+def _check_family(family: str | LinkSource, param: str, fixed: tuple) -> None:
     """Bad names are input errors up front (not per-cell failures): the family, the swept
     parameter and the fixed ones (built once with the family's defaults)."""
     from nbl_theory.families import FAMILIES
 
+    if isinstance(family, LinkSource):
+        family.check_names([*dict(fixed), param])
+        return
     if family not in FAMILIES:
         raise NBLInputError(f"unknown family {family!r}; choose from {', '.join(sorted(FAMILIES))}")
     probe = make_family(family, **dict(fixed))
@@ -62,7 +68,7 @@ def _check_family(family: str, param: str, fixed: tuple) -> None:
 # ---------------------------------------------------------------------- phase diagram
 @dataclass(frozen=True)
 class _PhaseCell:
-    family: str
+    family: str | LinkSource
     param: str
     value: str
     fixed: tuple
@@ -125,11 +131,15 @@ class PhaseDiagram:
                 "seconds": self.seconds, "executor": self.executor}
 
 
-def phase_diagram(family: str, param: str, values, deltas, *, fixed=None, tier: str = "float",
+def phase_diagram(family: str | LinkSource, param: str, values, deltas, *, fixed=None,
+                  tier: str = "float",
                   executor: Executor | None = None, scheduler: str | None = None,
                   workers: int | None = None, cache: ChunkCache | None = None,
                   progress=None) -> PhaseDiagram:
     """λ* of ``make_family(family, param=value, **fixed)`` on the grid ``values`` × ``deltas``.
+
+    ``family`` is a family name or any :class:`~nbl_theory.link_source.LinkSource` (a user's
+    expression or potential with parameters: ``source.link({**fixed, param: value})``).
 
     ``values`` and ``deltas`` are decimal strings (or numbers, converted with 17 digits). One
     cell per parameter value; failed cells (e.g. a value outside the family's domain) are NaN /
@@ -163,7 +173,8 @@ def phase_diagram(family: str, param: str, values, deltas, *, fixed=None, tier: 
         if r is not None:
             lam[:, j] = r["lambda_star"]
             sign[:, j] = r["sign"]
-    return PhaseDiagram(family, param, values, deltas, tier, lam, sign.astype(str),
+    name = family if isinstance(family, str) else family.text
+    return PhaseDiagram(name, param, values, deltas, tier, lam, sign.astype(str),
                         res.failures, res.seconds, where, res.cached)
 
 

@@ -40,12 +40,14 @@ from .stability import lambda_star_float, stability
 from .validation import validate_delta
 
 __all__ = ["kappa", "kappa_by_quadrature", "sufficient_margin", "SCConstant",
-           "self_concordance_constant", "SCReport", "self_concordance_report"]
+           "self_concordance_constant", "SCReport", "self_concordance_report", "EXACT_SCAN"]
 
 _T_FINE = np.linspace(-40.0, 40.0, 4001)
 _COARSE = 10                                 # an mpmath node every 10th float node (Δt = 0.2)
 _TAIL_T = (45.0, 50.0, 60.0, 75.0, 100.0, 140.0, 200.0)
 _CACHE: dict = {}
+#: The Δ scan of the exact threshold (:attr:`SCReport.exact_threshold_delta`): first, last, points.
+EXACT_SCAN = (0.02, 1.98, 99)
 
 
 # ---------------------------------------------------------------------------- κ(a)
@@ -335,9 +337,16 @@ def _compute_constant(link, timeout) -> SCConstant:
 # ---------------------------------------------------------------------------- report
 @dataclass
 class SCReport:
-    """prop:self-concordance-stability for one link at one Δ. ``bound_consistent``: lower_bound
-    ≤ lambda_star; delta_sc = sup{Δ ∈ (0, 2): margin(Δ) ≤ 0}; exact_threshold_delta: threshold
-    of λ*(Δ) > 0 (grid + brentq); conservativeness = delta_sc − exact_threshold_delta."""
+    """prop:self-concordance-stability for one link at one Δ.
+
+    ``margin`` = margin(Δ) = Δ/2 − φ₀(0)(1 − Δ²/4)R/κ(RΔ/2): the sufficient condition is
+    margin > 0, and λ* ≥ ``lower_bound`` = 2μ*·margin; ``bound_consistent``: lower_bound ≤
+    lambda_star; ``delta_sc`` = sup{Δ ∈ (0, 2): margin(Δ) ≤ 0} (None when R = ∞: the condition
+    never holds); ``exact_threshold_delta``: the Δ above which λ* > 0 at every point of the
+    :data:`EXACT_SCAN` grid (grid + brentq) — 0.0 when λ* > 0 on the whole scan (never unstable
+    there), 2.0 when λ* ≤ 0 at its last point; ``conservativeness`` = delta_sc −
+    exact_threshold_delta. The text table is :func:`nbl_sim.presentation.tables.
+    concordance_report`."""
 
     link: str
     delta: float
@@ -376,35 +385,6 @@ class SCReport:
             "notes": list(c.notes) + list(self.notes),
         }
 
-    def format_table(self) -> str:
-        """Human-readable multi-line table of the report."""
-        c = self.constant
-        where = c.where if isinstance(c.where, str) else f"z = {c.where:.10g}"
-
-        def num(x):
-            return "-" if x is None else f"{x:.15g}"
-
-        rows = [
-            ("R = sup|g''|/g'", f"{c.R:.15g}  ({('limit', 'attained')[c.attained]} at {where})"),
-            ("R closed form", str(c.closed_form)),
-            ("kappa(R*Delta/2)", num(self.kappa)),
-            ("mu_star", num(self.mu_star)),
-            ("lambda_star (exact)", num(self.lambda_star)),
-            ("lower bound", num(self.lower_bound)),
-            ("margin", num(self.margin)),
-            ("sufficient condition", "-" if self.sufficient_condition_holds is None
-             else "holds" if self.sufficient_condition_holds else "fails"),
-            ("Delta_SC", "never (R = inf)" if self.delta_sc is None else f"{self.delta_sc:.12g}"),
-            ("exact threshold (grid)", str(self.exact_threshold_delta)),
-            ("Delta_SC - exact", str(self.conservativeness)),
-            ("lower bound <= lambda*", "-" if self.bound_consistent is None
-             else "yes" if self.bound_consistent else "NO (FAIL)"),
-        ]
-        at = "" if self.delta is None else f" at Delta = {self.delta!r}"
-        lines = [f"self-concordance: {self.link}{at}"]
-        lines += [f"  {k:<24} {v}" for k, v in rows]
-        return "\n".join(lines + [f"  note: {n}" for n in list(c.notes) + list(self.notes)])
-
 
 def _s(x):
     if x is None:
@@ -430,7 +410,7 @@ def _exact_threshold(link) -> float:
     """Smallest grid Δ0 with λ*(Δ) > 0 on all grid points above it, refined by brentq."""
     key = ("exact", link.kind, sp.srepr(link.expr), tuple(map(str, link.domain)))
     if key not in _CACHE:
-        grid = np.linspace(0.02, 1.98, 99)
+        grid = np.linspace(*EXACT_SCAN)
         bad = [i for i, d in enumerate(grid) if not lambda_star_float(link, float(d)) > 0]
         i = bad[-1] if bad else None
         _CACHE[key] = 0.0 if i is None else 2.0 if i == len(grid) - 1 else brentq(
@@ -484,9 +464,9 @@ def self_concordance_report(link, delta=None) -> SCReport:
         roots = _margin_roots(R)
         dsc = max(roots)
     exact = _exact_threshold(link)
-    notes.append("exact threshold: lambda_star on 99 grid points in [0.02, 1.98], last sign "
-                 "change refined by brentq (0.0: positive on the whole grid; sign changes "
-                 "between grid points can be missed)")
+    lo, hi, pts = EXACT_SCAN
+    notes.append(f"exact threshold from lambda* on {pts} points of [{lo}, {hi}], the last sign "
+                 "change refined by brentq; sign changes between grid points can be missed")
     cons = None if dsc is None else dsc - exact               # how conservative Δ_SC is
     return SCReport(link.name, d, sc, kap, mu, lam, lower, margin, holds, dsc, roots, exact,
                     cons, consistent, notes)

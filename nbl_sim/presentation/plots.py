@@ -11,7 +11,7 @@ import numpy as np
 
 from .style import new_figure, policy_color
 
-__all__ = ["plot_simulation", "plot_threshold_scan", "plot_phase"]
+__all__ = ["plot_simulation", "plot_threshold_scan", "plot_phase", "diverging_norm"]
 
 
 def _save(fig, path, dpi: int) -> Path:
@@ -76,24 +76,42 @@ def plot_threshold_scan(result, path) -> Path:
     return _save(fig, path, dpi=130)
 
 
+def diverging_norm(values):
+    """A colour norm centred at λ* = 0 that scales each sign to its own extreme
+    (:class:`matplotlib.colors.TwoSlopeNorm`), so a small unstable region (λ* slightly below 0
+    beside large positive values) is as visible as the stable one."""
+    from matplotlib.colors import TwoSlopeNorm
+
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    top = float(finite.max()) if finite.size else 1.0
+    bottom = float(finite.min()) if finite.size else -1.0
+    scale = max(abs(top), abs(bottom), 1e-300)
+    return TwoSlopeNorm(vcenter=0.0, vmin=min(bottom, -1e-9 * scale),
+                        vmax=max(top, 1e-9 * scale))
+
+
 def plot_phase(pd, path) -> Path:
-    """λ* of a :class:`~nbl_sim.phase.PhaseDiagram` on its (parameter, Δ) grid, the λ* = 0
-    contour where both signs occur and the cells whose sign is undecided. Returns the path."""
+    """λ* of a :class:`~nbl_sim.phase.PhaseDiagram` on its (parameter, Δ) grid (a diverging
+    colour scale centred at 0, each sign scaled to its own extreme), the λ* = 0 contour where
+    both signs occur and the cells whose sign is undecided. Returns the path."""
     x = np.array([float(v) for v in pd.values])
     y = np.array([float(d) for d in pd.deltas])
     fig, axes = new_figure(1, 1, width=6.4, height=4.4)
     ax = axes[0, 0]
     lam = np.ma.masked_invalid(pd.lambda_star)
+    norm = diverging_norm(pd.lambda_star)
     lim = float(np.nanmax(np.abs(pd.lambda_star))) if np.isfinite(pd.lambda_star).any() else 1.0
     if x.size > 1 and y.size > 1:
-        m = ax.pcolormesh(x, y, lam, cmap="RdBu", vmin=-lim, vmax=lim, shading="nearest")
-        fig.colorbar(m, ax=ax, label="lambda*")
+        m = ax.pcolormesh(x, y, lam, cmap="RdBu", norm=norm, shading="nearest")
+        fig.colorbar(m, ax=ax, label="lambda* (each sign scaled to its own extreme)")
         if (pd.sign == "unstable").any() and (pd.sign == "stable").any():
             ax.contour(x, y, np.nan_to_num(pd.lambda_star, nan=lim), levels=[0.0], colors="k",
                        linewidths=1.2)
     else:
-        ax.scatter(np.repeat(x[None, :], y.size, 0), np.repeat(y[:, None], x.size, 1),
-                   c=np.nan_to_num(pd.lambda_star), cmap="RdBu", vmin=-lim, vmax=lim)
+        m = ax.scatter(np.repeat(x[None, :], y.size, 0), np.repeat(y[:, None], x.size, 1),
+                       c=np.nan_to_num(pd.lambda_star), cmap="RdBu", norm=norm)
+        fig.colorbar(m, ax=ax, label="lambda* (each sign scaled to its own extreme)")
     und = pd.sign == "undecided"
     if und.any():
         ii, jj = np.nonzero(und)

@@ -16,8 +16,9 @@ from rich.console import Console
 from rich.table import Table
 
 __all__ = ["make_table", "render", "short_decimal", "clip", "stability_report",
-           "threshold_report", "simulation_report", "figure_list_report", "reproduce_report",
-           "phase_report", "study_report", "claims_report"]
+           "threshold_report", "concordance_report", "simulation_report",
+           "figure_list_report", "reproduce_report", "phase_report", "study_report",
+           "claims_report", "exact_threshold_text"]
 
 #: rich's SIMPLE_HEAD in ASCII: a dashed line under the header, no other rules
 _BOX = box.Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
@@ -125,6 +126,72 @@ def threshold_report(res) -> list:
         out.append(make_table(["#", res.solve_for, "bracket", "certified",
                                f"as {res.solve_for} grows"], rows))
     return out + [f"note: {note}" for note in res.notes]
+
+
+_MARGIN = "margin(Delta) = Delta/2 - phi0(0) (1 - Delta^2/4) R / kappa(R Delta/2)"
+
+
+def exact_threshold_text(rep) -> tuple[str, str]:
+    """(value, meaning) of the exact threshold of a
+    :class:`~nbl_theory.self_concordance.SCReport`, in words when there is none."""
+    from nbl_theory.self_concordance import EXACT_SCAN
+
+    lo, hi, _ = EXACT_SCAN
+    x = rep.exact_threshold_delta
+    if x is None:
+        return "-", "not computed"
+    if x <= lo:
+        return "none", ("never unstable on the scanned range: lambda* > 0 at every Delta in "
+                        f"[{lo}, {hi}]")
+    if x >= hi:
+        return "none", f"unstable at the end of the scanned range: lambda* <= 0 at Delta = {hi}"
+    return f"{x:.12g}", "lambda* > 0 at every scanned Delta above it"
+
+
+def concordance_report(reports) -> list:
+    """The sufficient stability condition of prop:self-concordance-stability, one block per
+    :class:`~nbl_theory.self_concordance.SCReport`: R, κ, μ*, λ*, the margin (defined under
+    the block), the lower bound, Δ_SC, the exact threshold and how conservative Δ_SC is."""
+    out: list = []
+
+    def num(x):
+        return "-" if x is None else f"{x:.15g}"
+
+    for rep in reports:
+        c = rep.constant
+        where = c.where if isinstance(c.where, str) else f"z = {c.where:.10g}"
+        how = f"attained at {where}" if c.attained else f"a limit, approached at {where}"
+        at = "" if rep.delta is None else f" at Delta = {rep.delta!r}"
+        value, meaning = exact_threshold_text(rep)
+        exact = value not in ("none", "-")
+        rows = [("R = sup |g''|/g'", f"{c.R:.15g}  ({how})"),
+                ("R closed form", "-" if c.closed_form is None else str(c.closed_form))]
+        if rep.delta is not None:
+            holds = ("holds (margin > 0)" if rep.sufficient_condition_holds
+                     else "fails (margin <= 0)")
+            rows += [("kappa(R Delta/2)", num(rep.kappa)),
+                     ("mu*", num(rep.mu_star)),
+                     ("lambda* (float64)", num(rep.lambda_star)),
+                     ("margin(Delta)", num(rep.margin)),
+                     ("lower bound 2 mu* margin", num(rep.lower_bound)),
+                     ("sufficient condition", holds),
+                     ("lower bound <= lambda*", "yes" if rep.bound_consistent else "NO (FAIL)")]
+        rows += [("Delta_SC", "none (R = inf: the condition never holds)"
+                  if rep.delta_sc is None else
+                  f"{rep.delta_sc:.12g}  (the condition holds for every Delta above it)"),
+                 ("exact threshold", f"{value}  ({meaning})"),
+                 ("Delta_SC - exact threshold",
+                  f"{rep.conservativeness:.6g}  (how conservative the sufficient condition is)"
+                  if exact and rep.conservativeness is not None
+                  else "-  (no exact threshold on the scanned range)" if not exact
+                  else "-  (no Delta_SC)")]
+        if out:
+            out.append("")
+        out.append(f"self-concordance: {rep.link}{at}")
+        out.append(make_table(["quantity", "value"], rows))
+        out.append(f"  {_MARGIN} (prop:self-concordance-stability); lambda* >= 2 mu* margin")
+        out += [f"  note: {n}" for n in list(c.notes) + list(rep.notes)]
+    return out
 
 
 # ---------------------------------------------------------------------- simulation

@@ -1,143 +1,257 @@
-"""Arguments several subcommands share: the link source, comma lists of Δ and parameters, grids,
-execution options (Dask scheduler, local workers, cache) and the JSON printer."""
+"""Arguments several subcommands share and the steps every subcommand takes with them.
+
+* the link (``--link | --potential [--domain] | --family``) and its parameters ``--param``
+  (:mod:`.grammar`): :func:`link_source`, :func:`param_values`, :func:`combinations`;
+* execution (``--scheduler``, ``--workers``, ``--cache-dir``, ``--no-cache``): checked up front
+  by :func:`check_exec` (bounds, address syntax, a reachable scheduler), used by
+  :func:`executor`, :func:`cache_from_args`;
+* ``--allow-large`` (:mod:`.limits`), ``--json`` (:mod:`.jsonout`);
+* argument types that give one-line errors, and :func:`glue_values`, which lets values start
+  with ``-`` (``--delta -0.5``, ``--potential -log(m)``, ``--param`` never needs it).
+
+Nothing here imports the toolkit at module level: the parser and the checks before any work
+stay fast.
+"""
 
 from __future__ import annotations
 
 import argparse
 import itertools
-import json
+import os
+import socket
 
-from nbl_theory.errors import NBLInputError
-from nbl_theory.families import FAMILIES, make_family
-from nbl_theory.links import Link
+from .errors import UsageError
+from .grammar import parse_params, parse_spec
+from .limits import MAX_VALUES, bound, check_out_dir
 
-__all__ = ["add_link_args", "parse_params", "links_from_args", "deltas", "grid_arg",
-           "add_exec_args", "cache_from_args", "print_json", "one_or_list", "glue_values",
-           "VALUE_OPTIONS"]
+__all__ = ["add_link_args", "add_exec_args", "add_allow_large", "add_json", "link_source",
+           "param_specs", "param_values", "combinations", "delta_spec", "check_sizes",
+           "check_exec", "executor", "cache_from_args", "whole", "real", "glue_values"]
+
+
+# ---------------------------------------------------------------------- argument types
+def whole(text: str) -> int:
+    """An integer option (one-line error)."""
+    t = str(text).strip().replace("_", "")
+    if not t.lstrip("+-").isdigit() or len(t) > 19:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    return int(t)
+
+
+def real(text: str) -> float:
+    """A finite real option (one-line error)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if v != v or v in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return v
+
+
+class _LazyText(str):
+    """Help text computed when help is shown (argparse formats help with ``%``), so building
+    the parser does not import the toolkit."""
+
+    def __new__(cls, make):
+        obj = super().__new__(cls, "(computed when shown)")
+        obj._make = make
+        return obj
+
+    def __mod__(self, params):
+        return self._make() % params
+
+
+def _family_help() -> str:
+    from nbl_theory.families import FAMILIES
+
+    return "a named family: " + ", ".join(sorted(FAMILIES))
 
 
 # ---------------------------------------------------------------------- the link
-def add_link_args(p: argparse.ArgumentParser) -> None:
-    """``--link | --potential [--domain] | --family [--param k=v ...]``."""
+def add_link_args(p: argparse.ArgumentParser, required: bool = True) -> None:
+    """``--link | --potential [--domain] | --family``, ``--param NAME=SPEC``."""
     g = p.add_argument_group("link (exactly one of --link, --potential, --family)")
-    g.add_argument("--link", metavar="EXPR", help="link g as an expression in z, e.g. 'tanh(z)'")
+    g.add_argument("--link", metavar="EXPR",
+                   help="link g as an expression in z, e.g. 'tanh(z)' or 'sigmoid(a*z)**2' "
+                        "(free names other than z are parameters: give them with --param)")
     g.add_argument("--potential", metavar="EXPR",
                    help="strictly convex potential phi as an expression in m; g = (phi')^-1")
     g.add_argument("--domain", metavar="LO,HI", default=None,
-                   help="domain of the potential (default 0,1); use inf/-inf for unbounded ends")
-    g.add_argument("--family", metavar="NAME",
-                   help="named family: " + ", ".join(sorted(FAMILIES)))
-    g.add_argument("--param", metavar="k=v", action="append", default=[],
-                   help="family parameter (repeatable; v1,v2,... gives one row per value)")
+                   help="domain of the potential (default 0,1); inf/-inf for unbounded ends")
+    g.add_argument("--family", metavar="NAME", help=_LazyText(_family_help))
+    g.add_argument("--param", metavar="NAME=SPEC", action="append", default=[],
+                   help="a parameter of the link: one value, a list V1,V2 or a grid LO:HI:N "
+                        "(repeatable; see below)")
 
 
-def parse_params(items) -> dict[str, list[str]]:
-    """``["k=v1,v2", ...]`` → ``{k: [v1, v2]}`` (one-line errors for malformed items)."""
-    out: dict[str, list[str]] = {}
-    for item in items:
-        if "=" not in item:
-            raise NBLInputError(f"--param expects k=v, got {item!r}")
-        k, v = item.split("=", 1)
-        k = k.strip()
-        if not k.isidentifier():
-            raise NBLInputError(f"--param name {k!r} is not a valid parameter name")
-        vals = [x.strip() for x in v.split(",") if x.strip()]
-        if not vals:
-            raise NBLInputError(f"--param {k} has no value")
-        out.setdefault(k, []).extend(vals)
-    return out
-
-
-def links_from_args(args) -> list[Link]:
-    """The links named by the link arguments (one per combination of comma-listed params)."""
+def link_source(args):
+    """The :class:`~nbl_theory.link_source.LinkSource` the link arguments name."""
     chosen = [x for x in (args.link, args.potential, args.family) if x is not None]
     if len(chosen) != 1:
-        raise NBLInputError("give exactly one of --link EXPR, --potential EXPR, --family NAME")
+        raise UsageError("give exactly one of --link EXPR, --potential EXPR, --family NAME")
     if args.domain is not None and args.potential is None:
-        raise NBLInputError("--domain only applies to --potential")
-    if args.param and args.family is None:
-        raise NBLInputError("--param only applies to --family")
+        raise UsageError("--domain only applies to --potential")
+    from nbl_theory.link_source import LinkSource
+
     if args.link is not None:
-        return [Link.from_expression(args.link)]
+        return LinkSource.expression(args.link)
     if args.potential is not None:
-        return [Link.from_potential(args.potential, domain=args.domain or "0,1")]
-    params = parse_params(args.param)
-    keys = list(params)
-    return [make_family(args.family, **dict(zip(keys, combo)))
-            for combo in itertools.product(*(params[k] for k in keys))]
+        return LinkSource.potential(args.potential, args.domain)
+    return LinkSource.family(args.family)
 
 
-def deltas(text: str | None) -> list[str]:
-    """``"D1,D2"`` → ``["D1", "D2"]`` (decimal strings, validated by the theory core)."""
-    if text is None:
-        raise NBLInputError("--delta is required")
-    vals = [x.strip() for x in str(text).split(",") if x.strip()]
-    if not vals:
-        raise NBLInputError("--delta has no value")
-    return vals
+def param_specs(args, default_n: int | None = None) -> dict:
+    """``--param`` items parsed (no numbers read yet): name → :class:`~.grammar.Spec`."""
+    specs = parse_params(args.param, "--param", default_n)
+    for s in specs.values():
+        bound(s.n, MAX_VALUES, f"{s.option}: number of values", args.allow_large)
+    return specs
 
 
-def grid_arg(text: str, name: str) -> tuple[float, float, int]:
-    """``"LO:HI:N"`` → ``(lo, hi, n)`` with 1 ≤ N ≤ 100000."""
-    parts = str(text).split(":")
-    try:
-        lo, hi, n = float(parts[0]), float(parts[1]), int(parts[2])
-    except (IndexError, ValueError):
-        raise NBLInputError(f"{name} must be LO:HI:N, e.g. -2.5:3.5:40; got {text!r}") from None
-    if len(parts) != 3 or n < 1 or n > 100_000:
-        raise NBLInputError(f"{name} must be LO:HI:N with 1 <= N <= 100000; got {text!r}")
-    return lo, hi, n
+def delta_spec(args, required: bool = True, default_n: int | None = None):
+    """``--delta`` parsed (None when absent and not required)."""
+    if args.delta is None:
+        if required:
+            raise UsageError("--delta is required")
+        return None
+    spec = parse_spec(args.delta, "--delta", default_n)
+    bound(spec.n, MAX_VALUES, "--delta: number of values", args.allow_large)
+    return spec
+
+
+def check_sizes(specs, limit: int, what: str, allow_large: bool) -> int:
+    """The number of combinations of ``specs`` (a list of Specs/None), bounded by ``limit``."""
+    count = 1
+    for s in specs:
+        if s is not None:
+            count *= s.n
+    bound(count, limit, what, allow_large)
+    return count
+
+
+def param_values(source, specs: dict) -> dict[str, list[str]]:
+    """Every ``--param`` read exactly (name → decimal strings), names checked against the
+    source (unknown names refused with the closest one; expression parameters without a value
+    refused)."""
+    source.check_names(list(specs))
+    return {k: s.values() for k, s in specs.items()}
+
+
+def combinations(values: dict[str, list[str]]) -> list[dict[str, str]]:
+    """One dict per combination of the value lists (their product, in order)."""
+    keys = list(values)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*(values[k] for k in keys))]
 
 
 # ---------------------------------------------------------------------- execution
-def add_exec_args(p: argparse.ArgumentParser, cache_default: str, workers: bool = True) -> None:
-    """``--scheduler``, ``--workers`` (unless ``workers`` is False), ``--cache-dir``,
-    ``--no-cache``."""
+def add_allow_large(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--allow-large", action="store_true",
+                   help="go past the size bounds (grid points, rows, workers, memory, digits)")
+
+
+def add_json(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true",
+                   help="machine-readable output (the JSON convention of nbl; schema in "
+                        "proofs_check/cli/schemas)")
+
+
+def add_exec_args(p: argparse.ArgumentParser, workers_help: str | None = None) -> None:
+    """``--scheduler``, ``--workers``, ``--cache-dir``, ``--no-cache``."""
     p.add_argument("--scheduler", default=None, metavar="ADDR",
                    help="run on a Dask cluster: tcp://HOST:PORT of a running scheduler, or "
                         "local:N for a local cluster of N workers (default: "
                         "$NBL_DASK_SCHEDULER, else local processes)")
-    if workers:
-        p.add_argument("--workers", type=int, default=None, metavar="N",
-                       help="local process pool of N workers (default: all cores when the "
-                            "work is large; 1 = in-process)")
-    p.add_argument("--cache-dir", default=cache_default, metavar="DIR",
-                   help=f"finished chunks are cached here, so an interrupted run resumes "
-                        f"(default {cache_default})")
+    p.add_argument("--workers", type=whole, default=None, metavar="N",
+                   help=workers_help or "local process pool of N workers (default: all cores "
+                   "when the work is large; 1 = in-process)")
+    p.add_argument("--cache-dir", default=None, metavar="DIR",
+                   help="finished chunks are cached here, so an interrupted run resumes "
+                        "(default: the toolkit's cache directory)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+
+
+def _probe(address: str) -> None:
+    """A running scheduler answers a TCP connection within 2 s; anything else is refused now
+    rather than after the Dask client's 30 s timeout."""
+    hostport = address.split("://", 1)[1]
+    host, _, port = hostport.rpartition(":")
+    host = host.strip("[]")
+    try:
+        socket.create_connection((host, int(port)), timeout=2.0).close()
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise UsageError(f"cannot reach the Dask scheduler at {address}: {why}") from None
+
+
+def check_exec(args) -> None:
+    """``--workers``/``--scheduler`` (or ``$NBL_DASK_SCHEDULER``) and ``--cache-dir``, checked
+    before any work: bounds (:data:`nbl_sim.execution.MAX_WORKERS`), address syntax, a
+    reachable scheduler, a writable cache directory."""
+    workers = getattr(args, "workers", None)
+    scheduler = getattr(args, "scheduler", None)
+    if workers is not None and scheduler:
+        raise UsageError("give either --scheduler or --workers, not both")
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be a positive integer, got {workers}")
+    if not getattr(args, "no_cache", False):
+        check_out_dir(getattr(args, "cache_dir", None), "--cache-dir")
+    from nbl_sim.execution import SCHEDULER_ENV, check_workers, parse_scheduler
+
+    if workers is not None:
+        check_workers(workers, "--workers", args.allow_large)
+        return
+    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    if scheduler:
+        kind, value = parse_scheduler(scheduler, args.allow_large)
+        if kind == "remote":
+            _probe(value)
+
+
+def executor(args):
+    """The executor the user asked for (None: let the library choose for the work)."""
+    workers, scheduler = getattr(args, "workers", None), getattr(args, "scheduler", None)
+    if workers is None and not scheduler:
+        from nbl_sim.execution import SCHEDULER_ENV
+
+        if not os.environ.get(SCHEDULER_ENV):
+            return None
+        scheduler = os.environ[SCHEDULER_ENV]
+    from nbl_sim.execution import make_executor
+
+    return make_executor(workers, scheduler=scheduler, allow_large=args.allow_large)
 
 
 def cache_from_args(args, namespace: str):
     """The :class:`~nbl_sim.sweep.ChunkCache` the execution options ask for (None: no cache)."""
+    if args.no_cache:
+        return None
     from nbl_sim.sweep import ChunkCache
 
-    return None if args.no_cache else ChunkCache(args.cache_dir, namespace)
-
-
-def print_json(payload, indent: int = 2, default=None) -> None:
-    """``payload`` as JSON on stdout."""
-    print(json.dumps(payload, indent=indent, default=default))
-
-
-def one_or_list(items: list):
-    """The JSON of one row is the row itself; of several rows, the list."""
-    return items[0] if len(items) == 1 else items
+    if args.cache_dir is None:
+        return ChunkCache(namespace=namespace)
+    return ChunkCache(args.cache_dir, namespace)
 
 
 # ---------------------------------------------------------------------- argv
-#: options whose value may start with '-' (``--potential -log(m)``, ``--domain -1,1``)
-VALUE_OPTIONS = frozenset({"--link", "--potential", "--domain", "--delta", "--param",
-                           "--solve-for", "--init-angle"})
-
-
-def glue_values(argv: list[str]) -> list[str]:
-    """Write ``--opt -value`` as ``--opt=-value`` for :data:`VALUE_OPTIONS`, so argparse does not
-    take the value for an option."""
+def glue_values(argv: list[str], value_options) -> list[str]:
+    """Write ``--opt -value`` as ``--opt=-value`` for options that take one value, so argparse
+    does not take a value starting with ``-`` for an option (``--delta -0.5``,
+    ``--potential -log(m)``, ``--range -0.9:0.9:19``); ``--bracket LO HI`` (the old threshold
+    form) becomes ``--bracket=LO:HI``."""
     out, i = [], 0
     while i < len(argv):
         tok = argv[i]
-        if (tok in VALUE_OPTIONS and i + 1 < len(argv) and argv[i + 1].startswith("-")
-                and not argv[i + 1].startswith("--")):
+        if tok == "--":
+            out += argv[i:]
+            break
+        if tok == "--bracket" and i + 2 < len(argv):
+            out.append(f"--bracket={argv[i + 1]}:{argv[i + 2]}")
+            i += 3
+            continue
+        if (tok in value_options and i + 1 < len(argv) and argv[i + 1].startswith("-")
+                and argv[i + 1] not in value_options and not argv[i + 1].startswith("--")
+                and argv[i + 1] not in ("-h", "-v")):
             out.append(f"{tok}={argv[i + 1]}")
             i += 2
             continue

@@ -1,11 +1,20 @@
-"""``nbl reproduce [FIGURE ...] [--quick] [--out DIR] [--no-cache] [--list]``: regenerate the
-paper's figures (:mod:`nbl_sim.presentation.reproduce`)."""
+"""``nbl reproduce [FIGURE ...] [--quick] [--out DIR] [--no-cache] [--list] [--json]``:
+regenerate the paper's figures (:mod:`nbl_sim.presentation.reproduce`). A FIGURE is a figure id
+or the paper's label of it (``fig:...``); a misspelt one is refused with the closest names."""
 
 from __future__ import annotations
 
-from nbl_sim.presentation.tables import figure_list_report, reproduce_report
-
 from .display import progress, show
+from .jsonout import print_json
+from .limits import check_out_dir
+from .options import (
+    add_allow_large,
+    add_exec_args,
+    add_json,
+    cache_from_args,
+    check_exec,
+    executor,
+)
 
 __all__ = ["NAME", "add_parser", "run"]
 
@@ -20,32 +29,57 @@ def add_parser(sub):
         "FIGURE.png/.pdf, the plotted data as CSV, a JSON manifest per figure and index.md. "
         "Figure data are cached (resume after an interruption).",
     )
-    f.add_argument("figures", nargs="*", metavar="FIGURE", help="figure ids (default: all)")
+    f.add_argument("figures", nargs="*", metavar="FIGURE",
+                   help="figure ids or paper labels (default: all; --list shows them)")
     f.add_argument("--quick", action="store_true", help="fewer replications, coarser grids")
     f.add_argument("--out", default="figures", metavar="DIR", help="output directory (figures)")
-    f.add_argument("--cache-dir", default=".nbl_cache/figures", metavar="DIR",
-                   help="data cache (default .nbl_cache/figures)")
-    f.add_argument("--no-cache", action="store_true", help="recompute everything, cache nothing")
-    f.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="compute the figures on a local pool of N processes (default: here)")
-    f.add_argument("--scheduler", default=None, metavar="ADDR",
-                   help="compute the figures on a Dask cluster: tcp://HOST:PORT or local:N "
-                        "(default: $NBL_DASK_SCHEDULER)")
+    add_exec_args(f, workers_help="compute the figures on a local pool of N processes "
+                  "(default: here)")
     f.add_argument("--list", action="store_true", help="list the figures and exit")
+    add_allow_large(f)
+    add_json(f)
     f.set_defaults(func=run)
     return f
 
 
 def run(args) -> int:
+    if not args.list:
+        check_out_dir(args.out, "--out")
+        check_exec(args)
     from nbl_sim.presentation.figures import load_figures
-    from nbl_sim.presentation.reproduce import reproduce
+    from nbl_sim.presentation.reproduce import figure_id, reproduce
 
+    registry = load_figures()
     if args.list:
-        show(figure_list_report(load_figures()))
+        if args.json:
+            rows = [{"id": fid, "label": _attr(mod, "LABEL", fid),
+                     "title": _attr(mod, "TITLE", fid)} for fid, mod in registry.items()]
+            print_json(NAME, rows)
+            return 0
+        from nbl_sim.presentation.tables import figure_list_report
+
+        show(figure_list_report(registry))
         return 0
-    with progress("reproducing figures") as bar:
-        records = reproduce(args.figures, quick=args.quick, out_dir=args.out,
-                            cache_dir=None if args.no_cache else args.cache_dir, progress=bar,
-                            workers=args.workers, scheduler=args.scheduler)
+    ids = [figure_id(name, registry) for name in args.figures]
+    ex = executor(args)
+    try:
+        with progress("reproducing figures") as bar:
+            records = reproduce(ids, quick=args.quick, out_dir=args.out,
+                                cache=cache_from_args(args, "figures"), progress=bar,
+                                executor=ex)
+    finally:
+        if ex is not None:
+            ex.close()
+    if args.json:
+        files = [f"{args.out}/{name}" for r in records for name in r["files"]]
+        print_json(NAME, records, files)
+        return 0
+    from nbl_sim.presentation.tables import reproduce_report
+
     show(reproduce_report(records, args.out))
     return 0
+
+
+def _attr(module, name: str, fig_id: str) -> str:
+    val = getattr(module, name)
+    return val if isinstance(val, str) else val[fig_id]

@@ -3,20 +3,31 @@ Monte Carlo of NBL, Greedy Logistic and the oracle on common random numbers."""
 
 from __future__ import annotations
 
-from nbl_sim.presentation.tables import simulation_report
-from nbl_theory.errors import NBLInputError
+import argparse
+import os
 
 from .display import progress, show
+from .errors import UsageError
+from .grammar import GRAMMAR_HELP
+from .jsonout import print_json
+from .limits import MAX_SIM_BYTES, MAX_SIM_WORK, bound, check_out_dir, simulation_bytes
 from .options import (
+    add_allow_large,
     add_exec_args,
+    add_json,
     add_link_args,
     cache_from_args,
-    deltas,
-    links_from_args,
-    print_json,
+    check_exec,
+    delta_spec,
+    executor,
+    link_source,
+    param_specs,
+    param_values,
+    real,
+    whole,
 )
 
-__all__ = ["NAME", "POLICY_CHOICES", "add_parser", "run"]
+__all__ = ["NAME", "POLICY_CHOICES", "add_parser", "run", "default_n0"]
 
 NAME = "simulate"
 
@@ -29,6 +40,22 @@ POLICY_CHOICES = {
     "all": ("nbl", "greedy-logistic", "oracle"),
 }
 
+EPILOG = f"""{GRAMMAR_HELP}
+  simulate takes one value per --param and one --delta.
+
+bounds (--allow-large to go past): replications x rounds x dimension <= {MAX_SIM_WORK:.0e};
+  estimated memory <= {MAX_SIM_BYTES / 2**30:.0f} GiB.
+
+examples:
+  nbl simulate --family logistic --delta 1 --n 20000 --reps 200 --policy both
+  nbl simulate --link 'sigmoid(a*z)**2' --param a=2 --delta 0.5 --init-angle 30 --out run1
+  nbl simulate --potential 'cosh(m)' --domain -inf,inf --reward bounded --delta 0.5"""
+
+
+def default_n0(n: int) -> int:
+    """The default randomized-initialization length: min(200, n // 2), at least 1."""
+    return max(1, min(200, n // 2))
+
 
 def add_parser(sub):
     m = sub.add_parser(
@@ -37,70 +64,129 @@ def add_parser(sub):
         description="Run the policies on common random numbers (app:simulation-setup, "
         "app:logistic-comparison) and report regret R_n (eq:regret), the signed angle (d = 2) "
         "and |v_n - v*|^2 with mean +- 1.96 SE over replications.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_link_args(m)
     m.add_argument("--delta", required=True, metavar="D", help="arm separation in (0, 2)")
-    m.add_argument("--d", type=int, default=2, help="context dimension (default 2)")
-    m.add_argument("--n", type=int, default=10_000, help="horizon (default 10000)")
-    m.add_argument("--reps", type=int, default=100, help="replications (default 100)")
+    m.add_argument("--d", type=whole, default=2, help="context dimension (default 2)")
+    m.add_argument("--n", type=whole, default=10_000, help="horizon (default 10000)")
+    m.add_argument("--reps", type=whole, default=100, help="replications (default 100)")
     start = m.add_mutually_exclusive_group()
-    start.add_argument("--n0", type=int, default=None,
-                       help="randomized-initialization rounds (default 200)")
-    start.add_argument("--init-angle", type=float, default=None, metavar="DEG",
+    start.add_argument("--n0", type=whole, default=None,
+                       help="randomized-initialization rounds (default min(200, n // 2))")
+    start.add_argument("--init-angle", type=real, default=None, metavar="DEG",
                        help="start NBL at this signed angle from v* instead (no Stage I)")
-    m.add_argument("--gamma", type=float, default=10.0, help="step gamma (default 10)")
-    m.add_argument("--t0", type=float, default=500.0, help="step offset t0 (default 500)")
+    m.add_argument("--gamma", type=real, default=10.0, help="step gamma (default 10)")
+    m.add_argument("--t0", type=real, default=500.0, help="step offset t0 (default 500)")
     m.add_argument("--policy", choices=sorted(POLICY_CHOICES), default="nbl",
                    help="both = nbl + greedy-logistic; all adds the oracle (default nbl)")
-    m.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    m.add_argument("--seed", type=whole, default=0, help="master seed (default 0)")
     m.add_argument("--reward", choices=["bernoulli", "bounded"], default="bernoulli",
                    help="Bernoulli(g) rewards, or g + Uniform[-b, b] noise (default bernoulli)")
-    m.add_argument("--noise", type=float, default=0.5, help="b for --reward bounded (0.5)")
+    m.add_argument("--noise", type=real, default=0.5, help="b for --reward bounded (0.5)")
     m.add_argument("--random-geometry", action="store_true",
                    help="draw v* and theta at random from the seed (default v* = e1, theta ~ e2)")
     m.add_argument("--no-intercept", action="store_true",
                    help="Greedy Logistic without intercept (default: with)")
-    m.add_argument("--record-every", type=int, default=None, metavar="K",
+    m.add_argument("--record-every", type=whole, default=None, metavar="K",
                    help="keep trajectories every K rounds (default: ~500 points)")
-    add_exec_args(m, ".nbl_cache/sweeps", workers=False)
-    m.add_argument("--workers", type=int, default=None,
-                   help="processes (default: a local pool for large runs, else in-process)")
+    add_exec_args(m, workers_help="processes (default: a local pool for large runs, else "
+                  "in-process)")
     m.add_argument("--out", default=None, metavar="DIR",
                    help="write trajectories (CSV), bands (CSV), manifest.json, simulation.png")
-    m.add_argument("--json", action="store_true")
+    add_allow_large(m)
+    add_json(m)
     m.set_defaults(func=run)
     return m
 
 
-def _record_rounds(args):
-    if args.record_every is None:
-        return None
-    if args.record_every < 1:
-        raise NBLInputError("--record-every must be >= 1")
+def _check_sizes(args) -> None:
+    """Everything about sizes, before the toolkit is imported."""
+    for name in ("n", "reps", "d"):
+        if getattr(args, name) < 1:
+            raise UsageError(f"--{name} must be a positive whole number, got "
+                             f"{getattr(args, name)}")
+    if args.record_every is not None and args.record_every < 1:
+        raise UsageError("--record-every must be >= 1")
+    policies = POLICY_CHOICES[args.policy]
+    bound(float(args.reps) * args.n * args.d, MAX_SIM_WORK, "replications x rounds x dimension",
+          args.allow_large)
+    recorded = (args.n // args.record_every + 2 if args.record_every else min(args.n, 502) + 2)
+    workers = min(args.workers or os.cpu_count() or 1, 64)   # more is refused by check_exec
+    need = simulation_bytes(args.n, args.reps, args.d, args.n0 or 0, recorded, len(policies),
+                            workers)
+    if need > MAX_SIM_BYTES and not args.allow_large:
+        raise UsageError(f"this simulation needs about {need / 2**30:.3g} GiB of memory "
+                         f"(n = {args.n}, d = {args.d}, reps = {args.reps}); the bound is "
+                         f"{MAX_SIM_BYTES / 2**30:.0f} GiB; pass --allow-large to go past it")
+
+
+def _rewards_for_greedy(link, args) -> None:
+    """Greedy Logistic fits a logistic model and needs rewards in [0, 1]: with bounded rewards
+    g ± b must stay in [0, 1] on the link's whole range (refused up front)."""
+    if "greedy-logistic" not in POLICY_CHOICES[args.policy] or args.reward != "bounded":
+        return
     import numpy as np
 
-    start = 0 if args.init_angle is not None else 1
-    return np.unique(np.concatenate([np.arange(start, args.n + 1, args.record_every), [args.n]]))
+    if link.kind == "potential":
+        lo, hi = (float(x) for x in link.domain)
+    else:
+        lo, hi = (float(v) for v in link.g_numpy(np.array([-50.0, 50.0])))
+    b = args.noise
+    if not (lo - b >= 0 and hi + b <= 1):
+        raise UsageError(
+            f"--policy {args.policy} runs Greedy Logistic, which needs rewards in [0, 1], but "
+            f"g + Uniform[-{b:g}, {b:g}] ranges over about [{lo - b:.4g}, {hi + b:.4g}] for "
+            f"{link.name}; use --policy nbl, or a link with values in [b, 1 - b] for the "
+            "--noise b")
 
 
 def run(args) -> int:
+    specs = param_specs(args)
+    dspec = delta_spec(args)
+    if dspec.n != 1 or any(s.n != 1 for s in specs.values()):
+        raise UsageError("nbl simulate takes a single link and a single --delta (one value "
+                         "per --param)")
+    if args.n0 is None and args.init_angle is None:
+        args.n0 = default_n0(args.n)
+    _check_sizes(args)
+    check_out_dir(args.out, "--out")
+    check_exec(args)
+    if args.n0 is not None and args.n0 > args.n:
+        raise UsageError(f"--n0 {args.n0} exceeds the horizon --n {args.n}")
+    if args.init_angle is not None and "greedy-logistic" in POLICY_CHOICES[args.policy]:
+        raise UsageError("greedy-logistic needs a randomized initialization: use --n0 instead "
+                         "of --init-angle")
+    source = link_source(args)
+    link = source.link({k: v[0] for k, v in param_values(source, specs).items()})
+    _rewards_for_greedy(link, args)
     from nbl_sim.environment import Environment
     from nbl_sim.experiment import simulate
+    from nbl_sim.policies.nbl import validate_step
 
-    links = links_from_args(args)
-    ds = deltas(args.delta)
-    if len(links) != 1 or len(ds) != 1:
-        raise NBLInputError("nbl simulate takes a single link and a single --delta")
+    validate_step(args.gamma, args.t0)
     geometry = "random" if args.random_geometry else None
-    env = Environment.build(links[0], ds[0], args.d, v_star=geometry, theta_dir=geometry,
-                            geometry_seed=args.seed, reward=args.reward, noise=args.noise)
-    record = _record_rounds(args)
-    with progress(f"simulating {args.reps} replications") as bar:
-        res = simulate(env, n=args.n, reps=args.reps, n0=args.n0, init_angle=args.init_angle,
-                       gamma=args.gamma, t0=args.t0, policies=POLICY_CHOICES[args.policy],
-                       seed=args.seed, intercept=not args.no_intercept, record_rounds=record,
-                       workers=args.workers, scheduler=args.scheduler,
-                       cache=cache_from_args(args, "simulate"), progress=bar)
+    env = Environment.build(link, dspec.values()[0], args.d, v_star=geometry,
+                            theta_dir=geometry, geometry_seed=args.seed, reward=args.reward,
+                            noise=args.noise)
+    record = None
+    if args.record_every is not None:
+        import numpy as np
+
+        first = 0 if args.init_angle is not None else 1
+        record = np.unique(np.concatenate([np.arange(first, args.n + 1, args.record_every),
+                                           [args.n]]))
+    ex = executor(args)
+    try:
+        with progress(f"simulating {args.reps} replications") as bar:
+            res = simulate(env, n=args.n, reps=args.reps, n0=args.n0,
+                           init_angle=args.init_angle, gamma=args.gamma, t0=args.t0,
+                           policies=POLICY_CHOICES[args.policy], seed=args.seed,
+                           intercept=not args.no_intercept, record_rounds=record, executor=ex,
+                           cache=cache_from_args(args, "simulate"), progress=bar)
+    finally:
+        if ex is not None:
+            ex.close()
     files = []
     if args.out:
         from nbl_sim.presentation.plots import plot_simulation
@@ -108,11 +194,10 @@ def run(args) -> int:
         files = res.write(args.out)
         files.append(plot_simulation(res, f"{args.out}/simulation.png"))
     if args.json:
-        payload = res.to_json()
-        if files:
-            payload["files"] = [str(f) for f in files]
-        print_json(payload)
+        print_json(NAME, [res.to_json()], files)
         return 0
+    from nbl_sim.presentation.tables import simulation_report
+
     show(simulation_report(res, env))
     for f in files:
         print(f"wrote {f}")

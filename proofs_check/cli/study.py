@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import sys
 
-from nbl_sim.presentation.reproduce import json_default
-from nbl_sim.presentation.tables import study_report
-
 from .display import progress, show
-from .options import add_exec_args, cache_from_args, print_json
+from .jsonout import print_json
+from .limits import check_out_dir
+from .options import (
+    add_allow_large,
+    add_exec_args,
+    add_json,
+    cache_from_args,
+    check_exec,
+    executor,
+)
 
-__all__ = ["NAME", "add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run", "json_row"]
 
 NAME = "study"
 
@@ -27,29 +33,48 @@ def add_parser(sub):
     )
     st.add_argument("--quick", action="store_true",
                     help="small n, d in {2, 4}, few replications (~1 min)")
-    add_exec_args(st, ".nbl_cache/sweeps")
+    add_exec_args(st)
     st.add_argument("--out", default=None, metavar="DIR",
                     help="write study.json, CSV tables and study.png here")
-    st.add_argument("--json", action="store_true")
+    add_allow_large(st)
+    add_json(st)
     st.set_defaults(func=run)
     return st
 
 
+def json_row(res, analysis: dict) -> dict:
+    """The JSON row of a study: its configuration, run facts and every statistic."""
+    import dataclasses
+
+    return {"config": dataclasses.asdict(res.config), "seconds": res.seconds,
+            "executor": res.executor, "cached": res.cached, "computed": res.computed,
+            "failures": [{"cell": f.describe_params(), "error": f.error} for f in res.failures],
+            "analysis": analysis}
+
+
 def run(args) -> int:
+    check_out_dir(args.out, "--out")
+    check_exec(args)
     from nbl_sim.presentation.figures.regret_rate import figure_data
     from nbl_sim.presentation.reproduce import write_study
     from nbl_sim.rate_study import FULL, QUICK, run_study
 
     cfg = QUICK if args.quick else FULL
-    with progress(f"regret-rate study ({cfg.name})") as bar:
-        res = run_study(cfg, workers=args.workers, scheduler=args.scheduler,
-                        cache=cache_from_args(args, "study"), progress=bar)
+    ex = executor(args)
+    try:
+        with progress(f"regret-rate study ({cfg.name})") as bar:
+            res = run_study(cfg, executor=ex, cache=cache_from_args(args, "study"), progress=bar)
+    finally:
+        if ex is not None:
+            ex.close()
     data = figure_data(res)
     an = data.extra["analysis"]
     files = write_study(args.out, data) if args.out else []
     if args.json:
-        print_json(an, indent=1, default=json_default)
+        print_json(NAME, [json_row(res, an)], files)
         return 3 if res.failures else 0
+    from nbl_sim.presentation.tables import study_report
+
     show(study_report(res, an))
     for f in res.failures:
         print(f"nbl: failed cell {f.describe_params()}: {f.error}", file=sys.stderr)

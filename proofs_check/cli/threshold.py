@@ -1,90 +1,192 @@
-"""``nbl threshold LINK --solve-for delta|PARAM [--delta D] [--bracket LO HI] [--plot FILE]
-[--json]``: every sign change of λ* in a range, refined, with certified brackets."""
+"""``nbl threshold LINK --solve-for delta|PARAM [--delta SPEC] [--param NAME=SPEC ...] [--plot
+FILE] [--json]``: every sign change of λ* in a range, refined, with certified brackets.
+
+The unknown's range is written in the common grammar: ``--delta LO:HI:N`` when solving for Δ,
+``--param NAME=LO:HI:N`` when solving for a parameter (``LO:HI`` takes N = 160; without a range
+the defaults of :data:`nbl_theory.threshold.DEFAULT_BRACKETS` apply). Lists in the other
+parameters (and in ``--delta`` when solving for a parameter) give one threshold problem per
+combination. The old form ``--bracket LO HI --grid N`` still works.
+"""
 
 from __future__ import annotations
 
-from nbl_sim.presentation.tables import threshold_report
-from nbl_theory.errors import NBLInputError
-from nbl_theory.families import make_family
-from nbl_theory.links import Link
+import argparse
 
-from .display import progress, show
-from .options import add_link_args, links_from_args, parse_params, print_json
+from .display import note, progress, show
+from .errors import UsageError
+from .grammar import GRAMMAR_HELP, parse_spec
+from .jsonout import print_json
+from .limits import MAX_SCAN_POINTS, bound, check_dps, check_plot_path, dps_note
+from .options import (
+    add_allow_large,
+    add_json,
+    add_link_args,
+    check_sizes,
+    combinations,
+    delta_spec,
+    link_source,
+    param_specs,
+    whole,
+)
 
-__all__ = ["NAME", "add_parser", "run"]
+__all__ = ["NAME", "add_parser", "run", "DEFAULT_GRID"]
 
 NAME = "threshold"
+#: scan points of a range given as LO:HI (or not given)
+DEFAULT_GRID = 160
+
+EPILOG = f"""{GRAMMAR_HELP}
+  The unknown's range: --delta LO:HI:N (solving for delta) or --param NAME=LO:HI:N (solving
+  for NAME); LO:HI scans {DEFAULT_GRID} points (or --grid N). (Old form: --bracket LO HI.)
+
+examples:
+  nbl threshold --family two-transition --solve-for mu2 --delta 0.2
+  nbl threshold --link 'sigmoid(a*z)**2' --solve-for a --param a=0.1:3:30 --delta 0.3
+  nbl threshold --family weighted-entropy --param rho=0.72 --solve-for delta --delta 0.05:1.95
+  nbl threshold --family weighted-entropy --solve-for rho --param rho=-0.9:0.9:19 --delta 0.2"""
 
 
 def add_parser(sub):
     t = sub.add_parser(
         NAME,
-        help="solve lambda* = 0 for delta or a family parameter",
-        description="All sign changes of lambda* in a range, refined and with certified brackets.",
+        help="solve lambda* = 0 for delta or a parameter of the link",
+        description="All sign changes of lambda* in a range, refined and with certified "
+        f"brackets (at most {MAX_SCAN_POINTS} scan points in all without --allow-large).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_link_args(t)
-    t.add_argument("--solve-for", required=True, metavar="delta|PARAM")
-    t.add_argument("--delta", default=None, metavar="D",
-                   help="fixed delta when solving for a parameter")
-    t.add_argument("--bracket", nargs=2, metavar=("LO", "HI"), default=None, help="search range")
-    t.add_argument("--grid", type=int, default=160, help="scan points (default 160)")
-    t.add_argument("--dps", type=int, default=None, help="refine roots with mpmath at N digits")
+    t.add_argument("--solve-for", required=True, metavar="delta|PARAM",
+                   help="the unknown: delta, or a parameter of the link")
+    t.add_argument("--delta", default=None, metavar="SPEC",
+                   help="the scan range LO:HI:N when solving for delta; else the fixed delta "
+                        "(one value or a list)")
+    t.add_argument("--bracket", default=None, metavar="LO HI", help=argparse.SUPPRESS)
+    t.add_argument("--grid", type=whole, default=None, metavar="N", help=argparse.SUPPRESS)
+    t.add_argument("--dps", type=whole, default=None, help="refine roots with mpmath at N digits")
     t.add_argument("--no-certify", action="store_true", help="skip the Arb bracket certification")
     t.add_argument("--plot", metavar="FILE", default=None,
                    help="also save a plot of lambda* over the scan (PNG/PDF/SVG by extension)")
-    t.add_argument("--json", action="store_true")
+    add_allow_large(t)
+    add_json(t)
     t.set_defaults(func=run)
     return t
 
 
-def _solve_delta(args, find_thresholds):
-    links = links_from_args(args)
-    if len(links) != 1:
-        raise NBLInputError("threshold takes a single link (no comma lists in --param)")
-    link = links[0]
-    with progress("scanning delta") as bar:
-        return find_thresholds(link, "delta", bracket=args.bracket, grid=args.grid, dps=args.dps,
-                               certify=not args.no_certify, label=link.name, progress=bar)
+def _problem(args):
+    """(the unknown, its scan Spec, the Specs of the fixed values: name → Spec)."""
+    n = args.grid if args.grid is not None else DEFAULT_GRID
+    specs = param_specs(args, default_n=n)
+    unknown = args.solve_for.strip()
+    dspec = delta_spec(args, required=False, default_n=n if unknown == "delta" else None)
+    if args.bracket is not None:
+        where = "--delta" if unknown == "delta" else f"--param {unknown}"
+        if (dspec if unknown == "delta" else specs.get(unknown)) is not None:
+            raise UsageError(f"give the range once: {where}=LO:HI:N (--bracket is the old form)")
+        scan = parse_spec(f"{args.bracket}:{n}", "--bracket")
+    elif unknown == "delta":
+        scan = dspec if dspec is not None else parse_spec(f"0.01:1.99:{n}", "--delta")
+    else:
+        scan = specs.get(unknown)
+        if scan is None:
+            from nbl_theory.threshold import DEFAULT_BRACKETS
 
-
-def _solve_parameter(args, find_thresholds):
-    solve_for = args.solve_for
-    if args.family is None:
-        raise NBLInputError(f"--solve-for {solve_for} needs --family (parameters belong to "
-                            "families)")
-    fixed = parse_params(args.param)
-    if solve_for in fixed:
-        raise NBLInputError(f"do not fix --param {solve_for}: it is the unknown")
-    if any(len(v) != 1 for v in fixed.values()):
-        raise NBLInputError("threshold takes a single value per fixed --param")
-    fixed1 = {k: v[0] for k, v in fixed.items()}
-    # validate the family and parameter name once, with a clear message
-    probe = make_family(args.family, **fixed1)
-    if solve_for not in probe.params:
-        raise NBLInputError(f"family {args.family!r} has no parameter {solve_for!r}; "
-                            f"parameters are {sorted(probe.params)}")
-
-    def build(value: str) -> Link:
-        return make_family(args.family, **fixed1, **{solve_for: value})
-
-    with progress(f"scanning {solve_for}") as bar:
-        return find_thresholds(build, solve_for, delta=args.delta, bracket=args.bracket,
-                               grid=args.grid, dps=args.dps, certify=not args.no_certify,
-                               label=probe.name.split("(")[0], progress=bar)
+            if unknown not in DEFAULT_BRACKETS:
+                source = link_source(args)
+                if unknown not in source.parameters():
+                    source.check_names([unknown])      # no such parameter: the closest one
+                raise UsageError(f"give the range of the unknown: --param {unknown}=LO:HI:N")
+            lo, hi = DEFAULT_BRACKETS[unknown]
+            scan = parse_spec(f"{lo}:{hi}:{n}", f"--param {unknown}")
+    if scan.kind != "range":
+        where = "--delta" if unknown == "delta" else f"--param {unknown}"
+        raise UsageError(f"--solve-for {unknown} scans a range: give {where} LO:HI:N, "
+                         f"not {scan.text!r}")
+    given = dspec if unknown == "delta" else specs.get(unknown)
+    if args.grid is not None and given is not None and given.text.count(":") == 2:
+        raise UsageError(f"give the number of scan points once: {given.text!r} or --grid")
+    if scan.n < 3:
+        raise UsageError(f"a threshold scan needs at least 3 points, got N = {scan.n}")
+    fixed = {k: s for k, s in specs.items() if k != unknown}
+    if unknown != "delta":
+        if dspec is None:
+            raise UsageError(f"solving for {unknown} needs a fixed --delta")
+        fixed["delta"] = dspec
+    return unknown, scan, fixed
 
 
 def run(args) -> int:
+    unknown, scan, fixed = _problem(args)
+    problems = check_sizes(list(fixed.values()), float("inf"), "", True)
+    bound(problems * scan.n, MAX_SCAN_POINTS, "scan points (threshold problems x grid points)",
+          args.allow_large)
+    check_dps(args.dps, args.allow_large)
+    check_plot_path(args.plot)
+    if args.plot and problems > 1:
+        raise UsageError(f"--plot draws one scan; these values give {problems} threshold "
+                         "problems")
     from nbl_theory.threshold import find_thresholds
+    from nbl_theory.validation import validate_delta
 
-    solve = _solve_delta if args.solve_for == "delta" else _solve_parameter
-    res = solve(args, find_thresholds)
+    lo, hi = scan.items
+    lo_q, hi_q = scan.ends()
+    if unknown == "delta" and not (0 < lo_q and hi_q < 2):
+        raise UsageError(f"{scan.option}: the delta scan must lie inside (0, 2), got "
+                         f"{lo}:{hi}")
+    source = link_source(args)
+    values = {k: s.values() for k, s in fixed.items()}
+    for d in values.get("delta", []):
+        validate_delta(d)
+    params = {k: v for k, v in values.items() if k != "delta"}
+    source.check_names([*params, unknown] if unknown != "delta" else list(params))
+    combos = combinations(values)
+    builds = []
+    for c in combos:               # every link checked (and the scan's ends built) up front
+        p = {k: v for k, v in c.items() if k != "delta"}
+        if unknown == "delta":
+            builds.append(source.link(p))
+        else:
+            for end in (lo, hi):
+                source.link({**p, unknown: end})
+            builds.append(lambda x, p=p: source.link({**p, unknown: x}))
+    msg = dps_note(args.dps, "per evaluation (a root takes several)")
+    if msg:
+        note(msg)
+    results = []
+    per = scan.n + 1                    # the scan's points, then refining its roots
+    total = problems * per
+    with progress(f"scanning {unknown}") as bar:
+        bar(0, total)
+        for k, (c, build) in enumerate(zip(combos, builds)):
+            def step(i, n, k=k):
+                bar(k * per + i, total)
+
+            p = {kk: v for kk, v in c.items() if kk != "delta"}
+            res = find_thresholds(build, unknown, delta=c.get("delta"), bracket=(lo, hi),
+                                  grid=scan.n, dps=args.dps, certify=not args.no_certify,
+                                  label=source.text, progress=step)
+            res.fixed = {**p, **res.fixed}
+            results.append(res)
+            bar((k + 1) * per, total)
+    files = []
     if args.plot:
         from nbl_sim.presentation.plots import plot_threshold_scan
 
-        written = plot_threshold_scan(res, args.plot)
-        res.notes.append(f"plot written to {written}")
+        files.append(plot_threshold_scan(results[0], args.plot))
     if args.json:
-        print_json(res.to_json())
+        rows = []
+        for res in results:
+            row = res.to_json()
+            row.pop("value", None)       # the first root only: every root is in "roots"
+            row.pop("bracket", None)
+            rows.append(row)
+        print_json(NAME, rows, files)
         return 0
-    show(threshold_report(res))
+    from nbl_sim.presentation.tables import threshold_report
+
+    report: list = []
+    for res in results:
+        report += (["\n"] if report else []) + threshold_report(res)
+    show(report)
+    for f in files:
+        print(f"plot written to {f}")
     return 0

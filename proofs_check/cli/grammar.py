@@ -1,0 +1,167 @@
+"""The one grammar for values, lists and grids, shared by every subcommand.
+
+::
+
+    --param NAME=SPEC        a parameter of the link (repeatable, one per name)
+    --delta SPEC             the arm separation Δ
+    SPEC := VALUE            one value                       --param mu2=-1.07
+          | VALUE,VALUE,...  a list                          --param rho=0.6,0.72,0.8
+          | LO:HI:N          N evenly spaced values, LO and HI included
+                                                             --param rho=-0.9:0.9:19
+          | LO:HI            a range whose N is the subcommand's default (threshold only)
+    VALUE := a decimal number (-0.9, 1e-3, .5) or a fraction p/q, read exactly
+
+Negative numbers work in every value position (``--delta -0.5`` reaches Δ's range check; the
+command line glues a value that starts with ``-`` to its option before argparse sees it).
+Several lists or grids give one row per combination (their product).
+
+Parsing is in two steps so that sizes are bounded before any number is read: :func:`parse_spec`
+splits the text and counts the values (no arithmetic); :meth:`Spec.values` reads them exactly
+(:func:`nbl_theory.expressions.exact_number`) and returns decimal strings — the user's own text
+for listed values and grid ends, and the exact grid points LO + i(HI − LO)/(N − 1) in between
+(written exactly when they are terminating decimals of at most 30 digits, else to 17
+significant digits), never float noise such as ``-0.29999999999999993``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import UsageError
+
+__all__ = ["Spec", "parse_spec", "parse_params", "decimal_text", "GRAMMAR_HELP"]
+
+#: The grammar in a few lines, for the ``--help`` epilogs.
+GRAMMAR_HELP = """\
+values, lists and grids (the same in every subcommand):
+  --param NAME=V          one value            --param mu2=-1.07
+  --param NAME=V1,V2,...  a list               --param rho=0.6,0.72,0.8
+  --param NAME=LO:HI:N    N points, ends incl. --param rho=-0.9:0.9:19
+  --delta takes the same forms (--delta 0.2, --delta 0.1,0.2, --delta 0.1:1.9:19);
+  numbers are decimals or fractions p/q, read exactly; negative values work anywhere.
+  A free name in --link/--potential other than the variable is a parameter: give it with
+  --param (--link 'sigmoid(a*z)**2' --param a=2)."""
+
+_N = re.compile(r"\d{1,12}")
+_EXACT_DIGITS = 30
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One parsed SPEC: ``kind`` is "value", "list" or "range"; ``items`` the value texts (a
+    range: its two ends); ``n`` the number of values."""
+
+    option: str
+    text: str
+    kind: str
+    items: tuple
+    n: int
+
+    def _read(self, text):
+        from nbl_theory.errors import NBLInputError
+        from nbl_theory.expressions import exact_number
+
+        try:
+            return exact_number(text)
+        except NBLInputError as exc:
+            raise NBLInputError(f"{self.option}: {exc}") from None
+
+    def ends(self) -> tuple:
+        """A range's (LO, HI) as exact rationals, checked (LO < HI, or LO = HI when N = 1)."""
+        from nbl_theory.errors import NBLInputError
+
+        lo, hi = (self._read(t) for t in self.items)
+        if self.n == 1 and lo != hi:
+            raise NBLInputError(f"{self.option}: a grid of N = 1 point needs LO = HI; "
+                                f"give one value instead of {self.text!r}")
+        if self.n > 1 and not lo < hi:
+            raise NBLInputError(f"{self.option}: a grid LO:HI:N needs LO < HI, got {self.text!r}")
+        return lo, hi
+
+    def values(self) -> list[str]:
+        """The values as decimal strings (see the module docstring); a malformed number is a
+        one-line error naming the option."""
+        if self.kind != "range":
+            for t in self.items:
+                self._read(t)
+            return list(self.items)
+        lo, hi = self.ends()
+        if self.n == 1:
+            return [self.items[0]]
+        step = (hi - lo) / (self.n - 1)
+        return ([self.items[0]] + [decimal_text(lo + i * step) for i in range(1, self.n - 1)]
+                + [self.items[1]])
+
+
+def parse_spec(text, option: str, default_n: int | None = None) -> Spec:
+    """Split ``text`` (a SPEC) without reading its numbers; ``default_n`` allows ``LO:HI``."""
+    t = str(text).strip()
+    if not t:
+        raise UsageError(f"{option} has no value")
+    if ":" in t:
+        parts = [p.strip() for p in t.split(":")]
+        if "," in t or len(parts) not in (2, 3) or not all(parts):
+            raise UsageError(f"{option}: a grid is LO:HI:N, e.g. 0.1:1.9:19; got {t!r}")
+        if len(parts) == 2:
+            if default_n is None:
+                raise UsageError(f"{option}: a grid needs its number of points, LO:HI:N "
+                                 f"(e.g. {parts[0]}:{parts[1]}:20); got {t!r}")
+            n = default_n
+        else:
+            if not _N.fullmatch(parts[2]) or int(parts[2]) < 1:
+                raise UsageError(f"{option}: the N of LO:HI:N must be a positive whole "
+                                 f"number, got {parts[2]!r}")
+            n = int(parts[2])
+        return Spec(option, t, "range", (parts[0], parts[1]), n)
+    if "," in t:
+        items = tuple(p.strip() for p in t.split(","))
+        if not all(items):
+            raise UsageError(f"{option}: empty value in the list {t!r}")
+        return Spec(option, t, "list", items, len(items))
+    return Spec(option, t, "value", (t,), 1)
+
+
+def parse_params(items, option: str = "--param", default_n: int | None = None) -> dict:
+    """``["rho=0.6,0.7", "mu2=-1"]`` → ``{"rho": Spec, "mu2": Spec}`` (names in order)."""
+    out: dict[str, Spec] = {}
+    for item in items or []:
+        if "=" not in item:
+            raise UsageError(f"{option} takes NAME=SPEC in one word, e.g. {option} rho=0.72; "
+                             f"got {item!r}")
+        name, spec = item.split("=", 1)
+        name = name.strip()
+        if not name.isidentifier() or not name.isascii():
+            raise UsageError(f"{option}: {name!r} is not a parameter name")
+        if name in out:
+            raise UsageError(f"{option} {name} is given twice; give its values in one SPEC "
+                             f"(V1,V2 or LO:HI:N)")
+        out[name] = parse_spec(spec, f"{option} {name}", default_n)
+    return out
+
+
+def decimal_text(q) -> str:
+    """An exact rational as a decimal string: exact when it terminates within
+    30 significant digits, otherwise rounded to 17 significant digits."""
+    p, d = int(q.p), int(q.q)
+    sign, p = ("-" if p < 0 else ""), abs(p)
+    twos = fives = 0
+    r = d
+    while r % 2 == 0:
+        r //= 2
+        twos += 1
+    while r % 5 == 0:
+        r //= 5
+        fives += 1
+    if r == 1:
+        k = max(twos, fives)
+        digits = str(p * 10**k // d)
+        if len(digits.strip("0")) <= _EXACT_DIGITS:
+            if k:
+                digits = digits.rjust(k + 1, "0")
+                digits = (digits[:-k] + "." + digits[-k:]).rstrip("0").rstrip(".")
+            return "0" if digits == "0" else sign + digits
+    from decimal import Context, Decimal
+
+    dec = Context(prec=17).divide(Decimal(p), Decimal(d))
+    return sign + format(dec.normalize(), "g" if abs(dec.adjusted()) > 15 else "f")
