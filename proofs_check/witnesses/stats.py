@@ -17,7 +17,8 @@ from scipy.stats import chi as chi_dist
 
 __all__ = ["mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
            "gaussian_limit_quantile", "chi_constant_sup", "loglog_slope_batches",
-           "log_probability_fit", "paired_ratio"]
+           "log_probability_fit", "paired_ratio", "BOUND_VERDICTS", "bound_verdict",
+           "equivalence_verdict", "one_sided_power", "decay_models", "power_law_fit"]
 
 
 def mean_se(x, axis=0):
@@ -193,3 +194,119 @@ def paired_ratio(d1, d2) -> tuple[float, float]:
     cov = np.cov(np.stack([d1, d2])) / d1.size
     g = np.array([-m2 / m1 ** 2, 1 / m1])
     return ratio, float(math.sqrt(g @ cov @ g))
+
+
+#: Outcomes of :func:`bound_verdict`.
+BOUND_VERDICTS = ("below", "at", "above", "unresolved")
+
+
+def bound_verdict(mean: float, se: float, bound: float, resolution: float,
+                  k: float = 5.0) -> str:
+    """Decide a Monte Carlo estimate against a claimed upper bound so that noise never helps a
+    check pass.
+
+    ``above``: the estimate exceeds the bound by more than ``k`` standard errors (the bound is
+    violated). ``below``: the estimate plus ``k`` SE is below the bound (the bound is confirmed
+    with room to spare). ``at``: the estimate is within ``k`` SE of the bound *and* ``k`` SE is
+    at most ``resolution`` (the bound holds to within the stated resolution — the right verdict
+    for a nearly tight bound). ``unresolved``: the estimate is within ``k`` SE of the bound but
+    the noise exceeds the resolution, so the check cannot tell (more samples are needed).
+
+    Parameters
+    ----------
+    mean, se : float
+        The estimate and its standard error.
+    bound : float
+        The claimed upper bound.
+    resolution : float
+        The largest violation the check must be able to see (same units as ``mean``).
+    k : float
+        Standard errors allowed on either side (5: one-sided false alarm ~2.9e-7).
+
+    Returns
+    -------
+    str
+        One of :data:`BOUND_VERDICTS`.
+    """
+    if mean - k * se > bound:
+        return "above"
+    if mean + k * se <= bound:
+        return "below"
+    return "at" if k * se <= resolution else "unresolved"
+
+
+def equivalence_verdict(estimate: float, se: float, target: float, margin: float,
+                        z: float = 1.6448536269514722) -> str:
+    """Two one-sided tests (TOST) of ``|estimate − target| < margin``.
+
+    ``equivalent`` when the (1 − 2α) interval estimate ± z·SE lies inside target ± margin
+    (α = 5% for the default z); ``different`` when it lies entirely outside; otherwise
+    ``unresolved`` (the noise is too large for the margin). Larger noise can only move a
+    verdict towards ``unresolved``, never towards ``equivalent``.
+    """
+    dev = abs(estimate - target)
+    if dev + z * se < margin:
+        return "equivalent"
+    if dev - z * se > margin:
+        return "different"
+    return "unresolved"
+
+
+def one_sided_power(effect: float, se: float, k: float) -> float:
+    """Probability that a one-sided test rejecting when estimate > k·SE detects a true
+    ``effect`` (normal approximation): Φ(effect/SE − k)."""
+    from scipy.stats import norm
+
+    if se <= 0:
+        return 1.0 if effect > 0 else 0.0
+    return float(norm.cdf(effect / se - k))
+
+
+def decay_models(x, P, R: int) -> dict:
+    """Weighted least squares of log P on n0 (exponential decay, P = A e^{b n0}) and on log n0
+    (power-law decay, P = A n0^b), over the points with at least 5 events and 5 non-events.
+
+    The weights are the reciprocal delta-method variances of log P̂, R P/(1 − P). Both models
+    have two parameters, so their χ² rank them as AIC does.
+
+    Returns
+    -------
+    dict
+        ``exp`` and ``pow``: ``a``, ``b``, ``b_se``, ``chi2``; ``used``: number of points
+        (``exp``/``pow`` are None when fewer than 3 points are usable).
+    """
+    x = np.asarray(x, dtype=float)
+    P = np.asarray(P, dtype=float)
+    use = (P * R >= 5) & ((1 - P) * R >= 5)
+    out: dict = {"used": int(use.sum()), "exp": None, "pow": None}
+    if use.sum() < 3:
+        return out
+    lp = np.log(P[use])
+    w = R * P[use] / (1 - P[use])
+    for name, f in (("exp", x[use]), ("pow", np.log(x[use]))):
+        A = np.column_stack([np.ones_like(f), f])
+        cov = np.linalg.inv(A.T @ (A * w[:, None]))
+        coef = cov @ (A.T @ (w * lp))
+        r = lp - A @ coef
+        out[name] = {"a": float(coef[0]), "b": float(coef[1]),
+                     "b_se": float(math.sqrt(cov[1, 1])), "chi2": float(r @ (w * r))}
+    return out
+
+
+def power_law_fit(x, y, y_se) -> dict | None:
+    """Weighted least squares of log y on log x (y ~ x^q), with delta-method weights
+    (y/SE)^2; None when fewer than two points or a non-positive y.
+
+    Returns
+    -------
+    dict
+        ``q`` and ``q_se``.
+    """
+    x, y, s = (np.asarray(v, dtype=float) for v in (x, y, y_se))
+    if x.size < 2 or np.any(y <= 0):
+        return None
+    w = (y / np.maximum(s, 1e-300)) ** 2
+    A = np.column_stack([np.ones_like(x), np.log(x)])
+    P = np.linalg.inv(A.T @ (w[:, None] * A))
+    coef = P @ A.T @ (w * np.log(y))
+    return {"q": float(coef[1]), "q_se": float(math.sqrt(P[1, 1]))}

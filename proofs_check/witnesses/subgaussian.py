@@ -15,7 +15,8 @@ from scipy.special import logsumexp, ndtr
 
 from nbl_theory.numeric import gauss_legendre_uniform
 
-__all__ = ["LAWS", "subgaussian_law", "law_tail", "logmgf_ratio"]
+__all__ = ["LAWS", "subgaussian_law", "law_tail", "logmgf_ratio", "chain_log_mgf_ratio",
+           "chain_constant"]
 
 #: The laws :func:`subgaussian_law` knows.
 LAWS = ("gaussian", "half-normal", "extremal", "extremal-symmetric", "two-point")
@@ -66,3 +67,38 @@ def logmgf_ratio(x, lw, lam: float) -> float:
     float64 (the implied C_sg of lem:tail_to_mgf at this λ; exactly 1/2 for the Gaussian)."""
     mean = float(np.exp(lw) @ x)
     return float(logsumexp(lam * (x - mean) + lw)) / lam ** 2
+
+
+def chain_log_mgf_ratio(x: float, centering: float = 2.0, p_max: int | None = None) -> float:
+    """The bound on log E e^{λZ}/(λσ)² that the proof of lem:tail_to_mgf yields at x = |λ|σ.
+
+    The proof's steps: E|U|^p ≤ p (2σ²)^{p/2} Γ(p/2) (tail integration), ‖Z‖_p ≤
+    ``centering`` ‖U‖_p for Z = U − E[U | G] (Minkowski and Jensen: 2), and E e^{λZ} ≤
+    1 + Σ_{p≥2} |λ|^p E|Z|^p/p! (E Z = 0). The series is summed in log space (log-sum-exp of
+    its terms up to ``p_max``; the default 8 (c x)² + 100, c = ``centering``·√2, is far past
+    the largest term, near p ≈ (c x)²); the result is log(1 + series)/x².
+    """
+    from scipy.special import gammaln
+
+    c = centering * math.sqrt(2.0)
+    top = p_max if p_max is not None else int(8 * (c * x) ** 2) + 100
+    p = np.arange(2, top + 1, dtype=float)
+    lt = (p * math.log(c * x) + np.log(p) + gammaln(p / 2)
+          - gammaln(p + 1))
+    return float(np.logaddexp(0.0, logsumexp(lt))) / (x * x)
+
+
+def chain_constant(centering: float = 2.0, lo: float = 1e-3, hi: float = 30.0) -> tuple:
+    """sup over x = |λ|σ in [lo, hi] of :func:`chain_log_mgf_ratio`: the explicit C_sg of the
+    proof's chain, as (sup, argmax) — a 120-point geometric grid refined by a bounded scalar
+    search around the best grid point."""
+    from scipy.optimize import minimize_scalar
+
+    grid = np.geomspace(lo, hi, 120)
+    vals = np.array([chain_log_mgf_ratio(x, centering) for x in grid])
+    i = int(vals.argmax())
+    a, b = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    r = minimize_scalar(lambda x: -chain_log_mgf_ratio(x, centering), bounds=(a, b),
+                        method="bounded", options={"xatol": 1e-10})
+    best = max((vals[i], grid[i]), (-r.fun, r.x))
+    return float(best[0]), float(best[1])

@@ -3,35 +3,43 @@ app:error-to-regret, thm:regret-rate).
 
 E[r | v(α)] in d = 2 is a polar Gauss–Legendre quadrature on the two disagreement wedges
 (:mod:`proofs_check.witnesses.disagreement`, written from the proof of
-lem:gaussian-polynomial-disagreement), cross-checked by Monte Carlo and by refinement; in and
-out of the (v*, θ) plane the library's :mod:`nbl_sim.rate_theory` gives the exact α → 0
-constant. Where the paper's proof pins a constant down (C_gap = φ0(0) sup|g'| for bounded g',
-the C_q of lem:gaussian-polynomial-disagreement before it is "absorbed") the explicit value is
-checked. thm:regret-rate is checked partially: one test link (the steep logistic
-g = 1/(1 + e^{−4z}), not the paper's), d = 2, three horizons, with the appendix's explicit bound
-evaluated with measured constants.
+lem:gaussian-polynomial-disagreement), cross-checked by Monte Carlo and by refinement; for v tilted
+out of the (v*, θ) plane the same polar rule integrates the gap first averaged over θᵀX
+(:func:`~proofs_check.witnesses.disagreement.regret_out_of_plane`). The library's own constants
+(:mod:`nbl_sim.regret_geometry`) are compared with these witnesses in the unit tests, not here.
+Where the paper's proof pins a constant down (C_gap = φ0(0) sup|g'| for bounded g', the C_q of
+lem:gaussian-polynomial-disagreement before it is "absorbed") the explicit value is checked.
+thm:regret-rate is checked partially: one test link (the steep logistic g = 1/(1 + e^{−4z}), not
+the paper's), d = 2, three horizons: the growth in log n (with an equivalence margin against
+n^0.1) and the appendix's explicit bound with the paper's constants; and that bound is evaluated
+at the paper's own comparison settings. Expensive intermediate results are cached per process,
+so the registered mutants re-run only the comparisons.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
-from nbl_sim import regret_geometry as rg
+from nbl_sim import rate_theory as rt
 from nbl_theory.links import Link
 from nbl_theory.numeric import PHI0
-from nbl_theory.paper import paper_link
+from nbl_theory.paper import COMPARISON_SETTING, paper_link
 from nbl_theory.stability import stability
 
-from ...registry import DISCREPANCY, FAIL, PASS, Outcome, register
+from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.disagreement import (
     disagreement_bound_constant,
     disagreement_lhs,
     disagreement_limit,
     error_to_regret_limit,
+    error_to_regret_limit_perp,
+    mean_gap,
     polar_expect,
     regret_in_plane,
+    regret_out_of_plane,
     wedges,
 )
 from ...witnesses.lambda0 import lambda0_2d
@@ -48,63 +56,46 @@ _ALPHAS = (1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.2, 0.4, 0.7, 1.0, 1.5, 2.0, 2.5, 3.0, 
 _PLANE_LINKS = (("logistic", "logistic"), ("tt-stable", "tt-stable"))
 _DELTAS = ("0.2", "1", "1.8")
 _PSIS = ((0.0, "0"), (math.pi / 2, "pi/2"))
-_RATIO_TOL = 1e-2        # ratio at α = 1e-3 against the α → 0 limit
 _SLOPE_TOL = 1e-3        # log-log slope over α ∈ [1e-4, 1e-2] against 2
 _SLOPE_ALPHAS = np.geomspace(1e-4, 1e-2, 9)
 _SUP_ALPHAS = np.concatenate([np.geomspace(1e-4, 0.1, 8), np.linspace(0.15, math.pi, 30)])
 
 
-@register("error-to-regret", "eq:error-to-regret", "sec:regret",
-          "E[r_t | H_{t-1}] <= C_gap (Delta/2) ||v_{t-1} - v*||^2 with C_gap depending only on "
-          "the growth constants of g' (not on Delta, d, t): in d = 2, E[r | v(alpha)] by "
-          "quadrature for 4 links and Delta in {0.2, 1, 1.8}; the explicit constant of the proof "
-          "for bounded g' is C_gap = phi0(0) sup|g'|, and the ratio tends to "
-          "phi0(0) E[W^2 g'(||theta|| W)] as alpha -> 0 (the quadratic scaling). Also in and out "
-          "of the (v*, theta) plane (nbl_sim.rate_theory; logistic and two-transition "
-          "mu2 = -1.074037, Delta in {0.2, 1, 1.8}, psi = 0 (d = 2) and psi = pi/2 (d >= 3)): the "
-          "exact alpha -> 0 constant phi0(0)(cos^2 psi E[g'(sZ)Z^2] + sin^2 psi E[g'(sZ)]), the "
-          "ratio at alpha = 1e-3, the log-log slope of E[r | v] against ||v - v*|| and the sup "
-          "of the ratio over (0, pi]",
-          "high-precision",
-          "ratio <= phi0(0) sup|g'| (1 + 1e-9); |ratio(1e-4)/limit - 1| <= 1e-3; quadrature vs "
-          "Monte Carlo within 5 SE; in/out of plane: "
-          f"|ratio(1e-3)/limit - 1| <= {_RATIO_TOL:g}; |slope - 2| <= {_SLOPE_TOL:g} over "
-          "alpha in [1e-4, 1e-2]; sup ratio finite",
-          "polar Gauss-Legendre (48 angular nodes per wedge, 384 radial) of a smooth integrand "
-          "(the sign of m_+ - m_- is sgn(v*^T X), fixed on each wedge): ~1e-12 relative, "
-          "confirmed by refining; the ratio's next term is O(alpha), so 1e-3 at alpha = 1e-4 is "
-          "generous; the Monte Carlo check guards the quadrature itself. In/out of plane: the "
-          "ratio's next term is O(alpha^2) (the gap is odd in z1 and the disagreement strip "
-          "has width tan(alpha)|y|), so at alpha = 1e-3 it is ~1e-6 off the limit: 1e-2 leaves a "
-          "margin of 1e4 and only fails if the limit formula or the quadrature (~1e-12) is "
-          "wrong; the slope over [1e-4, 1e-2] deviates from 2 by O(1e-4) for the same reason. "
-          "A slope other than 2 is a DISCREPANCY (the scaling the paper states); any other "
-          "failure is a FAIL",
-          printed="E[r_t | H_{t-1}] <= C_gap (Delta/2) ||v_{t-1} - v*||^2 (quadratic)")
-def _error_to_regret():
-    rows, ok, worst = [], True, 0.0
-    links = (("logistic", paper_link("logistic")), ("logistic4", _LOGISTIC4),
-             ("tt-stable", paper_link("tt-stable")), ("tt-unstable", paper_link("tt-unstable")))
-    for name, link in links:
-        sgp = sup_gprime(link)
-        cgap = PHI0 * sgp
-        for dtxt in ("0.2", "1", "1.8"):
-            dl = float(dtxt)
-            limit = error_to_regret_limit(link, dl)
-            ratios = []
-            for a in _ALPHAS:
-                for s in (1, -1):
-                    e = 2 * (1 - math.cos(a))
-                    ratios.append((s * a, regret_in_plane(link, dl, s * a) / (dl / 2 * e)))
-            rmax = max(r for _, r in ratios)
-            worst = max(worst, rmax / cgap)
-            small = [r for a, r in ratios if abs(a) == 1e-4]
-            dev = max(abs(r / limit - 1) for r in small)
-            ok &= rmax <= cgap * (1 + 1e-9) and dev <= 1e-3
-            rows.append(f"{name} Delta={dtxt}: max ratio {rmax:.5f} (at alpha = "
-                        f"{max(ratios, key=lambda t: t[1])[0]:.3g}) <= C_gap = {cgap:.5f}; "
-                        f"alpha -> 0 limit {limit:.6f} (ratio at 1e-4 off by {dev:.1e})")
-    # Monte Carlo cross-check of the quadrature (logistic4, Delta = 1.5)
+@functools.cache
+def _in_plane(name: str, dtxt: str) -> tuple:
+    """Ratios E[r | v(alpha)]/((Delta/2)||v - v*||^2) in d = 2 on the alpha grid (both signs), by
+    the polar quadrature witness (cached: the mutants re-use them)."""
+    link = _LOGISTIC4 if name == "logistic4" else paper_link(name)
+    dl = float(dtxt)
+    out = []
+    for a in _ALPHAS:
+        for s in (1, -1):
+            e = 2 * (1 - math.cos(a))
+            out.append((s * a, regret_in_plane(link, dl, s * a) / (dl / 2 * e)))
+    return tuple(out)
+
+
+@functools.cache
+def _tilted(key: str, dtxt: str, ptxt: str) -> dict:
+    """Ratio, sup ratio and log-log slope for v tilted in (psi = 0) or out of (psi = pi/2) the
+    (v*, theta) plane, by the quadrature witnesses (cached)."""
+    link, dl = paper_link(key), float(dtxt)
+    regret = regret_in_plane if ptxt == "0" else regret_out_of_plane
+
+    def ratio(a):
+        return regret(link, dl, a) / (dl / 2 * 2 * (1 - math.cos(a)))
+    sup_r = [ratio(a) for a in _SUP_ALPHAS]
+    rs = np.array([regret(link, dl, a) for a in _SLOPE_ALPHAS])
+    dist = 2 * np.abs(np.sin(_SLOPE_ALPHAS / 2))
+    i = int(np.argmax(sup_r))
+    return dict(sup=float(max(sup_r)), at=float(_SUP_ALPHAS[i]), small=ratio(1e-4),
+                slope=float(np.polyfit(np.log(dist), np.log(rs), 1)[0]), pi=sup_r[-1])
+
+
+@functools.cache
+def _monte_carlo_z() -> tuple:
+    """Monte Carlo (1e6 contexts) against the in-plane quadrature (logistic4, Delta = 1.5) and
+    the refinement 48 -> 96 angular nodes (cached)."""
     link, dl = _LOGISTIC4, 1.5
     rng = np.random.default_rng(31)
     X = rng.standard_normal((1_000_000, 2))
@@ -116,58 +107,103 @@ def _error_to_regret():
         v = np.array([math.cos(a), math.sin(a)])
         r = np.where(np.sign(X @ v) != np.sign(X[:, 0]), gap, 0.0)
         m, se = mean_se(r)
-        zs.append((m - regret_in_plane(link, dl, a)) / se)
-    ok &= max(abs(z) for z in zs) <= _K_SE
-    # quadrature refinement (twice the angular nodes)
+        zs.append(float((m - regret_in_plane(link, dl, a)) / se))
     q1 = regret_in_plane(paper_link("tt-stable"), 1.0, 0.7)
     q2 = regret_in_plane(paper_link("tt-stable"), 1.0, 0.7, n_ang=96)
-    ok &= abs(q1 / q2 - 1) < 1e-10
-    internal_ok, scaling_ok, plane = _plane_constants()
-    status = FAIL if not (ok and internal_ok) else (DISCREPANCY if not scaling_ok else PASS)
+    return tuple(zs), abs(q1 / q2 - 1)
+
+
+@register("error-to-regret", "eq:error-to-regret", "sec:regret",
+          "E[r_t | H_{t-1}] <= C_gap (Delta/2) ||v_{t-1} - v*||^2 with C_gap depending only on "
+          "the growth constants of g' (not on Delta, d, t): in d = 2, E[r | v(alpha)] by "
+          "quadrature for 4 links and Delta in {0.2, 1, 1.8}; the explicit constant of the proof "
+          "for bounded g' is C_gap = phi0(0) sup|g'|, and the ratio tends to "
+          "phi0(0) E[W^2 g'(||theta|| W)] as alpha -> 0 (the quadratic scaling). Also for v "
+          "tilted in (psi = 0) and out of (psi = pi/2, d >= 3) the (v*, theta) plane (logistic "
+          "and two-transition mu2 = -1.074037, Delta in {0.2, 1, 1.8}): sup of the ratio over "
+          "(0, pi] <= C_gap, the log-log slope of E[r | v] against ||v - v*|| (= 2) and the "
+          "ratio's alpha -> 0 limit",
+          "high-precision",
+          "ratio <= phi0(0) sup|g'| (1 + 1e-9) for every link, Delta, alpha, psi; |ratio(1e-4)/"
+          f"limit - 1| <= 1e-3; quadrature vs Monte Carlo within 5 SE; |slope - 2| <= "
+          f"{_SLOPE_TOL:g} over alpha in [1e-4, 1e-2]",
+          "polar Gauss-Legendre (48 angular nodes per wedge, 384 radial) of a smooth integrand "
+          "(the sign of m_+ - m_- is sgn(v*^T X), fixed on each wedge): ~1e-12 relative, "
+          "confirmed by refining; out of the plane the gap is first averaged over theta^T X "
+          "(a spline of a Gauss-Legendre average, ~1e-12). The ratio's next term is O(alpha), so "
+          "1e-3 at alpha = 1e-4 is generous; the Monte Carlo check guards the quadrature "
+          "itself; the slope over [1e-4, 1e-2] deviates from 2 by O(1e-4). A slope other than "
+          "2 is a DISCREPANCY (the scaling the paper states); any other failure is a FAIL. "
+          "(The library's nbl_sim.regret_geometry constants agree with these witnesses: "
+          "tests/proofs_check/witnesses/test_disagreement.py)",
+          printed="E[r_t | H_{t-1}] <= C_gap (Delta/2) ||v_{t-1} - v*||^2 (quadratic)",
+          mutants=(Mutant("C_gap = 0.85 phi0(0) sup|g'|", "formula", kwargs={"cgap_scale": 0.85}),
+                   Mutant("scaling ||v - v*||^2 -> ||v - v*||^1.9", "printed",
+                          kwargs={"exponent": 1.9}),
+                   Mutant("phi0 -> 1.1 phi0 in the witness's alpha -> 0 limits", "witness",
+                          patches=(("proofs_check.witnesses.disagreement:PHI0", 1.1 * PHI0),))))
+def _error_to_regret(cgap_scale: float = 1.0, exponent: float = 2.0):
+    rows, ok, worst = [], True, 0.0
+    links = (("logistic", paper_link("logistic")), ("logistic4", _LOGISTIC4),
+             ("tt-stable", paper_link("tt-stable")), ("tt-unstable", paper_link("tt-unstable")))
+    cgaps = {}
+    for name, link in links:
+        cgap = cgap_scale * PHI0 * sup_gprime(link)
+        cgaps[name] = cgap
+        for dtxt in _DELTAS:
+            limit = error_to_regret_limit(link, float(dtxt))
+            ratios = _in_plane(name, dtxt)
+            rmax = max(r for _, r in ratios)
+            worst = max(worst, rmax / cgap)
+            dev = max(abs(r / limit - 1) for a, r in ratios if abs(a) == 1e-4)
+            ok &= dev <= 1e-3
+            rows.append(f"{name} Delta={dtxt}: max ratio {rmax:.5f} (at alpha = "
+                        f"{max(ratios, key=lambda t: t[1])[0]:.3g}) vs C_gap = {cgap:.5f}; "
+                        f"alpha -> 0 limit {limit:.6f} (ratio at 1e-4 off by {dev:.1e})")
+    zs, refine = _monte_carlo_z()
+    ok &= max(abs(z) for z in zs) <= _K_SE and refine < 1e-10
+    plane_ok, worst_slope, worst_tilt, prow = True, 0.0, 0.0, []
+    for key, _ in _PLANE_LINKS:
+        cgap = cgap_scale * PHI0 * sup_gprime(paper_link(key))
+        for dtxt in _DELTAS:
+            dl = float(dtxt)
+            for _psi, ptxt in _PSIS:
+                t = _tilted(key, dtxt, ptxt)
+                lim = (error_to_regret_limit if ptxt == "0" else error_to_regret_limit_perp)(
+                    paper_link(key), dl)
+                dev = abs(t["small"] / lim - 1)
+                plane_ok &= dev <= 1e-3
+                worst_tilt = max(worst_tilt, t["sup"] / cgap)
+                worst_slope = max(worst_slope, abs(t["slope"] - exponent))
+                prow.append(f"{key} Delta={dtxt} psi={ptxt}: limit {lim:.6f} (ratio at 1e-4 "
+                            f"off by {dev:.1e}), slope {t['slope']:.6f}, sup ratio {t['sup']:.5f}"
+                            f" at alpha = {t['at']:.3g}, ratio(pi) = {t['pi']:.5f}")
+    bound_ok = worst <= 1 + 1e-9 and worst_tilt <= 1 + 1e-9
+    scaling_ok = worst_slope <= _SLOPE_TOL
+    if not (ok and plane_ok):
+        status = FAIL
+    elif not (bound_ok and scaling_ok):
+        status = DISCREPANCY
+    else:
+        status = PASS
     return Outcome(status,
-                   f"max over links, Delta, alpha of ratio/C_gap = {worst:.4f} (<= 1)",
+                   f"max ratio/C_gap = {worst:.4f} in d = 2 (4 links), {worst_tilt:.4f} tilted "
+                   f"in/out of the (v*, theta) plane (<= 1); max |slope - {exponent:g}| = "
+                   f"{worst_slope:.1e}",
                    "; ".join(rows) + "; Monte Carlo (1e6 contexts) vs quadrature: z = "
                    + ", ".join(f"{z:.2f}" for z in zs)
-                   + f"; refinement 48 -> 96 angular nodes: relative change {abs(q1 / q2 - 1):.1e}"
+                   + f"; refinement 48 -> 96 angular nodes: relative change {refine:.1e}"
                    + ". The paper's C_gap is not numeric; the checked constant is the one its "
                    "proof yields for bounded g' (|m_+ - m_-| <= Delta |v*^T X| sup|g'| and "
-                   "E[|v*^T X| 1{disagree}] = phi0(0) ||v - v*||^2/2). In and out of the "
-                   "(v*, theta) plane (nbl_sim.rate_theory): " + plane)
+                   "E[|v*^T X| 1{disagree}] = phi0(0) ||v - v*||^2/2, in any plane through v*). "
+                   "Tilted in/out of the (v*, theta) plane (the out-of-plane limit is "
+                   "phi0(0) E[g'(sZ)] instead of phi0(0) E[g'(sZ) Z^2]): " + "; ".join(prow))
 
 
-def _plane_constants():
-    """The exact error-to-regret constants in and out of the (v*, θ) plane from
-    nbl_sim.rate_theory: (internal_ok, scaling_ok, report)."""
-    consts, rows, internal_ok, scaling_ok = [], [], True, True
-    worst_ratio, worst_slope = 0.0, 0.0
-    for name, key in _PLANE_LINKS:
-        link = paper_link(key)
-        for dtxt in _DELTAS:
-            for psi, ptxt in _PSIS:
-                lim = rg.error_to_regret_constant(link, dtxt, psi)
-                small = rg.regret_scaling(link, dtxt, psi, [1e-3, 2e-3])
-                dev = float(small["ratio"][0] / lim - 1)
-                sc = rg.regret_scaling(link, dtxt, psi, _SLOPE_ALPHAS)
-                sup = rg.regret_scaling(link, dtxt, psi, _SUP_ALPHAS)
-                i = int(np.argmax(sup["ratio"]))
-                worst_ratio = max(worst_ratio, abs(dev))
-                worst_slope = max(worst_slope, abs(sc["slope"] - 2))
-                internal_ok &= abs(dev) <= _RATIO_TOL and math.isfinite(sup["sup_ratio"])
-                scaling_ok &= abs(sc["slope"] - 2) <= _SLOPE_TOL
-                consts.append(f"{name} D={dtxt} psi={ptxt}: {lim:.6f}")
-                rows.append(f"{name} Delta={dtxt} psi={ptxt}: limit {lim:.8f}, ratio(1e-3)/limit "
-                            f"- 1 = {dev:.1e}, slope {sc['slope']:.6f}, sup ratio "
-                            f"{sup['sup_ratio']:.5f} at alpha = {sup['alphas'][i]:.3g}, "
-                            f"ratio(pi) = {sup['ratio'][-1]:.5f}")
-    report = ("quadratic scaling " + ("confirmed" if scaling_ok else "NOT confirmed")
-              + f" (max |slope - 2| = {worst_slope:.1e}, max |ratio(1e-3)/limit - 1| = "
-              f"{worst_ratio:.1e}); constants phi0(0)(cos^2 psi E[g'(sZ)Z^2] + sin^2 psi "
-              "E[g'(sZ)]): " + "; ".join(consts) + ". " + "; ".join(rows)
-              + ". alpha -> -alpha gives the same value (the gap is even in z1), so alpha > 0 "
-              "covers both signs. The out-of-plane constant (psi = pi/2) uses E[g'(sZ)] instead "
-              "of E[g'(sZ)Z^2]; C_gap of the paper is not numeric, the sup ratio is the smallest "
-              "constant that works at this Delta and psi")
-    return internal_ok, scaling_ok, report
+def _cq_scale(q: float, drop_one: bool) -> float:
+    """1, or c_q/(1 + c_q) (c_q = max(1, 2^(q-1))) for the mutant dropping the 1 in 1 + c_q."""
+    cq = max(1.0, 2.0 ** (q - 1))
+    return cq / (1 + cq) if drop_one else 1.0
 
 
 @register("gaussian-disagreement", "lem:gaussian-polynomial-disagreement", "app:error-to-regret",
@@ -176,79 +212,48 @@ def _plane_constants():
           "E[|cos Phi| 1_D] = (1 - cos alpha)/pi (so E[|v*^T X| 1_D] = phi0(0) ||v-v*||^2/2)",
           "high-precision",
           "identities: quadrature to 1e-12, Monte Carlo (d = 5) to 5 SE; bound: LHS <= the "
-          "proof's explicit C_q e; alpha -> 0 limit to 1e-3 at alpha = 1e-4",
+          "proof's explicit C_q e (quadrature), Monte Carlo estimate + 5 SE <= C_q e (q = 1/2); "
+          "alpha -> 0 limit to 1e-3 at alpha = 1e-4",
           "polar Gauss-Legendre with the wedge split at the kinks of |theta^T X|^q, X3 "
           "integrated in closed form (q integer); the identities are exact, so only quadrature "
-          "and Monte Carlo error remain")
-def _disagreement():
-    from scipy import integrate
+          "and Monte Carlo error remain",
+          mutants=(Mutant("P(disagree) = alpha/(2 pi)", "formula", kwargs={"p_factor": 0.5}),
+                   Mutant("C_q with (1 + c_q) -> c_q", "formula", kwargs={"drop_one": True})))
+def _disagreement(p_factor: float = 1.0, drop_one: bool = False):
     ok, rows = True, []
     worst_p, worst_c = 0.0, 0.0
-    for a in _ALPHAS + (-0.3, -2.0):
-        p = polar_expect(lambda x1, x2: np.ones_like(x1), a)
-        worst_p = max(worst_p, abs(p - abs(a) / math.pi))
-        ang = sum(integrate.quad(lambda f: abs(math.cos(f)), lo, hi, epsabs=1e-14)[0]
-                  for lo, hi in wedges(a)) / (2 * math.pi)
-        worst_c = max(worst_c, abs(ang - (1 - math.cos(a)) / math.pi))
-        e = 2 * (1 - math.cos(a))
-        worst_c = max(worst_c, abs(polar_expect(lambda x1, x2: np.abs(x1), a) - PHI0 * e / 2))
+    for a, p, ang, cp in _identity_values():
+        worst_p = max(worst_p, abs(p - p_factor * abs(a) / math.pi))
+        worst_c = max(worst_c, abs(ang - (1 - math.cos(a)) / math.pi),
+                      abs(cp - PHI0 * (1 - math.cos(a))))
     ok &= worst_p < 1e-12 and worst_c < 1e-12
     rows.append(f"P(disagree) - alpha/pi: max {worst_p:.1e}; E|cos Phi| 1_D - (1-cos a)/pi and "
                 f"E|v*^T X| 1_D - phi0(0) e/2: max {worst_c:.1e} (quadrature)")
-    # Monte Carlo in d = 5 with random u, v
-    rng = np.random.default_rng(5)
-    X = rng.standard_normal((400_000, 5))
+    mc = _disagreement_mc()
     zs = []
-    for a in (0.2, 1.3, 2.8):
-        u = rng.standard_normal(5)
-        u /= np.linalg.norm(u)
-        w = rng.standard_normal(5)
-        w -= (w @ u) * u
-        w /= np.linalg.norm(w)
-        v = math.cos(a) * u + math.sin(a) * w
-        dis = np.sign(X @ u) != np.sign(X @ v)
-        m, se = mean_se(dis.astype(float))
-        zs.append((m - a / math.pi) / se)
-        m, se = mean_se(np.abs(X @ u) * dis)
-        zs.append((m - PHI0 * (1 - math.cos(a))) / se)
+    for a, mp, sp, ma, sa in mc["d5"]:
+        zs += [(mp - p_factor * a / math.pi) / sp, (ma - PHI0 * (1 - math.cos(a))) / sa]
     ok &= max(abs(z) for z in zs) <= _K_SE
     rows.append("Monte Carlo d = 5 (400,000): z = " + ", ".join(f"{z:.2f}" for z in zs))
     # the weighted bound with the proof's constant, and the quadratic scaling
     worst_ratio = 0.0
-    for th2, th3 in ((1.0, 0.0), (0.0, 1.0), (0.6, 0.8), (0.3, 0.2)):
-        for q in (0, 1, 2, 3):
-            bound = disagreement_bound_constant(q, abs(th3))
-            limit = disagreement_limit(th2, th3, q)
-            rmax, dev = 0.0, 0.0
-            for a in _ALPHAS:
-                for s in (1, -1):
-                    r = disagreement_lhs(th2, th3, q, s * a) / (2 * (1 - math.cos(a)))
-                    rmax = max(rmax, r)
-                    if a == 1e-4:
-                        dev = max(dev, abs(r / limit - 1))
-            worst_ratio = max(worst_ratio, rmax / bound)
-            ok &= rmax <= bound and dev <= 1e-3
-            rows.append(f"theta=(0,{th2:g},{th3:g}) q={q}: sup_alpha LHS/e = {rmax:.4f} <= "
-                        f"{bound:.4f}; limit {limit:.4f} (off by {dev:.0e} at 1e-4)")
-    # q = 1/2 (non-integer) by Monte Carlo against the same explicit bound; q = 3 cross-check
-    X = rng.standard_normal((400_000, 3))
-    v = np.array([math.cos(1.0), math.sin(1.0), 0.0])
-    dis = np.sign(X @ v) != np.sign(X[:, 0])
-    m, se = mean_se(np.abs(X[:, 0]) * (1 + np.abs(0.6 * X[:, 1] + 0.8 * X[:, 2]) ** 3
-                                        + np.abs(X[:, 0]) ** 3) * dis)
-    zq = (m - disagreement_lhs(0.6, 0.8, 3, 1.0)) / se
+    for (th2, th3, q), (rmax, dev, limit) in _weighted_ratios().items():
+        bound = disagreement_bound_constant(q, abs(th3)) * _cq_scale(q, drop_one)
+        worst_ratio = max(worst_ratio, rmax / bound)
+        ok &= rmax <= bound and dev <= 1e-3
+        rows.append(f"theta=(0,{th2:g},{th3:g}) q={q}: sup_alpha LHS/e = {rmax:.4f} <= "
+                    f"{bound:.4f}; limit {limit:.4f} (off by {dev:.0e} at 1e-4)")
+    # q = 3 cross-check of the quadrature; q = 1/2 (non-integer) by Monte Carlo against the
+    # same explicit bound, confirmed 5 SE below it
+    zq = (mc["q3"][0] - disagreement_lhs(0.6, 0.8, 3, 1.0)) / mc["q3"][1]
     ok &= abs(zq) <= _K_SE
     rows.append(f"q=3 theta=(0,.6,.8) alpha=1: Monte Carlo vs quadrature z = {zq:.2f}")
-    for a in (0.1, 1.0):
-        v = np.array([math.cos(a), math.sin(a), 0.0])
-        dis = np.sign(X @ v) != np.sign(X[:, 0])
-        val = np.abs(X[:, 0]) * (1 + np.abs(0.6 * X[:, 1] + 0.8 * X[:, 2]) ** 0.5
-                                 + np.abs(X[:, 0]) ** 0.5) * dis
-        m, se = mean_se(val)
-        e = 2 * (1 - math.cos(a))
-        b = disagreement_bound_constant(0.5, 0.8) * e
-        ok &= m <= b + _K_SE * se
-        rows.append(f"q=1/2 theta=(0,.6,.8) alpha={a}: MC {m:.5f} +- {se:.1g} <= {b:.5f}")
+    for a, m, se in mc["q05"]:
+        b = disagreement_bound_constant(0.5, 0.8) * _cq_scale(0.5, drop_one) * 2 * (1 - math.cos(a))
+        worst_ratio = max(worst_ratio, m / b)
+        ok &= m + _K_SE * se <= b
+        rows.append(f"q=1/2 theta=(0,.6,.8) alpha={a}: MC {m:.5f} +- {se:.1g}, 5 SE below "
+                    f"{b:.5f}: {m + _K_SE * se <= b}")
     return Outcome(PASS if ok else FAIL,
                    f"identities to {max(worst_p, worst_c):.0e}; max LHS/(C_q e) = "
                    f"{worst_ratio:.3f} (<= 1) with the proof's explicit C_q",
@@ -257,24 +262,139 @@ def _disagreement():
                    "N(0, ||theta_perp||^2))")
 
 
+@functools.cache
+def _identity_values() -> tuple:
+    """(alpha, P(disagree), E|cos Phi| 1_D by adaptive quadrature, E|v*^T X| 1_D by the polar
+    rule) on the alpha grid (cached)."""
+    from scipy import integrate
+    out = []
+    for a in _ALPHAS + (-0.3, -2.0):
+        p = polar_expect(lambda x1, x2: np.ones_like(x1), a)
+        ang = sum(integrate.quad(lambda f: abs(math.cos(f)), lo, hi, epsabs=1e-14)[0]
+                  for lo, hi in wedges(a)) / (2 * math.pi)
+        out.append((a, p, ang, polar_expect(lambda x1, x2: np.abs(x1), a)))
+    return tuple(out)
+
+
+@functools.cache
+def _disagreement_mc() -> dict:
+    """Monte Carlo means and SEs of the disagreement identities (d = 5) and of the weighted
+    disagreement for q = 3 and q = 1/2 (d = 3), seeded (cached)."""
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((400_000, 5))
+    d5 = []
+    for a in (0.2, 1.3, 2.8):
+        u = rng.standard_normal(5)
+        u /= np.linalg.norm(u)
+        w = rng.standard_normal(5)
+        w -= (w @ u) * u
+        w /= np.linalg.norm(w)
+        v = math.cos(a) * u + math.sin(a) * w
+        dis = np.sign(X @ u) != np.sign(X @ v)
+        mp, sp = mean_se(dis.astype(float))
+        ma, sa = mean_se(np.abs(X @ u) * dis)
+        d5.append((a, float(mp), float(sp), float(ma), float(sa)))
+    X = rng.standard_normal((400_000, 3))
+    v = np.array([math.cos(1.0), math.sin(1.0), 0.0])
+    dis = np.sign(X @ v) != np.sign(X[:, 0])
+    q3 = mean_se(np.abs(X[:, 0]) * (1 + np.abs(0.6 * X[:, 1] + 0.8 * X[:, 2]) ** 3
+                                    + np.abs(X[:, 0]) ** 3) * dis)
+    q05 = []
+    for a in (0.1, 1.0):
+        v = np.array([math.cos(a), math.sin(a), 0.0])
+        dis = np.sign(X @ v) != np.sign(X[:, 0])
+        m, se = mean_se(np.abs(X[:, 0]) * (1 + np.abs(0.6 * X[:, 1] + 0.8 * X[:, 2]) ** 0.5
+                                           + np.abs(X[:, 0]) ** 0.5) * dis)
+        q05.append((a, float(m), float(se)))
+    return {"d5": tuple(d5), "q3": (float(q3[0]), float(q3[1])), "q05": tuple(q05)}
+
+
+@functools.cache
+def _weighted_ratios() -> dict:
+    """sup over the alpha grid of LHS/||v - v*||^2 of lem:gaussian-polynomial-disagreement, its
+    deviation from the alpha -> 0 limit at 1e-4, and the limit, per (theta2, theta3, q)
+    (cached)."""
+    out = {}
+    for th2, th3 in ((1.0, 0.0), (0.0, 1.0), (0.6, 0.8), (0.3, 0.2)):
+        for q in (0, 1, 2, 3):
+            limit = disagreement_limit(th2, th3, q)
+            rmax, dev = 0.0, 0.0
+            for a in _ALPHAS:
+                for s in (1, -1):
+                    r = disagreement_lhs(th2, th3, q, s * a) / (2 * (1 - math.cos(a)))
+                    rmax = max(rmax, r)
+                    if a == 1e-4:
+                        dev = max(dev, abs(r / limit - 1))
+            out[(th2, th3, q)] = (rmax, dev, limit)
+    return out
+
+
 _REGRET_NS = (1000, 4000, 16000)
+#: the increment ratio (R_16000 - R_4000)/(R_4000 - R_1000) is 1 under a + b log n (equal log
+#: steps) and 4^p under n^p growth; confirming ratio <= 1 + 0.15 rejects any n^p with p >= 0.1
+_GROWTH_MARGIN = 0.15
+_Z95 = 1.6448536269514722
+
+
+@functools.cache
+def _paper_constants(key: str) -> tuple:
+    """(mu_g, kappa_theta, C_gap, E|m_+ - m_-|) of a paper link at the comparison's Delta
+    (cached). C_gap is the alpha -> 0 limit of the in-plane ratio E[r | v]/((Delta/2)||v -
+    v*||^2): every admissible C_gap is at least that, so a bound found vacuous with it is vacuous
+    with any admissible C_gap."""
+    cs = COMPARISON_SETTING
+    link, dl = paper_link(key), float(cs["delta"])
+    mu_g = float(stability(link, cs["delta"]).values["mu_g"])
+    kappa = rt.local_rates(link, cs["delta"], 2)["kappa_theta"]
+    if 2 * cs["gamma"] * kappa <= 1:
+        return mu_g, kappa, math.nan, math.nan       # thm:regret-rate does not apply
+    return mu_g, kappa, error_to_regret_limit(link, dl), mean_gap(link, dl)
+
+
+def _paper_bound(key: str, n: int) -> dict:
+    """thm:regret-rate's explicit bound at the Greedy Logistic comparison's settings
+    (app:logistic-comparison: d = 2, Delta = 1, n0 = 200, t0 = 500, gamma = 10, B_Y = 1) with
+    every free constant at its most favourable admissible value (lambda0 = kappa_theta, the
+    largest possible; C_gap = the alpha -> 0 limit of E[r | v]/((Delta/2)||v - v*||^2), a lower
+    bound of every admissible C_gap; C'_init = 16 of eq:initialization-mse), next to
+    n E|m_+ - m_-|, the expected regret of always choosing the wrong arm."""
+    cs = COMPARISON_SETTING
+    dl, d, B = float(cs["delta"]), cs["d"], 1.0
+    n0, t0, gamma = cs["n0"], cs["t0"], cs["gamma"]
+    mu_g, kappa, cgap, gap = _paper_constants(key)
+    if 2 * gamma * kappa <= 1:
+        return dict(key=key, applies=False, two_gamma_kappa=2 * gamma * kappa)
+    ce = max(16 * (1 + t0 / n0) * B ** 2 / (dl ** 2 * mu_g ** 2),
+             B ** 2 * gamma ** 2 / (2 * gamma * kappa - 1))
+    bound = (2 * B * n0 + cgap * dl / 2 * ce * d * (1 + math.log((n + t0) / (n0 + t0)))
+             + 2 * B * n ** -3.0)
+    trivial = n * gap
+    return dict(key=key, applies=True, bound=bound, stage1=2 * B * n0, trivial=trivial,
+                stage2=bound - 2 * B * n0, ce=ce, cgap=cgap)
 
 
 @register("regret-rate", "thm:regret-rate", "sec:regret",
           "E[R_n] = O(d log n) with n0 = ceil(C0 (d + log n)), eta_t = gamma/(t + t0), "
           "2 gamma lambda0 > 1, t0 <= C_off n0; partial check in d = 2 (logistic4, Delta = 1.5, "
-          "gamma = 5, t0 = n0, C0 = 15, 400 paths, n in {1e3, 4e3, 1.6e4}): the appendix's "
-          "explicit bound 2 B n0 + C_gap (Delta/2) C_e d {1 + log((n+t0)/(n0+t0))} + 2 B n^-3 "
-          "with measured constants, and R_n growing like log n",
+          "gamma = 5, t0 = n0, C0 = 15, 400 paths, n in {1e3, 4e3, 1.6e4}): R_n grows like log n "
+          "(not like any n^p with p >= 0.1) and stays below the appendix's explicit bound "
+          "2 B n0 + C_gap (Delta/2) C_e d {1 + log((n+t0)/(n0+t0))} + 2 B n^-3; and whether "
+          "that bound says anything at the paper's own settings (app:logistic-comparison)",
           "monte-carlo",
-          f"E[R_n] <= bound + {_K_SE:g} SE; increment ratio (R_16000 - R_4000)/(R_4000 - R_1000) "
-          f"< 2 by 5 SE (sqrt(n) growth would give 2)",
-          "regret means over 400 independent paths (common random numbers across n, SE of "
-          "differences from paired paths). Not checked here: the d-dependence of the constant "
-          "(O(d log n)) and large n - the empirical regret-rate study is a separate issue; the "
-          "localization probability n^-4 assumed by the bound is far below Monte Carlo "
-          "resolution (reported as the observed exit count)")
-def _regret_rate():
+          f"increment ratio (R_16000 - R_4000)/(R_4000 - R_1000) + 1.645 SE <= 1 + "
+          f"{_GROWTH_MARGIN:g} (log n: 1; n^p: 4^p, so n^0.1 = 1.149 is rejected); E[R_n] + "
+          f"{_K_SE:g} SE <= bound; paper settings: bound vs n E|m_+ - m_-| (exact arithmetic)",
+          "regret means over 400 independent paths (common random numbers across n, SE of the "
+          "ratio by the delta method on paired differences, ~0.02, so n^0.1 growth is rejected "
+          "with power ~1); a ratio whose upper 95% bound exceeds 1.15 but whose lower 5-SE bound "
+          "does not is unresolved (FAIL), never a PASS. The localization probability n^-4 "
+          "assumed by the bound is far below Monte Carlo resolution (reported as the observed "
+          "exit count). The d-dependence is the regret-rate study (regret-rate-d-log-n)",
+          mutants=(Mutant("E[R_n] = O(1) (bounded regret) claimed", "formula",
+                          kwargs={"growth_target": 0.0}),
+                   Mutant("the paper's comparison horizon n = 2000 -> 200000", "printed",
+                          kwargs={"paper_n": 200_000})))
+def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["n"]):
     env = environment(_LOGISTIC4, "1.5")
     n0s, regret, e_n0, exits = regret_by_horizon(env, _REGRET_NS, 15.0, 400, 123)
     d, B, dl = env.d, reward_bound(env), env.delta
@@ -284,37 +404,66 @@ def _regret_rate():
     alpha = 2 * gamma * lam0
     mu_g = float(stability(env.link, "1.5").values["mu_g"])
     cgap = PHI0 * sup_gprime(env.link)
-    rows, ok, zmax = [], alpha > 1, -math.inf
+    rows, cond, zmax, factor = [], alpha > 1, -math.inf, math.inf
     means = {}
     for n in _REGRET_NS:
         n0 = n0s[n]
         t0 = float(n0)
-        c_init = float(e_n0[n].mean()) * dl ** 2 * mu_g ** 2 * n0 / (B ** 2 * d)
-        Ce = max(c_init * 2 * B ** 2 / (dl ** 2 * mu_g ** 2), B ** 2 * gamma ** 2 / (alpha - 1))
+        Ce = max(16 * 2 * B ** 2 / (dl ** 2 * mu_g ** 2), B ** 2 * gamma ** 2 / (alpha - 1))
         bound = (2 * B * n0 + cgap * dl / 2 * Ce * d * (1 + math.log((n + t0) / (n0 + t0)))
                  + 2 * B * n ** -3.0)
         m, se = mean_se(regret[n])
         means[n] = m
         zmax = max(zmax, (m - bound) / se)
+        factor = min(factor, bound / m)
         # the proof's sum: sum_{t=n0+1}^n 1/(t-1+t0) <= 1 + log((n+t0)/(n0+t0))
         hsum = float((1.0 / (np.arange(n0 + 1, n + 1) - 1 + t0)).sum())
-        ok &= hsum <= 1 + math.log((n + t0) / (n0 + t0))
+        cond &= hsum <= 1 + math.log((n + t0) / (n0 + t0))
         rows.append(f"n = {n}: n0 = {n0}, E[R_n] = {m:.2f} +- {se:.2f}, R_n/log n = "
                     f"{m / math.log(n):.3f}, bound {bound:.1f} (C_e = {Ce:.2f}; sum 1/(t-1+t0) "
                     f"= {hsum:.3f} <= {1 + math.log((n + t0) / (n0 + t0)):.3f}), exits beyond "
                     f"r0 = 1: {int(exits[n].sum())}/{exits[n].size}")
-    d1 = regret[4000] - regret[1000]
-    d2 = regret[16000] - regret[4000]
-    ratio, rse = paired_ratio(d1, d2)      # SE by the delta method on paired differences
-    ok &= zmax <= _K_SE and ratio + _K_SE * rse < 2
-    return Outcome(PASS if ok else FAIL,
-                   "E[R_n]/log n = " + ", ".join(f"{means[n] / math.log(n):.3f}"
-                                                 for n in _REGRET_NS)
-                   + f" for n = {_REGRET_NS}; increment ratio {ratio:.3f} +- {rse:.3f} (log n: "
-                   f"~1 plus the n0 growth; sqrt n: 2); max z(E R_n - bound) = {zmax:.1f}",
-                   "; ".join(rows) + f". Constants: lambda0(r0 = 1) = {lam0:.4f} (2 gamma "
-                   f"lambda0 = {alpha:.3f}), C_gap = phi0(0) sup g' = {cgap:.4f} "
-                   f"(error-to-regret), "
-                   f"C_e from eq:Ce-explicit with the measured C'_init and C_off = 1, B_Y = 1. "
-                   f"Partial check: one link, d = 2, three horizons; the O(d log n) study over "
-                   f"d and n is a separate issue")
+    ratio, rse = paired_ratio(regret[4000] - regret[1000], regret[16000] - regret[4000])
+    top = growth_target + _GROWTH_MARGIN
+    growth = ("below" if ratio + _Z95 * rse <= top else
+              "above" if ratio - _K_SE * rse > top else "unresolved")
+    paper = [_paper_bound(k, paper_n) for k in ("we-0", "we-0.2", "we-0.4", "we-0.6", "we-0.8",
+                                                 "tt-stable", "tt-near-critical", "tt-unstable")]
+    covered = [p for p in paper if p["applies"]]
+    vacuous = [p for p in covered if p["bound"] >= p["trivial"]]
+    if not cond or growth == "unresolved":
+        status = FAIL
+    elif growth == "above" or zmax > _K_SE:
+        status = DISCREPANCY
+    elif covered and len(vacuous) == len(covered):
+        status = CAVEAT
+    else:
+        status = PASS
+    prow = "; ".join(
+        (f"{p['key']}: bound {p['bound']:.0f} = 2 B n0 {p['stage1']:.0f} + Stage II "
+         f"{p['stage2']:.0f} (C_e = {p['ce']:.0f}, C_gap >= {p['cgap']:.4f}) vs n E|gap| = "
+         f"{p['trivial']:.0f}") if p["applies"] else
+        f"{p['key']}: 2 gamma kappa = {p['two_gamma_kappa']:.3f} < 1, the theorem does not apply"
+        for p in paper)
+    computed = ("E[R_n]/log n = " + ", ".join(f"{means[n] / math.log(n):.3f}"
+                                              for n in _REGRET_NS)
+                + f" for n = {_REGRET_NS}; increment ratio {ratio:.3f} +- {rse:.3f} [{growth}] "
+                f"(log n: 1, n^0.1: 1.149, sqrt n: 2); bound/E[R_n] >= {factor:.1f} (max z "
+                f"{zmax:.0f}); at the paper's comparison settings the bound exceeds n E|gap| "
+                f"for {len(vacuous)} of the {len(covered)} links it covers")
+    detail = ((f"CAVEAT (vacuous for the paper's own examples): at app:logistic-comparison's "
+               f"settings (d = 2, Delta = 1, n = {paper_n}, n0 = 200, t0 = 500, gamma = 10) the "
+               f"explicit bound of thm:regret-rate, with every free constant at its most "
+               f"favourable value (lambda0 = kappa_theta, C_gap = its alpha -> 0 lower bound, "
+               f"C'_init = 16), exceeds n E|m_+ - m_-| - the expected regret of always choosing "
+               f"the wrong arm - for every link it covers, so it says nothing about those runs "
+               f"(the O(d log n) rate itself is asymptotic and is not contradicted). The "
+               f"Stage-I term 2 B_Y n0 (r_t <= 2 B_Y per round) is the largest part; the "
+               f"Stage-II term carries C_e, dominated by C'_init (1 + C_off)/(Delta^2 mu_g^2). "
+               if status == CAVEAT else "")
+              + "; ".join(rows) + f". Constants: lambda0(r0 = 1) = {lam0:.4f} (2 gamma lambda0 = "
+              f"{alpha:.3f}), C_gap = phi0(0) sup g' = {cgap:.4f} (error-to-regret), C_e from "
+              f"eq:Ce-explicit with C'_init = 16 and C_off = 1, B_Y = 1. Paper settings: " + prow)
+    return Outcome(status, computed, detail,
+                   consequence="experiment" if status == CAVEAT else None,
+                   figure="numerical-summary" if status == CAVEAT else None)

@@ -14,8 +14,12 @@ How the statements are checked
   it (:mod:`proofs_check.witnesses.lambda0`).
 * λ0(r0) of cor:local_stability is computed, not assumed: the minimum over the r0-cap of
   −⟨v − v*, h(v)⟩/‖v − v*‖² (:func:`proofs_check.witnesses.lambda0.lambda0_2d`, ``lambda0_cap``).
-* Monte Carlo checks are seeded and state their standard errors; an inequality of the paper is
-  confirmed when the estimate is below the bound within 5 SE (one-sided false alarm ~3e-7).
+* Monte Carlo checks never get easier to pass as the noise grows: an inequality is confirmed
+  when the estimate is below the bound by 5 SE, or within 5 SE of it with 5 SE below a stated
+  resolution (:func:`proofs_check.witnesses.stats.bound_verdict`); a mean-zero statement needs
+  the power to see a stated error of the field.
+* The simulations are cached per process (``functools.cache``), so the registered mutants —
+  a coefficient of the inequality changed, the field corrupted — re-run only the comparison.
 
 Rewards are Bernoulli (|Y| ≤ B_Y = 1) unless stated; "bounded" rewards Y = g + U(−b, b) have
 B_Y = sup|g| + b.
@@ -23,6 +27,7 @@ B_Y = sup|g| + b.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -30,16 +35,18 @@ import numpy as np
 from nbl_sim import population as pop
 from nbl_theory.paper import STOCHASTIC_SETTING, paper_link
 
-from ...registry import FAIL, PASS, Outcome, register
+from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.lambda0 import h_along, lambda0_2d, lambda0_cap, spline_error
 from ...witnesses.paths import cap_point, environment, one_step_sample, reward_bound, run_paths
-from ...witnesses.stats import mean_se
+from ...witnesses.stats import bound_verdict, mean_se
 
 __all__: list[str] = []
 
-_K_SE = 5.0                      # one-sided Monte Carlo tolerance (false alarm ~2.9e-7)
+_K_SE = 5.0                      # Monte Carlo tolerance (one-sided false alarm ~2.9e-7)
+_Z_POWER = 1.6448536269514722    # + 1.645 SE: power >= 95% against the stated alternative
 _ROUND = 1e-12                   # absolute rounding allowance of pathwise float64 inequalities
 _R0 = 0.5          # the stability radius r0 used throughout (λ0(r0) computed for it)
+_FIELD_ERR = 0.1   # the mean-zero checks must see a 10% error of the field h
 
 
 # Path settings: (link, Δ, d, reward, geometry seed, n0 or start angle, γ, t0, R, n, seed)
@@ -53,14 +60,6 @@ _PATH_CASES = (
 )
 
 
-def _case_paths(case, keep_v=False):
-    name, delta, d, reward, gseed, n0, angle, gamma, t0, R, n, seed = case
-    env = environment(paper_link(name), delta, d, reward, gseed)
-    v0 = None if angle is None else env.initial_direction(angle)
-    p = run_paths(env, seed, R, n, n0=n0 or 0, v0=v0, gamma=gamma, t0=t0, keep_v=keep_v)
-    return env, p
-
-
 def _case_label(case) -> str:
     name, delta, d, reward, _g, n0, angle, gamma, t0, R, n, _s = case
     start = f"n0={n0}" if angle is None else f"start {angle:g} deg"
@@ -68,57 +67,96 @@ def _case_label(case) -> str:
             f"R={R} n={n}")
 
 
+@functools.cache
+def _pathwise_data(case) -> dict:
+    """Per-step terms of one path setting (cached: the mutants re-use them)."""
+    name, delta, d, reward, gseed, n0, angle, gamma, t0, R, n, seed = case
+    env = environment(paper_link(name), delta, d, reward, gseed)
+    v0 = None if angle is None else env.initial_direction(angle)
+    p = run_paths(env, seed, R, n, n0=n0 or 0, v0=v0, gamma=gamma, t0=t0, keep_v=False)
+    return dict(e_prev=p.e_prev, e=p.e, eta=p.eta, inner=p.inner, gsq=p.gsq,
+                slack_formula=p.slack_formula, match=p.match_nbl_run)
+
+
+#: E[xi_t | H_{t-1}] = 0 along paths: the first path setting with 1000 paths, enough to see a
+#: 10% error of h (the other settings have too few paths for that resolution)
+_XI_CASE = _PATH_CASES[0][:9] + (1000,) + _PATH_CASES[0][10:]
+
+
+@functools.cache
+def _xi_data() -> dict:
+    """Per-path sums of <v_{t-1} - v*, G_t> and <v_{t-1} - v*, h(v_{t-1})> (cached)."""
+    name, delta, d, reward, gseed, n0, angle, gamma, t0, R, n, seed = _XI_CASE
+    env = environment(paper_link(name), delta, d, reward, gseed)
+    p = run_paths(env, seed, R, n, n0=n0, gamma=gamma, t0=t0, keep_v=True)
+    dh = ((p.v_prev - env.v_star) * h_along(env, p.v_prev)).sum(-1)
+    return dict(inner=p.inner.sum(1), dh=dh.sum(1), spline=spline_error(env.link, delta),
+                match=p.match_nbl_run)
+
+
 @register("pathwise-error-recursion", "eq:pathwise-error-recursion", "sec:regret",
           "Along every NBL path, at every step: e_t <= e_{t-1} + 2 eta_t <v_{t-1} - v*, G_t> + "
-          "eta_t^2 ||G_t||^2; substituting G_t = h(v_{t-1}) + xi_t gives "
-          "eq:stochastic-error-decomposition with E[xi_t | H_{t-1}] = 0",
+          "eta_t^2 ||G_t||^2 (the slack being lem:normalization's (r-1)(r+1-2x^T v*/r)); "
+          "substituting G_t = h(v_{t-1}) + xi_t gives eq:stochastic-error-decomposition with "
+          "E[xi_t | H_{t-1}] = 0",
           "monte-carlo",
           "pathwise: slack >= -1e-12 at every step and slack = (r-1)(r+1-2x^T v*/r) to 1e-12; "
-          "E[xi] = 0: |z| <= 5 for the per-path sums",
+          "E[xi] = 0: |z| <= 5 for the per-path sums sum_t <v_{t-1} - v*, xi_t>, with 6.64 SE "
+          "(5 + 1.645) at most 10% of |E sum_t <v_{t-1} - v*, h(v_{t-1})>| (power >= 95% "
+          "against a 10% error of h)",
           "the inequality is deterministic (float64 rounding ~1e-15 on O(1) quantities); the "
-          "per-path sums sum_t <v_{t-1} - v*, xi_t> are i.i.d. across replications with mean 0 "
-          "under the claim, so 5 SE is a ~6e-7 false alarm",
-          covers=("eq:stochastic-error-decomposition", "eq:nbl_update"))
-def _pathwise():
-    rows, worst, worst_formula, worst_z, worst_match, steps = [], math.inf, 0.0, 0.0, 0.0, 0
-    spline_err = 0.0
+          "per-path sums are i.i.d. across 1000 paths with mean 0 under the claim, so 5 SE is a "
+          "~6e-7 false alarm; the resolution requirement keeps a noisy run from passing the "
+          "mean-zero test by default (the substitution itself is an identity)",
+          covers=("eq:stochastic-error-decomposition", "eq:nbl_update"),
+          mutants=(Mutant("second-order term eta_t^2 ||G_t||^2 dropped", "formula",
+                          kwargs={"quad_coef": 0.0}),
+                   Mutant("normalization slack formula (r-1)(r+1-2x^T v*/r) x 1.01", "formula",
+                          kwargs={"slack_scale": 1.01}),
+                   Mutant("field h -> 1.1 h in xi = G - h", "witness",
+                          kwargs={"field_scale": 1.1})))
+def _pathwise(quad_coef: float = 1.0, slack_scale: float = 1.0, field_scale: float = 1.0):
+    rows, worst, worst_formula, worst_match, steps = [], math.inf, 0.0, 0.0, 0
     for case in _PATH_CASES:
-        env, p = _case_paths(case, keep_v=True)
-        rhs = p.e_prev + 2 * p.eta * p.inner + p.eta ** 2 * p.gsq
-        slack = rhs - p.e
+        p = _pathwise_data(case)
+        rhs = p["e_prev"] + 2 * p["eta"] * p["inner"] + quad_coef * p["eta"] ** 2 * p["gsq"]
+        slack = rhs - p["e"]
         worst = min(worst, float(slack.min()))
-        worst_formula = max(worst_formula, float(np.abs(slack - p.slack_formula).max()))
-        worst_match = max(worst_match, p.match_nbl_run)
+        worst_formula = max(worst_formula,
+                            float(np.abs(slack - slack_scale * p["slack_formula"]).max()))
+        worst_match = max(worst_match, p["match"])
         steps += slack.size
-        # decomposition: xi_t = G_t - h(v_{t-1}); RHS rewritten; per-path martingale sums
-        delta = case[1]
-        if env.d > 3:   # direct quadrature of h at ~2e5 points would take ~15 s: skipped
-            rows.append(f"[{_case_label(case)}] min slack {slack.min():.2e}, max slack "
-                        f"{slack.max():.3g} (decomposition not evaluated)")
-            continue
-        h = h_along(env, p.v_prev)
-        if env.d == 2:
-            spline_err = max(spline_err, spline_error(env.link, delta))
-        D = p.v_prev - env.v_star
-        dh = (D * h).sum(-1)
-        dxi = p.inner - dh
-        rhs2 = p.e_prev + 2 * p.eta * dh + 2 * p.eta * dxi + p.eta ** 2 * p.gsq
-        worst_formula = max(worst_formula, float(np.abs(rhs2 - rhs).max()))
-        m, se = mean_se(dxi.sum(1))
-        z = m / se
-        worst_z = max(worst_z, abs(z))
         rows.append(f"[{_case_label(case)}] min slack {slack.min():.2e}, max slack "
-                    f"{slack.max():.3g}, median slack {np.median(slack):.2e}; "
-                    f"sum_t <v-v*, xi_t>: mean {m:.3g} +- {se:.2g} (z = {z:.2f})")
-    ok = (worst >= -_ROUND and worst_formula <= _ROUND and worst_z <= _K_SE
-          and worst_match <= 1e-12)
+                    f"{slack.max():.3g}, median slack {np.median(slack):.2e}")
+    x = _xi_data()
+    worst_match = max(worst_match, x["match"])
+    m, se = mean_se(x["inner"] - field_scale * x["dh"])      # sum_t <v_{t-1} - v*, xi_t>
+    drift = abs(float(x["dh"].mean()))
+    z = float(m / se)
+    res = (_K_SE + _Z_POWER) * float(se) / max(drift, 1e-300)
+    path_ok = worst >= -_ROUND and worst_formula <= _ROUND and worst_match <= 1e-12
+    resolved = res <= _FIELD_ERR
+    ok = path_ok and abs(z) <= _K_SE and resolved
+    xi_row = (f"[{_case_label(_XI_CASE)}] sum_t <v-v*, xi_t>: mean {m:.3g} +- {se:.2g} "
+              f"(z = {z:.2f}); 6.64 SE = {res:.1%} of |E sum_t <v-v*, h>| = {drift:.3g}; h by "
+              f"the spline of the quadrature H (interpolation error <= {x['spline']:.1e})")
     computed = (f"min slack {worst:.2e} over {steps} steps; |slack - lem:normalization "
-                f"formula| <= {worst_formula:.1e}; max |z| (E xi = 0) = {worst_z:.2f}")
+                f"formula| <= {worst_formula:.1e}; E xi = 0: z = {z:.2f} (6.64 SE = "
+                f"{res:.1%} of the drift sum)")
     detail = (f"paths re-run in numpy from the nbl_run realization (max |e_t - nbl_run e_t| = "
-              f"{worst_match:.1e} at every round, identical actions); h by quadrature "
-              f"(d = 2: spline, interpolation error <= {spline_err:.1e}; d = 3: direct). "
-              + "; ".join(rows))
-    return Outcome(PASS if ok else FAIL, computed, detail)
+              f"{worst_match:.1e} at every round, identical actions). "
+              + ("" if resolved else "UNRESOLVED: too few paths to see a 10% error of h. ")
+              + "; ".join(rows) + "; " + xi_row)
+    evidence = {
+        "eq:pathwise-error-recursion": f"min slack {worst:.2e} over {steps} steps of "
+                                       f"{len(_PATH_CASES)} settings (>= -1e-12); slack = "
+                                       f"lem:normalization formula to {worst_formula:.1e}",
+        "eq:stochastic-error-decomposition": f"E[xi_t | H_(t-1)] = 0 along 1000 paths: "
+                                             f"z = {z:.2f}, resolution {res:.1%} of the drift "
+                                             "sum (the substitution itself is an identity)",
+        "eq:nbl_update": f"the update written from the paper reproduces nbl_run's e_t to "
+                         f"{worst_match:.1e} at every round (identical actions)"}
+    return Outcome(PASS if ok else FAIL, computed, detail, evidence=evidence)
 
 
 # ---------------------------------------------------------------- lem:normalization
@@ -129,12 +167,17 @@ def _pathwise():
           "sympy: identity exact; float64: inequality and identity to 1e-14 x (1 + r^2), "
           "second factor >= r - 1 to 1e-14 x (1 + r)",
           "the identity is polynomial in (r, x^T u) and is proved symbolically; the random "
-          "cases only see float64 rounding of O(1 + r^2) quantities")
-def _normalization():
+          "cases only see float64 rounding of O(1 + r^2) quantities",
+          mutants=(Mutant("identity factor (r+1-2x^T u/r) -> (r+1-2x^T u)", "formula",
+                          kwargs={"divide_by_r": False}),
+                   Mutant("hypothesis ||x|| >= 1 dropped (r down to 1/2)", "formula",
+                          kwargs={"r_min": 0.5})))
+def _normalization(divide_by_r: bool = True, r_min: float = 1.0):
     import sympy as sp
     r, p = sp.symbols("r p", positive=True)
     lhs = (r ** 2 + 1 - 2 * p) - (2 - 2 * p / r)
-    sym_ok = sp.simplify(lhs - (r - 1) * (r + 1 - 2 * p / r)) == 0
+    factor = (r + 1 - 2 * p / r) if divide_by_r else (r + 1 - 2 * p)
+    sym_ok = sp.simplify(lhs - (r - 1) * factor) == 0
     rng = np.random.default_rng(2024)
     worst_ineq, worst_id, worst_factor, n_cases = math.inf, 0.0, math.inf, 0
     for d in (1, 2, 3, 6):
@@ -147,17 +190,19 @@ def _normalization():
         w[N // 3: 2 * N // 3] = -u[N // 3: 2 * N // 3] + 0.1 * w[N // 3: 2 * N // 3]
         w /= np.linalg.norm(w, axis=1)[:, None]
         rr = 1 + np.concatenate([np.zeros(100), 10.0 ** rng.uniform(-12, 3, N - 100)])
+        if r_min < 1:        # the mutant: radii below 1 as well
+            rr[: N // 2] = rng.uniform(r_min, 1.0, N // 2)
         x = rr[:, None] * w
         rn = np.linalg.norm(x, axis=1)
         a = ((x / rn[:, None] - u) ** 2).sum(1)
         b = ((x - u) ** 2).sum(1)
         scale = 1 + rn ** 2
         xu = (x * u).sum(1)
-        formula = (rn - 1) * (rn + 1 - 2 * xu / rn)
+        second = rn + 1 - 2 * xu / rn if divide_by_r else rn + 1 - 2 * xu
+        formula = (rn - 1) * second
         worst_ineq = min(worst_ineq, float(((b - a) / scale).min()))
         worst_id = max(worst_id, float((np.abs(b - a - formula) / scale).max()))
-        worst_factor = min(worst_factor,
-                           float((((rn + 1 - 2 * xu / rn) - (rn - 1)) / (1 + rn)).min()))
+        worst_factor = min(worst_factor, float(((second - (rn - 1)) / (1 + rn)).min()))
         n_cases += N
     # the hypothesis ||x|| >= 1 is needed: x = (1/2, 1/2), u = e1
     x, u = np.array([0.5, 0.5]), np.array([1.0, 0.0])
@@ -175,63 +220,121 @@ def _normalization():
 
 
 # ---------------------------------------------------------------- lem:local_one_step
-@register("local-one-step", "lem:local_one_step", "sec:regret",
-          "If ||v_{t-1} - v*|| <= r0: E[e_t | H_{t-1}] <= e_{t-1} + 2 eta_t <v_{t-1} - v*, "
-          "h(v_{t-1})> + eta_t^2 E[||G_t||^2 | H_{t-1}] (eq:app-conditional-error-before-"
-          "bounds) <= (1 - 2 lambda0 eta_t) e_{t-1} + B_Y^2 d eta_t^2 "
-          "(eq:local-conditional-error-recursion); Monte Carlo over the next step from fixed v "
-          "at ||v - v*|| up to r0 = 0.5, with lambda0(r0) computed by quadrature",
-          "monte-carlo", f"each bound >= the Monte Carlo E[e_t | v] - {_K_SE:g} SE",
-          "conditional means over 60,000-100,000 independent next steps; the first bound is "
-          "nearly tight for small eta (its gap is E[normalization slack] = O(eta^2 e)), so "
-          "only a one-sided 5-SE allowance is used",
-          covers=("eq:local-conditional-error-recursion",
-                  "eq:app-conditional-error-before-bounds"))
-def _local_one_step():
-    rows, worst_z1, worst_z2, bad = [], -math.inf, -math.inf, []
+_ONE_STEP_ETAS = ((10.0, 500.0), (10.0, 50.0))     # (gamma, t + t0): eta = 0.02 and 0.2
+
+
+@functools.cache
+def _one_step_cases() -> tuple:
+    """The fixed points v of the one-step check with λ0(r0) and the drift there (cached)."""
     cases = []
     env2 = environment(paper_link("logistic"), "1")
     lam2 = lambda0_2d(env2.link, "1", _R0)
     a0 = 2 * math.asin(_R0 / 2)
     for alpha in (0.05, 0.25, a0, -a0):
         cases.append((env2, "logistic Delta=1 d=2", lam2,
-                      env2.initial_direction(math.degrees(alpha)), 100_000))
+                      env2.initial_direction(math.degrees(alpha)), 200_000))
     env3 = environment(paper_link("we-0.6"), "1", 3, "bounded", 7)
     lam3 = lambda0_cap(env3, _R0)
     for k, r in enumerate((0.1, _R0)):
         cases.append((env3, "we-0.6 Delta=1 d=3 bounded(b=0.5)", lam3,
                       cap_point(env3, r, 40 + k), 60_000))
-    seed = 300
-    for env, label, lam0, v, N in cases:
+    return tuple(cases)
+
+
+@functools.cache
+def _one_step_data() -> tuple:
+    """Monte Carlo next steps for every case and step size (cached)."""
+    out, seed = [], 300
+    for env, label, lam0, v, N in _one_step_cases():
         D = v - env.v_star
         e = float(D @ D)
-        h = pop.tangent_field(env.link, env.beta, v)
-        drift = float(D @ h)
-        if drift > -lam0 * e + 1e-12:       # cor:local_stability at this v
-            bad.append(f"{label}: <v-v*,h> = {drift:.3g} > -lambda0 e = {-lam0 * e:.3g}")
-        B, d = reward_bound(env), env.d
-        for gamma, tt in ((10.0, 500.0), (10.0, 50.0)):
-            eta = gamma / tt             # eta_t = gamma/(t + t0) with t + t0 = tt
+        drift = float(D @ pop.tangent_field(env.link, env.beta, v))
+        for gamma, tt in _ONE_STEP_ETAS:
+            eta = gamma / tt
             seed += 1
             et, gsq = one_step_sample(env, v, eta, N, seed)
             m, se = mean_se(et)
-            diff = e + 2 * eta * drift + eta ** 2 * gsq - et     # RHS1 - e_t, paired
-            dm, dse = mean_se(diff)
-            rhs2 = (1 - 2 * lam0 * eta) * e + B ** 2 * d * eta ** 2
-            z1, z2 = -dm / dse, (m - rhs2) / se
-            worst_z1, worst_z2 = max(worst_z1, z1), max(worst_z2, z2)
-            gm = float(gsq.mean())
-            if gm > B ** 2 * d:
-                bad.append(f"{label}: E||G||^2 = {gm:.4g} > B^2 d")
-            rows.append(f"{label}, |v-v*| = {math.sqrt(e):.3g}, eta = {eta:g}: E e_t = {m:.5g} "
-                        f"+- {se:.1g}; RHS1 - E e_t = {dm:.2g} +- {dse:.1g}; RHS2 = {rhs2:.5g} "
-                        f"(E||G||^2 = {gm:.3f} vs B^2 d = {B ** 2 * d:g})")
-        rows.append(f"{label}: lambda0(r0) = {lam0:.5f}, -<v-v*,h>/e = {-drift / e:.5f}")
-    ok = worst_z1 <= _K_SE and worst_z2 <= _K_SE and not bad
-    return Outcome(PASS if ok else FAIL,
-                   f"max z (E e_t above RHS1) = {worst_z1:.2f}, max z (above RHS2) = "
-                   f"{worst_z2:.1f} (negative = below the bound)",
-                   ("; ".join(bad) + "; " if bad else "") + "; ".join(rows))
+            dm, dse = mean_se(e + 2 * eta * drift + eta ** 2 * gsq - et)   # RHS1 - e_t, paired
+            out.append(dict(label=label, lam0=lam0, e=e, drift=drift, eta=eta, m=m, se=se,
+                            dm=dm, dse=dse, gm=float(gsq.mean()), gse=float(mean_se(gsq)[1]),
+                            B=reward_bound(env), d=env.d))
+    return tuple(out)
+
+
+@register("local-one-step", "lem:local_one_step", "sec:regret",
+          "If ||v_{t-1} - v*|| <= r0: E[e_t | H_{t-1}] <= e_{t-1} + 2 eta_t <v_{t-1} - v*, "
+          "h(v_{t-1})> + eta_t^2 E[||G_t||^2 | H_{t-1}] (eq:app-conditional-error-before-"
+          "bounds) <= (1 - 2 lambda0 eta_t) e_{t-1} + B_Y^2 d eta_t^2 "
+          "(eq:local-conditional-error-recursion); Monte Carlo over the next step from fixed v "
+          "at ||v - v*|| up to r0 = 0.5, with lambda0(r0) computed by quadrature",
+          "monte-carlo",
+          f"each bound: E[e_t | v] below it by {_K_SE:g} SE, or within {_K_SE:g} SE with "
+          f"{_K_SE:g} SE <= the resolution max(eta^2 E||G||^2, 10% of 2 eta |<v-v*, h>|) "
+          "(first bound) or 10% of B_Y^2 d eta^2 (second bound)",
+          "conditional means over 60,000-200,000 independent next steps; the first bound is "
+          "nearly tight for small eta (its gap is E[normalization slack] = O(eta^2 e)), so it "
+          "can only be confirmed to a resolution: the check must be able to see the whole "
+          "second-order term or a tenth of the drift term (a 10% error of the field h)",
+          covers=("eq:local-conditional-error-recursion",
+                  "eq:app-conditional-error-before-bounds"),
+          mutants=(Mutant("second-order term eta^2 E||G||^2 dropped from the first bound",
+                          "formula", kwargs={"quad_coef": 0.0}),
+                   Mutant("noise term B_Y^2 d eta^2 dropped from the second bound", "formula",
+                          kwargs={"noise_coef": 0.0}),
+                   Mutant("lambda0 -> 2 lambda0", "formula", kwargs={"lambda0_scale": 2.0})))
+def _local_one_step(quad_coef: float = 1.0, noise_coef: float = 1.0,
+                    lambda0_scale: float = 1.0):
+    rows, bad, wrong_lam, v1, v2 = [], [], [], [], []
+    seen = set()
+    for c in _one_step_data():
+        lam0 = lambda0_scale * c["lam0"]
+        e, eta, drift = c["e"], c["eta"], c["drift"]
+        if drift > -lam0 * e + 1e-12 and (c["label"], e) not in seen:   # cor:local_stability
+            seen.add((c["label"], e))
+            wrong_lam.append(f"{c['label']}: <v-v*,h> = {drift:.3g} > -lambda0 e = "
+                             f"{-lam0 * e:.3g} (lambda0 is not the minimum of cor:local_stability)")
+        B, d = c["B"], c["d"]
+        # RHS1 - E e_t = dm (paired); the quad_coef mutant removes (1 - q) eta^2 E||G||^2
+        dm = c["dm"] - (1 - quad_coef) * eta ** 2 * c["gm"]
+        res1 = max(eta ** 2 * c["gm"], 0.1 * 2 * eta * abs(drift))
+        rhs2 = (1 - 2 * lam0 * eta) * e + noise_coef * B ** 2 * d * eta ** 2
+        w1 = bound_verdict(-dm, c["dse"], 0.0, res1, _K_SE)
+        w2 = bound_verdict(c["m"], c["se"], rhs2, 0.1 * B ** 2 * d * eta ** 2, _K_SE)
+        v1.append(w1)
+        v2.append(w2)
+        if c["gm"] - _K_SE * c["gse"] > B ** 2 * d:
+            bad.append(f"{c['label']}: E||G||^2 = {c['gm']:.4g} > B^2 d")
+        rows.append(f"{c['label']}, |v-v*| = {math.sqrt(e):.3g}, eta = {eta:g}: E e_t = "
+                    f"{c['m']:.5g} +- {c['se']:.1g}; RHS1 - E e_t = {dm:.2g} +- {c['dse']:.1g} "
+                    f"[{w1}, resolution {res1:.1g}]; RHS2 = {rhs2:.5g} [{w2}] (E||G||^2 = "
+                    f"{c['gm']:.3f} vs B^2 d = {B ** 2 * d:g}; lambda0(r0) = {lam0:.5f}, "
+                    f"-<v-v*,h>/e = {-drift / e:.5f})")
+    z1 = max(-c["dm"] / c["dse"] for c in _one_step_data())
+    z2 = max((c["m"] - ((1 - 2 * lambda0_scale * c["lam0"] * c["eta"]) * c["e"]
+                        + noise_coef * c["B"] ** 2 * c["d"] * c["eta"] ** 2)) / c["se"]
+             for c in _one_step_data())
+    if wrong_lam or "unresolved" in v1 + v2:
+        status = FAIL            # the toolkit's lambda0 is wrong, or the check cannot resolve
+    elif bad or "above" in v1 + v2:
+        status = DISCREPANCY     # a bound of the lemma violated beyond the noise
+    else:
+        status = PASS
+    tally = {w: (v1.count(w), v2.count(w)) for w in ("below", "at", "above", "unresolved")}
+    computed = (f"first bound: {tally['below'][0]} below, {tally['at'][0]} at (within "
+                f"resolution), {tally['above'][0]} above, {tally['unresolved'][0]} unresolved; "
+                f"second bound: {tally['below'][1]} below, {tally['at'][1]} at, "
+                f"{tally['above'][1]} above, {tally['unresolved'][1]} unresolved (max z above "
+                f"RHS1 {z1:.2f}, above RHS2 {z2:.1f})")
+    evidence = {
+        "eq:app-conditional-error-before-bounds":
+            f"E e_t <= e + 2 eta <v-v*,h> + eta^2 E||G||^2 at {len(v1)} (v, eta): "
+            f"{', '.join(v1)} (max z above {z1:.2f})",
+        "eq:local-conditional-error-recursion":
+            f"E e_t <= (1 - 2 lambda0 eta) e + B^2 d eta^2 at {len(v2)} (v, eta): "
+            f"{', '.join(v2)} (max z above {z2:.1f})"}
+    return Outcome(status, computed,
+                   "".join(x + "; " for x in wrong_lam + bad) + "; ".join(rows),
+                   evidence=evidence)
 
 
 @register("local-recursion-harmonic", "eq:local-recursion-regret", "app:localized-estimation",
@@ -240,17 +343,22 @@ def _local_one_step():
           "lem:sa-recursion with alpha = 2 gamma lambda0, b = B_Y^2 gamma^2 d",
           "symbolic", "exact", "sympy simplify(difference) == 0 for symbolic parameters; the "
           "inequality itself is the Monte Carlo check local-one-step (run with eta_t = "
-          "gamma/(t + t0), gamma = 10, t + t0 in {50, 500})")
-def _local_recursion():
+          "gamma/(t + t0), gamma = 10, t + t0 in {50, 500})",
+          mutants=(Mutant("b = B_Y^2 gamma d (gamma^2 -> gamma)", "formula",
+                          kwargs={"gamma_power": 1}),
+                   Mutant("alpha = gamma lambda0 (factor 2 dropped)", "formula",
+                          kwargs={"alpha_factor": 1})))
+def _local_recursion(gamma_power: int = 2, alpha_factor: int = 2):
     import sympy as sp
     g, lam, t, t0, e, B, d = sp.symbols("gamma lambda0 t t0 e B d", positive=True)
     eta = g / (t + t0)
     lhs = (1 - 2 * lam * eta) * e + B ** 2 * d * eta ** 2
     rhs = (1 - 2 * g * lam / (t + t0)) * e + B ** 2 * g ** 2 * d / (t + t0) ** 2
-    al, b = 2 * g * lam, B ** 2 * g ** 2 * d
+    al, b = alpha_factor * g * lam, B ** 2 * g ** gamma_power * d
     sa = (1 - al / (t + t0)) * e + b / (t + t0) ** 2
     ok1 = sp.simplify(lhs - rhs) == 0
     ok2 = sp.simplify(rhs - sa) == 0
     return Outcome(PASS if ok1 and ok2 else FAIL,
                    f"substitution {'exact' if ok1 else 'NOT exact'}; matches lem:sa-recursion "
-                   f"form: {ok2}", "symbolic gamma, lambda0, t, t0, e, B_Y, d")
+                   f"form with alpha = {alpha_factor} gamma lambda0, b = B^2 gamma^{gamma_power} "
+                   f"d: {ok2}", "symbolic gamma, lambda0, t, t0, e, B_Y, d")

@@ -5,27 +5,58 @@ All five read the full study (``nbl study``: 2 stable links at Δ = 1, d ∈ {2,
 n ∈ [10³, 10⁵], 500 replications; the step-size sweep, localization against n0 and the unstable
 contrast), computed once per process through the sweep runner and cached in
 ``.nbl_cache/sweeps/study`` (so ``nbl check`` after ``nbl study`` reads it in seconds). They are
-slow claims (``quick=False``): ``nbl check --quick`` reports them SKIPPED.
+slow claims (``quick=False``): ``nbl check --quick`` reports them SKIPPED. The study's quick
+configuration (d ∈ {2, 4}, n ≤ 3000, 40 replications) cannot establish any of their verdicts
+(the d/t regime, the b ~ d^q exponent and the exponent sweep need the full horizons), so there
+is no quick version.
 
-Monte Carlo statistics: means with standard errors over independent replications; growth models
-by generalized least squares with the replication covariance across horizons (they share
-realizations) compared by χ²; log-log slopes with 400-sample bootstrap percentile intervals over
-replications (seeded). Statuses: a property the paper states (O(d log n), the d/t rate, falling
-exit probability, the need for λ* > 0) that the study contradicts beyond its stated tolerance is
-a DISCREPANCY; our linearized prediction disagreeing with our simulation is a FAIL.
+Decision rules never get easier to pass as the noise grows: a growth model must be preferred
+*and* its alternative rejected by a χ² margin; an exponent or slope is confirmed when its 95%
+interval lies inside the stated margin, contradicted when it lies outside, and otherwise
+unresolved (FAIL: the study is too small to decide), never a PASS. The mutants change only the
+comparison side (a claimed exponent, a swapped link), so they reuse the cached study.
+
+Statuses: a property the paper states (O(d log n), the explicit bound C_e d/(t + t0), falling
+exit probability, the need for λ* > 0) that the study contradicts beyond its stated tolerance is a
+DISCREPANCY; an observation that confirms the paper's bound but not its wording on the tested
+horizons is a CAVEAT; our linearized prediction disagreeing with our simulation is a FAIL.
 """
 
 from __future__ import annotations
 
 import math
 
-from ...registry import DISCREPANCY, FAIL, PASS, Outcome, register
+import numpy as np
+
+from nbl_theory.paper import paper_link
+from nbl_theory.stability import stability
+
+from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
+from ...witnesses.stats import bound_verdict, decay_models, power_law_fit
 from ...witnesses.toolkit_values import regret_rate_study
 
 __all__: list[str] = []
 
-_CHI2_MARGIN = 4.0       # log n must be within Δχ² = 4 of the best model (≈ 2 SE on one param)
-_EXP_ABS = 0.05          # exponent vs linearized prediction: absolute allowance (nonlinearity)
+_CHI2_MARGIN = 4.0       # a model is preferred / rejected by Δχ² >= 4 (≈ 2 SE on one parameter)
+_Q_MARGIN = 0.1          # b ~ d^q: q <= 1 + 0.1 (b ∝ d^1.2 is rejected when SE(q) <= 0.028)
+_SLOPE_MARGIN = 0.1      # a decay must be at least t^-0.9 to count as the 1/t rate
+_C_INIT = 16.0           # C'_init of eq:Ce-explicit (eq:initialization-mse)
+_Z95 = 1.959963984540054
+
+
+def _growth(fit: dict) -> str:
+    """'log' when a + b log n is within Δχ² = 4 of the best model and a + b sqrt(n) is worse
+    than it by at least 4 (power against the alternative); 'not log' when log n is worse than
+    the best model by more than 4; otherwise 'unresolved'."""
+    best = min(fit[m]["chi2"] for m in ("log", "sqrt", "linear"))
+    if fit["log"]["chi2"] > best + _CHI2_MARGIN:
+        return "not log"
+    return "log" if fit["sqrt"]["chi2"] - fit["log"]["chi2"] >= _CHI2_MARGIN else "unresolved"
+
+
+def _far(data: dict) -> int:
+    """Paths whose direction ends in the far hemisphere (e_n = ||v_n - v*||^2 > 2)."""
+    return int((np.asarray(data["e_grid"])[:, -1] > 2).sum())
 
 
 @register("regret-rate-d-log-n", "thm:regret-rate", "sec:regret",
@@ -34,131 +65,245 @@ _EXP_ABS = 0.05          # exponent vs linearized prediction: absolute allowance
           "at Delta = 1, d in {2, 4, 8, 16}, n from 1e3 to 1e5 (7 horizons), C0 = 20, t0 = n0, "
           "gamma = 1/kappa (2 gamma kappa = 2), 500 replications, plus n in [1e4, 1e6] for "
           "two-transition d in {8, 16} (100 replications): on the longest horizons a + b log n "
-          "fits E[R_n] at least as well as a + b sqrt(n) and a + b n, and the log-n coefficient "
-          "b grows at most linearly in d",
+          "fits E[R_n] at least as well as a + b sqrt(n) and a + b n while sqrt(n) is rejected, "
+          "and the log-n coefficient b grows at most linearly in d",
           "monte-carlo",
-          f"per (link, d): chi2(log) <= min chi2 + {_CHI2_MARGIN:g} (GLS) on the longest horizons; "
-          "b ~ d^q with "
-          "the 95% interval of q reaching <= 1",
+          f"per (link, d) on the longest horizons: chi2(log) <= min chi2 + {_CHI2_MARGIN:g} and "
+          f"chi2(sqrt) >= chi2(log) + {_CHI2_MARGIN:g} (GLS); b ~ d^q with the 95% interval of q "
+          f"below 1 + {_Q_MARGIN:g}",
           "equal parameter counts, so chi2 ranks the models as AIC does; a margin of 4 is a 2 SE "
-          "difference for one parameter. O(d log n) bounds the growth, so q < 1 is consistent "
-          "(the d-free Stage-I cost C0 log n dilutes b at small d)",
-          printed="E[R_n] = O(d log n) (thm:regret-rate)", quick=False)
-def _regret_rate_d_log_n():
+          "difference for one parameter, and requiring sqrt(n) to be rejected keeps noisy cells "
+          "from passing. O(d log n) bounds the growth, so q < 1 is consistent (the d-free "
+          "Stage-I cost C0 log n dilutes b at small d). A cell in which some paths end in the "
+          "far hemisphere (e_n > 2) does not meet the theorem's premise at C0 = 20 (its n0 makes "
+          "P(tau <= n) <= n^-4); it is reported and not counted",
+          printed="E[R_n] = O(d log n) (thm:regret-rate)", quick=False,
+          mutants=(Mutant("E[R_n] = O(d^0.5 log n) claimed", "printed", kwargs={"q_claim": 0.5}),
+                   Mutant("growth models compared on sqrt(n) instead of log n", "formula",
+                          kwargs={"model": "sqrt"})))
+def _regret_rate_d_log_n(q_claim: float = 1.0, model: str = "log"):
     res, an = regret_rate_study()
-    rows, ok = [], True
+    rows, verdicts, excluded, qs = [], [], [], {}
     for link, a in an["regret"].items():
         longs = an["regret_long"].get(link, {"by_d": {}})["by_d"]
+        ds, bs, bse = [], [], []
         for d, r in a["by_d"].items():
-            arms = [("n <= 1e5", r)] + ([("n in [1e4, 1e6]", longs[d])] if d in longs else [])
-            for name, rr in arms:
-                f = rr["fit"]
-                best = min(f[m]["chi2"] for m in ("log", "sqrt", "linear"))
-                good = f["log"]["chi2"] <= best + _CHI2_MARGIN
-                rows.append(f"{link} d={d} ({name}): chi2 log/sqrt/lin = {f['log']['chi2']:.1f}/"
-                            f"{f['sqrt']['chi2']:.1f}/{f['linear']['chi2']:.1f}, b = "
-                            f"{f['log']['b']:.2f} +- {f['log']['b_se']:.2f}; E[R_n] "
-                            f"{rr['mean'][0]:.1f} -> {rr['mean'][-1]:.1f}"
-                            + ("" if good else " (log n rejected)"))
+            arms = [("n <= 1e5", r, res.regret[(link, d)])]
+            if d in longs:
+                arms.append(("n in [1e4, 1e6]", longs[d], res.regret_long[(link, d)]))
+            for name, rr, raw in arms:
+                f = dict(rr["fit"])
+                if model != "log":          # the mutant: the roles of log n and sqrt n swapped
+                    f["log"], f["sqrt"] = f["sqrt"], f["log"]
+                g, far = _growth(f), _far(raw)
+                c2 = "/".join(f"{rr['fit'][k]['chi2']:.1f}" for k in ("log", "sqrt", "linear"))
+                rows.append(f"{link} d={d} ({name}): chi2 log/sqrt/lin = {c2} "
+                            f"[{g}], b = {rr['fit']['log']['b']:.2f} +- "
+                            f"{rr['fit']['log']['b_se']:.2f}; E[R_n] {rr['mean'][0]:.1f} -> "
+                            f"{rr['mean'][-1]:.1f}; far-hemisphere paths {far}")
             # the asymptotic statement is judged on the longest horizons available
-            ok &= good
-        q = a["b_exponent"]
+            if far and g != "log":
+                excluded.append(f"{link} d={d} ({far} of {len(raw['tau'])} paths end with "
+                                f"e_n > 2, {g})")
+                continue
+            verdicts.append(g)
+            ds.append(d)                     # b from the common horizons n <= 1e5
+            bs.append(r["fit"]["log"]["b"])
+            bse.append(r["fit"]["log"]["b_se"])
+        q = power_law_fit(ds, bs, bse) if len(ds) >= 2 else None
+        qs[link] = q
         if q is None:
-            ok = False
-            rows.append(f"{link}: b not positive in every d, no exponent")
-        else:
-            ok &= q["q"] - 1.96 * q["q_se"] <= 1
-            rows.append(f"{link}: b ~ d^{q['q']:.3f} +- {1.96 * q['q_se']:.3f} (95%, n <= 1e5)")
+            verdicts.append("unresolved")
+            rows.append(f"{link}: b not positive in every counted d, no exponent")
+            continue
+        lo, hi = q["q"] - _Z95 * q["q_se"], q["q"] + _Z95 * q["q_se"]
+        top = q_claim + _Q_MARGIN
+        verdicts.append("log" if hi <= top else "not log" if lo > top else "unresolved")
+        rows.append(f"{link}: b ~ d^{q['q']:.3f} [{lo:.3f}, {hi:.3f}] (95%, n <= 1e5, d in "
+                    f"{ds}) vs q <= {top:g}")
+    if "not log" in verdicts:
+        status = DISCREPANCY
+    elif "unresolved" in verdicts:
+        status = FAIL
+    else:
+        status = PASS
     computed = "; ".join(
-        f"{link}: best model per d " + ", ".join(
-            f"{d}:{r['fit']['best']}"
-            + (f"->{an['regret_long'][link]['by_d'][d]['fit']['best']} (to 1e6)"
+        f"{link}: per d " + ", ".join(
+            f"{d}:{_growth(r['fit'])}"
+            + (f"->{_growth(an['regret_long'][link]['by_d'][d]['fit'])} (to 1e6)"
                if d in an["regret_long"].get(link, {"by_d": {}})["by_d"] else "")
             for d, r in a["by_d"].items())
-        + (f", q = {a['b_exponent']['q']:.2f}" if a["b_exponent"] else "")
+        + (f", q = {qs[link]['q']:.2f} +- {_Z95 * qs[link]['q_se']:.2f}" if qs.get(link) else "")
         for link, a in an["regret"].items())
-    return Outcome(PASS if ok else DISCREPANCY, computed,
-                   "; ".join(rows) + f". gamma = {res.constants['gamma']}, study "
+    if excluded:
+        computed += "; not counted: " + "; ".join(excluded)
+    return Outcome(status, computed,
+                   ("Not counted (premise of thm:regret-rate not met at C0 = 20): "
+                    + "; ".join(excluded) + ". " if excluded else "")
+                   + "; ".join(rows) + f". gamma = {res.constants['gamma']}, study "
                    f"{res.seconds:.0f} s on {res.executor}")
+
+
+def _ce(link: str, gamma: float, two_gamma_lambda0: float, c_init: float = _C_INIT) -> float:
+    """C_e of eq:Ce-explicit at Delta = 1, B_Y = 1, C_off = 1 (t0 = n0)."""
+    mu_g = float(stability(paper_link(link), "1").values["mu_g"])
+    return max(c_init * 2 / mu_g ** 2, gamma ** 2 / (two_gamma_lambda0 - 1))
 
 
 @register("localized-estimation-rate-study", "prop:localized-estimation", "sec:regret",
           "E[||v_t - v*||^2 1{tau > t}] <= C_e d/(t + t0): in the regret-rate study's longest "
           "runs (n = 1e5, 500 replications per link and d in {2, 4, 8, 16}; n = 1e6 for "
           "two-transition d in {8, 16}; r0 from cor:local_stability with lambda0(r0) >= "
-          "0.75 kappa in dimension d) the log-log slope against t + t0 over the last decade of "
-          "the longest run is not shallower than -1, and the error at n grows at most linearly "
-          "in the number d - 1 of tangent directions",
+          "0.75 kappa in dimension d) the localized error stays below the paper's explicit "
+          "bound (C_e of eq:Ce-explicit, C'_init = 16, C_off = 1) at every recorded t, and the "
+          "text's 'the squared directional error is of order d/t': the log-log slope over the "
+          "last decade of the longest run and the growth of the error at n with the number "
+          "d - 1 of tangent directions",
           "monte-carlo",
-          "per (link, d), on the longest horizon: the 95% bootstrap interval of the slope "
-          "reaches <= -1; error at n ~ (d - 1)^q with the 95% interval of q reaching <= 1",
-          "the bootstrap resamples replications (400 samples, seeded). The rate is asymptotic: "
-          "the slope is judged on the last decade (the slope from t = 10 n0 on, which includes "
-          "the transient from far initial directions, is reported next to it). The proposition "
-          "is an upper bound, so a steeper slope or q < 1 is consistent; a shallower slope on "
-          "the last decade contradicts the text's 'of order d/t' there (DISCREPANCY)",
+          "bound: mean + 5 SE <= C_e d/(t + t0) at every grid t (or within 5 SE with 5 SE <= "
+          f"10% of the bound); rate: 95% bootstrap interval of the slope below -1 + "
+          f"{_SLOPE_MARGIN:g} (reached) or above it (not reached); error at n ~ (d - 1)^q with "
+          f"the 95% interval of q below 1 + {_Q_MARGIN:g} (as d) or above it (faster); an "
+          "interval straddling its margin is unresolved (FAIL)",
+          "the bootstrap resamples replications (400 samples, seeded). prop:localized-"
+          "estimation is a bound at every t >= n0 with an explicit constant, so only a "
+          "violation of C_e d/(t + t0) contradicts it (DISCREPANCY), and a violation at a "
+          "finite t is not a pre-asymptotic effect. A decay shallower than 1/t or an error "
+          "growing faster than d at the tested horizons does not contradict an upper bound "
+          "that still holds; it shows that 'of order d/t' describes the bound, not the error, "
+          "on those horizons (CAVEAT)",
           printed="E[||v_t - v*||^2 1{tau > t}] <= C_e d/(t + t0); 'the squared directional "
-                  "error is of order d/t'", quick=False)
-def _estimationregret_rate_study():
-    _, an = regret_rate_study()
-    rows, ok = [], True
+                  "error is of order d/t'", quick=False,
+          mutants=(Mutant("rate d/(t+t0) -> d/(t+t0)^1.2", "printed", kwargs={"rate": 1.2}),
+                   Mutant("C_e d -> C_e (the factor d dropped) with C'_init = 1", "formula",
+                          kwargs={"d_factor": False, "c_init": 1.0})))
+def _estimation_rate_study(rate: float = 1.0, d_factor: bool = True, c_init: float = _C_INIT):
+    res, an = regret_rate_study()
+    rows, bound_bad, unresolved, worst, slow = [], [], [], 0.0, []
+    for part in ("estimation", "estimation_long"):
+        for link, a in an[part].items():
+            gamma = res.constants["gamma"][link]
+            for d, r in a["by_d"].items():
+                ce = _ce(link, gamma, res.constants["two_gamma_lambda0"][(link, d)], c_init)
+                t = np.asarray(r["t"], dtype=float)
+                m, se = np.asarray(r["mean"]), np.asarray(r["se"])
+                bound = ce * (d if d_factor else 1) / (t + r["t0"]) ** rate
+                vs = [bound_verdict(a_, e_, b_, 0.1 * b_) for a_, e_, b_ in zip(m, se, bound)]
+                ratio = float((m / bound).max())
+                worst = max(worst, ratio)
+                if "above" in vs:
+                    bound_bad.append(f"{link} d={d} ({part}): a_t > C_e d/(t+t0) at "
+                                     f"{vs.count('above')} of {t.size} grid t")
+                if "unresolved" in vs:
+                    unresolved.append(f"{link} d={d} ({part})")
+                s = r["slope"]
+                rows.append(f"{link} d={d} ({'n = 1e6' if part.endswith('long') else 'n = 1e5'})"
+                            f": max a_t/bound = {ratio:.3f} (C_e = {ce:.0f}); last decade slope "
+                            f"{s['slope']:.3f} [{s['lo']:.3f}, {s['hi']:.3f}] (t+t0 in "
+                            f"[{s['window'][0]:.0f}, {s['window'][1]:.0f}]); (t+t0) a_t/d at n = "
+                            f"{r['scaled_end']:.1f}, exits {r['exited']}/{r['reps']}")
+    nmax = max(res.config.ns)
     for link, a in an["estimation"].items():
         longs = an["estimation_long"].get(link, {"by_d": {}})["by_d"]
         for d, r in a["by_d"].items():
-            arms = [("n = 1e5", r)] + ([("n = 1e6", longs[d])] if d in longs else [])
-            for name, rr in arms:
-                s, sa = rr["slope"], rr["slope_all"]
-                rows.append(f"{link} d={d} ({name}): last decade slope {s['slope']:.3f} "
-                            f"[{s['lo']:.3f}, {s['hi']:.3f}] (t+t0 in [{s['window'][0]:.0f}, "
-                            f"{s['window'][1]:.0f}]); from 10 n0: {sa['slope']:.3f} "
-                            f"[{sa['lo']:.3f}, {sa['hi']:.3f}]; (t+t0) a_t/d at n = "
-                            f"{rr['scaled_end']:.3f}, exits {rr['exited']}/{rr['reps']}")
-            ok &= s["lo"] <= -1          # judged on the longest horizon available
+            s = (longs.get(d) or r)["slope"]
+            top = -rate + _SLOPE_MARGIN
+            where = (f"{link} d={d}: slope {s['slope']:.3f} [{s['lo']:.3f}, {s['hi']:.3f}] on "
+                     f"t + t0 in [{s['window'][0]:.0f}, {s['window'][1]:.0f}]")
+            if s["lo"] > top:
+                slow.append(where)               # established: slower than t^-(rate - 0.1)
+            elif s["hi"] > top:
+                unresolved.append(where + " (slope unresolved)")
         q = a["d_exponent"]
         if q is not None:
-            ok &= q["q"] - 1.96 * q["q_se"] <= 1
-            rows.append(f"{link}: error at n ~ (d-1)^{q['q']:.3f} +- {1.96 * q['q_se']:.3f}")
-    computed = "; ".join(
-        f"{link}: slopes " + ", ".join(f"{r['slope']['slope']:.2f}" for r in a["by_d"].values())
-        + (f", (d-1)-exponent {a['d_exponent']['q']:.2f}" if a["d_exponent"] else "")
-        for link, a in an["estimation"].items())
-    return Outcome(PASS if ok else DISCREPANCY, computed, "; ".join(rows))
+            lo, hi = q["q"] - _Z95 * q["q_se"], q["q"] + _Z95 * q["q_se"]
+            where = f"{link}: error at n = {nmax:g} ~ (d-1)^{q['q']:.2f} [{lo:.2f}, {hi:.2f}]"
+            rows.append(where)
+            if lo > 1 + _Q_MARGIN:
+                slow.append(where)               # established: faster than (d-1)^1.1
+            elif hi > 1 + _Q_MARGIN:
+                unresolved.append(where + " (exponent unresolved)")
+    if bound_bad:
+        status = DISCREPANCY
+    elif unresolved:
+        status = FAIL
+    elif slow:
+        status = CAVEAT
+    else:
+        status = PASS
+    computed = (f"max a_t/(C_e d/(t+t0)) = {worst:.3f} over every link, d and recorded t"
+                + ("; the d/t regime is not reached on the tested horizons: "
+                   + "; ".join(slow) if slow else "; slopes and d-growth as d/t")
+                + ("; unresolved: " + "; ".join(unresolved) if unresolved else ""))
+    trend = []
+    for link, a in an["estimation_long"].items():
+        for d, r in a["by_d"].items():
+            s0, s1 = an["estimation"][link]["by_d"][d]["slope"], r["slope"]
+            trend.append(f"{link} d = {d}: slope {s0['slope']:.3f} on t + t0 in "
+                         f"[{s0['window'][0]:.0f}, {s0['window'][1]:.0f}], {s1['slope']:.3f} on "
+                         f"[{s1['window'][0]:.0f}, {s1['window'][1]:.0f}]")
+    detail = (("DISCREPANCY: " + "; ".join(bound_bad) + ". ") if bound_bad else
+              ("CAVEAT: the paper's bound C_e d/(t + t0) holds everywhere (largest ratio "
+               f"{worst:.2f}), so prop:localized-estimation is not contradicted, but the text's "
+               "'the squared directional error is of order d/t' does not describe the error "
+               "itself on the tested horizons for the settings listed. It reads as a transient "
+               "whose length grows with d, not as a failure of the rate: the slopes steepen "
+               "with the horizon (" + "; ".join(trend) + "), so an O(d/t) upper bound is not "
+               "refuted; the d/t regime is not reached on the horizons tested. "
+               if slow else ""))
+    return Outcome(status, computed, detail + "; ".join(rows),
+                   consequence="presentation" if status == CAVEAT else None,
+                   figure="regret-rate" if status == CAVEAT else None)
 
 
 @register("step-size-exponent", "prop:localized-estimation", "sec:regret",
           "The step-size condition 2 gamma lambda0 > 1 bites: with eta_t = gamma/(t + t0) the "
           "localized error decays like t^-min(1, 2 gamma kappa) (kappa the exact local rate): "
           "logistic, Delta = 1, d = 2, 20 deg start, t0 = 100, n = 1e5, 400 replications, "
-          "2 gamma kappa in {0.25, ..., 3}: the measured exponent matches the exact linearized "
-          "recursion on the same window, and below the threshold it is the smaller 2 gamma kappa",
+          "2 gamma kappa in {0.25, ..., 3}: above the threshold (2 gamma kappa >= 1.5) the "
+          "exponent is 1, below it (2 gamma kappa <= 0.75) it is clearly below 1",
           "monte-carlo",
-          f"|measured - linearized| <= max(1.96 SE, {_EXP_ABS:g}) per gamma; measured exponent "
-          "non-decreasing in gamma up to the threshold (within 1.96 SE of the difference)",
-          "the linearization ignores O(alpha^2) terms (a 20 deg start: ~12%) and the stopped "
-          "error uses ||v - v*||^2 = 2(1 - cos alpha) where the recursion tracks sin^2 alpha; "
-          f"{_EXP_ABS:g} in the exponent covers both, and the bootstrap SE covers the Monte Carlo",
-          printed="2 gamma lambda0 > 1 (prop:localized-estimation) gives the d/t rate", quick=False)
-def _step_size_exponent():
+          f"above: 95% bootstrap interval of the exponent inside 1 +- {_SLOPE_MARGIN:g}; below: "
+          f"95% interval below 1 - {_SLOPE_MARGIN:g}",
+          "bootstrap over replications (seeded); an interval that straddles a margin is "
+          "unresolved (FAIL), so wider intervals can never help a verdict. The exact "
+          "linearized recursion's exponent on the same window is reported next to the "
+          "measurement; their agreement is a toolkit self-check (tests/sim/"
+          "test_rate_linearized.py), not a statement of the paper",
+          printed="2 gamma lambda0 > 1 (prop:localized-estimation) gives the d/t rate",
+          quick=False,
+          mutants=(Mutant("exponent min(1, 2 gamma kappa) -> min(0.8, 2 gamma kappa)", "formula",
+                          kwargs={"cap": 0.8}),))
+def _step_size_exponent(cap: float = 1.0):
     _, an = regret_rate_study()
     g = an["gamma"]
-    rows, ok = [], True
-    prev = None
+    rows, parts = [], []
     for r in g["rows"]:
-        tol = max(1.96 * r["measured_se"], _EXP_ABS)
-        good = abs(r["measured"] - r["window_prediction"]) <= tol
-        ok &= good
-        if prev is not None and r["two_gamma_kappa"] <= 1:
-            se = math.hypot(prev["measured_se"], r["measured_se"])
-            ok &= r["measured"] >= prev["measured"] - 1.96 * se
-        prev = r
-        rows.append(f"2gk = {r['two_gamma_kappa']:g} (gamma = {r['gamma']:.3f}): measured "
-                    f"{r['measured']:.3f} [{r['measured_lo']:.3f}, {r['measured_hi']:.3f}], "
-                    f"linearized {r['window_prediction']:.3f}, asymptotic "
-                    f"{r['predicted_exponent']:.3f}{'' if good else ' (MISMATCH)'}; exits "
-                    f"{r['exited']}/{r['reps']}")
-    computed = ", ".join(f"{r['two_gamma_kappa']:g}: {r['measured']:.2f}/"
-                         f"{r['window_prediction']:.2f}" for r in g["rows"])
-    return Outcome(PASS if ok else FAIL, "2 gamma kappa: measured/linearized exponent " + computed,
+        m, lo, hi = r["measured"], r["measured_lo"], r["measured_hi"]
+        x = r["two_gamma_kappa"]
+        if x >= 1.5:
+            part = ("1/t" if cap - _SLOPE_MARGIN < lo and hi < cap + _SLOPE_MARGIN else
+                    "not 1/t" if hi < cap - _SLOPE_MARGIN or lo > cap + _SLOPE_MARGIN else
+                    "unresolved")
+        elif x <= 0.75:
+            part = ("slower" if hi < cap - _SLOPE_MARGIN else
+                    "not slower" if lo >= cap - _SLOPE_MARGIN else "unresolved")
+        else:
+            part = "at the threshold (not judged)"
+        parts.append(part)
+        rows.append(f"2gk = {x:g} (gamma = {r['gamma']:.3f}): measured {m:.3f} [{lo:.3f}, "
+                    f"{hi:.3f}] [{part}], linearized {r['window_prediction']:.3f}, asymptotic "
+                    f"{r['predicted_exponent']:.3f}; exits {r['exited']}/{r['reps']}")
+    if "unresolved" in parts:
+        status = FAIL
+    elif "not 1/t" in parts or "not slower" in parts:
+        status = DISCREPANCY
+    else:
+        status = PASS
+    computed = "2 gamma kappa: measured exponent [95%] " + ", ".join(
+        f"{r['two_gamma_kappa']:g}: {r['measured']:.2f} [{r['measured_lo']:.2f}, "
+        f"{r['measured_hi']:.2f}]" for r in g["rows"])
+    return Outcome(status, computed,
                    f"kappa = {g['kappa']:.6f}, sigma_theta^2 = {g['sigma2']:.6f}, gamma_c = "
                    f"{g['gamma_c']:.4f}; " + "; ".join(rows))
 
@@ -168,26 +313,45 @@ def _step_size_exponent():
           "(logistic, Delta = 1, gamma = 9.68, t0 = n0, r0 from cor:local_stability "
           "with lambda0(r0) >= 0.75 kappa (2 gamma lambda0 = 1.5), "
           "n = 1e4, 2000 replications, d in {2, 8}) the frequency of leaving the r0-neighbourhood "
-          "falls as n0 grows",
+          "decays exponentially in n0",
           "monte-carlo",
-          "per d: P(exit) at the largest n0 below that at the smallest by > 3 SE, and no increase "
-          "between consecutive n0 by more than 2 SE",
-          "binomial SEs from 2000 independent replications; common random numbers across n0",
-          printed="P(tau <= n) <= delta once n0 >= C_loc (d + log(1/delta))", quick=False)
-def _localization_vs_n0():
+          "per d: log P(exit) on n0 (points with >= 5 exits and >= 5 stays) with slope < 0 at "
+          "> 5 SE and the exponential model preferred to a power law by chi2 >= 4",
+          "binomial delta-method weights from 2000 independent replications (common random "
+          "numbers across n0); a decay that cannot be told from a power law (the alternative "
+          "the lemma excludes) is unresolved, never a PASS",
+          printed="P(tau <= n) <= delta once n0 >= C_loc (d + log(1/delta))", quick=False,
+          mutants=(Mutant("exit frequencies in reverse n0 order", "data",
+                          kwargs={"reverse": True}),))
+def _localization_vs_n0(reverse: bool = False):
     _, an = regret_rate_study()
     loc = an["localization"]
-    rows, ok = [], True
+    rows, verdicts = [], []
     for d, rs in loc["by_d"].items():
-        first, last = rs[0], rs[-1]
-        ok &= first["p_exit"] - last["p_exit"] > 3 * math.hypot(first["se"], last["se"])
-        for a, b in zip(rs, rs[1:]):
-            ok &= b["p_exit"] <= a["p_exit"] + 2 * math.hypot(a["se"], b["se"])
-        rows.append(f"d = {d}: " + ", ".join(f"n0 = {r['n0']}: {r['p_exit']:.4f} "
-                                             f"(start outside {r['start_outside']})" for r in rs))
-    return Outcome(PASS if ok else DISCREPANCY,
+        x = np.array([r["n0"] for r in rs], dtype=float)
+        P = np.array([r["p_exit"] for r in rs])[::-1 if reverse else 1]
+        R = rs[0]["reps"]
+        fit = decay_models(x, P, R)
+        if fit["exp"] is None:
+            verdicts.append("unresolved")
+            rows.append(f"d = {d}: fewer than 3 usable points")
+            continue
+        e, pw = fit["exp"], fit["pow"]
+        z, dchi = e["b"] / e["b_se"], pw["chi2"] - e["chi2"]
+        v = ("exponential" if z < -5 and dchi >= _CHI2_MARGIN else
+             "not exponential" if z > 5 or dchi <= -_CHI2_MARGIN else "unresolved")
+        verdicts.append(v)
+        c_loc = max(a / (d - math.log(p)) for a, p in zip(x, P) if p > 0)
+        rows.append(f"d = {d}: " + ", ".join(f"n0 = {int(a)}: {p:.4f}" for a, p in zip(x, P))
+                    + f"; log P slope {e['b']:.4f} +- {e['b_se']:.4f} (z = {z:.1f}), power law "
+                    f"worse by chi2 {dchi:.1f} [{v}] ({fit['used']} points); smallest C_loc "
+                    f"with P <= exp(d - n0/C_loc) on the grid {c_loc:.1f}")
+    status = (FAIL if "unresolved" in verdicts else
+              DISCREPANCY if "not exponential" in verdicts else PASS)
+    return Outcome(status,
                    "; ".join(f"d={d}: {rs[0]['p_exit']:.3f} -> {rs[-1]['p_exit']:.4f}"
-                             for d, rs in loc["by_d"].items()),
+                             for d, rs in loc["by_d"].items())
+                   + f" [{', '.join(verdicts)}]",
                    "r0 " + ", ".join(f"d = {d}: {r:.4f}" for d, r in loc["r0"].items()) + "; "
                    + "; ".join(rows))
 
@@ -199,20 +363,27 @@ def _localization_vs_n0():
           "clearly above the stable mu2 = -1.074037 in the same setting",
           "monte-carlo",
           "log-log slope of E[R_n] over the upper half of the horizons: the unstable link's 95% "
-          "interval lies above the stable link's; the unstable link's best growth model is not "
-          "log n",
-          "bootstrap over replications (seeded); common random numbers across the two links",
-          printed="O(d log n) under assum:positive-stability (lambda* > 0)", quick=False)
-def _unstable_contrast():
+          "interval lies above the stable link's; for the unstable link log n is rejected "
+          f"against the best growth model by chi2 >= {_CHI2_MARGIN:g}",
+          "bootstrap over replications (seeded); common random numbers across the two links; "
+          "wider intervals or flatter chi2 can only make the contrast harder to establish",
+          printed="O(d log n) under assum:positive-stability (lambda* > 0)", quick=False,
+          mutants=(Mutant("the unstable link replaced by the stable one", "link",
+                          kwargs={"unstable": "tt-stable"}),))
+def _unstable_contrast(unstable: str = "tt-unstable"):
     _, an = regret_rate_study()
     c = an["contrast"]
-    u, s = c["tt-unstable"], c["tt-stable"]
-    ok = u["slope"]["lo"] > s["slope"]["hi"] and u["fit"]["best"] != "log"
+    u, s = c[unstable], c["tt-stable"]
+    best = min(u["fit"][m]["chi2"] for m in ("log", "sqrt", "linear"))
+    log_rejected = u["fit"]["log"]["chi2"] >= best + _CHI2_MARGIN
+    ok = u["slope"]["lo"] > s["slope"]["hi"] and log_rejected
     rows = [f"{k}: R_n ~ n^{r['slope']['slope']:.3f} [{r['slope']['lo']:.3f}, "
-            f"{r['slope']['hi']:.3f}], best model {r['fit']['best']}, E[R_n] at n = "
+            f"{r['slope']['hi']:.3f}], chi2 log/sqrt/lin = {r['fit']['log']['chi2']:.1f}/"
+            f"{r['fit']['sqrt']['chi2']:.1f}/{r['fit']['linear']['chi2']:.1f}, E[R_n] at n = "
             f"{r['ns'][-1]:.0f}: {r['mean'][-1]:.2f} +- {r['se'][-1]:.2f}, R_n/n = "
             f"{r['per_round_end']:.2e}, angle {r['angle_deg'][-1]:.2f} deg"
             for k, r in c.items()]
     return Outcome(PASS if ok else DISCREPANCY,
-                   f"unstable n^{u['slope']['slope']:.2f} vs stable n^{s['slope']['slope']:.2f}",
+                   f"{unstable} n^{u['slope']['slope']:.2f} vs stable n^{s['slope']['slope']:.2f}"
+                   f"; log n rejected for {unstable}: {log_rejected}",
                    "; ".join(rows))

@@ -87,3 +87,45 @@ def test_paired_ratio_against_an_independent_delta_method():
     c12 = np.cov(d1, d2)[0, 1] / n
     want = math.sqrt(v2 - 2 * r * c12 + r * r * v1) / abs(m1)
     assert se == pytest.approx(want, rel=1e-10)
+
+
+def test_bound_verdict_never_improves_with_noise():
+    # the same estimate with growing noise: below -> at -> unresolved, never back to below
+    seq = [stats.bound_verdict(0.9, se, 1.0, 0.3) for se in (0.01, 0.05, 0.1)]
+    assert seq == ["below", "at", "unresolved"]
+    assert stats.bound_verdict(1.2, 0.01, 1.0, 0.1) == "above"
+    assert stats.bound_verdict(1.2, 0.1, 1.0, 0.1) == "unresolved"
+
+
+def test_equivalence_verdict_tost():
+    # |0.02| + 1.645 * 0.01 = 0.036 < 0.05: equivalent; with SE 0.03: unresolved
+    assert stats.equivalence_verdict(1.02, 0.01, 1.0, 0.05) == "equivalent"
+    assert stats.equivalence_verdict(1.02, 0.03, 1.0, 0.05) == "unresolved"
+    assert stats.equivalence_verdict(1.2, 0.01, 1.0, 0.05) == "different"
+
+
+def test_one_sided_power_closed_form():
+    # effect = (k + 1.645) SE gives power Phi(1.645) = 0.95
+    assert stats.one_sided_power(6.645 * 0.1, 0.1, 5.0) == pytest.approx(0.95, abs=1e-3)
+
+
+def test_decay_models_recover_exponential_and_power_laws():
+    x = np.array([50.0, 100.0, 150.0, 200.0])
+    R = 10**9                              # huge R: essentially exact probabilities
+    exp_p = 0.5 * np.exp(-0.02 * x)
+    fit = stats.decay_models(x, exp_p, R)
+    assert fit["exp"]["b"] == pytest.approx(-0.02, rel=1e-9)
+    assert fit["pow"]["chi2"] - fit["exp"]["chi2"] > 100
+    pow_p = 5.0 * x ** -1.5
+    fit = stats.decay_models(x, pow_p, R)
+    assert fit["pow"]["b"] == pytest.approx(-1.5, rel=1e-9)
+    assert fit["exp"]["chi2"] - fit["pow"]["chi2"] > 100
+    # points with fewer than 5 events or non-events are dropped
+    assert stats.decay_models(x, np.array([1.0, 0.5, 0.2, 1e-12]), 1000)["used"] == 2
+
+
+def test_power_law_fit_exact():
+    d = np.array([2.0, 4.0, 8.0, 16.0])
+    fit = stats.power_law_fit(d, 3 * d ** 1.25, 0.01 * d)
+    assert fit["q"] == pytest.approx(1.25, rel=1e-12)
+    assert stats.power_law_fit(d, np.array([1.0, -1.0, 2.0, 3.0]), np.ones(4)) is None
