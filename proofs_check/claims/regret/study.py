@@ -173,7 +173,7 @@ def _ce(link: str, gamma: float, two_gamma_lambda0: float, c_init: float = _C_IN
           "that still holds; it shows that 'of order d/t' describes the bound, not the error, "
           "on those horizons (CAVEAT)",
           printed="E[||v_t - v*||^2 1{tau > t}] <= C_e d/(t + t0); 'the squared directional "
-                  "error is of order d/t'", quick=False,
+                  "error is of order d/t'", quick=False, full_finding="CAVEAT",
           mutants=(Mutant("rate d/(t+t0) -> d/(t+t0)^1.2", "printed", kwargs={"rate": 1.2}),
                    Mutant("C_e d -> C_e (the factor d dropped) with C'_init = 1", "formula",
                           kwargs={"d_factor": False, "c_init": 1.0})))
