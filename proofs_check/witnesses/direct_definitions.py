@@ -26,13 +26,15 @@ DIRECT_CASES = (("tt-unstable", "0.2"), ("tt-stable", "1"), ("we-0.72", "0.2"),
 
 
 @functools.cache
-def direct_moments(key: str, delta: float, panels: int = 24) -> dict:
+def direct_moments(key: str, delta: float, panels: int = 24, shift: float = 0.5) -> dict:
     """μ*, κ*, m0, m2 (and m2 by the Stein identity) of the paper link ``key`` from the 2-D
     definitions, float64.
 
     U ~ N(0, s²), s² = 1 − Δ²/4, on [−10s, 10s] and Z ~ N(0, 1) on [0, 10] (truncation
     < 1e−22), tensor Gauss–Legendre with ``panels`` panels of 16 nodes per axis, g from
-    :func:`.links.paper_link_parts`. Accuracy: quadrature < 1e-18, rounding of the ~1.5e5 terms
+    :func:`.links.paper_link_parts`. ``shift`` is the coefficient of ΔZ in the argument
+    U + ``shift``·ΔZ (the definition has 1/2; another value shows that a check notices a wrong
+    definition). Accuracy: quadrature < 1e-18, rounding of the ~1.5e5 terms
     < 1e-14 (the claims allow 1e-12).
 
     Returns
@@ -47,7 +49,7 @@ def direct_moments(key: str, delta: float, panels: int = 24) -> dict:
     z, wz = gauss_legendre_panels(np.linspace(0.0, 10.0, panels + 1))
     pu = wu * np.exp(-0.5 * (u / s) ** 2) / (s * math.sqrt(2 * math.pi))
     pz = wz * np.exp(-0.5 * z**2) / math.sqrt(2 * math.pi)
-    g, g1, _ = parts(u[:, None] + 0.5 * delta * z[None, :])
+    g, g1, _ = parts(u[:, None] + shift * delta * z[None, :])
     w = pu[:, None] * pz[None, :]
     gu, _, g2u = parts(u)
     return {

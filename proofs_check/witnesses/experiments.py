@@ -8,6 +8,7 @@ depend on the machine.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -17,7 +18,7 @@ from nbl_sim.execution import SerialExecutor
 from nbl_sim.experiment import simulate
 from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING
 
-__all__ = ["final_angle", "regret_checkpoints", "paired_regret_gaps"]
+__all__ = ["final_angle", "regret_checkpoints", "paired_regret_gaps", "comparison_run"]
 
 
 def _stochastic_run(link, delta: str, seed: int, record_rounds=None):
@@ -42,15 +43,45 @@ def regret_checkpoints(link, delta: str, rounds, seed: int = 0) -> np.ndarray:
     return _stochastic_run(link, delta, seed, record_rounds=rounds).policies["nbl"].regret
 
 
-def paired_regret_gaps(links, seed: int = 0):
+@functools.cache
+def comparison_run(link, intercept: bool = True, seed: int = 0, reps: int | None = None) -> dict:
+    """One link in the setting of app:logistic-comparison
+    (:data:`nbl_theory.paper.COMPARISON_SETTING`: Δ = 1, n = 2000, n0 = 200, γ = 10, t0 = 500,
+    100 replications; common random numbers and the same randomized initialization for both
+    policies), cached per (link, intercept, seed).
+
+    ``intercept`` is Greedy Logistic's choice of fitting an intercept per arm (the simulator's
+    default, scikit-learn's default) or not; the paper does not say which. ``reps`` (default:
+    the printed 100) runs the first ``reps`` replications only (replication r is seeded by
+    ``SeedSequence(seed).spawn(...)[r]`` whatever the total).
+
+    Returns
+    -------
+    dict
+        ``nbl``, ``gl``: final regret R_n per replication; ``start_angle``: NBL's signed angle
+        (degrees) at v_{n0}, per replication.
+    """
+    c = COMPARISON_SETTING
+    env = Environment.build(link, c["delta"], c["d"])
+    res = simulate(env, n=c["n"], reps=c["reps"] if reps is None else reps, n0=c["n0"],
+                   gamma=c["gamma"], t0=c["t0"],
+                   seed=seed, policies=("nbl", "greedy-logistic"), intercept=intercept,
+                   executor=SerialExecutor())
+    k0 = int(np.searchsorted(res.record_rounds, c["n0"]))
+    return {"nbl": res.policies["nbl"].regret[:, -1],
+            "gl": res.policies["greedy-logistic"].regret[:, -1],
+            "start_angle": np.degrees(res.policies["nbl"].angle[:, k0])}
+
+
+def paired_regret_gaps(links, seed: int = 0, intercept: bool = True):
     """NBL minus Greedy Logistic final regret, paired within replications, in the setting of
-    app:logistic-comparison (:data:`nbl_theory.paper.COMPARISON_SETTING`: Δ = 1, n = 2000,
-    n0 = 200, γ = 10, t0 = 500, 100 replications; common random numbers and the same randomized
-    initialization for both policies).
+    app:logistic-comparison (:func:`comparison_run`).
 
     Parameters
     ----------
     links : sequence of (name, Link)
+    intercept : bool
+        Greedy Logistic fits an intercept per arm.
 
     Returns
     -------
@@ -59,19 +90,15 @@ def paired_regret_gaps(links, seed: int = 0):
         Per link, a diagnostic splitting the replications by whether NBL's randomized start
         v_{n0} is within 30° of v*.
     """
-    c = COMPARISON_SETTING
-    reps, n0 = c["reps"], c["n0"]
+    reps = COMPARISON_SETTING["reps"]
     out, notes = [], []
     for name, link in links:
-        env = Environment.build(link, c["delta"], c["d"])
-        res = simulate(env, n=c["n"], reps=reps, n0=n0, gamma=c["gamma"], t0=c["t0"], seed=seed,
-                       policies=("nbl", "greedy-logistic"), executor=SerialExecutor())
-        nbl, gl = res.policies["nbl"].regret[:, -1], res.policies["greedy-logistic"].regret[:, -1]
+        run = comparison_run(link, intercept, seed)
+        nbl, gl = run["nbl"], run["gl"]
         diff = nbl - gl
         out.append((name, float(diff.mean()), float(diff.std(ddof=1) / math.sqrt(reps))))
         # diagnostic: how far the randomized start v_{n0} is from v*
-        k0 = int(np.searchsorted(res.record_rounds, n0))
-        good = np.abs(np.degrees(res.policies["nbl"].angle[:, k0])) < 30
+        good = np.abs(run["start_angle"]) < 30
         if 1 < good.sum() < reps:
             se_good = diff[good].std(ddof=1) / math.sqrt(good.sum())
             notes.append(f"{name}: median R_n NBL {np.median(nbl):.1f} vs GL {np.median(gl):.1f}; "

@@ -18,6 +18,15 @@ Boundary matrix
 With Y = P⊥X ~ N(0, P⊥) and θ̂ = θ/‖θ‖, the part of Y orthogonal to θ̂ is centred and independent
 of θ̂ᵀY, so E[g(θᵀY) Y Yᵀ] = c₀ (P⊥ − θ̂θ̂ᵀ) + c₂ θ̂θ̂ᵀ with c₀ = E[g(‖θ‖t)], c₂ = E[t² g(‖θ‖t)],
 t ~ N(0, 1) (no Stein identity used; c₂ − c₀ = ‖θ‖² m₂ is the Stein step, checked separately).
+
+Tangent field, potential and tangent Jacobian
+---------------------------------------------
+:func:`own_tangent_field` is h = P_v^⊥(F_+ − F_−) from the one-arm integrals; :func:`own_potential`
+is J(v) = E[(m_+ + m_−)(X)(vᵀX)_+] − vᵀE[m_−(X)X] from the same kernels
+(E[g(s)(ρs + σt)_+] = ρE[s g(s)Φ(ρs/σ)] + σE[g(s)φ(ρs/σ)], E[g(βᵀX)X] = βE[s g(s)]), for any
+v ≠ 0; :func:`tangent_jacobian` is the matrix of Dh(v*) on an orthonormal tangent basis by
+Richardson differences of :func:`own_tangent_field` along great circles. None of them uses
+:mod:`nbl_sim.population` or a formula of the paper.
 """
 
 from __future__ import annotations
@@ -31,7 +40,8 @@ from nbl_theory.numeric import PHI0
 
 from .gaussian import STANDARD_NODES, STANDARD_WEIGHTS
 
-__all__ = ["g_nodes", "arm_field", "own_field", "boundary_matrix", "richardson", "FD_STEP"]
+__all__ = ["g_nodes", "arm_field", "own_field", "own_tangent_field", "own_potential",
+           "tangent_jacobian", "boundary_matrix", "richardson", "FD_STEP"]
 
 #: Step of the central differences (h and h/2 are combined).
 FD_STEP = 1e-3
@@ -115,3 +125,59 @@ def richardson(fun, h: float = FD_STEP):
     d1 = (vals[0] - vals[1]) / (2 * h)
     d2 = (vals[2] - vals[3]) / h
     return (4 * d2 - d1) / 3
+
+
+def own_tangent_field(link, beta: np.ndarray, v: np.ndarray, project: bool = True) -> np.ndarray:
+    """h(v) = P_v^⊥ F(v) with F = F_+ − F_− from :func:`own_field`, shape (k, d).
+
+    ``project=False`` returns F itself (used to show that a check distinguishes h from F).
+    """
+    v2 = np.atleast_2d(v)
+    fp, fm = own_field(link, beta, v2)
+    f = fp - fm
+    return f - (f * v2).sum(1)[:, None] * v2 if project else f
+
+
+def own_potential(link, beta: np.ndarray, v: np.ndarray, linear_term: bool = True) -> np.ndarray:
+    """J(v) = E[(m_+ + m_−)(X)(vᵀX)_+] − vᵀE[m_−(X)X] for nonzero v of any length, shape (k,)
+    (``linear_term=False`` leaves out −vᵀE[m_−(X)X], to show that a check notices it).
+
+    Per arm, with ρ = βᵀv, σ = ‖v − ρβ‖ and c = ρs/σ: E[g(s)(vᵀX)_+] = ρE[s g(s)Φ(c)] +
+    σE[g(s)φ(c)] on the standard nodes (v must be ≥ ~6° from ±β_a, as for :func:`arm_field`);
+    E[g(β_−ᵀX) X] = β_− E[s g(s)] (X = sβ_− + a centred part independent of s). ~1e-15 · ‖v‖.
+    """
+    v = np.atleast_2d(v)
+    g = g_nodes(link)
+    total = np.zeros(v.shape[0])
+    for b in beta:
+        rho = v @ b
+        sigma = np.linalg.norm(v - rho[:, None] * b, axis=1)
+        if np.any(sigma < 0.1 * np.abs(rho)):
+            raise ValueError("own_potential: v too close to +-beta_a for the uniform panels")
+        c = (rho / sigma)[:, None] * STANDARD_NODES[None, :]
+        total += rho * (ndtr(c) @ (STANDARD_WEIGHTS * STANDARD_NODES * g))
+        total += sigma * ((PHI0 * np.exp(-0.5 * c * c)) @ (STANDARD_WEIGHTS * g))
+    if not linear_term:
+        return total
+    mean_minus = beta[0] * float(STANDARD_WEIGHTS @ (STANDARD_NODES * g))
+    return total - v @ mean_minus
+
+
+def tangent_jacobian(link, beta: np.ndarray, v_star: np.ndarray, basis: np.ndarray,
+                     project: bool = True) -> np.ndarray:
+    """Dh(v*) on the tangent space: column j is Dh(v*)[b_j] (ambient, shape (d,)) for the
+    orthonormal tangent basis ``basis`` (d × (d − 1)), by :func:`richardson` of
+    :func:`own_tangent_field` along v_ε = cos(ε) v* + sin(ε) b_j (truncation ~1e-12,
+    quadrature rounding ~1e-16/h ~ 1e-13, both × max(1, S)).
+
+    ``basis.T @ result`` is the (d − 1) × (d − 1) matrix of Dh(v*) in that basis.
+    """
+    cols = []
+    for j in range(basis.shape[1]):
+        b = basis[:, j]
+
+        def field(eps, b=b):
+            path = np.cos(eps)[:, None] * v_star[None, :] + np.sin(eps)[:, None] * b[None, :]
+            return own_tangent_field(link, beta, path, project=project)
+        cols.append(richardson(field))
+    return np.column_stack(cols)

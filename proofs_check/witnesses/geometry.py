@@ -18,7 +18,8 @@ from nbl_sim.geometry import tangent_projection
 
 __all__ = ["unit_vectors", "direction_gap", "stereographic_unit", "rational_cases",
            "rational_sphere_pairs", "float_pairs", "angle_distance", "cayley_rotation",
-           "case_geometry", "tangent_directions", "sphere_path", "normalized_path"]
+           "case_geometry", "tangent_basis", "tangent_directions", "sphere_path",
+           "normalized_path"]
 
 
 def unit_vectors(rng, d: int, k: int = 1) -> np.ndarray:
@@ -110,6 +111,14 @@ def case_geometry(index: int, delta: str, d: int):
     q, _ = np.linalg.qr(np.random.default_rng(10 * index + d).standard_normal((d, d)))
     beta, vs, theta = pop.arm_vectors(delta, d, v_star=q[:, 0], theta_dir=q[:, 1])
     return beta, vs, theta
+
+
+def tangent_basis(vs) -> np.ndarray:
+    """An orthonormal basis of the tangent space v*^⊥ as the columns of a d × (d − 1) matrix
+    (Householder QR of [v*, I]; float64, a few ulps)."""
+    vs = np.asarray(vs, dtype=float)
+    q, _ = np.linalg.qr(np.column_stack([vs, np.eye(vs.size)]))
+    return q[:, 1:vs.size]
 
 
 def tangent_directions(vs, theta, d):

@@ -49,8 +49,10 @@ def weighted_entropy_link_parts(rho: float):
     """g_ρ, g_ρ', g_ρ'' from the implicit equation z = (1+ρ) log g − (1−ρ) log(1−g) + 2ρ log 2
     (app:elicitation-geometry).
 
-    The equation is solved by 120 bisection steps in x = logit(g) on [−800, 800] (to the last
-    bit of x); g' = 1/φ'' and g'' = −φ'''/φ''³ (sec:decision_stability_geometry).
+    The equation is solved by bisection in x = logit(g): x ↦ φ_ρ'(expit(x)) vanishes at x = 0
+    and has slope (1 + ρ)(1 − m) + (1 − ρ)m ∈ [1 − |ρ|, 1 + |ρ|], so x lies between z/(1 + |ρ|)
+    and z/(1 − |ρ|); 64 halvings of that bracket (width 2|ρ||z|/(1 − ρ²)) reach the last bit of
+    x for |z| < 1e3. g' = 1/φ'' and g'' = −φ'''/φ''³ (sec:decision_stability_geometry).
 
     Returns
     -------
@@ -63,8 +65,10 @@ def weighted_entropy_link_parts(rho: float):
 
     def parts(z):
         z = np.asarray(z, dtype=float)
-        lo, hi = np.full(z.shape, -800.0), np.full(z.shape, 800.0)
-        for _ in range(120):
+        a = abs(rho)
+        lo = np.minimum(z / (1 + a), z / (1 - a))
+        hi = np.maximum(z / (1 + a), z / (1 - a))
+        for _ in range(64):
             mid = 0.5 * (lo + hi)
             up = dual(mid) < z
             lo, hi = np.where(up, mid, lo), np.where(up, hi, mid)

@@ -3,12 +3,16 @@ every quantity the proofs of prop:local_jacobian and cor:local_stability manipul
 for the six named links of the paper at fixed random orientations.
 
 * :func:`jacobian_steps`: Richardson central differences (h = 1e-3, 5e-4; truncation ~1e-12,
-  rounding/quadrature noise ~1e-16/h ~ 1e-13) of F_+, F_− (own one-arm integrals,
-  :mod:`.fields`), of the library's F and h and of the projection P_v^⊥ along the spherical
-  path v_ε and the normalized path v_u(ε), next to the boundary matrix and the toolkit's
-  stability values.
+  rounding/quadrature noise ~1e-16/h ~ 1e-13) of F_+, F_− and h = P_v^⊥(F_+ − F_−) (own
+  one-arm integrals, :mod:`.fields`), of the library's F (for the library comparison) and of
+  the projection P_v^⊥ along the spherical path v_ε and the normalized path v_u(ε), next to the
+  boundary matrix and the toolkit's stability values.
+* :func:`tangent_spectrum`: the matrix of Dh(v*) on an orthonormal tangent basis from the own
+  field (:func:`.fields.tangent_jacobian`) and its eigenvalues — no formula of the paper used.
 * :func:`local_expansions`: the remainders of h(v) = Dh(v*)[u] + r(v) at 8 scales
-  ‖u‖ = 1e-1..3e-4 along ± each tangent direction, divided by the power the proof predicts.
+  ‖u‖ = 1e-1..3e-4 along ± each tangent direction, divided by the power the proof predicts; h is
+  the own field and Dh(v*) the matrix of eq:Jacobian, −Δμ*P + 2φ0 m2 θθᵀ, with the toolkit's
+  μ*, m2 (``phi0`` replaces φ0(0) to show that the check notices a wrong coefficient).
 """
 
 from __future__ import annotations
@@ -18,16 +22,33 @@ import functools
 import numpy as np
 
 from nbl_sim import population as pop
+from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
 
-from .fields import boundary_matrix, own_field, richardson
-from .geometry import case_geometry, normalized_path, sphere_path, tangent_directions
+from .fields import boundary_matrix, own_field, own_tangent_field, richardson, tangent_jacobian
+from .geometry import (
+    case_geometry,
+    normalized_path,
+    sphere_path,
+    tangent_basis,
+    tangent_directions,
+)
 from .toolkit_values import field_scale, float_values
 
-__all__ = ["jacobian_steps", "local_expansions", "EXPANSION_SCALES"]
+__all__ = ["jacobian_steps", "tangent_spectrum", "local_expansions", "jacobian_matrix",
+           "EXPANSION_SCALES"]
 
 #: The scales ‖u‖ of :func:`local_expansions`.
 EXPANSION_SCALES = np.geomspace(1e-1, 3e-4, 8)
+
+
+def jacobian_matrix(delta: float, mu_star: float, m2: float, v_star, theta,
+                    phi0: float = PHI0) -> np.ndarray:
+    """eq:Jacobian as a (d, d) matrix, −Δμ* P + 2φ0 m2 θθᵀ with P = I − v*v*ᵀ (maps the
+    tangent space at v* to itself and kills v*)."""
+    d = v_star.size
+    return (-delta * mu_star * (np.eye(d) - np.outer(v_star, v_star))
+            + 2 * phi0 * m2 * np.outer(theta, theta))
 
 
 @functools.cache
@@ -41,7 +62,7 @@ def jacobian_steps(deltas: tuple, dims: tuple) -> list:
         ``st`` (the toolkit's float64 stability values), ``S`` (the field scale), ``M, c0, c2``
         (:func:`.fields.boundary_matrix`), ``F_star`` (library F(v*)), ``own_F_star`` (own
         F(v*)), and the Richardson derivatives ``DFp``, ``DFm`` (own F_± along v_ε), ``DF``
-        (library F along v_ε), ``DF_norm``, ``Dh`` (library F, h along v_u(ε)) and ``DP``
+        (library F along v_ε), ``DF_norm``, ``Dh`` (own F and h along v_u(ε)) and ``DP``
         (P_v^⊥ along v_u(ε)).
     """
     rows = []
@@ -62,8 +83,12 @@ def jacobian_steps(deltas: tuple, dims: tuple) -> list:
                     def fminus(e, link=link, u=u, beta=beta, vs=vs):
                         return own_field(link, beta, sphere_path(vs, u, e))[1]
 
-                    def field(e, path, fun, link=link, u=u, beta=beta, vs=vs):
-                        return fun(link, beta, path(vs, u, e))
+                    def lib_field(e, link=link, u=u, beta=beta, vs=vs):
+                        return pop.population_field(link, beta, sphere_path(vs, u, e))
+
+                    def own(e, project, link=link, u=u, beta=beta, vs=vs):
+                        return own_tangent_field(link, beta, normalized_path(vs, u, e),
+                                                 project=project)
 
                     def proj_path(e, u=u, vs=vs, d=d):
                         return np.array([np.eye(d) - np.outer(p, p)
@@ -74,21 +99,51 @@ def jacobian_steps(deltas: tuple, dims: tuple) -> list:
                         beta=beta, proj=proj, st=st, S=field_scale(link), M=M, c0=c0, c2=c2,
                         F_star=f_star, own_F_star=(fp0 - fm0)[0],
                         DFp=richardson(fplus), DFm=richardson(fminus),
-                        DF=richardson(functools.partial(field, path=sphere_path,
-                                                        fun=pop.population_field)),
-                        DF_norm=richardson(functools.partial(field, path=normalized_path,
-                                                             fun=pop.population_field)),
-                        Dh=richardson(functools.partial(field, path=normalized_path,
-                                                        fun=pop.tangent_field)),
+                        DF=richardson(lib_field),
+                        DF_norm=richardson(functools.partial(own, project=False)),
+                        Dh=richardson(functools.partial(own, project=True)),
                         DP=richardson(proj_path),
                     ))
     return rows
 
 
 @functools.cache
-def local_expansions(deltas: tuple, dims: tuple) -> list:
+def tangent_spectrum(key: str, delta: str, d: int, project: bool = True) -> dict:
+    """The tangent Jacobian of the own field h at v* for the paper link ``key`` (case geometry
+    :func:`.geometry.case_geometry` of the link's index), from finite differences only.
+
+    Returns
+    -------
+    dict
+        ``rates``: −eigenvalues of the symmetric part of the (d − 1) × (d − 1) matrix, ascending;
+        ``theta_rate``: −θ̂ᵀDh(v*)[θ̂]; ``theta_alignment``: |θ̂ᵀe| for the eigenvector e of the
+        eigenvalue nearest −``theta_rate``; ``asymmetry``: max |T − Tᵀ| (all / S where
+        relevant: ``S`` is returned); ``matrix``: Dh(v*) as a (d, d) matrix A Bᵀ (B the tangent
+        basis). ``project=False`` differentiates F instead of h.
+    """
+    index = list(PAPER_LINKS).index(key)
+    link = PAPER_LINKS[key].link()
+    beta, vs, theta = case_geometry(index, delta, d)
+    basis = tangent_basis(vs)
+    cols = tangent_jacobian(link, beta, vs, basis, project=project)
+    t = basis.T @ cols
+    sym = 0.5 * (t + t.T)
+    ev, vec = np.linalg.eigh(sym)
+    th = theta / np.linalg.norm(theta)
+    th_b = basis.T @ th
+    theta_rate = -float(th_b @ sym @ th_b)
+    j = int(np.argmin(np.abs(-ev - theta_rate)))
+    return dict(key=key, delta=delta, d=d, S=field_scale(link), vs=vs, theta=theta,
+                rates=np.sort(-ev), theta_rate=theta_rate,
+                theta_alignment=abs(float(vec[:, j] @ th_b)),
+                asymmetry=float(np.abs(t - t.T).max()), matrix=cols @ basis.T)
+
+
+@functools.cache
+def local_expansions(deltas: tuple, dims: tuple, phi0: float = PHI0) -> list:
     """For each (link, Δ, d, direction û): v = q(tû) = √(1 − t²) v* + tû at t in
-    :data:`EXPANSION_SCALES`, the library's h(v) against Dh(v*)[u] of eq:Jacobian.
+    :data:`EXPANSION_SCALES`, the own field h(v) against Dh(v*)[u] of eq:Jacobian
+    (:func:`jacobian_matrix` with the toolkit's μ*, m2 and the coefficient ``phi0``).
 
     Returns
     -------
@@ -103,16 +158,17 @@ def local_expansions(deltas: tuple, dims: tuple) -> list:
         link = PAPER_LINKS[key].link()
         S = field_scale(link)
         for delta in deltas:
+            st = float_values(link, delta)
             for d in dims:
                 beta, vs, theta = case_geometry(i, delta, d)
-                J = pop.jacobian_formula(link, delta, beta=beta)
+                J = jacobian_matrix(float(delta), st["mu_star"], st["m2"], vs, theta, phi0)
                 dirs = [(n, u / np.linalg.norm(u)) for n, u in tangent_directions(vs, theta, d)]
                 dirs += [("-" + n, -u) for n, u in dirs]
                 for name, uh in dirs:
                     u = EXPANSION_SCALES[:, None] * uh[None, :]
                     nu2 = (u * u).sum(1)
                     v = np.sqrt(1 - nu2)[:, None] * vs + u
-                    h = pop.tangent_field(link, beta, v)
+                    h = own_tangent_field(link, beta, v)
                     Dhu = u @ J.T
                     r = h - Dhu
                     D = v - vs

@@ -13,12 +13,13 @@ import functools
 
 from nbl_sim import population as pop
 from nbl_theory import elicitation as el
+from nbl_theory.families import make_family
 from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 from nbl_theory.threshold import find_thresholds
 
 __all__ = ["certified_at", "mp_at", "float_values", "mu_g", "field_scale", "delta_roots",
-           "weighted_entropy_facts", "regret_rate_study"]
+           "weighted_entropy_facts", "regret_rate_study", "parameter_roots"]
 
 
 @functools.cache
@@ -86,3 +87,14 @@ def delta_roots(key: str):
     """Every certified sign change of λ*(Δ) of the paper link ``key`` on a 160-point grid of
     (0, 2) (:func:`nbl_theory.threshold.find_thresholds`)."""
     return find_thresholds(paper_link(key), "delta", grid=160, certify=True, label=key)
+
+
+@functools.cache
+def parameter_roots(family: str, parameter: str, delta: str, certify: bool = True,
+                    bracket: tuple | None = None, grid: int = 160):
+    """Every sign change of λ* over a family parameter at fixed Δ
+    (:func:`nbl_theory.threshold.find_thresholds` with ``grid`` scan points; certified brackets
+    when ``certify``), cached so that a claim's mutants reuse it."""
+    return find_thresholds(lambda v: make_family(family, **{parameter: v}), parameter,
+                           delta=delta, bracket=bracket, grid=grid, certify=certify,
+                           label=family)

@@ -2,28 +2,32 @@
 stability radius, the decomposition of Δ = v − v* on the sphere, the local expansions of h and
 of ⟨Δ, h⟩.
 
-The radius is computed from the library's H(α) by a scan and root refinement
+The radius is computed from the library's H(α) (compared with the witness's own field in
+``h-alpha-identity``) by a scan and root refinement
 (:func:`proofs_check.witnesses.lambda0.local_radius`); the identities are checked exactly on
-rational unit vectors and in float64 on random pairs; the expansions compare the library's h
-with Dh(v*) of eq:Jacobian at 8 scales (:mod:`proofs_check.witnesses.local_expansions`).
+rational unit vectors and in float64 on random pairs; the expansions compare the witness's own
+field h (:mod:`proofs_check.witnesses.fields`) with Dh(v*) of eq:Jacobian at 8 scales
+(:mod:`proofs_check.witnesses.local_expansions`). Every check takes the coefficient it tests as
+a keyword argument (the mutants change only that).
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
-from nbl_sim import population as pop
 from nbl_sim.geometry import tangent_projection
+from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.stability import stability
 
-from ...registry import FAIL, PASS, Outcome, register
+from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.geometry import float_pairs, rational_sphere_pairs
 from ...witnesses.lambda0 import local_radius
 from ...witnesses.local_expansions import local_expansions
-from ...witnesses.toolkit_values import field_scale, float_values
+from ...witnesses.toolkit_values import float_values
 
 __all__: list[str] = []
 
@@ -39,32 +43,27 @@ _DIMS = (2, 3)
           "(1e-4..0.05 log, 900 points to pi, both signs of alpha), first zero by brentq "
           "(xtol 1e-12)",
           "|f| >> quadrature error (~1e-15 sin(alpha)) away from its zeros; a sign change "
-          "between two grid points closer than 0.2 degrees could be missed (stated)")
-def _local_radius():
+          "between two grid points closer than 0.2 degrees could be missed (stated)",
+          mutants=(Mutant("lambda0 = lambda*/2 -> 1.01 lambda* (above the d = 2 rate where "
+                          "m2 >= 0)", "formula", kwargs={"lambda0_factor": 1.01}),))
+def _local_radius(lambda0_factor: float = 0.5):
     cases = [(k, "0.2") for k in PAPER_LINKS] + [("tt-unstable", "1"), ("we-0.80", "1")]
     short, rows, bad = [], [], []
-    worst_gap = 0.0
     for key, delta in cases:
         link = PAPER_LINKS[key].link()
         lam = float_values(link, delta)["lambda_star"]
-        ap, am, small = local_radius(link, delta, lam)
+        # <v - v*, h> <= -lambda0 ||v - v*||^2 with lambda0 = factor x lambda*
+        ap, am, small = local_radius(link, delta, 2 * lambda0_factor * lam)
         a0 = min(ap, am)
         chord = 2 * math.sin(a0 / 2)
         name = f"{key}@{delta}"
         if lam > 0:
-            # cross-check of the reduction <v - v*, h> = H sin(alpha) with the 2-D tangent
-            # field itself: at r0 the two sides of the inequality are equal
-            beta, vs, _ = pop.arm_vectors(delta, 2)
-            v = np.array([math.cos(a0), math.sin(a0)])
-            gap = float((v - vs) @ pop.tangent_field(link, beta, v)
-                        + 0.5 * lam * float((v - vs) @ (v - vs)))
-            worst_gap = max(worst_gap, abs(gap) / field_scale(link))
             ok = a0 > 0 and max(small) < 0
             short.append(f"{name}: {math.degrees(a0):.2f} deg / {chord:.4f}")
             rows.append(f"{name}: lambda* = {lam:.4g}, r0 = {math.degrees(a0):.4f} deg, "
-                        f"||v - v*|| <= {chord:.6f}")
+                        f"||v - v*|| <= {chord:.6f}" + ("" if ok else " - NO radius"))
         else:
-            # the corollary's assumption fails: the field must not be restoring at rate lambda*/2
+            # the corollary's assumption fails: the field must not be restoring at rate lambda0
             ok = a0 == 0 and min(small) > 0
             short.append(f"{name}: none (lambda* < 0)")
             rows.append(f"{name}: lambda* = {lam:.4g} < 0: <v - v*, h(v)> > 0 next to v* "
@@ -74,22 +73,19 @@ def _local_radius():
             rows[-1] += f" (sides differ: +{math.degrees(ap):.4f}, -{math.degrees(am):.4f})"
         if not ok:
             bad.append(name)
-    # control: for the logistic link g(z) + g(-z) = 1 gives H(pi/2) = -Delta mu* = -lambda*
-    # (m2 = 0) by symmetry, so r0 is exactly 90 degrees
+    # control of the radius finder: for the logistic link g(z) + g(-z) = 1 gives
+    # H(pi/2) = -Delta mu* = -lambda* (m2 = 0) by symmetry, so r0 is exactly 90 degrees
     logistic = paper_link("logistic")
     lam_l = float(stability(logistic, "0.2").values["lambda_star"])
     ctrl = math.degrees(min(local_radius(logistic, "0.2", lam_l)[:2]))
-    rows.append(f"control, logistic@0.2: r0 = {ctrl:.9f} deg (exactly 90 by symmetry)")
-    if abs(ctrl - 90.0) > 1e-6:
-        bad.append("logistic control")
-    rows.append(f"at r0, |<v - v*, h(v)> + (lambda*/2)||v - v*||^2| / S = {worst_gap:.1e} "
-                "(tangent_field in d = 2)")
-    if worst_gap > 1e-12:
-        bad.append("gap at r0")
-    return Outcome(FAIL if bad else PASS, "r0 (angle / ||v - v*||): " + "; ".join(short),
-                   "r0 = the first |alpha| where <v - v*, h> = -(lambda*/2)||v - v*||^2 (the "
-                   "largest valid radius, both signs of alpha agree). " + "; ".join(rows)
-                   + (f". FAILED: {bad}" if bad else ""))
+    rows.append(f"control, logistic@0.2 with lambda0 = lambda*/2: r0 = {ctrl:.9f} deg "
+                "(exactly 90 by symmetry)")
+    status = (FAIL if abs(ctrl - 90.0) > 1e-6 else DISCREPANCY if bad else PASS)
+    return Outcome(status, "r0 (angle / ||v - v*||): " + "; ".join(short),
+                   f"lambda0 = {lambda0_factor:g} lambda*; r0 = the first |alpha| where "
+                   "<v - v*, h> = -lambda0 ||v - v*||^2 in d = 2 (the largest valid radius, both "
+                   "signs of alpha agree). " + "; ".join(rows)
+                   + (f". No radius for: {bad}" if bad else ""))
 
 
 @register("delta-decomposition", "eq:app-delta-decomposition", "app:local_stability",
@@ -98,8 +94,10 @@ def _local_radius():
           "exact (==) in rational arithmetic; float 4e-15 absolute",
           "rational unit vectors (inverse stereographic projection) make it exact; in float64 "
           "the terms have size up to ||Delta||^2 <= 4 (ulp 8.9e-16) and ||v|| = 1 only to "
-          "~1e-16: a few ulps")
-def _delta_decomp():
+          "~1e-16: a few ulps",
+          mutants=(Mutant("Delta = u - (1/2)||Delta||^2 v* -> u - ||Delta||^2 v*", "formula",
+                          kwargs={"half": Fraction(1)}),))
+def _delta_decomp(half: Fraction = Fraction(1, 2)):
     rng = np.random.default_rng(17)
     n_exact = 0
     for vs, v in rational_sphere_pairs(rng, 300):
@@ -109,9 +107,9 @@ def _delta_decomp():
         u = [a - c * b for a, b in zip(D, vs)]
         cv = sum(a * b for a, b in zip(vs, v))
         uv = [a - cv * b for a, b in zip(v, vs)]
-        if not (all(a == b - nD2 / 2 * s for a, b, s in zip(D, u, vs)) and u == uv
-                and c == -nD2 / 2):
-            return Outcome(FAIL, f"rational case {n_exact} fails", f"v*={vs}, v={v}")
+        if not (all(a == b - half * nD2 * s for a, b, s in zip(D, u, vs)) and u == uv
+                and c == -half * nD2):
+            return Outcome(DISCREPANCY, f"rational case {n_exact} fails", f"v*={vs}, v={v}")
         n_exact += 1
     worst, worst_q, n = 0.0, 0.0, 0
     for d in (2, 3, 7):
@@ -119,13 +117,13 @@ def _delta_decomp():
         D = v - vs
         u = tangent_projection(vs, D)
         nD2 = (D * D).sum(1)
-        worst = max(worst, float(np.abs(D - (u - 0.5 * nD2[:, None] * vs)).max()))
+        worst = max(worst, float(np.abs(D - (u - float(half) * nD2[:, None] * vs)).max()))
         pos = v @ vs > 0.1    # sqrt(1 - ||u||^2) is ill-conditioned as v^T v* -> 0
         q = np.sqrt(1 - (u * u).sum(1))[:, None] * vs + u
         worst_q = max(worst_q, float(np.abs(q[pos] - v[pos]).max()))
         n += len(v)
     ok = max(worst, worst_q) <= 4e-15
-    return Outcome(PASS if ok else FAIL,
+    return Outcome(PASS if ok else DISCREPANCY,
                    f"exact in {n_exact} rational cases; float max error {worst:.1e}",
                    f"{n} float pairs, ||v - v*|| from 1e-6 to 2, d in {{2, 3, 7}}; "
                    f"|q(u) - v| (v^T v* > 0.1) = {worst_q:.1e}")
@@ -136,8 +134,10 @@ def _delta_decomp():
           "for unit v, v* (u = P^perp Delta)", "property-based",
           "exact (==) in rational arithmetic; float 4e-15 absolute",
           "exact identity given ||v|| = ||v*|| = 1; in float64 the terms have size up to "
-          "||Delta||^2 <= 4 (ulp 8.9e-16): a few ulps")
-def _tangent_delta():
+          "||Delta||^2 <= 4 (ulp 8.9e-16): a few ulps",
+          mutants=(Mutant("||Delta||^4/4 -> ||Delta||^4/2", "formula",
+                          kwargs={"quarter": Fraction(1, 2)}),))
+def _tangent_delta(quarter: Fraction = Fraction(1, 4)):
     rng = np.random.default_rng(19)
     n_exact = 0
     for vs, v in rational_sphere_pairs(rng, 300):
@@ -145,8 +145,8 @@ def _tangent_delta():
         nD2 = sum(x * x for x in D)
         c = sum(a * b for a, b in zip(vs, D))
         nu2 = sum((a - c * b) ** 2 for a, b in zip(D, vs))
-        if not (nD2 == nu2 + nD2 * nD2 / 4 and nu2 == nD2 - nD2 * nD2 / 4):
-            return Outcome(FAIL, f"rational case {n_exact} fails", f"v*={vs}, v={v}")
+        if not (nD2 == nu2 + quarter * nD2 * nD2 and nu2 == nD2 - quarter * nD2 * nD2):
+            return Outcome(DISCREPANCY, f"rational case {n_exact} fails", f"v*={vs}, v={v}")
         n_exact += 1
     worst, n = 0.0, 0
     for d in (2, 3, 7):
@@ -154,9 +154,9 @@ def _tangent_delta():
         D = v - vs
         u = tangent_projection(vs, D)
         nD2 = (D * D).sum(1)
-        worst = max(worst, float(np.abs(nD2 - (u * u).sum(1) - nD2 * nD2 / 4).max()))
+        worst = max(worst, float(np.abs(nD2 - (u * u).sum(1) - float(quarter) * nD2 * nD2).max()))
         n += len(v)
-    return Outcome(PASS if worst <= 4e-15 else FAIL,
+    return Outcome(PASS if worst <= 4e-15 else DISCREPANCY,
                    f"exact in {n_exact} rational cases; float max error {worst:.1e}",
                    f"{n} float pairs, ||v - v*|| from 1e-6 to 2, d in {{2, 3, 7}}")
 
@@ -167,19 +167,24 @@ def _bounded(ratio: np.ndarray, floor: float) -> float:
     return float(ratio[-2:].max() / (1.5 * ratio[:-2].max() + floor))
 
 
-def _expansion_outcome(field: str, power: str, floor: float) -> Outcome:
-    rows = local_expansions(_DELTAS, _DIMS)
+def _expansion_outcome(field: str, power: str, floor: float, phi0: float) -> Outcome:
+    rows = local_expansions(_DELTAS, _DIMS, phi0)
     growth = [(_bounded(r[field], floor), r) for r in rows]
     g, worst = max(growth, key=lambda t: t[0])
     cmax = max(float(r[field].max()) for r in rows)
     climit = max(float(r[field][-1]) for r in rows)
-    return Outcome(PASS if g <= 1.0 else FAIL,
+    return Outcome(PASS if g <= 1.0 else DISCREPANCY,
                    f"remainder/{power} <= {cmax:.3g} over ||u|| = 1e-1..3e-4 (at 3e-4: "
                    f"<= {climit:.3g})",
-                   f"{len(rows)} (link, Delta, d, direction) cases, d = 2: +-theta, d = 3: "
+                   f"{len(rows)} (link, Delta, d, direction) cases, own field h, Dh of "
+                   f"eq:Jacobian with the toolkit's mu*, m2; d = 2: +-theta, d = 3: "
                    f"+-theta, +-orth, +-random; growth at the two smallest scales vs 1.5 x the "
                    f"earlier maximum: worst {g:.2f} ({worst['key']} Delta={worst['delta']} "
                    f"d={worst['d']} {worst['dir']}; <= 1 required)")
+
+
+_PHI0_WRONG = Mutant("phi0(0) -> 1.1 phi0(0) in eq:Jacobian", "formula",
+                     kwargs={"phi0": 1.1 * PHI0})
 
 
 _EXP_TOL = ("remainder ratio at the two smallest of 8 scales ||u|| = 1e-1..3e-4 (6.9e-4, 3e-4) "
@@ -192,16 +197,18 @@ _EXP_WHY = ("h o q is smooth (C^2 for these links), so the remainder is O(||u||^
 @register("h-local-expansion-u", "eq:app-h-local-expansion-u", "app:local_stability",
           "h(v) = Dh(v*)[u] + r(v), ||r(v)|| = o(||u||), u = P^perp v, v = q(u) (Dh of "
           "eq:Jacobian): ||r||/||u||^2 stays bounded as ||u|| -> 0 along several directions, "
-          "six links, Delta in {0.2, 1}, d in {2, 3}", "high-precision", _EXP_TOL, _EXP_WHY)
-def _h_exp_u():
-    return _expansion_outcome("ratio_u", "||u||^2", 1e-7)
+          "six links, Delta in {0.2, 1}, d in {2, 3}", "high-precision", _EXP_TOL, _EXP_WHY,
+          mutants=(_PHI0_WRONG,))
+def _h_exp_u(phi0: float = PHI0):
+    return _expansion_outcome("ratio_u", "||u||^2", 1e-7, phi0)
 
 
 @register("h-local-expansion", "eq:app-h-local-expansion", "app:local_stability",
           "h(v) = Dh(v*)[u] + r(v), ||r(v)|| = o(||Delta||), Delta = v - v*: ||r||/||Delta||^2 "
-          "stays bounded as ||Delta|| -> 0 (same cases)", "high-precision", _EXP_TOL, _EXP_WHY)
-def _h_exp():
-    return _expansion_outcome("ratio_D", "||Delta||^2", 1e-7)
+          "stays bounded as ||Delta|| -> 0 (same cases)", "high-precision", _EXP_TOL, _EXP_WHY,
+          mutants=(_PHI0_WRONG,))
+def _h_exp(phi0: float = PHI0):
+    return _expansion_outcome("ratio_D", "||Delta||^2", 1e-7, phi0)
 
 
 @register("local-inner-product", "eq:app-local-inner-product", "app:local_stability",
@@ -210,13 +217,14 @@ def _h_exp():
           "<v*, Dh(v*)[u]> = 0 (same cases)", "high-precision",
           _EXP_TOL + "; four-term identity and <v*, Dh u> to 1e-15 S",
           "the remainder <u, r> - |Delta|^2 <v*, h>/2 is O(||Delta||^3) for smooth h; "
-          "quadrature noise ~1e-16 S ||Delta|| / ||Delta||^3 (the floor 1e-7)")
-def _inner():
-    out = _expansion_outcome("ratio_in", "||Delta||^3", 1e-7)
-    rows = local_expansions(_DELTAS, _DIMS)
+          "quadrature noise ~1e-16 S ||Delta|| / ||Delta||^3 (the floor 1e-7)",
+          mutants=(_PHI0_WRONG,))
+def _inner(phi0: float = PHI0):
+    out = _expansion_outcome("ratio_in", "||Delta||^3", 1e-7, phi0)
+    rows = local_expansions(_DELTAS, _DIMS, phi0)
     four = max(r["four"] for r in rows)
     tan = max(r["tangent_Dh"] for r in rows)
     if max(four, tan) > 1e-15:
-        out.status = FAIL
+        out.status = DISCREPANCY
     out.detail += f"; four-term identity residual {four:.1e}, max |<v*, Dh u>| {tan:.1e}"
     return out

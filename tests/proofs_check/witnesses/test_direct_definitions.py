@@ -50,3 +50,10 @@ def test_tangent_rates_closed_form(rotate, m2):
             want = sorted([delta * mu] * (d - 2) + [theta_rate])
             assert len(got) == d - 1
             assert max(abs(a - b) for a, b in zip(got, want)) < mpmath.mpf(10) ** -30
+
+
+def test_direct_moments_shift_is_the_coefficient_of_delta_z():
+    a = dd.direct_moments("tt-stable", 1.0)
+    assert dd.direct_moments("tt-stable", 1.0, shift=0.5) == a
+    b = dd.direct_moments("tt-stable", 1.0, shift=1.0)
+    assert abs(b["mu_star"] - a["mu_star"]) > 1e-3 and b["m0"] == a["m0"]

@@ -94,3 +94,13 @@ def test_paths_start_at_v_star_with_velocity_u():
         np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-15)
         np.testing.assert_allclose(v[0], vs, atol=1e-15)
         np.testing.assert_allclose((v[1] - v[2]) / 2e-6, u, atol=1e-8)   # central difference
+
+
+@pytest.mark.parametrize("d", [2, 3, 6])
+def test_tangent_basis_is_orthonormal_and_tangent(d):
+    vs = np.random.default_rng(d).standard_normal(d)
+    vs /= np.linalg.norm(vs)
+    b = geo.tangent_basis(vs)
+    assert b.shape == (d, d - 1)
+    assert np.allclose(b.T @ b, np.eye(d - 1), atol=1e-15)
+    assert np.abs(vs @ b).max() < 1e-15

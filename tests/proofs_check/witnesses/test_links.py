@@ -82,3 +82,28 @@ def test_sup_gprime_closed_forms():
     assert links.sup_gprime(make_family("logistic")) == pytest.approx(0.25, rel=1e-12)
     got = links.sup_gprime(make_family("two-transition", mu2="4"))
     assert got == pytest.approx(0.25 * 1.4, rel=1e-6)
+
+
+@pytest.mark.parametrize("rho", [-0.9, -0.3, 0.0, 0.6, 0.8, 0.9])
+def test_weighted_entropy_bisection_bracket_reaches_the_root(rho):
+    """The bracket [z/(1+|rho|), z/(1-|rho|)] contains x = logit(g): the result equals 120-step
+    bisection on [-800, 800] (the earlier, bracket-free rule) up to a few ulps of x, i.e.
+    |dg| <= 8 eps (1 + |x|) g (1 - g) + 4 ulp(g), for |rho| up to 0.9 and z from -20 to 20
+    (the range of the direct 2-D quadrature)."""
+    z = np.concatenate([np.linspace(-20, 20, 2001), [0.0, 1e-300, -1e-12]])
+
+    def dual(x):
+        return (-(1 + rho) * np.logaddexp(0, -x) + (1 - rho) * np.logaddexp(0, x)
+                + 2 * rho * math.log(2))
+
+    lo, hi = np.full(z.shape, -800.0), np.full(z.shape, 800.0)
+    for _ in range(120):
+        mid = 0.5 * (lo + hi)
+        up = dual(mid) < z
+        lo, hi = np.where(up, mid, lo), np.where(up, hi, mid)
+    x = 0.5 * (lo + hi)
+    ref = expit(x)
+    g, g1, _ = links.weighted_entropy_link_parts(rho)(z)
+    tol = 8 * np.finfo(float).eps * (1 + np.abs(x)) * ref * expit(-x) + 4 * np.spacing(ref)
+    assert np.all(np.abs(g - ref) <= tol)
+    assert np.all(g1 > 0)

@@ -41,3 +41,29 @@ def test_local_expansions_remainders_are_second_order():
         # r(v) = O(||u||^2): the ratio stays bounded (and converges) as ||u|| -> 0
         assert r["ratio_u"][-1] < 2 * r["ratio_u"][:-2].max() + 1e-7
         assert np.all(np.isfinite(r["ratio_D"]))
+
+
+def test_jacobian_matrix_is_eq_jacobian():
+    vs, th = np.array([1.0, 0.0, 0.0]), np.array([0.0, 0.6, 0.0])
+    J = le.jacobian_matrix(0.4, 0.1, 0.05, vs, th)
+    assert np.allclose(J @ vs, 0.0)
+    u = np.array([0.0, 0.3, -0.7])
+    want = -0.4 * 0.1 * u + 2 * le.PHI0 * 0.05 * th * (th @ u)
+    assert np.allclose(J @ u, want, rtol=0, atol=1e-16)
+
+
+def test_tangent_spectrum_of_the_own_field():
+    sp = le.tangent_spectrum("we-0.80", "1", 3)
+    assert sp["rates"].shape == (2,) and sp["asymmetry"] / sp["S"] < 1e-11
+    assert sp["theta_alignment"] > 1 - 1e-9
+    assert np.isclose(sp["theta_rate"], sp["rates"], rtol=0, atol=1e-12).any()
+    assert np.allclose(sp["matrix"] @ sp["vs"], 0.0, atol=1e-12)
+    # F instead of h: the spectrum moves by kappa* (DP F* = -kappa* u), far beyond the FD error
+    sf = le.tangent_spectrum("we-0.80", "1", 3, project=False)
+    assert np.abs(sf["rates"] - sp["rates"]).min() > 0.1
+
+
+def test_local_expansions_notice_a_wrong_coefficient():
+    rows = le.local_expansions(("1",), (2,), 1.1 * le.PHI0)
+    # Dh off by O(1) m2: the remainder is ~||u||, so the ratio grows like 1/||u||
+    assert max(r["ratio_u"][-1] / r["ratio_u"][0] for r in rows) > 10

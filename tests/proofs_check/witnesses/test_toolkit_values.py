@@ -64,3 +64,15 @@ def test_experiments_use_the_printed_settings(monkeypatch):
         == (c["n"], c["reps"], c["n0"], c["gamma"], c["t0"], c["delta"]) \
         == (2000, 100, 200, 10.0, 500.0, "1")
     assert np.isfinite(seen["gamma"])
+
+
+def test_parameter_roots_are_cached_and_bracket_the_unstable_mu2_interval():
+    """A 40-point float64 scan of mu2 in [-4, 4] at Delta = 0.2 finds the two sign changes of
+    lambda*; Brent's roots agree with the certified ones of the claim
+    tt-instability-intermediate-mu2 (0.576800206698..., 2.143283503230...) to 1e-9."""
+    res = toolkit_values.parameter_roots("two-transition", "mu2", "0.2", certify=False, grid=40)
+    assert res is toolkit_values.parameter_roots("two-transition", "mu2", "0.2", certify=False,
+                                                 grid=40)
+    roots = [float(r.value) for r in res.roots]
+    assert len(roots) == 2
+    assert abs(roots[0] - 0.576800206698) < 1e-9 and abs(roots[1] - 2.143283503231) < 1e-9
