@@ -4,23 +4,27 @@
 diagrams, threshold scans, the regret-rate study, figure reproduction)::
 
     res = run_sweep(fn, cells, executor=make_executor(scheduler="local:2"),
-                    cache=ChunkCache(".nbl_cache/sweeps"), progress=callback)
+                    cache=ChunkCache(namespace="phase"), progress=callback)
     res.results      # fn(cells[i]) in cell order (None where a cell failed)
     res.failures     # [CellFailure(index, params, error, traceback), ...]
 
 * **Reproducible.** Results come back in cell order whatever the executor, the number of workers
   or the completion order; cells carry their own seeds, so nothing depends on where they ran.
-* **Cached.** A finished cell is written (atomically) to ``cache`` under a SHA-256 key of the
-  function's name, the cell's parameters (canonical JSON), the package version and a fingerprint
-  of the source of the function's module and every nbl module it imports (so an edited checkout
-  never reuses a stale chunk, and editing unrelated code does not throw the cache away). A
-  rerun after an interruption computes only the cells that are missing.
+* **Cached.** A finished cell is written (atomically) to ``cache`` (a
+  :class:`~nbl_sim.cache.ChunkCache`) under a SHA-256 key of the function's name, the cell's
+  parameters (canonical JSON), the versions of Python, nbl and the numerical libraries, and a
+  fingerprint of the source of the function's module and every nbl module it imports (so an
+  edited checkout or an upgraded numpy never reuses a stale chunk, and editing unrelated code
+  does not throw the cache away). A rerun after an interruption computes only the cells that
+  are missing.
 * **Failures.** A cell that raises is reported with its parameters and the rest of the sweep
   still completes and is saved; ``on_error="raise"`` raises :class:`SweepError` after the sweep
   for callers that need every cell.
 
-The cache stores pickles: it is a private working directory of the user who runs the sweep, not
-a place to load files from others.
+Cell results must be plain data (:mod:`nbl_sim.plain_data`: dicts, lists, tuples, numbers,
+strings, numeric numpy arrays); the cache stores them as JSON and ``.npz`` — never pickle — in a
+private directory, validates and authenticates every entry before serving it, and recomputes
+anything else (:mod:`nbl_sim.cache`).
 """
 
 from __future__ import annotations
@@ -29,9 +33,7 @@ import dataclasses
 import functools
 import hashlib
 import json
-import os
-import pickle
-import tempfile
+import platform
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,12 +43,17 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
+from .cache import ChunkCache, default_cache_dir
 from .execution import Executor, TaskError, make_executor
 
 __all__ = ["run_sweep", "SweepResult", "CellFailure", "SweepError", "ChunkCache", "canonical",
-           "cell_key", "source_fingerprint", "DEFAULT_CACHE_DIR"]
+           "cell_key", "source_fingerprint", "library_versions", "LIBRARIES", "default_cache_dir",
+           "DEFAULT_CACHE_DIR"]
 
-DEFAULT_CACHE_DIR = ".nbl_cache/sweeps"
+#: ``ChunkCache(DEFAULT_CACHE_DIR, ns)`` is the cache in the user's cache directory
+#: (:func:`nbl_sim.cache.default_cache_dir`: ``$NBL_CACHE_DIR``, else e.g. ``~/.cache/nbl``),
+#: resolved when the cache is made — never the current directory
+DEFAULT_CACHE_DIR = None
 
 
 class SweepError(RuntimeError):
@@ -223,57 +230,34 @@ def source_fingerprint(module: str | None = None) -> str:
     return h.hexdigest()
 
 
-def _package_version() -> str:
-    try:
-        from importlib.metadata import version
+#: the distributions whose versions enter every cache key (numerical results may change with
+#: any of them); a missing one counts as None
+LIBRARIES = ("nbl", "numpy", "scipy", "mpmath", "sympy", "python-flint", "numba")
 
-        return version("nbl")
-    except Exception:  # noqa: BLE001 - running from a source tree without metadata
-        return "unknown"
+
+@functools.cache
+def library_versions() -> dict:
+    """``{distribution: version or None}`` for :data:`LIBRARIES`, and the Python version, from
+    the installed metadata (:func:`importlib.metadata.version`; nothing is imported)."""
+    from importlib import metadata
+
+    out = {"python": platform.python_version()}
+    for name in LIBRARIES:
+        try:
+            out[name] = metadata.version(name)
+        except Exception:  # noqa: BLE001 - not installed, or a source tree without metadata
+            out[name] = None
+    return out
 
 
 def cell_key(fn: Callable, params) -> str:
-    """The cache key of ``fn(params)``: function name, parameters, version, source."""
+    """The cache key of ``fn(params)``: SHA-256 of the function's name, the parameters
+    (:func:`canonical`), the versions of Python and the numerical libraries
+    (:func:`library_versions`) and the source fingerprint of the function's module
+    (:func:`source_fingerprint`)."""
     payload = {"fn": f"{fn.__module__}.{fn.__qualname__}", "params": canonical(params),
-               "version": _package_version(), "source": source_fingerprint(fn.__module__)}
+               "versions": library_versions(), "source": source_fingerprint(fn.__module__)}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-
-
-class ChunkCache:
-    """Finished cells on disk: ``<directory>/<namespace>/<key[:2]>/<key>.pkl``."""
-
-    def __init__(self, directory=DEFAULT_CACHE_DIR, namespace: str = "default"):
-        self.root = Path(directory) / namespace
-
-    def _path(self, key: str) -> Path:
-        return self.root / key[:2] / f"{key}.pkl"
-
-    def get(self, key: str):
-        """``(True, value)`` if cached, else ``(False, None)``; a corrupt file counts as missing."""
-        p = self._path(key)
-        if not p.exists():
-            return False, None
-        try:
-            with open(p, "rb") as fh:
-                return True, pickle.load(fh)
-        except Exception:  # noqa: BLE001 - a torn or stale file is recomputed
-            return False, None
-
-    def put(self, key: str, value) -> None:
-        p = self._path(key)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=p.parent, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, p)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self.root.rglob("*.pkl")) if self.root.exists() else 0
 
 
 # ---------------------------------------------------------------------- the runner
@@ -329,7 +313,7 @@ def run_sweep(fn: Callable, cells: Sequence, *, executor: Executor | None = None
                 else:
                     results[i] = res
                     if cache is not None:
-                        cache.put(keys[i], res)
+                        _store(cache, keys[i], res, fn)
                     if on_result is not None:
                         on_result(i, res)
                 done += w[i]
@@ -345,6 +329,14 @@ def run_sweep(fn: Callable, cells: Sequence, *, executor: Executor | None = None
     if on_error == "raise":
         out.raise_failures()
     return out
+
+
+def _store(cache: ChunkCache, key: str, value, fn: Callable) -> None:
+    try:
+        cache.put(key, value)
+    except TypeError as exc:      # a cell returning something other than plain data: a bug
+        raise TypeError(f"{fn.__module__}.{fn.__qualname__} returned a value the cache cannot "
+                        f"store: {exc}") from None
 
 
 def _rounded(x: float, total: float):

@@ -6,12 +6,19 @@ table (``ID__TABLE.csv``), ``ID.json`` (settings, package versions, seconds, whe
 came from the cache) and, for all figures, ``index.md`` — each figure with the paper's caption
 claim and one line on what the reproduction shows.
 
-Cache: a figure's data is stored under ``cache_dir`` keyed by a hash of the figure id, the mode
-(quick/full), the package version and the source fingerprint of the figure module
+Figures are named by id or by paper label (:func:`figure_id`; ``fig:numerical-summary`` is
+``numerical-summary``).
+
+Cache: a figure's data are stored in a :class:`~nbl_sim.cache.ChunkCache` (namespace
+``figures``) as plain data (:meth:`FigureData.to_data`; JSON and ``.npz``, never pickle), keyed
+by a hash of the figure id, the mode (quick/full), the versions of Python, nbl and the numerical
+libraries and the source fingerprint of the figure module
 (:func:`nbl_sim.sweep.source_fingerprint`: the module itself and every library module it imports,
 not the rest of the presentation package), so an interrupted run resumes with the figures already
-computed, and a changed figure, library module or parameter never reuses stale data while a
-changed color or plot does not throw the data away.
+computed, and a changed figure, library module, library version or parameter never reuses stale
+data while a changed color or plot does not throw the data away. An entry that is not valid data
+of a figure is recomputed and replaced. Every output file is written to a unique temporary file
+and moved into place, so concurrent runs on the same directories do not collide.
 
 :func:`write_tables` and :func:`json_default` are the CSV and JSON writers every figure-like output
 uses (also ``nbl study --out``, through :func:`write_study`).
@@ -19,12 +26,15 @@ uses (also ``nbl study --out``, through :func:`write_study`).
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import difflib
 import hashlib
 import inspect
 import json
 import math
-import pickle
+import os
+import secrets
 import time
 import warnings
 from pathlib import Path
@@ -33,23 +43,25 @@ import numpy as np
 
 from nbl_sim.execution import Executor, SerialExecutor, make_executor
 from nbl_sim.experiment import package_versions
-from nbl_sim.sweep import SweepError, run_sweep, source_fingerprint
+from nbl_sim.sweep import ChunkCache, SweepError, library_versions, run_sweep, source_fingerprint
 from nbl_theory.errors import NBLInputError
 
 from .figures import load_figures
+from .figures.base import FigureData
 
-__all__ = ["reproduce", "cache_key", "write_tables", "json_default", "write_study"]
+__all__ = ["reproduce", "figure_id", "cache_key", "write_tables", "json_default", "write_study"]
 
 
 def cache_key(fig_id: str, module, quick: bool) -> str:
-    """The data-cache key of figure ``fig_id`` computed by ``module`` in mode ``quick``: the
-    module's own source and the source fingerprint of everything it imports
-    (:func:`nbl_sim.sweep.source_fingerprint`; modules outside nbl have only their own source)."""
-    src = inspect.getsource(module)
-    version = package_versions().get("nbl") or "unknown"
-    deps = source_fingerprint(module.__name__)
-    h = hashlib.sha256(f"{fig_id}|{quick}|{version}|{deps}|".encode() + src.encode())
-    return h.hexdigest()[:20]
+    """The data-cache key of figure ``fig_id`` computed by ``module`` in mode ``quick``: SHA-256
+    of the id, the mode, the versions of Python, nbl and the numerical libraries
+    (:func:`nbl_sim.sweep.library_versions`), the module's own source and the source fingerprint
+    of everything it imports (:func:`nbl_sim.sweep.source_fingerprint`; modules outside nbl have
+    only their own source)."""
+    payload = {"figure": fig_id, "quick": bool(quick), "versions": library_versions(),
+               "imports": source_fingerprint(module.__name__),
+               "source": hashlib.sha256(inspect.getsource(module).encode()).hexdigest()}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
 def _compute(module, fig_id: str, quick: bool):
@@ -78,7 +90,7 @@ def write_tables(out: Path, prefix: str, data) -> list[Path]:
         path = out / f"{prefix}__{name}.csv"
         arrays = {k: np.atleast_1d(np.asarray(v)) for k, v in cols.items()}
         n = max(a.size for a in arrays.values())
-        with path.open("w", newline="") as fh:
+        with _replacing(path) as tmp, tmp.open("w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(list(arrays))
             for i in range(n):
@@ -101,36 +113,70 @@ def _compute_by_id(cell):
     return _compute(load_figures()[fig_id], fig_id, quick)
 
 
+def figure_id(name: str, registry: dict | None = None) -> str:
+    """The figure id of ``name``: a figure id or the figure's paper label (e.g.
+    ``fig:numerical-summary``).
+
+    Raises
+    ------
+    NBLInputError
+        ``name`` is neither (one line, with the closest ids and labels).
+    """
+    reg = registry if registry is not None else load_figures()
+    if name in reg:
+        return name
+    by_label: dict = {}
+    for fid, module in reg.items():
+        by_label.setdefault(_attr(module, "LABEL", fid), []).append(fid)
+    if len(by_label.get(name, ())) == 1:
+        return by_label[name][0]
+    names = {**{fid: fid for fid in reg},
+             **{lab: ids[0] for lab, ids in by_label.items() if len(ids) == 1}}
+    close = dict.fromkeys(names[c] for c in difflib.get_close_matches(str(name), list(names),
+                                                                       n=6, cutoff=0.5))
+    hint = (f"did you mean {' or '.join(_named(f, reg) for f in list(close)[:3])}?" if close
+            else f"figures: {', '.join(reg)}")
+    raise NBLInputError(f"unknown figure {name!r}; {hint} (nbl reproduce --list shows ids and "
+                        f"paper labels)")
+
+
+def _named(fig_id: str, registry: dict) -> str:
+    return f"{fig_id!r} ({_attr(registry[fig_id], 'LABEL', fig_id)})"
+
+
 def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
-              cache_dir: str | Path | None = ".nbl_cache/figures", progress=None,
-              registry: dict | None = None, executor: Executor | None = None,
+              cache: ChunkCache | None = None, cache_dir: str | Path | None = None,
+              progress=None, registry: dict | None = None, executor: Executor | None = None,
               workers: int | None = None, scheduler: str | None = None) -> list[dict]:
-    """Compute and draw ``figures`` (ids; all when empty) and write their files.
+    """Compute and draw ``figures`` (ids or paper labels; all when empty) and write their files.
 
     The figures' data are computed as cells of one sweep (:func:`nbl_sim.sweep.run_sweep`) on
     ``executor`` (default: in this process; ``workers=N`` a local pool, ``scheduler`` a Dask
-    cluster), each stored in the cache as soon as it arrives; drawing happens here.
+    cluster), each stored in ``cache`` as soon as it arrives; drawing happens here.
+
+    Parameters
+    ----------
+    cache : a :class:`~nbl_sim.cache.ChunkCache` for the figures' data (None: no cache), e.g.
+        ``ChunkCache(namespace="figures")`` in the user's cache directory.
+    cache_dir : shorthand for ``cache=ChunkCache(cache_dir, "figures")``.
 
     Returns one record per figure: id, label, title, files, seconds, cached, summary.
     """
     reg = registry if registry is not None else load_figures()
-    wanted = list(figures) if figures else list(reg)
-    unknown = [f for f in wanted if f not in reg]
-    if unknown:
-        raise NBLInputError(f"unknown figure(s) {unknown}; available: {', '.join(reg)}")
+    wanted = list(dict.fromkeys(figure_id(f, reg) for f in figures)) if figures else list(reg)
+    if cache is None and cache_dir is not None:
+        cache = ChunkCache(cache_dir, "figures")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    cache = Path(cache_dir) if cache_dir else None
-    if cache:
-        cache.mkdir(parents=True, exist_ok=True)
-    paths, datas = {}, {}
-    for fig_id in wanted:
-        key = cache_key(fig_id, reg[fig_id], quick)
-        paths[fig_id] = (cache / f"{fig_id}-{'quick' if quick else 'full'}-{key}.pkl"
-                         if cache else None)
-        if paths[fig_id] is not None and paths[fig_id].exists():
-            with paths[fig_id].open("rb") as fh:
-                datas[fig_id] = pickle.load(fh)
+    keys = {f: cache_key(f, reg[f], quick) for f in wanted} if cache is not None else {}
+    datas: dict = {}
+    for fig_id, key in keys.items():
+        hit, raw = cache.get(key)
+        if hit:
+            try:
+                datas[fig_id] = FigureData.from_data(raw)
+            except ValueError:    # well-formed plain data of another shape: recompute
+                pass
     cached_ids = set(datas)
     todo = [f for f in wanted if f not in datas]
     seconds: dict = {}
@@ -141,12 +187,11 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
         now = time.perf_counter()
         seconds[fig_id] = now - last[0]     # time since the previous figure arrived
         last[0] = now
-        path = paths[fig_id]
-        if path:
-            tmp = path.with_suffix(".tmp")
-            with tmp.open("wb") as fh:
-                pickle.dump(data, fh)
-            tmp.replace(path)  # atomic: an interrupted write never leaves a bad entry
+        if cache is not None:
+            try:
+                cache.put(keys[fig_id], data.to_data())
+            except TypeError as exc:    # a figure whose data are not plain data: a bug
+                raise TypeError(f"figure {fig_id!r}: {exc}") from None
 
     last = [time.perf_counter()]
     if todo:
@@ -178,7 +223,8 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
             files = []
             for ext in ("png", "pdf"):
                 p = out / f"{fig_id}.{ext}"
-                fig.savefig(p, dpi=150 if ext == "png" else None)
+                with _replacing(p) as tmp:
+                    fig.savefig(tmp, dpi=150 if ext == "png" else None, format=ext)
                 files.append(p)
         files += write_tables(out, fig_id, data)
         secs = time.perf_counter() - tic + seconds.get(fig_id, 0.0)
@@ -195,11 +241,30 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
             "versions": package_versions(),
             "files": [f.name for f in files],
         }
-        (out / f"{fig_id}.json").write_text(json.dumps(rec, indent=2, default=json_default) + "\n")
+        _write_text(out / f"{fig_id}.json", json.dumps(rec, indent=2, default=json_default) + "\n")
         rec["files"].append(f"{fig_id}.json")
         records.append(rec)
     _write_index(out, records, quick)
     return records
+
+
+@contextlib.contextmanager
+def _replacing(path: Path):
+    """A unique temporary path next to ``path``, moved onto ``path`` when the block succeeds (so
+    concurrent runs writing the same output never interleave, and readers never see half a
+    file); the file gets the usual permissions (umask)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _write_text(path: Path, text: str) -> None:
+    with _replacing(path) as tmp:
+        tmp.write_text(text)
 
 
 def json_default(x):
@@ -227,7 +292,7 @@ def _write_index(out: Path, records: list[dict], quick: bool) -> None:
                   f"- **Reproduction shows:** {r['summary']}",
                   f"- {r['seconds']:.1f} s{' (data from cache)' if r['cached'] else ''}; files: "
                   + ", ".join(f"`{f}`" for f in r["files"]), ""]
-    (out / "index.md").write_text("\n".join(lines) + "\n")
+    _write_text(out / "index.md", "\n".join(lines) + "\n")
 
 
 def write_study(out_dir, data) -> list[Path]:

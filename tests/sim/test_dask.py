@@ -35,6 +35,12 @@ VALUES = grid_values(-1.5, 2.5, 12)
 DELTAS = grid_values(0.1, 1.5, 8)
 
 
+
+@pytest.fixture(autouse=True)
+def _user_cache_home(tmp_path, monkeypatch):
+    """A private user cache directory (where the cache's HMAC key lives) per test."""
+    monkeypatch.setenv("NBL_CACHE_DIR", str(tmp_path / "nbl-home"))
+
 @pytest.fixture(scope="module")
 def cluster():
     ex = DaskExecutor("local:2")

@@ -1,5 +1,7 @@
-"""nbl_sim.presentation.reproduce: files, cache (resume, invalidation), gallery and errors — with a small
-stand-in figure module, so the runner is tested independently of the real figures."""
+"""nbl_sim.presentation.reproduce: files, cache (resume, invalidation, data only), gallery, figure
+names (ids and paper labels) and errors — with a small stand-in figure module, so the runner is
+tested independently of the real figures. Planted and concurrent cache entries:
+test_cache_security.py."""
 
 import json
 import types
@@ -13,6 +15,12 @@ from nbl_sim.presentation.style import new_figure
 from nbl_theory.errors import NBLInputError
 
 CALLS = []
+
+
+@pytest.fixture(autouse=True)
+def _user_cache_home(tmp_path, monkeypatch):
+    """A private user cache directory (where the cache's HMAC key lives) per test."""
+    monkeypatch.setenv("NBL_CACHE_DIR", str(tmp_path / "nbl-home"))
 
 
 def _compute(quick):
@@ -46,7 +54,7 @@ def _run(tmp_path, **kw):
 def test_files_manifest_and_gallery(tmp_path, monkeypatch):
     import nbl_sim.presentation.reproduce as rp
 
-    monkeypatch.setattr(rp, "cache_key", lambda fid, mod, quick: f"k{quick}")
+    monkeypatch.setattr(rp, "cache_key", lambda fid, mod, quick: f"key-{quick}")
     CALLS.clear()
     (rec,) = _run(tmp_path, quick=True)
     out = tmp_path / "out"
@@ -71,7 +79,7 @@ def test_files_manifest_and_gallery(tmp_path, monkeypatch):
 def test_changed_figure_source_invalidates_the_cache(tmp_path, monkeypatch):
     import nbl_sim.presentation.reproduce as rp
 
-    keys = iter(["a", "b"])
+    keys = iter(["aa", "bb"])
     monkeypatch.setattr(rp, "cache_key", lambda fid, mod, quick: next(keys))
     CALLS.clear()
     _run(tmp_path, quick=True)
@@ -80,8 +88,96 @@ def test_changed_figure_source_invalidates_the_cache(tmp_path, monkeypatch):
 
 
 def test_unknown_figure(tmp_path):
-    with pytest.raises(NBLInputError, match="unknown figure"):
+    with pytest.raises(NBLInputError, match="unknown figure") as err:
         reproduce(["nope"], out_dir=tmp_path, cache_dir=None, registry={"fake": FAKE})
+    assert "\n" not in str(err.value) and "figures: fake" in str(err.value)
+    with pytest.raises(NBLInputError, match=r"did you mean 'fake' \(fig:fake\)\?") as err:
+        reproduce(["fig:fak"], out_dir=tmp_path, registry={"fake": FAKE})
+    assert "\n" not in str(err.value)
+    assert not (tmp_path / "index.md").exists()      # refused before any work
+
+
+def test_paper_label_names_the_figure(tmp_path):
+    (rec,) = reproduce(["fig:fake", "fake"], quick=True, out_dir=tmp_path / "out",
+                       registry={"fake": FAKE})
+    assert rec["id"] == "fake" and rec["label"] == "fig:fake"   # named twice, drawn once
+
+
+def test_every_paper_label_resolves_to_its_figure():
+    """nbl reproduce takes the ids and the paper labels that --list shows."""
+    from nbl_sim.presentation.figures import load_figures
+    from nbl_sim.presentation.reproduce import figure_id
+    from nbl_sim.presentation.tables import figure_list_report, render
+
+    reg = load_figures()
+    assert figure_id("fig:numerical-summary") == "numerical-summary"
+    labels = {fid: mod.LABEL for fid, mod in reg.items()}
+    for fid, label in labels.items():
+        assert figure_id(fid, reg) == fid and figure_id(label, reg) == fid
+    assert len(set(labels.values())) == len(labels)
+    with pytest.raises(NBLInputError,
+                       match=r"did you mean 'numerical-summary' \(fig:numerical-summary\)\?"):
+        figure_id("fig:numerical_summary", reg)
+    listing = render(figure_list_report(reg))
+    assert "paper label" in listing and all(label in listing for label in labels.values())
+
+
+def _entry_files(cache_dir):
+    return sorted(p.name.rsplit(".", 1)[1] for p in (cache_dir / "figures").glob("??/*"))
+
+
+def test_figure_cache_holds_data_and_recomputes_a_damaged_entry(tmp_path, monkeypatch):
+    """The figure data are stored as JSON + npz (no pickle); a truncated, empty or ill-shaped
+    entry is recomputed and replaced instead of raising on every run (issue 13, item 2)."""
+    import nbl_sim.presentation.reproduce as rp
+    from nbl_sim.cache import ChunkCache
+
+    monkeypatch.setattr(rp, "cache_key", lambda fid, mod, quick: f"key-{quick}")
+    CALLS.clear()
+    _run(tmp_path, quick=True)
+    cache = ChunkCache(tmp_path / "cache", "figures")
+    assert _entry_files(tmp_path / "cache") == ["json", "npz"]
+    entry = cache._path("key-True")
+    good = entry.read_bytes()
+    for damage in (good[: len(good) // 2], b"", b"\x80\x04K\x01."):
+        entry.write_bytes(damage)
+        (rec,) = _run(tmp_path, quick=True)
+        assert rec["cached"] is False
+        (rec,) = _run(tmp_path, quick=True)
+        assert rec["cached"] is True
+    assert CALLS == [True] * 4
+    cache.put("key-True", {"tables": [], "settings": {}, "summary": "", "extra": {}})
+    (rec,) = _run(tmp_path, quick=True)                 # plain data, but not a figure's
+    assert rec["cached"] is False and rec["summary"] == "5 points" and CALLS == [True] * 5
+
+
+def test_figure_data_round_trip_and_unsupported_data():
+    x = np.linspace(0, 1, 4)
+    fd = FigureData({"t": {"x": x, "n": [1, 2], "name": ["a", "b"]}}, {"seed": 3, "eps": 1e-9},
+                    "s", {"analysis": {"fit": (1.0, float("nan"))}})
+    from nbl_sim.plain_data import decode, encode
+
+    back = FigureData.from_data(decode(*encode(fd.to_data())))
+    assert back.tables["t"]["x"].tobytes() == x.tobytes()
+    assert back.tables["t"]["n"] == [1, 2] and back.tables["t"]["name"] == ["a", "b"]
+    assert (back.settings, back.summary) == (fd.settings, fd.summary)
+    fit = back.extra["analysis"]["fit"]
+    assert type(fit) is tuple and fit[0] == 1.0 and np.isnan(fit[1])
+    for bad in ([], {"tables": {}, "settings": {}, "summary": 1, "extra": {}},
+                {"tables": {"t": []}, "settings": {}, "summary": "", "extra": {}}):
+        with pytest.raises(ValueError):
+            FigureData.from_data(bad)
+
+
+def test_figure_returning_unsupported_data_is_an_error_naming_it(tmp_path):
+    bad = types.ModuleType("bad_figure")
+    bad.__dict__.update({k: getattr(FAKE, k) for k in ("ID", "LABEL", "TITLE", "CAPTION",
+                                                       "draw")})
+    bad.__file__ = __file__
+    bad.compute = lambda quick: FigureData({"t": {"x": {1, 2}}}, {}, "")
+    with pytest.raises(TypeError, match=r"figure 'fake'.*builtins\.set at value\['tables'\]"):
+        reproduce(["fake"], out_dir=tmp_path / "out", cache_dir=tmp_path / "cache",
+                  registry={"fake": bad})
 
 
 def test_cache_key_follows_the_figure_and_the_library_not_the_style(monkeypatch):

@@ -10,7 +10,6 @@ parent's ``sys.path``, so they can import it (the others use only the standard l
 
 import operator
 import os
-import pickle
 import time
 from functools import partial
 
@@ -62,6 +61,12 @@ def _same(a, b):
     assert [None if r is None else r["sign"] for r in a] == \
         [None if r is None else r["sign"] for r in b]
 
+
+
+@pytest.fixture(autouse=True)
+def _user_cache_home(tmp_path, monkeypatch):
+    """A private user cache directory (where the cache's HMAC key lives) per test."""
+    monkeypatch.setenv("NBL_CACHE_DIR", str(tmp_path / "nbl-home"))
 
 @pytest.fixture(scope="module")
 def reference():
@@ -170,8 +175,8 @@ def test_corrupt_cache_file_is_treated_as_missing(tmp_path, reference):
     cells = _cells()
     run_sweep(_phase_cell, cells, executor=SerialExecutor(), cache=cache)
     torn = cache._path(cell_key(_phase_cell, cells[1]))
-    torn.write_bytes(torn.read_bytes()[:10])              # truncated pickle
-    cache._path(cell_key(_phase_cell, cells[4])).write_bytes(b"not a pickle at all")
+    torn.write_bytes(torn.read_bytes()[:10])              # truncated entry
+    cache._path(cell_key(_phase_cell, cells[4])).write_bytes(b"not an entry at all")
     (torn.parent / "stray.tmp").write_bytes(b"")          # a leftover temp file is no entry
     assert len(cache) == len(cells)
     res = run_sweep(_phase_cell, cells, executor=SerialExecutor(), cache=cache)
@@ -179,8 +184,8 @@ def test_corrupt_cache_file_is_treated_as_missing(tmp_path, reference):
     _same(res.results, reference)
     again = run_sweep(_phase_cell, cells, executor=SerialExecutor(), cache=cache)
     assert (again.computed, again.cached) == (0, len(cells))  # the torn files were rewritten
-    with open(torn, "rb") as fh:
-        assert np.array_equal(pickle.load(fh)["lambda_star"], reference[1]["lambda_star"])
+    hit, value = cache.get(cell_key(_phase_cell, cells[1]))
+    assert hit and np.array_equal(value["lambda_star"], reference[1]["lambda_star"])
 
 
 # ---------------------------------------------------------------------- interrupt and resume

@@ -1,0 +1,333 @@
+"""The one on-disk cache of finished results (sweep cells and figure data): data only, validated,
+authenticated, in a private directory.
+
+Layout: ``<directory>/<namespace>/<key[:2]>/<key>.json`` (+ ``<key>.npz`` when the value holds
+arrays). The JSON file declares ``"schema": "nbl-cache-entry"`` and ``"version": 1`` and holds
+the key, the value's tree (:mod:`nbl_sim.plain_data`), the dtype and shape of every array, the
+SHA-256 of the ``.npz`` file and an HMAC-SHA256 of all of it under a per-user secret. Arrays are
+read with ``np.load(..., allow_pickle=False)``. Nothing is ever unpickled or executed.
+
+**What is served.** An entry is returned only if every check passes: both files are regular
+files (a symlink, a FIFO or a directory is not), the JSON parses and declares this schema,
+version and key, the HMAC matches (so a file planted by someone else, copied from another
+machine or moved from another key is not served), the ``.npz`` digest matches, the arrays are
+bool, numeric or unicode with the declared dtypes and shapes, and the tree follows the plain-data
+grammar. Anything else — truncated, empty, random bytes, a pickle, a wrong type or shape — is a
+miss: the caller recomputes and :meth:`ChunkCache.put` replaces the bad entry.
+
+**Directories.** :func:`default_cache_dir` is ``$NBL_CACHE_DIR`` if set, else the user's cache
+directory (``platformdirs.user_cache_dir("nbl")`` when platformdirs is installed, else
+``$XDG_CACHE_HOME/nbl`` or ``~/.cache/nbl``) — never the current directory. Directories are
+created with mode 0o700; a cache directory writable by others (group or other write bit without
+the sticky bit) or owned by another user is refused with a one-line
+:class:`~nbl_theory.errors.NBLInputError` (:func:`private_dir`). The secret lives in
+``<default_cache_dir()>/secret.key`` (mode 0o600), so it is the same whichever ``directory`` a
+cache uses.
+
+**Writes** go to a unique temporary file in the entry's directory, then ``os.replace``: readers
+see the old entry or the new one, and concurrent writers of the same key never collide.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import io
+import json
+import os
+import re
+import secrets
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from nbl_theory.errors import NBLInputError
+
+from .plain_data import PlainDataError, check_array, decode, encode
+
+__all__ = ["ChunkCache", "default_cache_dir", "private_dir", "CACHE_DIR_ENV", "SCHEMA",
+           "SCHEMA_VERSION"]
+
+CACHE_DIR_ENV = "NBL_CACHE_DIR"
+SCHEMA, SCHEMA_VERSION = "nbl-cache-entry", 1
+_KEY = re.compile(r"[A-Za-z0-9_-]{2,128}")
+_NAMESPACE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_SECRET_FILE = "secret.key"
+_MAX_JSON = 256 * 2**20          # an entry's JSON beyond this is not ours
+_secrets: dict[Path, bytes] = {}
+
+
+# ---------------------------------------------------------------------- directories
+def default_cache_dir() -> Path:
+    """``$NBL_CACHE_DIR`` if set, else the user's cache directory for nbl (platformdirs when
+    installed, else ``$XDG_CACHE_HOME/nbl`` with an absolute ``$XDG_CACHE_HOME``, else
+    ``~/.cache/nbl``). Never relative to the current directory unless ``$NBL_CACHE_DIR`` is."""
+    env = os.environ.get(CACHE_DIR_ENV, "").strip()
+    if env:
+        return Path(env).expanduser().absolute()
+    try:
+        import platformdirs
+    except ImportError:
+        platformdirs = None
+    if platformdirs is not None:
+        p = Path(platformdirs.user_cache_dir("nbl", appauthor=False))
+        if p.is_absolute():
+            return p
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
+    return base / "nbl"
+
+
+def _unsafe(st: os.stat_result) -> str:
+    """Why a directory with this status is not private ('' if it is; POSIX permissions only —
+    on Windows the user profile's ACLs apply)."""
+    if os.name != "posix":
+        return ""
+    if st.st_uid != os.geteuid():
+        return "is owned by another user"
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not st.st_mode & stat.S_ISVTX:
+        return "is writable by others (chmod go-w, or choose another directory)"
+    return ""
+
+
+def private_dir(path) -> Path:
+    """``path`` as an absolute directory that only this user can write, created (with missing
+    parents) with mode 0o700.
+
+    Raises
+    ------
+    NBLInputError
+        ``path`` or a directory created on the way is writable by others (group/other write bit
+        without the sticky bit) or owned by another user, or is not a directory.
+    """
+    path = Path(path).expanduser().absolute()
+    missing = []
+    p = path
+    while not p.exists() and p != p.parent:
+        missing.append(p)
+        p = p.parent
+    for d in reversed(missing):
+        try:
+            os.mkdir(d, 0o700)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise NBLInputError(f"cannot create the cache directory {d}: {exc.strerror} (set "
+                                f"{CACHE_DIR_ENV} or use --cache-dir / --no-cache)") from None
+    for d in [*reversed(missing), path]:
+        try:
+            st = os.stat(d)
+        except OSError as exc:
+            raise NBLInputError(f"cache directory {d}: {exc.strerror}") from None
+        if not stat.S_ISDIR(st.st_mode):
+            raise NBLInputError(f"cache directory {d} is not a directory")
+        why = _unsafe(st)
+        if why:
+            raise NBLInputError(f"refusing cache directory {d}: it {why}")
+    return path
+
+
+def _secret() -> bytes:
+    """The per-user key of the entries' HMAC (created once, mode 0o600, in
+    :func:`default_cache_dir`)."""
+    home = default_cache_dir()
+    f = home / _SECRET_FILE
+    if f in _secrets:
+        return _secrets[f]
+    private_dir(home)
+    for _ in range(3):
+        try:
+            fd = os.open(f, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_NONBLOCK", 0))
+        except FileNotFoundError:
+            fd = None
+        except OSError:            # a symlink (ELOOP) or worse in its place
+            os.unlink(f)
+            fd = None
+        if fd is not None:
+            with os.fdopen(fd, "rb") as fh:
+                st = os.fstat(fh.fileno())
+                key = fh.read(65) if stat.S_ISREG(st.st_mode) else b""
+            if len(key) == 64 and not _unsafe_file(st):
+                _secrets[f] = key
+                return key
+            os.unlink(f)    # unusable (wrong size, readable by others, ...): make a new one
+        tmp = tempfile.NamedTemporaryFile(dir=home, prefix=".secret.", delete=False)
+        try:
+            tmp.write(secrets.token_bytes(64))
+            tmp.close()
+            os.link(tmp.name, f)            # never a half-written key: fails if one exists
+        except FileExistsError:
+            pass                            # another process made it first: read theirs
+        except OSError as exc:
+            raise NBLInputError(f"cannot create the cache key {f}: {exc.strerror}") from None
+        finally:
+            os.unlink(tmp.name)
+    raise NBLInputError(f"cannot set up the cache key {f}")
+
+
+def _unsafe_file(st: os.stat_result) -> bool:
+    return os.name == "posix" and (st.st_uid != os.geteuid() or bool(st.st_mode & 0o077))
+
+
+# ---------------------------------------------------------------------- the cache
+class ChunkCache:
+    """Finished results on disk: ``<directory>/<namespace>/<key[:2]>/<key>.json`` (+ ``.npz``).
+
+    Parameters
+    ----------
+    directory : the cache directory (None: :func:`default_cache_dir`); created with mode 0o700
+        and refused (:class:`~nbl_theory.errors.NBLInputError`) if others can write to it.
+    namespace : a subdirectory (letters, digits, ``-``, ``_``), e.g. ``"simulate"``,
+        ``"figures"``.
+
+    Values are plain data (:mod:`nbl_sim.plain_data`); see the module docstring for what is
+    checked before a stored value is served.
+    """
+
+    def __init__(self, directory=None, namespace: str = "default"):
+        if not isinstance(namespace, str) or not _NAMESPACE.fullmatch(namespace):
+            raise NBLInputError(f"cache namespace must be letters, digits, '-' or '_', got "
+                                f"{namespace!r}")
+        self._key = _secret()      # an unusable key location is refused now, before any work
+        base = private_dir(default_cache_dir() if directory is None else directory)
+        self.root = private_dir(base / namespace)
+
+    def __repr__(self) -> str:
+        return f"ChunkCache({str(self.root.parent)!r}, {self.root.name!r})"
+
+    def _path(self, key: str) -> Path:
+        if not isinstance(key, str) or not _KEY.fullmatch(key):
+            raise NBLInputError(f"bad cache key {key!r}")
+        return self.root / key[:2] / f"{key}.json"
+
+    # ------------------------------------------------------------------ reading
+    def get(self, key: str):
+        """``(True, value)`` for a valid entry, else ``(False, None)`` (missing, or anything not
+        passing the checks of the module docstring)."""
+        p = self._path(key)
+        try:
+            return True, self._read(key, p)
+        except (OSError, ValueError, KeyError, TypeError, RecursionError, MemoryError,
+                EOFError):
+            return False, None
+
+    def _read(self, key: str, p: Path):
+        shard = os.lstat(p.parent)
+        if not stat.S_ISDIR(shard.st_mode) or _unsafe(shard):
+            raise PlainDataError("the entry directory is not a private directory")
+        entry = json.loads(_read_regular(p, _MAX_JSON))
+        if type(entry) is not dict or "mac" not in entry:
+            raise PlainDataError("not a cache entry")
+        mac = entry.pop("mac")
+        if (entry.get("schema") != SCHEMA or entry.get("version") != SCHEMA_VERSION
+                or entry.get("key") != key or type(mac) is not str
+                or not hmac.compare_digest(mac, _mac(entry, self._key))):
+            raise PlainDataError("schema, version, key or signature mismatch")
+        specs, digest = entry["arrays"], entry["npz_sha256"]
+        if type(specs) is not list:
+            raise PlainDataError("arrays must be a list")
+        arrays = []
+        if specs:
+            raw = _read_regular(p.with_suffix(".npz"), None)
+            if type(digest) is not str or hashlib.sha256(raw).hexdigest() != digest:
+                raise PlainDataError("the arrays file does not match the entry")
+            if not raw.startswith(b"PK\x03\x04"):
+                raise PlainDataError("the arrays file is not an npz archive")
+            with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
+                names = [f"a{i}" for i in range(len(specs))]
+                if sorted(npz.files) != sorted(names):
+                    raise PlainDataError("the arrays file holds other arrays")
+                for name, spec in zip(names, specs):
+                    if type(spec) is not dict or set(spec) != {"dtype", "shape"}:
+                        raise PlainDataError("bad array description")
+                    arrays.append(check_array(npz[name], spec["dtype"], spec["shape"]))
+        elif digest is not None:
+            raise PlainDataError("an arrays digest without arrays")
+        return decode(entry["value"], arrays)
+
+    # ------------------------------------------------------------------ writing
+    def put(self, key: str, value) -> None:
+        """Store ``value`` (plain data, else ``TypeError`` naming the offending type) under
+        ``key``, replacing whatever is there, atomically."""
+        p = self._path(key)
+        tree, arrays = encode(value)
+        shard = _private_subdir(p.parent)
+        entry = {"schema": SCHEMA, "version": SCHEMA_VERSION, "key": key,
+                 "arrays": [{"dtype": a.dtype.str, "shape": list(a.shape)} for a in arrays],
+                 "npz_sha256": None, "value": tree}
+        if arrays:
+            buf = io.BytesIO()
+            np.savez(buf, **{f"a{i}": a for i, a in enumerate(arrays)})
+            raw = buf.getvalue()
+            entry["npz_sha256"] = hashlib.sha256(raw).hexdigest()
+            _atomic_write(shard, p.with_suffix(".npz"), raw)
+        entry["mac"] = _mac(entry, self._key)
+        _atomic_write(shard, p, json.dumps(entry, allow_nan=False).encode())
+
+    def __len__(self) -> int:
+        """The number of entries (JSON files; valid or not)."""
+        return sum(1 for _ in self.root.glob("??/*.json"))
+
+
+def _mac(entry: dict, key: bytes) -> str:
+    body = json.dumps(entry, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+
+
+def _read_regular(p: Path, limit: int | None) -> bytes:
+    """The bytes of ``p`` if it is a regular file (not a symlink, FIFO, device, directory)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(p, flags)
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or (limit is not None and st.st_size > limit):
+            raise PlainDataError("not a regular file of a plausible size")
+        return fh.read()
+
+
+def _private_subdir(d: Path) -> Path:
+    """The entry directory ``d`` as a private directory of ours (a symlink, a file or a loose
+    mode in its place is replaced or fixed; another user's directory is refused)."""
+    try:
+        st = os.lstat(d)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        os.unlink(d)                      # a symlink or a file: not ours to follow
+        st = None
+    if st is None:
+        try:
+            os.mkdir(d, 0o700)
+        except FileExistsError:
+            pass
+        st = os.lstat(d)
+        if not stat.S_ISDIR(st.st_mode):
+            raise NBLInputError(f"cache directory {d} keeps being replaced")
+    why = _unsafe(st)
+    if why.startswith("is writable"):
+        os.chmod(d, 0o700)
+    elif why:
+        raise NBLInputError(f"refusing cache directory {d}: it {why}")
+    return d
+
+
+def _atomic_write(directory: Path, target: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        try:
+            os.replace(tmp, target)
+        except OSError:
+            if not stat.S_ISDIR(os.lstat(target).st_mode):
+                raise
+            shutil.rmtree(target)         # a directory where an entry belongs: not an entry
+            os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
