@@ -15,6 +15,24 @@ settings.register_profile("ci", max_examples=60, deadline=None,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache_dir(tmp_path_factory):
+    """Tests never write into the user's real cache (~/.cache/nbl): unless NBL_CACHE_DIR is set,
+    they share one private cache under pytest's temporary root (kept between runs on the same
+    machine, so the regret-rate study's cells are reused; keys cover the code, so nothing
+    stale is served)."""
+    if os.environ.get("NBL_CACHE_DIR"):
+        yield
+        return
+    path = tmp_path_factory.getbasetemp().parent / "nbl-cache"
+    path.mkdir(mode=0o700, exist_ok=True)
+    os.environ["NBL_CACHE_DIR"] = str(path)
+    try:
+        yield
+    finally:
+        os.environ.pop("NBL_CACHE_DIR", None)
+
+
 @pytest.fixture(autouse=True)
 def _restore_precision():
     """Fail a test that leaves mpmath's or flint's global precision changed (mpmath conftest)."""
