@@ -105,7 +105,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     from nbl_sim.execution import DaskExecutor, ProcessExecutor, SerialExecutor
-    from nbl_sim.phase import _phase_cell, _PhaseCell, grid_values, phase_diagram
+    from nbl_sim.phase import PhaseCell, grid_values, phase_cell, phase_diagram
 
     machine = _machine()
     load0 = _load()
@@ -136,8 +136,8 @@ def main(argv=None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     # process-wide first use (imports, sympy, mpmath) on a grid point that is not benchmarked
-    warm = _PhaseCell("two-transition", "mu2", "0.3", (), ("0.7",), "mpmath")
-    _phase_cell(warm)
+    warm = PhaseCell("two-transition", "mu2", "0.3", (), ("0.7",), "mpmath")
+    phase_cell(warm)
     tic = time.perf_counter()
     phase_diagram("two-transition", "mu2", ["0.3"], ["0.7"], tier="float",
                   executor=ProcessExecutor(2))
@@ -154,7 +154,7 @@ def main(argv=None) -> int:
         ex = DaskExecutor(f"local:{n}")
         try:
             ex.client.wait_for_workers(n)
-            ex.client.run(_phase_cell, warm)  # first use on every worker, as in this process
+            ex.client.run(phase_cell, warm)  # first use on every worker, as in this process
             sweep(f"DaskExecutor('local:{n}')", n, ex, time.perf_counter() - tic)
         finally:
             ex.close()

@@ -30,8 +30,8 @@ from nbl_theory.validation import validate_delta
 from .execution import Executor, make_executor
 from .sweep import ChunkCache, run_sweep
 
-__all__ = ["PhaseDiagram", "phase_diagram", "ThresholdScan", "threshold_scan", "TIERS",
-           "grid_values"]
+__all__ = ["PhaseDiagram", "PhaseCell", "phase_cell", "phase_diagram", "ThresholdScan",
+           "threshold_scan", "TIERS", "grid_values"]
 
 TIERS = ("float", "mpmath", "certified")
 
@@ -67,7 +67,7 @@ def _check_family(family: str | LinkSource, param: str, fixed: tuple) -> None:
 
 # ---------------------------------------------------------------------- phase diagram
 @dataclass(frozen=True)
-class _PhaseCell:
+class PhaseCell:
     family: str | LinkSource
     param: str
     value: str
@@ -76,7 +76,7 @@ class _PhaseCell:
     tier: str
 
 
-def _phase_cell(cell: _PhaseCell) -> dict:
+def phase_cell(cell: PhaseCell) -> dict:
     link = _family_link(cell.family, cell.param, cell.value, cell.fixed)
     lam, sign = [], []
     for d in cell.deltas:
@@ -155,14 +155,14 @@ def phase_diagram(family: str | LinkSource, param: str, values, deltas, *, fixed
         validate_delta(d)
     fixed_t = tuple(sorted((str(k), str(v)) for k, v in (fixed or {}).items()))
     _check_family(family, param, fixed_t)
-    cells = [_PhaseCell(family, param, v, fixed_t, tuple(deltas), tier) for v in values]
+    cells = [PhaseCell(family, param, v, fixed_t, tuple(deltas), tier) for v in values]
     own = executor is None
     if own:
         per_point = {"float": 5e-4, "mpmath": 0.4, "certified": 0.02}[tier]   # s, measured
         executor = make_executor(workers, work=len(values) * len(deltas) * per_point,
                                  threshold=5.0, scheduler=scheduler)
     try:
-        res = run_sweep(_phase_cell, cells, executor=executor, cache=cache, progress=progress)
+        res = run_sweep(phase_cell, cells, executor=executor, cache=cache, progress=progress)
         where = executor.describe()
     finally:
         if own:

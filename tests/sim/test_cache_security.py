@@ -27,13 +27,13 @@ import pytest
 from nbl_sim import cache as cache_mod
 from nbl_sim.cache import ChunkCache, default_cache_dir, private_dir
 from nbl_sim.execution import SerialExecutor
-from nbl_sim.phase import _phase_cell, _PhaseCell, phase_diagram
+from nbl_sim.phase import PhaseCell, phase_cell, phase_diagram
 from nbl_sim.sweep import LIBRARIES, cell_key, library_versions, run_sweep
 from nbl_theory.errors import NBLInputError
 
 ROOT = Path(__file__).resolve().parents[2]
-CELL = _PhaseCell("two-transition", "mu2", "1.244122", (), ("0.2",), "float")
-OTHER = _PhaseCell("two-transition", "mu2", "-1.074037", (), ("0.2",), "float")
+CELL = PhaseCell("two-transition", "mu2", "1.244122", (), ("0.2",), "float")
+OTHER = PhaseCell("two-transition", "mu2", "-1.074037", (), ("0.2",), "float")
 PLANTED = {"lambda_star": np.array([9.0]), "sign": ["stable"]}
 
 
@@ -48,7 +48,7 @@ def user_home(tmp_path, monkeypatch):
 @pytest.fixture(scope="module")
 def truth():
     """The cell's value computed directly, and a sanity check that it is the unstable one."""
-    val = _phase_cell(CELL)
+    val = phase_cell(CELL)
     assert val["lambda_star"][0] < 0 and val["sign"] == ["unstable"]
     return val
 
@@ -85,21 +85,21 @@ def _same(a, b) -> None:
 def _recomputes(cache: ChunkCache, truth) -> None:
     """The sweep ignores the planted entry, recomputes the true value, and replaces the entry
     with a good one (a regular file, served on the next run)."""
-    res = run_sweep(_phase_cell, [CELL], executor=SerialExecutor(), cache=cache)
+    res = run_sweep(phase_cell, [CELL], executor=SerialExecutor(), cache=cache)
     assert (res.computed, res.cached) == (1, 0)
     _same(res.results[0], truth)
-    again = run_sweep(_phase_cell, [CELL], executor=SerialExecutor(), cache=cache)
+    again = run_sweep(phase_cell, [CELL], executor=SerialExecutor(), cache=cache)
     assert (again.computed, again.cached) == (0, 1)
     _same(again.results[0], truth)
-    for f in _files(cache, cell_key(_phase_cell, CELL)):
+    for f in _files(cache, cell_key(phase_cell, CELL)):
         assert stat.S_ISREG(os.lstat(f).st_mode)
-    assert stat.S_ISDIR(os.lstat(_files(cache, cell_key(_phase_cell, CELL))[0].parent).st_mode)
+    assert stat.S_ISDIR(os.lstat(_files(cache, cell_key(phase_cell, CELL))[0].parent).st_mode)
 
 
 def _genuine(tmp_path) -> tuple[ChunkCache, str]:
     cache = ChunkCache(tmp_path / "cache", "phase")
-    run_sweep(_phase_cell, [CELL, OTHER], executor=SerialExecutor(), cache=cache)
-    key = cell_key(_phase_cell, CELL)
+    run_sweep(phase_cell, [CELL, OTHER], executor=SerialExecutor(), cache=cache)
+    key = cell_key(phase_cell, CELL)
     assert cache.get(key)[0]
     return cache, key
 
@@ -193,7 +193,7 @@ def _other_users_entry(cache, key, tmp_path, marker):
 
 def _moved(cache, key, tmp_path, marker):
     """The genuine, correctly signed entry of another cell copied to this key."""
-    src_js, src_npz = _files(cache, cell_key(_phase_cell, OTHER))
+    src_js, src_npz = _files(cache, cell_key(phase_cell, OTHER))
     js, npz = _files(cache, key)
     js.write_bytes(src_js.read_bytes())
     npz.write_bytes(src_npz.read_bytes())
@@ -603,7 +603,7 @@ def test_key_changes_with_every_numerical_library_version(monkeypatch, fresh_ver
     from nbl_sim.presentation.reproduce import cache_key
 
     real = metadata.version
-    base = cell_key(_phase_cell, CELL)
+    base = cell_key(phase_cell, CELL)
     fig = cache_key(rates.ID, rates, True)
     assert set(LIBRARIES) >= {"numpy", "scipy", "mpmath", "sympy", "python-flint", "numba",
                               "nbl"}
@@ -613,7 +613,7 @@ def test_key_changes_with_every_numerical_library_version(monkeypatch, fresh_ver
                             lambda name, lib=lib: "0.0+changed" if name == lib else real(name))
         library_versions.cache_clear()
         assert library_versions()[lib] == "0.0+changed"
-        key = cell_key(_phase_cell, CELL)
+        key = cell_key(phase_cell, CELL)
         assert key not in seen, lib
         seen.add(key)
         assert cache_key(rates.ID, rates, True) != fig, lib
@@ -623,10 +623,10 @@ def test_key_changes_with_every_numerical_library_version(monkeypatch, fresh_ver
     monkeypatch.setattr(metadata, "version", real)
     monkeypatch.setattr(platform, "python_version", lambda: "3.0.0")
     library_versions.cache_clear()
-    assert cell_key(_phase_cell, CELL) not in seen
+    assert cell_key(phase_cell, CELL) not in seen
     monkeypatch.setattr(platform, "python_version", real_python)
     library_versions.cache_clear()
-    assert cell_key(_phase_cell, CELL) == base          # nothing else moved
+    assert cell_key(phase_cell, CELL) == base          # nothing else moved
 
 
 # ---------------------------------------------------------------------- what may be stored

@@ -3,7 +3,7 @@ the module, ~2 s): results equal the in-process ones bit for bit, a worker kille
 no cell, failed cells are reported, an interrupted sweep resumes from the cache, and the
 NBL_DASK_SCHEDULER variable reaches a running scheduler.
 
-Workers import only the installed package: the cells are ``nbl_sim.phase._phase_cell`` and
+Workers import only the installed package: the cells are ``nbl_sim.phase.phase_cell`` and
 ``nbl_sim.experiment._run_chunk`` (a "poisoned" cell is a phase cell with value "nan")."""
 
 import operator
@@ -27,7 +27,7 @@ from nbl_sim.execution import (  # noqa: E402
     make_executor,
 )
 from nbl_sim.experiment import simulate  # noqa: E402
-from nbl_sim.phase import _phase_cell, _PhaseCell, grid_values, phase_diagram  # noqa: E402
+from nbl_sim.phase import PhaseCell, grid_values, phase_cell, phase_diagram  # noqa: E402
 from nbl_sim.sweep import ChunkCache, run_sweep  # noqa: E402
 
 FAMILY, PARAM = "two-transition", "mu2"
@@ -91,7 +91,7 @@ def test_worker_killed_mid_sweep_loses_no_cell(cluster):
     recomputed elsewhere, the nanny restarts the worker, and the sweep equals the serial one."""
     pids = _healthy(cluster)
     values = grid_values(-1.0, 2.2, 8)
-    cells = [_PhaseCell(FAMILY, PARAM, v, (), ("0.4",), "mpmath") for v in values]  # ~0.4 s each
+    cells = [PhaseCell(FAMILY, PARAM, v, (), ("0.4",), "mpmath") for v in values]  # ~0.4 s each
     killed = []
 
     def kill_after_first(done, total):
@@ -100,10 +100,10 @@ def test_worker_killed_mid_sweep_loses_no_cell(cluster):
             os.kill(victim, signal.SIGKILL)
             killed.append((victim, done, total))
 
-    res = run_sweep(_phase_cell, cells, executor=cluster, progress=kill_after_first)
+    res = run_sweep(phase_cell, cells, executor=cluster, progress=kill_after_first)
     assert killed and killed[0][1] < killed[0][2]  # the kill came while cells were left
     assert res.ok and res.computed == len(cells)
-    serial = run_sweep(_phase_cell, cells, executor=SerialExecutor())
+    serial = run_sweep(phase_cell, cells, executor=SerialExecutor())
     assert np.array_equal(np.array([r["lambda_star"] for r in res.results]),
                           np.array([r["lambda_star"] for r in serial.results]))
     assert [r["sign"] for r in res.results] == [r["sign"] for r in serial.results]
@@ -131,14 +131,14 @@ def test_poisoned_cell_reported_the_others_present(cluster, serial_float):
     got = phase_diagram(FAMILY, PARAM, values, DELTAS, executor=cluster)
     assert [(f.index, f.params.value) for f in got.failures] == [(5, "nan")]
     assert got.failures[0].error.startswith("NBLInputError")
-    assert "_phase_cell" in got.failures[0].traceback  # the worker's traceback travels back
+    assert "phase_cell" in got.failures[0].traceback  # the worker's traceback travels back
     assert np.isnan(got.lambda_star[:, 5]).all() and (got.sign[:, 5] == "failed").all()
     keep = [j for j in range(len(values)) if j != 5]
     assert np.array_equal(got.lambda_star[:, keep], serial_float.lambda_star[:, keep])
 
 
 def test_interrupt_and_resume_on_the_cluster(cluster, serial_float, tmp_path):
-    cells = [_PhaseCell(FAMILY, PARAM, v, (), tuple(DELTAS), "float") for v in VALUES]
+    cells = [PhaseCell(FAMILY, PARAM, v, (), tuple(DELTAS), "float") for v in VALUES]
     cache = ChunkCache(tmp_path)
 
     def stop_after_three(done, total):
@@ -146,9 +146,9 @@ def test_interrupt_and_resume_on_the_cluster(cluster, serial_float, tmp_path):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        run_sweep(_phase_cell, cells, executor=cluster, cache=cache, progress=stop_after_three)
+        run_sweep(phase_cell, cells, executor=cluster, cache=cache, progress=stop_after_three)
     assert len(cache) == 3
-    res = run_sweep(_phase_cell, cells, executor=cluster, cache=cache)
+    res = run_sweep(phase_cell, cells, executor=cluster, cache=cache)
     assert (res.cached, res.computed) == (3, len(cells) - 3) and res.ok
     lam = np.array([r["lambda_star"] for r in res.results]).T
     assert np.array_equal(lam, serial_float.lambda_star)

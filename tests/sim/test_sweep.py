@@ -2,7 +2,7 @@
 results in cell order, cache reuse and invalidation, interrupt and resume, failed cells, lost
 worker processes, and how make_executor picks an executor. The Dask executor: test_dask.py.
 
-The cells are real phase-diagram cells (``nbl_sim.phase._phase_cell``, float tier unless said
+The cells are real phase-diagram cells (``nbl_sim.phase.phase_cell``, float tier unless said
 otherwise), so the functions the workers run are importable from the installed package; a
 "poisoned" cell is a phase cell whose parameter value is "nan" (NBLInputError in the cell). The
 tests that kill pool workers use small helpers of this module: spawned pool workers receive the
@@ -26,7 +26,7 @@ from nbl_sim.execution import (
     make_executor,
 )
 from nbl_sim.experiment import simulate
-from nbl_sim.phase import _phase_cell, _PhaseCell, phase_diagram
+from nbl_sim.phase import PhaseCell, phase_cell, phase_diagram
 from nbl_sim.sweep import (
     CellFailure,
     ChunkCache,
@@ -46,7 +46,7 @@ EXECUTORS = [pytest.param(SerialExecutor, id="serial"),
 
 
 def _cells(values=VALUES, deltas=DELTAS, tier="float", fixed=()):
-    return [_PhaseCell(FAMILY, PARAM, v, tuple(fixed), tuple(deltas), tier) for v in values]
+    return [PhaseCell(FAMILY, PARAM, v, tuple(fixed), tuple(deltas), tier) for v in values]
 
 
 def _lam(results):
@@ -71,7 +71,7 @@ def _user_cache_home(tmp_path, monkeypatch):
 @pytest.fixture(scope="module")
 def reference():
     """Every cell of ``_cells()`` computed directly, in order."""
-    return [_phase_cell(c) for c in _cells()]
+    return [phase_cell(c) for c in _cells()]
 
 
 class _Stop:
@@ -92,7 +92,7 @@ def test_results_in_cell_order(make, reference):
     # cell 0 is slow (mpmath tier): in the pool the later cells usually arrive first
     cells = [_cells(VALUES[:1], DELTAS[:1], tier="mpmath")[0]] + _cells()[1:]
     arrived = []
-    res = run_sweep(_phase_cell, cells, executor=make(),
+    res = run_sweep(phase_cell, cells, executor=make(),
                     on_result=lambda i, v: arrived.append(i))
     assert res.ok and res.computed == len(cells) and res.cached == 0
     assert sorted(arrived) == list(range(len(cells)))
@@ -133,11 +133,11 @@ def test_simulate_one_chunk_equals_uneven_chunks_through_the_cache(tmp_path):
 # ---------------------------------------------------------------------- the cache
 def test_second_run_computes_nothing_and_returns_equal_results(tmp_path, reference):
     cache = ChunkCache(tmp_path, "phase")
-    first = run_sweep(_phase_cell, _cells(), executor=SerialExecutor(), cache=cache)
+    first = run_sweep(phase_cell, _cells(), executor=SerialExecutor(), cache=cache)
     assert (first.computed, first.cached) == (len(VALUES), 0)
     assert len(cache) == len(VALUES)
     seen = []
-    second = run_sweep(_phase_cell, _cells(), executor=SerialExecutor(), cache=cache,
+    second = run_sweep(phase_cell, _cells(), executor=SerialExecutor(), cache=cache,
                        progress=lambda d, t: seen.append((d, t)))
     assert (second.computed, second.cached) == (0, len(VALUES))
     assert seen == [(len(VALUES), len(VALUES))]  # cached cells count as done at once
@@ -147,44 +147,44 @@ def test_second_run_computes_nothing_and_returns_equal_results(tmp_path, referen
 
 def test_changed_parameter_changes_the_key_and_is_recomputed(tmp_path):
     cache = ChunkCache(tmp_path)
-    run_sweep(_phase_cell, _cells(), executor=SerialExecutor(), cache=cache)
+    run_sweep(phase_cell, _cells(), executor=SerialExecutor(), cache=cache)
     # the same value one ulp-ish away: a new key, recomputed, never the stale result
     values = list(VALUES)
     values[2] = "0.6000000000000001"
-    res = run_sweep(_phase_cell, _cells(values), executor=SerialExecutor(), cache=cache)
+    res = run_sweep(phase_cell, _cells(values), executor=SerialExecutor(), cache=cache)
     assert (res.computed, res.cached) == (1, len(VALUES) - 1)
     assert np.array_equal(res.results[2]["lambda_star"],
-                          _phase_cell(_cells(values)[2])["lambda_star"])
+                          phase_cell(_cells(values)[2])["lambda_star"])
     # every field of the cell enters the key
     base = _cells()[0]
     variants = [_cells(VALUES[:1], ("0.2", "0.81"))[0], _cells(VALUES[:1], ("0.2",))[0],
                 _cells(VALUES[:1], tier="mpmath")[0],
                 _cells(VALUES[:1], fixed=(("mu1", "-2"),))[0],
-                _PhaseCell(FAMILY, "mu1", VALUES[0], (), DELTAS, "float")]
-    keys = {cell_key(_phase_cell, c) for c in [base, *variants]}
+                PhaseCell(FAMILY, "mu1", VALUES[0], (), DELTAS, "float")]
+    keys = {cell_key(phase_cell, c) for c in [base, *variants]}
     assert len(keys) == 1 + len(variants)
     # ... and so does the function; an equal cell built anew has the same key
     from nbl_sim.experiment import _run_chunk
 
-    assert cell_key(_run_chunk, base) != cell_key(_phase_cell, base)
-    assert cell_key(_phase_cell, _cells()[0]) == cell_key(_phase_cell, base)
+    assert cell_key(_run_chunk, base) != cell_key(phase_cell, base)
+    assert cell_key(phase_cell, _cells()[0]) == cell_key(phase_cell, base)
 
 
 def test_corrupt_cache_file_is_treated_as_missing(tmp_path, reference):
     cache = ChunkCache(tmp_path)
     cells = _cells()
-    run_sweep(_phase_cell, cells, executor=SerialExecutor(), cache=cache)
-    torn = cache._path(cell_key(_phase_cell, cells[1]))
+    run_sweep(phase_cell, cells, executor=SerialExecutor(), cache=cache)
+    torn = cache._path(cell_key(phase_cell, cells[1]))
     torn.write_bytes(torn.read_bytes()[:10])              # truncated entry
-    cache._path(cell_key(_phase_cell, cells[4])).write_bytes(b"not an entry at all")
+    cache._path(cell_key(phase_cell, cells[4])).write_bytes(b"not an entry at all")
     (torn.parent / "stray.tmp").write_bytes(b"")          # a leftover temp file is no entry
     assert len(cache) == len(cells)
-    res = run_sweep(_phase_cell, cells, executor=SerialExecutor(), cache=cache)
+    res = run_sweep(phase_cell, cells, executor=SerialExecutor(), cache=cache)
     assert (res.computed, res.cached) == (2, len(cells) - 2)
     _same(res.results, reference)
-    again = run_sweep(_phase_cell, cells, executor=SerialExecutor(), cache=cache)
+    again = run_sweep(phase_cell, cells, executor=SerialExecutor(), cache=cache)
     assert (again.computed, again.cached) == (0, len(cells))  # the torn files were rewritten
-    hit, value = cache.get(cell_key(_phase_cell, cells[1]))
+    hit, value = cache.get(cell_key(phase_cell, cells[1]))
     assert hit and np.array_equal(value["lambda_star"], reference[1]["lambda_star"])
 
 
@@ -194,10 +194,10 @@ def test_interrupt_then_resume_equals_uninterrupted(make, tmp_path, reference):
     cache = ChunkCache(tmp_path)
     stop = _Stop(2)
     with pytest.raises(KeyboardInterrupt):
-        run_sweep(_phase_cell, _cells(), executor=make(), cache=cache, progress=stop)
+        run_sweep(phase_cell, _cells(), executor=make(), cache=cache, progress=stop)
     assert stop.calls[-1] == (2, len(VALUES))
     assert len(cache) == 2  # what finished before the interrupt is saved, nothing else
-    res = run_sweep(_phase_cell, _cells(), executor=make(), cache=cache)
+    res = run_sweep(phase_cell, _cells(), executor=make(), cache=cache)
     assert (res.cached, res.computed) == (2, len(VALUES) - 2)
     _same(res.results, reference)
 
@@ -210,19 +210,19 @@ def test_poisoned_cell_is_reported_and_the_others_complete_and_are_cached(make, 
     values[3] = "nan"
     cells = _cells(values)
     cache = ChunkCache(tmp_path)
-    res = run_sweep(_phase_cell, cells, executor=make(), cache=cache)
+    res = run_sweep(phase_cell, cells, executor=make(), cache=cache)
     assert not res.ok
     assert [f.index for f in res.failures] == [3]
     f = res.failures[0]
     assert isinstance(f, CellFailure) and f.params == cells[3] and f.params.value == "nan"
     assert f.error.startswith("NBLInputError") and "nan" in f.error
-    assert "NBLInputError" in f.traceback and "_phase_cell" in f.traceback
+    assert "NBLInputError" in f.traceback and "phase_cell" in f.traceback
     assert '"nan"' in f.describe_params()
     assert res.results[3] is None and res.computed == len(values) - 1
     ok = [i for i in range(len(values)) if i != 3]
     _same([res.results[i] for i in ok], [reference[i] for i in ok])
     assert len(cache) == len(values) - 1  # failures are not cached ...
-    again = run_sweep(_phase_cell, cells, executor=SerialExecutor(), cache=cache)
+    again = run_sweep(phase_cell, cells, executor=SerialExecutor(), cache=cache)
     assert (again.cached, again.computed) == (len(values) - 1, 0)  # ... so they are retried
     assert [f.index for f in again.failures] == [3]
 
@@ -238,21 +238,21 @@ def test_on_error_raise_raises_after_caching_the_rest(tmp_path, reference):
     values = ["nan", *VALUES[1:]]
     cache = ChunkCache(tmp_path)
     with pytest.raises(SweepError, match=r"1 cell\(s\) failed") as err:
-        run_sweep(_phase_cell, _cells(values), executor=SerialExecutor(), cache=cache,
+        run_sweep(phase_cell, _cells(values), executor=SerialExecutor(), cache=cache,
                   on_error="raise")
     assert [f.index for f in err.value.failures] == [0]
     assert '"nan"' in str(err.value) and "NBLInputError" in str(err.value)
     assert len(cache) == len(VALUES) - 1
-    res = run_sweep(_phase_cell, _cells(VALUES), executor=SerialExecutor(), cache=cache)
+    res = run_sweep(phase_cell, _cells(VALUES), executor=SerialExecutor(), cache=cache)
     assert (res.cached, res.computed) == (len(VALUES) - 1, 1)
     _same(res.results, reference)
 
 
 def test_sweep_argument_errors():
     with pytest.raises(NBLInputError, match="on_error"):
-        run_sweep(_phase_cell, _cells(), executor=SerialExecutor(), on_error="ignore")
+        run_sweep(phase_cell, _cells(), executor=SerialExecutor(), on_error="ignore")
     with pytest.raises(NBLInputError, match="weights"):
-        run_sweep(_phase_cell, _cells(), executor=SerialExecutor(), weights=[1.0])
+        run_sweep(phase_cell, _cells(), executor=SerialExecutor(), weights=[1.0])
 
 
 # ---------------------------------------------------------------------- canonical parameters
@@ -262,11 +262,11 @@ def test_canonical_floats_are_exact():
     assert canonical(a) != canonical(b)
     assert canonical(0.0) != canonical(-0.0)
     assert canonical(1.0) != canonical(1)
-    assert cell_key(_phase_cell, 1) != cell_key(_phase_cell, True)  # JSON 1 vs true
+    assert cell_key(phase_cell, 1) != cell_key(phase_cell, True)  # JSON 1 vs true
     assert canonical(float("nan")) == canonical(float("nan")) != canonical(float("inf"))
     assert canonical("0.1") != canonical(0.1)
-    assert cell_key(_phase_cell, {"x": a}) != cell_key(_phase_cell, {"x": b})
-    assert cell_key(_phase_cell, {"x": a, "y": 1}) == cell_key(_phase_cell, {"y": 1, "x": a})
+    assert cell_key(phase_cell, {"x": a}) != cell_key(phase_cell, {"x": b})
+    assert cell_key(phase_cell, {"x": a, "y": 1}) == cell_key(phase_cell, {"y": 1, "x": a})
 
 
 def test_canonical_numpy_float64_equals_the_python_float():
