@@ -1,11 +1,26 @@
 """All equilibria of the population dynamics on the circle (d = 2, app:local_stability_in_2D).
 
 In d = 2 every direction is v(α) = cos α v* + sin α v*_⊥ and the tangent field is
-h(v(α)) = H(α) v(α)_⊥; the equilibria are the zeros of H on (−π, π] and a zero is attracting
-when H'(α) < 0. :func:`circle_zeros` finds them for any pair of callables (H, H') — the
-paper's Gaussian model (:func:`circle_equilibria`, through
+h(v(α)) = H(α) v(α)_⊥; the equilibria are the zeros of H on the circle and a zero is attracting
+when H'(α) < 0. :func:`circle_zeros` is the one root scan for any pair of callables (H, H'):
+the paper's Gaussian model (:func:`circle_equilibria`, through
 :func:`nbl_sim.population.circle_functions`) and the models beyond the paper
-(:mod:`nbl_sim.beyond`) share it.
+(:func:`nbl_sim.beyond.analysis.circle_equilibria`) share it.
+
+Beyond the Gaussian model the scan needs three more things, all off by default (so the
+Gaussian results are those of the plain scan, bit for bit):
+
+* a reference angle ``ref`` other than 0 (the optimal normal of a law in general position);
+  angles are then reported from it;
+* robustness to rounding: H evaluated on the whole grid at once and H evaluated at one angle
+  may round differently, so a sign change of the grid values is re-checked with one-point
+  evaluations before ``brentq``; a sign change that does not survive is a zero at the end
+  with the smaller |H| (always on);
+* jumps: for a discrete context law H is piecewise smooth and jumps where the boundary
+  crosses an atom. ``brentq`` then converges to the jump, where H does not vanish: with
+  ``jump_rtol`` set, a refined zero at which H(α ± δ) differ by more than ``jump_rtol`` ·
+  max|H| is reported with ``kind="jump"`` and the label ``jump-attracting`` (H from + to −:
+  the flow pushes into the jump from both sides) or ``jump-repelling``.
 """
 
 from __future__ import annotations
@@ -24,16 +39,25 @@ from .population import circle_functions
 
 __all__ = ["CircleEquilibrium", "CircleEquilibria", "circle_zeros", "circle_equilibria"]
 
+_JUMP_STEP = 1e-9  # δ of the one-sided values H(α ± δ) (≫ xtol, ≪ any grid step)
+
 
 @dataclass(frozen=True)
 class CircleEquilibrium:
-    """A zero of H on the circle: v(α) = (cos α, sin α) with h(v(α)) = 0."""
+    """A zero of H on the circle: v(α) = (cos α, sin α) with h(v(α)) = 0 (or, ``kind="jump"``,
+    a sign change of H across a jump).
 
-    alpha: float  # radians, in (−π, π]
+    ``alpha`` is the absolute angle in (ref − π, ref + π] and ``degrees`` the signed angle
+    from the reference direction (``ref = 0``: degrees(alpha))."""
+
+    alpha: float  # radians, in (ref − π, ref + π]
     degrees: float
-    dH: float  # H'(α)
-    stability: str  # "attracting" (H' < −tol), "repelling" (H' > tol), "degenerate"
+    dH: float  # H'(α) (of the smooth piece, for a jump)
+    stability: str  # "attracting" (H' < −tol), "repelling" (H' > tol), "degenerate",
+    #                 or for jumps "jump-attracting" / "jump-repelling"
     residual: float  # |H(α)| at the returned α
+    kind: str = "zero"  # "zero" or "jump"
+    jump: float = 0.0  # H(α + δ) − H(α − δ) for a jump, else 0
 
 
 @dataclass
@@ -49,6 +73,7 @@ class CircleEquilibria(Sequence):
         default="zeros are found from sign changes of H on the grid: two zeros closer than one "
         "grid step (or a zero where H touches 0 without changing sign) can be missed"
     )
+    ref: float = 0.0  # the reference angle (radians) the degrees are measured from
 
     def __len__(self) -> int:
         return len(self.equilibria)
@@ -60,14 +85,26 @@ class CircleEquilibria(Sequence):
         return iter(self.equilibria)
 
 
-def circle_zeros(H: Callable, dH: Callable, n_grid: int = 3600, tol: float = 1e-9,
-                 xtol: float = 1e-13) -> CircleEquilibria:
-    """All zeros of a 2π-periodic H on (−π, π], with their stability.
+def _check_real(x, name: str, positive: bool = False) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(x) or (positive and not x > 0):
+        raise NBLInputError(f"{name} must be a finite{' positive' if positive else ''} number, "
+                            f"got {x!r}")
+    return float(x)
 
-    H is evaluated on the periodic grid α_j = −π + 2πj/n (j = 1..n, n = ``n_grid`` rounded up to
-    even, so α = 0 and α = π are grid points); every sign change between neighbours is refined
-    with ``brentq`` (``xtol`` rad), and a grid value that is exactly 0 is a zero. A zero is
-    "attracting" if H' < −tol, "repelling" if H' > tol, otherwise "degenerate".
+
+def circle_zeros(H: Callable, dH: Callable, n_grid: int = 3600, tol: float = 1e-9,
+                 xtol: float = 1e-13, *, ref: float = 0.0,
+                 jump_rtol: float | None = None) -> CircleEquilibria:
+    """All zeros of a 2π-periodic H on the circle, with their stability.
+
+    H is evaluated on the periodic grid α_j = ref − π + 2πj/n (j = 1..n, n = ``n_grid`` rounded
+    up to even, so α = ref and α = ref + π are grid points); every sign change between
+    neighbours is re-checked with one-point evaluations of H at its ends and refined with
+    ``brentq`` (``xtol`` rad); a sign change that is only rounding (the one-point values agree
+    in sign) is a zero at the end with the smaller |H|, and a grid value that is exactly 0 is a
+    zero. A zero is "attracting" if H' < −tol, "repelling" if H' > tol, otherwise
+    "degenerate" (module docstring for ``jump_rtol``).
 
     Parameters
     ----------
@@ -77,16 +114,35 @@ def circle_zeros(H: Callable, dH: Callable, n_grid: int = 3600, tol: float = 1e-
         Grid points (≥ 8).
     tol : float
         Absolute threshold on |H'| for the stability labels.
+    xtol : float
+        ``brentq``'s absolute tolerance on α.
+    ref : float
+        Reference angle (radians): the grid is anchored on it and ``degrees`` are measured
+        from it.
+    jump_rtol : float or None
+        Report sign changes across jumps of H (discrete laws): a zero whose one-sided values
+        H(α ± 1e-9) differ by more than ``jump_rtol`` · max|H(grid)| is a jump. None (default):
+        H is taken to be continuous.
     """
     if isinstance(n_grid, bool) or not isinstance(n_grid, (int, np.integer)) or n_grid < 8:
         raise NBLInputError(f"n_grid must be an integer >= 8, got {n_grid!r}")
+    ref = _check_real(ref, "ref")
+    if jump_rtol is not None:
+        jump_rtol = _check_real(jump_rtol, "jump_rtol", positive=True)
     n = int(n_grid) + int(n_grid) % 2
     step = 2 * math.pi / n
     grid = -math.pi + step * np.arange(1, n + 1)
     grid[-1] = math.pi
     grid[n // 2 - 1] = 0.0
+    if ref != 0.0:
+        grid = grid + ref
+        grid[n // 2 - 1] = ref
     hv = np.asarray(H(grid), dtype=float)
     sg = np.sign(hv)
+
+    def h1(x):
+        return float(H(np.array([x]))[0])
+
     roots = []
     for j in range(n):
         if sg[j] == 0:
@@ -95,20 +151,37 @@ def circle_zeros(H: Callable, dH: Callable, n_grid: int = 3600, tol: float = 1e-
         k = (j + 1) % n
         if sg[j] * sg[k] < 0:
             a, b = grid[j], grid[k] + (2 * math.pi if k == 0 else 0.0)
-            root = brentq(lambda x: float(H(np.array([x]))[0]), a, b,
-                          xtol=xtol, rtol=4 * np.finfo(float).eps)
-            if root > math.pi:
+            fa, fb = h1(a), h1(b)
+            if fa == 0 or fb == 0 or fa * fb > 0:  # the sign change was rounding
+                root = a if abs(fa) <= abs(fb) else b
+            else:
+                root = brentq(h1, a, b, xtol=xtol, rtol=4 * np.finfo(float).eps)
+            if root > ref + math.pi:
                 root -= 2 * math.pi
-            roots.append(float(root))
+            root = float(root)
+            if any(abs(math.remainder(root - r, 2 * math.pi)) < 1e-12 for r in roots):
+                continue
+            roots.append(root)
     roots = np.array(sorted(roots))
     out = []
     if roots.size:
         d1s = np.asarray(dH(roots), dtype=float)
         res = np.abs(np.asarray(H(roots), dtype=float))
+        scale = float(np.max(np.abs(hv))) if hv.size else 0.0
         for a, d1, r in zip(roots, d1s, res):
             kind = "attracting" if d1 < -tol else "repelling" if d1 > tol else "degenerate"
-            out.append(CircleEquilibrium(float(a), math.degrees(a), float(d1), kind, float(r)))
-    return CircleEquilibria(out, n, step, tol)
+            zk, jump = "zero", 0.0
+            if jump_rtol is not None:
+                left, right = (float(x) for x in
+                               H(np.array([a - _JUMP_STEP, a + _JUMP_STEP])))
+                if abs(right - left) > jump_rtol * scale and left * right <= 0:
+                    zk, jump = "jump", right - left
+                    kind = "jump-attracting" if left > 0 >= right or left >= 0 > right \
+                        else "jump-repelling"
+            out.append(CircleEquilibrium(float(a), math.degrees(a - ref) if ref != 0.0
+                                         else math.degrees(a), float(d1), kind, float(r),
+                                         zk, jump))
+    return CircleEquilibria(out, n, step, tol, ref=ref)
 
 
 def circle_equilibria(link: Link, delta, n_grid: int = 3600, dH_tol: float = 1e-9,

@@ -26,13 +26,26 @@ The streams are numpy's: sub-stream k of replication r is
 ``SeedSequence(seed).spawn(R)[r]``); contexts are its ``standard_normal`` values in memory
 order, reward uniforms ``random(out=U)``, coins ``random(n0) < 0.5``.
 
-Other context laws
-------------------
+Other context laws and arms (beyond the paper)
+-----------------------------------------------
 Every context goes through one method, :meth:`Environment._draw_contexts` ``(rng, X)``, which fills
 the (n, d) float64 array ``X`` of one replication in place from its context sub-stream (default:
-``rng.standard_normal(out=X)``, assum:gaussian_context). A subclass that overrides it changes the
-context law and nothing else: the arm means, rewards, coins, common random numbers and chunking
-invariance all follow.
+``rng.standard_normal(out=X)``, assum:gaussian_context). ``Environment.build(...,
+contexts=LAW)`` plugs a :class:`nbl_sim.beyond.contexts.ContextLaw` (or its spec string) into it:
+N(0, Σ) transforms the same normals, every other law fills ``X`` with
+:meth:`~nbl_sim.beyond.contexts.ContextLaw.fill` in fixed blocks (so the horizon prefix property
+below still holds); an empirical law resamples the rows of its data *with replacement*, holding
+the data once. The arm means, rewards, coins, common random numbers and chunking invariance all
+follow; ``contexts="gaussian"`` is the default, bit for bit.
+
+``arms=`` an :class:`nbl_sim.beyond.arms.ArmModel` (or its spec string, e.g. ``shift=0.1``,
+``intercept=0.25``) replaces the paper's arms: any β_−, β_+ and per-arm links g_−, g_+ (m_a(x) =
+g_a(β_aᵀx)). ``v_star`` is then the reference direction (β_+ − β_−)/‖β_+ − β_−‖ (angles and
+‖v_t − v*‖² are measured from it) and θ the component of (β_+ + β_−)/2 orthogonal to it. The
+optimal action of eq:regret is argmax_a m_a(x): for one shared increasing link it is
+sgn(v*ᵀx) exactly (β_+ − β_− ∥ v*), computed as in the paper's model; with different links it
+is read off the realized means, a*(x) = +1 iff m_+(x) ≥ m_−(x) (ties to +1, as sgn(0) = +1), and
+the regret uses it. ``arms="symmetric"`` is the default, bit for bit.
 
 How a replication is drawn (and why it is fast and exact)
 ---------------------------------------------------------
@@ -62,13 +75,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import mpmath
 import numba
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 from nbl_theory.validation import unit_vector, validate_delta
+
+from .beyond.arms import ArmModel, arm_frame, parse_arms_spec
+from .beyond.contexts import ContextLaw, context_law
+from .beyond.linkeval import link_range
 
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
@@ -242,8 +258,8 @@ class Realization:
     Y : (R, n, 2) float64 potential rewards of both arms.
     coins : (R, n0) int8, randomized-initialization actions in {−1, +1}.
     reps : the replication indices (into ``SeedSequence(seed).spawn``).
-    optimal : (R, n) int8, the optimal actions a*(X_t) = sgn(v*ᵀX_t) (sgn 0 = +1), equal to
-        :meth:`Environment.optimal_actions` ``(X)``.
+    optimal : (R, n) int8, the optimal actions a*(X_t) = argmax_a m_a(X_t) — sgn(v*ᵀX_t)
+        (sgn 0 = +1) for a shared link — equal to :meth:`Environment.optimal_actions` ``(X)``.
     """
 
     X: np.ndarray
@@ -278,6 +294,18 @@ class Environment:
     reward: str = "bernoulli"
     noise: float = 0.5
     notes: list = field(default_factory=list)
+    contexts: ContextLaw | None = None  # None: N(0, I_d), the paper's
+    arms: ArmModel | None = None        # None: the paper's arms β_a = θ + a(Δ/2)v*, link g
+
+    @property
+    def links(self) -> tuple:
+        """(g_−, g_+): the arm links (both ``link`` for the paper's arms)."""
+        return (self.link, self.link) if self.arms is None else self.arms.links
+
+    @property
+    def shared_link(self) -> bool:
+        """One link for both arms: the optimal action is then sgn(v*ᵀx)."""
+        return self.arms is None or self.arms.shared
 
     @classmethod
     def build(
@@ -291,6 +319,8 @@ class Environment:
         geometry_seed: int | None = None,
         reward: str = "bernoulli",
         noise: float = 0.5,
+        contexts: ContextLaw | str | None = None,
+        arms: ArmModel | str | None = None,
     ) -> Environment:
         """Validate the inputs and fix the arm geometry.
 
@@ -308,6 +338,13 @@ class Environment:
         reward : {"bernoulli", "bounded"}
         noise : float
             Half-width b of the uniform noise for ``reward="bounded"``.
+        contexts : ContextLaw, spec string or None
+            The context law (:func:`nbl_sim.beyond.contexts.parse_context_spec`, e.g.
+            ``"student-t:nu=5"``, ``"gaussian:cond=10,angle=90"``); None is N(0, I_d).
+        arms : ArmModel, spec string or None
+            The arms (:func:`nbl_sim.beyond.arms.parse_arms_spec` with this ``link``, Δ and d,
+            e.g. ``"shift=0.1"``, ``"intercept=0.25"``); None is the paper's arms. Arms fix the
+            geometry, so ``v_star`` and ``theta_dir`` must then be None.
         """
         if not isinstance(link, Link):
             raise NBLInputError(f"link must be an nbl_theory Link, got {type(link).__name__}")
@@ -339,39 +376,71 @@ class Environment:
             raise NBLInputError("theta_dir must not be parallel to v_star")
         u /= nu
         dl = float(q)
-        theta = math.sqrt(1 - dl * dl / 4) * u
-        beta = np.stack([theta - dl / 2 * v, theta + dl / 2 * v])
-        env = cls(link, dl, str(delta), d, v, theta, beta, reward, float(noise))
+        law = context_law(contexts, d)
+        if arms is None:
+            theta = math.sqrt(1 - dl * dl / 4) * u
+            beta = np.stack([theta - dl / 2 * v, theta + dl / 2 * v])
+            model = None
+        else:
+            if v_star is not None or theta_dir is not None:
+                raise NBLInputError("arms= fixes the geometry: give v_star/theta_dir through "
+                                    "the arms (e.g. rotate=DEG), not both")
+            model = parse_arms_spec(arms, link, delta, d) if isinstance(arms, str) else arms
+            if not isinstance(model, ArmModel):
+                raise NBLInputError(f"arms must be an ArmModel or a spec string, got "
+                                    f"{type(arms).__name__}")
+            if model.d != d:
+                raise NBLInputError(f"the arms have d = {model.d} but d = {d}")
+            beta = model.beta
+            v, theta = arm_frame(beta)
+        env = cls(link, dl, str(delta), d, v, theta, beta, reward, float(noise),
+                  contexts=law, arms=model)
         if reward == "bernoulli":
             env._check_bernoulli_range()
         return env
 
     # ------------------------------------------------------------------ checks
     def _check_bernoulli_range(self) -> None:
-        if self.link.kind == "potential":  # g maps ℝ onto the domain of φ
-            lo, hi = (float(x) if x.is_infinite else float(mpmath.mpf(str(x)))
-                      for x in self.link.domain)
-        else:
-            lo, hi = (float(v) for v in self.link.g_numpy(np.array([-_RANGE_PROBE, _RANGE_PROBE])))
-        if not (lo >= -_ROUNDING and hi <= 1 + _ROUNDING):
-            raise NBLInputError(
-                f"Bernoulli rewards need 0 <= g <= 1, but link {self.link.name!r} takes values "
-                f"in about [{lo:.6g}, {hi:.6g}]; use reward='bounded' (--reward bounded) for "
-                "links outside [0, 1]"
-            )
+        for g in dict.fromkeys(self.links):
+            lo, hi = link_range(g)
+            if not (lo >= -_ROUNDING and hi <= 1 + _ROUNDING):
+                raise NBLInputError(
+                    f"Bernoulli rewards need 0 <= g <= 1, but link {g.name!r} takes values "
+                    f"in about [{lo:.6g}, {hi:.6g}]; use reward='bounded' (--reward bounded) "
+                    "for links outside [0, 1]"
+                )
 
     # ------------------------------------------------------------------ draws
     def _draw_contexts(self, rng: np.random.Generator, X: np.ndarray) -> None:
         """Fill one replication's contexts ``X`` ((n, d) float64, C-contiguous) in place from its
         context sub-stream ``rng``: X_t ~ N(0, I_d) (assum:gaussian_context).
 
-        The one place the context law is chosen: override it in a subclass for other laws
-        (everything downstream — means, rewards, regret, common random numbers — follows)."""
+        The one place the context law is chosen: ``contexts=`` of :meth:`build`, or override
+        it in a subclass (everything downstream — means, rewards, regret, common random
+        numbers — follows). N(0, Σ) transforms the normals of the default fill; other laws
+        fill ``X`` themselves (:meth:`nbl_sim.beyond.contexts.ContextLaw.fill`)."""
+        law = self.contexts
+        if law is not None and law.family != "gaussian":
+            law.fill(rng, X)
+            return
         if (X.flags.c_contiguous and type(rng.bit_generator) is np.random.PCG64
                 and _compiled_normals_agree()):
             _standard_normal_fill(rng, X)  # = rng.standard_normal(out=X), compiled
         else:
             rng.standard_normal(out=X)
+        if law is not None:
+            law.apply_transform(X)  # Σ^{1/2} y, row by row in a fixed order (None: nothing)
+
+    def _means(self, z: np.ndarray) -> np.ndarray:
+        """g_a(z_a) on one replication's (n, 2) index array, float64 (the link's own
+        evaluation: one call on the whole array for a shared link, one per arm otherwise)."""
+        if self.shared_link:
+            return np.asarray(self.links[1].g_numpy(z), dtype=np.float64)
+        g = np.empty_like(z)
+        for a in (0, 1):
+            g[:, a] = np.asarray(self.links[a].g_numpy(np.ascontiguousarray(z[:, a])),
+                                 dtype=np.float64) * np.ones(z.shape[0])
+        return g
 
     def _fill(self, streams: tuple, X, means, Y, coins, optimal, z) -> None:
         """Draw one replication into the given (n, ·) arrays; ``z`` is (n, 2) scratch."""
@@ -380,17 +449,20 @@ class Environment:
         _index_pass(X, self.beta, self.v_star, z, optimal)
         if self.d > _PAIRWISE_MAX:  # numpy's pairwise sum splits recursively: let numpy do it
             optimal[...] = self.optimal_actions(X)
-        g = np.asarray(self.link.g_numpy(z), dtype=np.float64)  # float64 g on this replication
+        g = self._means(z)  # float64 g_a on this replication
         rng_y.random(out=Y)  # the reward uniforms (numpy's fill is as fast as a compiled loop)
         code, i = _reward_pass(np.ascontiguousarray(g.reshape(z.shape)), means, Y,
                                self.reward == "bernoulli", float(self.noise), _ROUNDING)
         if code == 1:
-            raise NBLInputError(f"link {self.link.name!r} gave a non-finite mean reward")
+            raise NBLInputError(f"link {self.links[i % 2].name!r} gave a non-finite mean "
+                                "reward")
         if code == 2:
             raise NBLInputError(
                 f"a Bernoulli mean left [0, 1]: g({z.ravel()[i]:.6g}) = "
                 f"{g.ravel()[i]:.17g}; use reward='bounded'"
             )
+        if not self.shared_link:  # a*(x) = argmax_a m_a(x), ties to +1
+            np.copyto(optimal, np.where(means[:, 1] >= means[:, 0], 1, -1).astype(np.int8))
         if coins.shape[0]:
             coins[...] = np.where(rng_c.random(coins.shape[0]) < 0.5, -1, 1)
 
@@ -455,13 +527,30 @@ class Environment:
             u = np.array([-v2, v1])
         return math.cos(a) * self.v_star + math.sin(a) * u
 
+    def mean_rewards(self, X: np.ndarray) -> np.ndarray:
+        """m_a(x) = g_a(β_aᵀx) for contexts X (..., d): (..., 2), column 0 = arm −1 (not
+        clipped; the realized means of :meth:`draw` are these, clipped to [0, 1] for Bernoulli
+        rewards)."""
+        X = np.asarray(X, dtype=float)
+        z = np.zeros(X.shape[:-1] + (2,))
+        for k in range(self.d):
+            z += X[..., k, None] * self.beta[:, k]
+        return self._means(z.reshape(-1, 2)).reshape(z.shape)
+
     def optimal_actions(self, X: np.ndarray) -> np.ndarray:
-        """a*(x) = sgn(v*ᵀx), with sgn(0) = +1 (the convention of alg:nbl)."""
+        """a*(x) = argmax_a m_a(x) (eq:regret), ties to +1: sgn(v*ᵀx) with sgn(0) = +1 (the
+        convention of alg:nbl) for a shared link; from the means, clipped as the realized
+        means are, for per-arm links."""
+        if not self.shared_link:
+            m = self.mean_rewards(X)
+            if self.reward == "bernoulli":
+                m = np.clip(m, 0.0, 1.0)
+            return np.where(m[..., 1] >= m[..., 0], 1, -1).astype(np.int8)
         s = (X * self.v_star).sum(axis=-1)
         return np.where(s >= 0, 1, -1).astype(np.int8)
 
     def describe(self) -> dict:
-        return {
+        out = {
             "link": self.link.name,
             "delta": self.delta_text,
             "d": self.d,
@@ -470,6 +559,11 @@ class Environment:
             "reward": self.reward,
             "noise": self.noise if self.reward == "bounded" else None,
         }
+        if self.contexts is not None:  # beyond the paper (keys absent in the paper's model)
+            out["contexts"] = self.contexts.describe()
+        if self.arms is not None:
+            out["arms"] = self.arms.describe()
+        return out
 
 
 def _orth_default(v: np.ndarray) -> np.ndarray:

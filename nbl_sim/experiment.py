@@ -230,8 +230,10 @@ def _run_policy(name: str, real, task: _Task) -> tuple:
                                                    intercept=task.intercept, ridge=task.ridge)
         info = {k: v.item() for k, v in
                 ((k, np.asarray(v)) for k, v in gl_info.items()) if v.ndim == 0}
-    else:
+    elif env.shared_link:
         actions, info = oracle_actions(real.X, env.v_star), {}
+    else:  # per-arm links: the oracle plays argmax_a m_a(x), drawn with the realization
+        actions, info = real.optimal.copy(), {}
     nan = np.full((R, rec.size), np.nan)
     return actions, nan, nan, info
 
@@ -314,6 +316,9 @@ def simulate(
     Parameters
     ----------
     env : Environment
+        Any environment of :meth:`Environment.build`, including other context laws and arms
+        (``contexts=``, ``arms=``): regret is then measured against argmax_a m_a(x) and angles
+        from the reference direction (β_+ − β_−)/‖β_+ − β_−‖ (:mod:`nbl_sim.environment`).
     n : horizon (rounds).
     reps : Monte Carlo replications.
     n0 : randomized-initialization rounds (alg:nbl; shared by all policies). Default 200 unless

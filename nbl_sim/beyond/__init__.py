@@ -20,6 +20,8 @@ equilibrium   the exact condition for v* to stay an equilibrium (derivation in t
 analysis      method choice, equilibria on the circle, Jacobian spectra, the population flow
 case          one case analysed and compared with the Gaussian theory
 robustness    grids of departures on the paper's links and the list of mispredictions
+sweeps        one case or a (parameter, Δ) grid for any link (what the CLI's --contexts/--arms
+              run)
 """
 
 from .arms import (
@@ -34,8 +36,9 @@ from .case import Analysis, analyze
 from .contexts import ContextLaw, parse_context_spec
 from .equilibrium import equilibrium_defect, symmetry_predicts
 from .robustness import RobustnessCell, default_grid, mispredictions, run_cell
+from .sweeps import ExactPhase, exact_phase, exact_stability
 
 __all__ = ["ArmModel", "asymmetric_arms", "intercept_arms", "parse_arms_spec", "shifted_arms",
            "symmetric_arms", "Analysis", "analyze", "ContextLaw", "parse_context_spec",
            "equilibrium_defect", "symmetry_predicts", "RobustnessCell", "default_grid",
-           "mispredictions", "run_cell"]
+           "mispredictions", "run_cell", "ExactPhase", "exact_phase", "exact_stability"]

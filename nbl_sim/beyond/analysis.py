@@ -31,8 +31,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
 
+from nbl_sim.circle import circle_zeros
 from nbl_theory.errors import NBLInputError
 from nbl_theory.validation import positive_int, unit_vector
 
@@ -49,6 +49,8 @@ __all__ = ["field_model", "circle_H", "circle_dH", "circle_equilibria", "jacobia
            "classify"]
 
 METHODS = ("auto", "polar", "gaussian-1d", "monte-carlo")
+#: a zero of H whose one-sided values differ by more than this × max|H| is a jump
+_JUMP_RTOL = 1e-6
 
 
 def field_model(law: ContextLaw, arms: ArmModel, *, method: str = "auto",
@@ -203,48 +205,30 @@ def equilibrium_at(model: FieldModel, v, v_ref, kind: str | None = None) -> Equi
 
 
 def circle_equilibria(model: FieldModel, v_ref=None, n_grid: int = 720) -> list:
-    """Every zero of H on the circle (d = 2), found from sign changes on a periodic grid of
-    ``n_grid`` angles and refined with brentq; a sign change across a jump of H (discrete laws)
-    is reported as ``jump-attracting`` (H from + to −) or ``jump-repelling``. Zeros closer
-    than one grid step, or where H touches 0 without changing sign, can be missed."""
+    """Every zero of H on the circle (d = 2) as :class:`Equilibrium` records, from the one root
+    scan :func:`nbl_sim.circle.circle_zeros` (grid of ``n_grid`` angles anchored on ``v_ref``,
+    sign changes re-checked one angle at a time and refined with brentq). A sign change across
+    a jump of H (discrete laws: the boundary crosses an atom) is reported as
+    ``jump-attracting`` (H from + to −) or ``jump-repelling``; every other zero is labelled by
+    the signs of its Jacobian spectrum beyond the model's error (:func:`classify`). Zeros
+    closer than one grid step, or where H touches 0 without changing sign, can be missed."""
     if model.d != 2:
         raise NBLInputError("circle_equilibria needs d = 2")
     n = positive_int(n_grid, "n_grid", 16)
     ref = np.array([1.0, 0.0]) if v_ref is None else unit_vector(v_ref, "v_ref", 2)
     a0 = math.atan2(ref[1], ref[0])
-    grid = a0 + 2 * math.pi * np.arange(n) / n   # grid[0] = the reference direction
-    hv = circle_H(model, grid)
-    scale = float(np.max(np.abs(hv.value))) + 1e-300
-    out, roots = [], []
 
-    def h1(x):
-        return float(circle_H(model, x).value[0])
+    def h(alpha):
+        return circle_H(model, alpha).value
 
-    for j in range(n):
-        k = (j + 1) % n
-        lo, hi = grid[j], grid[j] + 2 * math.pi / n
-        hl, hh = hv.value[j], hv.value[k]
-        if hl == 0 or (hl * hh < 0):
-            # re-evaluate the ends one at a time (the batch may round differently, and the
-            # wrap-around end is a0 + 2π, not a0); a sign change that is only rounding is a
-            # zero at the end with the smaller |H|
-            fl, fh = h1(lo), h1(hi)
-            if fl == 0 or fl * fh > 0:
-                root = lo if abs(fl) <= abs(fh) else hi
-            elif fh == 0:
-                root = hi
-            else:
-                root = brentq(h1, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps)
-            if any(abs(math.remainder(root - r, 2 * math.pi)) < 1e-12 for r in roots):
-                continue
-            roots.append(root)
-            left = circle_H(model, root - 1e-9).value[0]
-            right = circle_H(model, root + 1e-9).value[0]
-            v = np.array([math.cos(root), math.sin(root)])
-            kind = None
-            if abs(right - left) > 1e-6 * scale:
-                kind = "jump-attracting" if left > 0 > right else "jump-repelling"
-            out.append(equilibrium_at(model, v, ref, kind))
+    def dh(alpha):
+        return circle_dH(model, alpha).value
+
+    zeros = circle_zeros(h, dh, n, tol=0.0, xtol=1e-13, ref=a0, jump_rtol=_JUMP_RTOL)
+    out = []
+    for z in zeros:
+        v = np.array([math.cos(z.alpha), math.sin(z.alpha)])
+        out.append(equilibrium_at(model, v, ref, z.stability if z.kind == "jump" else None))
     return out
 
 

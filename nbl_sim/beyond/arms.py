@@ -48,7 +48,7 @@ from nbl_theory.validation import dimension, finite_array, real, unit_vector, va
 from .linkeval import ShiftedLink, check_arm_link, fast_g
 
 __all__ = ["ArmModel", "symmetric_arms", "asymmetric_arms", "shifted_arms", "intercept_arms",
-           "arms_with_links", "parse_arms_spec"]
+           "arms_with_links", "parse_arms_spec", "arm_frame"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,6 +112,17 @@ class ArmModel:
                 "links": [getattr(g, "name", str(g)) for g in self.links],
                 "shared_link": self.shared,
                 "v_star": None if self.v_star is None else self.v_star.tolist()}
+
+
+def arm_frame(beta) -> tuple[np.ndarray, np.ndarray]:
+    """The reference frame of two arms: v = (β_+ − β_−)/‖β_+ − β_−‖ (the optimal normal for a
+    shared link) and θ = the part of (β_+ + β_−)/2 orthogonal to v (rows of ``beta``: β_−,
+    β_+)."""
+    b = np.asarray(beta, dtype=float)
+    v = b[1] - b[0]
+    v = v / np.linalg.norm(v)
+    c = 0.5 * (b[0] + b[1])
+    return v, c - (c @ v) * v
 
 
 def _link(link) -> Link:

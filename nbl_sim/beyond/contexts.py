@@ -18,7 +18,15 @@ a scale change is a covariance departure, give it with a Gaussian or t covarianc
 ``gaussian`` and ``student-t`` a covariance Σ may be given; then A = Σ^{1/2} (symmetric square
 root), so Y's ellipticity carries over. :meth:`ContextLaw.sample` draws ``(n, d)`` contexts from
 a numpy Generator, reproducibly (same generator state, same numbers; the draws of a call are
-listed in each law's docstring).
+listed in each law's docstring); :meth:`ContextLaw.fill` writes them into a given array (what
+the bandit environment, ``nbl_sim.environment``, calls on each replication's context stream).
+
+Draws are made in blocks of :data:`BLOCK_ROWS` rows (a last partial block is drawn whole and
+cut), so the first n contexts do not depend on how many are drawn after them — the horizon
+prefix property of the environment — and memory beyond the output is one block. The Gaussian
+law needs no blocks (its normals are one stream in memory order). Y ↦ AY is applied row by row
+in a fixed order (x_i = Σ_k A_ik y_k, k = 0, 1, …, elementwise products and sums, no BLAS), so
+a row's value does not depend on how many rows are transformed with it.
 
 Spec strings (:func:`parse_context_spec`, for the command line)::
 
@@ -48,14 +56,16 @@ from nbl_theory.validation import dimension, finite_array, real
 
 from .datasets import dataset_array
 
-__all__ = ["ContextLaw", "GaussianLaw", "StudentTLaw", "BallLaw", "CubeLaw", "RademacherLaw",
-           "EmpiricalLaw", "parse_context_spec", "covariance_2d", "read_csv_matrix", "load_dataset",
-           "CONTEXT_FAMILIES"]
+__all__ = ["ContextLaw", "BLOCK_ROWS", "GaussianLaw", "StudentTLaw", "BallLaw", "CubeLaw",
+           "RademacherLaw", "EmpiricalLaw", "parse_context_spec", "context_law", "covariance_2d",
+           "read_csv_matrix", "load_dataset", "CONTEXT_FAMILIES"]
 
 CONTEXT_FAMILIES = ("gaussian", "student-t", "ball", "cube", "rademacher", "empirical",
                     "dataset")
 _MAX_ROWS = 10_000_000
 _SPD_TOL = 1e-12
+#: rows drawn per call of a base law (module docstring)
+BLOCK_ROWS = 4096
 
 
 def covariance_2d(cond, angle_deg) -> np.ndarray:
@@ -113,13 +123,40 @@ class ContextLaw:
         raise NotImplementedError
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
-        """``n`` i.i.d. contexts, an ``(n, d)`` float64 array, from ``rng``."""
-        if not isinstance(rng, np.random.Generator):
-            raise NBLInputError(f"rng must be a numpy Generator, got {type(rng).__name__}")
+        """``n`` i.i.d. contexts, an ``(n, d)`` float64 array, from ``rng``
+        (:meth:`fill` of a new array)."""
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n <= _MAX_ROWS:
             raise NBLInputError(f"n must be an integer in [0, {_MAX_ROWS}], got {n!r}")
-        y = self._base(rng, int(n))
-        return y if self.transform is None else y @ self.transform.T
+        x = np.empty((int(n), self.d))
+        self.fill(rng, x)
+        return x
+
+    def fill(self, rng: np.random.Generator, X: np.ndarray) -> None:
+        """Fill the ``(n, d)`` float64 array ``X`` in place with i.i.d. contexts from ``rng``,
+        in blocks of :data:`BLOCK_ROWS` rows (module docstring)."""
+        if not isinstance(rng, np.random.Generator):
+            raise NBLInputError(f"rng must be a numpy Generator, got {type(rng).__name__}")
+        if not (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2
+                and X.shape[1] == self.d):
+            raise NBLInputError(f"X must be a float64 array of shape (n, {self.d})")
+        n = X.shape[0]
+        for i in range(0, n, BLOCK_ROWS):
+            m = min(BLOCK_ROWS, n - i)
+            X[i:i + m] = self._base(rng, BLOCK_ROWS)[:m]
+        self.apply_transform(X)
+
+    def apply_transform(self, X: np.ndarray) -> None:
+        """X ← rows A y of the base draws in ``X`` (in place; nothing when A is None), each
+        coordinate summed in the order k = 0, 1, … (module docstring)."""
+        a = self.transform
+        if a is None:
+            return
+        y = X.copy()
+        for i in range(self.d):
+            col = X[:, i]
+            np.multiply(y[:, 0], a[i, 0], out=col)
+            for k in range(1, self.d):
+                col += y[:, k] * a[i, k]
 
     @property
     def covariance(self) -> np.ndarray:
@@ -145,6 +182,14 @@ class GaussianLaw(ContextLaw):
 
     def _base(self, rng, n):
         return rng.standard_normal((n, self.d))
+
+    def fill(self, rng, X):
+        """``rng.standard_normal(out=X)`` (one stream in memory order, no blocks needed), then
+        the transform."""
+        if not isinstance(rng, np.random.Generator):
+            raise NBLInputError(f"rng must be a numpy Generator, got {type(rng).__name__}")
+        rng.standard_normal(out=X)
+        self.apply_transform(X)
 
 
 class StudentTLaw(ContextLaw):
@@ -221,7 +266,9 @@ class RademacherLaw(ContextLaw):
 
 class EmpiricalLaw(ContextLaw):
     """Uniform over the rows of ``data`` (n × d): the empirical law of a data set. Draws:
-    ``integers(0, n_rows, n)``."""
+    ``integers(0, n_rows, n)`` — rows are *resampled with replacement* (a bootstrap of the
+    data), so a simulation of any horizon holds the data once plus one block of drawn rows,
+    never a copy per replication or per round."""
 
     family = "empirical"
     discrete = True
@@ -381,3 +428,18 @@ def parse_context_spec(spec: str, d: int | None = None) -> ContextLaw:
     if d is not None and law.d != d:
         raise NBLInputError(f"context law {spec!r} has dimension {law.d}, but d = {d}")
     return law
+
+
+def context_law(contexts, d: int) -> ContextLaw | None:
+    """The law named by ``contexts`` — None, a spec string (:func:`parse_context_spec`) or a
+    :class:`ContextLaw` — in dimension ``d``; None for N(0, I_d) (the paper's law, however it
+    is given)."""
+    if contexts is None:
+        return None
+    law = parse_context_spec(contexts, d) if isinstance(contexts, str) else contexts
+    if not isinstance(law, ContextLaw):
+        raise NBLInputError(f"contexts must be a ContextLaw or a spec string, got "
+                            f"{type(contexts).__name__}")
+    if law.d != d:
+        raise NBLInputError(f"the context law has d = {law.d} but d = {d}")
+    return None if law.isotropic_gaussian else law

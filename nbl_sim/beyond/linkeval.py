@@ -30,13 +30,15 @@ import math
 import weakref
 from dataclasses import dataclass
 
+import mpmath
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 from nbl_theory.validation import real
 
-__all__ = ["ShiftedLink", "MixtureLink", "check_arm_link", "fast_g", "FastLink", "growth_exponent"]
+__all__ = ["ShiftedLink", "MixtureLink", "check_arm_link", "fast_g", "FastLink", "growth_exponent",
+           "link_range"]
 
 _TABLE_LO, _TABLE_HI = -60.0, 60.0
 _ORDER = 24
@@ -280,3 +282,22 @@ def growth_exponent(link) -> float:
         if hi > 1e-300 and lo > 1e-300:
             k = max(k, math.log10(hi / lo) / 2.0)
     return 0.0 if k < 0.05 else k
+
+
+def link_range(link, probe: float = 50.0) -> tuple[float, float]:
+    """(inf g, sup g) over ℝ of an arm link, about: a potential link maps ℝ onto the domain of
+    φ (exact ends); an expression link is probed at z = ±``probe`` (g is increasing, so this
+    bounds g on every index |z| < probe); a shift leaves the range unchanged and a mixture
+    mixes the ends."""
+    link = check_arm_link(link)
+    if isinstance(link, ShiftedLink):
+        return link_range(link.link, probe)
+    if isinstance(link, MixtureLink):
+        (a0, a1), (b0, b1) = link_range(link.first, probe), link_range(link.second, probe)
+        w = link.weight
+        return (1 - w) * a0 + w * b0, (1 - w) * a1 + w * b1
+    if link.kind == "potential":
+        lo, hi = (float(x) if x.is_infinite else float(mpmath.mpf(str(x))) for x in link.domain)
+        return lo, hi
+    lo, hi = (float(v) for v in link.g_numpy(np.array([-probe, probe])))
+    return lo, hi

@@ -40,7 +40,7 @@ from .case import analyze, gaussian_prediction
 from .contexts import parse_context_spec
 
 __all__ = ["RobustnessCell", "run_cell", "default_grid", "departure_grid", "mispredictions",
-           "DEPARTURES", "DELTAS"]
+           "classify_row", "VERDICTS", "DEPARTURES", "DELTAS"]
 
 DELTAS = ("0.2", "1")
 DEPARTURES = ("covariance", "student-t", "shift", "intercept", "shape", "dataset")
@@ -150,6 +150,29 @@ def default_grid(links=tuple(PAPER_LINKS), deltas=DELTAS, departures=DEPARTURES)
     """Every departure grid for every paper link and Δ ∈ {0.2, 1}."""
     return [c for k in links for dl in deltas for dep in departures
             for c in departure_grid(dep, k, dl)]
+
+
+#: the classes of :func:`classify_row`
+VERDICTS = ("agrees", "sign-flip", "biased", "small-bias", "undecided")
+
+
+def classify_row(row: dict, bias_threshold_deg: float = 1.0) -> str:
+    """One :data:`VERDICTS` class for a ``run_cell`` row (or any dict with the keys
+    ``vstar_equilibrium``, ``vstar_decided``, ``vstar_stability``, ``lambda_star``,
+    ``learned_angle_deg``): ``agrees`` — v* is an equilibrium and the sign of its exact rate
+    is λ*'s; ``sign-flip`` — the other sign, decided; ``biased`` — v* is not an equilibrium
+    (decided) and the learned boundary is more than ``bias_threshold_deg`` away;
+    ``small-bias`` — not an equilibrium, bias within the threshold or undecided;
+    ``undecided`` — the rate's sign is within the model's error."""
+    if not row["vstar_equilibrium"]:
+        ang = row["learned_angle_deg"]
+        if row["vstar_decided"] and ang is not None and abs(ang) > bias_threshold_deg:
+            return "biased"
+        return "small-bias"
+    if not row["vstar_decided"]:
+        return "undecided"
+    return "agrees" if (row["lambda_star"] > 0) == (row["vstar_stability"] == "attracting") \
+        else "sign-flip"
 
 
 def mispredictions(rows, bias_threshold_deg: float = 1.0) -> list:

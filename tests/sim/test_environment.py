@@ -269,3 +269,166 @@ def test_bad_input(kwargs, fragment):
 def test_bad_seed():
     with pytest.raises(NBLInputError, match="seed"):
         replication_seeds(-1, 3)
+
+
+# ------------------------------------------------------------------ beyond the paper (issue 18)
+def _ctx_stream(seed, r):
+    """The context sub-stream (k = 0) of replication r."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(r, 0))))
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_paper_contexts_and_arms_given_explicitly_are_the_default_bit_for_bit(d):
+    """contexts="gaussian" and arms="symmetric" (or the ArmModel of symmetric_arms) draw exactly
+    the default realization: contexts, means, rewards, coins, optimal actions; the environment's
+    description gains only the keys that say so."""
+    from nbl_sim.beyond.arms import symmetric_arms
+
+    base = Environment.build(TT, "0.3", d)
+    ref = base.draw(3, [0, 4], 900, 30)
+    for kw in (dict(contexts="gaussian"), dict(arms="symmetric"),
+               dict(contexts="gaussian", arms=symmetric_arms(TT, "0.3", d))):
+        env = Environment.build(TT, "0.3", d, **kw)
+        real = env.draw(3, [0, 4], 900, 30)
+        for k in ("X", "means", "Y", "coins", "optimal"):
+            assert np.array_equal(getattr(real, k), getattr(ref, k)), (kw, k)
+        assert np.array_equal(env.beta, base.beta) and np.array_equal(env.v_star, base.v_star)
+    assert "contexts" not in Environment.build(TT, "0.3", d, contexts="gaussian").describe()
+
+
+@pytest.mark.parametrize("spec", ["student-t:nu=3", "ball", "cube", "rademacher",
+                                  "gaussian:cond=10,angle=30"])
+def test_context_law_draws_from_each_replications_context_stream(spec):
+    """Contexts are the law's fill of replication r's own context stream (any batch), means are
+    g(βᵀx) of them, and the reward and coin streams are those of the paper's law (common
+    random numbers across laws and policies)."""
+    from nbl_sim.beyond.contexts import parse_context_spec
+
+    env = Environment.build(TT, "0.5", 2, contexts=spec)
+    law = parse_context_spec(spec)
+    whole = env.draw(2, range(3), 700, 20)
+    part = env.draw(2, [2, 0], 700, 20)
+    base = Environment.build(TT, "0.5", 2).draw(2, range(3), 700, 20)
+    for j, r in enumerate(range(3)):
+        assert np.array_equal(whole.X[j], law.sample(_ctx_stream(2, r), 700))
+    for k in ("X", "means", "Y", "coins", "optimal"):
+        assert np.array_equal(getattr(part, k)[0], getattr(whole, k)[2])
+    z = np.zeros(whole.X.shape[:2] + (2,))
+    for k in range(2):
+        z += whole.X[..., k, None] * env.beta[:, k]
+    assert np.array_equal(whole.means, np.clip(TT.g_numpy(z), 0, 1))
+    assert np.array_equal(whole.coins, base.coins)
+    for j, r in enumerate(range(3)):  # rewards: 1{U < m} with the reward stream's own uniforms
+        u = np.random.Generator(np.random.PCG64(np.random.SeedSequence(2, spawn_key=(r, 1))))
+        assert np.array_equal(whole.Y[j], (u.random((700, 2)) < whole.means[j]).astype(float))
+    assert np.array_equal(whole.optimal, env.optimal_actions(whole.X))
+    assert env.describe()["contexts"]["spec"] == spec
+
+
+@pytest.mark.parametrize("spec", ["student-t:nu=4", "ball", "gaussian:cond=3,angle=90"])
+def test_context_law_horizon_prefix_is_stable(spec):
+    """The first n rounds do not depend on the horizon, also for laws that make several draws
+    per call (Student-t, ball: fixed blocks of rows, nbl_sim.beyond.contexts.BLOCK_ROWS), past a
+    block boundary."""
+    env = Environment.build(TT, "0.5", contexts=spec)
+    short, long = env.draw(1, [0], 5000, 10), env.draw(1, [0], 9000, 10)
+    assert np.array_equal(short.X, long.X[:, :5000]) and np.array_equal(short.Y, long.Y[:, :5000])
+
+
+def test_gaussian_covariance_transforms_the_default_normals():
+    """N(0, Σ): the contexts are A = Σ^{1/2} applied row by row to the default normals, with
+    each coordinate summed in the order k = 0, 1, 2 (so the rows do not depend on n)."""
+    from nbl_sim.beyond.contexts import GaussianLaw
+
+    cov = np.array([[2.0, 0.3, 0.1], [0.3, 1.0, -0.2], [0.1, -0.2, 0.5]])
+    law = GaussianLaw(3, cov)
+    env = Environment.build(TT, "0.5", 3, contexts=law)
+    y = Environment.build(TT, "0.5", 3).draw(8, [1], 400, 5).X[0]
+    a = law.transform
+    expect = np.stack([(y[:, 0] * a[i, 0] + y[:, 1] * a[i, 1]) + y[:, 2] * a[i, 2]
+                       for i in range(3)], axis=1)
+    assert np.array_equal(env.draw(8, [1], 400, 5).X[0], expect)
+    # A is Σ^{1/2} (eigh-based square root: a few ulps of the largest entry, 2)
+    np.testing.assert_allclose(a @ a.T, cov, rtol=0, atol=1e-14)
+
+
+def test_empirical_law_resamples_rows_with_replacement(tmp_path):
+    """Every context is a row of the data (resampled with replacement: some rows repeat, the
+    draws cover the data), and the rows are drawn uniformly (each of 12 rows within 5 SE of its
+    expected count 60000/12)."""
+    from nbl_sim.beyond.contexts import EmpiricalLaw
+
+    data = np.random.default_rng(0).standard_normal((12, 2))
+    env = Environment.build(TT, "0.5", contexts=EmpiricalLaw(data, name="twelve"))
+    X = env.draw(0, [0], 60_000, 10).X[0]
+    idx = np.array([int(np.flatnonzero((data == x).all(axis=1))[0]) for x in X[:2000]])
+    assert len(set(idx.tolist())) == 12
+    counts = np.array([(X == row).all(axis=1).sum() for row in data])
+    assert counts.sum() == 60_000
+    p = 1 / 12
+    assert np.all(np.abs(counts - 60_000 * p) <= 5 * np.sqrt(60_000 * p * (1 - p)))
+
+
+@pytest.mark.parametrize("spec", ["shift=0.2", "shift=-0.1,rotate=30"])
+def test_asymmetric_arms_with_a_shared_link(spec):
+    """β_± = θ + (Δ/2 ± c)v*: the environment takes the arms' index vectors, v* = (β_+ −
+    β_−)/‖·‖, θ ⊥ v*; with one increasing link the optimal action is sgn(v*ᵀx) = argmax_a m_a."""
+    from nbl_sim.beyond.arms import parse_arms_spec
+
+    model = parse_arms_spec(spec, TT, "0.4")
+    env = Environment.build(TT, "0.4", arms=spec)
+    assert np.array_equal(env.beta, model.beta)
+    np.testing.assert_allclose(env.v_star, model.v_star, rtol=0, atol=1e-15)
+    assert abs(env.theta @ env.v_star) <= 1e-15
+    real = env.draw(6, [0, 1], 3000, 10)
+    m = real.means
+    strict = m[..., 1] != m[..., 0]  # ties (rounding) carry no regret either way
+    assert np.array_equal(real.optimal[strict], np.where(m[..., 1] > m[..., 0], 1, -1)[strict])
+    assert env.describe()["arms"]["arms"] == "shifted"
+
+
+def test_per_arm_links_optimal_action_is_the_argmax_of_the_means():
+    """Intercept arms (g_+(z) = g(z + c)): means are g_−(β_−ᵀx), g(β_+ᵀx + c); the optimal
+    action is argmax_a m_a (not sgn(v*ᵀx): the boundary Δv*ᵀx = −c is off the origin), and
+    optimal_actions agrees with the draw."""
+    c = 0.25
+    env = Environment.build(TT, "0.2", arms=f"intercept={c}")
+    real = env.draw(3, [0, 2], 4000, 10)
+    z = np.zeros(real.X.shape[:2] + (2,))
+    for k in range(2):
+        z += real.X[..., k, None] * env.beta[:, k]
+    assert np.array_equal(real.means[..., 0], np.clip(TT.g_numpy(z[..., 0]), 0, 1))
+    assert np.array_equal(real.means[..., 1], np.clip(TT.g_numpy(z[..., 1] + c), 0, 1))
+    want = np.where(real.means[..., 1] >= real.means[..., 0], 1, -1)
+    assert np.array_equal(real.optimal, want)
+    assert np.array_equal(real.optimal, env.optimal_actions(real.X))
+    lin = np.where(real.X @ env.v_star >= 0, 1, -1)
+    assert np.mean(lin != real.optimal) > 0.05  # here the linear rule through 0 is often wrong
+    # the optimal boundary: arm +1 wins iff Δ v*ᵀx > −c (TT strictly increasing), up to ties
+    # arm +1 wins iff Δ v*ᵀx > −c (TT is strictly increasing); the product Δ·v*ᵀx rounds
+    # differently from the difference of the two indices, so allow disagreement at ties only
+    lin_c = 0.2 * (real.X @ env.v_star) + c > 0
+    assert np.mean((real.optimal == 1) != lin_c) <= 1e-3
+
+
+def test_beyond_bad_input():
+    from nbl_sim.beyond.arms import arms_with_links
+    from nbl_sim.beyond.contexts import BallLaw
+    from nbl_sim.beyond.linkeval import MixtureLink
+
+    with pytest.raises(NBLInputError, match="fixes the geometry"):
+        Environment.build(TT, "0.5", arms="shift=0.1", v_star=[1, 0])
+    with pytest.raises(NBLInputError, match="d = 3"):
+        Environment.build(TT, "0.5", 2, contexts=BallLaw(3))
+    with pytest.raises(NBLInputError, match="ContextLaw"):
+        Environment.build(TT, "0.5", contexts=42)
+    with pytest.raises(NBLInputError, match="ArmModel"):
+        Environment.build(TT, "0.5", arms=42)
+    with pytest.raises(NBLInputError, match="unknown context law"):
+        Environment.build(TT, "0.5", contexts="laplace")
+    ident = Link.from_expression("z")
+    mixed = arms_with_links(np.array([[0.0, 1.0], [1.0, 0.0]]), TT, MixtureLink(TT, ident, 0.5))
+    with pytest.raises(NBLInputError, match="Bernoulli rewards need"):
+        Environment.build(TT, "0.5", arms=mixed)
+    env = Environment.build(TT, "0.5", arms=mixed, reward="bounded")
+    assert not env.shared_link and env.links[1].name.startswith("(1-0.5)")

@@ -225,3 +225,39 @@ def test_paper_stochastic_ordering_at_delta_0_2():
     assert abs(m1) < 2 * s1  # the stable link returns to v*
     assert m2 - m1 > 2 * math.hypot(s1, s2)
     assert m3 - m2 > 2 * math.hypot(s2, s3)
+
+
+# ------------------------------------------------------------------ beyond the paper (issue 18)
+@pytest.mark.parametrize("kw", [dict(contexts="student-t:nu=4", arms="intercept=0.3"),
+                                dict(contexts="gaussian:cond=5,angle=20", arms="shift=0.1"),
+                                dict(contexts="rademacher")])
+def test_other_laws_and_arms_chunking_and_pool_invariance(kw):
+    """Other context laws and arms run through simulate with every policy: the numbers do not
+    depend on the chunking or the process pool (the law and the arms travel with the
+    environment to the workers)."""
+    env = Environment.build(TT, "0.6", 2, **kw)
+    args = dict(n=400, reps=7, n0=40, policies=("nbl", "greedy-logistic", "oracle"), seed=2)
+    ref = simulate(env, workers=1, **args)
+    _same(ref, simulate(env, executor=ProcessExecutor(2), chunk_size=3, **args))
+    _same(ref, simulate(env, executor=SerialExecutor(), chunk_size=1, **args))
+    assert ref.to_json()["environment"]["contexts" if "contexts" in kw else "link"]
+
+
+def test_per_arm_links_regret_is_against_the_argmax():
+    """Intercept arms: the oracle (argmax_a m_a) has zero regret, every policy's regret is
+    non-decreasing (regret increments are max_a m_a − m_{A_t} ≥ 0), and NBL's regret equals
+    the recomputation from the realized means."""
+    env = Environment.build(TT, "0.2", arms="intercept=0.5")
+    res = simulate(env, n=600, reps=4, n0=50, policies=("nbl", "greedy-logistic", "oracle"),
+                   seed=4)
+    assert np.all(res.policies["oracle"].regret == 0)
+    for name in ("nbl", "greedy-logistic"):
+        assert np.all(np.diff(res.policies[name].regret, axis=1) >= 0), name
+    real = env.draw(4, range(4), 600, 50)
+    A = nbl_run(real.X, real.Y, real.coins, env.v_star).actions
+    best = np.maximum(real.means[..., 0], real.means[..., 1])
+    got = np.where(A > 0, real.means[..., 1], real.means[..., 0])
+    assert res.policies["nbl"].regret[:, -1] == pytest.approx((best - got).sum(1), rel=1e-12)
+    # the linear rule sgn(v*ᵀx) is not optimal here: the oracle of the paper's model would pay
+    lin = oracle_actions(real.X, env.v_star)
+    assert np.sum(best - np.where(lin > 0, real.means[..., 1], real.means[..., 0])) > 1.0

@@ -31,6 +31,8 @@ FIGURE_MODULES = (
     "global_field",
     "rates",
     "regret_rate",
+    "robustness",
+    "bias_angle",
 )
 
 

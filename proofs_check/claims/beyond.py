@@ -1,0 +1,294 @@
+"""Claims beyond the paper (section ``beyond:contexts``): statements that are nbl's, not the
+paper's, about greedy NBL under context laws and arms the paper does not treat.
+
+Every result of the paper is stated under assum:gaussian_context (X ~ N(0, I_d)), the
+symmetric arms β_a = θ + a(Δ/2)v* and one shared link. :mod:`nbl_sim.beyond` redoes the
+population analysis (eq:Fdef, prop:population_equilibrium, prop:local_jacobian) exactly for
+other laws and arms. These claims check that analysis against an independent witness
+(:mod:`proofs_check.witnesses.beyond`: direct 2-D quadrature in boundary-aligned coordinates,
+exact enumeration; :mod:`proofs_check.witnesses.direct_definitions` for the Gaussian moments)
+and state what it finds:
+
+* with the paper's own law the new analysis reproduces the paper (PASS);
+* for N(0, Σ), v* is an equilibrium iff it is an eigenvector of Σ on the paper's links (PASS);
+* the Gaussian λ* mispredicts the local stability of v* under some departures, and under
+  others v* is not an equilibrium at all and NBL learns a biased boundary with a positive
+  regret per round. These are CAVEATs, not DISCREPANCYs: the paper states its results under
+  assum:gaussian_context and does not claim them beyond it; the finding is that the
+  assumption is *needed* — a user whose contexts or arms differ cannot rely on λ*.
+
+A disagreement between the library and the witness, or a statement the computation does not
+confirm, is a FAIL (these are nbl's statements: there is no printed value to disagree with).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from nbl_sim.beyond import analyze
+from nbl_sim.beyond.analysis import circle_equilibria, field_model, jacobian_spectrum
+from nbl_sim.beyond.arms import parse_arms_spec, symmetric_arms
+from nbl_sim.beyond.contexts import GaussianLaw, parse_context_spec
+from nbl_sim.beyond.equilibrium import equilibrium_defect
+from nbl_theory.numeric import PHI0
+from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS, paper_link
+
+from ..registry import CAVEAT, FAIL, PASS, Mutant, Outcome, register
+from ..witnesses import beyond as wit
+from ..witnesses.direct_definitions import direct_moments
+
+__all__: list[str] = []
+
+_SECTION = "beyond:contexts"
+_LABEL = "assum:gaussian_context"
+_OURS = "Beyond the paper (nbl's statement, not the paper's): "
+_DELTAS = ("0.2", "1")
+_SCOPE = ("the paper states its results under assum:gaussian_context (isotropic Gaussian "
+          "contexts, symmetric arms, one link) and does not claim them beyond it, so this is "
+          "not a discrepancy of the paper: it shows that the assumption is needed")
+
+
+def _spec(case: wit.Case) -> tuple[str, str]:
+    """The library's (context spec, arms spec) of a witness case."""
+    law = {"gaussian": (f"gaussian:cond={case.cond:g},angle={case.axis_deg:g}"
+                        if case.cond != 1 else "gaussian"),
+           "student-t": f"student-t:nu={case.nu:g}", "cube": "cube",
+           "rademacher": "rademacher"}[case.law]
+    parts = [f"shift={case.shift:g}"] if case.shift else []
+    parts += [f"intercept={case.intercept:g}"] if case.intercept else []
+    parts += [f"rotate={case.rotate_deg:g}"] if case.rotate_deg else []
+    return law, ",".join(parts) or "symmetric"
+
+
+def _half_open(deg: float) -> float:
+    """An angle in degrees folded into (−180, 180]."""
+    x = deg % 360.0
+    return x - 360.0 if x > 180.0 else x
+
+
+def _library(case: wit.Case):
+    law, arms = _spec(case)
+    delta = f"{case.delta:g}"
+    return analyze(parse_context_spec(law), parse_arms_spec(arms, paper_link(case.key), delta))
+
+
+# ---------------------------------------------------------------------- 1. the paper's law
+@register("beyond-isotropic-gaussian-reproduces", _LABEL, _SECTION,
+          _OURS + "with isotropic Gaussian contexts and the paper's arms the new exact analysis "
+          "(nbl_sim.beyond) reproduces the paper: the d = 2 local rate at v* is "
+          "Delta mu* - 2 phi0(0) m2 (1 - Delta^2/4) and the d = 3 rate is lambda* "
+          "(prop:local_jacobian, eq:decision_stability) for the six named links at Delta in "
+          "{0.2, 1}, v* is an equilibrium, and the equilibria on the circle (d = 2, Delta = "
+          "0.2, the two-transition links) are those of a direct quadrature of H(alpha)",
+          "high-precision", "rates: absolute 1e-9; equilibria: 1e-6 deg and equal labels",
+          "the library's quadrature error is ~1e-12 (stated by its two resolutions), the "
+          "witness moments ~1e-14 (direct_definitions), the witness zeros are bisected to "
+          "1e-10 rad; 1e-9 and 1e-6 deg leave room for both",
+          covers=("prop:local_jacobian",),
+          mutants=(Mutant("witness d = 2 rate without the factor |theta|^2 = 1 - Delta^2/4",
+                          "formula", kwargs={"theta_factor": False}),
+                   Mutant("witness arms at Delta x 1.02", "witness",
+                          kwargs={"delta_scale": 1.02})))
+def _isotropic(theta_factor: bool = True, delta_scale: float = 1.0):
+    worst_rate, worst_lam, worst_def, rows = 0.0, 0.0, 0.0, []
+    for key in PAPER_LINKS:
+        link = paper_link(key)
+        for delta in _DELTAS:
+            dl = float(delta) * delta_scale
+            m = direct_moments(key, dl)
+            s2 = 1 - dl * dl / 4 if theta_factor else 1.0
+            rate2 = dl * m["mu_star"] - 2 * PHI0 * m["m2"] * s2
+            lam = dl * m["mu_star"] - 2 * PHI0 * max(m["m2"], 0.0) * (1 - dl * dl / 4)
+            model2 = field_model(GaussianLaw(2), symmetric_arms(link, delta))
+            eig2, _ = jacobian_spectrum(model2, np.array([1.0, 0.0]))
+            defect, _ = equilibrium_defect(model2, np.array([1.0, 0.0]))
+            model3 = field_model(GaussianLaw(3), symmetric_arms(link, delta, 3))
+            eig3, _ = jacobian_spectrum(model3, np.array([1.0, 0.0, 0.0]))
+            worst_rate = max(worst_rate, abs(-eig2.max() - rate2))
+            worst_lam = max(worst_lam, abs(-eig3.max() - lam))
+            worst_def = max(worst_def, float(np.linalg.norm(defect.value)))
+            rows.append(f"{key} Delta={delta}: rate_d2 {-eig2.max():.10f}, lambda* "
+                        f"{-eig3.max():.10f}")
+    bad_eq = []
+    for key in TWO_TRANSITION_KEYS:
+        model = field_model(GaussianLaw(2), symmetric_arms(paper_link(key), "0.2"))
+        lib = sorted((_half_open(e.angle_deg), e.stability)
+                     for e in circle_equilibria(model, n_grid=720))
+        mine = sorted((_half_open(a), la) for a, la in
+                      wit.zeros(wit.Case(key, 0.2 * delta_scale), n_grid=72, xtol=1e-10))
+        same = len(lib) == len(mine) and all(
+            abs(math.remainder(math.radians(a - b), 2 * math.pi)) <= math.radians(1e-6)
+            and la == lb for (a, la), (b, lb) in zip(lib, mine))
+        if not same:
+            bad_eq.append(f"{key}: library {lib} vs witness {mine}")
+        rows.append(f"{key} Delta=0.2 equilibria: "
+                    + ", ".join(f"{a:.6f} {la[:3]}" for a, la in lib))
+    ok = worst_rate <= 1e-9 and worst_lam <= 1e-9 and worst_def <= 1e-9 and not bad_eq
+    return Outcome(PASS if ok else FAIL,
+                   f"max |rate_d2 - witness| = {worst_rate:.1e}, max |lambda*(d=3) - witness| "
+                   f"= {worst_lam:.1e}, max |h(v*)| = {worst_def:.1e}, equilibria "
+                   f"{'agree' if not bad_eq else 'DIFFER'}",
+                   "; ".join(bad_eq + rows),
+                   evidence={_LABEL: "N(0, I_d) through nbl_sim.beyond (polar quadrature in "
+                             "d = 2, 1-D reductions in d = 3) against direct 2-D moments",
+                             "prop:local_jacobian":
+                                 f"rates within {max(worst_rate, worst_lam):.1e}"})
+
+
+# ---------------------------------------------------------------------- 2. eigenvectors of Σ
+_EIG_LINKS = ("tt-stable", "tt-near-critical", "tt-unstable", "we-0.72")
+_EIG_ANGLES = (0.0, 30.0, 90.0)
+
+
+@register("beyond-gaussian-covariance-eigenvector", _LABEL, _SECTION,
+          _OURS + "with contexts N(0, Sigma), the paper's symmetric arms and one link, v* is an "
+          "equilibrium of the population dynamics (h(v*) = 0) iff v* is an eigenvector of "
+          "Sigma: checked for cond Sigma = 3 with its major axis at 0, 30 and 90 deg from v*, "
+          "Delta in {0.2, 1}, the three two-transition links and weighted-entropy rho = 0.72 "
+          "(the library's decision beyond its error, and a direct quadrature of h(v*))",
+          "high-precision", "|h(v*)| <= 1e-12 at eigenvectors; >= 1e-6 elsewhere",
+          "the witness quadrature is accurate to ~1e-15 (Gauss-Legendre in boundary-aligned "
+          "coordinates); the smallest defect off the eigenvectors on this grid is ~0.1, so "
+          "the two thresholds separate the cases by orders of magnitude",
+          mutants=(Mutant("witness Sigma's axis turned by 2 deg", "witness",
+                          kwargs={"axis_offset": 2.0}),
+                   Mutant("witness arms shifted by 0.05 along v* (asymmetric)", "formula",
+                          kwargs={"shift": 0.05})))
+def _eigenvector(axis_offset: float = 0.0, shift: float = 0.0):
+    wrong, rows, smallest_off = [], [], math.inf
+    for key in _EIG_LINKS:
+        link = paper_link(key)
+        for delta in _DELTAS:
+            for ang in _EIG_ANGLES:
+                eigvec = ang in (0.0, 90.0)
+                law = parse_context_spec(f"gaussian:cond=3,angle={ang:g}")
+                _, holds = equilibrium_defect(field_model(law, symmetric_arms(link, delta)),
+                                              np.array([1.0, 0.0]))
+                h0 = abs(wit.H(wit.Case(key, float(delta), cond=3.0,
+                                        axis_deg=ang + axis_offset, shift=shift), 0.0))
+                if not eigvec:
+                    smallest_off = min(smallest_off, h0)
+                w_holds = h0 <= 1e-12 if eigvec else not h0 >= 1e-6
+                if holds != eigvec or w_holds != eigvec:
+                    wrong.append(f"{key} Delta={delta} axis={ang:g}: library "
+                                 f"{'equilibrium' if holds else 'not'}, witness |h| {h0:.2e}")
+                rows.append(f"{key}/{delta}/{ang:g}: {h0:.1e}")
+    return Outcome(FAIL if wrong else PASS,
+                   f"{len(rows)} cases; equilibrium exactly at the eigenvectors; smallest "
+                   f"|h(v*)| off them {smallest_off:.2e}",
+                   "; ".join(wrong) or "; ".join(rows))
+
+
+# ---------------------------------------------------------------------- 3. sign flips
+#: departures under which the sign of the exact local rate at v* is not the sign of λ*
+_FLIPS = (
+    ("Sigma cond 3, major axis along theta", wit.Case("tt-stable", 1.0, cond=3, axis_deg=90)),
+    ("Sigma cond 3, major axis along v*", wit.Case("tt-unstable", 0.2, cond=3, axis_deg=0)),
+    ("Student-t nu = 5", wit.Case("tt-near-critical", 0.2, "student-t", nu=5)),
+    ("uniform cube, v* on its diagonal", wit.Case("tt-stable", 1.0, "cube", rotate_deg=45)),
+    ("Rademacher, v* on an axis", wit.Case("tt-unstable", 0.2, "rademacher")),
+)
+
+
+@register("beyond-gaussian-lambda-mispredicts", _LABEL, _SECTION,
+          _OURS + "the Gaussian lambda* (eq:decision_stability) mispredicts the local stability "
+          "of v* when the contexts are not N(0, I): v* stays an equilibrium but the sign of "
+          "the exact local rate (-H'(0), d = 2) is the opposite of the sign of lambda* (and of "
+          "the d = 2 Gaussian rate) for an anisotropic Sigma (major axis along theta: a stable "
+          "link repels; along v*: an unstable link attracts), Student-t contexts (near the "
+          "stability boundary), the uniform cube with v* on a diagonal and Rademacher contexts",
+          "high-precision", "library vs witness rate: absolute 1e-6; signs beyond both errors",
+          "the library's rates carry a stated error ~1e-12; the witness (direct quadrature, "
+          "one-sided 4th-order differences) agrees to <= 2e-8 (the cube's diagonal is a kink "
+          "of H''); the flipped rates are >= 2.6e-3 in size, far beyond either",
+          covers=("eq:decision_stability",),
+          mutants=(Mutant("every departure replaced by N(0, I) (no flip to find)", "data",
+                          kwargs={"isotropic": True}),
+                   Mutant("witness rate with the wrong sign", "witness",
+                          kwargs={"witness_sign": -1.0})))
+def _mispredicts(isotropic: bool = False, witness_sign: float = 1.0):
+    flips, bad, rows = 0, [], []
+    for name, case in _FLIPS:
+        if isotropic:
+            case = wit.Case(case.key, case.delta)
+        a = _library(case)
+        lam = a.gaussian["lambda_star"]
+        gauss2 = a.gaussian["rate_d"]
+        r_lib, r_wit = a.vstar_rate, witness_sign * wit.rate(case)
+        if not (a.vstar_equilibrium and abs(r_lib - r_wit) <= 1e-6 and a.vstar_decided):
+            bad.append(f"{name}: library rate {r_lib:.10f} (equilibrium "
+                       f"{a.vstar_equilibrium}), witness {r_wit:.10f}")
+            continue
+        flip = (r_lib > 0) != (lam > 0) and (gauss2 > 0) == (lam > 0)
+        flips += flip
+        rows.append(f"{name} ({case.key}, Delta={case.delta:g}): lambda* = {lam:+.6f}, "
+                    f"Gaussian d=2 rate {gauss2:+.6f}, exact rate {r_lib:+.6f} "
+                    f"(witness {r_wit:+.6f}){'' if flip else ' [no flip]'}")
+    if bad:
+        return Outcome(FAIL, "library and witness disagree", "; ".join(bad + rows))
+    if flips < len(_FLIPS):
+        return Outcome(FAIL, f"{flips} of {len(_FLIPS)} sign flips confirmed",
+                       "the statement lists a flip the computation does not show; "
+                       + "; ".join(rows))
+    return Outcome(CAVEAT, f"{flips} of {len(_FLIPS)} departures flip the sign of the local "
+                   "rate at v*", "; ".join(rows) + f". Scope: {_SCOPE}.",
+                   consequence="statement", figure="robustness-grid",
+                   evidence={_LABEL: f"{flips} departures from it flip the stability of v*",
+                             "eq:decision_stability": "lambda*'s sign is not the exact sign "
+                             "off N(0, I)"})
+
+
+# ---------------------------------------------------------------------- 4. biased boundary
+_BIASED = (
+    ("Sigma cond 3, major axis 30 deg from v*", wit.Case("tt-stable", 1.0, cond=3,
+                                                            axis_deg=30)),
+    ("asymmetric arms a+- = Delta/2 +- 0.4", wit.Case("tt-stable", 1.0, shift=0.4)),
+    ("per-arm links: intercept 0.5 on arm +1", wit.Case("tt-stable", 1.0, intercept=0.5)),
+)
+
+
+@register("beyond-biased-equilibrium", _LABEL, _SECTION,
+          _OURS + "under a tilted Sigma (N(0, Sigma) with v* not an eigenvector), asymmetric arms "
+          "(beta_+- = theta + (Delta/2 +- c) v*) or per-arm links (an intercept on one arm) v* "
+          "is not an equilibrium (prop:population_equilibrium needs the symmetry) and the "
+          "population flow from v* reaches a biased boundary with a positive regret per round: "
+          "tt-stable at Delta = 1, the learned angle and its regret by the library and by a "
+          "direct quadrature of H and of the regret",
+          "high-precision", "angle: 1e-6 deg; regret per round: absolute 1e-9",
+          "both are quadratures accurate to ~1e-12 and both zeros are bisected/brentq'd to "
+          "~1e-12 rad",
+          covers=("prop:population_equilibrium",),
+          mutants=(Mutant("departures removed (cond 1, shift 0, intercept 0)", "data",
+                          kwargs={"strength": 0.0}),
+                   Mutant("witness angle read 0.01 deg off", "witness",
+                          kwargs={"angle_offset": 0.01})))
+def _biased(strength: float = 1.0, angle_offset: float = 0.0):
+    bad, rows, biased = [], [], 0
+    for name, case in _BIASED:
+        case = wit.Case(case.key, case.delta, cond=1 + (case.cond - 1) * strength,
+                        axis_deg=case.axis_deg, shift=case.shift * strength,
+                        intercept=case.intercept * strength)
+        a = _library(case)
+        z = wit.learned_zero(case) + angle_offset
+        reg = wit.regret(case, math.radians(z))
+        lib_a, lib_r = a.bias_deg, a.learned.regret
+        if abs(lib_a - z) > 1e-6 or abs(lib_r - reg) > 1e-9:
+            bad.append(f"{name}: library {lib_a:.9f} deg, regret {lib_r:.3e}; witness "
+                       f"{z:.9f} deg, regret {reg:.3e}")
+        elif not a.vstar_equilibrium and abs(lib_a) > 1.0 and lib_r > 1e-6:
+            biased += 1
+        rows.append(f"{name}: learned {lib_a:+.6f} deg (witness {z:+.6f}), regret per round "
+                    f"{lib_r:.6f} (witness {reg:.6f}), best linear regret "
+                    f"{a.best_linear_regret:.6f}")
+    if bad:
+        return Outcome(FAIL, "library and witness disagree", "; ".join(bad + rows))
+    if biased < len(_BIASED):
+        return Outcome(FAIL, f"{biased} of {len(_BIASED)} biased equilibria confirmed",
+                       "; ".join(rows))
+    return Outcome(CAVEAT, f"{biased} of {len(_BIASED)} departures: v* is not an equilibrium, "
+                   "NBL learns a biased boundary", "; ".join(rows) + f". Scope: {_SCOPE}.",
+                   consequence="statement", figure="bias-angle",
+                   evidence={_LABEL: "departures from the paper's model move the equilibrium",
+                             "prop:population_equilibrium": "needs the symmetry of the model"})
