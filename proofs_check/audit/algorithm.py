@@ -2,8 +2,9 @@ r"""alg:nbl as printed (lines 478-502): its steps against eq:tangent_update, eq:
 text of sec:nbl, and what it leaves undefined, with what the toolkit chooses.
 
 The algorithm's lines come from the packaged index (``extracted.INDEX["algorithm"]``); the
-counterparts in the text are quoted here with their line numbers (checked against the paper by
-``tests/proofs_check/test_audit.py``). Each step is compared after one documented rewrite:
+steps and gaps, with the counterparts in the text quoted with their line numbers (checked against
+the paper by ``tests/proofs_check/test_audit.py``), are package data
+(``proofs_check/audit/data/algorithm.json``). Each step is compared after one documented rewrite:
 
 * ``identity`` — equal after removing ``$``, spaces, ``\State``/``Observe``/``set``/``draw``
   and reading ``\gets`` as ``=``;
@@ -28,6 +29,8 @@ from nbl_sim.geometry import tangent_projection
 from nbl_sim.policies.nbl import nbl_run, validate_step
 from nbl_theory.errors import NBLInputError
 
+from .packaged import read_json, records
+
 __all__ = ["Step", "Gap", "STEPS", "GAPS", "alg_math", "paper_math", "compare_steps",
            "probe_sgn_zero", "probe_degenerate_init", "probe_step_sizes", "probe_retraction",
            "probe_horizon", "probe_given_start"]
@@ -44,22 +47,10 @@ class Step:
     rewrite: str = "identity"
 
 
-STEPS = (
-    Step("stage-I-action", (484,), ((303, r"$A_t\sim\operatorname{Unif}\{-1,+1\}$"),), "text"),
-    Step("stage-I-contrast", (485,), ((305, r"$W_t=A_tY_tX_t$"),), "text"),
-    Step("initialization", (488, 489, 490),
-         ((313, r"$v_{n_0}=\overline W_{n_0}/\|\overline W_{n_0}\|_2$"),
-          (314, r"$\overline W_{n_0}=n_0^{-1}\sum_{t=1}^{n_0}W_t$")), "text", "normalized-mean"),
-    Step("stage-II-range", (491,), ((343, r"\qquad t>n_0."),), "eq:nbl_update"),
-    Step("greedy-action", (493,), ((328, r"A_t=\operatorname{sgn}(v_{t-1}^\top X_t)."),), "text"),
-    Step("stage-II-contrast", (494,), ((305, r"$W_t=A_tY_tX_t$"),), "text"),
-    Step("tangent-step", (495,), ((333, r"P_v^\perp=I_d-vv^\top,"),
-                                  (335, r"G_t=P_{v_{t-1}}^\perp W_t.")), "eq:tangent_update",
-         "expand-projection"),
-    Step("retraction-update", (497, 498, 499),
-         ((339, r"v_t"), (340, r"="), (341, r"\frac{v_{t-1}+\eta_tG_t}"),
-          (342, r"{\|v_{t-1}+\eta_tG_t\|_2},")), "eq:nbl_update"),
-)
+_DATA = read_json("algorithm.json")
+
+#: the steps of alg:nbl, from the package data file ``data/algorithm.json``
+STEPS = records(Step, _DATA["steps"])
 
 _NOISE = (r"\State", r"\displaystyle", "Observe $X_t$;", "Observe $Y_t$;", "set", "draw", "$",
           r"\qquad")
@@ -123,50 +114,8 @@ class Gap:
     why: str
 
 
-GAPS = (
-    Gap("sgn-zero", 493, r"$A_t\gets\operatorname{sgn}(v_{t-1}^\top X_t)$",
-        "sgn(0): the action when v_{t-1}^T X_t = 0",
-        ((1733, r"+1,&v_{t-1}^\top X_t\geq0,\\",
-          "the proof of lem:conditional_population_field takes A_t = +1 on {v^T X >= 0}"),
-         (423, r"m_+(X)X\1\{v^\top X\geq0\}", "eq:Fdef puts the tie on arm +1 too")),
-        False, "the tie has probability 0 under assum:gaussian_context (X_t continuous, "
-               "independent of v_{t-1} != 0), so no result depends on it"),
-    Gap("degenerate-init", 490, r"{\|\sum_{t=1}^{n_0}W_t\|_2}$",
-        "v_{n0} when sum_t W_t = 0 (0/0); with Bernoulli rewards it has probability "
-        "(1 - E g(Z))^{n0} > 0 (2^-n0 for a link with E g(Z) = 1/2)",
-        ((1644, r"nonzero vectors $x,y\in\R^d$,",
-          "the proof of prop:randomized_initialization uses ||x/||x|| - y/||y|||| <= "
-          "2||x - y||/||y|| for nonzero x, with x = W-bar (line 1656)"),),
-        False, "any unit vector chosen for v_{n0} on that event keeps eq:initialization-mse "
-               "and eq:initialization-high-probability: with x = 0 the right-hand side is "
-               "2||y||/||y|| = 2 >= ||v - v*|| for every unit v"),
-    Gap("step-sizes", 482, r"step sizes $\{\eta_t\}_{t>n_0}$",
-        "the step sizes: no sign, no form (the results take eta_t = gamma/(t + t0); t0's sign "
-        "is never stated, the proofs use t0 >= 0 at line 5176)",
-        ((4276, r"\eta_t=\frac{\gamma}{t+t_0}.", "eq:step_size"),
-         (929, r"$\eta_t=\gamma/(t+t_0)$, where $2\gamma\lambda_0>1$,",
-          "prop:localized-estimation")),
-        False, "every result states its step size; t0 >= 0 is reported under the "
-               "hypotheses-* claims"),
-    Gap("retraction-norm", 499, r"{\|v_{t-1}+\eta_tG_t\|_2}$",
-        "the case ||v_{t-1} + eta_t G_t|| = 0 — not a gap",
-        ((4100, r"1+\eta_t^2\|G_t\|_2^2", "||v + eta G||^2 = 1 + eta^2 ||G||^2 >= 1 since "
-                                          "G is tangent (lines 4095-4101)"),),
-        False, "the denominator is >= 1 for a unit v_{t-1}"),
-    Gap("horizon", 491, r"\For{$t=n_0+1,n_0+2,\ldots, n$}",
-        "the horizon n is not among the inputs (line 482); n0 = 0 makes v_0 = 0/0 and "
-        "n0 >= n leaves Stage II empty",
-        ((985, r"$n_0<n$", "thm:regret-rate requires n0 < n (and n0 = ceil(C0(d + log n)) "
-                            ">= 1)"),),
-        False, "the only result about Stage II states n0 < n; n0 >= 1 follows from its n0"),
-    Gap("given-start", 482, r"\Require $n_0$, step sizes",
-        "a given initial direction: the experiments of app:stochastic-nbl start 10 degrees "
-        "from v* without Stage I, which alg:nbl as printed cannot express",
-        ((6003, r"initial direction is displaced by $10^\circ$ from $v^\star$",
-          "app:simulation-setup"),
-         (6344, r"displacement of $10^\circ$ from $v^\star$", "app:stochastic-nbl")),
-        False, "a variant of the algorithm for illustrations; no result is stated for it"),
-)
+#: what alg:nbl leaves undefined, from ``data/algorithm.json``
+GAPS = records(Gap, _DATA["gaps"])
 
 
 # ------------------------------------------------------------------------------ the toolkit

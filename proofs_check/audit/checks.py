@@ -98,8 +98,7 @@ def assumption_outcome(assumption: str, data=None) -> Outcome:
 
 def steps_outcome(algorithm=None, steps=alg.STEPS) -> Outcome:
     """alg:nbl's steps against eq:tangent_update, eq:nbl_update and the text."""
-    algorithm = algorithm if algorithm is not None else tuple(
-        tuple(a) for a in extracted.INDEX["algorithm"])
+    algorithm = algorithm if algorithm is not None else extracted.ALGORITHM
     rows = alg.compare_steps(algorithm, steps)
     bad = [r for r in rows if not r[3]]
     detail = "\n".join(f"{'ok ' if ok else 'DIFF'} {sid}: alg {a} | paper {p}"

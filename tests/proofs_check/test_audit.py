@@ -15,14 +15,14 @@ import pytest
 from proofs_check.audit import algorithm as alg
 from proofs_check.audit import extracted
 from proofs_check.audit import hypotheses_data as hd
-from proofs_check.audit.extract import render
+from proofs_check.audit.extract import GENERATED_BY, render
 from proofs_check.audit.latex import index_from_literal, parse_paper
 from proofs_check.audit.notation import ENTRIES, WATCH, scan_symbols
+from proofs_check.audit.packaged import read_text
 from proofs_check.claims.assumptions import ASSUMPTIONS
 
 PAPER = Path(__file__).resolve().parents[2].parent / "shared/paper/nbl-paper.tex"
-REGENERATE = ("regenerate: python -m proofs_check.audit.extract ../shared/paper/nbl-paper.tex "
-              "> proofs_check/audit/extracted.py, then re-check the curated tables")
+REGENERATE = f"regenerate: {GENERATED_BY}, then re-check the curated tables"
 
 
 def read_paper(path: Path) -> str:
@@ -55,7 +55,7 @@ def index(text):
 def test_packaged_index_is_the_parse_of_the_paper(text, index):
     assert index_from_literal(extracted.INDEX) == index, REGENERATE
     assert extracted.SYMBOLS == scan_symbols(text), REGENERATE
-    assert Path(extracted.__file__).read_text(encoding="utf-8") == render(text), REGENERATE
+    assert read_text(extracted.FILE) == render(text), REGENERATE
 
 
 def test_every_proof_is_matched_once(index):
