@@ -51,7 +51,10 @@ from .plain_data import PlainDataError, check_array, decode, encode
 __all__ = ["ChunkCache", "default_cache_dir", "private_dir", "CACHE_DIR_ENV", "SCHEMA",
            "SCHEMA_VERSION"]
 
+#: Environment variable that sets the default cache directory (see :func:`default_cache_dir`).
 CACHE_DIR_ENV = "NBL_CACHE_DIR"
+#: ``SCHEMA``: the ``"schema"`` field of every entry's JSON; ``SCHEMA_VERSION``: its
+#: ``"version"`` (an entry of another schema or version is recomputed, never read).
 SCHEMA, SCHEMA_VERSION = "nbl-cache-entry", 1
 _KEY = re.compile(r"[A-Za-z0-9_-]{2,128}")
 _NAMESPACE = re.compile(r"[A-Za-z0-9_-]{1,64}")

@@ -65,7 +65,8 @@ How a replication is drawn (and why it is fast and exact)
    the means and turns the uniforms into rewards in place.
 
 Basic float operations (+, −, ×, ÷, comparisons) are IEEE-exact and done in the same order as in
-the numpy definition, so the compiled passes give the same bits (tested against it).
+the numpy definition, so the compiled passes (:mod:`nbl_sim.environment_passes`) give the same
+bits (tested against it).
 
 Array convention (all of nbl_sim): arm axis index 0 = arm −1, index 1 = arm +1.
 """
@@ -75,7 +76,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
@@ -85,6 +85,13 @@ from nbl_theory.validation import unit_vector, validate_delta
 from .beyond.arms import ArmModel, arm_frame, parse_arms_spec
 from .beyond.contexts import ContextLaw, context_law
 from .beyond.linkeval import link_range
+from .environment_passes import (
+    PAIRWISE_MAX,
+    compiled_normals_agree,
+    index_pass,
+    reward_pass,
+    standard_normal_fill,
+)
 
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
@@ -121,130 +128,6 @@ def _replication_streams(seed: int, r: int, coins: bool = True) -> tuple:
     return tuple(np.random.Generator(np.random.PCG64(
         np.random.SeedSequence(entropy=seed, spawn_key=(r, k)))) if k < 2 or coins else None
         for k in range(3))
-
-
-# ---------------------------------------------------------------------- compiled passes
-_PAIRWISE_MAX = 128  # numpy's pairwise block: up to here the sum is one block (d beyond: numpy)
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _optimal_action(X, t, v_star, d):
-    """sgn(v*ᵀX_t) (sgn 0 = +1), v*ᵀX_t = Σ_k X[t, k] v*_k summed in numpy's pairwise order for
-    d ≤ 128 (``pairwise_sum`` of numpy's add reduction, i.e. ``(X * v*).sum(-1)``): one by one
-    below 8 terms; from 8 on, eight interleaved partial sums over the largest multiple of 8
-    terms, combined as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the rest one by
-    one."""
-    if d < 8:
-        s = -0.0
-        for k in range(d):
-            s += X[t, k] * v_star[k]
-    else:
-        r0, r1 = X[t, 0] * v_star[0], X[t, 1] * v_star[1]
-        r2, r3 = X[t, 2] * v_star[2], X[t, 3] * v_star[3]
-        r4, r5 = X[t, 4] * v_star[4], X[t, 5] * v_star[5]
-        r6, r7 = X[t, 6] * v_star[6], X[t, 7] * v_star[7]
-        m = d - d % 8
-        for i in range(8, m, 8):
-            r0 += X[t, i] * v_star[i]
-            r1 += X[t, i + 1] * v_star[i + 1]
-            r2 += X[t, i + 2] * v_star[i + 2]
-            r3 += X[t, i + 3] * v_star[i + 3]
-            r4 += X[t, i + 4] * v_star[i + 4]
-            r5 += X[t, i + 5] * v_star[i + 5]
-            r6 += X[t, i + 6] * v_star[i + 6]
-            r7 += X[t, i + 7] * v_star[i + 7]
-        s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        for i in range(m, d):
-            s += X[t, i] * v_star[i]
-    return 1 if 0.0 + s >= 0.0 else -1
-
-
-@numba.njit(cache=True, nogil=True)
-def _index_pass(X, beta, v_star, z, optimal):
-    """z[t, a] = β_aᵀX_t (coordinates summed in order from 0.0) and optimal[t] = a*(X_t)."""
-    n, d = X.shape
-    if d == 2:  # the paper's setting, unrolled (the same operations)
-        b00, b01, b10, b11 = beta[0, 0], beta[0, 1], beta[1, 0], beta[1, 1]
-        for t in range(n):
-            x0 = X[t, 0]
-            x1 = X[t, 1]
-            z[t, 0] = (0.0 + x0 * b00) + x1 * b01
-            z[t, 1] = (0.0 + x0 * b10) + x1 * b11
-            optimal[t] = _optimal_action(X, t, v_star, 2)
-        return
-    for t in range(n):
-        s0 = 0.0
-        s1 = 0.0
-        for k in range(d):
-            x = X[t, k]
-            s0 += x * beta[0, k]
-            s1 += x * beta[1, k]
-        z[t, 0] = s0
-        z[t, 1] = s1
-        optimal[t] = _optimal_action(X, t, v_star, d)
-
-
-@numba.njit(cache=True, nogil=True)
-def _standard_normal_fill(rng, X):
-    """``rng.standard_normal(out=X)`` for a C-contiguous 2-D ``X``, in a compiled loop: numba's
-    ``Generator.standard_normal`` is numpy's ziggurat (same tables, same bit-generator calls
-    through the generator's ctypes interface), so the values and the generator's final state are
-    numpy's, bit for bit, ~2.5× faster (tested against numpy)."""
-    n, d = X.shape
-    for t in range(n):
-        for k in range(d):
-            X[t, k] = rng.standard_normal()
-
-
-_SELF_CHECK: list = []  # [bool] once checked: compiled normals equal numpy's in this process
-
-
-def _compiled_normals_agree() -> bool:
-    """Once per process: 100,000 normals (~700 ziggurat slow paths, ~30 tails) from the compiled
-    loop and from numpy's fill, and the generators' final states, must be identical; otherwise
-    (a numba or numpy whose ziggurats differ) the contexts fall back to numpy's own fill."""
-    if not _SELF_CHECK:
-        a, b = np.random.default_rng(20261126), np.random.default_rng(20261126)
-        x, y = np.empty((50_000, 2)), np.empty((50_000, 2))
-        _standard_normal_fill(a, x)
-        b.standard_normal(out=y)
-        _SELF_CHECK.append(bool(np.array_equal(x, y)
-                                and a.bit_generator.state == b.bit_generator.state))
-    return _SELF_CHECK[0]
-
-
-@numba.njit(cache=True, nogil=True)
-def _reward_pass(g, means, Y, bernoulli, noise, rounding):
-    """Check the link values ``g`` (n, 2), store them clipped in ``means``, and turn the uniforms
-    U in ``Y`` into rewards in place.
-
-    Returns (1, i) at the first non-finite value, (2, i) for Bernoulli rewards at the first value
-    outside [−rounding, 1 + rounding] (flat indices; nothing is written then), else (0, −1)
-    after setting means = g, clipped to [0, 1] as ``np.clip`` does for Bernoulli rewards (a −0.0
-    stays −0.0), and Y = 1{U < m} (Bernoulli) or ((U·2 − 1)·b) + m (bounded)."""
-    n = g.shape[0]
-    for t in range(n):
-        for a in range(2):
-            if not math.isfinite(g[t, a]):
-                return 1, 2 * t + a
-    if bernoulli:
-        for t in range(n):
-            for a in range(2):
-                if g[t, a] < -rounding or g[t, a] > 1.0 + rounding:
-                    return 2, 2 * t + a
-    for t in range(n):
-        for a in range(2):
-            m = g[t, a]
-            if bernoulli:
-                if m < 0.0:
-                    m = 0.0
-                elif m > 1.0:
-                    m = 1.0
-                Y[t, a] = 1.0 if Y[t, a] < m else 0.0
-            else:
-                Y[t, a] = ((Y[t, a] * 2.0) - 1.0) * noise + m
-            means[t, a] = m
-    return 0, -1
 
 
 @dataclass
@@ -424,8 +307,8 @@ class Environment:
             law.fill(rng, X)
             return
         if (X.flags.c_contiguous and type(rng.bit_generator) is np.random.PCG64
-                and _compiled_normals_agree()):
-            _standard_normal_fill(rng, X)  # = rng.standard_normal(out=X), compiled
+                and compiled_normals_agree()):
+            standard_normal_fill(rng, X)  # = rng.standard_normal(out=X), compiled
         else:
             rng.standard_normal(out=X)
         if law is not None:
@@ -446,12 +329,12 @@ class Environment:
         """Draw one replication into the given (n, ·) arrays; ``z`` is (n, 2) scratch."""
         rng_x, rng_y, rng_c = streams
         self._draw_contexts(rng_x, X)
-        _index_pass(X, self.beta, self.v_star, z, optimal)
-        if self.d > _PAIRWISE_MAX:  # numpy's pairwise sum splits recursively: let numpy do it
+        index_pass(X, self.beta, self.v_star, z, optimal)
+        if self.d > PAIRWISE_MAX:  # numpy's pairwise sum splits recursively: let numpy do it
             optimal[...] = self.optimal_actions(X)
         g = self._means(z)  # float64 g_a on this replication
         rng_y.random(out=Y)  # the reward uniforms (numpy's fill is as fast as a compiled loop)
-        code, i = _reward_pass(np.ascontiguousarray(g.reshape(z.shape)), means, Y,
+        code, i = reward_pass(np.ascontiguousarray(g.reshape(z.shape)), means, Y,
                                self.reward == "bernoulli", float(self.noise), _ROUNDING)
         if code == 1:
             raise NBLInputError(f"link {self.links[i % 2].name!r} gave a non-finite mean "

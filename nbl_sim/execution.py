@@ -45,9 +45,11 @@ from dataclasses import dataclass
 from nbl_theory.errors import NBLInputError
 
 __all__ = ["Executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "TaskError",
-           "make_executor", "cpu_count", "in_worker", "SCHEDULER_ENV", "MAX_WORKERS",
-           "check_workers", "parse_scheduler"]
+           "make_executor", "executor_for", "cpu_count", "in_worker", "SCHEDULER_ENV",
+           "MAX_WORKERS", "check_workers", "parse_scheduler"]
 
+#: Environment variable naming a Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) used when
+#: no executor, worker count or scheduler is given.
 SCHEDULER_ENV = "NBL_DASK_SCHEDULER"
 #: Local worker processes allowed without ``allow_large`` (each imports numpy/sympy/numba,
 #: ~150 MB): beyond this a typo (``--workers 100000``) would exhaust memory.
@@ -58,6 +60,8 @@ _ADDRESS = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,
 
 
 def cpu_count() -> int:
+    """The number of CPUs this process may run on (its affinity mask; ``os.cpu_count`` where
+    there is none)."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - non-Linux
@@ -357,3 +361,20 @@ def make_executor(workers: int | None = None, work: float = float("inf"),
         return ProcessExecutor(n) if (n > 1 and work >= threshold) else SerialExecutor()
     workers = check_workers(workers, allow_large=allow_large)
     return SerialExecutor() if workers == 1 else ProcessExecutor(workers, allow_large=True)
+
+
+@contextmanager
+def executor_for(executor: Executor | None, workers: int | None = None, *,
+                 work: float = float("inf"), threshold: float = 2e7,
+                 scheduler: str | None = None) -> Iterator[Executor]:
+    """``with executor_for(executor, workers, work=...) as ex:`` — the caller's ``executor``
+    (left open), or, when it is None, a new :func:`make_executor` ``(workers, work, threshold,
+    scheduler)`` closed when the block ends (also on an error)."""
+    if executor is not None:
+        yield executor
+        return
+    own = make_executor(workers, work=work, threshold=threshold, scheduler=scheduler)
+    try:
+        yield own
+    finally:
+        own.close()

@@ -31,7 +31,7 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.validation import positive_int
 
 from .environment import Environment, Realization
-from .execution import Executor, make_executor
+from .execution import Executor, executor_for
 from .metrics import mc_summary, recorded_regret
 from .policies.nbl import LOCKSTEP as _LOCKSTEP
 from .policies.nbl import nbl_run, validate_step
@@ -101,29 +101,21 @@ class SimulationResult:
         n = self.params["n"]
         for name, p in self.policies.items():
             reg = mc_summary(p.regret[:, -1])
-            ang = mc_summary(np.degrees(p.angle[:, -1]))
-            sq = mc_summary(p.sq_error[:, -1])
+            ang = mc_summary(np.degrees(p.angle[:, -1])) if self.params["d"] == 2 else None
             out[name] = {
-                "final_regret_mean": _num(reg["mean"]),
-                "final_regret_se": _num(reg["se"]),
+                **_mean_se("final_regret", reg),
                 "final_avg_regret_mean": _num(reg["mean"] / n),
-                "final_angle_deg_mean": _num(ang["mean"]) if self.params["d"] == 2 else None,
-                "final_angle_deg_se": _num(ang["se"]) if self.params["d"] == 2 else None,
-                "final_sq_error_mean": _num(sq["mean"]),
-                "final_sq_error_se": _num(sq["se"]),
+                **_mean_se("final_angle_deg", ang),
+                **_mean_se("final_sq_error", mc_summary(p.sq_error[:, -1])),
                 "seconds": round(p.seconds, 4),
                 **{k: v for k, v in p.info.items()},
             }
         return out
 
     def to_json(self) -> dict:
-        return {
-            "params": self.params,
-            "environment": self.environment,
-            "executor": self.executor,
-            "seconds": round(self.seconds, 4),
-            "policies": self.summary(),
-        }
+        """The run as JSON: params, environment, executor, seconds and the :meth:`summary`."""
+        out = {k: getattr(self, k) for k in ("params", "environment", "executor")}
+        return {**out, "seconds": round(self.seconds, 4), "policies": self.summary()}
 
     # ------------------------------------------------------------------ files
     def write(self, out_dir) -> list[Path]:
@@ -167,6 +159,13 @@ class SimulationResult:
 def _num(x):
     x = float(x)
     return None if math.isnan(x) else x
+
+
+def _mean_se(key: str, summary: dict | None) -> dict:
+    """``{key_mean, key_se}`` of an :func:`mc_summary` (None for both when there is none)."""
+    if summary is None:
+        return {f"{key}_mean": None, f"{key}_se": None}
+    return {f"{key}_mean": _num(summary["mean"]), f"{key}_se": _num(summary["se"])}
 
 
 def _csv(x) -> str:
@@ -377,27 +376,21 @@ def simulate(
     if rec.ndim != 1 or rec.size == 0 or np.any(np.diff(rec) <= 0) or rec[0] < 0 or rec[-1] > n:
         raise NBLInputError("record_rounds must be strictly increasing integers in [0, n]")
 
-    own = executor is None
-    if own:
-        executor = make_executor(workers, work=float(reps) * n * env.d, scheduler=scheduler)
-    if chunk_size is None:
-        per_rep = n * (env.d + 4) * 8.0
-        chunk_size = max(1, min(reps, int(_CHUNK_BYTES // per_rep)))
-        if executor.workers > 1:
-            chunk_size = max(1, min(chunk_size, math.ceil(reps / (4 * executor.workers))))
-    chunk_size = positive_int(chunk_size, "chunk_size")
-    chunks = [tuple(range(a, min(reps, a + chunk_size))) for a in range(0, reps, chunk_size)]
-    tasks = [_Task(env, seed, c, n, int(n0), v0, float(gamma), float(t0), policies, rec,
-                   bool(intercept), float(ridge)) for c in chunks]
-
-    tic = time.perf_counter()
-    try:
-        sweep = run_sweep(_run_chunk, tasks, executor=executor, cache=cache, progress=progress,
+    with executor_for(executor, workers, work=float(reps) * n * env.d,
+                      scheduler=scheduler) as ex:
+        if chunk_size is None:
+            per_rep = n * (env.d + 4) * 8.0
+            chunk_size = max(1, min(reps, int(_CHUNK_BYTES // per_rep)))
+            if ex.workers > 1:
+                chunk_size = max(1, min(chunk_size, math.ceil(reps / (4 * ex.workers))))
+        chunk_size = positive_int(chunk_size, "chunk_size")
+        chunks = [tuple(range(a, min(reps, a + chunk_size))) for a in range(0, reps, chunk_size)]
+        tasks = [_Task(env, seed, c, n, int(n0), v0, float(gamma), float(t0), policies, rec,
+                       bool(intercept), float(ridge)) for c in chunks]
+        tic = time.perf_counter()
+        sweep = run_sweep(_run_chunk, tasks, executor=ex, cache=cache, progress=progress,
                           weights=[len(c) for c in chunks], on_error="raise")
-        where = executor.describe()
-    finally:
-        if own:
-            executor.close()
+        where = ex.describe()
     parts = sweep.results
     seconds = time.perf_counter() - tic
 

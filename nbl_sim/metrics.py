@@ -24,6 +24,7 @@ from nbl_theory.errors import NBLInputError
 
 __all__ = ["instantaneous_regret", "cumulative_regret", "recorded_regret", "mc_summary", "Z95"]
 
+#: Φ⁻¹(0.975): the half-width of a 95% normal band is ``Z95`` standard errors.
 Z95 = 1.959963984540054  # Φ⁻¹(0.975)
 
 

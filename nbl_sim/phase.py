@@ -27,12 +27,13 @@ from nbl_theory.link_source import LinkSource
 from nbl_theory.stability import lambda_star_float, stability
 from nbl_theory.validation import validate_delta
 
-from .execution import Executor, make_executor
+from .execution import Executor, executor_for
 from .sweep import ChunkCache, run_sweep
 
 __all__ = ["PhaseDiagram", "PhaseCell", "phase_cell", "phase_diagram", "ThresholdScan",
-           "threshold_scan", "TIERS", "grid_values"]
+           "threshold_scan", "TIERS", "grid_values", "decimal_strings", "sweep_grid"]
 
+#: The precision tiers of a phase diagram: float64, mpmath (30 digits) and certified (Arb).
 TIERS = ("float", "mpmath", "certified")
 
 
@@ -41,6 +42,24 @@ def grid_values(lo: float, hi: float, n: int) -> list[str]:
     if not (math.isfinite(lo) and math.isfinite(hi)) or n < 1 or (n > 1 and not lo < hi):
         raise NBLInputError(f"grid needs finite lo < hi and n >= 1, got {lo}, {hi}, {n}")
     return [repr(float(x)) for x in np.linspace(lo, hi, n)]
+
+
+def decimal_strings(xs) -> list[str]:
+    """``xs`` as decimal strings: strings are kept, numbers written with 17 significant digits
+    (so a float round-trips)."""
+    return [x if isinstance(x, str) else f"{float(x):.17g}" for x in xs]
+
+
+def sweep_grid(what: str, values, deltas, fixed) -> tuple[list[str], list[str], tuple]:
+    """The grid of a (parameter, Δ) sweep: ``values`` and ``deltas`` as
+    :func:`decimal_strings` with every Δ validated, and ``fixed`` (a dict or None) as sorted
+    (name, value) string pairs. An empty grid is an NBLInputError naming ``what``."""
+    values, deltas = decimal_strings(values), decimal_strings(deltas)
+    if not values or not deltas:
+        raise NBLInputError(f"{what} needs at least one parameter value and one delta")
+    for x in deltas:
+        validate_delta(x)
+    return values, deltas, tuple(sorted((str(k), str(v)) for k, v in (fixed or {}).items()))
 
 
 def _family_link(family: str | LinkSource, param: str, value: str, fixed: tuple) -> Link:
@@ -68,6 +87,10 @@ def _check_family(family: str | LinkSource, param: str, fixed: tuple) -> None:
 # ---------------------------------------------------------------------- phase diagram
 @dataclass(frozen=True)
 class PhaseCell:
+    """One column of a phase diagram: λ* of the link ``family`` (a family name or a
+    :class:`~nbl_theory.link_source.LinkSource`) at ``param`` = ``value`` (other parameters
+    ``fixed``, as sorted (name, value) pairs) for every Δ of ``deltas``, in ``tier``."""
+
     family: str | LinkSource
     param: str
     value: str
@@ -77,6 +100,8 @@ class PhaseCell:
 
 
 def phase_cell(cell: PhaseCell) -> dict:
+    """Compute one :class:`PhaseCell`: ``{"lambda_star": [...], "sign": [...]}`` per Δ (float64
+    values; the sign from the tier's own analysis, ``"undecided"`` where it cannot tell)."""
     link = _family_link(cell.family, cell.param, cell.value, cell.fixed)
     lam, sign = [], []
     for d in cell.deltas:
@@ -94,6 +119,14 @@ def phase_cell(cell: PhaseCell) -> dict:
 
 @dataclass
 class PhaseDiagram:
+    """λ* of a link family on a (parameter, Δ) grid (:func:`phase_diagram`).
+
+    ``lambda_star`` and ``sign`` have shape (len(deltas), len(values)): row i is ``deltas[i]``,
+    column j is ``values[j]``; a failed column is NaN / ``"failed"`` and listed in
+    ``failures`` (:class:`~nbl_sim.sweep.CellFailure`). ``cached`` counts the columns read
+    from the cache; ``executor`` says where the others ran.
+    """
+
     family: str
     param: str
     values: list          # parameter values (decimal strings), columns
@@ -107,6 +140,7 @@ class PhaseDiagram:
     cached: int = 0
 
     def unstable_fraction(self) -> float:
+        """The fraction of computed grid points where λ* < 0."""
         ok = self.sign != "failed"
         return float((self.sign[ok] == "unstable").mean()) if ok.any() else float("nan")
 
@@ -121,6 +155,7 @@ class PhaseDiagram:
         return out
 
     def to_json(self) -> dict:
+        """JSON-ready dict (the ``phase`` rows of ``nbl phase --json``)."""
         return {"family": self.family, "param": self.param, "tier": self.tier,
                 "values": self.values, "deltas": self.deltas,
                 "lambda_star": [[None if not math.isfinite(v) else v for v in row]
@@ -147,26 +182,14 @@ def phase_diagram(family: str | LinkSource, param: str, values, deltas, *, fixed
     """
     if tier not in TIERS:
         raise NBLInputError(f"tier must be one of {TIERS}, got {tier!r}")
-    values = [v if isinstance(v, str) else f"{float(v):.17g}" for v in values]
-    deltas = [d if isinstance(d, str) else f"{float(d):.17g}" for d in deltas]
-    if not values or not deltas:
-        raise NBLInputError("phase_diagram needs at least one parameter value and one delta")
-    for d in deltas:
-        validate_delta(d)
-    fixed_t = tuple(sorted((str(k), str(v)) for k, v in (fixed or {}).items()))
+    values, deltas, fixed_t = sweep_grid("phase_diagram", values, deltas, fixed)
     _check_family(family, param, fixed_t)
     cells = [PhaseCell(family, param, v, fixed_t, tuple(deltas), tier) for v in values]
-    own = executor is None
-    if own:
-        per_point = {"float": 5e-4, "mpmath": 0.4, "certified": 0.02}[tier]   # s, measured
-        executor = make_executor(workers, work=len(values) * len(deltas) * per_point,
-                                 threshold=5.0, scheduler=scheduler)
-    try:
-        res = run_sweep(phase_cell, cells, executor=executor, cache=cache, progress=progress)
-        where = executor.describe()
-    finally:
-        if own:
-            executor.close()
+    per_point = {"float": 5e-4, "mpmath": 0.4, "certified": 0.02}[tier]   # s, measured
+    with executor_for(executor, workers, work=len(values) * len(deltas) * per_point,
+                      threshold=5.0, scheduler=scheduler) as ex:
+        res = run_sweep(phase_cell, cells, executor=ex, cache=cache, progress=progress)
+        where = ex.describe()
     lam = np.full((len(deltas), len(values)), np.nan)
     sign = np.full((len(deltas), len(values)), "failed", dtype=object)
     for j, r in enumerate(res.results):
@@ -210,6 +233,10 @@ def _threshold_cell(cell: _ThresholdCell) -> list[dict]:
 
 @dataclass
 class ThresholdScan:
+    """Roots of λ* = 0 at each fixed value (:func:`threshold_scan`): ``roots[i]`` is the list
+    of roots (dicts with ``value``, ``certified``, ``bracket``) at ``at[i]``, or None when that
+    cell failed (see ``failures``)."""
+
     family: str
     param: str
     solve_for: str
@@ -228,7 +255,7 @@ def threshold_scan(family: str, param: str, solve_for: str, at, *, bracket, fixe
     value in ``at``; one cell per fixed value."""
     if solve_for not in ("delta", param):
         raise NBLInputError(f"solve_for must be 'delta' or {param!r}, got {solve_for!r}")
-    at = [a if isinstance(a, str) else f"{float(a):.17g}" for a in at]
+    at = decimal_strings(at)
     if solve_for != "delta":
         for a in at:
             validate_delta(a)
@@ -236,15 +263,9 @@ def threshold_scan(family: str, param: str, solve_for: str, at, *, bracket, fixe
     _check_family(family, param, fixed_t)
     cells = [_ThresholdCell(family, param, solve_for, a, fixed_t,
                             tuple(str(b) for b in bracket), int(grid), bool(certify)) for a in at]
-    own = executor is None
-    if own:
-        executor = make_executor(workers, work=float(len(at)), threshold=4.0, scheduler=scheduler)
-    try:
-        res = run_sweep(_threshold_cell, cells, executor=executor, cache=cache,
-                        progress=progress)
-        where = executor.describe()
-    finally:
-        if own:
-            executor.close()
+    with executor_for(executor, workers, work=float(len(at)), threshold=4.0,
+                      scheduler=scheduler) as ex:
+        res = run_sweep(_threshold_cell, cells, executor=ex, cache=cache, progress=progress)
+        where = ex.describe()
     return ThresholdScan(family, param, solve_for, at, res.results, res.failures, res.seconds,
                          where)

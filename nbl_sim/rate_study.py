@@ -43,7 +43,7 @@ from nbl_theory.links import Link
 from nbl_theory.paper import paper_link
 
 from .environment import Environment
-from .execution import Executor, make_executor
+from .execution import Executor, executor_for
 from .metrics import instantaneous_regret
 from .policies.nbl import nbl_run
 from .sweep import ChunkCache, run_sweep
@@ -52,6 +52,16 @@ __all__ = ["StudyConfig", "QUICK", "FULL", "run_study", "StudyResult", "plan"]
 
 @dataclass(frozen=True)
 class StudyConfig:
+    """The settings of the regret-rate study (:data:`FULL`, :data:`QUICK`).
+
+    Five parts, each a list of simulation cells: regret growth (``links`` at ``delta`` for
+    every d in ``dims`` and n in ``ns``, ``reps`` replications, n0 = ⌈C0 (d + log n)⌉),
+    its long-horizon arm (``long_*``), the step-size exponent (``gamma_*``: 2γκ over
+    ``gamma_multiples``), localization (``loc_*``: the exit frequency against n0) and the
+    unstable contrast (``contrast_*``). ``seed`` is the master seed; ``rep_steps_per_cell``
+    sizes the cells.
+    """
+
     name: str
     links: tuple = ("logistic", "tt-stable")
     delta: str = "1"
@@ -89,7 +99,9 @@ class StudyConfig:
     rep_steps_per_cell: float = 4e7     # cells hold about this many replication-steps × d
 
 
+#: The study behind the regret-rate claims and figure (``nbl study``, about 5 min on 2 cores).
 FULL = StudyConfig("full")
+#: A small version of every part (``nbl study --quick``, a few seconds): for tests and a look.
 QUICK = StudyConfig(
     "quick", dims=(2, 4), ns=(300, 1000, 3000), reps=40, t_points=16,
     long_dims=(4,), long_ns=(1000, 3000, 10000), long_reps=20,
@@ -203,12 +215,19 @@ class GammaCell:
     reps: tuple
 
 
-def gamma_cell(c: GammaCell) -> dict:
+def _run_from_angle(c: GammaCell | ContrastCell, n: int, record_rounds):
+    """NBL from ``c.start_deg`` (no Stage I) for ``n`` rounds on the replications ``c.reps``
+    of the paper link ``c.link`` at Δ = ``c.delta``, d = 2: (environment, realization, trace)."""
     env = Environment.build(paper_link(c.link), c.delta, 2)
-    real = env.draw(c.seed, range(*c.reps), c.n, 0)
+    real = env.draw(c.seed, range(*c.reps), n, 0)
     v0 = env.initial_direction(c.start_deg)
     tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
-                 record_rounds=np.arange(0, c.n + 1))
+                 record_rounds=record_rounds)
+    return env, real, tr
+
+
+def gamma_cell(c: GammaCell) -> dict:
+    _, _, tr = _run_from_angle(c, c.n, np.arange(0, c.n + 1))
     sq = tr.sq_error
     tau = _tau(sq, c.r0)
     grid = np.asarray(c.t_grid, dtype=np.int64)
@@ -251,12 +270,7 @@ class ContrastCell:
 
 
 def contrast_cell(c: ContrastCell) -> dict:
-    env = Environment.build(paper_link(c.link), c.delta, 2)
-    nmax = max(c.ns)
-    real = env.draw(c.seed, range(*c.reps), nmax, 0)
-    v0 = env.initial_direction(c.start_deg)
-    tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
-                 record_rounds=np.asarray(c.ns))
+    env, real, tr = _run_from_angle(c, max(c.ns), np.asarray(c.ns))
     opt = env.optimal_actions(real.X)
     cum = np.cumsum(instantaneous_regret(real.means, tr.actions, opt), axis=1)
     return {"regret": cum[:, np.asarray(c.ns) - 1], "angle": tr.angle}
@@ -265,6 +279,10 @@ def contrast_cell(c: ContrastCell) -> dict:
 # ---------------------------------------------------------------------- the study
 @dataclass
 class StudyResult:
+    """The raw results of :func:`run_study`, per part (arrays keyed as in the comments), with
+    the exact constants used (γ, κ, r0, time grids), failed cells and where they ran;
+    :meth:`analysis` computes every statistic."""
+
     config: StudyConfig
     regret: dict = field(default_factory=dict)        # (link, d) -> arrays
     regret_long: dict = field(default_factory=dict)   # (link, d) -> arrays, long horizons
@@ -283,6 +301,20 @@ class StudyResult:
         from .rate_analysis import analyze
 
         return analyze(self)
+
+
+def _regret_cells(cfg: StudyConfig, part: str, link: str, d: int, ns, reps: int, gamma: float,
+                  r0: float) -> tuple[np.ndarray, list]:
+    """The time grid and the :class:`RegretCell` chunks of one (link, d) at the horizons ``ns``:
+    n0 = ⌈C0 (d + log n_max)⌉ (thm:regret-rate), a log grid from n0 to n_max, the seed of
+    ``part``."""
+    nmax = max(ns)
+    n0 = math.ceil(cfg.C0 * (d + math.log(nmax)))
+    grid = _log_grid(n0, nmax, cfg.t_points)
+    seed = _seed(cfg, part, link, d)
+    return grid, [RegretCell(link, cfg.delta, d, tuple(ns), cfg.C0, gamma, r0,
+                             tuple(int(x) for x in grid), seed, ch)
+                  for ch in _chunks(reps, nmax, d, cfg.rep_steps_per_cell)]
 
 
 def plan(cfg: StudyConfig) -> tuple[list, dict]:
@@ -306,27 +338,17 @@ def plan(cfg: StudyConfig) -> tuple[list, dict]:
             const["r0"][(link, d)] = rad["r0"]
             const.setdefault("two_gamma_lambda0", {})[(link, d)] = 2 * gamma * rad["lambda0"]
         for d in cfg.dims:
-            r0 = const["r0"][(link, d)]
-            nmax = max(cfg.ns)
-            n0 = math.ceil(cfg.C0 * (d + math.log(nmax)))
-            grid = _log_grid(n0, nmax, cfg.t_points)
+            grid, part = _regret_cells(cfg, "regret", link, d, cfg.ns, cfg.reps, gamma,
+                                       const["r0"][(link, d)])
             const["t_grid"][(link, d)] = grid.tolist()
-            seed = _seed(cfg, "regret", link, d)
-            for ch in _chunks(cfg.reps, nmax, d, cfg.rep_steps_per_cell):
-                cells.append(RegretCell(link, cfg.delta, d, tuple(cfg.ns), cfg.C0, gamma, r0,
-                                        tuple(int(x) for x in grid), seed, ch))
+            cells += part
     const["t_grid_long"] = {}
     for link in cfg.long_links:
         for d in cfg.long_dims:
-            nmax = max(cfg.long_ns)
-            n0 = math.ceil(cfg.C0 * (d + math.log(nmax)))
-            grid = _log_grid(n0, nmax, cfg.t_points)
+            grid, part = _regret_cells(cfg, "regret-long", link, d, cfg.long_ns, cfg.long_reps,
+                                       const["gamma"][link], const["r0"][(link, d)])
             const["t_grid_long"][(link, d)] = grid.tolist()
-            seed = _seed(cfg, "regret-long", link, d)
-            for ch in _chunks(cfg.long_reps, nmax, d, cfg.rep_steps_per_cell):
-                cells.append(RegretCell(link, cfg.delta, d, tuple(cfg.long_ns), cfg.C0,
-                                        const["gamma"][link], const["r0"][(link, d)],
-                                        tuple(int(x) for x in grid), seed, ch))
+            cells += part
     # step size
     Lg = paper_link(cfg.gamma_link)
     kg = _kappa(Lg, cfg.delta, 2)
@@ -397,17 +419,11 @@ def run_study(cfg: StudyConfig = FULL, *, executor: Executor | None = None,
     order, so they do not depend on the executor or on interruptions."""
     tic = time.perf_counter()
     cells, const = plan(cfg)
-    own = executor is None
-    if own:
-        executor = make_executor(workers, work=sum(_work(c) for c in cells),
-                                 scheduler=scheduler)
-    try:
-        sw = run_sweep(study_cell, cells, executor=executor, cache=cache, progress=progress,
+    with executor_for(executor, workers, work=sum(_work(c) for c in cells),
+                      scheduler=scheduler) as ex:
+        sw = run_sweep(study_cell, cells, executor=ex, cache=cache, progress=progress,
                        weights=[_work(c) / 1e6 for c in cells])
-        where = executor.describe()
-    finally:
-        if own:
-            executor.close()
+        where = ex.describe()
     def group(c):
         if isinstance(c, RegretCell):
             return ("regret" if c.ns == tuple(cfg.ns) else "regret_long", (c.link, c.d))

@@ -227,6 +227,7 @@ class BregmanRow:
     g: sp.Expr  # printed g_phi in THETA
 
 
+#: The rows of tab:app_bregman_examples as printed (potential, domain, weight, dual map, link).
 BREGMAN_TABLE = (
     BregmanRow("quadratic", M**2 / 2, (-sp.oo, sp.oo), sp.Integer(1), M, THETA),
     BregmanRow("negative-entropy", M * sp.log(M) - M, (0, sp.oo), 1 / M, sp.log(M),

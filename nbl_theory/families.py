@@ -1,18 +1,18 @@
 """Named link families with the paper's defaults.
 
-=========================  ====================================================================
-name                       definition
-=========================  ====================================================================
-``two-transition``         eq:link_tanh, p0=0.10, a1=0.10, a2=0.25, b1=2, b2=1.4, mu1=-1.25, mu2
-``weighted-entropy``       φ_ρ of app:elicitation-geometry, rho ∈ (−1, 1)
-``quadratic``              φ = m²/2 on ℝ → identity link (tab:app_bregman_examples)
-``negative-entropy``       φ = m log m − m on (0, ∞) → exp link
+===========================  ====================================================================
+name                         definition
+===========================  ====================================================================
+``two-transition``           eq:link_tanh, p0=0.10, a1=0.10, a2=0.25, b1=2, b2=1.4, mu1=-1.25, mu2
+``weighted-entropy``         φ_ρ of app:elicitation-geometry, rho ∈ (−1, 1)
+``quadratic``                φ = m²/2 on ℝ → identity link (tab:app_bregman_examples)
+``negative-entropy``         φ = m log m − m on (0, ∞) → exp link
 ``binary-negative-entropy``  φ = m log m + (1−m) log(1−m) on (0, 1) → logistic link
-``burg-entropy``           φ = −log m on (0, ∞): *rejected*, dual domain (−∞, 0) ≠ ℝ
-``logistic``               g = 1/(1 + e^{−z})
-``probit``                 g = Φ(z)
-``identity``, ``exp``      the links of the first two table rows, as expressions
-=========================  ====================================================================
+``burg-entropy``             φ = −log m on (0, ∞): *rejected*, dual domain (−∞, 0) ≠ ℝ
+``logistic``                 g = 1/(1 + e^{−z})
+``probit``                   g = Φ(z)
+``identity``, ``exp``        the links of the first two table rows, as expressions
+===========================  ====================================================================
 """
 
 from __future__ import annotations
@@ -102,6 +102,7 @@ def _burg(**kw):
     )
 
 
+#: Every named family: name → builder ``(**params) -> Link`` (use :func:`make_family`).
 FAMILIES = {
     "two-transition": _two_transition,
     "weighted-entropy": _weighted_entropy,

@@ -24,7 +24,7 @@ where g is proven undefined or not real). Derivatives come from :mod:`nbl_theory
 (size bounded before they are built; d tanh = sech², no cancellation), and float64 values that
 overflow in an intermediate are re-evaluated in Arb (:mod:`nbl_theory.link_numeric`). For user
 input the constructors raise nothing but :class:`~nbl_theory.errors.NBLInputError`, with a
-one-line message.
+one-line message (what they accept and how: :mod:`nbl_theory.link_input`).
 """
 
 from __future__ import annotations
@@ -38,8 +38,16 @@ import sympy as sp
 
 from .derivatives import bounded_diff, stable_derivatives, tree_size
 from .errors import NBLInputError
-from .expressions import exact_number, parse_expression
 from .link_checks import check_expression_link, check_potential_link
+from .link_input import (
+    M,
+    Z,
+    as_symbolic,
+    guarded,
+    parse_domain,
+    resolve_signs,
+    short_text,
+)
 from .link_numeric import (
     ExpressionFunction,
     bracket_t,
@@ -51,43 +59,12 @@ from .link_numeric import (
 
 __all__ = ["Link", "Z", "M"]
 
-#: The dual coordinate (index) variable of a link.
-Z = sp.Symbol("z", real=True)
-#: The primal (mean) variable of a potential.
-M = sp.Symbol("m", real=True)
-
 _U = sp.Symbol("u", positive=True)
 _CANCEL_MAX_NODES = 120
 #: Chart coordinates |t| <= 2^100: where φ' has not reached z by then, z is outside what the
 #: toolkit can integrate (the former 2000 doublings let a potential whose φ' stays bounded run
 #: mpmath on arguments of 2^2000 and beyond; φ' = log-like growth reaches z = 50 by t ~ 1e22).
 _BRACKET_DOUBLINGS = 100
-#: Errors sympy, lambdify or numpy raise on oversized or degenerate input; the constructors turn
-#: them into one-line NBLInputErrors.
-_WORK_ERRORS = (MemoryError, RecursionError, ArithmeticError, ValueError, TypeError,
-                NotImplementedError, SyntaxError, AttributeError, KeyError, IndexError)
-
-
-def _short_text(expr) -> str:
-    try:
-        text = str(expr)
-    except (ValueError, RecursionError, MemoryError):  # e.g. an integer of > 4300 digits
-        return f"<{type(expr).__name__}>"
-    return text if len(text) <= 80 else text[:38] + "..." + text[-38:]
-
-
-def _guarded(text: str, what: str, build):
-    """Run a constructor; errors sympy, lambdify or numpy raise on oversized or degenerate user
-    input become one-line NBLInputErrors naming what failed."""
-    try:
-        return build()
-    except NBLInputError:
-        raise
-    except _WORK_ERRORS as exc:
-        detail = (str(exc).splitlines() or [""])[0][:100]
-        raise NBLInputError(
-            f"{what} {_short_text(text)!r} could not be processed: {type(exc).__name__}"
-            + (f" ({detail})" if detail else "")) from None
 
 
 class _LazyDict(dict):
@@ -181,22 +158,17 @@ class Link:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_expression(
-        cls,
-        expr,
-        name: str | None = None,
-        *,
-        params=None,
-        bounded_derivatives: bool = False,
-        family_name=None,
-        validate: bool = True,
-    ) -> Link:
+    def from_expression(cls, expr, name: str | None = None, *, params=None,
+                        bounded_derivatives: bool = False, family_name=None,
+                        validate: bool = True) -> Link:
         """Build a link from an expression in ``z``.
 
         Parameters
         ----------
         expr : str or sympy.Expr
             The link g(z). Strings are parsed with the whitelist parser.
+        name, params, bounded_derivatives, family_name
+            The :class:`Link` fields (``name`` defaults to the expression text).
         validate : bool
             Check strict monotonicity and Gaussian integrability (default True).
 
@@ -207,26 +179,14 @@ class Link:
             not strictly increasing or not defined on ℝ, divergent Gaussian integrals, or any
             failure of sympy/lambdify on the input (one line naming what failed).
         """
-        text = expr if isinstance(expr, str) else _short_text(expr)
-        return _guarded(text, "link", lambda: cls._from_expression(
+        text = expr if isinstance(expr, str) else short_text(expr)
+        return guarded(text, "link", lambda: cls._from_expression(
             expr, text, name, params, bounded_derivatives, family_name, validate))
 
     @classmethod
     def _from_expression(cls, expr, text, name, params, bounded_derivatives, family_name,
                          validate) -> Link:
-        if isinstance(expr, str):
-            expr = parse_expression(expr, "z")
-        elif isinstance(expr, sp.Basic):
-            stray = {str(s) for s in expr.free_symbols} - {"z"}
-            if stray:
-                raise NBLInputError(
-                    f"link expression has free symbols other than z: {sorted(stray)}"
-                )
-            expr = expr.subs(sp.Symbol("z"), Z)
-        else:
-            raise NBLInputError(
-                f"link must be a string or sympy expression, got {type(expr).__name__}"
-            )
+        expr = as_symbolic(expr, "z", Z, "link", "link expression")
         if not expr.has(Z):
             raise NBLInputError(
                 f"link {text!r} does not depend on z, so it is not strictly increasing"
@@ -245,17 +205,9 @@ class Link:
         return link
 
     @classmethod
-    def from_potential(
-        cls,
-        expr,
-        domain=(0, 1),
-        name: str | None = None,
-        *,
-        params=None,
-        bounded_derivatives: bool = False,
-        family_name=None,
-        validate: bool = True,
-    ) -> Link:
+    def from_potential(cls, expr, domain=(0, 1), name: str | None = None, *, params=None,
+                       bounded_derivatives: bool = False, family_name=None,
+                       validate: bool = True) -> Link:
         """Build the link g = (φ')⁻¹ induced by a strictly convex potential φ(m).
 
         Parameters
@@ -264,6 +216,10 @@ class Link:
             The potential φ(m).
         domain : (lo, hi)
             The open interval on which φ is defined; ``-inf``/``inf`` allowed.
+        name, params, bounded_derivatives, family_name
+            The :class:`Link` fields (``name`` defaults to the potential's text).
+        validate : bool
+            Check strict convexity and the dual domain (default True).
 
         Raises
         ------
@@ -272,27 +228,17 @@ class Link:
             φ'(domain) is not all of ℝ (eq:app_full_dual_domain), or the expression is
             malformed or beyond the parser's bounds, or sympy/lambdify fail on it.
         """
-        text = expr if isinstance(expr, str) else _short_text(expr)
-        return _guarded(text, "potential", lambda: cls._from_potential(
+        text = expr if isinstance(expr, str) else short_text(expr)
+        return guarded(text, "potential", lambda: cls._from_potential(
             expr, text, domain, name, params, bounded_derivatives, family_name, validate))
 
     @classmethod
     def _from_potential(cls, expr, text, domain, name, params, bounded_derivatives,
                         family_name, validate) -> Link:
-        if isinstance(expr, str):
-            expr = parse_expression(expr, "m")
-        elif isinstance(expr, sp.Basic):
-            stray = {str(s) for s in expr.free_symbols} - {"m"}
-            if stray:
-                raise NBLInputError(f"potential has free symbols other than m: {sorted(stray)}")
-            expr = expr.subs(sp.Symbol("m"), M)
-        else:
-            raise NBLInputError(
-                f"potential must be a string or sympy expression, got {type(expr).__name__}"
-            )
-        lo, hi = _parse_domain(domain)
+        expr = as_symbolic(expr, "m", M, "potential", "potential")
+        lo, hi = parse_domain(domain)
         if expr.has(sp.Abs, sp.sign):
-            expr = _resolve_signs(expr, lo, hi)
+            expr = resolve_signs(expr, lo, hi)
         link = cls(
             "potential",
             name or text,
@@ -520,47 +466,6 @@ def _cancel_is_cheap(v) -> bool:
         return False
     return all(not p.base.has(_U) or (p.exp.is_Integer and abs(p.exp) <= 20)
                for p in v.atoms(sp.Pow))
-
-
-def _resolve_signs(expr, lo, hi):
-    """|h| and sign(h) in a potential, evaluated by sympy where the domain decides them: with
-    m = lo + t (or hi − t), t > 0, sympy rewrites |m − lo| as t; the result is written back in m.
-    Otherwise their derivatives carry a DiracDelta at a point outside the domain."""
-    t = sp.Symbol("t", positive=True)
-    if lo.is_finite:
-        return expr.subs(M, lo + t).subs(t, M - lo)
-    if hi.is_finite:
-        return expr.subs(M, hi - t).subs(t, hi - M)
-    return expr
-
-
-def _parse_domain(domain) -> tuple:
-    if isinstance(domain, str):
-        parts = domain.split(",")
-        if len(parts) != 2:
-            raise NBLInputError(f"domain must be 'LO,HI', got {domain!r}")
-        domain = parts
-    try:
-        lo_raw, hi_raw = domain
-    except (TypeError, ValueError):
-        raise NBLInputError(f"domain must be a pair (lo, hi), got {domain!r}") from None
-
-    def conv(v):
-        if isinstance(v, sp.Basic):
-            return v
-        if isinstance(v, float) and np.isinf(v):
-            return sp.oo if v > 0 else -sp.oo
-        s = str(v).strip().lower()
-        if s in {"inf", "+inf", "oo", "infinity"}:
-            return sp.oo
-        if s in {"-inf", "-oo", "-infinity"}:
-            return -sp.oo
-        return exact_number(v)
-
-    lo, hi = conv(lo_raw), conv(hi_raw)
-    if not lo < hi:
-        raise NBLInputError(f"domain ({lo}, {hi}) is empty: need lo < hi")
-    return lo, hi
 
 
 def _invert_dual(link: Link, z: np.ndarray, return_t: bool = False) -> np.ndarray:

@@ -80,7 +80,9 @@ PAPER_LINKS: dict[str, PaperLink] = dict([
     _row("we-0.80", "weighted-entropy", {"rho": "0.80"}, "unstable", "-2.45e-3",
          "app:elicitation-geometry"),
 ])
+#: Keys of the three two-transition links (stable, near-critical, unstable at Δ = 0.2).
 TWO_TRANSITION_KEYS = tuple(k for k, r in PAPER_LINKS.items() if r.family == "two-transition")
+#: Keys of the three weighted-entropy links of app:elicitation-geometry (ρ = 0.60, 0.72, 0.80).
 WEIGHTED_ENTROPY_KEYS = tuple(k for k, r in PAPER_LINKS.items()
                               if r.family == "weighted-entropy")
 #: mu2 of the three two-transition links by regime.

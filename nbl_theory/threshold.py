@@ -38,6 +38,14 @@ DEFAULT_BRACKETS = {
 
 @dataclass
 class Root:
+    """One root of λ* = 0 found by :func:`find_thresholds`.
+
+    ``value`` is the refined root and ``bracket`` = (lo, hi) two exact decimal endpoints around
+    it (decimal strings); ``certified`` is True when Arb enclosures of λ* at lo and hi have
+    opposite signs ``signs``, which proves a root lies in the bracket; ``crossing`` says how
+    stability changes as the variable grows (``"stable->unstable"`` or ``"unstable->stable"``).
+    """
+
     value: str  # decimal string
     bracket: tuple  # (lo, hi) decimal strings
     certified: bool
@@ -47,6 +55,14 @@ class Root:
 
 @dataclass
 class ThresholdResult:
+    """The result of :func:`find_thresholds`: every root of λ* = 0 seen on the scan grid.
+
+    ``solve_for`` is ``"delta"`` or the parameter's name, ``fixed`` the values held fixed,
+    ``search_range`` the scanned (lo, hi), ``grid_points`` the scan size (roots closer together
+    than one grid step are not seen), ``roots`` the :class:`Root` s in increasing order,
+    ``scan`` the grid and the float64 λ* on it (for plots).
+    """
+
     link: str
     solve_for: str
     fixed: dict
@@ -58,13 +74,16 @@ class ThresholdResult:
 
     @property
     def value(self):
+        """The first root's value (decimal string), or None when there is no root."""
         return self.roots[0].value if self.roots else None
 
     @property
     def bracket(self):
+        """The first root's bracket (lo, hi), or None when there is no root."""
         return self.roots[0].bracket if self.roots else None
 
     def to_json(self) -> dict:
+        """JSON-ready dict (numbers as decimal strings); the keys of ``nbl threshold --json``."""
         return {
             "link": self.link,
             "solve_for": self.solve_for,

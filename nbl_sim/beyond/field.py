@@ -41,8 +41,10 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.numeric import PHI0
 
 from .arms import ArmModel
+from .linkeval import fast_g
 
-__all__ = ["Estimate", "FieldModel", "TransformedField", "SampleField", "silverman_bandwidth"]
+__all__ = ["Estimate", "FieldModel", "QuadratureField", "TransformedField", "SampleField",
+           "silverman_bandwidth"]
 
 _CHUNK = 4_000_000  # max (directions × points) entries per block
 _EPS = np.finfo(float).eps
@@ -84,6 +86,35 @@ class FieldModel:
 
     def describe(self) -> dict:
         return {"method": self.method, "error_kind": self.error_kind}
+
+
+class QuadratureField(FieldModel):
+    """The part the quadrature models share: arm links evaluated through :func:`fast_g`
+    tables (``table_error`` their worst error) and E[max_a m_a(X)] computed once — from the
+    reward at v* for one shared link, else by the model's :meth:`_distinct_optimal`."""
+
+    error_kind = "quadrature"
+
+    def _set_arms(self, arms: ArmModel) -> tuple:
+        """Store ``arms`` (and d); the fast evaluators of the two arm links."""
+        self.arms, self.d = arms, arms.d
+        self._optimal = None
+        funcs = tuple(fast_g(g) for g in arms.links)
+        self.table_error = max(f.table_error for f in funcs)
+        return funcs
+
+    def _distinct_optimal(self) -> Estimate:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def optimal_reward(self):
+        """E max_a m_a(X) (computed once)."""
+        if self._optimal is None:
+            if self.arms.shared:
+                r = self.reward(self.arms.v_star[None, :])
+                self._optimal = Estimate(r.value[0], r.error[0])
+            else:
+                self._optimal = self._distinct_optimal()
+        return self._optimal
 
 
 class TransformedField(FieldModel):

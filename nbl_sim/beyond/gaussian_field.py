@@ -36,8 +36,7 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.numeric import PHI0, gauss_legendre_panels, gauss_legendre_uniform
 
 from .arms import ArmModel
-from .field import Estimate, FieldModel
-from .linkeval import fast_g
+from .field import Estimate, QuadratureField
 from .polar import PolarField
 
 __all__ = ["GaussianField"]
@@ -141,17 +140,13 @@ class _Rule:
         return PHI0 * out
 
 
-class GaussianField(FieldModel):
+class GaussianField(QuadratureField):
     """F, B, R for Y ~ N(0, I_d), any d ≥ 2, any arms and arm links (module docstring)."""
 
     method = "gaussian-1d-reduction"
-    error_kind = "quadrature"
 
     def __init__(self, arms: ArmModel):
-        self.arms, self.d = arms, arms.d
-        self._optimal = None
-        funcs = tuple(fast_g(g) for g in arms.links)
-        self.table_error = max(f.table_error for f in funcs)
+        funcs = self._set_arms(arms)
         top = _window(arms, funcs)
         self.rules = [_Rule(arms, funcs, top, 0.25, 1e-12), _Rule(arms, funcs, top, 0.125, 1e-13)]
 
@@ -169,14 +164,9 @@ class GaussianField(FieldModel):
     def reward(self, V):
         return self._pair(lambda r: r.reward(V))
 
-    def optimal_reward(self):
-        """E max_a m_a(X) (computed once)."""
-        if self._optimal is None:
-            if self.arms.shared:
-                r = self.reward(self.arms.v_star[None, :])
-                self._optimal = Estimate(r.value[0], r.error[0])
-            else:
-                q, _ = np.linalg.qr(self.arms.beta.T)  # (d, 2) orthonormal, ⊇ {β̃_−, β̃_+}
-                plane = ArmModel(self.arms.beta @ q, self.arms.links, self.arms.nominal)
-                self._optimal = PolarField("gaussian", plane).optimal_reward()
-        return self._optimal
+    def _distinct_optimal(self):
+        """E max_a m_a(X) depends on X only through its projection on the arms' plane: the
+        2-D Gaussian polar quadrature there."""
+        q, _ = np.linalg.qr(self.arms.beta.T)  # (d, 2) orthonormal, ⊇ {β̃_−, β̃_+}
+        plane = ArmModel(self.arms.beta @ q, self.arms.links, self.arms.nominal)
+        return PolarField("gaussian", plane).optimal_reward()

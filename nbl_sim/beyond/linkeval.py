@@ -46,20 +46,32 @@ _WIDTH = 0.25
 _TABLE_TOL = 1e-14
 
 
+class _DerivedLink:
+    """What an arm link built from other links shares: ``kind`` is "potential" if any part
+    is a potential link (its g is evaluated through the inverse of φ'), else "expression"."""
+
+    def parts(self) -> tuple:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    @property
+    def kind(self) -> str:
+        kinds = {getattr(x, "kind", "expression") for x in self.parts()}
+        return "potential" if "potential" in kinds else "expression"
+
+
 @dataclass(frozen=True, eq=False)
-class ShiftedLink:
+class ShiftedLink(_DerivedLink):
     """z ↦ g(z + shift): arm index with an intercept, m(x) = g(βᵀx + shift)."""
 
     link: object
     shift: float
 
+    def parts(self) -> tuple:
+        return (self.link,)
+
     @property
     def name(self) -> str:
         return f"{self.link.name} shifted by {self.shift:g}"
-
-    @property
-    def kind(self) -> str:
-        return getattr(self.link, "kind", "expression")
 
     def g_numpy(self, z):
         return self.link.g_numpy(np.asarray(z, dtype=float) + self.shift)
@@ -69,21 +81,19 @@ class ShiftedLink:
 
 
 @dataclass(frozen=True, eq=False)
-class MixtureLink:
+class MixtureLink(_DerivedLink):
     """z ↦ (1 − weight) g₁(z) + weight g₂(z), 0 ≤ weight ≤ 1."""
 
     first: object
     second: object
     weight: float
 
+    def parts(self) -> tuple:
+        return (self.first, self.second)
+
     @property
     def name(self) -> str:
         return f"(1-{self.weight:g})*{self.first.name} + {self.weight:g}*{self.second.name}"
-
-    @property
-    def kind(self) -> str:
-        kinds = {getattr(x, "kind", "expression") for x in (self.first, self.second)}
-        return "potential" if "potential" in kinds else "expression"
 
     def g_numpy(self, z):
         z = np.asarray(z, dtype=float)

@@ -48,8 +48,8 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.numeric import gauss_legendre_panels
 
 from .arms import ArmModel
-from .field import Estimate, FieldModel
-from .linkeval import fast_g, growth_exponent
+from .field import Estimate, QuadratureField
+from .linkeval import growth_exponent
 
 __all__ = ["PolarField", "POLAR_BASES"]
 
@@ -268,7 +268,7 @@ def _gaussian_window(arms: ArmModel, funcs) -> float:
     return math.ceil(max(12.0, top))
 
 
-class PolarField(FieldModel):
+class PolarField(QuadratureField):
     """F, B, R of a 2-D base law (``"gaussian"``, ``"student-t"`` with ``nu``, ``"ball"``,
     ``"cube"``, all of identity covariance) by polar quadrature (module docstring).
 
@@ -277,7 +277,6 @@ class PolarField(FieldModel):
     """
 
     method = "polar-quadrature"
-    error_kind = "quadrature"
 
     def __init__(self, base: str, arms: ArmModel, nu: float | None = None, n_panels: int = 16):
         if base not in POLAR_BASES:
@@ -288,10 +287,8 @@ class PolarField(FieldModel):
         if isinstance(n_panels, bool) or not isinstance(n_panels, int) or n_panels < 8 \
                 or n_panels % 8:
             raise NBLInputError(f"n_panels must be a positive multiple of 8, got {n_panels!r}")
-        self.arms, self.d, self.base = arms, 2, base
-        self._optimal = None
-        funcs = tuple(fast_g(g) for g in arms.links)
-        self.table_error = max(f.table_error for f in funcs)
+        self.base = base
+        funcs = self._set_arms(arms)
         s_max = 12.0
         if base == "gaussian":
             s_max = _gaussian_window(arms, funcs)
@@ -329,15 +326,10 @@ class PolarField(FieldModel):
         al = self._alpha(V)
         return Estimate(*self._pair(lambda lv: lv.reward(al)))
 
-    def optimal_reward(self):
-        """E max_a m_a(X) (computed once: the ray splitting is the costly part)."""
-        if self._optimal is None:
-            if self.arms.shared:
-                r = self.reward(self.arms.v_star[None, :])
-                self._optimal = Estimate(r.value[0], r.error[0])
-            else:
-                self._optimal = Estimate(*self._pair(lambda lv: lv.expected_max()))
-        return self._optimal
+    def _distinct_optimal(self):
+        """E max_a m_a(X) by splitting every ray where the arms cross (the costly part, done
+        once by :meth:`optimal_reward`)."""
+        return Estimate(*self._pair(lambda lv: lv.expected_max()))
 
     def regret(self, V):
         """E max − R(v) with errors of the two terms added (shared link: R(v*) − R(v), both

@@ -20,13 +20,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.link_source import LinkSource
 from nbl_theory.links import Link
-from nbl_theory.validation import validate_delta
 
-from ..execution import Executor, make_executor
+from ..execution import Executor, executor_for
+from ..phase import sweep_grid
 from ..sweep import ChunkCache, run_sweep
 from .arms import parse_arms_spec
 from .case import analyze
@@ -158,30 +157,18 @@ def exact_phase(family: str | LinkSource, param: str, values, deltas, *, fixed=N
     for the link ``make_family(family, param=value, **fixed)`` (or a LinkSource), under the
     context law ``contexts`` with the arms ``arms`` (module docstring). Bad specs, Δ values or
     parameter names raise a one-line NBLInputError before any work."""
-    values = [v if isinstance(v, str) else f"{float(v):.17g}" for v in values]
-    deltas = [x if isinstance(x, str) else f"{float(x):.17g}" for x in deltas]
-    if not values or not deltas:
-        raise NBLInputError("exact_phase needs at least one parameter value and one delta")
-    for x in deltas:
-        validate_delta(x)
+    values, deltas, fixed_t = sweep_grid("exact_phase", values, deltas, fixed)
     parse_context_spec(contexts, d)
-    fixed_t = tuple(sorted((str(k), str(v)) for k, v in (fixed or {}).items()))
     probe = _Cell(family, param, values[0], fixed_t, tuple(deltas), contexts, arms, d, n_grid)
     if isinstance(family, LinkSource):
         family.check_names([*dict(fixed_t), param])
     parse_arms_spec(arms, _link(probe), deltas[0], d)
     cells = [_Cell(family, param, v, fixed_t, tuple(deltas), contexts, arms, d, n_grid)
              for v in values]
-    own = executor is None
-    if own:
-        executor = make_executor(workers, work=0.3 * len(values) * len(deltas),
-                                 threshold=5.0, scheduler=scheduler)
-    try:
-        res = run_sweep(_cell, cells, executor=executor, cache=cache, progress=progress)
-        where = executor.describe()
-    finally:
-        if own:
-            executor.close()
+    with executor_for(executor, workers, work=0.3 * len(values) * len(deltas), threshold=5.0,
+                      scheduler=scheduler) as ex:
+        res = run_sweep(_cell, cells, executor=ex, cache=cache, progress=progress)
+        where = ex.describe()
     shape = (len(deltas), len(values))
     lam, rate, bias = (np.full(shape, np.nan) for _ in range(3))
     verdict = np.full(shape, "failed", dtype=object)

@@ -240,15 +240,18 @@ def _newton(Z, y, m, zmax, theta, lam, tol, max_iter, g, H, L, delta, trial, sta
 
 
 @njit(cache=True)
+def _newton_workspace(p):
+    """Scratch arrays of :func:`_newton` for p coefficients: gradient g, Hessian H, Cholesky
+    factor L, step delta, trial point, and the 5 counters ``stats``."""
+    return (np.empty(p), np.empty((p, p)), np.zeros((p, p)), np.empty(p), np.empty(p),
+            np.zeros(5, dtype=np.int64))
+
+
+@njit(cache=True)
 def _fit_kernel(Z, y, lam, tol, max_iter):
     n, p = Z.shape
     theta = np.zeros(p)
-    g = np.empty(p)
-    H = np.empty((p, p))
-    L = np.zeros((p, p))
-    delta = np.empty(p)
-    trial = np.empty(p)
-    stats = np.zeros(5, dtype=np.int64)
+    g, H, L, delta, trial, stats = _newton_workspace(p)
     zmax = 0.0
     for i in range(n):
         s = 0.0
@@ -271,12 +274,7 @@ def _greedy_kernel(X, Y, coins, intercept, lam, tol, max_iter):
     rep_stats = np.zeros((R, 8), dtype=np.int64)
     Zb = np.empty((2, n, p))  # each arm's design rows, contiguous
     yb = np.empty((2, n))
-    g = np.empty(p)
-    H = np.empty((p, p))
-    L = np.zeros((p, p))
-    delta = np.empty(p)
-    trial = np.empty(p)
-    stats = np.zeros(5, dtype=np.int64)
+    g, H, L, delta, trial, stats = _newton_workspace(p)
     counts = np.zeros(2, dtype=np.int64)
     zmax = np.zeros(2)
     for r in range(R):

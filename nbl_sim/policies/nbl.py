@@ -73,58 +73,38 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
     k0 = 0  # records before v_{n0} exists are NaN (v is undefined during Stage I)
     while k0 < n_rec and rec[k0] < n0:
         k0 += 1
-    k1 = k0
-    while k1 < n_rec and rec[k1] == n0:  # records of v_{n0} itself
-        for r in range(R):
-            _record(v_out[r], v_star, sq, ang, r, k1)
-        k1 += 1
+    k1 = _record_round(v_out, R, 0, n0, k0, rec, v_star, sq, ang)  # records of v_{n0} itself
     # ---- Stage II: greedy rounds. W = ay x, G = W − (vᵀW)v = ay(x − s v), v ← (v + ηG)/‖·‖
     if d == 2:
         # the paper's setting: LOCKSTEP replications in lockstep, each state in registers; every
         # replication still sees exactly its own arithmetic (results do not depend on blocking)
-        vb0 = np.empty(LOCKSTEP)
-        vb1 = np.empty(LOCKSTEP)
-        vv = np.empty(2)
+        vb = np.empty((LOCKSTEP, 2))
         for r0 in range(0, R, LOCKSTEP):
             nb = min(LOCKSTEP, R - r0)
             for b in range(nb):
-                vb0[b] = v_out[r0 + b, 0]
-                vb1[b] = v_out[r0 + b, 1]
+                vb[b, 0] = v_out[r0 + b, 0]
+                vb[b, 1] = v_out[r0 + b, 1]
             k = k1
-            next_rec = rec[k] if k < n_rec else -1
             for t in range(n0, n):
                 et = eta[t]
                 for b in range(nb):
                     r = r0 + b
                     x0 = X[r, t, 0]
                     x1 = X[r, t, 1]
-                    v0 = vb0[b]
-                    v1 = vb1[b]
+                    v0 = vb[b, 0]
+                    v1 = vb[b, 1]
                     s = v0 * x0 + v1 * x1
-                    if s >= 0.0:
-                        a = 1
-                        y = Y[r, t, 1]
-                    else:
-                        a = -1
-                        y = Y[r, t, 0]
-                    actions[r, t] = a
-                    c = et * (a * y)
+                    c = et * _act(s, Y, r, t, actions)
                     v0 = v0 + c * (x0 - s * v0)
                     v1 = v1 + c * (x1 - s * v1)
                     nrm = math.sqrt(v0 * v0 + v1 * v1)
-                    vb0[b] = v0 / nrm
-                    vb1[b] = v1 / nrm
-                if t + 1 == next_rec:
-                    while k < n_rec and rec[k] == t + 1:
-                        for b in range(nb):
-                            vv[0] = vb0[b]
-                            vv[1] = vb1[b]
-                            _record(vv, v_star, sq, ang, r0 + b, k)
-                        k += 1
-                    next_rec = rec[k] if k < n_rec else -1
+                    vb[b, 0] = v0 / nrm
+                    vb[b, 1] = v1 / nrm
+                if k < n_rec and rec[k] == t + 1:
+                    k = _record_round(vb, nb, r0, t + 1, k, rec, v_star, sq, ang)
             for b in range(nb):
-                v_out[r0 + b, 0] = vb0[b]
-                v_out[r0 + b, 1] = vb1[b]
+                v_out[r0 + b, 0] = vb[b, 0]
+                v_out[r0 + b, 1] = vb[b, 1]
     else:
         # any d: LOCKSTEP replications in lockstep as well (states in a small array), each with
         # exactly its own arithmetic
@@ -137,7 +117,6 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
                 for j in range(d):
                     V[b, j] = v_out[r0 + b, j]
             k = k1
-            next_rec = rec[k] if k < n_rec else -1
             for t in range(n0, n):
                 et = eta[t]
                 for b in range(nb):
@@ -145,15 +124,8 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
                     s = 0.0
                     for j in range(d):
                         s += V[b, j] * X[r, t, j]
-                    if s >= 0.0:
-                        a = 1
-                        y = Y[r, t, 1]
-                    else:
-                        a = -1
-                        y = Y[r, t, 0]
-                    actions[r, t] = a
                     S[b] = s
-                    C[b] = et * (a * y)
+                    C[b] = et * _act(s, Y, r, t, actions)
                 for b in range(nb):
                     r = r0 + b
                     s = S[b]
@@ -166,12 +138,8 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
                     nrm = math.sqrt(nrm)
                     for j in range(d):
                         V[b, j] /= nrm
-                if t + 1 == next_rec:
-                    while k < n_rec and rec[k] == t + 1:
-                        for b in range(nb):
-                            _record(V[b], v_star, sq, ang, r0 + b, k)
-                        k += 1
-                    next_rec = rec[k] if k < n_rec else -1
+                if k < n_rec and rec[k] == t + 1:
+                    k = _record_round(V, nb, r0, t + 1, k, rec, v_star, sq, ang)
             for b in range(nb):
                 for j in range(d):
                     v_out[r0 + b, j] = V[b, j]
@@ -179,19 +147,40 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _record(v, v_star, sq, ang, r, k):
-    d = v.shape[0]
-    e = 0.0
-    c = 0.0
-    for j in range(d):
-        diff = v[j] - v_star[j]
-        e += diff * diff
-        c += v[j] * v_star[j]
-    sq[r, k] = e
-    if d == 2:  # signed angle of app:stochastic-nbl
-        ang[r, k] = math.atan2(v_star[0] * v[1] - v_star[1] * v[0], c)
+def _act(s, Y, r, t, actions):
+    """Stage II action A_t = sgn(s) with sgn(0) = +1 for s = v_{t−1}ᵀX_t, stored in
+    ``actions[r, t]``; returns A_t Y_t (the reward of the chosen arm, signed)."""
+    if s >= 0.0:
+        a = 1
+        y = Y[r, t, 1]
     else:
-        ang[r, k] = np.nan
+        a = -1
+        y = Y[r, t, 0]
+    actions[r, t] = a
+    return a * y
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _record_round(V, nb, r0, t, k, rec, v_star, sq, ang):
+    """Record ‖v − v*‖² and (d = 2) the signed angle of app:stochastic-nbl for the rows
+    0..nb−1 of V (replications r0..r0+nb−1) in every record slot k, k+1, ... of round t;
+    returns the first slot after them."""
+    d = V.shape[1]
+    while k < rec.shape[0] and rec[k] == t:
+        for b in range(nb):
+            e = 0.0
+            c = 0.0
+            for j in range(d):
+                diff = V[b, j] - v_star[j]
+                e += diff * diff
+                c += V[b, j] * v_star[j]
+            sq[r0 + b, k] = e
+            if d == 2:
+                ang[r0 + b, k] = math.atan2(v_star[0] * V[b, 1] - v_star[1] * V[b, 0], c)
+            else:
+                ang[r0 + b, k] = np.nan
+        k += 1
+    return k
 
 
 class NBLTrace:

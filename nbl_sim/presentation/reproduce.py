@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from nbl_sim.execution import Executor, SerialExecutor, make_executor
+from nbl_sim.execution import Executor, SerialExecutor, executor_for
 from nbl_sim.experiment import package_versions
 from nbl_sim.sweep import ChunkCache, SweepError, library_versions, run_sweep, source_fingerprint
 from nbl_theory.errors import NBLInputError
@@ -200,14 +200,8 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
         else:                    # custom modules only exist here: run in this process
             fn, cells = (lambda c: _compute(reg[c[0]], c[0], c[1])), [(f, quick) for f in todo]
             executor = SerialExecutor()
-        own = executor is None
-        if own:
-            executor = make_executor(workers, work=0.0, scheduler=scheduler)
-        try:
-            res = run_sweep(fn, cells, executor=executor, progress=progress, on_result=keep)
-        finally:
-            if own:
-                executor.close()
+        with executor_for(executor, workers, work=0.0, scheduler=scheduler) as ex:
+            res = run_sweep(fn, cells, executor=ex, progress=progress, on_result=keep)
         if res.failures:
             raise SweepError(res.failures)
 

@@ -14,28 +14,20 @@ from nbl_theory.paper import PAPER_LINKS, paper_link
 
 
 def _plain_scan(H, dH, n_grid, tol, xtol):
-    """The scan as it was before the extension (commit 8582e6c, kept verbatim as the
-    reference): grid, sign changes, brentq, labels from H'."""
+    """The scan as it was before the extension (commit 8582e6c: grid, sign changes, brentq,
+    labels from H'), restated in vectorized form as an independent reference: the same grid
+    and the same brentq calls on the same brackets, so the same floats."""
     n = int(n_grid) + int(n_grid) % 2
     grid = -math.pi + (2 * math.pi / n) * np.arange(1, n + 1)
-    grid[-1] = math.pi
-    grid[n // 2 - 1] = 0.0
-    hv = np.asarray(H(grid), dtype=float)
-    sg = np.sign(hv)
-    roots = []
-    for j in range(n):
-        if sg[j] == 0:
-            roots.append(float(grid[j]))
-            continue
-        k = (j + 1) % n
-        if sg[j] * sg[k] < 0:
-            a, b = grid[j], grid[k] + (2 * math.pi if k == 0 else 0.0)
-            root = brentq(lambda x: float(H(np.array([x]))[0]), a, b,
-                          xtol=xtol, rtol=4 * np.finfo(float).eps)
-            if root > math.pi:
-                root -= 2 * math.pi
-            roots.append(float(root))
-    roots = np.array(sorted(roots))
+    grid[[-1, n // 2 - 1]] = math.pi, 0.0
+    sg = np.sign(np.asarray(H(grid), dtype=float))
+    left = np.flatnonzero(sg * np.roll(sg, -1) < 0)      # sign change from grid[j] to grid[j+1]
+    right = (left + 1) % n
+    brackets = zip(grid[left], grid[right] + np.where(right == 0, 2 * math.pi, 0.0))
+    refined = np.array([brentq(lambda x: float(H(np.array([x]))[0]), a, b,
+                               xtol=xtol, rtol=4 * np.finfo(float).eps) for a, b in brackets])
+    refined = np.where(refined > math.pi, refined - 2 * math.pi, refined)
+    roots = np.sort(np.concatenate([grid[sg == 0], refined]))
     d1s = np.asarray(dH(roots), dtype=float)
     res = np.abs(np.asarray(H(roots), dtype=float))
     return [(float(a), math.degrees(a), float(d1),

@@ -122,11 +122,11 @@ def test_default_context_hook_is_numpys_standard_normal():
 def test_numpy_fill_fallback_gives_the_same_draws(monkeypatch):
     """If the once-per-process check of the compiled normals ever failed, contexts come from
     numpy's own fill: the realization is the same."""
-    import nbl_sim.environment as environment
+    import nbl_sim.environment_passes as passes
 
     env = Environment.build(TT, "0.5", 3)
     fast = env.draw(4, [0, 2], 400, 10)
-    monkeypatch.setattr(environment, "_SELF_CHECK", [False])
+    monkeypatch.setattr(passes, "_SELF_CHECK", [False])
     slow = env.draw(4, [0, 2], 400, 10)
     for k in ("X", "means", "Y", "coins", "optimal"):
         assert np.array_equal(getattr(fast, k), getattr(slow, k))

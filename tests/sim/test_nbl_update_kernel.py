@@ -2,7 +2,8 @@
 
 Moved here from the claim registry (formerly the claim ``nbl-update-kernel``): it compares the
 toolkit's kernel with the algorithm's definition, a test of the toolkit, not a check of the
-paper.
+paper. The literal update is the witness :func:`proofs_check.witnesses.paths.literal_step`
+(the one written-from-the-paper step; this file also pins its tie rule).
 """
 
 import math
@@ -11,22 +12,12 @@ import numpy as np
 
 from nbl_sim.geometry import nbl_update
 from nbl_sim.policies.nbl import nbl_run
-
-
-def _literal_step(v, x, y, eta):
-    """One round of alg:nbl from the paper: A = sgn(vᵀx) (sgn 0 = +1), W = A Y_A x,
-    G = (I − vvᵀ)W, v ← (v + ηG)/‖v + ηG‖."""
-    d = v.size
-    a = 1 if float(v @ x) >= 0 else -1
-    w = a * (y[1] if a > 0 else y[0]) * x
-    g = (np.eye(d) - np.outer(v, v)) @ w
-    nxt = v + eta * g
-    return a, nxt / math.sqrt(float(nxt @ nxt)), g
+from proofs_check.witnesses.paths import literal_step
 
 
 def test_literal_step_breaks_ties_toward_plus_one():
     v = np.array([1.0, 0.0])
-    a, v1, g = _literal_step(v, np.array([0.0, 2.0]), np.array([5.0, 1.0]), 0.5)
+    a, v1, g = literal_step(v, np.array([0.0, 2.0]), np.array([5.0, 1.0]), 0.5)
     assert a == 1
     np.testing.assert_allclose(g, [0.0, 2.0], atol=0)
     np.testing.assert_allclose(v1, np.array([1.0, 1.0]) / math.sqrt(2), rtol=1e-15)
@@ -58,7 +49,7 @@ def test_one_step_matches_the_literal_update():
                      record_rounds=[1])
         eta1 = gamma / (1.0 + t0)
         for r in range(R):
-            a, lit, _ = _literal_step(v0, X[r, 0], Y[r, 0], eta1)
+            a, lit, _ = literal_step(v0, X[r, 0], Y[r, 0], eta1)
             assert tr.actions[r, 0] == a
             assert np.abs(tr.v_final[r] - lit).max() <= 1e-13
             geo = nbl_update(v0, a * (Y[r, 0, 1] if a > 0 else Y[r, 0, 0]) * X[r, 0], eta1)
@@ -82,7 +73,7 @@ def test_trajectories_match_the_literal_update():
         for r in range(R):
             v = v0.copy()
             for t in range(n):
-                a, v, _ = _literal_step(v, X[r, t], Y[r, t], gamma / (t + 1 + t0))
+                a, v, _ = literal_step(v, X[r, t], Y[r, t], gamma / (t + 1 + t0))
                 assert tr.actions[r, t] == a
             assert np.abs(tr.v_final[r] - v).max() <= 1e-11
 

@@ -1,8 +1,8 @@
 """fig:app-stochastic-angle — signed angular error of stochastic NBL (app:stochastic-nbl).
 
-(a) Δ = 0.2, the three two-transition links (stable / near-critical / unstable at Δ = 0.2);
-(b) the link with μ2 = 1.244122 (unstable at Δ = 0.2) at Δ ∈ {0.2, 1.0, 1.8}. The paper does not
-list panel (b)'s separations; we use those of fig:tanh-changing-separation.
+Panel (a): Δ = 0.2, the three two-transition links (stable / near-critical / unstable at
+Δ = 0.2); panel (b): the link with μ2 = 1.244122 (unstable at Δ = 0.2) at Δ ∈ {0.2, 1.0, 1.8}.
+The paper does not list panel (b)'s separations; we use those of fig:tanh-changing-separation.
 
 Setting (app:simulation-setup, app:stochastic-nbl): d = 2, X ~ N(0, I_2), Bernoulli rewards,
 v_0 at a signed angle of +10° from v*, η_t = γ/(t + t0) with γ = 10, t0 = 500, n = 10,000,

@@ -11,25 +11,16 @@ import pytest
 from nbl_sim.presentation.figures import bias_angle, load_figures, robustness
 
 
-@pytest.fixture(scope="module")
-def grid():
-    return robustness.compute(quick=True)
-
-
-@pytest.fixture(scope="module")
-def bias():
-    return bias_angle.compute(quick=True)
-
-
 def test_figures_are_registered():
     reg = load_figures()
     assert reg["robustness-grid"] is robustness and reg["bias-angle"] is bias_angle
 
 
-def test_robustness_verdicts_follow_the_signs(grid):
+def test_robustness_verdicts_follow_the_signs(quick_figure):
     """Every 'agrees' / 'sign-flip' cell compares the sign of λ* with the sign of the exact
     rate at v*; 'biased' cells have no exact rate at v* (not an equilibrium) and a learned
     boundary more than 1° away."""
+    grid = quick_figure(robustness)
     t = grid.table("cells")
     assert t["verdict"].size == 3 * 2 * 13
     for i, v in enumerate(t["verdict"]):
@@ -51,11 +42,12 @@ def test_robustness_verdicts_follow_the_signs(grid):
     assert "sign-flip" in grid.summary
 
 
-def test_bias_angle_starts_at_the_papers_model(bias):
+def test_bias_angle_starts_at_the_papers_model(quick_figure):
     """Strength 0 (cond 1, shift 0, intercept 0) is the paper's model: bias 0 and regret 0
     (to the quadrature error, 1e-12); at intercept 0.5 the learned boundary is −10.653129°
     (the analysis at n_grid 720, tests/sim/beyond/test_simulation_confirms.py; the brentq root
     does not depend on the grid) and pays more than the best linear boundary."""
+    bias = quick_figure(bias_angle)
     for name in bias.tables:
         t = bias.table(name)
         assert t["strength"][0] in (0.0, 1.0)
@@ -67,8 +59,9 @@ def test_bias_angle_starts_at_the_papers_model(bias):
     assert np.all(np.diff(np.abs(bias.table("shift_tt-stable")["bias_deg"])) > 0)
 
 
-def test_figures_draw_without_warnings(grid, bias):
+def test_figures_draw_without_warnings(quick_figure):
+    datas = [(mod, quick_figure(mod)) for mod in (robustness, bias_angle)]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for mod, data in ((robustness, grid), (bias_angle, bias)):
+        for mod, data in datas:
             mod.draw(data).savefig(io.BytesIO(), format="png")
