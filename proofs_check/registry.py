@@ -62,6 +62,8 @@ __all__ = ["PASS", "CAVEAT", "DISCREPANCY", "FAIL", "SKIPPED", "STATUSES", "FIND
            "ClaimResult", "Registry", "REGISTRY", "register", "register_not_checked",
            "all_claims", "run_claims", "apply_mutant"]
 
+#: The five statuses of a claim (module docstring): ``PASS``, ``CAVEAT``, ``DISCREPANCY``,
+#: ``FAIL``, ``SKIPPED``.
 PASS, CAVEAT, DISCREPANCY, FAIL, SKIPPED = "PASS", "CAVEAT", "DISCREPANCY", "FAIL", "SKIPPED"
 #: Statuses in report order.
 STATUSES = (PASS, CAVEAT, DISCREPANCY, FAIL, SKIPPED)

@@ -1,10 +1,52 @@
 """The verification report: ``verification.md`` and ``verification.json``.
 
-The Markdown file opens with the summary line, then one table row per claim
-(id | label | statement | method | printed | computed | status | seconds), then a section that
-repeats every ``DISCREPANCY`` and ``FAIL`` with the paper's number, the toolkit's number and the
-explanation. The JSON file is a list of claim records with exactly the keys
-:data:`RECORD_KEYS` (the summary counts follow from their ``status``).
+``verification.md`` (readable; no line longer than :data:`MAX_LINE` characters):
+
+1. the title, the summary counts, the **mode** that produced it (``quick``: ``nbl check
+   --quick``, slow claims not run; ``full``) and the toolkit version;
+2. **Findings** — every ``DISCREPANCY`` and ``CAVEAT``, ranked by consequence (statement >
+   number > experiment > presentation, then by paper section): the paper's words, what it
+   prints, what was computed, one evidence line per covered label, the figure that shows it
+   (``figures/<id>.png`` relative to the report, and the id for ``nbl reproduce <id>``) and a
+   link to the claim's details. In quick mode a finding computed by a cheaper version of a slow
+   claim says so; findings of slow claims taken from a previous full report (``previous``)
+   are listed as "established in the full report", and without one, every slow claim that
+   declares the finding of its full run (``full_finding``, pinned against the full run by the
+   tests) is listed as "declared, not computed in this run" — so the quick report hides no
+   finding the full one has;
+3. **Failures** — every ``FAIL`` (the toolkit's problem) with the message;
+4. **Beyond the paper** — the claims of sections ``beyond:*``: nbl's own statements about
+   context laws, arms and links the paper does not treat (not findings about the paper, so
+   not counted among the Findings);
+5. one section per paper section (in the paper's order): a table (claim | label | method |
+   status | tolerance | reason | seconds, long cells cut with "…") and, below it in the same
+   order, each claim's details under an anchor ``<a id="claim-ID">``: statement, printed and
+   computed values, tolerance and why, covered labels with their own evidence lines, figure,
+   and the full detail, wrapped;
+6. **Skipped** — every ``SKIPPED`` claim with its reason (not-checked labels, slow claims).
+
+``verification.json`` is a list of claim records, one per claim in registration order, with
+exactly the keys :data:`RECORD_KEYS`:
+
+============  ==========================================================================
+key           value
+============  ==========================================================================
+id            the claim id (str)
+label         the paper's ``\\label`` the claim checks (str)
+statement     the paper's statement, in words (str)
+method        how it is checked (one of :data:`proofs_check.registry.METHODS`)
+tolerance     the tolerance and why, ``"<tolerance> (<why>)"`` (str)
+paper_value   what the paper prints (str or null)
+computed      what the toolkit computed (str or null)
+status        PASS / CAVEAT / DISCREPANCY / FAIL / SKIPPED
+reason        how it was computed, why it disagrees, why it was skipped (str)
+seconds       run time of the check (float, 4 decimals)
+consequence   for a finding: statement / number / experiment / presentation (else null)
+figure        the ``nbl reproduce`` figure id (or a file) that shows the evidence (or null)
+evidence      {covered label: its evidence line} (object; empty when the claim covers none)
+covers        the further labels the check verifies (list of str)
+section       the paper section or appendix label the claim belongs to (str)
+============  ==========================================================================
 """
 
 from __future__ import annotations
@@ -12,15 +54,23 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import platform
+import textwrap
 from collections import Counter
 from pathlib import Path
 
-from .registry import DISCREPANCY, FAIL, STATUSES
+from .registry import CONSEQUENCES, FAIL, FINDINGS, SKIPPED, STATUSES
 
-__all__ = ["write_report", "summary_line", "summary_counts", "toolkit_version", "record",
-           "RECORD_KEYS"]
+__all__ = ["write_report", "render_markdown", "summary_line", "summary_counts",
+           "toolkit_version", "record", "load_records", "infer_quick", "quick_versions",
+           "RECORD_KEYS", "SECTION_ORDER", "MAX_LINE", "BEYOND_PREFIX", "is_beyond"]
 
-_MAX_CELL = 160
+#: No line of verification.md is longer than this (table rows included).
+MAX_LINE = 200
+_WRAP = 100                     # prose in the details is wrapped at this width
+_WHY_LIMIT = 700                # a finding's "why" is cut here (the details hold all of it)
+_SLOW_REASON = "slow claim: not run in quick mode"
+#: Sections whose claims are nbl's own statements beyond the paper (:mod:`.claims.beyond`).
+BEYOND_PREFIX = "beyond:"
 
 #: The paper's sections and appendices in the order they appear (the report follows it).
 SECTION_ORDER = (
@@ -35,13 +85,15 @@ SECTION_ORDER = (
     "app:tanh-geometry", "app:stochastic-nbl", "app:logistic-comparison",
 )
 
+#: The keys of a claim record in verification.json, in order (see the module docstring).
+RECORD_KEYS = ("id", "label", "statement", "method", "tolerance", "paper_value", "computed",
+               "status", "reason", "seconds", "consequence", "figure", "evidence", "covers",
+               "section")
+
 
 def toolkit_version() -> str:
     """Installed version of the ``nbl`` distribution (``"unknown"`` if not installed)."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-    except ImportError:  # pragma: no cover - Python < 3.8
-        return "unknown"
+    from importlib.metadata import PackageNotFoundError, version
     try:
         return version("nbl")
     except PackageNotFoundError:
@@ -55,73 +107,42 @@ def summary_counts(results) -> dict:
 
 
 def summary_line(results) -> str:
-    """E.g. ``"PASS 40 · DISCREPANCY 1 · FAIL 0 · SKIPPED 0"``."""
+    """E.g. ``"PASS 40 · CAVEAT 2 · DISCREPANCY 1 · FAIL 0 · SKIPPED 0"``."""
     return " · ".join(f"{s} {n}" for s, n in summary_counts(results).items())
 
 
-def _cell(x, limit: int | None = _MAX_CELL) -> str:
-    if x is None:
-        return "—"
-    s = " ".join(str(x).split()).replace("|", "\\|")
-    if limit and len(s) > limit:
-        s = s[: limit - 1] + "…"
-    return s
+def infer_quick(results) -> bool:
+    """True when some slow claim was skipped because the run was ``quick``."""
+    return any(r.status == SKIPPED and not getattr(r, "quick", True)
+               and str(r.detail).startswith(_SLOW_REASON) for r in results)
 
 
-def _markdown(results, version: str, date: str) -> str:
-    lines = ["# Verification of “Elicitation and Decision Geometry in Single-Index Bandits”", "",
-             f"**{summary_line(results)}**", "",
-             f"nbl {version} · {date} · Python {platform.python_version()}", "",
-             "Statuses: PASS (confirmed within the stated tolerance); DISCREPANCY (sound "
-             "computation that disagrees with what the paper prints); FAIL (the toolkit could "
-             "not confirm something that should hold); SKIPPED (not run, with the reason).", "",
-             ]
-    header = ["| id | label | statement | method | printed | computed | status | seconds |",
-              "|---|---|---|---|---|---|---|---:|"]
-    sections: dict[str, list] = {}
+def quick_versions(results) -> dict:
+    """{claim id: [slow claim ids]} for the claims that, in this quick run, stand in for slow
+    claims that were not run.
+
+    A result is a cheaper quick version when the registry marks it so (a truthy
+    ``quick_version`` attribute, for a check run at reduced strength in quick mode), or when a
+    slow claim skipped in this run extends its id (``<id>-...``) and checks the same label — its
+    own or one it covers (``init-mse-bound`` and ``init-mse-bound-grid``).
+    """
+    skipped = [r for r in results if r.status == SKIPPED and not getattr(r, "quick", True)
+               and str(r.detail).startswith(_SLOW_REASON)]
+    out: dict = {}
     for r in results:
-        sections.setdefault(r.section, []).append(r)
-    rank = {sec: i for i, sec in enumerate(SECTION_ORDER)}
-    for section, rows in sorted(sections.items(), key=lambda kv: rank.get(kv[0], len(rank))):
-        counts = summary_line(rows)
-        lines += [f"## `{section}` ({counts})", "", *header]
-        for r in rows:
-            label = f"`{r.label}`" + "".join(f", `{c}`" for c in getattr(r, "covers", ()))
-            lines.append("| " + " | ".join([
-                f"`{r.id}`", label, _cell(r.statement), r.method, _cell(r.printed),
-                _cell(r.computed), f"**{r.status}**", f"{r.seconds:.2f}"]) + " |")
-        lines.append("")
-    bad = [r for r in results if r.status in (DISCREPANCY, FAIL)]
-    lines += ["", "## Discrepancies and failures", ""]
-    if not bad:
-        lines.append("None.")
-    for r in bad:
-        lines += [f"### {r.status}: `{r.id}` (`{r.label}`, {r.section})", "",
-                  f"- **Statement:** {_cell(r.statement, None)}",
-                  f"- **Paper prints:** {_cell(r.printed, None)}",
-                  f"- **Computed:** {_cell(r.computed, None)}",
-                  f"- **Method / tolerance:** {r.method}; {_cell(r.tolerance, None)} "
-                  f"({_cell(r.tolerance_why, None)})",
-                  f"- **Detail:** {_cell(r.detail, None)}", ""]
-    skipped = [r for r in results if r.status == "SKIPPED"]
-    if skipped:
-        lines += ["", "## Skipped", ""]
-        lines += [f"- `{r.id}`: {_cell(r.detail, None)}" for r in skipped]
-    lines += ["", "## Details", ""]
-    lines += [f"- `{r.id}` — tolerance {_cell(r.tolerance, None)} ({_cell(r.tolerance_why, None)})."
-              f" {_cell(r.detail, None)}" for r in results]
-    return "\n".join(lines) + "\n"
+        if r.status == SKIPPED:
+            continue
+        mine = {r.label, *getattr(r, "covers", ())}
+        slow = [s.id for s in skipped if s.id.startswith(r.id + "-")
+                and ({s.label, *getattr(s, "covers", ())} & mine)]
+        if slow or getattr(r, "quick_version", False):
+            out[r.id] = slow
+    return out
 
 
-#: The keys of a claim record in verification.json (issue 4), in order.
-RECORD_KEYS = ("id", "label", "statement", "method", "tolerance", "paper_value", "computed",
-               "status", "reason", "seconds")
-
-
+# ---------------------------------------------------------------------------- JSON
 def record(r) -> dict:
-    """One claim as a JSON record with exactly :data:`RECORD_KEYS`: ``tolerance`` carries the
-    tolerance and why; ``reason`` the detail (how it was computed, why it disagrees, why it was
-    skipped)."""
+    """One claim as a JSON record with exactly :data:`RECORD_KEYS` (module docstring)."""
     return {
         "id": r.id,
         "label": r.label,
@@ -133,11 +154,327 @@ def record(r) -> dict:
         "status": r.status,
         "reason": r.detail,
         "seconds": round(r.seconds, 4),
+        "consequence": getattr(r, "consequence", None),
+        "figure": getattr(r, "figure", None),
+        "evidence": {str(k): str(v) for k, v in (getattr(r, "evidence", None) or {}).items()},
+        "covers": list(getattr(r, "covers", ())),
+        "section": r.section,
     }
 
 
-def write_report(results, out_dir) -> tuple[Path, Path]:
+def load_records(path) -> list[dict]:
+    """The records of a ``verification.json`` (e.g. a previous full run, for ``previous``)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, list) or not all(isinstance(d, dict) and "id" in d for d in data):
+        raise ValueError(f"{path}: not a verification.json (a list of claim records)")
+    return data
+
+
+# ---------------------------------------------------------------------------- Markdown
+def _flat(x) -> str:
+    return "—" if x is None or str(x).strip() == "" else " ".join(str(x).split())
+
+
+def _cell(x, limit: int) -> str:
+    s = _flat(x).replace("|", "\\|")
+    return s if len(s) <= limit else s[: limit - 1].rstrip("\\") + "…"
+
+
+def _wrap(text, first: str, rest: str | None = None) -> list[str]:
+    """``text`` (newlines kept as line breaks) wrapped at :data:`_WRAP`, the first line
+    prefixed with ``first``, the others with ``rest`` (two spaces — a list item's continuation —
+    when ``first`` is a list marker, nothing for a plain paragraph)."""
+    if rest is None:
+        rest = "  " if first.lstrip().startswith("-") else ""
+    out: list[str] = []
+    paragraphs = [p for p in str(text if text is not None else "—").split("\n")] or ["—"]
+    for i, para in enumerate(paragraphs):
+        para = " ".join(para.split()) or ("—" if i == 0 else "")
+        if not para:
+            continue
+        lines = textwrap.wrap(para, _WRAP, initial_indent=first if not out else rest,
+                              subsequent_indent=rest, break_on_hyphens=False)
+        out += lines or [first]
+    return out
+
+
+def _anchor(cid: str) -> str:
+    return f"claim-{cid}"
+
+
+def _figure_link(fig: str) -> str:
+    if "/" in fig or fig.endswith((".png", ".pdf", ".svg")):
+        return f"[{fig}]({fig})"
+    return f"[figures/{fig}.png](figures/{fig}.png) (draw it with `nbl reproduce {fig}`)"
+
+
+def _section_key(section: str):
+    rank = {sec: i for i, sec in enumerate(SECTION_ORDER)}
+    return (rank.get(section, len(rank)), section)
+
+
+def _consequence(r) -> str:
+    c = getattr(r, "consequence", None)
+    return c if c in CONSEQUENCES else "experiment"
+
+
+def _evidence_lines(r, indent: str = "  ") -> list[str]:
+    ev = getattr(r, "evidence", None) or {}
+    out = []
+    for lab in getattr(r, "covers", ()):
+        text = ev.get(lab)
+        out += _wrap(text if text else "(no evidence line of its own)",
+                     f"{indent}- `{lab}`: ", indent + "  ")
+    for lab, text in ev.items():                       # evidence for labels not in covers
+        if lab not in getattr(r, "covers", ()):
+            out += _wrap(text, f"{indent}- `{lab}`: ", indent + "  ")
+    return out
+
+
+def _brief(text, limit: int = _WHY_LIMIT) -> str:
+    """``text`` cut at a word boundary before ``limit`` characters (newlines flattened)."""
+    flat = " ".join(str(text).split())
+    if len(flat) <= limit:
+        return flat
+    return flat[:limit].rsplit(" ", 1)[0] + " … (the full detail is in the claim's details)"
+
+
+def is_beyond(r) -> bool:
+    """True for a claim of a ``beyond:*`` section (nbl's statement, not the paper's)."""
+    return str(getattr(r, "section", "")).startswith(BEYOND_PREFIX)
+
+
+def _finding(i: int, r, quick_of: dict, source: str = "") -> list[str]:
+    status = r.full_finding if source == "declared" else r.status
+    head = f"### {i}. {status} ({_consequence(r)}): `{r.id}` — `{r.label}`, {r.section}"
+    lines = [head[:MAX_LINE], ""]
+    if source == "previous":
+        lines += _wrap("not run in this quick report; established in the full report (below, "
+                       "its status and computed value there)", "- **Source:** ")
+    elif source == "declared":
+        lines += _wrap(f"not computed in this quick report: a slow claim whose full run reports "
+                       f"this {status} (pinned against the full run by the tests). Its numbers "
+                       f"are in the full report: `nbl check`, or `nbl check --claim {r.id}` "
+                       "for this claim alone.", "- **Source:** ")
+    elif r.id in quick_of:
+        slow = ", ".join(f"`{s}`" for s in quick_of[r.id]) or "the full-strength check"
+        lines += _wrap(f"computed by the cheaper quick version; the full report runs {slow}",
+                       "- **Source:** ")
+    lines += _wrap(r.statement, "- **The paper:** ")
+    if r.printed:
+        lines += _wrap(r.printed, "- **It prints:** ")
+    if source != "declared":
+        lines += _wrap(r.computed, "- **Computed:** ")
+    if getattr(r, "evidence", None) or getattr(r, "covers", ()):
+        lines.append("- **Evidence per label:**")
+        lines += _evidence_lines(r)
+    if getattr(r, "figure", None):
+        lines += _wrap(_figure_link(r.figure), "- **Figure:** ")
+    if source != "declared":
+        lines += _wrap(_brief(r.detail), "- **Why:** ")
+    if source != "previous":
+        lines.append(f"- [details](#{_anchor(r.id)})")
+    return lines + [""]
+
+
+class _Prev:
+    """A record of a previous full report, shaped like a ClaimResult for :func:`_finding`."""
+
+    def __init__(self, d: dict):
+        self.id, self.label, self.section = d["id"], d["label"], d.get("section", "")
+        self.status, self.statement = d["status"], d["statement"]
+        self.printed, self.computed, self.detail = d.get("paper_value"), d.get("computed"), \
+            d.get("reason", "")
+        self.consequence, self.figure = d.get("consequence"), d.get("figure")
+        self.evidence, self.covers = d.get("evidence") or {}, tuple(d.get("covers") or ())
+        self.full_finding = None
+
+
+def _findings(results, quick: bool, previous) -> list[str]:
+    quick_of = quick_versions(results) if quick else {}
+    found = [(r, "") for r in results if r.status in FINDINGS and not is_beyond(r)]
+    from_previous: set = set()
+    if quick and previous:
+        skipped = {r.id for r in results if r.status == SKIPPED}
+        prev = [_Prev(d) for d in previous
+                if d.get("id") in skipped and d.get("status") in FINDINGS]
+        found += [(p, "previous") for p in prev if not is_beyond(p)]
+        from_previous = {p.id for p in prev}
+    if quick:
+        found += [(r, "declared") for r in results
+                  if r.status == SKIPPED and getattr(r, "full_finding", None)
+                  and r.id not in from_previous and not is_beyond(r)]
+    order = {r.id: i for i, r in enumerate(results)}
+    found.sort(key=lambda f: (CONSEQUENCES.index(_consequence(f[0])),
+                              _section_key(f[0].section), order.get(f[0].id, 0)))
+    lines = [f"## Findings ({len(found)})", ""]
+    lines += _wrap("Every DISCREPANCY and CAVEAT, most consequential first: a theorem, "
+                   "proposition, lemma or corollary as stated; then a printed number; then a "
+                   "statement about the experiments; then presentation (notation, an undefined "
+                   "step).", "")
+    lines.append("")
+    if not found:
+        return lines + ["None.", ""]
+    n_declared = sum(1 for _, src in found if src == "declared")
+    if n_declared:
+        lines += _wrap(f"{n_declared} of them are declared by slow claims not run in this quick "
+                       "report (each says so); the full report computes them.", "") + [""]
+    for i, (r, src) in enumerate(found, 1):
+        lines += _finding(i, r, quick_of, src)
+    return lines
+
+
+def _beyond(results) -> list[str]:
+    rows = [r for r in results if is_beyond(r)]
+    if not rows:
+        return []
+    lines = [f"## Beyond the paper ({summary_line(rows)})", ""]
+    lines += _wrap("These statements are nbl's, not the paper's: the population analysis redone "
+                   "for context laws, arms and links the paper does not treat (its results are "
+                   "stated under assum:gaussian_context), checked against an independent "
+                   "witness. A CAVEAT here says the paper's assumption is needed — a user whose "
+                   "contexts or arms differ cannot rely on the Gaussian λ*; it is not a "
+                   "discrepancy of the paper. A FAIL is the toolkit's.", "") + [""]
+    for r in rows:
+        lines.append(f"### {r.status}: `{r.id}`"[:MAX_LINE])
+        lines.append("")
+        lines += _wrap(r.statement, "- **nbl states:** ")
+        if r.computed is not None:
+            lines += _wrap(r.computed, "- **Computed:** ")
+        if getattr(r, "figure", None):
+            lines += _wrap(_figure_link(r.figure), "- **Figure:** ")
+        lines += _wrap(_brief(r.detail), "- **Why:** ")
+        lines += [f"- [details](#{_anchor(r.id)})", ""]
+    return lines
+
+
+def _failures(results) -> list[str]:
+    bad = [r for r in results if r.status == FAIL]
+    lines = [f"## Failures ({len(bad)})", ""]
+    if not bad:
+        return lines + ["None.", ""]
+    lines += _wrap("FAIL: the toolkit could not confirm something that should hold — a bug "
+                   "until shown otherwise.", "") + [""]
+    for r in bad:
+        lines.append(f"### `{r.id}` — `{r.label}`, {r.section}"[:MAX_LINE])
+        lines += _wrap(r.statement, "- **The paper:** ")
+        lines += _wrap(r.computed, "- **Computed:** ")
+        lines += _wrap(r.detail, "- **Message:** ")
+        lines += [f"- [details](#{_anchor(r.id)})", ""]
+    return lines
+
+
+_COLS = (("claim", 44), ("label", 36), ("method", 14), ("status", 15), ("tolerance", 30),
+         ("reason", 30), ("s", 7))
+
+
+def _row(r) -> str:
+    tol = f"{_flat(r.tolerance)} ({_flat(r.tolerance_why)})"
+    cells = (f"`{_cell(r.id, _COLS[0][1] - 2)}`", f"`{_cell(r.label, _COLS[1][1] - 2)}`",
+             r.method, f"**{r.status}**", _cell(tol, _COLS[4][1]), _cell(r.detail, _COLS[5][1]),
+             f"{r.seconds:.2f}")
+    return "| " + " | ".join(cells) + " |"
+
+
+def _details(r) -> list[str]:
+    lines = [f'<a id="{_anchor(r.id)}"></a>', f"#### `{r.id}` — {r.status}"[:MAX_LINE], ""]
+    lines += _wrap(f"`{r.label}`" + "".join(f", `{c}`" for c in getattr(r, "covers", ())),
+                   "- **Label(s):** ")
+    lines += _wrap(r.statement, "- **Statement:** ")
+    lines += _wrap(f"{r.method}; tolerance {_flat(r.tolerance)} — {_flat(r.tolerance_why)}",
+                   "- **Method:** ")
+    if r.printed:
+        lines += _wrap(r.printed, "- **Paper prints:** ")
+    if r.computed is not None:
+        lines += _wrap(r.computed, "- **Computed:** ")
+    if getattr(r, "covers", ()) or getattr(r, "evidence", None):
+        lines.append("- **Covered labels:**")
+        lines += _evidence_lines(r)
+    if r.status in FINDINGS:
+        lines.append(f"- **Consequence:** {_consequence(r)}")
+    if getattr(r, "figure", None):
+        lines += _wrap(_figure_link(r.figure), "- **Figure:** ")
+    lines += _wrap(r.detail, "- **Detail:** ")
+    return lines + [""]
+
+
+def _sections(results) -> list[str]:
+    sections: dict[str, list] = {}
+    for r in results:
+        sections.setdefault(r.section, []).append(r)
+    lines = []
+    head = "| " + " | ".join(c for c, _ in _COLS) + " |"
+    rule = "|" + "|".join("---:" if c == "s" else "---" for c, _ in _COLS) + "|"
+    for section, rows in sorted(sections.items(), key=lambda kv: _section_key(kv[0])):
+        lines += [f"## `{section}` ({summary_line(rows)})", "", head, rule]
+        lines += [_row(r) for r in rows]
+        lines.append("")
+        for r in rows:
+            lines += _details(r)
+    return lines
+
+
+def _skipped(results) -> list[str]:
+    skipped = [r for r in results if r.status == SKIPPED]
+    if not skipped:
+        return []
+    lines = [f"## Skipped ({len(skipped)})", ""]
+    for r in skipped:
+        lines += _wrap(r.detail, f"- [`{r.id}`](#{_anchor(r.id)}) (`{r.label}`): ", "  ")
+    return lines + [""]
+
+
+def render_markdown(results, quick: bool | None = None, version: str = "unknown",
+                    date: str = "", previous=None) -> str:
+    """The text of verification.md (module docstring); ``quick=None`` infers the mode."""
+    quick = infer_quick(results) if quick is None else quick
+    n_slow = sum(1 for r in results if r.status == SKIPPED and not getattr(r, "quick", True))
+    if quick:
+        qv = quick_versions(results)
+        n_qf = sum(1 for r in results if r.id in qv and r.status in FINDINGS)
+        mode = (f"**Mode: quick** (`nbl check --quick`): {n_slow} slow claims were not run "
+                "(listed under Skipped). "
+                + ("Cheaper quick versions of slow claims ran instead ("
+                   + ", ".join(f"`{i}`" for i in qv) + f"); {n_qf} of the findings come from "
+                   "them, and each says so." if qv else
+                   "No claim ran as a cheaper quick version of a slow one.")
+                + (" Findings of slow claims are taken from the full report given."
+                   if previous else " Run `nbl check` (full) for the slow claims."))
+    else:
+        mode = "**Mode: full** (`nbl check`): every claim was run at full strength."
+    lines = ["# Verification of “Elicitation and Decision Geometry in Single-Index Bandits”", "",
+             f"**{summary_line(results)}**", ""]
+    lines += _wrap(mode, "") + [""]
+    lines += [f"nbl {version} · {date} · Python {platform.python_version()}", ""]
+    lines += _wrap("Statuses: PASS (confirmed within the stated tolerance); CAVEAT (confirmed, "
+                   "but the statement needs a condition the paper does not state, is vacuous "
+                   "for the paper's own examples, or depends on a choice the paper leaves open); "
+                   "DISCREPANCY (a sound computation disagrees with what the paper prints or "
+                   "states); FAIL (the toolkit could not confirm something that should hold); "
+                   "SKIPPED (not run, with the reason).", "")
+    lines.append("")
+    lines += _findings(results, quick, previous)
+    lines += _failures(results)
+    lines += _beyond(results)
+    lines += _sections(results)
+    lines += _skipped(results)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_report(results, out_dir, quick: bool | None = None, previous=None
+                 ) -> tuple[Path, Path]:
     """Write ``verification.md`` and ``verification.json`` into ``out_dir`` (created if needed).
+
+    Parameters
+    ----------
+    results : list of ClaimResult
+    out_dir : path
+    quick : bool, optional
+        The mode of the run (``nbl check --quick``); inferred from the results when None (a slow
+        claim skipped as slow means quick).
+    previous : list of dict, optional
+        Records of a previous *full* ``verification.json`` (:func:`load_records`): in quick
+        mode its findings for claims not run now are listed as established in the full report.
 
     Returns
     -------
@@ -145,11 +482,12 @@ def write_report(results, out_dir) -> tuple[Path, Path]:
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    version = toolkit_version()
     date = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     md_path, json_path = out / "verification.md", out / "verification.json"
-    md_path.write_text(_markdown(results, version, date), encoding="utf-8")
+    md_path.write_text(render_markdown(results, quick, toolkit_version(), date, previous),
+                       encoding="utf-8")
     payload = [record(r) for r in results]
     json_path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n",
                          encoding="utf-8")
     return md_path, json_path
+

@@ -20,6 +20,10 @@ module                     sections
 :mod:`.numerics`           sec:numerics, app:numerics, app:simulation-setup, app:link-geometry,
                            app:elicitation-geometry, app:tanh-geometry, app:stochastic-nbl,
                            app:logistic-comparison
+:mod:`.beyond`             beyond:contexts — nbl's own statements past assum:gaussian_context
+                           (other context laws, arms and links; not the paper's claims)
+:mod:`.assumptions`        the paper audit: hypotheses used vs stated (every result), alg:nbl
+                           as printed and what it leaves undefined, notation
 =========================  ==============================================================
 
 Claim modules hold registrations and the comparisons; the independent re-computations they
@@ -27,6 +31,8 @@ compare with live in :mod:`proofs_check.witnesses`.
 """
 
 from . import (  # noqa: F401  (registers on import)
+    assumptions,
+    beyond,
     decision_stability,
     elicitation,
     nbl,
@@ -36,4 +42,5 @@ from . import (  # noqa: F401  (registers on import)
     stein,
 )
 
-__all__ = ["setup", "stein", "nbl", "elicitation", "decision_stability", "regret", "numerics"]
+__all__ = ["setup", "stein", "nbl", "elicitation", "decision_stability", "regret", "numerics",
+           "assumptions", "beyond"]

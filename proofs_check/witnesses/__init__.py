@@ -13,8 +13,14 @@ Modules (by concept)
     Monte Carlo statistics: means and SEs, binomial z, quantile intervals, Clopper–Pearson,
     Gaussian-limit quantiles, least-squares rate fits.
 :mod:`.gaussian`
-    Gaussian expectation rules (tensor Gauss–Hermite, Gauss–Legendre means, chart trapezoid,
-    absolute moments in closed form).
+    Gaussian expectation rules (tensor Gauss–Hermite, Gauss–Legendre means, Gauss–Legendre on
+    a link's chart split at the kinks of |g''|, κ(a) from its definition, absolute moments in
+    closed form).
+:mod:`.potentials`
+    The elicitation geometry in sympy from the definitions: the Bregman loss, the table as
+    printed, implicit link derivatives, inverses, conjugates, dual domains, induced potentials.
+:mod:`.concordance`
+    Self-concordance on a chart grid; μ* and m2 from the φ-formulas of app:elicitation_stability.
 :mod:`.geometry`
     Exactly rational unit vectors and rotations, random pairs on the sphere, the paper's paths.
 :mod:`.links`
@@ -22,10 +28,17 @@ Modules (by concept)
 :mod:`.direct_definitions`
     μ*, κ*, m0, m2 from their 2-D definitions; the tangent spectrum of eq:Jacobian.
 :mod:`.fields`
-    The population field from own one-arm integrals; the boundary matrix; Richardson
-    differences.
+    The population field, tangent field and potential J from own one-arm integrals; the
+    boundary matrix; the tangent Jacobian by Richardson differences.
 :mod:`.local_expansions`
-    Finite-difference fields along the paths of app:local_jacobian and app:local_stability.
+    Finite-difference fields along the paths of app:local_jacobian and app:local_stability;
+    the finite-difference tangent spectrum of Dh(v*).
+:mod:`.martingale`
+    The martingale statistics of lem:conditional_population_field along NBL trajectories,
+    with the bias each run resolves.
+:mod:`.weighted_entropy`
+    The weighted binary negative entropy of app:elicitation-geometry in sympy from the
+    paper's definition; printed formulas parsed.
 :mod:`.lambda0`
     λ0(r0) minimisers and the local stability radius (cor:local_stability).
 :mod:`.paths`

@@ -18,6 +18,7 @@ for the six named links of the paper at fixed random orientations.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -35,8 +36,8 @@ from .geometry import (
 )
 from .toolkit_values import field_scale, float_values
 
-__all__ = ["jacobian_steps", "tangent_spectrum", "local_expansions", "jacobian_matrix",
-           "EXPANSION_SCALES"]
+__all__ = ["PaperCase", "paper_cases", "jacobian_steps", "tangent_spectrum", "local_expansions",
+           "jacobian_matrix", "EXPANSION_SCALES"]
 
 #: The scales ‖u‖ of :func:`local_expansions`.
 EXPANSION_SCALES = np.geomspace(1e-1, 3e-4, 8)
@@ -49,6 +50,41 @@ def jacobian_matrix(delta: float, mu_star: float, m2: float, v_star, theta,
     d = v_star.size
     return (-delta * mu_star * (np.eye(d) - np.outer(v_star, v_star))
             + 2 * phi0 * m2 * np.outer(theta, theta))
+
+
+@dataclass(frozen=True)
+class PaperCase:
+    """One (paper link, Δ, d) case at the link's fixed random orientation
+    (:func:`.geometry.case_geometry` of its index ``i``): the link, its field scale ``S``, the
+    toolkit's float64 stability values ``st`` and the geometry ``beta, vs, theta``."""
+
+    i: int
+    key: str
+    link: object
+    S: float
+    st: dict
+    delta: str
+    d: int
+    beta: np.ndarray
+    vs: np.ndarray
+    theta: np.ndarray
+
+    def jacobian(self, phi0: float = PHI0) -> np.ndarray:
+        """eq:Jacobian at this case (:func:`jacobian_matrix` with the toolkit's μ*, m2)."""
+        return jacobian_matrix(float(self.delta), self.st["mu_star"], self.st["m2"], self.vs,
+                               self.theta, phi0)
+
+
+def paper_cases(deltas, dims):
+    """Yield a :class:`PaperCase` for each paper link (in :data:`PAPER_LINKS` order), Δ in
+    ``deltas`` and d in ``dims``."""
+    for i, key in enumerate(PAPER_LINKS):
+        link = PAPER_LINKS[key].link()
+        S = field_scale(link)
+        for delta in deltas:
+            st = float_values(link, delta)
+            for d in dims:
+                yield PaperCase(i, key, link, S, st, delta, d, *case_geometry(i, delta, d))
 
 
 @functools.cache
@@ -66,44 +102,41 @@ def jacobian_steps(deltas: tuple, dims: tuple) -> list:
         (P_v^⊥ along v_u(ε)).
     """
     rows = []
-    for i, key in enumerate(PAPER_LINKS):
-        link = PAPER_LINKS[key].link()
-        for delta in deltas:
-            st = float_values(link, delta)
-            for d in dims:
-                beta, vs, theta = case_geometry(i, delta, d)
-                proj = np.eye(d) - np.outer(vs, vs)
-                M, c0, c2 = boundary_matrix(link, theta, vs)
-                f_star = pop.population_field(link, beta, vs)
-                fp0, fm0 = own_field(link, beta, vs)
-                for name, u in tangent_directions(vs, theta, d):
-                    def fplus(e, link=link, u=u, beta=beta, vs=vs):
-                        return own_field(link, beta, sphere_path(vs, u, e))[0]
+    for c in paper_cases(deltas, dims):
+        key, link, st, delta, d = c.key, c.link, c.st, c.delta, c.d
+        beta, vs, theta = c.beta, c.vs, c.theta
+        proj = np.eye(d) - np.outer(vs, vs)
+        M, c0, c2 = boundary_matrix(link, theta, vs)
+        f_star = pop.population_field(link, beta, vs)
+        fp0, fm0 = own_field(link, beta, vs)
+        for name, u in tangent_directions(vs, theta, d):
+            def fplus(e, link=link, u=u, beta=beta, vs=vs):
+                return own_field(link, beta, sphere_path(vs, u, e))[0]
 
-                    def fminus(e, link=link, u=u, beta=beta, vs=vs):
-                        return own_field(link, beta, sphere_path(vs, u, e))[1]
+            def fminus(e, link=link, u=u, beta=beta, vs=vs):
+                return own_field(link, beta, sphere_path(vs, u, e))[1]
 
-                    def lib_field(e, link=link, u=u, beta=beta, vs=vs):
-                        return pop.population_field(link, beta, sphere_path(vs, u, e))
+            def lib_field(e, link=link, u=u, beta=beta, vs=vs):
+                return pop.population_field(link, beta, sphere_path(vs, u, e))
 
-                    def own(e, project, link=link, u=u, beta=beta, vs=vs):
-                        return own_tangent_field(link, beta, normalized_path(vs, u, e),
-                                                 project=project)
+            def own(e, project, link=link, u=u, beta=beta, vs=vs):
+                return own_tangent_field(link, beta, normalized_path(vs, u, e),
+                                         project=project)
 
-                    def proj_path(e, u=u, vs=vs, d=d):
-                        return np.array([np.eye(d) - np.outer(p, p)
-                                         for p in normalized_path(vs, u, e)])
+            def proj_path(e, u=u, vs=vs, d=d):
+                return np.array([np.eye(d) - np.outer(p, p)
+                                 for p in normalized_path(vs, u, e)])
 
-                    rows.append(dict(
-                        i=i, key=key, delta=delta, d=d, dir=name, u=u, vs=vs, theta=theta,
-                        beta=beta, proj=proj, st=st, S=field_scale(link), M=M, c0=c0, c2=c2,
-                        F_star=f_star, own_F_star=(fp0 - fm0)[0],
-                        DFp=richardson(fplus), DFm=richardson(fminus),
-                        DF=richardson(lib_field),
-                        DF_norm=richardson(functools.partial(own, project=False)),
-                        Dh=richardson(functools.partial(own, project=True)),
-                        DP=richardson(proj_path),
-                    ))
+            rows.append(dict(
+                i=c.i, key=key, delta=delta, d=d, dir=name, u=u, vs=vs, theta=theta,
+                beta=beta, proj=proj, st=st, S=c.S, M=M, c0=c0, c2=c2,
+                F_star=f_star, own_F_star=(fp0 - fm0)[0],
+                DFp=richardson(fplus), DFm=richardson(fminus),
+                DF=richardson(lib_field),
+                DF_norm=richardson(functools.partial(own, project=False)),
+                Dh=richardson(functools.partial(own, project=True)),
+                DP=richardson(proj_path),
+            ))
     return rows
 
 
@@ -154,34 +187,29 @@ def local_expansions(deltas: tuple, dims: tuple, phi0: float = PHI0) -> list:
         |⟨v*, Dh u⟩| (both / S, exact algebra up to rounding).
     """
     rows = []
-    for i, key in enumerate(PAPER_LINKS):
-        link = PAPER_LINKS[key].link()
-        S = field_scale(link)
-        for delta in deltas:
-            st = float_values(link, delta)
-            for d in dims:
-                beta, vs, theta = case_geometry(i, delta, d)
-                J = jacobian_matrix(float(delta), st["mu_star"], st["m2"], vs, theta, phi0)
-                dirs = [(n, u / np.linalg.norm(u)) for n, u in tangent_directions(vs, theta, d)]
-                dirs += [("-" + n, -u) for n, u in dirs]
-                for name, uh in dirs:
-                    u = EXPANSION_SCALES[:, None] * uh[None, :]
-                    nu2 = (u * u).sum(1)
-                    v = np.sqrt(1 - nu2)[:, None] * vs + u
-                    h = own_tangent_field(link, beta, v)
-                    Dhu = u @ J.T
-                    r = h - Dhu
-                    D = v - vs
-                    nD2 = (D * D).sum(1)
-                    inner = (D * h).sum(1)
-                    lin = (u * Dhu).sum(1)
-                    # the proof's four-term expansion (exact algebra given the Delta decomposition)
-                    four = (lin + (u * r).sum(1) - 0.5 * nD2 * (Dhu @ vs) - 0.5 * nD2 * (r @ vs))
-                    rows.append(dict(
-                        key=key, delta=delta, d=d, dir=name, S=S,
-                        ratio_u=np.linalg.norm(r, axis=1) / nu2 / S,
-                        ratio_D=np.linalg.norm(r, axis=1) / nD2 / S,
-                        ratio_in=np.abs(inner - lin) / nD2**1.5 / S,
-                        four=float(np.abs(inner - four).max()) / S,
-                        tangent_Dh=float(np.abs(Dhu @ vs).max()) / S))
+    for c in paper_cases(deltas, dims):
+        key, link, S, delta, d = c.key, c.link, c.S, c.delta, c.d
+        beta, vs, theta, J = c.beta, c.vs, c.theta, c.jacobian(phi0)
+        dirs = [(n, u / np.linalg.norm(u)) for n, u in tangent_directions(vs, theta, d)]
+        dirs += [("-" + n, -u) for n, u in dirs]
+        for name, uh in dirs:
+            u = EXPANSION_SCALES[:, None] * uh[None, :]
+            nu2 = (u * u).sum(1)
+            v = np.sqrt(1 - nu2)[:, None] * vs + u
+            h = own_tangent_field(link, beta, v)
+            Dhu = u @ J.T
+            r = h - Dhu
+            D = v - vs
+            nD2 = (D * D).sum(1)
+            inner = (D * h).sum(1)
+            lin = (u * Dhu).sum(1)
+            # the proof's four-term expansion (exact algebra given the Delta decomposition)
+            four = (lin + (u * r).sum(1) - 0.5 * nD2 * (Dhu @ vs) - 0.5 * nD2 * (r @ vs))
+            rows.append(dict(
+                key=key, delta=delta, d=d, dir=name, S=S,
+                ratio_u=np.linalg.norm(r, axis=1) / nu2 / S,
+                ratio_D=np.linalg.norm(r, axis=1) / nD2 / S,
+                ratio_in=np.abs(inner - lin) / nD2**1.5 / S,
+                four=float(np.abs(inner - four).max()) / S,
+                tangent_Dh=float(np.abs(Dhu @ vs).max()) / S))
     return rows

@@ -17,9 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nbl_sim import population as pop
 from nbl_sim.environment import Environment
-from nbl_sim.geometry import nbl_update, tangent_projection
 from nbl_sim.policies.nbl import nbl_run
 
 from .lambda0 import h_along
@@ -27,7 +25,7 @@ from .stats import mean_se
 
 __all__ = ["environment", "reward_bound", "Paths", "run_paths", "exit_index", "stopped_terms",
            "one_step_sample", "cap_point", "kernel_errors", "tau_from_sq", "init_exceed",
-           "regret_by_horizon", "localized_error_run", "literal_step", "martingale_z_scores"]
+           "regret_by_horizon", "localized_error_run", "literal_step"]
 
 
 @functools.cache
@@ -328,50 +326,3 @@ def literal_step(v, x, y, eta):
     g = (np.eye(d) - np.outer(v, v)) @ w
     nxt = v + eta * g
     return a, nxt / math.sqrt(float(nxt @ nxt)), g
-
-
-def martingale_z_scores(env: Environment, R: int, n: int, draw_seed: int, angle_seed: int,
-                        gamma: float = 10.0, t0: float = 20.0):
-    """z-scores of the martingale-difference sums of app:conditional_population_field along NBL
-    trajectories.
-
-    R trajectories of n Stage-II rounds (start angles uniform in [−60, 60] degrees, seeded by
-    ``angle_seed``; η_t = γ/(t + t0)); with D = W − F(v_{t−1}) and G − h(v_{t−1}) (F the
-    library's quadrature field, h = P⊥F), the statistics Σ_t D_t and Σ_t D_t v_{t−1,k} per
-    replication are independent across replications and centred under the lemma.
-
-    Returns
-    -------
-    zs : list of float
-        |mean/SE| of every statistic and coordinate (coordinates with SE <= 1e-12 skipped).
-    moved : float
-        The mean angle (degrees) between the first and the last direction.
-    """
-    d = env.d
-    link = env.link
-    real = env.draw(draw_seed, range(R), n, 0)
-    angles = np.random.default_rng(angle_seed).uniform(-60.0, 60.0, R)
-    V = np.stack([env.initial_direction(float(a)) for a in angles])
-    prev = np.empty((R, n, d))
-    Ws = np.empty_like(prev)
-    Gs = np.empty_like(prev)
-    for t in range(n):
-        x = real.X[:, t]
-        a = np.where((V * x).sum(1) >= 0, 1.0, -1.0)
-        y = np.where(a > 0, real.Y[:, t, 1], real.Y[:, t, 0])
-        W = (a * y)[:, None] * x
-        G = tangent_projection(V, W)
-        prev[:, t], Ws[:, t], Gs[:, t] = V, W, G
-        V = nbl_update(V, W, gamma / (t + 1 + t0))
-    flat = prev.reshape(-1, d)
-    F = pop.population_field(link, env.beta, flat).reshape(prev.shape)
-    h = tangent_projection(prev, F)             # h = P_v^perp F (the lemma's definition)
-    zs = []
-    for D in (Ws - F, Gs - h):
-        stats = [D.sum(1)] + [(D * prev[:, :, k:k + 1]).sum(1) for k in range(d)]
-        for S_r in stats:                       # (R, d): per-replication sums
-            se = S_r.std(0, ddof=1) / math.sqrt(R)
-            keep = se > 1e-12                   # guard against a degenerate SE
-            zs.extend(np.abs(S_r.mean(0)[keep] / se[keep]).tolist())
-    moved = float(np.degrees(np.arccos(np.clip((prev[:, 0] * V).sum(1), -1, 1))).mean())
-    return zs, moved

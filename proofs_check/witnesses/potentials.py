@@ -1,8 +1,18 @@
-"""The potentials on which the elicitation identities are checked symbolically.
+"""The elicitation geometry from the paper's definitions, in sympy, without the library's
+implementations (:mod:`nbl_theory.elicitation` is used only for the potentials themselves).
 
-A *generic* potential — an undefined sympy function φ(m) — makes an identity that sympy
-confirms hold for every smooth φ; the rows of tab:app_bregman_examples and the weighted binary
-negative entropy φ_ρ with symbolic ρ (app:elicitation-geometry) add the paper's examples.
+* the potentials on which identities are checked: a *generic* potential — an undefined sympy
+  function φ(m), so an identity sympy confirms holds for every smooth φ — the rows of
+  tab:app_bregman_examples and the weighted binary negative entropy φ_ρ with symbolic ρ;
+* :data:`PRINTED_TABLE` — tab:app_bregman_examples as the paper prints it (typed from the LaTeX);
+* :func:`bregman_loss` — eq:app_bregman_loss written out; :func:`implicit_link_derivatives` —
+  g', g'' by differentiating φ'{g(z)} = z with an undefined g; :func:`inverse` — the branch of
+  a sympy ``solve`` that maps a sample back; :func:`conjugate` — φ* at the interior maximiser;
+  :func:`dual_domain` — one-sided limits of φ' at the ends of the domain;
+  :func:`induced_potential` — eq:app_potential_from_link by sympy ``integrate``;
+* :func:`zero_on` — an exact zero test of an expression on an open interval (the variable
+  replaced by a parametrisation by a positive symbol, so sympy may use the signs of m and of the
+  distances to the ends), and :func:`positive_on`.
 """
 
 from __future__ import annotations
@@ -11,19 +21,149 @@ import sympy as sp
 
 from nbl_theory import elicitation as el
 
-__all__ = ["GENERIC_POTENTIAL", "BREGMAN_ROWS", "elicitation_potentials"]
+__all__ = ["GENERIC_POTENTIAL", "BREGMAN_ROWS", "PRINTED_TABLE", "R", "Y", "THETA",
+           "elicitation_potentials", "bregman_loss", "implicit_link_derivatives", "inverse",
+           "conjugate", "dual_domain", "induced_potential", "zero_on", "positive_on",
+           "interval_parametrisation", "sample_in", "real_form"]
+
+M = el.M
+#: the table's primal variable r, an outcome y and the dual coordinate ϑ
+R, Y, THETA = sp.Symbol("r", real=True), sp.Symbol("y", real=True), sp.Symbol("vartheta",
+                                                                               real=True)
+_U = sp.Symbol("u", positive=True)
 
 #: A generic smooth potential φ(m) (an undefined sympy function of ``nbl_theory.elicitation.M``).
-GENERIC_POTENTIAL = sp.Function("varphi")(el.M)
-#: The rows of tab:app_bregman_examples by name.
+GENERIC_POTENTIAL = sp.Function("varphi")(M)
+#: The rows of tab:app_bregman_examples by name (the library's table, for the potentials φ).
 BREGMAN_ROWS = {row.name: row for row in el.BREGMAN_TABLE}
+
+#: tab:app_bregman_examples as printed (φ(r), its domain, w(r) = φ''(r), ϑ = φ'(r), g_φ(ϑ)).
+PRINTED_TABLE = {
+    "quadratic": dict(phi=R**2 / 2, domain=(-sp.oo, sp.oo), w=sp.Integer(1), theta=R, g=THETA),
+    "negative-entropy": dict(phi=R * sp.log(R) - R, domain=(0, sp.oo), w=1 / R,
+                             theta=sp.log(R), g=sp.exp(THETA)),
+    "burg": dict(phi=-sp.log(R), domain=(0, sp.oo), w=1 / R**2, theta=-1 / R, g=-1 / THETA),
+    "binary-negative-entropy": dict(phi=R * sp.log(R) + (1 - R) * sp.log(1 - R), domain=(0, 1),
+                                    w=1 / (R * (1 - R)), theta=sp.log(R / (1 - R)),
+                                    g=sp.exp(THETA) / (1 + sp.exp(THETA))),
+}
 
 
 def elicitation_potentials(generic: bool = True, weighted: bool = True) -> dict:
     """Potentials on which identities are checked, by name: the generic φ, the table rows and
-    φ_ρ with symbolic ρ."""
+    φ_ρ with symbolic ρ (all in the variable ``nbl_theory.elicitation.M``)."""
     out = {"generic phi": GENERIC_POTENTIAL} if generic else {}
     out.update({name: row.phi for name, row in BREGMAN_ROWS.items()})
     if weighted:
         out["weighted entropy (symbolic rho)"] = el.weighted_entropy_potential()
     return out
+
+
+def bregman_loss(phi, r, y, m=M, c=1):
+    """eq:app_bregman_loss: ℓ_φ(r, y) = φ(y) − φ(r) − c φ'(r)(y − r) (the paper's loss has
+    c = 1; ``c`` lets a mutant change the coefficient)."""
+    return phi.subs(m, y) - phi.subs(m, r) - c * sp.diff(phi, m).subs(m, r) * (y - r)
+
+
+def implicit_link_derivatives(phi, m=M):
+    """(g', g'') as expressions in m = g(z), from differentiating φ'{g(z)} = z once and twice
+    with an undefined function g and solving the linear equations for g' and g''."""
+    z = sp.Symbol("z", real=True)
+    g = sp.Function("g")(z)
+    d1, d2 = sp.symbols("d1 d2")
+    ident = sp.diff(phi, m).subs(m, g) - z
+
+    def plug(expr):
+        return expr.subs(sp.Derivative(g, (z, 2)), d2).subs(sp.Derivative(g, z), d1)
+
+    (g1,) = sp.solve(plug(sp.diff(ident, z)), d1)
+    (g2,) = sp.solve(plug(sp.diff(ident, z, 2)).subs(d1, g1), d2)
+    return g1.subs(g, m), g2.subs(g, m)
+
+
+def interval_parametrisation(domain):
+    """m(u), u > 0, onto the open interval ``domain`` (lo + u, hi − u, lo + (hi − lo)u/(1 + u),
+    or u − 1/u for the real line)."""
+    lo, hi = (sp.sympify(v) for v in domain)
+    if lo.is_finite and hi.is_finite:
+        return lo + (hi - lo) * _U / (1 + _U)
+    if lo.is_finite:
+        return lo + _U
+    if hi.is_finite:
+        return hi - _U
+    return _U - 1 / _U
+
+
+def _simplified(expr):
+    out = sp.simplify(sp.expand_log(sp.simplify(expr), force=False))
+    if out != 0:
+        out = sp.simplify(out.rewrite(sp.exp))
+    return out
+
+
+def zero_on(expr, var, domain) -> tuple[bool, object]:
+    """(expr == 0 on the open interval ``domain``, the simplified residual) — exact."""
+    res = _simplified(expr.subs(var, interval_parametrisation(domain))) if expr.has(var) \
+        else _simplified(expr)
+    return res == 0, res
+
+
+def positive_on(expr, var, domain) -> bool:
+    """sympy proves expr > 0 on the open interval ``domain`` (False if it cannot)."""
+    e = sp.simplify(expr.subs(var, interval_parametrisation(domain)))
+    return bool(e.is_positive) or bool(sp.factor(e).is_positive)
+
+
+def inverse(expr, var, target, sample):
+    """The solution var = h(target) of expr(var) = target that is real and maps the value at
+    ``sample`` back to ``sample`` (30 digits)."""
+    at = expr.subs(var, sample)
+    for sol in sp.solve(sp.Eq(expr, target), var):
+        val = sp.N(sol.subs(target, at), 30)
+        if val.is_real and abs(val - sample) < sp.Float("1e-25"):
+            return sol
+    raise NotImplementedError(f"no branch of {var} = ({expr})^-1 maps back at {sample}")
+
+
+def sample_in(domain):
+    """A rational point inside the open interval ``domain``."""
+    lo, hi = (sp.sympify(v) for v in domain)
+    if lo.is_finite and hi.is_finite:
+        return lo + (hi - lo) / 3
+    return lo + 1 if lo.is_finite else hi - 1 if hi.is_finite else sp.Rational(1, 3)
+
+
+def conjugate(phi, var, domain, theta=THETA):
+    """eq:app_convex_conjugate at the interior maximiser: φ*(ϑ) = r*ϑ − φ(r*), r* solving
+    ϑ = φ'(r) on the branch inside ``domain``."""
+    r_star = inverse(sp.diff(phi, var), var, theta, sample_in(domain))
+    return sp.simplify(r_star * theta - phi.subs(var, r_star))
+
+
+def dual_domain(phi, var, domain):
+    """(lim φ' at the left end from the right, lim φ' at the right end from the left)."""
+    lo, hi = (sp.sympify(v) for v in domain)
+    d = sp.diff(phi, var)
+    return sp.limit(d, var, lo, "+"), sp.limit(d, var, hi, "-")
+
+
+def real_form(expr, var, domain):
+    """``expr`` with every log(a) whose argument is negative on ``domain`` rewritten as
+    log(−a) + iπ (sympy's principal branch), simplified — the real form of a potential that
+    ``integrate`` returned with complex logarithms."""
+    at = sample_in(domain)
+    reps = {lg: sp.log(sp.expand(-lg.args[0])) + sp.I * sp.pi for lg in expr.atoms(sp.log)
+            if sp.N(lg.args[0].subs(var, at)) < 0}
+    return sp.simplify(expr.xreplace(reps)) if reps else expr
+
+
+def induced_potential(g_expr, z, m0=None, integrand: str = "inverse"):
+    """eq:app_potential_from_link: (g^{-1}(m), φ_g(m) = ∫_{m0}^m g^{-1}(s) ds, m0, (inf g,
+    sup g)); ``m0`` defaults to g(0). ``integrand="link"`` integrates g instead (a mutant)."""
+    s = sp.Symbol("s", real=True)
+    inv = inverse(g_expr, z, s, sp.Rational(1, 3))
+    m0 = g_expr.subs(z, 0) if m0 is None else sp.sympify(m0)
+    f = inv if integrand == "inverse" else g_expr.subs(z, s)
+    pot = sp.integrate(f, (s, m0, M))
+    rng = (sp.limit(g_expr, z, -sp.oo), sp.limit(g_expr, z, sp.oo))
+    return inv.subs(s, M), pot, m0, rng

@@ -18,7 +18,8 @@ from scipy.stats import chi as chi_dist
 __all__ = ["mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
            "gaussian_limit_quantile", "chi_constant_sup", "loglog_slope_batches",
            "log_probability_fit", "paired_ratio", "BOUND_VERDICTS", "bound_verdict",
-           "equivalence_verdict", "one_sided_power", "decay_models", "power_law_fit"]
+           "equivalence_verdict", "interval_verdict", "one_sided_power", "decay_models",
+           "power_law_fit"]
 
 
 def mean_se(x, axis=0):
@@ -250,6 +251,16 @@ def equivalence_verdict(estimate: float, se: float, target: float, margin: float
     if dev - z * se > margin:
         return "different"
     return "unresolved"
+
+
+def interval_verdict(lo: float, hi: float, threshold: float, below: str = "below",
+                     above: str = "above") -> str:
+    """``below`` when a confidence interval [lo, hi] lies at or below ``threshold``, ``above``
+    when it lies strictly above it, otherwise ``unresolved``: more noise widens the interval,
+    so it can only move a verdict towards ``unresolved``."""
+    if hi <= threshold:
+        return below
+    return above if lo > threshold else "unresolved"
 
 
 def one_sided_power(effect: float, se: float, k: float) -> float:

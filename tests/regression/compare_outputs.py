@@ -59,6 +59,12 @@ MOVED: dict[str, str] = {
     # eq:error-to-regret was checked twice; its in/out-of-plane evidence is now part of
     # error-to-regret (proofs_check/claims/regret/error_to_regret.py)
     "error-to-regret-constant": "merged into error-to-regret",
+    # issue 15: a toolkit test, not a claim about the paper
+    "burg-rejected-by-toolkit": ("tests/theory/test_full_dual_domain.py::"
+                                 "test_burg_entropy_is_rejected_naming_the_condition"),
+    # issue 15: a tautology of the integral (any lower limit changes phi_g by a constant);
+    # the computed constant is now part of link-induced-potential's detail
+    "link-induced-potential-reference-point": "merged into link-induced-potential",
 }
 
 _VOLATILE = {"seconds", "executor", "chunk_size", "versions", "files"}
@@ -83,7 +89,10 @@ def snapshot_from_dir(root: Path) -> dict:
     snap = {"check_quick": {r["id"]: [r["status"], r["computed"]] for r in records},
             "repro": {p.name: _sha(p) for p in sorted((root / "repro").glob("*.csv"))}}
     for name in ("sim1", "sim2", "sim3"):
-        entry = {"json": _strip(json.loads((root / f"{name}.json").read_text()))}
+        data = json.loads((root / f"{name}.json").read_text())
+        if isinstance(data, dict) and "results" in data:   # the JSON envelope of issue 14
+            data = data["results"][0] if len(data["results"]) == 1 else data["results"]
+        entry = {"json": _strip(data)}
         if (root / name).is_dir():
             entry["csv"] = {p.name: _sha(p) for p in sorted((root / name).glob("*.csv"))}
         snap[name] = entry

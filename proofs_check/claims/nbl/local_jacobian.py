@@ -37,10 +37,14 @@ from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments
 from ...witnesses.fields import boundary_matrix, own_tangent_field
-from ...witnesses.geometry import case_geometry, normalized_path, tangent_directions
-from ...witnesses.local_expansions import jacobian_matrix, jacobian_steps, tangent_spectrum
+from ...witnesses.geometry import normalized_path, tangent_directions
+from ...witnesses.local_expansions import (
+    jacobian_steps,
+    paper_cases,
+    tangent_spectrum,
+)
 from ...witnesses.printed import nstr
-from ...witnesses.toolkit_values import field_scale, float_values, mp_at
+from ...witnesses.toolkit_values import mp_at
 
 __all__: list[str] = []
 
@@ -253,23 +257,17 @@ _CASES_TXT = "six links, Delta in {0.2, 1}, d in {2, 3}, 2-3 tangent directions 
 def _h_lin(phi0: float = PHI0):
     eps = np.array([1e-1, 3e-2, 1e-2, 3e-3, 1e-3])
     worst_growth, cmax, lin_max, n = 0.0, 0.0, 0.0, 0
-    for i, key in enumerate(PAPER_LINKS):
-        link = PAPER_LINKS[key].link()
-        S = field_scale(link)
-        for delta in _DELTAS:
-            st = float_values(link, delta)
-            for d in _DIMS:
-                beta, vs, theta = case_geometry(i, delta, d)
-                J = jacobian_matrix(float(delta), st["mu_star"], st["m2"], vs, theta, phi0)
-                for _name, u in tangent_directions(vs, theta, d):
-                    h = own_tangent_field(link, beta, normalized_path(vs, u, eps))
-                    rem = np.linalg.norm(h - eps[:, None] * (J @ u)[None, :], axis=1) / S
-                    ratio = rem / eps**2
-                    growth = ratio[-1] / (1.5 * ratio[:-1].max() + 1e-8)
-                    worst_growth = max(worst_growth, growth)
-                    cmax = max(cmax, float(ratio.max()))
-                    lin_max = max(lin_max, float(rem[-1] / eps[-1]))
-                    n += 1
+    for c in paper_cases(_DELTAS, _DIMS):
+        J = c.jacobian(phi0)
+        for _name, u in tangent_directions(c.vs, c.theta, c.d):
+            h = own_tangent_field(c.link, c.beta, normalized_path(c.vs, u, eps))
+            rem = np.linalg.norm(h - eps[:, None] * (J @ u)[None, :], axis=1) / c.S
+            ratio = rem / eps**2
+            growth = ratio[-1] / (1.5 * ratio[:-1].max() + 1e-8)
+            worst_growth = max(worst_growth, growth)
+            cmax = max(cmax, float(ratio.max()))
+            lin_max = max(lin_max, float(rem[-1] / eps[-1]))
+            n += 1
     ok = worst_growth <= 1.0
     return Outcome(PASS if ok else DISCREPANCY,
                    f"remainder/eps^2 <= {cmax:.3g} for all eps; remainder/eps at eps = 1e-3 "
@@ -364,10 +362,16 @@ def _moving_halfspace(max_angle: float = 0.49):
           "reduced to 1-D (" + _CASES_TXT + ")", "high-precision", _JAC_TOL, _JAC_TOL_WHY,
           mutants=(_PHI0_WRONG,))
 def _bfplus(phi0: float = PHI0):
-    errs = [(r, float(np.abs(r["DFp"] - phi0 * r["M"] @ r["u"]).max()) / r["S"])
+    return _boundary_derivative("DFp", phi0, "DF_+ - phi0(0) M u")
+
+
+def _boundary_derivative(arm: str, coef: float, what: str) -> Outcome:
+    """The finite-difference derivative ``arm`` (DFp or DFm) of jacobian_steps against
+    coef M u."""
+    errs = [(r, float(np.abs(r[arm] - coef * r["M"] @ r["u"]).max()) / r["S"])
             for r in jacobian_steps(_DELTAS, _DIMS)]
-    return _jac_outcome(errs, "DF_+ - phi0(0) M u",
-                        "F_+ by the witness's own one-arm integral; M by the 1-D reduction")
+    return _jac_outcome(errs, what, f"F_{'+' if arm == 'DFp' else '-'} by the witness's own "
+                        "one-arm integral; M by the 1-D reduction")
 
 
 @register("boundary-derivative-fminus", "eq:app-boundary-Fminus", "app:local_jacobian",
@@ -377,10 +381,7 @@ def _bfplus(phi0: float = PHI0):
           mutants=(Mutant("the sign of DF_- flipped (+phi0(0) M u)", "formula",
                           kwargs={"sign": 1.0}),))
 def _bfminus(sign: float = -1.0):
-    errs = [(r, float(np.abs(r["DFm"] - sign * PHI0 * r["M"] @ r["u"]).max()) / r["S"])
-            for r in jacobian_steps(_DELTAS, _DIMS)]
-    return _jac_outcome(errs, "DF_- + phi0(0) M u",
-                        "F_- by the witness's own one-arm integral; M by the 1-D reduction")
+    return _boundary_derivative("DFm", sign * PHI0, "DF_- + phi0(0) M u")
 
 
 @register("boundary-derivative-f", "eq:app-DF", "app:local_jacobian",
@@ -416,20 +417,14 @@ def _bf(phi0: float = PHI0):
                           "formula", kwargs={"unit_theta": True}),))
 def _m0(unit_theta: bool = False):
     worst_m0, worst_mat, n = 0.0, 0.0, 0
-    for i, key in enumerate(PAPER_LINKS):
-        link = PAPER_LINKS[key].link()
-        S = field_scale(link)
-        for delta in _DELTAS:
-            st = float_values(link, delta)
-            for d in _DIMS:
-                beta, vs, theta = case_geometry(i, delta, d)
-                M, c0, _c2 = boundary_matrix(link, theta, vs)
-                proj = np.eye(d) - np.outer(vs, vs)
-                worst_m0 = max(worst_m0, abs(c0 - st["m0"]) / S)
-                th = theta / np.linalg.norm(theta) if unit_theta else theta
-                stein = st["m0"] * proj + st["m2"] * np.outer(th, th)
-                worst_mat = max(worst_mat, float(np.abs(M - stein).max()) / S)
-                n += 1
+    for c in paper_cases(_DELTAS, _DIMS):
+        M, c0, _c2 = boundary_matrix(c.link, c.theta, c.vs)
+        proj = np.eye(c.d) - np.outer(c.vs, c.vs)
+        worst_m0 = max(worst_m0, abs(c0 - c.st["m0"]) / c.S)
+        th = c.theta / np.linalg.norm(c.theta) if unit_theta else c.theta
+        stein = c.st["m0"] * proj + c.st["m2"] * np.outer(th, th)
+        worst_mat = max(worst_mat, float(np.abs(M - stein).max()) / c.S)
+        n += 1
     status = (FAIL if worst_m0 > 1e-12 else DISCREPANCY if worst_mat > 1e-12 else PASS)
     return Outcome(status,
                    f"|m0(toolkit) - E[g(theta^T X)]|/S = {worst_m0:.1e}; |M - (m0 P + m2 "

@@ -88,6 +88,14 @@ def _local_radius(lambda0_factor: float = 0.5):
                    + (f". No radius for: {bad}" if bad else ""))
 
 
+def _rational_deltas(rng, n: int):
+    """Yield (v*, v, Delta = v - v*, ||Delta||^2, v*^T Delta) in exact rational arithmetic for
+    n rational unit pairs."""
+    for vs, v in rational_sphere_pairs(rng, n):
+        D = [a - b for a, b in zip(v, vs)]
+        yield vs, v, D, sum(x * x for x in D), sum(a * b for a, b in zip(vs, D))
+
+
 @register("delta-decomposition", "eq:app-delta-decomposition", "app:local_stability",
           "For unit v, v*: Delta = v - v* = u - (1/2)||Delta||^2 v* with u = P^perp Delta (and "
           "u = P^perp v; v = sqrt(1 - ||u||^2) v* + u = q(u) when v^T v* > 0)", "property-based",
@@ -100,10 +108,7 @@ def _local_radius(lambda0_factor: float = 0.5):
 def _delta_decomp(half: Fraction = Fraction(1, 2)):
     rng = np.random.default_rng(17)
     n_exact = 0
-    for vs, v in rational_sphere_pairs(rng, 300):
-        D = [a - b for a, b in zip(v, vs)]
-        nD2 = sum(x * x for x in D)
-        c = sum(a * b for a, b in zip(vs, D))
+    for vs, v, D, nD2, c in _rational_deltas(rng, 300):
         u = [a - c * b for a, b in zip(D, vs)]
         cv = sum(a * b for a, b in zip(vs, v))
         uv = [a - cv * b for a, b in zip(v, vs)]
@@ -140,10 +145,7 @@ def _delta_decomp(half: Fraction = Fraction(1, 2)):
 def _tangent_delta(quarter: Fraction = Fraction(1, 4)):
     rng = np.random.default_rng(19)
     n_exact = 0
-    for vs, v in rational_sphere_pairs(rng, 300):
-        D = [a - b for a, b in zip(v, vs)]
-        nD2 = sum(x * x for x in D)
-        c = sum(a * b for a, b in zip(vs, D))
+    for vs, v, D, nD2, c in _rational_deltas(rng, 300):
         nu2 = sum((a - c * b) ** 2 for a, b in zip(D, vs))
         if not (nD2 == nu2 + quarter * nD2 * nD2 and nu2 == nD2 - quarter * nD2 * nD2):
             return Outcome(DISCREPANCY, f"rational case {n_exact} fails", f"v*={vs}, v={v}")
@@ -194,21 +196,21 @@ _EXP_WHY = ("h o q is smooth (C^2 for these links), so the remainder is O(||u||^
             "1/||u||. Quadrature noise ~1e-15 S / ||u||^2 <= 1e-8 S (the floor)")
 
 
-@register("h-local-expansion-u", "eq:app-h-local-expansion-u", "app:local_stability",
-          "h(v) = Dh(v*)[u] + r(v), ||r(v)|| = o(||u||), u = P^perp v, v = q(u) (Dh of "
-          "eq:Jacobian): ||r||/||u||^2 stays bounded as ||u|| -> 0 along several directions, "
-          "six links, Delta in {0.2, 1}, d in {2, 3}", "high-precision", _EXP_TOL, _EXP_WHY,
-          mutants=(_PHI0_WRONG,))
-def _h_exp_u(phi0: float = PHI0):
-    return _expansion_outcome("ratio_u", "||u||^2", 1e-7, phi0)
-
-
-@register("h-local-expansion", "eq:app-h-local-expansion", "app:local_stability",
-          "h(v) = Dh(v*)[u] + r(v), ||r(v)|| = o(||Delta||), Delta = v - v*: ||r||/||Delta||^2 "
-          "stays bounded as ||Delta|| -> 0 (same cases)", "high-precision", _EXP_TOL, _EXP_WHY,
-          mutants=(_PHI0_WRONG,))
-def _h_exp(phi0: float = PHI0):
-    return _expansion_outcome("ratio_D", "||Delta||^2", 1e-7, phi0)
+#: (id, label, statement, ratio field of local_expansions, its power)
+_EXPANSIONS = (
+    ("h-local-expansion-u", "eq:app-h-local-expansion-u",
+     "h(v) = Dh(v*)[u] + r(v), ||r(v)|| = o(||u||), u = P^perp v, v = q(u) (Dh of eq:Jacobian): "
+     "||r||/||u||^2 stays bounded as ||u|| -> 0 along several directions, six links, Delta in "
+     "{0.2, 1}, d in {2, 3}", "ratio_u", "||u||^2"),
+    ("h-local-expansion", "eq:app-h-local-expansion",
+     "h(v) = Dh(v*)[u] + r(v), ||r(v)|| = o(||Delta||), Delta = v - v*: ||r||/||Delta||^2 "
+     "stays bounded as ||Delta|| -> 0 (same cases)", "ratio_D", "||Delta||^2"),
+)
+for _id, _label, _statement, _field, _power in _EXPANSIONS:
+    register(_id, _label, "app:local_stability", _statement, "high-precision", _EXP_TOL,
+             _EXP_WHY, mutants=(_PHI0_WRONG,))(
+        lambda phi0=PHI0, field=_field, power=_power: _expansion_outcome(field, power, 1e-7,
+                                                                         phi0))
 
 
 @register("local-inner-product", "eq:app-local-inner-product", "app:local_stability",

@@ -33,7 +33,7 @@ from nbl_theory.paper import PAPER_LINKS
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.fields import own_field, own_potential, own_tangent_field, richardson
 from ...witnesses.geometry import angle_distance, case_geometry, rational_cases
-from ...witnesses.local_expansions import jacobian_matrix, tangent_spectrum
+from ...witnesses.local_expansions import paper_cases, tangent_spectrum
 from ...witnesses.martingale import DETECT_Z, POWER_Z, martingale_statistics
 from ...witnesses.toolkit_values import field_scale, float_values
 
@@ -43,15 +43,6 @@ _DELTAS = ("0.2", "1")
 _DIMS = (2, 3)
 _PHI0_WRONG = Mutant("phi0(0) -> 1.1 phi0(0) in the paper's formula", "formula",
                      kwargs={"phi0": 1.1 * PHI0})
-
-
-def _cases():
-    for i, row in enumerate(PAPER_LINKS.values()):
-        link = row.link()
-        for delta in _DELTAS:
-            for d in _DIMS:
-                beta, vs, theta = case_geometry(i, delta, d)
-                yield row, link, delta, d, beta, vs, theta
 
 
 @register("tangent-update-projection", "eq:tangent_update", "sec:nbl",
@@ -95,7 +86,8 @@ def _tangent_update(coef: Fraction = Fraction(1)):
 def _equilibrium(mu_factor: float = 1.0):
     worst_h = worst_f = worst_lib = 0.0
     n = 0
-    for _row, link, delta, _d, beta, vs, _th in _cases():
+    for c in paper_cases(_DELTAS, _DIMS):
+        link, delta, beta, vs = c.link, c.delta, c.beta, c.vs
         S = field_scale(link)
         st = float_values(link, delta)
         kappa = 2 * PHI0 * st["m0"] + mu_factor * float(delta) * st["mu_star"]
@@ -124,18 +116,12 @@ def _equilibrium(mu_factor: float = 1.0):
           "~1e-12, quadrature noise / eps ~1e-13; measured ~3e-13", mutants=(_PHI0_WRONG,))
 def _jacobian(phi0: float = PHI0):
     worst, n, rows = 0.0, 0, []
-    for i, key in enumerate(PAPER_LINKS):
-        link = PAPER_LINKS[key].link()
-        for delta in _DELTAS:
-            st = float_values(link, delta)
-            for d in _DIMS:
-                sp = tangent_spectrum(key, delta, d)
-                _beta, vs, theta = case_geometry(i, delta, d)
-                formula = jacobian_matrix(float(delta), st["mu_star"], st["m2"], vs, theta, phi0)
-                worst = max(worst, float(np.abs(sp["matrix"] - formula).max()) / sp["S"])
-                n += 1
-                if d == 2:
-                    rows.append(f"{key} Delta={delta}: FD theta-rate {sp['theta_rate']:.6g}")
+    for c in paper_cases(_DELTAS, _DIMS):
+        sp = tangent_spectrum(c.key, c.delta, c.d)
+        worst = max(worst, float(np.abs(sp["matrix"] - c.jacobian(phi0)).max()) / sp["S"])
+        n += 1
+        if c.d == 2:
+            rows.append(f"{c.key} Delta={c.delta}: FD theta-rate {sp['theta_rate']:.6g}")
     return Outcome(PASS if worst <= 1e-9 else DISCREPANCY,
                    f"max |FD - eq:Jacobian|/S = {worst:.1e}", f"{n} cases; " + "; ".join(rows))
 
@@ -152,7 +138,8 @@ def _jacobian(phi0: float = PHI0):
 def _grad_j(linear_term: bool = True):
     worst, worst_lib, n = 0.0, 0.0, 0
     rng = np.random.default_rng(7)
-    for _row, link, _delta, d, beta, _vs, _th in _cases():
+    for c in paper_cases(_DELTAS, _DIMS):
+        link, d, beta = c.link, c.d, c.beta
         S = field_scale(link)
         v = rng.standard_normal(d)
         v /= np.linalg.norm(v)

@@ -40,6 +40,17 @@ __all__: list[str] = []
 _Z = 1.96          # two-sided 95% (one-sided 97.5%) normal quantile
 
 
+def _increasing(means) -> bool:
+    """Each (mean, SE) exceeds the previous one by a one-sided 97.5% bound of the
+    (independent) difference."""
+    return all(b - a > _Z * math.hypot(sa, sb) for (a, sa), (b, sb) in zip(means, means[1:]))
+
+
+def _reversed(what: str, kind: str, kwarg: str, seq, note: str = "") -> Mutant:
+    """The mutant that passes ``seq`` in reverse order as ``kwarg``."""
+    return Mutant(f"{what} in reverse order{note}", kind, kwargs={kwarg: tuple(reversed(seq))})
+
+
 _SETTING = ("10 deg start, gamma = 10, t0 = 500, n = 10,000, 100 replications, Bernoulli "
             "rewards, seed 0 (app:stochastic-nbl)")
 _STABLE_MARGIN = 2.0    # degrees: "driven to 0" = within 2 deg (a fifth of the 10 deg start)
@@ -56,8 +67,8 @@ _STABLE_MARGIN = 2.0    # degrees: "driven to 0" = within 2 deg (a fifth of the 
           "10 deg start; with the measured SE ~0.4 deg the equivalence test has power > 0.99 "
           "for a true mean of 0, and a noisier run fails it instead of passing more easily",
           printed="attracting / persistent / repelling",
-          mutants=(Mutant("links in reverse order (unstable in the stable slot)", "link",
-                          kwargs={"keys": tuple(reversed(TWO_TRANSITION_KEYS))}),
+          mutants=(_reversed("links", "link", "keys", TWO_TRANSITION_KEYS,
+                             " (unstable in the stable slot)"),
                    Mutant("near-critical link in the stable slot", "link",
                           kwargs={"keys": ("tt-near-critical", "tt-near-critical",
                                            "tt-unstable")})))
@@ -71,7 +82,7 @@ def _regimes(keys: tuple = TWO_TRANSITION_KEYS):
         f"unstable: final angle above the {start:g} deg start (97.5% bound)":
             m3 - start - _Z * s3 > 0,
         "ordering stable < near-critical < unstable (97.5% bounds of the differences)":
-            m2 - m1 > _Z * math.hypot(s1, s2) and m3 - m2 > _Z * math.hypot(s2, s3),
+            _increasing([(m1, s1), (m2, s2), (m3, s3)]),
     }
     computed = (f"final angle (deg, mean +- SE): stable {m1:.3f} +- {s1:.3f}, near-critical "
                 f"{m2:.3f} +- {s2:.3f}, unstable {m3:.3f} +- {s3:.3f}")
@@ -80,20 +91,22 @@ def _regimes(keys: tuple = TWO_TRANSITION_KEYS):
     return Outcome(DISCREPANCY if failed else PASS, computed, detail)
 
 
+_QUALITATIVE_WHY = ("a qualitative reading of a 100-replication experiment (the paper's 95% "
+                    "bands); noise makes the differences harder, not easier, to establish")
+
+
 @register("stochastic-separation-recovery", "fig:app-stochastic-angle", "app:stochastic-nbl",
           "For the link mu2 = 1.244122, recovery toward v* strengthens as Delta increases "
           "(Delta in {0.2, 1.0, 1.8}, the separations of fig:tanh-changing-separation; the paper "
           "does not print panel (b)'s values) (" + _SETTING + ")", "monte-carlo",
           "one-sided 97.5% bound of each difference of mean final angles",
-          "a qualitative reading of a 100-replication experiment (the paper's 95% bands); "
-          "noise makes the differences harder, not easier, to establish",
+          _QUALITATIVE_WHY,
           printed="increasingly strong recovery as Delta increases",
-          mutants=(Mutant("separations in reverse order", "data",
-                          kwargs={"deltas": tuple(reversed(STOCHASTIC_DELTAS))}),))
+          mutants=(_reversed("separations", "data", "deltas", STOCHASTIC_DELTAS),))
 def _separation(deltas: tuple = tuple(STOCHASTIC_DELTAS)):
     link = PAPER_LINKS["tt-unstable"].link()
     means = [(*final_angle(link, d), d) for d in deltas]
-    ok = all(a[0] - b[0] > _Z * math.hypot(a[1], b[1]) for a, b in zip(means, means[1:]))
+    ok = _increasing([(-m, s) for m, s, _d in means])
     computed = ", ".join(f"Delta={d}: {m:.3f} +- {s:.3f} deg" for m, s, d in means)
     return Outcome(PASS if ok else DISCREPANCY, computed,
                    "mean final signed angle (SE) decreasing in Delta" + ("" if ok else
@@ -104,11 +117,9 @@ def _separation(deltas: tuple = tuple(STOCHASTIC_DELTAS)):
           "Panel (d): under stable dynamics R_t/t decreases, whereas near-critical and unstable "
           "dynamics show increasingly persistent regret (" + _SETTING + ")", "monte-carlo",
           "one-sided 97.5% bounds of paired (within-replication) and between-link differences",
-          "a qualitative reading of a 100-replication experiment (the paper's 95% bands); "
-          "noise makes the differences harder, not easier, to establish",
+          _QUALITATIVE_WHY,
           printed="stable: R_t/t decreases; near-critical, unstable: persistent regret",
-          mutants=(Mutant("links in reverse order", "link",
-                          kwargs={"keys": tuple(reversed(TWO_TRANSITION_KEYS))}),))
+          mutants=(_reversed("links", "link", "keys", TWO_TRANSITION_KEYS),))
 def _panel_d(keys: tuple = TWO_TRANSITION_KEYS):
     finals, notes = [], []
     n, sqrt_reps = STOCHASTIC_SETTING["n"], math.sqrt(STOCHASTIC_SETTING["reps"])
@@ -125,7 +136,7 @@ def _panel_d(keys: tuple = TWO_TRANSITION_KEYS):
         if first_drops is None:
             first_drops = drop.mean() > _Z * drop.std(ddof=1) / sqrt_reps
     (_, a, sa), (_, b, sb), (_, c, sc) = finals
-    ordered = b - a > _Z * math.hypot(sa, sb) and c - b > _Z * math.hypot(sb, sc)
+    ordered = _increasing([(a, sa), (b, sb), (c, sc)])
     ok = first_drops and ordered
     computed = ", ".join(f"{k} R_n/n = {m:.3e} +- {s:.1e}" for k, m, s in finals)
     detail = ("; ".join(notes) + f"; {keys[0]} R_t/t decreases: {first_drops}; final R_n/n "

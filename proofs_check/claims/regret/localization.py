@@ -33,7 +33,7 @@ from ...witnesses.paths import (
     run_paths,
     tau_from_sq,
 )
-from ...witnesses.stats import clopper_pearson_upper, decay_models, mean_se
+from ...witnesses.stats import clopper_pearson_upper, decay_models, interval_verdict, mean_se
 
 __all__: list[str] = []
 
@@ -307,17 +307,12 @@ def _localization_verdict(d, n0s, R, n, seed, long_n, long_R, key="logistic4", d
     k = s["late_exits"]
     hi = clopper_pearson_upper(k, long_R, 0.999)
     lo = float(beta_dist.ppf(0.001, k, long_R - k + 1)) if k > 0 else 0.0
-    grow = "below" if hi <= 0.01 else "above" if lo > 0.01 else "unresolved"
-    verdicts.append(grow)
+    verdicts.append(interval_verdict(lo, hi, 0.01))
     rows.append(f"n-uniformity at n0 = {n0s[1]} ({long_R} paths): P(tau <= {n}) = "
                 f"{s['p_short']:.4f}, P(tau <= {long_n}) = {s['p_long']:.4f}: {k} late exits, "
-                f"99.9% interval [{lo:.4f}, {hi:.4f}] vs 0.01 [{grow}]")
-    if "unresolved" in verdicts:
-        status = FAIL
-    elif verdicts[:2] == ["decays", "exponential"] and grow == "below":
-        status = PASS
-    else:
-        status = DISCREPANCY
+                f"99.9% interval [{lo:.4f}, {hi:.4f}] vs 0.01 [{verdicts[-1]}]")
+    status = (FAIL if "unresolved" in verdicts else
+              PASS if verdicts == ["decays", "exponential", "below"] else DISCREPANCY)
     return status, line, rows, verdicts
 
 

@@ -32,7 +32,7 @@ from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...witnesses.stats import bound_verdict, decay_models, power_law_fit
+from ...witnesses.stats import bound_verdict, decay_models, interval_verdict, power_law_fit
 from ...witnesses.toolkit_values import regret_rate_study
 
 __all__: list[str] = []
@@ -286,8 +286,7 @@ def _step_size_exponent(cap: float = 1.0):
                     "not 1/t" if hi < cap - _SLOPE_MARGIN or lo > cap + _SLOPE_MARGIN else
                     "unresolved")
         elif x <= 0.75:
-            part = ("slower" if hi < cap - _SLOPE_MARGIN else
-                    "not slower" if lo >= cap - _SLOPE_MARGIN else "unresolved")
+            part = interval_verdict(lo, hi, cap - _SLOPE_MARGIN, "slower", "not slower")
         else:
             part = "at the threshold (not judged)"
         parts.append(part)

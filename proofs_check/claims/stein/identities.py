@@ -19,7 +19,7 @@ from nbl_sim.environment import Environment
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.stability import stability
 
-from ...registry import FAIL, PASS, Outcome, register
+from ...registry import FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments
 from ...witnesses.gaussian import gauss_mean, gh_tensor, ridge_first_moment
 from ...witnesses.geometry import unit_vectors
@@ -45,18 +45,20 @@ _NODES = {2: (160, 200), 3: (100, 120)}
 @register("stein-first-order-prop", "prop:first-order-stein", "sec:stein",
           "E{g(beta^T X) X} = beta E{g'(beta^T X)} = mu_g beta for beta in S^{d-1}, X ~ N(0, I_d) "
           "(the paper's six links, logistic, probit; generic beta in d = 2, 3)", "high-precision",
-          f"absolute {_STEIN_TOL:g}", _STEIN_WHY)
-def _first_order_prop():
+          f"absolute {_STEIN_TOL:g}", _STEIN_WHY, printed="mu_g beta",
+          mutants=(Mutant("right side mu_g beta (1 + 1e-6)", "printed",
+                          kwargs={"scale": 1 + 1e-6, "keys": ("logistic",)}),))
+def _first_order_prop(scale=1.0, keys=_STEIN_KEYS):
     rng = np.random.default_rng(515)
     worst, est, rows = 0.0, 0.0, []
-    for key in _STEIN_KEYS:
+    for key in keys:
         link = paper_link(key)
         mu = mu_g(link)
         dims = (2,) if link.kind == "potential" else (2, 3)   # potentials invert phi' (slow)
         for d in dims:
             beta = unit_vectors(rng, d)[0]
             lo, hi = (ridge_first_moment(link.g_numpy, beta, n) for n in _NODES[d])
-            err = float(np.abs(hi - mu * beta).max())
+            err = float(np.abs(hi - scale * mu * beta).max())
             est = max(est, float(np.abs(hi - lo).max()))
             worst = max(worst, err)
             rows.append(f"{link_label(key)} d={d}: {err:.1e}")
@@ -73,10 +75,12 @@ def _first_order_prop():
           "theory core), at 30 digits for the six paper links, logistic and probit",
           "high-precision", "absolute 1e-25",
           "mpmath quad at 35 digits on the link's chart over |z| <= 14 (Gaussian tail beyond: "
-          "< 1e-42); the theory core's mpmath tier at 30 digits", quick=False)
-def _first_order_1d():
+          "< 1e-42); the theory core's mpmath tier at 30 digits", quick=False,
+          mutants=(Mutant("E[g'(Z)] shifted by 1e-20 (logistic only: seconds)", "formula",
+                          kwargs={"shift": "1e-20", "keys": ("logistic",)}),))
+def _first_order_1d(shift="0", keys=_STEIN_KEYS):
     worst, rows = mpmath.mpf(0), []
-    for key in _STEIN_KEYS:
+    for key in keys:
         link = paper_link(key)
         lo, hi = link.t_range(-14, 14)
         with mpmath.workdps(35):
@@ -90,7 +94,7 @@ def _first_order_1d():
                 z, _, w1, _ = link.chart_mpmath(t)
                 return w1 * mpmath.npdf(z)
 
-            a, b = mpmath.quad(zg, pts), mpmath.quad(g1, pts)
+            a, b = mpmath.quad(zg, pts), mpmath.quad(g1, pts) + mpmath.mpf(shift)
             mu = stability(link, "1", dps=30, auto_raise=False).values["mu_g"]
             err = max(abs(a - b), abs(a - mu))
             worst = max(worst, err)
@@ -104,10 +108,12 @@ def _first_order_1d():
           "E{m_+(X)X - m_-(X)X} = mu_g (beta_+ - beta_-) = Delta mu_g v*, with mu_g > 0 "
           "(toolkit environments: random v*, theta; Delta in {0.2, 1, 1.8} in d = 2, {0.2, 1.8} "
           "in d = 3)",
-          "high-precision", f"absolute {_STEIN_TOL:g}", _STEIN_WHY)
-def _stein_vstar():
+          "high-precision", f"absolute {_STEIN_TOL:g}", _STEIN_WHY, printed="Delta mu_g v*",
+          mutants=(Mutant("right side (Delta/2) mu_g v*", "printed",
+                          kwargs={"coef": 0.5, "keys": ("logistic",)}),))
+def _stein_vstar(coef=1.0, keys=_STEIN_KEYS):
     worst, est, mus, n = 0.0, 0.0, [], 0
-    for key in _STEIN_KEYS:
+    for key in keys:
         link = paper_link(key)
         mu = mu_g(link)
         mus.append(mu)
@@ -125,8 +131,8 @@ def _stein_vstar():
                     diff = link.g_numpy(X @ bp) - link.g_numpy(X @ bm)
                     vals.append((W * diff) @ X)
                 est = max(est, float(np.abs(vals[1] - vals[0]).max()))
-                worst = max(worst, float(np.abs(vals[1] - mu * (bp - bm)).max()),
-                            float(np.abs(vals[1] - env.delta * mu * env.v_star).max()))
+                worst = max(worst, float(np.abs(vals[1] - coef * mu * (bp - bm)).max()),
+                            float(np.abs(vals[1] - coef * env.delta * mu * env.v_star).max()))
                 n += 1
     ok = worst <= _STEIN_TOL and est <= _STEIN_TOL and min(mus) > 0
     return Outcome(PASS if ok else FAIL,
@@ -166,17 +172,21 @@ _LEMMA_NODES = {1: (150, 200), 2: (200, 240), 3: (80, 100)}
           "a misaligned b with |b| = 1.3 converges slowest: ~1e-12 at 240 nodes per axis; the "
           "difference of two node counts must also be below the tolerance), right sides by "
           "composite Gauss-Legendre in 1-D (error < 1e-15)",
-          covers=("eq:stein_first", "eq:stein_second"))
-def _lemma():
+          covers=("eq:stein_first", "eq:stein_second"),
+          mutants=(Mutant("second order: E f'' b b^T / 2", "formula",
+                          kwargs={"second": 0.5, "cases": ((2, 1.3),)}),
+                   Mutant("first order: E[f(b^T X)] b in place of E[f'(b^T X)] b", "formula",
+                          kwargs={"first": 0, "cases": ((2, 1.3),)})))
+def _lemma(second=1.0, first=1, cases=((1, 0.7), (2, 1.3), (3, 0.6), (3, 1.1))):
     rng = np.random.default_rng(99)
     worst1 = worst2 = est = 0.0
     n = 0
-    for d, norm in ((1, 0.7), (2, 1.3), (3, 0.6), (3, 1.1)):
+    for d, norm in cases:
         beta = unit_vectors(rng, d)[0] * norm
         for f, f1, f2 in _TEST_FUNCS.values():
             Ef, Ef1, Ef2 = (gauss_mean(fn, norm) for fn in (f, f1, f2))
-            rhs1 = Ef1 * beta
-            rhs2 = Ef * np.eye(d) + Ef2 * np.outer(beta, beta)
+            rhs1 = (Ef1 if first else Ef) * beta
+            rhs2 = Ef * np.eye(d) + second * Ef2 * np.outer(beta, beta)
             got = []
             for nodes in _LEMMA_NODES[d]:
                 X, W = gh_tensor(nodes, d)
@@ -190,13 +200,18 @@ def _lemma():
             # the "equivalently" form: E[(XX^T - I) f] = E f'' b b^T
             eq = b2 - Ef * np.eye(d)
             worst2 = max(worst2, float(np.max(np.abs(b2 - rhs2) / scale2)),
-                         float(np.max(np.abs(eq - Ef2 * np.outer(beta, beta)) / scale2)))
+                         float(np.max(np.abs(eq - second * Ef2 * np.outer(beta, beta))
+                                       / scale2)))
             n += 1
     ok = max(worst1, worst2, est) <= 1e-10
     return Outcome(PASS if ok else FAIL,
                    f"first order: max rel. err {worst1:.1e}; second order: {worst2:.1e} "
                    f"({n} cases)",
-                   f"quadrature error estimate {est:.1e}; test functions "
+                   evidence={"eq:stein_first": f"E[X f(b^T X)] = E[f'(b^T X)] b: max rel. err "
+                                               f"{worst1:.1e} over {n} cases",
+                             "eq:stein_second": f"E[X X^T f(b^T X)] = E f I + E f'' b b^T: max "
+                                                f"rel. err {worst2:.1e} over {n} cases"},
+                   detail=f"quadrature error estimate {est:.1e}; test functions "
                    f"{', '.join(_TEST_FUNCS)}; |beta| in {{0.7, 1.3, 0.6, 1.1}} for d = 1, 2, 3, "
                    "3 (random direction); complements m2-stein-identity (the 1-D second-order "
                    "form on the paper's links)")
@@ -206,14 +221,19 @@ def _lemma():
           "m2 = E[g''(U)] equals E[g(U)(U^2 - s^2)]/s^4 (second-order Stein identity along "
           "theta), and the toolkit's m2", "high-precision", "absolute 1e-12",
           "m2 can vanish (logistic-like links), so the error is measured absolutely; float64 "
-          "Gauss-Legendre errors are < 1e-14 on these O(0.1) integrands")
-def _m2_stein():
+          "Gauss-Legendre errors are < 1e-14 on these O(0.1) integrands",
+          printed="E[g(U)(U^2 - s^2)]/s^4",
+          mutants=(Mutant("Stein form divided by s^2 in place of s^4", "formula",
+                          kwargs={"power": 2}),))
+def _m2_stein(power=4):
     rows, worst = [], 0.0
     for key, d in DIRECT_CASES:
         direct = direct_moments(key, float(d))
+        s2 = 1 - float(d) ** 2 / 4
+        stein = direct["m2_stein"] * s2 ** ((4 - power) / 2)   # E[g(U)(U^2 - s^2)]/s^power
         lib = float(mp_at(key, d, 30).values["m2"])
-        err = max(abs(direct["m2_stein"] - direct["m2"]), abs(direct["m2"] - lib))
+        err = max(abs(stein - direct["m2"]), abs(direct["m2"] - lib))
         worst = max(worst, err)
         rows.append(f"{key} at Delta={d}: E g''(U) {direct['m2']:.15g}, Stein "
-                    f"{direct['m2_stein']:.15g}, library {lib:.15g}")
+                    f"{stein:.15g}, library {lib:.15g}")
     return Outcome(PASS if worst <= 1e-12 else FAIL, f"max abs. diff {worst:.2e}", "; ".join(rows))

@@ -27,12 +27,11 @@ import math
 
 import mpmath
 import numpy as np
-from scipy.special import ndtr
 
 from nbl_sim.environment import Environment
 from nbl_theory.paper import PAPER_LINKS, paper_link
 
-from ...registry import DISCREPANCY, FAIL, PASS, Outcome, register
+from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.geometry import direction_gap, unit_vectors
 from ...witnesses.initialization import (
     NOISE,
@@ -52,34 +51,53 @@ __all__: list[str] = []
 _SQ3 = math.sqrt(3.0)
 _K_SE = 5.0  # identity checks: |mean − target| ≤ 5 SE per coordinate (false alarm ~6e-7 each)
 _N_STEIN = 100_000
+_RES_STEIN = 0.02  # resolution: the 5-SE half-width must be below it in every coordinate
+#: (paper link, Δ, d) of the Stein-contrast check: all four (Δ, d) for the two-transition
+#: links, two for the weighted-entropy links (their g inverts φ' by bisection: slow draws)
+_STEIN_CASES = tuple((k, dl, d) for k in PAPER_LINKS for dl, d in
+                     ((("0.2", 2), ("0.2", 5), ("1", 2), ("1", 5)) if k.startswith("tt")
+                      else (("0.2", 2), ("1", 5))))
 
 
 @register("stein-randomized-mean", "eq:Wt-conditional-mean-proof", "app:initialization",
           "During the randomized initialization E[W_t | H_{t-1}] = (Delta mu_g / 2) v*, "
           "W_t = A_t Y_t X_t (checked on the six named links, Delta in {0.2, 1}, d in {2, 5}, "
           "random v*, Bernoulli rewards)", "monte-carlo",
-          f"|mean - target| <= {_K_SE:g} SE per coordinate, {_N_STEIN} rounds per case",
+          f"|mean - target| <= {_K_SE:g} SE per coordinate, and the {_K_SE:g}-SE half-width "
+          f"<= {_RES_STEIN:g}; {_N_STEIN} rounds per case",
           "an identity: a 5-SE miss has probability ~6e-7 per coordinate under the identity, so "
-          "a miss means the simulator or mu_g is wrong (FAIL)")
-def _stein_mean():
-    rows, worst = [], 0.0
-    for i, row in enumerate(PAPER_LINKS.values()):
-        link = row.link()
-        for delta in ("0.2", "1"):
-            mu_g = float_values(link, delta)["mu_g"]
-            for d in (2, 5):
-                env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
-                                        geometry_seed=100 + i)
-                real = env.draw(1000 + i, [0], _N_STEIN, _N_STEIN)
-                c = real.coins[0]
-                y = np.where(c > 0, real.Y[0, :, 1], real.Y[0, :, 0])
-                W = (c * y)[:, None] * real.X[0]
-                target = env.delta * mu_g / 2 * env.v_star
-                z = np.abs(W.mean(0) - target) / (W.std(0, ddof=1) / math.sqrt(_N_STEIN))
-                worst = max(worst, float(z.max()))
-                rows.append(f"{link.name} Delta={delta} d={d}: max z = {z.max():.2f}")
-    status = PASS if worst <= _K_SE else FAIL
-    return Outcome(status, f"max |z| = {worst:.2f} over {len(rows)} cases", "; ".join(rows))
+          "a miss means the simulator or mu_g is wrong (FAIL); the half-width bound makes the "
+          f"check resolve any deviation larger than 2 x {_RES_STEIN:g} (e.g. the factor 2 of "
+          "Delta mu_g v* at Delta = 1), so more noise cannot make it pass",
+          printed="(Delta_beta mu_g / 2) v*",
+          mutants=(Mutant("target Delta mu_g v* (no 1/2)", "printed",
+                          kwargs={"coef": 1.0, "cases": (("tt-stable", "1", 2),)}),
+                   Mutant("1000 rounds per case (too noisy to resolve the identity)", "data",
+                          kwargs={"n": 1000, "cases": (("tt-stable", "1", 2),)})))
+def _stein_mean(coef=0.5, n=_N_STEIN, cases=_STEIN_CASES):
+    rows, worst, half = [], 0.0, 0.0
+    keys = list(PAPER_LINKS)
+    for key, delta, d in cases:
+        i = keys.index(key)
+        link = PAPER_LINKS[key].link()
+        mu_g = float_values(link, delta)["mu_g"]
+        env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
+                                geometry_seed=100 + i)
+        real = env.draw(1000 + i, [0], n, n)
+        c = real.coins[0]
+        y = np.where(c > 0, real.Y[0, :, 1], real.Y[0, :, 0])
+        W = (c * y)[:, None] * real.X[0]
+        target = env.delta * mu_g * coef * env.v_star
+        se = W.std(0, ddof=1) / math.sqrt(n)
+        z = np.abs(W.mean(0) - target) / se
+        worst, half = max(worst, float(z.max())), max(half, float(_K_SE * se.max()))
+        rows.append(f"{link.name} Delta={delta} d={d}: max z = {z.max():.2f}")
+    ok = worst <= _K_SE and half <= _RES_STEIN
+    return Outcome(PASS if ok else FAIL,
+                   f"max |z| = {worst:.2f} over {len(rows)} cases; {_K_SE:g}-SE half-width "
+                   f"<= {half:.4f}",
+                   ("" if half <= _RES_STEIN else f"resolution {half:.4f} > {_RES_STEIN:g}: "
+                    "too noisy to confirm the identity; ") + "; ".join(rows))
 
 
 _QUICK_GRID = InitGrid(links=(("logistic", paper_link("logistic")),), deltas=("1", "1.8"),
@@ -95,15 +113,18 @@ _DELTAS_HP = (0.2, 0.05, 0.01)
 _MSE_STATEMENT = ("E||v_n0 - v*||^2 <= 16 B_Y^2 d / (Delta^2 mu_g^2 n0) for the randomized "
                   "initialization v_n0 = W_bar/||W_bar||, W_t = A_t Y_t X_t; with the proof's "
                   "intermediate E||W_bar - (Delta mu_g/2) v*||^2 <= B_Y^2 d / n0")
-_MSE_TOL = ("bound: one-sided, violated only if the Monte Carlo mean exceeds it by 3 SE; "
-            "intermediate identity E||W_bar - y||^2 = (d E f + E f'' - ||y||^2)/n0 within 5 SE")
-_MSE_WHY = ("Monte Carlo means with sample-variance SE; the exact second moment comes from "
-            "eq:stein_second, so a 5-SE miss would mean the simulator is wrong (FAIL)")
+_MSE_TOL = ("bound: verified where the upper end of the mean's 3-SE interval is below it, "
+            "violated where the lower end is above it (inconclusive otherwise: FAIL); "
+            "intermediate identity E||W_bar - y||^2 = (d E f + E f'' - ||y||^2)/n0 within 5 SE, "
+            "with the 5-SE half-width <= 0.25 of the exact value")
+_MSE_WHY = ("Monte Carlo means with sample-variance SE, so more noise can only make the bound "
+            "inconclusive, never verified; the exact second moment comes from eq:stein_second, "
+            "so a 5-SE miss would mean the simulator is wrong (FAIL)")
 
 
-def _mse(grid):
-    rows, worst_ratio, worst_z, viol, inter_bad, n = [], 0.0, 0.0, 0, 0, 0
-    nontrivial = 0
+def _mse(grid, coef=16):
+    rows, worst_ratio, worst_z, worst_res = [], 0.0, 0.0, 0.0
+    viol = unsure = inter_bad = n = nontrivial = 0
     for s in init_settings(grid):
         d, B, env, mu = s["env"].d, s["B"], s["env"], s["mu"]
         for n0 in s["wbar"]:
@@ -111,45 +132,68 @@ def _mse(grid):
             e2, ew2 = e**2, ew**2
             R = e2.size
             m, se = e2.mean(), e2.std(ddof=1) / math.sqrt(R)
-            bound = 16 * B**2 * d / (env.delta**2 * mu**2 * n0)
+            bound = coef * B**2 * d / (env.delta**2 * mu**2 * n0)
             nontrivial += bound < 4               # ||v - v*||^2 <= 4 always
             viol += m - 3 * se > bound
+            unsure += m - 3 * se <= bound < m + 3 * se
             worst_ratio = max(worst_ratio, m / bound)
             exact = s["ew2_exact"] / n0
-            z = abs(ew2.mean() - exact) / (ew2.std(ddof=1) / math.sqrt(R))
-            worst_z = max(worst_z, z)
-            inter_bad += exact > B**2 * d / n0 or z > 5
+            se_w = ew2.std(ddof=1) / math.sqrt(R)
+            z = abs(ew2.mean() - exact) / se_w
+            worst_z, worst_res = max(worst_z, z), max(worst_res, 5 * se_w / exact)
+            inter_bad += exact > B**2 * d / n0 or z > 5 or 5 * se_w > 0.25 * exact
             rows.append(f"{s['label']} n0={n0}: {m:.4g} +- {se:.2g} vs bound {bound:.4g}")
             n += 1
-    status = FAIL if inter_bad else (DISCREPANCY if viol else PASS)
+    status = FAIL if inter_bad or (unsure and not viol) else (DISCREPANCY if viol else PASS)
     return Outcome(status,
                    f"max E||v - v*||^2 / bound = {worst_ratio:.3f} over {n} settings ({nontrivial} "
-                   f"with bound < 4, i.e. not vacuous); {viol} violations",
+                   f"with bound < 4, i.e. not vacuous); {viol} violations, {unsure} inconclusive",
                    "The bound is far from tight in these models: E||W_bar - y||^2 = E[Y^2]d/n0 "
                    "roughly, with E[Y^2] ~ B_Y^2/2; the factor 2 of the perturbation inequality "
                    "costs 4 in the square (||v - v*|| ~ ||P_perp(W_bar - y)||/||y||, not twice "
                    "that); and only d - 1 tangent coordinates count. "
-                   f"E||W_bar - y||^2: Monte Carlo vs exact max |z| = {worst_z:.2f}, exact <= "
-                   f"B^2 d/n0 everywhere: {'yes' if not inter_bad else 'NO'}; B_Y = 1 (Bernoulli) "
-                   f"or sup|g| + {NOISE} (bounded); "
-                   + "; ".join(rows))
+                   f"E||W_bar - y||^2: Monte Carlo vs exact max |z| = {worst_z:.2f}, 5-SE "
+                   f"half-width <= {worst_res:.3f} of the exact value, exact <= B^2 d/n0 "
+                   f"everywhere: {'yes' if not inter_bad else 'NO'}; B_Y = 1 (Bernoulli) or "
+                   f"sup|g| + {NOISE} (bounded); " + "; ".join(rows))
 
 
 @register("init-mse-bound", "prop:randomized_initialization", "app:initialization",
           _MSE_STATEMENT + " (quick grid: logistic, Delta in {1, 1.8}, d in {2, 5, 10}, "
           "n0 in {50, 200, 800}, 2000 replications)", "monte-carlo", _MSE_TOL, _MSE_WHY,
-          printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)", covers=("eq:initialization-mse",))
-def _mse_quick():
-    return _mse(_QUICK_GRID)
+          printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)", covers=("eq:initialization-mse",),
+          mutants=(Mutant("printed constant 1 in place of 16", "printed", kwargs={"coef": 1}),))
+def _mse_quick(coef=16):
+    out = _mse(_QUICK_GRID, coef)
+    out.evidence = {"eq:initialization-mse": "the same bound (the display of the proposition's "
+                    "first claim): " + str(out.computed)}
+    return out
 
 
 @register("init-mse-bound-grid", "eq:initialization-mse", "app:initialization",
           _MSE_STATEMENT + " (full grid: logistic and two-transition mu2 in {-1.074037, "
           "2.144072}, Delta in {0.2, 1, 1.8}, d in {2, 5, 10}, n0 in {50, 200, 800}, plus "
           "bounded rewards; 8000 replications)", "monte-carlo", _MSE_TOL, _MSE_WHY,
-          printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)", quick=False)
-def _mse_slow():
-    return _mse(_SLOW_GRID)
+          printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)", quick=False,
+          mutants=(Mutant("printed constant 1 in place of 16 (on the quick grid)", "printed",
+                          kwargs={"coef": 1, "grid": _QUICK_GRID}),))
+def _mse_slow(coef=16, grid=_SLOW_GRID):
+    return _mse(grid, coef)
+
+
+def _register_pair(cid: str, label: str, statement: str, quick_note: str, grid_note: str,
+                   tol: str, why: str, printed: str, run, kwarg: str, wrong, wrong_text: str):
+    """Register ``cid`` on the quick grid and ``cid-grid`` (slow) on the full grid, both
+    ``run(grid, **{kwarg: value})``; each has the mutant ``kwarg = wrong`` (the slow one on the
+    quick grid, so it runs in seconds)."""
+    register(cid, label, "app:initialization", statement + quick_note, "monte-carlo", tol, why,
+             printed=printed, mutants=(Mutant(wrong_text, "formula", kwargs={kwarg: wrong}),))(
+        lambda **kw: run(_QUICK_GRID, **kw))
+    register(cid + "-grid", label, "app:initialization", statement + grid_note, "monte-carlo",
+             tol, why, printed=printed, quick=False,
+             mutants=(Mutant(wrong_text + " (on the quick grid)", "formula",
+                             kwargs={kwarg: wrong, "grid": _QUICK_GRID}),))(
+        lambda grid=_SLOW_GRID, **kw: run(grid, **kw))
 
 
 _HP_TOL = ("implied constant q_{1-delta} x Delta mu_g sqrt(n0) / (B_Y sqrt(d + log(2/delta))) "
@@ -159,10 +203,10 @@ _HP_WHY = ("C is a universal constant the paper does not give, so it cannot be c
            "for every d, delta and link (module docstring), on every setting of the grid")
 
 
-def _hp_outcome(rows):
+def _hp_outcome(rows, c_ref=2 * _SQ3):
     cmax = max(r["C"] for r in rows)
     worst = max(rows, key=lambda r: r["C_hi"])
-    viol = [r for r in rows if r["C_hi"] > 2 * _SQ3]
+    viol = [r for r in rows if r["C_hi"] > c_ref]
     sup = chi_constant_sup()
     big = [r for r in rows if r["n0"] == max(x["n0"] for x in rows)]
     ratio = [r["C"] / r["C_inf"] for r in big]
@@ -170,7 +214,8 @@ def _hp_outcome(rows):
     computed = (f"implied C <= {cmax:.3f} (max over {len(rows)} settings; upper CI "
                 f"{worst['C_hi']:.3f} at {worst['label']} n0={worst['n0']} delta={worst['delta']});"
                 f" Gaussian-limit C_inf in [{min(r['C_inf'] for r in rows):.3f}, "
-                f"{max(r['C_inf'] for r in rows):.3f}] <= 2 sqrt(3) = {2 * _SQ3:.3f}")
+                f"{max(r['C_inf'] for r in rows):.3f}] <= 2 sqrt(3) = {2 * _SQ3:.3f}; reference "
+                f"constant {c_ref:.3f}")
     detail = (f"delta in {_DELTAS_HP}; the Gaussian-limit bound: max_k,delta q_(1-delta)(chi_k)/"
               f"sqrt(k + log(2/delta)) = {sup:.4f} <= sqrt(3) (k <= 400, delta >= 1e-14); the "
               "main text's log(1/delta) and the proposition's log(2/delta) differ only in the "
@@ -186,14 +231,24 @@ def _hp_outcome(rows):
               "is this bound with C_init = C^2. "
               + "; ".join(f"{r['label']} n0={r['n0']} delta={r['delta']}: C={r['C']:.3f} "
                           f"(lim {r['C_inf']:.3f})" for r in rows))
-    if viol:
-        detail = (f"{len(viol)} settings exceed the Gaussian-limit constant 2 sqrt(3) (the paper's "
-                  "C is unspecified, so this is not a contradiction of the statement, but the "
-                  "rate does not hold with the limit constant at finite n0). " + detail)
+    return _constant_outcome(computed, detail, sup, len(viol), f"{len(viol)} settings exceed "
+                             f"the reference constant {c_ref:.3f} (the paper's C is unspecified, "
+                             "so this does not contradict the statement, but the rate holds at "
+                             "finite n0 only with a larger constant than its Gaussian limit). ")
+
+
+def _constant_outcome(computed: str, detail: str, sup: float, n_viol: int,
+                      note: str) -> Outcome:
+    """FAIL when the chi-quantile bound behind the limit constant fails (sup > sqrt 3);
+    otherwise CAVEAT (with ``note``) when ``n_viol`` settings exceed the reference constant,
+    else PASS."""
+    if n_viol:
+        detail = note + detail
     if sup > _SQ3:
         return Outcome(FAIL, computed, "the chi-quantile bound behind the limit constant failed; "
                        + detail)
-    return Outcome(DISCREPANCY if viol else PASS, computed, detail)
+    return Outcome(CAVEAT if n_viol else PASS, computed, detail,
+                   consequence="statement" if n_viol else None)
 
 
 _HP_STATEMENT = ("With probability >= 1 - delta, ||v_n0 - v*|| <= C B_Y/(Delta mu_g) "
@@ -201,26 +256,19 @@ _HP_STATEMENT = ("With probability >= 1 - delta, ||v_n0 - v*|| <= C B_Y/(Delta m
                  "consequence)")
 
 
-@register("init-high-probability", "eq:initialization-high-probability", "app:initialization",
-          _HP_STATEMENT + " (quick grid: logistic, Delta in {1, 1.8}, d in {2, 5, 10}, "
-          "n0 in {50, 200, 800}, delta in {0.2, 0.05, 0.01}, 2000 replications)",
-          "monte-carlo", _HP_TOL, _HP_WHY,
-          printed="C B_Y/(Delta_beta mu_g) sqrt((d + log(2/delta))/n0), C universal")
-def _hp_quick():
-    return _hp_outcome(implied_constants(_QUICK_GRID, _DELTAS_HP))
+_register_pair("init-high-probability", "eq:initialization-high-probability", _HP_STATEMENT,
+               " (quick grid: logistic, Delta in {1, 1.8}, d in {2, 5, 10}, n0 in {50, 200, "
+               "800}, delta in {0.2, 0.05, 0.01}, 2000 replications)",
+               " (full grid as init-mse-bound-grid, delta in {0.2, 0.05, 0.01}, 8000 "
+               "replications)", _HP_TOL, _HP_WHY,
+               "C B_Y/(Delta_beta mu_g) sqrt((d + log(2/delta))/n0), C universal",
+               lambda grid, c_ref=2 * _SQ3: _hp_outcome(implied_constants(grid, _DELTAS_HP),
+                                                        c_ref),
+               "c_ref", _SQ3, "reference constant sqrt(3) in place of 2 sqrt(3)")
 
 
-@register("init-high-probability-grid", "eq:initialization-high-probability",
-          "app:initialization", _HP_STATEMENT + " (full grid as init-mse-bound-grid, delta in "
-          "{0.2, 0.05, 0.01}, 8000 replications)", "monte-carlo", _HP_TOL, _HP_WHY,
-          printed="C B_Y/(Delta_beta mu_g) sqrt((d + log(2/delta))/n0), C universal",
-          quick=False)
-def _hp_slow():
-    return _hp_outcome(implied_constants(_SLOW_GRID, _DELTAS_HP))
-
-
-def _vec_outcome(rows):
-    viol = [r for r in rows if r["C4_hi"] > _SQ3]
+def _vec_outcome(rows, c_ref=_SQ3):
+    viol = [r for r in rows if r["C4_hi"] > c_ref]
     worst = max(rows, key=lambda r: r["C4_hi"])
     big = [r for r in rows if r["n0"] == max(x["n0"] for x in rows)]
     ratio = [r["C4"] / r["C4_inf"] for r in big]
@@ -235,10 +283,10 @@ def _vec_outcome(rows):
               "unnormalized mean is linear in the data, so the rate -1/2 shows at every n0). "
               + "; ".join(f"{r['label']} n0={r['n0']} delta={r['delta']}: C4={r['C4']:.3f}"
                           for r in rows))
-    if sup > _SQ3:
-        return Outcome(FAIL, computed, "the chi-quantile bound behind the limit constant failed; "
-                       + detail)
-    return Outcome(DISCREPANCY if viol else PASS, computed, detail)
+    return _constant_outcome(computed, detail, sup, len(viol), f"{len(viol)} settings exceed "
+                             f"the reference constant {c_ref:.3f} (C_4 is unspecified: not a "
+                             "contradiction, but a larger constant than the Gaussian limit is "
+                             "needed at finite n0). ")
 
 
 _VEC_STATEMENT = ("With probability >= 1 - delta, ||W_bar_n0 - (Delta mu_g/2) v*|| <= C_4 B_Y "
@@ -249,27 +297,19 @@ _VEC_WHY = ("C_4 is unspecified; sqrt(3) is the constant of the Gaussian limit f
             "delta and link (module docstring)")
 
 
-@register("init-vector-concentration", "eq:init-vector-concentration-proof",
-          "app:initialization", _VEC_STATEMENT + " (quick grid as init-high-probability)",
-          "monte-carlo", _VEC_TOL, _VEC_WHY,
-          printed="C_4 B_Y sqrt((d + log(2/delta))/n0), C_4 universal")
-def _vec_quick():
-    return _vec_outcome(implied_constants(_QUICK_GRID, _DELTAS_HP))
-
-
-@register("init-vector-concentration-grid", "eq:init-vector-concentration-proof",
-          "app:initialization", _VEC_STATEMENT + " (full grid as init-mse-bound-grid)",
-          "monte-carlo", _VEC_TOL, _VEC_WHY,
-          printed="C_4 B_Y sqrt((d + log(2/delta))/n0), C_4 universal", quick=False)
-def _vec_slow():
-    return _vec_outcome(implied_constants(_SLOW_GRID, _DELTAS_HP))
+_register_pair("init-vector-concentration", "eq:init-vector-concentration-proof",
+               _VEC_STATEMENT, " (quick grid as init-high-probability)",
+               " (full grid as init-mse-bound-grid)", _VEC_TOL, _VEC_WHY,
+               "C_4 B_Y sqrt((d + log(2/delta))/n0), C_4 universal",
+               lambda grid, c_ref=_SQ3: _vec_outcome(implied_constants(grid, _DELTAS_HP), c_ref),
+               "c_ref", 0.9, "reference constant 0.9 in place of sqrt(3)")
 
 
 _TS = (1.0, 1.5, 2.0, 2.5, 3.0, 3.5)
 
 
-def _fixed_direction(grid):
-    """P(|u^T(W_bar - y)| > t B/sqrt(n0)) against 2 exp(-t^2/2) (c_0 = 1/2)."""
+def _fixed_direction(grid, c0=0.5):
+    """P(|u^T(W_bar - y)| > t B/sqrt(n0)) against 2 exp(-c0 t^2) (c_0 = 1/2)."""
     rows, viol, c0_min, worst_ratio, n = [], 0, math.inf, 0.0, 0
     for s in init_settings(grid):
         env, B, d = s["env"], s["B"], s["env"].d
@@ -284,7 +324,7 @@ def _fixed_direction(grid):
                 for t in _TS:
                     k = int(np.sum(proj > t))
                     pu = clopper_pearson_upper(k, R)
-                    bound = 2 * math.exp(-t * t / 2)
+                    bound = 2 * math.exp(-c0 * t * t)
                     viol += pu > bound
                     worst_ratio = max(worst_ratio, pu / bound)
                     if pu < 1:
@@ -294,19 +334,20 @@ def _fixed_direction(grid):
             ex = [math.sqrt(u @ s["sigma"] @ u) / B for u in us.values()]
             rows.append(f"{s['label']} n0={n0}: sqrt(n0) sd(u^T(W_bar - y))/B_Y "
                         + ", ".join(f"{a:.3f} (exact {b:.3f})" for a, b in zip(sd, ex)))
-    # the proof's per-term step: P(B|Z| > s) = erfc(t/sqrt 2) <= 2 exp(-t^2/2), t = s/B
-    step_ok = all(2 * ndtr(-t) <= 2 * math.exp(-t * t / 2) for t in np.linspace(0, 40, 4001))
-    status = DISCREPANCY if viol else (PASS if step_ok else FAIL)
-    return Outcome(status,
-                   f"max P_upper / (2 exp(-t^2/2)) = {worst_ratio:.3g} over {n} (setting, n0, u, "
-                   f"t) cases, i.e. c_0 = 1/2 holds everywhere (min log(2/P_upper)/t^2 = "
-                   f"{c0_min:.3f}, limited at large t by the number of replications)",
-                   f"s = t B_Y/sqrt(n0), t in {_TS}; u in {{v*, theta/||theta||, a random unit "
-                   "vector}; P_upper a one-sided 99.9% Clopper-Pearson bound; the proof's "
-                   "per-term step P(B|Z| > s) <= 2 exp(-s^2/(2B^2)) holds on t in [0, 40] "
-                   "(float64); "
-                   "the standard deviations below are compared with the exact sigma_u = "
-                   "sqrt(u^T Sigma u) from eq:stein_second. " + "; ".join(rows))
+    computed = (f"max P_upper / (2 exp(-{c0:g} t^2)) = {worst_ratio:.3g} over {n} (setting, n0, "
+                f"u, t) cases; {viol} violations (min log(2/P_upper)/t^2 = {c0_min:.3f}, "
+                "limited at large t by the number of replications)")
+    detail = (f"s = t B_Y/sqrt(n0), t in {_TS}; u in {{v*, theta/||theta||, a random unit "
+              "vector}; P_upper a one-sided 99.9% Clopper-Pearson bound (more noise makes it "
+              "larger, so noise cannot help the check pass); the standard deviations below are "
+              "compared with the exact sigma_u = sqrt(u^T Sigma u) from eq:stein_second. "
+              + "; ".join(rows))
+    if viol:
+        return Outcome(CAVEAT, computed, f"the tail exceeds 2 exp(-{c0:g} t^2) in {viol} cases: "
+                       "c_0 is unspecified, so this does not contradict the statement, but the "
+                       "Gaussian-limit constant does not hold at finite n0. " + detail,
+                       consequence="statement")
+    return Outcome(PASS, computed, detail)
 
 
 _FD_STATEMENT = ("For fixed u in S^{d-1}: P(|u^T(W_bar - (Delta mu_g/2) v*)| > s) <= "
@@ -317,19 +358,11 @@ _FD_WHY = ("c_0 is unspecified; c_0 = 1/2 is what the stated sub-Gaussian rate g
            "-> infinity limit for every u, link and d")
 
 
-@register("init-fixed-direction-tail", "eq:init-fixed-direction-proof", "app:initialization",
-          _FD_STATEMENT + " (quick grid as init-high-probability)", "monte-carlo", _FD_TOL,
-          _FD_WHY, printed="2 exp(-c_0 n0 s^2 / B_Y^2), c_0 universal")
-def _fd_quick():
-    return _fixed_direction(_QUICK_GRID)
-
-
-@register("init-fixed-direction-tail-grid", "eq:init-fixed-direction-proof",
-          "app:initialization", _FD_STATEMENT + " (full grid as init-mse-bound-grid)",
-          "monte-carlo", _FD_TOL, _FD_WHY,
-          printed="2 exp(-c_0 n0 s^2 / B_Y^2), c_0 universal", quick=False)
-def _fd_slow():
-    return _fixed_direction(_SLOW_GRID)
+_register_pair("init-fixed-direction-tail", "eq:init-fixed-direction-proof", _FD_STATEMENT,
+               " (quick grid as init-high-probability)", " (full grid as init-mse-bound-grid)",
+               _FD_TOL, _FD_WHY, "2 exp(-c_0 n0 s^2 / B_Y^2), c_0 universal",
+               lambda grid, c0=0.5: _fixed_direction(grid, c0), "c0", 2.0,
+               "c_0 = 2 in place of 1/2")
 
 
 @register("init-direction-perturbation", "prop:randomized_initialization",
@@ -338,8 +371,10 @@ def _fd_slow():
           "of prop:randomized_initialization), and hence ||v_n0 - v*|| <= 4||W_bar - "
           "(Delta mu_g/2)v*||/(Delta mu_g) on every simulated initialization", "property-based",
           "lhs <= rhs (1 + 1e-12) in float64; lhs <= rhs at 50 digits on near-tight cases",
-          "an inequality that must hold pointwise; 1e-12 covers float64 rounding of the norms")
-def _perturbation():
+          "an inequality that must hold pointwise; 1e-12 covers float64 rounding of the norms",
+          printed="2||x - y||/||y||",
+          mutants=(Mutant("printed factor 1.9 in place of 2", "printed", kwargs={"factor": 1.9}),))
+def _perturbation(factor=2.0):
     rng = np.random.default_rng(4242)
     worst, n, bad = 0.0, 0, 0
     for d in (1, 2, 3, 5, 10, 50):
@@ -354,6 +389,7 @@ def _perturbation():
                                        -np.exp(rng.uniform(-12, 1, (N, 1))) * y,
                                        np.exp(rng.uniform(-3, 3, (N, 1))) * y + noise)))
         lhs, rhs = direction_gap(x, y)
+        rhs = rhs * factor / 2
         bad += int(np.sum(lhs > rhs * (1 + 1e-12)))
         worst = max(worst, float(np.max(lhs / rhs)))
         n += N
@@ -364,14 +400,14 @@ def _perturbation():
             yv = mpmath.matrix([mpmath.mpf(3), mpmath.mpf(-4), mpmath.mpf(12)])
             xv = -mpmath.mpf(eps) * yv
             lhs = mpmath.norm(xv / mpmath.norm(xv) - yv / mpmath.norm(yv))
-            rhs = 2 * mpmath.norm(xv - yv) / mpmath.norm(yv)
+            rhs = factor * mpmath.norm(xv - yv) / mpmath.norm(yv)
             mp_bad += lhs > rhs
     # the proof's consequence on the quick initialization samples
     chain_bad, m = 0, 0
     for s in init_settings(_QUICK_GRID):
         for n0 in s["wbar"]:
             _, e, ew = init_errors(s, n0)
-            bound = 4 * ew / (s["env"].delta * s["mu"])
+            bound = 2 * factor * ew / (s["env"].delta * s["mu"])
             chain_bad += int(np.sum(e > bound * (1 + 1e-12)))
             m += e.size
     ok = bad == 0 and mp_bad == 0 and chain_bad == 0

@@ -1,11 +1,11 @@
-"""Tests of proofs_check.witnesses.experiments: the comparison run passes the printed settings,
+"""Tests of proofs_check.witnesses.experiments: the runs pass the paper's printed settings,
 Greedy Logistic's intercept choice and a replication count through, and the first R
 replications of a run are those of any longer run."""
 
 import numpy as np
 import pytest
 
-from nbl_theory.paper import COMPARISON_SETTING, paper_link
+from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING, paper_link
 from proofs_check.witnesses import experiments
 
 
@@ -13,8 +13,9 @@ class _Stop(Exception):
     pass
 
 
-@pytest.mark.parametrize("intercept", [True, False])
-def test_comparison_run_settings(monkeypatch, intercept):
+def _settings_seen(monkeypatch, call) -> dict:
+    """The keyword arguments (plus Delta and d) ``call()`` passes to ``simulate``, captured by
+    a stand-in that stops the run."""
     seen = {}
 
     def fake_simulate(env, **kw):
@@ -23,7 +24,14 @@ def test_comparison_run_settings(monkeypatch, intercept):
 
     monkeypatch.setattr(experiments, "simulate", fake_simulate)
     with pytest.raises(_Stop):
-        experiments.comparison_run(paper_link("logistic"), intercept, 0, 7)
+        call()
+    return seen
+
+
+@pytest.mark.parametrize("intercept", [True, False])
+def test_comparison_run_settings(monkeypatch, intercept):
+    seen = _settings_seen(monkeypatch, lambda: experiments.comparison_run(
+        paper_link("logistic"), intercept, 0, 7))
     c = COMPARISON_SETTING
     assert (seen["n"], seen["n0"], seen["gamma"], seen["t0"], seen["delta"], seen["d"]) == (
         c["n"], c["n0"], c["gamma"], c["t0"], c["delta"], c["d"])
@@ -37,3 +45,19 @@ def test_first_replications_do_not_depend_on_the_total():
     b = experiments.comparison_run(link, False, 0, 5)
     for k in ("nbl", "gl", "start_angle"):
         np.testing.assert_array_equal(a[k], b[k][:3])
+
+
+def test_experiments_use_the_printed_settings(monkeypatch):
+    seen = _settings_seen(monkeypatch, lambda: experiments.final_angle(
+        paper_link("tt-stable"), "0.2"))
+    s = STOCHASTIC_SETTING
+    assert (seen["n"], seen["reps"], seen["init_angle"], seen["gamma"], seen["t0"], seen["d"]) \
+        == (s["n"], s["reps"], s["init_angle"], s["gamma"], s["t0"], s["d"]) \
+        == (10_000, 100, 10.0, 10.0, 500.0, 2)
+    seen = _settings_seen(monkeypatch, lambda: experiments.paired_regret_gaps(
+        [("x", paper_link("logistic"))]))
+    c = COMPARISON_SETTING
+    assert (seen["n"], seen["reps"], seen["n0"], seen["gamma"], seen["t0"], seen["delta"]) \
+        == (c["n"], c["reps"], c["n0"], c["gamma"], c["t0"], c["delta"]) \
+        == (2000, 100, 200, 10.0, 500.0, "1")
+    assert np.isfinite(seen["gamma"])

@@ -66,11 +66,52 @@ def test_gaussian_chart_moments_against_adaptive_quadrature():
                           limit=200)[0]
     ref2 = sum(integrate.quad(lambda z: abs(g2(z)) * dens(z), a, b, epsabs=1e-14,
                               limit=200)[0] for a, b in zip(edges[:-1], edges[1:]))
-    e1, e2 = gaussian.gaussian_chart_moments(link, delta)
-    # trapezoid on 40,001 chart nodes: E g' (smooth) to ~1e-12; E|g''| only to ~1e-9 (the
-    # kinks of |g''| between nodes; measured 4e-10 here)
-    assert e1 == pytest.approx(ref1, abs=1e-11)
-    assert e2 == pytest.approx(ref2, abs=1e-9)
+    e1, e2, e2s = gaussian.gaussian_chart_moments(link, delta, signed=True)
+    # Gauss-Legendre panels split at the zeros of g'': every panel is analytic, so both moments
+    # are accurate to rounding (measured 3e-17 against this reference, which scipy's quad
+    # reports to ~1e-14)
+    assert e1 == pytest.approx(ref1, abs=1e-13)
+    assert e2 == pytest.approx(ref2, abs=1e-13)
+    ref2s = sum(integrate.quad(lambda z: g2(z) * dens(z), a, b, epsabs=1e-14,
+                               limit=200)[0] for a, b in zip(edges[:-1], edges[1:]))
+    assert e2s == pytest.approx(ref2s, abs=1e-13)
+
+
+def test_gaussian_chart_moments_on_a_potential_link():
+    # weighted entropy rho = 0.6 (a potential: the chart maps t onto (0, 1)); reference by
+    # adaptive quadrature in z on g', g'' of the float64 link (inverts phi' by bisection)
+    link = make_family("weighted-entropy", rho="0.6")
+    s = math.sqrt(1 - 0.2**2 / 4)
+    dens = lambda z: math.exp(-0.5 * (z / s) ** 2) / (s * math.sqrt(2 * math.pi))  # noqa: E731
+    g1 = lambda z: float(link.derivative_numpy(np.array([z]), 1)[0])  # noqa: E731
+    ref1 = integrate.quad(lambda z: g1(z) * dens(z), -12 * s, 12 * s, epsabs=1e-13,
+                          limit=200)[0]
+    e1, _ = gaussian.gaussian_chart_moments(link, 0.2)
+    assert e1 == pytest.approx(ref1, abs=1e-11)   # the bisection inverse is good to ~1e-13
+
+
+@pytest.mark.parametrize("a", [0.0, 0.5, 2.0, 10.0])
+def test_kappa_by_definition(a):
+    # the closed form e^{a^2/2} Phi(-a) (an identity the claims check; here an independent
+    # float reference: scipy's erfcx, a few ulps)
+    from scipy.special import erfcx
+    got = float(gaussian.kappa_by_definition(a, dps=20))
+    assert got == pytest.approx(erfcx(a / math.sqrt(2)) / 2, rel=1e-14)
+
+
+@pytest.mark.parametrize("a", ["0", "0.5", "3.9775", "50"])
+def test_toolkit_kappa_is_the_definition(a):
+    # moved here from the claim kappa-closed-form (issue 15: the toolkit agreeing with the
+    # definition is a self-check, not a claim about the paper). The witness integrates the
+    # definition by tanh-sinh at 30 digits (~1e-30); the toolkit's 30-digit tier is good to
+    # ~1e-25 and its float64 erfcx to a few ulps, hence the two tolerances.
+    import mpmath
+
+    from nbl_theory.self_concordance import kappa
+    ref = gaussian.kappa_by_definition(a, dps=30)
+    with mpmath.workdps(30):
+        assert abs(kappa(a, dps=30) - ref) / ref < mpmath.mpf("1e-25")
+    assert kappa(float(a)) == pytest.approx(float(ref), rel=1e-14)
 
 
 @pytest.mark.parametrize("q", [0, 1, 2, 3])

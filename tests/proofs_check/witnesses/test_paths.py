@@ -6,7 +6,6 @@ import math
 import numpy as np
 import pytest
 
-from nbl_sim.environment import Environment
 from nbl_sim.policies.nbl import nbl_run
 from nbl_theory.links import Link
 from nbl_theory.paper import paper_link
@@ -108,10 +107,3 @@ def test_literal_step_breaks_ties_toward_plus_one():
     assert a == 1
     np.testing.assert_allclose(g, [0.0, 2.0], atol=0)
     np.testing.assert_allclose(v1, np.array([1.0, 1.0]) / math.sqrt(2), rtol=1e-15)
-
-
-def test_martingale_z_scores_are_centred():
-    link = paper_link("tt-stable")
-    env = Environment.build(link, "0.2", 3, v_star="random", theta_dir="random", geometry_seed=1)
-    zs, moved = paths.martingale_z_scores(env, 40, 20, 11, 12)
-    assert len(zs) == 2 * 4 * 3 and max(zs) < 5 and moved >= 0

@@ -129,3 +129,10 @@ def test_power_law_fit_exact():
     fit = stats.power_law_fit(d, 3 * d ** 1.25, 0.01 * d)
     assert fit["q"] == pytest.approx(1.25, rel=1e-12)
     assert stats.power_law_fit(d, np.array([1.0, -1.0, 2.0, 3.0]), np.ones(4)) is None
+
+
+def test_interval_verdict_never_lets_noise_help():
+    assert stats.interval_verdict(0.001, 0.009, 0.01) == "below"
+    assert stats.interval_verdict(0.011, 0.02, 0.01, "slow", "fast") == "fast"
+    # the same centre with a wider interval (more noise) is unresolved, never "below"
+    assert stats.interval_verdict(-0.01, 0.019, 0.01) == "unresolved"

@@ -1,15 +1,13 @@
-"""Tests of proofs_check.witnesses.toolkit_values (the cached toolkit values), potentials and
-experiments (the paper's settings are the ones used)."""
+"""Tests of proofs_check.witnesses.toolkit_values (the cached toolkit values) and potentials."""
 
 import math
 
-import numpy as np
 import pytest
 from scipy import integrate
 
-from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING, paper_link
+from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
-from proofs_check.witnesses import experiments, potentials, toolkit_values
+from proofs_check.witnesses import potentials, toolkit_values
 
 
 def test_cached_values_are_the_toolkit_values():
@@ -36,34 +34,6 @@ def test_elicitation_potentials():
     assert "generic phi" in pots and "weighted entropy (symbolic rho)" in pots
     assert set(potentials.BREGMAN_ROWS) <= set(pots)
     assert "generic phi" not in potentials.elicitation_potentials(generic=False)
-
-
-class _Stop(Exception):
-    pass
-
-
-def test_experiments_use_the_printed_settings(monkeypatch):
-    seen = {}
-
-    def fake_simulate(env, **kw):
-        seen.update(kw, d=env.d, delta=env.delta_text)
-        raise _Stop
-
-    monkeypatch.setattr(experiments, "simulate", fake_simulate)
-    with pytest.raises(_Stop):
-        experiments.final_angle(paper_link("tt-stable"), "0.2")
-    s = STOCHASTIC_SETTING
-    assert (seen["n"], seen["reps"], seen["init_angle"], seen["gamma"], seen["t0"], seen["d"]) \
-        == (s["n"], s["reps"], s["init_angle"], s["gamma"], s["t0"], s["d"]) \
-        == (10_000, 100, 10.0, 10.0, 500.0, 2)
-    seen.clear()
-    with pytest.raises(_Stop):
-        experiments.paired_regret_gaps([("x", paper_link("logistic"))])
-    c = COMPARISON_SETTING
-    assert (seen["n"], seen["reps"], seen["n0"], seen["gamma"], seen["t0"], seen["delta"]) \
-        == (c["n"], c["reps"], c["n0"], c["gamma"], c["t0"], c["delta"]) \
-        == (2000, 100, 200, 10.0, 500.0, "1")
-    assert np.isfinite(seen["gamma"])
 
 
 def test_parameter_roots_are_cached_and_bracket_the_unstable_mu2_interval():

@@ -1,0 +1,205 @@
+"""The verification report (proofs_check.report): Findings first and ranked by consequence,
+failures, per-section tables with anchored details, skipped claims, the mode, the JSON record
+schema, and no line longer than a screen."""
+
+from __future__ import annotations
+
+import json
+
+from proofs_check.registry import CAVEAT, DISCREPANCY, FAIL, PASS, SKIPPED, ClaimResult
+from proofs_check.report import (
+    MAX_LINE,
+    RECORD_KEYS,
+    infer_quick,
+    load_records,
+    quick_versions,
+    render_markdown,
+    summary_counts,
+    summary_line,
+    write_report,
+)
+
+
+def _result(i, status, printed="1.00", computed="1.00", detail="", *, label="eq:x",
+             section="sec:x", quick=True, covers=(), consequence=None, figure=None,
+             evidence=None, cid=None, full_finding=None):
+    return ClaimResult(cid or f"claim-{i}", label, section, f"statement {i} with a | pipe",
+                       "symbolic", "exact", "why", printed, computed, status, detail, 0.25,
+                       quick, tuple(covers), consequence, figure, dict(evidence or {}),
+                       full_finding)
+
+
+def _sample():
+    long = "a very long explanation " * 40
+    return [
+        _result(0, PASS, covers=("eq:y",), evidence={"eq:y": "eq:y checked: 1e-15"}),
+        _result(1, CAVEAT, detail="needs a condition " + long, consequence="presentation",
+                label="alg:nbl", section="sec:nbl"),
+        _result(2, DISCREPANCY, "2.15e-5", "2.08e-5", "paper value is off",
+                consequence="number", figure="numerical-summary", label="tab:x",
+                section="sec:numerics"),
+        _result(3, CAVEAT, detail="vacuous for the paper's examples", consequence="statement",
+                label="prop:x", section="app:self_concordance", covers=("eq:a", "eq:b"),
+                evidence={"eq:a": "eq:a holds with slack 0.3"}),
+        _result(4, FAIL, None, None, "check raised ValueError: bad"),
+        _result(5, SKIPPED, None, None, "slow claim: not run in quick mode (run without "
+                "--quick)", quick=False, label="prop:x", cid="claim-3-grid"),
+        _result(6, SKIPPED, None, None, "a definition, not a result"),
+    ]
+
+
+def _flat(text: str) -> str:
+    """Whitespace collapsed: the report wraps prose, so checks of content ignore line breaks."""
+    return " ".join(text.split())
+
+
+def test_summary_line_format():
+    results = [_result(0, PASS), _result(1, PASS), _result(2, DISCREPANCY), _result(3, SKIPPED)]
+    assert summary_line(results) == "PASS 2 · CAVEAT 0 · DISCREPANCY 1 · FAIL 0 · SKIPPED 1"
+    assert summary_counts([]) == {PASS: 0, CAVEAT: 0, DISCREPANCY: 0, FAIL: 0, SKIPPED: 0}
+
+
+def test_findings_open_the_report_ranked_by_consequence():
+    text = render_markdown(_sample(), version="x", date="d")
+    top, rest = text.split("## Findings (3)", 1)
+    assert "PASS 1 · CAVEAT 2 · DISCREPANCY 1 · FAIL 1 · SKIPPED 2" in top
+    findings = rest.split("## Failures", 1)[0]
+    # statement (claim-3) > number (claim-2) > presentation (claim-1)
+    assert findings.index("`claim-3`") < findings.index("`claim-2`") < findings.index("`claim-1`")
+    assert "claim-0" not in findings and "claim-4" not in findings
+    block2 = findings.split("`claim-2`", 1)[1].split("### ", 1)[0]
+    assert "2.15e-5" in block2 and "2.08e-5" in block2 and "paper value is off" in block2
+    assert "[figures/numerical-summary.png](figures/numerical-summary.png)" in block2
+    assert "`nbl reproduce numerical-summary`" in _flat(block2)
+    assert "(#claim-claim-2)" in block2
+    block3 = findings.split("`claim-3`", 1)[1].split("### ", 1)[0]
+    assert "`eq:a`: eq:a holds with slack 0.3" in block3
+    assert "`eq:b`: (no evidence line of its own)" in block3
+
+
+def test_failures_sections_details_and_skipped():
+    text = render_markdown(_sample(), version="x", date="d")
+    failures = text.split("## Failures (1)", 1)[1].split("\n## ", 1)[0]
+    assert "claim-4" in failures and "ValueError: bad" in failures
+    assert "| claim | label | method | status | tolerance | reason | s |" in text
+    for i in range(7):
+        cid = "claim-3-grid" if i == 5 else f"claim-{i}"
+        assert f'<a id="claim-{cid}"></a>' in text
+    details0 = text.split('<a id="claim-claim-0"></a>', 1)[1].split("<a id", 1)[0]
+    assert "`eq:y`: eq:y checked: 1e-15" in details0
+    skipped = text.split("## Skipped (2)", 1)[1]
+    assert "claim-3-grid" in skipped and "a definition, not a result" in skipped
+    # sections follow the paper's order
+    assert text.index("## `sec:nbl`") < text.index("## `sec:numerics`") < text.index(
+        "## `app:self_concordance`")
+
+
+def test_no_line_longer_than_a_screen():
+    text = render_markdown(_sample(), version="x", date="d")
+    assert max(len(line) for line in text.splitlines()) <= MAX_LINE
+    # the long detail is wrapped in the details, cut in the table cell
+    assert "a very long explanation a very long explanation" in text
+    row = next(ln for ln in text.splitlines() if ln.startswith("| `claim-1`"))
+    assert row.count("a very long") <= 1 and "…" in row
+
+
+def test_mode_is_stated_and_quick_versions_are_named():
+    results = _sample()
+    assert infer_quick(results)
+    assert quick_versions(results) == {"claim-3": ["claim-3-grid"]}
+    text = render_markdown(results, version="x", date="d")
+    assert "**Mode: quick**" in text
+    assert "1 of the findings come from them" in _flat(text)
+    block3 = text.split("## Findings", 1)[1].split("`claim-3`", 1)[1].split("### ", 1)[0]
+    assert "cheaper quick version" in _flat(block3) and "`claim-3-grid`" in block3
+    full = [r for r in results if r.id != "claim-3-grid"]
+    assert not infer_quick(full)
+    assert "**Mode: full**" in render_markdown(full, version="x", date="d")
+    assert "**Mode: full**" in render_markdown(results, quick=False, version="x", date="d")
+
+
+def test_previous_full_findings_listed_in_quick_mode(tmp_path):
+    results = _sample()
+    prev = [{"id": "claim-3-grid", "label": "prop:x", "section": "app:self_concordance",
+             "statement": "s", "paper_value": "p", "computed": "full-run value",
+             "status": DISCREPANCY, "reason": "r", "consequence": "statement", "figure": None,
+             "evidence": {}, "covers": []}]
+    path = tmp_path / "full.json"
+    path.write_text(json.dumps(prev))
+    text = render_markdown(results, version="x", date="d", previous=load_records(path))
+    findings = text.split("## Findings (4)", 1)[1].split("## Failures", 1)[0]
+    assert "established in the full report" in _flat(findings) and "full-run value" in findings
+
+
+def test_write_report_json_schema(tmp_path):
+    md, js = write_report(_sample(), tmp_path / "reports")
+    assert md.name == "verification.md" and js.name == "verification.json"
+    data = json.loads(js.read_text(encoding="utf-8"))
+    assert isinstance(data, list) and all(tuple(c) == RECORD_KEYS for c in data)
+    assert [c["id"] for c in data][:3] == ["claim-0", "claim-1", "claim-2"]
+    d2 = data[2]
+    assert d2["paper_value"] == "2.15e-5" and d2["computed"] == "2.08e-5"
+    assert d2["reason"] == "paper value is off" and d2["status"] == DISCREPANCY
+    assert d2["consequence"] == "number" and d2["figure"] == "numerical-summary"
+    assert d2["section"] == "sec:numerics" and d2["tolerance"] == "exact (why)"
+    assert data[0]["evidence"] == {"eq:y": "eq:y checked: 1e-15"} and data[0]["covers"] == ["eq:y"]
+    assert data[5]["status"] == SKIPPED
+
+
+def test_write_report_without_findings(tmp_path):
+    md, _ = write_report([_result(0, PASS)], tmp_path)
+    text = md.read_text(encoding="utf-8")
+    assert "## Findings (0)" in text and "None." in text and "**Mode: full**" in text
+
+
+def _findings_part(md: str) -> str:
+    return md.split("## Findings", 1)[1].split("## Failures", 1)[0]
+
+
+def test_quick_report_lists_the_declared_findings_of_slow_claims():
+    declared = _result(7, SKIPPED, None, None, "slow claim: not run in quick mode; its full run "
+                       "reports a DISCREPANCY", quick=False, label="prop:slow",
+                       cid="slow-one", full_finding=DISCREPANCY, consequence="statement")
+    quiet = _result(8, SKIPPED, None, None, "slow claim: not run in quick mode (run without "
+                    "--quick)", quick=False, label="prop:quiet", cid="slow-quiet")
+    md = render_markdown(_sample() + [declared, quiet], quick=True)
+    found = _flat(_findings_part(md))
+    assert "`slow-one`" in found and "DISCREPANCY" in found
+    assert "not computed in this quick report" in found
+    assert "`slow-quiet`" not in found       # no declared finding: not listed
+    assert found.startswith("(4)")           # three computed findings + one declared
+    # the full report lists only what it computed
+    full = render_markdown(_sample()[:5] + [_result(7, DISCREPANCY, label="prop:slow",
+                                                    cid="slow-one", quick=False)], quick=False)
+    assert "not computed" not in full
+
+
+def test_beyond_claims_have_their_own_section_and_are_not_findings():
+    beyond = _result(9, CAVEAT, None, "5 of 5 departures flip the sign", "assumption needed",
+                     label="assum:gaussian_context", section="beyond:contexts",
+                     cid="beyond-x")
+    md = render_markdown(_sample() + [beyond], quick=False)
+    assert "`beyond-x`" not in _findings_part(md)
+    part = md.split("## Beyond the paper", 1)[1].split("\n## ", 1)[0]
+    assert "`beyond-x`" in part and "not the paper's" in _flat(part)
+    assert "5 of 5 departures flip the sign" in _flat(part)
+
+
+def test_every_declared_full_finding_matches_the_pinned_full_verdict():
+    """A slow claim's ``full_finding`` (shown in the quick report) is the verdict its full run
+    gives, as pinned in verdicts.json from a full run; and every slow claim whose pinned verdict
+    is a finding declares it, so the quick report hides none."""
+    import proofs_check.claims  # noqa: F401  (registers)
+    from proofs_check.registry import FINDINGS, REGISTRY
+
+    from .pin_verdicts import load_pins
+
+    pins = load_pins()
+    wrong = {}
+    for c in REGISTRY.all_claims():
+        if c.quick or c.id not in pins:
+            continue
+        expected = pins[c.id] if pins[c.id] in FINDINGS else None
+        if c.full_finding != expected:
+            wrong[c.id] = (c.full_finding, pins[c.id])
+    assert not wrong, wrong
