@@ -70,7 +70,7 @@ def _machine() -> dict:
             "numpy": np.__version__, "mpmath": mpmath.__version__, "distributed": dist}
 
 
-def _cpu() -> float:
+def process_cpu() -> float:
     """CPU seconds (user + system) of this process and of its terminated children (the process
     pool's workers once the pool has shut down)."""
     me = resource.getrusage(resource.RUSAGE_SELF)
@@ -78,7 +78,7 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def _busy() -> float:
+def machine_busy() -> float:
     """CPU seconds all processes of the machine have been busy (Linux /proc/stat; NaN
     elsewhere): minus this sweep's own CPU it shows what other jobs took meanwhile."""
     try:
@@ -90,7 +90,8 @@ def _busy() -> float:
     return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
-def _load() -> float:
+def load_average() -> float:
+    """The 1-minute load average (NaN where the OS has none)."""
     return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
 
 
@@ -108,7 +109,7 @@ def main(argv=None) -> int:
     from nbl_sim.phase import PhaseCell, grid_values, phase_cell, phase_diagram
 
     machine = _machine()
-    load0 = _load()
+    load0 = load_average()
     values = grid_values(-1.5, 2.5, args.values)
     deltas = grid_values(0.1, 1.5, args.deltas)
     points = len(values) * len(deltas)
@@ -118,12 +119,12 @@ def main(argv=None) -> int:
         workers + Dask workers, CPU s of every other process on the machine)."""
         dask = isinstance(executor, DaskExecutor)
         w0 = executor.client.run(time.process_time) if dask else {}
-        c0, b0 = _cpu(), _busy()
+        c0, b0 = process_cpu(), machine_busy()
         tic = time.perf_counter()
         pd = phase_diagram("two-transition", "mu2", values, deltas, tier="mpmath",
                            executor=executor)
         wall = time.perf_counter() - tic
-        cpu, busy = _cpu() - c0, _busy() - b0
+        cpu, busy = process_cpu() - c0, machine_busy() - b0
         if dask:
             w1 = executor.client.run(time.process_time)
             cpu += sum(w1[k] - w0[k] for k in w1 if k in w0)
@@ -167,7 +168,7 @@ def main(argv=None) -> int:
     for r in rows:
         r["speedup"] = base_s / r["wall_s"]
         r["efficiency"] = r["speedup"] / min(r["workers"], machine["cores"])
-    load1 = _load()
+    load1 = load_average()
 
     print(f"# bench_scaling  two-transition mu2 x delta = {len(values)} x {len(deltas)} = "
           f"{points} points, tier=mpmath (dps=30), {len(values)} cells  {machine['date']}  "

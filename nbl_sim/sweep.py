@@ -35,7 +35,7 @@ import hashlib
 import json
 import platform
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,8 +47,8 @@ from .cache import ChunkCache, default_cache_dir
 from .execution import Executor, TaskError, make_executor
 
 __all__ = ["run_sweep", "SweepResult", "CellFailure", "SweepError", "ChunkCache", "canonical",
-           "cell_key", "source_fingerprint", "library_versions", "LIBRARIES", "default_cache_dir",
-           "DEFAULT_CACHE_DIR"]
+           "cell_key", "source_fingerprint", "imported_modules", "reachable", "library_versions",
+           "LIBRARIES", "default_cache_dir", "DEFAULT_CACHE_DIR"]
 
 #: ``ChunkCache(DEFAULT_CACHE_DIR, ns)`` is the cache in the user's cache directory
 #: (:func:`nbl_sim.cache.default_cache_dir`: ``$NBL_CACHE_DIR``, else e.g. ``~/.cache/nbl``),
@@ -69,12 +69,16 @@ class SweepError(RuntimeError):
 
 @dataclass(frozen=True)
 class CellFailure:
+    """A cell that raised: its index in the sweep, its parameters, the one-line error and the
+    worker's traceback."""
+
     index: int
     params: object
     error: str
     traceback: str = ""
 
     def describe_params(self) -> str:
+        """The cell's parameters as short JSON (for messages)."""
         try:
             return json.dumps(canonical(self.params), sort_keys=True)[:300]
         except Exception:  # noqa: BLE001 - only for the message
@@ -83,6 +87,10 @@ class CellFailure:
 
 @dataclass
 class SweepResult:
+    """What :func:`run_sweep` returns: ``results`` in cell order (None for a failed cell),
+    ``failures`` (:class:`CellFailure`), how many cells came from the cache and how many were
+    computed, the seconds and a description of the executor."""
+
     results: list
     failures: list = field(default_factory=list)
     cached: int = 0
@@ -92,9 +100,11 @@ class SweepResult:
 
     @property
     def ok(self) -> bool:
+        """True when no cell failed."""
         return not self.failures
 
     def raise_failures(self) -> None:
+        """Raise :class:`SweepError` if any cell failed."""
         if self.failures:
             raise SweepError(self.failures)
 
@@ -157,13 +167,26 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
-def _imports(name: str, path: Path) -> set[str]:
-    """nbl modules imported anywhere in ``path`` (module level or inside functions)."""
+@functools.lru_cache(maxsize=4096)
+def imported_modules(name: str, is_package: bool, source: bytes) -> frozenset[str]:
+    """Every module imported anywhere in ``source`` (module level or inside functions), the
+    text of module ``name`` (``is_package``: its ``__init__.py``), relative imports resolved.
+
+    Names imported *from* a module are listed as ``module.name`` too (they may be submodules;
+    a caller that looks them up finds out). Memoized on the text: each file is parsed once
+    per process. Used by :func:`source_fingerprint` and by the claim runner's keys
+    (:mod:`proofs_check.runner_keys`).
+
+    Examples
+    --------
+    >>> sorted(imported_modules("pkg.mod", False, b"from .sub import f; import os"))
+    ['os', 'pkg.sub', 'pkg.sub.f']
+    """
     import ast
 
-    pkg = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    pkg = name if is_package else name.rpartition(".")[0]
     out = set()
-    for node in ast.walk(ast.parse(path.read_bytes())):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -175,7 +198,33 @@ def _imports(name: str, path: Path) -> set[str]:
                 mod = node.module or ""
             out.add(mod)
             out.update(f"{mod}.{a.name}" for a in node.names)   # submodules imported by name
-    return {m for m in out if m.split(".")[0] in _PACKAGES}
+    return frozenset(out)
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """nbl modules imported anywhere in ``path`` (module level or inside functions)."""
+    found = imported_modules(name, path.name == "__init__.py", path.read_bytes())
+    return {m for m in found if m.split(".")[0] in _PACKAGES}
+
+
+def reachable(start: str, step: Callable[[str], Iterable[str]]) -> set[str]:
+    """Every name reachable from ``start`` by ``step`` (``step(name)``: the names it leads to,
+    called once per name), ``start`` included: the module walk of :func:`source_fingerprint`
+    and of the claim runner's keys (:mod:`proofs_check.runner_keys`).
+
+    Examples
+    --------
+    >>> sorted(reachable("a", {"a": "bc", "b": "a", "c": ""}.get))
+    ['a', 'b', 'c']
+    """
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            todo.extend(step(m))
+    return seen
 
 
 @functools.cache
@@ -201,21 +250,14 @@ def source_fingerprint(module: str | None = None) -> str:
         names = sorted(".".join(p.relative_to(_ROOT).with_suffix("").parts)
                        for pkg in _PACKAGES for p in (_ROOT / pkg).rglob("*.py"))
     else:
-        seen: set[str] = set()
-        todo = [module]
-        while todo:
-            m = todo.pop()
-            if m in seen:
-                continue
-            seen.add(m)
+        def step(m: str) -> list[str]:
             f = _module_file(m)
             if f is None:
-                continue
+                return []
             parent = m.rpartition(".")[0]
-            if parent:
-                todo.append(parent)
-            todo.extend(_imports(m, f))
-        names = sorted(seen)
+            return [*([parent] if parent else []), *_imports(m, f)]
+
+        names = sorted(reachable(module, step))
     own = _module_file(module) if module is not None else None
     h = hashlib.sha256()
     for m in names:

@@ -2,17 +2,21 @@
 
 ::
 
-    nbl stability        LINK --delta SPEC [--dps N] [--certify] [--json]
+    nbl stability        LINK --delta SPEC [--dps N] [--certify] [BEYOND] [--json]
     nbl threshold        LINK --solve-for delta|PARAM [--delta SPEC] [--plot FILE] [--json]
     nbl self-concordance LINK [--delta SPEC] [--json]
     nbl simulate         LINK --delta D [--d 2] [--n N] [--reps R] [--n0 N0 | --init-angle DEG]
-                         [--policy nbl|greedy-logistic|oracle|both|all] [--out DIR] [--json]
-    nbl phase            LINK --param NAME=LO:HI:N --delta LO:HI:N [--tier ...] [--json]
-    nbl reproduce        [FIGURE ...] [--quick] [--out DIR] [--list] [--json]
-    nbl study            [--quick] [--out DIR] [--json]
-    nbl check            [--quick] [--claim ID ...] [--out DIR] [--json]
+                         [--policy nbl|greedy-logistic|oracle|both|all] [BEYOND] [EXEC]
+                         [--out DIR] [--json]
+    nbl phase            LINK --param NAME=LO:HI:N --delta LO:HI:N [--tier ...] [BEYOND]
+                         [EXEC] [--out DIR] [--json]
+    nbl reproduce        [FIGURE ...] [--quick] [--out DIR] [--list] [EXEC] [--json]
+    nbl study            [--quick] [--out DIR] [EXEC] [--json]
+    nbl check            [--quick] [--claim ID ...] [--out DIR] [EXEC] [--mutate] [--json]
     LINK := --link EXPR_IN_z | --potential EXPR_IN_m [--domain LO,HI] | --family NAME
             [--param NAME=SPEC ...]        (SPEC := V | V1,V2,... | LO:HI:N, see .grammar)
+    BEYOND := [--contexts SPEC] [--arms SPEC]   (beyond the paper's model, see .beyond)
+    EXEC := [--workers N | --scheduler ADDR] [--cache-dir DIR | --no-cache]
 
 Global options (anywhere on the line): ``--debug`` (tracebacks of internal errors),
 ``--quiet`` (no progress display).
@@ -25,7 +29,8 @@ options, families, functions and parameters); 3 finished with some failed cells 
 the same KeyboardInterrupt; worker processes are ended by :mod:`nbl_sim.execution`).
 
 One module per subcommand holds its parser (``add_parser``) and its dispatch (``run``);
-:mod:`.options` holds the arguments they share, :mod:`.grammar` the one grammar for values,
+:mod:`.options` holds the arguments and steps they share, :mod:`.beyond` the context laws and
+arms beyond the paper's model, :mod:`.grammar` the one grammar for values,
 lists and grids, :mod:`.limits` the size bounds and output-path checks, :mod:`.jsonout` the JSON
 convention and :mod:`.display` the output (tables on stdout, progress on stderr). Building the
 parser imports nothing of the toolkit, so refusals of the command line itself are fast.

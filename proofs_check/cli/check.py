@@ -1,15 +1,29 @@
-"""``nbl check [--quick] [--claim ID ...] [--out DIR] [--json]``: run the registered claims,
-print each claim's status as it finishes, and write ``verification.md`` and ``.json``."""
+"""``nbl check [--quick] [--claim ID ...] [--out DIR] [--workers N | --scheduler ADDR]
+[--cache-dir DIR | --no-cache] [--mutate] [--json]``.
+
+Without ``--mutate``: run the registered claims through
+:func:`proofs_check.runner.run_claims_parallel` — independent claims in parallel (a local
+process pool, or Dask with ``--scheduler``), each result cached (:func:`proofs_check.runner.
+claims_cache`), the report ``verification.md`` / ``.json`` written incrementally into ``--out``
+— print each claim's status as it finishes, then the table and the summary. Exit status 1 if
+any claim FAILs; an interrupted run (Ctrl-C) leaves a valid partial report, the claims not yet
+finished marked SKIPPED, and exits 130; the same command resumes from the cache.
+
+With ``--mutate``: run every claim's mutants (:func:`proofs_check.mutation.run_mutation`) and
+print the kill rate per claims module and the defects (a checked claim without mutants, a
+mutant that survives, a FAIL baseline); exit status 1 on a defect.
+"""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
-from .display import claim_progress, show
+from . import options as opt
+from .display import claim_progress, progress, show
 from .errors import UsageError, did_you_mean
 from .jsonout import print_json
 from .limits import check_out_dir
-from .options import add_json
 
 __all__ = ["NAME", "add_parser", "run"]
 
@@ -20,15 +34,23 @@ def add_parser(sub):
     k = sub.add_parser(
         NAME,
         help="run every registered claim and write the verification report",
-        description="Check the paper's claims (proofs_check registry) and write "
-        "reports/verification.md and .json. Exit status 1 if any FAIL.",
+        description="Check the paper's claims (proofs_check registry) in parallel, cached per "
+        "claim, and write DIR/verification.md and .json as results arrive (an interrupted "
+        "run leaves a valid partial report and resumes from the cache). Exit status 1 if any "
+        "FAIL. --mutate instead runs every claim's mutants and reports the kill rates.",
     )
     k.add_argument("--quick", action="store_true", help="skip the slow claims (reported SKIPPED)")
     k.add_argument("--claim", action="append", default=None, metavar="ID",
                    help="run only this claim (repeatable)")
     k.add_argument("--out", default="reports", metavar="DIR",
                    help="report directory (default reports)")
-    add_json(k)
+    k.add_argument("--mutate", action="store_true",
+                   help="run the claims' mutants instead (each must turn the verdict); print "
+                        "the kill rate per module and the defects; exit 1 on a defect")
+    opt.add_exec_args(k, workers_help="run the claims on a local pool of N processes (default: "
+                      "every core when the work repays it; 1 = in this process)")
+    opt.add_allow_large(k)
+    opt.add_json(k)
     k.set_defaults(func=run)
     return k
 
@@ -43,22 +65,31 @@ def _claim_ids(wanted):
         if w not in known:
             raise UsageError(f"unknown claim {w!r}{did_you_mean(w, known)} "
                              f"({len(known)} claims; nbl check --json lists them)")
-    return wanted
+    return list(dict.fromkeys(wanted))
 
 
 def run(args) -> int:
+    if args.mutate:
+        return _mutate(args)
     check_out_dir(args.out, "--out")
-    from ..registry import DISCREPANCY, FAIL, run_claims
-    from ..report import record, summary_line, write_report
-
+    opt.check_exec(args)
     ids = _claim_ids(args.claim)
+    from ..registry import DISCREPANCY, FAIL
+    from ..report import summary_line
+    from ..runner import claims_cache, run_claims_parallel
+
+    cache = None if args.no_cache else claims_cache(args.cache_dir)
     tic = time.perf_counter()
     with claim_progress("checking claims") as report:
-        results = run_claims(quick=args.quick, ids=ids, progress=report)
+        results = run_claims_parallel(ids=ids, quick=args.quick, workers=args.workers,
+                                      scheduler=args.scheduler, allow_large=args.allow_large,
+                                      cache=cache, progress=report, out_dir=args.out)
     seconds = time.perf_counter() - tic
-    md, js = write_report(results, args.out)
+    md, js = Path(args.out) / "verification.md", Path(args.out) / "verification.json"
     status = 1 if any(r.status == FAIL for r in results) else 0
     if args.json:
+        from ..report import record
+
         print_json(NAME, [record(r) for r in results], [md, js])
         return status
     from nbl_sim.presentation.tables import claims_report
@@ -67,4 +98,31 @@ def run(args) -> int:
     print(f"\n{summary_line(results)}")
     print(f"{len(results)} claims in {seconds:.1f} s")
     print(f"report: {md}\n        {js}")
+    return status
+
+
+def _mutate(args) -> int:
+    """``nbl check --mutate``: the mutants run in this process, nothing is written."""
+    given = [o for o, v in (("--workers", args.workers), ("--scheduler", args.scheduler),
+                            ("--cache-dir", args.cache_dir)) if v is not None]
+    if given:
+        raise UsageError(f"--mutate runs the mutants in this process and caches nothing: "
+                         f"{', '.join(given)} does not apply")
+    ids = _claim_ids(args.claim)
+    from ..mutation import run_mutation
+
+    with progress("running mutants") as bar:
+        def report(i, n, cm) -> None:
+            state = (f"{cm.baseline}, killed {len(cm.killed)}/{len(cm.mutants)}" if cm.run
+                     else "not run")
+            bar.note(f"{cm.id}: {state} ({cm.seconds:.1f} s)"
+                     + (f"  DEFECT: {cm.defect}" if cm.defect else ""))
+            bar(i, n)
+
+        rep = run_mutation(ids=ids, quick=args.quick, progress=report)
+    status = 0 if rep.ok else 1
+    if args.json:
+        print_json(NAME, [rep.to_json()])
+        return status
+    print(rep.format())
     return status

@@ -143,25 +143,12 @@ def parse_params(items, option: str = "--param", default_n: int | None = None) -
 def decimal_text(q) -> str:
     """An exact rational as a decimal string: exact when it terminates within
     30 significant digits, otherwise rounded to 17 significant digits."""
-    p, d = int(q.p), int(q.q)
-    sign, p = ("-" if p < 0 else ""), abs(p)
-    twos = fives = 0
-    r = d
-    while r % 2 == 0:
-        r //= 2
-        twos += 1
-    while r % 5 == 0:
-        r //= 5
-        fives += 1
-    if r == 1:
-        k = max(twos, fives)
-        digits = str(p * 10**k // d)
-        if len(digits.strip("0")) <= _EXACT_DIGITS:
-            if k:
-                digits = digits.rjust(k + 1, "0")
-                digits = (digits[:-k] + "." + digits[-k:]).rstrip("0").rstrip(".")
-            return "0" if digits == "0" else sign + digits
-    from decimal import Context, Decimal
+    from decimal import Context, Decimal, Inexact
 
-    dec = Context(prec=17).divide(Decimal(p), Decimal(d))
-    return sign + format(dec.normalize(), "g" if abs(dec.adjusted()) > 15 else "f")
+    p, d = Decimal(int(q.p)), Decimal(int(q.q))
+    exact = Context(prec=_EXACT_DIGITS)
+    dec = exact.divide(p, d)               # flags Inexact unless the quotient terminates
+    if not exact.flags[Inexact]:           # within _EXACT_DIGITS significant digits
+        return format(exact.normalize(dec), "f")
+    dec = Context(prec=17).divide(p, d)
+    return format(dec.normalize(), "g" if abs(dec.adjusted()) > 15 else "f")

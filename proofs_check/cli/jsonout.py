@@ -35,6 +35,7 @@ from pathlib import Path
 
 __all__ = ["FORMAT", "envelope", "dumps", "print_json", "schema", "plain", "version"]
 
+#: The version of this JSON convention, the envelope's ``"format"`` (raised on a breaking change).
 FORMAT = 1
 
 

@@ -6,6 +6,9 @@
   by :func:`check_exec` (bounds, address syntax, a reachable scheduler), used by
   :func:`executor`, :func:`cache_from_args`;
 * ``--allow-large`` (:mod:`.limits`), ``--json`` (:mod:`.jsonout`);
+* the shape every subcommand's parser shares (:func:`command_parser`, :func:`finish_parser`)
+  and the run steps several share: :func:`executing` (the executor, closed at the end),
+  :func:`each_row` (build every link, check every row, then compute the rows with progress);
 * argument types that give one-line errors, and :func:`glue_values`, which lets values start
   with ``-`` (``--delta -0.5``, ``--potential -log(m)``, ``--param`` never needs it).
 
@@ -19,6 +22,7 @@ import argparse
 import itertools
 import os
 import socket
+from contextlib import contextmanager
 
 from .errors import UsageError
 from .grammar import parse_params, parse_spec
@@ -26,7 +30,8 @@ from .limits import MAX_VALUES, bound, check_out_dir
 
 __all__ = ["add_link_args", "add_exec_args", "add_allow_large", "add_json", "link_source",
            "param_specs", "param_values", "combinations", "delta_spec", "check_sizes",
-           "check_exec", "executor", "cache_from_args", "whole", "real", "glue_values"]
+           "check_exec", "executor", "executing", "cache_from_args", "whole", "real",
+           "glue_values", "command_parser", "add_delta_arg", "finish_parser", "each_row"]
 
 
 # ---------------------------------------------------------------------- argument types
@@ -68,6 +73,34 @@ def _family_help() -> str:
     return "a named family: " + ", ".join(sorted(FAMILIES))
 
 
+# ---------------------------------------------------------------------- parsers
+def command_parser(sub, name: str, help: str, description: str, epilog: str | None = None,
+                   link: bool = False) -> argparse.ArgumentParser:
+    """The subparser ``name`` (an ``epilog`` keeps its line breaks), with the link arguments
+    (:func:`add_link_args`) first when ``link``."""
+    extra = ({"epilog": epilog, "formatter_class": argparse.RawDescriptionHelpFormatter}
+             if epilog else {})
+    p = sub.add_parser(name, help=help, description=description, **extra)
+    if link:
+        add_link_args(p)
+    return p
+
+
+def add_delta_arg(p: argparse.ArgumentParser, help: str) -> None:
+    """``--delta SPEC`` (Δ values in the grammar of :mod:`.grammar`; read by
+    :func:`delta_spec`)."""
+    p.add_argument("--delta", default=None, metavar="SPEC", help=help)
+
+
+def finish_parser(p: argparse.ArgumentParser, run) -> argparse.ArgumentParser:
+    """The arguments every subcommand ends with (``--allow-large``, ``--json``) and its
+    dispatch ``run``; returns ``p``."""
+    add_allow_large(p)
+    add_json(p)
+    p.set_defaults(func=run)
+    return p
+
+
 # ---------------------------------------------------------------------- the link
 def add_link_args(p: argparse.ArgumentParser, required: bool = True) -> None:
     """``--link | --potential [--domain] | --family``, ``--param NAME=SPEC``."""
@@ -92,9 +125,13 @@ def link_source(args):
         raise UsageError("give exactly one of --link EXPR, --potential EXPR, --family NAME")
     if args.domain is not None and args.potential is None:
         raise UsageError("--domain only applies to --potential")
+    from nbl_theory.families import FAMILIES
     from nbl_theory.link_source import LinkSource
 
     if args.link is not None:
+        if args.link.strip() in FAMILIES:
+            raise UsageError(f"--link takes an expression in z; {args.link.strip()!r} is a "
+                             f"named family: write --family {args.link.strip()}")
         return LinkSource.expression(args.link)
     if args.potential is not None:
         return LinkSource.potential(args.potential, args.domain)
@@ -220,6 +257,44 @@ def executor(args):
     from nbl_sim.execution import make_executor
 
     return make_executor(workers, scheduler=scheduler, allow_large=args.allow_large)
+
+
+@contextmanager
+def executing(args):
+    """``with executing(args) as ex:`` the executor of :func:`executor` (None: the library
+    chooses), closed when the block ends — also on an error or an interrupt."""
+    ex = executor(args)
+    try:
+        yield ex
+    finally:
+        if ex is not None:
+            ex.close()
+
+
+def each_row(source, combos, deltas, label: str, compute, check=None) -> list:
+    """``compute(link, delta)`` for every link of ``source`` (one per parameter combination of
+    ``combos``) and every Δ of ``deltas``, in that order, with a progress display: every link
+    is built (and ``check(link, delta)``, if given, run on every row) before the first row is
+    computed, so bad input is refused before any work."""
+    from .display import progress
+
+    total = len(combos) + len(combos) * len(deltas)
+    out: list = []
+    with progress(label) as bar:
+        links = []
+        bar(0, total)
+        for c in combos:
+            links.append(source.link(c))
+            bar(len(links), total)
+        if check is not None:
+            for link in links:
+                for d in deltas:
+                    check(link, d)
+        for link in links:
+            for d in deltas:
+                out.append(compute(link, d))
+                bar(len(links) + len(out), total)
+    return out
 
 
 def cache_from_args(args, namespace: str):

@@ -4,17 +4,10 @@ or the paper's label of it (``fig:...``); a misspelt one is refused with the clo
 
 from __future__ import annotations
 
+from . import options as opt
 from .display import progress, show
 from .jsonout import print_json
 from .limits import check_out_dir
-from .options import (
-    add_allow_large,
-    add_exec_args,
-    add_json,
-    cache_from_args,
-    check_exec,
-    executor,
-)
 
 __all__ = ["NAME", "add_parser", "run"]
 
@@ -22,30 +15,25 @@ NAME = "reproduce"
 
 
 def add_parser(sub):
-    f = sub.add_parser(
-        NAME,
-        help="regenerate the paper's figures (PNG, PDF, CSV data, manifest, gallery)",
+    f = opt.command_parser(
+        sub, NAME, help="regenerate the paper's figures (PNG, PDF, CSV data, manifest, gallery)",
         description="Compute and draw the paper's figures and the pictures beyond it; writes "
         "FIGURE.png/.pdf, the plotted data as CSV, a JSON manifest per figure and index.md. "
-        "Figure data are cached (resume after an interruption).",
-    )
+        "Figure data are cached (resume after an interruption).")
     f.add_argument("figures", nargs="*", metavar="FIGURE",
                    help="figure ids or paper labels (default: all; --list shows them)")
     f.add_argument("--quick", action="store_true", help="fewer replications, coarser grids")
     f.add_argument("--out", default="figures", metavar="DIR", help="output directory (figures)")
-    add_exec_args(f, workers_help="compute the figures on a local pool of N processes "
-                  "(default: here)")
+    opt.add_exec_args(f, workers_help="compute the figures on a local pool of N processes "
+                      "(default: here)")
     f.add_argument("--list", action="store_true", help="list the figures and exit")
-    add_allow_large(f)
-    add_json(f)
-    f.set_defaults(func=run)
-    return f
+    return opt.finish_parser(f, run)
 
 
 def run(args) -> int:
     if not args.list:
         check_out_dir(args.out, "--out")
-        check_exec(args)
+        opt.check_exec(args)
     from nbl_sim.presentation.figures import load_figures
     from nbl_sim.presentation.reproduce import figure_id, reproduce
 
@@ -61,15 +49,10 @@ def run(args) -> int:
         show(figure_list_report(registry))
         return 0
     ids = [figure_id(name, registry) for name in args.figures]
-    ex = executor(args)
-    try:
-        with progress("reproducing figures") as bar:
-            records = reproduce(ids, quick=args.quick, out_dir=args.out,
-                                cache=cache_from_args(args, "figures"), progress=bar,
-                                executor=ex)
-    finally:
-        if ex is not None:
-            ex.close()
+    with opt.executing(args) as ex, progress("reproducing figures") as bar:
+        records = reproduce(ids, quick=args.quick, out_dir=args.out,
+                            cache=opt.cache_from_args(args, "figures"), progress=bar,
+                            executor=ex)
     if args.json:
         files = [f"{args.out}/{name}" for r in records for name in r["files"]]
         print_json(NAME, records, files)

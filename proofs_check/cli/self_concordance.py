@@ -4,27 +4,19 @@ condition of prop:self-concordance-stability, one row per combination of the ``-
 
 from __future__ import annotations
 
-import argparse
-
-from .display import progress, show
+from . import options as opt
+from .display import show
 from .grammar import GRAMMAR_HELP
 from .jsonout import print_json
 from .limits import MAX_ROWS
-from .options import (
-    add_allow_large,
-    add_json,
-    add_link_args,
-    check_sizes,
-    combinations,
-    delta_spec,
-    link_source,
-    param_specs,
-    param_values,
-)
 
 __all__ = ["NAME", "add_parser", "run", "json_row"]
 
 NAME = "self-concordance"
+
+HELP = "R = sup|g''|/g' and the sufficient condition"
+DESCRIPTION = ("Self-concordance constant and prop:self-concordance-stability; one block "
+               f"per combination of the --param and --delta values (at most {MAX_ROWS}).")
 
 EPILOG = f"""{GRAMMAR_HELP}
 
@@ -39,20 +31,9 @@ examples:
 
 
 def add_parser(sub):
-    c = sub.add_parser(
-        NAME,
-        help="R = sup|g''|/g' and the sufficient condition",
-        description="Self-concordance constant and prop:self-concordance-stability; one block "
-        f"per combination of the --param and --delta values (at most {MAX_ROWS}).",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_link_args(c)
-    c.add_argument("--delta", default=None, metavar="SPEC",
-                   help="arm separation in (0, 2): D, D1,D2,... or LO:HI:N (optional)")
-    add_allow_large(c)
-    add_json(c)
-    c.set_defaults(func=run)
-    return c
+    c = opt.command_parser(sub, NAME, HELP, DESCRIPTION, EPILOG, link=True)
+    opt.add_delta_arg(c, "arm separation in (0, 2): D, D1,D2,... or LO:HI:N (optional)")
+    return opt.finish_parser(c, run)
 
 
 def json_row(rep, delta_text) -> dict:
@@ -78,10 +59,10 @@ def json_row(rep, delta_text) -> dict:
 
 
 def run(args) -> int:
-    specs = param_specs(args)
-    dspec = delta_spec(args, required=False)
-    rows = check_sizes([*specs.values(), dspec], MAX_ROWS,
-                       "rows (parameter values x delta values)", args.allow_large)
+    specs = opt.param_specs(args)
+    dspec = opt.delta_spec(args, required=False)
+    opt.check_sizes([*specs.values(), dspec], MAX_ROWS,
+                    "rows (parameter values x delta values)", args.allow_large)
     from nbl_theory.self_concordance import self_concordance_report
     from nbl_theory.validation import validate_delta
 
@@ -89,22 +70,12 @@ def run(args) -> int:
     for d in deltas:
         if d is not None:
             validate_delta(d)
-    source = link_source(args)
-    combos = combinations(param_values(source, specs))
-    total = len(combos) + rows
-    reports, texts = [], []
-    with progress(f"self-concordance ({len(combos)} links, {rows} rows)") as bar:
-        links = []
-        bar(0, total)
-        for c in combos:
-            links.append(source.link(c))
-            bar(len(links), total)
-        for link in links:
-            for d in deltas:
-                reports.append(self_concordance_report(link, d))
-                texts.append(d)
-                bar(len(links) + len(reports), total)
+    source = opt.link_source(args)
+    combos = opt.combinations(opt.param_values(source, specs))
+    reports = opt.each_row(source, combos, deltas, f"self-concordance ({len(combos)} links, "
+                           f"{len(combos) * len(deltas)} rows)", self_concordance_report)
     if args.json:
+        texts = [d for _ in combos for d in deltas]
         print_json(NAME, [json_row(r, d) for r, d in zip(reports, texts)])
         return 0
     from nbl_sim.presentation.tables import concordance_report

@@ -3,29 +3,15 @@ Monte Carlo of NBL, Greedy Logistic and the oracle on common random numbers."""
 
 from __future__ import annotations
 
-import argparse
 import os
 
+from . import beyond
+from . import options as opt
 from .display import progress, show
 from .errors import UsageError
 from .grammar import GRAMMAR_HELP
 from .jsonout import print_json
 from .limits import MAX_SIM_BYTES, MAX_SIM_WORK, bound, check_out_dir, simulation_bytes
-from .options import (
-    add_allow_large,
-    add_exec_args,
-    add_json,
-    add_link_args,
-    cache_from_args,
-    check_exec,
-    delta_spec,
-    executor,
-    link_source,
-    param_specs,
-    param_values,
-    real,
-    whole,
-)
 
 __all__ = ["NAME", "POLICY_CHOICES", "add_parser", "run", "default_n0"]
 
@@ -40,6 +26,11 @@ POLICY_CHOICES = {
     "all": ("nbl", "greedy-logistic", "oracle"),
 }
 
+HELP = "Monte Carlo of NBL / Greedy Logistic / oracle with 95%% bands"
+DESCRIPTION = ("Run the policies on common random numbers (app:simulation-setup, "
+               "app:logistic-comparison) and report regret R_n (eq:regret), the signed angle "
+               "(d = 2) and ‖v_n − v*‖² with mean +- 1.96 SE over replications.")
+
 EPILOG = f"""{GRAMMAR_HELP}
   simulate takes one value per --param and one --delta.
 
@@ -49,7 +40,12 @@ bounds (--allow-large to go past): replications x rounds x dimension <= {MAX_SIM
 examples:
   nbl simulate --family logistic --delta 1 --n 20000 --reps 200 --policy both
   nbl simulate --link 'sigmoid(a*z)**2' --param a=2 --delta 0.5 --init-angle 30 --out run1
-  nbl simulate --potential 'cosh(m)' --domain -inf,inf --reward bounded --delta 0.5"""
+  nbl simulate --potential 'cosh(m)' --domain -inf,inf --reward bounded --delta 0.5
+  nbl simulate --family logistic --delta 1 --contexts cube --arms shift=0.1 --n 5000
+
+  --contexts/--arms other than the paper's (gaussian, symmetric) draw the contexts from that
+  law and place the arms so (nbl_sim.beyond; not the paper's model); the regret is measured
+  against the optimal action argmax_a m_a(x)."""
 
 
 def default_n0(n: int) -> int:
@@ -58,46 +54,36 @@ def default_n0(n: int) -> int:
 
 
 def add_parser(sub):
-    m = sub.add_parser(
-        NAME,
-        help="Monte Carlo of NBL / Greedy Logistic / oracle with 95%% bands",
-        description="Run the policies on common random numbers (app:simulation-setup, "
-        "app:logistic-comparison) and report regret R_n (eq:regret), the signed angle (d = 2) "
-        "and |v_n - v*|^2 with mean +- 1.96 SE over replications.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_link_args(m)
+    m = opt.command_parser(sub, NAME, HELP, DESCRIPTION, EPILOG, link=True)
     m.add_argument("--delta", required=True, metavar="D", help="arm separation in (0, 2)")
-    m.add_argument("--d", type=whole, default=2, help="context dimension (default 2)")
-    m.add_argument("--n", type=whole, default=10_000, help="horizon (default 10000)")
-    m.add_argument("--reps", type=whole, default=100, help="replications (default 100)")
+    m.add_argument("--d", type=opt.whole, default=2, help="context dimension (default 2)")
+    m.add_argument("--n", type=opt.whole, default=10_000, help="horizon (default 10000)")
+    m.add_argument("--reps", type=opt.whole, default=100, help="replications (default 100)")
     start = m.add_mutually_exclusive_group()
-    start.add_argument("--n0", type=whole, default=None,
+    start.add_argument("--n0", type=opt.whole, default=None,
                        help="randomized-initialization rounds (default min(200, n // 2))")
-    start.add_argument("--init-angle", type=real, default=None, metavar="DEG",
+    start.add_argument("--init-angle", type=opt.real, default=None, metavar="DEG",
                        help="start NBL at this signed angle from v* instead (no Stage I)")
-    m.add_argument("--gamma", type=real, default=10.0, help="step gamma (default 10)")
-    m.add_argument("--t0", type=real, default=500.0, help="step offset t0 (default 500)")
+    m.add_argument("--gamma", type=opt.real, default=10.0, help="step gamma (default 10)")
+    m.add_argument("--t0", type=opt.real, default=500.0, help="step offset t0 (default 500)")
     m.add_argument("--policy", choices=sorted(POLICY_CHOICES), default="nbl",
                    help="both = nbl + greedy-logistic; all adds the oracle (default nbl)")
-    m.add_argument("--seed", type=whole, default=0, help="master seed (default 0)")
+    m.add_argument("--seed", type=opt.whole, default=0, help="master seed (default 0)")
     m.add_argument("--reward", choices=["bernoulli", "bounded"], default="bernoulli",
                    help="Bernoulli(g) rewards, or g + Uniform[-b, b] noise (default bernoulli)")
-    m.add_argument("--noise", type=real, default=0.5, help="b for --reward bounded (0.5)")
+    m.add_argument("--noise", type=opt.real, default=0.5, help="b for --reward bounded (0.5)")
     m.add_argument("--random-geometry", action="store_true",
                    help="draw v* and theta at random from the seed (default v* = e1, theta ~ e2)")
     m.add_argument("--no-intercept", action="store_true",
                    help="Greedy Logistic without intercept (default: with)")
-    m.add_argument("--record-every", type=whole, default=None, metavar="K",
+    m.add_argument("--record-every", type=opt.whole, default=None, metavar="K",
                    help="keep trajectories every K rounds (default: ~500 points)")
-    add_exec_args(m, workers_help="processes (default: a local pool for large runs, else "
-                  "in-process)")
+    beyond.add_beyond_args(m)
+    opt.add_exec_args(m, workers_help="processes (default: a local pool for large runs, else "
+                      "in-process)")
     m.add_argument("--out", default=None, metavar="DIR",
                    help="write trajectories (CSV), bands (CSV), manifest.json, simulation.png")
-    add_allow_large(m)
-    add_json(m)
-    m.set_defaults(func=run)
-    return m
+    return opt.finish_parser(m, run)
 
 
 def _check_sizes(args) -> None:
@@ -142,8 +128,8 @@ def _rewards_for_greedy(link, args) -> None:
 
 
 def run(args) -> int:
-    specs = param_specs(args)
-    dspec = delta_spec(args)
+    specs = opt.param_specs(args)
+    dspec = opt.delta_spec(args)
     if dspec.n != 1 or any(s.n != 1 for s in specs.values()):
         raise UsageError("nbl simulate takes a single link and a single --delta (one value "
                          "per --param)")
@@ -151,14 +137,19 @@ def run(args) -> int:
         args.n0 = default_n0(args.n)
     _check_sizes(args)
     check_out_dir(args.out, "--out")
-    check_exec(args)
+    opt.check_exec(args)
     if args.n0 is not None and args.n0 > args.n:
         raise UsageError(f"--n0 {args.n0} exceeds the horizon --n {args.n}")
     if args.init_angle is not None and "greedy-logistic" in POLICY_CHOICES[args.policy]:
         raise UsageError("greedy-logistic needs a randomized initialization: use --n0 instead "
                          "of --init-angle")
-    source = link_source(args)
-    link = source.link({k: v[0] for k, v in param_values(source, specs).items()})
+    contexts, arms = beyond.beyond_specs(args)
+    if arms is not None and args.random_geometry:
+        raise UsageError("--arms places the arms itself: --random-geometry does not apply "
+                         "(turn the geometry with --arms rotate=DEG)")
+    law = beyond.context_law(contexts, args.d)
+    source = opt.link_source(args)
+    link = source.link({k: v[0] for k, v in opt.param_values(source, specs).items()})
     _rewards_for_greedy(link, args)
     from nbl_sim.environment import Environment
     from nbl_sim.experiment import simulate
@@ -168,7 +159,7 @@ def run(args) -> int:
     geometry = "random" if args.random_geometry else None
     env = Environment.build(link, dspec.values()[0], args.d, v_star=geometry,
                             theta_dir=geometry, geometry_seed=args.seed, reward=args.reward,
-                            noise=args.noise)
+                            noise=args.noise, contexts=law, arms=arms)
     record = None
     if args.record_every is not None:
         import numpy as np
@@ -176,17 +167,12 @@ def run(args) -> int:
         first = 0 if args.init_angle is not None else 1
         record = np.unique(np.concatenate([np.arange(first, args.n + 1, args.record_every),
                                            [args.n]]))
-    ex = executor(args)
-    try:
-        with progress(f"simulating {args.reps} replications") as bar:
-            res = simulate(env, n=args.n, reps=args.reps, n0=args.n0,
-                           init_angle=args.init_angle, gamma=args.gamma, t0=args.t0,
-                           policies=POLICY_CHOICES[args.policy], seed=args.seed,
-                           intercept=not args.no_intercept, record_rounds=record, executor=ex,
-                           cache=cache_from_args(args, "simulate"), progress=bar)
-    finally:
-        if ex is not None:
-            ex.close()
+    with opt.executing(args) as ex, progress(f"simulating {args.reps} replications") as bar:
+        res = simulate(env, n=args.n, reps=args.reps, n0=args.n0,
+                       init_angle=args.init_angle, gamma=args.gamma, t0=args.t0,
+                       policies=POLICY_CHOICES[args.policy], seed=args.seed,
+                       intercept=not args.no_intercept, record_rounds=record, executor=ex,
+                       cache=opt.cache_from_args(args, "simulate"), progress=bar)
     files = []
     if args.out:
         from nbl_sim.presentation.plots import plot_simulation
@@ -198,7 +184,11 @@ def run(args) -> int:
         return 0
     from nbl_sim.presentation.tables import simulation_report
 
-    show(simulation_report(res, env))
+    report = simulation_report(res, env)
+    if contexts is not None or arms is not None:
+        report.insert(1, f"contexts {contexts or 'gaussian'}, arms {arms or 'symmetric'} "
+                         "(beyond the paper's model: docs/beyond.md)")
+    show(report)
     for f in files:
         print(f"wrote {f}")
     return 0

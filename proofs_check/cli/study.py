@@ -5,17 +5,10 @@ from __future__ import annotations
 
 import sys
 
+from . import options as opt
 from .display import progress, show
 from .jsonout import print_json
 from .limits import check_out_dir
-from .options import (
-    add_allow_large,
-    add_exec_args,
-    add_json,
-    cache_from_args,
-    check_exec,
-    executor,
-)
 
 __all__ = ["NAME", "add_parser", "run", "json_row"]
 
@@ -23,23 +16,19 @@ NAME = "study"
 
 
 def add_parser(sub):
-    st = sub.add_parser(
-        NAME,
+    st = opt.command_parser(
+        sub, NAME,
         help="the empirical regret-rate study (thm:regret-rate, prop:localized-estimation)",
         description="Run the regret-rate study of nbl_sim.rate_study: regret growth over n and "
         "d with model selection, the localized estimation rate, the step-size threshold, "
         "localization against n0 and an unstable contrast. Cells are cached, so an interrupted "
-        "study resumes; --scheduler runs it on a Dask cluster.",
-    )
+        "study resumes; --scheduler runs it on a Dask cluster.")
     st.add_argument("--quick", action="store_true",
                     help="small n, d in {2, 4}, few replications (~1 min)")
-    add_exec_args(st)
+    opt.add_exec_args(st)
     st.add_argument("--out", default=None, metavar="DIR",
                     help="write study.json, CSV tables and study.png here")
-    add_allow_large(st)
-    add_json(st)
-    st.set_defaults(func=run)
-    return st
+    return opt.finish_parser(st, run)
 
 
 def json_row(res, analysis: dict) -> dict:
@@ -54,19 +43,15 @@ def json_row(res, analysis: dict) -> dict:
 
 def run(args) -> int:
     check_out_dir(args.out, "--out")
-    check_exec(args)
+    opt.check_exec(args)
     from nbl_sim.presentation.figures.regret_rate import figure_data
     from nbl_sim.presentation.reproduce import write_study
     from nbl_sim.rate_study import FULL, QUICK, run_study
 
     cfg = QUICK if args.quick else FULL
-    ex = executor(args)
-    try:
-        with progress(f"regret-rate study ({cfg.name})") as bar:
-            res = run_study(cfg, executor=ex, cache=cache_from_args(args, "study"), progress=bar)
-    finally:
-        if ex is not None:
-            ex.close()
+    with opt.executing(args) as ex, progress(f"regret-rate study ({cfg.name})") as bar:
+        res = run_study(cfg, executor=ex, cache=opt.cache_from_args(args, "study"),
+                        progress=bar)
     data = figure_data(res)
     an = data.extra["analysis"]
     files = write_study(args.out, data) if args.out else []

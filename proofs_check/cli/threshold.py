@@ -12,28 +12,22 @@ from __future__ import annotations
 
 import argparse
 
+from . import options as opt
 from .display import note, progress, show
 from .errors import UsageError
 from .grammar import GRAMMAR_HELP, parse_spec
 from .jsonout import print_json
 from .limits import MAX_SCAN_POINTS, bound, check_dps, check_plot_path, dps_note
-from .options import (
-    add_allow_large,
-    add_json,
-    add_link_args,
-    check_sizes,
-    combinations,
-    delta_spec,
-    link_source,
-    param_specs,
-    whole,
-)
 
 __all__ = ["NAME", "add_parser", "run", "DEFAULT_GRID"]
 
 NAME = "threshold"
 #: scan points of a range given as LO:HI (or not given)
 DEFAULT_GRID = 160
+
+HELP = "solve lambda* = 0 for delta or a parameter of the link"
+DESCRIPTION = ("All sign changes of lambda* in a range, refined and with certified "
+               f"brackets (at most {MAX_SCAN_POINTS} scan points in all without --allow-large).")
 
 EPILOG = f"""{GRAMMAR_HELP}
   The unknown's range: --delta LO:HI:N (solving for delta) or --param NAME=LO:HI:N (solving
@@ -47,37 +41,27 @@ examples:
 
 
 def add_parser(sub):
-    t = sub.add_parser(
-        NAME,
-        help="solve lambda* = 0 for delta or a parameter of the link",
-        description="All sign changes of lambda* in a range, refined and with certified "
-        f"brackets (at most {MAX_SCAN_POINTS} scan points in all without --allow-large).",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_link_args(t)
+    t = opt.command_parser(sub, NAME, HELP, DESCRIPTION, EPILOG, link=True)
     t.add_argument("--solve-for", required=True, metavar="delta|PARAM",
                    help="the unknown: delta, or a parameter of the link")
-    t.add_argument("--delta", default=None, metavar="SPEC",
-                   help="the scan range LO:HI:N when solving for delta; else the fixed delta "
+    opt.add_delta_arg(t, "the scan range LO:HI:N when solving for delta; else the fixed delta "
                         "(one value or a list)")
     t.add_argument("--bracket", default=None, metavar="LO HI", help=argparse.SUPPRESS)
-    t.add_argument("--grid", type=whole, default=None, metavar="N", help=argparse.SUPPRESS)
-    t.add_argument("--dps", type=whole, default=None, help="refine roots with mpmath at N digits")
+    t.add_argument("--grid", type=opt.whole, default=None, metavar="N", help=argparse.SUPPRESS)
+    t.add_argument("--dps", type=opt.whole, default=None,
+                   help="refine roots with mpmath at N digits")
     t.add_argument("--no-certify", action="store_true", help="skip the Arb bracket certification")
     t.add_argument("--plot", metavar="FILE", default=None,
                    help="also save a plot of lambda* over the scan (PNG/PDF/SVG by extension)")
-    add_allow_large(t)
-    add_json(t)
-    t.set_defaults(func=run)
-    return t
+    return opt.finish_parser(t, run)
 
 
 def _problem(args):
     """(the unknown, its scan Spec, the Specs of the fixed values: name → Spec)."""
     n = args.grid if args.grid is not None else DEFAULT_GRID
-    specs = param_specs(args, default_n=n)
+    specs = opt.param_specs(args, default_n=n)
     unknown = args.solve_for.strip()
-    dspec = delta_spec(args, required=False, default_n=n if unknown == "delta" else None)
+    dspec = opt.delta_spec(args, required=False, default_n=n if unknown == "delta" else None)
     if args.bracket is not None:
         where = "--delta" if unknown == "delta" else f"--param {unknown}"
         if (dspec if unknown == "delta" else specs.get(unknown)) is not None:
@@ -91,7 +75,7 @@ def _problem(args):
             from nbl_theory.threshold import DEFAULT_BRACKETS
 
             if unknown not in DEFAULT_BRACKETS:
-                source = link_source(args)
+                source = opt.link_source(args)
                 if unknown not in source.parameters():
                     source.check_names([unknown])      # no such parameter: the closest one
                 raise UsageError(f"give the range of the unknown: --param {unknown}=LO:HI:N")
@@ -116,7 +100,7 @@ def _problem(args):
 
 def run(args) -> int:
     unknown, scan, fixed = _problem(args)
-    problems = check_sizes(list(fixed.values()), float("inf"), "", True)
+    problems = opt.check_sizes(list(fixed.values()), float("inf"), "", True)
     bound(problems * scan.n, MAX_SCAN_POINTS, "scan points (threshold problems x grid points)",
           args.allow_large)
     check_dps(args.dps, args.allow_large)
@@ -132,13 +116,13 @@ def run(args) -> int:
     if unknown == "delta" and not (0 < lo_q and hi_q < 2):
         raise UsageError(f"{scan.option}: the delta scan must lie inside (0, 2), got "
                          f"{lo}:{hi}")
-    source = link_source(args)
+    source = opt.link_source(args)
     values = {k: s.values() for k, s in fixed.items()}
     for d in values.get("delta", []):
         validate_delta(d)
     params = {k: v for k, v in values.items() if k != "delta"}
     source.check_names([*params, unknown] if unknown != "delta" else list(params))
-    combos = combinations(values)
+    combos = opt.combinations(values)
     builds = []
     for c in combos:               # every link checked (and the scan's ends built) up front
         p = {k: v for k, v in c.items() if k != "delta"}
