@@ -40,6 +40,7 @@ from .sweep import ChunkCache, run_sweep
 
 __all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds"]
 
+#: The policies :func:`simulate` accepts (``nbl simulate --policy``).
 POLICIES = ("nbl", "greedy-logistic", "oracle")
 _CHUNK_BYTES = 64e6  # nominal realization size of a default chunk (scheduling granularity)
 _BLOCK_BYTES = 4e6  # realization memory per block streamed through a chunk (fits in cache)
@@ -69,6 +70,11 @@ class PolicyResult:
 
 @dataclass
 class SimulationResult:
+    """One :func:`simulate` run: the run's ``params`` (link, Δ, d, n, reps, seed, ...), the
+    ``environment`` it drew (context law, arms, optimal reward), the recorded rounds
+    ``record_rounds``, ``policies`` {name: :class:`PolicyResult`}, the wall ``seconds`` and
+    the ``executor`` it ran on; :meth:`band` and :meth:`summary` compute the statistics."""
+
     params: dict
     environment: dict
     record_rounds: np.ndarray

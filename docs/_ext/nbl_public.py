@@ -97,13 +97,7 @@ VERBATIM_DOCSTRINGS = {
 #: Public names that have no docstring yet, with the fix (library code, not docs/): the API
 #: reference still lists them; ``tests/docs/test_docs_build.py`` fails when an entry is fixed
 #: but still listed here, so remove the entry together with the fix.
-PENDING_DOCSTRINGS = {
-    ("nbl_sim.experiment", "SimulationResult"):
-        "the dataclass has no docstring of its own: add one (what run it holds: params, "
-        "environment, record_rounds, policies {name: PolicyResult}, seconds, executor)",
-    ("nbl_sim.experiment", "POLICIES"):
-        "add a '#:' comment above the assignment (the policy names simulate accepts)",
-}
+PENDING_DOCSTRINGS: dict = {}
 
 #: Modules that are internal on purpose (module, or a prefix ending in ``*`` -> why). Every
 #: module of the three packages is public (:data:`SECTIONS`), a re-exporting package
