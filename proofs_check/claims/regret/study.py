@@ -140,8 +140,8 @@ def _regret_rate_d_log_n(q_claim: float = 1.0, model: str = "log"):
     return Outcome(status, computed,
                    ("Not counted (premise of thm:regret-rate not met at C0 = 20): "
                     + "; ".join(excluded) + ". " if excluded else "")
-                   + "; ".join(rows) + f". gamma = {res.constants['gamma']}, study "
-                   f"{res.seconds:.0f} s on {res.executor}")
+                   + "; ".join(rows) + f". gamma = {res.constants['gamma']} (the study's "
+                   "cells and seed: nbl study --json)")
 
 
 def _ce(link: str, gamma: float, two_gamma_lambda0: float, c_init: float = _C_INIT) -> float:
