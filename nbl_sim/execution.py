@@ -102,17 +102,23 @@ def _ignore_sigint() -> None:          # pool worker initializer
 
 @contextmanager
 def _sigint_ignored():
-    """Ignore SIGINT while worker processes are started: an ignored signal stays ignored across
-    exec, so a Ctrl-C during start-up never reaches a half-started worker (which would print a
-    traceback); the parent handles it right after."""
+    """Block SIGINT in this thread while worker processes are started.
+
+    A child inherits the blocked mask across fork and exec, so a Ctrl-C during start-up never
+    reaches a half-started worker (which would print a traceback; its initializer then ignores
+    SIGINT for good). The parent does not lose the signal: a blocked signal stays pending (or
+    is taken by another thread and handled in the main thread) and raises KeyboardInterrupt as
+    soon as the mask is restored. (Ignoring it with SIG_IGN instead would discard a Ctrl-C
+    that arrives in this window, and the run would go on.)
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _terminate_children(procs) -> None:

@@ -217,6 +217,37 @@ def home(module: str, name: str) -> tuple[str, str]:
     return home(source, name)
 
 
+def _data_docstring(module: str, name: str) -> str | None:
+    """The documentation of a module-level assignment, as autodoc reads it: the ``#:`` comment
+    lines right above it (or ``#:`` after it on its line), or a string literal right after it.
+    Plain ``ast`` (no Sphinx needed, so the fast docs tests run with the test extra only)."""
+    import ast
+    import importlib.util
+
+    with open(importlib.util.find_spec(module).origin, encoding="utf-8") as fh:
+        source = fh.read()
+    lines = source.splitlines()
+    body = ast.parse(source).body
+    for i, node in enumerate(body):
+        targets = (node.targets if isinstance(node, ast.Assign)
+                   else [node.target] if isinstance(node, ast.AnnAssign) else [])
+        names = [n for t in targets for n in (t.elts if isinstance(t, ast.Tuple) else [t])]
+        if not any(isinstance(n, ast.Name) and n.id == name for n in names):
+            continue
+        doc, j = [], node.lineno - 2
+        while j >= 0 and lines[j].lstrip().startswith("#:"):
+            doc.insert(0, lines[j].lstrip()[2:].strip())
+            j -= 1
+        if not doc and "#:" in lines[node.lineno - 1]:
+            doc = [lines[node.lineno - 1].split("#:", 1)[1].strip()]
+        nxt = body[i + 1] if i + 1 < len(body) else None
+        if (not doc and isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant)
+                and isinstance(nxt.value.value, str)):
+            doc = [nxt.value.value]
+        return "\n".join(doc).strip() or None
+    return None
+
+
 def docstring(module: str, name: str) -> str | None:
     """The docstring of ``module.name`` as written in the source: a class's or function's own
     docstring (a dataclass's generated signature does not count), or the documentation comment
@@ -225,11 +256,7 @@ def docstring(module: str, name: str) -> str | None:
 
     mod, kind = home(module, name)
     if kind == "data":
-        from sphinx.pycode import ModuleAnalyzer
-
-        docs = ModuleAnalyzer.for_module(mod).find_attr_docs()
-        text = "\n".join(docs.get(("", name), ())).strip()
-        return text or None
+        return _data_docstring(mod, name)
     for node in _module_ast(mod).body:
         if getattr(node, "name", None) == name and isinstance(
                 node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
