@@ -19,7 +19,8 @@ from nbl_theory.stability import stability
 from nbl_theory.threshold import find_thresholds
 
 __all__ = ["certified_at", "mp_at", "float_values", "mu_g", "field_scale", "delta_roots",
-           "weighted_entropy_facts", "regret_rate_study", "parameter_roots"]
+           "weighted_entropy_facts", "study_plan", "study_cells", "study_from_cells",
+           "parameter_roots"]
 
 
 @functools.cache
@@ -62,21 +63,55 @@ def weighted_entropy_facts() -> dict:
 
 
 @functools.cache
-def regret_rate_study():
-    """The full regret-rate study (``nbl study``; :mod:`nbl_sim.rate_study`), computed once per
-    process through the sweep runner's cache (``.nbl_cache/sweeps/study``, the cache ``nbl
-    study`` writes), and its analysis.
+def study_plan():
+    """The cells of the full regret-rate study (``nbl study``; :mod:`nbl_sim.rate_study`) as a
+    :class:`~proofs_check.runner_tasks.CellPlan`: :func:`nbl_sim.rate_study.study_cell` over the
+    cells of ``plan(FULL)``, in the ``"study"`` namespace, so that the claim runner caches them
+    under the sweep's own keys, shared with ``nbl study`` (and the other way round)."""
+    from nbl_sim.rate_study import FULL, plan, study_cell
+
+    from ..runner_tasks import CellPlan
+
+    return CellPlan(study_cell, tuple(plan(FULL)[0]), namespace="study")
+
+
+@functools.lru_cache(maxsize=1)
+def study_cells(cell_plan) -> tuple:
+    """The results of ``cell_plan``'s cells (:func:`study_plan`), in cell order, computed once
+    per process as ``nbl study`` computes them: :func:`nbl_sim.sweep.run_sweep` with the study
+    cache (``ChunkCache(DEFAULT_CACHE_DIR, "study")``) and the executor ``run_study`` would pick
+    (a process pool when there are several cores and some cell is not cached). This is how a
+    study claim called directly (the serial registry, mutants) gets its cells; the parallel
+    runner runs them as tasks instead.
 
     Raises
     ------
-    RuntimeError
-        Some study cells failed (their errors are quoted).
+    nbl_sim.sweep.SweepError
+        Some study cells failed (after every other cell was computed and cached).
     """
-    from nbl_sim.rate_study import FULL, run_study
-    from nbl_sim.sweep import DEFAULT_CACHE_DIR, ChunkCache
+    from nbl_sim.execution import executor_for
+    from nbl_sim.sweep import DEFAULT_CACHE_DIR, ChunkCache, run_sweep
 
-    res = run_study(FULL, cache=ChunkCache(DEFAULT_CACHE_DIR, "study"))
-    if res.failures:
+    cache = ChunkCache(DEFAULT_CACHE_DIR, cell_plan.namespace)
+    with executor_for(None) as ex:          # the pool starts only if some cell must run
+        sw = run_sweep(cell_plan.fn, cell_plan.cells, executor=ex, cache=cache,
+                       on_error="raise")
+    return tuple(sw.results)
+
+
+@functools.lru_cache(maxsize=1)
+def study_from_cells(results):
+    """The full regret-rate study reassembled from its cells' ``results`` (a
+    :class:`~proofs_check.runner_tasks.CellResults` of :func:`study_plan`) by ``run_study``
+    itself (:class:`~proofs_check.runner_tasks.ReplayExecutor`), and its analysis:
+    ``(StudyResult, dict)``, once for every claim that shares the cells (memoized on the
+    results, which hash by their cells' keys)."""
+    from nbl_sim.rate_study import FULL, run_study
+
+    from ..runner_tasks import ReplayExecutor
+
+    res = run_study(FULL, executor=ReplayExecutor(study_plan().cells, results))
+    if res.failures:                        # a bug: the replay has a result for every cell
         raise RuntimeError(f"{len(res.failures)} study cells failed: "
                            + "; ".join(f.error for f in res.failures[:3]))
     return res, res.analysis()

@@ -44,6 +44,7 @@ from proofs_check.runner import (
     CellPlan,
     ReplayExecutor,
     claims_cache,
+    is_split,
     run_claims_parallel,
     split_check,
 )
@@ -258,6 +259,21 @@ def test_study_claims_split_into_shared_cached_cells(cache):
     # the cells sit in the study cache under the sweep's key: run_study (nbl study) reuses them
     again = run_study(STUDY, cache=ChunkCache(cache.root.parent, "study"))
     assert (again.cached, again.computed) == (n_cells, 0)
+
+
+def test_the_paper_study_claims_are_split_over_the_study_cells():
+    """The five regret-study claims are split checks over one plan, the study's cells
+    (``study_plan``: ``nbl_sim.rate_study.study_cell`` over ``plan(FULL)`` in the "study"
+    namespace), so the runner runs the study once, cell by cell, for all five."""
+    from proofs_check.witnesses.toolkit_values import study_plan
+
+    ids = {"regret-rate-d-log-n", "localized-estimation-rate-study", "step-size-exponent",
+           "localization-vs-n0", "regret-rate-unstable-contrast"}
+    checks = {c.id: c.check for c in REGISTRY.all_claims() if c.id in ids}
+    assert set(checks) == ids
+    for check in checks.values():
+        assert is_split(check) and check.cells is study_plan
+        assert check.__module__ == "proofs_check.claims.regret.study"
 
 
 def test_a_split_check_called_directly_computes_its_cells_with_run():

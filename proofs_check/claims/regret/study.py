@@ -1,10 +1,14 @@
 """Claims checked by the empirical regret-rate study (sec:regret; :mod:`nbl_sim.rate_study`,
-run through :func:`proofs_check.witnesses.toolkit_values.regret_rate_study`).
+split into the study's cells: :func:`proofs_check.witnesses.toolkit_values.study_plan`).
 
 All five read the full study (``nbl study``: 2 stable links at Δ = 1, d ∈ {2, 4, 8, 16},
 n ∈ [10³, 10⁵], 500 replications; the step-size sweep, localization against n0 and the unstable
-contrast), computed once per process through the sweep runner and cached in
-``.nbl_cache/sweeps/study`` (so ``nbl check`` after ``nbl study`` reads it in seconds). They are
+contrast). Each is a split check (:func:`proofs_check.runner_tasks.split_check`) over the
+study's cells: ``nbl check`` runs the cells as tasks of the claim runner, once for all five, and
+each claim reassembles the study from them with ``run_study`` itself; called directly (the serial
+registry, mutants) the cells are computed once per process through the sweep runner. Either way
+the cells are cached in the ``study`` namespace under the sweep's keys, shared with ``nbl study``
+(so ``nbl check`` after ``nbl study`` reads them in seconds). They are
 slow claims (``quick=False``): ``nbl check --quick`` reports them SKIPPED. The study's quick
 configuration (d ∈ {2, 4}, n ≤ 3000, 40 replications) cannot establish any of their verdicts
 (the d/t regime, the b ~ d^q exponent and the exponent sweep need the full horizons), so there
@@ -32,8 +36,9 @@ from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
+from ...runner_tasks import split_check
 from ...witnesses.stats import bound_verdict, decay_models, interval_verdict, power_law_fit
-from ...witnesses.toolkit_values import regret_rate_study
+from ...witnesses.toolkit_values import study_cells, study_from_cells, study_plan
 
 __all__: list[str] = []
 
@@ -42,6 +47,13 @@ _Q_MARGIN = 0.1          # b ~ d^q: q <= 1 + 0.1 (b ∝ d^1.2 is rejected when S
 _SLOPE_MARGIN = 0.1      # a decay must be at least t^-0.9 to count as the 1/t rate
 _C_INIT = 16.0           # C'_init of eq:Ce-explicit (eq:initialization-mse)
 _Z95 = 1.959963984540054
+
+
+def _study_claim(combine):
+    """The check of a study claim: ``combine(results, **mutant kwargs)`` over the study's cells
+    (:func:`~proofs_check.runner_tasks.split_check`; called directly, the cells come from the
+    study cache through :func:`~proofs_check.witnesses.toolkit_values.study_cells`)."""
+    return split_check(study_plan, combine, run=study_cells)
 
 
 def _growth(fit: dict) -> str:
@@ -81,8 +93,9 @@ def _far(data: dict) -> int:
           mutants=(Mutant("E[R_n] = O(d^0.5 log n) claimed", "printed", kwargs={"q_claim": 0.5}),
                    Mutant("growth models compared on sqrt(n) instead of log n", "formula",
                           kwargs={"model": "sqrt"})))
-def _regret_rate_d_log_n(q_claim: float = 1.0, model: str = "log"):
-    res, an = regret_rate_study()
+@_study_claim
+def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log"):
+    res, an = study_from_cells(results)
     rows, verdicts, excluded, qs = [], [], [], {}
     for link, a in an["regret"].items():
         longs = an["regret_long"].get(link, {"by_d": {}})["by_d"]
@@ -177,8 +190,10 @@ def _ce(link: str, gamma: float, two_gamma_lambda0: float, c_init: float = _C_IN
           mutants=(Mutant("rate d/(t+t0) -> d/(t+t0)^1.2", "printed", kwargs={"rate": 1.2}),
                    Mutant("C_e d -> C_e (the factor d dropped) with C'_init = 1", "formula",
                           kwargs={"d_factor": False, "c_init": 1.0})))
-def _estimation_rate_study(rate: float = 1.0, d_factor: bool = True, c_init: float = _C_INIT):
-    res, an = regret_rate_study()
+@_study_claim
+def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
+                           c_init: float = _C_INIT):
+    res, an = study_from_cells(results)
     rows, bound_bad, unresolved, worst, slow = [], [], [], 0.0, []
     for part in ("estimation", "estimation_long"):
         for link, a in an[part].items():
@@ -274,8 +289,9 @@ def _estimation_rate_study(rate: float = 1.0, d_factor: bool = True, c_init: flo
           quick=False,
           mutants=(Mutant("exponent min(1, 2 gamma kappa) -> min(0.8, 2 gamma kappa)", "formula",
                           kwargs={"cap": 0.8}),))
-def _step_size_exponent(cap: float = 1.0):
-    _, an = regret_rate_study()
+@_study_claim
+def _step_size_exponent(results, cap: float = 1.0):
+    _, an = study_from_cells(results)
     g = an["gamma"]
     rows, parts = [], []
     for r in g["rows"]:
@@ -322,8 +338,9 @@ def _step_size_exponent(cap: float = 1.0):
           printed="P(tau <= n) <= delta once n0 >= C_loc (d + log(1/delta))", quick=False,
           mutants=(Mutant("exit frequencies in reverse n0 order", "data",
                           kwargs={"reverse": True}),))
-def _localization_vs_n0(reverse: bool = False):
-    _, an = regret_rate_study()
+@_study_claim
+def _localization_vs_n0(results, reverse: bool = False):
+    _, an = study_from_cells(results)
     loc = an["localization"]
     rows, verdicts = [], []
     for d, rs in loc["by_d"].items():
@@ -369,8 +386,9 @@ def _localization_vs_n0(reverse: bool = False):
           printed="O(d log n) under assum:positive-stability (lambda* > 0)", quick=False,
           mutants=(Mutant("the unstable link replaced by the stable one", "link",
                           kwargs={"unstable": "tt-stable"}),))
-def _unstable_contrast(unstable: str = "tt-unstable"):
-    _, an = regret_rate_study()
+@_study_claim
+def _unstable_contrast(results, unstable: str = "tt-unstable"):
+    _, an = study_from_cells(results)
     c = an["contrast"]
     u, s = c[unstable], c["tt-stable"]
     best = min(u["fit"][m]["chi2"] for m in ("log", "sqrt", "linear"))
