@@ -21,6 +21,8 @@ from proofs_check.cli import main
 from proofs_check.cli.jsonout import schema
 from proofs_check.registry import REGISTRY
 
+from .test_cli_signals import default_sigint
+
 NBL = Path(sys.executable).with_name("nbl")
 # quick claims that take milliseconds (assumptions, algorithm steps, a Bregman table row)
 FAST = ["assumption-gaussian-context", "alg-nbl-steps", "bregman-table-quadratic"]
@@ -88,7 +90,7 @@ def test_ctrl_c_leaves_a_valid_partial_report(tmp_path):
     proc = subprocess.Popen([str(NBL), "check", "--quick", "--workers", "2", "--no-cache",
                              "--out", str(out), "--quiet"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, cwd=tmp_path, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=default_sigint)
     try:
         deadline = time.monotonic() + 60
         while not (out / "verification.json").exists():
@@ -102,7 +104,8 @@ def test_ctrl_c_leaves_a_valid_partial_report(tmp_path):
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        if not proc.stdout.closed:
+            proc.communicate()           # reap it and close the pipes
     assert proc.returncode == 130, stderr
     assert stderr.splitlines() == ["nbl: interrupted"] and stdout == ""
     records = json.loads((out / "verification.json").read_text())

@@ -37,13 +37,22 @@ def _workers(proc: psutil.Process) -> list:
     return out
 
 
+def default_sigint() -> None:
+    """Start ``nbl`` with SIGINT at its default disposition, as a terminal does. A job started
+    in the background by a non-interactive shell (``cmd &``, e.g. a CI script) inherits SIGINT
+    *ignored*, and Python then installs no KeyboardInterrupt handler: the command would rightly
+    keep ignoring the signal, which is not what these tests are about."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_once(tmp_path: Path, sig: int, quiet: bool, delay: float) -> None:
     argv = [str(NBL), "simulate", "--family", "logistic", "--delta", "1", "--n", "2000000",
             "--reps", "40", "--workers", "2", "--no-cache"] + (["--quiet"] if quiet else [])
     env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("NBL_DASK_SCHEDULER", None)
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                            cwd=tmp_path, start_new_session=True, text=True)
+                            cwd=tmp_path, start_new_session=True, text=True,
+                            preexec_fn=default_sigint)
     try:
         parent = psutil.Process(proc.pid)
         deadline = time.monotonic() + 60
