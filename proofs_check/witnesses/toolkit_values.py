@@ -81,7 +81,7 @@ def study_cells(cell_plan) -> tuple:
     per process as ``nbl study`` computes them: :func:`nbl_sim.sweep.run_sweep` with the study
     cache (``ChunkCache(DEFAULT_CACHE_DIR, "study")``) and the executor ``run_study`` would pick
     (a process pool when there are several cores and some cell is not cached). This is how a
-    study claim called directly (the serial registry, mutants) gets its cells; the parallel
+    study claim called directly (a serial run, the mutants) gets its cells; the parallel
     runner runs them as tasks instead.
 
     Raises
