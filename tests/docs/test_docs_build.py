@@ -4,8 +4,9 @@ has a title and runs, and the site builds with warnings as errors.
 Fast (default suite): the module classification of ``docs/_ext/nbl_public.py`` (every module of
 the three packages is public, a re-exporting package or internal with a reason), a docstring
 for every public name, a title docstring for every ``examples/plot_*.py`` and the docstring
-examples (doctests) of the library. Slow (``pytest -m slow``): every example in its quick form
-as a script, and the full Sphinx build (``sphinx-build -W``) in a temporary directory.
+examples (doctests) of the library, and every example in its quick form as a plain script
+(about 35 s for the five). Slow (``pytest -m slow``): the full Sphinx build
+(``sphinx-build -W``, which runs the gallery) in a temporary directory.
 """
 
 from __future__ import annotations
@@ -154,7 +155,6 @@ def _env(**extra) -> dict:
     return env
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_example_runs_quick(path, tmp_path):
     """Each example runs as a plain script in its quick form (its output is not checked here:
