@@ -99,6 +99,16 @@ class Outcome:
     evidence: dict = field(default_factory=dict)
 
 
+def _of_kind(kind: str, doc: str) -> classmethod:
+    """``Mutant.<kind>(name, **kwargs)``: a mutant of ``kind`` whose ``kwargs`` go to the check
+    function."""
+    def make(cls, name: str, /, **kwargs) -> Mutant:
+        return cls(name, kind, kwargs=kwargs)
+    make.__doc__ = f"{doc} ``kwargs`` are passed to the check function."
+    make.__name__ = kind
+    return classmethod(make)
+
+
 @dataclass(frozen=True)
 class Mutant:
     """A deliberate corruption under which a claim's verdict must change.
@@ -126,6 +136,15 @@ class Mutant:
     patches: tuple = ()
     kwargs: dict | None = field(default=None, hash=False)
     call: bool = False
+
+    # One constructor per kind, for the common case of a check parametrized by its inputs:
+    # ``Mutant.formula("factor 2 dropped", alpha_factor=1)`` is
+    # ``Mutant("factor 2 dropped", "formula", kwargs={"alpha_factor": 1})``.
+    printed = _of_kind("printed", "The paper's printed value perturbed.")
+    formula = _of_kind("formula", "A coefficient or sign of the checked formula changed.")
+    link = _of_kind("link", "The check run on another link.")
+    witness = _of_kind("witness", "The independent computation (the witness) broken.")
+    data = _of_kind("data", "The check's data (sample size, grid, inputs) corrupted.")
 
 
 @dataclass

@@ -82,10 +82,8 @@ for _a in ASSUMPTIONS:
              "result whose proof uses it (directly or through the results it cites), listed "
              "with line numbers; an assumption no proof uses or no result states is a finding",
              "audit", *_STRUCT, printed=hd.HYPOTHESES[_a].text,
-             mutants=(Mutant("stated by no result", "data",
-                             kwargs={"data": mut.unstated_everywhere(_DATA, _a)}),
-                      Mutant("used by no proof", "data",
-                             kwargs={"data": mut.unused_everywhere(_DATA, _a)})),
+             mutants=(Mutant.data("stated by no result", data=mut.unstated_everywhere(_DATA, _a)),
+                      Mutant.data("used by no proof", data=mut.unused_everywhere(_DATA, _a))),
              )(lambda data=_DATA, a=_a: _assumption(a, data))
 
 
@@ -104,8 +102,8 @@ def _hypotheses(label: str, data=_DATA) -> Outcome:
 def _hypotheses_mutants(label):
     a = audit_result(_DATA, label)
     if a.unstated:           # state what is missing: the finding must disappear
-        return (Mutant("the missing hypotheses stated", "data",
-                       kwargs={"data": mut.hypotheses_stated(_DATA, label, a.unstated)}),)
+        return (Mutant.data("the missing hypotheses stated",
+                            data=mut.hypotheses_stated(_DATA, label, a.unstated)),)
     spurious, data = mut.spurious_use(_DATA, label)
     out = [Mutant(f"the proof also uses {spurious}", "data", kwargs={"data": data})]
     refs = _DATA.index.statements[label].refs
@@ -175,10 +173,9 @@ for _g in alg.GAPS:
              f"alg:nbl leaves undefined: {_g.undefined}. Whether that changes a result, and "
              "what the toolkit chooses (probed by running it)", _method, _tol, _why,
              printed=f"line {_g.line}: {_g.quote}",
-             mutants=(Mutant("the toolkit chooses otherwise", "witness",
-                             kwargs={"probe": mut.BAD_PROBES[_g.id]}),
-                      Mutant("the gap changes a result", "data",
-                             kwargs={"gaps": mut.gap_changes_result(alg.GAPS, _g.id)})),
+             mutants=(Mutant.witness("the toolkit chooses otherwise", probe=mut.BAD_PROBES[_g.id]),
+                      Mutant.data("the gap changes a result",
+                                  gaps=mut.gap_changes_result(alg.GAPS, _g.id))),
              )(lambda probe=None, gaps=alg.GAPS, g=_g.id: _gap(g, probe, gaps))
 
 

@@ -87,10 +87,9 @@ def _library(case: wit.Case):
           "witness moments ~1e-14 (direct_definitions), the witness zeros are bisected to "
           "1e-10 rad; 1e-9 and 1e-6 deg leave room for both",
           covers=("prop:local_jacobian",),
-          mutants=(Mutant("witness d = 2 rate without the factor |theta|^2 = 1 - Delta^2/4",
-                          "formula", kwargs={"theta_factor": False}),
-                   Mutant("witness arms at Delta x 1.02", "witness",
-                          kwargs={"delta_scale": 1.02})))
+          mutants=(Mutant.formula("witness d = 2 rate without the factor |theta|^2 = 1 - Delta^2/4",
+                                  theta_factor=False),
+                   Mutant.witness("witness arms at Delta x 1.02", delta_scale=1.02)))
 def _isotropic(theta_factor: bool = True, delta_scale: float = 1.0):
     worst_rate, worst_lam, worst_def, rows = 0.0, 0.0, 0.0, []
     for key in PAPER_LINKS:
@@ -152,10 +151,8 @@ _EIG_ANGLES = (0.0, 30.0, 90.0)
           "the witness quadrature is accurate to ~1e-15 (Gauss-Legendre in boundary-aligned "
           "coordinates); the smallest defect off the eigenvectors on this grid is ~0.1, so "
           "the two thresholds separate the cases by orders of magnitude",
-          mutants=(Mutant("witness Sigma's axis turned by 2 deg", "witness",
-                          kwargs={"axis_offset": 2.0}),
-                   Mutant("witness arms shifted by 0.05 along v* (asymmetric)", "formula",
-                          kwargs={"shift": 0.05})))
+          mutants=(Mutant.witness("witness Sigma's axis turned by 2 deg", axis_offset=2.0),
+                   Mutant.formula("witness arms shifted 0.05 along v* (asymmetric)", shift=0.05)))
 def _eigenvector(axis_offset: float = 0.0, shift: float = 0.0):
     wrong, rows, smallest_off = [], [], math.inf
     for key in _EIG_LINKS:
@@ -204,10 +201,9 @@ _FLIPS = (
           "one-sided 4th-order differences) agrees to <= 2e-8 (the cube's diagonal is a kink "
           "of H''); the flipped rates are >= 2.6e-3 in size, far beyond either",
           covers=("eq:decision_stability",),
-          mutants=(Mutant("every departure replaced by N(0, I) (no flip to find)", "data",
-                          kwargs={"isotropic": True}),
-                   Mutant("witness rate with the wrong sign", "witness",
-                          kwargs={"witness_sign": -1.0})))
+          mutants=(Mutant.data("every departure replaced by N(0, I) (no flip to find)",
+                               isotropic=True),
+                   Mutant.witness("witness rate with the wrong sign", witness_sign=-1.0)))
 def _mispredicts(isotropic: bool = False, witness_sign: float = 1.0):
     flips, bad, rows = 0, [], []
     for name, case in _FLIPS:
@@ -266,10 +262,8 @@ _BIASED = (
           "both are quadratures accurate to ~1e-12 and both zeros are bisected/brentq'd to "
           "~1e-12 rad",
           covers=("prop:population_equilibrium",),
-          mutants=(Mutant("departures removed (cond 1, shift 0, intercept 0)", "data",
-                          kwargs={"strength": 0.0}),
-                   Mutant("witness angle read 0.01 deg off", "witness",
-                          kwargs={"angle_offset": 0.01})))
+          mutants=(Mutant.data("departures removed (cond 1, shift 0, intercept 0)", strength=0.0),
+                   Mutant.witness("witness angle read 0.01 deg off", angle_offset=0.01)))
 def _biased(strength: float = 1.0, angle_offset: float = 0.0):
     bad, rows, biased = [], [], 0
     for name, case in _BIASED:

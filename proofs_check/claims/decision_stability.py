@@ -55,8 +55,8 @@ def _residuals(res: dict, what: str) -> Outcome:
           "phi'(g(z)) = z implies g' = 1/phi''(g) and g'' = -phi'''(g)/phi''(g)^3 (also "
           "app:elicitation_stability, app:self_concordance)", "symbolic", *_EXACT,
           printed="g' = 1/phi''(g), g'' = -phi'''(g)/phi''(g)^3",
-          mutants=(Mutant("printed g'' with + sign", "printed", kwargs={"sign": 1}),
-                   Mutant("printed g'' with phi''^2", "printed", kwargs={"power": 2})))
+          mutants=(Mutant.printed("printed g'' with + sign", sign=1),
+                   Mutant.printed("printed g'' with phi''^2", power=2)))
 def _link_derivs(sign=-1, power=3):
     res = {}
     for k, phi in pt.elicitation_potentials().items():
@@ -72,7 +72,7 @@ def _link_derivs(sign=-1, power=3):
           "|g''| <= R g' is equivalent to |(log g')'| <= R and to |phi'''(m)| <= R phi''(m)^2, "
           "i.e. |d/dm (1/phi'')| <= R (app:self_concordance)", "symbolic", *_EXACT,
           printed="|phi'''| <= R phi''^2 and |d/dm (1/phi'')| <= R",
-          mutants=(Mutant("printed |phi'''| <= R phi''^3", "printed", kwargs={"power": 3}),))
+          mutants=(Mutant.printed("printed |phi'''| <= R phi''^3", power=3),))
 def _sc_equiv(power=2):
     z = sp.Symbol("z", real=True)
     g = sp.Function("g")(z)
@@ -97,10 +97,8 @@ def _sc_equiv(power=2):
           "the phi-formulas as 1-D m-integrals by tanh-sinh at 40 digits (~1e-30) against the "
           "library's 30-digit tier (~1e-25); 1e-20 leaves a wide margin",
           covers=("eq:app_mustar_elicitation", "eq:app_m2_elicitation"),
-          mutants=(Mutant("eq:app_m2_elicitation with phi''^2", "formula",
-                          kwargs={"m2_power": 2}),
-                   Mutant("phi_rho at rho = 0.72 against the library at 0.6", "link",
-                          kwargs={"rho": "18/25"})))
+          mutants=(Mutant.formula("eq:app_m2_elicitation with phi''^2", m2_power=2),
+                   Mutant.link("phi_rho at rho = 0.72 against the library at 0.6", rho="18/25")))
 def _elicitation_lambda(m2_power=3, rho="3/5"):
     delta = sp.Rational(1, 5)
     w = elicitation_moments(el.weighted_entropy_potential(sp.Rational(rho)), delta,
@@ -133,8 +131,8 @@ def _elicitation_lambda(m2_power=3, rho="3/5"):
           "(the toolkit's kappa against the same definition is a test: tests/proofs_check/"
           "witnesses/test_gaussian.py::test_toolkit_kappa_is_the_definition)",
           printed="e^{a^2/2} Phi(-a)",
-          mutants=(Mutant("printed e^{a^2/2} Phi(a)", "printed", kwargs={"sign": 1}),
-                   Mutant("printed e^{a^2} Phi(-a)", "printed", kwargs={"half": 1})))
+          mutants=(Mutant.printed("printed e^{a^2/2} Phi(a)", sign=1),
+                   Mutant.printed("printed e^{a^2} Phi(-a)", half=1)))
 def _kappa(sign=-1, half=0.5):
     rows, worst = [], mpmath.mpf(0)
     with mpmath.workdps(40):
@@ -243,10 +241,9 @@ for _key, _row in PAPER_LINKS.items():
              "accurate to ~1e-13; R is a float64 sup; a violation beyond 1e-9 would be real",
              covers=("eq:self-concordance-m2-bound", "eq:self-concordance-mu-bound",
                      "eq:self-concordance-curvature-control"),
-             mutants=(Mutant("R 0.1% too small", "formula", kwargs={"R_scale": 0.999}),
-                      Mutant("R 0.1% too large", "formula", kwargs={"R_scale": 1.001}),
-                      Mutant("witnesses at 1.01 Delta", "witness",
-                             kwargs={"witness_delta": 1.01})),
+             mutants=(Mutant.formula("R 0.1% too small", R_scale=0.999),
+                      Mutant.formula("R 0.1% too large", R_scale=1.001),
+                      Mutant.witness("witnesses at 1.01 Delta", witness_delta=1.01)),
              )(lambda key=_key, R_scale=1.0, witness_delta=1.0: _bound_check(key, R_scale,
                                                                               witness_delta))
 
@@ -260,9 +257,9 @@ for _key, _row in PAPER_LINKS.items():
           "the margins are below -0.3 at every (link, Delta), far from 0; Delta_SC by brentq "
           "on the margin to 1e-12", printed="a sufficient condition for local decision "
           "stability",
-          mutants=(Mutant("R divided by 20", "formula", kwargs={"R_scale": 0.05}),
-                   Mutant("a separation Delta = 1.98 added", "data",
-                          kwargs={"deltas": ("0.2", "1", "1.8", "1.98")})))
+          mutants=(Mutant.formula("R divided by 20", R_scale=0.05),
+                   Mutant.data("a separation Delta = 1.98 added",
+                               deltas=("0.2", "1", "1.8", "1.98"))))
 def _vacuous(R_scale=1.0, deltas=_DELTAS):
     rows, holds, stable = [], 0, 0
     dsc_all, exact_all = [], []
@@ -303,8 +300,7 @@ def _vacuous(R_scale=1.0, deltas=_DELTAS):
           "when the sufficient condition is not satisfied", "certified",
           "certified sign of lambda*; float64 margin", "an example suffices: a certified "
           "lambda* > 0 where the margin is clearly negative",
-          mutants=(Mutant("R = 0 (margin Delta/2 > 0 everywhere)", "formula",
-                          kwargs={"R_scale": 0.0}),))
+          mutants=(Mutant.formula("R = 0 (margin Delta/2 > 0 everywhere)", R_scale=0.0),))
 def _conservative(R_scale=1.0):
     examples = []
     for key in PAPER_LINKS:
@@ -345,8 +341,7 @@ def _r_claim(kind, family, params_list, expected):
     return check
 
 
-_R_MUT = (Mutant("expected R x (1 + 1e-6)", "printed",
-                 kwargs={"scale": 1 + sp.Rational(1, 10**6)}),)
+_R_MUT = (Mutant.printed("expected R x (1 + 1e-6)", scale=1 + sp.Rational(1, 10**6)),)
 register("sc-constant-logistic", "eq:self-concordance-link", "sec:decision_stability_geometry",
          "The logistic link satisfies eq:self-concordance-link with R = sup|g''|/g' = 1 "
          "(approached as z -> +-oo; not printed in the paper)", "symbolic",

@@ -86,10 +86,9 @@ for _name, _row in _TABLE.items():
              f"Row '{_name}' of the table: phi(r) = {_s(_row['phi'])} has the printed Bregman "
              "weight w, dual coordinate vartheta and response map g_phi", "symbolic", *_EXACT,
              printed=f"w = {_s(_row['w'])}, vartheta = {_s(_row['theta'])}, g = {_s(_row['g'])}",
-             mutants=(Mutant("printed w doubled", "printed",
-                             kwargs={"printed": {**_row, "w": 2 * _row["w"]}}),
-                      Mutant("printed g at 2 vartheta", "printed",
-                             kwargs={"printed": {**_row, "g": _row["g"].subs(THETA, 2 * THETA)}}))
+             mutants=(Mutant.printed("printed w doubled", printed={**_row, "w": 2 * _row["w"]}),
+                      Mutant.printed("printed g at 2 vartheta",
+                                     printed={**_row, "g": _row["g"].subs(THETA, 2 * THETA)}))
              )(lambda printed=None, name=_name: _table_row(name, printed))
 
 
@@ -104,8 +103,7 @@ def _dual(name):
           "Burg entropy -log r on (0, inf) produces a response map on a restricted dual "
           "domain, so it violates phi'(I) = R", "symbolic", *_EXACT,
           printed="restricted dual domain (not R)",
-          mutants=(Mutant("negative entropy in place of Burg", "data",
-                          kwargs={"name": "negative-entropy"}),))
+          mutants=(Mutant.data("negative entropy in place of Burg", name="negative-entropy"),))
 def _burg_dual(name="burg"):
     lo, hi, covers = _dual(name)
     computed = f"phi'({_s(_TABLE[name]['domain'])}) = ({_s(lo)}, {_s(hi)}); covers R: {covers}"
@@ -117,8 +115,8 @@ def _burg_dual(name="burg"):
           "The quadratic potential and binary negative entropy have dual domain R, producing "
           "the identity and logistic response maps", "symbolic", *_EXACT,
           printed="R for both",
-          mutants=(Mutant("Burg in place of binary negative entropy", "data",
-                          kwargs={"names": ("quadratic", "burg")}),))
+          mutants=(Mutant.data("Burg in place of binary negative entropy",
+                               names=("quadratic", "burg")),))
 def _dual_r(names=("quadratic", "binary-negative-entropy")):
     parts, ok = [], True
     for name in names:
@@ -135,10 +133,9 @@ def _dual_r(names=("quadratic", "binary-negative-entropy")):
           "map, while Burg entropy produces an inverse-type response map on a restricted dual "
           "domain.' Is what it says of negative entropy true, and complete?", "symbolic",
           *_EXACT, printed="exponential response map (dual domain not stated)",
-          mutants=(Mutant("printed map exp(2 vartheta)", "printed",
-                          kwargs={"g_printed": sp.exp(2 * THETA)}),
-                   Mutant("Burg entropy (restricted dual domain) in its place", "data",
-                          kwargs={"name": "burg", "g_printed": -1 / THETA})))
+          mutants=(Mutant.printed("printed map exp(2 vartheta)", g_printed=sp.exp(2 * THETA)),
+                   Mutant.data("Burg entropy (restricted dual domain) in its place",
+                               name="burg", g_printed=-1 / THETA)))
 def _negent_dual(name="negative-entropy", g_printed=_EXP_MAP):
     row = _TABLE[name]
     lo, hi, covers = _dual(name)
@@ -175,8 +172,7 @@ def _affine_expected_loss(phi, pred, c=1):
 @register("bregman-mean-identity", "lem:bregman_mean", "app:bregman_mean",
           "E_F[l(r,Y)] - E_F[l(mu_F,Y)] = l(r, mu_F) for every F with mean mu_F",
           "symbolic", *_EXACT, printed="E_F[l(r,Y)] - E_F[l(mu_F,Y)] = l(r, mu_F)",
-          mutants=(Mutant("right side l(mu_F, r) (arguments swapped)", "formula",
-                          kwargs={"swap": True}),))
+          mutants=(Mutant.formula("right side l(mu_F, r) (arguments swapped)", swap=True),))
 def _bregman_mean(swap=False):
     res = {}
     for k, phi in pt.elicitation_potentials().items():
@@ -191,7 +187,7 @@ def _bregman_mean(swap=False):
           "unique minimiser of E_F[l(r,Y)]", "property-based", "l(r,mu) > 0 at 30 digits",
           "exact rational (r, mu) with |r - mu| >= 1/1000 give l(r,mu) >~ 1e-7, far above the "
           "1e-30 evaluation error",
-          mutants=(Mutant("concave potential -phi", "formula", kwargs={"sign": -1}),))
+          mutants=(Mutant.formula("concave potential -phi", sign=-1),))
 def _bregman_min(sign=1):
     rng = np.random.default_rng(20240601)
     bad, n, cases = [], 0, []
@@ -222,7 +218,7 @@ def _bregman_min(sign=1):
 @register("bregman-derivative", "eq:app_bregman_derivative", "app:bregman_mean",
           "d/dr l_phi(r, y) = w(r)(r - y) with w = phi'' (also displayed in "
           "sec:elicitation_geometry)", "symbolic", *_EXACT, printed="w(r)(r - y)",
-          mutants=(Mutant("printed w(r)(y - r)", "printed", kwargs={"sign": -1}),))
+          mutants=(Mutant.printed("printed w(r)(y - r)", sign=-1),))
 def _bregman_derivative(sign=1):
     res = {k: sp.simplify(sp.diff(pt.bregman_loss(phi, R, Y), R)
                           - sign * sp.diff(phi, M, 2).subs(M, R) * (R - Y))
@@ -233,7 +229,7 @@ def _bregman_derivative(sign=1):
 @register("bregman-second-order", "eq:app_bregman_derivative", "app:bregman_mean",
           "l_phi(r, y) = w(r)(y - r)^2/2 + o((y - r)^2) as y -> r", "symbolic", *_EXACT,
           printed="w(r)(y - r)^2/2",
-          mutants=(Mutant("printed w(r)(y - r)^2 (no 1/2)", "printed", kwargs={"coef": 1}),))
+          mutants=(Mutant.printed("printed w(r)(y - r)^2 (no 1/2)", coef=1),))
 def _bregman_second(coef=_HALF):
     res = {}
     for k, phi in pt.elicitation_potentials().items():
@@ -249,10 +245,9 @@ def _bregman_second(coef=_HALF):
 @register("conjugate-gradient-is-link", "eq:app_convex_conjugate", "app:primal_dual",
           "(phi*)' = (phi')^-1 = g_phi on the dual domain, for the potentials of "
           "tab:app_bregman_examples", "symbolic", *_EXACT, printed="the table's g column",
-          mutants=(Mutant("conjugate sign flipped: phi(r*) - r* vartheta", "formula",
-                          kwargs={"sign": -1}),
-                   Mutant("printed g of Burg replaced by 1/vartheta", "printed",
-                          kwargs={"printed_g": {"burg": 1 / THETA}})))
+          mutants=(Mutant.formula("conjugate sign flipped: phi(r*) - r* vartheta", sign=-1),
+                   Mutant.printed("printed g of Burg replaced by 1/vartheta",
+                                  printed_g={"burg": 1 / THETA})))
 def _conjugate(sign=1, printed_g=None):
     parts, bad, wrong = [], [], []
     for name, row in _TABLE.items():
@@ -287,8 +282,7 @@ _INDUCED = {"identity": pt.R, "exp": sp.exp(pt.R), "logistic": sp.exp(pt.R) / (1
           "phi_g(m) = int_{m0}^m g^-1(s) ds is strictly convex on M = g(R), phi_g' = g^-1 "
           "and g = (phi_g')^-1 (identity, exp, logistic and probit links)", "symbolic", *_EXACT,
           covers=("eq:app_potential_from_link",),
-          mutants=(Mutant("phi_g = int g(s) ds (g in place of g^-1)", "formula",
-                          kwargs={"integrand": "link"}),))
+          mutants=(Mutant.formula("phi_g = int g(s) ds (g in place of g^-1)", integrand="link"),))
 def _induced(integrand="inverse"):
     z = pt.R                                    # the links' variable (a real symbol)
     parts, bad, consts, n_ftc = [], [], [], 0
@@ -338,9 +332,8 @@ _POINTS = {(0, 1): [("1/5", "7/10"), ("9/10", "1/20")],
           "relative 1e-25 at 40 digits",
           "tanh-sinh quadrature of a smooth integrand at 40 working digits is accurate to ~1e-35",
           covers=("eq:app_bregman_loss",),
-          mutants=(Mutant("loss with 2 phi'(r)(y - r)", "formula", kwargs={"c": 2}),
-                   Mutant("remainder kernel (s - r) in place of (y - s)", "witness",
-                          kwargs={"kernel": "s-r"})))
+          mutants=(Mutant.formula("loss with 2 phi'(r)(y - r)", c=2),
+                   Mutant.witness("remainder kernel (s - r) in place of (y - s)", kernel="s-r")))
 def _bregman_loss(c=1, kernel="y-s"):
     rows, worst = [], mpmath.mpf(0)
     pots = [(name, row["phi"], row["domain"]) for name, row in _TABLE.items()]

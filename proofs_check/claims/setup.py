@@ -40,9 +40,8 @@ register_not_checked(
           "geometry to 1e-12; no context with m_{a*}(x) < m_{-a*}(x) - 1e-15",
           "identities of the construction (rounding only) and a pointwise consequence of "
           "eq:model; 1e-15 allows the float64 rounding of m_a when v*^T x is ~1e-16",
-          mutants=(Mutant("oracle sgn(-v*^T x)", "formula", kwargs={"sign": -1}),
-                   Mutant("Delta_beta read as 1.001 Delta", "formula",
-                          kwargs={"delta_scale": 1.001})))
+          mutants=(Mutant.formula("oracle sgn(-v*^T x)", sign=-1),
+                   Mutant.formula("Delta_beta read as 1.001 Delta", delta_scale=1.001)))
 def _separation(sign=1, delta_scale=1.0):
     worst_geo, bad, n, disagree = 0.0, 0, 0, 0
     for key in ("logistic", "tt-stable", "we-0.60"):
@@ -87,10 +86,10 @@ _REGRET_CASES = (("logistic", "1", 2), ("tt-near-critical", "0.2", 5))
           "property-based", "absolute 1e-9 on R_t (t <= 2000); oracle regret exactly 0",
           "both sides sum the same 2000 float64 terms of size <= 1 in different orders "
           "(rounding ~1e-13); the oracle plays a* so every term is 0",
-          mutants=(Mutant("definition summed over t < T (one round short)", "formula",
-                          kwargs={"short": 1, "cases": _REGRET_CASES[:1]}),
-                   Mutant("a*(x) = sgn(-v*^T x) in the definition", "formula",
-                          kwargs={"sign": -1, "cases": _REGRET_CASES[:1]})))
+          mutants=(Mutant.formula("definition summed over t < T (one round short)",
+                                  short=1, cases=_REGRET_CASES[:1]),
+                   Mutant.formula("a*(x) = sgn(-v*^T x) in the definition",
+                                  sign=-1, cases=_REGRET_CASES[:1])))
 def _regret(short=0, sign=1, cases=_REGRET_CASES):
     worst, neg, rows = 0.0, 0, []
     rec = np.array([1, 10, 150, 151, 700, 2000])

@@ -13,18 +13,14 @@ import pytest
 
 from proofs_check.cli import main
 from proofs_check.cli.jsonout import schema
+from tests.proofs_check.cli_json import run_json as envelope
 
 LOGISTIC = ["--family", "logistic"]
 SIM = ["simulate", *LOGISTIC, "--delta", "1", "--n", "1000", "--reps", "8", "--no-cache"]
 
 
 def run_json(capsys, *argv) -> list:
-    code = main([*argv, "--json", "--quiet"])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    data = json.loads(out)
-    jsonschema.validate(data, schema(argv[0]))
-    return data["results"]
+    return envelope(capsys, *argv)["results"]
 
 
 def _without_timing(row: dict) -> dict:

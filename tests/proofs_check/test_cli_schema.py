@@ -11,20 +11,13 @@ from importlib import resources
 import jsonschema
 import pytest
 
-from proofs_check.cli import SUBCOMMANDS, main
-from proofs_check.cli.jsonout import FORMAT, dumps, schema
+from proofs_check.cli import SUBCOMMANDS
+from proofs_check.cli.jsonout import dumps, schema
+from tests.proofs_check.cli_json import run_json
 
 WITH_JSON = [m.NAME for m in SUBCOMMANDS]
 
 
-def run_json(capsys, *argv) -> dict:
-    code = main([*argv, "--json", "--quiet"])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    data = json.loads(out)
-    jsonschema.validate(data, schema(argv[0]))
-    assert data["command"] == argv[0] and data["format"] == FORMAT
-    return data
 
 
 @pytest.mark.parametrize("command", WITH_JSON)

@@ -34,13 +34,13 @@ def _toy():
     reg = Registry()
 
     @reg.register("good", "eq:a", "sec:x", "1 + 1 = 2", "symbolic", "exact", "why",
-                  mutants=(Mutant("two is three", "printed", kwargs={"two": 3}),))
+                  mutants=(Mutant.printed("two is three", two=3),))
     def _good(two=2):
         return Outcome(PASS if 1 + 1 == two else DISCREPANCY, str(1 + 1))
 
     @reg.register("weak", "eq:b", "sec:x", "a check that cannot fail", "symbolic", "exact",
-                  "why", mutants=(Mutant("ignored", "printed", kwargs={"x": 1}),
-                                  Mutant("noticed", "formula", kwargs={"x": 2})))
+                  "why", mutants=(Mutant.printed("ignored", x=1),
+                                  Mutant.formula("noticed", x=2)))
     def _weak(x=0):
         return Outcome(FAIL if x == 2 else PASS, "1")
 
@@ -92,7 +92,7 @@ def test_runner_filters_and_full_mode():
 def test_a_failing_baseline_is_a_defect():
     reg = Registry()
     reg.register("broken", "eq:a", "sec:x", "s", "symbolic", "exact", "why",
-                 mutants=(Mutant("m", "printed", kwargs={"x": 1}),))(
+                 mutants=(Mutant.printed("m", x=1),))(
         lambda x=0: Outcome(FAIL if x == 0 else PASS, "1"))
     rep = run_mutation(registry=reg)
     assert rep.claims[0].defect == "unmutated verdict is FAIL"
@@ -140,3 +140,10 @@ def test_every_quick_mutant_is_killed():
     rep = run_mutation(quick=True)
     bad = {c.id: c.defect for c in rep.claims if c.defect}
     assert not bad, f"{len(bad)} defects: {bad}"
+
+
+def test_kind_constructors_spell_the_same_mutant():
+    for kind in ("printed", "formula", "link", "witness", "data"):
+        short = getattr(Mutant, kind)("name", name=1, x=(2, 3))
+        assert short == Mutant("name", kind, kwargs={"name": 1, "x": (2, 3)})
+        assert short.kwargs == {"name": 1, "x": (2, 3)}

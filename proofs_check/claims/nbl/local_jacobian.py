@@ -51,8 +51,7 @@ __all__: list[str] = []
 _DELTAS = ("0.2", "1")
 _DIMS = (2, 3)
 _FD_TOL = 1e-9      # derivative checks, x max(1, S)
-_PHI0_WRONG = Mutant("phi0(0) -> 1.1 phi0(0) in the paper's formula", "formula",
-                     kwargs={"phi0": 1.1 * PHI0})
+_PHI0_WRONG = Mutant.formula("phi0(0) -> 1.1 phi0(0) in the paper's formula", phi0=1.1 * PHI0)
 
 
 _DIRECT_TOL = 1e-12
@@ -90,8 +89,7 @@ def _kappa_identity(phi0: float = PHI0):
           "mu* = E[g'(U + Delta Z/2) 1{Z>0}] (2-D) equals the 1-D reduction "
           "E[g'(W) Phi(Delta W/(2s))], W ~ N(0,1), used by the toolkit", "high-precision",
           f"relative {_DIRECT_TOL:g}", _DIRECT_WHY,
-          mutants=(Mutant("definition U + Delta Z/2 -> U + Delta Z", "witness",
-                          kwargs={"shift": 1.0}),))
+          mutants=(Mutant.witness("definition U + Delta Z/2 -> U + Delta Z", shift=1.0),))
 def _mu_reduction(shift: float = 0.5):
     rows, worst = [], 0.0
     for key, d in DIRECT_CASES:
@@ -126,10 +124,8 @@ def _paper_rates(delta: float, mu: float, m2: float, phi0: float, theta_norm2: f
           "2-D definitions", "high-precision", "absolute 1e-9 x max(1, S) per rate",
           _SPEC_TOL_WHY,
           mutants=(_PHI0_WRONG,
-                   Mutant("||theta||^2 = 1 - Delta^2/4 -> 1", "formula",
-                          kwargs={"theta_norm2": 1.0}),
-                   Mutant("witness differentiates F instead of h = P F", "witness",
-                          kwargs={"project": False})))
+                   Mutant.formula("||theta||^2 = 1 - Delta^2/4 -> 1", theta_norm2=1.0),
+                   Mutant.witness("witness differentiates F instead of h = P F", project=False)))
 def _jacobian_spectrum(phi0: float = PHI0, theta_norm2: float | None = None,
                        project: bool = True):
     delta = float(REFERENCE_DELTA)
@@ -174,10 +170,9 @@ _RATE_KEYS = tuple(PAPER_LINKS)
           "from the 2-D moments", "high-precision",
           "absolute 1e-9 x max(1, S) for 'equal'; 'exceeds' when the d = 2 rate is above "
           "lambda* by more than that", _SPEC_TOL_WHY,
-          mutants=(Mutant("lambda* without the positive part of m2", "formula",
-                          kwargs={"positive_part": False}),
-                   Mutant("only the links with m2 >= 0 at both separations", "link",
-                          kwargs={"keys": ("tt-unstable", "we-0.60", "we-0.72", "we-0.80")})))
+          mutants=(Mutant.formula("lambda* without the positive part of m2", positive_part=False),
+                   Mutant.link("only the links with m2 >= 0 at both separations",
+                               keys=("tt-unstable", "we-0.60", "we-0.72", "we-0.80"))))
 def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS):
     worst_d3, gaps, rows = 0.0, [], []
     same_sign = True
@@ -281,8 +276,7 @@ def _h_lin(phi0: float = PHI0):
           "Dh(v*)[u] = DP(v*)[u] F(v*) + P^perp DF(v*)[u]: finite differences of the own h, of "
           "P_v^perp and of the own F along v_u(eps) (" + _CASES_TXT + ")", "high-precision",
           _JAC_TOL, _JAC_TOL_WHY,
-          mutants=(Mutant("the DP(v*)[u] F(v*) term dropped", "formula",
-                          kwargs={"with_dp_term": False}),))
+          mutants=(Mutant.formula("the DP(v*)[u] F(v*) term dropped", with_dp_term=False),))
 def _dh_product(with_dp_term: bool = True):
     errs = []
     for r in jacobian_steps(_DELTAS, _DIMS):
@@ -297,7 +291,7 @@ def _dh_product(with_dp_term: bool = True):
           "DP(v*)[u] = -(u v*^T + v* u^T) and DP(v*)[u] F(v*) = -kappa* u, with F(v*) from the "
           "own quadrature and kappa* = 2 phi0(0) m0 + Delta mu* from nbl_theory.stability "
           "(" + _CASES_TXT + ")", "high-precision", _JAC_TOL, _JAC_TOL_WHY,
-          mutants=(Mutant("DP(v*)[u] = +(u v*^T + v* u^T)", "formula", kwargs={"sign": 1.0}),))
+          mutants=(Mutant.formula("DP(v*)[u] = +(u v*^T + v* u^T)", sign=1.0),))
 def _proj_derivative(sign: float = -1.0):
     errs, worst_dp = [], 0.0
     for r in jacobian_steps(_DELTAS, _DIMS):
@@ -318,8 +312,8 @@ def _proj_derivative(sign: float = -1.0):
           " |v_eps^T X - cos(eps||u||)(Z + tan(eps||u||) u^T X/||u||)| <= 1e-14 (1 + ||X||)",
           "v_eps^T X = cos(eps||u||) [Z + tan(eps||u||) u^T P^perp X/||u||] is an algebraic "
           "identity; dividing by cos > 0 keeps the inequality",
-          mutants=(Mutant("the condition cos(eps||u||) > 0 dropped (angles up to 0.99 pi)",
-                          "formula", kwargs={"max_angle": 0.99}),))
+          mutants=(Mutant.formula("the condition cos(eps||u||) > 0 dropped (angles up to 0.99 pi)",
+                                  max_angle=0.99),))
 def _moving_halfspace(max_angle: float = 0.49):
     rng = np.random.default_rng(11)
     mism, worst, n, flipped = 0, 0.0, 0, 0
@@ -355,6 +349,15 @@ def _moving_halfspace(max_angle: float = 0.49):
                    "draws, as the condition cos(eps||u||) > 0 of the paper requires")
 
 
+def _boundary_derivative(arm: str, coef: float, what: str) -> Outcome:
+    """The finite-difference derivative ``arm`` (DFp or DFm) of jacobian_steps against
+    coef M u."""
+    errs = [(r, float(np.abs(r[arm] - coef * r["M"] @ r["u"]).max()) / r["S"])
+            for r in jacobian_steps(_DELTAS, _DIMS)]
+    return _jac_outcome(errs, what, f"F_{'+' if arm == 'DFp' else '-'} by the witness's own "
+                        "one-arm integral; M by the 1-D reduction")
+
+
 @register("boundary-derivative-fplus", "eq:app-boundary-Fplus", "app:local_jacobian",
           "DF_+(v*)[u] = phi0(0) E[g(theta^T P^perp X)(u^T P^perp X) P^perp X] = phi0(0) "
           "E[g(theta^T P^perp X) P^perp X (P^perp X)^T] u, F_+(v) = E[g(beta_+^T X) X "
@@ -365,21 +368,11 @@ def _bfplus(phi0: float = PHI0):
     return _boundary_derivative("DFp", phi0, "DF_+ - phi0(0) M u")
 
 
-def _boundary_derivative(arm: str, coef: float, what: str) -> Outcome:
-    """The finite-difference derivative ``arm`` (DFp or DFm) of jacobian_steps against
-    coef M u."""
-    errs = [(r, float(np.abs(r[arm] - coef * r["M"] @ r["u"]).max()) / r["S"])
-            for r in jacobian_steps(_DELTAS, _DIMS)]
-    return _jac_outcome(errs, what, f"F_{'+' if arm == 'DFp' else '-'} by the witness's own "
-                        "one-arm integral; M by the 1-D reduction")
-
-
 @register("boundary-derivative-fminus", "eq:app-boundary-Fminus", "app:local_jacobian",
           "DF_-(v*)[u] = -phi0(0) E[g(theta^T P^perp X) P^perp X (P^perp X)^T] u, F_-(v) = "
           "E[g(beta_-^T X) X 1{v^T X < 0}] (the moving boundary is the upper limit: opposite "
           "sign) (" + _CASES_TXT + ")", "high-precision", _JAC_TOL, _JAC_TOL_WHY,
-          mutants=(Mutant("the sign of DF_- flipped (+phi0(0) M u)", "formula",
-                          kwargs={"sign": 1.0}),))
+          mutants=(Mutant.formula("the sign of DF_- flipped (+phi0(0) M u)", sign=1.0),))
 def _bfminus(sign: float = -1.0):
     return _boundary_derivative("DFm", sign * PHI0, "DF_- + phi0(0) M u")
 
@@ -413,8 +406,9 @@ def _bf(phi0: float = PHI0):
           "d in {2, 3})", "high-precision", "absolute 1e-12 x max(1, S)",
           "1-D Gauss-Legendre integrals of smooth integrands (~1e-15); the toolkit's m0, m2 are "
           "float64 quadratures of the same order",
-          mutants=(Mutant("m2 theta theta^T -> m2 theta_hat theta_hat^T (||theta||^2 dropped)",
-                          "formula", kwargs={"unit_theta": True}),))
+          mutants=(Mutant.formula(
+              "m2 theta theta^T -> m2 theta_hat theta_hat^T (||theta||^2 dropped)",
+              unit_theta=True),))
 def _m0(unit_theta: bool = False):
     worst_m0, worst_mat, n = 0.0, 0.0, 0
     for c in paper_cases(_DELTAS, _DIMS):

@@ -103,8 +103,8 @@ def _rational_deltas(rng, n: int):
           "rational unit vectors (inverse stereographic projection) make it exact; in float64 "
           "the terms have size up to ||Delta||^2 <= 4 (ulp 8.9e-16) and ||v|| = 1 only to "
           "~1e-16: a few ulps",
-          mutants=(Mutant("Delta = u - (1/2)||Delta||^2 v* -> u - ||Delta||^2 v*", "formula",
-                          kwargs={"half": Fraction(1)}),))
+          mutants=(Mutant.formula("Delta = u - (1/2)||Delta||^2 v* -> u - ||Delta||^2 v*",
+                                  half=Fraction(1)),))
 def _delta_decomp(half: Fraction = Fraction(1, 2)):
     rng = np.random.default_rng(17)
     n_exact = 0
@@ -140,8 +140,7 @@ def _delta_decomp(half: Fraction = Fraction(1, 2)):
           "exact (==) in rational arithmetic; float 4e-15 absolute",
           "exact identity given ||v|| = ||v*|| = 1; in float64 the terms have size up to "
           "||Delta||^2 <= 4 (ulp 8.9e-16): a few ulps",
-          mutants=(Mutant("||Delta||^4/4 -> ||Delta||^4/2", "formula",
-                          kwargs={"quarter": Fraction(1, 2)}),))
+          mutants=(Mutant.formula("||Delta||^4/4 -> ||Delta||^4/2", quarter=Fraction(1, 2)),))
 def _tangent_delta(quarter: Fraction = Fraction(1, 4)):
     rng = np.random.default_rng(19)
     n_exact = 0
@@ -185,8 +184,7 @@ def _expansion_outcome(field: str, power: str, floor: float, phi0: float) -> Out
                    f"d={worst['d']} {worst['dir']}; <= 1 required)")
 
 
-_PHI0_WRONG = Mutant("phi0(0) -> 1.1 phi0(0) in eq:Jacobian", "formula",
-                     kwargs={"phi0": 1.1 * PHI0})
+_PHI0_WRONG = Mutant.formula("phi0(0) -> 1.1 phi0(0) in eq:Jacobian", phi0=1.1 * PHI0)
 
 
 _EXP_TOL = ("remainder ratio at the two smallest of 8 scales ||u|| = 1e-1..3e-4 (6.9e-4, 3e-4) "

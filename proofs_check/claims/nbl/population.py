@@ -41,8 +41,7 @@ __all__: list[str] = []
 
 _DELTAS = ("0.2", "1")
 _DIMS = (2, 3)
-_PHI0_WRONG = Mutant("phi0(0) -> 1.1 phi0(0) in the paper's formula", "formula",
-                     kwargs={"phi0": 1.1 * PHI0})
+_PHI0_WRONG = Mutant.formula("phi0(0) -> 1.1 phi0(0) in the paper's formula", phi0=1.1 * PHI0)
 
 
 @register("tangent-update-projection", "eq:tangent_update", "sec:nbl",
@@ -51,8 +50,8 @@ _PHI0_WRONG = Mutant("phi0(0) -> 1.1 phi0(0) in the paper's formula", "formula",
           "and rational W in d in {2, 3, 5}", "property-based", "exact (== 0) in rational "
           "arithmetic", "rational unit vectors (inverse stereographic projection) make the "
           "identities exact, so no tolerance is needed",
-          mutants=(Mutant("P_v^perp = I - v v^T -> I - 2 v v^T (a reflection)", "formula",
-                          kwargs={"coef": Fraction(2)}),))
+          mutants=(Mutant.formula("P_v^perp = I - v v^T -> I - 2 v v^T (a reflection)",
+                                  coef=Fraction(2)),))
 def _tangent_update(coef: Fraction = Fraction(1)):
     rng = np.random.default_rng(2024)
     n_exact = 0
@@ -81,8 +80,8 @@ def _tangent_update(coef: Fraction = Fraction(1)):
           "both fields are accurate to ~1e-15 x S (tests/sim/test_population.py, "
           "tests/proofs_check/witnesses/test_fields.py); 1e-12 leaves room for the float64 "
           "m0, mu*",
-          mutants=(Mutant("kappa* = 2 phi0(0) m0 + Delta mu* -> 2 phi0(0) m0 + Delta mu*/2",
-                          "formula", kwargs={"mu_factor": 0.5}),))
+          mutants=(Mutant.formula("kappa* = 2 phi0(0) m0 + Delta mu* -> 2 phi0(0) m0 + Delta mu*/2",
+                                  mu_factor=0.5),))
 def _equilibrium(mu_factor: float = 1.0):
     worst_h = worst_f = worst_lib = 0.0
     n = 0
@@ -133,8 +132,7 @@ def _jacobian(phi0: float = PHI0):
           "absolute 1e-8 x max(1, S)",
           "central differences with step 1e-4 on a smooth (C^2 away from v = 0) J: truncation "
           "~1e-9, quadrature noise / step ~1e-12",
-          mutants=(Mutant("J without the term -v^T E[m-(X) X]", "formula",
-                          kwargs={"linear_term": False}),))
+          mutants=(Mutant.formula("J without the term -v^T E[m-(X) X]", linear_term=False),))
 def _grad_j(linear_term: bool = True):
     worst, worst_lib, n = 0.0, 0.0, 0
     rng = np.random.default_rng(7)
@@ -175,10 +173,9 @@ _MC_RES = 0.02      # detectable bias, x max(1, S)
           f"{POWER_Z:.2f}) SE <= {_MC_RES:g} x max(1, S) (power 0.9)",
           "an identity: a 5-SE miss (probability ~6e-7 per coordinate) means a bug (FAIL); the "
           "resolution requirement makes a noisier run fail instead of passing more easily",
-          mutants=(Mutant("target field 5% too large", "witness",
-                          kwargs={"target_scale": 1.05}),
-                   Mutant("2,000 rounds per case (too noisy to resolve the stated bias)", "data",
-                          kwargs={"rounds": 2_000})))
+          mutants=(Mutant.witness("target field 5% too large", target_scale=1.05),
+                   Mutant.data("2,000 rounds per case (too noisy to resolve the stated bias)",
+                               rounds=2_000)))
 def _conditional(target_scale: float = 1.0, rounds: int = _N_MC):
     worst, worst_res, rows = 0.0, 0.0, []
     for i, row in enumerate(PAPER_LINKS.values()):
@@ -221,8 +218,8 @@ def _conditional(target_scale: float = 1.0, rounds: int = _N_MC):
           "quadrature error 1e-15; the derivative as in the other Richardson checks",
           printed="stable / near-critical: restoring; unstable: not restoring",
           mutants=(_PHI0_WRONG,
-                   Mutant("printed regime of tt-unstable -> stable", "printed",
-                          kwargs={"regimes": {"tt-unstable": "stable"}})))
+                   Mutant.printed("printed regime of tt-unstable -> stable",
+                                  regimes={"tt-unstable": "stable"})))
 def _restoring(phi0: float = PHI0, regimes: dict | None = None):
     rows, bad, worst = [], [], 0.0
     beta, _, _ = pop.arm_vectors("0.2", 2)           # the paper's rotation: v* = e1
@@ -304,9 +301,8 @@ def _trajectory_z(R: int, n: int, seed: int, resolution: float,
           _TRAJ_WHY + "; detects gross errors only (a field ~15% off); the slow claim "
           "conditional-field-trajectories-large has ~17x the samples",
           covers=("eq:app-conditional-h",),
-          mutants=(Mutant("field 20% too large", "witness", kwargs={"field_factor": 1.2}),
-                   Mutant("8 replications (too noisy to resolve the stated bias)", "data",
-                          kwargs={"R": 8})))
+          mutants=(Mutant.witness("field 20% too large", field_factor=1.2),
+                   Mutant.data("8 replications (too noisy to resolve the stated bias)", R=8)))
 def _conditional_traj(field_factor: float = 1.0, R: int = _TRAJ_R):
     out = _trajectory_z(R, _TRAJ_N, 400, _TRAJ_RES, field_factor)
     out.evidence = {"eq:app-conditional-F": "sums of W_t - F(v_{t-1}): " + out.computed,
@@ -323,9 +319,9 @@ def _conditional_traj(field_factor: float = 1.0, R: int = _TRAJ_R):
           f"|z| <= {DETECT_Z:g} for every statistic, {_TRAJ_SLOW_R} replications x "
           f"{_TRAJ_SLOW_N} rounds per link, resolution <= {_TRAJ_SLOW_RES:g} x max(1, S) per "
           "round (power 0.9)", _TRAJ_WHY, quick=False, covers=("eq:app-conditional-F",),
-          mutants=(Mutant("96 replications x 64 rounds (too noisy for the stated resolution)",
-                          "data", kwargs={"R": 96, "n": 64}),
-                   Mutant("field 5% too large", "witness", kwargs={"field_factor": 1.05})))
+          mutants=(Mutant.data("96 replications x 64 rounds (too noisy for the stated resolution)",
+                               R=96, n=64),
+                   Mutant.witness("field 5% too large", field_factor=1.05)))
 def _conditional_traj_large(field_factor: float = 1.0, R: int = _TRAJ_SLOW_R,
                             n: int = _TRAJ_SLOW_N):
     out = _trajectory_z(R, n, 4000, _TRAJ_SLOW_RES, field_factor)
@@ -343,8 +339,7 @@ def _conditional_traj_large(field_factor: float = 1.0, R: int = _TRAJ_SLOW_R,
           "exact in rational arithmetic; float 1e-14 x (1 + ||X||)",
           "rational unit v* and rational theta perpendicular to v* make every identity exact; "
           "in float64 they hold to a few ulps",
-          mutants=(Mutant("reflection X~ = P^perp X + Z v* (no reflection)", "formula",
-                          kwargs={"sign": 1}),))
+          mutants=(Mutant.formula("reflection X~ = P^perp X + Z v* (no reflection)", sign=1),))
 def _z_identities(sign: int = -1):
     rng = np.random.default_rng(5)
     n_exact = 0
@@ -402,8 +397,8 @@ def _z_identities(sign: int = -1):
           "the identities are algebra on one field (rounding only); the own rule (uniform "
           "panels 1/16, 16 nodes) and the library's graded rule are each ~1e-15 accurate where "
           "the kernels are smooth",
-          mutants=(Mutant("v_perp = (sin alpha, -cos alpha) (the opposite orientation)",
-                          "formula", kwargs={"orientation": -1.0}),))
+          mutants=(Mutant.formula("v_perp = (sin alpha, -cos alpha) (the opposite orientation)",
+                                  orientation=-1.0),))
 def _h_alpha(orientation: float = 1.0):
     alpha = np.linspace(-np.pi, np.pi, 720, endpoint=False) + 0.0017
     worst_id = worst_tan = worst_lib = 0.0

@@ -91,18 +91,24 @@ def _regimes(keys: tuple = TWO_TRANSITION_KEYS):
     return Outcome(DISCREPANCY if failed else PASS, computed, detail)
 
 
-_QUALITATIVE_WHY = ("a qualitative reading of a 100-replication experiment (the paper's 95% "
-                    "bands); noise makes the differences harder, not easier, to establish")
+def _qualitative(cid: str, label: str, statement: str, tolerance: str, printed: str,
+                 mutant: Mutant):
+    """Register a qualitative reading of the paper's stochastic experiment (app:stochastic-nbl,
+    run in :data:`_SETTING`), decided by one-sided bounds of differences of means."""
+    return register(cid, label, "app:stochastic-nbl", f"{statement} ({_SETTING})",
+                    "monte-carlo", tolerance,
+                    "a qualitative reading of a 100-replication experiment (the paper's 95% "
+                    "bands); noise makes the differences harder, not easier, to establish",
+                    printed=printed, mutants=(mutant,))
 
 
-@register("stochastic-separation-recovery", "fig:app-stochastic-angle", "app:stochastic-nbl",
-          "For the link mu2 = 1.244122, recovery toward v* strengthens as Delta increases "
-          "(Delta in {0.2, 1.0, 1.8}, the separations of fig:tanh-changing-separation; the paper "
-          "does not print panel (b)'s values) (" + _SETTING + ")", "monte-carlo",
-          "one-sided 97.5% bound of each difference of mean final angles",
-          _QUALITATIVE_WHY,
-          printed="increasingly strong recovery as Delta increases",
-          mutants=(_reversed("separations", "data", "deltas", STOCHASTIC_DELTAS),))
+@_qualitative("stochastic-separation-recovery", "fig:app-stochastic-angle",
+              "For the link mu2 = 1.244122, recovery toward v* strengthens as Delta increases "
+              "(Delta in {0.2, 1.0, 1.8}, the separations of fig:tanh-changing-separation; the "
+              "paper does not print panel (b)'s values)",
+              "one-sided 97.5% bound of each difference of mean final angles",
+              "increasingly strong recovery as Delta increases",
+              _reversed("separations", "data", "deltas", STOCHASTIC_DELTAS))
 def _separation(deltas: tuple = tuple(STOCHASTIC_DELTAS)):
     link = PAPER_LINKS["tt-unstable"].link()
     means = [(*final_angle(link, d), d) for d in deltas]
@@ -113,13 +119,13 @@ def _separation(deltas: tuple = tuple(STOCHASTIC_DELTAS)):
                                                                          " - NOT shown"))
 
 
-@register("stochastic-regret-panel-d", "fig:numerical-summary", "app:stochastic-nbl",
-          "Panel (d): under stable dynamics R_t/t decreases, whereas near-critical and unstable "
-          "dynamics show increasingly persistent regret (" + _SETTING + ")", "monte-carlo",
-          "one-sided 97.5% bounds of paired (within-replication) and between-link differences",
-          _QUALITATIVE_WHY,
-          printed="stable: R_t/t decreases; near-critical, unstable: persistent regret",
-          mutants=(_reversed("links", "link", "keys", TWO_TRANSITION_KEYS),))
+@_qualitative("stochastic-regret-panel-d", "fig:numerical-summary",
+              "Panel (d): under stable dynamics R_t/t decreases, whereas near-critical and "
+              "unstable dynamics show increasingly persistent regret",
+              "one-sided 97.5% bounds of paired (within-replication) and between-link "
+              "differences",
+              "stable: R_t/t decreases; near-critical, unstable: persistent regret",
+              _reversed("links", "link", "keys", TWO_TRANSITION_KEYS))
 def _panel_d(keys: tuple = TWO_TRANSITION_KEYS):
     finals, notes = [], []
     n, sqrt_reps = STOCHASTIC_SETTING["n"], math.sqrt(STOCHASTIC_SETTING["reps"])
@@ -210,9 +216,9 @@ _RHO_LINKS = tuple((f"rho={r}", r) for r in RHO_SWEEP)
           "(rho in {0, 0.2, 0.4, 0.6, 0.8}; " + _CMP + ")", "monte-carlo", _CMP_TOL, _CMP_WHY,
           quick=False, full_finding="DISCREPANCY",
           printed="GL lower near logistic; advantage diminishes; NBL can have lower regret",
-          mutants=(Mutant("the rho = 0.8 link replaced by the two-transition mu2 = 1.244122",
-                          "link", kwargs={"last": "tt-unstable"}),
-                   Mutant("20 replications (too few to decide)", "data", kwargs={"reps": 20})))
+          mutants=(Mutant.link("the rho = 0.8 link replaced by the two-transition mu2 = 1.244122",
+                               last="tt-unstable"),
+                   Mutant.data("20 replications (too few to decide)", reps=20)))
 def _panel_g(last: str | None = None, reps: int | None = None):
     links = [(name, make_family("weighted-entropy", rho=r)) for name, r in _RHO_LINKS]
     if last is not None:
@@ -250,9 +256,8 @@ def _panel_g(last: str | None = None, reps: int | None = None):
           "lower regret for larger departures (" + _CMP + ")", "monte-carlo", _CMP_TOL,
           _CMP_WHY, quick=False, full_finding="CAVEAT",
           printed="GL keeps an advantage for some link; NBL lower for larger departures",
-          mutants=(Mutant("only the mu2 = -1.074037 link", "link",
-                          kwargs={"keys": ("tt-stable",)}),
-                   Mutant("20 replications (too few to decide)", "data", kwargs={"reps": 20})))
+          mutants=(Mutant.link("only the mu2 = -1.074037 link", keys=("tt-stable",)),
+                   Mutant.data("20 replications (too few to decide)", reps=20)))
 def _panel_h(keys: tuple = TWO_TRANSITION_KEYS, reps: int | None = None):
     links = [(f"mu2={PAPER_LINKS[k].params['mu2']}", PAPER_LINKS[k].link()) for k in keys]
     verdicts, rows, evidence = {}, [], []

@@ -78,8 +78,8 @@ def _lambda_mutant(key: str, printed: str) -> Mutant:
     """The printed value replaced by the certified value's rounding where they differ (the check
     must then pass), else perturbed by one unit in the last printed figure."""
     if key == "we-0.72":               # prints 2.15e-5, the certified lambda* rounds to 2.08e-5
-        return Mutant("printed 2.15e-5 -> 2.08e-5 (the certified rounding)", "printed",
-                      kwargs={"printed": "2.08e-5"})
+        return Mutant.printed("printed 2.15e-5 -> 2.08e-5 (the certified rounding)",
+                              printed="2.08e-5")
     d = Decimal(printed)
     bumped = f"{d + Decimal(1).scaleb(d.adjusted() - 2):.2e}"
     return Mutant(f"printed {printed} -> {bumped}", "printed", kwargs={"printed": bumped})
@@ -158,8 +158,7 @@ for _key, _row in PAPER_LINKS.items():
           "Delta = 1", "certified", "sign proved by an Arb enclosure",
           "a sign needs no tolerance once the enclosure excludes 0",
           printed="lambda* > 0 (all three)",
-          mutants=(Mutant("Delta = 1 -> 0.2 (where one link is unstable)", "data",
-                          kwargs={"delta": "0.2"}),))
+          mutants=(Mutant.data("Delta = 1 -> 0.2 (where one link is unstable)", delta="0.2"),))
 def _tt_delta1(delta: str = "1"):
     rows, bad = [], []
     for key in ("tt-stable", "tt-near-critical", "tt-unstable"):
@@ -176,8 +175,8 @@ def _tt_delta1(delta: str = "1"):
           "wider separations Delta = 1.0 and 1.8 shown in the figure", "certified",
           "sign proved by an Arb enclosure", "a sign needs no tolerance once the enclosure "
           "excludes 0", printed="unstable at 0.2; stable at 1.0, 1.8",
-          mutants=(Mutant("printed: stable already at 0.2", "printed",
-                          kwargs={"want": {"0.2": "stable", "1.0": "stable", "1.8": "stable"}}),))
+          mutants=(Mutant.printed("printed: stable already at 0.2",
+                                  want={"0.2": "stable", "1.0": "stable", "1.8": "stable"}),))
 def _tt_stabilises(want: dict | None = None):
     want = want or {"0.2": "unstable", "1.0": "stable", "1.8": "stable"}
     got = {d: certified_at("tt-unstable", d) for d in want}
@@ -197,8 +196,8 @@ _TT = ("tt-stable", "tt-near-critical", "tt-unstable")
           "[0.01, 1.99], and a certified positive lambda* at the largest separation (1.8)",
           "a bracket is certified when Arb proves opposite signs at its ends",
           printed="stable for large Delta (all three)",
-          mutants=(Mutant("the largest separation 1.8 -> 0.3 (tt-unstable still unstable)",
-                          "data", kwargs={"top": "0.3"}),))
+          mutants=(Mutant.data("the largest separation 1.8 -> 0.3 (tt-unstable still unstable)",
+                               top="0.3"),))
 def _tt_three(top: str = "1.8"):
     rows, bad = [], []
     for key in _TT:
@@ -224,8 +223,8 @@ def _tt_three(top: str = "1.8"):
           "certified", "PASS if every critical Delta <= 1.5 x the printed 0.2 = 0.3",
           "the printed bound is qualitative; a critical Delta 2.5 times the bound is not "
           "'<~ 0.2' under any reading of the symbol", printed="Delta <~ 0.2",
-          mutants=(Mutant("printed bound 0.2 -> 0.52 (above the certified 0.5104)", "printed",
-                          kwargs={"bound": 0.52}),))
+          mutants=(Mutant.printed("printed bound 0.2 -> 0.52 (above the certified 0.5104)",
+                                  bound=0.52),))
 def _instability_range(bound: float = 0.2):
     crit = {}
     for key in _TT:
@@ -262,8 +261,8 @@ _PAPER_MU2 = {k: float(PAPER_LINKS[k].params["mu2"]) for k in _TT}
           "two certified sign changes (+ to -, then - to +) on a 160-point grid of mu2 in "
           "[-4, 4]", "a bracket is certified when Arb proves opposite signs at its ends; a pair "
           "of roots closer than the grid spacing 0.05 would be missed", printed="one interval",
-          mutants=(Mutant("the unstable link's printed mu2 1.244122 -> 2.5", "printed",
-                          kwargs={"mu2": {**_PAPER_MU2, "tt-unstable": 2.5}}),))
+          mutants=(Mutant.printed("the unstable link's printed mu2 1.244122 -> 2.5",
+                                  mu2={**_PAPER_MU2, "tt-unstable": 2.5}),))
 def _tt_intermediate(mu2: dict | None = None):
     mu2 = mu2 or _PAPER_MU2
     roots = parameter_roots("two-transition", "mu2", "0.2").roots
@@ -293,8 +292,8 @@ _CONTRACT_DELTAS = ("0.2", "0.3", "0.4", "0.5", "0.6", "1")
           "the nesting and disappearance are qualitative; roots are resolved to ~1e-12, far "
           "below the differences between the intervals", printed="contracts, then disappears",
           quick=False,
-          mutants=(Mutant("separations in decreasing order", "data",
-                          kwargs={"deltas": tuple(reversed(_CONTRACT_DELTAS))}),))
+          mutants=(Mutant.data("separations in decreasing order",
+                               deltas=tuple(reversed(_CONTRACT_DELTAS))),))
 def _tt_contracts(deltas: tuple = _CONTRACT_DELTAS):
     intervals = {d: tuple(float(r.value) for r in
                           parameter_roots("two-transition", "mu2", d, certify=False).roots)
@@ -318,7 +317,7 @@ def _tt_contracts(deltas: tuple = _CONTRACT_DELTAS):
           "|rho_c - 0.72| <= 0.005 (the printed value has two decimals)",
           "'near 0.72' read as agreement to the printed two decimals; the root itself is "
           "bracketed by Arb", printed="0.72",
-          mutants=(Mutant("printed 0.72 -> 0.73", "printed", kwargs={"printed": 0.73}),))
+          mutants=(Mutant.printed("printed 0.72 -> 0.73", printed=0.73),))
 def _we_critical(printed: float = 0.72):
     roots = parameter_roots("weighted-entropy", "rho", "0.2", bracket=("0.5", "0.9"),
                             grid=41).roots
@@ -374,8 +373,8 @@ _TANH_PRINTED = {"p0": "0.10", "a1": "0.10", "a2": "0.25", "b1": "2", "b2": "1.4
           "a_j, b_j > 0 make it strictly increasing", "symbolic", "exact",
           "sympy equality of rational expressions; g' > 0 from the printed form",
           printed="p0 = 0.10, a1 = 0.10, a2 = 0.25, b1 = 2, b2 = 1.4, mu1 = -1.25",
-          mutants=(Mutant("printed a2 = 0.25 -> 0.26", "printed",
-                          kwargs={"params": {**_TANH_PRINTED, "a2": "0.26"}}),))
+          mutants=(Mutant.printed("printed a2 = 0.25 -> 0.26",
+                                  params={**_TANH_PRINTED, "a2": "0.26"}),))
 def _link_tanh(params: dict | None = None):
     import sympy as sp
 

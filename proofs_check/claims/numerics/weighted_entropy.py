@@ -129,8 +129,7 @@ def _we_implicit(printed: str = _IMPLICIT):
 @register("we-strictly-convex", _SECTION, _SECTION,
           "|rho| < 1 implies phi_rho'' > 0 on (0, 1): phi_rho is strictly convex", "symbolic",
           "exact", _WHY, printed="|rho| < 1",
-          mutants=(Mutant("the range |rho| < 1 -> |rho| < 3/2", "printed",
-                          kwargs={"bound": sp.Rational(3, 2)}),))
+          mutants=(Mutant.printed("the range |rho| < 1 -> |rho| < 3/2", bound=sp.Rational(3, 2)),))
 def _we_convex(bound=1):
     ok = we.strictly_convex(bound)
     return Outcome(PASS if ok else DISCREPANCY,
@@ -141,8 +140,7 @@ def _we_convex(bound=1):
 @register("we-dual-domain", _SECTION, _SECTION,
           "phi_rho' -> -oo as m -> 0+ and -> +oo as m -> 1-: g_rho maps R onto (0, 1)",
           "symbolic", "exact", _WHY, printed="-oo, oo",
-          mutants=(Mutant("the range |rho| < 1 -> |rho| < 2", "formula",
-                          kwargs={"bound": 2}),))
+          mutants=(Mutant.formula("the range |rho| < 1 -> |rho| < 2", bound=2),))
 def _we_dual(bound=1, printed: str = "-oo, oo"):
     lo, hi = we.dual_limits(bound)
     want = tuple(we.parse(t) for t in printed.split(","))
@@ -165,8 +163,8 @@ def _we_logistic(printed: str = "exp(z)/(1+exp(z))"):
 @register("we-affine-invariance", _SECTION, _SECTION,
           "The linear term -kappa_rho m does not change the Bregman loss (affine terms do not "
           "affect the Bregman divergence)", "symbolic", "exact", _WHY,
-          mutants=(Mutant("a quadratic term m^2 added instead of an affine one", "formula",
-                          kwargs={"extra": we.M**2}),))
+          mutants=(Mutant.formula("a quadratic term m^2 added instead of an affine one",
+                                  extra=we.M**2),))
 def _we_affine(extra=0):
     gap = we.affine_invariance_gap(extra)
     return Outcome(PASS if gap == 0 else DISCREPANCY, f"l[phi + a m + b] - l[phi] = {gap}",

@@ -78,10 +78,10 @@ def _tail_verdict(f: float, b: float, N: int) -> str:
           "in every setting tried, largest for many equal weights), so every frequency must "
           "lie 5 SE below its bound; the simplification chain is exact arithmetic",
           covers=("eq:weighted-chi-Q",),
-          mutants=(Mutant("threshold 2 sqrt(d x sum a^2) -> sqrt(d x sum a^2)", "formula",
-                          kwargs={"sqrt_coef": 1.0}),
-                   Mutant("simplified bound 3 gamma^2 (d + x) -> 2 gamma^2 (d + x)", "formula",
-                          kwargs={"final_coef": 2.0})))
+          mutants=(Mutant.formula("threshold 2 sqrt(d x sum a^2) -> sqrt(d x sum a^2)",
+                                  sqrt_coef=1.0),
+                   Mutant.formula("simplified bound 3 gamma^2 (d + x) -> 2 gamma^2 (d + x)",
+                                  final_coef=2.0)))
 def _weighted_chisq(sqrt_coef: float = 2.0, final_coef: float = 3.0):
     xs = (0.25, 0.5, 1.0, 2.0, 4.0, 6.0)
     cases, eta2, Sx = _chisq_samples()
@@ -161,8 +161,7 @@ def _maximal_paths() -> dict:
           "independent paths; Gaussian increments meet the MGF condition with equality, the "
           "closest setting to tightness (frequency/bound up to ~0.65), so every frequency must "
           "lie 5 SE below its bound",
-          mutants=(Mutant("bound exp(-x^2/(2V)) -> exp(-x^2/V)", "formula",
-                          kwargs={"var_factor": 1.0}),))
+          mutants=(Mutant.formula("bound exp(-x^2/(2V)) -> exp(-x^2/V)", var_factor=1.0),))
 def _maximal(var_factor: float = 2.0):
     rows, worst_z, best, verdicts = [], -math.inf, 0.0, []
     N = 100_000
@@ -196,10 +195,9 @@ def _maximal(var_factor: float = 2.0):
           "(sup over |lambda sigma| in [1e-3, 30] of log(1 + sum_p (2 sqrt 2 |lambda| sigma)^p "
           "p Gamma(p/2)/p!)/(lambda sigma)^2), which every law satisfying the hypothesis must "
           "respect; the symmetric extremal law shows how large C_sg must be (1 + log 2)",
-          mutants=(Mutant("C_sg = 1/2 (the Gaussian value) claimed universal", "printed",
-                          kwargs={"c_sg": 0.5}),
-                   Mutant("moment identity with Gamma(p/2) -> Gamma((p+1)/2)", "formula",
-                          kwargs={"gamma_shift": 0.5})))
+          mutants=(Mutant.printed("C_sg = 1/2 (the Gaussian value) claimed universal", c_sg=0.5),
+                   Mutant.formula("moment identity with Gamma(p/2) -> Gamma((p+1)/2)",
+                                  gamma_shift=0.5)))
 def _tail_to_mgf(c_sg: float | None = None, gamma_shift: float = 0.0):
     rows, ok = [], True
     worst_id = _moment_identity_error(gamma_shift)
@@ -338,8 +336,8 @@ def _control_thresholds(label: str, c_q: float = 12.0) -> tuple:
           "C_M can only be larger). The vacuity test takes every free choice in the paper's "
           "favour (r0 = 2, the diameter of the sphere; delta -> 1; C_sg = 1/2)",
           covers=("eq:stochastic-good-events",),
-          mutants=(Mutant("C_Q = 12 -> 0.3", "formula", kwargs={"c_q": 0.3}),
-                   Mutant("the paper's gamma = 10 -> 1", "printed", kwargs={"paper_gamma": 1.0})))
+          mutants=(Mutant.formula("C_Q = 12 -> 0.3", c_q=0.3),
+                   Mutant.printed("the paper's gamma = 10 -> 1", paper_gamma=1.0)))
 def _stopped_control(c_q: float = 12.0, paper_gamma: float = STOCHASTIC_SETTING["gamma"]):
     import sympy as sp
     n0t0, r0s, Csg, B, g, d, L = sp.symbols("N r0 C_sg B gamma d L", positive=True)

@@ -137,9 +137,8 @@ def _monte_carlo_z() -> tuple:
           "(The library's nbl_sim.regret_geometry constants agree with these witnesses: "
           "tests/proofs_check/witnesses/test_disagreement.py)",
           printed="E[r_t | H_{t-1}] <= C_gap (Delta/2) ||v_{t-1} - v*||^2 (quadratic)",
-          mutants=(Mutant("C_gap = 0.85 phi0(0) sup|g'|", "formula", kwargs={"cgap_scale": 0.85}),
-                   Mutant("scaling ||v - v*||^2 -> ||v - v*||^1.9", "printed",
-                          kwargs={"exponent": 1.9}),
+          mutants=(Mutant.formula("C_gap = 0.85 phi0(0) sup|g'|", cgap_scale=0.85),
+                   Mutant.printed("scaling ||v - v*||^2 -> ||v - v*||^1.9", exponent=1.9),
                    Mutant("phi0 -> 1.1 phi0 in the witness's alpha -> 0 limits", "witness",
                           patches=(("proofs_check.witnesses.disagreement:PHI0", 1.1 * PHI0),))))
 def _error_to_regret(cgap_scale: float = 1.0, exponent: float = 2.0):
@@ -217,8 +216,8 @@ def _cq_scale(q: float, drop_one: bool) -> float:
           "polar Gauss-Legendre with the wedge split at the kinks of |theta^T X|^q, X3 "
           "integrated in closed form (q integer); the identities are exact, so only quadrature "
           "and Monte Carlo error remain",
-          mutants=(Mutant("P(disagree) = alpha/(2 pi)", "formula", kwargs={"p_factor": 0.5}),
-                   Mutant("C_q with (1 + c_q) -> c_q", "formula", kwargs={"drop_one": True})))
+          mutants=(Mutant.formula("P(disagree) = alpha/(2 pi)", p_factor=0.5),
+                   Mutant.formula("C_q with (1 + c_q) -> c_q", drop_one=True)))
 def _disagreement(p_factor: float = 1.0, drop_one: bool = False):
     ok, rows = True, []
     worst_p, worst_c = 0.0, 0.0
@@ -390,10 +389,8 @@ def _paper_bound(key: str, n: int) -> dict:
           "does not is unresolved (FAIL), never a PASS. The localization probability n^-4 "
           "assumed by the bound is far below Monte Carlo resolution (reported as the observed "
           "exit count). The d-dependence is the regret-rate study (regret-rate-d-log-n)",
-          mutants=(Mutant("E[R_n] = O(1) (bounded regret) claimed", "formula",
-                          kwargs={"growth_target": 0.0}),
-                   Mutant("the paper's comparison horizon n = 2000 -> 200000", "printed",
-                          kwargs={"paper_n": 200_000})))
+          mutants=(Mutant.formula("E[R_n] = O(1) (bounded regret) claimed", growth_target=0.0),
+                   Mutant.printed("comparison horizon n = 2000 -> 200000", paper_n=200_000)))
 def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["n"]):
     env = environment(_LOGISTIC4, "1.5")
     n0s, regret, e_n0, exits = regret_by_horizon(env, _REGRET_NS, 15.0, 400, 123)

@@ -49,8 +49,8 @@ _SLOPE_MARGIN = 0.1              # a decay t^-0.9 (slope -1 + 0.1) must be told 
           "400 sequences of 3000 steps; the induction step identity symbolically",
           "the lemma is deterministic: exact arithmetic leaves no tolerance; the float64 runs "
           "only accumulate rounding of ~1e-13 relative",
-          mutants=(Mutant("C = max{(n0+t0) a_n0, b/alpha} (alpha - 1 -> alpha)", "formula",
-                          kwargs={"alpha_shift": 1}),))
+          mutants=(Mutant.formula("C = max{(n0+t0) a_n0, b/alpha} (alpha - 1 -> alpha)",
+                                  alpha_shift=1),))
 def _sa_recursion(alpha_shift: int = 0):
     from fractions import Fraction
 
@@ -157,9 +157,8 @@ def _rate_status(parts) -> str:
     return DISCREPANCY if "above" in vs else PASS
 
 
-_RATE_MUTANTS = (Mutant("rate d/(t+t0) -> d/(t+t0)^1.2", "printed", kwargs={"rate": 1.2}),
-                 Mutant("localized errors x 30 (a simulation 30 times too large)", "data",
-                        kwargs={"scale": 30.0}))
+_RATE_MUTANTS = (Mutant.printed("rate d/(t+t0) -> d/(t+t0)^1.2", rate=1.2),
+                 Mutant.data("localized errors x 30 (a simulation 30 times too large)", scale=30.0))
 
 
 @register("localized-estimation-rate", "prop:localized-estimation", "sec:regret",
@@ -239,7 +238,7 @@ def _estimation_rate_d(rate: float = 1.0, scale: float = 1.0):
           "1{tau > n0}] is a Monte Carlo mean with its SE; the second terms of C and C_e d are "
           "equal by construction, so the comparison that can fail is the first; the smallest "
           "C'_init the measurement allows is reported",
-          mutants=(Mutant("C'_init = 16 -> 0.5", "printed", kwargs={"c_init": 0.5}),))
+          mutants=(Mutant.printed("C'_init = 16 -> 0.5", c_init=0.5),))
 def _ce_explicit(c_init: float = _C_INIT):
     run = _rate_run(2, 1000, 8000, 100, 5.0, 91)
     env, n0, t0, B, d = run["env"], run["n0"], run["t0"], run["B"], run["env"].d
@@ -296,9 +295,9 @@ def _named(key: str) -> str:
           "that result's condition), not a DISCREPANCY: the proposition itself states the "
           "condition",
           printed="gamma = 10, t0 = 500 (app:simulation-setup)",
-          mutants=(Mutant("the paper's gamma = 10 -> 20", "printed", kwargs={"gamma": 20.0}),
-                   Mutant("panel (h) links replaced by the logistic link", "link",
-                          kwargs={"panel_h": ("logistic",)})))
+          mutants=(Mutant.printed("the paper's gamma = 10 -> 20", gamma=20.0),
+                   Mutant.link("panel (h) links replaced by the logistic link",
+                               panel_h=("logistic",))))
 def _step_size_threshold(gamma: float = _GAMMA, panel_h: tuple = _PANEL_H):
     rows = rt.step_size_table(gamma)
     below3 = [f"{r['link']} Delta={r['delta']:g} ({r['two_gamma_kappa_d3']:.3g}, gamma_c = "

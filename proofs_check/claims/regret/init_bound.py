@@ -83,8 +83,8 @@ _INIT_WHY = ("C_init is not specified: what can be checked is the scaling n0 ~ (
           "monte-carlo", "spread of the implied C_init over (d, delta) <= min(5, 1.5 x the "
           "chi^2_(d-1) prediction)",
           _INIT_WHY, printed="n0 >= C_init B^2/(Delta^2 mu_g^2 r0^2) (d + log(3/delta))",
-          mutants=(Mutant("n0 ~ d^2 + log(3/delta) instead of d + log(3/delta)", "formula",
-                          kwargs={"d_power": 2.0}),))
+          mutants=(Mutant.formula("n0 ~ d^2 + log(3/delta) instead of d + log(3/delta)",
+                                  d_power=2.0),))
 def _init_quick(d_power: float = 1.0):
     spread, pspread, rows = _init_bound([("logistic4", "1.5", 2), ("logistic4", "1.5", 8)], 1200,
                                         d_power=d_power)
@@ -102,10 +102,10 @@ def _init_quick(d_power: float = 1.0):
           "monte-carlo", "spread of the implied C_init over (link, d, delta) <= min(5, 1.5 x the "
           "chi^2_(d-1) prediction)", _INIT_WHY,
           printed="n0 >= C_init B^2/(Delta^2 mu_g^2 r0^2) (d + log(3/delta))", quick=False,
-          mutants=(Mutant("n0 ~ d^2 + log(3/delta) instead of d + log(3/delta)", "formula",
-                          kwargs={"d_power": 2.0}),
-                   Mutant("n0 ~ 1/(Delta^2 mu_g^4) instead of 1/(Delta^2 mu_g^2)", "formula",
-                          kwargs={"mu_power": 4.0})))
+          mutants=(Mutant.formula("n0 ~ d^2 + log(3/delta) instead of d + log(3/delta)",
+                                  d_power=2.0),
+                   Mutant.formula("n0 ~ 1/(Delta^2 mu_g^4) instead of 1/(Delta^2 mu_g^2)",
+                                  mu_power=4.0)))
 def _init_full(d_power: float = 1.0, mu_power: float = 2.0):
     spread, pspread, rows = _init_bound([("logistic4", "1.5", 2), ("logistic4", "1.5", 4),
                                          ("logistic4", "1.5", 8), ("logistic", "1", 2),

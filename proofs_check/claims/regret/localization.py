@@ -61,12 +61,9 @@ def _harmonic_sum(power, t0, N):
           "tails: sum_{s>n0} (s+t0)^-k = psi^(k-1)(n0+1+t0)/(k-1)!, evaluated at 30 digits "
           "(the smallest margin found is ~5e-7 relative, far above 1e-25); finite partial sums "
           "are exact fractions; the divergence is the integral test at N up to 1e12",
-          mutants=(Mutant("eta_t = gamma/(t + t0)^1.1 (summable)", "formula",
-                          kwargs={"power": 1.1}),
-                   Mutant("sum_{s>n0} eta_s^2 <= gamma^2/(n0+t0+1)", "formula",
-                          kwargs={"sq_offset": 1}),
-                   Mutant("sum_{s>n0} eta_s^4 <= gamma^4/(4 (n0+t0)^3)", "formula",
-                          kwargs={"fourth_factor": 4})))
+          mutants=(Mutant.formula("eta_t = gamma/(t + t0)^1.1 (summable)", power=1.1),
+                   Mutant.formula("sum_{s>n0} eta_s^2 <= gamma^2/(n0+t0+1)", sq_offset=1),
+                   Mutant.formula("sum_{s>n0} eta_s^4 <= gamma^4/(4 (n0+t0)^3)", fourth_factor=4)))
 def _step_sums(power: float = 1.0, sq_offset: int = 0, fourth_factor: int = 3):
     from fractions import Fraction
 
@@ -167,13 +164,12 @@ def _stopped_data(case) -> dict:
           "claim conditional-population-field)",
           covers=("eq:localization-martingale", "eq:localization-quadratic",
                   "eq:stopped-error-bound", "eq:Us-pointwise-bound", "eq:QT-gaussian-bound"),
-          mutants=(Mutant("lambda0 -> 1.5 lambda0", "formula", kwargs={"lam0_scale": 1.5}),
-                   Mutant("second-order term eta^2 ||G||^2 dropped", "formula",
-                          kwargs={"quad_coef": 0.0}),
-                   Mutant("B_Y -> 0.9 B_Y in eq:Us-pointwise-bound and eq:QT-gaussian-bound",
-                          "formula", kwargs={"b_scale": 0.9}),
-                   Mutant("field h -> 1.5 h in xi = G - h", "witness",
-                          kwargs={"field_scale": 1.5})))
+          mutants=(Mutant.formula("lambda0 -> 1.5 lambda0", lam0_scale=1.5),
+                   Mutant.formula("second-order term eta^2 ||G||^2 dropped", quad_coef=0.0),
+                   Mutant.formula(
+                       "B_Y -> 0.9 B_Y in eq:Us-pointwise-bound and eq:QT-gaussian-bound",
+                       b_scale=0.9),
+                   Mutant.witness("field h -> 1.5 h in xi = G - h", field_scale=1.5)))
 def _stopped_pathwise(lam0_scale: float = 1.0, quad_coef: float = 1.0, b_scale: float = 1.0,
                       field_scale: float = 1.0):
     rows, worst = [], {"one-step": math.inf, "cor": math.inf, "sum": math.inf,
@@ -325,10 +321,9 @@ _LOC_WHY = ("C_loc is unspecified: 'P <= delta once n0 >= C_loc(d + log 1/delta)
             "lemma excludes) is unresolved (FAIL), never a PASS. Weights: delta-method variances "
             "of log P-hat. The event inclusion E_init, E_M, E_Q => tau > n is checked pathwise "
             "in stopped-recursion-pathwise")
-_LOC_MUTANTS = (Mutant("unstable link (tt-unstable at Delta = 0.2)", "link",
-                       kwargs={"key": "tt-unstable", "delta": "0.2"}),
-                Mutant("exit frequencies in reverse n0 order", "data",
-                       kwargs={"reverse": True}))
+_LOC_MUTANTS = (Mutant.link("unstable link (tt-unstable at Delta = 0.2)",
+                            key="tt-unstable", delta="0.2"),
+                Mutant.data("exit frequencies in reverse n0 order", reverse=True))
 
 
 @register("finite-horizon-localization", "lem:finite-horizon-localization", "sec:regret",

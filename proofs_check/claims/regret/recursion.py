@@ -109,12 +109,10 @@ def _xi_data() -> dict:
           "~6e-7 false alarm; the resolution requirement keeps a noisy run from passing the "
           "mean-zero test by default (the substitution itself is an identity)",
           covers=("eq:stochastic-error-decomposition", "eq:nbl_update"),
-          mutants=(Mutant("second-order term eta_t^2 ||G_t||^2 dropped", "formula",
-                          kwargs={"quad_coef": 0.0}),
-                   Mutant("normalization slack formula (r-1)(r+1-2x^T v*/r) x 1.01", "formula",
-                          kwargs={"slack_scale": 1.01}),
-                   Mutant("field h -> 1.1 h in xi = G - h", "witness",
-                          kwargs={"field_scale": 1.1})))
+          mutants=(Mutant.formula("second-order term eta_t^2 ||G_t||^2 dropped", quad_coef=0.0),
+                   Mutant.formula("normalization slack formula (r-1)(r+1-2x^T v*/r) x 1.01",
+                                  slack_scale=1.01),
+                   Mutant.witness("field h -> 1.1 h in xi = G - h", field_scale=1.1)))
 def _pathwise(quad_coef: float = 1.0, slack_scale: float = 1.0, field_scale: float = 1.0):
     rows, worst, worst_formula, worst_match, steps = [], math.inf, 0.0, 0.0, 0
     for case in _PATH_CASES:
@@ -168,10 +166,9 @@ def _pathwise(quad_coef: float = 1.0, slack_scale: float = 1.0, field_scale: flo
           "second factor >= r - 1 to 1e-14 x (1 + r)",
           "the identity is polynomial in (r, x^T u) and is proved symbolically; the random "
           "cases only see float64 rounding of O(1 + r^2) quantities",
-          mutants=(Mutant("identity factor (r+1-2x^T u/r) -> (r+1-2x^T u)", "formula",
-                          kwargs={"divide_by_r": False}),
-                   Mutant("hypothesis ||x|| >= 1 dropped (r down to 1/2)", "formula",
-                          kwargs={"r_min": 0.5})))
+          mutants=(Mutant.formula("identity factor (r+1-2x^T u/r) -> (r+1-2x^T u)",
+                                  divide_by_r=False),
+                   Mutant.formula("hypothesis ||x|| >= 1 dropped (r down to 1/2)", r_min=0.5)))
 def _normalization(divide_by_r: bool = True, r_min: float = 1.0):
     import sympy as sp
     r, p = sp.symbols("r p", positive=True)
@@ -277,11 +274,11 @@ def _one_step_data() -> tuple:
           "second-order term or a tenth of the drift term (a 10% error of the field h)",
           covers=("eq:local-conditional-error-recursion",
                   "eq:app-conditional-error-before-bounds"),
-          mutants=(Mutant("second-order term eta^2 E||G||^2 dropped from the first bound",
-                          "formula", kwargs={"quad_coef": 0.0}),
-                   Mutant("noise term B_Y^2 d eta^2 dropped from the second bound", "formula",
-                          kwargs={"noise_coef": 0.0}),
-                   Mutant("lambda0 -> 2 lambda0", "formula", kwargs={"lambda0_scale": 2.0})))
+          mutants=(Mutant.formula("second-order term eta^2 E||G||^2 dropped from the first bound",
+                                  quad_coef=0.0),
+                   Mutant.formula("noise term B_Y^2 d eta^2 dropped from the second bound",
+                                  noise_coef=0.0),
+                   Mutant.formula("lambda0 -> 2 lambda0", lambda0_scale=2.0)))
 def _local_one_step(quad_coef: float = 1.0, noise_coef: float = 1.0,
                     lambda0_scale: float = 1.0):
     rows, bad, wrong_lam, v1, v2 = [], [], [], [], []
@@ -344,10 +341,8 @@ def _local_one_step(quad_coef: float = 1.0, noise_coef: float = 1.0,
           "symbolic", "exact", "sympy simplify(difference) == 0 for symbolic parameters; the "
           "inequality itself is the Monte Carlo check local-one-step (run with eta_t = "
           "gamma/(t + t0), gamma = 10, t + t0 in {50, 500})",
-          mutants=(Mutant("b = B_Y^2 gamma d (gamma^2 -> gamma)", "formula",
-                          kwargs={"gamma_power": 1}),
-                   Mutant("alpha = gamma lambda0 (factor 2 dropped)", "formula",
-                          kwargs={"alpha_factor": 1})))
+          mutants=(Mutant.formula("b = B_Y^2 gamma d (gamma^2 -> gamma)", gamma_power=1),
+                   Mutant.formula("alpha = gamma lambda0 (factor 2 dropped)", alpha_factor=1)))
 def _local_recursion(gamma_power: int = 2, alpha_factor: int = 2):
     import sympy as sp
     g, lam, t, t0, e, B, d = sp.symbols("gamma lambda0 t t0 e B d", positive=True)

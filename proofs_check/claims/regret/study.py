@@ -90,9 +90,9 @@ def _far(data: dict) -> int:
           "far hemisphere (e_n > 2) does not meet the theorem's premise at C0 = 20 (its n0 makes "
           "P(tau <= n) <= n^-4); it is reported and not counted",
           printed="E[R_n] = O(d log n) (thm:regret-rate)", quick=False,
-          mutants=(Mutant("E[R_n] = O(d^0.5 log n) claimed", "printed", kwargs={"q_claim": 0.5}),
-                   Mutant("growth models compared on sqrt(n) instead of log n", "formula",
-                          kwargs={"model": "sqrt"})))
+          mutants=(Mutant.printed("E[R_n] = O(d^0.5 log n) claimed", q_claim=0.5),
+                   Mutant.formula("growth models compared on sqrt(n) instead of log n",
+                                  model="sqrt")))
 @_study_claim
 def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log"):
     res, an = study_from_cells(results)
@@ -187,9 +187,9 @@ def _ce(link: str, gamma: float, two_gamma_lambda0: float, c_init: float = _C_IN
           "on those horizons (CAVEAT)",
           printed="E[||v_t - v*||^2 1{tau > t}] <= C_e d/(t + t0); 'the squared directional "
                   "error is of order d/t'", quick=False, full_finding="CAVEAT",
-          mutants=(Mutant("rate d/(t+t0) -> d/(t+t0)^1.2", "printed", kwargs={"rate": 1.2}),
-                   Mutant("C_e d -> C_e (the factor d dropped) with C'_init = 1", "formula",
-                          kwargs={"d_factor": False, "c_init": 1.0})))
+          mutants=(Mutant.printed("rate d/(t+t0) -> d/(t+t0)^1.2", rate=1.2),
+                   Mutant.formula("C_e d -> C_e (the factor d dropped) with C'_init = 1",
+                                  d_factor=False, c_init=1.0)))
 @_study_claim
 def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
                            c_init: float = _C_INIT):
@@ -287,8 +287,8 @@ def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
           "test_rate_linearized.py), not a statement of the paper",
           printed="2 gamma lambda0 > 1 (prop:localized-estimation) gives the d/t rate",
           quick=False,
-          mutants=(Mutant("exponent min(1, 2 gamma kappa) -> min(0.8, 2 gamma kappa)", "formula",
-                          kwargs={"cap": 0.8}),))
+          mutants=(Mutant.formula("exponent min(1, 2 gamma kappa) -> min(0.8, 2 gamma kappa)",
+                                  cap=0.8),))
 @_study_claim
 def _step_size_exponent(results, cap: float = 1.0):
     _, an = study_from_cells(results)
@@ -336,8 +336,7 @@ def _step_size_exponent(results, cap: float = 1.0):
           "numbers across n0); a decay that cannot be told from a power law (the alternative "
           "the lemma excludes) is unresolved, never a PASS",
           printed="P(tau <= n) <= delta once n0 >= C_loc (d + log(1/delta))", quick=False,
-          mutants=(Mutant("exit frequencies in reverse n0 order", "data",
-                          kwargs={"reverse": True}),))
+          mutants=(Mutant.data("exit frequencies in reverse n0 order", reverse=True),))
 @_study_claim
 def _localization_vs_n0(results, reverse: bool = False):
     _, an = study_from_cells(results)
@@ -384,8 +383,8 @@ def _localization_vs_n0(results, reverse: bool = False):
           "bootstrap over replications (seeded); common random numbers across the two links; "
           "wider intervals or flatter chi2 can only make the contrast harder to establish",
           printed="O(d log n) under assum:positive-stability (lambda* > 0)", quick=False,
-          mutants=(Mutant("the unstable link replaced by the stable one", "link",
-                          kwargs={"unstable": "tt-stable"}),))
+          mutants=(Mutant.link("the unstable link replaced by the stable one",
+                               unstable="tt-stable"),))
 @_study_claim
 def _unstable_contrast(results, unstable: str = "tt-unstable"):
     _, an = study_from_cells(results)

@@ -46,8 +46,8 @@ _NODES = {2: (160, 200), 3: (100, 120)}
           "E{g(beta^T X) X} = beta E{g'(beta^T X)} = mu_g beta for beta in S^{d-1}, X ~ N(0, I_d) "
           "(the paper's six links, logistic, probit; generic beta in d = 2, 3)", "high-precision",
           f"absolute {_STEIN_TOL:g}", _STEIN_WHY, printed="mu_g beta",
-          mutants=(Mutant("right side mu_g beta (1 + 1e-6)", "printed",
-                          kwargs={"scale": 1 + 1e-6, "keys": ("logistic",)}),))
+          mutants=(Mutant.printed("right side mu_g beta (1 + 1e-6)",
+                                  scale=1 + 1e-6, keys=("logistic",)),))
 def _first_order_prop(scale=1.0, keys=_STEIN_KEYS):
     rng = np.random.default_rng(515)
     worst, est, rows = 0.0, 0.0, []
@@ -76,8 +76,8 @@ def _first_order_prop(scale=1.0, keys=_STEIN_KEYS):
           "high-precision", "absolute 1e-25",
           "mpmath quad at 35 digits on the link's chart over |z| <= 14 (Gaussian tail beyond: "
           "< 1e-42); the theory core's mpmath tier at 30 digits", quick=False,
-          mutants=(Mutant("E[g'(Z)] shifted by 1e-20 (logistic only: seconds)", "formula",
-                          kwargs={"shift": "1e-20", "keys": ("logistic",)}),))
+          mutants=(Mutant.formula("E[g'(Z)] shifted by 1e-20 (logistic only: seconds)",
+                                  shift="1e-20", keys=("logistic",)),))
 def _first_order_1d(shift="0", keys=_STEIN_KEYS):
     worst, rows = mpmath.mpf(0), []
     for key in keys:
@@ -109,8 +109,7 @@ def _first_order_1d(shift="0", keys=_STEIN_KEYS):
           "(toolkit environments: random v*, theta; Delta in {0.2, 1, 1.8} in d = 2, {0.2, 1.8} "
           "in d = 3)",
           "high-precision", f"absolute {_STEIN_TOL:g}", _STEIN_WHY, printed="Delta mu_g v*",
-          mutants=(Mutant("right side (Delta/2) mu_g v*", "printed",
-                          kwargs={"coef": 0.5, "keys": ("logistic",)}),))
+          mutants=(Mutant.printed("right side (Delta/2) mu_g v*", coef=0.5, keys=("logistic",)),))
 def _stein_vstar(coef=1.0, keys=_STEIN_KEYS):
     worst, est, mus, n = 0.0, 0.0, [], 0
     for key in keys:
@@ -173,10 +172,9 @@ _LEMMA_NODES = {1: (150, 200), 2: (200, 240), 3: (80, 100)}
           "difference of two node counts must also be below the tolerance), right sides by "
           "composite Gauss-Legendre in 1-D (error < 1e-15)",
           covers=("eq:stein_first", "eq:stein_second"),
-          mutants=(Mutant("second order: E f'' b b^T / 2", "formula",
-                          kwargs={"second": 0.5, "cases": ((2, 1.3),)}),
-                   Mutant("first order: E[f(b^T X)] b in place of E[f'(b^T X)] b", "formula",
-                          kwargs={"first": 0, "cases": ((2, 1.3),)})))
+          mutants=(Mutant.formula("second order: E f'' b b^T / 2", second=0.5, cases=((2, 1.3),)),
+                   Mutant.formula("first order: E[f(b^T X)] b in place of E[f'(b^T X)] b",
+                                  first=0, cases=((2, 1.3),))))
 def _lemma(second=1.0, first=1, cases=((1, 0.7), (2, 1.3), (3, 0.6), (3, 1.1))):
     rng = np.random.default_rng(99)
     worst1 = worst2 = est = 0.0
@@ -223,8 +221,7 @@ def _lemma(second=1.0, first=1, cases=((1, 0.7), (2, 1.3), (3, 0.6), (3, 1.1))):
           "m2 can vanish (logistic-like links), so the error is measured absolutely; float64 "
           "Gauss-Legendre errors are < 1e-14 on these O(0.1) integrands",
           printed="E[g(U)(U^2 - s^2)]/s^4",
-          mutants=(Mutant("Stein form divided by s^2 in place of s^4", "formula",
-                          kwargs={"power": 2}),))
+          mutants=(Mutant.formula("Stein form divided by s^2 in place of s^4", power=2),))
 def _m2_stein(power=4):
     rows, worst = [], 0.0
     for key, d in DIRECT_CASES:

@@ -70,10 +70,10 @@ _STEIN_CASES = tuple((k, dl, d) for k in PAPER_LINKS for dl, d in
           f"check resolve any deviation larger than 2 x {_RES_STEIN:g} (e.g. the factor 2 of "
           "Delta mu_g v* at Delta = 1), so more noise cannot make it pass",
           printed="(Delta_beta mu_g / 2) v*",
-          mutants=(Mutant("target Delta mu_g v* (no 1/2)", "printed",
-                          kwargs={"coef": 1.0, "cases": (("tt-stable", "1", 2),)}),
-                   Mutant("1000 rounds per case (too noisy to resolve the identity)", "data",
-                          kwargs={"n": 1000, "cases": (("tt-stable", "1", 2),)})))
+          mutants=(Mutant.printed("target Delta mu_g v* (no 1/2)",
+                                  coef=1.0, cases=(("tt-stable", "1", 2),)),
+                   Mutant.data("1000 rounds per case (too noisy to resolve the identity)",
+                               n=1000, cases=(("tt-stable", "1", 2),))))
 def _stein_mean(coef=0.5, n=_N_STEIN, cases=_STEIN_CASES):
     rows, worst, half = [], 0.0, 0.0
     keys = list(PAPER_LINKS)
@@ -162,7 +162,7 @@ def _mse(grid, coef=16):
           _MSE_STATEMENT + " (quick grid: logistic, Delta in {1, 1.8}, d in {2, 5, 10}, "
           "n0 in {50, 200, 800}, 2000 replications)", "monte-carlo", _MSE_TOL, _MSE_WHY,
           printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)", covers=("eq:initialization-mse",),
-          mutants=(Mutant("printed constant 1 in place of 16", "printed", kwargs={"coef": 1}),))
+          mutants=(Mutant.printed("printed constant 1 in place of 16", coef=1),))
 def _mse_quick(coef=16):
     out = _mse(_QUICK_GRID, coef)
     out.evidence = {"eq:initialization-mse": "the same bound (the display of the proposition's "
@@ -175,8 +175,8 @@ def _mse_quick(coef=16):
           "2.144072}, Delta in {0.2, 1, 1.8}, d in {2, 5, 10}, n0 in {50, 200, 800}, plus "
           "bounded rewards; 8000 replications)", "monte-carlo", _MSE_TOL, _MSE_WHY,
           printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)", quick=False,
-          mutants=(Mutant("printed constant 1 in place of 16 (on the quick grid)", "printed",
-                          kwargs={"coef": 1, "grid": _QUICK_GRID}),))
+          mutants=(Mutant.printed("printed constant 1 in place of 16 (on the quick grid)",
+                                  coef=1, grid=_QUICK_GRID),))
 def _mse_slow(coef=16, grid=_SLOW_GRID):
     return _mse(grid, coef)
 
@@ -373,7 +373,7 @@ _register_pair("init-fixed-direction-tail", "eq:init-fixed-direction-proof", _FD
           "lhs <= rhs (1 + 1e-12) in float64; lhs <= rhs at 50 digits on near-tight cases",
           "an inequality that must hold pointwise; 1e-12 covers float64 rounding of the norms",
           printed="2||x - y||/||y||",
-          mutants=(Mutant("printed factor 1.9 in place of 2", "printed", kwargs={"factor": 1.9}),))
+          mutants=(Mutant.printed("printed factor 1.9 in place of 2", factor=1.9),))
 def _perturbation(factor=2.0):
     rng = np.random.default_rng(4242)
     worst, n, bad = 0.0, 0, 0
