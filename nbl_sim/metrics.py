@@ -22,7 +22,8 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["instantaneous_regret", "cumulative_regret", "recorded_regret", "mc_summary", "Z95"]
+__all__ = ["instantaneous_regret", "instantaneous_regret_into", "cumulative_regret",
+           "recorded_regret", "mc_summary", "Z95"]
 
 #: Φ⁻¹(0.975): the half-width of a 95% normal band is ``Z95`` standard errors.
 Z95 = 1.959963984540054  # Φ⁻¹(0.975)
@@ -33,6 +34,28 @@ def instantaneous_regret(means: np.ndarray, actions: np.ndarray,
     """m_{a*}(X_t) − m_{A_t}(X_t) for means (R, n, 2) (column 0 = arm −1), actions (R, n)."""
     m_minus, m_plus = means[..., 0], means[..., 1]
     return np.where(optimal > 0, m_plus, m_minus) - np.where(actions > 0, m_plus, m_minus)
+
+
+@numba.njit(cache=True, nogil=True)
+def _instantaneous_regret_into(means, actions, optimal, out):
+    R, n = actions.shape
+    for r in range(R):
+        for t in range(n):
+            best = means[r, t, 1] if optimal[r, t] > 0 else means[r, t, 0]
+            got = means[r, t, 1] if actions[r, t] > 0 else means[r, t, 0]
+            out[r, t] = best - got
+
+
+def instantaneous_regret_into(means, actions, optimal, out) -> np.ndarray:
+    """:func:`instantaneous_regret` for means (R, n', 2) with n' >= n, actions and optimal
+    (R, n) int8, written into ``out`` (R, n) float64 (may be a view of a wider buffer) in one
+    compiled pass, without temporaries: the same subtraction, so the same bits."""
+    R, n = actions.shape
+    if means.shape[0] != R or means.shape[1] < n or means.shape[2] != 2 or out.shape != (R, n):
+        raise NBLInputError(f"means must be (R, >= n, 2) and out (R, n) for actions {(R, n)}; "
+                            f"got {means.shape}, {out.shape}")
+    _instantaneous_regret_into(means, actions, optimal, out)
+    return out
 
 
 def cumulative_regret(means, actions, optimal) -> np.ndarray:

@@ -44,7 +44,7 @@ from nbl_theory.paper import paper_link
 
 from .environment import Environment
 from .execution import Executor, executor_for
-from .metrics import instantaneous_regret
+from .metrics import instantaneous_regret_into, recorded_regret
 from .policies.nbl import nbl_run
 from .sweep import ChunkCache, run_sweep
 
@@ -179,17 +179,18 @@ def regret_cell(c: RegretCell) -> dict:
     n0s = [math.ceil(c.C0 * (c.d + math.log(n))) for n in c.ns]
     nmax, cmax = max(c.ns), max(n0s)
     real = env.draw(c.seed, range(*c.reps), nmax, cmax)
-    opt = env.optimal_actions(real.X)
+    opt = real.optimal          # a*(X_t), drawn with the realization (= env.optimal_actions)
     R = real.X.shape[0]
     stage1 = np.empty((R, len(c.ns)))
     stage2 = np.empty((R, len(c.ns)))
     grid = np.asarray(c.t_grid, dtype=np.int64)
+    regret = np.empty((R, nmax))
     for k, (n, n0) in enumerate(zip(c.ns, n0s)):
         last = n == nmax
         rec = np.arange(n0, n + 1) if last else np.array([n0, n])
         tr = nbl_run(real.X[:, :n], real.Y[:, :n], real.coins[:, :n0], env.v_star,
-                     gamma=c.gamma, t0=float(n0), record_rounds=rec)
-        r = instantaneous_regret(real.means[:, :n], tr.actions, opt[:, :n])
+                     gamma=c.gamma, t0=float(n0), record_rounds=rec, record_angle=False)
+        r = instantaneous_regret_into(real.means, tr.actions, opt[:, :n], regret[:, :n])
         stage1[:, k] = r[:, :n0].sum(1)
         stage2[:, k] = r[:, n0:].sum(1)
         if last:
@@ -215,19 +216,19 @@ class GammaCell:
     reps: tuple
 
 
-def _run_from_angle(c: GammaCell | ContrastCell, n: int, record_rounds):
+def _run_from_angle(c: GammaCell | ContrastCell, n: int, record_rounds, record_angle: bool):
     """NBL from ``c.start_deg`` (no Stage I) for ``n`` rounds on the replications ``c.reps``
     of the paper link ``c.link`` at Δ = ``c.delta``, d = 2: (environment, realization, trace)."""
     env = Environment.build(paper_link(c.link), c.delta, 2)
     real = env.draw(c.seed, range(*c.reps), n, 0)
     v0 = env.initial_direction(c.start_deg)
     tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
-                 record_rounds=record_rounds)
+                 record_rounds=record_rounds, record_angle=record_angle)
     return env, real, tr
 
 
 def gamma_cell(c: GammaCell) -> dict:
-    _, _, tr = _run_from_angle(c, c.n, np.arange(0, c.n + 1))
+    _, _, tr = _run_from_angle(c, c.n, np.arange(0, c.n + 1), record_angle=False)
     sq = tr.sq_error
     tau = _tau(sq, c.r0)
     grid = np.asarray(c.t_grid, dtype=np.int64)
@@ -251,7 +252,7 @@ def loc_cell(c: LocCell) -> dict:
     env = Environment.build(paper_link(c.link), c.delta, c.d)
     real = env.draw(c.seed, range(*c.reps), c.n, c.n0)
     tr = nbl_run(real.X, real.Y, real.coins, env.v_star, gamma=c.gamma, t0=float(c.n0),
-                 record_rounds=np.arange(c.n0, c.n + 1))
+                 record_rounds=np.arange(c.n0, c.n + 1), record_angle=False)
     sq = tr.sq_error
     return {"exit": (sq > c.r0 * c.r0).any(1), "start_out": sq[:, 0] > c.r0 * c.r0,
             "e_n0": sq[:, 0].copy()}
@@ -270,10 +271,10 @@ class ContrastCell:
 
 
 def contrast_cell(c: ContrastCell) -> dict:
-    env, real, tr = _run_from_angle(c, max(c.ns), np.asarray(c.ns))
-    opt = env.optimal_actions(real.X)
-    cum = np.cumsum(instantaneous_regret(real.means, tr.actions, opt), axis=1)
-    return {"regret": cum[:, np.asarray(c.ns) - 1], "angle": tr.angle}
+    _, real, tr = _run_from_angle(c, max(c.ns), np.asarray(c.ns), record_angle=True)
+    # R_n at n in ns: the values of np.cumsum of the instantaneous regret, bit for bit
+    return {"regret": recorded_regret(real.means, tr.actions, real.optimal, np.asarray(c.ns)),
+            "angle": tr.angle}
 
 
 # ---------------------------------------------------------------------- the study

@@ -163,9 +163,10 @@ def _act(s, Y, r, t, actions):
 @numba.njit(cache=True, nogil=True, inline="always")
 def _record_round(V, nb, r0, t, k, rec, v_star, sq, ang):
     """Record ‖v − v*‖² and (d = 2) the signed angle of app:stochastic-nbl for the rows
-    0..nb−1 of V (replications r0..r0+nb−1) in every record slot k, k+1, ... of round t;
-    returns the first slot after them."""
+    0..nb−1 of V (replications r0..r0+nb−1) in every record slot k, k+1, ... of round t
+    (no angle when ``ang`` has no columns); returns the first slot after them."""
     d = V.shape[1]
+    angles = ang.shape[1] > 0  # (R, 0): angles not recorded
     while k < rec.shape[0] and rec[k] == t:
         for b in range(nb):
             e = 0.0
@@ -175,7 +176,9 @@ def _record_round(V, nb, r0, t, k, rec, v_star, sq, ang):
                 e += diff * diff
                 c += V[b, j] * v_star[j]
             sq[r0 + b, k] = e
-            if d == 2:
+            if not angles:
+                pass
+            elif d == 2:
                 ang[r0 + b, k] = math.atan2(v_star[0] * V[b, 1] - v_star[1] * V[b, 0], c)
             else:
                 ang[r0 + b, k] = np.nan
@@ -226,6 +229,7 @@ def nbl_run(
     gamma: float = 10.0,
     t0: float = 500.0,
     record_rounds=None,
+    record_angle: bool = True,
 ) -> NBLTrace:
     """Run NBL (alg:nbl) on pre-drawn realizations.
 
@@ -239,6 +243,9 @@ def nbl_run(
     gamma, t0 : step η_t = γ/(t + t0) (paper defaults γ = 10, t0 = 500).
     record_rounds : increasing ints in [0, n] at which ‖v_t − v*‖² and α_t are recorded
         (default: every round 1..n).
+    record_angle : bool
+        False: α_t is not computed and ``angle`` has no columns (R, 0) — for callers that need
+        ‖v_t − v*‖² only (the regret-rate study records every round of 10⁵).
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     Y = np.ascontiguousarray(Y, dtype=np.float64)
@@ -275,8 +282,12 @@ def nbl_run(
         if use_init:
             rec = rec[rec >= 1]  # round 0 does not exist with a randomized start
     actions = np.empty((R, n), dtype=np.int8)
-    sq = np.full((R, rec.size), np.nan)
-    ang = np.full((R, rec.size), np.nan)
+    # every slot from v_{n0} on is written by the kernel; the earlier ones are NaN (Stage I)
+    k0 = int(np.searchsorted(rec, n0))
+    sq = np.empty((R, rec.size))
+    sq[:, :k0] = np.nan
+    ang = np.empty((R, rec.size if record_angle else 0))
+    ang[:, :k0] = np.nan
     v_out = np.empty((R, d))
     eta = float(gamma) / (np.arange(1, n + 1, dtype=np.float64) + float(t0))  # η_t, t = 1..n
     degenerate = _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, ang,

@@ -11,7 +11,13 @@ from nbl_sim import experiment
 from nbl_sim.environment import Environment
 from nbl_sim.execution import ProcessExecutor, SerialExecutor, make_executor
 from nbl_sim.experiment import simulate
-from nbl_sim.metrics import cumulative_regret, mc_summary, recorded_regret
+from nbl_sim.metrics import (
+    cumulative_regret,
+    instantaneous_regret,
+    instantaneous_regret_into,
+    mc_summary,
+    recorded_regret,
+)
 from nbl_sim.policies.greedy_logistic import greedy_logistic_actions
 from nbl_sim.policies.nbl import nbl_run
 from nbl_sim.policies.oracle import oracle_actions
@@ -127,6 +133,22 @@ def test_recorded_regret_is_the_cumulative_regret_at_the_recorded_rounds():
     assert np.array_equal(got[:, 1:], full[:, rec[1:] - 1])  # bit for bit
     with pytest.raises(NBLInputError, match="strictly increasing"):
         recorded_regret(real.means, A, real.optimal, [5, 3])
+
+
+@pytest.mark.parametrize("n", [1, 57, 800])
+def test_instantaneous_regret_into_a_wider_buffer_is_the_numpy_definition(n):
+    env = Environment.build(TT, "0.5", 3)
+    real = env.draw(4, range(5), 800, 30)
+    A = nbl_run(real.X, real.Y, real.coins, env.v_star).actions[:, :n]
+    buf = np.full((5, 900), 7.0)
+    got = instantaneous_regret_into(real.means, A, real.optimal[:, :n], buf[:, :n])
+    ref = instantaneous_regret(real.means[:, :n], A, real.optimal[:, :n])
+    assert np.array_equal(got, ref) and np.array_equal(buf[:, :n], ref)   # bit for bit
+    assert np.array_equal(got.sum(1), ref.sum(1))           # the study's stage sums too
+    assert np.all(buf[:, n:] == 7.0)
+    with pytest.raises(NBLInputError, match="means must be"):
+        instantaneous_regret_into(real.means[:, :n - 1] if n > 1 else real.means[:2], A,
+                                  real.optimal[:, :n], buf[:, :n])
 
 
 def test_process_pool_equals_in_process():

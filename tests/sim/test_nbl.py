@@ -71,6 +71,21 @@ def test_recorded_angle_and_error_follow_the_iterate():
     assert tr.sq_error[:, 1] == pytest.approx(((tr.v_final - env.v_star) ** 2).sum(1), abs=1e-15)
 
 
+@pytest.mark.parametrize("d, v0", [(2, True), (2, False), (5, False)])
+def test_without_angles_the_errors_are_the_same_bits(d, v0):
+    env = Environment.build(make_family("logistic"), "0.5", d)
+    real = env.draw(2, range(9), 700, 40)
+    kw = dict(v0=env.initial_direction(20.0) if (v0 and d == 2) else None, gamma=3.0, t0=50.0,
+              record_rounds=np.arange(0, 701, 7))
+    full = nbl_run(real.X, real.Y, real.coins, env.v_star, **kw)
+    bare = nbl_run(real.X, real.Y, real.coins, env.v_star, record_angle=False, **kw)
+    assert bare.angle.shape == (9, 0)
+    assert np.array_equal(bare.sq_error, full.sq_error, equal_nan=True)
+    assert np.array_equal(bare.actions, full.actions)
+    assert np.array_equal(bare.v_final, full.v_final)
+    assert np.isnan(full.sq_error[:, 0]).all() == (kw["v0"] is None)  # Stage I: undefined
+
+
 def test_angle_is_nan_beyond_two_dimensions():
     env = Environment.build(TT, "0.2", 3)
     real = env.draw(0, [0], 50, 0)
