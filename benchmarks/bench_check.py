@@ -11,9 +11,11 @@ Rows, in this order (full mode; ``--quick-only`` keeps the quick rows):
    below then reads the study from it, as ``nbl check`` does after ``nbl study``;
 2. **full serial** — ``REGISTRY.run_claims()``: what ``nbl check`` ran before the runner
    (``--no-full-serial`` skips it);
-3. **full parallel** — ``run_claims_parallel(workers=N, cache=None)``: no claim result is
-   cached, tasks ordered longest first by the serial run's seconds (what the run-time history
-   in the claims cache gives a real run);
+3. **full parallel** — ``run_claims_parallel(workers=N, cache=<a fresh claims namespace>)``: no
+   claim result is reused (the namespace is new for the row), the cells of the split study
+   claims are read from the study cache of row 1 — exactly as the serial row reads them, and as
+   ``nbl check`` does after ``nbl study`` — and the tasks are ordered longest first by the
+   serial run's seconds (what the run-time history in the claims cache gives a real run);
 4. **quick serial** / **quick parallel** — the same with ``quick=True`` (``nbl check --quick``).
 
 Every check row runs in a **fresh Python process** (``--row``, internal), so no row profits
@@ -103,8 +105,11 @@ def _view(results):
 def run_row(quick: bool, workers: int, estimates: dict | None) -> dict:
     """One check in this (fresh) process: ``workers`` 0 is the registry's plain loop
     (``REGISTRY.run_claims``, what ``nbl check`` ran before the runner), else
-    ``run_claims_parallel(workers=N, cache=None)`` with the tasks ordered by ``estimates``."""
+    ``run_claims_parallel(workers=N)`` with the tasks ordered by ``estimates``, the claim
+    results in a fresh cache namespace (nothing reused) beside the study cache (the split
+    study claims read their cells from it, as the serial registry does)."""
     t0 = time.perf_counter()
+    from nbl_sim.sweep import ChunkCache
     from proofs_check.registry import REGISTRY
     from proofs_check.runner import run_claims_parallel
 
@@ -114,7 +119,8 @@ def run_row(quick: bool, workers: int, estimates: dict | None) -> dict:
     if workers == 0:
         res = REGISTRY.run_claims(quick=quick)
     else:
-        res = run_claims_parallel(quick=quick, workers=workers, cache=None,
+        fresh = ChunkCache(None, f"claims-bench-{os.getpid()}-{time.time_ns()}")
+        res = run_claims_parallel(quick=quick, workers=workers, cache=fresh,
                                   on_task=seen.append, estimates=estimates)
     t2 = time.perf_counter()
     return {"import_s": t1 - t0, "run_s": t2 - t1, "view": _view(res),

@@ -119,6 +119,18 @@ def test_default_context_hook_is_numpys_standard_normal():
         assert a.random() == b.random()
 
 
+@pytest.mark.parametrize("n", [1, 100, 511, 512, 513, 5000])
+def test_context_fill_is_numpys_on_both_sides_of_the_compiled_threshold(n):
+    """Small fills use numpy's own loop (cheaper than passing the generator to numba), large
+    ones the compiled loop; the draws and the generator state are numpy's either way."""
+    env = Environment.build(TT, "0.5", 2)
+    a, b = np.random.default_rng(n), np.random.default_rng(n)
+    X, ref = np.empty((n, 2)), np.empty((n, 2))
+    env._draw_contexts(a, X)
+    b.standard_normal(out=ref)
+    assert np.array_equal(X, ref) and a.bit_generator.state == b.bit_generator.state
+
+
 def test_numpy_fill_fallback_gives_the_same_draws(monkeypatch):
     """If the once-per-process check of the compiled normals ever failed, contexts come from
     numpy's own fill: the realization is the same."""
