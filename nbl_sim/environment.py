@@ -92,6 +92,7 @@ from .environment_passes import (
     reward_pass,
     standard_normal_fill,
 )
+from .seeding import StreamSet, numpy_streams
 
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
@@ -127,10 +128,10 @@ def _streams(ss: np.random.SeedSequence, coins: bool = True) -> tuple:
 
 def _replication_streams(seed: int, r: int, coins: bool = True) -> tuple:
     """``_streams(replication_seeds(seed, R)[r], coins)`` for any R > r, without spawning R
-    children: child r of ``SeedSequence(seed)`` is ``SeedSequence(seed, spawn_key=(r,))``."""
-    return tuple(np.random.Generator(np.random.PCG64(
-        np.random.SeedSequence(entropy=seed, spawn_key=(r, k)))) if k < 2 or coins else None
-        for k in range(3))
+    children: child r of ``SeedSequence(seed)`` is ``SeedSequence(seed, spawn_key=(r,))``
+    (:func:`nbl_sim.seeding.numpy_streams`; :meth:`Environment.draw` re-seeds kept generators
+    to the same states, :class:`nbl_sim.seeding.StreamSet`)."""
+    return numpy_streams(seed, r, coins)
 
 
 @dataclass
@@ -392,8 +393,9 @@ class Environment:
         real = Realization(out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps,
                            out.optimal[:R])
         z = np.empty((n, 2))
+        streams = StreamSet()       # the streams of _replication_streams, re-seeded (same draws)
         for i, r in enumerate(reps):
-            self._fill(_replication_streams(seed, r, n0 > 0), real.X[i], real.means[i], real.Y[i],
+            self._fill(streams.reseed(seed, r, n0 > 0), real.X[i], real.means[i], real.Y[i],
                        real.coins[i], real.optimal[i], z)
         return real
 
