@@ -131,7 +131,8 @@ def cell_keys(plan: CellPlan) -> list:
 
 
 def split_check(cells: Callable[[], CellPlan], combine: Callable,
-                run: Callable[[CellPlan], Sequence] | None = None):
+                run: Callable[[CellPlan], Sequence] | None = None,
+                direct: Callable | None = None):
     """A complete check function made of ``cells() -> CellPlan`` and
     ``combine(results, **kwargs) -> Outcome`` (``results``: :class:`CellResults`): called
     directly it computes the cells with ``run(plan)`` (the cells' results in cell order;
@@ -139,6 +140,8 @@ def split_check(cells: Callable[[], CellPlan], combine: Callable,
     and a pool, as :func:`nbl_sim.rate_study.run_study` does — keyword arguments (a mutant's)
     going to ``combine``; the parallel runner runs the cells as tasks instead. The check takes
     the name and module of ``combine`` (the claim's module, which the cache key fingerprints).
+    ``direct(**kwargs)``, if given, is what a direct call runs instead (a complete check that
+    computes what it needs lazily — e.g. a mutant that runs on a smaller grid than the cells').
 
     Example
     -------
@@ -152,6 +155,8 @@ def split_check(cells: Callable[[], CellPlan], combine: Callable,
     """
     @functools.wraps(combine)
     def check(**kwargs):
+        if direct is not None:
+            return direct(**kwargs)
         plan = cells()
         values = run(plan) if run is not None else [plan.fn(c) for c in plan.cells]
         return combine(CellResults(values, plan_key(cell_keys(plan))), **kwargs)

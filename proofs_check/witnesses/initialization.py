@@ -20,13 +20,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from nbl_sim.environment import Environment
+from nbl_theory.paper import paper_link
 
 from .gaussian import gh_rule_1d
 from .stats import gaussian_limit_quantile, quantile_ci
 from .toolkit_values import mu_g
 
-__all__ = ["NOISE", "InitGrid", "f_moments", "init_setting", "init_settings", "init_errors",
-           "implied_constants", "group_rows", "shallow_ratio", "fitted_exponents"]
+__all__ = ["NOISE", "InitGrid", "InitCell", "f_moments", "init_setting", "init_settings",
+           "init_errors", "init_cell", "grid_cells", "load_init_cells", "implied_constants",
+           "group_rows", "shallow_ratio", "fitted_exponents"]
 
 #: Half-width b of the uniform noise of the bounded-reward settings.
 NOISE = 0.5
@@ -37,7 +39,9 @@ class InitGrid:
     """A grid of initialization settings.
 
     ``links`` and ``bounded`` hold (name, link) and (name, link, Δ) triples; the name is the
-    label the results carry. Bernoulli settings use ``seed``, bounded ones ``seed + 1``.
+    label the results carry and the link a :class:`~nbl_theory.links.Link` or a key of
+    :func:`nbl_theory.paper.paper_link` (needed to split the grid into cells:
+    :func:`grid_cells`). Bernoulli settings use ``seed``, bounded ones ``seed + 1``.
     """
 
     links: tuple
@@ -59,7 +63,90 @@ def f_moments(link, reward: str, noise: float) -> tuple:
     return float(w @ (g * g + noise**2 / 3)), float(w @ (2 * (g1 * g1 + g * g2)))
 
 
-@functools.cache
+@dataclass(frozen=True)
+class InitCell:
+    """One setting of an :class:`InitGrid` as plain parameters (a sweep cell: the runner runs
+    and caches it as a task, :func:`init_cell`); ``link`` is a key of
+    :func:`nbl_theory.paper.paper_link`."""
+
+    link: str
+    name: str
+    delta: str
+    d: int
+    n0s: tuple
+    reps: int
+    seed: int
+    reward: str = "bernoulli"
+
+
+def _link(link):
+    return paper_link(link) if isinstance(link, str) else link
+
+
+def _environment(link, delta: str, d: int, reward: str) -> Environment:
+    return Environment.build(link, delta, d, v_star="random", theta_dir="random",
+                             geometry_seed=600 + d, reward=reward, noise=NOISE)
+
+
+def _draw_wbar(env: Environment, n0s: tuple, reps: int, seed: int) -> dict:
+    """{n0: W̄_{n0} (reps, d)} from one draw of max(n0s) rounds per replication."""
+    n, d = max(n0s), env.d
+    wbar = {n0: np.empty((reps, d)) for n0 in n0s}
+    chunk = max(1, int(4e6 // (n * d)))
+    for a in range(0, reps, chunk):
+        idx = range(a, min(reps, a + chunk))
+        real = env.draw(seed, idx, n, n)
+        A = real.coins.astype(np.int64)
+        y_obs = np.take_along_axis(real.Y, ((A + 1) // 2)[..., None], axis=2)[..., 0]
+        W = (A * y_obs)[..., None] * real.X             # W_t = A_t Y_t X_t
+        cs = np.cumsum(W, axis=1)
+        for n0 in n0s:
+            wbar[n0][a:a + len(idx)] = cs[:, n0 - 1] / n0
+    return wbar
+
+
+def init_cell(c: InitCell) -> dict:
+    """The Monte Carlo part of :func:`init_setting` for one cell: ``{"wbar": {n0: (reps, d)}}``
+    (plain data; top-level, so any executor runs it)."""
+    env = _environment(paper_link(c.link), c.delta, c.d, c.reward)
+    return {"wbar": _draw_wbar(env, tuple(c.n0s), c.reps, c.seed)}
+
+
+def _settings_args(grid: InitGrid):
+    """The arguments of :func:`init_setting` of every setting of ``grid``, Bernoulli first."""
+    for name, link in grid.links:
+        for delta in grid.deltas:
+            for d in grid.dims:
+                yield (link, name, delta, d, grid.n0s, grid.reps, grid.seed, "bernoulli")
+    for name, link, delta in grid.bounded:
+        for d in grid.dims:
+            yield (link, name, delta, d, grid.n0s, grid.reps, grid.seed + 1, "bounded")
+
+
+def grid_cells(grid: InitGrid) -> tuple:
+    """The settings of ``grid`` as :class:`InitCell` s (its links must be paper-link keys)."""
+    cells = []
+    for args in _settings_args(grid):
+        if not isinstance(args[0], str):
+            raise TypeError("grid_cells needs the grid's links as paper_link keys")
+        cells.append(InitCell(*args))
+    return tuple(cells)
+
+
+#: init_setting's results in this process: computed, or loaded from cells (load_init_cells)
+_SETTINGS: dict = {}
+
+
+def load_init_cells(cells, results) -> None:
+    """Make :func:`init_setting` return the settings of ``cells`` from their :func:`init_cell`
+    ``results`` (computed elsewhere, e.g. by the claim runner's workers) instead of drawing
+    them again; a setting already present is kept (the draws are the same)."""
+    for c, res in zip(cells, results):
+        key = (_link(c.link), c.name, c.delta, c.d, tuple(c.n0s), c.reps, c.seed, c.reward)
+        if key not in _SETTINGS:
+            _SETTINGS[key] = _assemble(*key, wbar={int(k): v for k, v in res["wbar"].items()})
+
+
 def init_setting(link, name: str, delta: str, d: int, n0s: tuple, reps: int, seed: int,
                  reward: str = "bernoulli") -> dict:
     """Randomized-initialization draws W̄_{n0} for every n0 (rows = replications) in the
@@ -72,21 +159,19 @@ def init_setting(link, name: str, delta: str, d: int, n0s: tuple, reps: int, see
         {n0: (reps, d)}, ``sigma`` (Σ above), ``ew2_exact`` = n0 E‖W̄ − y‖² = d E f + E f''
         − ‖y‖², ``label``.
     """
-    env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
-                            geometry_seed=600 + d, reward=reward, noise=NOISE)
+    key = (_link(link), name, delta, d, tuple(n0s), reps, seed, reward)
+    if key not in _SETTINGS:
+        env = _environment(key[0], delta, d, reward)
+        _SETTINGS[key] = _assemble(*key, wbar=_draw_wbar(env, key[4], reps, seed), env=env)
+    return _SETTINGS[key]
+
+
+def _assemble(link, name, delta, d, n0s, reps, seed, reward, *, wbar: dict,
+              env: Environment | None = None) -> dict:
+    """:func:`init_setting`'s result from the draws ``wbar`` (the cheap exact quantities are
+    recomputed here)."""
+    env = env if env is not None else _environment(link, delta, d, reward)
     mu = mu_g(link)
-    n = max(n0s)
-    wbar = {n0: np.empty((reps, d)) for n0 in n0s}
-    chunk = max(1, int(4e6 // (n * d)))
-    for a in range(0, reps, chunk):
-        idx = range(a, min(reps, a + chunk))
-        real = env.draw(seed, idx, n, n)
-        A = real.coins.astype(np.int64)
-        y_obs = np.take_along_axis(real.Y, ((A + 1) // 2)[..., None], axis=2)[..., 0]
-        W = (A * y_obs)[..., None] * real.X             # W_t = A_t Y_t X_t
-        cs = np.cumsum(W, axis=1)
-        for n0 in n0s:
-            wbar[n0][a:a + len(idx)] = cs[:, n0 - 1] / n0
     if reward == "bernoulli":
         B = 1.0
     else:
@@ -102,14 +187,8 @@ def init_setting(link, name: str, delta: str, d: int, n0s: tuple, reps: int, see
 
 def init_settings(grid: InitGrid):
     """Every setting of ``grid`` (:func:`init_setting`), Bernoulli ones first."""
-    for name, link in grid.links:
-        for delta in grid.deltas:
-            for d in grid.dims:
-                yield init_setting(link, name, delta, d, grid.n0s, grid.reps, grid.seed)
-    for name, link, delta in grid.bounded:
-        for d in grid.dims:
-            yield init_setting(link, name, delta, d, grid.n0s, grid.reps, grid.seed + 1,
-                               "bounded")
+    for args in _settings_args(grid):
+        yield init_setting(*args)
 
 
 def init_errors(s: dict, n0: int):

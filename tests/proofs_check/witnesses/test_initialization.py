@@ -67,3 +67,29 @@ def test_fitted_exponents_of_an_exact_power_law():
     assert init.shallow_ratio(rows) == 0.0      # -0.5 is steeper than -0.45
     flat = [dict(r, q=1.0, C=2.0) for r in rows]
     assert init.shallow_ratio(flat) == 2.0
+
+
+def test_a_setting_from_its_cell_is_the_setting_drawn_here():
+    """init_cell (what the claim runner's workers compute) + load_init_cells give init_setting's
+    result bit for bit; grid_cells needs paper-link keys."""
+    grid = init.InitGrid(links=(("logistic", "logistic"),), deltas=("1",), dims=(2, 3),
+                         n0s=(20, 60), reps=30, seed=41,
+                         bounded=(("tt", "tt-stable", "1"),))
+    cells = init.grid_cells(grid)
+    assert len(cells) == 4 and cells[-1].reward == "bounded" and cells[-1].seed == 42
+    results = [init.init_cell(c) for c in cells]
+    drawn = list(init.init_settings(grid))          # drawn here (and kept)
+    for c, res, s in zip(cells, results, drawn):
+        for n0 in c.n0s:
+            assert np.array_equal(res["wbar"][n0], s["wbar"][n0])
+    other = init.InitGrid(links=(("logistic", "logistic"),), deltas=("1",), dims=(2,),
+                          n0s=(20, 60), reps=30, seed=43)
+    (c,) = init.grid_cells(other)
+    res = init.init_cell(c)
+    res["wbar"][20] = res["wbar"][20] + 1.0          # a marked result: loading must use it
+    init.load_init_cells([c], [res])
+    (s,) = init.init_settings(other)
+    assert np.array_equal(s["wbar"][20], res["wbar"][20]) and s["label"].endswith("d=2")
+    with pytest.raises(TypeError, match="paper_link keys"):
+        init.grid_cells(init.InitGrid(links=(("logistic", LOGISTIC),), deltas=("1",), dims=(2,),
+                                      n0s=(20,), reps=3, seed=1))
