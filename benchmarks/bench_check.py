@@ -28,14 +28,17 @@ machine used meanwhile (``/proc/stat``) / wall — a row with ``others`` well ab
 by other jobs; speed-up = serial wall / parallel wall; equal = every claim's id, status,
 computed value and (for non-FAIL) detail equal to the serial run, in the same order.
 
-Then the **cluster projection**: every claim's CPU seconds (measured in the workers of the
-parallel run, without the registry import that each worker pays once) and the study cells of
-row 1, scheduled on ``--cluster`` workers by a greedy list schedule, longest processing time
-first (LPT), each worker starting after the import (``importing the claims`` CPU seconds);
-speed-up = total CPU / makespan. Three task structures: the claims as registered (the study
-cells kept apart, as after a prior ``nbl study``), the study cells as tasks of the same
-schedule (the split of the study claims), and the study cells alone (``nbl study``). The
-longest claims, which bound the makespan, are listed with their share.
+Then the **cluster projection**: every task's CPU seconds as measured in the workers of the
+parallel run (each claim of a batch, and each cell of a split claim — the initialization grid,
+the Greedy Logistic comparison and the large trajectory check are split per setting / link),
+without the registry import that each worker pays once, and the study cells of row 1,
+scheduled on ``--cluster`` workers by a greedy list schedule, longest processing time first
+(LPT), each worker starting after the import (``importing the claims`` CPU seconds); speed-up
+= total CPU / makespan. Three task structures: the claims and their cells (the study cells
+kept apart, as after a prior ``nbl study``), with the study cells as tasks of the same
+schedule (a cold ``nbl check``), and the study cells alone (``nbl study``). The split claims'
+``combine`` runs in the parent (its CPU is printed). The longest tasks, which bound the
+makespan, are listed with their share.
 
 Usage::
 
@@ -125,7 +128,9 @@ def run_row(quick: bool, workers: int, estimates: dict | None) -> dict:
     t2 = time.perf_counter()
     return {"import_s": t1 - t0, "run_s": t2 - t1, "view": _view(res),
             "seconds": {r.id: r.seconds for r in res},
-            "parts": [[cid, cpu] for t in seen for cid, cpu in t.parts],
+            "parts": [[cid, cpu] for t in seen for cid, cpu in t.parts]
+            + [[t.name, t.cpu] for t in seen if t.kind == "cell"],
+            "combine_cpu": sum(t.cpu for t in seen if t.kind == "combine"),
             "n_tasks": len(seen)}
 
 
@@ -223,7 +228,8 @@ def main(argv=None) -> int:
         log(f"{mode} check, parallel ({args.workers} workers, fresh process) ...")
         est = serial_times.get(mode)
         par = measure(f"{mode} parallel", lambda q=quick, e=est: _child(q, args.workers, e))
-        rows[-1].update(run_s=par["run_s"], import_s=par["import_s"], tasks=par["n_tasks"])
+        rows[-1].update(run_s=par["run_s"], import_s=par["import_s"], tasks=par["n_tasks"],
+                        combine_cpu_s=par["combine_cpu"])
         if serial is not None:
             rows[-1]["equal"] = par["view"] == serial["view"]
             rows[-1]["differ"] = [a[0] for a, b in zip(serial["view"], par["view"]) if a != b]
@@ -240,7 +246,7 @@ def main(argv=None) -> int:
     proj = []
     for mode, t in tasks.items():
         base = list(t.values())
-        variants = [("claims as registered", base)]
+        variants = [("claims and cells", base)]
         if mode == "full" and study.get("cells"):
             variants.append(("claims + study cells", base + list(study["cells"].values())))
             variants.append(("study cells alone", list(study["cells"].values())))
@@ -273,6 +279,10 @@ def main(argv=None) -> int:
         run_s = f"{r['run_s']:8.1f}" if "run_s" in r else f"{'':8}"
         out(f"{r['run']:<16} {r['wall_s']:8.1f} {run_s} {r['cpu_s']:8.1f} "
             f"{r['cores_busy']:10.2f} {r['others']:7.2f} {sp:>8}  {eq}")
+    for r in rows:
+        if r.get("combine_cpu_s"):
+            out(f"# {r['run']}: split claims combined in the parent: "
+                f"{r['combine_cpu_s']:.1f} s CPU")
     for r in rows:
         if r.get("differ"):
             out(f"# {r['run']}: claims whose result differs from the serial run: "

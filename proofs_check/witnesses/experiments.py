@@ -8,7 +8,6 @@ depend on the machine.
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
@@ -16,9 +15,10 @@ import numpy as np
 from nbl_sim.environment import Environment
 from nbl_sim.execution import SerialExecutor
 from nbl_sim.experiment import simulate
-from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING
+from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING, paper_link
 
-__all__ = ["final_angle", "regret_checkpoints", "paired_regret_gaps", "comparison_run"]
+__all__ = ["final_angle", "regret_checkpoints", "paired_regret_gaps", "comparison_run",
+           "comparison_cell", "load_comparisons"]
 
 
 def _stochastic_run(link, delta: str, seed: int, record_rounds=None):
@@ -43,12 +43,29 @@ def regret_checkpoints(link, delta: str, rounds, seed: int = 0) -> np.ndarray:
     return _stochastic_run(link, delta, seed, record_rounds=rounds).policies["nbl"].regret
 
 
-@functools.cache
+#: comparison_run's results in this process: computed, or loaded from cells (load_comparisons)
+_COMPARISONS: dict = {}
+
+
+def comparison_cell(params: tuple) -> dict:
+    """:func:`comparison_run` of ``params`` = (paper-link key, intercept, seed, reps) as plain
+    data: a cell the claim runner runs as a task (top-level, so any executor runs it)."""
+    key, intercept, seed, reps = params
+    return comparison_run(paper_link(key), intercept, seed, reps)
+
+
+def load_comparisons(cells, results) -> None:
+    """Make :func:`comparison_run` return the results of ``cells`` (computed elsewhere, e.g. by
+    the claim runner's workers, by :func:`comparison_cell`) instead of simulating again."""
+    for (key, intercept, seed, reps), res in zip(cells, results):
+        _COMPARISONS.setdefault((paper_link(key), intercept, seed, reps), dict(res))
+
+
 def comparison_run(link, intercept: bool = True, seed: int = 0, reps: int | None = None) -> dict:
     """One link in the setting of app:logistic-comparison
     (:data:`nbl_theory.paper.COMPARISON_SETTING`: Δ = 1, n = 2000, n0 = 200, γ = 10, t0 = 500,
     100 replications; common random numbers and the same randomized initialization for both
-    policies), cached per (link, intercept, seed).
+    policies), kept per (link, intercept, seed, reps) in this process.
 
     ``intercept`` is Greedy Logistic's choice of fitting an intercept per arm (the simulator's
     default, scikit-learn's default) or not; the paper does not say which. ``reps`` (default:
@@ -61,6 +78,13 @@ def comparison_run(link, intercept: bool = True, seed: int = 0, reps: int | None
         ``nbl``, ``gl``: final regret R_n per replication; ``start_angle``: NBL's signed angle
         (degrees) at v_{n0}, per replication.
     """
+    memo = (link, intercept, seed, reps)
+    if memo not in _COMPARISONS:
+        _COMPARISONS[memo] = _comparison(link, intercept, seed, reps)
+    return _COMPARISONS[memo]
+
+
+def _comparison(link, intercept: bool, seed: int, reps: int | None) -> dict:
     c = COMPARISON_SETTING
     env = Environment.build(link, c["delta"], c["d"])
     res = simulate(env, n=c["n"], reps=c["reps"] if reps is None else reps, n0=c["n0"],

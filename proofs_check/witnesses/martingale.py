@@ -17,8 +17,9 @@ import numpy as np
 from nbl_sim import population as pop
 from nbl_sim.environment import Environment
 from nbl_sim.geometry import nbl_update, tangent_projection
+from nbl_theory.paper import PAPER_LINKS
 
-__all__ = ["martingale_statistics", "DETECT_Z", "POWER_Z"]
+__all__ = ["martingale_statistics", "trajectory_statistics", "DETECT_Z", "POWER_Z"]
 
 #: Two-sided detection threshold of the z-scores (5 SE: ~6e-7 false-alarm probability each).
 DETECT_Z = 5.0
@@ -72,3 +73,15 @@ def martingale_statistics(env: Environment, R: int, n: int, draw_seed: int, angl
     moved = float(np.degrees(np.arccos(np.clip((prev[:, 0] * V).sum(1), -1, 1))).mean())
     return {"z": zs, "resolution": (DETECT_Z + POWER_Z) * plain_se / n, "moved": moved,
             "count": len(zs)}
+
+
+def trajectory_statistics(params: tuple) -> dict:
+    """:func:`martingale_statistics` of the ``i``-th paper link (key ``key``) at Δ = 0.2, d = 3
+    with random v*, θ (geometry seed 300 + i), ``R`` replications × ``n`` rounds, draws seeded
+    ``seed + i`` and start angles ``seed + 100 + i``, γ = 10, t0 = 20: one cell of the
+    conditional-field trajectory claims, ``params`` = (i, key, R, n, seed, field_factor)."""
+    i, key, R, n, seed, field_factor = params
+    env = Environment.build(PAPER_LINKS[key].link(), "0.2", 3, v_star="random",
+                            theta_dir="random", geometry_seed=300 + i)
+    return martingale_statistics(env, R, n, seed + i, seed + 100 + i, gamma=10.0, t0=20.0,
+                                 field_factor=field_factor)

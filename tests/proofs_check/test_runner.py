@@ -291,6 +291,37 @@ def test_a_split_check_called_directly_computes_its_cells_with_run():
     assert split_check(_cells, _combine_sum)().computed == "30"
 
 
+def test_a_split_check_with_direct_runs_it_when_called_directly():
+    """``split_check(..., direct=)``: a direct call (the serial registry, a mutant with its
+    own inputs) runs ``direct(**kwargs)`` and plans no cells; the runner still splits it."""
+    planned = []
+
+    def cells():
+        planned.append(1)
+        return _cells()
+
+    check = split_check(cells, _combine_sum,
+                        direct=lambda scale=1: Outcome(PASS, str(30 * scale)))
+    assert check().computed == "30" and check(scale=2).computed == "60" and not planned
+    assert is_split(check) and check.combine([1, 4, 9, 16]).computed == "30"
+
+
+def test_the_heavy_paper_claims_are_split_into_shared_cells():
+    """The claims that bound a cluster's makespan are split: the four initialization-grid
+    claims share one plan of 30 settings (each drawn once), the two Greedy Logistic panels run
+    one cell per (link, intercept), the large trajectory check one cell per link."""
+    checks = {c.id: c.check for c in REGISTRY.all_claims()}
+    grid = [checks[f"{k}-grid"] for k in ("init-mse-bound", "init-high-probability",
+                                          "init-vector-concentration",
+                                          "init-fixed-direction-tail")]
+    plans = [c.cells() for c in grid]
+    assert all(is_split(c) for c in grid) and len(plans[0].cells) == 30
+    assert all(p.cells == plans[0].cells and p.fn is plans[0].fn for p in plans)
+    assert len(checks["logistic-comparison-rho"].cells().cells) == 10
+    assert len(checks["logistic-comparison-two-transition"].cells().cells) == 6
+    assert len(checks["conditional-field-trajectories-large"].cells().cells) == 6
+
+
 def test_replay_executor_refuses_other_cells():
     ex = ReplayExecutor([1, 2], ["a", "b"])
     assert list(ex.run(str, [2, 1])) == [(0, "b"), (1, "a")]

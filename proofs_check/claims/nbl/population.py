@@ -31,10 +31,11 @@ from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
 
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
+from ...runner_tasks import CellPlan, split_check
 from ...witnesses.fields import own_field, own_potential, own_tangent_field, richardson
 from ...witnesses.geometry import angle_distance, case_geometry, rational_cases
 from ...witnesses.local_expansions import paper_cases, tangent_spectrum
-from ...witnesses.martingale import DETECT_Z, POWER_Z, martingale_statistics
+from ...witnesses.martingale import DETECT_Z, POWER_Z, trajectory_statistics
 from ...witnesses.toolkit_values import field_scale, float_values
 
 __all__: list[str] = []
@@ -262,17 +263,21 @@ _TRAJ_WHY = ("per-replication sums of martingale differences are independent acr
              "a noisier run fail instead of passing more easily")
 
 
+def _trajectory_cells(R: int, n: int, seed: int, field_factor: float = 1.0) -> tuple:
+    """The parameters of :func:`trajectory_statistics` for each paper link."""
+    return tuple((i, key, R, n, seed, field_factor) for i, key in enumerate(PAPER_LINKS))
+
+
 def _trajectory_z(R: int, n: int, seed: int, resolution: float,
-                  field_factor: float = 1.0) -> Outcome:
+                  field_factor: float = 1.0, stats=None) -> Outcome:
     """z-scores of Σ_t D_t and Σ_t D_t v_{t−1,k} (D = W − F(v_{t−1}), G − h(v_{t−1})) over R
-    NBL trajectories of n Stage-II rounds, per paper link (Δ = 0.2, d = 3)."""
+    NBL trajectories of n Stage-II rounds, per paper link (Δ = 0.2, d = 3); ``stats``: the
+    links' :func:`trajectory_statistics` if computed elsewhere (the runner's cells)."""
     zmax, res, rows, nstat = 0.0, 0.0, [], 0
-    for i, key in enumerate(PAPER_LINKS):
+    cells = _trajectory_cells(R, n, seed, field_factor)
+    for (_i, key, *_rest), st in zip(cells, stats if stats is not None
+                                    else map(trajectory_statistics, cells)):
         link = PAPER_LINKS[key].link()
-        env = Environment.build(link, "0.2", 3, v_star="random", theta_dir="random",
-                                geometry_seed=300 + i)
-        st = martingale_statistics(env, R, n, seed + i, seed + 100 + i, gamma=10.0, t0=20.0,
-                                   field_factor=field_factor)
         nstat += st["count"]
         zmax = max(zmax, max(st["z"]))
         res = max(res, st["resolution"] / field_scale(link))
@@ -311,6 +316,19 @@ def _conditional_traj(field_factor: float = 1.0, R: int = _TRAJ_R):
     return out
 
 
+def _per_link_cells(check):
+    """``check`` split by the claim runner into one cell per link (~8 s each, which a cluster
+    runs side by side); called directly (a serial run, the mutants) it simulates them in
+    turn."""
+    def cells() -> CellPlan:
+        return CellPlan(trajectory_statistics,
+                        _trajectory_cells(_TRAJ_SLOW_R, _TRAJ_SLOW_N, 4000))
+
+    def combine(results):
+        return check(stats=results)
+    return split_check(cells, combine, direct=check)
+
+
 @register("conditional-field-trajectories-large", "eq:app-conditional-h",
           "app:conditional_population_field",
           "As conditional-field-trajectories with 640 replications x 160 rounds per link "
@@ -322,9 +340,10 @@ def _conditional_traj(field_factor: float = 1.0, R: int = _TRAJ_R):
           mutants=(Mutant.data("96 replications x 64 rounds (too noisy for the stated resolution)",
                                R=96, n=64),
                    Mutant.witness("field 5% too large", field_factor=1.05)))
+@_per_link_cells
 def _conditional_traj_large(field_factor: float = 1.0, R: int = _TRAJ_SLOW_R,
-                            n: int = _TRAJ_SLOW_N):
-    out = _trajectory_z(R, n, 4000, _TRAJ_SLOW_RES, field_factor)
+                            n: int = _TRAJ_SLOW_N, stats=None):
+    out = _trajectory_z(R, n, 4000, _TRAJ_SLOW_RES, field_factor, stats)
     out.evidence = {"eq:app-conditional-h": "sums of G_t - h(v_{t-1}): " + out.computed,
                     "eq:app-conditional-F": "sums of W_t - F(v_{t-1}) (same runs): "
                     + out.computed}

@@ -22,7 +22,6 @@ import math
 
 import numpy as np
 
-from nbl_theory.families import make_family
 from nbl_theory.paper import (
     COMPARISON_SETTING,
     PAPER_LINKS,
@@ -30,10 +29,18 @@ from nbl_theory.paper import (
     STOCHASTIC_DELTAS,
     STOCHASTIC_SETTING,
     TWO_TRANSITION_KEYS,
+    paper_link,
 )
 
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...witnesses.experiments import comparison_run, final_angle, regret_checkpoints
+from ...runner_tasks import CellPlan, split_check
+from ...witnesses.experiments import (
+    comparison_cell,
+    comparison_run,
+    final_angle,
+    load_comparisons,
+    regret_checkpoints,
+)
 
 __all__: list[str] = []
 
@@ -207,7 +214,24 @@ def _diffs(links, intercept: bool, reps):
             for name, link in links}
 
 
-_RHO_LINKS = tuple((f"rho={r}", r) for r in RHO_SWEEP)
+def _on_comparisons(keys: tuple):
+    """The check ``check(**kwargs)`` over the comparison runs of the paper links ``keys``,
+    split by the claim runner into one cell per (link, intercept) — ten or six runs of ~5 s
+    that a cluster runs side by side (called directly, the runs are simulated lazily; a mutant
+    with other links or fewer replications simulates only those)."""
+    def cells() -> CellPlan:
+        return CellPlan(comparison_cell, tuple((k, ic, 0, None) for k in keys
+                                               for ic, _ in _VARIANTS))
+
+    def wrap(check):
+        def combine(results, **kwargs):
+            load_comparisons(cells().cells, results)
+            return check(**kwargs)
+        return split_check(cells, combine, direct=check)
+    return wrap
+
+
+_RHO_LINKS = tuple((f"rho={r}", f"we-{r}") for r in RHO_SWEEP)
 
 
 @register("logistic-comparison-rho", "fig:numerical-summary", "app:logistic-comparison",
@@ -219,8 +243,9 @@ _RHO_LINKS = tuple((f"rho={r}", r) for r in RHO_SWEEP)
           mutants=(Mutant.link("the rho = 0.8 link replaced by the two-transition mu2 = 1.244122",
                                last="tt-unstable"),
                    Mutant.data("20 replications (too few to decide)", reps=20)))
+@_on_comparisons(tuple(key for _, key in _RHO_LINKS))
 def _panel_g(last: str | None = None, reps: int | None = None):
-    links = [(name, make_family("weighted-entropy", rho=r)) for name, r in _RHO_LINKS]
+    links = [(name, paper_link(key)) for name, key in _RHO_LINKS]
     if last is not None:
         links[-1] = (last, PAPER_LINKS[last].link())
     verdicts, rows, evidence = {}, [], []
@@ -258,6 +283,7 @@ def _panel_g(last: str | None = None, reps: int | None = None):
           printed="GL keeps an advantage for some link; NBL lower for larger departures",
           mutants=(Mutant.link("only the mu2 = -1.074037 link", keys=("tt-stable",)),
                    Mutant.data("20 replications (too few to decide)", reps=20)))
+@_on_comparisons(TWO_TRANSITION_KEYS)
 def _panel_h(keys: tuple = TWO_TRANSITION_KEYS, reps: int | None = None):
     links = [(f"mu2={PAPER_LINKS[k].params['mu2']}", PAPER_LINKS[k].link()) for k in keys]
     verdicts, rows, evidence = {}, [], []
