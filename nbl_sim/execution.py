@@ -30,6 +30,7 @@ passes ``allow_large=True`` (``--allow-large`` on the command line).
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import re
@@ -37,7 +38,7 @@ import signal
 import threading
 import traceback as _tb
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -184,6 +185,11 @@ class Executor:
         return False
 
 
+#: tasks kept submitted per worker when a process pool pulls its tasks lazily
+WINDOW_PER_WORKER = 2
+_NO_TASK = object()
+
+
 class SerialExecutor(Executor):
     """Runs every task in this process, in order."""
 
@@ -224,34 +230,73 @@ class ProcessExecutor(Executor):
         _terminate_children([p for p in multiprocessing.active_children() if p not in before])
 
     def run(self, fn, tasks: Iterable):
-        tasks = list(tasks)
-        pending = set(range(len(tasks)))
+        """Yield ``(i, result)`` as tasks finish, ``i`` the task's position in ``tasks``.
+
+        A list (or tuple) is submitted at once. Any other iterable is pulled lazily, keeping
+        :data:`WINDOW_PER_WORKER` tasks per worker submitted: the caller's iterator may do
+        work between tasks (e.g. plan further tasks) while the workers compute."""
+        if isinstance(tasks, (list, tuple)):
+            tasks, source, window = list(tasks), iter(()), len(tasks)
+            size = max(1, min(self.workers, len(tasks)))
+        else:
+            source, tasks = iter(tasks), []
+            window = size = max(1, self.workers)
+            window *= WINDOW_PER_WORKER
+        pending: set = set()
         ctx = multiprocessing.get_context("spawn")
         broken = False
-        ex, before = self._pool(max(1, min(self.workers, len(tasks))), ctx)
+        ex, before = self._pool(size, ctx)
+        futures: dict = {}
+
+        def submit(i: int) -> bool:
+            """Submit task i (False: the pool is broken; the task stays pending)."""
+            try:
+                with _sigint_ignored():    # workers are spawned by the first submits
+                    futures[ex.submit(_guarded, fn, tasks[i])] = i
+            except BrokenProcessPool:
+                return False
+            return True
+
         try:
-            with _sigint_ignored():        # workers are spawned by the first submits
-                futures = {ex.submit(_guarded, fn, tasks[i]): i for i in sorted(pending)}
-            for fut in as_completed(futures):
-                i = futures[fut]
-                try:
-                    res = fut.result()
-                except BrokenProcessPool:
-                    broken = True
-                    continue
-                except Exception as exc:  # noqa: BLE001 - e.g. an unpicklable result
-                    res = TaskError(type(exc).__name__, str(exc))
-                pending.discard(i)
-                yield i, res
+            for i in range(len(tasks)):
+                pending.add(i)
+                broken = broken or not submit(i)
+            for task in itertools.islice(source, window):
+                tasks.append(task)
+                pending.add(len(tasks) - 1)
+                broken = broken or not submit(len(tasks) - 1)
+            while futures:
+                done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    i = futures.pop(fut)
+                    try:
+                        res = fut.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        continue
+                    except Exception as exc:  # noqa: BLE001 - e.g. an unpicklable result
+                        res = TaskError(type(exc).__name__, str(exc))
+                    pending.discard(i)
+                    yield i, res
+                    if not broken:
+                        task = next(source, _NO_TASK)
+                        if task is not _NO_TASK:
+                            tasks.append(task)
+                            pending.add(len(tasks) - 1)
+                            broken = not submit(len(tasks) - 1)
         except BaseException:             # KeyboardInterrupt, SIGTERM, GeneratorExit, ...
             self._abort(ex, before)
             raise
         ex.shutdown(wait=True)
         if not broken:
             return
+        started = set(pending)            # every unfinished task may have been the one
+        for task in source:               # not pulled yet: run in the isolation below
+            tasks.append(task)
+            pending.add(len(tasks) - 1)
         # isolation: one task at a time, so a crash is charged to the task that caused it
         queue = sorted(pending)
-        crashes = dict.fromkeys(queue, 1)       # every unfinished task may have been the one
+        crashes = {i: int(i in started) for i in queue}
         while queue:
             ex, before = self._pool(1, ctx)
             try:

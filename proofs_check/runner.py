@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from nbl_sim.execution import SerialExecutor, TaskError, make_executor
+from nbl_sim.execution import WINDOW_PER_WORKER, SerialExecutor, TaskError, make_executor
 from nbl_sim.sweep import ChunkCache
 from nbl_theory.errors import NBLInputError
 
@@ -296,7 +296,8 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
     keys: list = [None] * n
     timings = {**load_timings(cache, registry, quick), **(estimates or {})}
     measured: dict = {}
-    tasks: list[_Task] = []
+    tasks: list[_Task] = []             # the cells to run (plan_splits)
+    to_plan: list = []                  # (claim position, estimated CPU s) of split claims
     splits: list[_Split] = []
     by_key: dict = {}
     shared: dict = {}                   # plan key -> CellResults (one object per equal plan)
@@ -341,7 +342,19 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
                     continue
                 except (ValueError, TypeError, KeyError):
                     pass                # not a result record: recompute
+        guess = timings.get(claim.id, _UNKNOWN_QUICK if claim.quick else _UNKNOWN_SLOW)
         if split and is_split(claim.check):
+            to_plan.append((i, guess))
+            continue
+        singles.append((i, guess))
+    report(force=True)
+
+    def plan_splits() -> None:
+        """Plan the split claims (their cells become tasks; cached cells are read) — called
+        by :func:`feed` once the longest claims are running, so the workers compute while
+        this process plans (``plan(FULL)`` of the study takes ~10 s)."""
+        for i, _guess in to_plan:
+            claim = claims[i]
             try:
                 plan = claim.check.cells()
                 if not isinstance(plan, CellPlan):
@@ -355,24 +368,35 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
                         len(cells), shared=shared)
             splits.append(sp)
             _plan_cells(claim, sp, cache, tasks, by_key, timings)
-            continue
-        singles.append((i, timings.get(claim.id, _UNKNOWN_QUICK if claim.quick
-                                       else _UNKNOWN_SLOW)))
-    for sp in splits:                   # every cell cached: combine now
-        if sp.missing == 0:
-            finish(sp.index, _combine(reg, claims[sp.index], sp), store=True)
-    report(force=True)
+        for sp in splits:               # every cell cached: combine now
+            if sp.missing == 0:
+                finish(sp.index, _combine(reg, claims[sp.index], sp), store=True)
 
     # 2. the tasks, longest first (a list schedule: the last to start are the shortest)
-    total = sum(t.estimate for t in tasks) + sum(e for _, e in singles)
-    own = executor is None and bool(tasks or singles)
+    total = sum(e for _, e in singles) + sum(e for _, e in to_plan)
+    own = executor is None and bool(to_plan or singles)
     if own:
         executor = make_executor(workers, work=total, threshold=5.0, scheduler=scheduler,
                                  allow_large=allow_large)
+    first: list[_Task] = []
     if singles:
         parallel = chunk and executor.workers > 1 and not isinstance(executor, SerialExecutor)
         target = max(_MIN_CHUNK, total / (_CHUNKS_PER_WORKER * executor.workers))
-        tasks += _claim_tasks(registry, claims, singles, quick, target if parallel else 0.0)
+        first = _claim_tasks(registry, claims, singles, quick, target if parallel else 0.0)
+    fed: list[_Task] = []
+
+    def feed():
+        """The first round's tasks, longest first: the longest claims (two per worker), then
+        — planned meanwhile — the cells of the split claims with the other claims."""
+        order = sorted(first, key=lambda t: -t.estimate)
+        head = order[:WINDOW_PER_WORKER * max(1, executor.workers)]
+        for task in head:
+            fed.append(task)
+            yield task.spec
+        plan_splits()
+        for task in sorted(order[len(head):] + tasks, key=lambda t: -t.estimate):
+            fed.append(task)
+            yield task.spec
 
     def on_claims(task: _Task, out) -> list:
         """Finish the claims of a claims task; the claims of a failed batch to retry alone."""
@@ -411,12 +435,15 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
 
     stream = None
     try:
-        while tasks:
-            order = sorted(range(len(tasks)), key=lambda t: -tasks[t].estimate)
+        # the first round pulls feed() lazily into `fed`; nothing to compute: no round
+        rounds = [fed] if (singles or to_plan) else []
+        source = feed()
+        while rounds:
+            current = rounds.pop()
             retry: list = []
-            stream = executor.run(run_task, [tasks[t].spec for t in order])
+            stream = executor.run(run_task, source)
             for j, out in stream:
-                task = tasks[order[j]]
+                task = current[j]
                 if on_task and not isinstance(out, TaskError):
                     parts = (tuple((claims[i].id, c) for i, c in
                                    zip(task.claims, out["value"]["cpus"])) if task.claims
@@ -429,8 +456,10 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
                     on_cell(task, out)
             stream = None
             # a batch whose worker died: each of its claims alone, to find the one at fault
-            tasks = _claim_tasks(registry, claims, [(i, 0.0) for i in sorted(retry)], quick,
-                                 0.0)
+            again = _claim_tasks(registry, claims, [(i, 0.0) for i in sorted(retry)], quick, 0.0)
+            if again:
+                rounds.append(again)
+                source = [t.spec for t in again]
     finally:
         if stream is not None:
             stream.close()

@@ -236,6 +236,20 @@ def test_split_cells_run_once_and_are_cached(cache):
     assert [t.kind for t in seen] == []
 
 
+def test_split_claims_are_planned_after_the_longest_claims_started(monkeypatch):
+    """The split claims' ``cells()`` (the study's plan takes ~10 s) run once the first round
+    of claims is submitted, so the workers compute while the parent plans."""
+    events = []
+    check = next(c.check for c in TEST_REGISTRY.all_claims() if c.id == "t-split-sum")
+    monkeypatch.setattr(check, "cells", lambda: events.append("plan") or _cells())
+    ids = ["t-pass", "t-caveat", "t-discrepancy", "t-reads-dps", "t-split-sum"]
+    res = run_claims_parallel(ids, executor=SerialExecutor(), registry=REG, chunk=False,
+                              on_task=lambda t: events.append(t.kind))
+    assert [r.status for r in res] == [PASS, CAVEAT, DISCREPANCY, PASS, PASS]
+    assert events.index("plan") == 2      # after the first round: two claims (1 worker x 2)
+    assert events.count("cell") == 4 and events.count("combine") == 1
+
+
 @pytest.mark.slow
 def test_study_claims_split_into_shared_cached_cells(cache):
     ids = ["t-study-contrast", "t-study-localization"]

@@ -340,6 +340,36 @@ def test_cells_beside_an_always_crashing_cell_still_complete():
     assert out[1] is None and out[2] is None
 
 
+def test_a_lazy_task_iterator_is_pulled_as_workers_free_up(tmp_path):
+    """A generator of tasks is pulled a window at a time (2 per worker), so the caller's
+    generator can work between tasks; every task's result comes back under its position."""
+    pulled = []
+
+    def tasks():
+        for k in range(9):
+            pulled.append(k)
+            yield partial(abs, -k)
+
+    out, seen_when = {}, []
+    for i, res in ProcessExecutor(2).run(CALL, tasks()):
+        seen_when.append(len(pulled))
+        out[i] = res
+    assert out == {k: k for k in range(9)}
+    assert seen_when[0] <= 5          # 4 submitted, at most one more pulled per finished task
+
+
+def test_a_lazy_iterator_survives_a_dying_worker(tmp_path):
+    """A worker killed while tasks are still to be pulled: the pulled and the unpulled tasks
+    all finish (the rest run in the isolation pool), the crash retried."""
+    def tasks():
+        yield partial(_die_once, str(tmp_path / "marker"))
+        for k in range(1, 7):
+            yield partial(abs, -k)
+
+    out = dict(ProcessExecutor(2, retries=2).run(CALL, tasks()))
+    assert out == {0: 42, **{k: k for k in range(1, 7)}}
+
+
 # ---------------------------------------------------------------------- make_executor
 def test_make_executor_without_a_scheduler(monkeypatch):
     monkeypatch.delenv(SCHEDULER_ENV, raising=False)
