@@ -30,47 +30,47 @@ _PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
 _M128 = (1 << 128) - 1
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _hashmix(value, h, mult):
+    """numpy's ``hashmix`` (uint32 arithmetic in uint64, masked): the mixed value and the
+    advanced hash constant."""
+    M = np.uint64(_M32)
+    value = (value ^ h) & M
+    h = (h * mult) & M
+    value = (value * h) & M
+    return value ^ (value >> np.uint64(_XSHIFT)), h
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _mix(x, y):
+    """numpy's ``mix`` of two uint32 words."""
+    res = (np.uint64(_MIX_MULT_L) * x - np.uint64(_MIX_MULT_R) * y) & np.uint64(_M32)
+    return res ^ (res >> np.uint64(_XSHIFT))
+
+
 @numba.njit(cache=True, nogil=True)
 def _pool_state(entropy):
-    """SeedSequence's mixed pool of 4 uint32 words for the assembled entropy words, then
-    ``generate_state(4, uint64)``: 4 uint64 words (uint64 arithmetic, masked to 32 bits)."""
-    M = np.uint64(_M32)
+    """SeedSequence's mixed pool of 4 uint32 words for the assembled entropy words
+    (``mix_entropy``), then ``generate_state(4, uint64)``: 4 uint64 words."""
+    mult_a = np.uint64(_MULT_A)
     h = np.uint64(_INIT_A)
     mixer = np.empty(_POOL, dtype=np.uint64)
-
     for i in range(_POOL):
-        v = entropy[i] if i < entropy.shape[0] else np.uint64(0)
-        v = (v ^ h) & M
-        h = (h * np.uint64(_MULT_A)) & M
-        v = (v * h) & M
-        v = v ^ (v >> np.uint64(_XSHIFT))
-        mixer[i] = v
+        mixer[i], h = _hashmix(entropy[i] if i < entropy.shape[0] else np.uint64(0), h,
+                               mult_a)
     for i_src in range(_POOL):
         for i_dst in range(_POOL):
             if i_src != i_dst:
-                v = (mixer[i_src] ^ h) & M
-                h = (h * np.uint64(_MULT_A)) & M
-                v = (v * h) & M
-                v = v ^ (v >> np.uint64(_XSHIFT))
-                x = mixer[i_dst]
-                res = (np.uint64(_MIX_MULT_L) * x - np.uint64(_MIX_MULT_R) * v) & M
-                mixer[i_dst] = res ^ (res >> np.uint64(_XSHIFT))
+                v, h = _hashmix(mixer[i_src], h, mult_a)
+                mixer[i_dst] = _mix(mixer[i_dst], v)
     for i_src in range(_POOL, entropy.shape[0]):
         for i_dst in range(_POOL):
-            v = (entropy[i_src] ^ h) & M
-            h = (h * np.uint64(_MULT_A)) & M
-            v = (v * h) & M
-            v = v ^ (v >> np.uint64(_XSHIFT))
-            x = mixer[i_dst]
-            res = (np.uint64(_MIX_MULT_L) * x - np.uint64(_MIX_MULT_R) * v) & M
-            mixer[i_dst] = res ^ (res >> np.uint64(_XSHIFT))
+            v, h = _hashmix(entropy[i_src], h, mult_a)
+            mixer[i_dst] = _mix(mixer[i_dst], v)
     out = np.zeros(4, dtype=np.uint64)
     hb = np.uint64(_INIT_B)
     for i in range(8):                 # 8 uint32 words, read little-endian as 4 uint64
-        v = (mixer[i % _POOL] ^ hb) & M
-        hb = (hb * np.uint64(_MULT_B)) & M
-        v = (v * hb) & M
-        v = v ^ (v >> np.uint64(_XSHIFT))
+        v, hb = _hashmix(mixer[i % _POOL], hb, np.uint64(_MULT_B))
         out[i // 2] |= v << np.uint64(32 * (i % 2))
     return out
 
