@@ -92,7 +92,7 @@ from .environment_passes import (
     reward_pass,
     standard_normal_fill,
 )
-from .seeding import StreamSet, numpy_streams
+from .seeding import StreamSet
 
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
@@ -124,14 +124,6 @@ def _substream(ss: np.random.SeedSequence, k: int) -> np.random.Generator:
 def _streams(ss: np.random.SeedSequence, coins: bool = True) -> tuple:
     """The (contexts, rewards, coins) sub-streams of one replication (coins None if unused)."""
     return tuple(_substream(ss, k) if k < 2 or coins else None for k in range(3))
-
-
-def _replication_streams(seed: int, r: int, coins: bool = True) -> tuple:
-    """``_streams(replication_seeds(seed, R)[r], coins)`` for any R > r, without spawning R
-    children: child r of ``SeedSequence(seed)`` is ``SeedSequence(seed, spawn_key=(r,))``
-    (:func:`nbl_sim.seeding.numpy_streams`; :meth:`Environment.draw` re-seeds kept generators
-    to the same states, :class:`nbl_sim.seeding.StreamSet`)."""
-    return numpy_streams(seed, r, coins)
 
 
 @dataclass
@@ -393,7 +385,10 @@ class Environment:
         real = Realization(out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps,
                            out.optimal[:R])
         z = np.empty((n, 2))
-        streams = StreamSet()       # the streams of _replication_streams, re-seeded (same draws)
+        # replication r's streams are _streams(replication_seeds(seed, R)[r]) for any R > r
+        # (child r of SeedSequence(seed) is SeedSequence(seed, spawn_key=(r,))), built without
+        # spawning R children: nbl_sim.seeding.numpy_streams, re-seeded in place (same draws)
+        streams = StreamSet()
         for i, r in enumerate(reps):
             self._fill(streams.reseed(seed, r, n0 > 0), real.X[i], real.means[i], real.Y[i],
                        real.coins[i], real.optimal[i], z)
