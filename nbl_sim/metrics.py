@@ -36,14 +36,21 @@ def instantaneous_regret(means: np.ndarray, actions: np.ndarray,
     return np.where(optimal > 0, m_plus, m_minus) - np.where(actions > 0, m_plus, m_minus)
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _gap(means, actions, optimal, r, t):
+    """m_{a*}(X_t) − m_{A_t}(X_t) of replication r at round t (the numpy definition's one
+    subtraction)."""
+    best = means[r, t, 1] if optimal[r, t] > 0 else means[r, t, 0]
+    got = means[r, t, 1] if actions[r, t] > 0 else means[r, t, 0]
+    return best - got
+
+
 @numba.njit(cache=True, nogil=True)
 def _instantaneous_regret_into(means, actions, optimal, out):
     R, n = actions.shape
     for r in range(R):
         for t in range(n):
-            best = means[r, t, 1] if optimal[r, t] > 0 else means[r, t, 0]
-            got = means[r, t, 1] if actions[r, t] > 0 else means[r, t, 0]
-            out[r, t] = best - got
+            out[r, t] = _gap(means, actions, optimal, r, t)
 
 
 def instantaneous_regret_into(means, actions, optimal, out) -> np.ndarray:
@@ -76,9 +83,7 @@ def _recorded_regret(means, actions, optimal, rec, out):
         for t in range(n):
             if k == K:
                 break
-            best = means[r, t, 1] if optimal[r, t] > 0 else means[r, t, 0]
-            got = means[r, t, 1] if actions[r, t] > 0 else means[r, t, 0]
-            inst = best - got
+            inst = _gap(means, actions, optimal, r, t)
             acc = inst if t == 0 else acc + inst  # the running sum of np.cumsum
             while k < K and rec[k] == t + 1:
                 out[r, k] = acc

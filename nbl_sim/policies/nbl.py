@@ -176,12 +176,9 @@ def _record_round(V, nb, r0, t, k, rec, v_star, sq, ang):
                 e += diff * diff
                 c += V[b, j] * v_star[j]
             sq[r0 + b, k] = e
-            if not angles:
-                pass
-            elif d == 2:
-                ang[r0 + b, k] = math.atan2(v_star[0] * V[b, 1] - v_star[1] * V[b, 0], c)
-            else:
-                ang[r0 + b, k] = np.nan
+            if angles:
+                ang[r0 + b, k] = (math.atan2(v_star[0] * V[b, 1] - v_star[1] * V[b, 0], c)
+                                  if d == 2 else np.nan)
         k += 1
     return k
 
