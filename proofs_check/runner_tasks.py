@@ -52,7 +52,8 @@ from nbl_sim.execution import Executor
 from nbl_sim.sweep import canonical, cell_key
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["CellPlan", "CellResults", "split_check", "is_split", "plan_key", "cell_keys",
+__all__ = ["CellPlan", "CellResults", "split_check", "split_preloaded", "is_split", "plan_key",
+           "cell_keys",
            "ReplayExecutor", "load_registry",
            "run_claim_task", "run_claims_task", "run_task", "DEFAULT_REGISTRY", "CELL_NAMESPACE"]
 
@@ -163,6 +164,20 @@ def split_check(cells: Callable[[], CellPlan], combine: Callable,
 
     check.cells, check.combine = cells, combine
     return check
+
+
+def split_preloaded(cells: Callable[[], CellPlan], load: Callable, check: Callable):
+    """A split check whose combine hands the cells' results to ``load(cells().cells,
+    results)`` — which stores them where ``check`` looks them up (a witness's per-process
+    store) — and then runs ``check(**kwargs)`` as a direct call does; a direct call (the serial
+    registry, a mutant with its own inputs) runs ``check`` alone, computing what it needs
+    lazily. The check keeps ``check``'s name and module."""
+    def combine(results, **kwargs):
+        load(cells().cells, results)
+        return check(**kwargs)
+
+    functools.update_wrapper(combine, check)
+    return split_check(cells, combine, direct=check)
 
 
 def is_split(check) -> bool:

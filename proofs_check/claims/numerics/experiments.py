@@ -33,7 +33,7 @@ from nbl_theory.paper import (
 )
 
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...runner_tasks import CellPlan, split_check
+from ...runner_tasks import CellPlan, split_preloaded
 from ...witnesses.experiments import (
     comparison_cell,
     comparison_run,
@@ -223,12 +223,7 @@ def _on_comparisons(keys: tuple):
         return CellPlan(comparison_cell, tuple((k, ic, 0, None) for k in keys
                                                for ic, _ in _VARIANTS))
 
-    def wrap(check):
-        def combine(results, **kwargs):
-            load_comparisons(cells().cells, results)
-            return check(**kwargs)
-        return split_check(cells, combine, direct=check)
-    return wrap
+    return lambda check: split_preloaded(cells, load_comparisons, check)
 
 
 _RHO_LINKS = tuple((f"rho={r}", f"we-{r}") for r in RHO_SWEEP)

@@ -32,7 +32,7 @@ from nbl_sim.environment import Environment
 from nbl_theory.paper import PAPER_LINKS, paper_link
 
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...runner_tasks import CellPlan, split_check
+from ...runner_tasks import CellPlan, split_preloaded
 from ...witnesses.geometry import direction_gap, unit_vectors
 from ...witnesses.initialization import (
     NOISE,
@@ -127,11 +127,7 @@ def _on_slow_grid(run):
     def direct(grid=_SLOW_GRID, **kwargs):
         return run(grid, **kwargs)
 
-    def combine(results, **kwargs):
-        load_init_cells(_slow_cells().cells, results)
-        return direct(**kwargs)
-
-    return split_check(_slow_cells, combine, direct=direct)
+    return split_preloaded(_slow_cells, load_init_cells, direct)
 
 
 _MSE_STATEMENT = ("E||v_n0 - v*||^2 <= 16 B_Y^2 d / (Delta^2 mu_g^2 n0) for the randomized "
