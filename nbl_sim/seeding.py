@@ -17,6 +17,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from nbl_theory.errors import NBLInputError
+
 __all__ = ["pcg64_state", "StreamSet", "seeding_agrees", "numpy_streams"]
 
 _M32 = 0xFFFFFFFF
@@ -111,7 +113,10 @@ def _words(x: int) -> list:
 def pcg64_state(entropy: int, spawn_key: tuple = ()) -> tuple[int, int]:
     """(state, inc) of ``PCG64(SeedSequence(entropy=entropy, spawn_key=spawn_key))``.
 
-    ``entropy`` and the spawn key are non-negative Python integers."""
+    ``entropy`` and the spawn key are non-negative integers (otherwise
+    :class:`~nbl_theory.errors.NBLInputError`, as numpy's SeedSequence refuses them)."""
+    if int(entropy) < 0 or any(int(k) < 0 for k in spawn_key):
+        raise NBLInputError(f"seed words must be non-negative, got {entropy!r}, {spawn_key!r}")
     return _pcg64_from_words(_pool_state(_assembled(entropy, spawn_key)).tolist())
 
 

@@ -37,6 +37,16 @@ def test_reseeded_streams_draw_numpys_values(seed, r, coins):
             assert np.array_equal(a.random(7), b.random(7))
 
 
+def test_negative_seed_words_are_refused_like_numpy_refuses_them():
+    from nbl_theory.errors import NBLInputError
+
+    for entropy, key in ((-1, ()), (3, (2, -1))):
+        with pytest.raises(ValueError):
+            np.random.SeedSequence(entropy=entropy, spawn_key=key).generate_state(1)
+        with pytest.raises(NBLInputError, match="non-negative"):
+            pcg64_state(entropy, key)
+
+
 def test_a_stream_set_is_reusable_and_its_slow_path_is_numpy():
     fast, slow = StreamSet(fast=True), StreamSet(fast=False)
     assert seeding_agrees()
