@@ -49,20 +49,25 @@ the regret uses it. ``arms="symmetric"`` is the default, bit for bit.
 
 How a replication is drawn (and why it is fast and exact)
 ---------------------------------------------------------
-1. Contexts: numba's compiled ``Generator.standard_normal`` loop, which is numpy's ziggurat with
-   numpy's tables calling the generator's own PCG64 through its ctypes interface — numpy's values
-   and final generator state bit for bit, ~2.5× faster than numpy's fill (numpy's ±sign branch).
-   Checked once per process against numpy's fill (falls back to it if they ever differ).
-2. One compiled pass over the contexts computes the indices z_{t,a} = β_aᵀX_t (summed over
-   coordinates k = 0, …, d−1 in that order, as the numpy definition ``z += X[..., k] β_{a,k}``)
-   and the optimal actions a*(X_t) = sgn(v*ᵀX_t) (v*ᵀX_t summed in numpy's pairwise order, i.e.
-   exactly ``(X * v*).sum(-1)`` of :meth:`Environment.optimal_actions`).
+1. Streams: the PCG64 state each sub-stream starts in is computed compiled from (seed, r, k)
+   (:mod:`nbl_sim.seeding`), and numpy's PCG64 is run inline in compiled code
+   (:mod:`nbl_sim.pcg64`: the 128-bit LCG step and XSL-RR output, numpy's ``next_double`` and
+   numpy's ziggurat for normals, with numpy's tables) — numpy's values and final states bit for
+   bit, without numpy's per-word indirect call: ~2.4 ns per normal against ~9 ns for numpy's
+   fill. Checked once per process against numpy (falls back to numpy's own fills if they ever
+   differ).
+2. Contexts: the N(0, I_d) rows in memory order; then one compiled pass computes the indices
+   z_{t,a} = β_aᵀX_t (summed over coordinates k = 0, …, d−1 in that order, as the numpy
+   definition ``z += X[..., k] β_{a,k}``) and the optimal actions a*(X_t) = sgn(v*ᵀX_t)
+   (v*ᵀX_t summed in numpy's pairwise order, i.e. exactly ``(X * v*).sum(-1)`` of
+   :meth:`Environment.optimal_actions`).
 3. The means are ``link.g_numpy(z)`` on that replication's (n, 2) index array: g stays the link's
    own float64 evaluation (numpy's vectorized transcendental functions differ in the last bit
-   from the scalar libm ones a compiled loop would call, and potential links invert φ' by
-   bisection over the replication's points), so the means are those of the definition.
-4. The reward uniforms come from numpy's ``random(out=Y)``; one compiled pass checks and clips
-   the means and turns the uniforms into rewards in place.
+   from the scalar libm ones a compiled loop would call — and are faster — and potential links
+   invert φ' by bisection over the replication's points), so the means are those of the
+   definition.
+4. One compiled pass checks and clips the means, draws the reward uniforms (numpy's
+   ``random(out=Y)`` values) and turns them into rewards.
 
 Basic float operations (+, −, ×, ÷, comparisons) are IEEE-exact and done in the same order as in
 the numpy definition, so the compiled passes (:mod:`nbl_sim.environment_passes`) give the same
@@ -87,20 +92,20 @@ from .beyond.contexts import ContextLaw, context_law
 from .beyond.linkeval import link_range
 from .environment_passes import (
     PAIRWISE_MAX,
-    compiled_normals_agree,
     index_pass,
     reward_pass,
-    standard_normal_fill,
+    uniform_reward_pass,
 )
-from .seeding import StreamSet
+from .pcg64 import compiled_pcg_agrees, fill_normals, set_state, state_of
+from .seeding import ReplicationStreams, StreamSet
 
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
 REWARDS = ("bernoulli", "bounded")
 _ROUNDING = 1e-12  # realized Bernoulli means may leave [0, 1] by this much (float rounding)
 _RANGE_PROBE = 50  # |z| at which the Bernoulli range is checked up front
-#: below this many normals numpy's own fill is faster than the compiled loop (passing the
-#: generator to numba costs ~7 us; measured crossover ~1,000 on this machine) — same values
+#: below this many normals numpy's own fill is faster than the compiled loop (reading and
+#: writing back the generator's state costs ~4 us; crossover ~1,000 on this machine) — same values
 _COMPILED_FILL_MIN = 1024
 
 
@@ -121,9 +126,13 @@ def _substream(ss: np.random.SeedSequence, k: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(child))
 
 
-def _streams(ss: np.random.SeedSequence, coins: bool = True) -> tuple:
-    """The (contexts, rewards, coins) sub-streams of one replication (coins None if unused)."""
-    return tuple(_substream(ss, k) if k < 2 or coins else None for k in range(3))
+def _streams(ss: np.random.SeedSequence, coins: bool = True) -> ReplicationStreams:
+    """The (contexts, rewards, coins) sub-streams of one replication (coins absent if unused),
+    built by numpy from ``ss``; drawn compiled from their states when numpy's PCG64 is."""
+    gens = tuple(_substream(ss, k) if k < 2 or coins else None for k in range(3))
+    if not compiled_pcg_agrees():
+        return ReplicationStreams(generators=gens)
+    return ReplicationStreams(np.stack([state_of(g.bit_generator) for g in gens[:2 + coins]]))
 
 
 @dataclass
@@ -302,9 +311,12 @@ class Environment:
         if law is not None and law.family != "gaussian":
             law.fill(rng, X)
             return
-        if (X.size >= _COMPILED_FILL_MIN and X.flags.c_contiguous
-                and type(rng.bit_generator) is np.random.PCG64 and compiled_normals_agree()):
-            standard_normal_fill(rng, X)  # = rng.standard_normal(out=X), compiled
+        bg = rng.bit_generator
+        if (X.size >= _COMPILED_FILL_MIN and X.flags.c_contiguous and type(bg) is np.random.PCG64
+                and compiled_pcg_agrees() and not bg.state["has_uint32"]):
+            words = state_of(bg)
+            fill_normals(words, X)  # = rng.standard_normal(out=X), compiled (nbl_sim.pcg64)
+            set_state(bg, words)
         else:
             rng.standard_normal(out=X)
         if law is not None:
@@ -321,17 +333,28 @@ class Environment:
                                  dtype=np.float64) * np.ones(z.shape[0])
         return g
 
-    def _fill(self, streams: tuple, X, means, Y, coins, optimal, z) -> None:
-        """Draw one replication into the given (n, ·) arrays; ``z`` is (n, 2) scratch."""
-        rng_x, rng_y, rng_c = streams
-        self._draw_contexts(rng_x, X)
+    def _fill(self, streams: ReplicationStreams, X, means, Y, coins, optimal, z) -> None:
+        """Draw one replication into the given (n, ·) arrays; ``z`` is (n, 2) scratch.
+
+        With stream arrays (``streams.states``), the N(0, I) contexts and the reward uniforms
+        are drawn compiled (:mod:`nbl_sim.pcg64`: numpy's values; the uniforms inside the
+        reward pass); otherwise through the streams' numpy generators."""
+        states = streams.states if compiled_pcg_agrees() else None
+        if (states is not None and self.contexts is None and X.flags.c_contiguous
+                and type(self)._draw_contexts is Environment._draw_contexts):
+            fill_normals(states[0], X)  # = standard_normal(out=X) of stream 0, compiled
+        else:
+            self._draw_contexts(streams.generator(0), X)
         index_pass(X, self.beta, self.v_star, z, optimal)
         if self.d > PAIRWISE_MAX:  # numpy's pairwise sum splits recursively: let numpy do it
             optimal[...] = self.optimal_actions(X)
-        g = self._means(z)  # float64 g_a on this replication
-        rng_y.random(out=Y)  # the reward uniforms (numpy's fill is as fast as a compiled loop)
-        code, i = reward_pass(np.ascontiguousarray(g.reshape(z.shape)), means, Y,
-                               self.reward == "bernoulli", float(self.noise), _ROUNDING)
+        g = np.ascontiguousarray(self._means(z).reshape(z.shape))  # float64 g_a
+        bernoulli, noise = self.reward == "bernoulli", float(self.noise)
+        if states is not None:
+            code, i = uniform_reward_pass(states[1], g, means, Y, bernoulli, noise, _ROUNDING)
+        else:
+            streams.generator(1).random(out=Y)  # the reward uniforms
+            code, i = reward_pass(g, means, Y, bernoulli, noise, _ROUNDING)
         if code == 1:
             raise NBLInputError(f"link {self.links[i % 2].name!r} gave a non-finite mean "
                                 "reward")
@@ -343,7 +366,7 @@ class Environment:
         if not self.shared_link:  # a*(x) = argmax_a m_a(x), ties to +1
             np.copyto(optimal, np.where(means[:, 1] >= means[:, 0], 1, -1).astype(np.int8))
         if coins.shape[0]:
-            coins[...] = np.where(rng_c.random(coins.shape[0]) < 0.5, -1, 1)
+            coins[...] = np.where(streams.generator(2).random(coins.shape[0]) < 0.5, -1, 1)
 
     def draw_one(self, ss: np.random.SeedSequence, n: int, n0: int, out=None) -> tuple:
         """Draw (X, means, Y, coins) of one replication from its seed sequence.
@@ -390,7 +413,7 @@ class Environment:
         # spawning R children: nbl_sim.seeding.numpy_streams, re-seeded in place (same draws)
         streams = StreamSet()
         for i, r in enumerate(reps):
-            self._fill(streams.reseed(seed, r, n0 > 0), real.X[i], real.means[i], real.Y[i],
+            self._fill(streams.streams(seed, r, n0 > 0), real.X[i], real.means[i], real.Y[i],
                        real.coins[i], real.optimal[i], z)
         return real
 

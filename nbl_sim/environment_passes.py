@@ -11,8 +11,9 @@ import math
 import numba
 import numpy as np
 
-__all__ = ["PAIRWISE_MAX", "index_pass", "standard_normal_fill", "compiled_normals_agree",
-           "reward_pass"]
+from .pcg64 import _double, _next
+
+__all__ = ["PAIRWISE_MAX", "index_pass", "reward_pass", "uniform_reward_pass"]
 
 #: numpy's pairwise block: up to this many terms a sum is one block (beyond: let numpy sum)
 PAIRWISE_MAX = 128
@@ -50,20 +51,15 @@ def _optimal_action(X, t, v_star, d):
     return 1 if 0.0 + s >= 0.0 else -1
 
 
-@numba.njit(cache=True, nogil=True)
-def index_pass(X, beta, v_star, z, optimal):
+@numba.njit(cache=True, nogil=True, inline="always")
+def _index_row(X, t, beta, v_star, z, optimal, d):
     """z[t, a] = β_aᵀX_t (coordinates summed in order from 0.0) and optimal[t] = a*(X_t)."""
-    n, d = X.shape
     if d == 2:  # the paper's setting, unrolled (the same operations)
-        b00, b01, b10, b11 = beta[0, 0], beta[0, 1], beta[1, 0], beta[1, 1]
-        for t in range(n):
-            x0 = X[t, 0]
-            x1 = X[t, 1]
-            z[t, 0] = (0.0 + x0 * b00) + x1 * b01
-            z[t, 1] = (0.0 + x0 * b10) + x1 * b11
-            optimal[t] = _optimal_action(X, t, v_star, 2)
-        return
-    for t in range(n):
+        x0 = X[t, 0]
+        x1 = X[t, 1]
+        z[t, 0] = (0.0 + x0 * beta[0, 0]) + x1 * beta[0, 1]
+        z[t, 1] = (0.0 + x0 * beta[1, 0]) + x1 * beta[1, 1]
+    else:
         s0 = 0.0
         s1 = 0.0
         for k in range(d):
@@ -72,47 +68,21 @@ def index_pass(X, beta, v_star, z, optimal):
             s1 += x * beta[1, k]
         z[t, 0] = s0
         z[t, 1] = s1
-        optimal[t] = _optimal_action(X, t, v_star, d)
+    optimal[t] = _optimal_action(X, t, v_star, d)
 
 
 @numba.njit(cache=True, nogil=True)
-def standard_normal_fill(rng, X):
-    """``rng.standard_normal(out=X)`` for a C-contiguous 2-D ``X``, in a compiled loop: numba's
-    ``Generator.standard_normal`` is numpy's ziggurat (same tables, same bit-generator calls
-    through the generator's ctypes interface), so the values and the generator's final state are
-    numpy's, bit for bit, ~2.5× faster (tested against numpy)."""
+def index_pass(X, beta, v_star, z, optimal):
+    """z[t, a] = β_aᵀX_t and optimal[t] = a*(X_t) for every row of given contexts X."""
     n, d = X.shape
     for t in range(n):
-        for k in range(d):
-            X[t, k] = rng.standard_normal()
-
-
-_SELF_CHECK: list = []  # [bool] once checked: compiled normals equal numpy's in this process
-
-
-def compiled_normals_agree() -> bool:
-    """Once per process: 100,000 normals (~700 ziggurat slow paths, ~30 tails) from the compiled
-    loop and from numpy's fill, and the generators' final states, must be identical; otherwise
-    (a numba or numpy whose ziggurats differ) the contexts fall back to numpy's own fill."""
-    if not _SELF_CHECK:
-        a, b = np.random.default_rng(20261126), np.random.default_rng(20261126)
-        x, y = np.empty((50_000, 2)), np.empty((50_000, 2))
-        standard_normal_fill(a, x)
-        b.standard_normal(out=y)
-        _SELF_CHECK.append(bool(np.array_equal(x, y)
-                                and a.bit_generator.state == b.bit_generator.state))
-    return _SELF_CHECK[0]
+        _index_row(X, t, beta, v_star, z, optimal, d)
 
 
 @numba.njit(cache=True, nogil=True)
-def reward_pass(g, means, Y, bernoulli, noise, rounding):
-    """Check the link values ``g`` (n, 2), store them clipped in ``means``, and turn the uniforms
-    U in ``Y`` into rewards in place.
-
-    Returns (1, i) at the first non-finite value, (2, i) for Bernoulli rewards at the first value
-    outside [−rounding, 1 + rounding] (flat indices; nothing is written then), else (0, −1)
-    after setting means = g, clipped to [0, 1] as ``np.clip`` does for Bernoulli rewards (a −0.0
-    stays −0.0), and Y = 1{U < m} (Bernoulli) or ((U·2 − 1)·b) + m (bounded)."""
+def _check_means(g, bernoulli, rounding):
+    """(1, i) at the first non-finite value of ``g`` (n, 2), (2, i) for Bernoulli rewards at
+    the first value outside [−rounding, 1 + rounding] (flat indices), else (0, −1)."""
     n = g.shape[0]
     for t in range(n):
         for a in range(2):
@@ -123,16 +93,52 @@ def reward_pass(g, means, Y, bernoulli, noise, rounding):
             for a in range(2):
                 if g[t, a] < -rounding or g[t, a] > 1.0 + rounding:
                     return 2, 2 * t + a
-    for t in range(n):
+    return 0, -1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _reward(g, means, Y, t, a, u, bernoulli, noise):
+    """means[t, a] = g[t, a] (clipped to [0, 1] as ``np.clip`` for Bernoulli rewards: a −0.0
+    stays −0.0) and Y[t, a] = 1{u < m} (Bernoulli) or ((u·2 − 1)·b) + m (bounded)."""
+    m = g[t, a]
+    if bernoulli:
+        if m < 0.0:
+            m = 0.0
+        elif m > 1.0:
+            m = 1.0
+        Y[t, a] = np.float64(u < m)  # no branch: u < m is a coin flip
+    else:
+        Y[t, a] = ((u * 2.0) - 1.0) * noise + m
+    means[t, a] = m
+
+
+@numba.njit(cache=True, nogil=True)
+def reward_pass(g, means, Y, bernoulli, noise, rounding):
+    """Check the link values ``g`` (n, 2), store them clipped in ``means``, and turn the uniforms
+    U in ``Y`` into rewards in place.
+
+    Returns the code of :func:`_check_means` (nothing is written when it is not 0); else
+    (0, −1) after setting means and Y as :func:`_reward`."""
+    code, i = _check_means(g, bernoulli, rounding)
+    if code:
+        return code, i
+    for t in range(g.shape[0]):
         for a in range(2):
-            m = g[t, a]
-            if bernoulli:
-                if m < 0.0:
-                    m = 0.0
-                elif m > 1.0:
-                    m = 1.0
-                Y[t, a] = 1.0 if Y[t, a] < m else 0.0
-            else:
-                Y[t, a] = ((Y[t, a] * 2.0) - 1.0) * noise + m
-            means[t, a] = m
+            _reward(g, means, Y, t, a, Y[t, a], bernoulli, noise)
+    return 0, -1
+
+
+@numba.njit(cache=True, nogil=True)
+def uniform_reward_pass(state, g, means, Y, bernoulli, noise, rounding):
+    """:func:`reward_pass` with the uniforms U = ``random(out=Y)`` of the PCG64 stream
+    ``state`` (advanced in place only when the means pass the check) drawn in the same pass."""
+    code, i = _check_means(g, bernoulli, rounding)
+    if code:
+        return code, i
+    s_hi, s_lo, c_hi, c_lo = state[0], state[1], state[2], state[3]
+    for t in range(g.shape[0]):
+        for a in range(2):
+            w, s_hi, s_lo = _next(s_hi, s_lo, c_hi, c_lo)
+            _reward(g, means, Y, t, a, _double(w), bernoulli, noise)
+    state[0], state[1] = s_hi, s_lo
     return 0, -1

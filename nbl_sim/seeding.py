@@ -3,13 +3,15 @@
 Replication r of a simulation seeded with ``seed`` draws its contexts, rewards and coins from
 the sub-streams ``Generator(PCG64(SeedSequence(entropy=seed, spawn_key=(r, k))))``, k = 0, 1, 2
 (:mod:`nbl_sim.environment`). Building those three objects costs ~33 µs per replication — more
-than drawing a short replication. :class:`StreamSet` keeps three generators and *re-seeds* them
-for each replication: :func:`pcg64_state` computes the state that ``PCG64(SeedSequence(...))``
-starts in (numpy's SeedSequence hash — ``mix_entropy`` and ``generate_state`` of
-``numpy/random/bit_generator.pyx`` — compiled, then PCG64's ``srandom``: two steps of the
-128-bit LCG), and the state is assigned to the kept bit generators. The draws are the same bits
-(tested against numpy for many entropies and spawn keys); a numpy whose seeding differed would
-fail :func:`seeding_agrees`, checked once per process, and the slow exact path is used instead.
+than drawing a short replication. :class:`StreamSet` computes instead the state that
+``PCG64(SeedSequence(...))`` starts in (numpy's SeedSequence hash — ``mix_entropy`` and
+``generate_state`` of ``numpy/random/bit_generator.pyx`` — compiled, then PCG64's ``srandom``:
+two steps of the 128-bit LCG) as stream arrays that the compiled fills of
+:mod:`nbl_sim.pcg64` draw from directly; where a numpy generator is needed (the coins, a
+context-law hook), one of three kept generators is re-seeded to that state. The draws are the
+same bits (tested against numpy for many entropies and spawn keys); a numpy whose seeding
+differed would fail :func:`seeding_agrees`, checked once per process, and the slow exact path
+is used instead.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["pcg64_state", "StreamSet", "seeding_agrees", "numpy_streams"]
+from .pcg64 import _M_HI, _M_LO, MULTIPLIER, _muladd128, set_state, state_of
+
+__all__ = ["pcg64_state", "StreamSet", "ReplicationStreams", "seeding_agrees", "numpy_streams"]
 
 _M32 = 0xFFFFFFFF
 _INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
@@ -27,8 +31,6 @@ _INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
 _MIX_MULT_L, _MIX_MULT_R = 0xCA01F9DD, 0x4973F715
 _XSHIFT = 16
 _POOL = 4
-#: PCG_DEFAULT_MULTIPLIER_128 of numpy's pcg64.h
-_PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
 _M128 = (1 << 128) - 1
 
 
@@ -96,7 +98,22 @@ def _pcg64_from_words(w) -> tuple[int, int]:
     initstate, initseq = (w[0] << 64) | w[1], (w[2] << 64) | w[3]
     inc = ((initseq << 1) | 1) & _M128
     state = (inc + initstate) & _M128                 # 0 * MULT + inc, + initstate
-    return (state * _PCG_MULT + inc) & _M128, inc
+    return (state * MULTIPLIER + inc) & _M128, inc
+
+
+@numba.njit(cache=True, nogil=True)
+def _pcg64_states(words):
+    """:func:`_pcg64_from_words` of each row of (k, 4) seeding words, compiled: the (k, 4)
+    stream arrays (state hi, lo, inc hi, lo) of :mod:`nbl_sim.pcg64`."""
+    out = np.empty_like(words)
+    one, zero = np.uint64(1), np.uint64(0)
+    for k in range(words.shape[0]):
+        inc_hi = (words[k, 2] << one) | (words[k, 3] >> np.uint64(63))
+        inc_lo = (words[k, 3] << one) | one
+        s_hi, s_lo = _muladd128(words[k, 0], words[k, 1], zero, one, inc_hi, inc_lo)
+        s_hi, s_lo = _muladd128(s_hi, s_lo, _M_HI, _M_LO, inc_hi, inc_lo)
+        out[k, 0], out[k, 1], out[k, 2], out[k, 3] = s_hi, s_lo, inc_hi, inc_lo
+    return out
 
 
 def _words(x: int) -> list:
@@ -142,8 +159,8 @@ _AGREES: list = []
 
 def seeding_agrees() -> bool:
     """Once per process: :func:`pcg64_state` equals numpy's seeding on a few entropies (small,
-    64-bit, > 2^64) and spawn keys (small, > 2^32), and re-seeded generators draw numpy's
-    values."""
+    64-bit, > 2^64) and spawn keys (small, > 2^32), the compiled stream arrays equal it, and
+    re-seeded generators draw numpy's values."""
     if not _AGREES:
         ok = True
         for seed in (0, 1, 20261126, 2**63 + 12345, 2**70 + 3):
@@ -151,34 +168,58 @@ def seeding_agrees() -> bool:
                 ref = np.random.PCG64(np.random.SeedSequence(entropy=seed, spawn_key=key))
                 st = ref.state["state"]
                 ok &= (st["state"], st["inc"]) == pcg64_state(seed, key)
-        mine = StreamSet(fast=True)
-        mine.reseed(5, 3)
-        ok &= all(a.random() == b.random() for a, b in zip(mine.streams, numpy_streams(5, 3)))
+            words = _stream_words(_assembled(seed, (7,)), 3)
+            for k, row in enumerate(_pcg64_states(words)):
+                ok &= bool(np.array_equal(row, state_of(numpy_streams(seed, 7)[k].bit_generator)))
+        mine = StreamSet(fast=True).streams(5, 3)
+        ok &= all(mine.generator(k).random() == b.random()
+                  for k, b in enumerate(numpy_streams(5, 3)))
         _AGREES.append(bool(ok))
     return _AGREES[0]
 
 
-class StreamSet:
-    """Three kept generators (contexts, rewards, coins) re-seeded per replication.
+class ReplicationStreams:
+    """The sub-streams of one replication — k = 0 contexts, 1 rewards, 2 coins.
 
-    ``reseed(seed, r, coins)`` returns the streams of replication ``r``: the same draws as
-    :func:`numpy_streams` (``coins`` False: the third is None). The generators are reused, so
-    streams returned by an earlier ``reseed`` are invalidated by the next one."""
+    ``states`` — (k, 4) uint64 PCG64 stream arrays for the compiled fills of
+    :mod:`nbl_sim.pcg64` (advanced in place by them), or None on the exact numpy path;
+    ``generator(k)`` — a numpy Generator in stream k's state (None for an absent stream). Each
+    stream is drawn either compiled or through its generator, not both."""
+
+    __slots__ = ("states", "_gens", "_kept")
+
+    def __init__(self, states=None, generators=None, kept=None):
+        self.states = states
+        self._gens = list(generators) if generators is not None else [None, None, None]
+        self._kept = kept
+
+    def generator(self, k: int) -> np.random.Generator | None:
+        if self._gens[k] is None and self.states is not None and k < self.states.shape[0]:
+            gen = self._kept[k] if self._kept else np.random.Generator(np.random.PCG64(0))
+            set_state(gen.bit_generator, self.states[k])
+            self._gens[k] = gen
+        return self._gens[k]
+
+
+class StreamSet:
+    """Per-replication streams without building numpy objects per replication.
+
+    ``streams(seed, r, coins)`` — the :class:`ReplicationStreams` of replication ``r``: the
+    same draws as :func:`numpy_streams` (``coins`` False: no third stream), with the stream
+    arrays computed compiled; ``reseed(seed, r, coins)`` — its three generators. Three
+    generators are kept and re-seeded on demand, so the streams of an earlier call are
+    invalidated by the next one."""
 
     def __init__(self, fast: bool | None = None):
         self.fast = seeding_agrees() if fast is None else fast
-        self.streams = tuple(np.random.Generator(np.random.PCG64(0)) for _ in range(3))
+        self._kept = tuple(np.random.Generator(np.random.PCG64(0)) for _ in range(3))
+
+    def streams(self, seed: int, r: int, coins: bool = True) -> ReplicationStreams:
+        if not self.fast:
+            return ReplicationStreams(generators=numpy_streams(seed, r, coins))
+        words = _stream_words(_assembled(seed, (r,)), 3 if coins else 2)
+        return ReplicationStreams(_pcg64_states(words), kept=self._kept)
 
     def reseed(self, seed: int, r: int, coins: bool = True) -> tuple:
-        if not self.fast:
-            return numpy_streams(seed, r, coins)
-        words = _stream_words(_assembled(seed, (r,)), 3 if coins else 2).tolist()
-        out = [None, None, None]
-        for k, w in enumerate(words):
-            state, inc = _pcg64_from_words(w)
-            gen = self.streams[k]
-            gen.bit_generator.state = {"bit_generator": "PCG64",
-                                       "state": {"state": state, "inc": inc},
-                                       "has_uint32": 0, "uinteger": 0}
-            out[k] = gen
-        return tuple(out)
+        s = self.streams(seed, r, coins)
+        return tuple(s.generator(k) for k in range(3))

@@ -131,17 +131,23 @@ def test_context_fill_is_numpys_on_both_sides_of_the_compiled_threshold(n):
     assert np.array_equal(X, ref) and a.bit_generator.state == b.bit_generator.state
 
 
-def test_numpy_fill_fallback_gives_the_same_draws(monkeypatch):
-    """If the once-per-process check of the compiled normals ever failed, contexts come from
-    numpy's own fill: the realization is the same."""
-    import nbl_sim.environment_passes as passes
+@pytest.mark.parametrize("d", [2, 5])
+def test_numpy_fill_fallback_gives_the_same_draws(monkeypatch, d):
+    """If the once-per-process check of the compiled PCG64 stream ever failed, contexts and
+    reward uniforms come from numpy's own fills (and if the seeding check failed, from
+    generators numpy builds itself): the realization is the same."""
+    import nbl_sim.pcg64 as pcg64
+    import nbl_sim.seeding as seeding
 
-    env = Environment.build(TT, "0.5", 3)
-    fast = env.draw(4, [0, 2], 400, 10)
-    monkeypatch.setattr(passes, "_SELF_CHECK", [False])
-    slow = env.draw(4, [0, 2], 400, 10)
+    env = Environment.build(TT, "0.5", d)
+    fast = env.draw(4, [0, 2], 4000, 10)
+    monkeypatch.setattr(pcg64, "_AGREES", [False])
+    slow = env.draw(4, [0, 2], 4000, 10)
+    monkeypatch.setattr(seeding, "_AGREES", [False])
+    slowest = env.draw(4, [0, 2], 4000, 10)
     for k in ("X", "means", "Y", "coins", "optimal"):
         assert np.array_equal(getattr(fast, k), getattr(slow, k))
+        assert np.array_equal(getattr(fast, k), getattr(slowest, k))
 
 
 def test_optimal_action_uses_numpys_summation_order():
