@@ -114,6 +114,7 @@ INTERNAL = {
     "nbl_sim.rate_analysis": "statistics behind the regret-rate study",
     "nbl_sim.environment_passes": "the compiled passes that draw a replication of Environment",
     "nbl_sim.seeding": "the replication streams of Environment.draw, re-seeded in place",
+    "nbl_sim.pcg64": "numpy's PCG64 stream compiled inline, behind Environment.draw",
     "nbl_sim.beyond.*": "the parts of nbl_sim.beyond (documented by the package page and "
                       "docs/beyond.md)",
     "nbl_sim.presentation": "the package; its public parts are listed",
