@@ -15,8 +15,8 @@ from flint import acb
 from .arb_eval import arb_precision, compile_acb, to_fmpq
 from .errors import NBLInputError
 
-__all__ = ["lambdify_numpy", "lambdify_mpmath", "ExpressionFunction", "domain_map_numpy",
-           "domain_map_mpmath", "mp_exact", "bracket_t"]
+__all__ = ["lambdify_numpy", "lambdify_mpmath", "ExpressionFunction", "float_like",
+           "domain_map_numpy", "domain_map_mpmath", "mp_exact", "bracket_t"]
 
 _NUMPY_MODULES = [{"erf": scipy.special.erf, "erfc": scipy.special.erfc}, "numpy"]
 #: At most this many non-finite float64 values of one call are re-evaluated with Arb.
@@ -38,6 +38,17 @@ def lambdify_mpmath(expr, var):
     if not expr.has(var):
         return lambda x, _c=expr: mpmath.mpf(sp.Float(_c, mpmath.mp.dps + 5))
     return f
+
+
+def float_like(values, like: np.ndarray) -> np.ndarray:
+    """``values`` as a float64 array of ``like``'s shape: ``values · ones_like(like)`` (which
+    broadcasts a constant and copies an input returned as is), skipping that extra pass when
+    ``values`` already is a fresh float64 array of the shape — the same numbers, as x·1 = x
+    exactly."""
+    arr = np.asarray(values, dtype=float)
+    if arr.shape == like.shape and not np.may_share_memory(arr, like):
+        return arr
+    return arr * np.ones_like(like)
 
 
 class ExpressionFunction:

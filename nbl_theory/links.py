@@ -53,6 +53,7 @@ from .link_numeric import (
     bracket_t,
     domain_map_mpmath,
     domain_map_numpy,
+    float_like,
     lambdify_mpmath,
     lambdify_numpy,
 )
@@ -100,13 +101,13 @@ class _SidedFunction:
             return f["right"](right)
         m = np.asarray(m, dtype=float)
         if "mid" in f:
-            return np.asarray(f["mid"](m), dtype=float) * np.ones_like(m)
+            return float_like(f["mid"](m), m)
         left = np.broadcast_to(np.asarray(left, dtype=float), m.shape)
         right = np.broadcast_to(np.asarray(right, dtype=float), m.shape)
         if "right" not in f:
-            return np.asarray(f["left"](left), dtype=float) * np.ones_like(m)
+            return float_like(f["left"](left), m)
         if "left" not in f:
-            return np.asarray(f["right"](right), dtype=float) * np.ones_like(m)
+            return float_like(f["right"](right), m)
         use_left = left <= right
         out = np.empty(m.shape)
         if np.any(use_left):
@@ -386,7 +387,7 @@ class Link:
         """g(z) in float64 (potential links invert φ' by vectorized bisection)."""
         z = np.asarray(z, dtype=float)
         if self.kind == "expression":
-            return np.asarray(self._np["g"](z), dtype=float) * np.ones_like(z)
+            return float_like(self._np["g"](z), z)
         return _invert_dual(self, z)
 
     def derivative_numpy(self, z, order: int):
@@ -394,20 +395,20 @@ class Link:
         z = np.asarray(z, dtype=float)
         if self.kind == "expression":
             key = ("g", "g1", "g2")[order]
-            return np.asarray(self._np[key](z), dtype=float) * np.ones_like(z)
+            return float_like(self._np[key](z), z)
         m = _invert_dual(self, z)
         if order == 0:
             return m
         key = ("g1_m", "g2_m")[order - 1]
         t = _invert_dual(self, z, return_t=True)
         m, left, right, _ = domain_map_numpy(self.domain, t)
-        return np.asarray(self._np[key](m, left, right), dtype=float) * np.ones_like(z)
+        return float_like(self._np[key](m, left, right), z)
 
     def potential_numpy(self, key: str, t):
         """(m(t), the φ-derivative ``key`` at m(t)) in float64 at chart points t (potential
         links; ``key`` one of phi, phi1, phi2, phi3, g1_m, g2_m)."""
         m, left, right, _ = domain_map_numpy(self.domain, np.asarray(t, dtype=float))
-        return m, np.asarray(self._np[key](m, left, right), dtype=float) * np.ones_like(m)
+        return m, float_like(self._np[key](m, left, right), m)
 
     def potential_derivative_mpmath(self, key: str, z):
         """g (``key == "g"``), g' (``"g1_m"``) or g'' (``"g2_m"``) of a potential link at one z,
