@@ -7,8 +7,9 @@ on the same realization. Chunks go to an :class:`~nbl_sim.execution.Executor` (i
 local process pool); results are reassembled in replication order, so the numbers are identical
 whatever the chunk size, the number of processes or the executor.
 
-Inside a chunk, replications stream in blocks (≤ 4 MB of realization each, whole lockstep groups
-of the NBL kernel) through one set of buffers: a block is drawn once, every policy runs on it, and
+Inside a chunk, replications stream in blocks (≤ 4 MB of realization each, or one lockstep group
+of the NBL kernel — 8 replications — if that is larger, up to 256 MB; whole groups otherwise)
+through one set of buffers: a block is drawn once, every policy runs on it, and
 only the recorded rounds are kept (regret R_t by :func:`nbl_sim.metrics.recorded_regret`, fused
 with the optimal actions the environment computed while drawing). Memory per chunk is therefore
 bounded by the block, not by the number of replications, and the numbers are those of drawing
@@ -44,6 +45,7 @@ __all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_
 POLICIES = ("nbl", "greedy-logistic", "oracle")
 _CHUNK_BYTES = 64e6  # nominal realization size of a default chunk (scheduling granularity)
 _BLOCK_BYTES = 4e6  # realization memory per block streamed through a chunk (fits in cache)
+_GROUP_BYTES = 256e6  # a block holds one whole lockstep group if that takes at most this
 
 
 def default_record_rounds(n: int, n0: int, points: int = 500) -> np.ndarray:
@@ -210,12 +212,18 @@ class _Task:
 
 def _block_size(R: int, n: int, n0: int, d: int) -> int:
     """Replications per streamed block: ≤ ``_BLOCK_BYTES`` of realization (at least one), in
-    whole lockstep groups of the d = 2 NBL kernel when that allows more than one."""
+    whole lockstep groups of the NBL kernel — at least one group when it takes at most
+    ``_GROUP_BYTES`` (the kernel advances LOCKSTEP replications together; a partial group runs
+    them one by one, ~2× slower per replication for d ≥ 3)."""
     per_rep = n * (8.0 * (d + 4) + 1) + n0
-    b = max(1, int(_BLOCK_BYTES // per_rep))
-    if b >= _LOCKSTEP:
-        b -= b % _LOCKSTEP
-    return min(R, b)
+    return min(R, _lockstep_multiple(max(1, int(_BLOCK_BYTES // per_rep)), per_rep))
+
+
+def _lockstep_multiple(size: int, per_rep: float) -> int:
+    """``size`` rounded down to whole lockstep groups, up to one group if that is small."""
+    if size >= _LOCKSTEP:
+        return size - size % _LOCKSTEP
+    return _LOCKSTEP if _LOCKSTEP * per_rep <= _GROUP_BYTES else size
 
 
 def _run_policy(name: str, real, task: _Task) -> tuple:
@@ -389,6 +397,7 @@ def simulate(
             chunk_size = max(1, min(reps, int(_CHUNK_BYTES // per_rep)))
             if ex.workers > 1:
                 chunk_size = max(1, min(chunk_size, math.ceil(reps / (4 * ex.workers))))
+            chunk_size = min(reps, _lockstep_multiple(chunk_size, per_rep))
         chunk_size = positive_int(chunk_size, "chunk_size")
         chunks = [tuple(range(a, min(reps, a + chunk_size))) for a in range(0, reps, chunk_size)]
         tasks = [_Task(env, seed, c, n, int(n0), v0, float(gamma), float(t0), policies, rec,

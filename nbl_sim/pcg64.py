@@ -7,7 +7,8 @@ per word that the compiler cannot inline. Here the same generator is written out
 
 * state s (128 bits) and increment c (odd, 128 bits) held as four uint64 words
   ``(s_hi, s_lo, c_hi, c_lo)``; a step is s ← s·M + c mod 2¹²⁸ with numpy's
-  ``PCG_DEFAULT_MULTIPLIER_128`` M (one LLVM i128 multiply-add, :func:`_muladd128`);
+  ``PCG_DEFAULT_MULTIPLIER_128`` M (one LLVM i128 multiply-add,
+  :func:`nbl_sim.llvm_ops.muladd128`);
 * the output of the *new* state is XSL-RR: ``rotr64(s_hi ^ s_lo, s_hi >> 58)``
   (``pcg_setseq_128_xsl_rr_64_random_r`` of numpy's ``pcg64.h``);
 * a double is ``(word >> 11) · 2⁻⁵³`` (numpy's ``next_double``);
@@ -29,9 +30,8 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
+
+from .llvm_ops import muladd128
 
 try:  # numpy's ziggurat tables, as numba transcribes them for its own Generator support
     from numba.np.random._constants import (
@@ -58,33 +58,10 @@ _M_HI, _M_LO = np.uint64(MULTIPLIER >> 64), np.uint64(MULTIPLIER & _M64)
 _TWO_M53 = 1.0 / 9007199254740992.0
 
 
-@intrinsic
-def _muladd128(typingctx, a_hi, a_lo, b_hi, b_lo, c_hi, c_lo):
-    """(a·b + c) mod 2¹²⁸ of 128-bit numbers given as (hi, lo) uint64 words: (hi, lo)."""
-    u64 = types.uint64
-    sig = types.UniTuple(u64, 2)(u64, u64, u64, u64, u64, u64)
-
-    def codegen(context, builder, signature, args):
-        i128 = ir.IntType(128)
-        shift = ir.Constant(i128, 64)
-
-        def join(hi, lo):
-            return builder.or_(builder.shl(builder.zext(hi, i128), shift),
-                               builder.zext(lo, i128))
-
-        a, b, c = join(*args[0:2]), join(*args[2:4]), join(*args[4:6])
-        r = builder.add(builder.mul(a, b), c)
-        hi = builder.trunc(builder.lshr(r, shift), ir.IntType(64))
-        lo = builder.trunc(r, ir.IntType(64))
-        return context.make_tuple(builder, signature.return_type, [hi, lo])
-
-    return sig, codegen
-
-
 @numba.njit(cache=True, nogil=True, inline="always")
 def _next(s_hi, s_lo, c_hi, c_lo):
     """One PCG64 step: (64-bit output, new s_hi, new s_lo)."""
-    s_hi, s_lo = _muladd128(s_hi, s_lo, _M_HI, _M_LO, c_hi, c_lo)
+    s_hi, s_lo = muladd128(s_hi, s_lo, _M_HI, _M_LO, c_hi, c_lo)
     x = s_hi ^ s_lo
     rot = s_hi >> np.uint64(58)
     return (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63))), s_hi, s_lo
