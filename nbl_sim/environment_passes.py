@@ -11,7 +11,7 @@ import math
 import numba
 import numpy as np
 
-from .pcg64 import _double, _next
+from .pcg64 import as_double, next_word
 
 __all__ = ["PAIRWISE_MAX", "index_pass", "reward_pass", "uniform_reward_pass"]
 
@@ -138,7 +138,7 @@ def uniform_reward_pass(state, g, means, Y, bernoulli, noise, rounding):
     s_hi, s_lo, c_hi, c_lo = state[0], state[1], state[2], state[3]
     for t in range(g.shape[0]):
         for a in range(2):
-            w, s_hi, s_lo = _next(s_hi, s_lo, c_hi, c_lo)
-            _reward(g, means, Y, t, a, _double(w), bernoulli, noise)
+            w, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
+            _reward(g, means, Y, t, a, as_double(w), bernoulli, noise)
     state[0], state[1] = s_hi, s_lo
     return 0, -1

@@ -48,27 +48,27 @@ except ImportError:  # pragma: no cover - a numba without them: the self-check f
     ziggurat_nor_r = ziggurat_nor_inv_r = 0.0
     _TABLES = False
 
-__all__ = ["MULTIPLIER", "state_words", "state_of", "set_state", "fill_doubles",
-           "fill_normals", "compiled_pcg_agrees"]
+__all__ = ["MULTIPLIER", "MULT_HI", "MULT_LO", "next_word", "as_double", "state_words",
+           "state_of", "set_state", "fill_doubles", "fill_normals", "compiled_pcg_agrees"]
 
 #: PCG_DEFAULT_MULTIPLIER_128 of numpy's pcg64.h
 MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
 _M64 = (1 << 64) - 1
-_M_HI, _M_LO = np.uint64(MULTIPLIER >> 64), np.uint64(MULTIPLIER & _M64)
+MULT_HI, MULT_LO = np.uint64(MULTIPLIER >> 64), np.uint64(MULTIPLIER & _M64)
 _TWO_M53 = 1.0 / 9007199254740992.0
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _next(s_hi, s_lo, c_hi, c_lo):
+def next_word(s_hi, s_lo, c_hi, c_lo):
     """One PCG64 step: (64-bit output, new s_hi, new s_lo)."""
-    s_hi, s_lo = muladd128(s_hi, s_lo, _M_HI, _M_LO, c_hi, c_lo)
+    s_hi, s_lo = muladd128(s_hi, s_lo, MULT_HI, MULT_LO, c_hi, c_lo)
     x = s_hi ^ s_lo
     rot = s_hi >> np.uint64(58)
     return (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63))), s_hi, s_lo
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _double(word):
+def as_double(word):
     """numpy's next_double from a 64-bit word: (word >> 11)·2⁻⁵³."""
     return np.float64(word >> np.uint64(11)) * _TWO_M53
 
@@ -77,7 +77,7 @@ def _double(word):
 def _normal(s_hi, s_lo, c_hi, c_lo):
     """numpy's ``random_standard_normal``: (x, new s_hi, new s_lo)."""
     while True:
-        r, s_hi, s_lo = _next(s_hi, s_lo, c_hi, c_lo)
+        r, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
         idx = r & np.uint64(0xff)
         r >>= np.uint64(8)
         rabs = (r >> np.uint64(1)) & np.uint64(0x000fffffffffffff)
@@ -88,17 +88,17 @@ def _normal(s_hi, s_lo, c_hi, c_lo):
             return x, s_hi, s_lo  # 99.3% of the draws
         if idx == 0:  # the tail |x| > r, by Marsaglia's method on 1 − U
             while True:
-                u, s_hi, s_lo = _next(s_hi, s_lo, c_hi, c_lo)
-                xx = -ziggurat_nor_inv_r * np.log1p(-_double(u))
-                u, s_hi, s_lo = _next(s_hi, s_lo, c_hi, c_lo)
-                yy = -np.log1p(-_double(u))
+                u, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
+                xx = -ziggurat_nor_inv_r * np.log1p(-as_double(u))
+                u, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
+                yy = -np.log1p(-as_double(u))
                 if yy + yy > xx * xx:
                     if (rabs >> np.uint64(8)) & np.uint64(1):
                         return -(ziggurat_nor_r + xx), s_hi, s_lo
                     return ziggurat_nor_r + xx, s_hi, s_lo
         else:
-            u, s_hi, s_lo = _next(s_hi, s_lo, c_hi, c_lo)
-            if (fi_double[idx - 1] - fi_double[idx]) * _double(u) + fi_double[idx] < np.exp(
+            u, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
+            if (fi_double[idx - 1] - fi_double[idx]) * as_double(u) + fi_double[idx] < np.exp(
                     -0.5 * x * x):
                 return x, s_hi, s_lo
 
@@ -123,8 +123,8 @@ def fill_doubles(state, U):
     n, d = U.shape
     for t in range(n):
         for k in range(d):
-            w, s_hi, s_lo = _next(s_hi, s_lo, c_hi, c_lo)
-            U[t, k] = _double(w)
+            w, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
+            U[t, k] = as_double(w)
     state[0], state[1] = s_hi, s_lo
 
 

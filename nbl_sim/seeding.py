@@ -22,7 +22,7 @@ import numpy as np
 from nbl_theory.errors import NBLInputError
 
 from .llvm_ops import muladd128
-from .pcg64 import _M_HI, _M_LO, MULTIPLIER, set_state, state_of
+from .pcg64 import MULT_HI, MULT_LO, MULTIPLIER, set_state, state_of
 
 __all__ = ["pcg64_state", "StreamSet", "ReplicationStreams", "seeding_agrees", "numpy_streams"]
 
@@ -112,7 +112,7 @@ def _pcg64_states(words):
         inc_hi = (words[k, 2] << one) | (words[k, 3] >> np.uint64(63))
         inc_lo = (words[k, 3] << one) | one
         s_hi, s_lo = muladd128(words[k, 0], words[k, 1], zero, one, inc_hi, inc_lo)
-        s_hi, s_lo = muladd128(s_hi, s_lo, _M_HI, _M_LO, inc_hi, inc_lo)
+        s_hi, s_lo = muladd128(s_hi, s_lo, MULT_HI, MULT_LO, inc_hi, inc_lo)
         out[k, 0], out[k, 1], out[k, 2], out[k, 3] = s_hi, s_lo, inc_hi, inc_lo
     return out
 
