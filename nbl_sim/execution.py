@@ -47,7 +47,7 @@ from nbl_theory.errors import NBLInputError
 
 __all__ = ["Executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "TaskError",
            "make_executor", "executor_for", "cpu_count", "in_worker", "SCHEDULER_ENV",
-           "MAX_WORKERS", "check_workers", "parse_scheduler"]
+           "MAX_WORKERS", "check_workers", "parse_scheduler", "one_blas_thread"]
 
 #: Environment variable naming a Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) used when
 #: no executor, worker count or scheduler is given.
@@ -67,6 +67,19 @@ def cpu_count() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - non-Linux
         return os.cpu_count() or 1
+
+
+def one_blas_thread():
+    """A context in which BLAS (numpy's ``@``, ``dot``, ``linalg``) runs on one thread.
+
+    OpenBLAS splits a long dot product or matrix–vector product over its threads and adds the
+    partial sums, so the last bits of such a result (~1e-15 relative) depend on how many
+    threads it used — the machine's core count, or a limit some earlier code in the process set.
+    In this context the reduction has one fixed order: the same numbers in-process, in a pool
+    worker or on a Dask worker (the claims runner runs every claim and cell in it)."""
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def check_workers(n, what: str = "workers", allow_large: bool = False) -> int:

@@ -55,6 +55,7 @@ from dataclasses import asdict, dataclass, field
 import flint
 import mpmath
 
+from nbl_sim.execution import one_blas_thread
 from nbl_theory.errors import NBLInputError
 
 __all__ = ["PASS", "CAVEAT", "DISCREPANCY", "FAIL", "SKIPPED", "STATUSES", "FINDINGS",
@@ -325,11 +326,12 @@ class Registry:
         dps, prec = mpmath.mp.dps, flint.ctx.prec
         t0 = time.perf_counter()
         try:
-            if mutant is None:
-                out = claim.check()
-            else:
-                with apply_mutant(mutant):
-                    out = claim.check(**(mutant.kwargs or {}))
+            with one_blas_thread():  # the same bits in any process (nbl_sim.execution)
+                if mutant is None:
+                    out = claim.check()
+                else:
+                    with apply_mutant(mutant):
+                        out = claim.check(**(mutant.kwargs or {}))
         except Exception as exc:  # noqa: BLE001 - any error in a check is a FAIL, with its message
             out = Outcome(FAIL, None, f"check raised {type(exc).__name__}: {exc}")
         seconds = time.perf_counter() - t0

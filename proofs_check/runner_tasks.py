@@ -48,7 +48,7 @@ from dataclasses import dataclass
 import flint
 import mpmath
 
-from nbl_sim.execution import Executor
+from nbl_sim.execution import Executor, one_blas_thread
 from nbl_sim.sweep import canonical, cell_key
 from nbl_theory.errors import NBLInputError
 
@@ -266,7 +266,8 @@ def run_task(task: tuple) -> dict:
             value = run_claims_task(claim_ids, quick, registry)
         elif kind == "cell":
             _, fn, params = task
-            value = fn(params)
+            with one_blas_thread():
+                value = fn(params)
         else:
             raise ValueError(f"unknown task kind {kind!r}")
     finally:

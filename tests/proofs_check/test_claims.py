@@ -147,6 +147,26 @@ def test_global_precision_change_is_fail_and_restored():
     assert mpmath.mp.dps == dps
 
 
+def test_a_claims_numbers_do_not_depend_on_the_callers_blas_threads():
+    """OpenBLAS splits a long dot product over its threads (the last bits then depend on how
+    many): a claim runs on one BLAS thread whatever limit its caller set, so in-process, pool
+    and Dask runs report the same digits (a detail string once differed, 7.1e-15 vs 8.9e-15,
+    after earlier code in the process had limited BLAS to one thread)."""
+    import numpy as np
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal(1_000_000), rng.standard_normal(1_000_000)
+    reg = _registry_with((lambda: Outcome(PASS, repr(float(x @ y))), True))
+    seen = []
+    for limit in (2, 1, None):
+        with threadpool_limits(limits=limit):
+            seen.append(reg.run_claims()[0].computed)
+    assert len(set(seen)) == 1
+    with threadpool_limits(limits=1):
+        assert seen[0] == repr(float(x @ y))
+
+
 def test_duplicate_id_rejected():
     reg = Registry()
     reg.register("dup", "eq:x", "sec:x", "s", "symbolic", "exact", "why")(lambda: None)
