@@ -1,0 +1,84 @@
+"""Where ``simulate()``'s time goes: each part of drawing and running a replication timed on
+its own, against ``simulate()`` itself (issue 16; the breakdown table of benchmarks/README.md).
+
+Setting of bench_simulate.py: two-transition mu2 = 1.244122, Δ = 0.2, n = 10,000 rounds, NBL from
+the 10° start, seed 0, one core. The per-replication parts (normals, index pass, g, reward pass,
+streams) are timed on one replication's arrays and multiplied by the number of replications;
+the kernel, the regret and ``simulate`` on all of them. CPU seconds (process time), minimum of
+``--repeats`` calls after a warm-up.
+
+Usage::
+
+    python benchmarks/profile_simulate.py [--d 8] [--reps 100] [--repeats 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from nbl_sim import pcg64  # noqa: E402
+from nbl_sim.environment import Environment  # noqa: E402
+from nbl_sim.environment_passes import index_pass, uniform_reward_pass  # noqa: E402
+from nbl_sim.execution import SerialExecutor  # noqa: E402
+from nbl_sim.experiment import default_record_rounds, simulate  # noqa: E402
+from nbl_sim.metrics import recorded_regret  # noqa: E402
+from nbl_sim.policies.nbl import nbl_run  # noqa: E402
+from nbl_sim.seeding import StreamSet  # noqa: E402
+from nbl_theory.families import make_family  # noqa: E402
+
+
+def _best(fn, repeats: int) -> float:
+    fn()
+    times = []
+    for _ in range(repeats):
+        t = time.process_time()
+        fn()
+        times.append(time.process_time() - t)
+    return min(times)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--d", type=int, default=8)
+    ap.add_argument("--reps", type=int, default=100)
+    ap.add_argument("--repeats", type=int, default=7)
+    a = ap.parse_args(argv)
+    d, R, n, k = a.d, a.reps, 10_000, a.repeats
+    env = Environment.build(make_family("two-transition", mu2="1.244122"), "0.2", d)
+    X, z, opt = np.empty((n, d)), np.empty((n, 2)), np.empty(n, np.int8)
+    Y, means = np.empty((n, 2)), np.empty((n, 2))
+    words = pcg64.state_of(np.random.PCG64(1))
+    parts = {"normals (compiled PCG64)": _best(lambda: pcg64.fill_normals(words, X), k) * R,
+             "index pass": _best(lambda: index_pass(X, env.beta, env.v_star, z, opt), k) * R,
+             "g (the link's numpy evaluation)": _best(lambda: env._means(z), k) * R}
+    g = np.ascontiguousarray(env._means(z))
+    parts["reward pass with its uniforms"] = _best(
+        lambda: uniform_reward_pass(words, g, means, Y, True, 0.5, 1e-12), k) * R
+    streams = StreamSet()
+    parts["stream states"] = _best(lambda: streams.streams(0, 3, False), k) * R
+    real = env.draw(0, range(R), n, 0)
+    parts["draw (all of the above)"] = _best(lambda: env.draw(0, range(R), n, 0, out=real), k)
+    v0, rec = env.initial_direction(10.0), default_record_rounds(n, 0)
+    tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, record_rounds=rec)
+    parts["NBL kernel, ~500 records"] = _best(lambda: nbl_run(
+        real.X, real.Y, real.coins, env.v_star, v0=v0, record_rounds=rec), k)
+    parts["regret at the records"] = _best(
+        lambda: recorded_regret(real.means, tr.actions, real.optimal, rec), k)
+    parts["simulate() end to end"] = _best(lambda: simulate(
+        env, n=n, reps=R, seed=0, policies=("nbl",), init_angle=10.0,
+        executor=SerialExecutor()), k)
+    print(f"# profile_simulate  d = {d}, {R} replications x {n} rounds, CPU min of {k}")
+    for name, sec in parts.items():
+        print(f"{name:34s} {sec * 1e3:8.2f} ms  {sec / (R * n) * 1e9:6.2f} ns per replication-step")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
