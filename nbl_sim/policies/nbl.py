@@ -182,15 +182,13 @@ def _replication_round(X, Y, r, t, et, V, b, actions):
 @numba.njit(cache=True, nogil=True, inline="always")
 def _act(s, Y, r, t, actions):
     """Stage II action A_t = sgn(s) with sgn(0) = +1 for s = v_{t−1}ᵀX_t, stored in
-    ``actions[r, t]``; returns A_t Y_t (the reward of the chosen arm, signed)."""
-    if s >= 0.0:
-        a = 1
-        y = Y[r, t, 1]
-    else:
-        a = -1
-        y = Y[r, t, 0]
+    ``actions[r, t]``; returns A_t Y_t (the reward of the chosen arm, signed). No branch: the
+    sign of s is a coin flip near the boundary, and a mispredicted branch per step costs more
+    than the step's arithmetic."""
+    pos = np.int64(s >= 0.0)
+    a = 2 * pos - 1
     actions[r, t] = a
-    return a * y
+    return a * Y[r, t, pos]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
