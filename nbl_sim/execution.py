@@ -238,9 +238,16 @@ class ProcessExecutor(Executor):
 
     @staticmethod
     def _abort(pool, before) -> None:
-        """Interrupted: drop queued tasks and terminate the workers this pool started."""
+        """Interrupted: drop queued tasks, terminate the workers this pool started, then let
+        the pool's management thread see them gone and finish (bounded wait). Left running,
+        it races the interpreter's exit hook of concurrent.futures (Python < 3.12), which may
+        then write to the wake-up pipe the thread is closing and print "Exception ignored ...
+        OSError: [Errno 9] Bad file descriptor" after the one-line interruption message."""
         pool.shutdown(wait=False, cancel_futures=True)
         _terminate_children([p for p in multiprocessing.active_children() if p not in before])
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if manager is not None and manager is not threading.current_thread():
+            manager.join(_KILL_WAIT)
 
     def run(self, fn, tasks: Iterable):
         """Yield ``(i, result)`` as tasks finish, ``i`` the task's position in ``tasks``.
