@@ -105,7 +105,7 @@ REWARDS = ("bernoulli", "bounded")
 _ROUNDING = 1e-12  # realized Bernoulli means may leave [0, 1] by this much (float rounding)
 _RANGE_PROBE = 50  # |z| at which the Bernoulli range is checked up front
 #: below this many normals numpy's own fill is faster than the compiled loop (reading and
-#: writing back the generator's state costs ~4 us; crossover ~1,000 on this machine) — same values
+#: writing back the generator's state costs ~6 us; crossover ~1,000 on this machine) — same values
 _COMPILED_FILL_MIN = 1024
 
 
@@ -132,7 +132,8 @@ def _streams(ss: np.random.SeedSequence, coins: bool = True) -> ReplicationStrea
     gens = tuple(_substream(ss, k) if k < 2 or coins else None for k in range(3))
     if not compiled_pcg_agrees():
         return ReplicationStreams(generators=gens)
-    return ReplicationStreams(np.stack([state_of(g.bit_generator) for g in gens[:2 + coins]]))
+    return ReplicationStreams(np.stack([state_of(g.bit_generator) for g in gens[:2 + coins]]),
+                              generators=gens)
 
 
 @dataclass

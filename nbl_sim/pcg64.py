@@ -49,7 +49,8 @@ except ImportError:  # pragma: no cover - a numba without them: the self-check f
     _TABLES = False
 
 __all__ = ["MULTIPLIER", "MULT_HI", "MULT_LO", "next_word", "as_double", "state_words",
-           "state_of", "set_state", "fill_doubles", "fill_normals", "compiled_pcg_agrees"]
+           "state_ints", "state_of", "set_state", "fill_doubles", "fill_normals",
+           "compiled_pcg_agrees"]
 
 #: PCG_DEFAULT_MULTIPLIER_128 of numpy's pcg64.h
 MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
@@ -141,11 +142,16 @@ def state_of(bit_generator: np.random.PCG64) -> np.ndarray:
     return state_words(st["state"]["state"], st["state"]["inc"])
 
 
+def state_ints(words: np.ndarray) -> tuple[int, int]:
+    """The (state, inc) Python integers of a stream array (the inverse of :func:`state_words`)."""
+    w = [int(v) for v in words]
+    return (w[0] << 64) | w[1], (w[2] << 64) | w[3]
+
+
 def set_state(bit_generator: np.random.PCG64, words: np.ndarray) -> None:
     """Put a numpy PCG64 in the state of a stream array."""
-    w = [int(v) for v in words]
-    bit_generator.state = {"bit_generator": "PCG64",
-                           "state": {"state": (w[0] << 64) | w[1], "inc": (w[2] << 64) | w[3]},
+    state, inc = state_ints(words)
+    bit_generator.state = {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
                            "has_uint32": 0, "uinteger": 0}
 
 

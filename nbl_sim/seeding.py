@@ -22,7 +22,7 @@ import numpy as np
 from nbl_theory.errors import NBLInputError
 
 from .llvm_ops import muladd128
-from .pcg64 import MULT_HI, MULT_LO, MULTIPLIER, set_state, state_of
+from .pcg64 import MULT_HI, MULT_LO, set_state, state_ints, state_of
 
 __all__ = ["pcg64_state", "StreamSet", "ReplicationStreams", "seeding_agrees", "numpy_streams"]
 
@@ -32,7 +32,6 @@ _INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
 _MIX_MULT_L, _MIX_MULT_R = 0xCA01F9DD, 0x4973F715
 _XSHIFT = 16
 _POOL = 4
-_M128 = (1 << 128) - 1
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -94,18 +93,11 @@ def _stream_words(prefix, n_streams):
     return out
 
 
-def _pcg64_from_words(w) -> tuple[int, int]:
-    """PCG64's ``srandom`` from the 4 seeding words: (state, inc) after two LCG steps."""
-    initstate, initseq = (w[0] << 64) | w[1], (w[2] << 64) | w[3]
-    inc = ((initseq << 1) | 1) & _M128
-    state = (inc + initstate) & _M128                 # 0 * MULT + inc, + initstate
-    return (state * MULTIPLIER + inc) & _M128, inc
-
-
 @numba.njit(cache=True, nogil=True)
 def _pcg64_states(words):
-    """:func:`_pcg64_from_words` of each row of (k, 4) seeding words, compiled: the (k, 4)
-    stream arrays (state hi, lo, inc hi, lo) of :mod:`nbl_sim.pcg64`."""
+    """PCG64's ``srandom`` from each row of (k, 4) seeding words — inc = (initseq << 1) | 1,
+    then two steps of the 128-bit LCG from 0 with initstate added after the first — as the
+    (k, 4) stream arrays (state hi, lo, inc hi, lo) of :mod:`nbl_sim.pcg64`."""
     out = np.empty_like(words)
     one, zero = np.uint64(1), np.uint64(0)
     for k in range(words.shape[0]):
@@ -135,7 +127,8 @@ def pcg64_state(entropy: int, spawn_key: tuple = ()) -> tuple[int, int]:
     :class:`~nbl_theory.errors.NBLInputError`, as numpy's SeedSequence refuses them)."""
     if int(entropy) < 0 or any(int(k) < 0 for k in spawn_key):
         raise NBLInputError(f"seed words must be non-negative, got {entropy!r}, {spawn_key!r}")
-    return _pcg64_from_words(_pool_state(_assembled(entropy, spawn_key)).tolist())
+    words = _pool_state(_assembled(entropy, spawn_key))
+    return state_ints(_pcg64_states(words.reshape(1, 4))[0])
 
 
 def _assembled(entropy: int, spawn_key: tuple) -> np.ndarray:
@@ -170,8 +163,9 @@ def seeding_agrees() -> bool:
                 st = ref.state["state"]
                 ok &= (st["state"], st["inc"]) == pcg64_state(seed, key)
             words = _stream_words(_assembled(seed, (7,)), 3)
-            for k, row in enumerate(_pcg64_states(words)):
-                ok &= bool(np.array_equal(row, state_of(numpy_streams(seed, 7)[k].bit_generator)))
+            ref_streams = numpy_streams(seed, 7)
+            for row, gen in zip(_pcg64_states(words), ref_streams):
+                ok &= bool(np.array_equal(row, state_of(gen.bit_generator)))
         mine = StreamSet(fast=True).streams(5, 3)
         ok &= all(mine.generator(k).random() == b.random()
                   for k, b in enumerate(numpy_streams(5, 3)))
