@@ -16,10 +16,11 @@ What makes it fast: one compiled (numba) loop over replications and rounds — n
 dispatch, no temporaries, ~20 flops per replication-step in d = 2. The recursion is sequential in
 t (a sqrt and a division on every step's critical path), so eight replications advance in
 lockstep and their independent dependency chains overlap in the CPU: in d = 2 with the states in
-registers; in d ≥ 3 as the lanes of a (d, 8) state whose square roots and divisions are 8-lane
-vector instructions (:mod:`nbl_sim.llvm_ops`; the scalar divider otherwise bounds the kernel:
-~2× faster in d = 8). Each replication is still computed in its own fixed operation order, so
-results are bit-identical whatever the batch (chunking, process count, block).
+registers; in d ≥ 3 as the lanes of 8-wide vectors, every operation of a round one vector
+instruction for all eight (:mod:`nbl_sim.policies.nbl_lanes`, LLVM IR; numba's own loops leave
+them scalar: ~2.2× slower in d = 8). Each replication is still computed in its own fixed
+operation order, so results are bit-identical whatever the batch (chunking, process count,
+block).
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from ..llvm_ops import LANES, div_rows, sqrt_row
+from ..llvm_ops import LANES
+from .nbl_lanes import lane_rounds
 
 __all__ = ["nbl_run", "NBLTrace", "nbl_reference", "validate_step", "LOCKSTEP"]
 
 
-#: replications advanced in lockstep: the lanes of the kernel's vector square root and division
+#: replications advanced in lockstep: the lanes of the kernel's vector rounds (d ≥ 3)
 LOCKSTEP = LANES
 
 
@@ -110,60 +112,45 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
                 v_out[r0 + b, 1] = vb[b, 1]
     else:
         # any d: LOCKSTEP replications are the lanes of V (d, LOCKSTEP), each with exactly its
-        # own arithmetic (_lanes_round; a last, partial group one by one)
+        # own arithmetic (nbl_lanes.lane_rounds, from one record round to the next; a last,
+        # partial group one by one)
         V = np.empty((d, LOCKSTEP))
-        N = np.empty((1, LOCKSTEP))
-        S = np.empty(LOCKSTEP)
-        C = np.empty(LOCKSTEP)
         for r0 in range(0, R, LOCKSTEP):
             nb = min(LOCKSTEP, R - r0)
             for b in range(nb):
                 for j in range(d):
                     V[j, b] = v_out[r0 + b, j]
             k = k1
-            for t in range(n0, n):
+            t = n0
+            while t < n:
+                t_end = min(n, rec[k]) if k < n_rec else n  # rec[k] > t: the next record
                 if nb == LOCKSTEP:
-                    _lanes_round(X, Y, r0, t, eta[t], V, S, C, N, actions)
+                    _lane_rounds(X, Y, actions, V, eta, r0, t, t_end)
                 else:
-                    for b in range(nb):
-                        _replication_round(X, Y, r0 + b, t, eta[t], V, b, actions)
-                if k < n_rec and rec[k] == t + 1:
-                    k = _record_round(V, nb, r0, t + 1, k, rec, v_star, sq, ang)
+                    for u in range(t, t_end):
+                        for b in range(nb):
+                            _replication_round(X, Y, r0 + b, u, eta[u], V, b, actions)
+                t = t_end
+                if k < n_rec and rec[k] == t:
+                    k = _record_round(V, nb, r0, t, k, rec, v_star, sq, ang)
             for b in range(nb):
                 for j in range(d):
                     v_out[r0 + b, j] = V[j, b]
     return degenerate
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def _lanes_round(X, Y, r0, t, et, V, S, C, N, actions):
-    """One Stage II round of the LOCKSTEP replications r0, r0+1, …, the lanes of V (d,
-    LOCKSTEP): per lane, s = vᵀx summed from 0.0 in coordinate order, the action, v + ηG and
-    its squared norm in coordinate order — the operations of :func:`_replication_round` — then
-    ‖·‖ and v/‖·‖ as 8-lane vector instructions (N holds the norms)."""
-    d = V.shape[0]
-    for b in range(LOCKSTEP):
-        S[b] = 0.0
-    for j in range(d):
-        for b in range(LOCKSTEP):
-            S[b] += V[j, b] * X[r0 + b, t, j]
-    for b in range(LOCKSTEP):
-        C[b] = et * _act(S[b], Y, r0 + b, t, actions)
-        N[0, b] = 0.0
-    for j in range(d):
-        for b in range(LOCKSTEP):
-            vj = V[j, b] + C[b] * (X[r0 + b, t, j] - S[b] * V[j, b])
-            V[j, b] = vj
-            N[0, b] += vj * vj
-    sqrt_row(N, 0)
-    for j in range(d):
-        div_rows(V, j, N, 0)
+@numba.njit(cache=True, nogil=True)
+def _lane_rounds(X, Y, actions, V, eta, r0, t_begin, t_end):
+    """:func:`nbl_sim.policies.nbl_lanes.lane_rounds`, compiled as a function of its own: inlined
+    into the kernel, LLVM's optimization of the larger function makes the same IR ~2× slower."""
+    lane_rounds(X, Y, actions, V, eta, r0, t_begin, t_end)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _replication_round(X, Y, r, t, et, V, b, actions):
     """One Stage II round of replication r, held in column b of V (d, ·): the scalar form of
-    :func:`_lanes_round` (a last group of fewer than LOCKSTEP replications)."""
+    :func:`nbl_sim.policies.nbl_lanes.lane_rounds` (a last group of fewer than LOCKSTEP
+    replications)."""
     d = V.shape[0]
     s = 0.0
     for j in range(d):

@@ -1,12 +1,15 @@
-"""The LLVM-IR operations of nbl_sim.llvm_ops against Python integers and numpy's scalar
-operations, bit for bit (special values included)."""
+"""The LLVM-IR operations of nbl_sim.llvm_ops against Python integers, and the NBL kernel's
+IR lane rounds (nbl_sim.policies.nbl_lanes) against its scalar rounds, bit for bit (special
+values included)."""
 
 import numba
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nbl_sim.llvm_ops import LANES, div_rows, muladd128, sqrt_row
+from nbl_sim.llvm_ops import LANES, muladd128
+from nbl_sim.policies.nbl import _replication_round
+from nbl_sim.policies.nbl_lanes import lane_rounds
 
 U128 = st.integers(0, 2**128 - 1)
 M64 = (1 << 64) - 1
@@ -18,11 +21,16 @@ def _muladd(a_hi, a_lo, b_hi, b_lo, c_hi, c_lo):
 
 
 @numba.njit
-def _div_then_sqrt(A, B):
-    for i in range(A.shape[0]):
-        div_rows(A, i, B, i)
-    for i in range(B.shape[0]):
-        sqrt_row(B, i)
+def _rounds(X, Y, actions, V, eta, t_begin, t_end, lanes):
+    for r0 in range(0, X.shape[0], LANES):
+        W = np.ascontiguousarray(V[:, r0:r0 + LANES])
+        if lanes:
+            lane_rounds(X, Y, actions, W, eta, r0, t_begin, t_end)
+        else:
+            for t in range(t_begin, t_end):
+                for b in range(LANES):
+                    _replication_round(X, Y, r0 + b, t, eta[t], W, b, actions)
+        V[:, r0:r0 + LANES] = W
 
 
 def _words(x):
@@ -36,23 +44,32 @@ def test_muladd128_is_arithmetic_mod_2_128(a, b, c):
     assert (int(hi) << 64) | int(lo) == (a * b + c) % 2**128
 
 
-def test_lane_division_and_square_root_are_numpys_lane_by_lane():
-    """Random magnitudes over the whole exponent range plus 0, −0, ±inf, NaN, subnormals: the
-    vector instructions give numpy's scalar quotients and roots exactly (a wider array's columns
-    beyond the first LANES are untouched)."""
-    rng = np.random.default_rng(0)
-    k = 4000
-    A = rng.standard_normal((k, LANES + 1)) * np.exp2(rng.integers(-1070, 1020, (k, LANES + 1)))
-    B = np.abs(rng.standard_normal((k, LANES + 1))) * np.exp2(rng.integers(-1070, 1020,
-                                                                            (k, LANES + 1)))
-    special = [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, 1.0, 2.0**-1074 * 3]
-    A[:len(special), :len(special)] = special
-    B[:len(special), 1:1 + len(special)] = np.abs(special)
-    want_q, want_r = A.copy(), B.copy()
-    with np.errstate(all="ignore"):
-        want_q[:, :LANES] = A[:, :LANES] / B[:, :LANES]
-        want_r[:, :LANES] = np.sqrt(B[:, :LANES])
-        _div_then_sqrt(A, B)
-    assert np.array_equal(A, want_q, equal_nan=True)
-    assert np.array_equal(B, want_r, equal_nan=True)
-    assert np.array_equal(np.signbit(A), np.signbit(want_q))
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 17), st.integers(0, 2**32 - 1), st.integers(0, 5), st.integers(1, 40))
+def test_lane_rounds_are_the_scalar_rounds(d, seed, t_begin, rounds):
+    """Two groups of eight replications, rounds t_begin … t_begin + rounds − 1, from unit
+    directions: the IR lanes give the scalar rounds' actions and directions bit for bit. The
+    contexts include exact ties (x = 0, so s = 0 and sgn = +1), −0.0, a NaN (it stays in its
+    lane: the other replications are unaffected) and magnitudes up to 2^±300; the rewards are
+    arbitrary floats; the arrays are strided views as the kernel may be given."""
+    rng = np.random.default_rng(seed)
+    R, n = 2 * LANES, t_begin + rounds
+    X = rng.standard_normal((R, n + 1, d + 1))[:, :n, :d] * np.exp2(rng.integers(-300, 300))
+    X[rng.integers(R), rng.integers(n)] = 0.0
+    X[rng.integers(R), rng.integers(n), rng.integers(d)] = -0.0
+    X[rng.integers(R), rng.integers(n), rng.integers(d)] = np.nan
+    Y = rng.standard_normal((R, n, 2))
+    eta = 10.0 / (np.arange(1, n + 1) + rng.uniform(-0.5, 50.0))
+    V0 = rng.standard_normal((d, R))
+    V0 /= np.sqrt((V0 * V0).sum(0))
+    out = []
+    for lanes in (True, False):
+        V, actions = V0.copy(), np.zeros((R, n), dtype=np.int8)
+        with np.errstate(all="ignore"):
+            _rounds(X, Y, actions, V, eta, t_begin, n, lanes)
+        out.append((V, actions))
+    (v_lane, a_lane), (v_one, a_one) = out
+    assert np.array_equal(a_lane, a_one)
+    assert np.array_equal(v_lane, v_one, equal_nan=True)
+    assert np.array_equal(np.signbit(v_lane), np.signbit(v_one))
+    assert np.any(np.isfinite(v_lane))  # a NaN poisons one replication only
