@@ -1,12 +1,13 @@
 """The LLVM-IR operations of nbl_sim.llvm_ops against Python integers, and the NBL kernel's
-IR lane rounds (nbl_sim.policies.nbl_lanes) against its scalar rounds, bit for bit (special
-values included)."""
+IR lane rounds (nbl_sim.policies.nbl_lanes) and the environment's IR index pass
+(nbl_sim.environment_lanes) against their scalar forms, bit for bit (special values included)."""
 
 import numba
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nbl_sim.environment_passes import _index_row, index_pass
 from nbl_sim.llvm_ops import LANES, muladd128
 from nbl_sim.policies.nbl import _replication_round
 from nbl_sim.policies.nbl_lanes import lane_rounds
@@ -73,3 +74,39 @@ def test_lane_rounds_are_the_scalar_rounds(d, seed, t_begin, rounds):
     assert np.array_equal(v_lane, v_one, equal_nan=True)
     assert np.array_equal(np.signbit(v_lane), np.signbit(v_one))
     assert np.any(np.isfinite(v_lane))  # a NaN poisons one replication only
+
+
+@numba.njit
+def _scalar_index(X, beta, v_star, z, optimal):
+    for t in range(X.shape[0]):
+        _index_row(X, t, beta, v_star, z, optimal, X.shape[1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 140), st.integers(1, 40), st.integers(0, 2**32 - 1), st.booleans())
+def test_index_lanes_are_the_scalar_rows(d, n, seed, strided):
+    """The index pass (eight rows as vector lanes for d ≥ 3, transposed 8×8 blocks in the
+    pairwise part) gives the scalar rows' z and optimal actions bit for bit — signed zeros
+    included — for every d (below, at and past the pairwise block of 8 and numpy's 128), any
+    number of rows (the last n mod 8 scalar) and strided contexts (all scalar)."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 2 * d if strided else d)) * np.exp2(rng.integers(-300, 300))
+    X = X[:, ::2] if strided else X
+    X[rng.integers(n)] = 0.0
+    X[rng.integers(n), rng.integers(d)] = -0.0
+    beta, v = rng.standard_normal((2, d)), rng.standard_normal(d)
+    v[rng.integers(d)] = -0.0
+    if d >= 4 and n >= 2:  # v*ᵀx = 0 in numpy's order, < 0 in others (sign from rounding)
+        i = rng.integers(d - 3)
+        v[i:i + 4] = 1.0
+        X[rng.integers(n), :] = 0.0
+        X[-1, :] = 0.0
+        X[-1, i:i + 4] = (1.0, 1.2e-16, -1.0, -1.5e-16) if d >= 8 else (1.0, -1.0, 1.2e-16, -1.5e-16)
+    out = []
+    for fn in (index_pass, _scalar_index):
+        z, optimal = np.full((n, 2), np.nan), np.zeros(n, dtype=np.int8)
+        fn(X, beta, v, z, optimal)
+        out.append((z, optimal))
+    (z1, o1), (z2, o2) = out
+    assert np.array_equal(z1, z2) and np.array_equal(np.signbit(z1), np.signbit(z2))
+    assert np.array_equal(o1, o2)
