@@ -157,14 +157,21 @@ def reward_pass(g, means, Y, bernoulli, noise, rounding):
 @numba.njit(cache=True, nogil=True)
 def uniform_reward_pass(state, g, means, Y, bernoulli, noise, rounding):
     """:func:`reward_pass` with the uniforms U = ``random(out=Y)`` of the PCG64 stream
-    ``state`` (advanced in place only when the means pass the check) drawn in the same pass."""
-    code, i = _check_means(g, bernoulli, rounding)
-    if code:
-        return code, i
+    ``state`` drawn in the same pass, which also checks the means (without an early exit, so
+    the check costs almost nothing: ~45 against ~65 us per 10⁴ rounds). If one fails, the
+    stream is not advanced, ``means`` and ``Y`` are left undefined, and the code is that of
+    :func:`_check_means` (the first non-finite value, else the first one out of range)."""
     s_hi, s_lo, c_hi, c_lo = state[0], state[1], state[2], state[3]
+    lo, hi = -rounding, 1.0 + rounding
+    ok = True
     for t in range(g.shape[0]):
         for a in range(2):
+            m = g[t, a]
+            # Bernoulli: NaN and ±inf fail the range test as well
+            ok &= (m >= lo) & (m <= hi) if bernoulli else math.isfinite(m)
             w, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
             _reward(g, means, Y, t, a, as_double(w), bernoulli, noise)
+    if not ok:
+        return _check_means(g, bernoulli, rounding)
     state[0], state[1] = s_hi, s_lo
     return 0, -1

@@ -72,13 +72,38 @@ def cumulative_regret(means, actions, optimal) -> np.ndarray:
 
 @numba.njit(cache=True, nogil=True)
 def _recorded_regret(means, actions, optimal, rec, out):
+    """R_t at the rounds ``rec`` of every replication: its running sum of gaps, as np.cumsum
+    adds them (R_1 = gap_1, then R_t = R_{t−1} + gap_t). Four replications at a time, whose
+    sums are independent chains the CPU overlaps (one sum at a time waits for each addition:
+    ~1.5 against ~0.65 ns per replication-step); each replication's additions are the same."""
     R, n = actions.shape
     K = rec.shape[0]
+    k0 = 0
+    while k0 < K and rec[k0] == 0:  # R_0 = 0
+        k0 += 1
     for r in range(R):
-        k = 0
-        while k < K and rec[k] == 0:  # R_0 = 0
+        for k in range(k0):
             out[r, k] = 0.0
-            k += 1
+    R4 = R - R % 4
+    for r in range(0, R4, 4):
+        k = k0
+        a0 = a1 = a2 = a3 = 0.0
+        for t in range(n):
+            if k == K:
+                break
+            g0 = _gap(means, actions, optimal, r, t)
+            g1 = _gap(means, actions, optimal, r + 1, t)
+            g2 = _gap(means, actions, optimal, r + 2, t)
+            g3 = _gap(means, actions, optimal, r + 3, t)
+            if t == 0:
+                a0, a1, a2, a3 = g0, g1, g2, g3
+            else:
+                a0, a1, a2, a3 = a0 + g0, a1 + g1, a2 + g2, a3 + g3
+            while k < K and rec[k] == t + 1:
+                out[r, k], out[r + 1, k], out[r + 2, k], out[r + 3, k] = a0, a1, a2, a3
+                k += 1
+    for r in range(R4, R):
+        k = k0
         acc = 0.0
         for t in range(n):
             if k == K:

@@ -122,15 +122,18 @@ def test_mc_summary_does_not_depend_on_memory_layout():
     assert not np.array_equal(row_order / 37, ref["mean"])  # the layouts really differed
 
 
-def test_recorded_regret_is_the_cumulative_regret_at_the_recorded_rounds():
+@pytest.mark.parametrize("R", [3, 5, 9])
+def test_recorded_regret_is_the_cumulative_regret_at_the_recorded_rounds(R):
+    """Bit for bit, for replications summed four at a time and the rest one by one."""
     env = Environment.build(TT, "0.5", 3)
-    real = env.draw(4, range(5), 800, 30)
+    real = env.draw(4, range(R), 800, 30)
     A = nbl_run(real.X, real.Y, real.coins, env.v_star).actions
     full = cumulative_regret(real.means, A, real.optimal)
     rec = np.array([0, 1, 2, 30, 31, 555, 800])
     got = recorded_regret(real.means, A, real.optimal, rec)
-    assert np.array_equal(got[:, 0], np.zeros(5))
+    assert np.array_equal(got[:, 0], np.zeros(R))
     assert np.array_equal(got[:, 1:], full[:, rec[1:] - 1])  # bit for bit
+    assert np.array_equal(recorded_regret(real.means, A, real.optimal, [7]), full[:, [6]])
     with pytest.raises(NBLInputError, match="strictly increasing"):
         recorded_regret(real.means, A, real.optimal, [5, 3])
 

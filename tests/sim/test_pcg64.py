@@ -82,4 +82,13 @@ def test_reward_pass_refusal_leaves_the_stream_untouched():
     assert uniform_reward_pass(w, g, out, out.copy(), True, 0.5, 1e-12) == (1, 7)
     g[3, 1] = 1.5
     assert uniform_reward_pass(w, g, out, out.copy(), True, 0.5, 1e-12) == (2, 7)
-    assert np.array_equal(w, before)
+    g[8, 0] = -np.inf  # a non-finite value is reported first, wherever it is
+    assert uniform_reward_pass(w, g, out, out.copy(), True, 0.5, 1e-12) == (1, 16)
+    assert uniform_reward_pass(w, g, out, out.copy(), False, 0.5, 1e-12) == (1, 16)
+    g[8, 0] = 0.5  # bounded rewards take any finite mean
+    assert uniform_reward_pass(w, g, out, out.copy(), False, 0.5, 1e-12) == (0, -1)
+    assert not np.array_equal(w, before)
+    w[:] = before
+    g[3, 1] = 1.0 + 1e-12  # within rounding: accepted (and clipped)
+    assert uniform_reward_pass(w, g, out, out.copy(), True, 0.5, 1e-12) == (0, -1)
+    assert out[3, 1] == 1.0
