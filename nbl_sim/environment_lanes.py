@@ -28,7 +28,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .llvm_ops import LANES
+from .llvm_ops import LANES, lane_mask, transpose8
 
 __all__ = ["index_rows"]
 
@@ -42,29 +42,6 @@ def _int(v: int) -> ir.Constant:
 
 def _lane(b: int) -> ir.Constant:
     return ir.Constant(_I32, b)
-
-
-def _mask(idx) -> ir.Constant:
-    return ir.Constant(ir.VectorType(_I32, LANES), [_lane(i) for i in idx])
-
-
-def transpose8(builder, rows: list) -> list:
-    """The columns of the 8×8 matrix whose rows are the eight <8 x double> ``rows``."""
-    def stage(vs, lo, hi, pairs):
-        out = [None] * 8
-        for a, b in pairs:
-            out[a], out[b] = (builder.shuffle_vector(vs[a], vs[b], _mask(lo)),
-                              builder.shuffle_vector(vs[a], vs[b], _mask(hi)))
-        return out
-
-    # element (i, j) moves by three interleaves: of single doubles, of pairs, of quadruples
-    s1 = stage(rows, [0, 8, 2, 10, 4, 12, 6, 14], [1, 9, 3, 11, 5, 13, 7, 15],
-               [(0, 1), (2, 3), (4, 5), (6, 7)])
-    s2 = stage(s1, [0, 1, 8, 9, 4, 5, 12, 13], [2, 3, 10, 11, 6, 7, 14, 15],
-               [(0, 2), (1, 3), (4, 6), (5, 7)])
-    s3 = stage(s2, [0, 1, 2, 3, 8, 9, 10, 11], [4, 5, 6, 7, 12, 13, 14, 15],
-               [(0, 4), (1, 5), (2, 6), (3, 7)])
-    return s3
 
 
 @intrinsic
@@ -98,7 +75,7 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
 
         def splat(x):
             v = builder.insert_element(ir.Constant(_VF, ir.Undefined), x, _lane(0))
-            return builder.shuffle_vector(v, ir.Constant(_VF, ir.Undefined), _mask([0] * LANES))
+            return builder.shuffle_vector(v, ir.Constant(_VF, ir.Undefined), lane_mask([0] * LANES))
 
         def scalar(b, strides, *idx):
             return builder.load(ptr(at(b, strides, *idx), _F64), align=8)
@@ -197,8 +174,8 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
             fz1.add_incoming(u1, src)
             fs.add_incoming(u2, src)
         plus = builder.fcmp_ordered(">=", builder.fadd(zero, fs), zero)
-        pairs = builder.shuffle_vector(fz0, fz1, _mask([0, 8, 1, 9, 2, 10, 3, 11]))
-        pairs_hi = builder.shuffle_vector(fz0, fz1, _mask([4, 12, 5, 13, 6, 14, 7, 15]))
+        pairs = builder.shuffle_vector(fz0, fz1, lane_mask([0, 8, 1, 9, 2, 10, 3, 11]))
+        pairs_hi = builder.shuffle_vector(fz0, fz1, lane_mask([4, 12, 5, 13, 6, 14, 7, 15]))
         z_t = at(base[3], zs[:1], t)
         builder.store(pairs, ptr(z_t, _VF), align=8)
         builder.store(pairs_hi, ptr(builder.add(z_t, _int(8 * LANES)), _VF), align=8)

@@ -2,6 +2,8 @@
 
 * :func:`muladd128` — (a·b + c) mod 2¹²⁸ on 128-bit integers held as (hi, lo) uint64 words:
   one LLVM ``i128`` multiply-add, the step of numpy's PCG64 (:mod:`nbl_sim.pcg64`).
+* :func:`transpose8` — the columns of an 8×8 float64 matrix held as eight row vectors (24
+  shuffles), to read eight rows' coordinates as lane vectors.
 * :data:`LANES` — the vector width of the IR loops elsewhere: the NBL kernel's eight lockstep
   replications are the lanes of ``<8 x double>`` vectors (:mod:`nbl_sim.policies.nbl_lanes`).
 """
@@ -12,7 +14,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["LANES", "muladd128"]
+__all__ = ["LANES", "muladd128", "lane_mask", "transpose8"]
 
 #: the vector width (float64 lanes) of the IR loops (one AVX-512 register, two AVX2 ones)
 LANES = 8
@@ -39,3 +41,28 @@ def muladd128(typingctx, a_hi, a_lo, b_hi, b_lo, c_hi, c_lo):
         return context.make_tuple(builder, signature.return_type, [hi, lo])
 
     return sig, codegen
+
+
+def lane_mask(idx) -> ir.Constant:
+    """A shufflevector mask: the lane numbers ``idx`` (of two concatenated vectors)."""
+    i32 = ir.IntType(32)
+    return ir.Constant(ir.VectorType(i32, len(idx)), [ir.Constant(i32, i) for i in idx])
+
+
+def transpose8(builder, rows: list) -> list:
+    """The columns of the 8×8 matrix whose rows are the eight <8 x double> ``rows``."""
+    def stage(vs, lo, hi, pairs):
+        out = [None] * 8
+        for a, b in pairs:
+            out[a], out[b] = (builder.shuffle_vector(vs[a], vs[b], lane_mask(lo)),
+                              builder.shuffle_vector(vs[a], vs[b], lane_mask(hi)))
+        return out
+
+    # element (i, j) moves by three interleaves: of single doubles, of pairs, of quadruples
+    s1 = stage(rows, [0, 8, 2, 10, 4, 12, 6, 14], [1, 9, 3, 11, 5, 13, 7, 15],
+               [(0, 1), (2, 3), (4, 5), (6, 7)])
+    s2 = stage(s1, [0, 1, 8, 9, 4, 5, 12, 13], [2, 3, 10, 11, 6, 7, 14, 15],
+               [(0, 2), (1, 3), (4, 6), (5, 7)])
+    s3 = stage(s2, [0, 1, 2, 3, 8, 9, 10, 11], [4, 5, 6, 7, 12, 13, 14, 15],
+               [(0, 4), (1, 5), (2, 6), (3, 7)])
+    return s3
