@@ -67,7 +67,9 @@ How a replication is drawn (and why it is fast and exact)
    invert φ' by bisection over the replication's points), so the means are those of the
    definition.
 4. One compiled pass checks and clips the means, draws the reward uniforms (numpy's
-   ``random(out=Y)`` values) and turns them into rewards.
+   ``random(out=Y)`` values) and turns them into rewards — for eight replications at once, as
+   the lanes of vectors (:mod:`nbl_sim.environment_lanes`), when a batch has eight or more
+   (the contexts and means of the eight are drawn first, one by one).
 
 Basic float operations (+, −, ×, ÷, comparisons) are IEEE-exact and done in the same order as in
 the numpy definition, so the compiled passes (:mod:`nbl_sim.environment_passes`) give the same
@@ -90,12 +92,15 @@ from nbl_theory.validation import unit_vector, validate_delta
 from .beyond.arms import ArmModel, arm_frame, parse_arms_spec
 from .beyond.contexts import ContextLaw, context_law
 from .beyond.linkeval import link_range
+from .environment_lanes import reward_lanes
 from .environment_passes import (
     PAIRWISE_MAX,
+    _check_means,
     index_pass,
     reward_pass,
     uniform_reward_pass,
 )
+from .llvm_ops import LANES
 from .pcg64 import compiled_pcg_agrees, fill_normals, set_state, state_of
 from .seeding import ReplicationStreams, StreamSet
 
@@ -340,6 +345,21 @@ class Environment:
         With stream arrays (``streams.states``), the N(0, I) contexts and the reward uniforms
         are drawn compiled (:mod:`nbl_sim.pcg64`: numpy's values; the uniforms inside the
         reward pass); otherwise through the streams' numpy generators."""
+        g = self._contexts_and_means(streams, X, optimal, z)
+        bernoulli, noise = self.reward == "bernoulli", float(self.noise)
+        states = streams.states if compiled_pcg_agrees() else None
+        if states is not None:
+            code, i = uniform_reward_pass(states[1], g, means, Y, bernoulli, noise, _ROUNDING)
+        else:
+            streams.generator(1).random(out=Y)  # the reward uniforms
+            code, i = reward_pass(g, means, Y, bernoulli, noise, _ROUNDING)
+        self._refuse(code, i, g, z)
+        self._optimal_of_means(means, optimal)
+        self._coins(streams, coins)
+
+    def _contexts_and_means(self, streams: ReplicationStreams, X, optimal, z) -> np.ndarray:
+        """Steps 1–3 of the module docstring for one replication: its contexts X, the indices
+        z, the optimal actions of a shared link, and g_a(z_a) (returned, C-contiguous)."""
         states = streams.states if compiled_pcg_agrees() else None
         if (states is not None and self.contexts is None and X.flags.c_contiguous
                 and type(self)._draw_contexts is Environment._draw_contexts):
@@ -349,13 +369,10 @@ class Environment:
         index_pass(X, self.beta, self.v_star, z, optimal)
         if self.d > PAIRWISE_MAX:  # numpy's pairwise sum splits recursively: let numpy do it
             optimal[...] = self.optimal_actions(X)
-        g = np.ascontiguousarray(self._means(z).reshape(z.shape))  # float64 g_a
-        bernoulli, noise = self.reward == "bernoulli", float(self.noise)
-        if states is not None:
-            code, i = uniform_reward_pass(states[1], g, means, Y, bernoulli, noise, _ROUNDING)
-        else:
-            streams.generator(1).random(out=Y)  # the reward uniforms
-            code, i = reward_pass(g, means, Y, bernoulli, noise, _ROUNDING)
+        return np.ascontiguousarray(self._means(z).reshape(z.shape))  # float64 g_a
+
+    def _refuse(self, code: int, i: int, g: np.ndarray, z: np.ndarray) -> None:
+        """The error of a reward pass's check code (0: none)."""
         if code == 1:
             raise NBLInputError(f"link {self.links[i % 2].name!r} gave a non-finite mean "
                                 "reward")
@@ -364,10 +381,41 @@ class Environment:
                 f"a Bernoulli mean left [0, 1]: g({z.ravel()[i]:.6g}) = "
                 f"{g.ravel()[i]:.17g}; use reward='bounded'"
             )
+
+    def _optimal_of_means(self, means, optimal) -> None:
+        """The optimal actions of per-arm links, from one replication's means (a shared
+        link's were set with the indices)."""
         if not self.shared_link:  # a*(x) = argmax_a m_a(x), ties to +1
             np.copyto(optimal, np.where(means[:, 1] >= means[:, 0], 1, -1).astype(np.int8))
+
+    @staticmethod
+    def _coins(streams: ReplicationStreams, coins) -> None:
+        """One replication's randomized-initialization coins (its stream 2)."""
         if coins.shape[0]:
             coins[...] = np.where(streams.generator(2).random(coins.shape[0]) < 0.5, -1, 1)
+
+    def _fill_lanes(self, streams: StreamSet, seed: int, reps: tuple, real: Realization,
+                    i0: int, zs: np.ndarray) -> None:
+        """Draw the LANES replications ``reps`` into rows i0, … of ``real``: each one's
+        contexts and means as :meth:`_fill`, then all their rewards in one pass whose eight
+        reward streams are the lanes of vectors (:mod:`nbl_sim.environment_lanes`: the same
+        uniforms, means and rewards). A failed check raises the error of the first failing
+        replication, as drawing them one by one would."""
+        states = np.empty((4, LANES), dtype=np.uint64)  # rows s_hi, s_lo, c_hi, c_lo
+        gs = []
+        for b, r in enumerate(reps):
+            st = streams.streams(seed, r, real.coins.shape[1] > 0)
+            gs.append(self._contexts_and_means(st, real.X[i0 + b], real.optimal[i0 + b], zs[b]))
+            states[:, b] = st.states[1]
+            self._coins(st, real.coins[i0 + b])  # (before the next call re-seeds them)
+        addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
+        bernoulli = self.reward == "bernoulli"
+        if not reward_lanes(states, addresses, real.means, real.Y, i0, bernoulli,
+                            float(self.noise), _ROUNDING):
+            for b, g in enumerate(gs):
+                self._refuse(*_check_means(g, bernoulli, _ROUNDING), g, zs[b])
+        for b in range(LANES):
+            self._optimal_of_means(real.means[i0 + b], real.optimal[i0 + b])
 
     def draw_one(self, ss: np.random.SeedSequence, n: int, n0: int, out=None) -> tuple:
         """Draw (X, means, Y, coins) of one replication from its seed sequence.
@@ -408,14 +456,22 @@ class Environment:
                                 "R, n, n0, d) with R >= len(reps)")
         real = Realization(out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps,
                            out.optimal[:R])
-        z = np.empty((n, 2))
         # replication r's streams are _streams(replication_seeds(seed, R)[r]) for any R > r
         # (child r of SeedSequence(seed) is SeedSequence(seed, spawn_key=(r,))), built without
         # spawning R children: nbl_sim.seeding.numpy_streams, re-seeded in place (same draws)
         streams = StreamSet()
-        for i, r in enumerate(reps):
-            self._fill(streams.streams(seed, r, n0 > 0), real.X[i], real.means[i], real.Y[i],
-                       real.coins[i], real.optimal[i], z)
+        lanes = (streams.fast and compiled_pcg_agrees() and R >= LANES
+                 and real.means.flags.c_contiguous and real.Y.flags.c_contiguous)
+        zs = np.empty((LANES if lanes else 1, n, 2))
+        i = 0
+        while i < R:
+            if lanes and R - i >= LANES:  # eight replications' rewards drawn as vector lanes
+                self._fill_lanes(streams, seed, reps[i:i + LANES], real, i, zs)
+                i += LANES
+            else:
+                self._fill(streams.streams(seed, reps[i], n0 > 0), real.X[i], real.means[i],
+                           real.Y[i], real.coins[i], real.optimal[i], zs[0])
+                i += 1
         return real
 
     # ------------------------------------------------------------------ geometry helpers

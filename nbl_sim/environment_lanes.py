@@ -1,10 +1,9 @@
-"""The index and optimal-action pass of :mod:`nbl_sim.environment_passes` on eight rows at a
-time, written as LLVM IR: rows t, …, t + 7 of one replication's contexts are the lanes of
-8-wide vectors, so each of the pass's multiplies and adds is one vector instruction for all
-eight rows.
+"""Two passes of the environment (:mod:`nbl_sim.environment_passes`) written as LLVM IR on
+8-wide vectors, so each multiply, add or comparison is one instruction for eight values.
 
-:func:`index_rows` ``(X, beta, v_star, z, optimal)`` does, for every row t < n − n mod 8 of the
-(n, d) contexts X, exactly the operations of :func:`nbl_sim.environment_passes._index_row`:
+Index pass — :func:`index_rows` ``(X, beta, v_star, z, optimal)``: rows t, …, t + 7 of one
+replication's contexts are the lanes. For every row t < n − n mod 8 of the (n, d) contexts X it
+does exactly the operations of :func:`nbl_sim.environment_passes._index_row`:
 
 * z[t, a] = β_aᵀX_t summed over k = 0, …, d − 1 in that order from 0.0;
 * v*ᵀX_t in numpy's pairwise order for d ≤ 128: below 8 terms one by one from −0.0; from 8 on,
@@ -15,22 +14,36 @@ eight rows.
 
 It returns the number of rows done (the caller does the last n mod 8 with the scalar row).
 The arrays must have unit-stride rows: X[t, k + 1] next to X[t, k], z C-contiguous (n, 2) and
-``optimal`` contiguous int8 (the caller checks; nothing is checked here).
-IEEE additions and multiplications are correctly rounded lane by lane, so every row gets the
-scalar code's bits (tested). Columns k < d − d mod 8 are read eight at a time as 8×8 blocks
-(eight row loads, transposed in registers); the rest with one load per row.
+``optimal`` contiguous int8 (the caller checks; nothing is checked here). Columns
+k < d − d mod 8 are read eight at a time as 8×8 blocks (eight row loads, transposed in
+registers); the rest with one load per row.
+
+Reward pass — :func:`reward_lanes`: eight replications r0, …, r0 + 7 are the lanes, and so are
+their eight reward streams. Per value, in each replication's memory order, exactly
+:func:`nbl_sim.environment_passes.uniform_reward_pass`: one PCG64 step of the stream (the
+128-bit multiply from 32-bit halves, which vectorizes; numpy's XSL-RR output), the double
+(word >> 11)·2⁻⁵³, the check of the mean (Bernoulli: in [−rounding, 1 + rounding]; bounded:
+finite), the mean clipped as ``np.clip`` and the reward 1{u < m} or ((u·2 − 1)·b) + m. The
+streams are advanced only if every mean passed. The link values g of replication r0 + b are read
+from the C-contiguous (n, 2) float64 array at address ``g_addresses[b]`` (the caller keeps
+those arrays alive); means and Y are C-contiguous (R, n, 2).
+
+IEEE additions, multiplications, comparisons and integer operations are exact or correctly
+rounded lane by lane, so every row and replication gets the scalar code's bits (tested).
 """
 
 from __future__ import annotations
 
+import numba
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .llvm_ops import LANES, lane_mask, transpose8
+from .pcg64 import MULT_HI, MULT_LO
 
-__all__ = ["index_rows"]
+__all__ = ["index_rows", "reward_lanes"]
 
 _I64, _I32, _I8, _F64 = ir.IntType(64), ir.IntType(32), ir.IntType(8), ir.DoubleType()
 _VF = ir.VectorType(_F64, LANES)
@@ -191,3 +204,147 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
         return rows
 
     return sig, codegen
+
+
+# ---------------------------------------------------------------------- the reward lanes
+_VI = ir.VectorType(_I64, LANES)
+
+
+def _splat_int(v: int) -> ir.Constant:
+    return ir.Constant(_VI, [_int(v)] * LANES)
+
+
+def _pcg64_step(builder, s_hi, s_lo, c_hi, c_lo):
+    """One PCG64 step of eight streams: s ← s·M + c mod 2¹²⁸ (the 64×64 → 128-bit product of
+    the low words from 32-bit halves, which vectorizes) and the XSL-RR output of the new state:
+    (word, new s_hi, new s_lo), all <8 x i64>."""
+    mh, ml = int(MULT_HI), int(MULT_LO)
+    low32 = _splat_int(0xFFFFFFFF)
+    a0, a1 = builder.and_(s_lo, low32), builder.lshr(s_lo, _splat_int(32))
+    b0, b1 = _splat_int(ml & 0xFFFFFFFF), _splat_int(ml >> 32)
+    p00, p01 = builder.mul(a0, b0), builder.mul(a0, b1)
+    p10, p11 = builder.mul(a1, b0), builder.mul(a1, b1)
+    mid = builder.add(builder.add(builder.lshr(p00, _splat_int(32)), builder.and_(p01, low32)),
+                      builder.and_(p10, low32))
+    hi = builder.add(builder.add(p11, builder.lshr(p01, _splat_int(32))),
+                     builder.add(builder.lshr(p10, _splat_int(32)),
+                                 builder.lshr(mid, _splat_int(32))))
+    lo = builder.or_(builder.shl(mid, _splat_int(32)), builder.and_(p00, low32))
+    new_lo = builder.add(lo, c_lo)
+    carry = builder.zext(builder.icmp_unsigned("<", new_lo, lo), _VI)
+    new_hi = builder.add(builder.add(hi, builder.mul(s_lo, _splat_int(mh))),
+                         builder.add(builder.mul(s_hi, _splat_int(ml)), builder.add(c_hi, carry)))
+    x = builder.xor(new_hi, new_lo)
+    name = f"llvm.fshr.v{LANES}i64"
+    fshr = builder.module.globals.get(name) or ir.Function(
+        builder.module, ir.FunctionType(_VI, [_VI, _VI, _VI]), name=name)
+    return builder.call(fshr, [x, x, builder.lshr(new_hi, _splat_int(58))]), new_hi, new_lo
+
+
+def _reward_lanes(bernoulli: bool):
+    @intrinsic
+    def reward_lanes(typingctx, states, g_addr, means, Y, r0, noise, lo, hi):
+        sig = types.int64(states, g_addr, means, Y, types.intp, types.float64, types.float64,
+                          types.float64)
+
+        def codegen(context, builder, signature, args):
+            arrays = [context.make_array(ty)(context, builder, a)
+                      for ty, a in zip(signature.args[:4], args[:4])]
+            base = [builder.ptrtoint(a.data, _I64) for a in arrays]
+            r0, noise, lo, hi = args[4:8]
+            stride = builder.extract_value(arrays[0].strides, 0)
+
+            def ptr(addr, ty):
+                return builder.inttoptr(addr, ty.as_pointer())
+
+            def splat(x):
+                v = builder.insert_element(ir.Constant(_VF, ir.Undefined), x, _lane(0))
+                return builder.shuffle_vector(v, ir.Constant(_VF, ir.Undefined),
+                                              lane_mask([0] * LANES))
+
+            rows = [ptr(builder.add(base[0], builder.mul(_int(k), stride)), _VI)
+                    for k in range(4)]
+            s_hi0, s_lo0, c_hi, c_lo = (builder.load(p, align=8) for p in rows)
+            g_rep = [builder.load(ptr(builder.add(base[1], _int(8 * b)), _I64))
+                     for b in range(LANES)]
+            m_strides = [builder.extract_value(arrays[2].strides, 0)]
+            y_strides = [builder.extract_value(arrays[3].strides, 0)]
+            m_rep = [builder.add(base[2], builder.mul(builder.add(r0, _int(b)), m_strides[0]))
+                     for b in range(LANES)]
+            y_rep = [builder.add(base[3], builder.mul(builder.add(r0, _int(b)), y_strides[0]))
+                     for b in range(LANES)]
+            count = builder.mul(builder.extract_value(arrays[2].shape, 1), _int(2))  # 2n values
+            zero, one = (ir.Constant(_VF, [ir.Constant(_F64, v)] * LANES) for v in (0.0, 1.0))
+            two_m53 = ir.Constant(_VF, [ir.Constant(_F64, 2.0 ** -53)] * LANES)
+            lo_v, hi_v, noise_v = splat(lo), splat(hi), splat(noise)
+            true8 = ir.Constant(ir.VectorType(ir.IntType(1), LANES), [1] * LANES)
+            fn = builder.function
+            entry = builder.block
+            loop, done = (fn.append_basic_block(f"reward_lanes.{p}") for p in ("loop", "done"))
+            builder.cbranch(builder.icmp_signed("<", _int(0), count), loop, done)
+            builder.position_at_end(loop)
+            i = builder.phi(_I64)
+            s_hi, s_lo = builder.phi(_VI), builder.phi(_VI)
+            ok = builder.phi(true8.type)
+            i.add_incoming(_int(0), entry)
+            s_hi.add_incoming(s_hi0, entry)
+            s_lo.add_incoming(s_lo0, entry)
+            ok.add_incoming(true8, entry)
+            word, new_hi, new_lo = _pcg64_step(builder, s_hi, s_lo, c_hi, c_lo)
+            u = builder.fmul(builder.sitofp(builder.lshr(word, _splat_int(11)), _VF), two_m53)
+            off = builder.mul(i, _int(8))
+            m = ir.Constant(_VF, ir.Undefined)
+            for b in range(LANES):
+                g = builder.load(ptr(builder.add(g_rep[b], off), _F64), align=8)
+                m = builder.insert_element(m, g, _lane(b))
+            if bernoulli:  # in [lo, hi] (NaN and ±inf fail), clipped as np.clip, 1{u < m}
+                good = builder.and_(builder.fcmp_ordered(">=", m, lo_v),
+                                    builder.fcmp_ordered("<=", m, hi_v))
+                m = builder.select(builder.fcmp_ordered("<", m, zero), zero,
+                                   builder.select(builder.fcmp_ordered(">", m, one), one, m))
+                y = builder.select(builder.fcmp_ordered("<", u, m), one, zero)
+            else:  # finite; ((u·2 − 1)·b) + m
+                good = builder.fcmp_ordered("==", builder.fsub(m, m), zero)
+                y = builder.fadd(builder.fmul(builder.fsub(builder.fmul(u, splat(
+                    ir.Constant(_F64, 2.0))), one), noise_v), m)
+            ok_next = builder.and_(ok, good)
+            for b in range(LANES):
+                builder.store(builder.extract_element(m, _lane(b)),
+                              ptr(builder.add(m_rep[b], off), _F64), align=8)
+                builder.store(builder.extract_element(y, _lane(b)),
+                              ptr(builder.add(y_rep[b], off), _F64), align=8)
+            i_next = builder.add(i, _int(1))
+            i.add_incoming(i_next, loop)
+            s_hi.add_incoming(new_hi, loop)
+            s_lo.add_incoming(new_lo, loop)
+            ok.add_incoming(ok_next, loop)
+            builder.cbranch(builder.icmp_signed("<", i_next, count), loop, done)
+            builder.position_at_end(done)
+            f_hi, f_lo, f_ok = builder.phi(_VI), builder.phi(_VI), builder.phi(true8.type)
+            for src, vals in ((entry, (s_hi0, s_lo0, true8)), (loop, (new_hi, new_lo, ok_next))):
+                for p, v in zip((f_hi, f_lo, f_ok), vals):
+                    p.add_incoming(v, src)
+            all_ok = builder.icmp_unsigned("==", builder.bitcast(f_ok, ir.IntType(LANES)),
+                                           ir.Constant(ir.IntType(LANES), (1 << LANES) - 1))
+            with builder.if_then(all_ok):  # a failed check leaves the streams as they were
+                builder.store(f_hi, rows[0], align=8)
+                builder.store(f_lo, rows[1], align=8)
+            return builder.zext(all_ok, _I64)
+
+        return sig, codegen
+
+    return reward_lanes
+
+
+_bernoulli_lanes = _reward_lanes(True)
+_bounded_lanes = _reward_lanes(False)
+
+
+@numba.njit(cache=True, nogil=True)
+def reward_lanes(states, g_addresses, means, Y, r0, bernoulli, noise, rounding):
+    """The rewards of replications r0, …, r0 + 7 (module docstring); True if every mean
+    passed the check (the streams are then advanced), else False (streams untouched)."""
+    lo, hi = -rounding, 1.0 + rounding
+    if bernoulli:
+        return _bernoulli_lanes(states, g_addresses, means, Y, r0, noise, lo, hi) == 1
+    return _bounded_lanes(states, g_addresses, means, Y, r0, noise, lo, hi) == 1

@@ -220,6 +220,43 @@ def test_replication_streams_do_not_depend_on_batch():
                 assert np.array_equal(getattr(part, k)[j], getattr(whole, k)[r])
 
 
+@pytest.mark.parametrize("kw", [dict(), dict(reward="bounded", noise=0.3), dict(d=9),
+                                dict(arms="intercept=0.3"), dict(contexts="student-t:nu=5")])
+def test_rewards_drawn_as_lanes_are_those_drawn_one_by_one(kw):
+    """Eight replications at a time draw their rewards as vector lanes: every array of a batch
+    of 19 (two lane groups and three single ones) equals that replication drawn alone —
+    Bernoulli and bounded rewards, d = 9, per-arm links (optimal actions from the means),
+    another context law."""
+    env = Environment.build(TT, "0.5", kw.pop("d", 3), **kw)
+    whole = env.draw(11, range(19), 250, 7)
+    for r in (0, 7, 8, 15, 16, 18):
+        one = env.draw(11, [r], 250, 7)
+        for k in ("X", "means", "Y", "coins", "optimal"):
+            assert np.array_equal(getattr(one, k)[0], getattr(whole, k)[r])
+
+
+def test_a_failed_lane_check_raises_the_first_failing_replications_error():
+    """A realized mean outside [0, 1] in replication 3 of 9 (the means of the others fine):
+    the same error as drawing replication 3 alone, wherever its lane."""
+    env = Environment.build(TT, "0.5", 3)
+    calls = []
+
+    def means(z):
+        g = Environment._means(env, z)
+        calls.append(1)
+        if len(calls) in (4, 6):  # replications 3 and 5 of a batch (or 3 drawn alone)
+            g[5, 1] = 1.5 + len(calls)
+        return g
+
+    object.__setattr__(env, "_means", means)
+    with pytest.raises(NBLInputError, match=r"Bernoulli mean left \[0, 1\]: .* = 5.5;") as lanes:
+        env.draw(0, range(9), 100, 0)
+    calls.clear()
+    with pytest.raises(NBLInputError, match="= 5.5;") as alone:
+        env.draw(0, [0, 1, 2, 3], 100, 0)
+    assert str(lanes.value) == str(alone.value)
+
+
 def test_horizon_prefix_is_stable():
     """The first n rounds are the same whatever the horizon (separate sub-streams)."""
     env = Environment.build(TT, "0.5")
