@@ -92,7 +92,7 @@ from nbl_theory.validation import unit_vector, validate_delta
 from .beyond.arms import ArmModel, arm_frame, parse_arms_spec
 from .beyond.contexts import ContextLaw, context_law
 from .beyond.linkeval import link_range
-from .environment_lanes import reward_lanes
+from .environment_lanes import reward_lanes, reward_lanes_agree
 from .environment_passes import (
     PAIRWISE_MAX,
     _check_means,
@@ -460,8 +460,9 @@ class Environment:
         # (child r of SeedSequence(seed) is SeedSequence(seed, spawn_key=(r,))), built without
         # spawning R children: nbl_sim.seeding.numpy_streams, re-seeded in place (same draws)
         streams = StreamSet()
-        lanes = (streams.fast and compiled_pcg_agrees() and R >= LANES
-                 and real.means.flags.c_contiguous and real.Y.flags.c_contiguous)
+        lanes = (R >= LANES and streams.fast and compiled_pcg_agrees()
+                 and real.means.flags.c_contiguous and real.Y.flags.c_contiguous
+                 and reward_lanes_agree())
         zs = np.empty((LANES if lanes else 1, n, 2))
         i = 0
         while i < R:

@@ -29,21 +29,23 @@ from the C-contiguous (n, 2) float64 array at address ``g_addresses[b]`` (the ca
 those arrays alive); means and Y are C-contiguous (R, n, 2).
 
 IEEE additions, multiplications, comparisons and integer operations are exact or correctly
-rounded lane by lane, so every row and replication gets the scalar code's bits (tested).
+rounded lane by lane, so every row and replication gets the scalar code's bits (tested; the
+reward lanes are also checked against numpy once per process, :func:`reward_lanes_agree`).
 """
 
 from __future__ import annotations
 
 import numba
+import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .llvm_ops import LANES, lane_mask, transpose8
-from .pcg64 import MULT_HI, MULT_LO
+from .pcg64 import MULT_HI, MULT_LO, state_of
 
-__all__ = ["index_rows", "reward_lanes"]
+__all__ = ["index_rows", "reward_lanes", "reward_lanes_agree"]
 
 _I64, _I32, _I8, _F64 = ir.IntType(64), ir.IntType(32), ir.IntType(8), ir.DoubleType()
 _VF = ir.VectorType(_F64, LANES)
@@ -348,3 +350,31 @@ def reward_lanes(states, g_addresses, means, Y, r0, bernoulli, noise, rounding):
     if bernoulli:
         return _bernoulli_lanes(states, g_addresses, means, Y, r0, noise, lo, hi) == 1
     return _bounded_lanes(states, g_addresses, means, Y, r0, noise, lo, hi) == 1
+
+
+_AGREES: list = []
+
+
+def reward_lanes_agree() -> bool:
+    """Once per process: :func:`reward_lanes` on eight numpy PCG64 streams gives numpy's
+    uniforms — Bernoulli rewards ``random(out=U) < g`` and bounded ones ((U·2 − 1)·b) + g for
+    2,000 rounds — and leaves numpy's final states; otherwise callers draw replication by
+    replication (the vector code then never runs)."""
+    if not _AGREES:
+        n = 2000
+        rng = np.random.default_rng(20261126)
+        gs = [rng.random((n, 2)) for _ in range(LANES)]
+        addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
+        ok = True
+        for bernoulli in (True, False):
+            refs = [np.random.Generator(np.random.PCG64(b)) for b in range(LANES)]
+            states = np.ascontiguousarray(np.stack([state_of(r.bit_generator) for r in refs]).T)
+            means, Y = np.empty((LANES, n, 2)), np.empty((LANES, n, 2))
+            ok &= bool(reward_lanes(states, addresses, means, Y, 0, bernoulli, 0.5, 1e-12))
+            for b, (r, g) in enumerate(zip(refs, gs)):
+                u = r.random((n, 2))
+                want = (u < g).astype(float) if bernoulli else ((u * 2.0) - 1.0) * 0.5 + g
+                ok &= bool(np.array_equal(Y[b], want) and np.array_equal(means[b], g)
+                           and np.array_equal(states[:, b], state_of(r.bit_generator)))
+        _AGREES.append(ok)
+    return _AGREES[0]

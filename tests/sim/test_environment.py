@@ -133,21 +133,41 @@ def test_context_fill_is_numpys_on_both_sides_of_the_compiled_threshold(n):
 
 @pytest.mark.parametrize("d", [2, 5])
 def test_numpy_fill_fallback_gives_the_same_draws(monkeypatch, d):
-    """If the once-per-process check of the compiled PCG64 stream ever failed, contexts and
-    reward uniforms come from numpy's own fills (and if the seeding check failed, from
-    generators numpy builds itself): the realization is the same."""
+    """If a once-per-process check ever failed — of the reward lanes, of the compiled PCG64
+    stream, of the seeding — rewards are drawn replication by replication, then contexts and
+    reward uniforms come from numpy's own fills, then from generators numpy builds itself:
+    the realization is the same."""
+    import nbl_sim.environment_lanes as lanes
     import nbl_sim.pcg64 as pcg64
     import nbl_sim.seeding as seeding
 
     env = Environment.build(TT, "0.5", d)
-    fast = env.draw(4, [0, 2], 4000, 10)
-    monkeypatch.setattr(pcg64, "_AGREES", [False])
-    slow = env.draw(4, [0, 2], 4000, 10)
-    monkeypatch.setattr(seeding, "_AGREES", [False])
-    slowest = env.draw(4, [0, 2], 4000, 10)
+    reps = [0, 2, 3, 4, 5, 6, 7, 8, 9]  # eight as lanes, then one
+    draws = [env.draw(4, reps, 3000, 10)]
+    for module in (lanes, pcg64, seeding):
+        monkeypatch.setattr(module, "_AGREES", [False])
+        draws.append(env.draw(4, reps, 3000, 10))
     for k in ("X", "means", "Y", "coins", "optimal"):
-        assert np.array_equal(getattr(fast, k), getattr(slow, k))
-        assert np.array_equal(getattr(fast, k), getattr(slowest, k))
+        for other in draws[1:]:
+            assert np.array_equal(getattr(draws[0], k), getattr(other, k))
+
+
+def test_reward_lanes_self_check_can_fail(monkeypatch):
+    """The once-per-process check compares the lanes with numpy: one wrong reward fails it."""
+    import nbl_sim.environment_lanes as lanes
+
+    real = lanes.reward_lanes
+
+    def off_by_one_reward(states, addresses, means, Y, r0, *args):
+        ok = real(states, addresses, means, Y, r0, *args)
+        Y[r0 + 3, 17, 1] += 1.0
+        return ok
+
+    monkeypatch.setattr(lanes, "_AGREES", [])
+    assert lanes.reward_lanes_agree()
+    monkeypatch.setattr(lanes, "_AGREES", [])
+    monkeypatch.setattr(lanes, "reward_lanes", off_by_one_reward)
+    assert not lanes.reward_lanes_agree()
 
 
 def test_optimal_action_uses_numpys_summation_order():
