@@ -4,8 +4,9 @@ its own, against ``simulate()`` itself (issue 16; the breakdown table of benchma
 Setting of bench_simulate.py: two-transition mu2 = 1.244122, Δ = 0.2, n = 10,000 rounds, NBL from
 the 10° start, seed 0, one core. The per-replication parts (normals, index pass, g, reward pass,
 streams) are timed on one replication's arrays and multiplied by the number of replications;
-the kernel, the regret and ``simulate`` on all of them. CPU seconds (process time), minimum of
-``--repeats`` calls after a warm-up.
+the kernel, the regret and ``simulate`` on all of them. The reward pass is timed both ways:
+one replication at a time, and eight as vector lanes (what ``draw`` does in batches of eight).
+CPU seconds (process time), minimum of ``--repeats`` calls after a warm-up.
 
 Usage::
 
@@ -25,9 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nbl_sim import pcg64  # noqa: E402
 from nbl_sim.environment import Environment  # noqa: E402
+from nbl_sim.environment_lanes import reward_lanes  # noqa: E402
 from nbl_sim.environment_passes import index_pass, uniform_reward_pass  # noqa: E402
 from nbl_sim.execution import SerialExecutor  # noqa: E402
 from nbl_sim.experiment import default_record_rounds, simulate  # noqa: E402
+from nbl_sim.llvm_ops import LANES  # noqa: E402
 from nbl_sim.metrics import recorded_regret  # noqa: E402
 from nbl_sim.policies.nbl import nbl_run  # noqa: E402
 from nbl_sim.seeding import StreamSet  # noqa: E402
@@ -59,8 +62,14 @@ def main(argv=None) -> int:
              "index pass": _best(lambda: index_pass(X, env.beta, env.v_star, z, opt), k) * R,
              "g (the link's numpy evaluation)": _best(lambda: env._means(z), k) * R}
     g = np.ascontiguousarray(env._means(z))
-    parts["reward pass with its uniforms"] = _best(
+    parts["reward pass, one replication"] = _best(
         lambda: uniform_reward_pass(words, g, means, Y, True, 0.5, 1e-12), k) * R
+    gs = [g.copy() for _ in range(LANES)]  # eight replications' link values
+    addresses = np.array([a.ctypes.data for a in gs], dtype=np.uint64)
+    lane_states = np.ascontiguousarray(np.stack([words] * LANES).T)
+    M8, Y8 = np.empty((LANES, n, 2)), np.empty((LANES, n, 2))
+    parts["reward pass, 8 replications as lanes"] = _best(
+        lambda: reward_lanes(lane_states, addresses, M8, Y8, 0, True, 0.5, 1e-12), k) * R / LANES
     streams = StreamSet()
     parts["stream states"] = _best(lambda: streams.streams(0, 3, False), k) * R
     real = env.draw(0, range(R), n, 0)
@@ -76,7 +85,7 @@ def main(argv=None) -> int:
         executor=SerialExecutor()), k)
     print(f"# profile_simulate  d = {d}, {R} replications x {n} rounds, CPU min of {k}")
     for name, sec in parts.items():
-        print(f"{name:34s} {sec * 1e3:8.2f} ms  {sec / (R * n) * 1e9:6.2f} ns per replication-step")
+        print(f"{name:38s} {sec * 1e3:8.2f} ms  {sec / (R * n) * 1e9:6.2f} ns per replication-step")
     return 0
 
 
