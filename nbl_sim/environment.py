@@ -67,9 +67,12 @@ How a replication is drawn (and why it is fast and exact)
    invert φ' by bisection over the replication's points), so the means are those of the
    definition.
 4. One compiled pass checks and clips the means, draws the reward uniforms (numpy's
-   ``random(out=Y)`` values) and turns them into rewards — for eight replications at once, as
-   the lanes of vectors (:mod:`nbl_sim.environment_lanes`), when a batch has eight or more
-   (the contexts and means of the eight are drawn first, one by one).
+   ``random(out=Y)`` values) and turns them into rewards.
+
+A batch of eight or more replications is drawn eight at a time: the eight context streams, then
+the eight reward streams, are the lanes of vectors (:mod:`nbl_sim.environment_lanes`), with each
+replication's indices and means in between — the same numbers as one by one (tested, and checked
+against numpy once per process).
 
 Basic float operations (+, −, ×, ÷, comparisons) are IEEE-exact and done in the same order as in
 the numpy definition, so the compiled passes (:mod:`nbl_sim.environment_passes`) give the same
@@ -92,7 +95,7 @@ from nbl_theory.validation import unit_vector, validate_delta
 from .beyond.arms import ArmModel, arm_frame, parse_arms_spec
 from .beyond.contexts import ContextLaw, context_law
 from .beyond.linkeval import link_range
-from .environment_lanes import reward_lanes, reward_lanes_agree
+from .environment_lanes import lanes_agree, normal_lanes, reward_lanes
 from .environment_passes import (
     PAIRWISE_MAX,
     _check_means,
@@ -361,11 +364,20 @@ class Environment:
         """Steps 1–3 of the module docstring for one replication: its contexts X, the indices
         z, the optimal actions of a shared link, and g_a(z_a) (returned, C-contiguous)."""
         states = streams.states if compiled_pcg_agrees() else None
-        if (states is not None and self.contexts is None and X.flags.c_contiguous
-                and type(self)._draw_contexts is Environment._draw_contexts):
+        if states is not None and self._compiled_normals(X):
             fill_normals(states[0], X)  # = standard_normal(out=X) of stream 0, compiled
         else:
             self._draw_contexts(streams.generator(0), X)
+        return self._indices_and_means(X, optimal, z)
+
+    def _compiled_normals(self, X) -> bool:
+        """The contexts are N(0, I) normals drawn by the environment itself into a
+        C-contiguous X (so they may be drawn compiled)."""
+        return (self.contexts is None and X.flags.c_contiguous
+                and type(self)._draw_contexts is Environment._draw_contexts)
+
+    def _indices_and_means(self, X, optimal, z) -> np.ndarray:
+        """Steps 2–3 for one replication's drawn contexts X (see :meth:`_contexts_and_means`)."""
         index_pass(X, self.beta, self.v_star, z, optimal)
         if self.d > PAIRWISE_MAX:  # numpy's pairwise sum splits recursively: let numpy do it
             optimal[...] = self.optimal_actions(X)
@@ -396,18 +408,30 @@ class Environment:
 
     def _fill_lanes(self, streams: StreamSet, seed: int, reps: tuple, real: Realization,
                     i0: int, zs: np.ndarray) -> None:
-        """Draw the LANES replications ``reps`` into rows i0, … of ``real``: each one's
-        contexts and means as :meth:`_fill`, then all their rewards in one pass whose eight
-        reward streams are the lanes of vectors (:mod:`nbl_sim.environment_lanes`: the same
-        uniforms, means and rewards). A failed check raises the error of the first failing
-        replication, as drawing them one by one would."""
-        states = np.empty((4, LANES), dtype=np.uint64)  # rows s_hi, s_lo, c_hi, c_lo
+        """Draw the LANES replications ``reps`` into rows i0, … of ``real``: their N(0, I)
+        contexts in one pass whose eight context streams are the lanes of vectors (other
+        context laws: one by one, as :meth:`_fill`), each one's indices and means, then all
+        their rewards in one pass whose eight reward streams are the lanes
+        (:mod:`nbl_sim.environment_lanes`: numpy's normals and uniforms, the same means and
+        rewards). A failed check raises the error of the first failing replication, as drawing
+        them one by one would."""
+        # the context and reward streams of the eight, as (4, LANES): rows s_hi, s_lo, c_hi, c_lo
+        contexts, states = (np.empty((4, LANES), dtype=np.uint64) for _ in range(2))
+        together = self._compiled_normals(real.X)
         gs = []
         for b, r in enumerate(reps):
             st = streams.streams(seed, r, real.coins.shape[1] > 0)
-            gs.append(self._contexts_and_means(st, real.X[i0 + b], real.optimal[i0 + b], zs[b]))
+            if together:
+                contexts[:, b] = st.states[0]
+            else:
+                gs.append(self._contexts_and_means(st, real.X[i0 + b], real.optimal[i0 + b],
+                                                   zs[b]))
             states[:, b] = st.states[1]
             self._coins(st, real.coins[i0 + b])  # (before the next call re-seeds them)
+        if together:  # the eight context streams as vector lanes, then each one's means
+            normal_lanes(contexts, real.X, i0)
+            gs = [self._indices_and_means(real.X[i0 + b], real.optimal[i0 + b], zs[b])
+                  for b in range(LANES)]
         addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
         bernoulli = self.reward == "bernoulli"
         if not reward_lanes(states, addresses, real.means, real.Y, i0, bernoulli,
@@ -462,7 +486,7 @@ class Environment:
         streams = StreamSet()
         lanes = (R >= LANES and streams.fast and compiled_pcg_agrees()
                  and real.means.flags.c_contiguous and real.Y.flags.c_contiguous
-                 and reward_lanes_agree())
+                 and lanes_agree())
         zs = np.empty((LANES if lanes else 1, n, 2))
         i = 0
         while i < R:

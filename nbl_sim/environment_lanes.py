@@ -1,5 +1,5 @@
-"""Two passes of the environment (:mod:`nbl_sim.environment_passes`) written as LLVM IR on
-8-wide vectors, so each multiply, add or comparison is one instruction for eight values.
+"""Three passes of the environment written as LLVM IR on 8-wide vectors, so each multiply,
+add, comparison or integer step is one instruction for eight values.
 
 Index pass — :func:`index_rows` ``(X, beta, v_star, z, optimal)``: rows t, …, t + 7 of one
 replication's contexts are the lanes. For every row t < n − n mod 8 of the (n, d) contexts X it
@@ -18,6 +18,13 @@ The arrays must have unit-stride rows: X[t, k + 1] next to X[t, k], z C-contiguo
 k < d − d mod 8 are read eight at a time as 8×8 blocks (eight row loads, transposed in
 registers); the rest with one load per row.
 
+Context pass — :func:`normal_lanes`: the eight context streams of replications r0, …, r0 + 7
+are the lanes. Each lane draws numpy's ``standard_normal`` values of its stream into its
+replication's (n, d) contexts in memory order (:mod:`nbl_sim.pcg64`): a PCG64 step (below), the
+ziggurat layer, the candidate and numpy's fast test for all eight at once; a lane whose
+candidate fails it (~0.7% of the draws) finishes its draw with the scalar code
+(:func:`nbl_sim.pcg64.normal_after`: the wedge test or the tail), then the eight go on.
+
 Reward pass — :func:`reward_lanes`: eight replications r0, …, r0 + 7 are the lanes, and so are
 their eight reward streams. Per value, in each replication's memory order, exactly
 :func:`nbl_sim.environment_passes.uniform_reward_pass`: one PCG64 step of the stream (the
@@ -30,7 +37,7 @@ those arrays alive); means and Y are C-contiguous (R, n, 2).
 
 IEEE additions, multiplications, comparisons and integer operations are exact or correctly
 rounded lane by lane, so every row and replication gets the scalar code's bits (tested; the
-reward lanes are also checked against numpy once per process, :func:`reward_lanes_agree`).
+stream lanes are also checked against numpy once per process, :func:`lanes_agree`).
 """
 
 from __future__ import annotations
@@ -43,9 +50,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .llvm_ops import LANES, lane_mask, transpose8
-from .pcg64 import MULT_HI, MULT_LO, state_of
+from .pcg64 import MULT_HI, MULT_LO, ki_double, normal_after, state_of, wi_double
 
-__all__ = ["index_rows", "reward_lanes", "reward_lanes_agree"]
+__all__ = ["index_rows", "normal_lanes", "reward_lanes", "lanes_agree"]
 
 _I64, _I32, _I8, _F64 = ir.IntType(64), ir.IntType(32), ir.IntType(8), ir.DoubleType()
 _VF = ir.VectorType(_F64, LANES)
@@ -352,29 +359,150 @@ def reward_lanes(states, g_addresses, means, Y, r0, bernoulli, noise, rounding):
     return _bounded_lanes(states, g_addresses, means, Y, r0, noise, lo, hi) == 1
 
 
+# ---------------------------------------------------------------------- the context lanes
+def _after(r, s_hi, s_lo, c_hi, c_lo):
+    return normal_after(r, s_hi, s_lo, c_hi, c_lo)
+
+
+@intrinsic
+def _normal_lanes(typingctx, states, X, r0, ki, wi):
+    sig = types.void(states, X, types.intp, ki, wi)
+
+    def codegen(context, builder, signature, args):
+        sa, xa, ka, wa = (context.make_array(signature.args[k])(context, builder, args[k])
+                          for k in (0, 1, 3, 4))
+        r0 = args[2]
+
+        def ptr(addr, ty):
+            return builder.inttoptr(addr, ty.as_pointer())
+
+        s_base, s_stride = builder.ptrtoint(sa.data, _I64), builder.extract_value(sa.strides, 0)
+        rows = [ptr(builder.add(s_base, builder.mul(_int(k), s_stride)), _VI) for k in range(4)]
+        s_hi0, s_lo0, c_hi, c_lo = (builder.load(p, align=8) for p in rows)
+        x_base, x_stride = builder.ptrtoint(xa.data, _I64), builder.extract_value(xa.strides, 0)
+        count = builder.mul(builder.extract_value(xa.shape, 1), builder.extract_value(xa.shape, 2))
+        x_rep = [builder.add(x_base, builder.mul(builder.add(r0, _int(b)), x_stride))
+                 for b in range(LANES)]
+        fn = builder.function
+        entry = builder.block
+        loop, fix, store, done = (fn.append_basic_block(f"normal_lanes.{p}")
+                                  for p in ("loop", "fix", "store", "done"))
+        builder.cbranch(builder.icmp_signed("<", _int(0), count), loop, done)
+
+        builder.position_at_end(loop)  # ---- one word per stream, numpy's fast test
+        i, s_hi, s_lo = builder.phi(_I64), builder.phi(_VI), builder.phi(_VI)
+        i.add_incoming(_int(0), entry)
+        s_hi.add_incoming(s_hi0, entry)
+        s_lo.add_incoming(s_lo0, entry)
+        word, new_hi, new_lo = _pcg64_step(builder, s_hi, s_lo, c_hi, c_lo)
+        idx = builder.and_(word, _splat_int(0xFF))
+        r = builder.lshr(word, _splat_int(8))
+        rabs = builder.and_(builder.lshr(r, _splat_int(1)), _splat_int(0x000FFFFFFFFFFFFF))
+        negative = builder.icmp_unsigned("!=", builder.and_(r, _splat_int(1)), _splat_int(0))
+        k_i, w_i = ir.Constant(_VI, ir.Undefined), ir.Constant(_VF, ir.Undefined)
+        for b in range(LANES):
+            layer = builder.extract_element(idx, _lane(b))
+            k_i = builder.insert_element(k_i, builder.load(builder.gep(ka.data, [layer])), _lane(b))
+            w_i = builder.insert_element(w_i, builder.load(builder.gep(wa.data, [layer])), _lane(b))
+        x = builder.fmul(builder.sitofp(rabs, _VF), w_i)
+        x = builder.select(negative, builder.fneg(x), x)
+        fast = builder.icmp_unsigned("<", rabs, k_i)
+        every = builder.icmp_unsigned("==", builder.bitcast(fast, ir.IntType(LANES)),
+                                      ir.Constant(ir.IntType(LANES), (1 << LANES) - 1))
+        loop_end = builder.block
+        builder.cbranch(every, store, fix)
+
+        builder.position_at_end(fix)  # ---- a lane that failed it: numpy's rest of the draw
+        after = types.Tuple((types.float64, types.uint64, types.uint64))(*(types.uint64,) * 5)
+        cur = (x, new_hi, new_lo)
+        for b in range(LANES):
+            lane = _lane(b)
+            slow, nxt = (fn.append_basic_block(f"normal_lanes.{p}{b}") for p in ("slow", "next"))
+            here = builder.block
+            builder.cbranch(builder.extract_element(fast, lane), nxt, slow)
+            builder.position_at_end(slow)
+            res = context.compile_internal(builder, _after, after, [
+                builder.extract_element(v, lane) for v in (word, new_hi, new_lo, c_hi, c_lo)])
+            redone = tuple(builder.insert_element(v, builder.extract_value(res, k), lane)
+                           for k, v in enumerate(cur))
+            slow_end = builder.block
+            builder.branch(nxt)
+            builder.position_at_end(nxt)
+            merged = tuple(builder.phi(v.type) for v in cur)
+            for p, u, v in zip(merged, cur, redone):
+                p.add_incoming(u, here)
+                p.add_incoming(v, slow_end)
+            cur = merged
+        fix_end = builder.block
+        builder.branch(store)
+
+        builder.position_at_end(store)  # ---- X[r0 + b].flat[i] = x_b
+        fx, fh, fl = (builder.phi(v.type) for v in cur)
+        for p, u, v in zip((fx, fh, fl), (x, new_hi, new_lo), cur):
+            p.add_incoming(u, loop_end)
+            p.add_incoming(v, fix_end)
+        offset = builder.mul(i, _int(8))
+        for b in range(LANES):
+            builder.store(builder.extract_element(fx, _lane(b)),
+                          ptr(builder.add(x_rep[b], offset), _F64), align=8)
+        i_next = builder.add(i, _int(1))
+        i.add_incoming(i_next, store)
+        s_hi.add_incoming(fh, store)
+        s_lo.add_incoming(fl, store)
+        builder.cbranch(builder.icmp_signed("<", i_next, count), loop, done)
+
+        builder.position_at_end(done)
+        e_hi, e_lo = builder.phi(_VI), builder.phi(_VI)
+        for src, (u, v) in ((entry, (s_hi0, s_lo0)), (store, (fh, fl))):
+            e_hi.add_incoming(u, src)
+            e_lo.add_incoming(v, src)
+        builder.store(e_hi, rows[0], align=8)
+        builder.store(e_lo, rows[1], align=8)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@numba.njit(cache=True, nogil=True)
+def normal_lanes(states, X, r0):
+    """``standard_normal(out=X[r0 + b])`` of the eight context streams of replications r0, …,
+    r0 + 7 (module docstring); ``states`` (4, 8) advanced in place."""
+    _normal_lanes(states, X, r0, ki_double, wi_double)
+
+
 _AGREES: list = []
 
 
-def reward_lanes_agree() -> bool:
-    """Once per process: :func:`reward_lanes` on eight numpy PCG64 streams gives numpy's
-    uniforms — Bernoulli rewards ``random(out=U) < g`` and bounded ones ((U·2 − 1)·b) + g for
-    2,000 rounds — and leaves numpy's final states; otherwise callers draw replication by
-    replication (the vector code then never runs)."""
+def lanes_agree() -> bool:
+    """Once per process: the lanes on eight numpy PCG64 streams give numpy's draws —
+    :func:`normal_lanes` ``standard_normal`` (25,000 per stream: ~1,400 slow paths and ~50
+    tails in all), :func:`reward_lanes` the Bernoulli rewards ``random(out=U) < g`` and the
+    bounded ones ((U·2 − 1)·b) + g for 2,000 rounds — and leave numpy's final states;
+    otherwise callers draw replication by replication (the vector code then never runs)."""
     if not _AGREES:
         n = 2000
         rng = np.random.default_rng(20261126)
         gs = [rng.random((n, 2)) for _ in range(LANES)]
         addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
         ok = True
-        for bernoulli in (True, False):
+        for kind in ("normal", "bernoulli", "bounded"):
             refs = [np.random.Generator(np.random.PCG64(b)) for b in range(LANES)]
             states = np.ascontiguousarray(np.stack([state_of(r.bit_generator) for r in refs]).T)
-            means, Y = np.empty((LANES, n, 2)), np.empty((LANES, n, 2))
-            ok &= bool(reward_lanes(states, addresses, means, Y, 0, bernoulli, 0.5, 1e-12))
-            for b, (r, g) in enumerate(zip(refs, gs)):
-                u = r.random((n, 2))
-                want = (u < g).astype(float) if bernoulli else ((u * 2.0) - 1.0) * 0.5 + g
-                ok &= bool(np.array_equal(Y[b], want) and np.array_equal(means[b], g)
+            if kind == "normal":
+                X = np.empty((LANES, 12_500, 2))
+                normal_lanes(states, X, 0)
+                want = [r.standard_normal((12_500, 2)) for r in refs]
+                got = list(X)
+            else:
+                means, Y = np.empty((LANES, n, 2)), np.empty((LANES, n, 2))
+                ok &= bool(reward_lanes(states, addresses, means, Y, 0, kind == "bernoulli",
+                                        0.5, 1e-12)) and bool(np.array_equal(means, gs))
+                us = [r.random((n, 2)) for r in refs]
+                want = [(u < g).astype(float) if kind == "bernoulli"
+                        else ((u * 2.0) - 1.0) * 0.5 + g for u, g in zip(us, gs)]
+                got = list(Y)
+            for b, r in enumerate(refs):
+                ok &= bool(np.array_equal(got[b], want[b])
                            and np.array_equal(states[:, b], state_of(r.bit_generator)))
         _AGREES.append(ok)
     return _AGREES[0]

@@ -75,33 +75,62 @@ def as_double(word):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def _candidate(r):
+    """A ziggurat draw's layer, |x| bits and signed candidate x from its 64-bit word r."""
+    idx = r & np.uint64(0xff)
+    r >>= np.uint64(8)
+    rabs = (r >> np.uint64(1)) & np.uint64(0x000fffffffffffff)
+    x = np.float64(rabs) * wi_double[idx]
+    if r & np.uint64(1):
+        x = -x
+    return idx, rabs, x
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _beyond_the_box(idx, rabs, x, s_hi, s_lo, c_hi, c_lo):
+    """The rest of a draw whose candidate failed the fast test (rabs ≥ ki[idx]): the tail
+    |x| > r by Marsaglia's method on 1 − U (always accepts), or the wedge test. (accepted,
+    x, new s_hi, new s_lo)."""
+    if idx == 0:
+        while True:
+            u, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
+            xx = -ziggurat_nor_inv_r * np.log1p(-as_double(u))
+            u, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
+            yy = -np.log1p(-as_double(u))
+            if yy + yy > xx * xx:
+                if (rabs >> np.uint64(8)) & np.uint64(1):
+                    return True, -(ziggurat_nor_r + xx), s_hi, s_lo
+                return True, ziggurat_nor_r + xx, s_hi, s_lo
+    u, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
+    if (fi_double[idx - 1] - fi_double[idx]) * as_double(u) + fi_double[idx] < np.exp(
+            -0.5 * x * x):
+        return True, x, s_hi, s_lo
+    return False, x, s_hi, s_lo
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _normal(s_hi, s_lo, c_hi, c_lo):
     """numpy's ``random_standard_normal``: (x, new s_hi, new s_lo)."""
     while True:
         r, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
-        idx = r & np.uint64(0xff)
-        r >>= np.uint64(8)
-        rabs = (r >> np.uint64(1)) & np.uint64(0x000fffffffffffff)
-        x = np.float64(rabs) * wi_double[idx]
-        if r & np.uint64(1):
-            x = -x
+        idx, rabs, x = _candidate(r)
         if rabs < ki_double[idx]:
             return x, s_hi, s_lo  # 99.3% of the draws
-        if idx == 0:  # the tail |x| > r, by Marsaglia's method on 1 − U
-            while True:
-                u, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
-                xx = -ziggurat_nor_inv_r * np.log1p(-as_double(u))
-                u, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
-                yy = -np.log1p(-as_double(u))
-                if yy + yy > xx * xx:
-                    if (rabs >> np.uint64(8)) & np.uint64(1):
-                        return -(ziggurat_nor_r + xx), s_hi, s_lo
-                    return ziggurat_nor_r + xx, s_hi, s_lo
-        else:
-            u, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
-            if (fi_double[idx - 1] - fi_double[idx]) * as_double(u) + fi_double[idx] < np.exp(
-                    -0.5 * x * x):
-                return x, s_hi, s_lo
+        ok, x, s_hi, s_lo = _beyond_the_box(idx, rabs, x, s_hi, s_lo, c_hi, c_lo)
+        if ok:
+            return x, s_hi, s_lo
+
+
+@numba.njit(cache=True, nogil=True)
+def normal_after(r, s_hi, s_lo, c_hi, c_lo):
+    """The rest of a :func:`_normal` draw whose first word r (already stepped to the state
+    s) failed the fast test: (x, new s_hi, new s_lo) — for the vector lanes of
+    :mod:`nbl_sim.environment_lanes`, which do the fast test themselves."""
+    idx, rabs, x = _candidate(r)
+    ok, x, s_hi, s_lo = _beyond_the_box(idx, rabs, x, s_hi, s_lo, c_hi, c_lo)
+    if ok:
+        return x, s_hi, s_lo
+    return _normal(s_hi, s_lo, c_hi, c_lo)
 
 
 @numba.njit(cache=True, nogil=True)

@@ -152,8 +152,9 @@ def test_numpy_fill_fallback_gives_the_same_draws(monkeypatch, d):
             assert np.array_equal(getattr(draws[0], k), getattr(other, k))
 
 
-def test_reward_lanes_self_check_can_fail(monkeypatch):
-    """The once-per-process check compares the lanes with numpy: one wrong reward fails it."""
+def test_lanes_self_check_can_fail(monkeypatch):
+    """The once-per-process check compares the lanes with numpy: one wrong reward, or one
+    normal off by one ulp, fails it."""
     import nbl_sim.environment_lanes as lanes
 
     real = lanes.reward_lanes
@@ -163,11 +164,18 @@ def test_reward_lanes_self_check_can_fail(monkeypatch):
         Y[r0 + 3, 17, 1] += 1.0
         return ok
 
+    def one_wrong_normal(states, X, r0):
+        real_normals(states, X, r0)
+        X[r0 + 5, 1000, 1] = np.nextafter(X[r0 + 5, 1000, 1], np.inf)
+
+    real_normals = lanes.normal_lanes
     monkeypatch.setattr(lanes, "_AGREES", [])
-    assert lanes.reward_lanes_agree()
-    monkeypatch.setattr(lanes, "_AGREES", [])
-    monkeypatch.setattr(lanes, "reward_lanes", off_by_one_reward)
-    assert not lanes.reward_lanes_agree()
+    assert lanes.lanes_agree()
+    for name, wrong in (("reward_lanes", off_by_one_reward), ("normal_lanes", one_wrong_normal)):
+        monkeypatch.setattr(lanes, "_AGREES", [])
+        monkeypatch.setattr(lanes, name, wrong)
+        assert not lanes.lanes_agree()
+        monkeypatch.undo()
 
 
 def test_optimal_action_uses_numpys_summation_order():

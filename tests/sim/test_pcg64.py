@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nbl_sim import pcg64
+from nbl_sim.environment_lanes import normal_lanes
 from nbl_sim.environment_passes import reward_pass, uniform_reward_pass
 
 
@@ -92,3 +93,22 @@ def test_reward_pass_refusal_leaves_the_stream_untouched():
     g[3, 1] = 1.0 + 1e-12  # within rounding: accepted (and clipped)
     assert uniform_reward_pass(w, g, out, out.copy(), True, 0.5, 1e-12) == (0, -1)
     assert out[3, 1] == 1.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.integers(1, 3000), st.integers(1, 9), st.integers(0, 3))
+def test_normal_lanes_are_eight_fills(seed, n, d, r0):
+    """Eight context streams drawn as vector lanes into rows r0, …, r0 + 7 of an (R, n, d)
+    array: each row is ``fill_normals`` of its stream (numpy's normals, slow paths and tails
+    included), the final states too, and the other rows are untouched."""
+    seq = np.random.SeedSequence(seed).spawn(8)
+    words = np.stack([pcg64.state_of(np.random.PCG64(s)) for s in seq])
+    X = np.full((r0 + 9, n, d), 7.0)
+    states = np.ascontiguousarray(words.T)
+    normal_lanes(states, X, r0)
+    for b in range(8):
+        w = words[b].copy()
+        want = np.empty((n, d))
+        pcg64.fill_normals(w, want)
+        assert np.array_equal(X[r0 + b], want) and np.array_equal(states[:, b], w)
+    assert np.all(X[:r0] == 7.0) and np.all(X[r0 + 8:] == 7.0)
