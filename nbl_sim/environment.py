@@ -98,7 +98,7 @@ from .beyond.linkeval import link_range
 from .environment_lanes import lanes_agree, normal_lanes, reward_lanes
 from .environment_passes import (
     PAIRWISE_MAX,
-    _check_means,
+    check_means,
     index_pass,
     reward_pass,
     uniform_reward_pass,
@@ -437,7 +437,7 @@ class Environment:
         if not reward_lanes(states, addresses, real.means, real.Y, i0, bernoulli,
                             float(self.noise), _ROUNDING):
             for b, g in enumerate(gs):
-                self._refuse(*_check_means(g, bernoulli, _ROUNDING), g, zs[b])
+                self._refuse(*check_means(g, bernoulli, _ROUNDING), g, zs[b])
         for b in range(LANES):
             self._optimal_of_means(real.means[i0 + b], real.optimal[i0 + b])
 

@@ -14,7 +14,7 @@ import numpy as np
 from .environment_lanes import index_rows
 from .pcg64 import as_double, next_word
 
-__all__ = ["PAIRWISE_MAX", "index_pass", "reward_pass", "uniform_reward_pass"]
+__all__ = ["PAIRWISE_MAX", "check_means", "index_pass", "reward_pass", "uniform_reward_pass"]
 
 #: numpy's pairwise block: up to this many terms a sum is one block (beyond: let numpy sum)
 PAIRWISE_MAX = 128
@@ -106,7 +106,7 @@ def _index_rows(X, beta, v_star, z, optimal, t0):
 
 
 @numba.njit(cache=True, nogil=True)
-def _check_means(g, bernoulli, rounding):
+def check_means(g, bernoulli, rounding):
     """(1, i) at the first non-finite value of ``g`` (n, 2), (2, i) for Bernoulli rewards at
     the first value outside [−rounding, 1 + rounding] (flat indices), else (0, −1)."""
     n = g.shape[0]
@@ -143,9 +143,9 @@ def reward_pass(g, means, Y, bernoulli, noise, rounding):
     """Check the link values ``g`` (n, 2), store them clipped in ``means``, and turn the uniforms
     U in ``Y`` into rewards in place.
 
-    Returns the code of :func:`_check_means` (nothing is written when it is not 0); else
+    Returns the code of :func:`check_means` (nothing is written when it is not 0); else
     (0, −1) after setting means and Y as :func:`_reward`."""
-    code, i = _check_means(g, bernoulli, rounding)
+    code, i = check_means(g, bernoulli, rounding)
     if code:
         return code, i
     for t in range(g.shape[0]):
@@ -160,7 +160,7 @@ def uniform_reward_pass(state, g, means, Y, bernoulli, noise, rounding):
     ``state`` drawn in the same pass, which also checks the means (without an early exit, so
     the check costs almost nothing: ~45 against ~65 us per 10⁴ rounds). If one fails, the
     stream is not advanced, ``means`` and ``Y`` are left undefined, and the code is that of
-    :func:`_check_means` (the first non-finite value, else the first one out of range)."""
+    :func:`check_means` (the first non-finite value, else the first one out of range)."""
     s_hi, s_lo, c_hi, c_lo = state[0], state[1], state[2], state[3]
     lo, hi = -rounding, 1.0 + rounding
     ok = True
@@ -172,6 +172,6 @@ def uniform_reward_pass(state, g, means, Y, bernoulli, noise, rounding):
             w, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
             _reward(g, means, Y, t, a, as_double(w), bernoulli, noise)
     if not ok:
-        return _check_means(g, bernoulli, rounding)
+        return check_means(g, bernoulli, rounding)
     state[0], state[1] = s_hi, s_lo
     return 0, -1

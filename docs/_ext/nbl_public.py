@@ -115,7 +115,10 @@ INTERNAL = {
     "nbl_sim.environment_passes": "the compiled passes that draw a replication of Environment",
     "nbl_sim.seeding": "the replication streams of Environment.draw, re-seeded in place",
     "nbl_sim.pcg64": "numpy's PCG64 stream compiled inline, behind Environment.draw",
-    "nbl_sim.llvm_ops": "LLVM-IR operations behind the PCG64 stream and the NBL kernel",
+    "nbl_sim.llvm_ops": "LLVM-IR operations behind the PCG64 stream and the vector lanes",
+    "nbl_sim.environment_lanes": "the environment's passes on eight rows or replications as "
+                                 "vector lanes (LLVM IR), behind Environment.draw",
+    "nbl_sim.policies.nbl_lanes": "the NBL kernel's lockstep rounds as vector lanes (LLVM IR)",
     "nbl_sim.beyond.*": "the parts of nbl_sim.beyond (documented by the package page and "
                       "docs/beyond.md)",
     "nbl_sim.presentation": "the package; its public parts are listed",
