@@ -49,22 +49,24 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .llvm_ops import LANES, lane_mask, transpose8
+from .llvm_ops import (
+    F64,
+    I8,
+    I64,
+    LANES,
+    VF,
+    VI,
+    i64,
+    lane,
+    lane_mask,
+    splat,
+    splat_i64,
+    store_lanes,
+    transpose8,
+)
 from .pcg64 import MULT_HI, MULT_LO, ki_double, normal_after, state_of, wi_double
 
 __all__ = ["index_rows", "normal_lanes", "reward_lanes", "lanes_agree"]
-
-_I64, _I32, _I8, _F64 = ir.IntType(64), ir.IntType(32), ir.IntType(8), ir.DoubleType()
-_VF = ir.VectorType(_F64, LANES)
-
-
-def _int(v: int) -> ir.Constant:
-    return ir.Constant(_I64, v)
-
-
-def _lane(b: int) -> ir.Constant:
-    return ir.Constant(_I32, b)
-
 
 @intrinsic
 def index_rows(typingctx, X, beta, v_star, z, optimal):
@@ -74,17 +76,17 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
     def codegen(context, builder, signature, args):
         arrays = [context.make_array(ty)(context, builder, a)
                   for ty, a in zip(signature.args, args)]
-        base = [builder.ptrtoint(a.data, _I64) for a in arrays]
+        base = [builder.ptrtoint(a.data, I64) for a in arrays]
         xs, bs, vs, zs, os_ = ([builder.extract_value(a.strides, i) for i in range(ty.ndim)]
                                for a, ty in zip(arrays, signature.args))
         n = builder.extract_value(arrays[0].shape, 0)
         d = builder.extract_value(arrays[0].shape, 1)
-        rows = builder.sub(n, builder.srem(n, _int(LANES)))
-        m = builder.sub(d, builder.srem(d, _int(8)))  # the pairwise block (0 when d < 8)
-        pair = builder.icmp_signed(">=", d, _int(8))
-        partial = cgutils.alloca_once(builder, _VF, size=8)  # r_0 … r_7
-        zero = ir.Constant(_VF, [ir.Constant(_F64, 0.0)] * LANES)
-        neg_zero = ir.Constant(_VF, [ir.Constant(_F64, -0.0)] * LANES)
+        rows = builder.sub(n, builder.srem(n, i64(LANES)))
+        m = builder.sub(d, builder.srem(d, i64(8)))  # the pairwise block (0 when d < 8)
+        pair = builder.icmp_signed(">=", d, i64(8))
+        partial = cgutils.alloca_once(builder, VF, size=8)  # r_0 … r_7
+        zero = ir.Constant(VF, [ir.Constant(F64, 0.0)] * LANES)
+        neg_zero = ir.Constant(VF, [ir.Constant(F64, -0.0)] * LANES)
 
         def ptr(addr, ty):
             return builder.inttoptr(addr, ty.as_pointer())
@@ -95,92 +97,88 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
                 addr = builder.add(addr, builder.mul(i, s))
             return addr
 
-        def splat(x):
-            v = builder.insert_element(ir.Constant(_VF, ir.Undefined), x, _lane(0))
-            return builder.shuffle_vector(v, ir.Constant(_VF, ir.Undefined), lane_mask([0] * LANES))
-
         def scalar(b, strides, *idx):
-            return builder.load(ptr(at(b, strides, *idx), _F64), align=8)
+            return builder.load(ptr(at(b, strides, *idx), F64), align=8)
 
         def column(t, k):  # (X[t + b, k])_b, one load per row
-            col = ir.Constant(_VF, ir.Undefined)
+            col = ir.Constant(VF, ir.Undefined)
             for b in range(LANES):
-                x = scalar(base[0], xs, builder.add(t, _int(b)), k)
-                col = builder.insert_element(col, x, _lane(b))
+                x = scalar(base[0], xs, builder.add(t, i64(b)), k)
+                col = builder.insert_element(col, x, lane(b))
             return col
 
         def accumulate(k, x, z0, z1):
-            z0 = builder.fadd(z0, builder.fmul(x, splat(scalar(base[1], bs, _int(0), k))))
-            z1 = builder.fadd(z1, builder.fmul(x, splat(scalar(base[1], bs, _int(1), k))))
-            return z0, z1, builder.fmul(x, splat(scalar(base[2], vs, k)))
+            z0 = builder.fadd(z0, builder.fmul(x, splat(builder, scalar(base[1], bs, i64(0), k))))
+            z1 = builder.fadd(z1, builder.fmul(x, splat(builder, scalar(base[1], bs, i64(1), k))))
+            return z0, z1, builder.fmul(x, splat(builder, scalar(base[2], vs, k)))
 
         fn = builder.function
         entry = builder.block
         names = ("group", "block", "tree", "tail", "tailbody", "store", "done")
         blk = {name: fn.append_basic_block(f"index_rows.{name}") for name in names}
-        builder.cbranch(builder.icmp_signed("<", _int(0), rows), blk["group"], blk["done"])
+        builder.cbranch(builder.icmp_signed("<", i64(0), rows), blk["group"], blk["done"])
 
         # ---- rows t … t + 7
         builder.position_at_end(blk["group"])
-        t = builder.phi(_I64)
-        t.add_incoming(_int(0), entry)
+        t = builder.phi(I64)
+        t.add_incoming(i64(0), entry)
         builder.cbranch(pair, blk["block"], blk["tail"])
 
         # ---- columns k0 … k0 + 7 of the pairwise block (d ≥ 8): one 8×8 block
         builder.position_at_end(blk["block"])
-        k0 = builder.phi(_I64)
-        z0 = builder.phi(_VF)
-        z1 = builder.phi(_VF)
-        k0.add_incoming(_int(0), blk["group"])
+        k0 = builder.phi(I64)
+        z0 = builder.phi(VF)
+        z1 = builder.phi(VF)
+        k0.add_incoming(i64(0), blk["group"])
         z0.add_incoming(zero, blk["group"])
         z1.add_incoming(zero, blk["group"])
-        row_vecs = [builder.load(ptr(at(base[0], xs, builder.add(t, _int(b)), k0), _VF), align=8)
+        row_vecs = [builder.load(ptr(at(base[0], xs, builder.add(t, i64(b)), k0), VF), align=8)
                     for b in range(LANES)]
         cols = transpose8(builder, row_vecs)
-        first = builder.icmp_signed("==", k0, _int(0))
+        first = builder.icmp_signed("==", k0, i64(0))
         a0, a1 = z0, z1
         for i in range(8):
-            a0, a1, p = accumulate(builder.add(k0, _int(i)), cols[i], a0, a1)
-            slot = builder.gep(partial, [_int(i)])
+            a0, a1, p = accumulate(builder.add(k0, i64(i)), cols[i], a0, a1)
+            slot = builder.gep(partial, [i64(i)])
             r = builder.select(first, neg_zero, builder.load(slot, align=8))
             builder.store(builder.fadd(r, p), slot, align=8)  # −0.0 + p = p: r_i = X v*_i
-        k0_next = builder.add(k0, _int(8))
+        k0_next = builder.add(k0, i64(8))
         k0.add_incoming(k0_next, blk["block"])
         z0.add_incoming(a0, blk["block"])
         z1.add_incoming(a1, blk["block"])
         builder.cbranch(builder.icmp_signed("<", k0_next, m), blk["block"], blk["tree"])
 
         builder.position_at_end(blk["tree"])
-        r = [builder.load(builder.gep(partial, [_int(i)]), align=8) for i in range(8)]
+        r = [builder.load(builder.gep(partial, [i64(i)]), align=8) for i in range(8)]
         tree = builder.fadd(builder.fadd(builder.fadd(r[0], r[1]), builder.fadd(r[2], r[3])),
                             builder.fadd(builder.fadd(r[4], r[5]), builder.fadd(r[6], r[7])))
         builder.branch(blk["tail"])
 
         # ---- the remaining columns m … d − 1 one by one (all of them when d < 8)
         builder.position_at_end(blk["tail"])
-        z0_t = builder.phi(_VF)
-        z1_t = builder.phi(_VF)
-        s_t = builder.phi(_VF)
+        z0_t = builder.phi(VF)
+        z1_t = builder.phi(VF)
+        s_t = builder.phi(VF)
         for src, (u0, u1, u2) in ((blk["group"], (zero, zero, neg_zero)),
                                   (blk["tree"], (a0, a1, tree))):
             z0_t.add_incoming(u0, src)
             z1_t.add_incoming(u1, src)
             s_t.add_incoming(u2, src)
-        k_first = builder.select(pair, m, _int(0))
+        k_first = builder.select(pair, m, i64(0))
         builder.cbranch(builder.icmp_signed("<", k_first, d), blk["tailbody"], blk["store"])
 
         builder.position_at_end(blk["tailbody"])
-        k = builder.phi(_I64)
-        z0 = builder.phi(_VF)
-        z1 = builder.phi(_VF)
-        s = builder.phi(_VF)
+        k = builder.phi(I64)
+        z0 = builder.phi(VF)
+        z1 = builder.phi(VF)
+        s = builder.phi(VF)
         k.add_incoming(k_first, blk["tail"])
         z0.add_incoming(z0_t, blk["tail"])
         z1.add_incoming(z1_t, blk["tail"])
         s.add_incoming(s_t, blk["tail"])
         b0, b1, p = accumulate(k, column(t, k), z0, z1)
         b2 = builder.fadd(s, p)
-        k_next = builder.add(k, _int(1))
+        k_next = builder.add(k, i64(1))
         k.add_incoming(k_next, blk["tailbody"])
         z0.add_incoming(b0, blk["tailbody"])
         z1.add_incoming(b1, blk["tailbody"])
@@ -189,7 +187,7 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
 
         # ---- z[t + b, ·] and optimal[t + b]
         builder.position_at_end(blk["store"])
-        fz0, fz1, fs = (builder.phi(_VF) for _ in range(3))
+        fz0, fz1, fs = (builder.phi(VF) for _ in range(3))
         for src, (u0, u1, u2) in ((blk["tail"], (z0_t, z1_t, s_t)),
                                   (blk["tailbody"], (b0, b1, b2))):
             fz0.add_incoming(u0, src)
@@ -199,13 +197,13 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
         pairs = builder.shuffle_vector(fz0, fz1, lane_mask([0, 8, 1, 9, 2, 10, 3, 11]))
         pairs_hi = builder.shuffle_vector(fz0, fz1, lane_mask([4, 12, 5, 13, 6, 14, 7, 15]))
         z_t = at(base[3], zs[:1], t)
-        builder.store(pairs, ptr(z_t, _VF), align=8)
-        builder.store(pairs_hi, ptr(builder.add(z_t, _int(8 * LANES)), _VF), align=8)
-        v8 = ir.VectorType(_I8, LANES)
-        signs = builder.select(plus, ir.Constant(v8, [ir.Constant(_I8, 1)] * LANES),
-                               ir.Constant(v8, [ir.Constant(_I8, -1)] * LANES))
+        builder.store(pairs, ptr(z_t, VF), align=8)
+        builder.store(pairs_hi, ptr(builder.add(z_t, i64(8 * LANES)), VF), align=8)
+        v8 = ir.VectorType(I8, LANES)
+        signs = builder.select(plus, ir.Constant(v8, [ir.Constant(I8, 1)] * LANES),
+                               ir.Constant(v8, [ir.Constant(I8, -1)] * LANES))
         builder.store(signs, ptr(builder.add(base[4], t), v8), align=1)
-        t_next = builder.add(t, _int(LANES))
+        t_next = builder.add(t, i64(LANES))
         t.add_incoming(t_next, blk["store"])
         builder.cbranch(builder.icmp_signed("<", t_next, rows), blk["group"], blk["done"])
 
@@ -216,38 +214,31 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
 
 
 # ---------------------------------------------------------------------- the reward lanes
-_VI = ir.VectorType(_I64, LANES)
-
-
-def _splat_int(v: int) -> ir.Constant:
-    return ir.Constant(_VI, [_int(v)] * LANES)
-
-
 def _pcg64_step(builder, s_hi, s_lo, c_hi, c_lo):
     """One PCG64 step of eight streams: s ← s·M + c mod 2¹²⁸ (the 64×64 → 128-bit product of
     the low words from 32-bit halves, which vectorizes) and the XSL-RR output of the new state:
     (word, new s_hi, new s_lo), all <8 x i64>."""
     mh, ml = int(MULT_HI), int(MULT_LO)
-    low32 = _splat_int(0xFFFFFFFF)
-    a0, a1 = builder.and_(s_lo, low32), builder.lshr(s_lo, _splat_int(32))
-    b0, b1 = _splat_int(ml & 0xFFFFFFFF), _splat_int(ml >> 32)
+    low32 = splat_i64(0xFFFFFFFF)
+    a0, a1 = builder.and_(s_lo, low32), builder.lshr(s_lo, splat_i64(32))
+    b0, b1 = splat_i64(ml & 0xFFFFFFFF), splat_i64(ml >> 32)
     p00, p01 = builder.mul(a0, b0), builder.mul(a0, b1)
     p10, p11 = builder.mul(a1, b0), builder.mul(a1, b1)
-    mid = builder.add(builder.add(builder.lshr(p00, _splat_int(32)), builder.and_(p01, low32)),
+    mid = builder.add(builder.add(builder.lshr(p00, splat_i64(32)), builder.and_(p01, low32)),
                       builder.and_(p10, low32))
-    hi = builder.add(builder.add(p11, builder.lshr(p01, _splat_int(32))),
-                     builder.add(builder.lshr(p10, _splat_int(32)),
-                                 builder.lshr(mid, _splat_int(32))))
-    lo = builder.or_(builder.shl(mid, _splat_int(32)), builder.and_(p00, low32))
+    hi = builder.add(builder.add(p11, builder.lshr(p01, splat_i64(32))),
+                     builder.add(builder.lshr(p10, splat_i64(32)),
+                                 builder.lshr(mid, splat_i64(32))))
+    lo = builder.or_(builder.shl(mid, splat_i64(32)), builder.and_(p00, low32))
     new_lo = builder.add(lo, c_lo)
-    carry = builder.zext(builder.icmp_unsigned("<", new_lo, lo), _VI)
-    new_hi = builder.add(builder.add(hi, builder.mul(s_lo, _splat_int(mh))),
-                         builder.add(builder.mul(s_hi, _splat_int(ml)), builder.add(c_hi, carry)))
+    carry = builder.zext(builder.icmp_unsigned("<", new_lo, lo), VI)
+    new_hi = builder.add(builder.add(hi, builder.mul(s_lo, splat_i64(mh))),
+                         builder.add(builder.mul(s_hi, splat_i64(ml)), builder.add(c_hi, carry)))
     x = builder.xor(new_hi, new_lo)
     name = f"llvm.fshr.v{LANES}i64"
     fshr = builder.module.globals.get(name) or ir.Function(
-        builder.module, ir.FunctionType(_VI, [_VI, _VI, _VI]), name=name)
-    return builder.call(fshr, [x, x, builder.lshr(new_hi, _splat_int(58))]), new_hi, new_lo
+        builder.module, ir.FunctionType(VI, [VI, VI, VI]), name=name)
+    return builder.call(fshr, [x, x, builder.lshr(new_hi, splat_i64(58))]), new_hi, new_lo
 
 
 def _reward_lanes(bernoulli: bool):
@@ -259,53 +250,48 @@ def _reward_lanes(bernoulli: bool):
         def codegen(context, builder, signature, args):
             arrays = [context.make_array(ty)(context, builder, a)
                       for ty, a in zip(signature.args[:4], args[:4])]
-            base = [builder.ptrtoint(a.data, _I64) for a in arrays]
+            base = [builder.ptrtoint(a.data, I64) for a in arrays]
             r0, noise, lo, hi = args[4:8]
             stride = builder.extract_value(arrays[0].strides, 0)
 
             def ptr(addr, ty):
                 return builder.inttoptr(addr, ty.as_pointer())
 
-            def splat(x):
-                v = builder.insert_element(ir.Constant(_VF, ir.Undefined), x, _lane(0))
-                return builder.shuffle_vector(v, ir.Constant(_VF, ir.Undefined),
-                                              lane_mask([0] * LANES))
-
-            rows = [ptr(builder.add(base[0], builder.mul(_int(k), stride)), _VI)
+            rows = [ptr(builder.add(base[0], builder.mul(i64(k), stride)), VI)
                     for k in range(4)]
             s_hi0, s_lo0, c_hi, c_lo = (builder.load(p, align=8) for p in rows)
-            g_rep = [builder.load(ptr(builder.add(base[1], _int(8 * b)), _I64))
+            g_rep = [builder.load(ptr(builder.add(base[1], i64(8 * b)), I64))
                      for b in range(LANES)]
             m_strides = [builder.extract_value(arrays[2].strides, 0)]
             y_strides = [builder.extract_value(arrays[3].strides, 0)]
-            m_rep = [builder.add(base[2], builder.mul(builder.add(r0, _int(b)), m_strides[0]))
+            m_rep = [builder.add(base[2], builder.mul(builder.add(r0, i64(b)), m_strides[0]))
                      for b in range(LANES)]
-            y_rep = [builder.add(base[3], builder.mul(builder.add(r0, _int(b)), y_strides[0]))
+            y_rep = [builder.add(base[3], builder.mul(builder.add(r0, i64(b)), y_strides[0]))
                      for b in range(LANES)]
-            count = builder.mul(builder.extract_value(arrays[2].shape, 1), _int(2))  # 2n values
-            zero, one = (ir.Constant(_VF, [ir.Constant(_F64, v)] * LANES) for v in (0.0, 1.0))
-            two_m53 = ir.Constant(_VF, [ir.Constant(_F64, 2.0 ** -53)] * LANES)
-            lo_v, hi_v, noise_v = splat(lo), splat(hi), splat(noise)
+            count = builder.mul(builder.extract_value(arrays[2].shape, 1), i64(2))  # 2n values
+            zero, one = (ir.Constant(VF, [ir.Constant(F64, v)] * LANES) for v in (0.0, 1.0))
+            two_m53 = ir.Constant(VF, [ir.Constant(F64, 2.0 ** -53)] * LANES)
+            lo_v, hi_v, noise_v = (splat(builder, v) for v in (lo, hi, noise))
             true8 = ir.Constant(ir.VectorType(ir.IntType(1), LANES), [1] * LANES)
             fn = builder.function
             entry = builder.block
             loop, done = (fn.append_basic_block(f"reward_lanes.{p}") for p in ("loop", "done"))
-            builder.cbranch(builder.icmp_signed("<", _int(0), count), loop, done)
+            builder.cbranch(builder.icmp_signed("<", i64(0), count), loop, done)
             builder.position_at_end(loop)
-            i = builder.phi(_I64)
-            s_hi, s_lo = builder.phi(_VI), builder.phi(_VI)
+            i = builder.phi(I64)
+            s_hi, s_lo = builder.phi(VI), builder.phi(VI)
             ok = builder.phi(true8.type)
-            i.add_incoming(_int(0), entry)
+            i.add_incoming(i64(0), entry)
             s_hi.add_incoming(s_hi0, entry)
             s_lo.add_incoming(s_lo0, entry)
             ok.add_incoming(true8, entry)
             word, new_hi, new_lo = _pcg64_step(builder, s_hi, s_lo, c_hi, c_lo)
-            u = builder.fmul(builder.sitofp(builder.lshr(word, _splat_int(11)), _VF), two_m53)
-            off = builder.mul(i, _int(8))
-            m = ir.Constant(_VF, ir.Undefined)
+            u = builder.fmul(builder.sitofp(builder.lshr(word, splat_i64(11)), VF), two_m53)
+            off = builder.mul(i, i64(8))
+            m = ir.Constant(VF, ir.Undefined)
             for b in range(LANES):
-                g = builder.load(ptr(builder.add(g_rep[b], off), _F64), align=8)
-                m = builder.insert_element(m, g, _lane(b))
+                g = builder.load(ptr(builder.add(g_rep[b], off), F64), align=8)
+                m = builder.insert_element(m, g, lane(b))
             if bernoulli:  # in [lo, hi] (NaN and ±inf fail), clipped as np.clip, 1{u < m}
                 good = builder.and_(builder.fcmp_ordered(">=", m, lo_v),
                                     builder.fcmp_ordered("<=", m, hi_v))
@@ -315,21 +301,18 @@ def _reward_lanes(bernoulli: bool):
             else:  # finite; ((u·2 − 1)·b) + m
                 good = builder.fcmp_ordered("==", builder.fsub(m, m), zero)
                 y = builder.fadd(builder.fmul(builder.fsub(builder.fmul(u, splat(
-                    ir.Constant(_F64, 2.0))), one), noise_v), m)
+                    builder, ir.Constant(F64, 2.0))), one), noise_v), m)
             ok_next = builder.and_(ok, good)
-            for b in range(LANES):
-                builder.store(builder.extract_element(m, _lane(b)),
-                              ptr(builder.add(m_rep[b], off), _F64), align=8)
-                builder.store(builder.extract_element(y, _lane(b)),
-                              ptr(builder.add(y_rep[b], off), _F64), align=8)
-            i_next = builder.add(i, _int(1))
+            store_lanes(builder, m, m_rep, off)
+            store_lanes(builder, y, y_rep, off)
+            i_next = builder.add(i, i64(1))
             i.add_incoming(i_next, loop)
             s_hi.add_incoming(new_hi, loop)
             s_lo.add_incoming(new_lo, loop)
             ok.add_incoming(ok_next, loop)
             builder.cbranch(builder.icmp_signed("<", i_next, count), loop, done)
             builder.position_at_end(done)
-            f_hi, f_lo, f_ok = builder.phi(_VI), builder.phi(_VI), builder.phi(true8.type)
+            f_hi, f_lo, f_ok = builder.phi(VI), builder.phi(VI), builder.phi(true8.type)
             for src, vals in ((entry, (s_hi0, s_lo0, true8)), (loop, (new_hi, new_lo, ok_next))):
                 for p, v in zip((f_hi, f_lo, f_ok), vals):
                     p.add_incoming(v, src)
@@ -338,7 +321,7 @@ def _reward_lanes(bernoulli: bool):
             with builder.if_then(all_ok):  # a failed check leaves the streams as they were
                 builder.store(f_hi, rows[0], align=8)
                 builder.store(f_lo, rows[1], align=8)
-            return builder.zext(all_ok, _I64)
+            return builder.zext(all_ok, I64)
 
         return sig, codegen
 
@@ -376,35 +359,35 @@ def _normal_lanes(typingctx, states, X, r0, ki, wi):
         def ptr(addr, ty):
             return builder.inttoptr(addr, ty.as_pointer())
 
-        s_base, s_stride = builder.ptrtoint(sa.data, _I64), builder.extract_value(sa.strides, 0)
-        rows = [ptr(builder.add(s_base, builder.mul(_int(k), s_stride)), _VI) for k in range(4)]
+        s_base, s_stride = builder.ptrtoint(sa.data, I64), builder.extract_value(sa.strides, 0)
+        rows = [ptr(builder.add(s_base, builder.mul(i64(k), s_stride)), VI) for k in range(4)]
         s_hi0, s_lo0, c_hi, c_lo = (builder.load(p, align=8) for p in rows)
-        x_base, x_stride = builder.ptrtoint(xa.data, _I64), builder.extract_value(xa.strides, 0)
+        x_base, x_stride = builder.ptrtoint(xa.data, I64), builder.extract_value(xa.strides, 0)
         count = builder.mul(builder.extract_value(xa.shape, 1), builder.extract_value(xa.shape, 2))
-        x_rep = [builder.add(x_base, builder.mul(builder.add(r0, _int(b)), x_stride))
+        x_rep = [builder.add(x_base, builder.mul(builder.add(r0, i64(b)), x_stride))
                  for b in range(LANES)]
         fn = builder.function
         entry = builder.block
         loop, fix, store, done = (fn.append_basic_block(f"normal_lanes.{p}")
                                   for p in ("loop", "fix", "store", "done"))
-        builder.cbranch(builder.icmp_signed("<", _int(0), count), loop, done)
+        builder.cbranch(builder.icmp_signed("<", i64(0), count), loop, done)
 
         builder.position_at_end(loop)  # ---- one word per stream, numpy's fast test
-        i, s_hi, s_lo = builder.phi(_I64), builder.phi(_VI), builder.phi(_VI)
-        i.add_incoming(_int(0), entry)
+        i, s_hi, s_lo = builder.phi(I64), builder.phi(VI), builder.phi(VI)
+        i.add_incoming(i64(0), entry)
         s_hi.add_incoming(s_hi0, entry)
         s_lo.add_incoming(s_lo0, entry)
         word, new_hi, new_lo = _pcg64_step(builder, s_hi, s_lo, c_hi, c_lo)
-        idx = builder.and_(word, _splat_int(0xFF))
-        r = builder.lshr(word, _splat_int(8))
-        rabs = builder.and_(builder.lshr(r, _splat_int(1)), _splat_int(0x000FFFFFFFFFFFFF))
-        negative = builder.icmp_unsigned("!=", builder.and_(r, _splat_int(1)), _splat_int(0))
-        k_i, w_i = ir.Constant(_VI, ir.Undefined), ir.Constant(_VF, ir.Undefined)
+        idx = builder.and_(word, splat_i64(0xFF))
+        r = builder.lshr(word, splat_i64(8))
+        rabs = builder.and_(builder.lshr(r, splat_i64(1)), splat_i64(0x000FFFFFFFFFFFFF))
+        negative = builder.icmp_unsigned("!=", builder.and_(r, splat_i64(1)), splat_i64(0))
+        k_i, w_i = ir.Constant(VI, ir.Undefined), ir.Constant(VF, ir.Undefined)
         for b in range(LANES):
-            layer = builder.extract_element(idx, _lane(b))
-            k_i = builder.insert_element(k_i, builder.load(builder.gep(ka.data, [layer])), _lane(b))
-            w_i = builder.insert_element(w_i, builder.load(builder.gep(wa.data, [layer])), _lane(b))
-        x = builder.fmul(builder.sitofp(rabs, _VF), w_i)
+            layer = builder.extract_element(idx, lane(b))
+            k_i = builder.insert_element(k_i, builder.load(builder.gep(ka.data, [layer])), lane(b))
+            w_i = builder.insert_element(w_i, builder.load(builder.gep(wa.data, [layer])), lane(b))
+        x = builder.fmul(builder.sitofp(rabs, VF), w_i)
         x = builder.select(negative, builder.fneg(x), x)
         fast = builder.icmp_unsigned("<", rabs, k_i)
         every = builder.icmp_unsigned("==", builder.bitcast(fast, ir.IntType(LANES)),
@@ -416,14 +399,14 @@ def _normal_lanes(typingctx, states, X, r0, ki, wi):
         after = types.Tuple((types.float64, types.uint64, types.uint64))(*(types.uint64,) * 5)
         cur = (x, new_hi, new_lo)
         for b in range(LANES):
-            lane = _lane(b)
+            at_b = lane(b)
             slow, nxt = (fn.append_basic_block(f"normal_lanes.{p}{b}") for p in ("slow", "next"))
             here = builder.block
-            builder.cbranch(builder.extract_element(fast, lane), nxt, slow)
+            builder.cbranch(builder.extract_element(fast, at_b), nxt, slow)
             builder.position_at_end(slow)
             res = context.compile_internal(builder, _after, after, [
-                builder.extract_element(v, lane) for v in (word, new_hi, new_lo, c_hi, c_lo)])
-            redone = tuple(builder.insert_element(v, builder.extract_value(res, k), lane)
+                builder.extract_element(v, at_b) for v in (word, new_hi, new_lo, c_hi, c_lo)])
+            redone = tuple(builder.insert_element(v, builder.extract_value(res, k), at_b)
                            for k, v in enumerate(cur))
             slow_end = builder.block
             builder.branch(nxt)
@@ -441,18 +424,15 @@ def _normal_lanes(typingctx, states, X, r0, ki, wi):
         for p, u, v in zip((fx, fh, fl), (x, new_hi, new_lo), cur):
             p.add_incoming(u, loop_end)
             p.add_incoming(v, fix_end)
-        offset = builder.mul(i, _int(8))
-        for b in range(LANES):
-            builder.store(builder.extract_element(fx, _lane(b)),
-                          ptr(builder.add(x_rep[b], offset), _F64), align=8)
-        i_next = builder.add(i, _int(1))
+        store_lanes(builder, fx, x_rep, builder.mul(i, i64(8)))
+        i_next = builder.add(i, i64(1))
         i.add_incoming(i_next, store)
         s_hi.add_incoming(fh, store)
         s_lo.add_incoming(fl, store)
         builder.cbranch(builder.icmp_signed("<", i_next, count), loop, done)
 
         builder.position_at_end(done)
-        e_hi, e_lo = builder.phi(_VI), builder.phi(_VI)
+        e_hi, e_lo = builder.phi(VI), builder.phi(VI)
         for src, (u, v) in ((entry, (s_hi0, s_lo0)), (store, (fh, fl))):
             e_hi.add_incoming(u, src)
             e_lo.add_incoming(v, src)

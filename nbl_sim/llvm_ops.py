@@ -14,10 +14,44 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["LANES", "muladd128", "lane_mask", "transpose8"]
+__all__ = ["LANES", "muladd128", "lane_mask", "transpose8", "I64", "I32", "I8", "F64", "VF", "VI",
+           "i64", "lane", "splat_i64", "splat", "store_lanes"]
 
 #: the vector width (float64 lanes) of the IR loops (one AVX-512 register, two AVX2 ones)
 LANES = 8
+
+# the vocabulary of the IR loops (nbl_sim.environment_lanes, nbl_sim.policies.nbl_lanes)
+I64, I32, I8, F64 = ir.IntType(64), ir.IntType(32), ir.IntType(8), ir.DoubleType()
+VF, VI = ir.VectorType(F64, LANES), ir.VectorType(I64, LANES)
+
+
+def i64(v: int) -> ir.Constant:
+    """An i64 constant."""
+    return ir.Constant(I64, v)
+
+
+def lane(b: int) -> ir.Constant:
+    """The index of lane b (for extract/insert_element)."""
+    return ir.Constant(I32, b)
+
+
+def splat_i64(v: int) -> ir.Constant:
+    """The <LANES x i64> constant with every lane v."""
+    return ir.Constant(VI, [i64(v)] * LANES)
+
+
+def splat(builder, x) -> ir.Value:
+    """The <LANES x double> with every lane the double x."""
+    v = builder.insert_element(ir.Constant(VF, ir.Undefined), x, lane(0))
+    return builder.shuffle_vector(v, ir.Constant(VF, ir.Undefined), lane_mask([0] * LANES))
+
+
+def store_lanes(builder, vector, addresses, offset) -> None:
+    """Store lane b of ``vector`` at the integer address ``addresses[b] + offset``."""
+    ty = vector.type.element
+    for b, address in enumerate(addresses):
+        builder.store(builder.extract_element(vector, lane(b)),
+                      builder.inttoptr(builder.add(address, offset), ty.as_pointer()), align=8)
 
 
 @intrinsic

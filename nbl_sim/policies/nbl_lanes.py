@@ -26,22 +26,9 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from ..llvm_ops import LANES
+from ..llvm_ops import F64, I8, I64, LANES, VF, VI, i64, lane, splat
 
 __all__ = ["lane_rounds"]
-
-_I64, _I32, _I8, _F64 = ir.IntType(64), ir.IntType(32), ir.IntType(8), ir.DoubleType()
-_VF = ir.VectorType(_F64, LANES)
-_VI = ir.VectorType(_I64, LANES)
-
-
-def _int(v: int) -> ir.Constant:
-    return ir.Constant(_I64, v)
-
-
-def _lane(b: int) -> ir.Constant:
-    return ir.Constant(_I32, b)
-
 
 @intrinsic
 def lane_rounds(typingctx, X, Y, actions, V, eta, r0, t_begin, t_end):
@@ -53,31 +40,31 @@ def lane_rounds(typingctx, X, Y, actions, V, eta, r0, t_begin, t_end):
                   for ty, a in zip(signature.args[:5], args[:5])]
         xa, ya, aa, va, ea = arrays
         r0, t_begin, t_end = args[5:8]
-        base = [builder.ptrtoint(a.data, _I64) for a in arrays]
+        base = [builder.ptrtoint(a.data, I64) for a in arrays]
         xs, ys, acts, vs, es = (
             [builder.extract_value(a.strides, i) for i in range(ty.ndim)]
             for a, ty in zip(arrays, signature.args[:5]))
         d = builder.extract_value(va.shape, 0)
 
         def lanes(b0, stride):  # address of row r0 + b of an array, b = 0 … 7
-            return [builder.add(b0, builder.mul(builder.add(r0, _int(b)), stride))
+            return [builder.add(b0, builder.mul(builder.add(r0, i64(b)), stride))
                     for b in range(LANES)]
 
         x_rep, y_rep, a_rep = lanes(base[0], xs[0]), lanes(base[1], ys[0]), lanes(base[2], acts[0])
-        zero = ir.Constant(_VF, [ir.Constant(_F64, 0.0)] * LANES)
+        zero = ir.Constant(VF, [ir.Constant(F64, 0.0)] * LANES)
 
         def ptr(addr, ty):
             return builder.inttoptr(addr, ty.as_pointer())
 
         def v_row(j):  # V[j, :8] as one vector
-            return ptr(builder.add(base[3], builder.mul(j, vs[0])), _VF)
+            return ptr(builder.add(base[3], builder.mul(j, vs[0])), VF)
 
         def x_col(t_off, j):  # (X[r0 + b, t, j])_b
             off = builder.add(t_off, builder.mul(j, xs[2]))
-            col = ir.Constant(_VF, ir.Undefined)
+            col = ir.Constant(VF, ir.Undefined)
             for b in range(LANES):
                 col = builder.insert_element(
-                    col, builder.load(ptr(builder.add(x_rep[b], off), _F64), align=8), _lane(b))
+                    col, builder.load(ptr(builder.add(x_rep[b], off), F64), align=8), lane(b))
             return col
 
         fn = builder.function
@@ -87,51 +74,48 @@ def lane_rounds(typingctx, X, Y, actions, V, eta, r0, t_begin, t_end):
         builder.cbranch(builder.icmp_signed("<", t_begin, t_end), blocks["round"], blocks["done"])
 
         builder.position_at_end(blocks["round"])  # ---- round t
-        t = builder.phi(_I64)
+        t = builder.phi(I64)
         t.add_incoming(t_begin, entry)
         x_t = builder.mul(t, xs[1])
         builder.branch(blocks["dot"])
 
         builder.position_at_end(blocks["dot"])  # ---- s = Σ_j v_j x_j from 0.0
-        j = builder.phi(_I64)
-        s = builder.phi(_VF)
-        j.add_incoming(_int(0), blocks["round"])
+        j = builder.phi(I64)
+        s = builder.phi(VF)
+        j.add_incoming(i64(0), blocks["round"])
         s.add_incoming(zero, blocks["round"])
         s_next = builder.fadd(s, builder.fmul(builder.load(v_row(j), align=8), x_col(x_t, j)))
-        j_next = builder.add(j, _int(1))
+        j_next = builder.add(j, i64(1))
         j.add_incoming(j_next, blocks["dot"])
         s.add_incoming(s_next, blocks["dot"])
         builder.cbranch(builder.icmp_signed("<", j_next, d), blocks["dot"], blocks["act"])
 
         builder.position_at_end(blocks["act"])  # ---- A = sgn(s), c = η_t (A · Y[r, t, A > 0])
-        pos = builder.zext(builder.fcmp_ordered(">=", s_next, zero), _VI)
-        action = builder.sub(builder.add(pos, pos), ir.Constant(_VI, [_int(1)] * LANES))
+        pos = builder.zext(builder.fcmp_ordered(">=", s_next, zero), VI)
+        action = builder.sub(builder.add(pos, pos), ir.Constant(VI, [i64(1)] * LANES))
         y_t, a_t = builder.mul(t, ys[1]), builder.mul(t, acts[1])
-        reward = ir.Constant(_VF, ir.Undefined)
+        reward = ir.Constant(VF, ir.Undefined)
         for b in range(LANES):
-            col = builder.mul(builder.extract_element(pos, _lane(b)), ys[2])
-            y = builder.load(ptr(builder.add(builder.add(y_rep[b], y_t), col), _F64), align=8)
-            reward = builder.insert_element(reward, y, _lane(b))
-            builder.store(builder.trunc(builder.extract_element(action, _lane(b)), _I8),
-                          ptr(builder.add(a_rep[b], a_t), _I8))
-        eta_t = builder.load(ptr(builder.add(base[4], builder.mul(t, es[0])), _F64), align=8)
-        eta_v = builder.insert_element(ir.Constant(_VF, ir.Undefined), eta_t, _lane(0))
-        eta_v = builder.shuffle_vector(eta_v, ir.Constant(_VF, ir.Undefined),
-                                       ir.Constant(ir.VectorType(_I32, LANES), [_lane(0)] * LANES))
-        c = builder.fmul(eta_v, builder.fmul(builder.sitofp(action, _VF), reward))
+            col = builder.mul(builder.extract_element(pos, lane(b)), ys[2])
+            y = builder.load(ptr(builder.add(builder.add(y_rep[b], y_t), col), F64), align=8)
+            reward = builder.insert_element(reward, y, lane(b))
+            builder.store(builder.trunc(builder.extract_element(action, lane(b)), I8),
+                          ptr(builder.add(a_rep[b], a_t), I8))
+        eta_t = builder.load(ptr(builder.add(base[4], builder.mul(t, es[0])), F64), align=8)
+        c = builder.fmul(splat(builder, eta_t), builder.fmul(builder.sitofp(action, VF), reward))
         builder.branch(blocks["step"])
 
         builder.position_at_end(blocks["step"])  # ---- v_j += c (x_j − s v_j); ‖v‖² from 0.0
-        j = builder.phi(_I64)
-        sq = builder.phi(_VF)
-        j.add_incoming(_int(0), blocks["act"])
+        j = builder.phi(I64)
+        sq = builder.phi(VF)
+        j.add_incoming(i64(0), blocks["act"])
         sq.add_incoming(zero, blocks["act"])
         row = v_row(j)
         v = builder.load(row, align=8)
         v = builder.fadd(v, builder.fmul(c, builder.fsub(x_col(x_t, j), builder.fmul(s_next, v))))
         builder.store(v, row, align=8)
         sq_next = builder.fadd(sq, builder.fmul(v, v))
-        j_next = builder.add(j, _int(1))
+        j_next = builder.add(j, i64(1))
         j.add_incoming(j_next, blocks["step"])
         sq.add_incoming(sq_next, blocks["step"])
         builder.cbranch(builder.icmp_signed("<", j_next, d), blocks["step"], blocks["norm"])
@@ -139,21 +123,21 @@ def lane_rounds(typingctx, X, Y, actions, V, eta, r0, t_begin, t_end):
         builder.position_at_end(blocks["norm"])  # ---- ‖v‖
         name = f"llvm.sqrt.v{LANES}f64"
         sqrt = builder.module.globals.get(name) or ir.Function(
-            builder.module, ir.FunctionType(_VF, [_VF]), name=name)
+            builder.module, ir.FunctionType(VF, [VF]), name=name)
         norm = builder.call(sqrt, [sq_next])
         builder.branch(blocks["div"])
 
         builder.position_at_end(blocks["div"])  # ---- v_j ← v_j / ‖v‖
-        j = builder.phi(_I64)
-        j.add_incoming(_int(0), blocks["norm"])
+        j = builder.phi(I64)
+        j.add_incoming(i64(0), blocks["norm"])
         row = v_row(j)
         builder.store(builder.fdiv(builder.load(row, align=8), norm), row, align=8)
-        j_next = builder.add(j, _int(1))
+        j_next = builder.add(j, i64(1))
         j.add_incoming(j_next, blocks["div"])
         builder.cbranch(builder.icmp_signed("<", j_next, d), blocks["div"], blocks["next"])
 
         builder.position_at_end(blocks["next"])
-        t_next = builder.add(t, _int(1))
+        t_next = builder.add(t, i64(1))
         t.add_incoming(t_next, blocks["next"])
         builder.cbranch(builder.icmp_signed("<", t_next, t_end), blocks["round"], blocks["done"])
 
