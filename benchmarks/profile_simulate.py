@@ -4,8 +4,9 @@ its own, against ``simulate()`` itself (issue 16; the breakdown table of benchma
 Setting of bench_simulate.py: two-transition mu2 = 1.244122, Δ = 0.2, n = 10,000 rounds, NBL from
 the 10° start, seed 0, one core. The per-replication parts (normals, index pass, g, reward pass,
 streams) are timed on one replication's arrays and multiplied by the number of replications;
-the kernel, the regret and ``simulate`` on all of them. The reward pass is timed both ways:
-one replication at a time, and eight as vector lanes (what ``draw`` does in batches of eight).
+the kernel, the regret and ``simulate`` on all of them. The normals and the reward pass are
+timed both ways: one replication at a time, and eight as vector lanes (what ``draw`` does in
+batches of eight).
 CPU seconds (process time), minimum of ``--repeats`` calls after a warm-up.
 
 Usage::
@@ -26,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nbl_sim import pcg64  # noqa: E402
 from nbl_sim.environment import Environment  # noqa: E402
-from nbl_sim.environment_lanes import reward_lanes  # noqa: E402
+from nbl_sim.environment_lanes import normal_lanes, reward_lanes  # noqa: E402
 from nbl_sim.environment_passes import index_pass, uniform_reward_pass  # noqa: E402
 from nbl_sim.execution import SerialExecutor  # noqa: E402
 from nbl_sim.experiment import default_record_rounds, simulate  # noqa: E402
@@ -58,7 +59,11 @@ def main(argv=None) -> int:
     X, z, opt = np.empty((n, d)), np.empty((n, 2)), np.empty(n, np.int8)
     Y, means = np.empty((n, 2)), np.empty((n, 2))
     words = pcg64.state_of(np.random.PCG64(1))
-    parts = {"normals (compiled PCG64)": _best(lambda: pcg64.fill_normals(words, X), k) * R,
+    X8 = np.empty((LANES, n, d))
+    eight = np.ascontiguousarray(np.stack([words] * LANES).T)
+    parts = {"normals, one replication": _best(lambda: pcg64.fill_normals(words, X), k) * R,
+             "normals, 8 replications as lanes": _best(
+                 lambda: normal_lanes(eight, X8, 0), k) * R / LANES,
              "index pass": _best(lambda: index_pass(X, env.beta, env.v_star, z, opt), k) * R,
              "g (the link's numpy evaluation)": _best(lambda: env._means(z), k) * R}
     g = np.ascontiguousarray(env._means(z))
