@@ -490,7 +490,7 @@ class Environment:
         zs = np.empty((LANES if lanes else 1, n, 2))
         i = 0
         while i < R:
-            if lanes and R - i >= LANES:  # eight replications' rewards drawn as vector lanes
+            if lanes and R - i >= LANES:  # eight replications' streams drawn as vector lanes
                 self._fill_lanes(streams, seed, reps[i:i + LANES], real, i, zs)
                 i += LANES
             else:

@@ -446,7 +446,8 @@ def _normal_lanes(typingctx, states, X, r0, ki, wi):
 @numba.njit(cache=True, nogil=True)
 def normal_lanes(states, X, r0):
     """``standard_normal(out=X[r0 + b])`` of the eight context streams of replications r0, …,
-    r0 + 7 (module docstring); ``states`` (4, 8) advanced in place."""
+    r0 + 7 (module docstring); ``states`` (4, 8) advanced in place. X must be a C-contiguous
+    (R, n, d) float64 array with R ≥ r0 + 8 (the caller checks; nothing is checked here)."""
     _normal_lanes(states, X, r0, ki_double, wi_double)
 
 

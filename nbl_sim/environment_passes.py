@@ -88,13 +88,13 @@ def index_pass(X, beta, v_star, z, optimal):
     d = X.shape[1]
     if d > 2 and X.strides[1] == 8 and z.strides[0] == 16 and z.strides[1] == 8 and (
             optimal.strides[0] == 1):
-        _index_rows(X, beta, v_star, z, optimal, _index_lanes(X, beta, v_star, z, optimal))
+        _scalar_rows(X, beta, v_star, z, optimal, _index_lanes(X, beta, v_star, z, optimal))
     else:
-        _index_rows(X, beta, v_star, z, optimal, 0)
+        _scalar_rows(X, beta, v_star, z, optimal, 0)
 
 
 @numba.njit(cache=True, nogil=True)
-def _index_rows(X, beta, v_star, z, optimal, t0):
+def _scalar_rows(X, beta, v_star, z, optimal, t0):
     """The scalar rows t0, …, n − 1 of :func:`index_pass`."""
     n, d = X.shape
     if t0 == 0:  # (a loop from a constant start: LLVM optimizes it better, ~1.5x in d = 2)

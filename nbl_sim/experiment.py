@@ -214,7 +214,7 @@ def _block_size(R: int, n: int, n0: int, d: int) -> int:
     """Replications per streamed block: ≤ ``_BLOCK_BYTES`` of realization (at least one), in
     whole lockstep groups of the NBL kernel — at least one group when it takes at most
     ``_GROUP_BYTES`` (the kernel advances LOCKSTEP replications together; a partial group runs
-    them one by one, ~1.3–1.5× slower per replication in d = 3 and 8)."""
+    them one by one, ~2.1–2.7× slower per replication in d = 3 and 8)."""
     per_rep = n * (8.0 * (d + 4) + 1) + n0
     return min(R, _lockstep_multiple(max(1, int(_BLOCK_BYTES // per_rep)), per_rep))
 

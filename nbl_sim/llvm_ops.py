@@ -5,7 +5,11 @@
 * :func:`transpose8` — the columns of an 8×8 float64 matrix held as eight row vectors (24
   shuffles), to read eight rows' coordinates as lane vectors.
 * :data:`LANES` — the vector width of the IR loops elsewhere: the NBL kernel's eight lockstep
-  replications are the lanes of ``<8 x double>`` vectors (:mod:`nbl_sim.policies.nbl_lanes`).
+  replications are the lanes of ``<8 x double>`` vectors (:mod:`nbl_sim.policies.nbl_lanes`),
+  and so are the environment's rows and streams (:mod:`nbl_sim.environment_lanes`).
+* The small vocabulary those loops share: the IR types (``I64``, ``F64``, ``VF``, ``VI``, …),
+  constants (:func:`i64`, :func:`lane`, :func:`splat_i64`, :func:`lane_mask`), :func:`splat`
+  and :func:`store_lanes`.
 """
 
 from __future__ import annotations
