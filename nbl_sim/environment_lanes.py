@@ -49,6 +49,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from . import jit_cache  # noqa: F401  (before the first cached kernel)
 from .llvm_ops import (
     F64,
     I8,

@@ -11,6 +11,7 @@ import math
 import numba
 import numpy as np
 
+from . import jit_cache  # noqa: F401  (before the first cached kernel)
 from .environment_lanes import index_rows
 from .pcg64 import as_double, next_word
 

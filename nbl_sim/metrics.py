@@ -22,6 +22,8 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
+from . import jit_cache  # noqa: F401  (before the first cached kernel)
+
 __all__ = ["instantaneous_regret", "instantaneous_regret_into", "cumulative_regret",
            "recorded_regret", "mc_summary", "Z95"]
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from . import jit_cache  # noqa: F401  (before the first cached kernel)
 from .llvm_ops import muladd128
 
 try:  # numpy's ziggurat tables, as numba transcribes them for its own Generator support

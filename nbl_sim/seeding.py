@@ -21,6 +21,7 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
+from . import jit_cache  # noqa: F401  (before the first cached kernel)
 from .llvm_ops import muladd128
 from .pcg64 import MULT_HI, MULT_LO, set_state, state_ints, state_of
 

@@ -119,6 +119,7 @@ INTERNAL = {
     "nbl_sim.environment_lanes": "the environment's passes on eight rows or replications as "
                                  "vector lanes (LLVM IR), behind Environment.draw",
     "nbl_sim.policies.nbl_lanes": "the NBL kernel's lockstep rounds as vector lanes (LLVM IR)",
+    "nbl_sim.jit_cache": "numba's kernel cache stamped with the package's compiled sources",
     "nbl_sim.beyond.*": "the parts of nbl_sim.beyond (documented by the package page and "
                       "docs/beyond.md)",
     "nbl_sim.presentation": "the package; its public parts are listed",

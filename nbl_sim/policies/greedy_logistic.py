@@ -72,6 +72,8 @@ from numba import njit
 
 from nbl_theory.errors import NBLInputError
 
+from .. import jit_cache  # noqa: F401  (before the first cached kernel)
+
 __all__ = ["greedy_logistic_actions", "fit_penalized_logistic", "LogisticFit"]
 
 _ARMIJO = 1e-4  # sufficient-decrease constant of the line search

@@ -32,6 +32,7 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
+from .. import jit_cache  # noqa: F401  (before the first cached kernel)
 from ..llvm_ops import LANES
 from .nbl_lanes import lane_rounds
 
