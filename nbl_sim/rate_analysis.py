@@ -74,7 +74,10 @@ def bootstrap_slope(x: np.ndarray, samples: np.ndarray, lo: float, hi: float | N
 
 
 def _mean_se(a: np.ndarray):
-    a = np.asarray(a, dtype=float)
+    """Mean and standard error over the replications (axis 0), summed replication after
+    replication whatever the array's memory layout (numpy sums a contiguous axis pairwise, so an
+    F-ordered array would give other last bits)."""
+    a = np.ascontiguousarray(a, dtype=float)
     return a.mean(0), a.std(0, ddof=1) / math.sqrt(a.shape[0])
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from nbl_sim.execution import ProcessExecutor, SerialExecutor
-from nbl_sim.rate_analysis import bootstrap_slope, fit_growth
+from nbl_sim.rate_analysis import _mean_se, bootstrap_slope, fit_growth
 from nbl_sim.rate_study import QUICK, StudyConfig, plan, run_study
 from nbl_sim.sweep import ChunkCache
 
@@ -88,6 +88,19 @@ def test_fit_growth_picks_the_generating_model():
         assert fit["best"] == name
         b = fit[name]["b"] * (100 if name == "linear" else 1)
         assert abs(b - 3) < 5 * fit[name]["b_se"] * (100 if name == "linear" else 1) + 1e-9
+
+
+def test_mean_and_se_do_not_depend_on_memory_layout():
+    """Regret arrays (replications × horizons) summed replication after replication, whether
+    they arrive C- or F-ordered (numpy would sum the F-ordered columns pairwise: for these
+    values, other last bits)."""
+    rng = np.random.default_rng(11)
+    a = rng.lognormal(0.0, 3.0, (1000, 3)) * rng.choice([1.0, 1e8], (1000, 3))
+    f = np.asfortranarray(a)
+    assert not np.array_equal(f.mean(0), a.mean(0))  # the layouts do differ in numpy
+    for x, y in zip(_mean_se(a), _mean_se(f)):
+        assert np.array_equal(x, y)
+    assert np.array_equal(_mean_se(a)[0], np.ascontiguousarray(a).mean(0))
 
 
 def test_bootstrap_slope_of_a_power_law():
