@@ -4,9 +4,9 @@ its own, against ``simulate()`` itself (issue 16; the breakdown table of benchma
 Setting of bench_simulate.py: two-transition mu2 = 1.244122, Δ = 0.2, n = 10,000 rounds, NBL from
 the 10° start, seed 0, one core. The per-replication parts (normals, index pass, g, reward pass,
 streams) are timed on one replication's arrays and multiplied by the number of replications;
-the kernel, the regret and ``simulate`` on all of them. The normals, g and the reward pass are
-timed both ways: one replication at a time, and eight at once (vector lanes; for g, one call on
-their (8, n, 2) indices) — what ``draw`` does in batches of eight.
+the kernel, the regret and ``simulate`` on all of them. The normals and the reward pass are
+timed both ways: one replication at a time, and eight as vector lanes (what ``draw`` does in
+batches of eight).
 CPU seconds (process time), minimum of ``--repeats`` calls after a warm-up.
 
 Usage::
@@ -68,9 +68,7 @@ def main(argv=None) -> int:
              "normals, 8 replications as lanes": _best(
                  lambda: normal_lanes(eight, X8, 0), k) * R / LANES,
              "index pass": _best(lambda: index_pass(X, env.beta, env.v_star, z, opt), k) * R,
-             "g, one replication a call": _best(lambda: env._means(z), k) * R}
-    z8 = np.ascontiguousarray(np.broadcast_to(z, (LANES,) + z.shape))
-    parts["g, eight replications a call"] = _best(lambda: env._means(z8), k) * R / LANES
+             "g (the link's numpy evaluation)": _best(lambda: env._means(z), k) * R}
     g = np.ascontiguousarray(env._means(z))
     parts["reward pass, one replication"] = _best(
         lambda: uniform_reward_pass(words, g, means, Y, True, 0.5, 1e-12), k) * R

@@ -71,10 +71,8 @@ How a replication is drawn (and why it is fast and exact)
 
 A batch of eight or more replications is drawn eight at a time: the eight context streams, then
 the eight reward streams, are the lanes of vectors (:mod:`nbl_sim.environment_lanes`), with each
-replication's indices in between and the means of the eight from one call of g on their (8, n, 2)
-indices when g is elementwise (expression links: numpy's ufuncs give every point the value it
-gets alone; not a potential link, whose bisection brackets the whole array) — the same numbers as
-one by one (tested, and checked against numpy once per process).
+replication's indices and means in between — the same numbers as one by one (tested, and checked
+against numpy once per process).
 
 Basic float operations (+, −, ×, ÷, comparisons) are IEEE-exact and done in the same order as in
 the numpy definition, so the compiled passes (:mod:`nbl_sim.environment_passes`) give the same
@@ -334,23 +332,15 @@ class Environment:
             law.apply_transform(X)  # Σ^{1/2} y, row by row in a fixed order (None: nothing)
 
     def _means(self, z: np.ndarray) -> np.ndarray:
-        """g_a(z_a) on an (…, 2) index array — one replication's (n, 2), or a group's
-        (LANES, n, 2) when :meth:`_elementwise_means` — float64 (the link's own evaluation: one
-        call on the whole array for a shared link, one per arm otherwise)."""
+        """g_a(z_a) on one replication's (n, 2) index array, float64 (the link's own
+        evaluation: one call on the whole array for a shared link, one per arm otherwise)."""
         if self.shared_link:
             return np.asarray(self.links[1].g_numpy(z), dtype=np.float64)
         g = np.empty_like(z)
         for a in (0, 1):
-            g[..., a] = np.asarray(self.links[a].g_numpy(np.ascontiguousarray(z[..., a])),
-                                   dtype=np.float64) * np.ones(z.shape[:-1])
+            g[:, a] = np.asarray(self.links[a].g_numpy(np.ascontiguousarray(z[:, a])),
+                                 dtype=np.float64) * np.ones(z.shape[0])
         return g
-
-    def _elementwise_means(self) -> bool:
-        """g of every point depends on that point alone, so a group's indices may be evaluated
-        in one call (expression links: numpy ufuncs; a potential link's bisection brackets the
-        whole array, and a subclass or an override may evaluate as it likes)."""
-        return (getattr(self._means, "__func__", None) is Environment._means
-                and all(getattr(link, "kind", None) == "expression" for link in self.links))
 
     def _fill(self, streams: ReplicationStreams, X, means, Y, coins, optimal, z) -> None:
         """Draw one replication into the given (n, ·) arrays; ``z`` is (n, 2) scratch.
@@ -388,18 +378,10 @@ class Environment:
 
     def _indices_and_means(self, X, optimal, z) -> np.ndarray:
         """Steps 2–3 for one replication's drawn contexts X (see :meth:`_contexts_and_means`)."""
-        self._indices(X, optimal, z)
-        return self._means_of(z)
-
-    def _indices(self, X, optimal, z) -> None:
-        """Step 2: z and, for a shared link, the optimal actions of one replication."""
         index_pass(X, self.beta, self.v_star, z, optimal)
         if self.d > PAIRWISE_MAX:  # numpy's pairwise sum splits recursively: let numpy do it
             optimal[...] = self.optimal_actions(X)
-
-    def _means_of(self, z) -> np.ndarray:
-        """Step 3: g_a(z_a), C-contiguous float64 of z's shape."""
-        return np.ascontiguousarray(self._means(z).reshape(z.shape))
+        return np.ascontiguousarray(self._means(z).reshape(z.shape))  # float64 g_a
 
     def _refuse(self, code: int, i: int, g: np.ndarray, z: np.ndarray) -> None:
         """The error of a reward pass's check code (0: none)."""
@@ -428,12 +410,11 @@ class Environment:
                     i0: int, zs: np.ndarray) -> None:
         """Draw the LANES replications ``reps`` into rows i0, … of ``real``: their N(0, I)
         contexts in one pass whose eight context streams are the lanes of vectors (other
-        context laws: one by one, as :meth:`_fill`), each one's indices, the means of all eight
-        in one call (:meth:`_elementwise_means`; else one by one), then all their rewards in
-        one pass whose eight reward streams are the lanes (:mod:`nbl_sim.environment_lanes`:
-        numpy's normals and uniforms, the same means and rewards). A failed check raises the
-        error of the first failing replication, as drawing them one by one would. ~1–1.5 ms
-        less per 100 replications of 10,000 rounds than eight calls of g (d = 8)."""
+        context laws: one by one, as :meth:`_fill`), each one's indices and means, then all
+        their rewards in one pass whose eight reward streams are the lanes
+        (:mod:`nbl_sim.environment_lanes`: numpy's normals and uniforms, the same means and
+        rewards). A failed check raises the error of the first failing replication, as drawing
+        them one by one would."""
         # the context and reward streams of the eight, as (4, LANES): rows s_hi, s_lo, c_hi, c_lo
         contexts, states = (np.empty((4, LANES), dtype=np.uint64) for _ in range(2))
         together = self._compiled_normals(real.X)
@@ -447,31 +428,18 @@ class Environment:
                                                    zs[b]))
             states[:, b] = st.states[1]
             self._coins(st, real.coins[i0 + b])  # (before the next call re-seeds them)
-        grouped = together and self._elementwise_means()
-        if together:  # the eight context streams as vector lanes, then each one's indices
+        if together:  # the eight context streams as vector lanes, then each one's means
             normal_lanes(contexts, real.X, i0)
-            for b in range(LANES):
-                self._indices(real.X[i0 + b], real.optimal[i0 + b], zs[b])
-            # and g: of all eight in one call when that gives each one's values
-            gs = (list(self._means_of(zs)) if grouped
-                  else [self._means_of(zs[b]) for b in range(LANES)])
-        if not self._rewards(states, gs, real, i0):
-            if grouped:  # g again one replication at a time, as drawing them one by one (a
-                # link patches at most _MAX_PATCH non-finite values a call)
-                gs = [self._means_of(zs[b]) for b in range(LANES)]
-            if not (grouped and self._rewards(states, gs, real, i0)):
-                for b, g in enumerate(gs):  # the first failing replication's error
-                    self._refuse(*check_means(g, self.reward == "bernoulli", _ROUNDING), g,
-                                 zs[b])
+            gs = [self._indices_and_means(real.X[i0 + b], real.optimal[i0 + b], zs[b])
+                  for b in range(LANES)]
+        addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
+        bernoulli = self.reward == "bernoulli"
+        if not reward_lanes(states, addresses, real.means, real.Y, i0, bernoulli,
+                            float(self.noise), _ROUNDING):
+            for b, g in enumerate(gs):
+                self._refuse(*check_means(g, bernoulli, _ROUNDING), g, zs[b])
         for b in range(LANES):
             self._optimal_of_means(real.means[i0 + b], real.optimal[i0 + b])
-
-    def _rewards(self, states, gs: list, real: Realization, i0: int) -> bool:
-        """The reward pass of LANES replications from their link values ``gs`` (kept alive by
-        the caller) into rows i0, … of ``real``; False (streams untouched) if a mean fails."""
-        addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
-        return bool(reward_lanes(states, addresses, real.means, real.Y, i0,
-                                 self.reward == "bernoulli", float(self.noise), _ROUNDING))
 
     def draw_one(self, ss: np.random.SeedSequence, n: int, n0: int, out=None) -> tuple:
         """Draw (X, means, Y, coins) of one replication from its seed sequence.

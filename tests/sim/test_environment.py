@@ -263,36 +263,6 @@ def test_rewards_drawn_as_lanes_are_those_drawn_one_by_one(kw):
             assert np.array_equal(getattr(one, k)[0], getattr(whole, k)[r])
 
 
-def test_group_means_fall_back_to_one_by_one_where_a_call_could_not_patch(monkeypatch):
-    """g of eight replications is one call; the float64 form of this link overflows (inf/inf)
-    for z > 0.89 and those values are re-evaluated in Arb, at most _MAX_PATCH a call (here 100:
-    enough for one replication's ~40, not for the group's ~300). The group's draw then takes g
-    one replication at a time and equals the replications drawn alone."""
-    import nbl_theory.link_numeric as numeric
-
-    link = Link.from_expression("exp(800*z)/(1 + exp(800*z))")
-    env = Environment.build(link, "0.5", 3)
-    with np.errstate(all="ignore"):
-        z = np.linspace(-2, 2, 9)
-        assert np.isnan(link._np["g"].f(z)).sum() >= 2  # the float64 form does overflow
-    monkeypatch.setattr(numeric, "_MAX_PATCH", 100)
-    calls = []
-    real_means = Environment._means
-
-    def counted(self, z):
-        calls.append(z.shape)
-        return real_means(self, z)
-
-    monkeypatch.setattr(Environment, "_means", counted)
-    whole = env.draw(5, range(8), 100, 0)
-    assert calls[0] == (8, 100, 2) and calls[1:] == [(100, 2)] * 8  # the group, then each
-    for r in (0, 3, 7):
-        one = env.draw(5, [r], 100, 0)
-        for k in ("X", "means", "Y", "optimal"):
-            assert np.array_equal(getattr(one, k)[0], getattr(whole, k)[r])
-    assert np.all(np.isfinite(whole.means))
-
-
 def test_a_failed_lane_check_raises_the_first_failing_replications_error():
     """A realized mean outside [0, 1] in replication 3 of 9 (the means of the others fine):
     the same error as drawing replication 3 alone, wherever its lane."""
