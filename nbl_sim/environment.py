@@ -95,6 +95,7 @@ from nbl_theory.validation import unit_vector, validate_delta
 from .beyond.arms import ArmModel, arm_frame, parse_arms_spec
 from .beyond.contexts import ContextLaw, context_law
 from .beyond.linkeval import link_range
+from .buffers import reused
 from .environment_lanes import lanes_agree, normal_lanes, reward_lanes
 from .environment_passes import (
     PAIRWISE_MAX,
@@ -487,16 +488,18 @@ class Environment:
         lanes = (R >= LANES and streams.fast and compiled_pcg_agrees()
                  and real.means.flags.c_contiguous and real.Y.flags.c_contiguous
                  and lanes_agree())
-        zs = np.empty((LANES if lanes else 1, n, 2))
-        i = 0
-        while i < R:
-            if lanes and R - i >= LANES:  # eight replications' streams drawn as vector lanes
-                self._fill_lanes(streams, seed, reps[i:i + LANES], real, i, zs)
-                i += LANES
-            else:
-                self._fill(streams.streams(seed, reps[i], n0 > 0), real.X[i], real.means[i],
-                           real.Y[i], real.coins[i], real.optimal[i], zs[0])
-                i += 1
+        z_shape = (LANES if lanes else 1, n, 2)  # scratch for the indices z
+        with reused(("indices",) + z_shape, lambda: np.empty(z_shape),
+                    8 * math.prod(z_shape)) as zs:
+            i = 0
+            while i < R:
+                if lanes and R - i >= LANES:  # eight replications' streams as vector lanes
+                    self._fill_lanes(streams, seed, reps[i:i + LANES], real, i, zs)
+                    i += LANES
+                else:
+                    self._fill(streams.streams(seed, reps[i], n0 > 0), real.X[i],
+                               real.means[i], real.Y[i], real.coins[i], real.optimal[i], zs[0])
+                    i += 1
         return real
 
     # ------------------------------------------------------------------ geometry helpers

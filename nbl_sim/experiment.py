@@ -31,6 +31,7 @@ import numpy as np
 from nbl_theory.errors import NBLInputError
 from nbl_theory.validation import positive_int
 
+from .buffers import reused
 from .environment import Environment, Realization
 from .execution import Executor, executor_for
 from .metrics import mc_summary, recorded_regret
@@ -215,8 +216,13 @@ def _block_size(R: int, n: int, n0: int, d: int) -> int:
     whole lockstep groups of the NBL kernel — at least one group when it takes at most
     ``_GROUP_BYTES`` (the kernel advances LOCKSTEP replications together; a partial group runs
     them one by one, ~2.1–2.7× slower per replication in d = 3 and 8)."""
-    per_rep = n * (8.0 * (d + 4) + 1) + n0
+    per_rep = _realization_bytes(n, n0, d)
     return min(R, _lockstep_multiple(max(1, int(_BLOCK_BYTES // per_rep)), per_rep))
+
+
+def _realization_bytes(n: int, n0: int, d: int) -> float:
+    """Bytes of one replication's realization (X, means, Y, optimal, coins)."""
+    return n * (8.0 * (d + 4) + 1) + n0
 
 
 def _lockstep_multiple(size: int, per_rep: float) -> int:
@@ -264,10 +270,21 @@ def _run_chunk(task: _Task) -> dict:
     env, rec = task.env, task.record_rounds
     R, K = len(task.reps), rec.size
     B = _block_size(R, task.n, task.n0, env.d)
-    buf = Realization.empty(B, task.n, task.n0, env.d)
     out = {name: (np.empty((R, K)), np.empty((R, K)), np.empty((R, K)), [0.0], {})
            for name in task.policies}
     _warm_up(task.policies)  # compiled kernels load outside the timed region
+    shape = (B, task.n, task.n0, env.d)
+    with reused(("realization",) + shape, lambda: Realization.empty(*shape),
+                int(B * _realization_bytes(task.n, task.n0, env.d))) as buf:
+        _run_blocks(task, buf, out)
+    return {name: (regret, sq, ang, seconds[0], info)
+            for name, (regret, sq, ang, seconds, info) in out.items()}
+
+
+def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
+    """The blocks of :func:`_run_chunk`, drawn one after the other into ``buf``."""
+    env, rec = task.env, task.record_rounds
+    R, B = len(task.reps), buf.X.shape[0]
     for i0 in range(0, R, B):
         real = env.draw(task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf)
         rows = slice(i0, i0 + len(real.reps))
@@ -278,8 +295,6 @@ def _run_chunk(task: _Task) -> dict:
             seconds[0] += time.perf_counter() - tic
             recorded_regret(real.means, actions, real.optimal, rec, out=regret[rows])
             _merge_info(info, block_info)
-    return {name: (regret, sq, ang, seconds[0], info)
-            for name, (regret, sq, ang, seconds, info) in out.items()}
 
 
 def _warm_up(policies) -> None:
