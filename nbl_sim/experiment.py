@@ -264,9 +264,10 @@ def _merge_info(acc: dict, info: dict) -> None:
 
 
 def _run_chunk(task: _Task) -> dict:
-    """Every policy on the chunk's replications, streamed in blocks through fixed buffers: each
-    block is drawn once (common random numbers) and every policy runs on it; only the recorded
-    rounds are kept. Replication r's numbers do not depend on the block or the chunk."""
+    """Every policy on the chunk's replications, streamed in blocks through fixed buffers (kept
+    for the next chunk or call of this thread, :mod:`nbl_sim.buffers`): each block is drawn once
+    (common random numbers) and every policy runs on it; only the recorded rounds are kept.
+    Replication r's numbers do not depend on the block or the chunk."""
     env, rec = task.env, task.record_rounds
     R, K = len(task.reps), rec.size
     B = _block_size(R, task.n, task.n0, env.d)
