@@ -5,7 +5,7 @@ A ``simulate`` call streams its replications through a few megabytes of realizat
 and a draw of eight replications through 1.3 MB of indices. Allocated afresh on every call,
 such buffers come from ``mmap`` (glibc, above its adaptive threshold) and are returned to the
 system when freed, so the next call faults every page in again: ~1,800 page faults per
-``simulate`` of 100 replications × 10⁴ rounds in d = 8, ~3–5 ms of its ~55 ms on the machine
+``simulate`` of 100 replications × 10⁴ rounds in d = 8, ~2–3 ms of its ~55 ms on the machine
 of benchmarks/, depending on what else the process allocated before (the process-to-process
 spread of that benchmark). Kept here, the second call touches no new page.
 

@@ -22,7 +22,7 @@ Context pass — :func:`normal_lanes`: the eight context streams of replications
 are the lanes. Each lane draws numpy's ``standard_normal`` values of its stream into its
 replication's (n, d) contexts in memory order (:mod:`nbl_sim.pcg64`): a PCG64 step (below), the
 ziggurat layer, the candidate and numpy's fast test for all eight at once; a lane whose
-candidate fails it (~0.7% of the draws) finishes its draw with the scalar code
+candidate fails it (~1.5% of the draws) finishes its draw with the scalar code
 (:func:`nbl_sim.pcg64.normal_after`: the wedge test or the tail), then the eight go on.
 
 Reward pass — :func:`reward_lanes`: eight replications r0, …, r0 + 7 are the lanes, and so are
@@ -457,7 +457,7 @@ _AGREES: list = []
 
 def lanes_agree() -> bool:
     """Once per process: the lanes on eight numpy PCG64 streams give numpy's draws —
-    :func:`normal_lanes` ``standard_normal`` (25,000 per stream: ~1,400 slow paths and ~50
+    :func:`normal_lanes` ``standard_normal`` (25,000 per stream: ~3,000 slow paths and ~50
     tails in all), :func:`reward_lanes` the Bernoulli rewards ``random(out=U) < g`` and the
     bounded ones ((U·2 − 1)·b) + g for 2,000 rounds — and leave numpy's final states;
     otherwise callers draw replication by replication (the vector code then never runs)."""

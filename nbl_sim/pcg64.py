@@ -17,10 +17,11 @@ per word that the compiler cannot inline. Here the same generator is written out
   and tail, ``log1p`` and ``exp`` from the C math library as numpy calls them).
 
 So the words, doubles and normals are numpy's bit for bit, and so is the final state: checked
-once per process against numpy (:func:`compiled_pcg_agrees`, 100,000 normals — ~700 slow
-paths, ~30 tails — and 20,000 doubles); callers fall back to numpy's own fills if it ever
-fails. ~2.4 ns per normal against ~3.3 ns for numba's ``Generator.standard_normal`` loop and
-~9 ns for numpy's fill (whose ±sign branch mispredicts) on the machine of benchmarks/.
+once per process against numpy (:func:`compiled_pcg_agrees`, 100,000 normals — ~1,500 slow
+paths, ~25 tails — and 20,000 doubles from each of two seeds); callers fall back to numpy's
+own fills if it ever fails. ~2.4 ns per normal against ~3.3 ns for numba's
+``Generator.standard_normal`` loop and ~9 ns for numpy's fill (whose ±sign branch mispredicts)
+on the machine of benchmarks/.
 
 A stream is passed around as a (4,) uint64 array ``state`` = (s_hi, s_lo, c_hi, c_lo), advanced
 in place by the compiled fills.
@@ -116,7 +117,7 @@ def _normal(s_hi, s_lo, c_hi, c_lo):
         r, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
         idx, rabs, x = _candidate(r)
         if rabs < ki_double[idx]:
-            return x, s_hi, s_lo  # 99.3% of the draws
+            return x, s_hi, s_lo  # ~98.5% of the draws
         ok, x, s_hi, s_lo = _beyond_the_box(idx, rabs, x, s_hi, s_lo, c_hi, c_lo)
         if ok:
             return x, s_hi, s_lo

@@ -35,7 +35,7 @@ def test_normals_and_doubles_are_numpys(seed, n, d):
 
 
 def test_slow_paths_and_tail_are_exercised():
-    """2e6 normals: the wedge rejections (idx ≠ 0, ~0.7%) and the tail (|x| > 3.654, idx = 0)
+    """2e6 normals: the wedge rejections (idx ≠ 0, ~1.5%) and the tail (|x| > 3.654, idx = 0)
     occur thousands and hundreds of times, and the values are still numpy's."""
     ref, words = _pair(2026)
     X = np.empty((1_000_000, 2))
