@@ -23,9 +23,12 @@ unless a finite point exceeds the tail limits.
 
 from __future__ import annotations
 
+import _weakrefset
+import gc
 import math
 import signal
 import threading
+import weakref
 from dataclasses import dataclass, field
 
 import mpmath
@@ -113,7 +116,32 @@ class _Timeout(BaseException):   # BaseException: sympy's `except Exception` mus
 
 
 def _raise_timeout(signum, frame):
-    raise _Timeout
+    """SIGALRM's handler: end the guarded computation, unless the signal landed in code whose
+    exceptions Python swallows (see :func:`_in_swallowing_code`). The timer repeats every 50 ms,
+    so a tick that lands there is followed by one that lands in the computation itself."""
+    if not _in_swallowing_code(frame):
+        raise _Timeout
+
+
+def _in_swallowing_code(frame) -> bool:
+    """Whether ``frame`` runs, below :func:`_with_timeout`, inside a gc callback, a ``__del__``
+    or the standard library's weak-reference machinery (``weakref.finalize`` callbacks, the
+    weak dictionaries' and sets' removal callbacks).
+
+    Python calls those from C and ignores what they raise (it prints "Exception ignored in …" to
+    stderr): a timeout raised there would be lost, would leave that message behind and would
+    cut a clean-up short."""
+    callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
+    while frame is not None and frame.f_code is not _with_timeout.__code__:
+        code = frame.f_code
+        if (code.co_name == "__del__" or code in callbacks
+                or code.co_filename in _WEAKREF_FILES):
+            return True
+        frame = frame.f_back
+    return False
+
+
+_WEAKREF_FILES = frozenset({weakref.__file__, _weakrefset.__file__})
 
 
 def _quiet(fn):

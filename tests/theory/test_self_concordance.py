@@ -5,8 +5,12 @@ Paper: eq:self-concordance-link, prop:self-concordance-stability, app:self_conco
 
 from __future__ import annotations
 
+import gc
 import math
+import sys
 import threading
+import time
+import weakref
 
 import mpmath
 import numpy as np
@@ -21,6 +25,7 @@ from nbl_theory.families import TWO_TRANSITION_DEFAULTS, make_family
 from nbl_theory.links import Link
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.self_concordance import (
+    _with_timeout,
     kappa,
     kappa_by_quadrature,
     self_concordance_constant,
@@ -161,6 +166,56 @@ def test_R_numeric_fallback_without_sympy(name, R):
     c = self_concordance_constant(make_family(name), limit_timeout=1e-4)
     assert c.R == R if math.isinf(R) else abs(c.R - R) <= 1e-10
     assert c.attained is False and c.where == "-inf,+inf"
+
+
+def _busy(seconds):
+    t = time.perf_counter()
+    while time.perf_counter() - t < seconds:  # Python bytecode: where a signal handler runs
+        pass
+
+
+class _SlowFinalizer:
+    def __del__(self):
+        _busy(0.2)
+
+
+def _gc_start_busy(phase, info):
+    if phase == "start":
+        _busy(0.2)
+
+
+class _Finalized:
+    pass
+
+
+@pytest.mark.parametrize("where", ["gc callback", "__del__", "weakref.finalize"])
+def test_timeout_landing_in_a_finalizer_is_not_lost(monkeypatch, where):
+    # The alarm fires (after 10 ms) inside code whose exceptions Python swallows: a gc callback
+    # (hypothesis installs one; this test suite once failed that way), a __del__ or a
+    # weakref.finalize callback (one ran during a gc.collect here). Raised there,
+    # the timeout would be printed as "Exception ignored in ..." and lost; it must instead end
+    # the computation at a later tick, leaving nothing behind.
+    swallowed = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: swallowed.append((u.exc_type, u.object, u.err_msg)))
+
+    def hangs():
+        if where == "__del__":
+            _SlowFinalizer()  # dropped at once: __del__ runs here
+        elif where == "weakref.finalize":
+            weakref.finalize(_Finalized(), _busy, 0.2)  # its object dies at once
+        else:
+            gc.collect()
+        while True:
+            pass
+
+    if where == "gc callback":
+        gc.callbacks.append(_gc_start_busy)
+    try:
+        assert _with_timeout(hangs, 0.01) is None
+    finally:
+        if where == "gc callback":
+            gc.callbacks.remove(_gc_start_busy)
+    assert swallowed == []
 
 
 def test_R_off_main_thread():
