@@ -9,14 +9,22 @@ timed both ways: one replication at a time, and eight as vector lanes (what ``dr
 batches of eight).
 CPU seconds (process time), minimum of ``--repeats`` calls after a warm-up.
 
+``--floor`` adds what ``simulate()`` would cost if parts of the realization were free: it is
+timed again with the N(0, I) contexts not drawn (X keeps the previous call's values), with g not
+evaluated (the first call's means are handed back), and with neither, against the kernel with
+every round recorded (bench_simulate's ``kernel+rec``, the denominator of issue 16's "within 2×
+of the kernel"). The numbers these runs produce are wrong on purpose; only their times count.
+It answers: how cheap would the normals and g have to be for ``simulate`` to come within 2×?
+
 Usage::
 
-    python benchmarks/profile_simulate.py [--d 8] [--reps 100] [--repeats 7]
+    python benchmarks/profile_simulate.py [--d 8] [--reps 100] [--repeats 7] [--floor]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -25,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nbl_sim import pcg64  # noqa: E402
+from nbl_sim import environment, pcg64  # noqa: E402
 from nbl_sim.environment import Environment  # noqa: E402
 from nbl_sim.environment_lanes import normal_lanes, reward_lanes  # noqa: E402
 from nbl_sim.environment_passes import index_pass, uniform_reward_pass  # noqa: E402
@@ -48,11 +56,63 @@ def _best(fn, repeats: int) -> float:
     return min(times)
 
 
+@contextlib.contextmanager
+def _elided(normals: bool, g: bool):
+    """simulate() with the contexts not drawn and/or g not evaluated (restored on exit)."""
+    saved = environment.normal_lanes, environment.fill_normals, Environment._means
+    kept = {}
+
+    def same_means(self, z):  # the first call's g, handed back for every later one
+        if z.shape not in kept:
+            kept[z.shape] = saved[2](self, z)
+        return kept[z.shape]
+
+    try:
+        if normals:
+            environment.normal_lanes = environment.fill_normals = lambda *args: None
+        if g:
+            Environment._means = same_means
+        yield
+    finally:
+        environment.normal_lanes, environment.fill_normals, Environment._means = saved
+
+
+def _floor(env, real, v0, R: int, n: int, k: int) -> None:
+    """Print simulate()'s time with parts of the realization elided (``--floor``): every
+    variant and the kernel once per round, ``2k`` interleaved rounds, each one's minimum."""
+    variants = {"simulate()": (False, False), "  without the normals": (True, False),
+                "  without g": (False, True), "  without the normals and g": (True, True)}
+
+    def run(normals, g):
+        with _elided(normals, g):
+            simulate(env, n=n, reps=R, seed=0, policies=("nbl",), init_angle=10.0,
+                     executor=SerialExecutor())
+
+    def kernel():
+        nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0)
+
+    times = {"kernel+rec": []} | {label: [] for label in variants}
+    for _ in range(2 * k + 1):  # the first round is a warm-up
+        for label, fn in [("kernel+rec", kernel)] + [
+                (label, lambda e=e: run(*e)) for label, e in variants.items()]:
+            t = time.process_time()
+            fn()
+            times[label].append(time.process_time() - t)
+    best = {label: min(v[1:]) for label, v in times.items()}
+    full = best.pop("kernel+rec")
+    print(f"# floor: simulate() with parts elided, min of {2 * k} interleaved rounds, against "
+          f"kernel+rec (every round recorded) = {full * 1e3:.2f} ms")
+    for label, sec in best.items():
+        print(f"{label:38s} {sec * 1e3:8.2f} ms  {sec / full:5.2f}x kernel+rec")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--d", type=int, default=8)
     ap.add_argument("--reps", type=int, default=100)
     ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--floor", action="store_true",
+                    help="also time simulate() with the normals and/or g elided")
     a = ap.parse_args(argv)
     d, R, n, k = a.d, a.reps, 10_000, a.repeats
     env = Environment.build(make_family("two-transition", mu2="1.244122"), "0.2", d)
@@ -94,6 +154,8 @@ def main(argv=None) -> int:
     print(f"# profile_simulate  d = {d}, {R} replications x {n} rounds, CPU min of {k}")
     for name, sec in parts.items():
         print(f"{name:38s} {sec * 1e3:8.2f} ms  {sec / (R * n) * 1e9:6.2f} ns per replication-step")
+    if a.floor:
+        _floor(env, real, v0, R, n, k)
     return 0
 
 
