@@ -42,13 +42,13 @@ def test_rates_d2_rate_bounds_lambda_star():
         rates.draw(data).savefig(io.BytesIO(), format="png")
 
 
-def test_phase_boundary_by_continuation_passes_through_the_critical_points():
+def test_phase_boundary_by_continuation_passes_through_the_critical_points(quick_figure):
     """The continued λ* = 0 curve: every point has |λ*| ≤ 1e-11 and it crosses Δ = 0.2 at the
     threshold solver's critical mu2 (0.5768002067 and 2.1432835032, certified; reference
     values from nbl_theory.threshold.find_thresholds at Δ = 0.2)."""
     from nbl_sim.presentation.figures import tanh_phase
 
-    data = tanh_phase.compute(quick=True)
+    data = quick_figure(tanh_phase)  # shared with test_figures_theory
     c = data.table("boundary_continuation")
     assert np.max(np.abs(c["lambda_star"])) <= 1e-11
     crossings = []

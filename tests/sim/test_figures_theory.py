@@ -22,8 +22,8 @@ MU2_CRIT = (0.5768002067, 2.1432835032)
 
 
 @pytest.fixture(scope="module")
-def quick_data():
-    return {mod.ID: mod.compute(quick=True) for mod in MODULES}
+def quick_data(quick_figure):
+    return {mod.ID: quick_figure(mod) for mod in MODULES}
 
 
 def test_modules_registered():
