@@ -254,7 +254,7 @@ class Environment:
             raise NBLInputError(f"reward must be one of {REWARDS}, got {reward!r}")
         if not (isinstance(noise, (int, float)) and math.isfinite(noise) and noise >= 0):
             raise NBLInputError(f"noise half-width must be a finite number >= 0, got {noise!r}")
-        rng = np.random.default_rng(geometry_seed)
+        rng = np.random.default_rng(None if geometry_seed is None else _check_seed(geometry_seed))
         if isinstance(v_star, str) and v_star == "random":
             v = rng.standard_normal(d)
             v /= np.linalg.norm(v)

@@ -99,8 +99,12 @@ def parse_domain(domain) -> tuple:
             return sp.oo
         if s in {"-inf", "-oo", "-infinity"}:
             return -sp.oo
-        return exact_number(v)
+        try:
+            return exact_number(v)
+        except NBLInputError as exc:
+            raise NBLInputError(f"domain {domain_text!r}: {exc}") from None
 
+    domain_text = ",".join(str(v).strip() for v in domain)
     lo, hi = conv(lo_raw), conv(hi_raw)
     if not lo < hi:
         raise NBLInputError(f"domain ({lo}, {hi}) is empty: need lo < hi")

@@ -317,8 +317,10 @@ def load_dataset(name: str) -> EmpiricalLaw:
 def read_csv_matrix(path, what: str) -> np.ndarray:
     """A numeric matrix from a CSV file (a non-numeric first row is skipped as a header)."""
     p = Path(path)
-    if not p.is_file():
+    if not p.exists():
         raise NBLInputError(f"{what}: file not found: {path}")
+    if not p.is_file():
+        raise NBLInputError(f"{what}: {path} is not a regular file (give a CSV file)")
     rows = []
     try:
         with open(p, newline="") as fh:

@@ -30,7 +30,7 @@ from .limits import MAX_VALUES, bound, check_out_dir
 
 __all__ = ["add_link_args", "add_exec_args", "add_allow_large", "add_json", "link_source",
            "param_specs", "param_values", "combinations", "delta_spec", "check_sizes",
-           "check_exec", "executor", "executing", "cache_from_args", "whole", "real",
+           "check_exec", "executor", "executing", "cache_from_args", "whole", "seed", "real",
            "glue_values", "command_parser", "add_delta_arg", "finish_parser", "each_row"]
 
 
@@ -38,8 +38,22 @@ __all__ = ["add_link_args", "add_exec_args", "add_allow_large", "add_json", "lin
 def whole(text: str) -> int:
     """An integer option (one-line error)."""
     t = str(text).strip().replace("_", "")
-    if not t.lstrip("+-").isdigit() or len(t) > 19:
+    if not t.lstrip("+-").isascii() or not t.lstrip("+-").isdigit():
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    if len(t.lstrip("+-")) > 18:
+        raise argparse.ArgumentTypeError(f"{text!r} is too large (at most 18 digits)")
+    return int(t)
+
+
+SEED_MAX = 2**64 - 1
+
+
+def seed(text: str) -> int:
+    """A seed option: a whole number from 0 to 2**64 - 1 (one-line error)."""
+    t = str(text).strip().replace("_", "")
+    if not (t.lstrip("+").isascii() and t.lstrip("+").isdigit()) or int(t) > SEED_MAX:
+        raise argparse.ArgumentTypeError(
+            f"a seed is a whole number from 0 to 2**64 - 1, got {text!r}")
     return int(t)
 
 

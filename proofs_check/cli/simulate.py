@@ -68,10 +68,12 @@ def add_parser(sub):
     m.add_argument("--t0", type=opt.real, default=500.0, help="step offset t0 (default 500)")
     m.add_argument("--policy", choices=sorted(POLICY_CHOICES), default="nbl",
                    help="both = nbl + greedy-logistic; all adds the oracle (default nbl)")
-    m.add_argument("--seed", type=opt.whole, default=0, help="master seed (default 0)")
+    m.add_argument("--seed", type=opt.seed, default=0,
+                   help="master seed, 0 to 2**64 - 1 (default 0)")
     m.add_argument("--reward", choices=["bernoulli", "bounded"], default="bernoulli",
                    help="Bernoulli(g) rewards, or g + Uniform[-b, b] noise (default bernoulli)")
-    m.add_argument("--noise", type=opt.real, default=0.5, help="b for --reward bounded (0.5)")
+    m.add_argument("--noise", type=opt.real, default=None,
+                   help="b for --reward bounded (default 0.5)")
     m.add_argument("--random-geometry", action="store_true",
                    help="draw v* and theta at random from the seed (default v* = e1, theta ~ e2)")
     m.add_argument("--no-intercept", action="store_true",
@@ -88,6 +90,10 @@ def add_parser(sub):
 
 def _check_sizes(args) -> None:
     """Everything about sizes, before the toolkit is imported."""
+    if args.noise is not None and args.reward != "bounded":
+        raise UsageError("--noise is the half-width b of --reward bounded; Bernoulli rewards "
+                         "have no noise to set (add --reward bounded, or drop --noise)")
+    args.noise = 0.5 if args.noise is None else args.noise
     for name in ("n", "reps", "d"):
         if getattr(args, name) < 1:
             raise UsageError(f"--{name} must be a positive whole number, got "

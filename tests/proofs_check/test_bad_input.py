@@ -143,6 +143,15 @@ CASES = [
     ("simulate-angle-with-greedy", [*SIM, "--init-angle", "10", "--policy", "both"],
      "randomized initialization", ()),
     ("simulate-d-1", [*SIM, "--d", "1"], "d must be an integer >= 2", ()),
+    # found by a front-door probe: a negative seed was an internal error (numpy's ValueError)
+    ("simulate-seed-negative", [*SIM, "--seed", "-1"], "from 0 to 2**64 - 1", ()),
+    ("simulate-seed-2-64", [*SIM, "--seed", str(2**64)], "from 0 to 2**64 - 1", ()),
+    ("simulate-noise-without-bounded", [*SIM, "--noise", "0.3"], "--reward bounded", (HANG,)),
+    ("whole-too-long", [*SIM, "--n", "1" + "0" * 20], "too large", ()),
+    ("empirical-is-a-directory", [*SIM, "--contexts", "empirical:/tmp"], "not a regular file",
+     ()),
+    ("domain-nan", ["stability", "--potential", "cosh(m)", "--domain", "nan,1", "--delta", "1"],
+     "domain 'nan,1'", ()),
     # phase
     ("phase-two-100000-ranges", ["phase", "--family", "weighted-entropy", "--param",
                                  "rho=-0.9:0.9:100000", "--delta", "0.01:1.99:100000"],

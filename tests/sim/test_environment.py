@@ -352,6 +352,9 @@ def test_bad_input(kwargs, fragment):
 def test_bad_seed():
     with pytest.raises(NBLInputError, match="seed"):
         replication_seeds(-1, 3)
+    for bad in (-1, 1.5, True):  # the geometry seed too (it was numpy's ValueError)
+        with pytest.raises(NBLInputError, match="seed"):
+            Environment.build(TT, "1", 3, v_star="random", geometry_seed=bad)
 
 
 # ------------------------------------------------------------------ beyond the paper (issue 18)
