@@ -61,7 +61,11 @@ from nbl_theory.errors import NBLInputError
 __all__ = ["PASS", "CAVEAT", "DISCREPANCY", "FAIL", "SKIPPED", "STATUSES", "FINDINGS",
            "METHODS", "CONSEQUENCES", "Outcome", "Mutant", "MutantResult", "Claim",
            "ClaimResult", "Registry", "REGISTRY", "register", "register_not_checked",
-           "all_claims", "run_claims", "apply_mutant"]
+           "all_claims", "run_claims", "apply_mutant", "PENDING_DETAIL"]
+
+#: The detail of a claim that an interrupted (or still running) ``nbl check`` did not finish:
+#: it is reported SKIPPED with this reason (proofs_check.runner), and the report says so first.
+PENDING_DETAIL = "not run: the check was interrupted before this claim finished"
 
 #: The five statuses of a claim (module docstring): ``PASS``, ``CAVEAT``, ``DISCREPANCY``,
 #: ``FAIL``, ``SKIPPED``.

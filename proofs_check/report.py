@@ -58,7 +58,7 @@ import textwrap
 from collections import Counter
 from pathlib import Path
 
-from .registry import CONSEQUENCES, FAIL, FINDINGS, SKIPPED, STATUSES
+from .registry import CONSEQUENCES, FAIL, FINDINGS, PENDING_DETAIL, SKIPPED, STATUSES
 
 __all__ = ["write_report", "render_markdown", "summary_line", "summary_counts",
            "toolkit_version", "record", "load_records", "infer_quick", "quick_versions",
@@ -444,6 +444,12 @@ def render_markdown(results, quick: bool | None = None, version: str = "unknown"
         mode = "**Mode: full** (`nbl check`): every claim was run at full strength."
     lines = ["# Verification of “Elicitation and Decision Geometry in Single-Index Bandits”", "",
              f"**{summary_line(results)}**", ""]
+    n_pending = sum(1 for r in results if r.status == SKIPPED and r.detail == PENDING_DETAIL)
+    if n_pending:
+        lines += _wrap(f"**Incomplete: {n_pending} of {len(results)} claims did not run** — the "
+                       "check was interrupted (or is still running) before they finished; they "
+                       "are listed as SKIPPED with that reason. Run the same `nbl check` again: "
+                       "the claims that finished come from the cache.", "") + [""]
     lines += _wrap(mode, "") + [""]
     lines += [f"nbl {version} · {date} · Python {platform.python_version()}", ""]
     lines += _wrap("Statuses: PASS (confirmed within the stated tolerance); CAVEAT (confirmed, "

@@ -49,7 +49,7 @@ from nbl_sim.execution import WINDOW_PER_WORKER, SerialExecutor, TaskError, make
 from nbl_sim.sweep import ChunkCache
 from nbl_theory.errors import NBLInputError
 
-from .registry import FAIL, SKIPPED, ClaimResult, Outcome
+from .registry import FAIL, PENDING_DETAIL, SKIPPED, ClaimResult, Outcome
 from .runner_keys import claim_keys, load_timings, save_timings
 from .runner_tasks import (
     DEFAULT_REGISTRY,
@@ -70,8 +70,6 @@ __all__ = ["run_claims_parallel", "run_claim_task", "claims_cache", "write_parti
            "ReplayExecutor",
            "PENDING_DETAIL", "CLAIMS_NAMESPACE", "DEFAULT_REGISTRY"]
 
-#: The reason given for a claim not yet finished in a partial report.
-PENDING_DETAIL = "not run: the check was interrupted before this claim finished"
 #: The cache namespace of claim results (and of the run-time history).
 CLAIMS_NAMESPACE = "claims"
 _UNKNOWN_SLOW, _UNKNOWN_QUICK = 60.0, 1.0      # CPU-second guesses for claims never timed

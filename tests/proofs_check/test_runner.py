@@ -483,6 +483,9 @@ def test_interrupted_run_leaves_a_partial_report_and_resumes(tmp_path, cache):
     assert all(r["status"] == SKIPPED for r in pending)
     md = (out / "verification.md").read_text()
     assert "not run: the check was interrupted" in md and all(r["id"] in md for r in pending)
+    # and its headline says so, before anything else (a probe found it only in each reason)
+    head = md.split("## ")[0]
+    assert f"**Incomplete: {len(pending)} of {len(GOOD)} claims did not run**" in head
     assert not list(out.glob(".verification-*"))          # no temporary left behind
     seen = []
     resumed = run_claims_parallel(GOOD, executor=SerialExecutor(), cache=cache, registry=REG,
@@ -494,6 +497,7 @@ def test_interrupted_run_leaves_a_partial_report_and_resumes(tmp_path, cache):
     final = _records(out)
     assert [r for r in final if r["id"] in done_before] == \
         [r for r in partial if r["id"] in done_before]
+    assert "Incomplete" not in (out / "verification.md").read_text()
     assert _view(resumed) == _view(TEST_REGISTRY.run_claims(ids=GOOD))
     run_claims_parallel(GOOD, executor=SerialExecutor(), cache=cache, registry=REG,
                         out_dir=out)
