@@ -22,10 +22,11 @@ Global options (anywhere on the line): ``--debug`` (tracebacks of internal error
 ``--quiet`` (no progress display).
 
 Exit status: 0 success; 1 an internal failure (one line ``nbl: internal error: ...``; ``--debug``
-shows the traceback); 2 bad input (one line ``nbl: error: ...`` on stderr, before any work and
-with nothing written — argparse errors included, with "did you mean" for misspelt subcommands,
-options, families, functions and parameters); 3 finished with some failed cells (``phase``,
-``study``: the rest is reported); 130 interrupted (Ctrl-C, or SIGTERM, which ``main`` turns into
+shows the traceback), and for ``check`` also a claim that FAILed (the report says which); 2 bad
+input (one line ``nbl: error: ...`` on stderr, before any work and with nothing written —
+argparse errors included, with "did you mean" for misspelt subcommands, options, families,
+functions and parameters); 3 finished with some failed cells (``phase``, ``study``: the rest is
+reported); 130 interrupted (Ctrl-C, or SIGTERM, which ``main`` turns into
 the same KeyboardInterrupt; worker processes are ended by :mod:`nbl_sim.execution`).
 
 One module per subcommand holds its parser (``add_parser``) and its dispatch (``run``);
@@ -94,7 +95,8 @@ def build_parser() -> NBLParser:
         description="Natural Boundary Learning toolkit: decision stability of single-index "
         "bandit links (paper: 'Elicitation and Decision Geometry in Single-Index Bandits').",
         epilog="global options may also follow the subcommand. Exit status: 0 ok, 1 internal "
-        "error, 2 bad input, 3 some cells failed, 130 interrupted.",
+        "error (for check: also some claim FAILed), 2 bad input, 3 some cells failed, 130 "
+        "interrupted.",
     )
     p.add_argument("--version", action="version", version=f"nbl {version()}")
     p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
