@@ -1,4 +1,5 @@
-"""The three precision tiers of nbl_theory.stability agree on the paper's six named links.
+"""The three precision tiers of nbl_theory.stability agree on the paper's six named links; the
+float64 tier survives nodes where numpy's formulas overflow.
 
 Moved here from the claim registry (formerly the claims ``tiers-agree-<key>``): it compares the
 toolkit with itself, so it is a test of the toolkit, not a check of the paper.
@@ -7,6 +8,8 @@ toolkit with itself, so it is a test of the toolkit, not a check of the paper.
 import mpmath
 import pytest
 
+from nbl_theory.gaussian import FloatRangeError, moments_float
+from nbl_theory.link_source import LinkSource
 from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
 from nbl_theory.stability import stability
 
@@ -48,3 +51,30 @@ def test_tiers_check_detects_a_wrong_tier():
         err = mpmath.mpf(f.errors["lambda_star"]) + m50.errors["lambda_star"]
         scale = abs(mpmath.mpf(f.values["mu_star"])) * mpmath.mpf(REFERENCE_DELTA)
         assert abs(lam_f - m50.values["lambda_star"]) > err + mpmath.mpf("1e-15") * scale
+
+
+def test_float64_tier_evaluates_overflowing_nodes_in_mpmath():
+    """sigmoid(1000 z): numpy's formulas for g', g'' overflow (inf/inf) at some chart nodes, where
+    the true values underflow to 0. The float64 tier used to give up there and fall back to the
+    mpmath tier (36 s on the command line); it now evaluates those nodes in mpmath
+    (nbl_theory.gaussian._chart_float) and stays float64 (~4 s).
+
+    Reference λ* (= μ* at Δ = 1, m2 = 0 by symmetry): 0.199470812084975898165110714859, printed
+    by ``nbl stability --link 'sigmoid(1e3*z)' --delta 1`` at commit 02f7bc3, i.e. by the mpmath
+    tier at 30 digits that the float64 tier fell back to. Tolerance: the float64 error estimate
+    plus 1e-15 of the value (float64 rounding of the sum)."""
+    link = LinkSource.expression("sigmoid(1e3*z)").link()
+    r = stability(link, "1", auto_raise=False)
+    assert r.tier == "float64" and not r.notes
+    ref = mpmath.mpf("0.199470812084975898165110714859")
+    assert abs(mpmath.mpf(r.values["lambda_star"]) - ref) <= \
+        mpmath.mpf(r.errors["lambda_star"]) + mpmath.mpf("1e-15") * ref
+    assert r.sign == "stable"
+
+
+def test_float64_tier_still_gives_up_past_float64s_range():
+    # 1e300 e^{2z} exceeds float64's range for z > ~9.9 (inside the window |z| <= 10) in mpmath
+    # too: the float64 tier refuses
+    link = LinkSource.expression("1e300*exp(2*z)").link()
+    with pytest.raises(FloatRangeError):
+        moments_float(link, 1.0)
