@@ -243,11 +243,21 @@ class ProcessExecutor(Executor):
         it races the interpreter's exit hook of concurrent.futures (Python < 3.12), which may
         then write to the wake-up pipe the thread is closing and print "Exception ignored ...
         OSError: [Errno 9] Bad file descriptor" after the one-line interruption message."""
+        manager = getattr(pool, "_executor_manager_thread", None)  # (shutdown forgets it)
         pool.shutdown(wait=False, cancel_futures=True)
         _terminate_children([p for p in multiprocessing.active_children() if p not in before])
-        manager = getattr(pool, "_executor_manager_thread", None)
         if manager is not None and manager is not threading.current_thread():
             manager.join(_KILL_WAIT)
+
+    @classmethod
+    def _shutdown(cls, pool, before) -> None:
+        """``pool.shutdown(wait=True)`` at the end of a run; interrupted meanwhile, the pool is
+        aborted (:meth:`_abort`) before the interruption goes on."""
+        try:
+            pool.shutdown(wait=True)
+        except BaseException:
+            cls._abort(pool, before)
+            raise
 
     def run(self, fn, tasks: Iterable):
         """Yield ``(i, result)`` as tasks finish, ``i`` the task's position in ``tasks``.
@@ -307,7 +317,7 @@ class ProcessExecutor(Executor):
         except BaseException:             # KeyboardInterrupt, SIGTERM, GeneratorExit, ...
             self._abort(ex, before)
             raise
-        ex.shutdown(wait=True)
+        self._shutdown(ex, before)
         if not broken:
             return
         started = set(pending)            # every unfinished task may have been the one
@@ -340,7 +350,7 @@ class ProcessExecutor(Executor):
             except BaseException:
                 self._abort(ex, before)
                 raise
-            ex.shutdown(wait=True)
+            self._shutdown(ex, before)
 
     def describe(self) -> str:
         return f"local process pool ({self.workers} workers)"

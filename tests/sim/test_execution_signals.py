@@ -8,6 +8,7 @@ first version ignored SIGINT (SIG_IGN) in that window, which discarded such a Ct
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import time
@@ -51,3 +52,27 @@ def test_workers_start_with_sigint_blocked_or_ignored():
 
 def _mask_task(_):
     return _blocked_signals()
+
+
+def _sleep_task(seconds):
+    time.sleep(seconds)
+    return seconds
+
+
+def test_an_aborted_pool_leaves_no_management_thread_behind():
+    # _abort must wait for the pool's management thread: left running, it races the exit hook
+    # of concurrent.futures (Python < 3.12), which then prints "Exception ignored ... OSError:
+    # [Errno 9] Bad file descriptor" after "nbl: interrupted" (the slow Ctrl-C test caught it
+    # once in twenty). The first version looked the thread up after shutdown(), which forgets
+    # it, and so never waited.
+    ex = execution.ProcessExecutor(workers=2)
+    pool, before = ex._pool(2, multiprocessing.get_context("spawn"))
+    futures = [pool.submit(_sleep_task, 30.0) for _ in range(2)]
+    manager = pool._executor_manager_thread
+    deadline = time.monotonic() + 60
+    while sum(p.is_alive() for p in (pool._processes or {}).values()) < 2:
+        assert time.monotonic() < deadline, "the workers did not start"
+        time.sleep(0.05)
+    ex._abort(pool, before)
+    assert not manager.is_alive()
+    assert all(f.done() for f in futures)
