@@ -155,7 +155,15 @@ def _env(**extra) -> dict:
     return env
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+#: Examples whose quick run is a slow test (6–10 s each: a simulation, a family scan, a Dask
+#: cluster); the first and the checking-the-paper one stay in the default suite, and the slow
+#: suite's docs build runs them all again.
+_SLOW_EXAMPLES = {"plot_2_family_of_links", "plot_3_what_nbl_does", "plot_5_scaling_out"}
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(p, marks=pytest.mark.slow) if p.stem in _SLOW_EXAMPLES else p for p in EXAMPLES
+], ids=[p.stem for p in EXAMPLES])
 def test_example_runs_quick(path, tmp_path):
     """Each example runs as a plain script in its quick form (its output is not checked here:
     every example prints what it computed and the build below renders it)."""
