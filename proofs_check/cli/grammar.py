@@ -110,7 +110,8 @@ def parse_spec(text, option: str, default_n: int | None = None) -> Spec:
             n = default_n
         else:
             if not _N.fullmatch(parts[2]) or int(parts[2]) < 1:
-                too_long = parts[2].isascii() and parts[2].isdigit() and int(parts[2]) >= 1
+                too_long = (parts[2].isascii() and parts[2].isdigit()  # (no int(): any length)
+                            and parts[2].strip("0") != "")
                 raise UsageError(f"{option}: the N of LO:HI:N must be a positive whole "
                                  f"number{' of at most 12 digits' if too_long else ''}, got "
                                  f"{parts[2]!r}")

@@ -35,10 +35,18 @@ __all__ = ["add_link_args", "add_exec_args", "add_allow_large", "add_json", "lin
 
 
 # ---------------------------------------------------------------------- argument types
+def _digit_text(text, signs: str) -> str | None:
+    """``text`` without spaces and ``_`` if it is ASCII digits after any of ``signs``, else
+    None (the check of :func:`whole` and :func:`seed`)."""
+    t = str(text).strip().replace("_", "")
+    digits = t.lstrip(signs)
+    return t if digits.isascii() and digits.isdigit() else None
+
+
 def whole(text: str) -> int:
     """An integer option (one-line error)."""
-    t = str(text).strip().replace("_", "")
-    if not t.lstrip("+-").isascii() or not t.lstrip("+-").isdigit():
+    t = _digit_text(text, "+-")
+    if t is None:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
     if len(t.lstrip("+-")) > 18:
         raise argparse.ArgumentTypeError(f"{text!r} is too large (at most 18 digits)")
@@ -50,8 +58,8 @@ SEED_MAX = 2**64 - 1
 
 def seed(text: str) -> int:
     """A seed option: a whole number from 0 to 2**64 - 1 (one-line error)."""
-    t = str(text).strip().replace("_", "")
-    if not (t.lstrip("+").isascii() and t.lstrip("+").isdigit()) or int(t) > SEED_MAX:
+    t = _digit_text(text, "+")
+    if t is None or len(t.lstrip("+")) > len(str(SEED_MAX)) or int(t) > SEED_MAX:
         raise argparse.ArgumentTypeError(
             f"a seed is a whole number from 0 to 2**64 - 1, got {text!r}")
     return int(t)

@@ -148,6 +148,10 @@ CASES = [
     ("simulate-seed-2-64", [*SIM, "--seed", str(2**64)], "from 0 to 2**64 - 1", ()),
     ("simulate-noise-without-bounded", [*SIM, "--noise", "0.3"], "--reward bounded", (HANG,)),
     ("whole-too-long", [*SIM, "--n", "1" + "0" * 20], "too large", ()),
+    # past Python's 4,300-digit int() limit: no int() of the text before its length is checked
+    ("grid-n-5000-digits", ["stability", "--family", "weighted-entropy", "--param",
+                            "rho=0.1:0.3:" + "9" * 5000, "--delta", "1"], "at most 12 digits", ()),
+    ("simulate-seed-5000-digits", [*SIM, "--seed", "9" * 5000], "from 0 to 2**64 - 1", ()),
     ("empirical-is-a-directory", [*SIM, "--contexts", "empirical:/tmp"], "not a regular file",
      ()),
     ("domain-nan", ["stability", "--potential", "cosh(m)", "--domain", "nan,1", "--delta", "1"],
