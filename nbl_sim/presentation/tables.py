@@ -9,6 +9,7 @@ Full digits are in the commands' ``--json`` output; tables shorten long decimals
 from __future__ import annotations
 
 import io
+import math
 
 import mpmath
 from rich import box
@@ -62,7 +63,10 @@ def clip(x, n: int = 48) -> str:
     return s if len(s) <= n else s[: n - 1] + "~"
 
 
-def _band(mean: float, se: float, fmt: str) -> str:
+def _band(mean: float, se: float | None, fmt: str) -> str:
+    """``mean +- 1.96 se``; ``mean +- n/a`` where the SE is undefined (one replication)."""
+    if se is None or not math.isfinite(se):
+        return f"{mean:{fmt}} +- n/a"
     return f"{mean:{fmt}} +- {1.96 * se:{fmt}}"
 
 

@@ -214,6 +214,14 @@ def test_simulate_bad_input(capsys, argv, fragment):
     assert code == 2 and fragment in err and out == ""
 
 
+def test_simulate_one_replication(capsys):
+    # one replication has no standard error: the table says n/a (it was an internal error)
+    code, out, err = run(capsys, "simulate", "--family", "logistic", "--delta", "1", "--n", "50",
+                         "--reps", "1")
+    assert code == 0, err
+    assert "+- n/a" in out
+
+
 def test_simulate_bounded_rewards_for_an_unbounded_link(capsys):
     code, out, _ = run(capsys, "simulate", "--link", "z", "--delta", "1", "--n", "300",
                        "--reps", "3", "--reward", "bounded", "--noise", "0.2", "--json")
