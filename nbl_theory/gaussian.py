@@ -24,11 +24,13 @@ mpmath: the same trapezoid rule on the chart at ``dps + 10`` working digits, ove
 L² = 2(dps + 10) ln 10 (widened the same way for fast-growing links), halving until two sums
 agree to 10^-(dps+5) of the L¹ norm (see :func:`moments_mpmath`).
 
-A float64 chart node whose value overflows in numpy's evaluation of the link's formula — e.g.
-g' = k e^{−kz}/(1 + e^{−kz})² of ``sigmoid(k*z)`` at kz < −709, where the true value underflows
-to 0 — is evaluated again in mpmath at :data:`NODE_DPS` digits and rounded to float64
-(:func:`_chart_float`); only a node that is not finite there either makes the float64 tier
-give up (:class:`FloatRangeError`).
+A float64 value of an expression link that overflows in numpy's formula although the true value
+is finite — e.g. g' = k e^{−kz}/(1 + e^{−kz})² of ``sigmoid(k*z)`` at kz < −709 — is evaluated
+again in Arb and rounded (:class:`nbl_theory.link_numeric.ExpressionFunction`), at every such
+node: the quadrature lifts that evaluator's per-call bound
+(:func:`nbl_theory.link_numeric.patch_limit`), since its own bound on the nodes
+(``FLOAT.start`` · 2^``max_levels``) bounds the work. Only a value that is not finite in Arb
+either makes the float64 tier give up (:class:`FloatRangeError`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import mpmath
 import numpy as np
 from scipy.special import ndtr
 
+from .link_numeric import patch_limit
 from .numeric import FLOAT, MpContext, halving_trapezoid
 
 __all__ = ["MOMENTS", "moments_float", "moments_mpmath", "Moment", "FloatRangeError"]
@@ -82,39 +85,9 @@ def _scale(delta: float) -> float:
     return math.sqrt(1.0 - delta * delta / 4.0)
 
 
-#: Working digits of a float64 chart node evaluated again in mpmath (:func:`_chart_float`): the
-#: node's formula may lose digits to cancellation, 40 leave float64's 16 exact in all but
-#: pathological cases.
-NODE_DPS = 40
-
-
-def _chart_float(link, t, group):
-    """``link.chart_numpy(t, group)`` as float64 arrays, with every node where a value is not
-    finite evaluated again by ``link.chart_mpmath`` at :data:`NODE_DPS` digits and rounded to
-    float64 (a value past float64's range stays ±inf; a node mpmath cannot evaluate stays nan)."""
-    parts = [None if v is None else np.asarray(v, dtype=float) for v in link.chart_numpy(t, group)]
-    bad = np.zeros(np.shape(t), dtype=bool)
-    for v in parts:
-        if v is not None:
-            bad |= ~np.isfinite(v)
-    if not bad.any():
-        return parts
-    parts = [None if v is None else np.array(v, dtype=float) for v in parts]  # own copies
-    tt = np.asarray(t, dtype=float)
-    with mpmath.workdps(NODE_DPS):
-        for i in np.flatnonzero(bad):
-            try:
-                exact = link.chart_mpmath(mpmath.mpf(float(tt[i])))
-            except (ArithmeticError, ValueError, TypeError):
-                continue
-            for v, e in zip(parts, exact):
-                if v is not None:
-                    v[i] = float(e) if e is not None and mpmath.isfinite(e) else math.nan
-    return parts
-
-
 def _integrands_float(link, t, delta, s, group):
-    z, w0, w1, w2 = _chart_float(link, t, group)
+    z, w0, w1, w2 = link.chart_numpy(t, group)
+    z = np.asarray(z, dtype=float)
     if group == 1:
         phi = np.exp(-0.5 * z * z) / _SQRT2PI
         c = delta / (2.0 * s)
@@ -132,7 +105,15 @@ def _require_finite(link, vals):
 
 def moments_float(link, delta: float, rel_tol: float = 1e-13, max_levels: int = 14) -> dict:
     """μ_g, μ*, m0, m2 in float64 with error estimates (see module docstring)."""
-    delta = float(delta)
+    with patch_limit(_NO_PATCH_LIMIT):  # every overflowing node in Arb (module docstring)
+        return _moments_float(link, float(delta), rel_tol, max_levels)
+
+
+#: The per-call bound of Arb re-evaluations inside the quadrature: none beyond its node count.
+_NO_PATCH_LIMIT = 2**62
+
+
+def _moments_float(link, delta: float, rel_tol: float, max_levels: int) -> dict:
     s = _scale(delta)
     out = {}
     for group, sigma in ((1, 1.0), (2, s)):

@@ -6,6 +6,9 @@ See :mod:`nbl_theory.links` for the charts' role in integration.
 
 from __future__ import annotations
 
+import contextvars
+from contextlib import contextmanager
+
 import mpmath
 import numpy as np
 import scipy.special
@@ -16,11 +19,26 @@ from .arb_eval import arb_precision, compile_acb, to_fmpq
 from .errors import NBLInputError
 
 __all__ = ["lambdify_numpy", "lambdify_mpmath", "ExpressionFunction", "float_like",
-           "domain_map_numpy", "domain_map_mpmath", "mp_exact", "bracket_t"]
+           "domain_map_numpy", "domain_map_mpmath", "mp_exact", "bracket_t", "patch_limit"]
 
 _NUMPY_MODULES = [{"erf": scipy.special.erf, "erfc": scipy.special.erfc}, "numpy"]
-#: At most this many non-finite float64 values of one call are re-evaluated with Arb.
+#: At most this many non-finite float64 values of one call are re-evaluated with Arb (a bound
+#: on the work of one call; :func:`patch_limit` sets another for a block of code).
 _MAX_PATCH = 20_000
+_PATCH_LIMIT: contextvars.ContextVar = contextvars.ContextVar("nbl_patch_limit", default=None)
+
+
+@contextmanager
+def patch_limit(n: int):
+    """Within the block (this thread or task), a call of an :class:`ExpressionFunction`
+    re-evaluates up to ``n`` non-finite values instead of :data:`_MAX_PATCH`: for a caller whose
+    own bound on the points it evaluates already bounds the work (the float64 quadrature of
+    :func:`nbl_theory.gaussian.moments_float`)."""
+    token = _PATCH_LIMIT.set(int(n))
+    try:
+        yield
+    finally:
+        _PATCH_LIMIT.reset(token)
 
 
 def lambdify_numpy(expr, var):
@@ -58,8 +76,8 @@ class ExpressionFunction:
     overflow in an intermediate, e.g. e^{1000}/(1 + e^{1000})² in g' of sigmoid(100 z) at
     z = −10 -- are re-evaluated in Arb ball arithmetic at the same (exact) point, at 64, 128 or
     256 bits until the ball has 53 correct bits, and rounded to float64 (up to
-    :data:`_MAX_PATCH` points a call). Where every value is finite the lambdified result is
-    returned unchanged, bit for bit.
+    :data:`_MAX_PATCH` points a call, or the bound of :func:`patch_limit`). Where every value
+    is finite the lambdified result is returned unchanged, bit for bit.
     """
 
     def __init__(self, expr, var):
@@ -80,7 +98,8 @@ class ExpressionFunction:
             arr = np.where(arr.imag == 0, arr.real, np.nan)
         arr = np.array(np.broadcast_to(arr, np.shape(x)), dtype=float)
         bad = np.flatnonzero(~np.isfinite(arr))
-        if bad.size == 0 or bad.size > _MAX_PATCH:
+        limit = _PATCH_LIMIT.get()
+        if bad.size == 0 or bad.size > (_MAX_PATCH if limit is None else limit):
             return arr
         xs = np.broadcast_to(np.asarray(x, dtype=float), arr.shape).ravel()
         flat = arr.reshape(-1)

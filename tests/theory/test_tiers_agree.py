@@ -6,9 +6,11 @@ toolkit with itself, so it is a test of the toolkit, not a check of the paper.
 """
 
 import mpmath
+import numpy as np
 import pytest
 
 from nbl_theory.gaussian import FloatRangeError, moments_float
+from nbl_theory.link_numeric import patch_limit
 from nbl_theory.link_source import LinkSource
 from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
 from nbl_theory.stability import stability
@@ -53,11 +55,12 @@ def test_tiers_check_detects_a_wrong_tier():
         assert abs(lam_f - m50.values["lambda_star"]) > err + mpmath.mpf("1e-15") * scale
 
 
-def test_float64_tier_evaluates_overflowing_nodes_in_mpmath():
-    """sigmoid(1000 z): numpy's formulas for g', g'' overflow (inf/inf) at some chart nodes, where
-    the true values underflow to 0. The float64 tier used to give up there and fall back to the
-    mpmath tier (36 s on the command line); it now evaluates those nodes in mpmath
-    (nbl_theory.gaussian._chart_float) and stays float64 (~4 s).
+def test_float64_tier_evaluates_every_overflowing_node_in_arb():
+    """sigmoid(1000 z): numpy's formulas for g', g'' overflow (inf/inf) at chart nodes where the
+    true values underflow to 0. ExpressionFunction re-evaluates such values in Arb, but at most
+    20,000 a call, and the quadrature's deeper levels have more: the float64 tier used to give
+    up there and fall back to the mpmath tier (36 s on the command line). The quadrature now
+    lifts that per-call bound (nbl_theory.link_numeric.patch_limit) and stays float64 (~1 s).
 
     Reference λ* (= μ* at Δ = 1, m2 = 0 by symmetry): 0.199470812084975898165110714859, printed
     by ``nbl stability --link 'sigmoid(1e3*z)' --delta 1`` at commit 02f7bc3, i.e. by the mpmath
@@ -78,3 +81,13 @@ def test_float64_tier_still_gives_up_past_float64s_range():
     link = LinkSource.expression("1e300*exp(2*z)").link()
     with pytest.raises(FloatRangeError):
         moments_float(link, 1.0)
+
+
+def test_patch_limit_holds_only_inside_its_block():
+    # outside the quadrature ExpressionFunction keeps its per-call bound (20,000 Arb values)
+    g1 = LinkSource.expression("sigmoid(1e3*z)").link()._np["g1"]
+    z = np.full(25_000, -10.0)  # every value overflows in numpy (the true one is ~1e-4340)
+    assert np.isnan(g1(z)).all()
+    with patch_limit(len(z)):
+        assert np.array_equal(g1(z), np.zeros_like(z))
+    assert np.isnan(g1(z)).all()
