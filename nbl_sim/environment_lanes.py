@@ -67,7 +67,7 @@ from .llvm_ops import (
 )
 from .pcg64 import MULT_HI, MULT_LO, ki_double, normal_after, state_of, wi_double
 
-__all__ = ["index_rows", "normal_lanes", "reward_lanes", "lanes_agree"]
+__all__ = ["index_rows", "normal_lanes", "ziggurat_lanes", "reward_lanes", "lanes_agree"]
 
 @intrinsic
 def index_rows(typingctx, X, beta, v_star, z, optimal):
@@ -344,13 +344,29 @@ def reward_lanes(states, g_addresses, means, Y, r0, bernoulli, noise, rounding):
 
 
 # ---------------------------------------------------------------------- the context lanes
-def _after(r, s_hi, s_lo, c_hi, c_lo):
-    return normal_after(r, s_hi, s_lo, c_hi, c_lo)
+def ziggurat_lanes(step, after, carried: int, rows: int = 4):
+    """The context pass over a stream kind: an intrinsic ``(states, X, r0, ki, wi)`` drawing
+    ``standard_normal(out=X[r0 + b])`` of eight streams as lanes, by numpy's ziggurat (module
+    docstring).
 
+    ``states`` is (rows, 8) uint64; its first ``carried`` rows change as the streams advance (and
+    are written back), the rest are constants. ``step(builder, carried, constants)`` emits one
+    step of the eight streams: (the <8 x i64> words, the new carried rows). ``after`` is the
+    numba function ``(r, *carried, *constants) -> (x, *new carried)`` finishing, for one
+    stream, a draw whose first word r failed the fast test. (Built for numpy's PCG64 here, and
+    for other bit generators by benchmarks/bench_normal_samplers.py.)"""
+    ret = types.Tuple((types.float64,) + (types.uint64,) * carried)
+    after_sig = ret(*(types.uint64,) * (1 + rows))
 
-@intrinsic
-def _normal_lanes(typingctx, states, X, r0, ki, wi):
-    sig = types.void(states, X, types.intp, ki, wi)
+    if rows != 4:  # numpy's PCG64 and SFC64 both keep four words (compile_internal: no *args)
+        raise ValueError("ziggurat_lanes: streams of four uint64 words only")
+
+    def finish(r, w0, w1, w2, w3):
+        return after(r, w0, w1, w2, w3)
+
+    @intrinsic
+    def lanes(typingctx, states, X, r0, ki, wi):
+        return types.void(states, X, types.intp, ki, wi), codegen
 
     def codegen(context, builder, signature, args):
         sa, xa, ka, wa = (context.make_array(signature.args[k])(context, builder, args[k])
@@ -361,8 +377,10 @@ def _normal_lanes(typingctx, states, X, r0, ki, wi):
             return builder.inttoptr(addr, ty.as_pointer())
 
         s_base, s_stride = builder.ptrtoint(sa.data, I64), builder.extract_value(sa.strides, 0)
-        rows = [ptr(builder.add(s_base, builder.mul(i64(k), s_stride)), VI) for k in range(4)]
-        s_hi0, s_lo0, c_hi, c_lo = (builder.load(p, align=8) for p in rows)
+        rows_at = [ptr(builder.add(s_base, builder.mul(i64(k), s_stride)), VI)
+                   for k in range(rows)]
+        loaded = [builder.load(p, align=8) for p in rows_at]
+        start, consts = loaded[:carried], loaded[carried:]
         x_base, x_stride = builder.ptrtoint(xa.data, I64), builder.extract_value(xa.strides, 0)
         count = builder.mul(builder.extract_value(xa.shape, 1), builder.extract_value(xa.shape, 2))
         x_rep = [builder.add(x_base, builder.mul(builder.add(r0, i64(b)), x_stride))
@@ -374,11 +392,12 @@ def _normal_lanes(typingctx, states, X, r0, ki, wi):
         builder.cbranch(builder.icmp_signed("<", i64(0), count), loop, done)
 
         builder.position_at_end(loop)  # ---- one word per stream, numpy's fast test
-        i, s_hi, s_lo = builder.phi(I64), builder.phi(VI), builder.phi(VI)
+        i = builder.phi(I64)
+        state = [builder.phi(VI) for _ in range(carried)]
         i.add_incoming(i64(0), entry)
-        s_hi.add_incoming(s_hi0, entry)
-        s_lo.add_incoming(s_lo0, entry)
-        word, new_hi, new_lo = _pcg64_step(builder, s_hi, s_lo, c_hi, c_lo)
+        for p, v in zip(state, start):
+            p.add_incoming(v, entry)
+        word, new = step(builder, state, consts)
         idx = builder.and_(word, splat_i64(0xFF))
         r = builder.lshr(word, splat_i64(8))
         rabs = builder.and_(builder.lshr(r, splat_i64(1)), splat_i64(0x000FFFFFFFFFFFFF))
@@ -397,16 +416,15 @@ def _normal_lanes(typingctx, states, X, r0, ki, wi):
         builder.cbranch(every, store, fix)
 
         builder.position_at_end(fix)  # ---- a lane that failed it: numpy's rest of the draw
-        after = types.Tuple((types.float64, types.uint64, types.uint64))(*(types.uint64,) * 5)
-        cur = (x, new_hi, new_lo)
+        cur = (x, *new)
         for b in range(LANES):
             at_b = lane(b)
             slow, nxt = (fn.append_basic_block(f"normal_lanes.{p}{b}") for p in ("slow", "next"))
             here = builder.block
             builder.cbranch(builder.extract_element(fast, at_b), nxt, slow)
             builder.position_at_end(slow)
-            res = context.compile_internal(builder, _after, after, [
-                builder.extract_element(v, at_b) for v in (word, new_hi, new_lo, c_hi, c_lo)])
+            res = context.compile_internal(builder, finish, after_sig, [
+                builder.extract_element(v, at_b) for v in (word, *new, *consts)])
             redone = tuple(builder.insert_element(v, builder.extract_value(res, k), at_b)
                            for k, v in enumerate(cur))
             slow_end = builder.block
@@ -421,27 +439,35 @@ def _normal_lanes(typingctx, states, X, r0, ki, wi):
         builder.branch(store)
 
         builder.position_at_end(store)  # ---- X[r0 + b].flat[i] = x_b
-        fx, fh, fl = (builder.phi(v.type) for v in cur)
-        for p, u, v in zip((fx, fh, fl), (x, new_hi, new_lo), cur):
+        fin = tuple(builder.phi(v.type) for v in cur)
+        for p, u, v in zip(fin, (x, *new), cur):
             p.add_incoming(u, loop_end)
             p.add_incoming(v, fix_end)
-        store_lanes(builder, fx, x_rep, builder.mul(i, i64(8)))
+        store_lanes(builder, fin[0], x_rep, builder.mul(i, i64(8)))
         i_next = builder.add(i, i64(1))
         i.add_incoming(i_next, store)
-        s_hi.add_incoming(fh, store)
-        s_lo.add_incoming(fl, store)
+        for p, v in zip(state, fin[1:]):
+            p.add_incoming(v, store)
         builder.cbranch(builder.icmp_signed("<", i_next, count), loop, done)
 
         builder.position_at_end(done)
-        e_hi, e_lo = builder.phi(VI), builder.phi(VI)
-        for src, (u, v) in ((entry, (s_hi0, s_lo0)), (store, (fh, fl))):
-            e_hi.add_incoming(u, src)
-            e_lo.add_incoming(v, src)
-        builder.store(e_hi, rows[0], align=8)
-        builder.store(e_lo, rows[1], align=8)
+        ends = [builder.phi(VI) for _ in range(carried)]
+        for end, u, v in zip(ends, start, fin[1:]):
+            end.add_incoming(u, entry)
+            end.add_incoming(v, store)
+        for end, row in zip(ends, rows_at):
+            builder.store(end, row, align=8)
         return context.get_dummy_value()
 
-    return sig, codegen
+    return lanes
+
+
+def _pcg64_words(builder, carried, consts):
+    word, new_hi, new_lo = _pcg64_step(builder, *carried, *consts)
+    return word, [new_hi, new_lo]
+
+
+_normal_lanes = ziggurat_lanes(_pcg64_words, normal_after, carried=2)
 
 
 @numba.njit(cache=True, nogil=True)

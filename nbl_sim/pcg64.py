@@ -50,8 +50,8 @@ except ImportError:  # pragma: no cover - a numba without them: the self-check f
     ziggurat_nor_r = ziggurat_nor_inv_r = 0.0
     _TABLES = False
 
-__all__ = ["MULTIPLIER", "MULT_HI", "MULT_LO", "next_word", "as_double", "state_words",
-           "state_ints", "state_of", "set_state", "fill_doubles", "fill_normals",
+__all__ = ["MULTIPLIER", "MULT_HI", "MULT_LO", "next_word", "as_double", "ziggurat_candidate",
+           "state_words", "state_ints", "state_of", "set_state", "fill_doubles", "fill_normals",
            "compiled_pcg_agrees"]
 
 #: PCG_DEFAULT_MULTIPLIER_128 of numpy's pcg64.h
@@ -77,7 +77,7 @@ def as_double(word):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _candidate(r):
+def ziggurat_candidate(r):
     """A ziggurat draw's layer, |x| bits and signed candidate x from its 64-bit word r."""
     idx = r & np.uint64(0xff)
     r >>= np.uint64(8)
@@ -115,7 +115,7 @@ def _normal(s_hi, s_lo, c_hi, c_lo):
     """numpy's ``random_standard_normal``: (x, new s_hi, new s_lo)."""
     while True:
         r, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
-        idx, rabs, x = _candidate(r)
+        idx, rabs, x = ziggurat_candidate(r)
         if rabs < ki_double[idx]:
             return x, s_hi, s_lo  # ~98.5% of the draws
         ok, x, s_hi, s_lo = _beyond_the_box(idx, rabs, x, s_hi, s_lo, c_hi, c_lo)
@@ -128,7 +128,7 @@ def normal_after(r, s_hi, s_lo, c_hi, c_lo):
     """The rest of a :func:`_normal` draw whose first word r (already stepped to the state
     s) failed the fast test: (x, new s_hi, new s_lo) — for the vector lanes of
     :mod:`nbl_sim.environment_lanes`, which do the fast test themselves."""
-    idx, rabs, x = _candidate(r)
+    idx, rabs, x = ziggurat_candidate(r)
     ok, x, s_hi, s_lo = _beyond_the_box(idx, rabs, x, s_hi, s_lo, c_hi, c_lo)
     if ok:
         return x, s_hi, s_lo
