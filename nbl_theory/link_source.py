@@ -42,6 +42,11 @@ def did_you_mean(word: str, choices) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+#: the syntax of an expression the whitelist parser may accept (anything else it refuses)
+_PLAIN = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Constant, ast.Load,
+          ast.operator, ast.unaryop)
+
+
 def _free_names(text: str, variable: str) -> tuple[str, ...]:
     """The parameter names of an expression, in order of first appearance.
 
@@ -54,6 +59,8 @@ def _free_names(text: str, variable: str) -> tuple[str, ...]:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
+    if any(not isinstance(node, _PLAIN) for node in ast.walk(tree)):
+        return ()  # a lambda, attribute, subscript, comprehension...: the parser refuses it
     names: dict[str, tuple] = {}
     calls = set()
     for node in ast.walk(tree):

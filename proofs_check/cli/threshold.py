@@ -31,7 +31,8 @@ DESCRIPTION = ("All sign changes of lambda* in a range, refined and with certifi
 
 EPILOG = f"""{GRAMMAR_HELP}
   The unknown's range: --delta LO:HI:N (solving for delta) or --param NAME=LO:HI:N (solving
-  for NAME); LO:HI scans {DEFAULT_GRID} points (or --grid N). (Old form: --bracket LO HI.)
+  for NAME); LO:HI without N scans {DEFAULT_GRID} points. The old form --bracket LO HI
+  [--grid N] is still accepted.
 
 examples:
   nbl threshold --family two-transition --solve-for mu2 --delta 0.2

@@ -73,6 +73,8 @@ CASES = [
      "--domain only applies", ()),
     ("user-param-missing", ["stability", "--link", "sigmoid(a*z)**2", "--delta", "0.2"],
      "'a' without a value", ()),
+    ("lambda-before-its-parameter", ["stability", "--link", "(lambda x: x)(z)", "--delta",
+                                     "0.2"], "only plain function calls", ()),
     ("user-param-unknown", ["stability", "--link", "sigmoid(a*z)**2", "--param", "a=2",
                             "--param", "aa=1", "--delta", "0.2"], "no parameter 'aa'", ()),
     ("misspelt-function", ["stability", "--link", "sigmod(z)", "--delta", "0.2"],
