@@ -56,9 +56,19 @@ import json
 import platform
 import textwrap
 from collections import Counter
+from contextvars import ContextVar
 from pathlib import Path
 
-from .registry import CONSEQUENCES, FAIL, FINDINGS, PENDING_DETAIL, SKIPPED, STATUSES
+from .registry import (
+    CONSEQUENCES,
+    DISCREPANCY,
+    FAIL,
+    FINDINGS,
+    PENDING_DETAIL,
+    SKIPPED,
+    STATUSES,
+)
+from .report_names import glossary
 
 __all__ = ["write_report", "render_markdown", "summary_line", "summary_counts",
            "toolkit_version", "record", "load_records", "infer_quick", "quick_versions",
@@ -98,6 +108,24 @@ def toolkit_version() -> str:
         return version("nbl")
     except PackageNotFoundError:
         return "unknown"
+
+
+def toolkit_commit() -> str:
+    """The short git commit of the toolkit's source tree, when it is a git checkout ("" if not
+    or git is unavailable); with ``+`` when the tree has uncommitted changes."""
+    import subprocess
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, timeout=5)
+        if head.returncode:
+            return ""
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                                "--untracked-files=no"], capture_output=True, text=True,
+                               timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
 def summary_counts(results) -> dict:
@@ -183,16 +211,19 @@ def _cell(x, limit: int) -> str:
 def _wrap(text, first: str, rest: str | None = None) -> list[str]:
     """``text`` (newlines kept as line breaks) wrapped at :data:`_WRAP`, the first line
     prefixed with ``first``, the others with ``rest`` (two spaces — a list item's continuation —
-    when ``first`` is a list marker, nothing for a plain paragraph)."""
+    when ``first`` is a list marker, nothing for a plain paragraph). A prefix too long to leave
+    room for words (a long link) stands on a line of its own."""
     if rest is None:
         rest = "  " if first.lstrip().startswith("-") else ""
     out: list[str] = []
+    if len(first) > _WRAP - 20:
+        out, first = [first.rstrip()], rest
     paragraphs = [p for p in str(text if text is not None else "—").split("\n")] or ["—"]
     for i, para in enumerate(paragraphs):
         para = " ".join(para.split()) or ("—" if i == 0 else "")
         if not para:
             continue
-        lines = textwrap.wrap(para, _WRAP, initial_indent=first if not out else rest,
+        lines = textwrap.wrap(para, _WRAP, initial_indent=first if i == 0 else rest,
                               subsequent_indent=rest, break_on_hyphens=False)
         out += lines or [first]
     return out
@@ -202,10 +233,18 @@ def _anchor(cid: str) -> str:
     return f"claim-{cid}"
 
 
+#: the figures present beside the report being rendered (``figures/<id>.png``)
+_FIGURES: ContextVar[frozenset] = ContextVar("report_figures", default=frozenset())
+
+
 def _figure_link(fig: str) -> str:
+    """A link to the figure if it is beside the report, else how to draw it there."""
     if "/" in fig or fig.endswith((".png", ".pdf", ".svg")):
         return f"[{fig}]({fig})"
-    return f"[figures/{fig}.png](figures/{fig}.png) (draw it with `nbl reproduce {fig}`)"
+    if fig in _FIGURES.get():
+        return f"[figures/{fig}.png](figures/{fig}.png) (`nbl reproduce {fig}`)"
+    return (f"`{fig}` — draw it beside this report with `nbl reproduce {fig} --out "
+            f"<report directory>/figures`")
 
 
 def _section_key(section: str):
@@ -246,16 +285,19 @@ def is_beyond(r) -> bool:
 
 def _finding(i: int, r, quick_of: dict, source: str = "") -> list[str]:
     status = r.full_finding if source == "declared" else r.status
-    head = f"### {i}. {status} ({_consequence(r)}): `{r.id}` — `{r.label}`, {r.section}"
+    where = {"declared": " in the full run, not computed here",
+             "previous": " in the full report, not run here"}.get(source, "")
+    head = f"### {i}. {status}{where} ({_consequence(r)}): `{r.id}` — `{r.label}`, {r.section}"
     lines = [head[:MAX_LINE], ""]
     if source == "previous":
         lines += _wrap("not run in this quick report; established in the full report (below, "
                        "its status and computed value there)", "- **Source:** ")
     elif source == "declared":
         lines += _wrap(f"not computed in this quick report: a slow claim whose full run reports "
-                       f"this {status} (pinned against the full run by the tests). Its numbers "
-                       f"are in the full report: `nbl check`, or `nbl check --claim {r.id}` "
-                       "for this claim alone.", "- **Source:** ")
+                       f"this {status} (the toolkit's tests check that its full run still does). "
+                       f"Its numbers and reasons are in the full report: `nbl check`, or "
+                       f"`nbl check --claim {r.id}` for this claim alone.", "- **Source:** ")
+        lines += _wrap(f"{_flat(r.tolerance)} ({_flat(r.tolerance_why)})", "- **Test:** ")
     elif r.id in quick_of:
         slow = ", ".join(f"`{s}`" for s in quick_of[r.id]) or "the full-strength check"
         lines += _wrap(f"computed by the cheaper quick version; the full report runs {slow}",
@@ -321,6 +363,33 @@ def _findings(results, quick: bool, previous) -> list[str]:
                        "report (each says so); the full report computes them.", "") + [""]
     for i, (r, src) in enumerate(found, 1):
         lines += _finding(i, r, quick_of, src)
+    return lines
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _headline_findings(results, quick: bool, previous) -> list[str]:
+    """Under the counts: the DISCREPANCYs by name, and (quick mode) the findings of slow claims
+    the counts leave out because those claims did not run here."""
+    lines = []
+    found = sorted((r for r in results if r.status == DISCREPANCY and not is_beyond(r)),
+                   key=lambda r: (CONSEQUENCES.index(_consequence(r)), _section_key(r.section)))
+    if found:
+        lines += _wrap("; ".join(f"`{r.id}` ({r.label})" for r in found),
+                       "**Discrepancies:** ") + [""]
+    if quick:
+        prev = {d.get("id"): d.get("status") for d in previous or ()}
+        declared = [(r, prev.get(r.id) or r.full_finding) for r in results
+                    if r.status == SKIPPED and not is_beyond(r)
+                    and (prev.get(r.id) in FINDINGS or getattr(r, "full_finding", None))]
+        if declared:
+            by = Counter(st for _, st in declared)
+            what = " and ".join(_count(by[st], st) for st in FINDINGS if by.get(st))
+            lines += _wrap(f"**Not in these counts:** the full run also reports {what} from slow "
+                           "claims not run here (" + ", ".join(f"`{r.id}`" for r, _ in declared)
+                           + "; under Findings, each marked as not computed here).", "") + [""]
     return lines
 
 
@@ -425,18 +494,34 @@ def _skipped(results) -> list[str]:
 
 
 def render_markdown(results, quick: bool | None = None, version: str = "unknown",
-                    date: str = "", previous=None) -> str:
-    """The text of verification.md (module docstring); ``quick=None`` infers the mode."""
+                    date: str = "", previous=None, figures_dir=None) -> str:
+    """The text of verification.md (module docstring); ``quick=None`` infers the mode; figures
+    found as ``figures_dir/<id>.png`` are linked, the others say how to draw them."""
+    present = frozenset(p.stem for p in Path(figures_dir).glob("*.png")) if figures_dir else None
+    token = _FIGURES.set(present or frozenset())
+    try:
+        return _render(results, quick, version, date, previous)
+    finally:
+        _FIGURES.reset(token)
+
+
+def _render(results, quick, version, date, previous) -> str:
     quick = infer_quick(results) if quick is None else quick
     n_slow = sum(1 for r in results if r.status == SKIPPED and not getattr(r, "quick", True))
+    n_skipped = sum(1 for r in results if r.status == SKIPPED)
     if quick:
         qv = quick_versions(results)
         n_qf = sum(1 for r in results if r.id in qv and r.status in FINDINGS)
-        mode = (f"**Mode: quick** (`nbl check --quick`): {n_slow} slow claims were not run "
-                "(listed under Skipped). "
+        others = n_skipped - n_slow
+        mode = (f"**Mode: quick** (`nbl check --quick`): {_count(n_slow, 'slow claim')} "
+                f"{'was' if n_slow == 1 else 'were'} not run"
+                + (f" (the other {others} SKIPPED "
+                   + ("is a label" if others == 1 else "are labels")
+                   + " not checked, by design, with the reason)" if others > 0 else "")
+                + "; all are listed under Skipped. "
                 + ("Cheaper quick versions of slow claims ran instead ("
-                   + ", ".join(f"`{i}`" for i in qv) + f"); {n_qf} of the findings come from "
-                   "them, and each says so." if qv else
+                   + ", ".join(f"`{i}`" for i in qv) + f"); {_count(n_qf, 'finding')} "
+                   f"{'comes' if n_qf == 1 else 'come'} from them, and each says so." if qv else
                    "No claim ran as a cheaper quick version of a slow one.")
                 + (" Findings of slow claims are taken from the full report given."
                    if previous else " Run `nbl check` (full) for the slow claims."))
@@ -450,8 +535,12 @@ def render_markdown(results, quick: bool | None = None, version: str = "unknown"
                        "check was interrupted (or is still running) before they finished; they "
                        "are listed as SKIPPED with that reason. Run the same `nbl check` again: "
                        "the claims that finished come from the cache.", "") + [""]
+    lines += _headline_findings(results, quick, previous)
     lines += _wrap(mode, "") + [""]
-    lines += [f"nbl {version} · {date} · Python {platform.python_version()}", ""]
+    from .audit.extracted import PAPER_SHA256
+    lines += _wrap(f"nbl {version} · {date} · Python {platform.python_version()} · paper text "
+                   f"sha256 {PAPER_SHA256[:16]}… (the version every quoted line number refers "
+                   "to)", "") + [""]
     lines += _wrap("Statuses: PASS (confirmed within the stated tolerance); CAVEAT (confirmed, "
                    "but the statement needs a condition the paper does not state, is vacuous "
                    "for the paper's own examples, or depends on a choice the paper leaves open); "
@@ -459,11 +548,23 @@ def render_markdown(results, quick: bool | None = None, version: str = "unknown"
                    "states); FAIL (the toolkit could not confirm something that should hold); "
                    "SKIPPED (not run, with the reason).", "")
     lines.append("")
-    lines += _findings(results, quick, previous)
-    lines += _failures(results)
-    lines += _beyond(results)
-    lines += _sections(results)
-    lines += _skipped(results)
+    body = _findings(results, quick, previous)
+    body += _failures(results)
+    body += _beyond(results)
+    body += _sections(results)
+    body += _skipped(results)
+    names = glossary("\n".join(body))
+    if names:
+        lines += _wrap("Names of links and conditions (`tt-stable`, `we-0.72`, `cond:…`) are the "
+                       "toolkit's, explained under [Names used in this report](#names).", "")
+        lines.append("")
+        at = next((i for i, ln in enumerate(body) if ln.startswith("## ") and i > 0
+                   and not ln.startswith(("## Failures", "## Findings"))), len(body))
+        body[at:at] = ['<a id="names"></a>', "## Names used in this report", ""] + _wrap(
+            "Short names of links, and conditions named by the toolkit's hypotheses audit "
+            "(`cond:*`, quoted from the paper line given): not labels of the paper.", "") + [
+            ""] + [ln for key, text in names for ln in _wrap(text, f"- `{key}`: ")] + [""]
+    lines += body
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -490,8 +591,10 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None
     out.mkdir(parents=True, exist_ok=True)
     date = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     md_path, json_path = out / "verification.md", out / "verification.json"
-    md_path.write_text(render_markdown(results, quick, toolkit_version(), date, previous),
-                       encoding="utf-8")
+    commit = toolkit_commit()
+    version = toolkit_version() + (f" (commit {commit})" if commit else "")
+    md_path.write_text(render_markdown(results, quick, version, date, previous,
+                                       figures_dir=out / "figures"), encoding="utf-8")
     payload = [record(r) for r in results]
     json_path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n",
                          encoding="utf-8")

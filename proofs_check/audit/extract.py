@@ -11,6 +11,7 @@ Regenerate after the paper changes::
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
 
@@ -26,11 +27,14 @@ GENERATED_BY = ("python -m proofs_check.audit.extract ../shared/paper/nbl-paper.
 
 
 def render(text: str) -> str:
-    """The JSON text of the packaged index for the paper ``text``: ``index`` (the parse, see
+    """The JSON text of the packaged index for the paper ``text``: ``paper_sha256`` (the digest
+    of the text, UTF-8, that the line numbers refer to), ``index`` (the parse, see
     :func:`~proofs_check.audit.latex.index_to_literal`) and ``symbols`` (the lines of every
     watched symbol variant, :func:`~proofs_check.audit.notation.scan_symbols`), one entry a
     line."""
-    return dumps({"generated_by": GENERATED_BY, "index": index_to_literal(parse_paper(text)),
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return dumps({"generated_by": GENERATED_BY, "paper_sha256": digest,
+                  "index": index_to_literal(parse_paper(text)),
                   "symbols": scan_symbols(text)}, expand=3)
 
 

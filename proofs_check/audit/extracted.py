@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from .packaged import read_json
 
-__all__ = ["FILE", "INDEX", "SYMBOLS", "ALGORITHM"]
+__all__ = ["FILE", "PAPER_SHA256", "INDEX", "SYMBOLS", "ALGORITHM"]
 
 #: the data file's name inside ``proofs_check/audit/data``
 FILE = "paper_index.json"
 
 _DATA = read_json(FILE)
+
+#: SHA-256 of the paper text the index (and every quoted line number) was made from
+PAPER_SHA256 = _DATA.get("paper_sha256", "")
 
 #: the parsed paper: n_lines, statements, proofs, restatements, labels, algorithm
 INDEX = _DATA["index"]

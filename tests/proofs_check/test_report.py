@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from proofs_check import report
 from proofs_check.registry import CAVEAT, DISCREPANCY, FAIL, PASS, SKIPPED, ClaimResult
 from proofs_check.report import (
     MAX_LINE,
@@ -69,8 +70,10 @@ def test_findings_open_the_report_ranked_by_consequence():
     assert "claim-0" not in findings and "claim-4" not in findings
     block2 = findings.split("`claim-2`", 1)[1].split("### ", 1)[0]
     assert "2.15e-5" in block2 and "2.08e-5" in block2 and "paper value is off" in block2
-    assert "[figures/numerical-summary.png](figures/numerical-summary.png)" in block2
-    assert "`nbl reproduce numerical-summary`" in _flat(block2)
+    # no figure beside the report: how to draw it there, not a broken link
+    assert "](figures/" not in block2
+    assert ("`nbl reproduce numerical-summary --out <report directory>/figures`"
+            in _flat(block2))
     assert "(#claim-claim-2)" in block2
     block3 = findings.split("`claim-3`", 1)[1].split("### ", 1)[0]
     assert "`eq:a`: eq:a holds with slack 0.3" in block3
@@ -109,7 +112,7 @@ def test_mode_is_stated_and_quick_versions_are_named():
     assert quick_versions(results) == {"claim-3": ["claim-3-grid"]}
     text = render_markdown(results, version="x", date="d")
     assert "**Mode: quick**" in text
-    assert "1 of the findings come from them" in _flat(text)
+    assert "1 finding comes from them" in _flat(text)
     block3 = text.split("## Findings", 1)[1].split("`claim-3`", 1)[1].split("### ", 1)[0]
     assert "cheaper quick version" in _flat(block3) and "`claim-3-grid`" in block3
     full = [r for r in results if r.id != "claim-3-grid"]
@@ -203,3 +206,44 @@ def test_every_declared_full_finding_matches_the_pinned_full_verdict():
         if c.full_finding != expected:
             wrong[c.id] = (c.full_finding, pins[c.id])
     assert not wrong, wrong
+
+
+def test_figure_links_only_to_figures_beside_the_report(tmp_path):
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "numerical-summary.png").write_bytes(b"png")
+    text = render_markdown(_sample(), version="x", date="d", figures_dir=tmp_path / "figures")
+    assert "[figures/numerical-summary.png](figures/numerical-summary.png)" in text
+    assert "--out <report directory>/figures" not in text
+
+
+def test_first_screen_names_discrepancies_and_reconciles_the_skipped():
+    text = render_markdown(_sample(), version="x", date="d")
+    top = _flat(text.split("## Findings", 1)[0])
+    assert "**Discrepancies:** `claim-2` (tab:x)" in top
+    # two SKIPPED: one slow claim, one label not checked by design
+    assert "1 slow claim was not run (the other 1 SKIPPED is a label not checked" in top
+    assert "paper text sha256 " in top
+
+
+def test_long_link_prefix_does_not_split_a_word():
+    lines = report._wrap("slow claim: not run in quick mode", "- [`" + "x" * 90 + "`](#a): ")
+    assert lines[1].strip().startswith("slow claim")
+
+
+
+def test_glossary_explains_the_names_the_report_uses():
+    from proofs_check.report_names import glossary
+
+    names = dict(glossary("tt-unstable at Delta=1; logistic4; uses unstated: cond:t0-nonneg"))
+    assert names["tt-unstable"].startswith("the two-transition link with mu2 = 1.244122")
+    assert names["logistic4"].startswith("g(z) = 1/(1 + e^(-4z))")
+    assert names["cond:t0-nonneg"].startswith("t0 >= 0")
+    assert set(names) == {"tt-unstable", "logistic4", "cond:t0-nonneg"}   # only the names used
+    assert glossary("nothing named here") == []
+    assert glossary("we-0.605 and sc-lower-bound-we-0.60x") == []
+    text = render_markdown(_sample() + [_result(9, CAVEAT, cid="uses-names",
+                                                detail="tt-stable needs cond:t0-nonneg")],
+                           version="x", date="d")
+    top, rest = text.split("## Findings", 1)
+    assert "[Names used in this report](#names)" in top
+    assert '<a id="names"></a>' in rest and "- `tt-stable`: the two-transition" in rest

@@ -1,0 +1,43 @@
+"""The names a verification report uses that are not the paper's labels, explained where the
+report starts (:func:`glossary`): the paper's named links by their short keys
+(``tt-stable`` …, ``we-0.72`` …, :data:`nbl_theory.paper.PAPER_LINKS`), links the toolkit adds
+(:data:`EXTRA_LINKS`), and the conditions ``cond:*`` of the hypotheses audit — a condition a
+result's statement or proof relies on, named by the toolkit and quoted from the paper's line
+(:data:`proofs_check.audit.hypotheses_data.HYPOTHESES`). Only the names the report uses are
+listed.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["EXTRA_LINKS", "glossary"]
+
+#: links some claims use besides the paper's six named ones (key → what it is)
+EXTRA_LINKS = {
+    "logistic4": "g(z) = 1/(1 + e^(-4z)), a steeper logistic link the toolkit adds to test "
+                 "the paper's regret statements on a second smooth link (not one of the "
+                 "paper's links)",
+}
+
+
+def _uses(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w.-]*\w)", text) is not None
+
+
+def glossary(text: str) -> list[tuple[str, str]]:
+    """(name, explanation) for the names ``text`` uses, in a fixed order (empty if none)."""
+    from nbl_theory.paper import PAPER_LINKS
+
+    from .audit.hypotheses_data import HYPOTHESES
+
+    items = []
+    for key, pl in PAPER_LINKS.items():
+        if _uses(text, key):
+            name, value = pl.parameter
+            items.append((key, f"the {pl.family} link with {name} = {value} ({pl.label}; "
+                               f"{pl.regime} at Delta = {pl.delta})"))
+    items += [(k, v) for k, v in EXTRA_LINKS.items() if _uses(text, k)]
+    items += [(h.id, f"{h.text} (paper line {h.line})") for h in HYPOTHESES.values()
+              if h.id.startswith("cond:") and _uses(text, h.id)]
+    return items
