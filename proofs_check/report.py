@@ -68,7 +68,7 @@ from .registry import (
     SKIPPED,
     STATUSES,
 )
-from .report_names import glossary
+from .report_context import glossary, toolkit_commit
 
 __all__ = ["write_report", "render_markdown", "summary_line", "summary_counts",
            "toolkit_version", "record", "load_records", "infer_quick", "quick_versions",
@@ -108,24 +108,6 @@ def toolkit_version() -> str:
         return version("nbl")
     except PackageNotFoundError:
         return "unknown"
-
-
-def toolkit_commit() -> str:
-    """The short git commit of the toolkit's source tree, when it is a git checkout ("" if not
-    or git is unavailable); with ``+`` when the tree has uncommitted changes."""
-    import subprocess
-    root = Path(__file__).resolve().parents[1]
-    try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=5)
-        if head.returncode:
-            return ""
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                                "--untracked-files=no"], capture_output=True, text=True,
-                               timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
 def summary_counts(results) -> dict:

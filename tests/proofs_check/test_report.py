@@ -232,7 +232,7 @@ def test_long_link_prefix_does_not_split_a_word():
 
 
 def test_glossary_explains_the_names_the_report_uses():
-    from proofs_check.report_names import glossary
+    from proofs_check.report_context import glossary
 
     names = dict(glossary("tt-unstable at Delta=1; logistic4; uses unstated: cond:t0-nonneg"))
     assert names["tt-unstable"].startswith("the two-transition link with mu2 = 1.244122")

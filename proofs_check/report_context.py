@@ -1,5 +1,6 @@
-"""The names a verification report uses that are not the paper's labels, explained where the
-report starts (:func:`glossary`): the paper's named links by their short keys
+"""What a verification report says about itself: where it comes from (:func:`toolkit_commit`;
+the paper text's digest is :data:`proofs_check.audit.extracted.PAPER_SHA256`) and the names it
+uses that are not the paper's labels (:func:`glossary`): the paper's named links by their short keys
 (``tt-stable`` …, ``we-0.72`` …, :data:`nbl_theory.paper.PAPER_LINKS`), links the toolkit adds
 (:data:`EXTRA_LINKS`), and the conditions ``cond:*`` of the hypotheses audit — a condition a
 result's statement or proof relies on, named by the toolkit and quoted from the paper's line
@@ -10,8 +11,10 @@ listed.
 from __future__ import annotations
 
 import re
+import subprocess
+from pathlib import Path
 
-__all__ = ["EXTRA_LINKS", "glossary"]
+__all__ = ["EXTRA_LINKS", "glossary", "toolkit_commit"]
 
 #: links some claims use besides the paper's six named ones (key → what it is)
 EXTRA_LINKS = {
@@ -41,3 +44,20 @@ def glossary(text: str) -> list[tuple[str, str]]:
     items += [(h.id, f"{h.text} (paper line {h.line})") for h in HYPOTHESES.values()
               if h.id.startswith("cond:") and _uses(text, h.id)]
     return items
+
+
+def toolkit_commit() -> str:
+    """The short git commit of the toolkit's source tree, when it is a git checkout ("" if not
+    or git is unavailable); with ``+`` when the tree has uncommitted changes."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, timeout=5)
+        if head.returncode:
+            return ""
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                                "--untracked-files=no"], capture_output=True, text=True,
+                               timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
