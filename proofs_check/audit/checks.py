@@ -116,19 +116,20 @@ def _toolkit(gap_id: str, probe):
     """(ok, summary) of the toolkit's choice for one gap."""
     if gap_id == "sgn-zero":
         a = (probe or alg.probe_sgn_zero)()
-        return a == 1, f"nbl_run breaks the tie with A_t = {a:+d}"
+        return a == 1, f"the toolkit's NBL breaks the tie with A_t = {a:+d}"
     if gap_id == "degenerate-init":
         p = (probe or alg.probe_degenerate_init)()
         ok = p["unit"] and p["degenerate_init"] == p["replications"]
-        return ok, (f"nbl_run counts the event (info['degenerate_init'] = "
-                    f"{p['degenerate_init']} of {p['replications']}) and starts from "
-                    f"{p['v'][0]} (unit vector: {p['unit']})")
+        return ok, (f"the toolkit's NBL, run on {p['replications']} replications whose Stage I "
+                    f"estimate is exactly 0, reports the event in "
+                    f"{p['degenerate_init']} of them and starts from {p['v'][0]} "
+                    f"({'a' if p['unit'] else 'not a'} unit vector)")
     if gap_id == "step-sizes":
         acc = (probe or alg.probe_step_sizes)()
         ok = acc[(10.0, 500.0)] and not any(acc[k] for k in ((0.0, 500.0), (-1.0, 500.0),
                                                               (10.0, -1.0)))
-        return ok, ("validate_step accepts " + ", ".join(f"(gamma={g}, t0={t})" for (g, t), v
-                                                          in acc.items() if v)
+        return ok, ("the toolkit's step-size check accepts "
+                    + ", ".join(f"(gamma={g}, t0={t})" for (g, t), v in acc.items() if v)
                     + "; t0 in (-1, 0) is accepted although the proofs use t0 >= 0")
     if gap_id == "retraction-norm":
         err = (probe or alg.probe_retraction)()
@@ -140,10 +141,12 @@ def _toolkit(gap_id: str, probe):
         vals = list(h.values())
         ok = (vals[0].startswith("rejected") and vals[2].startswith("rejected")
               and vals[1].startswith("accepted") and "non-finite" not in vals[1])
-        return ok, "nbl_run: " + "; ".join(f"n0 = {k} (n = 3) {v}" for k, v in h.items())
+        return ok, "the toolkit's NBL: " + "; ".join(f"n0 = {k} (n = 3) {v}"
+                                                     for k, v in h.items())
     if gap_id == "given-start":
         p = (probe or alg.probe_given_start)()
-        return p["n0"] == 0, f"nbl_run(v0=...) runs without Stage I (n0 = {p['n0']})"
+        return p["n0"] == 0, ("the toolkit's NBL given a start v0 runs without Stage I "
+                              f"(n0 = {p['n0']})")
     raise KeyError(gap_id)
 
 
@@ -170,8 +173,8 @@ def notation_outcome(entries=ENTRIES, symbols=None, index=None) -> Outcome:
     """The curated notation findings, checked against the packaged symbol scan and proofs."""
     symbols = symbols if symbols is not None else extracted.SYMBOLS
     index = index or default_data().index
-    broken, hits, rows = [], [], []
-    for e in entries:
+    broken, hits, rows, evidence = [], [], [], {}
+    for e in sorted(entries, key=lambda e: not e.confusable):  # the confusable ones first
         for m in e.meanings:
             if m.line not in symbols.get(m.variant, ()):
                 broken.append(f"{e.symbol}: line {m.line} holds no {m.variant}")
@@ -187,13 +190,18 @@ def notation_outcome(entries=ENTRIES, symbols=None, index=None) -> Outcome:
         where = f" — same proof: {e.same_proof}" if e.same_proof else ""
         rows.append(f"{e.symbol} [{e.kind}{', confusable' if e.confusable else ''}]{where}: "
                     f"{mean}. {e.why}")
+        if e.confusable and e.same_proof:
+            evidence[e.same_proof] = f"{e.symbol} [{e.kind}]: {mean}. {e.why}"
     kinds = {k: sum(e.kind == k for e in entries) for k in ("collision", "renamed", "dangling",
                                                              "near")}
     computed = (f"{len(entries)} notation findings ("
                 + ", ".join(f"{v} {k}" for k, v in kinds.items()) + f"); {len(hits)} confusable "
                 "inside one proof" + (": " + "; ".join(hits) if hits else ""))
-    detail = "\n".join(rows)
+    lead = ("a reader can confuse two meanings inside one proof: " + "; ".join(hits)
+            + ". The other entries are notes (distinct sections or decorations tell the "
+            "meanings apart):" if hits else "no two confusable meanings share a proof:")
+    detail = lead + "\n" + "\n".join(rows)
     if broken:
         return Outcome(FAIL, computed, "packaged notation data inconsistent: "
                        + "; ".join(broken) + "\n" + detail)
-    return Outcome(DISCREPANCY if hits else PASS, computed, detail)
+    return Outcome(DISCREPANCY if hits else PASS, computed, detail, evidence=evidence)

@@ -190,6 +190,8 @@ _NOTATION_EDITS = {"no entry confusable": mut.calm_entries,
           "constants renamed mid-proof and symbols used without definition, with line numbers; "
           "a DISCREPANCY when two meanings a reader could confuse share one proof",
           "audit", *_STRUCT, printed="one meaning per symbol within a proof",
+          covers=tuple(dict.fromkeys(e.same_proof for e in ENTRIES
+                                     if e.confusable and e.same_proof)),
           mutants=tuple(Mutant(name, "data", kwargs={"entries": edit(ENTRIES)})
                         for name, edit in _NOTATION_EDITS.items()))
 def _notation(entries=ENTRIES):

@@ -213,8 +213,10 @@ def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS)
     detail = ("In d = 2 the only tangent direction is theta, so the exact local rate is "
               "Delta mu* - 2 phi0(0) m2 (1 - Delta^2/4) without the positive part; lambda* "
               "(with (m2)_+) is the d >= 3 rate and only a lower bound in d = 2, conservative "
-              "wherever m2 < 0: " + "; ".join(rows) + f". Signs agree in every case "
-              f"({same_sign}): the stable/unstable regimes are unaffected, the contraction "
+              "wherever m2 < 0: " + "; ".join(rows) + ". "
+              + ("The signs agree in every case: the stable/unstable regimes are unaffected, "
+                 if same_sign else "The signs differ in some case: a regime changes, and ")
+              + "the contraction "
               "rate of the paper's d = 2 experiments is not lambda*. The paper states the "
               "bound and calls lambda* the decision stability coefficient without saying that "
               "in d = 2 it is not the rate.")

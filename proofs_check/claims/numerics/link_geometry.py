@@ -49,7 +49,7 @@ def _printed_lambda_check(key):
         lo, hi = c.lambda_star_enclosure
         r_lo, r_hi, r_mid = round_sig(lo), round_sig(hi), round_sig(c.values["lambda_star"])
         computed = (f"{r_mid} (certified lambda* = {nstr(c.values['lambda_star'], 12)}, "
-                    f"enclosure [{nstr(lo, 12)}, {nstr(hi, 12)}])")
+                    f"Arb enclosure radius {nstr((hi - lo) / 2, 2)})")
         if r_lo != r_hi:
             return Outcome(FAIL, computed, "the certified enclosure straddles a 3-figure "
                            "rounding boundary: cannot decide the rounding")
@@ -62,15 +62,21 @@ def _printed_lambda_check(key):
             return lambda_star_float(make_family("weighted-entropy", rho=repr(r)), 0.2) - target
         try:
             rho_hit = brentq(f, rho - 0.01, rho + 0.01, xtol=1e-10)
-            hint = (f" The printed value is lambda* at rho = {rho_hit:.7f} (float64 Brent), "
-                    f"i.e. rho shifted by {rho_hit - rho:+.2e}.")
+            slope = (f(rho + 1e-4) - f(rho - 1e-4)) / 2e-4
+            hint = (f" How sensitive the number is: d lambda*/d rho = {slope:.3g} here, so the "
+                    f"printed value is lambda* at rho = {rho_hit:.7f} (solved by the toolkit, "
+                    f"float64 Brent on lambda*(rho) = {printed}), i.e. rho shifted by "
+                    f"{rho_hit - rho:+.2e}: a small error in rho or in the paper's quadrature "
+                    "would explain it.")
         except ValueError:
             hint = ""
         rel = (float(c.values["lambda_star"]) - target) / target
+        half = Decimal(1).scaleb(Decimal(printed).adjusted() - 2) / 2
         return Outcome(DISCREPANCY, computed,
-                       f"paper prints {printed}; the certified value rounds to {r_mid} "
-                       f"(relative difference {rel:+.2%}). The sign and the regime are "
-                       f"unaffected.{hint}")
+                       f"paper prints {printed}, i.e. a value in [{Decimal(printed) - half:.3e}, "
+                       f"{Decimal(printed) + half:.3e}) at the 3 figures it prints; the certified "
+                       f"value rounds to {r_mid} (relative difference {rel:+.2%}), outside it. "
+                       f"The sign and the regime are unaffected.{hint}")
     return check
 
 
@@ -222,7 +228,9 @@ def _tt_three(top: str = "1.8"):
           "Delta <~ 0.2 in these examples' (the three two-transition links, panel (c))",
           "certified", "PASS if every critical Delta <= 1.5 x the printed 0.2 = 0.3",
           "the printed bound is qualitative; a critical Delta 2.5 times the bound is not "
-          "'<~ 0.2' under any reading of the symbol", printed="Delta <~ 0.2",
+          "'<~ 0.2' under any reading of the symbol. 'Every', although the paper says "
+          "'typically': the sentence is about these three examples, of which only two are ever "
+          "unstable, so 'typically' cannot excuse one of the two", printed="Delta <~ 0.2",
           mutants=(Mutant.printed("printed bound 0.2 -> 0.52 (above the certified 0.5104)",
                                   bound=0.52),))
 def _instability_range(bound: float = 0.2):
@@ -230,8 +238,9 @@ def _instability_range(bound: float = 0.2):
     for key in _TT:
         res = delta_roots(key)
         crit[key] = res.roots[-1] if res.roots else None
-    computed = "; ".join(f"{k}: " + (f"unstable for Delta < {r.value} (certified bracket "
-                                     f"[{r.bracket[0]}, {r.bracket[1]}])" if r else
+    computed = "; ".join(f"{k}: " + (f"unstable for Delta < {float(r.value):.4f} (a certified "
+                                     "root of lambda*(Delta), bracket width "
+                                     f"{float(r.bracket[1]) - float(r.bracket[0]):.0e})" if r else
                                      "never unstable") for k, r in crit.items())
     worst_key, worst = max(((k, float(r.value)) for k, r in crit.items() if r),
                            key=lambda t: t[1], default=(None, 0.0))
@@ -241,12 +250,15 @@ def _instability_range(bound: float = 0.2):
                        f"1.5 x {bound:g}", evidence=evidence)
     near = crit["tt-near-critical"]
     return Outcome(DISCREPANCY, computed,
-                   f"The link {worst_key} stays unstable up to Delta = {worst:.10g} (certified "
-                   f"bracket), {worst / bound:.2f} times the printed {bound:g}; only the "
+                   f"The link {worst_key} stays unstable up to Delta = {worst:.4f} (certified "
+                   f"root), {worst / bound:.2f} times the printed {bound:g}; only the "
                    "near-critical link's instability ends near 0.2 (Delta = "
-                   f"{near.value if near else '-'}). The qualitative claim (instability "
-                   "disappears as Delta grows) holds; the quantitative 'typically Delta <~ 0.2' "
-                   "does not for the unstable example. Not a finite-sample effect: the "
+                   f"{float(near.value) if near else float('nan'):.4f}), and the stable link is "
+                   "never unstable: of the two examples that are ever unstable, one is far "
+                   "past the bound, so 'typically' does not cover it. The qualitative claim "
+                   "(instability disappears as Delta grows) holds; the quantitative "
+                   "'typically Delta <~ 0.2' does not for the unstable example. Not a "
+                   "finite-sample effect: the "
                    "crossing is a certified root of lambda*(Delta)",
                    consequence="experiment", figure="numerical-summary", evidence=evidence)
 
