@@ -25,28 +25,7 @@
    and the full detail, wrapped;
 6. **Skipped** — every ``SKIPPED`` claim with its reason (not-checked labels, slow claims).
 
-``verification.json`` is a list of claim records, one per claim in registration order, with
-exactly the keys :data:`RECORD_KEYS`:
-
-============  ==========================================================================
-key           value
-============  ==========================================================================
-id            the claim id (str)
-label         the paper's ``\\label`` the claim checks (str)
-statement     the paper's statement, in words (str)
-method        how it is checked (one of :data:`proofs_check.registry.METHODS`)
-tolerance     the tolerance and why, ``"<tolerance> (<why>)"`` (str)
-paper_value   what the paper prints (str or null)
-computed      what the toolkit computed (str or null)
-status        PASS / CAVEAT / DISCREPANCY / FAIL / SKIPPED
-reason        how it was computed, why it disagrees, why it was skipped (str)
-seconds       run time of the check (float, 4 decimals)
-consequence   for a finding: statement / number / experiment / presentation (else null)
-figure        the ``nbl reproduce`` figure id (or a file) that shows the evidence (or null)
-evidence      {covered label: its evidence line} (object; empty when the claim covers none)
-covers        the further labels the check verifies (list of str)
-section       the paper section or appendix label the claim belongs to (str)
-============  ==========================================================================
+``verification.json``: the claim records of :mod:`proofs_check.report_json`.
 """
 
 from __future__ import annotations
@@ -69,10 +48,11 @@ from .registry import (
     STATUSES,
 )
 from .report_context import glossary, toolkit_commit
+from .report_json import RECORD_KEYS, load_records, record  # noqa: F401  (their old home)
 
 __all__ = ["write_report", "render_markdown", "summary_line", "summary_counts",
-           "toolkit_version", "record", "load_records", "infer_quick", "quick_versions",
-           "RECORD_KEYS", "SECTION_ORDER", "MAX_LINE", "BEYOND_PREFIX", "is_beyond"]
+           "toolkit_version", "infer_quick", "quick_versions", "SECTION_ORDER", "MAX_LINE",
+           "BEYOND_PREFIX", "is_beyond"]
 
 #: No line of verification.md is longer than this (table rows included).
 MAX_LINE = 200
@@ -94,11 +74,6 @@ SECTION_ORDER = (
     "app:numerics", "app:simulation-setup", "app:link-geometry", "app:elicitation-geometry",
     "app:tanh-geometry", "app:stochastic-nbl", "app:logistic-comparison",
 )
-
-#: The keys of a claim record in verification.json, in order (see the module docstring).
-RECORD_KEYS = ("id", "label", "statement", "method", "tolerance", "paper_value", "computed",
-               "status", "reason", "seconds", "consequence", "figure", "evidence", "covers",
-               "section")
 
 
 def toolkit_version() -> str:
@@ -148,36 +123,6 @@ def quick_versions(results) -> dict:
         if slow or getattr(r, "quick_version", False):
             out[r.id] = slow
     return out
-
-
-# ---------------------------------------------------------------------------- JSON
-def record(r) -> dict:
-    """One claim as a JSON record with exactly :data:`RECORD_KEYS` (module docstring)."""
-    return {
-        "id": r.id,
-        "label": r.label,
-        "statement": r.statement,
-        "method": r.method,
-        "tolerance": f"{r.tolerance} ({r.tolerance_why})",
-        "paper_value": r.printed,
-        "computed": r.computed,
-        "status": r.status,
-        "reason": r.detail,
-        "seconds": round(r.seconds, 4),
-        "consequence": getattr(r, "consequence", None),
-        "figure": getattr(r, "figure", None),
-        "evidence": {str(k): str(v) for k, v in (getattr(r, "evidence", None) or {}).items()},
-        "covers": list(getattr(r, "covers", ())),
-        "section": r.section,
-    }
-
-
-def load_records(path) -> list[dict]:
-    """The records of a ``verification.json`` (e.g. a previous full run, for ``previous``)."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if not isinstance(data, list) or not all(isinstance(d, dict) and "id" in d for d in data):
-        raise ValueError(f"{path}: not a verification.json (a list of claim records)")
-    return data
 
 
 # ---------------------------------------------------------------------------- Markdown

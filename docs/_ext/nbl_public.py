@@ -75,6 +75,7 @@ SECTIONS = (
          ("proofs_check.registry", "claims, outcomes, statuses, mutants"),
          ("proofs_check.report", "the verification report (Markdown and JSON)"),
          ("proofs_check.report_context", "the report's provenance and its glossary of names"),
+         ("proofs_check.report_json", "the verification report's JSON records"),
          ("proofs_check.mutation", "mutation testing of the registry"),
          ("proofs_check.cli", "the nbl command's entry point and parser"),
          ("proofs_check.cli.grammar", "the one grammar for values, lists and grids"),

@@ -88,7 +88,7 @@ def run(args) -> int:
     md, js = Path(args.out) / "verification.md", Path(args.out) / "verification.json"
     status = 1 if any(r.status == FAIL for r in results) else 0
     if args.json:
-        from ..report import record
+        from ..report_json import record
 
         print_json(NAME, [record(r) for r in results], [md, js])
         return status

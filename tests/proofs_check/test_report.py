@@ -10,15 +10,14 @@ from proofs_check import report
 from proofs_check.registry import CAVEAT, DISCREPANCY, FAIL, PASS, SKIPPED, ClaimResult
 from proofs_check.report import (
     MAX_LINE,
-    RECORD_KEYS,
     infer_quick,
-    load_records,
     quick_versions,
     render_markdown,
     summary_counts,
     summary_line,
     write_report,
 )
+from proofs_check.report_json import RECORD_KEYS, load_records
 
 
 def _result(i, status, printed="1.00", computed="1.00", detail="", *, label="eq:x",

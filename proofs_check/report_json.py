@@ -1,0 +1,64 @@
+"""The claim records of a verification report: ``verification.json`` is a list of them, one per
+claim in registration order, each with exactly the keys :data:`RECORD_KEYS`:
+
+============  ==========================================================================
+key           value
+============  ==========================================================================
+id            the claim id (str)
+label         the paper's ``\\label`` the claim checks (str)
+statement     the paper's statement, in words (str)
+method        how it is checked (one of :data:`proofs_check.registry.METHODS`)
+tolerance     the tolerance and why, ``"<tolerance> (<why>)"`` (str)
+paper_value   what the paper prints (str or null)
+computed      what the toolkit computed (str or null)
+status        PASS / CAVEAT / DISCREPANCY / FAIL / SKIPPED
+reason        how it was computed, why it disagrees, why it was skipped (str)
+seconds       run time of the check (float, 4 decimals)
+consequence   for a finding: statement / number / experiment / presentation (else null)
+figure        the ``nbl reproduce`` figure id (or a file) that shows the evidence (or null)
+evidence      {covered label: its evidence line} (object; empty when the claim covers none)
+covers        the further labels the check verifies (list of str)
+section       the paper section or appendix label the claim belongs to (str)
+============  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+__all__ = ["RECORD_KEYS", "record", "load_records"]
+
+#: The keys of a claim record in verification.json, in order (see the module docstring).
+RECORD_KEYS = ("id", "label", "statement", "method", "tolerance", "paper_value", "computed",
+               "status", "reason", "seconds", "consequence", "figure", "evidence", "covers",
+               "section")
+
+
+def record(r) -> dict:
+    """One claim as a JSON record with exactly :data:`RECORD_KEYS` (module docstring)."""
+    return {
+        "id": r.id,
+        "label": r.label,
+        "statement": r.statement,
+        "method": r.method,
+        "tolerance": f"{r.tolerance} ({r.tolerance_why})",
+        "paper_value": r.printed,
+        "computed": r.computed,
+        "status": r.status,
+        "reason": r.detail,
+        "seconds": round(r.seconds, 4),
+        "consequence": getattr(r, "consequence", None),
+        "figure": getattr(r, "figure", None),
+        "evidence": {str(k): str(v) for k, v in (getattr(r, "evidence", None) or {}).items()},
+        "covers": list(getattr(r, "covers", ())),
+        "section": r.section,
+    }
+
+
+def load_records(path) -> list[dict]:
+    """The records of a ``verification.json`` (e.g. a previous full run, for ``previous``)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, list) or not all(isinstance(d, dict) and "id" in d for d in data):
+        raise ValueError(f"{path}: not a verification.json (a list of claim records)")
+    return data
