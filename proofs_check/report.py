@@ -288,9 +288,53 @@ def _findings(results, quick: bool, previous) -> list[str]:
     if n_declared:
         lines += _wrap(f"{n_declared} of them are declared by slow claims not run in this quick "
                        "report (each says so); the full report computes them.", "") + [""]
-    for i, (r, src) in enumerate(found, 1):
-        lines += _finding(i, r, quick_of, src)
+    entries = _grouped(found)
+    if len(entries) < len(found):
+        lines += _wrap(f"A check run for each of the paper's links is one entry: {len(found)} "
+                       f"findings in {len(entries)} entries.", "") + [""]
+    for i, entry in enumerate(entries, 1):
+        lines += (_finding(i, entry[0][0], quick_of, entry[0][1]) if len(entry) == 1
+                  else _finding_group(i, [r for r, _ in entry]))
     return lines
+
+
+def _per_link(cid: str):
+    """(check, link key) when the claim id is ``<check>-<paper link key>``, else None."""
+    from nbl_theory.paper import PAPER_LINKS
+    return next(((cid[: -len(k) - 1], k) for k in PAPER_LINKS if cid.endswith("-" + k)), None)
+
+
+def _grouped(found) -> list[list]:
+    """The ranked findings as entries: three or more consecutive findings of one check run per
+    paper link (same status, label and consequence) become one entry."""
+    def key(f):
+        r, src = f
+        fam = _per_link(r.id)
+        return fam and not src and (fam[0], r.status, r.label, _consequence(r))
+    entries: list[list] = []
+    for f in found:
+        if entries and key(f) and key(f) == key(entries[-1][-1]):
+            entries[-1].append(f)
+        else:
+            entries.append([f])
+    return [e for entry in entries for e in ([entry] if len(entry) >= 3 else
+                                               [[f] for f in entry])]
+
+
+def _finding_group(i: int, rs: list) -> list[str]:
+    first, (check, key0) = rs[0], _per_link(rs[0].id)
+    head = (f"### {i}. {first.status} ({_consequence(first)}): `{check}-*` for "
+            f"{len(rs)} links — `{first.label}`, {first.section}")
+    lines = [head[:MAX_LINE], ""]
+    lines += _wrap(f"one check run for each of the paper's links; {len(rs)} give this "
+                   "finding (each link's claim in full under its details link)", "- **What:** ")
+    lines += _wrap(first.statement, f"- **The paper** (for `{key0}`): ")
+    lines.append("- **Per link:**")
+    for r in rs:
+        lines += _wrap(f"{_flat(r.computed)} — [details](#{_anchor(r.id)})",
+                       f"  - `{_per_link(r.id)[1]}`: ", "    ")
+    lines += _wrap(_brief(first.detail), f"- **Why** (for `{key0}`): ")
+    return lines + [""]
 
 
 def _count(n: int, word: str) -> str:

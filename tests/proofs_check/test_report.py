@@ -246,3 +246,20 @@ def test_glossary_explains_the_names_the_report_uses():
     top, rest = text.split("## Findings", 1)
     assert "[Names used in this report](#names)" in top
     assert '<a id="names"></a>' in rest and "- `tt-stable`: the two-transition" in rest
+
+
+def test_per_link_findings_of_one_check_are_one_entry():
+    links = ("tt-stable", "tt-unstable", "we-0.60")
+    per_link = [_result(20 + k, CAVEAT, computed=f"bound {k}", label="prop:sc",
+                        cid=f"sc-bound-{key}", consequence="statement")
+                for k, key in enumerate(links)]
+    text = render_markdown(_sample() + per_link, version="x", date="d")
+    findings = text.split("## Findings", 1)[1].split("## Failures", 1)[0]
+    assert "6 findings in 4 entries" in _flat(findings)
+    entry = findings.split("`sc-bound-*` for 3 links", 1)[1].split("### ", 1)[0]
+    for k, key in enumerate(links):
+        assert f"- `{key}`: bound {k} — [details](#claim-sc-bound-{key})" in entry
+    # two of them are not grouped
+    two = render_markdown(_sample() + per_link[:2], version="x", date="d")
+    assert "`sc-bound-*`" not in two and "### " in two.split("`sc-bound-tt-stable`", 1)[0]
+
