@@ -539,7 +539,7 @@ def _render(results, quick, version, date, previous) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_report(results, out_dir, quick: bool | None = None, previous=None
+def write_report(results, out_dir, quick: bool | None = None, previous=None, figures_dir=None
                  ) -> tuple[Path, Path]:
     """Write ``verification.md`` and ``verification.json`` into ``out_dir`` (created if needed).
 
@@ -553,6 +553,9 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None
     previous : list of dict, optional
         Records of a previous *full* ``verification.json`` (:func:`load_records`): in quick
         mode its findings for claims not run now are listed as established in the full report.
+    figures_dir : path, optional
+        Where the report's figure links point (default ``out_dir/figures``): a figure found
+        there as ``<id>.png`` is linked, another says how to draw it there.
 
     Returns
     -------
@@ -565,7 +568,8 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None
     commit = toolkit_commit()
     version = toolkit_version() + (f" (commit {commit})" if commit else "")
     md_path.write_text(render_markdown(results, quick, version, date, previous,
-                                       figures_dir=out / "figures"), encoding="utf-8")
+                                       figures_dir=Path(figures_dir or out / "figures")),
+                       encoding="utf-8")
     payload = [record(r) for r in results]
     json_path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n",
                          encoding="utf-8")

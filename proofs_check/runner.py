@@ -127,8 +127,8 @@ def write_partial_report(results, out_dir, quick: bool | None = None, **options)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     accepted = inspect.signature(write_report).parameters
-    kwargs = {k: v for k, v in {"quick": quick, **options}.items()
-              if v is not None and k in accepted}
+    kwargs = {k: v for k, v in {"quick": quick, "figures_dir": out / "figures",
+                                **options}.items() if v is not None and k in accepted}
     for stale in out.glob(".verification-*"):    # left by a run killed while writing
         try:
             if time.time() - stale.stat().st_mtime > _STALE:

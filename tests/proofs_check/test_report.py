@@ -263,3 +263,14 @@ def test_per_link_findings_of_one_check_are_one_entry():
     two = render_markdown(_sample() + per_link[:2], version="x", date="d")
     assert "`sc-bound-*`" not in two and "### " in two.split("`sc-bound-tt-stable`", 1)[0]
 
+
+
+def test_the_atomic_writer_links_the_figures_beside_the_final_report(tmp_path):
+    """write_partial_report renders in a temporary directory: the links must still follow the
+    figures beside the final report."""
+    from proofs_check.runner import write_partial_report
+
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "numerical-summary.png").write_bytes(b"png")
+    md, _ = write_partial_report(_sample(), tmp_path)
+    assert "[figures/numerical-summary.png](figures/numerical-summary.png)" in md.read_text()
