@@ -33,7 +33,7 @@ from mpmath.libmp import from_man_exp
 
 from .errors import NBLInputError
 
-__all__ = ["compile_acb", "enclose", "enclose_constant", "arb_precision", "to_fmpq",
+__all__ = ["compile_acb", "enclose", "enclose_constant", "arb_precision", "to_fmpq", "number_ball",
            "arb_to_mpf", "format_ball", "format_point"]
 
 
@@ -84,7 +84,8 @@ def _unsupported(e) -> NBLInputError:
                          f"{sp.sstr(e)[:80]!r}; supported: +, *, powers, {', '.join(names)}")
 
 
-def _number(e) -> acb:
+def number_ball(e) -> acb:
+    """The Arb ball of a sympy number atom (rational, binary float, pi, E or I)."""
     if e.is_Rational:
         return acb(to_fmpq(e))
     if isinstance(e, sp.Float):          # a binary float is an exact dyadic number
@@ -105,7 +106,7 @@ def _node(e, slots):
         i = slots[e]
         return lambda env, an: env[i]
     if not e.free_symbols:
-        c = _number(e) if e.is_Atom else _build(e, slots)([], False)
+        c = number_ball(e) if e.is_Atom else _build(e, slots)([], False)
         return lambda env, an: c
     if e.is_Atom:
         raise NBLInputError(f"ball arithmetic cannot evaluate the free symbol {e} here")
@@ -180,7 +181,7 @@ def enclose(exprs, var, point, bits: int) -> list:
 def enclose_constant(expr, bits: int) -> acb:
     """A ball enclosing the constant sympy expression ``expr`` at ``bits`` bits."""
     with arb_precision(bits):
-        return _number(expr) if expr.is_Atom else _build(expr, {})([], False)
+        return number_ball(expr) if expr.is_Atom else _build(expr, {})([], False)
 
 
 # ----------------------------------------------------------------------------- formatting

@@ -40,6 +40,7 @@ from flint import acb, arb
 from mpmath.libmp import from_rational, round_ceiling, round_floor
 
 from .arb_eval import arb_precision, arb_to_mpf, compile_acb, to_fmpq
+from .arb_interval import NotInterval, compile_interval
 from .errors import NBLInputError
 from .links import M, Z
 from .results import PREC_LADDER, StabilityResult, decimal_str, decision_quantities
@@ -87,6 +88,11 @@ class _Chart:
         if self.expression:
             self._g1 = compile_acb([d["g1"]], Z)
             self._g02 = compile_acb([d["g"], d["g2"]], Z)
+            try:                          # interval bounds for the tail shells (steep links)
+                self._intervals = {1: compile_interval([d["g1"]], Z),
+                                   2: compile_interval([d["g"], d["g2"]], Z)}
+            except NotInterval:
+                self._intervals = {}
             return
         lo, hi = link.domain
         exprs = [d["phi1"], M * d["phi2"], -d["phi3"] / d["phi2"] ** 2]
@@ -119,6 +125,19 @@ class _Chart:
             e = (-t).exp()
             return self._right, e, e
         return self._left, t, acb(1)
+
+    def interval_sups(self, group: int, lo: arb, hi: arb):
+        """Upper bounds of |w_j| over the real t-interval [lo, hi] (w of ``group``) by interval
+        arithmetic (:mod:`nbl_theory.arb_interval`), or None where it does not apply (a
+        potential's chart, or a part it does not bound): the caller uses balls then."""
+        f = getattr(self, "_intervals", {}).get(group)
+        if f is None:
+            return None
+        try:
+            out = f(lo.lower(), hi.upper())
+        except NotInterval:
+            return None
+        return [_max_abs(a, b) for a, b in out]
 
     def group1(self, t, an):
         """(z, g' dz/dt)."""
@@ -210,14 +229,25 @@ def _t_beyond(link, chart, target: arb, side: int) -> arb:
                              f"{float(target):.6g} for link {link.name!r}")
 
 
+def _max_abs(a: arb, b: arb) -> arb:
+    """max(|x|) over the interval [a, b] (an upper bound, exact)."""
+    return max(abs(a).upper(), abs(b).upper(), key=float) if a.is_finite() else arb.nan()
+
+
 def _piece_bound(chart, group, lo: arb, hi: arb, sigma: arb, depth: int = 24):
-    """∫_lo^hi |w_j| ϕ_σ(z) dt ≤ length · sup|w_j| · ϕ_σ(min|z|), sups from one ball evaluation
-    on [lo, hi]; bisected while that enclosure is not finite."""
+    """∫_lo^hi |w_j| ϕ_σ(z) dt ≤ length · sup|w_j| · ϕ_σ(min|z|), sups from interval arithmetic
+    on [lo, hi] (an expression's chart) or one ball evaluation; bisected while that bound is
+    not finite."""
     ball = lo.union(hi)
-    vals = (chart.group1 if group == 1 else chart.group2)(acb(ball), False)
-    zmin = vals[0].abs_lower() / sigma                               # ϕ_σ decreasing in |z|
+    sups = chart.interval_sups(group, lo, hi) if chart.expression else None
+    if sups is not None and all(s.is_finite() for s in sups):
+        zmin = (arb(0) if lo < 0 < hi else min(abs(lo), abs(hi), key=float)).lower() / sigma
+    else:
+        vals = (chart.group1 if group == 1 else chart.group2)(acb(ball), False)
+        zmin = vals[0].abs_lower() / sigma                           # ϕ_σ decreasing in |z|
+        sups = [w.abs_upper() for w in vals[1:]]
     dens = ((-zmin * zmin / 2).exp() / (sigma * (2 * arb.pi()).sqrt())).upper()
-    out = [((hi - lo).upper() * w.abs_upper() * dens).upper() for w in vals[1:]]
+    out = [((hi - lo).upper() * s * dens).upper() for s in sups]
     if depth and not all(b.is_finite() for b in out):
         mid = ((lo + hi) / 2).mid()
         left = _piece_bound(chart, group, lo, mid, sigma, depth - 1)

@@ -107,6 +107,7 @@ PENDING_DOCSTRINGS: dict = {}
 #: new module has to be classified.
 INTERNAL = {
     "nbl_theory.arb_eval": "the sympy -> Arb compiler behind nbl_theory.certified",
+    "nbl_theory.arb_interval": "interval bounds behind the tail shells of nbl_theory.certified",
     "nbl_theory.derivatives": "exact derivatives behind Link",
     "nbl_theory.link_checks": "the sound monotonicity/definedness checks behind Link",
     "nbl_theory.link_numeric": "numeric evaluators behind Link",
