@@ -259,7 +259,9 @@ def _instability_range(bound: float = 0.2):
                    "(instability disappears as Delta grows) holds; the quantitative "
                    "'typically Delta <~ 0.2' does not for the unstable example. Not a "
                    "finite-sample effect: the "
-                   "crossing is a certified root of lambda*(Delta)",
+                   "crossing is a certified root of lambda*(Delta). The roots to their "
+                   "precision: " + "; ".join(f"{k} {r.value} (bracket [{r.bracket[0]}, "
+                                             f"{r.bracket[1]}])" for k, r in crit.items() if r),
                    consequence="experiment", figure="numerical-summary", evidence=evidence)
 
 
