@@ -24,7 +24,7 @@ def add_parser(sub):
         "localization against n0 and an unstable contrast. Cells are cached, so an interrupted "
         "study resumes; --scheduler runs it on a Dask cluster.")
     st.add_argument("--quick", action="store_true",
-                    help="small n, d in {2, 4}, few replications (~1 min)")
+                    help="small n, d in {2, 4}, few replications (~5 s)")
     opt.add_exec_args(st)
     st.add_argument("--out", default=None, metavar="DIR",
                     help="write study.json, CSV tables and study.png here")
