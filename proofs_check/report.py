@@ -197,12 +197,20 @@ def _evidence_lines(r, indent: str = "  ") -> list[str]:
     return out
 
 
-def _brief(text, limit: int = _WHY_LIMIT) -> str:
-    """``text`` cut at a word boundary before ``limit`` characters (newlines flattened)."""
-    flat = " ".join(str(text).split())
-    if len(flat) <= limit:
-        return flat
-    return flat[:limit].rsplit(" ", 1)[0] + " … (the full detail is in the claim's details)"
+def _why(text, first: str, limit: int = _WHY_LIMIT) -> list[str]:
+    """A finding's reason: its first line after ``first``, each further line of ``text`` a
+    sub-item, all cut at a word boundary before ``limit`` characters in all."""
+    paras = [" ".join(p.split()) for p in str(text).split("\n")]
+    paras, left, out = [p for p in paras if p] or ["—"], limit, []
+    for i, para in enumerate(paras):
+        cut = len(para) > left
+        if cut:
+            para = para[:left].rsplit(" ", 1)[0] + " … (the full detail is in the claim's details)"
+        out += _wrap(para, first) if i == 0 else _wrap(para, "  - ", "    ")
+        left -= len(para)
+        if cut or left <= 0:
+            break
+    return out
 
 
 def is_beyond(r) -> bool:
@@ -240,7 +248,7 @@ def _finding(i: int, r, quick_of: dict, source: str = "") -> list[str]:
     if getattr(r, "figure", None):
         lines += _wrap(_figure_link(r.figure), "- **Figure:** ")
     if source != "declared":
-        lines += _wrap(_brief(r.detail), "- **Why:** ")
+        lines += _why(r.detail, "- **Why:** ")
     if source != "previous":
         lines.append(f"- [details](#{_anchor(r.id)})")
     return lines + [""]
@@ -333,7 +341,7 @@ def _finding_group(i: int, rs: list) -> list[str]:
     for r in rs:
         lines += _wrap(f"{_flat(r.computed)} — [details](#{_anchor(r.id)})",
                        f"  - `{_per_link(r.id)[1]}`: ", "    ")
-    lines += _wrap(_brief(first.detail), f"- **Why** (for `{key0}`): ")
+    lines += _why(first.detail, f"- **Why** (for `{key0}`): ")
     return lines + [""]
 
 
@@ -383,7 +391,7 @@ def _beyond(results) -> list[str]:
             lines += _wrap(r.computed, "- **Computed:** ")
         if getattr(r, "figure", None):
             lines += _wrap(_figure_link(r.figure), "- **Figure:** ")
-        lines += _wrap(_brief(r.detail), "- **Why:** ")
+        lines += _why(r.detail, "- **Why:** ")
         lines += [f"- [details](#{_anchor(r.id)})", ""]
     return lines
 

@@ -274,3 +274,11 @@ def test_the_atomic_writer_links_the_figures_beside_the_final_report(tmp_path):
     (tmp_path / "figures" / "numerical-summary.png").write_bytes(b"png")
     md, _ = write_partial_report(_sample(), tmp_path)
     assert "[figures/numerical-summary.png](figures/numerical-summary.png)" in md.read_text()
+
+
+def test_a_reason_of_several_lines_keeps_them_as_sub_items():
+    lines = report._why("first reason\nstated: a\nused: a, b\n" + "x " * 600, "- **Why:** ")
+    assert lines[0] == "- **Why:** first reason"
+    assert lines[1:3] == ["  - stated: a", "  - used: a, b"]
+    assert lines[-1].endswith("(the full detail is in the claim's details)")
+    assert sum(len(ln) for ln in lines) < report._WHY_LIMIT + 200
