@@ -36,6 +36,8 @@ EPILOG = f"""{GRAMMAR_HELP}
   The swept parameter is the --param with several values; the others are fixed.
   Bounds: {MAX_PHASE_POINTS['float']} grid points (float tier), {MAX_PHASE_POINTS['certified']}
   (certified), {MAX_PHASE_POINTS['mpmath']} (mpmath); --allow-large to go past them.
+  The old form --param NAME --range LO:HI:N --delta-range LO:HI:N [--fixed K=V] is still
+  accepted.
 
 examples:
   nbl phase --family weighted-entropy --param rho=-0.9:0.9:19 --delta 0.05:1.95:20
