@@ -534,14 +534,16 @@ def _render(results, quick, version, date, previous) -> str:
     body += _skipped(results)
     names = glossary("\n".join(body))
     if names:
-        lines += _wrap("Names of links and conditions (`tt-stable`, `we-0.72`, `cond:…`) are the "
-                       "toolkit's, explained under [Names used in this report](#names).", "")
+        lines += _wrap("Names of links and conditions (`tt-stable`, `we-0.72`, `cond:…`) and a "
+                       "few terms of the checks are the toolkit's, explained under [Names used "
+                       "in this report](#names).", "")
         lines.append("")
         at = next((i for i, ln in enumerate(body) if ln.startswith("## ") and i > 0
                    and not ln.startswith(("## Failures", "## Findings"))), len(body))
         body[at:at] = ['<a id="names"></a>', "## Names used in this report", ""] + _wrap(
-            "Short names of links, and conditions named by the toolkit's hypotheses audit "
-            "(`cond:*`, quoted from the paper line given): not labels of the paper.", "") + [
+            "Short names of links, conditions named by the toolkit's hypotheses audit "
+            "(`cond:*`, quoted from the paper line given) and terms of the checks: not labels "
+            "or words of the paper.", "") + [
             ""] + [ln for key, text in names for ln in _wrap(text, f"- `{key}`: ")] + [""]
     lines += body
     return "\n".join(lines).rstrip() + "\n"

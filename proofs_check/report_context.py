@@ -4,8 +4,8 @@ uses that are not the paper's labels (:func:`glossary`): the paper's named links
 (``tt-stable`` …, ``we-0.72`` …, :data:`nbl_theory.paper.PAPER_LINKS`), links the toolkit adds
 (:data:`EXTRA_LINKS`), and the conditions ``cond:*`` of the hypotheses audit — a condition a
 result's statement or proof relies on, named by the toolkit and quoted from the paper's line
-(:data:`proofs_check.audit.hypotheses_data.HYPOTHESES`). Only the names the report uses are
-listed.
+(:data:`proofs_check.audit.hypotheses_data.HYPOTHESES`), and a few phrases of the checks'
+texts (:data:`TERMS`). Only the names the report uses are listed.
 """
 
 from __future__ import annotations
@@ -14,13 +14,27 @@ import re
 import subprocess
 from pathlib import Path
 
-__all__ = ["EXTRA_LINKS", "glossary", "toolkit_commit"]
+__all__ = ["EXTRA_LINKS", "TERMS", "glossary", "toolkit_commit"]
 
 #: links some claims use besides the paper's six named ones (key → what it is)
 EXTRA_LINKS = {
     "logistic4": "g(z) = 1/(1 + e^(-4z)), a steeper logistic link the toolkit adds to test "
                  "the paper's regret statements on a second smooth link (not one of the "
                  "paper's links)",
+}
+
+
+#: phrases of the checks' texts a reader of the paper alone would not know (phrase → meaning)
+TERMS = {
+    "own field": "the population field F (and the tangent field h) computed by the check "
+                 "itself from its definition as an expectation (eq:Fdef), by its own one-arm "
+                 "Gauss-Legendre integrals: independent of the toolkit's library and of the "
+                 "paper's formulas, so the check does not compare the library with itself",
+    "curated direct uses": "uses of a hypothesis inside a proof that the hypotheses audit "
+                           "records by hand, each with the quoted paper line, beyond the "
+                           "proof's explicit \\ref{assum:...}",
+    "packaged index": "the toolkit's parse of the paper's LaTeX (labels, statements, proofs, "
+                      "line numbers), made from the paper text whose SHA-256 the report gives",
 }
 
 
@@ -43,6 +57,7 @@ def glossary(text: str) -> list[tuple[str, str]]:
     items += [(k, v) for k, v in EXTRA_LINKS.items() if _uses(text, k)]
     items += [(h.id, f"{h.text} (paper line {h.line})") for h in HYPOTHESES.values()
               if h.id.startswith("cond:") and _uses(text, h.id)]
+    items += [(k, v) for k, v in TERMS.items() if _uses(text, k)]
     return items
 
 

@@ -238,6 +238,7 @@ def test_glossary_explains_the_names_the_report_uses():
     assert names["logistic4"].startswith("g(z) = 1/(1 + e^(-4z))")
     assert names["cond:t0-nonneg"].startswith("t0 >= 0")
     assert set(names) == {"tt-unstable", "logistic4", "cond:t0-nonneg"}   # only the names used
+    assert "independent of the toolkit's library" in dict(glossary("the own field h"))["own field"]
     assert glossary("nothing named here") == []
     assert glossary("we-0.605 and sc-lower-bound-we-0.60x") == []
     text = render_markdown(_sample() + [_result(9, CAVEAT, cid="uses-names",
