@@ -220,7 +220,9 @@ _HP_TOL = ("implied constant q_{1-delta} x Delta mu_g sqrt(n0) / (B_Y sqrt(d + l
            "<= 2 sqrt(3) with the upper end of a 3-SD order-statistic interval of the quantile")
 _HP_WHY = ("C is a universal constant the paper does not give, so it cannot be checked; the "
            "stated rate is checked against the constant it has in the Gaussian limit, 2 sqrt(3) "
-           "for every d, delta and link (module docstring), on every setting of the grid")
+           "for every d, delta and link (in that limit sqrt(n0)(W_bar - y) is N(0, Sigma) with "
+           "Sigma <= B_Y^2 I, and the (1 - delta)-quantile of ||N(0, I_k)|| is at most "
+           "sqrt(3) sqrt(k + log(2/delta))), on every setting of the grid")
 
 
 def _hp_outcome(rows, c_ref=2 * _SQ3):
@@ -314,7 +316,8 @@ _VEC_STATEMENT = ("With probability >= 1 - delta, ||W_bar_n0 - (Delta mu_g/2) v*
 _VEC_TOL = ("implied C_4 = q_{1-delta} sqrt(n0)/(B_Y sqrt(d + log(2/delta))) <= sqrt(3) with the "
             "upper end of a 3-SD order-statistic interval of the quantile")
 _VEC_WHY = ("C_4 is unspecified; sqrt(3) is the constant of the Gaussian limit for every d, "
-            "delta and link (module docstring)")
+            "delta and link (sqrt(n0)(W_bar - y) -> N(0, Sigma), Sigma <= B_Y^2 I, and the "
+            "(1 - delta)-quantile of ||N(0, I_k)|| is at most sqrt(3) sqrt(k + log(2/delta)))")
 
 
 _register_pair("init-vector-concentration", "eq:init-vector-concentration-proof",
