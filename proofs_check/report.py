@@ -505,7 +505,7 @@ def _render(results, quick, version, date, previous) -> str:
                 + (" Findings of slow claims are taken from the full report given."
                    if previous else " Run `nbl check` (full) for the slow claims."))
     else:
-        mode = "**Mode: full** (`nbl check`): every claim was run at full strength."
+        mode = "**Mode: full** (`nbl check`): every claim in this report ran at full strength."
     lines = ["# Verification of “Elicitation and Decision Geometry in Single-Index Bandits”", "",
              f"**{summary_line(results)}**", ""]
     n_pending = sum(1 for r in results if r.status == SKIPPED and r.detail == PENDING_DETAIL)

@@ -96,7 +96,7 @@ def run(args) -> int:
 
     show(claims_report(results, flagged_statuses=(DISCREPANCY, FAIL)))
     print(f"\n{summary_line(results)}")
-    print(f"{len(results)} claims in {seconds:.1f} s")
+    print(f"{len(results)} claim{'' if len(results) == 1 else 's'} in {seconds:.1f} s")
     print(f"report: {md}\n        {js}")
     return status
 
