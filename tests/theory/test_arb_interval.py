@@ -100,3 +100,24 @@ def test_steep_links_are_certified_without_bisecting_to_their_scale(monkeypatch)
     pinned = mpmath.mpf("0.19943833984177901505667719817191159766")
     assert lo - mpmath.mpf("1e-38") <= pinned <= hi + mpmath.mpf("1e-38") and res.certified
     assert len(calls) < 5_000, len(calls)     # ball bisection alone: ~800,000 calls
+
+
+@pytest.mark.parametrize("src", ["1-exp(-exp(z))", "(sigmoid(z) + sigmoid(6*(z-1)))/2",
+                                 "log(1+exp(z))", "asinh(z)"])
+def test_interval_and_ball_tail_bounds_give_the_same_enclosure(src, monkeypatch):
+    """Two methods for the same tail bounds: their certified lambda* must overlap, with the
+    same radius (the tails are far below the target precision either way)."""
+    from nbl_theory.link_source import LinkSource
+
+    link = LinkSource.expression(src).link()
+    out = []
+    for balls in (False, True):
+        certified._chart.cache_clear()
+        if balls:
+            monkeypatch.setattr(certified._Chart, "interval_sups", lambda *a: None)
+        out.append(certified.stability_certified(link, "0.3").lambda_star_enclosure)
+    certified._chart.cache_clear()
+    (alo, ahi), (blo, bhi) = out
+    with mpmath.workdps(60):
+        assert alo <= bhi and blo <= ahi
+        assert abs((ahi - alo) - (bhi - blo)) <= (bhi - blo)
