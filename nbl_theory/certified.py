@@ -230,8 +230,10 @@ def _t_beyond(link, chart, target: arb, side: int) -> arb:
 
 
 def _max_abs(a: arb, b: arb) -> arb:
-    """max(|x|) over the interval [a, b] (an upper bound, exact)."""
-    return max(abs(a).upper(), abs(b).upper(), key=float) if a.is_finite() else arb.nan()
+    """max(|x|) over the interval [a, b] (an upper bound, exact). Compared in Arb: float()
+    of two values past 1e308 is inf for both and would not tell them apart."""
+    x, y = abs(a).upper(), abs(b).upper()
+    return (x if x > y else y) if a.is_finite() and b.is_finite() else arb.nan()
 
 
 def _piece_bound(chart, group, lo: arb, hi: arb, sigma: arb, depth: int = 24):
@@ -241,7 +243,8 @@ def _piece_bound(chart, group, lo: arb, hi: arb, sigma: arb, depth: int = 24):
     ball = lo.union(hi)
     sups = chart.interval_sups(group, lo, hi) if chart.expression else None
     if sups is not None and all(s.is_finite() for s in sups):
-        zmin = (arb(0) if lo < 0 < hi else min(abs(lo), abs(hi), key=float)).lower() / sigma
+        low, high = abs(lo).lower(), abs(hi).lower()
+        zmin = (arb(0) if lo < 0 < hi else low if low < high else high) / sigma
     else:
         vals = (chart.group1 if group == 1 else chart.group2)(acb(ball), False)
         zmin = vals[0].abs_lower() / sigma                           # ϕ_σ decreasing in |z|

@@ -121,3 +121,9 @@ def test_interval_and_ball_tail_bounds_give_the_same_enclosure(src, monkeypatch)
     with mpmath.workdps(60):
         assert alo <= bhi and blo <= ahi
         assert abs((ahi - alo) - (bhi - blo)) <= (bhi - blo)
+
+
+def test_the_largest_endpoint_is_found_beyond_the_float_range():
+    """Two endpoints past 1e308 are both inf as floats; the bound must still be the larger."""
+    for a, b in ((arb(10) ** 400, arb(10) ** 500), (-arb(10) ** 500, arb(10) ** 400)):
+        assert certified._max_abs(a, b) >= arb(10) ** 500
