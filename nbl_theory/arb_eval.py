@@ -24,6 +24,7 @@ from __future__ import annotations
 import decimal
 from contextlib import contextmanager
 from fractions import Fraction
+from functools import lru_cache
 
 import flint
 import mpmath
@@ -34,7 +35,7 @@ from mpmath.libmp import from_man_exp
 from .errors import NBLInputError
 
 __all__ = ["compile_acb", "enclose", "enclose_constant", "arb_precision", "to_fmpq", "number_ball",
-           "arb_to_mpf", "format_ball", "format_point"]
+           "arb_to_mpf", "format_ball", "format_point", "cse_plan"]
 
 
 @contextmanager
@@ -146,6 +147,25 @@ def _build(e, slots):
     return lambda env, an: fn(a(env, an), an)
 
 
+@lru_cache(maxsize=128)
+def _cse(exprs: tuple):
+    return sp.cse(list(exprs), symbols=sp.numbered_symbols("_cse"))
+
+
+def cse_plan(exprs, var, node):
+    """The common subexpressions of ``exprs`` (sympy's ``cse``, cached: the ball and the
+    interval compilers of one chart share it) compiled by ``node(expr, slots)``, where
+    ``slots`` maps ``var`` to 0 and the k-th subexpression to k + 1: (steps, outputs), to be
+    evaluated in order on an environment list that starts with the variable's value."""
+    reps, reduced = _cse(tuple(exprs))
+    slots = {var: 0}
+    steps = []
+    for k, (sym, sub) in enumerate(reps):
+        steps.append(node(sub, slots))
+        slots[sym] = k + 1
+    return steps, [node(r, slots) for r in reduced]
+
+
 def compile_acb(exprs, var):
     """Compile sympy expressions in ``var`` (common subexpressions shared) at the current
     precision into ``f(x: acb, analytic: bool) -> list of acb``.
@@ -155,13 +175,7 @@ def compile_acb(exprs, var):
     NBLInputError
         If an expression uses a function ball arithmetic cannot evaluate.
     """
-    reps, reduced = sp.cse(list(exprs), symbols=sp.numbered_symbols("_cse"))
-    slots = {var: 0}
-    steps = []
-    for k, (sym, sub) in enumerate(reps):
-        steps.append(_node(sub, slots))
-        slots[sym] = k + 1
-    outs = [_node(r, slots) for r in reduced]
+    steps, outs = cse_plan(exprs, var, _node)
 
     def f(x, an):
         env = [x]

@@ -31,7 +31,7 @@ from __future__ import annotations
 import sympy as sp
 from flint import arb
 
-from .arb_eval import number_ball
+from .arb_eval import cse_plan, number_ball
 from .errors import NBLInputError
 
 __all__ = ["NotInterval", "compile_interval"]
@@ -202,13 +202,7 @@ def compile_interval(exprs, var):
     NotInterval
         At compile time or when called, for a part the rules above do not bound.
     """
-    reps, reduced = sp.cse(list(exprs), symbols=sp.numbered_symbols("_cse"))
-    slots = {var: 0}
-    steps = []
-    for k, (sym, sub) in enumerate(reps):
-        steps.append(_node(sub, slots))
-        slots[sym] = k + 1
-    outs = [_node(r, slots) for r in reduced]
+    steps, outs = cse_plan(exprs, var, _node)
 
     def f(lo, hi):
         env = [(lo, hi)]

@@ -88,11 +88,10 @@ class _Chart:
         if self.expression:
             self._g1 = compile_acb([d["g1"]], Z)
             self._g02 = compile_acb([d["g"], d["g2"]], Z)
-            try:                          # interval bounds for the tail shells (steep links)
-                self._intervals = {1: compile_interval([d["g1"]], Z),
-                                   2: compile_interval([d["g"], d["g2"]], Z)}
-            except NotInterval:
-                self._intervals = {}
+            # interval bounds for the tail shells, compiled when first needed (links with
+            # proven derivative bounds never use them), at this chart's precision
+            self._interval_exprs = {1: [d["g1"]], 2: [d["g"], d["g2"]]}
+            self._intervals, self._prec = {}, flint.ctx.prec
             return
         lo, hi = link.domain
         exprs = [d["phi1"], M * d["phi2"], -d["phi3"] / d["phi2"] ** 2]
@@ -130,7 +129,15 @@ class _Chart:
         """Upper bounds of |w_j| over the real t-interval [lo, hi] (w of ``group``) by interval
         arithmetic (:mod:`nbl_theory.arb_interval`), or None where it does not apply (a
         potential's chart, or a part it does not bound): the caller uses balls then."""
-        f = getattr(self, "_intervals", {}).get(group)
+        if not self.expression:
+            return None
+        if group not in self._intervals:
+            try:
+                with arb_precision(self._prec):
+                    self._intervals[group] = compile_interval(self._interval_exprs[group], Z)
+            except NotInterval:
+                self._intervals[group] = None
+        f = self._intervals[group]
         if f is None:
             return None
         try:
@@ -241,7 +248,7 @@ def _piece_bound(chart, group, lo: arb, hi: arb, sigma: arb, depth: int = 24):
     on [lo, hi] (an expression's chart) or one ball evaluation; bisected while that bound is
     not finite."""
     ball = lo.union(hi)
-    sups = chart.interval_sups(group, lo, hi) if chart.expression else None
+    sups = chart.interval_sups(group, lo, hi)
     if sups is not None and all(s.is_finite() for s in sups):
         low, high = abs(lo).lower(), abs(hi).lower()
         zmin = (arb(0) if lo < 0 < hi else low if low < high else high) / sigma
