@@ -48,10 +48,15 @@ from numba.extending import intrinsic
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nbl_sim.environment import Environment  # noqa: E402
-from nbl_sim.environment_lanes import normal_lanes, ziggurat_lanes  # noqa: E402
+from nbl_sim.environment_lanes import (  # noqa: E402
+    normal_lanes,
+    write_back_states,
+    ziggurat_candidates,
+    ziggurat_lanes,
+)
 from nbl_sim.execution import SerialExecutor  # noqa: E402
 from nbl_sim.experiment import simulate  # noqa: E402
-from nbl_sim.llvm_ops import I64, LANES, VF, VI, i64, lane, splat_i64, store_lanes  # noqa: E402
+from nbl_sim.llvm_ops import I64, LANES, VI, i64, splat_i64, store_lanes  # noqa: E402
 from nbl_sim.pcg64 import (  # noqa: E402
     as_double,
     fi_double,
@@ -172,19 +177,9 @@ def _one_word(contiguous: bool):
         for p, v in zip(state, start):
             p.add_incoming(v, entry)
         word, new = _sfc_words(builder, state, [])
-        idx = builder.and_(word, splat_i64(0xFF))
-        r = builder.lshr(word, splat_i64(8))
-        rabs = builder.and_(builder.lshr(r, splat_i64(1)), splat_i64(0x000FFFFFFFFFFFFF))
-        k_i, w_i = ir.Constant(VI, ir.Undefined), ir.Constant(VF, ir.Undefined)
-        for b in range(LANES):
-            layer = builder.extract_element(idx, lane(b))
-            k_i = builder.insert_element(k_i, builder.load(builder.gep(ka.data, [layer])), lane(b))
-            w_i = builder.insert_element(w_i, builder.load(builder.gep(wa.data, [layer])), lane(b))
-        x = builder.fmul(builder.sitofp(rabs, VF), w_i)
-        negative = builder.icmp_unsigned("!=", builder.and_(r, splat_i64(1)), splat_i64(0))
-        x = builder.select(negative, builder.fneg(x), x)
+        idx, _, x, fast = ziggurat_candidates(builder, word, ka.data, wa.data)
         v16 = ir.VectorType(ir.IntType(16), LANES)
-        mark = builder.select(builder.icmp_unsigned("<", rabs, k_i), ir.Constant(v16, None),
+        mark = builder.select(fast, ir.Constant(v16, None),
                               builder.trunc(builder.add(idx, splat_i64(1)), v16))
         if contiguous:
             for vec, at, size in ((x, xs[0], 64), (mark, ms[0], 16)):
@@ -199,12 +194,7 @@ def _one_word(contiguous: bool):
             p.add_incoming(v, loop)
         builder.cbranch(builder.icmp_signed("<", i_next, count), loop, done)
         builder.position_at_end(done)
-        ends = [builder.phi(VI) for _ in range(4)]
-        for e, u, v in zip(ends, start, new):
-            e.add_incoming(u, entry)
-            e.add_incoming(v, loop)
-        for e, p in zip(ends, rows):
-            builder.store(e, p, align=8)
+        write_back_states(builder, rows, start, entry, loop, new)
         return context.get_dummy_value()
 
     return kernel

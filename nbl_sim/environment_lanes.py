@@ -67,7 +67,8 @@ from .llvm_ops import (
 )
 from .pcg64 import MULT_HI, MULT_LO, ki_double, normal_after, state_of, wi_double
 
-__all__ = ["index_rows", "normal_lanes", "ziggurat_lanes", "reward_lanes", "lanes_agree"]
+__all__ = ["index_rows", "normal_lanes", "ziggurat_lanes", "ziggurat_candidates",
+           "write_back_states", "reward_lanes", "lanes_agree"]
 
 @intrinsic
 def index_rows(typingctx, X, beta, v_star, z, optimal):
@@ -344,24 +345,51 @@ def reward_lanes(states, g_addresses, means, Y, r0, bernoulli, noise, rounding):
 
 
 # ---------------------------------------------------------------------- the context lanes
-def ziggurat_lanes(step, after, carried: int, rows: int = 4):
+def ziggurat_candidates(builder, word, ki_data, wi_data):
+    """numpy's ziggurat fast path on eight 64-bit words at once: (layer idx, |x| bits rabs,
+    signed candidate x, fast) as <8 x …> vectors, ``fast`` true where rabs < ki[idx] (the
+    candidate is the draw). ``ki_data``/``wi_data`` point at numpy's tables."""
+    idx = builder.and_(word, splat_i64(0xFF))
+    r = builder.lshr(word, splat_i64(8))
+    rabs = builder.and_(builder.lshr(r, splat_i64(1)), splat_i64(0x000FFFFFFFFFFFFF))
+    negative = builder.icmp_unsigned("!=", builder.and_(r, splat_i64(1)), splat_i64(0))
+    k_i, w_i = ir.Constant(VI, ir.Undefined), ir.Constant(VF, ir.Undefined)
+    for b in range(LANES):
+        layer = builder.extract_element(idx, lane(b))
+        k_i = builder.insert_element(k_i, builder.load(builder.gep(ki_data, [layer])), lane(b))
+        w_i = builder.insert_element(w_i, builder.load(builder.gep(wi_data, [layer])), lane(b))
+    x = builder.fmul(builder.sitofp(rabs, VF), w_i)
+    x = builder.select(negative, builder.fneg(x), x)
+    return idx, rabs, x, builder.icmp_unsigned("<", rabs, k_i)
+
+
+def write_back_states(builder, rows_at, start, entry, last, final) -> None:
+    """In the loop's exit block: store each stream row as it left the loop (``final``, from
+    block ``last``) or as loaded (``start``, from ``entry``, when the loop never ran)."""
+    ends = [builder.phi(VI) for _ in start]
+    for end, u, v in zip(ends, start, final):
+        end.add_incoming(u, entry)
+        end.add_incoming(v, last)
+    for end, row in zip(ends, rows_at):
+        builder.store(end, row, align=8)
+
+
+def ziggurat_lanes(step, after, carried: int):
     """The context pass over a stream kind: an intrinsic ``(states, X, r0, ki, wi)`` drawing
     ``standard_normal(out=X[r0 + b])`` of eight streams as lanes, by numpy's ziggurat (module
     docstring).
 
-    ``states`` is (rows, 8) uint64; its first ``carried`` rows change as the streams advance (and
+    ``states`` is (4, 8) uint64 (numpy's PCG64 and SFC64 both keep four words a stream); its
+    first ``carried`` rows change as the streams advance (and
     are written back), the rest are constants. ``step(builder, carried, constants)`` emits one
     step of the eight streams: (the <8 x i64> words, the new carried rows). ``after`` is the
     numba function ``(r, *carried, *constants) -> (x, *new carried)`` finishing, for one
     stream, a draw whose first word r failed the fast test. (Built for numpy's PCG64 here, and
     for other bit generators by benchmarks/bench_normal_samplers.py.)"""
     ret = types.Tuple((types.float64,) + (types.uint64,) * carried)
-    after_sig = ret(*(types.uint64,) * (1 + rows))
+    after_sig = ret(*(types.uint64,) * 5)
 
-    if rows != 4:  # numpy's PCG64 and SFC64 both keep four words (compile_internal: no *args)
-        raise ValueError("ziggurat_lanes: streams of four uint64 words only")
-
-    def finish(r, w0, w1, w2, w3):
+    def finish(r, w0, w1, w2, w3):  # (compile_internal takes no *args)
         return after(r, w0, w1, w2, w3)
 
     @intrinsic
@@ -378,7 +406,7 @@ def ziggurat_lanes(step, after, carried: int, rows: int = 4):
 
         s_base, s_stride = builder.ptrtoint(sa.data, I64), builder.extract_value(sa.strides, 0)
         rows_at = [ptr(builder.add(s_base, builder.mul(i64(k), s_stride)), VI)
-                   for k in range(rows)]
+                   for k in range(4)]
         loaded = [builder.load(p, align=8) for p in rows_at]
         start, consts = loaded[:carried], loaded[carried:]
         x_base, x_stride = builder.ptrtoint(xa.data, I64), builder.extract_value(xa.strides, 0)
@@ -398,18 +426,7 @@ def ziggurat_lanes(step, after, carried: int, rows: int = 4):
         for p, v in zip(state, start):
             p.add_incoming(v, entry)
         word, new = step(builder, state, consts)
-        idx = builder.and_(word, splat_i64(0xFF))
-        r = builder.lshr(word, splat_i64(8))
-        rabs = builder.and_(builder.lshr(r, splat_i64(1)), splat_i64(0x000FFFFFFFFFFFFF))
-        negative = builder.icmp_unsigned("!=", builder.and_(r, splat_i64(1)), splat_i64(0))
-        k_i, w_i = ir.Constant(VI, ir.Undefined), ir.Constant(VF, ir.Undefined)
-        for b in range(LANES):
-            layer = builder.extract_element(idx, lane(b))
-            k_i = builder.insert_element(k_i, builder.load(builder.gep(ka.data, [layer])), lane(b))
-            w_i = builder.insert_element(w_i, builder.load(builder.gep(wa.data, [layer])), lane(b))
-        x = builder.fmul(builder.sitofp(rabs, VF), w_i)
-        x = builder.select(negative, builder.fneg(x), x)
-        fast = builder.icmp_unsigned("<", rabs, k_i)
+        _, _, x, fast = ziggurat_candidates(builder, word, ka.data, wa.data)
         every = builder.icmp_unsigned("==", builder.bitcast(fast, ir.IntType(LANES)),
                                       ir.Constant(ir.IntType(LANES), (1 << LANES) - 1))
         loop_end = builder.block
@@ -451,12 +468,7 @@ def ziggurat_lanes(step, after, carried: int, rows: int = 4):
         builder.cbranch(builder.icmp_signed("<", i_next, count), loop, done)
 
         builder.position_at_end(done)
-        ends = [builder.phi(VI) for _ in range(carried)]
-        for end, u, v in zip(ends, start, fin[1:]):
-            end.add_incoming(u, entry)
-            end.add_incoming(v, store)
-        for end, row in zip(ends, rows_at):
-            builder.store(end, row, align=8)
+        write_back_states(builder, rows_at, start, entry, store, fin[1:])
         return context.get_dummy_value()
 
     return lanes
