@@ -270,17 +270,7 @@ class _Prev:
 def _findings(results, quick: bool, previous) -> list[str]:
     quick_of = quick_versions(results) if quick else {}
     found = [(r, "") for r in results if r.status in FINDINGS and not is_beyond(r)]
-    from_previous: set = set()
-    if quick and previous:
-        skipped = {r.id for r in results if r.status == SKIPPED}
-        prev = [_Prev(d) for d in previous
-                if d.get("id") in skipped and d.get("status") in FINDINGS]
-        found += [(p, "previous") for p in prev if not is_beyond(p)]
-        from_previous = {p.id for p in prev}
-    if quick:
-        found += [(r, "declared") for r in results
-                  if r.status == SKIPPED and getattr(r, "full_finding", None)
-                  and r.id not in from_previous and not is_beyond(r)]
+    found += _not_run_findings(results, quick, previous)
     order = {r.id: i for i, r in enumerate(results)}
     found.sort(key=lambda f: (CONSEQUENCES.index(_consequence(f[0])),
                               _section_key(f[0].section), order.get(f[0].id, 0)))
@@ -349,6 +339,22 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def _not_run_findings(results, quick: bool, previous) -> list[tuple]:
+    """(record, source) of the findings of claims not run in a quick report: from a previous
+    full report (``"previous"``, a :class:`_Prev`), else declared by the slow claim itself
+    (``"declared"``); none in a full report."""
+    if not quick:
+        return []
+    skipped = {r.id for r in results if r.status == SKIPPED}
+    prev = [_Prev(d) for d in previous or ()
+            if d.get("id") in skipped and d.get("status") in FINDINGS]
+    out = [(p, "previous") for p in prev if not is_beyond(p)]
+    done = {p.id for p in prev}
+    return out + [(r, "declared") for r in results
+                  if r.status == SKIPPED and getattr(r, "full_finding", None)
+                  and r.id not in done and not is_beyond(r)]
+
+
 def _headline_findings(results, quick: bool, previous) -> list[str]:
     """Under the counts: the DISCREPANCYs by name, and (quick mode) the findings of slow claims
     the counts leave out because those claims did not run here."""
@@ -358,17 +364,13 @@ def _headline_findings(results, quick: bool, previous) -> list[str]:
     if found:
         lines += _wrap("; ".join(f"`{r.id}` ({r.label})" for r in found),
                        "**Discrepancies:** ") + [""]
-    if quick:
-        prev = {d.get("id"): d.get("status") for d in previous or ()}
-        declared = [(r, prev.get(r.id) or r.full_finding) for r in results
-                    if r.status == SKIPPED and not is_beyond(r)
-                    and (prev.get(r.id) in FINDINGS or getattr(r, "full_finding", None))]
-        if declared:
-            by = Counter(st for _, st in declared)
-            what = " and ".join(_count(by[st], st) for st in FINDINGS if by.get(st))
-            lines += _wrap(f"**Not in these counts:** the full run also reports {what} from slow "
-                           "claims not run here (" + ", ".join(f"`{r.id}`" for r, _ in declared)
-                           + "; under Findings, each marked as not computed here).", "") + [""]
+    not_run = _not_run_findings(results, quick, previous)
+    if not_run:
+        by = Counter(r.full_finding if src == "declared" else r.status for r, src in not_run)
+        what = " and ".join(_count(by[st], st) for st in FINDINGS if by.get(st))
+        lines += _wrap(f"**Not in these counts:** the full run also reports {what} from slow "
+                       "claims not run here (" + ", ".join(f"`{r.id}`" for r, _ in not_run)
+                       + "; under Findings, each marked as not computed here).", "") + [""]
     return lines
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["EXTRA_LINKS", "TERMS", "glossary", "toolkit_commit"]
@@ -61,10 +62,15 @@ def glossary(text: str) -> list[tuple[str, str]]:
     return items
 
 
+@lru_cache(maxsize=1)
 def toolkit_commit() -> str:
-    """The short git commit of the toolkit's source tree, when it is a git checkout ("" if not
-    or git is unavailable); with ``+`` when the tree has uncommitted changes."""
+    """The short git commit of the toolkit's source tree, when that tree is itself a git
+    checkout ("" if not — e.g. an installed copy inside some other repository — or git is
+    unavailable); with ``+`` when the tree has uncommitted changes. Asked once a process (a
+    check rewrites its report many times)."""
     root = Path(__file__).resolve().parents[1]
+    if not (root / ".git").exists():
+        return ""
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True, timeout=5)
