@@ -175,13 +175,20 @@ def test_example_runs_quick(path, tmp_path):
 
 @pytest.mark.slow
 def test_docs_build_without_warnings(tmp_path):
-    """``sphinx-build -W`` on a copy of the sources (so the generated pages and the gallery's
-    outputs do not touch docs/), running every example in its quick form; the figure data
+    """``sphinx-build -W`` on a copy of the sources as a fresh clone has them (so the generated
+    pages and the gallery's outputs do not touch docs/, and a folder git cannot hold — an empty
+    one — is not there), running every example in its quick form; the figure data
     come from the documentation's own cache (docs/_build/.nbl_cache) when it is there."""
     pytest.importorskip("sphinx_gallery")
     src = tmp_path / "src"
     generated = ("_build", "api", "figures", "auto_examples", "sg_execution_times.rst")
-    shutil.copytree(DOCS, src / "docs", ignore=shutil.ignore_patterns(*generated))
+    skip_generated = shutil.ignore_patterns(*generated)
+
+    def ignore(folder, names):   # what a fresh clone has: no generated pages, no empty folders
+        return set(skip_generated(folder, names)) | {
+            n for n in names if (Path(folder) / n).is_dir()
+            and not any(p.is_file() for p in (Path(folder) / n).rglob("*"))}
+    shutil.copytree(DOCS, src / "docs", ignore=ignore)
     shutil.copytree(ROOT / "examples", src / "examples")
     for name in ("CHANGELOG.md", "CONTRIBUTING.md", "CITATION.cff"):
         shutil.copy(ROOT / name, src / name)
