@@ -71,7 +71,10 @@ def hypotheses_outcome(label: str, data=None) -> Outcome:
     detail = "\n".join(lines)
     if findings or mism:
         return Outcome(DISCREPANCY, "uses unstated: " + "; ".join(findings + mism), detail)
-    return Outcome(PASS, f"every hypothesis used is stated ({used})", detail)
+    standing = sorted(h for h in a.used if h not in a.stated)
+    held = ", ".join(f"{h} (standing)" if h in standing else h for h in sorted(a.used)) or "none"
+    return Outcome(PASS, "every hypothesis used is stated" + (" or standing" if standing else "")
+                   + f" ({held})", detail)
 
 
 def assumption_outcome(assumption: str, data=None) -> Outcome:

@@ -26,7 +26,8 @@ from . import hypotheses_data as hd
 from .latex import RESULT_KINDS, PaperIndex, index_from_literal
 
 __all__ = ["AuditData", "Evidence", "ResultAudit", "AuditError", "default_data", "stated",
-           "used", "audit_result", "audit_all", "assumption_usage", "restatement_mismatches"]
+           "used", "in_force", "audit_result", "audit_all", "assumption_usage",
+           "restatement_mismatches"]
 
 
 class AuditError(RuntimeError):
@@ -214,6 +215,15 @@ def _dedupe(evs):
     return out
 
 
+def in_force(data: AuditData, h: str, st) -> bool:
+    """Whether hypothesis ``h`` holds for a result that states ``st``: stated, standing (an
+    assumption the paper makes "throughout"), or implied by a stated or standing one
+    (assum:gaussian_context by the standing "we specialize to Gaussian contexts", line 222)."""
+    hyp = data.hypotheses[h]
+    return h in st or hyp.kind == "standing" or any(
+        i in st or data.hypotheses[i].kind == "standing" for i in hyp.implied_by)
+
+
 def audit_result(data: AuditData, result: str, memo=None) -> ResultAudit:
     """Compare ``result``'s stated and used hypotheses."""
     st = stated(data, result)
@@ -223,7 +233,7 @@ def audit_result(data: AuditData, result: str, memo=None) -> ResultAudit:
         hyp = data.hypotheses.get(h)
         if hyp is None:
             raise AuditError(f"unknown hypothesis {h!r} used by {result}")
-        if h in st or hyp.kind == "standing" or any(i in st for i in hyp.implied_by):
+        if in_force(data, h, st):
             continue
         sure = tuple(e for e in evs if e.certain)
         if sure:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import hypotheses_data as hd
-from .graph import AuditData, stated
+from .graph import AuditData, in_force, stated
 from .latex import Proof, Statement
 
 __all__ = ["with_statement_refs", "unstated_everywhere", "unused_everywhere", "spurious_use",
@@ -64,7 +64,7 @@ def spurious_use(data: AuditData, label: str) -> tuple[str, AuditData]:
     """``(hyp, mutant)``: the first non-standing hypothesis ``label`` does not state, and
     ``data`` with ``label``'s proof (or, without a proof, its statement) using it."""
     own = stated(data, label)
-    hyp = next(h for h in data.hypotheses if h not in own and not h.startswith("std:"))
+    hyp = next(h for h in data.hypotheses if not in_force(data, h, own))
     p = data.index.proof_of(label)
     line = p.start if p else data.index.statements[label].start
     return hyp, replace(data, direct_uses=data.direct_uses + (

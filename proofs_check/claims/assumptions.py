@@ -28,7 +28,7 @@ from ..audit import algorithm as alg
 from ..audit import checks, extracted
 from ..audit import hypotheses_data as hd
 from ..audit import mutants as mut
-from ..audit.graph import audit_result, default_data, restatement_mismatches
+from ..audit.graph import audit_result, default_data, in_force, restatement_mismatches
 from ..audit.notation import ENTRIES
 from ..registry import CAVEAT, DISCREPANCY, PASS, Mutant, Outcome, register
 
@@ -107,8 +107,11 @@ def _hypotheses_mutants(label):
     spurious, data = mut.spurious_use(_DATA, label)
     out = [Mutant(f"the proof also uses {spurious}", "data", kwargs={"data": data})]
     refs = _DATA.index.statements[label].refs
-    own = [r for r in refs if r[0].startswith("assum:")]
-    if own and own[0][0] in a.used:
+    # an assumption the statement states, that nothing standing implies, and that the proof
+    # certainly uses: deleting it from the statement must make a finding
+    own = [r for r in refs if r[0].startswith("assum:") and not in_force(_DATA, r[0], ())
+           and any(e.certain for e in a.used.get(r[0], ()))]
+    if own:
         out.append(Mutant(f"{own[0][0]} deleted from the statement", "data",
                           kwargs={"data": mut.with_statement_refs(
                               _DATA, label, [r for r in refs if r[0] != own[0][0]])}))
