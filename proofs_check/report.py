@@ -364,6 +364,13 @@ def _headline_findings(results, quick: bool, previous) -> list[str]:
     if found:
         lines += _wrap("; ".join(f"`{r.id}` ({r.label})" for r in found),
                        "**Discrepancies:** ") + [""]
+    beyond = Counter(r.status for r in results if is_beyond(r) and r.status in FINDINGS)
+    if beyond:
+        what = " and ".join(_count(beyond[st], st) for st in FINDINGS if beyond.get(st))
+        lines += _wrap(f"**Beyond the paper:** {what} of these counts "
+                       f"{'is' if sum(beyond.values()) == 1 else 'are'} about nbl's own "
+                       "statements, not the paper's (own section, not among the Findings).",
+                       "") + [""]
     not_run = _not_run_findings(results, quick, previous)
     if not_run:
         by = Counter(r.full_finding if src == "declared" else r.status for r, src in not_run)
@@ -415,7 +422,7 @@ def _failures(results) -> list[str]:
 
 
 _COLS = (("claim", 44), ("label", 36), ("method", 14), ("status", 15), ("tolerance", 30),
-         ("reason", 30), ("s", 7))
+         ("reason", 30), ("seconds", 7))
 
 
 def _row(r) -> str:

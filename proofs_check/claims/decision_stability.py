@@ -219,13 +219,15 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
         return Outcome(DISCREPANCY, computed, "a step of the proof fails: " + "; ".join(ineq_bad)
                        + "; " + detail, evidence=ev)
     if max(bounds) <= 0:
-        # the proof holds, but the bound it proves is <= 0 at every separation the paper uses,
-        # so "lambda* >= bound" says nothing about stability for this link (issue 15)
-        return Outcome(CAVEAT, computed,
-                       f"vacuous for this paper link: the bound is negative at Delta = "
-                       f"{', '.join(_DELTAS)} (largest {max(bounds):.4g}), so lambda* >= bound "
-                       "holds trivially and cannot certify stability; every step of the proof "
-                       "holds. " + detail, consequence="statement", evidence=ev)
+        # The proof holds, but the bound it proves is <= 0 at every separation the paper uses,
+        # so "lambda* >= bound" says nothing about stability for this link. That is one
+        # observation for all six links, reported once as the finding
+        # sc-sufficient-condition-vacuous; here it is information.
+        return Outcome(PASS, computed,
+                       f"every step of the proof holds. The bound is negative at Delta = "
+                       f"{', '.join(_DELTAS)} (largest {max(bounds):.4g}), so for this link "
+                       "lambda* >= bound holds trivially and cannot certify stability (the "
+                       "finding sc-sufficient-condition-vacuous). " + detail, evidence=ev)
     return Outcome(PASS, computed, detail, evidence=ev)
 
 
@@ -291,6 +293,10 @@ def _vacuous(R_scale=1.0, deltas=_DELTAS):
                    "The proposition is true (sc-lower-bound-* check its proof), but its "
                    "sufficient condition is vacuous for the paper's own examples: it fails at "
                    "every link and separation the paper uses, including where lambda* > 0. "
+                   "The paper warns that it 'should be viewed as a sufficient condition' and "
+                   "'can therefore be conservative, and decision stability may hold even when "
+                   "the sufficient condition above is not satisfied' (lines 767-775); what it "
+                   "does not say is that the condition holds for none of its own links. "
                    + detail, consequence="statement")
 
 

@@ -17,8 +17,8 @@ from nbl_sim.execution import SerialExecutor
 from nbl_sim.experiment import simulate
 from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING, paper_link
 
-__all__ = ["final_angle", "regret_checkpoints", "paired_regret_gaps", "comparison_run",
-           "comparison_cell", "load_comparisons"]
+__all__ = ["final_angle", "angle_path", "regret_checkpoints", "paired_regret_gaps",
+           "comparison_run", "comparison_cell", "load_comparisons"]
 
 
 def _stochastic_run(link, delta: str, seed: int, record_rounds=None):
@@ -35,6 +35,15 @@ def final_angle(link, delta: str, seed: int = 0) -> tuple[float, float]:
     t0 = 500, n = 10,000, 100 replications, d = 2, Bernoulli rewards)."""
     s = _stochastic_run(link, delta, seed).summary()["nbl"]
     return s["final_angle_deg_mean"], s["final_angle_deg_se"]
+
+
+def angle_path(link, delta: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rounds, mean, SE) over replications of NBL's signed angle (degrees) at the recorded
+    rounds (~500, to n) of the run of :func:`final_angle`."""
+    run = _stochastic_run(link, delta, seed)
+    ang = np.degrees(run.policies["nbl"].angle)
+    return (np.asarray(run.record_rounds), ang.mean(axis=0),
+            ang.std(axis=0, ddof=1) / np.sqrt(ang.shape[0]))
 
 
 def regret_checkpoints(link, delta: str, rounds, seed: int = 0) -> np.ndarray:

@@ -112,6 +112,7 @@ def test_known_discrepancies_show_both_numbers():
     assert res.status == DISCREPANCY
     assert res.printed == "2.15e-5"
     assert res.computed.startswith("2.08e-5") and "2.07553526219" in res.computed
+    assert res.consequence == "number"   # ranked as a printed number, not an experiment
 
 
 # ------------------------------------------------------------------ the registry

@@ -83,7 +83,7 @@ def test_failures_sections_details_and_skipped():
     text = render_markdown(_sample(), version="x", date="d")
     failures = text.split("## Failures (1)", 1)[1].split("\n## ", 1)[0]
     assert "claim-4" in failures and "ValueError: bad" in failures
-    assert "| claim | label | method | status | tolerance | reason | s |" in text
+    assert "| claim | label | method | status | tolerance | reason | seconds |" in text
     for i in range(7):
         cid = "claim-3-grid" if i == 5 else f"claim-{i}"
         assert f'<a id="claim-{cid}"></a>' in text
@@ -185,6 +185,10 @@ def test_beyond_claims_have_their_own_section_and_are_not_findings():
     part = md.split("## Beyond the paper", 1)[1].split("\n## ", 1)[0]
     assert "`beyond-x`" in part and "not the paper's" in _flat(part)
     assert "5 of 5 departures flip the sign" in _flat(part)
+    head = _flat(md.split("## Findings")[0])   # the counts say which of them are not findings
+    assert "**Beyond the paper:** 1 CAVEAT of these counts is about nbl's own statements" in head
+    assert "Beyond the paper:" not in _flat(render_markdown(_sample(), quick=False).split(
+        "## Findings")[0])
 
 
 def test_every_declared_full_finding_matches_the_pinned_full_verdict():

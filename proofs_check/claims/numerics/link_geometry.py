@@ -76,7 +76,8 @@ def _printed_lambda_check(key):
                        f"paper prints {printed}, i.e. a value in [{Decimal(printed) - half:.3e}, "
                        f"{Decimal(printed) + half:.3e}) at the 3 figures it prints; the certified "
                        f"value rounds to {r_mid} (relative difference {rel:+.2%}), outside it. "
-                       f"The sign and the regime are unaffected.{hint}")
+                       f"The sign and the regime are unaffected.{hint}",
+                       consequence="number")     # a printed value, whatever its section
     return check
 
 
@@ -257,8 +258,10 @@ def _instability_range(bound: float = 0.2):
                    "never unstable: of the two examples that are ever unstable, one is far "
                    "past the bound, so 'typically' does not cover it. The qualitative claim "
                    "(instability disappears as Delta grows) holds; the quantitative "
-                   "'typically Delta <~ 0.2' does not for the unstable example. Not a "
-                   "finite-sample effect: the "
+                   "'typically Delta <~ 0.2' does not for the unstable example. The paper's "
+                   "'<~' is qualitative; the toolkit reads it as 'at most 1.5 x 0.2 = 0.3', "
+                   "and 0.5104 is past any reading of the symbol. Not a finite-sample effect: "
+                   "the "
                    "crossing is a certified root of lambda*(Delta). The roots to their "
                    "precision: " + "; ".join(f"{k} {r.value} (bracket [{r.bracket[0]}, "
                                              f"{r.bracket[1]}])" for k, r in crit.items() if r),
