@@ -151,8 +151,12 @@ def _secret() -> bytes:
             os.unlink(f)
             fd = None
         if fd is not None:
+            st = os.fstat(fd)
+            if stat.S_ISDIR(st.st_mode):    # never removed for the user: it may hold anything
+                os.close(fd)
+                raise NBLInputError(f"the cache key {f} is a directory; remove it or choose "
+                                    "another cache directory")
             with os.fdopen(fd, "rb") as fh:
-                st = os.fstat(fh.fileno())
                 key = fh.read(65) if stat.S_ISREG(st.st_mode) else b""
             if len(key) == 64 and not _unsafe_file(st):
                 _secrets[f] = key

@@ -113,6 +113,11 @@ __all__ = ["Environment", "Realization", "replication_seeds"]
 REWARDS = ("bernoulli", "bounded")
 _ROUNDING = 1e-12  # realized Bernoulli means may leave [0, 1] by this much (float rounding)
 _RANGE_PROBE = 50  # |z| at which the Bernoulli range is checked up front
+#: The largest half-width b of bounded noise (g + Uniform[−b, b]) accepted: the policies'
+#: sums of rewards times contexts then stay far inside float64 (b = 1e300 overflowed, and NBL's
+#: direction collapsed to 0 while its angle read 0.000).
+MAX_NOISE = 1e6
+
 #: below this many normals numpy's own fill is faster than the compiled loop (reading and
 #: writing back the generator's state costs ~6 us; crossover ~1,000 on this machine) — same values
 _COMPILED_FILL_MIN = 1024
@@ -252,8 +257,10 @@ class Environment:
         d = int(d)
         if reward not in REWARDS:
             raise NBLInputError(f"reward must be one of {REWARDS}, got {reward!r}")
-        if not (isinstance(noise, (int, float)) and math.isfinite(noise) and noise >= 0):
-            raise NBLInputError(f"noise half-width must be a finite number >= 0, got {noise!r}")
+        if not (isinstance(noise, (int, float)) and math.isfinite(noise)
+                and 0 <= noise <= MAX_NOISE):
+            raise NBLInputError(f"noise half-width must be a number in [0, {MAX_NOISE:g}], got "
+                                f"{noise!r}")
         rng = np.random.default_rng(None if geometry_seed is None else _check_seed(geometry_seed))
         if isinstance(v_star, str) and v_star == "random":
             v = rng.standard_normal(d)

@@ -47,11 +47,17 @@ from nbl_theory.errors import NBLInputError
 
 __all__ = ["Executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "TaskError",
            "make_executor", "executor_for", "cpu_count", "in_worker", "SCHEDULER_ENV",
+           "scheduler_from_env", "probe_scheduler",
            "MAX_WORKERS", "check_workers", "parse_scheduler", "one_blas_thread"]
 
 #: Environment variable naming a Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) used when
 #: no executor, worker count or scheduler is given.
 SCHEDULER_ENV = "NBL_DASK_SCHEDULER"
+
+
+def scheduler_from_env() -> str | None:
+    """``$NBL_DASK_SCHEDULER``, or None when it is unset or blank (as for ``NBL_CACHE_DIR``)."""
+    return os.environ.get(SCHEDULER_ENV, "").strip() or None
 #: Local worker processes allowed without ``allow_large`` (each imports numpy/sympy/numba,
 #: ~150 MB): beyond this a typo (``--workers 100000``) would exhaust memory.
 MAX_WORKERS = 64
@@ -105,9 +111,52 @@ def parse_scheduler(address: str, allow_large: bool = False) -> tuple[str, objec
         return "local", check_workers(int(n_txt), "local:N", allow_large)
     m = _ADDRESS.match(address)
     if not m or not 0 < int(m.group(3)) < 65536:
-        raise NBLInputError(f"scheduler must be tcp://HOST:PORT or local:N (port 1-65535), got "
-                            f"{address!r}")
+        raise NBLInputError(f"scheduler must be tcp://HOST:PORT, tls://HOST:PORT or local:N "
+                            f"(port 1-65535), got {address!r}")
     return "remote", address
+
+
+#: How long a scheduler may take to accept a connection and to send its greeting.
+PROBE_SECONDS = 2.0
+
+
+def probe_scheduler(address: str, timeout: float = PROBE_SECONDS) -> None:
+    """Refuse, in one line and within ``timeout`` seconds, an address where no Dask scheduler
+    answers. A Dask scheduler sends its handshake as soon as a connection is accepted: an
+    8-byte little-endian total length, the number of frames and their lengths, then the
+    frames. Over ``tcp://`` that prelude is checked (a web server sends nothing and an SSH
+    server a text banner, which Dask would read as a length of exbibytes); over ``tls://`` only
+    the connection (its bytes are encrypted)."""
+    import socket
+    import struct
+
+    scheme, hostport = address.split("://", 1)
+    host, _, port = hostport.rpartition(":")
+    host = host.strip("[]")
+    try:
+        sock = socket.create_connection((host, int(port)), timeout=timeout)
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise NBLInputError(f"cannot reach the Dask scheduler at {address}: {why}") from None
+    head = b""
+    with sock:
+        if scheme != "tcp":
+            return
+        try:
+            while len(head) < 16:
+                chunk = sock.recv(16 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+        except TimeoutError:
+            raise NBLInputError(f"no Dask scheduler at {address}: it sent no handshake within "
+                                f"{timeout:g} s") from None
+        except OSError:
+            pass                       # reset while reading: judged by what came (nothing)
+    total, frames = struct.unpack("<QQ", head) if len(head) == 16 else (0, 0)
+    if not (16 <= total < 2**24 and 1 <= frames <= 64 and 8 + 8 * frames <= total):
+        raise NBLInputError(f"no Dask scheduler at {address}: what answers there does not "
+                            "speak Dask's protocol (is the port right?)")
 
 
 def _ignore_sigint() -> None:          # pool worker initializer
@@ -377,6 +426,7 @@ class DaskExecutor(Executor):
                                          dashboard_address=None)
             self.client = Client(self._cluster)
         else:
+            probe_scheduler(value)
             try:
                 self.client = Client(value, timeout=timeout)
             except (OSError, TimeoutError, ValueError) as exc:
@@ -434,7 +484,7 @@ def make_executor(workers: int | None = None, work: float = float("inf"),
         raise NBLInputError("give either a Dask scheduler or a number of local workers, "
                             "not both")
     if workers is None:          # an explicit --workers wins over $NBL_DASK_SCHEDULER
-        scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+        scheduler = scheduler or scheduler_from_env()
     if scheduler:
         return DaskExecutor(scheduler, allow_large=allow_large)
     if workers is None:

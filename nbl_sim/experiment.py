@@ -35,6 +35,7 @@ from .buffers import reused
 from .environment import Environment, Realization
 from .execution import Executor, executor_for
 from .metrics import mc_summary, recorded_regret
+from .outputs import replacing, write_text
 from .policies.nbl import LOCKSTEP as _LOCKSTEP
 from .policies.nbl import nbl_run, validate_step
 from .policies.oracle import oracle_actions
@@ -135,7 +136,7 @@ class SimulationResult:
         rounds = self.record_rounds
         for name, p in self.policies.items():
             path = out / f"trajectories_{name}.csv"
-            with path.open("w", newline="") as fh:
+            with replacing(path) as tmp, tmp.open("w", newline="") as fh:
                 w = csv.writer(fh)
                 w.writerow(["replication", "round", "regret", "avg_regret", "angle_deg",
                             "sq_error"])
@@ -148,7 +149,7 @@ class SimulationResult:
             path = out / f"bands_{name}.csv"
             metrics = ("regret", "avg_regret", "angle_deg", "sq_error")
             bands = {m: self.band(name, m) for m in metrics}
-            with path.open("w", newline="") as fh:
+            with replacing(path) as tmp, tmp.open("w", newline="") as fh:
                 w = csv.writer(fh)
                 w.writerow(["round"] + [f"{m}_{s}" for m in metrics
                                         for s in ("mean", "se", "lo", "hi")])
@@ -160,7 +161,7 @@ class SimulationResult:
         data = self.to_json()
         data["versions"] = package_versions()
         data["files"] = [f.name for f in files]
-        manifest.write_text(json.dumps(data, indent=2) + "\n")
+        write_text(manifest, json.dumps(data, indent=2) + "\n")
         files.append(manifest)
         return files
 
@@ -388,8 +389,10 @@ def simulate(
         if "greedy-logistic" in policies:
             raise NBLInputError(
                 "greedy-logistic needs a randomized initialization: use n0 instead of init_angle")
-        if not (isinstance(init_angle, (int, float)) and math.isfinite(init_angle)):
-            raise NBLInputError(f"init_angle must be a finite number of degrees, got {init_angle}")
+        if not (isinstance(init_angle, (int, float)) and math.isfinite(init_angle)
+                and abs(init_angle) <= 360):
+            raise NBLInputError("init_angle must be a number of degrees in [-360, 360], got "
+                                f"{init_angle}")
         v0 = env.initial_direction(float(init_angle))
         n0 = 0
     elif n0 is None:

@@ -167,10 +167,10 @@ def find_thresholds(
     lo_q, hi_q = (exact_number(b) for b in bracket)
     if not lo_q < hi_q:
         raise NBLInputError(f"bracket ({lo_q}, {hi_q}) is empty: need LO < HI")
-    if solve_for == "delta" and not (0 < lo_q and hi_q < 2):
-        raise NBLInputError(
-            f"delta bracket must lie inside (0, 2), got ({bracket[0]}, {bracket[1]})"
-        )
+    if solve_for == "delta" and not (0 < lo_q and hi_q < 2 and 0 < float(lo_q)
+                                     and float(hi_q) < 2):
+        raise NBLInputError(f"delta bracket must lie inside (0, 2), also as float64 numbers, "
+                            f"got ({bracket[0]}, {bracket[1]})")
     if grid < 3:
         raise NBLInputError("grid must have at least 3 points")
     xs = np.linspace(float(lo_q), float(hi_q), grid)

@@ -40,6 +40,10 @@ def validate_delta(delta) -> sp.Rational:
     q = exact_number(delta)
     if not (0 < q < 2):
         raise NBLInputError(f"delta must lie in the open interval (0, 2), got {delta}")
+    f = float(q)
+    if not (0.0 < f < 2.0):        # every tier also evaluates at float(delta) (tables, charts)
+        raise NBLInputError(f"delta must lie in (0, 2) also as a float64 number: {delta} "
+                            f"rounds to {f!r}")
     return q
 
 

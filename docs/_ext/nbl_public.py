@@ -124,6 +124,8 @@ INTERNAL = {
     "nbl_sim.policies.nbl_lanes": "the NBL kernel's lockstep rounds as vector lanes (LLVM IR)",
     "nbl_sim.jit_cache": "numba's kernel cache stamped with the package's compiled sources",
     "nbl_sim.buffers": "scratch buffers kept per thread for the next simulate/draw call",
+    "nbl_sim.outputs": "how the commands write their output files (replace, never write "
+                       "through a link; docs/security.md)",
     "nbl_sim.beyond.*": "the parts of nbl_sim.beyond (documented by the package page and "
                       "docs/beyond.md)",
     "nbl_sim.presentation": "the package; its public parts are listed",

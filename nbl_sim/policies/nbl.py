@@ -224,13 +224,20 @@ class NBLTrace:
         self.info = info
 
 
+#: The largest step scale γ accepted: with rewards |Y| <= 1 + 1e6 (the noise bound of
+#: :mod:`nbl_sim.environment`) and t0 > −1, every intermediate of a round stays far inside
+#: float64's range (|η_t G_t| <~ 1e3 γ |Y| ‖X‖ < 1e20); γ = 1e200 overflowed to 0/0.
+MAX_GAMMA = 1e6
+
+
 def validate_step(gamma, t0) -> None:
-    """Check the step η_t = γ/(t + t0): finite, γ > 0 and t0 > −1 (so η_t > 0 for t ≥ 1)."""
+    """Check the step η_t = γ/(t + t0): finite, 0 < γ <= :data:`MAX_GAMMA` and t0 > −1 (so
+    η_t > 0 for t ≥ 1)."""
     for name, val in (("gamma", gamma), ("t0", t0)):
         if isinstance(val, bool) or not (isinstance(val, (int, float)) and math.isfinite(val)):
             raise NBLInputError(f"{name} must be a finite number, got {val!r}")
-    if not gamma > 0:
-        raise NBLInputError(f"gamma must be > 0, got {gamma}")
+    if not 0 < gamma <= MAX_GAMMA:
+        raise NBLInputError(f"gamma must be in (0, {MAX_GAMMA:g}], got {gamma}")
     if not t0 > -1:
         raise NBLInputError(f"t0 must be > -1 so that eta_t = gamma/(t + t0) > 0, got {t0}")
 

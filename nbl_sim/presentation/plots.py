@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..outputs import save_figure
 from .style import new_figure, policy_color
 
 __all__ = ["plot_simulation", "plot_threshold_scan", "plot_phase", "diverging_norm"]
@@ -17,8 +18,7 @@ __all__ = ["plot_simulation", "plot_threshold_scan", "plot_phase", "diverging_no
 def _save(fig, path, dpi: int) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=dpi)
-    return path
+    return save_figure(fig, path, dpi=dpi)    # replaces a link at ``path``, never its target
 
 
 def plot_simulation(result, path) -> Path:

@@ -26,15 +26,12 @@ uses (also ``nbl study --out``, through :func:`write_study`).
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import difflib
 import hashlib
 import inspect
 import json
 import math
-import os
-import secrets
 import time
 import warnings
 from pathlib import Path
@@ -43,6 +40,7 @@ import numpy as np
 
 from nbl_sim.execution import Executor, SerialExecutor, executor_for
 from nbl_sim.experiment import package_versions
+from nbl_sim.outputs import replacing, save_figure, write_text
 from nbl_sim.sweep import ChunkCache, SweepError, library_versions, run_sweep, source_fingerprint
 from nbl_theory.errors import NBLInputError
 
@@ -90,7 +88,7 @@ def write_tables(out: Path, prefix: str, data) -> list[Path]:
         path = out / f"{prefix}__{name}.csv"
         arrays = {k: np.atleast_1d(np.asarray(v)) for k, v in cols.items()}
         n = max(a.size for a in arrays.values())
-        with _replacing(path) as tmp, tmp.open("w", newline="") as fh:
+        with replacing(path) as tmp, tmp.open("w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(list(arrays))
             for i in range(n):
@@ -217,8 +215,7 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
             files = []
             for ext in ("png", "pdf"):
                 p = out / f"{fig_id}.{ext}"
-                with _replacing(p) as tmp:
-                    fig.savefig(tmp, dpi=150 if ext == "png" else None, format=ext)
+                save_figure(fig, p, dpi=150 if ext == "png" else None)
                 files.append(p)
         files += write_tables(out, fig_id, data)
         secs = time.perf_counter() - tic + seconds.get(fig_id, 0.0)
@@ -235,30 +232,11 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
             "versions": package_versions(),
             "files": [f.name for f in files],
         }
-        _write_text(out / f"{fig_id}.json", json.dumps(rec, indent=2, default=json_default) + "\n")
+        write_text(out / f"{fig_id}.json", json.dumps(rec, indent=2, default=json_default) + "\n")
         rec["files"].append(f"{fig_id}.json")
         records.append(rec)
     _write_index(out, records, quick)
     return records
-
-
-@contextlib.contextmanager
-def _replacing(path: Path):
-    """A unique temporary path next to ``path``, moved onto ``path`` when the block succeeds (so
-    concurrent runs writing the same output never interleave, and readers never see half a
-    file); the file gets the usual permissions (umask)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
-    try:
-        yield tmp
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def _write_text(path: Path, text: str) -> None:
-    with _replacing(path) as tmp:
-        tmp.write_text(text)
 
 
 def json_default(x):
@@ -286,7 +264,7 @@ def _write_index(out: Path, records: list[dict], quick: bool) -> None:
                   f"- **Reproduction shows:** {r['summary']}",
                   f"- {r['seconds']:.1f} s{' (data from cache)' if r['cached'] else ''}; files: "
                   + ", ".join(f"`{f}`" for f in r["files"]), ""]
-    _write_text(out / "index.md", "\n".join(lines) + "\n")
+    write_text(out / "index.md", "\n".join(lines) + "\n")
 
 
 def write_study(out_dir, data) -> list[Path]:
@@ -298,8 +276,8 @@ def write_study(out_dir, data) -> list[Path]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     files = [out / "study.json"]
-    files[0].write_text(json.dumps(data.extra["analysis"], indent=1, default=json_default) + "\n")
+    write_text(files[0], json.dumps(data.extra["analysis"], indent=1, default=json_default) + "\n")
     files += write_tables(out, "study", data)
-    draw(data).savefig(out / "study.png", dpi=130)
+    save_figure(draw(data), out / "study.png", dpi=130)
     files.append(out / "study.png")
     return files

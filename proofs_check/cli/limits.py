@@ -137,15 +137,29 @@ def _existing_ancestor(p: Path) -> Path:
     return q
 
 
-def check_out_dir(path, option: str, shown=None) -> None:
+def _name_max(directory: Path) -> int:
+    try:
+        return os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
+
+
+def check_out_dir(path, option: str, shown=None, files=()) -> None:
     """``path`` is a directory this process can write to, or can be created as one
-    (``shown``: the name to print, if not ``path``)."""
+    (``shown``: the name to print, if not ``path``), and none of the ``files`` to be written in
+    it is a directory or a name too long for it. A file that exists, or a symbolic link, is
+    fine: outputs replace it (:mod:`nbl_sim.outputs`), they never write through a link."""
     if path is None:
         return
     shown = path if shown is None else shown
     if str(path).strip() == "":
         raise UsageError(f"{option} needs a directory name")
     p = Path(os.path.abspath(path))          # "a/../b" is b, as mkdir(parents=True) sees it
+    limit = _name_max(Path.cwd())            # before any stat: a longer name fails it
+    for part in [*p.parts[1:], *files]:
+        if len(os.fsencode(part)) > limit:
+            raise UsageError(f"{option} {shown}: the name {part[:40]}... is longer than the "
+                             f"{limit} bytes a file name may have here")
     if p.exists() and not p.is_dir():
         if str(shown) != str(path):
             raise UsageError(f"{option} {shown} cannot be written: {path} is a file")
@@ -155,6 +169,9 @@ def check_out_dir(path, option: str, shown=None) -> None:
         raise UsageError(f"{option} {shown} cannot be created: {anc} is a file")
     if not _writable(anc):
         raise UsageError(f"{option} {shown} is not writable (no permission to write in {anc})")
+    for name in files:
+        if (p / name).is_dir():
+            raise UsageError(f"{option} {shown} cannot be written: {p / name} is a directory")
 
 
 def check_plot_path(path, option: str = "--plot") -> None:
@@ -171,6 +188,4 @@ def check_plot_path(path, option: str = "--plot") -> None:
                          f"{', '.join(PICTURE_FORMATS)}")
     if p.is_dir():
         raise UsageError(f"{option} {path} is a directory, not a file")
-    if p.exists() and not os.access(p, os.W_OK):
-        raise UsageError(f"{option} {path} is not writable")
-    check_out_dir(p.parent, option, shown=path)
+    check_out_dir(p.parent, option, shown=path, files=(p.name,))

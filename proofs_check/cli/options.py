@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
-import socket
 from contextlib import contextmanager
 
 from .errors import UsageError
@@ -230,19 +228,6 @@ def add_exec_args(p: argparse.ArgumentParser, workers_help: str | None = None) -
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
 
 
-def _probe(address: str) -> None:
-    """A running scheduler answers a TCP connection within 2 s; anything else is refused now
-    rather than after the Dask client's 30 s timeout."""
-    hostport = address.split("://", 1)[1]
-    host, _, port = hostport.rpartition(":")
-    host = host.strip("[]")
-    try:
-        socket.create_connection((host, int(port)), timeout=2.0).close()
-    except OSError as exc:
-        why = exc.strerror or type(exc).__name__
-        raise UsageError(f"cannot reach the Dask scheduler at {address}: {why}") from None
-
-
 def check_exec(args) -> None:
     """``--workers``/``--scheduler`` (or ``$NBL_DASK_SCHEDULER``) and ``--cache-dir``, checked
     before any work: bounds (:data:`nbl_sim.execution.MAX_WORKERS`), address syntax, a
@@ -255,27 +240,32 @@ def check_exec(args) -> None:
         raise UsageError(f"--workers must be a positive integer, got {workers}")
     if not getattr(args, "no_cache", False):
         check_out_dir(getattr(args, "cache_dir", None), "--cache-dir")
-    from nbl_sim.execution import SCHEDULER_ENV, check_workers, parse_scheduler
+    from nbl_sim.execution import (
+        check_workers,
+        parse_scheduler,
+        probe_scheduler,
+        scheduler_from_env,
+    )
 
     if workers is not None:
         check_workers(workers, "--workers", args.allow_large)
         return
-    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    scheduler = scheduler or scheduler_from_env()
     if scheduler:
         kind, value = parse_scheduler(scheduler, args.allow_large)
         if kind == "remote":
-            _probe(value)
+            probe_scheduler(value)     # NBLInputError: one line, exit 2
 
 
 def executor(args):
     """The executor the user asked for (None: let the library choose for the work)."""
     workers, scheduler = getattr(args, "workers", None), getattr(args, "scheduler", None)
     if workers is None and not scheduler:
-        from nbl_sim.execution import SCHEDULER_ENV
+        from nbl_sim.execution import scheduler_from_env
 
-        if not os.environ.get(SCHEDULER_ENV):
+        scheduler = scheduler_from_env()
+        if scheduler is None:
             return None
-        scheduler = os.environ[SCHEDULER_ENV]
     from nbl_sim.execution import make_executor
 
     return make_executor(workers, scheduler=scheduler, allow_large=args.allow_large)

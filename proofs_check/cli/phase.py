@@ -14,6 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from nbl_sim.outputs import replacing, write_text
+
 from . import beyond
 from . import options as opt
 from .display import progress, show
@@ -113,7 +115,7 @@ def _write_csv(path: Path, grid, columns: dict) -> None:
             return "" if np.isnan(x) else repr(float(x))
         return str(x)
 
-    with path.open("w") as fh:
+    with replacing(path) as tmp, tmp.open("w") as fh:
         fh.write(",".join(["delta", grid.param, *columns]) + "\n")
         for i, d in enumerate(grid.deltas):
             for j, v in enumerate(grid.values):
@@ -140,7 +142,7 @@ def write_phase(pd, out_dir, fixed: dict | None = None) -> list[Path]:
         _write_csv(csv_path, pd, {"lambda_star": pd.lambda_star, "sign": pd.sign})
         files = [csv_path, plot_phase(pd, out / "phase.png"), out / "phase.json"]
         row = json_row(pd, fixed or {})
-    files[-1].write_text(dumps(envelope(NAME, [row], files)) + "\n")
+    write_text(files[-1], dumps(envelope(NAME, [row], files)) + "\n")
     return files
 
 
@@ -161,7 +163,7 @@ def run(args) -> int:
     bound(swept.n * dspec.n, MAX_PHASE_POINTS[tier],
           f"phase grid points ({swept.n} x {dspec.n}, "
           + ("exact analysis" if exact else f"tier {args.tier}") + ")", args.allow_large)
-    check_out_dir(args.out, "--out")
+    check_out_dir(args.out, "--out", files=("phase.csv", "phase.png", "phase.json"))
     opt.check_exec(args)
     from nbl_theory.validation import validate_delta
 

@@ -141,8 +141,13 @@ def run(args) -> int:
                          "per --param)")
     if args.n0 is None and args.init_angle is None:
         args.n0 = default_n0(args.n)
+    if args.init_angle is not None and not abs(args.init_angle) <= 360:
+        raise UsageError(f"--init-angle must be a number of degrees in [-360, 360], got "
+                         f"{args.init_angle:g}")
     _check_sizes(args)
-    check_out_dir(args.out, "--out")
+    check_out_dir(args.out, "--out", files=[
+        *(f"{kind}_{name}.csv" for name in POLICY_CHOICES[args.policy]
+          for kind in ("trajectories", "bands")), "manifest.json", "simulation.png"])
     opt.check_exec(args)
     if args.n0 is not None and args.n0 > args.n:
         raise UsageError(f"--n0 {args.n0} exceeds the horizon --n {args.n}")

@@ -114,9 +114,10 @@ def run(args) -> int:
 
     lo, hi = scan.items
     lo_q, hi_q = scan.ends()
-    if unknown == "delta" and not (0 < lo_q and hi_q < 2):
-        raise UsageError(f"{scan.option}: the delta scan must lie inside (0, 2), got "
-                         f"{lo}:{hi}")
+    if unknown == "delta" and not (0 < lo_q and hi_q < 2 and 0 < float(lo_q)
+                                   and float(hi_q) < 2):
+        raise UsageError(f"{scan.option}: the delta scan must lie inside (0, 2), also as "
+                         f"float64 numbers, got {lo}:{hi}")
     source = opt.link_source(args)
     values = {k: s.values() for k, s in fixed.items()}
     for d in values.get("delta", []):

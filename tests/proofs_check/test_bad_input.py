@@ -41,6 +41,8 @@ CPU_LIMIT = 2.0
 WAIT_FACTOR = 10.0
 HANG = "hang"          # reported in issue 13/14 as a hang, a late refusal or an unbounded size
 FILE = "file"          # the run directory holds a file named `afile` beforehand
+OUTDIR = "outdir"      # ... and `out/`, whose `manifest.json` and `phase.csv` are directories
+KEYDIR = "keydir"      # the cache directory's key file `secret.key` is a directory
 
 LOGISTIC = ["--family", "logistic"]
 SIM = ["simulate", *LOGISTIC, "--delta", "1"]
@@ -141,7 +143,7 @@ CASES = [
     ("simulate-two-deltas", ["simulate", *LOGISTIC, "--delta", "1,2"], "single", ()),
     ("simulate-bernoulli-range", ["simulate", "--family", "identity", "--delta", "1"],
      "Bernoulli rewards need", ()),
-    ("simulate-gamma-zero", [*SIM, "--gamma", "0"], "gamma must be > 0", ()),
+    ("simulate-gamma-zero", [*SIM, "--gamma", "0"], "gamma must be in (0, 1e+06]", ()),
     ("simulate-angle-with-greedy", [*SIM, "--init-angle", "10", "--policy", "both"],
      "randomized initialization", ()),
     ("simulate-d-1", [*SIM, "--d", "1"], "d must be an integer >= 2", ()),
@@ -194,6 +196,25 @@ CASES = [
      "did you mean 'kappa-identity'", ()),
     ("check-mutate-with-workers", ["check", "--mutate", "--workers", "2"], "does not apply",
      (HANG,)),
+    # an attacker's and a careless user's audit (2026-11-27)
+    ("delta-rounds-to-2", ["stability", *LOGISTIC, "--delta", "1.9999999999999999"],
+     "also as a float64 number", (HANG,)),
+    ("threshold-scan-rounds-to-2", ["threshold", *LOGISTIC, "--solve-for", "delta", "--delta",
+                                    "1.9:1.9999999999999999:5"], "also as float64", (HANG,)),
+    ("simulate-gamma-huge", [*SIM, "--gamma", "1e300"], "gamma must be in (0, 1e+06]", (HANG,)),
+    ("simulate-noise-huge", [*SIM, "--reward", "bounded", "--noise", "1e300"],
+     "noise half-width must be a number in [0, 1e+06]", (HANG,)),
+    ("simulate-init-angle-huge", [*SIM, "--init-angle", "1e300"], "in [-360, 360]", (HANG,)),
+    ("simulate-out-file-is-a-dir", [*SIM, "--n", "200", "--reps", "4", "--out", "out"],
+     "manifest.json is a directory", (OUTDIR, HANG)),
+    ("phase-out-file-is-a-dir", ["phase", "--family", "two-transition", "--param", "mu2=0,1",
+                                 "--delta", "0.2,1", "--out", "out"], "phase.csv is a directory",
+     (OUTDIR, HANG)),
+    ("phase-out-name-too-long", ["phase", "--family", "two-transition", "--param", "mu2=0,1",
+                                 "--delta", "0.2,1", "--out", "x" * 300], "is longer than the",
+     (HANG,)),
+    ("simulate-cache-key-is-a-dir", [*SIM, "--n", "200", "--reps", "4"],
+     "secret.key is a directory", (KEYDIR,)),
     # beyond the paper: --contexts / --arms (issue 18)
     ("stability-unknown-contexts", ["stability", *LOGISTIC, "--delta", "1", "--contexts",
                                     "gausian"], "unknown context law", ()),
@@ -230,6 +251,12 @@ def _run_case(case, root: Path) -> dict:
     run_dir.mkdir()
     if FILE in flags:
         (run_dir / "afile").write_text("not a directory\n")
+    if OUTDIR in flags:
+        for name in ("manifest.json", "phase.csv"):
+            (run_dir / "out" / name).mkdir(parents=True)
+    if KEYDIR in flags:
+        (run_dir / ".cache" / "secret.key").mkdir(parents=True)
+        (run_dir / ".cache").chmod(0o700)
     before = sorted(p.name for p in run_dir.iterdir())
     env = {**os.environ, "NBL_CACHE_DIR": str(run_dir / ".cache"),
            "MPLCONFIGDIR": str(root / "mpl"), "PYTHONDONTWRITEBYTECODE": "1"}

@@ -207,7 +207,8 @@ def test_simulate_table_and_out_dir(capsys, tmp_path):
     (["--family", "logistic", "--delta", "2.5"], "open interval"),
     (["--family", "logistic", "--delta", "1,2"], "single link"),
     (["--family", "logistic", "--delta", "1", "--d", "1"], "d must be an integer >= 2"),
-    (["--family", "logistic", "--delta", "1", "--gamma", "0", "--n", "300"], "gamma must be > 0"),
+    (["--family", "logistic", "--delta", "1", "--gamma", "0", "--n", "300"],
+     "gamma must be in (0, 1e+06]"),
 ])
 def test_simulate_bad_input(capsys, argv, fragment):
     code, out, err = run(capsys, "simulate", *argv)

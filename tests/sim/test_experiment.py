@@ -224,7 +224,7 @@ def test_default_executor_choice():
     ({"n0": 500}, r"n0 must be an integer in \[0, n\]"),
     ({"policies": ("ucb",)}, "unknown policy"),
     ({"reps": 0}, "reps must be a positive integer"),
-    ({"init_angle": float("inf")}, "finite"),
+    ({"init_angle": float("inf")}, r"degrees in \[-360, 360\]"),
     ({"gamma": float("nan")}, "finite"),
 ])
 def test_bad_input(kwargs, fragment):

@@ -117,7 +117,7 @@ def test_starting_at_v_star_with_exact_signal_has_no_drift():
 
 
 @pytest.mark.parametrize("kwargs, fragment", [
-    ({"gamma": 0.0}, "gamma must be > 0"),
+    ({"gamma": 0.0}, r"gamma must be in \(0, 1e\+06\]"),
     ({"gamma": float("nan")}, "finite"),
     ({"t0": -2.0}, "t0 must be > -1"),
     ({"v0": np.zeros(2)}, "non-zero"),

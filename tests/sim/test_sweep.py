@@ -389,7 +389,7 @@ def test_make_executor_reads_the_scheduler_environment_variable(monkeypatch):
     """Cheap: malformed addresses are rejected by DaskExecutor before any cluster starts (a
     real connection through the variable is in test_dask.py)."""
     monkeypatch.setenv(SCHEDULER_ENV, "no-such-scheduler")
-    with pytest.raises(NBLInputError, match=r"tcp://HOST:PORT or local:N|dask.distributed"):
+    with pytest.raises(NBLInputError, match=r"tls://HOST:PORT or local:N|dask.distributed"):
         make_executor()
     pytest.importorskip("distributed")
     monkeypatch.setenv(SCHEDULER_ENV, "local:0")
@@ -399,7 +399,7 @@ def test_make_executor_reads_the_scheduler_environment_variable(monkeypatch):
     assert isinstance(make_executor(2), ProcessExecutor)
     with pytest.raises(NBLInputError, match="either a Dask scheduler or a number"):
         make_executor(2, scheduler="local:2")
-    with pytest.raises(NBLInputError, match="tcp://HOST:PORT or local:N"):
+    with pytest.raises(NBLInputError, match="tls://HOST:PORT or local:N"):
         make_executor(scheduler="no-such-scheduler")  # the argument beats the variable
     # inside a task, nested sweeps run in-process whatever the variable says
     monkeypatch.setenv(SCHEDULER_ENV, "local:2")

@@ -209,11 +209,48 @@ def test_sign_escalates_when_float_cannot_decide(monkeypatch):
     link = make_family("logistic")
     real = st_mod.moments_float
 
-    def fake(link_, delta):  # pretend float64 had a huge error estimate
-        out = real(link_, delta)
-        return {k: type(v)(v.value, 10.0) for k, v in out.items()}
+    def fake(link_, delta):
+        # pretend float64 met a near-critical link: m2 such that lambda* = 0 exactly, every
+        # error 1e-12 (converged: ~1e-11 of the terms), so the sign is undecided and the tier
+        # must raise the precision (an error the size of lambda*'s terms is refused instead:
+        # test_an_unconverged_quadrature_is_refused_not_printed)
+        out = {k: type(v)(v.value, 1e-12) for k, v in real(link_, delta).items()}
+        m2 = delta * out["mu_star"].value / (2 / math.sqrt(2 * math.pi) * (1 - delta**2 / 4))
+        out["m2"] = type(out["m2"])(m2, 1e-12)
+        return out
 
     monkeypatch.setattr(st_mod, "moments_float", fake)
     r = stability(link, 0.5)
     assert r.tier == "mpmath" and r.sign == "stable"
     assert any("raising precision" in n for n in r.notes)
+
+
+# ------------------------------------------------------------------ unresolved quadrature
+def test_an_unconverged_quadrature_is_refused_not_printed():
+    """The float64 trapezoid stops after 14 halvings; for a link steeper than that resolves
+    (sigmoid(k z), k >~ 1e5) its error estimate of lambda* is the size of lambda* itself
+    (k = 1e6: 0.475 against 0.476 - an attacker's audit saw that value printed to 12 digits
+    as 'float64, 16 digits'). A result whose error estimate exceeds 1e-8 of its terms is
+    refused; a converged one (error ~1e-15 of them) is not."""
+    from nbl_theory.stability import UNRESOLVED_FRACTION, _check_resolved
+
+    link = PAPER_LINKS["tt-stable"].link()
+    q = validate_delta("1")
+    _check_resolved("float64", link, q, 0.2, 0.01, 1e-15)            # converged: silent
+    _check_resolved("float64", link, q, 0.2, 0.0, 0.9 * UNRESOLVED_FRACTION * 0.2)
+    with pytest.raises(NBLInputError, match="did not converge"):
+        _check_resolved("float64", link, q, 0.47585, 0.0, 0.4753)
+    with pytest.raises(NBLInputError, match="did not converge"):
+        _check_resolved("float64", link, q, 0.2, 0.0, float("nan"))
+
+
+@pytest.mark.slow
+def test_a_steep_link_ends_in_one_line_not_a_hang():
+    """sigmoid(1e6 z): refused after the float64 tier (~10 s), not escalated to mpmath (whose
+    trapezoid has the same levels, so more digits cannot converge: > 10 min before)."""
+    from nbl_theory.links import Link
+
+    with pytest.raises(NBLInputError, match="did not converge"):
+        stability(Link.from_expression("sigmoid(1e6*z)"), "1")
+    with pytest.raises(NBLInputError, match="did not converge"):
+        lambda_star_float(Link.from_expression("sigmoid(1e6*z)"), 1.0)
