@@ -40,6 +40,10 @@ def decimal_str(q) -> str:
         txt = str(digits).rjust(n + 1, "0")
         out = txt[:-n] + "." + txt[-n:] if n else txt
         out = out.rstrip("0").rstrip(".") if n else out
+        if len(out) > 30:                   # 1e-300 as 1e-300, not 300 digits (still exact)
+            sig = str(abs(p) * (10**n // d)).rstrip("0")
+            exp = len(str(abs(p) * (10**n // d))) - 1 - n
+            out = (sig[0] + ("." + sig[1:] if len(sig) > 1 else "")) + f"e{exp}"
         return ("-" if p < 0 else "") + out
     with mpmath.workdps(30):
         return mpmath.nstr(mpmath.mpf(p) / d, 25)

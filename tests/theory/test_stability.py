@@ -254,3 +254,15 @@ def test_a_steep_link_ends_in_one_line_not_a_hang():
         stability(Link.from_expression("sigmoid(1e6*z)"), "1")
     with pytest.raises(NBLInputError, match="did not converge"):
         lambda_star_float(Link.from_expression("sigmoid(1e6*z)"), 1.0)
+
+
+def test_decimal_str_is_exact_and_short():
+    """A terminating decimal is printed exactly; past 30 characters in exact scientific form
+    (an attacker's audit: --delta 1e-300 printed 300 digits in the table and the heading)."""
+    import sympy as sp
+
+    assert decimal_str(sp.Rational("1.9999999999999999")) == "1.9999999999999999"
+    assert decimal_str(sp.Rational("1e-300")) == "1e-300"
+    assert decimal_str(sp.Rational("-2.5e-40")) == "-2.5e-40"
+    assert sp.Rational(decimal_str(sp.Rational("0.000000000000000000000000012345"))) == \
+        sp.Rational("0.000000000000000000000000012345")
