@@ -36,6 +36,13 @@ TERMS = {
                            "proof's explicit \\ref{assum:...}",
     "packaged index": "the toolkit's parse of the paper's LaTeX (labels, statements, proofs, "
                       "line numbers), made from the paper text whose SHA-256 the report gives",
+    # the paper itself uses kappa for kappa(a) = e^(a^2/2) Phi(-a) and for kappa* (F(v*) =
+    # kappa* v*), a collision notation-audit lists; the checks add these two
+    "kappa_theta": "the toolkit's name for the exact local contraction rate at v* along "
+                   "theta, Delta mu* - 2 phi0(0) m2 (1 - Delta^2/4) without the positive part "
+                   "(the only tangent rate in d = 2); not the paper's kappa(a) or kappa*",
+    "kappa_rho": "the linear coefficient 2 rho (1 - log 2) of the weighted-entropy potential "
+                 "phi_rho (app:elicitation-geometry); not the paper's kappa(a) or kappa*",
 }
 
 

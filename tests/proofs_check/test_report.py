@@ -244,6 +244,9 @@ def test_glossary_explains_the_names_the_report_uses():
     assert set(names) == {"tt-unstable", "logistic4", "cond:t0-nonneg"}   # only the names used
     assert "independent of the toolkit's library" in dict(glossary("the own field h"))["own field"]
     assert glossary("nothing named here") == []
+    kappas = dict(glossary("lambda0 = kappa_theta; kappa_rho = 2 rho (1 - log 2); kappa(a)"))
+    assert set(kappas) == {"kappa_theta", "kappa_rho"}     # the paper's own kappas are not
+    assert "not the paper's kappa(a) or kappa*" in kappas["kappa_theta"]
     assert glossary("we-0.605 and sc-lower-bound-we-0.60x") == []
     text = render_markdown(_sample() + [_result(9, CAVEAT, cid="uses-names",
                                                 detail="tt-stable needs cond:t0-nonneg")],
