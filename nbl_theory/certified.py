@@ -329,6 +329,14 @@ def _integrate(f, a: arb, b: arb, prec: int):
 
 
 # ----------------------------------------------------------------------------- moments and λ*
+#: What "certified" does not cover: the link is refused only with a proven witness of a
+#: decrease (nbl_theory.link_checks), so a decrease narrower than its scan can go unseen
+#: (z + 1.0000001 sin z decreases on intervals of width 9e-4; an attacker's audit).
+_MONOTONE_NOTE = ("certified: the enclosure of lambda* for g as given; that g is increasing (the "
+                  "paper's standing assumption) is checked at scan points (step 1/50 on "
+                  "|z| <= 40 for an expression), not proved")
+
+
 def _moments(link, delta_q, prec: int):
     """Balls of μ_g, μ*, m0, m2 (eq:mu_star_m2_def) at target ``prec`` bits, and notes."""
     delta_q = validate_delta(delta_q)
@@ -465,6 +473,7 @@ def stability_certified(link, delta_q, auto_raise: bool = True,
                      "contains 0")
     notes.extend(n for n in dict.fromkeys(mnotes) if n not in notes)
     notes.append(f"certified Arb enclosure at {prec} bits (+{_GUARD} guard bits)")
+    notes.append(_MONOTONE_NOTE)
     digits = max(1, int(lam.rel_accuracy_bits() * math.log10(2)))
     with arb_precision(prec + _GUARD):        # endpoints rounded outward at working precision
         enclosure = (_outward_decimal(lam.lower(), digits, False),

@@ -255,3 +255,11 @@ def test_family_derivative_bounds_hold_on_grid(family, params):
 def test_no_bounds_for_unbounded_links():
     assert _family_derivative_bounds(make_family("quadratic")) is None
     assert _family_derivative_bounds(Link.from_expression("exp(z)")) is None
+
+
+def test_certified_says_monotonicity_is_checked_not_proved():
+    """'certified' is the enclosure of lambda* for g as given: a link is refused only with a
+    proven witness of a decrease, so z + 1.0000001 sin z (decreasing on intervals of width
+    9e-4, between the scan points) is accepted - the result says what was not proved."""
+    res = _certified("tt-critical")
+    assert any("that g is increasing" in n and "not proved" in n for n in res.notes)
