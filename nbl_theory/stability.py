@@ -69,31 +69,34 @@ def _assemble(link, delta_q, mom, tier, digits, certified, notes, ops, rounding)
                            errors, (lo, hi), sign_word(lo, hi), certified, jac, notes)
 
 
-#: A quadrature whose error estimate of λ* exceeds this fraction of the scale of λ*'s terms
-#: (Δμ* and 2φ0(0)|m2|(1 − Δ²/4)) has not converged: its rounding error is ~1e-15 of that
-#: scale, so the gap of seven orders separates "λ* near 0" (raise the precision) from "the
-#: trapezoid does not resolve the link" (more digits would not help: the same nodes).
+#: A quadrature whose error estimate of a moment exceeds this fraction of the moment's size
+#: (μ_g, μ*; for m2, which may be 0, max(|m2|, μ_g)) has not converged: rounding gives ~1e-15
+#: of it, so the gap of seven orders separates "λ* near 0" (raise the precision) from "the
+#: trapezoid does not resolve the link" (more digits would not help: the same nodes). Each
+#: moment is judged on its own size, not on λ*'s: at a tiny Δ the terms of λ* are tiny while
+#: the moments' errors are not (logistic at Δ = 1e-9 is computed, not refused).
 UNRESOLVED_FRACTION = 1e-8
 
 
-def _check_resolved(tier: str, link, delta_q, mu_star, m2, err) -> None:
-    """Refuse, in one line, a λ* whose quadrature did not converge (a link steeper than the
-    trapezoid's finest level resolves, e.g. ``sigmoid(k*z)`` with k >~ 1e5): ``err`` is the
-    error estimate of λ*, ``mu_star`` and ``m2`` the moments."""
-    d = float(delta_q)
-    scale = abs(d * float(mu_star)) + abs(float(m2)) * abs(1 - d * d / 4)
-    if not float(err) <= UNRESOLVED_FRACTION * scale:
-        shown = f"{delta_q:g}" if isinstance(delta_q, float) else decimal_str(delta_q)
-        raise NBLInputError(
-            f"the {tier} quadrature did not converge for {link.name} at delta = "
-            f"{shown} (error estimate of lambda* {float(err):.2g} against terms "
-            f"of size {scale:.2g}): the link varies on a scale finer than the finest trapezoid "
-            "level resolves, and more digits would not help")
+def _check_resolved(tier: str, link, delta_shown: str, values, errors) -> None:
+    """Refuse, in one line, moments whose quadrature did not converge (a link steeper than the
+    trapezoid's finest level resolves, e.g. ``sigmoid(k*z)`` with k >~ 1e5); ``values`` and
+    ``errors`` map ``mu_g``, ``mu_star``, ``m2`` to numbers."""
+    mu_g = abs(float(values["mu_g"]))
+    sizes = {"mu_g": mu_g, "mu_star": abs(float(values["mu_star"])),
+             "m2": max(abs(float(values["m2"])), mu_g)}
+    for name, size in sizes.items():
+        err = float(errors[name])
+        if not err <= UNRESOLVED_FRACTION * size:
+            raise NBLInputError(
+                f"the {tier} quadrature did not converge for {link.name} at delta = "
+                f"{delta_shown} (error estimate of {name} {err:.2g} against a size of "
+                f"{size:.2g}): the link varies on a scale finer than the finest trapezoid "
+                "level resolves, and more digits would not help")
 
 
 def _check_result(res, link, delta_q) -> None:
-    _check_resolved(res.tier, link, delta_q, res.values["mu_star"], res.values["m2"],
-                    res.errors["lambda_star"])
+    _check_resolved(res.tier, link, decimal_str(delta_q), res.values, res.errors)
 
 
 def _float_rounding(scale):
@@ -106,10 +109,9 @@ def lambda_star_float(link, delta: float) -> float:
     try:
         mom = moments_float(link, delta)
         mu_star, m2 = mom["mu_star"].value, mom["m2"].value
-        err = delta * mom["mu_star"].error + FLOAT_OPS.two_phi0 * (1 - delta**2 / 4) * (
-            mom["m2"].error)
-        _check_resolved("float64", link, float(delta), mu_star, m2, err)   # sweeps may
-        # step outside (0, 2) (continuation), so delta is not validated here
+        _check_resolved("float64", link, f"{float(delta):g}",
+                        {k: mom[k].value for k in ("mu_g", "mu_star", "m2")},
+                        {k: mom[k].error for k in ("mu_g", "mu_star", "m2")})
     except FloatRangeError:
         with mpmath.workdps(25):
             mom = moments_mpmath(link, validate_delta(delta), dps=20)

@@ -228,20 +228,30 @@ def test_sign_escalates_when_float_cannot_decide(monkeypatch):
 # ------------------------------------------------------------------ unresolved quadrature
 def test_an_unconverged_quadrature_is_refused_not_printed():
     """The float64 trapezoid stops after 14 halvings; for a link steeper than that resolves
-    (sigmoid(k z), k >~ 1e5) its error estimate of lambda* is the size of lambda* itself
-    (k = 1e6: 0.475 against 0.476 - an attacker's audit saw that value printed to 12 digits
-    as 'float64, 16 digits'). A result whose error estimate exceeds 1e-8 of its terms is
-    refused; a converged one (error ~1e-15 of them) is not."""
+    (sigmoid(k z), k >~ 1e5) the error estimate of mu* is the size of mu* itself (k = 1e6:
+    0.475 against 0.476 - an attacker's audit saw lambda* printed to 12 digits as 'float64,
+    16 digits'). A moment whose error estimate exceeds 1e-8 of its size is refused; a
+    converged one (error ~1e-15 of it) is not, and m2 = 0 is sized by mu_g."""
     from nbl_theory.stability import UNRESOLVED_FRACTION, _check_resolved
 
     link = PAPER_LINKS["tt-stable"].link()
-    q = validate_delta("1")
-    _check_resolved("float64", link, q, 0.2, 0.01, 1e-15)            # converged: silent
-    _check_resolved("float64", link, q, 0.2, 0.0, 0.9 * UNRESOLVED_FRACTION * 0.2)
-    with pytest.raises(NBLInputError, match="did not converge"):
-        _check_resolved("float64", link, q, 0.47585, 0.0, 0.4753)
-    with pytest.raises(NBLInputError, match="did not converge"):
-        _check_resolved("float64", link, q, 0.2, 0.0, float("nan"))
+    vals = {"mu_g": 0.4, "mu_star": 0.2, "m2": 0.0}
+    _check_resolved("float64", link, "1", vals, {"mu_g": 1e-15, "mu_star": 1e-15, "m2": 1e-16})
+    _check_resolved("float64", link, "1", vals,
+                    {"mu_g": 0.0, "mu_star": 0.9 * UNRESOLVED_FRACTION * 0.2, "m2": 0.0})
+    for bad in ({"mu_star": 0.4753}, {"m2": 1e-3}, {"mu_g": float("nan")}):
+        errs = {"mu_g": 1e-15, "mu_star": 1e-15, "m2": 1e-16} | bad
+        with pytest.raises(NBLInputError, match="did not converge"):
+            _check_resolved("float64", link, "1", vals, errs)
+
+
+def test_a_tiny_separation_is_computed_not_refused():
+    """At Delta = 1e-9 the terms of lambda* are ~1e-10 while the moments' errors are ~1e-16
+    of their own sizes: converged. (A first version judged the errors against lambda*'s terms
+    and refused logistic there; the code before it computed 1.03310476549e-10.)"""
+    r = stability(make_family("logistic"), "1e-9")
+    assert r.tier == "float64" and r.sign == "stable"
+    assert_allclose(float(r.values["lambda_star"]), 1.03310476549e-10, rtol=1e-9)
 
 
 @pytest.mark.slow
