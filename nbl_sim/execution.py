@@ -58,6 +58,8 @@ SCHEDULER_ENV = "NBL_DASK_SCHEDULER"
 def scheduler_from_env() -> str | None:
     """``$NBL_DASK_SCHEDULER``, or None when it is unset or blank (as for ``NBL_CACHE_DIR``)."""
     return os.environ.get(SCHEDULER_ENV, "").strip() or None
+
+
 #: Local worker processes allowed without ``allow_large`` (each imports numpy/sympy/numba,
 #: ~150 MB): beyond this a typo (``--workers 100000``) would exhaust memory.
 MAX_WORKERS = 64

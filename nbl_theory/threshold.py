@@ -23,7 +23,7 @@ from .errors import NBLInputError
 from .expressions import exact_number
 from .results import decimal_str
 from .stability import lambda_star_float, stability
-from .validation import validate_delta
+from .validation import delta_inside, validate_delta
 
 __all__ = ["ThresholdResult", "Root", "find_thresholds", "DEFAULT_BRACKETS"]
 
@@ -167,8 +167,7 @@ def find_thresholds(
     lo_q, hi_q = (exact_number(b) for b in bracket)
     if not lo_q < hi_q:
         raise NBLInputError(f"bracket ({lo_q}, {hi_q}) is empty: need LO < HI")
-    if solve_for == "delta" and not (0 < lo_q and hi_q < 2 and 0 < float(lo_q)
-                                     and float(hi_q) < 2):
+    if solve_for == "delta" and not (delta_inside(lo_q) and delta_inside(hi_q)):
         raise NBLInputError(f"delta bracket must lie inside (0, 2), also as float64 numbers, "
                             f"got ({bracket[0]}, {bracket[1]})")
     if grid < 3:

@@ -16,8 +16,8 @@ from .errors import NBLInputError
 from .expressions import exact_number
 from .links import Link
 
-__all__ = ["check_link", "validate_delta", "delta_value", "real", "positive", "positive_int",
-           "dimension", "finite_array", "unit_vector"]
+__all__ = ["check_link", "validate_delta", "delta_inside", "delta_value", "real", "positive",
+           "positive_int", "dimension", "finite_array", "unit_vector"]
 
 
 def check_link(link) -> Link:
@@ -25,6 +25,12 @@ def check_link(link) -> Link:
     if not isinstance(link, Link):
         raise NBLInputError(f"link must be an nbl_theory Link, got {type(link).__name__}")
     return link
+
+
+def delta_inside(q) -> bool:
+    """0 < Δ < 2 for the exact value ``q`` and for its float64 rounding, which every tier also
+    evaluates at (1.9999999999999999 is 2.0 in float64)."""
+    return 0 < q < 2 and 0.0 < float(q) < 2.0
 
 
 def validate_delta(delta) -> sp.Rational:
@@ -40,10 +46,9 @@ def validate_delta(delta) -> sp.Rational:
     q = exact_number(delta)
     if not (0 < q < 2):
         raise NBLInputError(f"delta must lie in the open interval (0, 2), got {delta}")
-    f = float(q)
-    if not (0.0 < f < 2.0):        # every tier also evaluates at float(delta) (tables, charts)
+    if not delta_inside(q):
         raise NBLInputError(f"delta must lie in (0, 2) also as a float64 number: {delta} "
-                            f"rounds to {f!r}")
+                            f"rounds to {float(q)!r}")
     return q
 
 

@@ -110,12 +110,11 @@ def run(args) -> int:
         raise UsageError(f"--plot draws one scan; these values give {problems} threshold "
                          "problems")
     from nbl_theory.threshold import find_thresholds
-    from nbl_theory.validation import validate_delta
+    from nbl_theory.validation import delta_inside, validate_delta
 
     lo, hi = scan.items
     lo_q, hi_q = scan.ends()
-    if unknown == "delta" and not (0 < lo_q and hi_q < 2 and 0 < float(lo_q)
-                                   and float(hi_q) < 2):
+    if unknown == "delta" and not (delta_inside(lo_q) and delta_inside(hi_q)):
         raise UsageError(f"{scan.option}: the delta scan must lie inside (0, 2), also as "
                          f"float64 numbers, got {lo}:{hi}")
     source = opt.link_source(args)
