@@ -9,12 +9,17 @@ timed both ways: one replication at a time, and eight as vector lanes (what ``dr
 batches of eight).
 CPU seconds (process time), minimum of ``--repeats`` calls after a warm-up.
 
-``--floor`` adds what ``simulate()`` would cost if parts of the realization were free: it is
-timed again with the N(0, I) contexts not drawn (X keeps the previous call's values), with g not
-evaluated (the first call's means are handed back), and with neither, against the kernel with
-every round recorded (bench_simulate's ``kernel+rec``, the denominator of issue 16's "within 2×
-of the kernel"). The numbers these runs produce are wrong on purpose; only their times count.
-It answers: how cheap would the normals and g have to be for ``simulate`` to come within 2×?
+``simulate`` draws lazily (``Environment.draw(..., lazy=True)``, :mod:`nbl_sim.reward_table`):
+the Bernoulli rewards are decided by the link's certified table and g is evaluated only at the
+open points and, for the regret, at the rounds whose action was not optimal. The parts of that
+draw are timed too (the table pass as lanes, the settling of the open rewards, the lazy draw,
+the lazy regret), next to the ordinary draw's.
+
+``--floor`` adds what ``simulate()`` would cost if the normals were free: it is timed again with
+the N(0, I) contexts not drawn (X keeps the previous call's values) and with the ordinary draw
+(no table, g at every point), against the kernel with every round recorded (bench_simulate's
+``kernel+rec``, the denominator of issue 16's "within 2× of the kernel"). The numbers the
+elided run produces are wrong on purpose; only its time counts.
 
 Usage::
 
@@ -34,7 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nbl_sim import environment, pcg64  # noqa: E402
-from nbl_sim.environment import Environment  # noqa: E402
+from nbl_sim.environment import Environment, Realization  # noqa: E402
 from nbl_sim.environment_lanes import normal_lanes, reward_lanes  # noqa: E402
 from nbl_sim.environment_passes import index_pass, uniform_reward_pass  # noqa: E402
 from nbl_sim.execution import SerialExecutor  # noqa: E402
@@ -42,6 +47,7 @@ from nbl_sim.experiment import default_record_rounds, simulate  # noqa: E402
 from nbl_sim.llvm_ops import LANES  # noqa: E402
 from nbl_sim.metrics import recorded_regret  # noqa: E402
 from nbl_sim.policies.nbl import nbl_run  # noqa: E402
+from nbl_sim.reward_table import reward_table, settle_block, table_reward_lanes  # noqa: E402
 from nbl_sim.seeding import StreamSet  # noqa: E402
 from nbl_theory.families import make_family  # noqa: E402
 
@@ -57,34 +63,28 @@ def _best(fn, repeats: int) -> float:
 
 
 @contextlib.contextmanager
-def _elided(normals: bool, g: bool):
-    """simulate() with the contexts not drawn and/or g not evaluated (restored on exit)."""
-    saved = environment.normal_lanes, environment.fill_normals, Environment._means
-    kept = {}
-
-    def same_means(self, z):  # the first call's g, handed back for every later one
-        if z.shape not in kept:
-            kept[z.shape] = saved[2](self, z)
-        return kept[z.shape]
-
+def _elided(normals: bool, table: bool):
+    """simulate() with the contexts not drawn and/or without the reward table (restored on
+    exit)."""
+    saved = environment.normal_lanes, environment.fill_normals, environment.reward_table
     try:
         if normals:
             environment.normal_lanes = environment.fill_normals = lambda *args: None
-        if g:
-            Environment._means = same_means
+        if not table:
+            environment.reward_table = lambda *args: None
         yield
     finally:
-        environment.normal_lanes, environment.fill_normals, Environment._means = saved
+        environment.normal_lanes, environment.fill_normals, environment.reward_table = saved
 
 
 def _floor(env, real, v0, R: int, n: int, k: int) -> None:
     """Print simulate()'s time with parts of the realization elided (``--floor``): every
     variant and the kernel once per round, ``2k`` interleaved rounds, each one's minimum."""
-    variants = {"simulate()": (False, False), "  without the normals": (True, False),
-                "  without g": (False, True), "  without the normals and g": (True, True)}
+    variants = {"simulate()": (False, True), "  without the normals": (True, True),
+                "  ordinary draw (no table)": (False, False)}
 
-    def run(normals, g):
-        with _elided(normals, g):
+    def run(normals, table):
+        with _elided(normals, table):
             simulate(env, n=n, reps=R, seed=0, policies=("nbl",), init_angle=10.0,
                      executor=SerialExecutor())
 
@@ -112,7 +112,7 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=100)
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--floor", action="store_true",
-                    help="also time simulate() with the normals and/or g elided")
+                    help="also time simulate() with the normals elided, and without the table")
     a = ap.parse_args(argv)
     d, R, n, k = a.d, a.reps, 10_000, a.repeats
     env = Environment.build(make_family("two-transition", mu2="1.244122"), "0.2", d)
@@ -141,13 +141,25 @@ def main(argv=None) -> int:
     streams = StreamSet()
     parts["stream states"] = _best(lambda: streams.streams(0, 3, False), k) * R
     real = env.draw(0, range(R), n, 0)
-    parts["draw (all of the above)"] = _best(lambda: env.draw(0, range(R), n, 0, out=real), k)
+    parts["ordinary draw (all of the above)"] = _best(
+        lambda: env.draw(0, range(R), n, 0, out=real), k)
+    table = reward_table(env.link)
+    Z8 = np.stack([z] * LANES)
+    parts["table reward pass, 8 replications as lanes"] = _best(lambda: table_reward_lanes(
+        lane_states, Z8, table.lo, table.hi, Y8, 0, table.z0, table.inv_h), k) * R / LANES
+    lazy = env.draw(0, range(R), n, 0, lazy=True, out=Realization.empty(R, n, 0, d))
+    parts["settle the open rewards (g there)"] = _best(lambda: settle_block(
+        env.link, Z8, Y8.copy(), None, 1e-12), k) * R / LANES
+    parts["lazy draw (what simulate draws)"] = _best(
+        lambda: env.draw(0, range(R), n, 0, lazy=True, out=lazy), k)
     v0, rec = env.initial_direction(10.0), default_record_rounds(n, 0)
     tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, record_rounds=rec)
     parts["NBL kernel, ~500 records"] = _best(lambda: nbl_run(
         real.X, real.Y, real.coins, env.v_star, v0=v0, record_rounds=rec), k)
     parts["regret at the records"] = _best(
         lambda: recorded_regret(real.means, tr.actions, real.optimal, rec), k)
+    parts["regret, g at the mismatched rounds (lazy)"] = _best(
+        lambda: env.recorded_regret(lazy, tr.actions, rec), k)
     parts["simulate() end to end"] = _best(lambda: simulate(
         env, n=n, reps=R, seed=0, policies=("nbl",), init_angle=10.0,
         executor=SerialExecutor()), k)

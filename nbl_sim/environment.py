@@ -67,7 +67,9 @@ How a replication is drawn (and why it is fast and exact)
    invert φ' by bisection over the replication's points), so the means are those of the
    definition.
 4. One compiled pass checks and clips the means, draws the reward uniforms (numpy's
-   ``random(out=Y)`` values) and turns them into rewards.
+   ``random(out=Y)`` values) and turns them into rewards. ``simulate`` draws with
+   ``lazy=True``: Bernoulli rewards of a shared expression link are then decided by a certified
+   table of g, evaluated at ~0.2% of the points: the same bits (:mod:`nbl_sim.reward_table`).
 
 A batch of eight or more replications is drawn eight at a time: the eight context streams, then
 the eight reward streams, are the lanes of vectors (:mod:`nbl_sim.environment_lanes`), with each
@@ -105,8 +107,19 @@ from .environment_passes import (
     uniform_reward_pass,
 )
 from .llvm_ops import LANES
+from .metrics import recorded_regret
 from .pcg64 import compiled_pcg_agrees, fill_normals, set_state, state_of
-from .seeding import ReplicationStreams, StreamSet
+from .realization import Realization, check_seed, replication_seeds, replication_streams
+from .reward_table import (
+    RewardTable,
+    lazy_recorded_regret,
+    ordinary_means,
+    reward_table,
+    settle_block,
+    table_reward_lanes,
+    table_rewards,
+)
+from .seeding import ReplicationStreams, StreamSet, seeding_agrees
 
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
@@ -121,66 +134,6 @@ MAX_NOISE = 1e6
 #: below this many normals numpy's own fill is faster than the compiled loop (reading and
 #: writing back the generator's state costs ~6 us; crossover ~1,000 on this machine) — same values
 _COMPILED_FILL_MIN = 1024
-
-
-def replication_seeds(seed: int, reps: int) -> list[np.random.SeedSequence]:
-    """Independent per-replication seed sequences: ``SeedSequence(seed).spawn(reps)``."""
-    return np.random.SeedSequence(_check_seed(seed)).spawn(int(reps))
-
-
-def _check_seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise NBLInputError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(seed)
-
-
-def _substream(ss: np.random.SeedSequence, k: int) -> np.random.Generator:
-    """Deterministic k-th sub-stream of a replication (no mutation of ``ss``)."""
-    child = np.random.SeedSequence(entropy=ss.entropy, spawn_key=tuple(ss.spawn_key) + (k,))
-    return np.random.Generator(np.random.PCG64(child))
-
-
-def _streams(ss: np.random.SeedSequence, coins: bool = True) -> ReplicationStreams:
-    """The (contexts, rewards, coins) sub-streams of one replication (coins absent if unused),
-    built by numpy from ``ss``; drawn compiled from their states when numpy's PCG64 is."""
-    gens = tuple(_substream(ss, k) if k < 2 or coins else None for k in range(3))
-    if not compiled_pcg_agrees():
-        return ReplicationStreams(generators=gens)
-    return ReplicationStreams(np.stack([state_of(g.bit_generator) for g in gens[:2 + coins]]),
-                              generators=gens)
-
-
-@dataclass
-class Realization:
-    """Everything random in a batch of replications, drawn up front.
-
-    Attributes
-    ----------
-    X : (R, n, d) float64 contexts.
-    means : (R, n, 2) float64, m_a(X_t) = g(β_aᵀX_t) (column 0 arm −1, column 1 arm +1).
-    Y : (R, n, 2) float64 potential rewards of both arms.
-    coins : (R, n0) int8, randomized-initialization actions in {−1, +1}.
-    reps : the replication indices (into ``SeedSequence(seed).spawn``).
-    optimal : (R, n) int8, the optimal actions a*(X_t) = argmax_a m_a(X_t) — sgn(v*ᵀX_t)
-        (sgn 0 = +1) for a shared link — equal to :meth:`Environment.optimal_actions` ``(X)``.
-    """
-
-    X: np.ndarray
-    means: np.ndarray
-    Y: np.ndarray
-    coins: np.ndarray
-    reps: tuple
-    optimal: np.ndarray | None = None
-
-    @classmethod
-    def empty(cls, R: int, n: int, n0: int, d: int) -> Realization:
-        """Uninitialized arrays for R replications (buffers for :meth:`Environment.draw`)."""
-        return cls(np.empty((R, n, d)), np.empty((R, n, 2)), np.empty((R, n, 2)),
-                   np.empty((R, n0), dtype=np.int8), (), np.empty((R, n), dtype=np.int8))
-
-    @property
-    def shape(self) -> tuple:
-        return self.X.shape
 
 
 @dataclass(frozen=True, eq=False)
@@ -261,7 +214,7 @@ class Environment:
                 and 0 <= noise <= MAX_NOISE):
             raise NBLInputError(f"noise half-width must be a number in [0, {MAX_NOISE:g}], got "
                                 f"{noise!r}")
-        rng = np.random.default_rng(None if geometry_seed is None else _check_seed(geometry_seed))
+        rng = np.random.default_rng(None if geometry_seed is None else check_seed(geometry_seed))
         if isinstance(v_star, str) and v_star == "random":
             v = rng.standard_normal(d)
             v /= np.linalg.norm(v)
@@ -350,12 +303,21 @@ class Environment:
                                  dtype=np.float64) * np.ones(z.shape[0])
         return g
 
-    def _fill(self, streams: ReplicationStreams, X, means, Y, coins, optimal, z) -> None:
+    def _fill(self, streams: ReplicationStreams, X, means, Y, coins, optimal, z,
+              table: RewardTable | None = None) -> None:
         """Draw one replication into the given (n, ·) arrays; ``z`` is (n, 2) scratch.
 
         With stream arrays (``streams.states``), the N(0, I) contexts and the reward uniforms
         are drawn compiled (:mod:`nbl_sim.pcg64`: numpy's values; the uniforms inside the
-        reward pass); otherwise through the streams' numpy generators."""
+        reward pass); otherwise through the streams' numpy generators. With a reward ``table``
+        (compiled streams), ``means`` receives the indices z instead (:meth:`draw`, lazy)."""
+        if table is not None:
+            self._contexts_and_indices(streams, X, optimal, means)
+            table_rewards(streams.states[1], means, table.lo, table.hi, table.z0, table.inv_h,
+                          Y)
+            self._settle(means[None], Y[None])
+            self._coins(streams, coins)
+            return
         g = self._contexts_and_means(streams, X, optimal, z)
         bernoulli, noise = self.reward == "bernoulli", float(self.noise)
         states = streams.states if compiled_pcg_agrees() else None
@@ -371,12 +333,18 @@ class Environment:
     def _contexts_and_means(self, streams: ReplicationStreams, X, optimal, z) -> np.ndarray:
         """Steps 1–3 of the module docstring for one replication: its contexts X, the indices
         z, the optimal actions of a shared link, and g_a(z_a) (returned, C-contiguous)."""
+        self._contexts_and_indices(streams, X, optimal, z)
+        return np.ascontiguousarray(self._means(z).reshape(z.shape))  # float64 g_a
+
+    def _contexts_and_indices(self, streams: ReplicationStreams, X, optimal, z) -> None:
+        """Steps 1–2 for one replication: its contexts X, the indices z and the optimal
+        actions of a shared link."""
         states = streams.states if compiled_pcg_agrees() else None
         if states is not None and self._compiled_normals(X):
             fill_normals(states[0], X)  # = standard_normal(out=X) of stream 0, compiled
         else:
             self._draw_contexts(streams.generator(0), X)
-        return self._indices_and_means(X, optimal, z)
+        self._indices(X, optimal, z)
 
     def _compiled_normals(self, X) -> bool:
         """The contexts are N(0, I) normals drawn by the environment itself into a
@@ -386,10 +354,25 @@ class Environment:
 
     def _indices_and_means(self, X, optimal, z) -> np.ndarray:
         """Steps 2–3 for one replication's drawn contexts X (see :meth:`_contexts_and_means`)."""
+        self._indices(X, optimal, z)
+        return np.ascontiguousarray(self._means(z).reshape(z.shape))  # float64 g_a
+
+    def _indices(self, X, optimal, z) -> None:
+        """Step 2 for one replication's drawn contexts X: z = β_aᵀX_t and a*(X_t)."""
         index_pass(X, self.beta, self.v_star, z, optimal)
         if self.d > PAIRWISE_MAX:  # numpy's pairwise sum splits recursively: let numpy do it
             optimal[...] = self.optimal_actions(X)
-        return np.ascontiguousarray(self._means(z).reshape(z.shape))  # float64 g_a
+
+    def _settle(self, z: np.ndarray, Y: np.ndarray) -> None:
+        """The rewards a table left open in Y (:func:`nbl_sim.reward_table.settle_block`)."""
+        settle_block(self.link, z, Y, self._checked_means, _ROUNDING)
+
+    def _checked_means(self, z: np.ndarray) -> np.ndarray:
+        """One replication's Bernoulli means g(z) (n, 2), checked as the reward pass checks
+        them (the error of an ordinary draw)."""
+        means = np.ascontiguousarray(self._means(z).reshape(z.shape))
+        self._refuse(*check_means(means, True, _ROUNDING), means, z)
+        return means
 
     def _refuse(self, code: int, i: int, g: np.ndarray, z: np.ndarray) -> None:
         """The error of a reward pass's check code (0: none)."""
@@ -415,14 +398,15 @@ class Environment:
             coins[...] = np.where(streams.generator(2).random(coins.shape[0]) < 0.5, -1, 1)
 
     def _fill_lanes(self, streams: StreamSet, seed: int, reps: tuple, real: Realization,
-                    i0: int, zs: np.ndarray) -> None:
+                    i0: int, zs: np.ndarray, table: RewardTable | None = None) -> None:
         """Draw the LANES replications ``reps`` into rows i0, … of ``real``: their N(0, I)
         contexts in one pass whose eight context streams are the lanes of vectors (other
         context laws: one by one, as :meth:`_fill`), each one's indices and means, then all
         their rewards in one pass whose eight reward streams are the lanes
         (:mod:`nbl_sim.environment_lanes`: numpy's normals and uniforms, the same means and
         rewards). A failed check raises the error of the first failing replication, as drawing
-        them one by one would."""
+        them one by one would. With a reward ``table`` the indices go to ``real.means`` and the
+        rewards are decided by the table (:meth:`draw`, lazy)."""
         # the context and reward streams of the eight, as (4, LANES): rows s_hi, s_lo, c_hi, c_lo
         contexts, states = (np.empty((4, LANES), dtype=np.uint64) for _ in range(2))
         together = self._compiled_normals(real.X)
@@ -431,13 +415,25 @@ class Environment:
             st = streams.streams(seed, r, real.coins.shape[1] > 0)
             if together:
                 contexts[:, b] = st.states[0]
+            elif table is not None:
+                self._contexts_and_indices(st, real.X[i0 + b], real.optimal[i0 + b],
+                                           real.means[i0 + b])
             else:
                 gs.append(self._contexts_and_means(st, real.X[i0 + b], real.optimal[i0 + b],
                                                    zs[b]))
             states[:, b] = st.states[1]
             self._coins(st, real.coins[i0 + b])  # (before the next call re-seeds them)
-        if together:  # the eight context streams as vector lanes, then each one's means
+        if together:  # the eight context streams as vector lanes
             normal_lanes(contexts, real.X, i0)
+        if table is not None:  # indices into real.means, rewards by the table, then the rest
+            if together:
+                for b in range(LANES):
+                    self._indices(real.X[i0 + b], real.optimal[i0 + b], real.means[i0 + b])
+            table_reward_lanes(states, real.means, table.lo, table.hi, real.Y, i0, table.z0,
+                               table.inv_h)
+            self._settle(real.means[i0:i0 + LANES], real.Y[i0:i0 + LANES])
+            return
+        if together:  # each one's means
             gs = [self._indices_and_means(real.X[i0 + b], real.optimal[i0 + b], zs[b])
                   for b in range(LANES)]
         addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
@@ -458,12 +454,12 @@ class Environment:
             out = (np.empty((n, self.d)), np.empty((n, 2)), np.empty((n, 2)),
                    np.empty(n0, dtype=np.int8))
         X, means, Y, coins = out
-        self._fill(_streams(ss, n0 > 0), X, means, Y, coins, np.empty(n, dtype=np.int8),
+        self._fill(replication_streams(ss, n0 > 0), X, means, Y, coins, np.empty(n, dtype=np.int8),
                    np.empty((n, 2)))
         return X, means, Y, coins
 
-    def draw(self, seed: int, reps, n: int, n0: int, *, out: Realization | None = None
-             ) -> Realization:
+    def draw(self, seed: int, reps, n: int, n0: int, *, out: Realization | None = None,
+             lazy: bool = False) -> Realization:
         """Draw the replications ``reps`` (indices into ``SeedSequence(seed).spawn``).
 
         Replication r's arrays are identical whichever batch it is drawn in.
@@ -472,13 +468,17 @@ class Environment:
         horizon n and n0 initialization rounds), filled in place; the returned realization then
         holds views of their first ``len(reps)`` rows. Lets a caller stream blocks of
         replications through fixed memory.
+
+        ``lazy`` — with a reward table (:mod:`nbl_sim.reward_table`) the same X, Y, coins and
+        optimal actions, g evaluated at few points, and ``means`` holding the indices z (``lazy``
+        set): means by :meth:`realized_means`, regret by :meth:`recorded_regret`.
         """
         reps = tuple(int(r) for r in reps)
         if not reps:
             raise NBLInputError("no replications requested")
         if min(reps) < 0:
             raise NBLInputError(f"replication indices must be >= 0, got {min(reps)}")
-        seed = _check_seed(seed)
+        seed = check_seed(seed)
         R = len(reps)
         if out is None:
             out = Realization.empty(R, n, n0, self.d)
@@ -488,7 +488,9 @@ class Environment:
                                 "R, n, n0, d) with R >= len(reps)")
         real = Realization(out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps,
                            out.optimal[:R])
-        # replication r's streams are _streams(replication_seeds(seed, R)[r]) for any R > r
+        table = self._reward_table(real) if lazy else None
+        real.lazy = table is not None
+        # replication r's streams are replication_streams(replication_seeds(seed, R)[r]), R > r
         # (child r of SeedSequence(seed) is SeedSequence(seed, spawn_key=(r,))), built without
         # spawning R children: nbl_sim.seeding.numpy_streams, re-seeded in place (same draws)
         streams = StreamSet()
@@ -501,13 +503,38 @@ class Environment:
             i = 0
             while i < R:
                 if lanes and R - i >= LANES:  # eight replications' streams as vector lanes
-                    self._fill_lanes(streams, seed, reps[i:i + LANES], real, i, zs)
+                    self._fill_lanes(streams, seed, reps[i:i + LANES], real, i, zs, table)
                     i += LANES
                 else:
                     self._fill(streams.streams(seed, reps[i], n0 > 0), real.X[i],
-                               real.means[i], real.Y[i], real.coins[i], real.optimal[i], zs[0])
+                               real.means[i], real.Y[i], real.coins[i], real.optimal[i], zs[0],
+                               table)
                     i += 1
         return real
+
+    def _reward_table(self, real: Realization) -> RewardTable | None:
+        """The reward table a lazy draw of ``real`` can use, or None (an ordinary draw)."""
+        if not (self.shared_link and self.reward == "bernoulli" and seeding_agrees()
+                and compiled_pcg_agrees() and lanes_agree() and real.means.flags.c_contiguous
+                and real.Y.flags.c_contiguous):
+            return None
+        return reward_table(self.link, _ROUNDING)
+
+    def realized_means(self, real: Realization) -> np.ndarray:
+        """The realized means m_a(X_t) (R, n, 2) of ``real`` — its ``means``, or, when it was
+        drawn lazily, g of the indices it holds, clipped as the draw clips them."""
+        return ordinary_means(self.link, real.means) if real.lazy else real.means
+
+    def recorded_regret(self, real: Realization, actions, record_rounds, out=None
+                        ) -> np.ndarray:
+        """:func:`nbl_sim.metrics.recorded_regret` of ``actions`` on ``real`` (drawn lazily or
+        not: the same bits)."""
+        if out is None:
+            out = np.empty((actions.shape[0], np.asarray(record_rounds).size))
+        if real.lazy:
+            return lazy_recorded_regret(self.link, real.means, actions, real.optimal,
+                                        record_rounds, out)
+        return recorded_regret(real.means, actions, real.optimal, record_rounds, out=out)
 
     # ------------------------------------------------------------------ geometry helpers
     def initial_direction(self, angle_deg: float) -> np.ndarray:

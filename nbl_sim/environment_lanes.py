@@ -67,8 +67,8 @@ from .llvm_ops import (
 )
 from .pcg64 import MULT_HI, MULT_LO, ki_double, normal_after, state_of, wi_double
 
-__all__ = ["index_rows", "normal_lanes", "ziggurat_lanes", "ziggurat_candidates",
-           "write_back_states", "reward_lanes", "lanes_agree"]
+__all__ = ["index_rows", "normal_lanes", "pcg64_step", "open_stream_loop", "ziggurat_lanes",
+           "ziggurat_candidates", "write_back_states", "reward_lanes", "lanes_agree"]
 
 @intrinsic
 def index_rows(typingctx, X, beta, v_star, z, optimal):
@@ -216,7 +216,7 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
 
 
 # ---------------------------------------------------------------------- the reward lanes
-def _pcg64_step(builder, s_hi, s_lo, c_hi, c_lo):
+def pcg64_step(builder, s_hi, s_lo, c_hi, c_lo):
     """One PCG64 step of eight streams: s ← s·M + c mod 2¹²⁸ (the 64×64 → 128-bit product of
     the low words from 32-bit halves, which vectorizes) and the XSL-RR output of the new state:
     (word, new s_hi, new s_lo), all <8 x i64>."""
@@ -241,6 +241,22 @@ def _pcg64_step(builder, s_hi, s_lo, c_hi, c_lo):
     fshr = builder.module.globals.get(name) or ir.Function(
         builder.module, ir.FunctionType(VI, [VI, VI, VI]), name=name)
     return builder.call(fshr, [x, x, builder.lshr(new_hi, splat_i64(58))]), new_hi, new_lo
+
+
+def open_stream_loop(builder, name: str, count, s_hi0, s_lo0) -> tuple:
+    """Branch into a loop of ``count`` steps (skipped if count ≤ 0) carrying eight PCG64
+    streams' states: (entry block, loop block, done block, i, s_hi, s_lo) — the phis with their
+    entry values (0, s_hi0, s_lo0), the builder at the start of the loop body."""
+    entry = builder.block
+    loop, done = (builder.function.append_basic_block(f"{name}.{p}") for p in ("loop", "done"))
+    builder.cbranch(builder.icmp_signed("<", i64(0), count), loop, done)
+    builder.position_at_end(loop)
+    i = builder.phi(I64)
+    s_hi, s_lo = builder.phi(VI), builder.phi(VI)
+    i.add_incoming(i64(0), entry)
+    s_hi.add_incoming(s_hi0, entry)
+    s_lo.add_incoming(s_lo0, entry)
+    return entry, loop, done, i, s_hi, s_lo
 
 
 def _reward_lanes(bernoulli: bool):
@@ -275,19 +291,11 @@ def _reward_lanes(bernoulli: bool):
             two_m53 = ir.Constant(VF, [ir.Constant(F64, 2.0 ** -53)] * LANES)
             lo_v, hi_v, noise_v = (splat(builder, v) for v in (lo, hi, noise))
             true8 = ir.Constant(ir.VectorType(ir.IntType(1), LANES), [1] * LANES)
-            fn = builder.function
-            entry = builder.block
-            loop, done = (fn.append_basic_block(f"reward_lanes.{p}") for p in ("loop", "done"))
-            builder.cbranch(builder.icmp_signed("<", i64(0), count), loop, done)
-            builder.position_at_end(loop)
-            i = builder.phi(I64)
-            s_hi, s_lo = builder.phi(VI), builder.phi(VI)
+            entry, loop, done, i, s_hi, s_lo = open_stream_loop(builder, "reward_lanes", count,
+                                                                s_hi0, s_lo0)
             ok = builder.phi(true8.type)
-            i.add_incoming(i64(0), entry)
-            s_hi.add_incoming(s_hi0, entry)
-            s_lo.add_incoming(s_lo0, entry)
             ok.add_incoming(true8, entry)
-            word, new_hi, new_lo = _pcg64_step(builder, s_hi, s_lo, c_hi, c_lo)
+            word, new_hi, new_lo = pcg64_step(builder, s_hi, s_lo, c_hi, c_lo)
             u = builder.fmul(builder.sitofp(builder.lshr(word, splat_i64(11)), VF), two_m53)
             off = builder.mul(i, i64(8))
             m = ir.Constant(VF, ir.Undefined)
@@ -475,7 +483,7 @@ def ziggurat_lanes(step, after, carried: int):
 
 
 def _pcg64_words(builder, carried, consts):
-    word, new_hi, new_lo = _pcg64_step(builder, *carried, *consts)
+    word, new_hi, new_lo = pcg64_step(builder, *carried, *consts)
     return word, [new_hi, new_lo]
 
 

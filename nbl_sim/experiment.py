@@ -34,7 +34,7 @@ from nbl_theory.validation import positive_int
 from .buffers import reused
 from .environment import Environment, Realization
 from .execution import Executor, executor_for
-from .metrics import mc_summary, recorded_regret
+from .metrics import mc_summary
 from .outputs import replacing, write_text
 from .policies.nbl import LOCKSTEP as _LOCKSTEP
 from .policies.nbl import nbl_run, validate_step
@@ -48,6 +48,10 @@ POLICIES = ("nbl", "greedy-logistic", "oracle")
 _CHUNK_BYTES = 64e6  # nominal realization size of a default chunk (scheduling granularity)
 _BLOCK_BYTES = 4e6  # realization memory per block streamed through a chunk (fits in cache)
 _GROUP_BYTES = 256e6  # a block holds one whole lockstep group if that takes at most this
+#: a chunk of at least this many replication-steps draws its blocks lazily (Environment.draw:
+#: rewards by the link's certified table, nbl_sim.reward_table — the same bits): the table costs
+#: ~0.05 s once per process and link, the draw then saves ~10–50 ns per replication-step
+_LAZY_STEPS = 2 ** 19
 
 
 def default_record_rounds(n: int, n0: int, points: int = 500) -> np.ndarray:
@@ -288,14 +292,15 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
     env, rec = task.env, task.record_rounds
     R, B = len(task.reps), buf.X.shape[0]
     for i0 in range(0, R, B):
-        real = env.draw(task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf)
+        real = env.draw(task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf,
+                        lazy=R * task.n >= _LAZY_STEPS)
         rows = slice(i0, i0 + len(real.reps))
         for name in task.policies:
             regret, sq, ang, seconds, info = out[name]
             tic = time.perf_counter()
             actions, sq[rows], ang[rows], block_info = _run_policy(name, real, task)
             seconds[0] += time.perf_counter() - tic
-            recorded_regret(real.means, actions, real.optimal, rec, out=regret[rows])
+            env.recorded_regret(real, actions, rec, out=regret[rows])
             _merge_info(info, block_info)
 
 

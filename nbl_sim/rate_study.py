@@ -44,8 +44,9 @@ from nbl_theory.paper import paper_link
 
 from .environment import Environment
 from .execution import Executor, executor_for
-from .metrics import instantaneous_regret_into, recorded_regret
+from .metrics import instantaneous_regret_into
 from .policies.nbl import nbl_run
+from .reward_table import lazy_instantaneous_regret_into
 from .sweep import ChunkCache, run_sweep
 
 __all__ = ["StudyConfig", "QUICK", "FULL", "run_study", "StudyResult", "plan"]
@@ -178,7 +179,7 @@ def regret_cell(c: RegretCell) -> dict:
     env = Environment.build(paper_link(c.link), c.delta, c.d)
     n0s = [math.ceil(c.C0 * (c.d + math.log(n))) for n in c.ns]
     nmax, cmax = max(c.ns), max(n0s)
-    real = env.draw(c.seed, range(*c.reps), nmax, cmax)
+    real = env.draw(c.seed, range(*c.reps), nmax, cmax, lazy=True)  # (the same bits)
     opt = real.optimal          # a*(X_t), drawn with the realization (= env.optimal_actions)
     R = real.X.shape[0]
     stage1 = np.empty((R, len(c.ns)))
@@ -190,7 +191,9 @@ def regret_cell(c: RegretCell) -> dict:
         rec = np.arange(n0, n + 1) if last else np.array([n0, n])
         tr = nbl_run(real.X[:, :n], real.Y[:, :n], real.coins[:, :n0], env.v_star,
                      gamma=c.gamma, t0=float(n0), record_rounds=rec, record_angle=False)
-        r = instantaneous_regret_into(real.means, tr.actions, opt[:, :n], regret[:, :n])
+        r = (lazy_instantaneous_regret_into(env.link, real.means, tr.actions, opt[:, :n],
+                                            regret[:, :n]) if real.lazy else
+             instantaneous_regret_into(real.means, tr.actions, opt[:, :n], regret[:, :n]))
         stage1[:, k] = r[:, :n0].sum(1)
         stage2[:, k] = r[:, n0:].sum(1)
         if last:
@@ -220,7 +223,7 @@ def _run_from_angle(c: GammaCell | ContrastCell, n: int, record_rounds, record_a
     """NBL from ``c.start_deg`` (no Stage I) for ``n`` rounds on the replications ``c.reps``
     of the paper link ``c.link`` at Δ = ``c.delta``, d = 2: (environment, realization, trace)."""
     env = Environment.build(paper_link(c.link), c.delta, 2)
-    real = env.draw(c.seed, range(*c.reps), n, 0)
+    real = env.draw(c.seed, range(*c.reps), n, 0, lazy=True)
     v0 = env.initial_direction(c.start_deg)
     tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
                  record_rounds=record_rounds, record_angle=record_angle)
@@ -250,7 +253,7 @@ class LocCell:
 
 def loc_cell(c: LocCell) -> dict:
     env = Environment.build(paper_link(c.link), c.delta, c.d)
-    real = env.draw(c.seed, range(*c.reps), c.n, c.n0)
+    real = env.draw(c.seed, range(*c.reps), c.n, c.n0, lazy=True)  # (means unused)
     tr = nbl_run(real.X, real.Y, real.coins, env.v_star, gamma=c.gamma, t0=float(c.n0),
                  record_rounds=np.arange(c.n0, c.n + 1), record_angle=False)
     sq = tr.sq_error
@@ -271,9 +274,9 @@ class ContrastCell:
 
 
 def contrast_cell(c: ContrastCell) -> dict:
-    _, real, tr = _run_from_angle(c, max(c.ns), np.asarray(c.ns), record_angle=True)
+    env, real, tr = _run_from_angle(c, max(c.ns), np.asarray(c.ns), record_angle=True)
     # R_n at n in ns: the values of np.cumsum of the instantaneous regret, bit for bit
-    return {"regret": recorded_regret(real.means, tr.actions, real.optimal, np.asarray(c.ns)),
+    return {"regret": env.recorded_regret(real, tr.actions, np.asarray(c.ns)),
             "angle": tr.angle}
 
 

@@ -390,6 +390,17 @@ class Link:
             return float_like(self._np["g"](z), z)
         return _invert_dual(self, z)
 
+    def g_numpy_raw(self, z):
+        """g(z) in float64 as :meth:`g_numpy` gives it wherever that value is finite — the
+        lambdified expression itself, element by element — but with no re-evaluation of the
+        points where float64 overflows (they stay NaN or inf). Expression links only."""
+        if self.kind != "expression":
+            raise NBLInputError(f"g_numpy_raw is for expression links; {self.name!r} is a "
+                                "potential")
+        z = np.asarray(z, dtype=float)
+        with np.errstate(all="ignore"):
+            return float_like(self._np["g"].f(z), z)
+
     def derivative_numpy(self, z, order: int):
         """g^{(order)}(z), order 0, 1, 2, in float64."""
         z = np.asarray(z, dtype=float)

@@ -1,0 +1,81 @@
+"""The realization of a batch of replications (:class:`Realization`: everything random, drawn up
+front by :meth:`nbl_sim.environment.Environment.draw`) and the per-replication random streams it
+is drawn from (the "Common random numbers" section of :mod:`nbl_sim.environment`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from nbl_theory.errors import NBLInputError
+
+from .pcg64 import compiled_pcg_agrees, state_of
+from .seeding import ReplicationStreams
+
+__all__ = ["Realization", "replication_seeds", "replication_streams", "check_seed", "substream"]
+
+
+def replication_seeds(seed: int, reps: int) -> list[np.random.SeedSequence]:
+    """Independent per-replication seed sequences: ``SeedSequence(seed).spawn(reps)``."""
+    return np.random.SeedSequence(check_seed(seed)).spawn(int(reps))
+
+
+def check_seed(seed) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise NBLInputError(f"seed must be a non-negative integer, got {seed!r}")
+    return int(seed)
+
+
+def substream(ss: np.random.SeedSequence, k: int) -> np.random.Generator:
+    """Deterministic k-th sub-stream of a replication (no mutation of ``ss``)."""
+    child = np.random.SeedSequence(entropy=ss.entropy, spawn_key=tuple(ss.spawn_key) + (k,))
+    return np.random.Generator(np.random.PCG64(child))
+
+
+def replication_streams(ss: np.random.SeedSequence, coins: bool = True) -> ReplicationStreams:
+    """The (contexts, rewards, coins) sub-streams of one replication (coins absent if unused),
+    built by numpy from ``ss``; drawn compiled from their states when numpy's PCG64 is."""
+    gens = tuple(substream(ss, k) if k < 2 or coins else None for k in range(3))
+    if not compiled_pcg_agrees():
+        return ReplicationStreams(generators=gens)
+    return ReplicationStreams(np.stack([state_of(g.bit_generator) for g in gens[:2 + coins]]),
+                              generators=gens)
+
+
+@dataclass
+class Realization:
+    """Everything random in a batch of replications, drawn up front.
+
+    Attributes
+    ----------
+    X : (R, n, d) float64 contexts.
+    means : (R, n, 2) float64, m_a(X_t) = g(β_aᵀX_t) (column 0 arm −1, column 1 arm +1).
+    Y : (R, n, 2) float64 potential rewards of both arms.
+    coins : (R, n0) int8, randomized-initialization actions in {−1, +1}.
+    reps : the replication indices (into ``SeedSequence(seed).spawn``).
+    optimal : (R, n) int8, the optimal actions a*(X_t) = argmax_a m_a(X_t) — sgn(v*ᵀX_t)
+        (sgn 0 = +1) for a shared link — equal to :meth:`Environment.optimal_actions` ``(X)``.
+    lazy : True when drawn with ``Environment.draw(..., lazy=True)`` and a reward table
+        (:mod:`nbl_sim.reward_table`): ``means`` then holds the indices z_{t,a} = β_aᵀX_t, and
+        the means are g of them (:meth:`Environment.realized_means`,
+        :meth:`Environment.recorded_regret`).
+    """
+
+    X: np.ndarray
+    means: np.ndarray
+    Y: np.ndarray
+    coins: np.ndarray
+    reps: tuple
+    optimal: np.ndarray | None = None
+    lazy: bool = False
+
+    @classmethod
+    def empty(cls, R: int, n: int, n0: int, d: int) -> Realization:
+        """Uninitialized arrays for R replications (buffers for :meth:`Environment.draw`)."""
+        return cls(np.empty((R, n, d)), np.empty((R, n, 2)), np.empty((R, n, 2)),
+                   np.empty((R, n0), dtype=np.int8), (), np.empty((R, n), dtype=np.int8))
+
+    @property
+    def shape(self) -> tuple:
+        return self.X.shape
