@@ -55,11 +55,12 @@ class Realization:
     coins : (R, n0) int8, randomized-initialization actions in {−1, +1}.
     reps : the replication indices (into ``SeedSequence(seed).spawn``).
     optimal : (R, n) int8, the optimal actions a*(X_t) = argmax_a m_a(X_t) — sgn(v*ᵀX_t)
-        (sgn 0 = +1) for a shared link — equal to :meth:`Environment.optimal_actions` ``(X)``.
+        (sgn 0 = +1) for a shared link — equal to
+        :meth:`~nbl_sim.environment.Environment.optimal_actions` ``(X)``.
     lazy : True when drawn with ``Environment.draw(..., lazy=True)`` and a reward table
         (:mod:`nbl_sim.reward_table`): ``means`` then holds the indices z_{t,a} = β_aᵀX_t, and
-        the means are g of them (:meth:`Environment.realized_means`,
-        :meth:`Environment.recorded_regret`).
+        the means are g of them (:meth:`~nbl_sim.environment.Environment.realized_means`,
+        :meth:`~nbl_sim.environment.Environment.recorded_regret`).
     """
 
     X: np.ndarray
@@ -72,7 +73,8 @@ class Realization:
 
     @classmethod
     def empty(cls, R: int, n: int, n0: int, d: int) -> Realization:
-        """Uninitialized arrays for R replications (buffers for :meth:`Environment.draw`)."""
+        """Uninitialized arrays for R replications (buffers for
+        :meth:`~nbl_sim.environment.Environment.draw`)."""
         return cls(np.empty((R, n, d)), np.empty((R, n, 2)), np.empty((R, n, 2)),
                    np.empty((R, n0), dtype=np.int8), (), np.empty((R, n), dtype=np.int8))
 
