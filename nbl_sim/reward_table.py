@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -106,6 +107,8 @@ class RewardTable:
 _TABLES: OrderedDict = OrderedDict()  # (link's expression, rounding) -> table or None
 _KEPT = 32
 _LOCK = threading.Lock()  # (threads of one process may draw at once)
+#: each Link object's expression key (``sp.srepr`` costs ~0.5 ms: once per object, not per draw)
+_KEYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def reward_table(link: Link, rounding: float = 1e-12) -> RewardTable | None:
@@ -114,8 +117,10 @@ def reward_table(link: Link, rounding: float = 1e-12) -> RewardTable | None:
     (~0.03–0.06 s; the last 32 kept), whichever Link object carries it."""
     if link.kind != "expression":
         return None
-    key = (sp.srepr(link.expr), float(rounding))
     with _LOCK:
+        if link not in _KEYS:
+            _KEYS[link] = sp.srepr(link.expr)
+        key = (_KEYS[link], float(rounding))
         if key not in _TABLES:
             _TABLES[key] = _build(link, rounding)
             while len(_TABLES) > _KEPT:
