@@ -258,8 +258,8 @@ def _run_case(case, root: Path) -> dict:
     if FILE in flags:
         (run_dir / "afile").write_text("not a directory\n")
     if OUTDIR in flags:
-        for name in ("manifest.json", "phase.csv"):
-            (run_dir / "out" / name).mkdir(parents=True)
+        for entry in ("manifest.json", "phase.csv"):  # not `name`: it names the case's files
+            (run_dir / "out" / entry).mkdir(parents=True)
     if KEYDIR in flags:
         (run_dir / ".cache" / "secret.key").mkdir(parents=True)
         (run_dir / ".cache").chmod(0o700)

@@ -43,11 +43,21 @@ def _user_cache_home(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def cluster():
-    ex = DaskExecutor("local:2")
-    try:
-        yield ex
-    finally:
-        ex.close()
+    """The module's cluster. ``distributed.deploy.lost-worker-timeout`` (15 s by default) is raised
+    for its lifetime: 15 s after a worker leaves, a LocalCluster closes that worker's nanny for
+    good if no worker of the same name is registered at that instant. A worker that crashes four
+    times in a row (test_task_that_always_kills_its_worker...) is between death and re-registration
+    much of the time, and on a loaded 2-core machine a restart takes seconds, so the check often
+    landed in such a gap: the cluster kept one worker and the next tests waited 240 s for the second
+    (seen in CI, distributed 2026.8.0, deploy/spec.py ``SpecCluster._update_worker_status``)."""
+    import dask
+
+    with dask.config.set({"distributed.deploy.lost-worker-timeout": "1h"}):
+        ex = DaskExecutor("local:2")
+        try:
+            yield ex
+        finally:
+            ex.close()
 
 
 @pytest.fixture(scope="module")
