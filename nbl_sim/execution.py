@@ -424,8 +424,12 @@ class DaskExecutor(Executor):
         self.address = str(address).strip()
         self._cluster = None
         if kind == "local":
+            # No dashboard; the scheduler's HTTP server (/health, /metrics) still starts, on
+            # port 8787 unless told otherwise, and warns when that port is taken (a second
+            # `nbl` run, a notebook's cluster): a free port of the loopback interface instead.
             self._cluster = LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
-                                         dashboard_address=None)
+                                         dashboard_address=None,
+                                         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
             self.client = Client(self._cluster)
         else:
             probe_scheduler(value)

@@ -6,9 +6,11 @@ NBL_DASK_SCHEDULER variable reaches a running scheduler.
 Workers import only the installed package: the cells are ``nbl_sim.phase.phase_cell`` and
 ``nbl_sim.experiment._run_chunk`` (a "poisoned" cell is a phase cell with value "nan")."""
 
+import contextlib
 import operator
 import os
 import signal
+import socket
 import time
 from functools import partial
 
@@ -49,11 +51,20 @@ def cluster():
     times in a row (test_task_that_always_kills_its_worker...) is between death and re-registration
     much of the time, and on a loaded 2-core machine a restart takes seconds, so the check often
     landed in such a gap: the cluster kept one worker and the next tests waited 240 s for the second
-    (seen in CI, distributed 2026.8.0, deploy/spec.py ``SpecCluster._update_worker_status``)."""
+    (seen in CI, distributed 2026.8.0, deploy/spec.py ``SpecCluster._update_worker_status``).
+
+    The cluster starts while port 8787 of the loopback interface is taken, as by another
+    ``nbl`` run or a notebook's cluster: the scheduler's HTTP server must not try it (distributed
+    warns, and warnings are errors here; seen in CI when another cluster was up)."""
     import dask
 
-    with dask.config.set({"distributed.deploy.lost-worker-timeout": "1h"}):
+    with dask.config.set({"distributed.deploy.lost-worker-timeout": "1h"}), \
+            socket.socket() as taken:
+        with contextlib.suppress(OSError):  # already taken by someone else: the same test
+            taken.bind(("127.0.0.1", 8787))
+            taken.listen()
         ex = DaskExecutor("local:2")
+        taken.close()
         try:
             yield ex
         finally:
