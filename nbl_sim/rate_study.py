@@ -42,10 +42,13 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 from nbl_theory.paper import paper_link
 
+from .buffers import reused
 from .environment import Environment
 from .execution import Executor, executor_for
+from .experiment import _realization_bytes
 from .metrics import instantaneous_regret_into
 from .policies.nbl import nbl_run
+from .realization import Realization
 from .reward_table import lazy_instantaneous_regret_into
 from .sweep import ChunkCache, run_sweep
 
@@ -161,6 +164,10 @@ def _tau(sq: np.ndarray, r0: float) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- cells
+#: replications per block of a regret cell: the draw's eight lanes (nbl_sim.environment_lanes);
+#: a block of 10⁵ rounds in d = 2 is 39 MB, kept for the next block and cell
+_CELL_BLOCK = 8
+
 @dataclass(frozen=True)
 class RegretCell:
     link: str
@@ -176,12 +183,37 @@ class RegretCell:
 
 
 def regret_cell(c: RegretCell) -> dict:
+    """Stage I and II regret at every horizon of ``c.ns`` and the error path at ``c.n_max``, for
+    the replications ``c.reps`` (drawn in blocks, :func:`_in_blocks`)."""
     env = Environment.build(paper_link(c.link), c.delta, c.d)
     n0s = [math.ceil(c.C0 * (c.d + math.log(n))) for n in c.ns]
-    nmax, cmax = max(c.ns), max(n0s)
-    real = env.draw(c.seed, range(*c.reps), nmax, cmax, lazy=True)  # (the same bits)
+    out = _in_blocks(env, c.seed, c.reps, max(c.ns), max(n0s),
+                     lambda real: _regret_block(c, env, n0s, real))
+    return {**out, "n0s": np.array(n0s)}
+
+
+def _in_blocks(env: Environment, seed: int, reps: tuple, n: int, n0: int, fn) -> dict:
+    """``fn(realization)`` on the replications ``range(*reps)``, drawn (lazily, the same bits)
+    in blocks of :data:`_CELL_BLOCK` into one realization buffer kept by the thread
+    (:mod:`nbl_sim.buffers`), its arrays joined along the replications. A cell drawn whole
+    (200 replications × 10⁵ rounds: 1.4 GB) faulted fresh pages in every time: 60% of a regret
+    cell's CPU time was system time on a 2-core VM (benchmarks/README.md). Replication r's
+    numbers do not depend on its block (its streams are its own), and ``fn`` must return arrays
+    that do not view the buffer."""
+    reps = range(*reps)
+    B = min(_CELL_BLOCK, len(reps))
+    shape = (B, n, n0, env.d)
+    with reused(("study-realization",) + shape, lambda: Realization.empty(*shape),
+                int(B * _realization_bytes(n, n0, env.d))) as buf:
+        parts = [fn(env.draw(seed, reps[i:i + B], n, n0, out=buf, lazy=True))
+                 for i in range(0, len(reps), B)]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _regret_block(c: RegretCell, env: Environment, n0s: list, real) -> dict:
+    """:func:`regret_cell` on the replications of one drawn block ``real``."""
     opt = real.optimal          # a*(X_t), drawn with the realization (= env.optimal_actions)
-    R = real.X.shape[0]
+    R, nmax = real.X.shape[0], max(c.ns)
     stage1 = np.empty((R, len(c.ns)))
     stage2 = np.empty((R, len(c.ns)))
     grid = np.asarray(c.t_grid, dtype=np.int64)
@@ -201,8 +233,7 @@ def regret_cell(c: RegretCell) -> dict:
             tau = _tau(sq, c.r0) + n0               # first round outside r0 (n + 1: never)
             e_grid = sq[:, grid - n0]
             e_n0 = sq[:, 0].copy()
-    return {"stage1": stage1, "stage2": stage2, "n0s": np.array(n0s), "e_grid": e_grid,
-            "tau": tau, "e_n0": e_n0}
+    return {"stage1": stage1, "stage2": stage2, "e_grid": e_grid, "tau": tau, "e_n0": e_n0}
 
 
 @dataclass(frozen=True)
@@ -219,23 +250,26 @@ class GammaCell:
     reps: tuple
 
 
-def _run_from_angle(c: GammaCell | ContrastCell, n: int, record_rounds, record_angle: bool):
-    """NBL from ``c.start_deg`` (no Stage I) for ``n`` rounds on the replications ``c.reps``
-    of the paper link ``c.link`` at Δ = ``c.delta``, d = 2: (environment, realization, trace)."""
+def _from_angle(c: GammaCell | ContrastCell, n: int, record_rounds, record_angle: bool, fn):
+    """``fn(env, realization, trace)`` of NBL from ``c.start_deg`` (no Stage I) for ``n`` rounds
+    on the replications ``c.reps`` of the paper link ``c.link`` at Δ = ``c.delta``, d = 2, in
+    blocks (:func:`_in_blocks`)."""
     env = Environment.build(paper_link(c.link), c.delta, 2)
-    real = env.draw(c.seed, range(*c.reps), n, 0, lazy=True)
     v0 = env.initial_direction(c.start_deg)
-    tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
-                 record_rounds=record_rounds, record_angle=record_angle)
-    return env, real, tr
+
+    def block(real):
+        tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
+                     record_rounds=record_rounds, record_angle=record_angle)
+        return fn(env, real, tr)
+
+    return _in_blocks(env, c.seed, c.reps, n, 0, block)
 
 
 def gamma_cell(c: GammaCell) -> dict:
-    _, _, tr = _run_from_angle(c, c.n, np.arange(0, c.n + 1), record_angle=False)
-    sq = tr.sq_error
-    tau = _tau(sq, c.r0)
     grid = np.asarray(c.t_grid, dtype=np.int64)
-    return {"e_grid": sq[:, grid], "tau": tau, "e_0": sq[:, 0].copy()}
+    return _from_angle(c, c.n, np.arange(0, c.n + 1), False, lambda env, real, tr: {
+        "e_grid": tr.sq_error[:, grid], "tau": _tau(tr.sq_error, c.r0),
+        "e_0": tr.sq_error[:, 0].copy()})
 
 
 @dataclass(frozen=True)
@@ -253,12 +287,14 @@ class LocCell:
 
 def loc_cell(c: LocCell) -> dict:
     env = Environment.build(paper_link(c.link), c.delta, c.d)
-    real = env.draw(c.seed, range(*c.reps), c.n, c.n0, lazy=True)  # (means unused)
-    tr = nbl_run(real.X, real.Y, real.coins, env.v_star, gamma=c.gamma, t0=float(c.n0),
-                 record_rounds=np.arange(c.n0, c.n + 1), record_angle=False)
-    sq = tr.sq_error
-    return {"exit": (sq > c.r0 * c.r0).any(1), "start_out": sq[:, 0] > c.r0 * c.r0,
-            "e_n0": sq[:, 0].copy()}
+
+    def block(real):                                # (means unused)
+        sq = nbl_run(real.X, real.Y, real.coins, env.v_star, gamma=c.gamma, t0=float(c.n0),
+                     record_rounds=np.arange(c.n0, c.n + 1), record_angle=False).sq_error
+        return {"exit": (sq > c.r0 * c.r0).any(1), "start_out": sq[:, 0] > c.r0 * c.r0,
+                "e_n0": sq[:, 0].copy()}
+
+    return _in_blocks(env, c.seed, c.reps, c.n, c.n0, block)
 
 
 @dataclass(frozen=True)
@@ -274,10 +310,9 @@ class ContrastCell:
 
 
 def contrast_cell(c: ContrastCell) -> dict:
-    env, real, tr = _run_from_angle(c, max(c.ns), np.asarray(c.ns), record_angle=True)
     # R_n at n in ns: the values of np.cumsum of the instantaneous regret, bit for bit
-    return {"regret": env.recorded_regret(real, tr.actions, np.asarray(c.ns)),
-            "angle": tr.angle}
+    return _from_angle(c, max(c.ns), np.asarray(c.ns), True, lambda env, real, tr: {
+        "regret": env.recorded_regret(real, tr.actions, np.asarray(c.ns)), "angle": tr.angle})
 
 
 # ---------------------------------------------------------------------- the study

@@ -49,6 +49,21 @@ def test_results_do_not_depend_on_chunking_or_executor():
     _same(_arrays(many), _arrays(pooled))
 
 
+def test_results_do_not_depend_on_the_cells_blocks(monkeypatch):
+    """Cells draw their replications in blocks through one kept buffer
+    (``rate_study._in_blocks``): blocks of 3 (uneven last blocks, the buffer refilled) and one
+    whole block give every array of every part bit for bit."""
+    import nbl_sim.rate_study as rs
+
+    cfg = replace(TINY, rep_steps_per_cell=1e9)
+    monkeypatch.setattr(rs, "_CELL_BLOCK", 3)
+    small = run_study(cfg, executor=SerialExecutor())
+    monkeypatch.setattr(rs, "_CELL_BLOCK", 10**9)
+    whole = run_study(cfg, executor=SerialExecutor())
+    assert not small.failures and not whole.failures
+    _same(_arrays(small), _arrays(whole))
+
+
 def test_interrupted_study_resumes_to_the_same_result(tmp_path):
     cache = ChunkCache(tmp_path, "study")
     ref = run_study(TINY, executor=SerialExecutor())
