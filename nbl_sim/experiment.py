@@ -221,13 +221,8 @@ def _block_size(R: int, n: int, n0: int, d: int) -> int:
     whole lockstep groups of the NBL kernel — at least one group when it takes at most
     ``_GROUP_BYTES`` (the kernel advances LOCKSTEP replications together; a partial group runs
     them one by one, ~2.1–2.7× slower per replication in d = 3 and 8)."""
-    per_rep = _realization_bytes(n, n0, d)
+    per_rep = Realization.bytes_per_replication(n, n0, d)
     return min(R, _lockstep_multiple(max(1, int(_BLOCK_BYTES // per_rep)), per_rep))
-
-
-def _realization_bytes(n: int, n0: int, d: int) -> float:
-    """Bytes of one replication's realization (X, means, Y, optimal, coins)."""
-    return n * (8.0 * (d + 4) + 1) + n0
 
 
 def _lockstep_multiple(size: int, per_rep: float) -> int:
@@ -281,7 +276,7 @@ def _run_chunk(task: _Task) -> dict:
     _warm_up(task.policies)  # compiled kernels load outside the timed region
     shape = (B, task.n, task.n0, env.d)
     with reused(("realization",) + shape, lambda: Realization.empty(*shape),
-                int(B * _realization_bytes(task.n, task.n0, env.d))) as buf:
+                int(B * Realization.bytes_per_replication(task.n, task.n0, env.d))) as buf:
         _run_blocks(task, buf, out)
     return {name: (regret, sq, ang, seconds[0], info)
             for name, (regret, sq, ang, seconds, info) in out.items()}

@@ -45,7 +45,6 @@ from nbl_theory.paper import paper_link
 from .buffers import reused
 from .environment import Environment
 from .execution import Executor, executor_for
-from .experiment import _realization_bytes
 from .metrics import instantaneous_regret_into
 from .policies.nbl import nbl_run
 from .realization import Realization
@@ -204,7 +203,7 @@ def _in_blocks(env: Environment, seed: int, reps: tuple, n: int, n0: int, fn) ->
     B = min(_CELL_BLOCK, len(reps))
     shape = (B, n, n0, env.d)
     with reused(("study-realization",) + shape, lambda: Realization.empty(*shape),
-                int(B * _realization_bytes(n, n0, env.d))) as buf:
+                int(B * Realization.bytes_per_replication(n, n0, env.d))) as buf:
         parts = [fn(env.draw(seed, reps[i:i + B], n, n0, out=buf, lazy=True))
                  for i in range(0, len(reps), B)]
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}

@@ -78,6 +78,11 @@ class Realization:
         return cls(np.empty((R, n, d)), np.empty((R, n, 2)), np.empty((R, n, 2)),
                    np.empty((R, n0), dtype=np.int8), (), np.empty((R, n), dtype=np.int8))
 
+    @staticmethod
+    def bytes_per_replication(n: int, n0: int, d: int) -> float:
+        """Bytes of one replication's arrays in :meth:`empty` (X, means, Y, optimal, coins)."""
+        return n * (8.0 * (d + 4) + 1) + n0
+
     @property
     def shape(self) -> tuple:
         return self.X.shape
