@@ -163,8 +163,9 @@ def _tau(sq: np.ndarray, r0: float) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- cells
-#: replications per block of a regret cell: the draw's eight lanes (nbl_sim.environment_lanes);
-#: a block of 10⁵ rounds in d = 2 is 39 MB, kept for the next block and cell
+#: replications per block of every cell kind (:func:`_in_blocks`): the draw's eight lanes
+#: (nbl_sim.environment_lanes); a block of 10⁵ rounds in d = 2 is 39 MB, kept for the next block
+#: and cell
 _CELL_BLOCK = 8
 
 @dataclass(frozen=True)
@@ -195,11 +196,13 @@ def _in_blocks(env: Environment, seed: int, reps: tuple, n: int, n0: int, fn) ->
     """``fn(realization)`` on the replications ``range(*reps)``, drawn (lazily, the same bits)
     in blocks of :data:`_CELL_BLOCK` into one realization buffer kept by the thread
     (:mod:`nbl_sim.buffers`), its arrays joined along the replications. A cell drawn whole
-    (200 replications × 10⁵ rounds: 1.4 GB) faulted fresh pages in every time: 60% of a regret
-    cell's CPU time was system time on a 2-core VM (benchmarks/README.md). Replication r's
-    numbers do not depend on its block (its streams are its own), and ``fn`` must return arrays
-    that do not view the buffer."""
+    (200 replications × 10⁵ rounds: 1.4 GB) faulted fresh pages in every time: 22.0 of 40.0 s
+    of CPU was system time for 12 cells on a 2-core VM (benchmarks/bench_study_cells.py).
+    Replication r's numbers do not depend on its block (its streams are its own), and ``fn``
+    must return arrays that do not view the buffer."""
     reps = range(*reps)
+    if not reps:  # as Environment.draw refuses it (a block size of 0 would fail in range())
+        raise NBLInputError("no replications requested")
     B = min(_CELL_BLOCK, len(reps))
     shape = (B, n, n0, env.d)
     with reused(("study-realization",) + shape, lambda: Realization.empty(*shape),
