@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import re
 import signal
+import sys
 import threading
 import traceback as _tb
 from collections.abc import Callable, Iterable, Iterator
@@ -84,10 +85,28 @@ def one_blas_thread():
     partial sums, so the last bits of such a result (~1e-15 relative) depend on how many
     threads it used — the machine's core count, or a limit some earlier code in the process set.
     In this context the reduction has one fixed order: the same numbers in-process, in a pool
-    worker or on a Dask worker (the claims runner runs every claim and cell in it)."""
-    from threadpoolctl import threadpool_limits
+    worker or on a Dask worker (the claims runner runs every claim and cell in it).
 
-    return threadpool_limits(limits=1, user_api="blas")
+    The libraries are found once per set of imported modules (:func:`_blas_controller`):
+    threadpoolctl finds them by reading ``/proc/self/maps``, 2–3 ms in a process that has
+    loaded numba and sympy, and the runner enters this context for every claim."""
+    return _blas_controller().limit(limits=1, user_api="blas")
+
+
+_CONTROLLER: list = [None, None]     # [len(sys.modules) when built, ThreadpoolController]
+
+
+def _blas_controller():
+    """A ``threadpoolctl.ThreadpoolController`` of the libraries loaded now, rebuilt when a
+    module was imported since (a BLAS is loaded by importing the extension linked to it —
+    numpy's, scipy's — so an unchanged ``sys.modules`` means no new BLAS)."""
+    from threadpoolctl import ThreadpoolController
+
+    size = len(sys.modules)
+    if _CONTROLLER[0] != size or _CONTROLLER[1] is None:
+        _CONTROLLER[1] = ThreadpoolController()
+        _CONTROLLER[0] = len(sys.modules)     # after threadpoolctl's own imports
+    return _CONTROLLER[1]
 
 
 def check_workers(n, what: str = "workers", allow_large: bool = False) -> int:
