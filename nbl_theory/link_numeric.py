@@ -19,7 +19,8 @@ from .arb_eval import arb_precision, compile_acb, to_fmpq
 from .errors import NBLInputError
 
 __all__ = ["lambdify_numpy", "lambdify_mpmath", "ExpressionFunction", "float_like",
-           "domain_map_numpy", "domain_map_mpmath", "mp_exact", "bracket_t", "patch_limit"]
+           "domain_map_numpy", "domain_map_mpmath", "mp_exact", "bracket_t", "patch_limit",
+           "BISECTIONS", "bisect_increasing"]
 
 _NUMPY_MODULES = [{"erf": scipy.special.erf, "erfc": scipy.special.erfc}, "numpy"]
 #: At most this many non-finite float64 values of one call are re-evaluated with Arb (a bound
@@ -185,3 +186,77 @@ def bracket_t(zfun, target: float, side: str) -> float:
             t = t - step if side == "lo" else t + step
             step *= 1.5
     raise NBLInputError(f"could not bracket the dual coordinate: phi' does not reach {target:g}")
+
+
+#: Halvings of the chart bracket in :func:`bisect_increasing` (the float64 inverse of φ').
+BISECTIONS = 80
+#: Levels of the bisection tree shared by every point of a call (2^16 − 1 nodes, ~8 ms to
+#: evaluate for the weighted entropy; kept per bracket by the caller).
+TREE_LEVELS = 16
+
+
+def bisection_tree(zfun, t_lo: float, t_hi: float, levels: int = TREE_LEVELS):
+    """The first ``levels`` levels of :func:`bisect_increasing` from [t_lo, t_hi], common to
+    every point: ``(bounds, z_nodes)`` with ``bounds`` the 2^levels + 1 ends of the leaves in
+    increasing order (the midpoints computed as the bisection computes them, level by level)
+    and ``z_nodes`` the float64 z at the 2^levels − 1 inner ones — or None when those z are not
+    finite and strictly increasing (then the tree could not stand for the comparisons)."""
+    lo, hi = np.array([float(t_lo)]), np.array([float(t_hi)])
+    for _ in range(levels):
+        mid = 0.5 * (lo + hi)
+        lo = np.stack([lo, mid], axis=1).ravel()
+        hi = np.stack([mid, hi], axis=1).ravel()
+    bounds = np.append(lo, hi[-1])
+    with np.errstate(all="ignore"):
+        z_nodes = np.asarray(zfun(bounds[1:-1]), dtype=float)
+    if not (np.all(np.diff(bounds) > 0) and np.all(np.isfinite(z_nodes))
+            and np.all(np.diff(z_nodes) > 0)):
+        return None
+    return bounds, z_nodes
+
+
+def bisect_increasing(zfun, target: np.ndarray, t_lo: float, t_hi: float, tree=None):
+    """t with zfun(t) = target by :data:`BISECTIONS` halvings of [t_lo, t_hi], elementwise:
+    each step sets ``mid = 0.5 (lo + hi)``, then ``lo = mid`` where ``zfun(mid) < target`` and
+    ``hi = mid`` elsewhere; returns ``0.5 (lo + hi)`` — the inverse to float resolution when
+    zfun(t_lo) < target ≤ zfun(t_hi) (:func:`bracket_t` finds such brackets).
+
+    The result is that of the plain loop, bit for bit, with far fewer evaluations of zfun (whose
+    float64 value at a point must not depend on the other points of the call — numpy's
+    elementwise loops):
+
+    * ``tree`` (:func:`bisection_tree` of the same bracket) decides the first levels for every
+      point at once: while the z at the tree's inner nodes strictly increase, the comparisons a
+      point meets on its way down are decided by its place among them (``searchsorted``);
+    * a point whose next midpoint ``0.5 (lo + hi)`` rounds to ``lo`` or ``hi`` leaves the loop:
+      whatever the later comparisons, the loop then either keeps the bracket or collapses it
+      onto that midpoint, and returns that midpoint.
+    """
+    flat = np.asarray(target, dtype=float)
+    n = flat.size
+    lo, hi = np.full(n, float(t_lo)), np.full(n, float(t_hi))
+    done = 0
+    with np.errstate(all="ignore"):
+        if tree is not None and n:
+            bounds, z_nodes = tree
+            leaf = np.searchsorted(z_nodes, flat, side="left")
+            leaf[np.isnan(flat)] = 0        # every comparison with NaN is false: down
+            lo, hi = bounds[leaf], bounds[leaf + 1]
+            done = int(round(np.log2(bounds.size - 1)))
+        idx = np.arange(n)
+        a_lo, a_hi = lo.copy(), hi.copy()
+        for _ in range(done, BISECTIONS):
+            if idx.size == 0:
+                break
+            mid = 0.5 * (a_lo + a_hi)
+            up = np.asarray(zfun(mid), dtype=float) < flat[idx]
+            a_lo = np.where(up, mid, a_lo)
+            a_hi = np.where(up, a_hi, mid)
+            nxt = 0.5 * (a_lo + a_hi)
+            fixed = (nxt == a_lo) | (nxt == a_hi)
+            if fixed.any():
+                lo[idx], hi[idx] = a_lo, a_hi
+                keep = ~fixed
+                idx, a_lo, a_hi = idx[keep], a_lo[keep], a_hi[keep]
+        lo[idx], hi[idx] = a_lo, a_hi
+        return 0.5 * (lo + hi)

@@ -50,6 +50,8 @@ from .link_input import (
 )
 from .link_numeric import (
     ExpressionFunction,
+    bisect_increasing,
+    bisection_tree,
     bracket_t,
     domain_map_mpmath,
     domain_map_numpy,
@@ -323,6 +325,11 @@ class Link:
         return _LazyDict(lambda k: _SidedFunction(self, k, "numpy"))
 
     @functools.cached_property
+    def _dual_trees(self) -> dict:
+        """(t_lo, t_hi) -> the bisection tree of :func:`_invert_dual` for that bracket."""
+        return {}
+
+    @functools.cached_property
     def _mp(self) -> dict:
         if self.kind == "expression":
             return _LazyDict(lambda k: lambdify_mpmath(self.derivatives[k], Z))
@@ -407,12 +414,12 @@ class Link:
         if self.kind == "expression":
             key = ("g", "g1", "g2")[order]
             return float_like(self._np[key](z), z)
-        m = _invert_dual(self, z)
+        t = _invert_dual(self, z, return_t=True)
+        with np.errstate(all="ignore"):
+            m, left, right, _ = domain_map_numpy(self.domain, t)
         if order == 0:
             return m
         key = ("g1_m", "g2_m")[order - 1]
-        t = _invert_dual(self, z, return_t=True)
-        m, left, right, _ = domain_map_numpy(self.domain, t)
         return float_like(self._np[key](m, left, right), z)
 
     def potential_numpy(self, key: str, t):
@@ -481,21 +488,19 @@ def _cancel_is_cheap(v) -> bool:
 
 
 def _invert_dual(link: Link, z: np.ndarray, return_t: bool = False) -> np.ndarray:
-    """m = g(z) = (φ')⁻¹(z) by vectorized bisection in the chart variable (for plots/simulation)."""
+    """m = g(z) = (φ')⁻¹(z) by vectorized bisection in the chart variable (for plots and
+    simulation): :func:`~nbl_theory.link_numeric.bisect_increasing`, with the first levels of
+    its tree kept per bracket on the link (the brackets of :func:`bracket_t` are few)."""
     z = np.asarray(z, dtype=float)
     flat = z.ravel()
     t_lo, t_hi = link.t_range(float(flat.min()) - 1, float(flat.max()) + 1)
-    tlo = np.full(flat.shape, t_lo)
-    thi = np.full(flat.shape, t_hi)
+    trees = link._dual_trees
+    if (t_lo, t_hi) not in trees:
+        trees[(t_lo, t_hi)] = bisection_tree(link.z_of_t_numpy, t_lo, t_hi)
+    t = bisect_increasing(link.z_of_t_numpy, flat, t_lo, t_hi, trees[(t_lo, t_hi)])
+    if return_t:
+        return t.reshape(z.shape)
     with np.errstate(all="ignore"):
-        for _ in range(80):
-            mid = 0.5 * (tlo + thi)
-            up = link.z_of_t_numpy(mid) < flat
-            tlo = np.where(up, mid, tlo)
-            thi = np.where(up, thi, mid)
-        t = 0.5 * (tlo + thi)
-        if return_t:
-            return t.reshape(z.shape)
         m, _, _, _ = domain_map_numpy(link.domain, t)
     return m.reshape(z.shape)
 

@@ -1,0 +1,94 @@
+"""The float64 inverse of φ' (``nbl_theory.link_numeric.bisect_increasing``) returns the plain
+80-step bisection's result bit for bit: its shared tree and its early exits only skip
+evaluations whose outcome is already decided."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nbl_theory.families import make_family
+from nbl_theory.link_numeric import (
+    BISECTIONS,
+    bisect_increasing,
+    bisection_tree,
+    domain_map_numpy,
+)
+
+
+def plain_bisection(zfun, target, t_lo, t_hi):
+    """The loop of the definition: every point, every step."""
+    lo, hi = np.full(target.size, t_lo), np.full(target.size, t_hi)
+    with np.errstate(all="ignore"):
+        for _ in range(BISECTIONS):
+            mid = 0.5 * (lo + hi)
+            up = zfun(mid) < target
+            lo, hi = np.where(up, mid, lo), np.where(up, hi, mid)
+    return 0.5 * (lo + hi)
+
+
+LINKS = {name: make_family(name, **kw) for name, kw in [
+    ("weighted-entropy", {"rho": "0.72"}), ("binary-negative-entropy", {}),
+    ("negative-entropy", {}), ("quadratic", {})]}
+
+
+def _same_bits(a, b):
+    return np.array_equal(np.asarray(a).view(np.int64), np.asarray(b).view(np.int64))
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(sorted(LINKS)), scale=st.sampled_from([1e-6, 0.01, 1.0, 3.0, 12.0]),
+       n=st.integers(1, 300), seed=st.integers(0, 2**32 - 1), rounded=st.booleans(),
+       with_tree=st.booleans())
+def test_the_result_is_the_plain_bisections(name, scale, n, seed, rounded, with_tree):
+    link = LINKS[name]
+    z = np.random.default_rng(seed).standard_normal(n) * scale
+    if rounded:                         # repeated targets, and targets on tree nodes' values
+        z = np.round(z, 1)
+    t_lo, t_hi = link.t_range(float(z.min()) - 1, float(z.max()) + 1)
+    tree = bisection_tree(link.z_of_t_numpy, t_lo, t_hi) if with_tree else None
+    got = bisect_increasing(link.z_of_t_numpy, z, t_lo, t_hi, tree)
+    assert _same_bits(got, plain_bisection(link.z_of_t_numpy, z, t_lo, t_hi))
+
+
+@pytest.mark.parametrize("name", sorted(LINKS))
+def test_g_numpy_of_a_potential_is_the_plain_bisections(name):
+    link = LINKS[name]
+    z = np.random.default_rng(5).standard_normal(3000) * 2.5
+    t_lo, t_hi = link.t_range(float(z.min()) - 1, float(z.max()) + 1)
+    with np.errstate(all="ignore"):
+        m = domain_map_numpy(link.domain, plain_bisection(link.z_of_t_numpy, z, t_lo, t_hi))[0]
+    assert _same_bits(link.g_numpy(z), m)
+    assert _same_bits(link.derivative_numpy(z, 0), m)
+
+
+def test_targets_on_the_tree_nodes_and_at_the_bracket_ends():
+    """Targets equal to z at tree nodes (ties go down, as ``zfun(mid) < target`` is false) and
+    to z at the lower end of the bracket."""
+    link = LINKS["weighted-entropy"]
+    t_lo, t_hi = link.t_range(-4.0, 4.0)
+    tree = bisection_tree(link.z_of_t_numpy, t_lo, t_hi)
+    bounds, z_nodes = tree
+    z = np.concatenate([z_nodes[::997], np.nextafter(z_nodes[::991], np.inf),
+                        [float(link.z_of_t_numpy(np.array([t_lo]))[0])]])
+    z = z[(z >= -3.0) & (z <= 3.0) | (z == z[-1])]
+    got = bisect_increasing(link.z_of_t_numpy, z, t_lo, t_hi, tree)
+    assert _same_bits(got, plain_bisection(link.z_of_t_numpy, z, t_lo, t_hi))
+
+
+def test_a_tree_whose_z_do_not_increase_is_refused():
+    assert bisection_tree(lambda t: np.where(t > 0, 1.0, 2.0 + t), -1.0, 1.0, levels=4) is None
+    assert bisection_tree(lambda t: t ** 3, -1.0, 1.0, levels=4) is not None
+
+
+def test_a_target_at_the_lower_end_of_the_bracket_and_non_finite_targets():
+    """zfun(t_lo) = target, with a t_lo whose last bit is odd: ``hi`` comes down to the next
+    float and the midpoint rounds to it, not to t_lo (the early exit returns that midpoint)."""
+    t_lo = np.nextafter(-2.0, -np.inf)
+    for zfun in (lambda t: t, np.sinh):
+        target = np.array([zfun(np.array([t_lo]))[0], 0.25, 1.0, np.nan, np.inf, -np.inf])
+        for tree in (None, bisection_tree(zfun, t_lo, 3.0, levels=6)):
+            got = bisect_increasing(zfun, target, t_lo, 3.0, tree)
+            assert _same_bits(got, plain_bisection(zfun, target, t_lo, 3.0))
+        assert got[0] == -2.0
