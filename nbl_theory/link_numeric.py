@@ -174,17 +174,35 @@ def domain_map_mpmath(domain, t):
     return t, mpmath.inf, mpmath.inf, mpmath.mpf(1)
 
 
+def _expansion(side: str) -> np.ndarray:
+    """The t that :func:`bracket_t` tries, in order: 0, then steps of 1, 1.5, 1.5², … down
+    (``"lo"``) or up (``"hi"``), each sum formed one step at a time."""
+    out, t, step = [], 0.0, 1.0
+    for _ in range(_BRACKET_STEPS):
+        out.append(t)
+        t = t - step if side == "lo" else t + step
+        step *= 1.5
+    return np.array(out)
+
+
+_BRACKET_STEPS = 200
+_EXPANSIONS = {side: _expansion(side) for side in ("lo", "hi")}
+_BRACKET_BLOCK = 12         # z at 12 of them per call: up to |t| ≈ 258 in the first call
+
+
 def bracket_t(zfun, target: float, side: str) -> float:
-    """Find t with z(t) beyond ``target`` (z is increasing in t)."""
+    """The first t of the expansion 0, ∓1, ∓2.5, ∓4.75, … (:func:`_expansion`) where z(t) is
+    at or beyond ``target`` (z is increasing in t): ≤ target for ``side="lo"``, ≥ for "hi".
+    z is evaluated at a block of the expansion's points per call (its float64 value at a point
+    does not depend on the others: numpy's elementwise loops)."""
+    ts = _EXPANSIONS[side]
     with np.errstate(all="ignore"):
-        step = 1.0
-        t = 0.0
-        for _ in range(200):
-            z = float(zfun(np.array([t]))[0])
-            if (side == "lo" and z <= target) or (side == "hi" and z >= target):
-                return t
-            t = t - step if side == "lo" else t + step
-            step *= 1.5
+        for i in range(0, ts.size, _BRACKET_BLOCK):
+            block = ts[i:i + _BRACKET_BLOCK]
+            z = np.asarray(zfun(block), dtype=float)
+            hit = np.flatnonzero(z <= target if side == "lo" else z >= target)
+            if hit.size:
+                return float(block[hit[0]])
     raise NBLInputError(f"could not bracket the dual coordinate: phi' does not reach {target:g}")
 
 

@@ -8,11 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.link_numeric import (
     BISECTIONS,
     bisect_increasing,
     bisection_tree,
+    bracket_t,
     domain_map_numpy,
 )
 
@@ -92,3 +94,29 @@ def test_a_target_at_the_lower_end_of_the_bracket_and_non_finite_targets():
             got = bisect_increasing(zfun, target, t_lo, 3.0, tree)
             assert _same_bits(got, plain_bisection(zfun, target, t_lo, 3.0))
         assert got[0] == -2.0
+
+
+def _bracket_one_by_one(zfun, target, side):
+    """bracket_t as first written: one point per call."""
+    step, t = 1.0, 0.0
+    with np.errstate(all="ignore"):
+        for _ in range(200):
+            z = float(zfun(np.array([t]))[0])
+            if (side == "lo" and z <= target) or (side == "hi" and z >= target):
+                return t
+            t = t - step if side == "lo" else t + step
+            step *= 1.5
+    return None
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(sorted(LINKS)), target=st.floats(-1e6, 1e6),
+       side=st.sampled_from(["lo", "hi"]))
+def test_the_bracket_is_the_one_point_at_a_time_expansions(name, target, side):
+    zfun = LINKS[name].z_of_t_numpy
+    assert bracket_t(zfun, target, side) == _bracket_one_by_one(zfun, target, side)
+
+
+def test_a_bracket_beyond_reach_is_refused():
+    with pytest.raises(NBLInputError, match="could not bracket"):
+        bracket_t(lambda t: np.tanh(t), 2.0, "hi")
