@@ -68,6 +68,10 @@ _CANCEL_MAX_NODES = 120
 #: toolkit can integrate (the former 2000 doublings let a potential whose φ' stays bounded run
 #: mpmath on arguments of 2^2000 and beyond; φ' = log-like growth reaches z = 50 by t ~ 1e22).
 _BRACKET_DOUBLINGS = 100
+#: A bisection tree (2^16 − 1 evaluations, ~1 MB) is built for a bracket once this many points
+#: were inverted in it (a one-off small call does not pay for one; a simulation's calls do);
+#: a Link keeps the trees of its last few brackets.
+_TREE_MIN_POINTS, _TREES_PER_LINK = 4096, 8
 
 
 class _LazyDict(dict):
@@ -330,6 +334,11 @@ class Link:
         return {}
 
     @functools.cached_property
+    def _dual_points(self) -> dict:
+        """(t_lo, t_hi) -> points inverted in that bracket so far without a tree."""
+        return {}
+
+    @functools.cached_property
     def _mp(self) -> dict:
         if self.kind == "expression":
             return _LazyDict(lambda k: lambdify_mpmath(self.derivatives[k], Z))
@@ -494,10 +503,15 @@ def _invert_dual(link: Link, z: np.ndarray, return_t: bool = False) -> np.ndarra
     z = np.asarray(z, dtype=float)
     flat = z.ravel()
     t_lo, t_hi = link.t_range(float(flat.min()) - 1, float(flat.max()) + 1)
-    trees = link._dual_trees
-    if (t_lo, t_hi) not in trees:
-        trees[(t_lo, t_hi)] = bisection_tree(link.z_of_t_numpy, t_lo, t_hi)
-    t = bisect_increasing(link.z_of_t_numpy, flat, t_lo, t_hi, trees[(t_lo, t_hi)])
+    trees, seen, key = link._dual_trees, link._dual_points, (t_lo, t_hi)
+    if key not in trees:
+        seen[key] = seen.get(key, 0) + flat.size
+        if seen[key] >= _TREE_MIN_POINTS:
+            while len(trees) >= _TREES_PER_LINK:        # the oldest bracket's tree goes
+                trees.pop(next(iter(trees)))
+            trees[key] = bisection_tree(link.z_of_t_numpy, t_lo, t_hi)
+            del seen[key]
+    t = bisect_increasing(link.z_of_t_numpy, flat, t_lo, t_hi, trees.get(key))
     if return_t:
         return t.reshape(z.shape)
     with np.errstate(all="ignore"):

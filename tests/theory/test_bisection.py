@@ -30,9 +30,9 @@ def plain_bisection(zfun, target, t_lo, t_hi):
     return 0.5 * (lo + hi)
 
 
-LINKS = {name: make_family(name, **kw) for name, kw in [
-    ("weighted-entropy", {"rho": "0.72"}), ("binary-negative-entropy", {}),
-    ("negative-entropy", {}), ("quadratic", {})]}
+KWARGS = {"weighted-entropy": {"rho": "0.72"}}
+LINKS = {name: make_family(name, **KWARGS.get(name, {})) for name in [
+    "weighted-entropy", "binary-negative-entropy", "negative-entropy", "quadratic"]}
 
 
 def _same_bits(a, b):
@@ -55,9 +55,10 @@ def test_the_result_is_the_plain_bisections(name, scale, n, seed, rounded, with_
 
 
 @pytest.mark.parametrize("name", sorted(LINKS))
-def test_g_numpy_of_a_potential_is_the_plain_bisections(name):
-    link = LINKS[name]
-    z = np.random.default_rng(5).standard_normal(3000) * 2.5
+@pytest.mark.parametrize("n", [300, 5000])          # without a tree, then building one
+def test_g_numpy_of_a_potential_is_the_plain_bisections(name, n):
+    link = make_family(name, **KWARGS.get(name, {}))         # fresh: no tree kept yet
+    z = np.random.default_rng(5).standard_normal(n) * 2.5
     t_lo, t_hi = link.t_range(float(z.min()) - 1, float(z.max()) + 1)
     with np.errstate(all="ignore"):
         m = domain_map_numpy(link.domain, plain_bisection(link.z_of_t_numpy, z, t_lo, t_hi))[0]
@@ -120,3 +121,19 @@ def test_the_bracket_is_the_one_point_at_a_time_expansions(name, target, side):
 def test_a_bracket_beyond_reach_is_refused():
     with pytest.raises(NBLInputError, match="could not bracket"):
         bracket_t(lambda t: np.tanh(t), 2.0, "hi")
+
+
+def test_trees_are_built_for_large_calls_and_kept_for_a_few_brackets():
+    link = make_family("binary-negative-entropy")            # a fresh Link: no trees yet
+    small = np.linspace(-2.0, 2.0, 1000)
+    link.g_numpy(small)
+    assert link._dual_trees == {}                            # a small call builds none,
+    for _ in range(4):
+        link.g_numpy(small)
+    assert len(link._dual_trees) == 1                        # small calls that add up do
+    for k in range(10):                                      # ten brackets
+        z = np.linspace(-(2.0 ** k), 2.0 ** k, 5000)
+        link.g_numpy(z)
+        key = link.t_range(float(z.min()) - 1, float(z.max()) + 1)
+        assert link._dual_trees[key] is not None             # the latest bracket's tree
+    assert len(link._dual_trees) == 8
