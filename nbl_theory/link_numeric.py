@@ -261,13 +261,13 @@ def bisect_increasing(zfun, target: np.ndarray, t_lo: float, t_hi: float, tree=N
             leaf[np.isnan(flat)] = 0        # every comparison with NaN is false: down
             lo, hi = bounds[leaf], bounds[leaf + 1]
             done = int(round(np.log2(bounds.size - 1)))
-        idx = np.arange(n)
-        a_lo, a_hi = lo.copy(), hi.copy()
+        idx = np.arange(n)                  # the points still in the loop, and their
+        a_lo, a_hi, a_z = lo.copy(), hi.copy(), flat.copy()     # brackets and targets
         for _ in range(done, BISECTIONS):
             if idx.size == 0:
                 break
             mid = 0.5 * (a_lo + a_hi)
-            up = np.asarray(zfun(mid), dtype=float) < flat[idx]
+            up = np.asarray(zfun(mid), dtype=float) < a_z
             a_lo = np.where(up, mid, a_lo)
             a_hi = np.where(up, a_hi, mid)
             nxt = 0.5 * (a_lo + a_hi)
@@ -275,6 +275,6 @@ def bisect_increasing(zfun, target: np.ndarray, t_lo: float, t_hi: float, tree=N
             if fixed.any():
                 lo[idx], hi[idx] = a_lo, a_hi
                 keep = ~fixed
-                idx, a_lo, a_hi = idx[keep], a_lo[keep], a_hi[keep]
+                idx, a_lo, a_hi, a_z = idx[keep], a_lo[keep], a_hi[keep], a_z[keep]
         lo[idx], hi[idx] = a_lo, a_hi
         return 0.5 * (lo + hi)
