@@ -20,7 +20,7 @@ from .errors import NBLInputError
 
 __all__ = ["lambdify_numpy", "lambdify_mpmath", "ExpressionFunction", "float_like",
            "domain_map_numpy", "domain_map_mpmath", "mp_exact", "bracket_t", "patch_limit",
-           "BISECTIONS", "bisect_increasing"]
+           "BISECTIONS", "TREE_LEVELS", "bisect_increasing", "bisection_tree"]
 
 _NUMPY_MODULES = [{"erf": scipy.special.erf, "erfc": scipy.special.erfc}, "numpy"]
 #: At most this many non-finite float64 values of one call are re-evaluated with Arb (a bound
@@ -208,8 +208,8 @@ def bracket_t(zfun, target: float, side: str) -> float:
 
 #: Halvings of the chart bracket in :func:`bisect_increasing` (the float64 inverse of φ').
 BISECTIONS = 80
-#: Levels of the bisection tree shared by every point of a call (2^16 − 1 nodes, ~8 ms to
-#: evaluate for the weighted entropy; kept per bracket by the caller).
+#: Levels of the bisection tree shared by every point of a call (2^16 − 1 nodes, each one
+#: evaluation of zfun; kept per bracket by the caller, :func:`nbl_theory.links._invert_dual`).
 TREE_LEVELS = 16
 
 
