@@ -1,8 +1,13 @@
-"""Shared by the benchmark scripts: the CPU model name for their machine records."""
+"""Shared by the benchmark scripts: the CPU model name for their machine records, and the
+argparse type of their counts."""
 
 from __future__ import annotations
 
+import argparse
 import platform
+
+#: the largest count a benchmark option accepts (rounds, calls, cells per kind)
+MAX_COUNT = 10_000
 
 
 def cpu_model() -> str:
@@ -16,3 +21,15 @@ def cpu_model() -> str:
     except OSError:
         pass
     return cpu
+
+
+def count(text: str) -> int:
+    """argparse type: an integer in [1, :data:`MAX_COUNT`] (a one-line usage error otherwise,
+    before any work)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not 1 <= n <= MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"must lie in [1, {MAX_COUNT}], got {n}")
+    return n

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks._machine import cpu_model  # noqa: E402
+from benchmarks._machine import count, cpu_model  # noqa: E402
 
 
 def _per_call(make, calls: int) -> float:
@@ -29,7 +29,7 @@ def _per_call(make, calls: int) -> float:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--calls", type=int, default=500)
+    ap.add_argument("--calls", type=count, default=500)
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
     from threadpoolctl import threadpool_limits

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks._machine import cpu_model  # noqa: E402
+from benchmarks._machine import count, cpu_model  # noqa: E402
 from nbl_theory.families import make_family  # noqa: E402
 from nbl_theory.link_numeric import BISECTIONS, bracket_t, domain_map_numpy  # noqa: E402
 
@@ -68,7 +68,7 @@ def _brackets(fn, zfun, targets):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rounds", type=count, default=5)
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
     rows, same = [], True

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks._machine import cpu_model  # noqa: E402
+from benchmarks._machine import count, cpu_model  # noqa: E402
 from nbl_sim import rate_study  # noqa: E402
 
 
@@ -61,8 +61,8 @@ def _pick(per_kind: int) -> list:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--per-kind", type=int, default=3, help="cells of each kind (default 3)")
-    ap.add_argument("--rounds", type=int, default=2, help="timed rounds (default 2)")
+    ap.add_argument("--per-kind", type=count, default=3, help="cells of each kind (default 3)")
+    ap.add_argument("--rounds", type=count, default=2, help="timed rounds (default 2)")
     ap.add_argument("--json", type=Path, help="also write every number as JSON here")
     args = ap.parse_args(argv)
     cells = _pick(args.per_kind)
