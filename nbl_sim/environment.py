@@ -352,10 +352,11 @@ class Environment:
         return (self.contexts is None and X.flags.c_contiguous
                 and type(self)._draw_contexts is Environment._draw_contexts)
 
-    def _indices_and_means(self, X, optimal, z) -> np.ndarray:
-        """Steps 2–3 for one replication's drawn contexts X (see :meth:`_contexts_and_means`)."""
-        self._indices(X, optimal, z)
-        return np.ascontiguousarray(self._means(z).reshape(z.shape))  # float64 g_a
+    def _means_rows(self, zs) -> list:
+        """[_means(z) for z in zs]; a shared potential link's in one call (same bits)."""
+        if not (self.shared_link and self.links[1].kind == "potential"):
+            return [self._means(z) for z in zs]
+        return [np.asarray(g, dtype=np.float64) for g in self.links[1].g_numpy_rows(zs)]
 
     def _indices(self, X, optimal, z) -> None:
         """Step 2 for one replication's drawn contexts X: z = β_aᵀX_t and a*(X_t)."""
@@ -433,9 +434,11 @@ class Environment:
                                table.inv_h)
             self._settle(real.means[i0:i0 + LANES], real.Y[i0:i0 + LANES])
             return
-        if together:  # each one's means
-            gs = [self._indices_and_means(real.X[i0 + b], real.optimal[i0 + b], zs[b])
-                  for b in range(LANES)]
+        if together:  # each one's indices, then their means (Link.g_numpy_rows: same bits)
+            for b in range(LANES):
+                self._indices(real.X[i0 + b], real.optimal[i0 + b], zs[b])
+            gs = [np.ascontiguousarray(g.reshape(z.shape)) for g, z in zip(
+                self._means_rows(zs[:LANES]), zs)]
         addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
         bernoulli = self.reward == "bernoulli"
         if not reward_lanes(states, addresses, real.means, real.Y, i0, bernoulli,

@@ -406,6 +406,14 @@ class Link:
             return float_like(self._np["g"](z), z)
         return _invert_dual(self, z)
 
+    def g_numpy_rows(self, rows) -> list:
+        """[g_numpy(r) for r in rows] with the same bits; a potential link bisects the rows
+        whose brackets agree in one call (much faster for many small rows)."""
+        rows = [np.asarray(r, dtype=float) for r in rows]
+        if self.kind == "expression" or not rows:
+            return [self.g_numpy(r) for r in rows]
+        return _invert_dual_rows(self, rows)
+
     def g_numpy_raw(self, z):
         """g(z) in float64 as :meth:`g_numpy` gives it wherever that value is finite — the
         lambdified expression itself, element by element — but with no re-evaluation of the
@@ -501,22 +509,48 @@ def _invert_dual(link: Link, z: np.ndarray, return_t: bool = False) -> np.ndarra
     simulation): :func:`~nbl_theory.link_numeric.bisect_increasing`, with the first levels of
     its tree kept per bracket on the link (the brackets of :func:`bracket_t` are few)."""
     z = np.asarray(z, dtype=float)
-    flat = z.ravel()
-    t_lo, t_hi = link.t_range(float(flat.min()) - 1, float(flat.max()) + 1)
-    trees, seen, key = link._dual_trees, link._dual_points, (t_lo, t_hi)
-    if key not in trees:
-        seen[key] = seen.get(key, 0) + flat.size
-        if seen[key] >= _TREE_MIN_POINTS:
-            while len(trees) >= _TREES_PER_LINK:        # the oldest bracket's tree goes
-                trees.pop(next(iter(trees)))
-            trees[key] = bisection_tree(link.z_of_t_numpy, t_lo, t_hi)
-            del seen[key]
-    t = bisect_increasing(link.z_of_t_numpy, flat, t_lo, t_hi, trees.get(key))
+    (t,) = _dual_t(link, [z.ravel()])
     if return_t:
         return t.reshape(z.shape)
     with np.errstate(all="ignore"):
         m, _, _, _ = domain_map_numpy(link.domain, t)
     return m.reshape(z.shape)
+
+
+def _invert_dual_rows(link: Link, rows: list) -> list:
+    """[_invert_dual(link, r) for r in rows], the same bits: each row is bisected in the
+    bracket of its own extremes, and the rows sharing a bracket in one call (the bisection and
+    the chart map are elementwise), which saves the per-call cost of ~50 steps on small rows."""
+    ts = _dual_t(link, [r.ravel() for r in rows])
+    with np.errstate(all="ignore"):
+        m, _, _, _ = domain_map_numpy(link.domain, np.concatenate(ts))
+    parts = np.split(m, np.cumsum([t.size for t in ts])[:-1])
+    return [part.reshape(r.shape) for part, r in zip(parts, rows)]
+
+
+def _dual_t(link: Link, flats: list) -> list:
+    """The chart points t with φ'(m(t)) = z of each 1-D array z of ``flats``, bisected in
+    the bracket :meth:`Link.t_range` gives its extremes; arrays with the same bracket share
+    one call of :func:`bisect_increasing`."""
+    groups: dict = {}
+    for i, flat in enumerate(flats):
+        key = link.t_range(float(flat.min()) - 1, float(flat.max()) + 1)
+        groups.setdefault(key, []).append(i)
+    out = [None] * len(flats)
+    trees, seen = link._dual_trees, link._dual_points
+    for key, idx in groups.items():
+        flat = np.concatenate([flats[i] for i in idx])
+        if key not in trees:
+            seen[key] = seen.get(key, 0) + flat.size
+            if seen[key] >= _TREE_MIN_POINTS:
+                while len(trees) >= _TREES_PER_LINK:    # the oldest bracket's tree goes
+                    trees.pop(next(iter(trees)))
+                trees[key] = bisection_tree(link.z_of_t_numpy, *key)
+                del seen[key]
+        t = bisect_increasing(link.z_of_t_numpy, flat, *key, trees.get(key))
+        for i, part in zip(idx, np.split(t, np.cumsum([flats[i].size for i in idx])[:-1])):
+            out[i] = part
+    return out
 
 
 def _chart_z_mp(link: Link, zfun, t):

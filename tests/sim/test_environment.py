@@ -518,3 +518,14 @@ def test_beyond_bad_input():
         Environment.build(TT, "0.5", arms=mixed)
     env = Environment.build(TT, "0.5", arms=mixed, reward="bounded")
     assert not env.shared_link and env.links[1].name.startswith("(1-0.5)")
+
+
+def test_potential_link_means_drawn_as_lanes_are_those_drawn_one_by_one():
+    """A potential link's means of a lane group come from one bisection per bracket
+    (Link.g_numpy_rows): every array of a batch of 19 equals that replication drawn alone."""
+    env = Environment.build(make_family("weighted-entropy", rho="0.72"), "0.5", 3)
+    whole = env.draw(13, range(19), 160, 5)
+    for r in (0, 3, 8, 15, 18):
+        one = env.draw(13, [r], 160, 5)
+        for k in ("X", "means", "Y", "coins", "optimal"):
+            assert np.array_equal(getattr(one, k)[0], getattr(whole, k)[r])

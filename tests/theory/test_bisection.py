@@ -137,3 +137,31 @@ def test_trees_are_built_for_large_calls_and_kept_for_a_few_brackets():
         key = link.t_range(float(z.min()) - 1, float(z.max()) + 1)
         assert link._dual_trees[key] is not None             # the latest bracket's tree
     assert len(link._dual_trees) == 8
+
+
+@settings(max_examples=30, deadline=None)
+@given(name=st.sampled_from(sorted(LINKS)), seed=st.integers(0, 2**32 - 1),
+       sizes=st.lists(st.integers(1, 400), min_size=1, max_size=9),
+       scales=st.lists(st.sampled_from([1e-12, 1e-3, 1.0, 6.0]), min_size=9, max_size=9))
+def test_rows_are_inverted_as_each_row_alone(name, seed, sizes, scales):
+    """g_numpy_rows bisects the rows that share a bracket in one call: each row gets the bits
+    g_numpy gives it alone — also rows of targets at chart points t ~ 1e-12 · N(0, 1), whose
+    80 halvings do not reach float resolution, so another bracket would give other bits."""
+    link = make_family(name, **KWARGS.get(name, {}))
+    rng = np.random.default_rng(seed)
+    rows = []
+    for k, (n, scale) in enumerate(zip(sizes, scales)):
+        t = rng.standard_normal(n) * scale
+        rows.append(link.z_of_t_numpy(t) if k % 2 else t)      # near z(0), and plain targets
+    got = link.g_numpy_rows(rows)
+    assert len(got) == len(rows)
+    for g, r in zip(got, rows):
+        assert g.shape == r.shape and _same_bits(g, link.g_numpy(r))
+
+
+def test_rows_of_an_expression_link_and_no_rows():
+    link = make_family("logistic")
+    assert link.kind == "expression" and link.g_numpy_rows([]) == []
+    rows = [np.linspace(-3, 3, 7), np.array([[0.5, 1.5]])]
+    for g, r in zip(link.g_numpy_rows(rows), rows):
+        assert _same_bits(g, link.g_numpy(r))
