@@ -84,6 +84,7 @@ __all__ = [
     "circle_functions",
     "quadrature_scale",
     "quadrature_window",
+    "reduction_integrals",
 ]
 
 _EPS0 = 1e-12  # innermost panel edge of the geometric grading at s = 0
@@ -305,16 +306,34 @@ def _arm_parts(nd: _Nodes, beta: np.ndarray, vu: np.ndarray):
     pos = sigma > 0
     w = np.where(pos[..., None], r / np.where(pos, sigma, 1.0)[..., None], 0.0)
     c = np.clip(rho / np.maximum(sigma, 1e-280), -1e250, 1e250)
-    k = vu.shape[0]
-    a1 = np.empty((k, 2))
-    b2 = np.empty((k, 2))
-    step = max(1, _CHUNK // (2 * nd.s.size))
+    a1, b2 = _kernel_sums(nd, c)
+    return rho, sigma, w, a1, b2
+
+
+def _kernel_sums(nd: _Nodes, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """a_1 = E[s g(s) Φ(cs)] and b_2 = E[g(s) φ(cs)] by the quadrature, c of shape (k, m)
+    (the field's m = 2: one column per arm)."""
+    k, m = c.shape
+    a1 = np.empty((k, m))
+    b2 = np.empty((k, m))
+    step = max(1, _CHUNK // (m * nd.s.size))
     for i in range(0, k, step):
         x = c[i : i + step, :, None] * nd.s[None, None, :]
         np.clip(x, -60.0, 60.0, out=x)
         a1[i : i + step] = ndtr(x) @ nd.wsg
         b2[i : i + step] = np.exp(-0.5 * x * x) @ nd.wg
-    return rho, sigma, w, a1, b2
+    return a1, b2
+
+
+def reduction_integrals(link: Link, c) -> tuple[np.ndarray, np.ndarray, float]:
+    """The integrals of the exact 1-D reduction (module docstring) at kernel slopes c = ρ/σ:
+    a_1(c) = E[s g(s) Φ(cs)] and b_2(c) = E[g(s) φ(cs)] (arrays of c's shape), and μ_g, by
+    this module's quadrature (the numbers :func:`population_field` uses; for tables of them,
+    :mod:`nbl_sim.population_table`). |c| is capped at 1e250 as the field caps ρ/σ."""
+    arr = finite_array(c, "c")
+    nd = _nodes(link)
+    a1, b2 = _kernel_sums(nd, np.clip(arr.reshape(-1, 1), -1e250, 1e250))
+    return a1.reshape(arr.shape), b2.reshape(arr.shape), nd.mu_g
 
 
 def _field_unit(nd: _Nodes, beta: np.ndarray, vu: np.ndarray) -> np.ndarray:

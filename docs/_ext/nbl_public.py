@@ -50,6 +50,8 @@ SECTIONS = (
          ("nbl_sim.policies.greedy_logistic", "Greedy Logistic (per-arm penalized MLE)"),
          ("nbl_sim.policies.oracle", "the oracle policy"),
          ("nbl_sim.population", "F, h, J, H(α) and Jacobians by quadrature"),
+         ("nbl_sim.population_table", "F and h at many directions from a table in one "
+                                      "angle"),
          ("nbl_sim.circle", "every equilibrium on the circle (d = 2)"),
          ("nbl_sim.geometry", "tangent projection, retraction, the NBL update, signed "
                               "angles"),
