@@ -2,7 +2,8 @@
 bisect_increasing`` (a shared tree for the first 16 levels, points leaving at their fixed
 point) against the plain 80-step bisection it replaced (every point, every step), and
 ``bracket_t`` (the chart bracket of ``Link.t_range``, twelve expansion points per call)
-against one point per call — in one process, on the same inputs.
+against one point per call, and ``Link.g_numpy_rows`` (the rows that share a bracket in one
+bisection) against one ``g_numpy`` call per row — in one process, on the same inputs.
 
 Cases: the weighted entropy at ρ = 0.72 (the paper's stable example), the binary negative
 entropy and the negative entropy; z ~ N(0, 2²) of 2,000 points (one replication of 1,000 rounds,
@@ -62,6 +63,10 @@ def _cpu(fn, *args):
     return time.process_time() - c0, out
 
 
+def _row_by_row(link, rows):
+    return [link.g_numpy(r) for r in rows]
+
+
 def _brackets(fn, zfun, targets):
     return [fn(zfun, x, side) for x, side in targets]
 
@@ -90,6 +95,19 @@ def main(argv=None) -> int:
                 same &= np.array_equal(a.view(np.int64), b.view(np.int64))
             rows.append({"case": f"g_numpy {link.name} n={n}", "old_s": old_t / rounds,
                          "new_s": new_t / rounds, "ratio": old_t / new_t})
+        # eight replications' means (a lane group of 160 rounds x 2 arms each): row by row,
+        # as the environment did, against Link.g_numpy_rows (one call per shared bracket)
+        rows8 = [rng.standard_normal((160, 2)) * 2.0 for _ in range(8)]
+        old_t = new_t = 0.0
+        for _ in range(args.rounds * 10):
+            t, a = _cpu(_row_by_row, link, rows8)
+            old_t += t
+            t, b = _cpu(link.g_numpy_rows, rows8)
+            new_t += t
+            same &= all(np.array_equal(u.view(np.int64), v.view(np.int64)) for u, v in zip(a, b))
+        rows.append({"case": f"g_numpy_rows {link.name} 8 x (160, 2)",
+                     "old_s": old_t / (10 * args.rounds), "new_s": new_t / (10 * args.rounds),
+                     "ratio": old_t / new_t})
         targets = [(-12.0, "lo"), (12.0, "hi"), (-40.0, "lo"), (40.0, "hi")] * 25
         old_t = new_t = 0.0
         for _ in range(args.rounds):
