@@ -86,6 +86,16 @@ _EPS = 2.220446049250313e-16
 # --------------------------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def _residual_weight(eta, yi):
+    """(σ(η) − y, σ(η)σ(−η)) without overflow: the terms of one row in the gradient and the
+    Hessian."""
+    e = math.exp(-abs(eta))
+    inv = 1.0 / (1.0 + e)
+    s = inv if eta >= 0.0 else e * inv
+    return s - yi, e * inv * inv
+
+
 @njit(cache=True)
 def _grad_hess(Z, y, m, theta, lam, g, H):
     """Gradient (into g) and Hessian (into H) of the objective at ``theta``, rows 0..m-1.
@@ -118,11 +128,7 @@ def _grad_hess3(Z, y, m, theta, lam, g, H):
         eta += z0 * t0
         eta += z1 * t1
         eta += z2 * t2
-        e = math.exp(-abs(eta))
-        inv = 1.0 / (1.0 + e)
-        s = inv if eta >= 0.0 else e * inv
-        r = s - y[i]
-        w = e * inv * inv
+        r, w = _residual_weight(eta, y[i])
         g0 += r * z0
         g1 += r * z1
         g2 += r * z2
@@ -152,11 +158,7 @@ def _grad_hess2(Z, y, m, theta, lam, g, H):
         eta = 0.0
         eta += z0 * t0
         eta += z1 * t1
-        e = math.exp(-abs(eta))
-        inv = 1.0 / (1.0 + e)
-        s = inv if eta >= 0.0 else e * inv
-        r = s - y[i]
-        w = e * inv * inv
+        r, w = _residual_weight(eta, y[i])
         g0 += r * z0
         g1 += r * z1
         wz = w * z0
@@ -181,12 +183,7 @@ def _grad_hess_any(Z, y, m, theta, lam, g, H):
         eta = 0.0
         for j in range(p):
             eta += Z[i, j] * theta[j]
-        e = math.exp(-abs(eta))
-        inv = 1.0 / (1.0 + e)
-        # σ(η) and σ(η)σ(−η) without overflow
-        s = inv if eta >= 0.0 else e * inv
-        r = s - y[i]
-        w = e * inv * inv
+        r, w = _residual_weight(eta, y[i])
         for j in range(p):
             zj = Z[i, j]
             g[j] += r * zj
