@@ -12,11 +12,14 @@ points of ``panels`` equal panels of θ (``order`` points each) and interpolates
 formula): the field at k directions then costs O(k · order) instead of O(k · 2,500 nodes).
 
 Accuracy: the table differs from :func:`nbl_sim.population.population_field` by the
-interpolation error only; measured ≤ 2e-15 · max(1, S) for the six paper links and the test
-strategies' links (tests/sim/test_population_table.py, 20,000 random directions each, and
-directions within 1e-9 of ±β_a), far inside the field's documented 1e-10 · max(1, S). Callers
-that use it in a claim check it against the quadrature on a sample of their own directions
-(:meth:`FieldTable.deviation`).
+interpolation error only, and that is at the level of the quadrature's own rounding: measured
+≤ 6e-16 · max(1, S) on the six paper links (20,000 random directions each;
+``benchmarks/bench_field_table.py``: ≤ 5.7e-16 at 10,000), and required ≤ 2e-15 · max(1, S) by
+tests/sim/test_population_table.py (the paper links at 3,000 random directions, hypothesis links
+of the test strategies at 300, and ±β_a exactly and within 1e-9) — far inside the field's
+documented 1e-10 · max(1, S). Callers that use it in a claim check it against the quadrature on
+a sample of their own directions (:meth:`FieldTable.deviation`). Unlike ``population_field``,
+the rows of ``beta`` are normalized here, not checked to be unit vectors.
 """
 
 from __future__ import annotations
