@@ -84,6 +84,7 @@ __all__ = [
     "circle_functions",
     "quadrature_scale",
     "quadrature_window",
+    "reduction_field",
     "reduction_integrals",
 ]
 
@@ -298,13 +299,17 @@ def arm_vectors(delta, d: int = 2, v_star=None, theta_dir=None):
     return beta, vs, theta
 
 
-def _arm_parts(nd: _Nodes, beta: np.ndarray, vu: np.ndarray):
-    """For unit rows vu (k, d): ρ (k,2), σ (k,2), w (k,2,d), a_1 (k,2), b_2 (k,2)."""
+def _arm_parts(nd: _Nodes, beta: np.ndarray, vu: np.ndarray, integrals=None):
+    """For unit rows vu (k, d): ρ (k,2), σ (k,2), w (k,2,d), a_1 (k,2), b_2 (k,2) — the last two
+    by the quadrature, or by ``integrals(ρ, σ)`` (:func:`reduction_field`)."""
     rho = np.clip(vu @ beta.T, -1.0, 1.0)
     r = vu[:, None, :] - rho[:, :, None] * beta[None, :, :]
     sigma = np.linalg.norm(r, axis=-1)
     pos = sigma > 0
     w = np.where(pos[..., None], r / np.where(pos, sigma, 1.0)[..., None], 0.0)
+    if integrals is not None:
+        a1, b2 = integrals(rho, sigma)
+        return rho, sigma, w, a1, b2
     c = np.clip(rho / np.maximum(sigma, 1e-280), -1e250, 1e250)
     a1, b2 = _kernel_sums(nd, c)
     return rho, sigma, w, a1, b2
@@ -336,10 +341,27 @@ def reduction_integrals(link: Link, c) -> tuple[np.ndarray, np.ndarray, float]:
     return a1.reshape(arr.shape), b2.reshape(arr.shape), nd.mu_g
 
 
-def _field_unit(nd: _Nodes, beta: np.ndarray, vu: np.ndarray) -> np.ndarray:
-    _, _, w, a1, b2 = _arm_parts(nd, beta, vu)
+def _field_unit(nd: _Nodes | None, beta: np.ndarray, vu: np.ndarray, integrals=None,
+                mu_g: float | None = None) -> np.ndarray:
+    _, _, w, a1, b2 = _arm_parts(nd, beta, vu, integrals)
     f = a1[:, :, None] * beta[None, :, :] + b2[:, :, None] * w
-    return f.sum(axis=1) - nd.mu_g * beta[0]
+    return f.sum(axis=1) - (nd.mu_g if mu_g is None else mu_g) * beta[0]
+
+
+def _tangent_part(f: np.ndarray, vu: np.ndarray) -> np.ndarray:
+    return f - np.sum(f * vu, axis=1)[:, None] * vu
+
+
+def reduction_field(integrals, mu_g: float, beta, v, tangent: bool = False) -> np.ndarray:
+    """F(v) — h(v) with ``tangent`` — by the exact 1-D reduction with a_1, b_2 from
+    ``integrals(ρ, σ)`` ((k, 2) arrays each, σ ≥ 0) in place of the quadrature: the arguments,
+    checks and shapes of :func:`population_field` (for tables of the integrals,
+    :class:`nbl_sim.population_table.FieldTable`)."""
+    b = _check_beta(beta)
+    vu, _, one = _check_v(v, b.shape[1])
+    f = _field_unit(None, b, vu, integrals, float(mu_g))
+    f = _tangent_part(f, vu) if tangent else f
+    return f[0] if one else f
 
 
 def population_field(link: Link, beta, v) -> np.ndarray:
@@ -377,8 +399,7 @@ def tangent_field(link: Link, beta, v) -> np.ndarray:
     """
     b = _check_beta(beta)
     vu, _, one = _check_v(v, b.shape[1])
-    f = _field_unit(_nodes(link), b, vu)
-    h = f - np.sum(f * vu, axis=1)[:, None] * vu
+    h = _tangent_part(_field_unit(_nodes(link), b, vu), vu)
     return h[0] if one else h
 
 
@@ -524,8 +545,7 @@ def jacobian_fd(link: Link, beta, v_star, eps: float = 1e-3, richardson: bool = 
             x = vs[None, :] + sgn * e * basis.T
             pts.append(x / np.linalg.norm(x, axis=1)[:, None])
     vu = np.concatenate(pts)
-    f = _field_unit(nd, b, vu)
-    h = (f - np.sum(f * vu, axis=1)[:, None] * vu).reshape(len(steps), 2, d - 1, d)
+    h = _tangent_part(_field_unit(nd, b, vu), vu).reshape(len(steps), 2, d - 1, d)
     diffs = [(h[i, 0] - h[i, 1]) / (2 * e) for i, e in enumerate(steps)]  # (d−1, d) rows Dh[u_i]
     dh = (4 * diffs[1] - diffs[0]) / 3 if richardson else diffs[0]
     proj = np.eye(d) - np.outer(vs, vs)

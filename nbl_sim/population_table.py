@@ -18,8 +18,9 @@ interpolation error only, and that is at the level of the quadrature's own round
 tests/sim/test_population_table.py (the paper links at 3,000 random directions, hypothesis links
 of the test strategies at 300, and ±β_a exactly and within 1e-9) — far inside the field's
 documented 1e-10 · max(1, S). Callers that use it in a claim check it against the quadrature on
-a sample of their own directions (:meth:`FieldTable.deviation`). Unlike ``population_field``,
-the rows of ``beta`` are normalized here, not checked to be unit vectors.
+a sample of their own directions (:meth:`FieldTable.deviation`). The field itself is
+:func:`nbl_sim.population.reduction_field` with these integrals (the same geometry, checks and
+shapes as ``population_field``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,12 @@ import numpy as np
 from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 
-from .population import population_field, quadrature_scale, reduction_integrals
+from .population import (
+    population_field,
+    quadrature_scale,
+    reduction_field,
+    reduction_integrals,
+)
 
 __all__ = ["FieldTable"]
 
@@ -65,7 +71,8 @@ class FieldTable:
         hit = diff == 0.0
         with np.errstate(divide="ignore", invalid="ignore"):
             q = self._lam / diff
-        q[hit.any(1)] = hit[hit.any(1)]          # on a Chebyshev point: that point's value
+        on = hit.any(1)
+        q[on] = hit[on]                          # on a Chebyshev point: that point's value
         q /= q.sum(1, keepdims=True)
         a1 = np.einsum("ij,ij->i", q, self._a1[p]).reshape(np.shape(rho))
         b2 = np.einsum("ij,ij->i", q, self._b2[p]).reshape(np.shape(rho))
@@ -73,39 +80,14 @@ class FieldTable:
 
     def field(self, beta, v) -> np.ndarray:
         """F(v) (same shapes as :func:`~nbl_sim.population.population_field`)."""
-        b, vu, one = _unit_rows(beta, v)
-        rho = np.clip(vu @ b.T, -1.0, 1.0)
-        r = vu[:, None, :] - rho[:, :, None] * b[None, :, :]
-        sigma = np.linalg.norm(r, axis=-1)
-        pos = sigma > 0
-        w = np.where(pos[..., None], r / np.where(pos, sigma, 1.0)[..., None], 0.0)
-        a1, b2 = self.integrals(rho, sigma)
-        f = (a1[:, :, None] * b[None, :, :] + b2[:, :, None] * w).sum(axis=1) - self.mu_g * b[0]
-        return f[0] if one else f
+        return reduction_field(self.integrals, self.mu_g, beta, v)
 
     def tangent(self, beta, v) -> np.ndarray:
         """h(v) = (I − v̂v̂ᵀ) F(v)."""
-        b, vu, one = _unit_rows(beta, v)
-        f = np.atleast_2d(self.field(b, vu))
-        h = f - np.sum(f * vu, axis=1)[:, None] * vu
-        return h[0] if one else h
+        return reduction_field(self.integrals, self.mu_g, beta, v, tangent=True)
 
     def deviation(self, beta, v) -> float:
         """max |F_table − F_quadrature| / max(1, S) over the directions ``v``."""
         diff = self.field(beta, v) - population_field(self.link, beta, v)
         return float(np.max(np.abs(diff))) / max(1.0, quadrature_scale(self.link))
 
-
-def _unit_rows(beta, v) -> tuple[np.ndarray, np.ndarray, bool]:
-    b = np.asarray(beta, dtype=float)
-    arr = np.asarray(v, dtype=float)
-    if b.ndim != 2 or b.shape[0] != 2 or arr.ndim not in (1, 2) or arr.shape[-1] != b.shape[1]:
-        raise NBLInputError(f"beta must have shape (2, d) and v (d,) or (k, d), got {b.shape} "
-                            f"and {arr.shape}")
-    if not (np.all(np.isfinite(b)) and np.all(np.isfinite(arr))):
-        raise NBLInputError("beta and v must be finite")
-    vu = np.atleast_2d(arr)
-    norms = np.linalg.norm(vu, axis=1)
-    if np.any(norms == 0):
-        raise NBLInputError("v must be non-zero (a direction on the sphere)")
-    return b / np.linalg.norm(b, axis=1)[:, None], vu / norms[:, None], arr.ndim == 1
