@@ -103,8 +103,8 @@ def _grad_hess(Z, y, m, theta, lam, g, H):
     p = 2 and p = 3 (d = 2 without and with intercept, the paper's comparison) take unrolled
     passes that keep the sums in registers; they do the same operations in the same order as
     the loop of :func:`_grad_hess_any` (every sum gets the same terms in the same order), so
-    the same bits (tests/sim/test_greedy_logistic.py), ~1.4x faster
-    (benchmarks/bench_greedy_logistic.py).
+    the same bits (tests/sim/test_greedy_logistic.py), 1.4-1.55x faster
+    (benchmarks/bench_logistic_pass.py).
     """
     p = theta.shape[0]
     if p == 3:
