@@ -32,13 +32,14 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.validation import positive_int
 
 from .buffers import reused
-from .environment import Environment, Realization
+from .environment import _ROUNDING, Environment, Realization
 from .execution import Executor, executor_for
 from .metrics import mc_summary
 from .outputs import replacing, write_text
 from .policies.nbl import LOCKSTEP as _LOCKSTEP
 from .policies.nbl import nbl_run, validate_step
 from .policies.oracle import oracle_actions
+from .reward_table import table_held
 from .sweep import ChunkCache, run_sweep
 
 __all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds"]
@@ -50,7 +51,8 @@ _BLOCK_BYTES = 4e6  # realization memory per block streamed through a chunk (fit
 _GROUP_BYTES = 256e6  # a block holds one whole lockstep group if that takes at most this
 #: a chunk of at least this many replication-steps draws its blocks lazily (Environment.draw:
 #: rewards by the link's certified table, nbl_sim.reward_table — the same bits): the table costs
-#: ~0.05 s once per process and link, the draw then saves ~10–50 ns per replication-step
+#: ~0.05 s once per process and link, the draw then saves ~10–50 ns per replication-step; a
+#: smaller chunk draws lazily too when its process already holds the table (_draws_lazily)
 _LAZY_STEPS = 2 ** 19
 
 
@@ -288,7 +290,7 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
     R, B = len(task.reps), buf.X.shape[0]
     for i0 in range(0, R, B):
         real = env.draw(task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf,
-                        lazy=R * task.n >= _LAZY_STEPS)
+                        lazy=_draws_lazily(env, R * task.n))
         rows = slice(i0, i0 + len(real.reps))
         for name in task.policies:
             regret, sq, ang, seconds, info = out[name]
@@ -297,6 +299,14 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
             seconds[0] += time.perf_counter() - tic
             env.recorded_regret(real, actions, rec, out=regret[rows])
             _merge_info(info, block_info)
+
+
+def _draws_lazily(env: Environment, steps: int) -> bool:
+    """A chunk of ``steps`` replication-steps draws lazily when it is large enough to pay for
+    the link's reward table, or when this process already holds that table (e.g. the last,
+    smaller chunk of a simulate whose first chunk built it). Either draw gives the same bits
+    (tests/sim/test_reward_table.py), so this decides only the time."""
+    return steps >= _LAZY_STEPS or (env.shared_link and table_held(env.link, _ROUNDING))
 
 
 def _warm_up(policies) -> None:

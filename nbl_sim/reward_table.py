@@ -129,6 +129,17 @@ def reward_table(link: Link, rounding: float = 1e-12) -> RewardTable | None:
         return _TABLES[key]
 
 
+def table_held(link: Link, rounding: float = 1e-12) -> bool:
+    """Whether this process already holds a usable table of ``link`` for ``rounding`` (built by
+    an earlier :func:`reward_table` call and still kept) — using it then costs nothing. Never
+    builds one."""
+    if link.kind != "expression":
+        return False
+    with _LOCK:
+        key = _KEYS.get(link)
+        return key is not None and _TABLES.get((key, float(rounding))) is not None
+
+
 def _build(link: Link, rounding: float) -> RewardTable | None:
     """Each cell's enclosure is the real part of the Arb ball value of g on the ball of the
     widened cell (a rigorous enclosure of g on it; a ball that is not finite leaves the cell

@@ -90,6 +90,31 @@ def test_simulate_is_the_same_with_and_without_the_table(monkeypatch, d, policie
     assert np.all(lazy.policies[policies[0]].regret[:, -1] != 0)  # the regret was not empty
 
 
+def test_a_small_chunk_draws_lazily_when_its_process_holds_the_table(monkeypatch):
+    """A chunk below _LAZY_STEPS draws lazily only if the table is already built in this
+    process (the last, smaller chunk of a simulate whose first chunk built it) — and never
+    builds one itself; the numbers are those of the ordinary draw."""
+    env = Environment.build(make_family("two-transition", mu2="1.1"), "0.2", 8)
+    monkeypatch.setattr(reward_table, "_TABLES", OrderedDict())  # nothing held yet
+    monkeypatch.setattr(experiment, "_LAZY_STEPS", 16 * 600)  # a chunk of 16 reps × 600 rounds
+    drawn = []
+    draw = Environment.draw
+    monkeypatch.setattr(Environment, "draw",
+                        lambda *a, **k: drawn.append(draw(*a, **k)) or drawn[-1])
+    kw = dict(n=600, seed=3, policies=("nbl",), executor=SerialExecutor())
+    simulate(env, reps=8, **kw)  # one chunk of 8 reps: too small, no table held
+    assert [real.lazy for real in drawn] == [False] and not reward_table.table_held(env.link)
+    drawn.clear()
+    both = simulate(env, reps=24, chunk_size=16, **kw)  # 16 (builds the table), then 8
+    assert [real.lazy for real in drawn] == [True, True]
+    assert reward_table.table_held(env.link)
+    _ordinary(monkeypatch)
+    plain = simulate(env, reps=24, chunk_size=16, **kw)
+    for f in ("regret", "sq_error", "angle"):
+        assert np.array_equal(getattr(both.policies["nbl"], f), getattr(plain.policies["nbl"], f),
+                              equal_nan=True), f
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(sorted(NAMED)),
        st.lists(st.floats(-8.5, 8.5, allow_nan=False), min_size=1, max_size=50))
