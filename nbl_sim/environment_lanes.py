@@ -57,6 +57,7 @@ from .llvm_ops import (
     LANES,
     VF,
     VI,
+    exact_double,
     i64,
     lane,
     lane_mask,
@@ -296,7 +297,8 @@ def _reward_lanes(bernoulli: bool):
             ok = builder.phi(true8.type)
             ok.add_incoming(true8, entry)
             word, new_hi, new_lo = pcg64_step(builder, s_hi, s_lo, c_hi, c_lo)
-            u = builder.fmul(builder.sitofp(builder.lshr(word, splat_i64(11)), VF), two_m53)
+            u = builder.fmul(exact_double(builder, builder.lshr(word, splat_i64(11)), 53),
+                             two_m53)
             off = builder.mul(i, i64(8))
             m = ir.Constant(VF, ir.Undefined)
             for b in range(LANES):
@@ -366,7 +368,7 @@ def ziggurat_candidates(builder, word, ki_data, wi_data):
         layer = builder.extract_element(idx, lane(b))
         k_i = builder.insert_element(k_i, builder.load(builder.gep(ki_data, [layer])), lane(b))
         w_i = builder.insert_element(w_i, builder.load(builder.gep(wi_data, [layer])), lane(b))
-    x = builder.fmul(builder.sitofp(rabs, VF), w_i)
+    x = builder.fmul(exact_double(builder, rabs, 52), w_i)
     x = builder.select(negative, builder.fneg(x), x)
     return idx, rabs, x, builder.icmp_unsigned("<", rabs, k_i)
 

@@ -19,7 +19,7 @@ from numba import types
 from numba.extending import intrinsic
 
 __all__ = ["LANES", "muladd128", "lane_mask", "transpose8", "I64", "I32", "I8", "F64", "VF", "VI",
-           "i64", "lane", "splat_i64", "splat", "store_lanes"]
+           "i64", "lane", "splat_i64", "splat", "store_lanes", "exact_double", "small_fptosi"]
 
 #: the vector width (float64 lanes) of the IR loops (one AVX-512 register, two AVX2 ones)
 LANES = 8
@@ -48,6 +48,36 @@ def splat(builder, x) -> ir.Value:
     """The <LANES x double> with every lane the double x."""
     v = builder.insert_element(ir.Constant(VF, ir.Undefined), x, lane(0))
     return builder.shuffle_vector(v, ir.Constant(VF, ir.Undefined), lane_mask([0] * LANES))
+
+
+def _below_2_52(builder, v) -> ir.Value:
+    """bitcast(v | bits of 2⁵²) − 2⁵²: the double 2⁵² + v minus 2⁵², both steps exact."""
+    two52 = ir.Constant(VF, [ir.Constant(F64, 2.0 ** 52)] * LANES)
+    return builder.fsub(builder.bitcast(builder.or_(v, splat_i64(0x4330000000000000)), VF), two52)
+
+
+def exact_double(builder, v, bits: int) -> ir.Value:
+    """The <LANES x double> of a <LANES x i64> v whose lanes are integers in [0, 2**bits),
+    bits ≤ 53 — exactly, so the value ``sitofp`` gives, but in vector instructions on any x86
+    (AVX2 has no 64-bit integer → double conversion, and LLVM then converts lane by lane
+    through the scalar unit). Below 2⁵² the double 2⁵² + v is v's bits under 2⁵²'s exponent;
+    below 2⁵³ v = h·2³² + l with h, l < 2³² each converted so, and h·2³² + l is exact (an integer
+    below 2⁵³). Zero gives +0.0, as sitofp."""
+    if bits <= 52:
+        return _below_2_52(builder, v)
+    if bits > 53:
+        raise ValueError("exact_double: at most 53 bits")
+    two32 = ir.Constant(VF, [ir.Constant(F64, 2.0 ** 32)] * LANES)
+    high = _below_2_52(builder, builder.lshr(v, splat_i64(32)))
+    low = _below_2_52(builder, builder.and_(v, splat_i64(0xFFFFFFFF)))
+    return builder.fadd(builder.fmul(high, two32), low)
+
+
+def small_fptosi(builder, x) -> ir.Value:
+    """``fptosi`` of a <LANES x double> whose lanes lie in (−2³¹, 2³¹), as <LANES x i64>: through
+    i32 (one vector instruction on AVX2, which has no double → 64-bit conversion); the same
+    truncated values there."""
+    return builder.sext(builder.fptosi(x, ir.VectorType(I32, LANES)), VI)
 
 
 def store_lanes(builder, vector, addresses, offset) -> None:

@@ -68,7 +68,20 @@ from nbl_theory.links import Link, Z
 
 from . import jit_cache  # noqa: F401  (before the first cached kernel)
 from .environment_lanes import open_stream_loop, pcg64_step
-from .llvm_ops import F64, I64, LANES, VF, VI, i64, lane, splat, splat_i64, store_lanes
+from .llvm_ops import (
+    F64,
+    I64,
+    LANES,
+    VF,
+    VI,
+    exact_double,
+    i64,
+    lane,
+    small_fptosi,
+    splat,
+    splat_i64,
+    store_lanes,
+)
 from .metrics import instantaneous_regret_into, recorded_regret
 from .pcg64 import as_double, next_word
 
@@ -267,7 +280,7 @@ def _table_lanes(typingctx, states, z, lo, hi, Y, r0, z0, inv_h):
         entry, loop, done, i, s_hi, s_lo = open_stream_loop(builder, "table_lanes", count,
                                                             s_hi0, s_lo0)
         word, new_hi, new_lo = pcg64_step(builder, s_hi, s_lo, c_hi, c_lo)
-        u = builder.fmul(builder.sitofp(builder.lshr(word, splat_i64(11)), VF), two_m53)
+        u = builder.fmul(exact_double(builder, builder.lshr(word, splat_i64(11)), 53), two_m53)
         off = builder.mul(i, i64(8))
         zv = ir.Constant(VF, ir.Undefined)
         for b in range(LANES):
@@ -276,7 +289,7 @@ def _table_lanes(typingctx, states, z, lo, hi, Y, r0, z0, inv_h):
         c = builder.fmul(builder.fsub(zv, z0_v), inv_v)
         inside = builder.and_(builder.fcmp_ordered(">=", c, zero),
                               builder.fcmp_ordered("<", c, cells))
-        cell = builder.select(inside, builder.fptosi(builder.select(inside, c, zero), VI),
+        cell = builder.select(inside, small_fptosi(builder, builder.select(inside, c, zero)),
                               splat_i64(_CELLS))
         lo_v, hi_v = ir.Constant(VF, ir.Undefined), ir.Constant(VF, ir.Undefined)
         for b in range(LANES):

@@ -91,7 +91,8 @@ def lane_rounds(typingctx, X, Y, actions, V, eta, r0, t_begin, t_end):
         builder.cbranch(builder.icmp_signed("<", j_next, d), blocks["dot"], blocks["act"])
 
         builder.position_at_end(blocks["act"])  # ---- A = sgn(s), c = η_t (A · Y[r, t, A > 0])
-        pos = builder.zext(builder.fcmp_ordered(">=", s_next, zero), VI)
+        ahead = builder.fcmp_ordered(">=", s_next, zero)
+        pos = builder.zext(ahead, VI)
         action = builder.sub(builder.add(pos, pos), ir.Constant(VI, [i64(1)] * LANES))
         y_t, a_t = builder.mul(t, ys[1]), builder.mul(t, acts[1])
         reward = ir.Constant(VF, ir.Undefined)
@@ -102,7 +103,9 @@ def lane_rounds(typingctx, X, Y, actions, V, eta, r0, t_begin, t_end):
             builder.store(builder.trunc(builder.extract_element(action, lane(b)), I8),
                           ptr(builder.add(a_rep[b], a_t), I8))
         eta_t = builder.load(ptr(builder.add(base[4], builder.mul(t, es[0])), F64), align=8)
-        c = builder.fmul(splat(builder, eta_t), builder.fmul(builder.sitofp(action, VF), reward))
+        sign = builder.select(ahead, ir.Constant(VF, [ir.Constant(F64, 1.0)] * LANES),
+                              ir.Constant(VF, [ir.Constant(F64, -1.0)] * LANES))  # = double(A)
+        c = builder.fmul(splat(builder, eta_t), builder.fmul(sign, reward))
         builder.branch(blocks["step"])
 
         builder.position_at_end(blocks["step"])  # ---- v_j += c (x_j − s v_j); ‖v‖² from 0.0

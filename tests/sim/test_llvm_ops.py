@@ -4,11 +4,14 @@ IR lane rounds (nbl_sim.policies.nbl_lanes) and the environment's IR index pass
 
 import numba
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import types
+from numba.extending import intrinsic
 
 from nbl_sim.environment_passes import _index_row, index_pass
-from nbl_sim.llvm_ops import LANES, muladd128
+from nbl_sim.llvm_ops import LANES, VF, VI, exact_double, muladd128, small_fptosi
 from nbl_sim.policies.nbl import _replication_round
 from nbl_sim.policies.nbl_lanes import lane_rounds
 
@@ -32,6 +35,57 @@ def _rounds(X, Y, actions, V, eta, t_begin, t_end, lanes):
                 for b in range(LANES):
                     _replication_round(X, Y, r0 + b, t, eta[t], W, b, actions)
         V[:, r0:r0 + LANES] = W
+
+
+def _vector_op(kind, bits=53):
+    """A compiled f(src, dst) applying one vector conversion of llvm_ops to 8 values."""
+    src_vec, dst_vec = (VI, VF) if kind == "double" else (VF, VI)
+
+    @intrinsic
+    def op(typingctx, src, dst):
+        def codegen(context, builder, signature, args):
+            a, b = (context.make_array(t)(context, builder, v)
+                    for t, v in zip(signature.args, args))
+            v = builder.load(builder.bitcast(a.data, src_vec.as_pointer()), align=8)
+            out = (exact_double(builder, v, bits) if kind == "double"
+                   else small_fptosi(builder, v))
+            builder.store(out, builder.bitcast(b.data, dst_vec.as_pointer()), align=8)
+            return context.get_dummy_value()
+        return types.void(src, dst), codegen
+
+    @numba.njit
+    def f(src, dst):
+        op(src, dst)
+    return f
+
+
+_TO_DOUBLE = {bits: _vector_op("double", bits) for bits in (52, 53)}
+_TO_INT = _vector_op("int")
+
+
+@pytest.mark.parametrize("bits", [52, 53])
+@given(data=st.data())
+@settings(max_examples=150, deadline=None)
+def test_exact_double_is_the_integers_value(bits, data):
+    """Every integer in [0, 2**bits) converts to its own double (as sitofp does); the edges
+    0, 1, 2³² ± 1 and 2**bits − 1 are drawn often."""
+    edges = st.sampled_from([0, 1, 2**32 - 1, 2**32, 2**32 + 1, 2**bits - 1, 2**bits - 2])
+    vs = data.draw(st.lists(st.one_of(edges, st.integers(0, 2**bits - 1)),
+                            min_size=LANES, max_size=LANES))
+    out = np.empty(LANES)
+    _TO_DOUBLE[bits](np.array(vs, dtype=np.uint64), out)
+    assert [float(v) for v in vs] == out.tolist()
+    assert not np.any(np.signbit(out))  # zero is +0.0
+
+
+@given(st.lists(st.one_of(st.floats(-2.0**31 + 1, 2.0**31 - 1, allow_nan=False),
+                          st.sampled_from([0.0, -0.0, 0.5, -0.5, 0.9999999999999999, 2047.5])),
+                min_size=LANES, max_size=LANES))
+@settings(max_examples=150, deadline=None)
+def test_small_fptosi_truncates_toward_zero(xs):
+    out = np.empty(LANES, dtype=np.int64)
+    _TO_INT(np.array(xs), out)
+    assert out.tolist() == [int(x) for x in xs]
 
 
 def _words(x):
