@@ -124,7 +124,7 @@ from .seeding import ReplicationStreams, StreamSet, seeding_agrees
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
 REWARDS = ("bernoulli", "bounded")
-_ROUNDING = 1e-12  # realized Bernoulli means may leave [0, 1] by this much (float rounding)
+ROUNDING = 1e-12  # realized Bernoulli means may leave [0, 1] by this much (float rounding)
 _RANGE_PROBE = 50  # |z| at which the Bernoulli range is checked up front
 #: The largest half-width b of bounded noise (g + Uniform[−b, b]) accepted: the policies'
 #: sums of rewards times contexts then stay far inside float64 (b = 1e300 overflowed, and NBL's
@@ -261,7 +261,7 @@ class Environment:
     def _check_bernoulli_range(self) -> None:
         for g in dict.fromkeys(self.links):
             lo, hi = link_range(g)
-            if not (lo >= -_ROUNDING and hi <= 1 + _ROUNDING):
+            if not (lo >= -ROUNDING and hi <= 1 + ROUNDING):
                 raise NBLInputError(
                     f"Bernoulli rewards need 0 <= g <= 1, but link {g.name!r} takes values "
                     f"in about [{lo:.6g}, {hi:.6g}]; use reward='bounded' (--reward bounded) "
@@ -322,10 +322,10 @@ class Environment:
         bernoulli, noise = self.reward == "bernoulli", float(self.noise)
         states = streams.states if compiled_pcg_agrees() else None
         if states is not None:
-            code, i = uniform_reward_pass(states[1], g, means, Y, bernoulli, noise, _ROUNDING)
+            code, i = uniform_reward_pass(states[1], g, means, Y, bernoulli, noise, ROUNDING)
         else:
             streams.generator(1).random(out=Y)  # the reward uniforms
-            code, i = reward_pass(g, means, Y, bernoulli, noise, _ROUNDING)
+            code, i = reward_pass(g, means, Y, bernoulli, noise, ROUNDING)
         self._refuse(code, i, g, z)
         self._optimal_of_means(means, optimal)
         self._coins(streams, coins)
@@ -366,13 +366,13 @@ class Environment:
 
     def _settle(self, z: np.ndarray, Y: np.ndarray) -> None:
         """The rewards a table left open in Y (:func:`nbl_sim.reward_table.settle_block`)."""
-        settle_block(self.link, z, Y, self._checked_means, _ROUNDING)
+        settle_block(self.link, z, Y, self._checked_means, ROUNDING)
 
     def _checked_means(self, z: np.ndarray) -> np.ndarray:
         """One replication's Bernoulli means g(z) (n, 2), checked as the reward pass checks
         them (the error of an ordinary draw)."""
         means = np.ascontiguousarray(self._means(z).reshape(z.shape))
-        self._refuse(*check_means(means, True, _ROUNDING), means, z)
+        self._refuse(*check_means(means, True, ROUNDING), means, z)
         return means
 
     def _refuse(self, code: int, i: int, g: np.ndarray, z: np.ndarray) -> None:
@@ -442,9 +442,9 @@ class Environment:
         addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
         bernoulli = self.reward == "bernoulli"
         if not reward_lanes(states, addresses, real.means, real.Y, i0, bernoulli,
-                            float(self.noise), _ROUNDING):
+                            float(self.noise), ROUNDING):
             for b, g in enumerate(gs):
-                self._refuse(*check_means(g, bernoulli, _ROUNDING), g, zs[b])
+                self._refuse(*check_means(g, bernoulli, ROUNDING), g, zs[b])
         for b in range(LANES):
             self._optimal_of_means(real.means[i0 + b], real.optimal[i0 + b])
 
@@ -521,7 +521,7 @@ class Environment:
                 and compiled_pcg_agrees() and lanes_agree() and real.means.flags.c_contiguous
                 and real.Y.flags.c_contiguous):
             return None
-        return reward_table(self.link, _ROUNDING)
+        return reward_table(self.link, ROUNDING)
 
     def realized_means(self, real: Realization) -> np.ndarray:
         """The realized means m_a(X_t) (R, n, 2) of ``real`` — its ``means``, or, when it was

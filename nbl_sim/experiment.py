@@ -32,7 +32,7 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.validation import positive_int
 
 from .buffers import reused
-from .environment import _ROUNDING, Environment, Realization
+from .environment import ROUNDING, Environment, Realization
 from .execution import Executor, executor_for
 from .metrics import mc_summary
 from .outputs import replacing, write_text
@@ -306,7 +306,7 @@ def _draws_lazily(env: Environment, steps: int) -> bool:
     the link's reward table, or when this process already holds that table (e.g. the last,
     smaller chunk of a simulate whose first chunk built it). Either draw gives the same bits
     (tests/sim/test_reward_table.py), so this decides only the time."""
-    return steps >= _LAZY_STEPS or (env.shared_link and table_held(env.link, _ROUNDING))
+    return steps >= _LAZY_STEPS or (env.shared_link and table_held(env.link, ROUNDING))
 
 
 def _warm_up(policies) -> None:
