@@ -376,8 +376,8 @@ def settle_block(link: Link, z: np.ndarray, Y: np.ndarray, ordinary, rounding: f
 # ---------------------------------------------------------------------- the regret
 @numba.njit(cache=True, nogil=True)
 def _mismatches(actions, optimal, z):
-    """Rows (R + 1,) offsets and the (k, 2) indices of the rounds where A_t ≠ a*(X_t), in
-    replication then round order."""
+    """Rows (R + 1,) offsets, the (k, 2) indices and the rounds (k,) of the rounds where
+    A_t ≠ a*(X_t), in replication then round order."""
     R, n = actions.shape
     starts = np.zeros(R + 1, dtype=np.int64)
     for r in range(R):
@@ -386,13 +386,15 @@ def _mismatches(actions, optimal, z):
             c += actions[r, t] != optimal[r, t]
         starts[r + 1] = starts[r] + c
     zz = np.empty((starts[R], 2))
+    rounds = np.empty(starts[R], dtype=np.int64)
     k = 0
     for r in range(R):
         for t in range(n):
             if actions[r, t] != optimal[r, t]:
                 zz[k, 0], zz[k, 1] = z[r, t, 0], z[r, t, 1]
+                rounds[k] = t
                 k += 1
-    return starts, zz
+    return starts, zz, rounds
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -407,11 +409,14 @@ def _gap_at(actions, optimal, m, r, t, j):
 
 
 @numba.njit(cache=True, nogil=True)
-def _sparse_regret(actions, optimal, m, starts, rec, out):
-    """:func:`nbl_sim.metrics._recorded_regret`'s running sums with the gap m_{a*} − m_{A_t}
-    (``m`` the clipped means of the mismatched rounds, in order) and +0.0 at every other
-    round — the m − m of the definition there."""
-    R, n = actions.shape
+def _sparse_regret(actions, optimal, m, starts, rounds, rec, out):
+    """:func:`nbl_sim.metrics._recorded_regret`'s running sums R_1 = gap_1, R_t = R_{t−1} + gap_t
+    with the gap m_{a*} − m_{A_t} at the mismatched rounds (``m`` their clipped means and
+    ``rounds`` their t, in order) and +0.0 at every other round — visiting only those rounds
+    and the recorded ones. A run of +0.0 gaps is one addition of +0.0: x + 0.0 = x for every x
+    but −0.0, which it turns into +0.0, and +0.0 + 0.0 = +0.0 again; so the sums are the same
+    bits as adding every +0.0 (tests/sim/test_reward_table.py, with −0.0 means)."""
+    R = actions.shape[0]
     K = rec.shape[0]
     k0 = 0
     while k0 < K and rec[k0] == 0:
@@ -419,15 +424,27 @@ def _sparse_regret(actions, optimal, m, starts, rec, out):
     for r in range(R):
         for k in range(k0):
             out[r, k] = 0.0
-        k, j, acc = k0, starts[r], 0.0
-        for t in range(n):
-            if k == K:
-                break
-            inst, j = _gap_at(actions, optimal, m, r, t, j)
-            acc = inst if t == 0 else acc + inst
-            while k < K and rec[k] == t + 1:
-                out[r, k] = acc
-                k += 1
+        j, end = starts[r], starts[r + 1]
+        acc, done = 0.0, -1  # the running sum through round ``done`` (−1: none yet)
+        for k in range(k0, K):
+            last = rec[k] - 1  # R at record k is the sum through round rec[k] − 1
+            while j < end and rounds[j] <= last:
+                t = rounds[j]
+                best = m[j, 1] if optimal[r, t] > 0 else m[j, 0]
+                got = m[j, 1] if actions[r, t] > 0 else m[j, 0]
+                gap = best - got
+                if done < 0:  # rounds 0 … t − 1 matched: R_{t−1} = +0.0
+                    acc = gap if t == 0 else 0.0 + gap
+                else:
+                    if t > done + 1:  # matched rounds between
+                        acc = acc + 0.0
+                    acc = acc + gap
+                done = t
+                j += 1
+            if done < last:  # matched rounds done + 1 … last
+                acc = 0.0 if done < 0 else acc + 0.0
+                done = last
+            out[r, k] = acc
 
 
 @numba.njit(cache=True, nogil=True)
@@ -442,13 +459,13 @@ def _scatter_gaps(actions, optimal, m, out):
 
 
 def _mismatched_means(link: Link, z, actions, optimal):
-    """(row offsets, clipped Bernoulli means (k, 2) at the mismatched rounds), or None when a
-    float64 value there overflowed (the caller then takes the ordinary means)."""
-    starts, zz = _mismatches(actions, optimal, z)
+    """(row offsets, clipped Bernoulli means (k, 2) at the mismatched rounds, those rounds), or
+    None when a float64 value there overflowed (the caller then takes the ordinary means)."""
+    starts, zz, rounds = _mismatches(actions, optimal, z)
     m = link.g_numpy_raw(zz)
     if not np.all(np.isfinite(m)):
         return None
-    return starts, np.clip(m, 0.0, 1.0)
+    return starts, np.clip(m, 0.0, 1.0), rounds
 
 
 def ordinary_means(link: Link, z) -> np.ndarray:
@@ -481,5 +498,6 @@ def lazy_recorded_regret(link: Link, z, actions, optimal, record_rounds, out) ->
     found = _mismatched_means(link, z, actions, optimal)
     if found is None:  # an overflow: the ordinary means (with their patch)
         return recorded_regret(ordinary_means(link, z), actions, optimal, rec, out=out)
-    _sparse_regret(actions, optimal, found[1], found[0], rec, out)
+    starts, m, rounds = found
+    _sparse_regret(actions, optimal, m, starts, rounds, rec, out)
     return out

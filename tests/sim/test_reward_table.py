@@ -229,6 +229,66 @@ def test_lazy_regret_is_the_recorded_regret(seed, kind, extra):
     assert np.array_equal(env.recorded_regret(real, actions, rec), want)
 
 
+_MEANS = (st.sampled_from([-0.0, 0.0, 1.0]),  # often a gap of −0.0 − 0.0 = −0.0
+          st.sampled_from([0.0, -0.0, 1.0, 0.5, 0.25, 1e-300, 5e-324, 0.1, 0.7,
+                           0.3000000000000001]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 30), st.floats(0.0, 1.0), st.data())
+def test_sparse_sums_are_every_rounds_sums(R, n, p, data):
+    """The sums visiting only the mismatched and recorded rounds are, bit for bit (signs of
+    zero included), the running sums over every round of metrics._recorded_regret: means with
+    ±0.0 (a first gap −0.0 − 0.0 = −0.0, which the next +0.0 gap turns into +0.0), subnormals,
+    any share p of mismatched rounds, any record rounds (0 and n allowed)."""
+    from nbl_sim.metrics import _recorded_regret
+    from nbl_sim.reward_table import _mismatches, _sparse_regret
+
+    values = _MEANS[data.draw(st.integers(0, 1))]
+    means = np.array(data.draw(st.lists(values, min_size=R * n * 2, max_size=R * n * 2)),
+                     dtype=float).reshape(R, n, 2)
+    optimal = np.where(np.array(data.draw(st.lists(st.booleans(), min_size=R * n,
+                                                   max_size=R * n))), 1, -1)
+    flip = np.array(data.draw(st.lists(st.floats(0, 1), min_size=R * n, max_size=R * n))) < p
+    optimal = optimal.reshape(R, n).astype(np.int8)
+    actions = np.where(flip.reshape(R, n), -optimal, optimal).astype(np.int8)
+    rec = np.array(sorted(data.draw(st.sets(st.integers(0, n), min_size=1))), dtype=np.int64)
+    want, got = np.empty((R, rec.size)), np.full((R, rec.size), np.nan)
+    _recorded_regret(means, actions, optimal, rec, want)
+    starts, m, rounds = _mismatches(actions, optimal, means)
+    _sparse_regret(actions, optimal, m, starts, rounds, rec, got)
+    assert np.array_equal(want.view(np.uint64), got.view(np.uint64))
+
+
+def test_sparse_sums_every_pattern_of_five_rounds():
+    """Exhaustively, every sequence of five rounds each matched or mismatched with a gap of
+    −0.0, +0.0 or 0.5 (4⁵ = 1,024 replications), under every set of record rounds in
+    {0, …, 5}: the same bits as the sums over every round (the sign of a zero sum included)."""
+    import itertools
+
+    from nbl_sim.metrics import _recorded_regret
+    from nbl_sim.reward_table import _mismatches, _sparse_regret
+
+    # (means of arms −1, +1) with a* = +1: a matched round, then gaps −0.0, +0.0 and 0.5
+    kinds = [(0.3, 0.3), (0.0, -0.0), (0.5, 0.5), (0.25, 0.75)]
+    patterns = np.array(list(itertools.product(range(4), repeat=5)))
+    means = np.array(kinds)[patterns]
+    optimal = np.ones(patterns.shape, dtype=np.int8)
+    actions = np.where(patterns > 0, -1, 1).astype(np.int8)
+    starts, m, rounds = _mismatches(actions, optimal, means)
+    negative_zeros = 0
+    for chosen in itertools.product((False, True), repeat=6):
+        rec = np.flatnonzero(chosen).astype(np.int64)
+        if rec.size == 0:
+            continue
+        want, got = np.empty((len(patterns), rec.size)), np.full((len(patterns), rec.size), 0.5)
+        _recorded_regret(means, actions, optimal, rec, want)
+        _sparse_regret(actions, optimal, m, starts, rounds, rec, got)
+        assert np.array_equal(want.view(np.uint64), got.view(np.uint64)), rec
+        negative_zeros += np.count_nonzero(np.signbit(want) & (want == 0))
+    assert negative_zeros  # −0.0 sums do occur
+
+
 def test_the_rate_study_is_the_same_with_and_without_the_table(monkeypatch):
     """Every cell kind of the regret-rate study (regret with its per-round gaps, γ, the
     localization, the contrast) draws lazily: its arrays are those of the ordinary draw."""
