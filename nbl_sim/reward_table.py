@@ -85,9 +85,9 @@ from .llvm_ops import (
 from .metrics import instantaneous_regret_into, recorded_regret
 from .pcg64 import as_double, next_word
 
-__all__ = ["EPS", "RewardTable", "reward_table", "table_rewards", "table_reward_lanes",
-           "settle", "settle_block", "ordinary_means", "lazy_recorded_regret",
-           "lazy_instantaneous_regret_into"]
+__all__ = ["EPS", "RewardTable", "reward_table", "table_held", "table_rewards",
+           "table_reward_lanes", "settle", "settle_block", "ordinary_means",
+           "lazy_recorded_regret", "lazy_instantaneous_regret_into"]
 
 #: the float64 evaluation of g is assumed (and checked at the cell samples) to be this close
 #: to the true g on the usable cells
