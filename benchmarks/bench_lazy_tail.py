@@ -114,13 +114,7 @@ def _every_round_regret():
     from nbl_sim.policies.nbl import nbl_run
     from nbl_theory.families import make_family
 
-    @numba.njit(inline="always")
-    def gap_at(actions, optimal, m, r, t, j):
-        if actions[r, t] == optimal[r, t]:
-            return 0.0, j
-        best = m[j, 1] if optimal[r, t] > 0 else m[j, 0]
-        got = m[j, 1] if actions[r, t] > 0 else m[j, 0]
-        return best - got, j + 1
+    gap_at = rt._gap_at  # the gap of one round, which the loop before called as it still is
 
     @numba.njit
     def before(actions, optimal, m, starts, rounds, rec, out):
