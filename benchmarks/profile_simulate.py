@@ -16,10 +16,12 @@ draw are timed too (the table pass as lanes, the settling of the open rewards, t
 the lazy regret), next to the ordinary draw's.
 
 ``--floor`` adds what ``simulate()`` would cost if the normals were free: it is timed again with
-the N(0, I) contexts not drawn (X keeps the previous call's values) and with the ordinary draw
-(no table, g at every point), against the kernel with every round recorded (bench_simulate's
-``kernel+rec``, the denominator of issue 16's "within 2× of the kernel"). The numbers the
-elided run produces are wrong on purpose; only its time counts.
+the N(0, I) contexts not drawn (X keeps the previous call's values), with that and the lazy
+regret's g not evaluated either (zeros at the mismatched rounds: what a free random stream and a
+free g would leave), and with the ordinary draw (no table, g at every point), against the
+kernel with every round recorded (bench_simulate's ``kernel+rec``, the denominator of issue
+16's "within 2× of the kernel"). The numbers the elided runs produce are wrong on purpose; only
+their time counts.
 
 Usage::
 
@@ -39,6 +41,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nbl_sim import environment, pcg64  # noqa: E402
+from nbl_sim import reward_table as rt  # noqa: E402
 from nbl_sim.environment import Environment, Realization  # noqa: E402
 from nbl_sim.environment_lanes import normal_lanes, reward_lanes  # noqa: E402
 from nbl_sim.environment_passes import index_pass, uniform_reward_pass  # noqa: E402
@@ -62,29 +65,40 @@ def _best(fn, repeats: int) -> float:
     return min(times)
 
 
+def _means_free(link, z, actions, optimal):
+    """reward_table._mismatched_means with g not evaluated (zeros in its place)."""
+    starts, zz, rounds = rt._mismatches(actions, optimal, z)
+    return starts, np.zeros_like(zz), rounds
+
+
 @contextlib.contextmanager
-def _elided(normals: bool, table: bool):
-    """simulate() with the contexts not drawn and/or without the reward table (restored on
-    exit)."""
+def _elided(normals: bool, table: bool, regret_g: bool = False):
+    """simulate() with the contexts not drawn, without the reward table and/or with the lazy
+    regret's g not evaluated (restored on exit)."""
     saved = environment.normal_lanes, environment.fill_normals, environment.reward_table
+    saved_means = rt._mismatched_means
     try:
         if normals:
             environment.normal_lanes = environment.fill_normals = lambda *args: None
         if not table:
             environment.reward_table = lambda *args: None
+        if regret_g:
+            rt._mismatched_means = _means_free
         yield
     finally:
         environment.normal_lanes, environment.fill_normals, environment.reward_table = saved
+        rt._mismatched_means = saved_means
 
 
 def _floor(env, real, v0, R: int, n: int, k: int) -> None:
     """Print simulate()'s time with parts of the realization elided (``--floor``): every
     variant and the kernel once per round, ``2k`` interleaved rounds, each one's minimum."""
     variants = {"simulate()": (False, True), "  without the normals": (True, True),
+                "  without the normals and the regret's g": (True, True, True),
                 "  ordinary draw (no table)": (False, False)}
 
-    def run(normals, table):
-        with _elided(normals, table):
+    def run(*elide):
+        with _elided(*elide):
             simulate(env, n=n, reps=R, seed=0, policies=("nbl",), init_angle=10.0,
                      executor=SerialExecutor())
 
@@ -112,7 +126,8 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=100)
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--floor", action="store_true",
-                    help="also time simulate() with the normals elided, and without the table")
+                    help="also time simulate() with the normals elided (and the regret's g), and "
+                         "without the table")
     a = ap.parse_args(argv)
     d, R, n, k = a.d, a.reps, 10_000, a.repeats
     env = Environment.build(make_family("two-transition", mu2="1.244122"), "0.2", d)
