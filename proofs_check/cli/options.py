@@ -22,7 +22,7 @@ import argparse
 import itertools
 from contextlib import contextmanager
 
-from .errors import UsageError
+from .errors import UsageError, did_you_mean
 from .grammar import parse_params, parse_spec
 from .limits import MAX_VALUES, bound, check_out_dir
 
@@ -149,13 +149,36 @@ def link_source(args):
     from nbl_theory.link_source import LinkSource
 
     if args.link is not None:
-        if args.link.strip() in FAMILIES:
-            raise UsageError(f"--link takes an expression in z; {args.link.strip()!r} is a "
-                             f"named family: write --family {args.link.strip()}")
+        _refuse_bare_name(args.link.strip(), FAMILIES)
         return LinkSource.expression(args.link)
     if args.potential is not None:
         return LinkSource.potential(args.potential, args.domain)
     return LinkSource.family(args.family)
+
+
+#: links known by a name that is not a family of nbl: the expression to write instead
+LINK_NAMES = {"cloglog": "1-exp(-exp(z))", "loglog": "exp(-exp(-z))",
+              "cauchit": "1/2+atan(z)/pi", "sigmoid": "sigmoid(z)", "logit": "sigmoid(z)",
+              "tanh": "tanh(z)", "erf": "erf(z)", "Phi": "Phi(z)", "arctan": "arctan(z)",
+              "atan": "atan(z)", "linear": "z"}
+
+
+def _refuse_bare_name(text: str, families) -> None:
+    """A --link that is one name other than z — a family, a link known by name, a typo — is
+    refused with what to write instead (as an expression it would be a constant parameter)."""
+    if not text.isidentifier() or text == "z":
+        return
+    if text in families:
+        raise UsageError(f"--link takes an expression in z; {text!r} is a named family: "
+                         f"write --family {text}")
+    if text in LINK_NAMES:
+        raise UsageError(f"--link takes an expression in z; for the {text} link write "
+                         f"--link '{LINK_NAMES[text]}'")
+    near = did_you_mean(text, families)
+    hint = (f"a named family{near}: --family NAME" if near
+            else "a named family: --family NAME (" + ", ".join(sorted(families)) + ")")
+    raise UsageError(f"--link takes an expression in z, not the name {text!r}: write the link, "
+                     f"e.g. --link '1-exp(-exp(z))' (cloglog), or {hint}")
 
 
 def param_specs(args, default_n: int | None = None) -> dict:
