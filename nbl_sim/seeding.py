@@ -86,11 +86,14 @@ def _stream_words(prefix, n_streams):
     ``prefix`` = the assembled entropy words of (entropy, r) (k adds one word: k < 2^32)."""
     m = prefix.shape[0]
     ent = np.empty(m + 1, dtype=np.uint64)
-    ent[:m] = prefix
+    for i in range(m):  # element by element: a slice assignment compiles numba's shape-error
+        ent[i] = prefix[i]  # message formatting (~2 s on a cold cache)
     out = np.empty((n_streams, 4), dtype=np.uint64)
     for k in range(n_streams):
         ent[m] = k
-        out[k] = _pool_state(ent)
+        state = _pool_state(ent)
+        for j in range(4):
+            out[k, j] = state[j]
     return out
 
 
