@@ -155,12 +155,15 @@ def _best_linear(model: FieldModel, vs) -> tuple[float, float]:
     return math.degrees(x), float(r)
 
 
-def analyze(law: ContextLaw, arms: ArmModel, *, n_grid: int = 720, **model_options) -> Analysis:
+def analyze(law: ContextLaw, arms: ArmModel, *, n_grid: int = 720, model: FieldModel | None = None,
+            **model_options) -> Analysis:
     """The exact population analysis of one case (module docstring). ``model_options`` go to
     :func:`nbl_sim.beyond.analysis.field_model` (method, mc_samples, seed, bandwidth,
-    empirical, n_panels)."""
+    empirical, n_panels); ``model`` replaces that model by a given one of the same law and arms
+    (e.g. the field of a repaired update, :mod:`nbl_sim.beyond.repairs`)."""
     t0 = time.perf_counter()
-    model = field_model(law, arms, **model_options)
+    if model is None:
+        model = field_model(law, arms, **model_options)
     vs = _reference(arms)
     notes = []
     if not arms.shared:

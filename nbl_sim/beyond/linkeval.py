@@ -5,7 +5,9 @@ m_a(x) = g_a(β_aᵀx). An *arm link* is anything with ``name`` and ``g_numpy(z)
 :class:`nbl_theory.links.Link`, or one of the two wrappers here,
 
 * :class:`ShiftedLink` — g(z + c): an arm with an intercept,
-* :class:`MixtureLink` — (1 − w) g₁(z) + w g₂(z): an arm whose link is a blend of two links.
+* :class:`MixtureLink` — (1 − w) g₁(z) + w g₂(z): an arm whose link is a blend of two links,
+* :class:`OffsetLink` — g(z) − b: the mean of a *centred* reward Y − b (the reward
+  transformation of the centred-reward repair, :mod:`nbl_sim.beyond.repairs`).
 
 Both stay strictly increasing when their parts are. With g_+ ≠ g_− the optimal boundary
 {g_+(β_+ᵀx) = g_−(β_−ᵀx)} is in general not a hyperplane through 0 (an intercept makes it an
@@ -37,8 +39,8 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 from nbl_theory.validation import real
 
-__all__ = ["ShiftedLink", "MixtureLink", "check_arm_link", "fast_g", "FastLink", "growth_exponent",
-           "link_range"]
+__all__ = ["ShiftedLink", "MixtureLink", "OffsetLink", "check_arm_link", "fast_g", "FastLink",
+           "growth_exponent", "link_range"]
 
 _TABLE_LO, _TABLE_HI = -60.0, 60.0
 _ORDER = 24
@@ -105,9 +107,36 @@ class MixtureLink(_DerivedLink):
                 "weight": self.weight}
 
 
+@dataclass(frozen=True, eq=False)
+class OffsetLink(_DerivedLink):
+    """z ↦ g(z) − offset: the mean reward of an arm whose rewards are centred by a constant
+    (Y − offset). Strictly increasing when g is; the optimal action is unchanged."""
+
+    link: object
+    offset: float
+
+    def parts(self) -> tuple:
+        return (self.link,)
+
+    @property
+    def name(self) -> str:
+        return f"{self.link.name} minus {self.offset:g}"
+
+    def g_numpy(self, z):
+        return self.link.g_numpy(np.asarray(z, dtype=float)) - self.offset
+
+    def describe(self) -> dict:
+        return {"type": "offset", "link": self.link.name, "offset": self.offset}
+
+
 def check_arm_link(link, name: str = "link"):
-    """``link`` if it is a Link, ShiftedLink or MixtureLink (parts checked recursively)."""
+    """``link`` if it is a Link, ShiftedLink, MixtureLink or OffsetLink (parts checked
+    recursively)."""
     if isinstance(link, Link):
+        return link
+    if isinstance(link, OffsetLink):
+        check_arm_link(link.link, name)
+        real(link.offset, f"{name} offset")
         return link
     if isinstance(link, ShiftedLink):
         check_arm_link(link.link, name)
@@ -120,8 +149,8 @@ def check_arm_link(link, name: str = "link"):
         if not 0 <= w <= 1:
             raise NBLInputError(f"{name} mixture weight must lie in [0, 1], got {w}")
         return link
-    raise NBLInputError(f"{name} must be an nbl_theory Link, ShiftedLink or MixtureLink, "
-                        f"got {type(link).__name__}")
+    raise NBLInputError(f"{name} must be an nbl_theory Link, ShiftedLink, MixtureLink or "
+                        f"OffsetLink, got {type(link).__name__}")
 
 
 # ---------------------------------------------------------------------------- fast evaluation
@@ -258,6 +287,10 @@ class _Composite:
             inner = fast_g(link.link)
             self._f = lambda z: inner(z + link.shift)
             self.table_error = inner.table_error
+        elif isinstance(link, OffsetLink):
+            inner = fast_g(link.link)
+            self._f = lambda z: inner(z) - link.offset
+            self.table_error = inner.table_error
         else:
             a, b = fast_g(link.first), fast_g(link.second)
             w = link.weight
@@ -302,6 +335,9 @@ def link_range(link, probe: float = 50.0) -> tuple[float, float]:
     link = check_arm_link(link)
     if isinstance(link, ShiftedLink):
         return link_range(link.link, probe)
+    if isinstance(link, OffsetLink):
+        lo, hi = link_range(link.link, probe)
+        return lo - link.offset, hi - link.offset
     if isinstance(link, MixtureLink):
         (a0, a1), (b0, b1) = link_range(link.first, probe), link_range(link.second, probe)
         w = link.weight
