@@ -22,6 +22,8 @@ module                     sections
                            app:logistic-comparison
 :mod:`.beyond`             beyond:contexts — nbl's own statements past assum:gaussian_context
                            (other context laws, arms and links; not the paper's claims)
+:mod:`.repairs`            beyond:repairs — nbl's own statements: which repairs of NBL (whitened
+                           contexts, centred rewards) fix which departures
 :mod:`.assumptions`        the paper audit: hypotheses used vs stated (every result), alg:nbl
                            as printed and what it leaves undefined, notation
 =========================  ==============================================================
@@ -38,9 +40,10 @@ from . import (  # noqa: F401  (registers on import)
     nbl,
     numerics,
     regret,
+    repairs,
     setup,
     stein,
 )
 
 __all__ = ["setup", "stein", "nbl", "elicitation", "decision_stability", "regret", "numerics",
-           "assumptions", "beyond"]
+           "assumptions", "beyond", "repairs"]

@@ -33,6 +33,7 @@ FIGURE_MODULES = (
     "regret_rate",
     "robustness",
     "bias_angle",
+    "repairs",
 )
 
 
