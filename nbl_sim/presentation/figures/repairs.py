@@ -27,7 +27,7 @@ from ..style import new_figure, policy_color
 from .base import FigureData
 
 ID = "repairs"
-LABEL = "beyond"
+LABEL = "beyond:repairs"
 TITLE = "Repairs of NBL beyond the paper: which departure each repair fixes (exact) and regret"
 CAPTION = ("Beyond the paper: whitened contexts and centred rewards restore an attracting v* "
            "under some departures; none restores v* under a tilted covariance or shifted arms.")
@@ -93,8 +93,8 @@ def draw(data: FigureData):
     growth = [n for n in data.tables if n.startswith("growth_")]
     fig, axes = new_figure(2 if growth else 1, len(panels), 3.6 * len(panels),
                            6.4 if growth else 3.4)
-    top = axes[0] if growth else axes
-    top = np.atleast_1d(top)
+    axes = np.asarray(axes).reshape(2 if growth else 1, len(panels))
+    top = axes[0]
     for j, panel in enumerate(panels):
         what = PANELS[panel][4]
         for rep in REPAIRS:
