@@ -49,6 +49,8 @@ SECTIONS = (
          ("nbl_sim.policies.nbl", "Natural Boundary Learning (alg:nbl)"),
          ("nbl_sim.policies.greedy_logistic", "Greedy Logistic (per-arm penalized MLE)"),
          ("nbl_sim.policies.oracle", "the oracle policy"),
+         ("nbl_sim.policies.repairs", "repaired NBL: the NBL kernel on whitened contexts or "
+                                      "centred rewards"),
          ("nbl_sim.population", "F, h, J, H(α) and Jacobians by quadrature"),
          ("nbl_sim.population_table", "F and h at many directions from a table in one "
                                       "angle"),

@@ -49,7 +49,8 @@ PANELS = {
     "shift": ("arm shift c", [0, 0.1, 0.2, 0.3, 0.4], [0, 0.4],
               lambda s: ("gaussian", f"shift={s:g}"), "angle"),
 }
-GROWTH = {"law": "gaussian:cond=3,angle=90", "n_max": 10_000, "points": 7, "reps": 24}
+GROWTH = {"law": "gaussian:cond=3,angle=90", "n_max": 10_000, "points": 6, "reps": 32,
+          "n0": 1000, "t0": 1000.0}
 
 
 def compute(quick: bool = False) -> FigureData:
@@ -75,14 +76,17 @@ def compute(quick: bool = False) -> FigureData:
     settings = {"link": LINK, "delta": DELTA, "d": 2, "n_grid": 360, "repairs": list(REPAIRS)}
     if not quick:
         g = growth_study(LINK, DELTA, GROWTH["law"], n_max=GROWTH["n_max"],
-                         points=GROWTH["points"], reps=GROWTH["reps"], seed=0)
+                         points=GROWTH["points"], reps=GROWTH["reps"], n0=GROWTH["n0"],
+                         t0=GROWTH["t0"], seed=0,
+                         policies=("nbl", "whitened", "whitened-running", "centred",
+                                   "greedy-logistic"))
         for p, row in g["policies"].items():
             tables[f"growth_{p}"] = {"n": np.asarray(g["ns"], dtype=float),
                                      "regret_mean": np.asarray(row["regret_mean"]),
                                      "regret_se": np.asarray(row["regret_se"])}
             parts.append(f"growth {p}: best model {row['best_model']}, log-log slope "
                          f"{row['loglog_slope']['slope']:.2f}")
-        settings["growth"] = {**GROWTH, "seed": 0, "gamma": 10.0, "t0": 500.0, "n0": 200,
+        settings["growth"] = {**GROWTH, "seed": 0, "gamma": 10.0,
                               "best_model": {p: r["best_model"]
                                              for p, r in g["policies"].items()}}
     return FigureData(tables, settings, "; ".join(parts))
