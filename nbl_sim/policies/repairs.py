@@ -40,6 +40,7 @@ from .nbl import nbl_run
 __all__ = ["REPAIRED_POLICIES", "RepairTrace", "repaired_nbl_run", "whiten_known",
            "whiten_running", "centre_rewards"]
 
+#: the repairs :func:`repaired_nbl_run` accepts (module docstring)
 REPAIRED_POLICIES = ("whitened", "whitened-running", "centred", "whitened-centred")
 
 
