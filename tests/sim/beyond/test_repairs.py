@@ -87,3 +87,19 @@ def test_bad_repair_is_refused():
     law, arms = _case("gaussian")
     with pytest.raises(NBLInputError, match="repair must be one of"):
         analyze_repair(law, arms, "sharpened")
+
+
+def test_the_repairs_figure_plots_the_exact_verdicts(quick_figure):
+    from nbl_sim.presentation.figures import load_figures, repairs
+
+    assert load_figures()["repairs"] is repairs
+    data = quick_figure(repairs)
+    cube = {rep: data.table(f"cube-rotation_{rep}") for rep in repairs.REPAIRS}
+    # v* on the cube's diagonal (45 deg): plain NBL is repelled, centring repairs it (rates of
+    # nbl_sim.beyond.repairs, -0.247259 and +0.300289, witness to 2e-8)
+    assert cube["plain"]["rate"][-1] == pytest.approx(-0.247259, abs=1e-5)
+    assert cube["centred"]["rate"][-1] == pytest.approx(0.300289, abs=1e-5)
+    shift = {rep: data.table(f"shift_{rep}") for rep in repairs.REPAIRS}
+    # a shift is repaired by none: every repair learns the same biased boundary
+    assert len({round(float(t["angle_deg"][-1]), 9) for t in shift.values()}) == 1
+    assert not any(n.startswith("growth_") for n in data.tables)  # quick: no simulation
