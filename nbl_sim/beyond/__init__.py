@@ -22,6 +22,9 @@ case          one case analysed and compared with the Gaussian theory
 robustness    grids of departures on the paper's links and the list of mispredictions
 sweeps        one case or a (parameter, Δ) grid for any link (what the CLI's --contexts/--arms
               run)
+repairs       NBL on whitened contexts / centred rewards: the exact analysis of each repair
+              and the departures x repairs grid (docs/repairs.md)
+repair_study  repaired NBL against Greedy Logistic in simulation: paired regret, regret growth
 """
 
 from .arms import (
