@@ -296,10 +296,12 @@ def _study_rates(an: dict, cfg) -> list:
             s = r["slope"]
             rows.append([link, d, f"{s['slope']:.3f} [{s['lo']:.3f}, {s['hi']:.3f}]",
                          f"{r['scaled_end']:.3f}", f"{r['exited']}/{r['reps']}"])
-        if a["d_exponent"]:
-            q = a["d_exponent"]
-            rows.append([link, "all",
-                         f"error at n ~ (d-1)^{q['q']:.2f} +- {1.96 * q['q_se']:.2f}", "", ""])
+        m = a["d_model"]
+        if m:
+            rows.append([link, "d >= 3", f"(t+t0) a_t = C (d - c): C = {m['C']:.1f} "
+                         f"[{m['C_ci'][0]:.1f}, {m['C_ci'][1]:.1f}], c = {m['c']:.2f} "
+                         f"[{m['c_ci'][0]:.2f}, {m['c_ci'][1]:.2f}] (95%), chi2 {m['chi2']:.1f} "
+                         f"on {m['dof']} dof", "", ""])
     out.append(make_table(["link", "d", "slope", "(t+t0) a_t/d at n", "exited r0"], rows))
     g = an["gamma"]
     out.append(f"\nstep size ({cfg.gamma_link}, d = 2, kappa = {g['kappa']:.5f}, gamma_c = "
