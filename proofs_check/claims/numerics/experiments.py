@@ -241,7 +241,7 @@ _RHO_LINKS = tuple((f"rho={r}", f"we-{r}") for r in RHO_SWEEP)
           "Panel (g): Greedy Logistic has lower regret when the link is logistic or close to it "
           "(rho near 0); as rho grows the advantage diminishes and NBL can have lower regret "
           "(rho in {0, 0.2, 0.4, 0.6, 0.8}; " + _CMP + ")", "monte-carlo", _CMP_TOL, _CMP_WHY,
-          quick=False, full_finding="DISCREPANCY",
+          quick=False,
           printed="GL lower near logistic; advantage diminishes; NBL can have lower regret",
           mutants=(Mutant.link("the rho = 0.8 link replaced by the two-transition mu2 = 1.244122",
                                last="tt-unstable"),
@@ -296,7 +296,7 @@ def _panel_g(last: str | None = None, reps: int | None = None):
           "Panel (h): across the three two-transition links at Delta = 1, Greedy Logistic can keep "
           "an advantage for a link well approximated by its working model, while NBL can have "
           "lower regret for larger departures (" + _CMP + ")", "monte-carlo", _CMP_TOL,
-          _CMP_WHY, quick=False, full_finding="CAVEAT",
+          _CMP_WHY, quick=False,
           printed="GL keeps an advantage for some link; NBL lower for larger departures",
           mutants=(Mutant.link("only the mu2 = -1.074037 link", keys=("tt-stable",)),
                    Mutant.data("20 replications (too few to decide)", reps=20)))
