@@ -34,6 +34,7 @@ from ..witnesses.concordance import elicitation_moments, ratio_sup_on_chart
 from ..witnesses.direct_definitions import direct_moments
 from ..witnesses.gaussian import gaussian_chart_moments, kappa_by_definition
 from ..witnesses.toolkit_values import certified_at, mp_at
+from ..wording import proved_sign
 
 __all__: list[str] = []
 
@@ -270,7 +271,8 @@ def _vacuous(R_scale=1.0, deltas=_DELTAS):
         R = self_concordance_constant(link).R * R_scale
         margins = [_margin(R, float(d)) for d in deltas]
         holds += sum(m > 0 for m in margins)
-        stable += sum(certified_at(key, d).sign == "stable" for d in deltas if d in _DELTAS)
+        stable += sum(proved_sign(c) and c.sign == "stable"
+                      for c in (certified_at(key, d) for d in deltas if d in _DELTAS))
         dsc = brentq(lambda x, R=R: _margin(R, x), 1e-9, 2 - 1e-12, xtol=1e-12) \
             if _margin(R, 2 - 1e-12) > 0 > _margin(R, 1e-9) else float("nan")
         exact = self_concordance_report(link).exact_threshold_delta
@@ -314,7 +316,7 @@ def _conservative(R_scale=1.0):
         for d in _DELTAS:
             c = certified_at(key, d)
             margin = _margin(R, float(d))
-            if c.sign == "stable" and margin < -1e-6:
+            if proved_sign(c) and c.sign == "stable" and margin < -1e-6:
                 examples.append(f"{key} at Delta={d}: lambda* {float(c.values['lambda_star']):.4g}"
                                 f" > 0, margin {margin:.4g} < 0")
     return Outcome(PASS if examples else DISCREPANCY, f"{len(examples)} examples",

@@ -60,6 +60,14 @@ def _chisq_samples() -> tuple:
     return tuple(out), eta2, Sx
 
 
+def _z_words(z: float) -> str:
+    """What the largest z of the tail frequencies above their bounds shows (from ``z``)."""
+    if z <= -_K_SE:
+        return f"all <= -{_K_SE:g}: every bound confirmed"
+    return (f"above +{_K_SE:g}: a bound exceeded" if z > _K_SE else
+            f"not all <= -{_K_SE:g}: not confirmed")
+
+
 def _tail_verdict(f: float, b: float, N: int) -> str:
     """A frequency f of N trials against a claimed probability bound b: 'below' (f + 5 SE <= b),
     'above' (f - 5 SE > b) or 'unresolved' (binomial SE under the bound; more noise can only
@@ -118,7 +126,8 @@ def _weighted_chisq(sqrt_coef: float = 2.0, final_coef: float = 3.0):
     else:
         status = PASS
     return Outcome(status,
-                   f"max z above e^(-x) = {max(worst_z, qz):.1f} (all <= -5: confirmed); max "
+                   f"max z above e^(-x) = {max(worst_z, qz):.1f} "
+                   f"({_z_words(max(worst_z, qz))}); max "
                    f"frequency/bound = {best_ratio:.3f}",
                    "; ".join(rows) + "; " + "; ".join(parts)
                    + ("" if simp_ok else "; the simplification chain FAILED"),
@@ -178,7 +187,7 @@ def _maximal(var_factor: float = 2.0):
     status = (DISCREPANCY if "above" in verdicts else FAIL if "unresolved" in verdicts
               else PASS)
     return Outcome(status,
-                   f"max z above bound = {worst_z:.1f} (all <= -5: confirmed); max "
+                   f"max z above bound = {worst_z:.1f} ({_z_words(worst_z)}); max "
                    f"frequency/bound = {best:.3f}", "; ".join(rows))
 
 
