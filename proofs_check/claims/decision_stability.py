@@ -198,9 +198,11 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
         bounds.append(2 * mu * _margin(R, df))
         rows.append(f"Delta={d}: bound {bounds[-1]:.6g} <= lambda* "
                     f"{float(c.values['lambda_star']):.6g}")
-    computed = (f"proof steps at Delta = 0.2, 1, 1.8: max E|g''(U)|/(R E g'(U)) = "
+    top = max(worst.values())
+    computed = (f"proof steps at Delta = {', '.join(_DELTAS)}: max E|g''(U)|/(R E g'(U)) = "
                 f"{worst['m2']:.3f}, max kappa E g'(U)/mu* = {worst['mu']:.3f}, max (m2)+ "
-                f"kappa/(R mu*) = {worst['curv']:.3f} (all <= 1); " + "; ".join(rows))
+                f"kappa/(R mu*) = {worst['curv']:.3f} ("
+                + ("all <= 1" if top <= 1 else "NOT all <= 1") + "); " + "; ".join(rows))
     ev = {"eq:self-concordance-m2-bound": f"(m2)+ <= |m2| <= E|g''(U)| <= R E g'(U): largest "
                                           f"ratio of the last step {worst['m2']:.3f}",
           "eq:self-concordance-mu-bound": f"mu* >= kappa(R Delta/2) E g'(U): largest kappa "
