@@ -173,8 +173,10 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
     if sup > R * (1 + _TOL) or sup < R * (1 - 1e-6):
         eq_bad.append(f"R = {R:.10g} vs max |g''/g'| = {sup:.10g} on the chart grid (z = "
                       f"{z_at:.3g})")
+    proved = []
     for d in _DELTAS:
         c = certified_at(key, d)
+        proved.append(bool(c.certified))
         lam_lo = float(c.lambda_star_enclosure[0])
         mu, m2 = float(c.values["mu_star"]), float(c.values["m2"])
         df = float(d)
@@ -212,8 +214,9 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
     detail = (f"R = {R:.10g} (toolkit; the chart grid gives max |g''/g'| = {sup:.10g}, so the "
               "hypothesis holds with this R and R is not inflated); E g'(U), E g''(U), "
               "E|g''(U)| by Gauss-Legendre on the link's chart split at the zeros of g''; mu* "
-              "from its 2-D definition; both equal the certified mu*, m2 to 1e-10; lambda* "
-              "certified (the bound compared with the lower end of its Arb enclosure). Whether "
+              f"from its 2-D definition; both equal the toolkit's mu*, m2 to {_EQ:g}; lambda* "
+              + ("certified" if all(proved) else "NOT certified at every Delta")
+              + " (the bound compared with the lower end of its enclosure). Whether "
               "the bound is ever positive is sc-sufficient-condition-vacuous")
     if eq_bad:
         return Outcome(FAIL, computed, "witness and toolkit disagree: " + "; ".join(eq_bad),
