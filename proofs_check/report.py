@@ -289,8 +289,9 @@ def _findings(results, quick: bool, previous) -> list[str]:
         return lines + ["None.", ""]
     n_read = sum(1 for _, src in found if src in ("cached", "previous"))
     if n_read:
-        lines += _wrap(f"{n_read} of them come from full runs of slow claims not run in this "
-                       "quick report (each says which run, and its commit).", "") + [""]
+        lines += _wrap(f"{n_read} of them {'comes' if n_read == 1 else 'come'} from full runs "
+                       "of slow claims not run in this quick report (each says which run, and "
+                       "its commit).", "") + [""]
     entries = _grouped(found)
     if len(entries) < len(found):
         lines += _wrap(f"A check run for each of the paper's links is one entry: {len(found)} "

@@ -113,7 +113,7 @@ def test_stabilising_link_text_follows_each_sign():
     for undecided in (None, "1.0"):
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(f"{LG}.certified_at",
-                       lambda key, d: _stab(lams[d], d != undecided))
+                       lambda key, d, off=undecided: _stab(lams[d], d != off))
             res = _run("tt-unstable-link-stabilises")
         if undecided is None:
             assert res.status == PASS and res.computed.count("(certified ") == 3
