@@ -15,7 +15,7 @@ import numpy as np
 from nbl_theory.errors import NBLInputError
 
 __all__ = ["analyze", "fit_growth", "bootstrap_slope", "regret_analysis",
-           "estimation_analysis", "gamma_analysis", "localization_analysis",
+           "estimation_analysis", "dimension_model", "gamma_analysis", "localization_analysis",
            "contrast_analysis"]
 
 
@@ -154,21 +154,79 @@ def estimation_analysis(self, long: bool = False) -> dict:
                        "scaled_end": float((t[-1] + n0) * m[-1] / d),
                        "exited": int((r["tau"] <= t[-1]).sum()),
                        "reps": int(stopped.shape[0])}
-        dims = sorted(rows)
-        qd = None
-        if len(dims) >= 2:
-            ends = np.array([rows[d]["mean"][-1] for d in dims])
-            ses = np.array([rows[d]["se"][-1] for d in dims])
-            if np.all(ends > 0):
-                # against the number of tangent directions d - 1 (each carries one mode)
-                ld, le = np.log(np.asarray(dims) - 1.0), np.log(ends)
-                w = (ends / np.maximum(ses, 1e-300)) ** 2
-                A = np.column_stack([np.ones_like(ld), ld])
-                P = np.linalg.inv(A.T @ (w[:, None] * A))
-                coef = P @ A.T @ (w * le)
-                qd = {"q": float(coef[1]), "q_se": float(math.sqrt(P[1, 1]))}
-        out[link] = {"by_d": rows, "d_exponent": qd}
+        out[link] = {"by_d": rows, "d_model": dimension_model(
+            {d: ((r["t"][-1] + r["t0"]) * r["mean"][-1], (r["t"][-1] + r["t0"]) * r["se"][-1])
+             for d, r in rows.items()}, _direction_rates(self, link))}
     return out
+
+
+def _direction_rates(self, link: str) -> dict:
+    """The exact local rates of ``link`` at the study's Δ and what 2γκ each tangent direction
+    has at the study's γ (:func:`nbl_sim.rate_theory.local_rates`): the θ-direction contracts at
+    κ_θ in every d; the d − 2 directions ⊥ θ (d ≥ 3) at κ_⊥ = Δμ*."""
+    from nbl_theory.paper import paper_link
+
+    from .rate_theory import local_rates
+
+    r = local_rates(paper_link(link), self.config.delta, 3)
+    gamma = float(self.constants["gamma"][link])
+    return {"kappa_theta": r["kappa_theta"], "kappa_perp": r["kappa_perp"], "gamma": gamma,
+            "two_gamma_kappa_theta": 2 * gamma * r["kappa_theta"],
+            "two_gamma_kappa_perp": 2 * gamma * r["kappa_perp"]}
+
+
+#: two-sided 95% normal quantile (the model's SEs come from the replications' SEs)
+_Z95 = 1.959963984540054
+
+
+def dimension_model(scaled: dict, rates: dict | None = None) -> dict | None:
+    """How the localized error at the end of the run grows with d, fitted where the dimension
+    dependence is identifiable (prop:localized-estimation's C_e d/(t + t0)).
+
+    ``scaled`` maps d to (S_d, SE): S_d = (t + t0) E[‖v_t − v*‖² 1{τ > t}] at the last grid t.
+    Each tangent direction contributes about (its constant)/(t + t0): in d = 2 the only one is
+    θ (rate κ_θ); in d ≥ 3 the d − 2 directions ⊥ θ all contract at κ_⊥ — the same 2γκ_⊥ in
+    every d — next to θ. So over d ≥ 3, S_d = C (d − c) with C the ⊥-direction constant and
+    C (2 − c) the θ-direction's (c = 1 when κ_θ = κ_⊥, as for a symmetric link). A power
+    (d − 1)^q over every d mixes the two kinds of direction and is not reported.
+
+    Returns None with fewer than two dimensions d ≥ 3, else a dict: ``dims`` (the d ≥ 3
+    fitted), ``C``, ``C_se``, ``C_ci``, ``c``, ``c_se``, ``c_ci`` (95%, normal; c by the delta
+    method), ``chi2`` and ``dof`` (the weighted residual; dof 0 with two dimensions),
+    ``chi2_p`` (the upper-tail probability, None when dof = 0), ``d2`` (None, or d = 2 reported
+    apart: its S, SE and the fit's extrapolation C (2 − c) with its SE) and ``rates``.
+    """
+    from scipy.stats import chi2 as _chi2
+
+    dims = sorted(d for d in scaled if d >= 3)
+    if len(dims) < 2:
+        return None
+    S = np.array([scaled[d][0] for d in dims], dtype=float)
+    se = np.array([scaled[d][1] for d in dims], dtype=float)
+    w = 1.0 / np.maximum(se, 1e-300) ** 2
+    A = np.column_stack([np.ones(len(dims)), np.asarray(dims, dtype=float)])
+    P = np.linalg.inv(A.T @ (w[:, None] * A))
+    alpha, beta = P @ A.T @ (w * S)
+    res = S - A @ np.array([alpha, beta])
+    chi2 = float(res @ (w * res))
+    dof = len(dims) - 2
+    c = -alpha / beta
+    grad = np.array([-1.0 / beta, alpha / beta ** 2])
+    c_se = float(math.sqrt(max(grad @ P @ grad, 0.0)))
+    C_se = float(math.sqrt(P[1, 1]))
+    out = {"dims": dims, "C": float(beta), "C_se": C_se,
+           "C_ci": [float(beta - _Z95 * C_se), float(beta + _Z95 * C_se)],
+           "c": float(c), "c_se": c_se, "c_ci": [float(c - _Z95 * c_se), float(c + _Z95 * c_se)],
+           "chi2": chi2, "dof": dof,
+           "chi2_p": float(_chi2.sf(chi2, dof)) if dof > 0 else None,
+           "d2": None, "rates": rates}
+    if 2 in scaled:
+        x = np.array([1.0, 2.0])
+        out["d2"] = {"S": float(scaled[2][0]), "se": float(scaled[2][1]),
+                     "extrapolated": float(alpha + 2 * beta),
+                     "extrapolated_se": float(math.sqrt(max(x @ P @ x, 0.0)))}
+    return out
+
 
 def gamma_analysis(self) -> dict:
     from .rate_theory import Mode, linear_recursion_mse, loglog_slope, predicted_exponent

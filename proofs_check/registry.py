@@ -201,9 +201,6 @@ class Claim:
     check: Callable[[], Outcome] = field(repr=False, compare=False)
     covers: tuple = ()         # further labels this check also verifies (e.g. a lemma's equations)
     mutants: tuple = ()        # Mutant s under which the verdict must change
-    #: for a slow claim whose full run yields a finding: its status there (e.g. "CAVEAT"), so a
-    #: quick report lists the finding instead of hiding it (the slow suite pins that status)
-    full_finding: str | None = None
 
 
 @dataclass
@@ -228,7 +225,10 @@ class ClaimResult:
     consequence: str | None = None
     figure: str | None = None
     evidence: dict = field(default_factory=dict)
-    full_finding: str | None = None
+    #: a slow claim skipped in a quick run: the record of its full run read from the claims
+    #: cache (the same code: :mod:`proofs_check.runner`), with the ``commit`` it ran at — so the
+    #: quick report lists a finding it did not compute from a computation, never a literal
+    full_run: dict | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -258,8 +258,7 @@ def _result(claim: Claim, status: str, computed, detail: str, seconds: float,
     return ClaimResult(claim.id, claim.label, claim.section, claim.statement, claim.method,
                        claim.tolerance, claim.tolerance_why, claim.printed,
                        None if computed is None else str(computed), status, detail, seconds,
-                       claim.quick, tuple(claim.covers), consequence, figure, evidence,
-                       claim.full_finding)
+                       claim.quick, tuple(claim.covers), consequence, figure, evidence)
 
 
 class Registry:
@@ -271,14 +270,13 @@ class Registry:
 
     def register(self, id: str, label: str, section: str, statement: str, method: str,
                  tolerance: str, why: str, printed: str | None = None, quick: bool = True,
-                 covers=(), mutants=(), full_finding: str | None = None):
+                 covers=(), mutants=()):
         """Decorator registering ``check() -> Outcome`` as the claim ``id``.
 
         ``covers`` lists further paper labels the same check verifies (the equations of a
         lemma, say); the coverage test counts them as checked, and the check's
         ``Outcome.evidence`` gives one line per covered label. ``mutants`` are the
-        :class:`Mutant` s under which the verdict must change. ``full_finding`` (slow claims
-        only): the finding status the full run yields, so that a quick run lists it.
+        :class:`Mutant` s under which the verdict must change.
 
         Raises
         ------
@@ -298,12 +296,9 @@ class Registry:
             for m in mutants:
                 if not isinstance(m, Mutant):
                     raise ValueError(f"claim {id!r}: mutants must be Mutant objects")
-            if full_finding is not None and (quick or full_finding not in FINDINGS):
-                raise ValueError(f"claim {id!r}: full_finding is for slow claims and must be "
-                                 f"one of {FINDINGS}")
             self._claims[id] = Claim(id, label, section, statement, method, tolerance, why,
                                      None if printed is None else str(printed), quick, fn,
-                                     tuple(covers), tuple(mutants), full_finding)
+                                     tuple(covers), tuple(mutants))
             return fn
         return deco
 
@@ -388,9 +383,6 @@ class Registry:
         for i, claim in enumerate(claims):
             if quick and not claim.quick:
                 why = "slow claim: not run in quick mode (run without --quick)"
-                if claim.full_finding:
-                    why = (f"slow claim: not run in quick mode; its full run reports a "
-                           f"{claim.full_finding} (run `nbl check --claim {claim.id}`)")
                 res = _result(claim, SKIPPED, None, why, 0.0)
             else:
                 res = self.run_one(claim)
@@ -405,12 +397,10 @@ REGISTRY = Registry(loader="proofs_check.claims")
 
 
 def register(id: str, label: str, section: str, statement: str, method: str, tolerance: str,
-             why: str, printed: str | None = None, quick: bool = True, covers=(), mutants=(),
-             full_finding: str | None = None):
+             why: str, printed: str | None = None, quick: bool = True, covers=(), mutants=()):
     """Register a check of the paper in :data:`REGISTRY` (see :meth:`Registry.register`)."""
     return REGISTRY.register(id, label, section, statement, method, tolerance, why,
-                             printed=printed, quick=quick, covers=covers, mutants=mutants,
-                             full_finding=full_finding)
+                             printed=printed, quick=quick, covers=covers, mutants=mutants)
 
 
 def register_not_checked(id: str, label: str, section: str, statement: str, reason: str,

@@ -9,11 +9,12 @@
    prints, what was computed, one evidence line per covered label, the figure that shows it
    (``figures/<id>.png`` relative to the report, and the id for ``nbl reproduce <id>``) and a
    link to the claim's details. In quick mode a finding computed by a cheaper version of a slow
-   claim says so; findings of slow claims taken from a previous full report (``previous``)
-   are listed as "established in the full report", and without one, every slow claim that
-   declares the finding of its full run (``full_finding``, pinned against the full run by the
-   tests) is listed as "declared, not computed in this run" — so the quick report hides no
-   finding the full one has;
+   claim says so; the findings of slow claims not run are read from a computation, never
+   declared: from a previous full report (``previous``) or from the cached full run of the
+   claim's current code (``ClaimResult.full_run``, attached by :mod:`proofs_check.runner`),
+   each with the commit it ran at; a slow claim with neither is named under the counts as
+   not known to this report — so the quick report hides no finding, and announces none it did
+   not read from a run;
 3. **Failures** — every ``FAIL`` (the toolkit's problem) with the message;
 4. **Beyond the paper** — the claims of sections ``beyond:*``: nbl's own statements about
    context laws, arms and links the paper does not treat (not findings about the paper, so
@@ -218,21 +219,25 @@ def is_beyond(r) -> bool:
     return str(getattr(r, "section", "")).startswith(BEYOND_PREFIX)
 
 
+def _at(commit) -> str:
+    return f"at commit {commit}" if commit else "at an unrecorded commit"
+
+
 def _finding(i: int, r, quick_of: dict, source: str = "") -> list[str]:
-    status = r.full_finding if source == "declared" else r.status
-    where = {"declared": " in the full run, not computed here",
+    status = r.status
+    where = {"cached": " in the cached full run, not run here",
              "previous": " in the full report, not run here"}.get(source, "")
     head = f"### {i}. {status}{where} ({_consequence(r)}): `{r.id}` — `{r.label}`, {r.section}"
     lines = [head[:MAX_LINE], ""]
     if source == "previous":
-        lines += _wrap("not run in this quick report; established in the full report (below, "
-                       "its status and computed value there)", "- **Source:** ")
-    elif source == "declared":
-        lines += _wrap(f"not computed in this quick report: a slow claim whose full run reports "
-                       f"this {status} (the toolkit's tests check that its full run still does). "
-                       f"Its numbers and reasons are in the full report: `nbl check`, or "
-                       f"`nbl check --claim {r.id}` for this claim alone.", "- **Source:** ")
-        lines += _wrap(f"{_flat(r.tolerance)} ({_flat(r.tolerance_why)})", "- **Test:** ")
+        lines += _wrap(f"not run in this quick report; read from the full report given "
+                       f"({_at(r.commit)}; below, its status and computed value there)",
+                       "- **Source:** ")
+    elif source == "cached":
+        lines += _wrap(f"not run in this quick report; read from the cached full run of this "
+                       f"claim's current code ({_at(r.commit)}: the cache key covers the claim, "
+                       f"the code it imports and the numerical libraries' versions); below, its "
+                       f"status and computed value there", "- **Source:** ")
     elif r.id in quick_of:
         slow = ", ".join(f"`{s}`" for s in quick_of[r.id]) or "the full-strength check"
         lines += _wrap(f"computed by the cheaper quick version; the full report runs {slow}",
@@ -240,31 +245,31 @@ def _finding(i: int, r, quick_of: dict, source: str = "") -> list[str]:
     lines += _wrap(r.statement, "- **The paper:** ")
     if r.printed:
         lines += _wrap(r.printed, "- **It prints:** ")
-    if source != "declared":
-        lines += _wrap(r.computed, "- **Computed:** ")
+    lines += _wrap(r.computed, "- **Computed:** ")
     if getattr(r, "evidence", None) or getattr(r, "covers", ()):
         lines.append("- **Evidence per label:**")
         lines += _evidence_lines(r)
     if getattr(r, "figure", None):
         lines += _wrap(_figure_link(r.figure), "- **Figure:** ")
-    if source != "declared":
-        lines += _why(r.detail, "- **Why:** ")
-    if source != "previous":
+    lines += _why(r.detail, "- **Why:** ")
+    if not source:
         lines.append(f"- [details](#{_anchor(r.id)})")
     return lines + [""]
 
 
 class _Prev:
-    """A record of a previous full report, shaped like a ClaimResult for :func:`_finding`."""
+    """A full run's record — of a previous full report (its JSON keys) or of the claims cache
+    (a ClaimResult's fields, ``ClaimResult.full_run``) — shaped like a ClaimResult for
+    :func:`_finding`, with the ``commit`` it ran at ("" when not recorded)."""
 
     def __init__(self, d: dict):
         self.id, self.label, self.section = d["id"], d["label"], d.get("section", "")
         self.status, self.statement = d["status"], d["statement"]
-        self.printed, self.computed, self.detail = d.get("paper_value"), d.get("computed"), \
-            d.get("reason", "")
+        self.printed = d.get("paper_value", d.get("printed"))
+        self.computed, self.detail = d.get("computed"), d.get("reason", d.get("detail", ""))
         self.consequence, self.figure = d.get("consequence"), d.get("figure")
         self.evidence, self.covers = d.get("evidence") or {}, tuple(d.get("covers") or ())
-        self.full_finding = None
+        self.commit = d.get("commit") or ""
 
 
 def _findings(results, quick: bool, previous) -> list[str]:
@@ -282,10 +287,11 @@ def _findings(results, quick: bool, previous) -> list[str]:
     lines.append("")
     if not found:
         return lines + ["None.", ""]
-    n_declared = sum(1 for _, src in found if src == "declared")
-    if n_declared:
-        lines += _wrap(f"{n_declared} of them are declared by slow claims not run in this quick "
-                       "report (each says so); the full report computes them.", "") + [""]
+    n_read = sum(1 for _, src in found if src in ("cached", "previous"))
+    if n_read:
+        lines += _wrap(f"{n_read} of them {'comes' if n_read == 1 else 'come'} from full runs "
+                       "of slow claims not run in this quick report (each says which run, and "
+                       "its commit).", "") + [""]
     entries = _grouped(found)
     if len(entries) < len(found):
         lines += _wrap(f"A check run for each of the paper's links is one entry: {len(found)} "
@@ -339,20 +345,36 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def _full_runs(results, quick: bool, previous) -> dict:
+    """{claim id: (record, source)}: the full run of each claim skipped in a quick report,
+    from a previous full report (``"previous"``, a :class:`_Prev`) or else from the claims
+    cache (``"cached"``, ``ClaimResult.full_run``); empty in a full report."""
+    if not quick:
+        return {}
+    skipped = {r.id: r for r in results if r.status == SKIPPED}
+    out = {d["id"]: (_Prev(d), "previous") for d in previous or () if d.get("id") in skipped}
+    for cid, r in skipped.items():
+        full = getattr(r, "full_run", None)
+        if cid not in out and isinstance(full, dict):
+            out[cid] = (_Prev(full), "cached")
+    return out
+
+
 def _not_run_findings(results, quick: bool, previous) -> list[tuple]:
-    """(record, source) of the findings of claims not run in a quick report: from a previous
-    full report (``"previous"``, a :class:`_Prev`), else declared by the slow claim itself
-    (``"declared"``); none in a full report."""
+    """(record, source) of the findings of claims not run in a quick report, read from their
+    full runs (:func:`_full_runs`); none in a full report."""
+    return [(p, src) for p, src in _full_runs(results, quick, previous).values()
+            if p.status in FINDINGS and not is_beyond(p)]
+
+
+def _unknown_slow(results, quick: bool, previous) -> list:
+    """The slow claims a quick report skipped without any full run to read: their verdicts are
+    not known to it."""
     if not quick:
         return []
-    skipped = {r.id for r in results if r.status == SKIPPED}
-    prev = [_Prev(d) for d in previous or ()
-            if d.get("id") in skipped and d.get("status") in FINDINGS]
-    out = [(p, "previous") for p in prev if not is_beyond(p)]
-    done = {p.id for p in prev}
-    return out + [(r, "declared") for r in results
-                  if r.status == SKIPPED and getattr(r, "full_finding", None)
-                  and r.id not in done and not is_beyond(r)]
+    runs = _full_runs(results, quick, previous)
+    return [r for r in results if r.status == SKIPPED and not getattr(r, "quick", True)
+            and str(r.detail).startswith(_SLOW_REASON) and r.id not in runs]
 
 
 def _headline_findings(results, quick: bool, previous) -> list[str]:
@@ -373,11 +395,22 @@ def _headline_findings(results, quick: bool, previous) -> list[str]:
                        "") + [""]
     not_run = _not_run_findings(results, quick, previous)
     if not_run:
-        by = Counter(r.full_finding if src == "declared" else r.status for r, src in not_run)
+        by = Counter(r.status for r, _src in not_run)
         what = " and ".join(_count(by[st], st) for st in FINDINGS if by.get(st))
-        lines += _wrap(f"**Not in these counts:** the full run also reports {what} from slow "
-                       "claims not run here (" + ", ".join(f"`{r.id}`" for r, _ in not_run)
-                       + "; under Findings, each marked as not computed here).", "") + [""]
+        lines += _wrap(f"**Not in these counts:** full runs of slow claims not run here report "
+                       f"{what} (" + ", ".join(f"`{r.id}` ({_at(r.commit)})" for r, _ in not_run)
+                       + "; under Findings, each marked as read from that run).", "") + [""]
+    unknown = _unknown_slow(results, quick, previous)
+    if unknown:
+        lines += _wrap(f"**Not known here:** {_count(len(unknown), 'slow claim')} did not run "
+                       "and no full run of "
+                       + ("its" if len(unknown) == 1 else "their")
+                       + " current code was found (in the cache or a full report given), so "
+                       "whether " + ("it reports a finding" if len(unknown) == 1 else
+                                     "they report findings")
+                       + " is not known to this report: "
+                       + ", ".join(f"`{r.id}`" for r in unknown)
+                       + ". Run `nbl check` (full) to compute them.", "") + [""]
     return lines
 
 
@@ -571,7 +604,7 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
         claim skipped as slow means quick).
     previous : list of dict, optional
         Records of a previous *full* ``verification.json`` (:func:`load_records`): in quick
-        mode its findings for claims not run now are listed as established in the full report.
+        mode its findings for claims not run now are listed as read from that report.
     figures_dir : path, optional
         Where the report's figure links point (default ``out_dir/figures``): a figure found
         there as ``<id>.png`` is linked, another says how to draw it there.

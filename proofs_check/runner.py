@@ -25,7 +25,14 @@ values) but
   :func:`claims_cache`) under :func:`proofs_check.runner_keys.claim_key`: the claim,
   the mode, the source of the claim's module and of everything it imports, and the numerical
   library versions. A re-run recomputes only the claims whose code or inputs changed; ``FAIL``
-  results are never cached (they are re-examined every run);
+  results are never cached (they are re-examined every run). A cached result records the
+  toolkit commit it was computed at (:func:`proofs_check.report_context.toolkit_commit`);
+* **reads a slow claim's full run in quick mode**: a slow claim is not run by a quick check,
+  but when the cache holds its *full* result under the key its current code would have
+  (the same claim, code, library and versions), that record — with the commit it ran at — is
+  attached to the SKIPPED result as ``full_run``, and the report lists its finding as read
+  from that run. Without one, the report says the claim's verdict is not known here: a quick
+  report never announces a finding it did not read from a computation;
 * **writes the report incrementally** (``out_dir``): ``verification.md`` / ``.json`` are
   (re)written atomically when the run starts, as results arrive (at most every
   ``report_every`` seconds) and when it ends or is interrupted, the claims not yet finished
@@ -50,6 +57,7 @@ from nbl_sim.sweep import ChunkCache
 from nbl_theory.errors import NBLInputError
 
 from .registry import FAIL, PENDING_DETAIL, SKIPPED, ClaimResult, Outcome
+from .report_context import toolkit_commit
 from .runner_keys import claim_keys, load_timings, save_timings
 from .runner_tasks import (
     DEFAULT_REGISTRY,
@@ -109,11 +117,43 @@ def _synthetic(registry, claim, status: str, detail: str, seconds: float = 0.0) 
     return dataclasses.replace(res, seconds=seconds)
 
 
+#: the extra key of a cached claim result: the toolkit commit it was computed at
+COMMIT_KEY = "commit"
+
+
 def _from_dict(d: dict) -> ClaimResult:
     names = {f.name for f in dataclasses.fields(ClaimResult)}
-    if not isinstance(d, dict) or set(d) != names:
+    if not isinstance(d, dict) or set(d) - {COMMIT_KEY} != names:
         raise ValueError("not a ClaimResult record")
+    d = {k: v for k, v in d.items() if k != COMMIT_KEY}
     return ClaimResult(**{**d, "covers": tuple(d["covers"]), "evidence": dict(d["evidence"])})
+
+
+def _cached_full_run(cache, key) -> dict | None:
+    """The cached full-mode result stored under ``key`` as a plain record (the ClaimResult's
+    fields and the ``commit`` it ran at, ``""`` when unknown), or None."""
+    if cache is None or key is None:
+        return None
+    hit, value = cache.get(key)
+    if not hit:
+        return None
+    try:
+        res = _from_dict(value)
+    except (ValueError, TypeError, KeyError):
+        return None
+    if res.status == SKIPPED:
+        return None
+    return {**res.to_dict(), COMMIT_KEY: str(value.get(COMMIT_KEY) or "")}
+
+
+def _with_full_run(res: ClaimResult, full: dict | None) -> ClaimResult:
+    """The quick run's SKIPPED result of a slow claim, with its cached full run attached."""
+    if full is None:
+        return res
+    at = f"at commit {full[COMMIT_KEY]}" if full[COMMIT_KEY] else "at an unrecorded commit"
+    return dataclasses.replace(res, full_run=full, detail=(
+        f"{res.detail}; the cached full run of this claim's current code ({at}) reports "
+        f"{full['status']}"))
 
 
 def write_partial_report(results, out_dir, quick: bool | None = None, **options):
@@ -316,7 +356,7 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
         count["done"] += 1
         if store and cache is not None and keys[i] is not None and res.status != FAIL:
             try:
-                cache.put(keys[i], res.to_dict())
+                cache.put(keys[i], {**res.to_dict(), COMMIT_KEY: toolkit_commit()})
             except TypeError:           # evidence that is not plain data: not cached
                 pass
         if progress:
@@ -326,11 +366,17 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
         report()
 
     # 1. what needs no task: slow claims in quick mode, cached results
+    full_keys: dict = {}
     if cache is not None:
         keys = claim_keys(registry, claims, quick, cache)
+        slow = [c for c in claims if quick and not c.quick]
+        if slow:            # where a full run of the slow claims' current code is cached
+            full_keys = dict(zip((c.id for c in slow), claim_keys(registry, slow, False,
+                                                                   cache)))
     for i, claim in enumerate(claims):
         if quick and not claim.quick:
-            finish(i, reg.run_claims(quick=True, ids=[claim.id])[0])
+            finish(i, _with_full_run(reg.run_claims(quick=True, ids=[claim.id])[0],
+                                     _cached_full_run(cache, full_keys.get(claim.id))))
             continue
         if cache is not None:
             hit, value = cache.get(keys[i]) if keys[i] is not None else (False, None)

@@ -149,6 +149,8 @@ INTERNAL = {
     "proofs_check.runner": "the parallel claims runner behind nbl check",
     "proofs_check.runner_keys": "cache keys of the claims runner",
     "proofs_check.runner_tasks": "claims as executor tasks",
+    "proofs_check.wording": "the words of claim messages that state what a computation "
+                            "established (certified or not), read from the values",
 }
 
 

@@ -290,17 +290,20 @@ def _study_regret(an: dict, cfg) -> list:
 def _study_rates(an: dict, cfg) -> list:
     out: list = ["\nlocalized error E[|v_t - v*|^2 1{tau > t}]: log-log slope vs t + t0 "
                  "(95% bootstrap)"]
-    rows = []
+    rows, models = [], []
     for link, a in an["estimation"].items():
         for d, r in a["by_d"].items():
             s = r["slope"]
             rows.append([link, d, f"{s['slope']:.3f} [{s['lo']:.3f}, {s['hi']:.3f}]",
                          f"{r['scaled_end']:.3f}", f"{r['exited']}/{r['reps']}"])
-        if a["d_exponent"]:
-            q = a["d_exponent"]
-            rows.append([link, "all",
-                         f"error at n ~ (d-1)^{q['q']:.2f} +- {1.96 * q['q_se']:.2f}", "", ""])
+        m = a["d_model"]
+        if m:
+            models.append(f"{link}: over d >= 3, (t+t0) a_t at n = C (d - c) with C = "
+                          f"{m['C']:.1f} [{m['C_ci'][0]:.1f}, {m['C_ci'][1]:.1f}], c = "
+                          f"{m['c']:.2f} [{m['c_ci'][0]:.2f}, {m['c_ci'][1]:.2f}] (95%), chi2 "
+                          f"{m['chi2']:.1f} on {m['dof']} dof (d = 2 apart)")
     out.append(make_table(["link", "d", "slope", "(t+t0) a_t/d at n", "exited r0"], rows))
+    out += models
     g = an["gamma"]
     out.append(f"\nstep size ({cfg.gamma_link}, d = 2, kappa = {g['kappa']:.5f}, gamma_c = "
                f"{g['gamma_c']:.3f}): decay exponent of the localized error")

@@ -34,6 +34,7 @@ from ..witnesses.concordance import elicitation_moments, ratio_sup_on_chart
 from ..witnesses.direct_definitions import direct_moments
 from ..witnesses.gaussian import gaussian_chart_moments, kappa_by_definition
 from ..witnesses.toolkit_values import certified_at, mp_at
+from ..wording import proved_sign
 
 __all__: list[str] = []
 
@@ -172,8 +173,10 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
     if sup > R * (1 + _TOL) or sup < R * (1 - 1e-6):
         eq_bad.append(f"R = {R:.10g} vs max |g''/g'| = {sup:.10g} on the chart grid (z = "
                       f"{z_at:.3g})")
+    proved = []
     for d in _DELTAS:
         c = certified_at(key, d)
+        proved.append(bool(c.certified))
         lam_lo = float(c.lambda_star_enclosure[0])
         mu, m2 = float(c.values["mu_star"]), float(c.values["m2"])
         df = float(d)
@@ -197,9 +200,11 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
         bounds.append(2 * mu * _margin(R, df))
         rows.append(f"Delta={d}: bound {bounds[-1]:.6g} <= lambda* "
                     f"{float(c.values['lambda_star']):.6g}")
-    computed = (f"proof steps at Delta = 0.2, 1, 1.8: max E|g''(U)|/(R E g'(U)) = "
+    top = max(worst.values())
+    computed = (f"proof steps at Delta = {', '.join(_DELTAS)}: max E|g''(U)|/(R E g'(U)) = "
                 f"{worst['m2']:.3f}, max kappa E g'(U)/mu* = {worst['mu']:.3f}, max (m2)+ "
-                f"kappa/(R mu*) = {worst['curv']:.3f} (all <= 1); " + "; ".join(rows))
+                f"kappa/(R mu*) = {worst['curv']:.3f} ("
+                + ("all <= 1" if top <= 1 else "NOT all <= 1") + "); " + "; ".join(rows))
     ev = {"eq:self-concordance-m2-bound": f"(m2)+ <= |m2| <= E|g''(U)| <= R E g'(U): largest "
                                           f"ratio of the last step {worst['m2']:.3f}",
           "eq:self-concordance-mu-bound": f"mu* >= kappa(R Delta/2) E g'(U): largest kappa "
@@ -209,8 +214,9 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
     detail = (f"R = {R:.10g} (toolkit; the chart grid gives max |g''/g'| = {sup:.10g}, so the "
               "hypothesis holds with this R and R is not inflated); E g'(U), E g''(U), "
               "E|g''(U)| by Gauss-Legendre on the link's chart split at the zeros of g''; mu* "
-              "from its 2-D definition; both equal the certified mu*, m2 to 1e-10; lambda* "
-              "certified (the bound compared with the lower end of its Arb enclosure). Whether "
+              f"from its 2-D definition; both equal the toolkit's mu*, m2 to {_EQ:g}; lambda* "
+              + ("certified" if all(proved) else "NOT certified at every Delta")
+              + " (the bound compared with the lower end of its enclosure). Whether "
               "the bound is ever positive is sc-sufficient-condition-vacuous")
     if eq_bad:
         return Outcome(FAIL, computed, "witness and toolkit disagree: " + "; ".join(eq_bad),
@@ -270,7 +276,8 @@ def _vacuous(R_scale=1.0, deltas=_DELTAS):
         R = self_concordance_constant(link).R * R_scale
         margins = [_margin(R, float(d)) for d in deltas]
         holds += sum(m > 0 for m in margins)
-        stable += sum(certified_at(key, d).sign == "stable" for d in deltas if d in _DELTAS)
+        stable += sum(proved_sign(c) and c.sign == "stable"
+                      for c in (certified_at(key, d) for d in deltas if d in _DELTAS))
         dsc = brentq(lambda x, R=R: _margin(R, x), 1e-9, 2 - 1e-12, xtol=1e-12) \
             if _margin(R, 2 - 1e-12) > 0 > _margin(R, 1e-9) else float("nan")
         exact = self_concordance_report(link).exact_threshold_delta
@@ -314,7 +321,7 @@ def _conservative(R_scale=1.0):
         for d in _DELTAS:
             c = certified_at(key, d)
             margin = _margin(R, float(d))
-            if c.sign == "stable" and margin < -1e-6:
+            if proved_sign(c) and c.sign == "stable" and margin < -1e-6:
                 examples.append(f"{key} at Delta={d}: lambda* {float(c.values['lambda_star']):.4g}"
                                 f" > 0, margin {margin:.4g} < 0")
     return Outcome(PASS if examples else DISCREPANCY, f"{len(examples)} examples",

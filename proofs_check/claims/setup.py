@@ -116,10 +116,10 @@ def _regret(short=0, sign=1, cases=_REGRET_CASES):
             err = float(np.abs(direct - res.policies[name].regret).max())
             worst = max(worst, err)
             rows.append(f"{link_label(key)} Delta={delta} d={d} {name}: max |diff| {err:.1e}, "
-                        f"mean R_2000 {direct[:, -1].mean():.3f}")
+                        f"mean R_{rec[-1]} {direct[:, -1].mean():.3f}")
         if np.any(res.policies["oracle"].regret != 0):
             worst = max(worst, 1.0)
     ok = worst <= 1e-9 and neg == 0
     return Outcome(PASS if ok else FAIL, f"max |toolkit - definition| = {worst:.1e}",
-                   "; ".join(rows) + f"; {neg} negative instantaneous regrets (6 replications "
-                   "x 2000 rounds, seed 23)")
+                   "; ".join(rows) + f"; {neg} negative instantaneous regrets ({reps} "
+                   f"replications x {n} rounds, seed {seed})")

@@ -20,7 +20,7 @@ from nbl_theory.threshold import find_thresholds
 
 __all__ = ["certified_at", "mp_at", "float_values", "mu_g", "field_scale", "delta_roots",
            "weighted_entropy_facts", "study_plan", "study_cells", "study_from_cells",
-           "parameter_roots"]
+           "parameter_roots", "instability_limit"]
 
 
 @functools.cache
@@ -133,3 +133,51 @@ def parameter_roots(family: str, parameter: str, delta: str, certify: bool = Tru
     return find_thresholds(lambda v: make_family(family, **{parameter: v}), parameter,
                            delta=delta, bracket=bracket, grid=grid, certify=certify,
                            label=family)
+
+
+@functools.cache
+def instability_limit(family: str, parameter: str, delta: str, *, grid: int = 40,
+                      top: str = "1.5") -> dict | None:
+    """The largest separation Δ at which some member of ``family`` is unstable: the top of the
+    unstable region in the (``parameter``, Δ) plane, computed with the library's threshold
+    machinery (:func:`nbl_theory.threshold.find_thresholds`).
+
+    The members unstable at ``delta`` lie between the certified sign changes of
+    :func:`parameter_roots` there; for a member p the critical separation Δ_c(p) is its largest
+    unstable->stable root of λ*(Δ) in (0.01, ``top``) (a ``grid``-point scan, Brent); Δ_c is
+    maximized over p by bounded Brent (scipy ``minimize_scalar``, float64), and at the
+    maximizer p* the root is bracketed again with Arb (certified when the enclosures at the
+    bracket's ends have opposite signs: the region provably reaches the bracket's lower end; the
+    maximization over p itself is float64, not certified).
+
+    Returns None when ``delta`` has no unstable interval, else a dict: ``parameter`` (p*),
+    ``delta`` (Δ_c(p*), decimal string), ``bracket``, ``certified``, ``band`` (the unstable
+    interval at ``delta``) and ``evaluations`` (of Δ_c).
+    """
+    from scipy.optimize import minimize_scalar
+
+    roots = parameter_roots(family, parameter, delta).roots
+    if len(roots) < 2:
+        return None
+    lo, hi = float(roots[0].value), float(roots[-1].value)
+    count = [0]
+
+    def members(p: float, certify: bool):
+        count[0] += certify is False
+        res = find_thresholds(make_family(family, **{parameter: repr(float(p))}), "delta",
+                              bracket=("0.01", top), grid=grid, certify=certify)
+        ups = [r for r in res.roots if r.crossing == "unstable->stable"]
+        return ups[-1] if ups else None
+
+    def minus_crit(p: float) -> float:
+        r = members(p, False)
+        return -float(r.value) if r is not None else 0.0
+
+    opt = minimize_scalar(minus_crit, bounds=(lo, hi), method="bounded",
+                          options={"xatol": 1e-7})
+    best = members(opt.x, True)
+    if best is None:
+        return None
+    return {"parameter": float(opt.x), "delta": best.value, "bracket": tuple(best.bracket),
+            "certified": bool(best.certified), "band": (roots[0].value, roots[-1].value),
+            "evaluations": count[0]}

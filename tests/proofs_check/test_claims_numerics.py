@@ -36,7 +36,7 @@ def test_critical_separation_finding():
     res = REGISTRY.run_one(REGISTRY.get("numerics-instability-below-0.2"))
     assert res.status == DISCREPANCY
     assert res.consequence == "experiment" and res.figure == "numerical-summary"
-    assert "Delta < 0.5104 (a certified root" in res.computed
+    assert "Delta < 0.5104 (certified root" in res.computed
     assert "tt-unstable 0.510426667952" in res.detail and "bracket [" in res.detail
 
 

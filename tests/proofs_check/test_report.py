@@ -22,11 +22,11 @@ from proofs_check.report_json import RECORD_KEYS, load_records
 
 def _result(i, status, printed="1.00", computed="1.00", detail="", *, label="eq:x",
              section="sec:x", quick=True, covers=(), consequence=None, figure=None,
-             evidence=None, cid=None, full_finding=None):
+             evidence=None, cid=None, full_run=None):
     return ClaimResult(cid or f"claim-{i}", label, section, f"statement {i} with a | pipe",
                        "symbolic", "exact", "why", printed, computed, status, detail, 0.25,
                        quick, tuple(covers), consequence, figure, dict(evidence or {}),
-                       full_finding)
+                       full_run)
 
 
 def _sample():
@@ -130,7 +130,7 @@ def test_previous_full_findings_listed_in_quick_mode(tmp_path):
     path.write_text(json.dumps(prev))
     text = render_markdown(results, version="x", date="d", previous=load_records(path))
     findings = text.split("## Findings (4)", 1)[1].split("## Failures", 1)[0]
-    assert "established in the full report" in _flat(findings) and "full-run value" in findings
+    assert "read from the full report given" in _flat(findings) and "full-run value" in findings
 
 
 def test_write_report_json_schema(tmp_path):
@@ -158,22 +158,60 @@ def _findings_part(md: str) -> str:
     return md.split("## Findings", 1)[1].split("## Failures", 1)[0]
 
 
-def test_quick_report_lists_the_declared_findings_of_slow_claims():
-    declared = _result(7, SKIPPED, None, None, "slow claim: not run in quick mode; its full run "
-                       "reports a DISCREPANCY", quick=False, label="prop:slow",
-                       cid="slow-one", full_finding=DISCREPANCY, consequence="statement")
-    quiet = _result(8, SKIPPED, None, None, "slow claim: not run in quick mode (run without "
-                    "--quick)", quick=False, label="prop:quiet", cid="slow-quiet")
-    md = render_markdown(_sample() + [declared, quiet], quick=True)
-    found = _flat(_findings_part(md))
-    assert "`slow-one`" in found and "DISCREPANCY" in found
-    assert "not computed in this quick report" in found
-    assert "`slow-quiet`" not in found       # no declared finding: not listed
-    assert found.startswith("(4)")           # three computed findings + one declared
+def _full_run(status, computed, commit="abc1234", cid="slow-one", label="prop:slow"):
+    """A cached full-run record as the runner attaches it (a ClaimResult's fields + commit)."""
+    rec = _result(7, status, None, computed, f"full-run reason for {status}", label=label,
+                  cid=cid, quick=False, consequence="statement").to_dict()
+    return {**rec, "commit": commit}
+
+
+def _slow_skipped(full=None, cid="slow-one", label="prop:slow"):
+    return _result(7, SKIPPED, None, None, "slow claim: not run in quick mode (run without "
+                   "--quick)", quick=False, label=label, cid=cid, full_run=full)
+
+
+def test_quick_report_reads_slow_findings_from_their_cached_full_run():
+    """A slow claim's finding in a quick report is read from a full run of its current code,
+    with the commit it ran at — never declared: the text follows that run's status and value."""
+    for status, computed, commit in ((DISCREPANCY, "full value 0.5104", "abc1234"),
+                                     (CAVEAT, "another value 7.25", "def5678")):
+        md = render_markdown(_sample() + [_slow_skipped(_full_run(status, computed, commit))],
+                             quick=True)
+        found = _flat(_findings_part(md))
+        assert "`slow-one`" in found and f"{status} in the cached full run" in found
+        assert computed in found and f"at commit {commit}" in found
+        assert found.startswith("(4)")           # three computed findings + one read
+        head = _flat(md.split("## Findings")[0])
+        assert f"1 {status}" in head and f"`slow-one` (at commit {commit})" in head
+    # a full run that found nothing: no finding is announced
+    md = render_markdown(_sample() + [_slow_skipped(_full_run(PASS, "fine"))], quick=True)
+    assert "`slow-one`" not in _findings_part(md)
+    unknown = _flat(md).split("**Not known here:**", 1)[1].split("Run `nbl check`", 1)[0]
+    assert "`claim-3-grid`" in unknown and "`slow-one`" not in unknown
     # the full report lists only what it computed
     full = render_markdown(_sample()[:5] + [_result(7, DISCREPANCY, label="prop:slow",
                                                     cid="slow-one", quick=False)], quick=False)
-    assert "not computed" not in full
+    assert "cached full run" not in full and "Not known here" not in full
+
+
+def test_quick_report_says_which_slow_verdicts_it_does_not_know():
+    md = render_markdown(_sample() + [_slow_skipped()], quick=True)
+    assert "`slow-one`" not in _findings_part(md)
+    head = _flat(md.split("## Findings")[0])
+    assert "**Not known here:**" in head and "`slow-one`" in head and "`claim-3-grid`" in head
+    assert "2 slow claims did not run" in head
+
+
+def test_no_claim_declares_its_full_verdict():
+    """A finding in a quick report comes from a run (issue 34): no claim carries a literal
+    verdict of its full run."""
+    import dataclasses
+
+    import proofs_check.claims  # noqa: F401  (registers)
+    from proofs_check.registry import REGISTRY, Claim
+
+    assert "full_finding" not in {f.name for f in dataclasses.fields(Claim)}
+    assert all(not hasattr(c, "full_finding") for c in REGISTRY.all_claims())
 
 
 def test_beyond_claims_have_their_own_section_and_are_not_findings():
@@ -189,26 +227,6 @@ def test_beyond_claims_have_their_own_section_and_are_not_findings():
     assert "**Beyond the paper:** 1 CAVEAT of these counts is about nbl's own statements" in head
     assert "Beyond the paper:" not in _flat(render_markdown(_sample(), quick=False).split(
         "## Findings")[0])
-
-
-def test_every_declared_full_finding_matches_the_pinned_full_verdict():
-    """A slow claim's ``full_finding`` (shown in the quick report) is the verdict its full run
-    gives, as pinned in verdicts.json from a full run; and every slow claim whose pinned verdict
-    is a finding declares it, so the quick report hides none."""
-    import proofs_check.claims  # noqa: F401  (registers)
-    from proofs_check.registry import FINDINGS, REGISTRY
-
-    from .pin_verdicts import load_pins
-
-    pins = load_pins()
-    wrong = {}
-    for c in REGISTRY.all_claims():
-        if c.quick or c.id not in pins:
-            continue
-        expected = pins[c.id] if pins[c.id] in FINDINGS else None
-        if c.full_finding != expected:
-            wrong[c.id] = (c.full_finding, pins[c.id])
-    assert not wrong, wrong
 
 
 def test_figure_links_only_to_figures_beside_the_report(tmp_path):

@@ -612,3 +612,54 @@ def test_the_whole_quick_check_serial_pool_and_cached(tmp_path):
     for res in (one, two, again):
         assert _view(res) == _view(serial)
     assert {p for t in seen for p, _ in t.parts} == {r.id for r in serial if r.status == FAIL}
+
+
+# ---------------------------------------------------------------- a slow claim in a quick run
+_SLOW_FINDING = {"status": CAVEAT, "value": "7.25"}
+
+
+@_reg("t-slow-finding", "prop:m", "sec:g", "a slow claim with a finding", "monte-carlo", "-",
+      "-", quick=False)
+def _t_slow_finding():
+    return Outcome(_SLOW_FINDING["status"], _SLOW_FINDING["value"], "from the run")
+
+
+@pytest.mark.parametrize("status, value", [(CAVEAT, "7.25"), (DISCREPANCY, "0.4832"),
+                                           (PASS, "1.5")])
+def test_quick_run_reads_a_slow_claims_verdict_from_its_cached_full_run(status, value,
+                                                                          tmp_path, monkeypatch):
+    """Issue 34: a quick report announces a slow claim's finding only as read from a full run
+    of the claim's current code, with the commit it ran at; the text follows that run (its
+    status and value), and without one it says the verdict is not known."""
+    import proofs_check.runner as runner_module
+
+    monkeypatch.setitem(_SLOW_FINDING, "status", status)
+    monkeypatch.setitem(_SLOW_FINDING, "value", value)
+    monkeypatch.setattr(runner_module, "toolkit_commit", lambda: "c0ffee1")
+    cache = claims_cache(tmp_path / "cache")
+    ids = ["t-pass", "t-slow-finding"]
+
+    def quick(out):
+        res = run_claims_parallel(ids, quick=True, executor=SerialExecutor(), cache=cache,
+                                  registry=REG, out_dir=out)
+        return res[1], " ".join((out / "verification.md").read_text(encoding="utf-8").split())
+
+    before, md = quick(tmp_path / "q0")
+    assert before.status == SKIPPED and before.full_run is None
+    assert "**Not known here:**" in md and "`t-slow-finding`" in md.split("## Findings")[0]
+    assert value not in md
+
+    full = run_claims_parallel(ids, quick=False, executor=SerialExecutor(), cache=cache,
+                               registry=REG)
+    assert full[1].status == status
+    after, md = quick(tmp_path / "q1")
+    assert after.status == SKIPPED
+    assert after.full_run["status"] == status and after.full_run["computed"] == value
+    assert after.full_run["commit"] == "c0ffee1" and f"reports {status}" in after.detail
+    findings = md.split("## Findings", 1)[1].split("## Failures", 1)[0]
+    assert "Not known here" not in md
+    if status == PASS:
+        assert "`t-slow-finding`" not in findings
+    else:
+        assert f"{status} in the cached full run" in findings and value in findings
+        assert "at commit c0ffee1" in findings

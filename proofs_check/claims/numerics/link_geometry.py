@@ -35,7 +35,13 @@ from nbl_theory.stability import lambda_star_float, stability
 
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.printed import nstr, round_sig
-from ...witnesses.toolkit_values import certified_at, delta_roots, parameter_roots
+from ...witnesses.toolkit_values import (
+    certified_at,
+    delta_roots,
+    instability_limit,
+    parameter_roots,
+)
+from ...wording import proved_sign, root_words, sign_words
 
 __all__: list[str] = []
 
@@ -48,8 +54,12 @@ def _printed_lambda_check(key):
         c = certified_at(key, REFERENCE_DELTA)
         lo, hi = c.lambda_star_enclosure
         r_lo, r_hi, r_mid = round_sig(lo), round_sig(hi), round_sig(c.values["lambda_star"])
-        computed = (f"{r_mid} (certified lambda* = {nstr(c.values['lambda_star'], 12)}, "
-                    f"Arb enclosure radius {nstr((hi - lo) / 2, 2)})")
+        what = "certified" if c.certified else f"{c.tier} tier, NOT certified:"
+        computed = (f"{r_mid} ({what} lambda* = {nstr(c.values['lambda_star'], 12)}, "
+                    f"enclosure radius {nstr((hi - lo) / 2, 2)})")
+        if not c.certified:
+            return Outcome(FAIL, computed, "the toolkit could not certify lambda* here, so the "
+                           "printed value is not judged")
         if r_lo != r_hi:
             return Outcome(FAIL, computed, "the certified enclosure straddles a 3-figure "
                            "rounding boundary: cannot decide the rounding")
@@ -71,7 +81,7 @@ def _printed_lambda_check(key):
         except ValueError:
             hint = ""
         rel = (float(c.values["lambda_star"]) - target) / target
-        half = Decimal(1).scaleb(Decimal(printed).adjusted() - 2) / 2
+        half = Decimal(1).scaleb(Decimal(printed).adjusted() - 2) / 2   # 3 figures
         return Outcome(DISCREPANCY, computed,
                        f"paper prints {printed}, i.e. a value in [{Decimal(printed) - half:.3e}, "
                        f"{Decimal(printed) + half:.3e}) at the 3 figures it prints; the certified "
@@ -108,6 +118,7 @@ _NEAR_CRITICAL_DEF = ("'near-critical' = |lambda*| below 1% of the smaller |lamb
                       "value 'nearly zero' relative to them)")
 
 
+_CORROBORATE = (0.1, 0.3)    # where the near-critical links' sign change is looked for
 _OTHER_REGIME = {"stable": "unstable", "unstable": "stable", "near-critical": "unstable"}
 
 
@@ -115,26 +126,33 @@ def _regime_check(family_prefix, key):
     def check(regime: str = PAPER_LINKS[key].regime):
         c = certified_at(key, REFERENCE_DELTA)
         lam = c.values["lambda_star"]
-        computed = f"lambda* = {nstr(lam, 6)} (certified sign: {c.sign})"
+        computed = f"lambda* = {nstr(lam, 6)} ({sign_words(c)})"
+        enclosure = (f"enclosure [{nstr(c.lambda_star_enclosure[0], 8)}, "
+                     f"{nstr(c.lambda_star_enclosure[1], 8)}]")
+        if not proved_sign(c):
+            return Outcome(FAIL, computed, f"the {enclosure} does not prove the sign: the "
+                           "toolkit cannot decide the regime, so the paper is not judged")
         if regime in ("stable", "unstable"):
             ok = c.sign == regime
             return Outcome(PASS if ok else DISCREPANCY, computed,
-                           f"Arb enclosure [{nstr(c.lambda_star_enclosure[0], 8)}, "
-                           f"{nstr(c.lambda_star_enclosure[1], 8)}] proves the sign")
+                           f"Arb {enclosure} proves the sign")
         pair = [certified_at(f"{family_prefix}-{r}", REFERENCE_DELTA).values["lambda_star"]
                 for r in (("stable", "unstable") if family_prefix == "tt" else ("0.60", "0.80"))]
         ref = min(abs(p) for p in pair)
         ratio = abs(lam) / ref
         ok = c.sign != "undecided" and ratio < _NEAR_CRITICAL_FACTOR
         try:    # corroboration, not the criterion: the separation at which λ* changes sign
-            dc = brentq(lambda x: lambda_star_float(paper_link(key), x), 0.1, 0.3, xtol=1e-12)
+            dc = brentq(lambda x: lambda_star_float(paper_link(key), x), *_CORROBORATE,
+                        xtol=1e-12)
+            ref = float(REFERENCE_DELTA)
             extra = (f" Corroboration: lambda* changes sign at Delta_c = {dc:.6f} (float64 "
-                     f"Brent), {abs(dc - 0.2) / 0.2:.1%} from the reference 0.2.")
+                     f"Brent), {abs(dc - ref) / ref:.1%} from the reference {REFERENCE_DELTA}.")
         except ValueError:
-            extra = " No sign change of lambda* for Delta in [0.1, 0.3]."
+            extra = (f" No sign change of lambda* for Delta in [{_CORROBORATE[0]:g}, "
+                     f"{_CORROBORATE[1]:g}].")
         detail = (f"|lambda*| / min(|lambda*| of stable, unstable) = {float(ratio):.2e} "
                   f"(companions {nstr(pair[0], 4)}, {nstr(pair[1], 4)}). {_NEAR_CRITICAL_DEF}. "
-                  f"The certified sign is {c.sign}: the near-critical link lies on the "
+                  f"The sign is {sign_words(c)}: the near-critical link lies on the "
                   f"{'stable' if lam > 0 else 'unstable'} side of lambda* = 0.{extra}")
         return Outcome(PASS if ok else DISCREPANCY, computed, detail)
     return check
@@ -167,14 +185,20 @@ for _key, _row in PAPER_LINKS.items():
           printed="lambda* > 0 (all three)",
           mutants=(Mutant.data("Delta = 1 -> 0.2 (where one link is unstable)", delta="0.2"),))
 def _tt_delta1(delta: str = "1"):
-    rows, bad = [], []
+    rows, bad, undecided = [], [], []
     for key in ("tt-stable", "tt-near-critical", "tt-unstable"):
         c = certified_at(key, delta)
-        rows.append(f"{key}: {nstr(c.values['lambda_star'], 6)} ({c.sign})")
-        if c.sign != "stable":
+        rows.append(f"{key}: {nstr(c.values['lambda_star'], 6)} ({sign_words(c)})")
+        if not proved_sign(c):
+            undecided.append(key)
+        elif c.sign != "stable":
             bad.append(key)
+    if undecided:
+        return Outcome(FAIL, "; ".join(rows), f"sign not proved for {', '.join(undecided)}: "
+                       "the toolkit cannot decide, so the paper is not judged")
     return Outcome(DISCREPANCY if bad else PASS, "; ".join(rows),
-                   f"not stable: {', '.join(bad)}" if bad else "all certified positive")
+                   f"not stable: {', '.join(bad)}" if bad else
+                   f"all {len(rows)} certified positive")
 
 
 @register("tt-unstable-link-stabilises", "fig:tanh-changing-separation", "app:tanh-geometry",
@@ -187,10 +211,15 @@ def _tt_delta1(delta: str = "1"):
 def _tt_stabilises(want: dict | None = None):
     want = want or {"0.2": "unstable", "1.0": "stable", "1.8": "stable"}
     got = {d: certified_at("tt-unstable", d) for d in want}
-    computed = "; ".join(f"Delta={d}: {nstr(r.values['lambda_star'], 6)} ({r.sign})"
+    computed = "; ".join(f"Delta={d}: {nstr(r.values['lambda_star'], 6)} ({sign_words(r)})"
                          for d, r in got.items())
+    undecided = [d for d, r in got.items() if not proved_sign(r)]
+    if undecided:
+        return Outcome(FAIL, computed, f"sign not proved at Delta = {', '.join(undecided)}: "
+                       "the toolkit cannot decide, so the paper is not judged")
     ok = all(got[d].sign == s for d, s in want.items())
-    return Outcome(PASS if ok else DISCREPANCY, computed, "certified signs")
+    return Outcome(PASS if ok else DISCREPANCY, computed,
+                   f"signs proved by Arb enclosures at {len(got)} separations")
 
 
 _TT = ("tt-stable", "tt-near-critical", "tt-unstable")
@@ -211,12 +240,12 @@ def _tt_three(top: str = "1.8"):
         res = delta_roots(key)
         last = res.roots[-1] if res.roots else None
         high = certified_at(key, top)
-        ok = high.sign == "stable" and (last is None or (last.crossing == "unstable->stable"
-                                                         and last.certified))
-        rows.append(f"{key}: " + (f"unstable below Delta = {last.value} (bracket "
-                                  f"[{last.bracket[0]}, {last.bracket[1]}])" if last else
-                                  "stable on the whole grid")
-                    + f"; lambda*(Delta = {top}) = {nstr(high.values['lambda_star'], 6)}")
+        ok = proved_sign(high) and high.sign == "stable" and (
+            last is None or (last.crossing == "unstable->stable" and last.certified))
+        rows.append(f"{key}: " + (f"unstable below Delta = {last.value} ({root_words(last)})"
+                                  if last else "no sign change on the grid")
+                    + f"; lambda*(Delta = {top}) = {nstr(high.values['lambda_star'], 6)} "
+                    f"({sign_words(high)})")
         if not ok:
             bad.append(key)
     return Outcome(DISCREPANCY if bad else PASS, "; ".join(rows),
@@ -224,47 +253,62 @@ def _tt_three(top: str = "1.8"):
                    "each link is stable for every Delta above its last certified crossing")
 
 
+_RANGE_FACTOR = 1.5     # '<~ 0.2' read as 'at most 1.5 x 0.2'
+
+
 @register("numerics-instability-below-0.2", "fig:numerical-summary", "sec:numerics",
           "'instability is largely confined to weakly separated arms, typically with "
           "Delta <~ 0.2 in these examples' (the three two-transition links, panel (c))",
-          "certified", "PASS if every critical Delta <= 1.5 x the printed 0.2 = 0.3",
+          "certified", f"PASS if every critical Delta <= {_RANGE_FACTOR:g} x the printed 0.2 = "
+          f"{_RANGE_FACTOR * 0.2:g}",
           "the printed bound is qualitative; a critical Delta 2.5 times the bound is not "
           "'<~ 0.2' under any reading of the symbol. 'Every', although the paper says "
           "'typically': the sentence is about these three examples, of which only two are ever "
           "unstable, so 'typically' cannot excuse one of the two", printed="Delta <~ 0.2",
-          mutants=(Mutant.printed("printed bound 0.2 -> 0.52 (above the certified 0.5104)",
-                                  bound=0.52),))
+          mutants=(Mutant.printed("printed bound 0.2 -> 0.52 (above every critical Delta of "
+                                  "the three links)", bound=0.52),))
 def _instability_range(bound: float = 0.2):
     crit = {}
     for key in _TT:
         res = delta_roots(key)
         crit[key] = res.roots[-1] if res.roots else None
-    computed = "; ".join(f"{k}: " + (f"unstable for Delta < {float(r.value):.4f} (a certified "
-                                     "root of lambda*(Delta), bracket width "
-                                     f"{float(r.bracket[1]) - float(r.bracket[0]):.0e})" if r else
-                                     "never unstable") for k, r in crit.items())
+    reading = _RANGE_FACTOR * bound
+    computed = "; ".join(f"{k}: " + (f"unstable for Delta < {float(r.value):.4f} ("
+                                     f"{root_words(r)}, width "
+                                     f"{float(r.bracket[1]) - float(r.bracket[0]):.0e})"
+                                     if r else "never unstable") for k, r in crit.items())
     worst_key, worst = max(((k, float(r.value)) for k, r in crit.items() if r),
                            key=lambda t: t[1], default=(None, 0.0))
     evidence = {"fig:numerical-summary": computed}
-    if worst <= 1.5 * bound:
+    if worst <= reading:
         return Outcome(PASS, computed, f"every instability ends by Delta = {worst:.4f} <= "
-                       f"1.5 x {bound:g}", evidence=evidence)
-    near = crit["tt-near-critical"]
+                       f"{_RANGE_FACTOR:g} x {bound:g}", evidence=evidence)
+    root = crit[worst_key]
+    ever = {k: float(r.value) for k, r in crit.items() if r}
+    past = [k for k, v in ever.items() if v > reading]
+    within = {k: v for k, v in ever.items() if v <= reading}
+    never = [k for k, r in crit.items() if r is None]
+    text = (f"The link {worst_key} stays unstable up to Delta = {worst:.4f} "
+            f"({root_words(root)}), {worst / bound:.2f} times the printed {bound:g}"
+            + "".join(f"; {k}'s instability ends at Delta = {v:.4f} ({v / bound:.2f} times "
+                      f"{bound:g})" for k, v in within.items())
+            + ("; never unstable: " + ", ".join(never) if never else "")
+            + f". Of the {len(ever)} examples that are ever unstable, {len(past)} "
+            f"{'ends' if len(past) == 1 else 'end'} past the reading below, so 'typically' "
+            f"does not cover {'it' if len(past) == 1 else 'them'}. The paper's '<~' is "
+            f"qualitative; the toolkit reads it as 'at most {_RANGE_FACTOR:g} x {bound:g} = "
+            f"{reading:g}', and {worst:.4f} is {worst / reading:.2f} times that reading. ")
+    if not root.certified:
+        return Outcome(FAIL, computed, text + "The toolkit could not certify this crossing "
+                       "(the Arb enclosures at its bracket's ends do not prove opposite "
+                       "signs), so the paper is not judged on it.", evidence=evidence)
     return Outcome(DISCREPANCY, computed,
-                   f"The link {worst_key} stays unstable up to Delta = {worst:.4f} (certified "
-                   f"root), {worst / bound:.2f} times the printed {bound:g}; only the "
-                   "near-critical link's instability ends near 0.2 (Delta = "
-                   f"{float(near.value) if near else float('nan'):.4f}), and the stable link is "
-                   "never unstable: of the two examples that are ever unstable, one is far "
-                   "past the bound, so 'typically' does not cover it. The qualitative claim "
-                   "(instability disappears as Delta grows) holds; the quantitative "
-                   "'typically Delta <~ 0.2' does not for the unstable example. The paper's "
-                   "'<~' is qualitative; the toolkit reads it as 'at most 1.5 x 0.2 = 0.3', "
-                   "and 0.5104 is past any reading of the symbol. Not a finite-sample effect: "
-                   "the "
-                   "crossing is a certified root of lambda*(Delta). The roots to their "
-                   "precision: " + "; ".join(f"{k} {r.value} (bracket [{r.bracket[0]}, "
-                                             f"{r.bracket[1]}])" for k, r in crit.items() if r),
+                   text + "The qualitative claim (instability disappears as Delta grows) "
+                   "holds; the quantitative 'typically Delta <~ " + f"{bound:g}' does not for "
+                   f"{', '.join(past)}. Not a finite-sample effect: the crossing is a "
+                   "certified root of lambda*(Delta). The roots to their precision: "
+                   + "; ".join(f"{k} {r.value} ({root_words(r)})" for k, r in crit.items()
+                               if r),
                    consequence="experiment", figure="numerical-summary", evidence=evidence)
 
 
@@ -322,10 +366,32 @@ def _tt_contracts(deltas: tuple = _CONTRACT_DELTAS):
     nested = all(len(v) == 2 for v in seq) and all(
         a[0] < b[0] and b[1] < a[1] for a, b in zip(seq, seq[1:]))
     vanished = not intervals[deltas[-1]] and not intervals[deltas[-2]]
+    lim = instability_limit("two-transition", "mu2", REFERENCE_DELTA)
+    if lim is None:
+        limit = f"no unstable mu2 at Delta = {REFERENCE_DELTA}: no top of the unstable region"
+        agree = not seq
+    else:
+        top = float(lim["delta"])
+        limit = (f"the unstable region ends at Delta = {top:.4f} (mu2 = "
+                 f"{lim['parameter']:.4f}): the largest critical Delta over the mu2 unstable "
+                 f"at Delta = {REFERENCE_DELTA} ({float(lim['band'][0]):.4f} to "
+                 f"{float(lim['band'][1]):.4f}), maximized by float64 Brent over mu2 "
+                 f"({lim['evaluations']} threshold solves); at that mu2 the crossing is "
+                 + ("certified by Arb in" if lim["certified"] else "NOT certified; bracket")
+                 + f" [{lim['bracket'][0]}, {lim['bracket'][1]}]")
+        # the limit and the scans must tell the same story: an interval only below the top
+        agree = all(bool(v) == (float(d) < top) for d, v in intervals.items())
+    computed += f"; top of the unstable region: {lim['delta'] if lim else 'none'}"
+    if not agree:
+        return Outcome(FAIL, computed, "toolkit inconsistency: the mu2 scans and the top of the "
+                       f"unstable region disagree ({limit})")
     return Outcome(PASS if nested and vanished else DISCREPANCY, computed,
-                   "the unstable mu2-intervals are strictly nested as Delta grows and empty at "
-                   "the two largest separations" if nested and vanished else
-                   "not nested or not vanishing along the separations as listed")
+                   ("the unstable mu2-intervals are strictly nested as Delta grows and empty at "
+                    "the two largest separations" if nested and vanished else
+                    "not nested or not vanishing along the separations as listed") + "; " + limit)
+
+
+_RHO_RANGE = ("0.5", "0.9")
 
 
 @register("we-critical-rho", "fig:app-stability-components", "app:elicitation-geometry",
@@ -336,22 +402,26 @@ def _tt_contracts(deltas: tuple = _CONTRACT_DELTAS):
           "bracketed by Arb", printed="0.72",
           mutants=(Mutant.printed("printed 0.72 -> 0.73", printed=0.73),))
 def _we_critical(printed: float = 0.72):
-    roots = parameter_roots("weighted-entropy", "rho", "0.2", bracket=("0.5", "0.9"),
+    roots = parameter_roots("weighted-entropy", "rho", REFERENCE_DELTA, bracket=_RHO_RANGE,
                             grid=41).roots
     if len(roots) != 1:
-        return Outcome(DISCREPANCY, f"{len(roots)} roots in [0.5, 0.9]",
-                       "expected a single crossing")
+        return Outcome(DISCREPANCY, f"{len(roots)} roots in [{_RHO_RANGE[0]}, "
+                       f"{_RHO_RANGE[1]}]", "expected a single crossing")
     r = roots[0]
     ok = r.certified and r.crossing == "stable->unstable" and abs(float(r.value) - printed) \
         <= 0.005
-    at = certified_at("we-0.72", REFERENCE_DELTA)
-    side = "above" if float(r.value) > 0.72 else "below"
+    near = "we-0.72"
+    rho_near = PAPER_LINKS[near].parameter[1]
+    at = certified_at(near, REFERENCE_DELTA)
+    side = "above" if float(r.value) > float(rho_near) else "below"
+    below, above = ("> 0", "< 0") if r.crossing == "stable->unstable" else ("< 0", "> 0")
     return Outcome(PASS if ok else DISCREPANCY,
-                   f"rho_c = {r.value} (bracket [{r.bracket[0]}, {r.bracket[1]}], {r.crossing})",
-                   f"single certified crossing in [0.5, 0.9], {abs(float(r.value) - printed):.1e}"
-                   f" from the printed {printed:g}; lambda* > 0 below, < 0 above. At rho = 0.72 "
-                   f"itself the certified lambda* = {nstr(at.values['lambda_star'], 4)} "
-                   f"({at.sign}): rho_c lies {side} 0.72")
+                   f"rho_c = {r.value} ({root_words(r)}, {r.crossing})",
+                   f"a single crossing in [{_RHO_RANGE[0]}, {_RHO_RANGE[1]}] ({root_words(r)}), "
+                   f"{abs(float(r.value) - printed):.1e} from the printed {printed:g}; lambda* "
+                   f"{below} below, {above} above. At rho = {rho_near} itself lambda* = "
+                   f"{nstr(at.values['lambda_star'], 4)} ({sign_words(at)}): rho_c lies {side} "
+                   f"{rho_near}")
 
 
 @register("we-instability-weak-separation", "app:elicitation-geometry",
@@ -396,16 +466,19 @@ def _link_tanh(params: dict | None = None):
     import sympy as sp
 
     p = {k: sp.Rational(v) for k, v in (params or _TANH_PRINTED).items()}
-    z, mu2 = sp.Symbol("z", real=True), sp.Rational("1.244122")
+    mu2_text = PAPER_LINKS["tt-unstable"].params["mu2"]
+    z, mu2 = sp.Symbol("z", real=True), sp.Rational(mu2_text)
     t1 = sp.tanh(p["b1"] * (z - p["mu1"]))
     t2 = sp.tanh(p["b2"] * (z - mu2))
     printed = p["p0"] + p["a1"] * (1 + t1) + p["a2"] * (1 + t2)
-    link = make_family("two-transition", mu2="1.244122")
+    link = make_family("two-transition", mu2=mu2_text)
     diff = sp.simplify(link.expr.subs(link.variable, z) - printed)
     # g' = a1 b1 sech^2 + a2 b2 sech^2 with a_j b_j > 0: strictly positive
     sech_form = p["a1"] * p["b1"] * (1 - t1**2) + p["a2"] * p["b2"] * (1 - t2**2)
     slope_ok = sp.simplify(sp.diff(printed, z) - sech_form) == 0
     ok = diff == 0 and slope_ok
     return Outcome(PASS if ok else DISCREPANCY, f"library - printed = {diff}",
-                   f"checked at mu2 = 1.244122 (the other parameters are the printed defaults); "
-                   f"g' = 0.2 sech^2(2(z + 5/4)) + 0.35 sech^2(1.4(z - mu2)) > 0: {slope_ok}")
+                   f"checked at mu2 = {mu2_text} (the other parameters are the printed defaults); "
+                   f"g' = {sp.sstr(p['a1'] * p['b1'])} sech^2({sp.sstr(p['b1'])}(z - "
+                   f"({sp.sstr(p['mu1'])}))) + {sp.sstr(p['a2'] * p['b2'])} sech^2("
+                   f"{sp.sstr(p['b2'])}(z - mu2)) > 0: {slope_ok}")

@@ -161,6 +161,9 @@ _RATE_MUTANTS = (Mutant.printed("rate d/(t+t0) -> d/(t+t0)^1.2", rate=1.2),
                  Mutant.data("localized errors x 30 (a simulation 30 times too large)", scale=30.0))
 
 
+_AT = (1000, 4000, 8000)     # the rounds at which (t + t0) a_t/d is reported
+
+
 @register("localized-estimation-rate", "prop:localized-estimation", "sec:regret",
           "E[||v_t - v*||^2 1{tau > t}] <= C_e d/(t + t0) for t >= n0 (eta_t = gamma/(t + t0), "
           "2 gamma lambda0 > 1, n0 + 1 + t0 >= 2 gamma lambda0, t0 <= C_off n0): checked with "
@@ -188,10 +191,13 @@ def _estimation_rate(rate: float = 1.0, scale: float = 1.0):
                    f"{tally['at']} at, {tally['above']} above, {tally['unresolved']} unresolved "
                    f"of {len(v['verdicts'])} rounds (bound/a_t >= {v['factor']:.1f}); slope = "
                    f"{v['slope']:.3f} +- {v['sse']:.3f} [{v['slope_verdict']}]; (t+t0) a_t/d "
-                   f"at t = 1000, 4000, 8000: "
-                   + ", ".join(f"{scaled[run['t'] == tt][0]:.3f}" for tt in (1000, 4000, 8000)),
-                   f"lambda0(0.5) = {run['lam0']:.4f}, 2 gamma lambda0 = {v['alpha']:.3f} > 1, "
-                   f"n0 + 1 + t0 = {run['n0'] + 1 + t0:g} >= 2 gamma lambda0; C_e = max("
+                   f"at t = {', '.join(str(tt) for tt in _AT)}: "
+                   + ", ".join(f"{scaled[run['t'] == tt][0]:.3f}" for tt in _AT),
+                   f"lambda0({_R0:g}) = {run['lam0']:.4f}, 2 gamma lambda0 = {v['alpha']:.3f} "
+                   f"{'>' if v['alpha'] > 1 else '<='} 1, "
+                   f"n0 + 1 + t0 = {run['n0'] + 1 + t0:g} "
+                   f"{'>=' if run['n0'] + 1 + t0 >= v['alpha'] else '<'} 2 gamma lambda0; "
+                   f"C_e = max("
                    f"16 (1 + C_off) B^2/(Delta^2 mu_g^2) = {v['first']:.2f}, B^2 gamma^2/(2 gamma "
                    f"lambda0 - 1) = {v['second']:.2f}) with mu_g = {run['mu_g']:.4f}, C_off = 1; "
                    f"the bound exceeds r0^2 = {_R0 ** 2:g} (so holds trivially) for t + t0 <= "
@@ -210,8 +216,9 @@ def _estimation_rate(rate: float = 1.0, scale: float = 1.0):
           "E[Y^2] relative to the bound's B^2 d", quick=False, mutants=_RATE_MUTANTS)
 def _estimation_rate_d(rate: float = 1.0, scale: float = 1.0):
     parts, rows, ends = [], [], []
+    paths = 600
     for d in (2, 4, 8):
-        run = _rate_run(d, 600, 8000, 100 * (d // 2 + 1), 5.0, 95 + d)
+        run = _rate_run(d, paths, 8000, 100 * (d // 2 + 1), 5.0, 95 + d)
         v = _rate_verdicts(run, rate, scale)
         parts.append(v)
         end = float((run["t"][-1] + run["t0"]) * run["a"][-1] / d)
@@ -223,7 +230,7 @@ def _estimation_rate_d(rate: float = 1.0, scale: float = 1.0):
     status = _rate_status(parts)
     if status == PASS and max(ends) / min(ends) > 3:
         status = DISCREPANCY
-    return Outcome(status, "; ".join(rows), "600 paths per d; C_e from eq:Ce-explicit with "
+    return Outcome(status, "; ".join(rows), f"{paths} paths per d; C_e from eq:Ce-explicit with "
                    "C'_init = 16 (eq:initialization-mse)")
 
 

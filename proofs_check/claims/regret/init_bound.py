@@ -86,13 +86,14 @@ _INIT_WHY = ("C_init is not specified: what can be checked is the scaling n0 ~ (
           mutants=(Mutant.formula("n0 ~ d^2 + log(3/delta) instead of d + log(3/delta)",
                                   d_power=2.0),))
 def _init_quick(d_power: float = 1.0):
-    spread, pspread, rows = _init_bound([("logistic4", "1.5", 2), ("logistic4", "1.5", 8)], 1200,
+    reps = 1200
+    spread, pspread, rows = _init_bound([("logistic4", "1.5", 2), ("logistic4", "1.5", 8)], reps,
                                         d_power=d_power)
     ok = spread <= min(5.0, 1.5 * pspread)
     return Outcome(PASS if ok else DISCREPANCY,
                    f"implied C_init spread (max/min) = {spread:.2f} (chi^2_(d-1) prediction "
                    f"{pspread:.2f}; tolerance {min(5.0, 1.5 * pspread):.2f})",
-                   "; ".join(rows) + " (1,200 replications)")
+                   "; ".join(rows) + f" ({reps:,} replications)")
 
 
 @register("init-bound-localization-full", "eq:init-bound-localization",
@@ -107,11 +108,12 @@ def _init_quick(d_power: float = 1.0):
                    Mutant.formula("n0 ~ 1/(Delta^2 mu_g^4) instead of 1/(Delta^2 mu_g^2)",
                                   mu_power=4.0)))
 def _init_full(d_power: float = 1.0, mu_power: float = 2.0):
+    reps = 3000
     spread, pspread, rows = _init_bound([("logistic4", "1.5", 2), ("logistic4", "1.5", 4),
                                          ("logistic4", "1.5", 8), ("logistic", "1", 2),
-                                         ("logistic", "1", 4)], 3000, 6000, d_power, mu_power)
+                                         ("logistic", "1", 4)], reps, 6000, d_power, mu_power)
     ok = spread <= min(5.0, 1.5 * pspread)
     return Outcome(PASS if ok else DISCREPANCY,
                    f"implied C_init spread (max/min) = {spread:.2f} (chi^2_(d-1) prediction "
                    f"{pspread:.2f}; tolerance {min(5.0, 1.5 * pspread):.2f})",
-                   "; ".join(rows) + " (3,000 replications)")
+                   "; ".join(rows) + f" ({reps:,} replications)")

@@ -147,7 +147,9 @@ def _pathwise(quad_coef: float = 1.0, slack_scale: float = 1.0, field_scale: flo
               + "; ".join(rows) + "; " + xi_row)
     evidence = {
         "eq:pathwise-error-recursion": f"min slack {worst:.2e} over {steps} steps of "
-                                       f"{len(_PATH_CASES)} settings (>= -1e-12); slack = "
+                                       f"{len(_PATH_CASES)} settings ("
+                                       f"{'>=' if worst >= -_ROUND else 'NOT >='} "
+                                       f"-{_ROUND:g}); slack = "
                                        f"lem:normalization formula to {worst_formula:.1e}",
         "eq:stochastic-error-decomposition": f"E[xi_t | H_(t-1)] = 0 along 1000 paths: "
                                              f"z = {z:.2f}, resolution {res:.1%} of the drift "
