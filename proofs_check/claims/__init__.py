@@ -22,6 +22,8 @@ module                     sections
                            app:logistic-comparison
 :mod:`.beyond`             beyond:contexts — nbl's own statements past assum:gaussian_context
                            (other context laws, arms and links; not the paper's claims)
+:mod:`.ledger`             every proof, step by step (proofs_check.ledger): one claim per
+                           proof with transcribed steps
 :mod:`.assumptions`        the paper audit: hypotheses used vs stated (every result), alg:nbl
                            as printed and what it leaves undefined, notation
 =========================  ==============================================================
@@ -35,6 +37,7 @@ from . import (  # noqa: F401  (registers on import)
     beyond,
     decision_stability,
     elicitation,
+    ledger,
     nbl,
     numerics,
     regret,
@@ -43,4 +46,4 @@ from . import (  # noqa: F401  (registers on import)
 )
 
 __all__ = ["setup", "stein", "nbl", "elicitation", "decision_stability", "regret", "numerics",
-           "assumptions", "beyond"]
+           "assumptions", "beyond", "ledger"]

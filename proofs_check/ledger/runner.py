@@ -106,7 +106,7 @@ def check_step(step: Step, t: Transcription, rel: str | None = None) -> StepResu
     rel = rel or _EQ.get(t.rel or step.rel, t.rel or step.rel)
     t0 = time.perf_counter()
     res = StepResult(step.id, step.owner, step.line, step.rel, step.latex, "FAIL", t.method,
-                     _describe(t))
+                     _describe(t, rel))
     if t.method == "prose":
         res.status, res.detail = "PROSE", t.note or "no mathematical relation"
         return res
@@ -157,11 +157,11 @@ def _caveat(t: Transcription, rel: str, v: Verdict) -> tuple[str, str]:
     return "DISCREPANCY", f"{v.detail}; the stated condition does not repair it: {v3.detail}"
 
 
-def _describe(t: Transcription) -> str:
+def _describe(t: Transcription, rel: str = "") -> str:
     if t.method == "prose":
         return ""
-    rel = t.rel or ""
-    parts = [f"{t.lhs}  {rel or '<rel>'}  {t.rhs}"]
+    rel = rel or t.rel or "(the paper's relation)"
+    parts = [f"{t.lhs}  {rel}  {t.rhs}"]
     if t.defs:
         parts.append("where " + "; ".join(f"{k} = {v}" for k, v in t.defs.items()))
     return "; ".join(parts)
