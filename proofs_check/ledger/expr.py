@@ -24,6 +24,8 @@ class Phi(sp.Function):
     def eval(cls, x):
         if x.is_Number and x == 0:
             return sp.Rational(1, 2)
+        if x.is_Number:
+            return sp.erfc(-x / sp.sqrt(2)) / 2
 
     def _eval_rewrite_as_erfc(self, x, **kwargs):
         return sp.erfc(-x / sp.sqrt(2)) / 2
@@ -34,6 +36,11 @@ class Phi(sp.Function):
 
 class phi(sp.Function):    # noqa: N801 - the paper's name
     """The standard normal density."""
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_Number:
+            return sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi)
 
     def _eval_rewrite_as_exp(self, x, **kwargs):
         return sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi)

@@ -161,8 +161,23 @@ def section_markdown(results) -> list[str]:
     counts = (f"Over the {len(parsed)} proofs and sections with a transcription: {tot_checked} "
               f"of {tot_steps} relation steps checked by a proof method. By method and status: "
               + (", ".join(f"{k} {v}" for k, v in sorted(by.items())) or "none") + ".")
+    from ..paper_source import shipped_text
+    from .parse import parse_ledger
+
+    ledger = parse_ledger(shipped_text())
+    in_proofs = sum(len(ledger.relation_steps(o)) for o in ledger.proofs)
+    in_text = sum(len(ledger.relation_steps(o)) for o in ledger.sections)
+    done = {r.label: c for r, c in parsed if c}
+    cov_p = sum(done[o]["checked"] for o in ledger.proofs if o in done)
+    cov_t = sum(done[owner_label(o)]["checked"] for o in ledger.sections
+                if owner_label(o) in done)
+    paper = (f"The pinned paper has {in_proofs} relation steps in its {len(ledger.proofs)} "
+             f"proofs and {in_text} in appendix derivations outside proofs; checked by a proof "
+             f"method: {cov_p} of the proofs' ({cov_p / max(in_proofs, 1):.0%}) and {cov_t} of "
+             f"the derivations' ({cov_t / max(in_text, 1):.0%}). Proofs without a "
+             "transcription yet are listed with their step counts.")
     lines = ["## Proofs, step by step", "", *textwrap.wrap(intro, 100), "",
-             *textwrap.wrap(counts, 100), "",
+             *textwrap.wrap(paper, 100), "", *textwrap.wrap(counts, 100), "",
              "| proof | status | relation steps | checked | by method/status |",
              "|---|---|---|---|---|"]
     parsed.sort(key=lambda rc: (order.get(rc[0].status, 9), rc[0].label))
@@ -176,6 +191,10 @@ def section_markdown(results) -> list[str]:
             cells = cells[:119] + "…"
         lines.append(f"| `{r.label}` | {r.status} | {c['relation_steps']} | {c['checked']} | "
                      f"{cells} |")
+    for o in list(ledger.proofs) + list(ledger.sections):
+        if owner_label(o) not in {r.label for r, _c in parsed}:
+            lines.append(f"| `{owner_label(o)}` | not transcribed | "
+                         f"{len(ledger.relation_steps(o))} | 0 | - |")
     bad = [(r, c) for r, c in parsed if r.status != "PASS"]
     for r, _c in bad:
         lines += ["", f"### `{r.label}`: {r.status}", ""]
