@@ -103,14 +103,16 @@ def to_mpmath(expr):
     return syms, sp.lambdify(syms, expr, modules="mpmath")
 
 
-def _arb_pow(base: arb, e):
+def _arb_pow(base: arb, e, nonneg: bool = False):
     if e.is_Integer:
         n = int(e)
         return base ** n if n >= 0 else 1 / (base ** (-n))
-    if e == sp.Rational(1, 2):
-        return base.sqrt()
-    if e == sp.Rational(-1, 2):
-        return 1 / base.sqrt()
+    if e.is_Rational and e.q in (2, 4):
+        # a variable whose box starts at 0 is nonnegative: the ball's tiny negative overhang
+        # (Arb rounds radii up) is not part of the domain, so sqrt(max(x, 0)) is exact there
+        sq = (lambda x: x.sqrtpos()) if nonneg else (lambda x: x.sqrt())
+        root = sq(base) if e.q == 2 else sq(base).sqrt()
+        return _arb_pow(root, sp.Integer(e.p))
     return (base.log() * _arb(e, {})).exp()
 
 
@@ -139,7 +141,8 @@ def _arb(e, env):
             out = out * a
         return out
     if e.is_Pow:
-        return _arb_pow(_arb(e.args[0], env), e.args[1])
+        b = e.args[0]
+        return _arb_pow(_arb(b, env), e.args[1], nonneg=b in env.get("nonneg", ()))
     f = e.func
     table = {sp.exp: lambda x: x.exp(), sp.log: lambda x: x.log(),
              sp.sin: lambda x: x.sin(), sp.cos: lambda x: x.cos(),
@@ -166,7 +169,7 @@ def _arb(e, env):
 
 def arb_eval(expr, box: dict) -> arb:
     """An Arb ball enclosing ``expr`` over the box ``{symbol: (lo, hi)}`` (rational bounds)."""
-    env = {}
+    env: dict = {"nonneg": {s for s, (lo, _hi) in box.items() if Fraction(lo) >= 0}}
     for s, (lo, hi) in box.items():
         lo, hi = Fraction(lo), Fraction(hi)
         mid, rad = (lo + hi) / 2, (hi - lo) / 2

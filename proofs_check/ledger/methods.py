@@ -212,7 +212,15 @@ def _certified(t, rel, max_boxes: int = 4000) -> Verdict:
     dom = ", ".join(f"{k} in [{lo}, {hi}]" for k, (lo, hi) in t.domain.items())
     # a product is >= 0 (> 0) when every factor is: Arb then sees each factor alone, and
     # a factor that vanishes on the box's edge (a variable at 0) is not lost to overestimation
-    factors = sp.Mul.make_args(sp.factor(gap))
+    coeff, rest = sp.factor(gap).as_coeff_Mul()
+    factors = list(sp.Mul.make_args(rest))
+    if coeff < 0:                 # the sign goes into a factor that is a sum, else into all
+        adds = [i for i, f in enumerate(factors) if f.is_Add]
+        if adds:
+            factors[adds[0]] = -factors[adds[0]]
+        else:
+            factors = [-sp.Mul(*factors)]
+    factors.append(abs(coeff))
     total = 0
     for f in factors:
         if f.is_number:

@@ -2,9 +2,15 @@
 the format is in :mod:`proofs_check.ledger`. A new module is added to :data:`MODULES` (static
 imports, so the claim runner's cache keys follow every transcription)."""
 
-from . import prop_local_jacobian, prop_self_concordance_stability, thm_regret_rate
+from . import (
+    cor_local_stability,
+    prop_local_jacobian,
+    prop_self_concordance_stability,
+    thm_regret_rate,
+)
 
 __all__ = ["MODULES"]
 
 #: every transcription module, in paper order
-MODULES = (prop_local_jacobian, prop_self_concordance_stability, thm_regret_rate)
+MODULES = (prop_local_jacobian, cor_local_stability, prop_self_concordance_stability,
+           thm_regret_rate)
