@@ -63,7 +63,8 @@ def mutant_of(t: Transcription, step: Step) -> tuple[Transcription, str, str]:
     """The step's mutant: (mutated transcription, relation, what was changed). A custom
     ``mutant`` entry ({"lhs"/"rhs"/"rel": ...}) wins; otherwise an equality's left side is
     scaled by 8/7 and shifted by 1/7 (by var^k/7 for an equality up to o(var^k)), an inequality
-    is negated, an order statement's left side is multiplied by the sequence variable."""
+    is negated, an order statement's left side is multiplied by the sequence variable (divided,
+    for a sequence tending to 0)."""
     rel = _EQ.get(t.rel or step.rel, t.rel or step.rel)
     if t.mutant:
         m = dict(t.mutant)
@@ -71,7 +72,10 @@ def mutant_of(t: Transcription, step: Step) -> tuple[Transcription, str, str]:
         return t.with_(**m), new_rel, "custom: " + ", ".join(
             f"{k} -> {v}" for k, v in t.mutant.items())
     if t.method == "asymptotic":
-        (var, _vals), = t.sequence.items()
+        (var, vals), = t.sequence.items()
+        from fractions import Fraction
+        if Fraction(str(vals[-1])) < Fraction(str(vals[0])):     # a sequence tending to 0
+            return t.with_(lhs=f"({t.lhs})/{var}"), rel, f"lhs divided by {var}"
         return t.with_(lhs=f"({t.lhs})*{var}"), rel, f"lhs multiplied by {var}"
     if rel == "=":
         if t.modulo:

@@ -4,6 +4,10 @@ imports, so the claim runner's cache keys follow every transcription)."""
 
 from . import (
     cor_local_stability,
+    lem_bregman_mean,
+    lem_gaussian_stein,
+    lem_normalization,
+    prop_link_induced_potential,
     prop_local_jacobian,
     prop_self_concordance_stability,
     thm_regret_rate,
@@ -12,5 +16,6 @@ from . import (
 __all__ = ["MODULES"]
 
 #: every transcription module, in paper order
-MODULES = (prop_local_jacobian, cor_local_stability, prop_self_concordance_stability,
+MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability, lem_bregman_mean,
+           prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
            thm_regret_rate)
