@@ -64,7 +64,7 @@ NAMESPACE = {
     "integrate": sp.integrate, "Sum": sp.Sum, "summation": sp.summation, "limit": sp.limit,
     "Heaviside": sp.Heaviside, "Piecewise": sp.Piecewise, "eye": sp.eye, "zeros": sp.zeros,
     "ones": sp.ones, "Phi": Phi, "phi": phi, "E": E, "floor": sp.floor, "ceiling": sp.ceiling,
-    "factorial": sp.factorial, "gamma": sp.gamma, "binomial": sp.binomial,
+    "factorial": sp.factorial, "gamma": sp.gamma, "loggamma": sp.loggamma, "binomial": sp.binomial,
     "Eq": sp.Eq, "Lambda": sp.Lambda, "Tuple": sp.Tuple,
     "subs": None,
 }

@@ -185,6 +185,15 @@ def _nonneg(e, depth: int = 0) -> bool:
                 return _nonneg(p.args[0] - (-q).args[0], depth + 1)
             if isinstance(p, sp.exp) and q == -1:
                 return _nonneg(p.args[0], depth + 1)
+            if p == 1 and isinstance(-q, (sp.cos, sp.sin)) and (-q).args[0].is_real:
+                return True                      # 1 - cos x, 1 - sin x >= 0 for real x
+    if e.is_Add and depth < 3:
+        if all(_nonneg(a, depth + 1) for a in e.args):
+            return True
+        for x in sorted(e.free_symbols, key=str):      # group the terms of one symbol
+            c = sp.collect(sp.expand(e), x)
+            if c.is_Add and c != e and all(_nonneg(a, depth + 1) for a in c.args):
+                return True
     inner = [a for f in e.atoms(sp.Abs, sp.Max, sp.Min) for a in f.args if a.is_Symbol
              and a.is_real]
     if inner:
@@ -418,10 +427,12 @@ def _asymptotic(t, rel) -> Verdict:
     (var, values), = t.sequence.items()
     v = ns[var]
     ratios = []
+    fa, fb = to_mpmath_in(lhs, [v]), to_mpmath_in(rhs, [v])
     with mpmath.workdps(30):
         for x in values:
-            a = mpmath.mpf(sp.N(lhs.subs(v, sp.Rational(str(x))), 30))
-            b = mpmath.mpf(sp.N(rhs.subs(v, sp.Rational(str(x))), 30))
+            q = Fraction(str(x))
+            xm = mpmath.mpf(q.numerator) / q.denominator
+            a, b = mpmath.mpf(fa(xm)), mpmath.mpf(fb(xm))
             ratios.append(abs(a) / abs(b) if b != 0 else mpmath.inf)
     half = len(ratios) // 2
     first, last = max(ratios[:half]), max(ratios[half:])

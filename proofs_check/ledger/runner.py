@@ -90,6 +90,7 @@ def _second_method(t: Transcription) -> tuple[str, Transcription]:
     """The method (and transcription) a refutation must be confirmed by: *sampled* at 50
     digits for the exact methods (*expectation* when the step is about Gaussian expectations),
     *symbolic* for *sampled*, and for *asymptotic* the same ratio along four more decades."""
+    from fractions import Fraction
     if t.second:
         return t.second, t
     if t.method in ("symbolic", "certified", "cited"):
@@ -100,7 +101,9 @@ def _second_method(t: Transcription) -> tuple[str, Transcription]:
         return "symbolic", t
     if t.method == "asymptotic":
         (var, vals), = t.sequence.items()
-        more = list(vals) + [vals[-1] * 10**k for k in range(1, 5)]
+        more = list(vals) + [vals[-1] * 10**k for k in range(1, 5)] \
+            if Fraction(str(vals[-1])) >= Fraction(str(vals[0])) else \
+            list(vals) + [Fraction(str(vals[-1])) / 10**k for k in range(1, 5)]
         return "asymptotic", t.with_(sequence={var: more[len(more) // 4:]})
     return t.method, t
 

@@ -5,8 +5,11 @@ imports, so the claim runner's cache keys follow every transcription)."""
 from . import (
     cor_local_stability,
     lem_bregman_mean,
+    lem_gaussian_polynomial_disagreement,
     lem_gaussian_stein,
     lem_normalization,
+    lem_tail_to_mgf,
+    lem_weighted_chisquare,
     prop_link_induced_potential,
     prop_local_jacobian,
     prop_self_concordance_stability,
@@ -18,4 +21,5 @@ __all__ = ["MODULES"]
 #: every transcription module, in paper order
 MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability, lem_bregman_mean,
            prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
+           lem_tail_to_mgf, lem_weighted_chisquare, lem_gaussian_polynomial_disagreement,
            thm_regret_rate)
