@@ -7,7 +7,9 @@ from . import (
     lem_bregman_mean,
     lem_gaussian_polynomial_disagreement,
     lem_gaussian_stein,
+    lem_local_one_step,
     lem_normalization,
+    lem_sa_recursion,
     lem_tail_to_mgf,
     lem_weighted_chisquare,
     prop_link_induced_potential,
@@ -21,5 +23,6 @@ __all__ = ["MODULES"]
 #: every transcription module, in paper order
 MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability, lem_bregman_mean,
            prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
-           lem_tail_to_mgf, lem_weighted_chisquare, lem_gaussian_polynomial_disagreement,
+           lem_local_one_step, lem_tail_to_mgf, lem_weighted_chisquare, lem_sa_recursion,
+           lem_gaussian_polynomial_disagreement,
            thm_regret_rate)
