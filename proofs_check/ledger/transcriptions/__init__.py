@@ -14,6 +14,7 @@ from . import (
     lem_weighted_chisquare,
     prop_link_induced_potential,
     prop_local_jacobian,
+    prop_localized_estimation,
     prop_self_concordance_stability,
     thm_regret_rate,
 )
@@ -24,5 +25,5 @@ __all__ = ["MODULES"]
 MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability, lem_bregman_mean,
            prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
            lem_local_one_step, lem_tail_to_mgf, lem_weighted_chisquare, lem_sa_recursion,
-           lem_gaussian_polynomial_disagreement,
+           prop_localized_estimation, lem_gaussian_polynomial_disagreement,
            thm_regret_rate)
