@@ -19,12 +19,14 @@
 4. **Beyond the paper** — the claims of sections ``beyond:*``: nbl's own statements about
    context laws, arms and links the paper does not treat (not findings about the paper, so
    not counted among the Findings);
-5. one section per paper section (in the paper's order): a table (claim | label | method |
+5. **Proofs, step by step** — the proof-step ledger (:mod:`proofs_check.ledger`): per proof
+   its relation steps by method and status, failing proofs first, and their failing steps;
+6. one section per paper section (in the paper's order): a table (claim | label | method |
    status | tolerance | reason | seconds, long cells cut with "…") and, below it in the same
    order, each claim's details under an anchor ``<a id="claim-ID">``: statement, printed and
    computed values, tolerance and why, covered labels with their own evidence lines, figure,
    and the full detail, wrapped;
-6. **Skipped** — every ``SKIPPED`` claim with its reason (not-checked labels, slow claims).
+7. **Skipped** — every ``SKIPPED`` claim with its reason (not-checked labels, slow claims).
 
 ``verification.json``: the claim records of :mod:`proofs_check.report_json`.
 """
@@ -572,6 +574,8 @@ def _render(results, quick, version, date, previous) -> str:
     body = _findings(results, quick, previous)
     body += _failures(results)
     body += _beyond(results)
+    from .ledger.report import section_markdown
+    body += section_markdown(results)
     body += _sections(results)
     body += _skipped(results)
     names = glossary("\n".join(body))

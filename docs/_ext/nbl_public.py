@@ -146,6 +146,8 @@ INTERNAL = {
     "proofs_check.witnesses*": "independent re-computations used by the claims only",
     "proofs_check.cli.*": "the parts of the nbl command (the command is documented on the "
                          "CLI page, generated from its parser)",
+    "proofs_check.ledger*": "the proof-step ledger, reached through nbl proof and its claims "
+                            "(its transcription format is the package docstring)",
     "proofs_check.runner": "the parallel claims runner behind nbl check",
     "proofs_check.runner_keys": "cache keys of the claims runner",
     "proofs_check.runner_tasks": "claims as executor tasks",

@@ -24,6 +24,8 @@ module                     sections
                            (other context laws, arms and links; not the paper's claims)
 :mod:`.repairs`            beyond:repairs — nbl's own statements: which repairs of NBL (whitened
                            contexts, centred rewards) fix which departures
+:mod:`.ledger`             every proof, step by step (proofs_check.ledger): one claim per
+                           proof with transcribed steps
 :mod:`.assumptions`        the paper audit: hypotheses used vs stated (every result), alg:nbl
                            as printed and what it leaves undefined, notation
 =========================  ==============================================================
@@ -37,6 +39,7 @@ from . import (  # noqa: F401  (registers on import)
     beyond,
     decision_stability,
     elicitation,
+    ledger,
     nbl,
     numerics,
     regret,
@@ -46,4 +49,4 @@ from . import (  # noqa: F401  (registers on import)
 )
 
 __all__ = ["setup", "stein", "nbl", "elicitation", "decision_stability", "regret", "numerics",
-           "assumptions", "beyond", "repairs"]
+           "assumptions", "beyond", "repairs", "ledger"]

@@ -13,6 +13,7 @@
     nbl reproduce        [FIGURE ...] [--quick] [--out DIR] [--list] [EXEC] [--json]
     nbl study            [--quick] [--out DIR] [EXEC] [--json]
     nbl check            [--quick] [--claim ID ...] [--out DIR] [EXEC] [--mutate] [--json]
+    nbl proof            LABEL [--paper PATH] [--json] | --list   (the proof-step ledger)
     LINK := --link EXPR_IN_z | --potential EXPR_IN_m [--domain LO,HI] | --family NAME
             [--param NAME=SPEC ...]        (SPEC := V | V1,V2,... | LO:HI:N, see .grammar)
     BEYOND := [--contexts SPEC] [--arms SPEC]   (beyond the paper's model, see .beyond)
@@ -46,7 +47,17 @@ import signal
 import sys
 import threading
 
-from . import check, phase, reproduce, self_concordance, simulate, stability, study, threshold
+from . import (
+    check,
+    phase,
+    proof,
+    reproduce,
+    self_concordance,
+    simulate,
+    stability,
+    study,
+    threshold,
+)
 from .display import set_quiet
 from .errors import UsageError, did_you_mean
 from .jsonout import version
@@ -55,7 +66,8 @@ from .options import glue_values
 __all__ = ["main", "build_parser", "SUBCOMMANDS", "NBLParser"]
 
 #: the subcommand modules, in the order ``nbl --help`` lists them
-SUBCOMMANDS = (stability, threshold, self_concordance, simulate, phase, reproduce, study, check)
+SUBCOMMANDS = (stability, threshold, self_concordance, simulate, phase, reproduce, study, check,
+               proof)
 _GLOBAL = ("--debug", "--quiet")
 
 

@@ -1,0 +1,29 @@
+"""Transcriptions of the paper's proof steps, one data module per proof (or appendix section);
+the format is in :mod:`proofs_check.ledger`. A new module is added to :data:`MODULES` (static
+imports, so the claim runner's cache keys follow every transcription)."""
+
+from . import (
+    cor_local_stability,
+    lem_bregman_mean,
+    lem_gaussian_polynomial_disagreement,
+    lem_gaussian_stein,
+    lem_local_one_step,
+    lem_normalization,
+    lem_sa_recursion,
+    lem_tail_to_mgf,
+    lem_weighted_chisquare,
+    prop_link_induced_potential,
+    prop_local_jacobian,
+    prop_localized_estimation,
+    prop_self_concordance_stability,
+    thm_regret_rate,
+)
+
+__all__ = ["MODULES"]
+
+#: every transcription module, in paper order
+MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability, lem_bregman_mean,
+           prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
+           lem_local_one_step, lem_tail_to_mgf, lem_weighted_chisquare, lem_sa_recursion,
+           prop_localized_estimation, lem_gaussian_polynomial_disagreement,
+           thm_regret_rate)
