@@ -9,6 +9,7 @@ from . import (
     lem_normalization,
     prop_link_induced_potential,
     prop_local_jacobian,
+    prop_localized_estimation,
     prop_self_concordance_stability,
     thm_regret_rate,
 )
@@ -18,4 +19,4 @@ __all__ = ["MODULES"]
 #: every transcription module, in paper order
 MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability, lem_bregman_mean,
            prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
-           thm_regret_rate)
+           prop_localized_estimation, thm_regret_rate)
