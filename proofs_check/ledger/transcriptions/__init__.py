@@ -7,6 +7,7 @@ from . import (
     lem_bregman_mean,
     lem_gaussian_stein,
     lem_normalization,
+    lem_sa_recursion,
     prop_link_induced_potential,
     prop_local_jacobian,
     prop_localized_estimation,
@@ -19,4 +20,5 @@ __all__ = ["MODULES"]
 #: every transcription module, in paper order
 MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability, lem_bregman_mean,
            prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
-           prop_localized_estimation, thm_regret_rate)
+           lem_sa_recursion, prop_localized_estimation,
+           thm_regret_rate)
