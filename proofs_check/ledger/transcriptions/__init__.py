@@ -7,6 +7,7 @@ from . import (
     lem_bregman_mean,
     lem_finite_horizon_localization,
     lem_gaussian_stein,
+    lem_local_one_step,
     lem_maximal_subgaussian_martingale,
     lem_normalization,
     lem_sa_recursion,
@@ -22,6 +23,6 @@ __all__ = ["MODULES"]
 #: every transcription module, in paper order
 MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability, lem_bregman_mean,
            prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
-           lem_maximal_subgaussian_martingale,
+           lem_local_one_step, lem_maximal_subgaussian_martingale,
            lem_finite_horizon_localization, lem_sa_recursion, prop_localized_estimation,
            thm_regret_rate)
