@@ -11,6 +11,7 @@ from . import (
     lem_maximal_subgaussian_martingale,
     lem_normalization,
     lem_sa_recursion,
+    lem_stopped_stochastic_control,
     prop_link_induced_potential,
     prop_local_jacobian,
     prop_localized_estimation,
@@ -24,5 +25,5 @@ __all__ = ["MODULES"]
 MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability, lem_bregman_mean,
            prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
            lem_local_one_step, lem_maximal_subgaussian_martingale,
-           lem_finite_horizon_localization, lem_sa_recursion, prop_localized_estimation,
-           thm_regret_rate)
+           lem_stopped_stochastic_control, lem_finite_horizon_localization, lem_sa_recursion,
+           prop_localized_estimation, thm_regret_rate)

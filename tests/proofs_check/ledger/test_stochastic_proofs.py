@@ -10,7 +10,7 @@ from proofs_check.ledger.runner import run_ledger
 from proofs_check.ledger.store import load_transcriptions
 from proofs_check.paper_source import shipped_text
 
-OWNERS = ("lem:local_one_step", "lem:maximal-subgaussian-martingale", "lem:finite-horizon-localization", "lem:sa-recursion", "prop:localized-estimation")
+OWNERS = ("lem:local_one_step", "lem:stopped-stochastic-control", "lem:maximal-subgaussian-martingale", "lem:finite-horizon-localization", "lem:sa-recursion", "prop:localized-estimation")
 
 
 @pytest.mark.parametrize("owner", OWNERS)
