@@ -5,11 +5,14 @@ imports, so the claim runner's cache keys follow every transcription)."""
 from . import (
     cor_local_stability,
     lem_bregman_mean,
+    lem_finite_horizon_localization,
     lem_gaussian_polynomial_disagreement,
     lem_gaussian_stein,
     lem_local_one_step,
+    lem_maximal_subgaussian_martingale,
     lem_normalization,
     lem_sa_recursion,
+    lem_stopped_stochastic_control,
     lem_tail_to_mgf,
     lem_weighted_chisquare,
     prop_link_induced_potential,
@@ -22,8 +25,10 @@ from . import (
 __all__ = ["MODULES"]
 
 #: every transcription module, in paper order
-MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability, lem_bregman_mean,
-           prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
-           lem_local_one_step, lem_tail_to_mgf, lem_weighted_chisquare, lem_sa_recursion,
-           prop_localized_estimation, lem_gaussian_polynomial_disagreement,
-           thm_regret_rate)
+MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability,
+           lem_bregman_mean, prop_link_induced_potential,
+           prop_self_concordance_stability, lem_normalization, lem_local_one_step,
+           lem_tail_to_mgf, lem_maximal_subgaussian_martingale, lem_weighted_chisquare,
+           lem_stopped_stochastic_control, lem_finite_horizon_localization,
+           lem_sa_recursion, prop_localized_estimation,
+           lem_gaussian_polynomial_disagreement, thm_regret_rate)

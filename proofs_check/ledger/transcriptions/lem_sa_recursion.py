@@ -1,41 +1,61 @@
-"""Transcriptions of the proof of lem:sa-recursion (app:localized-estimation). T = t + t_0 with
-t > n_0; the lemma's alpha > 1 (alpha = 1 + al) and b >= 0; C = max{(n_0 + t_0) a_{n_0},
-b/(alpha - 1)} enters as its lower bounds with nonnegative slacks."""
+"""Transcriptions of the proof of lem:sa-recursion (app:localized-estimation).
 
-_P = "positive"
+Notation: T = t + t_0 for the induction step t > n_0, so T >= n_0 + 1 + t_0 >= alpha
+(the lemma's condition) and T = alpha + w with w >= 0; alpha = 1 + q > 1, b > 0. A bound the
+step uses enters through a nonnegative slack (``A = X - s``, ``s >= 0``). C is the lemma's
+max{(n_0 + t_0) a_{n_0}, b/(alpha - 1)}: C = (n_0 + t_0) a_{n_0} + c_1 = b/(alpha - 1) + c_2
+with c_1, c_2 >= 0 (C is at least each entry)."""
+
+_POS = "positive"
 _NN = "nonnegative"
+_T = {"alpha": "1 + q", "T": "alpha + w"}
+_TS = {"q": _POS, "w": _NN}
 
 STEPS = {
     "lem:sa-recursion/b01/s01": dict(
-        hash="f5590b5a8ae5", method="symbolic", symbols={"N": _P, "a": _NN, "s": _NN},
-        lhs="a", rhs="(N*a + s)/N",
-        hypotheses="N = n_0 + t_0 > 0; C = N a_{n_0} + s, s >= 0 (C is the max)"),
+        hash="f5590b5a8ae5", method="symbolic",
+        symbols={"a": _NN, "m": _POS, "c1": _NN},
+        defs={"C": "m*a + c1"},
+        lhs="a", rhs="C/m",
+        hypotheses="m = n_0 + t_0 > 0 (n_0 + 1 + t_0 >= alpha > 1); C >= (n_0 + t_0) a_{n_0} "
+                   "(C = m a_{n_0} + c1, c1 >= 0, the definition of C as a max)"),
     "lem:sa-recursion/b02/s01": dict(
-        hash="3e97afc2860f", method="prose", note="the induction hypothesis"),
+        hash="3e97afc2860f", method="prose",
+        note="the induction hypothesis (assumed, not derived)"),
     "lem:sa-recursion/b03/s01": dict(
         hash="31c661dcd449", method="symbolic",
-        symbols={"al": _P, "w": _NN, "C": _NN, "b": _NN, "s": _NN, "s2": _NN, "tau": _P},
-        defs={"alpha": "1 + al", "T": "alpha + w"},
+        symbols={**_TS, "C": _NN, "b": _POS, "s": _NN, "s2": _NN},
+        defs=_T,
         lhs="(1 - alpha/T)*(C/(T - 1) - s) + b/T**2 - s2",
         rhs="(1 - alpha/T)*C/(T - 1) + b/T**2",
-        hypotheses="the recursion (slack s2 >= 0) and the induction hypothesis a_{t-1} = "
-                   "C/(T - 1) - s; T = t + t_0 >= n_0 + 1 + t_0 >= alpha (T = alpha + w), so "
-                   "1 - alpha/T >= 0"),
+        hypotheses="the recursion a_t = (1 - alpha/T) a_{t-1} + b/T^2 - s2; the induction "
+                   "hypothesis a_{t-1} = C/(T - 1) - s; T = t + t_0 >= n_0 + 1 + t_0 >= alpha "
+                   "(T = alpha + w), so 1 - alpha/T >= 0",
+        note="the step uses the coefficient's sign, which the condition n_0 + 1 + t_0 >= alpha "
+             "gives; with w < 0 the gap (1 - alpha/T) s would be negative"),
     "lem:sa-recursion/b04/s01": dict(
-        hash="a20a97c3fda9", method="symbolic", symbols={"al": _P, "tau": _P, "b": _NN, "s": _NN},
-        defs={"alpha": "1 + al", "T": "1 + tau", "C": "b/(alpha - 1) + s"},
+        hash="a20a97c3fda9", method="symbolic",
+        symbols={**_TS, "b": _POS, "c2": _NN},
+        defs={**_T, "C": "b/(alpha - 1) + c2"},
         lhs="b/T", rhs="C*(1 - (T - alpha)/(T - 1))",
-        hypotheses="C >= b/(alpha - 1) (C = b/(alpha - 1) + s), alpha > 1, T > 1"),
+        hypotheses="C >= b/(alpha - 1) (C = b/(alpha - 1) + c2); T = alpha + w > 1",
+        note="the inequality the induction needs; it holds by b05 (the proof's 'it remains to "
+             "show')"),
     "lem:sa-recursion/b04/s02": dict(
-        hash="1d52af61a03e", method="symbolic", symbols={"C": "real", "alpha": "real", "T": "real"},
+        hash="1d52af61a03e", method="symbolic",
+        symbols={**_TS, "C": _NN},
+        defs=_T,
         lhs="C*(1 - (T - alpha)/(T - 1))", rhs="C*(alpha - 1)/(T - 1)"),
     "lem:sa-recursion/b05/s01": dict(
-        hash="e8e98b754f6a", method="symbolic", symbols={"al": _P, "tau": _P, "b": _NN, "s": _NN},
-        defs={"alpha": "1 + al", "T": "1 + tau", "C": "(b + s)/(alpha - 1)"},
+        hash="e8e98b754f6a", method="symbolic",
+        symbols={**_TS, "b": _POS, "c2": _NN},
+        defs={**_T, "C": "b/(alpha - 1) + c2"},
         lhs="C*(alpha - 1)/(T - 1)", rhs="b/(T - 1)",
-        hypotheses="C (alpha - 1) = b + s >= b, T > 1"),
+        hypotheses="C (alpha - 1) >= b (C >= b/(alpha - 1), alpha > 1); T - 1 > 0"),
     "lem:sa-recursion/b05/s02": dict(
         hash="4fe16969b949", method="symbolic",
-        symbols={"tau": _P, "b": _NN}, defs={"T": "1 + tau"},
-        lhs="b/(T - 1)", rhs="b/T", hypotheses="b >= 0, T > 1"),
+        symbols={**_TS, "b": _POS},
+        defs=_T,
+        lhs="b/(T - 1)", rhs="b/T",
+        hypotheses="b > 0, T = t + t_0 >= alpha > 1"),
 }
