@@ -1,5 +1,7 @@
-"""The claim records of a verification report: ``verification.json`` is a list of them, one per
-claim in registration order, each with exactly the keys :data:`RECORD_KEYS`:
+"""The claim records of a verification report: ``verification.json`` is the toolkit's one JSON
+envelope (``command``, ``version``, ``format``, ``mode``, ``counts``, ``results``, ``files``;
+:func:`proofs_check.report.report_json`) whose ``results`` are these records, one per claim in
+registration order, each with exactly the keys :data:`RECORD_KEYS`:
 
 ============  ==========================================================================
 key           value
@@ -59,6 +61,8 @@ def record(r) -> dict:
 def load_records(path) -> list[dict]:
     """The records of a ``verification.json`` (e.g. a previous full run, for ``previous``)."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(data, dict) and data.get("command") == "check":
+        data = data.get("results")
     if not isinstance(data, list) or not all(isinstance(d, dict) and "id" in d for d in data):
-        raise ValueError(f"{path}: not a verification.json (a list of claim records)")
+        raise ValueError(f"{path}: not a verification.json (an envelope of claim records)")
     return data
