@@ -118,19 +118,22 @@ def _decimal(text: str):
     if _DECIMAL.fullmatch(t):
         dec, exact_text = Decimal(t), t
     elif _FRACTION.fullmatch(t):
-        from .errors import NBLInputError
-        from .expressions import exact_number
-        from .results import decimal_str
+        from decimal import Context, Inexact
+        from fractions import Fraction
 
-        try:
-            q = exact_number(t)
-        except NBLInputError:               # p/0, or past the number bounds: not a quantity
+        m = _FRACTION.fullmatch(t)
+        ends = (Decimal(m.group(1)), Decimal(m.group(2)))
+        if any(abs(e.adjusted()) > 400 for e in ends if e):   # no giant integers from text
             return None
-        exact_text = decimal_str(q)
-        try:
-            dec = Decimal(exact_text)
-        except ArithmeticError:
+        num, den = Fraction(ends[0]), Fraction(ends[1])
+        if den == 0:
             return None
+        q = num / den
+        exact = Context(prec=30)            # the grammar's rule: exact when it terminates
+        dec = exact.divide(Decimal(q.numerator), Decimal(q.denominator))
+        if exact.flags[Inexact]:            # within 30 digits, else 17 significant digits
+            dec = Context(prec=17).divide(Decimal(q.numerator), Decimal(q.denominator))
+        exact_text = str(dec)
     else:
         return None
     x = float(dec)

@@ -31,7 +31,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import platform
 import textwrap
 from collections import Counter
@@ -48,7 +47,7 @@ from .registry import (
     STATUSES,
 )
 from .report_context import glossary, toolkit_commit
-from .report_json import RECORD_KEYS, load_records, record  # noqa: F401  (their old home)
+from .report_json import RECORD_KEYS, load_records, record, report_text  # noqa: F401  (their old home)
 
 __all__ = ["write_report", "render_markdown", "summary_line", "summary_counts",
            "toolkit_version", "infer_quick", "quick_versions", "SECTION_ORDER", "MAX_LINE",
@@ -558,19 +557,6 @@ def _render(results, quick, version, date, previous) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def report_json(results, quick: bool | None = None, files=()) -> str:
-    """The text of ``verification.json``: the toolkit's one JSON envelope
-    (:func:`nbl_theory.records.envelope`, command ``check``) with the run's ``mode``
-    (``quick`` or ``full``) and ``counts`` (claims per status) beside the claim records
-    (:func:`proofs_check.report_json.record`); schema ``proofs_check/cli/schemas/check.json``."""
-    from nbl_theory.records import envelope
-
-    mode = "quick" if (infer_quick(results) if quick is None else quick) else "full"
-    payload = envelope("check", [record(r) for r in results], files, mode=mode,
-                       counts=summary_counts(results))
-    return json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False)
-
-
 def write_report(results, out_dir, quick: bool | None = None, previous=None, figures_dir=None
                  ) -> tuple[Path, Path]:
     """Write ``verification.md`` and ``verification.json`` into ``out_dir`` (created if needed).
@@ -602,7 +588,9 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
     md_path.write_text(render_markdown(results, quick, version, date, previous,
                                        figures_dir=Path(figures_dir or out / "figures")),
                        encoding="utf-8")
-    json_path.write_text(report_json(results, quick, [md_path, json_path]) + "\n",
+    mode = "quick" if (infer_quick(results) if quick is None else quick) else "full"
+    json_path.write_text(report_text([record(r) for r in results], mode,
+                                     summary_counts(results), [md_path, json_path]),
                          encoding="utf-8")
     return md_path, json_path
 

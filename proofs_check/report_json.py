@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-__all__ = ["RECORD_KEYS", "record", "load_records"]
+__all__ = ["RECORD_KEYS", "record", "load_records", "report_text"]
 
 #: The keys of a claim record in verification.json, in order (see the module docstring).
 RECORD_KEYS = ("id", "label", "statement", "method", "tolerance", "paper_value", "computed",
@@ -56,6 +56,17 @@ def record(r) -> dict:
         "covers": list(getattr(r, "covers", ())),
         "section": r.section,
     }
+
+
+def report_text(records, mode: str, counts: dict, files=()) -> str:
+    """The text of ``verification.json``: the toolkit's one JSON envelope
+    (:func:`nbl_theory.records.envelope`, command ``check``) with the run's ``mode``
+    (``quick`` or ``full``) and ``counts`` (claims per status) beside the claim ``records``;
+    schema ``proofs_check/cli/schemas/check.json``."""
+    from nbl_theory.records import envelope
+
+    payload = envelope("check", records, files, mode=mode, counts=counts)
+    return json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def load_records(path) -> list[dict]:
