@@ -37,6 +37,7 @@ from collections import Counter
 from contextvars import ContextVar
 from pathlib import Path
 
+from .audit.numbering import printed_suffix
 from .registry import (
     CONSEQUENCES,
     DISCREPANCY,
@@ -221,7 +222,8 @@ def _finding(i: int, r, quick_of: dict, source: str = "") -> list[str]:
     status = r.full_finding if source == "declared" else r.status
     where = {"declared": " in the full run, not computed here",
              "previous": " in the full report, not run here"}.get(source, "")
-    head = f"### {i}. {status}{where} ({_consequence(r)}): `{r.id}` — `{r.label}`, {r.section}"
+    head = (f"### {i}. {status}{where} ({_consequence(r)}): `{r.id}` — `{r.label}`"
+            f"{printed_suffix(r.label)}, {r.section}")
     lines = [head[:MAX_LINE], ""]
     if source == "previous":
         lines += _wrap("not run in this quick report; established in the full report (below, "
@@ -412,7 +414,8 @@ def _failures(results) -> list[str]:
     lines += _wrap("FAIL: the toolkit could not confirm something that should hold — a bug "
                    "until shown otherwise.", "") + [""]
     for r in bad:
-        lines.append(f"### `{r.id}` — `{r.label}`, {r.section}"[:MAX_LINE])
+        lines.append(f"### `{r.id}` — `{r.label}`{printed_suffix(r.label)}, {r.section}"
+                     [:MAX_LINE])
         lines += _wrap(r.statement, "- **The paper:** ")
         lines += _wrap(r.computed, "- **Computed:** ")
         lines += _wrap(r.detail, "- **Message:** ")
