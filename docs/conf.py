@@ -114,5 +114,11 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
-html_sidebars = {"index": [], "changelog": [], "contributing": [], "citing": []}
+# A page without children has nothing for the section navigation to list: no primary sidebar
+# (an empty "Section Navigation" box was shown on the guide, beyond and report pages). Every
+# top-level page of docs/ is such a leaf; only index.md holds a toctree.
+html_sidebars = {p.stem: [] for p in HERE.glob("*.md") if "toctree" not in p.read_text()}
+html_sidebars.update({"index": [], "cli": []})
+html_static_path = ["_static"]
+html_css_files = ["nbl.css"]
 html_show_sourcelink = False

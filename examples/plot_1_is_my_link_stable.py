@@ -22,6 +22,7 @@ The command-line equivalent of the first step is::
 """
 
 import os
+import sys
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -45,14 +46,17 @@ delta = "1"
 # ------------------
 # float64 (the default, with an error estimate), mpmath at 30 digits, and certified: an Arb
 # ball that encloses λ\* rigorously, so its sign is *proved*.
+# ``to_dict()`` gives every quantity as a number and, where more digits exist, its exact
+# decimal under ``<name>_decimal`` — the digits each tier carries, never float noise.
 for kwargs in ({}, {"dps": 30}, {"certify": True}):
-    r = stability(link, delta, **kwargs)
-    print(f"{r.tier:>10}  lambda* = {r.lambda_star}   sign: {r.sign}   "
-          f"({r.digits} digits)")
+    r = stability(link, delta, **kwargs).to_dict()
+    lam = r.get("lambda_star_decimal", repr(r["lambda_star"]))
+    print(f"{r['tier']:>10}  lambda* = {lam}   sign: {r['sign']}   ({r['digits']} digits)")
 
-certified = stability(link, delta, certify=True)
-print("certified enclosure of lambda*:", certified.lambda_star_enclosure)
-print("mu* =", certified.values["mu_star"], "  m2 =", certified.values["m2"])
+certified = stability(link, delta, certify=True).to_dict()
+lo, hi = certified["lambda_star_enclosure_decimal"]
+print(f"certified enclosure of lambda*: [{lo}, {hi}]")
+print(f"mu* = {certified['mu_star_decimal']}   m2 = {certified['m2_decimal']}")
 
 # %%
 # Where does it stop being stable?
@@ -61,7 +65,7 @@ print("mu* =", certified.values["mu_star"], "  m2 =", certified.values["m2"])
 # and certifies each bracket (the two ends are enclosed with Arb and their signs differ).
 thr = find_thresholds(link, "delta", grid=21 if QUICK else 41)
 for root in thr.roots:
-    print(f"critical delta = {root.value}  bracket {root.bracket}  "
+    print(f"critical delta = {root.value}  bracket [{root.bracket[0]}, {root.bracket[1]}]  "
           f"certified: {root.certified}  ({root.crossing} as delta grows)")
 delta_c = float(thr.roots[0].value)
 
@@ -100,5 +104,13 @@ fig.tight_layout()
 # φ(m) = m⁴/12 + m²/2 on ℝ, whose dual domain φ'(ℝ) = ℝ covers the Gaussian index.
 pot = Link.from_potential("m**4/12 + m**2/2", domain=("-inf", "inf"))
 rp = stability(pot, delta, certify=True)
-print(f"potential link: lambda* = {rp.lambda_star}  sign {rp.sign}  ({rp.tier}, "
-      f"{rp.digits} digits)")
+print(f"potential link: lambda* = {rp.to_dict()['lambda_star_decimal']}  sign {rp.sign}  "
+      f"({rp.tier}, {rp.digits} digits)")
+
+# %%
+# Run on its own (``python examples/plot_1_is_my_link_stable.py``), the script writes its
+# figures to files.
+if "sphinx_gallery" not in sys.modules:
+    for num in plt.get_fignums():
+        plt.figure(num).savefig(f"plot_1_is_my_link_stable_{num}.png", dpi=110)
+        print(f"figure written to plot_1_is_my_link_stable_{num}.png")

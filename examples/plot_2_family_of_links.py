@@ -22,6 +22,7 @@ On the command line::
 """
 
 import os
+import sys
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -51,7 +52,7 @@ pd = phase_diagram(family, "a", a_values, deltas, tier="float")
 print(f"{pd.lambda_star.shape} grid, unstable fraction {pd.unstable_fraction():.3f}, "
       f"{pd.seconds:.2f} s on {pd.executor}")
 for delta, lo, hi in pd.unstable_intervals()[:5]:
-    print(f"delta = {delta}: unstable for a in [{lo}, {hi}] (grid)")
+    print(f"delta = {float(delta):.6g}: unstable for a in [{lo:.6g}, {hi:.6g}] (grid)")
 
 # %%
 # The threshold curve
@@ -85,3 +86,11 @@ ax.set_xlabel("a (weight of the second transition)")
 ax.set_ylabel("arm separation Δ")
 ax.set_title("phase diagram of g_a")
 fig.tight_layout()
+
+# %%
+# Run on its own (``python examples/plot_2_family_of_links.py``), the script writes its
+# figures to files.
+if "sphinx_gallery" not in sys.modules:
+    for num in plt.get_fignums():
+        plt.figure(num).savefig(f"plot_2_family_of_links_{num}.png", dpi=110)
+        print(f"figure written to plot_2_family_of_links_{num}.png")

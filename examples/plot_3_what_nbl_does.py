@@ -20,6 +20,7 @@ The command-line equivalents::
 """
 
 import os
+import sys
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -89,3 +90,11 @@ ax2.set_xlabel("|angle| after the randomized start (degrees)")
 ax2.set_ylabel("NBL final regret")
 fig.suptitle(f"weighted entropy ρ = 0.8, Δ = 1, n = {n}, n0 = {n0}")
 fig.tight_layout()
+
+# %%
+# Run on its own (``python examples/plot_3_what_nbl_does.py``), the script writes its
+# figures to files.
+if "sphinx_gallery" not in sys.modules:
+    for num in plt.get_fignums():
+        plt.figure(num).savefig(f"plot_3_what_nbl_does_{num}.png", dpi=110)
+        print(f"figure written to plot_3_what_nbl_does_{num}.png")

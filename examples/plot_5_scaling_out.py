@@ -22,6 +22,7 @@ and checks that the results are identical, to the last bit. The command-line equ
 
 import importlib.util
 import os
+import sys
 import time
 
 import matplotlib.pyplot as plt
@@ -127,3 +128,11 @@ if __name__ == "__main__":
     ax.invert_yaxis()
     ax.set_xlabel("seconds (phase diagram, float64 tier)")
     fig.tight_layout()
+
+# %%
+# Run on its own (``python examples/plot_5_scaling_out.py``), the script writes its
+# figures to files.
+if "sphinx_gallery" not in sys.modules:
+    for num in plt.get_fignums():
+        plt.figure(num).savefig(f"plot_5_scaling_out_{num}.png", dpi=110)
+        print(f"figure written to plot_5_scaling_out_{num}.png")

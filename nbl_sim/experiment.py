@@ -19,7 +19,6 @@ the whole chunk at once, bit for bit.
 from __future__ import annotations
 
 import csv
-import json
 import math
 import platform
 import time
@@ -29,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
+from nbl_theory.records import manifest_text
 from nbl_theory.validation import positive_int
 
 from .buffers import reused
@@ -166,8 +166,7 @@ class SimulationResult:
         manifest = out / "manifest.json"
         data = self.to_json()
         data["versions"] = package_versions()
-        data["files"] = [f.name for f in files]
-        write_text(manifest, json.dumps(data, indent=2) + "\n")
+        write_text(manifest, manifest_text("simulate", [data], [f.name for f in files]))
         files.append(manifest)
         return files
 
@@ -372,7 +371,8 @@ def simulate(
     record_rounds : rounds at which trajectories are kept (default ~500 evenly spaced, plus n0, n).
     chunk_size : replications per chunk (default: ≤ 64 MB worth of realization per chunk — a
         chunk streams it through ≤ 4 MB blocks, so this sets only the granularity — and at least
-        four chunks per worker).
+        four chunks per worker; one replication per chunk when Greedy Logistic runs, whose ~n²
+        cost per replication dwarfs a chunk's overhead, so ``progress`` moves per replication).
     executor : an :class:`Executor`; default from ``workers`` (see
         :func:`nbl_sim.execution.make_executor`).
     scheduler : a Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) instead of local workers.
@@ -427,6 +427,11 @@ def simulate(
             if ex.workers > 1:
                 chunk_size = max(1, min(chunk_size, math.ceil(reps / (4 * ex.workers))))
             chunk_size = min(reps, _lockstep_multiple(chunk_size, per_rep))
+            if "greedy-logistic" in policies:
+                # Greedy Logistic refits on all its data every round (~n² work per
+                # replication, seconds to minutes each): one replication per chunk, so the
+                # progress advances per replication; the numbers do not depend on the chunking
+                chunk_size = 1
         chunk_size = positive_int(chunk_size, "chunk_size")
         chunks = [tuple(range(a, min(reps, a + chunk_size))) for a in range(0, reps, chunk_size)]
         tasks = [_Task(env, seed, c, n, int(n0), v0, float(gamma), float(t0), policies, rec,

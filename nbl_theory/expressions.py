@@ -44,7 +44,8 @@ from flint import acb, arb
 from .arb_eval import compile_acb, enclose_constant
 from .errors import NBLInputError
 
-__all__ = ["FUNCTIONS", "CONSTANTS", "parse_expression", "exact_number", "MAX_LENGTH",
+__all__ = ["FUNCTIONS", "CONSTANTS", "parse_expression", "exact_number", "number_value",
+           "MAX_LENGTH",
            "MAX_NODES", "MAX_DEPTH", "MAX_DIGITS", "MAX_MAGNITUDE", "MAX_EXPONENT",
            "MAX_CONSTANT_BITS"]
 
@@ -168,6 +169,21 @@ def _decimal(s: str, shown: str) -> sp.Rational:
     if value != 0 and not _SMALL <= abs(value) <= _BIG:
         raise _range_error(shown)
     return value
+
+
+def number_value(text: str, name: str) -> float:
+    """A value of the command line's one grammar (a decimal or a fraction ``p/q``, read exactly
+    by :func:`exact_number`) as a float64, with a one-line error naming ``name``.
+
+    Used wherever a spec carries a number (``--contexts student-t:nu=9/2``, ``--arms
+    shift=1/10``), so every value position reads numbers the way ``--delta`` and ``--param``
+    do (proofs_check/cli/grammar.py).
+    """
+    try:
+        return float(exact_number(str(text)))
+    except NBLInputError as exc:
+        raise NBLInputError(f"{name} must be a number (a decimal or a fraction p/q), got "
+                            f"{text!r}: {exc}") from None
 
 
 def exact_number(text: str | int | float) -> sp.Rational:

@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import mpmath
+import numpy as np
 
 from .numeric import PHI0
+from .records import Result, numbers
 
-__all__ = ["StabilityResult", "DPS_LADDER", "PREC_LADDER", "decimal_str", "decision_quantities",
-           "FloatOps", "MpOps", "FLOAT_OPS", "sign_word"]
+__all__ = ["StabilityResult", "StabilityGrid", "DPS_LADDER", "PREC_LADDER", "decimal_str",
+           "decision_quantities", "FloatOps", "MpOps", "FLOAT_OPS", "sign_word"]
 
 #: mpmath digits tried, in order, when the float64 sign is not clear.
 DPS_LADDER = (30, 60, 120)
@@ -147,8 +149,12 @@ def sign_word(lo, hi) -> str:
 
 
 @dataclass
-class StabilityResult:
-    """Outcome of :func:`stability`. Numbers are floats (float64) or mpmath/arb-derived mpf."""
+class StabilityResult(Result):
+    """Outcome of :func:`stability`. Numbers are floats (float64) or mpmath/arb-derived mpf.
+
+    A :class:`~nbl_theory.records.Result`: :meth:`to_dict` is the row ``nbl stability --json``
+    prints (every quantity a JSON number, its exact decimal under ``<name>_decimal``),
+    :meth:`to_frame` a one-row DataFrame."""
 
     link: str
     description: str
@@ -174,8 +180,14 @@ class StabilityResult:
             return repr(x)
         return mpmath.nstr(x, digits, min_fixed=-4, max_fixed=6)
 
+    def to_dict(self) -> dict:
+        """The JSON row under the one number convention (:func:`nbl_theory.records.numbers`)."""
+        return numbers(self.to_json())
+
     def to_json(self) -> dict:
-        """JSON-ready dict with the stable keys of DESIGN.md (numbers as decimal strings)."""
+        """JSON-ready dict with the stable keys of DESIGN.md, numbers as decimal strings with
+        every digit (:meth:`to_dict` turns them into JSON numbers with ``_decimal``
+        companions)."""
         out = {
             "link": self.link,
             "description": self.description,
@@ -198,3 +210,65 @@ class StabilityResult:
         return out
 
 
+
+
+class StabilityGrid(Result):
+    """Outcome of :func:`nbl_theory.stability.stability_grid`: λ* and its sign on a grid.
+
+    Attributes
+    ----------
+    link : str
+        The link (or family) the grid is over.
+    param : str or None
+        The parameter along the first axis (None: one link, a single row).
+    values : list of str
+        The parameter values (``[None]`` when ``param`` is None), axis 0.
+    deltas : list of str
+        The separations Δ as exact decimal strings, axis 1.
+    lambda_star : ndarray (len(values), len(deltas))
+        λ* (float64 nearest to each cell's value, whatever tier computed it).
+    sign : ndarray of str, same shape
+        ``stable`` / ``unstable`` / ``undecided`` per cell.
+    certified : ndarray of bool, same shape
+        True where the sign is proved by an Arb enclosure.
+    results : list of list of StabilityResult
+        Every cell's full result (``results[i][j]``).
+    """
+
+    def __init__(self, link, param, values, deltas, results):
+        self.link, self.param = link, param
+        self.values, self.deltas = list(values), list(deltas)
+        self.results = results
+        self.lambda_star = np.array([[float(r.lambda_star) for r in row] for row in results],
+                                    dtype=float).reshape(len(self.values), len(self.deltas))
+        self.sign = np.array([[r.sign for r in row] for row in results],
+                             dtype=object).reshape(self.lambda_star.shape)
+        self.certified = np.array([[bool(r.certified) for r in row] for row in results],
+                                  dtype=bool).reshape(self.lambda_star.shape)
+
+    def to_dict(self) -> dict:
+        """JSON data (the one number convention): the axes, then λ*, its exact decimals, the
+        signs and certification as ``[i][j]`` = (values[i], deltas[j])."""
+        return numbers({
+            "link": self.link, "param": self.param, "values": self.values,
+            "deltas": self.deltas, "axes": {"rows": self.param, "columns": "delta"},
+            "lambda_star": [[r.to_json()["lambda_star"] for r in row] for row in self.results],
+            "sign": self.sign.tolist(), "certified": self.certified.tolist(),
+            "tier": [[r.tier for r in row] for row in self.results]})
+
+    def frame_rows(self) -> list:
+        """One DataFrame row per cell: the parameter value, Δ, λ* (and its exact decimal),
+        the sign, certified, the tier."""
+        rows = []
+        for i, row in enumerate(self.results):
+            for r in row:
+                d = r.to_dict()
+                rows.append({**({self.param: self.values[i]} if self.param else {}),
+                             "delta": d["delta"], "lambda_star": d["lambda_star"],
+                             "lambda_star_decimal": d.get("lambda_star_decimal",
+                                                          repr(d["lambda_star"])),
+                             "sign": r.sign, "certified": r.certified, "tier": r.tier})
+        if self.param:
+            for row in rows:
+                row[self.param] = numbers({"v": row[self.param]})["v"]
+        return rows

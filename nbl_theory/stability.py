@@ -23,15 +23,18 @@ from __future__ import annotations
 import time
 
 import mpmath
+import numpy as np
 
 from .certified import stability_certified
 from .errors import NBLInputError
+from .expressions import exact_number
 from .gaussian import FloatRangeError, moments_float, moments_mpmath
 from .results import (
     DPS_LADDER,
     FLOAT_OPS,
     PREC_LADDER,
     MpOps,
+    StabilityGrid,
     StabilityResult,
     decimal_str,
     decision_quantities,
@@ -39,7 +42,7 @@ from .results import (
 )
 from .validation import validate_delta
 
-__all__ = ["stability", "lambda_star_float"]
+__all__ = ["stability", "lambda_star_float", "stability_grid"]
 
 
 def _assemble(link, delta_q, mom, tier, digits, certified, notes, ops, rounding):
@@ -199,3 +202,73 @@ def stability(
         )
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def _texts(xs, name: str) -> list:
+    """Scalars or an array of them as exact decimal texts (floats through their repr)."""
+    arr = np.atleast_1d(np.asarray(xs, dtype=object)).ravel()
+    if arr.size == 0:
+        raise NBLInputError(f"{name}: give at least one value")
+    out = []
+    for x in arr:
+        if isinstance(x, (np.floating, np.integer)):
+            x = x.item()
+        out.append(decimal_str(exact_number(x)) if not isinstance(x, str) else x.strip())
+    return out
+
+
+def stability_grid(link, deltas, *, param: str | None = None, values=None,
+                   certify: bool = False, dps: int | None = None) -> StabilityGrid:
+    """λ* and its sign over an array of Δ, or over a (parameter × Δ) grid.
+
+    Parameters
+    ----------
+    link : Link, LinkSource or str
+        One link (then ``param``/``values`` are not given), or a family name / a
+        :class:`~nbl_theory.link_source.LinkSource` with a free parameter ``param``.
+    deltas : scalar or array_like
+        Separations Δ ∈ (0, 2) (decimal strings are exact; floats are read through their repr).
+    param, values : str and array_like, optional
+        The parameter of ``link`` and its values (axis 0 of the result).
+    certify : bool
+        Certified Arb enclosures: every sign is proved (or ``undecided``).
+    dps : int, optional
+        mpmath precision instead of float64.
+
+    Returns
+    -------
+    StabilityGrid
+        ``lambda_star`` and ``sign`` of shape (len(values), len(deltas)) (one row for a single
+        link), every cell's :class:`~nbl_theory.results.StabilityResult`; ``.to_dict()`` and
+        ``.to_frame()`` as every result.
+
+    Notes
+    -----
+    Each cell is :func:`stability` (eq:decision_stability), so every tier's precision rules
+    hold cell by cell (precision is raised where a sign is unclear). Every input is checked
+    (every Δ, every link built) before the first cell is computed.
+    """
+    from .families import make_family
+    from .link_source import LinkSource
+
+    dl = _texts(deltas, "deltas")
+    for d in dl:
+        validate_delta(d)
+    if (param is None) != (values is None):
+        raise NBLInputError("give param and values together (or neither, for one link)")
+    if param is None:
+        if isinstance(link, (str, LinkSource)):
+            link = make_family(link) if isinstance(link, str) else link.link()
+        links, vals, name = [link], [None], link.name
+    else:
+        vals = _texts(values, f"values of {param}")
+        if isinstance(link, str):
+            links = [make_family(link, **{param: v}) for v in vals]
+            name = link
+        elif isinstance(link, LinkSource):
+            links = [link.link({param: v}) for v in vals]
+            name = link.text
+        else:
+            raise NBLInputError("a parameter grid needs a family name or a LinkSource")
+    results = [[stability(lk, d, dps=dps, certify=certify) for d in dl] for lk in links]
+    return StabilityGrid(name, param, vals, dl, results)

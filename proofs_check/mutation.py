@@ -248,7 +248,11 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     rep = run_mutation(ids=a.claim, quick=a.quick, progress=_progress, modules=a.module)
     if a.json:
-        print(json.dumps(rep.to_json(), indent=2, default=str))
+        from nbl_theory.records import envelope
+
+        # the toolkit's one JSON envelope, as `nbl check --mutate --json` (schema check.json)
+        print(json.dumps(envelope("check", [rep.to_json()], mode="quick" if a.quick else "full"),
+                         indent=2, ensure_ascii=False, allow_nan=False))
     else:
         print(rep.format(verbose=a.verbose))
     return 0 if rep.ok else 1

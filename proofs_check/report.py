@@ -34,13 +34,13 @@
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import platform
 import textwrap
 from collections import Counter
 from contextvars import ContextVar
 from pathlib import Path
 
+from .audit.numbering import printed_suffix
 from .registry import (
     CONSEQUENCES,
     DISCREPANCY,
@@ -51,7 +51,7 @@ from .registry import (
     STATUSES,
 )
 from .report_context import glossary, toolkit_commit
-from .report_json import RECORD_KEYS, load_records, record  # noqa: F401  (their old home)
+from .report_json import RECORD_KEYS, load_records, record, report_text  # noqa: F401  (their old home)
 
 __all__ = ["write_report", "render_markdown", "summary_line", "summary_counts",
            "toolkit_version", "infer_quick", "quick_versions", "SECTION_ORDER", "MAX_LINE",
@@ -229,7 +229,8 @@ def _finding(i: int, r, quick_of: dict, source: str = "") -> list[str]:
     status = r.status
     where = {"cached": " in the cached full run, not run here",
              "previous": " in the full report, not run here"}.get(source, "")
-    head = f"### {i}. {status}{where} ({_consequence(r)}): `{r.id}` — `{r.label}`, {r.section}"
+    head = (f"### {i}. {status}{where} ({_consequence(r)}): `{r.id}` — `{r.label}`"
+            f"{printed_suffix(r.label)}, {r.section}")
     lines = [head[:MAX_LINE], ""]
     if source == "previous":
         lines += _wrap(f"not run in this quick report; read from the full report given "
@@ -448,7 +449,8 @@ def _failures(results) -> list[str]:
     lines += _wrap("FAIL: the toolkit could not confirm something that should hold — a bug "
                    "until shown otherwise.", "") + [""]
     for r in bad:
-        lines.append(f"### `{r.id}` — `{r.label}`, {r.section}"[:MAX_LINE])
+        lines.append(f"### `{r.id}` — `{r.label}`{printed_suffix(r.label)}, {r.section}"
+                     [:MAX_LINE])
         lines += _wrap(r.statement, "- **The paper:** ")
         lines += _wrap(r.computed, "- **Computed:** ")
         lines += _wrap(r.detail, "- **Message:** ")
@@ -626,8 +628,9 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
     md_path.write_text(render_markdown(results, quick, version, date, previous,
                                        figures_dir=Path(figures_dir or out / "figures")),
                        encoding="utf-8")
-    payload = [record(r) for r in results]
-    json_path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n",
+    mode = "quick" if (infer_quick(results) if quick is None else quick) else "full"
+    json_path.write_text(report_text([record(r) for r in results], mode,
+                                     summary_counts(results), [md_path, json_path]),
                          encoding="utf-8")
     return md_path, json_path
 

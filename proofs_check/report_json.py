@@ -1,5 +1,7 @@
-"""The claim records of a verification report: ``verification.json`` is a list of them, one per
-claim in registration order, each with exactly the keys :data:`RECORD_KEYS`:
+"""The claim records of a verification report: ``verification.json`` is the toolkit's one JSON
+envelope (``command``, ``version``, ``format``, ``mode``, ``counts``, ``results``, ``files``;
+:func:`proofs_check.report.report_json`) whose ``results`` are these records, one per claim in
+registration order, each with exactly the keys :data:`RECORD_KEYS`:
 
 ============  ==========================================================================
 key           value
@@ -27,7 +29,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-__all__ = ["RECORD_KEYS", "record", "load_records"]
+__all__ = ["RECORD_KEYS", "record", "load_records", "report_text"]
 
 #: The keys of a claim record in verification.json, in order (see the module docstring).
 RECORD_KEYS = ("id", "label", "statement", "method", "tolerance", "paper_value", "computed",
@@ -56,9 +58,22 @@ def record(r) -> dict:
     }
 
 
+def report_text(records, mode: str, counts: dict, files=()) -> str:
+    """The text of ``verification.json``: the toolkit's one JSON envelope
+    (:func:`nbl_theory.records.envelope`, command ``check``) with the run's ``mode``
+    (``quick`` or ``full``) and ``counts`` (claims per status) beside the claim ``records``;
+    schema ``proofs_check/cli/schemas/check.json``."""
+    from nbl_theory.records import envelope
+
+    payload = envelope("check", records, files, mode=mode, counts=counts)
+    return json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
 def load_records(path) -> list[dict]:
     """The records of a ``verification.json`` (e.g. a previous full run, for ``previous``)."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(data, dict) and data.get("command") == "check":
+        data = data.get("results")
     if not isinstance(data, list) or not all(isinstance(d, dict) and "id" in d for d in data):
-        raise ValueError(f"{path}: not a verification.json (a list of claim records)")
+        raise ValueError(f"{path}: not a verification.json (an envelope of claim records)")
     return data

@@ -25,8 +25,10 @@ SECTIONS = (
          ("nbl_theory.families", "the named link families (make_family)"),
          ("nbl_theory.paper", "the paper's named links, separations and printed values"),
          ("nbl_theory.stability", "λ*, μ*, m2, κ* in three precision tiers"),
-         ("nbl_theory.results", "StabilityResult and the one assembly of λ*, κ*, the "
-                                "Jacobian rates"),
+         ("nbl_theory.results", "StabilityResult, StabilityGrid and the one assembly of λ*, "
+                                "κ*, the Jacobian rates"),
+         ("nbl_theory.records", "the one result family (to_dict, to_frame) and the one JSON "
+                                "number convention and envelope"),
          ("nbl_theory.certified", "the certified tier: Arb ball arithmetic"),
          ("nbl_theory.threshold", "where λ* changes sign (certified brackets)"),
          ("nbl_theory.continuation", "the λ* = 0 curve by pseudo-arclength continuation"),
@@ -51,6 +53,8 @@ SECTIONS = (
          ("nbl_sim.policies.oracle", "the oracle policy"),
          ("nbl_sim.policies.repairs", "repaired NBL: the NBL kernel on whitened contexts or "
                                       "centred rewards"),
+         ("nbl_sim.policies.objects", "NBL and GreedyLogistic as policy objects on your own "
+                                      "stream (choose, update, state)"),
          ("nbl_sim.population", "F, h, J, H(α) and Jacobians by quadrature"),
          ("nbl_sim.population_table", "F and h at many directions from a table in one "
                                       "angle"),
@@ -71,6 +75,7 @@ SECTIONS = (
          ("nbl_sim.presentation.reproduce", "nbl reproduce: figures, their data and the "
                                             "gallery"),
          ("nbl_sim.presentation.plots", "the pictures of single results"),
+         ("nbl_sim.presentation.conclusions", "every conclusion in words beside its numbers"),
      ]),
     ("proofs_check — is the paper right?",
      "The claim registry, the verification report, mutation testing and the nbl command. "
@@ -117,7 +122,8 @@ INTERNAL = {
     "nbl_theory.link_numeric": "numeric evaluators behind Link",
     "nbl_theory.link_input": "what the Link constructors accept, and their error guard",
     "nbl_sim": "the package itself re-exports nothing",
-    "nbl_sim.policies": "the package; the policy modules are public",
+    "nbl_sim.policies": "the package: it re-exports NBL and GreedyLogistic of the public "
+                        "nbl_sim.policies.objects",
     "nbl_sim.rate_analysis": "statistics behind the regret-rate study",
     "nbl_sim.environment_passes": "the compiled passes that draw a replication of Environment",
     "nbl_sim.seeding": "the replication streams of Environment.draw, re-seeded in place",

@@ -42,6 +42,7 @@ import numpy as np
 
 from nbl_sim.population import arm_vectors
 from nbl_theory.errors import NBLInputError
+from nbl_theory.expressions import number_value
 from nbl_theory.links import Link
 from nbl_theory.validation import dimension, finite_array, real, unit_vector, validate_delta
 
@@ -219,10 +220,8 @@ def parse_arms_spec(spec: str, link, delta, d: int = 2) -> ArmModel:
                                     "(use shift=C, intercept=C, rotate=DEG or symmetric)")
             if key in opts:
                 raise NBLInputError(f"arms spec: option {key!r} given twice")
-            try:
-                opts[key] = real(float(val), key)
-            except ValueError as exc:
-                raise NBLInputError(f"arms spec: {key} must be a number, got {val!r}") from exc
+            # the command line's one value grammar (decimals and fractions p/q, as --delta)
+            opts[key] = real(number_value(val.strip(), f"arms spec: {key}"), key)
     if "shift" in opts and "intercept" in opts:
         raise NBLInputError("arms spec: shift and intercept cannot be combined")
     rot = opts.get("rotate", 0.0)

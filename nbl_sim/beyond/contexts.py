@@ -52,6 +52,7 @@ from pathlib import Path
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
+from nbl_theory.expressions import number_value
 from nbl_theory.validation import dimension, finite_array, real
 
 from .datasets import dataset_array
@@ -365,11 +366,8 @@ def _options(text: str, family: str, allowed: tuple) -> dict:
 
 
 def _number(val: str, name: str) -> float:
-    try:
-        x = float(val)
-    except ValueError as exc:
-        raise NBLInputError(f"{name} must be a number, got {val!r}") from exc
-    return real(x, name)
+    # the command line's one value grammar (decimals and fractions p/q, as --delta)
+    return real(number_value(val, name), name)
 
 
 def _cov_from(opts: dict, family: str, d: int | None):

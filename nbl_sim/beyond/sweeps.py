@@ -23,6 +23,7 @@ import numpy as np
 from nbl_theory.families import make_family
 from nbl_theory.link_source import LinkSource
 from nbl_theory.links import Link
+from nbl_theory.records import ResultRow
 
 from ..execution import Executor, executor_for
 from ..phase import sweep_grid
@@ -40,10 +41,12 @@ def _num(x):
 
 
 def exact_stability(link: Link, delta, *, contexts: str = "gaussian", arms: str = "symmetric",
-                    d: int = 2, n_grid: int = 720, **model_options) -> dict:
+                    d: int = 2, n_grid: int = 720, **model_options) -> ResultRow:
     """The exact local analysis of one case with the Gaussian prediction beside it.
 
-    Returns a JSON-able dict: the specs, ``lambda_star`` and ``gaussian_rate_d`` (the paper's
+    Returns a :class:`~nbl_theory.records.ResultRow` — the same result family as
+    :func:`nbl_theory.stability.stability` (``.to_dict()``, ``.to_frame()``) and a dict: the
+    specs, ``lambda_star`` and ``gaussian_rate_d`` (the paper's
     prediction for the nominal link and Δ), ``vstar_equilibrium``, ``vstar_stability``,
     ``exact_rate`` (None when v* is not an equilibrium) and its error, ``verdict``
     (:func:`nbl_sim.beyond.robustness.classify_row`), the learned boundary (``bias_deg``,
@@ -57,7 +60,7 @@ def exact_stability(link: Link, delta, *, contexts: str = "gaussian", arms: str 
     row = {"vstar_equilibrium": a.vstar_equilibrium, "vstar_decided": a.vstar_decided,
            "vstar_stability": a.vstar_stability, "lambda_star": g["lambda_star"],
            "learned_angle_deg": a.bias_deg}
-    return {
+    return ResultRow({
         "link": link.name, "delta": str(delta), "d": d, "contexts": contexts, "arms": arms,
         "lambda_star": g["lambda_star"], "gaussian_rate_d": g["rate_d"],
         "gaussian_predicts": "attracting" if g["lambda_star"] > 0 else "repelling",
@@ -72,7 +75,7 @@ def exact_stability(link: Link, delta, *, contexts: str = "gaussian", arms: str 
         "equilibria": [{"angle_deg": e.angle_deg, "stability": e.stability, "rate": e.rate,
                         "regret": e.regret} for e in a.equilibria],
         "notes": a.notes, "seconds": a.seconds, "analysis": a.to_dict(),
-    }
+    })
 
 
 @dataclass(frozen=True)

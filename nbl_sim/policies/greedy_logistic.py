@@ -74,7 +74,7 @@ from nbl_theory.errors import NBLInputError
 
 from .. import jit_cache  # noqa: F401  (before the first cached kernel)
 
-__all__ = ["greedy_logistic_actions", "fit_penalized_logistic", "LogisticFit"]
+__all__ = ["greedy_logistic_actions", "fit_penalized_logistic", "LogisticFit", "newton_refit"]
 
 _ARMIJO = 1e-4  # sufficient-decrease constant of the line search
 _MAX_HALVINGS = 60  # step ≥ 2⁻⁶⁰: beyond that the line search gives up (counted, never seen)
@@ -326,6 +326,17 @@ def _newton_workspace(p):
     factor L, step delta, trial point, and the 5 counters ``stats``."""
     return (np.empty(p), np.empty((p, p)), np.zeros((p, p)), np.empty(p), np.empty(p),
             np.zeros(5, dtype=np.int64))
+
+
+@njit(cache=True)
+def newton_refit(Z, y, m, zmax, theta, lam, tol, max_iter):
+    """One fit of the bandit kernel, in place: :func:`_newton` on rows 0..m−1 of ``Z``/``y``,
+    warm-started at ``theta``, with fresh work buffers (the kernel's buffers carry no state
+    between fits: g and H are recomputed from ``theta``, L's upper triangle stays 0). The
+    step :class:`nbl_sim.policies.objects.GreedyLogistic` takes after each observation, so it
+    computes exactly the kernel's numbers. Returns the iterations of this fit."""
+    g, H, L, delta, trial, stats = _newton_workspace(theta.shape[0])
+    return _newton(Z, y, m, zmax, theta, lam, tol, max_iter, g, H, L, delta, trial, stats)
 
 
 @njit(cache=True)

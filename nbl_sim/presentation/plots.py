@@ -12,7 +12,8 @@ import numpy as np
 from ..outputs import save_figure
 from .style import new_figure, policy_color
 
-__all__ = ["plot_simulation", "plot_threshold_scan", "plot_phase", "diverging_norm"]
+__all__ = ["plot_simulation", "plot_threshold_scan", "unstable_spans", "plot_phase",
+           "diverging_norm"]
 
 
 def _save(fig, path, dpi: int) -> Path:
@@ -51,15 +52,39 @@ def plot_simulation(result, path) -> Path:
     return _save(fig, path, dpi=130)
 
 
+def unstable_spans(result) -> list[tuple[float, float]]:
+    """The intervals of the scan range where λ* < 0, bounded by the refined (certified when
+    ``root.certified``) roots of a :class:`~nbl_theory.threshold.ThresholdResult`, not by grid
+    points: the range is cut at every root and each piece takes the sign of the scan values
+    inside it (a piece with no grid point inside takes the sign of its midpoint's neighbours)."""
+    xs, vals = (np.asarray(v, dtype=float) for v in result.scan)
+    cuts = [float(xs[0]), *sorted(float(r.value) for r in result.roots), float(xs[-1])]
+    spans = []
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        inside = (xs > a) & (xs < b)
+        if inside.any():
+            negative = bool(np.median(vals[inside]) < 0)
+        else:
+            negative = bool(np.interp(0.5 * (a + b), xs, vals) < 0)
+        if negative and b > a:
+            if spans and spans[-1][1] == a:
+                spans[-1] = (spans[-1][0], b)
+            else:
+                spans.append((a, b))
+    return spans
+
+
 def plot_threshold_scan(result, path) -> Path:
     """λ* on the scan grid of a :class:`~nbl_theory.threshold.ThresholdResult`, with the unstable
-    region (λ* < 0) shaded and every refined root marked. Returns the written path."""
+    region (λ* < 0) shaded between the refined roots (:func:`unstable_spans`) and every root
+    marked. Returns the written path."""
     xs, vals = (np.asarray(v, dtype=float) for v in result.scan)
     fig, axes = new_figure(1, 1, width=6.4, height=3.8)
     ax = axes[0, 0]
     ax.plot(xs, vals, color="C0", lw=1.6, label=r"$\lambda_\star$ (float64 scan)")
     ax.axhline(0.0, color="0.3", lw=0.8)
-    ax.fill_between(xs, vals, 0.0, where=vals < 0, color="C3", alpha=0.18, label="unstable")
+    for i, (a, b) in enumerate(unstable_spans(result)):
+        ax.axvspan(a, b, color="C3", alpha=0.18, lw=0, label="unstable" if i == 0 else None)
     for i, root in enumerate(result.roots):
         x = float(root.value)
         ax.axvline(x, color="C3", ls="--", lw=0.9)

@@ -43,6 +43,7 @@ from nbl_sim.experiment import package_versions
 from nbl_sim.outputs import replacing, save_figure, write_text
 from nbl_sim.sweep import ChunkCache, SweepError, library_versions, run_sweep, source_fingerprint
 from nbl_theory.errors import NBLInputError
+from nbl_theory.records import manifest_text
 
 from .figures import load_figures
 from .figures.base import FigureData
@@ -232,7 +233,8 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
             "versions": package_versions(),
             "files": [f.name for f in files],
         }
-        write_text(out / f"{fig_id}.json", json.dumps(rec, indent=2, default=json_default) + "\n")
+        write_text(out / f"{fig_id}.json", manifest_text(
+            "reproduce", [{k: v for k, v in rec.items() if k != "files"}], rec["files"]))
         rec["files"].append(f"{fig_id}.json")
         records.append(rec)
     _write_index(out, records, quick)

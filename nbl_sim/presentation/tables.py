@@ -108,8 +108,11 @@ def stability_report(results, verbose: bool = False) -> list:
         rows.append([r.link, r.delta, short_decimal(j["mu_star"]), short_decimal(j["m2"]),
                      short_decimal(j["lambda_star"], 16), r.sign,
                      r.tier + ("" if r.tier == "float64" else f"/{r.digits}d")])
+    from .conclusions import stability_conclusion
+
     out: list = [make_table(["link", "delta", "mu_star", "m2", "lambda_star", "sign", "tier"],
                             rows)]
+    out += [f"conclusion ({r.link}) {stability_conclusion(r)}" for r in results]
     if len(results) == 1 or verbose:
         for r in results:
             out += _stability_breakdown(r)

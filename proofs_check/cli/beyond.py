@@ -18,13 +18,26 @@ import math
 from .errors import UsageError
 
 __all__ = ["CONTEXTS_HELP", "ARMS_HELP", "add_beyond_args", "beyond_specs", "context_law",
-           "arms_check", "stability_rows", "stability_report", "phase_row", "phase_report"]
+           "arms_check", "law_words", "stability_rows", "stability_report", "phase_row",
+           "phase_report"]
 
-CONTEXTS_HELP = ("context law (default gaussian = N(0, I)): gaussian[:cond=C,angle=DEG | "
-                 ":cov=FILE.csv], student-t:nu=NU[,cond=..,angle=..], ball, cube, rademacher, "
-                 "empirical:FILE.csv[,standardize], dataset:breast-cancer|wine")
-ARMS_HELP = ("arm geometry (default symmetric, the paper's): shift=C, intercept=C, rotate=DEG "
-             "(comma-separated; shift and intercept exclude each other)")
+#: --contexts in --help: every law, its scaling, and the coordinates its options are written in
+#: (the reference table is docs/beyond.md, "Conventions")
+CONTEXTS_HELP = (
+    "context law (default gaussian = N(0, I)): gaussian[:cond=C,angle=DEG | :cov=FILE.csv]; "
+    "student-t:nu=NU[,cond=C,angle=DEG | ,cov=FILE.csv] (nu > 2, scaled to unit covariance "
+    "before Sigma^(1/2) is applied, so Cov X = Sigma); ball, cube (uniform, scaled to unit "
+    "covariance); rademacher (+-1 coordinates); empirical:FILE.csv[,standardize] (the rows as "
+    "given, or each column z-scored); dataset:breast-cancer|wine (2 whitened principal "
+    "components). Coordinates: v* = e1 and theta along e2 (before --arms rotate), so "
+    "cov=FILE.csv is the d x d matrix in that basis and angle=DEG is the major axis's angle "
+    "from v*; cond/angle give trace Sigma = 2. Numbers are decimals or fractions p/q "
+    "(student-t:nu=9/2)")
+ARMS_HELP = ("arm geometry (default symmetric, the paper's beta_a = theta + a (Delta/2) v*, "
+             "v* = e1, theta = e2): shift=C (a_+- = Delta/2 +- C), intercept=C (arm +1's link "
+             "g(z + C)), rotate=DEG (v* at DEG from e1, theta at DEG + 90); comma-separated, "
+             "shift and intercept exclude each other; numbers are decimals or fractions p/q "
+             "(shift=1/10)")
 _DEFAULTS = {"contexts": "gaussian", "arms": "symmetric"}
 
 
@@ -74,6 +87,34 @@ def stability_rows(results) -> list[dict]:
     return [plain(r) for r in results]
 
 
+_SCALED = {"student-t": "multivariate t scaled to unit covariance",
+           "ball": "uniform on a ball scaled to unit covariance",
+           "cube": "uniform on a cube scaled to unit covariance"}
+
+
+def law_words(law: dict) -> str:
+    """The scaling of a context law (``analysis["law"]`` of an exact-stability row) in words:
+    which law, its covariance, the basis it is written in."""
+    import numpy as np
+
+    cov = np.asarray(law.get("covariance", np.eye(2)), dtype=float)
+    base = _SCALED.get(law["family"], law["family"])
+    if law["family"] == "empirical":
+        return (f"{law.get('rows', '?')} data rows resampled"
+                + (", columns z-scored" if law.get("standardized") == "columns z-scored" else "")
+                + f"; Cov X = {_matrix(cov)}")
+    if np.allclose(cov, np.eye(cov.shape[0]), rtol=0, atol=1e-12):
+        return f"{base}: Cov X = I" if law["family"] in _SCALED else f"{base}, Cov X = I"
+    return f"{base}, then Sigma^(1/2): Cov X = Sigma = {_matrix(cov)}"
+
+
+def _matrix(m) -> str:
+    def one(x):
+        return "0" if abs(x) < 1e-12 else f"{x:.4g}"
+
+    return "[" + ", ".join("[" + ", ".join(one(x) for x in row) + "]" for row in m) + "]"
+
+
 def _num(x, fmt: str) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, fmt)
 
@@ -84,8 +125,9 @@ def stability_report(results) -> list:
     from nbl_sim.presentation.tables import make_table
 
     first = results[0]
-    head = (f"contexts {first['contexts']}, arms {first['arms']}, d = {first['d']} "
-            "(beyond the paper: the exact population analysis, docs/beyond.md)")
+    head = (f"contexts {first['contexts']} ({law_words(first['analysis']['law'])}), arms "
+            f"{first['arms']}, d = {first['d']}; coordinates v* = e1, theta along e2 (before "
+            "--arms rotate) (beyond the paper: the exact population analysis, docs/beyond.md)")
     rows = []
     for r in results:
         rate = ("-" if r["exact_rate"] is None
@@ -95,8 +137,12 @@ def stability_report(results) -> list:
                      r["verdict"], _num(r["bias_deg"], ".4g"), _num(r["learned_regret"], ".3e")])
     table = make_table(["link", "delta", "lambda* (Gaussian)", "exact rate at v*", "v*",
                         "verdict", "learned angle deg", "regret/round"], rows)
+    from nbl_sim.presentation.conclusions import beyond_conclusion
+
+    words = [f"conclusion ({r['link']}, delta = {r['delta']}): {beyond_conclusion(r)}"
+             for r in results]
     notes = sorted({n for r in results for n in r["notes"]})
-    return [head, table, *(f"note: {n}" for n in notes)]
+    return [head, table, *words, *(f"note: {n}" for n in notes)]
 
 
 # ---------------------------------------------------------------------- phase

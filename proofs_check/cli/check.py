@@ -88,9 +88,12 @@ def run(args) -> int:
     md, js = Path(args.out) / "verification.md", Path(args.out) / "verification.json"
     status = 1 if any(r.status == FAIL for r in results) else 0
     if args.json:
+        from ..report import infer_quick, summary_counts
         from ..report_json import record
 
-        print_json(NAME, [record(r) for r in results], [md, js])
+        print_json(NAME, [record(r) for r in results], [md, js],
+                   mode="quick" if (args.quick or infer_quick(results)) else "full",
+                   counts=summary_counts(results))
         return status
     from nbl_sim.presentation.tables import claims_report
 
@@ -122,7 +125,7 @@ def _mutate(args) -> int:
         rep = run_mutation(ids=ids, quick=args.quick, progress=report)
     status = 0 if rep.ok else 1
     if args.json:
-        print_json(NAME, [rep.to_json()])
+        print_json(NAME, [rep.to_json()], mode="quick" if args.quick else "full")
         return status
     print(rep.format())
     return status

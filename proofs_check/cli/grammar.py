@@ -11,6 +11,10 @@
           | LO:HI            a range whose N is the subcommand's default (threshold only)
     VALUE := a decimal number (-0.9, 1e-3, .5) or a fraction p/q, read exactly
 
+The numbers inside ``--contexts`` and ``--arms`` specs (``student-t:nu=9/2``, ``shift=1/10``,
+``cond=3,angle=30``) are read by the same reader (:func:`nbl_theory.expressions.number_value`,
+which is :func:`~nbl_theory.expressions.exact_number`): decimals or fractions, exactly.
+
 Negative numbers work in every value position (``--delta -0.5`` reaches Δ's range check; the
 command line glues a value that starts with ``-`` to its option before argparse sees it).
 Several lists or grids give one row per combination (their product).
@@ -39,7 +43,8 @@ values, lists and grids (the same in every subcommand):
   --param NAME=V1,V2,...  a list               --param rho=0.6,0.72,0.8
   --param NAME=LO:HI:N    N points, ends incl. --param rho=-0.9:0.9:19
   --delta takes the same forms (--delta 0.2, --delta 0.1,0.2, --delta 0.1:1.9:19);
-  numbers are decimals or fractions p/q, read exactly; negative values work anywhere.
+  numbers are decimals or fractions p/q, read exactly, also inside --contexts and --arms
+  (student-t:nu=9/2, shift=1/10); negative values work anywhere.
   A free name in --link/--potential other than the variable is a parameter: give it with
   --param (--link 'sigmoid(a*z)**2' --param a=2)."""
 

@@ -8,19 +8,25 @@ Every subcommand prints one object on stdout::
      "results": [ {...}, ... ],     always a list, also for a single row
      "files": ["out/phase.csv"]}    files written by this run ([] when none)
 
-Numbers:
+Numbers — one rule for every field of every subcommand (and the report, and mutation testing):
 
-* quantities that can carry more digits than a double — everything ``stability`` and
-  ``threshold`` compute (λ*, μ*, roots and their brackets), Δ and parameter values — are
-  **decimal strings** (``"2.0755352621921070176875120465514526259238e-5"``), so no digit is
-  lost to a JSON parser's float; grid values are the user's text or the exact grid point, never
-  float noise (:mod:`.grammar`);
-* quantities computed in float64 (Monte Carlo means and standard errors, the float tier of a
-  phase diagram, the self-concordance constant, timings) are **JSON numbers**; a non-finite
-  float is the string ``"inf"``, ``"-inf"`` or ``"nan"`` (JSON has no such numbers);
-* ``null`` means "not applicable" (e.g. the angle when d > 2, λ* when no Δ was given).
+* **every quantity is a JSON number** (the float64 nearest to it): λ*, μ*, roots, brackets, Δ
+  and parameter values, Monte Carlo means, timings;
+* **where more digits exist, the exact decimal travels beside it as a string under the same
+  name with the suffix ``_decimal``** (:data:`DECIMAL_SUFFIX`)::
 
-Each field's choice is stated in the subcommand's JSON Schema, shipped in the package
+      "lambda_star": 2.075535262192107e-05,
+      "lambda_star_decimal": "2.0755352621921070176875120465514526259238e-5"
+
+  A ``_decimal`` field is present exactly when the decimal is not the shortest repr of the
+  float64 beside it (``"delta": 0.2`` has none; ``"delta": 0.3333333333333333`` for ``1/3``
+  has ``"delta_decimal": "0.33333333333333333"``); for a list it is a list of the same
+  length. Parse it with a decimal or arbitrary-precision reader, not as a float;
+* a non-finite float is the string ``"inf"``, ``"-inf"`` or ``"nan"`` (JSON has no such
+  numbers); ``null`` means "not applicable" (e.g. the angle when d > 2).
+
+:func:`numbers` applies the rule to a whole result (the one writer, used by :func:`envelope`);
+each field is stated in the subcommand's JSON Schema, shipped in the package
 (``proofs_check/cli/schemas/<command>.json``, :func:`schema`), and the tests validate every
 subcommand's output against it. Arrays with two axes say which is which in the schema and in
 the row itself (``phase``: ``lambda_star[i][j]`` belongs to ``deltas[i]`` and ``values[j]``).
@@ -29,53 +35,20 @@ the row itself (``phase``: ``lambda_star[i][j]`` belongs to ``deltas[i]`` and ``
 from __future__ import annotations
 
 import json
-import math
 from importlib import resources
-from pathlib import Path
 
-__all__ = ["FORMAT", "envelope", "dumps", "print_json", "schema", "plain", "version"]
+from nbl_theory.records import (
+    DECIMAL_SUFFIX,
+    FORMAT,
+    TEXT_KEYS,
+    envelope,
+    numbers,
+    plain,
+    version,
+)
 
-#: The version of this JSON convention, the envelope's ``"format"`` (raised on a breaking change).
-FORMAT = 1
-
-
-def version() -> str:
-    """The installed nbl version ("unknown" in a source tree without metadata)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("nbl")
-    except PackageNotFoundError:  # pragma: no cover - a source tree without metadata
-        return "unknown"
-
-
-def envelope(command: str, results, files=()) -> dict:
-    """The top-level object (see the module docstring)."""
-    return {"command": command, "version": version(), "format": FORMAT,
-            "results": list(results), "files": [str(f) for f in files]}
-
-
-def plain(x):
-    """``x`` with numpy scalars/arrays, tuples and paths made plain JSON, and non-finite floats
-    written as ``"inf"``, ``"-inf"``, ``"nan"``."""
-    if isinstance(x, dict):
-        return {str(k): plain(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [plain(v) for v in x]
-    if x is None or isinstance(x, (bool, str)):
-        return x
-    if isinstance(x, int):
-        return x
-    if isinstance(x, float):
-        if math.isfinite(x):
-            return x
-        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
-    if isinstance(x, Path):
-        return str(x)
-    tolist = getattr(x, "tolist", None)         # numpy scalars and arrays
-    if tolist is not None:
-        return plain(tolist())
-    return str(x)
+__all__ = ["FORMAT", "DECIMAL_SUFFIX", "TEXT_KEYS", "envelope", "dumps", "print_json", "schema",
+           "plain", "numbers", "version"]
 
 
 def dumps(payload) -> str:
@@ -83,9 +56,9 @@ def dumps(payload) -> str:
     return json.dumps(plain(payload), indent=2, allow_nan=False, ensure_ascii=False)
 
 
-def print_json(command: str, results, files=()) -> None:
-    """Print the envelope of ``results`` on stdout."""
-    print(dumps(envelope(command, results, files)))
+def print_json(command: str, results, files=(), **extra) -> None:
+    """Print the envelope of ``results`` on stdout (``extra``: fields beside the results)."""
+    print(dumps(envelope(command, results, files, **extra)))
 
 
 def schema(command: str) -> dict:

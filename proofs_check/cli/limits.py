@@ -188,4 +188,8 @@ def check_plot_path(path, option: str = "--plot") -> None:
                          f"{', '.join(PICTURE_FORMATS)}")
     if p.is_dir():
         raise UsageError(f"{option} {path} is a directory, not a file")
+    parent = Path(os.path.abspath(p)).parent
+    if not parent.exists():           # a picture goes into a directory that exists: never made
+        raise UsageError(f"{option} {path} cannot be written: the directory {parent} does not "
+                         "exist (create it first; --plot makes no directories)")
     check_out_dir(p.parent, option, shown=path, files=(p.name,))

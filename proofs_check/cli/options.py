@@ -306,6 +306,17 @@ def executing(args):
             ex.close()
 
 
+def count(n: int, noun: str) -> str:
+    """``"1 row"``, ``"39 rows"``: a number with its noun in the right number."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def rows_label(command: str, combos, deltas) -> str:
+    """The progress label of :func:`each_row`: ``"stability (1 link, 1 row)"``."""
+    return (f"{command} ({count(len(combos), 'link')}, "
+            f"{count(len(combos) * len(deltas), 'row')})")
+
+
 def each_row(source, combos, deltas, label: str, compute, check=None) -> list:
     """``compute(link, delta)`` for every link of ``source`` (one per parameter combination of
     ``combos``) and every Δ of ``deltas``, in that order, with a progress display: every link
@@ -313,14 +324,11 @@ def each_row(source, combos, deltas, label: str, compute, check=None) -> list:
     computed, so bad input is refused before any work."""
     from .display import progress
 
-    total = len(combos) + len(combos) * len(deltas)
+    total = len(combos) * len(deltas)       # the counter counts rows, and only rows
     out: list = []
     with progress(label) as bar:
-        links = []
         bar(0, total)
-        for c in combos:
-            links.append(source.link(c))
-            bar(len(links), total)
+        links = [source.link(c) for c in combos]
         if check is not None:
             for link in links:
                 for d in deltas:
@@ -328,7 +336,7 @@ def each_row(source, combos, deltas, label: str, compute, check=None) -> list:
         for link in links:
             for d in deltas:
                 out.append(compute(link, d))
-                bar(len(links) + len(out), total)
+                bar(len(out), total)
     return out
 
 

@@ -72,8 +72,8 @@ def run(args) -> int:
             validate_delta(d)
     source = opt.link_source(args)
     combos = opt.combinations(opt.param_values(source, specs))
-    reports = opt.each_row(source, combos, deltas, f"self-concordance ({len(combos)} links, "
-                           f"{len(combos) * len(deltas)} rows)", self_concordance_report)
+    reports = opt.each_row(source, combos, deltas, opt.rows_label(NAME, combos, deltas),
+                           self_concordance_report)
     if args.json:
         texts = [d for _ in combos for d in deltas]
         print_json(NAME, [json_row(r, d) for r, d in zip(reports, texts)])

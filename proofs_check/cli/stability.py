@@ -66,7 +66,7 @@ def run(args) -> int:
     beyond.context_law(contexts, 2)
     source = opt.link_source(args)
     combos = opt.combinations(opt.param_values(source, specs))
-    label = f"stability ({len(combos)} links, {len(combos) * len(deltas)} rows)"
+    label = opt.rows_label(NAME, combos, deltas)
     if exact:
         from nbl_sim.beyond import exact_stability
 

@@ -137,9 +137,10 @@ def run(args) -> int:
     if msg:
         note(msg)
     results = []
-    per = scan.n + 1                    # the scan's points, then refining its roots
+    per = scan.n                        # the counter counts the scan's points, and only those
     total = problems * per
-    with progress(f"scanning {unknown}") as bar:
+    with progress(f"scanning {unknown} ({opt.count(total, 'point')}, each root then "
+                  "refined)") as bar:
         bar(0, total)
         for k, (c, build) in enumerate(zip(combos, builds)):
             def step(i, n, k=k):

@@ -158,7 +158,8 @@ def _env(**extra) -> dict:
 #: Examples whose quick run is a slow test (6–10 s each: a simulation, a family scan, a Dask
 #: cluster); the first and the checking-the-paper one stay in the default suite, and the slow
 #: suite's docs build runs them all again.
-_SLOW_EXAMPLES = {"plot_2_family_of_links", "plot_3_what_nbl_does", "plot_5_scaling_out"}
+_SLOW_EXAMPLES = {"plot_2_family_of_links", "plot_3_what_nbl_does", "plot_5_scaling_out",
+                  "plot_6_policies_on_your_data"}
 
 
 @pytest.mark.parametrize("path", [
@@ -171,6 +172,14 @@ def test_example_runs_quick(path, tmp_path):
                           text=True, timeout=600, env=_env(NBL_EXAMPLES_QUICK="1"))
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip(), f"{path.name} printed nothing"
+    # run on its own, it saves its figures (sphinx-gallery is not there to capture them)
+    assert sorted(tmp_path.glob(f"{path.stem}*.png")), f"{path.name} saved no figure"
+    # clean numbers: no float noise such as 0.11041666666666666 (a 17-digit float64 repr with
+    # a run of repeated digits) and no mpf(...) reprs (an enclosure is printed as [lo, hi])
+    noise = [m.group(0) for m in re.finditer(r"\b\d\.(?=\d{15,})\d*?(\d)\1{5,}\d{0,2}\b",
+                                             proc.stdout)]
+    assert not noise, f"{path.name} prints float noise: {noise}"
+    assert "mpf(" not in proc.stdout, f"{path.name} prints raw mpf values"
 
 
 @pytest.mark.slow

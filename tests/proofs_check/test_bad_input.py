@@ -135,7 +135,7 @@ CASES = [
     ("plot-extension", ["threshold", *LOGISTIC, "--solve-for", "delta", "--plot", "scan.pnk"],
      "did you mean 'png'", ()),
     ("plot-unwritable", ["threshold", *LOGISTIC, "--solve-for", "delta", "--plot",
-                         "/proc/nbl-test/scan.png"], "not writable", ()),
+                         "/proc/nbl-test/scan.png"], "does not exist", ()),
     ("plot-under-a-file", ["threshold", *LOGISTIC, "--solve-for", "delta", "--plot",
                            "afile/scan.png"], "afile", (FILE,)),
     # simulate

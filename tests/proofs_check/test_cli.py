@@ -37,13 +37,15 @@ def test_stability_json_contract(capsys):
     (data,) = rows(out)
     assert STABILITY_KEYS <= set(data)
     for k in ("mu_star", "m2", "lambda_star"):
-        assert isinstance(data[k], str)  # high-precision numbers travel as decimal strings
+        # every quantity a JSON number, its exact decimal beside it under <name>_decimal
+        assert isinstance(data[k], float) and isinstance(data[k + "_decimal"], str)
+        assert float(data[k + "_decimal"]) == data[k]
     with mpmath.workdps(40):
-        lam = mpmath.mpf(data["lambda_star"])
+        lam = mpmath.mpf(data["lambda_star_decimal"])
         # reference: 50-digit value, see tests/theory/test_stability.py::PAPER_REFERENCE
         assert abs(lam - mpmath.mpf("2.0755352621921070176875120465514526259238155427697e-5")) < 1e-33
-    assert data["sign"] == "stable" and data["delta"] == "0.2"
-    lo, hi = (mpmath.mpf(x) for x in data["lambda_star_enclosure"])
+    assert data["sign"] == "stable" and data["delta"] == 0.2 and "delta_decimal" not in data
+    lo, hi = (mpmath.mpf(x) for x in data["lambda_star_enclosure_decimal"])
     assert lo <= hi
 
 

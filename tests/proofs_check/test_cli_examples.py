@@ -42,7 +42,7 @@ def test_user_parameter_lists_give_one_row_each(capsys):
     rows = results(capsys, "stability", "--link", "sigmoid(a*z)**2", "--param", "a=0.5,1,2",
                    "--delta", "0.2:1.8:3")
     assert [(r["link"], r["delta"]) for r in rows] == [
-        (f"sigmoid(a*z)**2 [a={a}]", d) for a in ("0.5", "1", "2") for d in ("0.2", "1", "1.8")]
+        (f"sigmoid(a*z)**2 [a={a}]", d) for a in ("0.5", "1", "2") for d in (0.2, 1.0, 1.8)]
 
 
 def test_threshold_solves_for_a_user_parameter_like_the_family(capsys):
@@ -60,7 +60,7 @@ def test_threshold_solves_for_a_user_parameter_like_the_family(capsys):
 def test_phase_and_self_concordance_take_user_links(capsys):
     (ph,) = results(capsys, "phase", "--link", "sigmoid(a*z)**2", "--param", "a=0.5:2:4",
                     "--delta", "0.2,1", "--no-cache")
-    assert ph["values"] == ["0.5", "1", "1.5", "2"] and ph["link"] == "sigmoid(a*z)**2"
+    assert ph["values"] == [0.5, 1.0, 1.5, 2.0] and ph["link"] == "sigmoid(a*z)**2"
     (st,) = results(capsys, "stability", "--link", "sigmoid(a*z)**2", "--param", "a=1.5",
                     "--delta", "1")
     # the phase cell (float tier) is the float64 lambda* of the same link: relative 1e-12
@@ -84,7 +84,9 @@ def test_negative_values_in_every_position(capsys):
     assert r["sign"] == "stable"
     (ph,) = results(capsys, "phase", "--family", "weighted-entropy", "--param",
                     "rho=-0.9:0.9:19", "--delta", "0.2", "--no-cache")
-    assert ph["values"][:4] == ["-0.9", "-0.8", "-0.7", "-0.6"] and ph["values"][9] == "0"
+    # the grid's exact points as their nearest doubles: no float noise, no _decimal needed
+    assert ph["values"][:4] == [-0.9, -0.8, -0.7, -0.6] and ph["values"][9] == 0.0
+    assert "values_decimal" not in ph
     code, _, err = run(capsys, "stability", "--family", "logistic", "--delta", "-0.5")
     assert code == 2 and "open interval (0, 2)" in err     # Delta's check, not argparse's
     code, _, err = run(capsys, "simulate", "--family", "logistic", "--delta", "1", "--n", "300",
@@ -109,7 +111,7 @@ def test_old_spellings_still_work(capsys):
 def test_threshold_lists_give_one_problem_each(capsys):
     rows = results(capsys, "threshold", "--family", "weighted-entropy", "--param",
                    "rho=0.6,0.8", "--solve-for", "delta", "--delta", "0.05:0.5:10", "--no-certify")
-    assert [r["fixed"] for r in rows] == [{"rho": "0.6"}, {"rho": "0.8"}]
+    assert [r["fixed"] for r in rows] == [{"rho": 0.6}, {"rho": 0.8}]
 
 
 # ---------------------------------------------------------------------- smaller items

@@ -100,7 +100,9 @@ def test_picture_formats_are_matplotlibs():
 def test_output_path_checks_write_nothing(tmp_path):
     (tmp_path / "afile").write_text("x")
     check_out_dir(tmp_path / "new" / "deeper", "--out")        # creatable: fine
-    check_plot_path(tmp_path / "new" / "p.svg")
+    check_plot_path(tmp_path / "p.svg")                          # in a directory that exists
+    with pytest.raises(UsageError, match="does not exist"):      # --plot makes no directory
+        check_plot_path(tmp_path / "new" / "p.svg")
     for call, msg in ((lambda: check_out_dir(tmp_path / "afile", "--out"), "is a file"),
                       (lambda: check_out_dir(tmp_path / "afile" / "x", "--out"), "is a file"),
                       (lambda: check_out_dir("/proc/nbl-x", "--out"), "not writable"),

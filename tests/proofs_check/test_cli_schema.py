@@ -33,15 +33,15 @@ def test_schema_is_a_valid_schema_shipped_as_package_data(command):
 
 
 def test_a_wrong_document_is_rejected():
-    """The schemas can fail: a number where a decimal string belongs, a single row instead of
-    a list, a missing key."""
-    good = {"command": "threshold", "version": "0", "format": 1, "files": [], "results": [{
-        "link": "x", "solve_for": "delta", "fixed": {}, "search_range": ["0.1", "1"],
+    """The schemas can fail: a decimal string where a JSON number belongs, a single row instead
+    of a list, a missing key."""
+    good = {"command": "threshold", "version": "0", "format": 2, "files": [], "results": [{
+        "link": "x", "solve_for": "delta", "fixed": {}, "search_range": [0.1, 1.0],
         "grid_points": 3, "roots": [], "notes": []}]}
     jsonschema.validate(good, schema("threshold"))
     for bad in (
         {**good, "results": good["results"][0]},                                 # not a list
-        {**good, "results": [{**good["results"][0], "search_range": [0.1, 1]}]},  # floats
+        {**good, "results": [{**good["results"][0], "search_range": ["0.1", "1"]}]},  # text
         {k: v for k, v in good.items() if k != "files"},                          # missing key
     ):
         with pytest.raises(jsonschema.ValidationError):
@@ -55,7 +55,7 @@ def test_non_finite_floats_are_strings():
 
 def test_stability_json(capsys):
     data = run_json(capsys, "stability", "--family", "logistic", "--delta", "0.3,0.6")
-    assert [r["delta"] for r in data["results"]] == ["0.3", "0.6"]
+    assert [r["delta"] for r in data["results"]] == [0.3, 0.6]
     data = run_json(capsys, "stability", "--family", "logistic", "--delta", "0.3", "--certify")
     assert len(data["results"]) == 1       # one row is still a list
 
@@ -64,7 +64,7 @@ def test_threshold_json(capsys):
     data = run_json(capsys, "threshold", "--family", "weighted-entropy", "--param", "rho=0.72",
                     "--solve-for", "delta", "--delta", "0.1:0.3:9", "--no-certify")
     (row,) = data["results"]
-    assert row["fixed"] == {"rho": "0.72"} and row["search_range"] == ["0.1", "0.3"]
+    assert row["fixed"] == {"rho": 0.72} and row["search_range"] == [0.1, 0.3]
 
 
 def test_self_concordance_json(capsys):
@@ -86,8 +86,9 @@ def test_phase_json(capsys, tmp_path):
     data = run_json(capsys, "phase", "--family", "weighted-entropy", "--param", "rho=-0.9:0.9:7",
                     "--delta", "0.1,0.5", "--no-cache", "--out", str(tmp_path))
     (row,) = data["results"]
-    # grid values as exact decimals, not float noise (-0.29999999999999993)
-    assert row["values"] == ["-0.9", "-0.6", "-0.3", "0", "0.3", "0.6", "0.9"]
+    # grid values as the nearest doubles of the exact grid points, not float noise
+    # (-0.29999999999999993); nothing more to say, so no values_decimal
+    assert row["values"] == [-0.9, -0.6, -0.3, 0.0, 0.3, 0.6, 0.9] and "values_decimal" not in row
     assert row["axes"] == {"rows": "delta", "columns": "rho"}
     assert len(row["lambda_star"]) == 2 and len(row["lambda_star"][0]) == 7
     written = json.loads((tmp_path / "phase.json").read_text())

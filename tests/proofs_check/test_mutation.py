@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import pytest
 
+from proofs_check.cli.jsonout import schema
 from proofs_check.mutation import MutationReport, claim_module, main, run_mutation
 from proofs_check.registry import (
     DISCREPANCY,
@@ -100,7 +102,11 @@ def test_a_failing_baseline_is_a_defect():
 
 def test_command_line(capsys):
     assert main(["--quick", "--module", "assumptions", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    envelope = json.loads(capsys.readouterr().out)
+    # the toolkit's one JSON envelope (nbl check --mutate --json's schema)
+    jsonschema.validate(envelope, schema("check"))
+    assert envelope["command"] == "check" and envelope["mode"] == "quick"
+    (out,) = envelope["results"]
     assert out["mode"] == "quick" and out["killed"] == out["mutants"] > 0
     assert set(out["modules"]) == {"assumptions"}
 

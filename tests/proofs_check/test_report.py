@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
+
 from proofs_check import report
+from proofs_check.cli.jsonout import schema
 from proofs_check.registry import CAVEAT, DISCREPANCY, FAIL, PASS, SKIPPED, ClaimResult
 from proofs_check.report import (
     MAX_LINE,
@@ -136,7 +139,12 @@ def test_previous_full_findings_listed_in_quick_mode(tmp_path):
 def test_write_report_json_schema(tmp_path):
     md, js = write_report(_sample(), tmp_path / "reports")
     assert md.name == "verification.md" and js.name == "verification.json"
-    data = json.loads(js.read_text(encoding="utf-8"))
+    envelope = json.loads(js.read_text(encoding="utf-8"))
+    # the toolkit's one envelope, with the run's mode and counts (schema check.json)
+    jsonschema.validate(envelope, schema("check"))
+    assert envelope["command"] == "check" and envelope["mode"] in ("quick", "full")
+    assert envelope["counts"] == summary_counts(_sample())
+    data = envelope["results"]
     assert isinstance(data, list) and all(tuple(c) == RECORD_KEYS for c in data)
     assert [c["id"] for c in data][:3] == ["claim-0", "claim-1", "claim-2"]
     d2 = data[2]

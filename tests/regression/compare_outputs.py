@@ -86,6 +86,8 @@ def snapshot_from_dir(root: Path) -> dict:
     """Snapshot of the outputs under ``root`` (one entry per command name)."""
     root = Path(root)
     records = json.loads((root / "check_quick" / "verification.json").read_text())
+    if isinstance(records, dict):           # the report in the one JSON envelope (issue 35)
+        records = records["results"]
     snap = {"check_quick": {r["id"]: [r["status"], r["computed"]] for r in records},
             "repro": {p.name: _sha(p) for p in sorted((root / "repro").glob("*.csv"))}}
     for name in ("sim1", "sim2", "sim3"):

@@ -196,7 +196,9 @@ def test_summary_json_and_files(tmp_path):
     reg = res.policies["nbl"].regret[:, -1]
     assert js["policies"]["nbl"]["final_regret_se"] == pytest.approx(reg.std(ddof=1) / math.sqrt(5))
     files = res.write(tmp_path)
-    man = json.loads((tmp_path / "manifest.json").read_text())
+    envelope = json.loads((tmp_path / "manifest.json").read_text())
+    assert envelope["command"] == "simulate" and "manifest.json" not in envelope["files"]
+    (man,) = envelope["results"]                  # the toolkit's one envelope (records.py)
     assert man["params"]["seed"] == 1 and "numpy" in man["versions"]
     lines = (tmp_path / "trajectories_nbl.csv").read_text().splitlines()
     assert lines[0].startswith("replication,round,regret") and len(lines) == 1 + 5 * len(

@@ -63,7 +63,9 @@ def test_files_manifest_and_gallery(tmp_path, monkeypatch):
     assert (out / "fake.png").read_bytes()[:4] == b"\x89PNG"
     lines = (out / "fake__curve.csv").read_text().splitlines()
     assert lines[0] == "x,y" and len(lines) == 6 and lines[-1] == "1.0,1.0"
-    man = json.loads((out / "fake.json").read_text())
+    envelope = json.loads((out / "fake.json").read_text())
+    assert envelope["command"] == "reproduce" and "fake.png" in envelope["files"]
+    (man,) = envelope["results"]                  # the toolkit's one envelope (records.py)
     assert man["settings"] == {"points": 5} and man["quick"] is True and "numpy" in man["versions"]
     index = (out / "index.md").read_text()
     assert "y grows" in index and "5 points" in index and "fig:fake" in index
