@@ -172,6 +172,19 @@ class SimulationResult:
         return files
 
 
+def _check_finite(res: PolicyResult, env) -> None:
+    """Regrets (and NBL's final ‖v_n − v*‖²) must be finite: a run whose arithmetic left
+    float64 is an error naming the environment, never a table of NaN."""
+    bad = not np.all(np.isfinite(res.regret))
+    if res.name == "nbl" and res.sq_error.size:
+        bad = bad or not np.all(np.isfinite(res.sq_error[:, -1]))
+    if bad:
+        spec = getattr(env.contexts, "spec", "gaussian")
+        raise NBLInputError(f"simulate: {res.name} produced non-finite values with contexts "
+                            f"{spec!r}: the input is out of the range float64 can simulate "
+                            "(rescale or standardize the contexts)")
+
+
 def _num(x):
     x = float(x)
     return None if math.isnan(x) else x
@@ -295,7 +308,14 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
         for name in task.policies:
             regret, sq, ang, seconds, info = out[name]
             tic = time.perf_counter()
-            actions, sq[rows], ang[rows], block_info = _run_policy(name, real, task)
+            try:
+                actions, sq[rows], ang[rows], block_info = _run_policy(name, real, task)
+            except (ZeroDivisionError, FloatingPointError, OverflowError):
+                # arithmetic that left float64 (a compiled kernel raises instead of making
+                # NaN): the rows become NaN and the client refuses them (_check_finite)
+                for a in (regret, sq, ang):
+                    a[rows] = np.nan
+                continue
             seconds[0] += time.perf_counter() - tic
             env.recorded_regret(real, actions, rec, out=regret[rows])
             _merge_info(info, block_info)
@@ -446,6 +466,7 @@ def simulate(
             _merge_info(info, p[name][4])
         results[name] = PolicyResult(name, *stacked, seconds=sum(p[name][3] for p in parts),
                                      info=info)
+        _check_finite(results[name], env)
     params = {
         "n": n, "reps": reps, "n0": int(n0), "init_angle": init_angle, "gamma": gamma,
         "t0": t0, "policies": list(policies), "seed": seed, "d": env.d,

@@ -41,6 +41,17 @@ Spec strings (:func:`parse_context_spec`, for the command line)::
                                      by its standard deviation
     dataset:breast-cancer | dataset:wine
                                      a scikit-learn bundled dataset (nbl_sim.beyond.datasets)
+
+Bounds on numeric input, checked when a law is made, before any work (one-line
+:class:`~nbl_theory.errors.NBLInputError`): every entry of empirical data lies in
+±:data:`MAX_ENTRY` (1e6; with ``standardize`` the raw entries in ±:data:`MAX_RAW_ENTRY`, 1e100,
+and the standardized ones are ≤ √rows by construction); a covariance is symmetric positive
+definite with eigenvalues in [1/:data:`MAX_COV_EIGENVALUE`, :data:`MAX_COV_EIGENVALUE`]
+(1e-12 to 1e12, so A = Σ^{1/2} has entries ≤ 1e6) and condition number ≤ 1e12. With these
+bounds x⁴ (the squared terms of the field's error estimates) summed over ≤ 10⁷ rows stays below
+1e40, far inside float64; what can still overflow is a link itself (g(βᵀx) = exp(βᵀx) at
+βᵀx = 1e6), and that ends as an error naming the input (:func:`nbl_sim.beyond.analyze`), never
+as a verdict.
 """
 
 from __future__ import annotations
@@ -56,7 +67,8 @@ from nbl_theory.validation import dimension, finite_array, real
 
 from .datasets import dataset_array
 
-__all__ = ["ContextLaw", "BLOCK_ROWS", "GaussianLaw", "StudentTLaw", "BallLaw", "CubeLaw",
+__all__ = ["ContextLaw", "BLOCK_ROWS", "MAX_ENTRY", "MAX_RAW_ENTRY", "MAX_COV_EIGENVALUE",
+           "GaussianLaw", "StudentTLaw", "BallLaw", "CubeLaw",
            "RademacherLaw", "EmpiricalLaw", "parse_context_spec", "context_law", "covariance_2d",
            "read_csv_matrix", "load_dataset", "CONTEXT_FAMILIES"]
 
@@ -64,6 +76,12 @@ CONTEXT_FAMILIES = ("gaussian", "student-t", "ball", "cube", "rademacher", "empi
                     "dataset")
 _MAX_ROWS = 10_000_000
 _SPD_TOL = 1e-12
+#: bound on |entry| of empirical context data (module docstring)
+MAX_ENTRY = 1e6
+#: bound on |entry| of raw data that is standardized (``empirical:FILE,standardize``)
+MAX_RAW_ENTRY = 1e100
+#: bound on the eigenvalues of a covariance (and on their reciprocals)
+MAX_COV_EIGENVALUE = 1e12
 #: rows drawn per call of a base law (module docstring)
 BLOCK_ROWS = 4096
 
@@ -93,10 +111,18 @@ def _check_cov(cov, d: int | None) -> np.ndarray:
     dimension(s.shape[0])
     if not np.allclose(s, s.T, rtol=0, atol=_SPD_TOL * max(1.0, np.max(np.abs(s)))):
         raise NBLInputError("covariance must be symmetric")
+    if np.max(np.abs(s)) > MAX_COV_EIGENVALUE:
+        raise NBLInputError(f"covariance entries must lie within ±{MAX_COV_EIGENVALUE:g}, got "
+                            f"{np.max(np.abs(s)):.3g} (rescale the contexts)")
     ev = np.linalg.eigvalsh(0.5 * (s + s.T))
     if ev[0] <= _SPD_TOL * ev[-1]:
-        raise NBLInputError(f"covariance must be positive definite (smallest eigenvalue "
-                            f"{ev[0]:.3g})")
+        raise NBLInputError(f"covariance must be positive definite with condition number <= "
+                            f"{1 / _SPD_TOL:g} (smallest eigenvalue {ev[0]:.3g}, largest "
+                            f"{ev[-1]:.3g})")
+    if not (1 / MAX_COV_EIGENVALUE <= ev[0] and ev[-1] <= MAX_COV_EIGENVALUE):
+        raise NBLInputError(f"covariance eigenvalues must lie in [{1 / MAX_COV_EIGENVALUE:g}, "
+                            f"{MAX_COV_EIGENVALUE:g}], got [{ev[0]:.3g}, {ev[-1]:.3g}] "
+                            "(rescale the contexts)")
     return 0.5 * (s + s.T)
 
 
@@ -279,10 +305,18 @@ class EmpiricalLaw(ContextLaw):
             raise NBLInputError(f"empirical data must be a matrix with at least 10 rows, "
                                 f"got shape {x.shape}")
         super().__init__(x.shape[1])
+        big = float(np.max(np.abs(x)))
+        bound = MAX_RAW_ENTRY if standardize else MAX_ENTRY
+        if big > bound:
+            raise NBLInputError(
+                f"empirical data {name}: entries must lie within ±{bound:g}"
+                + ("" if standardize else " (or add ,standardize)")
+                + f", got {big:.3g} (so that the analysis cannot overflow float64)")
         if standardize:
             sd = x.std(axis=0)
-            if np.any(sd == 0):
-                raise NBLInputError("empirical data: a constant column cannot be standardized")
+            if np.any(sd <= 1e-150 * np.max(np.abs(x), axis=0)):
+                raise NBLInputError(f"empirical data {name}: a constant column cannot be "
+                                    "standardized")
             x = (x - x.mean(axis=0)) / sd
         self.data = x
         self.name = name
