@@ -25,7 +25,9 @@ the sticky bit) or owned by another user is refused with a one-line
 cache uses.
 
 **Writes** go to a unique temporary file in the entry's directory, then ``os.replace``: readers
-see the old entry or the new one, and concurrent writers of the same key never collide.
+see the old entry or the new one, and concurrent writers of the same key never collide. A write
+that fails (read-only or full file system) is recorded in :attr:`ChunkCache.fault` and never
+raised: a cache fault never loses a result.
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ from nbl_theory.errors import NBLInputError
 
 from .plain_data import PlainDataError, check_array, decode, encode
 
-__all__ = ["ChunkCache", "default_cache_dir", "private_dir", "CACHE_DIR_ENV", "SCHEMA",
+__all__ = ["ChunkCache", "default_cache_dir", "private_dir", "take_write_faults", "CACHE_DIR_ENV",
+           "SCHEMA",
            "SCHEMA_VERSION"]
 
 #: Environment variable that sets the default cache directory (see :func:`default_cache_dir`).
@@ -61,6 +64,15 @@ _NAMESPACE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SECRET_FILE = "secret.key"
 _MAX_JSON = 256 * 2**20          # an entry's JSON beyond this is not ours
 _secrets: dict[Path, bytes] = {}
+_write_faults: list[str] = []
+
+
+def take_write_faults() -> list[str]:
+    """The distinct write faults recorded by :meth:`ChunkCache.put` in this process since the
+    last call (then forgotten): what a command reports as one warning line each."""
+    out = list(dict.fromkeys(_write_faults))
+    _write_faults.clear()
+    return out
 
 
 # ---------------------------------------------------------------------- directories
@@ -162,7 +174,11 @@ def _secret() -> bytes:
                 _secrets[f] = key
                 return key
             os.unlink(f)    # unusable (wrong size, readable by others, ...): make a new one
-        tmp = tempfile.NamedTemporaryFile(dir=home, prefix=".secret.", delete=False)
+        try:
+            tmp = tempfile.NamedTemporaryFile(dir=home, prefix=".secret.", delete=False)
+        except OSError as exc:
+            raise NBLInputError(f"cannot create the cache key in {home}: {exc.strerror} (set "
+                                f"{CACHE_DIR_ENV}, or use --no-cache)") from None
         try:
             tmp.write(secrets.token_bytes(64))
             tmp.close()
@@ -202,6 +218,8 @@ class ChunkCache:
         self._key = _secret()      # an unusable key location is refused now, before any work
         base = private_dir(default_cache_dir() if directory is None else directory)
         self.root = private_dir(base / namespace)
+        #: why writing failed (None while every write succeeded); see :meth:`put`
+        self.fault: str | None = None
 
     def __repr__(self) -> str:
         return f"ChunkCache({str(self.root.parent)!r}, {self.root.name!r})"
@@ -257,11 +275,29 @@ class ChunkCache:
         return decode(entry["value"], arrays)
 
     # ------------------------------------------------------------------ writing
-    def put(self, key: str, value) -> None:
+    def put(self, key: str, value) -> bool:
         """Store ``value`` (plain data, else ``TypeError`` naming the offending type) under
-        ``key``, replacing whatever is there, atomically."""
+        ``key``, replacing whatever is there, atomically; True if it was stored.
+
+        A fault of the file system (read-only, full, an I/O error, a directory that became
+        unusable) never loses the result that was to be stored: it is recorded in
+        :attr:`fault` (the first one; the caller reports it as one warning line), later puts
+        are skipped, and False is returned.
+        """
         p = self._path(key)
         tree, arrays = encode(value)
+        if self.fault is not None:
+            return False
+        try:
+            self._write(key, p, tree, arrays)
+        except (OSError, NBLInputError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            self.fault = f"{why} ({self.root})"
+            _write_faults.append(self.fault)
+            return False
+        return True
+
+    def _write(self, key: str, p: Path, tree, arrays) -> None:
         shard = _private_subdir(p.parent)
         entry = {"schema": SCHEMA, "version": SCHEMA_VERSION, "key": key,
                  "arrays": [{"dtype": a.dtype.str, "shape": list(a.shape)} for a in arrays],

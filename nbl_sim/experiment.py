@@ -35,7 +35,7 @@ from .buffers import reused
 from .environment import ROUNDING, Environment, Realization
 from .execution import Executor, executor_for
 from .metrics import mc_summary
-from .outputs import replacing, write_text
+from .outputs import new_run_id, replacing, write_text
 from .policies.nbl import LOCKSTEP as _LOCKSTEP
 from .policies.nbl import nbl_run, validate_step
 from .policies.oracle import oracle_actions
@@ -134,8 +134,9 @@ class SimulationResult:
         return {**out, "seconds": round(self.seconds, 4), "policies": self.summary()}
 
     # ------------------------------------------------------------------ files
-    def write(self, out_dir) -> list[Path]:
-        """Write per-replication trajectories (CSV), the band summary (CSV) and a manifest."""
+    def write(self, out_dir, run_id: str | None = None) -> list[Path]:
+        """Write per-replication trajectories (CSV), the band summary (CSV) and a manifest
+        (with ``run_id``, :func:`nbl_sim.outputs.new_run_id` if None, and the file names)."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         files = []
@@ -166,6 +167,7 @@ class SimulationResult:
         manifest = out / "manifest.json"
         data = self.to_json()
         data["versions"] = package_versions()
+        data["run_id"] = run_id or new_run_id()
         data["files"] = [f.name for f in files]
         write_text(manifest, json.dumps(data, indent=2) + "\n")
         files.append(manifest)

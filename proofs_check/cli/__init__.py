@@ -50,7 +50,7 @@ from . import check, phase, reproduce, self_concordance, simulate, stability, st
 from .display import set_quiet
 from .errors import UsageError, did_you_mean
 from .jsonout import version
-from .options import glue_values
+from .options import cache_warnings, glue_values
 
 __all__ = ["main", "build_parser", "SUBCOMMANDS", "NBLParser"]
 
@@ -172,7 +172,11 @@ def _run(argv: list[str], debug: bool) -> int:
         args, extras = parser.parse_known_args(glued)
         if extras:
             raise UsageError(_extras_message(parser, args, glued, extras))
-        return args.func(args)
+        try:
+            return args.func(args)
+        finally:
+            for line in cache_warnings():      # a cache fault never loses a result (issue 36)
+                print(f"nbl: {_one_line(line)}", file=sys.stderr)
     except UsageError as exc:
         print(f"nbl: error: {_one_line(exc)}", file=sys.stderr)
         return 2

@@ -49,10 +49,14 @@ def version() -> str:
         return "unknown"
 
 
-def envelope(command: str, results, files=()) -> dict:
-    """The top-level object (see the module docstring)."""
-    return {"command": command, "version": version(), "format": FORMAT,
-            "results": list(results), "files": [str(f) for f in files]}
+def envelope(command: str, results, files=(), run_id: str | None = None) -> dict:
+    """The top-level object (see the module docstring); ``run_id`` (the id of the run whose
+    ``--out`` files the object lists, :func:`nbl_sim.outputs.output_set`) only when given."""
+    out = {"command": command, "version": version(), "format": FORMAT,
+           "results": list(results), "files": [str(f) for f in files]}
+    if run_id is not None:
+        out["run_id"] = run_id
+    return out
 
 
 def plain(x):

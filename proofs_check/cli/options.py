@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 from contextlib import contextmanager
 
 from .errors import UsageError, did_you_mean
@@ -28,7 +29,9 @@ from .limits import MAX_VALUES, bound, check_out_dir
 
 __all__ = ["add_link_args", "add_exec_args", "add_allow_large", "add_json", "link_source",
            "param_specs", "param_values", "combinations", "delta_spec", "check_sizes",
-           "check_exec", "executor", "executing", "cache_from_args", "whole", "seed", "real",
+           "check_exec", "executor", "executing", "cache_from_args", "cache_warnings", "write_out",
+           "whole",
+           "seed", "real",
            "glue_values", "command_parser", "add_delta_arg", "finish_parser", "each_row"]
 
 
@@ -333,7 +336,9 @@ def each_row(source, combos, deltas, label: str, compute, check=None) -> list:
 
 
 def cache_from_args(args, namespace: str):
-    """The :class:`~nbl_sim.sweep.ChunkCache` the execution options ask for (None: no cache)."""
+    """The :class:`~nbl_sim.sweep.ChunkCache` the execution options ask for (None: no cache).
+    A write fault of the cache is reported once, as a warning, when the command ends
+    (:func:`cache_warnings`); the results are printed and written all the same."""
     if args.no_cache:
         return None
     from nbl_sim.sweep import ChunkCache
@@ -341,6 +346,31 @@ def cache_from_args(args, namespace: str):
     if args.cache_dir is None:
         return ChunkCache(namespace=namespace)
     return ChunkCache(args.cache_dir, namespace)
+
+
+def write_out(out, index: tuple, write) -> tuple[list, str | None]:
+    """Write a run's ``--out`` files as a set (:func:`nbl_sim.outputs.output_set`):
+    ``write(o)`` writes them into ``o.path``. Returns ``(files, None)``, or ``([], message)``
+    when the file system failed (full, read-only): the caller prints its result all the same
+    and then the message as one error line (exit 1) — an output fault never loses a result."""
+    from nbl_sim.outputs import output_set
+
+    try:
+        with output_set(out, index=index) as o:
+            write(o)
+        return o.files, None
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        return [], (f"cannot write --out {out}: {why}; the result above is complete and "
+                    f"{out} was left as it was")
+
+
+def cache_warnings() -> list[str]:
+    """One line per distinct cache write fault of this process
+    (:func:`nbl_sim.cache.take_write_faults`; nothing if the cache was never loaded)."""
+    cache = sys.modules.get("nbl_sim.cache")
+    faults = cache.take_write_faults() if cache is not None else []
+    return [f"warning: results were not cached: cannot write the cache: {f}" for f in faults]
 
 
 # ---------------------------------------------------------------------- argv

@@ -1,0 +1,214 @@
+"""Fault injection (issue 36): no result lost to a cache or output fault, outputs as a set,
+leftovers of killed runs cleaned up, one line for every fault.
+
+File-system faults are injected by a mocked ``OSError`` (the default suite) and, where this
+machine lets the tests mount one, by a real full tmpfs (``slow``; root can write through
+``chmod``, so a read-only *mode* proves nothing here).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import nbl_sim.cache as cache_mod
+import nbl_sim.outputs as outputs
+from proofs_check.cli import main
+
+NBL = Path(sys.executable).with_name("nbl")
+PHASE = ["phase", "--family", "two-transition", "--param", "mu2=-1,1.244122", "--delta",
+         "0.2,1"]
+
+
+def _enospc(*args, **kwargs):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def _lines(text: str) -> list[str]:
+    return [ln for ln in text.splitlines() if ln.strip()]
+
+
+# ---------------------------------------------------------------------- cache faults
+def test_cache_write_fault_keeps_the_result(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cache_mod, "_atomic_write", _enospc)
+    rc = main(PHASE + ["--cache-dir", str(tmp_path / "c")])
+    out, err = capsys.readouterr()
+    assert rc == 0
+    assert "stable 3, unstable 1" in out                      # the result is printed
+    warn = [ln for ln in _lines(err) if ln.startswith("nbl:")]
+    assert len(warn) == 1 and warn[0].startswith("nbl: warning: results were not cached"), err
+    assert "No space left on device" in warn[0]
+    assert "Traceback" not in err
+
+
+def test_cache_put_records_the_first_fault_and_skips_the_rest(tmp_path, monkeypatch):
+    c = cache_mod.ChunkCache(tmp_path / "c", "t")
+    calls = []
+
+    def fail(*a, **k):
+        calls.append(1)
+        _enospc()
+
+    monkeypatch.setattr(cache_mod, "_atomic_write", fail)
+    assert c.put("ab12", {"x": 1.0}) is False
+    assert c.put("cd34", {"x": 2.0}) is False
+    assert len(calls) == 1 and "No space left" in c.fault
+    assert cache_mod.take_write_faults() == [c.fault]
+    assert cache_mod.take_write_faults() == []
+    with pytest.raises(TypeError):                    # a bug stays a bug, not a fault
+        c.put("ef56", {1, 2})
+
+
+def test_unwritable_key_location_is_one_line(tmp_path, monkeypatch, capsys):
+    # the cache key cannot be created (read-only home of the key): a one-line refusal before
+    # any work, not "internal error" with a temporary file's name
+    monkeypatch.setenv("NBL_CACHE_DIR", str(tmp_path / "home"))
+    monkeypatch.setattr(cache_mod, "_secrets", {})
+
+    def no_tmp(*a, **k):
+        raise PermissionError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(cache_mod.tempfile, "NamedTemporaryFile", no_tmp)
+    rc = main(PHASE)
+    out, err = capsys.readouterr()
+    assert rc == 2 and out == ""
+    assert _lines(err) == [ln for ln in _lines(err) if ln.startswith("nbl: error: cannot "
+                                                                    "create the cache key")]
+    assert ".secret." not in err
+
+
+# ---------------------------------------------------------------------- --out faults
+def test_out_fault_prints_the_result_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    import proofs_check.cli.phase as phase_cli
+
+    real = phase_cli.write_phase
+
+    def half(pd, out_dir, *a, **k):          # one file written, then the disk is full
+        (Path(out_dir) / "phase.csv").write_text("partial\n")
+        _enospc()
+
+    monkeypatch.setattr(phase_cli, "write_phase", half)
+    out_dir = tmp_path / "out"
+    rc = main(PHASE + ["--no-cache", "--out", str(out_dir)])
+    out, err = capsys.readouterr()
+    assert real is not half
+    assert rc == 1
+    assert "stable 3, unstable 1" in out
+    assert _lines(err)[-1].startswith(f"nbl: error: cannot write --out {out_dir}: No space")
+    assert not out_dir.exists()
+    assert os.listdir(tmp_path) == []            # no staging directory left behind
+
+
+def test_out_is_a_set_with_a_run_id(tmp_path, capsys):
+    out_dir = tmp_path / "out"
+    assert main(PHASE + ["--no-cache", "--out", str(out_dir), "--quiet"]) == 0
+    capsys.readouterr()
+    first = json.loads((out_dir / "phase.json").read_text())
+    assert len(first["run_id"]) == 16
+    assert sorted(os.listdir(out_dir)) == ["phase.csv", "phase.json", "phase.png"]
+    assert first["files"] == [str(out_dir / n) for n in ("phase.csv", "phase.png",
+                                                          "phase.json")]
+    assert main(PHASE + ["--no-cache", "--out", str(out_dir), "--quiet"]) == 0
+    second = json.loads((out_dir / "phase.json").read_text())
+    assert second["run_id"] != first["run_id"]
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def test_install_into_a_full_directory_leaves_no_stale_index(tmp_path, monkeypatch):
+    # DIR already holds another run's set: the old index goes first, so a fault while moving
+    # the new files in never leaves an index next to files of another run
+    d = tmp_path / "out"
+    d.mkdir()
+    (d / "keep.txt").write_text("the user's\n")
+    (d / "manifest.json").write_text('{"run_id": "old"}\n')
+    (d / "a.csv").write_text("old\n")
+    moves = []
+    real_replace = os.replace
+
+    def replace(src, dst):
+        moves.append(Path(dst).name)
+        if len(moves) == 2:
+            _enospc()
+        real_replace(src, dst)
+
+    monkeypatch.setattr(outputs.os, "replace", replace)
+    with pytest.raises(OSError), outputs.output_set(d, index=("manifest.json",)) as o:
+        (o.path / "a.csv").write_text("new\n")
+        (o.path / "b.csv").write_text("new\n")
+        (o.path / "manifest.json").write_text('{"run_id": "new"}\n')
+    assert not (d / "manifest.json").exists()
+    assert (d / "keep.txt").read_text() == "the user's\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def _dead_pid() -> int:
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+def test_leftovers_of_killed_runs_are_removed(tmp_path):
+    d = tmp_path / "out"
+    d.mkdir()
+    dead = _dead_pid()
+    stage = tmp_path / f".out.nbl-{dead}-0123456789ab.tmp"
+    stage.mkdir()
+    (stage / "trajectories_nbl.csv").write_text("x" * 1000)
+    tmp_file = d / f".trajectories_nbl.csv.{dead}.a1b2c3d4e5f6.tmp"
+    tmp_file.write_text("x" * 1000)
+    alive = d / f".bands_nbl.csv.{os.getpid()}.a1b2c3d4e5f6.tmp"      # a live run's: kept
+    alive.write_text("y")
+    other = tmp_path / f".other.nbl-{dead}-0123456789ab.tmp"          # another DIR's: kept
+    other.mkdir()
+    with outputs.output_set(d) as o:
+        (o.path / "x.txt").write_text("1")
+    assert not stage.exists() and not tmp_file.exists()
+    assert alive.exists() and other.exists() and (d / "x.txt").exists()
+
+
+# ---------------------------------------------------------------------- a real full tmpfs
+@pytest.fixture
+def tiny_tmpfs(tmp_path):
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    if shutil.which("mount") is None or os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root and mount(8)")
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)],
+                       capture_output=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {r.stderr.decode().strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", str(mnt)], check=False)
+
+
+@pytest.mark.slow
+def test_full_tmpfs_cache_and_out(tiny_tmpfs, tmp_path):
+    (tiny_tmpfs / "c").mkdir()
+    with open(tiny_tmpfs / "fill", "wb", buffering=0) as fh:    # fill it up
+        try:
+            while True:
+                fh.write(b"\0" * 4096)
+        except OSError:
+            pass
+    env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "home")}
+    for extra, rc_want, needle in (
+            (["--cache-dir", str(tiny_tmpfs / "c")], 0, "nbl: warning: results were not cached"),
+            (["--no-cache", "--out", str(tiny_tmpfs / "out")], 1,
+             "nbl: error: cannot write --out")):
+        r = subprocess.run([str(NBL), *PHASE, *extra], capture_output=True, text=True,
+                           env=env, timeout=300)
+        assert r.returncode == rc_want, r.stderr
+        assert "stable 3, unstable 1" in r.stdout
+        errs = [ln for ln in _lines(r.stderr) if ln.startswith("nbl:")]
+        assert len(errs) == 1 and errs[0].startswith(needle), r.stderr
+        assert "Traceback" not in r.stderr
+    assert sorted(os.listdir(tiny_tmpfs)) == ["c", "fill"]
