@@ -62,7 +62,10 @@ SCHEMA, SCHEMA_VERSION = "nbl-cache-entry", 1
 _KEY = re.compile(r"[A-Za-z0-9_-]{2,128}")
 _NAMESPACE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SECRET_FILE = "secret.key"
-_MAX_JSON = 256 * 2**20          # an entry's JSON beyond this is not ours
+#: an entry's JSON beyond this is not ours: it is refused before it is parsed (parsing takes
+#: up to ~12× the text), and :meth:`ChunkCache.put` does not write a larger one (arrays go to
+#: the ``.npz``, which is not bounded but is read whole only after its digest matched)
+_MAX_JSON = 16 * 2**20
 _secrets: dict[Path, bytes] = {}
 _write_faults: list[str] = []
 
@@ -257,9 +260,9 @@ class ChunkCache:
             raise PlainDataError("arrays must be a list")
         arrays = []
         if specs:
-            raw = _read_regular(p.with_suffix(".npz"), None)
-            if type(digest) is not str or hashlib.sha256(raw).hexdigest() != digest:
+            if type(digest) is not str:
                 raise PlainDataError("the arrays file does not match the entry")
+            raw = _read_verified(p.with_suffix(".npz"), digest)
             if not raw.startswith(b"PK\x03\x04"):
                 raise PlainDataError("the arrays file is not an npz archive")
             with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
@@ -302,14 +305,19 @@ class ChunkCache:
         entry = {"schema": SCHEMA, "version": SCHEMA_VERSION, "key": key,
                  "arrays": [{"dtype": a.dtype.str, "shape": list(a.shape)} for a in arrays],
                  "npz_sha256": None, "value": tree}
+        raw = None
         if arrays:
             buf = io.BytesIO()
             np.savez(buf, **{f"a{i}": a for i, a in enumerate(arrays)})
             raw = buf.getvalue()
             entry["npz_sha256"] = hashlib.sha256(raw).hexdigest()
-            _atomic_write(shard, p.with_suffix(".npz"), raw)
         entry["mac"] = _mac(entry, self._key)
-        _atomic_write(shard, p, json.dumps(entry, allow_nan=False).encode())
+        body = json.dumps(entry, allow_nan=False).encode()
+        if len(body) > _MAX_JSON:      # would never be read back: not cached (not a fault)
+            return
+        if raw is not None:
+            _atomic_write(shard, p.with_suffix(".npz"), raw)
+        _atomic_write(shard, p, body)
 
     def __len__(self) -> int:
         """The number of entries (JSON files; valid or not)."""
@@ -330,6 +338,28 @@ def _read_regular(p: Path, limit: int | None) -> bytes:
         if not stat.S_ISREG(st.st_mode) or (limit is not None and st.st_size > limit):
             raise PlainDataError("not a regular file of a plausible size")
         return fh.read()
+
+
+def _read_verified(p: Path, digest: str) -> bytes:
+    """The bytes of the regular file ``p`` if their SHA-256 is ``digest``. The digest is first
+    computed a block at a time (1 MiB), so a planted file of any size is refused without being
+    read whole; only a file that matches is read into memory (and its digest checked again on
+    what was read)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(p, flags)
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise PlainDataError("not a regular file")
+        h = hashlib.sha256()
+        for block in iter(lambda: fh.read(2**20), b""):
+            h.update(block)
+        if h.hexdigest() != digest:
+            raise PlainDataError("the arrays file does not match the entry")
+        fh.seek(0)
+        raw = fh.read()
+    if hashlib.sha256(raw).hexdigest() != digest:
+        raise PlainDataError("the arrays file changed while it was read")
+    return raw
 
 
 def _private_subdir(d: Path) -> Path:

@@ -212,3 +212,65 @@ def test_full_tmpfs_cache_and_out(tiny_tmpfs, tmp_path):
         assert len(errs) == 1 and errs[0].startswith(needle), r.stderr
         assert "Traceback" not in r.stderr
     assert sorted(os.listdir(tiny_tmpfs)) == ["c", "fill"]
+
+
+# ---------------------------------------------------------------------- bounded reads
+def _genuine_entry(tmp_path):
+    import numpy as np
+
+    c = cache_mod.ChunkCache(tmp_path / "c", "t")
+    key = "ab" * 32
+    assert c.put(key, {"x": np.arange(10.0)})
+    js = c.root / key[:2] / f"{key}.json"
+    return c, key, js
+
+
+def test_planted_npz_is_not_read_whole(tmp_path):
+    # a large planted .npz behind a genuine JSON: its digest is streamed, the file never read
+    # whole (before issue 36: read into memory first, 3.2 GB for a 3 GiB file)
+    import tracemalloc
+
+    c, key, js = _genuine_entry(tmp_path)
+    npz = js.with_suffix(".npz")
+    size = 64 * 2**20
+    with open(npz, "r+b") as fh:
+        fh.truncate(size)
+    tracemalloc.start()
+    try:
+        hit, _ = c.get(key)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not hit
+    assert peak < size / 16, peak
+
+
+def test_oversized_json_entry_is_not_parsed(tmp_path, monkeypatch):
+    c, key, js = _genuine_entry(tmp_path)
+    js.write_bytes(b'{"pad": "' + b"x" * (20 * 2**20) + b'"}')     # 20 MiB of valid JSON
+    parsed = []
+    real = cache_mod.json.loads
+    monkeypatch.setattr(cache_mod.json, "loads", lambda b: parsed.append(1) or real(b))
+    assert c.get(key) == (False, None)
+    assert parsed == []
+
+
+def test_csv_read_memory_is_bounded(tmp_path):
+    import tracemalloc
+
+    import numpy as np
+
+    from nbl_sim.beyond.contexts import read_csv_matrix
+
+    f = tmp_path / "x.csv"
+    np.savetxt(f, np.random.default_rng(0).standard_normal((40_000, 2)), delimiter=",",
+               fmt="%.6g")
+    tracemalloc.start()
+    try:
+        a = read_csv_matrix(f, "data")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert a.shape == (40_000, 2)
+    # measured 0.98x (the float64 array itself is 0.9x of this text); before: ~7x
+    assert peak <= 1.5 * f.stat().st_size, peak / f.stat().st_size

@@ -73,3 +73,16 @@ def test_simulate_non_finite_is_an_error():
     env = Environment.build(make_family("two-transition"), 0.5, 2, contexts=law)
     with pytest.raises(NBLInputError, match="non-finite|float64"):
         simulate(env, n=200, reps=2, n0=20, policies=("nbl",), seed=1, workers=1)
+
+
+@pytest.mark.parametrize("text, why", [
+    ("1," + "2" * 140_000 + "\n" + "1,2\n" * 20, "longer than 65536"),
+    (",".join(["1"] * 2000) + "\n", "2000 fields"),
+    ("1,2\n" * 20 + "\u0661,2\n", "non-numeric entry on line 21"),     # Arabic-Indic one
+    ("1,2\n" * 20 + "\uff11,2\n", "non-numeric entry on line 21"),     # full-width one
+])
+def test_csv_bounds_and_digits(tmp_path, text, why):
+    f = tmp_path / "x.csv"
+    f.write_text(text, encoding="utf-8")
+    with pytest.raises(NBLInputError, match=why):
+        ctx.read_csv_matrix(f, "empirical data")
