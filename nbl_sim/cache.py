@@ -85,7 +85,7 @@ def default_cache_dir() -> Path:
     ``~/.cache/nbl``). Never relative to the current directory unless ``$NBL_CACHE_DIR`` is."""
     env = os.environ.get(CACHE_DIR_ENV, "").strip()
     if env:
-        return Path(env).expanduser().absolute()
+        return _expand(env, CACHE_DIR_ENV).absolute()
     try:
         import platformdirs
     except ImportError:
@@ -97,6 +97,16 @@ def default_cache_dir() -> Path:
     xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
     base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
     return base / "nbl"
+
+
+def _expand(path, what: str) -> Path:
+    """``path`` with a leading ``~`` or ``~user`` expanded (one-line error for an unknown user
+    or no home directory)."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:
+        raise NBLInputError(f"{what} {path}: cannot expand {str(path).split('/')[0]!r} (no such "
+                            "user, or no home directory)") from None
 
 
 def _unsafe(st: os.stat_result) -> str:
@@ -121,7 +131,7 @@ def private_dir(path) -> Path:
         ``path`` or a directory created on the way is writable by others (group/other write bit
         without the sticky bit) or owned by another user, or is not a directory.
     """
-    path = Path(path).expanduser().absolute()
+    path = _expand(path, "cache directory").absolute()
     missing = []
     p = path
     while not p.exists() and p != p.parent:

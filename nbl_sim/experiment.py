@@ -456,7 +456,7 @@ def simulate(
         tic = time.perf_counter()
         sweep = run_sweep(_run_chunk, tasks, executor=ex, cache=cache, progress=progress,
                           weights=[len(c) for c in chunks], on_error="raise")
-        where = ex.describe()
+        where = ex.describe() if sweep.cached < len(tasks) else "cache"   # nothing ran
     parts = sweep.results
     seconds = time.perf_counter() - tic
 

@@ -217,6 +217,11 @@ def main(argv=None) -> int:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
+    if sys.stdout is None:               # started with stdout closed (`nbl ... >&-`)
+        if sys.stderr is not None:
+            print("nbl: error: standard output is closed; redirect it (e.g. > /dev/null)",
+                  file=sys.stderr)
+        return 2
     set_quiet(quiet)
     main_thread = threading.current_thread() is threading.main_thread()
     old = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None

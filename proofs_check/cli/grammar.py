@@ -9,7 +9,8 @@
           | LO:HI:N          N evenly spaced values, LO and HI included
                                                              --param rho=-0.9:0.9:19
           | LO:HI            a range whose N is the subcommand's default (threshold only)
-    VALUE := a decimal number (-0.9, 1e-3, .5) or a fraction p/q, read exactly
+    VALUE := a decimal number (-0.9, 1e-3, .5) or a fraction p/q, read exactly, in ASCII
+             digits 0-9 (the one digit rule of every number nbl reads: '١' or '１' is refused)
 
 Negative numbers work in every value position (``--delta -0.5`` reaches Δ's range check; the
 command line glues a value that starts with ``-`` to its option before argparse sees it).
@@ -43,7 +44,7 @@ values, lists and grids (the same in every subcommand):
   A free name in --link/--potential other than the variable is a parameter: give it with
   --param (--link 'sigmoid(a*z)**2' --param a=2)."""
 
-_N = re.compile(r"\d{1,12}")
+_N = re.compile(r"[0-9]{1,12}")
 _EXACT_DIGITS = 30
 
 

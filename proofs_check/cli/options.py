@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import sys
 from contextlib import contextmanager
 
@@ -67,7 +68,10 @@ def seed(text: str) -> int:
 
 
 def real(text: str) -> float:
-    """A finite real option (one-line error)."""
+    """A finite real option (one-line error); ASCII digits only, as every number of nbl."""
+    if not str(text).isascii():
+        raise argparse.ArgumentTypeError(f"numbers are written with ASCII digits 0-9, got "
+                                         f"{text!r}")
     try:
         v = float(text)
     except ValueError:
@@ -242,9 +246,14 @@ def add_json(p: argparse.ArgumentParser) -> None:
 def add_exec_args(p: argparse.ArgumentParser, workers_help: str | None = None) -> None:
     """``--scheduler``, ``--workers``, ``--cache-dir``, ``--no-cache``."""
     p.add_argument("--scheduler", default=None, metavar="ADDR",
-                   help="run on a Dask cluster: tcp://HOST:PORT of a running scheduler, or "
-                        "local:N for a local cluster of N workers (default: "
-                        "$NBL_DASK_SCHEDULER, else local processes)")
+                   help="run on a Dask cluster: tcp://HOST:PORT (loopback only, e.g. an SSH "
+                        "tunnel) or tls://HOST:PORT of a running scheduler, or local:N for a "
+                        "local cluster of N workers (default: $NBL_DASK_SCHEDULER, else local "
+                        "processes). Connecting to a scheduler trusts it and everyone who can "
+                        "reach its port to run any code in nbl (docs/security.md)")
+    p.add_argument("--allow-tcp-scheduler", action="store_true",
+                   help="accept a plain tcp:// scheduler that is not on the loopback "
+                        "interface (unencrypted, unauthenticated; prefer tls:// or a tunnel)")
     p.add_argument("--workers", type=whole, default=None, metavar="N",
                    help=workers_help or "local process pool of N workers (default: all cores "
                    "when the work is large; 1 = in-process)")
@@ -265,7 +274,16 @@ def check_exec(args) -> None:
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be a positive integer, got {workers}")
     if not getattr(args, "no_cache", False):
-        check_out_dir(getattr(args, "cache_dir", None), "--cache-dir")
+        cache_dir = getattr(args, "cache_dir", None)
+        if cache_dir is not None and str(cache_dir).startswith("~"):
+            try:
+                args.cache_dir = cache_dir = os.path.expanduser(cache_dir)
+            except RuntimeError:
+                pass
+            if cache_dir.startswith("~") and cache_dir.split("/")[0] != "~":
+                raise UsageError(f"--cache-dir {cache_dir}: no such user "
+                                 f"{cache_dir.split('/')[0][1:]!r}")
+        check_out_dir(cache_dir, "--cache-dir")
     from nbl_sim.execution import (
         check_workers,
         parse_scheduler,
@@ -278,7 +296,12 @@ def check_exec(args) -> None:
         return
     scheduler = scheduler or scheduler_from_env()
     if scheduler:
-        kind, value = parse_scheduler(scheduler, args.allow_large)
+        kind, value = parse_scheduler(scheduler, args.allow_large,
+                                      getattr(args, "allow_tcp_scheduler", False))
+        if getattr(args, "allow_tcp_scheduler", False):
+            from nbl_sim.execution import ALLOW_TCP_ENV
+
+            os.environ[ALLOW_TCP_ENV] = "1"       # the executor made later parses it again
         if kind == "remote":
             probe_scheduler(value)     # NBLInputError: one line, exit 2
 

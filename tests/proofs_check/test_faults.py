@@ -274,3 +274,135 @@ def test_csv_read_memory_is_bounded(tmp_path):
     assert a.shape == (40_000, 2)
     # measured 0.98x (the float64 array itself is 0.9x of this text); before: ~7x
     assert peak <= 1.5 * f.stat().st_size, peak / f.stat().st_size
+
+
+# ---------------------------------------------------------------------- one line, exit 2
+STAB = ["stability", "--family", "two-transition", "--delta", "0.5"]
+
+
+@pytest.mark.parametrize("argv, needle", [
+    # the one digit rule: ASCII digits 0-9 in every number (was: accepted by --delta/--param,
+    # refused by --n; full-width letters read as exp/z)
+    (["stability", "--family", "two-transition", "--delta", "\u0660.\u0665"], "ASCII digits"),
+    (STAB[:-1] + ["\uff10.5"], "ASCII digits"),
+    (STAB + ["--param", "mu2=\uff11"], "ASCII digits"),
+    (["simulate", "--family", "two-transition", "--delta", "0.5", "--gamma", "\uff11"],
+     "ASCII digits"),
+    (["stability", "--link", "\uff45\uff58\uff50(\uff5a)/(1+exp(z))", "--delta", "0.5"],
+     "look-alike"),
+    (PHASE + ["--scheduler", "local:\u0662"], "positive N"),
+    # misattributed or internal before issue 36
+    (["threshold", "--family", "two-transition", "--solve-for", "delta", "--grid", "-1"],
+     "--grid must be"),
+    (PHASE + ["--cache-dir", "~nosuchuser-nbl/x"], "no such user"),
+    (PHASE + ["--scheduler", "tcp://10.1.2.3:8786"], "refusing the plain tcp://"),
+    (PHASE + ["--scheduler", "tls://127.0.0.1:8786"], "needs Dask's TLS configuration"),
+])
+def test_one_line_refusals(argv, needle, capsys, monkeypatch, tmp_path):
+    for k in [k for k in os.environ if k.startswith("DASK_DISTRIBUTED__COMM__TLS")]:
+        monkeypatch.delenv(k)
+    monkeypatch.delenv("NBL_DASK_ALLOW_TCP", raising=False)
+    monkeypatch.chdir(tmp_path)
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    assert rc == 2 and out == ""
+    lines = _lines(err)
+    assert len(lines) == 1 and lines[0].startswith("nbl: error: ") and needle in lines[0], err
+    assert os.listdir(tmp_path) == []
+
+
+def test_nbl_cache_dir_of_an_unknown_user(monkeypatch, capsys):
+    monkeypatch.setenv("NBL_CACHE_DIR", "~nosuchuser-nbl/c")
+    monkeypatch.setattr(cache_mod, "_secrets", {})
+    assert main(PHASE) == 2
+    assert "cannot expand '~nosuchuser-nbl'" in capsys.readouterr().err
+
+
+def test_stdout_closed_is_one_line(tmp_path):
+    r = subprocess.run([str(NBL), *STAB], stdout=subprocess.DEVNULL, capture_output=False,
+                       stderr=subprocess.PIPE, text=True, timeout=120,
+                       preexec_fn=lambda: os.close(1))
+    assert r.returncode == 2
+    assert _lines(r.stderr) == ["nbl: error: standard output is closed; redirect it (e.g. "
+                                "> /dev/null)"]
+
+
+def test_tcp_scheduler_off_loopback_needs_the_opt_in(monkeypatch):
+    from nbl_sim.execution import parse_scheduler
+    from nbl_theory.errors import NBLInputError
+
+    monkeypatch.delenv("NBL_DASK_ALLOW_TCP", raising=False)
+    for ok in ("tcp://127.0.0.1:8786", "tcp://localhost:1", "tcp://[::1]:8786",
+               "tcp://127.9.8.7:99"):
+        assert parse_scheduler(ok) == ("remote", ok)
+    with pytest.raises(NBLInputError, match="loopback"):
+        parse_scheduler("tcp://192.168.1.5:8786")
+    assert parse_scheduler("tcp://192.168.1.5:8786", allow_tcp=True)[0] == "remote"
+    monkeypatch.setenv("NBL_DASK_ALLOW_TCP", "1")
+    assert parse_scheduler("tcp://scheduler.example:8786")[0] == "remote"
+
+
+def test_phase_executor_says_cache_when_nothing_ran(tmp_path, capsys):
+    argv = PHASE + ["--cache-dir", str(tmp_path / "c"), "--json", "--quiet"]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)["results"][0]["executor"]
+    assert main(argv) == 0
+    again = json.loads(capsys.readouterr().out)["results"][0]["executor"]
+    assert first != "cache" and again == "cache"
+
+
+def test_no_cache_partial_report_says_so():
+    from proofs_check.registry import PENDING_DETAIL, SKIPPED
+    from proofs_check.report import render_markdown
+    from tests.proofs_check.test_report import _result
+
+    results = [_result(0, SKIPPED, None, None, PENDING_DETAIL)]
+    with_cache = " ".join(render_markdown(results, version="x", date="d").split())
+    without = " ".join(render_markdown(results, version="x", date="d", cached=False).split())
+    assert "come from the cache" in with_cache
+    assert "come from the cache" not in without and "(--no-cache)" in without
+
+
+# ---------------------------------------------------------------------- processes
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", ["SIGKILL", "SIGHUP"])
+def test_pool_workers_die_with_their_parent(tmp_path, sig):
+    """The parent is killed as soon as its two pool workers exist (they may still be
+    starting): 0 of them may be alive 5 s later, and the caller's stderr reaches EOF. Before
+    issue 36 they were still alive at 150 s."""
+    import signal
+    import time
+
+    import psutil
+
+    argv = [str(NBL), "simulate", "--family", "logistic", "--delta", "1", "--n", "2000000",
+            "--reps", "40", "--workers", "2", "--no-cache", "--quiet"]
+    env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "cache")}
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                         start_new_session=True)
+    parent = psutil.Process(p.pid)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        kids = [c for c in parent.children(recursive=True)
+                if "spawn_main" in " ".join(c.cmdline())]
+        if len(kids) >= 2:
+            break
+        time.sleep(0.1)
+    kids = parent.children(recursive=True)
+    assert kids
+    os.kill(p.pid, getattr(signal, sig))
+    p.wait()
+    time.sleep(5)
+
+    def alive(c):
+        try:
+            return c.is_running() and c.status() != psutil.STATUS_ZOMBIE
+        except psutil.Error:
+            return False
+
+    left = [c for c in kids if alive(c)]
+    for c in left:
+        c.kill()
+    assert not left
+    with p.stderr:
+        assert p.stderr.read() is not None        # EOF: nobody holds the pipe
