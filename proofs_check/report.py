@@ -483,9 +483,8 @@ def _skipped(results) -> list[str]:
 
 def render_markdown(results, quick: bool | None = None, version: str = "unknown",
                     date: str = "", previous=None, figures_dir=None, cached: bool = True) -> str:
-    """The text of verification.md (module docstring); ``quick=None`` infers the mode; figures
-    found as ``figures_dir/<id>.png`` are linked, the others say how to draw them; ``cached``:
-    the run stored its finished claims (False: ``--no-cache``, a rerun computes them again)."""
+    """verification.md (module docstring); ``quick=None`` infers the mode; figures found as
+    ``figures_dir/<id>.png`` are linked; ``cached``: False for a ``--no-cache`` run."""
     present = frozenset(p.stem for p in Path(figures_dir).glob("*.png")) if figures_dir else None
     token = _FIGURES.set(present or frozenset())
     try:
@@ -523,9 +522,9 @@ def _render(results, quick, version, date, previous, cached: bool = True) -> str
         lines += _wrap(f"**Incomplete: {n_pending} of {len(results)} claims did not run** — the "
                        "check was interrupted (or is still running) before they finished; they "
                        "are listed as SKIPPED with that reason. Run the same `nbl check` again: "
-                       + ("the claims that finished come from the cache." if cached else
-                          "this run did not use the cache (--no-cache), so every claim runs "
-                          "again; without --no-cache a rerun resumes."), "") + [""]
+                       + ("the claims that finished come from the cache." if cached else "this"
+                          " run did not use the cache (--no-cache): every claim runs again."), "")
+        lines += [""]
     lines += _headline_findings(results, quick, previous)
     lines += _wrap(mode, "") + [""]
     from .audit.extracted import PAPER_SHA256
@@ -563,7 +562,8 @@ def _render(results, quick, version, date, previous, cached: bool = True) -> str
 
 def write_report(results, out_dir, quick: bool | None = None, previous=None, figures_dir=None,
                  cached: bool = True) -> tuple[Path, Path]:
-    """Write ``verification.md`` and ``verification.json`` into ``out_dir`` (created if needed).
+    """Write ``verification.md`` and ``verification.json`` into ``out_dir`` (created if needed;
+    ``cached``: as in :func:`render_markdown`).
 
     Parameters
     ----------
@@ -578,8 +578,6 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
     figures_dir : path, optional
         Where the report's figure links point (default ``out_dir/figures``): a figure found
         there as ``<id>.png`` is linked, another says how to draw it there.
-    cached : bool
-        Whether the run stored its finished claims (what an interrupted report tells).
 
     Returns
     -------

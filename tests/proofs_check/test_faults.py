@@ -406,3 +406,69 @@ def test_pool_workers_die_with_their_parent(tmp_path, sig):
     assert not left
     with p.stderr:
         assert p.stderr.read() is not None        # EOF: nobody holds the pipe
+
+
+# ---------------------------------------------------------------------- numba's cache
+_INDEXES = """
+from numba.core.registry import CPUDispatcher
+import nbl_sim.pcg64 as m
+ds = [getattr(m, n) for n in sorted(dir(m)) if isinstance(getattr(m, n), CPUDispatcher)]
+for d in ds:
+    d._cache._cache_file._load_index()          # what numba does before loading a kernel
+print(repr([(d._cache._cache_path, d._cache._cache_file._index_name) for d in ds]))
+"""
+
+
+@pytest.mark.slow
+def test_numba_never_reads_pickles_beside_the_package(tmp_path):
+    """numba's index files are pickles. Planted in ``__pycache__`` beside the package (where
+    numba's own locator looks first), they ran code in nbl before issue 36; now the package's
+    kernels are cached only in the toolkit's private directory."""
+    import ast
+    import pickle
+
+    import nbl_sim
+
+    marker = tmp_path / "pwned"
+
+    class Evil:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "home")}
+    r = subprocess.run([sys.executable, "-c", _INDEXES], capture_output=True, text=True,
+                       env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    found = ast.literal_eval(r.stdout.strip().splitlines()[-1])
+    assert found and all(Path(p).is_relative_to(tmp_path / "home" / "numba") for p, _ in found)
+    pycache = Path(nbl_sim.__file__).parent / "__pycache__"
+    pycache.mkdir(exist_ok=True)
+    planted = [pycache / name for _, name in found]
+    try:
+        for f in planted:
+            f.write_bytes(pickle.dumps(Evil()))
+        r = subprocess.run([sys.executable, "-c", _INDEXES], capture_output=True, text=True,
+                           env={**env, "NBL_CACHE_DIR": str(tmp_path / "home2")}, timeout=600)
+        assert r.returncode == 0, r.stderr
+    finally:
+        for f in planted:
+            f.unlink(missing_ok=True)
+    assert not marker.exists()
+    mode = os.stat(tmp_path / "home2" / "numba").st_mode & 0o777
+    assert mode == 0o700
+
+
+def test_numba_cache_dir_refused_when_others_can_write(tmp_path, monkeypatch):
+    from nbl_sim import jit_cache
+
+    home = tmp_path / "home"
+    (home / "numba").mkdir(parents=True)
+    os.chmod(home / "numba", 0o777)                       # group/other-writable, no sticky bit
+    monkeypatch.setenv("NBL_CACHE_DIR", str(home))
+    jit_cache.numba_cache_dir.cache_clear()
+    try:
+        d = jit_cache.numba_cache_dir()
+        assert not d.is_relative_to(home)                 # a private temporary one instead
+        assert os.stat(d).st_mode & 0o077 == 0
+    finally:
+        jit_cache.numba_cache_dir.cache_clear()
