@@ -472,6 +472,10 @@ class ProcessExecutor(Executor):
         return f"local process pool ({self.workers} workers)"
 
 
+#: how long closing a Dask client or local cluster may take (seconds)
+_CLOSE_SECONDS = 2
+
+
 class DaskExecutor(Executor):
     """Tasks on a ``dask.distributed`` cluster.
 
@@ -532,9 +536,22 @@ class DaskExecutor(Executor):
         return f"{kind} {self.address} ({self.workers} workers)"
 
     def close(self) -> None:
-        self.client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        """Close the client (and the local cluster this executor started) within a few
+        seconds, quietly: Dask's shutdown chatter (workers killed after a timeout, closed
+        comms — what an interruption produces) is logged at ERROR and above only."""
+        import logging
+
+        quiet = logging.getLogger("distributed")
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)
+        try:
+            self.client.close(timeout=_CLOSE_SECONDS)
+            if self._cluster is not None:
+                self._cluster.close(timeout=_CLOSE_SECONDS)
+        except (OSError, TimeoutError, RuntimeError):   # a cluster already half gone
+            pass
+        finally:
+            quiet.setLevel(level)
 
 
 def make_executor(workers: int | None = None, work: float = float("inf"),

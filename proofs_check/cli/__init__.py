@@ -209,6 +209,7 @@ def _run(argv: list[str], debug: bool) -> int:
 
 def main(argv=None) -> int:
     """Run ``nbl`` with ``argv`` (default: the process's arguments); returns the exit status."""
+    as_command = argv is None             # the installed command, not main([...]) in-process
     argv = list(sys.argv[1:] if argv is None else argv)
     debug, quiet = "--debug" in argv, "--quiet" in argv
     argv = [a for a in argv if a not in _GLOBAL]
@@ -226,9 +227,27 @@ def main(argv=None) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     old = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     try:
-        return _run(argv, debug)
+        rc = _run(argv, debug)
     except KeyboardInterrupt:      # a second interrupt while the first one was reported
-        return 130
+        rc = 130
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, old)
+    if rc == 130 and as_command:
+        _exit_now(rc)
+    return rc
+
+
+def _exit_now(rc: int) -> None:
+    """End the command at once after an interruption (the workers were ended, or end with
+    this process, :mod:`nbl_sim.lifeline`): exit hooks — Dask's closes its clusters again —
+    would print tracebacks when a second Ctrl-C reaches them, and that Ctrl-C would end the
+    process by SIGINT instead of status 130. Outputs are complete or untouched (written
+    atomically), so only the standard streams need flushing."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    os._exit(rc)

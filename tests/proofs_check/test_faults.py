@@ -472,3 +472,44 @@ def test_numba_cache_dir_refused_when_others_can_write(tmp_path, monkeypatch):
         assert os.stat(d).st_mode & 0o077 == 0
     finally:
         jit_cache.numba_cache_dir.cache_clear()
+
+
+@pytest.mark.slow
+def test_two_ctrl_c_under_a_local_dask_cluster(tmp_path):
+    """Two Ctrl-C 0.3 s apart with --scheduler local:2: exit 130 within 2 s of the second,
+    no traceback, no process left (before issue 36: 10.9 s and ~200 lines of tracebacks)."""
+    pytest.importorskip("distributed")
+    import signal
+    import time
+
+    import psutil
+
+    from tests.proofs_check.test_cli_signals import default_sigint
+
+    argv = [str(NBL), "simulate", "--family", "logistic", "--delta", "1", "--n", "2000000",
+            "--reps", "40", "--no-cache", "--quiet", "--scheduler", "local:2"]
+    env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("NBL_DASK_SCHEDULER", None)
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         env=env, start_new_session=True, preexec_fn=default_sigint)
+    parent = psutil.Process(p.pid)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(parent.children(recursive=True)) < 3:
+        time.sleep(0.2)
+    time.sleep(3)
+    kids = parent.children(recursive=True)
+    os.kill(p.pid, signal.SIGINT)
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    os.kill(p.pid, signal.SIGINT)
+    err = p.communicate(timeout=60)[1]
+    took = time.monotonic() - t0
+    assert p.returncode == 130, err
+    assert took < 2.0, took
+    assert "Traceback" not in err, err
+    assert "nbl: interrupted" in err
+    time.sleep(3)
+    left = [c for c in kids if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+    for c in left:
+        c.kill()
+    assert not left
