@@ -25,7 +25,9 @@ the sticky bit) or owned by another user is refused with a one-line
 cache uses.
 
 **Writes** go to a unique temporary file in the entry's directory, then ``os.replace``: readers
-see the old entry or the new one, and concurrent writers of the same key never collide.
+see the old entry or the new one, and concurrent writers of the same key never collide. A write
+that fails (read-only or full file system) is recorded in :attr:`ChunkCache.fault` and never
+raised: a cache fault never loses a result.
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ from nbl_theory.errors import NBLInputError
 
 from .plain_data import PlainDataError, check_array, decode, encode
 
-__all__ = ["ChunkCache", "default_cache_dir", "private_dir", "CACHE_DIR_ENV", "SCHEMA",
+__all__ = ["ChunkCache", "default_cache_dir", "private_dir", "take_write_faults", "CACHE_DIR_ENV",
+           "SCHEMA",
            "SCHEMA_VERSION"]
 
 #: Environment variable that sets the default cache directory (see :func:`default_cache_dir`).
@@ -59,8 +62,20 @@ SCHEMA, SCHEMA_VERSION = "nbl-cache-entry", 1
 _KEY = re.compile(r"[A-Za-z0-9_-]{2,128}")
 _NAMESPACE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SECRET_FILE = "secret.key"
-_MAX_JSON = 256 * 2**20          # an entry's JSON beyond this is not ours
+#: an entry's JSON beyond this is not ours: it is refused before it is parsed (parsing takes
+#: up to ~12× the text), and :meth:`ChunkCache.put` does not write a larger one (arrays go to
+#: the ``.npz``, which is not bounded but is read whole only after its digest matched)
+_MAX_JSON = 16 * 2**20
 _secrets: dict[Path, bytes] = {}
+_write_faults: list[str] = []
+
+
+def take_write_faults() -> list[str]:
+    """The distinct write faults recorded by :meth:`ChunkCache.put` in this process since the
+    last call (then forgotten): what a command reports as one warning line each."""
+    out = list(dict.fromkeys(_write_faults))
+    _write_faults.clear()
+    return out
 
 
 # ---------------------------------------------------------------------- directories
@@ -70,7 +85,7 @@ def default_cache_dir() -> Path:
     ``~/.cache/nbl``). Never relative to the current directory unless ``$NBL_CACHE_DIR`` is."""
     env = os.environ.get(CACHE_DIR_ENV, "").strip()
     if env:
-        return Path(env).expanduser().absolute()
+        return _expand(env, CACHE_DIR_ENV).absolute()
     try:
         import platformdirs
     except ImportError:
@@ -82,6 +97,16 @@ def default_cache_dir() -> Path:
     xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
     base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
     return base / "nbl"
+
+
+def _expand(path, what: str) -> Path:
+    """``path`` with a leading ``~`` or ``~user`` expanded (one-line error for an unknown user
+    or no home directory)."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:
+        raise NBLInputError(f"{what} {path}: cannot expand {str(path).split('/')[0]!r} (no such "
+                            "user, or no home directory)") from None
 
 
 def _unsafe(st: os.stat_result) -> str:
@@ -106,7 +131,7 @@ def private_dir(path) -> Path:
         ``path`` or a directory created on the way is writable by others (group/other write bit
         without the sticky bit) or owned by another user, or is not a directory.
     """
-    path = Path(path).expanduser().absolute()
+    path = _expand(path, "cache directory").absolute()
     missing = []
     p = path
     while not p.exists() and p != p.parent:
@@ -162,7 +187,11 @@ def _secret() -> bytes:
                 _secrets[f] = key
                 return key
             os.unlink(f)    # unusable (wrong size, readable by others, ...): make a new one
-        tmp = tempfile.NamedTemporaryFile(dir=home, prefix=".secret.", delete=False)
+        try:
+            tmp = tempfile.NamedTemporaryFile(dir=home, prefix=".secret.", delete=False)
+        except OSError as exc:
+            raise NBLInputError(f"cannot create the cache key in {home}: {exc.strerror} (set "
+                                f"{CACHE_DIR_ENV}, or use --no-cache)") from None
         try:
             tmp.write(secrets.token_bytes(64))
             tmp.close()
@@ -202,6 +231,8 @@ class ChunkCache:
         self._key = _secret()      # an unusable key location is refused now, before any work
         base = private_dir(default_cache_dir() if directory is None else directory)
         self.root = private_dir(base / namespace)
+        #: why writing failed (None while every write succeeded); see :meth:`put`
+        self.fault: str | None = None
 
     def __repr__(self) -> str:
         return f"ChunkCache({str(self.root.parent)!r}, {self.root.name!r})"
@@ -239,9 +270,9 @@ class ChunkCache:
             raise PlainDataError("arrays must be a list")
         arrays = []
         if specs:
-            raw = _read_regular(p.with_suffix(".npz"), None)
-            if type(digest) is not str or hashlib.sha256(raw).hexdigest() != digest:
+            if type(digest) is not str:
                 raise PlainDataError("the arrays file does not match the entry")
+            raw = _read_verified(p.with_suffix(".npz"), digest)
             if not raw.startswith(b"PK\x03\x04"):
                 raise PlainDataError("the arrays file is not an npz archive")
             with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
@@ -257,23 +288,46 @@ class ChunkCache:
         return decode(entry["value"], arrays)
 
     # ------------------------------------------------------------------ writing
-    def put(self, key: str, value) -> None:
+    def put(self, key: str, value) -> bool:
         """Store ``value`` (plain data, else ``TypeError`` naming the offending type) under
-        ``key``, replacing whatever is there, atomically."""
+        ``key``, replacing whatever is there, atomically; True if it was stored.
+
+        A fault of the file system (read-only, full, an I/O error, a directory that became
+        unusable) never loses the result that was to be stored: it is recorded in
+        :attr:`fault` (the first one; the caller reports it as one warning line), later puts
+        are skipped, and False is returned.
+        """
         p = self._path(key)
         tree, arrays = encode(value)
+        if self.fault is not None:
+            return False
+        try:
+            self._write(key, p, tree, arrays)
+        except (OSError, NBLInputError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            self.fault = f"{why} ({self.root})"
+            _write_faults.append(self.fault)
+            return False
+        return True
+
+    def _write(self, key: str, p: Path, tree, arrays) -> None:
         shard = _private_subdir(p.parent)
         entry = {"schema": SCHEMA, "version": SCHEMA_VERSION, "key": key,
                  "arrays": [{"dtype": a.dtype.str, "shape": list(a.shape)} for a in arrays],
                  "npz_sha256": None, "value": tree}
+        raw = None
         if arrays:
             buf = io.BytesIO()
             np.savez(buf, **{f"a{i}": a for i, a in enumerate(arrays)})
             raw = buf.getvalue()
             entry["npz_sha256"] = hashlib.sha256(raw).hexdigest()
-            _atomic_write(shard, p.with_suffix(".npz"), raw)
         entry["mac"] = _mac(entry, self._key)
-        _atomic_write(shard, p, json.dumps(entry, allow_nan=False).encode())
+        body = json.dumps(entry, allow_nan=False).encode()
+        if len(body) > _MAX_JSON:      # would never be read back: not cached (not a fault)
+            return
+        if raw is not None:
+            _atomic_write(shard, p.with_suffix(".npz"), raw)
+        _atomic_write(shard, p, body)
 
     def __len__(self) -> int:
         """The number of entries (JSON files; valid or not)."""
@@ -294,6 +348,28 @@ def _read_regular(p: Path, limit: int | None) -> bytes:
         if not stat.S_ISREG(st.st_mode) or (limit is not None and st.st_size > limit):
             raise PlainDataError("not a regular file of a plausible size")
         return fh.read()
+
+
+def _read_verified(p: Path, digest: str) -> bytes:
+    """The bytes of the regular file ``p`` if their SHA-256 is ``digest``. The digest is first
+    computed a block at a time (1 MiB), so a planted file of any size is refused without being
+    read whole; only a file that matches is read into memory (and its digest checked again on
+    what was read)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(p, flags)
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise PlainDataError("not a regular file")
+        h = hashlib.sha256()
+        for block in iter(lambda: fh.read(2**20), b""):
+            h.update(block)
+        if h.hexdigest() != digest:
+            raise PlainDataError("the arrays file does not match the entry")
+        fh.seek(0)
+        raw = fh.read()
+    if hashlib.sha256(raw).hexdigest() != digest:
+        raise PlainDataError("the arrays file changed while it was read")
+    return raw
 
 
 def _private_subdir(d: Path) -> Path:

@@ -46,10 +46,13 @@ from dataclasses import dataclass
 
 from nbl_theory.errors import NBLInputError
 
+from .lifeline import pool_worker_init
+
 __all__ = ["Executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "TaskError",
            "make_executor", "executor_for", "cpu_count", "in_worker", "SCHEDULER_ENV",
            "scheduler_from_env", "probe_scheduler",
-           "MAX_WORKERS", "check_workers", "parse_scheduler", "one_blas_thread"]
+           "MAX_WORKERS", "check_workers", "parse_scheduler", "one_blas_thread", "ALLOW_TCP_ENV",
+           "SCHEDULER_TRUST"]
 
 #: Environment variable naming a Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) used when
 #: no executor, worker count or scheduler is given.
@@ -120,13 +123,29 @@ def check_workers(n, what: str = "workers", allow_large: bool = False) -> int:
     return n
 
 
-def parse_scheduler(address: str, allow_large: bool = False) -> tuple[str, object]:
+#: Set to ``1`` to allow a plain ``tcp://`` scheduler that is not on the loopback interface
+#: (what ``--allow-tcp-scheduler`` does): see :func:`parse_scheduler`.
+ALLOW_TCP_ENV = "NBL_DASK_ALLOW_TCP"
+#: What connecting to a scheduler trusts, in one line (``--help``, docs/security.md).
+SCHEDULER_TRUST = ("connecting to a Dask scheduler trusts it and everyone who can reach its "
+                   "port to run any code in nbl (results come back as pickles)")
+_LOOPBACK = re.compile(r"^(localhost|127(\.[0-9]{1,3}){3}|\[?::1\]?)$")
+
+
+def parse_scheduler(address: str, allow_large: bool = False,
+                    allow_tcp: bool = False) -> tuple[str, object]:
     """("local", N) for ``local:N``, ("remote", "tcp://HOST:PORT") for a scheduler address;
-    anything else is a one-line :class:`NBLInputError`."""
+    anything else is a one-line :class:`NBLInputError`.
+
+    A scheduler runs code in nbl (:data:`SCHEDULER_TRUST`), so a plain ``tcp://`` address is
+    accepted only on the loopback interface (an SSH tunnel's end, a LocalCluster) unless
+    ``allow_tcp`` is true or ``$NBL_DASK_ALLOW_TCP`` is ``1``; a ``tls://`` address needs
+    Dask's TLS configuration (a CA file and a client certificate,
+    ``distributed.comm.tls.ca-file`` and ``distributed.comm.tls.client.cert``)."""
     address = str(address).strip()
     if address.startswith("local:"):
         n_txt = address.split(":", 1)[1]
-        if not n_txt.isdigit() or int(n_txt) < 1:
+        if not (n_txt.isascii() and n_txt.isdigit()) or int(n_txt) < 1:
             raise NBLInputError(f"--scheduler local:N needs a positive N (an integer), got "
                                 f"{address!r}")
         return "local", check_workers(int(n_txt), "local:N", allow_large)
@@ -134,7 +153,37 @@ def parse_scheduler(address: str, allow_large: bool = False) -> tuple[str, objec
     if not m or not 0 < int(m.group(3)) < 65536:
         raise NBLInputError(f"scheduler must be tcp://HOST:PORT, tls://HOST:PORT or local:N "
                             f"(port 1-65535), got {address!r}")
+    if m.group(1) == "tcp" and not _LOOPBACK.match(m.group(2)) and not (
+            allow_tcp or os.environ.get(ALLOW_TCP_ENV, "").strip() == "1"):
+        raise NBLInputError(
+            f"refusing the plain tcp:// scheduler {address}: it is not on this machine's "
+            f"loopback interface and {SCHEDULER_TRUST}; use tls://, an SSH tunnel to "
+            f"tcp://127.0.0.1:PORT, or --allow-tcp-scheduler ({ALLOW_TCP_ENV}=1)")
+    if m.group(1) == "tls":
+        missing = _tls_missing()
+        if missing:
+            raise NBLInputError(
+                f"tls:// needs Dask's TLS configuration: {missing} is not set (e.g. "
+                "DASK_DISTRIBUTED__COMM__TLS__CA_FILE=ca.pem, DASK_DISTRIBUTED__COMM__TLS__"
+                "CLIENT__CERT=client.pem, DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY=key.pem; "
+                "docs/security.md)")
     return "remote", address
+
+
+def _tls_missing() -> str:
+    """The first Dask TLS setting a ``tls://`` client needs that is not configured, or ''
+    (distributed not installed: '' — the executor reports that itself)."""
+    try:
+        import dask.config
+    except ImportError:  # pragma: no cover - depends on the install
+        return ""
+    for key in ("distributed.comm.tls.ca-file", "distributed.comm.tls.client.cert"):
+        value = dask.config.get(key, None)
+        if not value:
+            return key
+        if not os.path.isfile(value):
+            return f"{key} (no file {value})"
+    return ""
 
 
 #: How long a scheduler may take to accept a connection and to send its greeting.
@@ -178,10 +227,6 @@ def probe_scheduler(address: str, timeout: float = PROBE_SECONDS) -> None:
     if not (16 <= total < 2**24 and 1 <= frames <= 64 and 8 + 8 * frames <= total):
         raise NBLInputError(f"no Dask scheduler at {address}: what answers there does not "
                             "speak Dask's protocol (is the port right?)")
-
-
-def _ignore_sigint() -> None:          # pool worker initializer
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @contextmanager
@@ -303,7 +348,8 @@ class ProcessExecutor(Executor):
     @staticmethod
     def _pool(n: int, ctx):
         before = set(multiprocessing.active_children())
-        pool = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_ignore_sigint)
+        pool = ProcessPoolExecutor(max_workers=n, mp_context=ctx,
+                                   initializer=pool_worker_init, initargs=(os.getpid(),))
         return pool, before
 
     @staticmethod
@@ -426,6 +472,10 @@ class ProcessExecutor(Executor):
         return f"local process pool ({self.workers} workers)"
 
 
+#: how long closing a Dask client or local cluster may take (seconds)
+_CLOSE_SECONDS = 2
+
+
 class DaskExecutor(Executor):
     """Tasks on a ``dask.distributed`` cluster.
 
@@ -486,9 +536,22 @@ class DaskExecutor(Executor):
         return f"{kind} {self.address} ({self.workers} workers)"
 
     def close(self) -> None:
-        self.client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        """Close the client (and the local cluster this executor started) within a few
+        seconds, quietly: Dask's shutdown chatter (workers killed after a timeout, closed
+        comms — what an interruption produces) is logged at ERROR and above only."""
+        import logging
+
+        quiet = logging.getLogger("distributed")
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)
+        try:
+            self.client.close(timeout=_CLOSE_SECONDS)
+            if self._cluster is not None:
+                self._cluster.close(timeout=_CLOSE_SECONDS)
+        except (OSError, TimeoutError, RuntimeError):   # a cluster already half gone
+            pass
+        finally:
+            quiet.setLevel(level)
 
 
 def make_executor(workers: int | None = None, work: float = float("inf"),

@@ -35,7 +35,7 @@ from .buffers import reused
 from .environment import ROUNDING, Environment, Realization
 from .execution import Executor, executor_for
 from .metrics import mc_summary
-from .outputs import replacing, write_text
+from .outputs import new_run_id, replacing, write_text
 from .policies.nbl import LOCKSTEP as _LOCKSTEP
 from .policies.nbl import nbl_run, validate_step
 from .policies.oracle import oracle_actions
@@ -134,8 +134,9 @@ class SimulationResult:
         return {**out, "seconds": round(self.seconds, 4), "policies": self.summary()}
 
     # ------------------------------------------------------------------ files
-    def write(self, out_dir) -> list[Path]:
-        """Write per-replication trajectories (CSV), the band summary (CSV) and a manifest."""
+    def write(self, out_dir, run_id: str | None = None) -> list[Path]:
+        """Write per-replication trajectories (CSV), the band summary (CSV) and a manifest
+        (with ``run_id``, :func:`nbl_sim.outputs.new_run_id` if None, and the file names)."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         files = []
@@ -166,9 +167,23 @@ class SimulationResult:
         manifest = out / "manifest.json"
         data = self.to_json()
         data["versions"] = package_versions()
-        write_text(manifest, manifest_text("simulate", [data], [f.name for f in files]))
+        write_text(manifest, manifest_text("simulate", [data], [f.name for f in files],
+                                           run_id=run_id or new_run_id()))
         files.append(manifest)
         return files
+
+
+def _check_finite(res: PolicyResult, env) -> None:
+    """Regrets (and NBL's final ‖v_n − v*‖²) must be finite: a run whose arithmetic left
+    float64 is an error naming the environment, never a table of NaN."""
+    bad = not np.all(np.isfinite(res.regret))
+    if res.name == "nbl" and res.sq_error.size:
+        bad = bad or not np.all(np.isfinite(res.sq_error[:, -1]))
+    if bad:
+        spec = getattr(env.contexts, "spec", "gaussian")
+        raise NBLInputError(f"simulate: {res.name} produced non-finite values with contexts "
+                            f"{spec!r}: the input is out of the range float64 can simulate "
+                            "(rescale or standardize the contexts)")
 
 
 def _num(x):
@@ -294,7 +309,14 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
         for name in task.policies:
             regret, sq, ang, seconds, info = out[name]
             tic = time.perf_counter()
-            actions, sq[rows], ang[rows], block_info = _run_policy(name, real, task)
+            try:
+                actions, sq[rows], ang[rows], block_info = _run_policy(name, real, task)
+            except (ZeroDivisionError, FloatingPointError, OverflowError):
+                # arithmetic that left float64 (a compiled kernel raises instead of making
+                # NaN): the rows become NaN and the client refuses them (_check_finite)
+                for a in (regret, sq, ang):
+                    a[rows] = np.nan
+                continue
             seconds[0] += time.perf_counter() - tic
             env.recorded_regret(real, actions, rec, out=regret[rows])
             _merge_info(info, block_info)
@@ -439,7 +461,7 @@ def simulate(
         tic = time.perf_counter()
         sweep = run_sweep(_run_chunk, tasks, executor=ex, cache=cache, progress=progress,
                           weights=[len(c) for c in chunks], on_error="raise")
-        where = ex.describe()
+        where = ex.describe() if sweep.cached < len(tasks) else "cache"   # nothing ran
     parts = sweep.results
     seconds = time.perf_counter() - tic
 
@@ -451,6 +473,7 @@ def simulate(
             _merge_info(info, p[name][4])
         results[name] = PolicyResult(name, *stacked, seconds=sum(p[name][3] for p in parts),
                                      info=info)
+        _check_finite(results[name], env)
     params = {
         "n": n, "reps": reps, "n0": int(n0), "init_angle": init_angle, "gamma": gamma,
         "t0": t0, "policies": list(policies), "seed": seed, "d": env.d,

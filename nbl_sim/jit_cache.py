@@ -13,6 +13,17 @@ the cache with the hash numba uses *and* a hash of every source file of the pack
 numba or llvmlite: an edit of any of them recompiles every kernel of the package once, at its
 next use. Functions defined elsewhere are left to numba's locators.
 
+**Where the kernels are cached.** numba's cache files (``*.nbi`` index, ``*.nbc`` code) are
+pickles: whoever can write them can run code in nbl. So for a function of this package the
+locator never uses numba's own places (``__pycache__`` beside the package, numba's user-wide
+directory): it uses :func:`numba_cache_dir`, ``<nbl's cache directory>/numba/<package hash>``
+(``nbl_sim.cache.default_cache_dir``: ``$NBL_CACHE_DIR`` or the user cache directory), a
+directory the toolkit owns, created with mode 0o700 and held to the rules of nbl's own cache
+(:func:`nbl_sim.cache.private_dir`: refused when others can write to it or it belongs to
+another user). When that directory cannot be used, the kernels of this process are cached in a
+new private temporary directory removed at exit — caching is then off: every run compiles its
+kernels again (about 60 s for ``nbl simulate`` on a cold cache, benchmarks/README.md).
+
 If numba's caching internals are not the ones this was written for (the list
 ``numba.core.caching.CacheImpl._locator_classes``; ``_CacheImpl`` in older numba), nothing is
 installed and numba's own behaviour applies; :data:`INSTALLED` says which. With
@@ -21,12 +32,16 @@ installed and numba's own behaviour applies; :data:`INSTALLED` says which. With
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
+import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
-__all__ = ["INSTALLED", "package_digest", "compiled_sources"]
+__all__ = ["INSTALLED", "package_digest", "compiled_sources", "numba_cache_dir"]
 
 _PACKAGE = Path(__file__).resolve().parent
 _COMPILED = re.compile(rb"^\s*(?:import numba|from numba|from llvmlite|import llvmlite)", re.M)
@@ -47,6 +62,23 @@ def package_digest(package: Path = _PACKAGE) -> str:
     return h.hexdigest()
 
 
+@functools.cache
+def numba_cache_dir() -> Path:
+    """The private directory of this package's compiled kernels (module docstring): created
+    0o700 and checked like nbl's cache; a private temporary directory (removed at exit) when
+    it cannot be used."""
+    from nbl_sim.cache import default_cache_dir, private_dir  # (absolute: tests copy this file)
+    from nbl_theory.errors import NBLInputError
+
+    tag = hashlib.sha256(str(_PACKAGE).encode()).hexdigest()[:16]
+    try:
+        return private_dir(private_dir(default_cache_dir() / "numba") / tag)
+    except (NBLInputError, OSError):
+        tmp = Path(tempfile.mkdtemp(prefix="nbl-numba-"))
+        atexit.register(shutil.rmtree, tmp, True)
+        return tmp
+
+
 def _install() -> bool:
     try:
         from numba.core import caching
@@ -65,19 +97,21 @@ def _install() -> bool:
 
         _nbl_package = _PACKAGE
 
-        def __init__(self, inner):
+        def __init__(self, inner, py_file):
             self._inner = inner
+            rel = Path(py_file).resolve().relative_to(_PACKAGE).with_suffix("")
+            self._path = numba_cache_dir() / "-".join(rel.parts)
 
         def __getattr__(self, name):  # e.g. _py_file, read by numba's warnings
-            if name == "_inner":
+            if name in ("_inner", "_path"):
                 raise AttributeError(name)
             return getattr(self._inner, name)
 
         def ensure_cache_path(self):
-            return self._inner.ensure_cache_path()
+            os.makedirs(self._path, mode=0o700, exist_ok=True)
 
         def get_cache_path(self):
-            return self._inner.get_cache_path()
+            return str(self._path)
 
         def get_disambiguator(self):
             return self._inner.get_disambiguator()
@@ -97,8 +131,8 @@ def _install() -> bool:
                 if other is cls:
                     continue
                 inner = other.from_function(py_func, py_file)
-                if inner is not None:
-                    return cls(inner)
+                if inner is not None:     # its disambiguator and stamp; never its directory
+                    return cls(inner, py_file)
             return None
 
     classes.insert(0, PackageLocator)

@@ -189,7 +189,7 @@ def phase_diagram(family: str | LinkSource, param: str, values, deltas, *, fixed
     with executor_for(executor, workers, work=len(values) * len(deltas) * per_point,
                       threshold=5.0, scheduler=scheduler) as ex:
         res = run_sweep(phase_cell, cells, executor=ex, cache=cache, progress=progress)
-        where = ex.describe()
+        where = ex.describe() if res.cached < len(cells) else "cache"   # nothing ran
     lam = np.full((len(deltas), len(values)), np.nan)
     sign = np.full((len(deltas), len(values)), "failed", dtype=object)
     for j, r in enumerate(res.results):
@@ -266,6 +266,6 @@ def threshold_scan(family: str, param: str, solve_for: str, at, *, bracket, fixe
     with executor_for(executor, workers, work=float(len(at)), threshold=4.0,
                       scheduler=scheduler) as ex:
         res = run_sweep(_threshold_cell, cells, executor=ex, cache=cache, progress=progress)
-        where = ex.describe()
+        where = ex.describe() if res.cached < len(cells) else "cache"   # nothing ran
     return ThresholdScan(family, param, solve_for, at, res.results, res.failures, res.seconds,
                          where)

@@ -464,7 +464,7 @@ def run_study(cfg: StudyConfig = FULL, *, executor: Executor | None = None,
                       scheduler=scheduler) as ex:
         sw = run_sweep(study_cell, cells, executor=ex, cache=cache, progress=progress,
                        weights=[_work(c) / 1e6 for c in cells])
-        where = ex.describe()
+        where = ex.describe() if sw.cached < len(cells) else "cache"   # nothing ran
     def group(c):
         if isinstance(c, RegretCell):
             return ("regret" if c.ns == tuple(cfg.ns) else "regret_long", (c.link, c.d))

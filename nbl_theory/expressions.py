@@ -36,6 +36,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 
 import sympy as sp
@@ -211,6 +212,8 @@ def exact_number(text: str | int | float) -> sp.Rational:
         raise NBLInputError(f"expected a finite number, got {s!r}")
     if len(s) > MAX_LENGTH:
         raise NBLInputError(f"number longer than {MAX_LENGTH} characters")
+    if not s.isascii():
+        raise NBLInputError(f"numbers are written with ASCII digits 0-9, got {_short(s)!r}")
     plain = s.replace("_", "")
     frac = _FRACTION.fullmatch(plain)
     if frac:
@@ -366,6 +369,15 @@ def parse_expression(
         raise NBLInputError("expression is empty")
     if "^" in text:
         raise NBLInputError("'^' is not a power operator here; write powers as '**'")
+    odd = next((c for c in text if unicodedata.normalize("NFKC", c) != c), None)
+    if odd is not None:
+        # Python reads identifiers NFKC-normalized: 'ｅｘｐ' would silently be exp
+        raise NBLInputError(f"expression {_short(text)!r} contains {odd!r} "
+                            f"(U+{ord(odd):04X}), a look-alike of "
+                            f"{unicodedata.normalize('NFKC', odd)!r}: write it in ASCII")
+    if any(c.isdigit() and not c.isascii() for c in text):
+        raise NBLInputError(f"expression {_short(text)!r}: numbers are written with ASCII "
+                            "digits 0-9")
     params = {
         k: exact_number(v) if not isinstance(v, sp.Basic) else v
         for k, v in (parameters or {}).items()

@@ -34,7 +34,8 @@ FORMAT = 2
 #: The suffix of the field that carries a quantity's exact decimal.
 DECIMAL_SUFFIX = "_decimal"
 #: Fields that are text even when they look like a number (a version, a spec, a link's name).
-TEXT_KEYS = frozenset({"version", "command", "link", "description", "spec", "contexts", "arms",
+TEXT_KEYS = frozenset({"version", "command", "run_id", "link", "description", "spec", "contexts",
+                       "arms",
                        "id", "label", "name", "text", "statement", "family", "tier", "notes",
                        "claim", "policy", "figure", "path", "file", "files", "executor",
                        "mode", "status", "paper_label", "method", "paper_value", "computed",

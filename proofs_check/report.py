@@ -519,18 +519,18 @@ def _skipped(results) -> list[str]:
 
 
 def render_markdown(results, quick: bool | None = None, version: str = "unknown",
-                    date: str = "", previous=None, figures_dir=None) -> str:
-    """The text of verification.md (module docstring); ``quick=None`` infers the mode; figures
-    found as ``figures_dir/<id>.png`` are linked, the others say how to draw them."""
+                    date: str = "", previous=None, figures_dir=None, cached: bool = True) -> str:
+    """verification.md (module docstring); ``quick=None`` infers the mode; figures found as
+    ``figures_dir/<id>.png`` are linked; ``cached``: False for a ``--no-cache`` run."""
     present = frozenset(p.stem for p in Path(figures_dir).glob("*.png")) if figures_dir else None
     token = _FIGURES.set(present or frozenset())
     try:
-        return _render(results, quick, version, date, previous)
+        return _render(results, quick, version, date, previous, cached)
     finally:
         _FIGURES.reset(token)
 
 
-def _render(results, quick, version, date, previous) -> str:
+def _render(results, quick, version, date, previous, cached: bool = True) -> str:
     quick = infer_quick(results) if quick is None else quick
     n_slow = sum(1 for r in results if r.status == SKIPPED and not getattr(r, "quick", True))
     n_skipped = sum(1 for r in results if r.status == SKIPPED)
@@ -559,7 +559,9 @@ def _render(results, quick, version, date, previous) -> str:
         lines += _wrap(f"**Incomplete: {n_pending} of {len(results)} claims did not run** — the "
                        "check was interrupted (or is still running) before they finished; they "
                        "are listed as SKIPPED with that reason. Run the same `nbl check` again: "
-                       "the claims that finished come from the cache.", "") + [""]
+                       + ("the claims that finished come from the cache." if cached else "this"
+                          " run did not use the cache (--no-cache): every claim runs again."), "")
+        lines += [""]
     lines += _headline_findings(results, quick, previous)
     lines += _wrap(mode, "") + [""]
     from .audit.extracted import PAPER_SHA256
@@ -597,9 +599,10 @@ def _render(results, quick, version, date, previous) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_report(results, out_dir, quick: bool | None = None, previous=None, figures_dir=None
-                 ) -> tuple[Path, Path]:
-    """Write ``verification.md`` and ``verification.json`` into ``out_dir`` (created if needed).
+def write_report(results, out_dir, quick: bool | None = None, previous=None, figures_dir=None,
+                 cached: bool = True) -> tuple[Path, Path]:
+    """Write ``verification.md`` and ``verification.json`` into ``out_dir`` (created if needed;
+    ``cached``: as in :func:`render_markdown`).
 
     Parameters
     ----------
@@ -626,7 +629,8 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
     commit = toolkit_commit()
     version = toolkit_version() + (f" (commit {commit})" if commit else "")
     md_path.write_text(render_markdown(results, quick, version, date, previous,
-                                       figures_dir=Path(figures_dir or out / "figures")),
+                                       figures_dir=Path(figures_dir or out / "figures"),
+                                       cached=cached),
                        encoding="utf-8")
     mode = "quick" if (infer_quick(results) if quick is None else quick) else "full"
     json_path.write_text(report_text([record(r) for r in results], mode,

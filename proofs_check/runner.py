@@ -349,7 +349,7 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
         count["reported"] = time.monotonic()
         write_partial_report([r if r is not None else pending_result(reg, c)
                               for r, c in zip(results, claims)], out_dir, quick,
-                             **(report_options or {}))
+                             **{"cached": cache is not None, **(report_options or {})})
 
     def finish(i: int, res: ClaimResult, store: bool = False) -> None:
         results[i] = res

@@ -136,6 +136,7 @@ INTERNAL = {
                                  "vector lanes (LLVM IR), behind Environment.draw",
     "nbl_sim.policies.nbl_lanes": "the NBL kernel's lockstep rounds as vector lanes (LLVM IR)",
     "nbl_sim.jit_cache": "numba's kernel cache stamped with the package's compiled sources",
+    "nbl_sim.lifeline": "worker processes end with their parent (a pool's initializer)",
     "nbl_sim.buffers": "scratch buffers kept per thread for the next simulate/draw call",
     "nbl_sim.outputs": "how the commands write their output files (replace, never write "
                        "through a link; docs/security.md)",

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from nbl_theory.errors import NBLInputError
 from nbl_theory.stability import stability
 
 from .analysis import (
@@ -160,7 +161,34 @@ def analyze(law: ContextLaw, arms: ArmModel, *, n_grid: int = 720, model: FieldM
     """The exact population analysis of one case (module docstring). ``model_options`` go to
     :func:`nbl_sim.beyond.analysis.field_model` (method, mc_samples, seed, bandwidth,
     empirical, n_panels); ``model`` replaces that model by a given one of the same law and arms
-    (e.g. the field of a repaired update, :mod:`nbl_sim.beyond.repairs`)."""
+    (e.g. the field of a repaired update, :mod:`nbl_sim.beyond.repairs`).
+
+    Floating-point overflow, invalid operations and division by zero are errors here
+    (``np.errstate``), and the field, spectrum and regrets must come out finite: a case whose
+    arithmetic leaves float64 ends as an :class:`~nbl_theory.errors.NBLInputError` naming the
+    context law and the arms, never as a verdict computed from NaN or inf.
+    """
+    try:
+        with np.errstate(over="raise", invalid="raise", divide="raise"):
+            out = _analyze(law, arms, n_grid, model_options, model)
+    except (FloatingPointError, OverflowError, ZeroDivisionError) as exc:
+        raise _non_finite(law, arms, str(exc)) from None
+    values = [out.defect, out.defect_error, out.vstar_eigenvalue_error,
+              *out.vstar_eigenvalues]
+    if not np.all(np.isfinite(values)):
+        raise _non_finite(law, arms, "a non-finite field or spectrum")
+    return out
+
+
+def _non_finite(law: ContextLaw, arms: ArmModel, what: str) -> NBLInputError:
+    return NBLInputError(
+        f"the analysis of contexts {law.spec!r} with arms {arms.info.get('arms', '?')!r} left "
+        f"float64 ({what}): the input is out of the range this analysis can compute "
+        "(rescale or standardize the contexts, or choose a link that stays finite there)")
+
+
+def _analyze(law: ContextLaw, arms: ArmModel, n_grid: int, model_options: dict,
+             model: FieldModel | None) -> Analysis:
     t0 = time.perf_counter()
     if model is None:
         model = field_model(law, arms, **model_options)

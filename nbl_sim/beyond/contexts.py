@@ -41,12 +41,24 @@ Spec strings (:func:`parse_context_spec`, for the command line)::
                                      by its standard deviation
     dataset:breast-cancer | dataset:wine
                                      a scikit-learn bundled dataset (nbl_sim.beyond.datasets)
+
+Bounds on numeric input, checked when a law is made, before any work (one-line
+:class:`~nbl_theory.errors.NBLInputError`): every entry of empirical data lies in
+±:data:`MAX_ENTRY` (1e6; with ``standardize`` the raw entries in ±:data:`MAX_RAW_ENTRY`, 1e100,
+and the standardized ones are ≤ √rows by construction); a covariance is symmetric positive
+definite with eigenvalues in [1/:data:`MAX_COV_EIGENVALUE`, :data:`MAX_COV_EIGENVALUE`]
+(1e-12 to 1e12, so A = Σ^{1/2} has entries ≤ 1e6) and condition number ≤ 1e12. With these
+bounds x⁴ (the squared terms of the field's error estimates) summed over ≤ 10⁷ rows stays below
+1e40, far inside float64; what can still overflow is a link itself (g(βᵀx) = exp(βᵀx) at
+βᵀx = 1e6), and that ends as an error naming the input (:func:`nbl_sim.beyond.analyze`), never
+as a verdict.
 """
 
 from __future__ import annotations
 
 import csv
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -57,14 +69,22 @@ from nbl_theory.validation import dimension, finite_array, real
 
 from .datasets import dataset_array
 
-__all__ = ["ContextLaw", "BLOCK_ROWS", "GaussianLaw", "StudentTLaw", "BallLaw", "CubeLaw",
+__all__ = ["ContextLaw", "BLOCK_ROWS", "MAX_ENTRY", "MAX_RAW_ENTRY", "MAX_COV_EIGENVALUE",
+           "GaussianLaw", "StudentTLaw", "BallLaw", "CubeLaw",
            "RademacherLaw", "EmpiricalLaw", "parse_context_spec", "context_law", "covariance_2d",
-           "read_csv_matrix", "load_dataset", "CONTEXT_FAMILIES"]
+           "read_csv_matrix", "load_dataset", "CONTEXT_FAMILIES", "MAX_CSV_BYTES",
+           "MAX_CSV_LINE", "MAX_CSV_COLUMNS"]
 
 CONTEXT_FAMILIES = ("gaussian", "student-t", "ball", "cube", "rademacher", "empirical",
                     "dataset")
 _MAX_ROWS = 10_000_000
 _SPD_TOL = 1e-12
+#: bound on |entry| of empirical context data (module docstring)
+MAX_ENTRY = 1e6
+#: bound on |entry| of raw data that is standardized (``empirical:FILE,standardize``)
+MAX_RAW_ENTRY = 1e100
+#: bound on the eigenvalues of a covariance (and on their reciprocals)
+MAX_COV_EIGENVALUE = 1e12
 #: rows drawn per call of a base law (module docstring)
 BLOCK_ROWS = 4096
 
@@ -94,10 +114,18 @@ def _check_cov(cov, d: int | None) -> np.ndarray:
     dimension(s.shape[0])
     if not np.allclose(s, s.T, rtol=0, atol=_SPD_TOL * max(1.0, np.max(np.abs(s)))):
         raise NBLInputError("covariance must be symmetric")
+    if np.max(np.abs(s)) > MAX_COV_EIGENVALUE:
+        raise NBLInputError(f"covariance entries must lie within ±{MAX_COV_EIGENVALUE:g}, got "
+                            f"{np.max(np.abs(s)):.3g} (rescale the contexts)")
     ev = np.linalg.eigvalsh(0.5 * (s + s.T))
     if ev[0] <= _SPD_TOL * ev[-1]:
-        raise NBLInputError(f"covariance must be positive definite (smallest eigenvalue "
-                            f"{ev[0]:.3g})")
+        raise NBLInputError(f"covariance must be positive definite with condition number <= "
+                            f"{1 / _SPD_TOL:g} (smallest eigenvalue {ev[0]:.3g}, largest "
+                            f"{ev[-1]:.3g})")
+    if not (1 / MAX_COV_EIGENVALUE <= ev[0] and ev[-1] <= MAX_COV_EIGENVALUE):
+        raise NBLInputError(f"covariance eigenvalues must lie in [{1 / MAX_COV_EIGENVALUE:g}, "
+                            f"{MAX_COV_EIGENVALUE:g}], got [{ev[0]:.3g}, {ev[-1]:.3g}] "
+                            "(rescale the contexts)")
     return 0.5 * (s + s.T)
 
 
@@ -280,10 +308,18 @@ class EmpiricalLaw(ContextLaw):
             raise NBLInputError(f"empirical data must be a matrix with at least 10 rows, "
                                 f"got shape {x.shape}")
         super().__init__(x.shape[1])
+        big = float(np.max(np.abs(x)))
+        bound = MAX_RAW_ENTRY if standardize else MAX_ENTRY
+        if big > bound:
+            raise NBLInputError(
+                f"empirical data {name}: entries must lie within ±{bound:g}"
+                + ("" if standardize else " (or add ,standardize)")
+                + f", got {big:.3g} (so that the analysis cannot overflow float64)")
         if standardize:
             sd = x.std(axis=0)
-            if np.any(sd == 0):
-                raise NBLInputError("empirical data: a constant column cannot be standardized")
+            if np.any(sd <= 1e-150 * np.max(np.abs(x), axis=0)):
+                raise NBLInputError(f"empirical data {name}: a constant column cannot be "
+                                    "standardized")
             x = (x - x.mean(axis=0)) / sd
         self.data = x
         self.name = name
@@ -316,34 +352,101 @@ def load_dataset(name: str) -> EmpiricalLaw:
 
 # ---------------------------------------------------------------------------- parsing
 def read_csv_matrix(path, what: str) -> np.ndarray:
-    """A numeric matrix from a CSV file (a non-numeric first row is skipped as a header)."""
+    """A numeric matrix from a CSV file (a non-numeric first row is skipped as a header).
+
+    Reads are bounded (issue 36): the file is at most :data:`MAX_CSV_BYTES` (1 GiB), a line
+    at most :data:`MAX_CSV_LINE` (65,536) characters, a row at most :data:`MAX_CSV_COLUMNS`
+    (1,024) fields and at most 10⁷ rows. The file is read twice, a line at a time — once to
+    count the rows, once to parse them into a preallocated float64 array — so the memory it
+    takes is the array (8 bytes a value, never more than 4× the file: a value takes at least
+    two characters, the digit and its separator) plus one line.
+    """
     p = Path(path)
     if not p.exists():
         raise NBLInputError(f"{what}: file not found: {path}")
     if not p.is_file():
         raise NBLInputError(f"{what}: {path} is not a regular file (give a CSV file)")
-    rows = []
     try:
-        with open(p, newline="") as fh:
-            for i, row in enumerate(csv.reader(fh)):
-                if not row or all(not c.strip() for c in row):
-                    continue
-                try:
-                    rows.append([float(c) for c in row])
-                except ValueError as exc:
-                    if i == 0 and not rows:
-                        continue  # header
-                    raise NBLInputError(f"{what}: non-numeric entry on line {i + 1} of "
-                                        f"{path}") from exc
-                if len(rows) > _MAX_ROWS:
+        with open(p, newline="", encoding="utf-8") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > MAX_CSV_BYTES:
+                raise NBLInputError(f"{what}: {path} is {size / 2**30:.3g} GiB; the bound is "
+                                    f"{MAX_CSV_BYTES / 2**30:g} GiB")
+            rows, cols = 0, None
+            for i, row in _csv_rows(fh, path, what):
+                if cols is None:
+                    if _numeric(row) is None and i == 0:
+                        continue                            # header
+                    cols = len(row)
+                if len(row) != cols:
+                    raise NBLInputError(f"{what}: rows of different lengths in {path} (line "
+                                        f"{i + 1})")
+                rows += 1
+                if rows > _MAX_ROWS:
                     raise NBLInputError(f"{what}: more than {_MAX_ROWS} rows in {path}")
+            if not rows:
+                raise NBLInputError(f"{what}: no numeric rows in {path}")
+            out = np.empty((rows, cols))
+            fh.seek(0)
+            k = 0
+            for i, row in _csv_rows(fh, path, what):
+                vals = _numeric(row)
+                if vals is None:
+                    if i == 0 and k == 0:
+                        continue
+                    raise NBLInputError(f"{what}: non-numeric entry on line {i + 1} of {path}")
+                if k >= rows or len(vals) != cols:
+                    raise NBLInputError(f"{what}: {path} changed while it was read")
+                out[k] = vals
+                k += 1
+            if k != rows:
+                raise NBLInputError(f"{what}: {path} changed while it was read")
     except (OSError, UnicodeDecodeError) as exc:
         raise NBLInputError(f"{what}: cannot read {path}: {exc}") from exc
-    if not rows:
-        raise NBLInputError(f"{what}: no numeric rows in {path}")
-    if len({len(r) for r in rows}) != 1:
-        raise NBLInputError(f"{what}: rows of different lengths in {path}")
-    return finite_array(rows, what)
+    return finite_array(out, what)
+
+
+#: bounds of :func:`read_csv_matrix`: file size (bytes), line length (characters), fields a row
+MAX_CSV_BYTES, MAX_CSV_LINE, MAX_CSV_COLUMNS = 2**30, 65_536, 1024
+
+
+def _csv_rows(fh, path, what):
+    """(line index, fields) of the non-blank rows of ``fh``, each line bounded."""
+    def lines():
+        k = 0
+        while True:
+            line = fh.readline(MAX_CSV_LINE + 1)
+            if not line:
+                return
+            k += 1
+            if len(line) > MAX_CSV_LINE:
+                raise NBLInputError(f"{what}: line {k} of {path} is longer than "
+                                    f"{MAX_CSV_LINE} characters")
+            yield line
+
+    reader = csv.reader(lines())
+    try:
+        for fields in reader:
+            if not fields or all(not c.strip() for c in fields):
+                continue
+            if len(fields) > MAX_CSV_COLUMNS:
+                raise NBLInputError(f"{what}: line {reader.line_num} of {path} has "
+                                    f"{len(fields)} fields; the bound is {MAX_CSV_COLUMNS}")
+            yield reader.line_num - 1, fields
+    except csv.Error as exc:
+        raise NBLInputError(f"{what}: line {reader.line_num} of {path} is not CSV "
+                            f"({exc})") from None
+
+
+def _numeric(fields):
+    """The fields as floats, or None: ASCII decimal numbers only (``float`` alone would take
+    Arabic-Indic or full-width digits; every number nbl reads follows one digit rule)."""
+    if not all(c.isascii() for c in fields):
+        return None
+    try:
+        return [float(c) for c in fields]
+    except ValueError:
+        return None
 
 
 def _options(text: str, family: str, allowed: tuple) -> dict:

@@ -171,7 +171,7 @@ def exact_phase(family: str | LinkSource, param: str, values, deltas, *, fixed=N
     with executor_for(executor, workers, work=0.3 * len(values) * len(deltas), threshold=5.0,
                       scheduler=scheduler) as ex:
         res = run_sweep(_cell, cells, executor=ex, cache=cache, progress=progress)
-        where = ex.describe()
+        where = ex.describe() if res.cached < len(cells) else "cache"   # nothing ran
     shape = (len(deltas), len(values))
     lam, rate, bias = (np.full(shape, np.nan) for _ in range(3))
     verdict = np.full(shape, "failed", dtype=object)

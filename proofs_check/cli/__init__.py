@@ -61,7 +61,7 @@ from . import (
 from .display import set_quiet
 from .errors import UsageError, did_you_mean
 from .jsonout import version
-from .options import glue_values
+from .options import cache_warnings, glue_values
 
 __all__ = ["main", "build_parser", "SUBCOMMANDS", "NBLParser"]
 
@@ -184,7 +184,11 @@ def _run(argv: list[str], debug: bool) -> int:
         args, extras = parser.parse_known_args(glued)
         if extras:
             raise UsageError(_extras_message(parser, args, glued, extras))
-        return args.func(args)
+        try:
+            return args.func(args)
+        finally:
+            for line in cache_warnings():      # a cache fault never loses a result (issue 36)
+                print(f"nbl: {_one_line(line)}", file=sys.stderr)
     except UsageError as exc:
         print(f"nbl: error: {_one_line(exc)}", file=sys.stderr)
         return 2
@@ -217,6 +221,7 @@ def _run(argv: list[str], debug: bool) -> int:
 
 def main(argv=None) -> int:
     """Run ``nbl`` with ``argv`` (default: the process's arguments); returns the exit status."""
+    as_command = argv is None             # the installed command, not main([...]) in-process
     argv = list(sys.argv[1:] if argv is None else argv)
     debug, quiet = "--debug" in argv, "--quiet" in argv
     argv = [a for a in argv if a not in _GLOBAL]
@@ -225,13 +230,36 @@ def main(argv=None) -> int:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
+    if sys.stdout is None:               # started with stdout closed (`nbl ... >&-`)
+        if sys.stderr is not None:
+            print("nbl: error: standard output is closed; redirect it (e.g. > /dev/null)",
+                  file=sys.stderr)
+        return 2
     set_quiet(quiet)
     main_thread = threading.current_thread() is threading.main_thread()
     old = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     try:
-        return _run(argv, debug)
+        rc = _run(argv, debug)
     except KeyboardInterrupt:      # a second interrupt while the first one was reported
-        return 130
+        rc = 130
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, old)
+    if rc == 130 and as_command:
+        _exit_now(rc)
+    return rc
+
+
+def _exit_now(rc: int) -> None:
+    """End the command at once after an interruption (the workers were ended, or end with
+    this process, :mod:`nbl_sim.lifeline`): exit hooks — Dask's closes its clusters again —
+    would print tracebacks when a second Ctrl-C reaches them, and that Ctrl-C would end the
+    process by SIGINT instead of status 130. Outputs are complete or untouched (written
+    atomically), so only the standard streams need flushing."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    os._exit(rc)

@@ -9,7 +9,8 @@
           | LO:HI:N          N evenly spaced values, LO and HI included
                                                              --param rho=-0.9:0.9:19
           | LO:HI            a range whose N is the subcommand's default (threshold only)
-    VALUE := a decimal number (-0.9, 1e-3, .5) or a fraction p/q, read exactly
+    VALUE := a decimal number (-0.9, 1e-3, .5) or a fraction p/q, read exactly, in ASCII
+             digits 0-9 (the one digit rule of every number nbl reads: '١' or '１' is refused)
 
 The numbers inside ``--contexts`` and ``--arms`` specs (``student-t:nu=9/2``, ``shift=1/10``,
 ``cond=3,angle=30``) are read by the same reader (:func:`nbl_theory.expressions.number_value`,
@@ -48,7 +49,7 @@ values, lists and grids (the same in every subcommand):
   A free name in --link/--potential other than the variable is a parameter: give it with
   --param (--link 'sigmoid(a*z)**2' --param a=2)."""
 
-_N = re.compile(r"\d{1,12}")
+_N = re.compile(r"[0-9]{1,12}")
 _EXACT_DIGITS = 30
 
 

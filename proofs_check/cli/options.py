@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
+import sys
 from contextlib import contextmanager
 
 from .errors import UsageError, did_you_mean
@@ -28,7 +30,9 @@ from .limits import MAX_VALUES, bound, check_out_dir
 
 __all__ = ["add_link_args", "add_exec_args", "add_allow_large", "add_json", "link_source",
            "param_specs", "param_values", "combinations", "delta_spec", "check_sizes",
-           "check_exec", "executor", "executing", "cache_from_args", "whole", "seed", "real",
+           "check_exec", "executor", "executing", "cache_from_args", "cache_warnings", "write_out",
+           "whole",
+           "seed", "real",
            "glue_values", "command_parser", "add_delta_arg", "finish_parser", "each_row"]
 
 
@@ -64,7 +68,10 @@ def seed(text: str) -> int:
 
 
 def real(text: str) -> float:
-    """A finite real option (one-line error)."""
+    """A finite real option (one-line error); ASCII digits only, as every number of nbl."""
+    if not str(text).isascii():
+        raise argparse.ArgumentTypeError(f"numbers are written with ASCII digits 0-9, got "
+                                         f"{text!r}")
     try:
         v = float(text)
     except ValueError:
@@ -239,9 +246,14 @@ def add_json(p: argparse.ArgumentParser) -> None:
 def add_exec_args(p: argparse.ArgumentParser, workers_help: str | None = None) -> None:
     """``--scheduler``, ``--workers``, ``--cache-dir``, ``--no-cache``."""
     p.add_argument("--scheduler", default=None, metavar="ADDR",
-                   help="run on a Dask cluster: tcp://HOST:PORT of a running scheduler, or "
-                        "local:N for a local cluster of N workers (default: "
-                        "$NBL_DASK_SCHEDULER, else local processes)")
+                   help="run on a Dask cluster: tcp://HOST:PORT (loopback only, e.g. an SSH "
+                        "tunnel) or tls://HOST:PORT of a running scheduler, or local:N for a "
+                        "local cluster of N workers (default: $NBL_DASK_SCHEDULER, else local "
+                        "processes). Connecting to a scheduler trusts it and everyone who can "
+                        "reach its port to run any code in nbl (docs/security.md)")
+    p.add_argument("--allow-tcp-scheduler", action="store_true",
+                   help="accept a plain tcp:// scheduler that is not on the loopback "
+                        "interface (unencrypted, unauthenticated; prefer tls:// or a tunnel)")
     p.add_argument("--workers", type=whole, default=None, metavar="N",
                    help=workers_help or "local process pool of N workers (default: all cores "
                    "when the work is large; 1 = in-process)")
@@ -262,7 +274,16 @@ def check_exec(args) -> None:
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be a positive integer, got {workers}")
     if not getattr(args, "no_cache", False):
-        check_out_dir(getattr(args, "cache_dir", None), "--cache-dir")
+        cache_dir = getattr(args, "cache_dir", None)
+        if cache_dir is not None and str(cache_dir).startswith("~"):
+            try:
+                args.cache_dir = cache_dir = os.path.expanduser(cache_dir)
+            except RuntimeError:
+                pass
+            if cache_dir.startswith("~") and cache_dir.split("/")[0] != "~":
+                raise UsageError(f"--cache-dir {cache_dir}: no such user "
+                                 f"{cache_dir.split('/')[0][1:]!r}")
+        check_out_dir(cache_dir, "--cache-dir")
     from nbl_sim.execution import (
         check_workers,
         parse_scheduler,
@@ -275,7 +296,12 @@ def check_exec(args) -> None:
         return
     scheduler = scheduler or scheduler_from_env()
     if scheduler:
-        kind, value = parse_scheduler(scheduler, args.allow_large)
+        kind, value = parse_scheduler(scheduler, args.allow_large,
+                                      getattr(args, "allow_tcp_scheduler", False))
+        if getattr(args, "allow_tcp_scheduler", False):
+            from nbl_sim.execution import ALLOW_TCP_ENV
+
+            os.environ[ALLOW_TCP_ENV] = "1"       # the executor made later parses it again
         if kind == "remote":
             probe_scheduler(value)     # NBLInputError: one line, exit 2
 
@@ -341,7 +367,9 @@ def each_row(source, combos, deltas, label: str, compute, check=None) -> list:
 
 
 def cache_from_args(args, namespace: str):
-    """The :class:`~nbl_sim.sweep.ChunkCache` the execution options ask for (None: no cache)."""
+    """The :class:`~nbl_sim.sweep.ChunkCache` the execution options ask for (None: no cache).
+    A write fault of the cache is reported once, as a warning, when the command ends
+    (:func:`cache_warnings`); the results are printed and written all the same."""
     if args.no_cache:
         return None
     from nbl_sim.sweep import ChunkCache
@@ -349,6 +377,31 @@ def cache_from_args(args, namespace: str):
     if args.cache_dir is None:
         return ChunkCache(namespace=namespace)
     return ChunkCache(args.cache_dir, namespace)
+
+
+def write_out(out, index: tuple, write) -> tuple[list, str | None]:
+    """Write a run's ``--out`` files as a set (:func:`nbl_sim.outputs.output_set`):
+    ``write(o)`` writes them into ``o.path``. Returns ``(files, None)``, or ``([], message)``
+    when the file system failed (full, read-only): the caller prints its result all the same
+    and then the message as one error line (exit 1) — an output fault never loses a result."""
+    from nbl_sim.outputs import output_set
+
+    try:
+        with output_set(out, index=index) as o:
+            write(o)
+        return o.files, None
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        return [], (f"cannot write --out {out}: {why}; the result above is complete and "
+                    f"{out} was left as it was")
+
+
+def cache_warnings() -> list[str]:
+    """One line per distinct cache write fault of this process
+    (:func:`nbl_sim.cache.take_write_faults`; nothing if the cache was never loaded)."""
+    cache = sys.modules.get("nbl_sim.cache")
+    faults = cache.take_write_faults() if cache is not None else []
+    return [f"warning: results were not cached: cannot write the cache: {f}" for f in faults]
 
 
 # ---------------------------------------------------------------------- argv

@@ -123,11 +123,14 @@ def _write_csv(path: Path, grid, columns: dict) -> None:
                          + "\n")
 
 
-def write_phase(pd, out_dir, fixed: dict | None = None) -> list[Path]:
+def write_phase(pd, out_dir, fixed: dict | None = None, run_id: str | None = None,
+                shown_dir=None) -> list[Path]:
     """``phase.csv`` (one row per grid cell: delta, parameter, λ*, sign), ``phase.png`` and
-    ``phase.json`` (the ``--json`` envelope) in ``out_dir``; for an exact grid beyond the
-    paper (:class:`nbl_sim.beyond.ExactPhase`) ``phase.csv`` (λ*, exact rate, verdict, bias)
-    and ``phase.json``. Returns the paths."""
+    ``phase.json`` (the ``--json`` envelope, with ``run_id``) in ``out_dir``; for an exact grid
+    beyond the paper (:class:`nbl_sim.beyond.ExactPhase`) ``phase.csv`` (λ*, exact rate,
+    verdict, bias) and ``phase.json``. ``shown_dir``: the directory the envelope names the
+    files in (default ``out_dir``; the final place when ``out_dir`` is a staging directory).
+    Returns the paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     csv_path = out / "phase.csv"
@@ -142,7 +145,8 @@ def write_phase(pd, out_dir, fixed: dict | None = None) -> list[Path]:
         _write_csv(csv_path, pd, {"lambda_star": pd.lambda_star, "sign": pd.sign})
         files = [csv_path, plot_phase(pd, out / "phase.png"), out / "phase.json"]
         row = json_row(pd, fixed or {})
-    write_text(files[-1], dumps(envelope(NAME, [row], files)) + "\n")
+    shown = [Path(shown_dir) / f.name for f in files] if shown_dir is not None else files
+    write_text(files[-1], dumps(envelope(NAME, [row], shown, run_id=run_id)) + "\n")
     return files
 
 
@@ -196,7 +200,11 @@ def run(args) -> int:
             pd = phase_diagram(source, name, values, deltas, fixed=fixed, tier=args.tier,
                                executor=ex, cache=opt.cache_from_args(args, "phase"),
                                progress=bar)
-    files = write_phase(pd, args.out, fixed) if args.out else []
+    files, out_fault = [], None
+    if args.out:
+        files, out_fault = opt.write_out(
+            args.out, ("phase.json",),
+            lambda o: write_phase(pd, o.path, fixed, run_id=o.run_id, shown_dir=args.out))
     if args.json:
         print_json(NAME, [beyond.phase_row(pd, fixed) if exact else json_row(pd, fixed)], files)
     else:
@@ -207,4 +215,7 @@ def run(args) -> int:
             print(f"wrote {f}")
     for f in pd.failures:
         print(f"nbl: failed cell {name} = {f.params.value}: {f.error}", file=sys.stderr)
+    if out_fault is not None:
+        print(f"nbl: error: {out_fault}", file=sys.stderr)
+        return 1
     return 3 if pd.failures else 0

@@ -4,6 +4,7 @@ Monte Carlo of NBL, Greedy Logistic and the oracle on common random numbers."""
 from __future__ import annotations
 
 import os
+import sys
 
 from . import beyond
 from . import options as opt
@@ -195,15 +196,18 @@ def run(args) -> int:
                        policies=POLICY_CHOICES[args.policy], seed=args.seed,
                        intercept=not args.no_intercept, record_rounds=record, executor=ex,
                        cache=opt.cache_from_args(args, "simulate"), progress=bar)
-    files = []
+    files, out_fault = [], None
     if args.out:
         from nbl_sim.presentation.plots import plot_simulation
 
-        files = res.write(args.out)
-        files.append(plot_simulation(res, f"{args.out}/simulation.png"))
+        def write(o):
+            res.write(o.path, run_id=o.run_id)
+            plot_simulation(res, o.path / "simulation.png")
+
+        files, out_fault = opt.write_out(args.out, ("manifest.json",), write)
     if args.json:
         print_json(NAME, [res.to_json()], files)
-        return 0
+        return _out_fault(out_fault)
     from nbl_sim.presentation.tables import simulation_report
 
     report = simulation_report(res, env)
@@ -213,4 +217,11 @@ def run(args) -> int:
     show(report)
     for f in files:
         print(f"wrote {f}")
-    return 0
+    return _out_fault(out_fault)
+
+
+def _out_fault(message) -> int:
+    if message is None:
+        return 0
+    print(f"nbl: error: {message}", file=sys.stderr)
+    return 1

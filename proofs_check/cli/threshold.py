@@ -59,6 +59,9 @@ def add_parser(sub):
 
 def _problem(args):
     """(the unknown, its scan Spec, the Specs of the fixed values: name → Spec)."""
+    if args.grid is not None and args.grid < 3:
+        raise UsageError(f"--grid must be a whole number >= 3 (the scan points), got "
+                         f"{args.grid}")
     n = args.grid if args.grid is not None else DEFAULT_GRID
     specs = opt.param_specs(args, default_n=n)
     unknown = args.solve_for.strip()

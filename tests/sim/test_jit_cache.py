@@ -104,7 +104,10 @@ def test_an_edit_of_an_inlined_helper_recompiles_the_cached_kernel(tmp_path, gua
     the guard exists for — if numba ever notices by itself, this half fails and can go)."""
     _package(tmp_path, guarded)
     assert _run(tmp_path) == "1"
-    assert list((tmp_path / "stalepkg" / "__pycache__").glob("kern.kernel-*.nbi"))
+    # in the toolkit's private directory, never beside the package (issue 36)
+    assert not list((tmp_path / "stalepkg").rglob("kern.kernel-*.nbi")) or not guarded
+    home = Path(os.environ["NBL_CACHE_DIR"])
+    assert list(home.glob("numba/*/kern/kern.kernel-*.nbi")) or not guarded
     helper = tmp_path / "stalepkg" / "helper.py"
     helper.write_text(helper.read_text().replace("return 1", "return 2"))
     assert _run(tmp_path) == ("2" if guarded else "1")
