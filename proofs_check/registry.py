@@ -204,6 +204,13 @@ class Claim:
     #: for a slow claim whose full run yields a finding: its status there (e.g. "CAVEAT"), so a
     #: quick report lists the finding instead of hiding it (the slow suite pins that status)
     full_finding: str | None = None
+    #: the independent computation(s) the claim compares the paper and the library with:
+    #: witness functions as ``"module:function"`` under :mod:`proofs_check.witnesses`, comma
+    #: separated (None: not declared; docs/witnesses.md lists every claim's)
+    witness: str | None = None
+    #: what the witness shares with the library (e.g. "the link's expression parsed by
+    #: nbl_theory.Link"), or "nothing"
+    shares: str | None = None
 
 
 @dataclass
@@ -271,7 +278,8 @@ class Registry:
 
     def register(self, id: str, label: str, section: str, statement: str, method: str,
                  tolerance: str, why: str, printed: str | None = None, quick: bool = True,
-                 covers=(), mutants=(), full_finding: str | None = None):
+                 covers=(), mutants=(), full_finding: str | None = None,
+                 witness: str | None = None, shares: str | None = None):
         """Decorator registering ``check() -> Outcome`` as the claim ``id``.
 
         ``covers`` lists further paper labels the same check verifies (the equations of a
@@ -279,6 +287,11 @@ class Registry:
         ``Outcome.evidence`` gives one line per covered label. ``mutants`` are the
         :class:`Mutant` s under which the verdict must change. ``full_finding`` (slow claims
         only): the finding status the full run yields, so that a quick run lists it.
+        ``witness`` names the independent computation(s) the check compares the paper and the
+        library with (``"module:function"`` under :mod:`proofs_check.witnesses`, comma
+        separated) and ``shares`` what they share with the library (DESIGN.md, "Two
+        computations before the paper is judged"; tests/proofs_check/test_independence.py
+        checks both, and docs/witnesses.md is generated from them).
 
         Raises
         ------
@@ -303,7 +316,8 @@ class Registry:
                                  f"one of {FINDINGS}")
             self._claims[id] = Claim(id, label, section, statement, method, tolerance, why,
                                      None if printed is None else str(printed), quick, fn,
-                                     tuple(covers), tuple(mutants), full_finding)
+                                     tuple(covers), tuple(mutants), full_finding, witness,
+                                     shares)
             return fn
         return deco
 
@@ -406,11 +420,12 @@ REGISTRY = Registry(loader="proofs_check.claims")
 
 def register(id: str, label: str, section: str, statement: str, method: str, tolerance: str,
              why: str, printed: str | None = None, quick: bool = True, covers=(), mutants=(),
-             full_finding: str | None = None):
+             full_finding: str | None = None, witness: str | None = None,
+             shares: str | None = None):
     """Register a check of the paper in :data:`REGISTRY` (see :meth:`Registry.register`)."""
     return REGISTRY.register(id, label, section, statement, method, tolerance, why,
                              printed=printed, quick=quick, covers=covers, mutants=mutants,
-                             full_finding=full_finding)
+                             full_finding=full_finding, witness=witness, shares=shares)
 
 
 def register_not_checked(id: str, label: str, section: str, statement: str, reason: str,

@@ -18,8 +18,8 @@ from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 from nbl_theory.threshold import find_thresholds
 
-__all__ = ["certified_at", "mp_at", "float_values", "mu_g", "field_scale", "delta_roots",
-           "weighted_entropy_facts", "study_plan", "study_cells", "study_from_cells",
+__all__ = ["certified_at", "mp_at", "float_values", "restoring", "mu_g", "field_scale",
+           "delta_roots", "weighted_entropy_facts", "study_plan", "study_cells", "study_from_cells",
            "parameter_roots"]
 
 
@@ -40,6 +40,13 @@ def mp_at(key: str, delta: str, dps: int):
 def float_values(link, delta: str) -> dict:
     """The float64 tier's values (μ_g, μ*, m0, m2, κ*, λ*, ...) as floats."""
     return {k: float(v) for k, v in stability(link, delta).values.items()}
+
+
+@functools.cache
+def restoring(key: str, delta: str) -> float:
+    """The library's restoring contribution Δμ* of the paper link ``key`` (the float64 tier's
+    rate on θ^⊥, prop:local_jacobian, which is Δμ*)."""
+    return float(stability(paper_link(key), delta).jacobian_rates["orthogonal"])
 
 
 @functools.cache
