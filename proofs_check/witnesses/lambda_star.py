@@ -32,6 +32,7 @@ from nbl_theory.paper import PAPER_LINKS
 from .links import tanh_link_parts, weighted_entropy_link_parts
 
 __all__ = ["family_parts", "moments", "lambda_star", "lambda_of", "sign_changes", "mu_star",
+           "near_critical_ratio",
            "restoring", "delta_roots", "parameter_roots", "parameter_for_lambda", "ROOT_XTOL"]
 
 #: Absolute tolerance of the witness's roots (brentq ``xtol``).
@@ -113,6 +114,13 @@ def restoring(key: str, delta, delta_scale: float = 1.0) -> float:
     return d * mu_star(key, d)
 
 
+def near_critical_ratio(key: str, companions, delta, delta_scale: float = 1.0) -> float:
+    """|λ*(key)| / min |λ*(companion)| at ``delta`` (× ``delta_scale``): how near zero the
+    near-critical link's λ* is relative to its family's stable and unstable links."""
+    return abs(lambda_star(key, delta, delta_scale)) / min(
+        abs(lambda_star(k, delta, delta_scale)) for k in companions)
+
+
 def sign_changes(f, lo: float, hi: float, grid: int) -> list:
     """Every sign change of ``f`` seen on ``grid`` equally spaced points of [lo, hi], each
     refined by brentq (xtol :data:`ROOT_XTOL`): a list of (root, "stable->unstable" or
@@ -137,15 +145,21 @@ def delta_roots(key: str, lo: float = 0.01, hi: float = 1.99, grid: int = 60,
 
 
 @functools.cache
-def parameter_roots(family: str, delta: float, lo: float, hi: float, grid: int) -> tuple:
-    """The sign changes of λ* over the family parameter on [lo, hi] at separation ``delta``."""
-    return tuple(sign_changes(lambda v: lambda_of(family, v, float(delta)), lo, hi, grid))
+def parameter_roots(family: str, delta: float, lo: float, hi: float, grid: int,
+                    delta_scale: float = 1.0) -> tuple:
+    """The sign changes of λ* over the family parameter on [lo, hi] at separation ``delta``
+    (× ``delta_scale``, as in :func:`lambda_star`)."""
+    d = float(delta) * delta_scale
+    return tuple(sign_changes(lambda v: lambda_of(family, v, d), lo, hi, grid))
 
 
-def parameter_for_lambda(family: str, delta: float, target: float, lo: float, hi: float):
-    """The parameter value in [lo, hi] where λ* = ``target`` (brentq, xtol 1e-10), and
-    dλ*/d(parameter) there (central difference, step 1e-4); None if λ* − target does not change
-    sign on [lo, hi]."""
+def parameter_for_lambda(family: str, delta: float, target: float, center: float,
+                         half_width: float):
+    """The parameter value in [center − half_width, center + half_width] where λ* = ``target``
+    (brentq, xtol 1e-10), and dλ*/d(parameter) there (central difference, step 1e-4); None if
+    λ* − target does not change sign on the interval."""
+    lo, hi = center - half_width, center + half_width
+
     def f(v):
         return lambda_of(family, v, delta) - target
     if f(lo) * f(hi) > 0:

@@ -32,8 +32,15 @@ from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
 from ...judgement import agree_abs, agree_rel, combine, judge
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses import lambda_star as wl
-from ...witnesses.printed import nstr, round_sig
-from ...witnesses.toolkit_values import certified_at, delta_roots, parameter_roots, restoring
+from ...witnesses.links import tanh_definition_residuals
+from ...witnesses.printed import bump_last_figure, nstr, round_sig, rounding_interval
+from ...witnesses.toolkit_values import (
+    certified_at,
+    delta_roots,
+    near_critical_ratio,
+    parameter_roots,
+    restoring,
+)
 
 __all__: list[str] = []
 
@@ -76,20 +83,19 @@ def _printed_lambda_check(key):
         if j.status != DISCREPANCY:
             return combine([j], computed, "the certified value and the witness (2-D "
                            "definition) round to the printed 3 figures")
-        target = float(Decimal(printed))
-        hit = wl.parameter_for_lambda("weighted-entropy", 0.2, target,
-                                      float(_rho(key)) - 0.01, float(_rho(key)) + 0.01)
+        hit = wl.parameter_for_lambda("weighted-entropy", 0.2, float(printed), float(_rho(key)),
+                                      0.01)
         hint = "" if hit is None else (
             f" How sensitive the number is: d lambda*/d rho = {hit[1]:.3g} here, so the printed "
             f"value is lambda* at rho = {hit[0]:.7f} (the witness's lambda*(rho) solved for "
             f"{printed} by brentq), i.e. rho shifted by {hit[0] - float(_rho(key)):+.2e}: a small "
             "error in rho or in the paper's quadrature would explain it.")
-        rel = (float(lam) - target) / target
-        half = Decimal(1).scaleb(Decimal(printed).adjusted() - 2) / 2
+        lo_p, hi_p = rounding_interval(printed)
         return combine([j], computed,
-                       f"paper prints {printed}, i.e. a value in [{Decimal(printed) - half:.3e}, "
-                       f"{Decimal(printed) + half:.3e}) at the 3 figures it prints; the certified "
-                       f"value rounds to {r_mid} (relative difference {rel:+.2%}), outside it. "
+                       f"paper prints {printed}, i.e. a value in [{lo_p:.3e}, {hi_p:.3e}) at the "
+                       f"3 figures it prints; the certified value rounds to {r_mid} (relative "
+                       f"difference {(float(lam) - float(printed)) / float(printed):+.2%}), "
+                       "outside it. "
                        f"The sign and the regime are unaffected.{hint}",
                        consequence="number")     # a printed value, whatever its section
     return check
@@ -101,8 +107,7 @@ def _lambda_mutant(key: str, printed: str) -> Mutant:
     if key == "we-0.72":               # prints 2.15e-5, the certified lambda* rounds to 2.08e-5
         return Mutant.printed("printed 2.15e-5 -> 2.08e-5 (the certified rounding)",
                               printed="2.08e-5")
-    d = Decimal(printed)
-    bumped = f"{d + Decimal(1).scaleb(d.adjusted() - 2):.2e}"
+    bumped = bump_last_figure(printed)
     return Mutant(f"printed {printed} -> {bumped}", "printed", kwargs={"printed": bumped})
 
 
@@ -153,8 +158,8 @@ def _regime_check(family_prefix, key):
         wit = [wl.lambda_star(k, REFERENCE_DELTA, delta_scale) for k in keys]
         js = [judge(f"lambda*({k}, Delta = 0.2)", library=a, witness=b, agree=_LAM_AGREE,
                     holds=lambda v: True) for k, a, b in zip(keys, lib, wit)]
-        ratio = abs(lam) / min(abs(p) for p in lib)
-        ratio_w = abs(wl.lambda_star(key, REFERENCE_DELTA, delta_scale)) / min(abs(p) for p in wit)
+        ratio = near_critical_ratio(key, tuple(keys), REFERENCE_DELTA)
+        ratio_w = wl.near_critical_ratio(key, keys, REFERENCE_DELTA, delta_scale)
         js.append(judge(f"|lambda*({key})| / min |companions|", library=ratio, witness=ratio_w,
                         agree=agree_rel(1e-6), fmt=lambda v: f"{float(v):.4e}",
                         holds=lambda v: v < _NEAR_CRITICAL_FACTOR))
@@ -397,7 +402,7 @@ def _nested_and_vanishing(intervals: dict, deltas) -> bool:
                    Mutant.witness("witness roots at 1.01 Delta", delta_scale=1.01)))
 def _tt_contracts(deltas: tuple = _CONTRACT_DELTAS, delta_scale: float = 1.0):
     lib = {d: parameter_roots("two-transition", "mu2", d, certify=False).roots for d in deltas}
-    wit = {d: wl.parameter_roots("two-transition", float(d) * delta_scale, -4.0, 4.0, 80)
+    wit = {d: wl.parameter_roots("two-transition", d, -4.0, 4.0, 80, delta_scale)
            for d in deltas}
     js = [_root_judgement(f"sign changes of lambda*(mu2) at Delta = {d}", lib[d], wit[d])
           for d in deltas]
@@ -499,21 +504,15 @@ _TANH_PRINTED = {"p0": "0.10", "a1": "0.10", "a2": "0.25", "b1": "2", "b2": "1.4
           "a_j, b_j > 0 make it strictly increasing", "symbolic", "exact",
           "sympy equality of rational expressions; g' > 0 from the printed form",
           printed="p0 = 0.10, a1 = 0.10, a2 = 0.25, b1 = 2, b2 = 1.4, mu1 = -1.25",
+          witness="proofs_check.witnesses.links:tanh_definition_residuals",
+          shares="nothing (the printed formula is written out in the witness)",
           mutants=(Mutant.printed("printed a2 = 0.25 -> 0.26",
-                                  params={**_TANH_PRINTED, "a2": "0.26"}),))
-def _link_tanh(params: dict | None = None):
-    import sympy as sp
-
-    p = {k: sp.Rational(v) for k, v in (params or _TANH_PRINTED).items()}
-    z, mu2 = sp.Symbol("z", real=True), sp.Rational("1.244122")
-    t1 = sp.tanh(p["b1"] * (z - p["mu1"]))
-    t2 = sp.tanh(p["b2"] * (z - mu2))
-    printed = p["p0"] + p["a1"] * (1 + t1) + p["a2"] * (1 + t2)
+                                  params={**_TANH_PRINTED, "a2": "0.26"}),
+                   Mutant.witness("the witness's printed form at mu2 = 1.25", mu2="1.25")))
+def _link_tanh(params: dict | None = None, mu2: str = "1.244122"):
     link = make_family("two-transition", mu2="1.244122")
-    diff = sp.simplify(link.expr.subs(link.variable, z) - printed)
-    # g' = a1 b1 sech^2 + a2 b2 sech^2 with a_j b_j > 0: strictly positive
-    sech_form = p["a1"] * p["b1"] * (1 - t1**2) + p["a2"] * p["b2"] * (1 - t2**2)
-    slope_ok = sp.simplify(sp.diff(printed, z) - sech_form) == 0
+    diff, slope_ok = tanh_definition_residuals(params or _TANH_PRINTED, mu2, link.expr,
+                                               link.variable)
     note = (f"checked at mu2 = 1.244122 (the other parameters are the printed defaults); "
             f"g' = 0.2 sech^2(2(z + 5/4)) + 0.35 sech^2(1.4(z - mu2)) > 0: {slope_ok}")
     if diff != 0:     # the library's family is a transcription of the paper's definition
