@@ -11,7 +11,10 @@ the library is declared here, import by import (:data:`WITNESS_IMPORTS`), as
     (common random numbers), a link's expression parsed by ``nbl_theory.Link``;
 ``dependent``
     the library's computation of a quantity the witness is used for (a known gap: the table
-    says so for every claim that uses the witness, until the witness is rewritten).
+    says so for every claim that uses the witness, until the witness is rewritten);
+``compared``
+    the library run only to report its difference from the witness's own result (the library
+    side of the comparison, never an input of the witness's value).
 
 tests/proofs_check/test_independence.py reads every witness module's imports (AST, including
 imports inside functions) and fails on an import that is not declared; it also checks the
@@ -87,10 +90,13 @@ WITNESS_IMPORTS: dict = {
                    "nbl_theory.paper:PAPER_LINKS": _PAPER},
     "paths": {"nbl_sim.environment:Environment": _ENV,
               "nbl_sim.policies.nbl:nbl_run": (
-                  "dependent", "the library's NBL run (the re-run is compared with it first)")},
+                  "compared", "the library's NBL run: run_paths reports its difference from "
+                              "the re-run (kernel_errors and the long-horizon runners use it as "
+                              "the toolkit's simulation)")},
     "potentials": {"nbl_theory:elicitation": ("shared", "the sympy symbols, the Bregman table "
                                                         "as transcribed and phi_rho")},
     "printed": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "regret": {},
     "stats": {},
     "subgaussian": {"nbl_theory.numeric:gauss_legendre_uniform": _NODES},
     "weighted_entropy": {},

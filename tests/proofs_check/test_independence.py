@@ -25,7 +25,7 @@ def test_witness_library_imports_are_declared(path):
     assert got - set(declared) == set(), "undeclared import of the library"
     assert set(declared) - got == set(), "declared but no longer imported (stale entry)"
     for imp, (kind, what) in declared.items():
-        assert kind in ("shared", "dependent") and what, imp
+        assert kind in ("shared", "dependent", "compared") and what, imp
 
 
 def test_the_import_reader_sees_every_form(tmp_path):
