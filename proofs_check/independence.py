@@ -32,7 +32,8 @@ import types
 from pathlib import Path
 
 __all__ = ["WITNESS_IMPORTS", "DECLARE_ONLY", "LIBRARY", "library_imports", "check_names",
-           "can_return", "declared_witnesses", "render_table", "TABLE_PATH", "main"]
+           "can_return", "declared_witnesses", "library_in_verdict", "render_table",
+           "TABLE_PATH", "main"]
 
 #: The library packages (a witness's import of them is declared in WITNESS_IMPORTS).
 LIBRARY = ("nbl_theory", "nbl_sim")
@@ -150,10 +151,10 @@ def check_names(fn) -> tuple:
             obj = f.__globals__.get(n)
             if isinstance(obj, types.ModuleType):
                 modules.add(obj.__name__)
-            elif isinstance(obj, types.FunctionType):
-                if obj.__module__ == fn.__module__:
+            elif callable(obj) and isinstance(getattr(obj, "__module__", None), str):
+                if isinstance(obj, types.FunctionType) and obj.__module__ == fn.__module__:
                     todo.append(obj)
-                else:
+                elif obj.__module__ != fn.__module__:     # functions, cached ones, classes
                     modules.add(obj.__module__)
         for cell in f.__closure__ or ():
             try:
@@ -186,21 +187,40 @@ def _dependent(module: str) -> list:
             if kind == "dependent"]
 
 
+def library_in_verdict(claim) -> list:
+    """The library modules (and ``toolkit_values``, the library's values) the claim's check
+    reaches: directly, or through a witness module's declared ``dependent`` imports. Empty:
+    no library computation enters the verdict (e.g. a claim about the paper's text, or a
+    formula derived in sympy by a witness), so a library bug cannot turn it."""
+    _, modules = check_names(claim.check)
+    out = {m for m in modules if m.split(".")[0] in LIBRARY
+           and m not in ("nbl_theory.paper", "nbl_theory.errors")}
+    out |= {m for m in modules if m.endswith(".toolkit_values")}
+    for m in modules:
+        if m.startswith("proofs_check.witnesses."):
+            out |= {i.replace("toolkit_values:", "proofs_check.witnesses.toolkit_values:")
+                    for i, (k, _) in WITNESS_IMPORTS.get(m.rsplit(".", 1)[-1], {}).items()
+                    if k == "dependent"}
+    return sorted(out)
+
+
 def render_table() -> str:
     """docs/witnesses.md: per checked claim, its witness and what it shares with the library."""
     from .registry import all_claims
 
-    rows, capable, declared, dependent = [], 0, 0, 0
+    rows, capable, declared, dependent, free = [], 0, 0, 0, 0
     for c in all_claims():
         if c.method == "not-checked":
             continue
         verdicts = can_return(c)
         wit = declared_witnesses(c)
         deps = sorted({d for m, _ in wit for d in _dependent(m)})
+        lib = library_in_verdict(c)
         if "DISCREPANCY" in verdicts:
             capable += 1
             declared += bool(wit)
             dependent += bool(wit) and bool(deps)
+            free += not wit and not lib
         calls = sorted(m.rsplit(".", 1)[-1] for m in check_names(c.check)[1]
                        if m.startswith("proofs_check.witnesses.") and not
                        m.endswith((".toolkit_values", ".printed", ".stats")))
@@ -210,8 +230,10 @@ def render_table() -> str:
         share = c.shares or ("—" if not wit else "not stated")
         if deps:
             share += "; **not independent**: " + "; ".join(deps)
-        rows.append(f"| `{c.id}` | {', '.join(sorted(verdicts)) or '—'} | {wtext} | "
-                    f"{share.replace('|', '/')} |")
+        libtext = ", ".join(f"`{m.replace('proofs_check.witnesses.', '')}`" for m in lib) \
+            or "none"
+        rows.append(f"| `{c.id}` | {', '.join(sorted(verdicts)) or '—'} | {libtext} | {wtext} "
+                    f"| {share.replace('|', '/')} |")
     head = [
         "# Witnesses: what each claim compares the paper and the library with",
         "",
@@ -222,16 +244,26 @@ def render_table() -> str:
         "witness (`proofs_check/witnesses`); `proofs_check.judgement.judge` decides: library and "
         "witness disagree → FAIL (a toolkit defect, the paper is not judged); both agree and "
         "the paper differs → DISCREPANCY. This table is generated from the claims' `witness=` "
-        "and `shares=` declarations and from what each witness module imports from the library "
+        "and `shares=` declarations, from what each check function references (read from its "
+        "code) and from what each witness module imports from the library "
         "(`proofs_check.independence.WITNESS_IMPORTS`).",
         "",
-        f"**{capable}** checked claims can return DISCREPANCY (read from their code); "
-        f"**{declared}** of them declare a witness, **{dependent}** of those through a witness "
-        "that still imports the library computation it is used for (marked *not "
-        "independent*). The rest are open work (issue 34).",
+        "Columns: *can return* — the verdicts about the paper the check can give (read from its "
+        "code, conservatively); *library in the verdict* — the library modules whose "
+        "computation reaches the verdict (directly, through `toolkit_values`, or through a "
+        "witness's declared dependent import; `nbl_theory.paper`, the printed parameters, is "
+        "not counted); *witness* — the declared independent computation(s); *shares* — what "
+        "the witness shares with the library.",
         "",
-        "| claim | can return | witness | shares with the library |",
-        "|---|---|---|---|",
+        f"**{capable}** checked claims can return DISCREPANCY. **{declared}** of them declare a "
+        f"witness ({dependent} of those through a witness that still imports the library "
+        f"computation it is used for, marked *not independent*); **{free}** involve no library "
+        "computation at all (their verdict comes from the paper's text or from a witness "
+        "alone, so a library bug cannot turn them); the remaining "
+        f"**{capable - declared - free}** are open work (issue 34).",
+        "",
+        "| claim | can return | library in the verdict | witness | shares with the library |",
+        "|---|---|---|---|---|",
     ]
     return "\n".join(head + rows) + "\n"
 
