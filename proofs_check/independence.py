@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib
 import inspect
 import types
 from pathlib import Path
 
 __all__ = ["WITNESS_IMPORTS", "DECLARE_ONLY", "LIBRARY", "library_imports", "check_names",
-           "can_return", "declared_witnesses", "library_in_verdict", "render_table",
-           "TABLE_PATH", "main"]
+           "can_return", "declared_witnesses", "witness_dependencies", "library_in_verdict",
+           "render_table", "TABLE_PATH", "main"]
 
 #: The library packages (a witness's import of them is declared in WITNESS_IMPORTS).
 LIBRARY = ("nbl_theory", "nbl_sim")
@@ -42,6 +43,8 @@ _PAPER = ("shared", "the paper's printed link parameters and settings (data)")
 _NODES = ("shared", "Gauss-Legendre node arithmetic and the constant phi0(0)")
 _ENV = ("shared", "the realization: contexts and rewards drawn by nbl_sim.environment (common "
                   "random numbers), and the link object")
+_SCALE = ("shared", "the field scale S = max(1, E|g(s)|(1 + |s|)) that tolerances are "
+                   "relative to (nbl_sim.population.quadrature_scale), not a verdict quantity")
 _TOOLKIT = ("dependent", "the library's value, not a witness (proofs_check.witnesses."
                          "toolkit_values)")
 
@@ -78,12 +81,15 @@ WITNESS_IMPORTS: dict = {
                                                     "and tangent field")},
     "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "links": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
-    "local_expansions": {"nbl_sim:population": ("dependent", "the library's population field "
-                                                             "at v* and along paths"),
+    "local_expansions": {"nbl_sim:population": (
+                             "compared", "the library's population field F along the paths "
+                                         "(jacobian_steps: the library side of the comparison)"),
                          "nbl_theory.numeric:PHI0": _NODES,
                          "nbl_theory.paper:PAPER_LINKS": _PAPER,
-                         "toolkit_values:field_scale": _TOOLKIT,
-                         "toolkit_values:float_values": _TOOLKIT},
+                         "toolkit_values:field_scale": _SCALE,
+                         "toolkit_values:float_values": (
+                             "dependent", "the library's mu*, m2 (local_expansions builds "
+                                          "Dh(v*) of eq:Jacobian from them)")},
     "martingale": {"nbl_sim.environment:Environment": _ENV,
                    "nbl_sim.population_table:FieldTable": (
                        "dependent", "the library's population field F (the statistics test "
@@ -181,10 +187,20 @@ def declared_witnesses(claim) -> list:
     return [tuple(w.strip().split(":", 1)) for w in (claim.witness or "").split(",") if w.strip()]
 
 
-def _dependent(module: str) -> list:
+def witness_dependencies(module: str, function: str) -> list:
+    """The ``dependent`` imports of the witness module that the witness ``function`` reaches
+    (its own code and the functions of its module it calls, read from the code objects), as
+    ``"module:name (what)"``: empty when the function is independent of the library
+    computations its module imports for other purposes."""
     short = module.rsplit(".", 1)[-1]
+    fn = getattr(importlib.import_module(module), function)
+    names, _ = check_names(fn)
     return [f"{imp} ({what})" for imp, (kind, what) in WITNESS_IMPORTS.get(short, {}).items()
-            if kind == "dependent"]
+            if kind == "dependent" and imp.split(":", 1)[1] in names]
+
+
+def _dependent(module: str, function: str) -> list:
+    return witness_dependencies(module, function)
 
 
 def library_in_verdict(claim) -> list:
@@ -214,7 +230,7 @@ def render_table() -> str:
             continue
         verdicts = can_return(c)
         wit = declared_witnesses(c)
-        deps = sorted({d for m, _ in wit for d in _dependent(m)})
+        deps = sorted({d for m, f in wit for d in _dependent(m, f)})
         lib = library_in_verdict(c)
         if "DISCREPANCY" in verdicts:
             capable += 1

@@ -267,6 +267,11 @@ for _key, _row in PAPER_LINKS.items():
              "accurate to ~1e-13; R is a float64 sup; a violation beyond 1e-9 would be real",
              covers=("eq:self-concordance-m2-bound", "eq:self-concordance-mu-bound",
                      "eq:self-concordance-curvature-control"),
+             witness=f"{_W_R}, proofs_check.witnesses.gaussian:gaussian_chart_moments, "
+                     "proofs_check.witnesses.direct_definitions:direct_moments, "
+                     f"{_W_MARGIN}",
+             shares="the link object (nbl_theory.Link: chart and derivatives), Gauss-Legendre "
+                    "node arithmetic, and R, which the witness's chart sup bounds",
              mutants=(Mutant.formula("R 0.1% too small", R_scale=0.999),
                       Mutant.formula("R 0.1% too large", R_scale=1.001),
                       Mutant.witness("witnesses at 1.01 Delta", witness_delta=1.01)),

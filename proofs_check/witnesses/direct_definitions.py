@@ -17,7 +17,7 @@ from nbl_theory.numeric import gauss_legendre_panels
 from .geometry import cayley_rotation
 from .links import paper_link_parts
 
-__all__ = ["DIRECT_CASES", "direct_moments", "jacobian_tangent_rates"]
+__all__ = ["DIRECT_CASES", "direct_moments", "identity_rhs", "jacobian_tangent_rates"]
 
 #: (paper link, Δ) pairs at which the claims evaluate the direct definitions (both regimes of
 #: both families, Δ from 0.2 to 1.8).
@@ -59,6 +59,12 @@ def direct_moments(key: str, delta: float, panels: int = 24, shift: float = 0.5)
         "m2": float(np.sum(pu * g2u)),                          # E g''(U)
         "m2_stein": float(np.sum(pu * gu * (u**2 - s**2)) / s**4),   # eq:stein_second
     }
+
+
+def identity_rhs(moments: dict, delta: float, phi0: float) -> float:
+    """2φ0(0)m0 + Δμ*, the right side of eq:app-kappa-identity, from :func:`direct_moments`'s
+    values (``phi0`` the coefficient φ0(0) as the paper writes it)."""
+    return 2 * phi0 * moments["m0"] + delta * moments["mu_star"]
 
 
 def jacobian_tangent_rates(delta, mu, m2, d: int, rotate: bool):

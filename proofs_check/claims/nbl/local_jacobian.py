@@ -34,8 +34,9 @@ from nbl_sim.geometry import tangent_projection
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
 
+from ...judgement import agree_rel, combine, judge
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments
+from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments, identity_rhs
 from ...witnesses.fields import boundary_matrix, own_tangent_field
 from ...witnesses.geometry import normalized_path, tangent_directions
 from ...witnesses.local_expansions import (
@@ -64,31 +65,39 @@ def _rel(a, b) -> float:
     return abs(float(a) - float(b)) / max(abs(float(b)), 1e-300)
 
 
+_W_DIRECT = "proofs_check.witnesses.direct_definitions:direct_moments"
+_SHARES_DIRECT = ("the paper's printed link parameters (nbl_theory.paper.PAPER_LINKS) and "
+                  "Gauss-Legendre node arithmetic (nbl_theory.numeric)")
+
+
 @register("kappa-identity", "eq:app-kappa-identity", "app:local_jacobian",
           "kappa* = 2 E[Z g(U + Delta Z/2) 1{Z>0}] equals 2 phi0(0) m0 + Delta mu*",
-          "high-precision", f"relative {_DIRECT_TOL:g}", _DIRECT_WHY, mutants=(_PHI0_WRONG,))
-def _kappa_identity(phi0: float = PHI0):
-    rows, worst_paper, worst_lib = [], 0.0, 0.0
+          "high-precision", f"relative {_DIRECT_TOL:g}", _DIRECT_WHY,
+          witness=_W_DIRECT, shares=_SHARES_DIRECT,
+          mutants=(_PHI0_WRONG,
+                   Mutant.witness("witness definition U + Delta Z/2 -> U + Delta Z", shift=1.0)))
+def _kappa_identity(phi0: float = PHI0, shift: float = 0.5):
+    rows, js = [], []
     for key, d in DIRECT_CASES:
-        direct = direct_moments(key, float(d))
-        rhs = 2 * phi0 * direct["m0"] + float(d) * direct["mu_star"]
+        direct = direct_moments(key, float(d), shift=shift)
+        rhs = identity_rhs(direct, float(d), phi0)
         lib = mp_at(key, d, 30).values["kappa_star"]
-        r1, r2 = _rel(direct["kappa_star"], rhs), _rel(direct["kappa_star"], lib)
-        worst_paper, worst_lib = max(worst_paper, r1), max(worst_lib, r2)
+        js.append(judge(f"kappa*({key}, Delta = {d})", library=lib,
+                        witness=direct["kappa_star"], agree=agree_rel(_DIRECT_TOL),
+                        holds=lambda v, rhs=rhs: abs(v - rhs) <= _DIRECT_TOL * abs(rhs),
+                        fmt=lambda v: nstr(v, 15)))
         rows.append(f"{key} at Delta={d}: 2-D {direct['kappa_star']:.15g}, 2phi0 m0 + Delta mu* "
-                    f"{rhs:.15g} (rel {r1:.1e}), library {nstr(lib, 15)} (rel {r2:.1e})")
-    status = (DISCREPANCY if worst_paper > _DIRECT_TOL else
-              FAIL if worst_lib > _DIRECT_TOL else PASS)
-    return Outcome(status, f"max rel. diff {worst_paper:.2e} (identity), {worst_lib:.2e} "
-                   "(library kappa*)",
+                    f"{rhs:.15g}, library {nstr(lib, 15)}")
+    return combine(js, f"{len(js)} (link, Delta) cases: kappa* (library and 2-D witness) "
+                   "against 2 phi0(0) m0 + Delta mu* (2-D witness)",
                    "; ".join(rows) + ". Both sides of the identity from the 2-D definitions; "
-                   "the library's kappa* (30 digits) also compared")
+                   "the library's kappa* (30 digits) judged against the witness's")
 
 
 @register("mu-star-w-reduction", "eq:mu_star_m2_def", "sec:nbl",
           "mu* = E[g'(U + Delta Z/2) 1{Z>0}] (2-D) equals the 1-D reduction "
           "E[g'(W) Phi(Delta W/(2s))], W ~ N(0,1), used by the toolkit", "high-precision",
-          f"relative {_DIRECT_TOL:g}", _DIRECT_WHY,
+          f"relative {_DIRECT_TOL:g}", _DIRECT_WHY, witness=_W_DIRECT, shares=_SHARES_DIRECT,
           mutants=(Mutant.witness("definition U + Delta Z/2 -> U + Delta Z", shift=1.0),))
 def _mu_reduction(shift: float = 0.5):
     rows, worst = [], 0.0
@@ -115,6 +124,11 @@ def _paper_rates(delta: float, mu: float, m2: float, phi0: float, theta_norm2: f
     return delta * mu, delta * mu - 2 * phi0 * m2 * s2
 
 
+_W_SPECTRUM = "proofs_check.witnesses.local_expansions:tangent_spectrum"
+_SHARES_SPECTRUM = (_SHARES_DIRECT + "; the link object (nbl_theory.Link) and the field scale S "
+                    "that tolerances are relative to; no library field or stability value")
+
+
 @register("local-jacobian-spectrum", "prop:local_jacobian", "sec:nbl",
           "Dh(v*)[u] = -Delta mu* u + 2 phi0(0) m2 theta (theta^T u) (eq:Jacobian) has, on the "
           "tangent space, the rates Delta mu* (multiplicity d-2, u perpendicular to theta) and "
@@ -122,7 +136,7 @@ def _paper_rates(delta: float, mu: float, m2: float, phi0: float, theta_norm2: f
           "the eigenvalues of the finite-difference tangent Jacobian of the own field h (six "
           "links, Delta = 0.2, d in {2, 3, 4}) against these rates with mu*, m2 from their "
           "2-D definitions", "high-precision", "absolute 1e-9 x max(1, S) per rate",
-          _SPEC_TOL_WHY,
+          _SPEC_TOL_WHY, witness=_W_DIRECT + ", " + _W_SPECTRUM, shares=_SHARES_SPECTRUM,
           mutants=(_PHI0_WRONG,
                    Mutant.formula("||theta||^2 = 1 - Delta^2/4 -> 1", theta_norm2=1.0),
                    Mutant.witness("witness differentiates F instead of h = P F", project=False)))
@@ -169,11 +183,13 @@ _RATE_KEYS = tuple(PAPER_LINKS)
           "(1 - Delta^2/4), is at least lambda*: finite-difference rates of the own field (six "
           "links, Delta in {0.2, 1}) against lambda* from the 2-D moments", "high-precision",
           "absolute 1e-9 x max(1, S) for 'equal' and for 'at least'", _SPEC_TOL_WHY,
+          witness=_W_DIRECT + ", " + _W_SPECTRUM, shares=_SHARES_SPECTRUM,
           mutants=(Mutant.formula("lambda* without the positive part of m2", positive_part=False),
                    Mutant.formula("lambda* with (1 - Delta^2/2) for (1 - Delta^2/4)",
-                                  quarter=2.0)))
+                                  quarter=2.0),
+                   Mutant.witness("witness rates of F instead of h = P F", project=False)))
 def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS,
-                           quarter: float = 4.0):
+                           quarter: float = 4.0, project: bool = True):
     worst_d3, gaps, rows = 0.0, [], []
     same_sign = True
     for key in keys:
@@ -182,8 +198,8 @@ def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS,
             dl, m2 = float(delta), mom["m2"]
             lam = dl * mom["mu_star"] - 2 * PHI0 * (max(m2, 0.0) if positive_part else m2) * (
                 1 - dl**2 / quarter)
-            d2 = tangent_spectrum(key, delta, 2)
-            d3 = tangent_spectrum(key, delta, 3)
+            d2 = tangent_spectrum(key, delta, 2, project)
+            d3 = tangent_spectrum(key, delta, 3, project)
             worst_d3 = max(worst_d3, abs(d3["rates"][0] - lam) / d3["S"])
             rate2 = float(d2["rates"][0])
             same_sign &= (rate2 > 0) == (lam > 0)
