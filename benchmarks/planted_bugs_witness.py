@@ -39,6 +39,10 @@ BUGS = {
         "c = -d / (s * arb(2).sqrt())",
         ("tt-stable-regime", "tt-near-critical-regime", "tt-unstable-regime", "we-lambda-0.60",
          "we-0.72-regime")),
+    "float-mu-half-delta": (
+        "nbl_theory/gaussian.py", "c = delta / (2.0 * s)", "c = delta / s",
+        ("numerics-instability-below-0.2", "we-instability-weak-separation",
+         "population-equilibrium", "restoring-condition-2d")),
     "kappa-factor": (
         "nbl_theory/self_concordance.py",
         "return float(erfcx(float(a) / math.sqrt(2.0)) / 2.0)",

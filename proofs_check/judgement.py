@@ -35,7 +35,8 @@ from dataclasses import dataclass
 
 from .registry import DISCREPANCY, FAIL, FINDINGS, PASS, Outcome
 
-__all__ = ["Judgement", "judge", "combine", "agree_abs", "agree_rel", "toolkit_defect"]
+__all__ = ["Judgement", "judge", "agreement", "moment_agreements", "gate", "combine",
+           "agree_abs", "agree_rel", "toolkit_defect"]
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,22 @@ def judge(quantity: str, *, library, witness, holds: Callable, tol=None, agree=N
                      "paper is not judged", quantity, lib, wit)
 
 
+def agreement(quantity: str, *, library, witness, tol=None, agree=None,
+              fmt: Callable | None = None) -> Judgement:
+    """A library-versus-witness comparison that judges nothing of the paper (the witness's value
+    is the one a paper formula is then evaluated with): ``PASS`` when they agree, the
+    toolkit-defect ``FAIL`` otherwise."""
+    return judge(quantity, library=library, witness=witness, tol=tol, agree=agree,
+                 holds=lambda v: True, fmt=fmt)
+
+
+def moment_agreements(library: dict, witness: dict, keys, label: str, tol: float) -> list:
+    """:func:`agreement` of ``library[k]`` and ``witness[k]`` for every ``k`` in ``keys``
+    (absolute ``tol``), named ``"k(label)"``."""
+    return [agreement(f"{k}({label})", library=library[k], witness=witness[k], tol=tol)
+            for k in keys]
+
+
 def combine(judgements: Iterable[Judgement], computed, detail: str = "", **outcome) -> Outcome:
     """The claim's :class:`~proofs_check.registry.Outcome` from its comparisons.
 
@@ -157,3 +174,14 @@ def combine(judgements: Iterable[Judgement], computed, detail: str = "", **outco
     return Outcome(PASS, computed, (detail + " " if detail else "")
                    + f"[{len(js)} comparison(s): library and witness agree and confirm the "
                    "paper]", **outcome)
+
+
+def gate(outcome: Outcome, agreements: Iterable[Judgement]) -> Outcome:
+    """``outcome`` (a verdict computed from the witness's values) unless one of the
+    library-versus-witness ``agreements`` fails: then ``FAIL`` with the toolkit defects (the
+    paper is not judged)."""
+    fails = [j for j in agreements if j.status != PASS]
+    if not fails:
+        return outcome
+    return Outcome(FAIL, outcome.computed, "; ".join(j.detail for j in fails),
+                   evidence=outcome.evidence)

@@ -34,7 +34,7 @@ from nbl_sim.geometry import tangent_projection
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
 
-from ...judgement import agree_rel, combine, judge
+from ...judgement import agree_rel, combine, gate, judge, moment_agreements
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments, identity_rhs
 from ...witnesses.fields import boundary_matrix, own_tangent_field
@@ -243,6 +243,14 @@ def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS,
 
 
 # ------------------------------------------------------------------ the proof's steps
+def _library_agreements(keys) -> list:
+    """The library's float64 stability values against the witness's 2-D moments, at every
+    (link, Delta) of the proof-step claims (absolute 1e-12: both ~1e-14)."""
+    return [j for c in paper_cases(_DELTAS, (2,))
+            for j in moment_agreements(c.st, c.wit, keys, f"{c.key}, Delta = {c.delta}", 1e-12)]
+
+
+
 def _jac_outcome(errors, what: str, extra: str = "", tol: float = _FD_TOL,
                  fail_status: str = DISCREPANCY) -> Outcome:
     """errors: list of (row, |error|/S)."""
@@ -287,7 +295,8 @@ def _h_lin(phi0: float = PHI0):
     return Outcome(PASS if ok else DISCREPANCY,
                    f"remainder/eps^2 <= {cmax:.3g} for all eps; remainder/eps at eps = 1e-3 "
                    f"<= {lin_max:.1e}",
-                   f"{n} cases (own field h, Dh of eq:Jacobian with the toolkit's mu*, m2); max "
+                   f"{n} cases (own field h, Dh of eq:Jacobian with mu*, m2 from their 2-D "
+                   "definitions); max "
                    f"ratio(1e-3)/(1.5 max ratio(larger eps)) = {worst_growth:.2f} (<= 1 "
                    "required)")
 
@@ -309,7 +318,7 @@ def _dh_product(with_dp_term: bool = True):
 
 @register("projection-derivative", "eq:app-projection-derivative", "app:local_jacobian",
           "DP(v*)[u] = -(u v*^T + v* u^T) and DP(v*)[u] F(v*) = -kappa* u, with F(v*) from the "
-          "own quadrature and kappa* = 2 phi0(0) m0 + Delta mu* from nbl_theory.stability "
+          "own quadrature and kappa* from its 2-D definition (the library's judged against it) "
           "(" + _CASES_TXT + ")", "high-precision", _JAC_TOL, _JAC_TOL_WHY,
           mutants=(Mutant.formula("DP(v*)[u] = +(u v*^T + v* u^T)", sign=1.0),))
 def _proj_derivative(sign: float = -1.0):
@@ -318,10 +327,12 @@ def _proj_derivative(sign: float = -1.0):
         u, vs = r["u"], r["vs"]
         dp_formula = sign * (np.outer(u, vs) + np.outer(vs, u))
         worst_dp = max(worst_dp, float(np.abs(r["DP"] - dp_formula).max()))
-        err = np.abs(dp_formula @ r["own_F_star"] + r["st"]["kappa_star"] * u).max()
+        err = np.abs(dp_formula @ r["own_F_star"] + r["wit"]["kappa_star"] * u).max()
         errs.append((r, max(float(err) / r["S"], worst_dp)))
-    return _jac_outcome(errs, "DP F* + kappa* u|, |DP - formula",
-                        f"|FD of P - (-(u v*^T + v* u^T))| = {worst_dp:.1e}")
+    return gate(_jac_outcome(errs, "DP F* + kappa* u|, |DP - formula",
+                             f"|FD of P - (-(u v*^T + v* u^T))| = {worst_dp:.1e}; kappa* from "
+                             "its 2-D definition, the library's judged against it"),
+                _library_agreements(("kappa_star",)))
 
 
 @register("moving-halfspace", "eq:app-moving-halfspace", "app:local_jacobian",
@@ -422,7 +433,8 @@ def _bf(phi0: float = PHI0):
 @register("m0-and-second-order-stein", "eq:app-m0", "app:local_jacobian",
           "m0 = E[g(theta^T X)] (theta^T X ~ N(0, 1 - Delta^2/4)) — the toolkit's m0 — and with "
           "it E[g(theta^T P^perp X) P^perp X (P^perp X)^T] = m0 P^perp + m2 theta theta^T "
-          "(second-order Stein, m2 from nbl_theory.stability) (six links, Delta in {0.2, 1}, "
+          "(second-order Stein, m0, m2 from their 2-D definitions; the library's m2 judged "
+          "against it) (six links, Delta in {0.2, 1}, "
           "d in {2, 3})", "high-precision", "absolute 1e-12 x max(1, S)",
           "1-D Gauss-Legendre integrals of smooth integrands (~1e-15); the toolkit's m0, m2 are "
           "float64 quadratures of the same order",
@@ -436,25 +448,30 @@ def _m0(unit_theta: bool = False):
         proj = np.eye(c.d) - np.outer(c.vs, c.vs)
         worst_m0 = max(worst_m0, abs(c0 - c.st["m0"]) / c.S)
         th = c.theta / np.linalg.norm(c.theta) if unit_theta else c.theta
-        stein = c.st["m0"] * proj + c.st["m2"] * np.outer(th, th)
+        stein = c.wit["m0"] * proj + c.wit["m2"] * np.outer(th, th)
         worst_mat = max(worst_mat, float(np.abs(M - stein).max()) / c.S)
         n += 1
     status = (FAIL if worst_m0 > 1e-12 else DISCREPANCY if worst_mat > 1e-12 else PASS)
-    return Outcome(status,
-                   f"|m0(toolkit) - E[g(theta^T X)]|/S = {worst_m0:.1e}; |M - (m0 P + m2 "
-                   f"theta theta^T)|/S = {worst_mat:.1e}", f"{n} cases")
+    return gate(Outcome(status,
+                        f"|m0(toolkit) - E[g(theta^T X)]|/S = {worst_m0:.1e}; |M - (m0 P + m2 "
+                        f"theta theta^T)|/S = {worst_mat:.1e}",
+                        f"{n} cases; m0, m2 of the Stein matrix from their 2-D definitions"),
+                _library_agreements(("m2",)))
 
 
 @register("dh-pre-kappa", "eq:app-Dh-pre-kappa", "app:local_jacobian",
           "Dh(v*)[u] = (-kappa* + 2 phi0(0) m0) u + 2 phi0(0) m2 theta (theta^T u): finite "
           "differences of the own h along v_u(eps) vs the formula with kappa*, m0, m2 from "
-          "nbl_theory.stability (" + _CASES_TXT + ")", "high-precision", _JAC_TOL,
+          "their 2-D definitions, the library's judged against them (" + _CASES_TXT + ")",
+          "high-precision", _JAC_TOL,
           _JAC_TOL_WHY, mutants=(_PHI0_WRONG,))
 def _dh_pre_kappa(phi0: float = PHI0):
     errs = []
     for r in jacobian_steps(_DELTAS, _DIMS):
-        st, u, th = r["st"], r["u"], r["theta"]
-        rhs = ((-st["kappa_star"] + 2 * phi0 * st["m0"]) * u
-               + 2 * phi0 * st["m2"] * th * float(th @ u))
+        w, u, th = r["wit"], r["u"], r["theta"]
+        rhs = ((-w["kappa_star"] + 2 * phi0 * w["m0"]) * u
+               + 2 * phi0 * w["m2"] * th * float(th @ u))
         errs.append((r, float(np.abs(r["Dh"] - rhs).max()) / r["S"]))
-    return _jac_outcome(errs, "Dh - pre-kappa formula")
+    return gate(_jac_outcome(errs, "Dh - pre-kappa formula", "kappa*, m0, m2 from their 2-D "
+                             "definitions, the library's judged against them"),
+                _library_agreements(("kappa_star", "m0", "m2")))

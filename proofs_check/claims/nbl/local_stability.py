@@ -178,7 +178,7 @@ def _expansion_outcome(field: str, power: str, floor: float, phi0: float) -> Out
                    f"remainder/{power} <= {cmax:.3g} over ||u|| = 1e-1..3e-4 (at 3e-4: "
                    f"<= {climit:.3g})",
                    f"{len(rows)} (link, Delta, d, direction) cases, own field h, Dh of "
-                   f"eq:Jacobian with the toolkit's mu*, m2; d = 2: +-theta, d = 3: "
+                   f"eq:Jacobian with mu*, m2 from their 2-D definitions; d = 2: +-theta, d = 3: "
                    f"+-theta, +-orth, +-random; growth at the two smallest scales vs 1.5 x the "
                    f"earlier maximum: worst {g:.2f} ({worst['key']} Delta={worst['delta']} "
                    f"d={worst['d']} {worst['dir']}; <= 1 required)")

@@ -30,8 +30,10 @@ from nbl_sim.geometry import tangent_projection
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
 
+from ...judgement import gate, moment_agreements
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_check
+from ...witnesses.direct_definitions import direct_moments, kappa_identity_rhs, theta_rate
 from ...witnesses.fields import own_field, own_potential, own_tangent_field, richardson
 from ...witnesses.geometry import angle_distance, case_geometry, rational_cases
 from ...witnesses.local_expansions import paper_cases, tangent_spectrum
@@ -81,7 +83,8 @@ def _tangent_update(coef: Fraction = Fraction(1)):
 @register("population-equilibrium", "prop:population_equilibrium", "sec:nbl",
           "F(v*) = kappa* v* with kappa* = 2 phi0(0) m0 + Delta mu* (eq:app-kappa-identity), "
           "hence h(v*) = 0: the own one-arm field against kappa* v* with m0, mu* from "
-          "nbl_theory.stability (six named links, Delta in {0.2, 1}, d in {2, 3}); the library "
+          "their 2-D definitions, the library's judged against them (six named links, Delta in "
+          "{0.2, 1}, d in {2, 3}); the library "
           "field must agree with the own one", "high-precision",
           "absolute 1e-12 x max(1, S), S = E|g(s)|(1 + |s|)",
           "both fields are accurate to ~1e-15 x S (tests/sim/test_population.py, "
@@ -95,8 +98,7 @@ def _equilibrium(mu_factor: float = 1.0):
     for c in paper_cases(_DELTAS, _DIMS):
         link, delta, beta, vs = c.link, c.delta, c.beta, c.vs
         S = field_scale(link)
-        st = float_values(link, delta)
-        kappa = 2 * PHI0 * st["m0"] + mu_factor * float(delta) * st["mu_star"]
+        kappa = kappa_identity_rhs(c.wit, float(delta), mu_factor)
         fp, fm = own_field(link, beta, vs)
         F = (fp - fm)[0]
         h = F - float(F @ vs) * vs
@@ -105,17 +107,21 @@ def _equilibrium(mu_factor: float = 1.0):
         worst_lib = max(worst_lib, float(np.abs(pop.population_field(link, beta, vs) - F).max())
                         / S)
         n += 1
-    status = (DISCREPANCY if max(worst_h, worst_f) > 1e-12 else
-              FAIL if worst_lib > 1e-12 else PASS)
-    return Outcome(status,
-                   f"max |h(v*)|/S = {worst_h:.1e}, max |F(v*) - kappa* v*|/S = {worst_f:.1e}",
-                   f"{n} cases, own field; library F(v*) vs own: {worst_lib:.1e} x S")
+    status = (FAIL if worst_lib > 1e-12 else
+              DISCREPANCY if max(worst_h, worst_f) > 1e-12 else PASS)
+    out = Outcome(status,
+                  f"max |h(v*)|/S = {worst_h:.1e}, max |F(v*) - kappa* v*|/S = {worst_f:.1e}",
+                  f"{n} cases, own field; m0, mu* from their 2-D definitions; library F(v*) vs "
+                  f"own: {worst_lib:.1e} x S (a larger difference is a toolkit defect)")
+    return gate(out, [j for c in paper_cases(_DELTAS, (2,)) for j in moment_agreements(
+        float_values(c.link, c.delta), c.wit, ("m0", "mu_star"), f"{c.key}, Delta = {c.delta}",
+        1e-12)])
 
 
 @register("jacobian-finite-difference", "eq:Jacobian", "sec:nbl",
           "Dh(v*)[u] = -Delta mu* u + 2 phi0(0) m2 theta (theta^T u): the finite-difference "
           "Jacobian of the own field h at v* (Richardson differences along great circles in an "
-          "orthonormal tangent basis) equals the formula with mu*, m2 from nbl_theory.stability "
+          "orthonormal tangent basis) equals the formula with mu*, m2 from their 2-D definitions "
           "(six links, Delta in {0.2, 1}, d in {2, 3})", "high-precision",
           "absolute 1e-9 x max(1, S)",
           "central differences with Richardson extrapolation (eps = 1e-3, 5e-4): truncation "
@@ -228,7 +234,7 @@ def _conditional(target_scale: float = 1.0, rounds: int = _N_MC):
                    Mutant.printed("printed regime of tt-unstable -> stable",
                                   regimes={"tt-unstable": "stable"})))
 def _restoring(phi0: float = PHI0, regimes: dict | None = None):
-    rows, bad, worst = [], [], 0.0
+    rows, bad, worst, js = [], [], 0.0, []
     beta, _, _ = pop.arm_vectors("0.2", 2)           # the paper's rotation: v* = e1
 
     def H(link, a):
@@ -239,8 +245,10 @@ def _restoring(phi0: float = PHI0, regimes: dict | None = None):
 
     for key, row in PAPER_LINKS.items():
         link = row.link()
-        st = float_values(link, "0.2")
-        rate = 0.2 * st["mu_star"] - 2 * phi0 * st["m2"] * (1 - 0.2**2 / 4)
+        wit = direct_moments(key, 0.2)
+        js += moment_agreements(float_values(link, "0.2"), wit, ("mu_star", "m2"),
+                                f"{key}, Delta = 0.2", 1e-12)
+        rate = theta_rate(wit, 0.2, phi0)
         dH0 = float(richardson(lambda e, link=link: H(link, e)))
         worst = max(worst, abs(dH0 + rate) / field_scale(link))
         a = 1e-3
@@ -254,10 +262,11 @@ def _restoring(phi0: float = PHI0, regimes: dict | None = None):
             bad.append(key)
     ok = not bad and worst <= 1e-9
     computed = "; ".join(r.split(" (printed")[0] for r in rows)
-    return Outcome(PASS if ok else DISCREPANCY, computed,
+    return gate(Outcome(PASS if ok else DISCREPANCY, computed,
                    f"|H'(0) + theta-rate| <= {worst:.1e} x S; restoring exactly where the rate "
                    "is positive and the paper prints stable or near-critical"
-                   + (f"; inconsistent: {bad}" if bad else "") + ". " + "; ".join(rows))
+                   + (f"; inconsistent: {bad}" if bad else "") + ". mu*, m2 from their 2-D "
+                   "definitions, the library's judged against them. " + "; ".join(rows)), js)
 
 
 _TRAJ_R, _TRAJ_N = 96, 64
