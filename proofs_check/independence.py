@@ -88,8 +88,9 @@ WITNESS_IMPORTS: dict = {
                          "nbl_theory.paper:PAPER_LINKS": _PAPER,
                          "toolkit_values:field_scale": _SCALE,
                          "toolkit_values:float_values": (
-                             "dependent", "the library's mu*, m2 (local_expansions builds "
-                                          "Dh(v*) of eq:Jacobian from them)")},
+                             "compared", "the library's stability values, carried beside the "
+                                         "witness's 2-D moments for the claims' library "
+                                         "comparison (PaperCase.st)")},
     "martingale": {"nbl_sim.environment:Environment": _ENV,
                    "nbl_sim.population_table:FieldTable": (
                        "dependent", "the library's population field F (the statistics test "

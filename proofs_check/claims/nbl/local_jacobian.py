@@ -243,6 +243,17 @@ def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS,
 
 
 # ------------------------------------------------------------------ the proof's steps
+def _scaled_moments(factor: float):
+    """A broken witness: direct_moments with mu*, m0, m2 multiplied by ``factor``."""
+    def wrap(old):
+        def broken(key, delta, *args, **kwargs):
+            m = old(key, delta, *args, **kwargs)
+            return {**m, **{k: factor * m[k] for k in ("mu_star", "m0", "m2")}}
+        return broken
+    return wrap
+
+
+
 def _library_agreements(keys) -> list:
     """The library's float64 stability values against the witness's 2-D moments, at every
     (link, Delta) of the proof-step claims (absolute 1e-12: both ~1e-14)."""
@@ -438,9 +449,15 @@ def _bf(phi0: float = PHI0):
           "d in {2, 3})", "high-precision", "absolute 1e-12 x max(1, S)",
           "1-D Gauss-Legendre integrals of smooth integrands (~1e-15); the toolkit's m0, m2 are "
           "float64 quadratures of the same order",
+          witness="proofs_check.witnesses.local_expansions:paper_cases, "
+                  "proofs_check.witnesses.fields:boundary_matrix",
+          shares="the link object (nbl_theory.Link), the arm vectors and the field scale S",
           mutants=(Mutant.formula(
               "m2 theta theta^T -> m2 theta_hat theta_hat^T (||theta||^2 dropped)",
-              unit_theta=True),))
+              unit_theta=True),
+                   Mutant("witness m0, m2 x 1.001", "witness", call=True, patches=((
+                       "proofs_check.witnesses.local_expansions:direct_moments",
+                       _scaled_moments(1.001)),))))
 def _m0(unit_theta: bool = False):
     worst_m0, worst_mat, n = 0.0, 0.0, 0
     for c in paper_cases(_DELTAS, _DIMS):

@@ -50,6 +50,27 @@ __all__: list[str] = []
 
 _DELTAS = ("0.2", "1")
 _DIMS = (2, 3)
+_W_CASES = ("proofs_check.witnesses.local_expansions:paper_cases, "
+            "proofs_check.witnesses.fields:own_field")
+_SHARES = ("the link object (nbl_theory.Link), the arm vectors (nbl_sim.population.arm_vectors), "
+           "Gauss-Legendre nodes and the field scale S that tolerances are relative to")
+
+
+def _scaled_moments(factor: float):
+    """A broken witness: direct_moments with mu*, m0, m2 multiplied by ``factor``."""
+    def wrap(old):
+        def broken(key, delta, *args, **kwargs):
+            m = old(key, delta, *args, **kwargs)
+            return {**m, **{k: factor * m[k] for k in ("mu_star", "m0", "m2")}}
+        return broken
+    return wrap
+
+
+def _witness_mutant(module: str) -> Mutant:
+    return Mutant("witness mu*, m0, m2 x 1.001", "witness", call=True,
+                  patches=((f"{module}:direct_moments", _scaled_moments(1.001)),))
+
+
 _PHI0_WRONG = Mutant.formula("phi0(0) -> 1.1 phi0(0) in the paper's formula", phi0=1.1 * PHI0)
 
 
@@ -90,8 +111,10 @@ def _tangent_update(coef: Fraction = Fraction(1)):
           "both fields are accurate to ~1e-15 x S (tests/sim/test_population.py, "
           "tests/proofs_check/witnesses/test_fields.py); 1e-12 leaves room for the float64 "
           "m0, mu*",
+          witness=_W_CASES, shares=_SHARES,
           mutants=(Mutant.formula("kappa* = 2 phi0(0) m0 + Delta mu* -> 2 phi0(0) m0 + Delta mu*/2",
-                                  mu_factor=0.5),))
+                                  mu_factor=0.5),
+                   _witness_mutant("proofs_check.witnesses.local_expansions")))
 def _equilibrium(mu_factor: float = 1.0):
     worst_h = worst_f = worst_lib = 0.0
     n = 0
@@ -125,7 +148,10 @@ def _equilibrium(mu_factor: float = 1.0):
           "(six links, Delta in {0.2, 1}, d in {2, 3})", "high-precision",
           "absolute 1e-9 x max(1, S)",
           "central differences with Richardson extrapolation (eps = 1e-3, 5e-4): truncation "
-          "~1e-12, quadrature noise / eps ~1e-13; measured ~3e-13", mutants=(_PHI0_WRONG,))
+          "~1e-12, quadrature noise / eps ~1e-13; measured ~3e-13",
+          witness=_W_CASES.split(",")[0] + ", "
+                  "proofs_check.witnesses.local_expansions:tangent_spectrum", shares=_SHARES,
+          mutants=(_PHI0_WRONG, _witness_mutant("proofs_check.witnesses.local_expansions")))
 def _jacobian(phi0: float = PHI0):
     worst, n, rows = 0.0, 0, []
     for c in paper_cases(_DELTAS, _DIMS):
@@ -230,9 +256,12 @@ def _conditional(target_scale: float = 1.0, rounds: int = _N_MC):
           "H(alpha) ~ H'(0) alpha with |H'(0)| >= 2e-5, so |H(+-1e-3)| >= 2e-8 >> the "
           "quadrature error 1e-15; the derivative as in the other Richardson checks",
           printed="stable / near-critical: restoring; unstable: not restoring",
+          witness="proofs_check.witnesses.direct_definitions:direct_moments, "
+                  "proofs_check.witnesses.fields:own_field", shares=_SHARES,
           mutants=(_PHI0_WRONG,
                    Mutant.printed("printed regime of tt-unstable -> stable",
-                                  regimes={"tt-unstable": "stable"})))
+                                  regimes={"tt-unstable": "stable"}),
+                   _witness_mutant("proofs_check.claims.nbl.population")))
 def _restoring(phi0: float = PHI0, regimes: dict | None = None):
     rows, bad, worst, js = [], [], 0.0, []
     beta, _, _ = pop.arm_vectors("0.2", 2)           # the paper's rotation: v* = e1
