@@ -71,8 +71,7 @@ WITNESS_IMPORTS: dict = {
                  "nbl_theory.numeric:gauss_legendre_panels": _NODES,
                  "nbl_theory.numeric:gauss_legendre_uniform": _NODES},
     "geometry": {"nbl_sim:population": ("shared", "the arm vectors beta_a = theta + a(Delta/2)"
-                                                  "v* (pop.arm_vectors)"),
-                 "nbl_sim.geometry:tangent_projection": ("shared", "the projection I - vv^T")},
+                                                  "v* (pop.arm_vectors)")},
     "initialization": {"nbl_sim.environment:Environment": _ENV,
                        "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
                                                                  "nbl_theory.Link"),

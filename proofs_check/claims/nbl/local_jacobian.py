@@ -30,7 +30,6 @@ import math
 
 import numpy as np
 
-from nbl_sim.geometry import tangent_projection
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
 
@@ -38,7 +37,7 @@ from ...judgement import agree_rel, combine, gate, judge, moment_agreements
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments, identity_rhs
 from ...witnesses.fields import boundary_matrix, own_tangent_field
-from ...witnesses.geometry import normalized_path, tangent_directions
+from ...witnesses.geometry import normalized_path, tangent_directions, tangent_projection
 from ...witnesses.local_expansions import (
     jacobian_steps,
     paper_cases,

@@ -18,13 +18,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from nbl_sim.geometry import tangent_projection
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.stability import stability
 
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...witnesses.geometry import float_pairs, rational_sphere_pairs
+from ...witnesses.geometry import float_pairs, rational_sphere_pairs, tangent_projection
 from ...witnesses.lambda0 import local_radius
 from ...witnesses.local_expansions import local_expansions
 from ...witnesses.toolkit_values import float_values

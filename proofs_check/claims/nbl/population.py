@@ -26,7 +26,6 @@ import numpy as np
 
 from nbl_sim import population as pop
 from nbl_sim.environment import Environment
-from nbl_sim.geometry import tangent_projection
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
 
@@ -35,7 +34,7 @@ from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_check
 from ...witnesses.direct_definitions import direct_moments, kappa_identity_rhs, theta_rate
 from ...witnesses.fields import own_field, own_potential, own_tangent_field, richardson
-from ...witnesses.geometry import angle_distance, case_geometry, rational_cases
+from ...witnesses.geometry import angle_distance, case_geometry, rational_cases, tangent_projection
 from ...witnesses.local_expansions import paper_cases, tangent_spectrum
 from ...witnesses.martingale import (
     DETECT_Z,
