@@ -45,6 +45,7 @@ from ...witnesses.local_expansions import (
 )
 from ...witnesses.printed import nstr
 from ...witnesses.toolkit_values import mp_at
+from .broken_witnesses import scaled_moments_mutant
 
 __all__: list[str] = []
 
@@ -242,17 +243,6 @@ def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS,
 
 
 # ------------------------------------------------------------------ the proof's steps
-def _scaled_moments(factor: float):
-    """A broken witness: direct_moments with mu*, m0, m2 multiplied by ``factor``."""
-    def wrap(old):
-        def broken(key, delta, *args, **kwargs):
-            m = old(key, delta, *args, **kwargs)
-            return {**m, **{k: factor * m[k] for k in ("mu_star", "m0", "m2")}}
-        return broken
-    return wrap
-
-
-
 def _library_agreements(keys) -> list:
     """The library's float64 stability values against the witness's 2-D moments, at every
     (link, Delta) of the proof-step claims (absolute 1e-12: both ~1e-14)."""
@@ -454,9 +444,7 @@ def _bf(phi0: float = PHI0):
           mutants=(Mutant.formula(
               "m2 theta theta^T -> m2 theta_hat theta_hat^T (||theta||^2 dropped)",
               unit_theta=True),
-                   Mutant("witness m0, m2 x 1.001", "witness", call=True, patches=((
-                       "proofs_check.witnesses.local_expansions:direct_moments",
-                       _scaled_moments(1.001)),))))
+                   scaled_moments_mutant("proofs_check.witnesses.local_expansions")))
 def _m0(unit_theta: bool = False):
     worst_m0, worst_mat, n = 0.0, 0.0, 0
     for c in paper_cases(_DELTAS, _DIMS):
