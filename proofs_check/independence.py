@@ -74,8 +74,7 @@ WITNESS_IMPORTS: dict = {
                                                   "v* (pop.arm_vectors)")},
     "initialization": {"nbl_sim.environment:Environment": _ENV,
                        "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
-                                                                 "nbl_theory.Link"),
-                       "toolkit_values:mu_g": _TOOLKIT},
+                                                                 "nbl_theory.Link")},
     "lambda0": {"nbl_sim:population": ("dependent", "the library's population field H(alpha) "
                                                     "and tangent field")},
     "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
@@ -194,10 +193,21 @@ def witness_dependencies(module: str, function: str) -> list:
     ``"module:name (what)"``: empty when the function is independent of the library
     computations its module imports for other purposes."""
     short = module.rsplit(".", 1)[-1]
-    fn = getattr(importlib.import_module(module), function)
-    names, _ = check_names(fn)
+    mod = importlib.import_module(module)
+    names, _ = check_names(getattr(mod, function))
+    alias = _local_names(Path(mod.__file__))
     return [f"{imp} ({what})" for imp, (kind, what) in WITNESS_IMPORTS.get(short, {}).items()
-            if kind == "dependent" and imp.split(":", 1)[1] in names]
+            if kind == "dependent" and alias.get(imp, imp.split(":", 1)[1]) in names]
+
+
+def _local_names(path: Path) -> dict:
+    """{"module:name": the name it is bound to in the module (``as`` alias or itself)}."""
+    out = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            mod = node.module if node.level == 0 else node.module.split(".")[-1]
+            out.update({f"{mod}:{a.name}": a.asname or a.name for a in node.names})
+    return out
 
 
 def _dependent(module: str, function: str) -> list:

@@ -121,10 +121,10 @@ def test_the_declare_only_rule_sees_inline_computation():
 
 
 def test_a_dependent_witness_function_is_seen():
-    # initialization imports the library's mu_g (declared dependent); a function using it is
-    # not independent, one that does not is
-    deps = ind.witness_dependencies("proofs_check.witnesses.initialization", "init_setting")
-    assert deps and deps[0].startswith("toolkit_values:mu_g")
+    # lambda0 imports the library's population module (declared dependent): a function using it
+    # is not independent, one that does not is
+    deps = ind.witness_dependencies("proofs_check.witnesses.lambda0", "h_spline")
+    assert deps and deps[0].startswith("nbl_sim:population")
     assert ind.witness_dependencies("proofs_check.witnesses.lambda_star", "lambda_star") == []
 
 
