@@ -82,8 +82,7 @@ def _printed_lambda_check(key):
             return Outcome(FAIL, computed, "the certified enclosure straddles a 3-figure "
                            "rounding boundary: cannot decide the rounding")
         j = judge(f"lambda*(rho = {_rho(key)}, Delta = {REFERENCE_DELTA})", library=lam,
-                  witness=wit,
-                  agree=_LAM_AGREE, fmt=lambda v: nstr(v, 12),
+                  witness=wit, agree=_LAM_AGREE, fmt=lambda v: nstr(v, 12),
                   holds=lambda v: Decimal(round_sig(v)) == Decimal(printed))
         if j.status != DISCREPANCY:
             return combine([j], computed, "the certified value and the witness (2-D "
