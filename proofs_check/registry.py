@@ -201,6 +201,13 @@ class Claim:
     check: Callable[[], Outcome] = field(repr=False, compare=False)
     covers: tuple = ()         # further labels this check also verifies (e.g. a lemma's equations)
     mutants: tuple = ()        # Mutant s under which the verdict must change
+    #: the independent computation(s) the claim compares the paper and the library with:
+    #: witness functions as ``"module:function"`` under :mod:`proofs_check.witnesses`, comma
+    #: separated (None: not declared; docs/witnesses.md lists every claim's)
+    witness: str | None = None
+    #: what the witness shares with the library (e.g. "the link's expression parsed by
+    #: nbl_theory.Link"), or "nothing"
+    shares: str | None = None
 
 
 @dataclass
@@ -270,13 +277,19 @@ class Registry:
 
     def register(self, id: str, label: str, section: str, statement: str, method: str,
                  tolerance: str, why: str, printed: str | None = None, quick: bool = True,
-                 covers=(), mutants=()):
+                 covers=(), mutants=(), witness: str | None = None,
+                 shares: str | None = None):
         """Decorator registering ``check() -> Outcome`` as the claim ``id``.
 
         ``covers`` lists further paper labels the same check verifies (the equations of a
         lemma, say); the coverage test counts them as checked, and the check's
         ``Outcome.evidence`` gives one line per covered label. ``mutants`` are the
         :class:`Mutant` s under which the verdict must change.
+        ``witness`` names the independent computation(s) the check compares the paper and the
+        library with (``"module:function"`` under :mod:`proofs_check.witnesses`, comma
+        separated) and ``shares`` what they share with the library (DESIGN.md, "Two
+        computations before the paper is judged"; tests/proofs_check/test_independence.py
+        checks both, and docs/witnesses.md is generated from them).
 
         Raises
         ------
@@ -298,7 +311,7 @@ class Registry:
                     raise ValueError(f"claim {id!r}: mutants must be Mutant objects")
             self._claims[id] = Claim(id, label, section, statement, method, tolerance, why,
                                      None if printed is None else str(printed), quick, fn,
-                                     tuple(covers), tuple(mutants))
+                                     tuple(covers), tuple(mutants), witness, shares)
             return fn
         return deco
 
@@ -397,10 +410,12 @@ REGISTRY = Registry(loader="proofs_check.claims")
 
 
 def register(id: str, label: str, section: str, statement: str, method: str, tolerance: str,
-             why: str, printed: str | None = None, quick: bool = True, covers=(), mutants=()):
+             why: str, printed: str | None = None, quick: bool = True, covers=(), mutants=(),
+             witness: str | None = None, shares: str | None = None):
     """Register a check of the paper in :data:`REGISTRY` (see :meth:`Registry.register`)."""
     return REGISTRY.register(id, label, section, statement, method, tolerance, why,
-                             printed=printed, quick=quick, covers=covers, mutants=mutants)
+                             printed=printed, quick=quick, covers=covers, mutants=mutants,
+                             witness=witness, shares=shares)
 
 
 def register_not_checked(id: str, label: str, section: str, statement: str, reason: str,

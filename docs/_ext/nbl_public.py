@@ -82,6 +82,9 @@ SECTIONS = (
      "Imports both other layers; nothing imports it.",
      [
          ("proofs_check.registry", "claims, outcomes, statuses, mutants"),
+         ("proofs_check.judgement", "the one rule from library and witness to a verdict"),
+         ("proofs_check.independence", "what each witness shares with the library; the "
+                                       "witness table"),
          ("proofs_check.report", "the verification report (Markdown and JSON)"),
          ("proofs_check.report_context", "the report's provenance and its glossary of names"),
          ("proofs_check.report_json", "the verification report's JSON records"),

@@ -15,20 +15,21 @@ split at the kinks of |g''|, μ* from its 2-D definition — and the certified �
 
 from __future__ import annotations
 
-import math
-
 import mpmath
 import sympy as sp
-from scipy.optimize import brentq
-from scipy.special import erfcx
 
 from nbl_theory import elicitation as el
 from nbl_theory.families import make_family
-from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, paper_link
-from nbl_theory.self_concordance import self_concordance_constant, self_concordance_report
+from nbl_theory.self_concordance import (
+    self_concordance_constant,
+    self_concordance_report,
+    sufficient_margin,
+)
 
+from ..judgement import agree_rel, combine, judge
 from ..registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
+from ..witnesses import concordance as wc
 from ..witnesses import potentials as pt
 from ..witnesses.concordance import elicitation_moments, ratio_sup_on_chart
 from ..witnesses.direct_definitions import direct_moments
@@ -151,13 +152,34 @@ def _kappa(sign=-1, half=0.5):
 
 
 # ------------------------------------------------------------------ prop:self-concordance-stability
-def _kappa_f(a: float) -> float:
-    return float(erfcx(a / math.sqrt(2.0)) / 2.0)          # e^{a^2/2} Phi(-a), no overflow
+#: library margin (float64 closed form of κ) against the witness's (κ by quadrature of its
+#: definition): both ~1e-16 relative; 1e-12 relative (+1e-15 absolute near a root) is a margin of
+#: 1e4 and still far below the margins' distance from 0 (> 0.3)
+_MARGIN_AGREE = agree_rel(1e-12, 1e-15)
+_W_MARGIN = "proofs_check.witnesses.concordance:sufficient_margin"
+_W_ROOT = "proofs_check.witnesses.concordance:margin_root"
+_W_R = "proofs_check.witnesses.concordance:ratio_sup_on_chart"
+_SC_SHARES = ("the self-concordance constant R (nbl_theory.self_concordance; judged against the "
+              "witness's chart sup separately) and the certified sign of lambda*")
 
 
-def _margin(R: float, delta: float) -> float:
-    """Delta/2 - phi0(0)(1 - Delta^2/4) R/kappa(R Delta/2), as printed."""
-    return delta / 2 - PHI0 * (1 - delta * delta / 4) * R / _kappa_f(R * delta / 2)
+def _margin_judgement(key: str, R: float, delta: str, kappa_scale: float = 1.0):
+    """library and witness margin(Δ) of ``key`` (the judgement and the library value)."""
+    lib = sufficient_margin(R, float(delta))
+    wit = wc.sufficient_margin(R, float(delta), kappa_scale)
+    return judge(f"margin({key}, Delta = {delta})", library=lib, witness=wit,
+                 agree=_MARGIN_AGREE, holds=lambda v: True, fmt=lambda v: f"{v:.15g}"), lib, wit
+
+
+def _r_judgement(key: str, R: float):
+    """library R against the witness's max |g''/g'| on a dense chart grid (a lower bound of R
+    within ~1e-8 on the paper's links)."""
+    sup, _ = ratio_sup_on_chart(paper_link(key))
+
+    def agree(lib, wit):
+        """max |g''/g'| on the chart grid within [R (1 - 1e-6), R (1 + 1e-9)]"""
+        return R * (1 - 1e-6) <= wit <= lib * (1 + _TOL)
+    return judge(f"R({key})", library=R, witness=sup, agree=agree, holds=lambda v: True)
 
 
 _TOL = 1e-9          # relative slack of the inequalities (inputs accurate to ~1e-13)
@@ -185,19 +207,21 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
         if abs(mu_w - mu) > _EQ or abs(e2 - m2) > _EQ:
             eq_bad.append(f"Delta={d}: mu* {mu_w:.15g} vs {mu:.15g}, E g''(U) {e2:.15g} vs "
                           f"m2 {m2:.15g}")
-        k = _kappa_f(R * df / 2)
+        k = float(kappa_by_definition(R * df / 2, dps=20))
+        mj, margin, _ = _margin_judgement(key, R, d)
+        if mj.status == FAIL:
+            eq_bad.append(mj.detail)
         # (m2)+ <= |m2| is immediate; the steps with content are |m2| <= E|g''(U)| <= R E g'(U)
         steps = {"(m2)+ <= |m2| <= E|g''(U)| <= R E g'(U)":
                  abs(m2) <= e2abs * (1 + _TOL) and e2abs <= R * e1 * (1 + _TOL),
                  "mu* >= kappa E g'(U)": mu >= k * e1 * (1 - _TOL),
                  "(m2)+ <= R mu*/kappa": max(m2, 0.0) <= R / k * mu * (1 + _TOL),
-                 "lambda* >= 2 mu* margin": 2 * mu * _margin(R, df) <= lam_lo + _TOL * abs(
-                     lam_lo)}
+                 "lambda* >= 2 mu* margin": 2 * mu * margin <= lam_lo + _TOL * abs(lam_lo)}
         worst["m2"] = max(worst["m2"], e2abs / (R * e1))
         worst["mu"] = max(worst["mu"], k * e1 / mu)
         worst["curv"] = max(worst["curv"], max(m2, 0.0) * k / (R * mu))
         ineq_bad += [f"Delta={d}: {s}" for s, ok in steps.items() if not ok]
-        bounds.append(2 * mu * _margin(R, df))
+        bounds.append(2 * mu * margin)
         rows.append(f"Delta={d}: bound {bounds[-1]:.6g} <= lambda* "
                     f"{float(c.values['lambda_star']):.6g}")
     top = max(worst.values())
@@ -219,8 +243,8 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
               + " (the bound compared with the lower end of its enclosure). Whether "
               "the bound is ever positive is sc-sufficient-condition-vacuous")
     if eq_bad:
-        return Outcome(FAIL, computed, "witness and toolkit disagree: " + "; ".join(eq_bad),
-                       evidence=ev)
+        return Outcome(FAIL, computed, "toolkit defect: library and witness disagree (the paper "
+                       "is not judged): " + "; ".join(eq_bad), evidence=ev)
     if ineq_bad:
         return Outcome(DISCREPANCY, computed, "a step of the proof fails: " + "; ".join(ineq_bad)
                        + "; " + detail, evidence=ev)
@@ -249,6 +273,11 @@ for _key, _row in PAPER_LINKS.items():
              "accurate to ~1e-13; R is a float64 sup; a violation beyond 1e-9 would be real",
              covers=("eq:self-concordance-m2-bound", "eq:self-concordance-mu-bound",
                      "eq:self-concordance-curvature-control"),
+             witness=f"{_W_R}, proofs_check.witnesses.gaussian:gaussian_chart_moments, "
+                     "proofs_check.witnesses.direct_definitions:direct_moments, "
+                     f"{_W_MARGIN}",
+             shares="the link object (nbl_theory.Link: chart and derivatives), Gauss-Legendre "
+                    "node arithmetic, and R, which the witness's chart sup bounds",
              mutants=(Mutant.formula("R 0.1% too small", R_scale=0.999),
                       Mutant.formula("R 0.1% too large", R_scale=1.001),
                       Mutant.witness("witnesses at 1.01 Delta", witness_delta=1.01)),
@@ -261,42 +290,51 @@ for _key, _row in PAPER_LINKS.items():
           "The sufficient condition Delta/2 > phi0(0)(1 - Delta^2/4) R/kappa(R Delta/2) of "
           "prop:self-concordance-stability, for the paper's six links at the paper's "
           "separations Delta = 0.2, 1, 1.8: does it ever hold?", "certified",
-          "float64 margin; certified sign of lambda*",
+          "float64 margin, library and witness to 1e-12 relative; certified sign of lambda*",
           "the margins are below -0.3 at every (link, Delta), far from 0; Delta_SC by brentq "
           "on the margin to 1e-12", printed="a sufficient condition for local decision "
-          "stability",
+          "stability", witness=f"{_W_MARGIN}, {_W_ROOT}, {_W_R}", shares=_SC_SHARES,
           mutants=(Mutant.formula("R divided by 20", R_scale=0.05),
                    Mutant.data("a separation Delta = 1.98 added",
-                               deltas=("0.2", "1", "1.8", "1.98"))))
-def _vacuous(R_scale=1.0, deltas=_DELTAS):
-    rows, holds, stable = [], 0, 0
-    dsc_all, exact_all = [], []
+                               deltas=("0.2", "1", "1.8", "1.98")),
+                   Mutant.witness("witness kappa x 1.001", kappa_scale=1.001)))
+def _vacuous(R_scale=1.0, deltas=_DELTAS, kappa_scale=1.0):
+    rows, js, stable = [], [], 0
+    dsc_all, exact_all, holds, holds_w = [], [], 0, 0
     for key in PAPER_LINKS:
         link = paper_link(key)
         R = self_concordance_constant(link).R * R_scale
-        margins = [_margin(R, float(d)) for d in deltas]
+        if R_scale == 1.0:
+            js.append(_r_judgement(key, R))
+        pairs = [_margin_judgement(key, R, d, kappa_scale) for d in deltas]
+        js += [j for j, _, _ in pairs]
+        margins = [m for _, m, _ in pairs]
         holds += sum(m > 0 for m in margins)
+        holds_w += sum(w > 0 for _, _, w in pairs)
         stable += sum(proved_sign(c) and c.sign == "stable"
                       for c in (certified_at(key, d) for d in deltas if d in _DELTAS))
-        dsc = brentq(lambda x, R=R: _margin(R, x), 1e-9, 2 - 1e-12, xtol=1e-12) \
-            if _margin(R, 2 - 1e-12) > 0 > _margin(R, 1e-9) else float("nan")
+        rep = self_concordance_report(link) if R_scale == 1.0 else None
+        lib_dsc = rep.delta_sc if rep is not None else wc.margin_root(R)
+        js.append(judge(f"Delta_SC({key})", library=lib_dsc, witness=wc.margin_root(
+            R, kappa_scale), agree=agree_rel(1e-9), holds=lambda v: True))
         exact = self_concordance_report(link).exact_threshold_delta
-        dsc_all.append(dsc)
+        dsc_all.append(lib_dsc)
         exact_all.append(exact)
         rows.append(f"{key}: R = {R:.4g}, margins {', '.join(f'{m:.3f}' for m in margins)}; the "
-                    f"condition needs Delta > {dsc:.3f}; lambda* > 0 for Delta > {exact:.3f}")
-    d_r1 = brentq(lambda x: _margin(1.0, x), 1e-9, 2 - 1e-12, xtol=1e-12)
+                    f"condition needs Delta > {lib_dsc:.3f}; lambda* > 0 for Delta > {exact:.3f}")
+    d_r1 = wc.margin_root(1.0, kappa_scale)
     n = len(PAPER_LINKS) * len(deltas)
+    js.append(judge("the (link, Delta) pairs where the sufficient condition holds",
+                    library=holds, witness=holds_w, tol=0, holds=lambda v: v > 0,
+                    finding=CAVEAT, fmt=str))
     computed = (f"the sufficient condition holds at {holds} of {n} (link, Delta) pairs; "
                 f"it needs Delta > {min(dsc_all):.2f} to {max(dsc_all):.2f}, while the exact "
                 f"thresholds are {min(exact_all):.2f} to {max(exact_all):.2f}")
     detail = (f"lambda* > 0 (certified) at {stable} of the {len(PAPER_LINKS) * len(_DELTAS)} "
               "pairs. margin(Delta) = Delta/2 - phi0(0)(1 - Delta^2/4)R/kappa(R Delta/2) as "
               f"printed; for any link with R >= 1 the condition needs Delta > {d_r1:.3f} (the "
-              "root at R = 1; the root grows with R). " + "; ".join(rows))
-    if holds:
-        return Outcome(PASS, computed, detail)
-    return Outcome(CAVEAT, computed,
+              "root at R = 1, the witness's; the root grows with R). " + "; ".join(rows))
+    return combine(js, computed,
                    "The proposition is true (sc-lower-bound-* check its proof), but its "
                    "sufficient condition is vacuous for the paper's own examples: it fails at "
                    "every link and separation the paper uses, including where lambda* > 0. "
@@ -304,27 +342,32 @@ def _vacuous(R_scale=1.0, deltas=_DELTAS):
                    "'can therefore be conservative, and decision stability may hold even when "
                    "the sufficient condition above is not satisfied' (lines 767-775); what it "
                    "does not say is that the condition holds for none of its own links. "
-                   + detail, consequence="statement")
+                   + detail if not holds else detail, consequence="statement")
 
 
 @register("sc-bound-conservative", "prop:self-concordance-stability",
           "sec:decision_stability_geometry",
           "The self-concordance bound can be conservative: decision stability may hold even "
           "when the sufficient condition is not satisfied", "certified",
-          "certified sign of lambda*; float64 margin", "an example suffices: a certified "
-          "lambda* > 0 where the margin is clearly negative",
-          mutants=(Mutant.formula("R = 0 (margin Delta/2 > 0 everywhere)", R_scale=0.0),))
-def _conservative(R_scale=1.0):
-    examples = []
+          "certified sign of lambda*; float64 margin, library and witness to 1e-12 relative",
+          "an example suffices: a certified lambda* > 0 where the margin is clearly negative",
+          witness=_W_MARGIN, shares=_SC_SHARES,
+          mutants=(Mutant.formula("R = 0 (margin Delta/2 > 0 everywhere)", R_scale=0.0),
+                   Mutant.witness("witness kappa x 1.001", kappa_scale=1.001)))
+def _conservative(R_scale=1.0, kappa_scale=1.0):
+    examples, js = [], []
     for key in PAPER_LINKS:
         R = self_concordance_constant(paper_link(key)).R * R_scale
         for d in _DELTAS:
             c = certified_at(key, d)
-            margin = _margin(R, float(d))
+            j, margin, _ = _margin_judgement(key, R, d, kappa_scale)
+            js.append(j)
             if proved_sign(c) and c.sign == "stable" and margin < -1e-6:
                 examples.append(f"{key} at Delta={d}: lambda* {float(c.values['lambda_star']):.4g}"
                                 f" > 0, margin {margin:.4g} < 0")
-    return Outcome(PASS if examples else DISCREPANCY, f"{len(examples)} examples",
+    js.append(judge("examples (certified lambda* > 0, margin < -1e-6)", library=len(examples),
+                    witness=len(examples), tol=0, holds=lambda v: v > 0, fmt=str))
+    return combine(js, f"{len(examples)} examples",
                    "; ".join(examples[:4]) + (" ..." if len(examples) > 4 else ""))
 
 

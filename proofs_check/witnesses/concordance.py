@@ -13,18 +13,27 @@
   μ* = E[1{Z>0}/φ''{g(W)}] = ∫ φ₀(φ'(m)) Φ(aφ'(m)/s) dm,
   m₂ = −E[φ'''{g(U)}/φ''{g(U)}³] = −∫ φ'''(m)/φ''(m)² p_U(φ'(m)) dm,  p_U the N(0, s²) density,
 
-  evaluated by mpmath tanh-sinh quadrature (the integrands decay like e^{−log²} at the ends).
+  evaluated by mpmath tanh-sinh quadrature (the integrands decay like e^{−log²} at the ends);
+* :func:`sufficient_margin` — margin(Δ) = Δ/2 − φ0(0)(1 − Δ²/4)R/κ(RΔ/2) of
+  prop:self-concordance-stability with κ integrated from its definition
+  (:func:`.gaussian.kappa_by_definition`, not the closed form the library evaluates), and
+  :func:`margin_root`, its root in Δ by brentq.
 """
 
 from __future__ import annotations
 
+import math
+
 import mpmath
 import numpy as np
 import sympy as sp
+from scipy.optimize import brentq
 
 from nbl_theory.elicitation import M
 
-__all__ = ["ratio_sup_on_chart", "elicitation_moments"]
+from .gaussian import kappa_by_definition
+
+__all__ = ["ratio_sup_on_chart", "elicitation_moments", "sufficient_margin", "margin_root"]
 
 
 def ratio_sup_on_chart(link, zmax: float = 40.0, n: int = 40001) -> tuple[float, float]:
@@ -64,3 +73,22 @@ def elicitation_moments(phi, delta, dps: int = 40, m2_power: int = 3) -> dict:
         return {"mu_star": mpmath.quad(mu_integrand, pts),
                 "m2": mpmath.quad(m2_integrand, pts)}
 
+
+
+def sufficient_margin(R: float, delta: float, kappa_scale: float = 1.0) -> float:
+    """margin(Δ) = Δ/2 − φ0(0)(1 − Δ²/4) R/κ(RΔ/2) as printed in
+    prop:self-concordance-stability, κ by quadrature of its definition at 20 digits, returned
+    as a float (~1e-16 relative); ``kappa_scale`` multiplies κ (another value is a broken
+    witness, for the claims' mutants)."""
+    kap = float(kappa_by_definition(R * delta / 2, dps=20)) * kappa_scale
+    return delta / 2 - (1 - delta * delta / 4) * R / (math.sqrt(2 * math.pi) * kap)
+
+
+def margin_root(R: float, kappa_scale: float = 1.0) -> float:
+    """The Δ ∈ (0, 2) where margin(Δ) changes sign from − to + (brentq on
+    :func:`sufficient_margin`, xtol 1e-12), NaN when margin does not change sign on
+    [1e-9, 2 − 1e-12]."""
+    lo, hi = 1e-9, 2 - 1e-12
+    if not sufficient_margin(R, hi, kappa_scale) > 0 > sufficient_margin(R, lo, kappa_scale):
+        return float("nan")
+    return brentq(lambda d: sufficient_margin(R, d, kappa_scale), lo, hi, xtol=1e-12)

@@ -17,7 +17,8 @@ from nbl_theory.numeric import gauss_legendre_panels
 from .geometry import cayley_rotation
 from .links import paper_link_parts
 
-__all__ = ["DIRECT_CASES", "direct_moments", "jacobian_tangent_rates"]
+__all__ = ["DIRECT_CASES", "direct_moments", "identity_rhs", "kappa_identity_rhs", "theta_rate",
+           "jacobian_tangent_rates"]
 
 #: (paper link, Δ) pairs at which the claims evaluate the direct definitions (both regimes of
 #: both families, Δ from 0.2 to 1.8).
@@ -59,6 +60,24 @@ def direct_moments(key: str, delta: float, panels: int = 24, shift: float = 0.5)
         "m2": float(np.sum(pu * g2u)),                          # E g''(U)
         "m2_stein": float(np.sum(pu * gu * (u**2 - s**2)) / s**4),   # eq:stein_second
     }
+
+
+def identity_rhs(moments: dict, delta: float, phi0: float, mu_factor: float = 1.0) -> float:
+    """2φ0(0)m0 + Δμ*, the right side of eq:app-kappa-identity, from :func:`direct_moments`'s
+    values (``phi0`` the coefficient φ0(0) as the paper writes it; ``mu_factor`` multiplies the
+    Δμ* term, for mutants)."""
+    return 2 * phi0 * moments["m0"] + mu_factor * delta * moments["mu_star"]
+
+
+def kappa_identity_rhs(moments: dict, delta: float, mu_factor: float = 1.0) -> float:
+    """:func:`identity_rhs` with φ0(0) = 1/√(2π)."""
+    return identity_rhs(moments, delta, 1 / math.sqrt(2 * math.pi), mu_factor)
+
+
+def theta_rate(moments: dict, delta: float, phi0: float) -> float:
+    """Δμ* − 2φ0(0) m2 (1 − Δ²/4), the rate of prop:local_jacobian along θ, from
+    :func:`direct_moments`'s values (``phi0`` as the paper writes it)."""
+    return delta * moments["mu_star"] - 2 * phi0 * moments["m2"] * (1 - delta * delta / 4)
 
 
 def jacobian_tangent_rates(delta, mu, m2, d: int, rotate: bool):

@@ -14,12 +14,19 @@ import mpmath
 import numpy as np
 
 from nbl_sim import population as pop
-from nbl_sim.geometry import tangent_projection
 
-__all__ = ["unit_vectors", "direction_gap", "stereographic_unit", "rational_cases",
-           "rational_sphere_pairs", "float_pairs", "angle_distance", "cayley_rotation",
-           "case_geometry", "tangent_basis", "tangent_directions", "sphere_path",
+__all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic_unit",
+           "rational_cases", "rational_sphere_pairs", "float_pairs", "angle_distance",
+           "cayley_rotation", "case_geometry", "tangent_basis", "tangent_directions", "sphere_path",
            "normalized_path"]
+
+
+def tangent_projection(v, w):
+    """P_v^⊥ w = w − (vᵀw) v for unit v (eq:tangent_update), row by row; written here, not the
+    library's ``nbl_sim.geometry.tangent_projection``."""
+    v = np.asarray(v, dtype=float)
+    w = np.asarray(w, dtype=float)
+    return w - np.einsum("...i,...i->...", v, w)[..., None] * v
 
 
 def unit_vectors(rng, d: int, k: int = 1) -> np.ndarray:

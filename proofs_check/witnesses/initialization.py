@@ -22,9 +22,8 @@ import numpy as np
 from nbl_sim.environment import Environment
 from nbl_theory.paper import paper_link
 
-from .gaussian import gh_rule_1d
+from .gaussian import gaussian_chart_moments, gh_rule_1d
 from .stats import gaussian_limit_quantile, quantile_ci
-from .toolkit_values import mu_g
 
 __all__ = ["NOISE", "InitGrid", "InitCell", "f_moments", "init_setting", "init_settings",
            "init_errors", "init_cell", "grid_cells", "load_init_cells", "implied_constants",
@@ -171,7 +170,7 @@ def _assemble(link, name, delta, d, n0s, reps, seed, reward, *, wbar: dict,
     """:func:`init_setting`'s result from the draws ``wbar`` (the cheap exact quantities are
     recomputed here)."""
     env = env if env is not None else _environment(link, delta, d, reward)
-    mu = mu_g(link)
+    mu = gaussian_chart_moments(link, 0.0)[0]     # μ_g = E g'(Z): the own chart quadrature
     if reward == "bernoulli":
         B = 1.0
     else:

@@ -18,11 +18,28 @@ from scipy.special import expit
 
 from nbl_theory.paper import PAPER_LINKS
 
-__all__ = ["TANH", "tanh_link_parts", "weighted_entropy_link_parts", "paper_link_parts",
-           "mixture_link", "random_mixtures", "sup_gprime"]
+__all__ = ["TANH", "tanh_definition_residuals", "tanh_link_parts", "weighted_entropy_link_parts",
+           "paper_link_parts", "mixture_link", "random_mixtures", "sup_gprime"]
 
 #: eq:link_tanh parameters as printed in app:tanh-geometry.
 TANH = {"p0": 0.10, "a1": 0.10, "a2": 0.25, "b1": 2.0, "b2": 1.4, "mu1": -1.25}
+
+
+def tanh_definition_residuals(params: dict, mu2: str, expr, variable) -> tuple:
+    """The printed eq:link_tanh with the printed ``params`` (decimal strings) and ``mu2``
+    against a library expression ``expr`` in ``variable``: (expr − printed simplified by
+    sympy, whether g' = a1 b1 sech² + a2 b2 sech² holds for the printed form — a sum of
+    positive terms when a_j, b_j > 0)."""
+    import sympy as sp
+
+    p = {k: sp.Rational(v) for k, v in params.items()}
+    z = sp.Symbol("z", real=True)
+    t1 = sp.tanh(p["b1"] * (z - p["mu1"]))
+    t2 = sp.tanh(p["b2"] * (z - sp.Rational(mu2)))
+    printed = p["p0"] + p["a1"] * (1 + t1) + p["a2"] * (1 + t2)
+    diff = sp.simplify(expr.subs(variable, z) - printed)
+    sech_form = p["a1"] * p["b1"] * (1 - t1**2) + p["a2"] * p["b2"] * (1 - t2**2)
+    return diff, sp.simplify(sp.diff(printed, z) - sech_form) == 0
 
 
 def tanh_link_parts(mu2: float):

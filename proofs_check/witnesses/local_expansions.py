@@ -11,8 +11,9 @@ for the six named links of the paper at fixed random orientations.
   field (:func:`.fields.tangent_jacobian`) and its eigenvalues — no formula of the paper used.
 * :func:`local_expansions`: the remainders of h(v) = Dh(v*)[u] + r(v) at 8 scales
   ‖u‖ = 1e-1..3e-4 along ± each tangent direction, divided by the power the proof predicts; h is
-  the own field and Dh(v*) the matrix of eq:Jacobian, −Δμ*P + 2φ0 m2 θθᵀ, with the toolkit's
-  μ*, m2 (``phi0`` replaces φ0(0) to show that the check notices a wrong coefficient).
+  the own field and Dh(v*) the matrix of eq:Jacobian, −Δμ*P + 2φ0 m2 θθᵀ, with μ*, m2 from
+  their 2-D definitions (``phi0`` replaces φ0(0) to show that the check notices a wrong
+  coefficient).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from nbl_sim import population as pop
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
 
+from .direct_definitions import direct_moments
 from .fields import boundary_matrix, own_field, own_tangent_field, richardson, tangent_jacobian
 from .geometry import (
     case_geometry,
@@ -56,7 +58,9 @@ def jacobian_matrix(delta: float, mu_star: float, m2: float, v_star, theta,
 class PaperCase:
     """One (paper link, Δ, d) case at the link's fixed random orientation
     (:func:`.geometry.case_geometry` of its index ``i``): the link, its field scale ``S``, the
-    toolkit's float64 stability values ``st`` and the geometry ``beta, vs, theta``."""
+    toolkit's float64 stability values ``st`` (the library side, for comparison), the
+    witness's μ*, κ*, m0, m2 from their 2-D definitions ``wit``
+    (:func:`.direct_definitions.direct_moments`) and the geometry ``beta, vs, theta``."""
 
     i: int
     key: str
@@ -68,10 +72,11 @@ class PaperCase:
     beta: np.ndarray
     vs: np.ndarray
     theta: np.ndarray
+    wit: dict
 
     def jacobian(self, phi0: float = PHI0) -> np.ndarray:
-        """eq:Jacobian at this case (:func:`jacobian_matrix` with the toolkit's μ*, m2)."""
-        return jacobian_matrix(float(self.delta), self.st["mu_star"], self.st["m2"], self.vs,
+        """eq:Jacobian at this case (:func:`jacobian_matrix` with the witness's μ*, m2)."""
+        return jacobian_matrix(float(self.delta), self.wit["mu_star"], self.wit["m2"], self.vs,
                                self.theta, phi0)
 
 
@@ -83,8 +88,9 @@ def paper_cases(deltas, dims):
         S = field_scale(link)
         for delta in deltas:
             st = float_values(link, delta)
+            wit = direct_moments(key, float(delta))
             for d in dims:
-                yield PaperCase(i, key, link, S, st, delta, d, *case_geometry(i, delta, d))
+                yield PaperCase(i, key, link, S, st, delta, d, *case_geometry(i, delta, d), wit)
 
 
 @functools.cache
@@ -95,7 +101,8 @@ def jacobian_steps(deltas: tuple, dims: tuple) -> list:
     -------
     list of dict
         One row per case with keys ``key, delta, d, dir, u, vs, theta, beta, proj`` (the case),
-        ``st`` (the toolkit's float64 stability values), ``S`` (the field scale), ``M, c0, c2``
+        ``st`` (the toolkit's float64 stability values), ``wit`` (the witness's 2-D moments,
+        :class:`PaperCase`), ``S`` (the field scale), ``M, c0, c2``
         (:func:`.fields.boundary_matrix`), ``F_star`` (library F(v*)), ``own_F_star`` (own
         F(v*)), and the Richardson derivatives ``DFp``, ``DFm`` (own F_± along v_ε), ``DF``
         (library F along v_ε), ``DF_norm``, ``Dh`` (own F and h along v_u(ε)) and ``DP``
@@ -129,7 +136,7 @@ def jacobian_steps(deltas: tuple, dims: tuple) -> list:
 
             rows.append(dict(
                 i=c.i, key=key, delta=delta, d=d, dir=name, u=u, vs=vs, theta=theta,
-                beta=beta, proj=proj, st=st, S=c.S, M=M, c0=c0, c2=c2,
+                beta=beta, proj=proj, st=st, wit=c.wit, S=c.S, M=M, c0=c0, c2=c2,
                 F_star=f_star, own_F_star=(fp0 - fm0)[0],
                 DFp=richardson(fplus), DFm=richardson(fminus),
                 DF=richardson(lib_field),
@@ -176,7 +183,7 @@ def tangent_spectrum(key: str, delta: str, d: int, project: bool = True) -> dict
 def local_expansions(deltas: tuple, dims: tuple, phi0: float = PHI0) -> list:
     """For each (link, Δ, d, direction û): v = q(tû) = √(1 − t²) v* + tû at t in
     :data:`EXPANSION_SCALES`, the own field h(v) against Dh(v*)[u] of eq:Jacobian
-    (:func:`jacobian_matrix` with the toolkit's μ*, m2 and the coefficient ``phi0``).
+    (:func:`jacobian_matrix` with the witness's μ*, m2 and the coefficient ``phi0``).
 
     Returns
     -------

@@ -10,6 +10,10 @@ F is the library's field by the exact 1-D reduction, its two integrals interpola
 (:class:`nbl_sim.population_table.FieldTable`, ~1e-15 · max(1, S); the quadrature of
 :func:`nbl_sim.population.population_field` at all R·n directions would cost ~100× more), and
 every run checks it against that quadrature at ~:data:`TABLE_CHECKED` of its directions.
+
+The NBL step is written out here from eq:tangent_update and eq:nbl_update (G_t = (I − vvᵀ)W_t,
+v_t = (v + η_t G_t)/‖v + η_t G_t‖), not taken from the library's ``nbl_sim.geometry``, so a
+defect in the library's update cannot hide in the trajectories this witness runs.
 """
 
 from __future__ import annotations
@@ -19,12 +23,11 @@ import math
 import numpy as np
 
 from nbl_sim.environment import Environment
-from nbl_sim.geometry import nbl_update, tangent_projection
 from nbl_sim.population_table import FieldTable
 from nbl_theory.paper import PAPER_LINKS
 
-__all__ = ["martingale_statistics", "trajectory_statistics", "DETECT_Z", "POWER_Z",
-           "TABLE_CHECKED", "TABLE_PANELS", "TABLE_TOL"]
+__all__ = ["tangent_projection", "nbl_step", "martingale_statistics", "trajectory_statistics",
+           "DETECT_Z", "POWER_Z", "TABLE_CHECKED", "TABLE_PANELS", "TABLE_TOL"]
 
 #: Two-sided detection threshold of the z-scores (5 SE: ~6e-7 false-alarm probability each).
 DETECT_Z = 5.0
@@ -38,6 +41,17 @@ TABLE_CHECKED = 256
 TABLE_TOL = 1e-12
 #: Panels of the field table in θ (16 Chebyshev points each).
 TABLE_PANELS = 256
+
+
+def tangent_projection(v: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """G = P_v^⊥ w = w − (vᵀw) v for unit rows v (eq:tangent_update), row by row."""
+    return w - np.einsum("...i,...i->...", v, w)[..., None] * v
+
+
+def nbl_step(v: np.ndarray, w: np.ndarray, eta: float) -> np.ndarray:
+    """One NBL step (eq:nbl_update): (v + η G)/‖v + η G‖, G = P_v^⊥ w, row by row."""
+    x = v + eta * tangent_projection(v, w)
+    return x / np.sqrt(np.einsum("...i,...i->...", x, x))[..., None]
 
 
 def martingale_statistics(env: Environment, R: int, n: int, draw_seed: int, angle_seed: int,
@@ -73,7 +87,7 @@ def martingale_statistics(env: Environment, R: int, n: int, draw_seed: int, angl
         y = np.where(a > 0, real.Y[:, t, 1], real.Y[:, t, 0])
         W = (a * y)[:, None] * x
         prev[:, t], Ws[:, t], Gs[:, t] = V, W, tangent_projection(V, W)
-        V = nbl_update(V, W, gamma / (t + 1 + t0))
+        V = nbl_step(V, W, gamma / (t + 1 + t0))
     table = FieldTable(env.link, panels=table_panels)
     flat = prev.reshape(-1, d)
     F = field_factor * table.field(env.beta, flat).reshape(prev.shape)

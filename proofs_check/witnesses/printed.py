@@ -11,7 +11,7 @@ import mpmath
 
 from nbl_theory.paper import PAPER_LINKS
 
-__all__ = ["nstr", "round_sig", "link_label"]
+__all__ = ["nstr", "round_sig", "link_label", "rounding_interval", "bump_last_figure"]
 
 
 def nstr(x, digits: int = 6) -> str:
@@ -47,3 +47,18 @@ def link_label(key: str) -> str:
     named link of the paper (``'two-transition(mu2=-1.074037)'``), the key itself otherwise."""
     row = PAPER_LINKS.get(key)
     return key if row is None else "{}({}={})".format(row.family, *row.parameter)
+
+
+def rounding_interval(printed: str) -> tuple:
+    """[lo, hi): the values that round to ``printed`` at the significant figures it shows
+    (``"2.15e-5"`` → (2.145e-5, 2.155e-5)), as exact decimals."""
+    d = Decimal(printed)
+    half = Decimal(1).scaleb(d.adjusted() - (len(d.as_tuple().digits) - 1)) / 2
+    return d - half, d + half
+
+
+def bump_last_figure(printed: str) -> str:
+    """``printed`` plus one unit in its last significant figure, in the same 3-figure exponent
+    form (``"3.70e-3"`` → ``"3.71e-3"``)."""
+    d = Decimal(printed)
+    return f"{d + Decimal(1).scaleb(d.adjusted() - 2):.2e}"

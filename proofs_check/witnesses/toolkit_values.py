@@ -18,9 +18,9 @@ from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 from nbl_theory.threshold import find_thresholds
 
-__all__ = ["certified_at", "mp_at", "float_values", "mu_g", "field_scale", "delta_roots",
-           "weighted_entropy_facts", "study_plan", "study_cells", "study_from_cells",
-           "parameter_roots", "instability_limit"]
+__all__ = ["certified_at", "mp_at", "float_values", "restoring", "near_critical_ratio", "mu_g",
+           "field_scale", "delta_roots", "weighted_entropy_facts", "study_plan", "study_cells",
+           "study_from_cells", "parameter_roots", "instability_limit"]
 
 
 @functools.cache
@@ -40,6 +40,20 @@ def mp_at(key: str, delta: str, dps: int):
 def float_values(link, delta: str) -> dict:
     """The float64 tier's values (μ_g, μ*, m0, m2, κ*, λ*, ...) as floats."""
     return {k: float(v) for k, v in stability(link, delta).values.items()}
+
+
+def near_critical_ratio(key: str, companions, delta: str) -> float:
+    """|λ*(key)| / min |λ*(companion)| from the certified tier (the library's side of
+    :func:`proofs_check.witnesses.lambda_star.near_critical_ratio`)."""
+    lam = abs(float(certified_at(key, delta).values["lambda_star"]))
+    return lam / min(abs(float(certified_at(k, delta).values["lambda_star"])) for k in companions)
+
+
+@functools.cache
+def restoring(key: str, delta: str) -> float:
+    """The library's restoring contribution Δμ* of the paper link ``key`` (the float64 tier's
+    rate on θ^⊥, prop:local_jacobian, which is Δμ*)."""
+    return float(stability(paper_link(key), delta).jacobian_rates["orthogonal"])
 
 
 @functools.cache

@@ -132,7 +132,8 @@ def test_the_five_gallery_examples_exist():
         assert title in titles
 
 
-_DOCTEST_MODULES = ("nbl_sim.sweep", "proofs_check.registry", "proofs_check.runner_tasks")
+_DOCTEST_MODULES = ("nbl_sim.sweep", "proofs_check.judgement", "proofs_check.registry",
+                    "proofs_check.runner_tasks")
 
 
 @pytest.mark.parametrize("module", _DOCTEST_MODULES)

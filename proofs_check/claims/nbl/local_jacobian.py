@@ -30,14 +30,14 @@ import math
 
 import numpy as np
 
-from nbl_sim.geometry import tangent_projection
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
 
+from ...judgement import agree_rel, combine, gate, judge, moment_agreements
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments
+from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments, identity_rhs
 from ...witnesses.fields import boundary_matrix, own_tangent_field
-from ...witnesses.geometry import normalized_path, tangent_directions
+from ...witnesses.geometry import normalized_path, tangent_directions, tangent_projection
 from ...witnesses.local_expansions import (
     jacobian_steps,
     paper_cases,
@@ -45,6 +45,7 @@ from ...witnesses.local_expansions import (
 )
 from ...witnesses.printed import nstr
 from ...witnesses.toolkit_values import mp_at
+from .broken_witnesses import scaled_moments_mutant
 
 __all__: list[str] = []
 
@@ -64,31 +65,39 @@ def _rel(a, b) -> float:
     return abs(float(a) - float(b)) / max(abs(float(b)), 1e-300)
 
 
+_W_DIRECT = "proofs_check.witnesses.direct_definitions:direct_moments"
+_SHARES_DIRECT = ("the paper's printed link parameters (nbl_theory.paper.PAPER_LINKS) and "
+                  "Gauss-Legendre node arithmetic (nbl_theory.numeric)")
+
+
 @register("kappa-identity", "eq:app-kappa-identity", "app:local_jacobian",
           "kappa* = 2 E[Z g(U + Delta Z/2) 1{Z>0}] equals 2 phi0(0) m0 + Delta mu*",
-          "high-precision", f"relative {_DIRECT_TOL:g}", _DIRECT_WHY, mutants=(_PHI0_WRONG,))
-def _kappa_identity(phi0: float = PHI0):
-    rows, worst_paper, worst_lib = [], 0.0, 0.0
+          "high-precision", f"relative {_DIRECT_TOL:g}", _DIRECT_WHY,
+          witness=_W_DIRECT, shares=_SHARES_DIRECT,
+          mutants=(_PHI0_WRONG,
+                   Mutant.witness("witness definition U + Delta Z/2 -> U + Delta Z", shift=1.0)))
+def _kappa_identity(phi0: float = PHI0, shift: float = 0.5):
+    rows, js = [], []
     for key, d in DIRECT_CASES:
-        direct = direct_moments(key, float(d))
-        rhs = 2 * phi0 * direct["m0"] + float(d) * direct["mu_star"]
+        direct = direct_moments(key, float(d), shift=shift)
+        rhs = identity_rhs(direct, float(d), phi0)
         lib = mp_at(key, d, 30).values["kappa_star"]
-        r1, r2 = _rel(direct["kappa_star"], rhs), _rel(direct["kappa_star"], lib)
-        worst_paper, worst_lib = max(worst_paper, r1), max(worst_lib, r2)
+        js.append(judge(f"kappa*({key}, Delta = {d})", library=lib,
+                        witness=direct["kappa_star"], agree=agree_rel(_DIRECT_TOL),
+                        holds=lambda v, rhs=rhs: abs(v - rhs) <= _DIRECT_TOL * abs(rhs),
+                        fmt=lambda v: nstr(v, 15)))
         rows.append(f"{key} at Delta={d}: 2-D {direct['kappa_star']:.15g}, 2phi0 m0 + Delta mu* "
-                    f"{rhs:.15g} (rel {r1:.1e}), library {nstr(lib, 15)} (rel {r2:.1e})")
-    status = (DISCREPANCY if worst_paper > _DIRECT_TOL else
-              FAIL if worst_lib > _DIRECT_TOL else PASS)
-    return Outcome(status, f"max rel. diff {worst_paper:.2e} (identity), {worst_lib:.2e} "
-                   "(library kappa*)",
+                    f"{rhs:.15g}, library {nstr(lib, 15)}")
+    return combine(js, f"{len(js)} (link, Delta) cases: kappa* (library and 2-D witness) "
+                   "against 2 phi0(0) m0 + Delta mu* (2-D witness)",
                    "; ".join(rows) + ". Both sides of the identity from the 2-D definitions; "
-                   "the library's kappa* (30 digits) also compared")
+                   "the library's kappa* (30 digits) judged against the witness's")
 
 
 @register("mu-star-w-reduction", "eq:mu_star_m2_def", "sec:nbl",
           "mu* = E[g'(U + Delta Z/2) 1{Z>0}] (2-D) equals the 1-D reduction "
           "E[g'(W) Phi(Delta W/(2s))], W ~ N(0,1), used by the toolkit", "high-precision",
-          f"relative {_DIRECT_TOL:g}", _DIRECT_WHY,
+          f"relative {_DIRECT_TOL:g}", _DIRECT_WHY, witness=_W_DIRECT, shares=_SHARES_DIRECT,
           mutants=(Mutant.witness("definition U + Delta Z/2 -> U + Delta Z", shift=1.0),))
 def _mu_reduction(shift: float = 0.5):
     rows, worst = [], 0.0
@@ -115,6 +124,11 @@ def _paper_rates(delta: float, mu: float, m2: float, phi0: float, theta_norm2: f
     return delta * mu, delta * mu - 2 * phi0 * m2 * s2
 
 
+_W_SPECTRUM = "proofs_check.witnesses.local_expansions:tangent_spectrum"
+_SHARES_SPECTRUM = (_SHARES_DIRECT + "; the link object (nbl_theory.Link) and the field scale S "
+                    "that tolerances are relative to; no library field or stability value")
+
+
 @register("local-jacobian-spectrum", "prop:local_jacobian", "sec:nbl",
           "Dh(v*)[u] = -Delta mu* u + 2 phi0(0) m2 theta (theta^T u) (eq:Jacobian) has, on the "
           "tangent space, the rates Delta mu* (multiplicity d-2, u perpendicular to theta) and "
@@ -122,7 +136,7 @@ def _paper_rates(delta: float, mu: float, m2: float, phi0: float, theta_norm2: f
           "the eigenvalues of the finite-difference tangent Jacobian of the own field h (six "
           "links, Delta = 0.2, d in {2, 3, 4}) against these rates with mu*, m2 from their "
           "2-D definitions", "high-precision", "absolute 1e-9 x max(1, S) per rate",
-          _SPEC_TOL_WHY,
+          _SPEC_TOL_WHY, witness=_W_DIRECT + ", " + _W_SPECTRUM, shares=_SHARES_SPECTRUM,
           mutants=(_PHI0_WRONG,
                    Mutant.formula("||theta||^2 = 1 - Delta^2/4 -> 1", theta_norm2=1.0),
                    Mutant.witness("witness differentiates F instead of h = P F", project=False)))
@@ -169,11 +183,13 @@ _RATE_KEYS = tuple(PAPER_LINKS)
           "(1 - Delta^2/4), is at least lambda*: finite-difference rates of the own field (six "
           "links, Delta in {0.2, 1}) against lambda* from the 2-D moments", "high-precision",
           "absolute 1e-9 x max(1, S) for 'equal' and for 'at least'", _SPEC_TOL_WHY,
+          witness=_W_DIRECT + ", " + _W_SPECTRUM, shares=_SHARES_SPECTRUM,
           mutants=(Mutant.formula("lambda* without the positive part of m2", positive_part=False),
                    Mutant.formula("lambda* with (1 - Delta^2/2) for (1 - Delta^2/4)",
-                                  quarter=2.0)))
+                                  quarter=2.0),
+                   Mutant.witness("witness rates of F instead of h = P F", project=False)))
 def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS,
-                           quarter: float = 4.0):
+                           quarter: float = 4.0, project: bool = True):
     worst_d3, gaps, rows = 0.0, [], []
     same_sign = True
     for key in keys:
@@ -182,8 +198,8 @@ def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS,
             dl, m2 = float(delta), mom["m2"]
             lam = dl * mom["mu_star"] - 2 * PHI0 * (max(m2, 0.0) if positive_part else m2) * (
                 1 - dl**2 / quarter)
-            d2 = tangent_spectrum(key, delta, 2)
-            d3 = tangent_spectrum(key, delta, 3)
+            d2 = tangent_spectrum(key, delta, 2, project)
+            d3 = tangent_spectrum(key, delta, 3, project)
             worst_d3 = max(worst_d3, abs(d3["rates"][0] - lam) / d3["S"])
             rate2 = float(d2["rates"][0])
             same_sign &= (rate2 > 0) == (lam > 0)
@@ -227,6 +243,14 @@ def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS,
 
 
 # ------------------------------------------------------------------ the proof's steps
+def _library_agreements(keys) -> list:
+    """The library's float64 stability values against the witness's 2-D moments, at every
+    (link, Delta) of the proof-step claims (absolute 1e-12: both ~1e-14)."""
+    return [j for c in paper_cases(_DELTAS, (2,))
+            for j in moment_agreements(c.st, c.wit, keys, f"{c.key}, Delta = {c.delta}", 1e-12)]
+
+
+
 def _jac_outcome(errors, what: str, extra: str = "", tol: float = _FD_TOL,
                  fail_status: str = DISCREPANCY) -> Outcome:
     """errors: list of (row, |error|/S)."""
@@ -271,7 +295,8 @@ def _h_lin(phi0: float = PHI0):
     return Outcome(PASS if ok else DISCREPANCY,
                    f"remainder/eps^2 <= {cmax:.3g} for all eps; remainder/eps at eps = 1e-3 "
                    f"<= {lin_max:.1e}",
-                   f"{n} cases (own field h, Dh of eq:Jacobian with the toolkit's mu*, m2); max "
+                   f"{n} cases (own field h, Dh of eq:Jacobian with mu*, m2 from their 2-D "
+                   "definitions); max "
                    f"ratio(1e-3)/(1.5 max ratio(larger eps)) = {worst_growth:.2f} (<= 1 "
                    "required)")
 
@@ -293,7 +318,7 @@ def _dh_product(with_dp_term: bool = True):
 
 @register("projection-derivative", "eq:app-projection-derivative", "app:local_jacobian",
           "DP(v*)[u] = -(u v*^T + v* u^T) and DP(v*)[u] F(v*) = -kappa* u, with F(v*) from the "
-          "own quadrature and kappa* = 2 phi0(0) m0 + Delta mu* from nbl_theory.stability "
+          "own quadrature and kappa* from its 2-D definition (the library's judged against it) "
           "(" + _CASES_TXT + ")", "high-precision", _JAC_TOL, _JAC_TOL_WHY,
           mutants=(Mutant.formula("DP(v*)[u] = +(u v*^T + v* u^T)", sign=1.0),))
 def _proj_derivative(sign: float = -1.0):
@@ -302,10 +327,12 @@ def _proj_derivative(sign: float = -1.0):
         u, vs = r["u"], r["vs"]
         dp_formula = sign * (np.outer(u, vs) + np.outer(vs, u))
         worst_dp = max(worst_dp, float(np.abs(r["DP"] - dp_formula).max()))
-        err = np.abs(dp_formula @ r["own_F_star"] + r["st"]["kappa_star"] * u).max()
+        err = np.abs(dp_formula @ r["own_F_star"] + r["wit"]["kappa_star"] * u).max()
         errs.append((r, max(float(err) / r["S"], worst_dp)))
-    return _jac_outcome(errs, "DP F* + kappa* u|, |DP - formula",
-                        f"|FD of P - (-(u v*^T + v* u^T))| = {worst_dp:.1e}")
+    return gate(_jac_outcome(errs, "DP F* + kappa* u|, |DP - formula",
+                             f"|FD of P - (-(u v*^T + v* u^T))| = {worst_dp:.1e}; kappa* from "
+                             "its 2-D definition, the library's judged against it"),
+                _library_agreements(("kappa_star",)))
 
 
 @register("moving-halfspace", "eq:app-moving-halfspace", "app:local_jacobian",
@@ -409,13 +436,18 @@ def _bf(phi0: float = PHI0):
 @register("m0-and-second-order-stein", "eq:app-m0", "app:local_jacobian",
           "m0 = E[g(theta^T X)] (theta^T X ~ N(0, 1 - Delta^2/4)) — the toolkit's m0 — and with "
           "it E[g(theta^T P^perp X) P^perp X (P^perp X)^T] = m0 P^perp + m2 theta theta^T "
-          "(second-order Stein, m2 from nbl_theory.stability) (six links, Delta in {0.2, 1}, "
+          "(second-order Stein, m0, m2 from their 2-D definitions; the library's m2 judged "
+          "against it) (six links, Delta in {0.2, 1}, "
           "d in {2, 3})", "high-precision", "absolute 1e-12 x max(1, S)",
           "1-D Gauss-Legendre integrals of smooth integrands (~1e-15); the toolkit's m0, m2 are "
           "float64 quadratures of the same order",
+          witness="proofs_check.witnesses.local_expansions:paper_cases, "
+                  "proofs_check.witnesses.fields:boundary_matrix",
+          shares="the link object (nbl_theory.Link), the arm vectors and the field scale S",
           mutants=(Mutant.formula(
               "m2 theta theta^T -> m2 theta_hat theta_hat^T (||theta||^2 dropped)",
-              unit_theta=True),))
+              unit_theta=True),
+                   scaled_moments_mutant("proofs_check.witnesses.local_expansions")))
 def _m0(unit_theta: bool = False):
     worst_m0, worst_mat, n = 0.0, 0.0, 0
     for c in paper_cases(_DELTAS, _DIMS):
@@ -423,25 +455,30 @@ def _m0(unit_theta: bool = False):
         proj = np.eye(c.d) - np.outer(c.vs, c.vs)
         worst_m0 = max(worst_m0, abs(c0 - c.st["m0"]) / c.S)
         th = c.theta / np.linalg.norm(c.theta) if unit_theta else c.theta
-        stein = c.st["m0"] * proj + c.st["m2"] * np.outer(th, th)
+        stein = c.wit["m0"] * proj + c.wit["m2"] * np.outer(th, th)
         worst_mat = max(worst_mat, float(np.abs(M - stein).max()) / c.S)
         n += 1
     status = (FAIL if worst_m0 > 1e-12 else DISCREPANCY if worst_mat > 1e-12 else PASS)
-    return Outcome(status,
-                   f"|m0(toolkit) - E[g(theta^T X)]|/S = {worst_m0:.1e}; |M - (m0 P + m2 "
-                   f"theta theta^T)|/S = {worst_mat:.1e}", f"{n} cases")
+    return gate(Outcome(status,
+                        f"|m0(toolkit) - E[g(theta^T X)]|/S = {worst_m0:.1e}; |M - (m0 P + m2 "
+                        f"theta theta^T)|/S = {worst_mat:.1e}",
+                        f"{n} cases; m0, m2 of the Stein matrix from their 2-D definitions"),
+                _library_agreements(("m2",)))
 
 
 @register("dh-pre-kappa", "eq:app-Dh-pre-kappa", "app:local_jacobian",
           "Dh(v*)[u] = (-kappa* + 2 phi0(0) m0) u + 2 phi0(0) m2 theta (theta^T u): finite "
           "differences of the own h along v_u(eps) vs the formula with kappa*, m0, m2 from "
-          "nbl_theory.stability (" + _CASES_TXT + ")", "high-precision", _JAC_TOL,
+          "their 2-D definitions, the library's judged against them (" + _CASES_TXT + ")",
+          "high-precision", _JAC_TOL,
           _JAC_TOL_WHY, mutants=(_PHI0_WRONG,))
 def _dh_pre_kappa(phi0: float = PHI0):
     errs = []
     for r in jacobian_steps(_DELTAS, _DIMS):
-        st, u, th = r["st"], r["u"], r["theta"]
-        rhs = ((-st["kappa_star"] + 2 * phi0 * st["m0"]) * u
-               + 2 * phi0 * st["m2"] * th * float(th @ u))
+        w, u, th = r["wit"], r["u"], r["theta"]
+        rhs = ((-w["kappa_star"] + 2 * phi0 * w["m0"]) * u
+               + 2 * phi0 * w["m2"] * th * float(th @ u))
         errs.append((r, float(np.abs(r["Dh"] - rhs).max()) / r["S"]))
-    return _jac_outcome(errs, "Dh - pre-kappa formula")
+    return gate(_jac_outcome(errs, "Dh - pre-kappa formula", "kappa*, m0, m2 from their 2-D "
+                             "definitions, the library's judged against them"),
+                _library_agreements(("kappa_star", "m0", "m2")))

@@ -18,13 +18,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from nbl_sim.geometry import tangent_projection
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.stability import stability
 
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...witnesses.geometry import float_pairs, rational_sphere_pairs
+from ...witnesses.geometry import float_pairs, rational_sphere_pairs, tangent_projection
 from ...witnesses.lambda0 import local_radius
 from ...witnesses.local_expansions import local_expansions
 from ...witnesses.toolkit_values import float_values
@@ -178,7 +177,7 @@ def _expansion_outcome(field: str, power: str, floor: float, phi0: float) -> Out
                    f"remainder/{power} <= {cmax:.3g} over ||u|| = 1e-1..3e-4 (at 3e-4: "
                    f"<= {climit:.3g})",
                    f"{len(rows)} (link, Delta, d, direction) cases, own field h, Dh of "
-                   f"eq:Jacobian with the toolkit's mu*, m2; d = 2: +-theta, d = 3: "
+                   f"eq:Jacobian with mu*, m2 from their 2-D definitions; d = 2: +-theta, d = 3: "
                    f"+-theta, +-orth, +-random; growth at the two smallest scales vs 1.5 x the "
                    f"earlier maximum: worst {g:.2f} ({worst['key']} Delta={worst['delta']} "
                    f"d={worst['d']} {worst['dir']}; <= 1 required)")

@@ -54,17 +54,24 @@ def _compare(computed, printed: str, note: str = "") -> Outcome:
 _PHI1 = "(1+rho)*log(m) - (1-rho)*log(1-m) + 2*rho*log(2)"
 
 
-@_register("we-phi-prime", "phi_rho'(m) = (1+rho) log m - (1-rho) log(1-m) + 2 rho log 2, "
-           "for phi_rho(m) = (1+rho) m log m + (1-rho)(1-m) log(1-m) - kappa_rho m, kappa_rho "
-           "= 2 rho (1 - log 2); the library's phi_rho is this definition",
-           _PHI1, "(1+rho)*log(m) - (1-rho)*log(1-m) + rho*log(2)")
-def _we_phi_prime(printed: str = _PHI1):
-    out = _compare(we.derivative(1), printed)
+@register("we-phi-prime", _SECTION, _SECTION,
+          "phi_rho'(m) = (1+rho) log m - (1-rho) log(1-m) + 2 rho log 2, for phi_rho(m) = "
+          "(1+rho) m log m + (1-rho)(1-m) log(1-m) - kappa_rho m, kappa_rho = 2 rho (1 - log 2); "
+          "the library's phi_rho is this definition", "symbolic", "exact", _WHY, printed=_PHI1,
+          witness="proofs_check.witnesses.weighted_entropy:potential, "
+                  "proofs_check.witnesses.weighted_entropy:derivative",
+          shares="nothing (phi_rho written out from the paper in the witness)",
+          mutants=(Mutant.printed("printed 2 rho log 2 -> rho log 2",
+                                  printed="(1+rho)*log(m) - (1-rho)*log(1-m) + rho*log(2)"),
+                   Mutant.witness("witness phi_rho with an extra m^2 term", extra=we.M**2)))
+def _we_phi_prime(printed: str = _PHI1, extra=0):
     lib = el.weighted_entropy_potential(el.RHO, el.M).subs({el.RHO: we.RHO, el.M: we.M})
-    lib_ok = we.same(lib, we.potential())
-    out.detail += f" The library's phi_rho equals the paper's definition: {lib_ok}."
-    if out.status == PASS and not lib_ok:
-        out.status = FAIL
+    if not we.same(lib, we.potential(extra=extra)):   # the library transcribes the definition
+        return Outcome(FAIL, _show(we.derivative(1)), "toolkit defect: the library's phi_rho "
+                       "(nbl_theory.elicitation) is not the paper's definition written out in "
+                       "the witness; the paper is not judged")
+    out = _compare(we.derivative(1), printed)
+    out.detail += " The library's phi_rho equals the paper's definition (sympy)."
     return out
 
 

@@ -57,3 +57,18 @@ def test_direct_moments_shift_is_the_coefficient_of_delta_z():
     assert dd.direct_moments("tt-stable", 1.0, shift=0.5) == a
     b = dd.direct_moments("tt-stable", 1.0, shift=1.0)
     assert abs(b["mu_star"] - a["mu_star"]) > 1e-3 and b["m0"] == a["m0"]
+
+
+def test_identity_and_rate_helpers_are_the_printed_formulas():
+    import math
+
+    from proofs_check.witnesses import direct_definitions as dd
+
+    m = {"m0": 0.5, "mu_star": 0.25, "m2": 0.125}
+    phi0 = 1 / math.sqrt(2 * math.pi)
+    # by hand: 2 phi0 m0 + Delta mu* = 0.3989422804014327 + 0.05 at Delta = 0.2
+    assert dd.identity_rhs(m, 0.2, phi0) == 2 * phi0 * 0.5 + 0.2 * 0.25
+    assert dd.kappa_identity_rhs(m, 0.2) == dd.identity_rhs(m, 0.2, phi0)
+    assert dd.kappa_identity_rhs(m, 0.2, 0.5) == 2 * phi0 * 0.5 + 0.1 * 0.25
+    # Delta mu* - 2 phi0 m2 (1 - Delta^2/4) = 0.05 - 0.25 phi0 x 0.99
+    assert abs(dd.theta_rate(m, 0.2, phi0) - (0.05 - 0.25 * phi0 * 0.99)) < 1e-17

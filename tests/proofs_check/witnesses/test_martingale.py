@@ -28,3 +28,20 @@ def test_statistics_are_centred_and_resolution_scales():
 def test_a_wrong_field_is_detected():
     st = mg.martingale_statistics(_env(), 96, 32, 1, 2, field_factor=1.5)
     assert max(st["z"]) > mg.DETECT_Z
+
+
+def test_the_witness_nbl_step_is_eq_nbl_update():
+    """By hand: v = (1, 0), w = (0.3, 0.4), eta = 0.5: G = (0, 0.4), v + eta G = (1, 0.2),
+    normalised (1, 0.2)/sqrt(1.04)."""
+    import numpy as np
+
+    v, w = np.array([[1.0, 0.0]]), np.array([[0.3, 0.4]])
+    assert np.allclose(mg.tangent_projection(v, w), [[0.0, 0.4]], rtol=0, atol=1e-16)
+    got = mg.nbl_step(v, w, 0.5)
+    assert np.allclose(got, [[1 / math.sqrt(1.04), 0.2 / math.sqrt(1.04)]], rtol=0, atol=1e-15)
+    # a step of a unit vector stays unit, in any dimension, and a normal w does not move v
+    rng = np.random.default_rng(5)
+    v = rng.normal(size=(7, 5))
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    assert np.allclose(np.linalg.norm(mg.nbl_step(v, rng.normal(size=(7, 5)), 0.3), axis=1), 1)
+    assert np.allclose(mg.nbl_step(v, 2.5 * v, 0.3), v, atol=1e-15)

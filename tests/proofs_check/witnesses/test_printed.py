@@ -25,3 +25,12 @@ def test_link_label():
     assert printed.link_label("tt-stable") == "two-transition(mu2=-1.074037)"
     assert printed.link_label("we-0.60") == "weighted-entropy(rho=0.60)"
     assert printed.link_label("probit") == "probit"
+
+
+def test_rounding_interval_and_bump():
+    # by hand: 2.15e-5 at 3 figures covers [2.145e-5, 2.155e-5)
+    from decimal import Decimal
+    assert printed.rounding_interval("2.15e-5") == (Decimal("2.145e-5"), Decimal("2.155e-5"))
+    assert printed.rounding_interval("-2.45e-3") == (Decimal("-2.455e-3"), Decimal("-2.445e-3"))
+    assert printed.bump_last_figure("3.70e-3") == "3.71e-3"
+    assert printed.bump_last_figure("-2.45e-3") == "-2.44e-3"

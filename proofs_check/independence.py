@@ -1,0 +1,315 @@
+"""Independence checked, not promised: what each witness shares with the library, which claims
+can judge the paper, and the generated table of docs/witnesses.md.
+
+DESIGN.md, "Two computations before the paper is judged": a witness computes a quantity of the
+paper without calling the library's computation of it. What a witness module may import from
+the library is declared here, import by import (:data:`WITNESS_IMPORTS`), as
+
+``shared``
+    infrastructure or data that is not the quantity witnessed: the paper's printed parameters,
+    Gauss–Legendre node arithmetic, a sympy symbol, the realization of contexts and rewards
+    (common random numbers), a link's expression parsed by ``nbl_theory.Link``;
+``dependent``
+    the library's computation of a quantity the witness is used for (a known gap: the table
+    says so for every claim that uses the witness, until the witness is rewritten);
+``compared``
+    the library run only to report its difference from the witness's own result (the library
+    side of the comparison, never an input of the witness's value).
+
+tests/proofs_check/test_independence.py reads every witness module's imports (AST, including
+imports inside functions) and fails on an import that is not declared; it also checks the
+claims' ``witness=`` declarations against what their check functions reference, the
+declare-only rule for claim modules (:data:`DECLARE_ONLY`), and that docs/witnesses.md is
+:func:`render_table`'s output (``python -m proofs_check.independence --write`` regenerates it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import inspect
+import types
+from pathlib import Path
+
+__all__ = ["WITNESS_IMPORTS", "DECLARE_ONLY", "LIBRARY", "library_imports", "check_names",
+           "can_return", "declared_witnesses", "witness_dependencies", "library_in_verdict",
+           "render_table", "TABLE_PATH", "main"]
+
+#: The library packages (a witness's import of them is declared in WITNESS_IMPORTS).
+LIBRARY = ("nbl_theory", "nbl_sim")
+
+_PAPER = ("shared", "the paper's printed link parameters and settings (data)")
+_NODES = ("shared", "Gauss-Legendre node arithmetic and the constant phi0(0)")
+_ENV = ("shared", "the realization: contexts and rewards drawn by nbl_sim.environment (common "
+                  "random numbers), and the link object")
+_SCALE = ("shared", "the field scale S = max(1, E|g(s)|(1 + |s|)) that tolerances are "
+                   "relative to (nbl_sim.population.quadrature_scale), not a verdict quantity")
+_TOOLKIT = ("dependent", "the library's value, not a witness (proofs_check.witnesses."
+                         "toolkit_values)")
+
+#: witness module -> {"module:name" imported from the library (or toolkit_values): (kind, what)}
+WITNESS_IMPORTS: dict = {
+    "beyond": {"nbl_theory.numeric:gauss_legendre_panels": _NODES,
+               "nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "concordance": {"nbl_theory.elicitation:M": ("shared", "the sympy symbol m")},
+    "direct_definitions": {"nbl_theory.numeric:gauss_legendre_panels": _NODES},
+    "disagreement": {"nbl_theory.numeric:PHI0": _NODES,
+                     "nbl_theory.numeric:gauss_legendre_panels": _NODES,
+                     "nbl_theory.numeric:gauss_legendre_uniform": _NODES},
+    "experiments": {"nbl_sim.environment:Environment": _ENV,
+                    "nbl_sim.execution:SerialExecutor": ("shared", "serial execution"),
+                    "nbl_sim.experiment:simulate": (
+                        "dependent", "the toolkit's simulator (the paper's experiments re-run "
+                                     "with the library's policies and regret)"),
+                    "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
+                    "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER,
+                    "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
+                                                              "nbl_theory.Link")},
+    "fields": {"nbl_theory.numeric:PHI0": _NODES},
+    "gaussian": {"nbl_theory.numeric:PHI0": _NODES,
+                 "nbl_theory.numeric:gauss_legendre_panels": _NODES,
+                 "nbl_theory.numeric:gauss_legendre_uniform": _NODES},
+    "geometry": {"nbl_sim:population": ("shared", "the arm vectors beta_a = theta + a(Delta/2)"
+                                                  "v* (pop.arm_vectors)")},
+    "initialization": {"nbl_sim.environment:Environment": _ENV,
+                       "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
+                                                                 "nbl_theory.Link")},
+    "lambda0": {"nbl_sim:population": ("dependent", "the library's population field H(alpha) "
+                                                    "and tangent field")},
+    "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "links": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "local_expansions": {"nbl_sim:population": (
+                             "compared", "the library's population field F along the paths "
+                                         "(jacobian_steps: the library side of the comparison)"),
+                         "nbl_theory.numeric:PHI0": _NODES,
+                         "nbl_theory.paper:PAPER_LINKS": _PAPER,
+                         "toolkit_values:field_scale": _SCALE,
+                         "toolkit_values:float_values": (
+                             "compared", "the library's stability values, carried beside the "
+                                         "witness's 2-D moments for the claims' library "
+                                         "comparison (PaperCase.st)")},
+    "martingale": {"nbl_sim.environment:Environment": _ENV,
+                   "nbl_sim.population_table:FieldTable": (
+                       "dependent", "the library's population field F (the statistics test "
+                                    "the martingale property given F)"),
+                   "nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "paths": {"nbl_sim.environment:Environment": _ENV,
+              "nbl_sim.policies.nbl:nbl_run": (
+                  "compared", "the library's NBL run: run_paths reports its difference from "
+                              "the re-run (kernel_errors and the long-horizon runners use it as "
+                              "the toolkit's simulation)")},
+    "potentials": {"nbl_theory:elicitation": ("shared", "the sympy symbols, the Bregman table "
+                                                        "as transcribed and phi_rho")},
+    "printed": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "regret": {},
+    "repairs": {},
+    "stats": {},
+    "subgaussian": {"nbl_theory.numeric:gauss_legendre_uniform": _NODES},
+    "weighted_entropy": {},
+}
+
+#: Claim modules that only declare (tests/proofs_check/test_independence.py): no import of a
+#: numerical library (math, numpy, scipy, mpmath, flint), and no arithmetic whose operand is a
+#: call result or an attribute of one outside f-strings (presentation) and outside the
+#: ``holds=`` predicate of :func:`proofs_check.judgement.judge` (the paper's statement).
+DECLARE_ONLY = ("proofs_check/claims/numerics/link_geometry.py",
+                "proofs_check/claims/numerics/two_transition.py")
+
+#: Where the generated table lives (relative to the repository root).
+TABLE_PATH = "docs/witnesses.md"
+
+
+def library_imports(path: Path) -> list:
+    """Every ``"module:name"`` a witness module imports from the library (and from
+    ``toolkit_values``, as ``"toolkit_values:name"``), top level or inside functions."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.level == 0 and node.module.split(".")[0] in LIBRARY:
+                out += [f"{node.module}:{a.name}" for a in node.names]
+            elif node.level > 0 and node.module.split(".")[-1] == "toolkit_values":
+                out += [f"toolkit_values:{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            out += [f"{a.name}:" for a in node.names if a.name.split(".")[0] in LIBRARY]
+    return out
+
+
+def _code_names(code: types.CodeType) -> set:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def check_names(fn) -> tuple:
+    """(names, modules): the global names a check function uses, following the functions of its
+    own module it calls (transitively), and the modules those names resolve to."""
+    seen, names, modules = set(), set(), set()
+    todo = [fn]
+    while todo:
+        f = inspect.unwrap(todo.pop())
+        if not isinstance(f, types.FunctionType) or f.__code__ in seen:
+            continue
+        seen.add(f.__code__)
+        for n in _code_names(f.__code__):
+            names.add(n)
+            obj = f.__globals__.get(n)
+            if isinstance(obj, types.ModuleType):
+                modules.add(obj.__name__)
+            elif callable(obj) and isinstance(getattr(obj, "__module__", None), str):
+                if isinstance(obj, types.FunctionType) and obj.__module__ == fn.__module__:
+                    todo.append(obj)
+                elif obj.__module__ != fn.__module__:     # functions, cached ones, classes
+                    modules.add(obj.__module__)
+        for cell in f.__closure__ or ():
+            try:
+                val = cell.cell_contents
+            except ValueError:
+                continue
+            if isinstance(val, types.FunctionType) and val.__module__ == fn.__module__:
+                todo.append(val)
+    return names, modules
+
+
+def can_return(claim) -> set:
+    """The verdicts about the paper the claim's check can return, read from its code:
+    ``DISCREPANCY`` / ``CAVEAT`` when it names them, or calls the judgement (which may)."""
+    names, _ = check_names(claim.check)
+    out = {s for s in ("DISCREPANCY", "CAVEAT") if s in names}
+    if "judge" in names or "combine" in names:
+        out.add("DISCREPANCY")
+    return out
+
+
+def declared_witnesses(claim) -> list:
+    """The claim's ``witness=`` entries as (module, function) pairs."""
+    return [tuple(w.strip().split(":", 1)) for w in (claim.witness or "").split(",") if w.strip()]
+
+
+def witness_dependencies(module: str, function: str) -> list:
+    """The ``dependent`` imports of the witness module that the witness ``function`` reaches
+    (its own code and the functions of its module it calls, read from the code objects), as
+    ``"module:name (what)"``: empty when the function is independent of the library
+    computations its module imports for other purposes."""
+    short = module.rsplit(".", 1)[-1]
+    mod = importlib.import_module(module)
+    names, _ = check_names(getattr(mod, function))
+    alias = _local_names(Path(mod.__file__))
+    return [f"{imp} ({what})" for imp, (kind, what) in WITNESS_IMPORTS.get(short, {}).items()
+            if kind == "dependent" and alias.get(imp, imp.split(":", 1)[1]) in names]
+
+
+def _local_names(path: Path) -> dict:
+    """{"module:name": the name it is bound to in the module (``as`` alias or itself)}."""
+    out = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            mod = node.module if node.level == 0 else node.module.split(".")[-1]
+            out.update({f"{mod}:{a.name}": a.asname or a.name for a in node.names})
+    return out
+
+
+def _dependent(module: str, function: str) -> list:
+    return witness_dependencies(module, function)
+
+
+def library_in_verdict(claim) -> list:
+    """The library modules (and ``toolkit_values``, the library's values) the claim's check
+    reaches: directly, or through a witness module's declared ``dependent`` imports. Empty:
+    no library computation enters the verdict (e.g. a claim about the paper's text, or a
+    formula derived in sympy by a witness), so a library bug cannot turn it."""
+    _, modules = check_names(claim.check)
+    out = {m for m in modules if m.split(".")[0] in LIBRARY
+           and m not in ("nbl_theory.paper", "nbl_theory.errors")}
+    out |= {m for m in modules if m.endswith(".toolkit_values")}
+    for m in modules:
+        if m.startswith("proofs_check.witnesses."):
+            out |= {i.replace("toolkit_values:", "proofs_check.witnesses.toolkit_values:")
+                    for i, (k, _) in WITNESS_IMPORTS.get(m.rsplit(".", 1)[-1], {}).items()
+                    if k == "dependent"}
+    return sorted(out)
+
+
+def render_table() -> str:
+    """docs/witnesses.md: per checked claim, its witness and what it shares with the library."""
+    from .registry import all_claims
+
+    rows, capable, declared, dependent, free = [], 0, 0, 0, 0
+    for c in all_claims():
+        if c.method == "not-checked":
+            continue
+        verdicts = can_return(c)
+        wit = declared_witnesses(c)
+        deps = sorted({d for m, f in wit for d in _dependent(m, f)})
+        lib = library_in_verdict(c)
+        if "DISCREPANCY" in verdicts:
+            capable += 1
+            declared += bool(wit)
+            dependent += bool(wit) and bool(deps)
+            free += not wit and not lib
+        calls = sorted(m.rsplit(".", 1)[-1] for m in check_names(c.check)[1]
+                       if m.startswith("proofs_check.witnesses.") and not
+                       m.endswith((".toolkit_values", ".printed", ".stats")))
+        wtext = ", ".join(f"`{m.rsplit('.', 1)[-1]}.{f}`" for m, f in wit) or (
+            "— (not declared; calls " + ", ".join(f"`{m}`" for m in calls) + ")" if calls
+            else "— (not declared)")
+        share = c.shares or ("—" if not wit else "not stated")
+        if deps:
+            share += "; **not independent**: " + "; ".join(deps)
+        libtext = ", ".join(f"`{m.replace('proofs_check.witnesses.', '')}`" for m in lib) \
+            or "none"
+        rows.append(f"| `{c.id}` | {', '.join(sorted(verdicts)) or '—'} | {libtext} | {wtext} "
+                    f"| {share.replace('|', '/')} |")
+    head = [
+        "# Witnesses: what each claim compares the paper and the library with",
+        "",
+        "<!-- generated by `python -m proofs_check.independence --write`; "
+        "tests/proofs_check/test_independence.py checks it is current -->",
+        "",
+        "A claim that judges the paper compares it with the library *and* with an independent "
+        "witness (`proofs_check/witnesses`); `proofs_check.judgement.judge` decides: library and "
+        "witness disagree → FAIL (a toolkit defect, the paper is not judged); both agree and "
+        "the paper differs → DISCREPANCY. This table is generated from the claims' `witness=` "
+        "and `shares=` declarations, from what each check function references (read from its "
+        "code) and from what each witness module imports from the library "
+        "(`proofs_check.independence.WITNESS_IMPORTS`).",
+        "",
+        "Columns: *can return* — the verdicts about the paper the check can give (read from its "
+        "code, conservatively); *library in the verdict* — the library modules whose "
+        "computation reaches the verdict (directly, through `toolkit_values`, or through a "
+        "witness's declared dependent import; `nbl_theory.paper`, the printed parameters, is "
+        "not counted); *witness* — the declared independent computation(s); *shares* — what "
+        "the witness shares with the library.",
+        "",
+        f"**{capable}** checked claims can return DISCREPANCY. **{declared}** of them declare a "
+        f"witness ({dependent} of those through a witness that still imports the library "
+        f"computation it is used for, marked *not independent*); **{free}** involve no library "
+        "computation at all (their verdict comes from the paper's text or from a witness "
+        "alone, so a library bug cannot turn them); the remaining "
+        f"**{capable - declared - free}** are open work (issue 34).",
+        "",
+        "| claim | can return | library in the verdict | witness | shares with the library |",
+        "|---|---|---|---|---|",
+    ]
+    return "\n".join(head + rows) + "\n"
+
+
+def main(argv=None) -> int:
+    """``python -m proofs_check.independence [--write]``: print the table, or write it to
+    docs/witnesses.md of this source tree."""
+    ap = argparse.ArgumentParser(description="the witness table of docs/witnesses.md")
+    ap.add_argument("--write", action="store_true", help=f"write {TABLE_PATH}")
+    args = ap.parse_args(argv)
+    text = render_table()
+    if args.write:
+        (Path(__file__).resolve().parents[1] / TABLE_PATH).write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+

@@ -1,0 +1,187 @@
+"""The one place where a claim's verdict about the paper is decided from two computations.
+
+DESIGN.md, "Two computations before the paper is judged": a claim that judges a number, regime,
+threshold, root, equilibrium, rate, spectrum or figure of the paper compares the paper with the
+library *and* with an independent witness (:mod:`proofs_check.witnesses`). The rule, applied by
+:func:`judge` and by no claim module on its own:
+
+1. library and witness disagree beyond the stated tolerance → ``FAIL``, worded as a toolkit
+   defect ("toolkit defect: library … and witness … disagree …; the paper is not judged");
+2. they agree, and the paper's statement holds for both → ``PASS``;
+3. they agree, and the paper's statement fails for both → ``DISCREPANCY`` (or the finding
+   status the claim names, e.g. ``CAVEAT``);
+4. they agree within the tolerance but fall on opposite sides of the paper's statement →
+   ``FAIL`` ("undecided"): two computations within their tolerance of each other cannot say
+   which side the truth is on, and the paper is not judged.
+
+A claim made of several such comparisons (one per link, per separation) combines them with
+:func:`combine`: any ``FAIL`` makes the claim ``FAIL`` (the toolkit defect is reported first and
+the paper is not judged), else any finding makes it that finding, else ``PASS``.
+
+Example
+-------
+>>> j = judge("lambda*", library=0.00388, witness=0.00370, tol=1e-9,
+...           holds=lambda v: abs(v - 0.0037) < 5e-6)
+>>> j.status, j.detail.startswith("toolkit defect")
+('FAIL', True)
+>>> judge("lambda*", library=0.0037, witness=0.0037, tol=1e-9, holds=lambda v: v > 0).status
+'PASS'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from .registry import DISCREPANCY, FAIL, FINDINGS, PASS, Outcome
+
+__all__ = ["Judgement", "judge", "agreement", "moment_agreements", "gate", "combine",
+           "agree_abs", "agree_rel", "toolkit_defect"]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One comparison: the status it gives and a sentence saying why (the library and witness
+    values as shown)."""
+
+    status: str
+    detail: str
+    quantity: str
+    library: str
+    witness: str
+
+
+def agree_abs(tol: float) -> Callable:
+    """``|library − witness| ≤ tol``."""
+    def agree(a, b) -> bool:
+        return abs(a - b) <= tol
+    agree.__doc__ = f"|library - witness| <= {tol:g}"
+    return agree
+
+
+def agree_rel(tol: float, floor: float = 0.0) -> Callable:
+    """``|library − witness| ≤ tol·max(|library|, |witness|) + floor``."""
+    def agree(a, b) -> bool:
+        return abs(a - b) <= tol * max(abs(a), abs(b)) + floor
+    agree.__doc__ = (f"|library - witness| <= {tol:g} x max(|library|, |witness|)"
+                     + (f" + {floor:g}" if floor else ""))
+    return agree
+
+
+def _show(v, fmt) -> str:
+    if fmt is not None:
+        return fmt(v)
+    try:
+        return f"{float(v):.12g}"
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def toolkit_defect(quantity: str, library: str, witness: str, rule: str) -> str:
+    """The sentence of a library–witness disagreement (rule 1 of the module docstring)."""
+    return (f"toolkit defect: library {quantity} = {library} and witness {quantity} = {witness} "
+            f"disagree ({rule} fails); the paper is not judged")
+
+
+def judge(quantity: str, *, library, witness, holds: Callable, tol=None, agree=None,
+          finding: str = DISCREPANCY, fmt: Callable | None = None) -> Judgement:
+    """Judge the paper's statement about ``quantity`` from the library's and a witness's values.
+
+    Parameters
+    ----------
+    quantity : str
+        What is compared, as the report names it (e.g. ``"lambda*(rho = 0.6, Delta = 0.2)"``).
+    library, witness
+        The two computations' values (numbers, or anything ``agree`` and ``holds`` accept).
+    holds : callable
+        ``holds(value) -> bool``: the paper's statement is true of ``value`` (the printed number
+        at its printed figures, the printed regime, the printed bound, ...).
+    tol : float, optional
+        Absolute tolerance of ``|library − witness|`` (shorthand for ``agree_abs(tol)``).
+    agree : callable, optional
+        ``agree(library, witness) -> bool`` (e.g. :func:`agree_rel`); its docstring is quoted
+        in a toolkit-defect message. Exactly one of ``tol`` and ``agree`` is given.
+    finding : str
+        The status when both computations contradict the paper (``DISCREPANCY``, or ``CAVEAT``
+        for a statement that needs an unstated condition).
+    fmt : callable, optional
+        How a value is shown (default: 12 significant figures, or ``str``).
+
+    Returns
+    -------
+    Judgement
+    """
+    if (tol is None) == (agree is None):
+        raise ValueError("judge: give exactly one of tol and agree")
+    if finding not in FINDINGS:
+        raise ValueError(f"judge: finding must be one of {FINDINGS}")
+    agree = agree_abs(tol) if agree is None else agree
+    rule = (agree.__doc__ or "the agreement rule").strip()
+    lib, wit = _show(library, fmt), _show(witness, fmt)
+    if not agree(library, witness):
+        return Judgement(FAIL, toolkit_defect(quantity, lib, wit, rule), quantity, lib, wit)
+    h_lib, h_wit = bool(holds(library)), bool(holds(witness))
+    if h_lib and h_wit:
+        return Judgement(PASS, f"{quantity}: library {lib} and witness {wit} agree ({rule}) and "
+                         "both confirm the paper", quantity, lib, wit)
+    if not h_lib and not h_wit:
+        return Judgement(finding, f"{quantity}: library {lib} and witness {wit} agree ({rule}) "
+                         "and both contradict the paper", quantity, lib, wit)
+    return Judgement(FAIL, f"toolkit undecided: library {quantity} = {lib} and witness {wit} "
+                     f"agree ({rule}) but lie on opposite sides of the paper's statement; the "
+                     "paper is not judged", quantity, lib, wit)
+
+
+def agreement(quantity: str, *, library, witness, tol=None, agree=None,
+              fmt: Callable | None = None) -> Judgement:
+    """A library-versus-witness comparison that judges nothing of the paper (the witness's value
+    is the one a paper formula is then evaluated with): ``PASS`` when they agree, the
+    toolkit-defect ``FAIL`` otherwise."""
+    return judge(quantity, library=library, witness=witness, tol=tol, agree=agree,
+                 holds=lambda v: True, fmt=fmt)
+
+
+def moment_agreements(library: dict, witness: dict, keys, label: str, tol: float) -> list:
+    """:func:`agreement` of ``library[k]`` and ``witness[k]`` for every ``k`` in ``keys``
+    (absolute ``tol``), named ``"k(label)"``."""
+    return [agreement(f"{k}({label})", library=library[k], witness=witness[k], tol=tol)
+            for k in keys]
+
+
+def combine(judgements: Iterable[Judgement], computed, detail: str = "", **outcome) -> Outcome:
+    """The claim's :class:`~proofs_check.registry.Outcome` from its comparisons.
+
+    Any ``FAIL`` → ``FAIL`` with the toolkit's defects first (the paper is not judged); else any
+    finding → that finding (the most serious: ``DISCREPANCY`` before ``CAVEAT``); else ``PASS``.
+    ``detail`` (the claim's own explanation) follows the comparisons' sentences for a verdict
+    about the paper and is dropped for a ``FAIL``; ``outcome`` (consequence, figure, evidence)
+    goes to the Outcome.
+    """
+    js = list(judgements)
+    if not js:
+        raise ValueError("combine: no comparisons")
+    fails = [j for j in js if j.status == FAIL]
+    if fails:
+        outcome.pop("consequence", None)
+        return Outcome(FAIL, computed, "; ".join(j.detail for j in fails),
+                       evidence=outcome.get("evidence") or {})
+    for status in FINDINGS:
+        hits = [j for j in js if j.status == status]
+        if hits:
+            return Outcome(status, computed, "; ".join(j.detail for j in hits)
+                           + (f". {detail}" if detail else ""), **outcome)
+    outcome.pop("consequence", None)
+    return Outcome(PASS, computed, (detail + " " if detail else "")
+                   + f"[{len(js)} comparison(s): library and witness agree and confirm the "
+                   "paper]", **outcome)
+
+
+def gate(outcome: Outcome, agreements: Iterable[Judgement]) -> Outcome:
+    """``outcome`` (a verdict computed from the witness's values) unless one of the
+    library-versus-witness ``agreements`` fails: then ``FAIL`` with the toolkit defects (the
+    paper is not judged)."""
+    fails = [j for j in agreements if j.status != PASS]
+    if not fails:
+        return outcome
+    return Outcome(FAIL, outcome.computed, "; ".join(j.detail for j in fails),
+                   evidence=outcome.evidence)

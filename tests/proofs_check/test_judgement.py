@@ -1,0 +1,58 @@
+"""Tests of proofs_check.judgement: the one rule that decides a verdict about the paper from the
+library and a witness."""
+
+import pytest
+
+from proofs_check.judgement import agree_rel, combine, judge
+from proofs_check.registry import CAVEAT, DISCREPANCY, FAIL, PASS
+
+
+def _holds(v):
+    return v > 0
+
+
+def test_the_four_cases():
+    assert judge("x", library=1.0, witness=1.0, tol=1e-9, holds=_holds).status == PASS
+    assert judge("x", library=-1.0, witness=-1.0, tol=1e-9, holds=_holds).status == DISCREPANCY
+    j = judge("x", library=1.0, witness=1.1, tol=1e-9, holds=_holds)
+    assert j.status == FAIL and j.detail.startswith("toolkit defect: library x = 1 and "
+                                                    "witness x = 1.1 disagree")
+    assert "the paper is not judged" in j.detail and "<= 1e-09" in j.detail
+    # within tolerance but on opposite sides of the paper's statement: undecided, not judged
+    j = judge("x", library=1e-12, witness=-1e-12, tol=1e-9, holds=_holds)
+    assert j.status == FAIL and j.detail.startswith("toolkit undecided")
+
+
+def test_a_library_bug_is_never_the_papers_fault():
+    # library wrong and contradicting the paper, witness right: FAIL, not DISCREPANCY
+    j = judge("lambda*", library=-0.5, witness=0.5, tol=1e-9, holds=_holds)
+    assert j.status == FAIL
+
+
+def test_agreement_rules_and_arguments():
+    assert judge("x", library=100.0, witness=100.0001, agree=agree_rel(1e-5),
+                 holds=_holds).status == PASS
+    assert judge("x", library=100.0, witness=100.01, agree=agree_rel(1e-5),
+                 holds=_holds).status == FAIL
+    assert judge("x", library=-1, witness=-1, tol=0, holds=_holds,
+                 finding=CAVEAT).status == CAVEAT
+    with pytest.raises(ValueError):
+        judge("x", library=1, witness=1, holds=_holds)
+    with pytest.raises(ValueError):
+        judge("x", library=1, witness=1, tol=1, agree=agree_rel(1), holds=_holds)
+    with pytest.raises(ValueError):
+        judge("x", library=1, witness=1, tol=1, holds=_holds, finding=FAIL)
+
+
+def test_combine_puts_the_toolkit_first():
+    ok = judge("a", library=1.0, witness=1.0, tol=0, holds=_holds)
+    bad = judge("b", library=-1.0, witness=-1.0, tol=0, holds=_holds)
+    broken = judge("c", library=1.0, witness=2.0, tol=0, holds=_holds)
+    out = combine([ok, bad, broken], "computed", "why", consequence="number")
+    assert out.status == FAIL and out.detail.startswith("toolkit defect") and "why" not in out.detail
+    out = combine([ok, bad], "computed", "why", consequence="number")
+    assert out.status == DISCREPANCY and out.consequence == "number" and out.detail.endswith("why")
+    out = combine([ok], "computed", "why")
+    assert out.status == PASS and out.detail.startswith("why")
+    with pytest.raises(ValueError):
+        combine([], "computed")
