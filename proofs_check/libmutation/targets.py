@@ -1,0 +1,97 @@
+"""The library modules that compute a quantity of the paper: the ones mutated.
+
+Left out, with the reason (:data:`EXCLUDED`): the paper's own printed values (mutating them is
+the comparison side, which the claims' registered mutants already perturb), the expression
+parser and input validation (what a link *is*, not what it implies), the machinery (caches,
+sweeps, executors, output files, the random streams and the LLVM IR kernels, whose sources are
+strings), the figures and tables, and ``nbl_sim.beyond`` (beyond the paper: no claim judges the
+paper by it).
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+__all__ = ["ROOT", "TARGETS", "EXCLUDED", "target_modules", "target_paths", "module_path",
+           "numba_sensitive"]
+
+#: the project root (the directory holding the packages, and tests/ in a source checkout)
+ROOT = Path(__file__).resolve().parents[2]
+
+#: the mutated modules, by layer
+TARGETS = (
+    "nbl_theory.results", "nbl_theory.stability", "nbl_theory.gaussian", "nbl_theory.numeric",
+    "nbl_theory.certified", "nbl_theory.arb_eval", "nbl_theory.arb_interval",
+    "nbl_theory.threshold", "nbl_theory.continuation", "nbl_theory.self_concordance",
+    "nbl_theory.elicitation", "nbl_theory.derivatives", "nbl_theory.links",
+    "nbl_theory.link_numeric", "nbl_theory.families",
+    "nbl_sim.population", "nbl_sim.population_table", "nbl_sim.circle", "nbl_sim.geometry",
+    "nbl_sim.metrics", "nbl_sim.rate_theory", "nbl_sim.rate_study", "nbl_sim.rate_analysis",
+    "nbl_sim.regret_geometry", "nbl_sim.phase", "nbl_sim.experiment", "nbl_sim.environment",
+    "nbl_sim.environment_passes", "nbl_sim.reward_table", "nbl_sim.realization",
+    "nbl_sim.policies.nbl", "nbl_sim.policies.greedy_logistic", "nbl_sim.policies.oracle",
+)
+
+#: modules not mutated, and why
+EXCLUDED = {
+    "nbl_theory.paper": "the paper's printed values: the comparison side (claims' mutants)",
+    "nbl_theory.expressions": "the whitelisted expression parser (input, not a quantity)",
+    "nbl_theory.link_input": "input parsing", "nbl_theory.link_source": "input recipes",
+    "nbl_theory.link_checks": "input checks (is the link increasing)",
+    "nbl_theory.validation": "input validation", "nbl_theory.errors": "exception types",
+    "nbl_sim.cache": "machinery", "nbl_sim.sweep": "machinery", "nbl_sim.execution":
+    "machinery", "nbl_sim.outputs": "machinery", "nbl_sim.plain_data": "machinery",
+    "nbl_sim.buffers": "machinery", "nbl_sim.jit_cache": "machinery",
+    "nbl_sim.seeding": "random streams (a change is a different seed, not a wrong quantity)",
+    "nbl_sim.pcg64": "random streams", "nbl_sim.llvm_ops": "LLVM IR in strings",
+    "nbl_sim.environment_lanes": "LLVM IR in strings",
+    "nbl_sim.policies.nbl_lanes": "LLVM IR in strings",
+    "nbl_sim.presentation": "figures and tables", "nbl_sim.beyond": "beyond the paper",
+}
+
+
+def module_path(module: str) -> str:
+    """``nbl_sim.policies.nbl`` -> ``nbl_sim/policies/nbl.py`` (relative to the root)."""
+    return module.replace(".", "/") + ".py"
+
+
+def target_modules() -> tuple[str, ...]:
+    return TARGETS
+
+
+def target_paths() -> list[str]:
+    return [module_path(m) for m in TARGETS]
+
+
+@cache
+def _imports_of(path: str) -> frozenset:
+    tree = ast.parse((ROOT / path).read_text())
+    out = set()
+    pkg = path.rsplit("/", 1)[0].replace("/", ".")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = pkg.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
+            out.add(base)
+            out.update(f"{base}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return frozenset(out)
+
+
+@cache
+def numba_sensitive(module: str) -> bool:
+    """Whether a mutant of ``module`` can change compiled code: the module imports numba, or a
+    module that does imports it (a jitted function freezes the globals it reads when it
+    compiles). Such a mutant runs with an empty ``NUMBA_CACHE_DIR`` so every kernel is
+    compiled from the mutated source — never a cached kernel of the original."""
+    from nbl_sim.jit_cache import compiled_sources
+    compiled = [p.relative_to(ROOT).as_posix() for p in compiled_sources()]
+    path = module_path(module)
+    if path in compiled:
+        return True
+    return any(module in _imports_of(p) for p in compiled)
