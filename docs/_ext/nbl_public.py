@@ -145,6 +145,8 @@ INTERNAL = {
     "proofs_check.cli.*": "the parts of the nbl command (the command is documented on the "
                          "CLI page, generated from its parser)",
     "proofs_check.runner": "the parallel claims runner behind nbl check",
+    "proofs_check.libmutation*": "library mutation behind nbl check --mutate --library "
+                                 "(documented on docs/mutation.md)",
     "proofs_check.runner_keys": "cache keys of the claims runner",
     "proofs_check.runner_tasks": "claims as executor tasks",
 }

@@ -344,7 +344,15 @@ def cache_path(key: str, quick: bool, tests: bool) -> Path:
 
 def load_or_collect(quick: bool = True, tests: bool = True, executor=None, progress=None,
                     refresh: bool = False) -> CoverageMap:
-    """The cached coverage map for the current sources, collected (and cached) if missing."""
+    """The cached coverage map for the current sources, collected (and cached) if missing
+    (without ``tests``, a cached map that has the tests too serves)."""
+    if not tests and not refresh:
+        wider = source_key(f"quick={quick};tests=True")
+        path = cache_path(wider, quick, True)
+        if path.exists():
+            data = json.loads(path.read_text())
+            if data.get("key") == wider:
+                return CoverageMap(data)
     key = source_key(f"quick={quick};tests={tests}")
     path = cache_path(key, quick, tests)
     if path.exists() and not refresh:

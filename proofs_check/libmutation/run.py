@@ -311,7 +311,7 @@ def markdown(env: dict, command: str) -> str:
            f"sample {t['total']} of {m['population']} mutants, seed {m['seed']}, "
            f"{'with' if m['tests'] else 'without'} tests, claim budget {m['budget']:.0f} s per "
            f"mutant, coverage map `{m['coverage_key']}`; {m['seconds']:.0f} s wall.", "",
-           "## Totals", "",
+           *_METHOD, "## Totals", "",
            "| outcome | mutants |", "|---|---:|"]
     out += [f"| {o} | {t[o]} |" for o in OUTCOMES]
     out += [f"| **total** | **{t['total']}** |", "",
@@ -360,6 +360,39 @@ def markdown(env: dict, command: str) -> str:
     return "\n".join(out) + "\n"
 
 
+_METHOD = [
+    "## Method", "",
+    "- **Mutants** (`proofs_check/libmutation/operators.py`): from the syntax tree of each "
+    "target module — a constant ×2, /2, ±1 or negated; `+`↔`-`, `*`↔`/`; a dropped term or "
+    "factor; exchanged operands, call arguments or indices; `<`↔`<=`/`>`, `==`↔`!=`; "
+    "`max`↔`min`; a range bound ±1; `-a`→`a`. Strings, messages, `raise`/`assert`, "
+    "decorators and annotations are never mutated.",
+    "- **Which claims and tests** run a mutant: those whose coverage.py context executes its "
+    "line (one context per quick claim — every claim with `--full` — and one per test of "
+    "`tests/theory` and `tests/sim`), collected once per source key and cached as JSON. A "
+    "module-level line (executed at import) selects every context executing any line of its "
+    "module; the lines of a numba-jitted function are credited to the contexts of the lines "
+    "naming it. Claims run cheapest first within a time budget; tests run only when no "
+    "verdict moved, with `pytest -x`.",
+    "- **Isolation**: each mutant runs in a fresh `python -m proofs_check.libmutation.worker` "
+    "process; an import hook compiles the mutated tree under the module's own file name, so "
+    "no file of the work tree is touched. A mutant of a module that numba code can reach runs "
+    "with an empty `NUMBA_CACHE_DIR` (every kernel compiled from the mutated code, never "
+    "loaded from a cache of the original); every mutant has an empty `NBL_CACHE_DIR` (no "
+    "cached claim or sweep result stands in for a computation).",
+    "- **Outcomes**: *killed-as-FAIL* (a claim turned FAIL, or the registry no longer "
+    "loads), *blame* (a verdict about the paper moved — PASS→DISCREPANCY/CAVEAT or a finding "
+    "→PASS — without a FAIL; it wins over a FAIL elsewhere, since the report would still "
+    "judge the paper by it), *tests-only*, *survived* (with the reason), *timeout*, "
+    "*equivalent* (the mutated module compiles to the original's instructions).",
+    "- **Why not mutmut or cosmic-ray**: both judge a mutant by a test command's exit status "
+    "(killed or survived), so a claim turning DISCREPANCY and one turning FAIL look the same, "
+    "and the distinction is the point here. mutmut 3 applies mutants through trampoline "
+    "functions inside the mutated module, which numba cannot compile; cosmic-ray has no "
+    "×2, /2, max↔min or dropped-term operators and distributes over its own HTTP workers, not "
+    "the toolkit's executor (a local pool or Dask).", ""]
+
+
 def _cell(s) -> str:
     s = str(s).replace("|", "\\|").replace("\n", " ")
     return s if len(s) <= 90 else s[:87] + "..."
@@ -392,6 +425,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def check_arguments(a) -> str | None:
     """The first bad library-mutation option, as an error message (None if all are fine)."""
+    import importlib.util
+    if importlib.util.find_spec("coverage") is None:
+        return ("library mutation needs coverage.py (it chooses the claims of a mutant by "
+                "coverage): pip install 'nbl[mutation]'")
     if a.sample < 1:
         return f"--sample must be a positive integer, got {a.sample}"
     if not a.budget > 0:

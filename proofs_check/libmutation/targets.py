@@ -66,32 +66,48 @@ def target_paths() -> list[str]:
 
 
 @cache
-def _imports_of(path: str) -> frozenset:
+def _names_from(path: str, module: str) -> frozenset:
+    """The names under which ``path`` binds ``module`` or what it imports from it."""
     tree = ast.parse((ROOT / path).read_text())
-    out = set()
     pkg = path.rsplit("/", 1)[0].replace("/", ".")
+    out = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parts = pkg.split(".")
                 base = ".".join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
-            out.add(base)
-            out.update(f"{base}.{a.name}" for a in node.names)
+            for a in node.names:
+                if base == module or f"{base}.{a.name}" == module:
+                    out.add(a.asname or a.name)
         elif isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
+            out.update(a.asname or a.name for a in node.names if a.name == module)
+    return frozenset(out)
+
+
+@cache
+def _jitted_names(path: str) -> frozenset:
+    """The names read inside the numba-jitted functions of ``path``."""
+    from .coverage_map import jitted_functions, named_lines
+    src = (ROOT / path).read_text()
+    names = named_lines(src)
+    out = set()
+    for lo, hi in jitted_functions(src).values():
+        for ln in range(lo, hi + 1):
+            out.update(names.get(ln, ()))
     return frozenset(out)
 
 
 @cache
 def numba_sensitive(module: str) -> bool:
     """Whether a mutant of ``module`` can change compiled code: the module imports numba, or a
-    module that does imports it (a jitted function freezes the globals it reads when it
-    compiles). Such a mutant runs with an empty ``NUMBA_CACHE_DIR`` so every kernel is
-    compiled from the mutated source — never a cached kernel of the original."""
+    jitted function of a module that does reads a name it imports from ``module`` (a jitted
+    function freezes the globals it reads when it compiles). Such a mutant runs with an empty
+    ``NUMBA_CACHE_DIR`` so every kernel is compiled from the mutated source — never a cached
+    kernel of the original."""
     from nbl_sim.jit_cache import compiled_sources
     compiled = [p.relative_to(ROOT).as_posix() for p in compiled_sources()]
     path = module_path(module)
     if path in compiled:
         return True
-    return any(module in _imports_of(p) for p in compiled)
+    return any(_names_from(p, module) & _jitted_names(p) for p in compiled)
