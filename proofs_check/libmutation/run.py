@@ -78,8 +78,10 @@ def enumerate_mutants(modules=None) -> tuple[list[MutantSpec], dict]:
 def stratified_sample(specs: list[MutantSpec], n: int, seed: int) -> list[MutantSpec]:
     """``n`` mutants (all if fewer), stratified over the modules: each module gets a share
     proportional to its number of mutants (largest remainders), at least one while any is
-    left; within a module a seeded draw (``random.Random(f"{seed}:{module}")``) over its
-    mutants in source order. The same seed and sources give the same sample."""
+    left; within a module the first of a seeded shuffle (``random.Random(f"{seed}:{module}")``)
+    of its mutants in source order, so a smaller sample of the same seed is (up to the
+    rounding of the shares) part of a larger one. The same seed and sources give the same
+    sample."""
     by_mod: dict[str, list] = {}
     for s in specs:
         by_mod.setdefault(s.module, []).append(s)
@@ -100,9 +102,9 @@ def stratified_sample(specs: list[MutantSpec], n: int, seed: int) -> list[Mutant
         quota[m] -= 1
     out = []
     for m in mods:
-        rng = random.Random(f"{seed}:{m}")
-        out += sorted(rng.sample(by_mod[m], min(quota[m], len(by_mod[m]))),
-                      key=lambda s: (s.line, s.col, s.operator, s.variant))
+        order = list(by_mod[m])
+        random.Random(f"{seed}:{m}").shuffle(order)
+        out += sorted(order[:quota[m]], key=lambda s: (s.line, s.col, s.operator, s.variant))
     return out
 
 
@@ -192,7 +194,7 @@ def _run_mutant(task: dict) -> dict:
 def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool = True,
                 workers: int | None = None, scheduler: str | None = None,
                 budget: float = 240.0, modules=None, progress=None,
-                coverage: CoverageMap | None = None) -> dict:
+                coverage: CoverageMap | None = None, resume: bool = True) -> dict:
     """Run a sample of library mutants and return the JSON envelope (see :func:`summarize`).
 
     Parameters
@@ -202,10 +204,15 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
     tests : also run the library's tests that execute the line (when no verdict moved)
     workers, scheduler : the executor (:func:`nbl_sim.execution.make_executor`)
     budget : seconds of claims per mutant (cheapest claims first; the rest reported not run);
-        the mutant's process is killed at 3 × budget + 120 s (an outcome ``timeout``)
+        three budgets for a mutant that recompiles the numba kernels; the mutant's process
+        is killed at 3 × its budget + 120 s (an outcome ``timeout``)
     modules : only these target modules
     progress : ``progress(i, n, record)`` after each mutant (stderr lines by default)
     coverage : a coverage map (default: the cached one, collected if missing)
+    resume : keep each mutant's outcome as it finishes (a JSON-lines log in the cache
+        directory, keyed by the coverage map's key, the mode, tests and budget) and reuse the
+        outcomes already there: an interrupted run resumes, a larger sample of the same seed
+        runs only its new mutants
     """
     from nbl_sim.execution import make_executor
 
@@ -227,14 +234,25 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
             records.append(rec)
             if eq or not (claims or tsts):
                 continue
+            fresh = numba_sensitive(s.module)
+            # compiling every kernel anew takes a minute or more: such a mutant's claims get
+            # three budgets
+            mine = budget * (3 if fresh else 1)
             tasks.append((len(records) - 1, {
                 "job": {"mutant": s.to_dict(), "claims": claims, "tests": tsts,
-                        "baseline": {c: base[c] for c in claims}, "budget": budget},
-                "timeout": 3 * budget + 120, "fresh_numba_cache": numba_sensitive(s.module)}))
+                        "baseline": {c: base[c] for c in claims}, "budget": mine},
+                "timeout": 3 * mine + 120, "fresh_numba_cache": fresh}))
         for rec in records:
             if rec["equivalent"] or not (rec["n_claims"] or rec["n_tests"]):
                 rec.update(classify(base, [], rec["equivalent"], n_claims=0, n_tests=0),
                            seconds=0.0)
+        kept = _ResultLog(cov.data.get("key", ""), quick, tests, budget) if resume else None
+        if kept is not None:
+            for rec in records:
+                old = kept.get(rec["id"])
+                if old is not None:
+                    rec.update(old)
+            tasks = [(i, t) for i, t in tasks if kept.get(records[i]["id"]) is None]
         done = len(records) - len(tasks)
         for k, res in ex.run(_run_mutant, [t for _, t in tasks]):
             rec = records[tasks[k][0]]
@@ -242,6 +260,8 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
                 res = {"events": [], "timed_out": True, "seconds": 0.0, "error": str(res)}
             rec.update(classify(base, res["events"], None, res["timed_out"], rec["n_claims"],
                                 rec["n_tests"]), seconds=res["seconds"])
+            if kept is not None:
+                kept.add(rec)
             done += 1
             if progress:
                 progress(done, len(records), rec)
@@ -252,6 +272,46 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
                                         "population": len(specs),
                                         "coverage_key": cov.data.get("key", "")[:24],
                                         "seconds": round(time.perf_counter() - tic, 1)})
+
+
+_KEPT = ("outcome", "reason", "transitions", "tests_failed", "claims_run", "claims_not_run",
+         "seconds")
+
+
+class _ResultLog:
+    """The outcomes of finished mutants, one JSON object per line, appended as they finish
+    (a torn last line is ignored on reading)."""
+
+    def __init__(self, cov_key: str, quick: bool, tests: bool, budget: float):
+        from nbl_sim.cache import default_cache_dir, private_dir
+        self.tag = f"quick={quick};tests={tests};budget={budget:g}"
+        # a run without tests decides the same way for a mutant whose verdict moved (tests
+        # only run when none did): its FAILs and blames serve a run with tests
+        self.narrow = f"quick={quick};tests=False;budget={budget:g}" if tests else None
+        self.path = (private_dir(default_cache_dir() / "libmutation")
+                     / f"outcomes-{cov_key[:24] or 'nokey'}.jsonl")
+        self.done: dict = {}
+        self.decided: dict = {}
+        if self.path.exists():
+            for line in self.path.read_text().splitlines():
+                try:
+                    d = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if d.get("tag") == self.tag:
+                    self.done[d["id"]] = d["outcome"]
+                elif (d.get("tag") == self.narrow
+                      and d["outcome"].get("outcome") in ("killed-as-FAIL", "blame")):
+                    self.decided[d["id"]] = d["outcome"]
+
+    def get(self, mutant_id: str):
+        return self.done.get(mutant_id) or self.decided.get(mutant_id)
+
+    def add(self, rec: dict) -> None:
+        d = {k: rec.get(k) for k in _KEPT}
+        self.done[rec["id"]] = d
+        with self.path.open("a") as f:
+            f.write(json.dumps({"tag": self.tag, "id": rec["id"], "outcome": d}) + "\n")
 
 
 def _line(src: str, line: int) -> str:
@@ -419,6 +479,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="write the JSON envelope here")
     p.add_argument("--markdown", default=None, metavar="FILE",
                    help="write the markdown report here (e.g. docs/mutation.md)")
+    p.add_argument("--fresh", action="store_true",
+                   help="run every mutant again (ignore the outcomes kept from earlier runs)")
     p.add_argument("--library-module", action="append", default=None, metavar="MODULE",
                    help="only this target module (e.g. nbl_theory.results; repeatable)")
 
@@ -447,7 +509,7 @@ def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False) 
     the envelope) on stdout; exit status 1 when a mutant is a blame."""
     env = run_library(sample=a.sample, seed=a.seed, quick=not a.full, tests=not a.no_tests,
                       workers=workers, scheduler=scheduler, budget=a.budget,
-                      modules=a.library_module, progress=_progress)
+                      modules=a.library_module, progress=_progress, resume=not a.fresh)
     env["meta"]["command"] = command
     if a.json_out:
         _atomic(a.json_out, json.dumps(env, indent=1))
