@@ -51,7 +51,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from .coverage_map import CoverageMap, child_setup, load_or_collect
+from .coverage_map import CoverageMap, child_setup, load_or_collect, source_key
 from .operators import MutantSpec, equivalent_reason, generate
 from .targets import EXCLUDED, ROOT, TARGETS, module_path, numba_sensitive
 
@@ -194,7 +194,8 @@ def _run_mutant(task: dict) -> dict:
 def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool = True,
                 workers: int | None = None, scheduler: str | None = None,
                 budget: float = 240.0, modules=None, progress=None,
-                coverage: CoverageMap | None = None, resume: bool = True) -> dict:
+                coverage: CoverageMap | None = None, resume: bool = True,
+                stop_after: float | None = None) -> dict:
     """Run a sample of library mutants and return the JSON envelope (see :func:`summarize`).
 
     Parameters
@@ -210,9 +211,11 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
     progress : ``progress(i, n, record)`` after each mutant (stderr lines by default)
     coverage : a coverage map (default: the cached one, collected if missing)
     resume : keep each mutant's outcome as it finishes (a JSON-lines log in the cache
-        directory, keyed by the coverage map's key, the mode, tests and budget) and reuse the
+        directory, keyed by the sources, the mode, tests and budget) and reuse the
         outcomes already there: an interrupted run resumes, a larger sample of the same seed
         runs only its new mutants
+    stop_after : seconds after which no further mutant is waited for (the running ones are
+        ended); the mutants not run are listed as such (as after a Ctrl-C)
     """
     from nbl_sim.execution import make_executor
 
@@ -246,31 +249,46 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
             if rec["equivalent"] or not (rec["n_claims"] or rec["n_tests"]):
                 rec.update(classify(base, [], rec["equivalent"], n_claims=0, n_tests=0),
                            seconds=0.0)
-        kept = _ResultLog(cov.data.get("key", ""), quick, tests, budget) if resume else None
+        kept = (_ResultLog(source_key(f"quick={quick}"), quick, tests, budget) if resume
+                else None)
         if kept is not None:
             for rec in records:
                 old = kept.get(rec["id"])
                 if old is not None:
                     rec.update(old)
             tasks = [(i, t) for i, t in tasks if kept.get(records[i]["id"]) is None]
+        # the mutants that recompile every numba kernel last: a run stopped early leaves the
+        # most expensive ones
+        tasks.sort(key=lambda it: (it[1]["fresh_numba_cache"], it[0]))
         done = len(records) - len(tasks)
-        for k, res in ex.run(_run_mutant, [t for _, t in tasks]):
-            rec = records[tasks[k][0]]
-            if not isinstance(res, dict):
-                res = {"events": [], "timed_out": True, "seconds": 0.0, "error": str(res)}
-            rec.update(classify(base, res["events"], None, res["timed_out"], rec["n_claims"],
-                                rec["n_tests"]), seconds=res["seconds"])
-            if kept is not None:
-                kept.add(rec)
-            done += 1
-            if progress:
-                progress(done, len(records), rec)
+        stopped = None
+        runs = ex.run(_run_mutant, [t for _, t in tasks])
+        try:
+            for k, res in runs:
+                rec = records[tasks[k][0]]
+                if not isinstance(res, dict):
+                    res = {"events": [], "timed_out": True, "seconds": 0.0, "error": str(res)}
+                rec.update(classify(base, res["events"], None, res["timed_out"],
+                                    rec["n_claims"], rec["n_tests"]), seconds=res["seconds"])
+                if kept is not None:
+                    kept.add(rec)
+                done += 1
+                if progress:
+                    progress(done, len(records), rec)
+                if stop_after is not None and time.perf_counter() - tic > stop_after:
+                    stopped = f"stopped after {stop_after:.0f} s (--stop-after)"
+                    break
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        finally:
+            runs.close()                 # ends the workers (and their mutants' processes)
     return summarize(records, skipped, {"sample": sample, "seed": seed,
                                         "mode": "quick" if quick else "full",
                                         "tests": tests, "budget": budget,
                                         "modules": list(modules or TARGETS),
                                         "population": len(specs),
                                         "coverage_key": cov.data.get("key", "")[:24],
+                                        "stopped": stopped,
                                         "seconds": round(time.perf_counter() - tic, 1)})
 
 
@@ -282,14 +300,14 @@ class _ResultLog:
     """The outcomes of finished mutants, one JSON object per line, appended as they finish
     (a torn last line is ignored on reading)."""
 
-    def __init__(self, cov_key: str, quick: bool, tests: bool, budget: float):
+    def __init__(self, key: str, quick: bool, tests: bool, budget: float):
         from nbl_sim.cache import default_cache_dir, private_dir
         self.tag = f"quick={quick};tests={tests};budget={budget:g}"
         # a run without tests decides the same way for a mutant whose verdict moved (tests
         # only run when none did): its FAILs and blames serve a run with tests
         self.narrow = f"quick={quick};tests=False;budget={budget:g}" if tests else None
         self.path = (private_dir(default_cache_dir() / "libmutation")
-                     / f"outcomes-{cov_key[:24] or 'nokey'}.jsonl")
+                     / f"outcomes-{key[:24]}.jsonl")
         self.done: dict = {}
         self.decided: dict = {}
         if self.path.exists():
@@ -324,10 +342,15 @@ def _cov_progress(i, n):
 
 
 def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
-    """The JSON envelope: ``meta``, ``totals`` (count per outcome and the kill rates),
+    """The JSON envelope: ``meta``, ``totals`` (count per outcome and the kill rates, over the
+    mutants that ran to an outcome), ``not_run`` (the ids of the sampled mutants a stopped run
+    did not finish),
     ``modules`` (the same per module), ``blames``, ``survivors``, ``equivalents``, ``mutants``
     (every record), ``not_generated`` (trivially equivalent, by module and reason) and
     ``excluded`` (modules not mutated, with the reason)."""
+    not_run = [r for r in records if not r.get("outcome")]
+    records = [r for r in records if r.get("outcome")]
+
     def counts(recs):
         c = Counter(r.get("outcome") for r in recs)
         out = {o: c.get(o, 0) for o in OUTCOMES}
@@ -351,6 +374,7 @@ def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
             "survivors": [brief(r) for r in records if r.get("outcome") in ("survived",
                                                                             "timeout")],
             "equivalents": [brief(r) for r in records if r.get("outcome") == "equivalent"],
+            "not_run": [r["id"] for r in not_run],
             "mutants": records, "not_generated": skipped, "excluded": EXCLUDED}
 
 
@@ -370,7 +394,10 @@ def markdown(env: dict, command: str) -> str:
            f"Mode {m['mode']} (claims run: {'quick ones' if m['mode'] == 'quick' else 'all'}), "
            f"sample {t['total']} of {m['population']} mutants, seed {m['seed']}, "
            f"{'with' if m['tests'] else 'without'} tests, claim budget {m['budget']:.0f} s per "
-           f"mutant, coverage map `{m['coverage_key']}`; {m['seconds']:.0f} s wall.", "",
+           f"mutant, coverage map `{m['coverage_key']}`; {m['seconds']:.0f} s wall."
+           + (f" **The run was {m['stopped']}: {len(env['not_run'])} sampled mutants did not "
+              f"run** (listed at the end; the totals count the mutants that did)."
+              if m.get("stopped") else ""), "",
            *_METHOD, "## Totals", "",
            "| outcome | mutants |", "|---|---:|"]
     out += [f"| {o} | {t[o]} |" for o in OUTCOMES]
@@ -417,6 +444,9 @@ def markdown(env: dict, command: str) -> str:
             + (", ".join(f"{v} ({k})" for k, v in ng.items()) or "none") + ".", "",
             "## Modules not mutated", ""]
     out += [f"- `{k}`: {v}" for k, v in env["excluded"].items()]
+    if env.get("not_run"):
+        out += ["", f"## Sampled but not run ({len(env['not_run'])})", "",
+                ", ".join(f"`{i}`" for i in env["not_run"])]
     return "\n".join(out) + "\n"
 
 
@@ -479,6 +509,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="write the JSON envelope here")
     p.add_argument("--markdown", default=None, metavar="FILE",
                    help="write the markdown report here (e.g. docs/mutation.md)")
+    p.add_argument("--stop-after", type=float, default=None, metavar="MINUTES",
+                   help="wait for no further mutant after this many minutes; the report lists "
+                        "the sampled mutants not run")
     p.add_argument("--fresh", action="store_true",
                    help="run every mutant again (ignore the outcomes kept from earlier runs)")
     p.add_argument("--library-module", action="append", default=None, metavar="MODULE",
@@ -495,6 +528,8 @@ def check_arguments(a) -> str | None:
         return f"--sample must be a positive integer, got {a.sample}"
     if not a.budget > 0:
         return f"--budget must be positive, got {a.budget}"
+    if a.stop_after is not None and not a.stop_after > 0:
+        return f"--stop-after must be positive, got {a.stop_after}"
     for m in a.library_module or ():
         if m not in TARGETS:
             return f"--library-module {m!r} is not a target module ({', '.join(TARGETS)})"
@@ -509,7 +544,8 @@ def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False) 
     the envelope) on stdout; exit status 1 when a mutant is a blame."""
     env = run_library(sample=a.sample, seed=a.seed, quick=not a.full, tests=not a.no_tests,
                       workers=workers, scheduler=scheduler, budget=a.budget,
-                      modules=a.library_module, progress=_progress, resume=not a.fresh)
+                      modules=a.library_module, progress=_progress, resume=not a.fresh,
+                      stop_after=None if a.stop_after is None else 60 * a.stop_after)
     env["meta"]["command"] = command
     if a.json_out:
         _atomic(a.json_out, json.dumps(env, indent=1))
@@ -525,6 +561,10 @@ def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False) 
             f"{_pct(t['kill_rate_registry_tests'])}")
     for b in env["blames"]:
         print(f"  BLAME {b['path']}:{b['line']} {b['operator']}: {b['reason']}")
+    if env["meta"].get("stopped"):
+        print(f"  {env['meta']['stopped']}: {len(env['not_run'])} sampled mutants not run")
+    if env["meta"].get("stopped") == "interrupted":
+        return 130
     return 1 if env["blames"] else 0
 
 
