@@ -123,7 +123,8 @@ def _mutate_library(args) -> int:
                          "coverage map itself: --claim, --cache-dir and --no-cache do not apply")
     opt.check_exec(args)
     return run_from_args(args, "nbl " + " ".join(sys.argv[1:]), workers=args.workers,
-                         scheduler=args.scheduler, as_json=args.json)
+                         scheduler=args.scheduler, as_json=args.json,
+                         emit=lambda env: print_json(NAME, [env]))
 
 
 def _mutate(args) -> int:

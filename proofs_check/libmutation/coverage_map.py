@@ -26,7 +26,6 @@ tests and the numerical libraries' versions, written atomically.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import os
@@ -37,7 +36,7 @@ import time
 from importlib import metadata
 from pathlib import Path
 
-from .targets import ROOT, target_modules, target_paths
+from .targets import ROOT, jitted_functions, named_lines, target_modules, target_paths
 
 __all__ = ["ROOT", "TEST_DIRS", "CoverageMap", "child_setup", "collect", "load_or_collect",
            "source_key", "jit_lines", "jitted_functions", "named_lines", "test_files",
@@ -68,31 +67,6 @@ def source_key(extra: str = "") -> str:
         except metadata.PackageNotFoundError:
             h.update(f"{lib}=-".encode())
     return h.hexdigest()
-
-
-def jitted_functions(source: str) -> dict[str, tuple[int, int]]:
-    """{name: (first line, last line)} of the functions of ``source`` decorated with numba's
-    ``njit``/``jit`` (called or not)."""
-    out = {}
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.FunctionDef):
-            for d in node.decorator_list:
-                f = d.func if isinstance(d, ast.Call) else d
-                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-                if name in ("njit", "jit"):
-                    out[node.name] = (node.lineno, node.end_lineno)
-    return out
-
-
-def named_lines(source: str) -> dict[int, set]:
-    """{line: names loaded on it} (``Name`` ids and ``Attribute`` attributes)."""
-    out: dict[int, set] = {}
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            out.setdefault(node.lineno, set()).add(node.id)
-        elif isinstance(node, ast.Attribute):
-            out.setdefault(node.lineno, set()).add(node.attr)
-    return out
 
 
 def jit_lines(sources: dict[str, str], lines: dict[str, dict[int, set]]

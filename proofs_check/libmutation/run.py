@@ -151,7 +151,9 @@ def classify(baseline: dict, events: list[dict], equivalent: str | None = None,
     if n_claims == 0 and n_tests == 0:
         return {**out, "outcome": "survived",
                 "reason": "no claim or mapped test executes this line"}
-    why = (f"{run} claim(s) run, no verdict moved"
+    why = ("no claim executes this line" if n_claims == 0 else
+           f"{run} claim(s) run, no verdict moved")
+    why = (why
            + (f" ({len(not_run)} not run: time budget)" if not_run else "")
            + (f"; {n_tests} test(s) passed" if tests_ran else
               "; no mapped test executes this line" if n_tests == 0 else ""))
@@ -193,7 +195,7 @@ def _run_mutant(task: dict) -> dict:
 # ------------------------------------------------------------------ the run
 def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool = True,
                 workers: int | None = None, scheduler: str | None = None,
-                budget: float = 240.0, modules=None, progress=None,
+                budget: float = 120.0, modules=None, progress=None,
                 coverage: CoverageMap | None = None, resume: bool = True,
                 stop_after: float | None = None) -> dict:
     """Run a sample of library mutants and return the JSON envelope (see :func:`summarize`).
@@ -257,6 +259,10 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
                 if old is not None:
                     rec.update(old)
             tasks = [(i, t) for i, t in tasks if kept.get(records[i]["id"]) is None]
+            for i, t in tasks:             # every claim already run without a moved verdict:
+                if kept.claims_cleared(records[i]["id"]):      # only the tests are left
+                    t["job"]["claims"] = []
+                    records[i]["claims_cleared"] = True
         # the mutants that recompile every numba kernel last: a run stopped early leaves the
         # most expensive ones
         tasks.sort(key=lambda it: (it[1]["fresh_numba_cache"], it[0]))
@@ -270,6 +276,12 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
                     res = {"events": [], "timed_out": True, "seconds": 0.0, "error": str(res)}
                 rec.update(classify(base, res["events"], None, res["timed_out"],
                                     rec["n_claims"], rec["n_tests"]), seconds=res["seconds"])
+                if rec.get("claims_cleared") and rec["outcome"] == "survived":
+                    rec["reason"] = (f"{rec['n_claims']} claim(s) run (an earlier run without "
+                                     f"tests), no verdict moved; {rec['n_tests']} test(s) "
+                                     f"passed" if rec["n_tests"] else
+                                     f"{rec['n_claims']} claim(s) run, no verdict moved; no "
+                                     f"mapped test executes this line")
                 if kept is not None:
                     kept.add(rec)
                 done += 1
@@ -310,6 +322,7 @@ class _ResultLog:
                      / f"outcomes-{key[:24]}.jsonl")
         self.done: dict = {}
         self.decided: dict = {}
+        self.cleared: set = set()      # survived every claim in a run without tests
         if self.path.exists():
             for line in self.path.read_text().splitlines():
                 try:
@@ -321,9 +334,15 @@ class _ResultLog:
                 elif (d.get("tag") == self.narrow
                       and d["outcome"].get("outcome") in ("killed-as-FAIL", "blame")):
                     self.decided[d["id"]] = d["outcome"]
+                elif (d.get("tag") == self.narrow and d["outcome"].get("outcome") == "survived"
+                      and not d["outcome"].get("claims_not_run")):
+                    self.cleared.add(d["id"])
 
     def get(self, mutant_id: str):
         return self.done.get(mutant_id) or self.decided.get(mutant_id)
+
+    def claims_cleared(self, mutant_id: str) -> bool:
+        return mutant_id in self.cleared
 
     def add(self, rec: dict) -> None:
         d = {k: rec.get(k) for k in _KEPT}
@@ -503,8 +522,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run every claim, slow ones too (default: the quick claims)")
     p.add_argument("--no-tests", action="store_true",
                    help="judge by the registry only (do not map or run the library's tests)")
-    p.add_argument("--budget", type=float, default=240.0, metavar="SECONDS",
-                   help="seconds of claims per mutant (default 240)")
+    p.add_argument("--budget", type=float, default=120.0, metavar="SECONDS",
+                   help="seconds of claims per mutant, cheapest claims first (default 120; "
+                        "three budgets for a mutant that recompiles the numba kernels)")
     p.add_argument("--json-out", default=None, metavar="FILE",
                    help="write the JSON envelope here")
     p.add_argument("--markdown", default=None, metavar="FILE",
@@ -539,9 +559,11 @@ def check_arguments(a) -> str | None:
     return None
 
 
-def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False) -> int:
+def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False,
+                  emit=None) -> int:
     """Run from parsed options (:func:`add_arguments`); print the summary (or, ``as_json``,
-    the envelope) on stdout; exit status 1 when a mutant is a blame."""
+    the envelope — through ``emit(envelope)`` when given) on stdout; exit status 1 when a
+    mutant is a blame, 130 when interrupted."""
     env = run_library(sample=a.sample, seed=a.seed, quick=not a.full, tests=not a.no_tests,
                       workers=workers, scheduler=scheduler, budget=a.budget,
                       modules=a.library_module, progress=_progress, resume=not a.fresh,
@@ -552,8 +574,11 @@ def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False) 
     if a.markdown:
         _atomic(a.markdown, markdown(env, command))
     if as_json:
-        print(json.dumps(env, indent=1))
-        return 1 if env["blames"] else 0
+        if emit is not None:
+            emit(env)
+        else:
+            print(json.dumps(env, indent=1))
+        return 130 if env["meta"].get("stopped") == "interrupted" else 1 if env["blames"] else 0
     t = env["totals"]
     print(f"library mutation ({env['meta']['mode']}): {t['total']} mutants — "
           + ", ".join(f"{o} {t[o]}" for o in OUTCOMES)

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 __all__ = ["ROOT", "TARGETS", "EXCLUDED", "target_modules", "target_paths", "module_path",
-           "numba_sensitive"]
+           "numba_sensitive", "jitted_functions", "named_lines"]
 
 #: the project root (the directory holding the packages, and tests/ in a source checkout)
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +50,31 @@ EXCLUDED = {
     "nbl_sim.policies.nbl_lanes": "LLVM IR in strings",
     "nbl_sim.presentation": "figures and tables", "nbl_sim.beyond": "beyond the paper",
 }
+
+
+def jitted_functions(source: str) -> dict[str, tuple[int, int]]:
+    """{name: (first line, last line)} of the functions of ``source`` decorated with numba's
+    ``njit``/``jit`` (called or not)."""
+    out = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef):
+            for d in node.decorator_list:
+                f = d.func if isinstance(d, ast.Call) else d
+                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                if name in ("njit", "jit"):
+                    out[node.name] = (node.lineno, node.end_lineno)
+    return out
+
+
+def named_lines(source: str) -> dict[int, set]:
+    """{line: names loaded on it} (``Name`` ids and ``Attribute`` attributes)."""
+    out: dict[int, set] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            out.setdefault(node.lineno, set()).add(node.id)
+        elif isinstance(node, ast.Attribute):
+            out.setdefault(node.lineno, set()).add(node.attr)
+    return out
 
 
 def module_path(module: str) -> str:
@@ -88,7 +113,6 @@ def _names_from(path: str, module: str) -> frozenset:
 @cache
 def _jitted_names(path: str) -> frozenset:
     """The names read inside the numba-jitted functions of ``path``."""
-    from .coverage_map import jitted_functions, named_lines
     src = (ROOT / path).read_text()
     names = named_lines(src)
     out = set()

@@ -276,3 +276,23 @@ def test_end_to_end_sample_of_one_module(tmp_path):
     assert all(m["path"] in md or m["outcome"] in ("killed-as-FAIL", "tests-only")
                for m in env["mutants"])
     assert ast.parse("x = 1")  # (markdown is plain text; nothing else to parse)
+
+
+def test_outcomes_log_resumes_and_serves_a_run_with_tests(tmp_path, monkeypatch):
+    """A run without tests decides FAILs and blames for a run with tests; a mutant that
+    survived every claim there only needs its tests; a torn last line is ignored."""
+    from proofs_check.libmutation.run import _ResultLog  # noqa: PLC2701 - the log itself
+    monkeypatch.setenv("NBL_CACHE_DIR", str(tmp_path))
+    narrow = _ResultLog("k" * 24, True, False, 60.0)
+    for mid, outcome, not_run in (("a", "killed-as-FAIL", 0), ("b", "survived", 0),
+                                  ("c", "survived", 3), ("d", "blame", 0)):
+        narrow.add({"id": mid, "outcome": outcome, "reason": "r", "claims_not_run": not_run})
+    with narrow.path.open("a") as f:
+        f.write('{"tag": "torn')
+    wide = _ResultLog("k" * 24, True, True, 60.0)
+    assert wide.get("a")["outcome"] == "killed-as-FAIL" and wide.get("d")["outcome"] == "blame"
+    assert wide.get("b") is None and wide.claims_cleared("b")
+    assert wide.get("c") is None and not wide.claims_cleared("c")      # claims left unrun
+    assert _ResultLog("k" * 24, True, False, 90.0).get("a") is None      # another budget
+    again = _ResultLog("k" * 24, True, False, 60.0)
+    assert again.get("b")["outcome"] == "survived"
