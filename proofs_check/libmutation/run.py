@@ -217,7 +217,8 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
         outcomes already there: an interrupted run resumes, a larger sample of the same seed
         runs only its new mutants
     stop_after : seconds after which no further mutant is waited for (the running ones are
-        ended); the mutants not run are listed as such (as after a Ctrl-C)
+        ended); the mutants not run are listed as such (as after a Ctrl-C); 0 runs nothing and
+        reports the outcomes kept from earlier runs
     """
     from nbl_sim.execution import make_executor
 
@@ -268,6 +269,8 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
         tasks.sort(key=lambda it: (it[1]["fresh_numba_cache"], it[0]))
         done = len(records) - len(tasks)
         stopped = None
+        if stop_after is not None and stop_after <= 0:
+            stopped, tasks = "not run: --stop-after 0 reports the kept outcomes only", []
         runs = ex.run(_run_mutant, [t for _, t in tasks])
         try:
             for k, res in runs:
@@ -531,7 +534,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="write the markdown report here (e.g. docs/mutation.md)")
     p.add_argument("--stop-after", type=float, default=None, metavar="MINUTES",
                    help="wait for no further mutant after this many minutes; the report lists "
-                        "the sampled mutants not run")
+                        "the sampled mutants not run (0: run nothing, report the outcomes kept "
+                        "from earlier runs)")
     p.add_argument("--fresh", action="store_true",
                    help="run every mutant again (ignore the outcomes kept from earlier runs)")
     p.add_argument("--library-module", action="append", default=None, metavar="MODULE",
@@ -548,8 +552,8 @@ def check_arguments(a) -> str | None:
         return f"--sample must be a positive integer, got {a.sample}"
     if not a.budget > 0:
         return f"--budget must be positive, got {a.budget}"
-    if a.stop_after is not None and not a.stop_after > 0:
-        return f"--stop-after must be positive, got {a.stop_after}"
+    if a.stop_after is not None and not a.stop_after >= 0:
+        return f"--stop-after must be >= 0, got {a.stop_after}"
     for m in a.library_module or ():
         if m not in TARGETS:
             return f"--library-module {m!r} is not a target module ({', '.join(TARGETS)})"
