@@ -15,9 +15,14 @@ mutant cannot be judged against a broken baseline).
 Command line::
 
     python -m proofs_check.mutation [--quick] [--json] [--claim ID ...] [--module NAME ...]
+    python -m proofs_check.mutation --library [--sample N] [--seed S] [--full] ...
 
 ``--quick`` runs only the quick claims (slow ones are listed as not run; a slow claim without
 mutants is still a defect); exit status 1 when there is a defect.
+
+``--library`` mutates the library instead (:mod:`proofs_check.libmutation.run`: one-line bugs
+in nbl_theory and nbl_sim, each judged by the claims and tests executing it); exit status 1
+when a mutant is a *blame* (a verdict about the paper moved without a FAIL).
 """
 
 from __future__ import annotations
@@ -245,7 +250,28 @@ def main(argv=None) -> int:
     p.add_argument("--module", action="append", default=None, metavar="NAME",
                    help="claims module (e.g. stein, decision_stability)")
     p.add_argument("-v", "--verbose", action="store_true", help="one line per mutant")
+    p.add_argument("--library", action="store_true",
+                   help="mutate the library (nbl_theory, nbl_sim) instead of the claims' "
+                        "comparison side")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="--library: local worker processes (default: every core)")
+    p.add_argument("--scheduler", default=None, metavar="ADDR",
+                   help="--library: a Dask scheduler (tcp://HOST:PORT or local:N)")
+    from .libmutation import run as libmut
+    libmut.add_arguments(p)
     a = p.parse_args(argv)
+    if a.library:
+        why = libmut.check_arguments(a)
+        if why is None and a.workers is not None and a.scheduler:
+            why = "give either --scheduler or --workers, not both"
+        if why is None and a.workers is not None and a.workers < 1:
+            why = f"--workers must be a positive integer, got {a.workers}"
+        if why:
+            print(f"python -m proofs_check.mutation: error: {why}", file=sys.stderr)
+            return 2
+        cmd = "python -m proofs_check.mutation " + " ".join(sys.argv[1:] if argv is None
+                                                             else argv)
+        return libmut.run_from_args(a, cmd.strip(), workers=a.workers, scheduler=a.scheduler)
     rep = run_mutation(ids=a.claim, quick=a.quick, progress=_progress, modules=a.module)
     if a.json:
         from nbl_theory.records import envelope

@@ -159,6 +159,8 @@ INTERNAL = {
     "proofs_check.ledger*": "the proof-step ledger, reached through nbl proof and its claims "
                             "(its transcription format is the package docstring)",
     "proofs_check.runner": "the parallel claims runner behind nbl check",
+    "proofs_check.libmutation*": "library mutation behind nbl check --mutate --library "
+                                 "(documented on docs/mutation.md)",
     "proofs_check.runner_keys": "cache keys of the claims runner",
     "proofs_check.runner_tasks": "claims as executor tasks",
     "proofs_check.wording": "the words of claim messages that state what a computation "

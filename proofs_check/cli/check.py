@@ -47,6 +47,13 @@ def add_parser(sub):
     k.add_argument("--mutate", action="store_true",
                    help="run the claims' mutants instead (each must turn the verdict); print "
                         "the kill rate per module and the defects; exit 1 on a defect")
+    k.add_argument("--library", action="store_true",
+                   help="with --mutate: mutate the library (nbl_theory, nbl_sim) and report "
+                        "per mutant whether a claim FAILed, a verdict about the paper moved "
+                        "(a blame), a test failed or nothing noticed "
+                        "(proofs_check.libmutation); exit 1 on a blame")
+    from ..libmutation.run import add_arguments as add_library_arguments
+    add_library_arguments(k)
     opt.add_exec_args(k, workers_help="run the claims on a local pool of N processes (default: "
                       "every core when the work repays it; 1 = in this process)")
     opt.add_allow_large(k)
@@ -69,6 +76,8 @@ def _claim_ids(wanted):
 
 
 def run(args) -> int:
+    if args.library and not args.mutate:
+        raise UsageError("--library goes with --mutate (nbl check --mutate --library)")
     if args.mutate:
         return _mutate(args)
     check_out_dir(args.out, "--out")
@@ -104,8 +113,28 @@ def run(args) -> int:
     return status
 
 
+def _mutate_library(args) -> int:
+    import sys
+
+    from ..libmutation.run import check_arguments, run_from_args
+
+    why = check_arguments(args)
+    if why:
+        raise UsageError(why)
+    if args.claim or args.cache_dir or args.no_cache:
+        raise UsageError("--mutate --library chooses the claims by coverage and caches its "
+                         "coverage map itself: --claim, --cache-dir and --no-cache do not apply")
+    opt.check_exec(args)
+    return run_from_args(args, "nbl " + " ".join(sys.argv[1:]), workers=args.workers,
+                         scheduler=args.scheduler, as_json=args.json,
+                         emit=lambda env: print_json(NAME, [env]))
+
+
 def _mutate(args) -> int:
-    """``nbl check --mutate``: the mutants run in this process, nothing is written."""
+    """``nbl check --mutate``: the mutants run in this process, nothing is written.
+    ``--mutate --library``: library mutants on the executor (proofs_check.libmutation)."""
+    if args.library:
+        return _mutate_library(args)
     given = [o for o, v in (("--workers", args.workers), ("--scheduler", args.scheduler),
                             ("--cache-dir", args.cache_dir)) if v is not None]
     if given:

@@ -1,0 +1,361 @@
+"""Which claims and tests execute each line of the library: coverage.py contexts, collected once.
+
+Why coverage.py and not a line tracer of our own: the interpreter here is Python 3.11 (no
+``sys.monitoring``), where a ``sys.settrace`` tracer written in Python is called on every
+function call of sympy and mpmath — several times slower than coverage.py's C tracer, which
+also records *dynamic contexts* (:meth:`coverage.Coverage.switch_context`): one context per
+claim, one per test (a small pytest plugin switches it at each test's setup).
+
+Collection (:func:`collect`) runs in fresh subprocesses (``python -m
+proofs_check.libmutation.coverage_map``), the claims and the test files split into chunks on the
+executor (:mod:`nbl_sim.execution`), each with an empty ``NBL_CACHE_DIR`` so that no claim reads
+a cached result instead of executing the library. Every target module is imported under the
+context ``import`` before the first claim, so a module-level line (a constant) is known as
+import-time: a mutant there runs against every claim and test that executes any line of its
+module.
+
+Numba: the lines of a ``@numba.njit`` function never run in Python, so coverage.py does not
+see them. A jitted function's lines are credited to the contexts of every library line that
+names it (a call, or the function passed on), closed transitively over jitted functions
+naming each other (:func:`jit_lines`) — an over-approximation, which only runs more claims.
+
+The map is data, not a pickle: one JSON file per key in the user cache directory
+(``<cache>/libmutation/``), the key a SHA-256 of the sources of the library, the claims, the
+tests and the numerical libraries' versions, written atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+
+from .targets import ROOT, jitted_functions, named_lines, target_modules, target_paths
+
+__all__ = ["ROOT", "TEST_DIRS", "CoverageMap", "child_setup", "collect", "load_or_collect",
+           "source_key", "jit_lines", "jitted_functions", "named_lines", "test_files",
+           "cache_path"]
+
+_LIBS = ("numpy", "scipy", "mpmath", "sympy", "python-flint", "numba", "coverage")
+#: test directories whose tests are mapped (the library's own tests; the claims' pinned
+#: verdicts in tests/proofs_check run the registry, which the registry side already covers)
+TEST_DIRS = ("tests/theory", "tests/sim")
+IMPORT = "import"
+#: the sources a coverage map depends on (the library, what the claims run, the tests)
+_KEYED = ("nbl_theory", "nbl_sim", "proofs_check/claims", "proofs_check/witnesses",
+          "proofs_check/audit", "proofs_check/registry.py", "proofs_check/paper_source.py",
+          *TEST_DIRS)
+
+
+def source_key(extra: str = "") -> str:
+    """SHA-256 of the library, claims, witnesses, audit and tests' sources and the numerical
+    libraries' versions (the key of a coverage map)."""
+    h = hashlib.sha256(extra.encode())
+    for pkg in _KEYED:
+        files = [ROOT / pkg] if pkg.endswith(".py") else sorted((ROOT / pkg).rglob("*.py"))
+        for p in files:
+            h.update(p.relative_to(ROOT).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    for lib in _LIBS:
+        try:
+            h.update(f"{lib}={metadata.version(lib)}".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{lib}=-".encode())
+    return h.hexdigest()
+
+
+def jit_lines(sources: dict[str, str], lines: dict[str, dict[int, set]]
+              ) -> dict[str, dict[int, set]]:
+    """The contexts of the lines of jitted functions, from the lines that name them.
+
+    ``sources`` {path: text}; ``lines`` {path: {line: contexts}} as measured. Returns
+    {path: {line: contexts}} for every line inside a jitted function (the union of the
+    contexts of every measured line naming it, closed over jitted functions naming each
+    other)."""
+    jitted = {p: jitted_functions(s) for p, s in sources.items()}
+    names = {p: named_lines(s) for p, s in sources.items()}
+    by_name: dict[str, set] = {}
+    inside = {(p, n): rng for p, js in jitted.items() for n, rng in js.items()}
+    all_names = {n for (_, n) in inside}
+    for p, per_line in lines.items():
+        for ln, ctx in per_line.items():
+            for n in names.get(p, {}).get(ln, set()) & all_names:
+                by_name.setdefault(n, set()).update(ctx)
+    changed = True
+    while changed:                  # a jitted function named inside another jitted function
+        changed = False
+        for (p, n), (lo, hi) in inside.items():
+            mine = by_name.get(n, set())
+            for ln in range(lo, hi + 1):
+                for m in names.get(p, {}).get(ln, set()) & all_names:
+                    if m != n and not mine <= by_name.get(m, set()):
+                        by_name.setdefault(m, set()).update(mine)
+                        changed = True
+    out: dict[str, dict[int, set]] = {}
+    for (p, n), (lo, hi) in inside.items():
+        ctx = by_name.get(n, set())
+        for ln in range(lo, hi + 1):
+            out.setdefault(p, {})[ln] = set(ctx)
+    return out
+
+
+class CoverageMap:
+    """Per library line, the claims and tests that execute it.
+
+    ``data`` is the JSON document: ``key``, ``claims`` {id: {"status", "seconds"}} (the
+    unmutated verdicts), ``tests`` {nodeid: seconds}, ``contexts`` (a list) and ``lines``
+    {path: {line: [context index, ...]}}; a context is ``c:<claim id>``, ``t:<test node id>``
+    or ``import``.
+    """
+
+    def __init__(self, data: dict):
+        self.data = data
+        self._ctx = data["contexts"]
+        self._lines = {p: {int(k): v for k, v in d.items()} for p, d in data["lines"].items()}
+
+    @property
+    def baseline(self) -> dict:
+        return {k: v["status"] for k, v in self.data["claims"].items()}
+
+    def contexts(self, path: str, line: int, end_line: int | None = None) -> set:
+        """The contexts executing ``path`` at ``line`` (to ``end_line``); a line executed at
+        import time stands for every context executing any line of ``path``."""
+        per = self._lines.get(path, {})
+        idx: set = set()
+        for ln in range(line, (end_line or line) + 1):
+            idx.update(per.get(ln, ()))
+        names = {self._ctx[i] for i in idx}
+        if IMPORT in names or "" in names:
+            names = {self._ctx[i] for v in per.values() for i in v}
+        return names - {IMPORT, ""}
+
+    def claims_for(self, path, line, end_line=None) -> list[str]:
+        ctx = self.contexts(path, line, end_line)
+        order = self.data["claims"]
+        return sorted((c[2:] for c in ctx if c.startswith("c:")),
+                      key=lambda c: (order.get(c, {}).get("seconds", 0.0), c))
+
+    def tests_for(self, path, line, end_line=None) -> list[str]:
+        return sorted(c[2:] for c in self.contexts(path, line, end_line) if c.startswith("t:"))
+
+
+# ------------------------------------------------------------------ collection (subprocess)
+def _claims_chunk(ids: list[str]) -> dict:
+    """In a fresh process: import the targets under ``import``, run each claim under its
+    context; {"claims": {...}, "lines": {path: {line: [context]}}}."""
+    import coverage
+
+    cov = coverage.Coverage(data_file=None, source_pkgs=["nbl_theory", "nbl_sim"],
+                            config_file=False)
+    cov.start()
+    cov.switch_context(IMPORT)
+    import importlib
+    for mod in target_modules():
+        importlib.import_module(mod)
+    from proofs_check.registry import REGISTRY
+    claims = {c.id: c for c in REGISTRY.all_claims()}
+    out = {}
+    for i in ids:
+        cov.switch_context("c:" + i)
+        r = REGISTRY.run_one(claims[i])
+        out[i] = {"status": r.status, "seconds": round(r.seconds, 3)}
+        print(f"coverage: claim {i}: {r.status} ({r.seconds:.1f} s)", file=sys.stderr,
+              flush=True)
+    cov.stop()
+    return {"claims": out, "lines": _lines_of(cov)}
+
+
+def _lines_of(cov) -> dict:
+    data = cov.get_data()
+    lines = {}
+    for f in data.measured_files():
+        try:
+            rel = Path(f).resolve().relative_to(ROOT).as_posix()
+        except ValueError:
+            continue
+        lines[rel] = {str(k): sorted(v) for k, v in data.contexts_by_lineno(f).items()}
+    return lines
+
+
+class _ContextPlugin:
+    """pytest plugin: one coverage context per test (its node id)."""
+
+    def __init__(self, cov):
+        self.cov, self.seconds, self._t0 = cov, {}, 0.0
+
+    def pytest_runtest_setup(self, item):
+        self.cov.switch_context("t:" + item.nodeid)
+        self._t0 = time.perf_counter()
+
+    def pytest_runtest_teardown(self, item):
+        self.seconds[item.nodeid] = round(time.perf_counter() - self._t0, 3)
+
+
+def _tests_chunk(files: list[str]) -> dict:
+    import coverage
+    import pytest
+
+    cov = coverage.Coverage(data_file=None, source_pkgs=["nbl_theory", "nbl_sim"],
+                            config_file=False)
+    cov.start()
+    cov.switch_context(IMPORT)
+    plugin = _ContextPlugin(cov)
+    rc = pytest.main([*(str(ROOT / f) for f in files), "-q", "-n", "0", "-p", "no:cacheprovider",
+                      "-m", "not slow", f"--rootdir={ROOT}", "-c", str(ROOT / "pyproject.toml"),
+                      "--no-header", "-p", "no:randomly"], plugins=[plugin])
+    cov.stop()
+    return {"tests": plugin.seconds, "lines": _lines_of(cov), "pytest_exit": int(rc)}
+
+
+def _run_chunk(task) -> dict:
+    """Executor task: one chunk in a fresh subprocess (empty NBL_CACHE_DIR, cwd a temp dir)."""
+    kind, items = task
+    with tempfile.TemporaryDirectory(prefix="nbl-libmut-cov-") as tmp:
+        env = dict(os.environ, NBL_CACHE_DIR=str(Path(tmp) / "cache"),
+                   PYTHONDONTWRITEBYTECODE="1")
+        out = Path(tmp) / "out.json"
+        spec = Path(tmp) / "in.json"
+        spec.write_text(json.dumps({"kind": kind, "items": items, "out": str(out)}))
+        proc = subprocess.run([sys.executable, "-m", "proofs_check.libmutation.coverage_map",
+                               str(spec)], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
+                              preexec_fn=child_setup)
+        if proc.returncode != 0 or not out.exists():
+            raise RuntimeError(f"coverage chunk ({kind}, {len(items)} items) exited "
+                               f"{proc.returncode}")
+        return json.loads(out.read_text())
+
+
+def child_setup():                 # pragma: no cover - runs in the child after fork
+    """A mutant's or collector's process: SIGINT at its default (a pool worker ignores it and
+    the child would inherit that), and killed when its parent dies (Linux)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def test_files() -> list[str]:
+    """The test files mapped (relative to :data:`ROOT`; none outside a source checkout)."""
+    out = []
+    for d in TEST_DIRS:
+        out += sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / d).rglob("test_*.py"))
+    return out
+
+
+def _chunks(items: list, n: int) -> list[list]:
+    return [items[i::n] for i in range(n) if items[i::n]]
+
+
+def collect(quick: bool = True, tests: bool = True, executor=None, chunks: int = 2,
+            progress=None, resume: Path | None = None) -> dict:
+    """Collect the coverage map (see the module docstring): the claims (only the quick ones
+    when ``quick``) and, with ``tests``, the library's tests, on ``executor`` (serial when
+    None), in ``chunks`` chunks of each. With ``resume`` (a path prefix), each finished chunk
+    is kept as ``<resume>-<n>.json`` and not run again."""
+    from nbl_sim.execution import SerialExecutor
+    from proofs_check.registry import REGISTRY
+    ids = [c.id for c in REGISTRY.all_claims()
+           if c.method != "not-checked" and (c.quick or not quick)]
+    tasks = [("claims", ch) for ch in _chunks(ids, chunks)]
+    if tests:
+        tasks += [("tests", ch) for ch in _chunks(test_files(), chunks)]
+    merged: dict = {"claims": {}, "tests": {}, "lines": {}}
+    ex = executor or SerialExecutor()
+    parts, todo = [], []
+    for n, t in enumerate(tasks):
+        kept = None if resume is None else Path(f"{resume}-{n}.json")
+        if kept is not None and kept.exists():
+            parts.append(json.loads(kept.read_text()))
+        else:
+            todo.append((n, t))
+    for k, part in ex.run(_run_chunk, [t for _, t in todo]):
+        if not isinstance(part, dict):
+            raise RuntimeError(f"coverage collection failed: {part}")
+        if resume is not None:
+            _atomic_json(Path(f"{resume}-{todo[k][0]}.json"), part)
+        parts.append(part)
+        if progress:
+            progress(len(parts), len(tasks))
+    for part in parts:
+        merged["claims"].update(part.get("claims", {}))
+        merged["tests"].update(part.get("tests", {}))
+        for path, per in part["lines"].items():
+            dst = merged["lines"].setdefault(path, {})
+            for ln, ctx in per.items():
+                dst.setdefault(ln, set()).update(ctx)
+    # the jitted functions' lines, credited from the lines naming them
+    sources = {p: (ROOT / p).read_text() for p in merged["lines"]}
+    sources.update({p: (ROOT / p).read_text() for p in target_paths()})
+    measured = {p: {int(k): v for k, v in d.items()} for p, d in merged["lines"].items()}
+    for path, per in jit_lines(sources, measured).items():
+        dst = merged["lines"].setdefault(path, {})
+        for ln, ctx in per.items():
+            if ctx:
+                dst.setdefault(str(ln), set()).update(ctx)
+    contexts = sorted({c for per in merged["lines"].values() for v in per.values() for c in v})
+    index = {c: i for i, c in enumerate(contexts)}
+    lines = {p: {ln: sorted(index[c] for c in v) for ln, v in sorted(per.items(),
+                                                                    key=lambda x: int(x[0]))}
+             for p, per in sorted(merged["lines"].items())}
+    return {"schema": 1, "mode": "quick" if quick else "full", "tests_mapped": bool(tests),
+            "claims": merged["claims"], "tests": merged["tests"], "contexts": contexts,
+            "lines": lines}
+
+
+def cache_path(key: str, quick: bool, tests: bool) -> Path:
+    from nbl_sim.cache import default_cache_dir, private_dir
+    d = private_dir(default_cache_dir() / "libmutation")
+    return d / f"coverage-{'quick' if quick else 'full'}{'-tests' if tests else ''}-{key[:24]}.json"
+
+
+def load_or_collect(quick: bool = True, tests: bool = True, executor=None, progress=None,
+                    refresh: bool = False) -> CoverageMap:
+    """The cached coverage map for the current sources, collected (and cached) if missing
+    (without ``tests``, a cached map that has the tests too serves)."""
+    if not tests and not refresh:
+        wider = source_key(f"quick={quick};tests=True")
+        path = cache_path(wider, quick, True)
+        if path.exists():
+            data = json.loads(path.read_text())
+            if data.get("key") == wider:
+                return CoverageMap(data)
+    key = source_key(f"quick={quick};tests={tests}")
+    path = cache_path(key, quick, tests)
+    if path.exists() and not refresh:
+        data = json.loads(path.read_text())
+        if data.get("key") == key:
+            return CoverageMap(data)
+    resume = path.with_name(path.stem + "-chunk")
+    data = collect(quick=quick, tests=tests, executor=executor, progress=progress,
+                   resume=resume)
+    data["key"] = key
+    _atomic_json(path, data)
+    for kept in path.parent.glob(resume.name + "-*.json"):
+        kept.unlink()
+    return CoverageMap(data)
+
+
+def _atomic_json(path: Path, data) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, path)
+
+
+def _main(argv) -> int:              # pragma: no cover - the collector's subprocess
+    spec = json.loads(Path(argv[0]).read_text())
+    fn = _claims_chunk if spec["kind"] == "claims" else _tests_chunk
+    res = fn(spec["items"])
+    Path(spec["out"]).write_text(json.dumps(res))
+    return 0
+
+
+if __name__ == "__main__":          # pragma: no cover
+    raise SystemExit(_main(sys.argv[1:]))

@@ -1,0 +1,496 @@
+"""Library mutation: plant one-line bugs in the library and see what the claims say.
+
+Every module of nbl_theory and nbl_sim that computes a quantity of the paper
+(:mod:`~proofs_check.libmutation.targets`) is mutated from its syntax tree
+(:mod:`~proofs_check.libmutation.operators`); a seeded sample, stratified over the modules, is
+run, each mutant in a fresh subprocess (:mod:`~proofs_check.libmutation.worker`) against the
+claims and tests that execute its line (:mod:`~proofs_check.libmutation.coverage_map`), on the
+toolkit's executor (a local process pool, or Dask with ``--scheduler``). Each mutant ends as
+one of :data:`OUTCOMES`:
+
+``killed-as-FAIL``
+    a claim turned FAIL (or the registry no longer loads): the toolkit reports its own defect;
+``blame``
+    a claim's verdict about the paper moved without any FAIL — PASS → DISCREPANCY/CAVEAT, or a
+    finding → PASS: the report blames (or clears) the paper for a library bug, a defect of the
+    registry (issue 34: there must be none);
+``tests-only``
+    no verdict moved, a test of the library failed;
+``survived``
+    nothing noticed (the reason says whether any claim or test executes the line);
+``timeout``
+    the mutant's process ran past its time limit before any verdict moved;
+``equivalent``
+    the mutated module compiles to the original's bytecode (the reason is given).
+
+Kill rates: *registry alone* = killed-as-FAIL / (mutants − equivalent); *registry + tests* =
+(killed-as-FAIL + tests-only) / (mutants − equivalent). A blame is never counted as a kill.
+
+Command line::
+
+    python -m proofs_check.mutation --library [--sample N] [--seed S] [--full]
+        [--workers N | --scheduler ADDR] [--budget SECONDS] [--no-tests]
+        [--json FILE] [--markdown FILE] [--module NAME ...]
+    nbl check --mutate --library ...   (the same options)
+
+``--quick`` (the default) runs the quick claims (a sample of 60 within 30 minutes on 2 cores);
+``--full`` every claim, slow ones too (meant for the Dask executor). Progress goes to stderr;
+Ctrl-C ends every worker and its mutant's process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from .coverage_map import CoverageMap, child_setup, load_or_collect, source_key
+from .operators import MutantSpec, equivalent_reason, generate
+from .report import OUTCOMES as REPORT_OUTCOMES
+from .report import markdown, pct
+from .targets import EXCLUDED, ROOT, TARGETS, module_path, numba_sensitive
+
+__all__ = ["OUTCOMES", "enumerate_mutants", "stratified_sample", "classify", "run_library",
+           "summarize", "markdown", "add_arguments", "check_arguments", "run_from_args"]
+
+OUTCOMES = REPORT_OUTCOMES
+_FINDINGS = ("DISCREPANCY", "CAVEAT")
+
+
+# ------------------------------------------------------------------ the mutants
+def enumerate_mutants(modules=None) -> tuple[list[MutantSpec], dict]:
+    """Every mutant of the target modules (or of ``modules``), and per module the count of
+    trivially equivalent mutants not generated, by reason."""
+    specs, skipped = [], {}
+    for mod in modules or TARGETS:
+        path = module_path(mod)
+        muts, sk = generate((ROOT / path).read_text(), mod, path)
+        specs += muts
+        skipped[mod] = dict(sk)
+    return specs, skipped
+
+
+def stratified_sample(specs: list[MutantSpec], n: int, seed: int) -> list[MutantSpec]:
+    """``n`` mutants (all if fewer), stratified over the modules: each module gets a share
+    proportional to its number of mutants (largest remainders), at least one while any is
+    left; within a module the first of a seeded shuffle (``random.Random(f"{seed}:{module}")``)
+    of its mutants in source order, so a smaller sample of the same seed is (up to the
+    rounding of the shares) part of a larger one. The same seed and sources give the same
+    sample."""
+    by_mod: dict[str, list] = {}
+    for s in specs:
+        by_mod.setdefault(s.module, []).append(s)
+    total = len(specs)
+    if n >= total:
+        return list(specs)
+    mods = sorted(by_mod)
+    quota = {m: max(1, int(n * len(by_mod[m]) / total)) for m in mods}
+    rema = sorted(mods, key=lambda m: (-(n * len(by_mod[m]) / total) % 1, m))
+    while sum(quota.values()) < n:
+        for m in rema:
+            if sum(quota.values()) >= n:
+                break
+            if quota[m] < len(by_mod[m]):
+                quota[m] += 1
+    while sum(quota.values()) > n:                 # the floors of one pushed it over
+        m = max(mods, key=lambda m: (quota[m], m))
+        quota[m] -= 1
+    out = []
+    for m in mods:
+        order = list(by_mod[m])
+        random.Random(f"{seed}:{m}").shuffle(order)
+        out += sorted(order[:quota[m]], key=lambda s: (s.line, s.col, s.operator, s.variant))
+    return out
+
+
+# ------------------------------------------------------------------ classification
+def classify(baseline: dict, events: list[dict], equivalent: str | None = None,
+             timed_out: bool = False, n_claims: int = 0, n_tests: int = 0) -> dict:
+    """The outcome of one mutant from its worker's events (see the module docstring).
+
+    Returns {"outcome", "reason", "transitions": [[claim, before, after, detail]...],
+    "tests_failed": [...], "claims_run", "claims_not_run"}."""
+    trans, failed, run, not_run, load_error, tests_ran = [], [], 0, [], None, False
+    for ev in events:
+        if ev["event"] == "claim":
+            run += 1
+            before = baseline.get(ev["id"])
+            if ev["status"] not in (before, "SKIPPED"):
+                trans.append([ev["id"], before, ev["status"], ev.get("detail", "")])
+        elif ev["event"] == "load_error":
+            load_error = ev["detail"]
+        elif ev["event"] == "budget":
+            not_run = ev["not_run"]
+        elif ev["event"] == "tests":
+            tests_ran = True
+            if ev["exit"] not in (0, 5):        # 5: no tests collected
+                failed = ev["failed"] or [f"pytest exit {ev['exit']}"]
+    out = {"transitions": trans, "tests_failed": failed, "claims_run": run,
+           "claims_not_run": len(not_run)}
+    blamed = [t for t in trans if t[2] != "FAIL"]
+    if equivalent:
+        return {**out, "outcome": "equivalent", "reason": equivalent}
+    if blamed:
+        return {**out, "outcome": "blame",
+                "reason": "; ".join(f"{c}: {a} -> {b}" for c, a, b, _ in blamed)}
+    if load_error or trans:
+        why = (f"the registry does not load: {load_error}" if load_error else
+               "; ".join(f"{c}: {a} -> FAIL" for c, a, _, _ in trans[:3])
+               + (f" (+{len(trans) - 3})" if len(trans) > 3 else ""))
+        return {**out, "outcome": "killed-as-FAIL", "reason": why}
+    if failed:
+        return {**out, "outcome": "tests-only", "reason": "failed: " + ", ".join(failed[:3])}
+    if timed_out:
+        return {**out, "outcome": "timeout",
+                "reason": f"ran past its time limit after {run} claim(s), no verdict moved"}
+    if n_claims == 0 and n_tests == 0:
+        return {**out, "outcome": "survived",
+                "reason": "no claim or mapped test executes this line"}
+    why = ("no claim executes this line" if n_claims == 0 else
+           f"{run} claim(s) run, no verdict moved")
+    why = (why
+           + (f" ({len(not_run)} not run: time budget)" if not_run else "")
+           + (f"; {n_tests} test(s) passed" if tests_ran else
+              "; no mapped test executes this line" if n_tests == 0 else ""))
+    return {**out, "outcome": "survived", "reason": why}
+
+
+# ------------------------------------------------------------------ one mutant (executor task)
+def _run_mutant(task: dict) -> dict:
+    """Executor task: run one mutant's worker subprocess; its events and wall time."""
+    with tempfile.TemporaryDirectory(prefix="nbl-libmut-") as tmp:
+        tmpd = Path(tmp)
+        env = dict(os.environ, NBL_CACHE_DIR=str(tmpd / "cache"), PYTHONDONTWRITEBYTECODE="1",
+                   NBL_DASK_SCHEDULER="")
+        if task["fresh_numba_cache"]:
+            env["NUMBA_CACHE_DIR"] = str(tmpd / "numba")
+        job, log = tmpd / "job.json", tmpd / "events.jsonl"
+        job.write_text(json.dumps(task["job"]))
+        t0 = time.perf_counter()
+        timed_out = False
+        try:
+            subprocess.run([sys.executable, "-m", "proofs_check.libmutation.worker", str(job),
+                            str(log)], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           timeout=task["timeout"], preexec_fn=child_setup)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        events = []
+        if log.exists():
+            for line in log.read_text().splitlines():
+                try:
+                    events.append(json.loads(line))
+                except json.JSONDecodeError:     # the last line of a killed process
+                    pass
+        done = any(e["event"] == "done" for e in events)
+        return {"events": events, "timed_out": timed_out or not done,
+                "seconds": round(time.perf_counter() - t0, 2)}
+
+
+# ------------------------------------------------------------------ the run
+def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool = True,
+                workers: int | None = None, scheduler: str | None = None,
+                budget: float = 120.0, modules=None, progress=None,
+                coverage: CoverageMap | None = None, resume: bool = True,
+                stop_after: float | None = None) -> dict:
+    """Run a sample of library mutants and return the JSON envelope (see :func:`summarize`).
+
+    Parameters
+    ----------
+    sample, seed : the stratified sample's size and seed (:func:`stratified_sample`)
+    quick : only the quick claims (False: every claim — for the Dask executor)
+    tests : also run the library's tests that execute the line (when no verdict moved)
+    workers, scheduler : the executor (:func:`nbl_sim.execution.make_executor`)
+    budget : seconds of claims per mutant (cheapest claims first; the rest reported not run);
+        three budgets for a mutant that recompiles the numba kernels; the mutant's process
+        is killed at 3 × its budget + 120 s (an outcome ``timeout``)
+    modules : only these target modules
+    progress : ``progress(i, n, record)`` after each mutant (stderr lines by default)
+    coverage : a coverage map (default: the cached one, collected if missing)
+    resume : keep each mutant's outcome as it finishes (a JSON-lines log in the cache
+        directory, keyed by the sources, the mode, tests and budget) and reuse the
+        outcomes already there: an interrupted run resumes, a larger sample of the same seed
+        runs only its new mutants
+    stop_after : seconds after which no further mutant is waited for (the running ones are
+        ended); the mutants not run are listed as such (as after a Ctrl-C); 0 runs nothing and
+        reports the outcomes kept from earlier runs
+    """
+    from nbl_sim.execution import make_executor
+
+    tic = time.perf_counter()
+    specs, skipped = enumerate_mutants(modules)
+    chosen = stratified_sample(specs, sample, seed)
+    with make_executor(workers=workers, scheduler=scheduler) as ex:
+        cov = coverage or load_or_collect(quick=quick, tests=tests, executor=ex,
+                                          progress=_cov_progress)
+        base = cov.baseline
+        tasks, records = [], []
+        for s in chosen:
+            src = (ROOT / s.path).read_text()
+            eq = equivalent_reason(src, s)
+            claims = [c for c in cov.claims_for(s.path, s.line, s.end_line) if c in base]
+            tsts = cov.tests_for(s.path, s.line, s.end_line) if tests else []
+            rec = {**s.to_dict(), "equivalent": eq, "n_claims": len(claims),
+                   "n_tests": len(tsts), "line_text": _line(src, s.line)}
+            records.append(rec)
+            if eq or not (claims or tsts):
+                continue
+            fresh = numba_sensitive(s.module)
+            # compiling every kernel anew takes a minute or more: such a mutant's claims get
+            # three budgets
+            mine = budget * (3 if fresh else 1)
+            tasks.append((len(records) - 1, {
+                "job": {"mutant": s.to_dict(), "claims": claims, "tests": tsts,
+                        "baseline": {c: base[c] for c in claims}, "budget": mine},
+                "timeout": 3 * mine + 120, "fresh_numba_cache": fresh}))
+        for rec in records:
+            if rec["equivalent"] or not (rec["n_claims"] or rec["n_tests"]):
+                rec.update(classify(base, [], rec["equivalent"], n_claims=0, n_tests=0),
+                           seconds=0.0)
+        kept = (_ResultLog(source_key(f"quick={quick}"), quick, tests, budget) if resume
+                else None)
+        if kept is not None:
+            for rec in records:
+                old = kept.get(rec["id"])
+                if old is not None:
+                    rec.update(old)
+            tasks = [(i, t) for i, t in tasks if kept.get(records[i]["id"]) is None]
+            for i, t in tasks:             # every claim already run without a moved verdict:
+                if kept.claims_cleared(records[i]["id"]):      # only the tests are left
+                    t["job"]["claims"] = []
+                    records[i]["claims_cleared"] = True
+        # the mutants that recompile every numba kernel last: a run stopped early leaves the
+        # most expensive ones
+        tasks.sort(key=lambda it: (it[1]["fresh_numba_cache"], it[0]))
+        done = len(records) - len(tasks)
+        stopped = None
+        if stop_after is not None and stop_after <= 0:
+            stopped, tasks = "not run: --stop-after 0 reports the kept outcomes only", []
+        runs = ex.run(_run_mutant, [t for _, t in tasks])
+        try:
+            for k, res in runs:
+                rec = records[tasks[k][0]]
+                if not isinstance(res, dict):
+                    res = {"events": [], "timed_out": True, "seconds": 0.0, "error": str(res)}
+                rec.update(classify(base, res["events"], None, res["timed_out"],
+                                    rec["n_claims"], rec["n_tests"]), seconds=res["seconds"])
+                if rec.get("claims_cleared") and rec["outcome"] == "survived":
+                    rec["reason"] = (f"{rec['n_claims']} claim(s) run (an earlier run without "
+                                     f"tests), no verdict moved; {rec['n_tests']} test(s) "
+                                     f"passed" if rec["n_tests"] else
+                                     f"{rec['n_claims']} claim(s) run, no verdict moved; no "
+                                     f"mapped test executes this line")
+                if kept is not None:
+                    kept.add(rec)
+                done += 1
+                if progress:
+                    progress(done, len(records), rec)
+                if stop_after is not None and time.perf_counter() - tic > stop_after:
+                    stopped = f"stopped after {stop_after:.0f} s (--stop-after)"
+                    break
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        finally:
+            runs.close()                 # ends the workers (and their mutants' processes)
+    return summarize(records, skipped, {"sample": sample, "seed": seed,
+                                        "mode": "quick" if quick else "full",
+                                        "tests": tests, "budget": budget,
+                                        "modules": list(modules or TARGETS),
+                                        "population": len(specs),
+                                        "coverage_key": cov.data.get("key", "")[:24],
+                                        "stopped": stopped,
+                                        "seconds": round(time.perf_counter() - tic, 1)})
+
+
+_KEPT = ("outcome", "reason", "transitions", "tests_failed", "claims_run", "claims_not_run",
+         "seconds")
+
+
+class _ResultLog:
+    """The outcomes of finished mutants, one JSON object per line, appended as they finish
+    (a torn last line is ignored on reading)."""
+
+    def __init__(self, key: str, quick: bool, tests: bool, budget: float):
+        from nbl_sim.cache import default_cache_dir, private_dir
+        self.tag = f"quick={quick};tests={tests};budget={budget:g}"
+        # a run without tests decides the same way for a mutant whose verdict moved (tests
+        # only run when none did): its FAILs and blames serve a run with tests
+        self.narrow = f"quick={quick};tests=False;budget={budget:g}" if tests else None
+        self.path = (private_dir(default_cache_dir() / "libmutation")
+                     / f"outcomes-{key[:24]}.jsonl")
+        self.done: dict = {}
+        self.decided: dict = {}
+        self.cleared: set = set()      # survived every claim in a run without tests
+        if self.path.exists():
+            for line in self.path.read_text().splitlines():
+                try:
+                    d = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if d.get("tag") == self.tag:
+                    self.done[d["id"]] = d["outcome"]
+                elif (d.get("tag") == self.narrow
+                      and d["outcome"].get("outcome") in ("killed-as-FAIL", "blame")):
+                    self.decided[d["id"]] = d["outcome"]
+                elif (d.get("tag") == self.narrow and d["outcome"].get("outcome") == "survived"
+                      and not d["outcome"].get("claims_not_run")):
+                    self.cleared.add(d["id"])
+
+    def get(self, mutant_id: str):
+        return self.done.get(mutant_id) or self.decided.get(mutant_id)
+
+    def claims_cleared(self, mutant_id: str) -> bool:
+        return mutant_id in self.cleared
+
+    def add(self, rec: dict) -> None:
+        d = {k: rec.get(k) for k in _KEPT}
+        self.done[rec["id"]] = d
+        with self.path.open("a") as f:
+            f.write(json.dumps({"tag": self.tag, "id": rec["id"], "outcome": d}) + "\n")
+
+
+def _line(src: str, line: int) -> str:
+    lines = src.splitlines()
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def _cov_progress(i, n):
+    print(f"libmutation: coverage map chunk {i}/{n}", file=sys.stderr, flush=True)
+
+
+def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
+    """The JSON envelope: ``meta``, ``totals`` (count per outcome and the kill rates, over the
+    mutants that ran to an outcome), ``not_run`` (the ids of the sampled mutants a stopped run
+    did not finish),
+    ``modules`` (the same per module), ``blames``, ``survivors``, ``equivalents``, ``mutants``
+    (every record), ``not_generated`` (trivially equivalent, by module and reason) and
+    ``excluded`` (modules not mutated, with the reason)."""
+    not_run = [r for r in records if not r.get("outcome")]
+    records = [r for r in records if r.get("outcome")]
+
+    def counts(recs):
+        c = Counter(r.get("outcome") for r in recs)
+        out = {o: c.get(o, 0) for o in OUTCOMES}
+        live = len(recs) - out["equivalent"]
+        out["total"] = len(recs)
+        out["kill_rate_registry"] = round(out["killed-as-FAIL"] / live, 4) if live else None
+        out["kill_rate_registry_tests"] = (round((out["killed-as-FAIL"] + out["tests-only"])
+                                                 / live, 4) if live else None)
+        return out
+    mods: dict[str, list] = {}
+    for r in records:
+        mods.setdefault(r["module"], []).append(r)
+
+    def brief(r):
+        return {k: r.get(k) for k in ("id", "path", "line", "operator", "before", "after",
+                                      "line_text", "reason", "transitions", "n_claims",
+                                      "n_tests")}
+    return {"nbl_libmutation": 1, "meta": meta, "totals": counts(records),
+            "modules": {m: counts(v) for m, v in sorted(mods.items())},
+            "blames": [brief(r) for r in records if r.get("outcome") == "blame"],
+            "survivors": [brief(r) for r in records if r.get("outcome") in ("survived",
+                                                                            "timeout")],
+            "equivalents": [brief(r) for r in records if r.get("outcome") == "equivalent"],
+            "not_run": [r["id"] for r in not_run],
+            "mutants": records, "not_generated": skipped, "excluded": EXCLUDED}
+
+
+def _progress(i, n, rec):
+    extra = f" — {rec['reason']}" if rec.get("outcome") in ("blame", "survived") else ""
+    print(f"[{i}/{n}] {rec['id']}: {rec.get('outcome')} ({rec.get('seconds', 0):.0f} s){extra}",
+          file=sys.stderr, flush=True)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The library-mutation options (shared by ``nbl check --mutate --library``)."""
+    p.add_argument("--sample", type=int, default=60, metavar="N",
+                   help="mutants in the stratified sample (default 60)")
+    p.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
+    p.add_argument("--full", action="store_true",
+                   help="run every claim, slow ones too (default: the quick claims)")
+    p.add_argument("--no-tests", action="store_true",
+                   help="judge by the registry only (do not map or run the library's tests)")
+    p.add_argument("--budget", type=float, default=120.0, metavar="SECONDS",
+                   help="seconds of claims per mutant, cheapest claims first (default 120; "
+                        "three budgets for a mutant that recompiles the numba kernels)")
+    p.add_argument("--json-out", default=None, metavar="FILE",
+                   help="write the JSON envelope here")
+    p.add_argument("--markdown", default=None, metavar="FILE",
+                   help="write the markdown report here (e.g. docs/mutation.md)")
+    p.add_argument("--stop-after", type=float, default=None, metavar="MINUTES",
+                   help="wait for no further mutant after this many minutes; the report lists "
+                        "the sampled mutants not run (0: run nothing, report the outcomes kept "
+                        "from earlier runs)")
+    p.add_argument("--fresh", action="store_true",
+                   help="run every mutant again (ignore the outcomes kept from earlier runs)")
+    p.add_argument("--library-module", action="append", default=None, metavar="MODULE",
+                   help="only this target module (e.g. nbl_theory.results; repeatable)")
+
+
+def check_arguments(a) -> str | None:
+    """The first bad library-mutation option, as an error message (None if all are fine)."""
+    import importlib.util
+    if importlib.util.find_spec("coverage") is None:
+        return ("library mutation needs coverage.py (it chooses the claims of a mutant by "
+                "coverage): pip install 'nbl[mutation]'")
+    if a.sample < 1:
+        return f"--sample must be a positive integer, got {a.sample}"
+    if not a.budget > 0:
+        return f"--budget must be positive, got {a.budget}"
+    if a.stop_after is not None and not a.stop_after >= 0:
+        return f"--stop-after must be >= 0, got {a.stop_after}"
+    for m in a.library_module or ():
+        if m not in TARGETS:
+            return f"--library-module {m!r} is not a target module ({', '.join(TARGETS)})"
+    for f in (a.json_out, a.markdown):
+        if f and not Path(f).resolve().parent.is_dir():
+            return f"cannot write {f}: its directory does not exist"
+    return None
+
+
+def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False,
+                  emit=None) -> int:
+    """Run from parsed options (:func:`add_arguments`); print the summary (or, ``as_json``,
+    the envelope — through ``emit(envelope)`` when given) on stdout; exit status 1 when a
+    mutant is a blame, 130 when interrupted."""
+    env = run_library(sample=a.sample, seed=a.seed, quick=not a.full, tests=not a.no_tests,
+                      workers=workers, scheduler=scheduler, budget=a.budget,
+                      modules=a.library_module, progress=_progress, resume=not a.fresh,
+                      stop_after=None if a.stop_after is None else 60 * a.stop_after)
+    env["meta"]["command"] = command
+    if a.json_out:
+        _atomic(a.json_out, json.dumps(env, indent=1))
+    if a.markdown:
+        _atomic(a.markdown, markdown(env, command))
+    if as_json:
+        if emit is not None:
+            emit(env)
+        else:
+            print(json.dumps(env, indent=1))
+        return 130 if env["meta"].get("stopped") == "interrupted" else 1 if env["blames"] else 0
+    t = env["totals"]
+    print(f"library mutation ({env['meta']['mode']}): {t['total']} mutants — "
+          + ", ".join(f"{o} {t[o]}" for o in OUTCOMES)
+          + f"; registry {pct(t['kill_rate_registry'])}, registry + tests "
+            f"{pct(t['kill_rate_registry_tests'])}")
+    for b in env["blames"]:
+        print(f"  BLAME {b['path']}:{b['line']} {b['operator']}: {b['reason']}")
+    if env["meta"].get("stopped"):
+        print(f"  {env['meta']['stopped']}: {len(env['not_run'])} sampled mutants not run")
+    if env["meta"].get("stopped") == "interrupted":
+        return 130
+    return 1 if env["blames"] else 0
+
+
+def _atomic(path, text: str) -> None:
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, p)

@@ -1,0 +1,137 @@
+"""The library modules that compute a quantity of the paper: the ones mutated.
+
+Left out, with the reason (:data:`EXCLUDED`): the paper's own printed values (mutating them is
+the comparison side, which the claims' registered mutants already perturb), the expression
+parser and input validation (what a link *is*, not what it implies), the machinery (caches,
+sweeps, executors, output files, the random streams and the LLVM IR kernels, whose sources are
+strings), the figures and tables, and ``nbl_sim.beyond`` (beyond the paper: no claim judges the
+paper by it).
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+__all__ = ["ROOT", "TARGETS", "EXCLUDED", "target_modules", "target_paths", "module_path",
+           "numba_sensitive", "jitted_functions", "named_lines"]
+
+#: the project root (the directory holding the packages, and tests/ in a source checkout)
+ROOT = Path(__file__).resolve().parents[2]
+
+#: the mutated modules, by layer
+TARGETS = (
+    "nbl_theory.results", "nbl_theory.stability", "nbl_theory.gaussian", "nbl_theory.numeric",
+    "nbl_theory.certified", "nbl_theory.arb_eval", "nbl_theory.arb_interval",
+    "nbl_theory.threshold", "nbl_theory.continuation", "nbl_theory.self_concordance",
+    "nbl_theory.elicitation", "nbl_theory.derivatives", "nbl_theory.links",
+    "nbl_theory.link_numeric", "nbl_theory.families",
+    "nbl_sim.population", "nbl_sim.population_table", "nbl_sim.circle", "nbl_sim.geometry",
+    "nbl_sim.metrics", "nbl_sim.rate_theory", "nbl_sim.rate_study", "nbl_sim.rate_analysis",
+    "nbl_sim.regret_geometry", "nbl_sim.phase", "nbl_sim.experiment", "nbl_sim.environment",
+    "nbl_sim.environment_passes", "nbl_sim.reward_table", "nbl_sim.realization",
+    "nbl_sim.policies.nbl", "nbl_sim.policies.greedy_logistic", "nbl_sim.policies.oracle",
+)
+
+#: modules not mutated, and why
+EXCLUDED = {
+    "nbl_theory.paper": "the paper's printed values: the comparison side (claims' mutants)",
+    "nbl_theory.expressions": "the whitelisted expression parser (input, not a quantity)",
+    "nbl_theory.link_input": "input parsing", "nbl_theory.link_source": "input recipes",
+    "nbl_theory.link_checks": "input checks (is the link increasing)",
+    "nbl_theory.validation": "input validation", "nbl_theory.errors": "exception types",
+    "nbl_sim.cache": "machinery", "nbl_sim.sweep": "machinery", "nbl_sim.execution":
+    "machinery", "nbl_sim.outputs": "machinery", "nbl_sim.plain_data": "machinery",
+    "nbl_sim.buffers": "machinery", "nbl_sim.jit_cache": "machinery",
+    "nbl_sim.seeding": "random streams (a change is a different seed, not a wrong quantity)",
+    "nbl_sim.pcg64": "random streams", "nbl_sim.llvm_ops": "LLVM IR in strings",
+    "nbl_sim.environment_lanes": "LLVM IR in strings",
+    "nbl_sim.policies.nbl_lanes": "LLVM IR in strings",
+    "nbl_sim.presentation": "figures and tables", "nbl_sim.beyond": "beyond the paper",
+}
+
+
+def jitted_functions(source: str) -> dict[str, tuple[int, int]]:
+    """{name: (first line, last line)} of the functions of ``source`` decorated with numba's
+    ``njit``/``jit`` (called or not)."""
+    out = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef):
+            for d in node.decorator_list:
+                f = d.func if isinstance(d, ast.Call) else d
+                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                if name in ("njit", "jit"):
+                    out[node.name] = (node.lineno, node.end_lineno)
+    return out
+
+
+def named_lines(source: str) -> dict[int, set]:
+    """{line: names loaded on it} (``Name`` ids and ``Attribute`` attributes)."""
+    out: dict[int, set] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            out.setdefault(node.lineno, set()).add(node.id)
+        elif isinstance(node, ast.Attribute):
+            out.setdefault(node.lineno, set()).add(node.attr)
+    return out
+
+
+def module_path(module: str) -> str:
+    """``nbl_sim.policies.nbl`` -> ``nbl_sim/policies/nbl.py`` (relative to the root)."""
+    return module.replace(".", "/") + ".py"
+
+
+def target_modules() -> tuple[str, ...]:
+    return TARGETS
+
+
+def target_paths() -> list[str]:
+    return [module_path(m) for m in TARGETS]
+
+
+@cache
+def _names_from(path: str, module: str) -> frozenset:
+    """The names under which ``path`` binds ``module`` or what it imports from it."""
+    tree = ast.parse((ROOT / path).read_text())
+    pkg = path.rsplit("/", 1)[0].replace("/", ".")
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = pkg.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
+            for a in node.names:
+                if base == module or f"{base}.{a.name}" == module:
+                    out.add(a.asname or a.name)
+        elif isinstance(node, ast.Import):
+            out.update(a.asname or a.name for a in node.names if a.name == module)
+    return frozenset(out)
+
+
+@cache
+def _jitted_names(path: str) -> frozenset:
+    """The names read inside the numba-jitted functions of ``path``."""
+    src = (ROOT / path).read_text()
+    names = named_lines(src)
+    out = set()
+    for lo, hi in jitted_functions(src).values():
+        for ln in range(lo, hi + 1):
+            out.update(names.get(ln, ()))
+    return frozenset(out)
+
+
+@cache
+def numba_sensitive(module: str) -> bool:
+    """Whether a mutant of ``module`` can change compiled code: the module imports numba, or a
+    jitted function of a module that does reads a name it imports from ``module`` (a jitted
+    function freezes the globals it reads when it compiles). Such a mutant runs with an empty
+    ``NUMBA_CACHE_DIR`` so every kernel is compiled from the mutated source — never a cached
+    kernel of the original."""
+    from nbl_sim.jit_cache import compiled_sources
+    compiled = [p.relative_to(ROOT).as_posix() for p in compiled_sources()]
+    path = module_path(module)
+    if path in compiled:
+        return True
+    return any(_names_from(p, module) & _jitted_names(p) for p in compiled)

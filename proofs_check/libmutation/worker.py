@@ -1,0 +1,125 @@
+"""One library mutant in a fresh process: ``python -m proofs_check.libmutation.worker IN OUT``.
+
+``IN`` is a JSON file: ``mutant`` (a :class:`~proofs_check.libmutation.operators.MutantSpec`
+as a dict, or null for the unmutated library), ``claims`` (ids, cheapest first), ``baseline``
+({id: unmutated status}), ``tests`` (pytest node ids), ``budget`` (seconds for the claims).
+``OUT`` receives one JSON object per line as the work goes (so a run killed for time keeps
+what it did): ``{"event": "claim", "id", "status", "detail", "seconds"}``, ``{"event":
+"load_error", "detail"}``, ``{"event": "budget", "not_run": [...]}``, ``{"event": "tests",
+"exit", "failed"}``, ``{"event": "done"}``.
+
+How the mutant takes effect: before anything of the library is imported, an import hook (a
+:class:`importlib.abc.MetaPathFinder` first on ``sys.meta_path``) answers for the mutated
+module with the code compiled from the mutated syntax tree under the module's own file name
+(line numbers kept). No file of the work tree is written: ``PYTHONDONTWRITEBYTECODE`` is set by
+the parent, and the hook's module has no cached bytecode. A jitted function is compiled by
+numba from that code object; the parent gives such a mutant an empty ``NUMBA_CACHE_DIR``
+(:func:`~proofs_check.libmutation.targets.numba_sensitive`) so no kernel of the original is
+loaded from a cache.
+
+Tests run (in this same process, after the claims, only when no claim's verdict moved) with
+``pytest -x``: the first failure kills the mutant.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.util
+import json
+import sys
+import time
+from pathlib import Path
+
+from .operators import MutantSpec, mutated_code
+
+__all__ = ["MutantFinder", "install", "main"]
+
+
+class _Loader(importlib.abc.Loader):
+    def __init__(self, code):
+        self.code = code
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        exec(self.code, module.__dict__)  # noqa: S102 - the mutated module's own code
+
+
+class MutantFinder(importlib.abc.MetaPathFinder):
+    """Finds module ``name`` as ``code`` (compiled from the mutated source, file ``path``)."""
+
+    def __init__(self, name: str, path: str, code):
+        self.name, self.path, self.code = name, path, code
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.name:
+            return None
+        return importlib.util.spec_from_file_location(fullname, self.path,
+                                                      loader=_Loader(self.code))
+
+
+def install(spec: MutantSpec, root: Path) -> MutantFinder:
+    """Put the mutant's finder first on ``sys.meta_path`` (the module must not be imported
+    yet)."""
+    if spec.module in sys.modules:
+        raise RuntimeError(f"{spec.module} is already imported: the mutant would not apply")
+    path = str(root / spec.path)
+    finder = MutantFinder(spec.module, path, mutated_code(Path(path).read_text(), spec, path))
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+class _Failures:
+    def __init__(self):
+        self.failed = []
+
+    def pytest_runtest_logreport(self, report):
+        if report.failed:
+            self.failed.append(report.nodeid)
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    job = json.loads(Path(argv[0]).read_text())
+    out = open(argv[1], "a", buffering=1)         # noqa: SIM115 - line-buffered event log
+
+    def emit(**ev):
+        out.write(json.dumps(ev) + "\n")
+
+    from .targets import ROOT
+    if job.get("mutant"):
+        install(MutantSpec.from_dict(job["mutant"]), ROOT)
+    t0 = time.perf_counter()
+    try:
+        from proofs_check.registry import REGISTRY
+        claims = {c.id: c for c in REGISTRY.all_claims()}
+    except Exception as exc:  # noqa: BLE001 - the mutant broke the import: nbl check fails
+        emit(event="load_error", detail=f"{type(exc).__name__}: {exc}"[:500])
+        emit(event="done")
+        return 0
+    base = job.get("baseline", {})
+    moved = False
+    ids = list(job.get("claims", []))
+    for k, cid in enumerate(ids):
+        if time.perf_counter() - t0 > job.get("budget", float("inf")):
+            emit(event="budget", not_run=ids[k:])
+            break
+        r = REGISTRY.run_one(claims[cid])
+        emit(event="claim", id=cid, status=r.status, detail=(r.detail or "")[:300],
+             seconds=round(r.seconds, 3))
+        moved |= r.status not in (base.get(cid), "SKIPPED")
+    tests = job.get("tests", [])
+    if tests and not moved:
+        import pytest
+        fails = _Failures()
+        rc = pytest.main([*(str(ROOT / t) for t in tests), "-x", "-q", "-n", "0",
+                          "-p", "no:cacheprovider", f"--rootdir={ROOT}",
+                          "-c", str(ROOT / "pyproject.toml"), "--no-header"], plugins=[fails])
+        emit(event="tests", exit=int(rc), failed=fails.failed[:5])
+    emit(event="done")
+    return 0
+
+
+if __name__ == "__main__":          # pragma: no cover
+    raise SystemExit(main())
