@@ -49,6 +49,14 @@ BUGS = {
         "return float(erfcx(float(a) / math.sqrt(2.0)) / 2.2)",
         ("sc-sufficient-condition-vacuous", "sc-bound-conservative",
          "sc-lower-bound-tt-stable")),
+    "arb-sum-drops-term": (
+        "nbl_theory/arb_eval.py", "for f in fs[1:]:", "for f in fs[2:]:",
+        ("tt-unstable-link-stabilises", "tt-three-links-stabilise",
+         "tt-instability-intermediate-mu2")),
+    "tanh-term-dropped": (
+        "nbl_theory/families.py",
+        '        + p["a2"] * (1 + sp.tanh(p["b2"] * (Z - p["mu2"])))\n', "",
+        ("two-transition-definition",)),
 }
 
 _RUN = """
