@@ -482,18 +482,36 @@ def _skipped(results) -> list[str]:
 
 
 def render_markdown(results, quick: bool | None = None, version: str = "unknown",
-                    date: str = "", previous=None, figures_dir=None) -> str:
+                    date: str = "", previous=None, figures_dir=None, paper=None) -> str:
     """The text of verification.md (module docstring); ``quick=None`` infers the mode; figures
-    found as ``figures_dir/<id>.png`` are linked, the others say how to draw them."""
+    found as ``figures_dir/<id>.png`` are linked, the others say how to draw them; ``paper``
+    as for :func:`write_report`."""
     present = frozenset(p.stem for p in Path(figures_dir).glob("*.png")) if figures_dir else None
     token = _FIGURES.set(present or frozenset())
     try:
-        return _render(results, quick, version, date, previous)
+        return _render(results, quick, version, date, previous, paper)
     finally:
         _FIGURES.reset(token)
 
 
-def _render(results, quick, version, date, previous) -> str:
+def _paper_lines(paper) -> list[str]:
+    """The paragraph naming the paper text the quoted line numbers refer to and, for a given
+    text that is not the pinned version, what it leaves stale."""
+    from .audit.extracted import PAPER_SHA256
+    pinned = (f"paper text sha256 {PAPER_SHA256[:16]}… (the version every quoted line number "
+              "refers to)")
+    if paper is None or paper[0].pinned:
+        return [pinned]
+    src, stale = paper
+    return [pinned, "",
+            f"**The paper text given ({src.origin} {src.path}, sha256 {src.sha256[:16]}…) is "
+            "not the pinned version**: every check ran on the pinned version's packaged data "
+            "(labels, quoted lines), not on the given text. "
+            + (f"Stale for the given text: {stale.summary()}" if stale.stale else
+               "No label, claim or quoted line refers to the text that changed.")]
+
+
+def _render(results, quick, version, date, previous, paper=None) -> str:
     quick = infer_quick(results) if quick is None else quick
     n_slow = sum(1 for r in results if r.status == SKIPPED and not getattr(r, "quick", True))
     n_skipped = sum(1 for r in results if r.status == SKIPPED)
@@ -525,10 +543,12 @@ def _render(results, quick, version, date, previous) -> str:
                        "the claims that finished come from the cache.", "") + [""]
     lines += _headline_findings(results, quick, previous)
     lines += _wrap(mode, "") + [""]
-    from .audit.extracted import PAPER_SHA256
-    lines += _wrap(f"nbl {version} · {date} · Python {platform.python_version()} · paper text "
-                   f"sha256 {PAPER_SHA256[:16]}… (the version every quoted line number refers "
-                   "to)", "") + [""]
+    head, *more = _paper_lines(paper)
+    lines += _wrap(f"nbl {version} · {date} · Python {platform.python_version()} · {head}",
+                   "") + [""]
+    for par in more:
+        lines += _wrap(par, "") if par else []
+    lines += [""] if more else []
     lines += _wrap("Statuses: PASS (confirmed within the stated tolerance); CAVEAT (confirmed, "
                    "but the statement needs a condition the paper does not state, is vacuous "
                    "for the paper's own examples, or depends on a choice the paper leaves open); "
@@ -558,8 +578,8 @@ def _render(results, quick, version, date, previous) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_report(results, out_dir, quick: bool | None = None, previous=None, figures_dir=None
-                 ) -> tuple[Path, Path]:
+def write_report(results, out_dir, quick: bool | None = None, previous=None, figures_dir=None,
+                 paper=None) -> tuple[Path, Path]:
     """Write ``verification.md`` and ``verification.json`` into ``out_dir`` (created if needed).
 
     Parameters
@@ -575,6 +595,12 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
     figures_dir : path, optional
         Where the report's figure links point (default ``out_dir/figures``): a figure found
         there as ``<id>.png`` is linked, another says how to draw it there.
+    paper : (PaperSource, Staleness), optional
+        The paper text given (``nbl check --paper``, ``NBL_PAPER``;
+        :func:`proofs_check.paper_source.paper_source`) and what it leaves stale
+        (:func:`proofs_check.audit.staleness.staleness`): a text that is not the pinned version
+        is named in the report with the stale checks. None or the pinned text: the report names
+        the pinned version only.
 
     Returns
     -------
@@ -587,7 +613,8 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
     commit = toolkit_commit()
     version = toolkit_version() + (f" (commit {commit})" if commit else "")
     md_path.write_text(render_markdown(results, quick, version, date, previous,
-                                       figures_dir=Path(figures_dir or out / "figures")),
+                                       figures_dir=Path(figures_dir or out / "figures"),
+                                       paper=paper),
                        encoding="utf-8")
     payload = [record(r) for r in results]
     json_path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n",
