@@ -175,7 +175,8 @@ class StabilityResult:
         return mpmath.nstr(x, digits, min_fixed=-4, max_fixed=6)
 
     def to_json(self) -> dict:
-        """JSON-ready dict with the stable keys of DESIGN.md (numbers as decimal strings)."""
+        """JSON-ready dict with stable keys (numbers as decimal strings; docs/architecture.md,
+        "proofs_check/cli: the `nbl` command")."""
         out = {
             "link": self.link,
             "description": self.description,

@@ -18,6 +18,7 @@ import mpmath
 import pytest
 
 from nbl_theory.errors import NBLInputError
+from proofs_check.paper_source import PINNED_SHA256, digest, shipped_text
 from proofs_check.registry import (
     CAVEAT,
     DISCREPANCY,
@@ -32,8 +33,6 @@ from proofs_check.registry import (
     all_claims,
     run_claims,
 )
-
-from proofs_check.paper_source import PINNED_SHA256, digest, shipped_text
 
 from .pin_verdicts import PINS, load_pins
 
