@@ -47,7 +47,7 @@ from .registry import (
     SKIPPED,
     STATUSES,
 )
-from .report_context import glossary, toolkit_commit
+from .report_context import glossary, paper_paragraphs, toolkit_commit
 from .report_json import RECORD_KEYS, load_records, record  # noqa: F401  (their old home)
 
 __all__ = ["write_report", "render_markdown", "summary_line", "summary_counts",
@@ -484,31 +484,13 @@ def _skipped(results) -> list[str]:
 def render_markdown(results, quick: bool | None = None, version: str = "unknown",
                     date: str = "", previous=None, figures_dir=None, paper=None) -> str:
     """The text of verification.md (module docstring); ``quick=None`` infers the mode; figures
-    found as ``figures_dir/<id>.png`` are linked, the others say how to draw them; ``paper``
-    as for :func:`write_report`."""
+    found as ``figures_dir/<id>.png`` are linked, the others say how to draw them."""
     present = frozenset(p.stem for p in Path(figures_dir).glob("*.png")) if figures_dir else None
     token = _FIGURES.set(present or frozenset())
     try:
         return _render(results, quick, version, date, previous, paper)
     finally:
         _FIGURES.reset(token)
-
-
-def _paper_lines(paper) -> list[str]:
-    """The paragraph naming the paper text the quoted line numbers refer to and, for a given
-    text that is not the pinned version, what it leaves stale."""
-    from .audit.extracted import PAPER_SHA256
-    pinned = (f"paper text sha256 {PAPER_SHA256[:16]}… (the version every quoted line number "
-              "refers to)")
-    if paper is None or paper[0].pinned:
-        return [pinned]
-    src, stale = paper
-    return [pinned, "",
-            f"**The paper text given ({src.origin} {src.path}, sha256 {src.sha256[:16]}…) is "
-            "not the pinned version**: every check ran on the pinned version's packaged data "
-            "(labels, quoted lines), not on the given text. "
-            + (f"Stale for the given text: {stale.summary()}" if stale.stale else
-               "No label, claim or quoted line refers to the text that changed.")]
 
 
 def _render(results, quick, version, date, previous, paper=None) -> str:
@@ -543,12 +525,9 @@ def _render(results, quick, version, date, previous, paper=None) -> str:
                        "the claims that finished come from the cache.", "") + [""]
     lines += _headline_findings(results, quick, previous)
     lines += _wrap(mode, "") + [""]
-    head, *more = _paper_lines(paper)
-    lines += _wrap(f"nbl {version} · {date} · Python {platform.python_version()} · {head}",
-                   "") + [""]
-    for par in more:
-        lines += _wrap(par, "") if par else []
-    lines += [""] if more else []
+    head, *more = paper_paragraphs(paper)
+    for par in [f"nbl {version} · {date} · Python {platform.python_version()} · {head}", *more]:
+        lines += _wrap(par, "") + [""]
     lines += _wrap("Statuses: PASS (confirmed within the stated tolerance); CAVEAT (confirmed, "
                    "but the statement needs a condition the paper does not state, is vacuous "
                    "for the paper's own examples, or depends on a choice the paper leaves open); "
@@ -596,11 +575,8 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
         Where the report's figure links point (default ``out_dir/figures``): a figure found
         there as ``<id>.png`` is linked, another says how to draw it there.
     paper : (PaperSource, Staleness), optional
-        The paper text given (``nbl check --paper``, ``NBL_PAPER``;
-        :func:`proofs_check.paper_source.paper_source`) and what it leaves stale
-        (:func:`proofs_check.audit.staleness.staleness`): a text that is not the pinned version
-        is named in the report with the stale checks. None or the pinned text: the report names
-        the pinned version only.
+        A given paper text that is not the pinned version, named in the report with the checks
+        it leaves stale (:func:`proofs_check.report_context.paper_paragraphs`).
 
     Returns
     -------
