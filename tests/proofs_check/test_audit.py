@@ -72,16 +72,29 @@ def test_proof_matching_rules_on_the_paper(index, lines):
         if p.rule.startswith("named in \\begin"):
             assert f"\\ref{{{p.result}}}" in head and head.startswith("\\begin{proof}[Proof of")
         elif p.rule.startswith("named in the heading"):
-            assert p.start == 1256 and "Proof of Proposition~\\ref{prop:randomized_initialization}" \
-                in lines[1253 - 1]
+            # the heading right above the proof (only its \label between) names the result
+            at = _heading_above(lines, p.start)
+            assert p.result == "prop:randomized_initialization"
+            assert f"Proof of Proposition~\\ref{{{p.result}}}" in lines[at - 1]
+            assert all(not t.strip() or t.startswith("\\label") for t in lines[at: p.start - 1])
         elif p.rule.startswith("its closing"):
-            assert p.start == 2156 and p.result == "prop:local_jacobian"
-            assert "which proves Proposition~\\ref{prop:local_jacobian}" in lines[3013 - 1]
-            assert "\\subsubsection{Proof of the local population Jacobian}" in lines[2153 - 1]
+            assert p.result == "prop:local_jacobian"
+            closing = " ".join(lines[p.end - 4: p.end])
+            assert "which proves Proposition~\\ref{prop:local_jacobian}" in closing
+            assert lines[_heading_above(lines, p.start) - 1] == \
+                "\\subsubsection{Proof of the local population Jacobian}"
         else:
             st = index.statements[p.result]
             assert all(not t.strip() for t in lines[st.end: p.start - 1])
             assert head == "\\begin{proof}"
+
+
+def _heading_above(lines, line: int) -> int:
+    """The line number of the nearest sectioning command above ``line``."""
+    k = line - 1
+    while not re.match(r"\\(sub)*section\*?\{", lines[k - 1]):
+        k -= 1
+    return k
 
 
 def test_assumption_labels_are_all_covered(index):
@@ -146,10 +159,15 @@ def test_curated_labels_exist(index):
     assert set(hd.MITIGATIONS) <= set(index.statements)
 
 
-def test_algorithm_lines(index):
+def test_algorithm_lines(index, lines):
     alg_lines = {ln for ln, _ in index.algorithm}
-    assert min(alg_lines) == 478 and max(alg_lines) == 502
-    assert index.labels["alg:nbl"] == (480, "algorithm", None)
+    # alg:nbl's lines are its algorithm environment, \begin to \end, its label inside
+    assert lines[min(alg_lines) - 1].startswith("\\begin{algorithm}")
+    assert lines[max(alg_lines) - 1] == "\\end{algorithm}"
+    assert alg_lines == set(range(min(alg_lines), max(alg_lines) + 1))
+    line, where, owner = index.labels["alg:nbl"]
+    assert (where, owner) == ("algorithm", None) and line in alg_lines
+    assert "\\label{alg:nbl}" in lines[line - 1]
     for s in alg.STEPS:
         assert set(s.alg_lines) <= alg_lines, s.id
     for g in alg.GAPS:

@@ -48,9 +48,28 @@ def paper_text() -> str:
     return text
 
 
+def _smoke_claims() -> set:
+    """One quick claim per section of the paper (the first that computes something, else the
+    first): the smoke tier's claims (pytest -m smoke)."""
+    per: dict = {}
+    for c in CLAIMS:
+        if c.quick and c.method != "not-checked":
+            per.setdefault(c.section, []).append(c.id)
+    audit = ("hypotheses-", "assumption-", "notation-")
+    return {next((i for i in ids if not i.startswith(audit)), ids[0]) for ids in per.values()}
+
+
+SMOKE = _smoke_claims()
+
+
+def _marks(c):
+    if not c.quick:
+        return (pytest.mark.slow,)
+    return (pytest.mark.smoke,) if c.id in SMOKE else ()
+
+
 # ------------------------------------------------------------------ the paper's claims
-@pytest.mark.parametrize("claim", [
-    pytest.param(c, id=c.id, marks=() if c.quick else pytest.mark.slow) for c in CLAIMS])
+@pytest.mark.parametrize("claim", [pytest.param(c, id=c.id, marks=_marks(c)) for c in CLAIMS])
 def test_claim(claim):
     assert claim.id in PINNED, f"{claim.id} has no pinned verdict; " + REPIN.format(id=claim.id)
     res = REGISTRY.run_one(claim)
