@@ -185,9 +185,9 @@ class StabilityResult(Result):
         return numbers(self.to_json())
 
     def to_json(self) -> dict:
-        """JSON-ready dict with the stable keys of DESIGN.md, numbers as decimal strings with
-        every digit (:meth:`to_dict` turns them into JSON numbers with ``_decimal``
-        companions)."""
+        """JSON-ready dict with stable keys (docs/architecture.md, "proofs_check/cli: the `nbl`
+        command"), numbers as decimal strings with every digit (:meth:`to_dict` turns them into
+        JSON numbers with ``_decimal`` companions)."""
         out = {
             "link": self.link,
             "description": self.description,

@@ -16,19 +16,20 @@ chart of :mod:`nbl_theory.links` onto the domain of φ) densely in float64 and e
 at adaptive precision (digits doubled until two levels agree to 1e-18; this defeats cancellations
 such as 1 − tanh² in the tails); float64 is trusted only between mpmath nodes it matches to 1e-9.
 Local maxima of |r| are refined by bounded Brent on the mpmath evaluator. Limits at z → ±∞ come
-from ``sympy.limit`` under a time guard and, independently, from mpmath samples at |t| = 50, 100,
+from ``sympy.limit`` under a work limit and, independently, from mpmath samples at |t| = 50, 100,
 200 (Aitken extrapolation; steady growth means unbounded). The sup is a limit (not attained)
 unless a finite point exceeds the tail limits.
+
+Every sympy call runs under a deterministic work limit (:data:`SYMPY_CALLS` Python function
+calls, :mod:`nbl_theory.work`), not a wall-clock timeout: whether sympy's exact answer is used
+depends on the link alone, never on the machine's load, so the cached result (the
+:data:`CACHE_SIZE` most recent links) is the same in every process.
 """
 
 from __future__ import annotations
 
-import _weakrefset
-import gc
 import math
-import signal
-import threading
-import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import mpmath
@@ -41,14 +42,23 @@ from .links import M, Z
 from .numeric import PHI0
 from .stability import lambda_star_float, stability
 from .validation import validate_delta
+from .work import call_limited
 
 __all__ = ["kappa", "kappa_by_quadrature", "sufficient_margin", "SCConstant",
-           "self_concordance_constant", "SCReport", "self_concordance_report", "EXACT_SCAN"]
+           "self_concordance_constant", "SCReport", "self_concordance_report", "EXACT_SCAN",
+           "SYMPY_CALLS", "CACHE_SIZE"]
 
 _T_FINE = np.linspace(-40.0, 40.0, 4001)
 _COARSE = 10                                 # an mpmath node every 10th float node (Δt = 0.2)
 _TAIL_T = (45.0, 50.0, 60.0, 75.0, 100.0, 140.0, 200.0)
-_CACHE: dict = {}
+#: Python function calls allowed to one sympy call (:mod:`nbl_theory.work`): ~10x the most the
+#: paper's links and families need (logistic's limit at +inf, ~1e5 calls with sympy's cache
+#: cleared), so a sympy call that finishes for them finishes on any machine, and one that
+#: would run away (sympy's limit can) stops after ~10 s of a loaded 2-core machine.
+SYMPY_CALLS = 1_000_000
+#: the results of :func:`self_concordance_constant` kept (least recently used dropped first)
+CACHE_SIZE = 64
+_CACHE: OrderedDict = OrderedDict()
 #: The Δ scan of the exact threshold (:attr:`SCReport.exact_threshold_delta`): first, last, points.
 EXACT_SCAN = (0.02, 1.98, 99)
 
@@ -111,37 +121,14 @@ class SCConstant:
     notes: tuple = ()
 
 
-class _Timeout(BaseException):   # BaseException: sympy's `except Exception` must not eat it
-    pass
-
-
-def _raise_timeout(signum, frame):
-    """SIGALRM's handler: end the guarded computation, unless the signal landed in code whose
-    exceptions Python swallows (see :func:`_in_swallowing_code`). The timer repeats every 50 ms,
-    so a tick that lands there is followed by one that lands in the computation itself."""
-    if not _in_swallowing_code(frame):
-        raise _Timeout
-
-
-def _in_swallowing_code(frame) -> bool:
-    """Whether ``frame`` runs, below :func:`_with_timeout`, inside a gc callback, a ``__del__``
-    or the standard library's weak-reference machinery (``weakref.finalize`` callbacks, the
-    weak dictionaries' and sets' removal callbacks).
-
-    Python calls those from C and ignores what they raise (it prints "Exception ignored in …" to
-    stderr): a timeout raised there would be lost, would leave that message behind and would
-    cut a clean-up short."""
-    callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
-    while frame is not None and frame.f_code is not _with_timeout.__code__:
-        code = frame.f_code
-        if (code.co_name == "__del__" or code in callbacks
-                or code.co_filename in _WEAKREF_FILES):
-            return True
-        frame = frame.f_back
-    return False
-
-
-_WEAKREF_FILES = frozenset({weakref.__file__, _weakrefset.__file__})
+def _with_limit(fn, calls):
+    """fn(), or None on failure or when it would make more than ``calls`` Python function calls
+    (:func:`nbl_theory.work.call_limited`; None: no limit). The outcome depends on the
+    computation alone, never on the machine's load."""
+    if calls is None:
+        return _quiet(fn)
+    value, exceeded = call_limited(lambda: _quiet(fn), calls)
+    return None if exceeded else value
 
 
 def _quiet(fn):
@@ -151,36 +138,11 @@ def _quiet(fn):
         return None
 
 
-def _with_timeout(fn, seconds):
-    """fn(), or None on failure or after ``seconds`` (SIGALRM on the main thread; elsewhere a
-    daemon thread, abandoned on timeout)."""
-    seconds = math.inf if seconds is None else seconds
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-            signal, "setitimer") or signal.getitimer(signal.ITIMER_REAL)[0] != 0:
-        out = []
-        th = threading.Thread(target=lambda: out.append(_quiet(fn)), daemon=True)
-        th.start()
-        th.join(None if math.isinf(seconds) else seconds)
-        return out[0] if out else None
-    old = signal.signal(signal.SIGALRM, _raise_timeout)
-    try:
-        try:
-            if math.isfinite(seconds):
-                signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
-            return _quiet(fn)
-        finally:                       # a signal landing here is caught just below
-            signal.setitimer(signal.ITIMER_REAL, 0)
-    except _Timeout:
-        return None
-    finally:
-        signal.signal(signal.SIGALRM, old)
-
-
-def _ratio_expr(link, timeout):
+def _ratio_expr(link, calls):
     """Signed r = g''/g' (in z) or d/dm(1/φ'') = −φ'''/φ''² (in m), cancelled if sympy can."""
     d = link.derivatives
     raw = d["g2"] / d["g1"] if link.kind == "expression" else sp.diff(1 / d["phi2"], M)
-    out = _with_timeout(lambda: sp.cancel(raw), timeout)
+    out = _with_limit(lambda: sp.cancel(raw), calls)
     return raw if out is None else out
 
 
@@ -225,14 +187,14 @@ def _r_float(link, r_expr, t):
         return np.full_like(t, np.nan)
 
 
-def _tail_exact(link, r_expr, side, timeout):
+def _tail_exact(link, r_expr, side, calls):
     """sympy limit of r at z → side·∞ (m → an end of the domain), or None."""
     if link.kind == "expression":
-        exact = _with_timeout(lambda: sp.limit(r_expr, Z, side * sp.oo), timeout)
+        exact = _with_limit(lambda: sp.limit(r_expr, Z, side * sp.oo), calls)
     else:
         end = link.domain[1] if side > 0 else link.domain[0]
-        exact = _with_timeout(lambda: sp.limit(r_expr, M, end, "-" if side > 0 else "+")
-                              if end.is_finite else sp.limit(r_expr, M, end), timeout)
+        exact = _with_limit(lambda: sp.limit(r_expr, M, end, "-" if side > 0 else "+")
+                            if end.is_finite else sp.limit(r_expr, M, end), calls)
     if exact is not None and exact.is_extended_real and (exact.is_number or exact.is_infinite):
         return exact
     return None                 # failure, AccumBounds, unevaluated Limit, nan, complex
@@ -252,25 +214,32 @@ def _tail_numeric(link, side):
     return r3
 
 
-def self_concordance_constant(link, *, limit_timeout: float | None = 5.0) -> SCConstant:
-    """R = sup_z |g''(z)|/g'(z) of ``link`` (eq:self-concordance-link); cached per link.
+def self_concordance_constant(link, *, sympy_calls: int | None = SYMPY_CALLS) -> SCConstant:
+    """R = sup_z |g''(z)|/g'(z) of ``link`` (eq:self-concordance-link); cached per link (the
+    :data:`CACHE_SIZE` most recently used).
 
     Parameters
     ----------
     link : Link
-    limit_timeout : float or None
-        Seconds allowed to each sympy call (``cancel``, ``limit``, ``simplify``); on timeout or
-        failure the numeric estimates are used alone.
+    sympy_calls : int or None
+        Work allowed to each sympy call (``cancel``, ``limit``, ``simplify``), in Python
+        function calls (:mod:`nbl_theory.work`; None: unbounded); past it, or on failure, the
+        numeric estimates are used alone. A count of calls, not seconds: the result is the same
+        on any machine under any load, so caching it is sound.
 
     Notes
     -----
     .. math:: R = \\sup_z |(\\log g')'(z)| = \\sup_m |φ'''(m)|/φ''(m)^2
               \\quad (eq:self-concordance-link, app:self_concordance)
     """
-    key = (link.kind, sp.srepr(link.expr), tuple(map(str, link.domain)), limit_timeout)
-    if key not in _CACHE:
-        _CACHE[key] = _compute_constant(link, limit_timeout)
-    return _CACHE[key]
+    key = (link.kind, sp.srepr(link.expr), tuple(map(str, link.domain)), sympy_calls)
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    out = _CACHE[key] = _compute_constant(link, sympy_calls)
+    while len(_CACHE) > CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return out
 
 
 def _local_maxima(v, t):
@@ -302,9 +271,9 @@ def _interior(link, r_expr, notes):
     return best, rc
 
 
-def _compute_constant(link, timeout) -> SCConstant:
+def _compute_constant(link, calls) -> SCConstant:
     notes: list = []
-    r_expr = _ratio_expr(link, timeout)
+    r_expr = _ratio_expr(link, calls)
     if not r_expr.free_symbols:                       # |g''|/g' constant: attained everywhere
         c = sp.Abs(r_expr)
         return SCConstant(float(c), True, "everywhere", c, "symbolic: g''/g' is constant")
@@ -319,7 +288,7 @@ def _compute_constant(link, timeout) -> SCConstant:
         notes.append("sympy limits skipped: the sup is attained at finite z, above both tails")
         tails = {s: (num, None) for s, num in nums.items()}
     else:
-        tails = {s: (num, _tail_exact(link, r_expr, s, timeout)) for s, num in nums.items()}
+        tails = {s: (num, _tail_exact(link, r_expr, s, calls)) for s, num in nums.items()}
     lim = {}
     for s, (num, exact) in tails.items():
         lim[s] = abs(num)
@@ -354,7 +323,7 @@ def _compute_constant(link, timeout) -> SCConstant:
     if attained:
         notes.append(f"sup attained at finite z and also approached at {sides}")
     exacts = [abs(e) for s, (_, e) in tails.items() if e is not None and lim[s] >= big - tol]
-    closed = (_with_timeout(lambda: sp.simplify(exacts[0]), timeout) or exacts[0]) \
+    closed = (_with_limit(lambda: sp.simplify(exacts[0]), calls) or exacts[0]) \
         if exacts else None
     if closed is not None and not abs(float(closed) - big) <= 1e-10 * max(1.0, big):
         notes.append(f"closed form {closed} disagrees with numeric R = {big!r}; dropped")

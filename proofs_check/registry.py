@@ -5,7 +5,7 @@ about the numerics) together with the function that checks it. Check functions a
 with :func:`register` and return an :class:`Outcome`; :func:`run_claims` runs them and returns
 one :class:`ClaimResult` per claim.
 
-Statuses (DESIGN.md, "proofs_check — is the paper right?"):
+Statuses (docs/architecture.md, "Statuses and the two computations"):
 
 ``PASS``
     the computation confirms the statement within the stated tolerance;

@@ -50,7 +50,7 @@ from .registry import (
     SKIPPED,
     STATUSES,
 )
-from .report_context import glossary, toolkit_commit
+from .report_context import glossary, paper_paragraphs, toolkit_commit
 from .report_json import RECORD_KEYS, load_records, record, report_text  # noqa: F401  (their old home)
 
 __all__ = ["write_report", "render_markdown", "summary_line", "summary_counts",
@@ -519,18 +519,20 @@ def _skipped(results) -> list[str]:
 
 
 def render_markdown(results, quick: bool | None = None, version: str = "unknown",
-                    date: str = "", previous=None, figures_dir=None, cached: bool = True) -> str:
+                    date: str = "", previous=None, figures_dir=None, cached: bool = True,
+                    paper=None) -> str:
     """verification.md (module docstring); ``quick=None`` infers the mode; figures found as
-    ``figures_dir/<id>.png`` are linked; ``cached``: False for a ``--no-cache`` run."""
+    ``figures_dir/<id>.png`` are linked; ``cached``: False for a ``--no-cache`` run;
+    ``paper``: the paper text in force when it is not the pinned version."""
     present = frozenset(p.stem for p in Path(figures_dir).glob("*.png")) if figures_dir else None
     token = _FIGURES.set(present or frozenset())
     try:
-        return _render(results, quick, version, date, previous, cached)
+        return _render(results, quick, version, date, previous, cached, paper)
     finally:
         _FIGURES.reset(token)
 
 
-def _render(results, quick, version, date, previous, cached: bool = True) -> str:
+def _render(results, quick, version, date, previous, cached: bool = True, paper=None) -> str:
     quick = infer_quick(results) if quick is None else quick
     n_slow = sum(1 for r in results if r.status == SKIPPED and not getattr(r, "quick", True))
     n_skipped = sum(1 for r in results if r.status == SKIPPED)
@@ -564,10 +566,9 @@ def _render(results, quick, version, date, previous, cached: bool = True) -> str
         lines += [""]
     lines += _headline_findings(results, quick, previous)
     lines += _wrap(mode, "") + [""]
-    from .audit.extracted import PAPER_SHA256
-    lines += _wrap(f"nbl {version} · {date} · Python {platform.python_version()} · paper text "
-                   f"sha256 {PAPER_SHA256[:16]}… (the version every quoted line number refers "
-                   "to)", "") + [""]
+    head, *more = paper_paragraphs(paper)
+    for par in [f"nbl {version} · {date} · Python {platform.python_version()} · {head}", *more]:
+        lines += _wrap(par, "") + [""]
     lines += _wrap("Statuses: PASS (confirmed within the stated tolerance); CAVEAT (confirmed, "
                    "but the statement needs a condition the paper does not state, is vacuous "
                    "for the paper's own examples, or depends on a choice the paper leaves open); "
@@ -600,9 +601,9 @@ def _render(results, quick, version, date, previous, cached: bool = True) -> str
 
 
 def write_report(results, out_dir, quick: bool | None = None, previous=None, figures_dir=None,
-                 cached: bool = True) -> tuple[Path, Path]:
+                 cached: bool = True, paper=None) -> tuple[Path, Path]:
     """Write ``verification.md`` and ``verification.json`` into ``out_dir`` (created if needed;
-    ``cached``: as in :func:`render_markdown`).
+    ``cached`` and ``paper``: as in :func:`render_markdown`).
 
     Parameters
     ----------
@@ -617,6 +618,9 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
     figures_dir : path, optional
         Where the report's figure links point (default ``out_dir/figures``): a figure found
         there as ``<id>.png`` is linked, another says how to draw it there.
+    paper : (PaperSource, Staleness), optional
+        A given paper text that is not the pinned version, named in the report with the checks
+        it leaves stale (:func:`proofs_check.report_context.paper_paragraphs`).
 
     Returns
     -------
@@ -630,7 +634,7 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
     version = toolkit_version() + (f" (commit {commit})" if commit else "")
     md_path.write_text(render_markdown(results, quick, version, date, previous,
                                        figures_dir=Path(figures_dir or out / "figures"),
-                                       cached=cached),
+                                       cached=cached, paper=paper),
                        encoding="utf-8")
     mode = "quick" if (infer_quick(results) if quick is None else quick) else "full"
     json_path.write_text(report_text([record(r) for r in results], mode,

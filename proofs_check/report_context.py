@@ -15,7 +15,7 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["EXTRA_LINKS", "TERMS", "glossary", "toolkit_commit"]
+__all__ = ["EXTRA_LINKS", "TERMS", "glossary", "paper_paragraphs", "toolkit_commit"]
 
 #: links some claims use besides the paper's six named ones (key → what it is)
 EXTRA_LINKS = {
@@ -89,3 +89,22 @@ def toolkit_commit() -> str:
     except (OSError, subprocess.SubprocessError):
         return ""
     return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
+
+
+def paper_paragraphs(paper) -> list[str]:
+    """The report's words on the paper text: the pinned version every quoted line number refers
+    to and, for a given text that is not that version, a paragraph naming it and what it leaves
+    stale. ``paper``: None or ``(PaperSource, Staleness)``
+    (:func:`proofs_check.report.write_report`)."""
+    from .audit.extracted import PAPER_SHA256
+    pinned = (f"paper text sha256 {PAPER_SHA256[:16]}… (the version every quoted line number "
+              "refers to)")
+    if paper is None or paper[0].pinned:
+        return [pinned]
+    src, stale = paper
+    return [pinned,
+            f"**The paper text given ({src.origin} {src.path}, sha256 {src.sha256[:16]}…) is "
+            "not the pinned version**: every check ran on the pinned version's packaged data "
+            "(labels, quoted lines), not on the given text. "
+            + (f"Stale for the given text: {stale.summary()}" if stale.stale else
+               "No label, claim or quoted line refers to the text that changed.")]

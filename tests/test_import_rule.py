@@ -1,4 +1,4 @@
-"""The shape of the house (DESIGN.md): nbl_theory <- nbl_sim <- proofs_check, never upward; no
+"""The shape of the house (docs/architecture.md): nbl_theory <- nbl_sim <- proofs_check, never upward; no
 import circle inside a layer (function-level imports included); no import of another module's
 underscore names (the 600-line cap is retired: split by concept, never by size); library code
 never picks a matplotlib backend."""

@@ -39,6 +39,7 @@ SECTIONS = (
          ("nbl_theory.expressions", "the whitelisted expression parser and its bounds"),
          ("nbl_theory.validation", "the one set of input validators"),
          ("nbl_theory.numeric", "φ0(0), Gauss–Legendre rules, the halving trapezoid rule"),
+         ("nbl_theory.work", "a deterministic work measure and limit (Python calls)"),
          ("nbl_theory.errors", "NBLInputError and DivergentIntegralError"),
      ]),
     ("nbl_sim — simulation and population numerics",
@@ -88,6 +89,9 @@ SECTIONS = (
          ("proofs_check.report", "the verification report (Markdown and JSON)"),
          ("proofs_check.report_context", "the report's provenance and its glossary of names"),
          ("proofs_check.report_json", "the verification report's JSON records"),
+         ("proofs_check.paper_source", "the paper's text: the pinned copy shipped, or a given "
+                                       "version"),
+         ("proofs_check.audit.staleness", "which checks a version of the paper leaves stale"),
          ("proofs_check.mutation", "mutation testing of the registry"),
          ("proofs_check.cli", "the nbl command's entry point and parser"),
          ("proofs_check.cli.grammar", "the one grammar for values, lists and grids"),

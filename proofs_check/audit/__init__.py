@@ -22,9 +22,12 @@ checks
     The claims' check functions (data as arguments, so tests can build mutants).
 mutants
     The corrupted data the claims register as mutants and the tests reuse.
+staleness
+    Which checks a version of the paper other than the pinned one leaves stale (quoted lines,
+    labels, claims).
 
 The registrations are in :mod:`proofs_check.claims.assumptions`.
 """
 
 __all__ = ["algorithm", "checks", "extract", "extracted", "graph", "hypotheses_data", "latex",
-           "mutants", "notation", "packaged"]
+           "mutants", "notation", "packaged", "staleness"]

@@ -2,18 +2,21 @@
 :mod:`proofs_check.audit.extracted`) from the LaTeX source.
 
 The claims read the packaged index, never the paper, so they run without it;
-``tests/proofs_check/test_audit.py`` re-parses the paper and fails when the package is stale.
-Regenerate after the paper changes::
+``tests/proofs_check/test_audit.py`` re-parses the pinned text shipped with the package
+(:mod:`proofs_check.paper_source`) and fails when the package is stale. After the paper changes,
+copy the new text to ``proofs_check/audit/data/nbl-paper.tex``, update
+:data:`~proofs_check.paper_source.PINNED_SHA256`, then regenerate::
 
-    python -m proofs_check.audit.extract ../shared/paper/nbl-paper.tex \\
-        > proofs_check/audit/data/paper_index.json
+    python -m proofs_check.audit.extract > proofs_check/audit/data/paper_index.json
+
+(``python -m proofs_check.audit.extract PAPER.tex`` parses another text; without an argument,
+``$NBL_PAPER`` or the shipped copy, as :func:`~proofs_check.paper_source.paper_source` resolves.)
 """
 
 from __future__ import annotations
 
 import hashlib
 import sys
-from pathlib import Path
 
 from .latex import index_to_literal, parse_paper
 from .notation import scan_symbols
@@ -22,8 +25,7 @@ from .packaged import dumps
 __all__ = ["GENERATED_BY", "render", "main"]
 
 #: the command that writes the data file (stored in it: the file is generated, not edited)
-GENERATED_BY = ("python -m proofs_check.audit.extract ../shared/paper/nbl-paper.tex "
-                "> proofs_check/audit/data/paper_index.json")
+GENERATED_BY = "python -m proofs_check.audit.extract > proofs_check/audit/data/paper_index.json"
 
 
 def render(text: str) -> str:
@@ -39,12 +41,21 @@ def render(text: str) -> str:
 
 
 def main(argv=None) -> int:
-    """``python -m proofs_check.audit.extract PAPER`` prints the data file."""
+    """``python -m proofs_check.audit.extract [PAPER]`` prints the data file."""
+    from nbl_theory.errors import NBLInputError
+
+    from ..paper_source import paper_source
+
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m proofs_check.audit.extract PAPER.tex", file=sys.stderr)
+    if len(args) > 1:
+        print("usage: python -m proofs_check.audit.extract [PAPER.tex]", file=sys.stderr)
         return 2
-    sys.stdout.write(render(Path(args[0]).read_text(encoding="utf-8")))
+    try:
+        src = paper_source(args[0] if args else None)
+    except NBLInputError as exc:
+        print(f"extract: error: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(render(src.text))
     return 0
 
 

@@ -1,4 +1,5 @@
-"""The ``nbl`` command (contract in DESIGN.md; ``nbl COMMAND --help`` for each subcommand).
+"""The ``nbl`` command (contract in docs/architecture.md, "proofs_check/cli: the `nbl` command";
+``nbl COMMAND --help`` for each subcommand).
 
 ::
 

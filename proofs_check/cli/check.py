@@ -1,5 +1,5 @@
-"""``nbl check [--quick] [--claim ID ...] [--out DIR] [--workers N | --scheduler ADDR]
-[--cache-dir DIR | --no-cache] [--mutate] [--json]``.
+"""``nbl check [--quick] [--claim ID ...] [--out DIR] [--paper PATH] [--workers N | --scheduler
+ADDR] [--cache-dir DIR | --no-cache] [--mutate] [--json]``.
 
 Without ``--mutate``: run the registered claims through
 :func:`proofs_check.runner.run_claims_parallel` — independent claims in parallel (a local
@@ -12,10 +12,17 @@ finished marked SKIPPED, and exits 130; the same command resumes from the cache.
 With ``--mutate``: run every claim's mutants (:func:`proofs_check.mutation.run_mutation`) and
 print the kill rate per claims module and the defects (a checked claim without mutants, a
 mutant that survives, a FAIL baseline); exit status 1 on a defect.
+
+The paper text (:func:`proofs_check.paper_source.paper_source`): ``--paper PATH``, else
+``$NBL_PAPER``, else the copy shipped with the package. The claims read the packaged data made
+from the pinned version; a given text that is not that version is named in the report and on
+stdout together with the checks it leaves stale (:func:`proofs_check.audit.staleness.staleness`)
+— it is never used silently.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -44,6 +51,10 @@ def add_parser(sub):
                    help="run only this claim (repeatable)")
     k.add_argument("--out", default="reports", metavar="DIR",
                    help="report directory (default reports)")
+    k.add_argument("--paper", default=None, metavar="PATH",
+                   help="the paper's LaTeX to check against (default: $NBL_PAPER, else the "
+                        "pinned copy shipped with nbl); a text that differs from the pinned "
+                        "version is reported with the checks it leaves stale")
     k.add_argument("--mutate", action="store_true",
                    help="run the claims' mutants instead (each must turn the verdict); print "
                         "the kill rate per module and the defects; exit 1 on a defect")
@@ -75,6 +86,31 @@ def _claim_ids(wanted):
     return list(dict.fromkeys(wanted))
 
 
+def _paper(path, ids):
+    """(PaperSource, Staleness or None): the paper text in force and, when it is not the pinned
+    version, what it leaves stale among the selected claims (``ids``; None: all)."""
+    from ..paper_source import paper_source
+
+    src = paper_source(path)
+    if src.pinned:
+        return src, None
+    from ..audit.staleness import staleness
+    from ..registry import REGISTRY
+
+    claims = [c for c in REGISTRY.all_claims() if ids is None or c.id in ids]
+    return src, staleness(src.text, claims=claims)
+
+
+def _paper_note(paper) -> str | None:
+    src, stale = paper
+    if stale is None:
+        return None
+    return (f"paper: {src.origin} {src.path} is not the pinned version (sha256 "
+            f"{src.sha256[:16]}…); the checks ran on the pinned version's data. "
+            + (f"Stale: {stale.summary()}" if stale.stale else
+               "No label, claim or quoted line refers to the text that changed."))
+
+
 def run(args) -> int:
     if args.library and not args.mutate:
         raise UsageError("--library goes with --mutate (nbl check --mutate --library)")
@@ -83,6 +119,7 @@ def run(args) -> int:
     check_out_dir(args.out, "--out")
     opt.check_exec(args)
     ids = _claim_ids(args.claim)
+    paper = _paper(args.paper, ids)
     from ..registry import DISCREPANCY, FAIL
     from ..report import summary_line
     from ..runner import claims_cache, run_claims_parallel
@@ -92,7 +129,8 @@ def run(args) -> int:
     with claim_progress("checking claims") as report:
         results = run_claims_parallel(ids=ids, quick=args.quick, workers=args.workers,
                                       scheduler=args.scheduler, allow_large=args.allow_large,
-                                      cache=cache, progress=report, out_dir=args.out)
+                                      cache=cache, progress=report, out_dir=args.out,
+                                      report_options=None if paper[1] is None else {"paper": paper})
     seconds = time.perf_counter() - tic
     md, js = Path(args.out) / "verification.md", Path(args.out) / "verification.json"
     status = 1 if any(r.status == FAIL for r in results) else 0
@@ -103,6 +141,9 @@ def run(args) -> int:
         print_json(NAME, [record(r) for r in results], [md, js],
                    mode="quick" if (args.quick or infer_quick(results)) else "full",
                    counts=summary_counts(results))
+        note = _paper_note(paper)
+        if note:
+            print(note, file=sys.stderr)
         return status
     from nbl_sim.presentation.tables import claims_report
 
@@ -110,6 +151,9 @@ def run(args) -> int:
     print(f"\n{summary_line(results)}")
     print(f"{len(results)} claim{'' if len(results) == 1 else 's'} in {seconds:.1f} s")
     print(f"report: {md}\n        {js}")
+    note = _paper_note(paper)
+    if note:
+        print(note)
     return status
 
 
@@ -136,7 +180,8 @@ def _mutate(args) -> int:
     if args.library:
         return _mutate_library(args)
     given = [o for o, v in (("--workers", args.workers), ("--scheduler", args.scheduler),
-                            ("--cache-dir", args.cache_dir)) if v is not None]
+                            ("--cache-dir", args.cache_dir), ("--paper", args.paper))
+             if v is not None]
     if given:
         raise UsageError(f"--mutate runs the mutants in this process and caches nothing: "
                          f"{', '.join(given)} does not apply")

@@ -1,5 +1,5 @@
 """Witnesses: the deliberately independent re-computations the claims compare the paper and the
-library with (DESIGN.md, "proofs_check — is the paper right?").
+library with (docs/architecture.md, "Statuses and the two computations").
 
 A witness computes a quantity of the paper from its definition by a route the library does not
 take — a direct 2-D quadrature where the library reduces to 1-D, an own one-arm integral where

@@ -133,13 +133,14 @@ def test_the_five_gallery_examples_exist():
 
 
 _DOCTEST_MODULES = ("nbl_sim.sweep", "proofs_check.judgement", "proofs_check.registry",
-                    "proofs_check.runner_tasks")
+                    "proofs_check.runner_tasks", "nbl_theory.work", "proofs_check.paper_source",
+                    "proofs_check.audit.staleness")
 
 
 @pytest.mark.parametrize("module", _DOCTEST_MODULES)
 def test_docstring_examples_run(module):
-    """The ``>>>`` examples of the library's docstrings are doctests (these three modules are
-    the ones that have them; the list is checked below)."""
+    """The ``>>>`` examples of the library's docstrings are doctests (these modules are the
+    ones that have them; the list is checked below)."""
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
 

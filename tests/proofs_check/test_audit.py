@@ -1,14 +1,15 @@
 """The audit's packaged data against the paper itself (proofs_check.audit).
 
-These tests re-parse ``../shared/paper/nbl-paper.tex`` and fail — they do not skip — when it is
-missing: the packaged index, the curated quotes and the proof matching are only as good as their
-agreement with the paper.
+These tests re-parse the pinned paper text shipped with the package
+(:func:`proofs_check.paper_source.shipped_text`, checked against its SHA-256 here) on every run,
+never skipped: the packaged index, the curated quotes and the proof matching are only as good as
+their agreement with the paper. A source given through ``NBL_PAPER`` (CI gives the paper's own
+file) is checked to be that version in ``test_paper_source``.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -19,27 +20,19 @@ from proofs_check.audit.extract import GENERATED_BY, render
 from proofs_check.audit.latex import index_from_literal, parse_paper
 from proofs_check.audit.notation import ENTRIES, WATCH, scan_symbols
 from proofs_check.audit.packaged import read_text
+from proofs_check.audit.staleness import quoted_lines
 from proofs_check.claims.assumptions import ASSUMPTIONS
+from proofs_check.paper_source import PINNED_SHA256, digest, shipped_text
 
-PAPER = Path(__file__).resolve().parents[2].parent / "shared/paper/nbl-paper.tex"
 REGENERATE = f"regenerate: {GENERATED_BY}, then re-check the curated tables"
-
-
-def read_paper(path: Path) -> str:
-    """The paper's source; a missing file is a test failure, never a skip."""
-    if not path.exists():
-        pytest.fail(f"the paper source {path} is missing: the audit data cannot be checked")
-    return path.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
 def text() -> str:
-    return read_paper(PAPER)
-
-
-def test_a_missing_paper_fails_rather_than_skips(tmp_path):
-    with pytest.raises(pytest.fail.Exception, match="is missing"):
-        read_paper(tmp_path / "nbl-paper.tex")
+    """The pinned paper text shipped with the package (its digest checked)."""
+    t = shipped_text()
+    assert digest(t) == PINNED_SHA256 == extracted.PAPER_SHA256
+    return t
 
 
 @pytest.fixture(scope="module")
@@ -79,16 +72,29 @@ def test_proof_matching_rules_on_the_paper(index, lines):
         if p.rule.startswith("named in \\begin"):
             assert f"\\ref{{{p.result}}}" in head and head.startswith("\\begin{proof}[Proof of")
         elif p.rule.startswith("named in the heading"):
-            assert p.start == 1256 and "Proof of Proposition~\\ref{prop:randomized_initialization}" \
-                in lines[1253 - 1]
+            # the heading right above the proof (only its \label between) names the result
+            at = _heading_above(lines, p.start)
+            assert p.result == "prop:randomized_initialization"
+            assert f"Proof of Proposition~\\ref{{{p.result}}}" in lines[at - 1]
+            assert all(not t.strip() or t.startswith("\\label") for t in lines[at: p.start - 1])
         elif p.rule.startswith("its closing"):
-            assert p.start == 2156 and p.result == "prop:local_jacobian"
-            assert "which proves Proposition~\\ref{prop:local_jacobian}" in lines[3013 - 1]
-            assert "\\subsubsection{Proof of the local population Jacobian}" in lines[2153 - 1]
+            assert p.result == "prop:local_jacobian"
+            closing = " ".join(lines[p.end - 4: p.end])
+            assert "which proves Proposition~\\ref{prop:local_jacobian}" in closing
+            assert lines[_heading_above(lines, p.start) - 1] == \
+                "\\subsubsection{Proof of the local population Jacobian}"
         else:
             st = index.statements[p.result]
             assert all(not t.strip() for t in lines[st.end: p.start - 1])
             assert head == "\\begin{proof}"
+
+
+def _heading_above(lines, line: int) -> int:
+    """The line number of the nearest sectioning command above ``line``."""
+    k = line - 1
+    while not re.match(r"\\(sub)*section\*?\{", lines[k - 1]):
+        k -= 1
+    return k
 
 
 def test_assumption_labels_are_all_covered(index):
@@ -98,32 +104,7 @@ def test_assumption_labels_are_all_covered(index):
     assert {s.label for s in index.statements.values() if s.kind == "assumption"} == in_paper
 
 
-def _curated():
-    """(what, line, quote) of every quoted line in the packaged tables."""
-    for h in hd.HYPOTHESES.values():
-        yield h.id, h.line, h.quote
-    for c in (hd.STATED_CONDITIONS + hd.STATED_BY_REFERENCE + hd.EXTRA_CITATIONS
-              + hd.DISCHARGES + tuple(c for v in hd.TEXT_DERIVATIONS.values() for c in v)):
-        yield f"{c.source}->{c.target}", c.line, c.quote
-    for u in hd.DIRECT_USES:
-        yield f"{u.result} uses {u.hyp}", u.line, u.quote
-    for n in hd.NOTES:
-        yield f"note {n.result}", n.line, n.quote
-    for k, (line, quote) in hd.NO_PROOF.items():
-        yield k, line, quote
-    for s in alg.STEPS:
-        for line, quote in s.paper:
-            yield f"step {s.id}", line, quote
-    for g in alg.GAPS:
-        yield f"gap {g.id}", g.line, g.quote
-        for line, quote, _ in g.resolution:
-            yield f"gap {g.id} resolution", line, quote
-    for e in ENTRIES:
-        for m in e.meanings:
-            yield f"notation {e.symbol}", m.line, m.quote
-
-
-@pytest.mark.parametrize("what, line, quote", list(_curated()))
+@pytest.mark.parametrize("what, line, quote", quoted_lines())
 def test_curated_quote_is_on_its_line(lines, what, line, quote):
     assert quote in lines[line - 1], f"{what}: line {line} is {lines[line - 1]!r}"
 
@@ -178,10 +159,15 @@ def test_curated_labels_exist(index):
     assert set(hd.MITIGATIONS) <= set(index.statements)
 
 
-def test_algorithm_lines(index):
+def test_algorithm_lines(index, lines):
     alg_lines = {ln for ln, _ in index.algorithm}
-    assert min(alg_lines) == 478 and max(alg_lines) == 502
-    assert index.labels["alg:nbl"] == (480, "algorithm", None)
+    # alg:nbl's lines are its algorithm environment, \begin to \end, its label inside
+    assert lines[min(alg_lines) - 1].startswith("\\begin{algorithm}")
+    assert lines[max(alg_lines) - 1] == "\\end{algorithm}"
+    assert alg_lines == set(range(min(alg_lines), max(alg_lines) + 1))
+    line, where, owner = index.labels["alg:nbl"]
+    assert (where, owner) == ("algorithm", None) and line in alg_lines
+    assert "\\label{alg:nbl}" in lines[line - 1]
     for s in alg.STEPS:
         assert set(s.alg_lines) <= alg_lines, s.id
     for g in alg.GAPS:

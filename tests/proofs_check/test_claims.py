@@ -6,19 +6,19 @@ Each claim's status is *pinned* in ``tests/proofs_check/verdicts.json`` (generat
 asserts the pinned status, so a verdict that changes — a PASS turning DISCREPANCY, a finding
 that disappears, a FAIL — fails until the file is regenerated and the change reviewed. FAIL is
 never pinned (the toolkit's problem); a finding (CAVEAT, DISCREPANCY) must show the paper's words
-and why. The coverage tests read the paper (``../shared/paper/nbl-paper.tex`` from the
-repository root) and fail, not skip, when it is missing.
+and why. The coverage tests read the pinned paper text shipped with the package
+(:func:`proofs_check.paper_source.shipped_text`, its digest checked), on every run.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import mpmath
 import pytest
 
 from nbl_theory.errors import NBLInputError
+from proofs_check.paper_source import PINNED_SHA256, digest, shipped_text
 from proofs_check.registry import (
     CAVEAT,
     DISCREPANCY,
@@ -38,20 +38,38 @@ from .pin_verdicts import PINS, load_pins
 
 CLAIMS = all_claims()
 PINNED = load_pins()
-PAPER = Path(__file__).resolve().parents[3] / "shared" / "paper" / "nbl-paper.tex"
 REPIN = "review the change, then: python -m tests.proofs_check.pin_verdicts --claim {id}"
 
 
-def paper_text(path: Path = PAPER) -> str:
-    """The paper's LaTeX source; a missing file is a test failure, never a skip."""
-    if not path.exists():
-        pytest.fail(f"the paper source {path} is missing: coverage cannot be checked")
-    return path.read_text(encoding="utf-8")
+def paper_text() -> str:
+    """The pinned paper text shipped with the package (its digest checked)."""
+    text = shipped_text()
+    assert digest(text) == PINNED_SHA256
+    return text
+
+
+def _smoke_claims() -> set:
+    """One quick claim per section of the paper (the first that computes something, else the
+    first): the smoke tier's claims (pytest -m smoke)."""
+    per: dict = {}
+    for c in CLAIMS:
+        if c.quick and c.method != "not-checked":
+            per.setdefault(c.section, []).append(c.id)
+    audit = ("hypotheses-", "assumption-", "notation-")
+    return {next((i for i in ids if not i.startswith(audit)), ids[0]) for ids in per.values()}
+
+
+SMOKE = _smoke_claims()
+
+
+def _marks(c):
+    if not c.quick:
+        return (pytest.mark.slow,)
+    return (pytest.mark.smoke,) if c.id in SMOKE else ()
 
 
 # ------------------------------------------------------------------ the paper's claims
-@pytest.mark.parametrize("claim", [
-    pytest.param(c, id=c.id, marks=() if c.quick else pytest.mark.slow) for c in CLAIMS])
+@pytest.mark.parametrize("claim", [pytest.param(c, id=c.id, marks=_marks(c)) for c in CLAIMS])
 def test_claim(claim):
     assert claim.id in PINNED, f"{claim.id} has no pinned verdict; " + REPIN.format(id=claim.id)
     res = REGISTRY.run_one(claim)
@@ -99,11 +117,6 @@ def test_every_label_exists_in_the_paper():
                if c.label not in labels
                or (c.section not in labels and not c.section.startswith("beyond:"))}
     assert not missing, missing
-
-
-def test_a_missing_paper_fails_rather_than_skips(tmp_path):
-    with pytest.raises(pytest.fail.Exception, match="is missing"):
-        paper_text(tmp_path / "nbl-paper.tex")
 
 
 def test_known_discrepancies_show_both_numbers():

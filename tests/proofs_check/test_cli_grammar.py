@@ -22,6 +22,9 @@ from proofs_check.cli.limits import (
 )
 from proofs_check.cli.options import glue_values
 
+#: the value grammar is part of the smoke tier (pytest -m smoke)
+pytestmark = pytest.mark.smoke
+
 
 @pytest.mark.parametrize("text, kind, n, values", [
     ("0.2", "value", 1, ["0.2"]),

@@ -1,4 +1,4 @@
-"""The shape of proofs_check's claims and witnesses (DESIGN.md: one module per paper section
+"""The shape of proofs_check's claims and witnesses (docs/architecture.md: one module per paper section
 holding only registrations; witnesses in their own documented package; no import of another
 module's underscore names). The line cap is retired, as in tests/test_import_rule.py: modules
 are split by concept, never by size."""

@@ -163,6 +163,7 @@ def test_process_pool_equals_in_process():
     assert pooled.executor.startswith("local process pool")
 
 
+@pytest.mark.smoke
 def test_oracle_has_zero_regret_and_regret_is_nondecreasing():
     env = Environment.build(TT, "0.5")
     res = simulate(env, n=500, reps=4, policies=("nbl", "oracle"), n0=50)

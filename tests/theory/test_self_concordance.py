@@ -9,7 +9,6 @@ import gc
 import math
 import sys
 import threading
-import time
 import weakref
 
 import mpmath
@@ -25,13 +24,14 @@ from nbl_theory.families import TWO_TRANSITION_DEFAULTS, make_family
 from nbl_theory.links import Link
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.self_concordance import (
-    _with_timeout,
+    CACHE_SIZE,
     kappa,
     kappa_by_quadrature,
     self_concordance_constant,
     self_concordance_report,
     sufficient_margin,
 )
+from nbl_theory.work import call_limited, count_calls
 
 
 def _paper(i):
@@ -162,26 +162,57 @@ def test_R_two_transition(mu2):
 
 @pytest.mark.parametrize("name, R", [("logistic", 1.0), ("probit", math.inf)])
 def test_R_numeric_fallback_without_sympy(name, R):
-    # a tiny time budget makes every sympy call time out: the numeric path alone must agree
-    c = self_concordance_constant(make_family(name), limit_timeout=1e-4)
+    # a work limit of one call stops every sympy call: the numeric path alone must agree
+    c = self_concordance_constant(make_family(name), sympy_calls=1)
     assert c.R == R if math.isinf(R) else abs(c.R - R) <= 1e-10
     assert c.attained is False and c.where == "-inf,+inf"
+    assert c.closed_form is None and not c.method.startswith("sympy.limit")
 
 
-def _busy(seconds):
-    t = time.perf_counter()
-    while time.perf_counter() - t < seconds:  # Python bytecode: where a signal handler runs
-        pass
+def test_the_sympy_work_limit_decides_by_calls_not_by_time():
+    """With the default limit sympy's exact limits are used (logistic: R = 1 in closed form),
+    and the same limit gives the same result in a fresh computation: the outcome is the link's,
+    not the machine's."""
+    link = make_family("logistic")
+    a = self_concordance_constant(link)
+    b = self_concordance_constant(link, sympy_calls=10**9)        # a separate cache entry
+    assert a.closed_form == 1 and a.method.startswith("sympy.limit")
+    assert (a.R, a.where, a.closed_form, a.method) == (b.R, b.where, b.closed_form, b.method)
+
+
+def test_the_cache_is_bounded(monkeypatch):
+    """The most recently used CACHE_SIZE results are kept (the computation itself is replaced
+    by a cheap stand-in: this is about the cache)."""
+    from nbl_theory import self_concordance as sc
+    monkeypatch.setattr(sc, "_CACHE", type(sc._CACHE)())
+    monkeypatch.setattr(sc, "_compute_constant", lambda link, calls: object())
+    links = [Link.from_expression(f"z + tanh(z)/{k + 2}") for k in range(CACHE_SIZE + 3)]
+    first = self_concordance_constant(links[0])
+    for link in links[1:]:
+        self_concordance_constant(link)
+    assert len(sc._CACHE) == CACHE_SIZE
+    again = self_concordance_constant(links[-1])
+    assert again is self_concordance_constant(links[-1])             # kept
+    assert self_concordance_constant(links[0]) is not first           # dropped, recomputed
+
+
+def _tick():
+    return None
+
+
+def _busy(calls):
+    for _ in range(calls):        # Python calls: what the work limit counts
+        _tick()
 
 
 class _SlowFinalizer:
     def __del__(self):
-        _busy(0.2)
+        _busy(500)
 
 
 def _gc_start_busy(phase, info):
     if phase == "start":
-        _busy(0.2)
+        _busy(500)
 
 
 class _Finalized:
@@ -189,12 +220,12 @@ class _Finalized:
 
 
 @pytest.mark.parametrize("where", ["gc callback", "__del__", "weakref.finalize"])
-def test_timeout_landing_in_a_finalizer_is_not_lost(monkeypatch, where):
-    # The alarm fires (after 10 ms) inside code whose exceptions Python swallows: a gc callback
-    # (hypothesis installs one; this test suite once failed that way), a __del__ or a
-    # weakref.finalize callback (one ran during a gc.collect here). Raised there,
-    # the timeout would be printed as "Exception ignored in ..." and lost; it must instead end
-    # the computation at a later tick, leaving nothing behind.
+def test_work_limit_reached_in_a_finalizer_is_not_lost(monkeypatch, where):
+    # The limit is passed inside code whose exceptions Python swallows: a gc callback
+    # (hypothesis installs one; this test suite once failed that way with a timer), a __del__
+    # or a weakref.finalize callback. Raised there, it would be printed as "Exception ignored
+    # in ..." and lost; it must instead end the computation at its next call outside, leaving
+    # nothing behind.
     swallowed = []
     monkeypatch.setattr(sys, "unraisablehook", lambda u: swallowed.append((u.exc_type, u.object, u.err_msg)))
 
@@ -202,27 +233,33 @@ def test_timeout_landing_in_a_finalizer_is_not_lost(monkeypatch, where):
         if where == "__del__":
             _SlowFinalizer()  # dropped at once: __del__ runs here
         elif where == "weakref.finalize":
-            weakref.finalize(_Finalized(), _busy, 0.2)  # its object dies at once
+            weakref.finalize(_Finalized(), _busy, 500)  # its object dies at once
         else:
             gc.collect()
         while True:
-            pass
+            _tick()
 
     if where == "gc callback":
         gc.callbacks.append(_gc_start_busy)
     try:
-        assert _with_timeout(hangs, 0.01) is None
+        assert call_limited(hangs, 100) == (None, True)
     finally:
         if where == "gc callback":
             gc.callbacks.remove(_gc_start_busy)
     assert swallowed == []
 
 
+def test_work_is_counted_in_calls():
+    assert count_calls(lambda: _busy(1000))[1] >= 1000
+    assert call_limited(lambda: _busy(1000), 10_000) == (None, False)
+    assert call_limited(lambda: _busy(1000), 500) == (None, True)
+
+
 def test_R_off_main_thread():
-    # off the main thread sympy runs in a watched daemon thread instead of under SIGALRM
+    # the work limit counts calls in the calling thread, whichever it is
     out = []
     th = threading.Thread(target=lambda: out.append(
-        self_concordance_constant(make_family("logistic"), limit_timeout=30.0)))
+        self_concordance_constant(make_family("logistic"))))
     th.start()
     th.join()
     assert out[0].R == 1.0 and out[0].closed_form == 1 and out[0].where == "-inf,+inf"

@@ -140,6 +140,7 @@ PAPER_REFERENCE = {
 }
 
 
+@pytest.mark.smoke
 @pytest.mark.parametrize("row", PAPER_LINKS.values(), ids=lambda r: r.key)
 def test_paper_links_float_and_50_digits(row):
     link = row.link()

@@ -1,0 +1,111 @@
+"""A deterministic measure and limit of work: Python function calls, counted by a trace function.
+
+Wall-clock and CPU time depend on the machine and on its load; a result that depends on them
+(a sympy call cut short after 5 s, then cached) is not reproducible. The number of Python
+function calls a computation makes depends only on the computation (and the library versions):
+:func:`count_calls` measures it, :func:`call_limited` stops a computation after a given number
+of calls. The count is taken by :func:`sys.settrace` with a global trace function that only
+counts (no line tracing), in the calling thread; a trace function already installed (a
+debugger, coverage) keeps being called. Overhead: about 2x on sympy code.
+
+A loop that calls no Python function is not counted (sympy's long computations are recursive
+and call functions throughout). The limit is raised as a :class:`BaseException`, so the
+computation's own ``except Exception`` does not eat it; it is held back while the call runs in
+code whose exceptions Python swallows (a ``__del__``, a gc callback, a weak-reference callback)
+and raised at the next call outside.
+
+Example
+-------
+>>> value, calls = count_calls(lambda: sum(abs(k) for k in range(10)))
+>>> value, calls > 0
+(45, True)
+>>> call_limited(lambda: sorted(str(k) for k in range(1000)), 10)
+(None, True)
+>>> with counting() as work:
+...     _ = [str(k) for k in range(3)]
+>>> work.calls >= 1
+True
+"""
+
+from __future__ import annotations
+
+import _weakrefset
+import gc
+import sys
+import weakref
+from contextlib import contextmanager
+
+__all__ = ["WorkLimitExceeded", "Calls", "counting", "count_calls", "call_limited"]
+
+
+class WorkLimitExceeded(BaseException):
+    """Raised inside a computation that made more calls than :func:`call_limited` allows
+    (BaseException: a library's ``except Exception`` must not eat it)."""
+
+
+_WEAKREF_FILES = frozenset({weakref.__file__, _weakrefset.__file__})
+
+
+def _in_swallowing_code(frame) -> bool:
+    """Whether ``frame`` runs (anywhere up its stack) inside a ``__del__``, a gc callback or
+    the standard library's weak-reference machinery: Python calls those from C and ignores what
+    they raise ("Exception ignored in …"), so a limit raised there would be lost."""
+    callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or code in callbacks or code.co_filename in _WEAKREF_FILES:
+            return True
+        frame = frame.f_back
+    return False
+
+
+class Calls:
+    """The count of :func:`counting`: ``calls`` made so far, ``limit`` (None: none)."""
+
+    def __init__(self, limit=None):
+        self.calls = 0
+        self.limit = limit
+
+
+@contextmanager
+def counting(limit: int | None = None):
+    """Count the Python function calls made in the ``with`` block (this thread); with a
+    ``limit``, raise :class:`WorkLimitExceeded` inside the block at the first call past it.
+    Yields a :class:`Calls`, whose ``calls`` stays readable after the block (also after an
+    exception)."""
+    work = Calls(None if limit is None else int(limit))
+    old = sys.gettrace()
+
+    def trace(frame, event, arg):
+        if event == "call":
+            work.calls += 1
+            if work.limit is not None and work.calls > work.limit \
+                    and not _in_swallowing_code(frame):
+                raise WorkLimitExceeded
+        return old(frame, event, arg) if old is not None else None
+
+    sys.settrace(trace)
+    try:
+        yield work
+    finally:
+        sys.settrace(old)
+
+
+def count_calls(fn):
+    """``(fn(), calls)``: the value of ``fn()`` and the number of Python function calls it
+    made (see the module docstring). ``fn``'s exceptions propagate."""
+    with counting() as work:
+        value = fn()
+    return value, work.calls
+
+
+def call_limited(fn, max_calls: int):
+    """``(fn(), False)``, or ``(None, True)`` when ``fn`` would make more than ``max_calls``
+    Python function calls (it is stopped there). ``fn``'s exceptions propagate.
+
+    The outcome depends on the computation alone, not on the machine or its load."""
+    try:
+        with counting(max_calls):
+            return fn(), False
+    except WorkLimitExceeded:
+        return None, True
