@@ -5,6 +5,7 @@ imports, so the claim runner's cache keys follow every transcription)."""
 from . import (
     cor_local_stability,
     lem_bregman_mean,
+    lem_conditional_population_field,
     lem_gaussian_polynomial_disagreement,
     lem_gaussian_stein,
     lem_local_one_step,
@@ -22,7 +23,8 @@ from . import (
 __all__ = ["MODULES"]
 
 #: every transcription module, in paper order
-MODULES = (lem_gaussian_stein, prop_local_jacobian, cor_local_stability, lem_bregman_mean,
+MODULES = (lem_gaussian_stein, lem_conditional_population_field, prop_local_jacobian,
+           cor_local_stability, lem_bregman_mean,
            prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
            lem_local_one_step, lem_tail_to_mgf, lem_weighted_chisquare, lem_sa_recursion,
            prop_localized_estimation, lem_gaussian_polynomial_disagreement,
