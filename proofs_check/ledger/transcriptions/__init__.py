@@ -16,6 +16,7 @@ from . import (
     prop_link_induced_potential,
     prop_local_jacobian,
     prop_localized_estimation,
+    prop_population_equilibrium,
     prop_self_concordance_stability,
     thm_regret_rate,
 )
@@ -23,7 +24,8 @@ from . import (
 __all__ = ["MODULES"]
 
 #: every transcription module, in paper order
-MODULES = (lem_gaussian_stein, lem_conditional_population_field, prop_local_jacobian,
+MODULES = (lem_gaussian_stein, lem_conditional_population_field,
+           prop_population_equilibrium, prop_local_jacobian,
            cor_local_stability, lem_bregman_mean,
            prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
            lem_local_one_step, lem_tail_to_mgf, lem_weighted_chisquare, lem_sa_recursion,
