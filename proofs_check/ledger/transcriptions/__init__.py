@@ -17,6 +17,7 @@ from . import (
     prop_local_jacobian,
     prop_localized_estimation,
     prop_population_equilibrium,
+    prop_randomized_initialization,
     prop_self_concordance_stability,
     thm_regret_rate,
 )
@@ -24,7 +25,7 @@ from . import (
 __all__ = ["MODULES"]
 
 #: every transcription module, in paper order
-MODULES = (lem_gaussian_stein, lem_conditional_population_field,
+MODULES = (lem_gaussian_stein, prop_randomized_initialization, lem_conditional_population_field,
            prop_population_equilibrium, prop_local_jacobian,
            cor_local_stability, lem_bregman_mean,
            prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
