@@ -19,6 +19,9 @@ from . import (
     prop_population_equilibrium,
     prop_randomized_initialization,
     prop_self_concordance_stability,
+    text_app_bregman_mean,
+    text_app_local_stability_in_2D,
+    text_app_primal_dual,
     thm_regret_rate,
 )
 
@@ -26,8 +29,9 @@ __all__ = ["MODULES"]
 
 #: every transcription module, in paper order
 MODULES = (lem_gaussian_stein, prop_randomized_initialization, lem_conditional_population_field,
-           prop_population_equilibrium, prop_local_jacobian,
-           cor_local_stability, lem_bregman_mean,
+           prop_population_equilibrium, text_app_local_stability_in_2D,
+           prop_local_jacobian,
+           cor_local_stability, text_app_bregman_mean, lem_bregman_mean, text_app_primal_dual,
            prop_link_induced_potential, prop_self_concordance_stability, lem_normalization,
            lem_local_one_step, lem_tail_to_mgf, lem_weighted_chisquare, lem_sa_recursion,
            prop_localized_estimation, lem_gaussian_polynomial_disagreement,
