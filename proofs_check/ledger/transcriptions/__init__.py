@@ -20,13 +20,18 @@ from . import (
     prop_randomized_initialization,
     prop_self_concordance_stability,
     text_app_bregman_mean,
+    text_app_elicitation_geometry,
+    text_app_elicitation_stability,
     text_app_error_to_regret,
     text_app_local_stability_in_2D,
     text_app_localization,
     text_app_localized_estimation,
     text_app_primal_dual,
     text_app_self_concordance,
+    text_app_simulation_setup,
     text_app_stochastic_analysis,
+    text_app_stochastic_nbl,
+    text_app_tanh_geometry,
     thm_regret_rate,
 )
 
@@ -37,10 +42,11 @@ MODULES = (lem_gaussian_stein, prop_randomized_initialization, lem_conditional_p
            prop_population_equilibrium, text_app_local_stability_in_2D,
            prop_local_jacobian,
            cor_local_stability, text_app_bregman_mean, lem_bregman_mean, text_app_primal_dual,
-           prop_link_induced_potential, text_app_self_concordance,
+           prop_link_induced_potential, text_app_elicitation_stability, text_app_self_concordance,
            prop_self_concordance_stability, text_app_stochastic_analysis, lem_normalization,
            text_app_localization,
            lem_local_one_step, lem_tail_to_mgf, lem_weighted_chisquare, lem_sa_recursion,
            text_app_localized_estimation, prop_localized_estimation,
            lem_gaussian_polynomial_disagreement, text_app_error_to_regret,
-           thm_regret_rate)
+           thm_regret_rate, text_app_simulation_setup, text_app_elicitation_geometry,
+           text_app_tanh_geometry, text_app_stochastic_nbl)
