@@ -28,7 +28,7 @@ _WHY = ("each step's method states its own: exact (symbolic), an Arb enclosure (
         "100x the quadrature error estimate (expectation), |lhs - rhs| <= 1e-40 at 50 digits "
         "(sampled, evidence only), a bounded ratio along a sequence (asymptotic)")
 #: owners whose steps are too slow for ``nbl check --quick`` (seconds measured in the full run)
-SLOW_OWNERS: frozenset = frozenset({"prop:local_jacobian"})
+SLOW_OWNERS: frozenset = frozenset({"prop:local_jacobian", "prop:population_equilibrium"})
 
 
 def _section(owner: str) -> str:

@@ -23,7 +23,7 @@ STATUS_ORDER = {s: i for i, s in enumerate(STEP_STATUSES)}
 
 def claim_id(owner: str) -> str:
     """The registry id of a ledger owner (``thm:regret-rate`` -> ``ledger-thm-regret-rate``)."""
-    return "ledger-" + owner.replace("text:", "text-").replace(":", "-").replace("_", "-")
+    return "ledger-" + owner.replace("text:", "text-").replace(":", "-").replace("_", "-").lower()
 
 
 def owner_label(owner: str) -> str:
