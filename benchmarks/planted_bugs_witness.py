@@ -1,7 +1,7 @@
 """Plant one-line library bugs by hand and see what the claims that depend on them say.
 
 A library bug must end as a toolkit FAIL (library and witness disagree), never as a DISCREPANCY
-that blames the paper (issue 34, DESIGN.md "Two computations before the paper is judged"). This
+that blames the paper (issue 34, docs/architecture.md, "Statuses and the two computations"). This
 script copies ``nbl_theory``, ``nbl_sim`` and ``proofs_check`` from a source tree into a
 temporary directory, applies one bug there (the working tree is never touched), runs the given
 claims in a fresh interpreter with that copy first on ``sys.path``, and prints one line per

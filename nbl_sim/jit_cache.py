@@ -41,7 +41,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-__all__ = ["INSTALLED", "package_digest", "compiled_sources", "numba_cache_dir"]
+__all__ = ["INSTALLED", "package_digest", "compiled_sources", "numba_cache_dir", "planned_cache_dir"]
 
 _PACKAGE = Path(__file__).resolve().parent
 _COMPILED = re.compile(rb"^\s*(?:import numba|from numba|from llvmlite|import llvmlite)", re.M)
@@ -79,6 +79,21 @@ def numba_cache_dir() -> Path:
         return tmp
 
 
+@functools.cache
+def planned_cache_dir() -> Path:
+    """Where :func:`numba_cache_dir` will be, decided without creating anything (numba asks
+    for a kernel's cache path when the kernel is defined, at import): the private directory
+    itself when part of it exists already (then it is checked, and created, now), else its
+    path, created by the first kernel saved."""
+    from nbl_sim.cache import default_cache_dir  # (absolute: tests copy this file)
+
+    tag = hashlib.sha256(str(_PACKAGE).encode()).hexdigest()[:16]
+    path = default_cache_dir() / "numba" / tag
+    if path.parent.exists():
+        return numba_cache_dir()
+    return path
+
+
 def _install() -> bool:
     try:
         from numba.core import caching
@@ -100,7 +115,8 @@ def _install() -> bool:
         def __init__(self, inner, py_file):
             self._inner = inner
             rel = Path(py_file).resolve().relative_to(_PACKAGE).with_suffix("")
-            self._path = numba_cache_dir() / "-".join(rel.parts)
+            # decided without creating anything: a refused command writes nothing
+            self._path = planned_cache_dir() / "-".join(rel.parts)
 
         def __getattr__(self, name):  # e.g. _py_file, read by numba's warnings
             if name in ("_inner", "_path"):
@@ -108,6 +124,8 @@ def _install() -> bool:
             return getattr(self._inner, name)
 
         def ensure_cache_path(self):
+            if numba_cache_dir() != self._path.parent:   # the planned place is not usable
+                raise OSError(f"nbl's numba cache {self._path.parent} is not private")
             os.makedirs(self._path, mode=0o700, exist_ok=True)
 
         def get_cache_path(self):

@@ -1,7 +1,7 @@
 """Independence checked, not promised: what each witness shares with the library, which claims
 can judge the paper, and the generated table of docs/witnesses.md.
 
-DESIGN.md, "Two computations before the paper is judged": a witness computes a quantity of the
+docs/architecture.md, "Statuses and the two computations": a witness computes a quantity of the
 paper without calling the library's computation of it. What a witness module may import from
 the library is declared here, import by import (:data:`WITNESS_IMPORTS`), as
 

@@ -1,6 +1,6 @@
 """The one place where a claim's verdict about the paper is decided from two computations.
 
-DESIGN.md, "Two computations before the paper is judged": a claim that judges a number, regime,
+docs/architecture.md, "Statuses and the two computations": a claim that judges a number, regime,
 threshold, root, equilibrium, rate, spectrum or figure of the paper compares the paper with the
 library *and* with an independent witness (:mod:`proofs_check.witnesses`). The rule, applied by
 :func:`judge` and by no claim module on its own:

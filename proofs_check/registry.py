@@ -287,9 +287,9 @@ class Registry:
         :class:`Mutant` s under which the verdict must change.
         ``witness`` names the independent computation(s) the check compares the paper and the
         library with (``"module:function"`` under :mod:`proofs_check.witnesses`, comma
-        separated) and ``shares`` what they share with the library (DESIGN.md, "Two
-        computations before the paper is judged"; tests/proofs_check/test_independence.py
-        checks both, and docs/witnesses.md is generated from them).
+        separated) and ``shares`` what they share with the library (docs/architecture.md,
+        "Statuses and the two computations"; tests/proofs_check/test_independence.py checks
+        both, and docs/witnesses.md is generated from them).
 
         Raises
         ------

@@ -134,7 +134,7 @@ def test_the_five_gallery_examples_exist():
 
 _DOCTEST_MODULES = ("nbl_sim.sweep", "proofs_check.judgement", "proofs_check.registry",
                     "proofs_check.runner_tasks", "nbl_theory.work", "proofs_check.paper_source",
-                    "proofs_check.audit.staleness")
+                    "proofs_check.audit.staleness", "proofs_check.libmutation.operators")
 
 
 @pytest.mark.parametrize("module", _DOCTEST_MODULES)

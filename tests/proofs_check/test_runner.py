@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import os
 import signal
 import subprocess
@@ -39,6 +38,7 @@ from proofs_check.registry import (
     Outcome,
     Registry,
 )
+from proofs_check.report_json import load_records
 from proofs_check.runner import (
     PENDING_DETAIL,
     CellPlan,
@@ -464,7 +464,7 @@ def test_precision_changes_do_not_leak_to_the_next_task():
 
 
 def _records(out):
-    return json.loads((Path(out) / "verification.json").read_text())
+    return load_records(Path(out) / "verification.json")   # the envelope's results
 
 
 def test_interrupted_run_leaves_a_partial_report_and_resumes(tmp_path, cache):
