@@ -20,6 +20,7 @@ import proofs_check.runner as runner
 from proofs_check.cli import main
 from proofs_check.cli.jsonout import schema
 from proofs_check.registry import REGISTRY
+from proofs_check.report_json import load_records
 
 from .test_cli_signals import default_sigint
 
@@ -40,7 +41,7 @@ def _claim_args(ids=FAST) -> list[str]:
 
 def _statuses(report_dir: Path) -> dict:
     return {r["id"]: (r["status"], r["computed"])
-            for r in json.loads((report_dir / "verification.json").read_text())}
+            for r in load_records(report_dir / "verification.json")}
 
 
 def test_results_are_cached_and_served_from_the_cache(tmp_path, capsys, monkeypatch):
@@ -108,7 +109,7 @@ def test_ctrl_c_leaves_a_valid_partial_report(tmp_path):
             proc.communicate()           # reap it and close the pipes
     assert proc.returncode == 130, stderr
     assert stderr.splitlines() == ["nbl: interrupted"] and stdout == ""
-    records = json.loads((out / "verification.json").read_text())
+    records = load_records(out / "verification.json")
     assert [r["id"] for r in records] == [c.id for c in REGISTRY.all_claims()]
     pending = [r for r in records if r["reason"] == runner.PENDING_DETAIL]
     assert pending and all(r["status"] == "SKIPPED" for r in pending)
