@@ -12,6 +12,7 @@ import pytest
 
 from proofs_check.cli import SUBCOMMANDS, main
 from proofs_check.cli.display import ProgressDisplay
+from proofs_check.report_json import load_records
 
 STABILITY_KEYS = {"mu_star", "m2", "m0", "mu_g", "kappa_star", "lambda_star",
                   "lambda_star_enclosure", "sign", "jacobian_rates"}
@@ -143,7 +144,7 @@ def test_check_quick_writes_report(tmp_path, capsys):
     code, out, err = run(capsys, "check", "--quick", "--out", str(tmp_path))
     assert code == 0  # no FAIL
     assert (tmp_path / "verification.md").exists() and (tmp_path / "verification.json").exists()
-    data = json.loads((tmp_path / "verification.json").read_text())
+    data = load_records(tmp_path / "verification.json")
     assert "PASS" in out and "DISCREPANCY: we-lambda-0.72" in out
     assert not [c["id"] for c in data if c["status"] == "FAIL"]
     # progress on stderr (not a terminal here): every claim's status as it finishes, and the
