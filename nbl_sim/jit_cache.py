@@ -20,9 +20,12 @@ directory): it uses :func:`numba_cache_dir`, ``<nbl's cache directory>/numba/<pa
 (``nbl_sim.cache.default_cache_dir``: ``$NBL_CACHE_DIR`` or the user cache directory), a
 directory the toolkit owns, created with mode 0o700 and held to the rules of nbl's own cache
 (:func:`nbl_sim.cache.private_dir`: refused when others can write to it or it belongs to
-another user). When that directory cannot be used, the kernels of this process are cached in a
-new private temporary directory removed at exit — caching is then off: every run compiles its
-kernels again (about 60 s for ``nbl simulate`` on a cold cache, benchmarks/README.md).
+another user). The directory is decided once per process, when the first kernel is defined, and
+created only when a kernel is first saved. When it cannot be used, the kernels of this process
+are cached in a new private temporary directory removed at exit, or, when that is found only at
+save time, not saved (:class:`CacheUnusable`, caught around numba's ``Cache.save_overload``) —
+caching is then off: every run compiles its kernels again (about 60 s for ``nbl simulate`` on a
+cold cache, benchmarks/README.md).
 
 If numba's caching internals are not the ones this was written for (the list
 ``numba.core.caching.CacheImpl._locator_classes``; ``_CacheImpl`` in older numba), nothing is
@@ -41,7 +44,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-__all__ = ["INSTALLED", "package_digest", "compiled_sources", "numba_cache_dir", "planned_cache_dir"]
+__all__ = ["INSTALLED", "package_digest", "compiled_sources", "numba_cache_dir", "planned_cache_dir",
+           "CacheUnusable"]
 
 _PACKAGE = Path(__file__).resolve().parent
 _COMPILED = re.compile(rb"^\s*(?:import numba|from numba|from llvmlite|import llvmlite)", re.M)
@@ -63,35 +67,48 @@ def package_digest(package: Path = _PACKAGE) -> str:
 
 
 @functools.cache
-def numba_cache_dir() -> Path:
-    """The private directory of this package's compiled kernels (module docstring): created
-    0o700 and checked like nbl's cache; a private temporary directory (removed at exit) when
-    it cannot be used."""
-    from nbl_sim.cache import default_cache_dir, private_dir  # (absolute: tests copy this file)
-    from nbl_theory.errors import NBLInputError
+def planned_cache_dir() -> Path:
+    """Where this package's kernels are cached: ``<nbl's cache directory>/numba/<tag>``, the
+    tag a hash of the package's path. Decided once per process, when the first kernel is
+    defined (at import), from the environment of that moment, and without creating anything
+    (a refused command writes nothing); :func:`numba_cache_dir` checks and creates it."""
+    from nbl_sim.cache import default_cache_dir  # (absolute: tests copy this file)
 
     tag = hashlib.sha256(str(_PACKAGE).encode()).hexdigest()[:16]
+    return default_cache_dir() / "numba" / tag
+
+
+@functools.cache
+def numba_cache_dir() -> Path:
+    """The private directory of this package's compiled kernels (module docstring): the
+    :func:`planned_cache_dir`, created 0o700 and checked like nbl's cache; a private temporary
+    directory (removed at exit) when it cannot be used. Asked once, when a kernel is first
+    loaded or saved."""
+    from nbl_sim.cache import private_dir  # (absolute: tests copy this file)
+    from nbl_theory.errors import NBLInputError
+
+    planned = planned_cache_dir()
     try:
-        return private_dir(private_dir(default_cache_dir() / "numba") / tag)
+        return private_dir(private_dir(planned.parent) / planned.name)
     except (NBLInputError, OSError):
         tmp = Path(tempfile.mkdtemp(prefix="nbl-numba-"))
         atexit.register(shutil.rmtree, tmp, True)
         return tmp
 
 
-@functools.cache
-def planned_cache_dir() -> Path:
-    """Where :func:`numba_cache_dir` will be, decided without creating anything (numba asks
-    for a kernel's cache path when the kernel is defined, at import): the private directory
-    itself when part of it exists already (then it is checked, and created, now), else its
-    path, created by the first kernel saved."""
-    from nbl_sim.cache import default_cache_dir  # (absolute: tests copy this file)
+class CacheUnusable(OSError):
+    """The planned cache directory turned out not to be private when a kernel was saved: the
+    kernel is used, only not saved (caught around numba's ``Cache.save_overload``)."""
 
-    tag = hashlib.sha256(str(_PACKAGE).encode()).hexdigest()[:16]
-    path = default_cache_dir() / "numba" / tag
-    if path.parent.exists():
+
+def _locator_path() -> Path:
+    """The directory a kernel defined now reads its cache from: the planned one if part of it
+    exists already (then it is checked now, and a temporary one is used if it is not private),
+    else the planned path, checked and created when the first kernel is saved."""
+    planned = planned_cache_dir()
+    if planned.parent.exists():
         return numba_cache_dir()
-    return path
+    return planned
 
 
 def _install() -> bool:
@@ -116,7 +133,7 @@ def _install() -> bool:
             self._inner = inner
             rel = Path(py_file).resolve().relative_to(_PACKAGE).with_suffix("")
             # decided without creating anything: a refused command writes nothing
-            self._path = planned_cache_dir() / "-".join(rel.parts)
+            self._path = _locator_path() / "-".join(rel.parts)
 
         def __getattr__(self, name):  # e.g. _py_file, read by numba's warnings
             if name in ("_inner", "_path"):
@@ -125,7 +142,7 @@ def _install() -> bool:
 
         def ensure_cache_path(self):
             if numba_cache_dir() != self._path.parent:   # the planned place is not usable
-                raise OSError(f"nbl's numba cache {self._path.parent} is not private")
+                raise CacheUnusable(f"nbl's numba cache {self._path.parent} is not private")
             os.makedirs(self._path, mode=0o700, exist_ok=True)
 
         def get_cache_path(self):
@@ -153,6 +170,20 @@ def _install() -> bool:
                     return cls(inner, py_file)
             return None
 
+    cache_class = getattr(caching, "Cache", None)
+    save = getattr(cache_class, "save_overload", None)
+    if save is None:
+        return False
+    if not getattr(save, "_nbl_wrapped", False):
+        @functools.wraps(save)
+        def save_overload(self, sig, data):
+            try:
+                return save(self, sig, data)
+            except CacheUnusable:
+                return None        # compiled and used; only not saved (CacheUnusable)
+
+        save_overload._nbl_wrapped = True
+        cache_class.save_overload = save_overload
     classes.insert(0, PackageLocator)
     from numba.core import config
 

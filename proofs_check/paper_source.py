@@ -13,8 +13,10 @@ report which of their checks refer to text that changed (*stale*).
 Example
 -------
 >>> src = paper_source()
->>> src.pinned, src.origin
-(True, 'shipped')
+>>> src.pinned
+True
+>>> src.origin in ("shipped", "NBL_PAPER")   # "NBL_PAPER" when the environment names a text
+True
 >>> "\\\\label{prop:local_jacobian}" in src.text
 True
 """

@@ -458,6 +458,41 @@ def test_numba_never_reads_pickles_beside_the_package(tmp_path):
     assert mode == 0o700
 
 
+_SAVE_AFTER_CHANGE = """
+import os, sys
+from pathlib import Path
+import numpy as np
+import nbl_sim.pcg64 as m                         # kernels defined: the cache place is planned
+after, home = Path(sys.argv[1]), Path(os.environ["NBL_CACHE_DIR"])
+if sys.argv[2] == "env":                          # the environment changes before the first save
+    os.environ["NBL_CACHE_DIR"] = str(after)
+else:                                             # the planned place is made non-private
+    (Path(os.environ["NBL_CACHE_DIR"]) / "numba").mkdir(parents=True)
+    os.chmod(Path(os.environ["NBL_CACHE_DIR"]) / "numba", 0o777)
+U = np.empty((2, 2))
+m.fill_doubles(m.state_words(1, 3), U)            # compiled, used, then saved (or not)
+print(sorted(p.suffix for p in home.rglob("*.nbi")), U[0, 0] < 1)
+"""
+
+
+@pytest.mark.parametrize("change", ["env", "not-private"])
+def test_a_kernel_saved_after_the_cache_place_changed_is_no_crash(tmp_path, change):
+    """CI of 2026-11-28: ``$NBL_CACHE_DIR`` changed between the import of the kernels and their
+    first save (a test's monkeypatch), and numba raised ``OSError: ... is not private`` from
+    inside the call. The place is now decided once; a place found unusable at save time means
+    the kernel is used and not saved (``jit_cache.CacheUnusable``)."""
+    env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "home")}
+    r = subprocess.run([sys.executable, "-c", _SAVE_AFTER_CHANGE, str(tmp_path / "other"), change],
+                       capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    saved, used = r.stdout.split("]")
+    assert used.strip() == "True"
+    if change == "env":                                # saved where it was planned
+        assert ".nbi" in saved and not (tmp_path / "other").exists()
+    else:                                              # not saved in a directory others can write
+        assert ".nbi" not in saved
+
+
 def test_numba_cache_dir_refused_when_others_can_write(tmp_path, monkeypatch):
     from nbl_sim import jit_cache
 
@@ -466,12 +501,14 @@ def test_numba_cache_dir_refused_when_others_can_write(tmp_path, monkeypatch):
     os.chmod(home / "numba", 0o777)                       # group/other-writable, no sticky bit
     monkeypatch.setenv("NBL_CACHE_DIR", str(home))
     jit_cache.numba_cache_dir.cache_clear()
+    jit_cache.planned_cache_dir.cache_clear()
     try:
         d = jit_cache.numba_cache_dir()
         assert not d.is_relative_to(home)                 # a private temporary one instead
         assert os.stat(d).st_mode & 0o077 == 0
     finally:
         jit_cache.numba_cache_dir.cache_clear()
+        jit_cache.planned_cache_dir.cache_clear()
 
 
 @pytest.mark.slow
