@@ -44,8 +44,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-__all__ = ["INSTALLED", "package_digest", "compiled_sources", "numba_cache_dir", "planned_cache_dir",
-           "CacheUnusable"]
+__all__ = ["INSTALLED", "package_digest", "compiled_sources", "numba_cache_dir",
+           "planned_cache_dir", "CacheUnusable"]
 
 _PACKAGE = Path(__file__).resolve().parent
 _COMPILED = re.compile(rb"^\s*(?:import numba|from numba|from llvmlite|import llvmlite)", re.M)
