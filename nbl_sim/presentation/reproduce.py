@@ -40,7 +40,7 @@ import numpy as np
 
 from nbl_sim.execution import Executor, SerialExecutor, executor_for
 from nbl_sim.experiment import package_versions
-from nbl_sim.outputs import replacing, save_figure, write_text
+from nbl_sim.outputs import output_set, replacing, save_figure, write_text
 from nbl_sim.sweep import ChunkCache, SweepError, library_versions, run_sweep, source_fingerprint
 from nbl_theory.errors import NBLInputError
 from nbl_theory.records import manifest_text
@@ -146,27 +146,33 @@ def _named(fig_id: str, registry: dict) -> str:
 def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
               cache: ChunkCache | None = None, cache_dir: str | Path | None = None,
               progress=None, registry: dict | None = None, executor: Executor | None = None,
-              workers: int | None = None, scheduler: str | None = None) -> list[dict]:
+              workers: int | None = None, scheduler: str | None = None,
+              writer=None) -> list[dict]:
     """Compute and draw ``figures`` (ids or paper labels; all when empty) and write their files.
 
     The figures' data are computed as cells of one sweep (:func:`nbl_sim.sweep.run_sweep`) on
     ``executor`` (default: in this process; ``workers=N`` a local pool, ``scheduler`` a Dask
-    cluster), each stored in ``cache`` as soon as it arrives; drawing happens here.
+    cluster), each stored in ``cache`` as soon as it arrives; drawing happens here. The files
+    are then written into ``out_dir`` as a set (:func:`nbl_sim.outputs.output_set`, index
+    ``index.md`` last; each figure's manifest and the index carry the run's id).
 
     Parameters
     ----------
     cache : a :class:`~nbl_sim.cache.ChunkCache` for the figures' data (None: no cache), e.g.
         ``ChunkCache(namespace="figures")`` in the user's cache directory.
     cache_dir : shorthand for ``cache=ChunkCache(cache_dir, "figures")``.
+    writer : ``writer(write)`` writes the files instead of the default ``output_set`` block:
+        it must call ``write(o)`` with an :class:`~nbl_sim.outputs.OutputSet` (the command line
+        passes one that reports a file-system fault as a message, after the result).
 
-    Returns one record per figure: id, label, title, files, seconds, cached, summary.
+    Returns one record per figure: id, label, title, files, seconds, cached, summary. The
+    records are complete whether or not the files could be written (``files`` lists the
+    names written; empty if the writing failed).
     """
     reg = registry if registry is not None else load_figures()
     wanted = list(dict.fromkeys(figure_id(f, reg) for f in figures)) if figures else list(reg)
     if cache is None and cache_dir is not None:
         cache = ChunkCache(cache_dir, "figures")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     keys = {f: cache_key(f, reg[f], quick) for f in wanted} if cache is not None else {}
     datas: dict = {}
     for fig_id, key in keys.items():
@@ -204,41 +210,52 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
         if res.failures:
             raise SweepError(res.failures)
 
-    records = []
-    for fig_id in wanted:
-        module = reg[fig_id]
-        tic = time.perf_counter()
-        data = datas[fig_id]
-        cached = fig_id in cached_ids
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # a figure that warns is a bug in the figure
-            fig = _draw(module, fig_id, data)
-            files = []
-            for ext in ("png", "pdf"):
-                p = out / f"{fig_id}.{ext}"
-                save_figure(fig, p, dpi=150 if ext == "png" else None)
-                files.append(p)
-        files += write_tables(out, fig_id, data)
-        secs = time.perf_counter() - tic + seconds.get(fig_id, 0.0)
-        rec = {
-            "id": fig_id,
-            "label": _attr(module, "LABEL", fig_id),
-            "title": _attr(module, "TITLE", fig_id),
-            "caption": _attr(module, "CAPTION", fig_id),
-            "summary": data.summary,
-            "settings": data.settings,
-            "quick": quick,
-            "cached": cached,
-            "seconds": round(secs, 3),
-            "versions": package_versions(),
-            "files": [f.name for f in files],
-        }
-        write_text(out / f"{fig_id}.json", manifest_text(
-            "reproduce", [{k: v for k, v in rec.items() if k != "files"}], rec["files"]))
-        rec["files"].append(f"{fig_id}.json")
-        records.append(rec)
-    _write_index(out, records, quick)
+    records = [{
+        "id": fig_id,
+        "label": _attr(reg[fig_id], "LABEL", fig_id),
+        "title": _attr(reg[fig_id], "TITLE", fig_id),
+        "caption": _attr(reg[fig_id], "CAPTION", fig_id),
+        "summary": datas[fig_id].summary,
+        "settings": datas[fig_id].settings,
+        "quick": quick,
+        "cached": fig_id in cached_ids,
+        "seconds": round(seconds.get(fig_id, 0.0), 3),
+        "versions": package_versions(),
+        "files": [],
+    } for fig_id in wanted]
+
+    def write(o) -> None:
+        for rec in records:
+            _write_figure(Path(o.path), reg[rec["id"]], datas[rec["id"]], rec, o.run_id)
+        _write_index(Path(o.path), records, quick, o.run_id)
+
+    if writer is None:
+        with output_set(out_dir, index=("index.md",)) as o:
+            write(o)
+    else:
+        writer(write)
     return records
+
+
+def _write_figure(out: Path, module, data, rec: dict, run_id: str) -> None:
+    """Draw one figure and write its PNG, PDF, CSV tables and manifest into ``out``; fills
+    ``rec["files"]`` and adds the drawing time to ``rec["seconds"]``."""
+    fig_id = rec["id"]
+    tic = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a figure that warns is a bug in the figure
+        fig = _draw(module, fig_id, data)
+        files = []
+        for ext in ("png", "pdf"):
+            p = out / f"{fig_id}.{ext}"
+            save_figure(fig, p, dpi=150 if ext == "png" else None)
+            files.append(p)
+    files += write_tables(out, fig_id, data)
+    rec["seconds"] = round(rec["seconds"] + time.perf_counter() - tic, 3)
+    names = [f.name for f in files]
+    write_text(out / f"{fig_id}.json", manifest_text(
+        "reproduce", [{k: v for k, v in rec.items() if k != "files"}], names, run_id=run_id))
+    rec["files"] = [*names, f"{fig_id}.json"]
 
 
 def json_default(x):
@@ -253,12 +270,13 @@ def json_default(x):
     return str(x)
 
 
-def _write_index(out: Path, records: list[dict], quick: bool) -> None:
+def _write_index(out: Path, records: list[dict], quick: bool, run_id: str) -> None:
     lines = ["# Figures of “Elicitation and Decision Geometry in Single-Index Bandits”", "",
              f"Regenerated by `nbl reproduce{' --quick' if quick else ''}`"
-             f"{' (quick mode: fewer replications, coarser grids)' if quick else ''}. "
+             f"{' (quick mode: fewer replications, coarser grids)' if quick else ''}, "
+             f"run `{run_id}`. "
              "Each figure's data are in the CSV files next to it; settings, seeds and versions "
-             "in its JSON manifest.", ""]
+             "in its JSON manifest (which names the same run).", ""]
     for r in records:
         lines += [f"## {r['title']} (`{r['id']}`, {r['label']})", "",
                   f"![{r['id']}]({r['id']}.png)", "",
@@ -269,17 +287,21 @@ def _write_index(out: Path, records: list[dict], quick: bool) -> None:
     write_text(out / "index.md", "\n".join(lines) + "\n")
 
 
-def write_study(out_dir, data) -> list[Path]:
-    """The files of ``nbl study --out``: ``study.json`` (the analysis), one CSV per table
+def write_study(out_dir, data, run_id: str | None = None) -> list[Path]:
+    """The files of ``nbl study --out``: ``study.json`` (the analysis, in the toolkit's JSON
+    envelope, :func:`nbl_theory.records.manifest_text`, with the run's id), one CSV per table
     (``study__<table>.csv``) and ``study.png``, from the regret-rate figure's data (``data`` =
-    :func:`nbl_sim.presentation.figures.regret_rate.figure_data`). Returns the paths."""
+    :func:`nbl_sim.presentation.figures.regret_rate.figure_data`), written into ``out_dir``
+    (the command line gives it a staging directory of :func:`nbl_sim.outputs.output_set`).
+    Returns the paths."""
     from .figures.regret_rate import draw
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    files = [out / "study.json"]
-    write_text(files[0], json.dumps(data.extra["analysis"], indent=1, default=json_default) + "\n")
-    files += write_tables(out, "study", data)
+    files = write_tables(out, "study", data)
     save_figure(draw(data), out / "study.png", dpi=130)
     files.append(out / "study.png")
-    return files
+    analysis = json.loads(json.dumps(data.extra["analysis"], default=json_default))
+    write_text(out / "study.json", manifest_text(
+        "study", [analysis], ["study.json", *(f.name for f in files)], run_id=run_id))
+    return [out / "study.json", *files]

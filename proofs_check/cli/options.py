@@ -396,6 +396,15 @@ def write_out(out, index: tuple, write) -> tuple[list, str | None]:
                     f"{out} was left as it was")
 
 
+def report_out_fault(message: str | None) -> int:
+    """The exit status of a command after :func:`write_out`: 0 when the files were written,
+    else 1 after printing ``message`` as one error line (the result was printed before)."""
+    if message is None:
+        return 0
+    print(f"nbl: error: {message}", file=sys.stderr)
+    return 1
+
+
 def cache_warnings() -> list[str]:
     """One line per distinct cache write fault of this process
     (:func:`nbl_sim.cache.take_write_faults`; nothing if the cache was never loaded)."""

@@ -215,7 +215,4 @@ def run(args) -> int:
             print(f"wrote {f}")
     for f in pd.failures:
         print(f"nbl: failed cell {name} = {f.params.value}: {f.error}", file=sys.stderr)
-    if out_fault is not None:
-        print(f"nbl: error: {out_fault}", file=sys.stderr)
-        return 1
-    return 3 if pd.failures else 0
+    return opt.report_out_fault(out_fault) or (3 if pd.failures else 0)

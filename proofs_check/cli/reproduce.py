@@ -49,18 +49,23 @@ def run(args) -> int:
         show(figure_list_report(registry))
         return 0
     ids = [figure_id(name, registry) for name in args.figures]
+    faults = []
+
+    def writer(write):            # --out as a set; a file-system fault is reported after
+        faults.append(opt.write_out(args.out, ("index.md",), write)[1])
+
     with opt.executing(args) as ex, progress("reproducing figures") as bar:
         records = reproduce(ids, quick=args.quick, out_dir=args.out,
                             cache=opt.cache_from_args(args, "figures"), progress=bar,
-                            executor=ex)
+                            executor=ex, writer=writer)
     if args.json:
         files = [f"{args.out}/{name}" for r in records for name in r["files"]]
         print_json(NAME, records, files)
-        return 0
+        return opt.report_out_fault(faults[0])
     from nbl_sim.presentation.tables import reproduce_report
 
     show(reproduce_report(records, args.out))
-    return 0
+    return opt.report_out_fault(faults[0])
 
 
 def _attr(module, name: str, fig_id: str) -> str:

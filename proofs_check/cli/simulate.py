@@ -4,7 +4,6 @@ Monte Carlo of NBL, Greedy Logistic and the oracle on common random numbers."""
 from __future__ import annotations
 
 import os
-import sys
 
 from . import beyond
 from . import options as opt
@@ -207,7 +206,7 @@ def run(args) -> int:
         files, out_fault = opt.write_out(args.out, ("manifest.json",), write)
     if args.json:
         print_json(NAME, [res.to_json()], files)
-        return _out_fault(out_fault)
+        return opt.report_out_fault(out_fault)
     from nbl_sim.presentation.tables import simulation_report
 
     report = simulation_report(res, env)
@@ -217,11 +216,4 @@ def run(args) -> int:
     show(report)
     for f in files:
         print(f"wrote {f}")
-    return _out_fault(out_fault)
-
-
-def _out_fault(message) -> int:
-    if message is None:
-        return 0
-    print(f"nbl: error: {message}", file=sys.stderr)
-    return 1
+    return opt.report_out_fault(out_fault)

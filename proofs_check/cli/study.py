@@ -54,10 +54,14 @@ def run(args) -> int:
                         progress=bar)
     data = figure_data(res)
     an = data.extra["analysis"]
-    files = write_study(args.out, data) if args.out else []
+    files, out_fault = [], None
+    if args.out:
+        written, out_fault = opt.write_out(
+            args.out, ("study.json",), lambda o: write_study(o.path, data, run_id=o.run_id))
+        files = [str(f) for f in written]
     if args.json:
         print_json(NAME, [json_row(res, an)], files)
-        return 3 if res.failures else 0
+        return opt.report_out_fault(out_fault) or (3 if res.failures else 0)
     from nbl_sim.presentation.tables import study_report
 
     show(study_report(res, an))
@@ -65,4 +69,4 @@ def run(args) -> int:
         print(f"nbl: failed cell {f.describe_params()}: {f.error}", file=sys.stderr)
     for f in files:
         print(f"wrote {f}")
-    return 3 if res.failures else 0
+    return opt.report_out_fault(out_fault) or (3 if res.failures else 0)

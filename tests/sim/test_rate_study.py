@@ -135,7 +135,10 @@ def test_quick_study_command(tmp_path):
     rc = main(["study", "--quick", "--out", str(out), "--cache-dir", str(tmp_path / "c"),
                "--workers", "1"])
     assert rc == 0
-    an = json.loads((out / "study.json").read_text())
+    doc = json.loads((out / "study.json").read_text())     # the toolkit's JSON envelope
+    assert doc["command"] == "study" and len(doc["run_id"]) == 16
+    assert set(doc["files"]) >= {"study.json", "study.png"}
+    an = doc["results"][0]
     assert (out / "study.png").stat().st_size > 10_000
     assert set(an) >= {"regret", "estimation", "gamma", "localization", "contrast"}
     for link in QUICK.links:

@@ -70,12 +70,41 @@ def test_files_manifest_and_gallery(tmp_path, monkeypatch):
     index = (out / "index.md").read_text()
     assert "y grows" in index and "5 points" in index and "fig:fake" in index
     assert rec["cached"] is False and CALLS == [True]
+    # written as a set: the manifest and the index name the same run
+    assert len(envelope["run_id"]) == 16 and f"run `{envelope['run_id']}`" in index
 
     # resume: the second run reads the cache; full mode has its own entry
     (rec2,) = _run(tmp_path, quick=True)
     assert rec2["cached"] is True and CALLS == [True]
     (rec3,) = _run(tmp_path, quick=False)
     assert rec3["cached"] is False and CALLS == [True, False]
+
+
+def test_a_write_fault_keeps_the_records_and_leaves_the_directory(tmp_path, monkeypatch):
+    """issue 36: the files are written as a set. A fault while writing (here: the PDF writer
+    fails as on a full disk) leaves --out as it was — no half set, no staging directory —
+    and the records (the result) are returned all the same through the command's writer."""
+    import nbl_sim.presentation.reproduce as rp
+    from proofs_check.cli.options import write_out
+
+    monkeypatch.setattr(rp, "cache_key", lambda fid, mod, quick: "key")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "old.txt").write_text("an earlier run's file")
+    real = rp.save_figure
+
+    def full(fig, path, **kw):
+        if str(path).endswith(".pdf"):
+            raise OSError(28, "No space left on device")
+        return real(fig, path, **kw)
+
+    monkeypatch.setattr(rp, "save_figure", full)
+    faults = []
+    (rec,) = _run(tmp_path, quick=True,
+                  writer=lambda w: faults.append(write_out(tmp_path / "out", ("index.md",), w)))
+    assert rec["summary"] and rec["settings"] == {"points": 5}      # the result is kept
+    assert faults[0][0] == [] and "No space left on device" in faults[0][1]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["old.txt"]
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
 def test_changed_figure_source_invalidates_the_cache(tmp_path, monkeypatch):
