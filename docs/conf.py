@@ -50,6 +50,7 @@ extensions = [
     "sphinx_copybutton",
     "sphinx_gallery.gen_gallery",
     "nbl_docgen",
+    "nbl_labels",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

@@ -303,9 +303,11 @@ def run_repair_cell(rc: RepairCell) -> dict:
 
 
 def repair_grid(links=None, deltas=("0.2", "1"),
-                departures=("covariance", "student-t", "shift", "intercept", "shape"),
+                departures=("covariance", "student-t", "shift", "intercept", "shape", "dataset"),
                 repairs=REPAIRS) -> list:
-    """:class:`RepairCell` s of the robustness grid's exact (d = 2) departures."""
+    """:class:`RepairCell` s of every departure of the robustness grid (d = 2): the exact
+    ones and the datasets, whose field is a Monte Carlo average over the rows (its verdicts
+    carry standard errors, so many are ``undecided``)."""
     from nbl_theory.paper import PAPER_LINKS
 
     links = tuple(PAPER_LINKS) if links is None else tuple(links)

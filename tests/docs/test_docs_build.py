@@ -216,3 +216,10 @@ def test_docs_build_without_warnings(tmp_path):
         assert (html / f"{page}.html").is_file(), page
     cli = (html / "cli.html").read_text(encoding="utf-8")
     assert "--solve-for" in cli and "--certify" in cli   # generated from the parser
+    # the PDF's numbers beside the paper's labels (docs/_ext/nbl_labels.py), computed from the
+    # LaTeX: notation.md cites `thm:regret-rate` and `prop:local_jacobian`
+    from proofs_check.audit.numbering import printed_suffix
+
+    notation = (html / "notation.html").read_text(encoding="utf-8")
+    for label in ("thm:regret-rate", "prop:local_jacobian"):
+        assert printed_suffix(label) and printed_suffix(label) in notation, label

@@ -83,6 +83,29 @@ def test_verdicts_of_the_representative_cases():
     assert r["verdict"] == "biased" and r["best_linear_angle_deg"] < -15
 
 
+def test_every_departure_of_the_robustness_grid_is_in_the_repair_grid():
+    from nbl_sim.beyond.repairs import repair_grid
+    from nbl_sim.beyond.robustness import DEPARTURES
+
+    assert {c.cell.departure for c in repair_grid(links=("tt-stable",))} == set(DEPARTURES)
+
+
+def test_whitening_a_dataset_of_whitened_components_changes_nothing():
+    """The dataset departure's contexts are the dataset's whitened first two principal
+    components, so the whitened repair must give plain NBL's analysis (the same Monte Carlo
+    average, up to the rounding of W ≈ I)."""
+    pytest.importorskip("sklearn")
+    from nbl_sim.beyond.repairs import REPAIRS, RepairCell, run_repair_cell
+    from nbl_sim.beyond.robustness import departure_grid
+
+    cell = departure_grid("dataset", "tt-stable", "1")[0]          # wine/breast-cancer, 0°
+    row = run_repair_cell(RepairCell(cell, tuple(REPAIRS)))["repairs"]
+    assert row["whitened"]["verdict"] == row["plain"]["verdict"]
+    assert row["whitened"]["repaired_rate"] == pytest.approx(row["plain"]["repaired_rate"],
+                                                             abs=1e-9)
+    assert row["plain"]["method"] == "monte-carlo" and row["plain"]["defect_error"] > 0
+
+
 def test_bad_repair_is_refused():
     law, arms = _case("gaussian")
     with pytest.raises(NBLInputError, match="repair must be one of"):
