@@ -1,7 +1,8 @@
 """The documentation's layout in a real browser (issue 35 item 6): headless Chromium opens the
-built pages at 1280 px and measures them — nothing is wider than the window (a wide code block
-scrolls inside the page instead of being cut, so the first `nbl stability` example keeps its
-lambda* and sign columns), and no page shows an empty section navigation.
+built pages at 1280 px and measures them — nothing is wider than the window, command output up
+to 128 columns is shown whole (the first `nbl stability` example of the guide, 128 columns,
+keeps its lambda*, sign and tier columns in view), wider output scrolls inside the page instead
+of being cut, and no page shows an empty section navigation.
 
 Slow (it builds the site, as test_docs_build does); skipped with the reason when Chromium is
 not installed (``apt-get install chromium``) or the docs extras are missing. ``NBL_DOCS_HTML``
@@ -22,6 +23,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ("guide", "beyond", "report", "commands", "index")
 WIDTH = 1280
+#: command output up to this many columns must be shown whole at WIDTH (docs/_static/nbl.css)
+COLUMNS = 128
 
 pytestmark = pytest.mark.slow
 
@@ -72,9 +75,17 @@ document.getElementById("f").onload = function () {
                   ["auto", "scroll"].indexOf(w.getComputedStyle(box).overflowX) >= 0;
     if (p.scrollWidth > p.clientWidth + 1 && !scrolls) cut.push(p.textContent.slice(0, 60));
   });
+  var hidden = [];
+  d.querySelectorAll("div.highlight-console pre, div.highlight-text pre").forEach(function (p) {
+    var longest = Math.max.apply(null, p.textContent.split("\\n").map(function (l) {
+      return l.length; }));
+    if (longest <= COLUMNS && p.scrollWidth > p.clientWidth + 1)
+      hidden.push([longest, p.scrollWidth, p.clientWidth, p.textContent.slice(0, 60)]);
+  });
   var nav = d.querySelector("nav.bd-docs-nav");
   document.getElementById("out").textContent = JSON.stringify({
     docWidth: d.documentElement.scrollWidth, frameWidth: w.innerWidth, cut: cut,
+    hidden: hidden,
     nav: nav === null ? null : nav.querySelectorAll("a").length,
     navShown: nav !== null && nav.offsetParent !== null});
 };
@@ -83,7 +94,8 @@ document.getElementById("f").onload = function () {
 
 def _measure(browser: str, page: Path, tmp_path: Path) -> dict:
     probe = tmp_path / f"probe_{page.stem}.html"
-    probe.write_text(_PROBE.replace("PAGE", page.as_uri()).replace("WIDTH", str(WIDTH)))
+    probe.write_text(_PROBE.replace("PAGE", page.as_uri()).replace("WIDTH", str(WIDTH))
+                     .replace("COLUMNS", str(COLUMNS)))
     proc = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
                            "--allow-file-access-from-files", "--virtual-time-budget=15000",
                            f"--window-size={WIDTH + 40},1000", "--dump-dom", probe.as_uri()],
@@ -104,4 +116,7 @@ def test_page_width_and_navigation(html, name, tmp_path):
     got = _measure(browser, html / f"{name}.html", tmp_path)
     assert got["docWidth"] <= got["frameWidth"], f"{name}: the page is wider than {WIDTH} px"
     assert not got["cut"], f"{name}: code blocks cut at {WIDTH} px: {got['cut']}"
+    assert not got["hidden"], (f"{name}: output of <= {COLUMNS} columns needs scrolling at "
+                               f"{WIDTH} px ([columns, content px, box px, text]): "
+                               f"{got['hidden']}")
     assert not (got["navShown"] and got["nav"] == 0), f"{name}: an empty section navigation"
