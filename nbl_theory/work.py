@@ -11,8 +11,14 @@ debugger, coverage) keeps being called. Overhead: about 2x on sympy code.
 A loop that calls no Python function is not counted (sympy's long computations are recursive
 and call functions throughout). The limit is raised as a :class:`BaseException`, so the
 computation's own ``except Exception`` does not eat it; it is held back while the call runs in
-code whose exceptions Python swallows (a ``__del__``, a gc callback, a weak-reference callback)
-and raised at the next call outside.
+code whose exceptions Python swallows — anything the garbage collector runs (gc callbacks, and
+the finalizers of a collection: ``__del__``, weak-reference callbacks, the ``finally`` blocks of
+generators it closes; seen by a gc callback of this module that marks a collection), a
+``__del__`` or weak-reference callback run outside a collection — and raised at the next call
+outside. Should a limit still be swallowed (a generator closed when its last reference is
+dropped, outside a collection: Python unsets the trace function then), the block ends with
+:class:`WorkLimitExceeded` all the same when it returns: the outcome is the limit's, only the
+work past it was not cut.
 
 Example
 -------
@@ -60,11 +66,37 @@ def _in_swallowing_code(frame) -> bool:
 
 
 class Calls:
-    """The count of :func:`counting`: ``calls`` made so far, ``limit`` (None: none)."""
+    """The count of :func:`counting`: ``calls`` made so far, ``limit`` (None: none), and
+    ``raised``: whether the limit was raised (inside the block)."""
 
     def __init__(self, limit=None):
         self.calls = 0
         self.limit = limit
+        self.raised = False
+
+
+#: nesting depth of collections in progress (set by :func:`_mark_collection`)
+_COLLECTING = [0]
+_ACTIVE = [0]
+
+
+def _mark_collection(phase, info):
+    """A gc callback (first in ``gc.callbacks`` while a limit is counted): a collection, with
+    every finalizer it runs, is code whose exceptions Python swallows."""
+    _COLLECTING[0] = 1 if phase == "start" else 0
+
+
+def _watch_collections(on: bool) -> None:
+    if on:
+        _ACTIVE[0] += 1
+        if _ACTIVE[0] == 1:
+            gc.callbacks.insert(0, _mark_collection)
+    else:
+        _ACTIVE[0] -= 1
+        if _ACTIVE[0] == 0:
+            while _mark_collection in gc.callbacks:
+                gc.callbacks.remove(_mark_collection)
+            _COLLECTING[0] = 0
 
 
 @contextmanager
@@ -80,15 +112,22 @@ def counting(limit: int | None = None):
         if event == "call":
             work.calls += 1
             if work.limit is not None and work.calls > work.limit \
-                    and not _in_swallowing_code(frame):
+                    and not _COLLECTING[0] and not _in_swallowing_code(frame):
+                work.raised = True
                 raise WorkLimitExceeded
         return old(frame, event, arg) if old is not None else None
 
+    if work.limit is not None:
+        _watch_collections(True)
     sys.settrace(trace)
     try:
         yield work
     finally:
         sys.settrace(old)
+        if work.limit is not None:
+            _watch_collections(False)
+    if work.raised:      # raised in code that swallowed it: the outcome is the limit's
+        raise WorkLimitExceeded
 
 
 def count_calls(fn):
