@@ -277,7 +277,8 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
                         on_task: Callable[[TaskTiming], None] | None = None,
                         estimates: dict | None = None,
                         report_options: dict | None = None,
-                        chunk: bool = True) -> list[ClaimResult]:
+                        chunk: bool = True,
+                        report_fault: list | None = None) -> list[ClaimResult]:
     """Run the claims on an executor; results in registration order (module docstring).
 
     Parameters
@@ -316,6 +317,10 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
         to 1/8 of a worker's share of the estimated work), so they share the worker's caches
         as in a serial run; a batch whose worker dies is re-run claim by claim (False: one task
         per claim).
+    report_fault : list, optional
+        Receives the file-system error (an ``OSError``) if the last write of the report into
+        ``out_dir`` failed (a full or read-only disk). A failed write never stops the run: the
+        claims go on, and every later write tries again.
     on_task : callable, optional
         ``on_task(TaskTiming)`` for every computed task (benchmarks).
     estimates : dict, optional
@@ -341,15 +346,21 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
     shared: dict = {}                   # plan key -> CellResults (one object per equal plan)
     singles: list = []                  # (claim position, estimated CPU s) of unsplit claims
     count = {"done": 0, "reported": -float("inf")}
+    fault: list = [None]                # the last report write's OSError, if it failed
 
     def report(force: bool = False) -> None:
         if out_dir is None or (not force and time.monotonic() - count["reported"]
                                < report_every):
             return
         count["reported"] = time.monotonic()
-        write_partial_report([r if r is not None else pending_result(reg, c)
-                              for r, c in zip(results, claims)], out_dir, quick,
-                             **{"cached": cache is not None, **(report_options or {})})
+        try:
+            write_partial_report([r if r is not None else pending_result(reg, c)
+                                  for r, c in zip(results, claims)], out_dir, quick,
+                                 **{"cached": cache is not None, **(report_options or {})})
+        except OSError as exc:          # a full or read-only disk: the results go on
+            fault[0] = exc
+        else:
+            fault[0] = None
 
     def finish(i: int, res: ClaimResult, store: bool = False) -> None:
         results[i] = res
@@ -513,6 +524,8 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
             save_timings(cache, registry, quick, measured)
         finally:
             report(force=True)
+    if report_fault is not None and fault[0] is not None:
+        report_fault.append(fault[0])
     return results
 
 

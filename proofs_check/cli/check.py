@@ -126,35 +126,44 @@ def run(args) -> int:
 
     cache = None if args.no_cache else claims_cache(args.cache_dir)
     tic = time.perf_counter()
+    faults: list = []
     with claim_progress("checking claims") as report:
         results = run_claims_parallel(ids=ids, quick=args.quick, workers=args.workers,
                                       scheduler=args.scheduler, allow_large=args.allow_large,
                                       cache=cache, progress=report, out_dir=args.out,
-                                      report_options=None if paper[1] is None else {"paper": paper})
+                                      report_options=None if paper[1] is None else {"paper": paper},
+                                      report_fault=faults)
     seconds = time.perf_counter() - tic
     md, js = Path(args.out) / "verification.md", Path(args.out) / "verification.json"
     status = 1 if any(r.status == FAIL for r in results) else 0
+    out_fault = None
+    if faults:            # the report could not be written: the result is printed all the same
+        why = faults[0].strerror or str(faults[0])
+        out_fault = (f"cannot write the report into --out {args.out}: {why}; the result above "
+                     "is complete" + ("" if cache is None else
+                                      " and cached (a re-run writes the report in seconds)"))
     if args.json:
         from ..report import infer_quick, summary_counts
         from ..report_json import record
 
-        print_json(NAME, [record(r) for r in results], [md, js],
+        print_json(NAME, [record(r) for r in results], [] if faults else [md, js],
                    mode="quick" if (args.quick or infer_quick(results)) else "full",
                    counts=summary_counts(results))
         note = _paper_note(paper)
         if note:
             print(note, file=sys.stderr)
-        return status
+        return opt.report_out_fault(out_fault) or status
     from nbl_sim.presentation.tables import claims_report
 
     show(claims_report(results, flagged_statuses=(DISCREPANCY, FAIL)))
     print(f"\n{summary_line(results)}")
     print(f"{len(results)} claim{'' if len(results) == 1 else 's'} in {seconds:.1f} s")
-    print(f"report: {md}\n        {js}")
+    if not faults:
+        print(f"report: {md}\n        {js}")
     note = _paper_note(paper)
     if note:
         print(note)
-    return status
+    return opt.report_out_fault(out_fault) or status
 
 
 def _mutate_library(args) -> int:

@@ -106,6 +106,27 @@ def test_out_fault_prints_the_result_and_writes_nothing(tmp_path, monkeypatch, c
     assert os.listdir(tmp_path) == []            # no staging directory left behind
 
 
+def test_check_report_fault_prints_the_result(tmp_path, monkeypatch, capsys):
+    """A full disk under ``nbl check --out`` (before issue 36's fix: "internal error: OSError"
+    after the run): the claims run to the end, the table and the counts are printed, then one
+    error line, exit 1; no half-written report and no temporary directory are left."""
+    import proofs_check.report as report_mod
+
+    monkeypatch.setattr(report_mod, "write_report", _enospc)
+    out_dir = tmp_path / "reports"
+    rc = main(["check", "--quick", "--claim", "kappa-closed-form", "--no-cache", "--out",
+               str(out_dir)])
+    out, err = capsys.readouterr()
+    assert rc == 1
+    assert "kappa-closed-form" in out and "PASS 1 · CAVEAT 0" in out
+    assert "report:" not in out                          # no report is announced
+    errs = [ln for ln in _lines(err) if ln.startswith("nbl:")]
+    assert errs == [f"nbl: error: cannot write the report into --out {out_dir}: No space left "
+                    "on device; the result above is complete"], err
+    assert "Traceback" not in err
+    assert [p.name for p in out_dir.iterdir()] == []
+
+
 def test_out_is_a_set_with_a_run_id(tmp_path, capsys):
     out_dir = tmp_path / "out"
     assert main(PHASE + ["--no-cache", "--out", str(out_dir), "--quiet"]) == 0
