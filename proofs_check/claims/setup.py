@@ -7,8 +7,6 @@ directly from m_a(x) = g(beta_a^T x)). The linear optimal boundary of a shared i
 
 from __future__ import annotations
 
-import numpy as np
-
 from nbl_sim.environment import Environment
 from nbl_sim.execution import SerialExecutor
 from nbl_sim.experiment import simulate
@@ -16,6 +14,7 @@ from nbl_theory.paper import paper_link
 
 from ..judgement import combine, judge
 from ..registry import FAIL, PASS, Mutant, Outcome, register, register_not_checked
+from ..witnesses import geometry as wg
 from ..witnesses import regret as wr
 from ..witnesses.printed import link_label
 
@@ -49,20 +48,13 @@ def _separation(sign=1, delta_scale=1.0):
                 env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
                                         geometry_seed=300 + d)
                 bm, bp = env.beta
-                dv = bp - bm
-                worst_geo = max(worst_geo, abs(np.linalg.norm(bp) - 1), abs(np.linalg.norm(bm) - 1),
-                                abs(np.linalg.norm(dv) - delta_scale * env.delta),
-                                float(np.abs(dv / np.linalg.norm(dv) - env.v_star).max()),
-                                abs(np.linalg.norm(env.v_star) - 1))
+                worst_geo = max(worst_geo, wg.separation_error(
+                    bm, bp, env.v_star, delta_scale * env.delta))
                 N = 400 if link_label(key).startswith("weighted") else 4000
                 real = env.draw(17, [0], N, 1)
-                X, means = real.X[0], real.means[0]
-                s = sign * (X @ env.v_star)
-                astar = np.where(s >= 0, 1, -1)
-                m_best = np.where(astar > 0, means[:, 1], means[:, 0])
-                m_other = np.where(astar > 0, means[:, 0], means[:, 1])
-                bad += int(np.sum(m_best < m_other - 1e-15))
-                disagree += int(np.sum(env.optimal_actions(real.X)[0] != astar))
+                wrong, astar = wg.oracle_check(real.X[0], real.means[0], env.v_star, sign)
+                bad += wrong
+                disagree += sum(a != b for a, b in zip(env.optimal_actions(real.X)[0], astar))
                 n += N
     ok = worst_geo <= 1e-12 and bad == 0 and disagree == 0
     return Outcome(PASS if ok else FAIL,
@@ -103,7 +95,7 @@ def _regret(short=0, sign=1, cases=_REGRET_CASES, ridge=1e-6):
         env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
                                 geometry_seed=41)
         n, n0, reps, seed = 2000, 150, 6, 23
-        res = simulate(env, n=n, reps=reps, n0=n0, seed=seed, record_rounds=np.array(_REC),
+        res = simulate(env, n=n, reps=reps, n0=n0, seed=seed, record_rounds=list(_REC),
                        policies=("nbl", "greedy-logistic", "oracle"), executor=SerialExecutor())
         real = env.draw(seed, range(reps), n, n0)
         acts = {"nbl": wr.nbl_actions(real.X, real.Y, real.coins),

@@ -18,7 +18,7 @@ from nbl_sim import population as pop
 __all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic_unit",
            "rational_cases", "rational_sphere_pairs", "float_pairs", "angle_distance",
            "cayley_rotation", "case_geometry", "tangent_basis", "tangent_directions", "sphere_path",
-           "normalized_path"]
+           "normalized_path", "separation_error", "oracle_check"]
 
 
 def tangent_projection(v, w):
@@ -153,3 +153,24 @@ def normalized_path(vs, u, eps):
     """v_u(ε) = (v* + εu)/‖v* + εu‖ for an array of ε (app:local_jacobian, Step 1)."""
     x = vs[None, :] + np.asarray(eps, dtype=float)[:, None] * u[None, :]
     return x / np.linalg.norm(x, axis=1)[:, None]
+
+
+def separation_error(beta_minus, beta_plus, v_star, delta: float) -> float:
+    """The largest error of the identities of eq:separation_direction for unit arms: ‖β_±‖ = 1,
+    ‖β_+ − β_-‖ = Δ, (β_+ − β_-)/‖β_+ − β_-‖ = v*, ‖v*‖ = 1 (float64 rounding only)."""
+    bm, bp, vs = (np.asarray(a, dtype=float) for a in (beta_minus, beta_plus, v_star))
+    dv = bp - bm
+    return float(max(abs(np.linalg.norm(bp) - 1), abs(np.linalg.norm(bm) - 1),
+                     abs(np.linalg.norm(dv) - delta), np.abs(dv / np.linalg.norm(dv) - vs).max(),
+                     abs(np.linalg.norm(vs) - 1)))
+
+
+def oracle_check(X, means, v_star, sign: int = 1) -> tuple[int, np.ndarray]:
+    """On contexts ``X`` (n, d) with mean rewards ``means`` (n, 2; columns arm −1, arm +1):
+    the actions a*(x) = sgn(sign · v*ᵀx) (+1 on the boundary) and the number of contexts where
+    a* is the worse arm by more than 1e-15 (the float64 rounding of m_a when v*ᵀx ~ 1e-16)."""
+    s = sign * (np.asarray(X) @ np.asarray(v_star))
+    astar = np.where(s >= 0, 1, -1)
+    m_best = np.where(astar > 0, means[:, 1], means[:, 0])
+    m_other = np.where(astar > 0, means[:, 0], means[:, 1])
+    return int(np.sum(m_best < m_other - 1e-15)), astar
