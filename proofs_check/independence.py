@@ -108,6 +108,9 @@ WITNESS_IMPORTS: dict = {
                "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
                "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER},
     "stats": {},
+    "study_reruns": {"nbl_sim.environment:Environment": _ENV,
+                     "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
+                                                               "nbl_theory.Link")},
     "subgaussian": {"nbl_theory.numeric:gauss_legendre_uniform": _NODES},
     "weighted_entropy": {},
 }

@@ -54,8 +54,8 @@ def nbl_actions(X, Y, coins, *, gamma: float = 10.0, t0: float = 500.0) -> np.nd
 
 def nbl_from_start(X, Y, v0, *, gamma: float, t0: float, rounds) -> tuple:
     """alg:nbl without Stage I from the unit start ``v0`` (app:stochastic-nbl), all replications
-    at once: A_t = sgn(v_{t−1}ᵀX_t) (sgn 0 = +1), G_t = P⊥_v(A_t Y_t X_t), v_t = (v + η_t G_t)/
-    ‖·‖, η_t = γ/(t + t0), t the 1-based round.
+    at once (``gamma`` a scalar or one per replication): A_t = sgn(v_{t−1}ᵀX_t) (sgn 0 = +1),
+    G_t = P⊥_v(A_t Y_t X_t), v_t = (v + η_t G_t)/‖·‖, η_t = γ/(t + t0), t the 1-based round.
 
     Returns
     -------
@@ -65,6 +65,7 @@ def nbl_from_start(X, Y, v0, *, gamma: float, t0: float, rounds) -> tuple:
     """
     R, n, d = X.shape
     V = np.tile(np.asarray(v0, dtype=float), (R, 1))
+    gamma = np.asarray(gamma, dtype=float).reshape(-1, 1)    # a scalar, or one per replication
     want = {int(t): j for j, t in enumerate(rounds)}
     out = np.empty((R, len(want), d))
     A = np.empty((R, n), dtype=np.int8)
