@@ -42,6 +42,7 @@ from ...runner_tasks import split_check
 from ...witnesses.polar_field import own_mu_g
 from ...witnesses.stats import bound_verdict, decay_models, interval_verdict, power_law_fit
 from ...witnesses.study_reruns import (
+    LOC_REPS,
     STUDY_REPS,
     contrast_reference,
     gamma_reference,
@@ -91,7 +92,8 @@ _SHARES = ("the study's design read from nbl_sim.rate_study.plan (link keys, hor
            "nbl_sim.environment (common random numbers) and the link's g (nbl_theory.Link); "
            "the statistics over all replications are the library's, gated by the witness's "
            f"re-run (own NBL, regret and exit times) of replications 0..{STUDY_REPS - 1} of "
-           "every setting of the part used")
+           f"every setting of the part used (0..{LOC_REPS - 1} for the localization part, whose "
+           "cells keep only exit flags)")
 
 
 def _first_cells(cfg) -> dict:
@@ -132,6 +134,7 @@ def _reruns(res, part: str) -> list:
           "contrast": contrast_reference}[part]
     for key, cell in first:
         lib, ref = getattr(res, part)[key], fn(cell)
+        k = len(next(iter(ref.values())))
         if part == "regret":
             lib = {"regret": lib["stage1"][:, -1] + lib["stage2"][:, -1], "e_grid":
                    lib["e_grid"], "tau": lib["tau"], "e_n0": lib["e_n0"]}
