@@ -34,10 +34,10 @@ COMPARISON_REPS = 3
 
 @functools.cache
 def stochastic_reference(link, delta: str, rounds: tuple, seed: int = 0,
-                         k: int = STOCHASTIC_REPS) -> dict:
+                         k: int = STOCHASTIC_REPS, gamma_factor: float = 1.0) -> dict:
     """NBL in the setting of app:stochastic-nbl (:data:`nbl_theory.paper.STOCHASTIC_SETTING`:
     d = 2, v* = e₁, start at the signed angle ``init_angle`` counterclockwise, γ, t0, n) on
-    replications 0..k−1.
+    replications 0..k−1 (``gamma_factor`` multiplies γ: a witness mutant).
 
     Returns
     -------
@@ -50,7 +50,8 @@ def stochastic_reference(link, delta: str, rounds: tuple, seed: int = 0,
     real = env.draw(seed, range(k), s["n"], 0)
     a = math.radians(s["init_angle"])
     v0 = np.array([math.cos(a), math.sin(a)])
-    acts, V = nbl_from_start(real.X, real.Y, v0, gamma=s["gamma"], t0=s["t0"], rounds=rounds)
+    acts, V = nbl_from_start(real.X, real.Y, v0, gamma=gamma_factor * s["gamma"], t0=s["t0"],
+                             rounds=rounds)
     vs = np.array([1.0, 0.0])
     return {"angle": np.degrees(np.arctan2(V[..., 1], V[..., 0])),
             "regret": regret_at(link.g_numpy, _arms(delta), vs, real.X, acts, rounds)}
@@ -64,11 +65,13 @@ def _arms(delta) -> np.ndarray:
 
 
 @functools.cache
-def comparison_reference(link, intercept: bool, seed: int = 0,
-                         k: int = COMPARISON_REPS) -> dict:
+def comparison_reference(link, intercept: bool, seed: int = 0, k: int = COMPARISON_REPS,
+                         ridge: float = 1e-6) -> dict:
     """NBL (randomized initialization) and Greedy Logistic (with or without intercept) in the
     setting of app:logistic-comparison (:data:`nbl_theory.paper.COMPARISON_SETTING`) on
-    replications 0..k−1: final regret R_n of each, ``nbl`` and ``gl`` (k,)."""
+    replications 0..k−1: final regret R_n of each, ``nbl`` and ``gl`` (k,). ``ridge`` is the
+    logistic fits' penalty (the library's documented 1e-6; another value is a witness
+    mutant)."""
     c = COMPARISON_SETTING
     env = Environment.build(link, c["delta"], c["d"])
     real = env.draw(seed, range(k), c["n"], c["n0"])
@@ -77,6 +80,6 @@ def comparison_reference(link, intercept: bool, seed: int = 0,
     for name, acts in (("nbl", nbl_actions(real.X, real.Y, real.coins, gamma=c["gamma"],
                                            t0=c["t0"])),
                        ("gl", greedy_logistic_actions(real.X, real.Y, real.coins,
-                                                      intercept=intercept))):
+                                                      intercept=intercept, ridge=ridge))):
         out[name] = regret_at(link.g_numpy, beta, vs, real.X, acts, (c["n"],))[:, 0]
     return out

@@ -7,7 +7,8 @@ A cell is read only for its settings (link key, Δ, d, horizons, C0, γ, t0, sta
 grid, seed: the study's design, shared and declared) and the realization is drawn by
 ``Environment.draw`` with the cell's seed (common random numbers). A library bug in the update,
 the step size, Stage I, the regret, the exit time or the error grid changes every replication,
-so :data:`STUDY_REPS` replications catch it.
+so :data:`STUDY_REPS` replications catch it. ``gamma_factor`` (1 by default) multiplies the
+witness's step: the witness mutant of the study claims.
 """
 
 from __future__ import annotations
@@ -40,14 +41,14 @@ def _first_exit(sq: np.ndarray, r0: float) -> np.ndarray:
 
 
 @functools.cache
-def regret_reference(cell, k: int = STUDY_REPS) -> dict:
+def regret_reference(cell, k: int = STUDY_REPS, gamma_factor: float = 1.0) -> dict:
     """A regret cell's largest horizon n = max(ns), n0 = ⌈C0 (d + log n)⌉, t0 = n0, on
     replications 0..k−1: ``regret`` R_n (k,), ``e_grid`` e_t at the cell's t grid, ``tau`` the
     first round t ≥ n0 with e_t > r0² (n + 1 if none), ``e_n0``."""
     env = Environment.build(paper_link(cell.link), cell.delta, cell.d)
     n0s = [math.ceil(cell.C0 * (cell.d + math.log(n))) for n in cell.ns]
     n, n0 = max(cell.ns), n0s[int(np.argmax(cell.ns))]
-    sq, reg = reference_errors(env, cell.seed, k, n, n0, cell.gamma, float(n0),
+    sq, reg = reference_errors(env, cell.seed, k, n, n0, gamma_factor * cell.gamma, float(n0),
                                coins_n0=max(n0s))
     grid = np.asarray(cell.t_grid, dtype=int)
     return {"regret": reg, "e_grid": sq[:, grid - n0], "tau": _first_exit(sq, cell.r0) + n0,
@@ -60,7 +61,7 @@ def _start(deg: float) -> np.ndarray:
 
 
 @functools.cache
-def gamma_reference(cells, k: int = STUDY_REPS) -> list:
+def gamma_reference(cells, k: int = STUDY_REPS, gamma_factor: float = 1.0) -> list:
     """The step-size cells ``cells`` (a tuple, one per γ, common random numbers) on replications
     0..k−1, run together: per cell, ``e_grid`` (k, len(t_grid)) and ``tau`` (first t ≥ 0 with
     e_t > r0², n + 1 if none)."""
@@ -69,7 +70,7 @@ def gamma_reference(cells, k: int = STUDY_REPS) -> list:
     real = env.draw(c.seed, range(k), c.n, 0)
     m = len(cells)
     X, Y = np.tile(real.X, (m, 1, 1)), np.tile(real.Y, (m, 1, 1))
-    gam = np.repeat([cl.gamma for cl in cells], k)
+    gam = gamma_factor * np.repeat([cl.gamma for cl in cells], k)
     _, V = nbl_from_start(X, Y, _start(c.start_deg), gamma=gam, t0=c.t0,
                           rounds=range(c.n + 1))
     sq = ((V - np.array([1.0, 0.0])) ** 2).sum(-1)
@@ -79,21 +80,23 @@ def gamma_reference(cells, k: int = STUDY_REPS) -> list:
 
 
 @functools.cache
-def loc_reference(cell, k: int = LOC_REPS) -> dict:
+def loc_reference(cell, k: int = LOC_REPS, gamma_factor: float = 1.0) -> dict:
     """A localization cell (n0, t0 = n0, horizon n) on replications 0..k−1: ``exit`` (some
     e_t > r0², t = n0..n) and ``e_n0``."""
     env = Environment.build(paper_link(cell.link), cell.delta, cell.d)
-    sq, _ = reference_errors(env, cell.seed, k, cell.n, cell.n0, cell.gamma, float(cell.n0))
+    sq, _ = reference_errors(env, cell.seed, k, cell.n, cell.n0, gamma_factor * cell.gamma,
+                             float(cell.n0))
     return {"exit": (sq > cell.r0 * cell.r0).any(1), "e_n0": sq[:, 0]}
 
 
 @functools.cache
-def contrast_reference(cell, k: int = STUDY_REPS) -> dict:
+def contrast_reference(cell, k: int = STUDY_REPS, gamma_factor: float = 1.0) -> dict:
     """A contrast cell (NBL from the start angle, no Stage I) on replications 0..k−1:
     ``regret`` R_n and signed ``angle`` (radians) at the horizons ``ns``."""
     env = Environment.build(paper_link(cell.link), cell.delta, 2)
     real = env.draw(cell.seed, range(k), max(cell.ns), 0)
-    acts, V = nbl_from_start(real.X, real.Y, _start(cell.start_deg), gamma=cell.gamma,
+    acts, V = nbl_from_start(real.X, real.Y, _start(cell.start_deg),
+                             gamma=gamma_factor * cell.gamma,
                              t0=cell.t0, rounds=cell.ns)
     dl = float(cell.delta)
     th = math.sqrt(1.0 - dl * dl / 4.0)

@@ -65,15 +65,16 @@ def _library_field() -> tuple:
                  "library's H(alpha) and once on the witness's own polar-quadrature H) and the "
                  "paper's printed link parameters",
           mutants=(Mutant("lambda0 = lambda*/2 -> 1.01 lambda* (above the d = 2 rate where "
-                          "m2 >= 0)", "formula", kwargs={"lambda0_factor": 1.01}),))
-def _local_radius(lambda0_factor: float = 0.5):
+                          "m2 >= 0)", "formula", kwargs={"lambda0_factor": 1.01}),
+                   Mutant.witness("the witness's lambda* at 1.01 Delta", delta_scale=1.01)))
+def _local_radius(lambda0_factor: float = 0.5, delta_scale: float = 1.0):
     cases = [(k, "0.2") for k in PAPER_LINKS] + [("tt-unstable", "1"), ("we-0.80", "1")]
     short, rows, bad, agree = [], [], [], []
     for key, delta in cases:
         link = PAPER_LINKS[key].link()
         name = f"{key}@{delta}"
         lam_lib = float_values(link, delta)["lambda_star"]
-        lam = wl.lambda_star(key, delta)
+        lam = wl.lambda_star(key, delta, delta_scale)
         agree.append(agreement(f"lambda*({name})", library=lam_lib, witness=lam,
                                agree=_LAM_AGREE))
         # <v - v*, h> <= -lambda0 ||v - v*||^2 with lambda0 = factor x lambda*

@@ -428,7 +428,9 @@ def _paper_bound(key: str, n: int) -> dict:
           "assumed by the bound is far below Monte Carlo resolution (reported as the observed "
           "exit count). The d-dependence is the regret-rate study (regret-rate-d-log-n)",
           mutants=(Mutant.formula("E[R_n] = O(1) (bounded regret) claimed", growth_target=0.0),
-                   Mutant.printed("comparison horizon n = 2000 -> 200000", paper_n=200_000)),
+                   Mutant.printed("comparison horizon n = 2000 -> 200000", paper_n=200_000),
+                   Mutant.witness("the witness's re-run of the paths with step gamma x 1.1",
+                                  wgamma=1.1)),
           witness="proofs_check.witnesses.lambda0:lambda0_2d, "
                   "proofs_check.witnesses.polar_field:own_mu_g, "
                   "proofs_check.witnesses.polar_field:own_dH, "
@@ -438,7 +440,8 @@ def _paper_bound(key: str, n: int) -> dict:
                  "library's field for the comparison); the regret statistics over all 400 "
                  "paths are the kernel's, gated by the witness's re-run of the first "
                  f"{WITNESS_PATHS} paths at every n")
-def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["n"]):
+def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["n"],
+                 wgamma: float = 1.0):
     env = environment(_LOGISTIC4, "1.5")
     n0s, regret, e_n0, exits = regret_by_horizon(env, _REGRET_NS, 15.0, 400, 123)
     d, B, dl = env.d, reward_bound(env), env.delta
@@ -454,8 +457,8 @@ def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["
                                                          .values["mu_g"]),
                        witness=mu_g, agree=_MU_AGREE)]
     for n in _REGRET_NS:
-        _sq, ref = reference_errors(env, 123, WITNESS_PATHS, n, n0s[n], gamma, float(n0s[n]),
-                                    coins_n0=max(n0s.values()))
+        _sq, ref = reference_errors(env, 123, WITNESS_PATHS, n, n0s[n], wgamma * gamma,
+                                    float(n0s[n]), coins_n0=max(n0s.values()))
         agree.append(agreement(f"R_n of the first {WITNESS_PATHS} paths (n = {n})",
                                library=regret[n][:WITNESS_PATHS], witness=ref,
                                agree=_regret_agree, fmt=lambda v: f"mean {v.mean():.9g}"))

@@ -120,13 +120,13 @@ def _paths_agree(a, b) -> bool:
     return a.shape == b.shape and float(np.abs(a - b).max()) <= 1e-9
 
 
-def _rate_run(d: int, R: int, n: int, n0: int, gamma: float, seed: int):
+def _rate_run(d: int, R: int, n: int, n0: int, gamma: float, seed: int, wgamma: float = 1.0):
     """The simulation of prop:localized-estimation / eq:Ce-explicit (t0 = n0, C_off = 1,
     logistic4 at Delta = 1.5) with the constants the checks compare it with: λ0(r0) and μ_g
     from the witness (:mod:`proofs_check.witnesses.polar_field`), and ``agree``: the
     library-versus-witness comparisons that gate the verdict (λ0 from the library's field, the
     library's μ_g, and the kernel's e_t on the first :data:`WITNESS_PATHS` paths against the
-    witness's own re-run of them)."""
+    witness's own re-run of them; ``wgamma`` multiplies the witness's step, a witness mutant)."""
     env = environment(_LOGISTIC4, "1.5", d, "bernoulli", None if d == 2 else 100 + d)
     run = dict(localized_error_run(env, R, n, n0, gamma, seed, _R0))
     if d == 2:
@@ -136,7 +136,7 @@ def _rate_run(d: int, R: int, n: int, n0: int, gamma: float, seed: int):
         lam0 = lambda0_cap(env, _R0)
         lam0_lib = lambda0_cap(env, _R0, tangent=pop.tangent_field)
     mu_g = own_mu_g(env.link)
-    ref, _ = reference_errors(env, seed, WITNESS_PATHS, n, n0, gamma, float(n0))
+    ref, _ = reference_errors(env, seed, WITNESS_PATHS, n, n0, wgamma * gamma, float(n0))
     agree = [agreement(f"lambda0({_R0:g}) in d = {d}", library=lam0_lib, witness=lam0,
                        agree=_LAM0_AGREE),
              agreement("mu_g", library=float(stability(env.link, "1.5").values["mu_g"]),
@@ -196,8 +196,11 @@ _SHARES = ("the realization (contexts, rewards, coins) drawn by nbl_sim.environm
            "link's g (nbl_theory.Link); the minimisation of lambda0 (run on the library's field "
            "for the comparison); the a_t statistics over all paths are the kernel's, gated by "
            f"the witness's re-run of the first {WITNESS_PATHS} paths")
+_WITNESS_STEP = Mutant.witness("the witness's re-run of the paths with step gamma x 1.1",
+                               wgamma=1.1)
 _RATE_MUTANTS = (Mutant.printed("rate d/(t+t0) -> d/(t+t0)^1.2", rate=1.2),
-                 Mutant.data("localized errors x 30 (a simulation 30 times too large)", scale=30.0))
+                 Mutant.data("localized errors x 30 (a simulation 30 times too large)", scale=30.0),
+                 _WITNESS_STEP)
 
 
 _AT = (1000, 4000, 8000)     # the rounds at which (t + t0) a_t/d is reported
@@ -224,8 +227,8 @@ _AT = (1000, 4000, 8000)     # the rounds at which (t + t0) a_t/d is reported
                   "proofs_check.witnesses.polar_field:own_mu_g, "
                   "proofs_check.witnesses.paths:reference_errors",
           shares=_SHARES)
-def _estimation_rate(rate: float = 1.0, scale: float = 1.0):
-    run = _rate_run(2, 1000, 8000, 100, 5.0, 91)
+def _estimation_rate(rate: float = 1.0, scale: float = 1.0, wgamma: float = 1.0):
+    run = _rate_run(2, 1000, 8000, 100, 5.0, 91, wgamma)
     v = _rate_verdicts(run, rate, scale)
     d, t0 = run["env"].d, run["t0"]
     scaled = (run["t"] + t0) * run["a"] / d
@@ -263,11 +266,11 @@ def _estimation_rate(rate: float = 1.0, scale: float = 1.0):
                   "proofs_check.witnesses.polar_field:own_mu_g, "
                   "proofs_check.witnesses.paths:reference_errors",
           shares=_SHARES)
-def _estimation_rate_d(rate: float = 1.0, scale: float = 1.0):
+def _estimation_rate_d(rate: float = 1.0, scale: float = 1.0, wgamma: float = 1.0):
     parts, rows, ends, agree = [], [], [], []
     paths = 600
     for d in (2, 4, 8):
-        run = _rate_run(d, paths, 8000, 100 * (d // 2 + 1), 5.0, 95 + d)
+        run = _rate_run(d, paths, 8000, 100 * (d // 2 + 1), 5.0, 95 + d, wgamma)
         v = _rate_verdicts(run, rate, scale)
         parts.append(v)
         agree += run["agree"]
@@ -295,14 +298,14 @@ def _estimation_rate_d(rate: float = 1.0, scale: float = 1.0):
           "1{tau > n0}] is a Monte Carlo mean with its SE; the second terms of C and C_e d are "
           "equal by construction, so the comparison that can fail is the first; the smallest "
           "C'_init the measurement allows is reported",
-          mutants=(Mutant.printed("C'_init = 16 -> 0.5", c_init=0.5),),
+          mutants=(Mutant.printed("C'_init = 16 -> 0.5", c_init=0.5), _WITNESS_STEP),
           witness="proofs_check.witnesses.lambda0:lambda0_2d, "
                   "proofs_check.witnesses.lambda0:lambda0_cap, "
                   "proofs_check.witnesses.polar_field:own_mu_g, "
                   "proofs_check.witnesses.paths:reference_errors",
           shares=_SHARES)
-def _ce_explicit(c_init: float = _C_INIT):
-    run = _rate_run(2, 1000, 8000, 100, 5.0, 91)
+def _ce_explicit(c_init: float = _C_INIT, wgamma: float = 1.0):
+    run = _rate_run(2, 1000, 8000, 100, 5.0, 91, wgamma)
     env, n0, t0, B, d = run["env"], run["n0"], run["t0"], run["B"], run["env"].d
     Ce, first, second = _paper_ce(run, c_init)
     dl2mu2 = env.delta ** 2 * run["mu_g"] ** 2

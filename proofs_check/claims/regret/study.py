@@ -87,6 +87,7 @@ _WITNESS = {
     "localization": "proofs_check.witnesses.study_reruns:loc_reference",
     "contrast": "proofs_check.witnesses.study_reruns:contrast_reference",
 }
+_WITNESS_MUTANT = Mutant.witness("the witness's re-run with step gamma x 1.1", wgamma=1.1)
 _SHARES = ("the study's design read from nbl_sim.rate_study.plan (link keys, horizons, C0, gamma, "
            "t0, start angle, r0, time grids, seeds), the realization drawn by "
            "nbl_sim.environment (common random numbers) and the link's g (nbl_theory.Link); "
@@ -115,13 +116,14 @@ def _first_cells(cfg) -> dict:
     return out
 
 
-def _reruns(res, part: str) -> list:
+def _reruns(res, part: str, wgamma: float = 1.0) -> list:
     """Library versus witness on replications 0..STUDY_REPS − 1 of every setting of ``part`` of
-    the study ``res`` (:mod:`proofs_check.witnesses.study_reruns`)."""
+    the study ``res`` (:mod:`proofs_check.witnesses.study_reruns`; ``wgamma`` multiplies the
+    witness's step, a witness mutant)."""
     k, out = STUDY_REPS, []
     first = _first_cells(res.config)[part]
     if part == "gamma":
-        refs = gamma_reference(tuple(c for _, c in first))
+        refs = gamma_reference(tuple(c for _, c in first), gamma_factor=wgamma)
         for (mult, _c), ref in zip(first, refs):
             lib = res.gamma[mult]
             out += [agreement(f"e_t on the grid, 2 gamma kappa = {mult:g}",
@@ -133,7 +135,7 @@ def _reruns(res, part: str) -> list:
     fn = {"regret": regret_reference, "localization": loc_reference,
           "contrast": contrast_reference}[part]
     for key, cell in first:
-        lib, ref = getattr(res, part)[key], fn(cell)
+        lib, ref = getattr(res, part)[key], fn(cell, gamma_factor=wgamma)
         k = len(next(iter(ref.values())))
         if part == "regret":
             lib = {"regret": lib["stage1"][:, -1] + lib["stage2"][:, -1], "e_grid":
@@ -188,10 +190,11 @@ def _far(data: dict) -> int:
           printed="E[R_n] = O(d log n) (thm:regret-rate)", quick=False,
           mutants=(Mutant.printed("E[R_n] = O(d^0.5 log n) claimed", q_claim=0.5),
                    Mutant.formula("growth models compared on sqrt(n) instead of log n",
-                                  model="sqrt")),
+                                  model="sqrt"), _WITNESS_MUTANT),
           witness=_WITNESS["regret"], shares=_SHARES)
 @_study_claim
-def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log"):
+def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log",
+                         wgamma: float = 1.0):
     res, an = study_from_cells(results)
     rows, verdicts, excluded, qs = [], [], [], {}
     for link, a in an["regret"].items():
@@ -254,7 +257,7 @@ def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log"):
                         ("Not counted (premise of thm:regret-rate not met at C0 = 20): "
                          + "; ".join(excluded) + ". " if excluded else "")
                         + "; ".join(rows) + f". gamma = {res.constants['gamma']} (the study's "
-                        "cells and seed: nbl study --json)"), _reruns(res, "regret"))
+                        "cells and seed: nbl study --json)"), _reruns(res, "regret", wgamma))
 
 
 def _d_model_text(link: str, m: dict, n: float) -> str:
@@ -319,12 +322,12 @@ def _mu_g_checks(links) -> list:
                   "error is of order d/t'", quick=False,
           mutants=(Mutant.printed("rate d/(t+t0) -> d/(t+t0)^1.2", rate=1.2),
                    Mutant.formula("C_e d -> C_e (the factor d dropped) with C'_init = 1",
-                                  d_factor=False, c_init=1.0)),
+                                  d_factor=False, c_init=1.0), _WITNESS_MUTANT),
           witness=_WITNESS["regret"] + ", proofs_check.witnesses.polar_field:own_mu_g",
           shares=_SHARES + "; 2 gamma lambda0 of C_e is the study's (nbl_sim.rate_study)")
 @_study_claim
 def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
-                           c_init: float = _C_INIT):
+                           c_init: float = _C_INIT, wgamma: float = 1.0):
     res, an = study_from_cells(results)
     rows, bound_bad, unresolved, worst, slow = [], [], [], 0.0, []
     info_unresolved, not_linear, linear = [], [], []
@@ -402,7 +405,7 @@ def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
                + "). 'Of order d/t' follows the bound with 'Thus' and is read as the bound, so "
                "this is information, not a finding. " if slow else ""))
     return gate(Outcome(status, computed, detail + "; ".join(rows)),
-                _reruns(res, "regret") + _mu_g_checks(an["estimation"]))
+                _reruns(res, "regret", wgamma) + _mu_g_checks(an["estimation"]))
 
 
 @register("step-size-exponent", "prop:localized-estimation", "sec:regret",
@@ -422,10 +425,10 @@ def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
           printed="2 gamma lambda0 > 1 (prop:localized-estimation) gives the d/t rate",
           quick=False,
           mutants=(Mutant.formula("exponent min(1, 2 gamma kappa) -> min(0.8, 2 gamma kappa)",
-                                  cap=0.8),),
+                                  cap=0.8), _WITNESS_MUTANT),
           witness=_WITNESS["gamma"], shares=_SHARES)
 @_study_claim
-def _step_size_exponent(results, cap: float = 1.0):
+def _step_size_exponent(results, cap: float = 1.0, wgamma: float = 1.0):
     res, an = study_from_cells(results)
     g = an["gamma"]
     rows, parts = [], []
@@ -455,7 +458,7 @@ def _step_size_exponent(results, cap: float = 1.0):
         f"{r['measured_hi']:.2f}]" for r in g["rows"])
     return gate(Outcome(status, computed,
                         f"kappa = {g['kappa']:.6f}, sigma_theta^2 = {g['sigma2']:.6f}, gamma_c = "
-                        f"{g['gamma_c']:.4f}; " + "; ".join(rows)), _reruns(res, "gamma"))
+                        f"{g['gamma_c']:.4f}; " + "; ".join(rows)), _reruns(res, "gamma", wgamma))
 
 
 @register("localization-vs-n0", "lem:finite-horizon-localization", "sec:regret",
@@ -471,10 +474,11 @@ def _step_size_exponent(results, cap: float = 1.0):
           "numbers across n0); a decay that cannot be told from a power law (the alternative "
           "the lemma excludes) is unresolved, never a PASS",
           printed="P(tau <= n) <= delta once n0 >= C_loc (d + log(1/delta))", quick=False,
-          mutants=(Mutant.data("exit frequencies in reverse n0 order", reverse=True),),
+          mutants=(Mutant.data("exit frequencies in reverse n0 order", reverse=True),
+                   _WITNESS_MUTANT),
           witness=_WITNESS["localization"], shares=_SHARES)
 @_study_claim
-def _localization_vs_n0(results, reverse: bool = False):
+def _localization_vs_n0(results, reverse: bool = False, wgamma: float = 1.0):
     res, an = study_from_cells(results)
     loc = an["localization"]
     rows, verdicts = [], []
@@ -504,7 +508,7 @@ def _localization_vs_n0(results, reverse: bool = False):
                                   for d, rs in loc["by_d"].items())
                         + f" [{', '.join(verdicts)}]",
                         "r0 " + ", ".join(f"d = {d}: {r:.4f}" for d, r in loc["r0"].items())
-                        + "; " + "; ".join(rows)), _reruns(res, "localization"))
+                        + "; " + "; ".join(rows)), _reruns(res, "localization", wgamma))
 
 
 @register("regret-rate-unstable-contrast", "thm:regret-rate", "sec:regret",
@@ -520,10 +524,10 @@ def _localization_vs_n0(results, reverse: bool = False):
           "wider intervals or flatter chi2 can only make the contrast harder to establish",
           printed="O(d log n) under assum:positive-stability (lambda* > 0)", quick=False,
           mutants=(Mutant.link("the unstable link replaced by the stable one",
-                               unstable="tt-stable"),),
+                               unstable="tt-stable"), _WITNESS_MUTANT),
           witness=_WITNESS["contrast"], shares=_SHARES)
 @_study_claim
-def _unstable_contrast(results, unstable: str = "tt-unstable"):
+def _unstable_contrast(results, unstable: str = "tt-unstable", wgamma: float = 1.0):
     res, an = study_from_cells(results)
     c = an["contrast"]
     u, s = c[unstable], c["tt-stable"]
@@ -539,4 +543,4 @@ def _unstable_contrast(results, unstable: str = "tt-unstable"):
     return gate(Outcome(PASS if ok else DISCREPANCY,
                         f"{unstable} n^{u['slope']['slope']:.2f} vs stable "
                         f"n^{s['slope']['slope']:.2f}; log n rejected for {unstable}: "
-                        f"{log_rejected}", "; ".join(rows)), _reruns(res, "contrast"))
+                        f"{log_rejected}", "; ".join(rows)), _reruns(res, "contrast", wgamma))
