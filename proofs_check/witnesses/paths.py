@@ -264,7 +264,7 @@ def init_exceed(env: Environment, grid: np.ndarray, R: int, r: float, seed: int,
 
 @functools.cache
 def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
-                      gamma: float = 5.0):
+                      gamma: float = 5.0, keep_errors: bool = False):
     """R_n for n in ``ns`` with n0 = ceil(C0 (d + log n)), t0 = n0, on one realization (common
     random numbers: the runs for smaller n use its prefix), plus e_{n0} and whether the path
     leaves the unit ball ‖v − v*‖ ≤ 1 (compiled kernel, chunks of 100 replications).
@@ -272,6 +272,8 @@ def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
     Returns
     -------
     (n0s, regret, e_n0, exits) : dicts keyed by n
+        and, with ``keep_errors``, a fifth: e_t (t = n0..n) of the first :data:`WITNESS_PATHS`
+        paths, keyed by n (for :func:`reference_errors`' comparison).
     """
     d = env.d
     n0s = {n: math.ceil(C0 * (d + math.log(n))) for n in ns}
@@ -279,6 +281,7 @@ def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
     regret = {n: np.empty(R) for n in ns}
     e_n0 = {n: np.empty(R) for n in ns}
     exits = {n: np.empty(R, dtype=bool) for n in ns}
+    head = {}
     chunk = 100
     for c0 in range(0, R, chunk):
         idx = range(c0, min(R, c0 + chunk))
@@ -293,7 +296,9 @@ def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
             regret[n][sl] = np.where(tr.actions != opt[:, :n], gap[:, :n], 0.0).sum(1)
             e_n0[n][sl] = tr.sq_error[:, 0]
             exits[n][sl] = (tr.sq_error > 1.0).any(1)
-    return n0s, regret, e_n0, exits
+            if c0 == 0:
+                head[n] = tr.sq_error[:WITNESS_PATHS].copy()
+    return (n0s, regret, e_n0, exits) + ((head,) if keep_errors else ())
 
 
 @functools.cache

@@ -384,7 +384,7 @@ _LAM0_AGREE = agree_abs(1e-9)
 
 
 def _regret_agree(a, b) -> bool:
-    """max |library - witness| over the first paths' R_n <= 1e-9"""
+    """max |library - witness| over the first paths' values <= 1e-9"""
     return a.shape == b.shape and float(np.abs(a - b).max()) <= 1e-9
 
 
@@ -438,12 +438,13 @@ def _paper_bound(key: str, n: int) -> dict:
           shares="the realization (contexts, rewards, coins) drawn by nbl_sim.environment and "
                  "the link's g (nbl_theory.Link); the minimisation of lambda0 (run on the "
                  "library's field for the comparison); the regret statistics over all 400 "
-                 "paths are the kernel's, gated by the witness's re-run of the first "
-                 f"{WITNESS_PATHS} paths at every n")
+                 "paths are the kernel's, gated by the witness's re-run (regret and e_t) of the "
+                 f"first {WITNESS_PATHS} paths at every n")
 def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["n"],
                  wgamma: float = 1.0):
     env = environment(_LOGISTIC4, "1.5")
-    n0s, regret, e_n0, exits = regret_by_horizon(env, _REGRET_NS, 15.0, 400, 123)
+    n0s, regret, e_n0, exits, e_head = regret_by_horizon(env, _REGRET_NS, 15.0, 400, 123,
+                                                         keep_errors=True)
     d, B, dl = env.d, reward_bound(env), env.delta
     r0 = 1.0
     lam0 = lambda0_2d(_LOGISTIC4, "1.5", r0)
@@ -457,11 +458,14 @@ def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["
                                                          .values["mu_g"]),
                        witness=mu_g, agree=_MU_AGREE)]
     for n in _REGRET_NS:
-        _sq, ref = reference_errors(env, 123, WITNESS_PATHS, n, n0s[n], wgamma * gamma,
-                                    float(n0s[n]), coins_n0=max(n0s.values()))
-        agree.append(agreement(f"R_n of the first {WITNESS_PATHS} paths (n = {n})",
-                               library=regret[n][:WITNESS_PATHS], witness=ref,
-                               agree=_regret_agree, fmt=lambda v: f"mean {v.mean():.9g}"))
+        sq, ref = reference_errors(env, 123, WITNESS_PATHS, n, n0s[n], wgamma * gamma,
+                                   float(n0s[n]), coins_n0=max(n0s.values()))
+        agree += [agreement(f"R_n of the first {WITNESS_PATHS} paths (n = {n})",
+                            library=regret[n][:WITNESS_PATHS], witness=ref,
+                            agree=_regret_agree, fmt=lambda v: f"mean {v.mean():.9g}"),
+                  agreement(f"e_t, t = n0..n, of the first {WITNESS_PATHS} paths (n = {n})",
+                            library=e_head[n], witness=sq, agree=_regret_agree,
+                            fmt=lambda v: f"mean e_n {v[:, -1].mean():.9g}")]
     cgap = PHI0 * sup_gprime(env.link)
     rows, cond, zmax, factor = [], alpha > 1, -math.inf, math.inf
     means = {}
