@@ -57,6 +57,23 @@ BUGS = {
         "nbl_theory/families.py",
         '        + p["a2"] * (1 + sp.tanh(p["b2"] * (Z - p["mu2"])))\n', "",
         ("two-transition-definition",)),
+    # issue 34, the claims witnessed last: the population field, the NBL step, the logistic fit
+    "population-H-scaled": (
+        "nbl_sim/population.py", "    return (-sa * f[:, 0] + ca * f[:, 1]).reshape(a.shape)",
+        "    return 1.01 * (-sa * f[:, 0] + ca * f[:, 1]).reshape(a.shape)",
+        ("local-stability-radius", "localized-estimation-rate", "ce-explicit", "regret-rate")),
+    "nbl-step-off-by-one": (
+        "nbl_sim/policies/nbl.py",
+        "eta = float(gamma) / (np.arange(1, n + 1, dtype=np.float64) + float(t0))",
+        "eta = float(gamma) / (np.arange(0, n, dtype=np.float64) + float(t0))",
+        ("stochastic-angle-regimes", "stochastic-separation-recovery",
+         "stochastic-regret-panel-d", "localized-estimation-rate", "ce-explicit",
+         "regret-rate")),
+    "greedy-logistic-ridge": (
+        "nbl_sim/policies/greedy_logistic.py",
+        "return bool(intercept), float(ridge), float(tol), int(max_iter)",
+        "return bool(intercept), float(ridge) * 1e6, float(tol), int(max_iter)",
+        ("logistic-comparison-two-transition",)),
 }
 
 _RUN = """

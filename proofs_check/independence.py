@@ -75,8 +75,7 @@ WITNESS_IMPORTS: dict = {
     "initialization": {"nbl_sim.environment:Environment": _ENV,
                        "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
                                                                  "nbl_theory.Link")},
-    "lambda0": {"nbl_sim:population": ("dependent", "the library's population field H(alpha) "
-                                                    "and tangent field")},
+    "lambda0": {},
     "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "links": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "local_expansions": {"nbl_sim:population": (
@@ -94,6 +93,7 @@ WITNESS_IMPORTS: dict = {
                        "dependent", "the library's population field F (the statistics test "
                                     "the martingale property given F)"),
                    "nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "polar_field": {},
     "paths": {"nbl_sim.environment:Environment": _ENV,
               "nbl_sim.policies.nbl:nbl_run": (
                   "compared", "the library's NBL run: run_paths reports its difference from "
@@ -104,7 +104,13 @@ WITNESS_IMPORTS: dict = {
     "printed": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "regret": {},
     "repairs": {},
+    "reruns": {"nbl_sim.environment:Environment": _ENV,
+               "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
+               "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER},
     "stats": {},
+    "study_reruns": {"nbl_sim.environment:Environment": _ENV,
+                     "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
+                                                               "nbl_theory.Link")},
     "subgaussian": {"nbl_theory.numeric:gauss_legendre_uniform": _NODES},
     "weighted_entropy": {},
 }

@@ -17,11 +17,23 @@ from nbl_sim.execution import SerialExecutor
 from nbl_sim.experiment import simulate
 from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING, paper_link
 
-__all__ = ["final_angle", "angle_path", "regret_checkpoints", "paired_regret_gaps",
+__all__ = ["final_angle", "angle_path", "angle_paths", "regret_checkpoints",
+           "paired_regret_gaps",
            "comparison_run", "comparison_cell", "load_comparisons"]
 
 
+#: the stochastic runs of this process, per (link, delta, seed, record rounds)
+_RUNS: dict = {}
+
+
 def _stochastic_run(link, delta: str, seed: int, record_rounds=None):
+    memo = (link, delta, seed, None if record_rounds is None else tuple(record_rounds))
+    if memo not in _RUNS:
+        _RUNS[memo] = _simulate_stochastic(link, delta, seed, record_rounds)
+    return _RUNS[memo]
+
+
+def _simulate_stochastic(link, delta: str, seed: int, record_rounds=None):
     s = STOCHASTIC_SETTING
     env = Environment.build(link, delta, s["d"])
     kwargs = {} if record_rounds is None else {"record_rounds": record_rounds}
@@ -44,6 +56,13 @@ def angle_path(link, delta: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray,
     ang = np.degrees(run.policies["nbl"].angle)
     return (np.asarray(run.record_rounds), ang.mean(axis=0),
             ang.std(axis=0, ddof=1) / np.sqrt(ang.shape[0]))
+
+
+def angle_paths(link, delta: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(rounds, angles): NBL's signed angle (degrees) per replication (reps, len(rounds)) at the
+    recorded rounds of the run of :func:`final_angle` (the last column is the final angle)."""
+    run = _stochastic_run(link, delta, seed)
+    return np.asarray(run.record_rounds), np.degrees(run.policies["nbl"].angle)
 
 
 def regret_checkpoints(link, delta: str, rounds, seed: int = 0) -> np.ndarray:

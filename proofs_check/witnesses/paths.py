@@ -25,7 +25,13 @@ from .stats import mean_se
 
 __all__ = ["environment", "reward_bound", "Paths", "run_paths", "exit_index", "stopped_terms",
            "one_step_sample", "cap_point", "kernel_errors", "tau_from_sq", "init_exceed",
-           "regret_by_horizon", "localized_error_run", "literal_step"]
+           "regret_by_horizon", "localized_error_run", "literal_step", "reference_errors",
+           "WITNESS_PATHS"]
+
+#: How many replications (the first ones) the witness re-runs beside a kernel run: a wrong
+#: update, step size, initialization or regret in the library changes every path, so a few
+#: paths catch it; 20 keeps the re-run under a second for 10^4 rounds.
+WITNESS_PATHS = 20
 
 
 @functools.cache
@@ -258,7 +264,7 @@ def init_exceed(env: Environment, grid: np.ndarray, R: int, r: float, seed: int,
 
 @functools.cache
 def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
-                      gamma: float = 5.0):
+                      gamma: float = 5.0, keep_errors: bool = False):
     """R_n for n in ``ns`` with n0 = ceil(C0 (d + log n)), t0 = n0, on one realization (common
     random numbers: the runs for smaller n use its prefix), plus e_{n0} and whether the path
     leaves the unit ball ‖v − v*‖ ≤ 1 (compiled kernel, chunks of 100 replications).
@@ -266,6 +272,8 @@ def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
     Returns
     -------
     (n0s, regret, e_n0, exits) : dicts keyed by n
+        and, with ``keep_errors``, a fifth: e_t (t = n0..n) of the first :data:`WITNESS_PATHS`
+        paths, keyed by n (for :func:`reference_errors`' comparison).
     """
     d = env.d
     n0s = {n: math.ceil(C0 * (d + math.log(n))) for n in ns}
@@ -273,6 +281,7 @@ def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
     regret = {n: np.empty(R) for n in ns}
     e_n0 = {n: np.empty(R) for n in ns}
     exits = {n: np.empty(R, dtype=bool) for n in ns}
+    head = {}
     chunk = 100
     for c0 in range(0, R, chunk):
         idx = range(c0, min(R, c0 + chunk))
@@ -287,7 +296,9 @@ def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
             regret[n][sl] = np.where(tr.actions != opt[:, :n], gap[:, :n], 0.0).sum(1)
             e_n0[n][sl] = tr.sq_error[:, 0]
             exits[n][sl] = (tr.sq_error > 1.0).any(1)
-    return n0s, regret, e_n0, exits
+            if c0 == 0:
+                head[n] = tr.sq_error[:WITNESS_PATHS].copy()
+    return (n0s, regret, e_n0, exits) + ((head,) if keep_errors else ())
 
 
 @functools.cache
@@ -299,17 +310,19 @@ def localized_error_run(env: Environment, R: int, n: int, n0: int, gamma: float,
     Returns
     -------
     dict
-        ``t, t0, n0, gamma, a, se, batches, e_n0, R``.
+        ``t, t0, n0, gamma, a, se, batches, e_n0, R``, and ``sq_head``: the kernel's e_t of the
+    first :data:`WITNESS_PATHS` paths (for :func:`reference_errors`' comparison).
     """
     t0 = float(n0)
     sq, _ = kernel_errors(env, seed, R, n, n0, gamma, t0)
+    head = sq[:WITNESS_PATHS].copy()
     tau = tau_from_sq(sq, r0)
     k = np.arange(sq.shape[1])
     y = sq * (k[None, :] < tau[:, None])                # e_t 1{τ > t}, t = n0 + k
     a, se = mean_se(y)
     batch_means = np.stack([b.mean(0) for b in np.array_split(y, 10)])   # for the slope's SE
     return dict(t=n0 + k, t0=t0, n0=n0, gamma=gamma, a=a, se=se, batches=batch_means,
-                e_n0=float(sq[:, 0].mean()), R=R)
+                e_n0=float(sq[:, 0].mean()), R=R, sq_head=head)
 
 
 def literal_step(v, x, y, eta):
@@ -326,3 +339,44 @@ def literal_step(v, x, y, eta):
     g = (np.eye(d) - np.outer(v, v)) @ w
     nxt = v + eta * g
     return a, nxt / math.sqrt(float(nxt @ nxt)), g
+
+
+def reference_errors(env: Environment, seed: int, R: int, n: int, n0: int, gamma: float,
+                     t0: float, coins_n0: int | None = None):
+    """The witness's own run of alg:nbl on replications 0..R−1 of ``env.draw(seed, ...)``, in
+    numpy (no compiled kernel, no library policy or regret): e_t = ‖v_t − v*‖² for
+    t = n0..n (R, n − n0 + 1) and the cumulative regret R_n (R,).
+
+    Stage I: v_{n0} = Σ_{t<n0} A_t Y_t X_t/‖·‖ (e₁ if the sum is 0) with the coins A_t; then
+    A_t = sgn(v_{t−1}ᵀX_t) (sgn 0 = +1), G_t = P⊥(A_t Y_t X_t), v_t = (v + η_t G_t)/‖·‖,
+    η_t = γ/(t + t0), t the 1-based round (eq:nbl_update). Regret: Σ_t |m_+ − m_−|(X_t) over
+    the rounds whose action differs from a*(X_t) = sgn(v*ᵀX_t) (sgn 0 = +1), with the means
+    m_a(X_t) of the realization (eq:regret). ``coins_n0`` draws that many coins (>= n0), as
+    :func:`kernel_errors` and :func:`regret_by_horizon` do, so the realization is theirs.
+    """
+    real = env.draw(seed, range(R), n, max(n0, coins_n0 or n0))
+    X, Y, coins = real.X, real.Y, real.coins[:, :n0]
+    vs = env.v_star
+    d = env.d
+    c = coins.astype(float)
+    y0 = np.where(coins > 0, Y[:, :n0, 1], Y[:, :n0, 0])
+    S = ((c * y0)[..., None] * X[:, :n0]).sum(axis=1)
+    nrm = np.linalg.norm(S, axis=1)
+    V = np.where(nrm[:, None] > 0, S / np.where(nrm > 0, nrm, 1.0)[:, None], np.eye(d)[0])
+    acts = np.empty((R, n), dtype=np.int8)
+    acts[:, :n0] = coins
+    sq = np.empty((R, n - n0 + 1))
+    sq[:, 0] = ((V - vs) ** 2).sum(1)
+    for t in range(n0, n):
+        x = X[:, t]
+        a = np.where((V * x).sum(1) >= 0, 1, -1)
+        y = np.where(a > 0, Y[:, t, 1], Y[:, t, 0])
+        W = (a * y)[:, None] * x
+        G = W - (V * W).sum(1)[:, None] * V
+        z = V + gamma / (t + 1 + t0) * G
+        V = z / np.linalg.norm(z, axis=1)[:, None]
+        sq[:, t - n0 + 1] = ((V - vs) ** 2).sum(1)
+        acts[:, t] = a
+    best = np.where(X @ vs >= 0, 1, -1)
+    gap = np.abs(real.means[..., 1] - real.means[..., 0])
+    return sq, np.where(acts != best, gap, 0.0).sum(1)

@@ -23,8 +23,9 @@ import math
 
 import numpy as np
 
-__all__ = ["nbl_actions", "greedy_logistic_actions", "oracle_actions", "regret_by_loop",
-           "logistic_fit", "negative_terms", "shifted", "any_nonzero", "max_abs_difference"]
+__all__ = ["nbl_actions", "nbl_from_start", "regret_at", "greedy_logistic_actions",
+           "oracle_actions", "regret_by_loop", "logistic_fit", "negative_terms", "shifted",
+           "any_nonzero", "max_abs_difference"]
 
 
 def nbl_actions(X, Y, coins, *, gamma: float = 10.0, t0: float = 500.0) -> np.ndarray:
@@ -49,6 +50,50 @@ def nbl_actions(X, Y, coins, *, gamma: float = 10.0, t0: float = 500.0) -> np.nd
             v = z / math.sqrt(float(z @ z))
             A[r, t] = a
     return A
+
+
+def nbl_from_start(X, Y, v0, *, gamma: float, t0: float, rounds) -> tuple:
+    """alg:nbl without Stage I from the unit start ``v0`` (app:stochastic-nbl), all replications
+    at once (``gamma`` a scalar or one per replication): A_t = sgn(v_{t−1}ᵀX_t) (sgn 0 = +1),
+    G_t = P⊥_v(A_t Y_t X_t), v_t = (v + η_t G_t)/‖·‖, η_t = γ/(t + t0), t the 1-based round.
+
+    Returns
+    -------
+    actions : ndarray (R, n) int8
+    V : ndarray (R, len(rounds), d)
+        v_t at the 0-based-count ``rounds`` (t = 0 is v0).
+    """
+    R, n, d = X.shape
+    V = np.tile(np.asarray(v0, dtype=float), (R, 1))
+    gamma = np.asarray(gamma, dtype=float).reshape(-1, 1)    # a scalar, or one per replication
+    want = {int(t): j for j, t in enumerate(rounds)}
+    out = np.empty((R, len(want), d))
+    A = np.empty((R, n), dtype=np.int8)
+    if 0 in want:
+        out[:, want[0]] = V
+    for t in range(n):
+        x = X[:, t]
+        a = np.where((V * x).sum(1) >= 0, 1, -1)
+        y = np.where(a > 0, Y[:, t, 1], Y[:, t, 0])
+        w = (a * y)[:, None] * x
+        g = w - (V * w).sum(1)[:, None] * V
+        z = V + gamma / (t + 1 + t0) * g
+        V = z / np.sqrt((z * z).sum(1))[:, None]
+        A[:, t] = a
+        if t + 1 in want:
+            out[:, want[t + 1]] = V
+    return A, out
+
+
+def regret_at(g, beta, v_star, X, actions, rounds) -> np.ndarray:
+    """(R, len(rounds)) cumulative regret R_t (eq:regret) at the 1-based ``rounds``: the
+    vectorized form of :func:`regret_by_loop` (m_a(x) = g(β_aᵀx), a*(x) = sgn(v*ᵀx), sgn 0 =
+    +1), summed by ``numpy.cumsum`` (rounding ~1e-13 for 10⁴ terms of size ≤ 1)."""
+    m = np.asarray(g(np.einsum("rtd,ad->rta", X, beta)), dtype=float)
+    best = np.where(X @ v_star >= 0, m[..., 1], m[..., 0])
+    played = np.where(actions > 0, m[..., 1], m[..., 0])
+    cum = np.concatenate([np.zeros((X.shape[0], 1)), np.cumsum(best - played, axis=1)], axis=1)
+    return cum[:, np.asarray(rounds, dtype=int)]
 
 
 def _objective(Z, y, w, ridge):
@@ -82,19 +127,23 @@ def logistic_fit(Z, y, w0, ridge: float = 1e-6, tol: float = 1e-10, max_iter: in
     return w
 
 
-def greedy_logistic_actions(X, Y, coins, *, ridge: float = 1e-6) -> np.ndarray:
-    """Actions (R, n) int8 of Greedy Logistic with intercept on the realization (module
-    docstring): coins for t < n0; each arm fit at t = n0 on its initialization data (from 0),
-    then A_t = +1 iff score_+ ≥ score_−, score_a(x) = w_aᵀ(x, 1), and arm A_t refit (warm)."""
-    return np.stack([_greedy_one(X[r], Y[r], coins[r], ridge) for r in range(X.shape[0])])
+def greedy_logistic_actions(X, Y, coins, *, ridge: float = 1e-6,
+                            intercept: bool = True) -> np.ndarray:
+    """Actions (R, n) int8 of Greedy Logistic with intercept (or without: ``intercept=False``)
+    on the realization (module docstring): coins for t < n0; each arm fit at t = n0 on its
+    initialization data (from 0), then A_t = +1 iff score_+ ≥ score_−, score_a(x) = w_aᵀ(x, 1)
+    (w_aᵀx without intercept), and arm A_t refit (warm)."""
+    return np.stack([_greedy_one(X[r], Y[r], coins[r], ridge, intercept)
+                     for r in range(X.shape[0])])
 
 
-def _greedy_one(X, Y, coins, ridge):
+def _greedy_one(X, Y, coins, ridge, intercept=True):
     n, d = X.shape
     n0 = coins.shape[0]
     A = np.empty(n, dtype=np.int8)
     A[:n0] = coins
-    Z = np.concatenate([X, np.ones((n, 1))], axis=1)
+    Z = np.concatenate([X, np.ones((n, 1))], axis=1) if intercept else np.array(X, float)
+    d = Z.shape[1] - 1
     data = {a: (np.empty((n, d + 1)), np.empty(n)) for a in (-1, 1)}   # each arm's rows
     count = {-1: 0, 1: 0}
 

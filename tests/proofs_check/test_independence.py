@@ -121,10 +121,14 @@ def test_the_declare_only_rule_sees_inline_computation():
 
 
 def test_a_dependent_witness_function_is_seen():
-    # lambda0 imports the library's population module (declared dependent): a function using it
-    # is not independent, one that does not is
-    deps = ind.witness_dependencies("proofs_check.witnesses.lambda0", "h_spline")
-    assert deps and deps[0].startswith("nbl_sim:population")
+    # experiments imports the library's simulator (declared dependent): a function using it is
+    # not independent, one that does not is (the lambda0 witness imports no library field since
+    # it computes its own, proofs_check.witnesses.polar_field)
+    deps = ind.witness_dependencies("proofs_check.witnesses.experiments", "final_angle")
+    assert deps and deps[0].startswith("nbl_sim.experiment:simulate")
+    assert ind.witness_dependencies("proofs_check.witnesses.experiments",
+                                    "load_comparisons") == []
+    assert ind.witness_dependencies("proofs_check.witnesses.lambda0", "h_spline") == []
     assert ind.witness_dependencies("proofs_check.witnesses.lambda_star", "lambda_star") == []
 
 

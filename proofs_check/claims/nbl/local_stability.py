@@ -2,9 +2,10 @@
 stability radius, the decomposition of Δ = v − v* on the sphere, the local expansions of h and
 of ⟨Δ, h⟩.
 
-The radius is computed from the library's H(α) (compared with the witness's own field in
-``h-alpha-identity``) by a scan and root refinement
-(:func:`proofs_check.witnesses.lambda0.local_radius`); the identities are checked exactly on
+The radius is computed twice by a scan and root refinement
+(:func:`proofs_check.witnesses.lambda0.local_radius`): from the witness's λ* and own H(α)
+(:mod:`proofs_check.witnesses.polar_field`) for the verdict, and from the library's λ* and
+H(α) for the library-versus-witness gate; the identities are checked exactly on
 rational unit vectors and in float64 on random pairs; the expansions compare the witness's own
 field h (:mod:`proofs_check.witnesses.fields`) with Dh(v*) of eq:Jacobian at 8 scales
 (:mod:`proofs_check.witnesses.local_expansions`). Every check takes the coefficient it tests as
@@ -18,11 +19,14 @@ from fractions import Fraction
 
 import numpy as np
 
+from nbl_sim import population as pop
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.stability import stability
 
+from ...judgement import agree_abs, agreement, gate
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
+from ...witnesses import lambda_star as wl
 from ...witnesses.geometry import float_pairs, rational_sphere_pairs, tangent_projection
 from ...witnesses.lambda0 import local_radius
 from ...witnesses.local_expansions import local_expansions
@@ -34,28 +38,54 @@ _DELTAS = ("0.2", "1")
 _DIMS = (2, 3)
 
 
+#: library vs witness: lambda* to 1e-12 (both ~1e-15), the radius to 1e-8 rad (brentq stops at
+#: 1e-12; fields agree to ~4e-16, which moves a transversal zero by ~1e-15 / |f'|)
+_LAM_AGREE = agree_abs(1e-12)
+_RADIUS_AGREE = agree_abs(1e-8)
+
+
+def _library_field() -> tuple:
+    """The library's (H, H') (looked up at call time, so a patched library is the one run)."""
+    return (pop.H_alpha, pop.H_alpha_derivative)
+
+
 @register("local-stability-radius", "cor:local_stability", "sec:nbl",
           "If lambda* > 0 there is r0 > 0 with <v - v*, h(v)> <= -(lambda*/2)||v - v*||^2 for "
           "||v - v*|| <= r0 (lambda0 = lambda*/2 of the proof); computed r0 in d = 2 for the "
           "six links at Delta = 0.2 and two at Delta = 1", "high-precision",
           "sign of f(alpha) = H(alpha) sin(alpha) + lambda*(1 - cos alpha) on a grid "
           "(1e-4..0.05 log, 900 points to pi, both signs of alpha), first zero by brentq "
-          "(xtol 1e-12)",
+          "(xtol 1e-12); library and witness agree on lambda* to 1e-12 and on each radius to "
+          "1e-8 rad",
           "|f| >> quadrature error (~1e-15 sin(alpha)) away from its zeros; a sign change "
           "between two grid points closer than 0.2 degrees could be missed (stated)",
+          witness="proofs_check.witnesses.lambda_star:lambda_star, "
+                  "proofs_check.witnesses.lambda0:local_radius",
+          shares="the radius finder (scan and brentq of lambda0.local_radius, run once on the "
+                 "library's H(alpha) and once on the witness's own polar-quadrature H) and the "
+                 "paper's printed link parameters",
           mutants=(Mutant("lambda0 = lambda*/2 -> 1.01 lambda* (above the d = 2 rate where "
-                          "m2 >= 0)", "formula", kwargs={"lambda0_factor": 1.01}),))
-def _local_radius(lambda0_factor: float = 0.5):
+                          "m2 >= 0)", "formula", kwargs={"lambda0_factor": 1.01}),
+                   Mutant.witness("the witness's lambda* at 1.01 Delta", delta_scale=1.01)))
+def _local_radius(lambda0_factor: float = 0.5, delta_scale: float = 1.0):
     cases = [(k, "0.2") for k in PAPER_LINKS] + [("tt-unstable", "1"), ("we-0.80", "1")]
-    short, rows, bad = [], [], []
+    short, rows, bad, agree = [], [], [], []
     for key, delta in cases:
         link = PAPER_LINKS[key].link()
-        lam = float_values(link, delta)["lambda_star"]
+        name = f"{key}@{delta}"
+        lam_lib = float_values(link, delta)["lambda_star"]
+        lam = wl.lambda_star(key, delta, delta_scale)
+        agree.append(agreement(f"lambda*({name})", library=lam_lib, witness=lam,
+                               agree=_LAM_AGREE))
         # <v - v*, h> <= -lambda0 ||v - v*||^2 with lambda0 = factor x lambda*
         ap, am, small = local_radius(link, delta, 2 * lambda0_factor * lam)
+        lp, lm, _ = local_radius(link, delta, 2 * lambda0_factor * lam_lib,
+                                 field=_library_field())
+        agree += [agreement(f"r0 angle on the {side} side ({name}, rad)", library=lib,
+                            witness=wit, agree=_RADIUS_AGREE)
+                  for side, lib, wit in (("alpha > 0", lp, ap), ("alpha < 0", lm, am))]
         a0 = min(ap, am)
         chord = 2 * math.sin(a0 / 2)
-        name = f"{key}@{delta}"
         if lam > 0:
             ok = a0 > 0 and max(small) < 0
             short.append(f"{name}: {math.degrees(a0):.2f} deg / {chord:.4f}")
@@ -80,11 +110,13 @@ def _local_radius(lambda0_factor: float = 0.5):
     rows.append(f"control, logistic@0.2 with lambda0 = lambda*/2: r0 = {ctrl:.9f} deg "
                 "(exactly 90 by symmetry)")
     status = (FAIL if abs(ctrl - 90.0) > 1e-6 else DISCREPANCY if bad else PASS)
-    return Outcome(status, "r0 (angle / ||v - v*||): " + "; ".join(short),
-                   f"lambda0 = {lambda0_factor:g} lambda*; r0 = the first |alpha| where "
-                   "<v - v*, h> = -lambda0 ||v - v*||^2 in d = 2 (the largest valid radius, both "
-                   "signs of alpha agree). " + "; ".join(rows)
-                   + (f". No radius for: {bad}" if bad else ""))
+    out = Outcome(status, "r0 (angle / ||v - v*||): " + "; ".join(short),
+                  f"lambda0 = {lambda0_factor:g} lambda*; r0 = the first |alpha| where "
+                  "<v - v*, h> = -lambda0 ||v - v*||^2 in d = 2 (the largest valid radius, both "
+                  "signs of alpha agree), from the witness's lambda* and own field H; the "
+                  f"library's agree ({len(agree)} comparisons). " + "; ".join(rows)
+                  + (f". No radius for: {bad}" if bad else ""))
+    return gate(out, agree)
 
 
 def _rational_deltas(rng, n: int):

@@ -32,15 +32,23 @@ from nbl_theory.paper import (
     paper_link,
 )
 
+from ...judgement import agreement, gate
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_preloaded
 from ...witnesses.experiments import (
     angle_path,
+    angle_paths,
     comparison_cell,
     comparison_run,
     final_angle,
     load_comparisons,
     regret_checkpoints,
+)
+from ...witnesses.reruns import (
+    COMPARISON_REPS,
+    STOCHASTIC_REPS,
+    comparison_reference,
+    stochastic_reference,
 )
 
 __all__: list[str] = []
@@ -52,6 +60,39 @@ def _increasing(means) -> bool:
     """Each (mean, SE) exceeds the previous one by a one-sided 97.5% bound of the
     (independent) difference."""
     return all(b - a > _Z * math.hypot(sa, sb) for (a, sa), (b, sb) in zip(means, means[1:]))
+
+
+def _close(tol: float, what: str):
+    """``agree(library, witness)``: same shape and max |library − witness| <= ``tol``."""
+    def agree(a, b) -> bool:
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        return a.shape == b.shape and float(np.abs(a - b).max()) <= tol
+    agree.__doc__ = f"max |library - witness| over {what} <= {tol:g}"
+    return agree
+
+
+#: per-replication agreement: both sides run the same float64 arithmetic in another order
+#: (rounding ~1e-13); a wrong update or regret moves every replication by far more
+_ANGLE_AGREE = _close(1e-8, "the replications' signed angles (deg) at every recorded round")
+_REGRET_AGREE = _close(1e-9, "the replications' regret")
+_STOCH_SHARES = ("the realization (contexts, rewards; common random numbers) drawn by "
+                 "nbl_sim.environment and the link's g (nbl_theory.Link); the statistics over "
+                 "all 100 replications are the toolkit's, gated by the witness's re-run (own NBL "
+                 "and regret: regret.nbl_from_start, regret.regret_at) of the "
+                 f"first {STOCHASTIC_REPS} replications of every run (a wrong update, step, "
+                 "start or regret moves every replication)")
+_STOCH_WITNESS = "proofs_check.witnesses.reruns:stochastic_reference"
+_STOCH_MUTANT = Mutant.witness("the witness's re-run with step gamma x 1.1", wgamma=1.1)
+
+
+def _angle_check(link, delta: str, name: str, wgamma: float = 1.0):
+    """Library versus witness on the signed angle path of the first replications."""
+    rounds, ang = angle_paths(link, delta)
+    ref = stochastic_reference(link, delta, tuple(int(t) for t in rounds),
+                               gamma_factor=wgamma)
+    return agreement(f"signed angle path of replications 0..{STOCHASTIC_REPS - 1} ({name}, "
+                     f"Delta = {delta})", library=ang[:STOCHASTIC_REPS], witness=ref["angle"],
+                     agree=_ANGLE_AGREE, fmt=lambda v: f"final mean {v[:, -1].mean():.9g} deg")
 
 
 def _reversed(what: str, kind: str, kwarg: str, seq, note: str = "") -> Mutant:
@@ -84,8 +125,10 @@ _STABLE_MARGIN = 2.0    # degrees: "driven to 0" = within 2 deg (a fifth of the 
                           kwargs={"keys": ("tt-near-critical", "tt-near-critical",
                                            "tt-unstable")}),
                    Mutant("stable link in the near-critical slot (not persistent)", "link",
-                          kwargs={"keys": ("tt-stable", "tt-stable", "tt-unstable")})))
-def _regimes(keys: tuple = TWO_TRANSITION_KEYS):
+                          kwargs={"keys": ("tt-stable", "tt-stable", "tt-unstable")}),
+                   _STOCH_MUTANT),
+          witness=_STOCH_WITNESS, shares=_STOCH_SHARES)
+def _regimes(keys: tuple = TWO_TRANSITION_KEYS, wgamma: float = 1.0):
     (m1, s1), (m2, s2), (m3, s3) = (final_angle(PAPER_LINKS[k].link(), "0.2") for k in keys)
     start = STOCHASTIC_SETTING["init_angle"]
     t, mean, se = angle_path(PAPER_LINKS[keys[1]].link(), "0.2")
@@ -105,7 +148,8 @@ def _regimes(keys: tuple = TWO_TRANSITION_KEYS):
                 f"{m2:.3f} +- {s2:.3f}, unstable {m3:.3f} +- {s3:.3f}")
     failed = [k for k, ok in checks.items() if not ok]
     detail = "; ".join(f"{k}: {'yes' if ok else 'NO'}" for k, ok in checks.items())
-    return Outcome(DISCREPANCY if failed else PASS, computed, detail)
+    agree = [_angle_check(PAPER_LINKS[k].link(), "0.2", k, wgamma) for k in dict.fromkeys(keys)]
+    return gate(Outcome(DISCREPANCY if failed else PASS, computed, detail), agree)
 
 
 def _qualitative(cid: str, label: str, statement: str, tolerance: str, printed: str,
@@ -116,7 +160,8 @@ def _qualitative(cid: str, label: str, statement: str, tolerance: str, printed: 
                     "monte-carlo", tolerance,
                     "a qualitative reading of a 100-replication experiment (the paper's 95% "
                     "bands); noise makes the differences harder, not easier, to establish",
-                    printed=printed, mutants=(mutant,))
+                    printed=printed, mutants=(mutant, _STOCH_MUTANT), witness=_STOCH_WITNESS,
+                    shares=_STOCH_SHARES)
 
 
 @_qualitative("stochastic-separation-recovery", "fig:app-stochastic-angle",
@@ -126,14 +171,15 @@ def _qualitative(cid: str, label: str, statement: str, tolerance: str, printed: 
               "one-sided 97.5% bound of each difference of mean final angles",
               "increasingly strong recovery as Delta increases",
               _reversed("separations", "data", "deltas", STOCHASTIC_DELTAS))
-def _separation(deltas: tuple = tuple(STOCHASTIC_DELTAS)):
+def _separation(deltas: tuple = tuple(STOCHASTIC_DELTAS), wgamma: float = 1.0):
     link = PAPER_LINKS["tt-unstable"].link()
     means = [(*final_angle(link, d), d) for d in deltas]
     ok = _increasing([(-m, s) for m, s, _d in means])
     computed = ", ".join(f"Delta={d}: {m:.3f} +- {s:.3f} deg" for m, s, d in means)
-    return Outcome(PASS if ok else DISCREPANCY, computed,
-                   "mean final signed angle (SE) decreasing in Delta" + ("" if ok else
-                                                                         " - NOT shown"))
+    return gate(Outcome(PASS if ok else DISCREPANCY, computed,
+                        "mean final signed angle (SE) decreasing in Delta"
+                        + ("" if ok else " - NOT shown")),
+                [_angle_check(link, d, "tt-unstable", wgamma) for d in dict.fromkeys(deltas)])
 
 
 @_qualitative("stochastic-regret-panel-d", "fig:numerical-summary",
@@ -143,14 +189,21 @@ def _separation(deltas: tuple = tuple(STOCHASTIC_DELTAS)):
               "differences",
               "stable: R_t/t decreases; near-critical, unstable: persistent regret",
               _reversed("links", "link", "keys", TWO_TRANSITION_KEYS))
-def _panel_d(keys: tuple = TWO_TRANSITION_KEYS):
+def _panel_d(keys: tuple = TWO_TRANSITION_KEYS, wgamma: float = 1.0):
     finals, notes = [], []
     n, sqrt_reps = STOCHASTIC_SETTING["n"], math.sqrt(STOCHASTIC_SETTING["reps"])
     early = 1000           # the round R_t/t is compared at, against t = n
     first_drops = None
+    agree = []
     for key in keys:
         row = PAPER_LINKS[key]
         reg = regret_checkpoints(row.link(), "0.2", [0, early, n])
+        agree.append(agreement(
+            f"R_t at t = 0, {early}, {n} of replications 0..{STOCHASTIC_REPS - 1} ({key})",
+            library=reg[:STOCHASTIC_REPS], agree=_REGRET_AGREE,
+            witness=stochastic_reference(row.link(), "0.2", (0, early, n),
+                                         gamma_factor=wgamma)["regret"],
+            fmt=lambda v: f"mean R_n {v[:, -1].mean():.9g}"))
         avg_1k, avg_n = reg[:, 1] / early, reg[:, 2] / n
         drop = avg_1k - avg_n  # paired: R_early/early - R_n/n per replication
         finals.append((key, avg_n.mean(), avg_n.std(ddof=1) / sqrt_reps))
@@ -165,7 +218,7 @@ def _panel_d(keys: tuple = TWO_TRANSITION_KEYS):
     computed = ", ".join(f"{k} R_n/n = {m:.3e} +- {s:.1e}" for k, m, s in finals)
     detail = ("; ".join(notes) + f"; {keys[0]} R_t/t decreases: {first_drops}; final R_n/n "
               f"ordered {' < '.join(keys)}: {ordered}")
-    return Outcome(PASS if ok else DISCREPANCY, computed, detail)
+    return gate(Outcome(PASS if ok else DISCREPANCY, computed, detail), agree)
 
 
 # ------------------------------------------------------------------ Greedy Logistic, (g), (h)
@@ -228,6 +281,32 @@ def _diffs(links, intercept: bool, reps):
             for name, link in links}
 
 
+_CMP_WITNESS = "proofs_check.witnesses.reruns:comparison_reference"
+_CMP_MUTANT = Mutant.witness("the witness's Greedy Logistic with ridge 1 (not 1e-6)", wridge=1.0)
+_CMP_SHARES = ("the realization (contexts, rewards, coins; common random numbers) drawn by "
+               "nbl_sim.environment and the link's g (nbl_theory.Link); the paired differences "
+               "over all replications are the toolkit's, gated by the witness's re-run (own NBL, "
+               "own Newton MLE of Greedy Logistic with and without intercept, own regret: "
+               "regret.nbl_actions, regret.greedy_logistic_actions, regret.regret_at) of the "
+               f"first {COMPARISON_REPS} replications of every link and variant")
+
+
+def _comparison_checks(links, reps, wridge: float = 1e-6) -> list:
+    """Library versus witness on the final regret of NBL and Greedy Logistic of the first
+    replications, per link and intercept variant."""
+    out = []
+    for intercept, label in _VARIANTS:
+        for name, link in links:
+            lib = comparison_run(link, intercept, 0, reps)
+            ref = comparison_reference(link, intercept, ridge=wridge)
+            for pol, what in (("nbl", "NBL"), ("gl", "Greedy Logistic")):
+                out.append(agreement(
+                    f"R_n of {what} ({name}, {label}), replications 0..{COMPARISON_REPS - 1}",
+                    library=lib[pol][:COMPARISON_REPS], witness=ref[pol],
+                    agree=_REGRET_AGREE, fmt=lambda v: f"mean {v.mean():.9g}"))
+    return out
+
+
 def _on_comparisons(keys: tuple):
     """The check ``check(**kwargs)`` over the comparison runs of the paper links ``keys``,
     split by the claim runner into one cell per (link, intercept) — ten or six runs of ~5 s
@@ -251,9 +330,10 @@ _RHO_LINKS = tuple((f"rho={r}", f"we-{r}") for r in RHO_SWEEP)
           printed="GL lower near logistic; advantage diminishes; NBL can have lower regret",
           mutants=(Mutant.link("the rho = 0.8 link replaced by the two-transition mu2 = 1.244122",
                                last="tt-unstable"),
-                   Mutant.data("20 replications (too few to decide)", reps=20)))
+                   Mutant.data("20 replications (too few to decide)", reps=20), _CMP_MUTANT),
+          witness=_CMP_WITNESS, shares=_CMP_SHARES)
 @_on_comparisons(tuple(key for _, key in _RHO_LINKS))
-def _panel_g(last: str | None = None, reps: int | None = None):
+def _panel_g(last: str | None = None, reps: int | None = None, wridge: float = 1e-6):
     links = [(name, paper_link(key)) for name, key in _RHO_LINKS]
     if last is not None:
         links[-1] = (last, PAPER_LINKS[last].link())
@@ -282,6 +362,7 @@ def _panel_g(last: str | None = None, reps: int | None = None):
         low_refuted.append(parts["NBL lower for some rho"] == "refuted")
     status, summary = _combine(verdicts, "the panel (g) statement")
     n = COMPARISON_SETTING["reps"] if reps is None else reps
+    agree = _comparison_checks(links, reps, wridge)
     closest = min(margins)
     power = (f" How firm: 'NBL lower for some rho' is refuted by lower bounds that clear the "
              f"{_RES:g}-unit resolution by {closest[0]:.2f} at the closest ({closest[1]}, "
@@ -290,11 +371,11 @@ def _panel_g(last: str | None = None, reps: int | None = None):
              f"{2 * len(links)} intervals is at 95% without a multiplicity correction, which "
              "would widen them and make a refutation harder, not easier."
              if status == DISCREPANCY and all(low_refuted) else "")
-    return Outcome(status, " | ".join(rows),
-                   f"{summary}. " + " | ".join(evidence) + f". NBL - GL regret, 95% CI over {n} "
-                   "paired replications; 'refuted' = the bounds exclude a difference beyond "
-                   f"{_RES:g} regret unit." + power + " " + _NOT_TRANSIENT,
-                   consequence="experiment", figure="numerical-summary")
+    return gate(Outcome(status, " | ".join(rows),
+                        f"{summary}. " + " | ".join(evidence) + ". NBL - GL regret, 95% CI over "
+                        f"{n} paired replications; 'refuted' = the bounds exclude a difference "
+                        f"beyond {_RES:g} regret unit." + power + " " + _NOT_TRANSIENT,
+                        consequence="experiment", figure="numerical-summary"), agree)
 
 
 @register("logistic-comparison-two-transition", "fig:numerical-summary",
@@ -305,9 +386,11 @@ def _panel_g(last: str | None = None, reps: int | None = None):
           _CMP_WHY, quick=False,
           printed="GL keeps an advantage for some link; NBL lower for larger departures",
           mutants=(Mutant.link("only the mu2 = -1.074037 link", keys=("tt-stable",)),
-                   Mutant.data("20 replications (too few to decide)", reps=20)))
+                   Mutant.data("20 replications (too few to decide)", reps=20), _CMP_MUTANT),
+          witness=_CMP_WITNESS, shares=_CMP_SHARES)
 @_on_comparisons(TWO_TRANSITION_KEYS)
-def _panel_h(keys: tuple = TWO_TRANSITION_KEYS, reps: int | None = None):
+def _panel_h(keys: tuple = TWO_TRANSITION_KEYS, reps: int | None = None,
+             wridge: float = 1e-6):
     links = [(f"mu2={PAPER_LINKS[k].params['mu2']}", PAPER_LINKS[k].link()) for k in keys]
     verdicts, rows, evidence = {}, [], []
     for intercept, label in _VARIANTS:
@@ -323,9 +406,11 @@ def _panel_h(keys: tuple = TWO_TRANSITION_KEYS, reps: int | None = None):
         evidence.append(f"{label}: " + "; ".join(f"{k} {s}" for k, s in parts.items()))
     status, summary = _combine(verdicts, "the panel (h) statement")
     n = COMPARISON_SETTING["reps"] if reps is None else reps
-    return Outcome(status, " | ".join(rows),
-                   f"{summary}. " + " | ".join(evidence) + f". NBL - GL regret, 95% CI over {n} "
-                   "paired replications; 'refuted' = the bounds exclude a difference beyond "
-                   f"{_RES:g} regret unit. The simulator's default (and scikit-learn's) fits an "
-                   "intercept; the report's figure numerical-summary uses it. " + _NOT_TRANSIENT,
-                   consequence="experiment", figure="numerical-summary")
+    return gate(Outcome(status, " | ".join(rows),
+                        f"{summary}. " + " | ".join(evidence) + ". NBL - GL regret, 95% CI over "
+                        f"{n} paired replications; 'refuted' = the bounds exclude a difference "
+                        f"beyond {_RES:g} regret unit. The simulator's default (and "
+                        "scikit-learn's) fits an intercept; the report's figure "
+                        "numerical-summary uses it. " + _NOT_TRANSIENT,
+                        consequence="experiment", figure="numerical-summary"),
+                _comparison_checks(links, reps, wridge))

@@ -23,12 +23,14 @@ import math
 
 import numpy as np
 
+from nbl_sim import population as pop
 from nbl_sim import rate_theory as rt
 from nbl_theory.links import Link
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import COMPARISON_SETTING, paper_link
 from nbl_theory.stability import stability
 
+from ...judgement import agree_abs, agreement, gate
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.disagreement import (
     disagreement_bound_constant,
@@ -44,7 +46,14 @@ from ...witnesses.disagreement import (
 )
 from ...witnesses.lambda0 import lambda0_2d
 from ...witnesses.links import sup_gprime
-from ...witnesses.paths import environment, regret_by_horizon, reward_bound
+from ...witnesses.paths import (
+    WITNESS_PATHS,
+    environment,
+    reference_errors,
+    regret_by_horizon,
+    reward_bound,
+)
+from ...witnesses.polar_field import own_dH, own_mu_g
 from ...witnesses.stats import mean_se, paired_ratio
 
 __all__: list[str] = []
@@ -344,16 +353,39 @@ _Z95 = 1.6448536269514722
 @functools.cache
 def _paper_constants(key: str) -> tuple:
     """(mu_g, kappa_theta, C_gap, E|m_+ - m_-|) of a paper link at the comparison's Delta
-    (cached). C_gap is the alpha -> 0 limit of the in-plane ratio E[r | v]/((Delta/2)||v -
+    (cached), mu_g and kappa_theta = -H'(0) (d = 2) from the witness's own quadrature
+    (:mod:`proofs_check.witnesses.polar_field`), and the library's (mu_g, kappa_theta) for the
+    comparison. C_gap is the alpha -> 0 limit of the in-plane ratio E[r | v]/((Delta/2)||v -
     v*||^2): every admissible C_gap is at least that, so a bound found vacuous with it is vacuous
     with any admissible C_gap."""
     cs = COMPARISON_SETTING
     link, dl = paper_link(key), float(cs["delta"])
-    mu_g = float(stability(link, cs["delta"]).values["mu_g"])
-    kappa = rt.local_rates(link, cs["delta"], 2)["kappa_theta"]
+    lib = (float(stability(link, cs["delta"]).values["mu_g"]),
+           rt.local_rates(link, cs["delta"], 2)["kappa_theta"])
+    mu_g, kappa = own_mu_g(link), -own_dH(link, cs["delta"], 0.0)
     if 2 * cs["gamma"] * kappa <= 1:
-        return mu_g, kappa, math.nan, math.nan       # thm:regret-rate does not apply
-    return mu_g, kappa, error_to_regret_limit(link, dl), mean_gap(link, dl)
+        return mu_g, kappa, math.nan, math.nan, lib       # thm:regret-rate does not apply
+    return mu_g, kappa, error_to_regret_limit(link, dl), mean_gap(link, dl), lib
+
+
+def _constant_agreements(key: str) -> list:
+    """Library versus witness on a paper link's (mu_g, kappa_theta) (:func:`_paper_constants`)."""
+    mu_g, kappa, _, _, (mu_lib, kappa_lib) = _paper_constants(key)
+    return [agreement(f"mu_g({key})", library=mu_lib, witness=mu_g, agree=_MU_AGREE),
+            agreement(f"kappa_theta({key}, Delta = 1, d = 2)", library=kappa_lib,
+                      witness=kappa, agree=_KAPPA_AGREE)]
+
+
+#: library vs witness: mu_g to 1e-12 (both ~1e-16), kappa_theta = -H'(0) to 1e-10 (the
+#: witness's Richardson difference of H is good to ~1e-12), lambda0 to 1e-9
+_MU_AGREE = agree_abs(1e-12)
+_KAPPA_AGREE = agree_abs(1e-10)
+_LAM0_AGREE = agree_abs(1e-9)
+
+
+def _regret_agree(a, b) -> bool:
+    """max |library - witness| over the first paths' values <= 1e-9"""
+    return a.shape == b.shape and float(np.abs(a - b).max()) <= 1e-9
 
 
 def _paper_bound(key: str, n: int) -> dict:
@@ -366,7 +398,7 @@ def _paper_bound(key: str, n: int) -> dict:
     cs = COMPARISON_SETTING
     dl, d, B = float(cs["delta"]), cs["d"], 1.0
     n0, t0, gamma = cs["n0"], cs["t0"], cs["gamma"]
-    mu_g, kappa, cgap, gap = _paper_constants(key)
+    mu_g, kappa, cgap, gap, _ = _paper_constants(key)
     if 2 * gamma * kappa <= 1:
         return dict(key=key, applies=False, two_gamma_kappa=2 * gamma * kappa)
     ce = max(16 * (1 + t0 / n0) * B ** 2 / (dl ** 2 * mu_g ** 2),
@@ -396,16 +428,44 @@ def _paper_bound(key: str, n: int) -> dict:
           "assumed by the bound is far below Monte Carlo resolution (reported as the observed "
           "exit count). The d-dependence is the regret-rate study (regret-rate-d-log-n)",
           mutants=(Mutant.formula("E[R_n] = O(1) (bounded regret) claimed", growth_target=0.0),
-                   Mutant.printed("comparison horizon n = 2000 -> 200000", paper_n=200_000)))
-def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["n"]):
+                   Mutant.printed("comparison horizon n = 2000 -> 200000", paper_n=200_000),
+                   Mutant.witness("the witness's re-run of the paths with step gamma x 1.1",
+                                  wgamma=1.1)),
+          witness="proofs_check.witnesses.lambda0:lambda0_2d, "
+                  "proofs_check.witnesses.polar_field:own_mu_g, "
+                  "proofs_check.witnesses.polar_field:own_dH, "
+                  "proofs_check.witnesses.paths:reference_errors",
+          shares="the realization (contexts, rewards, coins) drawn by nbl_sim.environment and "
+                 "the link's g (nbl_theory.Link); the minimisation of lambda0 (run on the "
+                 "library's field for the comparison); the regret statistics over all 400 "
+                 "paths are the kernel's, gated by the witness's re-run (regret and e_t) of the "
+                 f"first {WITNESS_PATHS} paths at every n")
+def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["n"],
+                 wgamma: float = 1.0):
     env = environment(_LOGISTIC4, "1.5")
-    n0s, regret, e_n0, exits = regret_by_horizon(env, _REGRET_NS, 15.0, 400, 123)
+    n0s, regret, e_n0, exits, e_head = regret_by_horizon(env, _REGRET_NS, 15.0, 400, 123,
+                                                         keep_errors=True)
     d, B, dl = env.d, reward_bound(env), env.delta
     r0 = 1.0
     lam0 = lambda0_2d(_LOGISTIC4, "1.5", r0)
     gamma = 5.0
     alpha = 2 * gamma * lam0
-    mu_g = float(stability(env.link, "1.5").values["mu_g"])
+    mu_g = own_mu_g(env.link)
+    agree = [agreement(f"lambda0(r0 = {r0:g})", agree=_LAM0_AGREE, witness=lam0,
+                       library=lambda0_2d(_LOGISTIC4, "1.5", r0,
+                                          (pop.H_alpha, pop.H_alpha_derivative))),
+             agreement("mu_g(logistic4)", library=float(stability(env.link, "1.5")
+                                                         .values["mu_g"]),
+                       witness=mu_g, agree=_MU_AGREE)]
+    for n in _REGRET_NS:
+        sq, ref = reference_errors(env, 123, WITNESS_PATHS, n, n0s[n], wgamma * gamma,
+                                   float(n0s[n]), coins_n0=max(n0s.values()))
+        agree += [agreement(f"R_n of the first {WITNESS_PATHS} paths (n = {n})",
+                            library=regret[n][:WITNESS_PATHS], witness=ref,
+                            agree=_regret_agree, fmt=lambda v: f"mean {v.mean():.9g}"),
+                  agreement(f"e_t, t = n0..n, of the first {WITNESS_PATHS} paths (n = {n})",
+                            library=e_head[n], witness=sq, agree=_regret_agree,
+                            fmt=lambda v: f"mean e_n {v[:, -1].mean():.9g}")]
     cgap = PHI0 * sup_gprime(env.link)
     rows, cond, zmax, factor = [], alpha > 1, -math.inf, math.inf
     means = {}
@@ -430,8 +490,10 @@ def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["
     top = growth_target + _GROWTH_MARGIN
     growth = ("below" if ratio + _Z95 * rse <= top else
               "above" if ratio - _K_SE * rse > top else "unresolved")
-    paper = [_paper_bound(k, paper_n) for k in ("we-0", "we-0.2", "we-0.4", "we-0.6", "we-0.8",
-                                                 "tt-stable", "tt-near-critical", "tt-unstable")]
+    keys = ("we-0", "we-0.2", "we-0.4", "we-0.6", "we-0.8", "tt-stable", "tt-near-critical",
+            "tt-unstable")
+    paper = [_paper_bound(k, paper_n) for k in keys]
+    agree += [j for k in keys for j in _constant_agreements(k)]
     covered = [p for p in paper if p["applies"]]
     vacuous = [p for p in covered if p["bound"] >= p["trivial"]]
     if not cond or growth == "unresolved":
@@ -467,6 +529,6 @@ def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["
               + "; ".join(rows) + f". Constants: lambda0(r0 = 1) = {lam0:.4f} (2 gamma lambda0 = "
               f"{alpha:.3f}), C_gap = phi0(0) sup g' = {cgap:.4f} (error-to-regret), C_e from "
               f"eq:Ce-explicit with C'_init = 16 and C_off = 1, B_Y = 1. Paper settings: " + prow)
-    return Outcome(status, computed, detail,
-                   consequence="experiment" if status == CAVEAT else None,
-                   figure="numerical-summary" if status == CAVEAT else None)
+    return gate(Outcome(status, computed, detail,
+                        consequence="experiment" if status == CAVEAT else None,
+                        figure="numerical-summary" if status == CAVEAT else None), agree)

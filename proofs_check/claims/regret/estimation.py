@@ -18,15 +18,24 @@ import math
 
 import numpy as np
 
+from nbl_sim import population as pop
 from nbl_sim import rate_theory as rt
 from nbl_sim import regret_geometry as rg
 from nbl_theory.links import Link
 from nbl_theory.paper import PAPER_LINKS, PAPER_MU2, STOCHASTIC_SETTING, paper_link
 from nbl_theory.stability import stability
 
+from ...judgement import agree_abs, agreement, gate
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.lambda0 import lambda0_2d, lambda0_cap
-from ...witnesses.paths import environment, localized_error_run, reward_bound
+from ...witnesses.paths import (
+    WITNESS_PATHS,
+    environment,
+    localized_error_run,
+    reference_errors,
+    reward_bound,
+)
+from ...witnesses.polar_field import own_mu_g
 from ...witnesses.stats import bound_verdict, loglog_slope_batches
 
 __all__: list[str] = []
@@ -100,17 +109,42 @@ def _sa_recursion(alpha_shift: int = 0):
                    f"the bound is approached)")
 
 
-def _rate_run(d: int, R: int, n: int, n0: int, gamma: float, seed: int):
+#: library vs witness: lambda0 to 1e-9 (fields agree to ~4e-16; the 2-D minimisation's
+#: refinement stops at 1e-12), mu_g to 1e-12 (both ~1e-16)
+_LAM0_AGREE = agree_abs(1e-9)
+_MU_AGREE = agree_abs(1e-12)
+
+
+def _paths_agree(a, b) -> bool:
+    """max |library - witness| over the first paths' e_t <= 1e-9"""
+    return a.shape == b.shape and float(np.abs(a - b).max()) <= 1e-9
+
+
+def _rate_run(d: int, R: int, n: int, n0: int, gamma: float, seed: int, wgamma: float = 1.0):
     """The simulation of prop:localized-estimation / eq:Ce-explicit (t0 = n0, C_off = 1,
-    logistic4 at Delta = 1.5) with the constants the checks compare it with."""
+    logistic4 at Delta = 1.5) with the constants the checks compare it with: λ0(r0) and μ_g
+    from the witness (:mod:`proofs_check.witnesses.polar_field`), and ``agree``: the
+    library-versus-witness comparisons that gate the verdict (λ0 from the library's field, the
+    library's μ_g, and the kernel's e_t on the first :data:`WITNESS_PATHS` paths against the
+    witness's own re-run of them; ``wgamma`` multiplies the witness's step, a witness mutant)."""
     env = environment(_LOGISTIC4, "1.5", d, "bernoulli", None if d == 2 else 100 + d)
     run = dict(localized_error_run(env, R, n, n0, gamma, seed, _R0))
     if d == 2:
         lam0 = lambda0_2d(_LOGISTIC4, "1.5", _R0)
+        lam0_lib = lambda0_2d(_LOGISTIC4, "1.5", _R0, (pop.H_alpha, pop.H_alpha_derivative))
     else:
         lam0 = lambda0_cap(env, _R0)
-    mu_g = float(stability(env.link, "1.5").values["mu_g"])
-    run.update(env=env, lam0=lam0, mu_g=mu_g, B=reward_bound(env))
+        lam0_lib = lambda0_cap(env, _R0, tangent=pop.tangent_field)
+    mu_g = own_mu_g(env.link)
+    ref, _ = reference_errors(env, seed, WITNESS_PATHS, n, n0, wgamma * gamma, float(n0))
+    agree = [agreement(f"lambda0({_R0:g}) in d = {d}", library=lam0_lib, witness=lam0,
+                       agree=_LAM0_AGREE),
+             agreement("mu_g", library=float(stability(env.link, "1.5").values["mu_g"]),
+                       witness=mu_g, agree=_MU_AGREE),
+             agreement(f"e_t, t = n0..n, of the first {WITNESS_PATHS} paths (d = {d})",
+                       library=run["sq_head"], witness=ref, agree=_paths_agree,
+                       fmt=lambda v: f"mean e_n {v[:, -1].mean():.6g}")]
+    run.update(env=env, lam0=lam0, mu_g=mu_g, B=reward_bound(env), agree=agree)
     return run
 
 
@@ -157,8 +191,16 @@ def _rate_status(parts) -> str:
     return DISCREPANCY if "above" in vs else PASS
 
 
+#: what the witnesses of the localized-estimation claims share with the library
+_SHARES = ("the realization (contexts, rewards, coins) drawn by nbl_sim.environment and the "
+           "link's g (nbl_theory.Link); the minimisation of lambda0 (run on the library's field "
+           "for the comparison); the a_t statistics over all paths are the kernel's, gated by "
+           f"the witness's re-run of the first {WITNESS_PATHS} paths")
+_WITNESS_STEP = Mutant.witness("the witness's re-run of the paths with step gamma x 1.1",
+                               wgamma=1.1)
 _RATE_MUTANTS = (Mutant.printed("rate d/(t+t0) -> d/(t+t0)^1.2", rate=1.2),
-                 Mutant.data("localized errors x 30 (a simulation 30 times too large)", scale=30.0))
+                 Mutant.data("localized errors x 30 (a simulation 30 times too large)", scale=30.0),
+                 _WITNESS_STEP)
 
 
 _AT = (1000, 4000, 8000)     # the rounds at which (t + t0) a_t/d is reported
@@ -179,14 +221,19 @@ _AT = (1000, 4000, 8000)     # the rounds at which (t + t0) a_t/d is reported
           "from 10 batches of 100 paths. C_e is the paper's formula (no measured constant), so "
           "the bound can fail; the slope must be confirmed at 95% to within 0.1 of -1 (a decay "
           "like t^-0.9 would be rejected), so more noise cannot help the check pass",
-          mutants=_RATE_MUTANTS)
-def _estimation_rate(rate: float = 1.0, scale: float = 1.0):
-    run = _rate_run(2, 1000, 8000, 100, 5.0, 91)
+          mutants=_RATE_MUTANTS,
+          witness="proofs_check.witnesses.lambda0:lambda0_2d, "
+                  "proofs_check.witnesses.lambda0:lambda0_cap, "
+                  "proofs_check.witnesses.polar_field:own_mu_g, "
+                  "proofs_check.witnesses.paths:reference_errors",
+          shares=_SHARES)
+def _estimation_rate(rate: float = 1.0, scale: float = 1.0, wgamma: float = 1.0):
+    run = _rate_run(2, 1000, 8000, 100, 5.0, 91, wgamma)
     v = _rate_verdicts(run, rate, scale)
     d, t0 = run["env"].d, run["t0"]
     scaled = (run["t"] + t0) * run["a"] / d
     tally = {w: v["verdicts"].count(w) for w in ("below", "at", "above", "unresolved")}
-    return Outcome(_rate_status([v]),
+    return gate(Outcome(_rate_status([v]),
                    f"a_t vs C_e d/(t+t0) (C_e = {v['Ce']:.1f}): {tally['below']} below, "
                    f"{tally['at']} at, {tally['above']} above, {tally['unresolved']} unresolved "
                    f"of {len(v['verdicts'])} rounds (bound/a_t >= {v['factor']:.1f}); slope = "
@@ -203,7 +250,7 @@ def _estimation_rate(rate: float = 1.0, scale: float = 1.0):
                    f"the bound exceeds r0^2 = {_R0 ** 2:g} (so holds trivially) for t + t0 <= "
                    f"{v['trivial_until'] + t0:.0f}. The d-dependence (C_e d) is checked in "
                    f"localized-estimation-rate-d (slow) and on the regret-rate study's horizons "
-                   f"in localized-estimation-rate-study")
+                   f"in localized-estimation-rate-study"), run["agree"])
 
 
 @register("localized-estimation-rate-d", "prop:localized-estimation", "sec:regret",
@@ -213,14 +260,20 @@ def _estimation_rate(rate: float = 1.0, scale: float = 1.0):
           "per d as in localized-estimation-rate; (t+t0) a_t/d at t = 8000 within a factor 3 "
           "across d", "lambda0(r0) for d > 2 from a grid of the cap (lambda0 of "
           "cor:local_stability); a factor 3 allows for the d-dependence of E||G||^2 ~ (d - 1) "
-          "E[Y^2] relative to the bound's B^2 d", quick=False, mutants=_RATE_MUTANTS)
-def _estimation_rate_d(rate: float = 1.0, scale: float = 1.0):
-    parts, rows, ends = [], [], []
+          "E[Y^2] relative to the bound's B^2 d", quick=False, mutants=_RATE_MUTANTS,
+          witness="proofs_check.witnesses.lambda0:lambda0_2d, "
+                  "proofs_check.witnesses.lambda0:lambda0_cap, "
+                  "proofs_check.witnesses.polar_field:own_mu_g, "
+                  "proofs_check.witnesses.paths:reference_errors",
+          shares=_SHARES)
+def _estimation_rate_d(rate: float = 1.0, scale: float = 1.0, wgamma: float = 1.0):
+    parts, rows, ends, agree = [], [], [], []
     paths = 600
     for d in (2, 4, 8):
-        run = _rate_run(d, paths, 8000, 100 * (d // 2 + 1), 5.0, 95 + d)
+        run = _rate_run(d, paths, 8000, 100 * (d // 2 + 1), 5.0, 95 + d, wgamma)
         v = _rate_verdicts(run, rate, scale)
         parts.append(v)
+        agree += run["agree"]
         end = float((run["t"][-1] + run["t0"]) * run["a"][-1] / d)
         ends.append(end)
         rows.append(f"d = {d} (n0 = t0 = {run['n0']}, lambda0 = {run['lam0']:.4f}, C_e = "
@@ -230,8 +283,8 @@ def _estimation_rate_d(rate: float = 1.0, scale: float = 1.0):
     status = _rate_status(parts)
     if status == PASS and max(ends) / min(ends) > 3:
         status = DISCREPANCY
-    return Outcome(status, "; ".join(rows), f"{paths} paths per d; C_e from eq:Ce-explicit with "
-                   "C'_init = 16 (eq:initialization-mse)")
+    return gate(Outcome(status, "; ".join(rows), f"{paths} paths per d; C_e from "
+                        "eq:Ce-explicit with C'_init = 16 (eq:initialization-mse)"), agree)
 
 
 @register("ce-explicit", "eq:Ce-explicit", "app:localized-estimation",
@@ -245,9 +298,14 @@ def _estimation_rate_d(rate: float = 1.0, scale: float = 1.0):
           "1{tau > n0}] is a Monte Carlo mean with its SE; the second terms of C and C_e d are "
           "equal by construction, so the comparison that can fail is the first; the smallest "
           "C'_init the measurement allows is reported",
-          mutants=(Mutant.printed("C'_init = 16 -> 0.5", c_init=0.5),))
-def _ce_explicit(c_init: float = _C_INIT):
-    run = _rate_run(2, 1000, 8000, 100, 5.0, 91)
+          mutants=(Mutant.printed("C'_init = 16 -> 0.5", c_init=0.5), _WITNESS_STEP),
+          witness="proofs_check.witnesses.lambda0:lambda0_2d, "
+                  "proofs_check.witnesses.lambda0:lambda0_cap, "
+                  "proofs_check.witnesses.polar_field:own_mu_g, "
+                  "proofs_check.witnesses.paths:reference_errors",
+          shares=_SHARES)
+def _ce_explicit(c_init: float = _C_INIT, wgamma: float = 1.0):
+    run = _rate_run(2, 1000, 8000, 100, 5.0, 91, wgamma)
     env, n0, t0, B, d = run["env"], run["n0"], run["t0"], run["B"], run["env"].d
     Ce, first, second = _paper_ce(run, c_init)
     dl2mu2 = env.delta ** 2 * run["mu_g"] ** 2
@@ -257,7 +315,7 @@ def _ce_explicit(c_init: float = _C_INIT):
     C = max(lhs, B ** 2 * run["gamma"] ** 2 * d / (2 * run["gamma"] * run["lam0"] - 1))
     needed = lhs * dl2mu2 / ((1 + t0 / n0) * B ** 2 * d)
     status = (DISCREPANCY if verdict == "above" else FAIL if verdict == "unresolved" else PASS)
-    return Outcome(status,
+    return gate(Outcome(status,
                    f"(n0+t0) a_n0 = {lhs:.3f} +- {lse:.2g} vs C'_init (1+C_off) B^2 d/(Delta^2 "
                    f"mu_g^2) = {rhs:.3f} [{verdict}]; C = {C:.3f} <= C_e d = {Ce * d:.3f}; "
                    f"smallest C'_init allowed by the measurement {needed:.3f} (the paper's 16 is "
@@ -266,7 +324,7 @@ def _ce_explicit(c_init: float = _C_INIT):
                    f"C_off = t0/n0 = {t0 / n0:g}, Delta^2 mu_g^2 = {dl2mu2:.4f}, lambda0 = "
                    f"{run['lam0']:.4f}; measured E[e_n0] = {run['e_n0']:.4f} at n0 = {n0} "
                    f"(eq:initialization-mse bound 16 B^2 d/(Delta^2 mu_g^2 n0) = "
-                   f"{16 * B ** 2 * d / (dl2mu2 * n0):.4f})")
+                   f"{16 * B ** 2 * d / (dl2mu2 * n0):.4f})"), run["agree"])
 
 
 _GAMMA = STOCHASTIC_SETTING["gamma"]              # app:simulation-setup: gamma = 10

@@ -32,12 +32,23 @@ import math
 
 import numpy as np
 
+from nbl_sim.rate_study import ContrastCell, GammaCell, LocCell, RegretCell, plan
 from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 
+from ...judgement import agree_abs, agreement, gate
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import split_check
+from ...witnesses.polar_field import own_mu_g
 from ...witnesses.stats import bound_verdict, decay_models, interval_verdict, power_law_fit
+from ...witnesses.study_reruns import (
+    LOC_REPS,
+    STUDY_REPS,
+    contrast_reference,
+    gamma_reference,
+    loc_reference,
+    regret_reference,
+)
 from ...witnesses.toolkit_values import study_cells, study_from_cells, study_plan
 
 __all__: list[str] = []
@@ -55,6 +66,90 @@ def _study_claim(combine):
     (:func:`~proofs_check.runner_tasks.split_check`; called directly, the cells come from the
     study cache through :func:`~proofs_check.witnesses.toolkit_values.study_cells`)."""
     return split_check(study_plan, combine, run=study_cells)
+
+
+def _close(tol: float, what: str):
+    """``agree(library, witness)``: same shape and max |library − witness| <= ``tol``."""
+    def agree(a, b) -> bool:
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        return a.shape == b.shape and float(np.abs(a - b).max(initial=0.0)) <= tol
+    agree.__doc__ = f"max |library - witness| over {what} <= {tol:g}"
+    return agree
+
+
+#: the same float64 arithmetic in another order (rounding ~1e-14 for 10^5 rounds); exit times
+#: and exit flags exactly
+_VALUES = _close(1e-9, "the first replications' values")
+_EXACT = _close(0.0, "the first replications' exit times / flags")
+_WITNESS = {
+    "regret": "proofs_check.witnesses.study_reruns:regret_reference",
+    "gamma": "proofs_check.witnesses.study_reruns:gamma_reference",
+    "localization": "proofs_check.witnesses.study_reruns:loc_reference",
+    "contrast": "proofs_check.witnesses.study_reruns:contrast_reference",
+}
+_WITNESS_MUTANT = Mutant.witness("the witness's re-run with step gamma x 1.1", wgamma=1.1)
+_SHARES = ("the study's design read from nbl_sim.rate_study.plan (link keys, horizons, C0, gamma, "
+           "t0, start angle, r0, time grids, seeds), the realization drawn by "
+           "nbl_sim.environment (common random numbers) and the link's g (nbl_theory.Link); "
+           "the statistics over all replications are the library's, gated by the witness's "
+           f"re-run (own NBL, regret and exit times) of replications 0..{STUDY_REPS - 1} of "
+           f"every setting of the part used (0..{LOC_REPS - 1} for the localization part, whose "
+           "cells keep only exit flags)")
+
+
+def _first_cells(cfg) -> dict:
+    """{part: [(key, first cell)]}: the cell holding replication 0 of every setting of the
+    study ``cfg``, keyed as :func:`nbl_sim.rate_study.run_study` keys its results."""
+    cells, _ = plan(cfg)
+    out: dict = {"regret": [], "gamma": [], "localization": [], "contrast": []}
+    gammas = [c for c in cells if isinstance(c, GammaCell) and c.reps[0] == 0]
+    out["gamma"] = list(zip(cfg.gamma_multiples, gammas))
+    for c in cells:
+        if c.reps[0] != 0:
+            continue
+        if isinstance(c, RegretCell) and c.ns == tuple(cfg.ns):
+            out["regret"].append(((c.link, c.d), c))
+        elif isinstance(c, LocCell):
+            out["localization"].append(((c.d, c.n0), c))
+        elif isinstance(c, ContrastCell):
+            out["contrast"].append((c.link, c))
+    return out
+
+
+def _reruns(res, part: str, wgamma: float = 1.0) -> list:
+    """Library versus witness on replications 0..STUDY_REPS − 1 of every setting of ``part`` of
+    the study ``res`` (:mod:`proofs_check.witnesses.study_reruns`; ``wgamma`` multiplies the
+    witness's step, a witness mutant)."""
+    k, out = STUDY_REPS, []
+    first = _first_cells(res.config)[part]
+    if part == "gamma":
+        refs = gamma_reference(tuple(c for _, c in first), gamma_factor=wgamma)
+        for (mult, _c), ref in zip(first, refs):
+            lib = res.gamma[mult]
+            out += [agreement(f"e_t on the grid, 2 gamma kappa = {mult:g}",
+                              library=lib["e_grid"][:k], witness=ref["e_grid"], agree=_VALUES,
+                              fmt=_mean),
+                    agreement(f"exit times, 2 gamma kappa = {mult:g}", library=lib["tau"][:k],
+                              witness=ref["tau"], agree=_EXACT, fmt=_mean)]
+        return out
+    fn = {"regret": regret_reference, "localization": loc_reference,
+          "contrast": contrast_reference}[part]
+    for key, cell in first:
+        lib, ref = getattr(res, part)[key], fn(cell, gamma_factor=wgamma)
+        k = len(next(iter(ref.values())))
+        if part == "regret":
+            lib = {"regret": lib["stage1"][:, -1] + lib["stage2"][:, -1], "e_grid":
+                   lib["e_grid"], "tau": lib["tau"], "e_n0": lib["e_n0"]}
+        for name, val in ref.items():
+            out.append(agreement(f"{name} of replications 0..{k - 1} ({part} {key})",
+                                 library=np.asarray(lib[name])[:k], witness=val,
+                                 agree=_EXACT if name in ("tau", "exit") else _VALUES,
+                                 fmt=_mean))
+    return out
+
+
+def _mean(v) -> str:
+    return f"mean {float(np.mean(v)):.9g}"
 
 
 def _growth(fit: dict) -> str:
@@ -95,9 +190,11 @@ def _far(data: dict) -> int:
           printed="E[R_n] = O(d log n) (thm:regret-rate)", quick=False,
           mutants=(Mutant.printed("E[R_n] = O(d^0.5 log n) claimed", q_claim=0.5),
                    Mutant.formula("growth models compared on sqrt(n) instead of log n",
-                                  model="sqrt")))
+                                  model="sqrt"), _WITNESS_MUTANT),
+          witness=_WITNESS["regret"], shares=_SHARES)
 @_study_claim
-def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log"):
+def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log",
+                         wgamma: float = 1.0):
     res, an = study_from_cells(results)
     rows, verdicts, excluded, qs = [], [], [], {}
     for link, a in an["regret"].items():
@@ -156,11 +253,11 @@ def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log"):
         for link, a in an["regret"].items())
     if excluded:
         computed += "; not counted: " + "; ".join(excluded)
-    return Outcome(status, computed,
-                   ("Not counted (premise of thm:regret-rate not met at C0 = 20): "
-                    + "; ".join(excluded) + ". " if excluded else "")
-                   + "; ".join(rows) + f". gamma = {res.constants['gamma']} (the study's "
-                   "cells and seed: nbl study --json)")
+    return gate(Outcome(status, computed,
+                        ("Not counted (premise of thm:regret-rate not met at C0 = 20): "
+                         + "; ".join(excluded) + ". " if excluded else "")
+                        + "; ".join(rows) + f". gamma = {res.constants['gamma']} (the study's "
+                        "cells and seed: nbl study --json)"), _reruns(res, "regret", wgamma))
 
 
 def _d_model_text(link: str, m: dict, n: float) -> str:
@@ -185,9 +282,16 @@ def _d_model_text(link: str, m: dict, n: float) -> str:
 
 
 def _ce(link: str, gamma: float, two_gamma_lambda0: float, c_init: float = _C_INIT) -> float:
-    """C_e of eq:Ce-explicit at Delta = 1, B_Y = 1, C_off = 1 (t0 = n0)."""
-    mu_g = float(stability(paper_link(link), "1").values["mu_g"])
+    """C_e of eq:Ce-explicit at Delta = 1, B_Y = 1, C_off = 1 (t0 = n0), mu_g the witness's."""
+    mu_g = own_mu_g(paper_link(link))
     return max(c_init * 2 / mu_g ** 2, gamma ** 2 / (two_gamma_lambda0 - 1))
+
+
+def _mu_g_checks(links) -> list:
+    """Library versus witness on mu_g of the study's links (to 1e-12; both ~1e-16)."""
+    return [agreement(f"mu_g({link})", agree=agree_abs(1e-12),
+                      library=float(stability(paper_link(link), "1").values["mu_g"]),
+                      witness=own_mu_g(paper_link(link))) for link in links]
 
 
 @register("localized-estimation-rate-study", "prop:localized-estimation", "sec:regret",
@@ -218,10 +322,12 @@ def _ce(link: str, gamma: float, two_gamma_lambda0: float, c_init: float = _C_IN
                   "error is of order d/t'", quick=False,
           mutants=(Mutant.printed("rate d/(t+t0) -> d/(t+t0)^1.2", rate=1.2),
                    Mutant.formula("C_e d -> C_e (the factor d dropped) with C'_init = 1",
-                                  d_factor=False, c_init=1.0)))
+                                  d_factor=False, c_init=1.0), _WITNESS_MUTANT),
+          witness=_WITNESS["regret"] + ", proofs_check.witnesses.polar_field:own_mu_g",
+          shares=_SHARES + "; 2 gamma lambda0 of C_e is the study's (nbl_sim.rate_study)")
 @_study_claim
 def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
-                           c_init: float = _C_INIT):
+                           c_init: float = _C_INIT, wgamma: float = 1.0):
     res, an = study_from_cells(results)
     rows, bound_bad, unresolved, worst, slow = [], [], [], 0.0, []
     info_unresolved, not_linear, linear = [], [], []
@@ -298,7 +404,8 @@ def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
                f"settings listed ({how}" + (": " + "; ".join(trend) if trend else "")
                + "). 'Of order d/t' follows the bound with 'Thus' and is read as the bound, so "
                "this is information, not a finding. " if slow else ""))
-    return Outcome(status, computed, detail + "; ".join(rows))
+    return gate(Outcome(status, computed, detail + "; ".join(rows)),
+                _reruns(res, "regret", wgamma) + _mu_g_checks(an["estimation"]))
 
 
 @register("step-size-exponent", "prop:localized-estimation", "sec:regret",
@@ -318,10 +425,11 @@ def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
           printed="2 gamma lambda0 > 1 (prop:localized-estimation) gives the d/t rate",
           quick=False,
           mutants=(Mutant.formula("exponent min(1, 2 gamma kappa) -> min(0.8, 2 gamma kappa)",
-                                  cap=0.8),))
+                                  cap=0.8), _WITNESS_MUTANT),
+          witness=_WITNESS["gamma"], shares=_SHARES)
 @_study_claim
-def _step_size_exponent(results, cap: float = 1.0):
-    _, an = study_from_cells(results)
+def _step_size_exponent(results, cap: float = 1.0, wgamma: float = 1.0):
+    res, an = study_from_cells(results)
     g = an["gamma"]
     rows, parts = [], []
     for r in g["rows"]:
@@ -348,9 +456,9 @@ def _step_size_exponent(results, cap: float = 1.0):
     computed = "2 gamma kappa: measured exponent [95%] " + ", ".join(
         f"{r['two_gamma_kappa']:g}: {r['measured']:.2f} [{r['measured_lo']:.2f}, "
         f"{r['measured_hi']:.2f}]" for r in g["rows"])
-    return Outcome(status, computed,
-                   f"kappa = {g['kappa']:.6f}, sigma_theta^2 = {g['sigma2']:.6f}, gamma_c = "
-                   f"{g['gamma_c']:.4f}; " + "; ".join(rows))
+    return gate(Outcome(status, computed,
+                        f"kappa = {g['kappa']:.6f}, sigma_theta^2 = {g['sigma2']:.6f}, gamma_c = "
+                        f"{g['gamma_c']:.4f}; " + "; ".join(rows)), _reruns(res, "gamma", wgamma))
 
 
 @register("localization-vs-n0", "lem:finite-horizon-localization", "sec:regret",
@@ -366,10 +474,12 @@ def _step_size_exponent(results, cap: float = 1.0):
           "numbers across n0); a decay that cannot be told from a power law (the alternative "
           "the lemma excludes) is unresolved, never a PASS",
           printed="P(tau <= n) <= delta once n0 >= C_loc (d + log(1/delta))", quick=False,
-          mutants=(Mutant.data("exit frequencies in reverse n0 order", reverse=True),))
+          mutants=(Mutant.data("exit frequencies in reverse n0 order", reverse=True),
+                   _WITNESS_MUTANT),
+          witness=_WITNESS["localization"], shares=_SHARES)
 @_study_claim
-def _localization_vs_n0(results, reverse: bool = False):
-    _, an = study_from_cells(results)
+def _localization_vs_n0(results, reverse: bool = False, wgamma: float = 1.0):
+    res, an = study_from_cells(results)
     loc = an["localization"]
     rows, verdicts = [], []
     for d, rs in loc["by_d"].items():
@@ -393,12 +503,12 @@ def _localization_vs_n0(results, reverse: bool = False):
                     f"with P <= exp(d - n0/C_loc) on the grid {c_loc:.1f}")
     status = (FAIL if "unresolved" in verdicts else
               DISCREPANCY if "not exponential" in verdicts else PASS)
-    return Outcome(status,
-                   "; ".join(f"d={d}: {rs[0]['p_exit']:.3f} -> {rs[-1]['p_exit']:.4f}"
-                             for d, rs in loc["by_d"].items())
-                   + f" [{', '.join(verdicts)}]",
-                   "r0 " + ", ".join(f"d = {d}: {r:.4f}" for d, r in loc["r0"].items()) + "; "
-                   + "; ".join(rows))
+    return gate(Outcome(status,
+                        "; ".join(f"d={d}: {rs[0]['p_exit']:.3f} -> {rs[-1]['p_exit']:.4f}"
+                                  for d, rs in loc["by_d"].items())
+                        + f" [{', '.join(verdicts)}]",
+                        "r0 " + ", ".join(f"d = {d}: {r:.4f}" for d, r in loc["r0"].items())
+                        + "; " + "; ".join(rows)), _reruns(res, "localization", wgamma))
 
 
 @register("regret-rate-unstable-contrast", "thm:regret-rate", "sec:regret",
@@ -414,10 +524,11 @@ def _localization_vs_n0(results, reverse: bool = False):
           "wider intervals or flatter chi2 can only make the contrast harder to establish",
           printed="O(d log n) under assum:positive-stability (lambda* > 0)", quick=False,
           mutants=(Mutant.link("the unstable link replaced by the stable one",
-                               unstable="tt-stable"),))
+                               unstable="tt-stable"), _WITNESS_MUTANT),
+          witness=_WITNESS["contrast"], shares=_SHARES)
 @_study_claim
-def _unstable_contrast(results, unstable: str = "tt-unstable"):
-    _, an = study_from_cells(results)
+def _unstable_contrast(results, unstable: str = "tt-unstable", wgamma: float = 1.0):
+    res, an = study_from_cells(results)
     c = an["contrast"]
     u, s = c[unstable], c["tt-stable"]
     best = min(u["fit"][m]["chi2"] for m in ("log", "sqrt", "linear"))
@@ -429,7 +540,7 @@ def _unstable_contrast(results, unstable: str = "tt-unstable"):
             f"{r['ns'][-1]:.0f}: {r['mean'][-1]:.2f} +- {r['se'][-1]:.2f}, R_n/n = "
             f"{r['per_round_end']:.2e}, angle {r['angle_deg'][-1]:.2f} deg"
             for k, r in c.items()]
-    return Outcome(PASS if ok else DISCREPANCY,
-                   f"{unstable} n^{u['slope']['slope']:.2f} vs stable n^{s['slope']['slope']:.2f}"
-                   f"; log n rejected for {unstable}: {log_rejected}",
-                   "; ".join(rows))
+    return gate(Outcome(PASS if ok else DISCREPANCY,
+                        f"{unstable} n^{u['slope']['slope']:.2f} vs stable "
+                        f"n^{s['slope']['slope']:.2f}; log n rejected for {unstable}: "
+                        f"{log_rejected}", "; ".join(rows)), _reruns(res, "contrast", wgamma))

@@ -1,0 +1,123 @@
+"""A planted library bug turns the claims witnessed in issue 34 into a toolkit FAIL, never a
+DISCREPANCY: each test monkeypatches the library function a witness replaces (its output
+scaled, a step size off by 10%, a ridge 1e6 times too large) and runs the claim, or for the
+study claims (whose full study takes hours) the library-versus-witness gate of the study's
+quick configuration. Unpatched, the same gates pass (test_claims pins the verdicts)."""
+
+from __future__ import annotations
+
+import pytest
+
+import nbl_sim.experiment as sim_experiment
+import nbl_sim.policies.greedy_logistic as gl
+import nbl_sim.rate_study as rs
+from nbl_sim import population as pop
+from nbl_sim.execution import SerialExecutor
+from nbl_theory.paper import paper_link
+from proofs_check.claims.numerics import experiments as cx
+from proofs_check.claims.regret import study as cs
+from proofs_check.registry import DISCREPANCY, FAIL, PASS, all_claims
+from proofs_check.witnesses import experiments as wx
+from proofs_check.witnesses import paths as wp
+
+CLAIMS = {c.id: c for c in all_claims()}
+
+
+def _run(cid: str):
+    out = CLAIMS[cid].check()
+    assert out.status == FAIL and out.status != DISCREPANCY, (out.status, out.detail[:300])
+    assert out.detail.startswith("toolkit defect"), out.detail[:300]
+    return out
+
+
+def _slow_step(fn):
+    """``fn`` (an NBL run taking ``gamma=``) with gamma 10% too large: a wrong step size."""
+    def wrong(*a, **k):
+        k["gamma"] = 1.1 * k.get("gamma", 10.0)       # 10: nbl_run's default
+        return fn(*a, **k)
+    return wrong
+
+
+@pytest.fixture
+def fresh_caches():
+    """The runs the claims memoize are recomputed under the patch, and forgotten after it."""
+    def clear():
+        wp.localized_error_run.cache_clear()
+        wp.regret_by_horizon.cache_clear()
+        wx._RUNS.clear()
+        wx._COMPARISONS.clear()
+    clear()
+    yield
+    clear()
+
+
+def test_scaled_library_field_fails_the_local_stability_radius(monkeypatch):
+    orig = pop.H_alpha
+    monkeypatch.setattr(pop, "H_alpha", lambda *a: 1.01 * orig(*a))
+    out = _run("local-stability-radius")
+    assert "r0 angle" in out.detail
+
+
+@pytest.mark.parametrize("cid", ["ce-explicit", "localized-estimation-rate"])
+def test_scaled_library_field_fails_the_lambda0_claims(monkeypatch, cid):
+    orig = pop.H_alpha
+    monkeypatch.setattr(pop, "H_alpha", lambda *a: 1.01 * orig(*a))
+    assert "lambda0" in _run(cid).detail
+
+
+@pytest.mark.parametrize("cid", ["ce-explicit", "localized-estimation-rate", "regret-rate"])
+def test_wrong_kernel_step_fails_the_path_claims(monkeypatch, fresh_caches, cid):
+    monkeypatch.setattr(wp, "nbl_run", _slow_step(wp.nbl_run))
+    assert "paths" in _run(cid).detail
+
+
+def test_wrong_library_mu_g_fails_ce_explicit(monkeypatch):
+    from proofs_check.claims.regret import estimation
+
+    class Wrong:
+        def __init__(self, res):
+            self.values = dict(res.values, mu_g=res.values["mu_g"] * 1.001)
+
+    orig = estimation.stability
+    monkeypatch.setattr(estimation, "stability", lambda *a, **k: Wrong(orig(*a, **k)))
+    assert "mu_g" in _run("ce-explicit").detail
+
+
+@pytest.mark.parametrize("cid", ["stochastic-angle-regimes", "stochastic-separation-recovery",
+                                 "stochastic-regret-panel-d"])
+def test_wrong_simulator_step_fails_the_stochastic_claims(monkeypatch, fresh_caches, cid):
+    monkeypatch.setattr(sim_experiment, "nbl_run", _slow_step(sim_experiment.nbl_run))
+    _run(cid)
+
+
+def test_wrong_greedy_logistic_fails_the_comparison_gate(monkeypatch, fresh_caches):
+    """The comparison claims are slow (16 runs of 100 replications); their gate
+    (_comparison_checks, the same one the claims pass to ``gate``) on one link, 3 replications."""
+    links = [("tt-stable", paper_link("tt-stable"))]
+    assert {j.status for j in cx._comparison_checks(links, 3)} == {PASS}
+    wx._COMPARISONS.clear()
+    orig = gl.greedy_logistic_actions
+    monkeypatch.setattr(gl, "greedy_logistic_actions",
+                        lambda *a, **k: orig(*a, **{**k, "ridge": 1.0}))
+    js = cx._comparison_checks(links, 3)
+    bad = [j for j in js if j.status == FAIL]
+    assert bad and all("Greedy Logistic" in j.quantity for j in bad)
+
+
+@pytest.fixture(scope="module")
+def quick_study():
+    return rs.run_study(rs.QUICK, executor=SerialExecutor())
+
+
+@pytest.mark.parametrize("part", ["regret", "gamma", "localization", "contrast"])
+def test_study_reruns_agree_with_the_library_cells(quick_study, part):
+    js = cs._reruns(quick_study, part)
+    assert js and {j.status for j in js} == {PASS}
+
+
+def test_wrong_study_kernel_step_fails_every_study_gate(monkeypatch):
+    monkeypatch.setattr(rs, "nbl_run", _slow_step(rs.nbl_run))
+    res = rs.run_study(rs.QUICK, executor=SerialExecutor())
+    for part in ("regret", "gamma", "localization", "contrast"):
+        js = cs._reruns(res, part)
+        assert any(j.status == FAIL and j.detail.startswith("toolkit defect") for j in js), part
