@@ -73,8 +73,12 @@ STEPS = {
         hash="fee8c81d02be", method="symbolic", symbols=_GS, defs=_GEOM,
         lhs="Dl", rhs="u + vs.dot(Dl)*vs", hypotheses="u = P^perp Delta, ||v*|| = 1"),
     "cor:local_stability/b04/s02": dict(
-        hash="079f860214ee", method="prose",
-        note="defines u = P^perp Delta (in the tangent space)"),
+        hash="079f860214ee", method="symbolic", rel="=", symbols=_GS, defs=_GEOM,
+        lhs="vs.dot(Pp*Dl)", rhs="0",
+        hypotheses="||v*|| = 1; T_{v*} S^{d-1} = {u : (v*)^T u = 0} (prop:local_jacobian's "
+                   "proof, b03)",
+        note="the '=' names u (P^perp Delta, used in b04/s01); what the step asserts is "
+             "u in T_{v*} S^{d-1}, i.e. (v*)^T P^perp Delta = 0: that is checked"),
     "cor:local_stability/b05/s01": dict(
         hash="01dc9a2e21ed", method="symbolic", symbols=_GS, defs=_GEOM,
         lhs="vs.dot(Dl)", rhs="vs.dot(v - vs)"),
@@ -197,7 +201,14 @@ STEPS = {
         hash="458b024dabe2", method="symbolic", symbols={**_DD, "lam": _R}, modulo=["dd", 1],
         lhs="-lam*(dd - dd**2/4)", rhs="-lam*dd", hypotheses="||u||^2 = dd - dd^2/4 (b07)"),
     "cor:local_stability/b21/s01": dict(
-        hash="9985457ec863", method="prose", note="restates b20 with Delta = v - v*"),
+        hash="9985457ec863", method="cited", via="symbolic",
+        cite="b20 (this proof's bound on <Delta, h(v)>) with Delta = v - v*",
+        symbols={**_GS, "lam": _R, "o": _R, "s": _NN}, defs=_GEOM,
+        lhs="-lam*Dl.dot(Dl) + o - s", rhs="-lam*(v - vs).dot(v - vs) + o",
+        hypotheses="b20: <Delta, h(v)> = -lambda* ||Delta||^2 + o - s with a slack s >= 0 "
+                   "(o the o(||Delta||^2) term); Delta = v - v*",
+        note="'Equivalently': b20 rewritten with Delta = v - v*; the o(.) term is the same "
+             "quantity o on both sides"),
     "cor:local_stability/b22/s01": dict(
         hash="0e1ed6daddf4", method="symbolic", symbols={"lam": _P, "p": _NN},
         defs={"dd": "(lam/2)**4/(1 + p)**4"},
