@@ -130,6 +130,25 @@ STEPS = {
         lhs="sqrt(1 - u.dot(u))*vs + u", rhs="q", note="the definition of q applied to u"),
     "cor:local_stability/b13/s01": dict(
         hash="7422805d7906", method="prose", note="defines r(v)"),
+    "cor:local_stability/b13/s02": dict(
+        hash="6a3e882ed2d6", method="cited", via="symbolic",
+        cite="prop:local_jacobian (eq:Jacobian), for the identity link g(z) = z",
+        symbols={"k": _R, "w1": _R, "w2": _R, "eps": _P, "D": _P},
+        defs={**_GEOM, "we": "eps*(w1*e1 + w2*e2)", "ve": "(vs + we)/sqrt(1 + we.dot(we))",
+              "ue": "Pp*(ve - vs)", "mu": "Rational(1, 2)", "m2": "0",
+              "h": "D/2*(vs - ve.dot(vs)*ve)",
+              "Dh": "-D*mu*ue + 2*phi(0)*m2*ue"},
+        lhs="h - Dh", rhs="zeros(3, 1)", modulo=["eps", 1],
+        hypotheses="an instance in which h is explicit: the identity link g(z) = z (strictly "
+                   "increasing, of polynomial growth), for which E[X X^T 1{v^T X >= 0}] = I/2 "
+                   "(X and -X have the same law) gives F(v) = (beta_+ - beta_-)/2 = (D/2) v*, "
+                   "h(v) = P_v^perp F(v); mu* = P(Z > 0) = 1/2 and m_2 = E g'' = 0, so "
+                   "eq:Jacobian gives Dh(v*)[u] = -(D/2) u; v = (v* + w)/sqrt(1 + |w|^2) with "
+                   "w = eps (w1 e1 + w2 e2) tangent and u = P^perp (v - v*)",
+        note="r(v) = h(v) - Dh(v*)[u] (b13/s01) is o(eps) as eps -> 0+ while ||u|| = "
+             "eps |w|/sqrt(1 + eps^2 |w|^2) is of order eps, so ||r(v)|| = o(||u||) on every "
+             "path into v* (w1, w2 free); for a general link the step is the differentiability "
+             "of h at v* that prop:local_jacobian's proof establishes"),
     "cor:local_stability/b14/s01": dict(
         hash="7422805d7906", method="prose", note="defines r(v) (again)"),
     "cor:local_stability/b14/s02": dict(
