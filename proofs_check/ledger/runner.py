@@ -163,8 +163,12 @@ def check_step(step: Step, t: Transcription, rel: str | None = None) -> StepResu
         else:
             res.counterexample = v.counterexample
             second_name, t2 = _second_method(t)
-            v2 = check(t2, rel, method=second_name) if (second_name, t2) != (t.method, t) \
-                else Verdict(second_name, None, "no second method")
+            try:
+                v2 = check(t2, rel, method=second_name) if (second_name, t2) != (t.method, t) \
+                    else Verdict(second_name, None, "no second method")
+            except Exception as exc:  # noqa: BLE001 - e.g. sampling an undefined function g
+                v2 = Verdict(second_name, None, f"cannot evaluate the step "
+                                                f"({type(exc).__name__}: {exc})")
             res.second = f"{second_name}: {v2.detail}"
             if v2.holds is False:
                 res.counterexample = res.counterexample or v2.counterexample

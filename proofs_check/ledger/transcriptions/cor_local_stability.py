@@ -241,15 +241,3 @@ STEPS = {
         hypotheses="b21 (slack s >= 0) with |o| <= (lambda*/2) dd (b22): o = (lambda*/2) dd "
                    "(2w - 1), w = 1/(1 + p) in (0, 1]"),
 }
-
-
-#: vector and matrix steps: the default mutant (8/7 lhs + 1/7) does not apply to a Matrix (it
-#: raised, which counted as a kill); shift every entry of the left side by 1/7 instead
-_SHAPES = {
-    "cor:local_stability/b04/s01": (3, 1),
-    "cor:local_stability/b06/s01": (3, 1),
-    "cor:local_stability/b12/s01": (3, 1),
-    "cor:local_stability/b12/s02": (3, 1),
-}
-for _sid, (_r, _c) in _SHAPES.items():
-    STEPS[_sid].setdefault("mutant", {"lhs": f"({STEPS[_sid]['lhs']}) + ones({_r}, {_c})/7"})

@@ -15,7 +15,6 @@ _IM = "Piecewise((1, s < 0), (0, True))"
 _LOGIT = "Lambda(Symbol('y'), 1/(1 + exp(-Symbol('y'))))"
 _V = {"v": "Matrix([1 - k**2, 2*k])/(1 + k**2)", "P": "eye(2) - v*v.T"}
 
-_VECTOR = {f"lem:conditional_population_field/{_b}" for _b in ("b06/s01", "b06/s02", "b06/s03")}
 
 STEPS = {
     "lem:conditional_population_field/b01/s01": dict(
@@ -105,9 +104,3 @@ STEPS = {
                    "||v|| = 1",
         note="h written out as F - (v^T F) v, the tangent part of F"),
 }
-
-# vector steps: the default mutant (8/7 lhs + 1/7) does not apply to a matrix; shift every
-# entry of the left side by 1/7 instead
-for _sid, _t in STEPS.items():
-    if _sid in _VECTOR:
-        _t["mutant"] = {"lhs": f"({_t['lhs']}) + ones(2, 1)/7"}

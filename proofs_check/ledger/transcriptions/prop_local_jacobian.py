@@ -448,39 +448,3 @@ STEPS = {
         rhs="-D*mu*u + 2*phi(0)*m2*th*th.dot(u)",
         hypotheses="b50: Dh(v*)[u] is its left side", note="eq:Jacobian"),
 }
-
-
-#: vector and matrix steps: the default mutant (8/7 lhs + 1/7) does not apply to a Matrix (it
-#: raised, which counted as a kill); shift every entry of the left side by 1/7 instead
-_SHAPES = {
-    "prop:local_jacobian/b05/s01": (3, 1),
-    "prop:local_jacobian/b06/s01": (3, 1),
-    "prop:local_jacobian/b06/s02": (3, 1),
-    "prop:local_jacobian/b08/s01": (3, 1),
-    "prop:local_jacobian/b09/s01": (3, 1),
-    "prop:local_jacobian/b10/s01": (3, 1),
-    "prop:local_jacobian/b13/s01": (3, 3),
-    "prop:local_jacobian/b14/s01": (3, 1),
-    "prop:local_jacobian/b14/s02": (3, 1),
-    "prop:local_jacobian/b15/s01": (3, 1),
-    "prop:local_jacobian/b20/s01": (3, 1),
-    "prop:local_jacobian/b20/s02": (3, 1),
-    "prop:local_jacobian/b21/s01": (3, 1),
-    "prop:local_jacobian/b26/s01": (3, 1),
-    "prop:local_jacobian/b29/s01": (3, 1),
-    "prop:local_jacobian/b29/s02": (3, 1),
-    "prop:local_jacobian/b32/s01": (3, 1),
-    "prop:local_jacobian/b32/s02": (3, 1),
-    "prop:local_jacobian/b33/s01": (3, 1),
-    "prop:local_jacobian/b34/s01": (3, 3),
-    "prop:local_jacobian/b35/s01": (3, 3),
-    "prop:local_jacobian/b37/s01": (3, 3),
-    "prop:local_jacobian/b38/s01": (3, 1),
-    "prop:local_jacobian/b39/s01": (3, 1),
-    "prop:local_jacobian/b40/s01": (3, 1),
-    "prop:local_jacobian/b50/s01": (3, 1),
-    "prop:local_jacobian/b50/s02": (3, 1),
-    "prop:local_jacobian/b51/s01": (3, 1),
-}
-for _sid, (_r, _c) in _SHAPES.items():
-    STEPS[_sid].setdefault("mutant", {"lhs": f"({STEPS[_sid]['lhs']}) + ones({_r}, {_c})/7"})

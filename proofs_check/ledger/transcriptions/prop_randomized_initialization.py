@@ -14,8 +14,6 @@ _GEOM = {"vs": "Matrix([1 - k**2, 2*k])/(1 + k**2)",
          "bp": "t*e + D/2*vs", "bm": "t*e - D/2*vs"}
 _LOGIT = {"g": "Lambda(Symbol('y'), 1/(1 + exp(-Symbol('y'))))",
           "g1": "Lambda(Symbol('y'), exp(-Symbol('y'))/(1 + exp(-Symbol('y')))**2)"}
-_VECTOR = {f"prop:randomized_initialization/{_b}" for _b in (
-    "b04/s01", "b04/s02", "b09/s01")}
 
 STEPS = {
     "prop:randomized_initialization/b01/s01": dict(
@@ -301,9 +299,3 @@ STEPS = {
              "P(b22's event) >= "
              "1 - delta_0; the check is the deterministic part: the bound of b22 is <= r"),
 }
-
-# vector steps: the default mutant (8/7 lhs + 1/7) does not apply to a matrix; shift every
-# entry of the left side by 1/7 instead
-for _sid, _t in STEPS.items():
-    if _sid in _VECTOR:
-        _t["mutant"] = {"lhs": f"({_t['lhs']}) + ones(2, 1)/7"}

@@ -6,8 +6,8 @@ factor) fails. Vectors are written in d = 2 (the experiments' dimension) in coor
 v* = (1 - k^2, 2k)/(1 + k^2) a generic unit vector, theta = t e orthogonal to it, the current
 direction v = (1 - m^2, 2m)/(1 + m^2) another unit vector, and a context X = (x1, x2).
 The link g and its derivatives are undefined functions; E(.) is an unevaluated expectation,
-so the restatements are compared as written, not evaluated: those steps name *symbolic* as
-their second method (no numeric method evaluates an undefined function)."""
+so the restatements are compared as written, not evaluated (a refutation's second method,
+*sampled*, cannot evaluate an undefined function: such a refutation stays FAIL, undecided)."""
 
 _R = "real"
 _P = "positive"
@@ -31,7 +31,7 @@ STEPS = {
         hypotheses="a in {-1, +1}, theta^T v* = 0, ||v*|| = 1",
         note=_CITE.format("the main text's beta_a")),
     "text:app:simulation-setup/b02/s01": dict(
-        second="symbolic", hash="002c0913dd80", method="cited", via="symbolic",
+        hash="002c0913dd80", method="cited", via="symbolic",
         cite="eq:mu_star_m2_def",
         symbols={"U": _R, "Z": _R, "D": _P}, defs=_LINK,
         lhs="E(g1(U + D/2*Z)*Heaviside(Z))", rhs="E(g1(U + D/2*Z)*Heaviside(Z))",
@@ -39,7 +39,7 @@ STEPS = {
         note=_CITE.format("eq:mu_star_m2_def (mu*)") + "; 1{Z > 0} is Heaviside(Z) (the "
              "value at Z = 0 is a null event)"),
     "text:app:simulation-setup/b02/s02": dict(
-        second="symbolic", hash="9940ea61295f", method="cited", via="symbolic",
+        hash="9940ea61295f", method="cited", via="symbolic",
         cite="eq:mu_star_m2_def",
         symbols={"U": _R}, defs=_LINK,
         lhs="E(g2(U))", rhs="E(g2(U))", hypotheses="g2 = g''",
@@ -51,7 +51,7 @@ STEPS = {
         rhs="D*mu - 2*phi(0)*Max(m2, 0)*(1 - D**2/4)",
         hypotheses="(m_2)_+ = max{m_2, 0}", note=_CITE.format("eq:decision_stability")),
     "text:app:simulation-setup/b04/s01": dict(
-        second="symbolic", hash="c699caecaf27", method="cited", via="symbolic", cite="alg:nbl",
+        hash="c699caecaf27", method="cited", via="symbolic", cite="alg:nbl",
         symbols=_GS, defs={**_GEOM, "sgn": "Function('sgn')"},
         lhs="sgn(v.dot(X))", rhs="sgn(v.dot(X))",
         hypotheses="v = v_{t-1}, X = X_t; the greedy step of Algorithm alg:nbl",
@@ -71,7 +71,7 @@ STEPS = {
         hypotheses="v = v_{t-1}, G = G_t any vector, eta = eta_t > 0",
         note=_CITE.format("eq:nbl_update")),
     "text:app:simulation-setup/b05/s01": dict(
-        second="symbolic", hash="17ab8ef80122", method="cited", via="symbolic", cite="eq:regret",
+        hash="17ab8ef80122", method="cited", via="symbolic", cite="eq:regret",
         symbols={"s": "positive_integer", "n": "positive_integer"},
         defs={"mstar": "Function('mstar')", "mA": "Function('mA')"},
         lhs="Sum(mstar(s) - mA(s), (s, 1, n))", rhs="Sum(mstar(s) - mA(s), (s, 1, n))",
