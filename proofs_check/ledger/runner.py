@@ -63,10 +63,11 @@ def mutant_of(t: Transcription, step: Step) -> tuple[Transcription, str, str]:
     """The step's mutant: (mutated transcription, relation, what was changed). A custom
     ``mutant`` entry ({"lhs"/"rhs"/"rel": ...}) wins; otherwise an equality's left side is
     scaled by 8/7 and shifted by 1/7 (by var^k/7 for an equality up to o(var^k)); a sympy
-    ``Matrix`` left side has only its entry [0, 0] perturbed so (one wrong coordinate of a
-    vector, the others right: the error a transcription makes, and an expression a Matrix
-    can be added to); an inequality is negated; an order statement's left side is multiplied
-    by the sequence variable (divided, for a sequence tending to 0)."""
+    ``Matrix`` left side has only its entry [0, 0] shifted by 1/7 (var^k/7): one wrong
+    coordinate of a vector, the others right, and something a Matrix can be added to (a
+    scalar raised; scaling the entry too made sympy's simplification of a long entry take a
+    minute); an inequality is negated; an order statement's left side is multiplied by the
+    sequence variable (divided, for a sequence tending to 0)."""
     rel = _EQ.get(t.rel or step.rel, t.rel or step.rel)
     if t.mutant:
         m = dict(t.mutant)
@@ -87,8 +88,8 @@ def mutant_of(t: Transcription, step: Step) -> tuple[Transcription, str, str]:
                 var, k = t.modulo
                 return t.with_(lhs=f"({t.lhs}) + {unit}*{var}**{k}/7"), rel, \
                     f"lhs[0, 0] + {var}^{k}/7 (a {shape[0]}x{shape[1]} matrix)"
-            return t.with_(lhs=f"({t.lhs}) + {unit}*(({t.lhs})[0, 0]/7 + Rational(1, 7))"), \
-                rel, f"lhs[0, 0] -> 8/7 lhs[0, 0] + 1/7 (a {shape[0]}x{shape[1]} matrix)"
+            return t.with_(lhs=f"({t.lhs}) + {unit}/7"), rel, \
+                f"lhs[0, 0] + 1/7 (a {shape[0]}x{shape[1]} matrix)"
         if t.modulo:
             var, k = t.modulo
             return t.with_(lhs=f"({t.lhs}) + {var}**{k}/7"), rel, f"lhs + {var}^{k}/7"
