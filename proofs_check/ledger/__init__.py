@@ -73,6 +73,10 @@ How to choose a method
   with its error estimate, at the parameter points ``at`` (e.g. the paper's Δ and links).
 * *cited* — the step applies a named lemma/equation (``cite``): the instance is transcribed as
   ``lhs``/``rhs`` and checked ``via`` another method; the cited label must exist in the paper.
+  A display that restates a formula defined elsewhere (``Recall that W_t = ...``, the
+  simulation setup's mu*) is cited to that definition: ``lhs`` the formula as printed there,
+  ``rhs`` as printed here, so a restatement that drifts fails. A symbol or event introduced
+  where it is printed (``Let``, ``define``, ``:=``) is a definition: *prose*.
 * *asymptotic* — an order statement (``lesssim``, ``O(.)``): the ratio |lhs|/|rhs| is computed
   along ``sequence`` and must stay bounded.
 * *sampled* — 50-digit evaluation at 48 seeded points and the box's corners: evidence, not
@@ -80,8 +84,9 @@ How to choose a method
 * *prose* — no relation (a definition ``:=``, a condition such as ``\\epsilon\\ge0``, a set
   written with ``=``): ``note`` says which.
 
-Mutants: every checked step has one (:func:`proofs_check.ledger.runner.mutant_of`) and the
-registry claim ``ledger-OWNER`` lists them, so ``nbl check --mutate`` counts them.
+Mutants: every checked step has one (:func:`proofs_check.ledger.runner.mutant_of`; a vector or
+matrix equality gets one entry shifted, so no custom mutant is needed for it) and the registry
+claim ``ledger-OWNER`` lists them, so ``nbl check --mutate`` counts them.
 """
 
 __all__ = ["parse", "store", "methods", "runner"]

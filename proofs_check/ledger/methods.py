@@ -167,7 +167,8 @@ def sampling_domain(t) -> dict:
 
 def _nonneg(e, depth: int = 0) -> bool:
     """A few sound rules sympy's assumptions lack: a product of nonnegative factors;
-    exp(a) - exp(b) and exp(a) - 1 with a - b (a) nonnegative; and a case split x = +-y
+    exp(a) - exp(b) and exp(a) - 1 with a - b (a) nonnegative; a sum grouped by the powers
+    of one symbol whose factored groups are nonnegative; and a case split x = +-y
     (y >= 0) on a real symbol that appears inside Abs, Max or Min."""
     if depth > 4:
         return False
@@ -193,6 +194,12 @@ def _nonneg(e, depth: int = 0) -> bool:
         for x in sorted(e.free_symbols, key=str):      # group the terms of one symbol
             c = sp.collect(sp.expand(e), x)
             if c.is_Add and c != e and all(_nonneg(a, depth + 1) for a in c.args):
+                return True
+            # the same grouping with each coefficient factored, the terms free of x as one
+            # group: 4 rho^2 - 8 rho + 4 + m^2 (...) -> 4 (rho - 1)^2 + m^2 (...)
+            groups = sp.collect(sp.expand(e), x, evaluate=False)
+            if len(groups) > 1 and all(_nonneg(k * sp.factor(v), depth + 1)
+                                       for k, v in groups.items()):
                 return True
     inner = [a for f in e.atoms(sp.Abs, sp.Max, sp.Min) for a in f.args if a.is_Symbol
              and a.is_real]

@@ -62,9 +62,12 @@ class StepResult:
 def mutant_of(t: Transcription, step: Step) -> tuple[Transcription, str, str]:
     """The step's mutant: (mutated transcription, relation, what was changed). A custom
     ``mutant`` entry ({"lhs"/"rhs"/"rel": ...}) wins; otherwise an equality's left side is
-    scaled by 8/7 and shifted by 1/7 (by var^k/7 for an equality up to o(var^k)), an inequality
-    is negated, an order statement's left side is multiplied by the sequence variable (divided,
-    for a sequence tending to 0)."""
+    scaled by 8/7 and shifted by 1/7 (by var^k/7 for an equality up to o(var^k)); a sympy
+    ``Matrix`` left side has only its entry [0, 0] shifted by 1/7 (var^k/7): one wrong
+    coordinate of a vector, the others right, and something a Matrix can be added to (a
+    scalar raised; scaling the entry too made sympy's simplification of a long entry take a
+    minute); an inequality is negated; an order statement's left side is multiplied by the
+    sequence variable (divided, for a sequence tending to 0)."""
     rel = _EQ.get(t.rel or step.rel, t.rel or step.rel)
     if t.mutant:
         m = dict(t.mutant)
@@ -78,12 +81,41 @@ def mutant_of(t: Transcription, step: Step) -> tuple[Transcription, str, str]:
             return t.with_(lhs=f"({t.lhs})/{var}"), rel, f"lhs divided by {var}"
         return t.with_(lhs=f"({t.lhs})*{var}"), rel, f"lhs multiplied by {var}"
     if rel == "=":
+        shape = _matrix_shape(t)
+        if shape is not None:               # perturb one entry, not every entry by a scalar
+            unit = _unit_matrix(shape)
+            if t.modulo:
+                var, k = t.modulo
+                return t.with_(lhs=f"({t.lhs}) + {unit}*{var}**{k}/7"), rel, \
+                    f"lhs[0, 0] + {var}^{k}/7 (a {shape[0]}x{shape[1]} matrix)"
+            return t.with_(lhs=f"({t.lhs}) + {unit}/7"), rel, \
+                f"lhs[0, 0] + 1/7 (a {shape[0]}x{shape[1]} matrix)"
         if t.modulo:
             var, k = t.modulo
             return t.with_(lhs=f"({t.lhs}) + {var}**{k}/7"), rel, f"lhs + {var}^{k}/7"
         return t.with_(lhs=f"({t.lhs})*Rational(8, 7) + Rational(1, 7)"), rel, \
             "lhs -> 8/7 lhs + 1/7"
     return t, flip(rel), f"relation {rel} -> {flip(rel)}"
+
+
+def _matrix_shape(t: Transcription) -> tuple[int, int] | None:
+    """The shape of the transcription's left side if it is a sympy Matrix (None for a scalar,
+    or when the text does not parse: the mutant is then the scalar one and the check says
+    why it fails)."""
+    import sympy as sp
+
+    from .expr import build
+    try:
+        _ns, (lhs,) = build(dict(t.symbols), dict(t.defs), [t.lhs])
+    except Exception:  # noqa: BLE001 - a broken transcription fails its own check, not here
+        return None
+    return tuple(lhs.shape) if isinstance(lhs, sp.MatrixBase) else None
+
+
+def _unit_matrix(shape: tuple[int, int]) -> str:
+    """``Matrix`` text of the given shape with 1 at [0, 0] and 0 elsewhere."""
+    rows = [[1 if (i, j) == (0, 0) else 0 for j in range(shape[1])] for i in range(shape[0])]
+    return f"Matrix({rows})"
 
 
 def _second_method(t: Transcription) -> tuple[str, Transcription]:
@@ -132,8 +164,12 @@ def check_step(step: Step, t: Transcription, rel: str | None = None) -> StepResu
         else:
             res.counterexample = v.counterexample
             second_name, t2 = _second_method(t)
-            v2 = check(t2, rel, method=second_name) if (second_name, t2) != (t.method, t) \
-                else Verdict(second_name, None, "no second method")
+            try:
+                v2 = check(t2, rel, method=second_name) if (second_name, t2) != (t.method, t) \
+                    else Verdict(second_name, None, "no second method")
+            except Exception as exc:  # noqa: BLE001 - e.g. sampling an undefined function g
+                v2 = Verdict(second_name, None, f"cannot evaluate the step "
+                                                f"({type(exc).__name__}: {exc})")
             res.second = f"{second_name}: {v2.detail}"
             if v2.holds is False:
                 res.counterexample = res.counterexample or v2.counterexample

@@ -31,7 +31,10 @@ from . import (
     text_app_localized_estimation,
     text_app_primal_dual,
     text_app_self_concordance,
+    text_app_simulation_setup,
     text_app_stochastic_analysis,
+    text_app_stochastic_nbl,
+    text_app_tanh_geometry,
     thm_regret_rate,
 )
 
@@ -48,4 +51,5 @@ MODULES = (lem_gaussian_stein, prop_randomized_initialization, lem_conditional_p
            lem_weighted_chisquare, lem_stopped_stochastic_control,
            lem_finite_horizon_localization, lem_sa_recursion, text_app_localized_estimation,
            prop_localized_estimation, lem_gaussian_polynomial_disagreement,
-           text_app_error_to_regret, thm_regret_rate, text_app_elicitation_geometry)
+           text_app_error_to_regret, thm_regret_rate, text_app_simulation_setup,
+           text_app_elicitation_geometry, text_app_tanh_geometry, text_app_stochastic_nbl)

@@ -73,8 +73,12 @@ STEPS = {
         hash="fee8c81d02be", method="symbolic", symbols=_GS, defs=_GEOM,
         lhs="Dl", rhs="u + vs.dot(Dl)*vs", hypotheses="u = P^perp Delta, ||v*|| = 1"),
     "cor:local_stability/b04/s02": dict(
-        hash="079f860214ee", method="prose",
-        note="defines u = P^perp Delta (in the tangent space)"),
+        hash="079f860214ee", method="symbolic", rel="=", symbols=_GS, defs=_GEOM,
+        lhs="vs.dot(Pp*Dl)", rhs="0",
+        hypotheses="||v*|| = 1; T_{v*} S^{d-1} = {u : (v*)^T u = 0} (prop:local_jacobian's "
+                   "proof, b03)",
+        note="the '=' names u (P^perp Delta, used in b04/s01); what the step asserts is "
+             "u in T_{v*} S^{d-1}, i.e. (v*)^T P^perp Delta = 0: that is checked"),
     "cor:local_stability/b05/s01": dict(
         hash="01dc9a2e21ed", method="symbolic", symbols=_GS, defs=_GEOM,
         lhs="vs.dot(Dl)", rhs="vs.dot(v - vs)"),
@@ -126,6 +130,25 @@ STEPS = {
         lhs="sqrt(1 - u.dot(u))*vs + u", rhs="q", note="the definition of q applied to u"),
     "cor:local_stability/b13/s01": dict(
         hash="7422805d7906", method="prose", note="defines r(v)"),
+    "cor:local_stability/b13/s02": dict(
+        hash="6a3e882ed2d6", method="cited", via="symbolic",
+        cite="prop:local_jacobian (eq:Jacobian), for the identity link g(z) = z",
+        symbols={"k": _R, "w1": _R, "w2": _R, "eps": _P, "D": _P},
+        defs={**_GEOM, "we": "eps*(w1*e1 + w2*e2)", "ve": "(vs + we)/sqrt(1 + we.dot(we))",
+              "ue": "Pp*(ve - vs)", "mu": "Rational(1, 2)", "m2": "0",
+              "h": "D/2*(vs - ve.dot(vs)*ve)",
+              "Dh": "-D*mu*ue + 2*phi(0)*m2*ue"},
+        lhs="h - Dh", rhs="zeros(3, 1)", modulo=["eps", 1],
+        hypotheses="an instance in which h is explicit: the identity link g(z) = z (strictly "
+                   "increasing, of polynomial growth), for which E[X X^T 1{v^T X >= 0}] = I/2 "
+                   "(X and -X have the same law) gives F(v) = (beta_+ - beta_-)/2 = (D/2) v*, "
+                   "h(v) = P_v^perp F(v); mu* = P(Z > 0) = 1/2 and m_2 = E g'' = 0, so "
+                   "eq:Jacobian gives Dh(v*)[u] = -(D/2) u; v = (v* + w)/sqrt(1 + |w|^2) with "
+                   "w = eps (w1 e1 + w2 e2) tangent and u = P^perp (v - v*)",
+        note="r(v) = h(v) - Dh(v*)[u] (b13/s01) is o(eps) as eps -> 0+ while ||u|| = "
+             "eps |w|/sqrt(1 + eps^2 |w|^2) is of order eps, so ||r(v)|| = o(||u||) on every "
+             "path into v* (w1, w2 free); for a general link the step is the differentiability "
+             "of h at v* that prop:local_jacobian's proof establishes"),
     "cor:local_stability/b14/s01": dict(
         hash="7422805d7906", method="prose", note="defines r(v) (again)"),
     "cor:local_stability/b14/s02": dict(
@@ -197,7 +220,14 @@ STEPS = {
         hash="458b024dabe2", method="symbolic", symbols={**_DD, "lam": _R}, modulo=["dd", 1],
         lhs="-lam*(dd - dd**2/4)", rhs="-lam*dd", hypotheses="||u||^2 = dd - dd^2/4 (b07)"),
     "cor:local_stability/b21/s01": dict(
-        hash="9985457ec863", method="prose", note="restates b20 with Delta = v - v*"),
+        hash="9985457ec863", method="cited", via="symbolic",
+        cite="b20 (this proof's bound on <Delta, h(v)>) with Delta = v - v*",
+        symbols={**_GS, "lam": _R, "o": _R, "s": _NN}, defs=_GEOM,
+        lhs="-lam*Dl.dot(Dl) + o - s", rhs="-lam*(v - vs).dot(v - vs) + o",
+        hypotheses="b20: <Delta, h(v)> = -lambda* ||Delta||^2 + o - s with a slack s >= 0 "
+                   "(o the o(||Delta||^2) term); Delta = v - v*",
+        note="'Equivalently': b20 rewritten with Delta = v - v*; the o(.) term is the same "
+             "quantity o on both sides"),
     "cor:local_stability/b22/s01": dict(
         hash="0e1ed6daddf4", method="symbolic", symbols={"lam": _P, "p": _NN},
         defs={"dd": "(lam/2)**4/(1 + p)**4"},
@@ -211,15 +241,3 @@ STEPS = {
         hypotheses="b21 (slack s >= 0) with |o| <= (lambda*/2) dd (b22): o = (lambda*/2) dd "
                    "(2w - 1), w = 1/(1 + p) in (0, 1]"),
 }
-
-
-#: vector and matrix steps: the default mutant (8/7 lhs + 1/7) does not apply to a Matrix (it
-#: raised, which counted as a kill); shift every entry of the left side by 1/7 instead
-_SHAPES = {
-    "cor:local_stability/b04/s01": (3, 1),
-    "cor:local_stability/b06/s01": (3, 1),
-    "cor:local_stability/b12/s01": (3, 1),
-    "cor:local_stability/b12/s02": (3, 1),
-}
-for _sid, (_r, _c) in _SHAPES.items():
-    STEPS[_sid].setdefault("mutant", {"lhs": f"({STEPS[_sid]['lhs']}) + ones({_r}, {_c})/7"})

@@ -15,12 +15,22 @@ _IM = "Piecewise((1, s < 0), (0, True))"
 _LOGIT = "Lambda(Symbol('y'), 1/(1 + exp(-Symbol('y'))))"
 _V = {"v": "Matrix([1 - k**2, 2*k])/(1 + k**2)", "P": "eye(2) - v*v.T"}
 
-_VECTOR = {f"lem:conditional_population_field/{_b}" for _b in ("b06/s01", "b06/s02", "b06/s03")}
 
 STEPS = {
     "lem:conditional_population_field/b01/s01": dict(
-        hash="8ca06775a926", method="prose",
-        note="a definition: the greedy action rule of Stage II (a case distinction)"),
+        hash="8ca06775a926", method="cited", via="symbolic",
+        cite="alg:nbl (Stage II: A_t <- sgn(v_{t-1}^T X_t))",
+        symbols={"y": _P},
+        defs={"sgn": "Lambda(Symbol('x'), Symbol('x')/Abs(Symbol('x')))",
+              "A": "Lambda(Symbol('x'), Piecewise((1, Symbol('x') >= 0), (-1, True)))"},
+        lhs="Matrix([sgn(y), sgn(-y)])", rhs="Matrix([A(y), A(-y)])",
+        hypotheses="s = v_{t-1}^T X_t != 0, both signs (s = y and s = -y, y > 0): the rules "
+                   "agree off the event {v_{t-1}^T X_t = 0}, "
+                   "which has probability 0 under assum:gaussian_context (v_{t-1} a unit "
+                   "vector, X_t Gaussian)",
+        note="the algorithm's action sgn(s) (lhs) against the case rule printed here (rhs); at "
+             "the tie s = 0 the case rule plays +1 and the paper does not say what sgn(0) is "
+             "(0 by the usual convention): a null event, no expectation depends on it"),
     "lem:conditional_population_field/b02/s01": dict(
         hash="00b4675ee7bd", method="symbolic",
         symbols={"s": _R, "x": _R, "Yp": _R, "Ym": _R},
@@ -94,9 +104,3 @@ STEPS = {
                    "||v|| = 1",
         note="h written out as F - (v^T F) v, the tangent part of F"),
 }
-
-# vector steps: the default mutant (8/7 lhs + 1/7) does not apply to a matrix; shift every
-# entry of the left side by 1/7 instead
-for _sid, _t in STEPS.items():
-    if _sid in _VECTOR:
-        _t["mutant"] = {"lhs": f"({_t['lhs']}) + ones(2, 1)/7"}

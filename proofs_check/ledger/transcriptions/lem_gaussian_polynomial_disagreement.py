@@ -10,8 +10,18 @@ STEPS = {
     "lem:gaussian-polynomial-disagreement/b01/s01": dict(
         hash="0523c003b427", method="prose", note="defines the disagreement event D_v"),
     "lem:gaussian-polynomial-disagreement/b01/s02": dict(
-        hash="49ecf032ad17", method="prose",
-        note="the event in polar coordinates (a set equality)"),
+        hash="49ecf032ad17", method="symbolic",
+        symbols={"R": "positive", "P": "real", "a": "real"},
+        defs={"sgn": "Lambda(Symbol('y'), Symbol('y')/Abs(Symbol('y')))",
+              "vs": "Matrix([1, 0])", "v": "Matrix([cos(a), sin(a)])",
+              "X": "R*Matrix([cos(P), sin(P)])"},
+        lhs="(1 - sgn(v.dot(X))*sgn(vs.dot(X)))/2", rhs="(1 - sgn(cos(P))*sgn(cos(P - a)))/2",
+        hypotheses="v* = e1, v = cos(alpha) e1 + sin(alpha) e2, X_1 = R cos(Phi), X_2 = R "
+                   "sin(Phi) (the proof's basis), R > 0; sgn y = y/|y| off the null event "
+                   "{v^T X = 0} u {v*^T X = 0}",
+        note="a set equality read through indicators: for nonzero signs, 1{s != s'} = "
+             "(1 - s s')/2, so the two events are equal iff the two indicators are; the "
+             "content checked is v*^T X = R cos(Phi), v^T X = R cos(Phi - alpha) and R > 0"),
     "lem:gaussian-polynomial-disagreement/b02/s01": dict(
         hash="4dd9176edb05", method="cited", via="symbolic",
         cite="|theta^T X| <= |theta_par^T X| + |U| <= R + |U| (||theta|| <= 1) and "

@@ -53,14 +53,3 @@ STEPS = {
         rhs="Matrix([b**2*E(gl2(b*X1)), 0*E(gl2(b*X1)), 0*E(gl2(b*X1))])",
         hypotheses="beta = b e_1: entries (1,1), (1,2), (2,2); f logistic"),
 }
-
-
-#: vector and matrix steps: the default mutant (8/7 lhs + 1/7) does not apply to a Matrix (it
-#: raised, which counted as a kill); shift every entry of the left side by 1/7 instead
-_SHAPES = {
-    "lem:gaussian_stein/b03/s01": (2, 1),
-    "lem:gaussian_stein/b04/s01": (2, 1),
-    "lem:gaussian_stein/b06/s01": (3, 1),
-}
-for _sid, (_r, _c) in _SHAPES.items():
-    STEPS[_sid].setdefault("mutant", {"lhs": f"({STEPS[_sid]['lhs']}) + ones({_r}, {_c})/7"})

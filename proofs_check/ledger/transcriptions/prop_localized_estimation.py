@@ -40,9 +40,16 @@ STEPS = {
         note="the coefficient 1 - alpha/T multiplies A on both sides, so its sign is not "
              "needed here"),
     "prop:localized-estimation/b03/s01": dict(
-        hash="2991954c5d7e", method="prose",
-        note="defines C (lem:sa-recursion's constant with alpha = 2 gamma lambda_0, "
-             "b = B_Y^2 gamma^2 d)"),
+        hash="2991954c5d7e", method="cited", via="symbolic", cite="lem:sa-recursion",
+        symbols={"n0": _NN, "t0": _NN, "a": _NN, "B": _POS, "gam": _POS, "l0": _POS,
+                 "d": _POS},
+        defs={"alpha": "2*gam*l0", "b": "B**2*gam**2*d"},
+        lhs="Max((n0 + t0)*a, b/(alpha - 1))",
+        rhs="Max((n0 + t0)*a, B**2*gam**2*d/(2*gam*l0 - 1))",
+        hypotheses="the lemma applied with alpha = 2 gamma lambda_0 (> 1), b = B_Y^2 gamma^2 d; "
+                   "a = a_{n_0}",
+        note="the lemma's constant C = max{(n_0 + t_0) a_{n_0}, b/(alpha - 1)} instantiated "
+             "(lhs) against the C printed here (rhs)"),
     "prop:localized-estimation/b04/s01": dict(
         hash="a269dba476bd", method="cited", via="symbolic",
         cite="eq:initialization-mse",

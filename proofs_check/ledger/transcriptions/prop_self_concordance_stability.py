@@ -55,7 +55,13 @@ STEPS = {
     "prop:self-concordance-stability/b04/s02": dict(
         hash="c329b1b777ed", method="prose", note="the condition Z > 0 of b04, not a step"),
     "prop:self-concordance-stability/b05/s01": dict(
-        hash="ee3480f5b8a0", method="prose", note="restates the definition eq:mu_star_m2_def"),
+        hash="ee3480f5b8a0", method="cited", via="symbolic",
+        cite="eq:mu_star_m2_def", symbols={"U": _R, "Z": _R, "D": _P},
+        defs={"g1": "Function('g1')"},
+        lhs="E(g1(U + D/2*Z)*Heaviside(Z))", rhs="E(g1(U + D/2*Z)*Heaviside(Z))",
+        hypotheses="g1 = g' (any link); U, Z as in eq:mu_star_m2_def",
+        note="restates the definition eq:mu_star_m2_def: the formula printed there (lhs) "
+             "against the one printed here, compared as written (E unevaluated, g' undefined)"),
     "prop:self-concordance-stability/b05/s02": dict(
         hash="6f7582858d79", method="expectation",
         symbols={"U": _R, "W": _R, "Z": _R,

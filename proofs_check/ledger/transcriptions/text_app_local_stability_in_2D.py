@@ -11,14 +11,12 @@ STEPS = {
         hash="26f63ed54dc9", method="prose", note="a definition: the unit tangent v_perp(alpha)"),
     "text:app:local_stability_in_2D/b01/s02": dict(
         hash="6414b6d701a5", method="symbolic", symbols=_SYM, defs=_GEOM,
-        lhs="vp", rhs="diff(v, al)",
-        mutant={"lhs": "vp + ones(2, 1)/7"}),
+        lhs="vp", rhs="diff(v, al)"),
     "text:app:local_stability_in_2D/b02/s01": dict(
         hash="e87d4683f33a", method="symbolic", symbols=_SYM, defs=_GEOM,
         lhs="h", rhs="vp.dot(F)*vp",
         hypotheses="h(v) = P_v^perp F(v); H(alpha) = v_perp^T F (b03), so the step is that "
-                   "h lies on the tangent line: P_v^perp F = (v_perp^T F) v_perp in d = 2",
-        mutant={"lhs": "h + ones(2, 1)/7"}),
+                   "h lies on the tangent line: P_v^perp F = (v_perp^T F) v_perp in d = 2"),
     "text:app:local_stability_in_2D/b03/s01": dict(
         hash="a96cf40191ed", method="symbolic", symbols=_SYM, defs=_GEOM,
         lhs="H", rhs="vp.dot(H*vp)",

@@ -6,9 +6,17 @@ _NN = "nonnegative"
 
 STEPS = {
     "text:app:stochastic_analysis/b01/s01": dict(
-        hash="f62904800e35", method="prose",
-        note="a definition: e_t = ||v_t - v*||^2 with v_t the normalized update "
-             "(eq:nbl_update) substituted"),
+        hash="f62904800e35", method="cited", via="symbolic",
+        cite="eq:nbl_update substituted into e_t = ||v_t - v*||^2 (the main text's e_t)",
+        symbols={"a1": _R, "a2": _R, "b1": _R, "b2": _R, "g1": _R, "g2": _R, "eta": _R},
+        defs={"v": "Matrix([a1, a2])", "vs": "Matrix([b1, b2])", "G": "Matrix([g1, g2])",
+              "vt": "(v + eta*G)/sqrt((v + eta*G).dot(v + eta*G))"},
+        lhs="(vt - vs).dot(vt - vs)",
+        rhs="((v + eta*G)/sqrt((v + eta*G).dot(v + eta*G)) - vs).dot("
+            "(v + eta*G)/sqrt((v + eta*G).dot(v + eta*G)) - vs)",
+        hypotheses="v = v_{t-1}, G = G_t, v* any vectors (v_{t-1} + eta_t G_t != 0)",
+        note="e_t = ||v_t - v*||^2 with v_t from eq:nbl_update: the substitution is what is "
+             "checked (the two printed forms, written as printed)"),
     "text:app:stochastic_analysis/b01/s02": dict(
         hash="8f6b83d57137", method="cited", via="symbolic", cite="lem:normalization",
         symbols={"r": _NN, "m": _R},
