@@ -84,4 +84,11 @@ Mutants: every checked step has one (:func:`proofs_check.ledger.runner.mutant_of
 registry claim ``ledger-OWNER`` lists them, so ``nbl check --mutate`` counts them.
 """
 
-__all__ = ["parse", "store", "methods", "runner"]
+__all__ = ["parse", "store", "methods", "runner", "METHODS", "PROOF_METHODS"]
+
+# The vocabulary lives here, not in .methods (which re-exports it), so that reading the
+# transcriptions (.store, ``nbl proof --list``) does not import sympy, mpmath and python-flint.
+#: every method a step may be checked by (see above)
+METHODS = ("symbolic", "certified", "expectation", "sampled", "cited", "asymptotic", "prose")
+#: the methods that count towards coverage (not prose, not sampled: evidence, not proof)
+PROOF_METHODS = ("symbolic", "certified", "expectation", "cited", "asymptotic")
