@@ -17,9 +17,11 @@ output discarded:
 Every command runs once unmeasured first (numba's kernel cache and the chunk cache warm, the
 files in the OS page cache), then ``--repeats`` rounds (default 5); in each round the baseline
 and every command run once, one after the other, so a change of machine load touches all rows
-alike. A row reports the median, minimum and maximum wall time and the ratio of its median to
-the baseline's median. ``NBL_CACHE_DIR`` is a temporary directory unless ``--cache-dir`` names
-one, so the user's cache is neither read nor written.
+alike. A row reports the median, minimum and maximum wall time, the ratio of its median to
+the baseline's median, and the median CPU time (user + system, ``os.wait4``) with its ratio to
+the baseline's: on a shared machine the wall time grows with the load, the CPU time hardly.
+``NBL_CACHE_DIR`` is a temporary directory unless ``--cache-dir`` names one, so the user's cache
+is neither read nor written.
 
 Usage::
 
@@ -61,23 +63,30 @@ def _argv(args: list[str]) -> list[str]:
     return [sys.executable, "-m", "proofs_check.cli", *args]
 
 
-def wall(argv: list[str], env: dict) -> float:
-    """Wall seconds of one fresh process running ``argv`` (its exit status must be 0)."""
+def wall(argv: list[str], env: dict) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system) of one fresh process running ``argv`` (its
+    exit status must be 0). The CPU time is the process's own (``os.wait4``), its threads
+    included, and hardly depends on what else the machine runs; the wall time does."""
     t0 = time.perf_counter()
-    done = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
     t = time.perf_counter() - t0
-    if done.returncode != 0:
-        raise SystemExit(f"bench_startup: {' '.join(argv)} exited {done.returncode}: "
-                         f"{done.stderr.decode(errors='replace').strip()[-400:]}")
-    return t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stderr.close()
+    if proc.returncode != 0:
+        raise SystemExit(f"bench_startup: {' '.join(argv)} exited {proc.returncode}: "
+                         f"{err.decode(errors='replace').strip()[-400:]}")
+    return t, usage.ru_utime + usage.ru_stime
 
 
-def measure(rows, repeats: int, env: dict) -> dict[str, list[float]]:
-    """Wall times of every row, ``repeats`` interleaved rounds after one unmeasured run each."""
+def measure(rows, repeats: int, env: dict) -> dict[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds of every row, ``repeats`` interleaved rounds after one unmeasured
+    run each."""
     for name, argv in rows:
         print(f"warm-up: {name}", file=sys.stderr)
         wall(argv, env)
-    times: dict[str, list[float]] = {name: [] for name, _ in rows}
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in rows}
     for r in range(repeats):
         print(f"round {r + 1}/{repeats}", file=sys.stderr)
         for name, argv in rows:
@@ -86,14 +95,17 @@ def measure(rows, repeats: int, env: dict) -> dict[str, list[float]]:
 
 
 def table(rows, times) -> list[dict]:
-    base = statistics.median(times[BASELINE[0]])
+    base = statistics.median(w for w, _ in times[BASELINE[0]])
+    base_cpu = statistics.median(c for _, c in times[BASELINE[0]])
     out = []
     for name, argv in rows:
-        t = times[name]
+        t = [w for w, _ in times[name]]
+        cpu = statistics.median(c for _, c in times[name])
         shown = " ".join(argv[3:]) if name != BASELINE[0] else "python -c 'import numpy'"
         out.append({"name": name, "command": ("nbl " + shown) if name != BASELINE[0] else shown,
                     "median_s": statistics.median(t), "min_s": min(t), "max_s": max(t),
-                    "repeats": len(t), "ratio": statistics.median(t) / base})
+                    "cpu_s": cpu, "repeats": len(t), "ratio": statistics.median(t) / base,
+                    "cpu_ratio": cpu / base_cpu})
     return out
 
 
@@ -118,12 +130,13 @@ def main(argv=None) -> int:
     print(f"# bench_startup  {stamp}  {cpu_model()} ({os.cpu_count()} cores)  "
           f"python {platform.python_version()}")
     print(f"# wall time of a fresh process, median of {a.repeats} interleaved rounds after one "
-          f"unmeasured run; ratio = median / baseline median; 1-min load {load0:.2f} at start, "
-          f"{load1:.2f} at end")
-    print(f"{'row':<16}{'median s':>10}{'min s':>8}{'max s':>8}{'ratio':>8}  command")
+          f"unmeasured run; ratio = median / baseline median; CPU s = median user + system "
+          f"time of the process; 1-min load {load0:.2f} at start, {load1:.2f} at end")
+    print(f"{'row':<16}{'median s':>10}{'min s':>8}{'max s':>8}{'ratio':>8}{'CPU s':>8}"
+          f"{'CPU ratio':>10}  command")
     for r in result:
         print(f"{r['name']:<16}{r['median_s']:>10.3f}{r['min_s']:>8.3f}{r['max_s']:>8.3f}"
-              f"{r['ratio']:>8.2f}  {r['command']}")
+              f"{r['ratio']:>8.2f}{r['cpu_s']:>8.3f}{r['cpu_ratio']:>10.2f}  {r['command']}")
     if a.json:
         Path(a.json).write_text(json.dumps({
             "benchmark": "bench_startup", "time": stamp, "rows": result,
