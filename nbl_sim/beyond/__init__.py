@@ -30,6 +30,23 @@ repair_study  repaired NBL against Greedy Logistic in simulation: paired regret,
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers, readers and the static import walk
+    # (nbl_sim.sweep.imported_modules: cache keys cover the modules the names come from)
+    from .arms import (
+        ArmModel,
+        asymmetric_arms,
+        intercept_arms,
+        parse_arms_spec,
+        shifted_arms,
+        symmetric_arms,
+    )
+    from .case import Analysis, analyze
+    from .contexts import ContextLaw, parse_context_spec
+    from .equilibrium import equilibrium_defect, symmetry_predicts
+    from .robustness import RobustnessCell, default_grid, mispredictions, run_cell
+    from .sweeps import ExactPhase, exact_phase, exact_stability
 
 __all__ = ["ArmModel", "asymmetric_arms", "intercept_arms", "parse_arms_spec", "shifted_arms",
            "symmetric_arms", "Analysis", "analyze", "ContextLaw", "parse_context_spec",

@@ -93,6 +93,22 @@ def test_lazy_package_names_resolve_to_their_definitions(package):
         pkg.not_a_name  # noqa: B018
 
 
+@pytest.mark.parametrize("package", ["nbl_theory", "nbl_sim.beyond"])
+def test_lazy_packages_still_name_their_modules_to_the_static_import_walk(package):
+    """The cache keys follow imports by reading the source (nbl_sim.sweep.imported_modules):
+    a lazy ``__init__`` still names, under ``TYPE_CHECKING``, the module of every public name,
+    so code that imports ``from package import name`` keeps that module in its key."""
+    import importlib
+    from pathlib import Path
+
+    from nbl_sim.sweep import imported_modules
+
+    pkg = importlib.import_module(package)
+    found = imported_modules(package, True, Path(pkg.__file__).read_bytes())
+    for name, home in pkg._HOME.items():
+        assert f"{package}.{home}" in found and f"{package}.{home}.{name}" in found, name
+
+
 def test_ledger_vocabulary_is_one_object():
     from proofs_check import ledger
     from proofs_check.ledger import methods, store
