@@ -125,6 +125,7 @@ INTERNAL = {
     "nbl_theory.arb_eval": "the sympy -> Arb compiler behind nbl_theory.certified",
     "nbl_theory.arb_interval": "interval bounds behind the tail shells of nbl_theory.certified",
     "nbl_theory.derivatives": "exact derivatives behind Link",
+    "nbl_theory.family_names": "the family names without sympy, for the nbl command's --help",
     "nbl_theory.link_checks": "the sound monotonicity/definedness checks behind Link",
     "nbl_theory.link_numeric": "numeric evaluators behind Link",
     "nbl_theory.link_input": "what the Link constructors accept, and their error guard",

@@ -5,8 +5,8 @@ reads ``sys.modules`` at the end. The heavy libraries named here are the ones th
 profile (``python -X importtime -m proofs_check.cli ...``, benchmarks/README.md "Start-up") found
 imported without being used:
 
-* ``nbl --help`` and ``nbl proof --list`` need none of them (the parser, the ledger's index;
-  a subcommand's own ``--help`` lists the families, :mod:`nbl_theory.families`, so sympy);
+* ``nbl --help``, ``nbl stability --help`` and ``nbl proof --list`` need none of them (the
+  parser, the family names of :mod:`nbl_theory.family_names`, the ledger's index);
 * ``nbl stability`` (the float64 tier) needs sympy (a link is a sympy expression), mpmath,
   python-flint and scipy.special (Φ in μ*), but not numba (the simulation), matplotlib,
   Dask, or scipy.optimize (the exact analysis beyond the paper, thresholds);
@@ -56,7 +56,8 @@ def imported(args: list[str]) -> set[str]:
     return set(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
-@pytest.mark.parametrize("args", [["--help"], ["proof", "--list"]], ids=["help", "proof-list"])
+@pytest.mark.parametrize("args", [["--help"], ["stability", "--help"], ["proof", "--list"]],
+                         ids=["help", "stability-help", "proof-list"])
 def test_parser_and_listings_import_no_heavy_library(args):
     found = imported(args)
     assert found == set(), f"nbl {' '.join(args)} imported {sorted(found)}"
@@ -116,3 +117,10 @@ def test_ledger_vocabulary_is_one_object():
     assert methods.METHODS is ledger.METHODS and methods.PROOF_METHODS is ledger.PROOF_METHODS
     assert store.METHODS is ledger.METHODS
     assert set(ledger.PROOF_METHODS) < set(ledger.METHODS)
+
+
+def test_the_family_names_are_the_families():
+    from nbl_theory.families import FAMILIES
+    from nbl_theory.family_names import FAMILY_NAMES
+
+    assert FAMILY_NAMES == tuple(FAMILIES)
