@@ -92,7 +92,13 @@ def one_blas_thread():
 
     The libraries are found once per set of imported modules (:func:`_blas_controller`):
     threadpoolctl finds them by reading ``/proc/self/maps``, 2–3 ms in a process that has
-    loaded numba and sympy, and the runner enters this context for every claim."""
+    loaded numba and sympy, and the runner enters this context for every claim. Both BLAS
+    (numpy's, and scipy's, which scipy.linalg and numba's ``np.dot`` use) are loaded first: a
+    library loaded only inside the context would not be limited, and the toolkit imports scipy
+    where it is used (not at start-up), so code inside may be the first to load scipy's."""
+    import numpy  # noqa: F401  (numpy's BLAS)
+    import scipy.linalg  # noqa: F401  (scipy's BLAS)
+
     return _blas_controller().limit(limits=1, user_api="blas")
 
 

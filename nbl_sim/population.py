@@ -64,7 +64,6 @@ import weakref
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import ndtr
 
 from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
@@ -318,6 +317,8 @@ def _arm_parts(nd: _Nodes, beta: np.ndarray, vu: np.ndarray, integrals=None):
 def _kernel_sums(nd: _Nodes, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """a_1 = E[s g(s) Φ(cs)] and b_2 = E[g(s) φ(cs)] by the quadrature, c of shape (k, m)
     (the field's m = 2: one column per arm)."""
+    from scipy.special import ndtr  # imported on first use: not at the command's start-up
+
     k, m = c.shape
     a1 = np.empty((k, m))
     b2 = np.empty((k, m))

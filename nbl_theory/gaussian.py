@@ -39,7 +39,6 @@ import math
 
 import mpmath
 import numpy as np
-from scipy.special import ndtr
 
 from .link_numeric import patch_limit
 from .numeric import FLOAT, MpContext, halving_trapezoid
@@ -89,6 +88,8 @@ def _integrands_float(link, t, delta, s, group):
     z, w0, w1, w2 = link.chart_numpy(t, group)
     z = np.asarray(z, dtype=float)
     if group == 1:
+        from scipy.special import ndtr  # imported on first use: not at the command's start-up
+
         phi = np.exp(-0.5 * z * z) / _SQRT2PI
         c = delta / (2.0 * s)
         f_mug = w1 * phi

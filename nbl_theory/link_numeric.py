@@ -11,7 +11,6 @@ from contextlib import contextmanager
 
 import mpmath
 import numpy as np
-import scipy.special
 import sympy as sp
 from flint import acb
 
@@ -22,7 +21,6 @@ __all__ = ["lambdify_numpy", "lambdify_mpmath", "ExpressionFunction", "float_lik
            "domain_map_numpy", "domain_map_mpmath", "mp_exact", "bracket_t", "patch_limit",
            "BISECTIONS", "TREE_LEVELS", "bisect_increasing", "bisection_tree"]
 
-_NUMPY_MODULES = [{"erf": scipy.special.erf, "erfc": scipy.special.erfc}, "numpy"]
 #: At most this many non-finite float64 values of one call are re-evaluated with Arb (a bound
 #: on the work of one call; :func:`patch_limit` sets another for a block of code).
 _MAX_PATCH = 20_000
@@ -42,9 +40,21 @@ def patch_limit(n: int):
         _PATCH_LIMIT.reset(token)
 
 
+def _numpy_modules(expr) -> list:
+    """lambdify's modules for ``expr``: numpy, with erf/erfc from scipy.special when ``expr``
+    has them. scipy.special is imported only then (a fifth of a second at start-up): the
+    namespace entries of erf/erfc are unused by an expression without them, so the lambdified
+    function is the same either way."""
+    if expr.has(sp.erf, sp.erfc):
+        import scipy.special
+
+        return [{"erf": scipy.special.erf, "erfc": scipy.special.erfc}, "numpy"]
+    return ["numpy"]
+
+
 def lambdify_numpy(expr, var):
     """``expr`` as a numpy function of ``var`` (erf/erfc from scipy); constants broadcast."""
-    f = sp.lambdify(var, expr, modules=_NUMPY_MODULES)
+    f = sp.lambdify(var, expr, modules=_numpy_modules(expr))
     if not expr.has(var):  # constant: broadcast
         const = float(expr)
         return lambda x: np.full(np.shape(x), const)

@@ -125,6 +125,7 @@ INTERNAL = {
     "nbl_theory.arb_eval": "the sympy -> Arb compiler behind nbl_theory.certified",
     "nbl_theory.arb_interval": "interval bounds behind the tail shells of nbl_theory.certified",
     "nbl_theory.derivatives": "exact derivatives behind Link",
+    "nbl_theory.family_names": "the family names without sympy, for the nbl command's --help",
     "nbl_theory.link_checks": "the sound monotonicity/definedness checks behind Link",
     "nbl_theory.link_numeric": "numeric evaluators behind Link",
     "nbl_theory.link_input": "what the Link constructors accept, and their error guard",
@@ -214,10 +215,24 @@ def _assigned(tree, name: str) -> bool:
     return False
 
 
-def _imported_from(tree, module: str, name: str) -> str | None:
+def _top_level_imports(tree):
+    """The module's top-level statements, and those of a top-level ``if TYPE_CHECKING:``
+    block: a package that resolves its names on first use (PEP 562 ``__getattr__``, e.g.
+    ``nbl_theory``) names their modules there."""
     import ast
 
     for node in tree.body:
+        if (isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+                and node.test.id == "TYPE_CHECKING"):
+            yield from node.body
+        else:
+            yield node
+
+
+def _imported_from(tree, module: str, name: str) -> str | None:
+    import ast
+
+    for node in _top_level_imports(tree):
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if (alias.asname or alias.name) == name:

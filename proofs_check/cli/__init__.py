@@ -101,6 +101,21 @@ def _usage_message(prog: str, message: str) -> str:
     return f"{where}{message} (see {prog} --help)"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: prints ``nbl VERSION`` on stdout and exits 0, as argparse's ``version``
+    action does, but reads the version (importlib.metadata) only when asked, not each time the
+    parser is built."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"nbl {version()}")
+        parser.exit()
+
+
 def build_parser() -> NBLParser:
     """The ``nbl`` parser: one subparser per module of :data:`SUBCOMMANDS`."""
     p = NBLParser(
@@ -111,7 +126,7 @@ def build_parser() -> NBLParser:
         "error (for check: also some claim FAILed), 2 bad input, 3 some cells failed, 130 "
         "interrupted.",
     )
-    p.add_argument("--version", action="version", version=f"nbl {version()}")
+    p.add_argument("--version", action=_VersionAction)
     p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     p.add_argument("--quiet", action="store_true", help="no progress display on stderr")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")

@@ -95,9 +95,9 @@ class _LazyText(str):
 
 
 def _family_help() -> str:
-    from nbl_theory.families import FAMILIES
+    from nbl_theory.family_names import FAMILY_NAMES  # not .families: no sympy for --help
 
-    return "a named family: " + ", ".join(sorted(FAMILIES))
+    return "a named family: " + ", ".join(sorted(FAMILY_NAMES))
 
 
 # ---------------------------------------------------------------------- parsers

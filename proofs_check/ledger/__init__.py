@@ -89,4 +89,11 @@ matrix equality gets one entry shifted, so no custom mutant is needed for it) an
 claim ``ledger-OWNER`` lists them, so ``nbl check --mutate`` counts them.
 """
 
-__all__ = ["parse", "store", "methods", "runner"]
+__all__ = ["parse", "store", "methods", "runner", "METHODS", "PROOF_METHODS"]
+
+# The vocabulary lives here, not in .methods (which re-exports it), so that reading the
+# transcriptions (.store, ``nbl proof --list``) does not import sympy, mpmath and python-flint.
+#: every method a step may be checked by (see above)
+METHODS = ("symbolic", "certified", "expectation", "sampled", "cited", "asymptotic", "prose")
+#: the methods that count towards coverage (not prose, not sampled: evidence, not proof)
+PROOF_METHODS = ("symbolic", "certified", "expectation", "cited", "asymptotic")

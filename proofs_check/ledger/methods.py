@@ -19,14 +19,12 @@ import sympy as sp
 
 from nbl_theory.arb_eval import arb_precision
 
+from . import METHODS, PROOF_METHODS
 from .expr import E, arb_eval, build, to_mpmath
 
 __all__ = ["METHODS", "PROOF_METHODS", "Verdict", "check", "flip", "holds_numeric"]
 
-#: every method a step may be checked by (package docstring)
-METHODS = ("symbolic", "certified", "expectation", "sampled", "cited", "asymptotic", "prose")
-#: the methods that count towards coverage (not prose, not sampled: evidence, not proof)
-PROOF_METHODS = ("symbolic", "certified", "expectation", "cited", "asymptotic")
+# METHODS and PROOF_METHODS (the vocabulary) are defined in the package's __init__
 
 _FLIP = {"<=": ">", ">=": "<", "<": ">=", ">": "<=", "=": "!=", "!=": "=",
          "lesssim": "gtrsim-strict", "asymp": "not-asymp"}

@@ -10,7 +10,7 @@ import pkgutil
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 
-from .methods import METHODS
+from . import METHODS
 from .transcriptions import MODULES
 
 __all__ = ["Transcription", "load_transcriptions", "transcription_modules", "unlisted_modules",

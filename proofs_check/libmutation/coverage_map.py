@@ -33,7 +33,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from importlib import metadata
 from pathlib import Path
 
 from .targets import ROOT, jitted_functions, named_lines, target_modules, target_paths
@@ -56,6 +55,9 @@ _KEYED = ("nbl_theory", "nbl_sim", "proofs_check/claims", "proofs_check/witnesse
 def source_key(extra: str = "") -> str:
     """SHA-256 of the library, claims, witnesses, audit and tests' sources and the numerical
     libraries' versions (the key of a coverage map)."""
+    from importlib import metadata  # here, not at the nbl command's start-up (its parser
+                                    # imports this package for `nbl check`'s options)
+
     h = hashlib.sha256(extra.encode())
     for pkg in _KEYED:
         files = [ROOT / pkg] if pkg.endswith(".py") else sorted((ROOT / pkg).rglob("*.py"))

@@ -1,0 +1,150 @@
+"""Benchmark: the ``nbl`` command's start-up, each subcommand in a fresh process, against the
+start-up of ``python -c "import numpy"`` measured in the same run (issue 37, item 4).
+
+What is timed is the wall time of a whole fresh process, ``python -m proofs_check.cli ARGS``
+(the installed ``nbl`` entry point runs the same ``main``), from ``subprocess.run`` to its exit,
+output discarded:
+
+* ``nbl --help``: the parser alone;
+* ``nbl stability --family logistic --delta 1`` (the float64 tier; issue 37's target ≤ 1.5 s);
+* ``nbl simulate --family logistic --delta 1 --no-cache``: the default sizes (100 replications
+  × 10⁴ rounds, policy nbl, in-process), the result computed — ``--no-cache`` only stops the
+  cache of finished chunks, numba's compiled kernels are still loaded from their cache
+  (issue 37's target ≤ 2 s);
+* ``nbl simulate ...`` without ``--no-cache``: the same run answered from the chunk cache;
+* ``nbl proof --list``: the proof-step ledger's index.
+
+Every command runs once unmeasured first (numba's kernel cache and the chunk cache warm, the
+files in the OS page cache), then ``--repeats`` rounds (default 5); in each round the baseline
+and every command run once, one after the other, so a change of machine load touches all rows
+alike. A row reports the median, minimum and maximum wall time, the ratio of its median to
+the baseline's median, and the median CPU time (user + system, ``os.wait4``) with its ratio to
+the baseline's: on a shared machine the wall time grows with the load, the CPU time hardly.
+``NBL_CACHE_DIR`` is a temporary directory unless ``--cache-dir`` names one, so the user's cache
+is neither read nor written.
+
+Usage::
+
+    python benchmarks/bench_startup.py [--repeats N] [--only NAME ...] [--cache-dir DIR]
+                                       [--json OUT]
+
+No assertion is made on any timing: the script reports, the reader judges.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _machine import count, cpu_model  # noqa: E402
+
+#: (row name, the arguments of ``nbl``)
+COMMANDS = [
+    ("help", ["--help"]),
+    ("stability", ["stability", "--family", "logistic", "--delta", "1"]),
+    ("simulate", ["simulate", "--family", "logistic", "--delta", "1", "--no-cache"]),
+    ("simulate-cached", ["simulate", "--family", "logistic", "--delta", "1"]),
+    ("proof-list", ["proof", "--list"]),
+]
+BASELINE = ("baseline", [sys.executable, "-c", "import numpy"])
+
+
+def _argv(args: list[str]) -> list[str]:
+    return [sys.executable, "-m", "proofs_check.cli", *args]
+
+
+def wall(argv: list[str], env: dict) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system) of one fresh process running ``argv`` (its
+    exit status must be 0). The CPU time is the process's own (``os.wait4``), its threads
+    included, and hardly depends on what else the machine runs; the wall time does."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    t = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stderr.close()
+    if proc.returncode != 0:
+        raise SystemExit(f"bench_startup: {' '.join(argv)} exited {proc.returncode}: "
+                         f"{err.decode(errors='replace').strip()[-400:]}")
+    return t, usage.ru_utime + usage.ru_stime
+
+
+def measure(rows, repeats: int, env: dict) -> dict[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds of every row, ``repeats`` interleaved rounds after one unmeasured
+    run each."""
+    for name, argv in rows:
+        print(f"warm-up: {name}", file=sys.stderr)
+        wall(argv, env)
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in rows}
+    for r in range(repeats):
+        print(f"round {r + 1}/{repeats}", file=sys.stderr)
+        for name, argv in rows:
+            times[name].append(wall(argv, env))
+    return times
+
+
+def table(rows, times) -> list[dict]:
+    base = statistics.median(w for w, _ in times[BASELINE[0]])
+    base_cpu = statistics.median(c for _, c in times[BASELINE[0]])
+    out = []
+    for name, argv in rows:
+        t = [w for w, _ in times[name]]
+        cpu = statistics.median(c for _, c in times[name])
+        shown = " ".join(argv[3:]) if name != BASELINE[0] else "python -c 'import numpy'"
+        out.append({"name": name, "command": ("nbl " + shown) if name != BASELINE[0] else shown,
+                    "median_s": statistics.median(t), "min_s": min(t), "max_s": max(t),
+                    "cpu_s": cpu, "repeats": len(t), "ratio": statistics.median(t) / base,
+                    "cpu_ratio": cpu / base_cpu})
+    return out
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--repeats", type=count, default=5, help="timed rounds (default 5)")
+    p.add_argument("--only", nargs="+", choices=[n for n, _ in COMMANDS],
+                   help="these rows only (the baseline always runs)")
+    p.add_argument("--cache-dir", help="NBL_CACHE_DIR for the commands (default: a temporary "
+                   "directory, removed at the end)")
+    p.add_argument("--json", help="write the rows and the machine description here")
+    a = p.parse_args(argv)
+    picked = [(n, _argv(args)) for n, args in COMMANDS if a.only is None or n in a.only]
+    rows = [BASELINE, *picked]
+    with tempfile.TemporaryDirectory(prefix="nbl-bench-startup-") as tmp:
+        env = dict(os.environ, NBL_CACHE_DIR=a.cache_dir or tmp)
+        load0 = os.getloadavg()[0]
+        times = measure(rows, a.repeats, env)
+        load1 = os.getloadavg()[0]
+    result = table(rows, times)
+    stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    print(f"# bench_startup  {stamp}  {cpu_model()} ({os.cpu_count()} cores)  "
+          f"python {platform.python_version()}")
+    print(f"# wall time of a fresh process, median of {a.repeats} interleaved rounds after one "
+          f"unmeasured run; ratio = median / baseline median; CPU s = median user + system "
+          f"time of the process; 1-min load {load0:.2f} at start, {load1:.2f} at end")
+    print(f"{'row':<16}{'median s':>10}{'min s':>8}{'max s':>8}{'ratio':>8}{'CPU s':>8}"
+          f"{'CPU ratio':>10}  command")
+    for r in result:
+        print(f"{r['name']:<16}{r['median_s']:>10.3f}{r['min_s']:>8.3f}{r['max_s']:>8.3f}"
+              f"{r['ratio']:>8.2f}{r['cpu_s']:>8.3f}{r['cpu_ratio']:>10.2f}  {r['command']}")
+    if a.json:
+        Path(a.json).write_text(json.dumps({
+            "benchmark": "bench_startup", "time": stamp, "rows": result,
+            "machine": {"cpu": cpu_model(), "cores": os.cpu_count(),
+                        "python": platform.python_version(), "load_start": load0,
+                        "load_end": load1}}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

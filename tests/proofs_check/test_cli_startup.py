@@ -1,0 +1,126 @@
+"""The ``nbl`` command imports only what a subcommand needs (issue 37, item 4).
+
+Each case runs the command in a fresh interpreter (``main`` in-process, output discarded) and
+reads ``sys.modules`` at the end. The heavy libraries named here are the ones the start-up
+profile (``python -X importtime -m proofs_check.cli ...``, benchmarks/README.md "Start-up") found
+imported without being used:
+
+* ``nbl --help``, ``nbl stability --help`` and ``nbl proof --list`` need none of them (the
+  parser, the family names of :mod:`nbl_theory.family_names`, the ledger's index);
+* ``nbl stability`` (the float64 tier) needs sympy (a link is a sympy expression), mpmath,
+  python-flint and scipy.special (Φ in μ*), but not numba (the simulation), matplotlib,
+  Dask, or scipy.optimize (the exact analysis beyond the paper, thresholds);
+* importing the simulation (:mod:`nbl_sim.experiment`) brings numba, not matplotlib, Dask,
+  scipy.optimize or scipy.special (a link without erf/erfc does not need it).
+
+Timing is not asserted anywhere (benchmarks/bench_startup.py measures it).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.smoke
+
+#: the libraries whose import the cases check (a module counts with its submodules)
+HEAVY = ("numpy", "sympy", "mpmath", "flint", "scipy", "scipy.special", "scipy.optimize",
+         "numba", "llvmlite", "matplotlib", "dask", "distributed")
+
+_PROBE = """
+import contextlib, importlib, io, json, sys
+args, heavy = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+if args[0] == "import":
+    importlib.import_module(args[1])
+else:
+    from proofs_check.cli import main
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            code = main(args)
+    except SystemExit as exc:          # argparse's --help ends the parse with SystemExit(0)
+        code = exc.code
+    assert code == 0, code
+print(json.dumps(sorted(m for m in heavy if m in sys.modules)))
+"""
+
+
+def imported(args: list[str]) -> set[str]:
+    """The libraries of :data:`HEAVY` in ``sys.modules`` after ``nbl ARGS`` (or, with
+    ``["import", MODULE]``, after importing MODULE) in a fresh interpreter."""
+    proc = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(args), json.dumps(HEAVY)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return set(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("args", [["--help"], ["stability", "--help"], ["proof", "--list"]],
+                         ids=["help", "stability-help", "proof-list"])
+def test_parser_and_listings_import_no_heavy_library(args):
+    found = imported(args)
+    assert found == set(), f"nbl {' '.join(args)} imported {sorted(found)}"
+
+
+def test_stability_imports_what_the_float64_tier_needs_only():
+    found = imported(["stability", "--family", "logistic", "--delta", "1", "--json"])
+    assert {"sympy", "scipy.special"} <= found            # the probe sees what is used
+    unneeded = found & {"numba", "llvmlite", "matplotlib", "dask", "distributed",
+                        "scipy.optimize"}
+    assert not unneeded, f"nbl stability imported {sorted(unneeded)}"
+
+
+def test_the_simulation_does_not_import_the_analysis_or_plotting():
+    found = imported(["import", "nbl_sim.experiment"])
+    assert "numba" in found                               # the probe sees what is used
+    unneeded = found & {"matplotlib", "dask", "distributed", "scipy.optimize", "scipy.special"}
+    assert not unneeded, f"nbl_sim.experiment imported {sorted(unneeded)}"
+
+
+@pytest.mark.parametrize("package", ["nbl_theory", "nbl_sim.beyond"])
+def test_lazy_package_names_resolve_to_their_definitions(package):
+    """The packages that resolve their public names on first use (PEP 562) give every name of
+    ``__all__`` as the object its home module defines, and refuse other names."""
+    import importlib
+
+    pkg = importlib.import_module(package)
+    for name in pkg.__all__:
+        value = getattr(pkg, name)
+        home = importlib.import_module(f"{package}.{pkg._HOME[name]}")
+        assert value is getattr(home, name), name
+        assert name in dir(pkg)
+    with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
+        pkg.not_a_name  # noqa: B018
+
+
+@pytest.mark.parametrize("package", ["nbl_theory", "nbl_sim.beyond"])
+def test_lazy_packages_still_name_their_modules_to_the_static_import_walk(package):
+    """The cache keys follow imports by reading the source (nbl_sim.sweep.imported_modules):
+    a lazy ``__init__`` still names, under ``TYPE_CHECKING``, the module of every public name,
+    so code that imports ``from package import name`` keeps that module in its key."""
+    import importlib
+    from pathlib import Path
+
+    from nbl_sim.sweep import imported_modules
+
+    pkg = importlib.import_module(package)
+    found = imported_modules(package, True, Path(pkg.__file__).read_bytes())
+    for name, home in pkg._HOME.items():
+        assert f"{package}.{home}" in found and f"{package}.{home}.{name}" in found, name
+
+
+def test_ledger_vocabulary_is_one_object():
+    from proofs_check import ledger
+    from proofs_check.ledger import methods, store
+
+    assert methods.METHODS is ledger.METHODS and methods.PROOF_METHODS is ledger.PROOF_METHODS
+    assert store.METHODS is ledger.METHODS
+    assert set(ledger.PROOF_METHODS) < set(ledger.METHODS)
+
+
+def test_the_family_names_are_the_families():
+    from nbl_theory.families import FAMILIES
+    from nbl_theory.family_names import FAMILY_NAMES
+
+    assert FAMILY_NAMES == tuple(FAMILIES)
