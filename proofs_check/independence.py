@@ -170,8 +170,9 @@ def check_names(fn) -> tuple:
             if isinstance(obj, types.ModuleType):
                 modules.add(obj.__name__)
             elif callable(obj) and isinstance(getattr(obj, "__module__", None), str):
-                if isinstance(obj, types.FunctionType) and obj.__module__ == fn.__module__:
-                    todo.append(obj)
+                inner = inspect.unwrap(obj) if hasattr(obj, "__wrapped__") else obj
+                if isinstance(inner, types.FunctionType) and inner.__module__ == fn.__module__:
+                    todo.append(inner)          # (a cached helper is followed like any other)
                 elif obj.__module__ != fn.__module__:     # functions, cached ones, classes
                     modules.add(obj.__module__)
         for cell in f.__closure__ or ():

@@ -146,3 +146,13 @@ def test_the_witness_table_is_generated():
     committed = (ROOT / ind.TABLE_PATH).read_text(encoding="utf-8")
     assert committed == ind.render_table(), \
         "docs/witnesses.md is stale: run python -m proofs_check.independence --write"
+
+
+def test_a_cached_helper_of_the_claim_module_is_followed():
+    """init-bound-localization reaches the library's mu_g (nbl_theory.stability) only through a
+    ``functools.cache``d helper of its own module. The reading of a check's code used to stop
+    at the cache wrapper, so the table called the claim "no library computation" and it had no
+    witness (issue 34); the helper is now followed like any other."""
+    claim = next(c for c in all_claims() if c.id == "init-bound-localization")
+    assert "nbl_theory.stability" in ind.library_in_verdict(claim)
+    assert claim.witness

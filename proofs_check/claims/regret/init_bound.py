@@ -21,8 +21,10 @@ from nbl_theory.links import Link
 from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 
+from ...judgement import agree_abs, agreement, gate
 from ...registry import DISCREPANCY, PASS, Mutant, Outcome, register
 from ...witnesses.paths import environment, init_exceed, reward_bound
+from ...witnesses.polar_field import own_mu_g
 
 __all__: list[str] = []
 
@@ -33,19 +35,30 @@ _LOGISTIC4 = Link.from_expression("1/(1 + exp(-4*z))", name="logistic4", bounded
 # ---------------------------------------------------------------- eq:init-bound-localization
 @functools.cache
 def _init_exceed(name: str, delta: str, d: int, R: int, nmax: int) -> tuple:
-    """P(e_{n0} > r0^2/4) on the n0 grid, mu_g and B_Y for one (link, d) (cached)."""
+    """P(e_{n0} > r0^2/4) on the n0 grid, mu_g (the witness's; the library's beside it, for
+    the gate) and B_Y for one (link, d) (cached)."""
     link = _LOGISTIC4 if name == "logistic4" else paper_link(name)
     grid = np.unique(np.round(np.geomspace(10, nmax, 60)).astype(int))
     env = environment(link, delta, d, "bernoulli", 100 + d)
-    mu_g = float(stability(env.link, delta).values["mu_g"])
-    return grid, init_exceed(env, grid, R, _R0 / 2, 700 + d), mu_g, reward_bound(env), env.delta
+    mu_g = own_mu_g(env.link)
+    mu_lib = float(stability(env.link, delta).values["mu_g"])
+    return (grid, init_exceed(env, grid, R, _R0 / 2, 700 + d), mu_g, reward_bound(env),
+            env.delta, mu_lib)
 
 
-def _init_bound(cases, R: int, nmax: int = 2600, d_power: float = 1.0, mu_power: float = 2.0):
+#: the library's mu_g (Gauss-Legendre on the chart, ~1e-15) against the witness's (its own
+#: panels of [-14, 14], ~1e-15): 1e-12 absolute on a quantity of size ~0.1-0.2
+_MU_AGREE = agree_abs(1e-12)
+
+
+def _init_bound(cases, R: int, nmax: int = 2600, d_power: float = 1.0, mu_power: float = 2.0,
+                mu_scale: float = 1.0):
     from scipy.stats import chi2
-    rows, implied, predicted = [], [], []
+    rows, implied, predicted, gates = [], [], [], []
     for name, delta, d in cases:
-        grid, P, mu_g, B, dl = _init_exceed(name, delta, d, R, nmax)
+        grid, P, mu_g, B, dl, mu_lib = _init_exceed(name, delta, d, R, nmax)
+        gates.append(agreement(f"mu_g({name})", library=mu_lib, witness=mu_scale * mu_g,
+                               agree=_MU_AGREE))
         parts = []
         for p in (0.1, 0.03, 0.01):
             ok_idx = np.flatnonzero(P <= p)
@@ -61,8 +74,13 @@ def _init_bound(cases, R: int, nmax: int = 2600, d_power: float = 1.0, mu_power:
         rows.append(f"{name} Delta={delta} d={d} (mu_g = {mu_g:.4f}): " + ", ".join(parts))
     spread = max(implied) / min(implied)
     pspread = max(predicted) / min(predicted)
-    return spread, pspread, rows
+    return spread, pspread, rows, gates
 
+
+_W_INIT = ("proofs_check.witnesses.paths:init_exceed, "
+           "proofs_check.witnesses.polar_field:own_mu_g")
+_S_INIT = ("the environment (arms, link, Bernoulli rewards) the witness's randomized "
+           "initialization draws from; the library's mu_g enters only through the gate")
 
 _INIT_WHY = ("C_init is not specified: what can be checked is the scaling n0 ~ (d + log(3/delta))"
              " B^2/(Delta^2 mu_g^2 r0^2). n0*(d, p) is the smallest n0 on a geometric grid (60 "
@@ -83,17 +101,20 @@ _INIT_WHY = ("C_init is not specified: what can be checked is the scaling n0 ~ (
           "monte-carlo", "spread of the implied C_init over (d, delta) <= min(5, 1.5 x the "
           "chi^2_(d-1) prediction)",
           _INIT_WHY, printed="n0 >= C_init B^2/(Delta^2 mu_g^2 r0^2) (d + log(3/delta))",
+          witness=_W_INIT, shares=_S_INIT,
           mutants=(Mutant.formula("n0 ~ d^2 + log(3/delta) instead of d + log(3/delta)",
-                                  d_power=2.0),))
-def _init_quick(d_power: float = 1.0):
+                                  d_power=2.0),
+                   Mutant.witness("the witness's mu_g x 1.001", mu_scale=1.001)))
+def _init_quick(d_power: float = 1.0, mu_scale: float = 1.0):
     reps = 1200
-    spread, pspread, rows = _init_bound([("logistic4", "1.5", 2), ("logistic4", "1.5", 8)], reps,
-                                        d_power=d_power)
+    spread, pspread, rows, gates = _init_bound(
+        [("logistic4", "1.5", 2), ("logistic4", "1.5", 8)], reps, d_power=d_power,
+        mu_scale=mu_scale)
     ok = spread <= min(5.0, 1.5 * pspread)
-    return Outcome(PASS if ok else DISCREPANCY,
-                   f"implied C_init spread (max/min) = {spread:.2f} (chi^2_(d-1) prediction "
-                   f"{pspread:.2f}; tolerance {min(5.0, 1.5 * pspread):.2f})",
-                   "; ".join(rows) + f" ({reps:,} replications)")
+    return gate(Outcome(PASS if ok else DISCREPANCY,
+                        f"implied C_init spread (max/min) = {spread:.2f} (chi^2_(d-1) prediction "
+                        f"{pspread:.2f}; tolerance {min(5.0, 1.5 * pspread):.2f})",
+                        "; ".join(rows) + f" ({reps:,} replications)"), gates)
 
 
 @register("init-bound-localization-full", "eq:init-bound-localization",
@@ -103,17 +124,19 @@ def _init_quick(d_power: float = 1.0):
           "monte-carlo", "spread of the implied C_init over (link, d, delta) <= min(5, 1.5 x the "
           "chi^2_(d-1) prediction)", _INIT_WHY,
           printed="n0 >= C_init B^2/(Delta^2 mu_g^2 r0^2) (d + log(3/delta))", quick=False,
+          witness=_W_INIT, shares=_S_INIT,
           mutants=(Mutant.formula("n0 ~ d^2 + log(3/delta) instead of d + log(3/delta)",
                                   d_power=2.0),
+                   Mutant.witness("the witness's mu_g x 1.001", mu_scale=1.001),
                    Mutant.formula("n0 ~ 1/(Delta^2 mu_g^4) instead of 1/(Delta^2 mu_g^2)",
                                   mu_power=4.0)))
-def _init_full(d_power: float = 1.0, mu_power: float = 2.0):
+def _init_full(d_power: float = 1.0, mu_power: float = 2.0, mu_scale: float = 1.0):
     reps = 3000
-    spread, pspread, rows = _init_bound([("logistic4", "1.5", 2), ("logistic4", "1.5", 4),
-                                         ("logistic4", "1.5", 8), ("logistic", "1", 2),
-                                         ("logistic", "1", 4)], reps, 6000, d_power, mu_power)
+    spread, pspread, rows, gates = _init_bound(
+        [("logistic4", "1.5", 2), ("logistic4", "1.5", 4), ("logistic4", "1.5", 8),
+         ("logistic", "1", 2), ("logistic", "1", 4)], reps, 6000, d_power, mu_power, mu_scale)
     ok = spread <= min(5.0, 1.5 * pspread)
-    return Outcome(PASS if ok else DISCREPANCY,
-                   f"implied C_init spread (max/min) = {spread:.2f} (chi^2_(d-1) prediction "
-                   f"{pspread:.2f}; tolerance {min(5.0, 1.5 * pspread):.2f})",
-                   "; ".join(rows) + f" ({reps:,} replications)")
+    return gate(Outcome(PASS if ok else DISCREPANCY,
+                        f"implied C_init spread (max/min) = {spread:.2f} (chi^2_(d-1) prediction "
+                        f"{pspread:.2f}; tolerance {min(5.0, 1.5 * pspread):.2f})",
+                        "; ".join(rows) + f" ({reps:,} replications)"), gates)

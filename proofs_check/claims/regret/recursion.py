@@ -35,9 +35,11 @@ import numpy as np
 from nbl_sim import population as pop
 from nbl_theory.paper import STOCHASTIC_SETTING, paper_link
 
+from ...judgement import agree_abs, agreement, gate
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.lambda0 import h_along, lambda0_2d, lambda0_cap, spline_error
 from ...witnesses.paths import cap_point, environment, one_step_sample, reward_bound, run_paths
+from ...witnesses.polar_field import polar_tangent_field
 from ...witnesses.stats import bound_verdict, mean_se
 
 __all__: list[str] = []
@@ -247,14 +249,18 @@ def _one_step_data() -> tuple:
     for env, label, lam0, v, N in _one_step_cases():
         D = v - env.v_star
         e = float(D @ D)
-        drift = float(D @ pop.tangent_field(env.link, env.beta, v))
+        # the drift <v - v*, h(v)> of the verdict is the witness's (polar quadrature); the
+        # library's population field must agree with it (a gate, not a verdict)
+        drift = float(D @ polar_tangent_field(env.link, env.beta, v)[0])
+        drift_lib = float(D @ pop.tangent_field(env.link, env.beta, v))
         for gamma, tt in _ONE_STEP_ETAS:
             eta = gamma / tt
             seed += 1
             et, gsq = one_step_sample(env, v, eta, N, seed)
             m, se = mean_se(et)
             dm, dse = mean_se(e + 2 * eta * drift + eta ** 2 * gsq - et)   # RHS1 - e_t, paired
-            out.append(dict(label=label, lam0=lam0, e=e, drift=drift, eta=eta, m=m, se=se,
+            out.append(dict(label=label, lam0=lam0, e=e, drift=drift, drift_lib=drift_lib,
+                            eta=eta, m=m, se=se,
                             dm=dm, dse=dse, gm=float(gsq.mean()), gse=float(mean_se(gsq)[1]),
                             B=reward_bound(env), d=env.d))
     return tuple(out)
@@ -280,9 +286,18 @@ def _one_step_data() -> tuple:
                                   quad_coef=0.0),
                    Mutant.formula("noise term B_Y^2 d eta^2 dropped from the second bound",
                                   noise_coef=0.0),
-                   Mutant.formula("lambda0 -> 2 lambda0", lambda0_scale=2.0)))
+                   Mutant.formula("lambda0 -> 2 lambda0", lambda0_scale=2.0),
+                   Mutant.witness("the witness's drift <v - v*, h(v)> x 1.001",
+                                  witness_scale=1.001)),
+          witness="proofs_check.witnesses.polar_field:polar_tangent_field, "
+                  "proofs_check.witnesses.lambda0:lambda0_2d, "
+                  "proofs_check.witnesses.lambda0:lambda0_cap, "
+                  "proofs_check.witnesses.paths:one_step_sample",
+          shares="the environment (arms, link, reward model) and the next steps drawn from "
+                 "it by the witness's sampler; the library's population field enters only "
+                 "through the gate on <v - v*, h(v)>")
 def _local_one_step(quad_coef: float = 1.0, noise_coef: float = 1.0,
-                    lambda0_scale: float = 1.0):
+                    lambda0_scale: float = 1.0, witness_scale: float = 1.0):
     rows, bad, wrong_lam, v1, v2 = [], [], [], [], []
     seen = set()
     for c in _one_step_data():
@@ -331,9 +346,17 @@ def _local_one_step(quad_coef: float = 1.0, noise_coef: float = 1.0,
         "eq:local-conditional-error-recursion":
             f"E e_t <= (1 - 2 lambda0 eta) e + B^2 d eta^2 at {len(v2)} (v, eta): "
             f"{', '.join(v2)} (max z above {z2:.1f})"}
-    return Outcome(status, computed,
-                   "".join(x + "; " for x in wrong_lam + bad) + "; ".join(rows),
-                   evidence=evidence)
+    gates = [agreement(f"<v - v*, h(v)> ({c['label']}, |v - v*| = {math.sqrt(c['e']):.3g})",
+                       library=c["drift_lib"], witness=witness_scale * c["drift"],
+                       agree=_DRIFT_AGREE)
+             for c in _one_step_data()[::len(_ONE_STEP_ETAS)]]
+    return gate(Outcome(status, computed,
+                        "".join(x + "; " for x in wrong_lam + bad) + "; ".join(rows),
+                        evidence=evidence), gates)
+
+
+#: the library's quadrature field against the witness's polar quadrature: both ~1e-12 here
+_DRIFT_AGREE = agree_abs(1e-9)
 
 
 @register("local-recursion-harmonic", "eq:local-recursion-regret", "app:localized-estimation",
