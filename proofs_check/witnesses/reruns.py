@@ -24,7 +24,7 @@ from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING
 from .regret import greedy_logistic_actions, nbl_actions, nbl_from_start, regret_at
 
 __all__ = ["STOCHASTIC_REPS", "COMPARISON_REPS", "stochastic_reference",
-           "comparison_reference"]
+           "comparison_reference", "realization_means_error"]
 
 #: Replications re-run per stochastic run (of 100): ~0.2 s each for n = 10,000.
 STOCHASTIC_REPS = 5
@@ -44,18 +44,32 @@ def stochastic_reference(link, delta: str, rounds: tuple, seed: int = 0,
     -------
     dict
         ``angle``: (k, len(rounds)) signed angle atan2(v₂, v₁) in degrees at ``rounds``;
-        ``regret``: (k, len(rounds)) R_t at ``rounds``.
+        ``regret``: (k, len(rounds)) R_t at ``rounds``; ``means_error``: the largest
+        |m_a(X_t) of the shared realization − g(β_aᵀX_t) recomputed here| (the realization is
+        common to library and witness, so a bug in how it is drawn would move both alike: this
+        is its check).
     """
     s = STOCHASTIC_SETTING
     env = Environment.build(link, delta, s["d"])
     real = env.draw(seed, range(k), s["n"], 0)
+    means_error = realization_means_error(link, _arms(delta), real.X, real.means)
     a = math.radians(s["init_angle"])
     v0 = np.array([math.cos(a), math.sin(a)])
     acts, V = nbl_from_start(real.X, real.Y, v0, gamma=gamma_factor * s["gamma"], t0=s["t0"],
                              rounds=rounds)
     vs = np.array([1.0, 0.0])
     return {"angle": np.degrees(np.arctan2(V[..., 1], V[..., 0])),
-            "regret": regret_at(link.g_numpy, _arms(delta), vs, real.X, acts, rounds)}
+            "regret": regret_at(link.g_numpy, _arms(delta), vs, real.X, acts, rounds),
+            "means_error": means_error}
+
+
+def realization_means_error(link, beta, X, means) -> float:
+    """max |means − g(X β_aᵀ)| over replications, rounds and arms: the mean rewards a
+    realization records (``means[..., 0]`` arm −1, ``[..., 1]`` arm +1) against g of the
+    indices recomputed by numpy from the contexts and the witness's arms ``beta`` (rows β_−,
+    β_+). Rounding only (~1e-16) when the realization was drawn right."""
+    z = np.einsum("rtd,ad->rta", np.asarray(X, dtype=float), np.asarray(beta, dtype=float))
+    return float(np.abs(np.asarray(means, dtype=float) - link.g_numpy(z)).max())
 
 
 def _arms(delta) -> np.ndarray:

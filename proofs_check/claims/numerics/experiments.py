@@ -32,7 +32,7 @@ from nbl_theory.paper import (
     paper_link,
 )
 
-from ...judgement import agreement, gate
+from ...judgement import agree_abs, agreement, gate
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_preloaded
 from ...witnesses.experiments import (
@@ -90,9 +90,26 @@ def _angle_check(link, delta: str, name: str, wgamma: float = 1.0):
     rounds, ang = angle_paths(link, delta)
     ref = stochastic_reference(link, delta, tuple(int(t) for t in rounds),
                                gamma_factor=wgamma)
+    means = _means_check(ref, name, delta)
+    if means.status != PASS:            # the shared realization itself is wrong
+        return means
     return agreement(f"signed angle path of replications 0..{STOCHASTIC_REPS - 1} ({name}, "
                      f"Delta = {delta})", library=ang[:STOCHASTIC_REPS], witness=ref["angle"],
                      agree=_ANGLE_AGREE, fmt=lambda v: f"final mean {v[:, -1].mean():.9g} deg")
+
+
+def _means_check(ref: dict, name: str, delta: str):
+    """The shared realization's mean rewards against g(β_aᵀX) recomputed by the witness
+    (a bug in drawing the realization moves library and witness alike: this catches it)."""
+    return agreement(f"mean rewards m_a(X_t) of the realization, replications "
+                     f"0..{STOCHASTIC_REPS - 1} ({name}, Delta = {delta})",
+                     library=ref["means_error"], witness=0.0, agree=_MEANS_AGREE,
+                     fmt=lambda v: f"max |recorded - recomputed| {v:.3g}")
+
+
+#: recorded m_a(X_t) against g(β_aᵀX_t) recomputed in numpy: the same g, sums in another order
+#: (rounding ~1e-16)
+_MEANS_AGREE = agree_abs(1e-12)
 
 
 def _reversed(what: str, kind: str, kwarg: str, seq, note: str = "") -> Mutant:
@@ -198,6 +215,8 @@ def _panel_d(keys: tuple = TWO_TRANSITION_KEYS, wgamma: float = 1.0):
     for key in keys:
         row = PAPER_LINKS[key]
         reg = regret_checkpoints(row.link(), "0.2", [0, early, n])
+        agree.append(_means_check(stochastic_reference(row.link(), "0.2", (0, early, n),
+                                                       gamma_factor=wgamma), key, "0.2"))
         agree.append(agreement(
             f"R_t at t = 0, {early}, {n} of replications 0..{STOCHASTIC_REPS - 1} ({key})",
             library=reg[:STOCHASTIC_REPS], agree=_REGRET_AGREE,
