@@ -23,6 +23,7 @@ from nbl_sim.environment import Environment
 from nbl_theory.paper import paper_link
 
 from .gaussian import gaussian_chart_moments, gh_rule_1d
+from .reruns import realization_means_error
 from .stats import gaussian_limit_quantile, quantile_ci
 
 __all__ = ["NOISE", "InitGrid", "InitCell", "f_moments", "init_setting", "init_settings",
@@ -88,9 +89,13 @@ def _environment(link, delta: str, d: int, reward: str) -> Environment:
 
 
 def _draw_wbar(env: Environment, n0s: tuple, reps: int, seed: int) -> dict:
-    """{n0: W̄_{n0} (reps, d)} from one draw of max(n0s) rounds per replication."""
+    """({n0: W̄_{n0} (reps, d)}, means error) from one draw of max(n0s) rounds per replication.
+    The means error is :func:`~.reruns.realization_means_error` of the draws: the realization is
+    common to library and witness, so a bug in drawing it would move both alike; this is its
+    check (rounding only, ~1e-16, when drawn right)."""
     n, d = max(n0s), env.d
     wbar = {n0: np.empty((reps, d)) for n0 in n0s}
+    err = 0.0
     chunk = max(1, int(4e6 // (n * d)))
     for a in range(0, reps, chunk):
         idx = range(a, min(reps, a + chunk))
@@ -101,14 +106,16 @@ def _draw_wbar(env: Environment, n0s: tuple, reps: int, seed: int) -> dict:
         cs = np.cumsum(W, axis=1)
         for n0 in n0s:
             wbar[n0][a:a + len(idx)] = cs[:, n0 - 1] / n0
-    return wbar
+        err = max(err, realization_means_error(env.link, env.beta, real.X, real.means))
+    return wbar, err
 
 
 def init_cell(c: InitCell) -> dict:
-    """The Monte Carlo part of :func:`init_setting` for one cell: ``{"wbar": {n0: (reps, d)}}``
-    (plain data; top-level, so any executor runs it)."""
+    """The Monte Carlo part of :func:`init_setting` for one cell: ``{"wbar": {n0: (reps, d)},
+    "means_error": float}`` (plain data; top-level, so any executor runs it)."""
     env = _environment(paper_link(c.link), c.delta, c.d, c.reward)
-    return {"wbar": _draw_wbar(env, tuple(c.n0s), c.reps, c.seed)}
+    wbar, err = _draw_wbar(env, tuple(c.n0s), c.reps, c.seed)
+    return {"wbar": wbar, "means_error": err}
 
 
 def _settings_args(grid: InitGrid):
@@ -143,7 +150,8 @@ def load_init_cells(cells, results) -> None:
     for c, res in zip(cells, results):
         key = (_link(c.link), c.name, c.delta, c.d, tuple(c.n0s), c.reps, c.seed, c.reward)
         if key not in _SETTINGS:
-            _SETTINGS[key] = _assemble(*key, wbar={int(k): v for k, v in res["wbar"].items()})
+            _SETTINGS[key] = _assemble(*key, wbar={int(k): v for k, v in res["wbar"].items()},
+                                       means_error=res["means_error"])
 
 
 def init_setting(link, name: str, delta: str, d: int, n0s: tuple, reps: int, seed: int,
@@ -156,16 +164,17 @@ def init_setting(link, name: str, delta: str, d: int, n0s: tuple, reps: int, see
     dict
         ``env``, ``mu`` (μ_g of the float64 tier), ``B`` (B_Y), ``y`` = (Δμ_g/2)v*, ``wbar``
         {n0: (reps, d)}, ``sigma`` (Σ above), ``ew2_exact`` = n0 E‖W̄ − y‖² = d E f + E f''
-        − ‖y‖², ``label``.
+        − ‖y‖², ``label``, ``means_error`` (the draws' check, :func:`_draw_wbar`).
     """
     key = (_link(link), name, delta, d, tuple(n0s), reps, seed, reward)
     if key not in _SETTINGS:
         env = _environment(key[0], delta, d, reward)
-        _SETTINGS[key] = _assemble(*key, wbar=_draw_wbar(env, key[4], reps, seed), env=env)
+        wbar, err = _draw_wbar(env, key[4], reps, seed)
+        _SETTINGS[key] = _assemble(*key, wbar=wbar, means_error=err, env=env)
     return _SETTINGS[key]
 
 
-def _assemble(link, name, delta, d, n0s, reps, seed, reward, *, wbar: dict,
+def _assemble(link, name, delta, d, n0s, reps, seed, reward, *, wbar: dict, means_error: float,
               env: Environment | None = None) -> dict:
     """:func:`init_setting`'s result from the draws ``wbar`` (the cheap exact quantities are
     recomputed here)."""
@@ -181,7 +190,8 @@ def _assemble(link, name, delta, d, n0s, reps, seed, reward, *, wbar: dict,
     bm, bp = env.beta
     sigma = Ef * np.eye(d) + 0.5 * Ef2 * (np.outer(bp, bp) + np.outer(bm, bm)) - np.outer(y, y)
     return {"env": env, "mu": mu, "B": B, "y": y, "wbar": wbar, "sigma": sigma,
-            "ew2_exact": (d * Ef + Ef2 - y @ y), "label": f"{name} {reward} Delta={delta} d={d}"}
+            "ew2_exact": (d * Ef + Ef2 - y @ y), "label": f"{name} {reward} Delta={delta} d={d}",
+            "means_error": means_error}
 
 
 def init_settings(grid: InitGrid):

@@ -93,3 +93,31 @@ def test_a_setting_from_its_cell_is_the_setting_drawn_here():
     with pytest.raises(TypeError, match="paper_link keys"):
         init.grid_cells(init.InitGrid(links=(("logistic", LOGISTIC),), deltas=("1",), dims=(2,),
                                       n0s=(20,), reps=3, seed=1))
+
+
+def test_a_wrongly_drawn_realization_is_a_toolkit_fail(monkeypatch):
+    """The initialization draws are shared by library and witness, so a bug in drawing them
+    (planted: the arms' recorded means swapped, the libmutation blame of
+    nbl_sim/environment_passes.py:63) moves every statistic alike; the claims' gate compares
+    the recorded means with g(β_aᵀX_t) recomputed and reads FAIL "toolkit defect"."""
+    from nbl_sim.environment import Environment
+    from proofs_check.claims.stein import initialization as ci
+    from proofs_check.registry import FAIL, PASS, Outcome
+
+    grid = init.InitGrid(links=(("logistic", LOGISTIC),), deltas=("1",), dims=(2,),
+                         n0s=(20,), reps=30, seed=11)
+    ok = Outcome(PASS, "stand-in verdict", "")
+    monkeypatch.setattr(init, "_SETTINGS", {})
+    assert init.init_setting(LOGISTIC, "logistic", "1", 2, (20,), 30, 11)["means_error"] < 1e-12
+    assert ci._drawn_right(grid, ok) is ok
+    draw = Environment.draw
+
+    def swapped(self, *a, **k):
+        real = draw(self, *a, **k)
+        real.means[...] = real.means[..., ::-1].copy()
+        return real
+
+    monkeypatch.setattr(Environment, "draw", swapped)
+    monkeypatch.setattr(init, "_SETTINGS", {})
+    out = ci._drawn_right(grid, ok)
+    assert out.status == FAIL and out.detail.startswith("toolkit defect"), out.detail[:200]
