@@ -140,3 +140,24 @@ def test_gaussian_equilibria_unchanged_by_the_new_options():
 def test_bad_input(kwargs, fragment):
     with pytest.raises(NBLInputError, match=fragment):
         circle_zeros(np.sin, np.cos, **{"n_grid": 16, **kwargs})
+
+
+@pytest.mark.parametrize("ref", [0.0, 1.0])
+def test_a_zero_in_the_wrapping_cell_is_brought_back_into_the_window(ref):
+    """A zero between the grid's last point ref + π and its first point past the wrap lies in
+    (ref − π, ref − π + step): found on the bracket [ref + π, ref + π + step], it is reported
+    2π lower, inside (ref − π, ref + π] (H(α) = sin(α − c), c a quarter step past ref − π)."""
+    n = 360
+    c = ref - math.pi + 0.25 * (2 * math.pi / n)
+
+    def H(a):
+        return np.sin(np.asarray(a) - c)
+
+    def dH(a):
+        return np.cos(np.asarray(a) - c)
+
+    z = circle_zeros(H, dH, n, ref=ref)
+    assert all(ref - math.pi < e.alpha <= ref + math.pi for e in z)
+    at = {e.stability: e.alpha for e in z}
+    assert at["repelling"] == pytest.approx(c, abs=1e-12)
+    assert at["attracting"] == pytest.approx(c + math.pi, abs=1e-12)

@@ -289,3 +289,23 @@ def test_per_arm_links_regret_is_against_the_argmax():
     # the linear rule sgn(v*ᵀx) is not optimal here: the oracle of the paper's model would pay
     lin = oracle_actions(real.X, env.v_star)
     assert np.sum(best - np.where(lin > 0, real.means[..., 1], real.means[..., 0])) > 1.0
+
+
+def test_bands_are_the_pointwise_summaries_of_their_metric():
+    """band(policy, metric): the mean over replications of R_t, R_t/t (NaN at t = 0), the
+    angle in degrees and the squared error, with SE = sd/√reps and lo/hi = mean ∓ 1.96 SE."""
+    env = Environment.build(TT, "0.8", 2)
+    res = simulate(env, n=300, reps=6, n0=30, policies=("nbl",), seed=3,
+                   executor=SerialExecutor())
+    p, t = res.policies["nbl"], res.record_rounds.astype(float)
+    assert t[0] == 0 and (t[1:] > 0).all()
+    expected = {"regret": p.regret, "angle_deg": np.degrees(p.angle), "sq_error": p.sq_error,
+                "avg_regret": np.concatenate([np.full((p.regret.shape[0], 1), np.nan),
+                                              p.regret[:, 1:] / t[1:]], axis=1)}
+    for metric, vals in expected.items():
+        b = res.band("nbl", metric)
+        np.testing.assert_allclose(b["mean"], vals.mean(axis=0), rtol=1e-12, atol=0)
+        se = vals.std(axis=0, ddof=1) / math.sqrt(vals.shape[0])
+        np.testing.assert_allclose(b["se"], se, rtol=1e-12, atol=1e-300)
+        z = (b["hi"] - b["lo"])[1:] / (2 * b["se"][1:])
+        np.testing.assert_allclose(z[b["se"][1:] > 0], 1.959963984540054, rtol=1e-9)
