@@ -78,7 +78,8 @@ from ..policies.greedy_logistic import (
 from ..policies.nbl import NBLTrace, nbl_inputs
 from ..realization import Realization, check_seed
 
-__all__ = ["streams", "draw", "nbl", "greedy_logistic", "oracle", "regret", "pairwise_sum"]
+__all__ = ["streams", "indices", "draw", "nbl", "greedy_logistic", "oracle", "regret",
+           "pairwise_sum"]
 
 _PAIRWISE_BLOCK = 128  # numpy's PW_BLOCKSIZE
 
@@ -167,6 +168,17 @@ def _check(env, g: np.ndarray, z: np.ndarray, bernoulli: bool) -> None:
                                 f"{flat[i]:.17g}; use reward='bounded'")
 
 
+def indices(X: np.ndarray, beta: np.ndarray, v_star: np.ndarray) -> tuple:
+    """The indices z_{t,a} = β_aᵀX_t, (…, n, 2), and the optimal actions sgn(v*ᵀX_t) of a shared
+    link, (…, n) int8, of contexts X (…, n, d) (module docstring: a fold, and numpy's pairwise
+    sum)."""
+    z = np.zeros(X.shape[:-1] + (2,))
+    for k in range(X.shape[-1]):
+        z += X[..., k, None] * beta[:, k]
+    s = pairwise_sum([X[..., k] * v_star[k] for k in range(X.shape[-1])])
+    return z, np.where(s >= 0.0, 1, -1).astype(np.int8)
+
+
 def draw(env, seed, reps, n, n0, *, out=None, lazy=False) -> Realization:
     """The realization of replications ``reps`` (module docstring); ``lazy`` is ignored (the
     means are always stored). ``out``: optional :meth:`Realization.empty` buffers."""
@@ -178,9 +190,7 @@ def draw(env, seed, reps, n, n0, *, out=None, lazy=False) -> Realization:
     seed = check_seed(seed)
     R, d = len(reps), env.d
     X = np.stack([_contexts(env, streams(seed, r, 0), n) for r in reps]).reshape(R, n, d)
-    z = np.zeros((R, n, 2))
-    for k in range(d):
-        z += X[..., k, None] * env.beta[:, k]
+    z, optimal = indices(X, env.beta, env.v_star)
     bernoulli = env.reward == "bernoulli"
     means, Y = np.empty((R, n, 2)), np.empty((R, n, 2))
     for i, r in enumerate(reps):
@@ -194,10 +204,7 @@ def draw(env, seed, reps, n, n0, *, out=None, lazy=False) -> Realization:
             m = g
             Y[i] = ((U * 2.0) - 1.0) * float(env.noise) + m
         means[i] = m
-    if env.shared_link:
-        s = pairwise_sum([X[..., k] * env.v_star[k] for k in range(d)])
-        optimal = np.where(s >= 0.0, 1, -1).astype(np.int8)
-    else:
+    if not env.shared_link:
         optimal = np.where(means[..., 1] >= means[..., 0], 1, -1).astype(np.int8)
     coins = np.empty((R, n0), dtype=np.int8)
     if n0:

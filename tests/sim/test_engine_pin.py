@@ -19,8 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nbl_sim import engine
-from nbl_sim.engine import ziggurat
+from nbl_sim.engine import reference, ziggurat
 from nbl_sim.environment import Environment
+from nbl_sim.environment_passes import PAIRWISE_MAX, index_pass
 from nbl_sim.pcg64 import fill_normals, state_of
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
@@ -112,6 +113,35 @@ def test_random_sizes_and_seeds_pinned(seed, first, R, n, d, n0, gamma, t0, ever
                    **kw),
         engine.nbl(ref.X, ref.Y, ref.coins, env.v_star, gamma=gamma, t0=t0, record_rounds=rec,
                    backend="reference", **kw))
+
+
+@pytest.mark.parametrize("d", [2, 3, 7, 8, 9, 16, 21, 128, 130, 300])
+def test_index_sums_pinned(d):
+    """The indices and the optimal actions on contexts built to cancel: v*ᵀx is within a few
+    units in the last place of 0, so its sign depends on the order of every addition (a sum in
+    another order — a fold — flips 5–26% of them, d = 8 … 300). The compiled index pass (d ≤ 128) and numpy's
+    ``(X * v*).sum(-1)`` (what the draw uses beyond) against the reference's pairwise sum."""
+    rng = np.random.default_rng(d)
+    n = 4000
+    v_star = rng.standard_normal(d)
+    v_star /= np.linalg.norm(v_star)
+    X = rng.standard_normal((n, d)) * 10.0 ** rng.integers(-3, 4, (n, d))
+    rest = (X[:, 1:] * v_star[1:]).sum(axis=1)
+    X[:, 0] = -rest / v_star[0] * (1 + rng.integers(-4, 5, n) * 2.0**-52)
+    beta = rng.standard_normal((2, d))
+    z_ref, opt_ref = reference.indices(X, beta, v_star)
+    if d <= PAIRWISE_MAX:
+        z, opt = np.empty((n, 2)), np.empty(n, dtype=np.int8)
+        index_pass(X, beta, v_star, z, opt)
+        assert _same(z, z_ref)
+    else:
+        opt = Environment.build(LOGISTIC, "0.5", d, v_star=v_star).optimal_actions(X)
+    assert _same(opt, opt_ref)
+    if d >= 8:  # the test can tell a fold from the pairwise sum
+        fold = np.zeros(n)
+        for k in range(d):
+            fold += X[:, k] * v_star[k]
+        assert np.mean(np.where(fold >= 0, 1, -1) != opt_ref) > 0.02
 
 
 def test_degenerate_initialization_pinned():
