@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..policies.greedy_logistic import greedy_logistic_actions
 from ..policies.nbl import nbl_run
 from ..policies.oracle import oracle_actions
 
@@ -30,7 +29,10 @@ def nbl(X, Y, coins, v_star, **options):
 
 
 def greedy_logistic(X, Y, coins, **options):
-    """:func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions` (compiled)."""
+    """:func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions` (compiled; its module
+    is imported at the first call, so a run without it does not load it)."""
+    from ..policies.greedy_logistic import greedy_logistic_actions
+
     return greedy_logistic_actions(X, Y, coins, **options)
 
 
