@@ -366,8 +366,11 @@ def nbl_run(
 def nbl_reference(X, Y, coins, *, v0=None, gamma: float = 10.0, t0: float = 500.0):
     """alg:nbl written literally in numpy, one round at a time for all replications at once.
 
-    The readable definition the compiled kernel is tested against, and the benchmark baseline
-    ("the obvious way to write it"). Returns (actions (R, n) int8, v_n (R, d)).
+    The obvious way to write it (the benchmark baseline of bench_nbl.py; the compiled kernel's
+    actions are tested against it). Its operations are not the kernel's (W = AYx is formed
+    first, then projected), so v_n agrees to rounding only; the operation order that defines
+    the numbers of record is :func:`nbl_sim.engine.reference.nbl`'s. Returns (actions (R, n)
+    int8, v_n (R, d)).
     """
     from ..geometry import nbl_update, retract
 
