@@ -18,8 +18,9 @@ each block is drawn, run and scored by each backend: the pieces of the seam are 
 separately (``draw``, ``nbl``/``greedy``, ``regret``) and together (``total``). Times are
 process CPU seconds (a machine shared with other jobs disturbs them far less than the wall clock;
 both are in the JSON), the minimum over ``--repeats``. The compiled kernels are loaded in an
-untimed warm-up. Both backends' outputs (‖v_t − v*‖², angles, regret, actions) are compared bit
-for bit; the script exits 1 if they differ.
+untimed warm-up. The compiled engine also runs without the reward table (``no-table``: every
+draw the ordinary one), which prices :mod:`nbl_sim.reward_table` end to end. All outputs
+(‖v_t − v*‖², angles, regret, actions) are compared bit for bit; the script exits 1 if they differ.
 
 Usage::
 
@@ -45,6 +46,13 @@ from nbl_sim.experiment import default_record_rounds  # noqa: E402
 from nbl_theory.families import make_family  # noqa: E402
 
 LINK = make_family("two-transition", mu2="1.244122")
+
+
+#: backend and lazy draw of each variant: the compiled engine (lazy: rewards by the link's
+#: certified table, as simulate draws big chunks), the compiled engine without the table, and
+#: the reference
+VARIANTS = {"compiled": ("compiled", True), "no-table": ("compiled", False),
+            "reference": ("reference", False)}
 
 
 def _clock():
@@ -102,21 +110,23 @@ def main() -> int:
     a = ap.parse_args()
     n = a.rounds
     workloads = {
-        "simulate-defaults": lambda b: _nbl_workload(Environment.build(LINK, "0.5", 2), 100, n,
-                                                     200, a.block, b, b == "compiled"),
-        "d2-1000": lambda b: _nbl_workload(Environment.build(LINK, "0.5", 2), 1000, n, 200,
-                                           a.block, b, b == "compiled"),
-        "d8-1000": lambda b: _nbl_workload(Environment.build(LINK, "0.5", 8), 1000, n, 200,
-                                           a.block, b, b == "compiled"),
-        "greedy-small": lambda b: _greedy_workload(Environment.build(LINK, "0.5", 2), 4,
-                                                   a.greedy_rounds, 50, b),
+        "simulate-defaults": lambda b, lazy: _nbl_workload(
+            Environment.build(LINK, "0.5", 2), 100, n, 200, a.block, b, lazy),
+        "d2-1000": lambda b, lazy: _nbl_workload(
+            Environment.build(LINK, "0.5", 2), 1000, n, 200, a.block, b, lazy),
+        "d8-1000": lambda b, lazy: _nbl_workload(
+            Environment.build(LINK, "0.5", 8), 1000, n, 200, a.block, b, lazy),
+        "greedy-small": lambda b, lazy: _greedy_workload(
+            Environment.build(LINK, "0.5", 2), 4, a.greedy_rounds, 50, b),
     }
     if a.only:
         workloads = {k: workloads[k] for k in a.only.split(",")}
     # warm-up: load the compiled kernels (and build the reward table) outside the timing
     env = Environment.build(LINK, "0.5", 8)
     for d in (2, 8):
-        _nbl_workload(Environment.build(LINK, "0.5", d), 16, 600, 200, 16, "compiled", True)
+        for R in (16, 5):  # lanes of eight, and alone
+            for backend, lazy in VARIANTS.values():
+                _nbl_workload(Environment.build(LINK, "0.5", d), R, 600, 200, R, backend, lazy)
     _greedy_workload(env, 1, 60, 10, "compiled")
     results, ok = {}, True
     print(f"rounds n = {n}, block = {a.block}, repeats = {a.repeats}; CPU seconds "
@@ -124,8 +134,8 @@ def main() -> int:
     for name, run in workloads.items():
         best = {}
         for _ in range(a.repeats):
-            for backend in ("compiled", "reference"):
-                times, outs = run(backend)
+            for backend in VARIANTS:
+                times, outs = run(*VARIANTS[backend])
                 for piece, (cpu, wall) in times.items():
                     key = (backend, piece)
                     best[key] = min(best.get(key, (np.inf, np.inf)), (cpu, wall))
@@ -134,20 +144,25 @@ def main() -> int:
                 else:
                     same = _same(compiled_outs, outs)
                     ok &= same
+                    if not same:
+                        print(f"{name}: {backend} differs from compiled")
         pieces = sorted({p for _, p in best})
+        for b in VARIANTS:  # totals
+            if (b, pieces[0]) in best:
+                best[(b, "total")] = tuple(sum(best[(b, q)][i] for q in pieces)
+                                           for i in (0, 1))
         row = {}
         for piece in pieces + ["total"]:
-            if piece == "total":
-                c = sum(best[("compiled", p)][0] for p in pieces)
-                r = sum(best[("reference", p)][0] for p in pieces)
-                cw = sum(best[("compiled", p)][1] for p in pieces)
-                rw = sum(best[("reference", p)][1] for p in pieces)
-            else:
-                (c, cw), (r, rw) = best[("compiled", piece)], best[("reference", piece)]
+            (c, cw), (r, rw) = best[("compiled", piece)], best[("reference", piece)]
             row[piece] = {"compiled_cpu": c, "reference_cpu": r, "ratio_cpu": r / c,
                           "compiled_wall": cw, "reference_wall": rw, "ratio_wall": rw / cw}
-            print(f"{name:18s} {piece:7s} compiled {c:8.3f} s  reference {r:8.3f} s  "
-                  f"ratio {r / c:7.1f}x  (wall {rw / cw:6.1f}x)")
+            line = (f"{name:18s} {piece:7s} compiled {c:7.3f} s  reference {r:7.3f} s  "
+                    f"ratio {r / c:6.1f}x (wall {rw / cw:5.1f}x)")
+            if ("no-table", piece) in best and name != "greedy-small":
+                t = best[("no-table", piece)][0]
+                row[piece]["no_table_cpu"] = t
+                line += f"  no-table {t:7.3f} s ({t / c:4.2f}x)"
+            print(line)
         row["same_bits"] = bool(same)
         print(f"{name:18s} same bits: {same}")
         results[name] = row
