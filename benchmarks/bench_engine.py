@@ -19,7 +19,10 @@ separately (``draw``, ``nbl``/``greedy``, ``regret``) and together (``total``). 
 process CPU seconds (a machine shared with other jobs disturbs them far less than the wall clock;
 both are in the JSON), the minimum over ``--repeats``. The compiled kernels are loaded in an
 untimed warm-up. The compiled engine also runs without the reward table (``no-table``: every
-draw the ordinary one), which prices :mod:`nbl_sim.reward_table` end to end. All outputs
+draw the ordinary one), which prices :mod:`nbl_sim.reward_table` end to end. ``earns``: what
+each compiled piece buys end to end — the compiled engine without the table with that piece
+replaced by the reference's, over the compiled engine without the table (the issue keeps a
+piece only at ≥ 1.5×); for the table, the engine without it over the engine with it. All outputs
 (‖v_t − v*‖², angles, regret, actions) are compared bit for bit; the script exits 1 if they differ.
 
 Usage::
@@ -163,6 +166,13 @@ def main() -> int:
                 row[piece]["no_table_cpu"] = t
                 line += f"  no-table {t:7.3f} s ({t / c:4.2f}x)"
             print(line)
+        if ("no-table", "total") in best:  # what each compiled piece earns end to end
+            base = best[("no-table", "total")][0]
+            earns = {p: (base - best[("no-table", p)][0] + best[("reference", p)][0]) / base
+                     for p in pieces}
+            earns["reward table"] = base / best[("compiled", "total")][0]
+            row["earns"] = earns
+            print(f"{name:18s} earns   " + "  ".join(f"{p} {e:.2f}x" for p, e in earns.items()))
         row["same_bits"] = bool(same)
         print(f"{name:18s} same bits: {same}")
         results[name] = row

@@ -13,7 +13,14 @@ Replication r, sub-stream k ∈ {0 contexts, 1 rewards, 2 coins} is numpy's docu
 ``Generator(PCG64(SeedSequence(seed, spawn_key=(r, k))))`` (= sub-stream k of
 ``SeedSequence(seed).spawn(R)[r]``). Contexts: ``standard_normal((n, d))`` (or the context law's
 own fill, :mod:`nbl_sim.beyond.contexts`); reward uniforms ``random((n, 2))``; coins
-``random(n0) < 0.5`` → −1, else +1 (stream 2 is used only when n0 > 0).
+``random(n0) < 0.5`` → −1, else +1 (stream 2 is used only when n0 > 0). (An Environment
+subclass overriding ``_draw_contexts`` is followed by the compiled draw only.)
+
+This module calls no compiled code: it imports the input checks and result types that live
+beside the kernels (:func:`nbl_sim.policies.nbl.nbl_inputs`, :class:`~nbl_sim.policies.nbl.
+NBLTrace`, :func:`nbl_sim.policies.greedy_logistic.greedy_inputs`, :class:`nbl_sim.realization.
+Realization`), which loads numba without compiling anything. One exception: :func:`regret` of a
+*lazily* drawn realization (compiled draws only) reads its means through the environment.
 
 A replication
 -------------
