@@ -83,16 +83,16 @@ def draw(env, seed: int, reps, n: int, n0: int, *, out=None, lazy: bool = False,
     return backend_module(backend).draw(env, seed, reps, n, n0, out=out, lazy=lazy)
 
 
-def nbl(X, Y, coins, v_star, *, v0=None, gamma: float = 10.0, t0: float = 500.0,
-        record_rounds=None, record_angle: bool = True, backend: str = DEFAULT_BACKEND):
-    """alg:nbl on pre-drawn realizations (the arguments of :func:`nbl_sim.policies.nbl.nbl_run`).
+def nbl(X, Y, coins, v_star, *, backend: str = DEFAULT_BACKEND, **options):
+    """alg:nbl on pre-drawn realizations: the arguments of :func:`nbl_sim.policies.nbl.nbl_run`,
+    its keyword ``options`` (v0, gamma, t0, record_rounds, record_angle) those of
+    :class:`nbl_sim.policies.nbl.NBLOptions`, with their defaults.
 
     Returns
     -------
     nbl_sim.policies.nbl.NBLTrace
     """
-    return backend_module(backend).nbl(X, Y, coins, v_star, v0=v0, gamma=gamma, t0=t0,
-                                       record_rounds=record_rounds, record_angle=record_angle)
+    return backend_module(backend).nbl(X, Y, coins, v_star, **options)
 
 
 def greedy_logistic(X, Y, coins, *, intercept: bool = True, ridge: float = 1e-6,

@@ -37,8 +37,8 @@ from .. import jit_cache  # noqa: F401  (before the first cached kernel)
 from ..llvm_ops import LANES
 from .nbl_lanes import lane_rounds
 
-__all__ = ["nbl_run", "nbl_inputs", "NBLInputs", "NBLTrace", "nbl_reference", "validate_step",
-           "LOCKSTEP"]
+__all__ = ["nbl_run", "nbl_inputs", "NBLInputs", "NBLOptions", "NBLTrace", "nbl_reference",
+           "validate_step", "LOCKSTEP"]
 
 
 #: replications advanced in lockstep: the lanes of the kernel's vector rounds (d ≥ 3)
@@ -271,10 +271,22 @@ class NBLInputs(NamedTuple):
     record_angle: bool
 
 
-def nbl_inputs(X, Y, coins, v_star, *, v0=None, gamma=10.0, t0=500.0, record_rounds=None,
-               record_angle=True) -> NBLInputs:
-    """Check and convert the arguments of :func:`nbl_run` (its docstring) once, for any
-    backend; raises :class:`~nbl_theory.errors.NBLInputError` on bad input."""
+class NBLOptions(NamedTuple):
+    """The keyword options of an NBL run (:func:`nbl_run`'s docstring), with their one
+    default each; an unknown keyword is a TypeError."""
+
+    v0: np.ndarray | None = None
+    gamma: float = 10.0
+    t0: float = 500.0
+    record_rounds: object = None
+    record_angle: bool = True
+
+
+def nbl_inputs(X, Y, coins, v_star, **options) -> NBLInputs:
+    """Check and convert the arguments of :func:`nbl_run` (its docstring; ``options`` are
+    :class:`NBLOptions`) once, for any backend; raises
+    :class:`~nbl_theory.errors.NBLInputError` on bad input."""
+    v0, gamma, t0, record_rounds, record_angle = NBLOptions(**options)
     X = np.ascontiguousarray(X, dtype=np.float64)
     Y = np.ascontiguousarray(Y, dtype=np.float64)
     if X.ndim != 3 or Y.shape != X.shape[:2] + (2,):
