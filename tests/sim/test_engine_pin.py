@@ -23,6 +23,7 @@ from nbl_sim.engine import reference, ziggurat
 from nbl_sim.environment import Environment
 from nbl_sim.environment_passes import PAIRWISE_MAX, index_pass
 from nbl_sim.pcg64 import fill_normals, state_of
+from nbl_sim.realization import Realization
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.links import Link
@@ -195,3 +196,16 @@ def test_ziggurat_tables_give_numpys_normals():
 def test_backend_name_checked():
     with pytest.raises(NBLInputError, match="backend must be one of"):
         engine.oracle(np.zeros((1, 2, 2)), np.array([1.0, 0.0]), backend="numpy")
+
+
+def test_reference_draw_into_buffers():
+    """The reference draws into given buffers (as simulate streams blocks) the same arrays."""
+    env = Environment.build(TT, "0.5", 3)
+    buf = Realization.empty(6, 50, 4, 3)
+    into = engine.draw(env, 9, [3, 1, 4], 50, 4, out=buf, backend="reference")
+    fresh = engine.draw(env, 9, [3, 1, 4], 50, 4, backend="reference")
+    assert np.shares_memory(into.X, buf.X)
+    for name in ("X", "means", "Y", "coins", "optimal"):
+        assert _same(getattr(into, name), getattr(fresh, name)), name
+    with pytest.raises(NBLInputError, match="buffers do not fit"):
+        engine.draw(env, 9, range(7), 50, 4, out=buf, backend="reference")
