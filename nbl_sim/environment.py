@@ -49,6 +49,10 @@ the regret uses it. ``arms="symmetric"`` is the default, bit for bit.
 
 How a replication is drawn (and why it is fast and exact)
 ---------------------------------------------------------
+The definition is plain numpy: :func:`nbl_sim.engine.reference.draw` (every operation and its
+order); what follows is how the compiled draw gives the same bits
+(``tests/sim/test_engine_pin.py``).
+
 1. Streams: the PCG64 state each sub-stream starts in is computed compiled from (seed, r, k)
    (:mod:`nbl_sim.seeding`), and numpy's PCG64 is run inline in compiled code
    (:mod:`nbl_sim.pcg64`: the 128-bit LCG step and XSL-RR output, numpy's ``next_double`` and

@@ -46,7 +46,6 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
-from numba.core import cgutils
 from numba.extending import intrinsic
 
 from . import jit_cache  # noqa: F401  (before the first cached kernel)
@@ -87,7 +86,9 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
         rows = builder.sub(n, builder.srem(n, i64(LANES)))
         m = builder.sub(d, builder.srem(d, i64(8)))  # the pairwise block (0 when d < 8)
         pair = builder.icmp_signed(">=", d, i64(8))
-        partial = cgutils.alloca_once(builder, VF, size=8)  # r_0 … r_7
+        with builder.goto_entry_block():  # stack slots r_0 … r_7, allocated once per call
+            partial = builder.alloca(VF, size=i64(8))
+            builder.store(ir.Constant(VF, None), partial)
         zero = ir.Constant(VF, [ir.Constant(F64, 0.0)] * LANES)
         neg_zero = ir.Constant(VF, [ir.Constant(F64, -0.0)] * LANES)
 

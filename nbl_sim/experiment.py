@@ -31,14 +31,14 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.records import manifest_text
 from nbl_theory.validation import positive_int
 
+from . import engine
 from .buffers import reused
 from .environment import ROUNDING, Environment, Realization
 from .execution import Executor, executor_for
 from .metrics import mc_summary
 from .outputs import new_run_id, replacing, write_text
 from .policies.nbl import LOCKSTEP as _LOCKSTEP
-from .policies.nbl import nbl_run, validate_step
-from .policies.oracle import oracle_actions
+from .policies.nbl import validate_step
 from .reward_table import table_held
 from .sweep import ChunkCache, run_sweep
 
@@ -253,20 +253,18 @@ def _run_policy(name: str, real, task: _Task) -> tuple:
     env, rec = task.env, task.record_rounds
     R = len(real.reps)
     if name == "nbl":
-        tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=task.v0, gamma=task.gamma,
-                     t0=task.t0, record_rounds=rec)
+        tr = engine.nbl(real.X, real.Y, real.coins, env.v_star, v0=task.v0, gamma=task.gamma,
+                        t0=task.t0, record_rounds=rec)
         return (tr.actions, _align(tr.record_rounds, tr.sq_error, rec),
                 _align(tr.record_rounds, tr.angle, rec),
                 {"degenerate_init": tr.info["degenerate_init"]})
     if name == "greedy-logistic":
-        from .policies.greedy_logistic import greedy_logistic_actions
-
-        actions, gl_info = greedy_logistic_actions(real.X, real.Y, real.coins,
-                                                   intercept=task.intercept, ridge=task.ridge)
+        actions, gl_info = engine.greedy_logistic(real.X, real.Y, real.coins,
+                                                  intercept=task.intercept, ridge=task.ridge)
         info = {k: v.item() for k, v in
                 ((k, np.asarray(v)) for k, v in gl_info.items()) if v.ndim == 0}
     elif env.shared_link:
-        actions, info = oracle_actions(real.X, env.v_star), {}
+        actions, info = engine.oracle(real.X, env.v_star), {}
     else:  # per-arm links: the oracle plays argmax_a m_a(x), drawn with the realization
         actions, info = real.optimal.copy(), {}
     nan = np.full((R, rec.size), np.nan)
@@ -303,8 +301,8 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
     env, rec = task.env, task.record_rounds
     R, B = len(task.reps), buf.X.shape[0]
     for i0 in range(0, R, B):
-        real = env.draw(task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf,
-                        lazy=_draws_lazily(env, R * task.n))
+        real = engine.draw(env, task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf,
+                           lazy=_draws_lazily(env, R * task.n))
         rows = slice(i0, i0 + len(real.reps))
         for name in task.policies:
             regret, sq, ang, seconds, info = out[name]
@@ -318,7 +316,7 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
                     a[rows] = np.nan
                 continue
             seconds[0] += time.perf_counter() - tic
-            env.recorded_regret(real, actions, rec, out=regret[rows])
+            engine.regret(env, real, actions, rec, out=regret[rows])
             _merge_info(info, block_info)
 
 
@@ -335,11 +333,9 @@ def _warm_up(policies) -> None:
     Y = np.zeros((1, 2, 2))
     coins = np.ones((1, 1), dtype=np.int8)
     if "nbl" in policies:
-        nbl_run(X, Y, coins, np.array([1.0, 0.0]), record_rounds=[2])
+        engine.nbl(X, Y, coins, np.array([1.0, 0.0]), record_rounds=[2])
     if "greedy-logistic" in policies:
-        from .policies.greedy_logistic import greedy_logistic_actions
-
-        greedy_logistic_actions(X, Y, coins)
+        engine.greedy_logistic(X, Y, coins)
 
 
 def _align(have_rounds, values, want_rounds):

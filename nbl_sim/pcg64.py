@@ -13,7 +13,7 @@ per word that the compiler cannot inline. Here the same generator is written out
   (``pcg_setseq_128_xsl_rr_64_random_r`` of numpy's ``pcg64.h``);
 * a double is ``(word >> 11) · 2⁻⁵³`` (numpy's ``next_double``);
 * a standard normal is numpy's ``random_standard_normal`` ziggurat (256 layers, the same tables
-  — taken from numba's transcription of numpy's ``ziggurat_constants.h`` — the same slow path
+  — numpy's ``ziggurat_constants.h`` as data in :mod:`nbl_sim.engine.ziggurat` — the same slow path
   and tail, ``log1p`` and ``exp`` from the C math library as numpy calls them).
 
 So the words, doubles and normals are numpy's bit for bit, and so is the final state: checked
@@ -33,22 +33,14 @@ import numba
 import numpy as np
 
 from . import jit_cache  # noqa: F401  (before the first cached kernel)
+from .engine.ziggurat import (  # numpy's tables, as data (checked against numpy's draws)
+    fi_double,
+    ki_double,
+    wi_double,
+    ziggurat_nor_inv_r,
+    ziggurat_nor_r,
+)
 from .llvm_ops import muladd128
-
-try:  # numpy's ziggurat tables, as numba transcribes them for its own Generator support
-    from numba.np.random._constants import (
-        fi_double,
-        ki_double,
-        wi_double,
-        ziggurat_nor_inv_r,
-        ziggurat_nor_r,
-    )
-    _TABLES = True
-except ImportError:  # pragma: no cover - a numba without them: the self-check fails, numpy fills
-    ki_double = np.zeros(256, dtype=np.uint64)
-    wi_double = fi_double = np.zeros(256)
-    ziggurat_nor_r = ziggurat_nor_inv_r = 0.0
-    _TABLES = False
 
 __all__ = ["MULTIPLIER", "MULT_HI", "MULT_LO", "next_word", "as_double", "ziggurat_candidate",
            "state_words", "state_ints", "state_of", "set_state", "fill_doubles", "fill_normals",
@@ -194,7 +186,7 @@ def compiled_pcg_agrees() -> bool:
     final state, must equal numpy's ``Generator(PCG64)`` fills from the same seed; otherwise
     (a numba or numpy whose ziggurat or PCG64 differ) callers use numpy's own fills."""
     if not _AGREES:
-        ok = _TABLES
+        ok = True
         for seed in (20261126, 7):
             ref = np.random.Generator(np.random.PCG64(seed))
             mine = state_of(ref.bit_generator)

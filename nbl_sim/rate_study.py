@@ -42,11 +42,11 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 from nbl_theory.paper import paper_link
 
+from . import engine
 from .buffers import reused
 from .environment import Environment
 from .execution import Executor, executor_for
 from .metrics import instantaneous_regret_into
-from .policies.nbl import nbl_run
 from .realization import Realization
 from .reward_table import lazy_instantaneous_regret_into
 from .sweep import ChunkCache, run_sweep
@@ -207,7 +207,7 @@ def _in_blocks(env: Environment, seed: int, reps: tuple, n: int, n0: int, fn) ->
     shape = (B, n, n0, env.d)
     with reused(("study-realization",) + shape, lambda: Realization.empty(*shape),
                 int(B * Realization.bytes_per_replication(n, n0, env.d))) as buf:
-        parts = [fn(env.draw(seed, reps[i:i + B], n, n0, out=buf, lazy=True))
+        parts = [fn(engine.draw(env, seed, reps[i:i + B], n, n0, out=buf, lazy=True))
                  for i in range(0, len(reps), B)]
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
@@ -223,8 +223,8 @@ def _regret_block(c: RegretCell, env: Environment, n0s: list, real) -> dict:
     for k, (n, n0) in enumerate(zip(c.ns, n0s)):
         last = n == nmax
         rec = np.arange(n0, n + 1) if last else np.array([n0, n])
-        tr = nbl_run(real.X[:, :n], real.Y[:, :n], real.coins[:, :n0], env.v_star,
-                     gamma=c.gamma, t0=float(n0), record_rounds=rec, record_angle=False)
+        tr = engine.nbl(real.X[:, :n], real.Y[:, :n], real.coins[:, :n0], env.v_star,
+                        gamma=c.gamma, t0=float(n0), record_rounds=rec, record_angle=False)
         r = (lazy_instantaneous_regret_into(env.link, real.means, tr.actions, opt[:, :n],
                                             regret[:, :n]) if real.lazy else
              instantaneous_regret_into(real.means, tr.actions, opt[:, :n], regret[:, :n]))
@@ -260,8 +260,8 @@ def _from_angle(c: GammaCell | ContrastCell, n: int, record_rounds, record_angle
     v0 = env.initial_direction(c.start_deg)
 
     def block(real):
-        tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
-                     record_rounds=record_rounds, record_angle=record_angle)
+        tr = engine.nbl(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
+                        record_rounds=record_rounds, record_angle=record_angle)
         return fn(env, real, tr)
 
     return _in_blocks(env, c.seed, c.reps, n, 0, block)
@@ -291,8 +291,8 @@ def loc_cell(c: LocCell) -> dict:
     env = Environment.build(paper_link(c.link), c.delta, c.d)
 
     def block(real):                                # (means unused)
-        sq = nbl_run(real.X, real.Y, real.coins, env.v_star, gamma=c.gamma, t0=float(c.n0),
-                     record_rounds=np.arange(c.n0, c.n + 1), record_angle=False).sq_error
+        sq = engine.nbl(real.X, real.Y, real.coins, env.v_star, gamma=c.gamma, t0=float(c.n0),
+                        record_rounds=np.arange(c.n0, c.n + 1), record_angle=False).sq_error
         return {"exit": (sq > c.r0 * c.r0).any(1), "start_out": sq[:, 0] > c.r0 * c.r0,
                 "e_n0": sq[:, 0].copy()}
 
@@ -314,7 +314,7 @@ class ContrastCell:
 def contrast_cell(c: ContrastCell) -> dict:
     # R_n at n in ns: the values of np.cumsum of the instantaneous regret, bit for bit
     return _from_angle(c, max(c.ns), np.asarray(c.ns), True, lambda env, real, tr: {
-        "regret": env.recorded_regret(real, tr.actions, np.asarray(c.ns)), "angle": tr.angle})
+        "regret": engine.regret(env, real, tr.actions, np.asarray(c.ns)), "angle": tr.angle})
 
 
 # ---------------------------------------------------------------------- the study

@@ -49,6 +49,10 @@ SECTIONS = (
          ("nbl_sim.environment", "the two-armed single-index bandit with common random "
                                  "numbers"),
          ("nbl_sim.experiment", "simulate: policies on replications, regret and angles"),
+         ("nbl_sim.engine", "the engine's seam: draw, NBL, Greedy Logistic, oracle, regret, "
+                            "on the compiled or the reference backend"),
+         ("nbl_sim.engine.reference", "the reference engine in plain numpy: the definition "
+                                      "of the numbers of record"),
          ("nbl_sim.policies.nbl", "Natural Boundary Learning (alg:nbl)"),
          ("nbl_sim.policies.greedy_logistic", "Greedy Logistic (per-arm penalized MLE)"),
          ("nbl_sim.policies.oracle", "the oracle policy"),
@@ -143,6 +147,9 @@ INTERNAL = {
     "nbl_sim.environment_lanes": "the environment's passes on eight rows or replications as "
                                  "vector lanes (LLVM IR), behind Environment.draw",
     "nbl_sim.policies.nbl_lanes": "the NBL kernel's lockstep rounds as vector lanes (LLVM IR)",
+    "nbl_sim.engine.compiled": "the compiled backend of nbl_sim.engine (the kernels' one "
+                               "entry point)",
+    "nbl_sim.engine.ziggurat": "numpy's ziggurat tables as data, behind the compiled normals",
     "nbl_sim.jit_cache": "numba's kernel cache stamped with the package's compiled sources",
     "nbl_sim.lifeline": "worker processes end with their parent (a pool's initializer)",
     "nbl_sim.buffers": "scratch buffers kept per thread for the next simulate/draw call",

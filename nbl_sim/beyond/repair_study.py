@@ -25,9 +25,8 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.paper import paper_link
 from nbl_theory.validation import positive_int
 
+from .. import engine
 from ..environment import Environment
-from ..policies.greedy_logistic import greedy_logistic_actions
-from ..policies.nbl import nbl_run
 from ..policies.repairs import REPAIRED_POLICIES, repaired_nbl_run
 from ..rate_analysis import bootstrap_slope, fit_growth
 from .contexts import parse_context_spec
@@ -51,20 +50,20 @@ def _regrets(env: Environment, policies, n: int, n0: int, reps: int, seed: int, 
     ang = {p: np.full(reps, math.nan) for p in policies}
     for i0 in range(0, reps, _BLOCK):
         block = tuple(range(i0, min(reps, i0 + _BLOCK)))
-        real = env.draw(seed, block, n, n0)
+        real = engine.draw(env, seed, block, n, n0)
         rows = slice(i0, i0 + len(block))
         for p in policies:
             if p == "nbl":
-                tr = nbl_run(real.X, real.Y, real.coins, env.v_star, gamma=gamma, t0=t0,
-                             record_rounds=[n])
+                tr = engine.nbl(real.X, real.Y, real.coins, env.v_star, gamma=gamma, t0=t0,
+                                record_rounds=[n])
                 acts, ang[p][rows] = tr.actions, tr.angle[:, -1]
             elif p == "greedy-logistic":
-                acts, _ = greedy_logistic_actions(real.X, real.Y, real.coins)
+                acts, _ = engine.greedy_logistic(real.X, real.Y, real.coins)
             else:
                 tr = repaired_nbl_run(p, real.X, real.Y, real.coins, env.v_star, cov=cov,
                                       gamma=gamma, t0=t0)
                 acts, ang[p][rows] = tr.actions, tr.angle_final
-            env.recorded_regret(real, acts, rec, out=out[p][rows])
+            engine.regret(env, real, acts, rec, out=out[p][rows])
     return out, ang
 
 

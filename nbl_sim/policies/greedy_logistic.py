@@ -74,11 +74,15 @@ from nbl_theory.errors import NBLInputError
 
 from .. import jit_cache  # noqa: F401  (before the first cached kernel)
 
-__all__ = ["greedy_logistic_actions", "fit_penalized_logistic", "LogisticFit", "newton_refit"]
+__all__ = ["greedy_logistic_actions", "fit_penalized_logistic", "LogisticFit", "newton_refit",
+           "greedy_inputs", "GreedyInputs", "greedy_info", "ARMIJO", "MAX_HALVINGS", "EPS"]
 
-_ARMIJO = 1e-4  # sufficient-decrease constant of the line search
-_MAX_HALVINGS = 60  # step ≥ 2⁻⁶⁰: beyond that the line search gives up (counted, never seen)
-_EPS = 2.220446049250313e-16
+#: sufficient-decrease constant of the line search
+ARMIJO = 1e-4
+#: step ≥ 2⁻⁶⁰: beyond that the line search gives up (counted, never seen)
+MAX_HALVINGS = 60
+#: float64's machine epsilon 2⁻⁵² (the rounding slack of the line search)
+EPS = 2.220446049250313e-16
 
 
 # --------------------------------------------------------------------------------------------
@@ -297,15 +301,15 @@ def _newton(Z, y, m, zmax, theta, lam, tol, max_iter, g, H, L, delta, trial, sta
         # rounding of f (f is a sum of non-negative terms, so its rounding is relative)
         f = _objective(Z, y, m, theta, lam)
         stats[4] += 1
-        slack = 16.0 * _EPS * f
+        slack = 16.0 * EPS * f
         t = 1.0
         accepted = False
-        for _ in range(_MAX_HALVINGS):
+        for _ in range(MAX_HALVINGS):
             for j in range(p):
                 trial[j] = theta[j] + t * delta[j]
             ft = _objective(Z, y, m, trial, lam)
             stats[4] += 1
-            if ft <= f - _ARMIJO * t * dec2 + slack:
+            if ft <= f - ARMIJO * t * dec2 + slack:
                 accepted = True
                 break
             t *= 0.5
@@ -523,6 +527,29 @@ def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-1
         objective evaluations, ties, fits, max per fit), ``w`` (R, 2, d) and ``b`` (R, 2) — each
         arm's final fit (arm axis 0 = arm −1); ``b`` is 0 without intercept.
     """
+    inp = greedy_inputs(X, Y, coins, intercept=intercept, ridge=ridge, tol=tol,
+                        max_iter=max_iter)
+    actions, coef, rep = _greedy_kernel(*inp)
+    return actions, greedy_info(coef, rep, inp.intercept)
+
+
+class GreedyInputs(NamedTuple):
+    """The checked inputs of one Greedy Logistic run (:func:`greedy_inputs`), in the order of
+    the kernel's arguments, as every engine backend takes them (:mod:`nbl_sim.engine`)."""
+
+    X: np.ndarray
+    Y: np.ndarray
+    coins: np.ndarray
+    intercept: bool
+    ridge: float
+    tol: float
+    max_iter: int
+
+
+def greedy_inputs(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-10,
+                  max_iter=50) -> GreedyInputs:
+    """Check and convert the arguments of :func:`greedy_logistic_actions` once, for any
+    backend; raises :class:`~nbl_theory.errors.NBLInputError` on bad input."""
     intercept, ridge, tol, max_iter = _check_options(intercept, ridge, tol, max_iter)
     X = _real_array("X", X, 3)
     Y = _real_array("Y", Y, 3)
@@ -546,7 +573,13 @@ def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-1
     if not np.all((c == 1) | (c == -1)):
         raise NBLInputError("coins must have entries in {-1, +1}")
     c = np.ascontiguousarray(c, dtype=np.int8)
-    actions, coef, rep = _greedy_kernel(X, Y, c, intercept, ridge, tol, max_iter)
+    return GreedyInputs(X, Y, c, intercept, ridge, tol, max_iter)
+
+
+def greedy_info(coef: np.ndarray, rep: np.ndarray, intercept: bool) -> dict:
+    """The ``info`` dict of :func:`greedy_logistic_actions` from the final fits ``coef``
+    (R, 2, p) and the per-replication counts ``rep`` (R, 8) of a backend."""
+    R, d = coef.shape[0], coef.shape[2] - (1 if intercept else 0)
     info = {
         "newton_iterations": int(rep[:, 0].sum()),
         "fits": int(rep[:, 6].sum()),
@@ -560,4 +593,4 @@ def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-1
         "w": coef[:, :, :d].copy(),
         "b": coef[:, :, d].copy() if intercept else np.zeros((R, 2)),
     }
-    return actions, info
+    return info

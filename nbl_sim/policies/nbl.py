@@ -26,6 +26,7 @@ block).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -36,7 +37,8 @@ from .. import jit_cache  # noqa: F401  (before the first cached kernel)
 from ..llvm_ops import LANES
 from .nbl_lanes import lane_rounds
 
-__all__ = ["nbl_run", "NBLTrace", "nbl_reference", "validate_step", "LOCKSTEP"]
+__all__ = ["nbl_run", "nbl_inputs", "NBLInputs", "NBLOptions", "NBLTrace", "nbl_reference",
+           "validate_step", "LOCKSTEP"]
 
 
 #: replications advanced in lockstep: the lanes of the kernel's vector rounds (d ≥ 3)
@@ -242,34 +244,49 @@ def validate_step(gamma, t0) -> None:
         raise NBLInputError(f"t0 must be > -1 so that eta_t = gamma/(t + t0) > 0, got {t0}")
 
 
-def nbl_run(
-    X: np.ndarray,
-    Y: np.ndarray,
-    coins: np.ndarray,
-    v_star: np.ndarray,
-    *,
-    v0: np.ndarray | None = None,
-    gamma: float = 10.0,
-    t0: float = 500.0,
-    record_rounds=None,
-    record_angle: bool = True,
-) -> NBLTrace:
-    """Run NBL (alg:nbl) on pre-drawn realizations.
+class NBLInputs(NamedTuple):
+    """The checked inputs of one NBL run (:func:`nbl_inputs`), as every engine backend takes
+    them (:mod:`nbl_sim.engine`).
 
-    Parameters
+    Attributes
     ----------
-    X : (R, n, d) contexts; Y : (R, n, 2) potential rewards (column 0 = arm −1).
-    coins : (R, n0) int8 randomized-initialization actions; ignored (may have n0 = 0) when
-        ``v0`` is given.
-    v_star : (d,) the true boundary direction (for the recorded errors only; NBL never sees it).
-    v0 : (d,) optional initial direction; replaces Stage I (n0 = 0).
-    gamma, t0 : step η_t = γ/(t + t0) (paper defaults γ = 10, t0 = 500).
-    record_rounds : increasing ints in [0, n] at which ‖v_t − v*‖² and α_t are recorded
-        (default: every round 1..n).
+    X, Y : C-contiguous float64 (R, n, d) and (R, n, 2).
+    coins : (R, n0) int8 (n0 = 0 with a given start).
+    v_star : (d,) float64.
+    v_init : (d,) the start v_0 (normalized) or the fallback direction e1 of Stage I.
+    use_init : True for the randomized initialization (Stage I), False for a given v_0.
+    eta : (n,) the steps η_t = γ/(t + t0), t = 1..n.
+    rec : (K,) int64 record rounds (without 0 under Stage I).
     record_angle : bool
-        False: α_t is not computed and ``angle`` has no columns (R, 0) — for callers that need
-        ‖v_t − v*‖² only (the regret-rate study records every round of 10⁵).
     """
+
+    X: np.ndarray
+    Y: np.ndarray
+    coins: np.ndarray
+    v_star: np.ndarray
+    v_init: np.ndarray
+    use_init: bool
+    eta: np.ndarray
+    rec: np.ndarray
+    record_angle: bool
+
+
+class NBLOptions(NamedTuple):
+    """The keyword options of an NBL run (:func:`nbl_run`'s docstring), with their one
+    default each; an unknown keyword is a TypeError."""
+
+    v0: np.ndarray | None = None
+    gamma: float = 10.0
+    t0: float = 500.0
+    record_rounds: object = None
+    record_angle: bool = True
+
+
+def nbl_inputs(X, Y, coins, v_star, **options) -> NBLInputs:
+    """Check and convert the arguments of :func:`nbl_run` (its docstring; ``options`` are
+    :class:`NBLOptions`) once, for any backend; raises
+    :class:`~nbl_theory.errors.NBLInputError` on bad input."""
+    v0, gamma, t0, record_rounds, record_angle = NBLOptions(**options)
     X = np.ascontiguousarray(X, dtype=np.float64)
     Y = np.ascontiguousarray(Y, dtype=np.float64)
     if X.ndim != 3 or Y.shape != X.shape[:2] + (2,):
@@ -295,7 +312,6 @@ def nbl_run(
         if v_init.shape != (d,) or not np.all(np.isfinite(v_init)) or not np.any(v_init):
             raise NBLInputError(f"v0 must be a finite non-zero vector of shape ({d},)")
         v_init = v_init / np.linalg.norm(v_init)
-    n0 = coins.shape[1]
     if record_rounds is None:
         rec = np.arange(1, n + 1, dtype=np.int64)
     else:
@@ -304,17 +320,57 @@ def nbl_run(
             raise NBLInputError("record_rounds must be strictly increasing integers in [0, n]")
         if use_init:
             rec = rec[rec >= 1]  # round 0 does not exist with a randomized start
+    eta = float(gamma) / (np.arange(1, n + 1, dtype=np.float64) + float(t0))  # η_t, t = 1..n
+    return NBLInputs(X, Y, coins, v_star, v_init, use_init, eta, rec, bool(record_angle))
+
+
+def nbl_run(
+    X: np.ndarray,
+    Y: np.ndarray,
+    coins: np.ndarray,
+    v_star: np.ndarray,
+    *,
+    v0: np.ndarray | None = None,
+    gamma: float = 10.0,
+    t0: float = 500.0,
+    record_rounds=None,
+    record_angle: bool = True,
+) -> NBLTrace:
+    """Run NBL (alg:nbl) on pre-drawn realizations: the compiled backend of
+    :func:`nbl_sim.engine.nbl`.
+
+    Parameters
+    ----------
+    X : (R, n, d) contexts; Y : (R, n, 2) potential rewards (column 0 = arm −1).
+    coins : (R, n0) int8 randomized-initialization actions; ignored (may have n0 = 0) when
+        ``v0`` is given.
+    v_star : (d,) the true boundary direction (for the recorded errors only; NBL never sees it).
+    v0 : (d,) optional initial direction; replaces Stage I (n0 = 0).
+    gamma, t0 : step η_t = γ/(t + t0) (paper defaults γ = 10, t0 = 500).
+    record_rounds : increasing ints in [0, n] at which ‖v_t − v*‖² and α_t are recorded
+        (default: every round 1..n).
+    record_angle : bool
+        False: α_t is not computed and ``angle`` has no columns (R, 0) — for callers that need
+        ‖v_t − v*‖² only (the regret-rate study records every round of 10⁵).
+
+    Returns
+    -------
+    NBLTrace
+    """
+    inp = nbl_inputs(X, Y, coins, v_star, v0=v0, gamma=gamma, t0=t0,
+                     record_rounds=record_rounds, record_angle=record_angle)
+    R, n, d = inp.X.shape
+    n0, rec = inp.coins.shape[1], inp.rec
     actions = np.empty((R, n), dtype=np.int8)
     # every slot from v_{n0} on is written by the kernel; the earlier ones are NaN (Stage I)
     k0 = int(np.searchsorted(rec, n0))
     sq = np.empty((R, rec.size))
     sq[:, :k0] = np.nan
-    ang = np.empty((R, rec.size if record_angle else 0))
+    ang = np.empty((R, rec.size if inp.record_angle else 0))
     ang[:, :k0] = np.nan
     v_out = np.empty((R, d))
-    eta = float(gamma) / (np.arange(1, n + 1, dtype=np.float64) + float(t0))  # η_t, t = 1..n
-    degenerate = _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, ang,
-                             v_out)
+    degenerate = _nbl_kernel(inp.X, inp.Y, inp.coins, inp.v_init, inp.use_init, inp.eta,
+                             inp.v_star, rec, actions, sq, ang, v_out)
     return NBLTrace(actions, rec, sq, ang, v_out,
                     {"degenerate_init": int(degenerate), "n0": int(n0)})
 
@@ -322,8 +378,11 @@ def nbl_run(
 def nbl_reference(X, Y, coins, *, v0=None, gamma: float = 10.0, t0: float = 500.0):
     """alg:nbl written literally in numpy, one round at a time for all replications at once.
 
-    The readable definition the compiled kernel is tested against, and the benchmark baseline
-    ("the obvious way to write it"). Returns (actions (R, n) int8, v_n (R, d)).
+    The obvious way to write it (the benchmark baseline of bench_nbl.py; the compiled kernel's
+    actions are tested against it). Its operations are not the kernel's (W = AYx is formed
+    first, then projected), so v_n agrees to rounding only; the operation order that defines
+    the numbers of record is :func:`nbl_sim.engine.reference.nbl`'s. Returns (actions (R, n)
+    int8, v_n (R, d)).
     """
     from ..geometry import nbl_update, retract
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-import nbl_sim.experiment as sim_experiment
+import nbl_sim.engine.compiled as engine_compiled
 import nbl_sim.policies.greedy_logistic as gl
 import nbl_sim.rate_study as rs
 from nbl_sim import population as pop
@@ -86,7 +86,8 @@ def test_wrong_library_mu_g_fails_ce_explicit(monkeypatch):
 @pytest.mark.parametrize("cid", ["stochastic-angle-regimes", "stochastic-separation-recovery",
                                  "stochastic-regret-panel-d"])
 def test_wrong_simulator_step_fails_the_stochastic_claims(monkeypatch, fresh_caches, cid):
-    monkeypatch.setattr(sim_experiment, "nbl_run", _slow_step(sim_experiment.nbl_run))
+    # simulate runs NBL through the engine's seam (nbl_sim.engine): its compiled backend
+    monkeypatch.setattr(engine_compiled, "nbl", _slow_step(engine_compiled.nbl))
     _run(cid)
 
 
@@ -116,7 +117,7 @@ def test_study_reruns_agree_with_the_library_cells(quick_study, part):
 
 
 def test_wrong_study_kernel_step_fails_every_study_gate(monkeypatch):
-    monkeypatch.setattr(rs, "nbl_run", _slow_step(rs.nbl_run))
+    monkeypatch.setattr(engine_compiled, "nbl", _slow_step(engine_compiled.nbl))  # the seam
     res = rs.run_study(rs.QUICK, executor=SerialExecutor())
     for part in ("regret", "gamma", "localization", "contrast"):
         js = cs._reruns(res, part)

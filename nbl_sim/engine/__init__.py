@@ -1,0 +1,121 @@
+"""The simulation engine: everything random and every policy run, behind one seam.
+
+What it holds
+-------------
+The seam is five functions, each with a ``backend`` argument:
+
+* :func:`draw` — the realization of replications ``reps`` of an environment (contexts, means,
+  potential rewards, initialization coins, optimal actions: :class:`nbl_sim.realization.
+  Realization`), from ``SeedSequence(seed)`` spawn keys (r, k);
+* :func:`nbl` — alg:nbl on a realization (:class:`nbl_sim.policies.nbl.NBLTrace`);
+* :func:`greedy_logistic` — Greedy Logistic of app:logistic-comparison (actions, info);
+* :func:`oracle` — a*(x) = sgn(v*ᵀx);
+* :func:`regret` — the recorded regret R_t of eq:regret.
+
+Two backends compute them:
+
+* ``"reference"`` (:mod:`nbl_sim.engine.reference`) — plain numpy, vectorized over
+  replications with a loop over rounds: **the definition of the numbers of record**. Its module
+  docstring states every operation and its order.
+* ``"compiled"`` (:mod:`nbl_sim.engine.compiled`, the default) — the numba/LLVM kernels of
+  :mod:`nbl_sim.environment`, :mod:`nbl_sim.pcg64`, :mod:`nbl_sim.policies.nbl`,
+  :mod:`nbl_sim.policies.greedy_logistic` and :mod:`nbl_sim.metrics`; the same bits, pinned to
+  the reference by ``tests/sim/test_engine_pin.py``; faster by the ratios of
+  ``benchmarks/bench_engine.py``.
+
+Inputs are checked once, by the same functions for both backends
+(:func:`nbl_sim.policies.nbl.nbl_inputs`, :func:`nbl_sim.policies.greedy_logistic.
+greedy_inputs`, :meth:`nbl_sim.environment.Environment.build`).
+
+What it may import
+------------------
+numpy, nbl_theory, and the simulation modules it fronts (environment, realization, policies,
+metrics, and through them pcg64, seeding, reward_table, llvm_ops); never proofs_check, never a
+private name of numba, numpy or llvmlite. :mod:`nbl_sim.engine.ziggurat` (numpy's ziggurat tables
+as data) imports numpy only, so the compiled stream can import it. This ``__init__`` imports its
+backends when a function is first called (the compiled modules import the tables from here).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nbl_theory.errors import NBLInputError
+
+__all__ = ["BACKENDS", "DEFAULT_BACKEND", "backend_module", "draw", "nbl", "greedy_logistic",
+           "oracle", "regret"]
+
+#: the backends of the seam
+BACKENDS = ("compiled", "reference")
+#: the backend of every caller that does not name one
+DEFAULT_BACKEND = "compiled"
+
+
+def backend_module(backend: str = DEFAULT_BACKEND):
+    """The module implementing ``backend`` (one of :data:`BACKENDS`)."""
+    if backend == "compiled":
+        from . import compiled
+
+        return compiled
+    if backend == "reference":
+        from . import reference
+
+        return reference
+    raise NBLInputError(f"backend must be one of {BACKENDS}, got {backend!r}")
+
+
+def draw(env, seed: int, reps, n: int, n0: int, *, out=None, lazy: bool = False,
+         backend: str = DEFAULT_BACKEND):
+    """The realization of replications ``reps`` (indices into ``SeedSequence(seed).spawn``) of
+    ``env`` (:class:`nbl_sim.environment.Environment`) over n rounds with n0 initialization
+    coins.
+
+    ``out`` — optional :meth:`~nbl_sim.realization.Realization.empty` buffers, filled in place.
+    ``lazy`` — compiled backend only: rewards by the link's certified table, ``means`` then holding
+    the indices (:meth:`nbl_sim.environment.Environment.draw`); the reference ignores it and
+    always returns the means (the same numbers, see :meth:`~nbl_sim.environment.Environment.
+    realized_means`).
+
+    Returns
+    -------
+    nbl_sim.realization.Realization
+    """
+    return backend_module(backend).draw(env, seed, reps, n, n0, out=out, lazy=lazy)
+
+
+def nbl(X, Y, coins, v_star, *, backend: str = DEFAULT_BACKEND, **options):
+    """alg:nbl on pre-drawn realizations: the arguments of :func:`nbl_sim.policies.nbl.nbl_run`,
+    its keyword ``options`` (v0, gamma, t0, record_rounds, record_angle) those of
+    :class:`nbl_sim.policies.nbl.NBLOptions`, with their defaults.
+
+    Returns
+    -------
+    nbl_sim.policies.nbl.NBLTrace
+    """
+    return backend_module(backend).nbl(X, Y, coins, v_star, **options)
+
+
+def greedy_logistic(X, Y, coins, *, intercept: bool = True, ridge: float = 1e-6,
+                    tol: float = 1e-10, max_iter: int = 50, backend: str = DEFAULT_BACKEND):
+    """Greedy Logistic (the arguments and result of
+    :func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions`).
+
+    Returns
+    -------
+    actions : (R, n) int8
+    info : dict
+    """
+    return backend_module(backend).greedy_logistic(X, Y, coins, intercept=intercept,
+                                                   ridge=ridge, tol=tol, max_iter=max_iter)
+
+
+def oracle(X, v_star, *, backend: str = DEFAULT_BACKEND) -> np.ndarray:
+    """(R, n) int8 actions sgn(v*ᵀX_t), sgn(0) = +1 (:mod:`nbl_sim.policies.oracle`)."""
+    return backend_module(backend).oracle(X, v_star)
+
+
+def regret(env, real, actions, record_rounds, *, out=None,
+           backend: str = DEFAULT_BACKEND) -> np.ndarray:
+    """R_t (eq:regret, expected means) of ``actions`` on the realization ``real`` at the rounds
+    ``record_rounds`` (R_0 = 0), shape (R, K)."""
+    return backend_module(backend).regret(env, real, actions, record_rounds, out=out)

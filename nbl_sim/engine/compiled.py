@@ -1,0 +1,47 @@
+"""The compiled backend of :mod:`nbl_sim.engine`: the numba/LLVM kernels that compute the
+reference's numbers (:mod:`nbl_sim.engine.reference`) faster, bit for bit
+(``tests/sim/test_engine_pin.py``).
+
+The kernels themselves live where they were written (:mod:`nbl_sim.environment` and its passes,
+:mod:`nbl_sim.pcg64`, :mod:`nbl_sim.seeding`, :mod:`nbl_sim.reward_table`,
+:mod:`nbl_sim.policies.nbl`, :mod:`nbl_sim.policies.greedy_logistic`, :mod:`nbl_sim.metrics`);
+this module is their one entry point.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..policies.nbl import nbl_run
+from ..policies.oracle import oracle_actions
+
+__all__ = ["draw", "nbl", "greedy_logistic", "oracle", "regret"]
+
+
+def draw(env, seed, reps, n, n0, *, out=None, lazy=False):
+    """:meth:`nbl_sim.environment.Environment.draw`."""
+    return env.draw(seed, reps, n, n0, out=out, lazy=lazy)
+
+
+def nbl(X, Y, coins, v_star, **options):
+    """:func:`nbl_sim.policies.nbl.nbl_run` (the compiled kernel)."""
+    return nbl_run(X, Y, coins, v_star, **options)
+
+
+def greedy_logistic(X, Y, coins, **options):
+    """:func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions` (compiled; its module
+    is imported at the first call, so a run without it does not load it)."""
+    from ..policies.greedy_logistic import greedy_logistic_actions
+
+    return greedy_logistic_actions(X, Y, coins, **options)
+
+
+def oracle(X, v_star) -> np.ndarray:
+    """:func:`nbl_sim.policies.oracle.oracle_actions` (numpy: nothing to compile)."""
+    return oracle_actions(X, v_star)
+
+
+def regret(env, real, actions, record_rounds, *, out=None) -> np.ndarray:
+    """:meth:`nbl_sim.environment.Environment.recorded_regret` (one compiled pass; from the
+    indices of a lazy draw)."""
+    return env.recorded_regret(real, actions, record_rounds, out=out)

@@ -1,0 +1,211 @@
+"""The compiled engine pinned to the reference engine, bit for bit (nbl_sim.engine).
+
+The reference backend (nbl_sim/engine/reference.py, plain numpy) is the definition of the
+numbers of record; the compiled backend (numba/LLVM kernels) must give the same bits for every
+piece of the seam: the draw (contexts, means, rewards, coins, optimal actions; ordinary and
+lazy, one by one and in lanes of eight), NBL (actions, records, final directions, counts), Greedy
+Logistic (actions, fits, counts), the oracle and the recorded regret. Any change to the float
+operations or their order on either side fails here (shown by planting one: see the report of
+the change that added this module).
+
+Also checked against numpy itself: the ziggurat tables the compiled stream copies
+(nbl_sim/engine/ziggurat.py) give numpy's own standard normals, the layers, slow paths and tail
+included.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nbl_sim import engine
+from nbl_sim.engine import reference, ziggurat
+from nbl_sim.environment import Environment
+from nbl_sim.environment_passes import PAIRWISE_MAX, index_pass
+from nbl_sim.pcg64 import fill_normals, state_of
+from nbl_sim.realization import Realization
+from nbl_theory.errors import NBLInputError
+from nbl_theory.families import make_family
+from nbl_theory.links import Link
+
+TT = make_family("two-transition", mu2="1.244122")  # the unstable two-transition link
+LOGISTIC = make_family("logistic")
+POTENTIAL = Link.from_potential("m**2/2 + 0.7*log(cosh(m))", domain=("-inf", "inf"))
+
+
+def _same(a, b) -> bool:
+    return np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
+
+
+def _realizations(env, seed, reps, n, n0, lazy):
+    got = engine.draw(env, seed, reps, n, n0, lazy=lazy)
+    ref = engine.draw(env, seed, reps, n, n0, backend="reference")
+    return got, ref
+
+
+def _assert_draws_pinned(env, got, ref):
+    for name in ("X", "Y", "coins", "optimal"):
+        assert _same(getattr(got, name), getattr(ref, name)), name
+    assert _same(env.realized_means(got), ref.means)
+    assert not ref.lazy
+
+
+def _assert_nbl_pinned(got, ref):
+    for name in ("actions", "record_rounds", "sq_error", "angle", "v_final"):
+        assert _same(getattr(got, name), getattr(ref, name)), name
+    assert got.info == ref.info
+
+
+# one environment per case: link, Δ, d, reward, and the beyond-the-paper laws
+ENVS = {
+    "tt-d2": lambda: Environment.build(TT, "0.5", 2),
+    "tt-d8": lambda: Environment.build(TT, "0.5", 8),
+    "logistic-d3-random": lambda: Environment.build(LOGISTIC, "1", 3, v_star="random",
+                                                    theta_dir="random", geometry_seed=4),
+    "logistic-d9": lambda: Environment.build(LOGISTIC, "0.3", 9),
+    "potential-bounded-d2": lambda: Environment.build(POTENTIAL, "0.8", 2, reward="bounded",
+                                                      noise=0.5),
+    "tt-d2-arms-contexts": lambda: Environment.build(TT, "0.5", 2, arms="intercept=0.3",
+                                                     contexts="student-t:nu=5"),
+    "logistic-d2-sigma": lambda: Environment.build(LOGISTIC, "0.5", 2,
+                                                   contexts="gaussian:cond=10,angle=90"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ENVS))
+@pytest.mark.parametrize("n0", [0, 23])
+def test_fixed_cases_pinned(case, n0):
+    """Draw (ordinary and lazy; 11 replications: one lane group of eight and three alone),
+    NBL (randomized start, or v0 at 10° when n0 = 0), oracle and regret: the same bits."""
+    env = ENVS[case]()
+    rec = np.array([0, 1, 2, 22, 23, 24, 100, 257]) if n0 == 0 else np.array(
+        [1, 22, 23, 24, 100, 257])
+    for lazy in (False, True):
+        got, ref = _realizations(env, 7, range(2, 13), 257, n0, lazy)
+        _assert_draws_pinned(env, got, ref)
+    kw = {"v0": env.initial_direction(10.0)} if n0 == 0 else {}
+    tr_got = engine.nbl(got.X, got.Y, got.coins, env.v_star, t0=30.0, record_rounds=rec, **kw)
+    tr_ref = engine.nbl(ref.X, ref.Y, ref.coins, env.v_star, t0=30.0, record_rounds=rec,
+                        backend="reference", **kw)
+    _assert_nbl_pinned(tr_got, tr_ref)
+    for actions in (tr_got.actions, engine.oracle(got.X, env.v_star)):
+        assert _same(engine.regret(env, got, actions, rec),
+                     engine.regret(env, ref, actions, rec, backend="reference"))
+    assert _same(engine.oracle(got.X, env.v_star),
+                 engine.oracle(ref.X, env.v_star, backend="reference"))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**63), first=st.integers(0, 10**6), R=st.integers(1, 19),
+       n=st.integers(1, 120), d=st.sampled_from([2, 3, 4, 7, 8, 9, 16]),
+       n0=st.integers(0, 40), gamma=st.sampled_from([0.5, 10.0, 300.0]),
+       t0=st.sampled_from([0.0, 5.0, 500.0]), every=st.integers(1, 7))
+def test_random_sizes_and_seeds_pinned(seed, first, R, n, d, n0, gamma, t0, every):
+    """Any seed, replication range, horizon, dimension, n0 and step: the draw and NBL (with
+    records and angles) are the same bits in both backends."""
+    n0 = min(n0, n)
+    env = Environment.build(TT, "0.5", d)
+    got, ref = _realizations(env, seed, range(first, first + R), n, n0, lazy=False)
+    _assert_draws_pinned(env, got, ref)
+    rec = np.arange(0, n + 1, every)
+    kw = {"v0": env.initial_direction(25.0)} if n0 == 0 else {}
+    _assert_nbl_pinned(
+        engine.nbl(got.X, got.Y, got.coins, env.v_star, gamma=gamma, t0=t0, record_rounds=rec,
+                   **kw),
+        engine.nbl(ref.X, ref.Y, ref.coins, env.v_star, gamma=gamma, t0=t0, record_rounds=rec,
+                   backend="reference", **kw))
+
+
+@pytest.mark.parametrize("d", [2, 3, 7, 8, 9, 16, 21, 128, 130, 300])
+def test_index_sums_pinned(d):
+    """The indices and the optimal actions on contexts built to cancel: v*ᵀx is within a few
+    units in the last place of 0, so its sign depends on the order of every addition (a sum in
+    another order — a fold — flips 5–26% of them, d = 8 … 300). The compiled index pass (d ≤ 128) and numpy's
+    ``(X * v*).sum(-1)`` (what the draw uses beyond) against the reference's pairwise sum."""
+    rng = np.random.default_rng(d)
+    n = 4000
+    v_star = rng.standard_normal(d)
+    v_star /= np.linalg.norm(v_star)
+    X = rng.standard_normal((n, d)) * 10.0 ** rng.integers(-3, 4, (n, d))
+    rest = (X[:, 1:] * v_star[1:]).sum(axis=1)
+    X[:, 0] = -rest / v_star[0] * (1 + rng.integers(-4, 5, n) * 2.0**-52)
+    beta = rng.standard_normal((2, d))
+    z_ref, opt_ref = reference.indices(X, beta, v_star)
+    if d <= PAIRWISE_MAX:
+        z, opt = np.empty((n, 2)), np.empty(n, dtype=np.int8)
+        index_pass(X, beta, v_star, z, opt)
+        assert _same(z, z_ref)
+    else:
+        opt = Environment.build(LOGISTIC, "0.5", d, v_star=v_star).optimal_actions(X)
+    assert _same(opt, opt_ref)
+    if d >= 8:  # the test can tell a fold from the pairwise sum
+        fold = np.zeros(n)
+        for k in range(d):
+            fold += X[:, k] * v_star[k]
+        assert np.mean(np.where(fold >= 0, 1, -1) != opt_ref) > 0.02
+
+
+def test_degenerate_initialization_pinned():
+    """Zero rewards in Stage I (ΣW = 0): both backends fall back to e1 and count it."""
+    X = np.random.default_rng(3).standard_normal((9, 40, 3))
+    Y = np.zeros((9, 40, 2))
+    Y[4:] = np.random.default_rng(4).random((5, 40, 2)) < 0.5
+    coins = np.where(np.random.default_rng(5).random((9, 6)) < 0.5, -1, 1).astype(np.int8)
+    v_star = np.array([1.0, 0.0, 0.0])
+    got = engine.nbl(X, Y, coins, v_star)
+    ref = engine.nbl(X, Y, coins, v_star, backend="reference")
+    _assert_nbl_pinned(got, ref)
+    assert got.info["degenerate_init"] == 4
+
+
+@pytest.mark.parametrize("d,intercept,n0", [(2, True, 20), (2, False, 0), (8, True, 15),
+                                            (3, True, 90)])
+def test_greedy_logistic_pinned(d, intercept, n0):
+    """Greedy Logistic: actions, final fits and every count (Newton iterations, line-search
+    halvings and objective evaluations included) are the same in both backends."""
+    env = Environment.build(TT, "0.5", d)
+    real = env.draw(11, range(4), 90, n0)
+    got_a, got = engine.greedy_logistic(real.X, real.Y, real.coins, intercept=intercept)
+    ref_a, ref = engine.greedy_logistic(real.X, real.Y, real.coins, intercept=intercept,
+                                        backend="reference")
+    assert _same(got_a, ref_a)
+    assert got.keys() == ref.keys()
+    for key in got:
+        assert _same(got[key], ref[key]), key
+    if d == 8:  # the line search ran (the path with log1p) and is pinned too
+        assert got["objective_evaluations"] > 0 and got["line_search_halvings"] > 0
+
+
+def test_ziggurat_tables_give_numpys_normals():
+    """The copied tables draw numpy's own standard normals: 2·10⁶ of them, which visit every
+    one of the 256 layers' slow paths and the tail beyond r (counted), bit for bit, and the
+    same final state."""
+    rng = np.random.Generator(np.random.PCG64(20261128))
+    words = state_of(rng.bit_generator)
+    got = np.empty((1_000_000, 2))
+    fill_normals(words, got)
+    want = rng.standard_normal((1_000_000, 2))
+    assert _same(got, want) and _same(words, state_of(rng.bit_generator))
+    tail = np.abs(want) > ziggurat.ziggurat_nor_r
+    assert tail.sum() > 100  # the tail path ran
+    edges = ziggurat.wi_double * 2.0**52  # layer i holds |x| < x_i = wi[i]·2⁵²
+    layers = np.searchsorted(np.sort(edges[1:]), np.abs(want[~tail]))
+    assert np.unique(layers).size >= 250  # (almost) every layer drew
+
+
+def test_backend_name_checked():
+    with pytest.raises(NBLInputError, match="backend must be one of"):
+        engine.oracle(np.zeros((1, 2, 2)), np.array([1.0, 0.0]), backend="numpy")
+
+
+def test_reference_draw_into_buffers():
+    """The reference draws into given buffers (as simulate streams blocks) the same arrays."""
+    env = Environment.build(TT, "0.5", 3)
+    buf = Realization.empty(6, 50, 4, 3)
+    into = engine.draw(env, 9, [3, 1, 4], 50, 4, out=buf, backend="reference")
+    fresh = engine.draw(env, 9, [3, 1, 4], 50, 4, backend="reference")
+    assert np.shares_memory(into.X, buf.X)
+    for name in ("X", "means", "Y", "coins", "optimal"):
+        assert _same(getattr(into, name), getattr(fresh, name)), name
+    with pytest.raises(NBLInputError, match="buffers do not fit"):
+        engine.draw(env, 9, range(7), 50, 4, out=buf, backend="reference")
