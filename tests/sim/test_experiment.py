@@ -309,3 +309,15 @@ def test_bands_are_the_pointwise_summaries_of_their_metric():
         np.testing.assert_allclose(b["se"], se, rtol=1e-12, atol=1e-300)
         z = (b["hi"] - b["lo"])[1:] / (2 * b["se"][1:])
         np.testing.assert_allclose(z[b["se"][1:] > 0], 1.959963984540054, rtol=1e-9)
+
+
+def test_the_default_initialization_is_200_rounds():
+    """n0 omitted: the documented default of 200 randomized rounds, the same numbers as n0=200;
+    refused below n = 200."""
+    env = Environment.build(TT, "0.8", 2)
+    kw = dict(n=400, reps=2, policies=("nbl",), seed=5, executor=SerialExecutor())
+    default, explicit = simulate(env, **kw), simulate(env, n0=200, **kw)
+    assert default.params["n0"] == 200
+    _same(default, explicit)
+    with pytest.raises(NBLInputError, match="default n0 = 200"):
+        simulate(env, n=199, reps=1, policies=("nbl",), seed=5)
