@@ -274,7 +274,7 @@ class ChunkCache:
         ----------
         key : str
             The entry's key: 2–128 letters, digits, ``-`` or ``_`` (e.g.
-        :func:`nbl_sim.sweep.cell_key`).
+            :func:`nbl_sim.sweep.cell_key`).
 
         Returns
         -------
