@@ -235,6 +235,9 @@ def _unsafe_file(st: os.stat_result) -> bool:
 class ChunkCache:
     """Finished results on disk: ``<directory>/<namespace>/<key[:2]>/<key>.json`` (+ ``.npz``).
 
+    Values are plain data (:mod:`nbl_sim.plain_data`); see the module docstring for what is
+    checked before a stored value is served.
+
     Parameters
     ----------
     directory : str or pathlib.Path, optional
@@ -242,9 +245,6 @@ class ChunkCache:
         refused (:class:`~nbl_theory.errors.NBLInputError`) if others can write to it.
     namespace : str, default "default"
         A subdirectory (letters, digits, ``-``, ``_``), e.g. ``"simulate"``, ``"figures"``.
-
-    Values are plain data (:mod:`nbl_sim.plain_data`); see the module docstring for what is
-    checked before a stored value is served.
     """
 
     def __init__(self, directory=None, namespace: str = "default"):

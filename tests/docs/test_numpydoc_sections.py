@@ -151,7 +151,6 @@ NOT_YET = frozenset({
     "nbl_sim.beyond.sweeps.ExactPhase.to_json",
     "nbl_sim.beyond.sweeps.exact_phase",
     "nbl_sim.beyond.sweeps.exact_stability",
-    "nbl_sim.cache.ChunkCache",
     "nbl_sim.presentation.conclusions.beyond_conclusion",
     "nbl_sim.presentation.conclusions.per_round",
     "nbl_sim.presentation.conclusions.stability_conclusion",
