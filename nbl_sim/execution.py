@@ -734,7 +734,8 @@ class DaskExecutor(Executor):
         Returns
         -------
         str
-            A one-line description for the run's log, e.g. ``"local Dask cluster local:2 (2 workers)"``.
+            A one-line description for the run's log, e.g.
+            ``"local Dask cluster local:2 (2 workers)"``.
         """
         kind = "local Dask cluster" if self._cluster is not None else "Dask cluster"
         return f"{kind} {self.address} ({self.workers} workers)"

@@ -129,7 +129,8 @@ class FloatContext:
 
     @staticmethod
     def evaluate(f, nodes):
-        """The integrands at an array of nodes (float64 warnings silenced: the caller checks finiteness).
+        """The integrands at an array of nodes (float64 warnings silenced: the caller checks
+        finiteness).
 
         Parameters
         ----------

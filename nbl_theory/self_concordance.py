@@ -452,8 +452,8 @@ class SCReport:
         Returns
         -------
         dict
-            The report's fields (R's under ``R``, ``R_attained``, ``R_where``, ``R_closed_form``) and
-            the notes.
+            The report's fields (R's under ``R``, ``R_attained``, ``R_where``,
+            ``R_closed_form``) and the notes.
         """
         c = self.constant
         return {

@@ -186,8 +186,8 @@ class ExactPhase:
     cached: int = 0
 
     def to_json(self) -> dict:
-        """JSON-ready dict (the rows of ``nbl phase --contexts ... --json``): the grid, the arrays (None
-        where not finite), the mispredicted fraction, the failures and the timing.
+        """JSON-ready dict (the rows of ``nbl phase --contexts ... --json``): the grid, the
+        arrays (None where not finite), the mispredicted fraction, the failures and the timing.
 
         Returns
         -------
