@@ -117,8 +117,8 @@ class Spec:
         Returns
         -------
         list of str
-            The values; a grid's interior points as :func:`decimal_text` of LO + i (HI − LO)/(N − 1),
-            its ends as written.
+            The values; a grid's interior points as :func:`decimal_text` of
+            LO + i (HI − LO)/(N − 1), its ends as written.
         """
         if self.kind != "range":
             for t in self.items:
