@@ -112,9 +112,9 @@ def bregman_loss(phi, r=R_, y=Y_, m=M):
     ----------
     phi : sympy.Expr
         The potential φ(m), strictly convex in ``m``.
-    r : sympy.Symbol, default R_
+    r : sympy.Symbol, default ``R_``
         The prediction r.
-    y : sympy.Symbol, default Y_
+    y : sympy.Symbol, default ``Y_``
         The outcome y.
     m : sympy.Symbol, default M
         The potential's variable (the primal coordinate).
@@ -139,9 +139,9 @@ def bregman_derivative(phi, r=R_, y=Y_, m=M):
     ----------
     phi : sympy.Expr
         The potential φ(m), strictly convex in ``m``.
-    r : sympy.Symbol, default R_
+    r : sympy.Symbol, default ``R_``
         The prediction r.
-    y : sympy.Symbol, default Y_
+    y : sympy.Symbol, default ``Y_``
         The outcome y.
     m : sympy.Symbol, default M
         The potential's variable (the primal coordinate).
@@ -161,9 +161,9 @@ def bregman_derivative_matches_weight(phi, r=R_, y=Y_, m=M) -> bool:
     ----------
     phi : sympy.Expr
         The potential φ(m), strictly convex in ``m``.
-    r : sympy.Symbol, default R_
+    r : sympy.Symbol, default ``R_``
         The prediction r.
-    y : sympy.Symbol, default Y_
+    y : sympy.Symbol, default ``Y_``
         The outcome y.
     m : sympy.Symbol, default M
         The potential's variable (the primal coordinate).
@@ -188,7 +188,7 @@ def bregman_consistency_gap(phi, r=R_, mu=MU, m=M):
     ----------
     phi : sympy.Expr
         The potential φ(m), strictly convex in ``m``.
-    r : sympy.Symbol, default R_
+    r : sympy.Symbol, default ``R_``
         The prediction r.
     mu : sympy.Symbol, default MU
         The mean μ_F of the outcome's distribution.
