@@ -589,7 +589,8 @@ def run_study(cfg: StudyConfig = FULL, *, executor: Executor | None = None,
     cache : ChunkCache, optional
         Where finished cells are stored and found again.
     progress : callable, optional
-        ``progress(done, total)`` in millions of replication-steps.
+        ``progress(done, total)`` in millions of work units (a cell's estimated cost:
+        replication-steps × (d + 4) for the regret and localization cells).
 
     Returns
     -------
