@@ -72,7 +72,13 @@ _write_faults: list[str] = []
 
 def take_write_faults() -> list[str]:
     """The distinct write faults recorded by :meth:`ChunkCache.put` in this process since the
-    last call (then forgotten): what a command reports as one warning line each."""
+    last call (then forgotten): what a command reports as one warning line each.
+
+    Returns
+    -------
+    list of str
+        The faults, in the order first seen.
+    """
     out = list(dict.fromkeys(_write_faults))
     _write_faults.clear()
     return out
@@ -82,7 +88,13 @@ def take_write_faults() -> list[str]:
 def default_cache_dir() -> Path:
     """``$NBL_CACHE_DIR`` if set, else the user's cache directory for nbl (platformdirs when
     installed, else ``$XDG_CACHE_HOME/nbl`` with an absolute ``$XDG_CACHE_HOME``, else
-    ``~/.cache/nbl``). Never relative to the current directory unless ``$NBL_CACHE_DIR`` is."""
+    ``~/.cache/nbl``). Never relative to the current directory unless ``$NBL_CACHE_DIR`` is.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory (not created here).
+    """
     env = os.environ.get(CACHE_DIR_ENV, "").strip()
     if env:
         return _expand(env, CACHE_DIR_ENV).absolute()
@@ -124,6 +136,16 @@ def _unsafe(st: os.stat_result) -> str:
 def private_dir(path) -> Path:
     """``path`` as an absolute directory that only this user can write, created (with missing
     parents) with mode 0o700.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The directory (a leading ``~`` or ``~user`` expanded).
+
+    Returns
+    -------
+    pathlib.Path
+        The absolute directory.
 
     Raises
     ------
@@ -213,15 +235,16 @@ def _unsafe_file(st: os.stat_result) -> bool:
 class ChunkCache:
     """Finished results on disk: ``<directory>/<namespace>/<key[:2]>/<key>.json`` (+ ``.npz``).
 
-    Parameters
-    ----------
-    directory : the cache directory (None: :func:`default_cache_dir`); created with mode 0o700
-        and refused (:class:`~nbl_theory.errors.NBLInputError`) if others can write to it.
-    namespace : a subdirectory (letters, digits, ``-``, ``_``), e.g. ``"simulate"``,
-        ``"figures"``.
-
     Values are plain data (:mod:`nbl_sim.plain_data`); see the module docstring for what is
     checked before a stored value is served.
+
+    Parameters
+    ----------
+    directory : str or pathlib.Path, optional
+        The cache directory (None: :func:`default_cache_dir`); created with mode 0o700 and
+        refused (:class:`~nbl_theory.errors.NBLInputError`) if others can write to it.
+    namespace : str, default "default"
+        A subdirectory (letters, digits, ``-``, ``_``), e.g. ``"simulate"``, ``"figures"``.
     """
 
     def __init__(self, directory=None, namespace: str = "default"):
@@ -245,7 +268,19 @@ class ChunkCache:
     # ------------------------------------------------------------------ reading
     def get(self, key: str):
         """``(True, value)`` for a valid entry, else ``(False, None)`` (missing, or anything not
-        passing the checks of the module docstring)."""
+        passing the checks of the module docstring).
+
+        Parameters
+        ----------
+        key : str
+            The entry's key: 2–128 letters, digits, ``-`` or ``_`` (e.g.
+            :func:`nbl_sim.sweep.cell_key`).
+
+        Returns
+        -------
+        tuple
+            ``(found, value)``.
+        """
         p = self._path(key)
         try:
             return True, self._read(key, p)
@@ -296,6 +331,18 @@ class ChunkCache:
         unusable) never loses the result that was to be stored: it is recorded in
         :attr:`fault` (the first one; the caller reports it as one warning line), later puts
         are skipped, and False is returned.
+
+        Parameters
+        ----------
+        key : str
+            The entry's key.
+        value : object
+            Plain data (:mod:`nbl_sim.plain_data`).
+
+        Returns
+        -------
+        bool
+            Whether the value was stored.
         """
         p = self._path(key)
         tree, arrays = encode(value)

@@ -48,7 +48,26 @@ class CircleEquilibrium:
     a sign change of H across a jump).
 
     ``alpha`` is the absolute angle in (ref − π, ref + π] and ``degrees`` the signed angle
-    from the reference direction (``ref = 0``: degrees(alpha))."""
+    from the reference direction (``ref = 0``: degrees(alpha)).
+
+    Parameters
+    ----------
+    alpha : float
+        The angle, radians, in (ref − π, ref + π].
+    degrees : float
+        The signed angle from the reference direction, degrees.
+    dH : float
+        H'(α) (of the smooth piece, for a jump).
+    stability : str
+        ``"attracting"`` (H' < −tol), ``"repelling"`` (H' > tol), ``"degenerate"``, or for
+        jumps ``"jump-attracting"`` / ``"jump-repelling"``.
+    residual : float
+        |H(α)| at the returned α.
+    kind : {"zero", "jump"}, default "zero"
+        A zero of H or a sign change across a jump.
+    jump : float, default 0.0
+        H(α + δ) − H(α − δ) for a jump, else 0.
+    """
 
     alpha: float  # radians, in (ref − π, ref + π]
     degrees: float
@@ -63,7 +82,23 @@ class CircleEquilibrium:
 @dataclass
 class CircleEquilibria(Sequence):
     """All zeros of H found by :func:`circle_zeros` (a sequence of :class:`CircleEquilibrium`,
-    sorted by angle) plus the scan settings and the grid caveat."""
+    sorted by angle) plus the scan settings and the grid caveat.
+
+    Parameters
+    ----------
+    equilibria : list of CircleEquilibrium
+        The zeros found, sorted by angle.
+    n_grid : int
+        The grid size of the scan.
+    grid_step : float
+        Its step, radians.
+    dH_tol : float
+        The absolute threshold on |H'| used for the stability labels.
+    caveat : str, optional
+        What the grid scan can miss, in words.
+    ref : float, default 0.0
+        The reference angle (radians) the degrees are measured from.
+    """
 
     equilibria: list
     n_grid: int
@@ -108,8 +143,10 @@ def circle_zeros(H: Callable, dH: Callable, n_grid: int = 3600, tol: float = 1e-
 
     Parameters
     ----------
-    H, dH : callable
-        H(α) and H'(α) for an array of angles (radians).
+    H : callable
+        H(α) for an array of angles (radians).
+    dH : callable
+        H'(α) for an array of angles (radians).
     n_grid : int
         Grid points (≥ 8).
     tol : float
@@ -123,6 +160,11 @@ def circle_zeros(H: Callable, dH: Callable, n_grid: int = 3600, tol: float = 1e-
         Report sign changes across jumps of H (discrete laws): a zero whose one-sided values
         H(α ± 1e-9) differ by more than ``jump_rtol`` · max|H(grid)| is a jump. None (default):
         H is taken to be continuous.
+
+    Returns
+    -------
+    CircleEquilibria
+        Every zero found (and jump, with ``jump_rtol``), sorted by angle.
     """
     if isinstance(n_grid, bool) or not isinstance(n_grid, (int, np.integer)) or n_grid < 8:
         raise NBLInputError(f"n_grid must be an integer >= 8, got {n_grid!r}")
@@ -198,6 +240,24 @@ def circle_equilibria(link: Link, delta, n_grid: int = 3600, dH_tol: float = 1e-
 
     Caveat (stated in the result): zeros closer together than one grid step 2π/n_grid, and
     zeros of even multiplicity, can be missed; increase ``n_grid`` to resolve them.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        Arm separation Δ ∈ (0, 2).
+    n_grid : int, default 3600
+        Grid points on the circle (≥ 8).
+    dH_tol : float, default 1e-9
+        The stability threshold on |H'|, relative to max(1, S).
+    xtol : float, default 1e-13
+        ``brentq``'s absolute tolerance on α.
+
+    Returns
+    -------
+    CircleEquilibria
+        Every zero found, with its stability, and the grid caveat.
     """
     if isinstance(n_grid, bool) or not isinstance(n_grid, (int, np.integer)) or n_grid < 8:
         raise NBLInputError(f"n_grid must be an integer >= 8, got {n_grid!r}")

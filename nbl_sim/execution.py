@@ -60,7 +60,13 @@ SCHEDULER_ENV = "NBL_DASK_SCHEDULER"
 
 
 def scheduler_from_env() -> str | None:
-    """``$NBL_DASK_SCHEDULER``, or None when it is unset or blank (as for ``NBL_CACHE_DIR``)."""
+    """``$NBL_DASK_SCHEDULER``, or None when it is unset or blank (as for ``NBL_CACHE_DIR``).
+
+    Returns
+    -------
+    str or None
+        The stripped value of the variable, or None.
+    """
     return os.environ.get(SCHEDULER_ENV, "").strip() or None
 
 
@@ -74,7 +80,13 @@ _ADDRESS = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,
 
 def cpu_count() -> int:
     """The number of CPUs this process may run on (its affinity mask; ``os.cpu_count`` where
-    there is none)."""
+    there is none).
+
+    Returns
+    -------
+    int
+        At least 1.
+    """
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - non-Linux
@@ -95,7 +107,13 @@ def one_blas_thread():
     loaded numba and sympy, and the runner enters this context for every claim. Both BLAS
     (numpy's, and scipy's, which scipy.linalg and numba's ``np.dot`` use) are loaded first: a
     library loaded only inside the context would not be limited, and the toolkit imports scipy
-    where it is used (not at start-up), so code inside may be the first to load scipy's."""
+    where it is used (not at start-up), so code inside may be the first to load scipy's.
+
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        threadpoolctl's limit: BLAS runs on one thread until the ``with`` block ends.
+    """
     import numpy  # noqa: F401  (numpy's BLAS)
     import scipy.linalg  # noqa: F401  (scipy's BLAS)
 
@@ -119,7 +137,27 @@ def _blas_controller():
 
 
 def check_workers(n, what: str = "workers", allow_large: bool = False) -> int:
-    """``n`` as a positive int, at most :data:`MAX_WORKERS` unless ``allow_large``."""
+    """``n`` as a positive int, at most :data:`MAX_WORKERS` unless ``allow_large``.
+
+    Parameters
+    ----------
+    n : int
+        The number asked for.
+    what : str, default "workers"
+        What ``n`` counts, for the error message.
+    allow_large : bool, default False
+        Allow ``n`` above :data:`MAX_WORKERS`.
+
+    Returns
+    -------
+    int
+        ``n`` itself.
+
+    Raises
+    ------
+    NBLInputError
+        ``n`` is not a positive int (a bool is not), or above the bound without ``allow_large``.
+    """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise NBLInputError(f"{what} must be a positive integer, got {n!r}")
     if n > MAX_WORKERS and not allow_large:
@@ -147,7 +185,28 @@ def parse_scheduler(address: str, allow_large: bool = False,
     accepted only on the loopback interface (an SSH tunnel's end, a LocalCluster) unless
     ``allow_tcp`` is true or ``$NBL_DASK_ALLOW_TCP`` is ``1``; a ``tls://`` address needs
     Dask's TLS configuration (a CA file and a client certificate,
-    ``distributed.comm.tls.ca-file`` and ``distributed.comm.tls.client.cert``)."""
+    ``distributed.comm.tls.ca-file`` and ``distributed.comm.tls.client.cert``).
+
+    Parameters
+    ----------
+    address : str
+        ``local:N``, ``tcp://HOST:PORT`` or ``tls://HOST:PORT``.
+    allow_large : bool, default False
+        Allow ``local:N`` with N above :data:`MAX_WORKERS`.
+    allow_tcp : bool, default False
+        Accept a plain ``tcp://`` address off the loopback interface.
+
+    Returns
+    -------
+    tuple of (str, object)
+        ``("local", N)`` or ``("remote", address)``.
+
+    Raises
+    ------
+    NBLInputError
+        A malformed address, a port outside 1–65535, a non-loopback ``tcp://`` address not
+        allowed, or ``tls://`` without Dask's TLS configuration.
+    """
     address = str(address).strip()
     if address.startswith("local:"):
         n_txt = address.split(":", 1)[1]
@@ -202,7 +261,20 @@ def probe_scheduler(address: str, timeout: float = PROBE_SECONDS) -> None:
     8-byte little-endian total length, the number of frames and their lengths, then the
     frames. Over ``tcp://`` that prelude is checked (a web server sends nothing and an SSH
     server a text banner, which Dask would read as a length of exbibytes); over ``tls://`` only
-    the connection (its bytes are encrypted)."""
+    the connection (its bytes are encrypted).
+
+    Parameters
+    ----------
+    address : str
+        A checked ``tcp://`` or ``tls://`` address (see :func:`parse_scheduler`).
+    timeout : float, default PROBE_SECONDS
+        Seconds to wait for the connection and the handshake.
+
+    Raises
+    ------
+    NBLInputError
+        Nothing answers, or what answers is not a Dask scheduler.
+    """
     import socket
     import struct
 
@@ -269,13 +341,29 @@ def _terminate_children(procs) -> None:
 
 
 def in_worker() -> bool:
-    """True inside a task run by an executor (nested sweeps then run in-process)."""
+    """True inside a task run by an executor (nested sweeps then run in-process).
+
+    Returns
+    -------
+    bool
+        Whether this code runs inside a task of an executor.
+    """
     return _IN_WORKER
 
 
 @dataclass(frozen=True)
 class TaskError:
-    """A task that raised (or whose worker was lost for good)."""
+    """A task that raised (or whose worker was lost for good).
+
+    Parameters
+    ----------
+    type : str
+        The exception's class name (``"WorkerLost"`` for a worker lost for good).
+    message : str
+        The exception's message.
+    traceback : str, default ""
+        The formatted traceback from the worker (empty when there is none).
+    """
 
     type: str
     message: str
@@ -303,9 +391,31 @@ class Executor:
     workers: int = 1
 
     def run(self, fn: Callable, tasks: list) -> Iterator[tuple[int, object]]:
+        """Run ``fn`` on every task: the interface every executor implements.
+
+        Parameters
+        ----------
+        fn : callable
+            A picklable function of one task (top-level, so worker processes can import it).
+        tasks : iterable
+            The tasks (picklable); ``fn`` is called once on each.
+
+        Returns
+        -------
+        iterator of tuple of (int, object)
+            ``(i, fn(tasks[i]))`` as tasks finish (in any order), or ``(i, TaskError)`` for a task
+            that raised or whose worker was lost.
+        """
         raise NotImplementedError
 
     def describe(self) -> str:
+        """The executor in words (here the class's name).
+
+        Returns
+        -------
+        str
+            A one-line description for the run's log, e.g. ``SerialExecutor``.
+        """
         return type(self).__name__
 
     def close(self) -> None:
@@ -328,10 +438,32 @@ class SerialExecutor(Executor):
     """Runs every task in this process, in order."""
 
     def run(self, fn, tasks):
+        """Run the tasks one after the other in this process, in order.
+
+        Parameters
+        ----------
+        fn : callable
+            A picklable function of one task (top-level, so worker processes can import it).
+        tasks : iterable
+            The tasks (picklable); ``fn`` is called once on each.
+
+        Yields
+        ------
+        tuple of (int, object)
+            ``(i, fn(tasks[i]))`` as tasks finish (in any order), or ``(i, TaskError)`` for a task
+            that raised or whose worker was lost.
+        """
         for i, task in enumerate(tasks):
             yield i, _guarded(fn, task)
 
     def describe(self) -> str:
+        """The executor in words.
+
+        Returns
+        -------
+        str
+            A one-line description for the run's log, e.g. ``"serial (in-process)"``.
+        """
         return "serial (in-process)"
 
 
@@ -343,6 +475,17 @@ class ProcessExecutor(Executor):
     time in a single-worker pool (restarted after each crash), so a crash is charged to the
     task that caused it: it is retried ``retries`` times and then reported as ``WorkerLost``,
     and the tasks that were merely running beside it complete normally.
+
+    Parameters
+    ----------
+    workers : int, optional
+        The number of worker processes (default: :func:`cpu_count`), checked by
+        :func:`check_workers`.
+    retries : int, default 2
+        How many times a task whose worker died is run again before it is reported as
+        ``WorkerLost``.
+    allow_large : bool, default False
+        Allow more than :data:`MAX_WORKERS` workers.
     """
 
     def __init__(self, workers: int | None = None, retries: int = 2,
@@ -386,7 +529,21 @@ class ProcessExecutor(Executor):
 
         A list (or tuple) is submitted at once. Any other iterable is pulled lazily, keeping
         :data:`WINDOW_PER_WORKER` tasks per worker submitted: the caller's iterator may do
-        work between tasks (e.g. plan further tasks) while the workers compute."""
+        work between tasks (e.g. plan further tasks) while the workers compute.
+
+        Parameters
+        ----------
+        fn : callable
+            A picklable function of one task (top-level, so worker processes can import it).
+        tasks : iterable
+            The tasks (picklable); ``fn`` is called once on each.
+
+        Yields
+        ------
+        tuple of (int, object)
+            ``(i, fn(tasks[i]))`` as tasks finish (in any order), or ``(i, TaskError)`` for a task
+            that raised or whose worker was lost.
+        """
         if isinstance(tasks, (list, tuple)):
             tasks, source, window = list(tasks), iter(()), len(tasks)
             size = max(1, min(self.workers, len(tasks)))
@@ -475,6 +632,13 @@ class ProcessExecutor(Executor):
             self._shutdown(ex, before)
 
     def describe(self) -> str:
+        """The executor in words.
+
+        Returns
+        -------
+        str
+            A one-line description for the run's log, e.g. ``"local process pool (4 workers)"``.
+        """
         return f"local process pool ({self.workers} workers)"
 
 
@@ -487,6 +651,16 @@ class DaskExecutor(Executor):
 
     ``address``: ``tcp://HOST:PORT`` (a running ``dask scheduler``) or ``local:N`` (start a
     LocalCluster of N single-threaded worker processes, closed by :meth:`close`).
+
+    Parameters
+    ----------
+    address : str
+        ``tcp://HOST:PORT``, ``tls://HOST:PORT`` (checked by :func:`parse_scheduler`) or
+        ``local:N``.
+    timeout : float, default 30.0
+        Seconds to wait for a remote scheduler to answer when connecting.
+    allow_large : bool, default False
+        Allow ``local:N`` with N above :data:`MAX_WORKERS`.
     """
 
     def __init__(self, address: str, *, timeout: float = 30.0, allow_large: bool = False):
@@ -517,9 +691,26 @@ class DaskExecutor(Executor):
 
     @property
     def workers(self) -> int:  # type: ignore[override]
+        """The number of worker threads the cluster has now (at least 1).
+        """
         return max(1, sum(self.client.nthreads().values()))
 
     def run(self, fn, tasks):
+        """Run the tasks on the cluster's workers (cancelled if the caller stops early).
+
+        Parameters
+        ----------
+        fn : callable
+            A picklable function of one task (top-level, so worker processes can import it).
+        tasks : iterable
+            The tasks (picklable); ``fn`` is called once on each.
+
+        Yields
+        ------
+        tuple of (int, object)
+            ``(i, fn(tasks[i]))`` as tasks finish (in any order), or ``(i, TaskError)`` for a task
+            that raised or whose worker was lost.
+        """
         from distributed import as_completed as dask_completed
 
         tasks = list(tasks)
@@ -538,6 +729,14 @@ class DaskExecutor(Executor):
             raise
 
     def describe(self) -> str:
+        """The executor in words.
+
+        Returns
+        -------
+        str
+            A one-line description for the run's log, e.g.
+            ``"local Dask cluster local:2 (2 workers)"``.
+        """
         kind = "local Dask cluster" if self._cluster is not None else "Dask cluster"
         return f"{kind} {self.address} ({self.workers} workers)"
 
@@ -571,6 +770,30 @@ def make_executor(workers: int | None = None, work: float = float("inf"),
     numpy/sympy/numba, ~1–2 s) and more than one core is available, and runs in-process
     otherwise; ``workers=1`` forces in-process, ``workers=N`` a pool of N processes. Inside a
     task (a nested sweep) the default is in-process.
+
+    Parameters
+    ----------
+    workers : int, optional
+        None: choose by ``work``; 1: in-process; N: a pool of N processes.
+    work : float, default inf
+        The work units of the job (replication-steps × d, or grid points).
+    threshold : float, default 2e7
+        The work above which the automatic choice starts a process pool.
+    scheduler : str, optional
+        A Dask scheduler address (``tcp://HOST:PORT``, ``tls://HOST:PORT`` or ``local:N``);
+        cannot be given with ``workers``.
+    allow_large : bool, default False
+        Allow more than :data:`MAX_WORKERS` workers.
+
+    Returns
+    -------
+    Executor
+        A :class:`SerialExecutor`, :class:`ProcessExecutor` or :class:`DaskExecutor`.
+
+    Raises
+    ------
+    NBLInputError
+        Both ``scheduler`` and ``workers`` given, or a bad worker count or address.
     """
     if _IN_WORKER and scheduler is None and workers is None:
         return SerialExecutor()
@@ -594,7 +817,26 @@ def executor_for(executor: Executor | None, workers: int | None = None, *,
                  scheduler: str | None = None) -> Iterator[Executor]:
     """``with executor_for(executor, workers, work=...) as ex:`` — the caller's ``executor``
     (left open), or, when it is None, a new :func:`make_executor` ``(workers, work, threshold,
-    scheduler)`` closed when the block ends (also on an error)."""
+    scheduler)`` closed when the block ends (also on an error).
+
+    Parameters
+    ----------
+    executor : Executor or None
+        The caller's executor, used as it is.
+    workers : int, optional
+        Passed to :func:`make_executor` when ``executor`` is None.
+    work : float, default inf
+        The work units, passed to :func:`make_executor`.
+    threshold : float, default 2e7
+        The work above which a process pool is used, passed to :func:`make_executor`.
+    scheduler : str, optional
+        A Dask scheduler address, passed to :func:`make_executor`.
+
+    Yields
+    ------
+    Executor
+        The executor to run the block's tasks on.
+    """
     if executor is not None:
         yield executor
         return

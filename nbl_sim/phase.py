@@ -38,7 +38,27 @@ TIERS = ("float", "mpmath", "certified")
 
 
 def grid_values(lo: float, hi: float, n: int) -> list[str]:
-    """``n`` evenly spaced values as exact decimal strings (shortest round-trip repr)."""
+    """``n`` evenly spaced values as exact decimal strings (shortest round-trip repr).
+
+    Parameters
+    ----------
+    lo : float
+        The first value.
+    hi : float
+        The last value (> ``lo`` when n > 1).
+    n : int
+        The number of values, ≥ 1.
+
+    Returns
+    -------
+    list of str
+        ``numpy.linspace(lo, hi, n)`` as reprs.
+
+    Raises
+    ------
+    NBLInputError
+        A non-finite end, n < 1, or lo ≥ hi with n > 1.
+    """
     if not (math.isfinite(lo) and math.isfinite(hi)) or n < 1 or (n > 1 and not lo < hi):
         raise NBLInputError(f"grid needs finite lo < hi and n >= 1, got {lo}, {hi}, {n}")
     return [repr(float(x)) for x in np.linspace(lo, hi, n)]
@@ -46,14 +66,42 @@ def grid_values(lo: float, hi: float, n: int) -> list[str]:
 
 def decimal_strings(xs) -> list[str]:
     """``xs`` as decimal strings: strings are kept, numbers written with 17 significant digits
-    (so a float round-trips)."""
+    (so a float round-trips).
+
+    Parameters
+    ----------
+    xs : iterable of str or float
+        The values.
+
+    Returns
+    -------
+    list of str
+        One string per value.
+    """
     return [x if isinstance(x, str) else f"{float(x):.17g}" for x in xs]
 
 
 def sweep_grid(what: str, values, deltas, fixed) -> tuple[list[str], list[str], tuple]:
     """The grid of a (parameter, Δ) sweep: ``values`` and ``deltas`` as
     :func:`decimal_strings` with every Δ validated, and ``fixed`` (a dict or None) as sorted
-    (name, value) string pairs. An empty grid is an NBLInputError naming ``what``."""
+    (name, value) string pairs. An empty grid is an NBLInputError naming ``what``.
+
+    Parameters
+    ----------
+    what : str
+        The sweep's name, for the error message.
+    values : iterable of str or float
+        The parameter values.
+    deltas : iterable of str or float
+        The separations Δ.
+    fixed : dict or None
+        The other parameters' values.
+
+    Returns
+    -------
+    tuple
+        ``(values, deltas, fixed)`` as lists of decimal strings and a tuple of sorted pairs.
+    """
     values, deltas = decimal_strings(values), decimal_strings(deltas)
     if not values or not deltas:
         raise NBLInputError(f"{what} needs at least one parameter value and one delta")
@@ -89,7 +137,23 @@ def _check_family(family: str | LinkSource, param: str, fixed: tuple) -> None:
 class PhaseCell:
     """One column of a phase diagram: λ* of the link ``family`` (a family name or a
     :class:`~nbl_theory.link_source.LinkSource`) at ``param`` = ``value`` (other parameters
-    ``fixed``, as sorted (name, value) pairs) for every Δ of ``deltas``, in ``tier``."""
+    ``fixed``, as sorted (name, value) pairs) for every Δ of ``deltas``, in ``tier``.
+
+    Parameters
+    ----------
+    family : str or LinkSource
+        The family name or link source.
+    param : str
+        The parameter varied.
+    value : str
+        Its value in this column (a decimal string).
+    fixed : tuple of (str, str)
+        The other parameters' values, sorted.
+    deltas : tuple of str
+        The separations Δ of the rows (decimal strings).
+    tier : {"float", "mpmath", "certified"}
+        How λ* is computed.
+    """
 
     family: str | LinkSource
     param: str
@@ -101,7 +165,18 @@ class PhaseCell:
 
 def phase_cell(cell: PhaseCell) -> dict:
     """Compute one :class:`PhaseCell`: ``{"lambda_star": [...], "sign": [...]}`` per Δ (float64
-    values; the sign from the tier's own analysis, ``"undecided"`` where it cannot tell)."""
+    values; the sign from the tier's own analysis, ``"undecided"`` where it cannot tell).
+
+    Parameters
+    ----------
+    cell : PhaseCell
+        The column to compute.
+
+    Returns
+    -------
+    dict
+        ``lambda_star`` (float array, one per Δ) and ``sign`` (list of str).
+    """
     link = _family_link(cell.family, cell.param, cell.value, cell.fixed)
     lam, sign = [], []
     for d in cell.deltas:
@@ -125,6 +200,31 @@ class PhaseDiagram:
     column j is ``values[j]``; a failed column is NaN / ``"failed"`` and listed in
     ``failures`` (:class:`~nbl_sim.sweep.CellFailure`). ``cached`` counts the columns read
     from the cache; ``executor`` says where the others ran.
+
+    Parameters
+    ----------
+    family : str
+        The family name (or the link source's text).
+    param : str
+        The parameter varied along the columns.
+    values : list of str
+        The parameter's values (columns).
+    deltas : list of str
+        The separations Δ (rows).
+    tier : str
+        ``"float"``, ``"mpmath"`` or ``"certified"``.
+    lambda_star : numpy.ndarray
+        λ*, shape (len(deltas), len(values)); NaN in failed columns.
+    sign : numpy.ndarray of str
+        Same shape: ``"stable"``, ``"unstable"``, ``"undecided"`` or ``"failed"``.
+    failures : list of CellFailure, default []
+        The failed columns.
+    seconds : float, default 0.0
+        The wall time.
+    executor : str, default ""
+        Where the columns ran (``"cache"`` when none was computed).
+    cached : int, default 0
+        The number of columns read from the cache.
     """
 
     family: str
@@ -140,12 +240,24 @@ class PhaseDiagram:
     cached: int = 0
 
     def unstable_fraction(self) -> float:
-        """The fraction of computed grid points where λ* < 0."""
+        """The fraction of computed grid points where λ* < 0.
+
+        Returns
+        -------
+        float
+            In [0, 1]; NaN when every column failed.
+        """
         ok = self.sign != "failed"
         return float((self.sign[ok] == "unstable").mean()) if ok.any() else float("nan")
 
     def unstable_intervals(self) -> list[tuple[str, float, float]]:
-        """Per Δ row: the smallest and largest grid parameter value with λ* < 0."""
+        """Per Δ row: the smallest and largest grid parameter value with λ* < 0.
+
+        Returns
+        -------
+        list of tuple of (str, float, float)
+            ``(delta, lo, hi)`` for each row with an unstable point (rows without one are left out).
+        """
         out = []
         x = np.array([float(v) for v in self.values])
         for i, d in enumerate(self.deltas):
@@ -155,7 +267,14 @@ class PhaseDiagram:
         return out
 
     def to_json(self) -> dict:
-        """JSON-ready dict (the ``phase`` rows of ``nbl phase --json``)."""
+        """JSON-ready dict (the ``phase`` rows of ``nbl phase --json``).
+
+        Returns
+        -------
+        dict
+            The grid, λ* (None where not finite), the signs, the unstable fraction, the failures
+            (value and error) and the timing.
+        """
         return {"family": self.family, "param": self.param, "tier": self.tier,
                 "values": self.values, "deltas": self.deltas,
                 "lambda_star": [[None if not math.isfinite(v) else v for v in row]
@@ -179,6 +298,42 @@ def phase_diagram(family: str | LinkSource, param: str, values, deltas, *, fixed
     ``values`` and ``deltas`` are decimal strings (or numbers, converted with 17 digits). One
     cell per parameter value; failed cells (e.g. a value outside the family's domain) are NaN /
     "failed" and listed in ``failures``.
+
+    Parameters
+    ----------
+    family : str or LinkSource
+        The family name or link source.
+    param : str
+        The parameter varied (columns).
+    values : iterable of str or float
+        Its values.
+    deltas : iterable of str or float
+        The separations Δ ∈ (0, 2) (rows).
+    fixed : dict, optional
+        Values of the other parameters (default: the family's defaults).
+    tier : {"float", "mpmath", "certified"}, default "float"
+        float64 (no sign analysis), mpmath at 30 digits, or certified Arb enclosures.
+    executor : Executor, optional
+        Where the cells run (left open); default: chosen by :func:`~nbl_sim.execution.make_executor`
+        from the work.
+    scheduler : str, optional
+        A Dask scheduler address for the default executor.
+    workers : int, optional
+        Local worker processes for the default executor (1: in-process).
+    cache : ChunkCache, optional
+        Where finished cells are stored and found again (None: no caching).
+    progress : callable, optional
+        ``progress(done, total)`` in cells.
+
+    Returns
+    -------
+    PhaseDiagram
+        λ* and its sign on the grid.
+
+    Raises
+    ------
+    NBLInputError
+        An unknown tier, an empty grid, a Δ outside (0, 2), or an unknown family or parameter.
     """
     if tier not in TIERS:
         raise NBLInputError(f"tier must be one of {TIERS}, got {tier!r}")
@@ -235,7 +390,28 @@ def _threshold_cell(cell: _ThresholdCell) -> list[dict]:
 class ThresholdScan:
     """Roots of λ* = 0 at each fixed value (:func:`threshold_scan`): ``roots[i]`` is the list
     of roots (dicts with ``value``, ``certified``, ``bracket``) at ``at[i]``, or None when that
-    cell failed (see ``failures``)."""
+    cell failed (see ``failures``).
+
+    Parameters
+    ----------
+    family : str
+        The family name.
+    param : str
+        The family's parameter.
+    solve_for : str
+        ``"delta"`` or ``param``: the variable whose roots are found.
+    at : list of str
+        The fixed values of the other variable, one cell each.
+    roots : list
+        Per fixed value, the list of root dicts (``value``, ``certified``, ``bracket``), or None
+        where the cell failed.
+    failures : list of CellFailure, default []
+        The failed cells.
+    seconds : float, default 0.0
+        The wall time.
+    executor : str, default ""
+        Where the cells ran (``"cache"`` when none was computed).
+    """
 
     family: str
     param: str
@@ -252,7 +428,51 @@ def threshold_scan(family: str, param: str, solve_for: str, at, *, bracket, fixe
                    scheduler: str | None = None, workers: int | None = None,
                    cache: ChunkCache | None = None, progress=None) -> ThresholdScan:
     """Roots of λ* = 0 in ``bracket`` (for ``solve_for`` = "delta" or ``param``) at each fixed
-    value in ``at``; one cell per fixed value."""
+    value in ``at``; one cell per fixed value.
+
+    Parameters
+    ----------
+    family : str
+        The family name.
+    param : str
+        The family's parameter.
+    solve_for : str
+        ``"delta"`` (roots in Δ at each parameter value of ``at``) or ``param`` (roots in the
+        parameter at each Δ of ``at``).
+    at : iterable of str or float
+        The fixed values, one cell each.
+    bracket : tuple of two
+        The interval in which roots are searched.
+    fixed : dict, optional
+        Values of the family's other parameters.
+    grid : int, default 121
+        The points of the sign scan inside ``bracket``
+        (:func:`nbl_theory.threshold.find_thresholds`).
+    certify : bool, default True
+        Certify each root with Arb enclosures.
+    executor : Executor, optional
+        Where the cells run (left open); default: chosen by :func:`~nbl_sim.execution.make_executor`
+        from the work.
+    scheduler : str, optional
+        A Dask scheduler address for the default executor.
+    workers : int, optional
+        Local worker processes for the default executor (1: in-process).
+    cache : ChunkCache, optional
+        Where finished cells are stored and found again (None: no caching).
+    progress : callable, optional
+        ``progress(done, total)`` in cells.
+
+    Returns
+    -------
+    ThresholdScan
+        The roots at each fixed value.
+
+    Raises
+    ------
+    NBLInputError
+        A ``solve_for`` that is neither ``"delta"`` nor ``param``, a Δ outside (0, 2), or an
+        unknown family or parameter.
+    """
     if solve_for not in ("delta", param):
         raise NBLInputError(f"solve_for must be 'delta' or {param!r}, got {solve_for!r}")
     at = decimal_strings(at)

@@ -49,6 +49,19 @@ class PlainDataError(ValueError):
 def encode(value) -> tuple[object, list[np.ndarray]]:
     """``(tree, arrays)`` for a plain-data ``value`` (see the module docstring).
 
+    Parameters
+    ----------
+    value : object
+        Plain data: None, bool, int, float, str, lists, tuples, dicts with str keys, numpy
+        scalars and arrays (module docstring).
+
+    Returns
+    -------
+    tree : object
+        JSON data, arrays replaced by references.
+    arrays : list of numpy.ndarray
+        The arrays, in reference order.
+
     Raises
     ------
     TypeError
@@ -120,7 +133,27 @@ def _check_dtype(dtype: np.dtype, x, where: str) -> None:
 # ---------------------------------------------------------------------- decoding
 def check_array(a, dtype: str | None = None, shape=None) -> np.ndarray:
     """``a`` if it is a plain numpy array of a bool/numeric/unicode dtype (and the given ``dtype``
-    string and ``shape``), else :class:`PlainDataError`."""
+    string and ``shape``), else :class:`PlainDataError`.
+
+    Parameters
+    ----------
+    a : object
+        The value to check.
+    dtype : str, optional
+        The required ``dtype.str`` (e.g. ``"<f8"``).
+    shape : sequence of int, optional
+        The required shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``a`` itself.
+
+    Raises
+    ------
+    PlainDataError
+        ``a`` is not such an array.
+    """
     if type(a) is not np.ndarray:
         raise PlainDataError(f"expected an array, got {type(a).__name__}")
     if a.dtype.kind not in ARRAY_KINDS or a.dtype.fields is not None or a.dtype.hasobject:
@@ -134,6 +167,18 @@ def check_array(a, dtype: str | None = None, shape=None) -> np.ndarray:
 
 def decode(tree, arrays: list[np.ndarray]):
     """The value :func:`encode` split into ``tree`` and ``arrays``.
+
+    Parameters
+    ----------
+    tree : object
+        The JSON part of :func:`encode`.
+    arrays : list of numpy.ndarray
+        The arrays it references by index.
+
+    Returns
+    -------
+    object
+        The value.
 
     Raises
     ------

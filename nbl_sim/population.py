@@ -181,6 +181,16 @@ def quadrature_scale(link: Link) -> float:
 
     The documented accuracy of :func:`population_field`, :func:`tangent_field`,
     :func:`potential_J` and :func:`H_alpha` is an absolute error ≤ 1e-10 · max(1, S).
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+
+    Returns
+    -------
+    float
+        S for this link.
     """
     return _nodes(link).scale
 
@@ -188,7 +198,18 @@ def quadrature_scale(link: Link) -> float:
 def quadrature_window(link: Link) -> tuple[float, float]:
     """The s-interval [s₋, s₊] ⊇ [−1, 1] integrated for this link (module docstring): where
     |g(s)|(1 + |s|)φ(s) exceeds 1e-20 of its maximum, plus a margin, rounded out to 1/4.
-    Bounded links give about ±10.25; e.g. g = e^{10z} gives (−1, 20.25)."""
+    Bounded links give about ±10.25; e.g. g = e^{10z} gives (−1, 20.25).
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+
+    Returns
+    -------
+    tuple of float
+        ``(s_lo, s_hi)``.
+    """
     return _nodes(link).window
 
 
@@ -249,7 +270,9 @@ def arm_vectors(delta, d: int = 2, v_star=None, theta_dir=None):
     beta : ndarray (2, d)
         Row 0 = β_− (arm −1), row 1 = β_+ (arm +1).
     v_star : ndarray (d,)
+        The unit boundary direction v* = (β_+ − β_−)/Δ.
     theta : ndarray (d,)
+        θ = (β_+ + β_−)/2, orthogonal to v*, with ‖θ‖² = 1 − Δ²/4.
 
     Raises
     ------
@@ -335,7 +358,24 @@ def reduction_integrals(link: Link, c) -> tuple[np.ndarray, np.ndarray, float]:
     """The integrals of the exact 1-D reduction (module docstring) at kernel slopes c = ρ/σ:
     a_1(c) = E[s g(s) Φ(cs)] and b_2(c) = E[g(s) φ(cs)] (arrays of c's shape), and μ_g, by
     this module's quadrature (the numbers :func:`population_field` uses; for tables of them,
-    :mod:`nbl_sim.population_table`). |c| is capped at 1e250 as the field caps ρ/σ."""
+    :mod:`nbl_sim.population_table`). |c| is capped at 1e250 as the field caps ρ/σ.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    c : array_like
+        Kernel slopes c = ρ/σ (finite).
+
+    Returns
+    -------
+    a1 : numpy.ndarray
+        a_1(c), of the shape of ``c``.
+    b2 : numpy.ndarray
+        b_2(c), of the shape of ``c``.
+    mu_g : float
+        μ_g = E[g'(s)].
+    """
     arr = finite_array(c, "c")
     nd = _nodes(link)
     a1, b2 = _kernel_sums(nd, np.clip(arr.reshape(-1, 1), -1e250, 1e250))
@@ -357,7 +397,26 @@ def reduction_field(integrals, mu_g: float, beta, v, tangent: bool = False) -> n
     """F(v) — h(v) with ``tangent`` — by the exact 1-D reduction with a_1, b_2 from
     ``integrals(ρ, σ)`` ((k, 2) arrays each, σ ≥ 0) in place of the quadrature: the arguments,
     checks and shapes of :func:`population_field` (for tables of the integrals,
-    :class:`nbl_sim.population_table.FieldTable`)."""
+    :class:`nbl_sim.population_table.FieldTable`).
+
+    Parameters
+    ----------
+    integrals : callable
+        ``integrals(rho, sigma)`` -> ``(a1, b2)``, each a (k, 2) array like its arguments.
+    mu_g : float
+        μ_g = E[g'(s)] of the link.
+    beta : array_like (2, d)
+        Unit index vectors, row 0 = arm −1, row 1 = arm +1.
+    v : array_like (d,) or (k, d)
+        Direction(s); normalized.
+    tangent : bool, default False
+        Return h(v), the tangent part of F, instead of F.
+
+    Returns
+    -------
+    numpy.ndarray (d,) or (k, d)
+        F(v) or h(v), one row per row of ``v``.
+    """
     b = _check_beta(beta)
     vu, _, one = _check_v(v, b.shape[1])
     f = _field_unit(None, b, vu, integrals, float(mu_g))
@@ -372,6 +431,7 @@ def population_field(link: Link, beta, v) -> np.ndarray:
     Parameters
     ----------
     link : Link
+        The shared link g.
     beta : array_like (2, d)
         Unit index vectors, row 0 = arm −1, row 1 = arm +1.
     v : array_like (d,) or (k, d)
@@ -380,6 +440,7 @@ def population_field(link: Link, beta, v) -> np.ndarray:
     Returns
     -------
     ndarray (d,) or (k, d)
+        F at each direction (one row per row of ``v``).
 
     Notes
     -----
@@ -397,6 +458,20 @@ def tangent_field(link: Link, beta, v) -> np.ndarray:
     """h(v) = (I − v̂v̂ᵀ) F(v), v̂ = v/‖v‖: the Riemannian gradient of J on the sphere.
 
     Same shapes and accuracy as :func:`population_field`.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    beta : array_like (2, d)
+        Unit index vectors, row 0 = arm −1, row 1 = arm +1.
+    v : array_like (d,) or (k, d)
+        Direction(s); normalized.
+
+    Returns
+    -------
+    numpy.ndarray (d,) or (k, d)
+        h(v), one row per row of ``v``.
     """
     b = _check_beta(beta)
     vu, _, one = _check_v(v, b.shape[1])
@@ -411,6 +486,20 @@ def potential_J(link: Link, beta, v):
     need not be a unit vector (finite differences of J in ℝ^d give F). Returns a float for v
     of shape (d,), an array (k,) for shape (k, d). Accuracy as :func:`population_field`,
     times ‖v‖.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    beta : array_like (2, d)
+        Unit index vectors, row 0 = arm −1, row 1 = arm +1.
+    v : array_like (d,) or (k, d)
+        Direction(s), not necessarily unit vectors.
+
+    Returns
+    -------
+    float or numpy.ndarray (k,)
+        J(v).
     """
     b = _check_beta(beta)
     vu, norms, one = _check_v(v, b.shape[1])
@@ -445,6 +534,20 @@ def H_alpha(link: Link, delta, alpha):
     v(α) = (cos α, sin α), v_⊥(α) = (−sin α, cos α); h(v(α)) = H(α) v_⊥(α), so H > 0 moves v
     counterclockwise. Vectorized over ``alpha`` (any shape; a scalar gives a float).
     Accuracy as :func:`population_field`. H is odd (J(v(α)) is even in α) and H(0) = H(π) = 0.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        The arm separation Δ ∈ (0, 2); the arms are β_∓ = θ ∓ (Δ/2)v* with v* = (1, 0).
+    alpha : float or array_like
+        Angles α in radians.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        H(α), of the shape of ``alpha`` (a float for a scalar).
     """
     beta = _circle_beta(delta)
     a, scalar = _alpha_array(alpha)
@@ -476,6 +579,20 @@ def H_alpha_derivative(link: Link, delta, alpha):
     At α = 0 this is −κ* + 2φ₀(0)E[t²g(‖θ‖t)] = −Δμ* + 2φ₀(0) m₂ (1 − Δ²/4) (Stein), the
     θ-rate of eq:Jacobian. E_t is composite Gauss–Legendre (16 nodes, panels of width 1/4);
     g is evaluated at new points for every α (slow for potential links: use for a few α).
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        The arm separation Δ ∈ (0, 2); the arms are β_∓ = θ ∓ (Δ/2)v* with v* = (1, 0).
+    alpha : float or array_like
+        Angles α in radians.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        H'(α), of the shape of ``alpha`` (a float for a scalar).
     """
     beta = _circle_beta(delta)
     a, scalar = _alpha_array(alpha)
@@ -487,7 +604,24 @@ def circle_functions(link: Link, delta):
     """(H, H', S): H(α) and H'(α) of :func:`H_alpha` / :func:`H_alpha_derivative` as callables
     of an array of angles that share one set of quadrature nodes (the fast path for root
     finding, :func:`nbl_sim.circle.circle_equilibria`), and the scale S of the quadrature error
-    (:func:`quadrature_scale`)."""
+    (:func:`quadrature_scale`).
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        The arm separation Δ ∈ (0, 2); the arms are β_∓ = θ ∓ (Δ/2)v* with v* = (1, 0).
+
+    Returns
+    -------
+    h : callable
+        Angles (array_like) to H at them, a 1-D array.
+    dh : callable
+        Angles (array_like) to H' at them, a 1-D array.
+    scale : float
+        S of :func:`quadrature_scale`.
+    """
     beta = _circle_beta(delta)
     nd = _nodes(link)
 
@@ -516,6 +650,19 @@ def jacobian_fd(link: Link, beta, v_star, eps: float = 1e-3, richardson: bool = 
     retraction R(x) = x/‖x‖ (the paper's update eq:nbl_update); R(v* ± εu) = v* ± εu + O(ε²)
     is a smooth curve with velocity u, so the quotient is Dh[u] + O(ε²). With
     ``richardson=True`` the steps ε and ε/2 are combined, (4D_{ε/2} − D_ε)/3 = Dh[u] + O(ε⁴).
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    beta : array_like (2, d)
+        Unit index vectors, row 0 = arm −1, row 1 = arm +1.
+    v_star : array_like (d,)
+        The point v* (normalized) at which h is differentiated, usually an equilibrium.
+    eps : float, default 1e-3
+        The finite-difference step ε.
+    richardson : bool, default True
+        Combine the steps ε and ε/2 (error O(ε⁴) instead of O(ε²)).
 
     Returns
     -------
@@ -566,6 +713,31 @@ def jacobian_formula(link: Link, delta=None, *, beta=None, d: int = 2, v_star=No
     Geometry: either ``beta`` (2, d) — then Δ = ‖β_+ − β_−‖, v* = (β_+ − β_−)/Δ,
     θ = (β_+ + β_−)/2, and a given ``delta`` must agree — or ``delta`` with
     ``d``/``v_star``/``theta_dir`` as in :func:`arm_vectors`.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str, optional
+        The arm separation Δ ∈ (0, 2); needed unless ``beta`` is given (then it must agree).
+    beta : array_like (2, d), optional
+        The arms' unit index vectors, from which Δ, v* and θ are read.
+    d : int, default 2
+        The dimension (with ``delta``), as in :func:`arm_vectors`.
+    v_star : array_like (d,), optional
+        The boundary direction (with ``delta``), as in :func:`arm_vectors`.
+    theta_dir : array_like (d,), optional
+        The direction of θ (with ``delta``), as in :func:`arm_vectors`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (d, d)
+        −Δμ* P + 2φ₀(0) m₂ θθᵀ.
+
+    Raises
+    ------
+    NBLInputError
+        ‖β_+ − β_−‖ outside (0, 2), or ``delta`` disagreeing with ``beta`` by more than 1e-9.
     """
     if beta is not None:
         b = _check_beta(beta)

@@ -44,7 +44,17 @@ __all__ = ["FieldTable"]
 
 class FieldTable:
     """a_1, b_2 of ``link`` tabulated in θ (module docstring); :meth:`field` and
-    :meth:`tangent` take the arguments of :func:`~nbl_sim.population.population_field`."""
+    :meth:`tangent` take the arguments of :func:`~nbl_sim.population.population_field`.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    panels : int, default 256
+        Panels of the table in θ ∈ [−π/2, π/2] (1 to 4096).
+    order : int, default 16
+        Chebyshev points per panel (2 to 64).
+    """
 
     def __init__(self, link: Link, panels: int = 256, order: int = 16):
         if not (isinstance(panels, int) and isinstance(order, int)
@@ -62,7 +72,22 @@ class FieldTable:
         self._a1, self._b2 = a1, b2                                        # (panels, order)
 
     def integrals(self, rho: np.ndarray, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """a_1 and b_2 at c = ρ/σ (σ ≥ 0), interpolated in θ = atan2(ρ, σ)."""
+        """a_1 and b_2 at c = ρ/σ (σ ≥ 0), interpolated in θ = atan2(ρ, σ).
+
+        Parameters
+        ----------
+        rho : numpy.ndarray
+            The numerators ρ.
+        sigma : numpy.ndarray
+            The denominators σ ≥ 0, of the shape of ``rho``.
+
+        Returns
+        -------
+        a1 : numpy.ndarray
+            a_1(ρ/σ), of the shape of ``rho``.
+        b2 : numpy.ndarray
+            b_2(ρ/σ), of the shape of ``rho``.
+        """
         theta = np.arctan2(rho, sigma).ravel()
         p = np.clip(np.floor((theta + math.pi / 2) / (2 * self._half)), 0, self.panels - 1)
         p = p.astype(np.intp)
@@ -79,15 +104,54 @@ class FieldTable:
         return a1, b2
 
     def field(self, beta, v) -> np.ndarray:
-        """F(v) (same shapes as :func:`~nbl_sim.population.population_field`)."""
+        """F(v) (same shapes as :func:`~nbl_sim.population.population_field`).
+
+        Parameters
+        ----------
+        beta : array_like (2, d)
+            Unit index vectors, row 0 = arm −1, row 1 = arm +1.
+        v : array_like (d,) or (k, d)
+            Direction(s); normalized.
+
+        Returns
+        -------
+        numpy.ndarray (d,) or (k, d)
+            F(v) from the table.
+        """
         return reduction_field(self.integrals, self.mu_g, beta, v)
 
     def tangent(self, beta, v) -> np.ndarray:
-        """h(v) = (I − v̂v̂ᵀ) F(v)."""
+        """h(v) = (I − v̂v̂ᵀ) F(v).
+
+        Parameters
+        ----------
+        beta : array_like (2, d)
+            Unit index vectors, row 0 = arm −1, row 1 = arm +1.
+        v : array_like (d,) or (k, d)
+            Direction(s); normalized.
+
+        Returns
+        -------
+        numpy.ndarray (d,) or (k, d)
+            h(v) from the table.
+        """
         return reduction_field(self.integrals, self.mu_g, beta, v, tangent=True)
 
     def deviation(self, beta, v) -> float:
-        """max |F_table − F_quadrature| / max(1, S) over the directions ``v``."""
+        """max |F_table − F_quadrature| / max(1, S) over the directions ``v``.
+
+        Parameters
+        ----------
+        beta : array_like (2, d)
+            Unit index vectors, row 0 = arm −1, row 1 = arm +1.
+        v : array_like (d,) or (k, d)
+            Direction(s); normalized.
+
+        Returns
+        -------
+        float
+            The largest deviation, in units of max(1, S).
+        """
         diff = self.field(beta, v) - population_field(self.link, beta, v)
         return float(np.max(np.abs(diff))) / max(1.0, quadrature_scale(self.link))
 

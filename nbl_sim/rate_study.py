@@ -63,6 +63,71 @@ class StudyConfig:
     ``gamma_multiples``), localization (``loc_*``: the exit frequency against n0) and the
     unstable contrast (``contrast_*``). ``seed`` is the master seed; ``rep_steps_per_cell``
     sizes the cells.
+
+    Parameters
+    ----------
+    name : str
+        The configuration's name (``"full"``, ``"quick"``), recorded with the results.
+    links : tuple of str, default ("logistic", "tt-stable")
+        Paper link keys of the regret-growth part.
+    delta : str, default "1"
+        The separation Δ of every part but the contrast.
+    dims : tuple of int, default (2, 4, 8, 16)
+        Dimensions d of the regret-growth part.
+    ns : tuple of int, default (1000, 2154, ..., 100000)
+        Horizons n of the regret-growth part.
+    reps : int, default 500
+        Replications per (link, d).
+    C0 : float, default 20.0
+        The Stage I constant: n0 = ⌈C0 (d + log n)⌉ (thm:regret-rate); must give n0 < n.
+    t_points : int, default 40
+        Points of each log-spaced time grid at which the runs are recorded.
+    long_links : tuple of str, default ("tt-stable",)
+        Links of the long-horizon arm.
+    long_dims : tuple of int, default (8, 16)
+        Its dimensions.
+    long_ns : tuple of int, default (10000, ..., 1000000)
+        Its horizons.
+    long_reps : int, default 100
+        Its replications.
+    gamma_link : str, default "logistic"
+        The link of the step-size part (d = 2).
+    gamma_multiples : tuple of float, default (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
+        The values of 2γκ tried (γ = multiple / (2κ)).
+    gamma_n : int, default 100000
+        The step-size part's horizon.
+    gamma_reps : int, default 400
+        Its replications (common random numbers across γ).
+    gamma_t0 : float, default 100.0
+        Its step-size offset t0 of η_t = γ/(t + t0).
+    gamma_start_deg : float, default 20.0
+        The initial angle of v from v*, degrees (no Stage I).
+    loc_dims : tuple of int, default (2, 8)
+        Dimensions of the localization part.
+    loc_n0s : tuple of int, default (10, 20, 40, 80, 160, 320)
+        The Stage I lengths n0 compared.
+    loc_n : int, default 10000
+        The localization part's horizon.
+    loc_reps : int, default 2000
+        Its replications per (d, n0).
+    contrast_links : tuple of str, default ("tt-unstable", "tt-stable")
+        The links of the unstable contrast.
+    contrast_delta : str, default "0.2"
+        Its separation Δ.
+    contrast_ns : tuple of int, default (1000, ..., 100000)
+        Its horizons.
+    contrast_reps : int, default 400
+        Its replications.
+    contrast_gamma : float, default 10.0
+        Its step-size constant γ.
+    contrast_t0 : float, default 500.0
+        Its step-size offset t0.
+    contrast_start_deg : float, default 10.0
+        Its initial angle of v from v*, degrees.
+    seed : int, default 2026
+        The master seed every cell's seed is derived from.
+    rep_steps_per_cell : float, default 4e7
+        The replication-steps × d a cell holds (the size of the work units).
     """
 
     name: str
@@ -322,7 +387,35 @@ def contrast_cell(c: ContrastCell) -> dict:
 class StudyResult:
     """The raw results of :func:`run_study`, per part (arrays keyed as in the comments), with
     the exact constants used (γ, κ, r0, time grids), failed cells and where they ran;
-    :meth:`analysis` computes every statistic."""
+    :meth:`analysis` computes every statistic.
+
+    Parameters
+    ----------
+    config : StudyConfig
+        The settings that produced it.
+    regret : dict, default {}
+        (link, d) -> arrays of the regret-growth part.
+    regret_long : dict, default {}
+        (link, d) -> arrays of the long-horizon arm.
+    gamma : dict, default {}
+        2γκ multiple -> arrays of the step-size part.
+    localization : dict, default {}
+        (d, n0) -> arrays of the localization part.
+    contrast : dict, default {}
+        link -> arrays of the unstable contrast.
+    constants : dict, default {}
+        The exact constants used: γ, κ, r0 and the time grids.
+    failures : list of CellFailure, default []
+        The cells that failed.
+    seconds : float, default 0.0
+        The wall time.
+    executor : str, default ""
+        Where the cells ran (``"cache"`` when none was computed).
+    cached : int, default 0
+        Cells read from the cache.
+    computed : int, default 0
+        Cells computed in this run.
+    """
 
     config: StudyConfig
     regret: dict = field(default_factory=dict)        # (link, d) -> arrays
@@ -338,7 +431,13 @@ class StudyResult:
     computed: int = 0
 
     def analysis(self) -> dict:
-        """Every statistic of the study (see :mod:`nbl_sim.rate_analysis`)."""
+        """Every statistic of the study (see :mod:`nbl_sim.rate_analysis`).
+
+        Returns
+        -------
+        dict
+            The fitted slopes, rates and tables of :func:`nbl_sim.rate_analysis.analyze`.
+        """
         from .rate_analysis import analyze
 
         return analyze(self)
@@ -359,7 +458,25 @@ def _regret_cells(cfg: StudyConfig, part: str, link: str, d: int, ns, reps: int,
 
 
 def plan(cfg: StudyConfig) -> tuple[list, dict]:
-    """The cells of the study (in a fixed order) and the constants they depend on."""
+    """The cells of the study (in a fixed order) and the constants they depend on.
+
+    Parameters
+    ----------
+    cfg : StudyConfig
+        The settings.
+
+    Returns
+    -------
+    cells : list
+        The simulation cells.
+    constants : dict
+        γ, κ, r0, the time grids and the other constants the cells use.
+
+    Raises
+    ------
+    NBLInputError
+        A (d, n) with n0 = ⌈C0 (d + log n)⌉ ≥ n.
+    """
     from .rate_theory import tangent_noise
 
     bad = [(d, n) for dims, ns in ((cfg.dims, cfg.ns), (cfg.long_dims, cfg.long_ns))
@@ -457,7 +574,29 @@ def run_study(cfg: StudyConfig = FULL, *, executor: Executor | None = None,
               workers: int | None = None, scheduler: str | None = None,
               cache: ChunkCache | None = None, progress=None) -> StudyResult:
     """Run (or load from ``cache``) every cell of the study; results are reassembled in cell
-    order, so they do not depend on the executor or on interruptions."""
+    order, so they do not depend on the executor or on interruptions.
+
+    Parameters
+    ----------
+    cfg : StudyConfig, default FULL
+        The settings (:data:`FULL` or :data:`QUICK`, or your own).
+    executor : Executor, optional
+        Where the cells run (default: chosen by the work).
+    workers : int, optional
+        Local worker processes for the default executor.
+    scheduler : str, optional
+        A Dask scheduler address for the default executor.
+    cache : ChunkCache, optional
+        Where finished cells are stored and found again.
+    progress : callable, optional
+        ``progress(done, total)`` in millions of work units (a cell's estimated cost:
+        replication-steps × (d + 4) for the regret and localization cells).
+
+    Returns
+    -------
+    StudyResult
+        The raw results of every part.
+    """
     tic = time.perf_counter()
     cells, const = plan(cfg)
     with executor_for(executor, workers, work=sum(_work(c) for c in cells),

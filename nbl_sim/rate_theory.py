@@ -85,6 +85,7 @@ def local_rates(link: Link, delta, d: int) -> dict:
     Parameters
     ----------
     link : Link
+        The shared link g.
     delta : float, int or decimal str
         Arm separation Δ ∈ (0, 2) (decimal strings are taken exactly).
     d : int
@@ -183,7 +184,9 @@ def tangent_noise(link: Link, delta, reward: str = "bernoulli", noise: float = 0
     Parameters
     ----------
     link : Link
-    delta : Δ ∈ (0, 2)
+        The shared link g.
+    delta : float, int or decimal str
+        Arm separation Δ ∈ (0, 2).
     reward : {"bernoulli", "bounded"}
         Bernoulli needs 0 ≤ g ≤ 1 (checked as in :class:`~nbl_sim.environment.Environment`).
     noise : float ≥ 0
@@ -191,7 +194,8 @@ def tangent_noise(link: Link, delta, reward: str = "bernoulli", noise: float = 0
 
     Returns
     -------
-    dict with ``sigma2_theta``, ``sigma2_perp`` (floats), ``reward``, ``noise``.
+    dict
+        ``sigma2_theta``, ``sigma2_perp`` (floats), and the ``reward`` and ``noise`` used.
     """
     check_link(link)
     din, dl = delta_value(delta)
@@ -226,6 +230,18 @@ def predicted_exponent(kappa, gamma) -> float:
     ∏(1 − η_uκ)² ≈ ((s + t0)/(t + t0))^{2γκ}, so a_t ~ t^{−1} (γ²σ²/(2γκ − 1)/t) when
     2γκ > 1, a_t ~ t^{−2γκ} when 2γκ < 1, and a_t ~ log t / t at 2γκ = 1 (exponent 1 up to
     the logarithm). A value ≤ 0 (κ ≤ 0) means the linearization predicts no decay.
+
+    Parameters
+    ----------
+    kappa : float
+        The contraction rate κ.
+    gamma : float
+        The step-size constant γ > 0.
+
+    Returns
+    -------
+    float
+        min(1, 2γκ).
     """
     k = real(kappa, "kappa")
     g = positive(gamma, "gamma")
@@ -236,7 +252,19 @@ def predicted_exponent(kappa, gamma) -> float:
 @dataclass(frozen=True)
 class Mode:
     """One tangent mode of the linearized recursion: rate κ, noise variance σ², initial second
-    moment a0 = E[e_{n0,i}²] per coordinate, and multiplicity (number of such coordinates)."""
+    moment a0 = E[e_{n0,i}²] per coordinate, and multiplicity (number of such coordinates).
+
+    Parameters
+    ----------
+    kappa : float
+        The mode's contraction rate κ (any sign; ≤ 0: no contraction).
+    sigma2 : float
+        The noise variance σ² ≥ 0 of the increment along the mode.
+    a0 : float
+        The initial second moment E[e_{n0,i}²] ≥ 0 per coordinate.
+    multiplicity : int, default 1
+        The number of coordinates sharing this mode, ≥ 0.
+    """
 
     kappa: float
     sigma2: float
@@ -317,13 +345,25 @@ def linear_recursion_mse(modes: Iterable, gamma, t0, n0, t, per_mode: bool = Fal
 
     Parameters
     ----------
-    modes : iterable of :class:`Mode` (or tuples (kappa, sigma2, a0[, multiplicity]))
-    gamma : float > 0
-    t0 : float with n0 + 1 + t0 > 0 (so every η_t is finite and positive)
-    n0 : int ≥ 0, the round of a0
-    t : array of integer rounds ≥ n0 (any order, repeats allowed)
-    per_mode : bool
+    modes : iterable of Mode
+        The tangent modes (:class:`Mode`, or tuples (kappa, sigma2, a0[, multiplicity])); at
+        least one.
+    gamma : float
+        The step-size constant γ > 0.
+    t0 : float
+        The step-size offset, with n0 + 1 + t0 > 0 (so every η_t is finite and positive).
+    n0 : int
+        The round of a0, ≥ 0.
+    t : array_like of int
+        The rounds at which the moment is wanted, all ≥ n0 (any order, repeats allowed).
+    per_mode : bool, default False
         Return an array (len(modes), len(t)) of m_i a_{t,i} instead of the sum.
+
+    Returns
+    -------
+    numpy.ndarray
+        Σ_i m_i a_{t,i}, of the shape of ``t`` (or (len(modes), len(t)) with
+        ``per_mode``).
     """
     ms = [_as_mode(m) for m in modes]
     if not ms:
@@ -356,7 +396,28 @@ def modes_for(link: Link, delta, d: int, a0, reward: str = "bernoulli",
               noise: float = 0.0) -> list[Mode]:
     """The d − 1 tangent modes at v*: the θ̂ mode (κ_θ, σ_θ²) and, for d ≥ 3, the d − 2
     perpendicular modes (κ_⊥, σ_⊥²) as one :class:`Mode` of multiplicity d − 2; the initial
-    total second moment ``a0`` = E‖v_{n0} − v*‖² is split equally over the d − 1 coordinates."""
+    total second moment ``a0`` = E‖v_{n0} − v*‖² is split equally over the d − 1 coordinates.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        Arm separation Δ ∈ (0, 2).
+    d : int
+        The dimension, ≥ 2.
+    a0 : float
+        The initial total second moment E‖v_{n0} − v*‖² ≥ 0.
+    reward : {"bernoulli", "bounded"}, default "bernoulli"
+        The reward model (see :func:`tangent_noise`).
+    noise : float, default 0.0
+        Half-width of the uniform reward noise (``"bounded"`` only).
+
+    Returns
+    -------
+    list of Mode
+        One mode in d = 2, two (θ̂ and ⊥, multiplicity d − 2) for d ≥ 3.
+    """
     d = dimension(d)
     a0 = real(a0, "a0")
     if a0 < 0:
@@ -370,7 +431,29 @@ def modes_for(link: Link, delta, d: int, a0, reward: str = "bernoulli",
 
 
 def loglog_slope(t, a, t_lo, t_hi=None) -> float:
-    """Least-squares slope of log a against log t over t_lo ≤ t ≤ t_hi (default: to the end)."""
+    """Least-squares slope of log a against log t over t_lo ≤ t ≤ t_hi (default: to the end).
+
+    Parameters
+    ----------
+    t : array_like
+        The rounds (positive on the window).
+    a : array_like
+        The values at them, same length (positive on the window).
+    t_lo : float
+        The window's start.
+    t_hi : float, optional
+        The window's end (default: no end).
+
+    Returns
+    -------
+    float
+        The fitted slope (e.g. −1 for a 1/t decay).
+
+    Raises
+    ------
+    NBLInputError
+        Lengths that differ, fewer than two points in the window, or a value ≤ 0 there.
+    """
     tt = finite_array(t, "t").ravel()
     aa = finite_array(a, "a").ravel()
     if tt.shape != aa.shape:
@@ -388,7 +471,18 @@ def loglog_slope(t, a, t_lo, t_hi=None) -> float:
 # ============================================================================ 5. thresholds
 def gamma_threshold(kappa) -> float:
     """γ_c = 1/(2κ): the step-size constant above which η_t = γ/(t + t0) gives the 1/t rate;
-    ``math.inf`` when κ ≤ 0 (no step size helps: the linearization does not contract)."""
+    ``math.inf`` when κ ≤ 0 (no step size helps: the linearization does not contract).
+
+    Parameters
+    ----------
+    kappa : float
+        The contraction rate κ.
+
+    Returns
+    -------
+    float
+        γ_c = 1/(2κ), or ``math.inf`` for κ ≤ 0.
+    """
     k = real(kappa, "kappa")
     return 1 / (2 * k) if k > 0 else math.inf
 
@@ -412,6 +506,18 @@ def step_size_table(gamma: float = 10.0, deltas: Sequence = (0.2, 1.0, 1.8)) -> 
     ``two_gamma_kappa_d3`` (2γκ at the given γ), ``exponent_d2``, ``exponent_d3``
     (min(1, 2γκ)) and ``verdict_d2``, ``verdict_d3`` ("above threshold", "below threshold
     (exponent x)" or "unstable: κ ≤ 0"). The paper's λ0 ≤ κ, so its 2γλ0 > 1 needs γ > γ_c.
+
+    Parameters
+    ----------
+    gamma : float, default 10.0
+        The step-size constant γ > 0 the rows are judged at.
+    deltas : sequence, default (0.2, 1.0, 1.8)
+        The separations Δ (non-empty).
+
+    Returns
+    -------
+    list of dict
+        One row per (link, Δ), keys as above.
     """
     g = positive(gamma, "gamma")
     ds = list(deltas)

@@ -137,6 +137,22 @@ def regret_given_angle(link: Link, delta, alpha, psi=0.0) -> float:
     checked against Monte Carlo, an independent conditional-CDF quadrature, the ψ → 0 limit and
     the symmetries in the tests. Identities: (α, ψ) and (−α, ψ + π) are the same v; ψ → −ψ
     leaves the value unchanged.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        Arm separation Δ ∈ (0, 2).
+    alpha : float
+        The angle α between v and v*, radians.
+    psi : float, default 0.0
+        The tilt ψ, radians (0 or π: the d = 2 plane).
+
+    Returns
+    -------
+    float
+        E[r | v], the expected one-round regret of the greedy choice by v.
     """
     check_link(link)
     _, dl = delta_value(delta)
@@ -176,6 +192,20 @@ def error_to_regret_constant(link: Link, delta, psi=0.0) -> float:
     of z1 is φ0(1 + O(z1²)), so E[r | v] = φ0 (Δ/2) tan²α E[y² g'(s z2)](1 + O(α²)), with
     E[y² g'(s z2)] = cos²ψ E[Z²g'(sZ)] + sin²ψ E[g'(sZ)] and ‖v − v*‖² = α²(1 + O(α²)).
     Both moments by composite Gauss–Legendre (~1e-15).
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        Arm separation Δ ∈ (0, 2).
+    psi : float, default 0.0
+        The tilt ψ of the error direction out of the (v*, θ) plane, radians (0: d = 2).
+
+    Returns
+    -------
+    float
+        The constant C(ψ) with E[r | v] ≈ C (Δ/2)‖v − v*‖² as v → v*.
     """
     check_link(link)
     _, dl = delta_value(delta)
@@ -190,6 +220,27 @@ def regret_scaling(link: Link, delta, psi, alphas) -> dict:
     Returns ``alphas``, ``dist`` (‖v − v*‖), ``regret``, ``ratio`` (= regret/((Δ/2)dist²)),
     ``limit`` (:func:`error_to_regret_constant`), ``sup_ratio`` and ``slope`` (least-squares
     slope of log regret against log dist over the given angles; 2 as α → 0).
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        Arm separation Δ ∈ (0, 2).
+    psi : float
+        The tilt ψ, radians.
+    alphas : array_like
+        At least two angles, none a multiple of 2π.
+
+    Returns
+    -------
+    dict
+        The keys above; arrays of the shape of ``alphas`` for ``dist``, ``regret``, ``ratio``.
+
+    Raises
+    ------
+    NBLInputError
+        Fewer than two angles, or an angle with v = v*.
     """
     check_link(link)
     _, dl = delta_value(delta)
@@ -241,11 +292,21 @@ def stability_radius(link: Link, delta, frac: float = 0.5) -> dict:
     (|α*| to ~1e-13); R is evaluated by :func:`nbl_sim.population.H_alpha` (~1e-15). Caveat: a
     dip of R below the level narrower than the grid step π/2000 would be missed.
 
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        Arm separation Δ ∈ (0, 2).
+    frac : float, default 0.5
+        The fraction of κ_θ that λ0 must keep, in (0, 1).
+
     Returns
     -------
-    dict: ``r0``, ``lambda0`` (= λ0(r0)), ``alpha`` (= 2 asin(r0/2), radians), ``alpha_deg``,
-    ``side`` (+1/−1: the sign of α where the level is first reached), ``kappa_theta``,
-    ``frac``, ``level`` (= frac·κ_θ).
+    dict
+        ``r0``, ``lambda0`` (= λ0(r0)), ``alpha`` (= 2 asin(r0/2), radians), ``alpha_deg``,
+        ``side`` (+1/−1: the sign of α where the level is first reached), ``kappa_theta``,
+        ``frac``, ``level`` (= frac·κ_θ).
 
     Raises
     ------
@@ -298,6 +359,24 @@ def stability_radius_cap(link: Link, delta, frac: float = 0.5, n_alpha: int = 72
 
     Returns the same keys as :func:`stability_radius` with ``kappa`` (the d ≥ 3 rate) in place
     of ``kappa_theta``.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        Arm separation Δ ∈ (0, 2).
+    frac : float, default 0.5
+        The fraction of κ that λ0 must keep, in (0, 1).
+    n_alpha : int, default 720
+        Angles of the grid in (0, π).
+    n_psi : int, default 25
+        Tilts of the grid in [0, π].
+
+    Returns
+    -------
+    dict
+        As :func:`stability_radius`, with ``kappa`` for ``kappa_theta``.
     """
     din, fr, kap, level = _radius_level(link, delta, frac, 3)
     beta, vs, th = pop.arm_vectors(din, d=3)

@@ -57,7 +57,13 @@ DEFAULT_CACHE_DIR = None
 
 
 class SweepError(RuntimeError):
-    """Some cells of a sweep failed (the others were computed and cached)."""
+    """Some cells of a sweep failed (the others were computed and cached).
+
+    Parameters
+    ----------
+    failures : iterable of CellFailure
+        The failed cells (the message lists the first ten).
+    """
 
     def __init__(self, failures):
         self.failures = list(failures)
@@ -70,7 +76,19 @@ class SweepError(RuntimeError):
 @dataclass(frozen=True)
 class CellFailure:
     """A cell that raised: its index in the sweep, its parameters, the one-line error and the
-    worker's traceback."""
+    worker's traceback.
+
+    Parameters
+    ----------
+    index : int
+        The cell's position in the sweep.
+    params : object
+        The cell itself (its parameters).
+    error : str
+        The one-line error, ``"Type: message"``.
+    traceback : str, default ""
+        The worker's formatted traceback.
+    """
 
     index: int
     params: object
@@ -78,7 +96,13 @@ class CellFailure:
     traceback: str = ""
 
     def describe_params(self) -> str:
-        """The cell's parameters as short JSON (for messages)."""
+        """The cell's parameters as short JSON (for messages).
+
+        Returns
+        -------
+        str
+            At most 300 characters (the ``repr`` if the parameters are not JSON-able).
+        """
         try:
             return json.dumps(canonical(self.params), sort_keys=True)[:300]
         except Exception:  # noqa: BLE001 - only for the message
@@ -89,7 +113,23 @@ class CellFailure:
 class SweepResult:
     """What :func:`run_sweep` returns: ``results`` in cell order (None for a failed cell),
     ``failures`` (:class:`CellFailure`), how many cells came from the cache and how many were
-    computed, the seconds and a description of the executor."""
+    computed, the seconds and a description of the executor.
+
+    Parameters
+    ----------
+    results : list
+        One value per cell, in cell order (None for a failed cell).
+    failures : list of CellFailure, default []
+        The cells that raised.
+    cached : int, default 0
+        How many cells came from the cache.
+    computed : int, default 0
+        How many cells were computed in this run.
+    seconds : float, default 0.0
+        The sweep's wall time.
+    executor : str, default ""
+        The executor's description (:meth:`Executor.describe`).
+    """
 
     results: list
     failures: list = field(default_factory=list)
@@ -115,7 +155,19 @@ def canonical(x):
 
     Floats are written with ``repr`` (exact round trip), arrays with dtype, shape and values,
     dataclasses and objects with ``__getstate__`` by their defining fields, sympy objects by
-    ``srepr``."""
+    ``srepr``.
+
+    Parameters
+    ----------
+    x : object
+        Cell parameters: numbers, strings, None, arrays, lists, tuples, dicts, dataclasses,
+        objects with ``__getstate__``, sympy objects.
+
+    Returns
+    -------
+    object
+        Plain JSON data (dicts, lists, strings, ints, bools, None) that determines ``x``.
+    """
     if isinstance(x, np.floating):          # before float: np.float64 subclasses float
         return {"float": repr(float(x))}
     if isinstance(x, np.integer):
@@ -177,6 +229,21 @@ def imported_modules(name: str, is_package: bool, source: bytes) -> frozenset[st
     per process. Used by :func:`source_fingerprint` and by the claim runner's keys
     (:mod:`proofs_check.runner_keys`).
 
+    Parameters
+    ----------
+    name : str
+        The dotted name of the module whose text ``source`` is.
+    is_package : bool
+        Whether ``source`` is a package's ``__init__.py`` (relative imports resolve from the
+        package itself).
+    source : bytes
+        The module's source text.
+
+    Returns
+    -------
+    frozenset of str
+        The dotted names imported.
+
     Examples
     --------
     >>> sorted(imported_modules("pkg.mod", False, b"from .sub import f; import os"))
@@ -212,6 +279,18 @@ def reachable(start: str, step: Callable[[str], Iterable[str]]) -> set[str]:
     called once per name), ``start`` included: the module walk of :func:`source_fingerprint`
     and of the claim runner's keys (:mod:`proofs_check.runner_keys`).
 
+    Parameters
+    ----------
+    start : str
+        The first name.
+    step : callable
+        ``step(name)``: the names ``name`` leads to.
+
+    Returns
+    -------
+    set of str
+        Every name reached, ``start`` included.
+
     Examples
     --------
     >>> sorted(reachable("a", {"a": "bc", "b": "a", "c": ""}.get))
@@ -245,6 +324,17 @@ def source_fingerprint(module: str | None = None) -> str:
     ``nbl_sim.rate_analysis``) are covered on purpose: being conservative there is correct —
     editing them may throw away cells that were still valid (one recomputation), but can never
     let a stale cell be reused.
+
+    Parameters
+    ----------
+    module : str, optional
+        The dotted name of the cell function's module (None: every module of nbl_theory and
+        nbl_sim outside ``nbl_sim/presentation/``).
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
     """
     if module is None:
         names = sorted(".".join(p.relative_to(_ROOT).with_suffix("").parts)
@@ -296,7 +386,20 @@ def cell_key(fn: Callable, params) -> str:
     """The cache key of ``fn(params)``: SHA-256 of the function's name, the parameters
     (:func:`canonical`), the versions of Python and the numerical libraries
     (:func:`library_versions`) and the source fingerprint of the function's module
-    (:func:`source_fingerprint`)."""
+    (:func:`source_fingerprint`).
+
+    Parameters
+    ----------
+    fn : callable
+        The cell function (a top-level function).
+    params : object
+        The cell's parameters.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+    """
     payload = {"fn": f"{fn.__module__}.{fn.__qualname__}", "params": canonical(params),
                "versions": library_versions(), "source": source_fingerprint(fn.__module__)}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
@@ -310,16 +413,32 @@ def run_sweep(fn: Callable, cells: Sequence, *, executor: Executor | None = None
 
     Parameters
     ----------
-    fn : a top-level (picklable) function of one cell.
-    cells : the cells (picklable; their parameters form the cache key).
-    executor : where to run (default: :func:`make_executor` for the number of cells).
-    cache : a :class:`ChunkCache` (None: no caching).
-    progress : optional ``progress(done, total)`` callback (``done``/``total`` in ``weights``
-        units, default one per cell); cached cells count as done at once.
-    on_error : "collect" (failures in the result) or "raise" (:class:`SweepError` at the end,
-        after every other cell was computed and cached).
-    on_result : optional ``on_result(i, value)`` called as each computed cell arrives (e.g. to
-        persist it elsewhere).
+    fn : callable
+        A top-level (picklable) function of one cell.
+    cells : sequence
+        The cells (picklable; their parameters form the cache key).
+    executor : Executor, optional
+        Where to run (default: ``make_executor(None, work=0.0)``: in-process, or the Dask
+        scheduler of ``$NBL_DASK_SCHEDULER``).
+    cache : ChunkCache, optional
+        Where finished cells are stored and found again (None: no caching).
+    progress : callable, optional
+        ``progress(done, total)`` callback (``done``/``total`` in ``weights`` units, default
+        one per cell); cached cells count as done at once.
+    on_error : {"collect", "raise"}, default "collect"
+        "collect": failures in the result; "raise": :class:`SweepError` at the end, after
+        every other cell was computed and cached.
+    weights : sequence of float, optional
+        The relative work of each cell, for ``progress`` (default: 1 per cell).
+    on_result : callable, optional
+        ``on_result(i, value)`` called as each computed cell arrives (e.g. to persist it
+        elsewhere).
+
+    Returns
+    -------
+    SweepResult
+        The results in cell order (None for a failed cell), the failures, and how many
+        cells were cached and computed.
     """
     if on_error not in ("collect", "raise"):
         raise NBLInputError(f"on_error must be 'collect' or 'raise', got {on_error!r}")

@@ -215,7 +215,18 @@ def format_point(p: Fraction) -> str:
 
 
 def arb_to_mpf(x: arb) -> mpmath.mpf:
-    """Exact value of an exact (radius 0) finite arb, e.g. an endpoint or a midpoint."""
+    """Exact value of an exact (radius 0) finite arb, e.g. an endpoint or a midpoint.
+
+    Parameters
+    ----------
+    x : flint.arb
+        An exact, finite ball (radius 0).
+
+    Returns
+    -------
+    mpmath.mpf
+        Its value, exactly (an mpmath number keeps every bit of the mantissa).
+    """
     man, exp = (int(v) for v in x.man_exp())
     return mpmath.mp.make_mpf(from_man_exp(man, exp))
 

@@ -382,7 +382,22 @@ def _moments(link, delta_q, prec: int):
 
 def moments_certified(link, delta_q, prec: int = 128) -> dict:
     """Rigorous balls (``flint.arb``) of ``mu_g``, ``mu_star``, ``m0``, ``m2`` (eq:mu_star_m2_def)
-    for Δ = ``delta_q`` (taken exactly) at a target of ``prec`` bits (plus 32 guard bits)."""
+    for Δ = ``delta_q`` (taken exactly) at a target of ``prec`` bits (plus 32 guard bits).
+
+    Parameters
+    ----------
+    link : Link
+        The link g.
+    delta_q : sympy.Rational or str
+        The separation Δ ∈ (0, 2), taken exactly.
+    prec : int, default 128
+        The target precision in bits.
+
+    Returns
+    -------
+    dict of str to flint.arb
+        ``mu_g``, ``mu_star``, ``m0``, ``m2``: balls containing the moments.
+    """
     return _moments(link, delta_q, prec)[0]
 
 
@@ -414,7 +429,22 @@ def _combine(mom, delta_q) -> dict:
 
 
 def lambda_star_arb(link, delta_q, prec: int = 128) -> arb:
-    """Rigorous ball of λ* = Δμ* − 2ϕ0(0)(m2)_+ s² (eq:decision_stability) at ``prec`` bits."""
+    """Rigorous ball of λ* = Δμ* − 2ϕ0(0)(m2)_+ s² (eq:decision_stability) at ``prec`` bits.
+
+    Parameters
+    ----------
+    link : Link
+        The link g.
+    delta_q : sympy.Rational or str
+        The separation Δ ∈ (0, 2), taken exactly.
+    prec : int, default 128
+        The target precision in bits (32 guard bits are added).
+
+    Returns
+    -------
+    flint.arb
+        A ball containing λ*.
+    """
     mom = moments_certified(link, delta_q, prec)
     with arb_precision(prec + _GUARD):
         return _combine(mom, validate_delta(delta_q))["lambda_star"]
@@ -432,6 +462,7 @@ def stability_certified(link, delta_q, auto_raise: bool = True,
     Parameters
     ----------
     link : Link
+        The link g.
     delta_q : Rational or str
         Arm separation Δ ∈ (0, 2), taken exactly.
     auto_raise : bool

@@ -26,7 +26,23 @@ __all__ = ["trace_zero_curve", "ZeroCurve"]
 
 @dataclass
 class ZeroCurve:
-    """Points (x, y) along the traced curve, in order, with the residuals f(x, y)."""
+    """Points (x, y) along the traced curve, in order, with the residuals f(x, y).
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        The points' x coordinates, in order along the curve.
+    y : numpy.ndarray
+        Their y coordinates.
+    residual : numpy.ndarray
+        f(x, y) at each point.
+    evaluations : int
+        How many times f was evaluated.
+    closed : bool
+        Whether the curve closed on itself (returned to the start).
+    notes : list of str
+        Why tracing stopped in each direction, when not at the box's edge.
+    """
 
     x: np.ndarray
     y: np.ndarray
@@ -42,12 +58,29 @@ def trace_zero_curve(f, start, box, *, scale=(1.0, 1.0), step=0.02, tol=1e-11,
 
     Parameters
     ----------
-    f : callable (x, y) -> float
-    start : (x0, y0)
-    box : ((xlo, xhi), (ylo, yhi)) — tracing stops at its edges (the last point is on the edge)
-    scale : (sx, sy) — typical sizes of x and y (the step is measured in scaled units)
-    step : initial arclength step in scaled units
-    tol : accept a corrected point when |f| ≤ tol
+    f : callable
+        ``f(x, y) -> float``, the function whose zero set is traced.
+    start : tuple of float
+        ``(x0, y0)``, a point on or near the curve (corrected onto it first).
+    box : tuple of two (lo, hi) pairs
+        ``((xlo, xhi), (ylo, yhi))``: tracing stops at its edges (the last point is on the
+        edge).
+    scale : tuple of float, default (1.0, 1.0)
+        ``(sx, sy)``: typical sizes of x and y (the step is measured in scaled units).
+    step : float, default 0.02
+        The initial (and largest) arclength step, in scaled units.
+    tol : float, default 1e-11
+        Accept a corrected point when |f| ≤ tol.
+    max_points : int, default 2000
+        The most points traced in each direction.
+    min_step : float, default 1e-6
+        Stop a direction (with a note) when the step has to shrink below this.
+
+    Returns
+    -------
+    ZeroCurve
+        The points in order along the curve (both directions from ``start`` joined), the
+        residuals, the number of evaluations of ``f``, and whether the curve closed.
     """
     sx, sy = (float(v) for v in scale)
     (xlo, xhi), (ylo, yhi) = box

@@ -108,6 +108,22 @@ def _s_of(delta):
 def bregman_loss(phi, r=R_, y=Y_, m=M):
     r"""Bregman loss of the potential ``phi`` (eq:Bregman_loss, eq:app_bregman_loss).
 
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    r : sympy.Symbol, default ``R_``
+        The prediction r.
+    y : sympy.Symbol, default ``Y_``
+        The outcome y.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+
+    Returns
+    -------
+    sympy.Expr
+        ℓ_φ(r, y).
+
     Notes
     -----
     .. math:: \ell_\varphi(r,y)=\varphi(y)-\varphi(r)-\varphi'(r)(y-r).
@@ -117,12 +133,46 @@ def bregman_loss(phi, r=R_, y=Y_, m=M):
 
 
 def bregman_derivative(phi, r=R_, y=Y_, m=M):
-    r"""The derivative :math:`\partial_r\ell_\varphi(r,y)`, computed by sympy."""
+    r"""The derivative :math:`\partial_r\ell_\varphi(r,y)`, computed by sympy.
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    r : sympy.Symbol, default ``R_``
+        The prediction r.
+    y : sympy.Symbol, default ``Y_``
+        The outcome y.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+
+    Returns
+    -------
+    sympy.Expr
+        ∂ℓ_φ(r, y)/∂r.
+    """
     return sp.diff(bregman_loss(phi, r, y, m), r)
 
 
 def bregman_derivative_matches_weight(phi, r=R_, y=Y_, m=M) -> bool:
-    r"""Check eq:app_bregman_derivative: :math:`\partial_r\ell_\varphi(r,y)=w(r)(r-y)`, w=phi''."""
+    r"""Check eq:app_bregman_derivative: :math:`\partial_r\ell_\varphi(r,y)=w(r)(r-y)`, w=phi''.
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    r : sympy.Symbol, default ``R_``
+        The prediction r.
+    y : sympy.Symbol, default ``Y_``
+        The outcome y.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+
+    Returns
+    -------
+    bool
+        True when sympy proves ∂ℓ_φ/∂r − φ''(r)(r − y) = 0.
+    """
     w = sp.diff(phi, m, 2).subs(m, r)
     return _is_zero(bregman_derivative(phi, r, y, m) - w * (r - y))  # eq:app_bregman_derivative
 
@@ -133,6 +183,22 @@ def bregman_consistency_gap(phi, r=R_, mu=MU, m=M):
     The loss is affine in (phi(Y), Y) for a fixed prediction, so its expectation is obtained by
     replacing phi(Y) with the opaque symbol ``E_F[phi(Y)]`` and Y with ``mu``; no property of F
     other than its mean is used. The lemma says the returned expression simplifies to 0.
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    r : sympy.Symbol, default ``R_``
+        The prediction r.
+    mu : sympy.Symbol, default MU
+        The mean μ_F of the outcome's distribution.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+
+    Returns
+    -------
+    sympy.Expr
+        The simplified gap; lem:bregman_mean says it is 0.
     """
     dphi = sp.diff(phi, m)
 
@@ -150,6 +216,18 @@ def bregman_consistency_gap(phi, r=R_, mu=MU, m=M):
 def link_derivatives_from_potential(phi, m=M):
     r"""(g', g'') as functions of m = g(z) (sec:decision_stability_geometry).
 
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+
+    Returns
+    -------
+    tuple of sympy.Expr
+        ``(g', g'')`` in m.
+
     Notes
     -----
     .. math:: g'=1/\varphi''(m),\qquad g''=-\varphi'''(m)/\varphi''(m)^3.
@@ -159,7 +237,20 @@ def link_derivatives_from_potential(phi, m=M):
 
 
 def check_link_derivatives_implicit(phi, m=M) -> bool:
-    """Differentiate phi'(g(z)) = z with an undefined ``g`` and compare with the m-formulas."""
+    """Differentiate phi'(g(z)) = z with an undefined ``g`` and compare with the m-formulas.
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+
+    Returns
+    -------
+    bool
+        True when the implicit derivatives equal :func:`link_derivatives_from_potential`.
+    """
     g = sp.Function("g")(Z)
     d1, d2 = sp.symbols("d1 d2")
     identity = sp.diff(phi, m).subs(m, g) - Z  # phi'{g(z)} = z
@@ -203,13 +294,46 @@ def convex_conjugate(phi, m=M, domain=(-sp.oo, sp.oo), theta=THETA):
     r"""phi*(theta) = sup_r {r theta - phi(r)} at the interior maximiser (eq:app_convex_conjugate).
 
     The maximiser solves theta = phi'(r); the branch inside ``domain`` is kept.
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+    domain : tuple, default (-oo, oo)
+        The open interval on which φ is defined (selects the branch of the maximiser).
+    theta : sympy.Symbol, default THETA
+        The conjugate's variable ϑ.
+
+    Returns
+    -------
+    sympy.Expr
+        φ*(ϑ), simplified.
     """
     r_star = _solve_inverse(sp.diff(phi, m), m, theta, _interior_point(*domain))
     return sp.simplify(r_star * theta - phi.subs(m, r_star))  # eq:app_convex_conjugate
 
 
 def conjugate_derivative_is_inverse_gradient(phi, m=M, domain=(-sp.oo, sp.oo), theta=THETA):
-    """Check (phi*)' = (phi')^{-1}: phi'((phi*)'(theta)) = theta (app:primal_dual)."""
+    """Check (phi*)' = (phi')^{-1}: phi'((phi*)'(theta)) = theta (app:primal_dual).
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+    domain : tuple, default (-oo, oo)
+        The open interval on which φ is defined (selects the branch of the inverse).
+    theta : sympy.Symbol, default THETA
+        The conjugate's variable ϑ.
+
+    Returns
+    -------
+    bool
+        True when sympy proves φ'((φ*)'(ϑ)) − ϑ = 0.
+    """
     dconj = sp.diff(convex_conjugate(phi, m, domain, theta), theta)
     return _is_zero(sp.diff(phi, m).subs(m, dconj) - theta)
 
@@ -217,7 +341,23 @@ def conjugate_derivative_is_inverse_gradient(phi, m=M, domain=(-sp.oo, sp.oo), t
 # -------------------------------------------------------------------- tab:app_bregman_examples
 @dataclass(frozen=True)
 class BregmanRow:
-    """One printed row of tab:app_bregman_examples (all entries as printed in the paper)."""
+    """One printed row of tab:app_bregman_examples (all entries as printed in the paper).
+
+    Parameters
+    ----------
+    name : str
+        The row's potential, e.g. ``"negative entropy"``.
+    phi : sympy.Expr
+        The potential φ in :data:`M`.
+    domain : tuple
+        Its open interval I.
+    w : sympy.Expr
+        The printed φ'' in :data:`M`.
+    theta : sympy.Expr
+        The printed φ' in :data:`M`.
+    g : sympy.Expr
+        The printed link g_φ in :data:`THETA`.
+    """
 
     name: str
     phi: sp.Expr  # in M
@@ -239,7 +379,18 @@ BREGMAN_TABLE = (
 
 
 def check_bregman_row(row: BregmanRow) -> dict:
-    """Recompute w, theta (derivatives) and g (sympy.solve of phi'(r) = theta); name -> equal."""
+    """Recompute w, theta (derivatives) and g (sympy.solve of phi'(r) = theta); name -> equal.
+
+    Parameters
+    ----------
+    row : BregmanRow
+        A printed row (e.g. of :data:`BREGMAN_TABLE`).
+
+    Returns
+    -------
+    dict of str to bool
+        ``{"w": ..., "theta": ..., "g": ...}``: whether the recomputed entry equals the printed one.
+    """
     theta = sp.diff(row.phi, M)
     g = _solve_inverse(theta, M, THETA, _interior_point(*row.domain))
     return {"w": _equal_on(sp.diff(row.phi, M, 2), row.w, M, row.domain),
@@ -248,13 +399,43 @@ def check_bregman_row(row: BregmanRow) -> dict:
 
 
 def dual_domain(phi, m=M, lo=-sp.oo, hi=sp.oo):
-    """(lim_{m->lo+} phi'(m), lim_{m->hi-} phi'(m)), the dual domain J = phi'(I)."""
+    """(lim_{m->lo+} phi'(m), lim_{m->hi-} phi'(m)), the dual domain J = phi'(I).
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+    lo, hi : sympy numbers, default -oo and oo
+        The ends of the interval I.
+
+    Returns
+    -------
+    tuple of sympy.Expr
+        The ends of J = φ'(I) (sympy limits).
+    """
     dphi = sp.diff(phi, m)
     return sp.limit(dphi, m, lo, "+"), sp.limit(dphi, m, hi, "-")
 
 
 def covers_real_line(phi, m=M, lo=-sp.oo, hi=sp.oo) -> bool:
-    """eq:app_full_dual_domain: phi'(I) = R, required by the Gaussian index."""
+    """eq:app_full_dual_domain: phi'(I) = R, required by the Gaussian index.
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+    lo, hi : sympy numbers, default -oo and oo
+        The ends of the interval I.
+
+    Returns
+    -------
+    bool
+        True when the one-sided limits of φ' at ``lo`` and ``hi`` are −∞ and +∞.
+    """
     a, b = dual_domain(phi, m, lo, hi)
     return a == -sp.oo and b == sp.oo  # eq:app_full_dual_domain
 
@@ -262,7 +443,23 @@ def covers_real_line(phi, m=M, lo=-sp.oo, hi=sp.oo) -> bool:
 # ---------------------------------------------------------------- prop:link_induced_potential
 @dataclass(frozen=True)
 class InducedPotential:
-    """Result of :func:`link_induced_potential`."""
+    """Result of :func:`link_induced_potential`.
+
+    Parameters
+    ----------
+    inverse : sympy.Expr
+        g⁻¹(m).
+    potential : sympy.Expr
+        φ_g(m) = ∫_{m0}^m g⁻¹(s) ds, possibly an unevaluated ``Integral``.
+    m0 : sympy.Expr
+        The lower limit of the integral.
+    range : tuple
+        The range M = g(ℝ) of the link, as (lim at −∞, lim at +∞).
+    derivative_is_inverse : bool
+        Whether φ_g' = g⁻¹ was proved (sympy simplifies the difference to 0).
+    recovers_link : bool
+        Whether g(φ_g'(m)) = m was proved, i.e. g = (φ_g')⁻¹.
+    """
 
     inverse: sp.Expr  # g^{-1}(m)
     potential: sp.Expr  # phi_g(m), possibly an unevaluated Integral
@@ -287,6 +484,27 @@ def link_induced_potential(g_expr, z=Z, m0=None, m=M) -> InducedPotential:
     prop:link_induced_potential, eq:app_potential_from_link. ``m0`` defaults to g(0). If sympy
     cannot integrate g^{-1} the potential stays an unevaluated Integral (the checks then rest
     on the fundamental theorem of calculus, exactly as in the paper's proof).
+
+    Parameters
+    ----------
+    g_expr : sympy.Expr
+        The link g, strictly increasing in ``z``.
+    z : sympy.Symbol, default Z
+        The link's variable.
+    m0 : sympy number, optional
+        The integral's lower limit (default g(0)).
+    m : sympy.Symbol, default M
+        The potential's variable.
+
+    Returns
+    -------
+    InducedPotential
+        g⁻¹, φ_g, m0, the range of g and the two identity checks.
+
+    Raises
+    ------
+    NBLInputError
+        sympy proves g' ≤ 0 somewhere (the link is not strictly increasing).
     """
     if sp.simplify(sp.diff(g_expr, z)).is_positive is False:
         raise NBLInputError("the link is not strictly increasing")
@@ -307,6 +525,23 @@ def link_induced_potential(g_expr, z=Z, m0=None, m=M) -> InducedPotential:
 # ------------------------------------------------------------- app:elicitation-geometry
 def weighted_entropy_potential(rho=RHO, m=M):
     r"""Weighted binary negative entropy of app:elicitation-geometry, |rho| < 1.
+
+    Parameters
+    ----------
+    rho : sympy expression, default RHO
+        The weighting ρ, −1 < ρ < 1 (a symbol or a number).
+    m : sympy.Symbol, default M
+        The potential's variable, on (0, 1).
+
+    Returns
+    -------
+    sympy.Expr
+        φ_ρ(m).
+
+    Raises
+    ------
+    NBLInputError
+        A numeric ρ outside (−1, 1).
 
     Notes
     -----
@@ -329,7 +564,18 @@ def _rho_cases(rho):
 
 
 def weighted_entropy_facts(rho=RHO) -> dict:
-    """Every printed claim of app:elicitation-geometry: name -> (computed, printed, equal)."""
+    """Every printed claim of app:elicitation-geometry: name -> (computed, printed, equal).
+
+    Parameters
+    ----------
+    rho : sympy expression, default RHO
+        The weighted-entropy parameter, |ρ| < 1.
+
+    Returns
+    -------
+    dict of str to tuple
+        Fact name (e.g. ``"g'(0)"``) to ``(computed, printed, equal)``.
+    """
     phi = weighted_entropy_potential(rho)
     d1, d2, d3 = (sp.diff(phi, M, k) for k in (1, 2, 3))
     half = {k: sp.simplify(d.subs(M, _HALF)) for k, d in (("d1", d1), ("d2", d2), ("d3", d3))}
@@ -366,7 +612,20 @@ def weighted_entropy_facts(rho=RHO) -> dict:
 
 # ----------------------------------------------------------------------- self-concordance
 def self_concordance_ratio_from_potential(phi, m=M):
-    r"""(phi'''/phi''^2, d/dm (1/phi'')) (eq:self-concordance-link, app:self_concordance)."""
+    r"""(phi'''/phi''^2, d/dm (1/phi'')) (eq:self-concordance-link, app:self_concordance).
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+
+    Returns
+    -------
+    tuple of sympy.Expr
+        ``(φ'''/φ''², d/dm (1/φ''))``.
+    """
     d2, d3 = sp.diff(phi, m, 2), sp.diff(phi, m, 3)
     return d3 / d2**2, sp.diff(1 / d2, m)
 
@@ -376,6 +635,18 @@ def check_self_concordance_equivalence(phi, m=M) -> bool:
 
     The signed identities checked here are stronger than the equalities of absolute values
     used for eq:self-concordance-link.
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+
+    Returns
+    -------
+    bool
+        True when both signed identities are proved.
     """
     g1, g2 = link_derivatives_from_potential(phi, m)
     ratio, dinv = self_concordance_ratio_from_potential(phi, m)
@@ -406,6 +677,25 @@ def self_concordance_constant_closed_form(kind: str, rho=RHO) -> dict:
 
     ``kind`` in {"logistic", "exp", "identity", "probit", "weighted-entropy"}. Returns a dict
     with ``R``, ``attained`` and ``ratio`` (the signed g''/g', in z or in m).
+
+    Parameters
+    ----------
+    kind : {"logistic", "exp", "identity", "probit", "weighted-entropy"}
+        The named link.
+    rho : sympy expression, default RHO
+        The weighted-entropy parameter, |ρ| < 1 (a symbol gives R as a Piecewise in ρ); used for
+        ``"weighted-entropy"`` only.
+
+    Returns
+    -------
+    dict
+        ``R`` (sympy), ``attained`` (bool: the supremum is a maximum), ``ratio`` (the signed
+        g''/g') and, for ``"logistic"``, ``limits`` (the ratio's limits at z → ∓∞).
+
+    Raises
+    ------
+    NBLInputError
+        An unknown ``kind``.
     """
     if kind == "probit":
         g = _Phi(Z)
@@ -447,6 +737,22 @@ def mustar_integral(phi, domain, delta=DELTA, m=M):
 
     .. math:: \mu^\star=\int_{\mathcal I}\phi_0(\varphi'(m))\,
               \Phi\!\left(\tfrac{\Delta\varphi'(m)}{2s}\right)dm.
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    domain : tuple of sympy numbers
+        The open interval I = (lo, hi) on which φ is defined (``-oo``/``oo`` allowed).
+    delta : sympy expression, default DELTA
+        The arm separation Δ ∈ (0, 2) (a symbol, or a number).
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+
+    Returns
+    -------
+    sympy.Integral
+        μ* as an unevaluated integral over I.
     """
     dphi = sp.diff(phi, m)
     integrand = _phi0(dphi) * _Phi(delta * dphi / (2 * _s_of(delta)))
@@ -458,6 +764,22 @@ def m2_integral(phi, domain, delta=DELTA, m=M):
 
     .. math:: m_2=-\int_{\mathcal I}\frac{\varphi'''(m)}{\varphi''(m)^2}\,
               \phi_s(\varphi'(m))\,dm,\qquad \phi_s(x)=\phi_0(x/s)/s.
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    domain : tuple of sympy numbers
+        The open interval I = (lo, hi) on which φ is defined (``-oo``/``oo`` allowed).
+    delta : sympy expression, default DELTA
+        The arm separation Δ ∈ (0, 2) (a symbol, or a number).
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+
+    Returns
+    -------
+    sympy.Integral
+        m2 as an unevaluated integral over I.
     """
     s = _s_of(delta)
     d1, d2, d3 = (sp.diff(phi, m, k) for k in (1, 2, 3))
@@ -466,6 +788,22 @@ def m2_integral(phi, domain, delta=DELTA, m=M):
 
 def lambda_star_expression(phi, domain, delta=DELTA, m=M):
     r"""lambda* in terms of phi, eq:elicitation-stability-coefficient.
+
+    Parameters
+    ----------
+    phi : sympy.Expr
+        The potential φ(m), strictly convex in ``m``.
+    domain : tuple of sympy numbers
+        The open interval I = (lo, hi) on which φ is defined (``-oo``/``oo`` allowed).
+    delta : sympy expression, default DELTA
+        The arm separation Δ ∈ (0, 2) (a symbol, or a number).
+    m : sympy.Symbol, default M
+        The potential's variable (the primal coordinate).
+
+    Returns
+    -------
+    sympy.Expr
+        λ* with μ* and m2 as unevaluated integrals in m.
 
     Notes
     -----
@@ -492,6 +830,21 @@ def closed_form_stability(potential_name: str) -> dict:
 
     Derived by sympy from the 2-D definitions eq:mu_star_m2_def, using the independence of U and
     Z (the integrand g'(u + Delta z/2) factorises for the identity and exponential links).
+
+    Parameters
+    ----------
+    potential_name : {"quadratic", "identity", "negative-entropy", "exp"}
+        The potential (the first two name the identity link, the last two the exponential link).
+
+    Returns
+    -------
+    dict of str to sympy.Expr
+        ``link`` (g in z), ``mu_star``, ``m2`` and ``lambda_star`` as expressions in :data:`DELTA`.
+
+    Raises
+    ------
+    NBLInputError
+        Another name.
     """
     names = {"quadratic": 0, "identity": 0, "negative-entropy": 1, "exp": 1}
     if potential_name not in names:

@@ -179,6 +179,23 @@ def number_value(text: str, name: str) -> float:
     Used wherever a spec carries a number (``--contexts student-t:nu=9/2``, ``--arms
     shift=1/10``), so every value position reads numbers the way ``--delta`` and ``--param``
     do (proofs_check/cli/grammar.py).
+
+    Parameters
+    ----------
+    text : str
+        The value as written.
+    name : str
+        What the value is, for the error message (e.g. ``"nu"``).
+
+    Returns
+    -------
+    float
+        The float64 nearest to the exact value.
+
+    Raises
+    ------
+    NBLInputError
+        Text that is not a decimal or a fraction.
     """
     try:
         return float(exact_number(str(text)))
@@ -195,6 +212,23 @@ def exact_number(text: str | int | float) -> sp.Rational:
     numbers outside [1e-300, 1e300] in magnitude (other than 0) or with more than
     :data:`MAX_DIGITS` significant digits -- checked on the text, before any arithmetic.
     Strings may also be fractions ``p/q`` of integers.
+
+    Parameters
+    ----------
+    text : str, int or float
+        A decimal string, a fraction ``p/q``, an int, a float or a sympy Rational (returned as
+        it is).
+
+    Returns
+    -------
+    sympy.Rational
+        The exact value.
+
+    Raises
+    ------
+    NBLInputError
+        A bool, NaN, an infinity, a number out of range or with too many digits, or text that
+        is not a number.
     """
     if isinstance(text, bool):
         raise NBLInputError(f"expected a number, got {text!r}")
@@ -354,6 +388,11 @@ def parse_expression(
         Named parameters substituted by value (numbers or decimal strings, entered exactly).
     extra_names : iterable of str
         Further symbol names allowed to remain free (used internally).
+
+    Returns
+    -------
+    sympy.Expr
+        The expression, with the parameters substituted.
 
     Raises
     ------

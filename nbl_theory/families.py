@@ -61,7 +61,18 @@ def _two_transition(**kw) -> Link:
 
 
 def weighted_entropy_expr(rho):
-    """φ_ρ(m) = (1+ρ) m log m + (1−ρ)(1−m) log(1−m) − κ_ρ m, κ_ρ = 2ρ(1 − log 2)."""
+    """φ_ρ(m) = (1+ρ) m log m + (1−ρ)(1−m) log(1−m) − κ_ρ m, κ_ρ = 2ρ(1 − log 2).
+
+    Parameters
+    ----------
+    rho : sympy number or symbol
+        The weighting ρ, |ρ| < 1.
+
+    Returns
+    -------
+    sympy.Expr
+        φ_ρ in the variable m.
+    """
     kappa = 2 * rho * (1 - sp.log(2))
     return (1 + rho) * M * sp.log(M) + (1 - rho) * (1 - M) * sp.log(1 - M) - kappa * M
 
@@ -183,7 +194,25 @@ def _fmt(q: sp.Rational) -> str:
 
 
 def make_family(name: str, **params) -> Link:
-    """Build the named family ``name`` with ``params`` overriding its defaults."""
+    """Build the named family ``name`` with ``params`` overriding its defaults.
+
+    Parameters
+    ----------
+    name : str
+        A family of :data:`FAMILIES`.
+    **params
+        Parameter values (numbers or decimal strings), overriding the family's defaults.
+
+    Returns
+    -------
+    Link
+        The family's link at those parameters.
+
+    Raises
+    ------
+    NBLInputError
+        An unknown family, or parameters it refuses.
+    """
     try:
         builder = FAMILIES[name]
     except KeyError:

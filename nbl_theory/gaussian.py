@@ -64,7 +64,15 @@ MOMENTS = ("mu_g", "mu_star", "m0", "m2")
 
 
 class Moment(tuple):
-    """(value, error_estimate) pair."""
+    """(value, error_estimate) pair.
+
+    Parameters
+    ----------
+    value : float or mpmath.mpf
+        The quadrature value of the moment (the last trapezoid sum).
+    error : float or mpmath.mpf
+        Its error estimate: the absolute difference of the last two trapezoid sums.
+    """
 
     __slots__ = ()
 
@@ -73,10 +81,12 @@ class Moment(tuple):
 
     @property
     def value(self):
+        """The moment's value (``self[0]``)."""
         return self[0]
 
     @property
     def error(self):
+        """The moment's error estimate (``self[1]``)."""
         return self[1]
 
 
@@ -105,7 +115,30 @@ def _require_finite(link, vals):
 
 
 def moments_float(link, delta: float, rel_tol: float = 1e-13, max_levels: int = 14) -> dict:
-    """μ_g, μ*, m0, m2 in float64 with error estimates (see module docstring)."""
+    """μ_g, μ*, m0, m2 in float64 with error estimates (see module docstring).
+
+    Parameters
+    ----------
+    link : nbl_theory.links.Link
+        The link g (its chart and float64 evaluators are used).
+    delta : float
+        The arm separation Δ, 0 < Δ < 2 (s² = 1 − Δ²/4).
+    rel_tol : float, default 1e-13
+        Stop halving when two successive sums agree to this fraction of the L¹ norm.
+    max_levels : int, default 14
+        The most halvings of the trapezoid step.
+
+    Returns
+    -------
+    dict of str to Moment
+        ``{"mu_g", "mu_star", "m0", "m2"}`` (:data:`MOMENTS`) to (value, error estimate).
+
+    Raises
+    ------
+    FloatRangeError
+        The float64 chart overflows or the integrands are not negligible at the widest window
+        (callers fall back to :func:`moments_mpmath`).
+    """
     with patch_limit(_NO_PATCH_LIMIT):  # every overflowing node in Arb (module docstring)
         return _moments_float(link, float(delta), rel_tol, max_levels)
 
@@ -163,6 +196,23 @@ def moments_mpmath(link, delta, dps: int = 50, max_levels: int = 14) -> dict:
     tail is below 10^-(dps+10)), halving the step until two successive sums agree to
     10^-(dps+5) of the L¹ norm. ``delta`` may be a sympy Rational or a decimal string; it enters
     at working precision.
+
+    Parameters
+    ----------
+    link : nbl_theory.links.Link
+        The link g (its mpmath chart is used).
+    delta : float, str, sympy.Rational or mpmath.mpf
+        The arm separation Δ, 0 < Δ < 2, converted at the working precision.
+    dps : int, default 50
+        The decimal digits wanted; the work runs at ``dps + 10``.
+    max_levels : int, default 14
+        The most halvings of the trapezoid step.
+
+    Returns
+    -------
+    dict of str to Moment
+        ``{"mu_g", "mu_star", "m0", "m2"}`` (:data:`MOMENTS`) to (value, error estimate) as
+        mpmath numbers.
     """
     out = {}
     with mpmath.workdps(dps + 10):

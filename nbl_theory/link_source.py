@@ -37,7 +37,20 @@ KINDS = {"family": None, "expression": "z", "potential": "m"}
 
 
 def did_you_mean(word: str, choices) -> str:
-    """`` (did you mean 'x'?)`` for the choice closest to ``word`` (difflib), else ``""``."""
+    """`` (did you mean 'x'?)`` for the choice closest to ``word`` (difflib), else ``""``.
+
+    Parameters
+    ----------
+    word : str
+        The word given.
+    choices : iterable
+        The known words.
+
+    Returns
+    -------
+    str
+        The hint, with a leading space, or ``""`` when none is close (difflib cutoff 0.6).
+    """
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -87,6 +100,15 @@ class LinkSource:
 
     Build one with :meth:`family`, :meth:`expression` or :meth:`potential`; :meth:`link`
     makes the link for given parameter values.
+
+    Parameters
+    ----------
+    kind : {"family", "expression", "potential"}
+        What ``text`` is.
+    text : str
+        The family name, the expression of g in ``z``, or the potential φ in ``m``.
+    domain : str, optional
+        For a potential: its open interval as ``"LO,HI"`` (default ``"0,1"``).
     """
 
     kind: str
@@ -96,7 +118,23 @@ class LinkSource:
     # ------------------------------------------------------------------ constructors
     @classmethod
     def family(cls, name: str) -> LinkSource:
-        """A named family; an unknown name is refused with the closest known one."""
+        """A named family; an unknown name is refused with the closest known one.
+
+        Parameters
+        ----------
+        name : str
+            The family's name (see :data:`nbl_theory.families.FAMILIES`).
+
+        Returns
+        -------
+        LinkSource
+            ``LinkSource("family", name)``.
+
+        Raises
+        ------
+        NBLInputError
+            An unknown family.
+        """
         from .families import FAMILIES
 
         if name not in FAMILIES:
@@ -106,12 +144,36 @@ class LinkSource:
 
     @classmethod
     def expression(cls, text: str) -> LinkSource:
-        """A link g(z) written as an expression in ``z``."""
+        """A link g(z) written as an expression in ``z``.
+
+        Parameters
+        ----------
+        text : str
+            The expression of g in ``z``; other free names are parameters.
+
+        Returns
+        -------
+        LinkSource
+            ``LinkSource("expression", text)``.
+        """
         return cls("expression", text)
 
     @classmethod
     def potential(cls, text: str, domain: str | None = None) -> LinkSource:
-        """A strictly convex potential φ(m) on ``domain`` ("LO,HI"; default "0,1")."""
+        """A strictly convex potential φ(m) on ``domain`` ("LO,HI"; default "0,1").
+
+        Parameters
+        ----------
+        text : str
+            The potential φ in ``m``; other free names are parameters.
+        domain : str, optional
+            The open interval ``"LO,HI"`` (default ``"0,1"``).
+
+        Returns
+        -------
+        LinkSource
+            ``LinkSource("potential", text, domain)``.
+        """
         return cls("potential", text, domain)
 
     def __post_init__(self):
@@ -123,13 +185,26 @@ class LinkSource:
 
     # ------------------------------------------------------------------ parameters
     def parameters(self) -> tuple[str, ...]:
-        """The parameter names: a family's (from its defaults), an expression's free names."""
+        """The parameter names: a family's (from its defaults), an expression's free names.
+
+        Returns
+        -------
+        tuple of str
+            The names, in the family's order or in order of first appearance in the text.
+        """
         if self.kind == "family":
             return tuple(self.defaults())
         return _free_names(self.text, KINDS[self.kind])
 
     def defaults(self) -> dict[str, str]:
-        """Default values (a family's, as decimal strings); expressions have none."""
+        """Default values (a family's, as decimal strings); expressions have none.
+
+        Returns
+        -------
+        dict of str to str
+            Parameter name -> default value (empty for an expression, a potential, or a family
+            refused as a whole).
+        """
         if self.kind != "family":
             return {}
         from .families import make_family
@@ -142,7 +217,19 @@ class LinkSource:
 
     def check_names(self, names) -> None:
         """Refuse names the source does not have (naming the closest one) and, for an
-        expression, parameters left without a value."""
+        expression, parameters left without a value.
+
+        Parameters
+        ----------
+        names : iterable of str
+            The parameter names given values.
+
+        Raises
+        ------
+        NBLInputError
+            A name the source does not have, or (expression or potential) a parameter without a
+            value.
+        """
         names = list(names)
         known = self.parameters()
         unknown = [n for n in names if n not in known]
@@ -161,12 +248,29 @@ class LinkSource:
 
     # ------------------------------------------------------------------ links
     def describe(self) -> str:
-        """``family 'logistic'``, ``link 'tanh(a*z)'`` or ``potential '...'``."""
+        """``family 'logistic'``, ``link 'tanh(a*z)'`` or ``potential '...'``.
+
+        Returns
+        -------
+        str
+            The kind and the text, for messages.
+        """
         what = {"family": "family", "expression": "link", "potential": "potential"}[self.kind]
         return f"{what} {self.text!r}"
 
     def label(self, values: Mapping[str, object] | None = None) -> str:
-        """A display name: the expression with its parameter values, ``tanh(a*z) [a=2]``."""
+        """A display name: the expression with its parameter values, ``tanh(a*z) [a=2]``.
+
+        Parameters
+        ----------
+        values : mapping of str to number or str, optional
+            Parameter name -> value (a number or a decimal string).
+
+        Returns
+        -------
+        str
+            The text, followed by ``[name=value, ...]`` when values are given.
+        """
         values = dict(values or {})
         if not values:
             return self.text
@@ -175,7 +279,23 @@ class LinkSource:
 
     def link(self, values: Mapping[str, object] | None = None):
         """The :class:`~nbl_theory.links.Link` for ``values`` (name → number or decimal
-        string); the usual one-line :class:`NBLInputError` for anything refused."""
+        string); the usual one-line :class:`NBLInputError` for anything refused.
+
+        Parameters
+        ----------
+        values : mapping of str to number or str, optional
+            Parameter name -> value (a number or a decimal string).
+
+        Returns
+        -------
+        Link
+            The link with those parameter values (a family's defaults for the others).
+
+        Raises
+        ------
+        NBLInputError
+            An unknown or missing parameter, or a link that is refused.
+        """
         from .links import Link
 
         values = {str(k): v for k, v in (values or {}).items()}

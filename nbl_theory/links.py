@@ -130,9 +130,10 @@ class Link:
     Do not call the constructor directly: use :meth:`from_expression`,
     :meth:`from_potential` or :func:`nbl_theory.families.make_family`.
 
-    Attributes
+    Parameters
     ----------
     kind : {"expression", "potential"}
+        Whether ``expr`` is the link g(z) itself or a potential φ(m) with g = (φ')⁻¹.
     name : str
         Human-readable name (family name or the expression text).
     expr : sympy.Expr
@@ -144,6 +145,9 @@ class Link:
     bounded_derivatives : bool
         True when g, g', g'' are known to be bounded on ℝ (used by the certified tier's tail
         bound); False when this is not known.
+    family_name : str or None, default None
+        The family a link of :func:`nbl_theory.families.make_family` belongs to (None for
+        other links).
     """
 
     kind: str
@@ -174,10 +178,21 @@ class Link:
         ----------
         expr : str or sympy.Expr
             The link g(z). Strings are parsed with the whitelist parser.
-        name, params, bounded_derivatives, family_name
-            The :class:`Link` fields (``name`` defaults to the expression text).
+        name : str, optional
+            The link's name (default: the expression text).
+        params : dict, optional
+            Family parameters as exact rationals (the :class:`Link` field; default empty).
+        bounded_derivatives : bool, default False
+            Whether g, g', g'' are known to be bounded on ℝ (the :class:`Link` field).
+        family_name : str, optional
+            The family the link belongs to (the :class:`Link` field).
         validate : bool
             Check strict monotonicity and Gaussian integrability (default True).
+
+        Returns
+        -------
+        Link
+            The expression link.
 
         Raises
         ------
@@ -223,10 +238,21 @@ class Link:
             The potential φ(m).
         domain : (lo, hi)
             The open interval on which φ is defined; ``-inf``/``inf`` allowed.
-        name, params, bounded_derivatives, family_name
-            The :class:`Link` fields (``name`` defaults to the potential's text).
+        name : str, optional
+            The link's name (default: the potential's text).
+        params : dict, optional
+            Family parameters as exact rationals (the :class:`Link` field; default empty).
+        bounded_derivatives : bool, default False
+            Whether g, g', g'' are known to be bounded on ℝ (the :class:`Link` field).
+        family_name : str, optional
+            The family the link belongs to (the :class:`Link` field).
         validate : bool
             Check strict convexity and the dual domain (default True).
+
+        Returns
+        -------
+        Link
+            The potential link (``kind == "potential"``).
 
         Raises
         ------
@@ -294,6 +320,8 @@ class Link:
 
     @property
     def variable(self) -> sp.Symbol:
+        """The link's own sympy variable: z for an expression link, m for a potential link.
+        """
         return Z if self.kind == "expression" else M
 
     # ------------------------------------------------------------------ numeric evaluators
@@ -348,6 +376,18 @@ class Link:
         """Float64 chart: return (z, w0, w1, w2) with w_j = g^{(j)}(z) dz/dt at nodes t.
 
         ``group=1`` computes only w1 (others None), ``group=2`` only w0 and w2.
+
+        Parameters
+        ----------
+        t : numpy.ndarray
+            Chart points (z itself for an expression link).
+        group : {None, 1, 2}, optional
+            Which weights to compute: all (None), only w1 (1) or only w0 and w2 (2).
+
+        Returns
+        -------
+        tuple of numpy.ndarray or None
+            ``(z, w0, w1, w2)``, each of the shape of ``t``; the weights not asked for are None.
         """
         f = self._np
         need1, need02 = group in (None, 1), group in (None, 2)
@@ -362,7 +402,19 @@ class Link:
         return z, m * phi2 * dm, dm, -f["phi3"](m, left, right) / phi2**2 * dm
 
     def chart_mpmath(self, t):
-        """Arbitrary-precision chart; same contract as :meth:`chart_numpy` for one node."""
+        """Arbitrary-precision chart; same contract as :meth:`chart_numpy` for one node.
+
+        Parameters
+        ----------
+        t : mpmath.mpf
+            One chart point (z itself for an expression link; the chart coordinate of m for a
+            potential link).
+
+        Returns
+        -------
+        tuple of mpmath.mpf
+            ``(z, w0, w1, w2)`` with w_j = g^{(j)}(z) dz/dt at ``t``, at the working precision.
+        """
         f = self._mp
         if self.kind == "expression":
             return t, f["g"](t), f["g1"](t), f["g2"](t)
@@ -377,12 +429,35 @@ class Link:
 
     def variable_of_t_numpy(self, t):
         """The link's own variable at chart points t: z for an expression link, m(t) for a
-        potential."""
+        potential.
+
+        Parameters
+        ----------
+        t : array_like
+            Chart points.
+
+        Returns
+        -------
+        numpy.ndarray
+            z (the chart points themselves) or m(t), of the shape of ``t``.
+        """
         if self.kind == "expression":
             return np.asarray(t, dtype=float)
         return domain_map_numpy(self.domain, np.asarray(t, dtype=float))[0]
 
     def z_of_t_numpy(self, t):
+        """The index value z at chart points t: t itself, or φ'(m(t)) for a potential link.
+
+        Parameters
+        ----------
+        t : array_like
+            Chart points.
+
+        Returns
+        -------
+        numpy.ndarray
+            z(t), of the shape of ``t``.
+        """
         if self.kind == "expression":
             return np.asarray(t, dtype=float)
         m, left, right, _ = domain_map_numpy(self.domain, np.asarray(t, dtype=float))
@@ -393,6 +468,16 @@ class Link:
 
         For potentials this brackets φ'(m(t)) = zlo, zhi by expansion and bisection in t
         (outside any quadrature).
+
+        Parameters
+        ----------
+        zlo, zhi : float
+            The ends of the wanted interval of the index axis, zlo < zhi.
+
+        Returns
+        -------
+        tuple of float
+            ``(t_lo, t_hi)``; for an expression link ``(zlo, zhi)`` itself.
         """
         if self.kind == "expression":
             return float(zlo), float(zhi)
@@ -400,7 +485,18 @@ class Link:
 
     # numeric g, g', g'' in z (for plots and simulation); potentials invert φ' by bisection
     def g_numpy(self, z):
-        """g(z) in float64 (potential links invert φ' by vectorized bisection)."""
+        """g(z) in float64 (potential links invert φ' by vectorized bisection).
+
+        Parameters
+        ----------
+        z : array_like
+            Points of the index axis.
+
+        Returns
+        -------
+        float or numpy.ndarray
+            g(z), of the shape of ``z``.
+        """
         z = np.asarray(z, dtype=float)
         if self.kind == "expression":
             return float_like(self._np["g"](z), z)
@@ -408,7 +504,18 @@ class Link:
 
     def g_numpy_rows(self, rows) -> list:
         """[g_numpy(r) for r in rows] with the same bits; a potential link bisects the rows
-        whose brackets agree in one call (much faster for many small rows)."""
+        whose brackets agree in one call (much faster for many small rows).
+
+        Parameters
+        ----------
+        rows : iterable of array_like
+            Arrays of points z (any shapes).
+
+        Returns
+        -------
+        list of numpy.ndarray
+            g at each row, bit-identical to :meth:`g_numpy` of that row.
+        """
         rows = [np.asarray(r, dtype=float) for r in rows]
         if self.kind == "expression" or not rows:
             return [self.g_numpy(r) for r in rows]
@@ -417,7 +524,23 @@ class Link:
     def g_numpy_raw(self, z):
         """g(z) in float64 as :meth:`g_numpy` gives it wherever that value is finite — the
         lambdified expression itself, element by element — but with no re-evaluation of the
-        points where float64 overflows (they stay NaN or inf). Expression links only."""
+        points where float64 overflows (they stay NaN or inf). Expression links only.
+
+        Parameters
+        ----------
+        z : array_like
+            Points of the index axis.
+
+        Returns
+        -------
+        float or numpy.ndarray
+            g(z) of the shape of ``z``; NaN or inf where float64 overflows.
+
+        Raises
+        ------
+        NBLInputError
+            The link is a potential link.
+        """
         if self.kind != "expression":
             raise NBLInputError(f"g_numpy_raw is for expression links; {self.name!r} is a "
                                 "potential")
@@ -426,7 +549,20 @@ class Link:
             return float_like(self._np["g"].f(z), z)
 
     def derivative_numpy(self, z, order: int):
-        """g^{(order)}(z), order 0, 1, 2, in float64."""
+        """g^{(order)}(z), order 0, 1, 2, in float64.
+
+        Parameters
+        ----------
+        z : array_like
+            Points of the index axis.
+        order : {0, 1, 2}
+            The derivative's order.
+
+        Returns
+        -------
+        float or numpy.ndarray
+            g^{(order)}(z), of the shape of ``z`` (a float for a scalar ``z``).
+        """
         z = np.asarray(z, dtype=float)
         if self.kind == "expression":
             key = ("g", "g1", "g2")[order]
@@ -441,13 +577,45 @@ class Link:
 
     def potential_numpy(self, key: str, t):
         """(m(t), the φ-derivative ``key`` at m(t)) in float64 at chart points t (potential
-        links; ``key`` one of phi, phi1, phi2, phi3, g1_m, g2_m)."""
+        links; ``key`` one of phi, phi1, phi2, phi3, g1_m, g2_m).
+
+        Parameters
+        ----------
+        key : {"phi", "phi1", "phi2", "phi3", "g1_m", "g2_m"}
+            Which φ-derivative (or g', g'' as functions of m).
+        t : array_like
+            Chart points.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(m, value)``: the points m(t) of the domain and the derivative ``key`` there.
+        """
         m, left, right, _ = domain_map_numpy(self.domain, np.asarray(t, dtype=float))
         return m, float_like(self._np[key](m, left, right), m)
 
     def potential_derivative_mpmath(self, key: str, z):
         """g (``key == "g"``), g' (``"g1_m"``) or g'' (``"g2_m"``) of a potential link at one z,
-        in mpmath at the working precision (bisection in the chart variable)."""
+        in mpmath at the working precision (bisection in the chart variable).
+
+        Parameters
+        ----------
+        key : {"g", "g1_m", "g2_m"}
+            Which value: g(z), g'(z) or g''(z).
+        z : mpmath.mpf
+            One point of the index axis.
+
+        Returns
+        -------
+        mpmath.mpf
+            The value at the working precision.
+
+        Raises
+        ------
+        NBLInputError
+            φ' does not reach ``z`` within 2^100 chart units (the dual coordinate cannot be
+            bracketed).
+        """
         zfun = self._mp["phi1"]
         lo, hi = mpmath.mpf(-1), mpmath.mpf(1)
         for _ in range(_BRACKET_DOUBLINGS):  # expand until φ'(m(t)) brackets z
@@ -486,7 +654,13 @@ class Link:
         return s
 
     def describe(self) -> str:
-        """One-line description of g (or of φ and its domain)."""
+        """One-line description of g (or of φ and its domain).
+
+        Returns
+        -------
+        str
+            E.g. ``g(z) = tanh(z)``, or φ(m) with its domain for a potential link.
+        """
         return self._description
 
     def __repr__(self) -> str:  # pragma: no cover - cosmetic

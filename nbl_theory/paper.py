@@ -39,7 +39,23 @@ REFERENCE_DELTA = "0.2"
 
 @dataclass(frozen=True)
 class PaperLink:
-    """One named link of the paper with what the paper prints about it at Δ = 0.2."""
+    """One named link of the paper with what the paper prints about it at Δ = 0.2.
+
+    Parameters
+    ----------
+    key : str
+        The link's key (e.g. ``"logistic"``, ``"we-0.6"``).
+    family : str
+        The family it belongs to (:func:`nbl_theory.families.make_family`).
+    params : dict
+        Its parameter values as the paper prints them.
+    regime : str
+        The printed regime at Δ = 0.2 (``REFERENCE_DELTA``).
+    printed_lambda : str or None
+        The printed λ* at Δ = 0.2 (3 significant figures), if the paper prints one.
+    label : str
+        The ``\\label`` where the paper defines it.
+    """
 
     key: str
     family: str
@@ -55,9 +71,18 @@ class PaperLink:
 
     @property
     def delta(self) -> str:
+        """The separation Δ at which the paper prints its values (``REFERENCE_DELTA``, ``"0.2"``).
+        """
         return REFERENCE_DELTA
 
     def link(self) -> Link:
+        """The :class:`~nbl_theory.links.Link` of this entry.
+
+        Returns
+        -------
+        Link
+            :func:`paper_link` of the key (the same object on every call).
+        """
         return paper_link(self.key)
 
 
@@ -104,6 +129,21 @@ COMPARISON_SETTING = {"delta": "1", "n": 2000, "n0": 200, "gamma": 10.0, "t0": 5
 def canonical_key(key: str) -> str:
     """The key two spellings of the same link share: a paper key as it is, ``we-<rho>`` with
     ρ written as the paper prints it for its named links and otherwise as the shortest decimal.
+
+    Parameters
+    ----------
+    key : str
+        A paper key, a family name or ``we-<rho>``.
+
+    Returns
+    -------
+    str
+        The canonical key.
+
+    Raises
+    ------
+    NBLInputError
+        A key that is not a string.
     """
     if not isinstance(key, str):
         raise NBLInputError(f"a link key must be a string, got {type(key).__name__}")
@@ -131,5 +171,16 @@ def _resolve(key: str) -> Link:
 
 
 def paper_link(key: str) -> Link:
-    """The link named ``key`` (see the module docstring); the same object for every spelling."""
+    """The link named ``key`` (see the module docstring); the same object for every spelling.
+
+    Parameters
+    ----------
+    key : str
+        A paper key, a family name or ``we-<rho>``.
+
+    Returns
+    -------
+    Link
+        The link (cached per canonical key).
+    """
     return _resolve(canonical_key(key))

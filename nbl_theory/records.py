@@ -47,7 +47,13 @@ _FRACTION = re.compile(f"({_NUM})/({_NUM})")
 
 
 def version() -> str:
-    """The installed nbl version ("unknown" in a source tree without metadata)."""
+    """The installed nbl version ("unknown" in a source tree without metadata).
+
+    Returns
+    -------
+    str
+        The version of the ``nbl`` distribution, or ``"unknown"``.
+    """
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -64,7 +70,24 @@ def envelope(command: str, results, files=(), **extra) -> dict:
          "results": [...], "files": [...]}
 
     with the results (and ``extra``, e.g. the report's ``mode`` and ``counts``) under the one
-    number rule (:func:`numbers`)."""
+    number rule (:func:`numbers`).
+
+    Parameters
+    ----------
+    command : str
+        What wrote the JSON, e.g. ``"nbl stability"``.
+    results : iterable
+        The results (each under :func:`numbers`).
+    files : iterable, default ()
+        The paths of the files written.
+    **extra
+        Further top-level keys (e.g. ``mode``, ``counts``).
+
+    Returns
+    -------
+    dict
+        The envelope.
+    """
     return {"command": command, "version": version(), "format": FORMAT, **numbers(extra),
             "results": [numbers(r) for r in results], "files": [str(f) for f in files]}
 
@@ -72,7 +95,24 @@ def envelope(command: str, results, files=(), **extra) -> dict:
 def manifest_text(command: str, results, files=(), **extra) -> str:
     """The one writer of manifests (``nbl simulate --out``'s ``manifest.json``, each figure's
     ``<id>.json`` of ``nbl reproduce``): the JSON text of :func:`envelope`, strict (no NaN
-    tokens), with a final newline."""
+    tokens), with a final newline.
+
+    Parameters
+    ----------
+    command : str
+        What wrote the manifest.
+    results : iterable
+        The results.
+    files : iterable, default ()
+        The paths of the files written.
+    **extra
+        Further top-level keys.
+
+    Returns
+    -------
+    str
+        Indented JSON text ending in a newline.
+    """
     import json
 
     return json.dumps(envelope(command, results, files, **extra), indent=2,
@@ -85,7 +125,18 @@ class MissingPandas(ImportError):
 
 def plain(x):
     """``x`` with numpy scalars/arrays, mpmath numbers, tuples and paths made plain JSON, and
-    non-finite floats written as ``"inf"``, ``"-inf"``, ``"nan"``."""
+    non-finite floats written as ``"inf"``, ``"-inf"``, ``"nan"``.
+
+    Parameters
+    ----------
+    x : object
+        Results, dicts, lists, tuples, numbers (numpy, mpmath), paths or strings.
+
+    Returns
+    -------
+    object
+        Plain JSON data (dicts, lists, str, int, float, bool, None).
+    """
     if isinstance(x, Result):
         return x.to_dict()
     if isinstance(x, dict):
@@ -170,7 +221,18 @@ def numbers(x):
     """``x`` as plain JSON data (:func:`plain`) under the one number rule: every numeric
     string becomes a JSON number, with its exact decimal beside it under ``<name>_decimal``
     where it has more digits than the float (module docstring); fields of :data:`TEXT_KEYS`
-    stay text. Applying it twice changes nothing."""
+    stay text. Applying it twice changes nothing.
+
+    Parameters
+    ----------
+    x : object
+        Results, dicts, lists, numbers or strings.
+
+    Returns
+    -------
+    object
+        Plain JSON data.
+    """
     x = plain(x)
     if isinstance(x, list):
         return [numbers(v) for v in x]
@@ -206,7 +268,23 @@ def _flat(d: dict, skip=()) -> dict:
 
 def frame(results):
     """A :class:`pandas.DataFrame` with one row per result (its :meth:`Result.to_dict`,
-    flattened; the ``_decimal`` strings as columns of their own)."""
+    flattened; the ``_decimal`` strings as columns of their own).
+
+    Parameters
+    ----------
+    results : iterable
+        Results (:class:`Result`) or plain data.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per result (a :class:`ResultList` gives one per element).
+
+    Raises
+    ------
+    MissingPandas
+        pandas is not installed.
+    """
     try:
         import pandas as pd
     except ImportError:
@@ -225,14 +303,38 @@ class Result:
     FRAME_SKIP: tuple = ()
 
     def to_dict(self) -> dict:  # pragma: no cover - every subclass defines it
+        """The result as plain JSON data under the one number rule (each subclass defines it).
+
+        Returns
+        -------
+        dict
+            The result's fields.
+        """
         raise NotImplementedError
 
     def frame_rows(self) -> list:
-        """The rows this result contributes to a DataFrame (one, for a single result)."""
+        """The rows this result contributes to a DataFrame (one, for a single result).
+
+        Returns
+        -------
+        list of dict
+            Flattened rows (nested keys joined with ``.``), without the keys of ``FRAME_SKIP``.
+        """
         return [_flat(self.to_dict(), self.FRAME_SKIP)]
 
     def to_frame(self):
-        """A :class:`pandas.DataFrame` of this result (:func:`frame`)."""
+        """A :class:`pandas.DataFrame` of this result (:func:`frame`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per result.
+
+        Raises
+        ------
+        MissingPandas
+            pandas is not installed.
+        """
         return frame([self])
 
 
@@ -243,17 +345,44 @@ class ResultRow(dict, Result):
     FRAME_SKIP = ("analysis", "equilibria")
 
     def to_dict(self) -> dict:
+        """The row as plain JSON data under the one number rule.
+
+        Returns
+        -------
+        dict
+            The row's keys and values.
+        """
         return numbers(dict(self))
 
 
 class ResultList(list, Result):
     """A list of results that is itself a result: :meth:`to_dict` gives ``{"results": [...]}``
-    and :meth:`to_frame` one row per element."""
+    and :meth:`to_frame` one row per element.
+
+    Parameters
+    ----------
+    iterable : iterable, default ()
+        The elements (results, or anything :func:`numbers` accepts), as for :class:`list`.
+    """
 
     def to_dict(self) -> dict:
+        """The elements as plain JSON data.
+
+        Returns
+        -------
+        dict
+            ``{"results": [...]}``, one entry per element under the one number rule.
+        """
         return {"results": [numbers(r) for r in self]}
 
     def frame_rows(self) -> list:
+        """The rows of every element, in order.
+
+        Returns
+        -------
+        list of dict
+            Flattened rows (nested keys joined with ``.``), without the keys of ``FRAME_SKIP``.
+        """
         out = []
         for r in self:
             out.extend(r.frame_rows() if isinstance(r, Result) else [_flat(numbers(r))])

@@ -26,7 +26,19 @@ PREC_LADDER = (128, 256, 512, 1024)
 
 
 def decimal_str(q) -> str:
-    """A Rational as a decimal string: exact when it has a terminating expansion."""
+    """A Rational as a decimal string: exact when it has a terminating expansion.
+
+    Parameters
+    ----------
+    q : sympy.Rational
+        The number.
+
+    Returns
+    -------
+    str
+        The exact decimal expansion when it terminates (in scientific notation beyond 30
+        characters), else 25 significant digits.
+    """
     p, d = int(q.p), int(q.q)
     k = d
     twos = fives = 0
@@ -58,14 +70,52 @@ class FloatOps:
 
     @staticmethod
     def convert(q):
+        """Δ (or any exact number) in the arithmetic of this tier.
+
+        Parameters
+        ----------
+        q : sympy.Rational, int, float or str
+            The number.
+
+        Returns
+        -------
+        float
+            ``q`` in this arithmetic.
+        """
         return float(q)
 
     @staticmethod
     def pos(x):
+        """The positive part x₊ = max(x, 0) (of m2 in λ*).
+
+        Parameters
+        ----------
+        x : float
+            A number.
+
+        Returns
+        -------
+        float
+            max(x, 0).
+        """
         return max(x, 0.0)
 
     @staticmethod
     def minimum(a, b):
+        """The smaller of two numbers of this arithmetic.
+
+        Parameters
+        ----------
+        a : float
+            A number.
+        b : float
+            Another number.
+
+        Returns
+        -------
+        float
+            min(a, b).
+        """
         return min(a, b)
 
 
@@ -77,14 +127,52 @@ class MpOps:
 
     @staticmethod
     def convert(q):
+        """Δ (or any exact number) in the arithmetic of this tier.
+
+        Parameters
+        ----------
+        q : sympy.Rational, int, float or str
+            The number.
+
+        Returns
+        -------
+        mpmath.mpf
+            ``q`` in this arithmetic.
+        """
         return mpmath.mpf(q.p) / q.q if hasattr(q, "p") else mpmath.mpf(q)
 
     @staticmethod
     def pos(x):
+        """The positive part x₊ = max(x, 0) (of m2 in λ*).
+
+        Parameters
+        ----------
+        x : mpmath.mpf
+            A number.
+
+        Returns
+        -------
+        mpmath.mpf
+            max(x, 0).
+        """
         return x if x > 0 else mpmath.mpf(0)
 
     @staticmethod
     def minimum(a, b):
+        """The smaller of two numbers of this arithmetic.
+
+        Parameters
+        ----------
+        a : mpmath.mpf
+            A number.
+        b : mpmath.mpf
+            Another number.
+
+        Returns
+        -------
+        mpmath.mpf
+            min(a, b).
+        """
         return min(a, b)
 
 
@@ -100,10 +188,14 @@ def decision_quantities(ops, delta, mu_star, m2, m0=None) -> dict:
     ops : FloatOps, MpOps or the certified tier's Arb operations
         ``two_phi0`` = 2φ0(0), ``convert`` (Δ into the arithmetic), ``pos`` (positive part),
         ``minimum``.
-    delta
+    delta : sympy.Rational, float or mpmath.mpf
         Δ (converted with ``ops.convert``).
-    mu_star, m2, m0
-        The moments of eq:mu_star_m2_def (m0 = E g(U) only for κ*).
+    mu_star : float or mpmath.mpf
+        μ* of eq:mu_star_m2_def.
+    m2 : float or mpmath.mpf
+        m2 of eq:mu_star_m2_def.
+    m0 : float or mpmath.mpf, optional
+        m0 = E g(U), needed only for κ* (None: κ* is not computed).
 
     Returns
     -------
@@ -144,7 +236,20 @@ def decision_quantities(ops, delta, mu_star, m2, m0=None) -> dict:
 
 def sign_word(lo, hi) -> str:
     """``stable`` when the enclosure [lo, hi] of λ* is > 0, ``unstable`` when < 0, else
-    ``undecided``."""
+    ``undecided``.
+
+    Parameters
+    ----------
+    lo : float or mpmath.mpf
+        The enclosure's lower end.
+    hi : float or mpmath.mpf
+        The enclosure's upper end.
+
+    Returns
+    -------
+    str
+        ``"stable"``, ``"unstable"`` or ``"undecided"``.
+    """
     return "stable" if lo > 0 else "unstable" if hi < 0 else "undecided"
 
 
@@ -154,7 +259,37 @@ class StabilityResult(Result):
 
     A :class:`~nbl_theory.records.Result`: :meth:`to_dict` is the row ``nbl stability --json``
     prints (every quantity a JSON number, its exact decimal under ``<name>_decimal``),
-    :meth:`to_frame` a one-row DataFrame."""
+    :meth:`to_frame` a one-row DataFrame.
+
+    Parameters
+    ----------
+    link : str
+        The link's name.
+    description : str
+        The link in words (:meth:`Link.describe`).
+    delta : str
+        Δ as an exact decimal string.
+    tier : {"float64", "mpmath", "certified"}
+        The tier that computed the values.
+    digits : int
+        Decimal digits carried by the tier.
+    values : dict
+        ``mu_g``, ``mu_star``, ``m0``, ``m2``, ``kappa_star``, ``lambda_star``.
+    errors : dict
+        The error estimate (or certified radius) of each value.
+    lambda_star_enclosure : tuple
+        ``(lo, hi)`` bounding λ* (value ± error, or the Arb ball).
+    sign : {"stable", "unstable", "undecided"}
+        The sign of λ* the enclosure decides.
+    certified : bool
+        Whether the enclosure is a proof (Arb).
+    jacobian_rates : dict
+        The rates of Dh(v*): ``theta`` (along θ) and ``orthogonal`` (on θ^⊥).
+    notes : list of str, default []
+        Precision changes and fallbacks, in words.
+    seconds : float, default 0.0
+        Wall time of the computation.
+    """
 
     link: str
     description: str
@@ -172,6 +307,8 @@ class StabilityResult(Result):
 
     @property
     def lambda_star(self):
+        """λ* (``values["lambda_star"]``).
+        """
         return self.values["lambda_star"]
 
     def _fmt(self, x, digits=None) -> str:
@@ -181,13 +318,26 @@ class StabilityResult(Result):
         return mpmath.nstr(x, digits, min_fixed=-4, max_fixed=6)
 
     def to_dict(self) -> dict:
-        """The JSON row under the one number convention (:func:`nbl_theory.records.numbers`)."""
+        """The JSON row under the one number convention (:func:`nbl_theory.records.numbers`).
+
+        Returns
+        -------
+        dict
+            :meth:`to_json` with every number a JSON number and its exact decimal beside it.
+        """
         return numbers(self.to_json())
 
     def to_json(self) -> dict:
         """JSON-ready dict with stable keys (docs/architecture.md, "proofs_check/cli: the `nbl`
         command"), numbers as decimal strings with every digit (:meth:`to_dict` turns them into
-        JSON numbers with ``_decimal`` companions)."""
+        JSON numbers with ``_decimal`` companions).
+
+        Returns
+        -------
+        dict
+            The fields, the values as decimal strings, ``errors``, ``lambda_star_enclosure``,
+            ``jacobian_rates``, ``notes``.
+        """
         out = {
             "link": self.link,
             "description": self.description,
@@ -214,6 +364,19 @@ class StabilityResult(Result):
 
 class StabilityGrid(Result):
     """Outcome of :func:`nbl_theory.stability.stability_grid`: λ* and its sign on a grid.
+
+    Parameters
+    ----------
+    link : str
+        The link (or family) the grid is over.
+    param : str or None
+        The parameter along the first axis (None: one link, a single row).
+    values : list of str
+        The parameter values (``[None]`` when ``param`` is None), axis 0.
+    deltas : list of str
+        The separations Δ as exact decimal strings, axis 1.
+    results : list of list of StabilityResult
+        Every cell's full result (``results[i][j]``); the arrays below are read from them.
 
     Attributes
     ----------
@@ -248,7 +411,14 @@ class StabilityGrid(Result):
 
     def to_dict(self) -> dict:
         """JSON data (the one number convention): the axes, then λ*, its exact decimals, the
-        signs and certification as ``[i][j]`` = (values[i], deltas[j])."""
+        signs and certification as ``[i][j]`` = (values[i], deltas[j]).
+
+        Returns
+        -------
+        dict
+            ``link``, ``param``, ``values``, ``deltas``, ``axes`` and the per-cell ``lambda_star``,
+            ``sign``, ``certified``, ``tier`` as nested lists.
+        """
         return numbers({
             "link": self.link, "param": self.param, "values": self.values,
             "deltas": self.deltas, "axes": {"rows": self.param, "columns": "delta"},
@@ -258,7 +428,13 @@ class StabilityGrid(Result):
 
     def frame_rows(self) -> list:
         """One DataFrame row per cell: the parameter value, Δ, λ* (and its exact decimal),
-        the sign, certified, the tier."""
+        the sign, certified, the tier.
+
+        Returns
+        -------
+        list of dict
+            One row per cell, row-major over (values, deltas).
+        """
         rows = []
         for i, row in enumerate(self.results):
             for r in row:

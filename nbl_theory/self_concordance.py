@@ -75,6 +75,11 @@ def kappa(a, dps: int | None = None):
         Return an mpmath ``mpf`` computed with ``dps`` (+10 guard) digits instead of a float.
         float64 uses κ(a) = erfcx(a/√2)/2 (erfcx(x) = e^{x²}erfc(x)): no overflow or underflow
         for large a, where κ(a) ~ 1/(a√(2π)).
+
+    Returns
+    -------
+    float or mpmath.mpf
+        κ(a).
     """
     if dps is None:
         return float(erfcx(float(a) / math.sqrt(2.0)) / 2.0)
@@ -84,7 +89,20 @@ def kappa(a, dps: int | None = None):
 
 
 def kappa_by_quadrature(a, dps: int = 30):
-    """κ(a) = ∫₀^∞ e^{−az} φ₀(z) dz by tanh-sinh quadrature (independent of the closed form)."""
+    """κ(a) = ∫₀^∞ e^{−az} φ₀(z) dz by tanh-sinh quadrature (independent of the closed form).
+
+    Parameters
+    ----------
+    a : float
+        The argument.
+    dps : int, default 30
+        The digits wanted (10 guard digits are added).
+
+    Returns
+    -------
+    mpmath.mpf
+        κ(a).
+    """
     with mpmath.workdps(dps + 10):
         a = mpmath.mpf(a)
         f = lambda z: mpmath.exp(-a * z - z * z / 2)  # noqa: E731
@@ -93,7 +111,20 @@ def kappa_by_quadrature(a, dps: int = 30):
 
 
 def sufficient_margin(R: float, delta: float) -> float:
-    """Δ/2 − φ₀(0)(1 − Δ²/4) R/κ(RΔ/2) (prop:self-concordance-stability); −inf if R = ∞."""
+    """Δ/2 − φ₀(0)(1 − Δ²/4) R/κ(RΔ/2) (prop:self-concordance-stability); −inf if R = ∞.
+
+    Parameters
+    ----------
+    R : float
+        The self-concordance constant (may be ``math.inf``).
+    delta : float
+        The separation Δ ∈ (0, 2).
+
+    Returns
+    -------
+    float
+        margin(Δ); the sufficient condition is margin > 0.
+    """
     if math.isinf(R):
         return -math.inf
     return delta / 2 - PHI0 * (1 - delta * delta / 4) * R / kappa(R * delta / 2)
@@ -104,13 +135,21 @@ def sufficient_margin(R: float, delta: float) -> float:
 class SCConstant:
     """The self-concordance constant R = sup|g''|/g' of a link (eq:self-concordance-link).
 
-    Attributes
+    Parameters
     ----------
-    R : float (``math.inf`` if |g''|/g' is unbounded);  attained : bool (at a finite z)
-    where : the maximizing z (float); ``"+inf"``/``"-inf"``/``"-inf,+inf"`` (the tail(s) whose
-        limit is the sup); ``"everywhere"`` (|g''|/g' constant)
-    closed_form : sympy.Expr or None (exact value, checked against the numeric R to 1e-10)
-    method, notes : str, tuple of str
+    R : float
+        The constant (``math.inf`` if |g''|/g' is unbounded).
+    attained : bool
+        Whether the supremum is attained at a finite z.
+    where : float or str
+        The maximizing z; ``"+inf"``/``"-inf"``/``"-inf,+inf"`` (the tail(s) whose limit is the
+        sup); ``"everywhere"`` (|g''|/g' constant).
+    closed_form : sympy.Expr or None
+        The exact value, checked against the numeric R to 1e-10 (None when sympy finds none).
+    method : str
+        How R was found (e.g. the sympy route or the numeric scan).
+    notes : tuple of str, default ()
+        What the computation had to fall back on, in words.
     """
 
     R: float
@@ -221,11 +260,17 @@ def self_concordance_constant(link, *, sympy_calls: int | None = SYMPY_CALLS) ->
     Parameters
     ----------
     link : Link
+        The link g.
     sympy_calls : int or None
         Work allowed to each sympy call (``cancel``, ``limit``, ``simplify``), in Python
         function calls (:mod:`nbl_theory.work`; None: unbounded); past it, or on failure, the
         numeric estimates are used alone. A count of calls, not seconds: the result is the same
         on any machine under any load, so caching it is sound.
+
+    Returns
+    -------
+    SCConstant
+        R, where it is attained, its closed form if any, and how it was found.
 
     Notes
     -----
@@ -343,7 +388,41 @@ class SCReport:
     :data:`EXACT_SCAN` grid (grid + brentq) — 0.0 when λ* > 0 on the whole scan (never unstable
     there), 2.0 when λ* ≤ 0 at its last point; ``conservativeness`` = delta_sc −
     exact_threshold_delta. The text table is :func:`nbl_sim.presentation.tables.
-    concordance_report`."""
+    concordance_report`.
+
+    Parameters
+    ----------
+    link : str
+        The link's name.
+    delta : float or None
+        The separation Δ (None when not given).
+    constant : SCConstant
+        R and how it was found.
+    kappa : float or None
+        κ(RΔ/2).
+    mu_star : float or None
+        μ* at Δ.
+    lambda_star : float or None
+        The exact λ* at Δ (float64).
+    lower_bound : float or None
+        2μ*·margin.
+    margin : float or None
+        margin(Δ).
+    sufficient_condition_holds : bool or None
+        Whether margin(Δ) > 0.
+    delta_sc : float or None
+        Δ_SC (None when R = ∞).
+    delta_sc_roots : list of float
+        Every root of margin = 0 found in (0, 2).
+    exact_threshold_delta : float or None
+        The exact stability threshold on the scan grid.
+    conservativeness : float or None
+        delta_sc − exact_threshold_delta.
+    bound_consistent : bool or None
+        Whether lower_bound ≤ lambda_star.
+    notes : list of str, default []
+        What the computation had to fall back on.
+    """
 
     link: str
     delta: float
@@ -363,10 +442,19 @@ class SCReport:
 
     @property
     def R(self) -> float:
+        """The self-concordance constant R of the link (``constant.R``).
+        """
         return self.constant.R
 
     def to_json(self) -> dict:
-        """JSON-ready dict; numbers as strings (repr of floats, "inf" for infinity)."""
+        """JSON-ready dict; numbers as strings (repr of floats, "inf" for infinity).
+
+        Returns
+        -------
+        dict
+            The report's fields (R's under ``R``, ``R_attained``, ``R_where``,
+            ``R_closed_form``) and the notes.
+        """
         c = self.constant
         return {
             "link": self.link, "delta": _s(self.delta), "R": _s(c.R), "R_attained": c.attained,
@@ -417,6 +505,14 @@ def _exact_threshold(link) -> float:
 
 def self_concordance_report(link, delta=None) -> SCReport:
     """Evaluate prop:self-concordance-stability for ``link`` at separation ``delta``.
+
+    Parameters
+    ----------
+    link : Link
+        The link g.
+    delta : float, int or decimal str, optional
+        The separation Δ ∈ (0, 2); None gives only R, Δ_SC and the exact threshold (the
+        fields that need a Δ are None).
 
     Returns
     -------

@@ -108,7 +108,21 @@ def _float_rounding(scale):
 
 
 def lambda_star_float(link, delta: float) -> float:
-    """λ* in float64 (no sign analysis): the fast path for sweeps."""
+    """λ* in float64 (no sign analysis): the fast path for sweeps.
+
+    Parameters
+    ----------
+    link : nbl_theory.links.Link
+        The link g.
+    delta : float
+        The arm separation Δ ∈ (0, 2).
+
+    Returns
+    -------
+    float
+        λ* = Δμ* − 2φ0(0)(m2)₊(1 − Δ²/4) (eq:decision_stability); the moments come from the
+        mpmath tier at 20 digits when the float64 chart overflows.
+    """
     try:
         mom = moments_float(link, delta)
         mu_star, m2 = mom["mu_star"].value, mom["m2"].value
@@ -136,19 +150,27 @@ def stability(
     Parameters
     ----------
     link : Link
+        The link g whose decision stability is computed.
     delta : str, int, float or Rational
         Arm separation Δ ∈ (0, 2); decimal strings are taken exactly.
     dps : int, optional
-        Evaluate with mpmath at this many digits (default: float64).
-    certify : bool
-        Compute rigorous Arb enclosures (python-flint).
-    auto_raise : bool
+        Evaluate with mpmath at this many digits, 5 to 2000 (default: float64).
+    certify : bool, default False
+        Compute rigorous Arb enclosures (python-flint); ``dps`` is then not used.
+    auto_raise : bool, default True
         When the sign of λ* is not decided, raise precision (float64 → mpmath → …) up to
         ``max_dps`` digits, or Arb precision up to ``max_prec`` bits.
+    max_dps : int, default ``DPS_LADDER[-1]``
+        The most mpmath digits the ladder climbs to.
+    max_prec : int, default ``PREC_LADDER[-1]``
+        The most Arb bits the certified ladder climbs to.
 
     Returns
     -------
     StabilityResult
+        λ*, μ*, m2, κ* and the Jacobian rates with their errors (or enclosures), the sign of λ*
+        (``"undecided"`` if no precision tried decides it), the tier used and the notes on
+        precision changes.
 
     Notes
     -----

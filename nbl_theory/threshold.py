@@ -44,6 +44,19 @@ class Root:
     it (decimal strings); ``certified`` is True when Arb enclosures of λ* at lo and hi have
     opposite signs ``signs``, which proves a root lies in the bracket; ``crossing`` says how
     stability changes as the variable grows (``"stable->unstable"`` or ``"unstable->stable"``).
+
+    Parameters
+    ----------
+    value : str
+        The refined root (decimal string).
+    bracket : tuple of str
+        ``(lo, hi)``, exact decimal endpoints around it.
+    certified : bool
+        Whether Arb enclosures of λ* at lo and hi have opposite signs.
+    signs : tuple
+        The sign of λ* at (lo, hi).
+    crossing : {"stable->unstable", "unstable->stable"}
+        How stability changes as the variable grows.
     """
 
     value: str  # decimal string
@@ -61,6 +74,25 @@ class ThresholdResult:
     ``search_range`` the scanned (lo, hi), ``grid_points`` the scan size (roots closer together
     than one grid step are not seen), ``roots`` the :class:`Root` s in increasing order,
     ``scan`` the grid and the float64 λ* on it (for plots).
+
+    Parameters
+    ----------
+    link : str
+        The link's (or family's) name.
+    solve_for : str
+        ``"delta"`` or the parameter's name.
+    fixed : dict
+        The values held fixed (e.g. ``{"delta": "0.2"}``).
+    search_range : tuple of str
+        The scanned (lo, hi).
+    grid_points : int
+        The scan size.
+    roots : list of Root, default []
+        The roots, in increasing order.
+    notes : list of str, default []
+        What the scan could and could not see, in words.
+    scan : tuple of two lists, default ((), ())
+        The grid and the float64 λ* on it.
     """
 
     link: str
@@ -83,7 +115,13 @@ class ThresholdResult:
         return self.roots[0].bracket if self.roots else None
 
     def to_json(self) -> dict:
-        """JSON-ready dict (numbers as decimal strings); the keys of ``nbl threshold --json``."""
+        """JSON-ready dict (numbers as decimal strings); the keys of ``nbl threshold --json``.
+
+        Returns
+        -------
+        dict
+            The fields, the first root's ``value`` and ``bracket`` and every root.
+        """
         return {
             "link": self.link,
             "solve_for": self.solve_for,
@@ -132,7 +170,7 @@ def find_thresholds(
         ``solve_for == "delta"``.
     solve_for : str
         ``"delta"`` or the name of the family parameter.
-    delta : optional
+    delta : float or str, optional
         Fixed Δ when solving for a parameter.
     bracket : (lo, hi), optional
         Search range; defaults from :data:`DEFAULT_BRACKETS`.
@@ -142,8 +180,16 @@ def find_thresholds(
         Refine each root with mpmath at this many digits (default: float64 Brent).
     certify : bool
         Certify each bracket with Arb enclosures.
+    label : str, default ""
+        The link's name in the result.
     progress : callable, optional
         ``progress(i, n)`` called during the scan.
+
+    Returns
+    -------
+    ThresholdResult
+        Every root seen on the scan grid, in increasing order, with its bracket and whether
+        it is certified, and the scan itself.
     """
     if solve_for == "delta":
         link = build

@@ -21,7 +21,23 @@ __all__ = ["check_link", "validate_delta", "delta_inside", "delta_value", "real"
 
 
 def check_link(link) -> Link:
-    """``link`` itself, after checking it is an :class:`~nbl_theory.links.Link`."""
+    """``link`` itself, after checking it is an :class:`~nbl_theory.links.Link`.
+
+    Parameters
+    ----------
+    link : object
+        The value given as a link.
+
+    Returns
+    -------
+    Link
+        ``link`` itself.
+
+    Raises
+    ------
+    NBLInputError
+        ``link`` is not a Link.
+    """
     if not isinstance(link, Link):
         raise NBLInputError(f"link must be an nbl_theory Link, got {type(link).__name__}")
     return link
@@ -29,7 +45,18 @@ def check_link(link) -> Link:
 
 def delta_inside(q) -> bool:
     """0 < Δ < 2 for the exact value ``q`` and for its float64 rounding, which every tier also
-    evaluates at (1.9999999999999999 is 2.0 in float64)."""
+    evaluates at (1.9999999999999999 is 2.0 in float64).
+
+    Parameters
+    ----------
+    q : sympy.Rational
+        The exact Δ.
+
+    Returns
+    -------
+    bool
+        Whether both ``q`` and ``float(q)`` lie strictly between 0 and 2.
+    """
     return 0 < q < 2 and 0.0 < float(q) < 2.0
 
 
@@ -38,6 +65,16 @@ def validate_delta(delta) -> sp.Rational:
 
     Decimal strings are taken exactly (``"0.2"`` is 1/5); floats through their shortest repr;
     numpy scalars are accepted.
+
+    Parameters
+    ----------
+    delta : int, float, str, sympy.Rational or numpy scalar
+        The separation Δ as given.
+
+    Returns
+    -------
+    sympy.Rational
+        Δ exactly.
     """
     if isinstance(delta, (np.floating, np.integer)):
         delta = delta.item()
@@ -56,6 +93,22 @@ def delta_value(delta) -> tuple:
     """(the value as given, for :func:`~nbl_theory.stability.stability`; float Δ), validated.
 
     Numpy scalars become Python numbers; anything but a number or a decimal string is refused.
+
+    Parameters
+    ----------
+    delta : int, float, str or sympy.Rational
+        The separation Δ as given.
+
+    Returns
+    -------
+    tuple
+        ``(delta, float Δ)``: the value as given (numpy scalars made Python numbers) and its
+        float.
+
+    Raises
+    ------
+    NBLInputError
+        Not a number or decimal string, or Δ outside (0, 2).
     """
     if isinstance(delta, (np.floating, np.integer)):
         delta = delta.item()
@@ -65,7 +118,25 @@ def delta_value(delta) -> tuple:
 
 
 def real(x, name: str) -> float:
-    """A finite real number as float."""
+    """A finite real number as float.
+
+    Parameters
+    ----------
+    x : float
+        The value given.
+    name : str
+        The argument's name, for the error message.
+
+    Returns
+    -------
+    float
+        ``x`` as a float.
+
+    Raises
+    ------
+    NBLInputError
+        A bool, not convertible to float, or not finite.
+    """
     if isinstance(x, bool):
         raise NBLInputError(f"{name} must be a real number, got {x!r}")
     try:
@@ -78,7 +149,25 @@ def real(x, name: str) -> float:
 
 
 def positive(x, name: str) -> float:
-    """A finite real number > 0 as float."""
+    """A finite real number > 0 as float.
+
+    Parameters
+    ----------
+    x : float
+        The value given.
+    name : str
+        The argument's name, for the error message.
+
+    Returns
+    -------
+    float
+        ``x`` as a float.
+
+    Raises
+    ------
+    NBLInputError
+        Not a finite real number, or not > 0.
+    """
     v = real(x, name)
     if v <= 0:
         raise NBLInputError(f"{name} must be > 0, got {x!r}")
@@ -86,7 +175,27 @@ def positive(x, name: str) -> float:
 
 
 def positive_int(x, name: str, minimum: int = 1) -> int:
-    """An integer ≥ ``minimum`` (bools refused)."""
+    """An integer ≥ ``minimum`` (bools refused).
+
+    Parameters
+    ----------
+    x : int
+        The value given.
+    name : str
+        The argument's name, for the error message.
+    minimum : int, default 1
+        The smallest value allowed.
+
+    Returns
+    -------
+    int
+        ``x`` as a Python int.
+
+    Raises
+    ------
+    NBLInputError
+        Not an integer (a bool is not) or below ``minimum``.
+    """
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < minimum:
         what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
         raise NBLInputError(f"{name} must be {what}, got {x!r}")
@@ -94,14 +203,48 @@ def positive_int(x, name: str, minimum: int = 1) -> int:
 
 
 def dimension(d) -> int:
-    """The context dimension d, an integer ≥ 2."""
+    """The context dimension d, an integer ≥ 2.
+
+    Parameters
+    ----------
+    d : int
+        The dimension given.
+
+    Returns
+    -------
+    int
+        ``d`` as a Python int.
+
+    Raises
+    ------
+    NBLInputError
+        Not an integer (a bool is not) or below 2.
+    """
     if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 2:
         raise NBLInputError(f"dimension d must be an integer >= 2, got {d!r}")
     return int(d)
 
 
 def finite_array(x, name: str) -> np.ndarray:
-    """A float array with no NaN or infinite entries."""
+    """A float array with no NaN or infinite entries.
+
+    Parameters
+    ----------
+    x : array_like
+        The values given.
+    name : str
+        The argument's name, for the error message.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``x`` as a float array.
+
+    Raises
+    ------
+    NBLInputError
+        Not numeric, or a NaN or infinite entry.
+    """
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -112,7 +255,27 @@ def finite_array(x, name: str) -> np.ndarray:
 
 
 def unit_vector(x, name: str, d: int | None = None) -> np.ndarray:
-    """A nonzero 1-D vector (of length ``d`` when given), normalized."""
+    """A nonzero 1-D vector (of length ``d`` when given), normalized.
+
+    Parameters
+    ----------
+    x : array_like
+        The vector given.
+    name : str
+        The argument's name, for the error message.
+    d : int, optional
+        The length required.
+
+    Returns
+    -------
+    numpy.ndarray, shape (d,)
+        ``x / ‖x‖``.
+
+    Raises
+    ------
+    NBLInputError
+        Not a finite 1-D vector (of length ``d``), or zero.
+    """
     arr = finite_array(x, name)
     if arr.ndim != 1 or (d is not None and arr.shape != (d,)):
         want = f"have shape ({d},)" if d is not None else "be a 1-D vector"

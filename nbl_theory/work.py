@@ -67,7 +67,13 @@ def _in_swallowing_code(frame) -> bool:
 
 class Calls:
     """The count of :func:`counting`: ``calls`` made so far, ``limit`` (None: none), and
-    ``raised``: whether the limit was raised (inside the block)."""
+    ``raised``: whether the limit was raised (inside the block).
+
+    Parameters
+    ----------
+    limit : int, optional
+        The most calls allowed (None: no limit).
+    """
 
     def __init__(self, limit=None):
         self.calls = 0
@@ -104,7 +110,18 @@ def counting(limit: int | None = None):
     """Count the Python function calls made in the ``with`` block (this thread); with a
     ``limit``, raise :class:`WorkLimitExceeded` inside the block at the first call past it.
     Yields a :class:`Calls`, whose ``calls`` stays readable after the block (also after an
-    exception)."""
+    exception).
+
+    Parameters
+    ----------
+    limit : int, optional
+        The most calls allowed in the block (None: count only).
+
+    Yields
+    ------
+    Calls
+        The running count.
+    """
     work = Calls(None if limit is None else int(limit))
     old = sys.gettrace()
 
@@ -132,7 +149,18 @@ def counting(limit: int | None = None):
 
 def count_calls(fn):
     """``(fn(), calls)``: the value of ``fn()`` and the number of Python function calls it
-    made (see the module docstring). ``fn``'s exceptions propagate."""
+    made (see the module docstring). ``fn``'s exceptions propagate.
+
+    Parameters
+    ----------
+    fn : callable
+        A function of no arguments.
+
+    Returns
+    -------
+    tuple
+        ``(fn(), calls)``, ``calls`` an int.
+    """
     with counting() as work:
         value = fn()
     return value, work.calls
@@ -142,7 +170,20 @@ def call_limited(fn, max_calls: int):
     """``(fn(), False)``, or ``(None, True)`` when ``fn`` would make more than ``max_calls``
     Python function calls (it is stopped there). ``fn``'s exceptions propagate.
 
-    The outcome depends on the computation alone, not on the machine or its load."""
+    The outcome depends on the computation alone, not on the machine or its load.
+
+    Parameters
+    ----------
+    fn : callable
+        A function of no arguments.
+    max_calls : int
+        The most Python function calls it may make.
+
+    Returns
+    -------
+    tuple
+        ``(fn(), False)``, or ``(None, True)`` when the limit was reached.
+    """
     try:
         with counting(max_calls):
             return fn(), False

@@ -133,7 +133,18 @@ TABLE_PATH = "docs/witnesses.md"
 
 def library_imports(path: Path) -> list:
     """Every ``"module:name"`` a witness module imports from the library (and from
-    ``toolkit_values``, as ``"toolkit_values:name"``), top level or inside functions."""
+    ``toolkit_values``, as ``"toolkit_values:name"``), top level or inside functions.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        A witness module's source file.
+
+    Returns
+    -------
+    list of str
+        ``"module:name"`` per imported name (``"module:"`` for ``import module``).
+    """
     out = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module:
@@ -156,7 +167,20 @@ def _code_names(code: types.CodeType) -> set:
 
 def check_names(fn) -> tuple:
     """(names, modules): the global names a check function uses, following the functions of its
-    own module it calls (transitively), and the modules those names resolve to."""
+    own module it calls (transitively), and the modules those names resolve to.
+
+    Parameters
+    ----------
+    fn : callable
+        A check function (decorators unwrapped).
+
+    Returns
+    -------
+    names : set of str
+        The global names used.
+    modules : set of str
+        The dotted names of the modules they resolve to.
+    """
     seen, names, modules = set(), set(), set()
     todo = [fn]
     while todo:
@@ -187,7 +211,18 @@ def check_names(fn) -> tuple:
 
 def can_return(claim) -> set:
     """The verdicts about the paper the claim's check can return, read from its code:
-    ``DISCREPANCY`` / ``CAVEAT`` when it names them, or calls the judgement (which may)."""
+    ``DISCREPANCY`` / ``CAVEAT`` when it names them, or calls the judgement (which may).
+
+    Parameters
+    ----------
+    claim : Claim
+        A registered claim.
+
+    Returns
+    -------
+    set of str
+        A subset of {"DISCREPANCY", "CAVEAT"}.
+    """
     names, _ = check_names(claim.check)
     out = {s for s in ("DISCREPANCY", "CAVEAT") if s in names}
     if "judge" in names or "combine" in names:
@@ -196,7 +231,18 @@ def can_return(claim) -> set:
 
 
 def declared_witnesses(claim) -> list:
-    """The claim's ``witness=`` entries as (module, function) pairs."""
+    """The claim's ``witness=`` entries as (module, function) pairs.
+
+    Parameters
+    ----------
+    claim : Claim
+        A registered claim.
+
+    Returns
+    -------
+    list of tuple of (str, str)
+        ``(module, function)`` per declared witness (empty when none is declared).
+    """
     return [tuple(w.strip().split(":", 1)) for w in (claim.witness or "").split(",") if w.strip()]
 
 
@@ -204,7 +250,20 @@ def witness_dependencies(module: str, function: str) -> list:
     """The ``dependent`` imports of the witness module that the witness ``function`` reaches
     (its own code and the functions of its module it calls, read from the code objects), as
     ``"module:name (what)"``: empty when the function is independent of the library
-    computations its module imports for other purposes."""
+    computations its module imports for other purposes.
+
+    Parameters
+    ----------
+    module : str
+        The witness module's dotted name.
+    function : str
+        The witness function's name in it.
+
+    Returns
+    -------
+    list of str
+        ``"module:name (what)"`` per dependent import reached.
+    """
     short = module.rsplit(".", 1)[-1]
     mod = importlib.import_module(module)
     names, _ = check_names(getattr(mod, function))
@@ -231,7 +290,18 @@ def library_in_verdict(claim) -> list:
     """The library modules (and ``toolkit_values``, the library's values) the claim's check
     reaches: directly, or through a witness module's declared ``dependent`` imports. Empty:
     no library computation enters the verdict (e.g. a claim about the paper's text, or a
-    formula derived in sympy by a witness), so a library bug cannot turn it."""
+    formula derived in sympy by a witness), so a library bug cannot turn it.
+
+    Parameters
+    ----------
+    claim : Claim
+        A registered claim.
+
+    Returns
+    -------
+    list of str
+        The sorted module names (``module:name`` for a witness's dependent imports).
+    """
     _, modules = check_names(claim.check)
     out = {m for m in modules if m.split(".")[0] in LIBRARY
            and m not in ("nbl_theory.paper", "nbl_theory.errors")}
@@ -245,7 +315,13 @@ def library_in_verdict(claim) -> list:
 
 
 def render_table() -> str:
-    """docs/witnesses.md: per checked claim, its witness and what it shares with the library."""
+    """docs/witnesses.md: per checked claim, its witness and what it shares with the library.
+
+    Returns
+    -------
+    str
+        The Markdown text of docs/witnesses.md.
+    """
     from .registry import all_claims
 
     rows, capable, declared, dependent, free = [], 0, 0, 0, 0
@@ -310,7 +386,18 @@ def render_table() -> str:
 
 def main(argv=None) -> int:
     """``python -m proofs_check.independence [--write]``: print the table, or write it to
-    docs/witnesses.md of this source tree."""
+    docs/witnesses.md of this source tree.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The command-line arguments (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status, 0.
+    """
     ap = argparse.ArgumentParser(description="the witness table of docs/witnesses.md")
     ap.add_argument("--write", action="store_true", help=f"write {TABLE_PATH}")
     args = ap.parse_args(argv)

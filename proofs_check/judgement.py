@@ -42,7 +42,21 @@ __all__ = ["Judgement", "judge", "agreement", "moment_agreements", "gate", "comb
 @dataclass(frozen=True)
 class Judgement:
     """One comparison: the status it gives and a sentence saying why (the library and witness
-    values as shown)."""
+    values as shown).
+
+    Parameters
+    ----------
+    status : str
+        ``PASS``, ``FAIL`` or a finding (``DISCREPANCY``, ``CAVEAT``).
+    detail : str
+        The sentence saying why.
+    quantity : str
+        What was compared, as the report names it.
+    library : str
+        The library's value as shown.
+    witness : str
+        The witness's value as shown.
+    """
 
     status: str
     detail: str
@@ -52,7 +66,19 @@ class Judgement:
 
 
 def agree_abs(tol: float) -> Callable:
-    """``|library − witness| ≤ tol``."""
+    """``|library − witness| ≤ tol``.
+
+    Parameters
+    ----------
+    tol : float
+        The absolute tolerance.
+
+    Returns
+    -------
+    callable
+        ``agree(library, witness) -> bool``; its docstring states the rule (quoted in a
+        toolkit-defect message).
+    """
     def agree(a, b) -> bool:
         return abs(a - b) <= tol
     agree.__doc__ = f"|library - witness| <= {tol:g}"
@@ -60,7 +86,20 @@ def agree_abs(tol: float) -> Callable:
 
 
 def agree_rel(tol: float, floor: float = 0.0) -> Callable:
-    """``|library − witness| ≤ tol·max(|library|, |witness|) + floor``."""
+    """``|library − witness| ≤ tol·max(|library|, |witness|) + floor``.
+
+    Parameters
+    ----------
+    tol : float
+        The relative tolerance.
+    floor : float, default 0.0
+        An absolute floor added to the bound (for values near 0).
+
+    Returns
+    -------
+    callable
+        ``agree(library, witness) -> bool``; its docstring states the rule.
+    """
     def agree(a, b) -> bool:
         return abs(a - b) <= tol * max(abs(a), abs(b)) + floor
     agree.__doc__ = (f"|library - witness| <= {tol:g} x max(|library|, |witness|)"
@@ -78,7 +117,24 @@ def _show(v, fmt) -> str:
 
 
 def toolkit_defect(quantity: str, library: str, witness: str, rule: str) -> str:
-    """The sentence of a library–witness disagreement (rule 1 of the module docstring)."""
+    """The sentence of a library–witness disagreement (rule 1 of the module docstring).
+
+    Parameters
+    ----------
+    quantity : str
+        What was compared.
+    library : str
+        The library's value as shown.
+    witness : str
+        The witness's value as shown.
+    rule : str
+        The agreement rule that failed.
+
+    Returns
+    -------
+    str
+        The sentence.
+    """
     return (f"toolkit defect: library {quantity} = {library} and witness {quantity} = {witness} "
             f"disagree ({rule} fails); the paper is not judged")
 
@@ -91,8 +147,10 @@ def judge(quantity: str, *, library, witness, holds: Callable, tol=None, agree=N
     ----------
     quantity : str
         What is compared, as the report names it (e.g. ``"lambda*(rho = 0.6, Delta = 0.2)"``).
-    library, witness
-        The two computations' values (numbers, or anything ``agree`` and ``holds`` accept).
+    library : object
+        The library's value (a number, or anything ``agree`` and ``holds`` accept).
+    witness : object
+        The witness's value, of the same kind.
     holds : callable
         ``holds(value) -> bool``: the paper's statement is true of ``value`` (the printed number
         at its printed figures, the printed regime, the printed bound, ...).
@@ -110,6 +168,14 @@ def judge(quantity: str, *, library, witness, holds: Callable, tol=None, agree=N
     Returns
     -------
     Judgement
+        ``PASS`` (both agree and confirm the paper), ``finding`` (both agree and contradict
+        it), or ``FAIL`` (they disagree, or lie on opposite sides of the statement), with
+        the sentence saying which.
+
+    Raises
+    ------
+    ValueError
+        Not exactly one of ``tol`` and ``agree``, or ``finding`` not a finding status.
     """
     if (tol is None) == (agree is None):
         raise ValueError("judge: give exactly one of tol and agree")
@@ -136,14 +202,54 @@ def agreement(quantity: str, *, library, witness, tol=None, agree=None,
               fmt: Callable | None = None) -> Judgement:
     """A library-versus-witness comparison that judges nothing of the paper (the witness's value
     is the one a paper formula is then evaluated with): ``PASS`` when they agree, the
-    toolkit-defect ``FAIL`` otherwise."""
+    toolkit-defect ``FAIL`` otherwise.
+
+    Parameters
+    ----------
+    quantity : str
+        What is compared, as the report names it.
+    library : object
+        The library's value.
+    witness : object
+        The witness's value.
+    tol : float, optional
+        Absolute tolerance (shorthand for ``agree_abs(tol)``).
+    agree : callable, optional
+        ``agree(library, witness) -> bool``; exactly one of ``tol`` and ``agree`` is given.
+    fmt : callable, optional
+        How a value is shown (default: 12 significant figures, or ``str``).
+
+    Returns
+    -------
+    Judgement
+        ``PASS`` or ``FAIL`` (a toolkit defect).
+    """
     return judge(quantity, library=library, witness=witness, tol=tol, agree=agree,
                  holds=lambda v: True, fmt=fmt)
 
 
 def moment_agreements(library: dict, witness: dict, keys, label: str, tol: float) -> list:
     """:func:`agreement` of ``library[k]`` and ``witness[k]`` for every ``k`` in ``keys``
-    (absolute ``tol``), named ``"k(label)"``."""
+    (absolute ``tol``), named ``"k(label)"``.
+
+    Parameters
+    ----------
+    library : dict
+        The library's values by key.
+    witness : dict
+        The witness's values by key.
+    keys : iterable of str
+        The keys compared (e.g. ``("mu_star", "m2")``).
+    label : str
+        Where they were computed, shown in each quantity's name (e.g. ``"logistic, Delta = 0.2"``).
+    tol : float
+        The absolute tolerance.
+
+    Returns
+    -------
+    list of Judgement
+        One per key.
+    """
     return [agreement(f"{k}({label})", library=library[k], witness=witness[k], tol=tol)
             for k in keys]
 
@@ -156,6 +262,27 @@ def combine(judgements: Iterable[Judgement], computed, detail: str = "", **outco
     ``detail`` (the claim's own explanation) follows the comparisons' sentences for a verdict
     about the paper and is dropped for a ``FAIL``; ``outcome`` (consequence, figure, evidence)
     goes to the Outcome.
+
+    Parameters
+    ----------
+    judgements : iterable of Judgement
+        The claim's comparisons (at least one).
+    computed : str or None
+        The toolkit's value shown beside the paper's.
+    detail : str, default ""
+        The claim's own explanation.
+    **outcome
+        ``consequence``, ``figure``, ``evidence`` of the :class:`~proofs_check.registry.Outcome`.
+
+    Returns
+    -------
+    Outcome
+        The claim's verdict.
+
+    Raises
+    ------
+    ValueError
+        No comparisons.
     """
     js = list(judgements)
     if not js:
@@ -179,7 +306,20 @@ def combine(judgements: Iterable[Judgement], computed, detail: str = "", **outco
 def gate(outcome: Outcome, agreements: Iterable[Judgement]) -> Outcome:
     """``outcome`` (a verdict computed from the witness's values) unless one of the
     library-versus-witness ``agreements`` fails: then ``FAIL`` with the toolkit defects (the
-    paper is not judged)."""
+    paper is not judged).
+
+    Parameters
+    ----------
+    outcome : Outcome
+        The verdict computed from the witness's values.
+    agreements : iterable of Judgement
+        The library-versus-witness comparisons.
+
+    Returns
+    -------
+    Outcome
+        ``outcome`` itself, or a ``FAIL`` listing the failed agreements.
+    """
     fails = [j for j in agreements if j.status != PASS]
     if not fails:
         return outcome

@@ -48,6 +48,23 @@ class ClaimMutation:
     ``run`` is False when the claim was not run (a slow claim in a quick run); ``baseline`` is
     its unmutated status (None if not run); ``mutants`` the
     :class:`~proofs_check.registry.MutantResult` s.
+
+    Parameters
+    ----------
+    id : str
+        The claim's id.
+    module : str
+        The claims module that registers it (:func:`claim_module`).
+    n_mutants : int
+        How many mutants the claim has.
+    run : bool
+        Whether the claim was run.
+    baseline : str or None, default None
+        Its unmutated status (None if not run).
+    mutants : list of MutantResult, default []
+        The verdict under each mutant.
+    seconds : float, default 0.0
+        The wall time of the claim and its mutants.
     """
 
     id: str
@@ -60,10 +77,14 @@ class ClaimMutation:
 
     @property
     def killed(self) -> list[str]:
+        """The names of the mutants that changed the verdict.
+        """
         return [m.mutant for m in self.mutants if m.killed]
 
     @property
     def survived(self) -> list[str]:
+        """The names of the mutants that left the verdict unchanged.
+        """
         return [m.mutant for m in self.mutants if not m.killed]
 
     @property
@@ -78,6 +99,13 @@ class ClaimMutation:
         return None
 
     def to_dict(self) -> dict:
+        """The claim's mutation record as plain data.
+
+        Returns
+        -------
+        dict
+            The fields, ``killed``, ``survived``, ``defect`` and every mutant's result.
+        """
         return {"id": self.id, "module": self.module, "n_mutants": self.n_mutants,
                 "run": self.run, "baseline": self.baseline, "seconds": round(self.seconds, 3),
                 "killed": self.killed, "survived": self.survived, "defect": self.defect,
@@ -86,7 +114,21 @@ class ClaimMutation:
 
 @dataclass
 class MutationReport:
-    """What :func:`run_mutation` found (see the module docstring)."""
+    """What :func:`run_mutation` found (see the module docstring).
+
+    Parameters
+    ----------
+    quick : bool
+        Whether only the quick claims were run.
+    claims : list of ClaimMutation
+        One per checked claim.
+    not_checked : list of str
+        The ids of the labels registered as not checked.
+    seconds : float, default 0.0
+        The wall time.
+    not_checked_modules : dict, default {}
+        Not-checked claim id -> the claims module of its section's checked claims.
+    """
 
     quick: bool
     claims: list
@@ -97,16 +139,26 @@ class MutationReport:
 
     @property
     def defects(self) -> list[ClaimMutation]:
+        """The claims that are defects of the registry (no mutants, a FAIL baseline, or a survivor).
+        """
         return [c for c in self.claims if c.defect]
 
     @property
     def ok(self) -> bool:
+        """Whether no claim is a defect.
+        """
         return not self.defects
 
     def modules(self) -> dict:
         """{module: {"claims", "run", "mutants", "killed", "kill_rate", "defects",
         "not_checked"}} in module order; ``kill_rate`` is killed/mutants over the claims run
-        (None if none ran); ``not_checked`` counts the module's register_not_checked labels."""
+        (None if none ran); ``not_checked`` counts the module's register_not_checked labels.
+
+        Returns
+        -------
+        dict of str to dict
+            The per-module counts.
+        """
         out: dict = {}
         blank = {"claims": 0, "run": 0, "mutants": 0, "killed": 0, "defects": 0,
                  "not_checked": 0}
@@ -125,7 +177,14 @@ class MutationReport:
         return dict(sorted(out.items()))
 
     def to_json(self) -> dict:
-        """A JSON-ready summary: mode, totals, per module, per claim, defects."""
+        """A JSON-ready summary: mode, totals, per module, per claim, defects.
+
+        Returns
+        -------
+        dict
+            ``mode``, ``seconds``, the counts and ``kill_rate``, ``not_checked``, ``defects``,
+            ``modules`` and ``per_claim``.
+        """
         run = [c for c in self.claims if c.run]
         n_mut = sum(len(c.mutants) for c in run)
         n_kill = sum(len(c.killed) for c in run)
@@ -139,7 +198,18 @@ class MutationReport:
 
     def format(self, verbose: bool = False) -> str:
         """Plain-text summary: totals, one line per module, the defects (and with ``verbose``
-        one line per claim)."""
+        one line per claim).
+
+        Parameters
+        ----------
+        verbose : bool, default False
+            Add one line per claim.
+
+        Returns
+        -------
+        str
+            The summary, lines joined with newlines.
+        """
         js = self.to_json()
         rate = "n/a" if js["kill_rate"] is None else f"{js['kill_rate']:.1%}"
         lines = [f"mutation ({js['mode']}): {js['killed']}/{js['mutants']} mutants killed "
@@ -166,7 +236,18 @@ class MutationReport:
 
 
 def claim_module(claim: Claim) -> str:
-    """The claims module that registers ``claim`` (e.g. ``stein.initialization``)."""
+    """The claims module that registers ``claim`` (e.g. ``stein.initialization``).
+
+    Parameters
+    ----------
+    claim : Claim
+        A registered claim.
+
+    Returns
+    -------
+    str
+        The module's name below ``proofs_check.claims.`` (its full name if outside it).
+    """
     mod = getattr(claim.check, "__module__", "") or ""
     return mod[len(_PREFIX):] if mod.startswith(_PREFIX) else mod
 
@@ -192,6 +273,7 @@ def run_mutation(ids=None, quick: bool = True, progress=None, modules=None,
     Returns
     -------
     MutationReport
+        Per claim: its mutants' verdicts (killed or survived) and its defect, if any.
     """
     tic = time.perf_counter()
     everything = registry.all_claims()
@@ -240,7 +322,19 @@ def _progress(i, n, cm):
 
 
 def main(argv=None) -> int:
-    """``python -m proofs_check.mutation``: run the mutants and print the summary."""
+    """``python -m proofs_check.mutation``: run the mutants and print the summary.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 no defect, 1 a mutant survived or a claim has none (or FAILs), 2 bad
+        arguments; with ``--library``, the status of the library mutation run.
+    """
     p = argparse.ArgumentParser(prog="python -m proofs_check.mutation",
                                 description="Run every registered claim's mutants; exit 1 if "
                                 "a mutant survives or a checked claim has none.")

@@ -43,12 +43,29 @@ MAX_PAPER_BYTES = 8 * 1024 * 1024
 
 
 def digest(text: str) -> str:
-    """SHA-256 (hex) of ``text`` encoded as UTF-8: the digest :data:`PINNED_SHA256` is."""
+    """SHA-256 (hex) of ``text`` encoded as UTF-8: the digest :data:`PINNED_SHA256` is.
+
+    Parameters
+    ----------
+    text : str
+        The text.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+    """
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def shipped_text() -> str:
-    """The pinned paper text shipped with the package."""
+    """The pinned paper text shipped with the package.
+
+    Returns
+    -------
+    str
+        The LaTeX source.
+    """
     return (resources.files("proofs_check.audit").joinpath("data", "nbl-paper.tex")
             .read_text(encoding="utf-8"))
 
@@ -57,7 +74,7 @@ def shipped_text() -> str:
 class PaperSource:
     """A paper text and where it came from.
 
-    Attributes
+    Parameters
     ----------
     text : str
         The LaTeX source.
@@ -104,6 +121,16 @@ def _read_user_paper(path: str, origin: str) -> str:
 def paper_source(path: str | os.PathLike | None = None) -> PaperSource:
     """The paper text in force: ``path`` if given, else ``$NBL_PAPER`` if set, else the shipped
     pinned copy.
+
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        A LaTeX file to read (``--paper``).
+
+    Returns
+    -------
+    PaperSource
+        The text, where it came from and its digest.
 
     Raises
     ------

@@ -91,6 +91,21 @@ class Outcome:
     ``computed`` is the toolkit's value as it should appear next to the paper's printed value
     (a string; other objects are converted with ``str``); ``detail`` says how it was obtained and,
     for a ``DISCREPANCY``, why the two disagree.
+
+    Parameters
+    ----------
+    status : str
+        The verdict, one of :data:`STATUSES`.
+    computed : str or None, default None
+        The toolkit's value.
+    detail : str, default ""
+        How the value was obtained and, for a finding, why the two disagree.
+    consequence : str or None, default None
+        For a finding: what it affects, one of :data:`CONSEQUENCES` (default: from the label).
+    figure : str or None, default None
+        The figure id (``nbl reproduce``) or file that shows the evidence.
+    evidence : dict, default {}
+        One line per label in the claim's ``covers`` (label -> what was checked).
     """
 
     status: str
@@ -109,7 +124,20 @@ def _of_kind(kind: str, doc: str) -> classmethod:
     function."""
     def make(cls, name: str, /, **kwargs) -> Mutant:
         return cls(name, kind, kwargs=kwargs)
-    make.__doc__ = f"{doc} ``kwargs`` are passed to the check function."
+    make.__doc__ = f"""{doc} ``kwargs`` are passed to the check function.
+
+        Parameters
+        ----------
+        name : str
+            What is corrupted, e.g. ``"printed lambda* +5%"``.
+        **kwargs
+            Keyword arguments of the check function that make the corruption.
+
+        Returns
+        -------
+        Mutant
+            ``Mutant(name, "{kind}", kwargs=kwargs)``.
+        """
     make.__name__ = kind
     return classmethod(make)
 
@@ -155,7 +183,25 @@ class Mutant:
 @dataclass
 class MutantResult:
     """The verdict of a claim under one mutant; ``killed`` when it differs from the unmutated
-    verdict (and the mutant did not merely skip)."""
+    verdict (and the mutant did not merely skip).
+
+    Parameters
+    ----------
+    claim : str
+        The claim's id.
+    mutant : str
+        The mutant's name.
+    kind : str
+        The mutant's kind (``printed``, ``formula``, ``link``, ``witness`` or ``data``).
+    baseline : str
+        The unmutated verdict.
+    status : str
+        The verdict under the mutant.
+    killed : bool
+        Whether the verdict changed (a ``SKIPPED`` verdict does not count).
+    detail : str, default ""
+        The check's detail under the mutant.
+    """
 
     claim: str
     mutant: str
@@ -168,7 +214,23 @@ class MutantResult:
 
 @contextmanager
 def apply_mutant(mutant: Mutant):
-    """Install ``mutant.patches`` for the duration of the block (always restored)."""
+    """Install ``mutant.patches`` for the duration of the block (always restored).
+
+    Parameters
+    ----------
+    mutant : Mutant
+        The mutant whose ``patches`` are installed.
+
+    Yields
+    ------
+    None
+        Control, while the patches are in place.
+
+    Raises
+    ------
+    ValueError
+        A patch target that is not ``"module:attribute"``.
+    """
     saved = []
     try:
         for target, value in mutant.patches:
@@ -187,7 +249,40 @@ def apply_mutant(mutant: Mutant):
 
 @dataclass(frozen=True)
 class Claim:
-    """A registered claim: what the paper states and how the toolkit checks it."""
+    """A registered claim: what the paper states and how the toolkit checks it.
+
+    Parameters
+    ----------
+    id : str
+        The claim's id (unique in the registry), e.g. ``"lambda-star-logistic"``.
+    label : str
+        The paper's ``\\label`` it checks, e.g. ``"prop:local_jacobian"``.
+    section : str
+        The ``\\label`` of the paper's section or appendix holding it.
+    statement : str
+        What the paper states, in words.
+    method : str
+        How it is checked, one of :data:`METHODS`.
+    tolerance : str
+        The tolerance of the comparison, in words.
+    tolerance_why : str
+        Why the tolerance sits where it does.
+    printed : str or None
+        The paper's printed value, if it prints one.
+    quick : bool
+        Whether the claim runs in ``quick`` mode.
+    check : callable
+        ``check(**kwargs) -> Outcome``: the computation.
+    covers : tuple of str, default ()
+        Further labels the same check verifies (e.g. a lemma's equations).
+    mutants : tuple of Mutant, default ()
+        The corruptions under which the verdict must change.
+    witness : str or None, default None
+        The independent computation(s) as ``"module:function"`` under
+        :mod:`proofs_check.witnesses`, comma separated (None: not declared).
+    shares : str or None, default None
+        What the witness shares with the library, or ``"nothing"``.
+    """
 
     id: str
     label: str                 # the paper's \\label (e.g. "prop:local_jacobian")
@@ -213,7 +308,48 @@ class Claim:
 @dataclass
 class ClaimResult:
     """The outcome of one claim: the :class:`Claim` fields plus computed, status, detail and
-    seconds."""
+    seconds.
+
+    Parameters
+    ----------
+    id : str
+        The claim's id (unique in the registry), e.g. ``"lambda-star-logistic"``.
+    label : str
+        The paper's ``\\label`` it checks, e.g. ``"prop:local_jacobian"``.
+    section : str
+        The ``\\label`` of the paper's section or appendix holding it.
+    statement : str
+        What the paper states, in words.
+    method : str
+        How it is checked, one of :data:`METHODS`.
+    tolerance : str
+        The tolerance of the comparison, in words.
+    tolerance_why : str
+        Why the tolerance sits where it does.
+    printed : str or None
+        The paper's printed value, if it prints one.
+    computed : str or None
+        The toolkit's value, as shown beside ``printed``.
+    status : str
+        The verdict, one of :data:`STATUSES`.
+    detail : str
+        How the value was obtained and, for a finding, why it disagrees.
+    seconds : float
+        Wall time of the check.
+    quick : bool, default True
+        Whether the claim runs in ``quick`` mode.
+    covers : tuple of str, default ()
+        Further labels the check verifies.
+    consequence : str or None, default None
+        For a finding: what it affects, one of :data:`CONSEQUENCES`.
+    figure : str or None, default None
+        The figure id or file that shows the evidence.
+    evidence : dict, default {}
+        One line per covered label (label -> what was checked).
+    full_run : dict or None, default None
+        For a slow claim skipped in a quick run: the record of its full run from the claims
+        cache, with the commit it ran at.
+    """
 
     id: str
     label: str
@@ -238,6 +374,13 @@ class ClaimResult:
     full_run: dict | None = None
 
     def to_dict(self) -> dict:
+        """The result as a plain dict (``dataclasses.asdict``).
+
+        Returns
+        -------
+        dict
+            Field name -> value, nested dataclasses converted too.
+        """
         return asdict(self)
 
 
@@ -269,7 +412,14 @@ def _result(claim: Claim, status: str, computed, detail: str, seconds: float,
 
 
 class Registry:
-    """An ordered collection of claims (the module-level :data:`REGISTRY` holds the paper's)."""
+    """An ordered collection of claims (the module-level :data:`REGISTRY` holds the paper's).
+
+    Parameters
+    ----------
+    loader : str, optional
+        The module whose import registers the claims (imported on first use); None for a
+        registry filled by hand.
+    """
 
     def __init__(self, loader: str | None = None):
         self._claims: dict[str, Claim] = {}
@@ -290,6 +440,40 @@ class Registry:
         separated) and ``shares`` what they share with the library (docs/architecture.md,
         "Statuses and the two computations"; tests/proofs_check/test_independence.py checks
         both, and docs/witnesses.md is generated from them).
+
+        Parameters
+        ----------
+        id : str
+            The claim's id (unique).
+        label : str
+            The paper's ``\\label`` it checks.
+        section : str
+            The ``\\label`` of the paper's section or appendix.
+        statement : str
+            What the paper states.
+        method : str
+            One of :data:`METHODS`.
+        tolerance : str
+            The comparison's tolerance, in words.
+        why : str
+            Why the tolerance sits there (the claim's ``tolerance_why``).
+        printed : str, optional
+            The paper's printed value (converted with ``str``).
+        quick : bool, default True
+            Run in ``quick`` mode.
+        covers : iterable of str, default ()
+            Further labels the check verifies.
+        mutants : iterable of Mutant, default ()
+            The corruptions under which the verdict must change.
+        witness : str, optional
+            The independent computation(s), ``"module:function"`` comma separated.
+        shares : str, optional
+            What the witness shares with the library.
+
+        Returns
+        -------
+        callable
+            The decorator: it registers the check function and returns it unchanged.
 
         Raises
         ------
@@ -320,12 +504,34 @@ class Registry:
             importlib.import_module(self._loader)
 
     def all_claims(self) -> list[Claim]:
-        """Every registered claim, in registration order."""
+        """Every registered claim, in registration order.
+
+        Returns
+        -------
+        list of Claim
+            The claims, loading the registering module first.
+        """
         self._load()
         return list(self._claims.values())
 
     def get(self, claim_id: str) -> Claim:
-        """The claim registered as ``claim_id``."""
+        """The claim registered as ``claim_id``.
+
+        Parameters
+        ----------
+        claim_id : str
+            The claim's id.
+
+        Returns
+        -------
+        Claim
+            The registered claim.
+
+        Raises
+        ------
+        NBLInputError
+            An unknown id.
+        """
         self._load()
         try:
             return self._claims[claim_id]
@@ -334,7 +540,20 @@ class Registry:
 
     def run_one(self, claim: Claim, mutant: Mutant | None = None) -> ClaimResult:
         """Run one claim's check (under ``mutant`` if given); an exception, a wrong return type
-        or a changed global mpmath/flint precision becomes ``FAIL``."""
+        or a changed global mpmath/flint precision becomes ``FAIL``.
+
+        Parameters
+        ----------
+        claim : Claim
+            The claim to run.
+        mutant : Mutant, optional
+            A corruption to apply while it runs.
+
+        Returns
+        -------
+        ClaimResult
+            The result, with the check's wall time.
+        """
         dps, prec = mpmath.mp.dps, flint.ctx.prec
         t0 = time.perf_counter()
         try:
@@ -361,7 +580,20 @@ class Registry:
     def run_mutants(self, claim: Claim, baseline: ClaimResult | None = None
                     ) -> list[MutantResult]:
         """Run every mutant of ``claim``; each is killed when the verdict changes from the
-        unmutated one (``baseline``, computed if not given)."""
+        unmutated one (``baseline``, computed if not given).
+
+        Parameters
+        ----------
+        claim : Claim
+            The claim whose mutants are run.
+        baseline : ClaimResult, optional
+            Its unmutated result (run here if not given).
+
+        Returns
+        -------
+        list of MutantResult
+            One per mutant, in the claim's order.
+        """
         base = baseline or self.run_one(claim)
         out = []
         for m in claim.mutants:
@@ -383,6 +615,11 @@ class Registry:
             :class:`~nbl_theory.errors.NBLInputError`.
         progress : callable, optional
             ``progress(i, n, result)`` after each claim.
+
+        Returns
+        -------
+        list of ClaimResult
+            One result per claim run (or skipped), in registration order.
         """
         claims = self.all_claims()
         if ids is not None:
@@ -412,7 +649,42 @@ REGISTRY = Registry(loader="proofs_check.claims")
 def register(id: str, label: str, section: str, statement: str, method: str, tolerance: str,
              why: str, printed: str | None = None, quick: bool = True, covers=(), mutants=(),
              witness: str | None = None, shares: str | None = None):
-    """Register a check of the paper in :data:`REGISTRY` (see :meth:`Registry.register`)."""
+    """Register a check of the paper in :data:`REGISTRY` (see :meth:`Registry.register`).
+
+    Parameters
+    ----------
+    id : str
+        The claim's id (unique).
+    label : str
+        The paper's ``\\label`` it checks.
+    section : str
+        The ``\\label`` of the paper's section or appendix.
+    statement : str
+        What the paper states.
+    method : str
+        One of :data:`METHODS`.
+    tolerance : str
+        The comparison's tolerance, in words.
+    why : str
+        Why the tolerance sits there.
+    printed : str, optional
+        The paper's printed value.
+    quick : bool, default True
+        Run in ``quick`` mode.
+    covers : iterable of str, default ()
+        Further labels the check verifies.
+    mutants : iterable of Mutant, default ()
+        The corruptions under which the verdict must change.
+    witness : str, optional
+        The independent computation(s), ``"module:function"`` comma separated.
+    shares : str, optional
+        What the witness shares with the library.
+
+    Returns
+    -------
+    callable
+        The decorator of :meth:`Registry.register`.
+    """
     return REGISTRY.register(id, label, section, statement, method, tolerance, why,
                              printed=printed, quick=quick, covers=covers, mutants=mutants,
                              witness=witness, shares=shares)
@@ -421,7 +693,28 @@ def register(id: str, label: str, section: str, statement: str, method: str, tol
 def register_not_checked(id: str, label: str, section: str, statement: str, reason: str,
                          covers=()) -> None:
     """List a label of the paper that is deliberately not checked — a definition, an
-    assumption, a pure restatement — with the reason; it is reported as ``SKIPPED``."""
+    assumption, a pure restatement — with the reason; it is reported as ``SKIPPED``.
+
+    Parameters
+    ----------
+    id : str
+        The entry's id (unique).
+    label : str
+        The paper's ``\\label``.
+    section : str
+        The ``\\label`` of its section or appendix.
+    statement : str
+        What the label states.
+    reason : str
+        Why it is not checked (required).
+    covers : iterable of str, default ()
+        Further labels covered by the same reason.
+
+    Raises
+    ------
+    ValueError
+        An empty ``reason``.
+    """
     if not reason:
         raise ValueError(f"{id}: a label that is not checked needs a reason")
     REGISTRY.register(id, label, section, statement, "not-checked", "-", reason,
@@ -429,10 +722,31 @@ def register_not_checked(id: str, label: str, section: str, statement: str, reas
 
 
 def all_claims() -> list[Claim]:
-    """Every claim of the paper, in registration order."""
+    """Every claim of the paper, in registration order.
+
+    Returns
+    -------
+    list of Claim
+        The claims of :data:`REGISTRY`.
+    """
     return REGISTRY.all_claims()
 
 
 def run_claims(quick: bool = False, ids=None, progress=None) -> list[ClaimResult]:
-    """Run the paper's claims (see :meth:`Registry.run_claims`)."""
+    """Run the paper's claims (see :meth:`Registry.run_claims`).
+
+    Parameters
+    ----------
+    quick : bool, default False
+        Report the claims registered with ``quick=False`` as ``SKIPPED``.
+    ids : iterable of str, optional
+        Run only these claims.
+    progress : callable, optional
+        ``progress(i, n, result)`` after each claim.
+
+    Returns
+    -------
+    list of ClaimResult
+        One per claim, in registration order.
+    """
     return REGISTRY.run_claims(quick=quick, ids=ids, progress=progress)

@@ -80,7 +80,13 @@ SECTION_ORDER = (
 
 
 def toolkit_version() -> str:
-    """Installed version of the ``nbl`` distribution (``"unknown"`` if not installed)."""
+    """Installed version of the ``nbl`` distribution (``"unknown"`` if not installed).
+
+    Returns
+    -------
+    str
+        The version, e.g. ``"0.9.0"``.
+    """
     from importlib.metadata import PackageNotFoundError, version
     try:
         return version("nbl")
@@ -89,18 +95,51 @@ def toolkit_version() -> str:
 
 
 def summary_counts(results) -> dict:
-    """{status: count} for every status, zeros included, in report order."""
+    """{status: count} for every status, zeros included, in report order.
+
+    Parameters
+    ----------
+    results : iterable of ClaimResult
+        The claims' results.
+
+    Returns
+    -------
+    dict of str to int
+        Status -> count, in the order of :data:`~proofs_check.registry.STATUSES`.
+    """
     c = Counter(r.status for r in results)
     return {s: c.get(s, 0) for s in STATUSES}
 
 
 def summary_line(results) -> str:
-    """E.g. ``"PASS 40 · CAVEAT 2 · DISCREPANCY 1 · FAIL 0 · SKIPPED 0"``."""
+    """E.g. ``"PASS 40 · CAVEAT 2 · DISCREPANCY 1 · FAIL 0 · SKIPPED 0"``.
+
+    Parameters
+    ----------
+    results : iterable of ClaimResult
+        The claims' results.
+
+    Returns
+    -------
+    str
+        The counts of :func:`summary_counts` on one line.
+    """
     return " · ".join(f"{s} {n}" for s, n in summary_counts(results).items())
 
 
 def infer_quick(results) -> bool:
-    """True when some slow claim was skipped because the run was ``quick``."""
+    """True when some slow claim was skipped because the run was ``quick``.
+
+    Parameters
+    ----------
+    results : iterable of ClaimResult
+        The claims' results.
+
+    Returns
+    -------
+    bool
+        Whether the run was quick.
+    """
     return any(r.status == SKIPPED and not getattr(r, "quick", True)
                and str(r.detail).startswith(_SLOW_REASON) for r in results)
 
@@ -113,6 +152,16 @@ def quick_versions(results) -> dict:
     ``quick_version`` attribute, for a check run at reduced strength in quick mode), or when a
     slow claim skipped in this run extends its id (``<id>-...``) and checks the same label — its
     own or one it covers (``init-mse-bound`` and ``init-mse-bound-grid``).
+
+    Parameters
+    ----------
+    results : iterable of ClaimResult
+        The claims' results.
+
+    Returns
+    -------
+    dict of str to list of str
+        Quick claim id -> the ids of the slow claims it stands in for.
     """
     skipped = [r for r in results if r.status == SKIPPED and not getattr(r, "quick", True)
                and str(r.detail).startswith(_SLOW_REASON)]
@@ -217,7 +266,18 @@ def _why(text, first: str, limit: int = _WHY_LIMIT) -> list[str]:
 
 
 def is_beyond(r) -> bool:
-    """True for a claim of a ``beyond:*`` section (nbl's statement, not the paper's)."""
+    """True for a claim of a ``beyond:*`` section (nbl's statement, not the paper's).
+
+    Parameters
+    ----------
+    r : ClaimResult or Claim
+        A claim or its result (anything with a ``section``).
+
+    Returns
+    -------
+    bool
+        Whether its section starts with ``beyond:``.
+    """
     return str(getattr(r, "section", "")).startswith(BEYOND_PREFIX)
 
 
@@ -523,7 +583,33 @@ def render_markdown(results, quick: bool | None = None, version: str = "unknown"
                     paper=None) -> str:
     """verification.md (module docstring); ``quick=None`` infers the mode; figures found as
     ``figures_dir/<id>.png`` are linked; ``cached``: False for a ``--no-cache`` run;
-    ``paper``: the paper text in force when it is not the pinned version."""
+    ``paper``: the paper text in force when it is not the pinned version.
+
+    Parameters
+    ----------
+    results : iterable of ClaimResult
+        The claims' results.
+    quick : bool, optional
+        The run's mode (None: inferred by :func:`infer_quick`).
+    version : str, default "unknown"
+        The toolkit's version named in the header.
+    date : str, default ""
+        The run's date named in the header.
+    previous : list of dict, optional
+        Records of a previous full ``verification.json``, whose findings a quick run lists for
+        the claims it did not run.
+    figures_dir : str or pathlib.Path, optional
+        Where the figures are looked for.
+    cached : bool, default True
+        False for a ``--no-cache`` run.
+    paper : (PaperSource, Staleness), optional
+        A paper text that is not the pinned version, and the checks it leaves stale.
+
+    Returns
+    -------
+    str
+        The Markdown text.
+    """
     present = frozenset(p.stem for p in Path(figures_dir).glob("*.png")) if figures_dir else None
     token = _FIGURES.set(present or frozenset())
     try:
@@ -608,7 +694,9 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
     Parameters
     ----------
     results : list of ClaimResult
-    out_dir : path
+        The claims' results, in registration order.
+    out_dir : str or pathlib.Path
+        The directory written into (created if needed).
     quick : bool, optional
         The mode of the run (``nbl check --quick``); inferred from the results when None (a slow
         claim skipped as slow means quick).
@@ -618,13 +706,18 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
     figures_dir : path, optional
         Where the report's figure links point (default ``out_dir/figures``): a figure found
         there as ``<id>.png`` is linked, another says how to draw it there.
+    cached : bool, default True
+        False for a ``--no-cache`` run (the report says so).
     paper : (PaperSource, Staleness), optional
         A given paper text that is not the pinned version, named in the report with the checks
         it leaves stale (:func:`proofs_check.report_context.paper_paragraphs`).
 
     Returns
     -------
-    (md_path, json_path)
+    md_path : pathlib.Path
+        The path of ``verification.md``.
+    json_path : pathlib.Path
+        The path of ``verification.json``.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -51,7 +51,18 @@ def _uses(text: str, name: str) -> bool:
 
 
 def glossary(text: str) -> list[tuple[str, str]]:
-    """(name, explanation) for the names ``text`` uses, in a fixed order (empty if none)."""
+    """(name, explanation) for the names ``text`` uses, in a fixed order (empty if none).
+
+    Parameters
+    ----------
+    text : str
+        The report's text.
+
+    Returns
+    -------
+    list of tuple of (str, str)
+        ``(name, explanation)`` pairs.
+    """
     from nbl_theory.paper import PAPER_LINKS
 
     from .audit.hypotheses_data import HYPOTHESES
@@ -95,7 +106,18 @@ def paper_paragraphs(paper) -> list[str]:
     """The report's words on the paper text: the pinned version every quoted line number refers
     to and, for a given text that is not that version, a paragraph naming it and what it leaves
     stale. ``paper``: None or ``(PaperSource, Staleness)``
-    (:func:`proofs_check.report.write_report`)."""
+    (:func:`proofs_check.report.write_report`).
+
+    Parameters
+    ----------
+    paper : tuple of (PaperSource, Staleness) or None
+        The given paper text and what it leaves stale (None: the pinned text).
+
+    Returns
+    -------
+    list of str
+        The paragraphs (one for the pinned text).
+    """
     from .audit.extracted import PAPER_SHA256
     pinned = (f"paper text sha256 {PAPER_SHA256[:16]}… (the version every quoted line number "
               "refers to)")

@@ -38,7 +38,18 @@ RECORD_KEYS = ("id", "label", "statement", "method", "tolerance", "paper_value",
 
 
 def record(r) -> dict:
-    """One claim as a JSON record with exactly :data:`RECORD_KEYS` (module docstring)."""
+    """One claim as a JSON record with exactly :data:`RECORD_KEYS` (module docstring).
+
+    Parameters
+    ----------
+    r : ClaimResult
+        A claim's result.
+
+    Returns
+    -------
+    dict
+        The record.
+    """
     return {
         "id": r.id,
         "label": r.label,
@@ -62,7 +73,24 @@ def report_text(records, mode: str, counts: dict, files=()) -> str:
     """The text of ``verification.json``: the toolkit's one JSON envelope
     (:func:`nbl_theory.records.envelope`, command ``check``) with the run's ``mode``
     (``quick`` or ``full``) and ``counts`` (claims per status) beside the claim ``records``;
-    schema ``proofs_check/cli/schemas/check.json``."""
+    schema ``proofs_check/cli/schemas/check.json``.
+
+    Parameters
+    ----------
+    records : list of dict
+        The claim records (:func:`record`).
+    mode : {"quick", "full"}
+        The run's mode.
+    counts : dict
+        Claims per status.
+    files : iterable, default ()
+        The paths of the files written.
+
+    Returns
+    -------
+    str
+        Indented JSON text ending in a newline.
+    """
     from nbl_theory.records import envelope
 
     payload = envelope("check", records, files, mode=mode, counts=counts)
@@ -70,7 +98,23 @@ def report_text(records, mode: str, counts: dict, files=()) -> str:
 
 
 def load_records(path) -> list[dict]:
-    """The records of a ``verification.json`` (e.g. a previous full run, for ``previous``)."""
+    """The records of a ``verification.json`` (e.g. a previous full run, for ``previous``).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A ``verification.json`` (the envelope, or a bare list of records).
+
+    Returns
+    -------
+    list of dict
+        The claim records.
+
+    Raises
+    ------
+    ValueError
+        The file is not a verification.json.
+    """
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if isinstance(data, dict) and data.get("command") == "check":
         data = data.get("results")

@@ -2,7 +2,8 @@
 
 This list is the contract. A module listed here is public: every name in its ``__all__`` is
 supported, documented (the API reference renders each one) and has a docstring (a test checks
-this, ``tests/docs/test_docs_build.py``). A module that is not listed is internal — it has an
+this, ``tests/docs/test_docs_build.py``) with its numpydoc sections (numpydoc's validator,
+``tests/docs/test_numpydoc_sections.py``). A module that is not listed is internal — it has an
 ``__all__`` too (module hygiene), but its names may change without notice.
 
 Packages that only re-export names of their modules (``nbl_theory``) are listed in

@@ -58,6 +58,17 @@ class ArmModel:
 
     ``nominal`` = (Link, Δ as given) of the paper's symmetric shared model this one departs
     from (used for the Gaussian prediction λ*), or None; ``info`` a JSON-able description.
+
+    Parameters
+    ----------
+    beta : numpy.ndarray, shape (2, d)
+        The index vectors, rows β_−, β_+.
+    links : tuple
+        The arms' links (g_−, g_+) (a shared link: the same object twice).
+    nominal : tuple or None, default None
+        (Link, Δ as given) of the paper's symmetric shared model this one departs from.
+    info : dict, default {}
+        A JSON-able description of how the arms were built.
     """
 
     beta: np.ndarray
@@ -81,6 +92,8 @@ class ArmModel:
 
     @property
     def d(self) -> int:
+        """The dimension d (columns of ``beta``).
+        """
         return self.beta.shape[1]
 
     @property
@@ -97,18 +110,48 @@ class ArmModel:
         return diff / np.linalg.norm(diff)
 
     def means(self, x) -> np.ndarray:
-        """m_a(x) for contexts x (n, d): (n, 2), column 0 = arm −1."""
+        """m_a(x) for contexts x (n, d): (n, 2), column 0 = arm −1.
+
+        Parameters
+        ----------
+        x : array_like, shape (n, d) or (d,)
+            Contexts.
+
+        Returns
+        -------
+        numpy.ndarray, shape (n, 2)
+            The mean rewards of arm −1 (column 0) and arm +1 (column 1).
+        """
         x = np.atleast_2d(np.asarray(x, dtype=float))
         z = x @ self.beta.T
         return np.stack([fast_g(g)(z[:, i]) for i, g in enumerate(self.links)], axis=1)
 
     def transformed(self, a: np.ndarray | None) -> ArmModel:
-        """The arms seen by Y when X = A Y: β̃_a = Aᵀβ_a (rows β_a A)."""
+        """The arms seen by Y when X = A Y: β̃_a = Aᵀβ_a (rows β_a A).
+
+        Parameters
+        ----------
+        a : numpy.ndarray, shape (d, d), or None
+            The transform A of the contexts (None: the arms themselves).
+
+        Returns
+        -------
+        ArmModel
+            The arms with β rows β_a A, same links and description.
+        """
         if a is None:
             return self
         return ArmModel(self.beta @ a, self.links, self.nominal, self.info)
 
     def describe(self) -> dict:
+        """The arms as plain data (for reports and the cache).
+
+        Returns
+        -------
+        dict
+            ``info`` with ``beta``, the links' names, ``shared_link`` and ``v_star`` (None unless
+            the arms share one link).
+        """
         return {**self.info, "beta": self.beta.tolist(),
                 "links": [getattr(g, "name", str(g)) for g in self.links],
                 "shared_link": self.shared,
@@ -133,7 +176,26 @@ def _link(link) -> Link:
 
 
 def symmetric_arms(link, delta, d: int = 2, v_star=None, theta_dir=None) -> ArmModel:
-    """The paper's arms β_a = θ + a(Δ/2)v*, ‖β_a‖ = 1 (``nbl_sim.population.arm_vectors``)."""
+    """The paper's arms β_a = θ + a(Δ/2)v*, ‖β_a‖ = 1 (``nbl_sim.population.arm_vectors``).
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        The paper's arm separation Δ ∈ (0, 2).
+    d : int, default 2
+        The dimension.
+    v_star : array_like, shape (d,), optional
+        The boundary direction (default e₁), as in :func:`~nbl_sim.population.arm_vectors`.
+    theta_dir : array_like, shape (d,), optional
+        The direction of θ, as in :func:`~nbl_sim.population.arm_vectors`.
+
+    Returns
+    -------
+    ArmModel
+        The paper's arms.
+    """
     link = _link(link)
     beta, vs, _ = arm_vectors(delta, d, v_star, theta_dir)
     return ArmModel(beta, (link, link), (link, delta),
@@ -144,6 +206,26 @@ def asymmetric_arms(link, theta, a_plus, a_minus, v_star, nominal_delta=None) ->
     """β_+ = θ + a_+ v*, β_− = θ − a_− v* with a shared link (module docstring).
 
     θ is projected on v*^⊥ (its v*-part would only move a_±); a_+ + a_− must be > 0.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    theta : array_like, shape (d,)
+        The common part θ (projected on v*^⊥).
+    a_plus : float
+        The coefficient a_+ of v* in β_+.
+    a_minus : float
+        The coefficient a_− of −v* in β_− (a_+ + a_− > 0).
+    v_star : array_like, shape (d,)
+        The boundary direction (normalized).
+    nominal_delta : float or str, optional
+        Δ of the paper's model this one departs from (None: no nominal model).
+
+    Returns
+    -------
+    ArmModel
+        The asymmetric arms.
     """
     link = _link(link)
     vs = unit_vector(v_star, "v_star")
@@ -172,7 +254,26 @@ def _rotated_frame(d: int, rotate_deg: float):
 
 def shifted_arms(link, delta, shift, d: int = 2, rotate_deg: float = 0.0) -> ArmModel:
     """a_± = Δ/2 ± shift around the paper's arms: β_± = θ + (Δ/2 ± c)v*, ‖θ‖² = 1 − Δ²/4
-    (the centre (β_+ + β_−)/2 = θ + c v* leaves v*^⊥); shift = 0 is :func:`symmetric_arms`."""
+    (the centre (β_+ + β_−)/2 = θ + c v* leaves v*^⊥); shift = 0 is :func:`symmetric_arms`.
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        The paper's arm separation Δ ∈ (0, 2).
+    shift : float
+        The shift c, |c| < 1.
+    d : int, default 2
+        The dimension.
+    rotate_deg : float, default 0.0
+        The angle (degrees) by which the frame (v*, θ̂) = (e₁, e₂) is rotated in its plane.
+
+    Returns
+    -------
+    ArmModel
+        The shifted arms, ``nominal`` the paper's (link, Δ).
+    """
     dl = float(validate_delta(delta))
     c = real(shift, "shift")
     if abs(c) >= 1:
@@ -187,7 +288,26 @@ def shifted_arms(link, delta, shift, d: int = 2, rotate_deg: float = 0.0) -> Arm
 
 def intercept_arms(link, delta, intercept, d: int = 2, rotate_deg: float = 0.0) -> ArmModel:
     """The paper's arms with an intercept on arm +1: m_+(x) = g(β_+ᵀx + c), m_−(x) = g(β_−ᵀx).
-    The optimal boundary is the affine hyperplane Δ v*ᵀx = −c (not through 0 unless c = 0)."""
+    The optimal boundary is the affine hyperplane Δ v*ᵀx = −c (not through 0 unless c = 0).
+
+    Parameters
+    ----------
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        The paper's arm separation Δ ∈ (0, 2).
+    intercept : float
+        The intercept c added to arm +1's index.
+    d : int, default 2
+        The dimension.
+    rotate_deg : float, default 0.0
+        The angle (degrees) by which the frame (v*, θ̂) = (e₁, e₂) is rotated in its plane.
+
+    Returns
+    -------
+    ArmModel
+        The arms, ``nominal`` the paper's (link, Δ).
+    """
     link = _link(link)
     c = real(intercept, "intercept")
     dl = float(validate_delta(delta))
@@ -208,7 +328,29 @@ def arms_with_links(beta, g_minus, g_plus, nominal=None) -> ArmModel:
 
 def parse_arms_spec(spec: str, link, delta, d: int = 2) -> ArmModel:
     """Arms from a spec string: ``symmetric`` or comma-separated ``shift=C``,
-    ``intercept=C``, ``rotate=DEG`` (shift and intercept exclude each other)."""
+    ``intercept=C``, ``rotate=DEG`` (shift and intercept exclude each other).
+
+    Parameters
+    ----------
+    spec : str
+        The arms spec.
+    link : Link
+        The shared link g.
+    delta : float, int or decimal str
+        The paper's arm separation Δ ∈ (0, 2).
+    d : int, default 2
+        The dimension.
+
+    Returns
+    -------
+    ArmModel
+        The arms the spec names.
+
+    Raises
+    ------
+    NBLInputError
+        An empty or malformed spec, an unknown option, or shift with intercept.
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise NBLInputError("arms spec must be a non-empty string")
     opts = {}

@@ -45,7 +45,51 @@ __all__ = ["Analysis", "analyze", "gaussian_prediction"]
 
 @dataclass
 class Analysis:
-    """Result of :func:`analyze` (``to_dict`` gives plain JSON-able data)."""
+    """Result of :func:`analyze` (``to_dict`` gives plain JSON-able data).
+
+    Parameters
+    ----------
+    law : dict
+        The context law's description.
+    arms : dict
+        The arms' description.
+    model : dict
+        The field model's description (method, errors).
+    v_star : list of float
+        The direction v* examined.
+    symmetry_predicts : bool or None
+        Whether the reflection argument guarantees h(v*) = 0 (None: no statement).
+    defect : float
+        ‖h(v*)‖.
+    defect_error : float
+        The norm of its error.
+    vstar_equilibrium : bool
+        Whether v* is an equilibrium (condition (C)).
+    vstar_eigenvalues : list of float
+        The tangent eigenvalues of Dh(v*) (meaningful at an equilibrium).
+    vstar_eigenvalue_error : float
+        Their error.
+    vstar_stability : str
+        ``"not-an-equilibrium"`` or the sign label of the spectrum.
+    vstar_decided : bool
+        Whether the equilibrium test and every eigenvalue sign are beyond the error.
+    equilibria : list of Equilibrium
+        d = 2: every zero of H; d ≥ 3: the learned one.
+    learned : Equilibrium or None
+        The learned boundary (the attracting equilibrium the flow reaches from v*).
+    learned_other_side : Equilibrium or None
+        d = 2, v* repelling: the nearest attracting equilibrium on the other side.
+    best_linear_angle_deg : float or None
+        d = 2: the signed angle of the best linear boundary from v*.
+    best_linear_regret : float or None
+        d = 2: its regret per round.
+    gaussian : dict or None
+        The Gaussian prediction for the nominal (link, Δ) (None without one).
+    seconds : float, default 0.0
+        The wall time.
+    notes : list of str, default []
+        What the estimates rest on, in words.
+    """
 
     law: dict
     arms: dict
@@ -79,6 +123,13 @@ class Analysis:
         return None if self.learned is None else self.learned.angle_deg
 
     def to_dict(self) -> dict:
+        """The analysis as plain data, with ``vstar_rate`` and ``bias_deg`` added.
+
+        Returns
+        -------
+        dict
+            Every field (equilibria as dicts) and the two derived values.
+        """
         d = asdict(self)
         d["vstar_rate"] = self.vstar_rate
         d["bias_deg"] = self.bias_deg
@@ -167,6 +218,29 @@ def analyze(law: ContextLaw, arms: ArmModel, *, n_grid: int = 720, model: FieldM
     (``np.errstate``), and the field, spectrum and regrets must come out finite: a case whose
     arithmetic leaves float64 ends as an :class:`~nbl_theory.errors.NBLInputError` naming the
     context law and the arms, never as a verdict computed from NaN or inf.
+
+    Parameters
+    ----------
+    law : ContextLaw
+        The context law.
+    arms : ArmModel
+        The arms.
+    n_grid : int, default 720
+        Grid points of the circle scan for equilibria (d = 2).
+    model : FieldModel, optional
+        A field model of the same law and arms to use instead of building one.
+    **model_options
+        Options of :func:`nbl_sim.beyond.analysis.field_model`.
+
+    Returns
+    -------
+    Analysis
+        The case analysed.
+
+    Raises
+    ------
+    NBLInputError
+        Arithmetic that leaves float64, naming the law and the arms.
     """
     try:
         with np.errstate(over="raise", invalid="raise", divide="raise"):

@@ -136,7 +136,16 @@ def _sqrtm(s: np.ndarray) -> np.ndarray:
 
 class ContextLaw:
     """Base class. Attributes: ``family`` (base law), ``d``, ``transform`` (A or None),
-    ``spec`` (a spec string that rebuilds the law, where one exists)."""
+    ``spec`` (a spec string that rebuilds the law, where one exists).
+
+    Parameters
+    ----------
+    d : int
+        The dimension, ≥ 2.
+    cov : array_like, shape (d, d), optional
+        The covariance Σ (symmetric positive definite); the contexts are A y with A = Σ^{1/2}
+        and y from the base law (None: the base law itself).
+    """
 
     family = "?"
     discrete = False
@@ -153,7 +162,20 @@ class ContextLaw:
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
         """``n`` i.i.d. contexts, an ``(n, d)`` float64 array, from ``rng``
-        (:meth:`fill` of a new array)."""
+        (:meth:`fill` of a new array).
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The random stream.
+        n : int
+            The number of contexts, ≥ 0.
+
+        Returns
+        -------
+        numpy.ndarray, shape (n, d)
+            The contexts.
+        """
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n <= _MAX_ROWS:
             raise NBLInputError(f"n must be an integer in [0, {_MAX_ROWS}], got {n!r}")
         x = np.empty((int(n), self.d))
@@ -162,7 +184,20 @@ class ContextLaw:
 
     def fill(self, rng: np.random.Generator, X: np.ndarray) -> None:
         """Fill the ``(n, d)`` float64 array ``X`` in place with i.i.d. contexts from ``rng``,
-        in blocks of :data:`BLOCK_ROWS` rows (module docstring)."""
+        in blocks of :data:`BLOCK_ROWS` rows (module docstring).
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The random stream.
+        X : numpy.ndarray, shape (n, d)
+            A float64 array, overwritten.
+
+        Raises
+        ------
+        NBLInputError
+            ``rng`` is not a Generator, or ``X`` has the wrong type or shape.
+        """
         if not isinstance(rng, np.random.Generator):
             raise NBLInputError(f"rng must be a numpy Generator, got {type(rng).__name__}")
         if not (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2
@@ -176,7 +211,13 @@ class ContextLaw:
 
     def apply_transform(self, X: np.ndarray) -> None:
         """X ← rows A y of the base draws in ``X`` (in place; nothing when A is None), each
-        coordinate summed in the order k = 0, 1, … (module docstring)."""
+        coordinate summed in the order k = 0, 1, … (module docstring).
+
+        Parameters
+        ----------
+        X : numpy.ndarray, shape (n, d)
+            Base draws, overwritten with their transforms.
+        """
         a = self.transform
         if a is None:
             return
@@ -189,13 +230,24 @@ class ContextLaw:
 
     @property
     def covariance(self) -> np.ndarray:
+        """The law's covariance matrix (d, d): Σ, or the identity (a copy).
+        """
         return np.eye(self.d) if self.cov is None else self.cov.copy()
 
     @property
     def isotropic_gaussian(self) -> bool:
+        """Whether the law is the paper's, N(0, I_d).
+        """
         return self.family == "gaussian" and self.cov is None
 
     def describe(self) -> dict:
+        """The law as plain data (for reports and the cache).
+
+        Returns
+        -------
+        dict
+            ``family``, ``d``, ``spec``, ``covariance`` and ``standardized``.
+        """
         return {"family": self.family, "d": self.d, "spec": self.spec,
                 "covariance": self.covariance.tolist(),
                 "standardized": "identity covariance" if self.cov is None else "no"}
@@ -489,7 +541,20 @@ def _cov_from(opts: dict, family: str, d: int | None):
 
 def parse_context_spec(spec: str, d: int | None = None) -> ContextLaw:
     """The :class:`ContextLaw` named by ``spec`` (module docstring); ``d`` defaults to 2 for
-    the laws whose dimension the spec does not fix. Bad specs raise a one-line NBLInputError."""
+    the laws whose dimension the spec does not fix. Bad specs raise a one-line NBLInputError.
+
+    Parameters
+    ----------
+    spec : str
+        The context spec (e.g. ``"student-t:nu=5"``).
+    d : int, optional
+        The dimension (default 2 where the spec does not fix it).
+
+    Returns
+    -------
+    ContextLaw
+        The law.
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise NBLInputError("context spec must be a non-empty string")
     if d is not None:

@@ -91,7 +91,22 @@ _EIG_TOL = 1e-12
 
 def equilibrium_defect(model: FieldModel, v_star) -> tuple[Estimate, bool]:
     """h(v*) = (I − v*v*ᵀ)F(v*) with its error, and whether v* is an equilibrium, i.e.
-    ‖h(v*)‖ ≤ SAFETY · ‖error‖ (module docstring, condition (C))."""
+    ‖h(v*)‖ ≤ SAFETY · ‖error‖ (module docstring, condition (C)).
+
+    Parameters
+    ----------
+    model : FieldModel
+        The field of the case.
+    v_star : array_like, shape (d,)
+        The direction examined (normalized).
+
+    Returns
+    -------
+    defect : Estimate
+        h(v*) and its error, arrays (d,).
+    holds : bool
+        Whether v* is an equilibrium.
+    """
     vs = unit_vector(v_star, "v_star", model.d)
     f = model.field(vs[None, :])
     p = np.eye(model.d) - np.outer(vs, vs)
@@ -104,7 +119,22 @@ def equilibrium_defect(model: FieldModel, v_star) -> tuple[Estimate, bool]:
 def symmetry_predicts(law: ContextLaw, v_star, theta=None) -> bool | None:
     """Whether the reflection argument (module docstring) guarantees h(v*) = 0 for the
     paper's symmetric shared arms: True / False (the symmetry fails — (C) may still hold by
-    cancellation, see the module docstring) / None (no statement: empirical laws)."""
+    cancellation, see the module docstring) / None (no statement: empirical laws).
+
+    Parameters
+    ----------
+    law : ContextLaw
+        The context law.
+    v_star : array_like, shape (d,)
+        The direction examined.
+    theta : array_like, shape (d,), optional
+        Not used: the reflection argument depends on the law and v* alone.
+
+    Returns
+    -------
+    bool or None
+        The prediction.
+    """
     vs = unit_vector(v_star, "v_star", law.d)
     if law.family == "empirical":
         return None

@@ -56,7 +56,31 @@ _DATASETS = ("breast-cancer", "wine")
 
 @dataclass(frozen=True)
 class RobustnessCell:
-    """One (paper link, Δ, context law, arms) case; all fields are strings or ints."""
+    """One (paper link, Δ, context law, arms) case; all fields are strings or ints.
+
+    Parameters
+    ----------
+    link : str
+        The paper link key (:func:`nbl_theory.paper.paper_link`).
+    delta : str
+        The separation Δ.
+    law : str, default "gaussian"
+        The context spec (:func:`~nbl_sim.beyond.contexts.parse_context_spec`).
+    arms : str, default "symmetric"
+        The arms spec (:func:`~nbl_sim.beyond.arms.parse_arms_spec`).
+    departure : str, default "none"
+        Which departure from the paper's model the cell belongs to (one of ``DEPARTURES``).
+    strength : str, default ""
+        The departure's strength as written (e.g. a condition number or ν).
+    d : int, default 2
+        The dimension.
+    n_grid : int, default 720
+        Grid points of the circle scan (d = 2).
+    mc_samples : int, default 200000
+        Monte Carlo samples for laws without an exact field.
+    seed : int, default 0
+        The seed of those samples.
+    """
 
     link: str
     delta: str
@@ -77,7 +101,24 @@ def _gaussian(link_key: str, delta: str, d: int) -> dict:
 
 
 def run_cell(cell: RobustnessCell) -> dict:
-    """Analyse one cell (nbl_sim.beyond.case.analyze) and summarize it (module docstring)."""
+    """Analyse one cell (nbl_sim.beyond.case.analyze) and summarize it (module docstring).
+
+    Parameters
+    ----------
+    cell : RobustnessCell
+        The case.
+
+    Returns
+    -------
+    dict
+        The cell's fields, the Gaussian λ* and rate, the exact equilibrium test, rate and
+        verdict, the learned boundary and its regret.
+
+    Raises
+    ------
+    NBLInputError
+        ``cell`` is not a RobustnessCell, or a spec it holds is refused.
+    """
     if not isinstance(cell, RobustnessCell):
         raise NBLInputError(f"cell must be a RobustnessCell, got {type(cell).__name__}")
     link = paper_link(cell.link)
@@ -147,7 +188,22 @@ def departure_grid(departure: str, link: str, delta: str, d: int = 2) -> list:
 
 
 def default_grid(links=tuple(PAPER_LINKS), deltas=DELTAS, departures=DEPARTURES) -> list:
-    """Every departure grid for every paper link and Δ ∈ {0.2, 1}."""
+    """Every departure grid for every paper link and Δ ∈ {0.2, 1}.
+
+    Parameters
+    ----------
+    links : tuple of str, default every paper link
+        The paper link keys.
+    deltas : tuple of str, default ("0.2", "1")
+        The separations Δ.
+    departures : tuple of str, default DEPARTURES
+        The departures.
+
+    Returns
+    -------
+    list of RobustnessCell
+        The cells of every departure grid (:func:`departure_grid`).
+    """
     return [c for k in links for dl in deltas for dep in departures
             for c in departure_grid(dep, k, dl)]
 
@@ -177,7 +233,20 @@ def classify_row(row: dict, bias_threshold_deg: float = 1.0) -> str:
 
 def mispredictions(rows, bias_threshold_deg: float = 1.0) -> list:
     """The rows (``run_cell`` outputs) where the Gaussian prediction is wrong (module
-    docstring), each with a ``reason``."""
+    docstring), each with a ``reason``.
+
+    Parameters
+    ----------
+    rows : iterable of dict or None
+        Outputs of :func:`run_cell` (None for a failed cell, skipped).
+    bias_threshold_deg : float, default 1.0
+        How far (degrees) the learned boundary must lie from v* to count as biased.
+
+    Returns
+    -------
+    list of dict
+        The mispredicted rows, each with ``reason`` ``"sign-flip"`` or ``"biased-equilibrium"``.
+    """
     out = []
     for r in rows:
         if r is None:

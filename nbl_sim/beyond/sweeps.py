@@ -52,6 +52,28 @@ def exact_stability(link: Link, delta, *, contexts: str = "gaussian", arms: str 
     (:func:`nbl_sim.beyond.robustness.classify_row`), the learned boundary (``bias_deg``,
     ``learned_regret``), the best linear boundary (d = 2), every equilibrium found, notes and
     the full analysis under ``analysis``.
+
+    Parameters
+    ----------
+    link : Link
+        The nominal link g.
+    delta : float, int or decimal str
+        The separation Δ ∈ (0, 2).
+    contexts : str, default "gaussian"
+        The context spec.
+    arms : str, default "symmetric"
+        The arms spec.
+    d : int, default 2
+        The dimension.
+    n_grid : int, default 720
+        Grid points of the circle scan (d = 2).
+    **model_options
+        Options of :func:`nbl_sim.beyond.analysis.field_model` (method, mc_samples, seed, ...).
+
+    Returns
+    -------
+    ResultRow
+        The row described above.
     """
     law = parse_context_spec(contexts, d)
     model_arms = parse_arms_spec(arms, link, delta, d)
@@ -114,7 +136,39 @@ def _cell(cell: _Cell) -> dict:
 @dataclass
 class ExactPhase:
     """:func:`exact_phase`'s result: arrays (len(deltas), len(values)); NaN / "failed" in
-    failed columns."""
+    failed columns.
+
+    Parameters
+    ----------
+    family : str
+        The family name (or the link source's text).
+    param : str
+        The parameter varied along the columns.
+    values : list of str
+        Its values.
+    deltas : list of str
+        The separations Δ (rows).
+    contexts : str
+        The context spec.
+    arms : str
+        The arms spec.
+    lambda_star : numpy.ndarray
+        The Gaussian λ* of the nominal link, shape (len(deltas), len(values)).
+    exact_rate : numpy.ndarray
+        The exact rate at v* (NaN where v* is not an equilibrium or the column failed).
+    verdict : numpy.ndarray of str
+        The verdict against λ* (:func:`nbl_sim.beyond.robustness.classify_row`) or ``"failed"``.
+    bias_deg : numpy.ndarray
+        The signed angle (degrees) from v* to the learned boundary.
+    failures : list of CellFailure, default []
+        The failed columns.
+    seconds : float, default 0.0
+        The wall time.
+    executor : str, default ""
+        Where the columns ran (``"cache"`` when none was computed).
+    cached : int, default 0
+        Columns read from the cache.
+    """
 
     family: str
     param: str
@@ -132,6 +186,14 @@ class ExactPhase:
     cached: int = 0
 
     def to_json(self) -> dict:
+        """JSON-ready dict (the rows of ``nbl phase --contexts ... --json``): the grid, the
+        arrays (None where not finite), the mispredicted fraction, the failures and the timing.
+
+        Returns
+        -------
+        dict
+            The result as plain data.
+        """
         def rows(a):
             return [[None if not math.isfinite(x) else x for x in r] for r in a.tolist()]
 
@@ -145,7 +207,13 @@ class ExactPhase:
                 "seconds": self.seconds, "executor": self.executor}
 
     def mispredicted_fraction(self) -> float:
-        """Fraction of the computed grid points classed sign-flip or biased."""
+        """Fraction of the computed grid points classed sign-flip or biased.
+
+        Returns
+        -------
+        float
+            In [0, 1]; NaN when every column failed.
+        """
         ok = self.verdict != "failed"
         return float(np.isin(self.verdict[ok], ("sign-flip", "biased")).mean()) \
             if ok.any() else math.nan
@@ -159,7 +227,44 @@ def exact_phase(family: str | LinkSource, param: str, values, deltas, *, fixed=N
     """The exact rate at v* and the verdict against λ* on the grid ``values`` × ``deltas``
     for the link ``make_family(family, param=value, **fixed)`` (or a LinkSource), under the
     context law ``contexts`` with the arms ``arms`` (module docstring). Bad specs, Δ values or
-    parameter names raise a one-line NBLInputError before any work."""
+    parameter names raise a one-line NBLInputError before any work.
+
+    Parameters
+    ----------
+    family : str or LinkSource
+        The family name or link source.
+    param : str
+        The parameter varied (columns).
+    values : iterable of str or float
+        Its values.
+    deltas : iterable of str or float
+        The separations Δ ∈ (0, 2) (rows).
+    fixed : dict, optional
+        Values of the other parameters.
+    contexts : str, default "gaussian"
+        The context spec.
+    arms : str, default "symmetric"
+        The arms spec.
+    d : int, default 2
+        The dimension.
+    n_grid : int, default 360
+        Grid points of the circle scan (d = 2).
+    executor : Executor, optional
+        Where the columns run (default: chosen by the work).
+    scheduler : str, optional
+        A Dask scheduler address for the default executor.
+    workers : int, optional
+        Local worker processes for the default executor.
+    cache : ChunkCache, optional
+        Where finished columns are stored and found again.
+    progress : callable, optional
+        ``progress(done, total)`` in columns.
+
+    Returns
+    -------
+    ExactPhase
+        The exact rates and verdicts on the grid.
+    """
     values, deltas, fixed_t = sweep_grid("exact_phase", values, deltas, fixed)
     parse_context_spec(contexts, d)
     probe = _Cell(family, param, values[0], fixed_t, tuple(deltas), contexts, arms, d, n_grid)

@@ -26,7 +26,18 @@ ZERO_REGRET = 1e-12
 
 def per_round(x: float) -> str:
     """A per-round regret with two significant digits ("8.6e-03"), "0" below
-    :data:`ZERO_REGRET`."""
+    :data:`ZERO_REGRET`.
+
+    Parameters
+    ----------
+    x : float
+        A regret per round.
+
+    Returns
+    -------
+    str
+        ``"0"`` or two significant digits in scientific notation.
+    """
     return "0" if abs(x) < ZERO_REGRET else f"{x:.1e}"
 
 
@@ -51,6 +62,16 @@ def stability_conclusion(r) -> str:
     prop:local_jacobian say in which dimensions v* repels (d ≥ 3 always, through the
     θ direction whose rate is λ*; d = 2 through ``contraction_rate_d2``). Undecided: the sign is
     within the error at this precision.
+
+    Parameters
+    ----------
+    r : StabilityResult
+        The result of :func:`nbl_theory.stability.stability`.
+
+    Returns
+    -------
+    str
+        The sentence.
     """
     lam = _num(r.lambda_star)
     how = ("sign certified (Arb enclosure)" if r.certified
@@ -90,7 +111,18 @@ def beyond_conclusion(row: dict) -> str:
     """One paragraph for a row of :func:`nbl_sim.beyond.exact_stability`: v*'s fate, where the
     population flow from v* takes NBL (``bias_deg``) and its regret per round there
     (``learned_regret``: a positive value means regret linear in n), the Gaussian prediction it
-    confirms or contradicts, and every other attracting equilibrium found."""
+    confirms or contradicts, and every other attracting equilibrium found.
+
+    Parameters
+    ----------
+    row : dict
+        A row of :func:`nbl_sim.beyond.exact_stability` (its ``to_dict``).
+
+    Returns
+    -------
+    str
+        The paragraph.
+    """
     pred = row["gaussian_predicts"]
     bias, lr = row.get("bias_deg"), row.get("learned_regret")
     rate = row.get("exact_rate")

@@ -24,7 +24,20 @@ def _save(fig, path, dpi: int) -> Path:
 
 def plot_simulation(result, path) -> Path:
     """R_t/t and (d = 2) the signed angle, or ‖v_t − v*‖², with pointwise 95% bands, of a
-    :class:`~nbl_sim.experiment.SimulationResult`. Returns the written path."""
+    :class:`~nbl_sim.experiment.SimulationResult`. Returns the written path.
+
+    Parameters
+    ----------
+    result : SimulationResult
+        The simulation.
+    path : str or pathlib.Path
+        The image file to write (its suffix picks the format).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+    """
     t = result.record_rounds
     d2 = result.params["d"] == 2
     second = "angle_deg" if d2 else "sq_error"
@@ -56,7 +69,18 @@ def unstable_spans(result) -> list[tuple[float, float]]:
     """The intervals of the scan range where λ* < 0, bounded by the refined (certified when
     ``root.certified``) roots of a :class:`~nbl_theory.threshold.ThresholdResult`, not by grid
     points: the range is cut at every root and each piece takes the sign of the scan values
-    inside it (a piece with no grid point inside takes the sign of its midpoint's neighbours)."""
+    inside it (a piece with no grid point inside takes the sign of its midpoint's neighbours).
+
+    Parameters
+    ----------
+    result : ThresholdResult
+        The threshold scan.
+
+    Returns
+    -------
+    list of tuple of (float, float)
+        The unstable intervals ``(lo, hi)``, in increasing order.
+    """
     xs, vals = (np.asarray(v, dtype=float) for v in result.scan)
     cuts = [float(xs[0]), *sorted(float(r.value) for r in result.roots), float(xs[-1])]
     spans = []
@@ -77,7 +101,20 @@ def unstable_spans(result) -> list[tuple[float, float]]:
 def plot_threshold_scan(result, path) -> Path:
     """λ* on the scan grid of a :class:`~nbl_theory.threshold.ThresholdResult`, with the unstable
     region (λ* < 0) shaded between the refined roots (:func:`unstable_spans`) and every root
-    marked. Returns the written path."""
+    marked. Returns the written path.
+
+    Parameters
+    ----------
+    result : ThresholdResult
+        The threshold scan.
+    path : str or pathlib.Path
+        The image file to write (its suffix picks the format).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+    """
     xs, vals = (np.asarray(v, dtype=float) for v in result.scan)
     fig, axes = new_figure(1, 1, width=6.4, height=3.8)
     ax = axes[0, 0]
@@ -104,7 +141,18 @@ def plot_threshold_scan(result, path) -> Path:
 def diverging_norm(values):
     """A colour norm centred at λ* = 0 that scales each sign to its own extreme
     (:class:`matplotlib.colors.TwoSlopeNorm`), so a small unstable region (λ* slightly below 0
-    beside large positive values) is as visible as the stable one."""
+    beside large positive values) is as visible as the stable one.
+
+    Parameters
+    ----------
+    values : array_like
+        The λ* values (NaN and infinities ignored).
+
+    Returns
+    -------
+    matplotlib.colors.TwoSlopeNorm
+        The norm, centred at 0.
+    """
     from matplotlib.colors import TwoSlopeNorm
 
     finite = np.asarray(values, dtype=float)
@@ -119,7 +167,20 @@ def diverging_norm(values):
 def plot_phase(pd, path) -> Path:
     """λ* of a :class:`~nbl_sim.phase.PhaseDiagram` on its (parameter, Δ) grid (a diverging
     colour scale centred at 0, each sign scaled to its own extreme), the λ* = 0 contour where
-    both signs occur and the cells whose sign is undecided. Returns the path."""
+    both signs occur and the cells whose sign is undecided. Returns the path.
+
+    Parameters
+    ----------
+    pd : PhaseDiagram
+        The phase diagram.
+    path : str or pathlib.Path
+        The image file to write (its suffix picks the format).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+    """
     x = np.array([float(v) for v in pd.values])
     y = np.array([float(d) for d in pd.deltas])
     fig, axes = new_figure(1, 1, width=6.4, height=4.4)

@@ -56,7 +56,22 @@ def cache_key(fig_id: str, module, quick: bool) -> str:
     of the id, the mode, the versions of Python, nbl and the numerical libraries
     (:func:`nbl_sim.sweep.library_versions`), the module's own source and the source fingerprint
     of everything it imports (:func:`nbl_sim.sweep.source_fingerprint`; modules outside nbl have
-    only their own source)."""
+    only their own source).
+
+    Parameters
+    ----------
+    fig_id : str
+        The figure id.
+    module : module
+        The figure module that computes it.
+    quick : bool
+        The mode.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+    """
     payload = {"figure": fig_id, "quick": bool(quick), "versions": library_versions(),
                "imports": source_fingerprint(module.__name__),
                "source": hashlib.sha256(inspect.getsource(module).encode()).hexdigest()}
@@ -83,7 +98,22 @@ def _attr(module, name: str, fig_id: str):
 def write_tables(out: Path, prefix: str, data) -> list[Path]:
     """One CSV file ``out/<prefix>__<table>.csv`` per table of ``data`` (a
     :class:`~nbl_sim.presentation.figures.base.FigureData`): floats by ``repr`` (exact round
-    trip), NaN and missing cells empty, shorter columns padded. Returns the paths."""
+    trip), NaN and missing cells empty, shorter columns padded. Returns the paths.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The directory written into.
+    prefix : str
+        The files' name prefix (e.g. the figure id).
+    data : FigureData
+        The figure's data (its ``tables``: name -> columns).
+
+    Returns
+    -------
+    list of pathlib.Path
+        The CSV files written, one per table.
+    """
     files = []
     for name, cols in data.tables.items():
         path = out / f"{prefix}__{name}.csv"
@@ -115,6 +145,18 @@ def _compute_by_id(cell):
 def figure_id(name: str, registry: dict | None = None) -> str:
     """The figure id of ``name``: a figure id or the figure's paper label (e.g.
     ``fig:numerical-summary``).
+
+    Parameters
+    ----------
+    name : str
+        A figure id or a figure's paper label.
+    registry : dict, optional
+        Figure id -> module (default: the shipped figures).
+
+    Returns
+    -------
+    str
+        The figure id.
 
     Raises
     ------
@@ -158,16 +200,40 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
 
     Parameters
     ----------
-    cache : a :class:`~nbl_sim.cache.ChunkCache` for the figures' data (None: no cache), e.g.
+    figures : iterable of str, optional
+        Figure ids or paper labels (e.g. ``fig:numerical-summary``); None or empty: every
+        figure.
+    quick : bool, default False
+        Compute the figures' quick forms (smaller grids and fewer replications).
+    out_dir : str or pathlib.Path, default "figures"
+        Where the files are written.
+    cache : ChunkCache, optional
+        A cache for the figures' data (None: no cache), e.g.
         ``ChunkCache(namespace="figures")`` in the user's cache directory.
-    cache_dir : shorthand for ``cache=ChunkCache(cache_dir, "figures")``.
-    writer : ``writer(write)`` writes the files instead of the default ``output_set`` block:
-        it must call ``write(o)`` with an :class:`~nbl_sim.outputs.OutputSet` (the command line
+    cache_dir : str or pathlib.Path, optional
+        Shorthand for ``cache=ChunkCache(cache_dir, "figures")``.
+    progress : callable, optional
+        ``progress(done, total)`` in figures computed.
+    registry : dict, optional
+        Figure id -> figure module (default: the shipped figures); custom modules run in this
+        process.
+    executor : Executor, optional
+        Where the figures' data are computed (default: in this process).
+    workers : int, optional
+        A local pool of this many processes for the default executor.
+    scheduler : str, optional
+        A Dask scheduler address for the default executor.
+    writer : callable, optional
+        ``writer(write)`` writes the files instead of the default ``output_set`` block: it
+        must call ``write(o)`` with an :class:`~nbl_sim.outputs.OutputSet` (the command line
         passes one that reports a file-system fault as a message, after the result).
 
-    Returns one record per figure: id, label, title, files, seconds, cached, summary. The
-    records are complete whether or not the files could be written (``files`` lists the
-    names written; empty if the writing failed).
+    Returns
+    -------
+    list of dict
+        One record per figure: id, label, title, files, seconds, cached, summary. The records
+        are complete whether or not the files could be written (``files`` lists the names
+        written; empty if the writing failed).
     """
     reg = registry if registry is not None else load_figures()
     wanted = list(dict.fromkeys(figure_id(f, reg) for f in figures)) if figures else list(reg)
@@ -260,7 +326,18 @@ def _write_figure(out: Path, module, data, rec: dict, run_id: str) -> None:
 
 def json_default(x):
     """``json.dumps(..., default=json_default)``: numpy scalars and arrays as numbers and lists,
-    anything else as its ``str``."""
+    anything else as its ``str``.
+
+    Parameters
+    ----------
+    x : object
+        A value ``json`` cannot write.
+
+    Returns
+    -------
+    int, float, list or str
+        Its JSON stand-in.
+    """
     if isinstance(x, (np.integer,)):
         return int(x)
     if isinstance(x, (np.floating,)):
@@ -293,7 +370,22 @@ def write_study(out_dir, data, run_id: str | None = None) -> list[Path]:
     (``study__<table>.csv``) and ``study.png``, from the regret-rate figure's data (``data`` =
     :func:`nbl_sim.presentation.figures.regret_rate.figure_data`), written into ``out_dir``
     (the command line gives it a staging directory of :func:`nbl_sim.outputs.output_set`).
-    Returns the paths."""
+    Returns the paths.
+
+    Parameters
+    ----------
+    out_dir : str or pathlib.Path
+        The directory written into (created if needed).
+    data : FigureData
+        The regret-rate figure's data.
+    run_id : str, optional
+        The run's id, recorded in ``study.json``.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+    """
     from .figures.regret_rate import draw
 
     out = Path(out_dir)

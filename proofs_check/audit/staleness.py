@@ -43,7 +43,13 @@ __all__ = ["quoted_lines", "Staleness", "staleness"]
 def quoted_lines():
     """``(what, line, quote)`` of every quoted line in the audit's packaged tables (hypotheses,
     stated and cited conditions, direct uses, notes, alg:nbl's steps and gaps, notation); the
-    line numbers refer to the pinned paper."""
+    line numbers refer to the pinned paper.
+
+    Returns
+    -------
+    list of tuple of (str, int, str)
+        ``(what, pinned line, quoted text)``.
+    """
     out = []
     for h in hd.HYPOTHESES.values():
         out.append((h.id, h.line, h.quote))
@@ -73,7 +79,7 @@ def quoted_lines():
 class Staleness:
     """What a given paper text leaves stale (see the module docstring).
 
-    Attributes
+    Parameters
     ----------
     changed_lines : int
         Lines of the pinned text changed or deleted in the given one.
@@ -104,7 +110,18 @@ class Staleness:
                     or self.moved_labels)
 
     def summary(self, limit: int = 8) -> str:
-        """One paragraph: counts, then the first ``limit`` names of each kind."""
+        """One paragraph: counts, then the first ``limit`` names of each kind.
+
+        Parameters
+        ----------
+        limit : int, default 8
+            The most names listed per kind (the rest are counted).
+
+        Returns
+        -------
+        str
+            The paragraph.
+        """
         def few(names):
             names = list(names)
             more = f", … ({len(names) - limit} more)" if len(names) > limit else ""
@@ -167,6 +184,11 @@ def staleness(text: str, pinned: str | None = None, claims=None) -> Staleness:
         The pinned source (default :func:`proofs_check.paper_source.shipped_text`).
     claims : iterable of Claim, optional
         The registered claims to check (default: all of them).
+
+    Returns
+    -------
+    Staleness
+        The changed lines, the stale audit records and labels, and the claims they touch.
     """
     from ..paper_source import shipped_text
     if pinned is None:

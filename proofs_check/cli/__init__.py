@@ -74,13 +74,33 @@ _GLOBAL = ("--debug", "--quiet")
 
 class NBLParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (:class:`UsageError`), with "did you mean"
-    for an invalid choice; no prefix abbreviations (``--del`` is not ``--delta``)."""
+    for an invalid choice; no prefix abbreviations (``--del`` is not ``--delta``).
+
+    Parameters
+    ----------
+    *args
+        Positional arguments of :class:`argparse.ArgumentParser`.
+    **kwargs
+        Its keyword arguments (``allow_abbrev`` defaults to False here).
+    """
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
     def error(self, message):
+        """Raise the usage error as one line instead of printing usage and exiting.
+
+        Parameters
+        ----------
+        message : str
+            argparse's message.
+
+        Raises
+        ------
+        UsageError
+            Always: the message, with "did you mean" for an invalid choice.
+        """
         raise UsageError(_usage_message(self.prog, message))
 
 
@@ -117,7 +137,13 @@ class _VersionAction(argparse.Action):
 
 
 def build_parser() -> NBLParser:
-    """The ``nbl`` parser: one subparser per module of :data:`SUBCOMMANDS`."""
+    """The ``nbl`` parser: one subparser per module of :data:`SUBCOMMANDS`.
+
+    Returns
+    -------
+    NBLParser
+        The parser of every subcommand and the global options.
+    """
     p = NBLParser(
         prog="nbl",
         description="Natural Boundary Learning toolkit: decision stability of single-index "
@@ -236,7 +262,19 @@ def _run(argv: list[str], debug: bool) -> int:
 
 
 def main(argv=None) -> int:
-    """Run ``nbl`` with ``argv`` (default: the process's arguments); returns the exit status."""
+    """Run ``nbl`` with ``argv`` (default: the process's arguments); returns the exit status.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``, and the process is the installed command).
+
+    Returns
+    -------
+    int
+        The exit status: 0 ok, 1 internal error (``check``: also a claim FAILed), 2 bad input,
+        3 some cells failed, 130 interrupted.
+    """
     as_command = argv is None             # the installed command, not main([...]) in-process
     argv = list(sys.argv[1:] if argv is None else argv)
     debug, quiet = "--debug" in argv, "--quiet" in argv

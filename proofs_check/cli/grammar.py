@@ -56,7 +56,21 @@ _EXACT_DIGITS = 30
 @dataclass(frozen=True)
 class Spec:
     """One parsed SPEC: ``kind`` is "value", "list" or "range"; ``items`` the value texts (a
-    range: its two ends); ``n`` the number of values."""
+    range: its two ends); ``n`` the number of values.
+
+    Parameters
+    ----------
+    option : str
+        The option it was given to (for messages), e.g. ``"--delta"``.
+    text : str
+        The SPEC as written.
+    kind : {"value", "list", "range"}
+        One value, a comma-separated list, or a grid LO:HI:N.
+    items : tuple of str
+        The value texts (a range: its two ends).
+    n : int
+        The number of values.
+    """
 
     option: str
     text: str
@@ -74,7 +88,18 @@ class Spec:
             raise NBLInputError(f"{self.option}: {exc}") from None
 
     def ends(self) -> tuple:
-        """A range's (LO, HI) as exact rationals, checked (LO < HI, or LO = HI when N = 1)."""
+        """A range's (LO, HI) as exact rationals, checked (LO < HI, or LO = HI when N = 1).
+
+        Returns
+        -------
+        tuple of sympy.Rational
+            ``(LO, HI)``.
+
+        Raises
+        ------
+        NBLInputError
+            LO ≥ HI for N > 1, or LO ≠ HI for N = 1, or a malformed number.
+        """
         from nbl_theory.errors import NBLInputError
 
         lo, hi = (self._read(t) for t in self.items)
@@ -87,7 +112,14 @@ class Spec:
 
     def values(self) -> list[str]:
         """The values as decimal strings (see the module docstring); a malformed number is a
-        one-line error naming the option."""
+        one-line error naming the option.
+
+        Returns
+        -------
+        list of str
+            The values; a grid's interior points as :func:`decimal_text` of
+            LO + i (HI − LO)/(N − 1), its ends as written.
+        """
         if self.kind != "range":
             for t in self.items:
                 self._read(t)
@@ -101,7 +133,27 @@ class Spec:
 
 
 def parse_spec(text, option: str, default_n: int | None = None) -> Spec:
-    """Split ``text`` (a SPEC) without reading its numbers; ``default_n`` allows ``LO:HI``."""
+    """Split ``text`` (a SPEC) without reading its numbers; ``default_n`` allows ``LO:HI``.
+
+    Parameters
+    ----------
+    text : str
+        The SPEC: a value, a comma-separated list, or a grid ``LO:HI:N``.
+    option : str
+        The option's name, for messages.
+    default_n : int, optional
+        The number of points of a grid written ``LO:HI`` (None: N is required).
+
+    Returns
+    -------
+    Spec
+        The parsed SPEC.
+
+    Raises
+    ------
+    UsageError
+        An empty or malformed SPEC.
+    """
     t = str(text).strip()
     if not t:
         raise UsageError(f"{option} has no value")
@@ -132,7 +184,27 @@ def parse_spec(text, option: str, default_n: int | None = None) -> Spec:
 
 
 def parse_params(items, option: str = "--param", default_n: int | None = None) -> dict:
-    """``["rho=0.6,0.7", "mu2=-1"]`` → ``{"rho": Spec, "mu2": Spec}`` (names in order)."""
+    """``["rho=0.6,0.7", "mu2=-1"]`` → ``{"rho": Spec, "mu2": Spec}`` (names in order).
+
+    Parameters
+    ----------
+    items : iterable of str or None
+        The ``NAME=SPEC`` words given to the option.
+    option : str, default "--param"
+        The option's name, for messages.
+    default_n : int, optional
+        The number of points of a grid written ``LO:HI`` (None: N is required).
+
+    Returns
+    -------
+    dict of str to Spec
+        Parameter name -> its SPEC.
+
+    Raises
+    ------
+    UsageError
+        A word without ``=``, a name that is not an identifier, or a name given twice.
+    """
     out: dict[str, Spec] = {}
     for item in items or []:
         if "=" not in item:
@@ -151,7 +223,18 @@ def parse_params(items, option: str = "--param", default_n: int | None = None) -
 
 def decimal_text(q) -> str:
     """An exact rational as a decimal string: exact when it terminates within
-    30 significant digits, otherwise rounded to 17 significant digits."""
+    30 significant digits, otherwise rounded to 17 significant digits.
+
+    Parameters
+    ----------
+    q : sympy.Rational
+        The number.
+
+    Returns
+    -------
+    str
+        Its decimal text.
+    """
     from decimal import Context, Decimal, Inexact
 
     p, d = Decimal(int(q.p)), Decimal(int(q.q))

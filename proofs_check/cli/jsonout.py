@@ -52,16 +52,50 @@ __all__ = ["FORMAT", "DECIMAL_SUFFIX", "TEXT_KEYS", "envelope", "dumps", "print_
 
 
 def dumps(payload) -> str:
-    """The JSON text of ``payload`` (strict JSON: no NaN or Infinity tokens)."""
+    """The JSON text of ``payload`` (strict JSON: no NaN or Infinity tokens).
+
+    Parameters
+    ----------
+    payload : object
+        Data made plain by :func:`nbl_theory.records.plain`.
+
+    Returns
+    -------
+    str
+        Indented JSON text.
+    """
     return json.dumps(plain(payload), indent=2, allow_nan=False, ensure_ascii=False)
 
 
 def print_json(command: str, results, files=(), **extra) -> None:
-    """Print the envelope of ``results`` on stdout (``extra``: fields beside the results)."""
+    """Print the envelope of ``results`` on stdout (``extra``: fields beside the results).
+
+    Parameters
+    ----------
+    command : str
+        The subcommand, e.g. ``"stability"``.
+    results : iterable
+        The results.
+    files : iterable, default ()
+        The paths of the files written.
+    **extra
+        Further top-level fields.
+    """
     print(dumps(envelope(command, results, files, **extra)))
 
 
 def schema(command: str) -> dict:
-    """The JSON Schema of ``nbl COMMAND --json`` (shipped as package data)."""
+    """The JSON Schema of ``nbl COMMAND --json`` (shipped as package data).
+
+    Parameters
+    ----------
+    command : str
+        The subcommand, e.g. ``"stability"``.
+
+    Returns
+    -------
+    dict
+        The schema.
+    """
     text = resources.files(__package__).joinpath("schemas", f"{command}.json").read_text()
     return json.loads(text)
