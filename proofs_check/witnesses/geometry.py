@@ -8,6 +8,7 @@ a property-based check can demand equality instead of a rounding tolerance.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import mpmath
@@ -17,8 +18,9 @@ from nbl_sim import population as pop
 
 __all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic_unit",
            "rational_cases", "rational_sphere_pairs", "float_pairs", "angle_distance",
-           "cayley_rotation", "case_geometry", "tangent_basis", "tangent_directions", "sphere_path",
-           "normalized_path", "separation_error", "oracle_check"]
+           "cayley_rotation", "case_geometry", "arms_error", "tangent_basis",
+           "tangent_directions", "sphere_path", "normalized_path", "separation_error",
+           "oracle_check"]
 
 
 def tangent_projection(v, w):
@@ -163,6 +165,21 @@ def separation_error(beta_minus, beta_plus, v_star, delta: float) -> float:
     return float(max(abs(np.linalg.norm(bp) - 1), abs(np.linalg.norm(bm) - 1),
                      abs(np.linalg.norm(dv) - delta), np.abs(dv / np.linalg.norm(dv) - vs).max(),
                      abs(np.linalg.norm(vs) - 1)))
+
+
+def arms_error(beta, v_star, theta, delta: float) -> float:
+    """The largest error of the paper's arm geometry (app:simulation-setup) in ``beta`` (rows
+    β_−, β_+), ``v_star`` and ``theta``: :func:`separation_error`, θ ⟂ v*, ‖θ‖² = 1 − Δ²/4 and
+    β_∓ = θ ∓ (Δ/2)v* (float64 rounding only when the arms were built right). The claims that
+    take the arms from the library judge them by this before using them."""
+    bm, bp = (np.asarray(b, dtype=float) for b in beta)
+    vs, th = np.asarray(v_star, dtype=float), np.asarray(theta, dtype=float)
+    if th.shape != vs.shape:
+        return math.inf
+    dl = float(delta)
+    return float(max(separation_error(bm, bp, vs, dl), abs(th @ vs),
+                     abs(th @ th - (1.0 - dl * dl / 4.0)),
+                     np.abs(bm - (th - dl / 2 * vs)).max(), np.abs(bp - (th + dl / 2 * vs)).max()))
 
 
 def oracle_check(X, means, v_star, sign: int = 1) -> tuple[int, np.ndarray]:

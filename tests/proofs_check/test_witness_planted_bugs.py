@@ -122,3 +122,24 @@ def test_wrong_study_kernel_step_fails_every_study_gate(monkeypatch):
     for part in ("regret", "gamma", "localization", "contrast"):
         js = cs._reruns(res, part)
         assert any(j.status == FAIL and j.detail.startswith("toolkit defect") for j in js), part
+
+
+@pytest.mark.parametrize("cid", ["restoring-condition-2d", "h-alpha-identity",
+                                 "z-reflection-identities"])
+def test_wrong_arm_geometry_is_a_toolkit_defect(cid, monkeypatch):
+    """The blame of the library-mutation run (nbl_sim/population.py: θ built as the scalar
+    √(1 − Δ²/4) instead of that times the unit direction, so the arms point the wrong way):
+    the claims that take the arms from the library judge them against the paper's geometry
+    first (witnesses.geometry.arms_error). Here the separation is doubled (β_± = θ ± Δv*,
+    renormalized): FAIL "toolkit defect", never DISCREPANCY."""
+    import numpy as np
+    arm_vectors = pop.arm_vectors
+
+    def wrong(delta, d, **kw):
+        beta, vs, theta = arm_vectors(delta, d, **kw)
+        dl = float(delta)
+        bad = np.stack([theta - dl * vs, theta + dl * vs])
+        return bad / np.linalg.norm(bad, axis=1)[:, None], vs, theta
+
+    monkeypatch.setattr(pop, "arm_vectors", wrong)
+    _run(cid)

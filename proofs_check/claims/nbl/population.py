@@ -27,12 +27,18 @@ from nbl_sim.environment import Environment
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
 
-from ...judgement import gate, moment_agreements
+from ...judgement import agree_abs, agreement, gate, moment_agreements
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_check
 from ...witnesses.direct_definitions import direct_moments, kappa_identity_rhs, theta_rate
 from ...witnesses.fields import own_field, own_potential, own_tangent_field, richardson
-from ...witnesses.geometry import angle_distance, case_geometry, rational_cases, tangent_projection
+from ...witnesses.geometry import (
+    angle_distance,
+    arms_error,
+    case_geometry,
+    rational_cases,
+    tangent_projection,
+)
 from ...witnesses.local_expansions import paper_cases, tangent_spectrum
 from ...witnesses.martingale import (
     DETECT_Z,
@@ -233,6 +239,20 @@ def _conditional(target_scale: float = 1.0, rounds: int = _N_MC):
                    + ("" if resolved else ": NOT resolved - too few rounds"))
 
 
+#: the library's arms against the paper's geometry: float64 rounding only (a few ulps)
+_ARMS_AGREE = agree_abs(1e-12)
+
+
+def _arms_built_right(beta, vs, theta, delta: str, what: str):
+    """The arms the claim takes from the library (shared, not witnessed) judged against the
+    paper's geometry by :func:`~proofs_check.witnesses.geometry.arms_error`: a bug in building
+    them would otherwise move library and witness alike (a blame of the library-mutation run:
+    θ built as a scalar turned two claims DISCREPANCY)."""
+    return agreement(f"arm geometry ({what}, Delta = {delta})",
+                     library=arms_error(beta, vs, theta, delta), witness=0.0,
+                     agree=_ARMS_AGREE, fmt=lambda v: f"largest error {v:.3g}")
+
+
 @register("restoring-condition-2d", "eq:2d-restoring-condition", "app:local_stability_in_2D",
           "In d = 2, alpha H(alpha) < 0 for small alpha != 0 exactly when the theta-direction "
           "rate Delta mu* - 2 phi0(0) m2 (1 - Delta^2/4) is positive (H'(0) = -rate); for the "
@@ -251,7 +271,8 @@ def _conditional(target_scale: float = 1.0, rounds: int = _N_MC):
                    scaled_moments_mutant("proofs_check.claims.nbl.population")))
 def _restoring(phi0: float = PHI0, regimes: dict | None = None):
     rows, bad, worst, js = [], [], 0.0, []
-    beta, _, _ = pop.arm_vectors("0.2", 2)           # the paper's rotation: v* = e1
+    beta, vs, theta = pop.arm_vectors("0.2", 2)      # the paper's rotation: v* = e1
+    js.append(_arms_built_right(beta, vs, theta, "0.2", "d = 2"))
 
     def H(link, a):
         va = np.stack([np.cos(a), np.sin(a)], axis=1)
@@ -427,10 +448,11 @@ def _z_identities(sign: int = -1):
         if not all(checks):
             return Outcome(DISCREPANCY, f"rational case {n_exact}: {checks}", f"v*={vs}, X={x}")
         n_exact += 1
-    worst, n = 0.0, 0
+    worst, n, arms = 0.0, 0, []
     for i in range(len(PAPER_LINKS)):
         for d in (2, 3):
-            beta, vs, _ = case_geometry(i, "0.2", d)
+            beta, vs, theta = case_geometry(i, "0.2", d)
+            arms.append(_arms_built_right(beta, vs, theta, "0.2", f"case {i}, d = {d}"))
             X = rng.standard_normal((400, d))
             Z = X @ vs
             px = tangent_projection(vs, X)
@@ -442,9 +464,10 @@ def _z_identities(sign: int = -1):
                     np.abs(X - xt - 2 * Z[:, None] * vs).max(1) / sc]
             worst = max(worst, max(float(e.max()) for e in errs))
             n += 400
-    return Outcome(PASS if worst <= 1e-14 else DISCREPANCY,
-                   f"exact in {n_exact} rational cases; float max error {worst:.1e}",
-                   f"{n} float samples (the six links' geometries at Delta = 0.2, d in {{2, 3}})")
+    return gate(Outcome(PASS if worst <= 1e-14 else DISCREPANCY,
+                        f"exact in {n_exact} rational cases; float max error {worst:.1e}",
+                        f"{n} float samples (the six links' geometries at Delta = 0.2, d in "
+                        "{2, 3})"), arms)
 
 
 @register("h-alpha-identity", "eq:H-alpha", "app:local_stability_in_2D",
@@ -466,12 +489,13 @@ def _z_identities(sign: int = -1):
 def _h_alpha(orientation: float = 1.0):
     alpha = np.linspace(-np.pi, np.pi, 720, endpoint=False) + 0.0017
     worst_id = worst_tan = worst_lib = 0.0
-    n_pts = 0
+    n_pts, arms = 0, []
     for key in PAPER_LINKS:
         link = PAPER_LINKS[key].link()
         S = field_scale(link)
         for delta in _DELTAS:
-            beta, _, _ = pop.arm_vectors(delta, 2)
+            beta, vs, theta = pop.arm_vectors(delta, 2)
+            arms.append(_arms_built_right(beta, vs, theta, delta, "d = 2"))
             dirs = np.concatenate([np.arctan2(beta[:, 1], beta[:, 0]),
                                    np.arctan2(-beta[:, 1], -beta[:, 0])])
             far = np.min(angle_distance(alpha[:, None], dirs[None, :]), axis=1) > np.radians(8)
@@ -493,8 +517,9 @@ def _h_alpha(orientation: float = 1.0):
             n_pts += int(far.sum())
     paper_ok = worst_id <= 1e-13 and worst_tan <= 1e-13
     status = FAIL if worst_lib > 1e-12 else DISCREPANCY if not paper_ok else PASS
-    return Outcome(status,
-                   f"max |h - H v_perp|, |H - v_perp^T h| = {worst_id:.1e}; |v^T h| = "
-                   f"{worst_tan:.1e}; |H(library) - v_perp^T F(own)| = {worst_lib:.1e} (all / S)",
-                   f"12 (link, Delta) cases, {n_pts} (alpha, case) points at least 8 deg from "
-                   "+-beta_a")
+    return gate(Outcome(status,
+                        f"max |h - H v_perp|, |H - v_perp^T h| = {worst_id:.1e}; |v^T h| = "
+                        f"{worst_tan:.1e}; |H(library) - v_perp^T F(own)| = {worst_lib:.1e} "
+                        "(all / S)",
+                        f"12 (link, Delta) cases, {n_pts} (alpha, case) points at least 8 deg "
+                        "from +-beta_a"), arms)
