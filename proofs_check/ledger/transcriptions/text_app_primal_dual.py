@@ -26,9 +26,15 @@ STEPS = {
              "T(F_{a,x}) = m_a(x) and phi' of both agree (the check is the condition, not the "
              "printed equation itself)"),
     "text:app:primal_dual/b02/s02": dict(
-        hash="2f3ec1c7a9e5", method="prose",
-        note="the model assumption eq:app_dual_single_index ('suppose that'): a hypothesis, "
-             "not derived"),
+        hash="2f3ec1c7a9e5", method="cited", via="symbolic",
+        cite="the main text's dual single-index assumption (sec. elicitation: 'suppose that "
+             "... phi'{m_a(x)} = beta_a^T x')",
+        symbols={"m": _R, "b": _R}, defs={"vp": "Function('vp')"},
+        lhs="diff(vp(m), m) - b", rhs="diff(vp(m), m) - b",
+        hypotheses="m = m_a(x), b = beta_a^T x; the main text's assumption (lhs, as left side "
+                   "minus right side) against eq:app_dual_single_index (rhs)",
+        note="a hypothesis ('suppose that'), not derived: what is checked is that it is the "
+             "main text's assumption restated (a drift fails)"),
     "text:app:primal_dual/b03/s01": dict(
         hash="94f079eff9bb", method="symbolic", symbols={"q": _P},
         defs={"m": "1/(1 + q)", "u": "log(m/(1 - m))"},
