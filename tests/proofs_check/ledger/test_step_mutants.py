@@ -35,6 +35,7 @@ NEW_STEPS = (
     "lem:sa-recursion/b02/s01", "lem:gaussian-polynomial-disagreement/b01/s01",
     "text:app:bregman_mean/b02/s01", "text:app:localization/b04/s01",
     "text:app:tanh-geometry/b01/s01", "text:app:primal_dual/b02/s02",
+    "text:app:primal_dual/b03/s02",
     "prop:localized-estimation/b06/s01",
 )
 
@@ -75,7 +76,7 @@ def test_coverage_counts():
     of coverage is a reviewed change of these numbers. The targets are >= 90% for the proofs
     (295 of 323: the 28 steps left prose are definitions of fresh symbols, conditions and
     ranges, and the event halves of equivalences, each with its reason) and >= 60% for the
-    appendix derivations (41 of 52)."""
+    appendix derivations (42 of 52)."""
     from proofs_check.ledger.methods import PROOF_METHODS
     from proofs_check.ledger.parse import parse_ledger
 
@@ -88,6 +89,6 @@ def test_coverage_counts():
         c[1] += 1
         t = trans.get(s.id)
         c[0] += t is not None and t.hash == s.hash and t.method in PROOF_METHODS
-    assert counts == {"proofs": [295, 323], "text": [41, 52]}
+    assert counts == {"proofs": [295, 323], "text": [42, 52]}
     assert counts["proofs"][0] / counts["proofs"][1] >= 0.9
     assert counts["text"][0] / counts["text"][1] >= 0.75
