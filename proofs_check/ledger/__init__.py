@@ -63,10 +63,11 @@ How to add a step's transcription
 How to choose a method
 ----------------------
 * *symbolic* — an identity or inequality that sympy can prove for all values allowed by the
-  symbols' assumptions (helped by a few sound rules in :mod:`.methods`: a product of
-  nonnegative factors, exp(a) - exp(b) with a >= b, a Max or Min equals one of its arguments) (finite-dimensional vectors are written in coordinates with free symbols;
-  a statement for every d is transcribed for a generic vector in a small d only when the proof's
-  algebra does not depend on d — say so in ``note``).
+  symbols' assumptions, helped by a few sound rules in :mod:`.methods` (a product of
+  nonnegative factors, exp(a) - exp(b) with a >= b, a Max or Min equals one of its arguments).
+  Finite-dimensional vectors are written in coordinates with free symbols; a statement for
+  every d is transcribed for a generic vector in a small d only when the proof's algebra does
+  not depend on d — say so in ``note``.
 * *certified* — an inequality in a few real variables over a bounded box (``domain``), proved
   by Arb interval arithmetic with bisection; an unbounded domain is cut at a stated bound
   (``hypotheses``) with the tail argued in ``note``.
