@@ -92,3 +92,24 @@ def test_coverage_counts():
     assert counts == {"proofs": [295, 323], "text": [42, 52]}
     assert counts["proofs"][0] / counts["proofs"][1] >= 0.9
     assert counts["text"][0] / counts["text"][1] >= 0.75
+
+
+# a definition or condition checked this round, altered in the paper's text (a coefficient, a
+# direction): the step is STALE, never PASS (the check is bound to the text it was made from)
+_ALTERED = [
+    ("prop:localized-estimation/b06/s01", "\\max\\left\\{\nC_{\\rm init}'(1+C_{\\rm off})",
+     "\\max\\left\\{\nC_{\\rm init}'(2+C_{\\rm off})"),
+    ("prop:self-concordance-stability/b08/s01",
+     "whenever\n\\[\n\\frac{\\Delta_\\beta}{2}\n>", "whenever\n\\[\n\\frac{\\Delta_\\beta}{2}\n<"),
+]
+
+
+@pytest.mark.parametrize("sid, old, new", _ALTERED)
+def test_an_altered_definition_or_condition_is_stale(sid, old, new):
+    text = shipped_text()
+    assert text.count(old) == 1
+    owner = sid.rsplit("/", 2)[0]
+    run = run_ledger(text.replace(old, new), False, owners={owner},
+                     transcriptions={sid: load_transcriptions()[sid]})
+    (res,) = [r for r in run.results if r.id == sid]
+    assert res.status == "STALE", res.detail
