@@ -63,9 +63,11 @@ How to add a step's transcription
 How to choose a method
 ----------------------
 * *symbolic* — an identity or inequality that sympy can prove for all values allowed by the
-  symbols' assumptions (finite-dimensional vectors are written in coordinates with free symbols;
-  a statement for every d is transcribed for a generic vector in a small d only when the proof's
-  algebra does not depend on d — say so in ``note``).
+  symbols' assumptions, helped by a few sound rules in :mod:`.methods` (a product of
+  nonnegative factors, exp(a) - exp(b) with a >= b, a Max or Min equals one of its arguments).
+  Finite-dimensional vectors are written in coordinates with free symbols; a statement for
+  every d is transcribed for a generic vector in a small d only when the proof's algebra does
+  not depend on d — say so in ``note``.
 * *certified* — an inequality in a few real variables over a bounded box (``domain``), proved
   by Arb interval arithmetic with bisection; an unbounded domain is cut at a stated bound
   (``hypotheses``) with the tail argued in ``note``.
@@ -75,8 +77,13 @@ How to choose a method
   ``lhs``/``rhs`` and checked ``via`` another method; the cited label must exist in the paper.
   A display that restates a formula defined elsewhere (``Recall that W_t = ...``, the
   simulation setup's mu*) is cited to that definition: ``lhs`` the formula as printed there,
-  ``rhs`` as printed here, so a restatement that drifts fails. A symbol or event introduced
-  where it is printed (``Let``, ``define``, ``:=``) is a definition: *prose*.
+  ``rhs`` as printed here, so a restatement that drifts fails; so is a condition that restates
+  the statement's hypothesis. A definition of a name the paper has already given a meaning is
+  cited to that meaning and checked (the proof's ``Dh(v*)[u] := d/deps h(v_u(eps))`` against
+  the main text's "directional derivative along u"; kappa* against the statement's
+  F(v*) = kappa* v*), and a choice (``where we may take C_e = ...``) is checked against what it
+  must satisfy (C <= C_e d). A symbol or event introduced where it is printed with nothing
+  before it (``Let``, ``define``, ``:=``) is a definition: *prose*.
 * *asymptotic* — an order statement (``lesssim``, ``O(.)``): the ratio |lhs|/|rhs| is computed
   along ``sequence`` and must stay bounded.
 * *sampled* — 50-digit evaluation at 48 seeded points and the box's corners: evidence, not

@@ -186,6 +186,8 @@ def _nonneg(e, depth: int = 0) -> bool:
                 return _nonneg(p.args[0], depth + 1)
             if p == 1 and isinstance(-q, (sp.cos, sp.sin)) and (-q).args[0].is_real:
                 return True                      # 1 - cos x, 1 - sin x >= 0 for real x
+    if e.has(sp.Max, sp.Min) and _nonneg_max_min(e, depth):
+        return True
     if e.is_Add and depth < 3:
         if all(_nonneg(a, depth + 1) for a in e.args):
             return True
@@ -205,6 +207,30 @@ def _nonneg(e, depth: int = 0) -> bool:
         x = inner[0]
         y = sp.Symbol(f"_{x.name}_abs", nonnegative=True)
         return _nonneg(e.subs(x, y), depth + 1) and _nonneg(e.subs(x, -y), depth + 1)
+    return False
+
+
+def _nonneg_max_min(e, depth: int) -> bool:
+    """Two sound rules for an expression ``e = f(M)`` affine in a Max or Min ``M`` of real
+    arguments a_1..a_k: M equals one of them, so ``e >= 0`` when every f(a_i) is; and where f
+    does not decrease as M grows (a Max with a nonnegative coefficient, a Min with a
+    nonpositive one) M >= a_i (M <= a_i) gives f(M) >= f(a_i), so one f(a_i) >= 0 is enough.
+    (C = max{A d - s, K d} <= max{A, K} d: the first rule on the right max, the second on the
+    left one.)"""
+    for m in sorted(e.atoms(sp.Max, sp.Min), key=sp.default_sort_key):
+        if not all(a.is_extended_real for a in m.args):
+            continue
+        y = sp.Dummy("y", real=True)
+        f = e.subs(m, y)
+        c = sp.diff(f, y)
+        if c.has(y) or f.has(m):
+            continue                       # not affine in M
+        vals = [f.subs(y, a) for a in m.args]
+        if all(_nonneg(v, depth + 1) for v in vals):
+            return True
+        grows = _nonneg(c, depth + 1) if isinstance(m, sp.Max) else _nonneg(-c, depth + 1)
+        if grows and any(_nonneg(v, depth + 1) for v in vals):
+            return True
     return False
 
 

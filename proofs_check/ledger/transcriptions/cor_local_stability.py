@@ -150,7 +150,15 @@ STEPS = {
              "path into v* (w1, w2 free); for a general link the step is the differentiability "
              "of h at v* that prop:local_jacobian's proof establishes"),
     "cor:local_stability/b14/s01": dict(
-        hash="7422805d7906", method="prose", note="defines r(v) (again)"),
+        hash="7422805d7906", method="cited", via="symbolic",
+        cite="eq:app-h-local-expansion-u (b13: r(v) = h(v) - Dh(v*)[u])",
+        symbols={"h1": _R, "h2": _R, "h3": _R, "A1": _R, "A2": _R, "A3": _R},
+        defs={"hv": "Matrix([h1, h2, h3])", "Dh": "Matrix([A1, A2, A3])", "rv": "hv - Dh"},
+        lhs="hv", rhs="Dh + rv",
+        hypotheses="r(v) is b13's remainder (defined there by h(v) = Dh(v*)[u] + r(v)); h(v), "
+                   "Dh(v*)[u] any vectors (d = 3)",
+        note="the same expansion with the same r, now with ||r|| = o(||Delta||) (b14/s02): the "
+             "relation holds by b13's definition of r, which is what is checked"),
     "cor:local_stability/b14/s02": dict(
         hash="927cbdeb2d9c", method="symbolic", rel="<=", symbols=_DD,
         lhs="dd - dd**2/4", rhs="dd",

@@ -8,7 +8,15 @@ _NN = "nonnegative"
 
 STEPS = {
     "lem:gaussian-polynomial-disagreement/b01/s01": dict(
-        hash="0523c003b427", method="prose", note="defines the disagreement event D_v"),
+        hash="0523c003b427", method="cited", via="symbolic",
+        cite="lem:gaussian-polynomial-disagreement (the event in its statement)",
+        symbols={"y1": "nonzero", "y2": "nonzero"},
+        defs={"sgn": "Lambda(Symbol('y'), Symbol('y')/Abs(Symbol('y')))"},
+        lhs="(1 - sgn(y1)*sgn(y2))/2", rhs="(1 - sgn(y1)*sgn(y2))/2",
+        hypotheses="y1 = v^T X, y2 = (v*)^T X, nonzero off a null event",
+        note="'the disagreement event D_v': the indicator 1{sgn(v^T X) != sgn((v*)^T X)} of "
+             "the statement (lhs) against the event printed here (rhs), read through "
+             "1{s != s'} = (1 - s s')/2 (as b01/s02); a restatement, checked against it"),
     "lem:gaussian-polynomial-disagreement/b01/s02": dict(
         hash="49ecf032ad17", method="symbolic",
         symbols={"R": "positive", "P": "real", "a": "real"},

@@ -20,8 +20,14 @@ STEPS = {
         hypotheses="m = n_0 + t_0 > 0 (n_0 + 1 + t_0 >= alpha > 1); C >= (n_0 + t_0) a_{n_0} "
                    "(C = m a_{n_0} + c1, c1 >= 0, the definition of C as a max)"),
     "lem:sa-recursion/b02/s01": dict(
-        hash="3e97afc2860f", method="prose",
-        note="the induction hypothesis (assumed, not derived)"),
+        hash="3e97afc2860f", method="cited", via="symbolic",
+        cite="lem:sa-recursion (its claim a_t <= C/(t + t_0), at time t - 1)",
+        symbols={"C": _NN, "t": _POS, "t0": _NN},
+        defs={"bound": "Lambda(Symbol('s'), C/(Symbol('s') + t0))"},
+        lhs="bound(t - 1)", rhs="C/(t - 1 + t0)",
+        hypotheses="the induction hypothesis: the lemma's bound C/(s + t_0) at s = t - 1 >= n_0",
+        note="the hypothesis is assumed, not derived; what is checked is that it is the "
+             "lemma's claim instantiated at t - 1 (lhs) as printed (rhs)"),
     "lem:sa-recursion/b03/s01": dict(
         hash="31c661dcd449", method="symbolic",
         symbols={**_TS, "C": _NN, "b": _POS, "s": _NN, "s2": _NN},

@@ -42,6 +42,21 @@ _LOGIT = {"gl": "Lambda(Symbol('y'), 1/(1 + exp(-Symbol('y'))))",
           "gl1": "Lambda(Symbol('y'), exp(-Symbol('y'))/(1 + exp(-Symbol('y')))**2)",
           "gl2": "Lambda(Symbol('y'), diff(exp(-Symbol('y'))/(1 + exp(-Symbol('y')))**2, "
                  "Symbol('y')))"}
+#: the line v* + eps u: its derivative at 0 is the ambient directional derivative along u
+_LINE = {"ln": "vs + eps*u"}
+_DIRDER = ("the main text's D[u] (before prop:local_jacobian: 'Dh(v*)[u] denote the "
+           "directional derivative of h at v* along u')")
+_DIRDER_NOTE = ("the proof defines the derivative along the normalized path v_u (rhs); the main "
+                "text calls it the directional derivative along u, the derivative along the "
+                "line v* + eps u (lhs) for the function's formula extended off the sphere: they "
+                "agree because v_u'(0) = u for a tangent u (b05), which is what is checked; for "
+                "a u with (v*)^T u != 0 they differ")
+#: eq:Fdef's integrand with m_a(x) = g(beta_a^T x) (eq:model), written with s = v^T X
+_HALF = {"gf": "Function('g')", "bp": "th + D/2*vs", "bm": "th - D/2*vs",
+         "Ip": "Piecewise((1, sv >= 0), (0, True))", "Im": "Piecewise((1, sv < 0), (0, True))",
+         "Wd": "gf(bp.dot(X))*X*Ip - gf(bm.dot(X))*X*Im"}
+_HALF_HYP = ("m_a(x) = g(beta_a^T x) (eq:model), beta_+- = theta +- (D/2) v*, any link g; "
+             "s = v^T X any real (the indicators 1{s >= 0}, 1{s < 0})")
 _SPTS = [{"s": "-1", "c": "1/4"}, {"s": "3/10", "c": "3/5"}, {"s": "2", "c": "9/10"}]
 _DEF = "a definition (the name on the left is introduced here)"
 #: parameter points of the conditional-expectation steps b24, b31 (P^perp X = p1 e1 + p2 e2
@@ -111,7 +126,14 @@ STEPS = {
         rhs="hs + eps*diff(hp, eps).subs(eps, 0)",
         hypotheses="v_u(0) = v*; the instance h(v) = (v1 v2, v3^2, sin v1)"),
     "prop:local_jacobian/b07/s01": dict(
-        hash="db4fddc44f8f", method="prose", note=_DEF + ": Dh(v*)[u]"),
+        hash="db4fddc44f8f", method="cited", via="symbolic", cite=_DIRDER + " of h",
+        symbols=_GSYM, defs=_g(**_SIMPLE, **_PATH, **_LINE,
+                               hl="Matrix([ln[0]*ln[1], ln[2]**2, sin(ln[0])])",
+                               hp="Matrix([vu[0]*vu[1], vu[2]**2, sin(vu[0])])"),
+        lhs="diff(hl, eps).subs(eps, 0)", rhs="diff(hp, eps).subs(eps, 0)",
+        hypotheses="u tangent at v*; an instance: the smooth field h(v) = (v1 v2, v3^2, "
+                   "sin v1) (as b06)",
+        note=_DIRDER_NOTE),
     "prop:local_jacobian/b08/s01": dict(
         hash="292b535759de", method="cited", via="symbolic",
         cite="first-order Taylor expansion with "
@@ -139,9 +161,21 @@ STEPS = {
         rhs="diff(eye(3) - vu*vu.T, eps).subs(eps, 0)*Fs + Pp*diff(Fp, eps).subs(eps, 0)",
         hypotheses="an instance F(v) = (v1^2, v2 v3, sin v1) along v_u"),
     "prop:local_jacobian/b11/s01": dict(
-        hash="ade4a3ac011f", method="prose", note=_DEF + ": DP[u]"),
+        hash="ade4a3ac011f", method="cited", via="symbolic", cite=_DIRDER + " of P_v^perp",
+        symbols=_GSYM, defs=_g(**_PATH, **_LINE),
+        lhs="diff(eye(3) - ln*ln.T, eps).subs(eps, 0)",
+        rhs="diff(eye(3) - vu*vu.T, eps).subs(eps, 0)",
+        hypotheses="P_v^perp = I - v v^T; u tangent at v*, ||v*|| = 1",
+        note=_DIRDER_NOTE),
     "prop:local_jacobian/b12/s01": dict(
-        hash="91d9eed4840c", method="prose", note=_DEF + ": DF[u]"),
+        hash="91d9eed4840c", method="cited", via="symbolic", cite=_DIRDER + " of F",
+        symbols=_GSYM, defs=_g(**_PATH, **_LINE,
+                               Fl="Matrix([ln[0]**2, ln[1]*ln[2], sin(ln[0])])",
+                               Fp="Matrix([vu[0]**2, vu[1]*vu[2], sin(vu[0])])"),
+        lhs="diff(Fl, eps).subs(eps, 0)", rhs="diff(Fp, eps).subs(eps, 0)",
+        hypotheses="u tangent at v*, ||v*|| = 1; an instance F(v) = (v1^2, v2 v3, sin v1) "
+                   "(as b09, b10)",
+        note=_DIRDER_NOTE),
     "prop:local_jacobian/b13/s01": dict(
         hash="425982eb1a25", method="symbolic",
         symbols=_GSYM, defs=_g(**_PATH),
@@ -180,9 +214,19 @@ STEPS = {
         note="eq:Fdef with m_a = g(beta_a^T x) (lhs, one expectation) against F_+ - F_- as "
              "b17, b18 define them (rhs, two): 2-D quadrature at 10 digits, entry by entry"),
     "prop:local_jacobian/b17/s01": dict(
-        hash="84c4d584e581", method="prose", note=_DEF + ": F_+"),
+        hash="84c4d584e581", method="cited", via="symbolic", cite="eq:Fdef",
+        symbols={**_GSYM, "sv": _R}, defs=_g(**_HALF),
+        lhs="Wd*Ip", rhs="gf(bp.dot(X))*X*Ip", hypotheses=_HALF_HYP,
+        note="'Recall from eq:Fdef that F = F_+ - F_-': F_+ is the part of eq:Fdef's "
+             "integrand on {v^T X >= 0} (lhs: the integrand times that indicator), as printed "
+             "(rhs); pointwise in X, then E is linear"),
     "prop:local_jacobian/b18/s01": dict(
-        hash="3c38b73ebd7c", method="prose", note=_DEF + ": F_-"),
+        hash="3c38b73ebd7c", method="cited", via="symbolic", cite="eq:Fdef",
+        symbols={**_GSYM, "sv": _R}, defs=_g(**_HALF),
+        lhs="-Wd*Im", rhs="gf(bm.dot(X))*X*Im", hypotheses=_HALF_HYP,
+        note="F_- is minus the part of eq:Fdef's integrand on {v^T X < 0} (lhs), as printed "
+             "(rhs): with F = F_+ - F_- the sign and the strict inequality of eq:Fdef's "
+             "second term are what is checked"),
     "prop:local_jacobian/b19/s01": dict(
         hash="cfb171166f87", method="prose",
                                         note=_DEF + ": the great-circle path v_eps"),
@@ -254,8 +298,14 @@ STEPS = {
         note="the conditional expectation of b24 differentiated; the integral's convergence "
              "is assum:polygrowth_g"),
     "prop:local_jacobian/b27/s01": dict(
-        hash="7dd9acb3cf7c", method="prose",
-                                        note="names the lower limit of b24's integral"),
+        hash="7dd9acb3cf7c", method="cited", via="symbolic",
+        cite="eq:app-moving-halfspace (b23): the boundary of {v_eps^T X >= 0} in Z",
+        symbols=_GSYM, defs=_g(**_GEO, zb="-u.dot(PX)/nu*tan(eps*nu)"),
+        lhs="veps.dot(PX + zb*vs)", rhs="0",
+        hypotheses="X = P^perp X + Z v*; u, P^perp X orthogonal to v*; 0 <= eps ||u|| < pi/2",
+        note="the moving boundary is the Z at which v_eps^T X = 0 (eq:app-moving-halfspace): "
+             "the printed z (zb) is checked to be that root",
+        mutant={"defs": _g(**_GEO, zb="u.dot(PX)/nu*tan(eps*nu)")}),
     "prop:local_jacobian/b28/s01": dict(
         hash="032992e1cf0d", method="symbolic",
         symbols=_GSYM, defs=_g(bp="th + D/2*vs"),

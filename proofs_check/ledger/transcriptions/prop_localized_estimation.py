@@ -78,8 +78,26 @@ STEPS = {
         rhs="Cp*(1 + C_off)*B**2/(D**2*mu**2)*d",
         hypotheses="0 <= t_0 <= C_off n_0 (t_0 = C_off n_0/(1 + w), w >= 0)"),
     "prop:localized-estimation/b06/s01": dict(
-        hash="2ddcbb55a256", method="prose",
-        note="defines C_e (eq:Ce-explicit)"),
+        hash="2ddcbb55a256", method="cited", via="symbolic", rel="<=",
+        cite="lem:sa-recursion (C = max{(n_0 + t_0) a_{n_0}, b/(alpha - 1)}) and b05",
+        symbols={"Cp": _POS, "C_off": _NN, "B": _POS, "D": _POS, "mu": _POS, "gam": _POS,
+                 "y": _POS, "d": _POS, "s": _NN},
+        defs={"l0": "(1 + y)/(2*gam)",
+              "Ce": "Max(Cp*(1 + C_off)*B**2/(D**2*mu**2), B**2*gam**2/(2*gam*l0 - 1))",
+              "C": "Max(Cp*(1 + C_off)*B**2/(D**2*mu**2)*d - s, "
+                   "B**2*gam**2*d/(2*gam*l0 - 1))"},
+        lhs="C", rhs="Ce*d",
+        hypotheses="C from lem:sa-recursion with alpha = 2 gamma lambda_0 > 1 (lambda_0 = "
+                   "(1 + y)/(2 gamma), y > 0) and b = B_Y^2 gamma^2 d; its first entry "
+                   "(n_0 + t_0) a_{n_0} = C'_init (1 + C_off) B_Y^2 d/(Delta^2 mu_g^2) - s, "
+                   "s >= 0 (b05)",
+        note="the display is a choice ('where we may take C_e = ...'): what it must satisfy "
+             "is the text's C <= C_e d, and that is what is checked, with C_e as printed (the "
+             "rule: C equals one of its entries, each at most C_e d)",
+        mutant={"defs": {"l0": "(1 + y)/(2*gam)",
+                         "Ce": "Max(Cp*B**2/(D**2*mu**2), B**2*gam**2/(2*gam*l0 - 1))",
+                         "C": "Max(Cp*(1 + C_off)*B**2/(D**2*mu**2)*d - s, "
+                              "B**2*gam**2*d/(2*gam*l0 - 1))"}}),
     "prop:localized-estimation/b07/s01": dict(
         hash="a25586750607", method="cited", via="symbolic",
         cite="lem:sa-recursion",

@@ -49,7 +49,13 @@ _HYP = ("assum:gaussian_context (X ~ N(0, I_d)); beta_a = theta + a (Delta_beta/
 
 STEPS = {
     "prop:population_equilibrium/b01/s01": dict(
-        hash="e54944b19c06", method="prose", note="a definition: Z (eq:Z-def)"),
+        hash="e54944b19c06", method="cited", via="symbolic",
+        cite="the main text's Z = (v*)^T X (sec. local stability, before eq:mu_star_m2_def)",
+        symbols=_SYM, defs=_GEOM, lhs="vs.dot(X)", rhs="vs.dot(X)",
+        hypotheses="'Let Z = (v*)^T X': the main text's definition (lhs) against the one "
+                   "printed here (rhs), d = 2",
+        note="a restatement of the main text's Z (it is labelled eq:Z-def here), checked "
+             "against it"),
     "prop:population_equilibrium/b02/s01": dict(
         hash="0f8625e4bb04", method="symbolic", symbols=_SYM, defs=_GEOM,
         lhs="X", rhs="P*X + Z*vs", hypotheses="||v*|| = 1"),
@@ -138,7 +144,21 @@ STEPS = {
              "E_W Phi(c + t W) = Phi(c/sqrt(1 + t^2)), and 2 int_0^oo z phi(z) Phi(b z) dz = "
              "(1 + b/sqrt(1 + b^2))/sqrt(2 pi) with b = (Delta/2)/sqrt(1 + t^2)"),
     "prop:population_equilibrium/b10/s01": dict(
-        hash="8f86d222cac3", method="prose", note="a definition: kappa*"),
+        hash="8f86d222cac3", method="cited", via="expectation",
+        cite="prop:population_equilibrium (F(v*) = kappa* v*, so kappa* = (v*)^T F(v*), "
+             "||v*|| = 1) and eq:Fdef",
+        symbols={"Z": _R, "w": _R, "t": _R, "D": _P}, gaussian=["Z"],
+        defs={"g": _NUM["g"], "Ip": _NUM["Ip"], "Ig": _NUM["Ig"], "Im": _NUM["Im"]},
+        at=[{"t": "1/2", "D": "1", "w": "3/10"}, {"t": "-3/2", "D": "5/2", "w": "-1"},
+            {"t": "2", "D": "3/2", "w": "7/5"}],
+        lhs="E(g(t*w + D/2*Z)*Z*Ip) - E(g(t*w - D/2*Z)*Z*Im)",
+        rhs="2*E(Z*g(t*w + D/2*Z)*Ig)",
+        hypotheses=_HYP + "; conditionally on W = w (X = W e + Z v*, W independent of Z), "
+                   "so beta_+-^T X = t w +- (D/2) Z and theta^T P X = t w",
+        note="the statement's kappa* is the coefficient (v*)^T F(v*); by eq:Fdef it is "
+             "E[m_+(X) Z 1{Z >= 0}] - E[m_-(X) Z 1{Z < 0}] (lhs), which the display names "
+             "2E[Z g(theta^T P X + (D/2) Z) 1{Z > 0}] (rhs): checked by 1-D quadrature over Z "
+             "at fixed W = w (the identity holds for every w, hence for the average over W)"),
     "prop:population_equilibrium/b11/s01": dict(
         hash="9372deab339c", method="symbolic", symbols={**_SYM, "f1": _R, "f2": _R},
         defs={**_GEOM, "F": "Matrix([f1, f2])"},

@@ -281,9 +281,15 @@ STEPS = {
         hypotheses="L = d + log(2/delta); on the event of b19 (probability >= 1 - delta); "
                    "C >= 4 C_4"),
     "prop:randomized_initialization/b23/s01": dict(
-        hash="827a14556cdc", method="prose",
-        note="the condition on n_0 (a requirement, not a derived relation); what it implies "
-             "is b24"),
+        hash="827a14556cdc", method="cited", via="symbolic",
+        cite="prop:randomized_initialization (its condition on n_0)", rel="=",
+        symbols={"Ci": _P, "B": _P, "d": _P, "d0": _P, "D": _P, "mu": _P, "r": _P},
+        lhs="Ci*B**2*(d + log(2/d0))/(D**2*mu**2*r**2)",
+        rhs="Ci*B**2*(d + log(2/d0))/(D**2*mu**2*r**2)",
+        hypotheses="the statement's threshold (lhs) against the proof's (rhs)",
+        note="a condition, not a derived relation: the check is that the proof assumes the "
+             "statement's condition n_0 >= threshold (the thresholds compared, hence rel '='); "
+             "what the condition implies is b24"),
     "prop:randomized_initialization/b24/s01": dict(
         hash="844c9d618cff", method="cited", via="symbolic",
         cite="b22 with delta = delta_0 and b23",

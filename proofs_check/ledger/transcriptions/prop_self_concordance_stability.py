@@ -98,6 +98,15 @@ STEPS = {
                    "(m_2)_+ = R mu*/kappa - s (eq:self-concordance-curvature-control); "
                    "0 < D < 2 (D = 2y/(1 + y))"),
     "prop:self-concordance-stability/b08/s01": dict(
-        hash="e8615f8e39ad", method="prose",
-        note="the proposition's sufficient condition, stated (not a derivation step)"),
+        hash="e8615f8e39ad", method="cited", via="symbolic", rel="=",
+        cite="prop:self-concordance-stability (its sufficient condition)",
+        symbols={"D": _P, "R": _P},
+        defs={"kap": "Lambda(Symbol('a'), exp(Symbol('a')**2/2)*Phi(-Symbol('a')))"},
+        lhs="D/2 - phi(0)*(1 - D**2/4)*R/kap(R*D/2)",
+        rhs="D/2 - phi(0)*(1 - D**2/4)*R/kap(R*D/2)",
+        hypotheses="kappa(a) = e^{a^2/2} Phi(-a) (the statement); the statement's condition "
+                   "(lhs, as left side minus right side) against the proof's (rhs)",
+        note="a condition, not a derived relation: the check is that the proof ends on the "
+             "statement's sufficient condition (a drift in either side fails); that it makes "
+             "the bound b07 positive is the sign of a product with mu* > 0"),
 }

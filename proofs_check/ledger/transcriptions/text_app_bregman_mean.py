@@ -9,8 +9,13 @@ STEPS = {
         hash="0f07f0fa9401", method="prose",
         note="a definition: strict consistency of a loss for T"),
     "text:app:bregman_mean/b02/s01": dict(
-        hash="339cbc293a28", method="prose",
-        note="a definition: the Bregman loss (eq:app_bregman_loss)"),
+        hash="339cbc293a28", method="cited", via="symbolic", cite="eq:Bregman_loss",
+        symbols={"r": _R, "y": _R}, defs={"vp": "Function('vp')"},
+        lhs="vp(y) - vp(r) - diff(vp(r), r)*(y - r)",
+        rhs="vp(y) - vp(r) - diff(vp(r), r)*(y - r)",
+        hypotheses="the main text's Bregman loss eq:Bregman_loss (lhs) against the one printed "
+                   "here, eq:app_bregman_loss (rhs); any differentiable phi",
+        note="a restatement of the main text's definition, checked against it"),
     "text:app:bregman_mean/b03/s01": dict(
         hash="b6375fe4170e", method="symbolic", symbols={"r": _R, "y": _R},
         defs={"vp": "Function('vp')",

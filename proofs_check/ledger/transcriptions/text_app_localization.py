@@ -42,6 +42,12 @@ STEPS = {
         hypotheses="S = sum_s eta_s e_{s-1} 1{s <= tau} >= 0 (eta_s > 0, e_s >= 0)",
         note="the nonpositive drift term dropped"),
     "text:app:localization/b04/s01": dict(
-        hash="249039ba0c7c", method="prose",
-        note="a definition: the harmonic step size (eq:step_size)"),
+        hash="249039ba0c7c", method="cited", via="symbolic",
+        cite="the main text's step size eta_t = gamma/(t + t_0) (before "
+             "lem:finite-horizon-localization; prop:localized-estimation)",
+        symbols={"gam": _P, "t": _P, "t0": _NN},
+        lhs="gam/(t + t0)", rhs="gam/(t + t0)",
+        hypotheses="the main text's harmonic step size (lhs) against the one printed here, "
+                   "eq:step_size (rhs)",
+        note="a restatement of the main text's step size, checked against it"),
 }
