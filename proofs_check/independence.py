@@ -104,6 +104,16 @@ WITNESS_IMPORTS: dict = {
     "printed": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "regret": {},
     "repairs": {},
+    "shared_inputs": {
+        "nbl_theory.numeric:PHI0": ("compared", "phi0(0), judged against 1/sqrt(2 pi) at 30 "
+                                                "digits before any verdict"),
+        "nbl_theory.numeric:gauss_legendre_panels": ("compared", "the Gauss-Legendre rules, "
+                                                     "judged on closed-form integrals"),
+        "nbl_theory.numeric:gauss_legendre_uniform": ("compared", "the Gauss-Legendre rules, "
+                                                      "judged on closed-form integrals"),
+        "nbl_theory.paper:PAPER_LINKS": _PAPER,
+        "nbl_theory.paper:paper_link": ("compared", "the library's paper links, judged "
+                                                    "against their written-out definitions")},
     "reruns": {"nbl_sim.environment:Environment": _ENV,
                "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
                "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER},

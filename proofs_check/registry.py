@@ -419,11 +419,18 @@ class Registry:
     loader : str, optional
         The module whose import registers the claims (imported on first use); None for a
         registry filled by hand.
+    preflight : str, optional
+        ``"module:function"`` of a check of the inputs every claim shares with its witnesses
+        (``() -> str | None``: None, or the defect in a sentence). While it reports a defect,
+        every verdict (PASS, CAVEAT, DISCREPANCY) becomes the toolkit-defect ``FAIL``: the
+        paper is not judged by a broken toolkit. The paper's registry uses
+        :func:`proofs_check.witnesses.shared_inputs.shared_inputs_defect`.
     """
 
-    def __init__(self, loader: str | None = None):
+    def __init__(self, loader: str | None = None, preflight: str | None = None):
         self._claims: dict[str, Claim] = {}
         self._loader = loader          # module whose import registers the claims
+        self._preflight = preflight
 
     def register(self, id: str, label: str, section: str, statement: str, method: str,
                  tolerance: str, why: str, printed: str | None = None, quick: bool = True,
@@ -554,6 +561,7 @@ class Registry:
         ClaimResult
             The result, with the check's wall time.
         """
+        defect = self.shared_inputs_defect()      # before any mutant is applied
         dps, prec = mpmath.mp.dps, flint.ctx.prec
         t0 = time.perf_counter()
         try:
@@ -575,7 +583,27 @@ class Registry:
         elif out.status not in STATUSES:
             out = Outcome(FAIL, out.computed, f"check returned unknown status {out.status!r}; "
                                               f"{out.detail}")
+        elif defect is not None and out.status in (PASS, CAVEAT, DISCREPANCY):
+            out = Outcome(FAIL, out.computed, f"toolkit defect: {defect}; the paper is not "
+                                              f"judged (the check read {out.status})")
         return _result(claim, out.status, out.computed, out.detail, seconds, out)
+
+    def shared_inputs_defect(self) -> str | None:
+        """The defect the registry's ``preflight`` reports (None without one, or when the
+        shared inputs are right).
+
+        Returns
+        -------
+        str or None
+            The defect in a sentence, or None.
+        """
+        if self._preflight is None:
+            return None
+        module, name = self._preflight.split(":")
+        try:
+            return getattr(importlib.import_module(module), name)()
+        except Exception as exc:  # noqa: BLE001 - a check that cannot run is a defect too
+            return f"the check of the shared inputs raised {type(exc).__name__}: {exc}"
 
     def run_mutants(self, claim: Claim, baseline: ClaimResult | None = None
                     ) -> list[MutantResult]:
@@ -643,7 +671,8 @@ class Registry:
 
 
 #: The paper's claims; importing :mod:`proofs_check.claims` fills it.
-REGISTRY = Registry(loader="proofs_check.claims")
+REGISTRY = Registry(loader="proofs_check.claims",
+                    preflight="proofs_check.witnesses.shared_inputs:shared_inputs_defect")
 
 
 def register(id: str, label: str, section: str, statement: str, method: str, tolerance: str,

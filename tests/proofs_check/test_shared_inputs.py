@@ -1,0 +1,111 @@
+"""The inputs library and witnesses share (the paper's links, φ0(0), the Gauss–Legendre rules)
+are checked against the paper before any verdict: a bug in one of them is a toolkit FAIL in
+every claim, never a DISCREPANCY (proofs_check.witnesses.shared_inputs, Registry.preflight)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import nbl_theory.numeric as numeric
+from nbl_theory.families import make_family
+from proofs_check.registry import (
+    CAVEAT,
+    DISCREPANCY,
+    FAIL,
+    PASS,
+    REGISTRY,
+    Mutant,
+    Outcome,
+    Registry,
+)
+from proofs_check.witnesses import shared_inputs as si
+
+
+@pytest.fixture
+def fresh():
+    si.shared_inputs_defect.cache_clear()
+    yield
+    si.shared_inputs_defect.cache_clear()
+
+
+def test_the_shipped_inputs_are_right(fresh):
+    assert si.shared_inputs_defect() is None
+    for key in si.PAPER_LINKS:
+        assert max(si.link_errors(key)) <= 1e-14      # measured ≤ 4e-16 (two float64 orders)
+
+
+def test_a_wrong_paper_link_is_a_toolkit_fail_in_every_claim(fresh, monkeypatch):
+    """The libmutation blame: eq:link_tanh with its second term dropped (here: tt-stable built
+    at another mu2). The preflight names the link; every verdict turns FAIL."""
+    wrong = make_family("two-transition", mu2="-1.2")
+    real = si.paper_link
+    monkeypatch.setattr(si, "paper_link", lambda k: wrong if k == "tt-stable" else real(k))
+    defect = si.shared_inputs_defect()
+    assert defect is not None and "tt-stable" in defect and "g:" in defect
+    claims = {c.id: c for c in REGISTRY.all_claims()}
+    for cid in ("we-lambda-0.72", "two-transition-definition", "notation-audit"):
+        r = REGISTRY.run_one(claims[cid])
+        assert r.status == FAIL and r.detail.startswith("toolkit defect: the library's paper "
+                                                        "link tt-stable"), (cid, r.detail[:200])
+
+
+def test_wrong_rules_or_constant_are_defects(fresh, monkeypatch):
+    monkeypatch.setattr(si, "PHI0", numeric.PHI0 * (1 + 1e-12))
+    assert "phi0" in si.shared_inputs_defect()
+    monkeypatch.undo()
+    si.shared_inputs_defect.cache_clear()
+
+    def panels(edges, order=16):
+        x, w = numeric.gauss_legendre_panels(edges, order)
+        return x, w * (1 + 1e-9)
+
+    monkeypatch.setattr(si, "gauss_legendre_panels", panels)
+    assert "Gauss-Legendre" in si.shared_inputs_defect()
+
+
+def test_the_preflight_gates_verdicts_not_failures():
+    reg = Registry(preflight=f"{__name__}:_defect")
+    calls.clear()
+    for status in (PASS, CAVEAT, DISCREPANCY, FAIL):
+        reg.register(f"c-{status}", "eq:x", "sec:x", "s", "symbolic", "exact", "why",
+                     mutants=(Mutant.formula("m", k=1),))(
+            lambda k=0, status=status: Outcome(status, str(k), "detail"))
+    out = {r.id: r for r in reg.run_claims()}
+    for status in (PASS, CAVEAT, DISCREPANCY):
+        assert out[f"c-{status}"].status == FAIL
+        assert out[f"c-{status}"].detail == (f"toolkit defect: a planted defect; the paper is "
+                                             f"not judged (the check read {status})")
+    assert out["c-FAIL"].detail == "detail"
+    assert Registry().shared_inputs_defect() is None
+    bad = Registry(preflight=f"{__name__}:_raises")
+    assert "raised ZeroDivisionError" in bad.shared_inputs_defect()
+
+
+calls: list = []
+
+
+def _defect():
+    calls.append(1)
+    return "a planted defect"
+
+
+def _raises():
+    return 1 / 0
+
+
+def test_link_errors_see_a_relative_change_of_1e_11(monkeypatch):
+    """The comparison is sharp: g scaled by 1 + 1e-11 is seen (above LINK_TOL = 1e-12)."""
+    link = si.paper_link("we-0.60")
+
+    class Scaled:
+        def g_numpy(self, z):
+            return link.g_numpy(z) * (1 + 1e-11)
+
+        def derivative_numpy(self, z, k):
+            return link.derivative_numpy(z, k)
+
+    monkeypatch.setattr(si, "paper_link", lambda k: Scaled())
+    g, g1, g2 = si.link_errors("we-0.60")
+    assert g > si.LINK_TOL and max(g1, g2) <= 1e-14
+    assert np.isfinite(g)
