@@ -65,3 +65,26 @@ def test_too_few_dimensions():
     two = dimension_model({4: (2.0, 0.1), 8: (4.0, 0.1)})
     assert two["dof"] == 0 and two["chi2_p"] is None
     assert math.isfinite(two["c_se"])
+
+
+def test_regret_analysis_fits_the_total_of_both_stages():
+    """R_n = Stage I + Stage II regret (the study records them apart): the means, SEs and the
+    log-n fit are those of the sum, the stage2_* entries those of Stage II alone (synthetic
+    records, so every number is known)."""
+    from types import SimpleNamespace
+
+    from nbl_sim.rate_analysis import regret_analysis
+    rng = np.random.default_rng(4)
+    ns = np.array([100, 1000, 10000])
+    stage1 = np.full((6, 3), 5.0) + rng.uniform(0, 1, (6, 3))
+    stage2 = 2.0 * np.log(ns)[None, :] + rng.uniform(0, 1, (6, 3))
+    study = SimpleNamespace(
+        config=SimpleNamespace(links=("tt-stable",), dims=(2,), ns=ns, C0=1.0),
+        regret={("tt-stable", 2): {"stage1": stage1, "stage2": stage2, "n0s": np.array([50])}},
+        constants={"t_grid": {}, "gamma": {"tt-stable": 10.0}})
+    row = regret_analysis(study)["tt-stable"]["by_d"][2]
+    total = stage1 + stage2
+    np.testing.assert_allclose(row["mean"], total.mean(0), rtol=1e-15)
+    np.testing.assert_allclose(row["se"], total.std(0, ddof=1) / math.sqrt(6), rtol=1e-14)
+    np.testing.assert_allclose(row["stage2_mean"], stage2.mean(0), rtol=1e-15)
+    assert row["b_over_d"] == row["fit"]["log"]["b"] / 2
