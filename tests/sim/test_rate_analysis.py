@@ -88,3 +88,52 @@ def test_regret_analysis_fits_the_total_of_both_stages():
     np.testing.assert_allclose(row["se"], total.std(0, ddof=1) / math.sqrt(6), rtol=1e-14)
     np.testing.assert_allclose(row["stage2_mean"], stage2.mean(0), rtol=1e-15)
     assert row["b_over_d"] == row["fit"]["log"]["b"] / 2
+
+
+def test_bootstrap_slope_is_the_resampled_slopes_sd_and_percentiles():
+    """bootstrap_slope: the slope of log mean on log x over [lo, hi], SE = sd (ddof 1) of the
+    slopes of B resampled means (replications drawn with numpy's Generator at ``seed``), the
+    interval their 2.5/97.5 percentiles — recomputed here from that definition."""
+    from nbl_sim.rate_analysis import bootstrap_slope
+    rng = np.random.default_rng(9)
+    x = np.array([10.0, 30.0, 100.0, 300.0, 1000.0])
+    samples = x[None, :] ** -1.0 * rng.lognormal(0, 0.3, (40, 5))
+    out = bootstrap_slope(x, samples, 30.0, B=50, seed=3)
+    sel = x >= 30.0
+
+    def slope(m):
+        return np.polyfit(np.log(x[sel]), np.log(m[sel]), 1)[0]
+
+    boot = np.random.default_rng(3)
+    bs = np.array([slope(samples[boot.integers(0, 40, 40)].mean(0)) for _ in range(50)])
+    assert out["slope"] == pytest.approx(slope(samples.mean(0)), rel=1e-12)
+    assert out["se"] == pytest.approx(bs.std(ddof=1), rel=1e-12)
+    assert (out["lo"], out["hi"]) == pytest.approx(tuple(np.percentile(bs, [2.5, 97.5])),
+                                                   rel=1e-12)
+    assert out["window"] == [30.0, 1000.0]
+
+
+def test_the_b_exponent_is_weighted_by_the_inverse_variance_of_log_b():
+    """The exponent q of b ∝ d^q: weighted least squares of log b on log d with weights
+    (b/SE_b)² (the delta-method variance of log b is (SE_b/b)²), recomputed with numpy's lstsq
+    on the square-root-weighted system."""
+    from types import SimpleNamespace
+
+    from nbl_sim.rate_analysis import regret_analysis
+    ns = np.array([100.0, 1000.0, 10000.0])
+    rng = np.random.default_rng(2)
+    regret, dims = {}, (2, 4, 8)
+    for d, b in zip(dims, (3.0, 5.0, 11.0)):
+        s2 = b * np.log(ns)[None, :] + rng.normal(0, 0.5 * d, (8, 3))
+        regret[("tt-stable", d)] = {"stage1": np.zeros((8, 3)), "stage2": s2,
+                                    "n0s": np.array([50])}
+    study = SimpleNamespace(
+        config=SimpleNamespace(links=("tt-stable",), dims=dims, ns=ns, C0=1.0),
+        regret=regret, constants={"t_grid": {}, "gamma": {"tt-stable": 10.0}})
+    out = regret_analysis(study)["tt-stable"]
+    b = np.array([out["by_d"][d]["fit"]["log"]["b"] for d in dims])
+    se = np.array([out["by_d"][d]["fit"]["log"]["b_se"] for d in dims])
+    sw = b / se
+    A = np.column_stack([np.ones(3), np.log(dims)]) * sw[:, None]
+    coef = np.linalg.lstsq(A, np.log(b) * sw, rcond=None)[0]
+    assert out["b_exponent"]["q"] == pytest.approx(coef[1], rel=1e-10)
