@@ -666,7 +666,8 @@ class Environment:
         Raises
         ------
         NBLInputError
-            If the shapes disagree or ``record_rounds`` is invalid.
+            If the shapes disagree or ``record_rounds`` is invalid (checked when ``real`` was
+            not drawn lazily).
         """
         if out is None:
             out = np.empty((actions.shape[0], np.asarray(record_rounds).size))
