@@ -142,7 +142,38 @@ _COMPILED_FILL_MIN = 1024
 
 @dataclass(frozen=True, eq=False)
 class Environment:
-    """A fixed bandit instance; build with :meth:`build`."""
+    """A fixed bandit instance; build with :meth:`build`.
+
+    The constructor stores its fields unchecked: :meth:`build` validates them and fixes the
+    geometry.
+
+    Parameters
+    ----------
+    link : nbl_theory.links.Link
+        The link g (both arms' unless ``arms`` gives per-arm links).
+    delta : float
+        The arm separation Δ ∈ (0, 2).
+    delta_text : str
+        Δ as the user wrote it (``str(delta)`` of :meth:`build`), for records.
+    d : int
+        Context dimension, d ≥ 2.
+    v_star : (d,) float64 ndarray
+        The boundary direction v* (unit vector).
+    theta : (d,) float64 ndarray
+        θ ⊥ v*, with ‖θ‖² = 1 − Δ²/4 for the paper's arms.
+    beta : (2, d) float64 ndarray
+        The arm vectors: row 0 = β_−, row 1 = β_+.
+    reward : {"bernoulli", "bounded"}, default "bernoulli"
+        The reward law (module docstring).
+    noise : float, default 0.5
+        Half-width b of the uniform noise of ``"bounded"`` rewards (unused for Bernoulli).
+    notes : list, default []
+        Free-form notes carried with the environment.
+    contexts : nbl_sim.beyond.contexts.ContextLaw or None, default None
+        The context law; None is N(0, I_d), the paper's.
+    arms : nbl_sim.beyond.arms.ArmModel or None, default None
+        The arms; None is the paper's β_a = θ + a(Δ/2)v* with link g.
+    """
 
     link: Link
     delta: float
@@ -186,7 +217,8 @@ class Environment:
 
         Parameters
         ----------
-        link : Link
+        link : nbl_theory.links.Link
+            The link g.
         delta : str or float
             Arm separation Δ ∈ (0, 2).
         d : int
@@ -195,9 +227,13 @@ class Environment:
             The boundary direction and the direction of θ. ``None`` gives the paper's rotation
             v* = e1, θ ∝ e2; ``"random"`` draws them (uniform on the sphere, θ orthogonalized)
             from ``geometry_seed``. A given ``theta_dir`` is orthogonalized against v*.
+        geometry_seed : int or None
+            Seed (non-negative integer) of the ``"random"`` directions; None draws them from
+            fresh OS entropy (not reproducible).
         reward : {"bernoulli", "bounded"}
+            The reward law (module docstring); Bernoulli needs 0 ≤ g ≤ 1, checked here.
         noise : float
-            Half-width b of the uniform noise for ``reward="bounded"``.
+            Half-width b of the uniform noise for ``reward="bounded"``, in [0, :data:`MAX_NOISE`].
         contexts : ContextLaw, spec string or None
             The context law (:func:`nbl_sim.beyond.contexts.parse_context_spec`, e.g.
             ``"student-t:nu=5"``, ``"gaussian:cond=10,angle=90"``); None is N(0, I_d).
@@ -205,6 +241,19 @@ class Environment:
             The arms (:func:`nbl_sim.beyond.arms.parse_arms_spec` with this ``link``, Δ and d,
             e.g. ``"shift=0.1"``, ``"intercept=0.25"``); None is the paper's arms. Arms fix the
             geometry, so ``v_star`` and ``theta_dir`` must then be None.
+
+        Returns
+        -------
+        Environment
+            The validated instance (v*, θ and β fixed).
+
+        Raises
+        ------
+        NBLInputError
+            If ``link`` is not a Link, Δ is not in (0, 2), d is not an integer ≥ 2, ``reward``
+            or ``noise`` is invalid, a direction is invalid or ``theta_dir`` is parallel to v*,
+            ``arms`` is invalid or given with ``v_star``/``theta_dir``, the context law is
+            invalid, or Bernoulli rewards meet a link outside [0, 1].
         """
         if not isinstance(link, Link):
             raise NBLInputError(f"link must be an nbl_theory Link, got {type(link).__name__}")
@@ -455,8 +504,35 @@ class Environment:
     def draw_one(self, ss: np.random.SeedSequence, n: int, n0: int, out=None) -> tuple:
         """Draw (X, means, Y, coins) of one replication from its seed sequence.
 
-        ``out`` — optional preallocated (X, means, Y, coins) arrays of the right shapes
-        (C-contiguous), filled in place (the draws are the same either way)."""
+        Parameters
+        ----------
+        ss : numpy.random.SeedSequence
+            The replication's seed sequence (e.g. an entry of
+            :func:`nbl_sim.realization.replication_seeds`); not mutated.
+        n : int
+            Rounds.
+        n0 : int
+            Initialization coins (0: no coin stream is used).
+        out : tuple of ndarray, optional
+            Preallocated (X, means, Y, coins) arrays of shapes (n, d), (n, 2), (n, 2) float64
+            and (n0,) int8 (C-contiguous), filled in place (the draws are the same either way).
+
+        Returns
+        -------
+        X : (n, d) float64 ndarray
+            Contexts.
+        means : (n, 2) float64 ndarray
+            m_a(X_t) (column 0 = arm −1), clipped to [0, 1] for Bernoulli rewards.
+        Y : (n, 2) float64 ndarray
+            Potential rewards of both arms.
+        coins : (n0,) int8 ndarray
+            Initialization actions in {−1, +1}.
+
+        Raises
+        ------
+        NBLInputError
+            If a realized mean is not finite, or a Bernoulli mean leaves [0, 1] beyond rounding.
+        """
         if out is None:
             out = (np.empty((n, self.d)), np.empty((n, 2)), np.empty((n, 2)),
                    np.empty(n0, dtype=np.int8))
@@ -471,14 +547,37 @@ class Environment:
 
         Replication r's arrays are identical whichever batch it is drawn in.
 
-        ``out`` — optional buffers (:meth:`Realization.empty` with at least ``len(reps)`` rows,
-        horizon n and n0 initialization rounds), filled in place; the returned realization then
-        holds views of their first ``len(reps)`` rows. Lets a caller stream blocks of
-        replications through fixed memory.
+        Parameters
+        ----------
+        seed : int
+            The run's seed, a non-negative integer.
+        reps : iterable of int
+            Replication indices (≥ 0, at least one), in the order of the result's rows.
+        n : int
+            Rounds.
+        n0 : int
+            Initialization coins per replication.
+        out : Realization, optional
+            Buffers (:meth:`Realization.empty` with at least ``len(reps)`` rows, horizon n and
+            n0 initialization rounds), filled in place; the returned realization then holds
+            views of their first ``len(reps)`` rows. Lets a caller stream blocks of
+            replications through fixed memory. None allocates.
+        lazy : bool, default False
+            With a reward table (:mod:`nbl_sim.reward_table`) the same X, Y, coins and optimal
+            actions, g evaluated at few points, and ``means`` holding the indices z (``lazy``
+            set): means by :meth:`realized_means`, regret by :meth:`recorded_regret`. Without a
+            table (per-arm links, bounded rewards, …) an ordinary draw.
 
-        ``lazy`` — with a reward table (:mod:`nbl_sim.reward_table`) the same X, Y, coins and
-        optimal actions, g evaluated at few points, and ``means`` holding the indices z (``lazy``
-        set): means by :meth:`realized_means`, regret by :meth:`recorded_regret`.
+        Returns
+        -------
+        Realization
+            The replications' arrays, ``reps`` as a tuple of ints.
+
+        Raises
+        ------
+        NBLInputError
+            If ``reps`` is empty or has a negative index, ``seed`` is invalid, ``out`` does not
+            fit, or a realized mean is not finite or (Bernoulli) leaves [0, 1] beyond rounding.
         """
         reps = tuple(int(r) for r in reps)
         if not reps:
@@ -529,13 +628,47 @@ class Environment:
 
     def realized_means(self, real: Realization) -> np.ndarray:
         """The realized means m_a(X_t) (R, n, 2) of ``real`` — its ``means``, or, when it was
-        drawn lazily, g of the indices it holds, clipped as the draw clips them."""
+        drawn lazily, g of the indices it holds, clipped as the draw clips them.
+
+        Parameters
+        ----------
+        real : Realization
+            A realization drawn by this environment's :meth:`draw`.
+
+        Returns
+        -------
+        (R, n, 2) float64 ndarray
+            The means (column 0 = arm −1); ``real.means`` itself when not lazy.
+        """
         return ordinary_means(self.link, real.means) if real.lazy else real.means
 
     def recorded_regret(self, real: Realization, actions, record_rounds, out=None
                         ) -> np.ndarray:
         """:func:`nbl_sim.metrics.recorded_regret` of ``actions`` on ``real`` (drawn lazily or
-        not: the same bits)."""
+        not: the same bits).
+
+        Parameters
+        ----------
+        real : Realization
+            A realization drawn by this environment's :meth:`draw`.
+        actions : (R, n) int8 ndarray
+            A policy's actions on it, in {−1, +1}.
+        record_rounds : sequence of int
+            K strictly increasing rounds in [0, n].
+        out : (R, K) float64 ndarray, optional
+            Filled in place; None allocates.
+
+        Returns
+        -------
+        (R, K) float64 ndarray
+            R_t (eq:regret, expected means) at each recorded round.
+
+        Raises
+        ------
+        NBLInputError
+            If the shapes disagree or ``record_rounds`` is invalid (checked when ``real`` was
+            not drawn lazily).
+        """
         if out is None:
             out = np.empty((actions.shape[0], np.asarray(record_rounds).size))
         if real.lazy:
@@ -549,6 +682,22 @@ class Environment:
 
         In d = 2 with the default geometry this is (cos α, sin α); in d > 2 the rotation is in
         the plane spanned by v* and θ.
+
+        Parameters
+        ----------
+        angle_deg : float
+            The signed angle α from v*, in degrees (finite).
+
+        Returns
+        -------
+        (d,) float64 ndarray
+            cos α · v* + sin α · u, u the unit vector of θ (in d = 2, v* rotated by 90°
+            counterclockwise): a unit vector.
+
+        Raises
+        ------
+        NBLInputError
+            If ``angle_deg`` is not finite.
         """
         if not math.isfinite(angle_deg):
             raise NBLInputError(f"initial angle must be finite, got {angle_deg!r}")
@@ -562,7 +711,18 @@ class Environment:
     def mean_rewards(self, X: np.ndarray) -> np.ndarray:
         """m_a(x) = g_a(β_aᵀx) for contexts X (..., d): (..., 2), column 0 = arm −1 (not
         clipped; the realized means of :meth:`draw` are these, clipped to [0, 1] for Bernoulli
-        rewards)."""
+        rewards).
+
+        Parameters
+        ----------
+        X : array_like, shape (..., d)
+            Contexts (converted to float).
+
+        Returns
+        -------
+        (..., 2) float64 ndarray
+            g_−(β_−ᵀx) in column 0, g_+(β_+ᵀx) in column 1.
+        """
         X = np.asarray(X, dtype=float)
         z = np.zeros(X.shape[:-1] + (2,))
         for k in range(self.d):
@@ -572,7 +732,18 @@ class Environment:
     def optimal_actions(self, X: np.ndarray) -> np.ndarray:
         """a*(x) = argmax_a m_a(x) (eq:regret), ties to +1: sgn(v*ᵀx) with sgn(0) = +1 (the
         convention of alg:nbl) for a shared link; from the means, clipped as the realized
-        means are, for per-arm links."""
+        means are, for per-arm links.
+
+        Parameters
+        ----------
+        X : ndarray, shape (..., d)
+            Contexts.
+
+        Returns
+        -------
+        (...,) int8 ndarray
+            a*(x) in {−1, +1}.
+        """
         if not self.shared_link:
             m = self.mean_rewards(X)
             if self.reward == "bernoulli":
@@ -582,6 +753,15 @@ class Environment:
         return np.where(s >= 0, 1, -1).astype(np.int8)
 
     def describe(self) -> dict:
+        """The environment as plain data (for records and JSON).
+
+        Returns
+        -------
+        dict
+            ``link`` (name), ``delta`` (as written), ``d``, ``v_star`` and ``theta`` (lists),
+            ``reward``, ``noise`` (None for Bernoulli rewards), and, beyond the paper only,
+            ``contexts`` and ``arms`` (their descriptions).
+        """
         out = {
             "link": self.link.name,
             "delta": self.delta_text,

@@ -57,7 +57,22 @@ _LAZY_STEPS = 2 ** 19
 
 
 def default_record_rounds(n: int, n0: int, points: int = 500) -> np.ndarray:
-    """About ``points`` rounds spread evenly over [0, n], always including n0 and n."""
+    """About ``points`` rounds spread evenly over [0, n], always including n0 and n.
+
+    Parameters
+    ----------
+    n : int
+        The horizon.
+    n0 : int
+        The initialization rounds (a record at the end of Stage I).
+    points : int, default 500
+        Intervals of the even grid: rounds rint(k·n/points), k = 0..points.
+
+    Returns
+    -------
+    (K,) int64 ndarray
+        The grid with n0 and n added, sorted without repeats (K <= points + 2; 0 included).
+    """
     grid = np.unique(np.rint(np.linspace(0, n, points + 1)).astype(np.int64))
     return np.unique(np.concatenate([grid, [n0, n]]))
 
@@ -68,6 +83,22 @@ class PolicyResult:
 
     ``regret`` (R, K) is R_t (eq:regret); ``sq_error`` and ``angle`` (radians, d = 2) are NaN where
     undefined (Stage I of NBL; Greedy Logistic and the oracle have no boundary iterate v_t).
+
+    Parameters
+    ----------
+    name : str
+        The policy (one of :data:`POLICIES`).
+    regret : (R, K) float64 ndarray
+        R_t at the recorded rounds.
+    sq_error : (R, K) float64 ndarray
+        ‖v_t − v*‖² at the recorded rounds (NaN where undefined).
+    angle : (R, K) float64 ndarray
+        The signed angle α_t in radians (NaN where undefined, and for d ≠ 2).
+    seconds : float
+        The policy's compute time, summed over chunks.
+    info : dict, default {}
+        The policy's diagnostics, merged over chunks (e.g. NBL's ``degenerate_init``, Greedy
+        Logistic's Newton counts).
     """
 
     name: str
@@ -83,7 +114,25 @@ class SimulationResult:
     """One :func:`simulate` run: the run's ``params`` (link, Δ, d, n, reps, seed, ...), the
     ``environment`` it drew (context law, arms, optimal reward), the recorded rounds
     ``record_rounds``, ``policies`` {name: :class:`PolicyResult`}, the wall ``seconds`` and
-    the ``executor`` it ran on; :meth:`band` and :meth:`summary` compute the statistics."""
+    the ``executor`` it ran on; :meth:`band` and :meth:`summary` compute the statistics.
+
+    Parameters
+    ----------
+    params : dict
+        The run's parameters: ``n``, ``reps``, ``n0``, ``init_angle``, ``gamma``, ``t0``,
+        ``policies``, ``seed``, ``d``, ``intercept`` and ``ridge`` (None without Greedy
+        Logistic) and ``chunk_size``.
+    environment : dict
+        :meth:`nbl_sim.environment.Environment.describe` of the environment drawn.
+    record_rounds : (K,) int64 ndarray
+        The recorded rounds, strictly increasing in [0, n].
+    policies : dict
+        {name: :class:`PolicyResult`}, in the order requested.
+    seconds : float
+        The wall time of the run.
+    executor : str
+        The executor's description, or ``"cache"`` when every chunk came from the cache.
+    """
 
     params: dict
     environment: dict
@@ -95,7 +144,28 @@ class SimulationResult:
     # ------------------------------------------------------------------ summaries
     def band(self, policy: str, metric: str) -> dict:
         """Pointwise mean ± 1.96 SE over replications of ``metric`` ∈ {regret, avg_regret,
-        angle_deg, sq_error} at :attr:`record_rounds`."""
+        angle_deg, sq_error} at :attr:`record_rounds`.
+
+        Parameters
+        ----------
+        policy : str
+            A policy of the run (a key of ``policies``).
+        metric : {"regret", "avg_regret", "angle_deg", "sq_error"}
+            R_t, R_t/t (NaN at t = 0), α_t in degrees, or ‖v_t − v*‖².
+
+        Returns
+        -------
+        dict
+            :func:`nbl_sim.metrics.mc_summary` of the metric: ``mean``, ``se``, ``lo``, ``hi``
+            (arrays of length K) and ``reps``.
+
+        Raises
+        ------
+        NBLInputError
+            If ``metric`` is unknown.
+        KeyError
+            If ``policy`` was not run.
+        """
         p = self.policies[policy]
         t = self.record_rounds.astype(float)
         if metric == "regret":
@@ -112,7 +182,16 @@ class SimulationResult:
         return mc_summary(vals)
 
     def summary(self) -> dict:
-        """Per policy: final R_n mean and SE, R_n/n, final angle (d = 2) and ‖v_n − v*‖²."""
+        """Per policy: final R_n mean and SE, R_n/n, final angle (d = 2) and ‖v_n − v*‖².
+
+        Returns
+        -------
+        dict
+            {policy: {``final_regret_mean``, ``final_regret_se``, ``final_avg_regret_mean``,
+            ``final_angle_deg_mean``, ``final_angle_deg_se`` (None unless d = 2),
+            ``final_sq_error_mean``, ``final_sq_error_se``, ``seconds``, and the policy's
+            ``info`` entries}}, at the last recorded round; NaN is written None.
+        """
         out = {}
         n = self.params["n"]
         for name, p in self.policies.items():
@@ -129,14 +208,35 @@ class SimulationResult:
         return out
 
     def to_json(self) -> dict:
-        """The run as JSON: params, environment, executor, seconds and the :meth:`summary`."""
+        """The run as JSON: params, environment, executor, seconds and the :meth:`summary`.
+
+        Returns
+        -------
+        dict
+            ``params``, ``environment``, ``executor``, ``seconds`` (rounded to 0.1 ms) and
+            ``policies`` (:meth:`summary`).
+        """
         out = {k: getattr(self, k) for k in ("params", "environment", "executor")}
         return {**out, "seconds": round(self.seconds, 4), "policies": self.summary()}
 
     # ------------------------------------------------------------------ files
     def write(self, out_dir, run_id: str | None = None) -> list[Path]:
         """Write per-replication trajectories (CSV), the band summary (CSV) and a manifest
-        (with ``run_id``, :func:`nbl_sim.outputs.new_run_id` if None, and the file names)."""
+        (with ``run_id``, :func:`nbl_sim.outputs.new_run_id` if None, and the file names).
+
+        Parameters
+        ----------
+        out_dir : str or path-like
+            The directory (created if missing); files of the same names are replaced.
+        run_id : str, optional
+            The manifest's run id; None makes a new one.
+
+        Returns
+        -------
+        list of pathlib.Path
+            ``trajectories_<policy>.csv`` and ``bands_<policy>.csv`` for each policy, then
+            ``manifest.json``.
+        """
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         files = []
@@ -376,27 +476,67 @@ def simulate(
         Any environment of :meth:`Environment.build`, including other context laws and arms
         (``contexts=``, ``arms=``): regret is then measured against argmax_a m_a(x) and angles
         from the reference direction (β_+ − β_−)/‖β_+ − β_−‖ (:mod:`nbl_sim.environment`).
-    n : horizon (rounds).
-    reps : Monte Carlo replications.
-    n0 : randomized-initialization rounds (alg:nbl; shared by all policies). Default 200 unless
-        ``init_angle`` is given.
-    init_angle : start NBL at this signed angle (degrees) from v* instead (app:stochastic-nbl);
-        n0 = 0. Greedy Logistic needs a randomized initialization, so it cannot be combined.
-    gamma, t0 : NBL step η_t = γ/(t + t0) (defaults 10 and 500, the paper's).
-    policies : subset of ``POLICIES``.
-    seed : master seed; replication r uses ``SeedSequence(seed).spawn(reps)[r]``.
-    intercept, ridge : Greedy Logistic options (see :mod:`nbl_sim.policies.greedy_logistic`).
-    record_rounds : rounds at which trajectories are kept (default ~500 evenly spaced, plus n0, n).
-    chunk_size : replications per chunk (default: ≤ 64 MB worth of realization per chunk — a
-        chunk streams it through ≤ 4 MB blocks, so this sets only the granularity — and at least
+    n : int, default 10_000
+        Horizon (rounds).
+    reps : int, default 100
+        Monte Carlo replications.
+    n0 : int, optional
+        Randomized-initialization rounds (alg:nbl; shared by all policies), in [1, n]. Default
+        None: 200 unless ``init_angle`` is given (then 0).
+    init_angle : float, optional
+        Start NBL at this signed angle (degrees, in [−360, 360]) from v* instead
+        (app:stochastic-nbl); n0 = 0. Greedy Logistic needs a randomized initialization, so it
+        cannot be combined.
+    gamma : float, default 10.0
+        NBL's step scale γ of η_t = γ/(t + t0) (the paper's).
+    t0 : float, default 500.0
+        NBL's step offset t0 (the paper's).
+    policies : sequence of str, default ("nbl",)
+        A non-empty subset of :data:`POLICIES` (repeats dropped, order kept).
+    seed : int, default 0
+        Master seed; replication r uses ``SeedSequence(seed).spawn(reps)[r]``.
+    intercept : bool, default True
+        Greedy Logistic's intercept (see :mod:`nbl_sim.policies.greedy_logistic`).
+    ridge : float, default 1e-6
+        Greedy Logistic's ridge penalty, > 0.
+    record_rounds : sequence of int, optional
+        Strictly increasing rounds in [0, n] at which trajectories are kept (default None:
+        :func:`default_record_rounds`, ~500 evenly spaced plus n0 and n).
+    chunk_size : int, optional
+        Replications per chunk (default: ≤ 64 MB worth of realization per chunk — a chunk
+        streams it through ≤ 4 MB blocks, so this sets only the granularity — and at least
         four chunks per worker; one replication per chunk when Greedy Logistic runs, whose ~n²
         cost per replication dwarfs a chunk's overhead, so ``progress`` moves per replication).
-    executor : an :class:`Executor`; default from ``workers`` (see
+        The numbers do not depend on it.
+    executor : nbl_sim.execution.Executor, optional
+        The executor to run the chunks on (left open); default None: one made from
+        ``workers`` and ``scheduler`` for this run (see
         :func:`nbl_sim.execution.make_executor`).
-    scheduler : a Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) instead of local workers.
-    cache : a :class:`nbl_sim.sweep.ChunkCache`: finished chunks are stored and reused, so an
-        interrupted run resumes (results are bit for bit those of an uninterrupted run).
-    progress : optional ``progress(done_reps, total_reps)`` callback.
+    workers : int, optional
+        Without ``executor``: None chooses by the work (reps·n·d), 1 runs in-process, N starts
+        a pool of N processes.
+    scheduler : str, optional
+        A Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) instead of local workers.
+    cache : nbl_sim.sweep.ChunkCache, optional
+        Finished chunks are stored and reused, so an interrupted run resumes (results are bit
+        for bit those of an uninterrupted run).
+    progress : callable, optional
+        ``progress(done_reps, total_reps)``, called as chunks finish.
+
+    Returns
+    -------
+    SimulationResult
+        The recorded trajectories of every policy, the parameters and the environment.
+
+    Raises
+    ------
+    NBLInputError
+        On bad input, before any chunk runs: ``env`` not an Environment, ``n``/``reps`` not
+        positive integers, an unknown policy, an invalid step or ridge, ``n0`` with
+        ``init_angle``, ``init_angle`` with Greedy Logistic or out of range, ``n0`` outside
+        [1, n] (or the default 200 > n), invalid ``record_rounds`` or ``chunk_size``, or an
+        invalid executor choice. After the run, if a policy's regret (or NBL's final
+        ‖v_n − v*‖²) is not finite.
     """
     if not isinstance(env, Environment):
         raise NBLInputError("env must be an nbl_sim Environment (Environment.build(...))")

@@ -33,7 +33,22 @@ Z95 = 1.959963984540054  # Φ⁻¹(0.975)
 
 def instantaneous_regret(means: np.ndarray, actions: np.ndarray,
                          optimal: np.ndarray) -> np.ndarray:
-    """m_{a*}(X_t) − m_{A_t}(X_t) for means (R, n, 2) (column 0 = arm −1), actions (R, n)."""
+    """m_{a*}(X_t) − m_{A_t}(X_t) for means (R, n, 2) (column 0 = arm −1), actions (R, n).
+
+    Parameters
+    ----------
+    means : (R, n, 2) float64 ndarray
+        Expected rewards m_a(X_t) (column 0 = arm −1, column 1 = arm +1).
+    actions : (R, n) int ndarray
+        The actions taken, in {−1, +1} (a positive entry selects arm +1).
+    optimal : (R, n) int ndarray
+        The optimal actions a*(X_t), in {−1, +1}.
+
+    Returns
+    -------
+    (R, n) float64 ndarray
+        The gap of every round: 0 where the action is optimal, else the difference of means.
+    """
     m_minus, m_plus = means[..., 0], means[..., 1]
     return np.where(optimal > 0, m_plus, m_minus) - np.where(actions > 0, m_plus, m_minus)
 
@@ -58,7 +73,29 @@ def _instantaneous_regret_into(means, actions, optimal, out):
 def instantaneous_regret_into(means, actions, optimal, out) -> np.ndarray:
     """:func:`instantaneous_regret` for means (R, n', 2) with n' >= n, actions and optimal
     (R, n) int8, written into ``out`` (R, n) float64 (may be a view of a wider buffer) in one
-    compiled pass, without temporaries: the same subtraction, so the same bits."""
+    compiled pass, without temporaries: the same subtraction, so the same bits.
+
+    Parameters
+    ----------
+    means : (R, n', 2) float64 ndarray
+        Expected rewards (column 0 = arm −1), n' >= n; only the first n rounds are read.
+    actions : (R, n) int8 ndarray
+        The actions taken, in {−1, +1}.
+    optimal : (R, n) int8 ndarray
+        The optimal actions, in {−1, +1}.
+    out : (R, n) float64 ndarray
+        Filled in place with the gaps.
+
+    Returns
+    -------
+    (R, n) float64 ndarray
+        ``out``.
+
+    Raises
+    ------
+    NBLInputError
+        If ``means`` is not (R, >= n, 2) or ``out`` not (R, n) for actions (R, n).
+    """
     R, n = actions.shape
     if means.shape[0] != R or means.shape[1] < n or means.shape[2] != 2 or out.shape != (R, n):
         raise NBLInputError(f"means must be (R, >= n, 2) and out (R, n) for actions {(R, n)}; "
@@ -68,7 +105,22 @@ def instantaneous_regret_into(means, actions, optimal, out) -> np.ndarray:
 
 
 def cumulative_regret(means, actions, optimal) -> np.ndarray:
-    """R_t for t = 1..n, shape (R, n) (eq:regret, expected means)."""
+    """R_t for t = 1..n, shape (R, n) (eq:regret, expected means).
+
+    Parameters
+    ----------
+    means : (R, n, 2) float64 ndarray
+        Expected rewards m_a(X_t) (column 0 = arm −1).
+    actions : (R, n) int ndarray
+        The actions taken, in {−1, +1}.
+    optimal : (R, n) int ndarray
+        The optimal actions a*(X_t), in {−1, +1}.
+
+    Returns
+    -------
+    (R, n) float64 ndarray
+        ``np.cumsum`` over rounds of :func:`instantaneous_regret`: column t − 1 holds R_t.
+    """
     return np.cumsum(instantaneous_regret(means, actions, optimal), axis=1)
 
 
@@ -123,10 +175,26 @@ def recorded_regret(means, actions, optimal, record_rounds, out=None) -> np.ndar
 
     Parameters
     ----------
-    means : (R, n, 2) float64 expected rewards (column 0 = arm −1).
-    actions, optimal : (R, n) int8 actions and optimal actions in {−1, +1}.
-    record_rounds : strictly increasing ints in [0, n].
-    out : optional (R, K) float64 array to fill (may be a row block of a larger array).
+    means : (R, n, 2) float64 ndarray
+        Expected rewards (column 0 = arm −1).
+    actions : (R, n) int8 ndarray
+        The actions taken, in {−1, +1}.
+    optimal : (R, n) int8 ndarray
+        The optimal actions, in {−1, +1}.
+    record_rounds : sequence of int
+        K strictly increasing rounds in [0, n] (round 0 records R_0 = 0).
+    out : (R, K) float64 ndarray, optional
+        The array to fill (may be a row block of a larger array); None allocates one.
+
+    Returns
+    -------
+    (R, K) float64 ndarray
+        R_t at each recorded round (``out`` when given).
+
+    Raises
+    ------
+    NBLInputError
+        If the shapes disagree, or ``record_rounds`` is not strictly increasing in [0, n].
     """
     means = np.ascontiguousarray(means, dtype=np.float64)
     actions = np.ascontiguousarray(actions, dtype=np.int8)
@@ -150,7 +218,20 @@ def mc_summary(values: np.ndarray) -> dict:
 
     Every statistic reduces the R values of one point as one contiguous run (numpy's pairwise
     summation over replications in index order), so the result depends on the values only, not
-    on the memory layout of ``values`` (e.g. how chunks of replications were stacked)."""
+    on the memory layout of ``values`` (e.g. how chunks of replications were stacked).
+
+    Parameters
+    ----------
+    values : array_like, shape (R, ...)
+        One row per replication (converted to float).
+
+    Returns
+    -------
+    dict
+        ``mean``, ``se`` (sample standard deviation / √R; NaN everywhere when R = 1), ``lo``
+        and ``hi`` (mean ∓ :data:`Z95`·se), arrays of shape ``values.shape[1:]``, and
+        ``reps`` (R, an int).
+    """
     values = np.asarray(values, dtype=float)
     R = values.shape[0]
     runs = np.ascontiguousarray(np.moveaxis(values, 0, -1))  # (..., R), each run contiguous

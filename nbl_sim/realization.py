@@ -17,7 +17,25 @@ __all__ = ["Realization", "replication_seeds", "replication_streams", "check_see
 
 
 def replication_seeds(seed: int, reps: int) -> list[np.random.SeedSequence]:
-    """Independent per-replication seed sequences: ``SeedSequence(seed).spawn(reps)``."""
+    """Independent per-replication seed sequences: ``SeedSequence(seed).spawn(reps)``.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed, a non-negative integer (not a bool).
+    reps : int
+        How many replications (converted by ``int``).
+
+    Returns
+    -------
+    list of numpy.random.SeedSequence
+        ``reps`` children of ``SeedSequence(seed)``, spawn keys (0,), …, (reps − 1,).
+
+    Raises
+    ------
+    NBLInputError
+        If ``seed`` is not a non-negative integer.
+    """
     return np.random.SeedSequence(check_seed(seed)).spawn(int(reps))
 
 
@@ -47,17 +65,25 @@ def replication_streams(ss: np.random.SeedSequence, coins: bool = True) -> Repli
 class Realization:
     """Everything random in a batch of replications, drawn up front.
 
-    Attributes
+    Parameters
     ----------
-    X : (R, n, d) float64 contexts.
-    means : (R, n, 2) float64, m_a(X_t) = g(β_aᵀX_t) (column 0 arm −1, column 1 arm +1).
-    Y : (R, n, 2) float64 potential rewards of both arms.
-    coins : (R, n0) int8, randomized-initialization actions in {−1, +1}.
-    reps : the replication indices (into ``SeedSequence(seed).spawn``).
-    optimal : (R, n) int8, the optimal actions a*(X_t) = argmax_a m_a(X_t) — sgn(v*ᵀX_t)
-        (sgn 0 = +1) for a shared link — equal to
-        :meth:`~nbl_sim.environment.Environment.optimal_actions` ``(X)``.
-    lazy : True when drawn with ``Environment.draw(..., lazy=True)`` and a reward table
+    X : (R, n, d) float64 ndarray
+        The contexts X_t of every replication and round.
+    means : (R, n, 2) float64 ndarray
+        m_a(X_t) = g(β_aᵀX_t) (column 0 arm −1, column 1 arm +1); the indices instead when
+        ``lazy``.
+    Y : (R, n, 2) float64 ndarray
+        The potential rewards of both arms.
+    coins : (R, n0) int8 ndarray
+        The randomized-initialization actions in {−1, +1}.
+    reps : tuple of int
+        The replication indices (into ``SeedSequence(seed).spawn``).
+    optimal : (R, n) int8 ndarray or None, default None
+        The optimal actions a*(X_t) = argmax_a m_a(X_t) — sgn(v*ᵀX_t) (sgn 0 = +1) for a
+        shared link — equal to :meth:`~nbl_sim.environment.Environment.optimal_actions`
+        ``(X)``; None when not computed.
+    lazy : bool, default False
+        True when drawn with ``Environment.draw(..., lazy=True)`` and a reward table
         (:mod:`nbl_sim.reward_table`): ``means`` then holds the indices z_{t,a} = β_aᵀX_t, and
         the means are g of them (:meth:`~nbl_sim.environment.Environment.realized_means`,
         :meth:`~nbl_sim.environment.Environment.recorded_regret`).
@@ -74,15 +100,50 @@ class Realization:
     @classmethod
     def empty(cls, R: int, n: int, n0: int, d: int) -> Realization:
         """Uninitialized arrays for R replications (buffers for
-        :meth:`~nbl_sim.environment.Environment.draw`)."""
+        :meth:`~nbl_sim.environment.Environment.draw`).
+
+        Parameters
+        ----------
+        R : int
+            Replications (the first axis of every array).
+        n : int
+            Rounds.
+        n0 : int
+            Initialization coins per replication.
+        d : int
+            Context dimension.
+
+        Returns
+        -------
+        Realization
+            ``X`` (R, n, d), ``means`` and ``Y`` (R, n, 2) float64, ``coins`` (R, n0) int8 and
+            ``optimal`` (R, n) int8, all uninitialized; ``reps`` empty, ``lazy`` False.
+        """
         return cls(np.empty((R, n, d)), np.empty((R, n, 2)), np.empty((R, n, 2)),
                    np.empty((R, n0), dtype=np.int8), (), np.empty((R, n), dtype=np.int8))
 
     @staticmethod
     def bytes_per_replication(n: int, n0: int, d: int) -> float:
-        """Bytes of one replication's arrays in :meth:`empty` (X, means, Y, optimal, coins)."""
+        """Bytes of one replication's arrays in :meth:`empty` (X, means, Y, optimal, coins).
+
+        Parameters
+        ----------
+        n : int
+            Rounds.
+        n0 : int
+            Initialization coins.
+        d : int
+            Context dimension.
+
+        Returns
+        -------
+        float
+            n·(8·(d + 4) + 1) + n0: 8 bytes for each of the d + 2 + 2 floats of a round, one
+            for its optimal action, one for each coin.
+        """
         return n * (8.0 * (d + 4) + 1) + n0
 
     @property
     def shape(self) -> tuple:
+        """The shape (R, n, d) of the contexts ``X``."""
         return self.X.shape

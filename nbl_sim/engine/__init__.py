@@ -52,7 +52,24 @@ DEFAULT_BACKEND = "compiled"
 
 
 def backend_module(backend: str = DEFAULT_BACKEND):
-    """The module implementing ``backend`` (one of :data:`BACKENDS`)."""
+    """The module implementing ``backend`` (one of :data:`BACKENDS`).
+
+    Parameters
+    ----------
+    backend : {"compiled", "reference"}, default "compiled"
+        The backend (:data:`BACKENDS`; default :data:`DEFAULT_BACKEND`).
+
+    Returns
+    -------
+    module
+        :mod:`nbl_sim.engine.compiled` or :mod:`nbl_sim.engine.reference`, imported on first
+        use; it has the five functions of the seam (without ``backend``).
+
+    Raises
+    ------
+    NBLInputError
+        If ``backend`` is not one of :data:`BACKENDS`.
+    """
     if backend == "compiled":
         from . import compiled
 
@@ -70,15 +87,40 @@ def draw(env, seed: int, reps, n: int, n0: int, *, out=None, lazy: bool = False,
     ``env`` (:class:`nbl_sim.environment.Environment`) over n rounds with n0 initialization
     coins.
 
-    ``out`` — optional :meth:`~nbl_sim.realization.Realization.empty` buffers, filled in place.
-    ``lazy`` — compiled backend only: rewards by the link's certified table, ``means`` then holding
-    the indices (:meth:`nbl_sim.environment.Environment.draw`); the reference ignores it and
-    always returns the means (the same numbers, see :meth:`~nbl_sim.environment.Environment.
-    realized_means`).
+    Parameters
+    ----------
+    env : nbl_sim.environment.Environment
+        The environment.
+    seed : int
+        The run's seed, a non-negative integer.
+    reps : iterable of int
+        Replication indices (≥ 0, at least one), in the order of the result's rows.
+    n : int
+        Rounds.
+    n0 : int
+        Initialization coins per replication.
+    out : nbl_sim.realization.Realization, optional
+        :meth:`~nbl_sim.realization.Realization.empty` buffers with at least ``len(reps)`` rows,
+        filled in place (the result then holds views of them); None allocates.
+    lazy : bool, default False
+        Compiled backend only: rewards by the link's certified table, ``means`` then holding
+        the indices (:meth:`nbl_sim.environment.Environment.draw`); the reference ignores it and
+        always returns the means (the same numbers, see :meth:`~nbl_sim.environment.Environment.
+        realized_means`).
+    backend : {"compiled", "reference"}, default "compiled"
+        The backend (:data:`BACKENDS`; default :data:`DEFAULT_BACKEND`).
 
     Returns
     -------
     nbl_sim.realization.Realization
+        Contexts, means, potential rewards, coins and optimal actions of the replications.
+
+    Raises
+    ------
+    NBLInputError
+        If ``backend`` is not one of :data:`BACKENDS`, ``reps`` is empty or negative, ``seed``
+        is invalid, ``out`` does not fit, or a realized mean is not finite or (Bernoulli)
+        leaves [0, 1] beyond rounding.
     """
     return backend_module(backend).draw(env, seed, reps, n, n0, out=out, lazy=lazy)
 
@@ -88,9 +130,34 @@ def nbl(X, Y, coins, v_star, *, backend: str = DEFAULT_BACKEND, **options):
     its keyword ``options`` (v0, gamma, t0, record_rounds, record_angle) those of
     :class:`nbl_sim.policies.nbl.NBLOptions`, with their defaults.
 
+    Parameters
+    ----------
+    X : array_like, shape (R, n, d)
+        Contexts.
+    Y : array_like, shape (R, n, 2)
+        Potential rewards (column 0 = arm −1).
+    coins : array_like, shape (R, n0)
+        Stage I actions in {−1, +1}; ignored when ``v0`` is given.
+    v_star : array_like, shape (d,)
+        The true direction v* (for the records only).
+    backend : {"compiled", "reference"}, default "compiled"
+        The backend (:data:`BACKENDS`; default :data:`DEFAULT_BACKEND`).
+    **options
+        ``v0``, ``gamma``, ``t0``, ``record_rounds``, ``record_angle``
+        (:class:`nbl_sim.policies.nbl.NBLOptions`).
+
     Returns
     -------
     nbl_sim.policies.nbl.NBLTrace
+        Actions, recorded errors and angles, final iterates and ``info``.
+
+    Raises
+    ------
+    NBLInputError
+        If ``backend`` is not one of :data:`BACKENDS`, or on bad input
+        (:func:`nbl_sim.policies.nbl.nbl_inputs`).
+    TypeError
+        If an option is not a field of :class:`nbl_sim.policies.nbl.NBLOptions`.
     """
     return backend_module(backend).nbl(X, Y, coins, v_star, **options)
 
@@ -100,22 +167,99 @@ def greedy_logistic(X, Y, coins, *, intercept: bool = True, ridge: float = 1e-6,
     """Greedy Logistic (the arguments and result of
     :func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions`).
 
+    Parameters
+    ----------
+    X : array_like, shape (R, n, d)
+        Contexts (real, finite).
+    Y : array_like, shape (R, n, 2)
+        Potential rewards in [0, 1] (column 0 = arm −1).
+    coins : array_like, shape (R, n0)
+        Initialization actions ±1, n0 <= n.
+    intercept : bool, default True
+        Fit each arm with an intercept.
+    ridge : float, default 1e-6
+        The fits' ridge penalty, positive and finite.
+    tol : float, default 1e-10
+        The Newton stopping tolerance, positive and finite.
+    max_iter : int, default 50
+        Newton iterations per fit, a positive integer.
+    backend : {"compiled", "reference"}, default "compiled"
+        The backend (:data:`BACKENDS`; default :data:`DEFAULT_BACKEND`).
+
     Returns
     -------
-    actions : (R, n) int8
+    actions : (R, n) int8 ndarray
+        The actions in {−1, +1}.
     info : dict
+        The diagnostics and final fits of
+        :func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions`.
+
+    Raises
+    ------
+    NBLInputError
+        If ``backend`` is not one of :data:`BACKENDS`, or on bad input
+        (:func:`nbl_sim.policies.greedy_logistic.greedy_inputs`).
     """
     return backend_module(backend).greedy_logistic(X, Y, coins, intercept=intercept,
                                                    ridge=ridge, tol=tol, max_iter=max_iter)
 
 
 def oracle(X, v_star, *, backend: str = DEFAULT_BACKEND) -> np.ndarray:
-    """(R, n) int8 actions sgn(v*ᵀX_t), sgn(0) = +1 (:mod:`nbl_sim.policies.oracle`)."""
+    """(R, n) int8 actions sgn(v*ᵀX_t), sgn(0) = +1 (:mod:`nbl_sim.policies.oracle`).
+
+    Parameters
+    ----------
+    X : array_like, shape (R, n, d)
+        Contexts.
+    v_star : array_like, shape (d,)
+        The true direction v*.
+    backend : {"compiled", "reference"}, default "compiled"
+        The backend (:data:`BACKENDS`; default :data:`DEFAULT_BACKEND`).
+
+    Returns
+    -------
+    (R, n) int8 ndarray
+        sgn(v*ᵀX_t) in {−1, +1}, the sum over coordinates a fold from 0.0.
+
+    Raises
+    ------
+    NBLInputError
+        If ``backend`` is not one of :data:`BACKENDS`, ``X`` is not (R, n, d) or ``v_star``
+        not (d,).
+    """
     return backend_module(backend).oracle(X, v_star)
 
 
 def regret(env, real, actions, record_rounds, *, out=None,
            backend: str = DEFAULT_BACKEND) -> np.ndarray:
     """R_t (eq:regret, expected means) of ``actions`` on the realization ``real`` at the rounds
-    ``record_rounds`` (R_0 = 0), shape (R, K)."""
+    ``record_rounds`` (R_0 = 0), shape (R, K).
+
+    Parameters
+    ----------
+    env : nbl_sim.environment.Environment
+        The environment that drew ``real``.
+    real : nbl_sim.realization.Realization
+        The realization (drawn lazily or not).
+    actions : (R, n) int8 ndarray
+        A policy's actions on ``real``, in {−1, +1}.
+    record_rounds : sequence of int
+        K strictly increasing rounds in [0, n].
+    out : (R, K) float64 ndarray, optional
+        Filled in place; None allocates.
+    backend : {"compiled", "reference"}, default "compiled"
+        The backend (:data:`BACKENDS`; default :data:`DEFAULT_BACKEND`).
+
+    Returns
+    -------
+    (R, K) float64 ndarray
+        R_t at each recorded round (``out`` when given).
+
+    Raises
+    ------
+    NBLInputError
+        If ``backend`` is not one of :data:`BACKENDS` (the compiled backend also, for a
+        realization not drawn lazily, when the shapes disagree or ``record_rounds`` is
+        invalid).
+    """
     return backend_module(backend).regret(env, real, actions, record_rounds, out=out)

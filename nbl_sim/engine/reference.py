@@ -108,7 +108,19 @@ def _fold(start, terms: np.ndarray):
 
 def pairwise_sum(terms: list) -> np.ndarray:
     """numpy's pairwise summation of the arrays ``terms`` (elementwise), in numpy's order
-    (module docstring)."""
+    (module docstring).
+
+    Parameters
+    ----------
+    terms : list of array_like
+        At least one term; all of one shape (or broadcastable), float64.
+
+    Returns
+    -------
+    ndarray
+        Their sum, rounded as numpy's ``np.add.reduce`` over an axis of len(terms) values
+        rounds it (below 8 terms a fold from −0.0).
+    """
     n = len(terms)
     if n < 8:
         res = np.full(np.shape(terms[0]), -0.0)
@@ -132,7 +144,22 @@ def pairwise_sum(terms: list) -> np.ndarray:
 
 # ------------------------------------------------------------------------------ draws
 def streams(seed: int, r: int, k: int) -> np.random.Generator:
-    """Sub-stream k of replication r: ``Generator(PCG64(SeedSequence(seed, spawn_key=(r, k))))``."""
+    """Sub-stream k of replication r: ``Generator(PCG64(SeedSequence(seed, spawn_key=(r, k))))``.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed (not checked here; :func:`draw` checks it).
+    r : int
+        The replication index.
+    k : int
+        The sub-stream: 0 contexts, 1 rewards, 2 coins.
+
+    Returns
+    -------
+    numpy.random.Generator
+        A fresh generator at the start of that sub-stream.
+    """
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(r, k))))
 
 
@@ -178,7 +205,24 @@ def _check(env, g: np.ndarray, z: np.ndarray, bernoulli: bool) -> None:
 def indices(X: np.ndarray, beta: np.ndarray, v_star: np.ndarray) -> tuple:
     """The indices z_{t,a} = β_aᵀX_t, (…, n, 2), and the optimal actions sgn(v*ᵀX_t) of a shared
     link, (…, n) int8, of contexts X (…, n, d) (module docstring: a fold, and numpy's pairwise
-    sum)."""
+    sum).
+
+    Parameters
+    ----------
+    X : ndarray, shape (..., n, d)
+        Contexts, float64.
+    beta : (2, d) ndarray
+        The arm vectors: row 0 = β_−, row 1 = β_+.
+    v_star : (d,) ndarray
+        The direction v*.
+
+    Returns
+    -------
+    z : (..., n, 2) float64 ndarray
+        The indices β_aᵀX_t (column 0 = arm −1).
+    optimal : (..., n) int8 ndarray
+        sgn(v*ᵀX_t), sgn(0) = +1 (the optimal actions of a shared link).
+    """
     z = np.zeros(X.shape[:-1] + (2,))
     for k in range(X.shape[-1]):
         z += X[..., k, None] * beta[:, k]
@@ -188,7 +232,38 @@ def indices(X: np.ndarray, beta: np.ndarray, v_star: np.ndarray) -> tuple:
 
 def draw(env, seed, reps, n, n0, *, out=None, lazy=False) -> Realization:
     """The realization of replications ``reps`` (module docstring); ``lazy`` is ignored (the
-    means are always stored). ``out``: optional :meth:`Realization.empty` buffers."""
+    means are always stored). ``out``: optional :meth:`Realization.empty` buffers.
+
+    Parameters
+    ----------
+    env : nbl_sim.environment.Environment
+        The environment (its context law, arms, link, reward law and noise).
+    seed : int
+        The run's seed, a non-negative integer.
+    reps : iterable of int
+        Replication indices (≥ 0, at least one).
+    n : int
+        Rounds.
+    n0 : int
+        Initialization coins per replication.
+    out : Realization, optional
+        Buffers with at least ``len(reps)`` rows, horizon n and n0 coins, into which the drawn
+        arrays are copied; None returns the arrays drawn.
+    lazy : bool, default False
+        Ignored.
+
+    Returns
+    -------
+    Realization
+        ``X`` (R, n, d), ``means`` (clipped to [0, 1] for Bernoulli) and ``Y`` (R, n, 2),
+        ``coins`` (R, n0) int8, ``optimal`` (R, n) int8; never lazy.
+
+    Raises
+    ------
+    NBLInputError
+        If ``reps`` is empty or has a negative index, ``seed`` is invalid, a mean is not finite
+        or (Bernoulli) leaves [0, 1] beyond rounding, or ``out`` does not fit.
+    """
     reps = tuple(int(r) for r in reps)
     if not reps:
         raise NBLInputError("no replications requested")
@@ -254,7 +329,34 @@ def _record(V, v_star, t, k, rec, sq, ang) -> int:
 
 
 def nbl(X, Y, coins, v_star, **options) -> NBLTrace:
-    """alg:nbl (module docstring; the arguments of :func:`nbl_sim.policies.nbl.nbl_run`)."""
+    """alg:nbl (module docstring; the arguments of :func:`nbl_sim.policies.nbl.nbl_run`).
+
+    Parameters
+    ----------
+    X : array_like, shape (R, n, d)
+        Contexts.
+    Y : array_like, shape (R, n, 2)
+        Potential rewards (column 0 = arm −1).
+    coins : array_like, shape (R, n0)
+        Stage I actions in {−1, +1}; ignored when ``v0`` is given.
+    v_star : array_like, shape (d,)
+        The true direction v* (for the records only).
+    **options
+        ``v0``, ``gamma``, ``t0``, ``record_rounds``, ``record_angle``
+        (:class:`nbl_sim.policies.nbl.NBLOptions`).
+
+    Returns
+    -------
+    NBLTrace
+        The same fields, and bits, as :func:`nbl_sim.policies.nbl.nbl_run`'s.
+
+    Raises
+    ------
+    NBLInputError
+        On bad input (:func:`nbl_sim.policies.nbl.nbl_inputs`).
+    TypeError
+        If an option is not a field of :class:`nbl_sim.policies.nbl.NBLOptions`.
+    """
     inp = nbl_inputs(X, Y, coins, v_star, **options)
     X, Y, rec, eta, vs = inp.X, inp.Y, inp.rec, inp.eta, inp.v_star
     R, n, d = X.shape
@@ -474,7 +576,32 @@ def _greedy_replication(X, Y, coins, intercept, lam, tol, max_iter):
 
 def greedy_logistic(X, Y, coins, **options):
     """Greedy Logistic (module docstring; the arguments and result of
-    :func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions`)."""
+    :func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions`).
+
+    Parameters
+    ----------
+    X : array_like, shape (R, n, d)
+        Contexts (real, finite).
+    Y : array_like, shape (R, n, 2)
+        Potential rewards in [0, 1].
+    coins : array_like, shape (R, n0)
+        Initialization actions ±1, n0 <= n.
+    **options
+        ``intercept``, ``ridge``, ``tol``, ``max_iter`` (their defaults those of
+        :func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions`).
+
+    Returns
+    -------
+    actions : (R, n) int8 ndarray
+        The actions in {−1, +1}.
+    info : dict
+        :func:`nbl_sim.policies.greedy_logistic.greedy_info` of the final fits and counts.
+
+    Raises
+    ------
+    NBLInputError
+        On bad input (:func:`nbl_sim.policies.greedy_logistic.greedy_inputs`).
+    """
     inp = greedy_inputs(X, Y, coins, **options)
     R, n, d = inp.X.shape
     p = d + 1 if inp.intercept else d
@@ -489,7 +616,25 @@ def greedy_logistic(X, Y, coins, **options):
 
 # ------------------------------------------------------------------------------ oracle, regret
 def oracle(X, v_star) -> np.ndarray:
-    """sgn(v*ᵀX_t), sgn(0) = +1, the sum a fold from 0.0 over coordinates."""
+    """sgn(v*ᵀX_t), sgn(0) = +1, the sum a fold from 0.0 over coordinates.
+
+    Parameters
+    ----------
+    X : array_like, shape (R, n, d)
+        Contexts (converted to float64).
+    v_star : array_like, shape (d,)
+        The direction v*.
+
+    Returns
+    -------
+    (R, n) int8 ndarray
+        The oracle's actions in {−1, +1}.
+
+    Raises
+    ------
+    NBLInputError
+        If ``X`` is not three-dimensional or ``v_star`` not of shape (d,).
+    """
     X = np.asarray(X, dtype=np.float64)
     v_star = np.asarray(v_star, dtype=np.float64)
     if X.ndim != 3 or v_star.shape != (X.shape[2],):
@@ -501,7 +646,26 @@ def oracle(X, v_star) -> np.ndarray:
 
 
 def regret(env, real, actions, record_rounds, *, out=None) -> np.ndarray:
-    """R_t at ``record_rounds`` (R_0 = 0): the cumulative sum of gap_t = m_{a*} − m_{A_t}."""
+    """R_t at ``record_rounds`` (R_0 = 0): the cumulative sum of gap_t = m_{a*} − m_{A_t}.
+
+    Parameters
+    ----------
+    env : nbl_sim.environment.Environment
+        The environment that drew ``real`` (its means, for a lazy realization).
+    real : Realization
+        The realization (``means`` and ``optimal`` are read).
+    actions : array_like, shape (R, n)
+        A policy's actions in {−1, +1}.
+    record_rounds : sequence of int
+        Rounds in [0, n] to read (not checked here).
+    out : (R, K) float64 ndarray, optional
+        Filled in place; None allocates.
+
+    Returns
+    -------
+    (R, K) float64 ndarray
+        R_t at each recorded round, R_0 = 0 (``out`` when given).
+    """
     means = env.realized_means(real)
     rec = np.asarray(record_rounds, dtype=np.int64)
     m_minus, m_plus = means[..., 0], means[..., 1]

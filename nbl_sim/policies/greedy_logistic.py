@@ -338,7 +338,32 @@ def newton_refit(Z, y, m, zmax, theta, lam, tol, max_iter):
     warm-started at ``theta``, with fresh work buffers (the kernel's buffers carry no state
     between fits: g and H are recomputed from ``theta``, L's upper triangle stays 0). The
     step :class:`nbl_sim.policies.objects.GreedyLogistic` takes after each observation, so it
-    computes exactly the kernel's numbers. Returns the iterations of this fit."""
+    computes exactly the kernel's numbers. Returns the iterations of this fit.
+
+    Parameters
+    ----------
+    Z : (m', p) float64 ndarray
+        Design rows (the contexts, with a trailing 1 for an intercept); rows 0..m−1 are used.
+    y : (m',) float64 ndarray
+        Responses in [0, 1]; entries 0..m−1 are used.
+    m : int
+        How many rows are the arm's data.
+    zmax : float
+        An upper bound on max_i ‖z_i‖₂ over those rows (certifies full Newton steps).
+    theta : (p,) float64 ndarray
+        The warm start, overwritten with the fit.
+    lam : float
+        The ridge penalty.
+    tol : float
+        The stopping tolerance on ‖Δ‖∞ and the Newton decrement.
+    max_iter : int
+        The most Newton iterations.
+
+    Returns
+    -------
+    int
+        The Newton iterations of this fit.
+    """
     g, H, L, delta, trial, stats = _newton_workspace(theta.shape[0])
     return _newton(Z, y, m, zmax, theta, lam, tol, max_iter, g, H, L, delta, trial, stats)
 
@@ -471,7 +496,19 @@ def _check_options(intercept, ridge, tol, max_iter):
 
 
 class LogisticFit(NamedTuple):
-    """Result of :func:`fit_penalized_logistic`: score(x) = wᵀx + b (b = 0 without intercept)."""
+    """Result of :func:`fit_penalized_logistic`: score(x) = wᵀx + b (b = 0 without intercept).
+
+    Parameters
+    ----------
+    w : (d,) float64 ndarray
+        The fitted weights.
+    b : float
+        The fitted intercept (0.0 without intercept).
+    iterations : int
+        Newton iterations taken.
+    converged : bool
+        False if ``max_iter`` was hit or the line search or factorization gave up.
+    """
 
     w: np.ndarray
     b: float
@@ -483,8 +520,35 @@ def fit_penalized_logistic(X, y, *, intercept=True, ridge=1e-6, tol=1e-10,
                            max_iter=50) -> LogisticFit:
     """The per-arm fit of :func:`greedy_logistic_actions` on one data set, from 0.
 
-    X : (m, d) contexts, y : (m,) responses in [0, 1]. Calls the same compiled Newton routine as
-    the bandit kernel. ``converged`` is False if ``max_iter`` was hit (or the line search failed).
+    Calls the same compiled Newton routine as the bandit kernel. ``converged`` is False if
+    ``max_iter`` was hit (or the line search failed).
+
+    Parameters
+    ----------
+    X : array_like, shape (m, d)
+        Contexts: real, finite, d >= 1.
+    y : array_like, shape (m,)
+        Responses in [0, 1], finite.
+    intercept : bool, default True
+        Fit an intercept b (p = d + 1 coefficients) or not (p = d).
+    ridge : float, default 1e-6
+        The penalty (ridge/2)‖(w, b)‖², positive and finite.
+    tol : float, default 1e-10
+        Newton stops when ‖Δ‖∞ or the Newton decrement is below it; positive and finite.
+    max_iter : int, default 50
+        Newton iterations per fit, a positive integer (a fit that hits it is counted, not
+        raised).
+
+    Returns
+    -------
+    LogisticFit
+        The weights, intercept, iterations and convergence flag.
+
+    Raises
+    ------
+    NBLInputError
+        If an option is invalid, ``X`` or ``y`` is not a finite real array of the right
+        dimension, their lengths differ, d = 0, or ``y`` leaves [0, 1].
     """
     intercept, ridge, tol, max_iter = _check_options(intercept, ridge, tol, max_iter)
     X = _real_array("X", X, 2)
@@ -509,15 +573,28 @@ def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-1
 
     Parameters
     ----------
-    X : (R, n, d) float64 contexts.
-    Y : (R, n, 2) potential rewards in [0, 1]; column 0 = arm −1, column 1 = arm +1.
-    coins : (R, n0) entries ±1, the randomized-initialization actions (n0 ≤ n).
-    intercept, ridge, tol, max_iter : the per-arm fit (module docstring).
+    X : array_like, shape (R, n, d)
+        Contexts (real, finite; converted to float64).
+    Y : array_like, shape (R, n, 2)
+        Potential rewards in [0, 1]; column 0 = arm −1, column 1 = arm +1.
+    coins : array_like, shape (R, n0)
+        Entries ±1, the randomized-initialization actions (n0 ≤ n).
+    intercept : bool, default True
+        Fit an intercept b (p = d + 1 coefficients) or not (p = d).
+    ridge : float, default 1e-6
+        The penalty (ridge/2)‖(w, b)‖², positive and finite.
+    tol : float, default 1e-10
+        Newton stops when ‖Δ‖∞ or the Newton decrement is below it; positive and finite.
+    max_iter : int, default 50
+        Newton iterations per fit, a positive integer (a fit that hits it is counted, not
+        raised).
 
     Returns
     -------
-    actions : (R, n) int8 in {−1, +1}.
-    info : dict of diagnostics, totals over all replications unless noted —
+    actions : (R, n) int8 ndarray
+        The actions in {−1, +1}.
+    info : dict
+        Diagnostics, totals over all replications unless noted —
         ``newton_iterations`` (int), ``fits`` (number of Newton solves), ``max_iterations_per_fit``,
         ``max_iter_hits`` (fits stopped by max_iter), ``line_search_halvings``,
         ``objective_evaluations`` (line-search passes; 0 while every full step is certified),
@@ -526,6 +603,11 @@ def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-1
         same counts per replication (columns: iterations, halvings, max_iter hits, failures,
         objective evaluations, ties, fits, max per fit), ``w`` (R, 2, d) and ``b`` (R, 2) — each
         arm's final fit (arm axis 0 = arm −1); ``b`` is 0 without intercept.
+
+    Raises
+    ------
+    NBLInputError
+        On bad input (:func:`greedy_inputs`).
     """
     inp = greedy_inputs(X, Y, coins, intercept=intercept, ridge=ridge, tol=tol,
                         max_iter=max_iter)
@@ -535,7 +617,25 @@ def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-1
 
 class GreedyInputs(NamedTuple):
     """The checked inputs of one Greedy Logistic run (:func:`greedy_inputs`), in the order of
-    the kernel's arguments, as every engine backend takes them (:mod:`nbl_sim.engine`)."""
+    the kernel's arguments, as every engine backend takes them (:mod:`nbl_sim.engine`).
+
+    Parameters
+    ----------
+    X : (R, n, d) float64 ndarray
+        Contexts, C-contiguous and finite.
+    Y : (R, n, 2) float64 ndarray
+        Potential rewards in [0, 1], C-contiguous.
+    coins : (R, n0) int8 ndarray
+        Initialization actions in {−1, +1}, n0 <= n.
+    intercept : bool
+        Whether each arm's fit has an intercept.
+    ridge : float
+        The ridge penalty.
+    tol : float
+        The Newton stopping tolerance.
+    max_iter : int
+        The most Newton iterations per fit.
+    """
 
     X: np.ndarray
     Y: np.ndarray
@@ -549,7 +649,37 @@ class GreedyInputs(NamedTuple):
 def greedy_inputs(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-10,
                   max_iter=50) -> GreedyInputs:
     """Check and convert the arguments of :func:`greedy_logistic_actions` once, for any
-    backend; raises :class:`~nbl_theory.errors.NBLInputError` on bad input."""
+    backend; raises :class:`~nbl_theory.errors.NBLInputError` on bad input.
+
+    Parameters
+    ----------
+    X : array_like, shape (R, n, d)
+        Contexts: real, finite, d >= 1.
+    Y : array_like, shape (R, n, 2)
+        Potential rewards in [0, 1].
+    coins : array_like, shape (R, n0)
+        Integer (or float) entries ±1, n0 <= n.
+    intercept : bool, default True
+        Fit an intercept b (p = d + 1 coefficients) or not (p = d).
+    ridge : float, default 1e-6
+        The penalty (ridge/2)‖(w, b)‖², positive and finite.
+    tol : float, default 1e-10
+        Newton stops when ‖Δ‖∞ or the Newton decrement is below it; positive and finite.
+    max_iter : int, default 50
+        Newton iterations per fit, a positive integer (a fit that hits it is counted, not
+        raised).
+
+    Returns
+    -------
+    GreedyInputs
+        The converted arrays (float64, coins int8, C-contiguous) and options.
+
+    Raises
+    ------
+    NBLInputError
+        If an option is invalid, an array is not real, finite or of the right shape, n0 > n,
+        ``Y`` leaves [0, 1] or a coin is not ±1.
+    """
     intercept, ridge, tol, max_iter = _check_options(intercept, ridge, tol, max_iter)
     X = _real_array("X", X, 3)
     Y = _real_array("Y", Y, 3)
@@ -578,7 +708,25 @@ def greedy_inputs(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-10,
 
 def greedy_info(coef: np.ndarray, rep: np.ndarray, intercept: bool) -> dict:
     """The ``info`` dict of :func:`greedy_logistic_actions` from the final fits ``coef``
-    (R, 2, p) and the per-replication counts ``rep`` (R, 8) of a backend."""
+    (R, 2, p) and the per-replication counts ``rep`` (R, 8) of a backend.
+
+    Parameters
+    ----------
+    coef : (R, 2, p) float64 ndarray
+        Each replication's final fits, arm −1 then arm +1; the last coefficient is the
+        intercept when ``intercept``.
+    rep : (R, 8) int64 ndarray
+        Per-replication counts: iterations, halvings, max_iter hits, failures, objective
+        evaluations, ties, fits, max per fit.
+    intercept : bool
+        Whether ``coef`` holds an intercept.
+
+    Returns
+    -------
+    dict
+        The totals, ``per_replication`` (``rep`` itself), ``w`` (R, 2, d) and ``b`` (R, 2)
+        (:func:`greedy_logistic_actions`).
+    """
     R, d = coef.shape[0], coef.shape[2] - (1 if intercept else 0)
     info = {
         "newton_iterations": int(rep[:, 0].sum()),

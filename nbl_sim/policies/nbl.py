@@ -207,14 +207,22 @@ def _record_round(V, nb, r0, t, k, rec, v_star, sq, ang):
 class NBLTrace:
     """Output of :func:`nbl_run`.
 
-    Attributes
+    Parameters
     ----------
-    actions : (R, n) int8 in {−1, +1}
-    record_rounds : (K,) int — the rounds t (1-based; 0 = the given start v_0) recorded
-    sq_error : (R, K) ‖v_t − v*‖² (NaN during Stage I, where v_t is undefined)
-    angle : (R, K) signed angle α_t in radians (d = 2; NaN otherwise)
-    v_final : (R, d) the last iterate v_n
-    info : dict (``degenerate_init``: replications whose ΣW_t was exactly 0)
+    actions : (R, n) int8 ndarray
+        The actions A_t in {−1, +1} (the coins during Stage I).
+    record_rounds : (K,) int64 ndarray
+        The rounds t recorded (1-based; 0 = the given start v_0).
+    sq_error : (R, K) float64 ndarray
+        ‖v_t − v*‖² at each recorded round (NaN during Stage I, where v_t is undefined).
+    angle : (R, K) or (R, 0) float64 ndarray
+        The signed angle α_t in radians (d = 2; NaN otherwise); no columns when the run was
+        made with ``record_angle=False``.
+    v_final : (R, d) float64 ndarray
+        The last iterate v_n (unit vectors).
+    info : dict
+        ``degenerate_init``: how many replications had ΣW_t exactly 0 (and started from the
+        fallback direction); ``n0``: the Stage I length (0 with a given start).
     """
 
     def __init__(self, actions, record_rounds, sq_error, angle, v_final, info):
@@ -234,7 +242,21 @@ MAX_GAMMA = 1e6
 
 def validate_step(gamma, t0) -> None:
     """Check the step η_t = γ/(t + t0): finite, 0 < γ <= :data:`MAX_GAMMA` and t0 > −1 (so
-    η_t > 0 for t ≥ 1)."""
+    η_t > 0 for t ≥ 1).
+
+    Parameters
+    ----------
+    gamma : int or float
+        The step scale γ.
+    t0 : int or float
+        The step offset t0.
+
+    Raises
+    ------
+    NBLInputError
+        If either is not a finite int or float (a bool is refused), γ is outside
+        (0, :data:`MAX_GAMMA`], or t0 <= −1.
+    """
     for name, val in (("gamma", gamma), ("t0", t0)):
         if isinstance(val, bool) or not (isinstance(val, (int, float)) and math.isfinite(val)):
             raise NBLInputError(f"{name} must be a finite number, got {val!r}")
@@ -248,16 +270,26 @@ class NBLInputs(NamedTuple):
     """The checked inputs of one NBL run (:func:`nbl_inputs`), as every engine backend takes
     them (:mod:`nbl_sim.engine`).
 
-    Attributes
+    Parameters
     ----------
-    X, Y : C-contiguous float64 (R, n, d) and (R, n, 2).
-    coins : (R, n0) int8 (n0 = 0 with a given start).
-    v_star : (d,) float64.
-    v_init : (d,) the start v_0 (normalized) or the fallback direction e1 of Stage I.
-    use_init : True for the randomized initialization (Stage I), False for a given v_0.
-    eta : (n,) the steps η_t = γ/(t + t0), t = 1..n.
-    rec : (K,) int64 record rounds (without 0 under Stage I).
+    X : (R, n, d) float64 ndarray
+        Contexts, C-contiguous.
+    Y : (R, n, 2) float64 ndarray
+        Potential rewards (column 0 = arm −1), C-contiguous.
+    coins : (R, n0) int8 ndarray
+        Stage I actions in {−1, +1} (n0 = 0 with a given start).
+    v_star : (d,) float64 ndarray
+        The true direction v* (for the records only).
+    v_init : (d,) float64 ndarray
+        The start v_0 (normalized), or the fallback direction e1 of a degenerate Stage I.
+    use_init : bool
+        True for the randomized initialization (Stage I), False for a given v_0.
+    eta : (n,) float64 ndarray
+        The steps η_t = γ/(t + t0), t = 1..n.
+    rec : (K,) int64 ndarray
+        The record rounds, strictly increasing (without 0 under Stage I).
     record_angle : bool
+        Whether the signed angle α_t is recorded.
     """
 
     X: np.ndarray
@@ -273,7 +305,21 @@ class NBLInputs(NamedTuple):
 
 class NBLOptions(NamedTuple):
     """The keyword options of an NBL run (:func:`nbl_run`'s docstring), with their one
-    default each; an unknown keyword is a TypeError."""
+    default each; an unknown keyword is a TypeError.
+
+    Parameters
+    ----------
+    v0 : (d,) array_like or None, default None
+        A given initial direction (replaces Stage I); None: the randomized initialization.
+    gamma : float, default 10.0
+        The step scale γ of η_t = γ/(t + t0).
+    t0 : float, default 500.0
+        The step offset t0.
+    record_rounds : sequence of int or None, default None
+        Strictly increasing rounds in [0, n] to record; None: every round 1..n.
+    record_angle : bool, default True
+        Whether to record the signed angle α_t (d = 2).
+    """
 
     v0: np.ndarray | None = None
     gamma: float = 10.0
@@ -285,7 +331,37 @@ class NBLOptions(NamedTuple):
 def nbl_inputs(X, Y, coins, v_star, **options) -> NBLInputs:
     """Check and convert the arguments of :func:`nbl_run` (its docstring; ``options`` are
     :class:`NBLOptions`) once, for any backend; raises
-    :class:`~nbl_theory.errors.NBLInputError` on bad input."""
+    :class:`~nbl_theory.errors.NBLInputError` on bad input.
+
+    Parameters
+    ----------
+    X : array_like, shape (R, n, d)
+        Contexts.
+    Y : array_like, shape (R, n, 2)
+        Potential rewards (column 0 = arm −1).
+    coins : array_like, shape (R, n0)
+        Stage I actions in {−1, +1}, 1 <= n0 <= n; ignored when ``v0`` is given.
+    v_star : array_like, shape (d,)
+        The true direction v*.
+    **options
+        The fields of :class:`NBLOptions` (``v0``, ``gamma``, ``t0``, ``record_rounds``,
+        ``record_angle``).
+
+    Returns
+    -------
+    NBLInputs
+        The converted arrays, the steps η_t and the record rounds (round 0 dropped under
+        Stage I, where v_0 does not exist).
+
+    Raises
+    ------
+    NBLInputError
+        If a shape disagrees, the step is invalid (:func:`validate_step`), the coins are not
+        (R, n0) with 1 <= n0 <= n and values ±1, ``v0`` is not a finite non-zero (d,) vector,
+        or ``record_rounds`` is not strictly increasing in [0, n].
+    TypeError
+        If an option is not a field of :class:`NBLOptions`.
+    """
     v0, gamma, t0, record_rounds, record_angle = NBLOptions(**options)
     X = np.ascontiguousarray(X, dtype=np.float64)
     Y = np.ascontiguousarray(Y, dtype=np.float64)
@@ -341,21 +417,37 @@ def nbl_run(
 
     Parameters
     ----------
-    X : (R, n, d) contexts; Y : (R, n, 2) potential rewards (column 0 = arm −1).
-    coins : (R, n0) int8 randomized-initialization actions; ignored (may have n0 = 0) when
-        ``v0`` is given.
-    v_star : (d,) the true boundary direction (for the recorded errors only; NBL never sees it).
-    v0 : (d,) optional initial direction; replaces Stage I (n0 = 0).
-    gamma, t0 : step η_t = γ/(t + t0) (paper defaults γ = 10, t0 = 500).
-    record_rounds : increasing ints in [0, n] at which ‖v_t − v*‖² and α_t are recorded
-        (default: every round 1..n).
-    record_angle : bool
+    X : array_like, shape (R, n, d)
+        Contexts.
+    Y : array_like, shape (R, n, 2)
+        Potential rewards (column 0 = arm −1).
+    coins : (R, n0) int8 array_like
+        Randomized-initialization actions in {−1, +1}; ignored (may have n0 = 0) when ``v0``
+        is given.
+    v_star : array_like, shape (d,)
+        The true boundary direction (for the recorded errors only; NBL never sees it).
+    v0 : array_like, shape (d,), optional
+        Initial direction (normalized here); replaces Stage I (n0 = 0). None: Stage I.
+    gamma : float, default 10.0
+        Step scale γ of η_t = γ/(t + t0) (the paper's default).
+    t0 : float, default 500.0
+        Step offset t0 (the paper's default).
+    record_rounds : sequence of int, optional
+        Strictly increasing rounds in [0, n] at which ‖v_t − v*‖² and α_t are recorded
+        (default None: every round 1..n).
+    record_angle : bool, default True
         False: α_t is not computed and ``angle`` has no columns (R, 0) — for callers that need
         ‖v_t − v*‖² only (the regret-rate study records every round of 10⁵).
 
     Returns
     -------
     NBLTrace
+        Actions, records, final iterates and ``info`` (``degenerate_init``, ``n0``).
+
+    Raises
+    ------
+    NBLInputError
+        On bad input (:func:`nbl_inputs`).
     """
     inp = nbl_inputs(X, Y, coins, v_star, v0=v0, gamma=gamma, t0=t0,
                      record_rounds=record_rounds, record_angle=record_angle)
@@ -381,8 +473,29 @@ def nbl_reference(X, Y, coins, *, v0=None, gamma: float = 10.0, t0: float = 500.
     The obvious way to write it (the benchmark baseline of bench_nbl.py; the compiled kernel's
     actions are tested against it). Its operations are not the kernel's (W = AYx is formed
     first, then projected), so v_n agrees to rounding only; the operation order that defines
-    the numbers of record is :func:`nbl_sim.engine.reference.nbl`'s. Returns (actions (R, n)
-    int8, v_n (R, d)).
+    the numbers of record is :func:`nbl_sim.engine.reference.nbl`'s.
+
+    Parameters
+    ----------
+    X : array_like, shape (R, n, d)
+        Contexts.
+    Y : array_like, shape (R, n, 2)
+        Potential rewards (column 0 = arm −1).
+    coins : (R, n0) int ndarray
+        Stage I actions in {−1, +1}; not read when ``v0`` is given. Not checked.
+    v0 : array_like, shape (d,), optional
+        A given initial direction (retracted to the sphere), replacing Stage I.
+    gamma : float, default 10.0
+        Step scale γ of η_t = γ/(t + t0).
+    t0 : float, default 500.0
+        Step offset t0.
+
+    Returns
+    -------
+    actions : (R, n) int8 ndarray
+        The actions A_t in {−1, +1}.
+    v_final : (R, d) float64 ndarray
+        The last iterate v_n.
     """
     from ..geometry import nbl_update, retract
 

@@ -107,7 +107,24 @@ class _Policy:
 
     @classmethod
     def from_state(cls, state: dict):
-        """The policy :meth:`state` described, continuing exactly where it stopped."""
+        """The policy :meth:`state` described, continuing exactly where it stopped.
+
+        Parameters
+        ----------
+        state : dict
+            What :meth:`state` returned (or its JSON round trip), for this class's ``kind``.
+
+        Returns
+        -------
+        NBL or GreedyLogistic
+            A new policy of this class whose next actions and updates are those the saved one
+            would have made.
+
+        Raises
+        ------
+        NBLInputError
+            If ``state`` is not a dict of this class's ``kind``, or its options are invalid.
+        """
         if not isinstance(state, dict) or state.get("kind") != cls.kind:
             raise NBLInputError(f"not a {cls.__name__} state (kind {cls.kind!r})")
         obj = cls._from_options(state)
@@ -162,7 +179,25 @@ class NBL(_Policy):
         return None if self.v is None else np.array(self.v)
 
     def choose(self, x) -> int:
-        """The action for context ``x``: the round's coin in Stage I, else sgn(vᵀx)."""
+        """The action for context ``x``: the round's coin in Stage I, else sgn(vᵀx).
+
+        Choosing does not advance the round: the same coin is returned until :meth:`update`.
+
+        Parameters
+        ----------
+        x : array_like, shape (d,)
+            The context, finite.
+
+        Returns
+        -------
+        int
+            −1 or +1 (sgn(0) = +1).
+
+        Raises
+        ------
+        NBLInputError
+            If ``x`` is not a finite vector of shape (d,).
+        """
         xs = _context(x, self.d)
         if self.t < self.n0:
             return self._stage_one_coin()
@@ -172,7 +207,25 @@ class NBL(_Policy):
         return 1 if s >= 0.0 else -1
 
     def update(self, x, a, y) -> None:
-        """Learn from round t: context ``x``, action ``a`` played, reward ``y`` observed."""
+        """Learn from round t: context ``x``, action ``a`` played, reward ``y`` observed.
+
+        Stage I adds A_tY_tx_t to ΣW_t (and sets v_{n0} after round n0); afterwards one step of
+        eq:nbl_update.
+
+        Parameters
+        ----------
+        x : array_like, shape (d,)
+            The round's context, finite.
+        a : int
+            The action played, +1 or −1 (not a bool).
+        y : float
+            The reward observed for arm ``a``, finite.
+
+        Raises
+        ------
+        NBLInputError
+            If ``x``, ``a`` or ``y`` is invalid.
+        """
         xs, a, y = _context(x, self.d), _action(a), _reward(y)
         if self.t < self.n0:
             ay = a * y
@@ -209,7 +262,16 @@ class NBL(_Policy):
             self.v = [1.0] + [0.0] * (self.d - 1)
 
     def state(self) -> dict:
-        """Plain data: everything :meth:`from_state` needs (JSON-able)."""
+        """Plain data: everything :meth:`from_state` needs (JSON-able).
+
+        Returns
+        -------
+        dict
+            ``kind`` ("nbl"), ``d``, ``n0``, ``t`` (rounds played), ``coins``, ``seed``, the
+            coin generator's ``rng`` state and the drawn ``coin`` of the current round,
+            ``gamma``, ``t0_step``, ``w`` (Stage I's ΣW_t), ``v`` (v_t, None during Stage I)
+            and ``degenerate``.
+        """
         return {**self._base_state(), "gamma": self.gamma, "t0_step": self.t0,
                 "w": list(self.w), "v": None if self.v is None else list(self.v),
                 "degenerate": self.degenerate}
@@ -236,10 +298,19 @@ class GreedyLogistic(_Policy):
         Context dimension.
     n0 : int
         Randomized-initialization rounds (at least 0; the first greedy round fits both arms).
-    intercept, ridge, tol, max_iter :
-        The per-arm penalized logistic fit (:mod:`nbl_sim.policies.greedy_logistic`).
-    coins, seed :
-        Stage I's actions, as for :class:`NBL`.
+    intercept : bool, default True
+        Fit each arm with an intercept (the per-arm penalized logistic fit of
+        :mod:`nbl_sim.policies.greedy_logistic`).
+    ridge : float, default 1e-6
+        The fit's ridge penalty, > 0.
+    tol : float, default 1e-10
+        The Newton stopping tolerance, > 0.
+    max_iter : int, default 50
+        Newton iterations per fit, >= 1.
+    coins : array of n0 entries ±1, optional
+        Stage I's actions (default: drawn from ``seed``), as for :class:`NBL`.
+    seed : int or None
+        Seed of the Stage I coins when ``coins`` is not given.
     """
 
     kind = "greedy-logistic"
@@ -264,7 +335,25 @@ class GreedyLogistic(_Policy):
                      self.theta[arm], self.ridge, self.tol, self.max_iter)
 
     def scores(self, x) -> tuple[float, float]:
-        """(score_−(x), score_+(x)) of the current fits."""
+        """(score_−(x), score_+(x)) of the current fits.
+
+        Parameters
+        ----------
+        x : array_like, shape (d,)
+            The context, finite.
+
+        Returns
+        -------
+        minus : float
+            w_−ᵀx + b_− (0.0 before the arm's first fit).
+        plus : float
+            w_+ᵀx + b_+.
+
+        Raises
+        ------
+        NBLInputError
+            If ``x`` is not a finite vector of shape (d,).
+        """
         xs = _context(x, self.d)
         s = [0.0, 0.0]
         for a in (0, 1):
@@ -276,7 +365,25 @@ class GreedyLogistic(_Policy):
 
     def choose(self, x) -> int:
         """The action for context ``x``: the round's coin in Stage I, else the arm with the
-        larger fitted score (ties +1)."""
+        larger fitted score (ties +1).
+
+        The first call after Stage I fits both arms (from 0) on their Stage I data.
+
+        Parameters
+        ----------
+        x : array_like, shape (d,)
+            The context, finite.
+
+        Returns
+        -------
+        int
+            −1 or +1.
+
+        Raises
+        ------
+        NBLInputError
+            If ``x`` is not a finite vector of shape (d,).
+        """
         _context(x, self.d)
         if self.t < self.n0:
             return self._stage_one_coin()
@@ -291,7 +398,22 @@ class GreedyLogistic(_Policy):
 
     def update(self, x, a, y) -> None:
         """Learn from round t: the played arm's data grows by (x, y) and, after Stage I, that
-        arm is refit (warm-started)."""
+        arm is refit (warm-started).
+
+        Parameters
+        ----------
+        x : array_like, shape (d,)
+            The round's context, finite.
+        a : int
+            The action played, +1 or −1 (not a bool).
+        y : float
+            The reward observed for arm ``a``, finite, in [0, 1].
+
+        Raises
+        ------
+        NBLInputError
+            If ``x``, ``a`` or ``y`` is invalid.
+        """
         xs, a, y = _context(x, self.d), _action(a), _reward(y)
         if not 0.0 <= y <= 1.0:
             raise NBLInputError(f"Greedy Logistic needs rewards in [0, 1], got {y!r}")
@@ -319,7 +441,15 @@ class GreedyLogistic(_Policy):
         self._coin = None
 
     def state(self) -> dict:
-        """Plain data: everything :meth:`from_state` needs (JSON-able)."""
+        """Plain data: everything :meth:`from_state` needs (JSON-able).
+
+        Returns
+        -------
+        dict
+            ``kind`` ("greedy-logistic"), ``d``, ``n0``, ``t``, ``coins``, ``seed``, ``rng``,
+            ``coin`` (as for :meth:`NBL.state`), the options, ``theta`` (2 × p fits), each
+            arm's design rows ``Z`` and responses ``y``, ``zmax`` and ``fitted``.
+        """
         return {**self._base_state(), "intercept": self.intercept, "ridge": self.ridge,
                 "tol": self.tol, "max_iter": self.max_iter, "theta": self.theta.tolist(),
                 "Z": [self.Z[a][:self.count[a]].tolist() for a in (0, 1)],

@@ -47,7 +47,20 @@ REPAIRED_POLICIES = ("whitened", "whitened-running", "centred", "whitened-centre
 class RepairTrace:
     """Output of :func:`repaired_nbl_run`: ``actions`` (R, n) int8, ``v_final`` (R, d) in the
     original coordinates, ``angle_final`` (R,) signed angle (radians, d = 2) from v* and
-    ``info`` (degenerate initializations, the reward offsets used)."""
+    ``info`` (degenerate initializations, the reward offsets used).
+
+    Parameters
+    ----------
+    actions : (R, n) int8 ndarray
+        The repaired NBL's actions, in {−1, +1}.
+    v_final : (R, d) float64 ndarray
+        The final boundaries v_n, unit vectors in the original coordinates.
+    angle_final : (R,) float64 ndarray
+        The signed angle (radians) from v* to ``v_final`` in d = 2; NaN for d ≠ 2.
+    info : dict
+        ``degenerate_init`` (from :func:`nbl_sim.policies.nbl.nbl_run`) and, for a centred
+        repair, ``reward_offset_mean`` (the mean over replications of b̂).
+    """
 
     def __init__(self, actions, v_final, angle_final, info):
         self.actions, self.v_final, self.angle_final, self.info = (actions, v_final,
@@ -62,7 +75,27 @@ def _inv_sqrt(cov: np.ndarray) -> np.ndarray:
 
 
 def whiten_known(X: np.ndarray, cov) -> tuple[np.ndarray, np.ndarray]:
-    """(X Σ^{-1/2}, Σ^{-1/2}) for contexts X (R, n, d) and a known covariance Σ (d, d)."""
+    """(X Σ^{-1/2}, Σ^{-1/2}) for contexts X (R, n, d) and a known covariance Σ (d, d).
+
+    Parameters
+    ----------
+    X : array_like, shape (R, n, d)
+        Contexts (converted to float64).
+    cov : array_like, shape (d, d)
+        The context covariance Σ, symmetric positive definite.
+
+    Returns
+    -------
+    Xw : (R, n, d) float64 ndarray
+        The whitened contexts Σ^{-1/2}X_t.
+    w : (d, d) float64 ndarray
+        Σ^{-1/2} (symmetric, from the eigendecomposition of Σ).
+
+    Raises
+    ------
+    NBLInputError
+        If ``cov`` is not a symmetric (d, d) matrix, or not positive definite.
+    """
     X = np.asarray(X, dtype=np.float64)
     s = np.asarray(cov, dtype=np.float64)
     if s.shape != (X.shape[-1],) * 2 or not np.allclose(s, s.T):
@@ -73,7 +106,23 @@ def whiten_known(X: np.ndarray, cov) -> tuple[np.ndarray, np.ndarray]:
 
 def whiten_running(X: np.ndarray, block: int = 4096) -> tuple[np.ndarray, np.ndarray]:
     """Contexts whitened by the running second moment (module docstring) and the last
-    whitening matrices W_n (R, d, d). Round t uses the contexts of rounds 1..t only."""
+    whitening matrices W_n (R, d, d). Round t uses the contexts of rounds 1..t only.
+
+    Parameters
+    ----------
+    X : array_like, shape (R, n, d)
+        Contexts (converted to float64).
+    block : int, default 4096
+        Rounds processed at a time (bounds the (R, block, d, d) temporaries; the result does
+        not depend on it up to the rounding of the running sums across blocks).
+
+    Returns
+    -------
+    Xw : (R, n, d) float64 ndarray
+        Σ̂_t^{-1/2}X_t for every round t.
+    w_last : (R, d, d) float64 ndarray
+        Σ̂_n^{-1/2} of every replication (the identity when n = 0).
+    """
     X = np.asarray(X, dtype=np.float64)
     R, n, d = X.shape
     out = np.empty_like(X)
@@ -91,7 +140,28 @@ def whiten_running(X: np.ndarray, block: int = 4096) -> tuple[np.ndarray, np.nda
 
 
 def centre_rewards(Y: np.ndarray, coins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(Y − b̂, b̂): b̂ (R,) the mean Stage I reward of each replication (coins (R, n0))."""
+    """(Y − b̂, b̂): b̂ (R,) the mean Stage I reward of each replication (coins (R, n0)).
+
+    Parameters
+    ----------
+    Y : array_like, shape (R, n, 2)
+        Potential rewards (column 0 = arm −1), n >= n0.
+    coins : (R, n0) int ndarray
+        The Stage I actions in {−1, +1}: the observed reward of round t < n0 is that of
+        ``coins[:, t]``.
+
+    Returns
+    -------
+    Yc : (R, n, 2) float64 ndarray
+        ``Y`` minus each replication's b̂ (both arms, every round).
+    b : (R,) float64 ndarray
+        b̂, the mean of the n0 observed Stage I rewards.
+
+    Raises
+    ------
+    NBLInputError
+        If n0 = 0 (no Stage I reward to centre by).
+    """
     Y = np.asarray(Y, dtype=np.float64)
     n0 = coins.shape[1]
     if n0 == 0:
@@ -104,7 +174,40 @@ def centre_rewards(Y: np.ndarray, coins: np.ndarray) -> tuple[np.ndarray, np.nda
 def repaired_nbl_run(repair: str, X, Y, coins, v_star, *, cov=None, gamma: float = 10.0,
                      t0: float = 500.0) -> RepairTrace:
     """NBL with ``repair`` (one of :data:`REPAIRED_POLICIES`) on a realization; ``cov`` is the
-    known Σ of ``whitened`` / ``whitened-centred``."""
+    known Σ of ``whitened`` / ``whitened-centred``.
+
+    Parameters
+    ----------
+    repair : str
+        One of :data:`REPAIRED_POLICIES` (module docstring).
+    X : array_like, shape (R, n, d)
+        Contexts.
+    Y : array_like, shape (R, n, 2)
+        Potential rewards (column 0 = arm −1).
+    coins : (R, n0) int8 ndarray
+        Stage I actions in {−1, +1}.
+    v_star : array_like, shape (d,)
+        The true direction v* (for the final angle, and the kernel's record of round n).
+    cov : array_like, shape (d, d), optional
+        The known context covariance Σ; required by ``whitened`` and ``whitened-centred``,
+        ignored otherwise.
+    gamma : float, default 10.0
+        Step-size scale γ of η_t = γ/(t + t0).
+    t0 : float, default 500.0
+        Step-size offset t0.
+
+    Returns
+    -------
+    RepairTrace
+        The actions, final boundaries (original coordinates), final angles and info.
+
+    Raises
+    ------
+    NBLInputError
+        If ``repair`` is unknown, ``cov`` is missing for a known-covariance whitening or is not
+        a symmetric positive definite (d, d) matrix, a centred repair has n0 = 0, or
+        :func:`nbl_sim.policies.nbl.nbl_run` rejects its inputs.
+    """
     if repair not in REPAIRED_POLICIES:
         raise NBLInputError(f"repair must be one of {REPAIRED_POLICIES}, got {repair!r}")
     X = np.asarray(X, dtype=np.float64)
