@@ -266,9 +266,14 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
                 if kept.claims_cleared(records[i]["id"]):      # only the tests are left
                     t["job"]["claims"] = []
                     records[i]["claims_cleared"] = True
-        # the mutants that recompile every numba kernel last: a run stopped early leaves the
-        # most expensive ones
-        tasks.sort(key=lambda it: (it[1]["fresh_numba_cache"], it[0]))
+        # the mutants that recompile every numba kernel last (a run stopped early leaves the
+        # most expensive ones), and the rest round-robin over the modules (the first mutant of
+        # every module, then the second, ...): a run stopped early is still stratified
+        rank, seen = {}, Counter()
+        for i, _ in tasks:
+            rank[i] = seen[records[i]["module"]]
+            seen[records[i]["module"]] += 1
+        tasks.sort(key=lambda it: (it[1]["fresh_numba_cache"], rank[it[0]], it[0]))
         done = len(records) - len(tasks)
         stopped = None
         if stop_after is not None and stop_after <= 0:
