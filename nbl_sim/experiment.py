@@ -33,13 +33,12 @@ from nbl_theory.validation import positive_int
 
 from . import engine
 from .buffers import reused
-from .environment import ROUNDING, Environment, Realization
+from .environment import Environment, Realization
 from .execution import Executor, executor_for
 from .metrics import mc_summary
 from .outputs import new_run_id, replacing, write_text
 from .policies.nbl import LOCKSTEP as _LOCKSTEP
 from .policies.nbl import validate_step
-from .reward_table import table_held
 from .sweep import ChunkCache, run_sweep
 
 __all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds"]
@@ -49,11 +48,6 @@ POLICIES = ("nbl", "greedy-logistic", "oracle")
 _CHUNK_BYTES = 64e6  # nominal realization size of a default chunk (scheduling granularity)
 _BLOCK_BYTES = 4e6  # realization memory per block streamed through a chunk (fits in cache)
 _GROUP_BYTES = 256e6  # a block holds one whole lockstep group if that takes at most this
-#: a chunk of at least this many replication-steps draws its blocks lazily (Environment.draw:
-#: rewards by the link's certified table, nbl_sim.reward_table — the same bits): the table costs
-#: ~0.05 s once per process and link, the draw then saves ~10–50 ns per replication-step; a
-#: smaller chunk draws lazily too when its process already holds the table (_draws_lazily)
-_LAZY_STEPS = 2 ** 19
 
 
 def default_record_rounds(n: int, n0: int, points: int = 500) -> np.ndarray:
@@ -301,8 +295,7 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
     env, rec = task.env, task.record_rounds
     R, B = len(task.reps), buf.X.shape[0]
     for i0 in range(0, R, B):
-        real = engine.draw(env, task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf,
-                           lazy=_draws_lazily(env, R * task.n))
+        real = engine.draw(env, task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf)
         rows = slice(i0, i0 + len(real.reps))
         for name in task.policies:
             regret, sq, ang, seconds, info = out[name]
@@ -318,14 +311,6 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
             seconds[0] += time.perf_counter() - tic
             engine.regret(env, real, actions, rec, out=regret[rows])
             _merge_info(info, block_info)
-
-
-def _draws_lazily(env: Environment, steps: int) -> bool:
-    """A chunk of ``steps`` replication-steps draws lazily when it is large enough to pay for
-    the link's reward table, or when this process already holds that table (e.g. the last,
-    smaller chunk of a simulate whose first chunk built it). Either draw gives the same bits
-    (tests/sim/test_reward_table.py), so this decides only the time."""
-    return steps >= _LAZY_STEPS or (env.shared_link and table_held(env.link, ROUNDING))
 
 
 def _warm_up(policies) -> None:

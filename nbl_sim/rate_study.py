@@ -48,7 +48,6 @@ from .environment import Environment
 from .execution import Executor, executor_for
 from .metrics import instantaneous_regret_into
 from .realization import Realization
-from .reward_table import lazy_instantaneous_regret_into
 from .sweep import ChunkCache, run_sweep
 
 __all__ = ["StudyConfig", "QUICK", "FULL", "run_study", "StudyResult", "plan"]
@@ -193,9 +192,9 @@ def regret_cell(c: RegretCell) -> dict:
 
 
 def _in_blocks(env: Environment, seed: int, reps: tuple, n: int, n0: int, fn) -> dict:
-    """``fn(realization)`` on the replications ``range(*reps)``, drawn (lazily, the same bits)
-    in blocks of :data:`_CELL_BLOCK` into one realization buffer kept by the thread
-    (:mod:`nbl_sim.buffers`), its arrays joined along the replications. A cell drawn whole
+    """``fn(realization)`` on the replications ``range(*reps)``, drawn in blocks of
+    :data:`_CELL_BLOCK` into one realization buffer kept by the thread (:mod:`nbl_sim.buffers`),
+    its arrays joined along the replications. A cell drawn whole
     (200 replications × 10⁵ rounds: 1.4 GB) faulted fresh pages in every time: 22.0 of 40.0 s
     of CPU was system time for 12 cells on a 2-core VM (benchmarks/bench_study_cells.py).
     Replication r's numbers do not depend on its block (its streams are its own), and ``fn``
@@ -207,7 +206,7 @@ def _in_blocks(env: Environment, seed: int, reps: tuple, n: int, n0: int, fn) ->
     shape = (B, n, n0, env.d)
     with reused(("study-realization",) + shape, lambda: Realization.empty(*shape),
                 int(B * Realization.bytes_per_replication(n, n0, env.d))) as buf:
-        parts = [fn(engine.draw(env, seed, reps[i:i + B], n, n0, out=buf, lazy=True))
+        parts = [fn(engine.draw(env, seed, reps[i:i + B], n, n0, out=buf))
                  for i in range(0, len(reps), B)]
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
@@ -225,9 +224,7 @@ def _regret_block(c: RegretCell, env: Environment, n0s: list, real) -> dict:
         rec = np.arange(n0, n + 1) if last else np.array([n0, n])
         tr = engine.nbl(real.X[:, :n], real.Y[:, :n], real.coins[:, :n0], env.v_star,
                         gamma=c.gamma, t0=float(n0), record_rounds=rec, record_angle=False)
-        r = (lazy_instantaneous_regret_into(env.link, real.means, tr.actions, opt[:, :n],
-                                            regret[:, :n]) if real.lazy else
-             instantaneous_regret_into(real.means, tr.actions, opt[:, :n], regret[:, :n]))
+        r = instantaneous_regret_into(real.means, tr.actions, opt[:, :n], regret[:, :n])
         stage1[:, k] = r[:, :n0].sum(1)
         stage2[:, k] = r[:, n0:].sum(1)
         if last:

@@ -57,10 +57,6 @@ class Realization:
     optimal : (R, n) int8, the optimal actions a*(X_t) = argmax_a m_a(X_t) — sgn(v*ᵀX_t)
         (sgn 0 = +1) for a shared link — equal to
         :meth:`~nbl_sim.environment.Environment.optimal_actions` ``(X)``.
-    lazy : True when drawn with ``Environment.draw(..., lazy=True)`` and a reward table
-        (:mod:`nbl_sim.reward_table`): ``means`` then holds the indices z_{t,a} = β_aᵀX_t, and
-        the means are g of them (:meth:`~nbl_sim.environment.Environment.realized_means`,
-        :meth:`~nbl_sim.environment.Environment.recorded_regret`).
     """
 
     X: np.ndarray
@@ -69,7 +65,6 @@ class Realization:
     coins: np.ndarray
     reps: tuple
     optimal: np.ndarray | None = None
-    lazy: bool = False
 
     @classmethod
     def empty(cls, R: int, n: int, n0: int, d: int) -> Realization:

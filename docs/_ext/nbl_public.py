@@ -140,7 +140,6 @@ INTERNAL = {
     "nbl_sim.environment_passes": "the compiled passes that draw a replication of Environment",
     "nbl_sim.seeding": "the replication streams of Environment.draw, re-seeded in place",
     "nbl_sim.pcg64": "numpy's PCG64 stream compiled inline, behind Environment.draw",
-    "nbl_sim.reward_table": "the certified reward table behind Environment.draw(lazy=True)",
     "nbl_sim.realization": "Realization and the replication streams (re-exported by "
                            "nbl_sim.environment)",
     "nbl_sim.llvm_ops": "LLVM-IR operations behind the PCG64 stream and the vector lanes",

@@ -18,8 +18,8 @@ Two backends compute them:
   replications with a loop over rounds: **the definition of the numbers of record**. Its module
   docstring states every operation and its order.
 * ``"compiled"`` (:mod:`nbl_sim.engine.compiled`, the default) — the numba/LLVM kernels of
-  :mod:`nbl_sim.environment`, :mod:`nbl_sim.pcg64`, :mod:`nbl_sim.policies.nbl`,
-  :mod:`nbl_sim.policies.greedy_logistic` and :mod:`nbl_sim.metrics`; the same bits, pinned to
+  :mod:`nbl_sim.environment`, :mod:`nbl_sim.pcg64`, :mod:`nbl_sim.policies.nbl` and
+  :mod:`nbl_sim.policies.greedy_logistic` (the regret: numpy); the same bits, pinned to
   the reference by ``tests/sim/test_engine_pin.py``; faster by the ratios of
   ``benchmarks/bench_engine.py``.
 
@@ -30,7 +30,7 @@ greedy_inputs`, :meth:`nbl_sim.environment.Environment.build`).
 What it may import
 ------------------
 numpy, nbl_theory, and the simulation modules it fronts (environment, realization, policies,
-metrics, and through them pcg64, seeding, reward_table, llvm_ops); never proofs_check, never a
+metrics, and through them pcg64, seeding, llvm_ops); never proofs_check, never a
 private name of numba, numpy or llvmlite. :mod:`nbl_sim.engine.ziggurat` (numpy's ziggurat tables
 as data) imports numpy only, so the compiled stream can import it. This ``__init__`` imports its
 backends when a function is first called (the compiled modules import the tables from here).
@@ -64,23 +64,19 @@ def backend_module(backend: str = DEFAULT_BACKEND):
     raise NBLInputError(f"backend must be one of {BACKENDS}, got {backend!r}")
 
 
-def draw(env, seed: int, reps, n: int, n0: int, *, out=None, lazy: bool = False,
+def draw(env, seed: int, reps, n: int, n0: int, *, out=None,
          backend: str = DEFAULT_BACKEND):
     """The realization of replications ``reps`` (indices into ``SeedSequence(seed).spawn``) of
     ``env`` (:class:`nbl_sim.environment.Environment`) over n rounds with n0 initialization
     coins.
 
     ``out`` — optional :meth:`~nbl_sim.realization.Realization.empty` buffers, filled in place.
-    ``lazy`` — compiled backend only: rewards by the link's certified table, ``means`` then holding
-    the indices (:meth:`nbl_sim.environment.Environment.draw`); the reference ignores it and
-    always returns the means (the same numbers, see :meth:`~nbl_sim.environment.Environment.
-    realized_means`).
 
     Returns
     -------
     nbl_sim.realization.Realization
     """
-    return backend_module(backend).draw(env, seed, reps, n, n0, out=out, lazy=lazy)
+    return backend_module(backend).draw(env, seed, reps, n, n0, out=out)
 
 
 def nbl(X, Y, coins, v_star, *, backend: str = DEFAULT_BACKEND, **options):

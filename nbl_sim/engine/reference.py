@@ -186,9 +186,9 @@ def indices(X: np.ndarray, beta: np.ndarray, v_star: np.ndarray) -> tuple:
     return z, np.where(s >= 0.0, 1, -1).astype(np.int8)
 
 
-def draw(env, seed, reps, n, n0, *, out=None, lazy=False) -> Realization:
-    """The realization of replications ``reps`` (module docstring); ``lazy`` is ignored (the
-    means are always stored). ``out``: optional :meth:`Realization.empty` buffers."""
+def draw(env, seed, reps, n, n0, *, out=None) -> Realization:
+    """The realization of replications ``reps`` (module docstring). ``out``: optional
+    :meth:`Realization.empty` buffers."""
     reps = tuple(int(r) for r in reps)
     if not reps:
         raise NBLInputError("no replications requested")
@@ -502,7 +502,7 @@ def oracle(X, v_star) -> np.ndarray:
 
 def regret(env, real, actions, record_rounds, *, out=None) -> np.ndarray:
     """R_t at ``record_rounds`` (R_0 = 0): the cumulative sum of gap_t = m_{a*} − m_{A_t}."""
-    means = env.realized_means(real)
+    means = real.means
     rec = np.asarray(record_rounds, dtype=np.int64)
     m_minus, m_plus = means[..., 0], means[..., 1]
     gap = (np.where(real.optimal > 0, m_plus, m_minus)

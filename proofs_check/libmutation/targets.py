@@ -30,7 +30,7 @@ TARGETS = (
     "nbl_sim.population", "nbl_sim.population_table", "nbl_sim.circle", "nbl_sim.geometry",
     "nbl_sim.metrics", "nbl_sim.rate_theory", "nbl_sim.rate_study", "nbl_sim.rate_analysis",
     "nbl_sim.regret_geometry", "nbl_sim.phase", "nbl_sim.experiment", "nbl_sim.environment",
-    "nbl_sim.environment_passes", "nbl_sim.reward_table", "nbl_sim.realization",
+    "nbl_sim.environment_passes", "nbl_sim.realization",
     "nbl_sim.policies.nbl", "nbl_sim.policies.greedy_logistic", "nbl_sim.policies.oracle",
 )
 
