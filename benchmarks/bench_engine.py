@@ -22,7 +22,7 @@ untimed warm-up. ``earns``: what each compiled piece buys end to end — the com
 with that piece replaced by the reference's, over the compiled engine (the issue keeps a piece
 only at ≥ 1.5×). The reward table and the compiled regret pass were cut on that measure (they
 earned 0.81–0.91× and 1.33–1.48×): the compiled engine's regret is numpy
-(:func:`nbl_sim.metrics.recorded_regret`), so its ``regret`` earns ~1× by construction. All
+(:func:`nbl_sim.engine.metrics.recorded_regret`), so its ``regret`` earns ~1× by construction. All
 outputs (‖v_t − v*‖², angles, regret, actions) are compared bit for bit; the script exits 1 if
 they differ.
 
@@ -45,8 +45,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nbl_sim import engine  # noqa: E402
-from nbl_sim.environment import Environment  # noqa: E402
-from nbl_sim.experiment import default_record_rounds  # noqa: E402
+from nbl_sim.engine.environment import Environment  # noqa: E402
+from nbl_sim.studies.experiment import default_record_rounds  # noqa: E402
 from nbl_theory.families import make_family  # noqa: E402
 
 LINK = make_family("two-transition", mu2="1.244122")

@@ -29,7 +29,7 @@ use CPU time, which a machine shared with other jobs disturbs much less than the
   policy kernels (so before/sim measures the environment and the bookkeeping only; the d ≥ 3
   NBL kernel itself is ~4× faster than the pipeline's original one: 31 → 7–9 ns per step in
   d = 8) and the previous default chunking;
-* ``simulate``: :func:`nbl_sim.experiment.simulate` with a :class:`SerialExecutor` (the
+* ``simulate``: :func:`nbl_sim.studies.experiment.simulate` with a :class:`SerialExecutor` (the
   reward table it once drew with was cut, issue 37: see bench_engine.py).
 
 The script checks that ``before`` and ``simulate`` give the same trajectories bit
@@ -56,12 +56,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._machine import cpu_model  # noqa: E402
-from nbl_sim.environment import Environment, replication_seeds  # noqa: E402
-from nbl_sim.execution import SerialExecutor  # noqa: E402
-from nbl_sim.experiment import default_record_rounds, simulate  # noqa: E402
-from nbl_sim.metrics import cumulative_regret  # noqa: E402
+from nbl_sim.engine.environment import Environment, replication_seeds  # noqa: E402
+from nbl_sim.engine.metrics import cumulative_regret  # noqa: E402
 from nbl_sim.policies.greedy_logistic import greedy_logistic_actions  # noqa: E402
 from nbl_sim.policies.nbl import nbl_reference, nbl_run  # noqa: E402
+from nbl_sim.runs.execution import SerialExecutor  # noqa: E402
+from nbl_sim.studies.experiment import default_record_rounds, simulate  # noqa: E402
 from nbl_theory.families import make_family  # noqa: E402
 from nbl_theory.paper import paper_link  # noqa: E402
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nbl_sim.population import arm_vectors
+from nbl_sim.population.fields import arm_vectors
 from nbl_theory.errors import NBLInputError
 from nbl_theory.expressions import number_value
 from nbl_theory.links import Link
@@ -133,7 +133,8 @@ def _link(link) -> Link:
 
 
 def symmetric_arms(link, delta, d: int = 2, v_star=None, theta_dir=None) -> ArmModel:
-    """The paper's arms β_a = θ + a(Δ/2)v*, ‖β_a‖ = 1 (``nbl_sim.population.arm_vectors``)."""
+    """The paper's arms β_a = θ + a(Δ/2)v*, ‖β_a‖ = 1
+    (``nbl_sim.population.fields.arm_vectors``)."""
     link = _link(link)
     beta, vs, _ = arm_vectors(delta, d, v_star, theta_dir)
     return ArmModel(beta, (link, link), (link, delta),

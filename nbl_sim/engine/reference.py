@@ -7,7 +7,7 @@ order the numbers of record use; IEEE +, −, ×, ÷ and √ are correctly round
 the bits. Sums are folds from the stated start (``s = 0.0; s += a_0; s += a_1; …``) unless said
 otherwise.
 
-Streams (the "Common random numbers" of :mod:`nbl_sim.environment`)
+Streams (the "Common random numbers" of :mod:`nbl_sim.engine.environment`)
 --------------------------------------------------------------------
 Replication r, sub-stream k ∈ {0 contexts, 1 rewards, 2 coins} is numpy's documented
 ``Generator(PCG64(SeedSequence(seed, spawn_key=(r, k))))`` (= sub-stream k of
@@ -18,7 +18,8 @@ subclass overriding ``_draw_contexts`` is followed by the compiled draw only.)
 
 This module calls no compiled code: it imports the input checks and result types that live
 beside the kernels (:func:`nbl_sim.policies.nbl.nbl_inputs`, :class:`~nbl_sim.policies.nbl.
-NBLTrace`, :func:`nbl_sim.policies.greedy_logistic.greedy_inputs`, :class:`nbl_sim.realization.
+NBLTrace`, :func:`nbl_sim.policies.greedy_logistic.greedy_inputs`,
+:class:`nbl_sim.engine.realization.
 Realization`), which loads numba without compiling anything. One exception: :func:`regret` of a
 *lazily* drawn realization (compiled draws only) reads its means through the environment.
 
@@ -74,7 +75,6 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from ..environment import ROUNDING
 from ..policies.greedy_logistic import (
     ARMIJO,
     EPS,
@@ -83,7 +83,8 @@ from ..policies.greedy_logistic import (
     greedy_inputs,
 )
 from ..policies.nbl import NBLTrace, nbl_inputs
-from ..realization import Realization, check_seed
+from .environment import ROUNDING
+from .realization import Realization, check_seed
 
 __all__ = ["streams", "indices", "draw", "nbl", "greedy_logistic", "oracle", "regret",
            "pairwise_sum"]

@@ -10,9 +10,9 @@ import pytest
 
 import nbl_sim.engine.compiled as engine_compiled
 import nbl_sim.policies.greedy_logistic as gl
-import nbl_sim.rate_study as rs
-from nbl_sim import population as pop
-from nbl_sim.execution import SerialExecutor
+import nbl_sim.studies.rate_study as rs
+from nbl_sim.population import fields as pop
+from nbl_sim.runs.execution import SerialExecutor
 from nbl_theory.paper import paper_link
 from proofs_check.claims.numerics import experiments as cx
 from proofs_check.claims.regret import study as cs

@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 from nbl_sim import engine
 from nbl_sim.engine import reference, ziggurat
-from nbl_sim.environment import Environment
-from nbl_sim.environment_passes import PAIRWISE_MAX, index_pass
-from nbl_sim.pcg64 import fill_normals, state_of
-from nbl_sim.realization import Realization
+from nbl_sim.engine.environment import Environment
+from nbl_sim.engine.environment_passes import PAIRWISE_MAX, index_pass
+from nbl_sim.engine.pcg64 import fill_normals, state_of
+from nbl_sim.engine.realization import Realization
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.links import Link

@@ -1,5 +1,5 @@
 """numba's kernel cache notices an edit of any compiled source of the package
-(:mod:`nbl_sim.jit_cache`): without the guard, a cached kernel that inlines a function of another
+(:mod:`nbl_sim.engine.jit_cache`): without the guard, a cached kernel that inlines a function of another
 file survives an edit of that file (shown below on a small package), with it the kernel is
 recompiled."""
 
@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 import nbl_sim
-from nbl_sim import jit_cache
+from nbl_sim.engine import jit_cache
 
 PACKAGE = Path(nbl_sim.__file__).resolve().parent
 
 
 def test_every_module_with_a_cached_kernel_installs_the_guard_first():
-    """A module defining ``@numba.njit(cache=True)`` kernels imports :mod:`nbl_sim.jit_cache`
+    """A module defining ``@numba.njit(cache=True)`` kernels imports :mod:`nbl_sim.engine.jit_cache`
     before the first one (numba picks a kernel's cache locator when it is decorated)."""
     modules = [p for p in PACKAGE.rglob("*.py")
                if p.name != "jit_cache.py" and re.search(r"cache\s*=\s*True", p.read_text())]

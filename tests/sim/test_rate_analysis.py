@@ -1,4 +1,4 @@
-"""The dimension model of the localized error (nbl_sim.rate_analysis.dimension_model): fitted
+"""The dimension model of the localized error (nbl_sim.studies.rate_analysis.dimension_model): fitted
 over d >= 3 as C (d - c), d = 2 reported apart, with intervals and a goodness of fit."""
 
 import math
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nbl_sim.rate_analysis import dimension_model
+from nbl_sim.studies.rate_analysis import dimension_model
 
 
 def _exact(C, c, dims=(2, 4, 8, 16), rel_se=0.02):

@@ -54,8 +54,8 @@ order); what follows is how the compiled draw gives the same bits
 (``tests/sim/test_engine_pin.py``).
 
 1. Streams: the PCG64 state each sub-stream starts in is computed compiled from (seed, r, k)
-   (:mod:`nbl_sim.seeding`), and numpy's PCG64 is run inline in compiled code
-   (:mod:`nbl_sim.pcg64`: the 128-bit LCG step and XSL-RR output, numpy's ``next_double`` and
+   (:mod:`nbl_sim.engine.seeding`), and numpy's PCG64 is run inline in compiled code
+   (:mod:`nbl_sim.engine.pcg64`: the 128-bit LCG step and XSL-RR output, numpy's ``next_double`` and
    numpy's ziggurat for normals, with numpy's tables) — numpy's values and final states bit for
    bit, without numpy's per-word indirect call: ~2.4 ns per normal against ~9 ns for numpy's
    fill. Checked once per process against numpy (falls back to numpy's own fills if they ever
@@ -74,12 +74,14 @@ order); what follows is how the compiled draw gives the same bits
    ``random(out=Y)`` values) and turns them into rewards.
 
 A batch of eight or more replications is drawn eight at a time: the eight context streams, then
-the eight reward streams, are the lanes of vectors (:mod:`nbl_sim.environment_lanes`), with each
+the eight reward streams, are the lanes of vectors (:mod:`nbl_sim.engine.environment_lanes`), with
+each
 replication's indices and means in between — the same numbers as one by one (tested, and checked
 against numpy once per process).
 
 Basic float operations (+, −, ×, ÷, comparisons) are IEEE-exact and done in the same order as in
-the numpy definition, so the compiled passes (:mod:`nbl_sim.environment_passes`) give the same
+the numpy definition, so the compiled passes (:mod:`nbl_sim.engine.environment_passes`) give the
+same
 bits (tested against it).
 
 Array convention (all of nbl_sim): arm axis index 0 = arm −1, index 1 = arm +1.
@@ -96,9 +98,9 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 from nbl_theory.validation import unit_vector, validate_delta
 
-from .beyond.arms import ArmModel, arm_frame, parse_arms_spec
-from .beyond.contexts import ContextLaw, context_law
-from .beyond.linkeval import link_range
+from ..beyond.arms import ArmModel, arm_frame, parse_arms_spec
+from ..beyond.contexts import ContextLaw, context_law
+from ..beyond.linkeval import link_range
 from .buffers import reused
 from .environment_lanes import lanes_agree, normal_lanes, reward_lanes
 from .environment_passes import (
@@ -278,7 +280,7 @@ class Environment:
         if (X.size >= _COMPILED_FILL_MIN and X.flags.c_contiguous and type(bg) is np.random.PCG64
                 and compiled_pcg_agrees() and not bg.state["has_uint32"]):
             words = state_of(bg)
-            fill_normals(words, X)  # = rng.standard_normal(out=X), compiled (nbl_sim.pcg64)
+            fill_normals(words, X)  # = rng.standard_normal(out=X), compiled (nbl_sim.engine.pcg64)
             set_state(bg, words)
         else:
             rng.standard_normal(out=X)
@@ -300,7 +302,7 @@ class Environment:
         """Draw one replication into the given (n, ·) arrays; ``z`` is (n, 2) scratch.
 
         With stream arrays (``streams.states``), the N(0, I) contexts and the reward uniforms
-        are drawn compiled (:mod:`nbl_sim.pcg64`: numpy's values; the uniforms inside the
+        are drawn compiled (:mod:`nbl_sim.engine.pcg64`: numpy's values; the uniforms inside the
         reward pass); otherwise through the streams' numpy generators."""
         g = self._contexts_and_means(streams, X, optimal, z)
         bernoulli, noise = self.reward == "bernoulli", float(self.noise)
@@ -377,7 +379,7 @@ class Environment:
         contexts in one pass whose eight context streams are the lanes of vectors (other
         context laws: one by one, as :meth:`_fill`), each one's indices and means, then all
         their rewards in one pass whose eight reward streams are the lanes
-        (:mod:`nbl_sim.environment_lanes`: numpy's normals and uniforms, the same means and
+        (:mod:`nbl_sim.engine.environment_lanes`: numpy's normals and uniforms, the same means and
         rewards). A failed check raises the error of the first failing replication, as drawing
         them one by one would."""
         # the context and reward streams of the eight, as (4, LANES): rows s_hi, s_lo, c_hi, c_lo
@@ -450,7 +452,7 @@ class Environment:
                            out.optimal[:R])
         # replication r's streams are replication_streams(replication_seeds(seed, R)[r]), R > r
         # (child r of SeedSequence(seed) is SeedSequence(seed, spawn_key=(r,))), built without
-        # spawning R children: nbl_sim.seeding.numpy_streams, re-seeded in place (same draws)
+        # spawning R children: nbl_sim.engine.seeding.numpy_streams, re-seeded in place (same draws)
         streams = StreamSet()
         lanes = (R >= LANES and streams.fast and compiled_pcg_agrees()
                  and real.means.flags.c_contiguous and real.Y.flags.c_contiguous
@@ -471,7 +473,7 @@ class Environment:
 
     def recorded_regret(self, real: Realization, actions, record_rounds, out=None
                         ) -> np.ndarray:
-        """:func:`nbl_sim.metrics.recorded_regret` of ``actions`` on ``real``."""
+        """:func:`nbl_sim.engine.metrics.recorded_regret` of ``actions`` on ``real``."""
         return recorded_regret(real.means, actions, real.optimal, record_rounds, out=out)
 
     # ------------------------------------------------------------------ geometry helpers

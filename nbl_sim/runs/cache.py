@@ -3,7 +3,7 @@ authenticated, in a private directory.
 
 Layout: ``<directory>/<namespace>/<key[:2]>/<key>.json`` (+ ``<key>.npz`` when the value holds
 arrays). The JSON file declares ``"schema": "nbl-cache-entry"`` and ``"version": 1`` and holds
-the key, the value's tree (:mod:`nbl_sim.plain_data`), the dtype and shape of every array, the
+the key, the value's tree (:mod:`nbl_sim.runs.plain_data`), the dtype and shape of every array, the
 SHA-256 of the ``.npz`` file and an HMAC-SHA256 of all of it under a per-user secret. Arrays are
 read with ``np.load(..., allow_pickle=False)``. Nothing is ever unpickled or executed.
 
@@ -220,7 +220,7 @@ class ChunkCache:
     namespace : a subdirectory (letters, digits, ``-``, ``_``), e.g. ``"simulate"``,
         ``"figures"``.
 
-    Values are plain data (:mod:`nbl_sim.plain_data`); see the module docstring for what is
+    Values are plain data (:mod:`nbl_sim.runs.plain_data`); see the module docstring for what is
     checked before a stored value is served.
     """
 

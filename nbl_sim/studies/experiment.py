@@ -2,15 +2,17 @@
 
 :func:`simulate` is a plain function returning data (:class:`SimulationResult`); plotting and the
 command line live elsewhere. Replications are cut into chunks; chunk ``c`` draws its replications
-from ``SeedSequence(seed).spawn`` (see :mod:`nbl_sim.environment`) and runs every requested policy
-on the same realization. Chunks go to an :class:`~nbl_sim.execution.Executor` (in-process or a
+from ``SeedSequence(seed).spawn`` (see :mod:`nbl_sim.engine.environment`) and runs every requested
+policy
+on the same realization. Chunks go to an :class:`~nbl_sim.runs.execution.Executor` (in-process or a
 local process pool); results are reassembled in replication order, so the numbers are identical
 whatever the chunk size, the number of processes or the executor.
 
 Inside a chunk, replications stream in blocks (≤ 4 MB of realization each, or one lockstep group
 of the NBL kernel — 8 replications — if that is larger, up to 256 MB; whole groups otherwise)
 through one set of buffers: a block is drawn once, every policy runs on it, and
-only the recorded rounds are kept (regret R_t by :func:`nbl_sim.metrics.recorded_regret`, fused
+only the recorded rounds are kept (regret R_t by :func:`nbl_sim.engine.metrics.recorded_regret`,
+fused
 with the optimal actions the environment computed while drawing). Memory per chunk is therefore
 bounded by the block, not by the number of replications, and the numbers are those of drawing
 the whole chunk at once, bit for bit.
@@ -31,15 +33,15 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.records import manifest_text
 from nbl_theory.validation import positive_int
 
-from . import engine
-from .buffers import reused
-from .environment import Environment, Realization
-from .execution import Executor, executor_for
-from .metrics import mc_summary
-from .outputs import new_run_id, replacing, write_text
-from .policies.nbl import LOCKSTEP as _LOCKSTEP
-from .policies.nbl import validate_step
-from .sweep import ChunkCache, run_sweep
+from .. import engine
+from ..engine.buffers import reused
+from ..engine.environment import Environment, Realization
+from ..engine.metrics import mc_summary
+from ..policies.nbl import LOCKSTEP as _LOCKSTEP
+from ..policies.nbl import validate_step
+from ..runs.execution import Executor, executor_for
+from ..runs.outputs import new_run_id, replacing, write_text
+from ..runs.sweep import ChunkCache, run_sweep
 
 __all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds"]
 
@@ -130,7 +132,7 @@ class SimulationResult:
     # ------------------------------------------------------------------ files
     def write(self, out_dir, run_id: str | None = None) -> list[Path]:
         """Write per-replication trajectories (CSV), the band summary (CSV) and a manifest
-        (with ``run_id``, :func:`nbl_sim.outputs.new_run_id` if None, and the file names)."""
+        (with ``run_id``, :func:`nbl_sim.runs.outputs.new_run_id` if None, and the file names)."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         files = []
@@ -273,7 +275,8 @@ def _merge_info(acc: dict, info: dict) -> None:
 
 def _run_chunk(task: _Task) -> dict:
     """Every policy on the chunk's replications, streamed in blocks through fixed buffers (kept
-    for the next chunk or call of this thread, :mod:`nbl_sim.buffers`): each block is drawn once
+    for the next chunk or call of this thread, :mod:`nbl_sim.engine.buffers`): each block is drawn
+    once
     (common random numbers) and every policy runs on it; only the recorded rounds are kept.
     Replication r's numbers do not depend on the block or the chunk."""
     env, rec = task.env, task.record_rounds
@@ -360,7 +363,7 @@ def simulate(
     env : Environment
         Any environment of :meth:`Environment.build`, including other context laws and arms
         (``contexts=``, ``arms=``): regret is then measured against argmax_a m_a(x) and angles
-        from the reference direction (β_+ − β_−)/‖β_+ − β_−‖ (:mod:`nbl_sim.environment`).
+        from the reference direction (β_+ − β_−)/‖β_+ − β_−‖ (:mod:`nbl_sim.engine.environment`).
     n : horizon (rounds).
     reps : Monte Carlo replications.
     n0 : randomized-initialization rounds (alg:nbl; shared by all policies). Default 200 unless
@@ -377,9 +380,9 @@ def simulate(
         four chunks per worker; one replication per chunk when Greedy Logistic runs, whose ~n²
         cost per replication dwarfs a chunk's overhead, so ``progress`` moves per replication).
     executor : an :class:`Executor`; default from ``workers`` (see
-        :func:`nbl_sim.execution.make_executor`).
+        :func:`nbl_sim.runs.execution.make_executor`).
     scheduler : a Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) instead of local workers.
-    cache : a :class:`nbl_sim.sweep.ChunkCache`: finished chunks are stored and reused, so an
+    cache : a :class:`nbl_sim.runs.sweep.ChunkCache`: finished chunks are stored and reused, so an
         interrupted run resumes (results are bit for bit those of an uninterrupted run).
     progress : optional ``progress(done_reps, total_reps)`` callback.
     """

@@ -1,6 +1,7 @@
 """The realization of a batch of replications (:class:`Realization`: everything random, drawn up
-front by :meth:`nbl_sim.environment.Environment.draw`) and the per-replication random streams it
-is drawn from (the "Common random numbers" section of :mod:`nbl_sim.environment`)."""
+front by :meth:`nbl_sim.engine.environment.Environment.draw`) and the per-replication random streams
+it
+is drawn from (the "Common random numbers" section of :mod:`nbl_sim.engine.environment`)."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ class Realization:
     reps : the replication indices (into ``SeedSequence(seed).spawn``).
     optimal : (R, n) int8, the optimal actions a*(X_t) = argmax_a m_a(X_t) — sgn(v*ᵀX_t)
         (sgn 0 = +1) for a shared link — equal to
-        :meth:`~nbl_sim.environment.Environment.optimal_actions` ``(X)``.
+        :meth:`~nbl_sim.engine.environment.Environment.optimal_actions` ``(X)``.
     """
 
     X: np.ndarray
@@ -69,7 +70,7 @@ class Realization:
     @classmethod
     def empty(cls, R: int, n: int, n0: int, d: int) -> Realization:
         """Uninitialized arrays for R replications (buffers for
-        :meth:`~nbl_sim.environment.Environment.draw`)."""
+        :meth:`~nbl_sim.engine.environment.Environment.draw`)."""
         return cls(np.empty((R, n, d)), np.empty((R, n, 2)), np.empty((R, n, 2)),
                    np.empty((R, n0), dtype=np.int8), (), np.empty((R, n), dtype=np.int8))
 
