@@ -72,7 +72,7 @@ WITNESS_IMPORTS: dict = {
     "gaussian": {"nbl_theory.numeric:PHI0": _NODES,
                  "nbl_theory.numeric:gauss_legendre_panels": _NODES,
                  "nbl_theory.numeric:gauss_legendre_uniform": _NODES},
-    "geometry": {"nbl_sim:population": ("shared", "the arm vectors beta_a = theta + a(Delta/2)"
+    "geometry": {"nbl_sim.population:fields": ("shared", "the arm vectors beta_a = theta + a(Delta/2)"
                                                   "v* (pop.arm_vectors)")},
     "initialization": {"nbl_sim.engine.environment:Environment": _ENV,
                        "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
@@ -80,7 +80,7 @@ WITNESS_IMPORTS: dict = {
     "lambda0": {},
     "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "links": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
-    "local_expansions": {"nbl_sim:population": (
+    "local_expansions": {"nbl_sim.population:fields": (
                              "compared", "the library's population field F along the paths "
                                          "(jacobian_steps: the library side of the comparison)"),
                          "nbl_theory.numeric:PHI0": _NODES,

@@ -34,7 +34,7 @@ def test_the_import_reader_sees_every_form(tmp_path):
                  "from .toolkit_values import certified_at\nimport numpy\n"
                  "def g():\n    from nbl_theory.results import decision_quantities\n")
     assert sorted(ind.library_imports(f)) == [
-        "nbl_sim:population", "nbl_theory.results:decision_quantities", "nbl_theory.stability:",
+        "nbl_sim.population:fields", "nbl_theory.results:decision_quantities", "nbl_theory.stability:",
         "toolkit_values:certified_at"]
 
 
