@@ -1,6 +1,5 @@
 """Benchmark: entering and leaving ``nbl_sim.runs.execution.one_blas_thread`` (the context every
-claim
-and cell runs in) with the kept ``ThreadpoolController`` against threadpoolctl's
+claim and cell runs in) with the kept ``ThreadpoolController`` against threadpoolctl's
 ``threadpool_limits(limits=1, user_api="blas")``, which looks the libraries up again each time
 (it reads ``/proc/self/maps``) — what the context did before, in one process after importing
 what a claims worker imports.

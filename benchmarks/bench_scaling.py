@@ -4,8 +4,7 @@ same process.
 The sweep: λ* of the two-transition link over mu2 ∈ [−1.5, 2.5] (``--values`` points) × Δ ∈
 [0.1, 1.5] (``--deltas`` points), ``tier="mpmath"`` (``stability(..., dps=30)``, ~0.4 s per grid
 point), i.e. ``nbl_sim.studies.phase.phase_diagram`` with one cell per mu2 value (``--values`` cells
-of
-``--deltas`` points each). Default 16 × 6: ~40 s in-process.
+of ``--deltas`` points each). Default 16 × 6: ~40 s in-process.
 
 Executors, in this order: ``SerialExecutor`` (the baseline), ``ProcessExecutor(2)``,
 ``DaskExecutor("local:1")``, ``DaskExecutor("local:2")`` and, unless ``--no-oversubscribe``,

@@ -13,8 +13,7 @@ For ``a = 0`` it is the logistic link (stable at every Δ); as ``a`` grows the s
 transition adds curvature m₂ = E g''(U) > 0 and NBL becomes unstable at small separations.
 This example draws the phase diagram — the sign of λ\\* on an (a, Δ) grid, computed as a
 sweep (:func:`nbl_sim.studies.phase.phase_diagram`) — and its threshold curve: the critical ``a`` at
-a
-few separations, each certified (:func:`nbl_theory.threshold.find_thresholds`).
+a few separations, each certified (:func:`nbl_theory.threshold.find_thresholds`).
 
 On the command line::
 

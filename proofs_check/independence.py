@@ -72,8 +72,8 @@ WITNESS_IMPORTS: dict = {
     "gaussian": {"nbl_theory.numeric:PHI0": _NODES,
                  "nbl_theory.numeric:gauss_legendre_panels": _NODES,
                  "nbl_theory.numeric:gauss_legendre_uniform": _NODES},
-    "geometry": {"nbl_sim.population:fields": ("shared", "the arm vectors beta_a = theta + a(Delta/2)"
-                                                  "v* (pop.arm_vectors)")},
+    "geometry": {"nbl_sim.population:fields": ("shared", "the arm vectors beta_a = theta + "
+                                                         "a(Delta/2)v* (pop.arm_vectors)")},
     "initialization": {"nbl_sim.engine.environment:Environment": _ENV,
                        "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
                                                                  "nbl_theory.Link")},

@@ -74,8 +74,7 @@ class CellPlan:
         (:mod:`nbl_sim.runs.plain_data`), run on a worker.
     cells : sequence
         The cells' parameters (picklable; :func:`nbl_sim.runs.sweep.canonical` describes them for
-        the
-        cache key).
+        the cache key).
     namespace : str
         The sweep-cache namespace the cell results are stored in (``"study"`` shares the cells
         with ``nbl study``).
@@ -140,9 +139,8 @@ def split_check(cells: Callable[[], CellPlan], combine: Callable,
     directly it computes the cells with ``run(plan)`` (the cells' results in cell order;
     default: each cell in turn in this process) — e.g. ``run_sweep`` with the sweep's cache
     and a pool, as :func:`nbl_sim.studies.rate_study.run_study` does — keyword arguments (a
-    mutant's)
-    going to ``combine``; the parallel runner runs the cells as tasks instead. The check takes
-    the name and module of ``combine`` (the claim's module, which the cache key fingerprints).
+    mutant's) going to ``combine``; the parallel runner runs the cells as tasks instead. The check
+    takes the name and module of ``combine`` (the claim's module, which the cache key fingerprints).
     ``direct(**kwargs)``, if given, is what a direct call runs instead (a complete check that
     computes what it needs lazily — e.g. a mutant that runs on a smaller grid than the cells').
 

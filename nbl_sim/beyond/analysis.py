@@ -207,9 +207,8 @@ def equilibrium_at(model: FieldModel, v, v_ref, kind: str | None = None) -> Equi
 def circle_equilibria(model: FieldModel, v_ref=None, n_grid: int = 720) -> list:
     """Every zero of H on the circle (d = 2) as :class:`Equilibrium` records, from the one root
     scan :func:`nbl_sim.population.circle.circle_zeros` (grid of ``n_grid`` angles anchored on
-    ``v_ref``,
-    sign changes re-checked one angle at a time and refined with brentq). A sign change across
-    a jump of H (discrete laws: the boundary crosses an atom) is reported as
+    ``v_ref``, sign changes re-checked one angle at a time and refined with brentq). A sign change
+    across a jump of H (discrete laws: the boundary crosses an atom) is reported as
     ``jump-attracting`` (H from + to −) or ``jump-repelling``; every other zero is labelled by
     the signs of its Jacobian spectrum beyond the model's error (:func:`classify`). Zeros
     closer than one grid step, or where H touches 0 without changing sign, can be missed."""

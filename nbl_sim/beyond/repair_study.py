@@ -3,15 +3,13 @@
 :func:`compare_policies` runs plain NBL, the repairs of :mod:`nbl_sim.policies.repairs` and
 Greedy Logistic on the *same* realizations (common random numbers: one draw of
 :meth:`nbl_sim.engine.environment.Environment.draw` per block of replications, every policy on it)
-and
-reports, per policy, R_n (mean, SE), the final angle to v* and the paired difference
+and reports, per policy, R_n (mean, SE), the final angle to v* and the paired difference
 R_n(policy) − R_n(Greedy Logistic) per replication: mean, SE and a 95% interval
 (mean ± 1.96 SE; the replications are i.i.d., so the CLT interval).
 
 :func:`growth_study` is the regret-rate study's method (:mod:`nbl_sim.studies.rate_study`) for the
-same
-policies: R_n on a log grid of horizons from one run per replication (the runs for smaller n are
-prefixes of the same realization: the policies are online), growth models a + b f(n),
+same policies: R_n on a log grid of horizons from one run per replication (the runs for smaller n
+are prefixes of the same realization: the policies are online), growth models a + b f(n),
 f ∈ {log n, √n, n}, fitted by generalized least squares with the replication covariance
 (:func:`nbl_sim.studies.rate_analysis.fit_growth`), and the log-log slope of the mean regret with a
 bootstrap interval (:func:`nbl_sim.studies.rate_analysis.bootstrap_slope`).

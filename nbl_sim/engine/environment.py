@@ -75,14 +75,12 @@ order); what follows is how the compiled draw gives the same bits
 
 A batch of eight or more replications is drawn eight at a time: the eight context streams, then
 the eight reward streams, are the lanes of vectors (:mod:`nbl_sim.engine.environment_lanes`), with
-each
-replication's indices and means in between — the same numbers as one by one (tested, and checked
-against numpy once per process).
+each replication's indices and means in between — the same numbers as one by one (tested, and
+checked against numpy once per process).
 
 Basic float operations (+, −, ×, ÷, comparisons) are IEEE-exact and done in the same order as in
 the numpy definition, so the compiled passes (:mod:`nbl_sim.engine.environment_passes`) give the
-same
-bits (tested against it).
+same bits (tested against it).
 
 Array convention (all of nbl_sim): arm axis index 0 = arm −1, index 1 = arm +1.
 """

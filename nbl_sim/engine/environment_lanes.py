@@ -21,8 +21,7 @@ registers); the rest with one load per row.
 Context pass — :func:`normal_lanes`: the eight context streams of replications r0, …, r0 + 7
 are the lanes. Each lane draws numpy's ``standard_normal`` values of its stream into its
 replication's (n, d) contexts in memory order (:mod:`nbl_sim.engine.pcg64`): a PCG64 step (below),
-the
-ziggurat layer, the candidate and numpy's fast test for all eight at once; a lane whose
+the ziggurat layer, the candidate and numpy's fast test for all eight at once; a lane whose
 candidate fails it (~1.5% of the draws) finishes its draw with the scalar code
 (:func:`nbl_sim.engine.pcg64.normal_after`: the wedge test or the tail), then the eight go on.
 

@@ -84,8 +84,7 @@ def _index_lanes(X, beta, v_star, z, optimal):
 def index_pass(X, beta, v_star, z, optimal):
     """z[t, a] = β_aᵀX_t and optimal[t] = a*(X_t) for every row of given contexts X: eight rows
     at a time as vector lanes (:mod:`nbl_sim.engine.environment_lanes`; d ≥ 3 and unit-stride rows),
-    the
-    last n mod 8 rows (all of them for d = 2, where the scalar rows are faster, or other
+    the last n mod 8 rows (all of them for d = 2, where the scalar rows are faster, or other
     strides) one by one — the same operations either way."""
     d = X.shape[1]
     if d > 2 and X.strides[1] == 8 and z.strides[0] == 16 and z.strides[1] == 8 and (

@@ -3,9 +3,8 @@
 numba stamps a cached kernel with a hash of the one file that defines it. The kernels here call
 compiled code defined in other files — the LLVM IR of :mod:`nbl_sim.engine.llvm_ops` and
 :mod:`nbl_sim.engine.environment_lanes`, the PCG64 stream of :mod:`nbl_sim.engine.pcg64`, the NBL
-lanes — and
-numba inlines that code into the cached kernel. After an edit of such a file alone, numba would
-load the old kernel as current.
+lanes — and numba inlines that code into the cached kernel. After an edit of such a file alone,
+numba would load the old kernel as current.
 
 Importing this module (every module of the package that defines a cached kernel does, before its
 first ``@numba.njit(cache=True)``; a test checks) puts one cache locator ahead of numba's own. For

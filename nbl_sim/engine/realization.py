@@ -1,7 +1,6 @@
 """The realization of a batch of replications (:class:`Realization`: everything random, drawn up
 front by :meth:`nbl_sim.engine.environment.Environment.draw`) and the per-replication random streams
-it
-is drawn from (the "Common random numbers" section of :mod:`nbl_sim.engine.environment`)."""
+it is drawn from (the "Common random numbers" section of :mod:`nbl_sim.engine.environment`)."""
 
 from __future__ import annotations
 

@@ -3,8 +3,7 @@
 Replication r of a simulation seeded with ``seed`` draws its contexts, rewards and coins from
 the sub-streams ``Generator(PCG64(SeedSequence(entropy=seed, spawn_key=(r, k))))``, k = 0, 1, 2
 (:mod:`nbl_sim.engine.environment`). Building those three objects costs ~33 µs per replication —
-more
-than drawing a short replication. :class:`StreamSet` computes instead the state that
+more than drawing a short replication. :class:`StreamSet` computes instead the state that
 ``PCG64(SeedSequence(...))`` starts in (numpy's SeedSequence hash — ``mix_entropy`` and
 ``generate_state`` of ``numpy/random/bit_generator.pyx`` — compiled, then PCG64's ``srandom``:
 two steps of the 128-bit LCG) as stream arrays that the compiled fills of

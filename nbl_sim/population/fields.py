@@ -487,8 +487,7 @@ def circle_functions(link: Link, delta):
     """(H, H', S): H(α) and H'(α) of :func:`H_alpha` / :func:`H_alpha_derivative` as callables
     of an array of angles that share one set of quadrature nodes (the fast path for root
     finding, :func:`nbl_sim.population.circle.circle_equilibria`), and the scale S of the quadrature
-    error
-    (:func:`quadrature_scale`)."""
+    error (:func:`quadrature_scale`)."""
     beta = _circle_beta(delta)
     nd = _nodes(link)
 

@@ -1,6 +1,5 @@
 """The population field F and the tangent field h of :mod:`nbl_sim.population.fields` at many
-directions
-at once, from a table of the 1-D reduction's two integrals in one angle.
+directions at once, from a table of the 1-D reduction's two integrals in one angle.
 
 F(v) = Σ_a (β_a a_1(c_a) + w_a b_2(c_a)) − μ_g β_−, c_a = ρ_a/σ_a (eq:Fdef through the exact
 1-D reduction of :mod:`nbl_sim.population.fields`): the direction enters only through ρ_a, σ_a, w_a,
@@ -21,8 +20,7 @@ of the test strategies at 300, and ±β_a exactly and within 1e-9) — far insid
 documented 1e-10 · max(1, S). Callers that use it in a claim check it against the quadrature on
 a sample of their own directions (:meth:`FieldTable.deviation`). The field itself is
 :func:`nbl_sim.population.fields.reduction_field` with these integrals (the same geometry, checks
-and
-shapes as ``population_field``).
+and shapes as ``population_field``).
 """
 
 from __future__ import annotations

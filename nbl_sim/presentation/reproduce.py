@@ -62,10 +62,8 @@ def cache_key(fig_id: str, module, quick: bool) -> str:
     """The data-cache key of figure ``fig_id`` computed by ``module`` in mode ``quick``: SHA-256
     of the id, the mode, the versions of Python, nbl and the numerical libraries
     (:func:`nbl_sim.runs.sweep.library_versions`), the module's own source and the source
-    fingerprint
-    of everything it imports (:func:`nbl_sim.runs.sweep.source_fingerprint`; modules outside nbl
-    have
-    only their own source)."""
+    fingerprint of everything it imports (:func:`nbl_sim.runs.sweep.source_fingerprint`; modules
+    outside nbl have only their own source)."""
     payload = {"figure": fig_id, "quick": bool(quick), "versions": library_versions(),
                "imports": source_fingerprint(module.__name__),
                "source": hashlib.sha256(inspect.getsource(module).encode()).hexdigest()}

@@ -3,19 +3,17 @@
 :func:`simulate` is a plain function returning data (:class:`SimulationResult`); plotting and the
 command line live elsewhere. Replications are cut into chunks; chunk ``c`` draws its replications
 from ``SeedSequence(seed).spawn`` (see :mod:`nbl_sim.engine.environment`) and runs every requested
-policy
-on the same realization. Chunks go to an :class:`~nbl_sim.runs.execution.Executor` (in-process or a
-local process pool); results are reassembled in replication order, so the numbers are identical
-whatever the chunk size, the number of processes or the executor.
+policy on the same realization. Chunks go to an :class:`~nbl_sim.runs.execution.Executor`
+(in-process or a local process pool); results are reassembled in replication order, so the numbers
+are identical whatever the chunk size, the number of processes or the executor.
 
 Inside a chunk, replications stream in blocks (≤ 4 MB of realization each, or one lockstep group
 of the NBL kernel — 8 replications — if that is larger, up to 256 MB; whole groups otherwise)
 through one set of buffers: a block is drawn once, every policy runs on it, and
 only the recorded rounds are kept (regret R_t by :func:`nbl_sim.engine.metrics.recorded_regret`,
-fused
-with the optimal actions the environment computed while drawing). Memory per chunk is therefore
-bounded by the block, not by the number of replications, and the numbers are those of drawing
-the whole chunk at once, bit for bit.
+fused with the optimal actions the environment computed while drawing). Memory per chunk is
+therefore bounded by the block, not by the number of replications, and the numbers are those of
+drawing the whole chunk at once, bit for bit.
 """
 
 from __future__ import annotations
@@ -276,8 +274,7 @@ def _merge_info(acc: dict, info: dict) -> None:
 def _run_chunk(task: _Task) -> dict:
     """Every policy on the chunk's replications, streamed in blocks through fixed buffers (kept
     for the next chunk or call of this thread, :mod:`nbl_sim.engine.buffers`): each block is drawn
-    once
-    (common random numbers) and every policy runs on it; only the recorded rounds are kept.
+    once (common random numbers) and every policy runs on it; only the recorded rounds are kept.
     Replication r's numbers do not depend on the block or the chunk."""
     env, rec = task.env, task.record_rounds
     R, K = len(task.reps), rec.size

@@ -1,8 +1,7 @@
 """``nbl phase LINK --param NAME=LO:HI:N --delta LO:HI:N [--tier ...] [--contexts SPEC]
 [--arms SPEC] [--out DIR] [--json]``: λ* of any link with a parameter on a (parameter, Δ) grid
 (:func:`nbl_sim.studies.phase.phase_diagram`); with ``--contexts``/``--arms`` beyond the paper's
-model,
-the exact local rate and verdict on the grid (:func:`nbl_sim.beyond.exact_phase`).
+model, the exact local rate and verdict on the grid (:func:`nbl_sim.beyond.exact_phase`).
 
 The swept parameter is the one ``--param`` with several values (a grid or a list); the other
 ``--param`` values are fixed. The old form ``--family F --param NAME --range LO:HI:N

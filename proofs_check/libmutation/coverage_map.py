@@ -9,8 +9,7 @@ claim, one per test (a small pytest plugin switches it at each test's setup).
 Collection (:func:`collect`) runs in fresh subprocesses (``python -m
 proofs_check.libmutation.coverage_map``), the claims and the test files split into chunks on the
 executor (:mod:`nbl_sim.runs.execution`), each with an empty ``NBL_CACHE_DIR`` so that no claim
-reads
-a cached result instead of executing the library. Every target module is imported under the
+reads a cached result instead of executing the library. Every target module is imported under the
 context ``import`` before the first claim, so a module-level line (a constant) is known as
 import-time: a mutant there runs against every claim and test that executes any line of its
 module.

@@ -1,6 +1,5 @@
 """The regret-rate study's cells (sec:regret; :mod:`nbl_sim.studies.rate_study`) re-run by the
-witness on
-their first replications, with the witness's own NBL (:func:`.paths.reference_errors`,
+witness on their first replications, with the witness's own NBL (:func:`.paths.reference_errors`,
 :func:`.regret.nbl_from_start`) and regret (:func:`.regret.regret_at`), never the library's
 kernel, regret accounting or exit times.
 

@@ -2,8 +2,7 @@
 
 These are *not* witnesses: they call the library under test (``nbl_theory.stability`` at its
 three precision tiers, ``nbl_sim.population.fields``'s quadrature scale, the regret-rate study).
-They
-live here so that the claims of several sections share one evaluation (a certified λ* takes
+They live here so that the claims of several sections share one evaluation (a certified λ* takes
 about half a second, the regret-rate study minutes) and so that a claims module never defines
 machinery of its own.
 """
@@ -66,8 +65,7 @@ def mu_g(link) -> float:
 @functools.cache
 def field_scale(link) -> float:
     """max(1, S), S = E|g(s)|(1 + |s|) (:func:`nbl_sim.population.fields.quadrature_scale`): the
-    scale
-    the population-field tolerances are relative to."""
+    scale the population-field tolerances are relative to."""
     return max(1.0, pop.quadrature_scale(link))
 
 
@@ -80,11 +78,10 @@ def weighted_entropy_facts() -> dict:
 
 @functools.cache
 def study_plan():
-    """The cells of the full regret-rate study (``nbl study``; :mod:`nbl_sim.studies.rate_study`) as
-    a
-    :class:`~proofs_check.runner_tasks.CellPlan`: :func:`nbl_sim.studies.rate_study.study_cell` over
-    the
-    cells of ``plan(FULL)``, in the ``"study"`` namespace, so that the claim runner caches them
+    """The cells of the full regret-rate study (``nbl study``; :mod:`nbl_sim.studies.rate_study`)
+    as a :class:`~proofs_check.runner_tasks.CellPlan`:
+    :func:`nbl_sim.studies.rate_study.study_cell` over the cells of ``plan(FULL)``, in the
+    ``"study"`` namespace, so that the claim runner caches them
     under the sweep's own keys, shared with ``nbl study`` (and the other way round)."""
     from nbl_sim.studies.rate_study import FULL, plan, study_cell
 

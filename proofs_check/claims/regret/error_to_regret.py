@@ -7,8 +7,7 @@ lem:gaussian-polynomial-disagreement), cross-checked by Monte Carlo and by refin
 out of the (v*, θ) plane the same polar rule integrates the gap first averaged over θᵀX
 (:func:`~proofs_check.witnesses.disagreement.regret_out_of_plane`). The library's own constants
 (:mod:`nbl_sim.studies.regret_geometry`) are compared with these witnesses in the unit tests, not
-here.
-Where the paper's proof pins a constant down (C_gap = φ0(0) sup|g'| for bounded g', the C_q of
+here. Where the paper's proof pins a constant down (C_gap = φ0(0) sup|g'| for bounded g', the C_q of
 lem:gaussian-polynomial-disagreement before it is "absorbed") the explicit value is checked.
 thm:regret-rate is checked partially: one test link (the steep logistic g = 1/(1 + e^{−4z}), not
 the paper's), d = 2, three horizons: the growth in log n (with an equivalence margin against
