@@ -1,5 +1,5 @@
-"""Benchmark: entering and leaving ``nbl_sim.execution.one_blas_thread`` (the context every claim
-and cell runs in) with the kept ``ThreadpoolController`` against threadpoolctl's
+"""Benchmark: entering and leaving ``nbl_sim.runs.execution.one_blas_thread`` (the context every
+claim and cell runs in) with the kept ``ThreadpoolController`` against threadpoolctl's
 ``threadpool_limits(limits=1, user_api="blas")``, which looks the libraries up again each time
 (it reads ``/proc/self/maps``) — what the context did before, in one process after importing
 what a claims worker imports.
@@ -35,7 +35,7 @@ def main(argv=None) -> int:
     from threadpoolctl import threadpool_limits
 
     import proofs_check.claims  # noqa: F401  (numpy, scipy, numba, sympy: a worker's libraries)
-    from nbl_sim.execution import one_blas_thread
+    from nbl_sim.runs.execution import one_blas_thread
 
     def before():
         return threadpool_limits(limits=1, user_api="blas")

@@ -4,7 +4,7 @@ a cluster.
 
 Rows, in this order (full mode; ``--quick-only`` keeps the quick rows):
 
-1. **study cells** — the regret-rate study (:mod:`nbl_sim.rate_study`, ``FULL``)
+1. **study cells** — the regret-rate study (:mod:`nbl_sim.studies.rate_study`, ``FULL``)
    computed on a process pool of ``--workers`` and stored in the study cache under the sweep's
    own keys (what ``nbl study`` does), each cell's CPU seconds recorded. The cache is a fresh
    temporary ``$NBL_CACHE_DIR`` (so nothing is reused from earlier runs), and the full check
@@ -93,7 +93,7 @@ def _startup_cpu() -> float:
 
 def timed_study_cell(cell) -> dict:
     """A study cell and its CPU seconds (top-level: run by pool workers)."""
-    from nbl_sim.rate_study import study_cell
+    from nbl_sim.studies.rate_study import study_cell
 
     c0 = time.process_time()
     value = study_cell(cell)
@@ -112,7 +112,7 @@ def run_row(quick: bool, workers: int, estimates: dict | None) -> dict:
     results in a fresh cache namespace (nothing reused) beside the study cache (the split
     study claims read their cells from it, as the serial registry does)."""
     t0 = time.perf_counter()
-    from nbl_sim.sweep import ChunkCache
+    from nbl_sim.runs.sweep import ChunkCache
     from proofs_check.registry import REGISTRY
     from proofs_check.runner import run_claims_parallel
 
@@ -173,9 +173,9 @@ def main(argv=None) -> int:
 
     tmp = tempfile.mkdtemp(prefix="bench-check-")
     os.environ["NBL_CACHE_DIR"] = tmp              # before any cache is made; workers inherit
-    from nbl_sim.execution import ProcessExecutor, cpu_count
-    from nbl_sim.rate_study import FULL, plan, study_cell
-    from nbl_sim.sweep import ChunkCache, cell_key
+    from nbl_sim.runs.execution import ProcessExecutor, cpu_count
+    from nbl_sim.runs.sweep import ChunkCache, cell_key
+    from nbl_sim.studies.rate_study import FULL, plan, study_cell
 
     load0, date = load_average(), datetime.datetime.now().astimezone().isoformat(timespec="seconds")
     import_cpu = _startup_cpu()

@@ -1,6 +1,6 @@
-"""Benchmark: the population field F at many directions from ``nbl_sim.population_table.
+"""Benchmark: the population field F at many directions from ``nbl_sim.population.population_table.
 FieldTable`` (the 1-D reduction's two integrals tabulated in one angle, built here and timed
-with its build) against ``nbl_sim.population.population_field`` (the quadrature at every
+with its build) against ``nbl_sim.population.fields.population_field`` (the quadrature at every
 direction), in one process, for the six paper links at Δ = 0.2, d = 3 (the geometry of the
 conditional-field trajectory claims), on ``--directions`` random directions; with the largest
 deviation of the two, in units of max(1, S). The ratio counts the table's build (one per link;
@@ -28,8 +28,8 @@ def main(argv=None) -> int:
     ap.add_argument("--directions", type=count, default=10_000)
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
-    from nbl_sim import population as pop
-    from nbl_sim.population_table import FieldTable
+    from nbl_sim.population import fields as pop
+    from nbl_sim.population.population_table import FieldTable
     from nbl_theory.paper import PAPER_LINKS
 
     rng = np.random.default_rng(20261127)

@@ -6,7 +6,7 @@ logistic link m_a(x) = sigmoid(β_aᵀx), β_a = θ + a(Δ/2)v*, v* = e1, θ = s
 contexts X_t ~ N(0, I_2), Bernoulli potential rewards for both arms, common randomized
 initialization (n0 fair ±1 coins). Replication r draws from ``SeedSequence(seed).spawn`` child r,
 so the first k replications are the same whatever ``--reps`` is; the data are generated here
-(numpy only), not by :mod:`nbl_sim.environment`.
+(numpy only), not by :mod:`nbl_sim.engine.environment`.
 
 Measured:
 

@@ -43,7 +43,7 @@ def main(argv=None) -> int:
     import numpy as np
 
     import nbl_sim.policies.greedy_logistic as gl
-    from nbl_sim.environment import Environment
+    from nbl_sim.engine.environment import Environment
     from nbl_theory.paper import COMPARISON_SETTING as C
     from nbl_theory.paper import PAPER_LINKS
 

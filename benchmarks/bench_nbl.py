@@ -15,7 +15,7 @@ excluded and reported separately):
   at ~500 rounds; every round is the worst case);
 * ``environment``: drawing the realization (contexts, both arms' Bernoulli rewards) — shared by
   every policy, reported for context;
-* ``simulate``: the whole :func:`nbl_sim.experiment.simulate` in-process (draw + kernel +
+* ``simulate``: the whole :func:`nbl_sim.studies.experiment.simulate` in-process (draw + kernel +
   regret + summaries).
 
 Both implementations see the same arrays; the script checks they choose the same arms. All runs
@@ -42,10 +42,10 @@ from nbl_theory.families import make_family
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nbl_sim.environment import Environment  # noqa: E402
-from nbl_sim.execution import SerialExecutor  # noqa: E402
-from nbl_sim.experiment import simulate  # noqa: E402
+from nbl_sim.engine.environment import Environment  # noqa: E402
 from nbl_sim.policies.nbl import nbl_reference, nbl_run  # noqa: E402
+from nbl_sim.runs.execution import SerialExecutor  # noqa: E402
+from nbl_sim.studies.experiment import simulate  # noqa: E402
 
 
 def _median_time(fn, repeats):

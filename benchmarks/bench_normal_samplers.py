@@ -4,7 +4,7 @@ kernel with recording").
 
 ``simulate()`` at d = 8 draws 8 normals per replication-step; today they are numpy's
 ``Generator(PCG64).standard_normal`` bits (the ziggurat), eight replications' streams drawn as
-vector lanes (:func:`nbl_sim.environment_lanes.normal_lanes`). Timed here, per normal:
+vector lanes (:func:`nbl_sim.engine.environment_lanes.normal_lanes`). Timed here, per normal:
 
 * **today** — numpy's PCG64 + numpy's ziggurat, eight replications as lanes;
 * **numpy SFC64** — the same lanes and ziggurat over numpy's SFC64 bit generator (additions,
@@ -47,17 +47,15 @@ from numba.extending import intrinsic
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nbl_sim.environment import Environment  # noqa: E402
-from nbl_sim.environment_lanes import (  # noqa: E402
+from nbl_sim.engine.environment import Environment  # noqa: E402
+from nbl_sim.engine.environment_lanes import (  # noqa: E402
     normal_lanes,
     write_back_states,
     ziggurat_candidates,
     ziggurat_lanes,
 )
-from nbl_sim.execution import SerialExecutor  # noqa: E402
-from nbl_sim.experiment import simulate  # noqa: E402
-from nbl_sim.llvm_ops import I64, LANES, VI, i64, splat_i64, store_lanes  # noqa: E402
-from nbl_sim.pcg64 import (  # noqa: E402
+from nbl_sim.engine.llvm_ops import I64, LANES, VI, i64, splat_i64, store_lanes  # noqa: E402
+from nbl_sim.engine.pcg64 import (  # noqa: E402
     as_double,
     fi_double,
     ki_double,
@@ -68,6 +66,8 @@ from nbl_sim.pcg64 import (  # noqa: E402
     ziggurat_nor_r,
 )
 from nbl_sim.policies.nbl import nbl_run  # noqa: E402
+from nbl_sim.runs.execution import SerialExecutor  # noqa: E402
+from nbl_sim.studies.experiment import simulate  # noqa: E402
 from nbl_theory.families import make_family  # noqa: E402
 
 U64 = np.uint64

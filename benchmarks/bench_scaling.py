@@ -3,8 +3,8 @@ same process.
 
 The sweep: λ* of the two-transition link over mu2 ∈ [−1.5, 2.5] (``--values`` points) × Δ ∈
 [0.1, 1.5] (``--deltas`` points), ``tier="mpmath"`` (``stability(..., dps=30)``, ~0.4 s per grid
-point), i.e. ``nbl_sim.phase.phase_diagram`` with one cell per mu2 value (``--values`` cells of
-``--deltas`` points each). Default 16 × 6: ~40 s in-process.
+point), i.e. ``nbl_sim.studies.phase.phase_diagram`` with one cell per mu2 value (``--values`` cells
+of ``--deltas`` points each). Default 16 × 6: ~40 s in-process.
 
 Executors, in this order: ``SerialExecutor`` (the baseline), ``ProcessExecutor(2)``,
 ``DaskExecutor("local:1")``, ``DaskExecutor("local:2")`` and, unless ``--no-oversubscribe``,
@@ -55,7 +55,7 @@ from _machine import cpu_model  # noqa: E402  (benchmarks/ is on sys.path)
 
 def _machine() -> dict:
     cpu = cpu_model()
-    from nbl_sim.execution import cpu_count
+    from nbl_sim.runs.execution import cpu_count
 
     try:
         import distributed
@@ -105,8 +105,8 @@ def main(argv=None) -> int:
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
 
-    from nbl_sim.execution import DaskExecutor, ProcessExecutor, SerialExecutor
-    from nbl_sim.phase import PhaseCell, grid_values, phase_cell, phase_diagram
+    from nbl_sim.runs.execution import DaskExecutor, ProcessExecutor, SerialExecutor
+    from nbl_sim.studies.phase import PhaseCell, grid_values, phase_cell, phase_diagram
 
     machine = _machine()
     load0 = load_average()

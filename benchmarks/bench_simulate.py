@@ -29,13 +29,10 @@ use CPU time, which a machine shared with other jobs disturbs much less than the
   policy kernels (so before/sim measures the environment and the bookkeeping only; the d ≥ 3
   NBL kernel itself is ~4× faster than the pipeline's original one: 31 → 7–9 ns per step in
   d = 8) and the previous default chunking;
-* ``simulate``: :func:`nbl_sim.experiment.simulate` with a :class:`SerialExecutor` — for a
-  Bernoulli expression link and a chunk of ≥ 2¹⁹ replication-steps it draws lazily
-  (:mod:`nbl_sim.reward_table`: rewards by the link's certified table, g only at the open
-  points and at the rounds whose action was not optimal; column ``table``);
-* ``no table``: the same ``simulate`` with every draw the ordinary one (g at every point).
+* ``simulate``: :func:`nbl_sim.studies.experiment.simulate` with a :class:`SerialExecutor` (the
+  reward table it once drew with was cut, issue 37: see bench_engine.py).
 
-The script checks that ``before``, ``no table`` and ``simulate`` give the same trajectories bit
+The script checks that ``before`` and ``simulate`` give the same trajectories bit
 for bit (regret, ‖v_t − v*‖², angle of every replication at every recorded round) and exits 1
 otherwise.
 
@@ -59,14 +56,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._machine import cpu_model  # noqa: E402
-from nbl_sim import environment, experiment  # noqa: E402
-from nbl_sim.environment import Environment, replication_seeds  # noqa: E402
-from nbl_sim.execution import SerialExecutor  # noqa: E402
-from nbl_sim.experiment import default_record_rounds, simulate  # noqa: E402
-from nbl_sim.metrics import cumulative_regret  # noqa: E402
+from nbl_sim.engine.environment import Environment, replication_seeds  # noqa: E402
+from nbl_sim.engine.metrics import cumulative_regret  # noqa: E402
 from nbl_sim.policies.greedy_logistic import greedy_logistic_actions  # noqa: E402
 from nbl_sim.policies.nbl import nbl_reference, nbl_run  # noqa: E402
-from nbl_sim.reward_table import reward_table  # noqa: E402
+from nbl_sim.runs.execution import SerialExecutor  # noqa: E402
+from nbl_sim.studies.experiment import default_record_rounds, simulate  # noqa: E402
 from nbl_theory.families import make_family  # noqa: E402
 from nbl_theory.paper import paper_link  # noqa: E402
 
@@ -158,18 +153,6 @@ def _rounds(fns: dict, repeats: int) -> tuple[dict, dict]:
     return {k: min(v) for k, v in cpu.items()}, {k: min(v) for k, v in wall.items()}
 
 
-def _without_table(fn):
-    """``fn`` run with every draw the ordinary one (no reward table: g at every point)."""
-    def run():
-        saved = environment.reward_table
-        environment.reward_table = lambda *args: None
-        try:
-            return fn()
-        finally:
-            environment.reward_table = saved
-    return run
-
-
 def run_case(label, link, d, policies, reps, repeats, n=10_000):
     env = Environment.build(link, "0.2", d)
     randomized = "greedy-logistic" in policies
@@ -186,21 +169,16 @@ def run_case(label, link, d, policies, reps, repeats, n=10_000):
                                          record_rounds=rec),
         "before": lambda: _before_simulate(env, 0, reps, n, n0, v0, policies),
         "simulate": lambda: simulate(env, **kw),
-        "no table": _without_table(lambda: simulate(env, **kw)),
     }
     if label.endswith("we-0.72") or randomized:  # g or Greedy Logistic dominate: fewer rounds
         repeats = max(1, min(repeats, 2))
     t, wall = _rounds(fns, repeats)
     new, old = simulate(env, **kw), _before_simulate(env, 0, reps, n, n0, v0, policies)
-    plain = fns["no table"]()
     same = all(np.array_equal(getattr(new.policies[p], k), old[p][i], equal_nan=True)
-               and np.array_equal(getattr(plain.policies[p], k), old[p][i], equal_nan=True)
                for p in policies for i, k in enumerate(("regret", "sq_error", "angle")))
-    table = (reward_table(env.link) is not None and env.reward == "bernoulli"
-             and reps * n >= experiment._LAZY_STEPS)
     steps = reps * n
     return {"case": label, "d": d, "policies": list(policies), "reps": reps, "n": n,
-            "repeats": repeats, "identical": same, "table": table, "cpu_seconds": t,
+            "repeats": repeats, "identical": same, "cpu_seconds": t,
             "wall_seconds": wall,
             "steps_per_cpu_s": {k: steps / v for k, v in t.items()}}
 
@@ -228,21 +206,18 @@ def main(argv=None) -> int:
     print("# CPU seconds (process time), min over interleaved rounds; wall = simulate's wall "
           "clock; rate = replication-steps per CPU second of simulate; sim/kernel = simulate / "
           "kernel+rec (every round recorded), sim/kernel500 = simulate / kernel+rec500; "
-          "loop/sim = numpy loop / simulate; before/sim = previous pipeline / simulate; "
-          "no table = simulate with the ordinary draw (g at every point); table = simulate "
-          "drew with the link's reward table")
-    head = ["case", "reps", "numpy loop", "kernel+rec", "kernel+rec500", "before", "no table",
+          "loop/sim = numpy loop / simulate; before/sim = previous pipeline / simulate")
+    head = ["case", "reps", "numpy loop", "kernel+rec", "kernel+rec500", "before",
             "simulate", "wall", "rate", "sim/kernel", "sim/kernel500", "loop/sim", "before/sim",
-            "notab/sim", "table", "identical"]
+            "identical"]
     rows = []
     for c in cases:
         s = c["cpu_seconds"]
         rows.append([c["case"], str(c["reps"])] + [f"{s[k]:.4f}" for k in (
-            "numpy loop", "kernel+rec", "kernel+rec500", "before", "no table", "simulate")] + [
+            "numpy loop", "kernel+rec", "kernel+rec500", "before", "simulate")] + [
             f"{c['wall_seconds']['simulate']:.4f}", f"{c['steps_per_cpu_s']['simulate']:.2e}",
             f"{s['simulate'] / s['kernel+rec']:.2f}x", f"{s['simulate'] / s['kernel+rec500']:.2f}x",
             f"{s['numpy loop'] / s['simulate']:.2f}x", f"{s['before'] / s['simulate']:.2f}x",
-            f"{s['no table'] / s['simulate']:.2f}x", "yes" if c["table"] else "no",
             "yes" if c["identical"] else "NO"])
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
     print("  ".join(h.ljust(w) for h, w in zip(head, widths)))

@@ -1,5 +1,5 @@
 """Benchmark: the regret-rate study's cells drawn in blocks of eight replications through one kept
-buffer (``nbl_sim.rate_study._in_blocks``) against the same cells drawn whole (the previous
+buffer (``nbl_sim.studies.rate_study._in_blocks``) against the same cells drawn whole (the previous
 behaviour: ``_CELL_BLOCK`` set past the cell's size), in one process.
 
 Cases: from ``plan(FULL)`` (what ``nbl study`` and the full ``nbl check`` compute), ``--per-kind``
@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks._machine import count, cpu_model  # noqa: E402
-from nbl_sim import rate_study  # noqa: E402
+from nbl_sim.studies import rate_study  # noqa: E402
 
 
 def _cpu() -> tuple[float, float]:

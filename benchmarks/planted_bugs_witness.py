@@ -59,7 +59,8 @@ BUGS = {
         ("two-transition-definition",)),
     # issue 34, the claims witnessed last: the population field, the NBL step, the logistic fit
     "population-H-scaled": (
-        "nbl_sim/population.py", "    return (-sa * f[:, 0] + ca * f[:, 1]).reshape(a.shape)",
+        "nbl_sim/population/fields.py",
+        "    return (-sa * f[:, 0] + ca * f[:, 1]).reshape(a.shape)",
         "    return 1.01 * (-sa * f[:, 0] + ca * f[:, 1]).reshape(a.shape)",
         ("local-stability-radius", "localized-estimation-rate", "ce-explicit", "regret-rate")),
     "nbl-step-off-by-one": (

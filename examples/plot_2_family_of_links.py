@@ -12,8 +12,8 @@ of weight ``a``,
 For ``a = 0`` it is the logistic link (stable at every Δ); as ``a`` grows the second
 transition adds curvature m₂ = E g''(U) > 0 and NBL becomes unstable at small separations.
 This example draws the phase diagram — the sign of λ\\* on an (a, Δ) grid, computed as a
-sweep (:func:`nbl_sim.phase.phase_diagram`) — and its threshold curve: the critical ``a`` at a
-few separations, each certified (:func:`nbl_theory.threshold.find_thresholds`).
+sweep (:func:`nbl_sim.studies.phase.phase_diagram`) — and its threshold curve: the critical ``a`` at
+a few separations, each certified (:func:`nbl_theory.threshold.find_thresholds`).
 
 On the command line::
 
@@ -27,7 +27,7 @@ import sys
 import matplotlib.pyplot as plt
 import numpy as np
 
-from nbl_sim.phase import grid_values, phase_diagram
+from nbl_sim.studies.phase import grid_values, phase_diagram
 from nbl_theory import find_thresholds
 from nbl_theory.link_source import LinkSource
 

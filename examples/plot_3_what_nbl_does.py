@@ -25,8 +25,8 @@ import sys
 import matplotlib.pyplot as plt
 import numpy as np
 
-from nbl_sim.environment import Environment
-from nbl_sim.experiment import simulate
+from nbl_sim.engine.environment import Environment
+from nbl_sim.studies.experiment import simulate
 from nbl_theory import PAPER_LINKS, paper_link
 
 QUICK = bool(os.environ.get("NBL_EXAMPLES_QUICK"))  # the tests' quick form: fewer rounds

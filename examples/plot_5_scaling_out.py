@@ -3,15 +3,15 @@ Scaling out
 ===========
 
 Every sweep of nbl — ``simulate``, ``phase_diagram``, ``threshold_scan``, the regret-rate
-study, the figures — goes through one runner (:func:`nbl_sim.sweep.run_sweep`) and one executor
-interface (:mod:`nbl_sim.execution`): in-process, a local process pool, or a Dask cluster.
+study, the figures — goes through one runner (:func:`nbl_sim.runs.sweep.run_sweep`) and one executor
+interface (:mod:`nbl_sim.runs.execution`): in-process, a local process pool, or a Dask cluster.
 Cells carry their own seeds and are reassembled in cell order, so the result does not depend
 on where or in how many pieces it ran. This example runs the same phase diagram and the same
 simulation on
 
-* :class:`~nbl_sim.execution.SerialExecutor` — in this process,
-* :class:`~nbl_sim.execution.ProcessExecutor` — a local pool of 2 ``spawn`` workers,
-* :class:`~nbl_sim.execution.DaskExecutor` — a ``dask.distributed`` LocalCluster of 2 workers
+* :class:`~nbl_sim.runs.execution.SerialExecutor` — in this process,
+* :class:`~nbl_sim.runs.execution.ProcessExecutor` — a local pool of 2 ``spawn`` workers,
+* :class:`~nbl_sim.runs.execution.DaskExecutor` — a ``dask.distributed`` LocalCluster of 2 workers
   (``local:2``; on a real cluster pass ``tcp://HOST:8786``), when dask is installed,
 
 and checks that the results are identical, to the last bit. The command-line equivalent::
@@ -28,10 +28,10 @@ import time
 import matplotlib.pyplot as plt
 import numpy as np
 
-from nbl_sim.environment import Environment
-from nbl_sim.execution import DaskExecutor, ProcessExecutor, SerialExecutor
-from nbl_sim.experiment import simulate
-from nbl_sim.phase import grid_values, phase_diagram
+from nbl_sim.engine.environment import Environment
+from nbl_sim.runs.execution import DaskExecutor, ProcessExecutor, SerialExecutor
+from nbl_sim.studies.experiment import simulate
+from nbl_sim.studies.phase import grid_values, phase_diagram
 from nbl_theory import paper_link
 
 QUICK = bool(os.environ.get("NBL_EXAMPLES_QUICK"))  # the tests' quick form: a smaller grid

@@ -17,7 +17,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers, readers and the static import walk
-    # (nbl_sim.sweep.imported_modules: cache keys cover the modules the names come from)
+    # (nbl_sim.runs.sweep.imported_modules: cache keys cover the modules the names come from)
     from .errors import DivergentIntegralError, NBLInputError
     from .families import make_family
     from .links import Link

@@ -41,10 +41,12 @@ LIBRARY = ("nbl_theory", "nbl_sim")
 
 _PAPER = ("shared", "the paper's printed link parameters and settings (data)")
 _NODES = ("shared", "Gauss-Legendre node arithmetic and the constant phi0(0)")
-_ENV = ("shared", "the realization: contexts and rewards drawn by nbl_sim.environment (common "
+_ENV = ("shared", "the realization: contexts and rewards drawn by nbl_sim.engine.environment "
+                  "(common "
                   "random numbers), and the link object")
 _SCALE = ("shared", "the field scale S = max(1, E|g(s)|(1 + |s|)) that tolerances are "
-                   "relative to (nbl_sim.population.quadrature_scale), not a verdict quantity")
+                   "relative to (nbl_sim.population.fields.quadrature_scale), not a verdict "
+                   "quantity")
 _TOOLKIT = ("dependent", "the library's value, not a witness (proofs_check.witnesses."
                          "toolkit_values)")
 
@@ -57,9 +59,9 @@ WITNESS_IMPORTS: dict = {
     "disagreement": {"nbl_theory.numeric:PHI0": _NODES,
                      "nbl_theory.numeric:gauss_legendre_panels": _NODES,
                      "nbl_theory.numeric:gauss_legendre_uniform": _NODES},
-    "experiments": {"nbl_sim.environment:Environment": _ENV,
-                    "nbl_sim.execution:SerialExecutor": ("shared", "serial execution"),
-                    "nbl_sim.experiment:simulate": (
+    "experiments": {"nbl_sim.engine.environment:Environment": _ENV,
+                    "nbl_sim.runs.execution:SerialExecutor": ("shared", "serial execution"),
+                    "nbl_sim.studies.experiment:simulate": (
                         "dependent", "the toolkit's simulator (the paper's experiments re-run "
                                      "with the library's policies and regret)"),
                     "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
@@ -70,15 +72,15 @@ WITNESS_IMPORTS: dict = {
     "gaussian": {"nbl_theory.numeric:PHI0": _NODES,
                  "nbl_theory.numeric:gauss_legendre_panels": _NODES,
                  "nbl_theory.numeric:gauss_legendre_uniform": _NODES},
-    "geometry": {"nbl_sim:population": ("shared", "the arm vectors beta_a = theta + a(Delta/2)"
-                                                  "v* (pop.arm_vectors)")},
-    "initialization": {"nbl_sim.environment:Environment": _ENV,
+    "geometry": {"nbl_sim.population:fields": ("shared", "the arm vectors beta_a = theta + "
+                                                         "a(Delta/2)v* (pop.arm_vectors)")},
+    "initialization": {"nbl_sim.engine.environment:Environment": _ENV,
                        "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
                                                                  "nbl_theory.Link")},
     "lambda0": {},
     "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "links": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
-    "local_expansions": {"nbl_sim:population": (
+    "local_expansions": {"nbl_sim.population:fields": (
                              "compared", "the library's population field F along the paths "
                                          "(jacobian_steps: the library side of the comparison)"),
                          "nbl_theory.numeric:PHI0": _NODES,
@@ -88,13 +90,13 @@ WITNESS_IMPORTS: dict = {
                              "compared", "the library's stability values, carried beside the "
                                          "witness's 2-D moments for the claims' library "
                                          "comparison (PaperCase.st)")},
-    "martingale": {"nbl_sim.environment:Environment": _ENV,
-                   "nbl_sim.population_table:FieldTable": (
+    "martingale": {"nbl_sim.engine.environment:Environment": _ENV,
+                   "nbl_sim.population.population_table:FieldTable": (
                        "dependent", "the library's population field F (the statistics test "
                                     "the martingale property given F)"),
                    "nbl_theory.paper:PAPER_LINKS": _PAPER},
     "polar_field": {},
-    "paths": {"nbl_sim.environment:Environment": _ENV,
+    "paths": {"nbl_sim.engine.environment:Environment": _ENV,
               "nbl_sim.policies.nbl:nbl_run": (
                   "compared", "the library's NBL run: run_paths reports its difference from "
                               "the re-run (kernel_errors and the long-horizon runners use it as "
@@ -114,11 +116,11 @@ WITNESS_IMPORTS: dict = {
         "nbl_theory.paper:PAPER_LINKS": _PAPER,
         "nbl_theory.paper:paper_link": ("compared", "the library's paper links, judged "
                                                     "against their written-out definitions")},
-    "reruns": {"nbl_sim.environment:Environment": _ENV,
+    "reruns": {"nbl_sim.engine.environment:Environment": _ENV,
                "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
                "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER},
     "stats": {},
-    "study_reruns": {"nbl_sim.environment:Environment": _ENV,
+    "study_reruns": {"nbl_sim.engine.environment:Environment": _ENV,
                      "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
                                                                "nbl_theory.Link")},
     "subgaussian": {"nbl_theory.numeric:gauss_legendre_uniform": _NODES},

@@ -55,7 +55,7 @@ from dataclasses import asdict, dataclass, field
 import flint
 import mpmath
 
-from nbl_sim.execution import one_blas_thread
+from nbl_sim.runs.execution import one_blas_thread
 from nbl_theory.errors import NBLInputError
 
 __all__ = ["PASS", "CAVEAT", "DISCREPANCY", "FAIL", "SKIPPED", "STATUSES", "FINDINGS",
@@ -565,7 +565,7 @@ class Registry:
         dps, prec = mpmath.mp.dps, flint.ctx.prec
         t0 = time.perf_counter()
         try:
-            with one_blas_thread():  # the same bits in any process (nbl_sim.execution)
+            with one_blas_thread():  # the same bits in any process (nbl_sim.runs.execution)
                 if mutant is None:
                     out = claim.check()
                 else:

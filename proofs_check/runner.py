@@ -6,8 +6,8 @@ finish.
 <proofs_check.registry.Registry.run_claims>` (registration order, same statuses and computed
 values) but
 
-* **runs independent claims in parallel** on an executor of :mod:`nbl_sim.execution`
-  (:func:`~nbl_sim.execution.make_executor`: a local process pool by default when there are
+* **runs independent claims in parallel** on an executor of :mod:`nbl_sim.runs.execution`
+  (:func:`~nbl_sim.runs.execution.make_executor`: a local process pool by default when there are
   several cores and enough work, Dask with ``scheduler`` / ``$NBL_DASK_SCHEDULER``, in-process
   with ``workers=1``). A task runs ``run_claim_task(claim_id, quick)``
   (:mod:`proofs_check.runner_tasks`) — load the registry in the worker, run the claim exactly
@@ -21,7 +21,7 @@ values) but
   (:func:`proofs_check.runner_tasks.split_check`) has each cell run as its own task, cached in
   the sweep cache under the sweep's key (shared with the sweep that computes the same cells),
   and is combined in the parent when its last cell arrives;
-* **caches each claim's result** (``cache``: a :class:`~nbl_sim.cache.ChunkCache`, see
+* **caches each claim's result** (``cache``: a :class:`~nbl_sim.runs.cache.ChunkCache`, see
   :func:`claims_cache`) under :func:`proofs_check.runner_keys.claim_key`: the claim,
   the mode, the source of the claim's module and of everything it imports, and the numerical
   library versions. A re-run recomputes only the claims whose code or inputs changed; ``FAIL``
@@ -52,8 +52,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from nbl_sim.execution import WINDOW_PER_WORKER, SerialExecutor, TaskError, make_executor
-from nbl_sim.sweep import ChunkCache
+from nbl_sim.runs.execution import WINDOW_PER_WORKER, SerialExecutor, TaskError, make_executor
+from nbl_sim.runs.sweep import ChunkCache
 from nbl_theory.errors import NBLInputError
 
 from .registry import FAIL, PENDING_DETAIL, SKIPPED, ClaimResult, Outcome
@@ -102,7 +102,7 @@ class TaskTiming:
 
 def claims_cache(directory=None) -> ChunkCache:
     """The cache of claim results: ``ChunkCache(directory, "claims")`` (``directory`` None: the
-    user's cache directory, :func:`nbl_sim.cache.default_cache_dir`)."""
+    user's cache directory, :func:`nbl_sim.runs.cache.default_cache_dir`)."""
     return ChunkCache(directory, CLAIMS_NAMESPACE)
 
 
@@ -287,13 +287,13 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
         Only these claims (unknown ids: :class:`~nbl_theory.errors.NBLInputError`).
     quick : bool
         Slow claims are reported ``SKIPPED``, as in :meth:`Registry.run_claims`.
-    executor : an :class:`nbl_sim.execution.Executor`, optional
+    executor : an :class:`nbl_sim.runs.execution.Executor`, optional
         Used as given (not closed). Otherwise one is made by
-        :func:`~nbl_sim.execution.make_executor` from ``workers`` / ``scheduler`` /
+        :func:`~nbl_sim.runs.execution.make_executor` from ``workers`` / ``scheduler`` /
         ``allow_large`` (``None``: a process pool of every core when the expected work repays
         starting it, Dask if ``$NBL_DASK_SCHEDULER`` is set) and closed at the end.
     workers, scheduler, allow_large :
-        As for :func:`~nbl_sim.execution.make_executor` (``nbl check --workers N``,
+        As for :func:`~nbl_sim.runs.execution.make_executor` (``nbl check --workers N``,
         ``--scheduler ADDR``, ``--allow-large``).
     cache : ChunkCache, optional
         Where claim results live (:func:`claims_cache`); the cells of split claims go to the

@@ -1,15 +1,16 @@
 """Cache keys and run-time history of the parallel claim runner (:mod:`proofs_check.runner`).
 
 A claim's result is cached under a key built by the rule the sweeps use
-(:func:`nbl_sim.sweep.cell_key`): SHA-256 of what the result can depend on —
+(:func:`nbl_sim.runs.sweep.cell_key`): SHA-256 of what the result can depend on —
 
 * the registry (``"module:attribute"``), the claim id and the ``quick`` flag;
 * :func:`claim_fingerprint` of the module that defines the claim's check function
   (``claim.check.__module__``): the source of that module and of every module of the same
   project it imports, transitively (the claim's witnesses, :mod:`proofs_check.registry`), and
-  for every ``nbl_theory`` / ``nbl_sim`` module reached, :func:`nbl_sim.sweep.source_fingerprint`
+  for every ``nbl_theory`` / ``nbl_sim`` module reached,
+  :func:`nbl_sim.runs.sweep.source_fingerprint`
   (which follows *their* imports, with the sweeps' rule for the presentation folder);
-* :func:`nbl_sim.sweep.library_versions` (Python, nbl, numpy, scipy, mpmath, sympy,
+* :func:`nbl_sim.runs.sweep.library_versions` (Python, nbl, numpy, scipy, mpmath, sympy,
   python-flint, numba).
 * the package data a reached module can read: every file in a ``data`` folder beside it
   (e.g. ``proofs_check/audit/data/*.json``, read with :mod:`importlib.resources`).
@@ -38,12 +39,12 @@ import json
 import sys
 from pathlib import Path
 
-from nbl_sim.sweep import imported_modules, library_versions, reachable, source_fingerprint
+from nbl_sim.runs.sweep import imported_modules, library_versions, reachable, source_fingerprint
 
 __all__ = ["claim_fingerprint", "claim_key", "claim_keys", "tree_digest", "timings_key",
            "load_timings", "save_timings", "DELEGATED"]
 
-#: packages whose modules are fingerprinted by :func:`nbl_sim.sweep.source_fingerprint`
+#: packages whose modules are fingerprinted by :func:`nbl_sim.runs.sweep.source_fingerprint`
 DELEGATED = ("nbl_theory", "nbl_sim")
 _WALKED = ("proofs_check",)         # walked here (plus the claim module's own top package)
 
@@ -73,7 +74,8 @@ def _module_file(name: str) -> Path | None:
 
 def _imports(name: str, path: Path, source: bytes) -> frozenset[str]:
     """Every module (or ``module.name``) imported anywhere in ``source`` (the text of ``path``),
-    relative imports resolved (:func:`nbl_sim.sweep.imported_modules`, memoized on the text)."""
+    relative imports resolved (:func:`nbl_sim.runs.sweep.imported_modules`, memoized on the
+    text)."""
     return imported_modules(name, path.name == "__init__.py", source)
 
 

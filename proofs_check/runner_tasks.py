@@ -23,13 +23,13 @@ Split claims
 A check function that carries two attributes, ``cells`` and ``combine``, may be split by the
 runner: ``check.cells()`` (cheap, run in the parent) returns a :class:`CellPlan` — a top-level
 function and the cells' parameters — the runner runs every cell as its own task (cached in the
-sweep cache like any sweep cell, under :func:`nbl_sim.sweep.cell_key`, shared with the sweep
+sweep cache like any sweep cell, under :func:`nbl_sim.runs.sweep.cell_key`, shared with the sweep
 that runs the same cells; identical cells of several claims run once), and calls
 ``check.combine(results)`` (results in cell order) in the parent for the claim's
 :class:`~proofs_check.registry.Outcome`. ``check()`` itself must stay a complete check (the
 serial registry, mutants and ``nbl check --claim`` without the runner call it);
 :func:`split_check` builds such a check from ``cells`` and ``combine``. When the cells are
-those of an existing sweep (e.g. :func:`nbl_sim.rate_study.run_study`), ``combine`` can hand
+those of an existing sweep (e.g. :func:`nbl_sim.studies.rate_study.run_study`), ``combine`` can hand
 the finished results to that very function through :class:`ReplayExecutor`, so the sweep's own
 reassembly is reused unchanged.
 """
@@ -48,8 +48,8 @@ from dataclasses import dataclass
 import flint
 import mpmath
 
-from nbl_sim.execution import Executor, one_blas_thread
-from nbl_sim.sweep import canonical, cell_key
+from nbl_sim.runs.execution import Executor, one_blas_thread
+from nbl_sim.runs.sweep import canonical, cell_key
 from nbl_theory.errors import NBLInputError
 
 __all__ = ["CellPlan", "CellResults", "split_check", "split_preloaded", "is_split", "plan_key",
@@ -71,10 +71,10 @@ class CellPlan:
     ----------
     fn : callable
         A top-level (picklable) function of one cell returning plain data
-        (:mod:`nbl_sim.plain_data`), run on a worker.
+        (:mod:`nbl_sim.runs.plain_data`), run on a worker.
     cells : sequence
-        The cells' parameters (picklable; :func:`nbl_sim.sweep.canonical` describes them for the
-        cache key).
+        The cells' parameters (picklable; :func:`nbl_sim.runs.sweep.canonical` describes them for
+        the cache key).
     namespace : str
         The sweep-cache namespace the cell results are stored in (``"study"`` shares the cells
         with ``nbl study``).
@@ -120,7 +120,7 @@ def plan_key(cell_keys) -> str | None:
 
 
 def cell_keys(plan: CellPlan) -> list:
-    """:func:`nbl_sim.sweep.cell_key` of every cell (None where the parameters cannot be
+    """:func:`nbl_sim.runs.sweep.cell_key` of every cell (None where the parameters cannot be
     described)."""
     out = []
     for c in plan.cells:
@@ -138,9 +138,9 @@ def split_check(cells: Callable[[], CellPlan], combine: Callable,
     ``combine(results, **kwargs) -> Outcome`` (``results``: :class:`CellResults`): called
     directly it computes the cells with ``run(plan)`` (the cells' results in cell order;
     default: each cell in turn in this process) — e.g. ``run_sweep`` with the sweep's cache
-    and a pool, as :func:`nbl_sim.rate_study.run_study` does — keyword arguments (a mutant's)
-    going to ``combine``; the parallel runner runs the cells as tasks instead. The check takes
-    the name and module of ``combine`` (the claim's module, which the cache key fingerprints).
+    and a pool, as :func:`nbl_sim.studies.rate_study.run_study` does — keyword arguments (a
+    mutant's) going to ``combine``; the parallel runner runs the cells as tasks instead. The check
+    takes the name and module of ``combine`` (the claim's module, which the cache key fingerprints).
     ``direct(**kwargs)``, if given, is what a direct call runs instead (a complete check that
     computes what it needs lazily — e.g. a mutant that runs on a smaller grid than the cells').
 

@@ -4,6 +4,7 @@ underscore names (the 600-line cap is retired: split by concept, never by size);
 never picks a matplotlib backend."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -141,7 +142,7 @@ _THIRD_PARTY = ("numba", "numpy", "llvmlite")
 _INTERNAL = ("numba.core", "numba.np", "numba.misc", "numba.cpython", "numba.parfors")
 #: the private imports that remain, file -> why (issue 37: none, or each with its reason)
 PRIVATE_ALLOWED = {
-    "nbl_sim/jit_cache.py": "numba's cache locators (numba.core.caching) and config: the "
+    "nbl_sim/engine/jit_cache.py": "numba's cache locators (numba.core.caching) and config: the "
                             "package stamp and the private cache directory have no public "
                             "API; NUMBA_CACHE_DIR would create the directory at import",
 }
@@ -191,7 +192,7 @@ def test_library_never_selects_a_matplotlib_backend():
 def test_rule_checker_detects_violations(tmp_path):
     bad = tmp_path / "m.py"
     bad.write_text("import proofs_check.cli\nfrom nbl_sim import x\n"
-                   "def f():\n    from nbl_sim.sweep import _private\n")
+                   "def f():\n    from nbl_sim.runs.sweep import _private\n")
     found = list(_imports(bad))
     assert {m.split(".")[0] for _, m, _, _ in found} == {"proofs_check", "nbl_sim"}
     assert any(not top and "_private" in names for _, _, names, top in found)
@@ -203,3 +204,69 @@ def test_library_never_imports_test_references():
     for package in PACKAGES:
         for p in _files(package):
             assert "tests" not in {m.split(".")[0] for _, m, _, _ in _imports(p)}, p
+
+
+# --------------------------------------------------------------------------- nbl_sim's folders
+#: the paragraph of a folder's ``__init__`` docstring that states what it may import
+_MAY_IMPORT = re.compile(r"Within nbl_sim it may import:(.*?)(?:\n\s*\n|\Z)", re.S)
+
+
+def _folders() -> list[str]:
+    """nbl_sim's sub-packages (its concepts)."""
+    return sorted(p.parent.name for p in (ROOT / "nbl_sim").glob("*/__init__.py"))
+
+
+def _stated_rules() -> dict[str, set[str]]:
+    """folder -> the nbl_sim folders its ``__init__`` docstring says it may import."""
+    rules = {}
+    for folder in _folders():
+        doc = ast.get_docstring(ast.parse((ROOT / "nbl_sim" / folder / "__init__.py")
+                                          .read_text())) or ""
+        m = _MAY_IMPORT.search(doc)
+        assert m, f"nbl_sim/{folder}/__init__.py does not say what it may import"
+        rules[folder] = set(re.findall(r"nbl_sim\.(\w+)", m.group(1))) - {folder}
+    return rules
+
+
+def _folder_violations(rules: dict[str, set[str]]) -> list[str]:
+    """Imports (function level included) from a module of one nbl_sim folder into another
+    folder its rule does not list."""
+    bad = []
+    for folder in _folders():
+        for p in sorted((ROOT / "nbl_sim" / folder).rglob("*.py")):
+            for line, mod, names, _ in _imports(p):
+                parts = mod.split(".")
+                if parts[0] != "nbl_sim":
+                    continue
+                targets = {parts[1]} if len(parts) > 1 else set(names)
+                for other in targets & set(_folders()) - {folder}:
+                    if other not in rules.get(folder, set()):
+                        bad.append(f"{p.relative_to(ROOT)}:{line} imports nbl_sim.{other}")
+    return bad
+
+
+def test_nbl_sim_root_holds_only_its_init():
+    """nbl_sim is laid out by concept (issue 37): every module lives in a folder."""
+    assert [p.name for p in (ROOT / "nbl_sim").glob("*.py")] == ["__init__.py"]
+
+
+def test_nbl_sim_folders_import_only_what_their_init_states():
+    rules = _stated_rules()
+    assert set(rules) >= {"engine", "runs", "studies", "population", "policies", "beyond",
+                          "presentation"}
+    bad = _folder_violations(rules)
+    assert not bad, "imports a folder's __init__ does not allow:\n" + "\n".join(bad)
+    for folder, allowed in rules.items():  # nothing imports the presentation
+        assert "presentation" not in allowed or folder == "presentation", folder
+    assert not rules["runs"] and not rules["population"]  # the two folders at the bottom
+
+
+def test_folder_rule_checker_detects_violations():
+    """With no folder allowed to import another, the checker finds today's imports (e.g. the
+    engine's numba cache reads the runs' cache directory)."""
+    bad = _folder_violations({})
+    assert any(b.startswith("nbl_sim/engine/jit_cache.py") and b.endswith("nbl_sim.runs")
+               for b in bad)
+    assert _MAY_IMPORT.search("x\n\nWithin nbl_sim it may import: :mod:`nbl_sim.runs`,\n"
+                              ":mod:`nbl_sim.engine` (checked).\n\nmore").group(1).count(
+                                  "nbl_sim.") == 2

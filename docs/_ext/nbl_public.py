@@ -47,9 +47,9 @@ SECTIONS = (
      "What happens when NBL runs: the bandit environment, the policies, the population "
      "fields, sweeps on any executor. Imports nbl_theory, never proofs_check.",
      [
-         ("nbl_sim.environment", "the two-armed single-index bandit with common random "
+         ("nbl_sim.engine.environment", "the two-armed single-index bandit with common random "
                                  "numbers"),
-         ("nbl_sim.experiment", "simulate: policies on replications, regret and angles"),
+         ("nbl_sim.studies.experiment", "simulate: policies on replications, regret and angles"),
          ("nbl_sim.engine", "the engine's seam: draw, NBL, Greedy Logistic, oracle, regret, "
                             "on the compiled or the reference backend"),
          ("nbl_sim.engine.reference", "the reference engine in plain numpy: the definition "
@@ -61,22 +61,22 @@ SECTIONS = (
                                       "centred rewards"),
          ("nbl_sim.policies.objects", "NBL and GreedyLogistic as policy objects on your own "
                                       "stream (choose, update, state)"),
-         ("nbl_sim.population", "F, h, J, H(α) and Jacobians by quadrature"),
-         ("nbl_sim.population_table", "F and h at many directions from a table in one "
+         ("nbl_sim.population.fields", "F, h, J, H(α) and Jacobians by quadrature"),
+         ("nbl_sim.population.population_table", "F and h at many directions from a table in one "
                                       "angle"),
-         ("nbl_sim.circle", "every equilibrium on the circle (d = 2)"),
-         ("nbl_sim.geometry", "tangent projection, retraction, the NBL update, signed "
+         ("nbl_sim.population.circle", "every equilibrium on the circle (d = 2)"),
+         ("nbl_sim.policies.geometry", "tangent projection, retraction, the NBL update, signed "
                               "angles"),
-         ("nbl_sim.metrics", "regret and Monte Carlo summaries"),
-         ("nbl_sim.rate_theory", "exact local rates, tangent noise, the linearized "
+         ("nbl_sim.engine.metrics", "regret and Monte Carlo summaries"),
+         ("nbl_sim.studies.rate_theory", "exact local rates, tangent noise, the linearized "
                                  "recursion"),
-         ("nbl_sim.regret_geometry", "error-to-regret geometry and the stability radius"),
-         ("nbl_sim.rate_study", "the regret-rate study (nbl study)"),
-         ("nbl_sim.phase", "phase diagrams and threshold scans as sweeps"),
-         ("nbl_sim.sweep", "run_sweep: cells, cache, resume, failures"),
-         ("nbl_sim.execution", "executors: in-process, local pool, Dask"),
-         ("nbl_sim.cache", "ChunkCache: data-only, signed, atomic cache entries"),
-         ("nbl_sim.plain_data", "the plain-data codec of the cache"),
+         ("nbl_sim.studies.regret_geometry", "error-to-regret geometry and the stability radius"),
+         ("nbl_sim.studies.rate_study", "the regret-rate study (nbl study)"),
+         ("nbl_sim.studies.phase", "phase diagrams and threshold scans as sweeps"),
+         ("nbl_sim.runs.sweep", "run_sweep: cells, cache, resume, failures"),
+         ("nbl_sim.runs.execution", "executors: in-process, local pool, Dask"),
+         ("nbl_sim.runs.cache", "ChunkCache: data-only, signed, atomic cache entries"),
+         ("nbl_sim.runs.plain_data", "the plain-data codec of the cache"),
          ("nbl_sim.beyond", "beyond the paper: other context laws and arms"),
          ("nbl_sim.presentation.reproduce", "nbl reproduce: figures, their data and the "
                                             "gallery"),
@@ -137,28 +137,32 @@ INTERNAL = {
     "nbl_sim": "the package itself re-exports nothing",
     "nbl_sim.policies": "the package: it re-exports NBL and GreedyLogistic of the public "
                         "nbl_sim.policies.objects",
-    "nbl_sim.rate_analysis": "statistics behind the regret-rate study",
-    "nbl_sim.environment_passes": "the compiled passes that draw a replication of Environment",
-    "nbl_sim.seeding": "the replication streams of Environment.draw, re-seeded in place",
-    "nbl_sim.pcg64": "numpy's PCG64 stream compiled inline, behind Environment.draw",
-    "nbl_sim.reward_table": "the certified reward table behind Environment.draw(lazy=True)",
-    "nbl_sim.realization": "Realization and the replication streams (re-exported by "
-                           "nbl_sim.environment)",
-    "nbl_sim.llvm_ops": "LLVM-IR operations behind the PCG64 stream and the vector lanes",
-    "nbl_sim.environment_lanes": "the environment's passes on eight rows or replications as "
+    "nbl_sim.studies.rate_analysis": "statistics behind the regret-rate study",
+    "nbl_sim.engine.environment_passes": "the compiled passes that draw a replication of "
+                                         "Environment",
+    "nbl_sim.engine.seeding": "the replication streams of Environment.draw, re-seeded in place",
+    "nbl_sim.engine.pcg64": "numpy's PCG64 stream compiled inline, behind Environment.draw",
+    "nbl_sim.engine.realization": "Realization and the replication streams (re-exported by "
+                           "nbl_sim.engine.environment)",
+    "nbl_sim.engine.llvm_ops": "LLVM-IR operations behind the PCG64 stream and the vector lanes",
+    "nbl_sim.engine.environment_lanes": "the environment's passes on eight rows or replications as "
                                  "vector lanes (LLVM IR), behind Environment.draw",
-    "nbl_sim.policies.nbl_lanes": "the NBL kernel's lockstep rounds as vector lanes (LLVM IR)",
+    "nbl_sim.engine.nbl_lanes": "the NBL kernel's lockstep rounds as vector lanes (LLVM IR)",
     "nbl_sim.engine.compiled": "the compiled backend of nbl_sim.engine (the kernels' one "
                                "entry point)",
     "nbl_sim.engine.ziggurat": "numpy's ziggurat tables as data, behind the compiled normals",
-    "nbl_sim.jit_cache": "numba's kernel cache stamped with the package's compiled sources",
-    "nbl_sim.lifeline": "worker processes end with their parent (a pool's initializer)",
-    "nbl_sim.buffers": "scratch buffers kept per thread for the next simulate/draw call",
-    "nbl_sim.outputs": "how the commands write their output files (replace, never write "
+    "nbl_sim.engine.jit_cache": "numba's kernel cache stamped with the package's compiled sources",
+    "nbl_sim.runs.lifeline": "worker processes end with their parent (a pool's initializer)",
+    "nbl_sim.engine.buffers": "scratch buffers kept per thread for the next simulate/draw call",
+    "nbl_sim.runs.outputs": "how the commands write their output files (replace, never write "
                        "through a link; docs/security.md)",
     "nbl_sim.beyond.*": "the parts of nbl_sim.beyond (documented by the package page and "
                       "docs/beyond.md)",
     "nbl_sim.presentation": "the package; its public parts are listed",
+    "nbl_sim.runs": "the package (sweeps, executors, cache, outputs); its public parts are "
+                    "listed",
+    "nbl_sim.studies": "the package (simulate and the studies); its public parts are listed",
+    "nbl_sim.population": "the package (the population fields); its public parts are listed",
     "nbl_sim.presentation.figures*": "one module per figure, documented on the figure pages",
     "nbl_sim.presentation.style": "colours and display names of the pictures",
     "nbl_sim.presentation.tables": "the text tables the nbl command prints",

@@ -25,6 +25,14 @@ sweeps        one case or a (parameter, Δ) grid for any link (what the CLI's --
 repairs       NBL on whitened contexts / centred rewards: the exact analysis of each repair
               and the departures x repairs grid (docs/repairs.md)
 repair_study  repaired NBL against Greedy Logistic in simulation: paired regret, regret growth
+
+What it may import
+------------------
+numpy, scipy, nbl_theory (scikit-learn, optionally, for datasets). Within nbl_sim it may import:
+:mod:`nbl_sim.population` (arm vectors, the circle's root scan), :mod:`nbl_sim.engine` and
+:mod:`nbl_sim.policies` (the repair study's simulations), :mod:`nbl_sim.studies` (phase grids,
+growth fits) and :mod:`nbl_sim.runs` (sweeps) — tests/test_import_rule.py checks this paragraph.
+The engine imports this package's context laws and arm models (nbl_sim.engine.environment).
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers, readers and the static import walk
-    # (nbl_sim.sweep.imported_modules: cache keys cover the modules the names come from)
+    # (nbl_sim.runs.sweep.imported_modules: cache keys cover the modules the names come from)
     from .arms import (
         ArmModel,
         asymmetric_arms,
@@ -54,7 +62,8 @@ __all__ = ["ArmModel", "asymmetric_arms", "intercept_arms", "parse_arms_spec", "
            "mispredictions", "run_cell", "ExactPhase", "exact_phase", "exact_stability"]
 
 #: public name -> the module of this package that defines it. The names are resolved on first
-#: use (PEP 562 ``__getattr__``), so ``nbl_sim.environment``, which needs only the context laws
+#: use (PEP 562 ``__getattr__``), so ``nbl_sim.engine.environment``, which needs only the context
+# laws
 #: and arms, does not import the exact analysis and scipy.optimize with it.
 _HOME = {
     "ArmModel": "arms", "asymmetric_arms": "arms", "intercept_arms": "arms",

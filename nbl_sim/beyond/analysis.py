@@ -16,7 +16,7 @@ other laws in d ≥ 3                    Monte Carlo with ``mc_samples`` draws (
 =====================================  ===================================================
 
 :func:`nbl_sim.beyond.case.analyze` then finds the equilibria (d = 2: every zero of
-H(α) = v_⊥ᵀF(v(α)) on the circle, as nbl_sim.circle.circle_equilibria does for the
+H(α) = v_⊥ᵀF(v(α)) on the circle, as nbl_sim.population.circle.circle_equilibria does for the
 Gaussian; d ≥ 3: the equilibrium the population flow reaches from v*), the Jacobian spectrum
 of h on the tangent space at each (Dh = P B P − κP, nbl_sim.beyond.field), the learned
 boundary (the attracting equilibrium the flow reaches from v*, or from just beside v* when v*
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nbl_sim.circle import circle_zeros
+from nbl_sim.population.circle import circle_zeros
 from nbl_theory.errors import NBLInputError
 from nbl_theory.validation import positive_int, unit_vector
 
@@ -206,9 +206,9 @@ def equilibrium_at(model: FieldModel, v, v_ref, kind: str | None = None) -> Equi
 
 def circle_equilibria(model: FieldModel, v_ref=None, n_grid: int = 720) -> list:
     """Every zero of H on the circle (d = 2) as :class:`Equilibrium` records, from the one root
-    scan :func:`nbl_sim.circle.circle_zeros` (grid of ``n_grid`` angles anchored on ``v_ref``,
-    sign changes re-checked one angle at a time and refined with brentq). A sign change across
-    a jump of H (discrete laws: the boundary crosses an atom) is reported as
+    scan :func:`nbl_sim.population.circle.circle_zeros` (grid of ``n_grid`` angles anchored on
+    ``v_ref``, sign changes re-checked one angle at a time and refined with brentq). A sign change
+    across a jump of H (discrete laws: the boundary crosses an atom) is reported as
     ``jump-attracting`` (H from + to −) or ``jump-repelling``; every other zero is labelled by
     the signs of its Jacobian spectrum beyond the model's error (:func:`classify`). Zeros
     closer than one grid step, or where H touches 0 without changing sign, can be missed."""

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nbl_sim.population import arm_vectors
+from nbl_sim.population.fields import arm_vectors
 from nbl_theory.errors import NBLInputError
 from nbl_theory.expressions import number_value
 from nbl_theory.links import Link
@@ -176,7 +176,7 @@ def _link(link) -> Link:
 
 
 def symmetric_arms(link, delta, d: int = 2, v_star=None, theta_dir=None) -> ArmModel:
-    """The paper's arms β_a = θ + a(Δ/2)v*, ‖β_a‖ = 1 (``nbl_sim.population.arm_vectors``).
+    """The paper's arms β_a = θ + a(Δ/2)v*, ‖β_a‖ = 1 (``nbl_sim.population.fields.arm_vectors``).
 
     Parameters
     ----------
@@ -187,9 +187,9 @@ def symmetric_arms(link, delta, d: int = 2, v_star=None, theta_dir=None) -> ArmM
     d : int, default 2
         The dimension.
     v_star : array_like, shape (d,), optional
-        The boundary direction (default e₁), as in :func:`~nbl_sim.population.arm_vectors`.
+        The boundary direction (default e₁), as in :func:`~nbl_sim.population.fields.arm_vectors`.
     theta_dir : array_like, shape (d,), optional
-        The direction of θ, as in :func:`~nbl_sim.population.arm_vectors`.
+        The direction of θ, as in :func:`~nbl_sim.population.fields.arm_vectors`.
 
     Returns
     -------

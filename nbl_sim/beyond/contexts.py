@@ -19,7 +19,7 @@ a scale change is a covariance departure, give it with a Gaussian or t covarianc
 root), so Y's ellipticity carries over. :meth:`ContextLaw.sample` draws ``(n, d)`` contexts from
 a numpy Generator, reproducibly (same generator state, same numbers; the draws of a call are
 listed in each law's docstring); :meth:`ContextLaw.fill` writes them into a given array (what
-the bandit environment, ``nbl_sim.environment``, calls on each replication's context stream).
+the bandit environment, ``nbl_sim.engine.environment``, calls on each replication's context stream).
 
 Draws are made in blocks of :data:`BLOCK_ROWS` rows (a last partial block is drawn whole and
 cut), so the first n contexts do not depend on how many are drawn after them — the horizon

@@ -4,7 +4,7 @@ With X = Σ^{1/2}Y (:class:`nbl_sim.beyond.field.TransformedField`) it suffices 
 Y ~ N(0, I_d) with arms β̃_a of any norm n_a = ‖β̃_a‖ and any arm links g_a. For a unit ṽ and
 one arm write b = β̃_a/n_a, ρ = bᵀṽ, σ = (1 − ρ²)^{1/2}, w = (ṽ − ρb)/σ, s = bᵀY and
 t = wᵀY (independent N(0, 1); the rest of Y is independent of both and centred). Then
-(as in nbl_sim.population, now with G(s) = g_a(n_a s))
+(as in nbl_sim.population.fields, now with G(s) = g_a(n_a s))
 
 .. math::
 
@@ -17,7 +17,7 @@ hyperplane ṽᵀY = 0 the law is φ(0)·N(0, P), P = I − ṽṽᵀ; with γ =
 .. math:: E[g_a(γ^TY) YY^T] = E[g_a(cs)](P − γ̂γ̂^T) + E[s^2 g_a(cs)]\\,γ̂γ̂^T,
 
 so B(ṽ) = φ(0) Σ_a of that. Every expectation is one Gauss–Legendre sum over s (panels graded
-geometrically toward s = 0 where Φ(ρs/σ) is steep as σ → 0, as in nbl_sim.population). Error
+geometrically toward s = 0 where Φ(ρs/σ) is steep as σ → 0, as in nbl_sim.population.fields). Error
 estimate: two rules (panel widths 1/4 and 1/8, grading from 1e-12 and 1e-13), |fine − coarse|
 plus the link table's error; the fine values are returned.
 

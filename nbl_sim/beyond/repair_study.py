@@ -2,17 +2,17 @@
 
 :func:`compare_policies` runs plain NBL, the repairs of :mod:`nbl_sim.policies.repairs` and
 Greedy Logistic on the *same* realizations (common random numbers: one draw of
-:meth:`nbl_sim.environment.Environment.draw` per block of replications, every policy on it) and
-reports, per policy, R_n (mean, SE), the final angle to v* and the paired difference
+:meth:`nbl_sim.engine.environment.Environment.draw` per block of replications, every policy on it)
+and reports, per policy, R_n (mean, SE), the final angle to v* and the paired difference
 R_n(policy) − R_n(Greedy Logistic) per replication: mean, SE and a 95% interval
 (mean ± 1.96 SE; the replications are i.i.d., so the CLT interval).
 
-:func:`growth_study` is the regret-rate study's method (:mod:`nbl_sim.rate_study`) for the same
-policies: R_n on a log grid of horizons from one run per replication (the runs for smaller n are
-prefixes of the same realization: the policies are online), growth models a + b f(n),
+:func:`growth_study` is the regret-rate study's method (:mod:`nbl_sim.studies.rate_study`) for the
+same policies: R_n on a log grid of horizons from one run per replication (the runs for smaller n
+are prefixes of the same realization: the policies are online), growth models a + b f(n),
 f ∈ {log n, √n, n}, fitted by generalized least squares with the replication covariance
-(:func:`nbl_sim.rate_analysis.fit_growth`), and the log-log slope of the mean regret with a
-bootstrap interval (:func:`nbl_sim.rate_analysis.bootstrap_slope`).
+(:func:`nbl_sim.studies.rate_analysis.fit_growth`), and the log-log slope of the mean regret with a
+bootstrap interval (:func:`nbl_sim.studies.rate_analysis.bootstrap_slope`).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from nbl_theory.paper import paper_link
 from nbl_theory.validation import positive_int
 
 from .. import engine
-from ..environment import Environment
+from ..engine.environment import Environment
 from ..policies.repairs import REPAIRED_POLICIES, repaired_nbl_run
-from ..rate_analysis import bootstrap_slope, fit_growth
+from ..studies.rate_analysis import bootstrap_slope, fit_growth
 from .contexts import parse_context_spec
 
 __all__ = ["compare_policies", "growth_study", "STUDY_POLICIES"]

@@ -17,7 +17,7 @@ link. Each :class:`RobustnessCell` departs from that in one way, with a strength
 ==============  ============================================================================
 
 :func:`run_cell` is a top-level function of one frozen cell, so a grid runs on any executor
-(``nbl_sim.sweep.run_sweep(run_cell, default_grid())``); it returns plain JSON-able data.
+(``nbl_sim.runs.sweep.run_sweep(run_cell, default_grid())``); it returns plain JSON-able data.
 :func:`mispredictions` lists the cells where the Gaussian prediction is wrong:
 
 * ``sign-flip`` — v* is still an equilibrium but the sign of its exact local rate (decided

@@ -4,8 +4,8 @@ what ``nbl stability`` and ``nbl phase`` run with ``--contexts SPEC`` / ``--arms
 * :func:`exact_stability` — one (link, Δ, context law, arms): the exact local picture
   (:func:`nbl_sim.beyond.analyze`) next to the Gaussian prediction, as plain JSON-able data.
 * :func:`exact_phase` — the same on a grid of one link parameter × Δ (like
-  :func:`nbl_sim.phase.phase_diagram`, which it mirrors: one cell per parameter value, run
-  through :func:`nbl_sim.sweep.run_sweep` on any executor, cached, failed cells reported).
+  :func:`nbl_sim.studies.phase.phase_diagram`, which it mirrors: one cell per parameter value, run
+  through :func:`nbl_sim.runs.sweep.run_sweep` on any executor, cached, failed cells reported).
 
 ``contexts`` and ``arms`` are the spec strings of :func:`nbl_sim.beyond.contexts.
 parse_context_spec` and :func:`nbl_sim.beyond.arms.parse_arms_spec` (defaults: the paper's
@@ -25,9 +25,9 @@ from nbl_theory.link_source import LinkSource
 from nbl_theory.links import Link
 from nbl_theory.records import ResultRow
 
-from ..execution import Executor, executor_for
-from ..phase import sweep_grid
-from ..sweep import ChunkCache, run_sweep
+from ..runs.execution import Executor, executor_for
+from ..runs.sweep import ChunkCache, run_sweep
+from ..studies.phase import sweep_grid
 from .arms import parse_arms_spec
 from .case import analyze
 from .contexts import parse_context_spec

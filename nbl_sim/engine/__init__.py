@@ -5,7 +5,7 @@ What it holds
 The seam is five functions, each with a ``backend`` argument:
 
 * :func:`draw` — the realization of replications ``reps`` of an environment (contexts, means,
-  potential rewards, initialization coins, optimal actions: :class:`nbl_sim.realization.
+  potential rewards, initialization coins, optimal actions: :class:`nbl_sim.engine.realization.
   Realization`), from ``SeedSequence(seed)`` spawn keys (r, k);
 * :func:`nbl` — alg:nbl on a realization (:class:`nbl_sim.policies.nbl.NBLTrace`);
 * :func:`greedy_logistic` — Greedy Logistic of app:logistic-comparison (actions, info);
@@ -18,22 +18,40 @@ Two backends compute them:
   replications with a loop over rounds: **the definition of the numbers of record**. Its module
   docstring states every operation and its order.
 * ``"compiled"`` (:mod:`nbl_sim.engine.compiled`, the default) — the numba/LLVM kernels of
-  :mod:`nbl_sim.environment`, :mod:`nbl_sim.pcg64`, :mod:`nbl_sim.policies.nbl`,
-  :mod:`nbl_sim.policies.greedy_logistic` and :mod:`nbl_sim.metrics`; the same bits, pinned to
+  :mod:`nbl_sim.engine.environment`, :mod:`nbl_sim.engine.pcg64`, :mod:`nbl_sim.policies.nbl` and
+  :mod:`nbl_sim.policies.greedy_logistic` (the regret: numpy); the same bits, pinned to
   the reference by ``tests/sim/test_engine_pin.py``; faster by the ratios of
   ``benchmarks/bench_engine.py``.
 
 Inputs are checked once, by the same functions for both backends
 (:func:`nbl_sim.policies.nbl.nbl_inputs`, :func:`nbl_sim.policies.greedy_logistic.
-greedy_inputs`, :meth:`nbl_sim.environment.Environment.build`).
+greedy_inputs`, :meth:`nbl_sim.engine.environment.Environment.build`).
+
+The folder also holds what the seam is made of:
+
+* the bandit model — :mod:`.environment` (eq:model: arms, contexts, rewards, the draw),
+  :mod:`.realization` (what a draw holds) and :mod:`.metrics` (regret of eq:regret, Monte Carlo
+  bands);
+* the streams — :mod:`.seeding` (each replication's PCG64 states from its spawn key),
+  :mod:`.pcg64` (numpy's PCG64 and ziggurat inline in compiled code), :mod:`.ziggurat` (numpy's
+  ziggurat tables as data);
+* the compiled passes — :mod:`.environment_passes`, :mod:`.environment_lanes` and
+  :mod:`.nbl_lanes` (eight rows or replications as vector lanes), :mod:`.llvm_ops` (the LLVM-IR
+  operations under them), :mod:`.buffers` (reused per-thread buffers) and :mod:`.jit_cache`
+  (numba's on-disk cache, private and stamped with the package's digest).
 
 What it may import
 ------------------
-numpy, nbl_theory, and the simulation modules it fronts (environment, realization, policies,
-metrics, and through them pcg64, seeding, reward_table, llvm_ops); never proofs_check, never a
-private name of numba, numpy or llvmlite. :mod:`nbl_sim.engine.ziggurat` (numpy's ziggurat tables
-as data) imports numpy only, so the compiled stream can import it. This ``__init__`` imports its
-backends when a function is first called (the compiled modules import the tables from here).
+numpy, numba, llvmlite, nbl_theory; never proofs_check, never a private name of numba, numpy or
+llvmlite (but :mod:`.jit_cache`, listed in tests/test_import_rule.py with its reason).
+:mod:`nbl_sim.engine.ziggurat` (numpy's ziggurat tables as data) imports numpy only, so the
+compiled stream can import it. This ``__init__`` imports its backends when a function is first
+called (the compiled modules import the tables from here).
+
+Within nbl_sim it may import: :mod:`nbl_sim.policies` (the policy runs it fronts),
+:mod:`nbl_sim.beyond` (the context laws and arm models an environment is built with) and
+:mod:`nbl_sim.runs` (the cache directory of the numba cache) — tests/test_import_rule.py checks
+this paragraph against every import of the folder.
 """
 
 from __future__ import annotations
@@ -81,15 +99,15 @@ def backend_module(backend: str = DEFAULT_BACKEND):
     raise NBLInputError(f"backend must be one of {BACKENDS}, got {backend!r}")
 
 
-def draw(env, seed: int, reps, n: int, n0: int, *, out=None, lazy: bool = False,
+def draw(env, seed: int, reps, n: int, n0: int, *, out=None,
          backend: str = DEFAULT_BACKEND):
     """The realization of replications ``reps`` (indices into ``SeedSequence(seed).spawn``) of
-    ``env`` (:class:`nbl_sim.environment.Environment`) over n rounds with n0 initialization
+    ``env`` (:class:`nbl_sim.engine.environment.Environment`) over n rounds with n0 initialization
     coins.
 
     Parameters
     ----------
-    env : nbl_sim.environment.Environment
+    env : nbl_sim.engine.environment.Environment
         The environment.
     seed : int
         The run's seed, a non-negative integer.
@@ -99,20 +117,16 @@ def draw(env, seed: int, reps, n: int, n0: int, *, out=None, lazy: bool = False,
         Rounds.
     n0 : int
         Initialization coins per replication.
-    out : nbl_sim.realization.Realization, optional
-        :meth:`~nbl_sim.realization.Realization.empty` buffers with at least ``len(reps)`` rows,
-        filled in place (the result then holds views of them); None allocates.
-    lazy : bool, default False
-        Compiled backend only: rewards by the link's certified table, ``means`` then holding
-        the indices (:meth:`nbl_sim.environment.Environment.draw`); the reference ignores it and
-        always returns the means (the same numbers, see :meth:`~nbl_sim.environment.Environment.
-        realized_means`).
+    out : nbl_sim.engine.realization.Realization, optional
+        :meth:`~nbl_sim.engine.realization.Realization.empty` buffers with at least
+        ``len(reps)`` rows, filled in place (the result then holds views of them); None
+        allocates.
     backend : {"compiled", "reference"}, default "compiled"
         The backend (:data:`BACKENDS`; default :data:`DEFAULT_BACKEND`).
 
     Returns
     -------
-    nbl_sim.realization.Realization
+    nbl_sim.engine.realization.Realization
         Contexts, means, potential rewards, coins and optimal actions of the replications.
 
     Raises
@@ -122,7 +136,7 @@ def draw(env, seed: int, reps, n: int, n0: int, *, out=None, lazy: bool = False,
         is invalid, ``out`` does not fit, or a realized mean is not finite or (Bernoulli)
         leaves [0, 1] beyond rounding.
     """
-    return backend_module(backend).draw(env, seed, reps, n, n0, out=out, lazy=lazy)
+    return backend_module(backend).draw(env, seed, reps, n, n0, out=out)
 
 
 def nbl(X, Y, coins, v_star, *, backend: str = DEFAULT_BACKEND, **options):
@@ -237,9 +251,9 @@ def regret(env, real, actions, record_rounds, *, out=None,
 
     Parameters
     ----------
-    env : nbl_sim.environment.Environment
+    env : nbl_sim.engine.environment.Environment
         The environment that drew ``real``.
-    real : nbl_sim.realization.Realization
+    real : nbl_sim.engine.realization.Realization
         The realization (drawn lazily or not).
     actions : (R, n) int8 ndarray
         A policy's actions on ``real``, in {−1, +1}.

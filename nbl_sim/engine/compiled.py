@@ -2,10 +2,12 @@
 reference's numbers (:mod:`nbl_sim.engine.reference`) faster, bit for bit
 (``tests/sim/test_engine_pin.py``).
 
-The kernels themselves live where they were written (:mod:`nbl_sim.environment` and its passes,
-:mod:`nbl_sim.pcg64`, :mod:`nbl_sim.seeding`, :mod:`nbl_sim.reward_table`,
-:mod:`nbl_sim.policies.nbl`, :mod:`nbl_sim.policies.greedy_logistic`, :mod:`nbl_sim.metrics`);
-this module is their one entry point.
+The kernels themselves live where they were written (:mod:`nbl_sim.engine.environment` and
+its passes, :mod:`nbl_sim.engine.pcg64`, :mod:`nbl_sim.engine.seeding`,
+:mod:`nbl_sim.policies.nbl`, :mod:`nbl_sim.policies.greedy_logistic`); this module is their one
+entry point. The regret is plain numpy (:func:`nbl_sim.engine.metrics.recorded_regret`): its
+compiled pass earned 1.29–1.53× end to end, at or under the 1.5× a piece of compiled machinery
+must earn (issue 37; benchmarks/README.md, the engine section), and was cut.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from ..policies.oracle import oracle_actions
 __all__ = ["draw", "nbl", "greedy_logistic", "oracle", "regret"]
 
 
-def draw(env, seed, reps, n, n0, *, out=None, lazy=False):
-    """:meth:`nbl_sim.environment.Environment.draw`."""
-    return env.draw(seed, reps, n, n0, out=out, lazy=lazy)
+def draw(env, seed, reps, n, n0, *, out=None):
+    """:meth:`nbl_sim.engine.environment.Environment.draw`."""
+    return env.draw(seed, reps, n, n0, out=out)
 
 
 def nbl(X, Y, coins, v_star, **options):
@@ -42,6 +44,6 @@ def oracle(X, v_star) -> np.ndarray:
 
 
 def regret(env, real, actions, record_rounds, *, out=None) -> np.ndarray:
-    """:meth:`nbl_sim.environment.Environment.recorded_regret` (one compiled pass; from the
-    indices of a lazy draw)."""
+    """:meth:`nbl_sim.engine.environment.Environment.recorded_regret` (numpy, a block of
+    replications at a time)."""
     return env.recorded_regret(real, actions, record_rounds, out=out)

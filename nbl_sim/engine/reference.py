@@ -7,7 +7,7 @@ order the numbers of record use; IEEE +, −, ×, ÷ and √ are correctly round
 the bits. Sums are folds from the stated start (``s = 0.0; s += a_0; s += a_1; …``) unless said
 otherwise.
 
-Streams (the "Common random numbers" of :mod:`nbl_sim.environment`)
+Streams (the "Common random numbers" of :mod:`nbl_sim.engine.environment`)
 --------------------------------------------------------------------
 Replication r, sub-stream k ∈ {0 contexts, 1 rewards, 2 coins} is numpy's documented
 ``Generator(PCG64(SeedSequence(seed, spawn_key=(r, k))))`` (= sub-stream k of
@@ -18,7 +18,8 @@ subclass overriding ``_draw_contexts`` is followed by the compiled draw only.)
 
 This module calls no compiled code: it imports the input checks and result types that live
 beside the kernels (:func:`nbl_sim.policies.nbl.nbl_inputs`, :class:`~nbl_sim.policies.nbl.
-NBLTrace`, :func:`nbl_sim.policies.greedy_logistic.greedy_inputs`, :class:`nbl_sim.realization.
+NBLTrace`, :func:`nbl_sim.policies.greedy_logistic.greedy_inputs`,
+:class:`nbl_sim.engine.realization.
 Realization`), which loads numba without compiling anything. One exception: :func:`regret` of a
 *lazily* drawn realization (compiled draws only) reads its means through the environment.
 
@@ -74,7 +75,6 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from ..environment import ROUNDING
 from ..policies.greedy_logistic import (
     ARMIJO,
     EPS,
@@ -83,7 +83,8 @@ from ..policies.greedy_logistic import (
     greedy_inputs,
 )
 from ..policies.nbl import NBLTrace, nbl_inputs
-from ..realization import Realization, check_seed
+from .environment import ROUNDING
+from .realization import Realization, check_seed
 
 __all__ = ["streams", "indices", "draw", "nbl", "greedy_logistic", "oracle", "regret",
            "pairwise_sum"]
@@ -230,13 +231,13 @@ def indices(X: np.ndarray, beta: np.ndarray, v_star: np.ndarray) -> tuple:
     return z, np.where(s >= 0.0, 1, -1).astype(np.int8)
 
 
-def draw(env, seed, reps, n, n0, *, out=None, lazy=False) -> Realization:
-    """The realization of replications ``reps`` (module docstring); ``lazy`` is ignored (the
-    means are always stored). ``out``: optional :meth:`Realization.empty` buffers.
+def draw(env, seed, reps, n, n0, *, out=None) -> Realization:
+    """The realization of replications ``reps`` (module docstring). ``out``: optional
+    :meth:`Realization.empty` buffers.
 
     Parameters
     ----------
-    env : nbl_sim.environment.Environment
+    env : nbl_sim.engine.environment.Environment
         The environment (its context law, arms, link, reward law and noise).
     seed : int
         The run's seed, a non-negative integer.
@@ -249,14 +250,12 @@ def draw(env, seed, reps, n, n0, *, out=None, lazy=False) -> Realization:
     out : Realization, optional
         Buffers with at least ``len(reps)`` rows, horizon n and n0 coins, into which the drawn
         arrays are copied; None returns the arrays drawn.
-    lazy : bool, default False
-        Ignored.
 
     Returns
     -------
     Realization
         ``X`` (R, n, d), ``means`` (clipped to [0, 1] for Bernoulli) and ``Y`` (R, n, 2),
-        ``coins`` (R, n0) int8, ``optimal`` (R, n) int8; never lazy.
+        ``coins`` (R, n0) int8, ``optimal`` (R, n) int8.
 
     Raises
     ------
@@ -650,8 +649,8 @@ def regret(env, real, actions, record_rounds, *, out=None) -> np.ndarray:
 
     Parameters
     ----------
-    env : nbl_sim.environment.Environment
-        The environment that drew ``real`` (its means, for a lazy realization).
+    env : nbl_sim.engine.environment.Environment
+        The environment that drew ``real`` (not read: the means are ``real``'s).
     real : Realization
         The realization (``means`` and ``optimal`` are read).
     actions : array_like, shape (R, n)
@@ -666,7 +665,7 @@ def regret(env, real, actions, record_rounds, *, out=None) -> np.ndarray:
     (R, K) float64 ndarray
         R_t at each recorded round, R_0 = 0 (``out`` when given).
     """
-    means = env.realized_means(real)
+    means = real.means
     rec = np.asarray(record_rounds, dtype=np.int64)
     m_minus, m_plus = means[..., 0], means[..., 1]
     gap = (np.where(real.optimal > 0, m_plus, m_minus)

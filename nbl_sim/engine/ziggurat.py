@@ -5,13 +5,13 @@ numpy's ``Generator.standard_normal`` (``random_standard_normal`` of numpy's
 ``ki_double``, ``wi_double`` and ``fi_double`` and the constants ``ziggurat_nor_r`` and
 ``ziggurat_nor_inv_r`` of numpy's ``numpy/random/src/distributions/ziggurat_constants.h``
 (Copyright (c) the NumPy Developers; numpy's BSD-3-Clause licence covers this copy). They are
-copied here so that the compiled stream (:mod:`nbl_sim.pcg64`) imports no private module of
+copied here so that the compiled stream (:mod:`nbl_sim.engine.pcg64`) imports no private module of
 numba or numpy: transcribed once from numba's own copy of numpy's header
 (``numba/np/random/_constants.py``, numba 0.68.1), floats written as Python ``repr`` (which
 round-trips every float64 exactly).
 
 Checked, not trusted: the compiled normals drawn with these tables must equal numpy's own
-``standard_normal`` values (:func:`nbl_sim.pcg64.compiled_pcg_agrees` once per process, and
+``standard_normal`` values (:func:`nbl_sim.engine.pcg64.compiled_pcg_agrees` once per process, and
 ``tests/sim/test_engine_pin.py`` over every layer, the slow paths and the tail), so a wrong
 entry is caught.
 """

@@ -72,7 +72,7 @@ from numba import njit
 
 from nbl_theory.errors import NBLInputError
 
-from .. import jit_cache  # noqa: F401  (before the first cached kernel)
+from ..engine import jit_cache  # noqa: F401  (before the first cached kernel)
 
 __all__ = ["greedy_logistic_actions", "fit_penalized_logistic", "LogisticFit", "newton_refit",
            "greedy_inputs", "GreedyInputs", "greedy_info", "ARMIJO", "MAX_HALVINGS", "EPS"]

@@ -17,7 +17,7 @@ dispatch, no temporaries, ~20 flops per replication-step in d = 2. The recursion
 t (a sqrt and a division on every step's critical path), so eight replications advance in
 lockstep and their independent dependency chains overlap in the CPU: in d = 2 with the states in
 registers; in d ≥ 3 as the lanes of 8-wide vectors, every operation of a round one vector
-instruction for all eight (:mod:`nbl_sim.policies.nbl_lanes`, LLVM IR; numba's own loops leave
+instruction for all eight (:mod:`nbl_sim.engine.nbl_lanes`, LLVM IR; numba's own loops leave
 them scalar: ~2.2× slower in d = 8). Each replication is still computed in its own fixed
 operation order, so results are bit-identical whatever the batch (chunking, process count,
 block).
@@ -33,9 +33,9 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from .. import jit_cache  # noqa: F401  (before the first cached kernel)
-from ..llvm_ops import LANES
-from .nbl_lanes import lane_rounds
+from ..engine import jit_cache  # noqa: F401  (before the first cached kernel)
+from ..engine.llvm_ops import LANES
+from ..engine.nbl_lanes import lane_rounds
 
 __all__ = ["nbl_run", "nbl_inputs", "NBLInputs", "NBLOptions", "NBLTrace", "nbl_reference",
            "validate_step", "LOCKSTEP"]
@@ -144,7 +144,7 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
 
 @numba.njit(cache=True, nogil=True)
 def _lane_rounds(X, Y, actions, V, eta, r0, t_begin, t_end):
-    """:func:`nbl_sim.policies.nbl_lanes.lane_rounds`, compiled as a function of its own: inlined
+    """:func:`nbl_sim.engine.nbl_lanes.lane_rounds`, compiled as a function of its own: inlined
     into the kernel, LLVM's optimization of the larger function makes the same IR ~2× slower."""
     lane_rounds(X, Y, actions, V, eta, r0, t_begin, t_end)
 
@@ -152,7 +152,7 @@ def _lane_rounds(X, Y, actions, V, eta, r0, t_begin, t_end):
 @numba.njit(cache=True, nogil=True, inline="always")
 def _replication_round(X, Y, r, t, et, V, b, actions):
     """One Stage II round of replication r, held in column b of V (d, ·): the scalar form of
-    :func:`nbl_sim.policies.nbl_lanes.lane_rounds` (a last group of fewer than LOCKSTEP
+    :func:`nbl_sim.engine.nbl_lanes.lane_rounds` (a last group of fewer than LOCKSTEP
     replications)."""
     d = V.shape[0]
     s = 0.0
@@ -235,7 +235,7 @@ class NBLTrace:
 
 
 #: The largest step scale γ accepted: with rewards |Y| <= 1 + 1e6 (the noise bound of
-#: :mod:`nbl_sim.environment`) and t0 > −1, every intermediate of a round stays far inside
+#: :mod:`nbl_sim.engine.environment`) and t0 > −1, every intermediate of a round stays far inside
 #: float64's range (|η_t G_t| <~ 1e3 γ |Y| ‖X‖ < 1e20); γ = 1e200 overflowed to 0/0.
 MAX_GAMMA = 1e6
 
@@ -497,7 +497,7 @@ def nbl_reference(X, Y, coins, *, v0=None, gamma: float = 10.0, t0: float = 500.
     v_final : (R, d) float64 ndarray
         The last iterate v_n.
     """
-    from ..geometry import nbl_update, retract
+    from .geometry import nbl_update, retract
 
     X = np.asarray(X, dtype=float)
     Y = np.asarray(Y, dtype=float)

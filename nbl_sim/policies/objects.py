@@ -11,8 +11,8 @@
     state = policy.state()                      # plain data (JSON-able), never a pickle
     again = NBL.from_state(state)               # continues exactly where it stopped
 
-Each object is one replication of :func:`nbl_sim.experiment.simulate`'s policy, written as the
-same scalar arithmetic in the same order, so on the same stream (contexts, rewards and the
+Each object is one replication of :func:`nbl_sim.studies.experiment.simulate`'s policy, written as
+the same scalar arithmetic in the same order, so on the same stream (contexts, rewards and the
 randomized-initialization coins) its actions and iterates are **bit for bit** those of the
 compiled kernels (:func:`nbl_sim.policies.nbl.nbl_run`, :func:`nbl_sim.policies.greedy_logistic.
 greedy_logistic_actions`; tests/sim/test_policy_objects.py):

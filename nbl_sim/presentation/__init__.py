@@ -11,8 +11,12 @@
 
 The library (nbl_theory and the rest of nbl_sim) never imports this package: the library
 computes, this package shows. Editing a module here never invalidates a cached
-simulation cell (:func:`nbl_sim.sweep.source_fingerprint` skips this folder), except that a
+simulation cell (:func:`nbl_sim.runs.sweep.source_fingerprint` skips this folder), except that a
 figure's own module is part of its data's cache key.
+
+Within nbl_sim it may import: :mod:`nbl_sim.engine`, :mod:`nbl_sim.studies`,
+:mod:`nbl_sim.population`, :mod:`nbl_sim.beyond` and :mod:`nbl_sim.runs` — everything it shows;
+nothing imports it (tests/test_import_rule.py checks both).
 """
 
 __all__: list[str] = []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..outputs import save_figure
+from ..runs.outputs import save_figure
 from .style import new_figure, policy_color
 
 __all__ = ["plot_simulation", "plot_threshold_scan", "unstable_spans", "plot_phase",
@@ -24,7 +24,7 @@ def _save(fig, path, dpi: int) -> Path:
 
 def plot_simulation(result, path) -> Path:
     """R_t/t and (d = 2) the signed angle, or ‖v_t − v*‖², with pointwise 95% bands, of a
-    :class:`~nbl_sim.experiment.SimulationResult`. Returns the written path.
+    :class:`~nbl_sim.studies.experiment.SimulationResult`. Returns the written path.
 
     Parameters
     ----------
@@ -165,7 +165,7 @@ def diverging_norm(values):
 
 
 def plot_phase(pd, path) -> Path:
-    """λ* of a :class:`~nbl_sim.phase.PhaseDiagram` on its (parameter, Δ) grid (a diverging
+    """λ* of a :class:`~nbl_sim.studies.phase.PhaseDiagram` on its (parameter, Δ) grid (a diverging
     colour scale centred at 0, each sign scaled to its own extreme), the λ* = 0 contour where
     both signs occur and the cells whose sign is undecided. Returns the path.
 

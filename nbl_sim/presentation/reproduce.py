@@ -9,11 +9,12 @@ claim and one line on what the reproduction shows.
 Figures are named by id or by paper label (:func:`figure_id`; ``fig:numerical-summary`` is
 ``numerical-summary``).
 
-Cache: a figure's data are stored in a :class:`~nbl_sim.cache.ChunkCache` (namespace
+Cache: a figure's data are stored in a :class:`~nbl_sim.runs.cache.ChunkCache` (namespace
 ``figures``) as plain data (:meth:`FigureData.to_data`; JSON and ``.npz``, never pickle), keyed
 by a hash of the figure id, the mode (quick/full), the versions of Python, nbl and the numerical
 libraries and the source fingerprint of the figure module
-(:func:`nbl_sim.sweep.source_fingerprint`: the module itself and every library module it imports,
+(:func:`nbl_sim.runs.sweep.source_fingerprint`: the module itself and every library module it
+imports,
 not the rest of the presentation package), so an interrupted run resumes with the figures already
 computed, and a changed figure, library module, library version or parameter never reuses stale
 data while a changed color or plot does not throw the data away. An entry that is not valid data
@@ -38,10 +39,16 @@ from pathlib import Path
 
 import numpy as np
 
-from nbl_sim.execution import Executor, SerialExecutor, executor_for
-from nbl_sim.experiment import package_versions
-from nbl_sim.outputs import output_set, replacing, save_figure, write_text
-from nbl_sim.sweep import ChunkCache, SweepError, library_versions, run_sweep, source_fingerprint
+from nbl_sim.runs.execution import Executor, SerialExecutor, executor_for
+from nbl_sim.runs.outputs import output_set, replacing, save_figure, write_text
+from nbl_sim.runs.sweep import (
+    ChunkCache,
+    SweepError,
+    library_versions,
+    run_sweep,
+    source_fingerprint,
+)
+from nbl_sim.studies.experiment import package_versions
 from nbl_theory.errors import NBLInputError
 from nbl_theory.records import manifest_text
 
@@ -54,9 +61,9 @@ __all__ = ["reproduce", "figure_id", "cache_key", "write_tables", "json_default"
 def cache_key(fig_id: str, module, quick: bool) -> str:
     """The data-cache key of figure ``fig_id`` computed by ``module`` in mode ``quick``: SHA-256
     of the id, the mode, the versions of Python, nbl and the numerical libraries
-    (:func:`nbl_sim.sweep.library_versions`), the module's own source and the source fingerprint
-    of everything it imports (:func:`nbl_sim.sweep.source_fingerprint`; modules outside nbl have
-    only their own source).
+    (:func:`nbl_sim.runs.sweep.library_versions`), the module's own source and the source
+    fingerprint of everything it imports (:func:`nbl_sim.runs.sweep.source_fingerprint`; modules
+    outside nbl have only their own source).
 
     Parameters
     ----------
@@ -192,10 +199,10 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
               writer=None) -> list[dict]:
     """Compute and draw ``figures`` (ids or paper labels; all when empty) and write their files.
 
-    The figures' data are computed as cells of one sweep (:func:`nbl_sim.sweep.run_sweep`) on
+    The figures' data are computed as cells of one sweep (:func:`nbl_sim.runs.sweep.run_sweep`) on
     ``executor`` (default: in this process; ``workers=N`` a local pool, ``scheduler`` a Dask
     cluster), each stored in ``cache`` as soon as it arrives; drawing happens here. The files
-    are then written into ``out_dir`` as a set (:func:`nbl_sim.outputs.output_set`, index
+    are then written into ``out_dir`` as a set (:func:`nbl_sim.runs.outputs.output_set`, index
     ``index.md`` last; each figure's manifest and the index carry the run's id).
 
     Parameters
@@ -225,7 +232,7 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
         A Dask scheduler address for the default executor.
     writer : callable, optional
         ``writer(write)`` writes the files instead of the default ``output_set`` block: it
-        must call ``write(o)`` with an :class:`~nbl_sim.outputs.OutputSet` (the command line
+        must call ``write(o)`` with an :class:`~nbl_sim.runs.outputs.OutputSet` (the command line
         passes one that reports a file-system fault as a message, after the result).
 
     Returns
@@ -369,7 +376,7 @@ def write_study(out_dir, data, run_id: str | None = None) -> list[Path]:
     envelope, :func:`nbl_theory.records.manifest_text`, with the run's id), one CSV per table
     (``study__<table>.csv``) and ``study.png``, from the regret-rate figure's data (``data`` =
     :func:`nbl_sim.presentation.figures.regret_rate.figure_data`), written into ``out_dir``
-    (the command line gives it a staging directory of :func:`nbl_sim.outputs.output_set`).
+    (the command line gives it a staging directory of :func:`nbl_sim.runs.outputs.output_set`).
     Returns the paths.
 
     Parameters

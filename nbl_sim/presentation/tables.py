@@ -204,7 +204,7 @@ def concordance_report(reports) -> list:
 # ---------------------------------------------------------------------- simulation
 def simulation_report(res, env) -> list:
     """Heading, one row per policy (final regret, R_n/n, angle, squared error with 95% bands)
-    and the run time of a :class:`~nbl_sim.experiment.SimulationResult`."""
+    and the run time of a :class:`~nbl_sim.studies.experiment.SimulationResult`."""
     p = res.params
     start = (f"init angle {p['init_angle']} deg" if p["init_angle"] is not None
              else f"n0 = {p['n0']} randomized rounds")
@@ -225,7 +225,7 @@ def simulation_report(res, env) -> list:
 
 def phase_report(pd) -> list:
     """Sign counts, the unstable intervals per Δ and the run time of a
-    :class:`~nbl_sim.phase.PhaseDiagram`."""
+    :class:`~nbl_sim.studies.phase.PhaseDiagram`."""
     counts = {k: int((pd.sign == k).sum()) for k in ("stable", "unstable", "undecided", "failed")}
     out: list = [f"{pd.family} ({pd.param} x delta), {len(pd.values)} x {len(pd.deltas)} grid, "
                  f"tier {pd.tier}: " + ", ".join(f"{k} {v}" for k, v in counts.items())]
@@ -338,7 +338,7 @@ def _study_localization(an: dict, cfg) -> list:
 
 
 def study_report(res, an: dict) -> list:
-    """The regret-rate study (:class:`~nbl_sim.rate_study.StudyResult` ``res`` and its
+    """The regret-rate study (:class:`~nbl_sim.studies.rate_study.StudyResult` ``res`` and its
     analysis ``an``): regret growth per link and d, the long arm, the localized error rates,
     the step-size threshold, localization against n0 and the unstable contrast."""
     cfg = res.config

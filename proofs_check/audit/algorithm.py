@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nbl_sim.geometry import tangent_projection
+from nbl_sim.policies.geometry import tangent_projection
 from nbl_sim.policies.nbl import nbl_run, validate_step
 from nbl_theory.errors import NBLInputError
 

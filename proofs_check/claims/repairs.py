@@ -21,7 +21,7 @@ import numpy as np
 from nbl_sim.beyond.arms import parse_arms_spec
 from nbl_sim.beyond.contexts import parse_context_spec
 from nbl_sim.beyond.repairs import analyze_repair
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_sim.policies.nbl import nbl_run
 from nbl_sim.policies.repairs import repaired_nbl_run
 from nbl_theory.paper import paper_link

@@ -7,9 +7,9 @@ directly from m_a(x) = g(beta_a^T x)). The linear optimal boundary of a shared i
 
 from __future__ import annotations
 
-from nbl_sim.environment import Environment
-from nbl_sim.execution import SerialExecutor
-from nbl_sim.experiment import simulate
+from nbl_sim.engine.environment import Environment
+from nbl_sim.runs.execution import SerialExecutor
+from nbl_sim.studies.experiment import simulate
 from nbl_theory.paper import paper_link
 
 from ..judgement import combine, judge
@@ -81,7 +81,7 @@ _REC = (1, 10, 150, 151, 700, 2000)
                   "proofs_check.witnesses.regret:nbl_actions, "
                   "proofs_check.witnesses.regret:greedy_logistic_actions",
           shares="the realization (contexts, potential rewards, coins) drawn by "
-                 "nbl_sim.environment, the arm vectors and the link's g (nbl_theory.Link)",
+                 "nbl_sim.engine.environment, the arm vectors and the link's g (nbl_theory.Link)",
           mutants=(Mutant.formula("definition summed over t < T (one round short)",
                                   short=1, cases=_REGRET_CASES[:1]),
                    Mutant.formula("a*(x) = sgn(-v*^T x) in the definition",

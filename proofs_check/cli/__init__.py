@@ -29,7 +29,7 @@ input (one line ``nbl: error: ...`` on stderr, before any work and with nothing 
 argparse errors included, with "did you mean" for misspelt subcommands, options, families,
 functions and parameters); 3 finished with some failed cells (``phase``, ``study``: the rest is
 reported); 130 interrupted (Ctrl-C, or SIGTERM, which ``main`` turns into
-the same KeyboardInterrupt; worker processes are ended by :mod:`nbl_sim.execution`).
+the same KeyboardInterrupt; worker processes are ended by :mod:`nbl_sim.runs.execution`).
 
 One module per subcommand holds its parser (``add_parser``) and its dispatch (``run``);
 :mod:`.options` holds the arguments and steps they share, :mod:`.beyond` the context laws and
@@ -244,7 +244,7 @@ def _run(argv: list[str], debug: bool) -> int:
         if _input_error(exc):
             print(f"nbl: error: {_one_line(exc)}", file=sys.stderr)
             return 2
-        failures = getattr(exc, "failures", None)      # nbl_sim.sweep.SweepError
+        failures = getattr(exc, "failures", None)      # nbl_sim.runs.sweep.SweepError
         if debug:
             import traceback
 
@@ -306,7 +306,7 @@ def main(argv=None) -> int:
 
 def _exit_now(rc: int) -> None:
     """End the command at once after an interruption (the workers were ended, or end with
-    this process, :mod:`nbl_sim.lifeline`): exit hooks — Dask's closes its clusters again —
+    this process, :mod:`nbl_sim.runs.lifeline`): exit hooks — Dask's closes its clusters again —
     would print tracebacks when a second Ctrl-C reaches them, and that Ctrl-C would end the
     process by SIGINT instead of status 130. Outputs are complete or untouched (written
     atomically), so only the standard streams need flushing."""

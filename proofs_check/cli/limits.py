@@ -19,7 +19,7 @@ MAX_DPS                1 000      ``--dps`` digits (see :func:`dps_seconds` for 
 MAX_SIM_WORK           1e11       ``simulate``: replications × rounds × dimension
 MAX_SIM_BYTES          4 GiB      ``simulate``: estimated memory (:func:`simulation_bytes`)
 MAX_WORKERS            64         ``--workers`` and ``--scheduler local:N``
-                                  (:data:`nbl_sim.execution.MAX_WORKERS`)
+                                  (:data:`nbl_sim.runs.execution.MAX_WORKERS`)
 =====================  =========  ========================================================
 
 Output paths: ``--out`` and ``--cache-dir`` must be directories (or creatable ones) and
@@ -113,7 +113,7 @@ def simulation_bytes(n: int, reps: int, d: int, n0: int, recorded: int, policies
                      workers: int) -> float:
     """Estimated peak memory of ``nbl simulate``: per worker one replication's realization
     (n·(8(d+4)+1) + n0 bytes: contexts, both arms' means and rewards, the optimal actions,
-    the initialization coins; :mod:`nbl_sim.experiment` streams blocks of at least one
+    the initialization coins; :mod:`nbl_sim.studies.experiment` streams blocks of at least one
     replication), the d×d identity the environment starts from (8d² bytes), and the kept
     trajectories (regret, squared error, angle: 24 bytes per policy, replication and recorded
     round)."""
@@ -148,7 +148,7 @@ def check_out_dir(path, option: str, shown=None, files=()) -> None:
     """``path`` is a directory this process can write to, or can be created as one
     (``shown``: the name to print, if not ``path``), and none of the ``files`` to be written in
     it is a directory or a name too long for it. A file that exists, or a symbolic link, is
-    fine: outputs replace it (:mod:`nbl_sim.outputs`), they never write through a link."""
+    fine: outputs replace it (:mod:`nbl_sim.runs.outputs`), they never write through a link."""
     if path is None:
         return
     shown = path if shown is None else shown

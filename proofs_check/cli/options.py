@@ -265,7 +265,7 @@ def add_exec_args(p: argparse.ArgumentParser, workers_help: str | None = None) -
 
 def check_exec(args) -> None:
     """``--workers``/``--scheduler`` (or ``$NBL_DASK_SCHEDULER``) and ``--cache-dir``, checked
-    before any work: bounds (:data:`nbl_sim.execution.MAX_WORKERS`), address syntax, a
+    before any work: bounds (:data:`nbl_sim.runs.execution.MAX_WORKERS`), address syntax, a
     reachable scheduler, a writable cache directory."""
     workers = getattr(args, "workers", None)
     scheduler = getattr(args, "scheduler", None)
@@ -284,7 +284,7 @@ def check_exec(args) -> None:
                 raise UsageError(f"--cache-dir {cache_dir}: no such user "
                                  f"{cache_dir.split('/')[0][1:]!r}")
         check_out_dir(cache_dir, "--cache-dir")
-    from nbl_sim.execution import (
+    from nbl_sim.runs.execution import (
         check_workers,
         parse_scheduler,
         probe_scheduler,
@@ -299,7 +299,7 @@ def check_exec(args) -> None:
         kind, value = parse_scheduler(scheduler, args.allow_large,
                                       getattr(args, "allow_tcp_scheduler", False))
         if getattr(args, "allow_tcp_scheduler", False):
-            from nbl_sim.execution import ALLOW_TCP_ENV
+            from nbl_sim.runs.execution import ALLOW_TCP_ENV
 
             os.environ[ALLOW_TCP_ENV] = "1"       # the executor made later parses it again
         if kind == "remote":
@@ -310,12 +310,12 @@ def executor(args):
     """The executor the user asked for (None: let the library choose for the work)."""
     workers, scheduler = getattr(args, "workers", None), getattr(args, "scheduler", None)
     if workers is None and not scheduler:
-        from nbl_sim.execution import scheduler_from_env
+        from nbl_sim.runs.execution import scheduler_from_env
 
         scheduler = scheduler_from_env()
         if scheduler is None:
             return None
-    from nbl_sim.execution import make_executor
+    from nbl_sim.runs.execution import make_executor
 
     return make_executor(workers, scheduler=scheduler, allow_large=args.allow_large)
 
@@ -367,12 +367,12 @@ def each_row(source, combos, deltas, label: str, compute, check=None) -> list:
 
 
 def cache_from_args(args, namespace: str):
-    """The :class:`~nbl_sim.sweep.ChunkCache` the execution options ask for (None: no cache).
+    """The :class:`~nbl_sim.runs.sweep.ChunkCache` the execution options ask for (None: no cache).
     A write fault of the cache is reported once, as a warning, when the command ends
     (:func:`cache_warnings`); the results are printed and written all the same."""
     if args.no_cache:
         return None
-    from nbl_sim.sweep import ChunkCache
+    from nbl_sim.runs.sweep import ChunkCache
 
     if args.cache_dir is None:
         return ChunkCache(namespace=namespace)
@@ -380,11 +380,11 @@ def cache_from_args(args, namespace: str):
 
 
 def write_out(out, index: tuple, write) -> tuple[list, str | None]:
-    """Write a run's ``--out`` files as a set (:func:`nbl_sim.outputs.output_set`):
+    """Write a run's ``--out`` files as a set (:func:`nbl_sim.runs.outputs.output_set`):
     ``write(o)`` writes them into ``o.path``. Returns ``(files, None)``, or ``([], message)``
     when the file system failed (full, read-only): the caller prints its result all the same
     and then the message as one error line (exit 1) — an output fault never loses a result."""
-    from nbl_sim.outputs import output_set
+    from nbl_sim.runs.outputs import output_set
 
     try:
         with output_set(out, index=index) as o:
@@ -407,8 +407,8 @@ def report_out_fault(message: str | None) -> int:
 
 def cache_warnings() -> list[str]:
     """One line per distinct cache write fault of this process
-    (:func:`nbl_sim.cache.take_write_faults`; nothing if the cache was never loaded)."""
-    cache = sys.modules.get("nbl_sim.cache")
+    (:func:`nbl_sim.runs.cache.take_write_faults`; nothing if the cache was never loaded)."""
+    cache = sys.modules.get("nbl_sim.runs.cache")
     faults = cache.take_write_faults() if cache is not None else []
     return [f"warning: results were not cached: cannot write the cache: {f}" for f in faults]
 

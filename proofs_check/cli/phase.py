@@ -1,7 +1,7 @@
 """``nbl phase LINK --param NAME=LO:HI:N --delta LO:HI:N [--tier ...] [--contexts SPEC]
 [--arms SPEC] [--out DIR] [--json]``: λ* of any link with a parameter on a (parameter, Δ) grid
-(:func:`nbl_sim.phase.phase_diagram`); with ``--contexts``/``--arms`` beyond the paper's model,
-the exact local rate and verdict on the grid (:func:`nbl_sim.beyond.exact_phase`).
+(:func:`nbl_sim.studies.phase.phase_diagram`); with ``--contexts``/``--arms`` beyond the paper's
+model, the exact local rate and verdict on the grid (:func:`nbl_sim.beyond.exact_phase`).
 
 The swept parameter is the one ``--param`` with several values (a grid or a list); the other
 ``--param`` values are fixed. The old form ``--family F --param NAME --range LO:HI:N
@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from nbl_sim.outputs import replacing, write_text
+from nbl_sim.runs.outputs import replacing, write_text
 
 from . import beyond
 from . import options as opt
@@ -195,7 +195,7 @@ def run(args) -> int:
                              executor=ex, progress=bar, cache=None if names_file else
                              opt.cache_from_args(args, "phase-beyond"))
         else:
-            from nbl_sim.phase import phase_diagram
+            from nbl_sim.studies.phase import phase_diagram
 
             pd = phase_diagram(source, name, values, deltas, fixed=fixed, tier=args.tier,
                                executor=ex, cache=opt.cache_from_args(args, "phase"),

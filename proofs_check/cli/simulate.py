@@ -169,9 +169,9 @@ def run(args) -> int:
     source = opt.link_source(args)
     link = source.link({k: v[0] for k, v in opt.param_values(source, specs).items()})
     _rewards_for_greedy(link, args)
-    from nbl_sim.environment import Environment
-    from nbl_sim.experiment import simulate
+    from nbl_sim.engine.environment import Environment
     from nbl_sim.policies.nbl import validate_step
+    from nbl_sim.studies.experiment import simulate
 
     validate_step(args.gamma, args.t0)
     geometry = "random" if args.random_geometry else None

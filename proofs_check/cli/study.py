@@ -1,5 +1,5 @@
 """``nbl study [--quick] [--out DIR] [--json]``: the empirical regret-rate study
-(:mod:`nbl_sim.rate_study`; thm:regret-rate, prop:localized-estimation)."""
+(:mod:`nbl_sim.studies.rate_study`; thm:regret-rate, prop:localized-estimation)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ def add_parser(sub):
     st = opt.command_parser(
         sub, NAME,
         help="the empirical regret-rate study (thm:regret-rate, prop:localized-estimation)",
-        description="Run the regret-rate study of nbl_sim.rate_study: regret growth over n and "
+        description="Run the regret-rate study of nbl_sim.studies.rate_study: regret growth "
+        "over n and "
         "d with model selection, the localized estimation rate, the step-size threshold, "
         "localization against n0 and an unstable contrast. Cells are cached, so an interrupted "
         "study resumes; --scheduler runs it on a Dask cluster.")
@@ -46,7 +47,7 @@ def run(args) -> int:
     opt.check_exec(args)
     from nbl_sim.presentation.figures.regret_rate import figure_data
     from nbl_sim.presentation.reproduce import write_study
-    from nbl_sim.rate_study import FULL, QUICK, run_study
+    from nbl_sim.studies.rate_study import FULL, QUICK, run_study
 
     cfg = QUICK if args.quick else FULL
     with opt.executing(args) as ex, progress(f"regret-rate study ({cfg.name})") as bar:

@@ -8,8 +8,8 @@ claim, one per test (a small pytest plugin switches it at each test's setup).
 
 Collection (:func:`collect`) runs in fresh subprocesses (``python -m
 proofs_check.libmutation.coverage_map``), the claims and the test files split into chunks on the
-executor (:mod:`nbl_sim.execution`), each with an empty ``NBL_CACHE_DIR`` so that no claim reads
-a cached result instead of executing the library. Every target module is imported under the
+executor (:mod:`nbl_sim.runs.execution`), each with an empty ``NBL_CACHE_DIR`` so that no claim
+reads a cached result instead of executing the library. Every target module is imported under the
 context ``import`` before the first claim, so a module-level line (a constant) is known as
 import-time: a mutant there runs against every claim and test that executes any line of its
 module.
@@ -262,7 +262,7 @@ def collect(quick: bool = True, tests: bool = True, executor=None, chunks: int =
     when ``quick``) and, with ``tests``, the library's tests, on ``executor`` (serial when
     None), in ``chunks`` chunks of each. With ``resume`` (a path prefix), each finished chunk
     is kept as ``<resume>-<n>.json`` and not run again."""
-    from nbl_sim.execution import SerialExecutor
+    from nbl_sim.runs.execution import SerialExecutor
     from proofs_check.registry import REGISTRY
     ids = [c.id for c in REGISTRY.all_claims()
            if c.method != "not-checked" and (c.quick or not quick)]
@@ -313,7 +313,7 @@ def collect(quick: bool = True, tests: bool = True, executor=None, chunks: int =
 
 
 def cache_path(key: str, quick: bool, tests: bool) -> Path:
-    from nbl_sim.cache import default_cache_dir, private_dir
+    from nbl_sim.runs.cache import default_cache_dir, private_dir
     d = private_dir(default_cache_dir() / "libmutation")
     return d / f"coverage-{'quick' if quick else 'full'}{'-tests' if tests else ''}-{key[:24]}.json"
 

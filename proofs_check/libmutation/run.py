@@ -207,7 +207,7 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
     sample, seed : the stratified sample's size and seed (:func:`stratified_sample`)
     quick : only the quick claims (False: every claim — for the Dask executor)
     tests : also run the library's tests that execute the line (when no verdict moved)
-    workers, scheduler : the executor (:func:`nbl_sim.execution.make_executor`)
+    workers, scheduler : the executor (:func:`nbl_sim.runs.execution.make_executor`)
     budget : seconds of claims per mutant (cheapest claims first; the rest reported not run);
         three budgets for a mutant that recompiles the numba kernels; the mutant's process
         is killed at 3 × its budget + 120 s (an outcome ``timeout``)
@@ -222,7 +222,7 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
         ended); the mutants not run are listed as such (as after a Ctrl-C); 0 runs nothing and
         reports the outcomes kept from earlier runs
     """
-    from nbl_sim.execution import make_executor
+    from nbl_sim.runs.execution import make_executor
 
     tic = time.perf_counter()
     specs, skipped = enumerate_mutants(modules)
@@ -323,7 +323,7 @@ class _ResultLog:
     (a torn last line is ignored on reading)."""
 
     def __init__(self, key: str, quick: bool, tests: bool, budget: float):
-        from nbl_sim.cache import default_cache_dir, private_dir
+        from nbl_sim.runs.cache import default_cache_dir, private_dir
         self.tag = f"quick={quick};tests={tests};budget={budget:g}"
         # a run without tests decides the same way for a mutant whose verdict moved (tests
         # only run when none did): its FAILs and blames serve a run with tests

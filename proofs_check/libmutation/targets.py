@@ -27,10 +27,11 @@ TARGETS = (
     "nbl_theory.threshold", "nbl_theory.continuation", "nbl_theory.self_concordance",
     "nbl_theory.elicitation", "nbl_theory.derivatives", "nbl_theory.links",
     "nbl_theory.link_numeric", "nbl_theory.families",
-    "nbl_sim.population", "nbl_sim.population_table", "nbl_sim.circle", "nbl_sim.geometry",
-    "nbl_sim.metrics", "nbl_sim.rate_theory", "nbl_sim.rate_study", "nbl_sim.rate_analysis",
-    "nbl_sim.regret_geometry", "nbl_sim.phase", "nbl_sim.experiment", "nbl_sim.environment",
-    "nbl_sim.environment_passes", "nbl_sim.reward_table", "nbl_sim.realization",
+    "nbl_sim.population.fields", "nbl_sim.population.population_table",
+    "nbl_sim.population.circle", "nbl_sim.policies.geometry", "nbl_sim.engine.metrics",
+    "nbl_sim.studies.rate_theory", "nbl_sim.studies.rate_study", "nbl_sim.studies.rate_analysis",
+    "nbl_sim.studies.regret_geometry", "nbl_sim.studies.phase", "nbl_sim.studies.experiment",
+    "nbl_sim.engine.environment", "nbl_sim.engine.environment_passes", "nbl_sim.engine.realization",
     "nbl_sim.policies.nbl", "nbl_sim.policies.greedy_logistic", "nbl_sim.policies.oracle",
 )
 
@@ -41,13 +42,13 @@ EXCLUDED = {
     "nbl_theory.link_input": "input parsing", "nbl_theory.link_source": "input recipes",
     "nbl_theory.link_checks": "input checks (is the link increasing)",
     "nbl_theory.validation": "input validation", "nbl_theory.errors": "exception types",
-    "nbl_sim.cache": "machinery", "nbl_sim.sweep": "machinery", "nbl_sim.execution":
-    "machinery", "nbl_sim.outputs": "machinery", "nbl_sim.plain_data": "machinery",
-    "nbl_sim.buffers": "machinery", "nbl_sim.jit_cache": "machinery",
-    "nbl_sim.seeding": "random streams (a change is a different seed, not a wrong quantity)",
-    "nbl_sim.pcg64": "random streams", "nbl_sim.llvm_ops": "LLVM IR in strings",
-    "nbl_sim.environment_lanes": "LLVM IR in strings",
-    "nbl_sim.policies.nbl_lanes": "LLVM IR in strings",
+    "nbl_sim.runs.cache": "machinery", "nbl_sim.runs.sweep": "machinery", "nbl_sim.runs.execution":
+    "machinery", "nbl_sim.runs.outputs": "machinery", "nbl_sim.runs.plain_data": "machinery",
+    "nbl_sim.engine.buffers": "machinery", "nbl_sim.engine.jit_cache": "machinery",
+    "nbl_sim.engine.seeding": "random streams (a change is a different seed, not a wrong quantity)",
+    "nbl_sim.engine.pcg64": "random streams", "nbl_sim.engine.llvm_ops": "LLVM IR in strings",
+    "nbl_sim.engine.environment_lanes": "LLVM IR in strings",
+    "nbl_sim.engine.nbl_lanes": "LLVM IR in strings",
     "nbl_sim.presentation": "figures and tables", "nbl_sim.beyond": "beyond the paper",
 }
 
@@ -129,7 +130,7 @@ def numba_sensitive(module: str) -> bool:
     function freezes the globals it reads when it compiles). Such a mutant runs with an empty
     ``NUMBA_CACHE_DIR`` so every kernel is compiled from the mutated source — never a cached
     kernel of the original."""
-    from nbl_sim.jit_cache import compiled_sources
+    from nbl_sim.engine.jit_cache import compiled_sources
     compiled = [p.relative_to(ROOT).as_posix() for p in compiled_sources()]
     path = module_path(module)
     if path in compiled:

@@ -4,7 +4,7 @@ With v* = e1 and v = v(α) = (cos α, sin α) in d = 2, write X = R(cos Φ, sin 
 v*ᵀX and vᵀX differ exactly on two wedges of Φ of length |α|. :func:`polar_expect` integrates
 a function of (X1, X2) over those wedges with Gauss–Legendre in the angle and composite
 Gauss–Legendre in the radius — written here from the proof of
-lem:gaussian-polynomial-disagreement, independently of :mod:`nbl_sim.rate_theory`.
+lem:gaussian-polynomial-disagreement, independently of :mod:`nbl_sim.studies.rate_theory`.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def regret_out_of_plane(link, delta: float, alpha: float, n_ang: int = 48) -> fl
     independent of ωᵀX, so E[r | v] = E[F(|X1|) 1{sgn(vᵀX) ≠ sgn(v*ᵀX)}] with (X1, X2) the
     coordinates along (v*, ω) and F = :func:`gap_profile`: the polar rule of
     :func:`polar_expect` on the wedges (written here from the proof of
-    lem:gaussian-polynomial-disagreement, independently of :mod:`nbl_sim.regret_geometry`).
+    lem:gaussian-polynomial-disagreement, independently of :mod:`nbl_sim.studies.regret_geometry`).
     """
     F = gap_profile(link, float(delta))
     return polar_expect(lambda x1, x2: F(np.minimum(np.abs(x1), 12.0)), alpha, n_ang=n_ang)

@@ -12,9 +12,9 @@ import math
 
 import numpy as np
 
-from nbl_sim.environment import Environment
-from nbl_sim.execution import SerialExecutor
-from nbl_sim.experiment import simulate
+from nbl_sim.engine.environment import Environment
+from nbl_sim.runs.execution import SerialExecutor
+from nbl_sim.studies.experiment import simulate
 from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING, paper_link
 
 __all__ = ["final_angle", "angle_path", "angle_paths", "regret_checkpoints",

@@ -10,7 +10,7 @@ For unit β, unit v with ρ = βᵀv, σ = ‖v − ρβ‖, w = (v − ρβ)/σ
 
 integrated with the plain composite Gauss–Legendre rule :data:`.gaussian.STANDARD_NODES`
 (panels of 1/16 on [−14, 14], 16 nodes each; no grading — used only where σ/|ρ| ≥ 0.1, so the
-kernels are smooth on the panels). This is independent of :mod:`nbl_sim.population` (graded
+kernels are smooth on the panels). This is independent of :mod:`nbl_sim.population.fields` (graded
 panels on the library's own reduction).
 
 Boundary matrix
@@ -26,7 +26,7 @@ is J(v) = E[(m_+ + m_−)(X)(vᵀX)_+] − vᵀE[m_−(X)X] from the same kernel
 (E[g(s)(ρs + σt)_+] = ρE[s g(s)Φ(ρs/σ)] + σE[g(s)φ(ρs/σ)], E[g(βᵀX)X] = βE[s g(s)]), for any
 v ≠ 0; :func:`tangent_jacobian` is the matrix of Dh(v*) on an orthonormal tangent basis by
 Richardson differences of :func:`own_tangent_field` along great circles. None of them uses
-:mod:`nbl_sim.population` or a formula of the paper.
+:mod:`nbl_sim.population.fields` or a formula of the paper.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import paper_link
 
 from .gaussian import gaussian_chart_moments, gh_rule_1d

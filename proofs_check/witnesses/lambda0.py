@@ -5,7 +5,7 @@ In d = 2 with the paper's rotation (v* = e1, θ ∝ e2), h(v(α)) = H(α) v_⊥(
 ⟨v − v*, h(v)⟩ = H(α) sin α and ‖v − v*‖² = 2(1 − cos α); the ratio
 −⟨v − v*, h(v)⟩/‖v − v*‖² is −H(α) cot(α/2)/2 (→ −H'(0) as α → 0). H, H' and the tangent field
 h in d ≥ 3 are the witness's own 2-D polar quadrature (:mod:`.polar_field`, agreeing with the
-library's :mod:`nbl_sim.population` to ~4e-16, measured in tests/proofs_check/
+library's :mod:`nbl_sim.population.fields` to ~4e-16, measured in tests/proofs_check/
 test_lambda0_witness.py), never the library's field. The minimisation over the cap, the
 largest valid radius and a periodic spline of H for long paths are computed here.
 

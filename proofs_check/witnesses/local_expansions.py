@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nbl_sim import population as pop
+from nbl_sim.population import fields as pop
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
 

@@ -7,12 +7,12 @@ D_t = W_t − F(v_{t−1}) and G_t − h(v_{t−1}) (h = P⊥F), the per-replica
 Σ_t D_t v_{t−1,k} are independent across replications and centred under the lemma.
 
 F is the library's field by the exact 1-D reduction, its two integrals interpolated in one angle
-(:class:`nbl_sim.population_table.FieldTable`, ~1e-15 · max(1, S); the quadrature of
-:func:`nbl_sim.population.population_field` at all R·n directions would cost ~100× more), and
+(:class:`nbl_sim.population.population_table.FieldTable`, ~1e-15 · max(1, S); the quadrature of
+:func:`nbl_sim.population.fields.population_field` at all R·n directions would cost ~100× more), and
 every run checks it against that quadrature at ~:data:`TABLE_CHECKED` of its directions.
 
 The NBL step is written out here from eq:tangent_update and eq:nbl_update (G_t = (I − vvᵀ)W_t,
-v_t = (v + η_t G_t)/‖v + η_t G_t‖), not taken from the library's ``nbl_sim.geometry``, so a
+v_t = (v + η_t G_t)/‖v + η_t G_t‖), not taken from the library's ``nbl_sim.policies.geometry``, so a
 defect in the library's update cannot hide in the trajectories this witness runs.
 """
 
@@ -22,8 +22,8 @@ import math
 
 import numpy as np
 
-from nbl_sim.environment import Environment
-from nbl_sim.population_table import FieldTable
+from nbl_sim.engine.environment import Environment
+from nbl_sim.population.population_table import FieldTable
 from nbl_theory.paper import PAPER_LINKS
 
 __all__ = ["tangent_projection", "nbl_step", "martingale_statistics", "trajectory_statistics",
@@ -37,7 +37,7 @@ POWER_Z = 1.2816
 #: many, evenly spaced through the run).
 TABLE_CHECKED = 256
 #: The largest deviation of the table from the quadrature accepted, x max(1, S): both are
-#: ~1e-15 accurate (nbl_sim.population_table); more is a bug in one of them.
+#: ~1e-15 accurate (nbl_sim.population.population_table); more is a bug in one of them.
 TABLE_TOL = 1e-12
 #: Panels of the field table in θ (16 Chebyshev points each).
 TABLE_PANELS = 256

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_sim.policies.nbl import nbl_run
 
 from .lambda0 import h_along
@@ -84,7 +84,7 @@ def run_paths(env, seed: int, R: int, n: int, *, gamma: float, t0: float, n0: in
 
     Parameters
     ----------
-    env : nbl_sim.environment.Environment
+    env : nbl_sim.engine.environment.Environment
     seed, R, n : int
         Realization seed, replications (``rep0`` .. ``rep0 + R − 1``) and horizon.
     gamma, t0 : float

@@ -1,5 +1,5 @@
 """The population field F and the circle field H(α) by the witness's own 2-D polar quadrature,
-for every direction v (no restriction near ±β_a), without :mod:`nbl_sim.population`.
+for every direction v (no restriction near ±β_a), without :mod:`nbl_sim.population.fields`.
 
 Reduction (from eq:Fdef, F = E[g(β_+ᵀX) X 1{vᵀX ≥ 0}] − E[g(β_−ᵀX) X 1{vᵀX < 0}])
 ------------------------------------------------------------------------------------

@@ -14,7 +14,8 @@ policies or its regret accounting.
   m_a(x) = g(β_aᵀx), a plain loop over the recorded actions, summed with ``math.fsum``.
 
 Shared with the library: the realization (contexts, potential rewards, coins) drawn by
-``nbl_sim.environment`` and the link's g parsed by ``nbl_theory.Link`` (passed in by the caller).
+``nbl_sim.engine.environment`` and the link's g parsed by ``nbl_theory.Link`` (passed in by the
+caller).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING
 
 from .regret import greedy_logistic_actions, nbl_actions, nbl_from_start, regret_at

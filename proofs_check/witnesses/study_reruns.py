@@ -1,5 +1,5 @@
-"""The regret-rate study's cells (sec:regret; :mod:`nbl_sim.rate_study`) re-run by the witness on
-their first replications, with the witness's own NBL (:func:`.paths.reference_errors`,
+"""The regret-rate study's cells (sec:regret; :mod:`nbl_sim.studies.rate_study`) re-run by the
+witness on their first replications, with the witness's own NBL (:func:`.paths.reference_errors`,
 :func:`.regret.nbl_from_start`) and regret (:func:`.regret.regret_at`), never the library's
 kernel, regret accounting or exit times.
 
@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import paper_link
 
 from .paths import reference_errors

@@ -1,8 +1,8 @@
 """The toolkit's own values that the claims compare witnesses with, cached once per process.
 
 These are *not* witnesses: they call the library under test (``nbl_theory.stability`` at its
-three precision tiers, ``nbl_sim.population``'s quadrature scale, the regret-rate study). They
-live here so that the claims of several sections share one evaluation (a certified λ* takes
+three precision tiers, ``nbl_sim.population.fields``'s quadrature scale, the regret-rate study).
+They live here so that the claims of several sections share one evaluation (a certified λ* takes
 about half a second, the regret-rate study minutes) and so that a claims module never defines
 machinery of its own.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-from nbl_sim import population as pop
+from nbl_sim.population import fields as pop
 from nbl_theory import elicitation as el
 from nbl_theory.families import make_family
 from nbl_theory.paper import paper_link
@@ -64,8 +64,8 @@ def mu_g(link) -> float:
 
 @functools.cache
 def field_scale(link) -> float:
-    """max(1, S), S = E|g(s)|(1 + |s|) (:func:`nbl_sim.population.quadrature_scale`): the scale
-    the population-field tolerances are relative to."""
+    """max(1, S), S = E|g(s)|(1 + |s|) (:func:`nbl_sim.population.fields.quadrature_scale`): the
+    scale the population-field tolerances are relative to."""
     return max(1.0, pop.quadrature_scale(link))
 
 
@@ -78,11 +78,12 @@ def weighted_entropy_facts() -> dict:
 
 @functools.cache
 def study_plan():
-    """The cells of the full regret-rate study (``nbl study``; :mod:`nbl_sim.rate_study`) as a
-    :class:`~proofs_check.runner_tasks.CellPlan`: :func:`nbl_sim.rate_study.study_cell` over the
-    cells of ``plan(FULL)``, in the ``"study"`` namespace, so that the claim runner caches them
+    """The cells of the full regret-rate study (``nbl study``; :mod:`nbl_sim.studies.rate_study`)
+    as a :class:`~proofs_check.runner_tasks.CellPlan`:
+    :func:`nbl_sim.studies.rate_study.study_cell` over the cells of ``plan(FULL)``, in the
+    ``"study"`` namespace, so that the claim runner caches them
     under the sweep's own keys, shared with ``nbl study`` (and the other way round)."""
-    from nbl_sim.rate_study import FULL, plan, study_cell
+    from nbl_sim.studies.rate_study import FULL, plan, study_cell
 
     from ..runner_tasks import CellPlan
 
@@ -92,7 +93,7 @@ def study_plan():
 @functools.lru_cache(maxsize=1)
 def study_cells(cell_plan) -> tuple:
     """The results of ``cell_plan``'s cells (:func:`study_plan`), in cell order, computed once
-    per process as ``nbl study`` computes them: :func:`nbl_sim.sweep.run_sweep` with the study
+    per process as ``nbl study`` computes them: :func:`nbl_sim.runs.sweep.run_sweep` with the study
     cache (``ChunkCache(DEFAULT_CACHE_DIR, "study")``) and the executor ``run_study`` would pick
     (a process pool when there are several cores and some cell is not cached). This is how a
     study claim called directly (a serial run, the mutants) gets its cells; the parallel
@@ -100,11 +101,11 @@ def study_cells(cell_plan) -> tuple:
 
     Raises
     ------
-    nbl_sim.sweep.SweepError
+    nbl_sim.runs.sweep.SweepError
         Some study cells failed (after every other cell was computed and cached).
     """
-    from nbl_sim.execution import executor_for
-    from nbl_sim.sweep import DEFAULT_CACHE_DIR, ChunkCache, run_sweep
+    from nbl_sim.runs.execution import executor_for
+    from nbl_sim.runs.sweep import DEFAULT_CACHE_DIR, ChunkCache, run_sweep
 
     cache = ChunkCache(DEFAULT_CACHE_DIR, cell_plan.namespace)
     with executor_for(None) as ex:          # the pool starts only if some cell must run
@@ -120,7 +121,7 @@ def study_from_cells(results):
     itself (:class:`~proofs_check.runner_tasks.ReplayExecutor`), and its analysis:
     ``(StudyResult, dict)``, once for every claim that shares the cells (memoized on the
     results, which hash by their cells' keys)."""
-    from nbl_sim.rate_study import FULL, run_study
+    from nbl_sim.studies.rate_study import FULL, run_study
 
     from ..runner_tasks import ReplayExecutor
 

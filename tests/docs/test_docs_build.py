@@ -132,7 +132,7 @@ def test_the_five_gallery_examples_exist():
         assert title in titles
 
 
-_DOCTEST_MODULES = ("nbl_sim.sweep", "proofs_check.judgement", "proofs_check.registry",
+_DOCTEST_MODULES = ("nbl_sim.runs.sweep", "proofs_check.judgement", "proofs_check.registry",
                     "proofs_check.runner_tasks", "nbl_theory.work", "proofs_check.paper_source",
                     "proofs_check.audit.staleness", "proofs_check.libmutation.operators")
 

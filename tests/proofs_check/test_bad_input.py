@@ -41,8 +41,8 @@ MAX_RSS_KB = 300 * 1024
 CPU_LIMIT = 2.0
 #: the modules a refused command has imported by the time it refuses (the import floor of L)
 IMPORTS = ("proofs_check.cli.simulate, proofs_check.cli.phase, proofs_check.cli.threshold, "
-           "proofs_check.cli.stability, proofs_check.cli.check, nbl_sim.experiment, "
-           "nbl_sim.phase, nbl_theory.threshold")
+           "proofs_check.cli.stability, proofs_check.cli.check, nbl_sim.studies.experiment, "
+           "nbl_sim.studies.phase, nbl_theory.threshold")
 HANG = "hang"          # reported in issue 13/14 as a hang, a late refusal or an unbounded size
 FILE = "file"          # the run directory holds a file named `afile` beforehand
 OUTDIR = "outdir"      # ... and `out/`, whose `manifest.json` and `phase.csv` are directories
@@ -210,7 +210,7 @@ CASES = [
     ("check-library-sample-zero", ["check", "--mutate", "--library", "--sample", "0"],
      "--sample must be a positive integer", (HANG,)),
     ("check-library-not-a-target", ["check", "--mutate", "--library", "--library-module",
-                                    "nbl_sim.cache"], "is not a target module", (HANG,)),
+                                    "nbl_sim.runs.cache"], "is not a target module", (HANG,)),
     ("check-library-markdown-nowhere", ["check", "--mutate", "--library", "--markdown",
                                         "no/such/dir/m.md"], "its directory does not exist",
      (HANG,)),

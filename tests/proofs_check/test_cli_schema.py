@@ -113,7 +113,7 @@ def test_check_json(capsys, tmp_path):
 def test_study_json(capsys, monkeypatch):
     """A tiny configuration in place of --quick (the study's own numbers are tested in
     tests/sim; here only the shape of the output)."""
-    import nbl_sim.rate_study as rs
+    import nbl_sim.studies.rate_study as rs
 
     tiny = dataclasses.replace(
         rs.QUICK, name="tiny", dims=(2,), ns=(300, 600, 1200), reps=4, t_points=6,

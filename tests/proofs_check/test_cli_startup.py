@@ -10,7 +10,7 @@ imported without being used:
 * ``nbl stability`` (the float64 tier) needs sympy (a link is a sympy expression), mpmath,
   python-flint and scipy.special (Φ in μ*), but not numba (the simulation), matplotlib,
   Dask, or scipy.optimize (the exact analysis beyond the paper, thresholds);
-* importing the simulation (:mod:`nbl_sim.experiment`) brings numba, not matplotlib, Dask,
+* importing the simulation (:mod:`nbl_sim.studies.experiment`) brings numba, not matplotlib, Dask,
   scipy.optimize or scipy.special (a link without erf/erfc does not need it).
 
 Timing is not asserted anywhere (benchmarks/bench_startup.py measures it).
@@ -72,10 +72,10 @@ def test_stability_imports_what_the_float64_tier_needs_only():
 
 
 def test_the_simulation_does_not_import_the_analysis_or_plotting():
-    found = imported(["import", "nbl_sim.experiment"])
+    found = imported(["import", "nbl_sim.studies.experiment"])
     assert "numba" in found                               # the probe sees what is used
     unneeded = found & {"matplotlib", "dask", "distributed", "scipy.optimize", "scipy.special"}
-    assert not unneeded, f"nbl_sim.experiment imported {sorted(unneeded)}"
+    assert not unneeded, f"nbl_sim.studies.experiment imported {sorted(unneeded)}"
 
 
 @pytest.mark.parametrize("package", ["nbl_theory", "nbl_sim.beyond"])
@@ -96,13 +96,13 @@ def test_lazy_package_names_resolve_to_their_definitions(package):
 
 @pytest.mark.parametrize("package", ["nbl_theory", "nbl_sim.beyond"])
 def test_lazy_packages_still_name_their_modules_to_the_static_import_walk(package):
-    """The cache keys follow imports by reading the source (nbl_sim.sweep.imported_modules):
+    """The cache keys follow imports by reading the source (nbl_sim.runs.sweep.imported_modules):
     a lazy ``__init__`` still names, under ``TYPE_CHECKING``, the module of every public name,
     so code that imports ``from package import name`` keeps that module in its key."""
     import importlib
     from pathlib import Path
 
-    from nbl_sim.sweep import imported_modules
+    from nbl_sim.runs.sweep import imported_modules
 
     pkg = importlib.import_module(package)
     found = imported_modules(package, True, Path(pkg.__file__).read_bytes())

@@ -156,8 +156,8 @@ def test_unstable_region_shaded_from_the_roots():
 
 
 def test_greedy_logistic_progress_per_replication():
-    from nbl_sim.environment import Environment
-    from nbl_sim.experiment import simulate
+    from nbl_sim.engine.environment import Environment
+    from nbl_sim.studies.experiment import simulate
     from nbl_theory.families import make_family
 
     env = Environment.build(make_family("logistic"), "1", 2)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-import nbl_sim.cache as cache_mod
-import nbl_sim.outputs as outputs
+import nbl_sim.runs.cache as cache_mod
+import nbl_sim.runs.outputs as outputs
 from proofs_check.cli import main
 
 NBL = Path(sys.executable).with_name("nbl")
@@ -349,7 +349,7 @@ def test_stdout_closed_is_one_line(tmp_path):
 
 
 def test_tcp_scheduler_off_loopback_needs_the_opt_in(monkeypatch):
-    from nbl_sim.execution import parse_scheduler
+    from nbl_sim.runs.execution import parse_scheduler
     from nbl_theory.errors import NBLInputError
 
     monkeypatch.delenv("NBL_DASK_ALLOW_TCP", raising=False)
@@ -432,7 +432,7 @@ def test_pool_workers_die_with_their_parent(tmp_path, sig):
 # ---------------------------------------------------------------------- numba's cache
 _INDEXES = """
 from numba.core.registry import CPUDispatcher
-import nbl_sim.pcg64 as m
+import nbl_sim.engine.pcg64 as m
 ds = [getattr(m, n) for n in sorted(dir(m)) if isinstance(getattr(m, n), CPUDispatcher)]
 for d in ds:
     d._cache._cache_file._load_index()          # what numba does before loading a kernel
@@ -483,7 +483,7 @@ _SAVE_AFTER_CHANGE = """
 import os, sys
 from pathlib import Path
 import numpy as np
-import nbl_sim.pcg64 as m                         # kernels defined: the cache place is planned
+import nbl_sim.engine.pcg64 as m                         # kernels defined: the cache place is planned
 after, home = Path(sys.argv[1]), Path(os.environ["NBL_CACHE_DIR"])
 if sys.argv[2] == "env":                          # the environment changes before the first save
     os.environ["NBL_CACHE_DIR"] = str(after)
@@ -515,7 +515,7 @@ def test_a_kernel_saved_after_the_cache_place_changed_is_no_crash(tmp_path, chan
 
 
 def test_numba_cache_dir_refused_when_others_can_write(tmp_path, monkeypatch):
-    from nbl_sim import jit_cache
+    from nbl_sim.engine import jit_cache
 
     home = tmp_path / "home"
     (home / "numba").mkdir(parents=True)

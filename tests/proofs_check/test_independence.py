@@ -30,11 +30,11 @@ def test_witness_library_imports_are_declared(path):
 
 def test_the_import_reader_sees_every_form(tmp_path):
     f = tmp_path / "w.py"
-    f.write_text("import nbl_theory.stability\nfrom nbl_sim import population as pop\n"
+    f.write_text("import nbl_theory.stability\nfrom nbl_sim.population import fields as pop\n"
                  "from .toolkit_values import certified_at\nimport numpy\n"
                  "def g():\n    from nbl_theory.results import decision_quantities\n")
     assert sorted(ind.library_imports(f)) == [
-        "nbl_sim:population", "nbl_theory.results:decision_quantities", "nbl_theory.stability:",
+        "nbl_sim.population:fields", "nbl_theory.results:decision_quantities", "nbl_theory.stability:",
         "toolkit_values:certified_at"]
 
 
@@ -125,7 +125,7 @@ def test_a_dependent_witness_function_is_seen():
     # not independent, one that does not is (the lambda0 witness imports no library field since
     # it computes its own, proofs_check.witnesses.polar_field)
     deps = ind.witness_dependencies("proofs_check.witnesses.experiments", "final_angle")
-    assert deps and deps[0].startswith("nbl_sim.experiment:simulate")
+    assert deps and deps[0].startswith("nbl_sim.studies.experiment:simulate")
     assert ind.witness_dependencies("proofs_check.witnesses.experiments",
                                     "load_comparisons") == []
     assert ind.witness_dependencies("proofs_check.witnesses.lambda0", "h_spline") == []

@@ -24,9 +24,9 @@ from pathlib import Path
 import mpmath
 import pytest
 
-from nbl_sim.execution import ProcessExecutor, SerialExecutor
-from nbl_sim.rate_study import QUICK, plan, run_study, study_cell
-from nbl_sim.sweep import ChunkCache, cell_key
+from nbl_sim.runs.execution import ProcessExecutor, SerialExecutor
+from nbl_sim.runs.sweep import ChunkCache, cell_key
+from nbl_sim.studies.rate_study import QUICK, plan, run_study, study_cell
 from proofs_check import runner_keys
 from proofs_check.registry import (
     CAVEAT,
@@ -140,7 +140,7 @@ def _t_sleep():
 
 
 # Two claims over the cells of one regret-rate study (the split proposed for the five study
-# claims of proofs_check.claims.regret.study): a tiny configuration of nbl_sim.rate_study (13
+# claims of proofs_check.claims.regret.study): a tiny configuration of nbl_sim.studies.rate_study (13
 # cells), the cells cached in the "study" namespace under the sweep's own key, the study
 # reassembled by run_study itself through ReplayExecutor.
 STUDY = dataclasses.replace(QUICK, name="runner-test", reps=8, long_reps=4, gamma_reps=8,
@@ -280,7 +280,7 @@ def test_study_claims_split_into_shared_cached_cells(cache):
 
 def test_the_paper_study_claims_are_split_over_the_study_cells():
     """The five regret-study claims are split checks over one plan, the study's cells
-    (``study_plan``: ``nbl_sim.rate_study.study_cell`` over ``plan(FULL)`` in the "study"
+    (``study_plan``: ``nbl_sim.studies.rate_study.study_cell`` over ``plan(FULL)`` in the "study"
     namespace), so the runner runs the study once, cell by cell, for all five."""
     from proofs_check.witnesses.toolkit_values import study_plan
 
@@ -421,7 +421,7 @@ def test_cache_invalidation_follows_the_source(tmp_path, monkeypatch, cache):
         assert run() == ["b-one"]
         (pkg / "load.py").write_text((pkg / "load.py").read_text() + "# edited\n")
         assert run() == []          # a parent/loader module is not a dependency of a claim
-        # an nbl module a claim imports counts through nbl_sim.sweep.source_fingerprint
+        # an nbl module a claim imports counts through nbl_sim.runs.sweep.source_fingerprint
         before = {m: runner_keys.claim_fingerprint(m) for m in ("runner_pkg_x.mod_a",
                                                                 "runner_pkg_x.mod_b")}
         real = runner_keys.source_fingerprint
@@ -542,7 +542,7 @@ def test_a_killed_run_leaves_a_valid_partial_report(tmp_path):
     pending."""
     out = tmp_path / "report"
     code = ("from proofs_check.runner import run_claims_parallel\n"
-            "from nbl_sim.execution import SerialExecutor\n"
+            "from nbl_sim.runs.execution import SerialExecutor\n"
             f"run_claims_parallel(['t-pass', 't-caveat', 't-sleep', 't-discrepancy'], "
             f"executor=SerialExecutor(), registry={REG!r}, out_dir={str(out)!r}, "
             f"report_every=0)\n")
@@ -592,7 +592,7 @@ def test_real_quick_claims_in_a_process_pool():
 def test_dask_local_cluster_gives_the_serial_results():
     """The same tasks on a Dask LocalCluster (``nbl check --scheduler local:2``)."""
     pytest.importorskip("distributed")
-    from nbl_sim.execution import DaskExecutor
+    from nbl_sim.runs.execution import DaskExecutor
 
     serial = TEST_REGISTRY.run_claims(ids=GOOD)
     with DaskExecutor("local:2") as ex:

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nbl_sim.rate_analysis import dimension_model
+from nbl_sim.studies.rate_analysis import dimension_model
 from nbl_theory.threshold import Root
 from proofs_check.registry import DISCREPANCY, FAIL, PASS, REGISTRY
 from proofs_check.witnesses import lambda_star as WL

@@ -10,9 +10,9 @@ import pytest
 
 import nbl_sim.engine.compiled as engine_compiled
 import nbl_sim.policies.greedy_logistic as gl
-import nbl_sim.rate_study as rs
-from nbl_sim import population as pop
-from nbl_sim.execution import SerialExecutor
+import nbl_sim.studies.rate_study as rs
+from nbl_sim.population import fields as pop
+from nbl_sim.runs.execution import SerialExecutor
 from nbl_theory.paper import paper_link
 from proofs_check.claims.numerics import experiments as cx
 from proofs_check.claims.regret import study as cs
@@ -127,7 +127,7 @@ def test_wrong_study_kernel_step_fails_every_study_gate(monkeypatch):
 @pytest.mark.parametrize("cid", ["restoring-condition-2d", "h-alpha-identity",
                                  "z-reflection-identities"])
 def test_wrong_arm_geometry_is_a_toolkit_defect(cid, monkeypatch):
-    """The blame of the library-mutation run (nbl_sim/population.py: θ built as the scalar
+    """The blame of the library-mutation run (nbl_sim/population/fields.py: θ built as the scalar
     √(1 − Δ²/4) instead of that times the unit direction, so the arms point the wrong way):
     the claims that take the arms from the library judge them against the paper's geometry
     first (witnesses.geometry.arms_error). Here the separation is doubled (β_± = θ ± Δv*,

@@ -1,4 +1,4 @@
-"""``nbl_sim.execution.one_blas_thread``: every BLAS loaded in the process (numpy's and
+"""``nbl_sim.runs.execution.one_blas_thread``: every BLAS loaded in the process (numpy's and
 scipy's OpenBLAS) runs on one thread inside it and at its former limit after it, while the
 libraries are looked up once per set of imported modules (not on every claim)."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 import textwrap
 import types
 
-from nbl_sim import execution
+from nbl_sim.runs import execution
 
 
 def test_the_libraries_are_looked_up_again_only_after_an_import(monkeypatch):
@@ -23,7 +23,7 @@ def test_the_libraries_are_looked_up_again_only_after_an_import(monkeypatch):
 def test_every_blas_runs_on_one_thread_inside_and_as_before_after():
     code = textwrap.dedent("""
         from threadpoolctl import threadpool_info
-        from nbl_sim.execution import one_blas_thread
+        from nbl_sim.runs.execution import one_blas_thread
         blas = lambda: [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
         for _ in range(2):                    # the second time with the kept controller
             with one_blas_thread():

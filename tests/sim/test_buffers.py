@@ -1,4 +1,4 @@
-"""Scratch buffers kept for the next call (:mod:`nbl_sim.buffers`): a kept buffer is only ever
+"""Scratch buffers kept for the next call (:mod:`nbl_sim.engine.buffers`): a kept buffer is only ever
 lent to one user at a time, the pool stays within its bound, and a simulation whose kept buffers
 hold garbage from before gives the same numbers."""
 
@@ -8,11 +8,11 @@ import threading
 
 import numpy as np
 
-from nbl_sim import buffers
-from nbl_sim.buffers import KEEP_BYTES, reused
-from nbl_sim.environment import Environment
-from nbl_sim.execution import SerialExecutor
-from nbl_sim.experiment import simulate
+from nbl_sim.engine import buffers
+from nbl_sim.engine.buffers import KEEP_BYTES, reused
+from nbl_sim.engine.environment import Environment
+from nbl_sim.runs.execution import SerialExecutor
+from nbl_sim.studies.experiment import simulate
 from nbl_theory.families import make_family
 
 

@@ -1,4 +1,4 @@
-"""Fault injection on the one on-disk cache (nbl_sim.cache.ChunkCache, sweeps and figures): what a
+"""Fault injection on the one on-disk cache (nbl_sim.runs.cache.ChunkCache, sweeps and figures): what a
 planted, damaged or forged entry can do — nothing. Issue 13, items 1, 2 and 8.
 
 The victim's cell is the phase cell of the paper's unstable two-transition link (mu2 = 1.244122)
@@ -24,11 +24,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nbl_sim import cache as cache_mod
-from nbl_sim.cache import ChunkCache, default_cache_dir, private_dir
-from nbl_sim.execution import SerialExecutor
-from nbl_sim.phase import PhaseCell, phase_cell, phase_diagram
-from nbl_sim.sweep import LIBRARIES, cell_key, library_versions, run_sweep
+from nbl_sim.runs import cache as cache_mod
+from nbl_sim.runs.cache import ChunkCache, default_cache_dir, private_dir
+from nbl_sim.runs.execution import SerialExecutor
+from nbl_sim.runs.sweep import LIBRARIES, cell_key, library_versions, run_sweep
+from nbl_sim.studies.phase import PhaseCell, phase_cell, phase_diagram
 from nbl_theory.errors import NBLInputError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -377,8 +377,8 @@ def test_planted_phase_cache_does_not_change_the_phase_csv(tmp_path, monkeypatch
 def test_planted_simulate_cache_never_runs_code(tmp_path, monkeypatch):
     """Every entry a simulation reads replaced by a code-running pickle: the simulation gives
     the results of an uncached run and the payload never runs."""
-    from nbl_sim.environment import Environment
-    from nbl_sim.experiment import simulate
+    from nbl_sim.engine.environment import Environment
+    from nbl_sim.studies.experiment import simulate
     from nbl_theory.families import make_family
 
     env = Environment.build(make_family("two-transition", mu2="1.244122"), "0.2", 2)
@@ -404,7 +404,7 @@ def test_planted_simulate_cache_never_runs_code(tmp_path, monkeypatch):
 _RACE = textwrap.dedent("""
     import sys
     import numpy as np
-    from nbl_sim.cache import ChunkCache
+    from nbl_sim.runs.cache import ChunkCache
     cache = ChunkCache(sys.argv[1], "race")
     values = {f"key{i}": {"x": np.arange(2000.0) * i, "i": i, "t": (i, "s")} for i in range(4)}
     hits = 0

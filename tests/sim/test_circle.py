@@ -1,4 +1,4 @@
-"""The one root scan on the circle (nbl_sim.circle.circle_zeros): the Gaussian results of the
+"""The one root scan on the circle (nbl_sim.population.circle.circle_zeros): the Gaussian results of the
 plain scan unchanged, a reference angle, rounding-level sign disagreements, jumps of H."""
 
 import math
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
-from nbl_sim.circle import circle_equilibria, circle_zeros
-from nbl_sim.population import circle_functions
+from nbl_sim.population.circle import circle_equilibria, circle_zeros
+from nbl_sim.population.fields import circle_functions
 from nbl_theory.errors import NBLInputError
 from nbl_theory.paper import PAPER_LINKS, paper_link
 

@@ -3,8 +3,8 @@ the module, ~2 s): results equal the in-process ones bit for bit, a worker kille
 no cell, failed cells are reported, an interrupted sweep resumes from the cache, and the
 NBL_DASK_SCHEDULER variable reaches a running scheduler.
 
-Workers import only the installed package: the cells are ``nbl_sim.phase.phase_cell`` and
-``nbl_sim.experiment._run_chunk`` (a "poisoned" cell is a phase cell with value "nan")."""
+Workers import only the installed package: the cells are ``nbl_sim.studies.phase.phase_cell`` and
+``nbl_sim.studies.experiment._run_chunk`` (a "poisoned" cell is a phase cell with value "nan")."""
 
 import contextlib
 import operator
@@ -21,16 +21,16 @@ from nbl_theory.families import make_family
 
 pytest.importorskip("distributed")
 
-from nbl_sim.environment import Environment  # noqa: E402
-from nbl_sim.execution import (  # noqa: E402
+from nbl_sim.engine.environment import Environment  # noqa: E402
+from nbl_sim.runs.execution import (  # noqa: E402
     SCHEDULER_ENV,
     DaskExecutor,
     SerialExecutor,
     make_executor,
 )
-from nbl_sim.experiment import simulate  # noqa: E402
-from nbl_sim.phase import PhaseCell, grid_values, phase_cell, phase_diagram  # noqa: E402
-from nbl_sim.sweep import ChunkCache, run_sweep  # noqa: E402
+from nbl_sim.runs.sweep import ChunkCache, run_sweep  # noqa: E402
+from nbl_sim.studies.experiment import simulate  # noqa: E402
+from nbl_sim.studies.phase import PhaseCell, grid_values, phase_cell, phase_diagram  # noqa: E402
 
 FAMILY, PARAM = "two-transition", "mu2"
 VALUES = grid_values(-1.5, 2.5, 12)

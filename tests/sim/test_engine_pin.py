@@ -2,8 +2,8 @@
 
 The reference backend (nbl_sim/engine/reference.py, plain numpy) is the definition of the
 numbers of record; the compiled backend (numba/LLVM kernels) must give the same bits for every
-piece of the seam: the draw (contexts, means, rewards, coins, optimal actions; ordinary and
-lazy, one by one and in lanes of eight), NBL (actions, records, final directions, counts), Greedy
+piece of the seam: the draw (contexts, means, rewards, coins, optimal actions; one by one and
+in lanes of eight), NBL (actions, records, final directions, counts), Greedy
 Logistic (actions, fits, counts), the oracle and the recorded regret. Any change to the float
 operations or their order on either side fails here (shown by planting one: see the report of
 the change that added this module).
@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 from nbl_sim import engine
 from nbl_sim.engine import reference, ziggurat
-from nbl_sim.environment import Environment
-from nbl_sim.environment_passes import PAIRWISE_MAX, index_pass
-from nbl_sim.pcg64 import fill_normals, state_of
-from nbl_sim.realization import Realization
+from nbl_sim.engine.environment import Environment
+from nbl_sim.engine.environment_passes import PAIRWISE_MAX, index_pass
+from nbl_sim.engine.pcg64 import fill_normals, state_of
+from nbl_sim.engine.realization import Realization
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.links import Link
@@ -37,17 +37,15 @@ def _same(a, b) -> bool:
     return np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
 
 
-def _realizations(env, seed, reps, n, n0, lazy):
-    got = engine.draw(env, seed, reps, n, n0, lazy=lazy)
+def _realizations(env, seed, reps, n, n0):
+    got = engine.draw(env, seed, reps, n, n0)
     ref = engine.draw(env, seed, reps, n, n0, backend="reference")
     return got, ref
 
 
 def _assert_draws_pinned(env, got, ref):
-    for name in ("X", "Y", "coins", "optimal"):
+    for name in ("X", "means", "Y", "coins", "optimal"):
         assert _same(getattr(got, name), getattr(ref, name)), name
-    assert _same(env.realized_means(got), ref.means)
-    assert not ref.lazy
 
 
 def _assert_nbl_pinned(got, ref):
@@ -75,14 +73,13 @@ ENVS = {
 @pytest.mark.parametrize("case", sorted(ENVS))
 @pytest.mark.parametrize("n0", [0, 23])
 def test_fixed_cases_pinned(case, n0):
-    """Draw (ordinary and lazy; 11 replications: one lane group of eight and three alone),
+    """Draw (11 replications: one lane group of eight and three alone),
     NBL (randomized start, or v0 at 10° when n0 = 0), oracle and regret: the same bits."""
     env = ENVS[case]()
     rec = np.array([0, 1, 2, 22, 23, 24, 100, 257]) if n0 == 0 else np.array(
         [1, 22, 23, 24, 100, 257])
-    for lazy in (False, True):
-        got, ref = _realizations(env, 7, range(2, 13), 257, n0, lazy)
-        _assert_draws_pinned(env, got, ref)
+    got, ref = _realizations(env, 7, range(2, 13), 257, n0)
+    _assert_draws_pinned(env, got, ref)
     kw = {"v0": env.initial_direction(10.0)} if n0 == 0 else {}
     tr_got = engine.nbl(got.X, got.Y, got.coins, env.v_star, t0=30.0, record_rounds=rec, **kw)
     tr_ref = engine.nbl(ref.X, ref.Y, ref.coins, env.v_star, t0=30.0, record_rounds=rec,
@@ -105,7 +102,7 @@ def test_random_sizes_and_seeds_pinned(seed, first, R, n, d, n0, gamma, t0, ever
     records and angles) are the same bits in both backends."""
     n0 = min(n0, n)
     env = Environment.build(TT, "0.5", d)
-    got, ref = _realizations(env, seed, range(first, first + R), n, n0, lazy=False)
+    got, ref = _realizations(env, seed, range(first, first + R), n, n0)
     _assert_draws_pinned(env, got, ref)
     rec = np.arange(0, n + 1, every)
     kw = {"v0": env.initial_direction(25.0)} if n0 == 0 else {}

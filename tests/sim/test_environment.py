@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nbl_sim.environment import Environment, Realization, replication_seeds
+from nbl_sim.engine.environment import Environment, Realization, replication_seeds
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.links import Link
@@ -137,9 +137,9 @@ def test_numpy_fill_fallback_gives_the_same_draws(monkeypatch, d):
     stream, of the seeding — rewards are drawn replication by replication, then contexts and
     reward uniforms come from numpy's own fills, then from generators numpy builds itself:
     the realization is the same."""
-    import nbl_sim.environment_lanes as lanes
-    import nbl_sim.pcg64 as pcg64
-    import nbl_sim.seeding as seeding
+    import nbl_sim.engine.environment_lanes as lanes
+    import nbl_sim.engine.pcg64 as pcg64
+    import nbl_sim.engine.seeding as seeding
 
     env = Environment.build(TT, "0.5", d)
     reps = [0, 2, 3, 4, 5, 6, 7, 8, 9]  # eight as lanes, then one
@@ -155,7 +155,7 @@ def test_numpy_fill_fallback_gives_the_same_draws(monkeypatch, d):
 def test_lanes_self_check_can_fail(monkeypatch):
     """The once-per-process check compares the lanes with numpy: one wrong reward, or one
     normal off by one ulp, fails it."""
-    import nbl_sim.environment_lanes as lanes
+    import nbl_sim.engine.environment_lanes as lanes
 
     real = lanes.reward_lanes
 

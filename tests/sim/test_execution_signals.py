@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from nbl_sim import execution
+from nbl_sim.runs import execution
 
 
 def _blocked_signals() -> int:

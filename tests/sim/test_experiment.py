@@ -7,11 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from nbl_sim import experiment
-from nbl_sim.environment import Environment
-from nbl_sim.execution import ProcessExecutor, SerialExecutor, make_executor
-from nbl_sim.experiment import simulate
-from nbl_sim.metrics import (
+from nbl_sim.engine.environment import Environment
+from nbl_sim.engine.metrics import (
     cumulative_regret,
     instantaneous_regret,
     instantaneous_regret_into,
@@ -21,6 +18,9 @@ from nbl_sim.metrics import (
 from nbl_sim.policies.greedy_logistic import greedy_logistic_actions
 from nbl_sim.policies.nbl import nbl_run
 from nbl_sim.policies.oracle import oracle_actions
+from nbl_sim.runs.execution import ProcessExecutor, SerialExecutor, make_executor
+from nbl_sim.studies import experiment
+from nbl_sim.studies.experiment import simulate
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS

@@ -21,7 +21,7 @@ def test_global_field_zeros_and_drawing():
     assert at0 == {"tt-stable": "attracting", "tt-near-critical": "attracting",
                    "tt-unstable": "repelling"}
     unstable_att = z["alpha_deg"][(z["link"] == "tt-unstable") & (z["stability"] == "attracting")]
-    # reference: nbl_sim.population.circle_equilibria (brentq, xtol 1e-13) at n_grid = 3600,
+    # reference: nbl_sim.population.fields.circle_equilibria (brentq, xtol 1e-13) at n_grid = 3600,
     # printed to 6 decimals; the quick figure refines with the same brentq, so only the
     # 6-decimal rounding (5e-7) separates them — 1e-4 deg is a generous, not a needed, margin
     assert np.allclose(np.sort(np.abs(unstable_att)), [73.205631, 73.205631], atol=1e-4)

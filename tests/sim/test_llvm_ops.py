@@ -1,6 +1,6 @@
-"""The LLVM-IR operations of nbl_sim.llvm_ops against Python integers, and the NBL kernel's
-IR lane rounds (nbl_sim.policies.nbl_lanes) and the environment's IR index pass
-(nbl_sim.environment_lanes) against their scalar forms, bit for bit (special values included)."""
+"""The LLVM-IR operations of nbl_sim.engine.llvm_ops against Python integers, and the NBL kernel's
+IR lane rounds (nbl_sim.engine.nbl_lanes) and the environment's IR index pass
+(nbl_sim.engine.environment_lanes) against their scalar forms, bit for bit (special values included)."""
 
 import numba
 import numpy as np
@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from numba import types
 from numba.extending import intrinsic
 
-from nbl_sim.environment_passes import _index_row, index_pass
-from nbl_sim.llvm_ops import LANES, VF, VI, exact_double, muladd128, small_fptosi
+from nbl_sim.engine.environment_passes import _index_row, index_pass
+from nbl_sim.engine.llvm_ops import LANES, VF, VI, exact_double, muladd128, small_fptosi
+from nbl_sim.engine.nbl_lanes import lane_rounds
 from nbl_sim.policies.nbl import _replication_round
-from nbl_sim.policies.nbl_lanes import lane_rounds
 
 U128 = st.integers(0, 2**128 - 1)
 M64 = (1 << 64) - 1

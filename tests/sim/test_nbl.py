@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nbl_sim.environment import Environment
-from nbl_sim.geometry import retract, signed_angle
+from nbl_sim.engine.environment import Environment
+from nbl_sim.policies.geometry import retract, signed_angle
 from nbl_sim.policies.nbl import nbl_reference, nbl_run
 from nbl_sim.policies.oracle import oracle_actions
 from nbl_theory.errors import NBLInputError

@@ -1,4 +1,4 @@
-"""nbl_sim.outputs: an output file is replaced, never written through (a symbolic link planted
+"""nbl_sim.runs.outputs: an output file is replaced, never written through (a symbolic link planted
 at its name is replaced and its target left alone), and a failed write leaves nothing behind.
 Also end to end: `nbl phase --out DIR` with a link in DIR (found by an attacker's audit: the
 linked file was overwritten with the phase CSV)."""
@@ -15,7 +15,7 @@ import pytest
 matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
-from nbl_sim.outputs import replacing, save_figure, write_text  # noqa: E402
+from nbl_sim.runs.outputs import replacing, save_figure, write_text  # noqa: E402
 
 
 def _link(tmp_path: Path, name: str) -> tuple[Path, Path]:

@@ -1,4 +1,4 @@
-"""numpy's PCG64 stream compiled inline (nbl_sim.pcg64) against numpy's own Generator: words,
+"""numpy's PCG64 stream compiled inline (nbl_sim.engine.pcg64) against numpy's own Generator: words,
 doubles, standard normals (fast path, wedge slow path, tail) and the final state, bit for bit."""
 
 import numpy as np
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nbl_sim import pcg64
-from nbl_sim.environment_lanes import normal_lanes
-from nbl_sim.environment_passes import reward_pass, uniform_reward_pass
+from nbl_sim.engine import pcg64
+from nbl_sim.engine.environment_lanes import normal_lanes
+from nbl_sim.engine.environment_passes import reward_pass, uniform_reward_pass
 
 
 def _pair(seed):

@@ -1,4 +1,4 @@
-"""nbl_sim.plain_data through the cache: every plain-data value comes back with the same types
+"""nbl_sim.runs.plain_data through the cache: every plain-data value comes back with the same types
 (a tuple stays a tuple, np.float32 stays np.float32, an int key stays an int), the same dict
 order and bit-identical numbers — every float bit pattern (NaN payloads, -0.0, ±inf), every bool/int/uint/float/complex/
 unicode array dtype and byte order, empty and 0-d arrays. Refusals and hostile entries:
@@ -12,8 +12,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from nbl_sim.cache import ChunkCache
-from nbl_sim.plain_data import decode, encode
+from nbl_sim.runs.cache import ChunkCache
+from nbl_sim.runs.plain_data import decode, encode
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Population geometry (nbl_sim.population) against independent computations.
+"""Population geometry (nbl_sim.population.fields) against independent computations.
 
 References used here, and how they are produced:
 
@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from scipy import integrate, optimize
 from scipy.special import expit, ndtr
 
-from nbl_sim import population as pop
-from nbl_sim.circle import circle_equilibria
+from nbl_sim.population import fields as pop
+from nbl_sim.population.circle import circle_equilibria
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import TWO_TRANSITION_DEFAULTS, make_family
 from nbl_theory.links import Link

@@ -1,5 +1,5 @@
-"""nbl_sim.population_table (the field from a table of the 1-D reduction's integrals in one angle)
-against the quadrature field of nbl_sim.population — the paper's links, the test strategies'
+"""nbl_sim.population.population_table (the field from a table of the 1-D reduction's integrals in one angle)
+against the quadrature field of nbl_sim.population.fields — the paper's links, the test strategies'
 links, directions at and within 1e-9 of ±β_a — and its input errors."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nbl_sim import population as pop
-from nbl_sim.population_table import FieldTable
+from nbl_sim.population import fields as pop
+from nbl_sim.population.population_table import FieldTable
 from nbl_theory.errors import NBLInputError
 from nbl_theory.paper import PAPER_LINKS
 from tests.sim.strategies import any_links, deltas

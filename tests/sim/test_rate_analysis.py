@@ -1,4 +1,4 @@
-"""The dimension model of the localized error (nbl_sim.rate_analysis.dimension_model): fitted
+"""The dimension model of the localized error (nbl_sim.studies.rate_analysis.dimension_model): fitted
 over d >= 3 as C (d - c), d = 2 reported apart, with intervals and a goodness of fit."""
 
 import math
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nbl_sim.rate_analysis import dimension_model
+from nbl_sim.studies.rate_analysis import dimension_model
 
 
 def _exact(C, c, dims=(2, 4, 8, 16), rel_se=0.02):
@@ -73,7 +73,7 @@ def test_regret_analysis_fits_the_total_of_both_stages():
     records, so every number is known)."""
     from types import SimpleNamespace
 
-    from nbl_sim.rate_analysis import regret_analysis
+    from nbl_sim.studies.rate_analysis import regret_analysis
     rng = np.random.default_rng(4)
     ns = np.array([100, 1000, 10000])
     stage1 = np.full((6, 3), 5.0) + rng.uniform(0, 1, (6, 3))
@@ -94,7 +94,7 @@ def test_bootstrap_slope_is_the_resampled_slopes_sd_and_percentiles():
     """bootstrap_slope: the slope of log mean on log x over [lo, hi], SE = sd (ddof 1) of the
     slopes of B resampled means (replications drawn with numpy's Generator at ``seed``), the
     interval their 2.5/97.5 percentiles — recomputed here from that definition."""
-    from nbl_sim.rate_analysis import bootstrap_slope
+    from nbl_sim.studies.rate_analysis import bootstrap_slope
     rng = np.random.default_rng(9)
     x = np.array([10.0, 30.0, 100.0, 300.0, 1000.0])
     samples = x[None, :] ** -1.0 * rng.lognormal(0, 0.3, (40, 5))
@@ -119,7 +119,7 @@ def test_the_b_exponent_is_weighted_by_the_inverse_variance_of_log_b():
     on the square-root-weighted system."""
     from types import SimpleNamespace
 
-    from nbl_sim.rate_analysis import regret_analysis
+    from nbl_sim.studies.rate_analysis import regret_analysis
     ns = np.array([100.0, 1000.0, 10000.0])
     rng = np.random.default_rng(2)
     regret, dims = {}, (2, 4, 8)

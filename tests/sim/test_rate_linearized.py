@@ -1,5 +1,5 @@
 """The simulated decay exponent of the localized NBL error against the exact linearized
-recursion (nbl_sim.rate_theory) on the same window.
+recursion (nbl_sim.studies.rate_theory) on the same window.
 
 This comparison was part of the claim ``step-size-exponent`` (proofs_check.claims.regret.study);
 two routes of the toolkit agreeing (the compiled kernel's simulation and the linearized
@@ -13,10 +13,16 @@ import math
 import numpy as np
 import pytest
 
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_sim.policies.nbl import nbl_run
-from nbl_sim.rate_theory import Mode, linear_recursion_mse, local_rates, loglog_slope, tangent_noise
-from nbl_sim.regret_geometry import stability_radius
+from nbl_sim.studies.rate_theory import (
+    Mode,
+    linear_recursion_mse,
+    local_rates,
+    loglog_slope,
+    tangent_noise,
+)
+from nbl_sim.studies.regret_geometry import stability_radius
 from nbl_theory.paper import paper_link
 
 N, R, T0, START = 20_000, 300, 100.0, 20.0

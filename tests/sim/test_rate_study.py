@@ -1,4 +1,4 @@
-"""nbl_sim.rate_study / rate_analysis / `nbl study`: reproducibility whatever the chunking and the
+"""nbl_sim.studies.rate_study / rate_analysis / `nbl study`: reproducibility whatever the chunking and the
 executor, resume after an interruption, the statistics on synthetic data with known answers, and
 the quick study end to end through the command line."""
 
@@ -11,10 +11,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from nbl_sim.execution import ProcessExecutor, SerialExecutor
-from nbl_sim.rate_analysis import _mean_se, bootstrap_slope, fit_growth
-from nbl_sim.rate_study import QUICK, StudyConfig, plan, run_study
-from nbl_sim.sweep import ChunkCache
+from nbl_sim.runs.execution import ProcessExecutor, SerialExecutor
+from nbl_sim.runs.sweep import ChunkCache
+from nbl_sim.studies.rate_analysis import _mean_se, bootstrap_slope, fit_growth
+from nbl_sim.studies.rate_study import QUICK, StudyConfig, plan, run_study
 
 TINY = StudyConfig(
     "tiny", dims=(2, 3), ns=(250, 500, 1000), reps=6, t_points=8,
@@ -53,7 +53,7 @@ def test_results_do_not_depend_on_the_cells_blocks(monkeypatch):
     """Cells draw their replications in blocks through one kept buffer
     (``rate_study._in_blocks``): blocks of 3 (uneven last blocks, the buffer refilled) and one
     whole block give every array of every part bit for bit."""
-    import nbl_sim.rate_study as rs
+    import nbl_sim.studies.rate_study as rs
 
     cfg = replace(TINY, rep_steps_per_cell=1e9)
     monkeypatch.setattr(rs, "_CELL_BLOCK", 3)
@@ -158,7 +158,7 @@ def test_quick_study_command(tmp_path):
 
 def test_study_rejects_nothing_silently_on_failure(tmp_path, monkeypatch):
     """A failed cell leaves its setting out and is reported (never analysed on fewer reps)."""
-    import nbl_sim.rate_study as rs
+    import nbl_sim.studies.rate_study as rs
 
     real = rs.contrast_cell
 
@@ -185,7 +185,7 @@ def test_regret_rate_figure_draws_from_the_data_without_warnings():
     t = data.table("error_to_regret")
     # the exact error-to-regret ratio tends to its closed-form limit as alpha -> 0; at the
     # smallest plotted alpha (1e-3) the O(alpha^2) correction is ~1e-6 (6.8e-7 measured,
-    # nbl_sim.rate_theory), so rtol 1e-4 only fails if the table mixes up ratio and limit
+    # nbl_sim.studies.rate_theory), so rtol 1e-4 only fails if the table mixes up ratio and limit
     small = t["alpha"] == t["alpha"].min()
     assert np.allclose(t["ratio"][small], t["limit"][small], rtol=1e-4)
     with warnings.catch_warnings():

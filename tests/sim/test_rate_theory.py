@@ -1,4 +1,4 @@
-"""Tests of nbl_sim.rate_theory: local rates, tangent noise, the linearized recursion, step-size
+"""Tests of nbl_sim.studies.rate_theory: local rates, tangent noise, the linearized recursion, step-size
 thresholds, the error-to-regret geometry and the stability radius.
 
 Monte Carlo checks are seeded and use 5 standard errors (two-sided false alarm ~6e-7).
@@ -9,11 +9,11 @@ import math
 import numpy as np
 import pytest
 
-from nbl_sim import population as pop
-from nbl_sim import rate_theory as rt
-from nbl_sim import regret_geometry as rg
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_sim.policies.nbl import nbl_run
+from nbl_sim.population import fields as pop
+from nbl_sim.studies import rate_theory as rt
+from nbl_sim.studies import regret_geometry as rg
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.links import Link

@@ -161,7 +161,7 @@ def test_figure_cache_holds_data_and_recomputes_a_damaged_entry(tmp_path, monkey
     """The figure data are stored as JSON + npz (no pickle); a truncated, empty or ill-shaped
     entry is recomputed and replaced instead of raising on every run (issue 13, item 2)."""
     import nbl_sim.presentation.reproduce as rp
-    from nbl_sim.cache import ChunkCache
+    from nbl_sim.runs.cache import ChunkCache
 
     monkeypatch.setattr(rp, "cache_key", lambda fid, mod, quick: f"key-{quick}")
     CALLS.clear()
@@ -186,7 +186,7 @@ def test_figure_data_round_trip_and_unsupported_data():
     x = np.linspace(0, 1, 4)
     fd = FigureData({"t": {"x": x, "n": [1, 2], "name": ["a", "b"]}}, {"seed": 3, "eps": 1e-9},
                     "s", {"analysis": {"fit": (1.0, float("nan"))}})
-    from nbl_sim.plain_data import decode, encode
+    from nbl_sim.runs.plain_data import decode, encode
 
     back = FigureData.from_data(decode(*encode(fd.to_data())))
     assert back.tables["t"]["x"].tobytes() == x.tobytes()
@@ -213,14 +213,14 @@ def test_figure_returning_unsupported_data_is_an_error_naming_it(tmp_path):
 
 def test_cache_key_follows_the_figure_and_the_library_not_the_style(monkeypatch):
     """A figure's data-cache key changes when its module or a library module it imports changes,
-    and not when the shared style changes (nbl_sim.sweep.source_fingerprint)."""
+    and not when the shared style changes (nbl_sim.runs.sweep.source_fingerprint)."""
     from pathlib import Path
 
     import nbl_sim.presentation.figures.rates as fig
     import nbl_sim.presentation.style as style
     import nbl_theory.stability as lib
     from nbl_sim.presentation.reproduce import cache_key
-    from nbl_sim.sweep import source_fingerprint
+    from nbl_sim.runs.sweep import source_fingerprint
 
     real = Path.read_bytes
     edited = set()

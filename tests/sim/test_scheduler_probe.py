@@ -1,4 +1,4 @@
-"""nbl_sim.execution.probe_scheduler: an address where no Dask scheduler answers is refused in
+"""nbl_sim.runs.execution.probe_scheduler: an address where no Dask scheduler answers is refused in
 one line within the probe's timeout (an attacker's audit: a web server's port hung `nbl` for
 minutes, and an SSH banner became a 2.8 EiB allocation). A real scheduler's greeting passes
 (tests/sim/test_dask.py runs real clusters).
@@ -16,7 +16,7 @@ import threading
 
 import pytest
 
-from nbl_sim.execution import probe_scheduler
+from nbl_sim.runs.execution import probe_scheduler
 from nbl_theory.errors import NBLInputError
 
 #: seconds the probes that must pass may wait (far more than a loaded machine needs)

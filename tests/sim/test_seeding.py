@@ -1,4 +1,4 @@
-"""nbl_sim.seeding: re-seeded generators draw exactly what numpy's own
+"""nbl_sim.engine.seeding: re-seeded generators draw exactly what numpy's own
 ``Generator(PCG64(SeedSequence(entropy, spawn_key)))`` draws (the reference is numpy itself)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nbl_sim.environment import Environment
-from nbl_sim.seeding import StreamSet, numpy_streams, pcg64_state, seeding_agrees
+from nbl_sim.engine.environment import Environment
+from nbl_sim.engine.seeding import StreamSet, numpy_streams, pcg64_state, seeding_agrees
 from nbl_theory.families import make_family
 
 _ENTROPY = st.one_of(st.integers(0, 2**32 - 1), st.integers(0, 2**64 - 1),

@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_theory.stability import stability
 from tests.sim.strategies import any_links, deltas, dims
 
@@ -36,10 +36,10 @@ def test_randomized_stein_contrast_mean(link, delta, d, seed):
 @given(any_links(), deltas, dims, st.integers(0, 10_000))
 def test_greedy_tangent_increment_mean_is_the_population_field(link, delta, d, seed):
     """lem:conditional_population_field: with A_t = sgn(vᵀX_t) for a fixed v,
-    E[G_t | H] = h(v) = (I − vvᵀ)F(v), F from the quadrature of nbl_sim.population (error
+    E[G_t | H] = h(v) = (I − vvᵀ)F(v), F from the quadrature of nbl_sim.population.fields (error
     ~1e-10, negligible against the 5-SE bound)."""
-    from nbl_sim.geometry import tangent_projection
-    from nbl_sim.population import tangent_field
+    from nbl_sim.policies.geometry import tangent_projection
+    from nbl_sim.population.fields import tangent_field
 
     env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
                             geometry_seed=seed, reward="bounded", noise=0.5)

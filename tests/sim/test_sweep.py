@@ -2,7 +2,7 @@
 results in cell order, cache reuse and invalidation, interrupt and resume, failed cells, lost
 worker processes, and how make_executor picks an executor. The Dask executor: test_dask.py.
 
-The cells are real phase-diagram cells (``nbl_sim.phase.phase_cell``, float tier unless said
+The cells are real phase-diagram cells (``nbl_sim.studies.phase.phase_cell``, float tier unless said
 otherwise), so the functions the workers run are importable from the installed package; a
 "poisoned" cell is a phase cell whose parameter value is "nan" (NBLInputError in the cell). The
 tests that kill pool workers use small helpers of this module: spawned pool workers receive the
@@ -16,18 +16,16 @@ from functools import partial
 import numpy as np
 import pytest
 
-from nbl_sim import execution
-from nbl_sim.environment import Environment
-from nbl_sim.execution import (
+from nbl_sim.engine.environment import Environment
+from nbl_sim.runs import execution
+from nbl_sim.runs.execution import (
     SCHEDULER_ENV,
     ProcessExecutor,
     SerialExecutor,
     TaskError,
     make_executor,
 )
-from nbl_sim.experiment import simulate
-from nbl_sim.phase import PhaseCell, phase_cell, phase_diagram
-from nbl_sim.sweep import (
+from nbl_sim.runs.sweep import (
     CellFailure,
     ChunkCache,
     SweepError,
@@ -35,6 +33,8 @@ from nbl_sim.sweep import (
     cell_key,
     run_sweep,
 )
+from nbl_sim.studies.experiment import simulate
+from nbl_sim.studies.phase import PhaseCell, phase_cell, phase_diagram
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 
@@ -164,7 +164,7 @@ def test_changed_parameter_changes_the_key_and_is_recomputed(tmp_path):
     keys = {cell_key(phase_cell, c) for c in [base, *variants]}
     assert len(keys) == 1 + len(variants)
     # ... and so does the function; an equal cell built anew has the same key
-    from nbl_sim.experiment import _run_chunk
+    from nbl_sim.studies.experiment import _run_chunk
 
     assert cell_key(_run_chunk, base) != cell_key(phase_cell, base)
     assert cell_key(phase_cell, _cells()[0]) == cell_key(phase_cell, base)
@@ -409,7 +409,7 @@ def test_make_executor_reads_the_scheduler_environment_variable(monkeypatch):
 
 def test_phase_diagram_refuses_bad_names_up_front():
     """A wrong family, parameter or fixed value is an input error before any cell runs."""
-    from nbl_sim.phase import threshold_scan
+    from nbl_sim.studies.phase import threshold_scan
 
     with pytest.raises(NBLInputError, match="unknown family"):
         phase_diagram("nope", "mu2", ["0"], ["0.5"])
@@ -428,7 +428,7 @@ def edit_source(monkeypatch):
     if the file had been edited); the fingerprint cache is cleared before and after."""
     from pathlib import Path
 
-    from nbl_sim.sweep import source_fingerprint
+    from nbl_sim.runs.sweep import source_fingerprint
 
     real = Path.read_bytes
     edited: set = set()
@@ -454,18 +454,18 @@ def _nbl_file(module: str):
 
 
 def test_fingerprint_skips_presentation_but_not_imported_modules(edit_source):
-    """The rule by folder: a simulation cell (module nbl_sim.experiment) keeps its fingerprint
+    """The rule by folder: a simulation cell (module nbl_sim.studies.experiment) keeps its fingerprint
     when a plot, the style or a table changes, and loses it when a module it imports changes
-    (nbl_sim.environment directly, nbl_theory.links through nbl_sim.environment)."""
-    from nbl_sim.sweep import source_fingerprint
+    (nbl_sim.engine.environment directly, nbl_theory.links through nbl_sim.engine.environment)."""
+    from nbl_sim.runs.sweep import source_fingerprint
 
-    cell = "nbl_sim.experiment"
+    cell = "nbl_sim.studies.experiment"
     before = source_fingerprint(cell)
     for mod in ("nbl_sim.presentation.plots", "nbl_sim.presentation.style",
                 "nbl_sim.presentation.tables", "nbl_sim.presentation.figures.base"):
         edit_source(_nbl_file(mod))
         assert source_fingerprint(cell) == before, mod
-    edit_source(_nbl_file("nbl_sim.environment"))
+    edit_source(_nbl_file("nbl_sim.engine.environment"))
     after_env = source_fingerprint(cell)
     assert after_env != before
     edit_source(_nbl_file("nbl_theory.links"))
@@ -475,7 +475,7 @@ def test_fingerprint_skips_presentation_but_not_imported_modules(edit_source):
 def test_fingerprint_of_a_figure_covers_its_own_module_not_the_style(edit_source):
     """A figure's data (cell module = the figure module) depend on the figure module and the
     library it imports, not on the shared style it also imports."""
-    from nbl_sim.sweep import source_fingerprint
+    from nbl_sim.runs.sweep import source_fingerprint
 
     fig = "nbl_sim.presentation.figures.rates"
     before = source_fingerprint(fig)

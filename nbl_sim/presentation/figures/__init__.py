@@ -11,7 +11,7 @@ Each figure is a module in this package defining
 (one color per link across all panels); :mod:`nbl_sim.presentation.reproduce` runs figures,
 caches their data and writes the files. A figure's data depend on its own module and on the
 library modules it imports, never on the rest of :mod:`nbl_sim.presentation` (the cache key,
-:func:`nbl_sim.sweep.source_fingerprint`, relies on this).
+:func:`nbl_sim.runs.sweep.source_fingerprint`, relies on this).
 """
 
 from __future__ import annotations

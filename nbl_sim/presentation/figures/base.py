@@ -27,7 +27,7 @@ class FigureData:
         return {k: np.asarray(v) for k, v in self.tables[name].items()}
 
     def to_data(self) -> dict:
-        """The fields as one plain-data dict (:mod:`nbl_sim.plain_data`), for the cache."""
+        """The fields as one plain-data dict (:mod:`nbl_sim.runs.plain_data`), for the cache."""
         return {"tables": self.tables, "settings": self.settings, "summary": self.summary,
                 "extra": self.extra}
 

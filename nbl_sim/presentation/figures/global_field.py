@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbl_sim import population as pop
-from nbl_sim.circle import circle_equilibria
+from nbl_sim.population import fields as pop
+from nbl_sim.population.circle import circle_equilibria
 from nbl_theory.paper import TWO_TRANSITION_KEYS, paper_link
 
 from ..style import link_color, new_figure
@@ -42,7 +42,7 @@ def compute(quick: bool) -> FigureData:
         parts.append(f"{key}: attracting at {', '.join(att)} deg")
     tables["zeros"] = {k: np.asarray(v) for k, v in zeros.items()}
     return FigureData(tables, {"delta": delta, "d": 2, "alpha_points": n,
-                               "method": "nbl_sim.population.H_alpha (quadrature ~1e-15)"},
+                               "method": "nbl_sim.population.fields.H_alpha (quadrature ~1e-15)"},
                       "; ".join(parts) + " (v* = 0 deg)")
 
 

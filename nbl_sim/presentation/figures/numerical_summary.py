@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbl_sim.environment import Environment
-from nbl_sim.experiment import simulate
-from nbl_sim.metrics import Z95, mc_summary
+from nbl_sim.engine.environment import Environment
+from nbl_sim.engine.metrics import Z95, mc_summary
+from nbl_sim.studies.experiment import simulate
 from nbl_theory.families import make_family
 from nbl_theory.links import Link
 from nbl_theory.paper import PAPER_LINKS, RHO_SWEEP, TWO_TRANSITION_KEYS

@@ -1,5 +1,5 @@
 """Beyond the paper: the empirical regret-rate study (thm:regret-rate, prop:localized-estimation,
-lem:finite-horizon-localization, eq:error-to-regret) — see :mod:`nbl_sim.rate_study`.
+lem:finite-horizon-localization, eq:error-to-regret) — see :mod:`nbl_sim.studies.rate_study`.
 
 Eight panels: E[R_n] against log n per d for the two stable links (with the fitted a + b log n),
 b/d against d, the localized error E[‖v_t − v*‖² 1{τ > t}] on log-log axes with its fitted slope,
@@ -27,7 +27,7 @@ _D_COLORS = ("#4c72b0", "#55a868", "#c44e52", "#8172b2", "#ccb974")
 
 
 def study_cache():
-    from nbl_sim.sweep import DEFAULT_CACHE_DIR, ChunkCache
+    from nbl_sim.runs.sweep import DEFAULT_CACHE_DIR, ChunkCache
 
     return ChunkCache(DEFAULT_CACHE_DIR, "study")
 
@@ -50,8 +50,9 @@ def _regret_rows(a: dict) -> dict:
 
 
 def figure_data(res) -> FigureData:
-    """Tables, settings and a summary line from a :class:`~nbl_sim.rate_study.StudyResult`."""
-    from nbl_sim.regret_geometry import regret_scaling
+    """Tables, settings and a summary line from a
+    :class:`~nbl_sim.studies.rate_study.StudyResult`."""
+    from nbl_sim.studies.regret_geometry import regret_scaling
     from nbl_theory.paper import paper_link
 
     an = res.analysis()
@@ -147,7 +148,7 @@ def figure_data(res) -> FigureData:
 
 
 def compute(quick: bool = False) -> FigureData:
-    from nbl_sim.rate_study import FULL, QUICK, run_study
+    from nbl_sim.studies.rate_study import FULL, QUICK, run_study
 
     return figure_data(run_study(QUICK if quick else FULL, cache=study_cache()))
 

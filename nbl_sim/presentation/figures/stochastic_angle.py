@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbl_sim.environment import Environment
-from nbl_sim.experiment import simulate
+from nbl_sim.engine.environment import Environment
+from nbl_sim.studies.experiment import simulate
 from nbl_theory.families import make_family
 from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS
 from nbl_theory.stability import stability

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbl_sim.phase import phase_diagram, threshold_scan
+from nbl_sim.studies.phase import phase_diagram, threshold_scan
 from nbl_theory import Link
 from nbl_theory.continuation import trace_zero_curve
 from nbl_theory.families import make_family

@@ -11,7 +11,7 @@ Method
   library's 1-D reductions.
 * The field F_± and h = P⊥(F_+ − F_−) from the witness's own one-arm integrals and the boundary
   matrix reduced to 1-D (:mod:`proofs_check.witnesses.fields`); the library field
-  (:mod:`nbl_sim.population`) only where a claim says it is compared.
+  (:mod:`nbl_sim.population.fields`) only where a claim says it is compared.
 * Derivatives along the paper's paths are central differences with Richardson extrapolation,
   steps h = 1e-3 and h/2 (truncation ~h⁴, quadrature noise ~1e-16/h)
   (:mod:`proofs_check.witnesses.local_expansions`).
@@ -414,7 +414,7 @@ def _bfminus(sign: float = -1.0):
 @register("boundary-derivative-f", "eq:app-DF", "app:local_jacobian",
           "DF(v*)[u] = 2 phi0(0) E[g(theta^T P^perp X) P^perp X (P^perp X)^T] u: finite "
           "differences of the own F_+ - F_- along the spherical path vs the boundary integral; "
-          "the library field F (nbl_sim.population) differentiated the same way must agree "
+          "the library field F (nbl_sim.population.fields) differentiated the same way must agree "
           "(" + _CASES_TXT + ")", "high-precision", _JAC_TOL,
           _JAC_TOL_WHY, mutants=(_PHI0_WRONG,))
 def _bf(phi0: float = PHI0):

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from nbl_sim import population as pop
+from nbl_sim.population import fields as pop
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.stability import stability

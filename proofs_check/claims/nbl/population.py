@@ -5,7 +5,7 @@ identities of the equilibrium proof and the 2-D picture H(α).
 
 The paper's statements are checked on the witness's own field (one-arm integrals,
 :mod:`proofs_check.witnesses.fields`) and its finite differences; the library field
-(:mod:`nbl_sim.population`) is compared with the witness first (a disagreement is a toolkit
+(:mod:`nbl_sim.population.fields`) is compared with the witness first (a disagreement is a toolkit
 FAIL; then a paper formula the witness contradicts is a DISCREPANCY). Monte Carlo statements
 have a stated resolution (a run too noisy to detect the stated bias FAILs). Cases: the six
 named links at Δ ∈ {0.2, 1}, d ∈ {2, 3}, v*, θ in a fixed random orientation.
@@ -22,8 +22,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from nbl_sim import population as pop
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
+from nbl_sim.population import fields as pop
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
 
@@ -56,7 +56,8 @@ _DELTAS = ("0.2", "1")
 _DIMS = (2, 3)
 _W_CASES = ("proofs_check.witnesses.local_expansions:paper_cases, "
             "proofs_check.witnesses.fields:own_field")
-_SHARES = ("the link object (nbl_theory.Link), the arm vectors (nbl_sim.population.arm_vectors), "
+_SHARES = ("the link object (nbl_theory.Link), the arm vectors "
+           "(nbl_sim.population.fields.arm_vectors), "
            "Gauss-Legendre nodes and the field scale S that tolerances are relative to")
 
 
@@ -348,7 +349,8 @@ def _trajectory_z(R: int, n: int, seed: int, resolution: float,
                    "sum_t D_t v_{t-1,k} for D = W - F(v), G - h(v). A constant per-round bias of "
                    f"{res:.3f} x max(1, S) in F or h is detected with probability >= 0.9 "
                    f"(required <= {resolution:g})" + ("" if resolved else ": NOT resolved")
-                   + f". F and h from the field table (nbl_sim.population_table): at {checked} "
+                   + ". F and h from the field table (nbl_sim.population.population_table): "
+                   f"at {checked} "
                    f"directions of the runs it deviates from the quadrature field by <= "
                    f"{dev:.1e} x max(1, S) (required <= {TABLE_TOL:g}"
                    + ("" if dev <= TABLE_TOL else ": NOT met, the two disagree")
@@ -474,7 +476,7 @@ def _z_identities(sign: int = -1):
           "In d = 2, h(v(alpha)) = H(alpha) v_perp(alpha), v_perp = (-sin alpha, cos alpha) = "
           "dv/dalpha, with H(alpha) = v_perp^T h = v_perp^T F(v(alpha)), and h is tangent "
           "(v^T h = 0): on the own one-arm field at every 6th of 720 alpha (at least 8 deg from "
-          "+-beta_a); the library's H (nbl_sim.population.H_alpha, used by the radius and "
+          "+-beta_a); the library's H (nbl_sim.population.fields.H_alpha, used by the radius and "
           "phase claims) must equal v_perp^T F of the own field (six links, Delta in {0.2, 1})",
           "high-precision",
           "absolute 1e-13 x max(1, S) for the identities; 1e-12 x max(1, S) library vs own",

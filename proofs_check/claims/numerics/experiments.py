@@ -76,7 +76,8 @@ def _close(tol: float, what: str):
 _ANGLE_AGREE = _close(1e-8, "the replications' signed angles (deg) at every recorded round")
 _REGRET_AGREE = _close(1e-9, "the replications' regret")
 _STOCH_SHARES = ("the realization (contexts, rewards; common random numbers) drawn by "
-                 "nbl_sim.environment and the link's g (nbl_theory.Link); the statistics over "
+                 "nbl_sim.engine.environment and the link's g (nbl_theory.Link); the statistics "
+                 "over "
                  "all 100 replications are the toolkit's, gated by the witness's re-run (own NBL "
                  "and regret: regret.nbl_from_start, regret.regret_at) of the "
                  f"first {STOCHASTIC_REPS} replications of every run (a wrong update, step, "
@@ -303,7 +304,8 @@ def _diffs(links, intercept: bool, reps):
 _CMP_WITNESS = "proofs_check.witnesses.reruns:comparison_reference"
 _CMP_MUTANT = Mutant.witness("the witness's Greedy Logistic with ridge 1 (not 1e-6)", wridge=1.0)
 _CMP_SHARES = ("the realization (contexts, rewards, coins; common random numbers) drawn by "
-               "nbl_sim.environment and the link's g (nbl_theory.Link); the paired differences "
+               "nbl_sim.engine.environment and the link's g (nbl_theory.Link); the paired "
+               "differences "
                "over all replications are the toolkit's, gated by the witness's re-run (own NBL, "
                "own Newton MLE of Greedy Logistic with and without intercept, own regret: "
                "regret.nbl_actions, regret.greedy_logistic_actions, regret.regret_at) of the "

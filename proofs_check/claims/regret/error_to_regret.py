@@ -6,8 +6,8 @@ E[r | v(α)] in d = 2 is a polar Gauss–Legendre quadrature on the two disagree
 lem:gaussian-polynomial-disagreement), cross-checked by Monte Carlo and by refinement; for v tilted
 out of the (v*, θ) plane the same polar rule integrates the gap first averaged over θᵀX
 (:func:`~proofs_check.witnesses.disagreement.regret_out_of_plane`). The library's own constants
-(:mod:`nbl_sim.regret_geometry`) are compared with these witnesses in the unit tests, not here.
-Where the paper's proof pins a constant down (C_gap = φ0(0) sup|g'| for bounded g', the C_q of
+(:mod:`nbl_sim.studies.regret_geometry`) are compared with these witnesses in the unit tests, not
+here. Where the paper's proof pins a constant down (C_gap = φ0(0) sup|g'| for bounded g', the C_q of
 lem:gaussian-polynomial-disagreement before it is "absorbed") the explicit value is checked.
 thm:regret-rate is checked partially: one test link (the steep logistic g = 1/(1 + e^{−4z}), not
 the paper's), d = 2, three horizons: the growth in log n (with an equivalence margin against
@@ -23,8 +23,8 @@ import math
 
 import numpy as np
 
-from nbl_sim import population as pop
-from nbl_sim import rate_theory as rt
+from nbl_sim.population import fields as pop
+from nbl_sim.studies import rate_theory as rt
 from nbl_theory.links import Link
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import COMPARISON_SETTING, paper_link
@@ -61,7 +61,7 @@ __all__: list[str] = []
 _K_SE = 5.0                      # one-sided Monte Carlo tolerance (false alarm ~2.9e-7)
 _LOGISTIC4 = Link.from_expression("1/(1 + exp(-4*z))", name="logistic4", bounded_derivatives=True)
 _ALPHAS = (1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.2, 0.4, 0.7, 1.0, 1.5, 2.0, 2.5, 3.0, math.pi)
-# in and out of the (v*, theta) plane (nbl_sim.rate_theory)
+# in and out of the (v*, theta) plane (nbl_sim.studies.rate_theory)
 _PLANE_LINKS = (("logistic", "logistic"), ("tt-stable", "tt-stable"))
 _DELTAS = ("0.2", "1", "1.8")
 _PSIS = ((0.0, "0"), (math.pi / 2, "pi/2"))
@@ -143,7 +143,7 @@ def _monte_carlo_z() -> tuple:
           "1e-3 at alpha = 1e-4 is generous; the Monte Carlo check guards the quadrature "
           "itself; the slope over [1e-4, 1e-2] deviates from 2 by O(1e-4). A slope other than "
           "2 is a DISCREPANCY (the scaling the paper states); any other failure is a FAIL. "
-          "(The library's nbl_sim.regret_geometry constants agree with these witnesses: "
+          "(The library's nbl_sim.studies.regret_geometry constants agree with these witnesses: "
           "tests/proofs_check/witnesses/test_disagreement.py)",
           printed="E[r_t | H_{t-1}] <= C_gap (Delta/2) ||v_{t-1} - v*||^2 (quadratic)",
           mutants=(Mutant.formula("C_gap = 0.85 phi0(0) sup|g'|", cgap_scale=0.85),
@@ -435,7 +435,8 @@ def _paper_bound(key: str, n: int) -> dict:
                   "proofs_check.witnesses.polar_field:own_mu_g, "
                   "proofs_check.witnesses.polar_field:own_dH, "
                   "proofs_check.witnesses.paths:reference_errors",
-          shares="the realization (contexts, rewards, coins) drawn by nbl_sim.environment and "
+          shares="the realization (contexts, rewards, coins) drawn by "
+                 "nbl_sim.engine.environment and "
                  "the link's g (nbl_theory.Link); the minimisation of lambda0 (run on the "
                  "library's field for the comparison); the regret statistics over all 400 "
                  "paths are the kernel's, gated by the witness's re-run (regret and e_t) of the "

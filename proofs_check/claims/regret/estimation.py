@@ -7,7 +7,7 @@ The localized error a_t = E[e_t 1{τ > t}] is simulated with the compiled kernel
 constant: C_e of eq:Ce-explicit with C'_init = 16, the constant of eq:initialization-mse that the
 proof invokes (never a constant made from the measurement itself); λ0(r0) is computed
 (:mod:`proofs_check.witnesses.lambda0`).
-The step-size report uses the Jacobian rates of :mod:`nbl_sim.rate_theory`: λ0(r0) of
+The step-size report uses the Jacobian rates of :mod:`nbl_sim.studies.rate_theory`: λ0(r0) of
 cor:local_stability is at most the rate κ at v*, so 2γλ0 > 1 needs γ > γ_c = 1/(2κ). The steep
 logistic g = 1/(1 + e^{−4z}) is a test link, not the paper's.
 """
@@ -18,9 +18,9 @@ import math
 
 import numpy as np
 
-from nbl_sim import population as pop
-from nbl_sim import rate_theory as rt
-from nbl_sim import regret_geometry as rg
+from nbl_sim.population import fields as pop
+from nbl_sim.studies import rate_theory as rt
+from nbl_sim.studies import regret_geometry as rg
 from nbl_theory.links import Link
 from nbl_theory.paper import PAPER_LINKS, PAPER_MU2, STOCHASTIC_SETTING, paper_link
 from nbl_theory.stability import stability
@@ -192,7 +192,7 @@ def _rate_status(parts) -> str:
 
 
 #: what the witnesses of the localized-estimation claims share with the library
-_SHARES = ("the realization (contexts, rewards, coins) drawn by nbl_sim.environment and the "
+_SHARES = ("the realization (contexts, rewards, coins) drawn by nbl_sim.engine.environment and the "
            "link's g (nbl_theory.Link); the minimisation of lambda0 (run on the library's field "
            "for the comparison); the a_t statistics over all paths are the kernel's, gated by "
            f"the witness's re-run of the first {WITNESS_PATHS} paths")

@@ -8,7 +8,7 @@ How the statements are checked
   in numpy (:func:`proofs_check.witnesses.paths.run_paths`) from the same realization that
   ``nbl_sim.policies.nbl.nbl_run`` uses, and the re-run is confirmed to reproduce ``nbl_run``'s
   ‖v_t − v*‖² at every round before anything else is checked.
-* The population tangent field h(v) is the quadrature field of :mod:`nbl_sim.population`
+* The population tangent field h(v) is the quadrature field of :mod:`nbl_sim.population.fields`
   (~1e-15); in d = 2 with the paper's rotation it is evaluated along long paths through a
   periodic cubic spline of H(α) whose interpolation error is measured in every check that uses
   it (:mod:`proofs_check.witnesses.lambda0`).
@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from nbl_sim import population as pop
+from nbl_sim.population import fields as pop
 from nbl_theory.paper import STOCHASTIC_SETTING, paper_link
 
 from ...judgement import agree_abs, agreement, gate

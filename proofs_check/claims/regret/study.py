@@ -1,4 +1,4 @@
-"""Claims checked by the empirical regret-rate study (sec:regret; :mod:`nbl_sim.rate_study`,
+"""Claims checked by the empirical regret-rate study (sec:regret; :mod:`nbl_sim.studies.rate_study`,
 split into the study's cells: :func:`proofs_check.witnesses.toolkit_values.study_plan`).
 
 All five read the full study (``nbl study``: 2 stable links at Δ = 1, d ∈ {2, 4, 8, 16},
@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from nbl_sim.rate_study import ContrastCell, GammaCell, LocCell, RegretCell, plan
+from nbl_sim.studies.rate_study import ContrastCell, GammaCell, LocCell, RegretCell, plan
 from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 
@@ -88,9 +88,10 @@ _WITNESS = {
     "contrast": "proofs_check.witnesses.study_reruns:contrast_reference",
 }
 _WITNESS_MUTANT = Mutant.witness("the witness's re-run with step gamma x 1.1", wgamma=1.1)
-_SHARES = ("the study's design read from nbl_sim.rate_study.plan (link keys, horizons, C0, gamma, "
+_SHARES = ("the study's design read from nbl_sim.studies.rate_study.plan (link keys, horizons, "
+           "C0, gamma, "
            "t0, start angle, r0, time grids, seeds), the realization drawn by "
-           "nbl_sim.environment (common random numbers) and the link's g (nbl_theory.Link); "
+           "nbl_sim.engine.environment (common random numbers) and the link's g (nbl_theory.Link); "
            "the statistics over all replications are the library's, gated by the witness's "
            f"re-run (own NBL, regret and exit times) of replications 0..{STUDY_REPS - 1} of "
            f"every setting of the part used (0..{LOC_REPS - 1} for the localization part, whose "
@@ -99,7 +100,7 @@ _SHARES = ("the study's design read from nbl_sim.rate_study.plan (link keys, hor
 
 def _first_cells(cfg) -> dict:
     """{part: [(key, first cell)]}: the cell holding replication 0 of every setting of the
-    study ``cfg``, keyed as :func:`nbl_sim.rate_study.run_study` keys its results."""
+    study ``cfg``, keyed as :func:`nbl_sim.studies.rate_study.run_study` keys its results."""
     cells, _ = plan(cfg)
     out: dict = {"regret": [], "gamma": [], "localization": [], "contrast": []}
     gammas = [c for c in cells if isinstance(c, GammaCell) and c.reps[0] == 0]
@@ -261,7 +262,7 @@ def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log",
 
 
 def _d_model_text(link: str, m: dict, n: float) -> str:
-    """The fit (t + t0) a_t = C (d - c) over d >= 3 (:func:`nbl_sim.rate_analysis.
+    """The fit (t + t0) a_t = C (d - c) over d >= 3 (:func:`nbl_sim.studies.rate_analysis.
     dimension_model`) in words, every number from ``m``; d = 2 apart."""
     r = m["rates"] or {}
     p = "" if m["chi2_p"] is None else f", p = {m['chi2_p']:.2g}"
@@ -324,7 +325,7 @@ def _mu_g_checks(links) -> list:
                    Mutant.formula("C_e d -> C_e (the factor d dropped) with C'_init = 1",
                                   d_factor=False, c_init=1.0), _WITNESS_MUTANT),
           witness=_WITNESS["regret"] + ", proofs_check.witnesses.polar_field:own_mu_g",
-          shares=_SHARES + "; 2 gamma lambda0 of C_e is the study's (nbl_sim.rate_study)")
+          shares=_SHARES + "; 2 gamma lambda0 of C_e is the study's (nbl_sim.studies.rate_study)")
 @_study_claim
 def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
                            c_init: float = _C_INIT, wgamma: float = 1.0):

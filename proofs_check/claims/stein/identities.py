@@ -15,7 +15,7 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.stability import stability
 

@@ -28,7 +28,7 @@ import math
 import mpmath
 import numpy as np
 
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import PAPER_LINKS, paper_link
 
 from ...judgement import agree_abs, agreement, gate

@@ -84,7 +84,7 @@ def test_rate_is_exact_across_the_cubes_kink():
 
 def test_zeros_and_learned_zero():
     """tt-unstable, Δ = 0.2, N(0, I₂): zeros 0 and 180 (repelling), ±73.2056…° (attracting:
-    reference 73.205631 from nbl_sim.circle.circle_equilibria, 1e-6); with arms shifted by
+    reference 73.205631 from nbl_sim.population.circle.circle_equilibria, 1e-6); with arms shifted by
     0.4 the flow from v* reaches a zero where H vanishes to 1e-12."""
     z = wit.zeros(wit.Case("tt-unstable", 0.2), n_grid=72, xtol=1e-12)
     att = sorted(abs(a) for a, lab in z if lab == "attracting")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from nbl_sim import regret_geometry as rg
+from nbl_sim.studies import regret_geometry as rg
 from nbl_theory.families import make_family
 from proofs_check.witnesses import disagreement as dis
 
@@ -64,7 +64,7 @@ def test_regret_in_plane_against_monte_carlo():
 
 @pytest.mark.parametrize("link", [LOGISTIC, TT_STABLE])
 def test_regret_in_plane_equals_the_library_at_psi_zero(link):
-    """nbl_sim.regret_geometry.regret_given_angle (psi = 0) is the same polar rule written in the
+    """nbl_sim.studies.regret_geometry.regret_given_angle (psi = 0) is the same polar rule written in the
     library; the two agree to rounding."""
     for dl in (0.2, 1.0):
         for a in (1e-4, 0.3, -1.0, 2.5, math.pi):
@@ -131,7 +131,7 @@ def test_out_of_plane_equals_the_library_at_psi_half_pi(link):
 
 @pytest.mark.parametrize("link", [LOGISTIC, TT_STABLE])
 def test_library_small_angle_ratio_tends_to_its_constant(link):
-    """nbl_sim.regret_geometry: the ratio E[r | v]/((Delta/2)||v - v*||^2) at alpha = 1e-3 is the
+    """nbl_sim.studies.regret_geometry: the ratio E[r | v]/((Delta/2)||v - v*||^2) at alpha = 1e-3 is the
     exact alpha -> 0 constant to O(alpha^2) ~ 1e-6 (was part of the claim error-to-regret;
     1e-4 leaves a margin of 100)."""
     for dl in ("0.2", "1", "1.8"):

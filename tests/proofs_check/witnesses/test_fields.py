@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.integrate import quad
 
-from nbl_sim import population as pop
+from nbl_sim.population import fields as pop
 from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 from proofs_check.witnesses import fields

@@ -98,9 +98,9 @@ def test_a_setting_from_its_cell_is_the_setting_drawn_here():
 def test_a_wrongly_drawn_realization_is_a_toolkit_fail(monkeypatch):
     """The initialization draws are shared by library and witness, so a bug in drawing them
     (planted: the arms' recorded means swapped, the libmutation blame of
-    nbl_sim/environment_passes.py:63) moves every statistic alike; the claims' gate compares
+    nbl_sim/engine/environment_passes.py:63) moves every statistic alike; the claims' gate compares
     the recorded means with g(β_aᵀX_t) recomputed and reads FAIL "toolkit defect"."""
-    from nbl_sim.environment import Environment
+    from nbl_sim.engine.environment import Environment
     from proofs_check.claims.stein import initialization as ci
     from proofs_check.registry import FAIL, PASS, Outcome
 

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from nbl_sim import population as pop
-from nbl_sim import regret_geometry as rg
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
+from nbl_sim.population import fields as pop
+from nbl_sim.studies import regret_geometry as rg
 from nbl_theory.families import make_family
 from nbl_theory.links import Link
 from nbl_theory.paper import paper_link
@@ -29,7 +29,7 @@ def test_lambda0_is_a_lower_bound_of_the_ratio_and_tends_to_minus_dH0():
 
 
 def test_lambda0_matches_the_library_stability_radius():
-    """nbl_sim.regret_geometry.stability_radius solves lambda0(r0) = level for r0; at that radius
+    """nbl_sim.studies.regret_geometry.stability_radius solves lambda0(r0) = level for r0; at that radius
     the independent minimiser gives the level back, and a little beyond it less."""
     link = paper_link("tt-stable")
     r = rg.stability_radius(link, "0.2", frac=0.5)

@@ -3,7 +3,7 @@ detect a wrong field, and report a resolution that shrinks with the sample size.
 
 import math
 
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import paper_link
 from proofs_check.witnesses import martingale as mg
 

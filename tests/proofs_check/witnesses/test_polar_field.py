@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from nbl_sim import population as pop
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
+from nbl_sim.population import fields as pop
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.stability import stability
 from proofs_check.witnesses import polar_field as pf

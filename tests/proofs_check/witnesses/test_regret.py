@@ -63,7 +63,7 @@ def test_helpers():
 @pytest.mark.slow
 def test_greedy_logistic_matches_the_library_on_a_short_run():
     # the library's compiled Newton and the witness's numpy Newton give the same actions
-    from nbl_sim.environment import Environment
+    from nbl_sim.engine.environment import Environment
     from nbl_sim.policies.greedy_logistic import greedy_logistic_actions
     from nbl_theory.paper import paper_link
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbl_sim.environment import Environment
+from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import paper_link
 from proofs_check.witnesses.reruns import realization_means_error
 

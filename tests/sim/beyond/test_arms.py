@@ -7,7 +7,7 @@ import pytest
 
 from nbl_sim.beyond import arms as A
 from nbl_sim.beyond.linkeval import MixtureLink, ShiftedLink, fast_g, growth_exponent
-from nbl_sim.population import arm_vectors
+from nbl_sim.population.fields import arm_vectors
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.paper import PAPER_LINKS, WEIGHTED_ENTROPY_KEYS, paper_link

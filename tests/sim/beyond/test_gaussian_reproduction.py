@@ -1,7 +1,7 @@
 """Isotropic Gaussian contexts with the paper's arms: every new computation of nbl_sim.beyond
-reproduces nbl_sim.population and nbl_theory.stability.
+reproduces nbl_sim.population.fields and nbl_theory.stability.
 
-Tolerances. nbl_sim.population documents |error| ≤ 1e-10·max(1, S) and measures ≤ 5e-16
+Tolerances. nbl_sim.population.fields documents |error| ≤ 1e-10·max(1, S) and measures ≤ 5e-16
 against nested adaptive quadrature; the polar rule and the 1-D reductions here carry
 two-resolution error estimates of ≈ 1e-15 (expression links) and ≈ 2e-14 (potential links,
 whose table error is ≤ 5e-15 and is counted three times). The comparisons use 1e-12 —
@@ -15,7 +15,6 @@ import math
 import numpy as np
 import pytest
 
-from nbl_sim import population as pop
 from nbl_sim.beyond.analysis import (
     circle_dH,
     circle_equilibria,
@@ -28,12 +27,13 @@ from nbl_sim.beyond.case import analyze
 from nbl_sim.beyond.contexts import GaussianLaw
 from nbl_sim.beyond.gaussian_field import GaussianField
 from nbl_sim.beyond.polar import PolarField
+from nbl_sim.population import fields as pop
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.stability import stability
 
-try:        # the circle scan moved from nbl_sim.population to nbl_sim.circle
-    from nbl_sim.circle import circle_equilibria as reference_circle_equilibria
+try:        # the circle scan moved from nbl_sim.population.fields to nbl_sim.population.circle
+    from nbl_sim.population.circle import circle_equilibria as reference_circle_equilibria
 except ImportError:  # pragma: no cover - older layout
     reference_circle_equilibria = pop.circle_equilibria
 
@@ -86,7 +86,7 @@ def test_kappa_and_d2_rate_match_the_theory_core(key, delta):
 def test_gaussian_reduction_in_d3_reproduces_eq_jacobian(key):
     """d = 3: the tangent spectrum of P B P − κP at v* is {−Δμ*, −(Δμ* − 2φ₀m₂‖θ‖²)}, its
     largest eigenvalue is −λ* when m₂ ≥ 0 (the rate_d3plus of the theory core), and the whole
-    matrix is nbl_sim.population.jacobian_formula."""
+    matrix is nbl_sim.population.fields.jacobian_formula."""
     link = paper_link(key)
     delta = "0.2"
     arms = symmetric_arms(link, delta, d=3)
@@ -141,7 +141,7 @@ def test_circle_equilibria_match_population(key):
 
 def test_analyze_isotropic_unstable_link_learns_the_population_equilibrium():
     """tt-unstable at Δ = 0.2: v* is an equilibrium that repels (λ* < 0); the learned boundary
-    is the nearest attracting zero of H, ±73.2056…° (nbl_sim.circle.circle_equilibria),
+    is the nearest attracting zero of H, ±73.2056…° (nbl_sim.population.circle.circle_equilibria),
     and its regret per round is the regret of that boundary."""
     link = paper_link("tt-unstable")
     a = analyze(GaussianLaw(2), symmetric_arms(link, "0.2"))

@@ -65,8 +65,8 @@ def test_overflow_inside_analysis_is_an_error_not_a_verdict():
 
 def test_simulate_non_finite_is_an_error():
     # bound bypassed on purpose, as above. Before issue 36: a ZeroDivisionError or NaN regrets.
-    from nbl_sim.environment import Environment
-    from nbl_sim.experiment import simulate
+    from nbl_sim.engine.environment import Environment
+    from nbl_sim.studies.experiment import simulate
 
     law = ctx.EmpiricalLaw(_data(1.0))
     law.data = law.data * 1e300

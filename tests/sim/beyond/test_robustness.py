@@ -19,8 +19,8 @@ from nbl_sim.beyond.robustness import (
     mispredictions,
     run_cell,
 )
-from nbl_sim.execution import make_executor
-from nbl_sim.sweep import canonical, run_sweep
+from nbl_sim.runs.execution import make_executor
+from nbl_sim.runs.sweep import canonical, run_sweep
 from nbl_theory.errors import NBLInputError
 from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability

@@ -1,7 +1,7 @@
 """Simulations of NBL confirm the exact population analysis beyond the paper (issue 18, item 2).
 
 For one case per departure kind the exact analysis (nbl_sim.beyond.analyze) predicts where
-greedy NBL goes; NBL is then simulated (nbl_sim.experiment.simulate on
+greedy NBL goes; NBL is then simulated (nbl_sim.studies.experiment.simulate on
 Environment.build(..., contexts=, arms=)) and its final angle compared with the prediction.
 
 How the comparison is made (and why it is a fair confidence interval)
@@ -55,8 +55,8 @@ from nbl_sim.beyond import analyze
 from nbl_sim.beyond.analysis import circle_H, field_model
 from nbl_sim.beyond.arms import parse_arms_spec
 from nbl_sim.beyond.contexts import parse_context_spec
-from nbl_sim.environment import Environment
-from nbl_sim.experiment import simulate
+from nbl_sim.engine.environment import Environment
+from nbl_sim.studies.experiment import simulate
 from nbl_theory.families import make_family
 from nbl_theory.paper import paper_link
 

@@ -9,7 +9,7 @@ import pytest
 from nbl_sim.beyond import analyze, exact_phase, exact_stability
 from nbl_sim.beyond.arms import parse_arms_spec
 from nbl_sim.beyond.contexts import parse_context_spec
-from nbl_sim.execution import ProcessExecutor
+from nbl_sim.runs.execution import ProcessExecutor
 from nbl_theory.errors import NBLInputError
 from nbl_theory.link_source import LinkSource
 from nbl_theory.paper import paper_link

@@ -3,8 +3,8 @@
 * Regret with *expected* means (eq:regret): R_t = Σ_{s≤t} {m_{a*(X_s)}(X_s) − m_{A_s}(X_s)},
   a*(x) = sgn(v*ᵀx) with sgn(0) = +1 — so Bernoulli noise never enters the regret.
   :func:`cumulative_regret` is the readable numpy definition; :func:`recorded_regret` computes the
-  same sums in one compiled pass (same operations in the same order, so the same bits) and keeps
-  only the recorded rounds.
+  same sums (numpy's sequential ``cumsum``, so the same bits) a block of replications at a time
+  and keeps only the recorded rounds.
 * Average regret R_t/t; signed angle α_t = atan2(v*_1 v_{t,2} − v*_2 v_{t,1}, v*ᵀv_t) in d = 2
   (app:stochastic-nbl); squared error ‖v_t − v*‖² in any d.
 * Monte Carlo bands: mean ± 1.96·SE with SE = sample standard deviation / √R (pointwise
@@ -17,16 +17,15 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from . import jit_cache  # noqa: F401  (before the first cached kernel)
-
 __all__ = ["instantaneous_regret", "instantaneous_regret_into", "cumulative_regret",
            "recorded_regret", "mc_summary", "Z95"]
 
+#: replications per block of :func:`recorded_regret` (its (block, n) temporaries)
+_REGRET_BLOCK = 64
 #: Φ⁻¹(0.975): the half-width of a 95% normal band is ``Z95`` standard errors.
 Z95 = 1.959963984540054  # Φ⁻¹(0.975)
 
@@ -53,27 +52,10 @@ def instantaneous_regret(means: np.ndarray, actions: np.ndarray,
     return np.where(optimal > 0, m_plus, m_minus) - np.where(actions > 0, m_plus, m_minus)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def _gap(means, actions, optimal, r, t):
-    """m_{a*}(X_t) − m_{A_t}(X_t) of replication r at round t (the numpy definition's one
-    subtraction)."""
-    best = means[r, t, 1] if optimal[r, t] > 0 else means[r, t, 0]
-    got = means[r, t, 1] if actions[r, t] > 0 else means[r, t, 0]
-    return best - got
-
-
-@numba.njit(cache=True, nogil=True)
-def _instantaneous_regret_into(means, actions, optimal, out):
-    R, n = actions.shape
-    for r in range(R):
-        for t in range(n):
-            out[r, t] = _gap(means, actions, optimal, r, t)
-
-
 def instantaneous_regret_into(means, actions, optimal, out) -> np.ndarray:
     """:func:`instantaneous_regret` for means (R, n', 2) with n' >= n, actions and optimal
-    (R, n) int8, written into ``out`` (R, n) float64 (may be a view of a wider buffer) in one
-    compiled pass, without temporaries: the same subtraction, so the same bits.
+    (R, n) int8, written into ``out`` (R, n) float64 (may be a view of a wider buffer): the
+    same subtraction, so the same bits.
 
     Parameters
     ----------
@@ -100,7 +82,7 @@ def instantaneous_regret_into(means, actions, optimal, out) -> np.ndarray:
     if means.shape[0] != R or means.shape[1] < n or means.shape[2] != 2 or out.shape != (R, n):
         raise NBLInputError(f"means must be (R, >= n, 2) and out (R, n) for actions {(R, n)}; "
                             f"got {means.shape}, {out.shape}")
-    _instantaneous_regret_into(means, actions, optimal, out)
+    out[...] = instantaneous_regret(means[:, :n], actions, optimal)
     return out
 
 
@@ -122,51 +104,6 @@ def cumulative_regret(means, actions, optimal) -> np.ndarray:
         ``np.cumsum`` over rounds of :func:`instantaneous_regret`: column t − 1 holds R_t.
     """
     return np.cumsum(instantaneous_regret(means, actions, optimal), axis=1)
-
-
-@numba.njit(cache=True, nogil=True)
-def _recorded_regret(means, actions, optimal, rec, out):
-    """R_t at the rounds ``rec`` of every replication: its running sum of gaps, as np.cumsum
-    adds them (R_1 = gap_1, then R_t = R_{t−1} + gap_t). Four replications at a time, whose
-    sums are independent chains the CPU overlaps (one sum at a time waits for each addition:
-    ~1.5 against ~0.65 ns per replication-step); each replication's additions are the same."""
-    R, n = actions.shape
-    K = rec.shape[0]
-    k0 = 0
-    while k0 < K and rec[k0] == 0:  # R_0 = 0
-        k0 += 1
-    for r in range(R):
-        for k in range(k0):
-            out[r, k] = 0.0
-    R4 = R - R % 4
-    for r in range(0, R4, 4):
-        k = k0
-        a0 = a1 = a2 = a3 = 0.0
-        for t in range(n):
-            if k == K:
-                break
-            g0 = _gap(means, actions, optimal, r, t)
-            g1 = _gap(means, actions, optimal, r + 1, t)
-            g2 = _gap(means, actions, optimal, r + 2, t)
-            g3 = _gap(means, actions, optimal, r + 3, t)
-            if t == 0:
-                a0, a1, a2, a3 = g0, g1, g2, g3
-            else:
-                a0, a1, a2, a3 = a0 + g0, a1 + g1, a2 + g2, a3 + g3
-            while k < K and rec[k] == t + 1:
-                out[r, k], out[r + 1, k], out[r + 2, k], out[r + 3, k] = a0, a1, a2, a3
-                k += 1
-    for r in range(R4, R):
-        k = k0
-        acc = 0.0
-        for t in range(n):
-            if k == K:
-                break
-            inst = _gap(means, actions, optimal, r, t)
-            acc = inst if t == 0 else acc + inst  # the running sum of np.cumsum
-            while k < K and rec[k] == t + 1:
-                out[r, k] = acc
-                k += 1
 
 
 def recorded_regret(means, actions, optimal, record_rounds, out=None) -> np.ndarray:
@@ -208,7 +145,12 @@ def recorded_regret(means, actions, optimal, record_rounds, out=None) -> np.ndar
         raise NBLInputError("record_rounds must be strictly increasing integers in [0, n]")
     if out is None:
         out = np.empty((R, rec.size))
-    _recorded_regret(means, actions, optimal, rec, out)
+    ones = rec > 0  # R_0 = 0; R_t = the running sum of np.cumsum at column t − 1
+    out[:, ~ones] = 0.0
+    for r in range(0, R, _REGRET_BLOCK):  # bounded temporaries: (block, n) gaps at a time
+        rows = slice(r, r + _REGRET_BLOCK)
+        cum = cumulative_regret(means[rows], actions[rows], optimal[rows])
+        out[rows, ones] = cum[:, rec[ones] - 1]
     return out
 
 

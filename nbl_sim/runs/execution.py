@@ -15,8 +15,8 @@ the same whatever the executor, the number of workers or the completion order.
   Optional: ``pip install 'nbl[distributed]'``.
 
 A task that *raises* never stops the others: the worker returns a :class:`TaskError` (exception
-type, message, traceback) in its place; :func:`nbl_sim.sweep.run_sweep` turns it into a reported
-failed cell (or raises, for callers that need every cell).
+type, message, traceback) in its place; :func:`nbl_sim.runs.sweep.run_sweep` turns it into a
+reported failed cell (or raises, for callers that need every cell).
 
 Interrupts: pool workers ignore SIGINT (a Ctrl-C at the terminal reaches the whole process
 group; only the parent acts on it). When the parent is interrupted (KeyboardInterrupt, or

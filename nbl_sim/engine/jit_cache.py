@@ -1,10 +1,10 @@
 """numba's on-disk cache of compiled kernels, made to notice edits anywhere in this package.
 
 numba stamps a cached kernel with a hash of the one file that defines it. The kernels here call
-compiled code defined in other files — the LLVM IR of :mod:`nbl_sim.llvm_ops` and
-:mod:`nbl_sim.environment_lanes`, the PCG64 stream of :mod:`nbl_sim.pcg64`, the NBL lanes — and
-numba inlines that code into the cached kernel. After an edit of such a file alone, numba would
-load the old kernel as current.
+compiled code defined in other files — the LLVM IR of :mod:`nbl_sim.engine.llvm_ops` and
+:mod:`nbl_sim.engine.environment_lanes`, the PCG64 stream of :mod:`nbl_sim.engine.pcg64`, the NBL
+lanes — and numba inlines that code into the cached kernel. After an edit of such a file alone,
+numba would load the old kernel as current.
 
 Importing this module (every module of the package that defines a cached kernel does, before its
 first ``@numba.njit(cache=True)``; a test checks) puts one cache locator ahead of numba's own. For
@@ -17,9 +17,9 @@ next use. Functions defined elsewhere are left to numba's locators.
 pickles: whoever can write them can run code in nbl. So for a function of this package the
 locator never uses numba's own places (``__pycache__`` beside the package, numba's user-wide
 directory): it uses :func:`numba_cache_dir`, ``<nbl's cache directory>/numba/<package hash>``
-(``nbl_sim.cache.default_cache_dir``: ``$NBL_CACHE_DIR`` or the user cache directory), a
+(``nbl_sim.runs.cache.default_cache_dir``: ``$NBL_CACHE_DIR`` or the user cache directory), a
 directory the toolkit owns, created with mode 0o700 and held to the rules of nbl's own cache
-(:func:`nbl_sim.cache.private_dir`: refused when others can write to it or it belongs to
+(:func:`nbl_sim.runs.cache.private_dir`: refused when others can write to it or it belongs to
 another user). The directory is decided once per process, when the first kernel is defined, and
 created only when a kernel is first saved. When it cannot be used, the kernels of this process
 are cached in a new private temporary directory removed at exit, or, when that is found only at
@@ -47,7 +47,7 @@ from pathlib import Path
 __all__ = ["INSTALLED", "package_digest", "compiled_sources", "numba_cache_dir",
            "planned_cache_dir", "CacheUnusable"]
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]
 _COMPILED = re.compile(rb"^\s*(?:import numba|from numba|from llvmlite|import llvmlite)", re.M)
 
 
@@ -72,7 +72,7 @@ def planned_cache_dir() -> Path:
     tag a hash of the package's path. Decided once per process, when the first kernel is
     defined (at import), from the environment of that moment, and without creating anything
     (a refused command writes nothing); :func:`numba_cache_dir` checks and creates it."""
-    from nbl_sim.cache import default_cache_dir  # (absolute: tests copy this file)
+    from nbl_sim.runs.cache import default_cache_dir  # (absolute: tests copy this file)
 
     tag = hashlib.sha256(str(_PACKAGE).encode()).hexdigest()[:16]
     return default_cache_dir() / "numba" / tag
@@ -84,7 +84,7 @@ def numba_cache_dir() -> Path:
     :func:`planned_cache_dir`, created 0o700 and checked like nbl's cache; a private temporary
     directory (removed at exit) when it cannot be used. Asked once, when a kernel is first
     loaded or saved."""
-    from nbl_sim.cache import private_dir  # (absolute: tests copy this file)
+    from nbl_sim.runs.cache import private_dir  # (absolute: tests copy this file)
     from nbl_theory.errors import NBLInputError
 
     planned = planned_cache_dir()

@@ -1,6 +1,6 @@
 """Worker processes end with their parent.
 
-A pool worker (:class:`nbl_sim.execution.ProcessExecutor`) and a worker of a local Dask cluster
+A pool worker (:class:`nbl_sim.runs.execution.ProcessExecutor`) and a worker of a local Dask cluster
 (``--scheduler local:N``) must not outlive the ``nbl`` process that started them: a parent
 killed by SIGKILL or SIGHUP cannot end its pool, and workers left running hold the CPU and
 the caller's stderr pipe (a caller waiting for EOF hangs). :func:`die_with_parent` arranges

@@ -1,4 +1,4 @@
-"""The compiled passes that draw a replication of :class:`nbl_sim.environment.Environment`
+"""The compiled passes that draw a replication of :class:`nbl_sim.engine.environment.Environment`
 (its module docstring, "How a replication is drawn"): the context fill, the index and
 optimal-action pass, and the reward pass. Each does the numpy definition's float operations in
 the same order, so the results are the same bits (tested against it).
@@ -75,7 +75,7 @@ def _index_row(X, t, beta, v_star, z, optimal, d):
 
 @numba.njit(cache=True, nogil=True)
 def _index_lanes(X, beta, v_star, z, optimal):
-    """:func:`nbl_sim.environment_lanes.index_rows` as a function of its own (LLVM optimizes
+    """:func:`nbl_sim.engine.environment_lanes.index_rows` as a function of its own (LLVM optimizes
     such IR loops worse inside a larger function)."""
     return index_rows(X, beta, v_star, z, optimal)
 
@@ -83,8 +83,8 @@ def _index_lanes(X, beta, v_star, z, optimal):
 @numba.njit(cache=True, nogil=True)
 def index_pass(X, beta, v_star, z, optimal):
     """z[t, a] = β_aᵀX_t and optimal[t] = a*(X_t) for every row of given contexts X: eight rows
-    at a time as vector lanes (:mod:`nbl_sim.environment_lanes`; d ≥ 3 and unit-stride rows), the
-    last n mod 8 rows (all of them for d = 2, where the scalar rows are faster, or other
+    at a time as vector lanes (:mod:`nbl_sim.engine.environment_lanes`; d ≥ 3 and unit-stride rows),
+    the last n mod 8 rows (all of them for d = 2, where the scalar rows are faster, or other
     strides) one by one — the same operations either way."""
     d = X.shape[1]
     if d > 2 and X.strides[1] == 8 and z.strides[0] == 16 and z.strides[1] == 8 and (

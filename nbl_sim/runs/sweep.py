@@ -11,7 +11,7 @@ diagrams, threshold scans, the regret-rate study, figure reproduction)::
 * **Reproducible.** Results come back in cell order whatever the executor, the number of workers
   or the completion order; cells carry their own seeds, so nothing depends on where they ran.
 * **Cached.** A finished cell is written (atomically) to ``cache`` (a
-  :class:`~nbl_sim.cache.ChunkCache`) under a SHA-256 key of the function's name, the cell's
+  :class:`~nbl_sim.runs.cache.ChunkCache`) under a SHA-256 key of the function's name, the cell's
   parameters (canonical JSON), the versions of Python, nbl and the numerical libraries, and a
   fingerprint of the source of the function's module and every nbl module it imports (so an
   edited checkout or an upgraded numpy never reuses a stale chunk, and editing unrelated code
@@ -21,10 +21,10 @@ diagrams, threshold scans, the regret-rate study, figure reproduction)::
   still completes and is saved; ``on_error="raise"`` raises :class:`SweepError` after the sweep
   for callers that need every cell.
 
-Cell results must be plain data (:mod:`nbl_sim.plain_data`: dicts, lists, tuples, numbers,
+Cell results must be plain data (:mod:`nbl_sim.runs.plain_data`: dicts, lists, tuples, numbers,
 strings, numeric numpy arrays); the cache stores them as JSON and ``.npz`` — never pickle — in a
 private directory, validates and authenticates every entry before serving it, and recomputes
-anything else (:mod:`nbl_sim.cache`).
+anything else (:mod:`nbl_sim.runs.cache`).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ __all__ = ["run_sweep", "SweepResult", "CellFailure", "SweepError", "ChunkCache"
            "LIBRARIES", "default_cache_dir", "DEFAULT_CACHE_DIR"]
 
 #: ``ChunkCache(DEFAULT_CACHE_DIR, ns)`` is the cache in the user's cache directory
-#: (:func:`nbl_sim.cache.default_cache_dir`: ``$NBL_CACHE_DIR``, else e.g. ``~/.cache/nbl``),
+#: (:func:`nbl_sim.runs.cache.default_cache_dir`: ``$NBL_CACHE_DIR``, else e.g. ``~/.cache/nbl``),
 #: resolved when the cache is made — never the current directory
 DEFAULT_CACHE_DIR = None
 
@@ -208,7 +208,7 @@ def canonical(x):
 #: editing them never changes a cell's value (see :func:`source_fingerprint`)
 _PRESENTATION = "nbl_sim/presentation/"
 _PACKAGES = ("nbl_theory", "nbl_sim")
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _module_file(name: str) -> Path | None:
@@ -320,8 +320,8 @@ def source_fingerprint(module: str | None = None) -> str:
     while editing a figure's own module invalidates that figure's data (the figure's data are
     keyed by the fingerprint of the figure module,
     :func:`nbl_sim.presentation.reproduce.cache_key`). The rule is by folder, not a hand-kept
-    list. Orchestration modules a cell imports (``nbl_sim.sweep``, ``nbl_sim.execution``,
-    ``nbl_sim.rate_analysis``) are covered on purpose: being conservative there is correct —
+    list. Orchestration modules a cell imports (``nbl_sim.runs.sweep``, ``nbl_sim.runs.execution``,
+    ``nbl_sim.studies.rate_analysis``) are covered on purpose: being conservative there is correct —
     editing them may throw away cells that were still valid (one recomputation), but can never
     let a stale cell be reused.
 

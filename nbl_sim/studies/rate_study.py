@@ -2,7 +2,7 @@
 lem:finite-horizon-localization, eq:error-to-regret): does NBL behave as proved, and where do the
 proof's conditions bite?
 
-Five parts, each a list of independent cells run through :func:`nbl_sim.sweep.run_sweep` (any
+Five parts, each a list of independent cells run through :func:`nbl_sim.runs.sweep.run_sweep` (any
 executor: in-process, local pool, Dask), cached per cell, resumable:
 
 ``regret``
@@ -11,7 +11,7 @@ executor: in-process, local pool, Dask), cached per cell, resumable:
     exact local rate in d ≥ 3). Per replication: Stage I and Stage II regret for every n (common
     random numbers: the runs for smaller n use a prefix of the same realization), and on the
     longest run ‖v_t − v*‖² on a log grid of t with the exit time τ from the radius r0 of
-    :func:`nbl_sim.regret_geometry.stability_radius`.
+    :func:`nbl_sim.studies.regret_geometry.stability_radius`.
 ``gamma``
     d = 2, logistic at Δ = 1, start at a fixed angle, γ on both sides of γ_c = 1/(2κ): the decay
     exponent of E[‖v_t − v*‖² 1{τ > t}] against min(1, 2γκ) and against the exact linearized
@@ -42,14 +42,13 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 from nbl_theory.paper import paper_link
 
-from . import engine
-from .buffers import reused
-from .environment import Environment
-from .execution import Executor, executor_for
-from .metrics import instantaneous_regret_into
-from .realization import Realization
-from .reward_table import lazy_instantaneous_regret_into
-from .sweep import ChunkCache, run_sweep
+from .. import engine
+from ..engine.buffers import reused
+from ..engine.environment import Environment
+from ..engine.metrics import instantaneous_regret_into
+from ..engine.realization import Realization
+from ..runs.execution import Executor, executor_for
+from ..runs.sweep import ChunkCache, run_sweep
 
 __all__ = ["StudyConfig", "QUICK", "FULL", "run_study", "StudyResult", "plan"]
 
@@ -229,7 +228,8 @@ def _tau(sq: np.ndarray, r0: float) -> np.ndarray:
 
 # ---------------------------------------------------------------------- cells
 #: replications per block of every cell kind (:func:`_in_blocks`): the draw's eight lanes
-#: (nbl_sim.environment_lanes); a block of 10⁵ rounds in d = 2 is 39 MB, kept for the next block
+#: (nbl_sim.engine.environment_lanes); a block of 10⁵ rounds in d = 2 is 39 MB, kept for the next
+# block
 #: and cell
 _CELL_BLOCK = 8
 
@@ -258,9 +258,10 @@ def regret_cell(c: RegretCell) -> dict:
 
 
 def _in_blocks(env: Environment, seed: int, reps: tuple, n: int, n0: int, fn) -> dict:
-    """``fn(realization)`` on the replications ``range(*reps)``, drawn (lazily, the same bits)
-    in blocks of :data:`_CELL_BLOCK` into one realization buffer kept by the thread
-    (:mod:`nbl_sim.buffers`), its arrays joined along the replications. A cell drawn whole
+    """``fn(realization)`` on the replications ``range(*reps)``, drawn in blocks of
+    :data:`_CELL_BLOCK` into one realization buffer kept by the thread
+    (:mod:`nbl_sim.engine.buffers`),
+    its arrays joined along the replications. A cell drawn whole
     (200 replications × 10⁵ rounds: 1.4 GB) faulted fresh pages in every time: 22.0 of 40.0 s
     of CPU was system time for 12 cells on a 2-core VM (benchmarks/bench_study_cells.py).
     Replication r's numbers do not depend on its block (its streams are its own), and ``fn``
@@ -272,7 +273,7 @@ def _in_blocks(env: Environment, seed: int, reps: tuple, n: int, n0: int, fn) ->
     shape = (B, n, n0, env.d)
     with reused(("study-realization",) + shape, lambda: Realization.empty(*shape),
                 int(B * Realization.bytes_per_replication(n, n0, env.d))) as buf:
-        parts = [fn(engine.draw(env, seed, reps[i:i + B], n, n0, out=buf, lazy=True))
+        parts = [fn(engine.draw(env, seed, reps[i:i + B], n, n0, out=buf))
                  for i in range(0, len(reps), B)]
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
@@ -290,9 +291,7 @@ def _regret_block(c: RegretCell, env: Environment, n0s: list, real) -> dict:
         rec = np.arange(n0, n + 1) if last else np.array([n0, n])
         tr = engine.nbl(real.X[:, :n], real.Y[:, :n], real.coins[:, :n0], env.v_star,
                         gamma=c.gamma, t0=float(n0), record_rounds=rec, record_angle=False)
-        r = (lazy_instantaneous_regret_into(env.link, real.means, tr.actions, opt[:, :n],
-                                            regret[:, :n]) if real.lazy else
-             instantaneous_regret_into(real.means, tr.actions, opt[:, :n], regret[:, :n]))
+        r = instantaneous_regret_into(real.means, tr.actions, opt[:, :n], regret[:, :n])
         stage1[:, k] = r[:, :n0].sum(1)
         stage2[:, k] = r[:, n0:].sum(1)
         if last:
@@ -431,12 +430,12 @@ class StudyResult:
     computed: int = 0
 
     def analysis(self) -> dict:
-        """Every statistic of the study (see :mod:`nbl_sim.rate_analysis`).
+        """Every statistic of the study (see :mod:`nbl_sim.studies.rate_analysis`).
 
         Returns
         -------
         dict
-            The fitted slopes, rates and tables of :func:`nbl_sim.rate_analysis.analyze`.
+            The fitted slopes, rates and tables of :func:`nbl_sim.studies.rate_analysis.analyze`.
         """
         from .rate_analysis import analyze
 

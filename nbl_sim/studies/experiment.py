@@ -2,18 +2,18 @@
 
 :func:`simulate` is a plain function returning data (:class:`SimulationResult`); plotting and the
 command line live elsewhere. Replications are cut into chunks; chunk ``c`` draws its replications
-from ``SeedSequence(seed).spawn`` (see :mod:`nbl_sim.environment`) and runs every requested policy
-on the same realization. Chunks go to an :class:`~nbl_sim.execution.Executor` (in-process or a
-local process pool); results are reassembled in replication order, so the numbers are identical
-whatever the chunk size, the number of processes or the executor.
+from ``SeedSequence(seed).spawn`` (see :mod:`nbl_sim.engine.environment`) and runs every requested
+policy on the same realization. Chunks go to an :class:`~nbl_sim.runs.execution.Executor`
+(in-process or a local process pool); results are reassembled in replication order, so the numbers
+are identical whatever the chunk size, the number of processes or the executor.
 
 Inside a chunk, replications stream in blocks (≤ 4 MB of realization each, or one lockstep group
 of the NBL kernel — 8 replications — if that is larger, up to 256 MB; whole groups otherwise)
 through one set of buffers: a block is drawn once, every policy runs on it, and
-only the recorded rounds are kept (regret R_t by :func:`nbl_sim.metrics.recorded_regret`, fused
-with the optimal actions the environment computed while drawing). Memory per chunk is therefore
-bounded by the block, not by the number of replications, and the numbers are those of drawing
-the whole chunk at once, bit for bit.
+only the recorded rounds are kept (regret R_t by :func:`nbl_sim.engine.metrics.recorded_regret`,
+fused with the optimal actions the environment computed while drawing). Memory per chunk is
+therefore bounded by the block, not by the number of replications, and the numbers are those of
+drawing the whole chunk at once, bit for bit.
 """
 
 from __future__ import annotations
@@ -31,16 +31,15 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.records import manifest_text
 from nbl_theory.validation import positive_int
 
-from . import engine
-from .buffers import reused
-from .environment import ROUNDING, Environment, Realization
-from .execution import Executor, executor_for
-from .metrics import mc_summary
-from .outputs import new_run_id, replacing, write_text
-from .policies.nbl import LOCKSTEP as _LOCKSTEP
-from .policies.nbl import validate_step
-from .reward_table import table_held
-from .sweep import ChunkCache, run_sweep
+from .. import engine
+from ..engine.buffers import reused
+from ..engine.environment import Environment, Realization
+from ..engine.metrics import mc_summary
+from ..policies.nbl import LOCKSTEP as _LOCKSTEP
+from ..policies.nbl import validate_step
+from ..runs.execution import Executor, executor_for
+from ..runs.outputs import new_run_id, replacing, write_text
+from ..runs.sweep import ChunkCache, run_sweep
 
 __all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds"]
 
@@ -49,11 +48,6 @@ POLICIES = ("nbl", "greedy-logistic", "oracle")
 _CHUNK_BYTES = 64e6  # nominal realization size of a default chunk (scheduling granularity)
 _BLOCK_BYTES = 4e6  # realization memory per block streamed through a chunk (fits in cache)
 _GROUP_BYTES = 256e6  # a block holds one whole lockstep group if that takes at most this
-#: a chunk of at least this many replication-steps draws its blocks lazily (Environment.draw:
-#: rewards by the link's certified table, nbl_sim.reward_table — the same bits): the table costs
-#: ~0.05 s once per process and link, the draw then saves ~10–50 ns per replication-step; a
-#: smaller chunk draws lazily too when its process already holds the table (_draws_lazily)
-_LAZY_STEPS = 2 ** 19
 
 
 def default_record_rounds(n: int, n0: int, points: int = 500) -> np.ndarray:
@@ -123,7 +117,7 @@ class SimulationResult:
         ``policies``, ``seed``, ``d``, ``intercept`` and ``ridge`` (None without Greedy
         Logistic) and ``chunk_size``.
     environment : dict
-        :meth:`nbl_sim.environment.Environment.describe` of the environment drawn.
+        :meth:`nbl_sim.engine.environment.Environment.describe` of the environment drawn.
     record_rounds : (K,) int64 ndarray
         The recorded rounds, strictly increasing in [0, n].
     policies : dict
@@ -156,8 +150,8 @@ class SimulationResult:
         Returns
         -------
         dict
-            :func:`nbl_sim.metrics.mc_summary` of the metric: ``mean``, ``se``, ``lo``, ``hi``
-            (arrays of length K) and ``reps``.
+            :func:`nbl_sim.engine.metrics.mc_summary` of the metric: ``mean``, ``se``, ``lo``,
+            ``hi`` (arrays of length K) and ``reps``.
 
         Raises
         ------
@@ -222,7 +216,7 @@ class SimulationResult:
     # ------------------------------------------------------------------ files
     def write(self, out_dir, run_id: str | None = None) -> list[Path]:
         """Write per-replication trajectories (CSV), the band summary (CSV) and a manifest
-        (with ``run_id``, :func:`nbl_sim.outputs.new_run_id` if None, and the file names).
+        (with ``run_id``, :func:`nbl_sim.runs.outputs.new_run_id` if None, and the file names).
 
         Parameters
         ----------
@@ -379,8 +373,8 @@ def _merge_info(acc: dict, info: dict) -> None:
 
 def _run_chunk(task: _Task) -> dict:
     """Every policy on the chunk's replications, streamed in blocks through fixed buffers (kept
-    for the next chunk or call of this thread, :mod:`nbl_sim.buffers`): each block is drawn once
-    (common random numbers) and every policy runs on it; only the recorded rounds are kept.
+    for the next chunk or call of this thread, :mod:`nbl_sim.engine.buffers`): each block is drawn
+    once (common random numbers) and every policy runs on it; only the recorded rounds are kept.
     Replication r's numbers do not depend on the block or the chunk."""
     env, rec = task.env, task.record_rounds
     R, K = len(task.reps), rec.size
@@ -401,8 +395,7 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
     env, rec = task.env, task.record_rounds
     R, B = len(task.reps), buf.X.shape[0]
     for i0 in range(0, R, B):
-        real = engine.draw(env, task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf,
-                           lazy=_draws_lazily(env, R * task.n))
+        real = engine.draw(env, task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf)
         rows = slice(i0, i0 + len(real.reps))
         for name in task.policies:
             regret, sq, ang, seconds, info = out[name]
@@ -418,14 +411,6 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
             seconds[0] += time.perf_counter() - tic
             engine.regret(env, real, actions, rec, out=regret[rows])
             _merge_info(info, block_info)
-
-
-def _draws_lazily(env: Environment, steps: int) -> bool:
-    """A chunk of ``steps`` replication-steps draws lazily when it is large enough to pay for
-    the link's reward table, or when this process already holds that table (e.g. the last,
-    smaller chunk of a simulate whose first chunk built it). Either draw gives the same bits
-    (tests/sim/test_reward_table.py), so this decides only the time."""
-    return steps >= _LAZY_STEPS or (env.shared_link and table_held(env.link, ROUNDING))
 
 
 def _warm_up(policies) -> None:
@@ -475,7 +460,7 @@ def simulate(
     env : Environment
         Any environment of :meth:`Environment.build`, including other context laws and arms
         (``contexts=``, ``arms=``): regret is then measured against argmax_a m_a(x) and angles
-        from the reference direction (β_+ − β_−)/‖β_+ − β_−‖ (:mod:`nbl_sim.environment`).
+        from the reference direction (β_+ − β_−)/‖β_+ − β_−‖ (:mod:`nbl_sim.engine.environment`).
     n : int, default 10_000
         Horizon (rounds).
     reps : int, default 100
@@ -508,16 +493,16 @@ def simulate(
         four chunks per worker; one replication per chunk when Greedy Logistic runs, whose ~n²
         cost per replication dwarfs a chunk's overhead, so ``progress`` moves per replication).
         The numbers do not depend on it.
-    executor : nbl_sim.execution.Executor, optional
+    executor : nbl_sim.runs.execution.Executor, optional
         The executor to run the chunks on (left open); default None: one made from
         ``workers`` and ``scheduler`` for this run (see
-        :func:`nbl_sim.execution.make_executor`).
+        :func:`nbl_sim.runs.execution.make_executor`).
     workers : int, optional
         Without ``executor``: None chooses by the work (reps·n·d), 1 runs in-process, N starts
         a pool of N processes.
     scheduler : str, optional
         A Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) instead of local workers.
-    cache : nbl_sim.sweep.ChunkCache, optional
+    cache : nbl_sim.runs.sweep.ChunkCache, optional
         Finished chunks are stored and reused, so an interrupted run resumes (results are bit
         for bit those of an uninterrupted run).
     progress : callable, optional

@@ -3,7 +3,7 @@ add, comparison or integer step is one instruction for eight values.
 
 Index pass — :func:`index_rows` ``(X, beta, v_star, z, optimal)``: rows t, …, t + 7 of one
 replication's contexts are the lanes. For every row t < n − n mod 8 of the (n, d) contexts X it
-does exactly the operations of :func:`nbl_sim.environment_passes._index_row`:
+does exactly the operations of :func:`nbl_sim.engine.environment_passes._index_row`:
 
 * z[t, a] = β_aᵀX_t summed over k = 0, …, d − 1 in that order from 0.0;
 * v*ᵀX_t in numpy's pairwise order for d ≤ 128: below 8 terms one by one from −0.0; from 8 on,
@@ -20,14 +20,14 @@ registers); the rest with one load per row.
 
 Context pass — :func:`normal_lanes`: the eight context streams of replications r0, …, r0 + 7
 are the lanes. Each lane draws numpy's ``standard_normal`` values of its stream into its
-replication's (n, d) contexts in memory order (:mod:`nbl_sim.pcg64`): a PCG64 step (below), the
-ziggurat layer, the candidate and numpy's fast test for all eight at once; a lane whose
+replication's (n, d) contexts in memory order (:mod:`nbl_sim.engine.pcg64`): a PCG64 step (below),
+the ziggurat layer, the candidate and numpy's fast test for all eight at once; a lane whose
 candidate fails it (~1.5% of the draws) finishes its draw with the scalar code
-(:func:`nbl_sim.pcg64.normal_after`: the wedge test or the tail), then the eight go on.
+(:func:`nbl_sim.engine.pcg64.normal_after`: the wedge test or the tail), then the eight go on.
 
 Reward pass — :func:`reward_lanes`: eight replications r0, …, r0 + 7 are the lanes, and so are
 their eight reward streams. Per value, in each replication's memory order, exactly
-:func:`nbl_sim.environment_passes.uniform_reward_pass`: one PCG64 step of the stream (the
+:func:`nbl_sim.engine.environment_passes.uniform_reward_pass`: one PCG64 step of the stream (the
 128-bit multiply from 32-bit halves, which vectorizes; numpy's XSL-RR output), the double
 (word >> 11)·2⁻⁵³, the check of the mean (Bernoulli: in [−rounding, 1 + rounding]; bounded:
 finite), the mean clipped as ``np.clip`` and the reward 1{u < m} or ((u·2 − 1)·b) + m. The

@@ -4,7 +4,7 @@ In d = 2 every direction is v(α) = cos α v* + sin α v*_⊥ and the tangent fi
 h(v(α)) = H(α) v(α)_⊥; the equilibria are the zeros of H on the circle and a zero is attracting
 when H'(α) < 0. :func:`circle_zeros` is the one root scan for any pair of callables (H, H'):
 the paper's Gaussian model (:func:`circle_equilibria`, through
-:func:`nbl_sim.population.circle_functions`) and the models beyond the paper
+:func:`nbl_sim.population.fields.circle_functions`) and the models beyond the paper
 (:func:`nbl_sim.beyond.analysis.circle_equilibria`) share it.
 
 Beyond the Gaussian model the scan needs three more things, all off by default (so the
@@ -35,7 +35,7 @@ from scipy.optimize import brentq
 from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 
-from .population import circle_functions
+from .fields import circle_functions
 
 __all__ = ["CircleEquilibrium", "CircleEquilibria", "circle_zeros", "circle_equilibria"]
 
@@ -231,9 +231,9 @@ def circle_equilibria(link: Link, delta, n_grid: int = 3600, dH_tol: float = 1e-
     """All equilibria of the paper's population dynamics on the circle (d = 2, Gaussian
     contexts, symmetric arms): zeros of H on (−π, π] (:func:`circle_zeros`).
 
-    H'(α) comes from :func:`nbl_sim.population.H_alpha_derivative` (exact boundary-term
+    H'(α) comes from :func:`nbl_sim.population.fields.H_alpha_derivative` (exact boundary-term
     formula, error ≲ 1e-12 · max(1, S)); the stability threshold is dH_tol · max(1, S),
-    S = :func:`nbl_sim.population.quadrature_scale`.
+    S = :func:`nbl_sim.population.fields.quadrature_scale`.
 
     α = 0 (v*) is always a zero (prop:population_equilibrium) and so is α = π (F(−v*) ∥ v* by
     the symmetry Z → −Z of the proof), up to the quadrature error.

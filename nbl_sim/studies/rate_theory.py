@@ -1,6 +1,6 @@
 """Exact constants for the regret-rate study: local rates, tangent noise, the linearized
 recursion and step-size thresholds (the error-to-regret geometry and the stability radius are
-in :mod:`nbl_sim.regret_geometry`).
+in :mod:`nbl_sim.studies.regret_geometry`).
 
 Setting (sec:nbl, sec:regret, app:simulation-setup): X ~ N(0, I_d), arms β_a = θ + a(Δ/2)v*
 with θ ⊥ v*, ‖θ‖² = s² = 1 − Δ²/4; m_a(x) = g(β_aᵀx); the greedy action at v is sgn(vᵀX); NBL
@@ -51,7 +51,7 @@ from nbl_theory.validation import (
     real,
 )
 
-from .environment import Environment
+from ..engine.environment import Environment
 
 __all__ = [
     "PAPER_EXAMPLE_LINKS",
@@ -188,7 +188,7 @@ def tangent_noise(link: Link, delta, reward: str = "bernoulli", noise: float = 0
     delta : float, int or decimal str
         Arm separation Δ ∈ (0, 2).
     reward : {"bernoulli", "bounded"}
-        Bernoulli needs 0 ≤ g ≤ 1 (checked as in :class:`~nbl_sim.environment.Environment`).
+        Bernoulli needs 0 ≤ g ≤ 1 (checked as in :class:`~nbl_sim.engine.environment.Environment`).
     noise : float ≥ 0
         Half-width b of the uniform reward noise (``"bounded"`` only; ignored otherwise).
 

@@ -8,7 +8,7 @@
   certified brackets) at each of several fixed values (of Δ when solving for a parameter, of the
   parameter when solving for Δ), one cell per fixed value.
 
-Both run through :func:`nbl_sim.sweep.run_sweep`: results are in cell order whatever the
+Both run through :func:`nbl_sim.runs.sweep.run_sweep`: results are in cell order whatever the
 executor, finished cells are cached, and a cell that fails (e.g. a parameter outside the family's
 domain) is reported without losing the others.
 """
@@ -27,8 +27,8 @@ from nbl_theory.link_source import LinkSource
 from nbl_theory.stability import lambda_star_float, stability
 from nbl_theory.validation import validate_delta
 
-from .execution import Executor, executor_for
-from .sweep import ChunkCache, run_sweep
+from ..runs.execution import Executor, executor_for
+from ..runs.sweep import ChunkCache, run_sweep
 
 __all__ = ["PhaseDiagram", "PhaseCell", "phase_cell", "phase_diagram", "ThresholdScan",
            "threshold_scan", "TIERS", "grid_values", "decimal_strings", "sweep_grid"]
@@ -198,7 +198,7 @@ class PhaseDiagram:
 
     ``lambda_star`` and ``sign`` have shape (len(deltas), len(values)): row i is ``deltas[i]``,
     column j is ``values[j]``; a failed column is NaN / ``"failed"`` and listed in
-    ``failures`` (:class:`~nbl_sim.sweep.CellFailure`). ``cached`` counts the columns read
+    ``failures`` (:class:`~nbl_sim.runs.sweep.CellFailure`). ``cached`` counts the columns read
     from the cache; ``executor`` says where the others ran.
 
     Parameters
@@ -314,8 +314,8 @@ def phase_diagram(family: str | LinkSource, param: str, values, deltas, *, fixed
     tier : {"float", "mpmath", "certified"}, default "float"
         float64 (no sign analysis), mpmath at 30 digits, or certified Arb enclosures.
     executor : Executor, optional
-        Where the cells run (left open); default: chosen by :func:`~nbl_sim.execution.make_executor`
-        from the work.
+        Where the cells run (left open); default: chosen by
+        :func:`~nbl_sim.runs.execution.make_executor` from the work.
     scheduler : str, optional
         A Dask scheduler address for the default executor.
     workers : int, optional
@@ -451,8 +451,8 @@ def threshold_scan(family: str, param: str, solve_for: str, at, *, bracket, fixe
     certify : bool, default True
         Certify each root with Arb enclosures.
     executor : Executor, optional
-        Where the cells run (left open); default: chosen by :func:`~nbl_sim.execution.make_executor`
-        from the work.
+        Where the cells run (left open); default: chosen by
+        :func:`~nbl_sim.runs.execution.make_executor` from the work.
     scheduler : str, optional
         A Dask scheduler address for the default executor.
     workers : int, optional

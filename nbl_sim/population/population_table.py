@@ -1,8 +1,8 @@
-"""The population field F and the tangent field h of :mod:`nbl_sim.population` at many directions
-at once, from a table of the 1-D reduction's two integrals in one angle.
+"""The population field F and the tangent field h of :mod:`nbl_sim.population.fields` at many
+directions at once, from a table of the 1-D reduction's two integrals in one angle.
 
 F(v) = Σ_a (β_a a_1(c_a) + w_a b_2(c_a)) − μ_g β_−, c_a = ρ_a/σ_a (eq:Fdef through the exact
-1-D reduction of :mod:`nbl_sim.population`): the direction enters only through ρ_a, σ_a, w_a,
+1-D reduction of :mod:`nbl_sim.population.fields`): the direction enters only through ρ_a, σ_a, w_a,
 and the link only through the two functions a_1(c) = E[s g(s) Φ(cs)], b_2(c) = E[g(s) φ(cs)] of
 one variable. In the angle θ = atan2(ρ, σ) ∈ [−π/2, π/2] (c = tan θ) both are smooth on the
 closed interval: at ±π/2 (v → ±β_a) a_1 − a_1(±∞) and b_2 are power series in cot θ (the
@@ -11,7 +11,7 @@ kernel Φ(s/τ) − 1{s > 0}, τ = cot θ, is odd, so only even powers of τ rem
 points of ``panels`` equal panels of θ (``order`` points each) and interpolates (barycentric
 formula): the field at k directions then costs O(k · order) instead of O(k · 2,500 nodes).
 
-Accuracy: the table differs from :func:`nbl_sim.population.population_field` by the
+Accuracy: the table differs from :func:`nbl_sim.population.fields.population_field` by the
 interpolation error only, and that is at the level of the quadrature's own rounding: measured
 ≤ 6e-16 · max(1, S) on the six paper links (20,000 random directions each;
 ``benchmarks/bench_field_table.py``: ≤ 5.7e-16 at 10,000), and required ≤ 2e-15 · max(1, S) by
@@ -19,8 +19,8 @@ tests/sim/test_population_table.py (the paper links at 3,000 random directions, 
 of the test strategies at 300, and ±β_a exactly and within 1e-9) — far inside the field's
 documented 1e-10 · max(1, S). Callers that use it in a claim check it against the quadrature on
 a sample of their own directions (:meth:`FieldTable.deviation`). The field itself is
-:func:`nbl_sim.population.reduction_field` with these integrals (the same geometry, checks and
-shapes as ``population_field``).
+:func:`nbl_sim.population.fields.reduction_field` with these integrals (the same geometry, checks
+and shapes as ``population_field``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import numpy as np
 from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 
-from .population import (
+from .fields import (
     population_field,
     quadrature_scale,
     reduction_field,
@@ -44,7 +44,7 @@ __all__ = ["FieldTable"]
 
 class FieldTable:
     """a_1, b_2 of ``link`` tabulated in θ (module docstring); :meth:`field` and
-    :meth:`tangent` take the arguments of :func:`~nbl_sim.population.population_field`.
+    :meth:`tangent` take the arguments of :func:`~nbl_sim.population.fields.population_field`.
 
     Parameters
     ----------
@@ -104,7 +104,7 @@ class FieldTable:
         return a1, b2
 
     def field(self, beta, v) -> np.ndarray:
-        """F(v) (same shapes as :func:`~nbl_sim.population.population_field`).
+        """F(v) (same shapes as :func:`~nbl_sim.population.fields.population_field`).
 
         Parameters
         ----------

@@ -1,12 +1,12 @@
 """Operations numba does not emit by itself, written as LLVM IR (``numba.extending.intrinsic``).
 
 * :func:`muladd128` — (a·b + c) mod 2¹²⁸ on 128-bit integers held as (hi, lo) uint64 words:
-  one LLVM ``i128`` multiply-add, the step of numpy's PCG64 (:mod:`nbl_sim.pcg64`).
+  one LLVM ``i128`` multiply-add, the step of numpy's PCG64 (:mod:`nbl_sim.engine.pcg64`).
 * :func:`transpose8` — the columns of an 8×8 float64 matrix held as eight row vectors (24
   shuffles), to read eight rows' coordinates as lane vectors.
 * :data:`LANES` — the vector width of the IR loops elsewhere: the NBL kernel's eight lockstep
-  replications are the lanes of ``<8 x double>`` vectors (:mod:`nbl_sim.policies.nbl_lanes`),
-  and so are the environment's rows and streams (:mod:`nbl_sim.environment_lanes`).
+  replications are the lanes of ``<8 x double>`` vectors (:mod:`nbl_sim.engine.nbl_lanes`),
+  and so are the environment's rows and streams (:mod:`nbl_sim.engine.environment_lanes`).
 * The small vocabulary those loops share: the IR types (``I64``, ``F64``, ``VF``, ``VI``, …),
   constants (:func:`i64`, :func:`lane`, :func:`splat_i64`, :func:`lane_mask`), :func:`splat`
   and :func:`store_lanes`.
@@ -24,7 +24,7 @@ __all__ = ["LANES", "muladd128", "lane_mask", "transpose8", "I64", "I32", "I8", 
 #: the vector width (float64 lanes) of the IR loops (one AVX-512 register, two AVX2 ones)
 LANES = 8
 
-# the vocabulary of the IR loops (nbl_sim.environment_lanes, nbl_sim.policies.nbl_lanes)
+# the vocabulary of the IR loops (nbl_sim.engine.environment_lanes, nbl_sim.engine.nbl_lanes)
 I64, I32, I8, F64 = ir.IntType(64), ir.IntType(32), ir.IntType(8), ir.DoubleType()
 VF, VI = ir.VectorType(F64, LANES), ir.VectorType(I64, LANES)
 

@@ -1,6 +1,6 @@
 """The realization of a batch of replications (:class:`Realization`: everything random, drawn up
-front by :meth:`nbl_sim.environment.Environment.draw`) and the per-replication random streams it
-is drawn from (the "Common random numbers" section of :mod:`nbl_sim.environment`)."""
+front by :meth:`nbl_sim.engine.environment.Environment.draw`) and the per-replication random streams
+it is drawn from (the "Common random numbers" section of :mod:`nbl_sim.engine.environment`)."""
 
 from __future__ import annotations
 
@@ -70,8 +70,7 @@ class Realization:
     X : (R, n, d) float64 ndarray
         The contexts X_t of every replication and round.
     means : (R, n, 2) float64 ndarray
-        m_a(X_t) = g(β_aᵀX_t) (column 0 arm −1, column 1 arm +1); the indices instead when
-        ``lazy``.
+        m_a(X_t) = g(β_aᵀX_t) (column 0 arm −1, column 1 arm +1).
     Y : (R, n, 2) float64 ndarray
         The potential rewards of both arms.
     coins : (R, n0) int8 ndarray
@@ -80,13 +79,8 @@ class Realization:
         The replication indices (into ``SeedSequence(seed).spawn``).
     optimal : (R, n) int8 ndarray or None, default None
         The optimal actions a*(X_t) = argmax_a m_a(X_t) — sgn(v*ᵀX_t) (sgn 0 = +1) for a
-        shared link — equal to :meth:`~nbl_sim.environment.Environment.optimal_actions`
+        shared link — equal to :meth:`~nbl_sim.engine.environment.Environment.optimal_actions`
         ``(X)``; None when not computed.
-    lazy : bool, default False
-        True when drawn with ``Environment.draw(..., lazy=True)`` and a reward table
-        (:mod:`nbl_sim.reward_table`): ``means`` then holds the indices z_{t,a} = β_aᵀX_t, and
-        the means are g of them (:meth:`~nbl_sim.environment.Environment.realized_means`,
-        :meth:`~nbl_sim.environment.Environment.recorded_regret`).
     """
 
     X: np.ndarray
@@ -95,12 +89,11 @@ class Realization:
     coins: np.ndarray
     reps: tuple
     optimal: np.ndarray | None = None
-    lazy: bool = False
 
     @classmethod
     def empty(cls, R: int, n: int, n0: int, d: int) -> Realization:
         """Uninitialized arrays for R replications (buffers for
-        :meth:`~nbl_sim.environment.Environment.draw`).
+        :meth:`~nbl_sim.engine.environment.Environment.draw`).
 
         Parameters
         ----------
@@ -117,7 +110,7 @@ class Realization:
         -------
         Realization
             ``X`` (R, n, d), ``means`` and ``Y`` (R, n, 2) float64, ``coins`` (R, n0) int8 and
-            ``optimal`` (R, n) int8, all uninitialized; ``reps`` empty, ``lazy`` False.
+            ``optimal`` (R, n) int8, all uninitialized; ``reps`` empty.
         """
         return cls(np.empty((R, n, d)), np.empty((R, n, 2)), np.empty((R, n, 2)),
                    np.empty((R, n0), dtype=np.int8), (), np.empty((R, n), dtype=np.int8))

@@ -1,6 +1,6 @@
 """Population geometry of greedy NBL: the field F, the tangent field h, the potential J, the
 circle function H of the 2-D picture and Jacobians at v* (all equilibria on the circle:
-:mod:`nbl_sim.circle`).
+:mod:`nbl_sim.population.circle`).
 
 Setting (sec:nbl, app:local_stability_in_2D): contexts X ~ N(0, I_d), arms a ∈ {−1, +1} with
 unit index vectors β_a = θ + a(Δ/2)v*, θ ⊥ v*, ‖θ‖² = 1 − Δ²/4, mean rewards m_a(x) = g(β_aᵀx).
@@ -358,7 +358,7 @@ def reduction_integrals(link: Link, c) -> tuple[np.ndarray, np.ndarray, float]:
     """The integrals of the exact 1-D reduction (module docstring) at kernel slopes c = ρ/σ:
     a_1(c) = E[s g(s) Φ(cs)] and b_2(c) = E[g(s) φ(cs)] (arrays of c's shape), and μ_g, by
     this module's quadrature (the numbers :func:`population_field` uses; for tables of them,
-    :mod:`nbl_sim.population_table`). |c| is capped at 1e250 as the field caps ρ/σ.
+    :mod:`nbl_sim.population.population_table`). |c| is capped at 1e250 as the field caps ρ/σ.
 
     Parameters
     ----------
@@ -397,7 +397,7 @@ def reduction_field(integrals, mu_g: float, beta, v, tangent: bool = False) -> n
     """F(v) — h(v) with ``tangent`` — by the exact 1-D reduction with a_1, b_2 from
     ``integrals(ρ, σ)`` ((k, 2) arrays each, σ ≥ 0) in place of the quadrature: the arguments,
     checks and shapes of :func:`population_field` (for tables of the integrals,
-    :class:`nbl_sim.population_table.FieldTable`).
+    :class:`nbl_sim.population.population_table.FieldTable`).
 
     Parameters
     ----------
@@ -603,8 +603,8 @@ def H_alpha_derivative(link: Link, delta, alpha):
 def circle_functions(link: Link, delta):
     """(H, H', S): H(α) and H'(α) of :func:`H_alpha` / :func:`H_alpha_derivative` as callables
     of an array of angles that share one set of quadrature nodes (the fast path for root
-    finding, :func:`nbl_sim.circle.circle_equilibria`), and the scale S of the quadrature error
-    (:func:`quadrature_scale`).
+    finding, :func:`nbl_sim.population.circle.circle_equilibria`), and the scale S of the
+    quadrature error (:func:`quadrature_scale`).
 
     Parameters
     ----------

@@ -3,7 +3,7 @@ authenticated, in a private directory.
 
 Layout: ``<directory>/<namespace>/<key[:2]>/<key>.json`` (+ ``<key>.npz`` when the value holds
 arrays). The JSON file declares ``"schema": "nbl-cache-entry"`` and ``"version": 1`` and holds
-the key, the value's tree (:mod:`nbl_sim.plain_data`), the dtype and shape of every array, the
+the key, the value's tree (:mod:`nbl_sim.runs.plain_data`), the dtype and shape of every array, the
 SHA-256 of the ``.npz`` file and an HMAC-SHA256 of all of it under a per-user secret. Arrays are
 read with ``np.load(..., allow_pickle=False)``. Nothing is ever unpickled or executed.
 
@@ -235,7 +235,7 @@ def _unsafe_file(st: os.stat_result) -> bool:
 class ChunkCache:
     """Finished results on disk: ``<directory>/<namespace>/<key[:2]>/<key>.json`` (+ ``.npz``).
 
-    Values are plain data (:mod:`nbl_sim.plain_data`); see the module docstring for what is
+    Values are plain data (:mod:`nbl_sim.runs.plain_data`); see the module docstring for what is
     checked before a stored value is served.
 
     Parameters
@@ -274,7 +274,7 @@ class ChunkCache:
         ----------
         key : str
             The entry's key: 2–128 letters, digits, ``-`` or ``_`` (e.g.
-            :func:`nbl_sim.sweep.cell_key`).
+            :func:`nbl_sim.runs.sweep.cell_key`).
 
         Returns
         -------
@@ -337,7 +337,7 @@ class ChunkCache:
         key : str
             The entry's key.
         value : object
-            Plain data (:mod:`nbl_sim.plain_data`).
+            Plain data (:mod:`nbl_sim.runs.plain_data`).
 
         Returns
         -------

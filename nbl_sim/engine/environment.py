@@ -54,8 +54,8 @@ order); what follows is how the compiled draw gives the same bits
 (``tests/sim/test_engine_pin.py``).
 
 1. Streams: the PCG64 state each sub-stream starts in is computed compiled from (seed, r, k)
-   (:mod:`nbl_sim.seeding`), and numpy's PCG64 is run inline in compiled code
-   (:mod:`nbl_sim.pcg64`: the 128-bit LCG step and XSL-RR output, numpy's ``next_double`` and
+   (:mod:`nbl_sim.engine.seeding`), and numpy's PCG64 is run inline in compiled code
+   (:mod:`nbl_sim.engine.pcg64`: the 128-bit LCG step and XSL-RR output, numpy's ``next_double`` and
    numpy's ziggurat for normals, with numpy's tables) — numpy's values and final states bit for
    bit, without numpy's per-word indirect call: ~2.4 ns per normal against ~9 ns for numpy's
    fill. Checked once per process against numpy (falls back to numpy's own fills if they ever
@@ -71,18 +71,16 @@ order); what follows is how the compiled draw gives the same bits
    invert φ' by bisection over the replication's points), so the means are those of the
    definition.
 4. One compiled pass checks and clips the means, draws the reward uniforms (numpy's
-   ``random(out=Y)`` values) and turns them into rewards. ``simulate`` draws with
-   ``lazy=True``: Bernoulli rewards of a shared expression link are then decided by a certified
-   table of g, evaluated at ~0.2% of the points: the same bits (:mod:`nbl_sim.reward_table`).
+   ``random(out=Y)`` values) and turns them into rewards.
 
 A batch of eight or more replications is drawn eight at a time: the eight context streams, then
-the eight reward streams, are the lanes of vectors (:mod:`nbl_sim.environment_lanes`), with each
-replication's indices and means in between — the same numbers as one by one (tested, and checked
-against numpy once per process).
+the eight reward streams, are the lanes of vectors (:mod:`nbl_sim.engine.environment_lanes`), with
+each replication's indices and means in between — the same numbers as one by one (tested, and
+checked against numpy once per process).
 
 Basic float operations (+, −, ×, ÷, comparisons) are IEEE-exact and done in the same order as in
-the numpy definition, so the compiled passes (:mod:`nbl_sim.environment_passes`) give the same
-bits (tested against it).
+the numpy definition, so the compiled passes (:mod:`nbl_sim.engine.environment_passes`) give the
+same bits (tested against it).
 
 Array convention (all of nbl_sim): arm axis index 0 = arm −1, index 1 = arm +1.
 """
@@ -98,9 +96,9 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 from nbl_theory.validation import unit_vector, validate_delta
 
-from .beyond.arms import ArmModel, arm_frame, parse_arms_spec
-from .beyond.contexts import ContextLaw, context_law
-from .beyond.linkeval import link_range
+from ..beyond.arms import ArmModel, arm_frame, parse_arms_spec
+from ..beyond.contexts import ContextLaw, context_law
+from ..beyond.linkeval import link_range
 from .buffers import reused
 from .environment_lanes import lanes_agree, normal_lanes, reward_lanes
 from .environment_passes import (
@@ -114,16 +112,7 @@ from .llvm_ops import LANES
 from .metrics import recorded_regret
 from .pcg64 import compiled_pcg_agrees, fill_normals, set_state, state_of
 from .realization import Realization, check_seed, replication_seeds, replication_streams
-from .reward_table import (
-    RewardTable,
-    lazy_recorded_regret,
-    ordinary_means,
-    reward_table,
-    settle_block,
-    table_reward_lanes,
-    table_rewards,
-)
-from .seeding import ReplicationStreams, StreamSet, seeding_agrees
+from .seeding import ReplicationStreams, StreamSet
 
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
@@ -338,7 +327,7 @@ class Environment:
         if (X.size >= _COMPILED_FILL_MIN and X.flags.c_contiguous and type(bg) is np.random.PCG64
                 and compiled_pcg_agrees() and not bg.state["has_uint32"]):
             words = state_of(bg)
-            fill_normals(words, X)  # = rng.standard_normal(out=X), compiled (nbl_sim.pcg64)
+            fill_normals(words, X)  # = rng.standard_normal(out=X), compiled (nbl_sim.engine.pcg64)
             set_state(bg, words)
         else:
             rng.standard_normal(out=X)
@@ -356,21 +345,12 @@ class Environment:
                                  dtype=np.float64) * np.ones(z.shape[0])
         return g
 
-    def _fill(self, streams: ReplicationStreams, X, means, Y, coins, optimal, z,
-              table: RewardTable | None = None) -> None:
+    def _fill(self, streams: ReplicationStreams, X, means, Y, coins, optimal, z) -> None:
         """Draw one replication into the given (n, ·) arrays; ``z`` is (n, 2) scratch.
 
         With stream arrays (``streams.states``), the N(0, I) contexts and the reward uniforms
-        are drawn compiled (:mod:`nbl_sim.pcg64`: numpy's values; the uniforms inside the
-        reward pass); otherwise through the streams' numpy generators. With a reward ``table``
-        (compiled streams), ``means`` receives the indices z instead (:meth:`draw`, lazy)."""
-        if table is not None:
-            self._contexts_and_indices(streams, X, optimal, means)
-            table_rewards(streams.states[1], means, table.lo, table.hi, table.z0, table.inv_h,
-                          Y)
-            self._settle(means[None], Y[None])
-            self._coins(streams, coins)
-            return
+        are drawn compiled (:mod:`nbl_sim.engine.pcg64`: numpy's values; the uniforms inside the
+        reward pass); otherwise through the streams' numpy generators."""
         g = self._contexts_and_means(streams, X, optimal, z)
         bernoulli, noise = self.reward == "bernoulli", float(self.noise)
         states = streams.states if compiled_pcg_agrees() else None
@@ -417,17 +397,6 @@ class Environment:
         if self.d > PAIRWISE_MAX:  # numpy's pairwise sum splits recursively: let numpy do it
             optimal[...] = self.optimal_actions(X)
 
-    def _settle(self, z: np.ndarray, Y: np.ndarray) -> None:
-        """The rewards a table left open in Y (:func:`nbl_sim.reward_table.settle_block`)."""
-        settle_block(self.link, z, Y, self._checked_means, ROUNDING)
-
-    def _checked_means(self, z: np.ndarray) -> np.ndarray:
-        """One replication's Bernoulli means g(z) (n, 2), checked as the reward pass checks
-        them (the error of an ordinary draw)."""
-        means = np.ascontiguousarray(self._means(z).reshape(z.shape))
-        self._refuse(*check_means(means, True, ROUNDING), means, z)
-        return means
-
     def _refuse(self, code: int, i: int, g: np.ndarray, z: np.ndarray) -> None:
         """The error of a reward pass's check code (0: none)."""
         if code == 1:
@@ -452,15 +421,14 @@ class Environment:
             coins[...] = np.where(streams.generator(2).random(coins.shape[0]) < 0.5, -1, 1)
 
     def _fill_lanes(self, streams: StreamSet, seed: int, reps: tuple, real: Realization,
-                    i0: int, zs: np.ndarray, table: RewardTable | None = None) -> None:
+                    i0: int, zs: np.ndarray) -> None:
         """Draw the LANES replications ``reps`` into rows i0, … of ``real``: their N(0, I)
         contexts in one pass whose eight context streams are the lanes of vectors (other
         context laws: one by one, as :meth:`_fill`), each one's indices and means, then all
         their rewards in one pass whose eight reward streams are the lanes
-        (:mod:`nbl_sim.environment_lanes`: numpy's normals and uniforms, the same means and
+        (:mod:`nbl_sim.engine.environment_lanes`: numpy's normals and uniforms, the same means and
         rewards). A failed check raises the error of the first failing replication, as drawing
-        them one by one would. With a reward ``table`` the indices go to ``real.means`` and the
-        rewards are decided by the table (:meth:`draw`, lazy)."""
+        them one by one would."""
         # the context and reward streams of the eight, as (4, LANES): rows s_hi, s_lo, c_hi, c_lo
         contexts, states = (np.empty((4, LANES), dtype=np.uint64) for _ in range(2))
         together = self._compiled_normals(real.X)
@@ -469,9 +437,6 @@ class Environment:
             st = streams.streams(seed, r, real.coins.shape[1] > 0)
             if together:
                 contexts[:, b] = st.states[0]
-            elif table is not None:
-                self._contexts_and_indices(st, real.X[i0 + b], real.optimal[i0 + b],
-                                           real.means[i0 + b])
             else:
                 gs.append(self._contexts_and_means(st, real.X[i0 + b], real.optimal[i0 + b],
                                                    zs[b]))
@@ -479,14 +444,6 @@ class Environment:
             self._coins(st, real.coins[i0 + b])  # (before the next call re-seeds them)
         if together:  # the eight context streams as vector lanes
             normal_lanes(contexts, real.X, i0)
-        if table is not None:  # indices into real.means, rewards by the table, then the rest
-            if together:
-                for b in range(LANES):
-                    self._indices(real.X[i0 + b], real.optimal[i0 + b], real.means[i0 + b])
-            table_reward_lanes(states, real.means, table.lo, table.hi, real.Y, i0, table.z0,
-                               table.inv_h)
-            self._settle(real.means[i0:i0 + LANES], real.Y[i0:i0 + LANES])
-            return
         if together:  # each one's indices, then their means (Link.g_numpy_rows: same bits)
             for b in range(LANES):
                 self._indices(real.X[i0 + b], real.optimal[i0 + b], zs[b])
@@ -508,7 +465,7 @@ class Environment:
         ----------
         ss : numpy.random.SeedSequence
             The replication's seed sequence (e.g. an entry of
-            :func:`nbl_sim.realization.replication_seeds`); not mutated.
+            :func:`nbl_sim.engine.realization.replication_seeds`); not mutated.
         n : int
             Rounds.
         n0 : int
@@ -541,8 +498,8 @@ class Environment:
                    np.empty((n, 2)))
         return X, means, Y, coins
 
-    def draw(self, seed: int, reps, n: int, n0: int, *, out: Realization | None = None,
-             lazy: bool = False) -> Realization:
+    def draw(self, seed: int, reps, n: int, n0: int, *, out: Realization | None = None
+             ) -> Realization:
         """Draw the replications ``reps`` (indices into ``SeedSequence(seed).spawn``).
 
         Replication r's arrays are identical whichever batch it is drawn in.
@@ -562,11 +519,6 @@ class Environment:
             n0 initialization rounds), filled in place; the returned realization then holds
             views of their first ``len(reps)`` rows. Lets a caller stream blocks of
             replications through fixed memory. None allocates.
-        lazy : bool, default False
-            With a reward table (:mod:`nbl_sim.reward_table`) the same X, Y, coins and optimal
-            actions, g evaluated at few points, and ``means`` holding the indices z (``lazy``
-            set): means by :meth:`realized_means`, regret by :meth:`recorded_regret`. Without a
-            table (per-arm links, bounded rewards, …) an ordinary draw.
 
         Returns
         -------
@@ -594,11 +546,9 @@ class Environment:
                                 "R, n, n0, d) with R >= len(reps)")
         real = Realization(out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps,
                            out.optimal[:R])
-        table = self._reward_table(real) if lazy else None
-        real.lazy = table is not None
         # replication r's streams are replication_streams(replication_seeds(seed, R)[r]), R > r
         # (child r of SeedSequence(seed) is SeedSequence(seed, spawn_key=(r,))), built without
-        # spawning R children: nbl_sim.seeding.numpy_streams, re-seeded in place (same draws)
+        # spawning R children: nbl_sim.engine.seeding.numpy_streams, re-seeded in place (same draws)
         streams = StreamSet()
         lanes = (R >= LANES and streams.fast and compiled_pcg_agrees()
                  and real.means.flags.c_contiguous and real.Y.flags.c_contiguous
@@ -609,43 +559,17 @@ class Environment:
             i = 0
             while i < R:
                 if lanes and R - i >= LANES:  # eight replications' streams as vector lanes
-                    self._fill_lanes(streams, seed, reps[i:i + LANES], real, i, zs, table)
+                    self._fill_lanes(streams, seed, reps[i:i + LANES], real, i, zs)
                     i += LANES
                 else:
                     self._fill(streams.streams(seed, reps[i], n0 > 0), real.X[i],
-                               real.means[i], real.Y[i], real.coins[i], real.optimal[i], zs[0],
-                               table)
+                               real.means[i], real.Y[i], real.coins[i], real.optimal[i], zs[0])
                     i += 1
         return real
 
-    def _reward_table(self, real: Realization) -> RewardTable | None:
-        """The reward table a lazy draw of ``real`` can use, or None (an ordinary draw)."""
-        if not (self.shared_link and self.reward == "bernoulli" and seeding_agrees()
-                and compiled_pcg_agrees() and lanes_agree() and real.means.flags.c_contiguous
-                and real.Y.flags.c_contiguous):
-            return None
-        return reward_table(self.link, ROUNDING)
-
-    def realized_means(self, real: Realization) -> np.ndarray:
-        """The realized means m_a(X_t) (R, n, 2) of ``real`` — its ``means``, or, when it was
-        drawn lazily, g of the indices it holds, clipped as the draw clips them.
-
-        Parameters
-        ----------
-        real : Realization
-            A realization drawn by this environment's :meth:`draw`.
-
-        Returns
-        -------
-        (R, n, 2) float64 ndarray
-            The means (column 0 = arm −1); ``real.means`` itself when not lazy.
-        """
-        return ordinary_means(self.link, real.means) if real.lazy else real.means
-
     def recorded_regret(self, real: Realization, actions, record_rounds, out=None
                         ) -> np.ndarray:
-        """:func:`nbl_sim.metrics.recorded_regret` of ``actions`` on ``real`` (drawn lazily or
-        not: the same bits).
+        """:func:`nbl_sim.engine.metrics.recorded_regret` of ``actions`` on ``real``.
 
         Parameters
         ----------
@@ -666,14 +590,8 @@ class Environment:
         Raises
         ------
         NBLInputError
-            If the shapes disagree or ``record_rounds`` is invalid (checked when ``real`` was
-            not drawn lazily).
+            If the shapes disagree or ``record_rounds`` is invalid.
         """
-        if out is None:
-            out = np.empty((actions.shape[0], np.asarray(record_rounds).size))
-        if real.lazy:
-            return lazy_recorded_regret(self.link, real.means, actions, real.optimal,
-                                        record_rounds, out)
         return recorded_regret(real.means, actions, real.optimal, record_rounds, out=out)
 
     # ------------------------------------------------------------------ geometry helpers

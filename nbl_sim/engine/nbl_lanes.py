@@ -26,7 +26,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from ..llvm_ops import F64, I8, I64, LANES, VF, VI, i64, lane, splat
+from .llvm_ops import F64, I8, I64, LANES, VF, VI, i64, lane, splat
 
 __all__ = ["lane_rounds"]
 

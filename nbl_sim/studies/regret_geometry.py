@@ -1,7 +1,7 @@
 """The error-to-regret geometry and the local-stability radius (sec:regret, cor:local_stability).
 
-Setting and notation as in :mod:`nbl_sim.rate_theory`: X ~ N(0, I_d), arms β_a = θ + a(Δ/2)v*,
-‖θ‖² = s² = 1 − Δ²/4, c = Δ/2, θ̂ = θ/s, z1 = v*ᵀX, z2 = θ̂ᵀX, φ0 = 1/√(2π).
+Setting and notation as in :mod:`nbl_sim.studies.rate_theory`: X ~ N(0, I_d), arms β_a = θ +
+a(Δ/2)v*, ‖θ‖² = s² = 1 − Δ²/4, c = Δ/2, θ̂ = θ/s, z1 = v*ᵀX, z2 = θ̂ᵀX, φ0 = 1/√(2π).
 
 Error-to-regret geometry (eq:error-to-regret). For v = cos α v* + sin α(cos ψ θ̂ + sin ψ ω),
 
@@ -35,7 +35,7 @@ from nbl_theory.links import Link
 from nbl_theory.numeric import PHI0, gauss_legendre_uniform
 from nbl_theory.validation import check_link, delta_value, finite_array, real
 
-from . import population as pop
+from ..population import fields as pop
 from .rate_theory import local_rates
 
 __all__ = ["regret_given_angle", "error_to_regret_constant", "regret_scaling",
@@ -289,8 +289,8 @@ def stability_radius(link: Link, delta, frac: float = 0.5) -> dict:
     r0 < 2.
 
     Grid of 2000 angles per side on (0, π), then Brent's method on the bracketing interval
-    (|α*| to ~1e-13); R is evaluated by :func:`nbl_sim.population.H_alpha` (~1e-15). Caveat: a
-    dip of R below the level narrower than the grid step π/2000 would be missed.
+    (|α*| to ~1e-13); R is evaluated by :func:`nbl_sim.population.fields.H_alpha` (~1e-15). Caveat:
+    a dip of R below the level narrower than the grid step π/2000 would be missed.
 
     Parameters
     ----------

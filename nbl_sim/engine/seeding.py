@@ -2,12 +2,12 @@
 
 Replication r of a simulation seeded with ``seed`` draws its contexts, rewards and coins from
 the sub-streams ``Generator(PCG64(SeedSequence(entropy=seed, spawn_key=(r, k))))``, k = 0, 1, 2
-(:mod:`nbl_sim.environment`). Building those three objects costs ~33 µs per replication — more
-than drawing a short replication. :class:`StreamSet` computes instead the state that
+(:mod:`nbl_sim.engine.environment`). Building those three objects costs ~33 µs per replication —
+more than drawing a short replication. :class:`StreamSet` computes instead the state that
 ``PCG64(SeedSequence(...))`` starts in (numpy's SeedSequence hash — ``mix_entropy`` and
 ``generate_state`` of ``numpy/random/bit_generator.pyx`` — compiled, then PCG64's ``srandom``:
 two steps of the 128-bit LCG) as stream arrays that the compiled fills of
-:mod:`nbl_sim.pcg64` draw from directly; where a numpy generator is needed (the coins, a
+:mod:`nbl_sim.engine.pcg64` draw from directly; where a numpy generator is needed (the coins, a
 context-law hook), one of three kept generators is re-seeded to that state. The draws are the
 same bits (tested against numpy for many entropies and spawn keys); a numpy whose seeding
 differed would fail :func:`seeding_agrees`, checked once per process, and the slow exact path
@@ -101,7 +101,7 @@ def _stream_words(prefix, n_streams):
 def _pcg64_states(words):
     """PCG64's ``srandom`` from each row of (k, 4) seeding words — inc = (initseq << 1) | 1,
     then two steps of the 128-bit LCG from 0 with initstate added after the first — as the
-    (k, 4) stream arrays (state hi, lo, inc hi, lo) of :mod:`nbl_sim.pcg64`."""
+    (k, 4) stream arrays (state hi, lo, inc hi, lo) of :mod:`nbl_sim.engine.pcg64`."""
     out = np.empty_like(words)
     one, zero = np.uint64(1), np.uint64(0)
     for k in range(words.shape[0]):
@@ -181,7 +181,7 @@ class ReplicationStreams:
     """The sub-streams of one replication — k = 0 contexts, 1 rewards, 2 coins.
 
     ``states`` — (k, 4) uint64 PCG64 stream arrays for the compiled fills of
-    :mod:`nbl_sim.pcg64` (advanced in place by them), or None on the exact numpy path;
+    :mod:`nbl_sim.engine.pcg64` (advanced in place by them), or None on the exact numpy path;
     ``generator(k)`` — a numpy Generator in stream k's state (None for an absent stream). Each
     stream is drawn either compiled or through its generator, not both."""
 

@@ -8,7 +8,7 @@ per word that the compiler cannot inline. Here the same generator is written out
 * state s (128 bits) and increment c (odd, 128 bits) held as four uint64 words
   ``(s_hi, s_lo, c_hi, c_lo)``; a step is s ← s·M + c mod 2¹²⁸ with numpy's
   ``PCG_DEFAULT_MULTIPLIER_128`` M (one LLVM i128 multiply-add,
-  :func:`nbl_sim.llvm_ops.muladd128`);
+  :func:`nbl_sim.engine.llvm_ops.muladd128`);
 * the output of the *new* state is XSL-RR: ``rotr64(s_hi ^ s_lo, s_hi >> 58)``
   (``pcg_setseq_128_xsl_rr_64_random_r`` of numpy's ``pcg64.h``);
 * a double is ``(word >> 11) · 2⁻⁵³`` (numpy's ``next_double``);
@@ -33,14 +33,14 @@ import numba
 import numpy as np
 
 from . import jit_cache  # noqa: F401  (before the first cached kernel)
-from .engine.ziggurat import (  # numpy's tables, as data (checked against numpy's draws)
+from .llvm_ops import muladd128
+from .ziggurat import (  # numpy's tables, as data (checked against numpy's draws)
     fi_double,
     ki_double,
     wi_double,
     ziggurat_nor_inv_r,
     ziggurat_nor_r,
 )
-from .llvm_ops import muladd128
 
 __all__ = ["MULTIPLIER", "MULT_HI", "MULT_LO", "next_word", "as_double", "ziggurat_candidate",
            "state_words", "state_ints", "state_of", "set_state", "fill_doubles", "fill_normals",
@@ -119,7 +119,7 @@ def _normal(s_hi, s_lo, c_hi, c_lo):
 def normal_after(r, s_hi, s_lo, c_hi, c_lo):
     """The rest of a :func:`_normal` draw whose first word r (already stepped to the state
     s) failed the fast test: (x, new s_hi, new s_lo) — for the vector lanes of
-    :mod:`nbl_sim.environment_lanes`, which do the fast test themselves."""
+    :mod:`nbl_sim.engine.environment_lanes`, which do the fast test themselves."""
     idx, rabs, x = ziggurat_candidate(r)
     ok, x, s_hi, s_lo = _beyond_the_box(idx, rabs, x, s_hi, s_lo, c_hi, c_lo)
     if ok:

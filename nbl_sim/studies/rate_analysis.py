@@ -1,8 +1,8 @@
-"""Statistics of the regret-rate study (:mod:`nbl_sim.rate_study`): growth-model fits, log-log
-slopes with bootstrap intervals, exponents against their predictions, exit frequencies.
+"""Statistics of the regret-rate study (:mod:`nbl_sim.studies.rate_study`): growth-model fits,
+log-log slopes with bootstrap intervals, exponents against their predictions, exit frequencies.
 
 Kept apart from the cell code so that changing an analysis never invalidates cached cells.
-Every function takes a :class:`~nbl_sim.rate_study.StudyResult` (``self``) and returns plain
+Every function takes a :class:`~nbl_sim.studies.rate_study.StudyResult` (``self``) and returns plain
 data (dicts of floats and lists) for the report, the claims and the plots.
 """
 
@@ -162,8 +162,8 @@ def estimation_analysis(self, long: bool = False) -> dict:
 
 def _direction_rates(self, link: str) -> dict:
     """The exact local rates of ``link`` at the study's Δ and what 2γκ each tangent direction
-    has at the study's γ (:func:`nbl_sim.rate_theory.local_rates`): the θ-direction contracts at
-    κ_θ in every d; the d − 2 directions ⊥ θ (d ≥ 3) at κ_⊥ = Δμ*."""
+    has at the study's γ (:func:`nbl_sim.studies.rate_theory.local_rates`): the θ-direction
+    contracts at κ_θ in every d; the d − 2 directions ⊥ θ (d ≥ 3) at κ_⊥ = Δμ*."""
     from nbl_theory.paper import paper_link
 
     from .rate_theory import local_rates
@@ -299,7 +299,7 @@ def contrast_analysis(self) -> dict:
     return out
 
 def analyze(self) -> dict:
-    """All statistics of a :class:`~nbl_sim.rate_study.StudyResult`."""
+    """All statistics of a :class:`~nbl_sim.studies.rate_study.StudyResult`."""
     return {"regret": regret_analysis(self), "estimation": estimation_analysis(self),
             "regret_long": regret_analysis(self, True),
             "estimation_long": estimation_analysis(self, True),

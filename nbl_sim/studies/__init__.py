@@ -1,0 +1,22 @@
+"""Studies: what the toolkit computes from runs of the bandit model and from its population
+theory.
+
+What it holds
+-------------
+* :mod:`.experiment` — :func:`~nbl_sim.studies.experiment.simulate`, the Monte Carlo
+  experiment behind ``nbl simulate`` (policies on common random numbers, regret, ‖v_t − v*‖²,
+  angles, Monte Carlo bands);
+* :mod:`.rate_theory` — the exact local rates of the linearized NBL recursion;
+* :mod:`.rate_analysis` — the statistics of the regret-rate study (growth fits, bootstrap);
+* :mod:`.rate_study` — the regret-rate study (cells of simulated regret, the fitted rates);
+* :mod:`.regret_geometry` — the regret geometry of the error-to-regret results;
+* :mod:`.phase` — phase diagrams and threshold scans.
+
+What it may import
+------------------
+numpy, scipy, :mod:`nbl_theory`. Within nbl_sim it may import: :mod:`nbl_sim.engine`,
+:mod:`nbl_sim.policies`, :mod:`nbl_sim.population.fields`, :mod:`nbl_sim.runs`
+(tests/test_import_rule.py checks this paragraph).
+"""
+
+__all__: list[str] = []
