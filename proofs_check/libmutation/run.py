@@ -44,6 +44,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -176,12 +177,18 @@ def _run_mutant(task: dict) -> dict:
         t0 = time.perf_counter()
         timed_out = False
         try:
-            subprocess.run([sys.executable, "-m", "proofs_check.libmutation.worker", str(job),
-                            str(log)], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           timeout=task["timeout"], preexec_fn=child_setup)
+            proc = subprocess.run([sys.executable, "-m", "proofs_check.libmutation.worker",
+                                   str(job), str(log)], cwd=tmp, env=env,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, timeout=task["timeout"],
+                                  preexec_fn=child_setup)
         except subprocess.TimeoutExpired:
             timed_out = True
+        else:
+            if proc.returncode in (-signal.SIGINT, -signal.SIGTERM):
+                # a Ctrl-C (or a stop) ended the mutant, not its own run: no outcome (kept
+                # outcomes must not record an interruption as a timeout)
+                return {"interrupted": True, "seconds": round(time.perf_counter() - t0, 2)}
         events = []
         if log.exists():
             for line in log.read_text().splitlines():
@@ -282,6 +289,8 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
         try:
             for k, res in runs:
                 rec = records[tasks[k][0]]
+                if isinstance(res, dict) and res.get("interrupted"):
+                    continue                # not run (listed as such if the run then stops)
                 if not isinstance(res, dict):
                     res = {"events": [], "timed_out": True, "seconds": 0.0, "error": str(res)}
                 rec.update(classify(base, res["events"], None, res["timed_out"],

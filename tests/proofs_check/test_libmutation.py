@@ -296,3 +296,19 @@ def test_outcomes_log_resumes_and_serves_a_run_with_tests(tmp_path, monkeypatch)
     assert _ResultLog("k" * 24, True, False, 90.0).get("a") is None      # another budget
     again = _ResultLog("k" * 24, True, False, 60.0)
     assert again.get("b")["outcome"] == "survived"
+
+
+@pytest.mark.parametrize("code, interrupted", [(-2, True), (-15, True), (-9, False), (1, False)])
+def test_a_mutant_ended_by_ctrl_c_has_no_outcome(monkeypatch, code, interrupted):
+    """A mutant process ended by SIGINT/SIGTERM (a Ctrl-C of the whole run) reports no outcome,
+    so the kept outcomes never record an interruption as a timeout; a process that died
+    otherwise (killed, crashed) without finishing is a timeout as before."""
+    import subprocess
+
+    from proofs_check.libmutation import run as lm
+    monkeypatch.setattr(lm.subprocess, "run",
+                        lambda *a, **k: subprocess.CompletedProcess(a[0], code))
+    res = lm._run_mutant({"job": {}, "timeout": 10, "fresh_numba_cache": False})
+    assert bool(res.get("interrupted")) is interrupted
+    if not interrupted:
+        assert res["timed_out"] is True and res["events"] == []
