@@ -6,8 +6,8 @@ shared by design (docs/witnesses.md, "shares"): the paper's named links as
 one of them would move the library and every witness alike, and the report would judge the
 paper by it (the library-mutation run found such blames: the two-transition link with a term
 dropped turned nine claims DISCREPANCY). :func:`shared_inputs_defect` checks each against the
-paper's own definition, written out here, once per process; the registry turns every verdict
-into the toolkit-defect FAIL while it reports one (``Registry.preflight``).
+paper's own definition, written out here, once per process; the claims runner turns every verdict
+into the toolkit-defect FAIL while it reports one (its ``preflight``).
 
 The realization of a simulation and the arms of the population claims are shared too; they are
 checked where they are drawn or built (:func:`~.reruns.realization_means_error`,
