@@ -360,3 +360,14 @@ def test_m2_integral_zero_for_logistic():
 def test_closed_form_stability_rejects_unknown_potential():
     with pytest.raises(NBLInputError):
         el.closed_form_stability("burg")
+
+
+def test_a_printed_entry_that_holds_only_on_the_domain_is_checked_on_it():
+    """check_bregman_row decides equalities on the potential's open domain, where an entry may
+    hold only there: φ = m³/6 on (0, 1) has w = φ'' = m, printed as √(m²) (equal for m > 0
+    only). Checked on (0, 1): equal; on (−1, 0): not."""
+    M, T = el.M, el.THETA
+    row = el.BregmanRow("cubic", M**3 / 6, (0, 1), sp.sqrt(M**2), M**2 / 2, sp.sqrt(2 * T))
+    assert el.check_bregman_row(row)["w"] is True
+    neg = el.BregmanRow("cubic", M**3 / 6, (-1, 0), sp.sqrt(M**2), M**2 / 2, -sp.sqrt(2 * T))
+    assert el.check_bregman_row(neg)["w"] is False
