@@ -137,3 +137,17 @@ def test_the_b_exponent_is_weighted_by_the_inverse_variance_of_log_b():
     A = np.column_stack([np.ones(3), np.log(dims)]) * sw[:, None]
     coef = np.linalg.lstsq(A, np.log(b) * sw, rcond=None)[0]
     assert out["b_exponent"]["q"] == pytest.approx(coef[1], rel=1e-10)
+
+
+def test_the_d2_extrapolation_has_the_fits_standard_error():
+    """d = 2 reported apart: the d ≥ 3 fit's C (2 − c) = α + 2β with SE √([1, 2] Cov [1, 2]),
+    the covariance recomputed by numpy.polyfit (weights 1/SE, cov="unscaled")."""
+    data = {2: (40.0, 2.0), 3: (61.0, 2.5), 4: (95.0, 3.0), 8: (230.0, 6.0), 16: (498.0, 9.0)}
+    out = dimension_model(data)
+    dims = [3, 4, 8, 16]
+    (b, a), cov = np.polyfit(dims, [data[d][0] for d in dims], 1,
+                             w=[1 / data[d][1] for d in dims], cov="unscaled")
+    var = cov[1, 1] + 4 * cov[0, 0] + 4 * cov[0, 1]
+    assert out["d2"]["extrapolated"] == pytest.approx(a + 2 * b, rel=1e-10)
+    assert out["d2"]["extrapolated_se"] == pytest.approx(math.sqrt(var), rel=1e-8)
+    assert (out["d2"]["S"], out["d2"]["se"]) == (40.0, 2.0)
