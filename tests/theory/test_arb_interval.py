@@ -128,3 +128,14 @@ def test_the_largest_endpoint_is_found_beyond_the_float_range():
     """Two endpoints past 1e308 are both inf as floats; the bound must still be the larger."""
     for a, b in ((arb(10) ** 400, arb(10) ** 500), (-arb(10) ** 500, arb(10) ** 400)):
         assert certified._max_abs(a, b) >= arb(10) ** 500
+
+
+@pytest.mark.parametrize("lo", ["-0.5", "-1", "-1e-9", "-3"])
+def test_v_shaped_functions_on_an_interval_across_zero_enclose_their_minimum(lo):
+    """|z| and cosh z on [lo, 1] with lo < 0 < 1: the range runs from the value at 0 (0, 1) to
+    the larger end's — the enclosure must reach down to it, whatever lo is (a rule that took
+    such an interval for one on the increasing side would miss the dip)."""
+    f = compile_interval([sp.Abs(Z), sp.cosh(Z)], Z)
+    (a_lo, a_hi), (c_lo, c_hi) = f(arb(lo), arb(1))
+    assert a_lo.lower() <= 0 and a_hi.upper() >= 1
+    assert c_lo.lower() <= 1 and c_hi.upper() >= arb(1).cosh().upper() - 1e-30

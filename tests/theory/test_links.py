@@ -279,3 +279,11 @@ def test_fast_growth_is_a_toolkit_limit_not_divergence():
         Link.from_expression("exp(z)**50")
     assert "diverges" not in str(info.value) and "not finite" not in str(info.value)
     Link.from_expression("z*exp(690)")
+
+
+def test_a_potential_without_a_domain_lives_on_the_unit_interval():
+    """Link.from_potential's documented default domain is (0, 1), the mean space of Bernoulli
+    rewards: the binary entropy given no domain is the logistic link on it."""
+    link = Link.from_potential("m*log(m)+(1-m)*log(1-m)")
+    assert tuple(link.domain) == (0, 1)
+    assert float(link.g_numpy(0.0)) == pytest.approx(0.5, abs=1e-15)
