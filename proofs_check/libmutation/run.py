@@ -119,6 +119,7 @@ def classify(baseline: dict, events: list[dict], equivalent: str | None = None,
     Returns {"outcome", "reason", "transitions": [[claim, before, after, detail]...],
     "tests_failed": [...], "claims_run", "claims_not_run"}."""
     trans, failed, run, not_run, load_error, tests_ran = [], [], 0, [], None, False
+    unrun = None            # pytest's exit when the mapped tests could not run at all
     for ev in events:
         if ev["event"] == "claim":
             run += 1
@@ -131,7 +132,9 @@ def classify(baseline: dict, events: list[dict], equivalent: str | None = None,
             not_run = ev["not_run"]
         elif ev["event"] == "tests":
             tests_ran = True
-            if ev["exit"] not in (0, 5):        # 5: no tests collected
+            if ev["exit"] in _PYTEST_UNRUN and not ev["failed"]:
+                unrun = ev["exit"]              # no test failed: pytest could not run them
+            elif ev["exit"] not in (0, 5):      # 5: no tests collected
                 failed = ev["failed"] or [f"pytest exit {ev['exit']}"]
     out = {"transitions": trans, "tests_failed": failed, "claims_run": run,
            "claims_not_run": len(not_run)}
@@ -158,9 +161,16 @@ def classify(baseline: dict, events: list[dict], equivalent: str | None = None,
            f"{run} claim(s) run, no verdict moved")
     why = (why
            + (f" ({len(not_run)} not run: time budget)" if not_run else "")
-           + (f"; {n_tests} test(s) passed" if tests_ran else
+           + (f"; the {n_tests} mapped test(s) could not run (pytest exit {unrun}: "
+              f"{_PYTEST_UNRUN[unrun]}), not a kill" if unrun is not None else
+              f"; {n_tests} test(s) passed" if tests_ran else
               "; no mapped test executes this line" if n_tests == 0 else ""))
     return {**out, "outcome": "survived", "reason": why}
+
+
+#: pytest exits that mean the mapped tests did not run (no test failed): counting them as a
+#: kill would credit the tests with a mutant they never judged
+_PYTEST_UNRUN = {3: "internal error", 4: "usage error, e.g. a node id not found"}
 
 
 # ------------------------------------------------------------------ one mutant (executor task)

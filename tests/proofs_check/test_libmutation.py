@@ -168,6 +168,14 @@ def test_classification_of_each_outcome():
     assert out([], equivalent="the same bytecode") == "equivalent"
     r = classify(BASE, [], n_claims=0, n_tests=0)
     assert r["outcome"] == "survived" and "no claim or mapped test" in r["reason"]
+    # pytest could not run the mapped tests (usage or internal error, no test failed): the
+    # tests never judged the mutant, so it is no kill
+    r = classify(BASE, [_ev("c1", "PASS"), {"event": "tests", "exit": 4, "failed": []}],
+                 n_claims=1, n_tests=7)
+    assert r["outcome"] == "survived" and "could not run (pytest exit 4" in r["reason"]
+    # a collection error the mutant causes (exit 2) still is one
+    assert out([_ev("c1", "PASS"), {"event": "tests", "exit": 2, "failed": []}],
+               n_claims=1, n_tests=1) == "tests-only"
 
 
 def test_summary_rates_and_markdown():
