@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 from .registry import DISCREPANCY, FAIL, FINDINGS, PASS, Outcome
 
-__all__ = ["Judgement", "judge", "agreement", "moment_agreements", "gate", "combine",
-           "agree_abs", "agree_rel", "toolkit_defect"]
+__all__ = ["Judgement", "judge", "agreement", "moment_agreements", "means_agreement", "gate",
+           "combine", "agree_abs", "agree_rel", "toolkit_defect"]
 
 
 @dataclass(frozen=True)
@@ -301,6 +301,29 @@ def combine(judgements: Iterable[Judgement], computed, detail: str = "", **outco
     return Outcome(PASS, computed, (detail + " " if detail else "")
                    + f"[{len(js)} comparison(s): library and witness agree and confirm the "
                    "paper]", **outcome)
+
+
+def means_agreement(what: str, error: float) -> Judgement:
+    """A shared realization judged: ``error`` is the largest |recorded mean reward − g(β_aᵀX_t)
+    recomputed by the witness| (:func:`proofs_check.witnesses.reruns.realization_means_error`).
+    The realization is common to library and witness, so a bug in drawing it would move both
+    alike; this is its check. The same g with sums in another order: rounding only (~1e-16),
+    so 1e-12.
+
+    Parameters
+    ----------
+    what : str
+        Which realization (named in the defect's sentence).
+    error : float
+        The largest difference.
+
+    Returns
+    -------
+    Judgement
+        ``PASS``, or the toolkit-defect ``FAIL``.
+    """
+    return agreement(f"mean rewards m_a(X_t) of {what}", library=error, witness=0.0,
+                     agree=agree_abs(1e-12), fmt=lambda v: f"max |recorded - recomputed| {v:.3g}")
 
 
 def gate(outcome: Outcome, agreements: Iterable[Judgement]) -> Outcome:

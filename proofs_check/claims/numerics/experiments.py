@@ -32,7 +32,7 @@ from nbl_theory.paper import (
     paper_link,
 )
 
-from ...judgement import agree_abs, agreement, gate
+from ...judgement import agreement, gate, means_agreement
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_preloaded
 from ...witnesses.experiments import (
@@ -102,15 +102,8 @@ def _angle_check(link, delta: str, name: str, wgamma: float = 1.0):
 def _means_check(ref: dict, name: str, delta: str):
     """The shared realization's mean rewards against g(β_aᵀX) recomputed by the witness
     (a bug in drawing the realization moves library and witness alike: this catches it)."""
-    return agreement(f"mean rewards m_a(X_t) of the realization, replications "
-                     f"0..{STOCHASTIC_REPS - 1} ({name}, Delta = {delta})",
-                     library=ref["means_error"], witness=0.0, agree=_MEANS_AGREE,
-                     fmt=lambda v: f"max |recorded - recomputed| {v:.3g}")
-
-
-#: recorded m_a(X_t) against g(β_aᵀX_t) recomputed in numpy: the same g, sums in another order
-#: (rounding ~1e-16)
-_MEANS_AGREE = agree_abs(1e-12)
+    return means_agreement(f"the realization, replications 0..{STOCHASTIC_REPS - 1} ({name}, "
+                           f"Delta = {delta})", ref["means_error"])
 
 
 def _reversed(what: str, kind: str, kwarg: str, seq, note: str = "") -> Mutant:

@@ -31,7 +31,7 @@ import numpy as np
 from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import PAPER_LINKS, paper_link
 
-from ...judgement import agree_abs, agreement, gate
+from ...judgement import gate, means_agreement
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_preloaded
 from ...witnesses.geometry import direction_gap, unit_vectors
@@ -115,19 +115,12 @@ _SLOW_GRID = InitGrid(links=tuple((link_label(k), k)
 _DELTAS_HP = (0.2, 0.05, 0.01)
 
 
-#: recorded m_a(X_t) against g(β_aᵀX_t) recomputed in numpy: the same g, sums in another order
-#: (rounding ~1e-16)
-_MEANS_AGREE = agree_abs(1e-12)
-
-
 def _drawn_right(grid, outcome: Outcome) -> Outcome:
     """``outcome`` unless the initialization draws of ``grid`` record mean rewards other than
     g(β_aᵀX_t) recomputed by the witness: then the toolkit-defect ``FAIL`` (the draws are shared
     by library and witness, so a bug in drawing them moves every statistic alike)."""
     err = max(s["means_error"] for s in init_settings(grid))
-    return gate(outcome, [agreement("mean rewards m_a(X_t) of the initialization draws",
-                                    library=err, witness=0.0, agree=_MEANS_AGREE,
-                                    fmt=lambda v: f"max |recorded - recomputed| {v:.3g}")])
+    return gate(outcome, [means_agreement("the initialization draws", err)])
 
 
 def _slow_cells() -> CellPlan:
