@@ -41,7 +41,8 @@ from ..runs.execution import Executor, executor_for
 from ..runs.outputs import new_run_id, replacing, write_text
 from ..runs.sweep import ChunkCache, run_sweep
 
-__all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds"]
+__all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds",
+           "default_n0"]
 
 #: The policies :func:`simulate` accepts (``nbl simulate --policy``).
 POLICIES = ("nbl", "greedy-logistic", "oracle")
@@ -432,6 +433,26 @@ def _align(have_rounds, values, want_rounds):
 
 
 # ---------------------------------------------------------------------- the experiment
+def default_n0(n: int) -> int:
+    """The one default length of the randomized initialization (Stage I of alg:nbl).
+
+    min(200, n // 2), at least 1: the paper's n0 = 200 wherever the horizon leaves at least as
+    many rounds for the policy, else half of the horizon. :func:`simulate` and ``nbl simulate``
+    both use it.
+
+    Parameters
+    ----------
+    n : int
+        The horizon (rounds), n >= 1.
+
+    Returns
+    -------
+    int
+        The default n0.
+    """
+    return max(1, min(200, int(n) // 2))
+
+
 def simulate(
     env: Environment,
     *,
@@ -467,7 +488,8 @@ def simulate(
         Monte Carlo replications.
     n0 : int, optional
         Randomized-initialization rounds (alg:nbl; shared by all policies), in [1, n]. Default
-        None: 200 unless ``init_angle`` is given (then 0).
+        None: :func:`default_n0` (min(200, n // 2), at least 1) unless ``init_angle`` is given
+        (then 0).
     init_angle : float, optional
         Start NBL at this signed angle (degrees, in [−360, 360]) from v* instead
         (app:stochastic-nbl); n0 = 0. Greedy Logistic needs a randomized initialization, so it
@@ -519,7 +541,7 @@ def simulate(
         On bad input, before any chunk runs: ``env`` not an Environment, ``n``/``reps`` not
         positive integers, an unknown policy, an invalid step or ridge, ``n0`` with
         ``init_angle``, ``init_angle`` with Greedy Logistic or out of range, ``n0`` outside
-        [1, n] (or the default 200 > n), invalid ``record_rounds`` or ``chunk_size``, or an
+        [1, n], invalid ``record_rounds`` or ``chunk_size``, or an
         invalid executor choice. After the run, if a policy's regret (or NBL's final
         ‖v_n − v*‖²) is not finite.
     """
@@ -549,9 +571,7 @@ def simulate(
         v0 = env.initial_direction(float(init_angle))
         n0 = 0
     elif n0 is None:
-        if n < 200:
-            raise NBLInputError(f"the default n0 = 200 exceeds n = {n}; give a smaller n0")
-        n0 = 200
+        n0 = default_n0(n) if isinstance(n, (int, np.integer)) and n >= 1 else 1
     if isinstance(n0, bool) or not isinstance(n0, (int, np.integer)) or n0 < 0 or n0 > n:
         raise NBLInputError(f"n0 must be an integer in [0, n] = [0, {n}], got {n0!r}")
     if v0 is None and n0 == 0:

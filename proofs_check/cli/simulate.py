@@ -13,7 +13,7 @@ from .grammar import GRAMMAR_HELP
 from .jsonout import print_json
 from .limits import MAX_SIM_BYTES, MAX_SIM_WORK, bound, check_out_dir, simulation_bytes
 
-__all__ = ["NAME", "POLICY_CHOICES", "add_parser", "run", "default_n0"]
+__all__ = ["NAME", "POLICY_CHOICES", "add_parser", "run"]
 
 NAME = "simulate"
 
@@ -51,11 +51,6 @@ examples:
   --contexts/--arms other than the paper's (gaussian, symmetric) draw the contexts from that
   law and place the arms so (nbl_sim.beyond; not the paper's model); the regret is measured
   against the optimal action argmax_a m_a(x)."""
-
-
-def default_n0(n: int) -> int:
-    """The default randomized-initialization length: min(200, n // 2), at least 1."""
-    return max(1, min(200, n // 2))
 
 
 def add_parser(sub):
@@ -147,6 +142,7 @@ def run(args) -> int:
         raise UsageError("nbl simulate takes a single link and a single --delta (one value "
                          "per --param)")
     if args.n0 is None and args.init_angle is None:
+        from nbl_sim.studies.experiment import default_n0  # the library's one default
         args.n0 = default_n0(args.n)
     if args.init_angle is not None and not abs(args.init_angle) <= 360:
         raise UsageError(f"--init-angle must be a number of degrees in [-360, 360], got "

@@ -312,12 +312,22 @@ def test_bands_are_the_pointwise_summaries_of_their_metric():
 
 
 def test_the_default_initialization_is_200_rounds():
-    """n0 omitted: the documented default of 200 randomized rounds, the same numbers as n0=200;
-    refused below n = 200."""
+    """n0 omitted: the documented default of 200 randomized rounds at n >= 400, the same numbers
+    as n0=200."""
     env = Environment.build(TT, "0.8", 2)
     kw = dict(n=400, reps=2, policies=("nbl",), seed=5, executor=SerialExecutor())
     default, explicit = simulate(env, **kw), simulate(env, n0=200, **kw)
     assert default.params["n0"] == 200
     _same(default, explicit)
-    with pytest.raises(NBLInputError, match="default n0 = 200"):
-        simulate(env, n=199, reps=1, policies=("nbl",), seed=5)
+
+
+def test_one_default_n0_for_the_library_and_the_command():
+    """issue 37: one default per parameter. simulate()'s default n0 is default_n0(n) =
+    min(200, n // 2) (at least 1), the same function the command uses; a short horizon no
+    longer raises."""
+    from nbl_sim.studies.experiment import default_n0
+    assert [default_n0(n) for n in (1, 2, 3, 150, 399, 400, 10_000)] == [1, 1, 1, 75, 199, 200,
+                                                                          200]
+    env = Environment.build(TT, "0.8", 2)
+    res = simulate(env, n=60, reps=2, seed=0, executor=SerialExecutor())
+    assert res.params["n0"] == 30
