@@ -38,12 +38,13 @@ The folder also holds what the seam is made of:
 * the compiled passes — :mod:`.environment_passes`, :mod:`.environment_lanes` and
   :mod:`.nbl_lanes` (eight rows or replications as vector lanes), :mod:`.llvm_ops` (the LLVM-IR
   operations under them), :mod:`.buffers` (reused per-thread buffers) and :mod:`.jit_cache`
-  (numba's on-disk cache, private and stamped with the package's digest).
+  (numba's on-disk cache, in a private directory named by the package's digest).
 
 What it may import
 ------------------
 numpy, numba, llvmlite, nbl_theory; never proofs_check, never a private name of numba, numpy or
-llvmlite (but :mod:`.jit_cache`, listed in tests/test_import_rule.py with its reason).
+llvmlite (tests/test_import_rule.py; :mod:`.jit_cache` places the kernels' cache through numba's
+documented ``numba.config.CACHE_DIR``).
 :mod:`nbl_sim.engine.ziggurat` (numpy's ziggurat tables as data) imports numpy only, so the
 compiled stream can import it. This ``__init__`` imports its backends when a function is first
 called (the compiled modules import the tables from here).

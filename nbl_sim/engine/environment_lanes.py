@@ -42,13 +42,12 @@ stream lanes are also checked against numpy once per process, :func:`lanes_agree
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from . import jit_cache  # noqa: F401  (before the first cached kernel)
+from . import jit_cache  # the cached kernels are defined with jit_cache.njit
 from .llvm_ops import (
     F64,
     I8,
@@ -345,7 +344,7 @@ _bernoulli_lanes = _reward_lanes(True)
 _bounded_lanes = _reward_lanes(False)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def reward_lanes(states, g_addresses, means, Y, r0, bernoulli, noise, rounding):
     """The rewards of replications r0, …, r0 + 7 (module docstring); True if every mean
     passed the check (the streams are then advanced), else False (streams untouched)."""
@@ -493,7 +492,7 @@ def _pcg64_words(builder, carried, consts):
 _normal_lanes = ziggurat_lanes(_pcg64_words, normal_after, carried=2)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def normal_lanes(states, X, r0):
     """``standard_normal(out=X[r0 + b])`` of the eight context streams of replications r0, …,
     r0 + 7 (module docstring); ``states`` (4, 8) advanced in place. X must be a C-contiguous

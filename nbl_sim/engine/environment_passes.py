@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
-from . import jit_cache  # noqa: F401  (before the first cached kernel)
+from . import jit_cache  # the cached kernels are defined with jit_cache.njit
 from .environment_lanes import index_rows
 from .pcg64 import as_double, next_word
 
@@ -21,7 +20,7 @@ __all__ = ["PAIRWISE_MAX", "check_means", "index_pass", "reward_pass", "uniform_
 PAIRWISE_MAX = 128
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def _optimal_action(X, t, v_star, d):
     """sgn(v*ᵀX_t) (sgn 0 = +1), v*ᵀX_t = Σ_k X[t, k] v*_k summed in numpy's pairwise order for
     d ≤ 128 (``pairwise_sum`` of numpy's add reduction, i.e. ``(X * v*).sum(-1)``): one by one
@@ -53,7 +52,7 @@ def _optimal_action(X, t, v_star, d):
     return 1 if 0.0 + s >= 0.0 else -1
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def _index_row(X, t, beta, v_star, z, optimal, d):
     """z[t, a] = β_aᵀX_t (coordinates summed in order from 0.0) and optimal[t] = a*(X_t)."""
     if d == 2:  # the paper's setting, unrolled (the same operations)
@@ -73,14 +72,14 @@ def _index_row(X, t, beta, v_star, z, optimal, d):
     optimal[t] = _optimal_action(X, t, v_star, d)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def _index_lanes(X, beta, v_star, z, optimal):
     """:func:`nbl_sim.engine.environment_lanes.index_rows` as a function of its own (LLVM optimizes
     such IR loops worse inside a larger function)."""
     return index_rows(X, beta, v_star, z, optimal)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def index_pass(X, beta, v_star, z, optimal):
     """z[t, a] = β_aᵀX_t and optimal[t] = a*(X_t) for every row of given contexts X: eight rows
     at a time as vector lanes (:mod:`nbl_sim.engine.environment_lanes`; d ≥ 3 and unit-stride rows),
@@ -95,7 +94,7 @@ def index_pass(X, beta, v_star, z, optimal):
         _scalar_rows(X, beta, v_star, z, optimal)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def _scalar_rows(X, beta, v_star, z, optimal):
     """The scalar rows of :func:`index_pass`, every row of X (a view of the last rows after
     the lanes: a loop from a constant start, which LLVM optimizes ~1.2–1.5× better in d = 2,
@@ -106,7 +105,7 @@ def _scalar_rows(X, beta, v_star, z, optimal):
         _index_row(X, t, beta, v_star, z, optimal, d)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def check_means(g, bernoulli, rounding):
     """(1, i) at the first non-finite value of ``g`` (n, 2), (2, i) for Bernoulli rewards at
     the first value outside [−rounding, 1 + rounding] (flat indices), else (0, −1)."""
@@ -123,7 +122,7 @@ def check_means(g, bernoulli, rounding):
     return 0, -1
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def _reward(g, means, Y, t, a, u, bernoulli, noise):
     """means[t, a] = g[t, a] (clipped to [0, 1] as ``np.clip`` for Bernoulli rewards: a −0.0
     stays −0.0) and Y[t, a] = 1{u < m} (Bernoulli) or ((u·2 − 1)·b) + m (bounded)."""
@@ -139,7 +138,7 @@ def _reward(g, means, Y, t, a, u, bernoulli, noise):
     means[t, a] = m
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def reward_pass(g, means, Y, bernoulli, noise, rounding):
     """Check the link values ``g`` (n, 2), store them clipped in ``means``, and turn the uniforms
     U in ``Y`` into rewards in place.
@@ -155,7 +154,7 @@ def reward_pass(g, means, Y, bernoulli, noise, rounding):
     return 0, -1
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def uniform_reward_pass(state, g, means, Y, bernoulli, noise, rounding):
     """:func:`reward_pass` with the uniforms U = ``random(out=Y)`` of the PCG64 stream
     ``state`` drawn in the same pass, which also checks the means (without an early exit, so

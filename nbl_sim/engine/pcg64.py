@@ -29,10 +29,9 @@ in place by the compiled fills.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from . import jit_cache  # noqa: F401  (before the first cached kernel)
+from . import jit_cache  # the cached kernels are defined with jit_cache.njit
 from .llvm_ops import muladd128
 from .ziggurat import (  # numpy's tables, as data (checked against numpy's draws)
     fi_double,
@@ -53,7 +52,7 @@ MULT_HI, MULT_LO = np.uint64(MULTIPLIER >> 64), np.uint64(MULTIPLIER & _M64)
 _TWO_M53 = 1.0 / 9007199254740992.0
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def next_word(s_hi, s_lo, c_hi, c_lo):
     """One PCG64 step: (64-bit output, new s_hi, new s_lo)."""
     s_hi, s_lo = muladd128(s_hi, s_lo, MULT_HI, MULT_LO, c_hi, c_lo)
@@ -62,13 +61,13 @@ def next_word(s_hi, s_lo, c_hi, c_lo):
     return (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63))), s_hi, s_lo
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def as_double(word):
     """numpy's next_double from a 64-bit word: (word >> 11)·2⁻⁵³."""
     return np.float64(word >> np.uint64(11)) * _TWO_M53
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def ziggurat_candidate(r):
     """A ziggurat draw's layer, |x| bits and signed candidate x from its 64-bit word r."""
     idx = r & np.uint64(0xff)
@@ -80,7 +79,7 @@ def ziggurat_candidate(r):
     return idx, rabs, x
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def _beyond_the_box(idx, rabs, x, s_hi, s_lo, c_hi, c_lo):
     """The rest of a draw whose candidate failed the fast test (rabs ≥ ki[idx]): the tail
     |x| > r by Marsaglia's method on 1 − U (always accepts), or the wedge test. (accepted,
@@ -102,7 +101,7 @@ def _beyond_the_box(idx, rabs, x, s_hi, s_lo, c_hi, c_lo):
     return False, x, s_hi, s_lo
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def _normal(s_hi, s_lo, c_hi, c_lo):
     """numpy's ``random_standard_normal``: (x, new s_hi, new s_lo)."""
     while True:
@@ -115,7 +114,7 @@ def _normal(s_hi, s_lo, c_hi, c_lo):
             return x, s_hi, s_lo
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def normal_after(r, s_hi, s_lo, c_hi, c_lo):
     """The rest of a :func:`_normal` draw whose first word r (already stepped to the state
     s) failed the fast test: (x, new s_hi, new s_lo) — for the vector lanes of
@@ -127,7 +126,7 @@ def normal_after(r, s_hi, s_lo, c_hi, c_lo):
     return _normal(s_hi, s_lo, c_hi, c_lo)
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def fill_normals(state, X):
     """``standard_normal(out=X)`` of the PCG64 stream ``state`` for a C-contiguous 2-D ``X``
     (memory order); ``state`` is advanced in place."""
@@ -139,7 +138,7 @@ def fill_normals(state, X):
     state[0], state[1] = s_hi, s_lo
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def fill_doubles(state, U):
     """``random(out=U)`` of the PCG64 stream ``state`` for a C-contiguous 2-D ``U``; ``state``
     is advanced in place."""

@@ -16,12 +16,11 @@ is used instead.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from . import jit_cache  # noqa: F401  (before the first cached kernel)
+from . import jit_cache  # the cached kernels are defined with jit_cache.njit
 from .llvm_ops import muladd128
 from .pcg64 import MULT_HI, MULT_LO, set_state, state_ints, state_of
 
@@ -35,7 +34,7 @@ _XSHIFT = 16
 _POOL = 4
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def _hashmix(value, h, mult):
     """numpy's ``hashmix`` (uint32 arithmetic in uint64, masked): the mixed value and the
     advanced hash constant."""
@@ -46,14 +45,14 @@ def _hashmix(value, h, mult):
     return value ^ (value >> np.uint64(_XSHIFT)), h
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def _mix(x, y):
     """numpy's ``mix`` of two uint32 words."""
     res = (np.uint64(_MIX_MULT_L) * x - np.uint64(_MIX_MULT_R) * y) & np.uint64(_M32)
     return res ^ (res >> np.uint64(_XSHIFT))
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def _pool_state(entropy):
     """SeedSequence's mixed pool of 4 uint32 words for the assembled entropy words
     (``mix_entropy``), then ``generate_state(4, uint64)``: 4 uint64 words."""
@@ -80,7 +79,7 @@ def _pool_state(entropy):
     return out
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def _stream_words(prefix, n_streams):
     """The 4 seeding words of ``SeedSequence(entropy, spawn_key=(r, k))`` for k < n_streams,
     ``prefix`` = the assembled entropy words of (entropy, r) (k adds one word: k < 2^32)."""
@@ -97,7 +96,7 @@ def _stream_words(prefix, n_streams):
     return out
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def _pcg64_states(words):
     """PCG64's ``srandom`` from each row of (k, 4) seeding words — inc = (initseq << 1) | 1,
     then two steps of the 128-bit LCG from 0 with initstate added after the first — as the

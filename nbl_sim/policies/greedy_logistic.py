@@ -68,11 +68,10 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from nbl_theory.errors import NBLInputError
 
-from ..engine import jit_cache  # noqa: F401  (before the first cached kernel)
+from ..engine import jit_cache  # the cached kernels are defined with jit_cache.njit
 
 __all__ = ["greedy_logistic_actions", "fit_penalized_logistic", "LogisticFit", "newton_refit",
            "greedy_inputs", "GreedyInputs", "greedy_info", "ARMIJO", "MAX_HALVINGS", "EPS"]
@@ -90,7 +89,7 @@ EPS = 2.220446049250313e-16
 # --------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@jit_cache.njit(inline="always")
 def _residual_weight(eta, yi):
     """(σ(η) − y, σ(η)σ(−η)) without overflow: the terms of one row in the gradient and the
     Hessian."""
@@ -100,7 +99,7 @@ def _residual_weight(eta, yi):
     return s - yi, e * inv * inv
 
 
-@njit(cache=True)
+@jit_cache.njit()
 def _grad_hess(Z, y, m, theta, lam, g, H):
     """Gradient (into g) and Hessian (into H) of the objective at ``theta``, rows 0..m-1.
 
@@ -119,7 +118,7 @@ def _grad_hess(Z, y, m, theta, lam, g, H):
         _grad_hess_any(Z, y, m, theta, lam, g, H)
 
 
-@njit(cache=True)
+@jit_cache.njit()
 def _grad_hess3(Z, y, m, theta, lam, g, H):
     """:func:`_grad_hess_any` for p = 3, unrolled."""
     t0, t1, t2 = theta[0], theta[1], theta[2]
@@ -151,7 +150,7 @@ def _grad_hess3(Z, y, m, theta, lam, g, H):
     H[0, 1], H[0, 2], H[1, 2] = h10, h20, h21
 
 
-@njit(cache=True)
+@jit_cache.njit()
 def _grad_hess2(Z, y, m, theta, lam, g, H):
     """:func:`_grad_hess_any` for p = 2, unrolled."""
     t0, t1 = theta[0], theta[1]
@@ -174,7 +173,7 @@ def _grad_hess2(Z, y, m, theta, lam, g, H):
     H[0, 0], H[1, 1], H[1, 0], H[0, 1] = h00, h11, h10, h10
 
 
-@njit(cache=True)
+@jit_cache.njit()
 def _grad_hess_any(Z, y, m, theta, lam, g, H):
     """:func:`_grad_hess` for any p (a loop over the coefficients)."""
     p = theta.shape[0]
@@ -199,7 +198,7 @@ def _grad_hess_any(Z, y, m, theta, lam, g, H):
             H[k, j] = H[j, k]
 
 
-@njit(cache=True)
+@jit_cache.njit()
 def _objective(Z, y, m, theta, lam):
     """The objective; loss terms y·softplus(−η) + (1 − y)·softplus(η) ≥ 0, overflow-free."""
     p = theta.shape[0]
@@ -219,7 +218,7 @@ def _objective(Z, y, m, theta, lam):
     return f
 
 
-@njit(cache=True)
+@jit_cache.njit()
 def _cholesky_solve(H, g, L, delta):
     """delta = −H⁻¹g via H = LLᵀ (lower L, overwritten). False if H is not numerically PD."""
     p = g.shape[0]
@@ -249,7 +248,7 @@ def _cholesky_solve(H, g, L, delta):
     return True
 
 
-@njit(cache=True)
+@jit_cache.njit()
 def _newton(Z, y, m, zmax, theta, lam, tol, max_iter, g, H, L, delta, trial, stats):
     """Minimize the penalized objective on rows 0..m-1 in place, warm-started at ``theta``.
 
@@ -324,7 +323,7 @@ def _newton(Z, y, m, zmax, theta, lam, tol, max_iter, g, H, L, delta, trial, sta
     return it
 
 
-@njit(cache=True)
+@jit_cache.njit()
 def _newton_workspace(p):
     """Scratch arrays of :func:`_newton` for p coefficients: gradient g, Hessian H, Cholesky
     factor L, step delta, trial point, and the 5 counters ``stats``."""
@@ -332,7 +331,7 @@ def _newton_workspace(p):
             np.zeros(5, dtype=np.int64))
 
 
-@njit(cache=True)
+@jit_cache.njit()
 def newton_refit(Z, y, m, zmax, theta, lam, tol, max_iter):
     """One fit of the bandit kernel, in place: :func:`_newton` on rows 0..m−1 of ``Z``/``y``,
     warm-started at ``theta``, with fresh work buffers (the kernel's buffers carry no state
@@ -368,7 +367,7 @@ def newton_refit(Z, y, m, zmax, theta, lam, tol, max_iter):
     return _newton(Z, y, m, zmax, theta, lam, tol, max_iter, g, H, L, delta, trial, stats)
 
 
-@njit(cache=True)
+@jit_cache.njit()
 def _fit_kernel(Z, y, lam, tol, max_iter):
     n, p = Z.shape
     theta = np.zeros(p)
@@ -383,7 +382,7 @@ def _fit_kernel(Z, y, lam, tol, max_iter):
     return theta, stats
 
 
-@njit(cache=True)
+@jit_cache.njit()
 def _greedy_kernel(X, Y, coins, intercept, lam, tol, max_iter):
     R, n, d = X.shape
     n0 = coins.shape[1]

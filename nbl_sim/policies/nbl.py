@@ -28,12 +28,11 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from ..engine import jit_cache  # noqa: F401  (before the first cached kernel)
+from ..engine import jit_cache  # the cached kernels are defined with jit_cache.njit
 from ..engine.llvm_ops import LANES
 from ..engine.nbl_lanes import lane_rounds
 
@@ -45,7 +44,7 @@ __all__ = ["nbl_run", "nbl_inputs", "NBLInputs", "NBLOptions", "NBLTrace", "nbl_
 LOCKSTEP = LANES
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, ang, v_out):
     R, n, d = X.shape
     n0 = coins.shape[1] if use_init else 0
@@ -142,14 +141,14 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
     return degenerate
 
 
-@numba.njit(cache=True, nogil=True)
+@jit_cache.njit(nogil=True)
 def _lane_rounds(X, Y, actions, V, eta, r0, t_begin, t_end):
     """:func:`nbl_sim.engine.nbl_lanes.lane_rounds`, compiled as a function of its own: inlined
     into the kernel, LLVM's optimization of the larger function makes the same IR ~2× slower."""
     lane_rounds(X, Y, actions, V, eta, r0, t_begin, t_end)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def _replication_round(X, Y, r, t, et, V, b, actions):
     """One Stage II round of replication r, held in column b of V (d, ·): the scalar form of
     :func:`nbl_sim.engine.nbl_lanes.lane_rounds` (a last group of fewer than LOCKSTEP
@@ -169,7 +168,7 @@ def _replication_round(X, Y, r, t, et, V, b, actions):
         V[j, b] /= nrm
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def _act(s, Y, r, t, actions):
     """Stage II action A_t = sgn(s) with sgn(0) = +1 for s = v_{t−1}ᵀX_t, stored in
     ``actions[r, t]``; returns A_t Y_t (the reward of the chosen arm, signed). No branch: the
@@ -181,7 +180,7 @@ def _act(s, Y, r, t, actions):
     return a * Y[r, t, pos]
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@jit_cache.njit(nogil=True, inline="always")
 def _record_round(V, nb, r0, t, k, rec, v_star, sq, ang):
     """Record ‖v − v*‖² and (d = 2) the signed angle of app:stochastic-nbl for the columns
     0..nb−1 of V (d, ·) (replications r0..r0+nb−1) in every record slot k, k+1, ... of round t

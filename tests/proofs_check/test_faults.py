@@ -430,13 +430,12 @@ def test_pool_workers_die_with_their_parent(tmp_path, sig):
 
 
 # ---------------------------------------------------------------------- numba's cache
-_INDEXES = """
-from numba.core.registry import CPUDispatcher
+_KERNELS = """
+import numpy as np
 import nbl_sim.engine.pcg64 as m
-ds = [getattr(m, n) for n in sorted(dir(m)) if isinstance(getattr(m, n), CPUDispatcher)]
-for d in ds:
-    d._cache._cache_file._load_index()          # what numba does before loading a kernel
-print(repr([(d._cache._cache_path, d._cache._cache_file._index_name) for d in ds]))
+U = np.empty((2, 2))
+m.fill_doubles(m.state_words(1, 3), U)            # compiled, used and saved
+print(U[0, 0] < 1)
 """
 
 
@@ -444,8 +443,8 @@ print(repr([(d._cache._cache_path, d._cache._cache_file._index_name) for d in ds
 def test_numba_never_reads_pickles_beside_the_package(tmp_path):
     """numba's index files are pickles. Planted in ``__pycache__`` beside the package (where
     numba's own locator looks first), they ran code in nbl before issue 36; now the package's
-    kernels are cached only in the toolkit's private directory."""
-    import ast
+    kernels are cached only in the toolkit's private directory: the files a run saves land
+    there, and pickles planted beside the package under the same names are never read."""
     import pickle
 
     import nbl_sim
@@ -456,25 +455,27 @@ def test_numba_never_reads_pickles_beside_the_package(tmp_path):
         def __reduce__(self):
             return (open, (str(marker), "w"))
 
-    env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "home")}
-    r = subprocess.run([sys.executable, "-c", _INDEXES], capture_output=True, text=True,
-                       env=env, timeout=600)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_CACHE")}
+    r = subprocess.run([sys.executable, "-c", _KERNELS], capture_output=True, text=True,
+                       env={**env, "NBL_CACHE_DIR": str(tmp_path / "home")}, timeout=600)
     assert r.returncode == 0, r.stderr
-    found = ast.literal_eval(r.stdout.strip().splitlines()[-1])
-    assert found and all(Path(p).is_relative_to(tmp_path / "home" / "numba") for p, _ in found)
-    pycache = Path(nbl_sim.__file__).parent / "__pycache__"
-    pycache.mkdir(exist_ok=True)
-    planted = [pycache / name for _, name in found]
+    saved = list((tmp_path / "home" / "numba").rglob("*.nbi"))
+    assert any(p.name.startswith("pcg64.fill_doubles-") for p in saved)
+    package = Path(nbl_sim.__file__).parent
+    planted = [package / "engine" / "__pycache__" / p.name for p in saved
+               if not (package / "engine" / "__pycache__" / p.name).exists()]
+    planted[0].parent.mkdir(exist_ok=True)
     try:
         for f in planted:
             f.write_bytes(pickle.dumps(Evil()))
-        r = subprocess.run([sys.executable, "-c", _INDEXES], capture_output=True, text=True,
+        r = subprocess.run([sys.executable, "-c", _KERNELS], capture_output=True, text=True,
                            env={**env, "NBL_CACHE_DIR": str(tmp_path / "home2")}, timeout=600)
         assert r.returncode == 0, r.stderr
     finally:
         for f in planted:
             f.unlink(missing_ok=True)
     assert not marker.exists()
+    assert list((tmp_path / "home2" / "numba").rglob("*.nbi"))
     mode = os.stat(tmp_path / "home2" / "numba").st_mode & 0o777
     assert mode == 0o700
 
@@ -483,13 +484,13 @@ _SAVE_AFTER_CHANGE = """
 import os, sys
 from pathlib import Path
 import numpy as np
-import nbl_sim.engine.pcg64 as m                         # kernels defined: the cache place is planned
 after, home = Path(sys.argv[1]), Path(os.environ["NBL_CACHE_DIR"])
+if sys.argv[2] == "not-private":                  # the planned place others can write to
+    (home / "numba").mkdir(parents=True)
+    os.chmod(home / "numba", 0o777)
+import nbl_sim.engine.pcg64 as m                  # kernels defined: the cache place is decided
 if sys.argv[2] == "env":                          # the environment changes before the first save
     os.environ["NBL_CACHE_DIR"] = str(after)
-else:                                             # the planned place is made non-private
-    (Path(os.environ["NBL_CACHE_DIR"]) / "numba").mkdir(parents=True)
-    os.chmod(Path(os.environ["NBL_CACHE_DIR"]) / "numba", 0o777)
 U = np.empty((2, 2))
 m.fill_doubles(m.state_words(1, 3), U)            # compiled, used, then saved (or not)
 print(sorted(p.suffix for p in home.rglob("*.nbi")), U[0, 0] < 1)
@@ -500,8 +501,8 @@ print(sorted(p.suffix for p in home.rglob("*.nbi")), U[0, 0] < 1)
 def test_a_kernel_saved_after_the_cache_place_changed_is_no_crash(tmp_path, change):
     """CI of 2026-11-28: ``$NBL_CACHE_DIR`` changed between the import of the kernels and their
     first save (a test's monkeypatch), and numba raised ``OSError: ... is not private`` from
-    inside the call. The place is now decided once; a place found unusable at save time means
-    the kernel is used and not saved (``jit_cache.CacheUnusable``)."""
+    inside the call. The place is decided (and checked) once, when the kernels are defined; a
+    planned place others can write to is never used (a private temporary one instead)."""
     env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "home")}
     r = subprocess.run([sys.executable, "-c", _SAVE_AFTER_CHANGE, str(tmp_path / "other"), change],
                        capture_output=True, text=True, env=env, timeout=600)
@@ -522,14 +523,12 @@ def test_numba_cache_dir_refused_when_others_can_write(tmp_path, monkeypatch):
     os.chmod(home / "numba", 0o777)                       # group/other-writable, no sticky bit
     monkeypatch.setenv("NBL_CACHE_DIR", str(home))
     jit_cache.numba_cache_dir.cache_clear()
-    jit_cache.planned_cache_dir.cache_clear()
     try:
         d = jit_cache.numba_cache_dir()
         assert not d.is_relative_to(home)                 # a private temporary one instead
         assert os.stat(d).st_mode & 0o077 == 0
     finally:
         jit_cache.numba_cache_dir.cache_clear()
-        jit_cache.planned_cache_dir.cache_clear()
 
 
 @pytest.mark.slow
