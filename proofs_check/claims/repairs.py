@@ -14,13 +14,7 @@ confirm, is a FAIL (there is no printed value: these are nbl's statements).
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
-from nbl_sim.beyond.arms import parse_arms_spec
 from nbl_sim.beyond.contexts import parse_context_spec
-from nbl_sim.beyond.repairs import analyze_repair
 from nbl_sim.engine.environment import Environment
 from nbl_sim.policies.nbl import nbl_run
 from nbl_sim.policies.repairs import repaired_nbl_run
@@ -29,6 +23,8 @@ from nbl_theory.paper import paper_link
 from ..registry import FAIL, PASS, Mutant, Outcome, register
 from ..witnesses import beyond as wb
 from ..witnesses import repairs as wr
+from ..witnesses import stats as ws
+from ..witnesses import toolkit_values as tv
 
 __all__: list[str] = []
 
@@ -50,15 +46,9 @@ _CASES = (
 _REPAIRS = ("plain", "whitened", "centred", "whitened-centred")
 
 
-def _library(law: str, arms: str, repair: str, delta: str = "1") -> dict:
-    return analyze_repair(parse_context_spec(law), parse_arms_spec(arms, paper_link("tt-stable"),
-                                                                    delta),
-                          repair, best_linear=(0.0, 0.0))
-
-
-def _whitening_inverted(old):
-    """Library mutant: whitening by Σ^{+1/2} instead of Σ^{-1/2}."""
-    return lambda law: np.linalg.inv(old(law))
+def _whitening_by_sigma(old):
+    """Library mutant: whitening by Σ itself instead of Σ^{-1/2} (the power dropped)."""
+    return lambda law: law.covariance
 
 
 @register("repairs-exact-analysis-agrees", _LABEL, _SECTION,
@@ -73,25 +63,18 @@ def _whitening_inverted(old):
           "quadrature (one-sided 4th-order differences, ~1e-8 at the cube's corner kink) and "
           "bisects its zeros to 1e-12 rad",
           mutants=(Mutant.witness("witness reward offset b x 1.1", b_scale=1.1),
-                   Mutant("library whitens by Sigma^{+1/2}", "formula",
+                   Mutant("library whitens by Sigma instead of Sigma^{-1/2}", "formula",
                           patches=(("nbl_sim.beyond.repairs:whitening_matrix",
-                                    _whitening_inverted),), call=True)))
+                                    _whitening_by_sigma),), call=True)))
 def _agrees(b_scale: float = 1.0):
     bad, rows = [], []
     for name, case, law, arms in _CASES:
         for rep in _REPAIRS:
-            lib = _library(law, arms, rep)
-            w = wr.whitening(case, rep)
-            b = wr.offset(case, rep) * b_scale
-            h = 1e-3
-            hk = [wr.repaired_H(case, rep, k * h, w, b) for k in range(5)]
-            hm = [wr.repaired_H(case, rep, -k * h, w, b) for k in range(5)]
-            c = (-25, 48, -36, 16, -3)
-            r_wit = 0.5 * (sum(ci * v for ci, v in zip(c, hm))
-                           - sum(ci * v for ci, v in zip(c, hk))) / (12 * h)
+            lib = tv.repair_analysis(law, arms, rep)
+            r_wit = wr.repaired_rate(case, rep, b_scale=b_scale)
             ok = abs(lib["repaired_rate"] - r_wit) <= 1e-6
             if not lib["vstar_equilibrium"]:
-                a_wit = wr.repaired_learned_angle(case, rep) if b_scale == 1.0 else math.nan
+                a_wit = wr.repaired_learned_angle(case, rep) if b_scale == 1.0 else float("nan")
                 ok = ok and abs(lib["learned_angle_deg"] - a_wit) <= 1e-6
                 rows.append(f"{name} / {rep}: rate {lib['repaired_rate']:+.8f} (witness "
                             f"{r_wit:+.8f}), learned {lib['learned_angle_deg']:+.6f} deg "
@@ -105,6 +88,11 @@ def _agrees(b_scale: float = 1.0):
                    f"{len(rows)} (case, repair) pairs; library and witness "
                    f"{'DIFFER' if bad else 'agree'}",
                    "; ".join(bad or rows))
+
+
+def _negated(old):
+    """Witness mutant: the repaired tangent field H̃ with its sign flipped."""
+    return lambda *args, **kwargs: -old(*args, **kwargs)
 
 
 @register("repairs-what-repairs-what", _LABEL, _SECTION,
@@ -122,8 +110,10 @@ def _agrees(b_scale: float = 1.0):
           "rounding level for a difference of two fields on the same nodes",
           mutants=(Mutant.data("departures removed (cond 1, no rotation, no shift)",
                                neutral=True),
-                   Mutant.witness("witness field sign flipped", sign=-1.0)))
-def _what(neutral: bool = False, sign: float = 1.0):
+                   Mutant("witness field sign flipped", "witness", call=True,
+                          patches=(("proofs_check.witnesses.repairs:repaired_H",
+                                    _negated),))))
+def _what(neutral: bool = False):
     fixes = (("whitened", 0), ("centred", 0), ("centred", 2))
     fails = ((1, ("whitened", "centred", "whitened-centred")),
              (3, ("whitened", "centred", "whitened-centred")))
@@ -137,9 +127,9 @@ def _what(neutral: bool = False, sign: float = 1.0):
 
     for rep, i in fixes:
         name, case, law, arms = case_of(i)
-        plain = sign * wr.repaired_rate(case, "plain")
-        fixed = sign * wr.repaired_rate(case, rep)
-        lib = _library(law, arms, rep)
+        plain = wr.repaired_rate(case, "plain")
+        fixed = wr.repaired_rate(case, rep)
+        lib = tv.repair_analysis(law, arms, rep)
         ok = plain < -1e-4 and fixed > 1e-4 and lib["verdict"] == "repaired"
         rows.append(f"{name}: plain rate {plain:+.6f}, {rep} rate {fixed:+.6f} "
                     f"({lib['verdict']})")
@@ -148,16 +138,15 @@ def _what(neutral: bool = False, sign: float = 1.0):
     for i, reps in fails:
         name, case, law, arms = case_of(i)
         for rep in reps:
-            h0 = sign * wr.repaired_H(case, rep, 0.0)
-            lib = _library(law, arms, rep)
+            h0 = wr.repaired_H(case, rep, 0.0)
+            lib = tv.repair_analysis(law, arms, rep)
             ok = abs(h0) >= 1e-4 and lib["verdict"] == "biased"
             rows.append(f"{name}: {rep} leaves h(v*) = {h0:+.6f}, learned "
                         f"{lib['learned_angle_deg']:+.4f} deg")
             if not ok:
                 bad.append(rows[-1])
     name, case, _, _ = case_of(3)
-    worst = max(abs(wr.repaired_H(case, "centred", a) - wr.repaired_H(case, "plain", a))
-                for a in (0.0, 0.3, -1.1, 2.0))
+    worst = wr.centring_change(case, (0.0, 0.3, -1.1, 2.0))
     rows.append(f"{name}: centred minus plain tangent field, max over 4 directions {worst:.1e}")
     if worst > 1e-12:
         bad.append(rows[-1])
@@ -177,12 +166,6 @@ _SIM = (
     ("cube diagonal, centred", "cube", "rotate=45", "centred"),
     ("Sigma tilted 30 deg, whitened", "gaussian:cond=3,angle=30", "symmetric", "whitened"),
 )
-
-
-def _predicted(law: str, arms: str, policy: str) -> float:
-    rep = {"nbl": "plain", "whitened-running": "whitened"}.get(policy, policy)
-    row = _library(law, arms, rep)
-    return 0.0 if row["verdict"] == "repaired" else abs(row["learned_angle_deg"])
 
 
 @register("repairs-simulation-confirms", _LABEL, _SECTION,
@@ -210,8 +193,8 @@ def _simulation(offset: float = 0.0):
             cov = env.contexts.covariance
             ang = repaired_nbl_run(policy, real.X, real.Y, real.coins, env.v_star,
                                    cov=cov).angle_final
-        pred = _predicted(law, arms, policy) + offset
-        med = float(np.median(np.abs(np.abs(np.degrees(ang)) - pred)))
+        pred = tv.repaired_prediction(law, arms, policy, offset)
+        med = ws.median_abs_angle_error(ang, pred)
         rows.append(f"{name}: predicted |angle| {pred:.2f} deg, median |error| {med:.2f} deg")
         if med > 4.0:
             bad.append(rows[-1])

@@ -25,7 +25,8 @@ from scipy.optimize import brentq
 
 from . import beyond as wb
 
-__all__ = ["whitening", "offset", "repaired_H", "repaired_rate", "repaired_learned_angle"]
+__all__ = ["whitening", "offset", "repaired_H", "repaired_rate", "repaired_learned_angle",
+           "centring_change"]
 
 
 def whitening(case: wb.Case, repair: str) -> np.ndarray:
@@ -79,9 +80,12 @@ def repaired_H(case: wb.Case, repair: str, alpha: float, w=None, b=None) -> floa
     return float(vtp @ (w @ f))
 
 
-def repaired_rate(case: wb.Case, repair: str, h: float = 1e-3) -> float:
-    """−H̃'(0): the mean of the two one-sided fourth-order differences (as :func:`.beyond.rate`)."""
-    w, b = whitening(case, repair), offset(case, repair)
+def repaired_rate(case: wb.Case, repair: str, h: float = 1e-3, b_scale: float = 1.0) -> float:
+    """−H̃'(0): the mean of the two one-sided fourth-order differences (as :func:`.beyond.rate`).
+
+    ``b_scale`` multiplies the reward offset b (1: the repair's own; a witness mutant breaks it).
+    """
+    w, b = whitening(case, repair), offset(case, repair) * b_scale
     hk = [repaired_H(case, repair, k * h, w, b) for k in range(5)]
     hm = [repaired_H(case, repair, -k * h, w, b) for k in range(5)]
     c = (-25, 48, -36, 16, -3)
@@ -117,3 +121,10 @@ def repaired_learned_angle(case: wb.Case, repair: str, xtol: float = 1e-12) -> f
     v = w @ np.array([math.cos(t), math.sin(t)])
     _, vs, _, _ = wb.arms(case)
     return math.degrees(math.atan2(vs[0] * v[1] - vs[1] * v[0], vs @ v))
+
+
+def centring_change(case: wb.Case, angles=(0.0, 0.3, -1.1, 2.0)) -> float:
+    """max over ``angles`` (radians from ṽ*) of |H̃_centred(α) − H̃_plain(α)|: what centring the
+    rewards changes in the tangent field (0 up to rounding when E[sgn(vᵀX) X] is radial)."""
+    return max(abs(repaired_H(case, "centred", a) - repaired_H(case, "plain", a))
+               for a in angles)

@@ -19,7 +19,7 @@ __all__ = ["mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
            "gaussian_limit_quantile", "chi_constant_sup", "loglog_slope_batches",
            "log_probability_fit", "paired_ratio", "BOUND_VERDICTS", "bound_verdict",
            "equivalence_verdict", "interval_verdict", "one_sided_power", "decay_models",
-           "power_law_fit"]
+           "power_law_fit", "median_abs_angle_error"]
 
 
 def mean_se(x, axis=0):
@@ -321,3 +321,21 @@ def power_law_fit(x, y, y_se) -> dict | None:
     P = np.linalg.inv(A.T @ (w[:, None] * A))
     coef = P @ A.T @ (w * np.log(y))
     return {"q": float(coef[1]), "q_se": float(math.sqrt(P[1, 1]))}
+
+
+def median_abs_angle_error(angles, predicted_deg: float) -> float:
+    """Median over replications of ||angle| − predicted| in degrees.
+
+    Parameters
+    ----------
+    angles : array_like
+        Final signed angles in radians, one per replication.
+    predicted_deg : float
+        The predicted unsigned angle in degrees.
+
+    Returns
+    -------
+    float
+        The median absolute error (degrees).
+    """
+    return float(np.median(np.abs(np.abs(np.degrees(np.asarray(angles, float))) - predicted_deg)))

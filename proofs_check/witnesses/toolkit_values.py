@@ -20,7 +20,8 @@ from nbl_theory.threshold import find_thresholds
 
 __all__ = ["certified_at", "mp_at", "float_values", "restoring", "near_critical_ratio", "mu_g",
            "field_scale", "delta_roots", "weighted_entropy_facts", "study_plan", "study_cells",
-           "study_from_cells", "parameter_roots", "instability_limit"]
+           "study_from_cells", "parameter_roots", "instability_limit", "repair_analysis",
+           "repaired_prediction"]
 
 
 @functools.cache
@@ -196,3 +197,23 @@ def instability_limit(family: str, parameter: str, delta: str, *, grid: int = 40
     return {"parameter": float(opt.x), "delta": best.value, "bracket": tuple(best.bracket),
             "certified": bool(best.certified), "band": (roots[0].value, roots[-1].value),
             "evaluations": count[0]}
+
+
+def repair_analysis(law: str, arms: str, repair: str, delta: str = "1") -> dict:
+    """The library's exact analysis of repaired NBL (:func:`nbl_sim.beyond.repairs.analyze_repair`)
+    for tt-stable with context spec ``law`` and arms spec ``arms``."""
+    from nbl_sim.beyond.arms import parse_arms_spec
+    from nbl_sim.beyond.contexts import parse_context_spec
+    from nbl_sim.beyond.repairs import analyze_repair
+
+    return analyze_repair(parse_context_spec(law),
+                          parse_arms_spec(arms, paper_link("tt-stable"), delta), repair,
+                          best_linear=(0.0, 0.0))
+
+
+def repaired_prediction(law: str, arms: str, policy: str, offset_deg: float = 0.0) -> float:
+    """Where the library's analysis says a simulated policy ends: |learned angle| in degrees
+    (0 when the repair makes v* attracting), plus ``offset_deg`` (a data mutant moves it)."""
+    rep = {"nbl": "plain", "whitened-running": "whitened"}.get(policy, policy)
+    row = repair_analysis(law, arms, rep)
+    return (0.0 if row["verdict"] == "repaired" else abs(row["learned_angle_deg"])) + offset_deg
