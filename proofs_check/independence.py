@@ -52,7 +52,8 @@ _TOOLKIT = ("dependent", "the library's value, not a witness (proofs_check.witne
 
 #: witness module -> {"module:name" imported from the library (or toolkit_values): (kind, what)}
 WITNESS_IMPORTS: dict = {
-    "beyond": {"nbl_theory.numeric:gauss_legendre_panels": _NODES,
+    "beyond": {"nbl_theory.numeric:PHI0": _NODES,
+               "nbl_theory.numeric:gauss_legendre_panels": _NODES,
                "nbl_theory.paper:PAPER_LINKS": _PAPER},
     "concordance": {"nbl_theory.elicitation:M": ("shared", "the sympy symbol m")},
     "direct_definitions": {"nbl_theory.numeric:gauss_legendre_panels": _NODES},
@@ -132,6 +133,7 @@ WITNESS_IMPORTS: dict = {
 #: call result or an attribute of one outside f-strings (presentation) and outside the
 #: ``holds=`` predicate of :func:`proofs_check.judgement.judge` (the paper's statement).
 DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
+                "proofs_check/claims/beyond.py",
                 "proofs_check/claims/ledger.py",
                 "proofs_check/claims/nbl/broken_witnesses.py",
                 "proofs_check/claims/numerics/link_geometry.py",

@@ -23,21 +23,11 @@ confirm, is a FAIL (these are nbl's statements: there is no printed value to dis
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
-from nbl_sim.beyond import analyze
-from nbl_sim.beyond.analysis import circle_equilibria, field_model, jacobian_spectrum
-from nbl_sim.beyond.arms import parse_arms_spec, symmetric_arms
-from nbl_sim.beyond.contexts import GaussianLaw, parse_context_spec
-from nbl_sim.beyond.equilibrium import equilibrium_defect
-from nbl_theory.numeric import PHI0
-from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS, paper_link
+from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS
 
 from ..registry import CAVEAT, FAIL, PASS, Mutant, Outcome, register
 from ..witnesses import beyond as wit
-from ..witnesses.direct_definitions import direct_moments
+from ..witnesses import toolkit_values as tv
 
 __all__: list[str] = []
 
@@ -50,28 +40,15 @@ _SCOPE = ("the paper states its results under assum:gaussian_context (isotropic 
           "not a discrepancy of the paper: it shows that the assumption is needed")
 
 
-def _spec(case: wit.Case) -> tuple[str, str]:
-    """The library's (context spec, arms spec) of a witness case."""
-    law = {"gaussian": (f"gaussian:cond={case.cond:g},angle={case.axis_deg:g}"
-                        if case.cond != 1 else "gaussian"),
-           "student-t": f"student-t:nu={case.nu:g}", "cube": "cube",
-           "rademacher": "rademacher"}[case.law]
-    parts = [f"shift={case.shift:g}"] if case.shift else []
-    parts += [f"intercept={case.intercept:g}"] if case.intercept else []
-    parts += [f"rotate={case.rotate_deg:g}"] if case.rotate_deg else []
-    return law, ",".join(parts) or "symmetric"
-
-
 def _half_open(deg: float) -> float:
     """An angle in degrees folded into (−180, 180]."""
     x = deg % 360.0
     return x - 360.0 if x > 180.0 else x
 
 
-def _library(case: wit.Case):
-    law, arms = _spec(case)
-    delta = f"{case.delta:g}"
-    return analyze(parse_context_spec(law), parse_arms_spec(arms, paper_link(case.key), delta))
+def _negated(old):
+    """Witness mutant: a witness value with its sign flipped."""
+    return lambda *args, **kwargs: -old(*args, **kwargs)
 
 
 # ---------------------------------------------------------------------- 1. the paper's law
@@ -93,33 +70,20 @@ def _library(case: wit.Case):
 def _isotropic(theta_factor: bool = True, delta_scale: float = 1.0):
     worst_rate, worst_lam, worst_def, rows = 0.0, 0.0, 0.0, []
     for key in PAPER_LINKS:
-        link = paper_link(key)
         for delta in _DELTAS:
-            dl = float(delta) * delta_scale
-            m = direct_moments(key, dl)
-            s2 = 1 - dl * dl / 4 if theta_factor else 1.0
-            rate2 = dl * m["mu_star"] - 2 * PHI0 * m["m2"] * s2
-            lam = dl * m["mu_star"] - 2 * PHI0 * max(m["m2"], 0.0) * (1 - dl * dl / 4)
-            model2 = field_model(GaussianLaw(2), symmetric_arms(link, delta))
-            eig2, _ = jacobian_spectrum(model2, np.array([1.0, 0.0]))
-            defect, _ = equilibrium_defect(model2, np.array([1.0, 0.0]))
-            model3 = field_model(GaussianLaw(3), symmetric_arms(link, delta, 3))
-            eig3, _ = jacobian_spectrum(model3, np.array([1.0, 0.0, 0.0]))
-            worst_rate = max(worst_rate, abs(-eig2.max() - rate2))
-            worst_lam = max(worst_lam, abs(-eig3.max() - lam))
-            worst_def = max(worst_def, float(np.linalg.norm(defect.value)))
-            rows.append(f"{key} Delta={delta}: rate_d2 {-eig2.max():.10f}, lambda* "
-                        f"{-eig3.max():.10f}")
+            rate2, lam = wit.isotropic_rates(key, delta, delta_scale, theta_factor)
+            lib2, lib3, defect = tv.isotropic_spectrum(key, delta)
+            worst_rate = max(worst_rate, abs(lib2 - rate2))
+            worst_lam = max(worst_lam, abs(lib3 - lam))
+            worst_def = max(worst_def, defect)
+            rows.append(f"{key} Delta={delta}: rate_d2 {lib2:.10f}, lambda* {lib3:.10f}")
     bad_eq = []
     for key in TWO_TRANSITION_KEYS:
-        model = field_model(GaussianLaw(2), symmetric_arms(paper_link(key), "0.2"))
-        lib = sorted((_half_open(e.angle_deg), e.stability)
-                     for e in circle_equilibria(model, n_grid=720))
+        lib = sorted((_half_open(a), la) for a, la in tv.circle_equilibria_deg(key, "0.2"))
         mine = sorted((_half_open(a), la) for a, la in
                       wit.zeros(wit.Case(key, 0.2 * delta_scale), n_grid=72, xtol=1e-10))
         same = len(lib) == len(mine) and all(
-            abs(math.remainder(math.radians(a - b), 2 * math.pi)) <= math.radians(1e-6)
-            and la == lb for (a, la), (b, lb) in zip(lib, mine))
+            wit.same_angle(a, b, 1e-6) and la == lb for (a, la), (b, lb) in zip(lib, mine))
         if not same:
             bad_eq.append(f"{key}: library {lib} vs witness {mine}")
         rows.append(f"{key} Delta=0.2 equilibria: "
@@ -154,15 +118,12 @@ _EIG_ANGLES = (0.0, 30.0, 90.0)
           mutants=(Mutant.witness("witness Sigma's axis turned by 2 deg", axis_offset=2.0),
                    Mutant.formula("witness arms shifted 0.05 along v* (asymmetric)", shift=0.05)))
 def _eigenvector(axis_offset: float = 0.0, shift: float = 0.0):
-    wrong, rows, smallest_off = [], [], math.inf
+    wrong, rows, smallest_off = [], [], float("inf")
     for key in _EIG_LINKS:
-        link = paper_link(key)
         for delta in _DELTAS:
             for ang in _EIG_ANGLES:
                 eigvec = ang in (0.0, 90.0)
-                law = parse_context_spec(f"gaussian:cond=3,angle={ang:g}")
-                _, holds = equilibrium_defect(field_model(law, symmetric_arms(link, delta)),
-                                              np.array([1.0, 0.0]))
+                holds = tv.covariance_equilibrium(key, delta, ang)
                 h0 = abs(wit.H(wit.Case(key, float(delta), cond=3.0,
                                         axis_deg=ang + axis_offset, shift=shift), 0.0))
                 if not eigvec:
@@ -203,16 +164,17 @@ _FLIPS = (
           covers=("eq:decision_stability",),
           mutants=(Mutant.data("every departure replaced by N(0, I) (no flip to find)",
                                isotropic=True),
-                   Mutant.witness("witness rate with the wrong sign", witness_sign=-1.0)))
-def _mispredicts(isotropic: bool = False, witness_sign: float = 1.0):
+                   Mutant("witness rate with the wrong sign", "witness", call=True,
+                          patches=(("proofs_check.witnesses.beyond:rate", _negated),))))
+def _mispredicts(isotropic: bool = False):
     flips, bad, rows = 0, [], []
     for name, case in _FLIPS:
         if isotropic:
             case = wit.Case(case.key, case.delta)
-        a = _library(case)
+        a = tv.beyond_analysis(case)
         lam = a.gaussian["lambda_star"]
         gauss2 = a.gaussian["rate_d"]
-        r_lib, r_wit = a.vstar_rate, witness_sign * wit.rate(case)
+        r_lib, r_wit = a.vstar_rate, wit.rate(case)
         if not (a.vstar_equilibrium and abs(r_lib - r_wit) <= 1e-6 and a.vstar_decided):
             bad.append(f"{name}: library rate {r_lib:.10f} (equilibrium "
                        f"{a.vstar_equilibrium}), witness {r_wit:.10f}")
@@ -270,9 +232,9 @@ def _biased(strength: float = 1.0, angle_offset: float = 0.0):
         case = wit.Case(case.key, case.delta, cond=1 + (case.cond - 1) * strength,
                         axis_deg=case.axis_deg, shift=case.shift * strength,
                         intercept=case.intercept * strength)
-        a = _library(case)
-        z = wit.learned_zero(case) + angle_offset
-        reg = wit.regret(case, math.radians(z))
+        a = tv.beyond_analysis(case)
+        z = wit.learned_zero(case, offset_deg=angle_offset)
+        reg = wit.regret(case, alpha_deg=z)
         lib_a, lib_r = a.bias_deg, a.learned.regret
         if abs(lib_a - z) > 1e-6 or abs(lib_r - reg) > 1e-9:
             bad.append(f"{name}: library {lib_a:.9f} deg, regret {lib_r:.3e}; witness "

@@ -34,13 +34,14 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import gammaln
 
-from nbl_theory.numeric import gauss_legendre_panels
+from nbl_theory.numeric import PHI0, gauss_legendre_panels
 from nbl_theory.paper import PAPER_LINKS
 
+from .direct_definitions import direct_moments
 from .links import TANH, paper_link_parts
 
 __all__ = ["Case", "arms", "covariance", "half_plane_rule", "field", "H", "rate", "zeros", "regret",
-           "learned_zero"]
+           "learned_zero", "isotropic_rates", "same_angle"]
 
 #: u | s = c s + τ z, z ~ N(0, 1): Gauss–Legendre on [−12, 12], panels of width 1, weight φ(z)
 _Z_RULE = (lambda z, w: (z, w * np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)))(
@@ -237,9 +238,14 @@ def zeros(case: Case, n_grid: int = 144, xtol: float = 1e-12) -> list:
     return out
 
 
-def learned_zero(case: Case, xtol: float = 1e-12) -> float:
+def learned_zero(case: Case, xtol: float = 1e-12, offset_deg: float = 0.0) -> float:
     """The zero of H the population flow reaches from v* (degrees): the first sign change of
-    H in the direction of H(0), located on a 1° scan and refined with ``brentq``."""
+    H in the direction of H(0), located on a 1° scan and refined with ``brentq``.
+    ``offset_deg`` is added to it (0; a witness mutant reads it off)."""
+    return _learned_zero(case, xtol) + offset_deg
+
+
+def _learned_zero(case: Case, xtol: float) -> float:
     h0 = H(case, 0.0)
     sgn = 1.0 if h0 > 0 else -1.0
     a, fa = 0.0, h0
@@ -255,10 +261,14 @@ def learned_zero(case: Case, xtol: float = 1e-12) -> float:
     return math.degrees(brentq(lambda x: H(case, x), min(a, b), max(a, b), xtol=xtol))
 
 
-def regret(case: Case, alpha_rel: float) -> float:
-    """Regret per round of the boundary v = v* rotated by α: E[max_a m_a(X)] − E[m_{sgn(vᵀX)}].
+def regret(case: Case, alpha_rel: float | None = None, *, alpha_deg: float | None = None
+           ) -> float:
+    """Regret per round of the boundary v = v* rotated by α (radians, or ``alpha_deg``):
+    E[max_a m_a(X)] − E[m_{sgn(vᵀX)}].
     For these arms β_+ − β_− = Δv* (whatever the shift) and g is increasing, so m_+ − m_− has
     the sign of Δ v*ᵀx + c (c the intercept): E max is the half-plane split at v*ᵀx = −c/Δ."""
+    if alpha_deg is not None:
+        alpha_rel = math.radians(alpha_deg)
     beta, vs, gm, gp = arms(case)
     total = 0.0
     n = _unit(math.radians(case.rotate_deg) + alpha_rel)
@@ -268,3 +278,38 @@ def regret(case: Case, alpha_rel: float) -> float:
         total += sgn * (wp @ gp(xp @ beta[1]) + wm @ gm(xm @ beta[0]))
     return float(total)
 
+
+
+def isotropic_rates(key: str, delta: str, delta_scale: float = 1.0,
+                    theta_factor: bool = True) -> tuple[float, float]:
+    """Under N(0, I) with the paper's symmetric arms, from direct 2-D moments
+    (:func:`.direct_definitions.direct_moments`): the d = 2 local rate at v*,
+    Δμ* − 2φ0(0) m2 (1 − Δ²/4), and λ* = Δμ* − 2φ0(0) max(m2, 0)(1 − Δ²/4)
+    (prop:local_jacobian, eq:decision_stability).
+
+    Parameters
+    ----------
+    key : str
+        A paper link.
+    delta : str
+        Δ (decimal string).
+    delta_scale : float, default 1.0
+        Δ is multiplied by it (a witness mutant moves the arms).
+    theta_factor : bool, default True
+        Whether the d = 2 rate carries |θ|² = 1 − Δ²/4 (a formula mutant drops it).
+
+    Returns
+    -------
+    rate_d2, lambda_star : float
+    """
+    dl = float(delta) * delta_scale
+    m = direct_moments(key, dl)
+    s2 = 1 - dl * dl / 4 if theta_factor else 1.0
+    rate2 = dl * m["mu_star"] - 2 * PHI0 * m["m2"] * s2
+    lam = dl * m["mu_star"] - 2 * PHI0 * max(m["m2"], 0.0) * (1 - dl * dl / 4)
+    return rate2, lam
+
+
+def same_angle(a_deg: float, b_deg: float, tol_deg: float) -> bool:
+    """Whether two angles (degrees) agree to ``tol_deg`` modulo 360."""
+    return abs(math.remainder(math.radians(a_deg - b_deg), 2 * math.pi)) <= math.radians(tol_deg)

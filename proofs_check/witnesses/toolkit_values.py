@@ -21,7 +21,8 @@ from nbl_theory.threshold import find_thresholds
 __all__ = ["certified_at", "mp_at", "float_values", "restoring", "near_critical_ratio", "mu_g",
            "field_scale", "delta_roots", "weighted_entropy_facts", "study_plan", "study_cells",
            "study_from_cells", "parameter_roots", "instability_limit", "repair_analysis",
-           "repaired_prediction"]
+           "repaired_prediction", "isotropic_spectrum", "covariance_equilibrium",
+           "circle_equilibria_deg", "beyond_specs", "beyond_analysis"]
 
 
 @functools.cache
@@ -217,3 +218,73 @@ def repaired_prediction(law: str, arms: str, policy: str, offset_deg: float = 0.
     rep = {"nbl": "plain", "whitened-running": "whitened"}.get(policy, policy)
     row = repair_analysis(law, arms, rep)
     return (0.0 if row["verdict"] == "repaired" else abs(row["learned_angle_deg"])) + offset_deg
+
+
+def isotropic_spectrum(key: str, delta: str) -> tuple[float, float, float]:
+    """The library's exact analysis (:mod:`nbl_sim.beyond`) of the paper link ``key`` under
+    N(0, I) with symmetric arms: the d = 2 local rate −max eig J(v*), the d = 3 λ* (same) and
+    ‖h(v*)‖ (d = 2)."""
+    import numpy as np
+
+    from nbl_sim.beyond.analysis import field_model, jacobian_spectrum
+    from nbl_sim.beyond.arms import symmetric_arms
+    from nbl_sim.beyond.contexts import GaussianLaw
+    from nbl_sim.beyond.equilibrium import equilibrium_defect
+
+    link = paper_link(key)
+    model2 = field_model(GaussianLaw(2), symmetric_arms(link, delta))
+    eig2, _ = jacobian_spectrum(model2, np.array([1.0, 0.0]))
+    defect, _ = equilibrium_defect(model2, np.array([1.0, 0.0]))
+    model3 = field_model(GaussianLaw(3), symmetric_arms(link, delta, 3))
+    eig3, _ = jacobian_spectrum(model3, np.array([1.0, 0.0, 0.0]))
+    return -eig2.max(), -eig3.max(), float(np.linalg.norm(defect.value))
+
+
+def covariance_equilibrium(key: str, delta: str, angle_deg: float) -> bool:
+    """The library's decision whether v* is an equilibrium under N(0, Σ), cond Σ = 3 with its
+    major axis ``angle_deg`` from v*, symmetric arms (d = 2)."""
+    import numpy as np
+
+    from nbl_sim.beyond.analysis import field_model
+    from nbl_sim.beyond.arms import symmetric_arms
+    from nbl_sim.beyond.contexts import parse_context_spec
+    from nbl_sim.beyond.equilibrium import equilibrium_defect
+
+    law = parse_context_spec(f"gaussian:cond=3,angle={angle_deg:g}")
+    _, holds = equilibrium_defect(field_model(law, symmetric_arms(paper_link(key), delta)),
+                                  np.array([1.0, 0.0]))
+    return holds
+
+
+def circle_equilibria_deg(key: str, delta: str, n_grid: int = 720) -> list:
+    """The library's equilibria on the circle (d = 2, N(0, I), symmetric arms): (angle in
+    degrees, stability) pairs."""
+    from nbl_sim.beyond.analysis import circle_equilibria, field_model
+    from nbl_sim.beyond.arms import symmetric_arms
+    from nbl_sim.beyond.contexts import GaussianLaw
+
+    model = field_model(GaussianLaw(2), symmetric_arms(paper_link(key), delta))
+    return [(e.angle_deg, e.stability) for e in circle_equilibria(model, n_grid=n_grid)]
+
+
+def beyond_specs(case) -> tuple[str, str]:
+    """The library's (context spec, arms spec) of a :class:`proofs_check.witnesses.beyond.Case`."""
+    law = {"gaussian": (f"gaussian:cond={case.cond:g},angle={case.axis_deg:g}"
+                        if case.cond != 1 else "gaussian"),
+           "student-t": f"student-t:nu={case.nu:g}", "cube": "cube",
+           "rademacher": "rademacher"}[case.law]
+    parts = [f"shift={case.shift:g}"] if case.shift else []
+    parts += [f"intercept={case.intercept:g}"] if case.intercept else []
+    parts += [f"rotate={case.rotate_deg:g}"] if case.rotate_deg else []
+    return law, ",".join(parts) or "symmetric"
+
+
+def beyond_analysis(case):
+    """The library's exact analysis (:func:`nbl_sim.beyond.analyze`) of a witness case."""
+    from nbl_sim.beyond import analyze
+    from nbl_sim.beyond.arms import parse_arms_spec
+    from nbl_sim.beyond.contexts import parse_context_spec
+
+    law, arms = beyond_specs(case)
+    return analyze(parse_context_spec(law),
+                   parse_arms_spec(arms, paper_link(case.key), f"{case.delta:g}"))
