@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from .registry import DISCREPANCY, FAIL, FINDINGS, PASS, Outcome
 
 __all__ = ["Judgement", "judge", "agreement", "moment_agreements", "means_agreement", "gate",
-           "combine", "agree_abs", "agree_rel", "toolkit_defect"]
+           "combine", "agree_abs", "agree_rel", "agree_max_abs", "toolkit_defect"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,30 @@ def agree_rel(tol: float, floor: float = 0.0) -> Callable:
         return abs(a - b) <= tol * max(abs(a), abs(b)) + floor
     agree.__doc__ = (f"|library - witness| <= {tol:g} x max(|library|, |witness|)"
                      + (f" + {floor:g}" if floor else ""))
+    return agree
+
+
+def agree_max_abs(tol: float, what: str) -> Callable:
+    """Same shape and ``max |library − witness| ≤ tol`` over arrays.
+
+    Parameters
+    ----------
+    tol : float
+        The absolute tolerance.
+    what : str
+        What the arrays hold (quoted in the rule).
+
+    Returns
+    -------
+    callable
+        ``agree(library, witness) -> bool``; its docstring states the rule.
+    """
+    import numpy as np
+
+    def agree(a, b) -> bool:
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        return a.shape == b.shape and float(np.abs(a - b).max()) <= tol
+    agree.__doc__ = f"max |library - witness| over {what} <= {tol:g}"
     return agree
 
 

@@ -71,7 +71,7 @@ def compiled_sources(package: Path = _PACKAGE) -> list[Path]:
 @functools.cache
 def package_digest(package: Path = _PACKAGE) -> str:
     """SHA-256 over the package's path and the paths and contents of :func:`compiled_sources`
-    (computed once per process).
+    and of the engine's data files (computed once per process).
 
     Parameters
     ----------
@@ -84,7 +84,8 @@ def package_digest(package: Path = _PACKAGE) -> str:
         The hexadecimal digest.
     """
     h = hashlib.sha256(str(package).encode() + b"\0")
-    for path in compiled_sources(package):
+    # the kernels also freeze the engine's data (numpy's ziggurat tables) into their code
+    for path in compiled_sources(package) + sorted(package.glob("engine/data/*")):
         h.update(path.relative_to(package).as_posix().encode() + b"\0")
         h.update(path.read_bytes() + b"\0")
     return h.hexdigest()

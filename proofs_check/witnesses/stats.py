@@ -19,7 +19,8 @@ __all__ = ["mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
            "gaussian_limit_quantile", "chi_constant_sup", "loglog_slope_batches",
            "log_probability_fit", "paired_ratio", "BOUND_VERDICTS", "bound_verdict",
            "equivalence_verdict", "interval_verdict", "one_sided_power", "decay_models",
-           "power_law_fit", "median_abs_angle_error"]
+           "power_law_fit", "median_abs_angle_error", "increasing_by_bound", "ci_within",
+           "mean_ci"]
 
 
 def mean_se(x, axis=0):
@@ -339,3 +340,56 @@ def median_abs_angle_error(angles, predicted_deg: float) -> float:
         The median absolute error (degrees).
     """
     return float(np.median(np.abs(np.abs(np.degrees(np.asarray(angles, float))) - predicted_deg)))
+
+
+def increasing_by_bound(means, z: float = 1.96) -> bool:
+    """Each (mean, SE) exceeds the previous one by a one-sided bound of the (independent)
+    difference: b − a > z·hypot(se_a, se_b) for every consecutive pair.
+
+    Parameters
+    ----------
+    means : sequence of (float, float)
+        (mean, standard error) pairs, in the claimed increasing order.
+    z : float, default 1.96
+        The normal quantile (1.96: one-sided 97.5%).
+
+    Returns
+    -------
+    bool
+    """
+    return all(b - a > z * math.hypot(sa, sb) for (a, sa), (b, sb) in zip(means, means[1:]))
+
+
+def ci_within(mean: float, se: float, margin: float, z: float = 1.96) -> bool:
+    """Whether the interval mean ± z·se lies strictly inside (−margin, margin).
+
+    Parameters
+    ----------
+    mean, se : float
+        A sample mean and its standard error.
+    margin : float
+        The half-width of the equivalence band.
+    z : float, default 1.96
+
+    Returns
+    -------
+    bool
+    """
+    return abs(mean) + z * se < margin
+
+
+def mean_ci(x, z: float = 1.96) -> tuple:
+    """Sample mean of a 1-D sample with its normal-approximation interval mean ± z·SE.
+
+    Parameters
+    ----------
+    x : ndarray
+        Independent replications.
+    z : float, default 1.96
+
+    Returns
+    -------
+    (mean, lo, hi) : tuple of float
+    """
+    m, se = float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size))
+    return m, m - z * se, m + z * se

@@ -66,7 +66,11 @@ def test_the_digest_covers_exactly_the_compiled_sources(tmp_path):
     (pkg / "c.py").write_text("x = 2\n")
     assert jit_cache.package_digest.__wrapped__(pkg) == before
     (pkg / "sub" / "b.py").write_text("from llvmlite import ir  # edited\n")
-    assert jit_cache.package_digest.__wrapped__(pkg) != before
+    edited = jit_cache.package_digest.__wrapped__(pkg)
+    assert edited != before
+    (pkg / "engine" / "data").mkdir(parents=True)   # data a kernel freezes (ziggurat tables)
+    (pkg / "engine" / "data" / "tables.json").write_text("[1]\n")
+    assert jit_cache.package_digest.__wrapped__(pkg) != edited
 
 
 def _package(root: Path, guarded: bool) -> None:

@@ -18,10 +18,6 @@ CAVEAT with both results.
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from nbl_theory.paper import (
     COMPARISON_SETTING,
     PAPER_LINKS,
@@ -32,9 +28,10 @@ from nbl_theory.paper import (
     paper_link,
 )
 
-from ...judgement import agreement, gate, means_agreement
+from ...judgement import agree_max_abs, agreement, gate, means_agreement
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_preloaded
+from ...witnesses import stats as ws
 from ...witnesses.experiments import (
     angle_path,
     angle_paths,
@@ -56,25 +53,8 @@ __all__: list[str] = []
 _Z = 1.96          # two-sided 95% (one-sided 97.5%) normal quantile
 
 
-def _increasing(means) -> bool:
-    """Each (mean, SE) exceeds the previous one by a one-sided 97.5% bound of the
-    (independent) difference."""
-    return all(b - a > _Z * math.hypot(sa, sb) for (a, sa), (b, sb) in zip(means, means[1:]))
-
-
-def _close(tol: float, what: str):
-    """``agree(library, witness)``: same shape and max |library − witness| <= ``tol``."""
-    def agree(a, b) -> bool:
-        a, b = np.asarray(a, float), np.asarray(b, float)
-        return a.shape == b.shape and float(np.abs(a - b).max()) <= tol
-    agree.__doc__ = f"max |library - witness| over {what} <= {tol:g}"
-    return agree
-
-
-#: per-replication agreement: both sides run the same float64 arithmetic in another order
-#: (rounding ~1e-13); a wrong update or regret moves every replication by far more
-_ANGLE_AGREE = _close(1e-8, "the replications' signed angles (deg) at every recorded round")
-_REGRET_AGREE = _close(1e-9, "the replications' regret")
+_ANGLE_AGREE = agree_max_abs(1e-8, "the replications' signed angles (deg) at every recorded round")
+_REGRET_AGREE = agree_max_abs(1e-9, "the replications' regret")
 _STOCH_SHARES = ("the realization (contexts, rewards; common random numbers) drawn by "
                  "nbl_sim.engine.environment and the link's g (nbl_theory.Link); the statistics "
                  "over "
@@ -147,13 +127,13 @@ def _regimes(keys: tuple = TWO_TRANSITION_KEYS, wgamma: float = 1.0):
     low = mean[half] - _Z * se[half]
     checks = {
         f"stable: 95% CI [{m1 - _Z * s1:.2f}, {m1 + _Z * s1:.2f}] inside +-{_STABLE_MARGIN:g} "
-        "deg": abs(m1) + _Z * s1 < _STABLE_MARGIN,
+        "deg": ws.ci_within(m1, s1, _STABLE_MARGIN, _Z),
         f"near-critical: angle > 0 at all {int(half.sum())} recorded t >= {t[-1] // 2} (lowest "
         f"97.5% bound {low.min():.2f} deg at t = {t[half][low.argmin()]})": bool(low.min() > 0),
         f"unstable: final angle above the {start:g} deg start (97.5% bound)":
             m3 - start - _Z * s3 > 0,
         "ordering stable < near-critical < unstable (97.5% bounds of the differences)":
-            _increasing([(m1, s1), (m2, s2), (m3, s3)]),
+            ws.increasing_by_bound([(m1, s1), (m2, s2), (m3, s3)]),
     }
     computed = (f"final angle (deg, mean +- SE): stable {m1:.3f} +- {s1:.3f}, near-critical "
                 f"{m2:.3f} +- {s2:.3f}, unstable {m3:.3f} +- {s3:.3f}")
@@ -185,7 +165,7 @@ def _qualitative(cid: str, label: str, statement: str, tolerance: str, printed: 
 def _separation(deltas: tuple = tuple(STOCHASTIC_DELTAS), wgamma: float = 1.0):
     link = PAPER_LINKS["tt-unstable"].link()
     means = [(*final_angle(link, d), d) for d in deltas]
-    ok = _increasing([(-m, s) for m, s, _d in means])
+    ok = ws.increasing_by_bound([(-m, s) for m, s, _d in means])
     computed = ", ".join(f"Delta={d}: {m:.3f} +- {s:.3f} deg" for m, s, d in means)
     return gate(Outcome(PASS if ok else DISCREPANCY, computed,
                         "mean final signed angle (SE) decreasing in Delta"
@@ -202,7 +182,7 @@ def _separation(deltas: tuple = tuple(STOCHASTIC_DELTAS), wgamma: float = 1.0):
               _reversed("links", "link", "keys", TWO_TRANSITION_KEYS))
 def _panel_d(keys: tuple = TWO_TRANSITION_KEYS, wgamma: float = 1.0):
     finals, notes = [], []
-    n, sqrt_reps = STOCHASTIC_SETTING["n"], math.sqrt(STOCHASTIC_SETTING["reps"])
+    n = STOCHASTIC_SETTING["n"]
     early = 1000           # the round R_t/t is compared at, against t = n
     first_drops = None
     agree = []
@@ -219,14 +199,15 @@ def _panel_d(keys: tuple = TWO_TRANSITION_KEYS, wgamma: float = 1.0):
             fmt=lambda v: f"mean R_n {v[:, -1].mean():.9g}"))
         avg_1k, avg_n = reg[:, 1] / early, reg[:, 2] / n
         drop = avg_1k - avg_n  # paired: R_early/early - R_n/n per replication
-        finals.append((key, avg_n.mean(), avg_n.std(ddof=1) / sqrt_reps))
+        (avg_mean, avg_se), (drop_mean, drop_se) = ws.mean_se(avg_n), ws.mean_se(drop)
+        finals.append((key, avg_mean, avg_se))
         notes.append(f"{key}: R_t/t {avg_1k.mean():.3e} at t={early} -> "
-                     f"{avg_n.mean():.3e} at t={n} (paired drop {drop.mean():.2e} +- "
-                     f"{drop.std(ddof=1) / sqrt_reps:.1e} SE)")
+                     f"{avg_mean:.3e} at t={n} (paired drop {drop_mean:.2e} +- "
+                     f"{drop_se:.1e} SE)")
         if first_drops is None:
-            first_drops = drop.mean() > _Z * drop.std(ddof=1) / sqrt_reps
+            first_drops = drop_mean > _Z * drop_se
     (_, a, sa), (_, b, sb), (_, c, sc) = finals
-    ordered = _increasing([(a, sa), (b, sb), (c, sc)])
+    ordered = ws.increasing_by_bound([(a, sa), (b, sb), (c, sc)])
     ok = first_drops and ordered
     computed = ", ".join(f"{k} R_n/n = {m:.3e} +- {s:.1e}" for k, m, s in finals)
     detail = ("; ".join(notes) + f"; {keys[0]} R_t/t decreases: {first_drops}; final R_n/n "
@@ -253,11 +234,6 @@ _NOT_TRANSIENT = ("The statements are about the paper's own experiment: the run 
                   f"Delta = {_C['delta']}), so neither a longer horizon nor other settings are at "
                   "issue; the only randomness left is the Monte Carlo sample, which the 95% "
                   "bounds account for")
-
-
-def _ci(x: np.ndarray) -> tuple:
-    m, se = float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size))
-    return m, m - _Z * se, m + _Z * se
 
 
 def _fmt(name, ci) -> str:
@@ -354,12 +330,12 @@ def _panel_g(last: str | None = None, reps: int | None = None, wridge: float = 1
     verdicts, rows, evidence, margins, low_refuted = {}, [], [], [], []
     for intercept, label in _VARIANTS:
         diffs = _diffs(links, intercept, reps)
-        cis = {k: _ci(x) for k, x in diffs.items()}
+        cis = {k: ws.mean_ci(x) for k, x in diffs.items()}
         low = min(cis, key=lambda k: cis[k][1])
         margins.append((cis[low][1] + _RES, label, low, (cis[low][2] - cis[low][1]) / 2))
         means = {name: comparison_run(link, intercept, 0, reps) for name, link in links}
         first, lastname = links[0][0], links[-1][0]
-        trend = _ci(diffs[first] - diffs[lastname])        # paired: GL's advantage lost
+        trend = ws.mean_ci(diffs[first] - diffs[lastname])        # paired: GL's advantage lost
         parts = {
             "GL lower at rho = 0": _part(cis[first][1] > 0, cis[first][2] <= _RES),
             "advantage diminishes": _part(trend[1] > 0, trend[2] <= _RES),
@@ -408,7 +384,7 @@ def _panel_h(keys: tuple = TWO_TRANSITION_KEYS, reps: int | None = None,
     links = [(f"mu2={PAPER_LINKS[k].params['mu2']}", PAPER_LINKS[k].link()) for k in keys]
     verdicts, rows, evidence = {}, [], []
     for intercept, label in _VARIANTS:
-        cis = {k: _ci(x) for k, x in _diffs(links, intercept, reps).items()}
+        cis = {k: ws.mean_ci(x) for k, x in _diffs(links, intercept, reps).items()}
         parts = {
             "GL advantage for some link": _part(any(c[1] > 0 for c in cis.values()),
                                                 all(c[2] <= _RES for c in cis.values())),
