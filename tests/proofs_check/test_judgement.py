@@ -56,3 +56,13 @@ def test_combine_puts_the_toolkit_first():
     assert out.status == PASS and out.detail.startswith("why")
     with pytest.raises(ValueError):
         combine([], "computed")
+
+
+def test_agree_max_abs_states_its_rule_and_checks_shape():
+    """The array agreement the re-run claims use (proofs_check.claims.numerics.experiments)."""
+    from proofs_check.judgement import agree_max_abs
+
+    agree = agree_max_abs(1e-8, "the angles")
+    assert agree([0.0, 1.0], [5e-9, 1.0]) and not agree([0.0, 1.0], [2e-8, 1.0])
+    assert not agree([0.0, 1.0], [0.0, 1.0, 2.0])            # a shape difference never agrees
+    assert agree.__doc__ == "max |library - witness| over the angles <= 1e-08"

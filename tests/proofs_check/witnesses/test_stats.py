@@ -136,3 +136,20 @@ def test_interval_verdict_never_lets_noise_help():
     assert stats.interval_verdict(0.011, 0.02, 0.01, "slow", "fast") == "fast"
     # the same centre with a wider interval (more noise) is unresolved, never "below"
     assert stats.interval_verdict(-0.01, 0.019, 0.01) == "unresolved"
+
+
+def test_the_bounds_the_experiment_claims_decide_by():
+    """increasing_by_bound, ci_within and mean_ci (hand-computed references)."""
+    import math
+
+    from proofs_check.witnesses import stats as ws
+
+    # 1.0 -> 2.0 with SEs 0.3, 0.4: hypot = 0.5, 1.96 x 0.5 = 0.98 < 1.0 (established);
+    # with SEs 0.4, 0.4 the bound 1.96 x 0.566 = 1.109 > 1.0 (not)
+    assert ws.increasing_by_bound([(1.0, 0.3), (2.0, 0.4)])
+    assert not ws.increasing_by_bound([(1.0, 0.4), (2.0, 0.4)])
+    assert ws.ci_within(0.5, 1.0, 2.5) and not ws.ci_within(-0.6, 1.0, 2.5)   # |m| + 1.96 se
+    m, lo, hi = ws.mean_ci(np.array([1.0, 2.0, 3.0, 4.0]))
+    se = math.sqrt(5 / 3) / 2                                # sample SD sqrt(5/3), n = 4
+    assert m == 2.5 and lo == 2.5 - 1.96 * se and hi == 2.5 + 1.96 * se
+    assert ws.median_abs_angle_error(np.radians([-10.0, 12.0, 9.0]), 10.0) == pytest.approx(1.0)
