@@ -1,4 +1,4 @@
-"""Benchmark: Greedy Logistic (nbl_sim.policies.greedy_logistic, numba kernel) against a
+"""Benchmark: Greedy Logistic (nbl_sim.engine.greedy_kernel, numba kernel) against a
 scikit-learn baseline run in the same process.
 
 Setting of the paper's comparison (app:logistic-comparison): d = 2, n = 2000, n0 = 200, Δ = 1,
@@ -62,7 +62,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
 
-from nbl_sim.policies.greedy_logistic import fit_penalized_logistic, greedy_logistic_actions
+from nbl_sim.engine.greedy_kernel import fit_penalized_logistic, greedy_logistic_actions
 
 D, N, N0, DELTA = 2, 2000, 200, 1.0
 

@@ -42,7 +42,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     import numpy as np
 
-    import nbl_sim.policies.greedy_logistic as gl
+    import nbl_sim.engine.greedy_kernel as gl
     from nbl_sim.engine.environment import Environment
     from nbl_theory.paper import COMPARISON_SETTING as C
     from nbl_theory.paper import PAPER_LINKS

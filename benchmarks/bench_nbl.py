@@ -8,9 +8,9 @@ randomized start.
 What is timed (median of ``--repeats`` runs after one warm-up call, so numba's one-time compile is
 excluded and reported separately):
 
-* ``baseline``: :func:`nbl_sim.policies.nbl.nbl_reference` — alg:nbl written literally in numpy,
-  one Python-level iteration per round updating all replications at once (the obvious way);
-* ``kernel``: :func:`nbl_sim.policies.nbl.nbl_run` with only the final round recorded;
+* ``baseline``: :func:`nbl_sim.engine.nbl_kernel.nbl_reference` — alg:nbl written literally in
+  numpy, one Python-level iteration per round updating all replications at once (the obvious way);
+* ``kernel``: :func:`nbl_sim.engine.nbl_kernel.nbl_run` with only the final round recorded;
 * ``kernel+rec``: the same recording ‖v_t − v*‖² and α_t every round (what ``simulate`` stores
   at ~500 rounds; every round is the worst case);
 * ``environment``: drawing the realization (contexts, both arms' Bernoulli rewards) — shared by
@@ -43,7 +43,7 @@ from nbl_theory.families import make_family
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nbl_sim.engine.environment import Environment  # noqa: E402
-from nbl_sim.policies.nbl import nbl_reference, nbl_run  # noqa: E402
+from nbl_sim.engine.nbl_kernel import nbl_reference, nbl_run  # noqa: E402
 from nbl_sim.runs.execution import SerialExecutor  # noqa: E402
 from nbl_sim.studies.experiment import simulate  # noqa: E402
 

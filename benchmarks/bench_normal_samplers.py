@@ -55,6 +55,7 @@ from nbl_sim.engine.environment_lanes import (  # noqa: E402
     ziggurat_lanes,
 )
 from nbl_sim.engine.llvm_ops import I64, LANES, VI, i64, splat_i64, store_lanes  # noqa: E402
+from nbl_sim.engine.nbl_kernel import nbl_run  # noqa: E402
 from nbl_sim.engine.pcg64 import (  # noqa: E402
     as_double,
     fi_double,
@@ -65,7 +66,6 @@ from nbl_sim.engine.pcg64 import (  # noqa: E402
     ziggurat_nor_inv_r,
     ziggurat_nor_r,
 )
-from nbl_sim.policies.nbl import nbl_run  # noqa: E402
 from nbl_sim.runs.execution import SerialExecutor  # noqa: E402
 from nbl_sim.studies.experiment import simulate  # noqa: E402
 from nbl_theory.families import make_family  # noqa: E402

@@ -18,9 +18,9 @@ untimed warm-up). Both the process CPU time and the wall clock are measured; the
 use CPU time, which a machine shared with other jobs disturbs much less than the wall clock
 (the wall-clock figures are in the JSON and in the ``wall`` column for ``simulate``):
 
-* ``numpy loop``: :func:`nbl_sim.policies.nbl.nbl_reference` on pre-drawn arrays — alg:nbl
+* ``numpy loop``: :func:`nbl_sim.engine.nbl_kernel.nbl_reference` on pre-drawn arrays — alg:nbl
   written literally in numpy, one Python iteration per round (the baseline of bench_nbl.py);
-* ``kernel+rec``: :func:`nbl_sim.policies.nbl.nbl_run` on pre-drawn arrays recording
+* ``kernel+rec``: :func:`nbl_sim.engine.nbl_kernel.nbl_run` on pre-drawn arrays recording
   ‖v_t − v*‖² and α_t at every round (bench_nbl.py's ``kernel+rec``), and ``kernel+rec500`` at
   simulate's ~500 default rounds (what ``simulate`` itself asks of the kernel);
 * ``before``: the previous pipeline, kept verbatim below (``_before_*``): numpy realization per
@@ -57,9 +57,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._machine import cpu_model  # noqa: E402
 from nbl_sim.engine.environment import Environment, replication_seeds  # noqa: E402
+from nbl_sim.engine.greedy_kernel import greedy_logistic_actions  # noqa: E402
 from nbl_sim.engine.metrics import cumulative_regret  # noqa: E402
-from nbl_sim.policies.greedy_logistic import greedy_logistic_actions  # noqa: E402
-from nbl_sim.policies.nbl import nbl_reference, nbl_run  # noqa: E402
+from nbl_sim.engine.nbl_kernel import nbl_reference, nbl_run  # noqa: E402
 from nbl_sim.runs.execution import SerialExecutor  # noqa: E402
 from nbl_sim.studies.experiment import default_record_rounds, simulate  # noqa: E402
 from nbl_theory.families import make_family  # noqa: E402

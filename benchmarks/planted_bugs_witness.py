@@ -64,14 +64,14 @@ BUGS = {
         "    return 1.01 * (-sa * f[:, 0] + ca * f[:, 1]).reshape(a.shape)",
         ("local-stability-radius", "localized-estimation-rate", "ce-explicit", "regret-rate")),
     "nbl-step-off-by-one": (
-        "nbl_sim/policies/nbl.py",
+        "nbl_sim/engine/nbl_kernel.py",
         "eta = float(gamma) / (np.arange(1, n + 1, dtype=np.float64) + float(t0))",
         "eta = float(gamma) / (np.arange(0, n, dtype=np.float64) + float(t0))",
         ("stochastic-angle-regimes", "stochastic-separation-recovery",
          "stochastic-regret-panel-d", "localized-estimation-rate", "ce-explicit",
          "regret-rate")),
     "greedy-logistic-ridge": (
-        "nbl_sim/policies/greedy_logistic.py",
+        "nbl_sim/engine/greedy_kernel.py",
         "return bool(intercept), float(ridge), float(tol), int(max_iter)",
         "return bool(intercept), float(ridge) * 1e6, float(tol), int(max_iter)",
         ("logistic-comparison-two-transition",)),

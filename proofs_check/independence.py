@@ -98,7 +98,7 @@ WITNESS_IMPORTS: dict = {
                    "nbl_theory.paper:PAPER_LINKS": _PAPER},
     "polar_field": {},
     "paths": {"nbl_sim.engine.environment:Environment": _ENV,
-              "nbl_sim.policies.nbl:nbl_run": (
+              "nbl_sim.engine.nbl_kernel:nbl_run": (
                   "compared", "the library's NBL run: run_paths reports its difference from "
                               "the re-run (kernel_errors and the long-horizon runners use it as "
                               "the toolkit's simulation)")},

@@ -259,6 +259,16 @@ def test_nbl_sim_folders_import_only_what_their_init_states():
     assert not rules["runs"] and not rules["population"]  # the two folders at the bottom
 
 
+def test_no_two_folders_of_nbl_sim_import_each_other():
+    """The folders are layers (issue 37): runs and population at the bottom, beyond (the
+    models), engine (the draw and the policy runs), policies, studies, presentation on top; no
+    folder imports one that imports it back, at module level or inside a function."""
+    rules = _stated_rules()
+    mutual = sorted({tuple(sorted((a, b))) for a, allowed in rules.items() for b in allowed
+                     if a in rules.get(b, set())})
+    assert mutual == []
+
+
 def test_folder_rule_checker_detects_violations():
     """With no folder allowed to import another, the checker finds today's imports (e.g. the
     engine's numba cache reads the runs' cache directory)."""

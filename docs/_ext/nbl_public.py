@@ -54,9 +54,8 @@ SECTIONS = (
                             "on the compiled or the reference backend"),
          ("nbl_sim.engine.reference", "the reference engine in plain numpy: the definition "
                                       "of the numbers of record"),
-         ("nbl_sim.policies.nbl", "Natural Boundary Learning (alg:nbl)"),
-         ("nbl_sim.policies.greedy_logistic", "Greedy Logistic (per-arm penalized MLE)"),
-         ("nbl_sim.policies.oracle", "the oracle policy"),
+         ("nbl_sim.engine.nbl_kernel", "Natural Boundary Learning (alg:nbl)"),
+         ("nbl_sim.engine.greedy_kernel", "Greedy Logistic (per-arm penalized MLE)"),
          ("nbl_sim.policies.repairs", "repaired NBL: the NBL kernel on whitened contexts or "
                                       "centred rewards"),
          ("nbl_sim.policies.objects", "NBL and GreedyLogistic as policy objects on your own "
@@ -65,7 +64,7 @@ SECTIONS = (
          ("nbl_sim.population.population_table", "F and h at many directions from a table in one "
                                       "angle"),
          ("nbl_sim.population.circle", "every equilibrium on the circle (d = 2)"),
-         ("nbl_sim.policies.geometry", "tangent projection, retraction, the NBL update, signed "
+         ("nbl_sim.engine.geometry", "tangent projection, retraction, the NBL update, signed "
                               "angles"),
          ("nbl_sim.engine.metrics", "regret and Monte Carlo summaries"),
          ("nbl_sim.studies.rate_theory", "exact local rates, tangent noise, the linearized "
@@ -73,6 +72,7 @@ SECTIONS = (
          ("nbl_sim.studies.regret_geometry", "error-to-regret geometry and the stability radius"),
          ("nbl_sim.studies.rate_study", "the regret-rate study (nbl study)"),
          ("nbl_sim.studies.phase", "phase diagrams and threshold scans as sweeps"),
+         ("nbl_sim.studies.repair_study", "repaired NBL against Greedy Logistic in simulation"),
          ("nbl_sim.runs.sweep", "run_sweep: cells, cache, resume, failures"),
          ("nbl_sim.runs.execution", "executors: in-process, local pool, Dask"),
          ("nbl_sim.runs.cache", "ChunkCache: data-only, signed, atomic cache entries"),

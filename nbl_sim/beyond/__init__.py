@@ -23,15 +23,15 @@ robustness    grids of departures on the paper's links and the list of mispredic
 sweeps        one case or a (parameter, Δ) grid for any link (what the CLI's --contexts/--arms
               run)
 repairs       NBL on whitened contexts / centred rewards: the exact analysis of each repair
-              and the departures x repairs grid (docs/repairs.md)
-repair_study  repaired NBL against Greedy Logistic in simulation: paired regret, regret growth
+              and the departures x repairs grid (docs/repairs.md); their simulation against
+              Greedy Logistic is a study (nbl_sim.studies.repair_study)
 
 What it may import
 ------------------
 numpy, scipy, nbl_theory (scikit-learn, optionally, for datasets). Within nbl_sim it may import:
-:mod:`nbl_sim.population` (arm vectors, the circle's root scan), :mod:`nbl_sim.engine` and
-:mod:`nbl_sim.policies` (the repair study's simulations), :mod:`nbl_sim.studies` (phase grids,
-growth fits) and :mod:`nbl_sim.runs` (sweeps) — tests/test_import_rule.py checks this paragraph.
+:mod:`nbl_sim.population` (arm vectors, the circle's root scan) and :mod:`nbl_sim.runs` (sweeps,
+their grids) — tests/test_import_rule.py checks this paragraph.
+
 The engine imports this package's context laws and arm models (nbl_sim.engine.environment).
 """
 

@@ -26,8 +26,7 @@ from nbl_theory.links import Link
 from nbl_theory.records import ResultRow
 
 from ..runs.execution import Executor, executor_for
-from ..runs.sweep import ChunkCache, run_sweep
-from ..studies.phase import sweep_grid
+from ..runs.sweep import ChunkCache, run_sweep, sweep_grid
 from .arms import parse_arms_spec
 from .case import analyze
 from .contexts import parse_context_spec

@@ -7,7 +7,7 @@ The seam is five functions, each with a ``backend`` argument:
 * :func:`draw` — the realization of replications ``reps`` of an environment (contexts, means,
   potential rewards, initialization coins, optimal actions: :class:`nbl_sim.engine.realization.
   Realization`), from ``SeedSequence(seed)`` spawn keys (r, k);
-* :func:`nbl` — alg:nbl on a realization (:class:`nbl_sim.policies.nbl.NBLTrace`);
+* :func:`nbl` — alg:nbl on a realization (:class:`nbl_sim.engine.nbl_kernel.NBLTrace`);
 * :func:`greedy_logistic` — Greedy Logistic of app:logistic-comparison (actions, info);
 * :func:`oracle` — a*(x) = sgn(v*ᵀx);
 * :func:`regret` — the recorded regret R_t of eq:regret.
@@ -18,17 +18,23 @@ Two backends compute them:
   replications with a loop over rounds: **the definition of the numbers of record**. Its module
   docstring states every operation and its order.
 * ``"compiled"`` (:mod:`nbl_sim.engine.compiled`, the default) — the numba/LLVM kernels of
-  :mod:`nbl_sim.engine.environment`, :mod:`nbl_sim.engine.pcg64`, :mod:`nbl_sim.policies.nbl` and
-  :mod:`nbl_sim.policies.greedy_logistic` (the regret: numpy); the same bits, pinned to
+  :mod:`nbl_sim.engine.environment`, :mod:`nbl_sim.engine.pcg64`,
+  :mod:`nbl_sim.engine.nbl_kernel` and
+  :mod:`nbl_sim.engine.greedy_kernel` (the regret: numpy); the same bits, pinned to
   the reference by ``tests/sim/test_engine_pin.py``; faster by the ratios of
   ``benchmarks/bench_engine.py``.
 
 Inputs are checked once, by the same functions for both backends
-(:func:`nbl_sim.policies.nbl.nbl_inputs`, :func:`nbl_sim.policies.greedy_logistic.
+(:func:`nbl_sim.engine.nbl_kernel.nbl_inputs`, :func:`nbl_sim.engine.greedy_kernel.
 greedy_inputs`, :meth:`nbl_sim.engine.environment.Environment.build`).
 
 The folder also holds what the seam is made of:
 
+* the policy runs — :mod:`.nbl_kernel` (alg:nbl: the compiled kernel, its inputs and options,
+  the numpy reference loop) and :mod:`.greedy_kernel` (Greedy Logistic of
+  app:logistic-comparison: compiled Newton refits and the penalized MLE), with
+  :mod:`.geometry` (the sphere geometry of the NBL update, eq:tangent_update, eq:nbl_update:
+  the readable definitions the kernel is tested against);
 * the bandit model — :mod:`.environment` (eq:model: arms, contexts, rewards, the draw),
   :mod:`.realization` (what a draw holds) and :mod:`.metrics` (regret of eq:regret, Monte Carlo
   bands);
@@ -49,10 +55,10 @@ documented ``numba.config.CACHE_DIR``).
 compiled stream can import it. This ``__init__`` imports its backends when a function is first
 called (the compiled modules import the tables from here).
 
-Within nbl_sim it may import: :mod:`nbl_sim.policies` (the policy runs it fronts),
-:mod:`nbl_sim.beyond` (the context laws and arm models an environment is built with) and
-:mod:`nbl_sim.runs` (the cache directory of the numba cache) — tests/test_import_rule.py checks
-this paragraph against every import of the folder.
+Within nbl_sim it may import: :mod:`nbl_sim.beyond` (the context laws and arm models an
+environment is built with) and :mod:`nbl_sim.runs` (the cache directory of the numba cache) —
+tests/test_import_rule.py checks this paragraph against every import of the folder, and that no
+two folders import each other.
 """
 
 from __future__ import annotations
@@ -141,9 +147,10 @@ def draw(env, seed: int, reps, n: int, n0: int, *, out=None,
 
 
 def nbl(X, Y, coins, v_star, *, backend: str = DEFAULT_BACKEND, **options):
-    """alg:nbl on pre-drawn realizations: the arguments of :func:`nbl_sim.policies.nbl.nbl_run`,
+    """alg:nbl on pre-drawn realizations: the arguments of
+    :func:`nbl_sim.engine.nbl_kernel.nbl_run`,
     its keyword ``options`` (v0, gamma, t0, record_rounds, record_angle) those of
-    :class:`nbl_sim.policies.nbl.NBLOptions`, with their defaults.
+    :class:`nbl_sim.engine.nbl_kernel.NBLOptions`, with their defaults.
 
     Parameters
     ----------
@@ -159,20 +166,20 @@ def nbl(X, Y, coins, v_star, *, backend: str = DEFAULT_BACKEND, **options):
         The backend (:data:`BACKENDS`; default :data:`DEFAULT_BACKEND`).
     **options
         ``v0``, ``gamma``, ``t0``, ``record_rounds``, ``record_angle``
-        (:class:`nbl_sim.policies.nbl.NBLOptions`).
+        (:class:`nbl_sim.engine.nbl_kernel.NBLOptions`).
 
     Returns
     -------
-    nbl_sim.policies.nbl.NBLTrace
+    nbl_sim.engine.nbl_kernel.NBLTrace
         Actions, recorded errors and angles, final iterates and ``info``.
 
     Raises
     ------
     NBLInputError
         If ``backend`` is not one of :data:`BACKENDS`, or on bad input
-        (:func:`nbl_sim.policies.nbl.nbl_inputs`).
+        (:func:`nbl_sim.engine.nbl_kernel.nbl_inputs`).
     TypeError
-        If an option is not a field of :class:`nbl_sim.policies.nbl.NBLOptions`.
+        If an option is not a field of :class:`nbl_sim.engine.nbl_kernel.NBLOptions`.
     """
     return backend_module(backend).nbl(X, Y, coins, v_star, **options)
 
@@ -180,7 +187,7 @@ def nbl(X, Y, coins, v_star, *, backend: str = DEFAULT_BACKEND, **options):
 def greedy_logistic(X, Y, coins, *, intercept: bool = True, ridge: float = 1e-6,
                     tol: float = 1e-10, max_iter: int = 50, backend: str = DEFAULT_BACKEND):
     """Greedy Logistic (the arguments and result of
-    :func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions`).
+    :func:`nbl_sim.engine.greedy_kernel.greedy_logistic_actions`).
 
     Parameters
     ----------
@@ -207,20 +214,20 @@ def greedy_logistic(X, Y, coins, *, intercept: bool = True, ridge: float = 1e-6,
         The actions in {−1, +1}.
     info : dict
         The diagnostics and final fits of
-        :func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions`.
+        :func:`nbl_sim.engine.greedy_kernel.greedy_logistic_actions`.
 
     Raises
     ------
     NBLInputError
         If ``backend`` is not one of :data:`BACKENDS`, or on bad input
-        (:func:`nbl_sim.policies.greedy_logistic.greedy_inputs`).
+        (:func:`nbl_sim.engine.greedy_kernel.greedy_inputs`).
     """
     return backend_module(backend).greedy_logistic(X, Y, coins, intercept=intercept,
                                                    ridge=ridge, tol=tol, max_iter=max_iter)
 
 
 def oracle(X, v_star, *, backend: str = DEFAULT_BACKEND) -> np.ndarray:
-    """(R, n) int8 actions sgn(v*ᵀX_t), sgn(0) = +1 (:mod:`nbl_sim.policies.oracle`).
+    """(R, n) int8 actions sgn(v*ᵀX_t), sgn(0) = +1 (:mod:`nbl_sim.engine.reference`).
 
     Parameters
     ----------

@@ -4,7 +4,7 @@ reference's numbers (:mod:`nbl_sim.engine.reference`) faster, bit for bit
 
 The kernels themselves live where they were written (:mod:`nbl_sim.engine.environment` and
 its passes, :mod:`nbl_sim.engine.pcg64`, :mod:`nbl_sim.engine.seeding`,
-:mod:`nbl_sim.policies.nbl`, :mod:`nbl_sim.policies.greedy_logistic`); this module is their one
+:mod:`nbl_sim.engine.nbl_kernel`, :mod:`nbl_sim.engine.greedy_kernel`); this module is their one
 entry point. The regret is plain numpy (:func:`nbl_sim.engine.metrics.recorded_regret`): its
 compiled pass earned 1.29–1.53× end to end, at or under the 1.5× a piece of compiled machinery
 must earn (issue 37; benchmarks/README.md, the engine section), and was cut.
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..policies.nbl import nbl_run
-from ..policies.oracle import oracle_actions
+from .nbl_kernel import nbl_run
+from .reference import oracle as oracle_actions
 
 __all__ = ["draw", "nbl", "greedy_logistic", "oracle", "regret"]
 
@@ -26,20 +26,20 @@ def draw(env, seed, reps, n, n0, *, out=None):
 
 
 def nbl(X, Y, coins, v_star, **options):
-    """:func:`nbl_sim.policies.nbl.nbl_run` (the compiled kernel)."""
+    """:func:`nbl_sim.engine.nbl_kernel.nbl_run` (the compiled kernel)."""
     return nbl_run(X, Y, coins, v_star, **options)
 
 
 def greedy_logistic(X, Y, coins, **options):
-    """:func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions` (compiled; its module
+    """:func:`nbl_sim.engine.greedy_kernel.greedy_logistic_actions` (compiled; its module
     is imported at the first call, so a run without it does not load it)."""
-    from ..policies.greedy_logistic import greedy_logistic_actions
+    from .greedy_kernel import greedy_logistic_actions
 
     return greedy_logistic_actions(X, Y, coins, **options)
 
 
 def oracle(X, v_star) -> np.ndarray:
-    """:func:`nbl_sim.policies.oracle.oracle_actions` (numpy: nothing to compile)."""
+    """:func:`nbl_sim.engine.reference.oracle_actions` (numpy: nothing to compile)."""
     return oracle_actions(X, v_star)
 
 

@@ -6,7 +6,8 @@ rows of the state do not overlap the contexts).
 :func:`lane_rounds` ``(X, Y, actions, V, eta, r0, t_begin, t_end)`` runs rounds
 t = t_begin, …, t_end − 1 (0-based) of replications r0, …, r0 + 7, whose directions are the
 columns of V (d, 8) (C-contiguous, read and written in place). Per lane it does exactly the
-scalar kernel's operations (:func:`nbl_sim.policies.nbl._replication_round`), in the same order:
+scalar kernel's operations (:func:`nbl_sim.engine.nbl_kernel._replication_round`), in the same
+order:
 
 * s = Σ_j v_j x_j, summed from 0.0 in coordinate order;
 * A = sgn(s) with sgn(0) = +1 (NaN gives −1, as ``s >= 0.0``), ``actions[r, t] = A``,

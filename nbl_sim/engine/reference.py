@@ -17,8 +17,8 @@ own fill, :mod:`nbl_sim.beyond.contexts`); reward uniforms ``random((n, 2))``; c
 subclass overriding ``_draw_contexts`` is followed by the compiled draw only.)
 
 This module calls no compiled code: it imports the input checks and result types that live
-beside the kernels (:func:`nbl_sim.policies.nbl.nbl_inputs`, :class:`~nbl_sim.policies.nbl.
-NBLTrace`, :func:`nbl_sim.policies.greedy_logistic.greedy_inputs`,
+beside the kernels (:func:`nbl_sim.engine.nbl_kernel.nbl_inputs`,
+:class:`~nbl_sim.engine.nbl_kernel.NBLTrace`, :func:`nbl_sim.engine.greedy_kernel.greedy_inputs`,
 :class:`nbl_sim.engine.realization.
 Realization`), which loads numba without compiling anything. One exception: :func:`regret` of a
 *lazily* drawn realization (compiled draws only) reads its means through the environment.
@@ -50,7 +50,7 @@ v_j ← v_j/√‖v‖². Records: ‖v − v*‖² = 0.0 + Σ_j (v_j − v*_j)�
 
 Greedy Logistic (app:logistic-comparison)
 -----------------------------------------
-:mod:`nbl_sim.policies.greedy_logistic`, one replication at a time (each replication's Newton
+:mod:`nbl_sim.engine.greedy_kernel`, one replication at a time (each replication's Newton
 iterations and line searches differ), vectorized over an arm's observations: η_i = 0.0 +
 Σ_j z_ij θ_j; e = exp(−|η|), inv = 1/(1 + e), σ = inv (η ≥ 0) or e·inv; r = σ − y;
 w = (e·inv)·inv; g_j = λθ_j + Σ_i r_i z_ij, H_jk = [λ or 0.0] + Σ_i (w_i z_ij) z_ik (folds over
@@ -75,15 +75,15 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from ..policies.greedy_logistic import (
+from .environment import ROUNDING
+from .greedy_kernel import (
     ARMIJO,
     EPS,
     MAX_HALVINGS,
     greedy_info,
     greedy_inputs,
 )
-from ..policies.nbl import NBLTrace, nbl_inputs
-from .environment import ROUNDING
+from .nbl_kernel import NBLTrace, nbl_inputs
 from .realization import Realization, check_seed
 
 __all__ = ["streams", "indices", "draw", "nbl", "greedy_logistic", "oracle", "regret",
@@ -328,7 +328,7 @@ def _record(V, v_star, t, k, rec, sq, ang) -> int:
 
 
 def nbl(X, Y, coins, v_star, **options) -> NBLTrace:
-    """alg:nbl (module docstring; the arguments of :func:`nbl_sim.policies.nbl.nbl_run`).
+    """alg:nbl (module docstring; the arguments of :func:`nbl_sim.engine.nbl_kernel.nbl_run`).
 
     Parameters
     ----------
@@ -342,19 +342,19 @@ def nbl(X, Y, coins, v_star, **options) -> NBLTrace:
         The true direction v* (for the records only).
     **options
         ``v0``, ``gamma``, ``t0``, ``record_rounds``, ``record_angle``
-        (:class:`nbl_sim.policies.nbl.NBLOptions`).
+        (:class:`nbl_sim.engine.nbl_kernel.NBLOptions`).
 
     Returns
     -------
     NBLTrace
-        The same fields, and bits, as :func:`nbl_sim.policies.nbl.nbl_run`'s.
+        The same fields, and bits, as :func:`nbl_sim.engine.nbl_kernel.nbl_run`'s.
 
     Raises
     ------
     NBLInputError
-        On bad input (:func:`nbl_sim.policies.nbl.nbl_inputs`).
+        On bad input (:func:`nbl_sim.engine.nbl_kernel.nbl_inputs`).
     TypeError
-        If an option is not a field of :class:`nbl_sim.policies.nbl.NBLOptions`.
+        If an option is not a field of :class:`nbl_sim.engine.nbl_kernel.NBLOptions`.
     """
     inp = nbl_inputs(X, Y, coins, v_star, **options)
     X, Y, rec, eta, vs = inp.X, inp.Y, inp.rec, inp.eta, inp.v_star
@@ -475,7 +475,7 @@ def _cholesky_solve(H, g):
 
 
 def _newton(Z, y, zmax, theta, lam, tol, max_iter, stats) -> int:
-    """One fit, in place, warm-started at ``theta`` (:func:`nbl_sim.policies.greedy_logistic.
+    """One fit, in place, warm-started at ``theta`` (:func:`nbl_sim.engine.greedy_kernel.
     _newton`'s steps, tests and counters)."""
     p = theta.size
     g, H = _grad_hess(Z, y, theta, lam)
@@ -575,7 +575,7 @@ def _greedy_replication(X, Y, coins, intercept, lam, tol, max_iter):
 
 def greedy_logistic(X, Y, coins, **options):
     """Greedy Logistic (module docstring; the arguments and result of
-    :func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions`).
+    :func:`nbl_sim.engine.greedy_kernel.greedy_logistic_actions`).
 
     Parameters
     ----------
@@ -587,19 +587,19 @@ def greedy_logistic(X, Y, coins, **options):
         Initialization actions ±1, n0 <= n.
     **options
         ``intercept``, ``ridge``, ``tol``, ``max_iter`` (their defaults those of
-        :func:`nbl_sim.policies.greedy_logistic.greedy_logistic_actions`).
+        :func:`nbl_sim.engine.greedy_kernel.greedy_logistic_actions`).
 
     Returns
     -------
     actions : (R, n) int8 ndarray
         The actions in {−1, +1}.
     info : dict
-        :func:`nbl_sim.policies.greedy_logistic.greedy_info` of the final fits and counts.
+        :func:`nbl_sim.engine.greedy_kernel.greedy_info` of the final fits and counts.
 
     Raises
     ------
     NBLInputError
-        On bad input (:func:`nbl_sim.policies.greedy_logistic.greedy_inputs`).
+        On bad input (:func:`nbl_sim.engine.greedy_kernel.greedy_inputs`).
     """
     inp = greedy_inputs(X, Y, coins, **options)
     R, n, d = inp.X.shape

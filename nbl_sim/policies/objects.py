@@ -14,7 +14,7 @@
 Each object is one replication of :func:`nbl_sim.studies.experiment.simulate`'s policy, written as
 the same scalar arithmetic in the same order, so on the same stream (contexts, rewards and the
 randomized-initialization coins) its actions and iterates are **bit for bit** those of the
-compiled kernels (:func:`nbl_sim.policies.nbl.nbl_run`, :func:`nbl_sim.policies.greedy_logistic.
+compiled kernels (:func:`nbl_sim.engine.nbl_kernel.nbl_run`, :func:`nbl_sim.engine.greedy_kernel.
 greedy_logistic_actions`; tests/sim/test_policy_objects.py):
 
 * rounds t < n0 (Stage I of alg:nbl, shared by both): the action is the t-th coin — ``coins``
@@ -41,8 +41,8 @@ import numpy as np
 from nbl_theory.errors import NBLInputError
 from nbl_theory.validation import positive_int
 
-from .greedy_logistic import newton_refit
-from .nbl import validate_step
+from ..engine.greedy_kernel import newton_refit
+from ..engine.nbl_kernel import validate_step
 
 __all__ = ["NBL", "GreedyLogistic"]
 
@@ -300,7 +300,7 @@ class GreedyLogistic(_Policy):
         Randomized-initialization rounds (at least 0; the first greedy round fits both arms).
     intercept : bool, default True
         Fit each arm with an intercept (the per-arm penalized logistic fit of
-        :mod:`nbl_sim.policies.greedy_logistic`).
+        :mod:`nbl_sim.engine.greedy_kernel`).
     ridge : float, default 1e-6
         The fit's ridge penalty, > 0.
     tol : float, default 1e-10

@@ -1,7 +1,8 @@
 """Repaired NBL: alg:nbl on transformed contexts or rewards, through the same compiled kernel.
 
 Each repair is a transformation of the realization arrays followed by
-:func:`nbl_sim.policies.nbl.nbl_run` (no second kernel); the exact population analysis of each is
+:func:`nbl_sim.engine.nbl_kernel.nbl_run` (no second kernel); the exact population analysis of
+each is
 :mod:`nbl_sim.beyond.repairs` (derivations there and in docs/repairs.md).
 
 ``whitened``
@@ -35,7 +36,7 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from .nbl import nbl_run
+from ..engine.nbl_kernel import nbl_run
 
 __all__ = ["REPAIRED_POLICIES", "RepairTrace", "repaired_nbl_run", "whiten_known",
            "whiten_running", "centre_rewards"]
@@ -58,7 +59,7 @@ class RepairTrace:
     angle_final : (R,) float64 ndarray
         The signed angle (radians) from v* to ``v_final`` in d = 2; NaN for d ≠ 2.
     info : dict
-        ``degenerate_init`` (from :func:`nbl_sim.policies.nbl.nbl_run`) and, for a centred
+        ``degenerate_init`` (from :func:`nbl_sim.engine.nbl_kernel.nbl_run`) and, for a centred
         repair, ``reward_offset_mean`` (the mean over replications of b̂).
     """
 
@@ -206,7 +207,7 @@ def repaired_nbl_run(repair: str, X, Y, coins, v_star, *, cov=None, gamma: float
     NBLInputError
         If ``repair`` is unknown, ``cov`` is missing for a known-covariance whitening or is not
         a symmetric positive definite (d, d) matrix, a centred repair has n0 = 0, or
-        :func:`nbl_sim.policies.nbl.nbl_run` rejects its inputs.
+        :func:`nbl_sim.engine.nbl_kernel.nbl_run` rejects its inputs.
     """
     if repair not in REPAIRED_POLICIES:
         raise NBLInputError(f"repair must be one of {REPAIRED_POLICIES}, got {repair!r}")

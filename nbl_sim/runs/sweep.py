@@ -42,13 +42,14 @@ from pathlib import Path
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
+from nbl_theory.validation import validate_delta
 
 from .cache import ChunkCache, default_cache_dir
 from .execution import Executor, TaskError, make_executor
 
 __all__ = ["run_sweep", "SweepResult", "CellFailure", "SweepError", "ChunkCache", "canonical",
            "cell_key", "source_fingerprint", "imported_modules", "reachable", "library_versions",
-           "LIBRARIES", "default_cache_dir", "DEFAULT_CACHE_DIR"]
+           "LIBRARIES", "default_cache_dir", "DEFAULT_CACHE_DIR", "decimal_strings", "sweep_grid"]
 
 #: ``ChunkCache(DEFAULT_CACHE_DIR, ns)`` is the cache in the user's cache directory
 #: (:func:`nbl_sim.runs.cache.default_cache_dir`: ``$NBL_CACHE_DIR``, else e.g. ``~/.cache/nbl``),
@@ -503,3 +504,49 @@ def _store(cache: ChunkCache, key: str, value, fn: Callable) -> None:
 def _rounded(x: float, total: float):
     """Integers for the progress bar when the weights are whole numbers."""
     return int(round(x)) if float(total).is_integer() else x
+
+
+def decimal_strings(xs) -> list[str]:
+    """``xs`` as decimal strings: strings are kept, numbers written with 17 significant digits
+    (so a float round-trips).
+
+    Parameters
+    ----------
+    xs : iterable of str or float
+        The values.
+
+    Returns
+    -------
+    list of str
+        One string per value.
+    """
+    return [x if isinstance(x, str) else f"{float(x):.17g}" for x in xs]
+
+
+def sweep_grid(what: str, values, deltas, fixed) -> tuple[list[str], list[str], tuple]:
+    """The grid of a (parameter, Δ) sweep: ``values`` and ``deltas`` as
+    :func:`decimal_strings` with every Δ validated, and ``fixed`` (a dict or None) as sorted
+    (name, value) string pairs. An empty grid is an NBLInputError naming ``what``.
+
+    Parameters
+    ----------
+    what : str
+        The sweep's name, for the error message.
+    values : iterable of str or float
+        The parameter values.
+    deltas : iterable of str or float
+        The separations Δ.
+    fixed : dict or None
+        The other parameters' values.
+
+    Returns
+    -------
+    tuple
+        ``(values, deltas, fixed)`` as lists of decimal strings and a tuple of sorted pairs.
+    """
+    values, deltas = decimal_strings(values), decimal_strings(deltas)
+    if not values or not deltas:
+        raise NBLInputError(f"{what} needs at least one parameter value and one delta")
+    for x in deltas:
+        validate_delta(x)
+    return values, deltas, tuple(sorted((str(k), str(v)) for k, v in (fixed or {}).items()))

@@ -10,13 +10,16 @@ What it holds
 * :mod:`.rate_analysis` — the statistics of the regret-rate study (growth fits, bootstrap);
 * :mod:`.rate_study` — the regret-rate study (cells of simulated regret, the fitted rates);
 * :mod:`.regret_geometry` — the regret geometry of the error-to-regret results;
-* :mod:`.phase` — phase diagrams and threshold scans.
+* :mod:`.phase` — phase diagrams and threshold scans;
+* :mod:`.repair_study` — repaired NBL against Greedy Logistic in simulation (paired regret,
+  regret growth; the repairs' exact analysis is :mod:`nbl_sim.beyond.repairs`).
 
 What it may import
 ------------------
 numpy, scipy, :mod:`nbl_theory`. Within nbl_sim it may import: :mod:`nbl_sim.engine`,
-:mod:`nbl_sim.policies`, :mod:`nbl_sim.population.fields`, :mod:`nbl_sim.runs`
-(tests/test_import_rule.py checks this paragraph).
+:mod:`nbl_sim.policies`, :mod:`nbl_sim.population.fields`, :mod:`nbl_sim.runs` and
+:mod:`nbl_sim.beyond` (the repair study's context laws) (tests/test_import_rule.py checks this
+paragraph).
 """
 
 __all__: list[str] = []

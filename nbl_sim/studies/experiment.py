@@ -35,8 +35,8 @@ from .. import engine
 from ..engine.buffers import reused
 from ..engine.environment import Environment, Realization
 from ..engine.metrics import mc_summary
-from ..policies.nbl import LOCKSTEP as _LOCKSTEP
-from ..policies.nbl import validate_step
+from ..engine.nbl_kernel import LOCKSTEP as _LOCKSTEP
+from ..engine.nbl_kernel import validate_step
 from ..runs.execution import Executor, executor_for
 from ..runs.outputs import new_run_id, replacing, write_text
 from ..runs.sweep import ChunkCache, run_sweep
@@ -503,7 +503,7 @@ def simulate(
     seed : int, default 0
         Master seed; replication r uses ``SeedSequence(seed).spawn(reps)[r]``.
     intercept : bool, default True
-        Greedy Logistic's intercept (see :mod:`nbl_sim.policies.greedy_logistic`).
+        Greedy Logistic's intercept (see :mod:`nbl_sim.engine.greedy_kernel`).
     ridge : float, default 1e-6
         Greedy Logistic's ridge penalty, > 0.
     record_rounds : sequence of int, optional

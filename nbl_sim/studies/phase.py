@@ -28,10 +28,10 @@ from nbl_theory.stability import lambda_star_float, stability
 from nbl_theory.validation import validate_delta
 
 from ..runs.execution import Executor, executor_for
-from ..runs.sweep import ChunkCache, run_sweep
+from ..runs.sweep import ChunkCache, decimal_strings, run_sweep, sweep_grid
 
 __all__ = ["PhaseDiagram", "PhaseCell", "phase_cell", "phase_diagram", "ThresholdScan",
-           "threshold_scan", "TIERS", "grid_values", "decimal_strings", "sweep_grid"]
+           "threshold_scan", "TIERS", "grid_values"]
 
 #: The precision tiers of a phase diagram: float64, mpmath (30 digits) and certified (Arb).
 TIERS = ("float", "mpmath", "certified")
@@ -62,52 +62,6 @@ def grid_values(lo: float, hi: float, n: int) -> list[str]:
     if not (math.isfinite(lo) and math.isfinite(hi)) or n < 1 or (n > 1 and not lo < hi):
         raise NBLInputError(f"grid needs finite lo < hi and n >= 1, got {lo}, {hi}, {n}")
     return [repr(float(x)) for x in np.linspace(lo, hi, n)]
-
-
-def decimal_strings(xs) -> list[str]:
-    """``xs`` as decimal strings: strings are kept, numbers written with 17 significant digits
-    (so a float round-trips).
-
-    Parameters
-    ----------
-    xs : iterable of str or float
-        The values.
-
-    Returns
-    -------
-    list of str
-        One string per value.
-    """
-    return [x if isinstance(x, str) else f"{float(x):.17g}" for x in xs]
-
-
-def sweep_grid(what: str, values, deltas, fixed) -> tuple[list[str], list[str], tuple]:
-    """The grid of a (parameter, Δ) sweep: ``values`` and ``deltas`` as
-    :func:`decimal_strings` with every Δ validated, and ``fixed`` (a dict or None) as sorted
-    (name, value) string pairs. An empty grid is an NBLInputError naming ``what``.
-
-    Parameters
-    ----------
-    what : str
-        The sweep's name, for the error message.
-    values : iterable of str or float
-        The parameter values.
-    deltas : iterable of str or float
-        The separations Δ.
-    fixed : dict or None
-        The other parameters' values.
-
-    Returns
-    -------
-    tuple
-        ``(values, deltas, fixed)`` as lists of decimal strings and a tuple of sorted pairs.
-    """
-    values, deltas = decimal_strings(values), decimal_strings(deltas)
-    if not values or not deltas:
-        raise NBLInputError(f"{what} needs at least one parameter value and one delta")
-    for x in deltas:
-        validate_delta(x)
-    return values, deltas, tuple(sorted((str(k), str(v)) for k, v in (fixed or {}).items()))
 
 
 def _family_link(family: str | LinkSource, param: str, value: str, fixed: tuple) -> Link:

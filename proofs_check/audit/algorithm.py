@@ -14,7 +14,7 @@ the paper by ``tests/proofs_check/test_audit.py``), are package data
   positive factor n0^{-1} cancels.
 
 The toolkit's choices are *probed*, not quoted: the functions below run
-:func:`nbl_sim.policies.nbl.nbl_run` on inputs that hit each undefined case.
+:func:`nbl_sim.engine.nbl_kernel.nbl_run` on inputs that hit each undefined case.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nbl_sim.policies.geometry import tangent_projection
-from nbl_sim.policies.nbl import nbl_run, validate_step
+from nbl_sim.engine.geometry import tangent_projection
+from nbl_sim.engine.nbl_kernel import nbl_run, validate_step
 from nbl_theory.errors import NBLInputError
 
 from .packaged import read_json, records

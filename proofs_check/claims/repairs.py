@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from nbl_sim.beyond.contexts import parse_context_spec
 from nbl_sim.engine.environment import Environment
-from nbl_sim.policies.nbl import nbl_run
+from nbl_sim.engine.nbl_kernel import nbl_run
 from nbl_sim.policies.repairs import repaired_nbl_run
 from nbl_theory.paper import paper_link
 

@@ -166,7 +166,7 @@ def run(args) -> int:
     link = source.link({k: v[0] for k, v in opt.param_values(source, specs).items()})
     _rewards_for_greedy(link, args)
     from nbl_sim.engine.environment import Environment
-    from nbl_sim.policies.nbl import validate_step
+    from nbl_sim.engine.nbl_kernel import validate_step
     from nbl_sim.studies.experiment import simulate
 
     validate_step(args.gamma, args.t0)

@@ -28,11 +28,11 @@ TARGETS = (
     "nbl_theory.elicitation", "nbl_theory.derivatives", "nbl_theory.links",
     "nbl_theory.link_numeric", "nbl_theory.families",
     "nbl_sim.population.fields", "nbl_sim.population.population_table",
-    "nbl_sim.population.circle", "nbl_sim.policies.geometry", "nbl_sim.engine.metrics",
+    "nbl_sim.population.circle", "nbl_sim.engine.geometry", "nbl_sim.engine.metrics",
     "nbl_sim.studies.rate_theory", "nbl_sim.studies.rate_study", "nbl_sim.studies.rate_analysis",
     "nbl_sim.studies.regret_geometry", "nbl_sim.studies.phase", "nbl_sim.studies.experiment",
     "nbl_sim.engine.environment", "nbl_sim.engine.environment_passes", "nbl_sim.engine.realization",
-    "nbl_sim.policies.nbl", "nbl_sim.policies.greedy_logistic", "nbl_sim.policies.oracle",
+    "nbl_sim.engine.nbl_kernel", "nbl_sim.engine.greedy_kernel", "nbl_sim.engine.reference",
 )
 
 #: modules not mutated, and why
@@ -79,7 +79,7 @@ def named_lines(source: str) -> dict[int, set]:
 
 
 def module_path(module: str) -> str:
-    """``nbl_sim.policies.nbl`` -> ``nbl_sim/policies/nbl.py`` (relative to the root)."""
+    """``nbl_sim.engine.nbl_kernel`` -> ``nbl_sim/engine/nbl_kernel.py`` (relative to the root)."""
     return module.replace(".", "/") + ".py"
 
 

@@ -25,7 +25,7 @@ __all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic
 
 def tangent_projection(v, w):
     """P_v^⊥ w = w − (vᵀw) v for unit v (eq:tangent_update), row by row; written here, not the
-    library's ``nbl_sim.policies.geometry.tangent_projection``."""
+    library's ``nbl_sim.engine.geometry.tangent_projection``."""
     v = np.asarray(v, dtype=float)
     w = np.asarray(w, dtype=float)
     return w - np.einsum("...i,...i->...", v, w)[..., None] * v

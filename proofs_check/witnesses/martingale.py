@@ -12,7 +12,7 @@ F is the library's field by the exact 1-D reduction, its two integrals interpola
 every run checks it against that quadrature at ~:data:`TABLE_CHECKED` of its directions.
 
 The NBL step is written out here from eq:tangent_update and eq:nbl_update (G_t = (I − vvᵀ)W_t,
-v_t = (v + η_t G_t)/‖v + η_t G_t‖), not taken from the library's ``nbl_sim.policies.geometry``, so a
+v_t = (v + η_t G_t)/‖v + η_t G_t‖), not taken from the library's ``nbl_sim.engine.geometry``, so a
 defect in the library's update cannot hide in the trajectories this witness runs.
 """
 

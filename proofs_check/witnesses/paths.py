@@ -2,7 +2,7 @@
 stochastic analysis (sec:regret and its appendices) manipulates.
 
 :func:`run_paths` re-runs alg:nbl in numpy from the realization ``Environment.draw`` gives (the
-same one ``nbl_sim.policies.nbl.nbl_run`` uses) and records every per-step quantity of the
+same one ``nbl_sim.engine.nbl_kernel.nbl_run`` uses) and records every per-step quantity of the
 proofs; it also runs the compiled kernel on that realization and reports the largest difference,
 so a claim can confirm the re-run reproduces ``nbl_run`` before checking anything else.
 :func:`kernel_errors` and the runners built on it use the compiled kernel itself (for long
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nbl_sim.engine.environment import Environment
-from nbl_sim.policies.nbl import nbl_run
+from nbl_sim.engine.nbl_kernel import nbl_run
 
 from .lambda0 import h_along
 from .stats import mean_se

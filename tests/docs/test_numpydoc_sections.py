@@ -167,13 +167,13 @@ def _without_section(doc: str, section: str) -> str:
 _REMOVALS = [
     ("nbl_theory.stability.stability", "function", "Parameters", "PR01"),
     ("nbl_theory.stability.stability", "function", "Returns", "RT01"),
-    ("nbl_sim.policies.geometry.signed_angle", "function", "Parameters", "PR01"),
-    ("nbl_sim.policies.geometry.signed_angle", "function", "Returns", "RT01"),
+    ("nbl_sim.engine.geometry.signed_angle", "function", "Parameters", "PR01"),
+    ("nbl_sim.engine.geometry.signed_angle", "function", "Returns", "RT01"),
     ("nbl_theory.gaussian.Moment", "class", "Parameters", "PR01"),
     ("nbl_sim.runs.cache.ChunkCache.put", "method", "Returns", "RT01"),
     ("nbl_theory.links.Link.from_expression", "classmethod", "Returns", "RT01"),
     ("nbl_sim.runs.execution.executor_for", "function", "Yields", "YD01"),
-    ("nbl_sim.policies.nbl.NBLOptions", "class", "Parameters", "PR01"),
+    ("nbl_sim.engine.nbl_kernel.NBLOptions", "class", "Parameters", "PR01"),
     ("nbl_sim.engine.nbl", "function", "Parameters", "PR01"),
     ("nbl_sim.engine.nbl", "function", "Returns", "RT01"),
 ]

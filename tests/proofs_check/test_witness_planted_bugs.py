@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import nbl_sim.engine.compiled as engine_compiled
-import nbl_sim.policies.greedy_logistic as gl
+import nbl_sim.engine.greedy_kernel as gl
 import nbl_sim.studies.rate_study as rs
 from nbl_sim.population import fields as pop
 from nbl_sim.runs.execution import SerialExecutor

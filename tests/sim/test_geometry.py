@@ -5,8 +5,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nbl_sim.policies.geometry import nbl_update, retract, signed_angle, tangent_projection
-from nbl_sim.policies.nbl import nbl_run
+from nbl_sim.engine.geometry import nbl_update, retract, signed_angle, tangent_projection
+from nbl_sim.engine.nbl_kernel import nbl_run
 
 EPS = np.finfo(float).eps
 

@@ -1,4 +1,4 @@
-"""Greedy Logistic (nbl_sim.policies.greedy_logistic) against independent scipy/numpy oracles."""
+"""Greedy Logistic (nbl_sim.engine.greedy_kernel) against independent scipy/numpy oracles."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import optimize
 
-from nbl_sim.policies.greedy_logistic import fit_penalized_logistic, greedy_logistic_actions
+from nbl_sim.engine.greedy_kernel import fit_penalized_logistic, greedy_logistic_actions
 from nbl_theory.errors import NBLInputError
 
 RIDGE = 1e-6
@@ -334,7 +334,7 @@ def test_unrolled_gradient_hessian_are_the_loop_bit_for_bit(seed, m, p, scale, l
     """_grad_hess (p = 2, 3: unrolled, sums in registers) returns exactly what the general
     loop _grad_hess_any returns: the same terms added in the same order. |η| up to ~10⁴
     (exp underflows), fractional responses, rows beyond m ignored."""
-    from nbl_sim.policies.greedy_logistic import _grad_hess, _grad_hess_any
+    from nbl_sim.engine.greedy_kernel import _grad_hess, _grad_hess_any
 
     rng = np.random.default_rng(seed)
     Z = rng.standard_normal((m + 5, p))
@@ -355,7 +355,7 @@ def test_unrolled_passes_leave_the_actions_unchanged(d, intercept):
 
     from numba import njit
 
-    import nbl_sim.policies.greedy_logistic as gl
+    import nbl_sim.engine.greedy_kernel as gl
 
     ns = dict(vars(gl))
     ns["_grad_hess"] = gl._grad_hess_any

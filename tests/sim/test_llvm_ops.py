@@ -12,8 +12,8 @@ from numba.extending import intrinsic
 
 from nbl_sim.engine.environment_passes import _index_row, index_pass
 from nbl_sim.engine.llvm_ops import LANES, VF, VI, exact_double, muladd128, small_fptosi
+from nbl_sim.engine.nbl_kernel import _replication_round
 from nbl_sim.engine.nbl_lanes import lane_rounds
-from nbl_sim.policies.nbl import _replication_round
 
 U128 = st.integers(0, 2**128 - 1)
 M64 = (1 << 64) - 1

@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nbl_sim.engine.environment import Environment
-from nbl_sim.policies.geometry import retract, signed_angle
-from nbl_sim.policies.nbl import nbl_reference, nbl_run
-from nbl_sim.policies.oracle import oracle_actions
+from nbl_sim.engine.geometry import retract, signed_angle
+from nbl_sim.engine.nbl_kernel import nbl_reference, nbl_run
+from nbl_sim.engine.reference import oracle as oracle_actions
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family
 from tests.sim.strategies import any_links, deltas, dims

@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from nbl_sim.policies.geometry import nbl_update
-from nbl_sim.policies.nbl import nbl_run
+from nbl_sim.engine.geometry import nbl_update
+from nbl_sim.engine.nbl_kernel import nbl_run
 from proofs_check.witnesses.paths import literal_step
 
 
@@ -25,7 +25,7 @@ def test_literal_step_breaks_ties_toward_plus_one():
 
 def test_one_step_matches_the_literal_update():
     """Same action; |v_1(kernel) − v_1(literal)| ≤ 1e-13 and ‖v_1‖ = 1 to 1e-15 from random v
-    (d ∈ {2, 3, 5}, η from 1e-3 to 5, exact ties vᵀX = 0 included); nbl_sim.policies.geometry.nbl_update
+    (d ∈ {2, 3, 5}, η from 1e-3 to 5, exact ties vᵀX = 0 included); nbl_sim.engine.geometry.nbl_update
     equals the literal update to 1e-13. The kernel computes G = AY(x − (vᵀx)v), algebraically
     (I − vvᵀ)W: the two differ by a few ulps."""
     rng = np.random.default_rng(31)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from nbl_sim.policies.nbl import nbl_run
+from nbl_sim.engine.nbl_kernel import nbl_run
 from nbl_sim.policies.repairs import (
     centre_rewards,
     repaired_nbl_run,

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from nbl_sim.engine.environment import Environment
+from nbl_sim.engine.greedy_kernel import greedy_logistic_actions
+from nbl_sim.engine.nbl_kernel import nbl_run
 from nbl_sim.policies import NBL, GreedyLogistic
-from nbl_sim.policies.greedy_logistic import greedy_logistic_actions
-from nbl_sim.policies.nbl import nbl_run
 from nbl_sim.studies.experiment import simulate
 from nbl_theory.errors import NBLInputError
 from nbl_theory.families import make_family

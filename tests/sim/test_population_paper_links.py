@@ -1,7 +1,7 @@
 """The library's own consistency on the paper's six named links (moved out of the claim registry,
 issue 15: two library routes agreeing is a test of the toolkit, not a check of the paper).
 
-* nbl_sim.policies.geometry.tangent_projection against the literal matrix formula (I − vvᵀ)W
+* nbl_sim.engine.geometry.tangent_projection against the literal matrix formula (I − vvᵀ)W
   (was part of the claim ``tangent-update-projection``);
 * nbl_sim.population.fields.jacobian_fd against jacobian_formula (was ``jacobian-finite-difference``);
 * central differences of potential_J against population_field (was ``gradient-of-j``);
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nbl_sim.policies.geometry import tangent_projection
+from nbl_sim.engine.geometry import tangent_projection
 from nbl_sim.population import fields as pop
 from nbl_theory.paper import PAPER_LINKS
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from nbl_sim.engine.environment import Environment
-from nbl_sim.policies.nbl import nbl_run
+from nbl_sim.engine.nbl_kernel import nbl_run
 from nbl_sim.studies.rate_theory import (
     Mode,
     linear_recursion_mse,

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from nbl_sim.engine.environment import Environment
-from nbl_sim.policies.nbl import nbl_run
+from nbl_sim.engine.nbl_kernel import nbl_run
 from nbl_sim.population import fields as pop
 from nbl_sim.studies import rate_theory as rt
 from nbl_sim.studies import regret_geometry as rg

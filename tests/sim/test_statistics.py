@@ -38,7 +38,7 @@ def test_greedy_tangent_increment_mean_is_the_population_field(link, delta, d, s
     """lem:conditional_population_field: with A_t = sgn(vᵀX_t) for a fixed v,
     E[G_t | H] = h(v) = (I − vvᵀ)F(v), F from the quadrature of nbl_sim.population.fields (error
     ~1e-10, negligible against the 5-SE bound)."""
-    from nbl_sim.policies.geometry import tangent_projection
+    from nbl_sim.engine.geometry import tangent_projection
     from nbl_sim.population.fields import tangent_field
 
     env = Environment.build(link, delta, d, v_star="random", theta_dir="random",

@@ -8,7 +8,7 @@ attracting) for N(0, Σ) with its major axis along θ and for the uniform cube a
 axis to the diagonal; the learned boundary's angle to v* for a Σ tilted 30° from v* and for
 shifted arms, where no candidate keeps v* an equilibrium.
 
-Row 2 (simulation, :func:`nbl_sim.beyond.repair_study.growth_study`; skipped with ``quick``):
+Row 2 (simulation, :func:`nbl_sim.studies.repair_study.growth_study`; skipped with ``quick``):
 the mean regret R_n (± 1.96 SE) of plain NBL, whitened NBL (known and running Σ̂) and Greedy
 Logistic on a log grid of horizons, common random numbers, for N(0, Σ) of cond 3 with its
 major axis along θ, and the growth model the regret-rate study's GLS fit picks for each.
@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from nbl_sim.beyond import parse_arms_spec, parse_context_spec
-from nbl_sim.beyond.repair_study import growth_study
 from nbl_sim.beyond.repairs import analyze_repair
+from nbl_sim.studies.repair_study import growth_study
 from nbl_theory.paper import paper_link
 
 from ..style import new_figure, policy_color

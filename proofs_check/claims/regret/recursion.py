@@ -6,7 +6,7 @@ How the statements are checked
 ------------------------------
 * Pathwise statements are checked at *every* step of simulated NBL paths. The paths are re-run
   in numpy (:func:`proofs_check.witnesses.paths.run_paths`) from the same realization that
-  ``nbl_sim.policies.nbl.nbl_run`` uses, and the re-run is confirmed to reproduce ``nbl_run``'s
+  ``nbl_sim.engine.nbl_kernel.nbl_run`` uses, and the re-run is confirmed to reproduce ``nbl_run``'s
   ‖v_t − v*‖² at every round before anything else is checked.
 * The population tangent field h(v) is the quadrature field of :mod:`nbl_sim.population.fields`
   (~1e-15); in d = 2 with the paper's rotation it is evaluated along long paths through a

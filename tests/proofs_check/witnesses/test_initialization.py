@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from nbl_sim.policies.nbl import nbl_run
+from nbl_sim.engine.nbl_kernel import nbl_run
 from nbl_theory.paper import paper_link
 from proofs_check.witnesses import initialization as init
 

@@ -64,7 +64,7 @@ def test_helpers():
 def test_greedy_logistic_matches_the_library_on_a_short_run():
     # the library's compiled Newton and the witness's numpy Newton give the same actions
     from nbl_sim.engine.environment import Environment
-    from nbl_sim.policies.greedy_logistic import greedy_logistic_actions
+    from nbl_sim.engine.greedy_kernel import greedy_logistic_actions
     from nbl_theory.paper import paper_link
 
     env = Environment.build(paper_link("logistic"), "1", 2)

@@ -32,9 +32,9 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from ..engine import jit_cache  # the cached kernels are defined with jit_cache.njit
-from ..engine.llvm_ops import LANES
-from ..engine.nbl_lanes import lane_rounds
+from . import jit_cache  # the cached kernels are defined with jit_cache.njit
+from .llvm_ops import LANES
+from .nbl_lanes import lane_rounds
 
 __all__ = ["nbl_run", "nbl_inputs", "NBLInputs", "NBLOptions", "NBLTrace", "nbl_reference",
            "validate_step", "LOCKSTEP"]

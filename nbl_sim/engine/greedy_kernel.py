@@ -71,7 +71,7 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from ..engine import jit_cache  # the cached kernels are defined with jit_cache.njit
+from . import jit_cache  # the cached kernels are defined with jit_cache.njit
 
 __all__ = ["greedy_logistic_actions", "fit_penalized_logistic", "LogisticFit", "newton_refit",
            "greedy_inputs", "GreedyInputs", "greedy_info", "ARMIJO", "MAX_HALVINGS", "EPS"]

@@ -1,4 +1,4 @@
-"""Repaired NBL against Greedy Logistic in simulation (nbl_sim.beyond.repair_study)."""
+"""Repaired NBL against Greedy Logistic in simulation (nbl_sim.studies.repair_study)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from nbl_sim.beyond.repair_study import compare_policies, growth_study
+from nbl_sim.studies.repair_study import compare_policies, growth_study
 from nbl_theory.errors import NBLInputError
 
 

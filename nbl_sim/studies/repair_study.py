@@ -26,13 +26,14 @@ from nbl_theory.paper import paper_link
 from nbl_theory.validation import positive_int
 
 from .. import engine
+from ..beyond.contexts import parse_context_spec
 from ..engine.environment import Environment
 from ..policies.repairs import REPAIRED_POLICIES, repaired_nbl_run
-from ..studies.rate_analysis import bootstrap_slope, fit_growth
-from .contexts import parse_context_spec
+from .rate_analysis import bootstrap_slope, fit_growth
 
 __all__ = ["compare_policies", "growth_study", "STUDY_POLICIES"]
 
+#: the policies the study compares: plain NBL, every repair, Greedy Logistic
 STUDY_POLICIES = ("nbl",) + REPAIRED_POLICIES + ("greedy-logistic",)
 _BLOCK = 64  # replications per drawn block
 
@@ -83,7 +84,32 @@ def compare_policies(link: str, delta: str, law: str = "gaussian", arms: str = "
                      n: int = 2000, reps: int = 50, n0: int = 200, seed: int = 0,
                      policies=STUDY_POLICIES, gamma: float = 10.0, t0: float = 500.0) -> dict:
     """Final regret of every policy on common random numbers and the paired differences
-    against Greedy Logistic (module docstring). Plain data."""
+    against Greedy Logistic (module docstring). Plain data.
+
+    Parameters
+    ----------
+    link : str
+        A paper link (e.g. ``"tt-stable"``).
+    delta : str
+        The arm separation Δ.
+    law : str
+        Context-law spec (:func:`nbl_sim.beyond.contexts.parse_context_spec`), d = 2.
+    arms : str
+        Arms spec (:func:`nbl_sim.beyond.arms.parse_arms_spec`).
+    n, reps, n0, seed : int
+        Horizon, replications, randomized-initialization rounds, seed.
+    policies : sequence of str
+        A subset of :data:`STUDY_POLICIES`.
+    gamma, t0 : float
+        NBL's step η_t = γ/(t + t0).
+
+    Returns
+    -------
+    dict
+        The settings and, per policy, the mean final regret with its SE, the median final
+        angle (NBL and its repairs) and the paired difference against Greedy Logistic with its
+        95% interval.
+    """
     policies, n, reps = _check(policies, n, reps, n0)
     env = _env(link, delta, law, arms)
     reg, ang = _regrets(env, policies, n, n0, reps, seed, np.array([n]), gamma, t0)
@@ -116,7 +142,39 @@ def growth_study(link: str, delta: str, law: str, arms: str = "symmetric", *,
     prop:randomized-initialization's n0 ≥ C(d + log n)): n0 = 1000, t0 = n0. With n0 = 200
     (t0 = 500) 5–14% of the replications of whitened or centred NBL start in the basin of the
     reversed boundary (an attracting equilibrium near 180° for the two-transition links, as in
-    the paper's own model) and their linear regret hides the log n of the rest."""
+    the paper's own model) and their linear regret hides the log n of the rest.
+
+    Parameters
+    ----------
+    link : str
+        A paper link (e.g. ``"tt-stable"``).
+    delta : str
+        The arm separation Δ.
+    law : str
+        Context-law spec (:func:`nbl_sim.beyond.contexts.parse_context_spec`), d = 2.
+    arms : str
+        Arms spec (:func:`nbl_sim.beyond.arms.parse_arms_spec`).
+    n_max, points : int
+        The largest horizon and the number of horizons on the log grid.
+    reps, n0, seed : int
+        Replications, randomized-initialization rounds, seed.
+    policies : sequence of str
+        A subset of :data:`STUDY_POLICIES`.
+    gamma, t0 : float
+        NBL's step η_t = γ/(t + t0).
+
+    Returns
+    -------
+    dict
+        The settings, the horizons and, per policy, the mean regret and SE at each horizon,
+        the growth fit (:func:`nbl_sim.studies.rate_analysis.fit_growth`), its best model and
+        the bootstrapped log-log slope.
+
+    Raises
+    ------
+    NBLInputError
+        On bad sizes or policies, or ``n_max`` not past the first horizon max(2 n0, 1000).
+    """
     policies, n_max, reps = _check(policies, n_max, reps, n0)
     lo = max(2 * n0, 1000)  # past Stage I, whose regret grows linearly up to n0
     if n_max <= lo:

@@ -1,7 +1,7 @@
 """Sphere geometry of the NBL update (eq:tangent_update, eq:nbl_update, lem:normalization).
 
 Plain numpy, vectorized over leading axes (the last axis is the coordinate). The compiled NBL
-kernel (:mod:`nbl_sim.policies.nbl`) inlines the same arithmetic; these functions are the
+kernel (:mod:`nbl_sim.engine.nbl_kernel`) inlines the same arithmetic; these functions are the
 readable definitions it is tested against.
 """
 
