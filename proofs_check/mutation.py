@@ -34,6 +34,8 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
+from nbl_theory.errors import NBLInputError
+
 from .registry import FAIL, REGISTRY, Claim
 
 __all__ = ["ClaimMutation", "MutationReport", "run_mutation", "claim_module", "main"]
@@ -296,6 +298,9 @@ def run_mutation(ids=None, quick: bool = True, progress=None, modules=None,
         claims = [c for c in claims
                   if any(module_of[c.id] == m or module_of[c.id].startswith(m + ".")
                          for m in mods)]
+        if not claims:
+            raise NBLInputError(f"no claim in module {', '.join(mods)}; the claims modules are "
+                                f"{', '.join(sorted(set(module_of.values())))}")
     not_checked = [c.id for c in claims if c.method == "not-checked"]
     checked = [c for c in claims if c.method != "not-checked"]
     out = []
@@ -366,7 +371,11 @@ def main(argv=None) -> int:
         cmd = "python -m proofs_check.mutation " + " ".join(sys.argv[1:] if argv is None
                                                              else argv)
         return libmut.run_from_args(a, cmd.strip(), workers=a.workers, scheduler=a.scheduler)
-    rep = run_mutation(ids=a.claim, quick=a.quick, progress=_progress, modules=a.module)
+    try:
+        rep = run_mutation(ids=a.claim, quick=a.quick, progress=_progress, modules=a.module)
+    except NBLInputError as exc:            # an unknown claim id or module: one line, exit 2
+        print(f"python -m proofs_check.mutation: error: {exc}", file=sys.stderr)
+        return 2
     if a.json:
         from nbl_theory.records import envelope
 

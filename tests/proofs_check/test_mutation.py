@@ -153,3 +153,13 @@ def test_kind_constructors_spell_the_same_mutant():
         short = getattr(Mutant, kind)("name", name=1, x=(2, 3))
         assert short == Mutant("name", kind, kwargs={"name": 1, "x": (2, 3)})
         assert short.kwargs == {"name": 1, "x": (2, 3)}
+
+
+@pytest.mark.parametrize("argv, fragment", [(["--module", "experiments"], "no claim in module"),
+                                            (["--claim", "no-such-claim"], "unknown claim id")])
+def test_a_typo_is_one_line_and_exit_2(capsys, argv, fragment):
+    """An unknown claims module used to run nothing and report 0/0 killed with exit 0; an
+    unknown claim id printed a traceback."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1 and "Traceback" not in err
