@@ -80,6 +80,7 @@ WITNESS_IMPORTS: dict = {
     "lambda0": {},
     "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "links": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "local_jacobian": {"nbl_theory.numeric:PHI0": _NODES},
     "local_expansions": {"nbl_sim.population:fields": (
                              "compared", "the library's population field F along the paths "
                                          "(jacobian_steps: the library side of the comparison)"),
@@ -137,7 +138,8 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/numerics/link_geometry.py",
                 "proofs_check/claims/numerics/two_transition.py",
                 "proofs_check/claims/numerics/weighted_entropy.py",
-                "proofs_check/claims/setup.py")
+                "proofs_check/claims/setup.py",
+                "proofs_check/claims/nbl/local_jacobian.py")
 
 #: Where the generated table lives (relative to the repository root).
 TABLE_PATH = "docs/witnesses.md"

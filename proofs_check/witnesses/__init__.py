@@ -33,6 +33,9 @@ Modules (by concept)
 :mod:`.local_expansions`
     Finite-difference fields along the paths of app:local_jacobian and app:local_stability;
     the finite-difference tangent spectrum of Dh(v*).
+:mod:`.local_jacobian`
+    The steps of the proof of prop:local_jacobian and the rates of eq:decision_stability,
+    each against the paper's formula (errors in units of the field scale).
 :mod:`.martingale`
     The martingale statistics of lem:conditional_population_field along NBL trajectories,
     with the bias each run resolves.

@@ -19,8 +19,8 @@ from nbl_sim.population import fields as pop
 __all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic_unit",
            "rational_cases", "rational_sphere_pairs", "float_pairs", "angle_distance",
            "cayley_rotation", "case_geometry", "arms_error", "tangent_basis",
-           "tangent_directions", "sphere_path", "normalized_path", "separation_error",
-           "oracle_check"]
+           "tangent_directions", "sphere_path", "normalized_path", "moving_halfspace",
+           "separation_error", "oracle_check"]
 
 
 def tangent_projection(v, w):
@@ -191,3 +191,50 @@ def oracle_check(X, means, v_star, sign: int = 1) -> tuple[int, np.ndarray]:
     m_best = np.where(astar > 0, means[:, 1], means[:, 0])
     m_other = np.where(astar > 0, means[:, 0], means[:, 1])
     return int(np.sum(m_best < m_other - 1e-15)), astar
+
+
+def moving_halfspace(max_angle: float = 0.49, seed: int = 11, far=(0.51, 0.99)) -> dict:
+    """The moving half-space of app:local_jacobian (eq:app-moving-halfspace) on random draws.
+
+    For v_ε = cos(ε‖u‖) v* + sin(ε‖u‖) u/‖u‖ and Z = v*ᵀX, the paper states
+    vᵀ_ε X ≥ 0 ⇔ Z ≥ −(uᵀP⊥X/‖u‖) tan(ε‖u‖) when cos(ε‖u‖) > 0; it rests on the algebraic
+    identity vᵀ_ε X = cos(ε‖u‖)[Z + tan(ε‖u‖) uᵀX/‖u‖]. For d in (2, 3, 7), 40 draws each of a
+    unit v*, a tangent u (length in [0.1, 3]), an angle ε‖u‖ uniform in (0, ``max_angle`` π)
+    and 500 Gaussian X (generator seeded with ``seed``): the indicator mismatches away from
+    rounding (|vᵀ_ε X| > 1e-12‖X‖), the identity's error / (1 + ‖X‖), and, at a second angle in
+    (``far[0]`` π, ``far[1]`` π) where cos < 0, whether the equivalence reverses for every X.
+
+    Returns
+    -------
+    dict
+        ``mismatches``, ``identity_error``, ``samples`` (the X away from rounding), ``draws``,
+        ``flipped`` (draws where the equivalence reverses beyond π/2).
+    """
+    rng = np.random.default_rng(seed)
+    mism, worst, n, flipped, draws = 0, 0.0, 0, 0, 0
+    for d in (2, 3, 7):
+        for _ in range(40):
+            draws += 1
+            vs = rng.standard_normal(d)
+            vs /= np.linalg.norm(vs)
+            u = tangent_projection(vs, rng.standard_normal(d)) * rng.uniform(0.1, 3.0)
+            nu = float(np.linalg.norm(u))
+            ang = rng.uniform(0.0, max_angle * np.pi)      # eps ||u|| (cos > 0 for < pi/2)
+            eps = ang / nu
+            v_eps = math.cos(eps * nu) * vs + math.sin(eps * nu) * u / nu
+            X = rng.standard_normal((500, d))
+            Z = X @ vs
+            bound = -(tangent_projection(vs, X) @ u / nu) * math.tan(eps * nu)
+            s = X @ v_eps
+            nx = np.linalg.norm(X, axis=1)
+            clear = np.abs(s) > 1e-12 * nx
+            mism += int(np.sum(((s >= 0) != (Z >= bound)) & clear))
+            ident = math.cos(eps * nu) * (Z + math.tan(eps * nu) * (X @ u) / nu)
+            worst = max(worst, float(np.max(np.abs(s - ident) / (1 + nx))))
+            n += int(clear.sum())
+            # beyond pi/2 the cosine is negative and the equivalence reverses
+            ang2 = rng.uniform(far[0] * np.pi, far[1] * np.pi)
+            v2 = math.cos(ang2) * vs + math.sin(ang2) * u / nu
+            b2 = -(tangent_projection(vs, X) @ u / nu) * math.tan(ang2)
+            flipped += int(np.all((X @ v2 >= 0) != (Z >= b2)))
+    return dict(mismatches=mism, identity_error=worst, samples=n, draws=draws, flipped=flipped)
