@@ -102,6 +102,13 @@ WITNESS_IMPORTS: dict = {
                   "compared", "the library's NBL run: run_paths reports its difference from "
                               "the re-run (kernel_errors and the long-horizon runners use it as "
                               "the toolkit's simulation)")},
+    "population": {"nbl_sim.engine.environment:Environment": _ENV,
+                   "nbl_sim.population:fields": (
+                       "compared", "the library's population field F, h and H(alpha): the "
+                                   "library side of the comparisons, and the target of the "
+                                   "Monte Carlo means of conditional_field_z"),
+                   "nbl_theory.paper:PAPER_LINKS": _PAPER,
+                   "toolkit_values:field_scale": _SCALE},
     "potentials": {"nbl_theory:elicitation": ("shared", "the sympy symbols, the Bregman table "
                                                         "as transcribed and phi_rho")},
     "printed": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
@@ -139,7 +146,8 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/numerics/two_transition.py",
                 "proofs_check/claims/numerics/weighted_entropy.py",
                 "proofs_check/claims/setup.py",
-                "proofs_check/claims/nbl/local_jacobian.py")
+                "proofs_check/claims/nbl/local_jacobian.py",
+                "proofs_check/claims/nbl/population.py")
 
 #: Where the generated table lives (relative to the repository root).
 TABLE_PATH = "docs/witnesses.md"

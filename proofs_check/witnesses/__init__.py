@@ -36,6 +36,9 @@ Modules (by concept)
 :mod:`.local_jacobian`
     The steps of the proof of prop:local_jacobian and the rates of eq:decision_stability,
     each against the paper's formula (errors in units of the field scale).
+:mod:`.population`
+    The population field's identities (equilibrium, ∇J = F, H(α), the 2-D restoring
+    condition) on the own field, and the Monte Carlo mean of the update under greedy allocation.
 :mod:`.martingale`
     The martingale statistics of lem:conditional_population_field along NBL trajectories,
     with the bias each run resolves.

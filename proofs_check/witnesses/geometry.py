@@ -20,7 +20,8 @@ __all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic
            "rational_cases", "rational_sphere_pairs", "float_pairs", "angle_distance",
            "cayley_rotation", "case_geometry", "arms_error", "tangent_basis",
            "tangent_directions", "sphere_path", "normalized_path", "moving_halfspace",
-           "separation_error", "oracle_check"]
+           "separation_error", "oracle_check", "rational_tangent_update",
+           "reflection_identities"]
 
 
 def tangent_projection(v, w):
@@ -238,3 +239,89 @@ def moving_halfspace(max_angle: float = 0.49, seed: int = 11, far=(0.51, 0.99)) 
             b2 = -(tangent_projection(vs, X) @ u / nu) * math.tan(ang2)
             flipped += int(np.all((X @ v2 >= 0) != (Z >= b2)))
     return dict(mismatches=mism, identity_error=worst, samples=n, draws=draws, flipped=flipped)
+
+
+def rational_tangent_update(coef=1, seed: int = 2024, k: int = 300) -> dict:
+    """eq:tangent_update in exact rational arithmetic: for ``k`` pairs (v, W) of
+    :func:`rational_cases` (generator seeded with ``seed``), G = (I − coef·vvᵀ)W (the paper:
+    coef = 1) must satisfy vᵀG = 0, (I − coef·vvᵀ)G = G and (vᵀW)v + G = W exactly.
+
+    Returns
+    -------
+    dict
+        ``n_exact``: the cases that hold before the first failure; ``failure``: None, or
+        (vᵀG, v, W) of the first case that fails.
+    """
+    rng = np.random.default_rng(seed)
+    n_exact = 0
+    for v, w in rational_cases(rng, k):
+        assert sum(x * x for x in v) == 1
+        vw = sum(a * b for a, b in zip(v, w))
+        G = [wi - coef * vw * vi for wi, vi in zip(w, v)]     # (I - coef vv^T) W, entrywise
+        vg = sum(a * b for a, b in zip(v, G))
+        PG = [gi - coef * vg * vi for gi, vi in zip(G, v)]
+        recon = [vw * vi + gi for vi, gi in zip(v, G)]
+        if vg != 0 or PG != G or recon != w:
+            return dict(n_exact=n_exact, failure=(vg, v, w))
+        n_exact += 1
+    return dict(n_exact=n_exact, failure=None)
+
+
+def reflection_identities(sign: int = -1, seed: int = 5, n_links: int = 6) -> dict:
+    """The reflection identities of the proof of prop:population_equilibrium (eq:Z-def): with
+    Z = v*ᵀX, X = P⊥X + Zv*, P⊥v* = 0, and X~ = P⊥X + sign·Zv* (the paper: sign = −1) has
+    v*ᵀX~ = −Z, ‖X~‖ = ‖X‖, β_+ᵀX = β_−ᵀX~ and X − X~ = 2Zv*.
+
+    First exactly, on 200 rational cases (:func:`rational_cases`, d in (2, 3, 6); a rational θ
+    ⊥ v* and Δ/2 = 1/5: the identities need no norm); then in float64 on 400 Gaussian X at each
+    of the ``n_links`` case geometries :func:`case_geometry` (i, Δ = 0.2, d in (2, 3)), errors
+    / (1 + ‖X‖). One generator seeded with ``seed`` draws both.
+
+    Returns
+    -------
+    dict
+        ``n_exact`` (rational cases before the first failure), ``failure`` (None, or the tuple
+        of the six checks, v*, X of the first failing case; then no float part is run),
+        ``worst`` (the largest float error), ``n`` (float samples).
+    """
+    rng = np.random.default_rng(seed)
+    n_exact = 0
+    for vs, x in rational_cases(rng, 200, dims=(2, 3, 6)):
+        d = len(vs)
+        raw = [Fraction(int(rng.integers(-9, 10)), int(rng.integers(1, 5))) for _ in range(d)]
+        c = sum(a * b for a, b in zip(raw, vs))
+        theta = [a - c * b for a, b in zip(raw, vs)]       # theta perpendicular to v*
+        half = Fraction(1, 5)                             # Delta/2 (the identities need no norm)
+        bp = [t + half * s for t, s in zip(theta, vs)]
+        bm = [t - half * s for t, s in zip(theta, vs)]
+        Z = sum(a * b for a, b in zip(vs, x))
+        px = [a - Z * b for a, b in zip(x, vs)]
+        xt = [a + sign * Z * b for a, b in zip(px, vs)]
+        pv = [a - sum(p * q for p, q in zip(vs, vs)) * a for a in vs]   # P^perp v*
+        checks = (
+            all(a + Z * b == xx for a, b, xx in zip(px, vs, x)),
+            all(p == 0 for p in pv),
+            sum(a * b for a, b in zip(vs, xt)) == -Z,
+            sum(a * a for a in xt) == sum(a * a for a in x),
+            sum(a * b for a, b in zip(bp, x)) == sum(a * b for a, b in zip(bm, xt)),
+            all(a - b == 2 * Z * s for a, b, s in zip(x, xt, vs)),
+        )
+        if not all(checks):
+            return dict(n_exact=n_exact, failure=(checks, vs, x), worst=None, n=0)
+        n_exact += 1
+    worst, n = 0.0, 0
+    for i in range(n_links):
+        for d in (2, 3):
+            beta, vs, _theta = case_geometry(i, "0.2", d)
+            X = rng.standard_normal((400, d))
+            Z = X @ vs
+            px = tangent_projection(vs, X)
+            xt = px + sign * Z[:, None] * vs
+            sc = 1 + np.linalg.norm(X, axis=1)
+            errs = [np.abs(xt @ vs + Z) / sc,
+                    np.abs(np.linalg.norm(xt, axis=1) - np.linalg.norm(X, axis=1)) / sc,
+                    np.abs(X @ beta[1] - xt @ beta[0]) / sc,
+                    np.abs(X - xt - 2 * Z[:, None] * vs).max(1) / sc]
+            worst = max(worst, max(float(e.max()) for e in errs))
+            n += 400
+    return dict(n_exact=n_exact, failure=None, worst=worst, n=n)

@@ -24,7 +24,7 @@ from .local_expansions import jacobian_steps, paper_cases, tangent_spectrum
 __all__ = ["paper_tangent_rates", "lambda_star_of", "spectrum_error", "decision_stability_cases",
            "linearization_growth", "product_rule_errors", "projection_derivative_errors",
            "boundary_derivative_errors", "boundary_f_errors", "stein_matrix_errors",
-           "pre_kappa_errors", "relative_difference"]
+           "pre_kappa_errors", "relative_difference", "jacobian_errors"]
 
 
 def relative_difference(a, b) -> float:
@@ -233,3 +233,24 @@ def pre_kappa_errors(deltas, dims, phi0: float = PHI0) -> list:
                + 2 * phi0 * w["m2"] * th * float(th @ u))
         errs.append((r, float(np.abs(r["Dh"] - rhs).max()) / r["S"]))
     return errs
+
+
+def jacobian_errors(deltas, dims, phi0: float = PHI0) -> dict:
+    """eq:Jacobian at every paper case: the finite-difference Jacobian of the own field h at v*
+    (:func:`.local_expansions.tangent_spectrum`) against −Δμ*P + 2φ0(0) m2 θθᵀ with μ*, m2 from
+    their 2-D definitions (``phi0`` the coefficient, for mutants).
+
+    Returns
+    -------
+    dict
+        ``error``: max |FD − eq:Jacobian|/S; ``n``: the cases; ``theta_rates``: (key, Δ,
+        finite-difference θ-rate) of the d = 2 cases.
+    """
+    worst, n, rates = 0.0, 0, []
+    for c in paper_cases(deltas, dims):
+        sp = tangent_spectrum(c.key, c.delta, c.d)
+        worst = max(worst, float(np.abs(sp["matrix"] - c.jacobian(phi0)).max()) / sp["S"])
+        n += 1
+        if c.d == 2:
+            rates.append((c.key, c.delta, sp["theta_rate"]))
+    return dict(error=worst, n=n, theta_rates=rates)
