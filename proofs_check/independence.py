@@ -128,6 +128,7 @@ WITNESS_IMPORTS: dict = {
                "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
                "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER},
     "stats": {},
+    "stein": {},
     "study_reruns": {"nbl_sim.engine.environment:Environment": _ENV,
                      "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
                                                                "nbl_theory.Link")},
@@ -147,7 +148,8 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/numerics/weighted_entropy.py",
                 "proofs_check/claims/setup.py",
                 "proofs_check/claims/nbl/local_jacobian.py",
-                "proofs_check/claims/nbl/population.py")
+                "proofs_check/claims/nbl/population.py",
+                "proofs_check/claims/stein/identities.py")
 
 #: Where the generated table lives (relative to the repository root).
 TABLE_PATH = "docs/witnesses.md"

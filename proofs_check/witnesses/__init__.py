@@ -16,6 +16,9 @@ Modules (by concept)
     Gaussian expectation rules (tensor Gauss–Hermite, Gauss–Legendre means, Gauss–Legendre on
     a link's chart split at the kinks of |g''|, κ(a) from its definition, absolute moments in
     closed form).
+:mod:`.stein`
+    The Gaussian Stein identities (sec:stein, lem:gaussian_stein) by tensor Gauss–Hermite in
+    the original coordinates and mpmath quad, against a given μ_g.
 :mod:`.potentials`
     The elicitation geometry in sympy from the definitions: the Bregman loss, the table as
     printed, implicit link derivatives, inverses, conjugates, dual domains, induced potentials.
