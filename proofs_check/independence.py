@@ -149,7 +149,8 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/setup.py",
                 "proofs_check/claims/nbl/local_jacobian.py",
                 "proofs_check/claims/nbl/population.py",
-                "proofs_check/claims/stein/identities.py")
+                "proofs_check/claims/stein/identities.py",
+                "proofs_check/claims/nbl/local_stability.py")
 
 #: Where the generated table lives (relative to the repository root).
 TABLE_PATH = "docs/witnesses.md"

@@ -21,7 +21,8 @@ __all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic
            "cayley_rotation", "case_geometry", "arms_error", "tangent_basis",
            "tangent_directions", "sphere_path", "normalized_path", "moving_halfspace",
            "separation_error", "oracle_check", "rational_tangent_update",
-           "reflection_identities"]
+           "reflection_identities", "rational_deltas", "delta_decomposition",
+           "tangent_delta_relation"]
 
 
 def tangent_projection(v, w):
@@ -324,4 +325,79 @@ def reflection_identities(sign: int = -1, seed: int = 5, n_links: int = 6) -> di
                     np.abs(X - xt - 2 * Z[:, None] * vs).max(1) / sc]
             worst = max(worst, max(float(e.max()) for e in errs))
             n += 400
+    return dict(n_exact=n_exact, failure=None, worst=worst, n=n)
+
+
+def rational_deltas(rng, n: int):
+    """Yield (v*, v, Δ = v − v*, ‖Δ‖², v*ᵀΔ) in exact rational arithmetic for ``n`` rational
+    unit pairs (:func:`rational_sphere_pairs`)."""
+    for vs, v in rational_sphere_pairs(rng, n):
+        D = [a - b for a, b in zip(v, vs)]
+        yield vs, v, D, sum(x * x for x in D), sum(a * b for a, b in zip(vs, D))
+
+
+def delta_decomposition(half=Fraction(1, 2), seed: int = 17) -> dict:
+    """eq:app-delta-decomposition: for unit v, v*, Δ = v − v* = u − ``half``·‖Δ‖² v* with
+    u = P⊥Δ (the paper: half = 1/2), u = P⊥v and v*ᵀΔ = −half·‖Δ‖²; exactly on 300 rational
+    pairs (:func:`rational_deltas`), then in float64 on 400 pairs of :func:`float_pairs` in each
+    d in (2, 3, 7), with q(u) = √(1 − ‖u‖²) v* + u = v where vᵀv* > 0.1 (one generator seeded
+    with ``seed``).
+
+    Returns
+    -------
+    dict
+        ``n_exact``; ``failure`` (None, or (v*, v) of the first rational case that fails; then
+        no float part is run); ``worst`` (float error of the decomposition), ``worst_q``
+        (|q(u) − v|), ``n`` (float pairs).
+    """
+    rng = np.random.default_rng(seed)
+    n_exact = 0
+    for vs, v, D, nD2, c in rational_deltas(rng, 300):
+        u = [a - c * b for a, b in zip(D, vs)]
+        cv = sum(a * b for a, b in zip(vs, v))
+        uv = [a - cv * b for a, b in zip(v, vs)]
+        if not (all(a == b - half * nD2 * s for a, b, s in zip(D, u, vs)) and u == uv
+                and c == -half * nD2):
+            return dict(n_exact=n_exact, failure=(vs, v), worst=None, worst_q=None, n=0)
+        n_exact += 1
+    worst, worst_q, n = 0.0, 0.0, 0
+    for d in (2, 3, 7):
+        vs, v = float_pairs(rng, d, 400)
+        D = v - vs
+        u = tangent_projection(vs, D)
+        nD2 = (D * D).sum(1)
+        worst = max(worst, float(np.abs(D - (u - float(half) * nD2[:, None] * vs)).max()))
+        pos = v @ vs > 0.1    # sqrt(1 - ||u||^2) is ill-conditioned as v^T v* -> 0
+        q = np.sqrt(1 - (u * u).sum(1))[:, None] * vs + u
+        worst_q = max(worst_q, float(np.abs(q[pos] - v[pos]).max()))
+        n += len(v)
+    return dict(n_exact=n_exact, failure=None, worst=worst, worst_q=worst_q, n=n)
+
+
+def tangent_delta_relation(quarter=Fraction(1, 4), seed: int = 19) -> dict:
+    """eq:app-tangent-delta-relation: ‖Δ‖² = ‖u‖² + ``quarter``·‖Δ‖⁴ (the paper: 1/4) for
+    unit v, v* and u = P⊥Δ; exactly on 300 rational pairs, then in float64 on 400 pairs in each
+    d in (2, 3, 7) (one generator seeded with ``seed``).
+
+    Returns
+    -------
+    dict
+        ``n_exact``; ``failure`` (None, or (v*, v) of the first rational case that fails);
+        ``worst`` (float error), ``n`` (float pairs).
+    """
+    rng = np.random.default_rng(seed)
+    n_exact = 0
+    for vs, v, D, nD2, c in rational_deltas(rng, 300):
+        nu2 = sum((a - c * b) ** 2 for a, b in zip(D, vs))
+        if not (nD2 == nu2 + quarter * nD2 * nD2 and nu2 == nD2 - quarter * nD2 * nD2):
+            return dict(n_exact=n_exact, failure=(vs, v), worst=None, n=0)
+        n_exact += 1
+    worst, n = 0.0, 0
+    for d in (2, 3, 7):
+        vs, v = float_pairs(rng, d, 400)
+        D = v - vs
+        u = tangent_projection(vs, D)
+        nD2 = (D * D).sum(1)
+        worst = max(worst, float(np.abs(nD2 - (u * u).sum(1) - float(quarter) * nD2 * nD2).max()))
+        n += len(v)
     return dict(n_exact=n_exact, failure=None, worst=worst, n=n)
