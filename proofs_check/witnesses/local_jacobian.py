@@ -136,7 +136,7 @@ def product_rule_errors(deltas, dims, with_dp_term: bool = True) -> list:
 
 
 def projection_derivative_errors(deltas, dims, sign: float = -1.0) -> tuple[list, float]:
-    """eq:app-projection-derivative: DP(v*)[u] = sign·(u v*ᵀ + v* u*ᵀ) (the paper: sign −1)
+    """eq:app-projection-derivative: DP(v*)[u] = sign·(u v*ᵀ + v* uᵀ) (the paper: sign −1)
     against the finite difference of P_v^⊥, and DP(v*)[u] F(v*) = −κ* u with the own F(v*) and
     κ* from its 2-D definition.
 

@@ -12,6 +12,8 @@ Method
 * The field F_± and h = P⊥(F_+ − F_−) from the witness's own one-arm integrals and the boundary
   matrix reduced to 1-D (:mod:`proofs_check.witnesses.fields`); the library field
   (:mod:`nbl_sim.population.fields`) only where a claim says it is compared.
+* Each step's right side, evaluated with the coefficient under test, and its error in units of
+  S: :mod:`proofs_check.witnesses.local_jacobian` (this module only declares what is compared).
 * Derivatives along the paper's paths are central differences with Richardson extrapolation,
   steps h = 1e-3 and h/2 (truncation ~h⁴, quadrature noise ~1e-16/h)
   (:mod:`proofs_check.witnesses.local_expansions`).

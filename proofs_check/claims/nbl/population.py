@@ -4,9 +4,11 @@ conditional mean of the update (at a fixed v and along NBL trajectories), the re
 identities of the equilibrium proof and the 2-D picture H(α).
 
 The paper's statements are checked on the witness's own field (one-arm integrals,
-:mod:`proofs_check.witnesses.fields`) and its finite differences; the library field
-(:mod:`nbl_sim.population.fields`) is compared with the witness first (a disagreement is a toolkit
-FAIL; then a paper formula the witness contradicts is a DISCREPANCY). Monte Carlo statements
+:mod:`proofs_check.witnesses.fields`) and its finite differences, evaluated by
+:mod:`proofs_check.witnesses.population` (this module only declares what is compared); the
+library field (:mod:`nbl_sim.population.fields`) is compared with the witness first (a
+disagreement is a toolkit FAIL; then a paper formula the witness contradicts is a
+DISCREPANCY). Monte Carlo statements
 have a stated resolution (a run too noisy to detect the stated bias FAILs). Cases: the six
 named links at Δ ∈ {0.2, 1}, d ∈ {2, 3}, v*, θ in a fixed random orientation.
 
