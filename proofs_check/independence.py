@@ -81,6 +81,7 @@ WITNESS_IMPORTS: dict = {
     "lambda0": {},
     "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "links": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "local_jacobian": {"nbl_theory.numeric:PHI0": _NODES},
     "local_expansions": {"nbl_sim.population:fields": (
                              "compared", "the library's population field F along the paths "
                                          "(jacobian_steps: the library side of the comparison)"),
@@ -102,6 +103,13 @@ WITNESS_IMPORTS: dict = {
                   "compared", "the library's NBL run: run_paths reports its difference from "
                               "the re-run (kernel_errors and the long-horizon runners use it as "
                               "the toolkit's simulation)")},
+    "population": {"nbl_sim.engine.environment:Environment": _ENV,
+                   "nbl_sim.population:fields": (
+                       "compared", "the library's population field F, h and H(alpha): the "
+                                   "library side of the comparisons, and the target of the "
+                                   "Monte Carlo means of conditional_field_z"),
+                   "nbl_theory.paper:PAPER_LINKS": _PAPER,
+                   "toolkit_values:field_scale": _SCALE},
     "potentials": {"nbl_theory:elicitation": ("shared", "the sympy symbols, the Bregman table "
                                                         "as transcribed and phi_rho")},
     "printed": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
@@ -121,6 +129,7 @@ WITNESS_IMPORTS: dict = {
                "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
                "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER},
     "stats": {},
+    "stein": {},
     "study_reruns": {"nbl_sim.engine.environment:Environment": _ENV,
                      "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
                                                                "nbl_theory.Link")},
@@ -141,7 +150,11 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/numerics/two_transition.py",
                 "proofs_check/claims/numerics/weighted_entropy.py",
                 "proofs_check/claims/repairs.py",
-                "proofs_check/claims/setup.py")
+                "proofs_check/claims/setup.py",
+                "proofs_check/claims/nbl/local_jacobian.py",
+                "proofs_check/claims/nbl/population.py",
+                "proofs_check/claims/stein/identities.py",
+                "proofs_check/claims/nbl/local_stability.py")
 
 #: Where the generated table lives (relative to the repository root).
 TABLE_PATH = "docs/witnesses.md"

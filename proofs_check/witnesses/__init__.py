@@ -16,6 +16,9 @@ Modules (by concept)
     Gaussian expectation rules (tensor Gauss–Hermite, Gauss–Legendre means, Gauss–Legendre on
     a link's chart split at the kinks of |g''|, κ(a) from its definition, absolute moments in
     closed form).
+:mod:`.stein`
+    The Gaussian Stein identities (sec:stein, lem:gaussian_stein) by tensor Gauss–Hermite in
+    the original coordinates and mpmath quad, against a given μ_g.
 :mod:`.potentials`
     The elicitation geometry in sympy from the definitions: the Bregman loss, the table as
     printed, implicit link derivatives, inverses, conjugates, dual domains, induced potentials.
@@ -33,6 +36,12 @@ Modules (by concept)
 :mod:`.local_expansions`
     Finite-difference fields along the paths of app:local_jacobian and app:local_stability;
     the finite-difference tangent spectrum of Dh(v*).
+:mod:`.local_jacobian`
+    The steps of the proof of prop:local_jacobian and the rates of eq:decision_stability,
+    each against the paper's formula (errors in units of the field scale).
+:mod:`.population`
+    The population field's identities (equilibrium, ∇J = F, H(α), the 2-D restoring
+    condition) on the own field, and the Monte Carlo mean of the update under greedy allocation.
 :mod:`.martingale`
     The martingale statistics of lem:conditional_population_field along NBL trajectories,
     with the bias each run resolves.

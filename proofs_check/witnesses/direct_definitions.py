@@ -18,7 +18,7 @@ from .geometry import cayley_rotation
 from .links import paper_link_parts
 
 __all__ = ["DIRECT_CASES", "direct_moments", "identity_rhs", "kappa_identity_rhs", "theta_rate",
-           "jacobian_tangent_rates"]
+           "jacobian_tangent_rates", "m2_stein_form"]
 
 #: (paper link, Δ) pairs at which the claims evaluate the direct definitions (both regimes of
 #: both families, Δ from 0.2 to 1.8).
@@ -78,6 +78,14 @@ def theta_rate(moments: dict, delta: float, phi0: float) -> float:
     """Δμ* − 2φ0(0) m2 (1 − Δ²/4), the rate of prop:local_jacobian along θ, from
     :func:`direct_moments`'s values (``phi0`` as the paper writes it)."""
     return delta * moments["mu_star"] - 2 * phi0 * moments["m2"] * (1 - delta * delta / 4)
+
+
+def m2_stein_form(moments: dict, delta: float, power: int = 4) -> float:
+    """E[g(U)(U² − s²)]/s^``power``, s² = 1 − Δ²/4, from :func:`direct_moments`'s ``m2_stein``
+    (the second-order Stein form of m2, eq:stein_second, has power 4; another power is a
+    mutant)."""
+    s2 = 1 - delta ** 2 / 4
+    return moments["m2_stein"] * s2 ** ((4 - power) / 2)   # E[g(U)(U^2 - s^2)]/s^power
 
 
 def jacobian_tangent_rates(delta, mu, m2, d: int, rotate: bool):

@@ -19,8 +19,10 @@ from nbl_sim.population import fields as pop
 __all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic_unit",
            "rational_cases", "rational_sphere_pairs", "float_pairs", "angle_distance",
            "cayley_rotation", "case_geometry", "arms_error", "tangent_basis",
-           "tangent_directions", "sphere_path", "normalized_path", "separation_error",
-           "oracle_check"]
+           "tangent_directions", "sphere_path", "normalized_path", "moving_halfspace",
+           "separation_error", "oracle_check", "rational_tangent_update",
+           "reflection_identities", "rational_deltas", "delta_decomposition",
+           "tangent_delta_relation"]
 
 
 def tangent_projection(v, w):
@@ -191,3 +193,211 @@ def oracle_check(X, means, v_star, sign: int = 1) -> tuple[int, np.ndarray]:
     m_best = np.where(astar > 0, means[:, 1], means[:, 0])
     m_other = np.where(astar > 0, means[:, 0], means[:, 1])
     return int(np.sum(m_best < m_other - 1e-15)), astar
+
+
+def moving_halfspace(max_angle: float = 0.49, seed: int = 11, far=(0.51, 0.99)) -> dict:
+    """The moving half-space of app:local_jacobian (eq:app-moving-halfspace) on random draws.
+
+    For v_ε = cos(ε‖u‖) v* + sin(ε‖u‖) u/‖u‖ and Z = v*ᵀX, the paper states
+    vᵀ_ε X ≥ 0 ⇔ Z ≥ −(uᵀP⊥X/‖u‖) tan(ε‖u‖) when cos(ε‖u‖) > 0; it rests on the algebraic
+    identity vᵀ_ε X = cos(ε‖u‖)[Z + tan(ε‖u‖) uᵀX/‖u‖]. For d in (2, 3, 7), 40 draws each of a
+    unit v*, a tangent u (length in [0.1, 3]), an angle ε‖u‖ uniform in (0, ``max_angle`` π)
+    and 500 Gaussian X (generator seeded with ``seed``): the indicator mismatches away from
+    rounding (|vᵀ_ε X| > 1e-12‖X‖), the identity's error / (1 + ‖X‖), and, at a second angle in
+    (``far[0]`` π, ``far[1]`` π) where cos < 0, whether the equivalence reverses for every X.
+
+    Returns
+    -------
+    dict
+        ``mismatches``, ``identity_error``, ``samples`` (the X away from rounding), ``draws``,
+        ``flipped`` (draws where the equivalence reverses beyond π/2).
+    """
+    rng = np.random.default_rng(seed)
+    mism, worst, n, flipped, draws = 0, 0.0, 0, 0, 0
+    for d in (2, 3, 7):
+        for _ in range(40):
+            draws += 1
+            vs = rng.standard_normal(d)
+            vs /= np.linalg.norm(vs)
+            u = tangent_projection(vs, rng.standard_normal(d)) * rng.uniform(0.1, 3.0)
+            nu = float(np.linalg.norm(u))
+            ang = rng.uniform(0.0, max_angle * np.pi)      # eps ||u|| (cos > 0 for < pi/2)
+            eps = ang / nu
+            v_eps = math.cos(eps * nu) * vs + math.sin(eps * nu) * u / nu
+            X = rng.standard_normal((500, d))
+            Z = X @ vs
+            bound = -(tangent_projection(vs, X) @ u / nu) * math.tan(eps * nu)
+            s = X @ v_eps
+            nx = np.linalg.norm(X, axis=1)
+            clear = np.abs(s) > 1e-12 * nx
+            mism += int(np.sum(((s >= 0) != (Z >= bound)) & clear))
+            ident = math.cos(eps * nu) * (Z + math.tan(eps * nu) * (X @ u) / nu)
+            worst = max(worst, float(np.max(np.abs(s - ident) / (1 + nx))))
+            n += int(clear.sum())
+            # beyond pi/2 the cosine is negative and the equivalence reverses
+            ang2 = rng.uniform(far[0] * np.pi, far[1] * np.pi)
+            v2 = math.cos(ang2) * vs + math.sin(ang2) * u / nu
+            b2 = -(tangent_projection(vs, X) @ u / nu) * math.tan(ang2)
+            flipped += int(np.all((X @ v2 >= 0) != (Z >= b2)))
+    return dict(mismatches=mism, identity_error=worst, samples=n, draws=draws, flipped=flipped)
+
+
+def rational_tangent_update(coef=1, seed: int = 2024, k: int = 300) -> dict:
+    """eq:tangent_update in exact rational arithmetic: for ``k`` pairs (v, W) of
+    :func:`rational_cases` (generator seeded with ``seed``), G = (I − coef·vvᵀ)W (the paper:
+    coef = 1) must satisfy vᵀG = 0, (I − coef·vvᵀ)G = G and (vᵀW)v + G = W exactly.
+
+    Returns
+    -------
+    dict
+        ``n_exact``: the cases that hold before the first failure; ``failure``: None, or
+        (vᵀG, v, W) of the first case that fails.
+    """
+    rng = np.random.default_rng(seed)
+    n_exact = 0
+    for v, w in rational_cases(rng, k):
+        assert sum(x * x for x in v) == 1
+        vw = sum(a * b for a, b in zip(v, w))
+        G = [wi - coef * vw * vi for wi, vi in zip(w, v)]     # (I - coef vv^T) W, entrywise
+        vg = sum(a * b for a, b in zip(v, G))
+        PG = [gi - coef * vg * vi for gi, vi in zip(G, v)]
+        recon = [vw * vi + gi for vi, gi in zip(v, G)]
+        if vg != 0 or PG != G or recon != w:
+            return dict(n_exact=n_exact, failure=(vg, v, w))
+        n_exact += 1
+    return dict(n_exact=n_exact, failure=None)
+
+
+def reflection_identities(sign: int = -1, seed: int = 5, n_links: int = 6) -> dict:
+    """The reflection identities of the proof of prop:population_equilibrium (eq:Z-def): with
+    Z = v*ᵀX, X = P⊥X + Zv*, P⊥v* = 0, and X~ = P⊥X + sign·Zv* (the paper: sign = −1) has
+    v*ᵀX~ = −Z, ‖X~‖ = ‖X‖, β_+ᵀX = β_−ᵀX~ and X − X~ = 2Zv*.
+
+    First exactly, on 200 rational cases (:func:`rational_cases`, d in (2, 3, 6); a rational θ
+    ⊥ v* and Δ/2 = 1/5: the identities need no norm); then in float64 on 400 Gaussian X at each
+    of the ``n_links`` case geometries :func:`case_geometry` (i, Δ = 0.2, d in (2, 3)), errors
+    / (1 + ‖X‖). One generator seeded with ``seed`` draws both.
+
+    Returns
+    -------
+    dict
+        ``n_exact`` (rational cases before the first failure), ``failure`` (None, or the tuple
+        of the six checks, v*, X of the first failing case; then no float part is run),
+        ``worst`` (the largest float error), ``n`` (float samples).
+    """
+    rng = np.random.default_rng(seed)
+    n_exact = 0
+    for vs, x in rational_cases(rng, 200, dims=(2, 3, 6)):
+        d = len(vs)
+        raw = [Fraction(int(rng.integers(-9, 10)), int(rng.integers(1, 5))) for _ in range(d)]
+        c = sum(a * b for a, b in zip(raw, vs))
+        theta = [a - c * b for a, b in zip(raw, vs)]       # theta perpendicular to v*
+        half = Fraction(1, 5)                             # Delta/2 (the identities need no norm)
+        bp = [t + half * s for t, s in zip(theta, vs)]
+        bm = [t - half * s for t, s in zip(theta, vs)]
+        Z = sum(a * b for a, b in zip(vs, x))
+        px = [a - Z * b for a, b in zip(x, vs)]
+        xt = [a + sign * Z * b for a, b in zip(px, vs)]
+        pv = [a - sum(p * q for p, q in zip(vs, vs)) * a for a in vs]   # P^perp v*
+        checks = (
+            all(a + Z * b == xx for a, b, xx in zip(px, vs, x)),
+            all(p == 0 for p in pv),
+            sum(a * b for a, b in zip(vs, xt)) == -Z,
+            sum(a * a for a in xt) == sum(a * a for a in x),
+            sum(a * b for a, b in zip(bp, x)) == sum(a * b for a, b in zip(bm, xt)),
+            all(a - b == 2 * Z * s for a, b, s in zip(x, xt, vs)),
+        )
+        if not all(checks):
+            return dict(n_exact=n_exact, failure=(checks, vs, x), worst=None, n=0)
+        n_exact += 1
+    worst, n = 0.0, 0
+    for i in range(n_links):
+        for d in (2, 3):
+            beta, vs, _theta = case_geometry(i, "0.2", d)
+            X = rng.standard_normal((400, d))
+            Z = X @ vs
+            px = tangent_projection(vs, X)
+            xt = px + sign * Z[:, None] * vs
+            sc = 1 + np.linalg.norm(X, axis=1)
+            errs = [np.abs(xt @ vs + Z) / sc,
+                    np.abs(np.linalg.norm(xt, axis=1) - np.linalg.norm(X, axis=1)) / sc,
+                    np.abs(X @ beta[1] - xt @ beta[0]) / sc,
+                    np.abs(X - xt - 2 * Z[:, None] * vs).max(1) / sc]
+            worst = max(worst, max(float(e.max()) for e in errs))
+            n += 400
+    return dict(n_exact=n_exact, failure=None, worst=worst, n=n)
+
+
+def rational_deltas(rng, n: int):
+    """Yield (v*, v, Δ = v − v*, ‖Δ‖², v*ᵀΔ) in exact rational arithmetic for ``n`` rational
+    unit pairs (:func:`rational_sphere_pairs`)."""
+    for vs, v in rational_sphere_pairs(rng, n):
+        D = [a - b for a, b in zip(v, vs)]
+        yield vs, v, D, sum(x * x for x in D), sum(a * b for a, b in zip(vs, D))
+
+
+def delta_decomposition(half=Fraction(1, 2), seed: int = 17) -> dict:
+    """eq:app-delta-decomposition: for unit v, v*, Δ = v − v* = u − ``half``·‖Δ‖² v* with
+    u = P⊥Δ (the paper: half = 1/2), u = P⊥v and v*ᵀΔ = −half·‖Δ‖²; exactly on 300 rational
+    pairs (:func:`rational_deltas`), then in float64 on 400 pairs of :func:`float_pairs` in each
+    d in (2, 3, 7), with q(u) = √(1 − ‖u‖²) v* + u = v where vᵀv* > 0.1 (one generator seeded
+    with ``seed``).
+
+    Returns
+    -------
+    dict
+        ``n_exact``; ``failure`` (None, or (v*, v) of the first rational case that fails; then
+        no float part is run); ``worst`` (float error of the decomposition), ``worst_q``
+        (|q(u) − v|), ``n`` (float pairs).
+    """
+    rng = np.random.default_rng(seed)
+    n_exact = 0
+    for vs, v, D, nD2, c in rational_deltas(rng, 300):
+        u = [a - c * b for a, b in zip(D, vs)]
+        cv = sum(a * b for a, b in zip(vs, v))
+        uv = [a - cv * b for a, b in zip(v, vs)]
+        if not (all(a == b - half * nD2 * s for a, b, s in zip(D, u, vs)) and u == uv
+                and c == -half * nD2):
+            return dict(n_exact=n_exact, failure=(vs, v), worst=None, worst_q=None, n=0)
+        n_exact += 1
+    worst, worst_q, n = 0.0, 0.0, 0
+    for d in (2, 3, 7):
+        vs, v = float_pairs(rng, d, 400)
+        D = v - vs
+        u = tangent_projection(vs, D)
+        nD2 = (D * D).sum(1)
+        worst = max(worst, float(np.abs(D - (u - float(half) * nD2[:, None] * vs)).max()))
+        pos = v @ vs > 0.1    # sqrt(1 - ||u||^2) is ill-conditioned as v^T v* -> 0
+        q = np.sqrt(1 - (u * u).sum(1))[:, None] * vs + u
+        worst_q = max(worst_q, float(np.abs(q[pos] - v[pos]).max()))
+        n += len(v)
+    return dict(n_exact=n_exact, failure=None, worst=worst, worst_q=worst_q, n=n)
+
+
+def tangent_delta_relation(quarter=Fraction(1, 4), seed: int = 19) -> dict:
+    """eq:app-tangent-delta-relation: ‖Δ‖² = ‖u‖² + ``quarter``·‖Δ‖⁴ (the paper: 1/4) for
+    unit v, v* and u = P⊥Δ; exactly on 300 rational pairs, then in float64 on 400 pairs in each
+    d in (2, 3, 7) (one generator seeded with ``seed``).
+
+    Returns
+    -------
+    dict
+        ``n_exact``; ``failure`` (None, or (v*, v) of the first rational case that fails);
+        ``worst`` (float error), ``n`` (float pairs).
+    """
+    rng = np.random.default_rng(seed)
+    n_exact = 0
+    for vs, v, D, nD2, c in rational_deltas(rng, 300):
+        nu2 = sum((a - c * b) ** 2 for a, b in zip(D, vs))
+        if not (nD2 == nu2 + quarter * nD2 * nD2 and nu2 == nD2 - quarter * nD2 * nD2):
+            return dict(n_exact=n_exact, failure=(vs, v), worst=None, n=0)
+        n_exact += 1
+    worst, n = 0.0, 0
+    for d in (2, 3, 7):
+        vs, v = float_pairs(rng, d, 400)
+        D = v - vs
+        u = tangent_projection(vs, D)
+        nD2 = (D * D).sum(1)
+        worst = max(worst, float(np.abs(nD2 - (u * u).sum(1) - float(quarter) * nD2 * nD2).max()))
+        n += len(v)
+    return dict(n_exact=n_exact, failure=None, worst=worst, n=n)

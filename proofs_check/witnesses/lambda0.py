@@ -28,7 +28,7 @@ from scipy.optimize import brentq, minimize_scalar
 from .polar_field import own_dH, own_H, polar_tangent_field
 
 __all__ = ["OWN_FIELD", "h_spline", "spline_error", "h_along", "ratio_2d", "lambda0_2d",
-           "lambda0_cap", "local_radius"]
+           "lambda0_cap", "local_radius", "radius_geometry"]
 
 #: The witness's own (H, H') (:mod:`.polar_field`).
 OWN_FIELD = (own_H, own_dH)
@@ -152,3 +152,12 @@ def local_radius(link, delta: str, lam: float, n_log: int = 60, n_lin: int = 900
             out.append(brentq(lambda x, s=sgn: float(f(s * x)), grid[j - 1], grid[j],
                               xtol=1e-12))
     return out[0], out[1], small
+
+
+def radius_geometry(alpha_plus: float, alpha_minus: float) -> dict:
+    """The radius of :func:`local_radius` from its two sides: ``a0`` = the smaller angle,
+    ``chord`` = ‖v − v*‖ = 2 sin(a0/2) at that angle, and the angles in degrees (``deg`` of
+    a0, ``deg_plus``, ``deg_minus``)."""
+    a0 = min(alpha_plus, alpha_minus)
+    return dict(a0=a0, chord=2 * math.sin(a0 / 2), deg=math.degrees(a0),
+                deg_plus=math.degrees(alpha_plus), deg_minus=math.degrees(alpha_minus))

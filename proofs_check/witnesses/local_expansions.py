@@ -39,7 +39,7 @@ from .geometry import (
 from .toolkit_values import field_scale, float_values
 
 __all__ = ["PaperCase", "paper_cases", "jacobian_steps", "tangent_spectrum", "local_expansions",
-           "jacobian_matrix", "EXPANSION_SCALES"]
+           "jacobian_matrix", "EXPANSION_SCALES", "remainder_growth", "expansion_summary"]
 
 #: The scales ‖u‖ of :func:`local_expansions`.
 EXPANSION_SCALES = np.geomspace(1e-1, 3e-4, 8)
@@ -220,3 +220,26 @@ def local_expansions(deltas: tuple, dims: tuple, phi0: float = PHI0) -> list:
                 four=float(np.abs(inner - four).max()) / S,
                 tangent_Dh=float(np.abs(Dhu @ vs).max()) / S))
     return rows
+
+
+def remainder_growth(ratio: np.ndarray, floor: float) -> float:
+    """Growth of a remainder ratio at the two smallest scales against its earlier maximum,
+    max(ratio[-2:]) / (1.5 max(ratio[:-2]) + ``floor``) (≤ 1 when the ratio stays bounded;
+    ``floor`` absorbs quadrature noise at the smallest scales)."""
+    return float(ratio[-2:].max() / (1.5 * ratio[:-2].max() + floor))
+
+
+def expansion_summary(rows: list, field: str, floor: float) -> dict:
+    """For the rows of :func:`local_expansions` and one of their ratios ``field``
+    (``ratio_u``, ``ratio_D`` or ``ratio_in``): the worst :func:`remainder_growth` and its row,
+    the largest ratio at any scale and at the smallest scale.
+
+    Returns
+    -------
+    dict
+        ``growth``, ``worst`` (the row), ``max``, ``at_smallest``.
+    """
+    growth = [(remainder_growth(r[field], floor), r) for r in rows]
+    g, worst = max(growth, key=lambda t: t[0])
+    return dict(growth=g, worst=worst, max=max(float(r[field].max()) for r in rows),
+                at_smallest=max(float(r[field][-1]) for r in rows))

@@ -12,6 +12,8 @@ Method
 * The field F_± and h = P⊥(F_+ − F_−) from the witness's own one-arm integrals and the boundary
   matrix reduced to 1-D (:mod:`proofs_check.witnesses.fields`); the library field
   (:mod:`nbl_sim.population.fields`) only where a claim says it is compared.
+* Each step's right side, evaluated with the coefficient under test, and its error in units of
+  S: :mod:`proofs_check.witnesses.local_jacobian` (this module only declares what is compared).
 * Derivatives along the paper's paths are central differences with Richardson extrapolation,
   steps h = 1e-3 and h/2 (truncation ~h⁴, quadrature noise ~1e-16/h)
   (:mod:`proofs_check.witnesses.local_expansions`).
@@ -26,23 +28,15 @@ for the spectrum), v*, θ in a fixed random orientation.
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
 
 from ...judgement import agree_rel, combine, gate, judge, moment_agreements
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
+from ...witnesses import local_jacobian as wj
 from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments, identity_rhs
-from ...witnesses.fields import boundary_matrix, own_tangent_field
-from ...witnesses.geometry import normalized_path, tangent_directions, tangent_projection
-from ...witnesses.local_expansions import (
-    jacobian_steps,
-    paper_cases,
-    tangent_spectrum,
-)
+from ...witnesses.geometry import moving_halfspace
+from ...witnesses.local_expansions import paper_cases, tangent_spectrum
 from ...witnesses.printed import nstr
 from ...witnesses.toolkit_values import mp_at
 from .broken_witnesses import scaled_moments_mutant
@@ -59,10 +53,6 @@ _DIRECT_TOL = 1e-12
 _DIRECT_WHY = ("float64 tensor Gauss-Legendre (384 x 384 nodes) of analytic integrands: "
                "quadrature and truncation errors < 1e-18, rounding of ~1.5e5 terms < 1e-14; "
                "1e-12 leaves a margin of 100")
-
-
-def _rel(a, b) -> float:
-    return abs(float(a) - float(b)) / max(abs(float(b)), 1e-300)
 
 
 _W_DIRECT = "proofs_check.witnesses.direct_definitions:direct_moments"
@@ -104,7 +94,7 @@ def _mu_reduction(shift: float = 0.5):
     for key, d in DIRECT_CASES:
         direct = direct_moments(key, float(d), shift=shift)["mu_star"]
         lib = mp_at(key, d, 30).values["mu_star"]
-        r = _rel(direct, lib)
+        r = wj.relative_difference(direct, lib)
         worst = max(worst, r)
         rows.append(f"{key} at Delta={d}: 2-D {direct:.15g}, 1-D {nstr(lib, 15)} (rel {r:.1e})")
     return Outcome(PASS if worst <= _DIRECT_TOL else FAIL, f"max rel. diff {worst:.2e}",
@@ -117,11 +107,6 @@ _SPEC_TOL_WHY = ("Richardson central differences (h = 1e-3, 5e-4) of the own ~1e
                  "field: truncation ~1e-12, rounding ~1e-13 (measured <= 3e-13 x S); the 2-D "
                  "moments are ~1e-14; the rates themselves are >= 2e-5, so 1e-9 x S resolves "
                  "each to better than 1e-4 relative")
-
-
-def _paper_rates(delta: float, mu: float, m2: float, phi0: float, theta_norm2: float | None):
-    s2 = 1 - delta**2 / 4 if theta_norm2 is None else theta_norm2
-    return delta * mu, delta * mu - 2 * phi0 * m2 * s2
 
 
 _W_SPECTRUM = "proofs_check.witnesses.local_expansions:tangent_spectrum"
@@ -146,13 +131,11 @@ def _jacobian_spectrum(phi0: float = PHI0, theta_norm2: float | None = None,
     worst, worst_align, worst_asym, rows = 0.0, 1.0, 0.0, []
     for key in PAPER_LINKS:
         mom = direct_moments(key, delta)
-        orth, theta = _paper_rates(delta, mom["mu_star"], mom["m2"], phi0, theta_norm2)
+        orth, theta = wj.paper_tangent_rates(delta, mom["mu_star"], mom["m2"], phi0,
+                                             theta_norm2)
         for d in _SPEC_DIMS:
             sp = tangent_spectrum(key, REFERENCE_DELTA, d, project)
-            want = np.sort([orth] * (d - 2) + [theta])
-            err = float(np.abs(sp["rates"] - want).max()) / sp["S"]
-            err = max(err, abs(sp["theta_rate"] - theta) / sp["S"])
-            worst = max(worst, err)
+            worst = max(worst, wj.spectrum_error(sp, orth, theta, d))
             worst_asym = max(worst_asym, sp["asymmetry"] / sp["S"])
             if d > 2:
                 worst_align = min(worst_align, sp["theta_alignment"])
@@ -183,33 +166,22 @@ _RATE_KEYS = tuple(PAPER_LINKS)
           "(1 - Delta^2/4), is at least lambda*: finite-difference rates of the own field (six "
           "links, Delta in {0.2, 1}) against lambda* from the 2-D moments", "high-precision",
           "absolute 1e-9 x max(1, S) for 'equal' and for 'at least'", _SPEC_TOL_WHY,
-          witness=_W_DIRECT + ", " + _W_SPECTRUM, shares=_SHARES_SPECTRUM,
+          witness="proofs_check.witnesses.local_jacobian:decision_stability_cases",
+          shares=_SHARES_SPECTRUM,
           mutants=(Mutant.formula("lambda* without the positive part of m2", positive_part=False),
                    Mutant.formula("lambda* with (1 - Delta^2/2) for (1 - Delta^2/4)",
                                   quarter=2.0),
                    Mutant.witness("witness rates of F instead of h = P F", project=False)))
 def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS,
                            quarter: float = 4.0, project: bool = True):
-    worst_d3, gaps, rows = 0.0, [], []
-    same_sign = True
-    for key in keys:
-        for delta in _DELTAS:
-            mom = direct_moments(key, float(delta))
-            dl, m2 = float(delta), mom["m2"]
-            lam = dl * mom["mu_star"] - 2 * PHI0 * (max(m2, 0.0) if positive_part else m2) * (
-                1 - dl**2 / quarter)
-            d2 = tangent_spectrum(key, delta, 2, project)
-            d3 = tangent_spectrum(key, delta, 3, project)
-            worst_d3 = max(worst_d3, abs(d3["rates"][0] - lam) / d3["S"])
-            rate2 = float(d2["rates"][0])
-            same_sign &= (rate2 > 0) == (lam > 0)
-            gap = (rate2 - lam) / d2["S"]
-            if abs(gap) > _FD_TOL:
-                gaps.append((key, delta, m2, rate2, lam))
-    for key, delta, m2, rate2, lam in gaps:
-        rows.append(f"{key} at Delta={delta}: m2 = {m2:.4g}, d = 2 rate {rate2:.6g} vs "
-                    f"lambda* {lam:.6g} ({rate2 / lam:.2f} x)")
-    n = 2 * len(keys)
+    cases = wj.decision_stability_cases(keys, _DELTAS, positive_part, quarter, project)
+    worst_d3 = max(c["d3_error"] for c in cases)
+    same_sign = all((c["rate2"] > 0) == (c["lam"] > 0) for c in cases)
+    gaps = [(c["key"], c["delta"], c["m2"], c["rate2"], c["lam"], c["ratio"]) for c in cases
+            if abs(c["gap"]) > _FD_TOL]
+    rows = [f"{key} at Delta={delta}: m2 = {m2:.4g}, d = 2 rate {rate2:.6g} vs "
+            f"lambda* {lam:.6g} ({ratio:.2f} x)" for key, delta, m2, rate2, lam, ratio in gaps]
+    n = len(cases)
     ev_d3 = (f"d = 3: slowest FD tangent rate = lambda* to {worst_d3:.1e} x S in all {n} "
              "(link, Delta) cases")
     below = [g for g in gaps if g[3] < g[4]]
@@ -225,10 +197,10 @@ def _decision_stability_d2(positive_part: bool = True, keys: tuple = _RATE_KEYS,
     # The paper derives lambda* as a bound (<u, Dh u> <= -lambda* ||u||^2, the lines before
     # eq:decision_stability) and never calls it the d = 2 rate, so a d = 2 rate above it is what
     # the statement allows: a PASS, with how conservative the bound is in d = 2 as information.
-    worst = max(gaps, key=lambda g: g[3] / g[4])
+    worst = max(gaps, key=lambda g: g[5])
     computed = (f"the bound holds in all {n} (link, Delta) cases: d = 3 slowest rate = lambda*; "
                 f"d = 2 rate = lambda* where m2 >= 0 and above it in {len(gaps)} cases, up to "
-                f"{worst[3] / worst[4]:.2f} x ({worst[0]} at Delta={worst[1]}: {worst[3]:.4g} vs "
+                f"{worst[5]:.2f} x ({worst[0]} at Delta={worst[1]}: {worst[3]:.4g} vs "
                 f"{worst[4]:.4g})")
     detail = ("In d = 2 the only tangent direction is theta, so the exact local rate is "
               "Delta mu* - 2 phi0(0) m2 (1 - Delta^2/4) without the positive part; lambda* "
@@ -278,19 +250,8 @@ _CASES_TXT = "six links, Delta in {0.2, 1}, d in {2, 3}, 2-3 tangent directions 
           "Jacobian gives remainder ~ eps, i.e. a ratio growing like 1/eps (x 3.2 per step)",
           mutants=(_PHI0_WRONG,))
 def _h_lin(phi0: float = PHI0):
-    eps = np.array([1e-1, 3e-2, 1e-2, 3e-3, 1e-3])
-    worst_growth, cmax, lin_max, n = 0.0, 0.0, 0.0, 0
-    for c in paper_cases(_DELTAS, _DIMS):
-        J = c.jacobian(phi0)
-        for _name, u in tangent_directions(c.vs, c.theta, c.d):
-            h = own_tangent_field(c.link, c.beta, normalized_path(c.vs, u, eps))
-            rem = np.linalg.norm(h - eps[:, None] * (J @ u)[None, :], axis=1) / c.S
-            ratio = rem / eps**2
-            growth = ratio[-1] / (1.5 * ratio[:-1].max() + 1e-8)
-            worst_growth = max(worst_growth, growth)
-            cmax = max(cmax, float(ratio.max()))
-            lin_max = max(lin_max, float(rem[-1] / eps[-1]))
-            n += 1
+    lin = wj.linearization_growth(_DELTAS, _DIMS, (1e-1, 3e-2, 1e-2, 3e-3, 1e-3), phi0)
+    worst_growth, cmax, lin_max, n = lin["growth"], lin["cmax"], lin["lin_max"], lin["n"]
     ok = worst_growth <= 1.0
     return Outcome(PASS if ok else DISCREPANCY,
                    f"remainder/eps^2 <= {cmax:.3g} for all eps; remainder/eps at eps = 1e-3 "
@@ -307,11 +268,7 @@ def _h_lin(phi0: float = PHI0):
           _JAC_TOL, _JAC_TOL_WHY,
           mutants=(Mutant.formula("the DP(v*)[u] F(v*) term dropped", with_dp_term=False),))
 def _dh_product(with_dp_term: bool = True):
-    errs = []
-    for r in jacobian_steps(_DELTAS, _DIMS):
-        rhs = (r["DP"] @ r["own_F_star"] if with_dp_term else 0.0) + r["proj"] @ r["DF_norm"]
-        errs.append((r, float(np.abs(r["Dh"] - rhs).max()) / r["S"]))
-    return _jac_outcome(errs, "Dh - (DP F* + P DF)",
+    return _jac_outcome(wj.product_rule_errors(_DELTAS, _DIMS, with_dp_term), "Dh - (DP F* + P DF)",
                         "the term DP F* = -kappa* u is of size kappa* ~ 0.2-0.6, so the "
                         "check distinguishes the two-term rule from P DF alone")
 
@@ -322,13 +279,7 @@ def _dh_product(with_dp_term: bool = True):
           "(" + _CASES_TXT + ")", "high-precision", _JAC_TOL, _JAC_TOL_WHY,
           mutants=(Mutant.formula("DP(v*)[u] = +(u v*^T + v* u^T)", sign=1.0),))
 def _proj_derivative(sign: float = -1.0):
-    errs, worst_dp = [], 0.0
-    for r in jacobian_steps(_DELTAS, _DIMS):
-        u, vs = r["u"], r["vs"]
-        dp_formula = sign * (np.outer(u, vs) + np.outer(vs, u))
-        worst_dp = max(worst_dp, float(np.abs(r["DP"] - dp_formula).max()))
-        err = np.abs(dp_formula @ r["own_F_star"] + r["wit"]["kappa_star"] * u).max()
-        errs.append((r, max(float(err) / r["S"], worst_dp)))
+    errs, worst_dp = wj.projection_derivative_errors(_DELTAS, _DIMS, sign)
     return gate(_jac_outcome(errs, "DP F* + kappa* u|, |DP - formula",
                              f"|FD of P - (-(u v*^T + v* u^T))| = {worst_dp:.1e}; kappa* from "
                              "its 2-D definition, the library's judged against it"),
@@ -346,34 +297,10 @@ def _proj_derivative(sign: float = -1.0):
           mutants=(Mutant.formula("the condition cos(eps||u||) > 0 dropped (angles up to 0.99 pi)",
                                   max_angle=0.99),))
 def _moving_halfspace(max_angle: float = 0.49):
-    rng = np.random.default_rng(11)
-    mism, worst, n, flipped, draws = 0, 0.0, 0, 0, 0
     far = (0.51, 0.99)          # eps||u|| / pi beyond pi/2, where the equivalence reverses
-    for d in (2, 3, 7):
-        for _ in range(40):
-            draws += 1
-            vs = rng.standard_normal(d)
-            vs /= np.linalg.norm(vs)
-            u = tangent_projection(vs, rng.standard_normal(d)) * rng.uniform(0.1, 3.0)
-            nu = float(np.linalg.norm(u))
-            ang = rng.uniform(0.0, max_angle * np.pi)      # eps ||u|| (cos > 0 for < pi/2)
-            eps = ang / nu
-            v_eps = math.cos(eps * nu) * vs + math.sin(eps * nu) * u / nu
-            X = rng.standard_normal((500, d))
-            Z = X @ vs
-            bound = -(tangent_projection(vs, X) @ u / nu) * math.tan(eps * nu)
-            s = X @ v_eps
-            nx = np.linalg.norm(X, axis=1)
-            clear = np.abs(s) > 1e-12 * nx
-            mism += int(np.sum(((s >= 0) != (Z >= bound)) & clear))
-            ident = math.cos(eps * nu) * (Z + math.tan(eps * nu) * (X @ u) / nu)
-            worst = max(worst, float(np.max(np.abs(s - ident) / (1 + nx))))
-            n += int(clear.sum())
-            # beyond pi/2 the cosine is negative and the equivalence reverses (not claimed)
-            ang2 = rng.uniform(far[0] * np.pi, far[1] * np.pi)
-            v2 = math.cos(ang2) * vs + math.sin(ang2) * u / nu
-            b2 = -(tangent_projection(vs, X) @ u / nu) * math.tan(ang2)
-            flipped += int(np.all((X @ v2 >= 0) != (Z >= b2)))
+    mh = moving_halfspace(max_angle, 11, far)     # (the reversal beyond pi/2 is not claimed)
+    mism, worst, n = mh["mismatches"], mh["identity_error"], mh["samples"]
+    flipped, draws = mh["flipped"], mh["draws"]
     ok = mism == 0 and worst <= 1e-14
     return Outcome(PASS if ok else DISCREPANCY,
                    f"{mism} indicator mismatches in {n} samples; identity error {worst:.1e}",
@@ -386,9 +313,8 @@ def _moving_halfspace(max_angle: float = 0.49):
 def _boundary_derivative(arm: str, coef: float, what: str) -> Outcome:
     """The finite-difference derivative ``arm`` (DFp or DFm) of jacobian_steps against
     coef M u."""
-    errs = [(r, float(np.abs(r[arm] - coef * r["M"] @ r["u"]).max()) / r["S"])
-            for r in jacobian_steps(_DELTAS, _DIMS)]
-    return _jac_outcome(errs, what, f"F_{'+' if arm == 'DFp' else '-'} by the witness's own "
+    return _jac_outcome(wj.boundary_derivative_errors(_DELTAS, _DIMS, arm, coef), what,
+                        f"F_{'+' if arm == 'DFp' else '-'} by the witness's own "
                         "one-arm integral; M by the 1-D reduction")
 
 
@@ -418,13 +344,7 @@ def _bfminus(sign: float = -1.0):
           "(" + _CASES_TXT + ")", "high-precision", _JAC_TOL,
           _JAC_TOL_WHY, mutants=(_PHI0_WRONG,))
 def _bf(phi0: float = PHI0):
-    errs, lib_err, own_vs_lib = [], 0.0, 0.0
-    for r in jacobian_steps(_DELTAS, _DIMS):
-        rhs = 2 * phi0 * r["M"] @ r["u"]
-        own = r["DFp"] - r["DFm"]
-        own_vs_lib = max(own_vs_lib, float(np.abs(r["own_F_star"] - r["F_star"]).max()))
-        lib_err = max(lib_err, float(np.abs(r["DF"] - own).max()) / r["S"])
-        errs.append((r, float(np.abs(own - rhs).max()) / r["S"]))
+    errs, lib_err, own_vs_lib = wj.boundary_f_errors(_DELTAS, _DIMS, phi0)
     out = _jac_outcome(errs, "DF - 2 phi0(0) M u",
                        f"library DF vs own DF: {lib_err:.1e} x S; own F(v*) vs library F(v*): "
                        f"{own_vs_lib:.1e}")
@@ -442,22 +362,15 @@ def _bf(phi0: float = PHI0):
           "1-D Gauss-Legendre integrals of smooth integrands (~1e-15); the toolkit's m0, m2 are "
           "float64 quadratures of the same order",
           witness="proofs_check.witnesses.local_expansions:paper_cases, "
-                  "proofs_check.witnesses.fields:boundary_matrix",
+                  "proofs_check.witnesses.local_jacobian:stein_matrix_errors",
           shares="the link object (nbl_theory.Link), the arm vectors and the field scale S",
           mutants=(Mutant.formula(
               "m2 theta theta^T -> m2 theta_hat theta_hat^T (||theta||^2 dropped)",
               unit_theta=True),
                    scaled_moments_mutant("proofs_check.witnesses.local_expansions")))
 def _m0(unit_theta: bool = False):
-    worst_m0, worst_mat, n = 0.0, 0.0, 0
-    for c in paper_cases(_DELTAS, _DIMS):
-        M, c0, _c2 = boundary_matrix(c.link, c.theta, c.vs)
-        proj = np.eye(c.d) - np.outer(c.vs, c.vs)
-        worst_m0 = max(worst_m0, abs(c0 - c.st["m0"]) / c.S)
-        th = c.theta / np.linalg.norm(c.theta) if unit_theta else c.theta
-        stein = c.wit["m0"] * proj + c.wit["m2"] * np.outer(th, th)
-        worst_mat = max(worst_mat, float(np.abs(M - stein).max()) / c.S)
-        n += 1
+    st = wj.stein_matrix_errors(_DELTAS, _DIMS, unit_theta)
+    worst_m0, worst_mat, n = st["m0"], st["matrix"], st["n"]
     status = (FAIL if worst_m0 > 1e-12 else DISCREPANCY if worst_mat > 1e-12 else PASS)
     return gate(Outcome(status,
                         f"|m0(toolkit) - E[g(theta^T X)]|/S = {worst_m0:.1e}; |M - (m0 P + m2 "
@@ -473,12 +386,7 @@ def _m0(unit_theta: bool = False):
           "high-precision", _JAC_TOL,
           _JAC_TOL_WHY, mutants=(_PHI0_WRONG,))
 def _dh_pre_kappa(phi0: float = PHI0):
-    errs = []
-    for r in jacobian_steps(_DELTAS, _DIMS):
-        w, u, th = r["wit"], r["u"], r["theta"]
-        rhs = ((-w["kappa_star"] + 2 * phi0 * w["m0"]) * u
-               + 2 * phi0 * w["m2"] * th * float(th @ u))
-        errs.append((r, float(np.abs(r["Dh"] - rhs).max()) / r["S"]))
-    return gate(_jac_outcome(errs, "Dh - pre-kappa formula", "kappa*, m0, m2 from their 2-D "
+    return gate(_jac_outcome(wj.pre_kappa_errors(_DELTAS, _DIMS, phi0),
+                             "Dh - pre-kappa formula", "kappa*, m0, m2 from their 2-D "
                              "definitions, the library's judged against them"),
                 _library_agreements(("kappa_star", "m0", "m2")))

@@ -14,10 +14,7 @@ a keyword argument (the mutants change only that).
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
-
-import numpy as np
 
 from nbl_sim.population import fields as pop
 from nbl_theory.numeric import PHI0
@@ -27,9 +24,9 @@ from nbl_theory.stability import stability
 from ...judgement import agree_abs, agreement, gate
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses import lambda_star as wl
-from ...witnesses.geometry import float_pairs, rational_sphere_pairs, tangent_projection
-from ...witnesses.lambda0 import local_radius
-from ...witnesses.local_expansions import local_expansions
+from ...witnesses.geometry import delta_decomposition, tangent_delta_relation
+from ...witnesses.lambda0 import local_radius, radius_geometry
+from ...witnesses.local_expansions import expansion_summary, local_expansions
 from ...witnesses.toolkit_values import float_values
 
 __all__: list[str] = []
@@ -84,12 +81,12 @@ def _local_radius(lambda0_factor: float = 0.5, delta_scale: float = 1.0):
         agree += [agreement(f"r0 angle on the {side} side ({name}, rad)", library=lib,
                             witness=wit, agree=_RADIUS_AGREE)
                   for side, lib, wit in (("alpha > 0", lp, ap), ("alpha < 0", lm, am))]
-        a0 = min(ap, am)
-        chord = 2 * math.sin(a0 / 2)
+        rg = radius_geometry(ap, am)
+        a0, chord = rg["a0"], rg["chord"]
         if lam > 0:
             ok = a0 > 0 and max(small) < 0
-            short.append(f"{name}: {math.degrees(a0):.2f} deg / {chord:.4f}")
-            rows.append(f"{name}: lambda* = {lam:.4g}, r0 = {math.degrees(a0):.4f} deg, "
+            short.append(f"{name}: {rg['deg']:.2f} deg / {chord:.4f}")
+            rows.append(f"{name}: lambda* = {lam:.4g}, r0 = {rg['deg']:.4f} deg, "
                         f"||v - v*|| <= {chord:.6f}" + ("" if ok else " - NO radius"))
         else:
             # the corollary's assumption fails: the field must not be restoring at rate lambda0
@@ -99,14 +96,14 @@ def _local_radius(lambda0_factor: float = 0.5, delta_scale: float = 1.0):
                         f"(f(1e-4) = {small[0]:.2e}: repelling), so no r0 exists for any "
                         "lambda0 > 0")
         if abs(ap - am) > 1e-9:
-            rows[-1] += f" (sides differ: +{math.degrees(ap):.4f}, -{math.degrees(am):.4f})"
+            rows[-1] += f" (sides differ: +{rg['deg_plus']:.4f}, -{rg['deg_minus']:.4f})"
         if not ok:
             bad.append(name)
     # control of the radius finder: for the logistic link g(z) + g(-z) = 1 gives
     # H(pi/2) = -Delta mu* = -lambda* (m2 = 0) by symmetry, so r0 is exactly 90 degrees
     logistic = paper_link("logistic")
     lam_l = float(stability(logistic, "0.2").values["lambda_star"])
-    ctrl = math.degrees(min(local_radius(logistic, "0.2", lam_l)[:2]))
+    ctrl = radius_geometry(*local_radius(logistic, "0.2", lam_l)[:2])["deg"]
     rows.append(f"control, logistic@0.2 with lambda0 = lambda*/2: r0 = {ctrl:.9f} deg "
                 "(exactly 90 by symmetry)")
     status = (FAIL if abs(ctrl - 90.0) > 1e-6 else DISCREPANCY if bad else PASS)
@@ -119,14 +116,6 @@ def _local_radius(lambda0_factor: float = 0.5, delta_scale: float = 1.0):
     return gate(out, agree)
 
 
-def _rational_deltas(rng, n: int):
-    """Yield (v*, v, Delta = v - v*, ||Delta||^2, v*^T Delta) in exact rational arithmetic for
-    n rational unit pairs."""
-    for vs, v in rational_sphere_pairs(rng, n):
-        D = [a - b for a, b in zip(v, vs)]
-        yield vs, v, D, sum(x * x for x in D), sum(a * b for a, b in zip(vs, D))
-
-
 @register("delta-decomposition", "eq:app-delta-decomposition", "app:local_stability",
           "For unit v, v*: Delta = v - v* = u - (1/2)||Delta||^2 v* with u = P^perp Delta (and "
           "u = P^perp v; v = sqrt(1 - ||u||^2) v* + u = q(u) when v^T v* > 0)", "property-based",
@@ -137,27 +126,12 @@ def _rational_deltas(rng, n: int):
           mutants=(Mutant.formula("Delta = u - (1/2)||Delta||^2 v* -> u - ||Delta||^2 v*",
                                   half=Fraction(1)),))
 def _delta_decomp(half: Fraction = Fraction(1, 2)):
-    rng = np.random.default_rng(17)
-    n_exact = 0
-    for vs, v, D, nD2, c in _rational_deltas(rng, 300):
-        u = [a - c * b for a, b in zip(D, vs)]
-        cv = sum(a * b for a, b in zip(vs, v))
-        uv = [a - cv * b for a, b in zip(v, vs)]
-        if not (all(a == b - half * nD2 * s for a, b, s in zip(D, u, vs)) and u == uv
-                and c == -half * nD2):
-            return Outcome(DISCREPANCY, f"rational case {n_exact} fails", f"v*={vs}, v={v}")
-        n_exact += 1
-    worst, worst_q, n = 0.0, 0.0, 0
-    for d in (2, 3, 7):
-        vs, v = float_pairs(rng, d, 400)
-        D = v - vs
-        u = tangent_projection(vs, D)
-        nD2 = (D * D).sum(1)
-        worst = max(worst, float(np.abs(D - (u - float(half) * nD2[:, None] * vs)).max()))
-        pos = v @ vs > 0.1    # sqrt(1 - ||u||^2) is ill-conditioned as v^T v* -> 0
-        q = np.sqrt(1 - (u * u).sum(1))[:, None] * vs + u
-        worst_q = max(worst_q, float(np.abs(q[pos] - v[pos]).max()))
-        n += len(v)
+    dd = delta_decomposition(half, seed=17)
+    n_exact = dd["n_exact"]
+    if dd["failure"] is not None:
+        vs, v = dd["failure"]
+        return Outcome(DISCREPANCY, f"rational case {n_exact} fails", f"v*={vs}, v={v}")
+    worst, worst_q, n = dd["worst"], dd["worst_q"], dd["n"]
     ok = max(worst, worst_q) <= 4e-15
     return Outcome(PASS if ok else DISCREPANCY,
                    f"exact in {n_exact} rational cases; float max error {worst:.1e}",
@@ -173,38 +147,21 @@ def _delta_decomp(half: Fraction = Fraction(1, 2)):
           "||Delta||^2 <= 4 (ulp 8.9e-16): a few ulps",
           mutants=(Mutant.formula("||Delta||^4/4 -> ||Delta||^4/2", quarter=Fraction(1, 2)),))
 def _tangent_delta(quarter: Fraction = Fraction(1, 4)):
-    rng = np.random.default_rng(19)
-    n_exact = 0
-    for vs, v, D, nD2, c in _rational_deltas(rng, 300):
-        nu2 = sum((a - c * b) ** 2 for a, b in zip(D, vs))
-        if not (nD2 == nu2 + quarter * nD2 * nD2 and nu2 == nD2 - quarter * nD2 * nD2):
-            return Outcome(DISCREPANCY, f"rational case {n_exact} fails", f"v*={vs}, v={v}")
-        n_exact += 1
-    worst, n = 0.0, 0
-    for d in (2, 3, 7):
-        vs, v = float_pairs(rng, d, 400)
-        D = v - vs
-        u = tangent_projection(vs, D)
-        nD2 = (D * D).sum(1)
-        worst = max(worst, float(np.abs(nD2 - (u * u).sum(1) - float(quarter) * nD2 * nD2).max()))
-        n += len(v)
+    td = tangent_delta_relation(quarter, seed=19)
+    n_exact = td["n_exact"]
+    if td["failure"] is not None:
+        vs, v = td["failure"]
+        return Outcome(DISCREPANCY, f"rational case {n_exact} fails", f"v*={vs}, v={v}")
+    worst, n = td["worst"], td["n"]
     return Outcome(PASS if worst <= 4e-15 else DISCREPANCY,
                    f"exact in {n_exact} rational cases; float max error {worst:.1e}",
                    f"{n} float pairs, ||v - v*|| from 1e-6 to 2, d in {{2, 3, 7}}")
 
 
-def _bounded(ratio: np.ndarray, floor: float) -> float:
-    """Growth of the remainder ratio at the two smallest scales against its earlier maximum
-    (≤ 1 when bounded); ``floor`` absorbs quadrature noise at the smallest scales."""
-    return float(ratio[-2:].max() / (1.5 * ratio[:-2].max() + floor))
-
-
 def _expansion_outcome(field: str, power: str, floor: float, phi0: float) -> Outcome:
     rows = local_expansions(_DELTAS, _DIMS, phi0)
-    growth = [(_bounded(r[field], floor), r) for r in rows]
-    g, worst = max(growth, key=lambda t: t[0])
-    cmax = max(float(r[field].max()) for r in rows)
-    climit = max(float(r[field][-1]) for r in rows)
+    ex = expansion_summary(rows, field, floor)
+    g, worst, cmax, climit = ex["growth"], ex["worst"], ex["max"], ex["at_smallest"]
     return Outcome(PASS if g <= 1.0 else DISCREPANCY,
                    f"remainder/{power} <= {cmax:.3g} over ||u|| = 1e-1..3e-4 (at 3e-4: "
                    f"<= {climit:.3g})",

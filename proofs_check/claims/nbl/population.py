@@ -4,9 +4,11 @@ conditional mean of the update (at a fixed v and along NBL trajectories), the re
 identities of the equilibrium proof and the 2-D picture H(α).
 
 The paper's statements are checked on the witness's own field (one-arm integrals,
-:mod:`proofs_check.witnesses.fields`) and its finite differences; the library field
-(:mod:`nbl_sim.population.fields`) is compared with the witness first (a disagreement is a toolkit
-FAIL; then a paper formula the witness contradicts is a DISCREPANCY). Monte Carlo statements
+:mod:`proofs_check.witnesses.fields`) and its finite differences, evaluated by
+:mod:`proofs_check.witnesses.population` (this module only declares what is compared); the
+library field (:mod:`nbl_sim.population.fields`) is compared with the witness first (a
+disagreement is a toolkit FAIL; then a paper formula the witness contradicts is a
+DISCREPANCY). Monte Carlo statements
 have a stated resolution (a run too noisy to detect the stated bias FAILs). Cases: the six
 named links at Δ ∈ {0.2, 1}, d ∈ {2, 3}, v*, θ in a fixed random orientation.
 
@@ -17,12 +19,8 @@ tangent_field) is tested in tests/sim/test_population_paper_links.py, not claime
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
-import numpy as np
-
-from nbl_sim.engine.environment import Environment
 from nbl_sim.population import fields as pop
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
@@ -30,16 +28,16 @@ from nbl_theory.paper import PAPER_LINKS
 from ...judgement import agree_abs, agreement, gate, moment_agreements
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_check
-from ...witnesses.direct_definitions import direct_moments, kappa_identity_rhs, theta_rate
-from ...witnesses.fields import own_field, own_potential, own_tangent_field, richardson
+from ...witnesses import population as wp
+from ...witnesses.direct_definitions import direct_moments, theta_rate
 from ...witnesses.geometry import (
-    angle_distance,
     arms_error,
     case_geometry,
-    rational_cases,
-    tangent_projection,
+    rational_tangent_update,
+    reflection_identities,
 )
-from ...witnesses.local_expansions import paper_cases, tangent_spectrum
+from ...witnesses.local_expansions import paper_cases
+from ...witnesses.local_jacobian import jacobian_errors
 from ...witnesses.martingale import (
     DETECT_Z,
     POWER_Z,
@@ -47,15 +45,13 @@ from ...witnesses.martingale import (
     TABLE_TOL,
     trajectory_statistics,
 )
-from ...witnesses.toolkit_values import field_scale, float_values
+from ...witnesses.toolkit_values import float_values
 from .broken_witnesses import own_field_mutant, scaled_moments_mutant
 
 __all__: list[str] = []
 
 _DELTAS = ("0.2", "1")
 _DIMS = (2, 3)
-_W_CASES = ("proofs_check.witnesses.local_expansions:paper_cases, "
-            "proofs_check.witnesses.fields:own_field")
 _SHARES = ("the link object (nbl_theory.Link), the arm vectors "
            "(nbl_sim.population.fields.arm_vectors), "
            "Gauss-Legendre nodes and the field scale S that tolerances are relative to")
@@ -73,19 +69,12 @@ _PHI0_WRONG = Mutant.formula("phi0(0) -> 1.1 phi0(0) in the paper's formula", ph
           mutants=(Mutant.formula("P_v^perp = I - v v^T -> I - 2 v v^T (a reflection)",
                                   coef=Fraction(2)),))
 def _tangent_update(coef: Fraction = Fraction(1)):
-    rng = np.random.default_rng(2024)
-    n_exact = 0
-    for v, w in rational_cases(rng, 300):
-        assert sum(x * x for x in v) == 1
-        vw = sum(a * b for a, b in zip(v, w))
-        G = [wi - coef * vw * vi for wi, vi in zip(w, v)]     # (I - coef vv^T) W, entrywise
-        vg = sum(a * b for a, b in zip(v, G))
-        PG = [gi - coef * vg * vi for gi, vi in zip(G, v)]
-        recon = [vw * vi + gi for vi, gi in zip(v, G)]
-        if vg != 0 or PG != G or recon != w:
-            return Outcome(DISCREPANCY, f"rational case {n_exact} fails: v^T G = {vg}",
-                           f"v={v}, W={w}")
-        n_exact += 1
+    tu = rational_tangent_update(coef, 2024, 300)
+    n_exact = tu["n_exact"]
+    if tu["failure"] is not None:
+        vg, v, w = tu["failure"]
+        return Outcome(DISCREPANCY, f"rational case {n_exact} fails: v^T G = {vg}",
+                       f"v={v}, W={w}")
     return Outcome(PASS, f"v^T G = 0, P G = G and (v^T W) v + G = W exactly in {n_exact} "
                    "rational cases", "d cycling through 2, 3, 5; numerators and denominators "
                    "drawn from a seeded generator")
@@ -101,25 +90,13 @@ def _tangent_update(coef: Fraction = Fraction(1)):
           "both fields are accurate to ~1e-15 x S (tests/sim/test_population.py, "
           "tests/proofs_check/witnesses/test_fields.py); 1e-12 leaves room for the float64 "
           "m0, mu*",
-          witness=_W_CASES, shares=_SHARES,
+          witness="proofs_check.witnesses.population:equilibrium_errors", shares=_SHARES,
           mutants=(Mutant.formula("kappa* = 2 phi0(0) m0 + Delta mu* -> 2 phi0(0) m0 + Delta mu*/2",
                                   mu_factor=0.5),
                    scaled_moments_mutant("proofs_check.witnesses.local_expansions")))
 def _equilibrium(mu_factor: float = 1.0):
-    worst_h = worst_f = worst_lib = 0.0
-    n = 0
-    for c in paper_cases(_DELTAS, _DIMS):
-        link, delta, beta, vs = c.link, c.delta, c.beta, c.vs
-        S = field_scale(link)
-        kappa = kappa_identity_rhs(c.wit, float(delta), mu_factor)
-        fp, fm = own_field(link, beta, vs)
-        F = (fp - fm)[0]
-        h = F - float(F @ vs) * vs
-        worst_h = max(worst_h, float(np.abs(h).max()) / S)
-        worst_f = max(worst_f, float(np.abs(F - kappa * vs).max()) / S)
-        worst_lib = max(worst_lib, float(np.abs(pop.population_field(link, beta, vs) - F).max())
-                        / S)
-        n += 1
+    eq = wp.equilibrium_errors(_DELTAS, _DIMS, mu_factor)
+    worst_h, worst_f, worst_lib, n = eq["h"], eq["f"], eq["library"], eq["n"]
     status = (FAIL if worst_lib > 1e-12 else
               DISCREPANCY if max(worst_h, worst_f) > 1e-12 else PASS)
     out = Outcome(status,
@@ -139,17 +116,13 @@ def _equilibrium(mu_factor: float = 1.0):
           "absolute 1e-9 x max(1, S)",
           "central differences with Richardson extrapolation (eps = 1e-3, 5e-4): truncation "
           "~1e-12, quadrature noise / eps ~1e-13; measured ~3e-13",
-          witness=_W_CASES.split(",")[0] + ", "
-                  "proofs_check.witnesses.local_expansions:tangent_spectrum", shares=_SHARES,
+          witness="proofs_check.witnesses.local_jacobian:jacobian_errors", shares=_SHARES,
           mutants=(_PHI0_WRONG, scaled_moments_mutant("proofs_check.witnesses.local_expansions")))
 def _jacobian(phi0: float = PHI0):
-    worst, n, rows = 0.0, 0, []
-    for c in paper_cases(_DELTAS, _DIMS):
-        sp = tangent_spectrum(c.key, c.delta, c.d)
-        worst = max(worst, float(np.abs(sp["matrix"] - c.jacobian(phi0)).max()) / sp["S"])
-        n += 1
-        if c.d == 2:
-            rows.append(f"{c.key} Delta={c.delta}: FD theta-rate {sp['theta_rate']:.6g}")
+    jac = jacobian_errors(_DELTAS, _DIMS, phi0)
+    worst, n = jac["error"], jac["n"]
+    rows = [f"{key} Delta={delta}: FD theta-rate {rate:.6g}"
+            for key, delta, rate in jac["theta_rates"]]
     return Outcome(PASS if worst <= 1e-9 else DISCREPANCY,
                    f"max |FD - eq:Jacobian|/S = {worst:.1e}", f"{n} cases; " + "; ".join(rows))
 
@@ -161,31 +134,12 @@ def _jacobian(phi0: float = PHI0):
           "absolute 1e-8 x max(1, S)",
           "central differences with step 1e-4 on a smooth (C^2 away from v = 0) J: truncation "
           "~1e-9, quadrature noise / step ~1e-12",
-          witness="proofs_check.witnesses.fields:own_field, "
-                  "proofs_check.witnesses.fields:own_potential", shares=_SHARES,
+          witness="proofs_check.witnesses.population:gradient_of_j", shares=_SHARES,
           mutants=(Mutant.formula("J without the term -v^T E[m-(X) X]", linear_term=False),
-                   own_field_mutant("proofs_check.claims.nbl.population")))
+                   own_field_mutant("proofs_check.witnesses.population")))
 def _grad_j(linear_term: bool = True):
-    worst, worst_lib, n = 0.0, 0.0, 0
-    rng = np.random.default_rng(7)
-    for c in paper_cases(_DELTAS, _DIMS):
-        link, d, beta = c.link, c.d, c.beta
-        S = field_scale(link)
-        v = rng.standard_normal(d)
-        v /= np.linalg.norm(v)
-        while np.max(np.abs(beta @ v)) > 0.99:         # the one-arm panels need v off +-beta_a
-            v = rng.standard_normal(d)
-            v /= np.linalg.norm(v)
-        e = 1e-4
-        pts = np.concatenate([v + e * np.eye(d), v - e * np.eye(d)])
-        J = own_potential(link, beta, pts, linear_term=linear_term)
-        grad = (J[:d] - J[d:]) / (2 * e)
-        fp, fm = own_field(link, beta, v)
-        F = (fp - fm)[0]
-        worst = max(worst, float(np.abs(grad - F).max()) / S)
-        worst_lib = max(worst_lib, float(np.abs(pop.population_field(link, beta, v) - F).max())
-                        / S)
-        n += 1
+    gj = wp.gradient_of_j(_DELTAS, _DIMS, linear_term, seed=7, step=1e-4)
+    worst, worst_lib, n = gj["error"], gj["library"], gj["n"]
     status = FAIL if worst_lib > 1e-12 else DISCREPANCY if worst > 1e-8 else PASS
     return Outcome(status, f"max |grad J - F|/S = {worst:.1e}",
                    f"{n} cases (own J and F); library F vs own F: {worst_lib:.1e} x S" + (
@@ -211,27 +165,11 @@ _MC_RES = 0.02      # detectable bias, x max(1, S)
                                rounds=2_000)))
 def _conditional(target_scale: float = 1.0, rounds: int = _N_MC):
     worst, worst_res, rows = 0.0, 0.0, []
-    for i, row in enumerate(PAPER_LINKS.values()):
-        link = row.link()
-        env = Environment.build(link, "0.2", 3, v_star="random", theta_dir="random",
-                                geometry_seed=i)
-        v = np.random.default_rng(50 + i).standard_normal(3)
-        v /= np.linalg.norm(v)
-        real = env.draw(200 + i, [0], rounds, 0)
-        X = real.X[0]
-        a = np.where((X * v).sum(1) >= 0, 1.0, -1.0)
-        y = np.where(a > 0, real.Y[0, :, 1], real.Y[0, :, 0])
-        W = (a * y)[:, None] * X
-        G = tangent_projection(v, W)
-        zs = []
-        for sample, target in ((W, pop.population_field(link, env.beta, v)),
-                               (G, pop.tangent_field(link, env.beta, v))):
-            se = sample.std(0, ddof=1) / math.sqrt(rounds)
-            zs.append(float((np.abs(sample.mean(0) - target_scale * target) / se).max()))
-            worst_res = max(worst_res, (DETECT_Z + POWER_Z) * float(se.max())
-                            / field_scale(link))
+    for case in wp.conditional_field_z(target_scale, rounds, DETECT_Z, POWER_Z):
+        zs = case["z"]
         worst = max(worst, *zs)
-        rows.append(f"{link.name}: z(W) = {zs[0]:.2f}, z(G) = {zs[1]:.2f}")
+        worst_res = max(worst_res, case["resolution"])
+        rows.append(f"{case['name']}: z(W) = {zs[0]:.2f}, z(G) = {zs[1]:.2f}")
     resolved = worst_res <= _MC_RES
     status = PASS if worst <= DETECT_Z and resolved else FAIL
     return Outcome(status, f"max |z| = {worst:.2f}; resolution {worst_res:.2e} x max(1, S)",
@@ -265,7 +203,7 @@ def _arms_built_right(beta, vs, theta, delta: str, what: str):
           "quadrature error 1e-15; the derivative as in the other Richardson checks",
           printed="stable / near-critical: restoring; unstable: not restoring",
           witness="proofs_check.witnesses.direct_definitions:direct_moments, "
-                  "proofs_check.witnesses.fields:own_field", shares=_SHARES,
+                  "proofs_check.witnesses.population:restoring_case", shares=_SHARES,
           mutants=(_PHI0_WRONG,
                    Mutant.printed("printed regime of tt-unstable -> stable",
                                   regimes={"tt-unstable": "stable"}),
@@ -274,28 +212,20 @@ def _restoring(phi0: float = PHI0, regimes: dict | None = None):
     rows, bad, worst, js = [], [], 0.0, []
     beta, vs, theta = pop.arm_vectors("0.2", 2)      # the paper's rotation: v* = e1
     js.append(_arms_built_right(beta, vs, theta, "0.2", "d = 2"))
-
-    def H(link, a):
-        va = np.stack([np.cos(a), np.sin(a)], axis=1)
-        vp = np.stack([-np.sin(a), np.cos(a)], axis=1)
-        fp, fm = own_field(link, beta, va)
-        return ((fp - fm) * vp).sum(1)
-
     for key, row in PAPER_LINKS.items():
         link = row.link()
         wit = direct_moments(key, 0.2)
         js += moment_agreements(float_values(link, "0.2"), wit, ("mu_star", "m2"),
                                 f"{key}, Delta = 0.2", 1e-12)
         rate = theta_rate(wit, 0.2, phi0)
-        dH0 = float(richardson(lambda e, link=link: H(link, e)))
-        worst = max(worst, abs(dH0 + rate) / field_scale(link))
-        a = 1e-3
-        hp, hm = H(link, np.array([a, -a]))
-        restoring = bool(a * hp < 0 and -a * hm < 0)
+        rc = wp.restoring_case(link, beta, rate, 1e-3)
+        dH0 = rc["dH0"]
+        worst = max(worst, rc["error"])
+        restoring = bool(rc["plus"] < 0 and rc["minus"] < 0)
         printed = (regimes or {}).get(key, row.regime)
         consistent = restoring == (rate > 0) == (printed != "unstable")
         rows.append(f"{key}: theta-rate {rate:.6g}, -H'(0) {-dH0:.6g}, alpha H(alpha) at "
-                    f"+-1e-3: {a * hp:.3g}, {-a * hm:.3g} (printed {printed})")
+                    f"+-1e-3: {rc['plus']:.3g}, {rc['minus']:.3g} (printed {printed})")
         if not consistent:
             bad.append(key)
     ok = not bad and worst <= 1e-9
@@ -333,10 +263,9 @@ def _trajectory_z(R: int, n: int, seed: int, resolution: float,
     cells = _trajectory_cells(R, n, seed, field_factor, panels)
     for (_i, key, *_rest), st in zip(cells, stats if stats is not None
                                     else map(trajectory_statistics, cells)):
-        link = PAPER_LINKS[key].link()
         nstat += st["count"]
         zmax = max(zmax, max(st["z"]))
-        res = max(res, st["resolution"] / field_scale(link))
+        res = max(res, wp.scaled_resolution(key, st["resolution"]))
         dev, checked = max(dev, st["table_deviation"]), checked + st["table_checked"]
         rows.append(f"{key}: max|z| = {max(st['z']):.2f} (v moved {st['moved']:.0f} deg on "
                     "average)")
@@ -425,47 +354,14 @@ def _conditional_traj_large(field_factor: float = 1.0, R: int = _TRAJ_SLOW_R,
           "in float64 they hold to a few ulps",
           mutants=(Mutant.formula("reflection X~ = P^perp X + Z v* (no reflection)", sign=1),))
 def _z_identities(sign: int = -1):
-    rng = np.random.default_rng(5)
-    n_exact = 0
-    for vs, x in rational_cases(rng, 200, dims=(2, 3, 6)):
-        d = len(vs)
-        raw = [Fraction(int(rng.integers(-9, 10)), int(rng.integers(1, 5))) for _ in range(d)]
-        c = sum(a * b for a, b in zip(raw, vs))
-        theta = [a - c * b for a, b in zip(raw, vs)]       # theta perpendicular to v*
-        half = Fraction(1, 5)                             # Delta/2 (the identities need no norm)
-        bp = [t + half * s for t, s in zip(theta, vs)]
-        bm = [t - half * s for t, s in zip(theta, vs)]
-        Z = sum(a * b for a, b in zip(vs, x))
-        px = [a - Z * b for a, b in zip(x, vs)]
-        xt = [a + sign * Z * b for a, b in zip(px, vs)]
-        pv = [a - sum(p * q for p, q in zip(vs, vs)) * a for a in vs]   # P^perp v*
-        checks = (
-            all(a + Z * b == xx for a, b, xx in zip(px, vs, x)),
-            all(p == 0 for p in pv),
-            sum(a * b for a, b in zip(vs, xt)) == -Z,
-            sum(a * a for a in xt) == sum(a * a for a in x),
-            sum(a * b for a, b in zip(bp, x)) == sum(a * b for a, b in zip(bm, xt)),
-            all(a - b == 2 * Z * s for a, b, s in zip(x, xt, vs)),
-        )
-        if not all(checks):
-            return Outcome(DISCREPANCY, f"rational case {n_exact}: {checks}", f"v*={vs}, X={x}")
-        n_exact += 1
-    worst, n, arms = 0.0, 0, []
-    for i in range(len(PAPER_LINKS)):
-        for d in (2, 3):
-            beta, vs, theta = case_geometry(i, "0.2", d)
-            arms.append(_arms_built_right(beta, vs, theta, "0.2", f"case {i}, d = {d}"))
-            X = rng.standard_normal((400, d))
-            Z = X @ vs
-            px = tangent_projection(vs, X)
-            xt = px + sign * Z[:, None] * vs
-            sc = 1 + np.linalg.norm(X, axis=1)
-            errs = [np.abs(xt @ vs + Z) / sc,
-                    np.abs(np.linalg.norm(xt, axis=1) - np.linalg.norm(X, axis=1)) / sc,
-                    np.abs(X @ beta[1] - xt @ beta[0]) / sc,
-                    np.abs(X - xt - 2 * Z[:, None] * vs).max(1) / sc]
-            worst = max(worst, max(float(e.max()) for e in errs))
-            n += 400
+    ref = reflection_identities(sign, 5, len(PAPER_LINKS))
+    n_exact = ref["n_exact"]
+    if ref["failure"] is not None:
+        checks, vs, x = ref["failure"]
+        return Outcome(DISCREPANCY, f"rational case {n_exact}: {checks}", f"v*={vs}, X={x}")
+    worst, n = ref["worst"], ref["n"]
+    arms = [_arms_built_right(*case_geometry(i, "0.2", d), "0.2", f"case {i}, d = {d}")
+            for i in range(len(PAPER_LINKS)) for d in (2, 3)]
     return gate(Outcome(PASS if worst <= 1e-14 else DISCREPANCY,
                         f"exact in {n_exact} rational cases; float max error {worst:.1e}",
                         f"{n} float samples (the six links' geometries at Delta = 0.2, d in "
@@ -483,40 +379,23 @@ def _z_identities(sign: int = -1):
           "the identities are algebra on one field (rounding only); the own rule (uniform "
           "panels 1/16, 16 nodes) and the library's graded rule are each ~1e-15 accurate where "
           "the kernels are smooth",
-          witness="proofs_check.witnesses.fields:own_field, "
-                  "proofs_check.witnesses.fields:own_tangent_field", shares=_SHARES,
+          witness="proofs_check.witnesses.population:h_alpha_case", shares=_SHARES,
           mutants=(Mutant.formula("v_perp = (sin alpha, -cos alpha) (the opposite orientation)",
                                   orientation=-1.0),
-                   own_field_mutant("proofs_check.claims.nbl.population")))
+                   own_field_mutant("proofs_check.witnesses.population")))
 def _h_alpha(orientation: float = 1.0):
-    alpha = np.linspace(-np.pi, np.pi, 720, endpoint=False) + 0.0017
     worst_id = worst_tan = worst_lib = 0.0
     n_pts, arms = 0, []
     for key in PAPER_LINKS:
         link = PAPER_LINKS[key].link()
-        S = field_scale(link)
         for delta in _DELTAS:
             beta, vs, theta = pop.arm_vectors(delta, 2)
             arms.append(_arms_built_right(beta, vs, theta, delta, "d = 2"))
-            dirs = np.concatenate([np.arctan2(beta[:, 1], beta[:, 0]),
-                                   np.arctan2(-beta[:, 1], -beta[:, 0])])
-            far = np.min(angle_distance(alpha[:, None], dirs[None, :]), axis=1) > np.radians(8)
-            far &= np.arange(alpha.size) % 6 == 0      # every 6th alpha (cost)
-            a = alpha[far]
-            va = np.stack([np.cos(a), np.sin(a)], axis=1)
-            vp = orientation * np.stack([-np.sin(a), np.cos(a)], axis=1)
-            fp, fm = own_field(link, beta, va)
-            F = fp - fm
-            h = own_tangent_field(link, beta, va)
-            H = (vp * F).sum(1)
-            dv = np.stack([np.cos(a + 1e-20j), np.sin(a + 1e-20j)], axis=1).imag / 1e-20
-            worst_id = max(worst_id, float(np.abs(h - H[:, None] * vp).max()) / S,
-                           float(np.abs(H - (vp * h).sum(1)).max()) / S,
-                           float(np.abs(vp - dv).max()))      # v_perp = dv/dalpha (complex step)
-            worst_tan = max(worst_tan, float(np.abs((va * h).sum(1)).max()) / S)
-            H0 = (np.stack([-np.sin(a), np.cos(a)], axis=1) * F).sum(1)   # v_perp^T F
-            worst_lib = max(worst_lib, float(np.abs(pop.H_alpha(link, delta, a) - H0).max()) / S)
-            n_pts += int(far.sum())
+            ha = wp.h_alpha_case(link, delta, beta, orientation)
+            worst_id = max(worst_id, ha["identity"])
+            worst_tan = max(worst_tan, ha["tangent"])
+            worst_lib = max(worst_lib, ha["library"])
+            n_pts += ha["points"]
     paper_ok = worst_id <= 1e-13 and worst_tan <= 1e-13
     status = FAIL if worst_lib > 1e-12 else DISCREPANCY if not paper_ok else PASS
     return gate(Outcome(status,

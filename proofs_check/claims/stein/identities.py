@@ -12,18 +12,14 @@ along θ on the paper's links is checked from the 2-D definitions
 
 from __future__ import annotations
 
-import mpmath
-import numpy as np
-
 from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.stability import stability
 
 from ...registry import FAIL, PASS, Mutant, Outcome, register
-from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments
-from ...witnesses.gaussian import gauss_mean, gh_tensor, ridge_first_moment
-from ...witnesses.geometry import unit_vectors
-from ...witnesses.printed import link_label
+from ...witnesses import stein as ws
+from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments, m2_stein_form
+from ...witnesses.printed import link_label, mp_nstr
 from ...witnesses.toolkit_values import mp_at, mu_g
 
 __all__: list[str] = []
@@ -49,19 +45,10 @@ _NODES = {2: (160, 200), 3: (100, 120)}
           mutants=(Mutant.printed("right side mu_g beta (1 + 1e-6)",
                                   scale=1 + 1e-6, keys=("logistic",)),))
 def _first_order_prop(scale=1.0, keys=_STEIN_KEYS):
-    rng = np.random.default_rng(515)
-    worst, est, rows = 0.0, 0.0, []
-    for key in keys:
-        link = paper_link(key)
-        mu = mu_g(link)
-        dims = (2,) if link.kind == "potential" else (2, 3)   # potentials invert phi' (slow)
-        for d in dims:
-            beta = unit_vectors(rng, d)[0]
-            lo, hi = (ridge_first_moment(link.g_numpy, beta, n) for n in _NODES[d])
-            err = float(np.abs(hi - scale * mu * beta).max())
-            est = max(est, float(np.abs(hi - lo).max()))
-            worst = max(worst, err)
-            rows.append(f"{link_label(key)} d={d}: {err:.1e}")
+    links = {key: paper_link(key) for key in keys}
+    mus = {key: mu_g(link) for key, link in links.items()}
+    worst, est, cases = ws.first_order_errors(links, mus, _NODES, scale, seed=515)
+    rows = [f"{link_label(key)} d={d}: {err:.1e}" for key, d, err in cases]
     ok = worst <= _STEIN_TOL and est <= _STEIN_TOL
     return Outcome(PASS if ok else FAIL,
                    f"max |E g(b^T X) X - mu_g b| = {worst:.1e} (quadrature error estimate "
@@ -79,29 +66,17 @@ def _first_order_prop(scale=1.0, keys=_STEIN_KEYS):
           mutants=(Mutant.formula("E[g'(Z)] shifted by 1e-20 (logistic only: seconds)",
                                   shift="1e-20", keys=("logistic",)),))
 def _first_order_1d(shift="0", keys=_STEIN_KEYS):
-    worst, rows = mpmath.mpf(0), []
+    errs, rows = [], []
     for key in keys:
         link = paper_link(key)
-        lo, hi = link.t_range(-14, 14)
-        with mpmath.workdps(35):
-            pts = mpmath.linspace(mpmath.mpf(lo), mpmath.mpf(hi), 9)
-
-            def zg(t, link=link):
-                z, w0, _, _ = link.chart_mpmath(t)
-                return z * w0 * mpmath.npdf(z)
-
-            def g1(t, link=link):
-                z, _, w1, _ = link.chart_mpmath(t)
-                return w1 * mpmath.npdf(z)
-
-            a, b = mpmath.quad(zg, pts), mpmath.quad(g1, pts) + mpmath.mpf(shift)
-            mu = stability(link, "1", dps=30, auto_raise=False).values["mu_g"]
-            err = max(abs(a - b), abs(a - mu))
-            worst = max(worst, err)
-            rows.append(f"{link_label(key)}: E Zg(Z) = {mpmath.nstr(a, 20)}, |diff| "
-                        f"{mpmath.nstr(err, 2)}")
-    ok = worst <= mpmath.mpf("1e-25")
-    return Outcome(PASS if ok else FAIL, f"max diff {mpmath.nstr(worst, 3)}", "; ".join(rows))
+        mu = stability(link, "1", dps=30, auto_raise=False).values["mu_g"]
+        a, err = ws.scalar_identity(link, mu, shift, dps=35)
+        errs.append(err)
+        rows.append(f"{link_label(key)}: E Zg(Z) = {mp_nstr(a, 20)}, |diff| "
+                    f"{mp_nstr(err, 2)}")
+    worst = max(errs)
+    ok = worst <= 1e-25
+    return Outcome(PASS if ok else FAIL, f"max diff {mp_nstr(worst, 3)}", "; ".join(rows))
 
 
 @register("stein-vstar-identity", "eq:Stein_for_vstar", "sec:stein",
@@ -124,14 +99,10 @@ def _stein_vstar(coef=1.0, keys=_STEIN_KEYS):
                 env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
                                         geometry_seed=77 + d)
                 bm, bp = env.beta
-                vals = []
-                for nodes in _NODES[d]:
-                    X, W = gh_tensor(nodes, d)
-                    diff = link.g_numpy(X @ bp) - link.g_numpy(X @ bm)
-                    vals.append((W * diff) @ X)
-                est = max(est, float(np.abs(vals[1] - vals[0]).max()))
-                worst = max(worst, float(np.abs(vals[1] - coef * mu * (bp - bm)).max()),
-                            float(np.abs(vals[1] - coef * env.delta * mu * env.v_star).max()))
+                err, e = ws.two_arm_errors(link.g_numpy, bm, bp, env.delta, env.v_star, mu,
+                                           _NODES[d], coef)
+                est = max(est, e)
+                worst = max(worst, err)
                 n += 1
     ok = worst <= _STEIN_TOL and est <= _STEIN_TOL and min(mus) > 0
     return Outcome(PASS if ok else FAIL,
@@ -143,22 +114,6 @@ def _stein_vstar(coef=1.0, keys=_STEIN_KEYS):
 
 
 # ====================================================================== app:gaussian_stein
-# smooth test functions f, f', f'' (module m: numpy or mpmath)
-_TEST_FUNCS = {
-    "z^3 - 2z^2 + 0.5": (lambda z, m: z**3 - 2 * z**2 + 0.5, lambda z, m: 3 * z**2 - 4 * z,
-                         lambda z, m: 6 * z - 4),
-    "sin(2z + 0.3)": (lambda z, m: m.sin(2 * z + 0.3), lambda z, m: 2 * m.cos(2 * z + 0.3),
-                      lambda z, m: -4 * m.sin(2 * z + 0.3)),
-    "exp(0.4z)": (lambda z, m: m.exp(0.4 * z), lambda z, m: 0.4 * m.exp(0.4 * z),
-                  lambda z, m: 0.16 * m.exp(0.4 * z)),
-    "tanh(1.5z - 0.2)": (lambda z, m: m.tanh(1.5 * z - 0.2),
-                         lambda z, m: 1.5 * (1 - m.tanh(1.5 * z - 0.2) ** 2),
-                         lambda z, m: -4.5 * m.tanh(1.5 * z - 0.2)
-                         * (1 - m.tanh(1.5 * z - 0.2) ** 2)),
-    "1/(1 + e^-z)": (lambda z, m: 1 / (1 + m.exp(-z)),
-                     lambda z, m: m.exp(-z) / (1 + m.exp(-z)) ** 2,
-                     lambda z, m: m.exp(-z) * (m.exp(-z) - 1) / (1 + m.exp(-z)) ** 3),
-}
 _LEMMA_NODES = {1: (150, 200), 2: (200, 240), 3: (80, 100)}
 
 
@@ -176,31 +131,8 @@ _LEMMA_NODES = {1: (150, 200), 2: (200, 240), 3: (80, 100)}
                    Mutant.formula("first order: E[f(b^T X)] b in place of E[f'(b^T X)] b",
                                   first=0, cases=((2, 1.3),))))
 def _lemma(second=1.0, first=1, cases=((1, 0.7), (2, 1.3), (3, 0.6), (3, 1.1))):
-    rng = np.random.default_rng(99)
-    worst1 = worst2 = est = 0.0
-    n = 0
-    for d, norm in cases:
-        beta = unit_vectors(rng, d)[0] * norm
-        for f, f1, f2 in _TEST_FUNCS.values():
-            Ef, Ef1, Ef2 = (gauss_mean(fn, norm) for fn in (f, f1, f2))
-            rhs1 = (Ef1 if first else Ef) * beta
-            rhs2 = Ef * np.eye(d) + second * Ef2 * np.outer(beta, beta)
-            got = []
-            for nodes in _LEMMA_NODES[d]:
-                X, W = gh_tensor(nodes, d)
-                fv = W * f(X @ beta, np)
-                got.append((fv @ X, (X * fv[:, None]).T @ X))
-            (a1, a2), (b1, b2) = got
-            scale1, scale2 = np.maximum(1, np.abs(rhs1)), np.maximum(1, np.abs(rhs2))
-            est = max(est, float(np.max(np.abs(a1 - b1) / scale1)),
-                      float(np.max(np.abs(a2 - b2) / scale2)))
-            worst1 = max(worst1, float(np.max(np.abs(b1 - rhs1) / scale1)))
-            # the "equivalently" form: E[(XX^T - I) f] = E f'' b b^T
-            eq = b2 - Ef * np.eye(d)
-            worst2 = max(worst2, float(np.max(np.abs(b2 - rhs2) / scale2)),
-                         float(np.max(np.abs(eq - second * Ef2 * np.outer(beta, beta))
-                                       / scale2)))
-            n += 1
+    lem = ws.gaussian_stein_lemma(cases, _LEMMA_NODES, second, first, seed=99)
+    worst1, worst2, est, n = lem["first"], lem["second"], lem["est"], lem["n"]
     ok = max(worst1, worst2, est) <= 1e-10
     return Outcome(PASS if ok else FAIL,
                    f"first order: max rel. err {worst1:.1e}; second order: {worst2:.1e} "
@@ -210,9 +142,9 @@ def _lemma(second=1.0, first=1, cases=((1, 0.7), (2, 1.3), (3, 0.6), (3, 1.1))):
                              "eq:stein_second": f"E[X X^T f(b^T X)] = E f I + E f'' b b^T: max "
                                                 f"rel. err {worst2:.1e} over {n} cases"},
                    detail=f"quadrature error estimate {est:.1e}; test functions "
-                   f"{', '.join(_TEST_FUNCS)}; |beta| in {{0.7, 1.3, 0.6, 1.1}} for d = 1, 2, 3, "
-                   "3 (random direction); complements m2-stein-identity (the 1-D second-order "
-                   "form on the paper's links)")
+                   f"{', '.join(ws.TEST_FUNCTIONS)}; |beta| in {{0.7, 1.3, 0.6, 1.1}} for d = 1, "
+                   "2, 3, 3 (random direction); complements m2-stein-identity (the 1-D "
+                   "second-order form on the paper's links)")
 
 
 @register("m2-stein-identity", "eq:stein_second", "app:gaussian_stein",
@@ -226,8 +158,7 @@ def _m2_stein(power=4):
     rows, worst = [], 0.0
     for key, d in DIRECT_CASES:
         direct = direct_moments(key, float(d))
-        s2 = 1 - float(d) ** 2 / 4
-        stein = direct["m2_stein"] * s2 ** ((4 - power) / 2)   # E[g(U)(U^2 - s^2)]/s^power
+        stein = m2_stein_form(direct, float(d), power)   # E[g(U)(U^2 - s^2)]/s^power
         lib = float(mp_at(key, d, 30).values["m2"])
         err = max(abs(stein - direct["m2"]), abs(direct["m2"] - lib))
         worst = max(worst, err)
