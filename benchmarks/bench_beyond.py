@@ -59,8 +59,13 @@ DELTA = "0.2"
 ANGLE_DEG = 20.0
 TARGET_S = 1.0
 #: (paper link, context law spec)
-CASES = [("tt-stable", "gaussian:cond=3,angle=30"), ("tt-stable", "student-t:nu=3"),
-         ("tt-stable", "cube"), ("tt-stable", "ball"), ("we-0.72", "gaussian:cond=3,angle=30")]
+CASES = [
+    ("tt-stable", "gaussian:cond=3,angle=30"),
+    ("tt-stable", "student-t:nu=3"),
+    ("tt-stable", "cube"),
+    ("tt-stable", "ball"),
+    ("we-0.72", "gaussian:cond=3,angle=30"),
+]
 QUICK_CASES = CASES[:2]
 REPEATS, QUICK_REPEATS = 5, 2
 
@@ -78,18 +83,19 @@ def _density(law):
         inv, det = np.linalg.inv(cov), float(np.linalg.det(cov))
         c = 1.0 / (2 * math.pi * math.sqrt(det))
         a, b, e = float(inv[0, 0]), float(inv[0, 1]), float(inv[1, 1])
-        return (lambda x0, x1: c * math.exp(-0.5 * (a * x0 * x0 + 2 * b * x0 * x1
-                                                    + e * x1 * x1))), math.inf
+        return (
+            lambda x0, x1: c * math.exp(-0.5 * (a * x0 * x0 + 2 * b * x0 * x1 + e * x1 * x1))
+        ), math.inf
     if fam == "student-t":
         nu = law.nu
         s2 = (nu - 2) / nu  # Y = T·((ν−2)/ν)^{1/2} has identity covariance
         c = math.gamma((nu + d) / 2) / (math.gamma(nu / 2) * nu * math.pi * s2)
-        return (lambda x0, x1: c * (1 + (x0 * x0 + x1 * x1) / (nu * s2)) ** (-(nu + d) / 2)), \
-            math.inf
+        return (
+            lambda x0, x1: c * (1 + (x0 * x0 + x1 * x1) / (nu * s2)) ** (-(nu + d) / 2)
+        ), math.inf
     if fam == "cube":
         h = math.sqrt(3.0)
-        return (lambda x0, x1: 1 / 12.0 if abs(x0) <= h and abs(x1) <= h else 0.0), \
-            math.sqrt(6.0)
+        return (lambda x0, x1: 1 / 12.0 if abs(x0) <= h and abs(x1) <= h else 0.0), math.sqrt(6.0)
     if fam == "ball":
         r2 = 4.0
         return (lambda x0, x1: 1 / (4 * math.pi) if x0 * x0 + x1 * x1 <= r2 else 0.0), 2.0
@@ -129,10 +135,12 @@ class DblquadField:
             warnings.simplefilter("always")
             for i in (0, 1):
                 # arm +1 on s >= 0, minus arm −1 on s < 0 (dblquad(f(y, x)): x = s, y = u)
-                out[i] += integrate.dblquad(lambda u, s, i=i: integrand(u, s, i, 1.0), 0.0,
-                                            lim, -lim, lim)[0]
-                out[i] += integrate.dblquad(lambda u, s, i=i: integrand(u, s, i, -1.0), -lim,
-                                            0.0, -lim, lim)[0]
+                out[i] += integrate.dblquad(
+                    lambda u, s, i=i: integrand(u, s, i, 1.0), 0.0, lim, -lim, lim
+                )[0]
+                out[i] += integrate.dblquad(
+                    lambda u, s, i=i: integrand(u, s, i, -1.0), -lim, 0.0, -lim, lim
+                )[0]
         return out, calls[0]
 
 
@@ -175,20 +183,31 @@ def run_case(link_key, spec, repeats, log):
     t_mc, _, (fm, se) = _repeat(lambda: monte_carlo_field(law, arms, v), 1)
     lib_err = float(np.max(ref_err))
     n_match = 1e6 * (float(np.max(se)) / max(lib_err, 1e-300)) ** 2
-    return {"link": link_key, "law": spec, "delta": DELTA, "v_angle_deg": ANGLE_DEG,
-            "analyze_s": t_an, "analyze_times_s": times_an, "analyze_target_s": TARGET_S,
-            "analyze_target_met": t_an <= TARGET_S,
-            "vstar_stability": res.vstar_stability, "learned_deg": res.bias_deg,
-            "field_library_s": t_lib, "field_library_with_build_s": t_build,
-            "field_library_error": lib_err,
-            "field_dblquad_s": t_base, "field_dblquad_calls": calls,
-            "field_dblquad_abs_error": float(np.max(np.abs(fb - ref))),
-            "field_mc_s": t_mc, "field_mc_se": float(np.max(se)),
-            "field_mc_abs_error": float(np.max(np.abs(fm - ref))),
-            "mc_samples_for_library_accuracy": n_match,
-            "ratio_analyze_vs_one_dblquad": t_an / t_base,
-            "ratio_field_library_vs_dblquad": t_lib / t_base,
-            "ratio_field_with_build_vs_dblquad": t_build / t_base}
+    return {
+        "link": link_key,
+        "law": spec,
+        "delta": DELTA,
+        "v_angle_deg": ANGLE_DEG,
+        "analyze_s": t_an,
+        "analyze_times_s": times_an,
+        "analyze_target_s": TARGET_S,
+        "analyze_target_met": t_an <= TARGET_S,
+        "vstar_stability": res.vstar_stability,
+        "learned_deg": res.bias_deg,
+        "field_library_s": t_lib,
+        "field_library_with_build_s": t_build,
+        "field_library_error": lib_err,
+        "field_dblquad_s": t_base,
+        "field_dblquad_calls": calls,
+        "field_dblquad_abs_error": float(np.max(np.abs(fb - ref))),
+        "field_mc_s": t_mc,
+        "field_mc_se": float(np.max(se)),
+        "field_mc_abs_error": float(np.max(np.abs(fm - ref))),
+        "mc_samples_for_library_accuracy": n_match,
+        "ratio_analyze_vs_one_dblquad": t_an / t_base,
+        "ratio_field_library_vs_dblquad": t_lib / t_base,
+        "ratio_field_with_build_vs_dblquad": t_build / t_base,
+    }
 
 
 def main(argv=None) -> int:
@@ -203,23 +222,31 @@ def main(argv=None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     rows = [run_case(k, s, repeats, log) for k, s in cases]
-    hdr = (f"{'case':42} {'analyze':>9} {'F lib':>9} {'F+build':>9} {'dblquad':>9} "
-           f"{'an/dbl':>7} {'F/dbl':>8} {'lib err':>9} {'dbl err':>9} {'MC SE 1e6':>9} "
-           f"{'MC N':>8}")
+    hdr = (
+        f"{'case':42} {'analyze':>9} {'F lib':>9} {'F+build':>9} {'dblquad':>9} "
+        f"{'an/dbl':>7} {'F/dbl':>8} {'lib err':>9} {'dbl err':>9} {'MC SE 1e6':>9} "
+        f"{'MC N':>8}"
+    )
     print(hdr)
     for r in rows:
-        print(f"{r['link'] + ' / ' + r['law']:42} {r['analyze_s']:8.3f}s "
-              f"{1e3 * r['field_library_s']:7.2f}ms {1e3 * r['field_library_with_build_s']:7.1f}ms"
-              f" {r['field_dblquad_s']:8.2f}s {r['ratio_analyze_vs_one_dblquad']:7.1e} "
-              f"{r['ratio_field_library_vs_dblquad']:8.1e} {r['field_library_error']:9.1e} "
-              f"{r['field_dblquad_abs_error']:9.1e} {r['field_mc_se']:9.1e} "
-              f"{r['mc_samples_for_library_accuracy']:8.0e}")
+        print(
+            f"{r['link'] + ' / ' + r['law']:42} {r['analyze_s']:8.3f}s "
+            f"{1e3 * r['field_library_s']:7.2f}ms {1e3 * r['field_library_with_build_s']:7.1f}ms"
+            f" {r['field_dblquad_s']:8.2f}s {r['ratio_analyze_vs_one_dblquad']:7.1e} "
+            f"{r['ratio_field_library_vs_dblquad']:8.1e} {r['field_library_error']:9.1e} "
+            f"{r['field_dblquad_abs_error']:9.1e} {r['field_mc_se']:9.1e} "
+            f"{r['mc_samples_for_library_accuracy']:8.0e}"
+        )
     met = sum(r["analyze_target_met"] for r in rows)
     print(f"analyze <= {TARGET_S:g} s in {met} of {len(rows)} cases")
     if a.json:
-        machine = {"python": platform.python_version(), "numpy": np.__version__,
-                   "scipy": scipy.__version__, "cpu": cpu_model(),
-                   "date": datetime.datetime.now().isoformat(timespec="seconds")}
+        machine = {
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "scipy": scipy.__version__,
+            "cpu": cpu_model(),
+            "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        }
         with open(a.json, "w") as fh:
             json.dump({"rows": rows, "machine": machine}, fh, indent=2)
     return 0

@@ -40,17 +40,20 @@ def main(argv=None) -> int:
     def before():
         return threadpool_limits(limits=1, user_api="blas")
 
-    one_blas_thread().__exit__(None, None, None)      # build the controller once
+    one_blas_thread().__exit__(None, None, None)  # build the controller once
     old = new = 0.0
-    for _ in range(3):                                # alternating rounds
+    for _ in range(3):  # alternating rounds
         old += _per_call(before, args.calls)
         new += _per_call(one_blas_thread, args.calls)
     old, new = old / 3, new / 3
     print(f"threadpool_limits per call:  {1e3 * old:.3f} ms CPU")
     print(f"one_blas_thread per call:    {1e3 * new:.3f} ms CPU   ratio {old / new:.0f}x")
     if args.json:
-        Path(args.json).write_text(json.dumps({"cpu": cpu_model(), "old_s": old, "new_s": new,
-                                               "ratio": old / new}, indent=1))
+        Path(args.json).write_text(
+            json.dumps(
+                {"cpu": cpu_model(), "old_s": old, "new_s": new, "ratio": old / new}, indent=1
+            )
+        )
     return 0
 
 

@@ -101,8 +101,7 @@ def timed_study_cell(cell) -> dict:
 
 
 def _view(results):
-    return [[r.id, r.status, r.computed, None if r.status == "FAIL" else r.detail]
-            for r in results]
+    return [[r.id, r.status, r.computed, None if r.status == "FAIL" else r.detail] for r in results]
 
 
 def run_row(quick: bool, workers: int, estimates: dict | None) -> dict:
@@ -123,15 +122,20 @@ def run_row(quick: bool, workers: int, estimates: dict | None) -> dict:
         res = REGISTRY.run_claims(quick=quick)
     else:
         fresh = ChunkCache(None, f"claims-bench-{os.getpid()}-{time.time_ns()}")
-        res = run_claims_parallel(quick=quick, workers=workers, cache=fresh,
-                                  on_task=seen.append, estimates=estimates)
+        res = run_claims_parallel(
+            quick=quick, workers=workers, cache=fresh, on_task=seen.append, estimates=estimates
+        )
     t2 = time.perf_counter()
-    return {"import_s": t1 - t0, "run_s": t2 - t1, "view": _view(res),
-            "seconds": {r.id: r.seconds for r in res},
-            "parts": [[cid, cpu] for t in seen for cid, cpu in t.parts]
-            + [[t.name, t.cpu] for t in seen if t.kind == "cell"],
-            "combine_cpu": sum(t.cpu for t in seen if t.kind == "combine"),
-            "n_tasks": len(seen)}
+    return {
+        "import_s": t1 - t0,
+        "run_s": t2 - t1,
+        "view": _view(res),
+        "seconds": {r.id: r.seconds for r in res},
+        "parts": [[cid, cpu] for t in seen for cid, cpu in t.parts]
+        + [[t.name, t.cpu] for t in seen if t.kind == "cell"],
+        "combine_cpu": sum(t.cpu for t in seen if t.kind == "combine"),
+        "n_tasks": len(seen),
+    }
 
 
 def _child(quick: bool, workers: int, estimates: dict | None) -> dict:
@@ -139,28 +143,35 @@ def _child(quick: bool, workers: int, estimates: dict | None) -> dict:
     user runs ``nbl check``; its result through a JSON file."""
     with tempfile.TemporaryDirectory(prefix="bench-check-row-") as d:
         spec = Path(d) / "in.json"
-        spec.write_text(json.dumps({"quick": quick, "workers": workers,
-                                    "estimates": estimates}))
-        subprocess.run([sys.executable, __file__, "--row", str(spec)], check=True,
-                       cwd=Path(__file__).resolve().parent)
+        spec.write_text(json.dumps({"quick": quick, "workers": workers, "estimates": estimates}))
+        subprocess.run(
+            [sys.executable, __file__, "--row", str(spec)],
+            check=True,
+            cwd=Path(__file__).resolve().parent,
+        )
         return json.loads((Path(d) / "out.json").read_text())
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--workers", type=int, default=2, help="pool workers (default 2)")
     ap.add_argument("--cluster", type=int, default=16, help="workers of the projection")
     ap.add_argument("--quick-only", action="store_true", help="only the quick check")
-    ap.add_argument("--full-only", action="store_true",
-                    help="only the study cells and the full check")
+    ap.add_argument(
+        "--full-only", action="store_true", help="only the study cells and the full check"
+    )
     ap.add_argument("--json", default=None, help="also write every number as JSON here")
-    ap.add_argument("--out", default=None,
-                    help="directory for bench_check[_quick].json and .md (e.g. "
-                         "benchmarks/results)")
-    ap.add_argument("--no-full-serial", action="store_true",
-                    help="skip the serial full check (the longest row)")
-    ap.add_argument("--row", default=None, help=argparse.SUPPRESS)     # internal: one row
+    ap.add_argument(
+        "--out",
+        default=None,
+        help="directory for bench_check[_quick].json and .md (e.g. benchmarks/results)",
+    )
+    ap.add_argument(
+        "--no-full-serial", action="store_true", help="skip the serial full check (the longest row)"
+    )
+    ap.add_argument("--row", default=None, help=argparse.SUPPRESS)  # internal: one row
     args = ap.parse_args(argv)
     if args.row:
         spec = json.loads(Path(args.row).read_text())
@@ -172,7 +183,7 @@ def main(argv=None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     tmp = tempfile.mkdtemp(prefix="bench-check-")
-    os.environ["NBL_CACHE_DIR"] = tmp              # before any cache is made; workers inherit
+    os.environ["NBL_CACHE_DIR"] = tmp  # before any cache is made; workers inherit
     from nbl_sim.runs.execution import ProcessExecutor, cpu_count
     from nbl_sim.runs.sweep import ChunkCache, cell_key
     from nbl_sim.studies.rate_study import FULL, plan, study_cell
@@ -186,17 +197,27 @@ def main(argv=None) -> int:
         out = fn()
         wall, cpu = time.perf_counter() - t0, process_cpu() - cp0
         others = max(0.0, (machine_busy() - b0) - cpu) / wall
-        rows.append({"run": name, "wall_s": wall, "cpu_s": cpu, "cores_busy": cpu / wall,
-                     "others": others})
+        rows.append(
+            {"run": name, "wall_s": wall, "cpu_s": cpu, "cores_busy": cpu / wall, "others": others}
+        )
         log(f"  {name}: {wall:.1f} s wall, {cpu:.1f} s CPU, load {load_average():.1f}")
         return out
 
     def save_partial():
         """The raw numbers so far (a run stopped early keeps them), next to ``--json``."""
         if args.json:
-            Path(args.json).with_suffix(".partial.json").write_text(json.dumps(
-                {"rows": rows, "tasks": tasks, "study": study, "import_cpu_s": import_cpu,
-                 "load_start": load0}, indent=1))
+            Path(args.json).with_suffix(".partial.json").write_text(
+                json.dumps(
+                    {
+                        "rows": rows,
+                        "tasks": tasks,
+                        "study": study,
+                        "import_cpu_s": import_cpu,
+                        "load_start": load0,
+                    },
+                    indent=1,
+                )
+            )
 
     if not args.quick_only:
         log("study cells ...")
@@ -212,6 +233,7 @@ def main(argv=None) -> int:
                         raise RuntimeError(f"study cell {i} failed: {out}")
                     cache.put(cell_key(study_cell, cells[i]), out["value"])
                     study.setdefault("cells", {})[i] = out["cpu"]
+
         measure("study cells", run_cells)
         save_partial()
 
@@ -228,8 +250,12 @@ def main(argv=None) -> int:
         log(f"{mode} check, parallel ({args.workers} workers, fresh process) ...")
         est = serial_times.get(mode)
         par = measure(f"{mode} parallel", lambda q=quick, e=est: _child(q, args.workers, e))
-        rows[-1].update(run_s=par["run_s"], import_s=par["import_s"], tasks=par["n_tasks"],
-                        combine_cpu_s=par["combine_cpu"])
+        rows[-1].update(
+            run_s=par["run_s"],
+            import_s=par["import_s"],
+            tasks=par["n_tasks"],
+            combine_cpu_s=par["combine_cpu"],
+        )
         if serial is not None:
             rows[-1]["equal"] = par["view"] == serial["view"]
             rows[-1]["differ"] = [a[0] for a, b in zip(serial["view"], par["view"]) if a != b]
@@ -254,9 +280,18 @@ def main(argv=None) -> int:
             total = sum(times)
             for w in (args.workers, args.cluster):
                 span = lpt_makespan(times, w, import_cpu)
-                proj.append({"mode": mode, "tasks": name, "n_tasks": len(times),
-                             "workers": w, "total_cpu_s": total, "makespan_s": span,
-                             "speedup": total / span, "longest_s": max(times)})
+                proj.append(
+                    {
+                        "mode": mode,
+                        "tasks": name,
+                        "n_tasks": len(times),
+                        "workers": w,
+                        "total_cpu_s": total,
+                        "makespan_s": span,
+                        "speedup": total / span,
+                        "longest_s": max(times),
+                    }
+                )
     longest = {mode: sorted(t.items(), key=lambda kv: -kv[1])[:12] for mode, t in tasks.items()}
 
     load1 = load_average()
@@ -266,56 +301,93 @@ def main(argv=None) -> int:
         print(text)
         lines.extend(str(text).split("\n"))
 
-    head = (f"# bench_check  {date}  {cpu_model()} ({cpu_count()} cores)  python "
-            f"{platform.python_version()}  workers={args.workers}  cluster={args.cluster}")
+    head = (
+        f"# bench_check  {date}  {cpu_model()} ({cpu_count()} cores)  python "
+        f"{platform.python_version()}  workers={args.workers}  cluster={args.cluster}"
+    )
     out(head)
-    out(f"# 1-min load average {load0:.2f} at start, {load1:.2f} at end; a worker's start-up "
-          f"(python -c 'import proofs_check.claims'): {import_cpu:.1f} s CPU")
-    out(f"\n{'run':<16} {'wall s':>8} {'run s':>8} {'CPU s':>8} {'cores busy':>10} "
-        f"{'others':>7} {'speed-up':>8}  equal")
+    out(
+        f"# 1-min load average {load0:.2f} at start, {load1:.2f} at end; a worker's start-up "
+        f"(python -c 'import proofs_check.claims'): {import_cpu:.1f} s CPU"
+    )
+    out(
+        f"\n{'run':<16} {'wall s':>8} {'run s':>8} {'CPU s':>8} {'cores busy':>10} "
+        f"{'others':>7} {'speed-up':>8}  equal"
+    )
     for r in rows:
         sp = f"{r['speedup']:.2f}x" if "speedup" in r else ""
         eq = {True: "yes", False: "NO"}.get(r.get("equal"), "")
         run_s = f"{r['run_s']:8.1f}" if "run_s" in r else f"{'':8}"
-        out(f"{r['run']:<16} {r['wall_s']:8.1f} {run_s} {r['cpu_s']:8.1f} "
-            f"{r['cores_busy']:10.2f} {r['others']:7.2f} {sp:>8}  {eq}")
+        out(
+            f"{r['run']:<16} {r['wall_s']:8.1f} {run_s} {r['cpu_s']:8.1f} "
+            f"{r['cores_busy']:10.2f} {r['others']:7.2f} {sp:>8}  {eq}"
+        )
     for r in rows:
         if r.get("combine_cpu_s"):
-            out(f"# {r['run']}: split claims combined in the parent: "
-                f"{r['combine_cpu_s']:.1f} s CPU")
+            out(
+                f"# {r['run']}: split claims combined in the parent: {r['combine_cpu_s']:.1f} s CPU"
+            )
     for r in rows:
         if r.get("differ"):
-            out(f"# {r['run']}: claims whose result differs from the serial run: "
-                + ", ".join(r["differ"]))
+            out(
+                f"# {r['run']}: claims whose result differs from the serial run: "
+                + ", ".join(r["differ"])
+            )
     if study:
         cs = list(study.get("cells", {}).values())
-        out(f"\nstudy: plan(FULL) {study['plan_cpu_s']:.1f} s CPU in the parent; {len(cs)} "
-              f"cells, {sum(cs):.1f} s CPU, longest {max(cs):.2f} s")
-    out(f"\n{'mode':<6} {'tasks':<22} {'n':>4} {'workers':>7} {'total CPU s':>11} "
-          f"{'makespan s':>10} {'longest s':>9} {'speed-up':>8}")
+        out(
+            f"\nstudy: plan(FULL) {study['plan_cpu_s']:.1f} s CPU in the parent; {len(cs)} "
+            f"cells, {sum(cs):.1f} s CPU, longest {max(cs):.2f} s"
+        )
+    out(
+        f"\n{'mode':<6} {'tasks':<22} {'n':>4} {'workers':>7} {'total CPU s':>11} "
+        f"{'makespan s':>10} {'longest s':>9} {'speed-up':>8}"
+    )
     for p in proj:
-        out(f"{p['mode']:<6} {p['tasks']:<22} {p['n_tasks']:4d} {p['workers']:7d} "
-              f"{p['total_cpu_s']:11.1f} {p['makespan_s']:10.1f} {p['longest_s']:9.1f} "
-              f"{p['speedup']:7.2f}x")
+        out(
+            f"{p['mode']:<6} {p['tasks']:<22} {p['n_tasks']:4d} {p['workers']:7d} "
+            f"{p['total_cpu_s']:11.1f} {p['makespan_s']:10.1f} {p['longest_s']:9.1f} "
+            f"{p['speedup']:7.2f}x"
+        )
     for mode, top in longest.items():
         total = sum(tasks[mode].values())
-        out(f"\nlongest {mode} tasks (CPU s, share of {total:.0f} s): "
-              + ", ".join(f"{k} {v:.1f} ({100 * v / total:.0f}%)" for k, v in top))
-    record = {"date": date, "cpu": cpu_model(), "cores": cpu_count(),
-                       "load_start": load0, "load_end": load1, "workers": args.workers,
-                       "cluster": args.cluster, "rows": rows, "projection": proj,
-                       "tasks": tasks, "study": study, "serial_seconds": serial_times,
-                       "import_cpu_s": import_cpu}
+        out(
+            f"\nlongest {mode} tasks (CPU s, share of {total:.0f} s): "
+            + ", ".join(f"{k} {v:.1f} ({100 * v / total:.0f}%)" for k, v in top)
+        )
+    record = {
+        "date": date,
+        "cpu": cpu_model(),
+        "cores": cpu_count(),
+        "load_start": load0,
+        "load_end": load1,
+        "workers": args.workers,
+        "cluster": args.cluster,
+        "rows": rows,
+        "projection": proj,
+        "tasks": tasks,
+        "study": study,
+        "serial_seconds": serial_times,
+        "import_cpu_s": import_cpu,
+    }
     if args.json:
         Path(args.json).write_text(json.dumps(record, indent=1) + "\n")
     if args.out:
         d = Path(args.out)
         d.mkdir(parents=True, exist_ok=True)
-        name = ("bench_check_quick" if args.quick_only else "bench_check_full"
-                if args.full_only else "bench_check")
+        name = (
+            "bench_check_quick"
+            if args.quick_only
+            else "bench_check_full"
+            if args.full_only
+            else "bench_check"
+        )
         (d / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
-        (d / f"{name}.md").write_text(f"# `benchmarks/bench_check.py`, {date}\n\n```\n"
-                                      + "\n".join(lines).strip("\n") + "\n```\n")
+        (d / f"{name}.md").write_text(
+            f"# `benchmarks/bench_check.py`, {date}\n\n```\n"
+            + "\n".join(lines).strip("\n")
+            + "\n```\n"
+        )
         log(f"wrote {d / name}.json and .md")
     return 0
 

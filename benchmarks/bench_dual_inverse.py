@@ -78,23 +78,32 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     rows, same = [], True
     rng = np.random.default_rng(20261127)
-    for fam, kw in [("weighted-entropy", {"rho": "0.72"}), ("binary-negative-entropy", {}),
-                    ("negative-entropy", {})]:
+    for fam, kw in [
+        ("weighted-entropy", {"rho": "0.72"}),
+        ("binary-negative-entropy", {}),
+        ("negative-entropy", {}),
+    ]:
         link = make_family(fam, **kw)
         for n in (2_000, 200_000):
             z = rng.standard_normal(n) * 2.0
-            for _ in range(3):                         # the tree (after 4,096 points)
-                link.g_numpy(z)                        # and the lambdified functions
+            for _ in range(3):  # the tree (after 4,096 points)
+                link.g_numpy(z)  # and the lambdified functions
             rounds = args.rounds if n < 100_000 else max(1, args.rounds // 2)
             old_t = new_t = 0.0
-            for _ in range(rounds):                    # alternating
+            for _ in range(rounds):  # alternating
                 t, a = _cpu(plain_inverse, link, z)
                 old_t += t
                 t, b = _cpu(link.g_numpy, z)
                 new_t += t
                 same &= np.array_equal(a.view(np.int64), b.view(np.int64))
-            rows.append({"case": f"g_numpy {link.name} n={n}", "old_s": old_t / rounds,
-                         "new_s": new_t / rounds, "ratio": old_t / new_t})
+            rows.append(
+                {
+                    "case": f"g_numpy {link.name} n={n}",
+                    "old_s": old_t / rounds,
+                    "new_s": new_t / rounds,
+                    "ratio": old_t / new_t,
+                }
+            )
         # eight replications' means (a lane group of 160 rounds x 2 arms each): row by row,
         # as the environment did, against Link.g_numpy_rows (one call per shared bracket)
         rows8 = [rng.standard_normal((160, 2)) * 2.0 for _ in range(8)]
@@ -105,9 +114,14 @@ def main(argv=None) -> int:
             t, b = _cpu(link.g_numpy_rows, rows8)
             new_t += t
             same &= all(np.array_equal(u.view(np.int64), v.view(np.int64)) for u, v in zip(a, b))
-        rows.append({"case": f"g_numpy_rows {link.name} 8 x (160, 2)",
-                     "old_s": old_t / (10 * args.rounds), "new_s": new_t / (10 * args.rounds),
-                     "ratio": old_t / new_t})
+        rows.append(
+            {
+                "case": f"g_numpy_rows {link.name} 8 x (160, 2)",
+                "old_s": old_t / (10 * args.rounds),
+                "new_s": new_t / (10 * args.rounds),
+                "ratio": old_t / new_t,
+            }
+        )
         targets = [(-12.0, "lo"), (12.0, "hi"), (-40.0, "lo"), (40.0, "hi")] * 25
         old_t = new_t = 0.0
         for _ in range(args.rounds):
@@ -116,16 +130,22 @@ def main(argv=None) -> int:
             t, b = _cpu(_brackets, bracket_t, link.z_of_t_numpy, targets)
             new_t += t
             same &= a == b
-        rows.append({"case": f"bracket_t {link.name} x100", "old_s": old_t / args.rounds,
-                     "new_s": new_t / args.rounds, "ratio": old_t / new_t})
+        rows.append(
+            {
+                "case": f"bracket_t {link.name} x100",
+                "old_s": old_t / args.rounds,
+                "new_s": new_t / args.rounds,
+                "ratio": old_t / new_t,
+            }
+        )
     print(f"{'case':<52} {'old ms':>9} {'new ms':>9} {'ratio':>6}")
     for r in rows:
-        print(f"{r['case']:<52} {1e3 * r['old_s']:9.2f} {1e3 * r['new_s']:9.2f} "
-              f"{r['ratio']:6.2f}")
+        print(f"{r['case']:<52} {1e3 * r['old_s']:9.2f} {1e3 * r['new_s']:9.2f} {r['ratio']:6.2f}")
     print("identical outputs:", same)
     if args.json:
-        Path(args.json).write_text(json.dumps({"cpu": cpu_model(), "rows": rows,
-                                               "identical": bool(same)}, indent=1))
+        Path(args.json).write_text(
+            json.dumps({"cpu": cpu_model(), "rows": rows, "identical": bool(same)}, indent=1)
+        )
     return 0 if same else 1
 
 

@@ -77,8 +77,16 @@ def _nbl_workload(env, R, n, n0, block, backend):
         for k, dt in zip(("draw",), [_since(t)]):
             times[k] = [a + b for a, b in zip(times[k], dt)]
         t = _clock()
-        tr = engine.nbl(real.X, real.Y, real.coins, env.v_star, gamma=10.0, t0=500.0,
-                        record_rounds=rec, backend=backend)
+        tr = engine.nbl(
+            real.X,
+            real.Y,
+            real.coins,
+            env.v_star,
+            gamma=10.0,
+            t0=500.0,
+            record_rounds=rec,
+            backend=backend,
+        )
         times["nbl"] = [a + b for a, b in zip(times["nbl"], _since(t))]
         t = _clock()
         reg = engine.regret(env, real, tr.actions, tr.record_rounds, backend=backend)
@@ -92,8 +100,7 @@ def _greedy_workload(env, R, n, n0, backend):
     real = engine.draw(env, 0, range(R), n, n0)
     t = _clock()
     actions, info = engine.greedy_logistic(real.X, real.Y, real.coins, backend=backend)
-    return {"greedy": list(_since(t))}, [(actions, info["per_replication"], info["w"],
-                                          info["b"])]
+    return {"greedy": list(_since(t))}, [(actions, info["per_replication"], info["w"], info["b"])]
 
 
 def _same(a, b) -> bool:
@@ -112,13 +119,17 @@ def main() -> int:
     n = a.rounds
     workloads = {
         "simulate-defaults": lambda b: _nbl_workload(
-            Environment.build(LINK, "0.5", 2), 100, n, 200, a.block, b),
+            Environment.build(LINK, "0.5", 2), 100, n, 200, a.block, b
+        ),
         "d2-1000": lambda b: _nbl_workload(
-            Environment.build(LINK, "0.5", 2), 1000, n, 200, a.block, b),
+            Environment.build(LINK, "0.5", 2), 1000, n, 200, a.block, b
+        ),
         "d8-1000": lambda b: _nbl_workload(
-            Environment.build(LINK, "0.5", 8), 1000, n, 200, a.block, b),
+            Environment.build(LINK, "0.5", 8), 1000, n, 200, a.block, b
+        ),
         "greedy-small": lambda b: _greedy_workload(
-            Environment.build(LINK, "0.5", 2), 4, a.greedy_rounds, 50, b),
+            Environment.build(LINK, "0.5", 2), 4, a.greedy_rounds, 50, b
+        ),
     }
     if a.only:
         workloads = {k: workloads[k] for k in a.only.split(",")}
@@ -130,8 +141,10 @@ def main() -> int:
                 _nbl_workload(Environment.build(LINK, "0.5", d), R, 600, 200, R, backend)
     _greedy_workload(env, 1, 60, 10, "compiled")
     results, ok = {}, True
-    print(f"rounds n = {n}, block = {a.block}, repeats = {a.repeats}; CPU seconds "
-          "(min over repeats), ratio = reference / compiled")
+    print(
+        f"rounds n = {n}, block = {a.block}, repeats = {a.repeats}; CPU seconds "
+        "(min over repeats), ratio = reference / compiled"
+    )
     for name, run in workloads.items():
         best = {}
         for _ in range(a.repeats):
@@ -150,30 +163,49 @@ def main() -> int:
         pieces = sorted({p for _, p in best})
         for b in VARIANTS:  # totals
             if (b, pieces[0]) in best:
-                best[(b, "total")] = tuple(sum(best[(b, q)][i] for q in pieces)
-                                           for i in (0, 1))
+                best[(b, "total")] = tuple(sum(best[(b, q)][i] for q in pieces) for i in (0, 1))
         row = {}
         for piece in pieces + ["total"]:
             (c, cw), (r, rw) = best[("compiled", piece)], best[("reference", piece)]
-            row[piece] = {"compiled_cpu": c, "reference_cpu": r, "ratio_cpu": r / c,
-                          "compiled_wall": cw, "reference_wall": rw, "ratio_wall": rw / cw}
-            line = (f"{name:18s} {piece:7s} compiled {c:7.3f} s  reference {r:7.3f} s  "
-                    f"ratio {r / c:6.1f}x (wall {rw / cw:5.1f}x)")
+            row[piece] = {
+                "compiled_cpu": c,
+                "reference_cpu": r,
+                "ratio_cpu": r / c,
+                "compiled_wall": cw,
+                "reference_wall": rw,
+                "ratio_wall": rw / cw,
+            }
+            line = (
+                f"{name:18s} {piece:7s} compiled {c:7.3f} s  reference {r:7.3f} s  "
+                f"ratio {r / c:6.1f}x (wall {rw / cw:5.1f}x)"
+            )
             print(line)
         if name != "greedy-small":  # what each compiled piece earns end to end
             base = best[("compiled", "total")][0]
-            earns = {p: (base - best[("compiled", p)][0] + best[("reference", p)][0]) / base
-                     for p in pieces}
+            earns = {
+                p: (base - best[("compiled", p)][0] + best[("reference", p)][0]) / base
+                for p in pieces
+            }
             row["earns"] = earns
             print(f"{name:18s} earns   " + "  ".join(f"{p} {e:.2f}x" for p, e in earns.items()))
         row["same_bits"] = bool(same)
         print(f"{name:18s} same bits: {same}")
         results[name] = row
     if a.json:
-        Path(a.json).write_text(json.dumps({
-            "rounds": n, "block": a.block, "repeats": a.repeats,
-            "machine": platform.platform(), "python": platform.python_version(),
-            "numpy": np.__version__, "results": results}, indent=1))
+        Path(a.json).write_text(
+            json.dumps(
+                {
+                    "rounds": n,
+                    "block": a.block,
+                    "repeats": a.repeats,
+                    "machine": platform.platform(),
+                    "python": platform.python_version(),
+                    "numpy": np.__version__,
+                    "results": results,
+                },
+                indent=1,
+            )
+        )
     return 0 if ok else 1
 
 

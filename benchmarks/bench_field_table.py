@@ -34,14 +34,17 @@ def main(argv=None) -> int:
 
     rng = np.random.default_rng(20261127)
     rows = []
-    print(f"{'link':<18} {'quadrature s':>12} {'build s':>8} {'eval s':>7} {'ratio':>7} "
-          f"{'w/o build':>9} {'max dev':>9}")
+    print(
+        f"{'link':<18} {'quadrature s':>12} {'build s':>8} {'eval s':>7} {'ratio':>7} "
+        f"{'w/o build':>9} {'max dev':>9}"
+    )
     for key in PAPER_LINKS:
         link = PAPER_LINKS[key].link()
-        beta, _, _ = pop.arm_vectors("0.2", 3, v_star=rng.standard_normal(3),
-                                     theta_dir=rng.standard_normal(3))
+        beta, _, _ = pop.arm_vectors(
+            "0.2", 3, v_star=rng.standard_normal(3), theta_dir=rng.standard_normal(3)
+        )
         V = rng.standard_normal((args.directions, 3))
-        pop.population_field(link, beta, V[:2])             # the nodes, outside the timing
+        pop.population_field(link, beta, V[:2])  # the nodes, outside the timing
         c0 = time.process_time()
         quad = pop.population_field(link, beta, V)
         c1 = time.process_time()
@@ -50,14 +53,26 @@ def main(argv=None) -> int:
         fast = table.field(beta, V)
         c3 = time.process_time()
         dev = float(np.max(np.abs(fast - quad))) / max(1.0, pop.quadrature_scale(link))
-        rows.append({"link": key, "quadrature_s": c1 - c0, "build_s": c2 - c1,
-                     "eval_s": c3 - c2, "ratio": (c1 - c0) / (c3 - c1),
-                     "ratio_without_build": (c1 - c0) / (c3 - c2), "max_dev": dev})
-        print(f"{key:<18} {c1 - c0:12.3f} {c2 - c1:8.3f} {c3 - c2:7.3f} "
-              f"{rows[-1]['ratio']:6.1f}x {rows[-1]['ratio_without_build']:8.0f}x {dev:9.1e}")
+        rows.append(
+            {
+                "link": key,
+                "quadrature_s": c1 - c0,
+                "build_s": c2 - c1,
+                "eval_s": c3 - c2,
+                "ratio": (c1 - c0) / (c3 - c1),
+                "ratio_without_build": (c1 - c0) / (c3 - c2),
+                "max_dev": dev,
+            }
+        )
+        print(
+            f"{key:<18} {c1 - c0:12.3f} {c2 - c1:8.3f} {c3 - c2:7.3f} "
+            f"{rows[-1]['ratio']:6.1f}x {rows[-1]['ratio_without_build']:8.0f}x {dev:9.1e}"
+        )
     if args.json:
-        Path(args.json).write_text(json.dumps({"cpu": cpu_model(), "directions": args.directions,
-                                               "rows": rows}, indent=1) + "\n")
+        Path(args.json).write_text(
+            json.dumps({"cpu": cpu_model(), "directions": args.directions, "rows": rows}, indent=1)
+            + "\n"
+        )
     return 0
 
 

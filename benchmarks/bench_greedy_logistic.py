@@ -127,7 +127,8 @@ class _SkArm:
             warnings.simplefilter("always", ConvergenceWarning)
             clf.fit(self.X[: self.k], y)
         self.counters["convergence_warnings"] += sum(
-            issubclass(c.category, ConvergenceWarning) for c in caught)
+            issubclass(c.category, ConvergenceWarning) for c in caught
+        )
         self.counters["fits"] += 1
         self.w = clf.coef_[0].copy()
         self.b = float(clf.intercept_[0]) if self.intercept else 0.0
@@ -178,15 +179,19 @@ def kernel_gap(X, Y, actions, r, t, intercept):
 
 def _machine() -> str:
     cpu = cpu_model()
-    return (f"{cpu} ({os.cpu_count()} cores); python {platform.python_version()}, numpy "
-            f"{np.__version__}, scipy {scipy.__version__}, numba {numba.__version__}, "
-            f"scikit-learn {sklearn.__version__}")
+    return (
+        f"{cpu} ({os.cpu_count()} cores); python {platform.python_version()}, numpy "
+        f"{np.__version__}, scipy {scipy.__version__}, numba {numba.__version__}, "
+        f"scikit-learn {sklearn.__version__}"
+    )
 
 
 def _table(rows, header):
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    out = ["  ".join(str(h).ljust(w) for h, w in zip(header, widths)),
-           "  ".join("-" * w for w in widths)]
+    out = [
+        "  ".join(str(h).ljust(w) for h, w in zip(header, widths)),
+        "  ".join("-" * w for w in widths),
+    ]
     out += ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)) for row in rows]
     return "\n".join(out)
 
@@ -199,8 +204,12 @@ def main(argv=None):
 def _main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=100, help="replications for the kernel (100)")
-    ap.add_argument("--baseline-reps", type=int, default=5,
-                    help="replications for sklearn: timing and agreement (5)")
+    ap.add_argument(
+        "--baseline-reps",
+        type=int,
+        default=5,
+        help="replications for sklearn: timing and agreement (5)",
+    )
     ap.add_argument("--repeats", type=int, default=3, help="timed kernel calls, median (3)")
     ap.add_argument("--seed", type=int, default=20240, help="SeedSequence entropy (20240)")
     args = ap.parse_args(argv)
@@ -210,8 +219,10 @@ def _main(argv=None):
     load0 = os.getloadavg()[0]
     wall0 = time.perf_counter()
     stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    print(f"# bench_greedy_logistic  d={D} n={N} n0={N0} Delta={DELTA:g}  logistic link, "
-          f"Bernoulli rewards  seed={args.seed}  {stamp}")
+    print(
+        f"# bench_greedy_logistic  d={D} n={N} n0={N0} Delta={DELTA:g}  logistic link, "
+        f"Bernoulli rewards  seed={args.seed}  {stamp}"
+    )
     print(f"# {_machine()}")
 
     X, means, Y, coins = make_problem(args.reps, args.seed)
@@ -232,10 +243,20 @@ def _main(argv=None):
             cpus.append(time.process_time() - c0)
         kernel[icpt] = (actions, info, statistics.median(times), statistics.median(cpus))
         print(f"kernel intercept={icpt}: wall {times} s, cpu {cpus} s", file=sys.stderr)
-        newton_rows.append([
-            icpt, args.reps, info["fits"], f"{info['newton_iterations'] / info['fits']:.2f}",
-            info["max_iterations_per_fit"], info["max_iter_hits"], info["objective_evaluations"],
-            info["line_search_halvings"], info["failures"], info["ties"]])
+        newton_rows.append(
+            [
+                icpt,
+                args.reps,
+                info["fits"],
+                f"{info['newton_iterations'] / info['fits']:.2f}",
+                info["max_iterations_per_fit"],
+                info["max_iter_hits"],
+                info["objective_evaluations"],
+                info["line_search_halvings"],
+                info["failures"],
+                info["ties"],
+            ]
+        )
 
     for icpt in (True, False):
         actions, info, t_k, c_k = kernel[icpt]
@@ -255,13 +276,34 @@ def _main(argv=None):
         cus_b = c_b / (B * N) * 1e6
         same_hist = float(np.mean(base_actions[:, N0:] == actions[:B, N0:]))
         print(f"sklearn own history intercept={icpt}: {t_b:.1f} s {counters}", file=sys.stderr)
-        rows.append(["nbl_sim kernel (numba)", icpt, args.reps, f"{us_k:.1f}", f"{cus_k:.1f}",
-                     f"{t_k:.2f}", f"{us_b / us_k:.0f}x", f"{cus_b / cus_k:.0f}x",
-                     f"{mean_regret(actions, means):.5f}",
-                     f"{mean_regret(actions[:B], means[:B]):.5f}"])
-        rows.append(["sklearn LogisticRegression(C=inf)", icpt, B, f"{us_b:.0f}", f"{cus_b:.0f}",
-                     f"{t_b:.2f}", "1x", "1x", "-",
-                     f"{mean_regret(base_actions, means[:B]):.5f}"])
+        rows.append(
+            [
+                "nbl_sim kernel (numba)",
+                icpt,
+                args.reps,
+                f"{us_k:.1f}",
+                f"{cus_k:.1f}",
+                f"{t_k:.2f}",
+                f"{us_b / us_k:.0f}x",
+                f"{cus_b / cus_k:.0f}x",
+                f"{mean_regret(actions, means):.5f}",
+                f"{mean_regret(actions[:B], means[:B]):.5f}",
+            ]
+        )
+        rows.append(
+            [
+                "sklearn LogisticRegression(C=inf)",
+                icpt,
+                B,
+                f"{us_b:.0f}",
+                f"{cus_b:.0f}",
+                f"{t_b:.2f}",
+                "1x",
+                "1x",
+                "-",
+                f"{mean_regret(base_actions, means[:B]):.5f}",
+            ]
+        )
         # agreement along the kernel's history
         t0 = time.perf_counter()
         agree, total, gaps, c_agree = 0, 0, [], {"convergence_warnings": 0, "one_class": 0}
@@ -275,30 +317,87 @@ def _main(argv=None):
             c_agree["convergence_warnings"] += c["convergence_warnings"]
             c_agree["one_class"] += c["one_class"]
         print(f"agreement intercept={icpt}: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-        agree_rows.append([icpt, B, total, agree, f"{100 * agree / total:.3f}%",
-                           f"{max(gaps):.1e}" if gaps else "-",
-                           f"{100 * same_hist:.2f}%",
-                           counters["convergence_warnings"] + c_agree["convergence_warnings"],
-                           counters["one_class"] + c_agree["one_class"]])
+        agree_rows.append(
+            [
+                icpt,
+                B,
+                total,
+                agree,
+                f"{100 * agree / total:.3f}%",
+                f"{max(gaps):.1e}" if gaps else "-",
+                f"{100 * same_hist:.2f}%",
+                counters["convergence_warnings"] + c_agree["convergence_warnings"],
+                counters["one_class"] + c_agree["one_class"],
+            ]
+        )
 
-    print("\ntime per replication-round = time / (reps * n), wall clock and process CPU; "
-          f"kernel: median of {args.repeats} calls on all reps, compile excluded (warm-up "
-          f"{warm:.2f} s, untimed); BLAS/OpenMP limited to 1 thread")
-    print(_table(rows, ["method", "intercept", "reps", "us/rep-round", "cpu us/rep-round",
-                        "total s", "vs sklearn", "vs sklearn (cpu)", "regret R_n/n",
-                        f"regret (first {B} reps)"]))
-    print("\nagreement along the kernel's history, rounds t >= n0 (sklearn's choice from its own "
-          "fits of the same per-arm data vs the kernel's action)")
-    print(_table(agree_rows, ["intercept", "reps", "rounds", "agree", "fraction",
-                              "max kernel |gap| at disagreements", "same actions (own histories)",
-                              "sklearn ConvergenceWarnings", "one-class fits skipped"]))
-    print("\nkernel Newton statistics (all reps; an iteration = one Newton direction; one "
-          "warm-started refit per greedy round)")
-    print(_table(newton_rows, ["intercept", "reps", "fits", "iterations/fit", "max/fit",
-                               "max_iter hits", "objective evals", "halvings", "failures",
-                               "ties"]))
-    print(f"\ntotal wall time {time.perf_counter() - wall0:.1f} s; 1-min load average "
-          f"{load0:.2f} at start, {os.getloadavg()[0]:.2f} at end")
+    print(
+        "\ntime per replication-round = time / (reps * n), wall clock and process CPU; "
+        f"kernel: median of {args.repeats} calls on all reps, compile excluded (warm-up "
+        f"{warm:.2f} s, untimed); BLAS/OpenMP limited to 1 thread"
+    )
+    print(
+        _table(
+            rows,
+            [
+                "method",
+                "intercept",
+                "reps",
+                "us/rep-round",
+                "cpu us/rep-round",
+                "total s",
+                "vs sklearn",
+                "vs sklearn (cpu)",
+                "regret R_n/n",
+                f"regret (first {B} reps)",
+            ],
+        )
+    )
+    print(
+        "\nagreement along the kernel's history, rounds t >= n0 (sklearn's choice from its own "
+        "fits of the same per-arm data vs the kernel's action)"
+    )
+    print(
+        _table(
+            agree_rows,
+            [
+                "intercept",
+                "reps",
+                "rounds",
+                "agree",
+                "fraction",
+                "max kernel |gap| at disagreements",
+                "same actions (own histories)",
+                "sklearn ConvergenceWarnings",
+                "one-class fits skipped",
+            ],
+        )
+    )
+    print(
+        "\nkernel Newton statistics (all reps; an iteration = one Newton direction; one "
+        "warm-started refit per greedy round)"
+    )
+    print(
+        _table(
+            newton_rows,
+            [
+                "intercept",
+                "reps",
+                "fits",
+                "iterations/fit",
+                "max/fit",
+                "max_iter hits",
+                "objective evals",
+                "halvings",
+                "failures",
+                "ties",
+            ],
+        )
+    )
+    print(
+        f"\ntotal wall time {time.perf_counter() - wall0:.1f} s; 1-min load average "
+        f"{load0:.2f} at start, {os.getloadavg()[0]:.2f} at end"
+    )
 
 
 if __name__ == "__main__":

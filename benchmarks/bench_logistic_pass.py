@@ -29,6 +29,7 @@ from benchmarks._machine import count, cpu_model  # noqa: E402
 def _loop_kernel(gl):
     """``gl._greedy_kernel`` compiled with the general pass in place of ``_grad_hess``."""
     from numba import njit
+
     ns = dict(vars(gl), _grad_hess=gl._grad_hess_any)
     ns["_newton"] = njit(types.FunctionType(gl._newton.py_func.__code__, ns, "_newton"))
     return njit(types.FunctionType(gl._greedy_kernel.py_func.__code__, ns, "_greedy_kernel"))
@@ -54,8 +55,9 @@ def main(argv=None) -> int:
         real = env.draw(0, range(args.reps), C["n"], C["n0"])
         for intercept in (True, False):
             a = (real.X, real.Y, real.coins, intercept, 1e-6, 1e-10, 50)
-            same = all(np.array_equal(u, v) for u, v in
-                       zip(gl._greedy_kernel(*a), loop(*a)))   # also compiles both
+            same = all(
+                np.array_equal(u, v) for u, v in zip(gl._greedy_kernel(*a), loop(*a))
+            )  # also compiles both
             t = {"loop": [], "unrolled": []}
             for _ in range(args.rounds):
                 for name, f in (("loop", loop), ("unrolled", gl._greedy_kernel)):
@@ -64,15 +66,28 @@ def main(argv=None) -> int:
                     t[name].append(time.process_time() - c0)
             med = {k: statistics.median(v) for k, v in t.items()}
             p = d + intercept
-            rows.append({"link": key, "d": d, "p": p, "intercept": intercept,
-                         "reps": args.reps, "cpu_s": med, "ratio": med["loop"] / med["unrolled"],
-                         "identical": same})
-            print(f"{key:9s} d={d} p={p}  loop {med['loop']:.3f} s  unrolled "
-                  f"{med['unrolled']:.3f} s CPU  ratio {rows[-1]['ratio']:.2f}x  "
-                  f"identical {same}", flush=True)
+            rows.append(
+                {
+                    "link": key,
+                    "d": d,
+                    "p": p,
+                    "intercept": intercept,
+                    "reps": args.reps,
+                    "cpu_s": med,
+                    "ratio": med["loop"] / med["unrolled"],
+                    "identical": same,
+                }
+            )
+            print(
+                f"{key:9s} d={d} p={p}  loop {med['loop']:.3f} s  unrolled "
+                f"{med['unrolled']:.3f} s CPU  ratio {rows[-1]['ratio']:.2f}x  "
+                f"identical {same}",
+                flush=True,
+            )
     if args.json:
-        Path(args.json).write_text(json.dumps({"cpu": cpu_model(), "rounds": args.rounds,
-                                               "rows": rows}, indent=1) + "\n")
+        Path(args.json).write_text(
+            json.dumps({"cpu": cpu_model(), "rounds": args.rounds, "rows": rows}, indent=1) + "\n"
+        )
     return 0 if all(r["identical"] for r in rows) else 1
 
 

@@ -65,24 +65,32 @@ def run_case(d: int, randomized: bool, repeats: int, n=10_000, reps=100) -> dict
     v0 = None if randomized else env.initial_direction(10.0)
     steps = reps * n
     rows = {}
-    rows["environment"] = _median_time(lambda: env.draw(0, range(reps), n, n0),
-                                       max(1, repeats // 2))
-    base = _median_time(lambda: nbl_reference(real.X, real.Y, real.coins, v0=v0),
-                        max(1, repeats // 2))
+    rows["environment"] = _median_time(
+        lambda: env.draw(0, range(reps), n, n0), max(1, repeats // 2)
+    )
+    base = _median_time(
+        lambda: nbl_reference(real.X, real.Y, real.coins, v0=v0), max(1, repeats // 2)
+    )
     rows["baseline"] = base
     rows["kernel"] = _median_time(
-        lambda: nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, record_rounds=[n]),
-        repeats)
+        lambda: nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, record_rounds=[n]), repeats
+    )
     rows["kernel+rec"] = _median_time(
-        lambda: nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0), repeats)
+        lambda: nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0), repeats
+    )
     kw = dict(n=n, reps=reps, executor=SerialExecutor(), seed=0)
     kw.update({"n0": n0} if randomized else {"init_angle": 10.0})
     rows["simulate"] = _median_time(lambda: simulate(env, **kw), max(1, repeats // 2))
     A_ref, V_ref = nbl_reference(real.X, real.Y, real.coins, v0=v0)
     tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, record_rounds=[n])
     agree = float(np.mean(A_ref == tr.actions))
-    out = {"d": d, "start": "randomized n0=200" if randomized else "10 deg", "steps": steps,
-           "same_actions": agree, "max_v_diff": float(np.abs(V_ref - tr.v_final).max())}
+    out = {
+        "d": d,
+        "start": "randomized n0=200" if randomized else "10 deg",
+        "steps": steps,
+        "same_actions": agree,
+        "max_v_diff": float(np.abs(V_ref - tr.v_final).max()),
+    }
     for k, sec in rows.items():
         out[k] = {"seconds": sec, "steps_per_s": steps / sec, "ratio_vs_baseline": base / sec}
     return out
@@ -99,24 +107,43 @@ def main(argv=None) -> int:
     r = env.draw(0, [0], 10, 2)
     nbl_run(r.X, r.Y, r.coins, env.v_star)
     compile_s = time.perf_counter() - tic
-    print(f"one-time numba load/compile (cached after the first ever run): {compile_s:.2f} s",
-          file=sys.stderr)
-    cases = [run_case(2, False, args.repeats), run_case(2, True, args.repeats),
-             run_case(8, False, args.repeats)]
+    print(
+        f"one-time numba load/compile (cached after the first ever run): {compile_s:.2f} s",
+        file=sys.stderr,
+    )
+    cases = [
+        run_case(2, False, args.repeats),
+        run_case(2, True, args.repeats),
+        run_case(8, False, args.repeats),
+    ]
     print(f"{'case':<26}{'what':<13}{'seconds':>10}{'rep-steps/s':>14}{'vs baseline':>13}")
     for c in cases:
         label = f"d={c['d']}, {c['start']}"
         for k in ("baseline", "kernel", "kernel+rec", "environment", "simulate"):
             v = c[k]
-            print(f"{label:<26}{k:<13}{v['seconds']:>10.4f}{v['steps_per_s']:>14.3e}"
-                  f"{v['ratio_vs_baseline']:>12.1f}x")
-        print(f"{'':<26}same actions as baseline: {c['same_actions']:.6f}, "
-              f"max |v_n diff| = {c['max_v_diff']:.1e}")
+            print(
+                f"{label:<26}{k:<13}{v['seconds']:>10.4f}{v['steps_per_s']:>14.3e}"
+                f"{v['ratio_vs_baseline']:>12.1f}x"
+            )
+        print(
+            f"{'':<26}same actions as baseline: {c['same_actions']:.6f}, "
+            f"max |v_n diff| = {c['max_v_diff']:.1e}"
+        )
     if args.json:
-        Path(args.json).write_text(json.dumps({
-            "cases": cases, "compile_seconds": compile_s,
-            "machine": {"python": platform.python_version(), "processor": platform.processor(),
-                        "numpy": np.__version__}}, indent=2))
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "cases": cases,
+                    "compile_seconds": compile_s,
+                    "machine": {
+                        "python": platform.python_version(),
+                        "processor": platform.processor(),
+                        "numpy": np.__version__,
+                    },
+                },
+                indent=2,
+            )
+        )
     return 0
 
 

@@ -78,8 +78,13 @@ U64 = np.uint64
 def sfc_next(a, b, c, w):
     """numpy's sfc64_next: (word, new a, b, c, counter)."""
     tmp = a + b + w
-    return (tmp, b ^ (b >> U64(11)), c + (c << U64(3)),
-            ((c << U64(24)) | (c >> U64(40))) + tmp, w + U64(1))
+    return (
+        tmp,
+        b ^ (b >> U64(11)),
+        c + (c << U64(3)),
+        ((c << U64(24)) | (c >> U64(40))) + tmp,
+        w + U64(1),
+    )
 
 
 @numba.njit(inline="always")
@@ -127,9 +132,12 @@ def _sfc_words(builder, carried, consts):
     a, b, c, w = carried
     tmp = builder.add(builder.add(a, b), w)
     rot = builder.or_(builder.shl(c, splat_i64(24)), builder.lshr(c, splat_i64(40)))
-    return tmp, [builder.xor(b, builder.lshr(b, splat_i64(11))),
-                 builder.add(c, builder.shl(c, splat_i64(3))), builder.add(rot, tmp),
-                 builder.add(w, splat_i64(1))]
+    return tmp, [
+        builder.xor(b, builder.lshr(b, splat_i64(11))),
+        builder.add(c, builder.shl(c, splat_i64(3))),
+        builder.add(rot, tmp),
+        builder.add(w, splat_i64(1)),
+    ]
 
 
 _sfc_lanes = ziggurat_lanes(_sfc_words, sfc_after, carried=4)
@@ -147,21 +155,26 @@ def sfc_state(seed) -> np.ndarray:
 # ---------------------------------------------------------------------- one word per normal
 def _one_word(contiguous: bool):
     """Branchless fast path: the candidate stored, M = layer + 1 where it failed (else 0)."""
+
     @intrinsic
     def kernel(typingctx, states, X, M, r, ki, wi):
         return types.void(states, X, M, types.intp, ki, wi), codegen
 
     def codegen(context, builder, signature, args):
-        sa, xa, ma, ka, wa = (context.make_array(signature.args[k])(context, builder, args[k])
-                              for k in (0, 1, 2, 4, 5))
+        sa, xa, ma, ka, wa = (
+            context.make_array(signature.args[k])(context, builder, args[k])
+            for k in (0, 1, 2, 4, 5)
+        )
 
         def base(arr, b):
             start, stride = builder.ptrtoint(arr.data, I64), builder.extract_value(arr.strides, 0)
             return builder.add(start, builder.mul(builder.add(args[3], i64(b)), stride))
 
         s0, s1 = builder.ptrtoint(sa.data, I64), builder.extract_value(sa.strides, 0)
-        rows = [builder.inttoptr(builder.add(s0, builder.mul(i64(k), s1)), VI.as_pointer())
-                for k in range(4)]
+        rows = [
+            builder.inttoptr(builder.add(s0, builder.mul(i64(k), s1)), VI.as_pointer())
+            for k in range(4)
+        ]
         start = [builder.load(p, align=8) for p in rows]
         count = builder.mul(builder.extract_value(xa.shape, 1), builder.extract_value(xa.shape, 2))
         if contiguous:  # eight substreams of replication r: lane b is element 8 i + b
@@ -179,12 +192,18 @@ def _one_word(contiguous: bool):
         word, new = _sfc_words(builder, state, [])
         idx, _, x, fast = ziggurat_candidates(builder, word, ka.data, wa.data)
         v16 = ir.VectorType(ir.IntType(16), LANES)
-        mark = builder.select(fast, ir.Constant(v16, None),
-                              builder.trunc(builder.add(idx, splat_i64(1)), v16))
+        mark = builder.select(
+            fast, ir.Constant(v16, None), builder.trunc(builder.add(idx, splat_i64(1)), v16)
+        )
         if contiguous:
             for vec, at, size in ((x, xs[0], 64), (mark, ms[0], 16)):
-                builder.store(vec, builder.inttoptr(builder.add(at, builder.mul(i, i64(size))),
-                                                    vec.type.as_pointer()), align=2)
+                builder.store(
+                    vec,
+                    builder.inttoptr(
+                        builder.add(at, builder.mul(i, i64(size))), vec.type.as_pointer()
+                    ),
+                    align=2,
+                )
         else:
             store_lanes(builder, x, xs, builder.mul(i, i64(8)))
             store_lanes(builder, mark, ms, builder.mul(i, i64(2)))
@@ -238,23 +257,29 @@ def second_pass(states, X, M):
 def _check(n: int, d: int) -> None:
     """The SFC64 lanes give numpy's SFC64 normals; the one-word sampler looks normal."""
     from scipy import stats
+
     refs = [np.random.Generator(np.random.SFC64(b)) for b in range(LANES)]
     states = np.ascontiguousarray(np.stack([sfc_state(b) for b in range(LANES)]).T)
     X = np.empty((LANES, n, d))
     sfc_lanes(states, X, 0)
     same = all(np.array_equal(X[b], refs[b].standard_normal((n, d))) for b in range(LANES))
-    print(f"# SFC64 lanes = numpy Generator(SFC64(b)).standard_normal, b = 0..7: "
-          f"{'yes' if same else 'NO'}")
+    print(
+        f"# SFC64 lanes = numpy Generator(SFC64(b)).standard_normal, b = 0..7: "
+        f"{'yes' if same else 'NO'}"
+    )
     if not same:
         raise SystemExit(1)
     M = np.empty(X.shape, np.uint16)
     one_word_across(states, X, M)
-    fails = second_pass(np.ascontiguousarray(
-        np.stack([sfc_state(100 + b) for b in range(LANES)]).T), X, M)
+    fails = second_pass(
+        np.ascontiguousarray(np.stack([sfc_state(100 + b) for b in range(LANES)]).T), X, M
+    )
     x = X.ravel()
-    print(f"# one-word sampler, {x.size:,} draws: second pass {fails / x.size:.2%}, mean "
-          f"{x.mean():+.4f}, variance {x.var():.4f}, P(|x| > 3) {np.mean(np.abs(x) > 3):.5f} "
-          f"(N(0,1): {2 * stats.norm.sf(3):.5f}), KS p = {stats.kstest(x, 'norm').pvalue:.2f}")
+    print(
+        f"# one-word sampler, {x.size:,} draws: second pass {fails / x.size:.2%}, mean "
+        f"{x.mean():+.4f}, variance {x.var():.4f}, P(|x| > 3) {np.mean(np.abs(x) > 3):.5f} "
+        f"(N(0,1): {2 * stats.norm.sf(3):.5f}), KS p = {stats.kstest(x, 'norm').pvalue:.2f}"
+    )
 
 
 def main(argv=None) -> int:
@@ -275,15 +300,20 @@ def main(argv=None) -> int:
     normals = {
         "today: numpy PCG64 ziggurat, 8 replications as lanes": lambda: normal_lanes(pcg, X, 0),
         "numpy SFC64 ziggurat, same lanes (numpy-exact)": lambda: sfc_lanes(sfc, X, 0),
-        "one word per normal, fast path only, lanes across replications":
-            lambda: one_word_across(sfc, X, M),
-        "one word per normal, fast path only, 8 interleaved substreams":
-            lambda: one_word_interleaved(sfc, X, M),
+        "one word per normal, fast path only, lanes across replications": lambda: one_word_across(
+            sfc, X, M
+        ),
+        "one word per normal, fast path only, 8 interleaved substreams": lambda: (
+            one_word_interleaved(sfc, X, M)
+        ),
         "  its second pass (the ~1.5% failed candidates)": lambda: second_pass(sfc2, X, M),
     }
-    whole = {"simulate()": lambda: simulate(env, n=n, reps=R, seed=0, policies=("nbl",),
-                                            init_angle=10.0, executor=SerialExecutor()),
-             "kernel+rec": lambda: nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0)}
+    whole = {
+        "simulate()": lambda: simulate(
+            env, n=n, reps=R, seed=0, policies=("nbl",), init_angle=10.0, executor=SerialExecutor()
+        ),
+        "kernel+rec": lambda: nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0),
+    }
     times = {k: [] for k in (*normals, *whole)}
     for rnd in range(a.rounds + 1):  # round 0 is a warm-up
         for label, fn in (*normals.items(), *whole.items()):
@@ -299,11 +329,15 @@ def main(argv=None) -> int:
     sim, rec = best["simulate()"], best["kernel+rec"]
     today = best[next(iter(normals))]
     count = R * n * d
-    print(f"# d = {d}, {R} replications x {n} rounds ({count:,} normals); CPU min of "
-          f"{a.rounds} interleaved rounds")
-    print(f"# simulate() {sim * 1e3:.1f} ms = {sim / rec:.2f}x kernel+rec ({rec * 1e3:.1f} ms); "
-          f"within 2x needs the normals in <= {(2 * rec - sim + today) * 1e3:.1f} ms = "
-          f"{(2 * rec - sim + today) / count * 1e9:.2f} ns each")
+    print(
+        f"# d = {d}, {R} replications x {n} rounds ({count:,} normals); CPU min of "
+        f"{a.rounds} interleaved rounds"
+    )
+    print(
+        f"# simulate() {sim * 1e3:.1f} ms = {sim / rec:.2f}x kernel+rec ({rec * 1e3:.1f} ms); "
+        f"within 2x needs the normals in <= {(2 * rec - sim + today) * 1e3:.1f} ms = "
+        f"{(2 * rec - sim + today) / count * 1e9:.2f} ns each"
+    )
     print(f"{'normals':66s} {'ns/normal':>9s} {'x today':>8s} {'simulate/kernel+rec':>20s}")
     complete = best[list(normals)[3]] + best[list(normals)[4]]
     rows = list(normals.items()) + [("one word, interleaved, with its second pass", None)]

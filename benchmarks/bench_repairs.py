@@ -44,11 +44,13 @@ from nbl_theory.paper import paper_link
 
 TARGET_S = 1.0
 #: (paper link, Δ, context law, arms)
-CASES = [("tt-stable", "1", "gaussian:cond=3,angle=30", "symmetric"),
-         ("tt-stable", "1", "gaussian:cond=3,angle=90", "symmetric"),
-         ("tt-stable", "1", "cube", "rotate=45"),
-         ("tt-stable", "1", "gaussian", "shift=0.4"),
-         ("we-0.72", "0.2", "student-t:nu=5", "symmetric")]
+CASES = [
+    ("tt-stable", "1", "gaussian:cond=3,angle=30", "symmetric"),
+    ("tt-stable", "1", "gaussian:cond=3,angle=90", "symmetric"),
+    ("tt-stable", "1", "cube", "rotate=45"),
+    ("tt-stable", "1", "gaussian", "shift=0.4"),
+    ("we-0.72", "0.2", "student-t:nu=5", "symmetric"),
+]
 QUICK_CASES = CASES[:2]
 REPEATS, QUICK_REPEATS = 5, 2
 
@@ -75,19 +77,39 @@ def run(quick: bool = False) -> dict:
         t_plain, plain = _median_time(functools.partial(analyze, law, arms), repeats)
         best = (plain.best_linear_angle_deg, plain.best_linear_regret)
         for rep in REPAIRS:
-            t_rep, row = _median_time(functools.partial(analyze_repair, law, arms, rep,
-                                                        best_linear=best), repeats)
-            rows.append({"link": key, "delta": delta, "law": law_spec, "arms": arms_spec,
-                         "repair": rep, "seconds": t_rep, "plain_seconds": t_plain,
-                         "ratio": t_rep / t_plain, "within_target": t_rep <= TARGET_S,
-                         "verdict": row["verdict"]})
-            print(f"{key:10s} {delta:4s} {law_spec:26s} {arms_spec:10s} {rep:17s} "
-                  f"{t_rep:7.3f} s  plain {t_plain:7.3f} s  ratio {t_rep / t_plain:5.2f}  "
-                  f"{row['verdict']}", flush=True)
-    return {"when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "python": platform.python_version(), "cpu": cpu_model(),
-            "load": os.getloadavg(), "repeats": repeats, "target_s": TARGET_S, "rows": rows,
-            "max_seconds": max(r["seconds"] for r in rows)}
+            t_rep, row = _median_time(
+                functools.partial(analyze_repair, law, arms, rep, best_linear=best), repeats
+            )
+            rows.append(
+                {
+                    "link": key,
+                    "delta": delta,
+                    "law": law_spec,
+                    "arms": arms_spec,
+                    "repair": rep,
+                    "seconds": t_rep,
+                    "plain_seconds": t_plain,
+                    "ratio": t_rep / t_plain,
+                    "within_target": t_rep <= TARGET_S,
+                    "verdict": row["verdict"],
+                }
+            )
+            print(
+                f"{key:10s} {delta:4s} {law_spec:26s} {arms_spec:10s} {rep:17s} "
+                f"{t_rep:7.3f} s  plain {t_plain:7.3f} s  ratio {t_rep / t_plain:5.2f}  "
+                f"{row['verdict']}",
+                flush=True,
+            )
+    return {
+        "when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "cpu": cpu_model(),
+        "load": os.getloadavg(),
+        "repeats": repeats,
+        "target_s": TARGET_S,
+        "rows": rows,
+        "max_seconds": max(r["seconds"] for r in rows),
+    }
 
 
 def main(argv=None) -> int:
@@ -96,8 +118,10 @@ def main(argv=None) -> int:
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
     res = run(args.quick)
-    print(f"slowest case {res['max_seconds']:.3f} s (target {TARGET_S:g} s); load "
-          f"{', '.join(f'{x:.1f}' for x in res['load'])}")
+    print(
+        f"slowest case {res['max_seconds']:.3f} s (target {TARGET_S:g} s); load "
+        f"{', '.join(f'{x:.1f}' for x in res['load'])}"
+    )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(res, fh, indent=2)

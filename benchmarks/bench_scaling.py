@@ -65,9 +65,15 @@ def _machine() -> dict:
         dist = None
     import mpmath
 
-    return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-            "cpu": cpu, "cores": cpu_count(), "python": platform.python_version(),
-            "numpy": np.__version__, "mpmath": mpmath.__version__, "distributed": dist}
+    return {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "cpu": cpu,
+        "cores": cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "mpmath": mpmath.__version__,
+        "distributed": dist,
+    }
 
 
 def process_cpu() -> float:
@@ -96,12 +102,12 @@ def load_average() -> float:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--values", type=int, default=16, help="mu2 values (= cells), default 16")
     ap.add_argument("--deltas", type=int, default=6, help="Δ values per cell, default 6")
-    ap.add_argument("--no-oversubscribe", action="store_true",
-                    help="skip local:3 and local:4")
+    ap.add_argument("--no-oversubscribe", action="store_true", help="skip local:3 and local:4")
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
 
@@ -121,17 +127,29 @@ def main(argv=None) -> int:
         w0 = executor.client.run(time.process_time) if dask else {}
         c0, b0 = process_cpu(), machine_busy()
         tic = time.perf_counter()
-        pd = phase_diagram("two-transition", "mu2", values, deltas, tier="mpmath",
-                           executor=executor)
+        pd = phase_diagram(
+            "two-transition", "mu2", values, deltas, tier="mpmath", executor=executor
+        )
         wall = time.perf_counter() - tic
         cpu, busy = process_cpu() - c0, machine_busy() - b0
         if dask:
             w1 = executor.client.run(time.process_time)
             cpu += sum(w1[k] - w0[k] for k in w1 if k in w0)
-        rows.append({"executor": name, "workers": workers, "startup_s": startup, "wall_s": wall,
-                     "cpu_s": cpu, "other_cpu_s": max(0.0, busy - cpu), "result": pd})
-        log(f"  {name}: sweep {wall:.1f} s" + ("" if startup is None else
-                                              f" (start-up {startup:.1f} s, excluded)"))
+        rows.append(
+            {
+                "executor": name,
+                "workers": workers,
+                "startup_s": startup,
+                "wall_s": wall,
+                "cpu_s": cpu,
+                "other_cpu_s": max(0.0, busy - cpu),
+                "result": pd,
+            }
+        )
+        log(
+            f"  {name}: sweep {wall:.1f} s"
+            + ("" if startup is None else f" (start-up {startup:.1f} s, excluded)")
+        )
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
@@ -140,11 +158,14 @@ def main(argv=None) -> int:
     warm = PhaseCell("two-transition", "mu2", "0.3", (), ("0.7",), "mpmath")
     phase_cell(warm)
     tic = time.perf_counter()
-    phase_diagram("two-transition", "mu2", ["0.3"], ["0.7"], tier="float",
-                  executor=ProcessExecutor(2))
+    phase_diagram(
+        "two-transition", "mu2", ["0.3"], ["0.7"], tier="float", executor=ProcessExecutor(2)
+    )
     pool_start = time.perf_counter() - tic
-    log(f"process pool start-up (one float-tier cell through ProcessExecutor(2)): "
-        f"{pool_start:.2f} s")
+    log(
+        f"process pool start-up (one float-tier cell through ProcessExecutor(2)): "
+        f"{pool_start:.2f} s"
+    )
 
     rows: list[dict] = []
     log(f"{points} grid points per sweep")
@@ -163,32 +184,58 @@ def main(argv=None) -> int:
     base, base_s = rows[0]["result"], rows[0]["wall_s"]
     for r in rows:
         pd = r.pop("result")
-        r["equal"] = bool(not pd.failures and np.array_equal(pd.lambda_star, base.lambda_star)
-                          and np.array_equal(pd.sign, base.sign))
+        r["equal"] = bool(
+            not pd.failures
+            and np.array_equal(pd.lambda_star, base.lambda_star)
+            and np.array_equal(pd.sign, base.sign)
+        )
     for r in rows:
         r["speedup"] = base_s / r["wall_s"]
         r["efficiency"] = r["speedup"] / min(r["workers"], machine["cores"])
     load1 = load_average()
 
-    print(f"# bench_scaling  two-transition mu2 x delta = {len(values)} x {len(deltas)} = "
-          f"{points} points, tier=mpmath (dps=30), {len(values)} cells  {machine['date']}  "
-          f"{machine['cpu']} ({machine['cores']} cores)  python {machine['python']}, "
-          f"distributed {machine['distributed']}")
-    print("# wall = the phase_diagram call; Dask cluster start-up (LocalCluster + Client + "
-          "a warm-up cell on every worker) excluded and shown; the process pool is started "
-          f"inside every sweep, so included (pool start-up alone: {pool_start:.1f} s); "
-          "speed-up = serial wall / wall; efficiency = speed-up / min(workers, cores); "
-          "CPU s = this process + pool workers + Dask workers during the sweep, cores busy = "
-          "CPU s / wall; others = cores used meanwhile by every other process (/proc/stat); "
-          "equal = lambda* bit for bit and every sign equal to serial")
-    head = ["executor", "workers", "start-up s", "wall s", "speed-up", "efficiency", "CPU s",
-            "cores busy", "others", "equal"]
-    cells = [[r["executor"], str(r["workers"]),
-              "-" if r["startup_s"] is None else f"{r['startup_s']:.1f}",
-              f"{r['wall_s']:.1f}", f"{r['speedup']:.2f}x", f"{r['efficiency']:.2f}",
-              f"{r['cpu_s']:.1f}", f"{r['cpu_s'] / r['wall_s']:.2f}",
-              f"{r['other_cpu_s'] / r['wall_s']:.2f}",
-              "yes" if r["equal"] else "NO"] for r in rows]
+    print(
+        f"# bench_scaling  two-transition mu2 x delta = {len(values)} x {len(deltas)} = "
+        f"{points} points, tier=mpmath (dps=30), {len(values)} cells  {machine['date']}  "
+        f"{machine['cpu']} ({machine['cores']} cores)  python {machine['python']}, "
+        f"distributed {machine['distributed']}"
+    )
+    print(
+        "# wall = the phase_diagram call; Dask cluster start-up (LocalCluster + Client + "
+        "a warm-up cell on every worker) excluded and shown; the process pool is started "
+        f"inside every sweep, so included (pool start-up alone: {pool_start:.1f} s); "
+        "speed-up = serial wall / wall; efficiency = speed-up / min(workers, cores); "
+        "CPU s = this process + pool workers + Dask workers during the sweep, cores busy = "
+        "CPU s / wall; others = cores used meanwhile by every other process (/proc/stat); "
+        "equal = lambda* bit for bit and every sign equal to serial"
+    )
+    head = [
+        "executor",
+        "workers",
+        "start-up s",
+        "wall s",
+        "speed-up",
+        "efficiency",
+        "CPU s",
+        "cores busy",
+        "others",
+        "equal",
+    ]
+    cells = [
+        [
+            r["executor"],
+            str(r["workers"]),
+            "-" if r["startup_s"] is None else f"{r['startup_s']:.1f}",
+            f"{r['wall_s']:.1f}",
+            f"{r['speedup']:.2f}x",
+            f"{r['efficiency']:.2f}",
+            f"{r['cpu_s']:.1f}",
+            f"{r['cpu_s'] / r['wall_s']:.2f}",
+            f"{r['other_cpu_s'] / r['wall_s']:.2f}",
+            "yes" if r["equal"] else "NO",
+        ]
+        for r in rows
+    ]
     widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(head)]
     print("  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip())
     print("  ".join("-" * w for w in widths))
@@ -196,9 +243,20 @@ def main(argv=None) -> int:
         print("  ".join(x.ljust(w) for x, w in zip(c, widths)).rstrip())
     print(f"# 1-min load average {load0:.2f} at start, {load1:.2f} at end")
     if args.json:
-        Path(args.json).write_text(json.dumps({
-            "values": values, "deltas": deltas, "rows": rows, "pool_startup_s": pool_start,
-            "machine": machine, "loadavg_1min": [load0, load1]}, indent=2) + "\n")
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "values": values,
+                    "deltas": deltas,
+                    "rows": rows,
+                    "pool_startup_s": pool_start,
+                    "machine": machine,
+                    "loadavg_1min": [load0, load1],
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     return 0 if all(r["equal"] for r in rows) else 1
 
 

@@ -88,8 +88,14 @@ def _before_draw(env, seed, reps, n, n0):
     coins = np.empty((R, n0), dtype=np.int8)
     for i, r in enumerate(reps):
         ss = seqs[r]
-        sub = [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-            entropy=ss.entropy, spawn_key=tuple(ss.spawn_key) + (k,)))) for k in range(3)]
+        sub = [
+            np.random.Generator(
+                np.random.PCG64(
+                    np.random.SeedSequence(entropy=ss.entropy, spawn_key=tuple(ss.spawn_key) + (k,))
+                )
+            )
+            for k in range(3)
+        ]
         sub[0].standard_normal(out=X[i])
         means[i] = _before_means(env, X[i])
         u = sub[1].random(out=Y[i])
@@ -132,10 +138,14 @@ def _before_chunk(env, seed, reps, n, n0, v0, policies, rec):
 def _before_simulate(env, seed, reps, n, n0, v0, policies):
     rec = default_record_rounds(n, n0)
     size = max(1, min(reps, int(64e6 // (n * (env.d + 4) * 8.0))))  # the previous default
-    parts = [_before_chunk(env, seed, tuple(range(a, min(reps, a + size))), n, n0, v0,
-                           policies, rec) for a in range(0, reps, size)]
-    return {name: tuple(np.concatenate([p[name][k] for p in parts]) for k in range(3))
-            for name in policies}
+    parts = [
+        _before_chunk(env, seed, tuple(range(a, min(reps, a + size))), n, n0, v0, policies, rec)
+        for a in range(0, reps, size)
+    ]
+    return {
+        name: tuple(np.concatenate([p[name][k] for p in parts]) for k in range(3))
+        for name in policies
+    }
 
 
 # ---------------------------------------------------------------------- timing
@@ -165,8 +175,9 @@ def run_case(label, link, d, policies, reps, repeats, n=10_000):
     fns = {
         "numpy loop": lambda: nbl_reference(real.X, real.Y, real.coins, v0=v0),
         "kernel+rec": lambda: nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0),
-        "kernel+rec500": lambda: nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0,
-                                         record_rounds=rec),
+        "kernel+rec500": lambda: nbl_run(
+            real.X, real.Y, real.coins, env.v_star, v0=v0, record_rounds=rec
+        ),
         "before": lambda: _before_simulate(env, 0, reps, n, n0, v0, policies),
         "simulate": lambda: simulate(env, **kw),
     }
@@ -174,13 +185,24 @@ def run_case(label, link, d, policies, reps, repeats, n=10_000):
         repeats = max(1, min(repeats, 2))
     t, wall = _rounds(fns, repeats)
     new, old = simulate(env, **kw), _before_simulate(env, 0, reps, n, n0, v0, policies)
-    same = all(np.array_equal(getattr(new.policies[p], k), old[p][i], equal_nan=True)
-               for p in policies for i, k in enumerate(("regret", "sq_error", "angle")))
+    same = all(
+        np.array_equal(getattr(new.policies[p], k), old[p][i], equal_nan=True)
+        for p in policies
+        for i, k in enumerate(("regret", "sq_error", "angle"))
+    )
     steps = reps * n
-    return {"case": label, "d": d, "policies": list(policies), "reps": reps, "n": n,
-            "repeats": repeats, "identical": same, "cpu_seconds": t,
-            "wall_seconds": wall,
-            "steps_per_cpu_s": {k: steps / v for k, v in t.items()}}
+    return {
+        "case": label,
+        "d": d,
+        "policies": list(policies),
+        "reps": reps,
+        "n": n,
+        "repeats": repeats,
+        "identical": same,
+        "cpu_seconds": t,
+        "wall_seconds": wall,
+        "steps_per_cpu_s": {k: steps / v for k, v in t.items()},
+    }
 
 
 def main(argv=None) -> int:
@@ -196,29 +218,57 @@ def main(argv=None) -> int:
     tt = make_family("two-transition", mu2="1.244122")
     we = paper_link("we-0.72")
     load0 = os.getloadavg()[0]
-    cases = [run_case("d=2 nbl", tt, 2, ("nbl",), reps, repeats),
-             run_case("d=8 nbl", tt, 8, ("nbl",), reps, repeats),
-             run_case("d=2 both", tt, 2, ("nbl", "greedy-logistic"), min(reps, args.both_reps),
-                      repeats),
-             run_case("d=2 nbl we-0.72", we, 2, ("nbl",), min(reps, args.we_reps), repeats)]
-    print(f"# bench_simulate  {time.strftime('%Y-%m-%dT%H:%M:%S%z')}  {cpu_model()} "
-          f"({os.cpu_count()} cores)  python {platform.python_version()}, numpy {np.__version__}")
-    print("# CPU seconds (process time), min over interleaved rounds; wall = simulate's wall "
-          "clock; rate = replication-steps per CPU second of simulate; sim/kernel = simulate / "
-          "kernel+rec (every round recorded), sim/kernel500 = simulate / kernel+rec500; "
-          "loop/sim = numpy loop / simulate; before/sim = previous pipeline / simulate")
-    head = ["case", "reps", "numpy loop", "kernel+rec", "kernel+rec500", "before",
-            "simulate", "wall", "rate", "sim/kernel", "sim/kernel500", "loop/sim", "before/sim",
-            "identical"]
+    cases = [
+        run_case("d=2 nbl", tt, 2, ("nbl",), reps, repeats),
+        run_case("d=8 nbl", tt, 8, ("nbl",), reps, repeats),
+        run_case("d=2 both", tt, 2, ("nbl", "greedy-logistic"), min(reps, args.both_reps), repeats),
+        run_case("d=2 nbl we-0.72", we, 2, ("nbl",), min(reps, args.we_reps), repeats),
+    ]
+    print(
+        f"# bench_simulate  {time.strftime('%Y-%m-%dT%H:%M:%S%z')}  {cpu_model()} "
+        f"({os.cpu_count()} cores)  python {platform.python_version()}, numpy {np.__version__}"
+    )
+    print(
+        "# CPU seconds (process time), min over interleaved rounds; wall = simulate's wall "
+        "clock; rate = replication-steps per CPU second of simulate; sim/kernel = simulate / "
+        "kernel+rec (every round recorded), sim/kernel500 = simulate / kernel+rec500; "
+        "loop/sim = numpy loop / simulate; before/sim = previous pipeline / simulate"
+    )
+    head = [
+        "case",
+        "reps",
+        "numpy loop",
+        "kernel+rec",
+        "kernel+rec500",
+        "before",
+        "simulate",
+        "wall",
+        "rate",
+        "sim/kernel",
+        "sim/kernel500",
+        "loop/sim",
+        "before/sim",
+        "identical",
+    ]
     rows = []
     for c in cases:
         s = c["cpu_seconds"]
-        rows.append([c["case"], str(c["reps"])] + [f"{s[k]:.4f}" for k in (
-            "numpy loop", "kernel+rec", "kernel+rec500", "before", "simulate")] + [
-            f"{c['wall_seconds']['simulate']:.4f}", f"{c['steps_per_cpu_s']['simulate']:.2e}",
-            f"{s['simulate'] / s['kernel+rec']:.2f}x", f"{s['simulate'] / s['kernel+rec500']:.2f}x",
-            f"{s['numpy loop'] / s['simulate']:.2f}x", f"{s['before'] / s['simulate']:.2f}x",
-            "yes" if c["identical"] else "NO"])
+        rows.append(
+            [c["case"], str(c["reps"])]
+            + [
+                f"{s[k]:.4f}"
+                for k in ("numpy loop", "kernel+rec", "kernel+rec500", "before", "simulate")
+            ]
+            + [
+                f"{c['wall_seconds']['simulate']:.4f}",
+                f"{c['steps_per_cpu_s']['simulate']:.2e}",
+                f"{s['simulate'] / s['kernel+rec']:.2f}x",
+                f"{s['simulate'] / s['kernel+rec500']:.2f}x",
+                f"{s['numpy loop'] / s['simulate']:.2f}x",
+                f"{s['before'] / s['simulate']:.2f}x",
+                "yes" if c["identical"] else "NO",
+            ]
+        )
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
     print("  ".join(h.ljust(w) for h, w in zip(head, widths)))
     print("  ".join("-" * w for w in widths))

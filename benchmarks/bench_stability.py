@@ -123,17 +123,17 @@ class DirectBaseline:
             lo, hi = 1e-150, math.nextafter(1.0, 0.0)
             z_lo, z_hi = p1(lo), p1(hi)
 
-            def inverse(z):            # m = (φ')⁻¹(z), clamped to the float-representable range
+            def inverse(z):  # m = (φ')⁻¹(z), clamped to the float-representable range
                 if z <= z_lo:
                     return lo
                 if z >= z_hi:
                     return hi
                 return optimize.brentq(lambda m: p1(m) - z, lo, hi)
 
-            def g1(z):                 # g'(z) = 1/φ''(m)
+            def g1(z):  # g'(z) = 1/φ''(m)
                 return 1.0 / p2(inverse(z))
 
-            def g2(z):                 # g''(z) = −φ'''(m)/φ''(m)³
+            def g2(z):  # g''(z) = −φ'''(m)/φ''(m)³
                 m = inverse(z)
                 return -p3(m) / p2(m) ** 3
 
@@ -150,7 +150,7 @@ class DirectBaseline:
             if calls[0] & 255 == 0 and time.perf_counter() > deadline:
                 raise _OverBudget
 
-        def f_mu(z, u):                # dblquad integrates f(y, x): x = u ∈ ℝ, y = z ∈ (0, ∞)
+        def f_mu(z, u):  # dblquad integrates f(y, x): x = u ∈ ℝ, y = z ∈ (0, ∞)
             tick()
             w = c_u * math.exp(-0.5 * u * u / s2) * _PHI0 * math.exp(-0.5 * z * z)
             return 0.0 if w == 0.0 else g1(u + 0.5 * delta * z) * w
@@ -165,7 +165,7 @@ class DirectBaseline:
             # eq:mu_star_m2_def
             mu_star, _ = integrate.dblquad(f_mu, -math.inf, math.inf, 0.0, math.inf)
             m2, _ = integrate.quad(f_m2, -math.inf, math.inf)
-        lam = delta * mu_star - 2 * _PHI0 * max(m2, 0.0) * s2    # eq:decision_stability
+        lam = delta * mu_star - 2 * _PHI0 * max(m2, 0.0) * s2  # eq:decision_stability
         msgs = sorted({str(w.message).split("\n")[0].strip() for w in caught})
         return lam, mu_star, m2, calls[0], msgs
 
@@ -193,10 +193,21 @@ def _abs_err(x, ref) -> float:
 
 
 def _row(case, tier, times, value, err, ratio, digits, target, met, note=""):
-    return {"case": case, "tier": tier, "median_ms": 1e3 * statistics.median(times),
-            "min_ms": 1e3 * min(times), "max_ms": 1e3 * max(times), "repeats": len(times),
-            "lambda_star": value, "abs_error": err, "ratio_vs_baseline": ratio,
-            "digits": digits, "target": target, "target_met": met, "note": note}
+    return {
+        "case": case,
+        "tier": tier,
+        "median_ms": 1e3 * statistics.median(times),
+        "min_ms": 1e3 * min(times),
+        "max_ms": 1e3 * max(times),
+        "repeats": len(times),
+        "lambda_star": value,
+        "abs_error": err,
+        "ratio_vs_baseline": ratio,
+        "digits": digits,
+        "target": target,
+        "target_met": met,
+        "note": note,
+    }
 
 
 # ---------------------------------------------------------------------- one case
@@ -209,11 +220,17 @@ def bench_case(family, param, value, repeats, budget, log=print):
     t_first_mp, ref_res = _timed(lambda: stability(link, DELTA, dps=50))
     case = link.name
     ref = ref_res.lambda_star
-    one_time = {"case": case, "build_ms": 1e3 * t_build, "first_float64_ms": 1e3 * t_first_float,
-                "build_plus_first_float64_ms": 1e3 * (t_build + t_first_float),
-                "first_certified_ms": 1e3 * t_first_cert, "first_mpmath50_ms": 1e3 * t_first_mp}
-    log(f"  {case}: one-time build + first float64 "
-        f"{one_time['build_plus_first_float64_ms']:.1f} ms")
+    one_time = {
+        "case": case,
+        "build_ms": 1e3 * t_build,
+        "first_float64_ms": 1e3 * t_first_float,
+        "build_plus_first_float64_ms": 1e3 * (t_build + t_first_float),
+        "first_certified_ms": 1e3 * t_first_cert,
+        "first_mpmath50_ms": 1e3 * t_first_mp,
+    }
+    log(
+        f"  {case}: one-time build + first float64 {one_time['build_plus_first_float64_ms']:.1f} ms"
+    )
 
     rows = []
     # 1. baseline
@@ -227,8 +244,20 @@ def bench_case(family, param, value, repeats, budget, log=print):
         rows.append(_row(case, "baseline dblquad", times, lam_b, err_b, 1.0, None, "-", None, note))
     except _OverBudget:
         t_base, err_b = None, None
-        rows.append(_row(case, "baseline dblquad", [budget], None, None, None, None, "-", None,
-                         f"> budget ({budget:g} s): not finished"))
+        rows.append(
+            _row(
+                case,
+                "baseline dblquad",
+                [budget],
+                None,
+                None,
+                None,
+                None,
+                "-",
+                None,
+                f"> budget ({budget:g} s): not finished",
+            )
+        )
     log(f"  {case}: baseline {'> budget' if t_base is None else f'{1e3 * t_base:.1f} ms'}")
 
     # 2. float64
@@ -244,9 +273,20 @@ def bench_case(family, param, value, repeats, budget, log=print):
     if err_b is not None and err_f > err_b:
         fails.append("accuracy")
     note = f"tier used: {res.tier}; sign {res.sign}"
-    rows.append(_row(case, "float64", times, float(res.lambda_star), err_f, ratio, 16,
-                     f"<={ms_target:g} ms, >={FLOAT_MIN_RATIO:g}x, err<=baseline",
-                     not fails, (note + "; missed: " + ",".join(fails)) if fails else note))
+    rows.append(
+        _row(
+            case,
+            "float64",
+            times,
+            float(res.lambda_star),
+            err_f,
+            ratio,
+            16,
+            f"<={ms_target:g} ms, >={FLOAT_MIN_RATIO:g}x, err<=baseline",
+            not fails,
+            (note + "; missed: " + ",".join(fails)) if fails else note,
+        )
+    )
 
     # 3. certified
     t_c, times, res = _repeat(lambda: stability(link, DELTA, certify=True), repeats["certified"])
@@ -259,18 +299,41 @@ def bench_case(family, param, value, repeats, budget, log=print):
     if res.digits < CERTIFIED_DIGITS - 3:
         fails.append("digits")
     note = f"sign {res.sign}; reference inside enclosure: {'yes' if encloses else 'NO'}"
-    rows.append(_row(case, "certified", times, mpmath.nstr(res.lambda_star, 40), err_c,
-                     None if t_base is None else t_base / t_c, res.digits,
-                     f"<={CERTIFIED_MS:g} ms, ~{CERTIFIED_DIGITS} digits", not fails,
-                     (note + "; missed: " + ",".join(fails)) if fails else note))
+    rows.append(
+        _row(
+            case,
+            "certified",
+            times,
+            mpmath.nstr(res.lambda_star, 40),
+            err_c,
+            None if t_base is None else t_base / t_c,
+            res.digits,
+            f"<={CERTIFIED_MS:g} ms, ~{CERTIFIED_DIGITS} digits",
+            not fails,
+            (note + "; missed: " + ",".join(fails)) if fails else note,
+        )
+    )
 
     # 4. mpmath at 50 digits (the warm-up call above was the reference)
     t_m, times, res = _repeat(lambda: stability(link, DELTA, dps=50), repeats["mpmath"])
-    rows.append(_row(case, "mpmath dps=50", times, mpmath.nstr(res.lambda_star, 50), None,
-                     None if t_base is None else t_base / t_m, 50, f"<={MPMATH_MS:g} ms",
-                     1e3 * t_m <= MPMATH_MS, "the reference"))
-    log(f"  {case}: float64 {1e3 * t_f:.2f} ms, certified {1e3 * t_c:.0f} ms, "
-        f"mpmath {1e3 * t_m:.0f} ms")
+    rows.append(
+        _row(
+            case,
+            "mpmath dps=50",
+            times,
+            mpmath.nstr(res.lambda_star, 50),
+            None,
+            None if t_base is None else t_base / t_m,
+            50,
+            f"<={MPMATH_MS:g} ms",
+            1e3 * t_m <= MPMATH_MS,
+            "the reference",
+        )
+    )
+    log(
+        f"  {case}: float64 {1e3 * t_f:.2f} ms, certified {1e3 * t_c:.0f} ms, "
+        f"mpmath {1e3 * t_m:.0f} ms"
+    )
     return rows, one_time
 
 
@@ -312,11 +375,18 @@ def format_tables(rows, one_time) -> str:
     last = None
     for r in rows:
         ms = "> budget" if r["lambda_star"] is None else f"{r['median_ms']:.3g}"
-        body.append((r["case"] if r["case"] != last else "", r["tier"], ms,
-                     _fmt_err(r["abs_error"]) if r["tier"] != "mpmath dps=50" else "(ref)",
-                     _fmt_ratio(r["ratio_vs_baseline"]),
-                     "-" if r["digits"] is None else str(r["digits"]), r["target"],
-                     _fmt_met(r)))
+        body.append(
+            (
+                r["case"] if r["case"] != last else "",
+                r["tier"],
+                ms,
+                _fmt_err(r["abs_error"]) if r["tier"] != "mpmath dps=50" else "(ref)",
+                _fmt_ratio(r["ratio_vs_baseline"]),
+                "-" if r["digits"] is None else str(r["digits"]),
+                r["target"],
+                _fmt_met(r),
+            )
+        )
         last = r["case"]
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
     line = "  ".join(f"{{:<{w}}}" for w in widths)
@@ -326,38 +396,68 @@ def format_tables(rows, one_time) -> str:
     out.append("notes:")
     out += [f"  {r['case']} / {r['tier']}: {r['note']}" for r in rows if r["note"]]
     out.append("")
-    h2 = ("case", "Link.family ms", "first float64 ms", "build+first float64 ms",
-          "first certified ms", "first mpmath ms")
-    b2 = [(o["case"], f"{o['build_ms']:.1f}", f"{o['first_float64_ms']:.1f}",
-           f"{o['build_plus_first_float64_ms']:.1f}", f"{o['first_certified_ms']:.0f}",
-           f"{o['first_mpmath50_ms']:.0f}") for o in one_time]
+    h2 = (
+        "case",
+        "Link.family ms",
+        "first float64 ms",
+        "build+first float64 ms",
+        "first certified ms",
+        "first mpmath ms",
+    )
+    b2 = [
+        (
+            o["case"],
+            f"{o['build_ms']:.1f}",
+            f"{o['first_float64_ms']:.1f}",
+            f"{o['build_plus_first_float64_ms']:.1f}",
+            f"{o['first_certified_ms']:.0f}",
+            f"{o['first_mpmath50_ms']:.0f}",
+        )
+        for o in one_time
+    ]
     w2 = [max(len(x[i]) for x in [h2] + b2) for i in range(len(h2))]
     l2 = "  ".join(f"{{:<{w}}}" for w in w2)
-    out += ["one-time cost per Link (fresh Link; process already warmed up on other links):",
-            l2.format(*h2),
-            l2.format(*("-" * w for w in w2))] + [l2.format(*b).rstrip() for b in b2]
+    out += [
+        "one-time cost per Link (fresh Link; process already warmed up on other links):",
+        l2.format(*h2),
+        l2.format(*("-" * w for w in w2)),
+    ] + [l2.format(*b).rstrip() for b in b2]
     return "\n".join(out)
 
 
 def _machine() -> dict:
     cpu = cpu_model()
-    return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-            "platform": platform.platform(), "cpu": cpu, "cores": os.cpu_count(),
-            "python": platform.python_version(), "numpy": np.__version__,
-            "scipy": scipy.__version__, "sympy": sp.__version__, "mpmath": mpmath.__version__,
-            "python-flint": flint.__version__,
-            "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE"),
-            "loadavg_1min_at_start": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}
+    return {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "platform": platform.platform(),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "sympy": sp.__version__,
+        "mpmath": mpmath.__version__,
+        "python-flint": flint.__version__,
+        "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE"),
+        "loadavg_1min_at_start": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+    }
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true",
-                    help="3 repeats, one case per family (under a minute)")
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--quick", action="store_true", help="3 repeats, one case per family (under a minute)"
+    )
     ap.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
-    ap.add_argument("--baseline-budget", type=float, default=120.0, metavar="SECONDS",
-                    help="give up on one baseline evaluation after this many seconds (default 120)")
+    ap.add_argument(
+        "--baseline-budget",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="give up on one baseline evaluation after this many seconds (default 120)",
+    )
     args = ap.parse_args(argv)
     cases = QUICK_CASES if args.quick else CASES
     repeats = QUICK_REPEATS if args.quick else REPEATS
@@ -376,22 +476,39 @@ def main(argv=None) -> int:
         rows += r
         one_time.append(o)
     total = time.perf_counter() - t0
-    print(f"# bench_stability  delta={DELTA}  {'quick' if args.quick else 'full'}  "
-          f"{machine['date']}  {machine['cpu']} ({machine['cores']} cores)  "
-          f"python {machine['python']}, scipy {machine['scipy']}")
-    print(f"# median of repeats {repeats} after one warm-up; abs err = |lambda* - "
-          "stability(link, '0.2', dps=50)|; vs base = baseline median / tier median")
+    print(
+        f"# bench_stability  delta={DELTA}  {'quick' if args.quick else 'full'}  "
+        f"{machine['date']}  {machine['cpu']} ({machine['cores']} cores)  "
+        f"python {machine['python']}, scipy {machine['scipy']}"
+    )
+    print(
+        f"# median of repeats {repeats} after one warm-up; abs err = |lambda* - "
+        "stability(link, '0.2', dps=50)|; vs base = baseline median / tier median"
+    )
     print(format_tables(rows, one_time))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"\nprocess warm-up {t_warm:.1f} s (first use of sympy/lambdify/scipy/Arb, other links)")
-    print(f"total wall time {total:.1f} s; 1-min load average "
-          f"{machine['loadavg_1min_at_start']:.2f} at start, {load:.2f} at end")
+    print(
+        f"total wall time {total:.1f} s; 1-min load average "
+        f"{machine['loadavg_1min_at_start']:.2f} at start, {load:.2f} at end"
+    )
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"delta": DELTA, "mode": "quick" if args.quick else "full",
-                       "repeats": repeats, "machine": machine, "total_seconds": total,
-                       "process_warmup_seconds": t_warm,
-                       "rows": rows, "one_time": one_time}, fh, indent=2, default=str)
+            json.dump(
+                {
+                    "delta": DELTA,
+                    "mode": "quick" if args.quick else "full",
+                    "repeats": repeats,
+                    "machine": machine,
+                    "total_seconds": total,
+                    "process_warmup_seconds": t_warm,
+                    "rows": rows,
+                    "one_time": one_time,
+                },
+                fh,
+                indent=2,
+                default=str,
+            )
     return 0
 
 

@@ -75,8 +75,10 @@ def wall(argv: list[str], env: dict) -> tuple[float, float]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     proc.stderr.close()
     if proc.returncode != 0:
-        raise SystemExit(f"bench_startup: {' '.join(argv)} exited {proc.returncode}: "
-                         f"{err.decode(errors='replace').strip()[-400:]}")
+        raise SystemExit(
+            f"bench_startup: {' '.join(argv)} exited {proc.returncode}: "
+            f"{err.decode(errors='replace').strip()[-400:]}"
+        )
     return t, usage.ru_utime + usage.ru_stime
 
 
@@ -102,20 +104,35 @@ def table(rows, times) -> list[dict]:
         t = [w for w, _ in times[name]]
         cpu = statistics.median(c for _, c in times[name])
         shown = " ".join(argv[3:]) if name != BASELINE[0] else "python -c 'import numpy'"
-        out.append({"name": name, "command": ("nbl " + shown) if name != BASELINE[0] else shown,
-                    "median_s": statistics.median(t), "min_s": min(t), "max_s": max(t),
-                    "cpu_s": cpu, "repeats": len(t), "ratio": statistics.median(t) / base,
-                    "cpu_ratio": cpu / base_cpu})
+        out.append(
+            {
+                "name": name,
+                "command": ("nbl " + shown) if name != BASELINE[0] else shown,
+                "median_s": statistics.median(t),
+                "min_s": min(t),
+                "max_s": max(t),
+                "cpu_s": cpu,
+                "repeats": len(t),
+                "ratio": statistics.median(t) / base,
+                "cpu_ratio": cpu / base_cpu,
+            }
+        )
     return out
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--repeats", type=count, default=5, help="timed rounds (default 5)")
-    p.add_argument("--only", nargs="+", choices=[n for n, _ in COMMANDS],
-                   help="these rows only (the baseline always runs)")
-    p.add_argument("--cache-dir", help="NBL_CACHE_DIR for the commands (default: a temporary "
-                   "directory, removed at the end)")
+    p.add_argument(
+        "--only",
+        nargs="+",
+        choices=[n for n, _ in COMMANDS],
+        help="these rows only (the baseline always runs)",
+    )
+    p.add_argument(
+        "--cache-dir",
+        help="NBL_CACHE_DIR for the commands (default: a temporary directory, removed at the end)",
+    )
     p.add_argument("--json", help="write the rows and the machine description here")
     a = p.parse_args(argv)
     picked = [(n, _argv(args)) for n, args in COMMANDS if a.only is None or n in a.only]
@@ -127,22 +144,43 @@ def main(argv=None) -> int:
         load1 = os.getloadavg()[0]
     result = table(rows, times)
     stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    print(f"# bench_startup  {stamp}  {cpu_model()} ({os.cpu_count()} cores)  "
-          f"python {platform.python_version()}")
-    print(f"# wall time of a fresh process, median of {a.repeats} interleaved rounds after one "
-          f"unmeasured run; ratio = median / baseline median; CPU s = median user + system "
-          f"time of the process; 1-min load {load0:.2f} at start, {load1:.2f} at end")
-    print(f"{'row':<16}{'median s':>10}{'min s':>8}{'max s':>8}{'ratio':>8}{'CPU s':>8}"
-          f"{'CPU ratio':>10}  command")
+    print(
+        f"# bench_startup  {stamp}  {cpu_model()} ({os.cpu_count()} cores)  "
+        f"python {platform.python_version()}"
+    )
+    print(
+        f"# wall time of a fresh process, median of {a.repeats} interleaved rounds after one "
+        f"unmeasured run; ratio = median / baseline median; CPU s = median user + system "
+        f"time of the process; 1-min load {load0:.2f} at start, {load1:.2f} at end"
+    )
+    print(
+        f"{'row':<16}{'median s':>10}{'min s':>8}{'max s':>8}{'ratio':>8}{'CPU s':>8}"
+        f"{'CPU ratio':>10}  command"
+    )
     for r in result:
-        print(f"{r['name']:<16}{r['median_s']:>10.3f}{r['min_s']:>8.3f}{r['max_s']:>8.3f}"
-              f"{r['ratio']:>8.2f}{r['cpu_s']:>8.3f}{r['cpu_ratio']:>10.2f}  {r['command']}")
+        print(
+            f"{r['name']:<16}{r['median_s']:>10.3f}{r['min_s']:>8.3f}{r['max_s']:>8.3f}"
+            f"{r['ratio']:>8.2f}{r['cpu_s']:>8.3f}{r['cpu_ratio']:>10.2f}  {r['command']}"
+        )
     if a.json:
-        Path(a.json).write_text(json.dumps({
-            "benchmark": "bench_startup", "time": stamp, "rows": result,
-            "machine": {"cpu": cpu_model(), "cores": os.cpu_count(),
-                        "python": platform.python_version(), "load_start": load0,
-                        "load_end": load1}}, indent=2) + "\n")
+        Path(a.json).write_text(
+            json.dumps(
+                {
+                    "benchmark": "bench_startup",
+                    "time": stamp,
+                    "rows": result,
+                    "machine": {
+                        "cpu": cpu_model(),
+                        "cores": os.cpu_count(),
+                        "python": platform.python_version(),
+                        "load_start": load0,
+                        "load_end": load1,
+                    },
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     return 0
 
 

@@ -59,7 +59,7 @@ def _certified(ks) -> int:
         i, ti = _timed(lambda link=link: certified.stability_certified(link, "1"))
         certified._chart.cache_clear()
         saved = certified._Chart.interval_sups
-        certified._Chart.interval_sups = lambda self, group, lo, hi: None   # balls alone
+        certified._Chart.interval_sups = lambda self, group, lo, hi: None  # balls alone
         try:
             b, tb = _timed(lambda link=link: certified.stability_certified(link, "1"))
         finally:
@@ -68,25 +68,32 @@ def _certified(ks) -> int:
         (ilo, ihi), (blo, bhi) = i.lambda_star_enclosure, b.lambda_star_enclosure
         agree = ilo <= bhi and blo <= ihi
         ok = ok and agree
-        print(f"{src:18s} {ti:12.2f} {tb:10.2f} {tb / ti:6.1f}x  "
-              f"{mpmath.nstr(i.values['lambda_star'], 20)} (radius "
-              f"{mpmath.nstr((ihi - ilo) / 2, 2)} / {mpmath.nstr((bhi - blo) / 2, 2)})"
-              f"{'' if agree else '  DISAGREE'}")
+        print(
+            f"{src:18s} {ti:12.2f} {tb:10.2f} {tb / ti:6.1f}x  "
+            f"{mpmath.nstr(i.values['lambda_star'], 20)} (radius "
+            f"{mpmath.nstr((ihi - ilo) / 2, 2)} / {mpmath.nstr((bhi - blo) / 2, 2)})"
+            f"{'' if agree else '  DISAGREE'}"
+        )
     return 0 if ok else 1
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--k", nargs="+", default=None)
-    ap.add_argument("--certified", action="store_true",
-                    help="the certified tier: interval tail bounds against balls alone")
+    ap.add_argument(
+        "--certified",
+        action="store_true",
+        help="the certified tier: interval tail bounds against balls alone",
+    )
     a = ap.parse_args(argv)
     print(f"# bench_steep_links  {time.strftime('%Y-%m-%dT%H:%M:%S%z')}  {cpu_model()}")
     if a.certified:
         return _certified(a.k or ["1e1", "1e2", "1e3"])
     a.k = a.k or ["1e2", "3e2", "1e3"]
-    print(f"{'link':18s} {'float64 s':>10s} {'tier':>8s} {'mpmath-30 s':>12s} {'ratio':>7s}  "
-          "lambda* float64 / mpmath-30")
+    print(
+        f"{'link':18s} {'float64 s':>10s} {'tier':>8s} {'mpmath-30 s':>12s} {'ratio':>7s}  "
+        "lambda* float64 / mpmath-30"
+    )
     ok = True
     for k in a.k:
         link = LinkSource.expression(f"sigmoid({k}*z)").link()
@@ -97,9 +104,11 @@ def main(argv=None) -> int:
             lam_f, err = mpmath.mpf(f.values["lambda_star"]), mpmath.mpf(f.errors["lambda_star"])
             agree = abs(lam_f - m.values["lambda_star"]) <= err + mpmath.mpf("1e-15") * abs(lam_f)
         ok = ok and agree
-        print(f"{link.name:18s} {tf:10.2f} {f.tier:>8s} {tm:12.2f} {tm / tf:6.1f}x  "
-              f"{f.values['lambda_star']!r} / {mpmath.nstr(m.values['lambda_star'], 17)}"
-              f"{'' if agree else '  DISAGREE'}")
+        print(
+            f"{link.name:18s} {tf:10.2f} {f.tier:>8s} {tm:12.2f} {tm / tf:6.1f}x  "
+            f"{f.values['lambda_star']!r} / {mpmath.nstr(m.values['lambda_star'], 17)}"
+            f"{'' if agree else '  DISAGREE'}"
+        )
     return 0 if ok else 1
 
 

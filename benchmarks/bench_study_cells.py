@@ -69,8 +69,10 @@ def main(argv=None) -> int:
     print(f"{len(cells)} cells; warm-up ...", file=sys.stderr)
     for c in cells:
         _run(c, False)
-    rows = {(type(c).__name__, c.reps, i): {"blocked": [0.0, 0.0], "whole": [0.0, 0.0]}
-            for i, c in enumerate(cells)}
+    rows = {
+        (type(c).__name__, c.reps, i): {"blocked": [0.0, 0.0], "whole": [0.0, 0.0]}
+        for i, c in enumerate(cells)
+    }
     identical = True
     tic = time.perf_counter()
     for r in range(args.rounds):
@@ -86,33 +88,53 @@ def main(argv=None) -> int:
                 acc[1] += s1 - s0
             a, b = outs["blocked"], outs["whole"]
             identical &= a.keys() == b.keys() and all(
-                a[k].dtype == b[k].dtype and np.array_equal(a[k], b[k], equal_nan=True)
-                for k in a)
+                a[k].dtype == b[k].dtype and np.array_equal(a[k], b[k], equal_nan=True) for k in a
+            )
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     wall = time.perf_counter() - tic
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    print(f"# bench_study_cells  {stamp}  {cpu_model()}  rounds={args.rounds}  "
-          "CPU s summed over rounds")
-    print(f"{'cell':34s} {'whole user':>10s} {'sys':>7s} {'blocked user':>12s} {'sys':>7s} "
-          f"{'whole/blocked':>13s}")
+    print(
+        f"# bench_study_cells  {stamp}  {cpu_model()}  rounds={args.rounds}  "
+        "CPU s summed over rounds"
+    )
+    print(
+        f"{'cell':34s} {'whole user':>10s} {'sys':>7s} {'blocked user':>12s} {'sys':>7s} "
+        f"{'whole/blocked':>13s}"
+    )
     tot = {"whole": [0.0, 0.0], "blocked": [0.0, 0.0]}
     for (kind, reps, _), v in rows.items():
         for k in tot:
             tot[k][0] += v[k][0]
             tot[k][1] += v[k][1]
         ratio = sum(v["whole"]) / max(sum(v["blocked"]), 1e-9)
-        print(f"{kind + ' ' + str(reps):34s} {v['whole'][0]:10.2f} {v['whole'][1]:7.2f} "
-              f"{v['blocked'][0]:12.2f} {v['blocked'][1]:7.2f} {ratio:12.2f}x")
+        print(
+            f"{kind + ' ' + str(reps):34s} {v['whole'][0]:10.2f} {v['whole'][1]:7.2f} "
+            f"{v['blocked'][0]:12.2f} {v['blocked'][1]:7.2f} {ratio:12.2f}x"
+        )
     ratio = sum(tot["whole"]) / sum(tot["blocked"])
-    print(f"{'all':34s} {tot['whole'][0]:10.2f} {tot['whole'][1]:7.2f} {tot['blocked'][0]:12.2f} "
-          f"{tot['blocked'][1]:7.2f} {ratio:12.2f}x")
+    print(
+        f"{'all':34s} {tot['whole'][0]:10.2f} {tot['whole'][1]:7.2f} {tot['blocked'][0]:12.2f} "
+        f"{tot['blocked'][1]:7.2f} {ratio:12.2f}x"
+    )
     print(f"identical: {'yes' if identical else 'NO'}; {wall:.0f} s wall")
     if args.json:
-        args.json.write_text(json.dumps({
-            "cpu": cpu_model(), "date": stamp, "rounds": args.rounds, "identical": identical,
-            "total": tot, "ratio": ratio,
-            "cells": [{"kind": k, "reps": list(reps), **v} for (k, reps, _), v in rows.items()]},
-            indent=1) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "cpu": cpu_model(),
+                    "date": stamp,
+                    "rounds": args.rounds,
+                    "identical": identical,
+                    "total": tot,
+                    "ratio": ratio,
+                    "cells": [
+                        {"kind": k, "reps": list(reps), **v} for (k, reps, _), v in rows.items()
+                    ],
+                },
+                indent=1,
+            )
+            + "\n"
+        )
     return 0 if identical else 1
 
 

@@ -25,8 +25,16 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers, readers and the stati
     from .self_concordance import self_concordance_report
     from .threshold import find_thresholds
 
-__all__ = ["Link", "make_family", "find_thresholds", "self_concordance_report", "paper_link",
-           "PAPER_LINKS", "NBLInputError", "DivergentIntegralError"]
+__all__ = [
+    "Link",
+    "make_family",
+    "find_thresholds",
+    "self_concordance_report",
+    "paper_link",
+    "PAPER_LINKS",
+    "NBLInputError",
+    "DivergentIntegralError",
+]
 
 #: public name -> the submodule that defines it
 _HOME = {
@@ -46,7 +54,7 @@ def __getattr__(name: str):
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{home}", __name__), name)
-    globals()[name] = value            # resolved once; later look-ups are plain attributes
+    globals()[name] = value  # resolved once; later look-ups are plain attributes
     return value
 
 

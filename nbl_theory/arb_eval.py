@@ -34,8 +34,18 @@ from mpmath.libmp import from_man_exp
 
 from .errors import NBLInputError
 
-__all__ = ["compile_acb", "enclose", "enclose_constant", "arb_precision", "to_fmpq", "number_ball",
-           "arb_to_mpf", "format_ball", "format_point", "cse_plan"]
+__all__ = [
+    "compile_acb",
+    "enclose",
+    "enclose_constant",
+    "arb_precision",
+    "to_fmpq",
+    "number_ball",
+    "arb_to_mpf",
+    "format_ball",
+    "format_point",
+    "cse_plan",
+]
 
 
 @contextmanager
@@ -59,37 +69,45 @@ def to_fmpq(x) -> fmpq:
 
 def _imag_axis_cuts(method):
     """atan, asinh: cuts (−i∞, −i] ∪ [i, i∞); in analytic mode a ball touching them → NaN."""
+
     def f(x, an):
         if an and x.real.contains(0) and x.imag.abs_upper() >= 1:
             return acb(arb.nan())
         return getattr(x, method)()
+
     return f
 
 
-_FUNCS = {fn: (lambda name: lambda x, an: getattr(x, name)())(fn.__name__)
-          for fn in (sp.exp, sp.tanh, sp.sinh, sp.cosh, sp.sin, sp.cos, sp.tan, sp.erf, sp.erfc)}
-_FUNCS.update({
-    sp.log: lambda x, an: x.log(analytic=an),
-    sp.atan: _imag_axis_cuts("atan"),
-    sp.asinh: _imag_axis_cuts("asinh"),
-    sp.Abs: lambda x, an: x.real_abs(analytic=True) if an else acb(abs(x)),
-    sp.sign: lambda x, an: x.real_sgn(analytic=an) if an or x.imag == 0 else x / abs(x),
-    sp.re: lambda x, an: acb(x.real),
-    sp.im: lambda x, an: acb(x.imag),
-})
+_FUNCS = {
+    fn: (lambda name: lambda x, an: getattr(x, name)())(fn.__name__)
+    for fn in (sp.exp, sp.tanh, sp.sinh, sp.cosh, sp.sin, sp.cos, sp.tan, sp.erf, sp.erfc)
+}
+_FUNCS.update(
+    {
+        sp.log: lambda x, an: x.log(analytic=an),
+        sp.atan: _imag_axis_cuts("atan"),
+        sp.asinh: _imag_axis_cuts("asinh"),
+        sp.Abs: lambda x, an: x.real_abs(analytic=True) if an else acb(abs(x)),
+        sp.sign: lambda x, an: x.real_sgn(analytic=an) if an or x.imag == 0 else x / abs(x),
+        sp.re: lambda x, an: acb(x.real),
+        sp.im: lambda x, an: acb(x.imag),
+    }
+)
 
 
 def _unsupported(e) -> NBLInputError:
     names = sorted({f.__name__ for f in _FUNCS} | {"sqrt", "rational powers", "pi", "E"})
-    return NBLInputError(f"ball arithmetic cannot evaluate {type(e).__name__} in "
-                         f"{sp.sstr(e)[:80]!r}; supported: +, *, powers, {', '.join(names)}")
+    return NBLInputError(
+        f"ball arithmetic cannot evaluate {type(e).__name__} in "
+        f"{sp.sstr(e)[:80]!r}; supported: +, *, powers, {', '.join(names)}"
+    )
 
 
 def number_ball(e) -> acb:
     """The Arb ball of a sympy number atom (rational, binary float, pi, E or I)."""
     if e.is_Rational:
         return acb(to_fmpq(e))
-    if isinstance(e, sp.Float):          # a binary float is an exact dyadic number
+    if isinstance(e, sp.Float):  # a binary float is an exact dyadic number
         sign, man, exp, _ = e._mpf_
         return acb((-1) ** sign * arb(int(man)) * arb(2) ** int(exp))
     if e is sp.pi:
@@ -124,6 +142,7 @@ def _build(e, slots):
             for f in fs[1:]:
                 r = r + f(env, an) if add else r * f(env, an)
             return r
+
         return nary
     if isinstance(e, sp.Pow):
         base, ex = e.args
@@ -135,7 +154,7 @@ def _build(e, slots):
             if n > 0:
                 return lambda env, an: b(env, an) ** n
             return lambda env, an: 1 / b(env, an) ** (-n)
-        if ex.is_Rational and ex.q == 2:               # sqrt(x)^p, branch cut of sqrt
+        if ex.is_Rational and ex.q == 2:  # sqrt(x)^p, branch cut of sqrt
             p = int(ex.p)
             return lambda env, an: b(env, an).sqrt(analytic=an) ** p
         x = _node(ex, slots)
@@ -182,6 +201,7 @@ def compile_acb(exprs, var):
         for step in steps:
             env.append(step(env, an))
         return [o(env, an) for o in outs]
+
     return f
 
 
@@ -265,6 +285,9 @@ def _fmt_decimal(d: decimal.Decimal) -> str:
 def format_ball(x: arb) -> tuple[str, str]:
     """(value to 3 digits, "[lo, hi]" outward) of a real ball."""
     mid = arb_to_mpf(x.mid())
-    return (f"{float(mid):.3g}" if abs(mid) < 1e300 and (mid == 0 or abs(mid) > 1e-300)
-            else mpmath.nstr(mid, 3),
-            f"[{_outward(x.lower(), False)}, {_outward(x.upper(), True)}]")
+    return (
+        f"{float(mid):.3g}"
+        if abs(mid) < 1e300 and (mid == 0 or abs(mid) > 1e-300)
+        else mpmath.nstr(mid, 3),
+        f"[{_outward(x.lower(), False)}, {_outward(x.upper(), True)}]",
+    )

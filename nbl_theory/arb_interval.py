@@ -82,16 +82,17 @@ def _ipow(a, n: int):
         p = _ipow(a, -n)
         return _pt(1 / p[1], 1 / p[0])
     lo, hi = a
-    if n % 2 or lo >= 0:                       # odd, or even on [0, ∞): increasing
-        return _pt(lo ** n, hi ** n)
-    if hi <= 0:                                # even on (−∞, 0]: decreasing
-        return _pt(hi ** n, lo ** n)
-    return arb(0), _max([(lo ** n).upper(), (hi ** n).upper()])
+    if n % 2 or lo >= 0:  # odd, or even on [0, ∞): increasing
+        return _pt(lo**n, hi**n)
+    if hi <= 0:  # even on (−∞, 0]: decreasing
+        return _pt(hi**n, lo**n)
+    return arb(0), _max([(lo**n).upper(), (hi**n).upper()])
 
 
 def _increasing(name):
     def f(a):
         return _pt(getattr(a[0], name)(), getattr(a[1], name)())
+
     return f
 
 
@@ -103,6 +104,7 @@ def _log(a):
 
 def _v_shaped(inner):
     """A function decreasing on (−∞, 0] and increasing on [0, ∞), ``inner`` on points."""
+
     def f(a):
         lo, hi = a
         if lo >= 0:
@@ -110,6 +112,7 @@ def _v_shaped(inner):
         if hi <= 0:
             return _pt(inner(hi), inner(lo))
         return inner(arb(0)).lower(), _max([inner(lo).upper(), inner(hi).upper()])
+
     return f
 
 
@@ -118,11 +121,19 @@ def _sign(a):
 
 
 _FUNCS = {
-    sp.exp: _increasing("exp"), sp.tanh: _increasing("tanh"), sp.sinh: _increasing("sinh"),
-    sp.erf: _increasing("erf"), sp.atan: _increasing("atan"), sp.asinh: _increasing("asinh"),
+    sp.exp: _increasing("exp"),
+    sp.tanh: _increasing("tanh"),
+    sp.sinh: _increasing("sinh"),
+    sp.erf: _increasing("erf"),
+    sp.atan: _increasing("atan"),
+    sp.asinh: _increasing("asinh"),
     sp.erfc: lambda a: _pt(a[1].erfc(), a[0].erfc()),
-    sp.log: _log, sp.cosh: _v_shaped(lambda x: x.cosh()), sp.Abs: _v_shaped(abs),
-    sp.sign: _sign, sp.re: lambda a: a, sp.im: lambda a: (arb(0), arb(0)),
+    sp.log: _log,
+    sp.cosh: _v_shaped(lambda x: x.cosh()),
+    sp.Abs: _v_shaped(abs),
+    sp.sign: _sign,
+    sp.re: lambda a: a,
+    sp.im: lambda a: (arb(0), arb(0)),
 }
 
 
@@ -149,11 +160,12 @@ def _node(e, slots):
         raise NotInterval(f"free symbol {e}")
     f = _build(e, slots)
 
-    def finite(env):   # a NaN or infinite endpoint is "not decided": never computed on
+    def finite(env):  # a NaN or infinite endpoint is "not decided": never computed on
         r = f(env)
         if not (r[0].is_finite() and r[1].is_finite()):
             raise NotInterval("an endpoint is not finite")
         return r
+
     return finite
 
 
@@ -167,6 +179,7 @@ def _build(e, slots):
             for f in fs[1:]:
                 r = op(r, f(env))
             return r
+
         return nary
     if isinstance(e, sp.Pow):
         base, ex = e.args
@@ -182,6 +195,7 @@ def _build(e, slots):
                 if a[0] < 0:
                     raise NotInterval("a square root of an interval below 0")
                 return _ipow(_pt(a[0].sqrt(), a[1].sqrt()), p)
+
             return half
         x = _node(ex, slots)
         return lambda env: _FUNCS[sp.exp](_mul(x(env), _log(b(env))))
@@ -209,4 +223,5 @@ def compile_interval(exprs, var):
         for step in steps:
             env.append(step(env))
         return [o(env) for o in outs]
+
     return f

@@ -46,16 +46,23 @@ from .links import M, Z
 from .results import PREC_LADDER, StabilityResult, decimal_str, decision_quantities
 from .validation import validate_delta
 
-__all__ = ["stability_certified", "moments_certified", "lambda_star_arb", "CertificationError",
-           "arb_to_mpf"]
+__all__ = [
+    "stability_certified",
+    "moments_certified",
+    "lambda_star_arb",
+    "CertificationError",
+    "arb_to_mpf",
+]
 
-_GUARD = 32                 # working bits above the target precision
-_SHELLS = 6                 # dyadic shells 2^k Lσ ≤ |z| ≤ 2^{k+1} Lσ, k < _SHELLS
-_SHELL_PIECES = 16          # balls per shell
-_PANELS = 2                 # sub-panels per integral
-_U = sp.Symbol("u", positive=True)   # chart coordinate m − lo or hi − m
-_GROWTH_NOTE = ("tail beyond |z| > {x} relies on the growth hypothesis |g^(j)(z)| <= exp(z^2/4) "
-                "(assum:polygrowth_g)")
+_GUARD = 32  # working bits above the target precision
+_SHELLS = 6  # dyadic shells 2^k Lσ ≤ |z| ≤ 2^{k+1} Lσ, k < _SHELLS
+_SHELL_PIECES = 16  # balls per shell
+_PANELS = 2  # sub-panels per integral
+_U = sp.Symbol("u", positive=True)  # chart coordinate m − lo or hi − m
+_GROWTH_NOTE = (
+    "tail beyond |z| > {x} relies on the growth hypothesis |g^(j)(z)| <= exp(z^2/4) "
+    "(assum:polygrowth_g)"
+)
 
 
 class CertificationError(NBLInputError):
@@ -69,13 +76,16 @@ def _outward_decimal(x: arb, digits: int, up: bool) -> mpmath.mpf:
     if man == 0:
         return mpmath.mpf(0)
     v = Fraction(man) * Fraction(2) ** exp
-    k = math.floor(math.log10(abs(man)) + exp * math.log10(2))     # k = floor(log10|v|), then
-    k += (abs(v) >= Fraction(10) ** (k + 1)) - (abs(v) < Fraction(10) ** k)   # made exact
+    k = math.floor(math.log10(abs(man)) + exp * math.log10(2))  # k = floor(log10|v|), then
+    k += (abs(v) >= Fraction(10) ** (k + 1)) - (abs(v) < Fraction(10) ** k)  # made exact
     scaled = v * Fraction(10) ** (digits - 1 - k)
     n = math.ceil(scaled) if up else math.floor(scaled)
     r = n * Fraction(10) ** (k + 1 - digits)
-    return mpmath.mp.make_mpf(from_rational(r.numerator, r.denominator, 4 * digits + 64,
-                                            round_ceiling if up else round_floor))
+    return mpmath.mp.make_mpf(
+        from_rational(
+            r.numerator, r.denominator, 4 * digits + 64, round_ceiling if up else round_floor
+        )
+    )
 
 
 # ----------------------------------------------------------------------------- the chart
@@ -98,10 +108,11 @@ class _Chart:
         self._lo, self._hi = lo, hi
         self._w = acb(to_fmpq(hi - lo)) if lo.is_finite and hi.is_finite else None
 
-        def version(sub, var):    # each side of the domain in its own coordinate, and rational
+        def version(sub, var):  # each side of the domain in its own coordinate, and rational
             # parts cancelled: ball evaluation on complex regions then overestimates far less
             ex = [sp.cancel(e.subs(M, sub)) if sub is not None else sp.cancel(e) for e in exprs]
             return compile_acb(ex[:1], var), compile_acb(ex, var)
+
         left = version(lo + _U, _U) if lo.is_finite else None
         right = version(hi - _U, _U) if hi.is_finite else None
         if left is None and right is None:
@@ -111,16 +122,16 @@ class _Chart:
     def _map(self, t):
         """(compiled side, coordinate u, dm/dt) at t."""
         lo, hi = self._lo, self._hi
-        if lo.is_finite and hi.is_finite:       # m = lo + w/(1+e^{−t})
+        if lo.is_finite and hi.is_finite:  # m = lo + w/(1+e^{−t})
             pos = float(t.real.mid()) >= 0
             e = (-t).exp() if pos else t.exp()
             den = 1 + e
-            u = self._w * e / den                  # hi − m (t ≥ 0) or m − lo (t < 0)
+            u = self._w * e / den  # hi − m (t ≥ 0) or m − lo (t < 0)
             return (self._right if pos else self._left), u, u / den
-        if lo.is_finite:                           # m = lo + e^t
+        if lo.is_finite:  # m = lo + e^t
             e = t.exp()
             return self._left, e, e
-        if hi.is_finite:                           # m = hi − e^{−t}
+        if hi.is_finite:  # m = hi − e^{−t}
             e = (-t).exp()
             return self._right, e, e
         return self._left, t, acb(1)
@@ -187,8 +198,11 @@ def _family_derivative_bounds(link):
     name, p = link.family_name, link.params
     expr_kind = link.kind == "expression"
     if name == "two-transition" and expr_kind:
-        return (abs(p["p0"]) + 2 * p["a1"] + 2 * p["a2"], p["a1"] * p["b1"] + p["a2"] * p["b2"],
-                2 * (p["a1"] * p["b1"] ** 2 + p["a2"] * p["b2"] ** 2))
+        return (
+            abs(p["p0"]) + 2 * p["a1"] + 2 * p["a2"],
+            p["a1"] * p["b1"] + p["a2"] * p["b2"],
+            2 * (p["a1"] * p["b1"] ** 2 + p["a2"] * p["b2"] ** 2),
+        )
     if name == "logistic" and expr_kind:
         return (sp.Integer(1), sp.Rational(1, 4), sp.Rational(1, 4))
     if name == "probit" and expr_kind:
@@ -201,9 +215,11 @@ def _family_derivative_bounds(link):
 
 def _float_t(link, target: float, side: int) -> float:
     """Float t near the solution of z(t) = target (bracket of Link.t_range, then bisection)."""
+
     def beyond(t):
         z = float(link.z_of_t_numpy(np.array([t]))[0])
-        return z >= target if side > 0 else z <= target      # nan counts as "not beyond"
+        return z >= target if side > 0 else z <= target  # nan counts as "not beyond"
+
     try:
         with np.errstate(all="ignore"):
             far = link.t_range(target, target)[0 if side < 0 else 1]
@@ -225,15 +241,17 @@ def _t_beyond(link, chart, target: arb, side: int) -> arb:
     """Exact t with z(t) certified ≥ target (side +1) or ≤ target (side −1)."""
     if chart.expression:
         return target
-    t, step = _float_t(link, float(target), side), 2.0 ** -20
+    t, step = _float_t(link, float(target), side), 2.0**-20
     t = t if math.isfinite(t) else 0.0
     for _ in range(90):
         z = chart.group1(acb(t), False)[0].real
         if (z >= target) if side > 0 else (z <= target):
             return arb(t)
         t, step = t + side * step, step * 2
-    raise CertificationError(f"could not certify a chart point with z {'>=' if side > 0 else '<='} "
-                             f"{float(target):.6g} for link {link.name!r}")
+    raise CertificationError(
+        f"could not certify a chart point with z {'>=' if side > 0 else '<='} "
+        f"{float(target):.6g} for link {link.name!r}"
+    )
 
 
 def _max_abs(a: arb, b: arb) -> arb:
@@ -254,7 +272,7 @@ def _piece_bound(chart, group, lo: arb, hi: arb, sigma: arb, depth: int = 24):
         zmin = (arb(0) if lo < 0 < hi else low if low < high else high) / sigma
     else:
         vals = (chart.group1 if group == 1 else chart.group2)(acb(ball), False)
-        zmin = vals[0].abs_lower() / sigma                           # ϕ_σ decreasing in |z|
+        zmin = vals[0].abs_lower() / sigma  # ϕ_σ decreasing in |z|
         sups = [w.abs_upper() for w in vals[1:]]
     dens = ((-zmin * zmin / 2).exp() / (sigma * (2 * arb.pi()).sqrt())).upper()
     out = [((hi - lo).upper() * s * dens).upper() for s in sups]
@@ -271,15 +289,15 @@ def _shell_tails(link, chart, a: arb, sigma: arb, t_edges, group: int):
     tails = [arb(0)] * (1 if group == 1 else 2)
     for side, t_prev in ((1, t_edges[1]), (-1, t_edges[0])):
         for k in range(1, _SHELLS + 1):
-            t_next = _t_beyond(link, chart, side * a * 2 ** k, side)
+            t_next = _t_beyond(link, chart, side * a * 2**k, side)
             lo_t, hi_t = (t_prev, t_next) if side > 0 else (t_next, t_prev)
             width = (hi_t - lo_t) / _SHELL_PIECES
             for i in range(_SHELL_PIECES):
                 piece = _piece_bound(chart, group, lo_t + i * width, lo_t + (i + 1) * width, sigma)
                 tails = [tl + b for tl, b in zip(tails, piece)]
             t_prev = t_next
-    x = a * 2 ** _SHELLS
-    hyp = (2 * arb(1)).sqrt() * (x / 2).erfc() / sigma   # ∫_{|z|>X} e^{z²/4} ϕ_σ, σ ≤ 1
+    x = a * 2**_SHELLS
+    hyp = (2 * arb(1)).sqrt() * (x / 2).erfc() / sigma  # ∫_{|z|>X} e^{z²/4} ϕ_σ, σ ≤ 1
     return [(tl + hyp).upper() for tl in tails], float(x)
 
 
@@ -291,14 +309,16 @@ def _window(link, chart, sigma: arb, group: int, prec: int, bounds):
         a = (arb(big_l) * sigma).upper()
         edges = (_t_beyond(link, chart, -a, -1), _t_beyond(link, chart, a, 1))
         if bounds is not None:
-            gauss = (arb(big_l) / arb(2).sqrt()).erfc()          # P(|N(0,1)| > L)
+            gauss = (arb(big_l) / arb(2).sqrt()).erfc()  # P(|N(0,1)| > L)
             js = (1,) if group == 1 else (0, 2)
             tails, x = [(arb(to_fmpq(bounds[j])) * gauss).upper() for j in js], None
         else:
             tails, x = _shell_tails(link, chart, a, sigma, edges, group)
         if not all(t.is_finite() for t in tails):
-            raise CertificationError(f"could not bound the Gaussian tail of link {link.name!r} "
-                                     "(g or its derivatives are not finite on real balls)")
+            raise CertificationError(
+                f"could not bound the Gaussian tail of link {link.name!r} "
+                "(g or its derivatives are not finite on real balls)"
+            )
         if all(t <= target for t in tails):
             break
         big_l += 1
@@ -309,8 +329,17 @@ def _integrate(f, a: arb, b: arb, prec: int):
     """Sum of ``acb.integral`` over ``_PANELS`` sub-panels, retrying with larger limits."""
     tol = arb(2) ** -(prec + 10)
     wp = flint.ctx.prec
-    attempts = ((0, {}), (64, {"deg_limit": 2 * wp + 100, "eval_limit": 16 * (1000 * wp + wp**2),
-                               "depth_limit": 8 * wp}))      # (extra bits, acb.integral limits)
+    attempts = (
+        (0, {}),
+        (
+            64,
+            {
+                "deg_limit": 2 * wp + 100,
+                "eval_limit": 16 * (1000 * wp + wp**2),
+                "depth_limit": 8 * wp,
+            },
+        ),
+    )  # (extra bits, acb.integral limits)
     total, ok = acb(0), True
     cuts = [a] + [(a + (b - a) * i / _PANELS).mid() for i in range(1, _PANELS)] + [b]  # exact
     for lo, hi in zip(cuts[:-1], cuts[1:]):
@@ -321,8 +350,10 @@ def _integrate(f, a: arb, b: arb, prec: int):
             if good:
                 break
         if not res.is_finite():
-            raise CertificationError("acb.integral did not converge to a finite enclosure; the "
-                                     "integrand may be singular on (or near) the real line")
+            raise CertificationError(
+                "acb.integral did not converge to a finite enclosure; the "
+                "integrand may be singular on (or near) the real line"
+            )
         ok = ok and good
         total += res
     return total, ok
@@ -332,9 +363,11 @@ def _integrate(f, a: arb, b: arb, prec: int):
 #: What "certified" does not cover: the link is refused only with a proven witness of a
 #: decrease (nbl_theory.link_checks), so a decrease narrower than its scan can go unseen
 #: (z + 1.0000001 sin z decreases on intervals of width 9e-4; an attacker's audit).
-_MONOTONE_NOTE = ("certified: the enclosure of lambda* for g as given; that g is increasing (the "
-                  "paper's standing assumption) is checked at scan points (step 1/50 on "
-                  "|z| <= 40 for an expression), not proved")
+_MONOTONE_NOTE = (
+    "certified: the enclosure of lambda* for g as given; that g is increasing (the "
+    "paper's standing assumption) is checked at scan points (step 1/50 on "
+    "|z| <= 40 for an expression), not proved"
+)
 
 
 def _moments(link, delta_q, prec: int):
@@ -349,29 +382,33 @@ def _moments(link, delta_q, prec: int):
         s = (1 - d * d / 4).sqrt()
         one, i_unit = acb(1), acb(0, 1)
         inv_sqrt2pi = 1 / (2 * arb.pi()).sqrt()
-        c = -d / (2 * s * arb(2).sqrt())          # Φ(Δz/(2s)) = erfc(−Δz/(2s√2))/2
+        c = -d / (2 * s * arb(2).sqrt())  # Φ(Δz/(2s)) = erfc(−Δz/(2s√2))/2
         inv_s = 1 / s
         dens_s = inv_s * inv_sqrt2pi
 
-        def f1(t, an):                          # g'ϕ (1 + i Φ(Δz/2s)) → μ_g + i μ*
+        def f1(t, an):  # g'ϕ (1 + i Φ(Δz/2s)) → μ_g + i μ*
             z, w1 = chart.group1(t, an)
             base = w1 * (-(z * z) / 2).exp() * inv_sqrt2pi
             return base * (one + i_unit * (c * z).erfc() / 2)
 
-        def f2(t, an):                          # ϕ_s (g + i g'') → m0 + i m2
+        def f2(t, an):  # ϕ_s (g + i g'') → m0 + i m2
             z, w0, w2 = chart.group2(t, an)
             zs = z * inv_s
             return (-(zs * zs) / 2).exp() * dens_s * (w0 + i_unit * w2)
 
         out = {}
-        for group, f, sigma, names in ((1, f1, arb(1), ("mu_g", "mu_star")),
-                                       (2, f2, s, ("m0", "m2"))):
+        for group, f, sigma, names in (
+            (1, f1, arb(1), ("mu_g", "mu_star")),
+            (2, f2, s, ("m0", "m2")),
+        ):
             edges, tails, x = _window(link, chart, sigma, group, prec, bounds)
             val, ok = _integrate(f, edges[0], edges[1], prec)
             growth_x += [x] if x is not None else []
             if not ok:
-                notes.append(f"{'/'.join(names)}: acb.integral stopped above the requested "
-                             "tolerance; the enclosure is rigorous but wider")
+                notes.append(
+                    f"{'/'.join(names)}: acb.integral stopped above the requested "
+                    "tolerance; the enclosure is rigorous but wider"
+                )
             tail_re, tail_im = (tails[0], tails[0]) if group == 1 else tails
             out[names[0]] = val.real + arb(0, tail_re)
             out[names[1]] = val.imag + arb(0, tail_im)
@@ -424,8 +461,13 @@ class _ArbOps:
 
 def _combine(mom, delta_q) -> dict:
     q = decision_quantities(_ArbOps(), delta_q, mom["mu_star"], mom["m2"], mom["m0"])
-    return {**mom, **{k: q[k] for k in ("kappa_star", "lambda_star", "orthogonal", "theta",
-                                          "contraction_rate_d3plus")}}
+    return {
+        **mom,
+        **{
+            k: q[k]
+            for k in ("kappa_star", "lambda_star", "orthogonal", "theta", "contraction_rate_d3plus")
+        },
+    }
 
 
 def lambda_star_arb(link, delta_q, prec: int = 128) -> arb:
@@ -455,8 +497,9 @@ def _sign_of(ball: arb) -> str:
     return "stable" if ball > 0 else "unstable" if ball < 0 else "undecided"
 
 
-def stability_certified(link, delta_q, auto_raise: bool = True,
-                        max_prec: int = PREC_LADDER[-1]) -> StabilityResult:
+def stability_certified(
+    link, delta_q, auto_raise: bool = True, max_prec: int = PREC_LADDER[-1]
+) -> StabilityResult:
     """Certified decision stability: Arb enclosures of the moments, κ* and λ*.
 
     Parameters
@@ -500,22 +543,41 @@ def stability_certified(link, delta_q, auto_raise: bool = True,
         if prec != ladder[-1]:
             notes.append(f"lambda_star enclosure contains 0 at {prec} bits; raising precision")
     if sign == "undecided":
-        notes.append(f"sign of lambda_star undecided: its certified enclosure at {prec} bits "
-                     "contains 0")
+        notes.append(
+            f"sign of lambda_star undecided: its certified enclosure at {prec} bits contains 0"
+        )
     notes.extend(n for n in dict.fromkeys(mnotes) if n not in notes)
     notes.append(f"certified Arb enclosure at {prec} bits (+{_GUARD} guard bits)")
     notes.append(_MONOTONE_NOTE)
     digits = max(1, int(lam.rel_accuracy_bits() * math.log10(2)))
-    with arb_precision(prec + _GUARD):        # endpoints rounded outward at working precision
-        enclosure = (_outward_decimal(lam.lower(), digits, False),
-                     _outward_decimal(lam.upper(), digits, True))
+    with arb_precision(prec + _GUARD):  # endpoints rounded outward at working precision
+        enclosure = (
+            _outward_decimal(lam.lower(), digits, False),
+            _outward_decimal(lam.upper(), digits, True),
+        )
     keys = ("mu_g", "mu_star", "m0", "m2", "kappa_star", "lambda_star")
     values = {k: arb_to_mpf(vals[k].mid()) for k in keys}
     errors = {k: arb_to_mpf(vals[k].rad()) for k in keys}
     mid = {k: arb_to_mpf(vals[k].mid()) for k in ("orthogonal", "theta")}
-    jac = {"orthogonal": mid["orthogonal"], "theta": mid["theta"],
-           "orthogonal_multiplicity": "d-2", "theta_multiplicity": "1",
-           "contraction_rate_d2": mid["theta"],
-           "contraction_rate_d3plus": arb_to_mpf(rate_d3.mid())}
-    return StabilityResult(link.name, link.describe(), decimal_str(delta_q), "certified", digits,
-                           values, errors, enclosure, sign, True, jac, notes)
+    jac = {
+        "orthogonal": mid["orthogonal"],
+        "theta": mid["theta"],
+        "orthogonal_multiplicity": "d-2",
+        "theta_multiplicity": "1",
+        "contraction_rate_d2": mid["theta"],
+        "contraction_rate_d3plus": arb_to_mpf(rate_d3.mid()),
+    }
+    return StabilityResult(
+        link.name,
+        link.describe(),
+        decimal_str(delta_q),
+        "certified",
+        digits,
+        values,
+        errors,
+        enclosure,
+        sign,
+        True,
+        jac,
+        notes,
+    )

@@ -52,8 +52,9 @@ class ZeroCurve:
     notes: list
 
 
-def trace_zero_curve(f, start, box, *, scale=(1.0, 1.0), step=0.02, tol=1e-11,
-                     max_points=2000, min_step=1e-6) -> ZeroCurve:
+def trace_zero_curve(
+    f, start, box, *, scale=(1.0, 1.0), step=0.02, tol=1e-11, max_points=2000, min_step=1e-6
+) -> ZeroCurve:
     """Trace {f = 0} through ``start`` (a point on or near the curve) inside ``box``.
 
     Parameters
@@ -91,8 +92,9 @@ def trace_zero_curve(f, start, box, *, scale=(1.0, 1.0), step=0.02, tol=1e-11,
         return float(f(u * sx, v * sy))
 
     def grad(u, v, h=1e-6):
-        return np.array([(F(u + h, v) - F(u - h, v)) / (2 * h),
-                         (F(u, v + h) - F(u, v - h)) / (2 * h)])
+        return np.array(
+            [(F(u + h, v) - F(u - h, v)) / (2 * h), (F(u, v + h) - F(u, v - h)) / (2 * h)]
+        )
 
     def inside(u, v):
         return xlo <= u * sx <= xhi and ylo <= v * sy <= yhi
@@ -142,8 +144,10 @@ def trace_zero_curve(f, start, box, *, scale=(1.0, 1.0), step=0.02, tol=1e-11,
             if new is None or turn > 25 or moved > 2 * h or moved < 0.25 * h:
                 h /= 2
                 if h < min_step:
-                    notes.append(f"direction {direction:+.0f}: step below {min_step} at "
-                                 f"({p[0] * sx:.6g}, {p[1] * sy:.6g}); stopped")
+                    notes.append(
+                        f"direction {direction:+.0f}: step below {min_step} at "
+                        f"({p[0] * sx:.6g}, {p[1] * sy:.6g}); stopped"
+                    )
                     break
                 continue
             if not inside(*new):

@@ -20,8 +20,13 @@ import sympy as sp
 
 from .errors import NBLInputError
 
-__all__ = ["MAX_DERIVATIVE_NODES", "derivative_size", "tree_size", "bounded_diff",
-           "stable_derivatives"]
+__all__ = [
+    "MAX_DERIVATIVE_NODES",
+    "derivative_size",
+    "tree_size",
+    "bounded_diff",
+    "stable_derivatives",
+]
 
 #: Bound on the (estimated) number of nodes of a derivative's expression tree. The estimate is
 #: generous (about twice the size sympy builds for products): a product of 15 factors
@@ -72,8 +77,10 @@ def bounded_diff(expr, var, what: str = "the derivative"):
     :data:`MAX_DERIVATIVE_NODES`."""
     n = derivative_size(expr, var)
     if n > MAX_DERIVATIVE_NODES:
-        raise NBLInputError(f"{what} would have about {n} expression nodes; the bound is "
-                            f"{MAX_DERIVATIVE_NODES} (write the expression more compactly)")
+        raise NBLInputError(
+            f"{what} would have about {n} expression nodes; the bound is "
+            f"{MAX_DERIVATIVE_NODES} (write the expression more compactly)"
+        )
     return sp.diff(expr, var)
 
 

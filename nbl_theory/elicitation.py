@@ -22,17 +22,38 @@ from .errors import NBLInputError
 from .expressions import exact_number
 
 __all__ = [
-    "Z", "M", "R_", "Y_", "MU", "THETA", "RHO", "DELTA",
-    "bregman_loss", "bregman_derivative", "bregman_derivative_matches_weight",
+    "Z",
+    "M",
+    "R_",
+    "Y_",
+    "MU",
+    "THETA",
+    "RHO",
+    "DELTA",
+    "bregman_loss",
+    "bregman_derivative",
+    "bregman_derivative_matches_weight",
     "bregman_consistency_gap",
-    "link_derivatives_from_potential", "check_link_derivatives_implicit",
-    "convex_conjugate", "conjugate_derivative_is_inverse_gradient",
-    "BregmanRow", "BREGMAN_TABLE", "check_bregman_row", "dual_domain", "covers_real_line",
-    "InducedPotential", "link_induced_potential",
-    "weighted_entropy_potential", "weighted_entropy_facts",
-    "self_concordance_ratio_from_potential", "check_self_concordance_equivalence",
+    "link_derivatives_from_potential",
+    "check_link_derivatives_implicit",
+    "convex_conjugate",
+    "conjugate_derivative_is_inverse_gradient",
+    "BregmanRow",
+    "BREGMAN_TABLE",
+    "check_bregman_row",
+    "dual_domain",
+    "covers_real_line",
+    "InducedPotential",
+    "link_induced_potential",
+    "weighted_entropy_potential",
+    "weighted_entropy_facts",
+    "self_concordance_ratio_from_potential",
+    "check_self_concordance_equivalence",
     "self_concordance_constant_closed_form",
-    "mustar_integral", "m2_integral", "lambda_star_expression", "closed_form_stability",
+    "mustar_integral",
+    "m2_integral",
+    "lambda_star_expression",
+    "closed_form_stability",
 ]
 
 Z = sp.Symbol("z", real=True)  #: dual coordinate / index value
@@ -370,11 +391,16 @@ class BregmanRow:
 #: The rows of tab:app_bregman_examples as printed (potential, domain, weight, dual map, link).
 BREGMAN_TABLE = (
     BregmanRow("quadratic", M**2 / 2, (-sp.oo, sp.oo), sp.Integer(1), M, THETA),
-    BregmanRow("negative-entropy", M * sp.log(M) - M, (0, sp.oo), 1 / M, sp.log(M),
-               sp.exp(THETA)),
+    BregmanRow("negative-entropy", M * sp.log(M) - M, (0, sp.oo), 1 / M, sp.log(M), sp.exp(THETA)),
     BregmanRow("burg", -sp.log(M), (0, sp.oo), 1 / M**2, -1 / M, -1 / THETA),
-    BregmanRow("binary-negative-entropy", M * sp.log(M) + (1 - M) * sp.log(1 - M), (0, 1),
-               1 / (M * (1 - M)), sp.log(M / (1 - M)), sp.exp(THETA) / (1 + sp.exp(THETA))),
+    BregmanRow(
+        "binary-negative-entropy",
+        M * sp.log(M) + (1 - M) * sp.log(1 - M),
+        (0, 1),
+        1 / (M * (1 - M)),
+        sp.log(M / (1 - M)),
+        sp.exp(THETA) / (1 + sp.exp(THETA)),
+    ),
 )
 
 
@@ -393,9 +419,11 @@ def check_bregman_row(row: BregmanRow) -> dict:
     """
     theta = sp.diff(row.phi, M)
     g = _solve_inverse(theta, M, THETA, _interior_point(*row.domain))
-    return {"w": _equal_on(sp.diff(row.phi, M, 2), row.w, M, row.domain),
-            "theta": _equal_on(theta, row.theta, M, row.domain),
-            "g": _is_zero(g - row.g)}
+    return {
+        "w": _equal_on(sp.diff(row.phi, M, 2), row.w, M, row.domain),
+        "theta": _equal_on(theta, row.theta, M, row.domain),
+        "g": _is_zero(g - row.g),
+    }
 
 
 def dual_domain(phi, m=M, lo=-sp.oo, hi=sp.oo):
@@ -516,7 +544,10 @@ def link_induced_potential(g_expr, z=Z, m0=None, m=M) -> InducedPotential:
         potential = _real_branch(potential, m, g_expr.subs(z, sp.Rational(1, 3)))
     dpot = sp.diff(potential, m)
     return InducedPotential(
-        inverse=inverse, potential=potential, m0=m0, range=rng,
+        inverse=inverse,
+        potential=potential,
+        m0=m0,
+        range=rng,
         derivative_is_inverse=_is_zero(dpot - inverse),
         recovers_link=_is_zero(g_expr.subs(z, dpot) - m),
     )
@@ -581,8 +612,9 @@ def weighted_entropy_facts(rho=RHO) -> dict:
     half = {k: sp.simplify(d.subs(M, _HALF)) for k, d in (("d1", d1), ("d2", d2), ("d3", d3))}
     g1, g2 = (sp.simplify(e.subs(M, _HALF)) for e in link_derivatives_from_potential(phi))
     mp = sp.Symbol("m", positive=True)  # log identities need m, 1-m > 0, true on (0, 1)
-    implicit = sp.expand_log(sp.log(mp**(1 + rho) / (1 - mp)**(1 - rho) * 2**(2 * rho)),
-                             force=True)  # log of the paper's e^{phi'(m)}
+    implicit = sp.expand_log(
+        sp.log(mp ** (1 + rho) / (1 - mp) ** (1 - rho) * 2 ** (2 * rho)), force=True
+    )  # log of the paper's e^{phi'(m)}
     facts = {
         "phi_prime": (d1, (1 + rho) * sp.log(M) - (1 - rho) * sp.log(1 - M) + 2 * rho * sp.log(2)),
         "phi_second": (d2, (1 + rho) / M + (1 - rho) / (1 - M)),
@@ -702,8 +734,7 @@ def self_concordance_constant_closed_form(kind: str, rho=RHO) -> dict:
         ratio = sp.simplify(sp.diff(g, Z, 2) / sp.diff(g, Z))  # = -z
         R, attained = _sup_abs(ratio, Z, -sp.oo, sp.oo)
         return {"R": R, "attained": attained, "ratio": ratio}
-    rows = {"identity": BREGMAN_TABLE[0], "exp": BREGMAN_TABLE[1],
-            "logistic": BREGMAN_TABLE[3]}
+    rows = {"identity": BREGMAN_TABLE[0], "exp": BREGMAN_TABLE[1], "logistic": BREGMAN_TABLE[3]}
     if kind in rows:
         row = rows[kind]
         ratio = sp.simplify(self_concordance_ratio_from_potential(row.phi)[1])
@@ -719,7 +750,7 @@ def self_concordance_constant_closed_form(kind: str, rho=RHO) -> dict:
     ratio = sp.simplify(self_concordance_ratio_from_potential(weighted_entropy_potential(rho))[1])
     results = [_sup_abs(ratio.subs(rho, r), M, 0, 1) for r in _rho_cases(rho)]
     if not isinstance(rho, sp.Symbol):
-        (R, attained), = results
+        ((R, attained),) = results
         return {"R": sp.simplify(R), "attained": attained, "ratio": ratio}
     p = sp.Symbol("p", positive=True)  # undo rho = p/(1+p) and rho = -p/(1+p)
     r_pos = sp.simplify(results[0][0].subs(p, rho / (1 - rho)))
@@ -821,8 +852,11 @@ def _separable_expectation(integrand, u, z, s):
     parts = sp.separatevars(joint, symbols=[u, z], dict=True)
     if parts is None:
         raise NotImplementedError("g'(u + Delta z/2) does not factor; no closed form here")
-    return (parts["coeff"] * sp.integrate(parts[u], (u, -sp.oo, sp.oo))
-            * sp.integrate(parts[z], (z, 0, sp.oo)))
+    return (
+        parts["coeff"]
+        * sp.integrate(parts[u], (u, -sp.oo, sp.oo))
+        * sp.integrate(parts[z], (z, 0, sp.oo))
+    )
 
 
 def closed_form_stability(potential_name: str) -> dict:

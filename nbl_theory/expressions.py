@@ -45,10 +45,20 @@ from flint import acb, arb
 from .arb_eval import compile_acb, enclose_constant
 from .errors import NBLInputError
 
-__all__ = ["FUNCTIONS", "CONSTANTS", "parse_expression", "exact_number", "number_value",
-           "MAX_LENGTH",
-           "MAX_NODES", "MAX_DEPTH", "MAX_DIGITS", "MAX_MAGNITUDE", "MAX_EXPONENT",
-           "MAX_CONSTANT_BITS"]
+__all__ = [
+    "FUNCTIONS",
+    "CONSTANTS",
+    "parse_expression",
+    "exact_number",
+    "number_value",
+    "MAX_LENGTH",
+    "MAX_NODES",
+    "MAX_DEPTH",
+    "MAX_DIGITS",
+    "MAX_MAGNITUDE",
+    "MAX_EXPONENT",
+    "MAX_CONSTANT_BITS",
+]
 
 #: Characters of an expression.
 MAX_LENGTH = 2000
@@ -137,8 +147,10 @@ def _check_rational(q: sp.Rational, text, what: str = "constant") -> sp.Rational
     if q == 0:
         return q
     if q.p.bit_length() > MAX_CONSTANT_BITS or q.q.bit_length() > MAX_CONSTANT_BITS:
-        raise NBLInputError(f"{what} {_short(text)} has more than {MAX_CONSTANT_BITS} bits "
-                            "in its numerator or denominator")
+        raise NBLInputError(
+            f"{what} {_short(text)} has more than {MAX_CONSTANT_BITS} bits "
+            "in its numerator or denominator"
+        )
     if not _SMALL <= abs(q) <= _BIG:
         raise NBLInputError(f"{what} {_short(text)} is outside {_RANGE}")
     return q
@@ -155,8 +167,10 @@ def _decimal(s: str, shown: str) -> sp.Rational:
         return sp.Integer(0)
     significant = len(digits.rstrip("0"))
     if significant > MAX_DIGITS:
-        raise NBLInputError(f"literal {_short(shown)} has {significant} significant digits; "
-                            f"at most {MAX_DIGITS} are allowed")
+        raise NBLInputError(
+            f"literal {_short(shown)} has {significant} significant digits; "
+            f"at most {MAX_DIGITS} are allowed"
+        )
     if ex is not None and len(ex.lstrip("+-").lstrip("0")) > 6:
         raise _range_error(shown)
     e = int(ex or 0)
@@ -200,8 +214,9 @@ def number_value(text: str, name: str) -> float:
     try:
         return float(exact_number(str(text)))
     except NBLInputError as exc:
-        raise NBLInputError(f"{name} must be a number (a decimal or a fraction p/q), got "
-                            f"{text!r}: {exc}") from None
+        raise NBLInputError(
+            f"{name} must be a number (a decimal or a fraction p/q), got {text!r}: {exc}"
+        ) from None
 
 
 def exact_number(text: str | int | float) -> sp.Rational:
@@ -264,13 +279,16 @@ def _arb_magnitude_error(ball, text) -> NBLInputError | None:
     evaluate); None otherwise, including when the ball cannot decide."""
     mag = abs(ball)
     if not mag.is_finite():
-        return NBLInputError(f"constant {_short(text)} is undefined or too large to evaluate "
-                             f"(outside {_RANGE})")
+        return NBLInputError(
+            f"constant {_short(text)} is undefined or too large to evaluate (outside {_RANGE})"
+        )
     if mag.lower() > _HUGE_BALL:
         return NBLInputError(f"constant {_short(text)} is outside {_RANGE}")
     if not ball.is_zero() and mag.upper() < _TINY_BALL:
-        return NBLInputError(f"constant {_short(text)} is outside {_RANGE} (nonzero "
-                             "constants must be representable in float64)")
+        return NBLInputError(
+            f"constant {_short(text)} is outside {_RANGE} (nonzero "
+            "constants must be representable in float64)"
+        )
     return None
 
 
@@ -316,8 +334,9 @@ def _check_exponents(value, text):
     for p in pows:
         e = p.exp
         if e.is_Rational and abs(e) > MAX_EXPONENT:
-            raise NBLInputError(f"exponent {_short(e)} (in {_short(text)}) exceeds the bound "
-                                f"|e| <= {MAX_EXPONENT}")
+            raise NBLInputError(
+                f"exponent {_short(e)} (in {_short(text)}) exceeds the bound |e| <= {MAX_EXPONENT}"
+            )
 
 
 def _ball_or_none(value):
@@ -338,8 +357,9 @@ def _power(base, ex, ex_text, text):
             mag = abs(_ball_or_none(ex))
             big = not mag.is_finite() or mag.lower() > MAX_EXPONENT
         if big:
-            raise NBLInputError(f"exponent {_short(ex_text)} exceeds the bound "
-                                f"|e| <= {MAX_EXPONENT}")
+            raise NBLInputError(
+                f"exponent {_short(ex_text)} exceeds the bound |e| <= {MAX_EXPONENT}"
+            )
         if not base.free_symbols:
             if base.is_Rational and ex.is_Rational:
                 if base != 0 and abs(base) != 1:
@@ -350,8 +370,9 @@ def _power(base, ex, ex_text, text):
                     # fractional exponent (the rest stays a root)
                     bits = max(base.p.bit_length(), base.q.bit_length()) * math.ceil(abs(ex))
                     if bits > MAX_CONSTANT_BITS:
-                        raise NBLInputError(f"constant {_short(text)} has more than "
-                                            f"{MAX_CONSTANT_BITS} bits")
+                        raise NBLInputError(
+                            f"constant {_short(text)} has more than {MAX_CONSTANT_BITS} bits"
+                        )
             else:
                 err = _arb_magnitude_error(_ball_or_none(base) ** _ball_or_none(ex), text)
                 if err is not None:
@@ -411,12 +432,15 @@ def parse_expression(
     odd = next((c for c in text if unicodedata.normalize("NFKC", c) != c), None)
     if odd is not None:
         # Python reads identifiers NFKC-normalized: 'ｅｘｐ' would silently be exp
-        raise NBLInputError(f"expression {_short(text)!r} contains {odd!r} "
-                            f"(U+{ord(odd):04X}), a look-alike of "
-                            f"{unicodedata.normalize('NFKC', odd)!r}: write it in ASCII")
+        raise NBLInputError(
+            f"expression {_short(text)!r} contains {odd!r} "
+            f"(U+{ord(odd):04X}), a look-alike of "
+            f"{unicodedata.normalize('NFKC', odd)!r}: write it in ASCII"
+        )
     if any(c.isdigit() and not c.isascii() for c in text):
-        raise NBLInputError(f"expression {_short(text)!r}: numbers are written with ASCII "
-                            "digits 0-9")
+        raise NBLInputError(
+            f"expression {_short(text)!r}: numbers are written with ASCII digits 0-9"
+        )
     params = {
         k: exact_number(v) if not isinstance(v, sp.Basic) else v
         for k, v in (parameters or {}).items()
@@ -428,8 +452,9 @@ def parse_expression(
     except SyntaxError as exc:
         raise NBLInputError(f"malformed expression {_short(text)!r}: {exc.msg}") from None
     except (RecursionError, MemoryError, ValueError) as exc:
-        raise NBLInputError(f"malformed expression {_short(text)!r}: "
-                            f"{type(exc).__name__}") from None
+        raise NBLInputError(
+            f"malformed expression {_short(text)!r}: {type(exc).__name__}"
+        ) from None
     n_nodes = sum(1 for _ in ast.walk(tree))
     if n_nodes > MAX_NODES:
         raise NBLInputError(f"expression has {n_nodes} syntax nodes; the bound is {MAX_NODES}")
@@ -541,13 +566,15 @@ def parse_expression(
     except (RecursionError, MemoryError):
         raise NBLInputError("expression is too large") from None
     except (TypeError, ValueError, ZeroDivisionError, AttributeError, OverflowError) as exc:
-        raise NBLInputError(f"malformed expression {_short(text)!r}: "
-                            f"{_short(str(exc)) or type(exc).__name__}") from None
+        raise NBLInputError(
+            f"malformed expression {_short(text)!r}: {_short(str(exc)) or type(exc).__name__}"
+        ) from None
     if not isinstance(expr, sp.Basic):  # pragma: no cover - build() returns sympy objects
         raise NBLInputError(f"expression {_short(text)!r} did not produce a sympy expression")
     if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-        raise NBLInputError(f"expression {_short(text)!r} is undefined "
-                            "(division by zero or infinity)")
+        raise NBLInputError(
+            f"expression {_short(text)!r} is undefined (division by zero or infinity)"
+        )
     stray = {str(s) for s in expr.free_symbols} - allowed_free
     if stray:  # pragma: no cover - cannot happen through build()
         raise NBLInputError(f"unexpected free symbols {sorted(stray)}")

@@ -38,6 +38,7 @@ TWO_TRANSITION_DEFAULTS = {
     "mu2": "2.144072",
 }
 
+
 def _two_transition(**kw) -> Link:
     p = _merge("two-transition", TWO_TRANSITION_DEFAULTS, kw)
     for k in ("a1", "a2", "b1", "b2"):

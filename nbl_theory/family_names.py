@@ -10,6 +10,15 @@ from __future__ import annotations
 __all__ = ["FAMILY_NAMES"]
 
 #: the keys of :data:`nbl_theory.families.FAMILIES`, in its order
-FAMILY_NAMES = ("two-transition", "weighted-entropy", "quadratic", "negative-entropy",
-                "binary-negative-entropy", "burg-entropy", "logistic", "probit", "identity",
-                "exp")
+FAMILY_NAMES = (
+    "two-transition",
+    "weighted-entropy",
+    "quadratic",
+    "negative-entropy",
+    "binary-negative-entropy",
+    "burg-entropy",
+    "logistic",
+    "probit",
+    "identity",
+    "exp",
+)

@@ -151,6 +151,7 @@ def _moments_float(link, delta: float, rel_tol: float, max_levels: int) -> dict:
     s = _scale(delta)
     out = {}
     for group, sigma in ((1, 1.0), (2, s)):
+
         def f(t, group=group):
             return _integrands_float(link, t, delta, s, group)
 
@@ -165,7 +166,8 @@ def _moments_float(link, delta: float, rel_tol: float, max_levels: int) -> dict:
         else:
             raise FloatRangeError(
                 f"link {link.name!r}: the Gaussian integrands are not negligible at |z| = "
-                f"{_WINDOWS[-1]} sigma (the link grows too fast for the float64 window)")
+                f"{_WINDOWS[-1]} sigma (the link grows too fast for the float64 window)"
+            )
 
         def checked(t, f=f):
             vals = FLOAT.evaluate(f, t)
@@ -225,8 +227,13 @@ def moments_mpmath(link, delta, dps: int = 50, max_levels: int = 14) -> dict:
         for names, group, sigma in ((("mu_g", "mu_star"), 1, 1.0), (("m0", "m2"), 2, float(s))):
             t_lo, t_hi = _window_mpmath(link, big_l, sigma, c, s, group, tol)
             pairs = halving_trapezoid(
-                ctx, lambda t, group=group: _integrands_mpmath(link, t, c, s, group),
-                t_lo, t_hi, tol, max_levels)
+                ctx,
+                lambda t, group=group: _integrands_mpmath(link, t, c, s, group),
+                t_lo,
+                t_hi,
+                tol,
+                max_levels,
+            )
             out.update({k: Moment(*p) for k, p in zip(names, pairs)})
     return out
 
@@ -239,13 +246,16 @@ def _window_mpmath(link, big_l, sigma, c, s, group, tol):
         t_lo, t_hi = (mpmath.mpf(x) for x in link.t_range(-big_l * sigma, big_l * sigma))
         h = (t_hi - t_lo) / 64
         nodes = [_integrands_mpmath(link, t_lo + j * h, c, s, group) for j in range(65)]
-        ok = all(max(abs(nodes[0][k]), abs(nodes[-1][k]))
-                 <= tol * sum(abs(v[k]) for v in nodes) * h for k in range(2))
+        ok = all(
+            max(abs(nodes[0][k]), abs(nodes[-1][k])) <= tol * sum(abs(v[k]) for v in nodes) * h
+            for k in range(2)
+        )
         if ok:
             return t_lo, t_hi
         big_l *= 1.5
-    raise ArithmeticError(f"link {link.name!r}: Gaussian integrands not negligible at "
-                          f"|z| = {big_l / 1.5:.3g} sigma")
+    raise ArithmeticError(
+        f"link {link.name!r}: Gaussian integrands not negligible at |z| = {big_l / 1.5:.3g} sigma"
+    )
 
 
 def _to_mpf(x):

@@ -45,8 +45,12 @@ from .arb_eval import (
 )
 from .errors import DivergentIntegralError, NBLInputError
 
-__all__ = ["check_expression_link", "check_potential_link", "check_gaussian_integrability",
-           "SCAN_POINTS"]
+__all__ = [
+    "check_expression_link",
+    "check_potential_link",
+    "check_gaussian_integrability",
+    "SCAN_POINTS",
+]
 
 _CORE = [Fraction(k, 50) for k in range(-2000, 2001)]
 _TAIL = sorted({round(40 * 1.5**j) for j in range(1, 25) if 40 * 1.5**j <= 1e4})
@@ -99,8 +103,19 @@ def _not_real(ball: acb):
 
 #: Functions whose value at an exact 0 argument is exactly 0 or 1 (so a division by, say,
 #: sin(z) at z = 0 is seen to be a division by exactly 0).
-_AT_ZERO = {sp.sin: 0, sp.tan: 0, sp.sinh: 0, sp.tanh: 0, sp.atan: 0, sp.asinh: 0, sp.erf: 0,
-            sp.exp: 1, sp.cos: 1, sp.cosh: 1, sp.erfc: 1}
+_AT_ZERO = {
+    sp.sin: 0,
+    sp.tan: 0,
+    sp.sinh: 0,
+    sp.tanh: 0,
+    sp.atan: 0,
+    sp.asinh: 0,
+    sp.erf: 0,
+    sp.exp: 1,
+    sp.cos: 1,
+    sp.cosh: 1,
+    sp.erfc: 1,
+}
 
 
 class _Undefined(Exception):
@@ -185,14 +200,15 @@ def _refuse_not_smooth(what: str, name: str, d, keys):
         if d[key].has(*_NOT_C2):
             raise NBLInputError(
                 f"{what} {name!r}: {label} contains a DiracDelta/Heaviside (from |.| or sign); "
-                "the toolkit needs it smooth and cannot integrate a point mass")
+                "the toolkit needs it smooth and cannot integrate a point mass"
+            )
 
 
 def _check_defined(link, var, g0, g1):
     d = link.derivatives
     bad = np.flatnonzero(~(np.isfinite(g0) & np.isfinite(g1)))
     order = sorted(bad, key=lambda i: (abs(_SCAN_FLOAT[i]) > 10, abs(_SCAN_FLOAT[i])))
-    for i in _spread(order[:4 * _MAX_CANDIDATES]):
+    for i in _spread(order[: 4 * _MAX_CANDIDATES]):
         p = SCAN_POINTS[i]
         where = format_point(p)
         for key, label in (("g", "g"), ("g1", "g'")):
@@ -201,13 +217,15 @@ def _check_defined(link, var, g0, g1):
                 raise NBLInputError(
                     f"link {link.name!r} is not finite/real at z = {where}: {label}({where}) "
                     f"contains {why} (exact arithmetic; g must be defined and differentiable on "
-                    "all of R)")
+                    "all of R)"
+                )
         verdict, balls = _decide((d["g"],), var, p, lambda b: _not_real(b[0]))
         if verdict:
             _, box = format_ball(balls[0].imag)
             raise NBLInputError(
                 f"link {link.name!r} is not finite/real at z = {where}: Im g({where}) is in "
-                f"{box} (certified enclosure; g must be real on all of R)")
+                f"{box} (certified enclosure; g must be real on all of R)"
+            )
 
 
 def _negative(ball: acb):
@@ -243,7 +261,8 @@ def _check_negative_derivative(link, var, g1):
             value, box = format_ball(balls[0].real)
             raise NBLInputError(
                 f"link {link.name!r} is not strictly increasing: g'({where}) = {value} < 0 "
-                f"(certified enclosure {box})")
+                f"(certified enclosure {box})"
+            )
 
 
 def _check_decrease(link, var, g0):
@@ -266,7 +285,8 @@ def _check_decrease(link, var, g0):
                 (va, ba), (vb, bb) = format_ball(ga.real), format_ball(gb.real)
                 raise NBLInputError(
                     f"link {link.name!r} is not strictly increasing: g({format_point(q)}) = {vb} "
-                    f"< g({format_point(p)}) = {va} (certified enclosures {bb} and {ba})")
+                    f"< g({format_point(p)}) = {va} (certified enclosures {bb} and {ba})"
+                )
             if gb.real.lower() > ga.real.upper():
                 break
 
@@ -287,8 +307,9 @@ def _zero_on(expr, var, point: Fraction, sign: int) -> bool:
 def _check_flat(link, var, g1):
     g1x = link.derivatives["g1"]
     if g1x == 0:
-        raise NBLInputError(f"link {link.name!r} is not strictly increasing: g' = 0 "
-                            "identically (sympy)")
+        raise NBLInputError(
+            f"link {link.name!r} is not strictly increasing: g' = 0 identically (sympy)"
+        )
     finite = np.isfinite(g1)
     core = finite & (np.abs(_SCAN_FLOAT) <= 10)
     if not core.any():
@@ -314,7 +335,8 @@ def _check_flat(link, var, g1):
                 piece = f"(-inf, {where})" if left else f"({where}, inf)"
                 raise NBLInputError(
                     f"link {link.name!r} is not strictly increasing: g' = 0 on {piece} "
-                    f"(proven symbolically: g'({where} {sign} t) = 0 for all t > 0)")
+                    f"(proven symbolically: g'({where} {sign} t) = 0 for all t > 0)"
+                )
 
 
 def check_expression_link(link) -> None:
@@ -334,8 +356,7 @@ def check_expression_link(link) -> None:
     _check_negative_derivative(link, var, g1)
     _check_decrease(link, var, g0)
     _refuse_not_smooth("link", link.name, d, (("g1", "g'"), ("g2", "g''")))
-    check_gaussian_integrability(link.name, [("g", d["g"]), ("g'", d["g1"]), ("g''", d["g2"])],
-                                 var)
+    check_gaussian_integrability(link.name, [("g", d["g"]), ("g'", d["g1"]), ("g''", d["g2"])], var)
 
 
 # ----------------------------------------------------------------------------- potentials
@@ -366,8 +387,14 @@ def _one_sided_limit(expr, var, point, direction, wanted):
             value = sp.limit(expr, var, point)
         else:
             value = sp.limit(expr, var, point, dir=direction)
-    except (NotImplementedError, ValueError, TypeError, RecursionError, ZeroDivisionError,
-            AttributeError):
+    except (
+        NotImplementedError,
+        ValueError,
+        TypeError,
+        RecursionError,
+        ZeroDivisionError,
+        AttributeError,
+    ):
         return wanted
     if value.has(sp.Limit, sp.AccumBounds, sp.nan, sp.zoo) or value.free_symbols:
         return wanted
@@ -396,26 +423,31 @@ def check_potential_link(link) -> None:
     bad = np.flatnonzero(~np.isfinite(phi2) | (phi2 <= 0))
     # negative values first, nearest the centre of the chart; then zeros and NaNs
     bad = sorted(bad, key=lambda i: (not phi2[i] < 0, abs(t[i])))
-    for i in _spread(bad[:4 * _MAX_CANDIDATES]):
+    for i in _spread(bad[: 4 * _MAX_CANDIDATES]):
         p = _short_rational(float(m[i]), lo, hi)
         where = format_point(p)
         for key, label in (("phi", "phi"), ("phi2", "phi''")):
             why = _undefined_at(d[key], var, p)
             if why is not None:
-                raise NBLInputError(f"potential {link.name!r} is not finite/real at m = {where}:"
-                                    f" {label}({where}) contains {why} (exact arithmetic)")
+                raise NBLInputError(
+                    f"potential {link.name!r} is not finite/real at m = {where}:"
+                    f" {label}({where}) contains {why} (exact arithmetic)"
+                )
         verdict, balls = _decide((d["phi"],), var, p, lambda b: _not_real(b[0]))
         if verdict:
             _, box = format_ball(balls[0].imag)
-            raise NBLInputError(f"potential {link.name!r} is not real at m = {where}: "
-                                f"Im phi({where}) is in {box} (certified enclosure)")
+            raise NBLInputError(
+                f"potential {link.name!r} is not real at m = {where}: "
+                f"Im phi({where}) is in {box} (certified enclosure)"
+            )
         verdict, balls = _decide((d["phi2"],), var, p, lambda b: _not_convex(b[0]))
         if verdict:
             value, box = format_ball(balls[0].real)
             raise NBLInputError(
                 f"potential {link.name!r} is not strictly convex on ({lo}, {hi}): "
                 f"phi''({where}) = {value} <= 0 (certified enclosure {box}; g' = 1/phi'' must "
-                "be finite and positive)")
+                "be finite and positive)"
+            )
     # dual domain must be all of R (eq:app_full_dual_domain)
     left = _one_sided_limit(d["phi1"], var, lo, "+", -sp.oo)
     right = _one_sided_limit(d["phi1"], var, hi, "-", sp.oo)
@@ -423,10 +455,15 @@ def check_potential_link(link) -> None:
         raise NBLInputError(
             f"potential {link.name!r}: dual domain phi'(({lo}, {hi})) = ({left}, {right}) "
             "does not cover R, so g = (phi')^-1 is not defined on the support of the Gaussian "
-            "index (eq:app_full_dual_domain)")
-    check_gaussian_integrability(link.name, [
-        (label, lambda zz, key=key: link.potential_derivative_mpmath(key, zz))
-        for label, key in (("g", "g"), ("g'", "g1_m"), ("g''", "g2_m"))])
+            "index (eq:app_full_dual_domain)"
+        )
+    check_gaussian_integrability(
+        link.name,
+        [
+            (label, lambda zz, key=key: link.potential_derivative_mpmath(key, zz))
+            for label, key in (("g", "g"), ("g'", "g1_m"), ("g''", "g2_m"))
+        ],
+    )
 
 
 # ----------------------------------------------------------------------------- integrability
@@ -448,6 +485,7 @@ def _arb_function(expr, var):
             if b.real.is_finite() and b.real.rel_accuracy_bits() > 20:
                 break
         return b
+
     return f
 
 
@@ -493,8 +531,7 @@ def check_gaussian_integrability(name: str, items, var=None) -> None:
                     dens[zz] = _checked_density(name, label, f, zz)
                 return dens[zz]
 
-            scale = max([mpmath.mpf(1)] + [v for v in map(density, _CENTRE)
-                                           if mpmath.isfinite(v)])
+            scale = max([mpmath.mpf(1)] + [v for v in map(density, _CENTRE) if mpmath.isfinite(v)])
             limit = mpmath.mpf("1e-60") * scale
             for sign in (1, -1):
                 zs, ws = [], []
@@ -508,14 +545,16 @@ def check_gaussian_integrability(name: str, items, var=None) -> None:
                         f"Gaussian integral E|{label}(Z)| diverges for link {name!r}: "
                         f"|{label}(z)| phi(z) z^2 grows along z = {zs[0]}, {zs[1]}, ..., "
                         f"{zs[-1]} ({mpmath.nstr(ws[0], 3)}, {mpmath.nstr(ws[1], 3)}, ..., "
-                        f"{mpmath.nstr(ws[-1], 3)})")
+                        f"{mpmath.nstr(ws[-1], 3)})"
+                    )
                 if ws[0] > limit or ws[1] > limit:
                     raise DivergentIntegralError(
                         f"{label} of link {name!r} grows too fast for the toolkit's Gaussian "
                         f"integrals: |{label}(z)| phi(z) z^2 = {mpmath.nstr(ws[0], 3)} at "
                         f"z = {zs[0]} (it must be below 1e-60 x {mpmath.nstr(scale, 3)}, its "
                         "size near z = 0, by |z| = 25; polynomial growth as in "
-                        "assum:polygrowth_g passes)")
+                        "assum:polygrowth_g passes)"
+                    )
 
 
 def _checked_density(name, label, f, zz):
@@ -524,14 +563,17 @@ def _checked_density(name, label, f, zz):
         raw, d = _density(f, zz)
     except (ZeroDivisionError, OverflowError, ValueError, TypeError, MemoryError) as exc:
         why = f": {exc}" if isinstance(exc, NBLInputError) else f" ({type(exc).__name__})"
-        raise NBLInputError(f"{label} of link {name!r} cannot be evaluated at z = {zz}{why}"
-                            ) from None
+        raise NBLInputError(
+            f"{label} of link {name!r} cannot be evaluated at z = {zz}{why}"
+        ) from None
     if isinstance(raw, acb) and _not_real(raw):
         _, box = format_ball(raw.imag)
         raise NBLInputError(
             f"link {name!r} is not finite/real at z = {zz}: Im {label}({zz}) is in "
-            f"{box} (certified enclosure; g must be defined on all of R)")
+            f"{box} (certified enclosure; g must be defined on all of R)"
+        )
     if d is None:
-        raise NBLInputError(f"link {name!r} is not finite/real at z = {zz} "
-                            "(g must be defined on all of R)")
+        raise NBLInputError(
+            f"link {name!r} is not finite/real at z = {zz} (g must be defined on all of R)"
+        )
     return _to_mpf(d)

@@ -21,8 +21,18 @@ M = sp.Symbol("m", real=True)
 
 #: Errors sympy, lambdify or numpy raise on oversized or degenerate input; the constructors turn
 #: them into one-line NBLInputErrors.
-_WORK_ERRORS = (MemoryError, RecursionError, ArithmeticError, ValueError, TypeError,
-                NotImplementedError, SyntaxError, AttributeError, KeyError, IndexError)
+_WORK_ERRORS = (
+    MemoryError,
+    RecursionError,
+    ArithmeticError,
+    ValueError,
+    TypeError,
+    NotImplementedError,
+    SyntaxError,
+    AttributeError,
+    KeyError,
+    IndexError,
+)
 
 
 def short_text(expr) -> str:
@@ -46,8 +56,7 @@ def as_symbolic(expr, var: str, symbol: sp.Symbol, what: str, subject: str) -> s
         if stray:
             raise NBLInputError(f"{subject} has free symbols other than {var}: {sorted(stray)}")
         return expr.subs(sp.Symbol(var), symbol)
-    raise NBLInputError(f"{what} must be a string or sympy expression, "
-                        f"got {type(expr).__name__}")
+    raise NBLInputError(f"{what} must be a string or sympy expression, got {type(expr).__name__}")
 
 
 def guarded(text: str, what: str, build):
@@ -61,7 +70,8 @@ def guarded(text: str, what: str, build):
         detail = (str(exc).splitlines() or [""])[0][:100]
         raise NBLInputError(
             f"{what} {short_text(text)!r} could not be processed: {type(exc).__name__}"
-            + (f" ({detail})" if detail else "")) from None
+            + (f" ({detail})" if detail else "")
+        ) from None
 
 
 def resolve_signs(expr, lo, hi):

@@ -17,9 +17,21 @@ from flint import acb
 from .arb_eval import arb_precision, compile_acb, to_fmpq
 from .errors import NBLInputError
 
-__all__ = ["lambdify_numpy", "lambdify_mpmath", "ExpressionFunction", "float_like",
-           "domain_map_numpy", "domain_map_mpmath", "mp_exact", "bracket_t", "patch_limit",
-           "BISECTIONS", "TREE_LEVELS", "bisect_increasing", "bisection_tree"]
+__all__ = [
+    "lambdify_numpy",
+    "lambdify_mpmath",
+    "ExpressionFunction",
+    "float_like",
+    "domain_map_numpy",
+    "domain_map_mpmath",
+    "mp_exact",
+    "bracket_t",
+    "patch_limit",
+    "BISECTIONS",
+    "TREE_LEVELS",
+    "bisect_increasing",
+    "bisection_tree",
+]
 
 #: At most this many non-finite float64 values of one call are re-evaluated with Arb (a bound
 #: on the work of one call; :func:`patch_limit` sets another for a block of code).
@@ -197,7 +209,7 @@ def _expansion(side: str) -> np.ndarray:
 
 _BRACKET_STEPS = 200
 _EXPANSIONS = {side: _expansion(side) for side in ("lo", "hi")}
-_BRACKET_BLOCK = 12         # z at 12 of them per call: up to |t| ≈ 258 in the first call
+_BRACKET_BLOCK = 12  # z at 12 of them per call: up to |t| ≈ 258 in the first call
 
 
 def bracket_t(zfun, target: float, side: str) -> float:
@@ -208,7 +220,7 @@ def bracket_t(zfun, target: float, side: str) -> float:
     ts = _EXPANSIONS[side]
     with np.errstate(all="ignore"):
         for i in range(0, ts.size, _BRACKET_BLOCK):
-            block = ts[i:i + _BRACKET_BLOCK]
+            block = ts[i : i + _BRACKET_BLOCK]
             z = np.asarray(zfun(block), dtype=float)
             hit = np.flatnonzero(z <= target if side == "lo" else z >= target)
             if hit.size:
@@ -237,8 +249,11 @@ def bisection_tree(zfun, t_lo: float, t_hi: float, levels: int = TREE_LEVELS):
     bounds = np.append(lo, hi[-1])
     with np.errstate(all="ignore"):
         z_nodes = np.asarray(zfun(bounds[1:-1]), dtype=float)
-    if not (np.all(np.diff(bounds) > 0) and np.all(np.isfinite(z_nodes))
-            and np.all(np.diff(z_nodes) > 0)):
+    if not (
+        np.all(np.diff(bounds) > 0)
+        and np.all(np.isfinite(z_nodes))
+        and np.all(np.diff(z_nodes) > 0)
+    ):
         return None
     return bounds, z_nodes
 
@@ -268,11 +283,11 @@ def bisect_increasing(zfun, target: np.ndarray, t_lo: float, t_hi: float, tree=N
         if tree is not None and n:
             bounds, z_nodes = tree
             leaf = np.searchsorted(z_nodes, flat, side="left")
-            leaf[np.isnan(flat)] = 0        # every comparison with NaN is false: down
+            leaf[np.isnan(flat)] = 0  # every comparison with NaN is false: down
             lo, hi = bounds[leaf], bounds[leaf + 1]
             done = int(round(np.log2(bounds.size - 1)))
-        idx = np.arange(n)                  # the points still in the loop, and their
-        a_lo, a_hi, a_z = lo.copy(), hi.copy(), flat.copy()     # brackets and targets
+        idx = np.arange(n)  # the points still in the loop, and their
+        a_lo, a_hi, a_z = lo.copy(), hi.copy(), flat.copy()  # brackets and targets
         for _ in range(done, BISECTIONS):
             if idx.size == 0:
                 break

@@ -56,8 +56,17 @@ def did_you_mean(word: str, choices) -> str:
 
 
 #: the syntax of an expression the whitelist parser may accept (anything else it refuses)
-_PLAIN = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Constant, ast.Load,
-          ast.operator, ast.unaryop)
+_PLAIN = (
+    ast.Expression,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Call,
+    ast.Name,
+    ast.Constant,
+    ast.Load,
+    ast.operator,
+    ast.unaryop,
+)
 
 
 def _free_names(text: str, variable: str) -> tuple[str, ...]:
@@ -81,8 +90,10 @@ def _free_names(text: str, variable: str) -> tuple[str, ...]:
             calls.add(id(node.func))
             f = node.func.id
             if f not in FUNCTIONS and not f.startswith("_"):
-                raise NBLInputError(f"unknown function {f!r}{did_you_mean(f, FUNCTIONS)}; "
-                                    f"functions: {', '.join(sorted(FUNCTIONS))}")
+                raise NBLInputError(
+                    f"unknown function {f!r}{did_you_mean(f, FUNCTIONS)}; "
+                    f"functions: {', '.join(sorted(FUNCTIONS))}"
+                )
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and id(node) not in calls:
             n = node.id
@@ -138,8 +149,10 @@ class LinkSource:
         from .families import FAMILIES
 
         if name not in FAMILIES:
-            raise NBLInputError(f"unknown family {name!r}{did_you_mean(name, FAMILIES)}; "
-                                f"families: {', '.join(sorted(FAMILIES))}")
+            raise NBLInputError(
+                f"unknown family {name!r}{did_you_mean(name, FAMILIES)}; "
+                f"families: {', '.join(sorted(FAMILIES))}"
+            )
         return cls("family", name)
 
     @classmethod
@@ -178,8 +191,9 @@ class LinkSource:
 
     def __post_init__(self):
         if self.kind not in KINDS:
-            raise NBLInputError(f"link source kind must be one of {sorted(KINDS)}, "
-                                f"got {self.kind!r}")
+            raise NBLInputError(
+                f"link source kind must be one of {sorted(KINDS)}, got {self.kind!r}"
+            )
         if self.domain is not None and self.kind != "potential":
             raise NBLInputError("a domain only applies to a potential")
 
@@ -211,7 +225,7 @@ class LinkSource:
 
         try:
             probe = make_family(self.text)
-        except NBLInputError:     # a family that is refused as a whole has no usable defaults
+        except NBLInputError:  # a family that is refused as a whole has no usable defaults
             return {}
         return {k: str(v) for k, v in probe.params.items()}
 
@@ -235,16 +249,18 @@ class LinkSource:
         unknown = [n for n in names if n not in known]
         if unknown:
             n = unknown[0]
-            has = (f"its parameters are {', '.join(known)}" if known
-                   else "it has no parameters")
-            raise NBLInputError(f"{self.describe()} has no parameter {n!r}"
-                                f"{did_you_mean(n, known)}; {has}")
+            has = f"its parameters are {', '.join(known)}" if known else "it has no parameters"
+            raise NBLInputError(
+                f"{self.describe()} has no parameter {n!r}{did_you_mean(n, known)}; {has}"
+            )
         if self.kind != "family":
             missing = [n for n in known if n not in names]
             if missing:
                 n = missing[0]
-                raise NBLInputError(f"{self.describe()} uses the parameter {n!r} without a "
-                                    f"value: give --param {n}=VALUE")
+                raise NBLInputError(
+                    f"{self.describe()} uses the parameter {n!r} without a "
+                    f"value: give --param {n}=VALUE"
+                )
 
     # ------------------------------------------------------------------ links
     def describe(self) -> str:

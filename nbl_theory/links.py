@@ -169,9 +169,16 @@ class Link:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_expression(cls, expr, name: str | None = None, *, params=None,
-                        bounded_derivatives: bool = False, family_name=None,
-                        validate: bool = True) -> Link:
+    def from_expression(
+        cls,
+        expr,
+        name: str | None = None,
+        *,
+        params=None,
+        bounded_derivatives: bool = False,
+        family_name=None,
+        validate: bool = True,
+    ) -> Link:
         """Build a link from an expression in ``z``.
 
         Parameters
@@ -202,12 +209,18 @@ class Link:
             failure of sympy/lambdify on the input (one line naming what failed).
         """
         text = expr if isinstance(expr, str) else short_text(expr)
-        return guarded(text, "link", lambda: cls._from_expression(
-            expr, text, name, params, bounded_derivatives, family_name, validate))
+        return guarded(
+            text,
+            "link",
+            lambda: cls._from_expression(
+                expr, text, name, params, bounded_derivatives, family_name, validate
+            ),
+        )
 
     @classmethod
-    def _from_expression(cls, expr, text, name, params, bounded_derivatives, family_name,
-                         validate) -> Link:
+    def _from_expression(
+        cls, expr, text, name, params, bounded_derivatives, family_name, validate
+    ) -> Link:
         expr = as_symbolic(expr, "z", Z, "link", "link expression")
         if not expr.has(Z):
             raise NBLInputError(
@@ -227,9 +240,17 @@ class Link:
         return link
 
     @classmethod
-    def from_potential(cls, expr, domain=(0, 1), name: str | None = None, *, params=None,
-                       bounded_derivatives: bool = False, family_name=None,
-                       validate: bool = True) -> Link:
+    def from_potential(
+        cls,
+        expr,
+        domain=(0, 1),
+        name: str | None = None,
+        *,
+        params=None,
+        bounded_derivatives: bool = False,
+        family_name=None,
+        validate: bool = True,
+    ) -> Link:
         """Build the link g = (φ')⁻¹ induced by a strictly convex potential φ(m).
 
         Parameters
@@ -262,12 +283,18 @@ class Link:
             malformed or beyond the parser's bounds, or sympy/lambdify fail on it.
         """
         text = expr if isinstance(expr, str) else short_text(expr)
-        return guarded(text, "potential", lambda: cls._from_potential(
-            expr, text, domain, name, params, bounded_derivatives, family_name, validate))
+        return guarded(
+            text,
+            "potential",
+            lambda: cls._from_potential(
+                expr, text, domain, name, params, bounded_derivatives, family_name, validate
+            ),
+        )
 
     @classmethod
-    def _from_potential(cls, expr, text, domain, name, params, bounded_derivatives,
-                        family_name, validate) -> Link:
+    def _from_potential(
+        cls, expr, text, domain, name, params, bounded_derivatives, family_name, validate
+    ) -> Link:
         expr = as_symbolic(expr, "m", M, "potential", "potential")
         lo, hi = parse_domain(domain)
         if expr.has(sp.Abs, sp.sign):
@@ -320,8 +347,7 @@ class Link:
 
     @property
     def variable(self) -> sp.Symbol:
-        """The link's own sympy variable: z for an expression link, m for a potential link.
-        """
+        """The link's own sympy variable: z for an expression link, m for a potential link."""
         return Z if self.kind == "expression" else M
 
     # ------------------------------------------------------------------ numeric evaluators
@@ -392,8 +418,12 @@ class Link:
         f = self._np
         need1, need02 = group in (None, 1), group in (None, 2)
         if self.kind == "expression":
-            return (t, f["g"](t) if need02 else None, f["g1"](t) if need1 else None,
-                    f["g2"](t) if need02 else None)
+            return (
+                t,
+                f["g"](t) if need02 else None,
+                f["g1"](t) if need1 else None,
+                f["g2"](t) if need02 else None,
+            )
         m, left, right, dm = domain_map_numpy(self.domain, t)
         z = f["phi1"](m, left, right)
         if not need02:
@@ -542,8 +572,9 @@ class Link:
             The link is a potential link.
         """
         if self.kind != "expression":
-            raise NBLInputError(f"g_numpy_raw is for expression links; {self.name!r} is a "
-                                "potential")
+            raise NBLInputError(
+                f"g_numpy_raw is for expression links; {self.name!r} is a potential"
+            )
         z = np.asarray(z, dtype=float)
         with np.errstate(all="ignore"):
             return float_like(self._np["g"].f(z), z)
@@ -623,15 +654,19 @@ class Link:
                 break
             lo *= 2
         else:
-            raise NBLInputError(f"could not bracket the dual coordinate: phi' does not reach "
-                                f"{z} for chart coordinates |t| <= 2^{_BRACKET_DOUBLINGS}")
+            raise NBLInputError(
+                f"could not bracket the dual coordinate: phi' does not reach "
+                f"{z} for chart coordinates |t| <= 2^{_BRACKET_DOUBLINGS}"
+            )
         for _ in range(_BRACKET_DOUBLINGS):
             if _chart_z_mp(self, zfun, hi) >= z:
                 break
             hi *= 2
         else:
-            raise NBLInputError(f"could not bracket the dual coordinate: phi' does not reach "
-                                f"{z} for chart coordinates |t| <= 2^{_BRACKET_DOUBLINGS}")
+            raise NBLInputError(
+                f"could not bracket the dual coordinate: phi' does not reach "
+                f"{z} for chart coordinates |t| <= 2^{_BRACKET_DOUBLINGS}"
+            )
         for _ in range(mpmath.mp.prec + 20):
             mid = (lo + hi) / 2
             if _chart_z_mp(self, zfun, mid) < z:
@@ -674,8 +709,9 @@ def _cancel_is_cheap(v) -> bool:
     (all the paper's potentials: their derivatives have at most 61 nodes)."""
     if tree_size(v) > _CANCEL_MAX_NODES:
         return False
-    return all(not p.base.has(_U) or (p.exp.is_Integer and abs(p.exp) <= 20)
-               for p in v.atoms(sp.Pow))
+    return all(
+        not p.base.has(_U) or (p.exp.is_Integer and abs(p.exp) <= 20) for p in v.atoms(sp.Pow)
+    )
 
 
 def _invert_dual(link: Link, z: np.ndarray, return_t: bool = False) -> np.ndarray:
@@ -717,7 +753,7 @@ def _dual_t(link: Link, flats: list) -> list:
         if key not in trees:
             seen[key] = seen.get(key, 0) + flat.size
             if seen[key] >= _TREE_MIN_POINTS:
-                while len(trees) >= _TREES_PER_LINK:    # the oldest bracket's tree goes
+                while len(trees) >= _TREES_PER_LINK:  # the oldest bracket's tree goes
                     trees.pop(next(iter(trees)))
                 trees[key] = bisection_tree(link.z_of_t_numpy, *key)
                 del seen[key]

@@ -16,8 +16,15 @@ from collections.abc import Callable
 import mpmath
 import numpy as np
 
-__all__ = ["PHI0", "gauss_legendre_panels", "gauss_legendre_uniform", "FloatContext",
-           "MpContext", "FLOAT", "halving_trapezoid"]
+__all__ = [
+    "PHI0",
+    "gauss_legendre_panels",
+    "gauss_legendre_uniform",
+    "FloatContext",
+    "MpContext",
+    "FLOAT",
+    "halving_trapezoid",
+]
 
 #: φ0(0) = 1/√(2π), the standard normal density at 0 (prop:local_jacobian, eq:decision_stability).
 PHI0 = 1.0 / math.sqrt(2.0 * math.pi)
@@ -50,8 +57,9 @@ def gauss_legendre_panels(edges, order: int = _GL_ORDER) -> tuple[np.ndarray, np
     return ((b - a) / 2 * x + (a + b) / 2).ravel(), ((b - a) / 2 * w).ravel()
 
 
-def gauss_legendre_uniform(lo: float, hi: float, width: float,
-                           order: int = _GL_ORDER) -> tuple[np.ndarray, np.ndarray]:
+def gauss_legendre_uniform(
+    lo: float, hi: float, width: float, order: int = _GL_ORDER
+) -> tuple[np.ndarray, np.ndarray]:
     """Gauss–Legendre on [lo, hi] cut into the fewest equal panels no wider than ``width``.
 
     Parameters
@@ -421,8 +429,16 @@ class MpContext:
 FLOAT = FloatContext()
 
 
-def halving_trapezoid(ctx, f: Callable, t_lo, t_hi, rel_tol, max_levels: int = 14,
-                      start: int | None = None, first=None) -> list[tuple]:
+def halving_trapezoid(
+    ctx,
+    f: Callable,
+    t_lo,
+    t_hi,
+    rel_tol,
+    max_levels: int = 14,
+    start: int | None = None,
+    first=None,
+) -> list[tuple]:
     """∫_{t_lo}^{t_hi} of each component of ``f`` by the trapezoid rule, halving the step
     until two successive sums of *every* component agree to ``rel_tol`` of its L¹ norm.
 
@@ -474,5 +490,6 @@ def halving_trapezoid(ctx, f: Callable, t_lo, t_hi, rel_tol, max_levels: int = 1
                 done = False
         if done:
             break
-    return [ctx.result(est[k], err[k] + ctx.rounding * ctx.l1_norm(l1[k], h))
-            for k in range(len(vals))]
+    return [
+        ctx.result(est[k], err[k] + ctx.rounding * ctx.l1_norm(l1[k], h)) for k in range(len(vals))
+    ]

@@ -28,9 +28,20 @@ from .families import FAMILIES, make_family
 from .links import Link
 from .results import decimal_str
 
-__all__ = ["PaperLink", "PAPER_LINKS", "TWO_TRANSITION_KEYS", "WEIGHTED_ENTROPY_KEYS",
-           "PAPER_MU2", "REFERENCE_DELTA", "RHO_SWEEP", "STOCHASTIC_SETTING",
-           "COMPARISON_SETTING", "STOCHASTIC_DELTAS", "paper_link", "canonical_key"]
+__all__ = [
+    "PaperLink",
+    "PAPER_LINKS",
+    "TWO_TRANSITION_KEYS",
+    "WEIGHTED_ENTROPY_KEYS",
+    "PAPER_MU2",
+    "REFERENCE_DELTA",
+    "RHO_SWEEP",
+    "STOCHASTIC_SETTING",
+    "COMPARISON_SETTING",
+    "STOCHASTIC_DELTAS",
+    "paper_link",
+    "canonical_key",
+]
 
 #: The separation at which the paper classifies its named links (app:tanh-geometry,
 #: app:elicitation-geometry).
@@ -60,9 +71,9 @@ class PaperLink:
     key: str
     family: str
     params: dict = field(hash=False)
-    regime: str                    # printed regime at REFERENCE_DELTA
-    printed_lambda: str | None     # printed λ* at REFERENCE_DELTA (3 significant figures)
-    label: str                     # where the paper defines it
+    regime: str  # printed regime at REFERENCE_DELTA
+    printed_lambda: str | None  # printed λ* at REFERENCE_DELTA (3 significant figures)
+    label: str  # where the paper defines it
 
     @property
     def parameter(self) -> tuple[str, str]:
@@ -71,8 +82,8 @@ class PaperLink:
 
     @property
     def delta(self) -> str:
-        """The separation Δ at which the paper prints its values (``REFERENCE_DELTA``, ``"0.2"``).
-        """
+        """The separation Δ at which the paper prints its values (``REFERENCE_DELTA``,
+        ``"0.2"``)."""
         return REFERENCE_DELTA
 
     def link(self) -> Link:
@@ -91,25 +102,57 @@ def _row(key, fam, params, regime, printed, label):
 
 
 #: The six named links, in the paper's order.
-PAPER_LINKS: dict[str, PaperLink] = dict([
-    _row("tt-stable", "two-transition", {"mu2": "-1.074037"}, "stable", None,
-         "app:tanh-geometry"),
-    _row("tt-near-critical", "two-transition", {"mu2": "2.144072"}, "near-critical", None,
-         "app:tanh-geometry"),
-    _row("tt-unstable", "two-transition", {"mu2": "1.244122"}, "unstable", None,
-         "app:tanh-geometry"),
-    _row("we-0.60", "weighted-entropy", {"rho": "0.60"}, "stable", "3.70e-3",
-         "app:elicitation-geometry"),
-    _row("we-0.72", "weighted-entropy", {"rho": "0.72"}, "near-critical", "2.15e-5",
-         "app:elicitation-geometry"),
-    _row("we-0.80", "weighted-entropy", {"rho": "0.80"}, "unstable", "-2.45e-3",
-         "app:elicitation-geometry"),
-])
+PAPER_LINKS: dict[str, PaperLink] = dict(
+    [
+        _row(
+            "tt-stable", "two-transition", {"mu2": "-1.074037"}, "stable", None, "app:tanh-geometry"
+        ),
+        _row(
+            "tt-near-critical",
+            "two-transition",
+            {"mu2": "2.144072"},
+            "near-critical",
+            None,
+            "app:tanh-geometry",
+        ),
+        _row(
+            "tt-unstable",
+            "two-transition",
+            {"mu2": "1.244122"},
+            "unstable",
+            None,
+            "app:tanh-geometry",
+        ),
+        _row(
+            "we-0.60",
+            "weighted-entropy",
+            {"rho": "0.60"},
+            "stable",
+            "3.70e-3",
+            "app:elicitation-geometry",
+        ),
+        _row(
+            "we-0.72",
+            "weighted-entropy",
+            {"rho": "0.72"},
+            "near-critical",
+            "2.15e-5",
+            "app:elicitation-geometry",
+        ),
+        _row(
+            "we-0.80",
+            "weighted-entropy",
+            {"rho": "0.80"},
+            "unstable",
+            "-2.45e-3",
+            "app:elicitation-geometry",
+        ),
+    ]
+)
 #: Keys of the three two-transition links (stable, near-critical, unstable at Δ = 0.2).
 TWO_TRANSITION_KEYS = tuple(k for k, r in PAPER_LINKS.items() if r.family == "two-transition")
 #: Keys of the three weighted-entropy links of app:elicitation-geometry (ρ = 0.60, 0.72, 0.80).
-WEIGHTED_ENTROPY_KEYS = tuple(k for k, r in PAPER_LINKS.items()
-                              if r.family == "weighted-entropy")
+WEIGHTED_ENTROPY_KEYS = tuple(k for k, r in PAPER_LINKS.items() if r.family == "weighted-entropy")
 #: mu2 of the three two-transition links by regime.
 PAPER_MU2 = {PAPER_LINKS[k].regime: PAPER_LINKS[k].params["mu2"] for k in TWO_TRANSITION_KEYS}
 
@@ -117,13 +160,26 @@ PAPER_MU2 = {PAPER_LINKS[k].regime: PAPER_LINKS[k].params["mu2"] for k in TWO_TR
 RHO_SWEEP = ("0", "0.2", "0.4", "0.6", "0.8")
 #: app:simulation-setup / app:stochastic-nbl: 10° start, γ = 10, t0 = 500, n = 10,000, 100
 #: replications, d = 2.
-STOCHASTIC_SETTING = {"init_angle": 10.0, "gamma": 10.0, "t0": 500.0, "n": 10_000,
-                      "reps": 100, "d": 2}
+STOCHASTIC_SETTING = {
+    "init_angle": 10.0,
+    "gamma": 10.0,
+    "t0": 500.0,
+    "n": 10_000,
+    "reps": 100,
+    "d": 2,
+}
 #: The separations of fig:app-stochastic-angle(b).
 STOCHASTIC_DELTAS = ("0.2", "1.0", "1.8")
 #: app:logistic-comparison: Δ = 1, n = 2000, n0 = 200, η_t = 10/(t + 500), 100 replications.
-COMPARISON_SETTING = {"delta": "1", "n": 2000, "n0": 200, "gamma": 10.0, "t0": 500.0,
-                      "reps": 100, "d": 2}
+COMPARISON_SETTING = {
+    "delta": "1",
+    "n": 2000,
+    "n0": 200,
+    "gamma": 10.0,
+    "t0": 500.0,
+    "reps": 100,
+    "d": 2,
+}
 
 
 def canonical_key(key: str) -> str:
@@ -155,9 +211,11 @@ def canonical_key(key: str) -> str:
             if exact_number(PAPER_LINKS[k].params["rho"]) == rho:
                 return k
         return "we-" + decimal_str(rho)
-    raise NBLInputError(f"unknown link key {key!r}; known: {', '.join(PAPER_LINKS)}, "
-                        "we-<rho>, or a family name without parameters "
-                        f"({', '.join(sorted(FAMILIES))})")
+    raise NBLInputError(
+        f"unknown link key {key!r}; known: {', '.join(PAPER_LINKS)}, "
+        "we-<rho>, or a family name without parameters "
+        f"({', '.join(sorted(FAMILIES))})"
+    )
 
 
 @functools.cache

@@ -23,9 +23,21 @@ import math
 import re
 from pathlib import Path
 
-__all__ = ["Result", "ResultRow", "ResultList", "MissingPandas", "numbers", "plain",
-           "DECIMAL_SUFFIX", "TEXT_KEYS", "frame", "FORMAT", "envelope", "version",
-           "manifest_text"]
+__all__ = [
+    "Result",
+    "ResultRow",
+    "ResultList",
+    "MissingPandas",
+    "numbers",
+    "plain",
+    "DECIMAL_SUFFIX",
+    "TEXT_KEYS",
+    "frame",
+    "FORMAT",
+    "envelope",
+    "version",
+    "manifest_text",
+]
 
 #: The version of the JSON convention, the envelope's ``"format"`` (raised on a breaking change;
 #: 2: every quantity a JSON number, its exact decimal beside it under ``<name>_decimal``).
@@ -34,13 +46,49 @@ FORMAT = 2
 #: The suffix of the field that carries a quantity's exact decimal.
 DECIMAL_SUFFIX = "_decimal"
 #: Fields that are text even when they look like a number (a version, a spec, a link's name).
-TEXT_KEYS = frozenset({"version", "command", "run_id", "link", "description", "spec", "contexts",
-                       "arms",
-                       "id", "label", "name", "text", "statement", "family", "tier", "notes",
-                       "claim", "policy", "figure", "path", "file", "files", "executor",
-                       "mode", "status", "paper_label", "method", "paper_value", "computed",
-                       "reason", "tolerance", "evidence", "consequence", "covers", "section",
-                       "defect", "baseline", "R_closed_form", "closed_form"})
+TEXT_KEYS = frozenset(
+    {
+        "version",
+        "command",
+        "run_id",
+        "link",
+        "description",
+        "spec",
+        "contexts",
+        "arms",
+        "id",
+        "label",
+        "name",
+        "text",
+        "statement",
+        "family",
+        "tier",
+        "notes",
+        "claim",
+        "policy",
+        "figure",
+        "path",
+        "file",
+        "files",
+        "executor",
+        "mode",
+        "status",
+        "paper_label",
+        "method",
+        "paper_value",
+        "computed",
+        "reason",
+        "tolerance",
+        "evidence",
+        "consequence",
+        "covers",
+        "section",
+        "defect",
+        "baseline",
+        "R_closed_form",
+        "closed_form",
+    }
+)
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _DECIMAL = re.compile(_NUM)
 _FRACTION = re.compile(f"({_NUM})/({_NUM})")
@@ -88,8 +136,14 @@ def envelope(command: str, results, files=(), **extra) -> dict:
     dict
         The envelope.
     """
-    return {"command": command, "version": version(), "format": FORMAT, **numbers(extra),
-            "results": [numbers(r) for r in results], "files": [str(f) for f in files]}
+    return {
+        "command": command,
+        "version": version(),
+        "format": FORMAT,
+        **numbers(extra),
+        "results": [numbers(r) for r in results],
+        "files": [str(f) for f in files],
+    }
 
 
 def manifest_text(command: str, results, files=(), **extra) -> str:
@@ -115,8 +169,15 @@ def manifest_text(command: str, results, files=(), **extra) -> str:
     """
     import json
 
-    return json.dumps(envelope(command, results, files, **extra), indent=2,
-                      ensure_ascii=False, allow_nan=False) + "\n"
+    return (
+        json.dumps(
+            envelope(command, results, files, **extra),
+            indent=2,
+            ensure_ascii=False,
+            allow_nan=False,
+        )
+        + "\n"
+    )
 
 
 class MissingPandas(ImportError):
@@ -151,7 +212,7 @@ def plain(x):
         return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
     if isinstance(x, Path):
         return str(x)
-    tolist = getattr(x, "tolist", None)         # numpy scalars and arrays
+    tolist = getattr(x, "tolist", None)  # numpy scalars and arrays
     if tolist is not None:
         return plain(tolist())
     if type(x).__module__.startswith("mpmath"):  # an mpf: every digit it carries
@@ -175,15 +236,15 @@ def _decimal(text: str):
 
         m = _FRACTION.fullmatch(t)
         ends = (Decimal(m.group(1)), Decimal(m.group(2)))
-        if any(abs(e.adjusted()) > 400 for e in ends if e):   # no giant integers from text
+        if any(abs(e.adjusted()) > 400 for e in ends if e):  # no giant integers from text
             return None
         num, den = Fraction(ends[0]), Fraction(ends[1])
         if den == 0:
             return None
         q = num / den
-        exact = Context(prec=30)            # the grammar's rule: exact when it terminates
+        exact = Context(prec=30)  # the grammar's rule: exact when it terminates
         dec = exact.divide(Decimal(q.numerator), Decimal(q.denominator))
-        if exact.flags[Inexact]:            # within 30 digits, else 17 significant digits
+        if exact.flags[Inexact]:  # within 30 digits, else 17 significant digits
             dec = Context(prec=17).divide(Decimal(q.numerator), Decimal(q.denominator))
         exact_text = str(dec)
     else:
@@ -211,8 +272,10 @@ def _split(value):
         parts = [_split(v) for v in value]
         vals = [p[0] for p in parts]
         if any(p[1] is not None for p in parts):
-            return vals, [p[1] if p[1] is not None else orig if isinstance(orig, str)
-                          else _exact_text(p[0]) for p, orig in zip(parts, value)]
+            return vals, [
+                p[1] if p[1] is not None else orig if isinstance(orig, str) else _exact_text(p[0])
+                for p, orig in zip(parts, value)
+            ]
         return vals, None
     return value, None
 

@@ -16,8 +16,18 @@ import numpy as np
 from .numeric import PHI0
 from .records import Result, numbers
 
-__all__ = ["StabilityResult", "StabilityGrid", "DPS_LADDER", "PREC_LADDER", "decimal_str",
-           "decision_quantities", "FloatOps", "MpOps", "FLOAT_OPS", "sign_word"]
+__all__ = [
+    "StabilityResult",
+    "StabilityGrid",
+    "DPS_LADDER",
+    "PREC_LADDER",
+    "decimal_str",
+    "decision_quantities",
+    "FloatOps",
+    "MpOps",
+    "FLOAT_OPS",
+    "sign_word",
+]
 
 #: mpmath digits tried, in order, when the float64 sign is not clear.
 DPS_LADDER = (30, 60, 120)
@@ -54,7 +64,7 @@ def decimal_str(q) -> str:
         txt = str(digits).rjust(n + 1, "0")
         out = txt[:-n] + "." + txt[-n:] if n else txt
         out = out.rstrip("0").rstrip(".") if n else out
-        if len(out) > 30:                   # 1e-300 as 1e-300, not 300 digits (still exact)
+        if len(out) > 30:  # 1e-300 as 1e-300, not 300 digits (still exact)
             sig = str(abs(p) * (10**n // d)).rstrip("0")
             exp = len(str(abs(p) * (10**n // d))) - 1 - n
             out = (sig[0] + ("." + sig[1:] if len(sig) > 1 else "")) + f"e{exp}"
@@ -219,13 +229,13 @@ def decision_quantities(ops, delta, mu_star, m2, m0=None) -> dict:
     s2 = 1 - d * d / 4
     separation = d * mu_star
     curvature = ops.two_phi0 * ops.pos(m2) * s2
-    lam = separation - curvature                              # eq:decision_stability
-    theta = separation - ops.two_phi0 * m2 * s2               # prop:local_jacobian, u ∥ θ
+    lam = separation - curvature  # eq:decision_stability
+    theta = separation - ops.two_phi0 * m2 * s2  # prop:local_jacobian, u ∥ θ
     kappa = None if m0 is None else ops.two_phi0 * m0 + separation  # eq:app-kappa-identity
     return {
         "lambda_star": lam,
         "kappa_star": kappa,
-        "orthogonal": separation,                             # prop:local_jacobian, u ⊥ θ
+        "orthogonal": separation,  # prop:local_jacobian, u ⊥ θ
         "theta": theta,
         "contraction_rate_d2": theta,
         "contraction_rate_d3plus": ops.minimum(separation, theta),
@@ -307,8 +317,7 @@ class StabilityResult(Result):
 
     @property
     def lambda_star(self):
-        """λ* (``values["lambda_star"]``).
-        """
+        """λ* (``values["lambda_star"]``)."""
         return self.values["lambda_star"]
 
     def _fmt(self, x, digits=None) -> str:
@@ -360,8 +369,6 @@ class StabilityResult(Result):
         return out
 
 
-
-
 class StabilityGrid(Result):
     """Outcome of :func:`nbl_theory.stability.stability_grid`: λ* and its sign on a grid.
 
@@ -402,12 +409,15 @@ class StabilityGrid(Result):
         self.link, self.param = link, param
         self.values, self.deltas = list(values), list(deltas)
         self.results = results
-        self.lambda_star = np.array([[float(r.lambda_star) for r in row] for row in results],
-                                    dtype=float).reshape(len(self.values), len(self.deltas))
-        self.sign = np.array([[r.sign for r in row] for row in results],
-                             dtype=object).reshape(self.lambda_star.shape)
-        self.certified = np.array([[bool(r.certified) for r in row] for row in results],
-                                  dtype=bool).reshape(self.lambda_star.shape)
+        self.lambda_star = np.array(
+            [[float(r.lambda_star) for r in row] for row in results], dtype=float
+        ).reshape(len(self.values), len(self.deltas))
+        self.sign = np.array([[r.sign for r in row] for row in results], dtype=object).reshape(
+            self.lambda_star.shape
+        )
+        self.certified = np.array(
+            [[bool(r.certified) for r in row] for row in results], dtype=bool
+        ).reshape(self.lambda_star.shape)
 
     def to_dict(self) -> dict:
         """JSON data (the one number convention): the axes, then λ*, its exact decimals, the
@@ -419,12 +429,19 @@ class StabilityGrid(Result):
             ``link``, ``param``, ``values``, ``deltas``, ``axes`` and the per-cell ``lambda_star``,
             ``sign``, ``certified``, ``tier`` as nested lists.
         """
-        return numbers({
-            "link": self.link, "param": self.param, "values": self.values,
-            "deltas": self.deltas, "axes": {"rows": self.param, "columns": "delta"},
-            "lambda_star": [[r.to_json()["lambda_star"] for r in row] for row in self.results],
-            "sign": self.sign.tolist(), "certified": self.certified.tolist(),
-            "tier": [[r.tier for r in row] for row in self.results]})
+        return numbers(
+            {
+                "link": self.link,
+                "param": self.param,
+                "values": self.values,
+                "deltas": self.deltas,
+                "axes": {"rows": self.param, "columns": "delta"},
+                "lambda_star": [[r.to_json()["lambda_star"] for r in row] for row in self.results],
+                "sign": self.sign.tolist(),
+                "certified": self.certified.tolist(),
+                "tier": [[r.tier for r in row] for row in self.results],
+            }
+        )
 
     def frame_rows(self) -> list:
         """One DataFrame row per cell: the parameter value, Δ, λ* (and its exact decimal),
@@ -439,11 +456,17 @@ class StabilityGrid(Result):
         for i, row in enumerate(self.results):
             for r in row:
                 d = r.to_dict()
-                rows.append({**({self.param: self.values[i]} if self.param else {}),
-                             "delta": d["delta"], "lambda_star": d["lambda_star"],
-                             "lambda_star_decimal": d.get("lambda_star_decimal",
-                                                          repr(d["lambda_star"])),
-                             "sign": r.sign, "certified": r.certified, "tier": r.tier})
+                rows.append(
+                    {
+                        **({self.param: self.values[i]} if self.param else {}),
+                        "delta": d["delta"],
+                        "lambda_star": d["lambda_star"],
+                        "lambda_star_decimal": d.get("lambda_star_decimal", repr(d["lambda_star"])),
+                        "sign": r.sign,
+                        "certified": r.certified,
+                        "tier": r.tier,
+                    }
+                )
         if self.param:
             for row in rows:
                 row[self.param] = numbers({"v": row[self.param]})["v"]

@@ -44,12 +44,21 @@ from .stability import lambda_star_float, stability
 from .validation import validate_delta
 from .work import call_limited
 
-__all__ = ["kappa", "kappa_by_quadrature", "sufficient_margin", "SCConstant",
-           "self_concordance_constant", "SCReport", "self_concordance_report", "EXACT_SCAN",
-           "SYMPY_CALLS", "CACHE_SIZE"]
+__all__ = [
+    "kappa",
+    "kappa_by_quadrature",
+    "sufficient_margin",
+    "SCConstant",
+    "self_concordance_constant",
+    "SCReport",
+    "self_concordance_report",
+    "EXACT_SCAN",
+    "SYMPY_CALLS",
+    "CACHE_SIZE",
+]
 
 _T_FINE = np.linspace(-40.0, 40.0, 4001)
-_COARSE = 10                                 # an mpmath node every 10th float node (Δt = 0.2)
+_COARSE = 10  # an mpmath node every 10th float node (Δt = 0.2)
 _TAIL_T = (45.0, 50.0, 60.0, 75.0, 100.0, 140.0, 200.0)
 #: Python function calls allowed to one sympy call (:mod:`nbl_theory.work`): ~10x the most the
 #: paper's links and families need (logistic's limit at +inf, ~1e5 calls with sympy's cache
@@ -106,7 +115,7 @@ def kappa_by_quadrature(a, dps: int = 30):
     with mpmath.workdps(dps + 10):
         a = mpmath.mpf(a)
         f = lambda z: mpmath.exp(-a * z - z * z / 2)  # noqa: E731
-        w = 1 / (1 + abs(a))                           # width of the integrand near 0
+        w = 1 / (1 + abs(a))  # width of the integrand near 0
         return mpmath.quad(f, [0, w, 4 * w, 8, mpmath.inf]) / mpmath.sqrt(2 * mpmath.pi)
 
 
@@ -197,7 +206,7 @@ def _r_mp(link, t: float) -> float:
         with mpmath.workdps(dps):
             try:
                 _, _, w1, w2 = link.chart_mpmath(mpmath.mpf(t))
-                val = w2 / w1                          # (g'' dz/dt)/(g' dz/dt) = g''/g'
+                val = w2 / w1  # (g'' dz/dt)/(g' dz/dt) = g''/g'
             except (ZeroDivisionError, ValueError, OverflowError, TypeError):
                 val = None
             if val is None or not mpmath.isfinite(val):
@@ -232,11 +241,17 @@ def _tail_exact(link, r_expr, side, calls):
         exact = _with_limit(lambda: sp.limit(r_expr, Z, side * sp.oo), calls)
     else:
         end = link.domain[1] if side > 0 else link.domain[0]
-        exact = _with_limit(lambda: sp.limit(r_expr, M, end, "-" if side > 0 else "+")
-                            if end.is_finite else sp.limit(r_expr, M, end), calls)
+        exact = _with_limit(
+            lambda: (
+                sp.limit(r_expr, M, end, "-" if side > 0 else "+")
+                if end.is_finite
+                else sp.limit(r_expr, M, end)
+            ),
+            calls,
+        )
     if exact is not None and exact.is_extended_real and (exact.is_number or exact.is_infinite):
         return exact
-    return None                 # failure, AccumBounds, unevaluated Limit, nan, complex
+    return None  # failure, AccumBounds, unevaluated Limit, nan, complex
 
 
 def _tail_numeric(link, side):
@@ -245,11 +260,15 @@ def _tail_numeric(link, side):
     if not all(map(math.isfinite, (r1, r2, r3))):
         return math.nan
     d1, d2 = r2 - r1, r3 - r2
-    if abs(r3) > abs(r2) > abs(r1) and d1 * d2 > 0 and abs(d2) >= 0.9 * abs(d1) \
-            and abs(d2) > 1e-9 * max(1.0, abs(r3)):
-        return math.copysign(math.inf, r3)                 # steady growth: unbounded
+    if (
+        abs(r3) > abs(r2) > abs(r1)
+        and d1 * d2 > 0
+        and abs(d2) >= 0.9 * abs(d1)
+        and abs(d2) > 1e-9 * max(1.0, abs(r3))
+    ):
+        return math.copysign(math.inf, r3)  # steady growth: unbounded
     if d1 != 0 and abs(d2 / d1) < 0.9:
-        return r3 - d2 * d2 / (d2 - d1)                    # Aitken Δ², exact for C·t^{-p}
+        return r3 - d2 * d2 / (d2 - d1)  # Aitken Δ², exact for C·t^{-p}
     return r3
 
 
@@ -304,28 +323,40 @@ def _interior(link, r_expr, notes):
     node_ok = np.abs(rf[::_COARSE] - rc) <= 1e-9 * np.maximum(1.0, rc)
     ok = np.append(np.repeat(node_ok[:-1] & node_ok[1:], _COARSE), node_ok[-1])
     if not ok.all():
-        notes.append(f"float64 unreliable on {np.count_nonzero(~ok)} of {ok.size} grid points; "
-                     "mpmath nodes used there")
+        notes.append(
+            f"float64 unreliable on {np.count_nonzero(~ok)} of {ok.size} grid points; "
+            "mpmath nodes used there"
+        )
     cands = _local_maxima(np.where(ok, rf, -np.inf), _T_FINE) + _local_maxima(rc, tc)
     best = (-math.inf, None)
     for _, t0, h in sorted(cands, key=lambda c: -c[0])[:24]:
-        res = minimize_scalar(lambda t: -abs(_r_mp(link, t)), bounds=(t0 - h, t0 + h),
-                              method="bounded", options={"xatol": 1e-10})
-        best = max(best, (float(-res.fun), float(res.x)), (abs(_r_mp(link, t0)), t0),
-                   key=lambda b: b[0])
+        res = minimize_scalar(
+            lambda t: -abs(_r_mp(link, t)),
+            bounds=(t0 - h, t0 + h),
+            method="bounded",
+            options={"xatol": 1e-10},
+        )
+        best = max(
+            best, (float(-res.fun), float(res.x)), (abs(_r_mp(link, t0)), t0), key=lambda b: b[0]
+        )
     return best, rc
 
 
 def _compute_constant(link, calls) -> SCConstant:
     notes: list = []
     r_expr = _ratio_expr(link, calls)
-    if not r_expr.free_symbols:                       # |g''|/g' constant: attained everywhere
+    if not r_expr.free_symbols:  # |g''|/g' constant: attained everywhere
         c = sp.Abs(r_expr)
         return SCConstant(float(c), True, "everywhere", c, "symbolic: g''/g' is constant")
     best, rc = _interior(link, r_expr, notes)
     if best[0] == math.inf:
-        return SCConstant(math.inf, False, _z_of_t(link, best[1]), None,
-                          "numeric: g''/g' not finite at a grid node (g' = 0?)")
+        return SCConstant(
+            math.inf,
+            False,
+            _z_of_t(link, best[1]),
+            None,
+            "numeric: g''/g' not finite at a grid node (g' = 0?)",
+        )
     sampled = max((abs(_r_mp(link, s * t)), s * t) for t in _TAIL_T for s in (1, -1))
     # tails z → ±∞ (m → ends of the domain); the exact limit wins a finite/infinite conflict
     nums = {s: _tail_numeric(link, s) for s in (1, -1)}
@@ -339,8 +370,11 @@ def _compute_constant(link, calls) -> SCConstant:
         lim[s] = abs(num)
         if exact is not None and (exact.is_infinite or not math.isfinite(num)):
             lim[s] = abs(float(exact))
-        if exact is not None and float(exact) != num and \
-                not abs(float(exact) - num) <= 1e-10 * max(1.0, abs(num)):
+        if (
+            exact is not None
+            and float(exact) != num
+            and not abs(float(exact) - num) <= 1e-10 * max(1.0, abs(num))
+        ):
             notes.append(f"DISAGREE: sympy limit {exact} vs numeric {num!r} at {s:+d}inf")
         if math.isnan(lim[s]):
             notes.append(f"tail at {s:+d}inf not evaluable; sup over samples only")
@@ -348,10 +382,12 @@ def _compute_constant(link, calls) -> SCConstant:
     big = max(lim.values())
     tol = 1e-12 * max(1.0, big if math.isfinite(big) else 1.0)
     sides = ",".join(n for s, n in ((-1, "-inf"), (1, "+inf")) if lim[s] >= big - tol)
-    method = ("sympy.limit + " if all(e is not None for _, e in tails.values()) else "") + \
-        "numeric: float64/mpmath grid on t in [-40, 40], Brent refinement, tail extrapolation"
+    method = (
+        "sympy.limit + " if all(e is not None for _, e in tails.values()) else ""
+    ) + "numeric: float64/mpmath grid on t in [-40, 40], Brent refinement, tail extrapolation"
     out = lambda R, att, where, closed=None: SCConstant(  # noqa: E731
-        float(R), att, where, closed, method, tuple(notes))
+        float(R), att, where, closed, method, tuple(notes)
+    )
     if big == math.inf:
         exact_inf = any(e is not None and e.is_infinite for _, e in tails.values())
         return out(math.inf, False, sides, sp.oo if exact_inf else None)
@@ -363,13 +399,16 @@ def _compute_constant(link, calls) -> SCConstant:
     if np.ptp(rc) <= tol and abs(big - rc[0]) <= tol:
         notes.append("|g''|/g' numerically constant (sympy did not simplify it)")
         return out(big, True, "everywhere")
-    attained = best[1] is not None and bool(best[0] >= big - tol) and abs(best[1]) <= 30 and all(
-        abs(_r_mp(link, best[1] + e)) < best[0] - tol for e in (-0.5, 0.5))   # a genuine hump
+    attained = (
+        best[1] is not None
+        and bool(best[0] >= big - tol)
+        and abs(best[1]) <= 30
+        and all(abs(_r_mp(link, best[1] + e)) < best[0] - tol for e in (-0.5, 0.5))
+    )  # a genuine hump
     if attained:
         notes.append(f"sup attained at finite z and also approached at {sides}")
     exacts = [abs(e) for s, (_, e) in tails.items() if e is not None and lim[s] >= big - tol]
-    closed = (_with_limit(lambda: sp.simplify(exacts[0]), calls) or exacts[0]) \
-        if exacts else None
+    closed = (_with_limit(lambda: sp.simplify(exacts[0]), calls) or exacts[0]) if exacts else None
     if closed is not None and not abs(float(closed) - big) <= 1e-10 * max(1.0, big):
         notes.append(f"closed form {closed} disagrees with numeric R = {big!r}; dropped")
         closed = None
@@ -442,8 +481,7 @@ class SCReport:
 
     @property
     def R(self) -> float:
-        """The self-concordance constant R of the link (``constant.R``).
-        """
+        """The self-concordance constant R of the link (``constant.R``)."""
         return self.constant.R
 
     def to_json(self) -> dict:
@@ -457,14 +495,20 @@ class SCReport:
         """
         c = self.constant
         return {
-            "link": self.link, "delta": _s(self.delta), "R": _s(c.R), "R_attained": c.attained,
+            "link": self.link,
+            "delta": _s(self.delta),
+            "R": _s(c.R),
+            "R_attained": c.attained,
             "R_where": c.where if isinstance(c.where, str) else _s(c.where),
             "R_closed_form": None if c.closed_form is None else str(c.closed_form),
-            "kappa": _s(self.kappa), "mu_star": _s(self.mu_star),
-            "lambda_star": _s(self.lambda_star), "lower_bound": _s(self.lower_bound),
+            "kappa": _s(self.kappa),
+            "mu_star": _s(self.mu_star),
+            "lambda_star": _s(self.lambda_star),
+            "lower_bound": _s(self.lower_bound),
             "margin": _s(self.margin),
             "sufficient_condition_holds": self.sufficient_condition_holds,
-            "delta_sc": _s(self.delta_sc), "delta_sc_roots": [_s(x) for x in self.delta_sc_roots],
+            "delta_sc": _s(self.delta_sc),
+            "delta_sc_roots": [_s(x) for x in self.delta_sc_roots],
             "exact_threshold_delta": _s(self.exact_threshold_delta),
             "bound_consistent": self.bound_consistent,
             "notes": list(c.notes) + list(self.notes),
@@ -498,8 +542,13 @@ def _exact_threshold(link) -> float:
         grid = np.linspace(*EXACT_SCAN)
         bad = [i for i, d in enumerate(grid) if not lambda_star_float(link, float(d)) > 0]
         i = bad[-1] if bad else None
-        _CACHE[key] = 0.0 if i is None else 2.0 if i == len(grid) - 1 else brentq(
-            lambda d: lambda_star_float(link, d), grid[i], grid[i + 1], xtol=1e-10)
+        _CACHE[key] = (
+            0.0
+            if i is None
+            else 2.0
+            if i == len(grid) - 1
+            else brentq(lambda d: lambda_star_float(link, d), grid[i], grid[i + 1], xtol=1e-10)
+        )
     return _CACHE[key]
 
 
@@ -540,7 +589,7 @@ def self_concordance_report(link, delta=None) -> SCReport:
             if not abs(kap - float(kap_mp)) <= 1e-14 * float(kap_mp):
                 notes.append(f"kappa float64 {kap!r} vs mpmath {mpmath.nstr(kap_mp, 20)}")
         mu, lam = float(res.values["mu_star"]), float(res.values["lambda_star"])
-        margin = sufficient_margin(R, d)                       # prop:self-concordance-stability
+        margin = sufficient_margin(R, d)  # prop:self-concordance-stability
         lower = 2 * mu * margin if math.isfinite(margin) else -math.inf
         holds = margin > 0
         # λ* carries its float64 quadrature error estimate; 1e-13·Δμ* covers rounding of the bound
@@ -558,8 +607,25 @@ def self_concordance_report(link, delta=None) -> SCReport:
         dsc = max(roots)
     exact = _exact_threshold(link)
     lo, hi, pts = EXACT_SCAN
-    notes.append(f"exact threshold from lambda* on {pts} points of [{lo}, {hi}], the last sign "
-                 "change refined by brentq; sign changes between grid points can be missed")
-    cons = None if dsc is None else dsc - exact               # how conservative Δ_SC is
-    return SCReport(link.name, d, sc, kap, mu, lam, lower, margin, holds, dsc, roots, exact,
-                    cons, consistent, notes)
+    notes.append(
+        f"exact threshold from lambda* on {pts} points of [{lo}, {hi}], the last sign "
+        "change refined by brentq; sign changes between grid points can be missed"
+    )
+    cons = None if dsc is None else dsc - exact  # how conservative Δ_SC is
+    return SCReport(
+        link.name,
+        d,
+        sc,
+        kap,
+        mu,
+        lam,
+        lower,
+        margin,
+        holds,
+        dsc,
+        roots,
+        exact,
+        cons,
+        consistent,
+        notes,
+    )

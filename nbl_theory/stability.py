@@ -48,8 +48,7 @@ __all__ = ["stability", "lambda_star_float", "stability_grid"]
 def _assemble(link, delta_q, mom, tier, digits, certified, notes, ops, rounding):
     """κ*, λ* and the Jacobian rates (:func:`~nbl_theory.results.decision_quantities`) with
     the error estimate of λ* propagated from the moments' errors."""
-    q = decision_quantities(ops, delta_q, mom["mu_star"].value, mom["m2"].value,
-                            mom["m0"].value)
+    q = decision_quantities(ops, delta_q, mom["mu_star"].value, mom["m2"].value, mom["m0"].value)
     d = ops.convert(delta_q)
     s2 = 1 - d * d / 4
     mu_star, m2, m0, mu_g = (mom[k] for k in ("mu_star", "m2", "m0", "mu_g"))
@@ -58,18 +57,45 @@ def _assemble(link, delta_q, mom, tier, digits, certified, notes, ops, rounding)
         + ops.two_phi0 * s2 * m2.error
         + rounding(d * mu_star.value + ops.two_phi0 * s2 * abs(m2.value))
     )
-    values = {"mu_g": mu_g.value, "mu_star": mu_star.value, "m0": m0.value, "m2": m2.value,
-              "kappa_star": q["kappa_star"], "lambda_star": q["lambda_star"]}
-    errors = {"mu_g": mu_g.error, "mu_star": mu_star.error, "m0": m0.error, "m2": m2.error,
-              "kappa_star": ops.two_phi0 * m0.error + d * mu_star.error,
-              "lambda_star": err_lam}
-    jac = {"orthogonal": q["orthogonal"], "theta": q["theta"],
-           "orthogonal_multiplicity": "d-2", "theta_multiplicity": "1",
-           "contraction_rate_d2": q["contraction_rate_d2"],
-           "contraction_rate_d3plus": q["contraction_rate_d3plus"]}
+    values = {
+        "mu_g": mu_g.value,
+        "mu_star": mu_star.value,
+        "m0": m0.value,
+        "m2": m2.value,
+        "kappa_star": q["kappa_star"],
+        "lambda_star": q["lambda_star"],
+    }
+    errors = {
+        "mu_g": mu_g.error,
+        "mu_star": mu_star.error,
+        "m0": m0.error,
+        "m2": m2.error,
+        "kappa_star": ops.two_phi0 * m0.error + d * mu_star.error,
+        "lambda_star": err_lam,
+    }
+    jac = {
+        "orthogonal": q["orthogonal"],
+        "theta": q["theta"],
+        "orthogonal_multiplicity": "d-2",
+        "theta_multiplicity": "1",
+        "contraction_rate_d2": q["contraction_rate_d2"],
+        "contraction_rate_d3plus": q["contraction_rate_d3plus"],
+    }
     lo, hi = q["lambda_star"] - err_lam, q["lambda_star"] + err_lam
-    return StabilityResult(link.name, link.describe(), decimal_str(delta_q), tier, digits, values,
-                           errors, (lo, hi), sign_word(lo, hi), certified, jac, notes)
+    return StabilityResult(
+        link.name,
+        link.describe(),
+        decimal_str(delta_q),
+        tier,
+        digits,
+        values,
+        errors,
+        (lo, hi),
+        sign_word(lo, hi),
+        certified,
+        jac,
+        notes,
+    )
 
 
 #: A quadrature whose error estimate of a moment exceeds this fraction of the moment's size
@@ -86,8 +112,11 @@ def _check_resolved(tier: str, link, delta_shown: str, values, errors) -> None:
     trapezoid's finest level resolves, e.g. ``sigmoid(k*z)`` with k >~ 1e5); ``values`` and
     ``errors`` map ``mu_g``, ``mu_star``, ``m2`` to numbers."""
     mu_g = abs(float(values["mu_g"]))
-    sizes = {"mu_g": mu_g, "mu_star": abs(float(values["mu_star"])),
-             "m2": max(abs(float(values["m2"])), mu_g)}
+    sizes = {
+        "mu_g": mu_g,
+        "mu_star": abs(float(values["mu_star"])),
+        "m2": max(abs(float(values["m2"])), mu_g),
+    }
     for name, size in sizes.items():
         err = float(errors[name])
         if not err <= UNRESOLVED_FRACTION * size:
@@ -95,7 +124,8 @@ def _check_resolved(tier: str, link, delta_shown: str, values, errors) -> None:
                 f"the {tier} quadrature did not converge for {link.name} at delta = "
                 f"{delta_shown} (error estimate of {name} {err:.2g} against a size of "
                 f"{size:.2g}): the link varies on a scale finer than the finest trapezoid "
-                "level resolves, and more digits would not help")
+                "level resolves, and more digits would not help"
+            )
 
 
 def _check_result(res, link, delta_q) -> None:
@@ -126,9 +156,13 @@ def lambda_star_float(link, delta: float) -> float:
     try:
         mom = moments_float(link, delta)
         mu_star, m2 = mom["mu_star"].value, mom["m2"].value
-        _check_resolved("float64", link, f"{float(delta):g}",
-                        {k: mom[k].value for k in ("mu_g", "mu_star", "m2")},
-                        {k: mom[k].error for k in ("mu_g", "mu_star", "m2")})
+        _check_resolved(
+            "float64",
+            link,
+            f"{float(delta):g}",
+            {k: mom[k].value for k in ("mu_g", "mu_star", "m2")},
+            {k: mom[k].error for k in ("mu_g", "mu_star", "m2")},
+        )
     except FloatRangeError:
         with mpmath.workdps(25):
             mom = moments_mpmath(link, validate_delta(delta), dps=20)
@@ -190,8 +224,9 @@ def stability(
             notes.append("float64 overflows on this link's chart; computed with mpmath instead")
             mom = None
         if mom is not None:
-            res = _assemble(link, delta_q, mom, "float64", 16, False, notes, FLOAT_OPS,
-                            _float_rounding)
+            res = _assemble(
+                link, delta_q, mom, "float64", 16, False, notes, FLOAT_OPS, _float_rounding
+            )
             _check_result(res, link, delta_q)
             if res.sign != "undecided" or not auto_raise:
                 res.seconds = time.perf_counter() - t0
@@ -210,8 +245,17 @@ def stability(
         mom = moments_mpmath(link, delta_q, dps=p)
         with mpmath.workdps(p + 10):
             tiny = mpmath.mpf(10) ** (-(p + 5))
-            res = _assemble(link, delta_q, mom, "mpmath", p, False, notes, MpOps(),
-                            lambda scale, tiny=tiny: tiny * abs(scale))
+            res = _assemble(
+                link,
+                delta_q,
+                mom,
+                "mpmath",
+                p,
+                False,
+                notes,
+                MpOps(),
+                lambda scale, tiny=tiny: tiny * abs(scale),
+            )
         _check_result(res, link, delta_q)
         if res.sign != "undecided":
             break
@@ -239,8 +283,15 @@ def _texts(xs, name: str) -> list:
     return out
 
 
-def stability_grid(link, deltas, *, param: str | None = None, values=None,
-                   certify: bool = False, dps: int | None = None) -> StabilityGrid:
+def stability_grid(
+    link,
+    deltas,
+    *,
+    param: str | None = None,
+    values=None,
+    certify: bool = False,
+    dps: int | None = None,
+) -> StabilityGrid:
     """λ* and its sign over an array of Δ, or over a (parameter × Δ) grid.
 
     Parameters

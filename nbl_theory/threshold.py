@@ -214,8 +214,10 @@ def find_thresholds(
     if not lo_q < hi_q:
         raise NBLInputError(f"bracket ({lo_q}, {hi_q}) is empty: need LO < HI")
     if solve_for == "delta" and not (delta_inside(lo_q) and delta_inside(hi_q)):
-        raise NBLInputError(f"delta bracket must lie inside (0, 2), also as float64 numbers, "
-                            f"got ({bracket[0]}, {bracket[1]})")
+        raise NBLInputError(
+            f"delta bracket must lie inside (0, 2), also as float64 numbers, "
+            f"got ({bracket[0]}, {bracket[1]})"
+        )
     if grid < 3:
         raise NBLInputError("grid must have at least 3 points")
     xs = np.linspace(float(lo_q), float(hi_q), grid)

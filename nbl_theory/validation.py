@@ -16,8 +16,18 @@ from .errors import NBLInputError
 from .expressions import exact_number
 from .links import Link
 
-__all__ = ["check_link", "validate_delta", "delta_inside", "delta_value", "real", "positive",
-           "positive_int", "dimension", "finite_array", "unit_vector"]
+__all__ = [
+    "check_link",
+    "validate_delta",
+    "delta_inside",
+    "delta_value",
+    "real",
+    "positive",
+    "positive_int",
+    "dimension",
+    "finite_array",
+    "unit_vector",
+]
 
 
 def check_link(link) -> Link:
@@ -84,8 +94,9 @@ def validate_delta(delta) -> sp.Rational:
     if not (0 < q < 2):
         raise NBLInputError(f"delta must lie in the open interval (0, 2), got {delta}")
     if not delta_inside(q):
-        raise NBLInputError(f"delta must lie in (0, 2) also as a float64 number: {delta} "
-                            f"rounds to {float(q)!r}")
+        raise NBLInputError(
+            f"delta must lie in (0, 2) also as a float64 number: {delta} rounds to {float(q)!r}"
+        )
     return q
 
 

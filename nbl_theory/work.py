@@ -128,8 +128,12 @@ def counting(limit: int | None = None):
     def trace(frame, event, arg):
         if event == "call":
             work.calls += 1
-            if work.limit is not None and work.calls > work.limit \
-                    and not _COLLECTING[0] and not _in_swallowing_code(frame):
+            if (
+                work.limit is not None
+                and work.calls > work.limit
+                and not _COLLECTING[0]
+                and not _in_swallowing_code(frame)
+            ):
                 work.raised = True
                 raise WorkLimitExceeded
         return old(frame, event, arg) if old is not None else None
@@ -143,7 +147,7 @@ def counting(limit: int | None = None):
         sys.settrace(old)
         if work.limit is not None:
             _watch_collections(False)
-    if work.raised:      # raised in code that swallowed it: the outcome is the limit's
+    if work.raised:  # raised in code that swallowed it: the outcome is the limit's
         raise WorkLimitExceeded
 
 

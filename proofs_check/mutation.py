@@ -79,14 +79,12 @@ class ClaimMutation:
 
     @property
     def killed(self) -> list[str]:
-        """The names of the mutants that changed the verdict.
-        """
+        """The names of the mutants that changed the verdict."""
         return [m.mutant for m in self.mutants if m.killed]
 
     @property
     def survived(self) -> list[str]:
-        """The names of the mutants that left the verdict unchanged.
-        """
+        """The names of the mutants that left the verdict unchanged."""
         return [m.mutant for m in self.mutants if not m.killed]
 
     @property
@@ -108,10 +106,18 @@ class ClaimMutation:
         dict
             The fields, ``killed``, ``survived``, ``defect`` and every mutant's result.
         """
-        return {"id": self.id, "module": self.module, "n_mutants": self.n_mutants,
-                "run": self.run, "baseline": self.baseline, "seconds": round(self.seconds, 3),
-                "killed": self.killed, "survived": self.survived, "defect": self.defect,
-                "mutants": [asdict(m) for m in self.mutants]}
+        return {
+            "id": self.id,
+            "module": self.module,
+            "n_mutants": self.n_mutants,
+            "run": self.run,
+            "baseline": self.baseline,
+            "seconds": round(self.seconds, 3),
+            "killed": self.killed,
+            "survived": self.survived,
+            "defect": self.defect,
+            "mutants": [asdict(m) for m in self.mutants],
+        }
 
 
 @dataclass
@@ -141,14 +147,13 @@ class MutationReport:
 
     @property
     def defects(self) -> list[ClaimMutation]:
-        """The claims that are defects of the registry (no mutants, a FAIL baseline, or a survivor).
-        """
+        """The claims that are defects of the registry (no mutants, a FAIL baseline, or a
+        survivor)."""
         return [c for c in self.claims if c.defect]
 
     @property
     def ok(self) -> bool:
-        """Whether no claim is a defect.
-        """
+        """Whether no claim is a defect."""
         return not self.defects
 
     def modules(self) -> dict:
@@ -162,8 +167,7 @@ class MutationReport:
             The per-module counts.
         """
         out: dict = {}
-        blank = {"claims": 0, "run": 0, "mutants": 0, "killed": 0, "defects": 0,
-                 "not_checked": 0}
+        blank = {"claims": 0, "run": 0, "mutants": 0, "killed": 0, "defects": 0, "not_checked": 0}
         for mod in self.not_checked_modules.values():
             out.setdefault(mod, dict(blank))["not_checked"] += 1
         for c in self.claims:
@@ -190,13 +194,20 @@ class MutationReport:
         run = [c for c in self.claims if c.run]
         n_mut = sum(len(c.mutants) for c in run)
         n_kill = sum(len(c.killed) for c in run)
-        return {"mode": "quick" if self.quick else "full", "seconds": round(self.seconds, 2),
-                "claims": len(self.claims), "claims_run": len(run), "mutants": n_mut,
-                "killed": n_kill, "kill_rate": n_kill / n_mut if n_mut else None,
-                "not_checked": list(self.not_checked),
-                "not_checked_modules": dict(self.not_checked_modules),
-                "defects": {c.id: c.defect for c in self.defects},
-                "modules": self.modules(), "per_claim": [c.to_dict() for c in self.claims]}
+        return {
+            "mode": "quick" if self.quick else "full",
+            "seconds": round(self.seconds, 2),
+            "claims": len(self.claims),
+            "claims_run": len(run),
+            "mutants": n_mut,
+            "killed": n_kill,
+            "kill_rate": n_kill / n_mut if n_mut else None,
+            "not_checked": list(self.not_checked),
+            "not_checked_modules": dict(self.not_checked_modules),
+            "defects": {c.id: c.defect for c in self.defects},
+            "modules": self.modules(),
+            "per_claim": [c.to_dict() for c in self.claims],
+        }
 
     def format(self, verbose: bool = False) -> str:
         """Plain-text summary: totals, one line per module, the defects (and with ``verbose``
@@ -214,26 +225,36 @@ class MutationReport:
         """
         js = self.to_json()
         rate = "n/a" if js["kill_rate"] is None else f"{js['kill_rate']:.1%}"
-        lines = [f"mutation ({js['mode']}): {js['killed']}/{js['mutants']} mutants killed "
-                 f"({rate}) over {js['claims_run']} claims run of {js['claims']} checked; "
-                 f"{len(self.not_checked)} not-checked labels; {js['seconds']:.1f} s", "",
-                 f"{'module':<28} {'claims':>6} {'run':>4} {'mutants':>8} {'killed':>7} "
-                 f"{'rate':>7} {'defects':>8} {'not-checked':>12}"]
+        lines = [
+            f"mutation ({js['mode']}): {js['killed']}/{js['mutants']} mutants killed "
+            f"({rate}) over {js['claims_run']} claims run of {js['claims']} checked; "
+            f"{len(self.not_checked)} not-checked labels; {js['seconds']:.1f} s",
+            "",
+            f"{'module':<28} {'claims':>6} {'run':>4} {'mutants':>8} {'killed':>7} "
+            f"{'rate':>7} {'defects':>8} {'not-checked':>12}",
+        ]
         for name, m in js["modules"].items():
             r = "—" if m["kill_rate"] is None else f"{m['kill_rate']:.0%}"
-            lines.append(f"{name:<28} {m['claims']:>6} {m['run']:>4} {m['mutants']:>8} "
-                         f"{m['killed']:>7} {r:>7} {m['defects']:>8} {m['not_checked']:>12}")
+            lines.append(
+                f"{name:<28} {m['claims']:>6} {m['run']:>4} {m['mutants']:>8} "
+                f"{m['killed']:>7} {r:>7} {m['defects']:>8} {m['not_checked']:>12}"
+            )
         lines += ["", f"defects ({len(self.defects)}):" if self.defects else "defects: none"]
         lines += [f"  {c.id} [{c.module}]: {c.defect}" for c in self.defects]
         if verbose:
             lines += ["", "claims:"]
             for c in self.claims:
-                state = (f"{c.baseline}; killed {len(c.killed)}/{len(c.mutants)}" if c.run
-                         else f"not run ({c.n_mutants} mutants)")
+                state = (
+                    f"{c.baseline}; killed {len(c.killed)}/{len(c.mutants)}"
+                    if c.run
+                    else f"not run ({c.n_mutants} mutants)"
+                )
                 lines.append(f"  {c.id}: {state} ({c.seconds:.1f} s)")
                 for m in c.mutants:
-                    lines.append(f"    {'killed ' if m.killed else 'SURVIVED'} [{m.kind}] "
-                                 f"{m.mutant}: {m.baseline} -> {m.status}")
+                    lines.append(
+                        f"    {'killed ' if m.killed else 'SURVIVED'} [{m.kind}] "
+                        f"{m.mutant}: {m.baseline} -> {m.status}"
+                    )
         return "\n".join(lines)
 
 
@@ -251,11 +272,12 @@ def claim_module(claim: Claim) -> str:
         The module's name below ``proofs_check.claims.`` (its full name if outside it).
     """
     mod = getattr(claim.check, "__module__", "") or ""
-    return mod[len(_PREFIX):] if mod.startswith(_PREFIX) else mod
+    return mod[len(_PREFIX) :] if mod.startswith(_PREFIX) else mod
 
 
-def run_mutation(ids=None, quick: bool = True, progress=None, modules=None,
-                 registry=REGISTRY) -> MutationReport:
+def run_mutation(
+    ids=None, quick: bool = True, progress=None, modules=None, registry=REGISTRY
+) -> MutationReport:
     """Run the mutants of the registered claims.
 
     Parameters
@@ -284,23 +306,34 @@ def run_mutation(ids=None, quick: bool = True, progress=None, modules=None,
     for c in everything:
         if c.method != "not-checked":
             votes.setdefault(c.section, Counter())[claim_module(c)] += 1
-    module_of = {c.id: (claim_module(c) if c.method != "not-checked" else
-                        votes[c.section].most_common(1)[0][0] if c.section in votes
-                        else "(unknown)") for c in everything}
+    module_of = {
+        c.id: (
+            claim_module(c)
+            if c.method != "not-checked"
+            else votes[c.section].most_common(1)[0][0]
+            if c.section in votes
+            else "(unknown)"
+        )
+        for c in everything
+    }
     claims = everything
     if ids is not None:
         wanted = set(ids)
         for i in wanted:
-            registry.get(i)                     # raises on an unknown id
+            registry.get(i)  # raises on an unknown id
         claims = [c for c in claims if c.id in wanted]
     if modules is not None:
         mods = tuple(modules)
-        claims = [c for c in claims
-                  if any(module_of[c.id] == m or module_of[c.id].startswith(m + ".")
-                         for m in mods)]
+        claims = [
+            c
+            for c in claims
+            if any(module_of[c.id] == m or module_of[c.id].startswith(m + ".") for m in mods)
+        ]
         if not claims:
-            raise NBLInputError(f"no claim in module {', '.join(mods)}; the claims modules are "
-                                f"{', '.join(sorted(set(module_of.values())))}")
+            raise NBLInputError(
+                f"no claim in module {', '.join(mods)}; the claims modules are "
+                f"{', '.join(sorted(set(module_of.values())))}"
+            )
     not_checked = [c.id for c in claims if c.method == "not-checked"]
     checked = [c for c in claims if c.method != "not-checked"]
     out = []
@@ -315,15 +348,19 @@ def run_mutation(ids=None, quick: bool = True, progress=None, modules=None,
         out.append(cm)
         if progress:
             progress(i + 1, len(checked), cm)
-    return MutationReport(quick, out, not_checked, time.perf_counter() - tic,
-                          {i: module_of[i] for i in not_checked})
+    return MutationReport(
+        quick, out, not_checked, time.perf_counter() - tic, {i: module_of[i] for i in not_checked}
+    )
 
 
 def _progress(i, n, cm):
-    state = ("not run" if not cm.run else
-             f"{cm.baseline}, killed {len(cm.killed)}/{len(cm.mutants)}")
-    print(f"[{i}/{n}] {cm.id}: {state} ({cm.seconds:.1f} s)"
-          + (f"  DEFECT: {cm.defect}" if cm.defect else ""), file=sys.stderr, flush=True)
+    state = "not run" if not cm.run else f"{cm.baseline}, killed {len(cm.killed)}/{len(cm.mutants)}"
+    print(
+        f"[{i}/{n}] {cm.id}: {state} ({cm.seconds:.1f} s)"
+        + (f"  DEFECT: {cm.defect}" if cm.defect else ""),
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def main(argv=None) -> int:
@@ -340,23 +377,42 @@ def main(argv=None) -> int:
         The exit status: 0 no defect, 1 a mutant survived or a claim has none (or FAILs), 2 bad
         arguments; with ``--library``, the status of the library mutation run.
     """
-    p = argparse.ArgumentParser(prog="python -m proofs_check.mutation",
-                                description="Run every registered claim's mutants; exit 1 if "
-                                "a mutant survives or a checked claim has none.")
+    p = argparse.ArgumentParser(
+        prog="python -m proofs_check.mutation",
+        description="Run every registered claim's mutants; exit 1 if "
+        "a mutant survives or a checked claim has none.",
+    )
     p.add_argument("--quick", action="store_true", help="quick claims only")
     p.add_argument("--json", action="store_true", help="print the JSON summary")
     p.add_argument("--claim", action="append", default=None, metavar="ID")
-    p.add_argument("--module", action="append", default=None, metavar="NAME",
-                   help="claims module (e.g. stein, decision_stability)")
+    p.add_argument(
+        "--module",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="claims module (e.g. stein, decision_stability)",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="one line per mutant")
-    p.add_argument("--library", action="store_true",
-                   help="mutate the library (nbl_theory, nbl_sim) instead of the claims' "
-                        "comparison side")
-    p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="--library: local worker processes (default: every core)")
-    p.add_argument("--scheduler", default=None, metavar="ADDR",
-                   help="--library: a Dask scheduler (tcp://HOST:PORT or local:N)")
+    p.add_argument(
+        "--library",
+        action="store_true",
+        help="mutate the library (nbl_theory, nbl_sim) instead of the claims' comparison side",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="--library: local worker processes (default: every core)",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDR",
+        help="--library: a Dask scheduler (tcp://HOST:PORT or local:N)",
+    )
     from .libmutation import run as libmut
+
     libmut.add_arguments(p)
     a = p.parse_args(argv)
     if a.library:
@@ -368,25 +424,29 @@ def main(argv=None) -> int:
         if why:
             print(f"python -m proofs_check.mutation: error: {why}", file=sys.stderr)
             return 2
-        cmd = "python -m proofs_check.mutation " + " ".join(sys.argv[1:] if argv is None
-                                                             else argv)
+        cmd = "python -m proofs_check.mutation " + " ".join(sys.argv[1:] if argv is None else argv)
         return libmut.run_from_args(a, cmd.strip(), workers=a.workers, scheduler=a.scheduler)
     try:
         rep = run_mutation(ids=a.claim, quick=a.quick, progress=_progress, modules=a.module)
-    except NBLInputError as exc:            # an unknown claim id or module: one line, exit 2
+    except NBLInputError as exc:  # an unknown claim id or module: one line, exit 2
         print(f"python -m proofs_check.mutation: error: {exc}", file=sys.stderr)
         return 2
     if a.json:
         from nbl_theory.records import envelope
 
         # the toolkit's one JSON envelope, as `nbl check --mutate --json` (schema check.json)
-        print(json.dumps(envelope("check", [rep.to_json()], mode="quick" if a.quick else "full"),
-                         indent=2, ensure_ascii=False, allow_nan=False))
+        print(
+            json.dumps(
+                envelope("check", [rep.to_json()], mode="quick" if a.quick else "full"),
+                indent=2,
+                ensure_ascii=False,
+                allow_nan=False,
+            )
+        )
     else:
         print(rep.format(verbose=a.verbose))
     return 0 if rep.ok else 1
 
 
-if __name__ == "__main__":      # pragma: no cover
+if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())
-

@@ -31,8 +31,15 @@ from pathlib import Path
 
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["PINNED_SHA256", "ENV_VAR", "MAX_PAPER_BYTES", "PaperSource", "paper_source",
-           "shipped_text", "digest"]
+__all__ = [
+    "PINNED_SHA256",
+    "ENV_VAR",
+    "MAX_PAPER_BYTES",
+    "PaperSource",
+    "paper_source",
+    "shipped_text",
+    "digest",
+]
 
 #: SHA-256 of the version of the paper every packaged table and transcription refers to
 PINNED_SHA256 = "e0eb54d30127251d8751ffd390e3ce1692cca68ef14d1e250b1fc8a16fb5a771"
@@ -66,8 +73,11 @@ def shipped_text() -> str:
     str
         The LaTeX source.
     """
-    return (resources.files("proofs_check.audit").joinpath("data", "nbl-paper.tex")
-            .read_text(encoding="utf-8"))
+    return (
+        resources.files("proofs_check.audit")
+        .joinpath("data", "nbl-paper.tex")
+        .read_text(encoding="utf-8")
+    )
 
 
 @dataclass(frozen=True)
@@ -102,20 +112,23 @@ def _read_user_paper(path: str, origin: str) -> str:
     try:
         size = p.stat().st_size
     except OSError as exc:
-        raise NBLInputError(f"{origin} {path}: cannot read the paper text ({exc.strerror})") \
-            from None
+        raise NBLInputError(
+            f"{origin} {path}: cannot read the paper text ({exc.strerror})"
+        ) from None
     if not p.is_file():
         raise NBLInputError(f"{origin} {path}: not a regular file")
     if size > MAX_PAPER_BYTES:
-        raise NBLInputError(f"{origin} {path}: {size} bytes, more than the "
-                            f"{MAX_PAPER_BYTES} a paper text may have")
+        raise NBLInputError(
+            f"{origin} {path}: {size} bytes, more than the {MAX_PAPER_BYTES} a paper text may have"
+        )
     try:
         return p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise NBLInputError(f"{origin} {path}: not UTF-8 text") from None
     except OSError as exc:
-        raise NBLInputError(f"{origin} {path}: cannot read the paper text ({exc.strerror})") \
-            from None
+        raise NBLInputError(
+            f"{origin} {path}: cannot read the paper text ({exc.strerror})"
+        ) from None
 
 
 def paper_source(path: str | os.PathLike | None = None) -> PaperSource:

@@ -58,10 +58,30 @@ import mpmath
 from nbl_sim.runs.execution import one_blas_thread
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["PASS", "CAVEAT", "DISCREPANCY", "FAIL", "SKIPPED", "STATUSES", "FINDINGS",
-           "METHODS", "CONSEQUENCES", "Outcome", "Mutant", "MutantResult", "Claim",
-           "ClaimResult", "Registry", "REGISTRY", "register", "register_not_checked",
-           "all_claims", "run_claims", "apply_mutant", "PENDING_DETAIL"]
+__all__ = [
+    "PASS",
+    "CAVEAT",
+    "DISCREPANCY",
+    "FAIL",
+    "SKIPPED",
+    "STATUSES",
+    "FINDINGS",
+    "METHODS",
+    "CONSEQUENCES",
+    "Outcome",
+    "Mutant",
+    "MutantResult",
+    "Claim",
+    "ClaimResult",
+    "Registry",
+    "REGISTRY",
+    "register",
+    "register_not_checked",
+    "all_claims",
+    "run_claims",
+    "apply_mutant",
+    "PENDING_DETAIL",
+]
 
 #: The detail of a claim that an interrupted (or still running) ``nbl check`` did not finish:
 #: it is reported SKIPPED with this reason (proofs_check.runner), and the report says so first.
@@ -75,8 +95,15 @@ STATUSES = (PASS, CAVEAT, DISCREPANCY, FAIL, SKIPPED)
 #: Statuses that are findings about the paper (the report opens with them).
 FINDINGS = (DISCREPANCY, CAVEAT)
 #: How a claim is checked.
-METHODS = ("symbolic", "high-precision", "certified", "monte-carlo", "property-based",
-           "audit", "not-checked")
+METHODS = (
+    "symbolic",
+    "high-precision",
+    "certified",
+    "monte-carlo",
+    "property-based",
+    "audit",
+    "not-checked",
+)
 #: What a finding affects, most consequential first (the report ranks findings by it):
 #: ``statement`` — a theorem, proposition, lemma or corollary as stated; ``number`` — a printed
 #: number; ``experiment`` — a statement about the paper's numerical experiments;
@@ -122,8 +149,10 @@ class Outcome:
 def _of_kind(kind: str, doc: str) -> classmethod:
     """``Mutant.<kind>(name, **kwargs)``: a mutant of ``kind`` whose ``kwargs`` go to the check
     function."""
+
     def make(cls, name: str, /, **kwargs) -> Mutant:
         return cls(name, kind, kwargs=kwargs)
+
     make.__doc__ = f"""{doc} ``kwargs`` are passed to the check function.
 
         Parameters
@@ -285,17 +314,17 @@ class Claim:
     """
 
     id: str
-    label: str                 # the paper's \\label (e.g. "prop:local_jacobian")
-    section: str               # the paper section (\\label of the section or appendix)
+    label: str  # the paper's \\label (e.g. "prop:local_jacobian")
+    section: str  # the paper section (\\label of the section or appendix)
     statement: str
-    method: str                # one of METHODS
+    method: str  # one of METHODS
     tolerance: str
     tolerance_why: str
-    printed: str | None        # the paper's printed value, if it prints one
-    quick: bool                # run in ``quick`` mode
+    printed: str | None  # the paper's printed value, if it prints one
+    quick: bool  # run in ``quick`` mode
     check: Callable[[], Outcome] = field(repr=False, compare=False)
-    covers: tuple = ()         # further labels this check also verifies (e.g. a lemma's equations)
-    mutants: tuple = ()        # Mutant s under which the verdict must change
+    covers: tuple = ()  # further labels this check also verifies (e.g. a lemma's equations)
+    mutants: tuple = ()  # Mutant s under which the verdict must change
     #: the independent computation(s) the claim compares the paper and the library with:
     #: witness functions as ``"module:function"`` under :mod:`proofs_check.witnesses`, comma
     #: separated (None: not declared; docs/witnesses.md lists every claim's)
@@ -395,8 +424,9 @@ def _default_consequence(label: str) -> str:
     return "experiment"
 
 
-def _result(claim: Claim, status: str, computed, detail: str, seconds: float,
-            out: Outcome | None = None) -> ClaimResult:
+def _result(
+    claim: Claim, status: str, computed, detail: str, seconds: float, out: Outcome | None = None
+) -> ClaimResult:
     consequence = figure = None
     evidence: dict = {}
     if out is not None:
@@ -405,10 +435,25 @@ def _result(claim: Claim, status: str, computed, detail: str, seconds: float,
         evidence = dict(out.evidence or {})
     if status in FINDINGS and consequence not in CONSEQUENCES:
         consequence = _default_consequence(claim.label)
-    return ClaimResult(claim.id, claim.label, claim.section, claim.statement, claim.method,
-                       claim.tolerance, claim.tolerance_why, claim.printed,
-                       None if computed is None else str(computed), status, detail, seconds,
-                       claim.quick, tuple(claim.covers), consequence, figure, evidence)
+    return ClaimResult(
+        claim.id,
+        claim.label,
+        claim.section,
+        claim.statement,
+        claim.method,
+        claim.tolerance,
+        claim.tolerance_why,
+        claim.printed,
+        None if computed is None else str(computed),
+        status,
+        detail,
+        seconds,
+        claim.quick,
+        tuple(claim.covers),
+        consequence,
+        figure,
+        evidence,
+    )
 
 
 class Registry:
@@ -429,13 +474,25 @@ class Registry:
 
     def __init__(self, loader: str | None = None, preflight: str | None = None):
         self._claims: dict[str, Claim] = {}
-        self._loader = loader          # module whose import registers the claims
+        self._loader = loader  # module whose import registers the claims
         self._preflight = preflight
 
-    def register(self, id: str, label: str, section: str, statement: str, method: str,
-                 tolerance: str, why: str, printed: str | None = None, quick: bool = True,
-                 covers=(), mutants=(), witness: str | None = None,
-                 shares: str | None = None):
+    def register(
+        self,
+        id: str,
+        label: str,
+        section: str,
+        statement: str,
+        method: str,
+        tolerance: str,
+        why: str,
+        printed: str | None = None,
+        quick: bool = True,
+        covers=(),
+        mutants=(),
+        witness: str | None = None,
+        shares: str | None = None,
+    ):
         """Decorator registering ``check() -> Outcome`` as the claim ``id``.
 
         ``covers`` lists further paper labels the same check verifies (the equations of a
@@ -495,15 +552,29 @@ class Registry:
             raise ValueError(f"claim {id!r}: method must be one of {METHODS}, got {method!r}")
 
         def deco(fn: Callable[[], Outcome]) -> Callable[[], Outcome]:
-            if id in self._claims:       # re-checked: two decorators built before either ran
+            if id in self._claims:  # re-checked: two decorators built before either ran
                 raise ValueError(f"duplicate claim id {id!r}")
             for m in mutants:
                 if not isinstance(m, Mutant):
                     raise ValueError(f"claim {id!r}: mutants must be Mutant objects")
-            self._claims[id] = Claim(id, label, section, statement, method, tolerance, why,
-                                     None if printed is None else str(printed), quick, fn,
-                                     tuple(covers), tuple(mutants), witness, shares)
+            self._claims[id] = Claim(
+                id,
+                label,
+                section,
+                statement,
+                method,
+                tolerance,
+                why,
+                None if printed is None else str(printed),
+                quick,
+                fn,
+                tuple(covers),
+                tuple(mutants),
+                witness,
+                shares,
+            )
             return fn
+
         return deco
 
     def _load(self) -> None:
@@ -561,7 +632,7 @@ class Registry:
         ClaimResult
             The result, with the check's wall time.
         """
-        defect = self.shared_inputs_defect()      # before any mutant is applied
+        defect = self.shared_inputs_defect()  # before any mutant is applied
         dps, prec = mpmath.mp.dps, flint.ctx.prec
         t0 = time.perf_counter()
         try:
@@ -576,16 +647,23 @@ class Registry:
         seconds = time.perf_counter() - t0
         if (mpmath.mp.dps, flint.ctx.prec) != (dps, prec):
             mpmath.mp.dps, flint.ctx.prec = dps, prec
-            out = Outcome(FAIL, getattr(out, "computed", None),
-                          "check changed the global mpmath/flint precision (restored)")
+            out = Outcome(
+                FAIL,
+                getattr(out, "computed", None),
+                "check changed the global mpmath/flint precision (restored)",
+            )
         if not isinstance(out, Outcome):
             out = Outcome(FAIL, None, f"check returned {type(out).__name__}, not an Outcome")
         elif out.status not in STATUSES:
-            out = Outcome(FAIL, out.computed, f"check returned unknown status {out.status!r}; "
-                                              f"{out.detail}")
+            out = Outcome(
+                FAIL, out.computed, f"check returned unknown status {out.status!r}; {out.detail}"
+            )
         elif defect is not None and out.status in (PASS, CAVEAT, DISCREPANCY):
-            out = Outcome(FAIL, out.computed, f"toolkit defect: {defect}; the paper is not "
-                                              f"judged (the check read {out.status})")
+            out = Outcome(
+                FAIL,
+                out.computed,
+                f"toolkit defect: {defect}; the paper is not judged (the check read {out.status})",
+            )
         return _result(claim, out.status, out.computed, out.detail, seconds, out)
 
     def shared_inputs_defect(self) -> str | None:
@@ -605,8 +683,7 @@ class Registry:
         except Exception as exc:  # noqa: BLE001 - a check that cannot run is a defect too
             return f"the check of the shared inputs raised {type(exc).__name__}: {exc}"
 
-    def run_mutants(self, claim: Claim, baseline: ClaimResult | None = None
-                    ) -> list[MutantResult]:
+    def run_mutants(self, claim: Claim, baseline: ClaimResult | None = None) -> list[MutantResult]:
         """Run every mutant of ``claim``; each is killed when the verdict changes from the
         unmutated one (``baseline``, computed if not given).
 
@@ -627,8 +704,9 @@ class Registry:
         for m in claim.mutants:
             res = self.run_one(claim, m)
             killed = res.status not in (base.status, SKIPPED)
-            out.append(MutantResult(claim.id, m.name, m.kind, base.status, res.status, killed,
-                                    res.detail))
+            out.append(
+                MutantResult(claim.id, m.name, m.kind, base.status, res.status, killed, res.detail)
+            )
         return out
 
     def run_claims(self, quick: bool = False, ids=None, progress=None) -> list[ClaimResult]:
@@ -671,13 +749,27 @@ class Registry:
 
 
 #: The paper's claims; importing :mod:`proofs_check.claims` fills it.
-REGISTRY = Registry(loader="proofs_check.claims",
-                    preflight="proofs_check.witnesses.shared_inputs:shared_inputs_defect")
+REGISTRY = Registry(
+    loader="proofs_check.claims",
+    preflight="proofs_check.witnesses.shared_inputs:shared_inputs_defect",
+)
 
 
-def register(id: str, label: str, section: str, statement: str, method: str, tolerance: str,
-             why: str, printed: str | None = None, quick: bool = True, covers=(), mutants=(),
-             witness: str | None = None, shares: str | None = None):
+def register(
+    id: str,
+    label: str,
+    section: str,
+    statement: str,
+    method: str,
+    tolerance: str,
+    why: str,
+    printed: str | None = None,
+    quick: bool = True,
+    covers=(),
+    mutants=(),
+    witness: str | None = None,
+    shares: str | None = None,
+):
     """Register a check of the paper in :data:`REGISTRY` (see :meth:`Registry.register`).
 
     Parameters
@@ -714,13 +806,26 @@ def register(id: str, label: str, section: str, statement: str, method: str, tol
     callable
         The decorator of :meth:`Registry.register`.
     """
-    return REGISTRY.register(id, label, section, statement, method, tolerance, why,
-                             printed=printed, quick=quick, covers=covers, mutants=mutants,
-                             witness=witness, shares=shares)
+    return REGISTRY.register(
+        id,
+        label,
+        section,
+        statement,
+        method,
+        tolerance,
+        why,
+        printed=printed,
+        quick=quick,
+        covers=covers,
+        mutants=mutants,
+        witness=witness,
+        shares=shares,
+    )
 
 
-def register_not_checked(id: str, label: str, section: str, statement: str, reason: str,
-                         covers=()) -> None:
+def register_not_checked(
+    id: str, label: str, section: str, statement: str, reason: str, covers=()
+) -> None:
     """List a label of the paper that is deliberately not checked — a definition, an
     assumption, a pure restatement — with the reason; it is reported as ``SKIPPED``.
 
@@ -746,8 +851,9 @@ def register_not_checked(id: str, label: str, section: str, statement: str, reas
     """
     if not reason:
         raise ValueError(f"{id}: a label that is not checked needs a reason")
-    REGISTRY.register(id, label, section, statement, "not-checked", "-", reason,
-                      covers=covers)(lambda: Outcome(SKIPPED, None, reason))
+    REGISTRY.register(id, label, section, statement, "not-checked", "-", reason, covers=covers)(
+        lambda: Outcome(SKIPPED, None, reason)
+    )
 
 
 def all_claims() -> list[Claim]:

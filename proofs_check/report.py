@@ -53,29 +53,62 @@ from .registry import (
 from .report_context import glossary, paper_paragraphs, toolkit_commit
 from .report_json import RECORD_KEYS, load_records, record, report_text  # noqa: F401  (their old home)
 
-__all__ = ["write_report", "render_markdown", "summary_line", "summary_counts",
-           "toolkit_version", "infer_quick", "quick_versions", "SECTION_ORDER", "MAX_LINE",
-           "BEYOND_PREFIX", "is_beyond"]
+__all__ = [
+    "write_report",
+    "render_markdown",
+    "summary_line",
+    "summary_counts",
+    "toolkit_version",
+    "infer_quick",
+    "quick_versions",
+    "SECTION_ORDER",
+    "MAX_LINE",
+    "BEYOND_PREFIX",
+    "is_beyond",
+]
 
 #: No line of verification.md is longer than this (table rows included).
 MAX_LINE = 200
-_WRAP = 100                     # prose in the details is wrapped at this width
-_WHY_LIMIT = 700                # a finding's "why" is cut here (the details hold all of it)
+_WRAP = 100  # prose in the details is wrapped at this width
+_WHY_LIMIT = 700  # a finding's "why" is cut here (the details hold all of it)
 _SLOW_REASON = "slow claim: not run in quick mode"
 #: Sections whose claims are nbl's own statements beyond the paper (:mod:`.claims.beyond`).
 BEYOND_PREFIX = "beyond:"
 
 #: The paper's sections and appendices in the order they appear (the report follows it).
 SECTION_ORDER = (
-    "sec:setup", "sec:stein", "sec:nbl", "sec:elicitation", "sec:elicitation_geometry",
-    "sec:decision_stability_geometry", "sec:regret", "sec:numerics", "app:gaussian_stein",
-    "app:initialization", "app:conditional_population_field", "app:local_stability_in_2D",
-    "app:local_jacobian", "app:local_stability", "app:elicitation", "app:bregman_mean",
-    "app:primal_dual", "app:link_to_potential", "app:elicitation_stability",
-    "app:self_concordance", "app:stochastic_analysis", "app:localization",
-    "app:stopped-stochastic-control", "app:localized-estimation", "app:error-to-regret",
-    "app:numerics", "app:simulation-setup", "app:link-geometry", "app:elicitation-geometry",
-    "app:tanh-geometry", "app:stochastic-nbl", "app:logistic-comparison",
+    "sec:setup",
+    "sec:stein",
+    "sec:nbl",
+    "sec:elicitation",
+    "sec:elicitation_geometry",
+    "sec:decision_stability_geometry",
+    "sec:regret",
+    "sec:numerics",
+    "app:gaussian_stein",
+    "app:initialization",
+    "app:conditional_population_field",
+    "app:local_stability_in_2D",
+    "app:local_jacobian",
+    "app:local_stability",
+    "app:elicitation",
+    "app:bregman_mean",
+    "app:primal_dual",
+    "app:link_to_potential",
+    "app:elicitation_stability",
+    "app:self_concordance",
+    "app:stochastic_analysis",
+    "app:localization",
+    "app:stopped-stochastic-control",
+    "app:localized-estimation",
+    "app:error-to-regret",
+    "app:numerics",
+    "app:simulation-setup",
+    "app:link-geometry",
+    "app:elicitation-geometry",
+    "app:tanh-geometry",
+    "app:stochastic-nbl",
+    "app:logistic-comparison",
 )
 
 
@@ -88,6 +121,7 @@ def toolkit_version() -> str:
         The version, e.g. ``"0.9.0"``.
     """
     from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("nbl")
     except PackageNotFoundError:
@@ -140,8 +174,12 @@ def infer_quick(results) -> bool:
     bool
         Whether the run was quick.
     """
-    return any(r.status == SKIPPED and not getattr(r, "quick", True)
-               and str(r.detail).startswith(_SLOW_REASON) for r in results)
+    return any(
+        r.status == SKIPPED
+        and not getattr(r, "quick", True)
+        and str(r.detail).startswith(_SLOW_REASON)
+        for r in results
+    )
 
 
 def quick_versions(results) -> dict:
@@ -163,15 +201,23 @@ def quick_versions(results) -> dict:
     dict of str to list of str
         Quick claim id -> the ids of the slow claims it stands in for.
     """
-    skipped = [r for r in results if r.status == SKIPPED and not getattr(r, "quick", True)
-               and str(r.detail).startswith(_SLOW_REASON)]
+    skipped = [
+        r
+        for r in results
+        if r.status == SKIPPED
+        and not getattr(r, "quick", True)
+        and str(r.detail).startswith(_SLOW_REASON)
+    ]
     out: dict = {}
     for r in results:
         if r.status == SKIPPED:
             continue
         mine = {r.label, *getattr(r, "covers", ())}
-        slow = [s.id for s in skipped if s.id.startswith(r.id + "-")
-                and ({s.label, *getattr(s, "covers", ())} & mine)]
+        slow = [
+            s.id
+            for s in skipped
+            if s.id.startswith(r.id + "-") and ({s.label, *getattr(s, "covers", ())} & mine)
+        ]
         if slow or getattr(r, "quick_version", False):
             out[r.id] = slow
     return out
@@ -202,8 +248,13 @@ def _wrap(text, first: str, rest: str | None = None) -> list[str]:
         para = " ".join(para.split()) or ("—" if i == 0 else "")
         if not para:
             continue
-        lines = textwrap.wrap(para, _WRAP, initial_indent=first if i == 0 else rest,
-                              subsequent_indent=rest, break_on_hyphens=False)
+        lines = textwrap.wrap(
+            para,
+            _WRAP,
+            initial_indent=first if i == 0 else rest,
+            subsequent_indent=rest,
+            break_on_hyphens=False,
+        )
         out += lines or [first]
     return out
 
@@ -222,8 +273,10 @@ def _figure_link(fig: str) -> str:
         return f"[{fig}]({fig})"
     if fig in _FIGURES.get():
         return f"[figures/{fig}.png](figures/{fig}.png) (`nbl reproduce {fig}`)"
-    return (f"`{fig}` — draw it beside this report with `nbl reproduce {fig} --out "
-            f"<report directory>/figures`")
+    return (
+        f"`{fig}` — draw it beside this report with `nbl reproduce {fig} --out "
+        f"<report directory>/figures`"
+    )
 
 
 def _section_key(section: str):
@@ -241,9 +294,10 @@ def _evidence_lines(r, indent: str = "  ") -> list[str]:
     out = []
     for lab in getattr(r, "covers", ()):
         text = ev.get(lab)
-        out += _wrap(text if text else "(no evidence line of its own)",
-                     f"{indent}- `{lab}`: ", indent + "  ")
-    for lab, text in ev.items():                       # evidence for labels not in covers
+        out += _wrap(
+            text if text else "(no evidence line of its own)", f"{indent}- `{lab}`: ", indent + "  "
+        )
+    for lab, text in ev.items():  # evidence for labels not in covers
         if lab not in getattr(r, "covers", ()):
             out += _wrap(text, f"{indent}- `{lab}`: ", indent + "  ")
     return out
@@ -287,24 +341,34 @@ def _at(commit) -> str:
 
 def _finding(i: int, r, quick_of: dict, source: str = "") -> list[str]:
     status = r.status
-    where = {"cached": " in the cached full run, not run here",
-             "previous": " in the full report, not run here"}.get(source, "")
-    head = (f"### {i}. {status}{where} ({_consequence(r)}): `{r.id}` — `{r.label}`"
-            f"{printed_suffix(r.label)}, {r.section}")
+    where = {
+        "cached": " in the cached full run, not run here",
+        "previous": " in the full report, not run here",
+    }.get(source, "")
+    head = (
+        f"### {i}. {status}{where} ({_consequence(r)}): `{r.id}` — `{r.label}`"
+        f"{printed_suffix(r.label)}, {r.section}"
+    )
     lines = [head[:MAX_LINE], ""]
     if source == "previous":
-        lines += _wrap(f"not run in this quick report; read from the full report given "
-                       f"({_at(r.commit)}; below, its status and computed value there)",
-                       "- **Source:** ")
+        lines += _wrap(
+            f"not run in this quick report; read from the full report given "
+            f"({_at(r.commit)}; below, its status and computed value there)",
+            "- **Source:** ",
+        )
     elif source == "cached":
-        lines += _wrap(f"not run in this quick report; read from the cached full run of this "
-                       f"claim's current code ({_at(r.commit)}: the cache key covers the claim, "
-                       f"the code it imports and the numerical libraries' versions); below, its "
-                       f"status and computed value there", "- **Source:** ")
+        lines += _wrap(
+            f"not run in this quick report; read from the cached full run of this "
+            f"claim's current code ({_at(r.commit)}: the cache key covers the claim, "
+            f"the code it imports and the numerical libraries' versions); below, its "
+            f"status and computed value there",
+            "- **Source:** ",
+        )
     elif r.id in quick_of:
         slow = ", ".join(f"`{s}`" for s in quick_of[r.id]) or "the full-strength check"
-        lines += _wrap(f"computed by the cheaper quick version; the full report runs {slow}",
-                       "- **Source:** ")
+        lines += _wrap(
+            f"computed by the cheaper quick version; the full report runs {slow}", "- **Source:** "
+        )
     lines += _wrap(r.statement, "- **The paper:** ")
     if r.printed:
         lines += _wrap(r.printed, "- **It prints:** ")
@@ -340,66 +404,93 @@ def _findings(results, quick: bool, previous) -> list[str]:
     found = [(r, "") for r in results if r.status in FINDINGS and not is_beyond(r)]
     found += _not_run_findings(results, quick, previous)
     order = {r.id: i for i, r in enumerate(results)}
-    found.sort(key=lambda f: (CONSEQUENCES.index(_consequence(f[0])),
-                              _section_key(f[0].section), order.get(f[0].id, 0)))
+    found.sort(
+        key=lambda f: (
+            CONSEQUENCES.index(_consequence(f[0])),
+            _section_key(f[0].section),
+            order.get(f[0].id, 0),
+        )
+    )
     lines = [f"## Findings ({len(found)})", ""]
-    lines += _wrap("Every DISCREPANCY and CAVEAT, most consequential first: a theorem, "
-                   "proposition, lemma or corollary as stated; then a printed number; then a "
-                   "statement about the experiments; then presentation (notation, an undefined "
-                   "step).", "")
+    lines += _wrap(
+        "Every DISCREPANCY and CAVEAT, most consequential first: a theorem, "
+        "proposition, lemma or corollary as stated; then a printed number; then a "
+        "statement about the experiments; then presentation (notation, an undefined "
+        "step).",
+        "",
+    )
     lines.append("")
     if not found:
         return lines + ["None.", ""]
     n_read = sum(1 for _, src in found if src in ("cached", "previous"))
     if n_read:
-        lines += _wrap(f"{n_read} of them {'comes' if n_read == 1 else 'come'} from full runs "
-                       "of slow claims not run in this quick report (each says which run, and "
-                       "its commit).", "") + [""]
+        lines += _wrap(
+            f"{n_read} of them {'comes' if n_read == 1 else 'come'} from full runs "
+            "of slow claims not run in this quick report (each says which run, and "
+            "its commit).",
+            "",
+        ) + [""]
     entries = _grouped(found)
     if len(entries) < len(found):
-        lines += _wrap(f"A check run for each of the paper's links is one entry: {len(found)} "
-                       f"findings in {len(entries)} entries.", "") + [""]
+        lines += _wrap(
+            f"A check run for each of the paper's links is one entry: {len(found)} "
+            f"findings in {len(entries)} entries.",
+            "",
+        ) + [""]
     for i, entry in enumerate(entries, 1):
-        lines += (_finding(i, entry[0][0], quick_of, entry[0][1]) if len(entry) == 1
-                  else _finding_group(i, [r for r, _ in entry]))
+        lines += (
+            _finding(i, entry[0][0], quick_of, entry[0][1])
+            if len(entry) == 1
+            else _finding_group(i, [r for r, _ in entry])
+        )
     return lines
 
 
 def _per_link(cid: str):
     """(check, link key) when the claim id is ``<check>-<paper link key>``, else None."""
     from nbl_theory.paper import PAPER_LINKS
+
     return next(((cid[: -len(k) - 1], k) for k in PAPER_LINKS if cid.endswith("-" + k)), None)
 
 
 def _grouped(found) -> list[list]:
     """The ranked findings as entries: three or more consecutive findings of one check run per
     paper link (same status, label and consequence) become one entry."""
+
     def key(f):
         r, src = f
         fam = _per_link(r.id)
         return fam and not src and (fam[0], r.status, r.label, _consequence(r))
+
     entries: list[list] = []
     for f in found:
         if entries and key(f) and key(f) == key(entries[-1][-1]):
             entries[-1].append(f)
         else:
             entries.append([f])
-    return [e for entry in entries for e in ([entry] if len(entry) >= 3 else
-                                               [[f] for f in entry])]
+    return [e for entry in entries for e in ([entry] if len(entry) >= 3 else [[f] for f in entry])]
 
 
 def _finding_group(i: int, rs: list) -> list[str]:
     first, (check, key0) = rs[0], _per_link(rs[0].id)
-    head = (f"### {i}. {first.status} ({_consequence(first)}): `{check}-*` for "
-            f"{len(rs)} links — `{first.label}`, {first.section}")
+    head = (
+        f"### {i}. {first.status} ({_consequence(first)}): `{check}-*` for "
+        f"{len(rs)} links — `{first.label}`, {first.section}"
+    )
     lines = [head[:MAX_LINE], ""]
-    lines += _wrap(f"one check run for each of the paper's links; {len(rs)} give this "
-                   "finding (each link's claim in full under its details link)", "- **What:** ")
+    lines += _wrap(
+        f"one check run for each of the paper's links; {len(rs)} give this "
+        "finding (each link's claim in full under its details link)",
+        "- **What:** ",
+    )
     lines += _wrap(first.statement, f"- **The paper** (for `{key0}`): ")
     lines.append("- **Per link:**")
     for r in rs:
-        lines += _wrap(f"{_flat(r.computed)} — [details](#{_anchor(r.id)})",
-                       f"  - `{_per_link(r.id)[1]}`: ", "    ")
+        lines += _wrap(
+            f"{_flat(r.computed)} — [details](#{_anchor(r.id)})",
+            f"  - `{_per_link(r.id)[1]}`: ",
+            "    ",
+        )
     lines += _why(first.detail, f"- **Why** (for `{key0}`): ")
     return lines + [""]
 
@@ -426,8 +517,11 @@ def _full_runs(results, quick: bool, previous) -> dict:
 def _not_run_findings(results, quick: bool, previous) -> list[tuple]:
     """(record, source) of the findings of claims not run in a quick report, read from their
     full runs (:func:`_full_runs`); none in a full report."""
-    return [(p, src) for p, src in _full_runs(results, quick, previous).values()
-            if p.status in FINDINGS and not is_beyond(p)]
+    return [
+        (p, src)
+        for p, src in _full_runs(results, quick, previous).values()
+        if p.status in FINDINGS and not is_beyond(p)
+    ]
 
 
 def _unknown_slow(results, quick: bool, previous) -> list:
@@ -436,44 +530,62 @@ def _unknown_slow(results, quick: bool, previous) -> list:
     if not quick:
         return []
     runs = _full_runs(results, quick, previous)
-    return [r for r in results if r.status == SKIPPED and not getattr(r, "quick", True)
-            and str(r.detail).startswith(_SLOW_REASON) and r.id not in runs]
+    return [
+        r
+        for r in results
+        if r.status == SKIPPED
+        and not getattr(r, "quick", True)
+        and str(r.detail).startswith(_SLOW_REASON)
+        and r.id not in runs
+    ]
 
 
 def _headline_findings(results, quick: bool, previous) -> list[str]:
     """Under the counts: the DISCREPANCYs by name, and (quick mode) the findings of slow claims
     the counts leave out because those claims did not run here."""
     lines = []
-    found = sorted((r for r in results if r.status == DISCREPANCY and not is_beyond(r)),
-                   key=lambda r: (CONSEQUENCES.index(_consequence(r)), _section_key(r.section)))
+    found = sorted(
+        (r for r in results if r.status == DISCREPANCY and not is_beyond(r)),
+        key=lambda r: (CONSEQUENCES.index(_consequence(r)), _section_key(r.section)),
+    )
     if found:
-        lines += _wrap("; ".join(f"`{r.id}` ({r.label})" for r in found),
-                       "**Discrepancies:** ") + [""]
+        lines += _wrap("; ".join(f"`{r.id}` ({r.label})" for r in found), "**Discrepancies:** ") + [
+            ""
+        ]
     beyond = Counter(r.status for r in results if is_beyond(r) and r.status in FINDINGS)
     if beyond:
         what = " and ".join(_count(beyond[st], st) for st in FINDINGS if beyond.get(st))
-        lines += _wrap(f"**Beyond the paper:** {what} of these counts "
-                       f"{'is' if sum(beyond.values()) == 1 else 'are'} about nbl's own "
-                       "statements, not the paper's (own section, not among the Findings).",
-                       "") + [""]
+        lines += _wrap(
+            f"**Beyond the paper:** {what} of these counts "
+            f"{'is' if sum(beyond.values()) == 1 else 'are'} about nbl's own "
+            "statements, not the paper's (own section, not among the Findings).",
+            "",
+        ) + [""]
     not_run = _not_run_findings(results, quick, previous)
     if not_run:
         by = Counter(r.status for r, _src in not_run)
         what = " and ".join(_count(by[st], st) for st in FINDINGS if by.get(st))
-        lines += _wrap(f"**Not in these counts:** full runs of slow claims not run here report "
-                       f"{what} (" + ", ".join(f"`{r.id}` ({_at(r.commit)})" for r, _ in not_run)
-                       + "; under Findings, each marked as read from that run).", "") + [""]
+        lines += _wrap(
+            f"**Not in these counts:** full runs of slow claims not run here report "
+            f"{what} ("
+            + ", ".join(f"`{r.id}` ({_at(r.commit)})" for r, _ in not_run)
+            + "; under Findings, each marked as read from that run).",
+            "",
+        ) + [""]
     unknown = _unknown_slow(results, quick, previous)
     if unknown:
-        lines += _wrap(f"**Not known here:** {_count(len(unknown), 'slow claim')} did not run "
-                       "and no full run of "
-                       + ("its" if len(unknown) == 1 else "their")
-                       + " current code was found (in the cache or a full report given), so "
-                       "whether " + ("it reports a finding" if len(unknown) == 1 else
-                                     "they report findings")
-                       + " is not known to this report: "
-                       + ", ".join(f"`{r.id}`" for r in unknown)
-                       + ". Run `nbl check` (full) to compute them.", "") + [""]
+        lines += _wrap(
+            f"**Not known here:** {_count(len(unknown), 'slow claim')} did not run "
+            "and no full run of "
+            + ("its" if len(unknown) == 1 else "their")
+            + " current code was found (in the cache or a full report given), so "
+            "whether "
+            + ("it reports a finding" if len(unknown) == 1 else "they report findings")
+            + " is not known to this report: "
+            + ", ".join(f"`{r.id}`" for r in unknown)
+            + ". Run `nbl check` (full) to compute them.",
+            "",
+        ) + [""]
     return lines
 
 
@@ -482,12 +594,15 @@ def _beyond(results) -> list[str]:
     if not rows:
         return []
     lines = [f"## Beyond the paper ({summary_line(rows)})", ""]
-    lines += _wrap("These statements are nbl's, not the paper's: the population analysis redone "
-                   "for context laws, arms and links the paper does not treat (its results are "
-                   "stated under assum:gaussian_context), checked against an independent "
-                   "witness. A CAVEAT here says the paper's assumption is needed — a user whose "
-                   "contexts or arms differ cannot rely on the Gaussian λ*; it is not a "
-                   "discrepancy of the paper. A FAIL is the toolkit's.", "") + [""]
+    lines += _wrap(
+        "These statements are nbl's, not the paper's: the population analysis redone "
+        "for context laws, arms and links the paper does not treat (its results are "
+        "stated under assum:gaussian_context), checked against an independent "
+        "witness. A CAVEAT here says the paper's assumption is needed — a user whose "
+        "contexts or arms differ cannot rely on the Gaussian λ*; it is not a "
+        "discrepancy of the paper. A FAIL is the toolkit's.",
+        "",
+    ) + [""]
     for r in rows:
         lines.append(f"### {r.status}: `{r.id}`"[:MAX_LINE])
         lines.append("")
@@ -506,11 +621,13 @@ def _failures(results) -> list[str]:
     lines = [f"## Failures ({len(bad)})", ""]
     if not bad:
         return lines + ["None.", ""]
-    lines += _wrap("FAIL: the toolkit could not confirm something that should hold — a bug "
-                   "until shown otherwise.", "") + [""]
+    lines += _wrap(
+        "FAIL: the toolkit could not confirm something that should hold — a bug "
+        "until shown otherwise.",
+        "",
+    ) + [""]
     for r in bad:
-        lines.append(f"### `{r.id}` — `{r.label}`{printed_suffix(r.label)}, {r.section}"
-                     [:MAX_LINE])
+        lines.append(f"### `{r.id}` — `{r.label}`{printed_suffix(r.label)}, {r.section}"[:MAX_LINE])
         lines += _wrap(r.statement, "- **The paper:** ")
         lines += _wrap(r.computed, "- **Computed:** ")
         lines += _wrap(r.detail, "- **Message:** ")
@@ -518,25 +635,40 @@ def _failures(results) -> list[str]:
     return lines
 
 
-_COLS = (("claim", 44), ("label", 36), ("method", 14), ("status", 15), ("tolerance", 30),
-         ("reason", 30), ("seconds", 7))
+_COLS = (
+    ("claim", 44),
+    ("label", 36),
+    ("method", 14),
+    ("status", 15),
+    ("tolerance", 30),
+    ("reason", 30),
+    ("seconds", 7),
+)
 
 
 def _row(r) -> str:
     tol = f"{_flat(r.tolerance)} ({_flat(r.tolerance_why)})"
-    cells = (f"`{_cell(r.id, _COLS[0][1] - 2)}`", f"`{_cell(r.label, _COLS[1][1] - 2)}`",
-             r.method, f"**{r.status}**", _cell(tol, _COLS[4][1]), _cell(r.detail, _COLS[5][1]),
-             f"{r.seconds:.2f}")
+    cells = (
+        f"`{_cell(r.id, _COLS[0][1] - 2)}`",
+        f"`{_cell(r.label, _COLS[1][1] - 2)}`",
+        r.method,
+        f"**{r.status}**",
+        _cell(tol, _COLS[4][1]),
+        _cell(r.detail, _COLS[5][1]),
+        f"{r.seconds:.2f}",
+    )
     return "| " + " | ".join(cells) + " |"
 
 
 def _details(r) -> list[str]:
     lines = [f'<a id="{_anchor(r.id)}"></a>', f"#### `{r.id}` — {r.status}"[:MAX_LINE], ""]
-    lines += _wrap(f"`{r.label}`" + "".join(f", `{c}`" for c in getattr(r, "covers", ())),
-                   "- **Label(s):** ")
+    lines += _wrap(
+        f"`{r.label}`" + "".join(f", `{c}`" for c in getattr(r, "covers", ())), "- **Label(s):** "
+    )
     lines += _wrap(r.statement, "- **Statement:** ")
-    lines += _wrap(f"{r.method}; tolerance {_flat(r.tolerance)} — {_flat(r.tolerance_why)}",
-                   "- **Method:** ")
+    lines += _wrap(
+        f"{r.method}; tolerance {_flat(r.tolerance)} — {_flat(r.tolerance_why)}", "- **Method:** "
+    )
     if r.printed:
         lines += _wrap(r.printed, "- **Paper prints:** ")
     if r.computed is not None:
@@ -578,9 +710,16 @@ def _skipped(results) -> list[str]:
     return lines + [""]
 
 
-def render_markdown(results, quick: bool | None = None, version: str = "unknown",
-                    date: str = "", previous=None, figures_dir=None, cached: bool = True,
-                    paper=None) -> str:
+def render_markdown(
+    results,
+    quick: bool | None = None,
+    version: str = "unknown",
+    date: str = "",
+    previous=None,
+    figures_dir=None,
+    cached: bool = True,
+    paper=None,
+) -> str:
     """verification.md (module docstring); ``quick=None`` infers the mode; figures found as
     ``figures_dir/<id>.png`` are linked; ``cached``: False for a ``--no-cache`` run;
     ``paper``: the paper text in force when it is not the pinned version.
@@ -626,68 +765,120 @@ def _render(results, quick, version, date, previous, cached: bool = True, paper=
         qv = quick_versions(results)
         n_qf = sum(1 for r in results if r.id in qv and r.status in FINDINGS)
         others = n_skipped - n_slow
-        mode = (f"**Mode: quick** (`nbl check --quick`): {_count(n_slow, 'slow claim')} "
-                f"{'was' if n_slow == 1 else 'were'} not run"
-                + (f" (the other {others} SKIPPED "
-                   + ("is a label" if others == 1 else "are labels")
-                   + " not checked, by design, with the reason)" if others > 0 else "")
-                + "; all are listed under Skipped. "
-                + ("Cheaper quick versions of slow claims ran instead ("
-                   + ", ".join(f"`{i}`" for i in qv) + f"); {_count(n_qf, 'finding')} "
-                   f"{'comes' if n_qf == 1 else 'come'} from them, and each says so." if qv else
-                   "No claim ran as a cheaper quick version of a slow one.")
-                + (" Findings of slow claims are taken from the full report given."
-                   if previous else " Run `nbl check` (full) for the slow claims."))
+        mode = (
+            f"**Mode: quick** (`nbl check --quick`): {_count(n_slow, 'slow claim')} "
+            f"{'was' if n_slow == 1 else 'were'} not run"
+            + (
+                f" (the other {others} SKIPPED "
+                + ("is a label" if others == 1 else "are labels")
+                + " not checked, by design, with the reason)"
+                if others > 0
+                else ""
+            )
+            + "; all are listed under Skipped. "
+            + (
+                "Cheaper quick versions of slow claims ran instead ("
+                + ", ".join(f"`{i}`" for i in qv)
+                + f"); {_count(n_qf, 'finding')} "
+                f"{'comes' if n_qf == 1 else 'come'} from them, and each says so."
+                if qv
+                else "No claim ran as a cheaper quick version of a slow one."
+            )
+            + (
+                " Findings of slow claims are taken from the full report given."
+                if previous
+                else " Run `nbl check` (full) for the slow claims."
+            )
+        )
     else:
         mode = "**Mode: full** (`nbl check`): every claim in this report ran at full strength."
-    lines = ["# Verification of “Elicitation and Decision Geometry in Single-Index Bandits”", "",
-             f"**{summary_line(results)}**", ""]
+    lines = [
+        "# Verification of “Elicitation and Decision Geometry in Single-Index Bandits”",
+        "",
+        f"**{summary_line(results)}**",
+        "",
+    ]
     n_pending = sum(1 for r in results if r.status == SKIPPED and r.detail == PENDING_DETAIL)
     if n_pending:
-        lines += _wrap(f"**Incomplete: {n_pending} of {len(results)} claims did not run** — the "
-                       "check was interrupted (or is still running) before they finished; they "
-                       "are listed as SKIPPED with that reason. Run the same `nbl check` again: "
-                       + ("the claims that finished come from the cache." if cached else "this"
-                          " run did not use the cache (--no-cache): every claim runs again."), "")
+        lines += _wrap(
+            f"**Incomplete: {n_pending} of {len(results)} claims did not run** — the "
+            "check was interrupted (or is still running) before they finished; they "
+            "are listed as SKIPPED with that reason. Run the same `nbl check` again: "
+            + (
+                "the claims that finished come from the cache."
+                if cached
+                else "this run did not use the cache (--no-cache): every claim runs again."
+            ),
+            "",
+        )
         lines += [""]
     lines += _headline_findings(results, quick, previous)
     lines += _wrap(mode, "") + [""]
     head, *more = paper_paragraphs(paper)
     for par in [f"nbl {version} · {date} · Python {platform.python_version()} · {head}", *more]:
         lines += _wrap(par, "") + [""]
-    lines += _wrap("Statuses: PASS (confirmed within the stated tolerance); CAVEAT (confirmed, "
-                   "but the statement needs a condition the paper does not state, is vacuous "
-                   "for the paper's own examples, or depends on a choice the paper leaves open); "
-                   "DISCREPANCY (a sound computation disagrees with what the paper prints or "
-                   "states); FAIL (the toolkit could not confirm something that should hold); "
-                   "SKIPPED (not run, with the reason).", "")
+    lines += _wrap(
+        "Statuses: PASS (confirmed within the stated tolerance); CAVEAT (confirmed, "
+        "but the statement needs a condition the paper does not state, is vacuous "
+        "for the paper's own examples, or depends on a choice the paper leaves open); "
+        "DISCREPANCY (a sound computation disagrees with what the paper prints or "
+        "states); FAIL (the toolkit could not confirm something that should hold); "
+        "SKIPPED (not run, with the reason).",
+        "",
+    )
     lines.append("")
     body = _findings(results, quick, previous)
     body += _failures(results)
     body += _beyond(results)
     from .ledger.report import section_markdown
+
     body += section_markdown(results)
     body += _sections(results)
     body += _skipped(results)
     names = glossary("\n".join(body))
     if names:
-        lines += _wrap("Names of links and conditions (`tt-stable`, `we-0.72`, `cond:…`) and a "
-                       "few terms of the checks are the toolkit's, explained under [Names used "
-                       "in this report](#names).", "")
+        lines += _wrap(
+            "Names of links and conditions (`tt-stable`, `we-0.72`, `cond:…`) and a "
+            "few terms of the checks are the toolkit's, explained under [Names used "
+            "in this report](#names).",
+            "",
+        )
         lines.append("")
-        at = next((i for i, ln in enumerate(body) if ln.startswith("## ") and i > 0
-                   and not ln.startswith(("## Failures", "## Findings"))), len(body))
-        body[at:at] = ['<a id="names"></a>', "## Names used in this report", ""] + _wrap(
-            "Short names of links, conditions named by the toolkit's hypotheses audit "
-            "(`cond:*`, quoted from the paper line given) and terms of the checks: not labels "
-            "or words of the paper.", "") + [
-            ""] + [ln for key, text in names for ln in _wrap(text, f"- `{key}`: ")] + [""]
+        at = next(
+            (
+                i
+                for i, ln in enumerate(body)
+                if ln.startswith("## ")
+                and i > 0
+                and not ln.startswith(("## Failures", "## Findings"))
+            ),
+            len(body),
+        )
+        body[at:at] = (
+            ['<a id="names"></a>', "## Names used in this report", ""]
+            + _wrap(
+                "Short names of links, conditions named by the toolkit's hypotheses audit "
+                "(`cond:*`, quoted from the paper line given) and terms of the checks: not labels "
+                "or words of the paper.",
+                "",
+            )
+            + [""]
+            + [ln for key, text in names for ln in _wrap(text, f"- `{key}`: ")]
+            + [""]
+        )
     lines += body
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_report(results, out_dir, quick: bool | None = None, previous=None, figures_dir=None,
-                 cached: bool = True, paper=None) -> tuple[Path, Path]:
+def write_report(
+    results,
+    out_dir,
+    quick: bool | None = None,
+    previous=None,
+    figures_dir=None,
+    cached: bool = True,
+    paper=None,
+) -> tuple[Path, Path]:
     """Write ``verification.md`` and ``verification.json`` into ``out_dir`` (created if needed;
     ``cached`` and ``paper``: as in :func:`render_markdown`).
 
@@ -725,13 +916,24 @@ def write_report(results, out_dir, quick: bool | None = None, previous=None, fig
     md_path, json_path = out / "verification.md", out / "verification.json"
     commit = toolkit_commit()
     version = toolkit_version() + (f" (commit {commit})" if commit else "")
-    md_path.write_text(render_markdown(results, quick, version, date, previous,
-                                       figures_dir=Path(figures_dir or out / "figures"),
-                                       cached=cached, paper=paper),
-                       encoding="utf-8")
+    md_path.write_text(
+        render_markdown(
+            results,
+            quick,
+            version,
+            date,
+            previous,
+            figures_dir=Path(figures_dir or out / "figures"),
+            cached=cached,
+            paper=paper,
+        ),
+        encoding="utf-8",
+    )
     mode = "quick" if (infer_quick(results) if quick is None else quick) else "full"
-    json_path.write_text(report_text([record(r) for r in results], mode,
-                                     summary_counts(results), [md_path, json_path]),
-                         encoding="utf-8")
+    json_path.write_text(
+        report_text(
+            [record(r) for r in results], mode, summary_counts(results), [md_path, json_path]
+        ),
+        encoding="utf-8",
+    )
     return md_path, json_path
-

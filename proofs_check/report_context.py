@@ -20,29 +20,29 @@ __all__ = ["EXTRA_LINKS", "TERMS", "glossary", "paper_paragraphs", "toolkit_comm
 #: links some claims use besides the paper's six named ones (key → what it is)
 EXTRA_LINKS = {
     "logistic4": "g(z) = 1/(1 + e^(-4z)), a steeper logistic link the toolkit adds to test "
-                 "the paper's regret statements on a second smooth link (not one of the "
-                 "paper's links)",
+    "the paper's regret statements on a second smooth link (not one of the "
+    "paper's links)",
 }
 
 
 #: phrases of the checks' texts a reader of the paper alone would not know (phrase → meaning)
 TERMS = {
     "own field": "the population field F (and the tangent field h) computed by the check "
-                 "itself from its definition as an expectation (eq:Fdef), by its own one-arm "
-                 "Gauss-Legendre integrals: independent of the toolkit's library and of the "
-                 "paper's formulas, so the check does not compare the library with itself",
+    "itself from its definition as an expectation (eq:Fdef), by its own one-arm "
+    "Gauss-Legendre integrals: independent of the toolkit's library and of the "
+    "paper's formulas, so the check does not compare the library with itself",
     "curated direct uses": "uses of a hypothesis inside a proof that the hypotheses audit "
-                           "records by hand, each with the quoted paper line, beyond the "
-                           "proof's explicit \\ref{assum:...}",
+    "records by hand, each with the quoted paper line, beyond the "
+    "proof's explicit \\ref{assum:...}",
     "packaged index": "the toolkit's parse of the paper's LaTeX (labels, statements, proofs, "
-                      "line numbers), made from the paper text whose SHA-256 the report gives",
+    "line numbers), made from the paper text whose SHA-256 the report gives",
     # the paper itself uses kappa for kappa(a) = e^(a^2/2) Phi(-a) and for kappa* (F(v*) =
     # kappa* v*), a collision notation-audit lists; the checks add these two
     "kappa_theta": "the toolkit's name for the exact local contraction rate at v* along "
-                   "theta, Delta mu* - 2 phi0(0) m2 (1 - Delta^2/4) without the positive part "
-                   "(the only tangent rate in d = 2); not the paper's kappa(a) or kappa*",
+    "theta, Delta mu* - 2 phi0(0) m2 (1 - Delta^2/4) without the positive part "
+    "(the only tangent rate in d = 2); not the paper's kappa(a) or kappa*",
     "kappa_rho": "the linear coefficient 2 rho (1 - log 2) of the weighted-entropy potential "
-                 "phi_rho (app:elicitation-geometry); not the paper's kappa(a) or kappa*",
+    "phi_rho (app:elicitation-geometry); not the paper's kappa(a) or kappa*",
 }
 
 
@@ -71,11 +71,19 @@ def glossary(text: str) -> list[tuple[str, str]]:
     for key, pl in PAPER_LINKS.items():
         if _uses(text, key):
             name, value = pl.parameter
-            items.append((key, f"the {pl.family} link with {name} = {value} ({pl.label}; "
-                               f"{pl.regime} at Delta = {pl.delta})"))
+            items.append(
+                (
+                    key,
+                    f"the {pl.family} link with {name} = {value} ({pl.label}; "
+                    f"{pl.regime} at Delta = {pl.delta})",
+                )
+            )
     items += [(k, v) for k, v in EXTRA_LINKS.items() if _uses(text, k)]
-    items += [(h.id, f"{h.text} (paper line {h.line})") for h in HYPOTHESES.values()
-              if h.id.startswith("cond:") and _uses(text, h.id)]
+    items += [
+        (h.id, f"{h.text} (paper line {h.line})")
+        for h in HYPOTHESES.values()
+        if h.id.startswith("cond:") and _uses(text, h.id)
+    ]
     items += [(k, v) for k, v in TERMS.items() if _uses(text, k)]
     return items
 
@@ -90,13 +98,20 @@ def toolkit_commit() -> str:
     if not (root / ".git").exists():
         return ""
     try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=5)
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
         if head.returncode:
             return ""
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                                "--untracked-files=no"], capture_output=True, text=True,
-                               timeout=5)
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
     except (OSError, subprocess.SubprocessError):
         return ""
     return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
@@ -119,14 +134,21 @@ def paper_paragraphs(paper) -> list[str]:
         The paragraphs (one for the pinned text).
     """
     from .audit.extracted import PAPER_SHA256
-    pinned = (f"paper text sha256 {PAPER_SHA256[:16]}… (the version every quoted line number "
-              "refers to)")
+
+    pinned = (
+        f"paper text sha256 {PAPER_SHA256[:16]}… (the version every quoted line number refers to)"
+    )
     if paper is None or paper[0].pinned:
         return [pinned]
     src, stale = paper
-    return [pinned,
-            f"**The paper text given ({src.origin} {src.path}, sha256 {src.sha256[:16]}…) is "
-            "not the pinned version**: every check ran on the pinned version's packaged data "
-            "(labels, quoted lines), not on the given text. "
-            + (f"Stale for the given text: {stale.summary()}" if stale.stale else
-               "No label, claim or quoted line refers to the text that changed.")]
+    return [
+        pinned,
+        f"**The paper text given ({src.origin} {src.path}, sha256 {src.sha256[:16]}…) is "
+        "not the pinned version**: every check ran on the pinned version's packaged data "
+        "(labels, quoted lines), not on the given text. "
+        + (
+            f"Stale for the given text: {stale.summary()}"
+            if stale.stale
+            else "No label, claim or quoted line refers to the text that changed."
+        ),
+    ]

@@ -32,9 +32,23 @@ from pathlib import Path
 __all__ = ["RECORD_KEYS", "record", "load_records", "report_text"]
 
 #: The keys of a claim record in verification.json, in order (see the module docstring).
-RECORD_KEYS = ("id", "label", "statement", "method", "tolerance", "paper_value", "computed",
-               "status", "reason", "seconds", "consequence", "figure", "evidence", "covers",
-               "section")
+RECORD_KEYS = (
+    "id",
+    "label",
+    "statement",
+    "method",
+    "tolerance",
+    "paper_value",
+    "computed",
+    "status",
+    "reason",
+    "seconds",
+    "consequence",
+    "figure",
+    "evidence",
+    "covers",
+    "section",
+)
 
 
 def record(r) -> dict:

@@ -73,16 +73,28 @@ from .runner_tasks import (
     split_check,
 )
 
-__all__ = ["run_claims_parallel", "run_claim_task", "claims_cache", "write_partial_report",
-           "pending_result", "TaskTiming", "CellPlan", "CellResults", "split_check", "is_split",
-           "ReplayExecutor",
-           "PENDING_DETAIL", "CLAIMS_NAMESPACE", "DEFAULT_REGISTRY"]
+__all__ = [
+    "run_claims_parallel",
+    "run_claim_task",
+    "claims_cache",
+    "write_partial_report",
+    "pending_result",
+    "TaskTiming",
+    "CellPlan",
+    "CellResults",
+    "split_check",
+    "is_split",
+    "ReplayExecutor",
+    "PENDING_DETAIL",
+    "CLAIMS_NAMESPACE",
+    "DEFAULT_REGISTRY",
+]
 
 #: The cache namespace of claim results (and of the run-time history).
 CLAIMS_NAMESPACE = "claims"
-_UNKNOWN_SLOW, _UNKNOWN_QUICK = 60.0, 1.0      # CPU-second guesses for claims never timed
-_CHUNKS_PER_WORKER, _MIN_CHUNK = 8, 0.5     # claims batches: >= 8 per worker, >= 0.5 s
-_STALE = 600.0                  # seconds after which a temporary report directory is debris
+_UNKNOWN_SLOW, _UNKNOWN_QUICK = 60.0, 1.0  # CPU-second guesses for claims never timed
+_CHUNKS_PER_WORKER, _MIN_CHUNK = 8, 0.5  # claims batches: >= 8 per worker, >= 0.5 s
+_STALE = 600.0  # seconds after which a temporary report directory is debris
 
 
 @dataclass(frozen=True)
@@ -112,8 +124,7 @@ def pending_result(registry, claim) -> ClaimResult:
 
 
 def _synthetic(registry, claim, status: str, detail: str, seconds: float = 0.0) -> ClaimResult:
-    res = registry.run_one(dataclasses.replace(claim, check=lambda: Outcome(status, None,
-                                                                            detail)))
+    res = registry.run_one(dataclasses.replace(claim, check=lambda: Outcome(status, None, detail)))
     return dataclasses.replace(res, seconds=seconds)
 
 
@@ -151,9 +162,14 @@ def _with_full_run(res: ClaimResult, full: dict | None) -> ClaimResult:
     if full is None:
         return res
     at = f"at commit {full[COMMIT_KEY]}" if full[COMMIT_KEY] else "at an unrecorded commit"
-    return dataclasses.replace(res, full_run=full, detail=(
-        f"{res.detail}; the cached full run of this claim's current code ({at}) reports "
-        f"{full['status']}"))
+    return dataclasses.replace(
+        res,
+        full_run=full,
+        detail=(
+            f"{res.detail}; the cached full run of this claim's current code ({at}) reports "
+            f"{full['status']}"
+        ),
+    )
 
 
 def write_partial_report(results, out_dir, quick: bool | None = None, **options):
@@ -167,9 +183,12 @@ def write_partial_report(results, out_dir, quick: bool | None = None, **options)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     accepted = inspect.signature(write_report).parameters
-    kwargs = {k: v for k, v in {"quick": quick, "figures_dir": out / "figures",
-                                **options}.items() if v is not None and k in accepted}
-    for stale in out.glob(".verification-*"):    # left by a run killed while writing
+    kwargs = {
+        k: v
+        for k, v in {"quick": quick, "figures_dir": out / "figures", **options}.items()
+        if v is not None and k in accepted
+    }
+    for stale in out.glob(".verification-*"):  # left by a run killed while writing
         try:
             if time.time() - stale.stat().st_mtime > _STALE:
                 shutil.rmtree(stale, ignore_errors=True)
@@ -178,7 +197,7 @@ def write_partial_report(results, out_dir, quick: bool | None = None, **options)
     tmp = Path(tempfile.mkdtemp(prefix=".verification-", dir=out))
     try:
         paths = write_report(results, tmp, **kwargs)
-        for p in sorted(tmp.iterdir(), key=lambda p: p.suffix == ".md"):   # the JSON first
+        for p in sorted(tmp.iterdir(), key=lambda p: p.suffix == ".md"):  # the JSON first
             os.replace(p, out / p.name)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -190,23 +209,23 @@ def write_partial_report(results, out_dir, quick: bool | None = None, **options)
 class _Split:
     """A split claim waiting for its cells."""
 
-    index: int                  # position in the result list
+    index: int  # position in the result list
     plan: CellPlan
     results: list
     missing: int
     errors: list = dataclasses.field(default_factory=list)
-    keys: list = dataclasses.field(default_factory=list)    # the cells' cache keys
+    keys: list = dataclasses.field(default_factory=list)  # the cells' cache keys
     shared: dict | None = None  # plan key -> CellResults, shared by claims with equal cells
 
 
 @dataclass
 class _Task:
     spec: tuple
-    name: str                   # claim id, or "claim-id#cell" (run-time history, on_task)
+    name: str  # claim id, or "claim-id#cell" (run-time history, on_task)
     estimate: float
-    claims: tuple = ()          # the positions of the claims of a claims task
-    users: list = dataclasses.field(default_factory=list)   # (split, cell index) of a cell
-    key: str | None = None      # the cell's sweep-cache key
+    claims: tuple = ()  # the positions of the claims of a claims task
+    users: list = dataclasses.field(default_factory=list)  # (split, cell index) of a cell
+    key: str | None = None  # the cell's sweep-cache key
     cache: ChunkCache | None = None
 
 
@@ -227,13 +246,12 @@ def _plan_cells(claim, split: _Split, cache, tasks: list, by_key: dict, timings:
     claim, is shared; a cached cell is not run)."""
     plan = split.plan
     ccache = None if cache is None else ChunkCache(cache.root.parent, plan.namespace)
-    split.keys = cell_keys(plan)        # None: parameters the cache cannot describe
+    split.keys = cell_keys(plan)  # None: parameters the cache cannot describe
     for c_idx, (params, key) in enumerate(zip(plan.cells, split.keys)):
         if key is not None and key in by_key:
             tasks[by_key[key]].users.append((split, c_idx))
             continue
-        hit, value = (ccache.get(key) if ccache is not None and key is not None
-                      else (False, None))
+        hit, value = ccache.get(key) if ccache is not None and key is not None else (False, None)
         if hit:
             split.results[c_idx] = value
             split.missing -= 1
@@ -241,14 +259,25 @@ def _plan_cells(claim, split: _Split, cache, tasks: list, by_key: dict, timings:
         name = f"{claim.id}#{c_idx}"
         if key is not None:
             by_key[key] = len(tasks)
-        tasks.append(_Task(("cell", plan.fn, params), name, timings.get(name, _UNKNOWN_SLOW),
-                           users=[(split, c_idx)], key=key, cache=ccache))
+        tasks.append(
+            _Task(
+                ("cell", plan.fn, params),
+                name,
+                timings.get(name, _UNKNOWN_SLOW),
+                users=[(split, c_idx)],
+                key=key,
+                cache=ccache,
+            )
+        )
 
 
 def _task_failed(registry, claim, err: TaskError) -> ClaimResult:
     lost = err.type == "WorkerLost"
-    why = ("the worker process running this check died" if lost
-           else "the task running this check failed outside the check")
+    why = (
+        "the worker process running this check died"
+        if lost
+        else "the task running this check failed outside the check"
+    )
     return _synthetic(registry, claim, FAIL, f"{why} ({err})")
 
 
@@ -257,8 +286,12 @@ def _combine(registry, claim, split: _Split) -> ClaimResult:
     if split.errors:
         (first, err), rest = min(split.errors), len(split.errors) - 1
         others = f"; {rest} more cell(s) failed" if rest else ""
-        return _synthetic(registry, claim, FAIL, f"check raised {err} (cell {first} of "
-                                                 f"{len(split.results)}{others})")
+        return _synthetic(
+            registry,
+            claim,
+            FAIL,
+            f"check raised {err} (cell {first} of {len(split.results)}{others})",
+        )
     key = plan_key(split.keys)
     values = split.shared.get(key) if split.shared is not None and key is not None else None
     if values is None:
@@ -269,16 +302,27 @@ def _combine(registry, claim, split: _Split) -> ClaimResult:
 
 
 # ---------------------------------------------------------------------------- the runner
-def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=None,
-                        scheduler=None, cache: ChunkCache | None = None, progress=None,
-                        on_result=None, *, registry: str = DEFAULT_REGISTRY, out_dir=None,
-                        report_every: float = 1.0, split: bool = True,
-                        allow_large: bool = False,
-                        on_task: Callable[[TaskTiming], None] | None = None,
-                        estimates: dict | None = None,
-                        report_options: dict | None = None,
-                        chunk: bool = True,
-                        report_fault: list | None = None) -> list[ClaimResult]:
+def run_claims_parallel(
+    ids=None,
+    quick: bool = False,
+    executor=None,
+    workers=None,
+    scheduler=None,
+    cache: ChunkCache | None = None,
+    progress=None,
+    on_result=None,
+    *,
+    registry: str = DEFAULT_REGISTRY,
+    out_dir=None,
+    report_every: float = 1.0,
+    split: bool = True,
+    allow_large: bool = False,
+    on_task: Callable[[TaskTiming], None] | None = None,
+    estimates: dict | None = None,
+    report_options: dict | None = None,
+    chunk: bool = True,
+    report_fault: list | None = None,
+) -> list[ClaimResult]:
     """Run the claims on an executor; results in registration order (module docstring).
 
     Parameters
@@ -339,25 +383,27 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
     keys: list = [None] * n
     timings = {**load_timings(cache, registry, quick), **(estimates or {})}
     measured: dict = {}
-    tasks: list[_Task] = []             # the cells to run (plan_splits)
-    to_plan: list = []                  # (claim position, estimated CPU s) of split claims
+    tasks: list[_Task] = []  # the cells to run (plan_splits)
+    to_plan: list = []  # (claim position, estimated CPU s) of split claims
     splits: list[_Split] = []
     by_key: dict = {}
-    shared: dict = {}                   # plan key -> CellResults (one object per equal plan)
-    singles: list = []                  # (claim position, estimated CPU s) of unsplit claims
+    shared: dict = {}  # plan key -> CellResults (one object per equal plan)
+    singles: list = []  # (claim position, estimated CPU s) of unsplit claims
     count = {"done": 0, "reported": -float("inf")}
-    fault: list = [None]                # the last report write's OSError, if it failed
+    fault: list = [None]  # the last report write's OSError, if it failed
 
     def report(force: bool = False) -> None:
-        if out_dir is None or (not force and time.monotonic() - count["reported"]
-                               < report_every):
+        if out_dir is None or (not force and time.monotonic() - count["reported"] < report_every):
             return
         count["reported"] = time.monotonic()
         try:
-            write_partial_report([r if r is not None else pending_result(reg, c)
-                                  for r, c in zip(results, claims)], out_dir, quick,
-                                 **{"cached": cache is not None, **(report_options or {})})
-        except OSError as exc:          # a full or read-only disk: the results go on
+            write_partial_report(
+                [r if r is not None else pending_result(reg, c) for r, c in zip(results, claims)],
+                out_dir,
+                quick,
+                **{"cached": cache is not None, **(report_options or {})},
+            )
+        except OSError as exc:  # a full or read-only disk: the results go on
             fault[0] = exc
         else:
             fault[0] = None
@@ -368,7 +414,7 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
         if store and cache is not None and keys[i] is not None and res.status != FAIL:
             try:
                 cache.put(keys[i], {**res.to_dict(), COMMIT_KEY: toolkit_commit()})
-            except TypeError:           # evidence that is not plain data: not cached
+            except TypeError:  # evidence that is not plain data: not cached
                 pass
         if progress:
             progress(count["done"], n, res)
@@ -381,13 +427,17 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
     if cache is not None:
         keys = claim_keys(registry, claims, quick, cache)
         slow = [c for c in claims if quick and not c.quick]
-        if slow:            # where a full run of the slow claims' current code is cached
-            full_keys = dict(zip((c.id for c in slow), claim_keys(registry, slow, False,
-                                                                   cache)))
+        if slow:  # where a full run of the slow claims' current code is cached
+            full_keys = dict(zip((c.id for c in slow), claim_keys(registry, slow, False, cache)))
     for i, claim in enumerate(claims):
         if quick and not claim.quick:
-            finish(i, _with_full_run(reg.run_claims(quick=True, ids=[claim.id])[0],
-                                     _cached_full_run(cache, full_keys.get(claim.id))))
+            finish(
+                i,
+                _with_full_run(
+                    reg.run_claims(quick=True, ids=[claim.id])[0],
+                    _cached_full_run(cache, full_keys.get(claim.id)),
+                ),
+            )
             continue
         if cache is not None:
             hit, value = cache.get(keys[i]) if keys[i] is not None else (False, None)
@@ -396,7 +446,7 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
                     finish(i, _from_dict(value))
                     continue
                 except (ValueError, TypeError, KeyError):
-                    pass                # not a result record: recompute
+                    pass  # not a result record: recompute
         guess = timings.get(claim.id, _UNKNOWN_QUICK if claim.quick else _UNKNOWN_SLOW)
         if split and is_split(claim.check):
             to_plan.append((i, guess))
@@ -416,14 +466,23 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
                     raise TypeError(f"cells() returned {type(plan).__name__}, not a CellPlan")
                 cells = list(plan.cells)
             except Exception as exc:  # noqa: BLE001 - a broken plan is the claim's FAIL
-                finish(i, _synthetic(reg, claim, FAIL, f"check.cells() raised "
-                                     f"{type(exc).__name__}: {exc}"))
+                finish(
+                    i,
+                    _synthetic(
+                        reg, claim, FAIL, f"check.cells() raised {type(exc).__name__}: {exc}"
+                    ),
+                )
                 continue
-            sp = _Split(i, dataclasses.replace(plan, cells=cells), [None] * len(cells),
-                        len(cells), shared=shared)
+            sp = _Split(
+                i,
+                dataclasses.replace(plan, cells=cells),
+                [None] * len(cells),
+                len(cells),
+                shared=shared,
+            )
             splits.append(sp)
             _plan_cells(claim, sp, cache, tasks, by_key, timings)
-        for sp in splits:               # every cell cached: combine now
+        for sp in splits:  # every cell cached: combine now
             if sp.missing == 0:
                 finish(sp.index, _combine(reg, claims[sp.index], sp), store=True)
 
@@ -431,8 +490,9 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
     total = sum(e for _, e in singles) + sum(e for _, e in to_plan)
     own = executor is None and bool(to_plan or singles)
     if own:
-        executor = make_executor(workers, work=total, threshold=5.0, scheduler=scheduler,
-                                 allow_large=allow_large)
+        executor = make_executor(
+            workers, work=total, threshold=5.0, scheduler=scheduler, allow_large=allow_large
+        )
     first: list[_Task] = []
     if singles:
         parallel = chunk and executor.workers > 1 and not isinstance(executor, SerialExecutor)
@@ -444,12 +504,12 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
         """The first round's tasks, longest first: the longest claims (two per worker), then
         — planned meanwhile — the cells of the split claims with the other claims."""
         order = sorted(first, key=lambda t: -t.estimate)
-        head = order[:WINDOW_PER_WORKER * max(1, executor.workers)]
+        head = order[: WINDOW_PER_WORKER * max(1, executor.workers)]
         for task in head:
             fed.append(task)
             yield task.spec
         plan_splits()
-        for task in sorted(order[len(head):] + tasks, key=lambda t: -t.estimate):
+        for task in sorted(order[len(head) :] + tasks, key=lambda t: -t.estimate):
             fed.append(task)
             yield task.spec
 
@@ -484,8 +544,15 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
                 tic = time.process_time()
                 res = _combine(reg, claims[sp.index], sp)
                 if on_task:
-                    on_task(TaskTiming("combine", claims[sp.index].id,
-                                       time.process_time() - tic, res.seconds, os.getpid()))
+                    on_task(
+                        TaskTiming(
+                            "combine",
+                            claims[sp.index].id,
+                            time.process_time() - tic,
+                            res.seconds,
+                            os.getpid(),
+                        )
+                    )
                 finish(sp.index, res, store=True)
 
     stream = None
@@ -500,11 +567,21 @@ def run_claims_parallel(ids=None, quick: bool = False, executor=None, workers=No
             for j, out in stream:
                 task = current[j]
                 if on_task and not isinstance(out, TaskError):
-                    parts = (tuple((claims[i].id, c) for i, c in
-                                   zip(task.claims, out["value"]["cpus"])) if task.claims
-                             else ())
-                    on_task(TaskTiming("claims" if task.claims else "cell", task.name,
-                                       out["cpu"], out["wall"], out["pid"], parts))
+                    parts = (
+                        tuple((claims[i].id, c) for i, c in zip(task.claims, out["value"]["cpus"]))
+                        if task.claims
+                        else ()
+                    )
+                    on_task(
+                        TaskTiming(
+                            "claims" if task.claims else "cell",
+                            task.name,
+                            out["cpu"],
+                            out["wall"],
+                            out["pid"],
+                            parts,
+                        )
+                    )
                 if task.claims:
                     retry += on_claims(task, out)
                 else:
@@ -539,13 +616,22 @@ def _claim_tasks(registry: str, claims, singles, quick: bool, target: float) -> 
         if batch:
             ids = tuple(claims[i].id for i, _ in batch)
             name = ids[0] if len(ids) == 1 else f"{ids[0]}+{len(ids) - 1}"
-            out.append(_Task(("claims", registry, ids, quick), name,
-                             sum(e for _, e in batch), claims=tuple(i for i, _ in batch)))
+            out.append(
+                _Task(
+                    ("claims", registry, ids, quick),
+                    name,
+                    sum(e for _, e in batch),
+                    claims=tuple(i for i, _ in batch),
+                )
+            )
             batch.clear()
 
     for i, est in singles:
-        if batch and (target <= 0 or sum(e for _, e in batch) + est > target
-                      or claims[i].check.__module__ != claims[batch[0][0]].check.__module__):
+        if batch and (
+            target <= 0
+            or sum(e for _, e in batch) + est > target
+            or claims[i].check.__module__ != claims[batch[0][0]].check.__module__
+        ):
             close()
         batch.append((i, est))
     close()

@@ -41,12 +41,20 @@ from pathlib import Path
 
 from nbl_sim.runs.sweep import imported_modules, library_versions, reachable, source_fingerprint
 
-__all__ = ["claim_fingerprint", "claim_key", "claim_keys", "tree_digest", "timings_key",
-           "load_timings", "save_timings", "DELEGATED"]
+__all__ = [
+    "claim_fingerprint",
+    "claim_key",
+    "claim_keys",
+    "tree_digest",
+    "timings_key",
+    "load_timings",
+    "save_timings",
+    "DELEGATED",
+]
 
 #: packages whose modules are fingerprinted by :func:`nbl_sim.runs.sweep.source_fingerprint`
 DELEGATED = ("nbl_theory", "nbl_sim")
-_WALKED = ("proofs_check",)         # walked here (plus the claim module's own top package)
+_WALKED = ("proofs_check",)  # walked here (plus the claim module's own top package)
 
 
 def _module_file(name: str) -> Path | None:
@@ -96,11 +104,11 @@ def claim_fingerprint(module: str) -> str | None:
             delegated.add(m)
             return frozenset()
         f = _module_file(m) if top in walked else None
-        if f is None:              # outside the walk, or "module.name" not a submodule
+        if f is None:  # outside the walk, or "module.name" not a submodule
             return frozenset()
         seen[m] = f.read_bytes()
         package = m if f.name == "__init__.py" else m.rpartition(".")[0]
-        for d in _data_files(f):    # keyed by package and path: the key moves with the tree
+        for d in _data_files(f):  # keyed by package and path: the key moves with the tree
             data[f"{package}/{d.relative_to(f.parent).as_posix()}"] = d.read_bytes()
         return _imports(m, f, seen[m])
 
@@ -154,8 +162,12 @@ def tree_digest(packages) -> str:
             f = _module_file(top)
             files = [f] if f is not None else []
         else:
-            files = sorted(p for p in base.rglob("*") if p.is_file() and (
-                p.suffix == ".py" or _DATA_DIR in p.relative_to(base).parts[:-1]))
+            files = sorted(
+                p
+                for p in base.rglob("*")
+                if p.is_file()
+                and (p.suffix == ".py" or _DATA_DIR in p.relative_to(base).parts[:-1])
+            )
         h.update(top.encode() + b"\0")
         for f in files:
             rel = f.relative_to(base).as_posix() if base is not None else f.name
@@ -180,16 +192,23 @@ def claim_keys(registry: str, claims, quick: bool, cache=None) -> list[str | Non
         prints[m] = claim_fingerprint(m)
     if cache is not None and missing:
         cache.put(memo_key, prints)
-    return [_key(registry, c.id, quick, c.check.__module__, prints[c.check.__module__])
-            for c in claims]
+    return [
+        _key(registry, c.id, quick, c.check.__module__, prints[c.check.__module__]) for c in claims
+    ]
 
 
 def _key(registry: str, claim_id: str, quick: bool, module: str, source: str | None):
     if source is None:
         return None
-    payload = {"kind": "nbl-claim-result", "registry": registry, "claim": claim_id,
-               "quick": bool(quick), "module": module, "source": source,
-               "versions": library_versions()}
+    payload = {
+        "kind": "nbl-claim-result",
+        "registry": registry,
+        "claim": claim_id,
+        "quick": bool(quick),
+        "module": module,
+        "source": source,
+        "versions": library_versions(),
+    }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 

@@ -52,10 +52,22 @@ from nbl_sim.runs.execution import Executor, one_blas_thread
 from nbl_sim.runs.sweep import canonical, cell_key
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["CellPlan", "CellResults", "split_check", "split_preloaded", "is_split", "plan_key",
-           "cell_keys",
-           "ReplayExecutor", "load_registry",
-           "run_claim_task", "run_claims_task", "run_task", "DEFAULT_REGISTRY", "CELL_NAMESPACE"]
+__all__ = [
+    "CellPlan",
+    "CellResults",
+    "split_check",
+    "split_preloaded",
+    "is_split",
+    "plan_key",
+    "cell_keys",
+    "ReplayExecutor",
+    "load_registry",
+    "run_claim_task",
+    "run_claims_task",
+    "run_task",
+    "DEFAULT_REGISTRY",
+    "CELL_NAMESPACE",
+]
 
 #: The paper's registry, as the ``"module:attribute"`` the workers import.
 DEFAULT_REGISTRY = "proofs_check.registry:REGISTRY"
@@ -105,7 +117,8 @@ class CellResults(Sequence):
 
     def __eq__(self, other) -> bool:
         return isinstance(other, CellResults) and (
-            self is other or (self.key is not None and self.key == other.key))
+            self is other or (self.key is not None and self.key == other.key)
+        )
 
     def __repr__(self) -> str:
         return f"CellResults({len(self)} cells, key={self.key!r})"
@@ -131,9 +144,12 @@ def cell_keys(plan: CellPlan) -> list:
     return out
 
 
-def split_check(cells: Callable[[], CellPlan], combine: Callable,
-                run: Callable[[CellPlan], Sequence] | None = None,
-                direct: Callable | None = None):
+def split_check(
+    cells: Callable[[], CellPlan],
+    combine: Callable,
+    run: Callable[[CellPlan], Sequence] | None = None,
+    direct: Callable | None = None,
+):
     """A complete check function made of ``cells() -> CellPlan`` and
     ``combine(results, **kwargs) -> Outcome`` (``results``: :class:`CellResults`): called
     directly it computes the cells with ``run(plan)`` (the cells' results in cell order;
@@ -154,6 +170,7 @@ def split_check(cells: Callable[[], CellPlan], combine: Callable,
     >>> check(), is_split(check)
     (3, True)
     """
+
     @functools.wraps(combine)
     def check(**kwargs):
         if direct is not None:
@@ -172,6 +189,7 @@ def split_preloaded(cells: Callable[[], CellPlan], load: Callable, check: Callab
     store) — and then runs ``check(**kwargs)`` as a direct call does; a direct call (the serial
     registry, a mutant with its own inputs) runs ``check`` alone, computing what it needs
     lazily. The check keeps ``check``'s name and module."""
+
     def combine(results, **kwargs):
         load(cells().cells, results)
         return check(**kwargs)
@@ -275,5 +293,9 @@ def run_task(task: tuple) -> dict:
         mpmath.mp.prec, flint.ctx.prec = saved
     if changed and kind == "cell":
         raise RuntimeError("the cell changed the global mpmath/flint precision (restored)")
-    return {"value": value, "cpu": time.process_time() - c0,
-            "wall": time.perf_counter() - t0, "pid": os.getpid()}
+    return {
+        "value": value,
+        "cpu": time.process_time() - c0,
+        "wall": time.perf_counter() - t0,
+        "pid": os.getpid(),
+    }

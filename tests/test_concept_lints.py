@@ -44,9 +44,24 @@ def _function_at(path: Path, row: int) -> str:
 
 def offenders() -> dict[str, list[str]]:
     """``{rule: sorted ["file::function", ...]}`` of the functions past the limits now."""
-    r = subprocess.run([sys.executable, "-m", "ruff", "check", "--select", ",".join(RULES),
-                        "--output-format", "json", "--exit-zero", *PACKAGES],
-                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--select",
+            ",".join(RULES),
+            "--output-format",
+            "json",
+            "--exit-zero",
+            *PACKAGES,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     out: dict[str, set] = {rule: set() for rule in RULES}
     for item in json.loads(r.stdout):
@@ -57,7 +72,7 @@ def offenders() -> dict[str, list[str]]:
 
 
 def test_the_limits_are_stated():
-    tomllib = pytest.importorskip("tomllib")         # Python >= 3.11
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
 
     pylint = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["lint"]["pylint"]
     assert pylint == {"max-args": 8, "max-statements": 80}
@@ -75,8 +90,23 @@ def test_the_rule_sees_a_function_past_the_limits(tmp_path):
     args = ", ".join(f"a{i}" for i in range(9))
     body = "\n".join(f"    x{i} = {i}" for i in range(81))
     (tmp_path / "m.py").write_text(f"def f({args}):\n{body}\n    return x0\n")
-    r = subprocess.run([sys.executable, "-m", "ruff", "check", "--select", ",".join(RULES),
-                        "--config", str(ROOT / "pyproject.toml"), "--output-format", "json",
-                        "--exit-zero", str(tmp_path / "m.py")],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--select",
+            ",".join(RULES),
+            "--config",
+            str(ROOT / "pyproject.toml"),
+            "--output-format",
+            "json",
+            "--exit-zero",
+            str(tmp_path / "m.py"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert sorted(i["code"] for i in json.loads(r.stdout)) == list(RULES)

@@ -40,8 +40,12 @@ def _imports(path: Path):
             for alias in node.names:
                 yield node.lineno, alias.name, (), id(node) in top
         elif isinstance(node, ast.ImportFrom):
-            yield (node.lineno, _resolve(module, path, node),
-                   tuple(a.name for a in node.names), id(node) in top)
+            yield (
+                node.lineno,
+                _resolve(module, path, node),
+                tuple(a.name for a in node.names),
+                id(node) in top,
+            )
 
 
 def _files(package: str):
@@ -106,9 +110,12 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_upward_imports(package):
     files = _files(package)
     assert files, f"package {package} has no modules"
-    bad = [f"{p.relative_to(ROOT)}:{line} imports {mod}"
-           for p in files for line, mod, _, _ in _imports(p)
-           if mod.split(".")[0] in FORBIDDEN[package]]
+    bad = [
+        f"{p.relative_to(ROOT)}:{line} imports {mod}"
+        for p in files
+        for line, mod, _, _ in _imports(p)
+        if mod.split(".")[0] in FORBIDDEN[package]
+    ]
     assert not bad, "upward imports break the layer rule:\n" + "\n".join(bad)
 
 
@@ -117,7 +124,7 @@ def test_no_import_circles():
     A package's ``__init__`` importing its own submodules is not a circle by itself, so a
     package node is ignored when it only closes a loop through its own children."""
     graph = _graph()
-    for mod in graph:   # a child importing its parent package's namespace is not a dependency
+    for mod in graph:  # a child importing its parent package's namespace is not a dependency
         graph[mod] = {d for d in graph[mod] if not mod.startswith(d + ".")}
     cycles = _cycles(graph)
     assert not cycles, "import circles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
@@ -150,8 +157,9 @@ def _private(mod: str, names: tuple) -> bool:
     if mod.split(".")[0] not in _THIRD_PARTY:
         return False
     parts = mod.split(".") + [n for n in names if n != "*"]
-    return (any(x.startswith("_") and not x.startswith("__") for x in parts)
-            or any(mod == m or mod.startswith(m + ".") for m in _INTERNAL))
+    return any(x.startswith("_") and not x.startswith("__") for x in parts) or any(
+        mod == m or mod.startswith(m + ".") for m in _INTERNAL
+    )
 
 
 def test_no_private_names_of_numba_numpy_or_llvmlite():
@@ -177,20 +185,28 @@ def test_library_never_selects_a_matplotlib_backend():
             src = p.read_text()
             tree = ast.parse(src)
             for node in ast.walk(tree):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                        and node.func.attr == "use"
-                        and isinstance(node.func.value, ast.Name)
-                        and node.func.value.id == "matplotlib"):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "use"
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "matplotlib"
+                ):
                     bad.append(f"{p.relative_to(ROOT)}:{node.lineno} matplotlib.use(...)")
-            bad += [f"{p.relative_to(ROOT)}:{line} imports {mod}"
-                    for line, mod, _, _ in _imports(p) if mod == "matplotlib.pyplot"]
+            bad += [
+                f"{p.relative_to(ROOT)}:{line} imports {mod}"
+                for line, mod, _, _ in _imports(p)
+                if mod == "matplotlib.pyplot"
+            ]
     assert not bad, "library code selects a backend or uses pyplot:\n" + "\n".join(bad)
 
 
 def test_rule_checker_detects_violations(tmp_path):
     bad = tmp_path / "m.py"
-    bad.write_text("import proofs_check.cli\nfrom nbl_sim import x\n"
-                   "def f():\n    from nbl_sim.runs.sweep import _private\n")
+    bad.write_text(
+        "import proofs_check.cli\nfrom nbl_sim import x\n"
+        "def f():\n    from nbl_sim.runs.sweep import _private\n"
+    )
     found = list(_imports(bad))
     assert {m.split(".")[0] for _, m, _, _ in found} == {"proofs_check", "nbl_sim"}
     assert any(not top and "_private" in names for _, _, names, top in found)
@@ -218,8 +234,10 @@ def _stated_rules() -> dict[str, set[str]]:
     """folder -> the nbl_sim folders its ``__init__`` docstring says it may import."""
     rules = {}
     for folder in _folders():
-        doc = ast.get_docstring(ast.parse((ROOT / "nbl_sim" / folder / "__init__.py")
-                                          .read_text())) or ""
+        doc = (
+            ast.get_docstring(ast.parse((ROOT / "nbl_sim" / folder / "__init__.py").read_text()))
+            or ""
+        )
         m = _MAY_IMPORT.search(doc)
         assert m, f"nbl_sim/{folder}/__init__.py does not say what it may import"
         rules[folder] = set(re.findall(r"nbl_sim\.(\w+)", m.group(1))) - {folder}
@@ -250,8 +268,15 @@ def test_nbl_sim_root_holds_only_its_init():
 
 def test_nbl_sim_folders_import_only_what_their_init_states():
     rules = _stated_rules()
-    assert set(rules) >= {"engine", "runs", "studies", "population", "policies", "beyond",
-                          "presentation"}
+    assert set(rules) >= {
+        "engine",
+        "runs",
+        "studies",
+        "population",
+        "policies",
+        "beyond",
+        "presentation",
+    }
     bad = _folder_violations(rules)
     assert not bad, "imports a folder's __init__ does not allow:\n" + "\n".join(bad)
     for folder, allowed in rules.items():  # nothing imports the presentation
@@ -264,8 +289,14 @@ def test_no_two_folders_of_nbl_sim_import_each_other():
     models), engine (the draw and the policy runs), policies, studies, presentation on top; no
     folder imports one that imports it back, at module level or inside a function."""
     rules = _stated_rules()
-    mutual = sorted({tuple(sorted((a, b))) for a, allowed in rules.items() for b in allowed
-                     if a in rules.get(b, set())})
+    mutual = sorted(
+        {
+            tuple(sorted((a, b)))
+            for a, allowed in rules.items()
+            for b in allowed
+            if a in rules.get(b, set())
+        }
+    )
     assert mutual == []
 
 
@@ -273,8 +304,15 @@ def test_folder_rule_checker_detects_violations():
     """With no folder allowed to import another, the checker finds today's imports (e.g. the
     engine's numba cache reads the runs' cache directory)."""
     bad = _folder_violations({})
-    assert any(b.startswith("nbl_sim/engine/jit_cache.py") and b.endswith("nbl_sim.runs")
-               for b in bad)
-    assert _MAY_IMPORT.search("x\n\nWithin nbl_sim it may import: :mod:`nbl_sim.runs`,\n"
-                              ":mod:`nbl_sim.engine` (checked).\n\nmore").group(1).count(
-                                  "nbl_sim.") == 2
+    assert any(
+        b.startswith("nbl_sim/engine/jit_cache.py") and b.endswith("nbl_sim.runs") for b in bad
+    )
+    assert (
+        _MAY_IMPORT.search(
+            "x\n\nWithin nbl_sim it may import: :mod:`nbl_sim.runs`,\n"
+            ":mod:`nbl_sim.engine` (checked).\n\nmore"
+        )
+        .group(1)
+        .count("nbl_sim.")
+        == 2
+    )

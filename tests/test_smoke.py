@@ -18,9 +18,12 @@ from proofs_check.cli import main
 
 pytestmark = pytest.mark.smoke
 
-MODULES = sorted(m.name for pkg in (nbl_theory, nbl_sim, proofs_check)
-                 for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")
-                 if not m.name.endswith("__main__"))
+MODULES = sorted(
+    m.name
+    for pkg in (nbl_theory, nbl_sim, proofs_check)
+    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")
+    if not m.name.endswith("__main__")
+)
 
 
 def test_every_module_imports():

@@ -47,7 +47,11 @@ def _summary(module: str) -> str:
 
 # ---------------------------------------------------------------------- API reference
 def _api_index() -> str:
-    out = [".. _api:", "", _title("API reference"), textwrap.dedent("""\
+    out = [
+        ".. _api:",
+        "",
+        _title("API reference"),
+        textwrap.dedent("""\
         The public API of nbl is the ``__all__`` of the modules listed on this page: every
         name in it is documented here and has a docstring (``tests/docs/test_docs_build.py``
         checks both). Modules that are not listed are internal (the witnesses of
@@ -56,7 +60,8 @@ def _api_index() -> str:
         go one way only: ``nbl_theory`` ← ``nbl_sim`` ← ``proofs_check``.
 
         The package ``nbl_theory`` re-exports its entry points (:doc:`nbl_theory`).
-        """)]
+        """),
+    ]
     for title, intro, mods in nbl_public.SECTIONS:
         out += ["", _title(title, "-"), intro, "", ".. list-table::", "   :widths: 35 65", ""]
         for m, s in mods:
@@ -70,9 +75,17 @@ def _api_index() -> str:
 
 def _reexport_page(package: str) -> str:
     mod = importlib.import_module(package)
-    out = [_title(f"{package} (package)"), f".. automodule:: {package}", "   :no-members:", "",
-           "Names re-exported by the package, documented in their home modules:", "",
-           ".. list-table::", "   :widths: 35 65", ""]
+    out = [
+        _title(f"{package} (package)"),
+        f".. automodule:: {package}",
+        "   :no-members:",
+        "",
+        "Names re-exported by the package, documented in their home modules:",
+        "",
+        ".. list-table::",
+        "   :widths: 35 65",
+        "",
+    ]
     for name in mod.__all__:
         home, _ = nbl_public.home(package, name)
         doc = (nbl_public.docstring(package, name) or "").strip().splitlines()
@@ -99,8 +112,14 @@ def _module_page(module: str) -> str:
             own.append((name, kind))
     out = [f".. _api-{module}:", "", _title(module)]
     if module in nbl_public.VERBATIM_DOCSTRINGS:
-        out += [f".. py:module:: {module}", "", ".. code-block:: text", "",
-                _indent(textwrap.dedent(mod.__doc__ or "").strip()), ""]
+        out += [
+            f".. py:module:: {module}",
+            "",
+            ".. code-block:: text",
+            "",
+            _indent(textwrap.dedent(mod.__doc__ or "").strip()),
+            "",
+        ]
     else:
         out += [f".. automodule:: {module}", "   :no-members:", ""]
     out += [f".. currentmodule:: {module}", ""]
@@ -138,8 +157,9 @@ def _figure_records(data_dir: Path, cache_dir: Path) -> list[dict]:
     from nbl_sim.presentation.reproduce import reproduce
 
     workers = os.environ.get("NBL_DOCS_WORKERS")
-    return reproduce(quick=True, out_dir=data_dir, cache_dir=cache_dir,
-                     workers=int(workers) if workers else None)
+    return reproduce(
+        quick=True, out_dir=data_dir, cache_dir=cache_dir, workers=int(workers) if workers else None
+    )
 
 
 def _indent(text: str, n: int = 3) -> str:
@@ -148,28 +168,60 @@ def _indent(text: str, n: int = 3) -> str:
 
 def _figure_page(rec: dict, module, data_dir: Path) -> str:
     fid = rec["id"]
-    out = [f".. _figure-{fid}:", "", _title(rec["title"]),
-           f"``{fid}`` — paper label ``{rec['label']}`` — module "
-           f":mod:`{module.__name__}`", "",
-           f".. figure:: _data/{fid}.png", "   :width: 100%",
-           f"   :alt: {fid}", "",
-           f"   ``nbl reproduce {fid} --quick`` (computed while these pages were built).", "",
-           ".. rubric:: The paper's caption claim", "", _escape_inline(rec["caption"]), "",
-           ".. rubric:: What the reproduction shows", "", _escape_inline(rec["summary"]), "",
-           ".. rubric:: How it is computed", ""]
+    out = [
+        f".. _figure-{fid}:",
+        "",
+        _title(rec["title"]),
+        f"``{fid}`` — paper label ``{rec['label']}`` — module :mod:`{module.__name__}`",
+        "",
+        f".. figure:: _data/{fid}.png",
+        "   :width: 100%",
+        f"   :alt: {fid}",
+        "",
+        f"   ``nbl reproduce {fid} --quick`` (computed while these pages were built).",
+        "",
+        ".. rubric:: The paper's caption claim",
+        "",
+        _escape_inline(rec["caption"]),
+        "",
+        ".. rubric:: What the reproduction shows",
+        "",
+        _escape_inline(rec["summary"]),
+        "",
+        ".. rubric:: How it is computed",
+        "",
+    ]
     doc = textwrap.dedent((module.__doc__ or "").strip())
     out += plain_bars(doc.splitlines()) + [""]
-    out += [".. rubric:: Regenerate it", "", ".. code-block:: console", "",
-            f"   $ nbl reproduce {fid} --quick --out figures   # the picture above",
-            f"   $ nbl reproduce {fid} --out figures           # the full settings", "",
-            "Files written per figure: the PNG and PDF, one CSV per data table and a JSON "
-            "manifest (settings, seeds, package versions, seconds).", "",
-            ".. rubric:: Settings (quick mode)", "", ".. code-block:: json", ""]
+    out += [
+        ".. rubric:: Regenerate it",
+        "",
+        ".. code-block:: console",
+        "",
+        f"   $ nbl reproduce {fid} --quick --out figures   # the picture above",
+        f"   $ nbl reproduce {fid} --out figures           # the full settings",
+        "",
+        "Files written per figure: the PNG and PDF, one CSV per data table and a JSON "
+        "manifest (settings, seeds, package versions, seconds).",
+        "",
+        ".. rubric:: Settings (quick mode)",
+        "",
+        ".. code-block:: json",
+        "",
+    ]
     out += [_indent(json.dumps(rec["settings"], indent=2, default=str, ensure_ascii=False)), ""]
     tables = [f for f in rec["files"] if f.endswith(".csv")]
     if tables:
-        out += [".. rubric:: Data tables", "", ".. list-table::", "   :header-rows: 1",
-                "   :widths: 40 60", "", "   * - file", "     - columns"]
+        out += [
+            ".. rubric:: Data tables",
+            "",
+            ".. list-table::",
+            "   :header-rows: 1",
+            "   :widths: 40 60",
+            "",
+            "   * - file",
+            "     - columns",
+        ]
         for f in tables:
             header = (data_dir / f).read_text(encoding="utf-8").splitlines()[0]
             cols = ", ".join(f"``{c}``" for c in header.split(","))
@@ -186,17 +238,31 @@ def generate_figures(srcdir: Path) -> None:
     cache_dir = Path(os.environ.get("NBL_DOCS_CACHE", srcdir / "_build" / ".nbl_cache"))
     records = _figure_records(data_dir, cache_dir)
     modules = load_figures()
-    index = [".. _figures:", "", _title("Figures"), textwrap.dedent("""\
+    index = [
+        ".. _figures:",
+        "",
+        _title("Figures"),
+        textwrap.dedent("""\
         Every figure of the paper, regenerated from its stated settings, and the figures
         beyond the paper that the theory implies. The pictures on these pages are those of
         ``nbl reproduce --quick`` (coarser grids and fewer replications than the full
         ``nbl reproduce``), computed while the documentation was built; each page says what
         the figure shows, how its numbers are computed and which files hold them.
-        """), ".. list-table::", "   :header-rows: 1", "   :widths: 30 25 45", "",
-        "   * - figure", "     - paper label", "     - what the reproduction shows"]
+        """),
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 30 25 45",
+        "",
+        "   * - figure",
+        "     - paper label",
+        "     - what the reproduction shows",
+    ]
     for rec in records:
-        index += [f"   * - :ref:`{rec['id']} <figure-{rec['id']}>`",
-                  f"     - ``{rec['label']}``", f"     - {_escape_inline(rec['summary'])}"]
+        index += [
+            f"   * - :ref:`{rec['id']} <figure-{rec['id']}>`",
+            f"     - ``{rec['label']}``",
+            f"     - {_escape_inline(rec['summary'])}",
+        ]
         _write(figdir / f"{rec['id']}.rst", _figure_page(rec, modules[rec["id"]], data_dir))
     index += ["", ".. toctree::", "   :hidden:", ""] + [f"   {r['id']}" for r in records]
     _write(figdir / "index.rst", "\n".join(index) + "\n")
@@ -213,7 +279,7 @@ _TABLE_LINE = re.compile(r"^\s*([+|].*[+|]|[+][-=+]+)\s*$")
 
 def _escape_inline(line: str) -> str:
     parts = _INLINE_KEEP.split(line)
-    for i in range(0, len(parts), 2):        # even parts lie outside literals and roles
+    for i in range(0, len(parts), 2):  # even parts lie outside literals and roles
         parts[i] = re.sub(r"(?<!\\)\|", r"\\|", parts[i])
     return "".join(parts)
 
@@ -226,13 +292,13 @@ def plain_bars(lines: list[str]) -> list[str]:
         indent = len(line) - len(line.lstrip())
         if block_indent is not None:
             if not line.strip() or indent > block_indent:
-                out.append(line)               # inside a literal or math block
+                out.append(line)  # inside a literal or math block
                 continue
             block_indent = None
         if _LITERAL_DIRECTIVE.match(line):
             block_indent = indent
             out.append(line)
-        elif line.rstrip().endswith("::"):     # a literal block follows
+        elif line.rstrip().endswith("::"):  # a literal block follows
             block_indent = indent
             out.append(_escape_inline(line))
         else:

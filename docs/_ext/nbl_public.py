@@ -16,92 +16,131 @@ import functools
 
 #: (section title, intro, [(module, one-line summary), ...]) in reference order.
 SECTIONS = (
-    ("nbl_theory — the theory core",
-     "Exact and high-precision mathematics: what a link is and what it implies "
-     "(sympy, mpmath, python-flint). Imports nothing of the other two layers.",
-     [
-         ("nbl_theory.links", "Link: a strictly increasing link with exact derivatives"),
-         ("nbl_theory.link_source", "LinkSource: a family, expression or potential with "
-                                    "free parameters"),
-         ("nbl_theory.families", "the named link families (make_family)"),
-         ("nbl_theory.paper", "the paper's named links, separations and printed values"),
-         ("nbl_theory.stability", "λ*, μ*, m2, κ* in three precision tiers"),
-         ("nbl_theory.results", "StabilityResult, StabilityGrid and the one assembly of λ*, "
-                                "κ*, the Jacobian rates"),
-         ("nbl_theory.records", "the one result family (to_dict, to_frame) and the one JSON "
-                                "number convention and envelope"),
-         ("nbl_theory.certified", "the certified tier: Arb ball arithmetic"),
-         ("nbl_theory.threshold", "where λ* changes sign (certified brackets)"),
-         ("nbl_theory.continuation", "the λ* = 0 curve by pseudo-arclength continuation"),
-         ("nbl_theory.self_concordance", "R = sup|g''|/g', κ(a) and the sufficient "
-                                         "condition"),
-         ("nbl_theory.elicitation", "Bregman losses, potentials and conjugates (sympy)"),
-         ("nbl_theory.gaussian", "the Gaussian moments μ*, m2, m0, μ_g"),
-         ("nbl_theory.expressions", "the whitelisted expression parser and its bounds"),
-         ("nbl_theory.validation", "the one set of input validators"),
-         ("nbl_theory.numeric", "φ0(0), Gauss–Legendre rules, the halving trapezoid rule"),
-         ("nbl_theory.work", "a deterministic work measure and limit (Python calls)"),
-         ("nbl_theory.errors", "NBLInputError and DivergentIntegralError"),
-     ]),
-    ("nbl_sim — simulation and population numerics",
-     "What happens when NBL runs: the bandit environment, the policies, the population "
-     "fields, sweeps on any executor. Imports nbl_theory, never proofs_check.",
-     [
-         ("nbl_sim.engine.environment", "the two-armed single-index bandit with common random "
-                                 "numbers"),
-         ("nbl_sim.studies.experiment", "simulate: policies on replications, regret and angles"),
-         ("nbl_sim.engine", "the engine's seam: draw, NBL, Greedy Logistic, oracle, regret, "
-                            "on the compiled or the reference backend"),
-         ("nbl_sim.engine.reference", "the reference engine in plain numpy: the definition "
-                                      "of the numbers of record"),
-         ("nbl_sim.engine.nbl_kernel", "Natural Boundary Learning (alg:nbl)"),
-         ("nbl_sim.engine.greedy_kernel", "Greedy Logistic (per-arm penalized MLE)"),
-         ("nbl_sim.policies.repairs", "repaired NBL: the NBL kernel on whitened contexts or "
-                                      "centred rewards"),
-         ("nbl_sim.policies.objects", "NBL and GreedyLogistic as policy objects on your own "
-                                      "stream (choose, update, state)"),
-         ("nbl_sim.population.fields", "F, h, J, H(α) and Jacobians by quadrature"),
-         ("nbl_sim.population.population_table", "F and h at many directions from a table in one "
-                                      "angle"),
-         ("nbl_sim.population.circle", "every equilibrium on the circle (d = 2)"),
-         ("nbl_sim.engine.geometry", "tangent projection, retraction, the NBL update, signed "
-                              "angles"),
-         ("nbl_sim.engine.metrics", "regret and Monte Carlo summaries"),
-         ("nbl_sim.studies.rate_theory", "exact local rates, tangent noise, the linearized "
-                                 "recursion"),
-         ("nbl_sim.studies.regret_geometry", "error-to-regret geometry and the stability radius"),
-         ("nbl_sim.studies.rate_study", "the regret-rate study (nbl study)"),
-         ("nbl_sim.studies.phase", "phase diagrams and threshold scans as sweeps"),
-         ("nbl_sim.studies.repair_study", "repaired NBL against Greedy Logistic in simulation"),
-         ("nbl_sim.runs.sweep", "run_sweep: cells, cache, resume, failures"),
-         ("nbl_sim.runs.execution", "executors: in-process, local pool, Dask"),
-         ("nbl_sim.runs.cache", "ChunkCache: data-only, signed, atomic cache entries"),
-         ("nbl_sim.runs.plain_data", "the plain-data codec of the cache"),
-         ("nbl_sim.beyond", "beyond the paper: other context laws and arms"),
-         ("nbl_sim.presentation.reproduce", "nbl reproduce: figures, their data and the "
-                                            "gallery"),
-         ("nbl_sim.presentation.plots", "the pictures of single results"),
-         ("nbl_sim.presentation.conclusions", "every conclusion in words beside its numbers"),
-     ]),
-    ("proofs_check — is the paper right?",
-     "The claim registry, the verification report, mutation testing and the nbl command. "
-     "Imports both other layers; nothing imports it.",
-     [
-         ("proofs_check.registry", "claims, outcomes, statuses, mutants"),
-         ("proofs_check.judgement", "the one rule from library and witness to a verdict"),
-         ("proofs_check.independence", "what each witness shares with the library; the "
-                                       "witness table"),
-         ("proofs_check.report", "the verification report (Markdown and JSON)"),
-         ("proofs_check.report_context", "the report's provenance and its glossary of names"),
-         ("proofs_check.report_json", "the verification report's JSON records"),
-         ("proofs_check.paper_source", "the paper's text: the pinned copy shipped, or a given "
-                                       "version"),
-         ("proofs_check.audit.staleness", "which checks a version of the paper leaves stale"),
-         ("proofs_check.mutation", "mutation testing of the registry"),
-         ("proofs_check.cli", "the nbl command's entry point and parser"),
-         ("proofs_check.cli.grammar", "the one grammar for values, lists and grids"),
-         ("proofs_check.cli.jsonout", "the one JSON convention of --json"),
-     ]),
+    (
+        "nbl_theory — the theory core",
+        "Exact and high-precision mathematics: what a link is and what it implies "
+        "(sympy, mpmath, python-flint). Imports nothing of the other two layers.",
+        [
+            ("nbl_theory.links", "Link: a strictly increasing link with exact derivatives"),
+            (
+                "nbl_theory.link_source",
+                "LinkSource: a family, expression or potential with free parameters",
+            ),
+            ("nbl_theory.families", "the named link families (make_family)"),
+            ("nbl_theory.paper", "the paper's named links, separations and printed values"),
+            ("nbl_theory.stability", "λ*, μ*, m2, κ* in three precision tiers"),
+            (
+                "nbl_theory.results",
+                "StabilityResult, StabilityGrid and the one assembly of λ*, κ*, the Jacobian rates",
+            ),
+            (
+                "nbl_theory.records",
+                "the one result family (to_dict, to_frame) and the one JSON "
+                "number convention and envelope",
+            ),
+            ("nbl_theory.certified", "the certified tier: Arb ball arithmetic"),
+            ("nbl_theory.threshold", "where λ* changes sign (certified brackets)"),
+            ("nbl_theory.continuation", "the λ* = 0 curve by pseudo-arclength continuation"),
+            ("nbl_theory.self_concordance", "R = sup|g''|/g', κ(a) and the sufficient condition"),
+            ("nbl_theory.elicitation", "Bregman losses, potentials and conjugates (sympy)"),
+            ("nbl_theory.gaussian", "the Gaussian moments μ*, m2, m0, μ_g"),
+            ("nbl_theory.expressions", "the whitelisted expression parser and its bounds"),
+            ("nbl_theory.validation", "the one set of input validators"),
+            ("nbl_theory.numeric", "φ0(0), Gauss–Legendre rules, the halving trapezoid rule"),
+            ("nbl_theory.work", "a deterministic work measure and limit (Python calls)"),
+            ("nbl_theory.errors", "NBLInputError and DivergentIntegralError"),
+        ],
+    ),
+    (
+        "nbl_sim — simulation and population numerics",
+        "What happens when NBL runs: the bandit environment, the policies, the population "
+        "fields, sweeps on any executor. Imports nbl_theory, never proofs_check.",
+        [
+            (
+                "nbl_sim.engine.environment",
+                "the two-armed single-index bandit with common random numbers",
+            ),
+            ("nbl_sim.studies.experiment", "simulate: policies on replications, regret and angles"),
+            (
+                "nbl_sim.engine",
+                "the engine's seam: draw, NBL, Greedy Logistic, oracle, regret, "
+                "on the compiled or the reference backend",
+            ),
+            (
+                "nbl_sim.engine.reference",
+                "the reference engine in plain numpy: the definition of the numbers of record",
+            ),
+            ("nbl_sim.engine.nbl_kernel", "Natural Boundary Learning (alg:nbl)"),
+            ("nbl_sim.engine.greedy_kernel", "Greedy Logistic (per-arm penalized MLE)"),
+            (
+                "nbl_sim.policies.repairs",
+                "repaired NBL: the NBL kernel on whitened contexts or centred rewards",
+            ),
+            (
+                "nbl_sim.policies.objects",
+                "NBL and GreedyLogistic as policy objects on your own "
+                "stream (choose, update, state)",
+            ),
+            ("nbl_sim.population.fields", "F, h, J, H(α) and Jacobians by quadrature"),
+            (
+                "nbl_sim.population.population_table",
+                "F and h at many directions from a table in one angle",
+            ),
+            ("nbl_sim.population.circle", "every equilibrium on the circle (d = 2)"),
+            (
+                "nbl_sim.engine.geometry",
+                "tangent projection, retraction, the NBL update, signed angles",
+            ),
+            ("nbl_sim.engine.metrics", "regret and Monte Carlo summaries"),
+            (
+                "nbl_sim.studies.rate_theory",
+                "exact local rates, tangent noise, the linearized recursion",
+            ),
+            (
+                "nbl_sim.studies.regret_geometry",
+                "error-to-regret geometry and the stability radius",
+            ),
+            ("nbl_sim.studies.rate_study", "the regret-rate study (nbl study)"),
+            ("nbl_sim.studies.phase", "phase diagrams and threshold scans as sweeps"),
+            ("nbl_sim.studies.repair_study", "repaired NBL against Greedy Logistic in simulation"),
+            ("nbl_sim.runs.sweep", "run_sweep: cells, cache, resume, failures"),
+            ("nbl_sim.runs.execution", "executors: in-process, local pool, Dask"),
+            ("nbl_sim.runs.cache", "ChunkCache: data-only, signed, atomic cache entries"),
+            ("nbl_sim.runs.plain_data", "the plain-data codec of the cache"),
+            ("nbl_sim.beyond", "beyond the paper: other context laws and arms"),
+            (
+                "nbl_sim.presentation.reproduce",
+                "nbl reproduce: figures, their data and the gallery",
+            ),
+            ("nbl_sim.presentation.plots", "the pictures of single results"),
+            ("nbl_sim.presentation.conclusions", "every conclusion in words beside its numbers"),
+        ],
+    ),
+    (
+        "proofs_check — is the paper right?",
+        "The claim registry, the verification report, mutation testing and the nbl command. "
+        "Imports both other layers; nothing imports it.",
+        [
+            ("proofs_check.registry", "claims, outcomes, statuses, mutants"),
+            ("proofs_check.judgement", "the one rule from library and witness to a verdict"),
+            (
+                "proofs_check.independence",
+                "what each witness shares with the library; the witness table",
+            ),
+            ("proofs_check.report", "the verification report (Markdown and JSON)"),
+            ("proofs_check.report_context", "the report's provenance and its glossary of names"),
+            ("proofs_check.report_json", "the verification report's JSON records"),
+            (
+                "proofs_check.paper_source",
+                "the paper's text: the pinned copy shipped, or a given version",
+            ),
+            ("proofs_check.audit.staleness", "which checks a version of the paper leaves stale"),
+            ("proofs_check.mutation", "mutation testing of the registry"),
+            ("proofs_check.cli", "the nbl command's entry point and parser"),
+            ("proofs_check.cli.grammar", "the one grammar for values, lists and grids"),
+            ("proofs_check.cli.jsonout", "the one JSON convention of --json"),
+        ],
+    ),
 )
 
 #: Packages whose ``__all__`` re-exports names documented in their home modules.
@@ -112,8 +151,8 @@ REEXPORTS = ("nbl_theory",)
 #: usual. Remove an entry when its docstring is fixed (the docs build then renders it).
 VERBATIM_DOCSTRINGS = {
     "nbl_sim.beyond": "the 'Modules' list is two plain-text columns with continuation lines "
-                      "(docutils: unexpected indentation); write it as a definition list or "
-                      "a literal block",
+    "(docutils: unexpected indentation); write it as a definition list or "
+    "a literal block",
 }
 
 
@@ -136,31 +175,30 @@ INTERNAL = {
     "nbl_theory.link_input": "what the Link constructors accept, and their error guard",
     "nbl_sim": "the package itself re-exports nothing",
     "nbl_sim.policies": "the package: it re-exports NBL and GreedyLogistic of the public "
-                        "nbl_sim.policies.objects",
+    "nbl_sim.policies.objects",
     "nbl_sim.studies.rate_analysis": "statistics behind the regret-rate study",
     "nbl_sim.engine.environment_passes": "the compiled passes that draw a replication of "
-                                         "Environment",
+    "Environment",
     "nbl_sim.engine.seeding": "the replication streams of Environment.draw, re-seeded in place",
     "nbl_sim.engine.pcg64": "numpy's PCG64 stream compiled inline, behind Environment.draw",
     "nbl_sim.engine.realization": "Realization and the replication streams (re-exported by "
-                           "nbl_sim.engine.environment)",
+    "nbl_sim.engine.environment)",
     "nbl_sim.engine.llvm_ops": "LLVM-IR operations behind the PCG64 stream and the vector lanes",
     "nbl_sim.engine.environment_lanes": "the environment's passes on eight rows or replications as "
-                                 "vector lanes (LLVM IR), behind Environment.draw",
+    "vector lanes (LLVM IR), behind Environment.draw",
     "nbl_sim.engine.nbl_lanes": "the NBL kernel's lockstep rounds as vector lanes (LLVM IR)",
     "nbl_sim.engine.compiled": "the compiled backend of nbl_sim.engine (the kernels' one "
-                               "entry point)",
+    "entry point)",
     "nbl_sim.engine.ziggurat": "numpy's ziggurat tables as data, behind the compiled normals",
     "nbl_sim.engine.jit_cache": "numba's kernel cache stamped with the package's compiled sources",
     "nbl_sim.runs.lifeline": "worker processes end with their parent (a pool's initializer)",
     "nbl_sim.engine.buffers": "scratch buffers kept per thread for the next simulate/draw call",
     "nbl_sim.runs.outputs": "how the commands write their output files (replace, never write "
-                       "through a link; docs/security.md)",
+    "through a link; docs/security.md)",
     "nbl_sim.beyond.*": "the parts of nbl_sim.beyond (documented by the package page and "
-                      "docs/beyond.md)",
+    "docs/beyond.md)",
     "nbl_sim.presentation": "the package; its public parts are listed",
-    "nbl_sim.runs": "the package (sweeps, executors, cache, outputs); its public parts are "
-                    "listed",
+    "nbl_sim.runs": "the package (sweeps, executors, cache, outputs); its public parts are listed",
     "nbl_sim.studies": "the package (simulate and the studies); its public parts are listed",
     "nbl_sim.population": "the package (the population fields); its public parts are listed",
     "nbl_sim.presentation.figures*": "one module per figure, documented on the figure pages",
@@ -172,16 +210,16 @@ INTERNAL = {
     "proofs_check.claims*": "registrations only; the claims are listed by the report",
     "proofs_check.witnesses*": "independent re-computations used by the claims only",
     "proofs_check.cli.*": "the parts of the nbl command (the command is documented on the "
-                         "CLI page, generated from its parser)",
+    "CLI page, generated from its parser)",
     "proofs_check.ledger*": "the proof-step ledger, reached through nbl proof and its claims "
-                            "(its transcription format is the package docstring)",
+    "(its transcription format is the package docstring)",
     "proofs_check.runner": "the parallel claims runner behind nbl check",
     "proofs_check.libmutation*": "library mutation behind nbl check --mutate --library "
-                                 "(documented on docs/mutation.md)",
+    "(documented on docs/mutation.md)",
     "proofs_check.runner_keys": "cache keys of the claims runner",
     "proofs_check.runner_tasks": "claims as executor tasks",
     "proofs_check.wording": "the words of claim messages that state what a computation "
-                            "established (certified or not), read from the values",
+    "established (certified or not), read from the values",
 }
 
 
@@ -234,8 +272,11 @@ def _top_level_imports(tree):
     import ast
 
     for node in tree.body:
-        if (isinstance(node, ast.If) and isinstance(node.test, ast.Name)
-                and node.test.id == "TYPE_CHECKING"):
+        if (
+            isinstance(node, ast.If)
+            and isinstance(node.test, ast.Name)
+            and node.test.id == "TYPE_CHECKING"
+        ):
             yield from node.body
         else:
             yield node
@@ -251,7 +292,7 @@ def _imported_from(tree, module: str, name: str) -> str | None:
                     base = module.split(".")
                     pkg = base if _is_package(module) else base[:-1]
                     if node.level:
-                        pkg = pkg[:len(pkg) - node.level + 1]
+                        pkg = pkg[: len(pkg) - node.level + 1]
                         return ".".join(pkg + ([node.module] if node.module else []))
                     return node.module
     return None
@@ -296,8 +337,13 @@ def _data_docstring(module: str, name: str) -> str | None:
     lines = source.splitlines()
     body = ast.parse(source).body
     for i, node in enumerate(body):
-        targets = (node.targets if isinstance(node, ast.Assign)
-                   else [node.target] if isinstance(node, ast.AnnAssign) else [])
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign)
+            else []
+        )
         names = [n for t in targets for n in (t.elts if isinstance(t, ast.Tuple) else [t])]
         if not any(isinstance(n, ast.Name) and n.id == name for n in names):
             continue
@@ -308,8 +354,12 @@ def _data_docstring(module: str, name: str) -> str | None:
         if not doc and "#:" in lines[node.lineno - 1]:
             doc = [lines[node.lineno - 1].split("#:", 1)[1].strip()]
         nxt = body[i + 1] if i + 1 < len(body) else None
-        if (not doc and isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant)
-                and isinstance(nxt.value.value, str)):
+        if (
+            not doc
+            and isinstance(nxt, ast.Expr)
+            and isinstance(nxt.value, ast.Constant)
+            and isinstance(nxt.value.value, str)
+        ):
             doc = [nxt.value.value]
         return "\n".join(doc).strip() or None
     return None
@@ -326,6 +376,7 @@ def docstring(module: str, name: str) -> str | None:
         return _data_docstring(mod, name)
     for node in _module_ast(mod).body:
         if getattr(node, "name", None) == name and isinstance(
-                node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+        ):
             return ast.get_docstring(node)
     return None

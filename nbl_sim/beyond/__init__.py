@@ -56,24 +56,52 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers, readers and the stati
     from .robustness import RobustnessCell, default_grid, mispredictions, run_cell
     from .sweeps import ExactPhase, exact_phase, exact_stability
 
-__all__ = ["ArmModel", "asymmetric_arms", "intercept_arms", "parse_arms_spec", "shifted_arms",
-           "symmetric_arms", "Analysis", "analyze", "ContextLaw", "parse_context_spec",
-           "equilibrium_defect", "symmetry_predicts", "RobustnessCell", "default_grid",
-           "mispredictions", "run_cell", "ExactPhase", "exact_phase", "exact_stability"]
+__all__ = [
+    "ArmModel",
+    "asymmetric_arms",
+    "intercept_arms",
+    "parse_arms_spec",
+    "shifted_arms",
+    "symmetric_arms",
+    "Analysis",
+    "analyze",
+    "ContextLaw",
+    "parse_context_spec",
+    "equilibrium_defect",
+    "symmetry_predicts",
+    "RobustnessCell",
+    "default_grid",
+    "mispredictions",
+    "run_cell",
+    "ExactPhase",
+    "exact_phase",
+    "exact_stability",
+]
 
 #: public name -> the module of this package that defines it. The names are resolved on first
 #: use (PEP 562 ``__getattr__``), so ``nbl_sim.engine.environment``, which needs only the context
 # laws
 #: and arms, does not import the exact analysis and scipy.optimize with it.
 _HOME = {
-    "ArmModel": "arms", "asymmetric_arms": "arms", "intercept_arms": "arms",
-    "parse_arms_spec": "arms", "shifted_arms": "arms", "symmetric_arms": "arms",
-    "Analysis": "case", "analyze": "case",
-    "ContextLaw": "contexts", "parse_context_spec": "contexts",
-    "equilibrium_defect": "equilibrium", "symmetry_predicts": "equilibrium",
-    "RobustnessCell": "robustness", "default_grid": "robustness",
-    "mispredictions": "robustness", "run_cell": "robustness",
-    "ExactPhase": "sweeps", "exact_phase": "sweeps", "exact_stability": "sweeps",
+    "ArmModel": "arms",
+    "asymmetric_arms": "arms",
+    "intercept_arms": "arms",
+    "parse_arms_spec": "arms",
+    "shifted_arms": "arms",
+    "symmetric_arms": "arms",
+    "Analysis": "case",
+    "analyze": "case",
+    "ContextLaw": "contexts",
+    "parse_context_spec": "contexts",
+    "equilibrium_defect": "equilibrium",
+    "symmetry_predicts": "equilibrium",
+    "RobustnessCell": "robustness",
+    "default_grid": "robustness",
+    "mispredictions": "robustness",
+    "run_cell": "robustness",
+    "ExactPhase": "sweeps",
+    "exact_phase": "sweeps",
+    "exact_stability": "sweeps",
 }
 
 
@@ -82,7 +110,7 @@ def __getattr__(name: str):
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{home}", __name__), name)
-    globals()[name] = value            # resolved once; later look-ups are plain attributes
+    globals()[name] = value  # resolved once; later look-ups are plain attributes
     return value
 
 

@@ -44,18 +44,36 @@ from .gaussian_field import GaussianField
 from .linkeval import growth_exponent
 from .polar import PolarField
 
-__all__ = ["field_model", "circle_H", "circle_dH", "circle_equilibria", "jacobian_spectrum",
-           "flow_to_equilibrium", "equilibrium_at", "Equilibrium", "signed_angle_deg", "METHODS",
-           "classify"]
+__all__ = [
+    "field_model",
+    "circle_H",
+    "circle_dH",
+    "circle_equilibria",
+    "jacobian_spectrum",
+    "flow_to_equilibrium",
+    "equilibrium_at",
+    "Equilibrium",
+    "signed_angle_deg",
+    "METHODS",
+    "classify",
+]
 
 METHODS = ("auto", "polar", "gaussian-1d", "monte-carlo")
 #: a zero of H whose one-sided values differ by more than this × max|H| is a jump
 _JUMP_RTOL = 1e-6
 
 
-def field_model(law: ContextLaw, arms: ArmModel, *, method: str = "auto",
-                mc_samples: int = 200_000, seed: int = 0, bandwidth: float | None = None,
-                empirical: str = "sample", n_panels: int = 16) -> FieldModel:
+def field_model(
+    law: ContextLaw,
+    arms: ArmModel,
+    *,
+    method: str = "auto",
+    mc_samples: int = 200_000,
+    seed: int = 0,
+    bandwidth: float | None = None,
+    empirical: str = "sample",
+    n_panels: int = 16,
+) -> FieldModel:
     """The field model of ``law`` with ``arms`` (module docstring)."""
     if not isinstance(law, ContextLaw):
         raise NBLInputError(f"law must be a ContextLaw, got {type(law).__name__}")
@@ -74,8 +92,10 @@ def field_model(law: ContextLaw, arms: ArmModel, *, method: str = "auto",
     if fam == "student-t":
         k = max(growth_exponent(g) for g in arms.links)
         if not law.nu > k + 1:
-            raise NBLInputError(f"student-t: a link grows like |z|^{k:.3g}; the field needs "
-                                f"nu > {k + 1:.3g}, got nu = {law.nu:g}")
+            raise NBLInputError(
+                f"student-t: a link grows like |z|^{k:.3g}; the field needs "
+                f"nu > {k + 1:.3g}, got nu = {law.nu:g}"
+            )
 
     def mc(points, weights):
         b = silverman_bandwidth(points.shape[0]) if bandwidth is None else bandwidth
@@ -99,8 +119,9 @@ def field_model(law: ContextLaw, arms: ArmModel, *, method: str = "auto",
         base = GaussianField(inner)
     else:
         if law.d != 2 or fam not in ("gaussian", "student-t", "ball", "cube"):
-            raise NBLInputError(f"polar quadrature needs d = 2 and a law with a density, got "
-                                f"{fam} in d = {law.d}")
+            raise NBLInputError(
+                f"polar quadrature needs d = 2 and a law with a density, got {fam} in d = {law.d}"
+            )
         base = PolarField(fam, inner, getattr(law, "nu", None), n_panels)
     return base if law.transform is None else TransformedField(base, law.transform)
 
@@ -123,8 +144,9 @@ def circle_dH(model: FieldModel, alpha) -> Estimate:
     v, vp = _unit_rows(alpha)
     f, b = model.field(v), model.boundary(v)
     val = np.einsum("ki,kij,kj->k", vp, b.value, vp) - np.sum(v * f.value, axis=1)
-    err = np.einsum("ki,kij,kj->k", np.abs(vp), b.error, np.abs(vp)) \
-        + np.sum(np.abs(v) * f.error, axis=1)
+    err = np.einsum("ki,kij,kj->k", np.abs(vp), b.error, np.abs(vp)) + np.sum(
+        np.abs(v) * f.error, axis=1
+    )
     return Estimate(val, err)
 
 
@@ -139,13 +161,13 @@ class Equilibrium:
     """One equilibrium direction with its local dynamics and cost."""
 
     direction: list
-    angle_deg: float             # from v_ref: signed (atan2) in d = 2, unsigned in d ≥ 3
-    residual: float              # ‖h(v)‖
+    angle_deg: float  # from v_ref: signed (atan2) in d = 2, unsigned in d ≥ 3
+    residual: float  # ‖h(v)‖
     residual_error: float
-    eigenvalues: list            # Jacobian of h on T_v S^{d−1}
+    eigenvalues: list  # Jacobian of h on T_v S^{d−1}
     eigenvalue_error: float
-    stability: str               # attracting / repelling / saddle (signs of the eigenvalues)
-    decided: bool                # every eigenvalue is nonzero beyond SAFETY × its error
+    stability: str  # attracting / repelling / saddle (signs of the eigenvalues)
+    decided: bool  # every eigenvalue is nonzero beyond SAFETY × its error
     regret: float
     regret_error: float
 
@@ -160,13 +182,12 @@ def jacobian_spectrum(model: FieldModel, v) -> tuple[np.ndarray, float]:
     (Weyl: ‖ΔM‖_F from the errors of B and κ)."""
     vs = unit_vector(v, "v", model.d)
     q, _ = np.linalg.qr(np.column_stack([vs, np.eye(model.d)]))
-    q = q[:, 1:model.d]
+    q = q[:, 1 : model.d]
     f, b = model.field(vs[None, :]), model.boundary(vs[None, :])
     kappa = float(vs @ f.value[0])
     m = q.T @ b.value[0] @ q - kappa * np.eye(model.d - 1)
     eig = np.linalg.eigvalsh(0.5 * (m + m.T))
-    err = float(np.linalg.norm(np.abs(q).T @ b.error[0] @ np.abs(q))
-                + np.abs(vs) @ f.error[0])
+    err = float(np.linalg.norm(np.abs(q).T @ b.error[0] @ np.abs(q)) + np.abs(vs) @ f.error[0])
     return eig, err
 
 
@@ -194,14 +215,26 @@ def equilibrium_at(model: FieldModel, v, v_ref, kind: str | None = None) -> Equi
     eig, eerr = jacobian_spectrum(model, v)
     reg = model.regret(v[None, :])
     # d = 2: signed angle (atan2); d ≥ 3: the unsigned angle in [0°, 180°]
-    ang = signed_angle_deg(v_ref, v) if model.d == 2 else math.degrees(
-        math.acos(max(-1.0, min(1.0, float(v @ v_ref)))))
+    ang = (
+        signed_angle_deg(v_ref, v)
+        if model.d == 2
+        else math.degrees(math.acos(max(-1.0, min(1.0, float(v @ v_ref)))))
+    )
     label, decided = classify(eig, eerr, model.error_kind)
     if kind is not None:
         label, decided = kind, True
-    return Equilibrium(v.tolist(), ang, float(np.linalg.norm(h)),
-                       float(np.linalg.norm(np.abs(p) @ f.error[0])), eig.tolist(), eerr,
-                       label, decided, float(reg.value[0]), float(reg.error[0]))
+    return Equilibrium(
+        v.tolist(),
+        ang,
+        float(np.linalg.norm(h)),
+        float(np.linalg.norm(np.abs(p) @ f.error[0])),
+        eig.tolist(),
+        eerr,
+        label,
+        decided,
+        float(reg.value[0]),
+        float(reg.error[0]),
+    )
 
 
 def circle_equilibria(model: FieldModel, v_ref=None, n_grid: int = 720) -> list:
@@ -252,7 +285,7 @@ def flow_to_equilibrium(model: FieldModel, v0, max_steps: int = 4000, tol: float
         if np.linalg.norm(h) <= tol:
             break
         q, _ = np.linalg.qr(np.column_stack([v, np.eye(model.d)]))
-        q = q[:, 1:model.d]
+        q = q[:, 1 : model.d]
         bv = model.boundary(v[None, :]).value[0]
         m = q.T @ bv @ q - float(v @ fv) * np.eye(model.d - 1)
         try:

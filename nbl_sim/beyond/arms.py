@@ -48,8 +48,16 @@ from nbl_theory.validation import dimension, finite_array, real, unit_vector, va
 
 from .linkeval import ShiftedLink, check_arm_link, fast_g
 
-__all__ = ["ArmModel", "symmetric_arms", "asymmetric_arms", "shifted_arms", "intercept_arms",
-           "arms_with_links", "parse_arms_spec", "arm_frame"]
+__all__ = [
+    "ArmModel",
+    "symmetric_arms",
+    "asymmetric_arms",
+    "shifted_arms",
+    "intercept_arms",
+    "arms_with_links",
+    "parse_arms_spec",
+    "arm_frame",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,8 +100,7 @@ class ArmModel:
 
     @property
     def d(self) -> int:
-        """The dimension d (columns of ``beta``).
-        """
+        """The dimension d (columns of ``beta``)."""
         return self.beta.shape[1]
 
     @property
@@ -152,10 +159,13 @@ class ArmModel:
             ``info`` with ``beta``, the links' names, ``shared_link`` and ``v_star`` (None unless
             the arms share one link).
         """
-        return {**self.info, "beta": self.beta.tolist(),
-                "links": [getattr(g, "name", str(g)) for g in self.links],
-                "shared_link": self.shared,
-                "v_star": None if self.v_star is None else self.v_star.tolist()}
+        return {
+            **self.info,
+            "beta": self.beta.tolist(),
+            "links": [getattr(g, "name", str(g)) for g in self.links],
+            "shared_link": self.shared,
+            "v_star": None if self.v_star is None else self.v_star.tolist(),
+        }
 
 
 def arm_frame(beta) -> tuple[np.ndarray, np.ndarray]:
@@ -198,8 +208,7 @@ def symmetric_arms(link, delta, d: int = 2, v_star=None, theta_dir=None) -> ArmM
     """
     link = _link(link)
     beta, vs, _ = arm_vectors(delta, d, v_star, theta_dir)
-    return ArmModel(beta, (link, link), (link, delta),
-                    {"arms": "symmetric", "delta": str(delta)})
+    return ArmModel(beta, (link, link), (link, delta), {"arms": "symmetric", "delta": str(delta)})
 
 
 def asymmetric_arms(link, theta, a_plus, a_minus, v_star, nominal_delta=None) -> ArmModel:
@@ -238,9 +247,17 @@ def asymmetric_arms(link, theta, a_plus, a_minus, v_star, nominal_delta=None) ->
         raise NBLInputError(f"a_plus + a_minus must be > 0 (the separation), got {ap + am}")
     beta = np.stack([th - am * vs, th + ap * vs])
     nominal = (link, nominal_delta if nominal_delta is not None else ap + am)
-    return ArmModel(beta, (link, link), nominal,
-                    {"arms": "asymmetric", "a_plus": ap, "a_minus": am,
-                     "theta_norm": float(np.linalg.norm(th))})
+    return ArmModel(
+        beta,
+        (link, link),
+        nominal,
+        {
+            "arms": "asymmetric",
+            "a_plus": ap,
+            "a_minus": am,
+            "theta_norm": float(np.linalg.norm(th)),
+        },
+    )
 
 
 def _rotated_frame(d: int, rotate_deg: float):
@@ -281,9 +298,12 @@ def shifted_arms(link, delta, shift, d: int = 2, rotate_deg: float = 0.0) -> Arm
     vs, th = _rotated_frame(dimension(d), real(rotate_deg, "rotate"))
     th = th * math.sqrt(1 - dl * dl / 4)
     arms = asymmetric_arms(link, th, dl / 2 + c, dl / 2 - c, vs, nominal_delta=delta)
-    return ArmModel(arms.beta, arms.links, arms.nominal,
-                    {"arms": "shifted", "delta": str(delta), "shift": c,
-                     "rotate_deg": float(rotate_deg)})
+    return ArmModel(
+        arms.beta,
+        arms.links,
+        arms.nominal,
+        {"arms": "shifted", "delta": str(delta), "shift": c, "rotate_deg": float(rotate_deg)},
+    )
 
 
 def intercept_arms(link, delta, intercept, d: int = 2, rotate_deg: float = 0.0) -> ArmModel:
@@ -315,15 +335,17 @@ def intercept_arms(link, delta, intercept, d: int = 2, rotate_deg: float = 0.0) 
     th = th * math.sqrt(1 - dl * dl / 4)
     beta = np.stack([th - dl / 2 * vs, th + dl / 2 * vs])
     gp = link if c == 0 else ShiftedLink(link, c)
-    return ArmModel(beta, (link, gp), (link, delta),
-                    {"arms": "intercept", "delta": str(delta), "intercept": c,
-                     "rotate_deg": float(rotate_deg)})
+    return ArmModel(
+        beta,
+        (link, gp),
+        (link, delta),
+        {"arms": "intercept", "delta": str(delta), "intercept": c, "rotate_deg": float(rotate_deg)},
+    )
 
 
 def arms_with_links(beta, g_minus, g_plus, nominal=None) -> ArmModel:
     """Any two index vectors with any two arm links (module docstring)."""
-    return ArmModel(np.asarray(beta, dtype=float), (g_minus, g_plus), nominal,
-                    {"arms": "general"})
+    return ArmModel(np.asarray(beta, dtype=float), (g_minus, g_plus), nominal, {"arms": "general"})
 
 
 def parse_arms_spec(spec: str, link, delta, d: int = 2) -> ArmModel:
@@ -358,8 +380,10 @@ def parse_arms_spec(spec: str, link, delta, d: int = 2) -> ArmModel:
         for part in spec.split(","):
             key, eq, val = part.strip().partition("=")
             if key not in ("shift", "intercept", "rotate") or not eq:
-                raise NBLInputError(f"arms spec: unknown or malformed option {part.strip()!r} "
-                                    "(use shift=C, intercept=C, rotate=DEG or symmetric)")
+                raise NBLInputError(
+                    f"arms spec: unknown or malformed option {part.strip()!r} "
+                    "(use shift=C, intercept=C, rotate=DEG or symmetric)"
+                )
             if key in opts:
                 raise NBLInputError(f"arms spec: option {key!r} given twice")
             # the command line's one value grammar (decimals and fractions p/q, as --delta)

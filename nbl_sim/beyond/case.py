@@ -96,14 +96,14 @@ class Analysis:
     model: dict
     v_star: list
     symmetry_predicts: bool | None
-    defect: float                    # ‖h(v*)‖
+    defect: float  # ‖h(v*)‖
     defect_error: float
     vstar_equilibrium: bool
-    vstar_eigenvalues: list          # of Dh(v*) on the tangent space (meaningful at equilibria)
+    vstar_eigenvalues: list  # of Dh(v*) on the tangent space (meaningful at equilibria)
     vstar_eigenvalue_error: float
-    vstar_stability: str             # "not-an-equilibrium" or the sign label of the spectrum
-    vstar_decided: bool              # equilibrium test and every eigenvalue sign beyond error
-    equilibria: list                 # [Equilibrium] (d = 2: all zeros of H; d ≥ 3: learned)
+    vstar_stability: str  # "not-an-equilibrium" or the sign label of the spectrum
+    vstar_decided: bool  # equilibrium test and every eigenvalue sign beyond error
+    equilibria: list  # [Equilibrium] (d = 2: all zeros of H; d ≥ 3: learned)
     learned: Equilibrium | None
     learned_other_side: Equilibrium | None
     best_linear_angle_deg: float | None
@@ -144,11 +144,17 @@ def gaussian_prediction(arms: ArmModel, d: int) -> dict | None:
     res = stability(link, delta, auto_raise=False)
     rates = res.jacobian_rates
     lam = float(res.values["lambda_star"])
-    return {"link": link.name, "delta": str(delta), "lambda_star": lam,
-            "sign": res.sign, "mu_star": float(res.values["mu_star"]),
-            "m2": float(res.values["m2"]),
-            "rate_d": float(rates["contraction_rate_d2"] if d == 2
-                            else rates["contraction_rate_d3plus"])}
+    return {
+        "link": link.name,
+        "delta": str(delta),
+        "lambda_star": lam,
+        "sign": res.sign,
+        "mu_star": float(res.values["mu_star"]),
+        "m2": float(res.values["m2"]),
+        "rate_d": float(
+            rates["contraction_rate_d2"] if d == 2 else rates["contraction_rate_d3plus"]
+        ),
+    }
 
 
 def _reference(arms: ArmModel) -> np.ndarray:
@@ -177,8 +183,10 @@ def _learned_2d(model: FieldModel, vs, holds, eqs):
         cands = [e for e in eqs if e.stability in ("attracting", "jump-attracting")]
         plus = _first_in_direction(cands, 1.0)
         minus = _first_in_direction(cands, -1.0)
-        pair = sorted([e for e in (plus, minus) if e is not None],
-                      key=lambda e: (abs(e.angle_deg), -e.angle_deg))
+        pair = sorted(
+            [e for e in (plus, minus) if e is not None],
+            key=lambda e: (abs(e.angle_deg), -e.angle_deg),
+        )
         return (pair[0], pair[1] if len(pair) > 1 else None) if pair else (None, None)
     h0 = circle_H(model, math.atan2(vs[1], vs[0])).value[0]
     return _first_in_direction(eqs, 1.0 if h0 > 0 else -1.0), None
@@ -201,14 +209,21 @@ def _best_linear(model: FieldModel, vs) -> tuple[float, float]:
     def f(x):
         return float(model.regret(np.array([[math.cos(a0 + x), math.sin(a0 + x)]])).value[0])
 
-    res = minimize_scalar(f, bounds=(grid[j] - step, grid[j] + step), method="bounded",
-                          options={"xatol": 1e-10})
+    res = minimize_scalar(
+        f, bounds=(grid[j] - step, grid[j] + step), method="bounded", options={"xatol": 1e-10}
+    )
     x, r = (res.x, res.fun) if res.fun <= reg[j] else (grid[j], reg[j])
     return math.degrees(x), float(r)
 
 
-def analyze(law: ContextLaw, arms: ArmModel, *, n_grid: int = 720, model: FieldModel | None = None,
-            **model_options) -> Analysis:
+def analyze(
+    law: ContextLaw,
+    arms: ArmModel,
+    *,
+    n_grid: int = 720,
+    model: FieldModel | None = None,
+    **model_options,
+) -> Analysis:
     """The exact population analysis of one case (module docstring). ``model_options`` go to
     :func:`nbl_sim.beyond.analysis.field_model` (method, mc_samples, seed, bandwidth,
     empirical, n_panels); ``model`` replaces that model by a given one of the same law and arms
@@ -247,8 +262,7 @@ def analyze(law: ContextLaw, arms: ArmModel, *, n_grid: int = 720, model: FieldM
             out = _analyze(law, arms, n_grid, model_options, model)
     except (FloatingPointError, OverflowError, ZeroDivisionError) as exc:
         raise _non_finite(law, arms, str(exc)) from None
-    values = [out.defect, out.defect_error, out.vstar_eigenvalue_error,
-              *out.vstar_eigenvalues]
+    values = [out.defect, out.defect_error, out.vstar_eigenvalue_error, *out.vstar_eigenvalues]
     if not np.all(np.isfinite(values)):
         raise _non_finite(law, arms, "a non-finite field or spectrum")
     return out
@@ -258,28 +272,38 @@ def _non_finite(law: ContextLaw, arms: ArmModel, what: str) -> NBLInputError:
     return NBLInputError(
         f"the analysis of contexts {law.spec!r} with arms {arms.info.get('arms', '?')!r} left "
         f"float64 ({what}): the input is out of the range this analysis can compute "
-        "(rescale or standardize the contexts, or choose a link that stays finite there)")
+        "(rescale or standardize the contexts, or choose a link that stays finite there)"
+    )
 
 
-def _analyze(law: ContextLaw, arms: ArmModel, n_grid: int, model_options: dict,
-             model: FieldModel | None) -> Analysis:
+def _analyze(
+    law: ContextLaw, arms: ArmModel, n_grid: int, model_options: dict, model: FieldModel | None
+) -> Analysis:
     t0 = time.perf_counter()
     if model is None:
         model = field_model(law, arms, **model_options)
     vs = _reference(arms)
     notes = []
     if not arms.shared:
-        notes.append("arms have different links: the optimal boundary is not a hyperplane "
-                     "through 0; angles are measured from (β_+ − β_−)/‖β_+ − β_−‖")
-    sym = symmetry_predicts(law, vs) if arms.info.get("arms") in ("symmetric", "shifted") \
-        and arms.info.get("shift", 0.0) == 0.0 and arms.shared else None
+        notes.append(
+            "arms have different links: the optimal boundary is not a hyperplane "
+            "through 0; angles are measured from (β_+ − β_−)/‖β_+ − β_−‖"
+        )
+    sym = (
+        symmetry_predicts(law, vs)
+        if arms.info.get("arms") in ("symmetric", "shifted")
+        and arms.info.get("shift", 0.0) == 0.0
+        and arms.shared
+        else None
+    )
     defect, holds = equilibrium_defect(model, vs)
     eig, eerr = jacobian_spectrum(model, vs)
     label, decided = classify(eig, eerr, model.error_kind)
     if not holds:
         label = "not-an-equilibrium"
-        decided = bool(np.linalg.norm(defect.value)
-                       > SAFETY[model.error_kind] * np.linalg.norm(defect.error))
+        decided = bool(
+            np.linalg.norm(defect.value) > SAFETY[model.error_kind] * np.linalg.norm(defect.error)
+        )
     if model.d == 2:
         eqs = circle_equilibria(model, vs, n_grid)
         learned, other = _learned_2d(model, vs, holds, eqs)
@@ -293,14 +317,29 @@ def _analyze(law: ContextLaw, arms: ArmModel, n_grid: int, model_options: dict,
         learned = equilibrium_at(model, vbar, vs)
         eqs, other, best_a, best_r = [learned], None, None, None
     if model.error_kind == "standard-error":
-        notes.append("Monte Carlo: errors are one standard error; B (and the decision) are "
-                     f"smoothed with bandwidth {getattr(model, 'bandwidth', 0):.4g}")
+        notes.append(
+            "Monte Carlo: errors are one standard error; B (and the decision) are "
+            f"smoothed with bandwidth {getattr(model, 'bandwidth', 0):.4g}"
+        )
     return Analysis(
-        law=law.describe(), arms=arms.describe(), model=model.describe(), v_star=vs.tolist(),
-        symmetry_predicts=sym, defect=float(np.linalg.norm(defect.value)),
-        defect_error=float(np.linalg.norm(defect.error)), vstar_equilibrium=holds,
-        vstar_eigenvalues=eig.tolist(), vstar_eigenvalue_error=eerr, vstar_stability=label,
-        vstar_decided=decided, equilibria=eqs,
-        learned=learned, learned_other_side=other, best_linear_angle_deg=best_a,
-        best_linear_regret=best_r, gaussian=gaussian_prediction(arms, model.d),
-        seconds=time.perf_counter() - t0, notes=notes)
+        law=law.describe(),
+        arms=arms.describe(),
+        model=model.describe(),
+        v_star=vs.tolist(),
+        symmetry_predicts=sym,
+        defect=float(np.linalg.norm(defect.value)),
+        defect_error=float(np.linalg.norm(defect.error)),
+        vstar_equilibrium=holds,
+        vstar_eigenvalues=eig.tolist(),
+        vstar_eigenvalue_error=eerr,
+        vstar_stability=label,
+        vstar_decided=decided,
+        equilibria=eqs,
+        learned=learned,
+        learned_other_side=other,
+        best_linear_angle_deg=best_a,
+        best_linear_regret=best_r,
+        gaussian=gaussian_prediction(arms, model.d),
+        seconds=time.perf_counter() - t0,
+        notes=notes,
+    )

@@ -69,14 +69,30 @@ from nbl_theory.validation import dimension, finite_array, real
 
 from .datasets import dataset_array
 
-__all__ = ["ContextLaw", "BLOCK_ROWS", "MAX_ENTRY", "MAX_RAW_ENTRY", "MAX_COV_EIGENVALUE",
-           "GaussianLaw", "StudentTLaw", "BallLaw", "CubeLaw",
-           "RademacherLaw", "EmpiricalLaw", "parse_context_spec", "context_law", "covariance_2d",
-           "read_csv_matrix", "load_dataset", "CONTEXT_FAMILIES", "MAX_CSV_BYTES",
-           "MAX_CSV_LINE", "MAX_CSV_COLUMNS"]
+__all__ = [
+    "ContextLaw",
+    "BLOCK_ROWS",
+    "MAX_ENTRY",
+    "MAX_RAW_ENTRY",
+    "MAX_COV_EIGENVALUE",
+    "GaussianLaw",
+    "StudentTLaw",
+    "BallLaw",
+    "CubeLaw",
+    "RademacherLaw",
+    "EmpiricalLaw",
+    "parse_context_spec",
+    "context_law",
+    "covariance_2d",
+    "read_csv_matrix",
+    "load_dataset",
+    "CONTEXT_FAMILIES",
+    "MAX_CSV_BYTES",
+    "MAX_CSV_LINE",
+    "MAX_CSV_COLUMNS",
+]
 
-CONTEXT_FAMILIES = ("gaussian", "student-t", "ball", "cube", "rademacher", "empirical",
-                    "dataset")
+CONTEXT_FAMILIES = ("gaussian", "student-t", "ball", "cube", "rademacher", "empirical", "dataset")
 _MAX_ROWS = 10_000_000
 _SPD_TOL = 1e-12
 #: bound on |entry| of empirical context data (module docstring)
@@ -95,8 +111,9 @@ def covariance_2d(cond, angle_deg) -> np.ndarray:
     c = real(cond, "cond")
     a = real(angle_deg, "angle")
     if c < 1:
-        raise NBLInputError(f"cond must be >= 1 (ratio of the largest to the smallest "
-                            f"eigenvalue), got {cond}")
+        raise NBLInputError(
+            f"cond must be >= 1 (ratio of the largest to the smallest eigenvalue), got {cond}"
+        )
     if c > 1e8:
         raise NBLInputError(f"cond must be <= 1e8, got {cond}")
     l1, l2 = 2 * c / (1 + c), 2 / (1 + c)
@@ -115,17 +132,23 @@ def _check_cov(cov, d: int | None) -> np.ndarray:
     if not np.allclose(s, s.T, rtol=0, atol=_SPD_TOL * max(1.0, np.max(np.abs(s)))):
         raise NBLInputError("covariance must be symmetric")
     if np.max(np.abs(s)) > MAX_COV_EIGENVALUE:
-        raise NBLInputError(f"covariance entries must lie within ±{MAX_COV_EIGENVALUE:g}, got "
-                            f"{np.max(np.abs(s)):.3g} (rescale the contexts)")
+        raise NBLInputError(
+            f"covariance entries must lie within ±{MAX_COV_EIGENVALUE:g}, got "
+            f"{np.max(np.abs(s)):.3g} (rescale the contexts)"
+        )
     ev = np.linalg.eigvalsh(0.5 * (s + s.T))
     if ev[0] <= _SPD_TOL * ev[-1]:
-        raise NBLInputError(f"covariance must be positive definite with condition number <= "
-                            f"{1 / _SPD_TOL:g} (smallest eigenvalue {ev[0]:.3g}, largest "
-                            f"{ev[-1]:.3g})")
+        raise NBLInputError(
+            f"covariance must be positive definite with condition number <= "
+            f"{1 / _SPD_TOL:g} (smallest eigenvalue {ev[0]:.3g}, largest "
+            f"{ev[-1]:.3g})"
+        )
     if not (1 / MAX_COV_EIGENVALUE <= ev[0] and ev[-1] <= MAX_COV_EIGENVALUE):
-        raise NBLInputError(f"covariance eigenvalues must lie in [{1 / MAX_COV_EIGENVALUE:g}, "
-                            f"{MAX_COV_EIGENVALUE:g}], got [{ev[0]:.3g}, {ev[-1]:.3g}] "
-                            "(rescale the contexts)")
+        raise NBLInputError(
+            f"covariance eigenvalues must lie in [{1 / MAX_COV_EIGENVALUE:g}, "
+            f"{MAX_COV_EIGENVALUE:g}], got [{ev[0]:.3g}, {ev[-1]:.3g}] "
+            "(rescale the contexts)"
+        )
     return 0.5 * (s + s.T)
 
 
@@ -200,13 +223,17 @@ class ContextLaw:
         """
         if not isinstance(rng, np.random.Generator):
             raise NBLInputError(f"rng must be a numpy Generator, got {type(rng).__name__}")
-        if not (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2
-                and X.shape[1] == self.d):
+        if not (
+            isinstance(X, np.ndarray)
+            and X.dtype == np.float64
+            and X.ndim == 2
+            and X.shape[1] == self.d
+        ):
             raise NBLInputError(f"X must be a float64 array of shape (n, {self.d})")
         n = X.shape[0]
         for i in range(0, n, BLOCK_ROWS):
             m = min(BLOCK_ROWS, n - i)
-            X[i:i + m] = self._base(rng, BLOCK_ROWS)[:m]
+            X[i : i + m] = self._base(rng, BLOCK_ROWS)[:m]
         self.apply_transform(X)
 
     def apply_transform(self, X: np.ndarray) -> None:
@@ -230,14 +257,12 @@ class ContextLaw:
 
     @property
     def covariance(self) -> np.ndarray:
-        """The law's covariance matrix (d, d): Σ, or the identity (a copy).
-        """
+        """The law's covariance matrix (d, d): Σ, or the identity (a copy)."""
         return np.eye(self.d) if self.cov is None else self.cov.copy()
 
     @property
     def isotropic_gaussian(self) -> bool:
-        """Whether the law is the paper's, N(0, I_d).
-        """
+        """Whether the law is the paper's, N(0, I_d)."""
         return self.family == "gaussian" and self.cov is None
 
     def describe(self) -> dict:
@@ -248,9 +273,13 @@ class ContextLaw:
         dict
             ``family``, ``d``, ``spec``, ``covariance`` and ``standardized``.
         """
-        return {"family": self.family, "d": self.d, "spec": self.spec,
-                "covariance": self.covariance.tolist(),
-                "standardized": "identity covariance" if self.cov is None else "no"}
+        return {
+            "family": self.family,
+            "d": self.d,
+            "spec": self.spec,
+            "covariance": self.covariance.tolist(),
+            "standardized": "identity covariance" if self.cov is None else "no",
+        }
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(spec={self.spec!r}, d={self.d})"
@@ -357,8 +386,9 @@ class EmpiricalLaw(ContextLaw):
     def __init__(self, data, name: str = "data", standardize: bool = False):
         x = finite_array(data, "empirical data")
         if x.ndim != 2 or x.shape[0] < 10:
-            raise NBLInputError(f"empirical data must be a matrix with at least 10 rows, "
-                                f"got shape {x.shape}")
+            raise NBLInputError(
+                f"empirical data must be a matrix with at least 10 rows, got shape {x.shape}"
+            )
         super().__init__(x.shape[1])
         big = float(np.max(np.abs(x)))
         bound = MAX_RAW_ENTRY if standardize else MAX_ENTRY
@@ -366,12 +396,14 @@ class EmpiricalLaw(ContextLaw):
             raise NBLInputError(
                 f"empirical data {name}: entries must lie within ±{bound:g}"
                 + ("" if standardize else " (or add ,standardize)")
-                + f", got {big:.3g} (so that the analysis cannot overflow float64)")
+                + f", got {big:.3g} (so that the analysis cannot overflow float64)"
+            )
         if standardize:
             sd = x.std(axis=0)
             if np.any(sd <= 1e-150 * np.max(np.abs(x), axis=0)):
-                raise NBLInputError(f"empirical data {name}: a constant column cannot be "
-                                    "standardized")
+                raise NBLInputError(
+                    f"empirical data {name}: a constant column cannot be standardized"
+                )
             x = (x - x.mean(axis=0)) / sd
         self.data = x
         self.name = name
@@ -390,9 +422,13 @@ class EmpiricalLaw(ContextLaw):
 
     def describe(self):
         m = self.data.mean(axis=0)
-        return {**super().describe(), "rows": int(self.data.shape[0]), "name": self.name,
-                "standardized": "columns z-scored" if self.standardized else "no",
-                "mean": m.tolist()}
+        return {
+            **super().describe(),
+            "rows": int(self.data.shape[0]),
+            "name": self.name,
+            "standardized": "columns z-scored" if self.standardized else "no",
+            "mean": m.tolist(),
+        }
 
 
 def load_dataset(name: str) -> EmpiricalLaw:
@@ -422,17 +458,20 @@ def read_csv_matrix(path, what: str) -> np.ndarray:
         with open(p, newline="", encoding="utf-8") as fh:
             size = os.fstat(fh.fileno()).st_size
             if size > MAX_CSV_BYTES:
-                raise NBLInputError(f"{what}: {path} is {size / 2**30:.3g} GiB; the bound is "
-                                    f"{MAX_CSV_BYTES / 2**30:g} GiB")
+                raise NBLInputError(
+                    f"{what}: {path} is {size / 2**30:.3g} GiB; the bound is "
+                    f"{MAX_CSV_BYTES / 2**30:g} GiB"
+                )
             rows, cols = 0, None
             for i, row in _csv_rows(fh, path, what):
                 if cols is None:
                     if _numeric(row) is None and i == 0:
-                        continue                            # header
+                        continue  # header
                     cols = len(row)
                 if len(row) != cols:
-                    raise NBLInputError(f"{what}: rows of different lengths in {path} (line "
-                                        f"{i + 1})")
+                    raise NBLInputError(
+                        f"{what}: rows of different lengths in {path} (line {i + 1})"
+                    )
                 rows += 1
                 if rows > _MAX_ROWS:
                     raise NBLInputError(f"{what}: more than {_MAX_ROWS} rows in {path}")
@@ -464,6 +503,7 @@ MAX_CSV_BYTES, MAX_CSV_LINE, MAX_CSV_COLUMNS = 2**30, 65_536, 1024
 
 def _csv_rows(fh, path, what):
     """(line index, fields) of the non-blank rows of ``fh``, each line bounded."""
+
     def lines():
         k = 0
         while True:
@@ -472,8 +512,9 @@ def _csv_rows(fh, path, what):
                 return
             k += 1
             if len(line) > MAX_CSV_LINE:
-                raise NBLInputError(f"{what}: line {k} of {path} is longer than "
-                                    f"{MAX_CSV_LINE} characters")
+                raise NBLInputError(
+                    f"{what}: line {k} of {path} is longer than {MAX_CSV_LINE} characters"
+                )
             yield line
 
     reader = csv.reader(lines())
@@ -482,12 +523,15 @@ def _csv_rows(fh, path, what):
             if not fields or all(not c.strip() for c in fields):
                 continue
             if len(fields) > MAX_CSV_COLUMNS:
-                raise NBLInputError(f"{what}: line {reader.line_num} of {path} has "
-                                    f"{len(fields)} fields; the bound is {MAX_CSV_COLUMNS}")
+                raise NBLInputError(
+                    f"{what}: line {reader.line_num} of {path} has "
+                    f"{len(fields)} fields; the bound is {MAX_CSV_COLUMNS}"
+                )
             yield reader.line_num - 1, fields
     except csv.Error as exc:
-        raise NBLInputError(f"{what}: line {reader.line_num} of {path} is not CSV "
-                            f"({exc})") from None
+        raise NBLInputError(
+            f"{what}: line {reader.line_num} of {path} is not CSV ({exc})"
+        ) from None
 
 
 def _numeric(fields):
@@ -512,8 +556,7 @@ def _options(text: str, family: str, allowed: tuple) -> dict:
         if not eq or not val.strip():
             raise NBLInputError(f"{family}: option {part!r} must be key=value")
         if key not in allowed:
-            raise NBLInputError(f"{family}: unknown option {key!r} (allowed: "
-                                f"{', '.join(allowed)})")
+            raise NBLInputError(f"{family}: unknown option {key!r} (allowed: {', '.join(allowed)})")
         if key in out:
             raise NBLInputError(f"{family}: option {key!r} given twice")
         out[key] = val.strip()
@@ -565,8 +608,9 @@ def parse_context_spec(spec: str, d: int | None = None) -> ContextLaw:
     if colon and not rest.strip():
         raise NBLInputError(f"context spec {spec!r} ends with ':' but gives no options")
     if family not in CONTEXT_FAMILIES:
-        raise NBLInputError(f"unknown context law {family!r} (known: "
-                            f"{', '.join(CONTEXT_FAMILIES)})")
+        raise NBLInputError(
+            f"unknown context law {family!r} (known: {', '.join(CONTEXT_FAMILIES)})"
+        )
     if family == "empirical":
         std = False
         path = rest
@@ -606,8 +650,9 @@ def context_law(contexts, d: int) -> ContextLaw | None:
         return None
     law = parse_context_spec(contexts, d) if isinstance(contexts, str) else contexts
     if not isinstance(law, ContextLaw):
-        raise NBLInputError(f"contexts must be a ContextLaw or a spec string, got "
-                            f"{type(contexts).__name__}")
+        raise NBLInputError(
+            f"contexts must be a ContextLaw or a spec string, got {type(contexts).__name__}"
+        )
     if law.d != d:
         raise NBLInputError(f"the context law has d = {law.d} but d = {d}")
     return None if law.isotropic_gaussian else law

@@ -51,6 +51,7 @@ def dataset_array(name: str) -> np.ndarray:
     try:
         from sklearn import datasets as skd
     except ImportError as exc:
-        raise NBLInputError(f"dataset:{name} needs scikit-learn: pip install nbl[datasets]"
-                            ) from exc
+        raise NBLInputError(
+            f"dataset:{name} needs scikit-learn: pip install nbl[datasets]"
+        ) from exc
     return principal_components(getattr(skd, DATASETS[name])().data)

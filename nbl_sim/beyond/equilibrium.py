@@ -147,7 +147,7 @@ def symmetry_predicts(law: ContextLaw, v_star, theta=None) -> bool | None:
         return False
     a = np.sort(np.abs(vs))[::-1]
     axis = abs(a[0] - 1) < _EIG_TOL
-    diagonal = law.d >= 2 and abs(a[0] - a[1]) < _EIG_TOL and abs(a[0] - 2 ** -0.5) < 1e-12
+    diagonal = law.d >= 2 and abs(a[0] - a[1]) < _EIG_TOL and abs(a[0] - 2**-0.5) < 1e-12
     if law.family == "cube":
         return bool(axis or diagonal)
     if law.family == "rademacher":

@@ -43,8 +43,14 @@ from nbl_theory.numeric import PHI0
 from .arms import ArmModel
 from .linkeval import fast_g
 
-__all__ = ["Estimate", "FieldModel", "QuadratureField", "TransformedField", "SampleField",
-           "silverman_bandwidth"]
+__all__ = [
+    "Estimate",
+    "FieldModel",
+    "QuadratureField",
+    "TransformedField",
+    "SampleField",
+    "silverman_bandwidth",
+]
 
 _CHUNK = 4_000_000  # max (directions × points) entries per block
 _EPS = np.finfo(float).eps
@@ -161,7 +167,7 @@ class TransformedField(FieldModel):
 
 def silverman_bandwidth(n: int, scale: float = 1.0) -> float:
     """1.06 · scale · n^{−1/5}: Silverman's rule for a Gaussian kernel on vᵀX."""
-    return 1.06 * scale * n ** -0.2
+    return 1.06 * scale * n**-0.2
 
 
 class SampleField(FieldModel):
@@ -178,8 +184,9 @@ class SampleField(FieldModel):
     those of the hard boundary sgn(vᵀx), the policy that is played.
     """
 
-    def __init__(self, points, weights, arms: ArmModel, bandwidth: float = 0.0,
-                 kind: str = "exact"):
+    def __init__(
+        self, points, weights, arms: ArmModel, bandwidth: float = 0.0, kind: str = "exact"
+    ):
         if kind not in ("exact", "monte-carlo"):
             raise NBLInputError(f"kind must be 'exact' or 'monte-carlo', got {kind!r}")
         x = np.asarray(points, dtype=float)
@@ -218,7 +225,7 @@ class SampleField(FieldModel):
     def _blocks(self, V):
         step = max(1, _CHUNK // max(1, self.n))
         for i in range(0, V.shape[0], step):
-            yield slice(i, i + step), V[i:i + step] @ self.x.T
+            yield slice(i, i + step), V[i : i + step] @ self.x.T
 
     def _side(self, u):
         if self.bandwidth == 0:

@@ -100,11 +100,11 @@ class _Rule:
         a1, b2, rew = np.empty(k), np.empty(k), np.empty(k)
         step = max(1, _CHUNK // self.s.size)
         for i in range(0, k, step):
-            x = np.clip(c[i:i + step, None] * self.s[None, :], -60.0, 60.0)
+            x = np.clip(c[i : i + step, None] * self.s[None, :], -60.0, 60.0)
             cdf = ndtr(x)
-            a1[i:i + step] = cdf @ self.wsg[a]
-            rew[i:i + step] = cdf @ self.wg[a]
-            b2[i:i + step] = (PHI0 * np.exp(-0.5 * x * x)) @ self.wg[a]
+            a1[i : i + step] = cdf @ self.wsg[a]
+            rew[i : i + step] = cdf @ self.wg[a]
+            b2[i : i + step] = (PHI0 * np.exp(-0.5 * x * x)) @ self.wg[a]
         return a1, b2, rew, wdir
 
     def field(self, V):

@@ -39,8 +39,16 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 from nbl_theory.validation import real
 
-__all__ = ["ShiftedLink", "MixtureLink", "OffsetLink", "check_arm_link", "fast_g", "FastLink",
-           "growth_exponent", "link_range"]
+__all__ = [
+    "ShiftedLink",
+    "MixtureLink",
+    "OffsetLink",
+    "check_arm_link",
+    "fast_g",
+    "FastLink",
+    "growth_exponent",
+    "link_range",
+]
 
 _TABLE_LO, _TABLE_HI = -60.0, 60.0
 _ORDER = 24
@@ -103,8 +111,12 @@ class MixtureLink(_DerivedLink):
         return (1 - w) * self.first.g_numpy(z) + w * self.second.g_numpy(z)
 
     def describe(self) -> dict:
-        return {"type": "mixture", "first": self.first.name, "second": self.second.name,
-                "weight": self.weight}
+        return {
+            "type": "mixture",
+            "first": self.first.name,
+            "second": self.second.name,
+            "weight": self.weight,
+        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -149,8 +161,10 @@ def check_arm_link(link, name: str = "link"):
         if not 0 <= w <= 1:
             raise NBLInputError(f"{name} mixture weight must lie in [0, 1], got {w}")
         return link
-    raise NBLInputError(f"{name} must be an nbl_theory Link, ShiftedLink, MixtureLink or "
-                        f"OffsetLink, got {type(link).__name__}")
+    raise NBLInputError(
+        f"{name} must be an nbl_theory Link, ShiftedLink, MixtureLink or "
+        f"OffsetLink, got {type(link).__name__}"
+    )
 
 
 # ---------------------------------------------------------------------------- fast evaluation
@@ -176,12 +190,12 @@ class _Cheb:
         out = np.empty_like(z)
         step = 1 << 16  # blocks that stay in cache
         for i in range(0, z.size, step):
-            out[i:i + step] = self._clenshaw(z[i:i + step])
+            out[i : i + step] = self._clenshaw(z[i : i + step])
         return out
 
     def _clenshaw(self, z: np.ndarray) -> np.ndarray:
         idx = np.clip(((z - self.lo) / self.width).astype(np.int64), 0, self.n - 1)
-        t2 = (z - (self.lo + self.width * (idx + 0.5))) * (4.0 / self.width)   # 2t
+        t2 = (z - (self.lo + self.width * (idx + 0.5))) * (4.0 / self.width)  # 2t
         rows = self.rows
         b1 = np.take(rows[_ORDER - 1], idx)
         b2 = np.zeros_like(z)
@@ -211,8 +225,7 @@ class _ChebTable:
         self.core = _Cheb(g, _TABLE_LO, width, n)
         self.tails = []
         for sgn in (1.0, -1.0):
-            tail = _Cheb(lambda w, s=sgn: g(s * _TABLE_HI / np.maximum(w, 1e-300)), 0.0,
-                         0.125, 8)
+            tail = _Cheb(lambda w, s=sgn: g(s * _TABLE_HI / np.maximum(w, 1e-300)), 0.0, 0.125, 8)
             self.tails.append(tail if tail.error <= _TABLE_TOL else None)
         self.error = max([self.core.error] + [t.error for t in self.tails if t is not None])
 
@@ -247,7 +260,7 @@ class FastLink:
         if np.all(inside):
             return out
         for sgn, tail in zip((1.0, -1.0), self._table.tails):
-            sel = (sgn * z > _TABLE_HI)
+            sel = sgn * z > _TABLE_HI
             if not np.any(sel):
                 continue
             if tail is not None:

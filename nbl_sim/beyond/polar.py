@@ -126,7 +126,7 @@ class _Level:
         self.radial, self.betas, self.funcs = radial, betas, funcs
         self.edges = edges
         self.n = self.edges.size - 1
-        self.hw = 0.5 * np.diff(self.edges)                      # (P,)
+        self.hw = 0.5 * np.diff(self.edges)  # (P,)
         self.centers = 0.5 * (self.edges[:-1] + self.edges[1:])
         self.phi = (self.centers[:, None] + self.hw[:, None] * _XG[None, :]).ravel()
         self.wphi = (self.hw[:, None] * _WG[None, :]).ravel()
@@ -144,8 +144,17 @@ class _Level:
             psi.append(np.sum(gz * w2, axis=1))
             omega.append(np.sum(gz * w1, axis=1))
         self.w1 = w1
-        vals = np.stack([psi[0] * e[:, 0], psi[0] * e[:, 1], psi[1] * e[:, 0], psi[1] * e[:, 1],
-                         omega[0], omega[1], psi[0] + psi[1]])  # (7, n_ang)
+        vals = np.stack(
+            [
+                psi[0] * e[:, 0],
+                psi[0] * e[:, 1],
+                psi[1] * e[:, 0],
+                psi[1] * e[:, 1],
+                omega[0],
+                omega[1],
+                psi[0] + psi[1],
+            ]
+        )  # (7, n_ang)
         v = vals.reshape(7, self.n, _ORDER)
         self.coef = np.einsum("nj,fpj->fpn", _TO_COEF, v)  # (7, P, ORDER)
         self.icoef = leg.legint(self.coef, lbnd=-1, axis=-1)  # in x; times hw for φ
@@ -176,8 +185,8 @@ class _Level:
         lo, mid, hi = alpha - math.pi / 2, alpha + math.pi / 2, alpha + 1.5 * math.pi
         a = self.antider([0, 1, 2, 3, 4, 5], np.concatenate([lo, mid, hi]))
         k = alpha.size
-        plus = a[:, k:2 * k] - a[:, :k]     # over [α − π/2, α + π/2]
-        minus = a[:, 2 * k:] - a[:, k:2 * k]  # over [α + π/2, α + 3π/2]
+        plus = a[:, k : 2 * k] - a[:, :k]  # over [α − π/2, α + π/2]
+        minus = a[:, 2 * k :] - a[:, k : 2 * k]  # over [α + π/2, α + 3π/2]
         return plus, minus
 
     def field(self, alpha):
@@ -217,7 +226,7 @@ class _Level:
             for q in np.unique(ray):
                 edges = np.union1d(rad.edges, roots[ray == q])
                 t, w = gauss_legendre_panels(edges)
-                s = self.scale[q:q + 1]
+                s = self.scale[q : q + 1]
                 r = rad.r_of(t[None, :], s)[0]
                 gm = funcs[0](r * c[q, 0])
                 gp = funcs[1](r * c[q, 1])
@@ -244,7 +253,7 @@ def _angular_edges(n_panels: int, betas) -> np.ndarray:
     out = np.unique(np.concatenate(edges))
     out = out[(out > -math.pi) & (out < math.pi)]
     out = np.concatenate([[-math.pi], out, [math.pi]])
-    keep = np.concatenate([[True], np.diff(out) > 1e-14])   # drop near-duplicates
+    keep = np.concatenate([[True], np.diff(out) > 1e-14])  # drop near-duplicates
     out = out[keep]
     out[-1] = math.pi
     return out
@@ -263,8 +272,10 @@ def _gaussian_window(arms: ArmModel, funcs) -> float:
     keep = np.flatnonzero(lg > np.max(lg[np.isfinite(lg)]) + _NEGLIGIBLE)
     top = float(r[keep[-1]]) + 1.0 if keep.size else 12.0
     if top > 38:
-        raise NBLInputError("a link grows too fast: its Gaussian mass is not inside r <= 38, "
-                            "beyond the float64 polar quadrature")
+        raise NBLInputError(
+            "a link grows too fast: its Gaussian mass is not inside r <= 38, "
+            "beyond the float64 polar quadrature"
+        )
     return math.ceil(max(12.0, top))
 
 
@@ -280,12 +291,15 @@ class PolarField(QuadratureField):
 
     def __init__(self, base: str, arms: ArmModel, nu: float | None = None, n_panels: int = 16):
         if base not in POLAR_BASES:
-            raise NBLInputError(f"polar quadrature base must be one of {POLAR_BASES}, "
-                                f"got {base!r}")
+            raise NBLInputError(f"polar quadrature base must be one of {POLAR_BASES}, got {base!r}")
         if arms.d != 2:
             raise NBLInputError(f"polar quadrature is for d = 2, got d = {arms.d}")
-        if isinstance(n_panels, bool) or not isinstance(n_panels, int) or n_panels < 8 \
-                or n_panels % 8:
+        if (
+            isinstance(n_panels, bool)
+            or not isinstance(n_panels, int)
+            or n_panels < 8
+            or n_panels % 8
+        ):
             raise NBLInputError(f"n_panels must be a positive multiple of 8, got {n_panels!r}")
         self.base = base
         funcs = self._set_arms(arms)
@@ -295,12 +309,16 @@ class PolarField(QuadratureField):
         if base == "student-t":
             k = max(growth_exponent(g) for g in arms.links)
             if not nu > k + 1:
-                raise NBLInputError(f"student-t: a link grows like |z|^{k:.3g}; the field "
-                                    f"needs nu > {k + 1:.3g}, got nu = {nu}")
+                raise NBLInputError(
+                    f"student-t: a link grows like |z|^{k:.3g}; the field "
+                    f"needs nu > {k + 1:.3g}, got nu = {nu}"
+                )
         coarse = _angular_edges(n_panels, arms.beta if base == "student-t" else ())
         fine = np.sort(np.concatenate([coarse, 0.5 * (coarse[:-1] + coarse[1:])]))
-        self.levels = [_Level(_Radial(base, lvl, nu, s_max), arms.beta, funcs, edges)
-                       for lvl, edges in ((1, coarse), (2, fine))]
+        self.levels = [
+            _Level(_Radial(base, lvl, nu, s_max), arms.beta, funcs, edges)
+            for lvl, edges in ((1, coarse), (2, fine))
+        ]
 
     @staticmethod
     def _alpha(V):
@@ -337,7 +355,10 @@ class PolarField(QuadratureField):
         return super().regret(V)
 
     def describe(self):
-        return {**super().describe(), "base": self.base,
-                "angular_nodes": [lv.phi.size for lv in self.levels],
-                "radial_nodes": [lv.radial.t.size for lv in self.levels],
-                "link_table_error": self.table_error}
+        return {
+            **super().describe(),
+            "base": self.base,
+            "angular_nodes": [lv.phi.size for lv in self.levels],
+            "radial_nodes": [lv.radial.t.size for lv in self.levels],
+            "link_table_error": self.table_error,
+        }

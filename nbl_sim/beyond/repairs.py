@@ -63,9 +63,20 @@ from .field import Estimate, FieldModel
 from .linkeval import OffsetLink
 from .robustness import RobustnessCell, classify_row, departure_grid
 
-__all__ = ["REPAIRS", "RepairedProblem", "repaired_problem", "repair_model", "analyze_repair",
-           "RepairCell", "run_repair_cell", "repair_grid", "whitening_matrix", "baseline",
-           "REPAIR_VERDICTS", "OPTIMUM_TOL_DEG"]
+__all__ = [
+    "REPAIRS",
+    "RepairedProblem",
+    "repaired_problem",
+    "repair_model",
+    "analyze_repair",
+    "RepairCell",
+    "run_repair_cell",
+    "repair_grid",
+    "whitening_matrix",
+    "baseline",
+    "REPAIR_VERDICTS",
+    "OPTIMUM_TOL_DEG",
+]
 
 REPAIRS = ("plain", "whitened", "whitened-running", "centred", "whitened-centred")
 #: the learned boundary counts as the optimal linear boundary within this angle (degrees): the
@@ -149,8 +160,9 @@ def baseline(model: FieldModel, v_ref) -> Estimate:
     return Estimate(0.5 * float(r.value.sum()), 0.5 * float(r.error.sum()))
 
 
-def repaired_problem(law: ContextLaw, arms: ArmModel, repair: str,
-                     **model_options) -> tuple[RepairedProblem, FieldModel]:
+def repaired_problem(
+    law: ContextLaw, arms: ArmModel, repair: str, **model_options
+) -> tuple[RepairedProblem, FieldModel]:
     """The repaired problem (:class:`RepairedProblem`) and its uncentred field model."""
     if repair not in REPAIRS:
         raise NBLInputError(f"repair must be one of {REPAIRS}, got {repair!r}")
@@ -158,8 +170,7 @@ def repaired_problem(law: ContextLaw, arms: ArmModel, repair: str,
         w = whitening_matrix(law)
         wl = _whitened_law(law, w)
         sq = np.linalg.inv(w)  # Σ^{1/2}
-        wa = ArmModel(arms.beta @ sq.T, arms.links, arms.nominal,
-                      {**arms.info, "whitened": True})
+        wa = ArmModel(arms.beta @ sq.T, arms.links, arms.nominal, {**arms.info, "whitened": True})
         back = w
     else:
         wl, wa, back = law, arms, np.eye(law.d)
@@ -169,8 +180,12 @@ def repaired_problem(law: ContextLaw, arms: ArmModel, repair: str,
         diff = wa.beta[1] - wa.beta[0]
         est = baseline(payoff, diff / np.linalg.norm(diff))
         b, berr = float(est.value), float(est.error)
-        wa = ArmModel(wa.beta, tuple(OffsetLink(g, b) for g in wa.links), wa.nominal,
-                      {**wa.info, "reward_offset": b})
+        wa = ArmModel(
+            wa.beta,
+            tuple(OffsetLink(g, b) for g in wa.links),
+            wa.nominal,
+            {**wa.info, "reward_offset": b},
+        )
     return RepairedProblem(repair, wl, wa, back, b, berr), payoff
 
 
@@ -191,8 +206,15 @@ def _original_angle(back: np.ndarray, direction, v_ref: np.ndarray) -> float:
     return math.degrees(math.acos(max(-1.0, min(1.0, float(v @ v_ref)))))
 
 
-def analyze_repair(law: ContextLaw, arms: ArmModel, repair: str, *, n_grid: int = 720,
-                   best_linear: tuple | None = None, **model_options) -> dict:
+def analyze_repair(
+    law: ContextLaw,
+    arms: ArmModel,
+    repair: str,
+    *,
+    n_grid: int = 720,
+    best_linear: tuple | None = None,
+    **model_options,
+) -> dict:
     """The exact population analysis of NBL with ``repair`` on one (law, arms) case.
 
     Returns plain data: the repaired field's defect at the optimal normal (in the repaired
@@ -211,8 +233,11 @@ def analyze_repair(law: ContextLaw, arms: ArmModel, repair: str, *, n_grid: int 
     v_ref = diff / np.linalg.norm(diff)
     learned = a.learned
     ang = None if learned is None else _original_angle(prob.back, learned.direction, v_ref)
-    other = (None if a.learned_other_side is None
-             else _original_angle(prob.back, a.learned_other_side.direction, v_ref))
+    other = (
+        None
+        if a.learned_other_side is None
+        else _original_angle(prob.back, a.learned_other_side.direction, v_ref)
+    )
     if best_linear is None:
         if prob.repair == "plain" or np.allclose(prob.back, np.eye(law.d)):
             best_a, best_r = a.best_linear_angle_deg, a.best_linear_regret
@@ -222,19 +247,27 @@ def analyze_repair(law: ContextLaw, arms: ArmModel, repair: str, *, n_grid: int 
     else:
         best_a, best_r = best_linear
     row = {
-        "repair": repair, "reward_offset": prob.offset, "reward_offset_error": prob.offset_error,
-        "method": a.model["method"], "error_kind": a.model["error_kind"],
-        "vstar_equilibrium": a.vstar_equilibrium, "defect": a.defect,
-        "defect_error": a.defect_error, "vstar_stability": a.vstar_stability,
-        "vstar_decided": a.vstar_decided, "repaired_rate": a.vstar_rate,
+        "repair": repair,
+        "reward_offset": prob.offset,
+        "reward_offset_error": prob.offset_error,
+        "method": a.model["method"],
+        "error_kind": a.model["error_kind"],
+        "vstar_equilibrium": a.vstar_equilibrium,
+        "defect": a.defect,
+        "defect_error": a.defect_error,
+        "vstar_stability": a.vstar_stability,
+        "vstar_decided": a.vstar_decided,
+        "repaired_rate": a.vstar_rate,
         "repaired_rate_error": a.vstar_eigenvalue_error,
-        "learned_angle_deg": ang, "other_side_angle_deg": other,
+        "learned_angle_deg": ang,
+        "other_side_angle_deg": other,
         "learned_stability": None if learned is None else learned.stability,
         "learned_decided": None if learned is None else learned.decided,
         "learned_rate": None if learned is None else learned.rate,
         "learned_regret": None if learned is None else learned.regret,
         "learned_regret_error": None if learned is None else learned.regret_error,
-        "best_linear_angle_deg": best_a, "best_linear_regret": best_r,
+        "best_linear_angle_deg": best_a,
+        "best_linear_regret": best_r,
         "n_equilibria": len(a.equilibria),
     }
     row["verdict"] = repair_verdict(row, arms.shared)
@@ -292,24 +325,45 @@ def run_repair_cell(rc: RepairCell) -> dict:
     for rep in rc.repairs:
         rows[rep] = analyze_repair(law, arms, rep, n_grid=c.n_grid, best_linear=best, **opts)
     lam = plain.gaussian["lambda_star"] if plain.gaussian else None
-    base = {"vstar_equilibrium": plain.vstar_equilibrium, "vstar_decided": plain.vstar_decided,
-            "vstar_stability": plain.vstar_stability, "lambda_star": lam,
-            "learned_angle_deg": plain.bias_deg}
-    return {"link": c.link, "delta": c.delta, "law": c.law, "arms": c.arms,
-            "departure": c.departure, "strength": c.strength, "d": c.d, "lambda_star": lam,
-            "plain_class": classify_row(base) if lam is not None else None,
-            "best_linear_angle_deg": best[0], "best_linear_regret": best[1],
-            "repairs": rows}
+    base = {
+        "vstar_equilibrium": plain.vstar_equilibrium,
+        "vstar_decided": plain.vstar_decided,
+        "vstar_stability": plain.vstar_stability,
+        "lambda_star": lam,
+        "learned_angle_deg": plain.bias_deg,
+    }
+    return {
+        "link": c.link,
+        "delta": c.delta,
+        "law": c.law,
+        "arms": c.arms,
+        "departure": c.departure,
+        "strength": c.strength,
+        "d": c.d,
+        "lambda_star": lam,
+        "plain_class": classify_row(base) if lam is not None else None,
+        "best_linear_angle_deg": best[0],
+        "best_linear_regret": best[1],
+        "repairs": rows,
+    }
 
 
-def repair_grid(links=None, deltas=("0.2", "1"),
-                departures=("covariance", "student-t", "shift", "intercept", "shape", "dataset"),
-                repairs=REPAIRS) -> list:
+def repair_grid(
+    links=None,
+    deltas=("0.2", "1"),
+    departures=("covariance", "student-t", "shift", "intercept", "shape", "dataset"),
+    repairs=REPAIRS,
+) -> list:
     """:class:`RepairCell` s of every departure of the robustness grid (d = 2): the exact
     ones and the datasets, whose field is a Monte Carlo average over the rows (its verdicts
     carry standard errors, so many are ``undecided``)."""
     from nbl_theory.paper import PAPER_LINKS
 
     links = tuple(PAPER_LINKS) if links is None else tuple(links)
-    return [RepairCell(c, tuple(repairs)) for k in links for dl in deltas
-            for dep in departures for c in departure_grid(dep, k, dl)]
+    return [
+        RepairCell(c, tuple(repairs))
+        for k in links
+        for dl in deltas
+        for dep in departures
+        for c in departure_grid(dep, k, dl)
+    ]

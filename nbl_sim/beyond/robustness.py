@@ -39,8 +39,17 @@ from .arms import parse_arms_spec
 from .case import analyze, gaussian_prediction
 from .contexts import parse_context_spec
 
-__all__ = ["RobustnessCell", "run_cell", "default_grid", "departure_grid", "mispredictions",
-           "classify_row", "VERDICTS", "DEPARTURES", "DELTAS"]
+__all__ = [
+    "RobustnessCell",
+    "run_cell",
+    "default_grid",
+    "departure_grid",
+    "mispredictions",
+    "classify_row",
+    "VERDICTS",
+    "DEPARTURES",
+    "DELTAS",
+]
 
 DELTAS = ("0.2", "1")
 DEPARTURES = ("covariance", "student-t", "shift", "intercept", "shape", "dataset")
@@ -49,8 +58,15 @@ _ANGLES = ("0", "15", "30", "45", "60", "90")
 _NUS = ("2.5", "3", "5", "10", "30", "100")
 _SHIFTS = ("0.01", "0.05", "0.1", "0.2", "0.4")
 _INTERCEPTS = ("0.05", "0.1", "0.25", "0.5")
-_SHAPES = (("ball", "0"), ("cube", "0"), ("cube", "22.5"), ("cube", "45"),
-           ("rademacher", "0"), ("rademacher", "22.5"), ("rademacher", "45"))
+_SHAPES = (
+    ("ball", "0"),
+    ("cube", "0"),
+    ("cube", "22.5"),
+    ("cube", "45"),
+    ("rademacher", "0"),
+    ("rademacher", "22.5"),
+    ("rademacher", "45"),
+)
 _DATASETS = ("breast-cancer", "wine")
 
 
@@ -128,21 +144,34 @@ def run_cell(cell: RobustnessCell) -> dict:
     g = _gaussian(cell.link, cell.delta, cell.d)
     lam = g["lambda_star"]
     learned = a.learned
-    exact_rate = a.vstar_rate if a.vstar_equilibrium else (
-        learned.rate if learned is not None else None)
-    sign_flip = bool(a.vstar_equilibrium and a.vstar_decided
-                     and (lam > 0) != (a.vstar_stability == "attracting"))
+    exact_rate = (
+        a.vstar_rate if a.vstar_equilibrium else (learned.rate if learned is not None else None)
+    )
+    sign_flip = bool(
+        a.vstar_equilibrium and a.vstar_decided and (lam > 0) != (a.vstar_stability == "attracting")
+    )
     return {
-        "link": cell.link, "delta": cell.delta, "law": cell.law, "arms": cell.arms,
-        "departure": cell.departure, "strength": cell.strength, "d": cell.d,
-        "method": a.model["method"], "error_kind": a.model["error_kind"],
-        "lambda_star": lam, "gaussian_rate_d": g["rate_d"],
+        "link": cell.link,
+        "delta": cell.delta,
+        "law": cell.law,
+        "arms": cell.arms,
+        "departure": cell.departure,
+        "strength": cell.strength,
+        "d": cell.d,
+        "method": a.model["method"],
+        "error_kind": a.model["error_kind"],
+        "lambda_star": lam,
+        "gaussian_rate_d": g["rate_d"],
         "gaussian_predicts": "attracting" if lam > 0 else "repelling",
         "symmetry_predicts": a.symmetry_predicts,
-        "vstar_equilibrium": a.vstar_equilibrium, "defect": a.defect,
-        "defect_error": a.defect_error, "vstar_stability": a.vstar_stability,
-        "vstar_decided": a.vstar_decided, "vstar_rate": a.vstar_rate,
-        "vstar_rate_error": a.vstar_eigenvalue_error, "exact_rate": exact_rate,
+        "vstar_equilibrium": a.vstar_equilibrium,
+        "defect": a.defect,
+        "defect_error": a.defect_error,
+        "vstar_stability": a.vstar_stability,
+        "vstar_decided": a.vstar_decided,
+        "vstar_rate": a.vstar_rate,
+        "vstar_rate_error": a.vstar_eigenvalue_error,
+        "exact_rate": exact_rate,
         "sign_flip": sign_flip,
         "learned_angle_deg": None if learned is None else learned.angle_deg,
         "learned_stability": None if learned is None else learned.stability,
@@ -150,11 +179,13 @@ def run_cell(cell: RobustnessCell) -> dict:
         "learned_rate": None if learned is None else learned.rate,
         "learned_regret": None if learned is None else learned.regret,
         "learned_regret_error": None if learned is None else learned.regret_error,
-        "other_side_angle_deg": (None if a.learned_other_side is None
-                                 else a.learned_other_side.angle_deg),
+        "other_side_angle_deg": (
+            None if a.learned_other_side is None else a.learned_other_side.angle_deg
+        ),
         "best_linear_angle_deg": a.best_linear_angle_deg,
         "best_linear_regret": a.best_linear_regret,
-        "n_equilibria": len(a.equilibria), "seconds": a.seconds,
+        "n_equilibria": len(a.equilibria),
+        "seconds": a.seconds,
     }
 
 
@@ -173,7 +204,9 @@ def departure_grid(departure: str, link: str, delta: str, d: int = 2) -> list:
             raise NBLInputError("the covariance grid (cond, angle) is 2-D")
         return [cell("gaussian", strength="cond=1")] + [
             cell(f"gaussian:cond={c},angle={a}", strength=f"cond={c},angle={a}")
-            for c in _CONDS for a in _ANGLES]
+            for c in _CONDS
+            for a in _ANGLES
+        ]
     if departure == "student-t":
         return [cell(f"student-t:nu={nu}", strength=f"nu={nu}") for nu in _NUS]
     if departure == "shift":
@@ -181,10 +214,15 @@ def departure_grid(departure: str, link: str, delta: str, d: int = 2) -> list:
     if departure == "intercept":
         return [cell("gaussian", f"intercept={c}", f"intercept={c}") for c in _INTERCEPTS]
     if departure == "shape":
-        return [cell(law, f"rotate={r}" if r != "0" else "symmetric", f"{law},rotate={r}")
-                for law, r in _SHAPES]
-    return [cell(f"dataset:{name}", f"rotate={r}" if r != "0" else "symmetric",
-                 f"{name},rotate={r}") for name in _DATASETS for r in ("0", "45", "90")]
+        return [
+            cell(law, f"rotate={r}" if r != "0" else "symmetric", f"{law},rotate={r}")
+            for law, r in _SHAPES
+        ]
+    return [
+        cell(f"dataset:{name}", f"rotate={r}" if r != "0" else "symmetric", f"{name},rotate={r}")
+        for name in _DATASETS
+        for r in ("0", "45", "90")
+    ]
 
 
 def default_grid(links=tuple(PAPER_LINKS), deltas=DELTAS, departures=DEPARTURES) -> list:
@@ -204,8 +242,9 @@ def default_grid(links=tuple(PAPER_LINKS), deltas=DELTAS, departures=DEPARTURES)
     list of RobustnessCell
         The cells of every departure grid (:func:`departure_grid`).
     """
-    return [c for k in links for dl in deltas for dep in departures
-            for c in departure_grid(dep, k, dl)]
+    return [
+        c for k in links for dl in deltas for dep in departures for c in departure_grid(dep, k, dl)
+    ]
 
 
 #: the classes of :func:`classify_row`
@@ -227,8 +266,11 @@ def classify_row(row: dict, bias_threshold_deg: float = 1.0) -> str:
         return "small-bias"
     if not row["vstar_decided"]:
         return "undecided"
-    return "agrees" if (row["lambda_star"] > 0) == (row["vstar_stability"] == "attracting") \
+    return (
+        "agrees"
+        if (row["lambda_star"] > 0) == (row["vstar_stability"] == "attracting")
         else "sign-flip"
+    )
 
 
 def mispredictions(rows, bias_threshold_deg: float = 1.0) -> list:
@@ -253,8 +295,12 @@ def mispredictions(rows, bias_threshold_deg: float = 1.0) -> list:
             continue
         if r["sign_flip"]:
             out.append({**r, "reason": "sign-flip"})
-        elif (not r["vstar_equilibrium"] and r["vstar_stability"] == "not-an-equilibrium"
-              and r["vstar_decided"] and r["learned_angle_deg"] is not None
-              and abs(r["learned_angle_deg"]) > bias_threshold_deg):
+        elif (
+            not r["vstar_equilibrium"]
+            and r["vstar_stability"] == "not-an-equilibrium"
+            and r["vstar_decided"]
+            and r["learned_angle_deg"] is not None
+            and abs(r["learned_angle_deg"]) > bias_threshold_deg
+        ):
             out.append({**r, "reason": "biased-equilibrium"})
     return out

@@ -39,8 +39,16 @@ def _num(x):
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
-def exact_stability(link: Link, delta, *, contexts: str = "gaussian", arms: str = "symmetric",
-                    d: int = 2, n_grid: int = 720, **model_options) -> ResultRow:
+def exact_stability(
+    link: Link,
+    delta,
+    *,
+    contexts: str = "gaussian",
+    arms: str = "symmetric",
+    d: int = 2,
+    n_grid: int = 720,
+    **model_options,
+) -> ResultRow:
     """The exact local analysis of one case with the Gaussian prediction beside it.
 
     Returns a :class:`~nbl_theory.records.ResultRow` — the same result family as
@@ -78,25 +86,47 @@ def exact_stability(link: Link, delta, *, contexts: str = "gaussian", arms: str 
     model_arms = parse_arms_spec(arms, link, delta, d)
     a = analyze(law, model_arms, n_grid=n_grid, **model_options)
     g = a.gaussian
-    row = {"vstar_equilibrium": a.vstar_equilibrium, "vstar_decided": a.vstar_decided,
-           "vstar_stability": a.vstar_stability, "lambda_star": g["lambda_star"],
-           "learned_angle_deg": a.bias_deg}
-    return ResultRow({
-        "link": link.name, "delta": str(delta), "d": d, "contexts": contexts, "arms": arms,
-        "lambda_star": g["lambda_star"], "gaussian_rate_d": g["rate_d"],
-        "gaussian_predicts": "attracting" if g["lambda_star"] > 0 else "repelling",
-        "vstar_equilibrium": a.vstar_equilibrium, "vstar_stability": a.vstar_stability,
-        "exact_rate": a.vstar_rate if a.vstar_equilibrium else None,
-        "exact_rate_error": a.vstar_eigenvalue_error, "decided": a.vstar_decided,
-        "verdict": classify_row(row),
-        "bias_deg": _num(a.bias_deg),
-        "learned_regret": None if a.learned is None else a.learned.regret,
-        "best_linear_angle_deg": _num(a.best_linear_angle_deg),
-        "best_linear_regret": _num(a.best_linear_regret),
-        "equilibria": [{"angle_deg": e.angle_deg, "stability": e.stability, "rate": e.rate,
-                        "regret": e.regret} for e in a.equilibria],
-        "notes": a.notes, "seconds": a.seconds, "analysis": a.to_dict(),
-    })
+    row = {
+        "vstar_equilibrium": a.vstar_equilibrium,
+        "vstar_decided": a.vstar_decided,
+        "vstar_stability": a.vstar_stability,
+        "lambda_star": g["lambda_star"],
+        "learned_angle_deg": a.bias_deg,
+    }
+    return ResultRow(
+        {
+            "link": link.name,
+            "delta": str(delta),
+            "d": d,
+            "contexts": contexts,
+            "arms": arms,
+            "lambda_star": g["lambda_star"],
+            "gaussian_rate_d": g["rate_d"],
+            "gaussian_predicts": "attracting" if g["lambda_star"] > 0 else "repelling",
+            "vstar_equilibrium": a.vstar_equilibrium,
+            "vstar_stability": a.vstar_stability,
+            "exact_rate": a.vstar_rate if a.vstar_equilibrium else None,
+            "exact_rate_error": a.vstar_eigenvalue_error,
+            "decided": a.vstar_decided,
+            "verdict": classify_row(row),
+            "bias_deg": _num(a.bias_deg),
+            "learned_regret": None if a.learned is None else a.learned.regret,
+            "best_linear_angle_deg": _num(a.best_linear_angle_deg),
+            "best_linear_regret": _num(a.best_linear_regret),
+            "equilibria": [
+                {
+                    "angle_deg": e.angle_deg,
+                    "stability": e.stability,
+                    "rate": e.rate,
+                    "regret": e.regret,
+                }
+                for e in a.equilibria
+            ],
+            "notes": a.notes,
+            "seconds": a.seconds,
+            "analysis": a.to_dict(),
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -123,8 +153,9 @@ def _cell(cell: _Cell) -> dict:
     link = _link(cell)
     out = {k: [] for k in ("lambda_star", "exact_rate", "verdict", "bias_deg")}
     for dl in cell.deltas:
-        r = exact_stability(link, dl, contexts=cell.contexts, arms=cell.arms, d=cell.d,
-                            n_grid=cell.n_grid)
+        r = exact_stability(
+            link, dl, contexts=cell.contexts, arms=cell.arms, d=cell.d, n_grid=cell.n_grid
+        )
         out["lambda_star"].append(r["lambda_star"])
         out["exact_rate"].append(math.nan if r["exact_rate"] is None else r["exact_rate"])
         out["verdict"].append(r["verdict"])
@@ -193,17 +224,26 @@ class ExactPhase:
         dict
             The result as plain data.
         """
+
         def rows(a):
             return [[None if not math.isfinite(x) else x for x in r] for r in a.tolist()]
 
-        return {"family": self.family, "param": self.param, "values": self.values,
-                "deltas": self.deltas, "contexts": self.contexts, "arms": self.arms,
-                "lambda_star": rows(self.lambda_star), "exact_rate": rows(self.exact_rate),
-                "verdict": self.verdict.tolist(), "bias_deg": rows(self.bias_deg),
-                "mispredicted_fraction": self.mispredicted_fraction(),
-                "failures": [{"value": f.params.value, "error": f.error}
-                             for f in self.failures],
-                "seconds": self.seconds, "executor": self.executor}
+        return {
+            "family": self.family,
+            "param": self.param,
+            "values": self.values,
+            "deltas": self.deltas,
+            "contexts": self.contexts,
+            "arms": self.arms,
+            "lambda_star": rows(self.lambda_star),
+            "exact_rate": rows(self.exact_rate),
+            "verdict": self.verdict.tolist(),
+            "bias_deg": rows(self.bias_deg),
+            "mispredicted_fraction": self.mispredicted_fraction(),
+            "failures": [{"value": f.params.value, "error": f.error} for f in self.failures],
+            "seconds": self.seconds,
+            "executor": self.executor,
+        }
 
     def mispredicted_fraction(self) -> float:
         """Fraction of the computed grid points classed sign-flip or biased.
@@ -214,15 +254,30 @@ class ExactPhase:
             In [0, 1]; NaN when every column failed.
         """
         ok = self.verdict != "failed"
-        return float(np.isin(self.verdict[ok], ("sign-flip", "biased")).mean()) \
-            if ok.any() else math.nan
+        return (
+            float(np.isin(self.verdict[ok], ("sign-flip", "biased")).mean())
+            if ok.any()
+            else math.nan
+        )
 
 
-def exact_phase(family: str | LinkSource, param: str, values, deltas, *, fixed=None,
-                contexts: str = "gaussian", arms: str = "symmetric", d: int = 2,
-                n_grid: int = 360, executor: Executor | None = None,
-                scheduler: str | None = None, workers: int | None = None,
-                cache: ChunkCache | None = None, progress=None) -> ExactPhase:
+def exact_phase(
+    family: str | LinkSource,
+    param: str,
+    values,
+    deltas,
+    *,
+    fixed=None,
+    contexts: str = "gaussian",
+    arms: str = "symmetric",
+    d: int = 2,
+    n_grid: int = 360,
+    executor: Executor | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    cache: ChunkCache | None = None,
+    progress=None,
+) -> ExactPhase:
     """The exact rate at v* and the verdict against λ* on the grid ``values`` × ``deltas``
     for the link ``make_family(family, param=value, **fixed)`` (or a LinkSource), under the
     context law ``contexts`` with the arms ``arms`` (module docstring). Bad specs, Δ values or
@@ -270,12 +325,14 @@ def exact_phase(family: str | LinkSource, param: str, values, deltas, *, fixed=N
     if isinstance(family, LinkSource):
         family.check_names([*dict(fixed_t), param])
     parse_arms_spec(arms, _link(probe), deltas[0], d)
-    cells = [_Cell(family, param, v, fixed_t, tuple(deltas), contexts, arms, d, n_grid)
-             for v in values]
-    with executor_for(executor, workers, work=0.3 * len(values) * len(deltas), threshold=5.0,
-                      scheduler=scheduler) as ex:
+    cells = [
+        _Cell(family, param, v, fixed_t, tuple(deltas), contexts, arms, d, n_grid) for v in values
+    ]
+    with executor_for(
+        executor, workers, work=0.3 * len(values) * len(deltas), threshold=5.0, scheduler=scheduler
+    ) as ex:
         res = run_sweep(_cell, cells, executor=ex, cache=cache, progress=progress)
-        where = ex.describe() if res.cached < len(cells) else "cache"   # nothing ran
+        where = ex.describe() if res.cached < len(cells) else "cache"  # nothing ran
     shape = (len(deltas), len(values))
     lam, rate, bias = (np.full(shape, np.nan) for _ in range(3))
     verdict = np.full(shape, "failed", dtype=object)
@@ -284,5 +341,19 @@ def exact_phase(family: str | LinkSource, param: str, values, deltas, *, fixed=N
             lam[:, j], rate[:, j], bias[:, j] = r["lambda_star"], r["exact_rate"], r["bias_deg"]
             verdict[:, j] = r["verdict"]
     name = family if isinstance(family, str) else family.text
-    return ExactPhase(name, param, values, deltas, contexts, arms, lam, rate,
-                      verdict.astype(str), bias, res.failures, res.seconds, where, res.cached)
+    return ExactPhase(
+        name,
+        param,
+        values,
+        deltas,
+        contexts,
+        arms,
+        lam,
+        rate,
+        verdict.astype(str),
+        bias,
+        res.failures,
+        res.seconds,
+        where,
+        res.cached,
+    )

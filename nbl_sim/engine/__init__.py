@@ -67,8 +67,16 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["BACKENDS", "DEFAULT_BACKEND", "backend_module", "draw", "nbl", "greedy_logistic",
-           "oracle", "regret"]
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_BACKEND",
+    "backend_module",
+    "draw",
+    "nbl",
+    "greedy_logistic",
+    "oracle",
+    "regret",
+]
 
 #: the backends of the seam
 BACKENDS = ("compiled", "reference")
@@ -106,8 +114,7 @@ def backend_module(backend: str = DEFAULT_BACKEND):
     raise NBLInputError(f"backend must be one of {BACKENDS}, got {backend!r}")
 
 
-def draw(env, seed: int, reps, n: int, n0: int, *, out=None,
-         backend: str = DEFAULT_BACKEND):
+def draw(env, seed: int, reps, n: int, n0: int, *, out=None, backend: str = DEFAULT_BACKEND):
     """The realization of replications ``reps`` (indices into ``SeedSequence(seed).spawn``) of
     ``env`` (:class:`nbl_sim.engine.environment.Environment`) over n rounds with n0 initialization
     coins.
@@ -184,8 +191,17 @@ def nbl(X, Y, coins, v_star, *, backend: str = DEFAULT_BACKEND, **options):
     return backend_module(backend).nbl(X, Y, coins, v_star, **options)
 
 
-def greedy_logistic(X, Y, coins, *, intercept: bool = True, ridge: float = 1e-6,
-                    tol: float = 1e-10, max_iter: int = 50, backend: str = DEFAULT_BACKEND):
+def greedy_logistic(
+    X,
+    Y,
+    coins,
+    *,
+    intercept: bool = True,
+    ridge: float = 1e-6,
+    tol: float = 1e-10,
+    max_iter: int = 50,
+    backend: str = DEFAULT_BACKEND,
+):
     """Greedy Logistic (the arguments and result of
     :func:`nbl_sim.engine.greedy_kernel.greedy_logistic_actions`).
 
@@ -222,8 +238,9 @@ def greedy_logistic(X, Y, coins, *, intercept: bool = True, ridge: float = 1e-6,
         If ``backend`` is not one of :data:`BACKENDS`, or on bad input
         (:func:`nbl_sim.engine.greedy_kernel.greedy_inputs`).
     """
-    return backend_module(backend).greedy_logistic(X, Y, coins, intercept=intercept,
-                                                   ridge=ridge, tol=tol, max_iter=max_iter)
+    return backend_module(backend).greedy_logistic(
+        X, Y, coins, intercept=intercept, ridge=ridge, tol=tol, max_iter=max_iter
+    )
 
 
 def oracle(X, v_star, *, backend: str = DEFAULT_BACKEND) -> np.ndarray:
@@ -252,8 +269,9 @@ def oracle(X, v_star, *, backend: str = DEFAULT_BACKEND) -> np.ndarray:
     return backend_module(backend).oracle(X, v_star)
 
 
-def regret(env, real, actions, record_rounds, *, out=None,
-           backend: str = DEFAULT_BACKEND) -> np.ndarray:
+def regret(
+    env, real, actions, record_rounds, *, out=None, backend: str = DEFAULT_BACKEND
+) -> np.ndarray:
     """R_t (eq:regret, expected means) of ``actions`` on the realization ``real`` at the rounds
     ``record_rounds`` (R_0 = 0), shape (R, K).
 

@@ -175,7 +175,7 @@ class Environment:
     noise: float = 0.5
     notes: list = field(default_factory=list)
     contexts: ContextLaw | None = None  # None: N(0, I_d), the paper's
-    arms: ArmModel | None = None        # None: the paper's arms β_a = θ + a(Δ/2)v*, link g
+    arms: ArmModel | None = None  # None: the paper's arms β_a = θ + a(Δ/2)v*, link g
 
     @property
     def links(self) -> tuple:
@@ -252,10 +252,12 @@ class Environment:
         d = int(d)
         if reward not in REWARDS:
             raise NBLInputError(f"reward must be one of {REWARDS}, got {reward!r}")
-        if not (isinstance(noise, (int, float)) and math.isfinite(noise)
-                and 0 <= noise <= MAX_NOISE):
-            raise NBLInputError(f"noise half-width must be a number in [0, {MAX_NOISE:g}], got "
-                                f"{noise!r}")
+        if not (
+            isinstance(noise, (int, float)) and math.isfinite(noise) and 0 <= noise <= MAX_NOISE
+        ):
+            raise NBLInputError(
+                f"noise half-width must be a number in [0, {MAX_NOISE:g}], got {noise!r}"
+            )
         rng = np.random.default_rng(None if geometry_seed is None else check_seed(geometry_seed))
         if isinstance(v_star, str) and v_star == "random":
             v = rng.standard_normal(d)
@@ -283,18 +285,22 @@ class Environment:
             model = None
         else:
             if v_star is not None or theta_dir is not None:
-                raise NBLInputError("arms= fixes the geometry: give v_star/theta_dir through "
-                                    "the arms (e.g. rotate=DEG), not both")
+                raise NBLInputError(
+                    "arms= fixes the geometry: give v_star/theta_dir through "
+                    "the arms (e.g. rotate=DEG), not both"
+                )
             model = parse_arms_spec(arms, link, delta, d) if isinstance(arms, str) else arms
             if not isinstance(model, ArmModel):
-                raise NBLInputError(f"arms must be an ArmModel or a spec string, got "
-                                    f"{type(arms).__name__}")
+                raise NBLInputError(
+                    f"arms must be an ArmModel or a spec string, got {type(arms).__name__}"
+                )
             if model.d != d:
                 raise NBLInputError(f"the arms have d = {model.d} but d = {d}")
             beta = model.beta
             v, theta = arm_frame(beta)
-        env = cls(link, dl, str(delta), d, v, theta, beta, reward, float(noise),
-                  contexts=law, arms=model)
+        env = cls(
+            link, dl, str(delta), d, v, theta, beta, reward, float(noise), contexts=law, arms=model
+        )
         if reward == "bernoulli":
             env._check_bernoulli_range()
         return env
@@ -324,8 +330,13 @@ class Environment:
             law.fill(rng, X)
             return
         bg = rng.bit_generator
-        if (X.size >= _COMPILED_FILL_MIN and X.flags.c_contiguous and type(bg) is np.random.PCG64
-                and compiled_pcg_agrees() and not bg.state["has_uint32"]):
+        if (
+            X.size >= _COMPILED_FILL_MIN
+            and X.flags.c_contiguous
+            and type(bg) is np.random.PCG64
+            and compiled_pcg_agrees()
+            and not bg.state["has_uint32"]
+        ):
             words = state_of(bg)
             fill_normals(words, X)  # = rng.standard_normal(out=X), compiled (nbl_sim.engine.pcg64)
             set_state(bg, words)
@@ -341,8 +352,9 @@ class Environment:
             return np.asarray(self.links[1].g_numpy(z), dtype=np.float64)
         g = np.empty_like(z)
         for a in (0, 1):
-            g[:, a] = np.asarray(self.links[a].g_numpy(np.ascontiguousarray(z[:, a])),
-                                 dtype=np.float64) * np.ones(z.shape[0])
+            g[:, a] = np.asarray(
+                self.links[a].g_numpy(np.ascontiguousarray(z[:, a])), dtype=np.float64
+            ) * np.ones(z.shape[0])
         return g
 
     def _fill(self, streams: ReplicationStreams, X, means, Y, coins, optimal, z) -> None:
@@ -382,8 +394,11 @@ class Environment:
     def _compiled_normals(self, X) -> bool:
         """The contexts are N(0, I) normals drawn by the environment itself into a
         C-contiguous X (so they may be drawn compiled)."""
-        return (self.contexts is None and X.flags.c_contiguous
-                and type(self)._draw_contexts is Environment._draw_contexts)
+        return (
+            self.contexts is None
+            and X.flags.c_contiguous
+            and type(self)._draw_contexts is Environment._draw_contexts
+        )
 
     def _means_rows(self, zs) -> list:
         """[_means(z) for z in zs]; a shared potential link's in one call (same bits)."""
@@ -400,8 +415,7 @@ class Environment:
     def _refuse(self, code: int, i: int, g: np.ndarray, z: np.ndarray) -> None:
         """The error of a reward pass's check code (0: none)."""
         if code == 1:
-            raise NBLInputError(f"link {self.links[i % 2].name!r} gave a non-finite mean "
-                                "reward")
+            raise NBLInputError(f"link {self.links[i % 2].name!r} gave a non-finite mean reward")
         if code == 2:
             raise NBLInputError(
                 f"a Bernoulli mean left [0, 1]: g({z.ravel()[i]:.6g}) = "
@@ -420,8 +434,9 @@ class Environment:
         if coins.shape[0]:
             coins[...] = np.where(streams.generator(2).random(coins.shape[0]) < 0.5, -1, 1)
 
-    def _fill_lanes(self, streams: StreamSet, seed: int, reps: tuple, real: Realization,
-                    i0: int, zs: np.ndarray) -> None:
+    def _fill_lanes(
+        self, streams: StreamSet, seed: int, reps: tuple, real: Realization, i0: int, zs: np.ndarray
+    ) -> None:
         """Draw the LANES replications ``reps`` into rows i0, … of ``real``: their N(0, I)
         contexts in one pass whose eight context streams are the lanes of vectors (other
         context laws: one by one, as :meth:`_fill`), each one's indices and means, then all
@@ -438,8 +453,7 @@ class Environment:
             if together:
                 contexts[:, b] = st.states[0]
             else:
-                gs.append(self._contexts_and_means(st, real.X[i0 + b], real.optimal[i0 + b],
-                                                   zs[b]))
+                gs.append(self._contexts_and_means(st, real.X[i0 + b], real.optimal[i0 + b], zs[b]))
             states[:, b] = st.states[1]
             self._coins(st, real.coins[i0 + b])  # (before the next call re-seeds them)
         if together:  # the eight context streams as vector lanes
@@ -447,12 +461,15 @@ class Environment:
         if together:  # each one's indices, then their means (Link.g_numpy_rows: same bits)
             for b in range(LANES):
                 self._indices(real.X[i0 + b], real.optimal[i0 + b], zs[b])
-            gs = [np.ascontiguousarray(g.reshape(z.shape)) for g, z in zip(
-                self._means_rows(zs[:LANES]), zs)]
+            gs = [
+                np.ascontiguousarray(g.reshape(z.shape))
+                for g, z in zip(self._means_rows(zs[:LANES]), zs)
+            ]
         addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
         bernoulli = self.reward == "bernoulli"
-        if not reward_lanes(states, addresses, real.means, real.Y, i0, bernoulli,
-                            float(self.noise), ROUNDING):
+        if not reward_lanes(
+            states, addresses, real.means, real.Y, i0, bernoulli, float(self.noise), ROUNDING
+        ):
             for b, g in enumerate(gs):
                 self._refuse(*check_means(g, bernoulli, ROUNDING), g, zs[b])
         for b in range(LANES):
@@ -491,15 +508,27 @@ class Environment:
             If a realized mean is not finite, or a Bernoulli mean leaves [0, 1] beyond rounding.
         """
         if out is None:
-            out = (np.empty((n, self.d)), np.empty((n, 2)), np.empty((n, 2)),
-                   np.empty(n0, dtype=np.int8))
+            out = (
+                np.empty((n, self.d)),
+                np.empty((n, 2)),
+                np.empty((n, 2)),
+                np.empty(n0, dtype=np.int8),
+            )
         X, means, Y, coins = out
-        self._fill(replication_streams(ss, n0 > 0), X, means, Y, coins, np.empty(n, dtype=np.int8),
-                   np.empty((n, 2)))
+        self._fill(
+            replication_streams(ss, n0 > 0),
+            X,
+            means,
+            Y,
+            coins,
+            np.empty(n, dtype=np.int8),
+            np.empty((n, 2)),
+        )
         return X, means, Y, coins
 
-    def draw(self, seed: int, reps, n: int, n0: int, *, out: Realization | None = None
-             ) -> Realization:
+    def draw(
+        self, seed: int, reps, n: int, n0: int, *, out: Realization | None = None
+    ) -> Realization:
         """Draw the replications ``reps`` (indices into ``SeedSequence(seed).spawn``).
 
         Replication r's arrays are identical whichever batch it is drawn in.
@@ -540,35 +569,54 @@ class Environment:
         R = len(reps)
         if out is None:
             out = Realization.empty(R, n, n0, self.d)
-        elif (out.X.shape[0] < R or out.X.shape[1:] != (n, self.d) or out.coins.shape[1] != n0
-              or out.optimal is None):
-            raise NBLInputError("draw(out=...) buffers do not fit: use Realization.empty("
-                                "R, n, n0, d) with R >= len(reps)")
-        real = Realization(out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps,
-                           out.optimal[:R])
+        elif (
+            out.X.shape[0] < R
+            or out.X.shape[1:] != (n, self.d)
+            or out.coins.shape[1] != n0
+            or out.optimal is None
+        ):
+            raise NBLInputError(
+                "draw(out=...) buffers do not fit: use Realization.empty("
+                "R, n, n0, d) with R >= len(reps)"
+            )
+        real = Realization(
+            out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps, out.optimal[:R]
+        )
         # replication r's streams are replication_streams(replication_seeds(seed, R)[r]), R > r
         # (child r of SeedSequence(seed) is SeedSequence(seed, spawn_key=(r,))), built without
         # spawning R children: nbl_sim.engine.seeding.numpy_streams, re-seeded in place (same draws)
         streams = StreamSet()
-        lanes = (R >= LANES and streams.fast and compiled_pcg_agrees()
-                 and real.means.flags.c_contiguous and real.Y.flags.c_contiguous
-                 and lanes_agree())
+        lanes = (
+            R >= LANES
+            and streams.fast
+            and compiled_pcg_agrees()
+            and real.means.flags.c_contiguous
+            and real.Y.flags.c_contiguous
+            and lanes_agree()
+        )
         z_shape = (LANES if lanes else 1, n, 2)  # scratch for the indices z
-        with reused(("indices",) + z_shape, lambda: np.empty(z_shape),
-                    8 * math.prod(z_shape)) as zs:
+        with reused(
+            ("indices",) + z_shape, lambda: np.empty(z_shape), 8 * math.prod(z_shape)
+        ) as zs:
             i = 0
             while i < R:
                 if lanes and R - i >= LANES:  # eight replications' streams as vector lanes
-                    self._fill_lanes(streams, seed, reps[i:i + LANES], real, i, zs)
+                    self._fill_lanes(streams, seed, reps[i : i + LANES], real, i, zs)
                     i += LANES
                 else:
-                    self._fill(streams.streams(seed, reps[i], n0 > 0), real.X[i],
-                               real.means[i], real.Y[i], real.coins[i], real.optimal[i], zs[0])
+                    self._fill(
+                        streams.streams(seed, reps[i], n0 > 0),
+                        real.X[i],
+                        real.means[i],
+                        real.Y[i],
+                        real.coins[i],
+                        real.optimal[i],
+                        zs[0],
+                    )
                     i += 1
         return real
 
-    def recorded_regret(self, real: Realization, actions, record_rounds, out=None
-                        ) -> np.ndarray:
+    def recorded_regret(self, real: Realization, actions, record_rounds, out=None) -> np.ndarray:
         """:func:`nbl_sim.engine.metrics.recorded_regret` of ``actions`` on ``real``.
 
         Parameters

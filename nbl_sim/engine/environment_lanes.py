@@ -66,8 +66,18 @@ from .llvm_ops import (
 )
 from .pcg64 import MULT_HI, MULT_LO, ki_double, normal_after, state_of, wi_double
 
-__all__ = ["index_rows", "normal_lanes", "pcg64_step", "open_stream_loop", "ziggurat_lanes",
-           "ziggurat_candidates", "write_back_states", "reward_lanes", "lanes_agree"]
+__all__ = [
+    "index_rows",
+    "normal_lanes",
+    "pcg64_step",
+    "open_stream_loop",
+    "ziggurat_lanes",
+    "ziggurat_candidates",
+    "write_back_states",
+    "reward_lanes",
+    "lanes_agree",
+]
+
 
 @intrinsic
 def index_rows(typingctx, X, beta, v_star, z, optimal):
@@ -75,11 +85,14 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
     sig = types.intp(X, beta, v_star, z, optimal)
 
     def codegen(context, builder, signature, args):
-        arrays = [context.make_array(ty)(context, builder, a)
-                  for ty, a in zip(signature.args, args)]
+        arrays = [
+            context.make_array(ty)(context, builder, a) for ty, a in zip(signature.args, args)
+        ]
         base = [builder.ptrtoint(a.data, I64) for a in arrays]
-        xs, bs, vs, zs, os_ = ([builder.extract_value(a.strides, i) for i in range(ty.ndim)]
-                               for a, ty in zip(arrays, signature.args))
+        xs, bs, vs, zs, os_ = (
+            [builder.extract_value(a.strides, i) for i in range(ty.ndim)]
+            for a, ty in zip(arrays, signature.args)
+        )
         n = builder.extract_value(arrays[0].shape, 0)
         d = builder.extract_value(arrays[0].shape, 1)
         rows = builder.sub(n, builder.srem(n, i64(LANES)))
@@ -135,8 +148,10 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
         k0.add_incoming(i64(0), blk["group"])
         z0.add_incoming(zero, blk["group"])
         z1.add_incoming(zero, blk["group"])
-        row_vecs = [builder.load(ptr(at(base[0], xs, builder.add(t, i64(b)), k0), VF), align=8)
-                    for b in range(LANES)]
+        row_vecs = [
+            builder.load(ptr(at(base[0], xs, builder.add(t, i64(b)), k0), VF), align=8)
+            for b in range(LANES)
+        ]
         cols = transpose8(builder, row_vecs)
         first = builder.icmp_signed("==", k0, i64(0))
         a0, a1 = z0, z1
@@ -153,8 +168,10 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
 
         builder.position_at_end(blk["tree"])
         r = [builder.load(builder.gep(partial, [i64(i)]), align=8) for i in range(8)]
-        tree = builder.fadd(builder.fadd(builder.fadd(r[0], r[1]), builder.fadd(r[2], r[3])),
-                            builder.fadd(builder.fadd(r[4], r[5]), builder.fadd(r[6], r[7])))
+        tree = builder.fadd(
+            builder.fadd(builder.fadd(r[0], r[1]), builder.fadd(r[2], r[3])),
+            builder.fadd(builder.fadd(r[4], r[5]), builder.fadd(r[6], r[7])),
+        )
         builder.branch(blk["tail"])
 
         # ---- the remaining columns m … d − 1 one by one (all of them when d < 8)
@@ -162,8 +179,10 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
         z0_t = builder.phi(VF)
         z1_t = builder.phi(VF)
         s_t = builder.phi(VF)
-        for src, (u0, u1, u2) in ((blk["group"], (zero, zero, neg_zero)),
-                                  (blk["tree"], (a0, a1, tree))):
+        for src, (u0, u1, u2) in (
+            (blk["group"], (zero, zero, neg_zero)),
+            (blk["tree"], (a0, a1, tree)),
+        ):
             z0_t.add_incoming(u0, src)
             z1_t.add_incoming(u1, src)
             s_t.add_incoming(u2, src)
@@ -191,8 +210,10 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
         # ---- z[t + b, ·] and optimal[t + b]
         builder.position_at_end(blk["store"])
         fz0, fz1, fs = (builder.phi(VF) for _ in range(3))
-        for src, (u0, u1, u2) in ((blk["tail"], (z0_t, z1_t, s_t)),
-                                  (blk["tailbody"], (b0, b1, b2))):
+        for src, (u0, u1, u2) in (
+            (blk["tail"], (z0_t, z1_t, s_t)),
+            (blk["tailbody"], (b0, b1, b2)),
+        ):
             fz0.add_incoming(u0, src)
             fz1.add_incoming(u1, src)
             fs.add_incoming(u2, src)
@@ -203,8 +224,11 @@ def index_rows(typingctx, X, beta, v_star, z, optimal):
         builder.store(pairs, ptr(z_t, VF), align=8)
         builder.store(pairs_hi, ptr(builder.add(z_t, i64(8 * LANES)), VF), align=8)
         v8 = ir.VectorType(I8, LANES)
-        signs = builder.select(plus, ir.Constant(v8, [ir.Constant(I8, 1)] * LANES),
-                               ir.Constant(v8, [ir.Constant(I8, -1)] * LANES))
+        signs = builder.select(
+            plus,
+            ir.Constant(v8, [ir.Constant(I8, 1)] * LANES),
+            ir.Constant(v8, [ir.Constant(I8, -1)] * LANES),
+        )
         builder.store(signs, ptr(builder.add(base[4], t), v8), align=1)
         t_next = builder.add(t, i64(LANES))
         t.add_incoming(t_next, blk["store"])
@@ -227,20 +251,26 @@ def pcg64_step(builder, s_hi, s_lo, c_hi, c_lo):
     b0, b1 = splat_i64(ml & 0xFFFFFFFF), splat_i64(ml >> 32)
     p00, p01 = builder.mul(a0, b0), builder.mul(a0, b1)
     p10, p11 = builder.mul(a1, b0), builder.mul(a1, b1)
-    mid = builder.add(builder.add(builder.lshr(p00, splat_i64(32)), builder.and_(p01, low32)),
-                      builder.and_(p10, low32))
-    hi = builder.add(builder.add(p11, builder.lshr(p01, splat_i64(32))),
-                     builder.add(builder.lshr(p10, splat_i64(32)),
-                                 builder.lshr(mid, splat_i64(32))))
+    mid = builder.add(
+        builder.add(builder.lshr(p00, splat_i64(32)), builder.and_(p01, low32)),
+        builder.and_(p10, low32),
+    )
+    hi = builder.add(
+        builder.add(p11, builder.lshr(p01, splat_i64(32))),
+        builder.add(builder.lshr(p10, splat_i64(32)), builder.lshr(mid, splat_i64(32))),
+    )
     lo = builder.or_(builder.shl(mid, splat_i64(32)), builder.and_(p00, low32))
     new_lo = builder.add(lo, c_lo)
     carry = builder.zext(builder.icmp_unsigned("<", new_lo, lo), VI)
-    new_hi = builder.add(builder.add(hi, builder.mul(s_lo, splat_i64(mh))),
-                         builder.add(builder.mul(s_hi, splat_i64(ml)), builder.add(c_hi, carry)))
+    new_hi = builder.add(
+        builder.add(hi, builder.mul(s_lo, splat_i64(mh))),
+        builder.add(builder.mul(s_hi, splat_i64(ml)), builder.add(c_hi, carry)),
+    )
     x = builder.xor(new_hi, new_lo)
     name = f"llvm.fshr.v{LANES}i64"
     fshr = builder.module.globals.get(name) or ir.Function(
-        builder.module, ir.FunctionType(VI, [VI, VI, VI]), name=name)
+        builder.module, ir.FunctionType(VI, [VI, VI, VI]), name=name
+    )
     return builder.call(fshr, [x, x, builder.lshr(new_hi, splat_i64(58))]), new_hi, new_lo
 
 
@@ -263,12 +293,15 @@ def open_stream_loop(builder, name: str, count, s_hi0, s_lo0) -> tuple:
 def _reward_lanes(bernoulli: bool):
     @intrinsic
     def reward_lanes(typingctx, states, g_addr, means, Y, r0, noise, lo, hi):
-        sig = types.int64(states, g_addr, means, Y, types.intp, types.float64, types.float64,
-                          types.float64)
+        sig = types.int64(
+            states, g_addr, means, Y, types.intp, types.float64, types.float64, types.float64
+        )
 
         def codegen(context, builder, signature, args):
-            arrays = [context.make_array(ty)(context, builder, a)
-                      for ty, a in zip(signature.args[:4], args[:4])]
+            arrays = [
+                context.make_array(ty)(context, builder, a)
+                for ty, a in zip(signature.args[:4], args[:4])
+            ]
             base = [builder.ptrtoint(a.data, I64) for a in arrays]
             r0, noise, lo, hi = args[4:8]
             stride = builder.extract_value(arrays[0].strides, 0)
@@ -276,44 +309,55 @@ def _reward_lanes(bernoulli: bool):
             def ptr(addr, ty):
                 return builder.inttoptr(addr, ty.as_pointer())
 
-            rows = [ptr(builder.add(base[0], builder.mul(i64(k), stride)), VI)
-                    for k in range(4)]
+            rows = [ptr(builder.add(base[0], builder.mul(i64(k), stride)), VI) for k in range(4)]
             s_hi0, s_lo0, c_hi, c_lo = (builder.load(p, align=8) for p in rows)
-            g_rep = [builder.load(ptr(builder.add(base[1], i64(8 * b)), I64))
-                     for b in range(LANES)]
+            g_rep = [builder.load(ptr(builder.add(base[1], i64(8 * b)), I64)) for b in range(LANES)]
             m_strides = [builder.extract_value(arrays[2].strides, 0)]
             y_strides = [builder.extract_value(arrays[3].strides, 0)]
-            m_rep = [builder.add(base[2], builder.mul(builder.add(r0, i64(b)), m_strides[0]))
-                     for b in range(LANES)]
-            y_rep = [builder.add(base[3], builder.mul(builder.add(r0, i64(b)), y_strides[0]))
-                     for b in range(LANES)]
+            m_rep = [
+                builder.add(base[2], builder.mul(builder.add(r0, i64(b)), m_strides[0]))
+                for b in range(LANES)
+            ]
+            y_rep = [
+                builder.add(base[3], builder.mul(builder.add(r0, i64(b)), y_strides[0]))
+                for b in range(LANES)
+            ]
             count = builder.mul(builder.extract_value(arrays[2].shape, 1), i64(2))  # 2n values
             zero, one = (ir.Constant(VF, [ir.Constant(F64, v)] * LANES) for v in (0.0, 1.0))
-            two_m53 = ir.Constant(VF, [ir.Constant(F64, 2.0 ** -53)] * LANES)
+            two_m53 = ir.Constant(VF, [ir.Constant(F64, 2.0**-53)] * LANES)
             lo_v, hi_v, noise_v = (splat(builder, v) for v in (lo, hi, noise))
             true8 = ir.Constant(ir.VectorType(ir.IntType(1), LANES), [1] * LANES)
-            entry, loop, done, i, s_hi, s_lo = open_stream_loop(builder, "reward_lanes", count,
-                                                                s_hi0, s_lo0)
+            entry, loop, done, i, s_hi, s_lo = open_stream_loop(
+                builder, "reward_lanes", count, s_hi0, s_lo0
+            )
             ok = builder.phi(true8.type)
             ok.add_incoming(true8, entry)
             word, new_hi, new_lo = pcg64_step(builder, s_hi, s_lo, c_hi, c_lo)
-            u = builder.fmul(exact_double(builder, builder.lshr(word, splat_i64(11)), 53),
-                             two_m53)
+            u = builder.fmul(exact_double(builder, builder.lshr(word, splat_i64(11)), 53), two_m53)
             off = builder.mul(i, i64(8))
             m = ir.Constant(VF, ir.Undefined)
             for b in range(LANES):
                 g = builder.load(ptr(builder.add(g_rep[b], off), F64), align=8)
                 m = builder.insert_element(m, g, lane(b))
             if bernoulli:  # in [lo, hi] (NaN and ±inf fail), clipped as np.clip, 1{u < m}
-                good = builder.and_(builder.fcmp_ordered(">=", m, lo_v),
-                                    builder.fcmp_ordered("<=", m, hi_v))
-                m = builder.select(builder.fcmp_ordered("<", m, zero), zero,
-                                   builder.select(builder.fcmp_ordered(">", m, one), one, m))
+                good = builder.and_(
+                    builder.fcmp_ordered(">=", m, lo_v), builder.fcmp_ordered("<=", m, hi_v)
+                )
+                m = builder.select(
+                    builder.fcmp_ordered("<", m, zero),
+                    zero,
+                    builder.select(builder.fcmp_ordered(">", m, one), one, m),
+                )
                 y = builder.select(builder.fcmp_ordered("<", u, m), one, zero)
             else:  # finite; ((u·2 − 1)·b) + m
                 good = builder.fcmp_ordered("==", builder.fsub(m, m), zero)
-                y = builder.fadd(builder.fmul(builder.fsub(builder.fmul(u, splat(
-                    builder, ir.Constant(F64, 2.0))), one), noise_v), m)
+                y = builder.fadd(
+                    builder.fmul(
+                        builder.fsub(builder.fmul(u, splat(builder, ir.Constant(F64, 2.0))), one),
+                        noise_v,
+                    ),
+                    m,
+                )
             ok_next = builder.and_(ok, good)
             store_lanes(builder, m, m_rep, off)
             store_lanes(builder, y, y_rep, off)
@@ -328,8 +372,11 @@ def _reward_lanes(bernoulli: bool):
             for src, vals in ((entry, (s_hi0, s_lo0, true8)), (loop, (new_hi, new_lo, ok_next))):
                 for p, v in zip((f_hi, f_lo, f_ok), vals):
                     p.add_incoming(v, src)
-            all_ok = builder.icmp_unsigned("==", builder.bitcast(f_ok, ir.IntType(LANES)),
-                                           ir.Constant(ir.IntType(LANES), (1 << LANES) - 1))
+            all_ok = builder.icmp_unsigned(
+                "==",
+                builder.bitcast(f_ok, ir.IntType(LANES)),
+                ir.Constant(ir.IntType(LANES), (1 << LANES) - 1),
+            )
             with builder.if_then(all_ok):  # a failed check leaves the streams as they were
                 builder.store(f_hi, rows[0], align=8)
                 builder.store(f_lo, rows[1], align=8)
@@ -407,26 +454,29 @@ def ziggurat_lanes(step, after, carried: int):
         return types.void(states, X, types.intp, ki, wi), codegen
 
     def codegen(context, builder, signature, args):
-        sa, xa, ka, wa = (context.make_array(signature.args[k])(context, builder, args[k])
-                          for k in (0, 1, 3, 4))
+        sa, xa, ka, wa = (
+            context.make_array(signature.args[k])(context, builder, args[k]) for k in (0, 1, 3, 4)
+        )
         r0 = args[2]
 
         def ptr(addr, ty):
             return builder.inttoptr(addr, ty.as_pointer())
 
         s_base, s_stride = builder.ptrtoint(sa.data, I64), builder.extract_value(sa.strides, 0)
-        rows_at = [ptr(builder.add(s_base, builder.mul(i64(k), s_stride)), VI)
-                   for k in range(4)]
+        rows_at = [ptr(builder.add(s_base, builder.mul(i64(k), s_stride)), VI) for k in range(4)]
         loaded = [builder.load(p, align=8) for p in rows_at]
         start, consts = loaded[:carried], loaded[carried:]
         x_base, x_stride = builder.ptrtoint(xa.data, I64), builder.extract_value(xa.strides, 0)
         count = builder.mul(builder.extract_value(xa.shape, 1), builder.extract_value(xa.shape, 2))
-        x_rep = [builder.add(x_base, builder.mul(builder.add(r0, i64(b)), x_stride))
-                 for b in range(LANES)]
+        x_rep = [
+            builder.add(x_base, builder.mul(builder.add(r0, i64(b)), x_stride))
+            for b in range(LANES)
+        ]
         fn = builder.function
         entry = builder.block
-        loop, fix, store, done = (fn.append_basic_block(f"normal_lanes.{p}")
-                                  for p in ("loop", "fix", "store", "done"))
+        loop, fix, store, done = (
+            fn.append_basic_block(f"normal_lanes.{p}") for p in ("loop", "fix", "store", "done")
+        )
         builder.cbranch(builder.icmp_signed("<", i64(0), count), loop, done)
 
         builder.position_at_end(loop)  # ---- one word per stream, numpy's fast test
@@ -437,8 +487,11 @@ def ziggurat_lanes(step, after, carried: int):
             p.add_incoming(v, entry)
         word, new = step(builder, state, consts)
         _, _, x, fast = ziggurat_candidates(builder, word, ka.data, wa.data)
-        every = builder.icmp_unsigned("==", builder.bitcast(fast, ir.IntType(LANES)),
-                                      ir.Constant(ir.IntType(LANES), (1 << LANES) - 1))
+        every = builder.icmp_unsigned(
+            "==",
+            builder.bitcast(fast, ir.IntType(LANES)),
+            ir.Constant(ir.IntType(LANES), (1 << LANES) - 1),
+        )
         loop_end = builder.block
         builder.cbranch(every, store, fix)
 
@@ -450,10 +503,16 @@ def ziggurat_lanes(step, after, carried: int):
             here = builder.block
             builder.cbranch(builder.extract_element(fast, at_b), nxt, slow)
             builder.position_at_end(slow)
-            res = context.compile_internal(builder, finish, after_sig, [
-                builder.extract_element(v, at_b) for v in (word, *new, *consts)])
-            redone = tuple(builder.insert_element(v, builder.extract_value(res, k), at_b)
-                           for k, v in enumerate(cur))
+            res = context.compile_internal(
+                builder,
+                finish,
+                after_sig,
+                [builder.extract_element(v, at_b) for v in (word, *new, *consts)],
+            )
+            redone = tuple(
+                builder.insert_element(v, builder.extract_value(res, k), at_b)
+                for k, v in enumerate(cur)
+            )
             slow_end = builder.block
             builder.branch(nxt)
             builder.position_at_end(nxt)
@@ -525,14 +584,19 @@ def lanes_agree() -> bool:
                 got = list(X)
             else:
                 means, Y = np.empty((LANES, n, 2)), np.empty((LANES, n, 2))
-                ok &= bool(reward_lanes(states, addresses, means, Y, 0, kind == "bernoulli",
-                                        0.5, 1e-12)) and bool(np.array_equal(means, gs))
+                ok &= bool(
+                    reward_lanes(states, addresses, means, Y, 0, kind == "bernoulli", 0.5, 1e-12)
+                ) and bool(np.array_equal(means, gs))
                 us = [r.random((n, 2)) for r in refs]
-                want = [(u < g).astype(float) if kind == "bernoulli"
-                        else ((u * 2.0) - 1.0) * 0.5 + g for u, g in zip(us, gs)]
+                want = [
+                    (u < g).astype(float) if kind == "bernoulli" else ((u * 2.0) - 1.0) * 0.5 + g
+                    for u, g in zip(us, gs)
+                ]
                 got = list(Y)
             for b, r in enumerate(refs):
-                ok &= bool(np.array_equal(got[b], want[b])
-                           and np.array_equal(states[:, b], state_of(r.bit_generator)))
+                ok &= bool(
+                    np.array_equal(got[b], want[b])
+                    and np.array_equal(states[:, b], state_of(r.bit_generator))
+                )
         _AGREES.append(ok)
     return _AGREES[0]

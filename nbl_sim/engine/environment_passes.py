@@ -86,8 +86,13 @@ def index_pass(X, beta, v_star, z, optimal):
     the last n mod 8 rows (all of them for d = 2, where the scalar rows are faster, or other
     strides) one by one — the same operations either way."""
     d = X.shape[1]
-    if d > 2 and X.strides[1] == 8 and z.strides[0] == 16 and z.strides[1] == 8 and (
-            optimal.strides[0] == 1):
+    if (
+        d > 2
+        and X.strides[1] == 8
+        and z.strides[0] == 16
+        and z.strides[1] == 8
+        and (optimal.strides[0] == 1)
+    ):
         t0 = _index_lanes(X, beta, v_star, z, optimal)
         _scalar_rows(X[t0:], beta, v_star, z[t0:], optimal[t0:])  # the last n mod 8 rows
     else:

@@ -73,8 +73,18 @@ from nbl_theory.errors import NBLInputError
 
 from . import jit_cache  # the cached kernels are defined with jit_cache.njit
 
-__all__ = ["greedy_logistic_actions", "fit_penalized_logistic", "LogisticFit", "newton_refit",
-           "greedy_inputs", "GreedyInputs", "greedy_info", "ARMIJO", "MAX_HALVINGS", "EPS"]
+__all__ = [
+    "greedy_logistic_actions",
+    "fit_penalized_logistic",
+    "LogisticFit",
+    "newton_refit",
+    "greedy_inputs",
+    "GreedyInputs",
+    "greedy_info",
+    "ARMIJO",
+    "MAX_HALVINGS",
+    "EPS",
+]
 
 #: sufficient-decrease constant of the line search
 ARMIJO = 1e-4
@@ -327,8 +337,14 @@ def _newton(Z, y, m, zmax, theta, lam, tol, max_iter, g, H, L, delta, trial, sta
 def _newton_workspace(p):
     """Scratch arrays of :func:`_newton` for p coefficients: gradient g, Hessian H, Cholesky
     factor L, step delta, trial point, and the 5 counters ``stats``."""
-    return (np.empty(p), np.empty((p, p)), np.zeros((p, p)), np.empty(p), np.empty(p),
-            np.zeros(5, dtype=np.int64))
+    return (
+        np.empty(p),
+        np.empty((p, p)),
+        np.zeros((p, p)),
+        np.empty(p),
+        np.empty(p),
+        np.zeros(5, dtype=np.int64),
+    )
 
 
 @jit_cache.njit()
@@ -414,8 +430,22 @@ def _greedy_kernel(X, Y, coins, intercept, lam, tol, max_iter):
             else:
                 if t == n0:  # first fit of both arms, from 0, on their initialization data
                     for a in range(2):
-                        it = _newton(Zb[a], yb[a], counts[a], zmax[a], theta[a], lam, tol, max_iter,
-                                     g, H, L, delta, trial, stats)
+                        it = _newton(
+                            Zb[a],
+                            yb[a],
+                            counts[a],
+                            zmax[a],
+                            theta[a],
+                            lam,
+                            tol,
+                            max_iter,
+                            g,
+                            H,
+                            L,
+                            delta,
+                            trial,
+                            stats,
+                        )
                         fits += 1
                         max_it = max(max_it, it)
                 s_minus = 0.0
@@ -442,14 +472,42 @@ def _greedy_kernel(X, Y, coins, intercept, lam, tol, max_iter):
                 s2 += Zb[arm, k, j] * Zb[arm, k, j]
             zmax[arm] = max(zmax[arm], math.sqrt(s2))
             if t >= n0:
-                it = _newton(Zb[arm], yb[arm], counts[arm], zmax[arm], theta[arm], lam, tol,
-                             max_iter, g, H, L, delta, trial, stats)
+                it = _newton(
+                    Zb[arm],
+                    yb[arm],
+                    counts[arm],
+                    zmax[arm],
+                    theta[arm],
+                    lam,
+                    tol,
+                    max_iter,
+                    g,
+                    H,
+                    L,
+                    delta,
+                    trial,
+                    stats,
+                )
                 fits += 1
                 max_it = max(max_it, it)
         if n0 == n:  # no greedy round: still report the fits on all the data
             for a in range(2):
-                it = _newton(Zb[a], yb[a], counts[a], zmax[a], theta[a], lam, tol, max_iter,
-                             g, H, L, delta, trial, stats)
+                it = _newton(
+                    Zb[a],
+                    yb[a],
+                    counts[a],
+                    zmax[a],
+                    theta[a],
+                    lam,
+                    tol,
+                    max_iter,
+                    g,
+                    H,
+                    L,
+                    delta,
+                    trial,
+                    stats,
+                )
                 fits += 1
                 max_it = max(max_it, it)
         for j in range(5):
@@ -467,9 +525,11 @@ def _greedy_kernel(X, Y, coins, intercept, lam, tol, max_iter):
 
 def _real_array(name, a, ndim):
     arr = np.asarray(a)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.floating)
-                                   or np.issubdtype(arr.dtype, np.integer)
-                                   or arr.dtype == np.bool_):
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.floating)
+        or np.issubdtype(arr.dtype, np.integer)
+        or arr.dtype == np.bool_
+    ):
         raise NBLInputError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
     if arr.ndim != ndim:
         raise NBLInputError(f"{name} must have {ndim} dimensions, got shape {arr.shape}")
@@ -483,13 +543,17 @@ def _check_options(intercept, ridge, tol, max_iter):
     if not isinstance(intercept, (bool, np.bool_)):
         raise NBLInputError(f"intercept must be a bool, got {intercept!r}")
     for name, v in (("ridge", ridge), ("tol", tol)):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer,
-                                                                  np.floating)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(
+            v, (int, float, np.integer, np.floating)
+        ):
             raise NBLInputError(f"{name} must be a positive number, got {v!r}")
         if not (math.isfinite(float(v)) and float(v) > 0):
             raise NBLInputError(f"{name} must be a positive finite number, got {v!r}")
-    if (isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, (int, np.integer))
-            or max_iter < 1):
+    if (
+        isinstance(max_iter, (bool, np.bool_))
+        or not isinstance(max_iter, (int, np.integer))
+        or max_iter < 1
+    ):
         raise NBLInputError(f"max_iter must be a positive integer, got {max_iter!r}")
     return bool(intercept), float(ridge), float(tol), int(max_iter)
 
@@ -515,8 +579,9 @@ class LogisticFit(NamedTuple):
     converged: bool
 
 
-def fit_penalized_logistic(X, y, *, intercept=True, ridge=1e-6, tol=1e-10,
-                           max_iter=50) -> LogisticFit:
+def fit_penalized_logistic(
+    X, y, *, intercept=True, ridge=1e-6, tol=1e-10, max_iter=50
+) -> LogisticFit:
     """The per-arm fit of :func:`greedy_logistic_actions` on one data set, from 0.
 
     Calls the same compiled Newton routine as the bandit kernel. ``converged`` is False if
@@ -562,12 +627,15 @@ def fit_penalized_logistic(X, y, *, intercept=True, ridge=1e-6, tol=1e-10,
     theta, stats = _fit_kernel(np.ascontiguousarray(Z), y, ridge, tol, max_iter)
     d = X.shape[1]
     b = float(theta[d]) if intercept else 0.0
-    return LogisticFit(w=theta[:d].copy(), b=b, iterations=int(stats[0]),
-                       converged=bool(stats[2] == 0 and stats[3] == 0))
+    return LogisticFit(
+        w=theta[:d].copy(),
+        b=b,
+        iterations=int(stats[0]),
+        converged=bool(stats[2] == 0 and stats[3] == 0),
+    )
 
 
-def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-10,
-                            max_iter=50):
+def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-10, max_iter=50):
     """Actions of Greedy Logistic on R replications (see the module docstring for the rule).
 
     Parameters
@@ -608,8 +676,7 @@ def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-1
     NBLInputError
         On bad input (:func:`greedy_inputs`).
     """
-    inp = greedy_inputs(X, Y, coins, intercept=intercept, ridge=ridge, tol=tol,
-                        max_iter=max_iter)
+    inp = greedy_inputs(X, Y, coins, intercept=intercept, ridge=ridge, tol=tol, max_iter=max_iter)
     actions, coef, rep = _greedy_kernel(*inp)
     return actions, greedy_info(coef, rep, inp.intercept)
 
@@ -645,8 +712,9 @@ class GreedyInputs(NamedTuple):
     max_iter: int
 
 
-def greedy_inputs(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-10,
-                  max_iter=50) -> GreedyInputs:
+def greedy_inputs(
+    X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-10, max_iter=50
+) -> GreedyInputs:
     """Check and convert the arguments of :func:`greedy_logistic_actions` once, for any
     backend; raises :class:`~nbl_theory.errors.NBLInputError` on bad input.
 
@@ -683,8 +751,9 @@ def greedy_inputs(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-10,
     X = _real_array("X", X, 3)
     Y = _real_array("Y", Y, 3)
     c = np.asarray(coins)
-    if c.dtype == object or not (np.issubdtype(c.dtype, np.integer)
-                                 or np.issubdtype(c.dtype, np.floating)):
+    if c.dtype == object or not (
+        np.issubdtype(c.dtype, np.integer) or np.issubdtype(c.dtype, np.floating)
+    ):
         raise NBLInputError(f"coins must be an integer array of ±1, got dtype {c.dtype}")
     if c.ndim != 2:
         raise NBLInputError(f"coins must have 2 dimensions (R, n0), got shape {c.shape}")

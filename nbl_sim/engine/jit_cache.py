@@ -47,8 +47,11 @@ import numba
 __all__ = ["njit", "package_digest", "compiled_sources", "numba_cache_dir"]
 
 _PACKAGE = Path(__file__).resolve().parents[1]
-_COMPILED = re.compile(rb"^\s*(?:import numba|from numba|from llvmlite|import llvmlite"
-                       rb"|from \.+(?:engine)? import jit_cache)", re.M)
+_COMPILED = re.compile(
+    rb"^\s*(?:import numba|from numba|from llvmlite|import llvmlite"
+    rb"|from \.+(?:engine)? import jit_cache)",
+    re.M,
+)
 
 
 def compiled_sources(package: Path = _PACKAGE) -> list[Path]:
@@ -131,6 +134,7 @@ def njit(**options):
     callable
         The decorator.
     """
+
     def define(fn):
         place = str(numba_cache_dir())
         saved = numba.config.CACHE_DIR

@@ -18,8 +18,25 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["LANES", "muladd128", "lane_mask", "transpose8", "I64", "I32", "I8", "F64", "VF", "VI",
-           "i64", "lane", "splat_i64", "splat", "store_lanes", "exact_double", "small_fptosi"]
+__all__ = [
+    "LANES",
+    "muladd128",
+    "lane_mask",
+    "transpose8",
+    "I64",
+    "I32",
+    "I8",
+    "F64",
+    "VF",
+    "VI",
+    "i64",
+    "lane",
+    "splat_i64",
+    "splat",
+    "store_lanes",
+    "exact_double",
+    "small_fptosi",
+]
 
 #: the vector width (float64 lanes) of the IR loops (one AVX-512 register, two AVX2 ones)
 LANES = 8
@@ -52,7 +69,7 @@ def splat(builder, x) -> ir.Value:
 
 def _below_2_52(builder, v) -> ir.Value:
     """bitcast(v | bits of 2⁵²) − 2⁵²: the double 2⁵² + v minus 2⁵², both steps exact."""
-    two52 = ir.Constant(VF, [ir.Constant(F64, 2.0 ** 52)] * LANES)
+    two52 = ir.Constant(VF, [ir.Constant(F64, 2.0**52)] * LANES)
     return builder.fsub(builder.bitcast(builder.or_(v, splat_i64(0x4330000000000000)), VF), two52)
 
 
@@ -67,7 +84,7 @@ def exact_double(builder, v, bits: int) -> ir.Value:
         return _below_2_52(builder, v)
     if bits > 53:
         raise ValueError("exact_double: at most 53 bits")
-    two32 = ir.Constant(VF, [ir.Constant(F64, 2.0 ** 32)] * LANES)
+    two32 = ir.Constant(VF, [ir.Constant(F64, 2.0**32)] * LANES)
     high = _below_2_52(builder, builder.lshr(v, splat_i64(32)))
     low = _below_2_52(builder, builder.and_(v, splat_i64(0xFFFFFFFF)))
     return builder.fadd(builder.fmul(high, two32), low)
@@ -84,8 +101,11 @@ def store_lanes(builder, vector, addresses, offset) -> None:
     """Store lane b of ``vector`` at the integer address ``addresses[b] + offset``."""
     ty = vector.type.element
     for b, address in enumerate(addresses):
-        builder.store(builder.extract_element(vector, lane(b)),
-                      builder.inttoptr(builder.add(address, offset), ty.as_pointer()), align=8)
+        builder.store(
+            builder.extract_element(vector, lane(b)),
+            builder.inttoptr(builder.add(address, offset), ty.as_pointer()),
+            align=8,
+        )
 
 
 @intrinsic
@@ -99,8 +119,7 @@ def muladd128(typingctx, a_hi, a_lo, b_hi, b_lo, c_hi, c_lo):
         shift = ir.Constant(i128, 64)
 
         def join(hi, lo):
-            return builder.or_(builder.shl(builder.zext(hi, i128), shift),
-                               builder.zext(lo, i128))
+            return builder.or_(builder.shl(builder.zext(hi, i128), shift), builder.zext(lo, i128))
 
         a, b, c = join(*args[0:2]), join(*args[2:4]), join(*args[4:6])
         r = builder.add(builder.mul(a, b), c)
@@ -119,18 +138,33 @@ def lane_mask(idx) -> ir.Constant:
 
 def transpose8(builder, rows: list) -> list:
     """The columns of the 8×8 matrix whose rows are the eight <8 x double> ``rows``."""
+
     def stage(vs, lo, hi, pairs):
         out = [None] * 8
         for a, b in pairs:
-            out[a], out[b] = (builder.shuffle_vector(vs[a], vs[b], lane_mask(lo)),
-                              builder.shuffle_vector(vs[a], vs[b], lane_mask(hi)))
+            out[a], out[b] = (
+                builder.shuffle_vector(vs[a], vs[b], lane_mask(lo)),
+                builder.shuffle_vector(vs[a], vs[b], lane_mask(hi)),
+            )
         return out
 
     # element (i, j) moves by three interleaves: of single doubles, of pairs, of quadruples
-    s1 = stage(rows, [0, 8, 2, 10, 4, 12, 6, 14], [1, 9, 3, 11, 5, 13, 7, 15],
-               [(0, 1), (2, 3), (4, 5), (6, 7)])
-    s2 = stage(s1, [0, 1, 8, 9, 4, 5, 12, 13], [2, 3, 10, 11, 6, 7, 14, 15],
-               [(0, 2), (1, 3), (4, 6), (5, 7)])
-    s3 = stage(s2, [0, 1, 2, 3, 8, 9, 10, 11], [4, 5, 6, 7, 12, 13, 14, 15],
-               [(0, 4), (1, 5), (2, 6), (3, 7)])
+    s1 = stage(
+        rows,
+        [0, 8, 2, 10, 4, 12, 6, 14],
+        [1, 9, 3, 11, 5, 13, 7, 15],
+        [(0, 1), (2, 3), (4, 5), (6, 7)],
+    )
+    s2 = stage(
+        s1,
+        [0, 1, 8, 9, 4, 5, 12, 13],
+        [2, 3, 10, 11, 6, 7, 14, 15],
+        [(0, 2), (1, 3), (4, 6), (5, 7)],
+    )
+    s3 = stage(
+        s2,
+        [0, 1, 2, 3, 8, 9, 10, 11],
+        [4, 5, 6, 7, 12, 13, 14, 15],
+        [(0, 4), (1, 5), (2, 6), (3, 7)],
+    )
     return s3

@@ -21,8 +21,14 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["instantaneous_regret", "instantaneous_regret_into", "cumulative_regret",
-           "recorded_regret", "mc_summary", "Z95"]
+__all__ = [
+    "instantaneous_regret",
+    "instantaneous_regret_into",
+    "cumulative_regret",
+    "recorded_regret",
+    "mc_summary",
+    "Z95",
+]
 
 #: replications per block of :func:`recorded_regret` (its (block, n) temporaries)
 _REGRET_BLOCK = 64
@@ -30,8 +36,7 @@ _REGRET_BLOCK = 64
 Z95 = 1.959963984540054  # Φ⁻¹(0.975)
 
 
-def instantaneous_regret(means: np.ndarray, actions: np.ndarray,
-                         optimal: np.ndarray) -> np.ndarray:
+def instantaneous_regret(means: np.ndarray, actions: np.ndarray, optimal: np.ndarray) -> np.ndarray:
     """m_{a*}(X_t) − m_{A_t}(X_t) for means (R, n, 2) (column 0 = arm −1), actions (R, n).
 
     Parameters
@@ -80,8 +85,10 @@ def instantaneous_regret_into(means, actions, optimal, out) -> np.ndarray:
     """
     R, n = actions.shape
     if means.shape[0] != R or means.shape[1] < n or means.shape[2] != 2 or out.shape != (R, n):
-        raise NBLInputError(f"means must be (R, >= n, 2) and out (R, n) for actions {(R, n)}; "
-                            f"got {means.shape}, {out.shape}")
+        raise NBLInputError(
+            f"means must be (R, >= n, 2) and out (R, n) for actions {(R, n)}; "
+            f"got {means.shape}, {out.shape}"
+        )
     out[...] = instantaneous_regret(means[:, :n], actions, optimal)
     return out
 
@@ -139,8 +146,10 @@ def recorded_regret(means, actions, optimal, record_rounds, out=None) -> np.ndar
     rec = np.ascontiguousarray(record_rounds, dtype=np.int64)
     R, n = actions.shape
     if means.shape != (R, n, 2) or optimal.shape != (R, n):
-        raise NBLInputError(f"means must be (R, n, 2) and optimal (R, n) for actions {(R, n)}; "
-                            f"got {means.shape}, {optimal.shape}")
+        raise NBLInputError(
+            f"means must be (R, n, 2) and optimal (R, n) for actions {(R, n)}; "
+            f"got {means.shape}, {optimal.shape}"
+        )
     if rec.ndim != 1 or np.any(np.diff(rec) <= 0) or (rec.size and (rec[0] < 0 or rec[-1] > n)):
         raise NBLInputError("record_rounds must be strictly increasing integers in [0, n]")
     if out is None:

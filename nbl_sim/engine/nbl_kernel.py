@@ -36,8 +36,16 @@ from . import jit_cache  # the cached kernels are defined with jit_cache.njit
 from .llvm_ops import LANES
 from .nbl_lanes import lane_rounds
 
-__all__ = ["nbl_run", "nbl_inputs", "NBLInputs", "NBLOptions", "NBLTrace", "nbl_reference",
-           "validate_step", "LOCKSTEP"]
+__all__ = [
+    "nbl_run",
+    "nbl_inputs",
+    "NBLInputs",
+    "NBLOptions",
+    "NBLTrace",
+    "nbl_reference",
+    "validate_step",
+    "LOCKSTEP",
+]
 
 
 #: replications advanced in lockstep: the lanes of the kernel's vector rounds (d ≥ 3)
@@ -197,8 +205,9 @@ def _record_round(V, nb, r0, t, k, rec, v_star, sq, ang):
                 c += V[j, b] * v_star[j]
             sq[r0 + b, k] = e
             if angles:
-                ang[r0 + b, k] = (math.atan2(v_star[0] * V[1, b] - v_star[1] * V[0, b], c)
-                                  if d == 2 else np.nan)
+                ang[r0 + b, k] = (
+                    math.atan2(v_star[0] * V[1, b] - v_star[1] * V[0, b], c) if d == 2 else np.nan
+                )
         k += 1
     return k
 
@@ -448,8 +457,17 @@ def nbl_run(
     NBLInputError
         On bad input (:func:`nbl_inputs`).
     """
-    inp = nbl_inputs(X, Y, coins, v_star, v0=v0, gamma=gamma, t0=t0,
-                     record_rounds=record_rounds, record_angle=record_angle)
+    inp = nbl_inputs(
+        X,
+        Y,
+        coins,
+        v_star,
+        v0=v0,
+        gamma=gamma,
+        t0=t0,
+        record_rounds=record_rounds,
+        record_angle=record_angle,
+    )
     R, n, d = inp.X.shape
     n0, rec = inp.coins.shape[1], inp.rec
     actions = np.empty((R, n), dtype=np.int8)
@@ -460,10 +478,23 @@ def nbl_run(
     ang = np.empty((R, rec.size if inp.record_angle else 0))
     ang[:, :k0] = np.nan
     v_out = np.empty((R, d))
-    degenerate = _nbl_kernel(inp.X, inp.Y, inp.coins, inp.v_init, inp.use_init, inp.eta,
-                             inp.v_star, rec, actions, sq, ang, v_out)
-    return NBLTrace(actions, rec, sq, ang, v_out,
-                    {"degenerate_init": int(degenerate), "n0": int(n0)})
+    degenerate = _nbl_kernel(
+        inp.X,
+        inp.Y,
+        inp.coins,
+        inp.v_init,
+        inp.use_init,
+        inp.eta,
+        inp.v_star,
+        rec,
+        actions,
+        sq,
+        ang,
+        v_out,
+    )
+    return NBLTrace(
+        actions, rec, sq, ang, v_out, {"degenerate_init": int(degenerate), "n0": int(n0)}
+    )
 
 
 def nbl_reference(X, Y, coins, *, v0=None, gamma: float = 10.0, t0: float = 500.0):

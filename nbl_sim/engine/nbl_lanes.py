@@ -31,25 +31,30 @@ from .llvm_ops import F64, I8, I64, LANES, VF, VI, i64, lane, splat
 
 __all__ = ["lane_rounds"]
 
+
 @intrinsic
 def lane_rounds(typingctx, X, Y, actions, V, eta, r0, t_begin, t_end):
     """Stage II rounds t_begin … t_end − 1 of replications r0 … r0 + 7 (module docstring)."""
     sig = types.void(X, Y, actions, V, eta, types.intp, types.intp, types.intp)
 
     def codegen(context, builder, signature, args):
-        arrays = [context.make_array(ty)(context, builder, a)
-                  for ty, a in zip(signature.args[:5], args[:5])]
+        arrays = [
+            context.make_array(ty)(context, builder, a)
+            for ty, a in zip(signature.args[:5], args[:5])
+        ]
         xa, ya, aa, va, ea = arrays
         r0, t_begin, t_end = args[5:8]
         base = [builder.ptrtoint(a.data, I64) for a in arrays]
         xs, ys, acts, vs, es = (
             [builder.extract_value(a.strides, i) for i in range(ty.ndim)]
-            for a, ty in zip(arrays, signature.args[:5]))
+            for a, ty in zip(arrays, signature.args[:5])
+        )
         d = builder.extract_value(va.shape, 0)
 
         def lanes(b0, stride):  # address of row r0 + b of an array, b = 0 … 7
-            return [builder.add(b0, builder.mul(builder.add(r0, i64(b)), stride))
-                    for b in range(LANES)]
+            return [
+                builder.add(b0, builder.mul(builder.add(r0, i64(b)), stride)) for b in range(LANES)
+            ]
 
         x_rep, y_rep, a_rep = lanes(base[0], xs[0]), lanes(base[1], ys[0]), lanes(base[2], acts[0])
         zero = ir.Constant(VF, [ir.Constant(F64, 0.0)] * LANES)
@@ -65,13 +70,16 @@ def lane_rounds(typingctx, X, Y, actions, V, eta, r0, t_begin, t_end):
             col = ir.Constant(VF, ir.Undefined)
             for b in range(LANES):
                 col = builder.insert_element(
-                    col, builder.load(ptr(builder.add(x_rep[b], off), F64), align=8), lane(b))
+                    col, builder.load(ptr(builder.add(x_rep[b], off), F64), align=8), lane(b)
+                )
             return col
 
         fn = builder.function
         entry = builder.block
-        blocks = {name: fn.append_basic_block(f"nbl_lanes.{name}")
-                  for name in ("round", "dot", "act", "step", "norm", "div", "next", "done")}
+        blocks = {
+            name: fn.append_basic_block(f"nbl_lanes.{name}")
+            for name in ("round", "dot", "act", "step", "norm", "div", "next", "done")
+        }
         builder.cbranch(builder.icmp_signed("<", t_begin, t_end), blocks["round"], blocks["done"])
 
         builder.position_at_end(blocks["round"])  # ---- round t
@@ -101,11 +109,16 @@ def lane_rounds(typingctx, X, Y, actions, V, eta, r0, t_begin, t_end):
             col = builder.mul(builder.extract_element(pos, lane(b)), ys[2])
             y = builder.load(ptr(builder.add(builder.add(y_rep[b], y_t), col), F64), align=8)
             reward = builder.insert_element(reward, y, lane(b))
-            builder.store(builder.trunc(builder.extract_element(action, lane(b)), I8),
-                          ptr(builder.add(a_rep[b], a_t), I8))
+            builder.store(
+                builder.trunc(builder.extract_element(action, lane(b)), I8),
+                ptr(builder.add(a_rep[b], a_t), I8),
+            )
         eta_t = builder.load(ptr(builder.add(base[4], builder.mul(t, es[0])), F64), align=8)
-        sign = builder.select(ahead, ir.Constant(VF, [ir.Constant(F64, 1.0)] * LANES),
-                              ir.Constant(VF, [ir.Constant(F64, -1.0)] * LANES))  # = double(A)
+        sign = builder.select(
+            ahead,
+            ir.Constant(VF, [ir.Constant(F64, 1.0)] * LANES),
+            ir.Constant(VF, [ir.Constant(F64, -1.0)] * LANES),
+        )  # = double(A)
         c = builder.fmul(splat(builder, eta_t), builder.fmul(sign, reward))
         builder.branch(blocks["step"])
 
@@ -127,7 +140,8 @@ def lane_rounds(typingctx, X, Y, actions, V, eta, r0, t_begin, t_end):
         builder.position_at_end(blocks["norm"])  # ---- ‖v‖
         name = f"llvm.sqrt.v{LANES}f64"
         sqrt = builder.module.globals.get(name) or ir.Function(
-            builder.module, ir.FunctionType(VF, [VF]), name=name)
+            builder.module, ir.FunctionType(VF, [VF]), name=name
+        )
         norm = builder.call(sqrt, [sq_next])
         builder.branch(blocks["div"])
 

@@ -41,9 +41,21 @@ from .ziggurat import (  # numpy's tables, as data (checked against numpy's draw
     ziggurat_nor_r,
 )
 
-__all__ = ["MULTIPLIER", "MULT_HI", "MULT_LO", "next_word", "as_double", "ziggurat_candidate",
-           "state_words", "state_ints", "state_of", "set_state", "fill_doubles", "fill_normals",
-           "compiled_pcg_agrees"]
+__all__ = [
+    "MULTIPLIER",
+    "MULT_HI",
+    "MULT_LO",
+    "next_word",
+    "as_double",
+    "ziggurat_candidate",
+    "state_words",
+    "state_ints",
+    "state_of",
+    "set_state",
+    "fill_doubles",
+    "fill_normals",
+    "compiled_pcg_agrees",
+]
 
 #: PCG_DEFAULT_MULTIPLIER_128 of numpy's pcg64.h
 MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
@@ -70,9 +82,9 @@ def as_double(word):
 @jit_cache.njit(nogil=True, inline="always")
 def ziggurat_candidate(r):
     """A ziggurat draw's layer, |x| bits and signed candidate x from its 64-bit word r."""
-    idx = r & np.uint64(0xff)
+    idx = r & np.uint64(0xFF)
     r >>= np.uint64(8)
-    rabs = (r >> np.uint64(1)) & np.uint64(0x000fffffffffffff)
+    rabs = (r >> np.uint64(1)) & np.uint64(0x000FFFFFFFFFFFFF)
     x = np.float64(rabs) * wi_double[idx]
     if r & np.uint64(1):
         x = -x
@@ -95,8 +107,7 @@ def _beyond_the_box(idx, rabs, x, s_hi, s_lo, c_hi, c_lo):
                     return True, -(ziggurat_nor_r + xx), s_hi, s_lo
                 return True, ziggurat_nor_r + xx, s_hi, s_lo
     u, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
-    if (fi_double[idx - 1] - fi_double[idx]) * as_double(u) + fi_double[idx] < np.exp(
-            -0.5 * x * x):
+    if (fi_double[idx - 1] - fi_double[idx]) * as_double(u) + fi_double[idx] < np.exp(-0.5 * x * x):
         return True, x, s_hi, s_lo
     return False, x, s_hi, s_lo
 
@@ -173,8 +184,12 @@ def state_ints(words: np.ndarray) -> tuple[int, int]:
 def set_state(bit_generator: np.random.PCG64, words: np.ndarray) -> None:
     """Put a numpy PCG64 in the state of a stream array."""
     state, inc = state_ints(words)
-    bit_generator.state = {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
-                           "has_uint32": 0, "uinteger": 0}
+    bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": state, "inc": inc},
+        "has_uint32": 0,
+        "uinteger": 0,
+    }
 
 
 _AGREES: list = []  # [bool] once checked in this process
@@ -196,7 +211,10 @@ def compiled_pcg_agrees() -> bool:
                 fill_doubles(mine, u)
             ref.standard_normal(out=y)
             ref.random(out=v)
-            ok = ok and bool(np.array_equal(x, y) and np.array_equal(u, v)
-                             and np.array_equal(mine, state_of(ref.bit_generator)))
+            ok = ok and bool(
+                np.array_equal(x, y)
+                and np.array_equal(u, v)
+                and np.array_equal(mine, state_of(ref.bit_generator))
+            )
         _AGREES.append(ok)
     return _AGREES[0]

@@ -57,8 +57,9 @@ def replication_streams(ss: np.random.SeedSequence, coins: bool = True) -> Repli
     gens = tuple(substream(ss, k) if k < 2 or coins else None for k in range(3))
     if not compiled_pcg_agrees():
         return ReplicationStreams(generators=gens)
-    return ReplicationStreams(np.stack([state_of(g.bit_generator) for g in gens[:2 + coins]]),
-                              generators=gens)
+    return ReplicationStreams(
+        np.stack([state_of(g.bit_generator) for g in gens[: 2 + coins]]), generators=gens
+    )
 
 
 @dataclass
@@ -112,8 +113,14 @@ class Realization:
             ``X`` (R, n, d), ``means`` and ``Y`` (R, n, 2) float64, ``coins`` (R, n0) int8 and
             ``optimal`` (R, n) int8, all uninitialized; ``reps`` empty.
         """
-        return cls(np.empty((R, n, d)), np.empty((R, n, 2)), np.empty((R, n, 2)),
-                   np.empty((R, n0), dtype=np.int8), (), np.empty((R, n), dtype=np.int8))
+        return cls(
+            np.empty((R, n, d)),
+            np.empty((R, n, 2)),
+            np.empty((R, n, 2)),
+            np.empty((R, n0), dtype=np.int8),
+            (),
+            np.empty((R, n), dtype=np.int8),
+        )
 
     @staticmethod
     def bytes_per_replication(n: int, n0: int, d: int) -> float:

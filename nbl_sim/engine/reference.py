@@ -86,8 +86,16 @@ from .greedy_kernel import (
 from .nbl_kernel import NBLTrace, nbl_inputs
 from .realization import Realization, check_seed
 
-__all__ = ["streams", "indices", "draw", "nbl", "greedy_logistic", "oracle", "regret",
-           "pairwise_sum"]
+__all__ = [
+    "streams",
+    "indices",
+    "draw",
+    "nbl",
+    "greedy_logistic",
+    "oracle",
+    "regret",
+    "pairwise_sum",
+]
 
 _PAIRWISE_BLOCK = 128  # numpy's PW_BLOCKSIZE
 
@@ -183,8 +191,9 @@ def _means(env, z: np.ndarray) -> np.ndarray:
         return np.asarray(env.links[1].g_numpy(z), dtype=np.float64).reshape(z.shape)
     g = np.empty_like(z)
     for a in (0, 1):
-        g[:, a] = np.asarray(env.links[a].g_numpy(np.ascontiguousarray(z[:, a])),
-                             dtype=np.float64) * np.ones(z.shape[0])
+        g[:, a] = np.asarray(
+            env.links[a].g_numpy(np.ascontiguousarray(z[:, a])), dtype=np.float64
+        ) * np.ones(z.shape[0])
     return g
 
 
@@ -193,14 +202,15 @@ def _check(env, g: np.ndarray, z: np.ndarray, bernoulli: bool) -> None:
     flat = g.ravel()
     bad = np.flatnonzero(~np.isfinite(flat))
     if bad.size:
-        raise NBLInputError(f"link {env.links[bad[0] % 2].name!r} gave a non-finite mean "
-                            "reward")
+        raise NBLInputError(f"link {env.links[bad[0] % 2].name!r} gave a non-finite mean reward")
     if bernoulli:
         bad = np.flatnonzero((flat < -ROUNDING) | (flat > 1.0 + ROUNDING))
         if bad.size:
             i = bad[0]
-            raise NBLInputError(f"a Bernoulli mean left [0, 1]: g({z.ravel()[i]:.6g}) = "
-                                f"{flat[i]:.17g}; use reward='bounded'")
+            raise NBLInputError(
+                f"a Bernoulli mean left [0, 1]: g({z.ravel()[i]:.6g}) = "
+                f"{flat[i]:.17g}; use reward='bounded'"
+            )
 
 
 def indices(X: np.ndarray, beta: np.ndarray, v_star: np.ndarray) -> tuple:
@@ -293,14 +303,24 @@ def draw(env, seed, reps, n, n0, *, out=None) -> Realization:
             coins[i] = np.where(streams(seed, r, 2).random(n0) < 0.5, -1, 1)
     if out is None:
         return Realization(X, means, Y, coins, reps, optimal)
-    if (out.X.shape[0] < R or out.X.shape[1:] != (n, d) or out.coins.shape[1] != n0
-            or out.optimal is None):
-        raise NBLInputError("draw(out=...) buffers do not fit: use Realization.empty("
-                            "R, n, n0, d) with R >= len(reps)")
-    real = Realization(out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps,
-                       out.optimal[:R])
-    for a, b in ((real.X, X), (real.means, means), (real.Y, Y), (real.coins, coins),
-                 (real.optimal, optimal)):
+    if (
+        out.X.shape[0] < R
+        or out.X.shape[1:] != (n, d)
+        or out.coins.shape[1] != n0
+        or out.optimal is None
+    ):
+        raise NBLInputError(
+            "draw(out=...) buffers do not fit: use Realization.empty("
+            "R, n, n0, d) with R >= len(reps)"
+        )
+    real = Realization(out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps, out.optimal[:R])
+    for a, b in (
+        (real.X, X),
+        (real.means, means),
+        (real.Y, Y),
+        (real.coins, coins),
+        (real.optimal, optimal),
+    ):
         a[...] = b
     return real
 
@@ -319,10 +339,19 @@ def _record(V, v_star, t, k, rec, sq, ang) -> int:
             c += V[:, j] * v_star[j]
         sq[:, k] = e
         if ang.shape[1]:
-            ang[:, k] = (np.array(list(map(math.atan2, (v_star[0] * V[:, 1]
-                                                        - v_star[1] * V[:, 0]).tolist(),
-                                           c.tolist())))
-                         if d == 2 else np.nan)
+            ang[:, k] = (
+                np.array(
+                    list(
+                        map(
+                            math.atan2,
+                            (v_star[0] * V[:, 1] - v_star[1] * V[:, 0]).tolist(),
+                            c.tolist(),
+                        )
+                    )
+                )
+                if d == 2
+                else np.nan
+            )
         k += 1
     return k
 
@@ -533,7 +562,7 @@ def _greedy_replication(X, Y, coins, intercept, lam, tol, max_iter):
     rows = ([], [])
     zmax = [0.0, 0.0]
     stats = np.zeros(8, dtype=np.int64)  # iterations, halvings, hits, failures, evals, ties,
-    fits = max_it = ties = 0             # fits, max per fit
+    fits = max_it = ties = 0  # fits, max per fit
 
     def fit(a):
         nonlocal fits, max_it
@@ -609,7 +638,8 @@ def greedy_logistic(X, Y, coins, **options):
     rep = np.zeros((R, 8), dtype=np.int64)
     for r in range(R):
         actions[r], coef[r], rep[r] = _greedy_replication(
-            inp.X[r], inp.Y[r], inp.coins[r], inp.intercept, inp.ridge, inp.tol, inp.max_iter)
+            inp.X[r], inp.Y[r], inp.coins[r], inp.intercept, inp.ridge, inp.tol, inp.max_iter
+        )
     return actions, greedy_info(coef, rep, inp.intercept)
 
 
@@ -668,8 +698,9 @@ def regret(env, real, actions, record_rounds, *, out=None) -> np.ndarray:
     means = real.means
     rec = np.asarray(record_rounds, dtype=np.int64)
     m_minus, m_plus = means[..., 0], means[..., 1]
-    gap = (np.where(real.optimal > 0, m_plus, m_minus)
-           - np.where(np.asarray(actions) > 0, m_plus, m_minus))
+    gap = np.where(real.optimal > 0, m_plus, m_minus) - np.where(
+        np.asarray(actions) > 0, m_plus, m_minus
+    )
     cum = np.concatenate([np.zeros((gap.shape[0], 1)), np.cumsum(gap, axis=1)], axis=1)
     if out is None:
         out = np.empty((gap.shape[0], rec.size))

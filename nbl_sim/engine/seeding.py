@@ -60,8 +60,7 @@ def _pool_state(entropy):
     h = np.uint64(_INIT_A)
     mixer = np.empty(_POOL, dtype=np.uint64)
     for i in range(_POOL):
-        mixer[i], h = _hashmix(entropy[i] if i < entropy.shape[0] else np.uint64(0), h,
-                               mult_a)
+        mixer[i], h = _hashmix(entropy[i] if i < entropy.shape[0] else np.uint64(0), h, mult_a)
     for i_src in range(_POOL):
         for i_dst in range(_POOL):
             if i_src != i_dst:
@@ -73,7 +72,7 @@ def _pool_state(entropy):
             mixer[i_dst] = _mix(mixer[i_dst], v)
     out = np.zeros(4, dtype=np.uint64)
     hb = np.uint64(_INIT_B)
-    for i in range(8):                 # 8 uint32 words, read little-endian as 4 uint64
+    for i in range(8):  # 8 uint32 words, read little-endian as 4 uint64
         v, hb = _hashmix(mixer[i % _POOL], hb, np.uint64(_MULT_B))
         out[i // 2] |= v << np.uint64(32 * (i % 2))
     return out
@@ -146,9 +145,12 @@ def _assembled(entropy: int, spawn_key: tuple) -> np.ndarray:
 
 def numpy_streams(seed: int, r: int, coins: bool = True) -> tuple:
     """The three sub-streams of replication ``r`` built by numpy itself (the reference)."""
-    return tuple(np.random.Generator(np.random.PCG64(
-        np.random.SeedSequence(entropy=seed, spawn_key=(r, k)))) if k < 2 or coins else None
-        for k in range(3))
+    return tuple(
+        np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy=seed, spawn_key=(r, k))))
+        if k < 2 or coins
+        else None
+        for k in range(3)
+    )
 
 
 _AGREES: list = []
@@ -170,8 +172,9 @@ def seeding_agrees() -> bool:
             for row, gen in zip(_pcg64_states(words), ref_streams):
                 ok &= bool(np.array_equal(row, state_of(gen.bit_generator)))
         mine = StreamSet(fast=True).streams(5, 3)
-        ok &= all(mine.generator(k).random() == b.random()
-                  for k, b in enumerate(numpy_streams(5, 3)))
+        ok &= all(
+            mine.generator(k).random() == b.random() for k, b in enumerate(numpy_streams(5, 3))
+        )
         _AGREES.append(bool(ok))
     return _AGREES[0]
 

@@ -24,8 +24,9 @@ import numpy as np
 
 __all__ = ["ki_double", "wi_double", "fi_double", "ziggurat_nor_r", "ziggurat_nor_inv_r"]
 
-_TABLES = json.loads(resources.files(__package__).joinpath("data", "ziggurat.json")
-                     .read_text(encoding="utf-8"))
+_TABLES = json.loads(
+    resources.files(__package__).joinpath("data", "ziggurat.json").read_text(encoding="utf-8")
+)
 
 #: numpy's ``ziggurat_nor_r``: the start of the tail, r
 ziggurat_nor_r: float = _TABLES["ziggurat_nor_r"]

@@ -50,8 +50,7 @@ __all__ = ["NBL", "GreedyLogistic"]
 def _context(x, d: int) -> list:
     arr = np.asarray(x, dtype=np.float64)
     if arr.shape != (d,) or not np.all(np.isfinite(arr)):
-        raise NBLInputError(f"a context must be a finite vector of shape ({d},), got "
-                            f"{np.shape(x)}")
+        raise NBLInputError(f"a context must be a finite vector of shape ({d},), got {np.shape(x)}")
     return arr.tolist()
 
 
@@ -78,26 +77,37 @@ class _Policy:
         if isinstance(n0, bool) or not isinstance(n0, (int, np.integer)) or n0 < 0:
             raise NBLInputError(f"n0 must be a whole number >= 0, got {n0!r}")
         self.n0 = int(n0)
-        self.t = 0                                   # rounds played so far (0-based next round)
+        self.t = 0  # rounds played so far (0-based next round)
         self.coins = None if coins is None else [int(c) for c in np.asarray(coins).ravel()]
         if self.coins is not None:
             if len(self.coins) < self.n0 or any(c not in (1, -1) for c in self.coins):
                 raise NBLInputError(f"coins must hold n0 = {self.n0} entries of +1 or -1")
-            self.coins = self.coins[:self.n0]
+            self.coins = self.coins[: self.n0]
         self.seed = seed
         self._rng = None if coins is not None else np.random.default_rng(seed)
-        self._coin = None                            # the coin of round t, once drawn
+        self._coin = None  # the coin of round t, once drawn
 
     def _stage_one_coin(self) -> int:
         if self._coin is None:
-            self._coin = (self.coins[self.t] if self.coins is not None
-                          else 2 * int(self._rng.integers(0, 2)) - 1)
+            self._coin = (
+                self.coins[self.t]
+                if self.coins is not None
+                else 2 * int(self._rng.integers(0, 2)) - 1
+            )
         return self._coin
 
     def _base_state(self) -> dict:
         rng = None if self._rng is None else self._rng.bit_generator.state
-        return {"kind": self.kind, "d": self.d, "n0": self.n0, "t": self.t,
-                "coins": self.coins, "seed": self.seed, "rng": rng, "coin": self._coin}
+        return {
+            "kind": self.kind,
+            "d": self.d,
+            "n0": self.n0,
+            "t": self.t,
+            "coins": self.coins,
+            "seed": self.seed,
+            "rng": rng,
+            "coin": self._coin,
+        }
 
     def _restore_base(self, state: dict) -> None:
         self.t = int(state["t"])
@@ -154,8 +164,17 @@ class NBL(_Policy):
 
     kind = "nbl"
 
-    def __init__(self, d: int, n0: int = 200, *, gamma: float = 10.0, t0: float = 500.0,
-                 v0=None, coins=None, seed=None):
+    def __init__(
+        self,
+        d: int,
+        n0: int = 200,
+        *,
+        gamma: float = 10.0,
+        t0: float = 500.0,
+        v0=None,
+        coins=None,
+        seed=None,
+    ):
         if v0 is not None and n0 != 0:
             raise NBLInputError("give v0 with n0 = 0 (v0 replaces Stage I)")
         if v0 is None and n0 == 0:
@@ -163,7 +182,7 @@ class NBL(_Policy):
         super().__init__(d, n0, coins, seed)
         validate_step(gamma, t0)
         self.gamma, self.t0 = float(gamma), float(t0)
-        self.w = [0.0] * self.d                      # Stage I's sum of W_t
+        self.w = [0.0] * self.d  # Stage I's sum of W_t
         self.degenerate = False
         if v0 is None:
             self.v = None
@@ -240,10 +259,10 @@ class NBL(_Policy):
         s = 0.0
         for j in range(self.d):
             s += v[j] * xs[j]
-        c = (self.gamma / (float(self.t + 1) + self.t0)) * (a * y)   # η_t A_t Y_t
+        c = (self.gamma / (float(self.t + 1) + self.t0)) * (a * y)  # η_t A_t Y_t
         nrm = 0.0
         for j in range(self.d):
-            v[j] = v[j] + c * (xs[j] - s * v[j])                       # eq:nbl_update
+            v[j] = v[j] + c * (xs[j] - s * v[j])  # eq:nbl_update
             nrm += v[j] * v[j]
         nrm = math.sqrt(nrm)
         for j in range(self.d):
@@ -257,7 +276,7 @@ class NBL(_Policy):
         nrm = math.sqrt(nrm)
         if nrm > 0.0:
             self.v = [w / nrm for w in self.w]
-        else:                                        # ΣW_t = 0: the kernel's fallback e1
+        else:  # ΣW_t = 0: the kernel's fallback e1
             self.degenerate = True
             self.v = [1.0] + [0.0] * (self.d - 1)
 
@@ -272,16 +291,28 @@ class NBL(_Policy):
             ``gamma``, ``t0_step``, ``w`` (Stage I's ΣW_t), ``v`` (v_t, None during Stage I)
             and ``degenerate``.
         """
-        return {**self._base_state(), "gamma": self.gamma, "t0_step": self.t0,
-                "w": list(self.w), "v": None if self.v is None else list(self.v),
-                "degenerate": self.degenerate}
+        return {
+            **self._base_state(),
+            "gamma": self.gamma,
+            "t0_step": self.t0,
+            "w": list(self.w),
+            "v": None if self.v is None else list(self.v),
+            "degenerate": self.degenerate,
+        }
 
     @classmethod
     def _from_options(cls, state):
         n0 = int(state["n0"])
         v0 = state["v"] if n0 == 0 else None
-        return cls(int(state["d"]), n0, gamma=state["gamma"], t0=state["t0_step"], v0=v0,
-                   coins=state["coins"], seed=state["seed"])
+        return cls(
+            int(state["d"]),
+            n0,
+            gamma=state["gamma"],
+            t0=state["t0_step"],
+            v0=v0,
+            coins=state["coins"],
+            seed=state["seed"],
+        )
 
     def _restore(self, state) -> None:
         self.w = [float(w) for w in state["w"]]
@@ -315,15 +346,25 @@ class GreedyLogistic(_Policy):
 
     kind = "greedy-logistic"
 
-    def __init__(self, d: int, n0: int = 200, *, intercept: bool = True, ridge: float = 1e-6,
-                 tol: float = 1e-10, max_iter: int = 50, coins=None, seed=None):
+    def __init__(
+        self,
+        d: int,
+        n0: int = 200,
+        *,
+        intercept: bool = True,
+        ridge: float = 1e-6,
+        tol: float = 1e-10,
+        max_iter: int = 50,
+        coins=None,
+        seed=None,
+    ):
         super().__init__(d, n0, coins, seed)
         self.intercept = bool(intercept)
         self.ridge, self.tol, self.max_iter = float(ridge), float(tol), int(max_iter)
         if not (self.ridge > 0 and self.tol > 0 and self.max_iter >= 1):
             raise NBLInputError("ridge and tol must be > 0 and max_iter >= 1")
         self.p = self.d + 1 if self.intercept else self.d
-        self.theta = np.zeros((2, self.p))           # row 0 = arm -1, row 1 = arm +1
+        self.theta = np.zeros((2, self.p))  # row 0 = arm -1, row 1 = arm +1
         self.Z = [np.empty((16, self.p)), np.empty((16, self.p))]
         self.y = [np.empty(16), np.empty(16)]
         self.count = [0, 0]
@@ -331,8 +372,16 @@ class GreedyLogistic(_Policy):
         self.ties = 0
 
     def _fit(self, arm: int) -> None:
-        newton_refit(self.Z[arm], self.y[arm], self.count[arm], self.zmax[arm],
-                     self.theta[arm], self.ridge, self.tol, self.max_iter)
+        newton_refit(
+            self.Z[arm],
+            self.y[arm],
+            self.count[arm],
+            self.zmax[arm],
+            self.theta[arm],
+            self.ridge,
+            self.tol,
+            self.max_iter,
+        )
 
     def scores(self, x) -> tuple[float, float]:
         """(score_−(x), score_+(x)) of the current fits.
@@ -388,7 +437,7 @@ class GreedyLogistic(_Policy):
         if self.t < self.n0:
             return self._stage_one_coin()
         if self.t == self.n0 and not self._fitted:
-            for a in (0, 1):                       # first fit of both arms, from 0
+            for a in (0, 1):  # first fit of both arms, from 0
                 self._fit(a)
             self._fitted = True
         minus, plus = self.scores(x)
@@ -418,10 +467,10 @@ class GreedyLogistic(_Policy):
         if not 0.0 <= y <= 1.0:
             raise NBLInputError(f"Greedy Logistic needs rewards in [0, 1], got {y!r}")
         if self.t >= self.n0 and not self._fitted:
-            self.choose(xs)                          # the first greedy round fits both arms
+            self.choose(xs)  # the first greedy round fits both arms
         arm = 1 if a > 0 else 0
         k = self.count[arm]
-        if k == self.Z[arm].shape[0]:                # grow the arm's buffer (doubling)
+        if k == self.Z[arm].shape[0]:  # grow the arm's buffer (doubling)
             self.Z[arm] = np.concatenate([self.Z[arm], np.empty_like(self.Z[arm])])
             self.y[arm] = np.concatenate([self.y[arm], np.empty_like(self.y[arm])])
         row = self.Z[arm][k]
@@ -450,17 +499,31 @@ class GreedyLogistic(_Policy):
             ``coin`` (as for :meth:`NBL.state`), the options, ``theta`` (2 × p fits), each
             arm's design rows ``Z`` and responses ``y``, ``zmax`` and ``fitted``.
         """
-        return {**self._base_state(), "intercept": self.intercept, "ridge": self.ridge,
-                "tol": self.tol, "max_iter": self.max_iter, "theta": self.theta.tolist(),
-                "Z": [self.Z[a][:self.count[a]].tolist() for a in (0, 1)],
-                "y": [self.y[a][:self.count[a]].tolist() for a in (0, 1)],
-                "zmax": list(self.zmax), "fitted": self._fitted}
+        return {
+            **self._base_state(),
+            "intercept": self.intercept,
+            "ridge": self.ridge,
+            "tol": self.tol,
+            "max_iter": self.max_iter,
+            "theta": self.theta.tolist(),
+            "Z": [self.Z[a][: self.count[a]].tolist() for a in (0, 1)],
+            "y": [self.y[a][: self.count[a]].tolist() for a in (0, 1)],
+            "zmax": list(self.zmax),
+            "fitted": self._fitted,
+        }
 
     @classmethod
     def _from_options(cls, state):
-        return cls(int(state["d"]), int(state["n0"]), intercept=state["intercept"],
-                   ridge=state["ridge"], tol=state["tol"], max_iter=state["max_iter"],
-                   coins=state["coins"], seed=state["seed"])
+        return cls(
+            int(state["d"]),
+            int(state["n0"]),
+            intercept=state["intercept"],
+            ridge=state["ridge"],
+            tol=state["tol"],
+            max_iter=state["max_iter"],
+            coins=state["coins"],
+            seed=state["seed"],
+        )
 
     def _restore(self, state) -> None:
         self.theta = np.array(state["theta"], dtype=np.float64).reshape(2, self.p)
@@ -469,8 +532,8 @@ class GreedyLogistic(_Policy):
             self.count[a] = rows.shape[0]
             cap = max(16, rows.shape[0])
             self.Z[a] = np.empty((cap, self.p))
-            self.Z[a][:rows.shape[0]] = rows
+            self.Z[a][: rows.shape[0]] = rows
             self.y[a] = np.empty(cap)
-            self.y[a][:rows.shape[0]] = np.array(state["y"][a], dtype=np.float64)
+            self.y[a][: rows.shape[0]] = np.array(state["y"][a], dtype=np.float64)
         self.zmax = [float(z) for z in state["zmax"]]
         self._fitted = bool(state["fitted"])

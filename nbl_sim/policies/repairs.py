@@ -38,8 +38,14 @@ from nbl_theory.errors import NBLInputError
 
 from ..engine.nbl_kernel import nbl_run
 
-__all__ = ["REPAIRED_POLICIES", "RepairTrace", "repaired_nbl_run", "whiten_known",
-           "whiten_running", "centre_rewards"]
+__all__ = [
+    "REPAIRED_POLICIES",
+    "RepairTrace",
+    "repaired_nbl_run",
+    "whiten_known",
+    "whiten_running",
+    "centre_rewards",
+]
 
 #: the repairs :func:`repaired_nbl_run` accepts (module docstring)
 REPAIRED_POLICIES = ("whitened", "whitened-running", "centred", "whitened-centred")
@@ -64,8 +70,12 @@ class RepairTrace:
     """
 
     def __init__(self, actions, v_final, angle_final, info):
-        self.actions, self.v_final, self.angle_final, self.info = (actions, v_final,
-                                                                   angle_final, info)
+        self.actions, self.v_final, self.angle_final, self.info = (
+            actions,
+            v_final,
+            angle_final,
+            info,
+        )
 
 
 def _inv_sqrt(cov: np.ndarray) -> np.ndarray:
@@ -130,12 +140,12 @@ def whiten_running(X: np.ndarray, block: int = 4096) -> tuple[np.ndarray, np.nda
     acc = np.broadcast_to(np.eye(d), (R, d, d)).copy()
     w = None
     for i in range(0, n, block):
-        xb = X[:, i:i + block]
-        outer = xb[..., :, None] * xb[..., None, :]               # (R, m, d, d)
-        cum = acc[:, None] + np.cumsum(outer, axis=1)             # I + Σ_{s ≤ t}
+        xb = X[:, i : i + block]
+        outer = xb[..., :, None] * xb[..., None, :]  # (R, m, d, d)
+        cum = acc[:, None] + np.cumsum(outer, axis=1)  # I + Σ_{s ≤ t}
         t = np.arange(i + 1, i + xb.shape[1] + 1, dtype=float)
         w = _inv_sqrt(cum / (t + 1)[None, :, None, None])
-        out[:, i:i + block] = np.einsum("rtij,rtj->rti", w, xb)
+        out[:, i : i + block] = np.einsum("rtij,rtj->rti", w, xb)
         acc = cum[:, -1]
     return out, (w[:, -1] if w is not None else np.broadcast_to(np.eye(d), (R, d, d)).copy())
 
@@ -172,8 +182,9 @@ def centre_rewards(Y: np.ndarray, coins: np.ndarray) -> tuple[np.ndarray, np.nda
     return Y - b[:, None, None], b
 
 
-def repaired_nbl_run(repair: str, X, Y, coins, v_star, *, cov=None, gamma: float = 10.0,
-                     t0: float = 500.0) -> RepairTrace:
+def repaired_nbl_run(
+    repair: str, X, Y, coins, v_star, *, cov=None, gamma: float = 10.0, t0: float = 500.0
+) -> RepairTrace:
     """NBL with ``repair`` (one of :data:`REPAIRED_POLICIES`) on a realization; ``cov`` is the
     known Σ of ``whitened`` / ``whitened-centred``.
 
@@ -230,11 +241,13 @@ def repaired_nbl_run(repair: str, X, Y, coins, v_star, *, cov=None, gamma: float
         info["reward_offset_mean"] = float(b.mean())
     # the kernel's recorded errors are those of the whitened iterate; only actions and v_n are
     # used here (v_star below only fills the kernel's record of round n)
-    tr = nbl_run(Xt, Yt, coins, v_star, gamma=gamma, t0=t0, record_rounds=[n],
-                 record_angle=False)
+    tr = nbl_run(Xt, Yt, coins, v_star, gamma=gamma, t0=t0, record_rounds=[n], record_angle=False)
     v = np.einsum("rij,rj->ri", back, tr.v_final)
     v /= np.linalg.norm(v, axis=1)[:, None]
-    ang = (np.arctan2(v_star[0] * v[:, 1] - v_star[1] * v[:, 0], v @ v_star) if d == 2
-           else np.full(R, math.nan))
+    ang = (
+        np.arctan2(v_star[0] * v[:, 1] - v_star[1] * v[:, 0], v @ v_star)
+        if d == 2
+        else np.full(R, math.nan)
+    )
     info["degenerate_init"] = tr.info["degenerate_init"]
     return RepairTrace(tr.actions, v, ang, info)

@@ -121,16 +121,28 @@ class CircleEquilibria(Sequence):
 
 
 def _check_real(x, name: str, positive: bool = False) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(x) or (positive and not x > 0):
-        raise NBLInputError(f"{name} must be a finite{' positive' if positive else ''} number, "
-                            f"got {x!r}")
+    if (
+        isinstance(x, bool)
+        or not isinstance(x, (int, float, np.integer, np.floating))
+        or not math.isfinite(x)
+        or (positive and not x > 0)
+    ):
+        raise NBLInputError(
+            f"{name} must be a finite{' positive' if positive else ''} number, got {x!r}"
+        )
     return float(x)
 
 
-def circle_zeros(H: Callable, dH: Callable, n_grid: int = 3600, tol: float = 1e-9,
-                 xtol: float = 1e-13, *, ref: float = 0.0,
-                 jump_rtol: float | None = None) -> CircleEquilibria:
+def circle_zeros(
+    H: Callable,
+    dH: Callable,
+    n_grid: int = 3600,
+    tol: float = 1e-9,
+    xtol: float = 1e-13,
+    *,
+    ref: float = 0.0,
+    jump_rtol: float | None = None,
+) -> CircleEquilibria:
     """All zeros of a 2π-periodic H on the circle, with their stability.
 
     H is evaluated on the periodic grid α_j = ref − π + 2πj/n (j = 1..n, n = ``n_grid`` rounded
@@ -214,20 +226,31 @@ def circle_zeros(H: Callable, dH: Callable, n_grid: int = 3600, tol: float = 1e-
             kind = "attracting" if d1 < -tol else "repelling" if d1 > tol else "degenerate"
             zk, jump = "zero", 0.0
             if jump_rtol is not None:
-                left, right = (float(x) for x in
-                               H(np.array([a - _JUMP_STEP, a + _JUMP_STEP])))
+                left, right = (float(x) for x in H(np.array([a - _JUMP_STEP, a + _JUMP_STEP])))
                 if abs(right - left) > jump_rtol * scale and left * right <= 0:
                     zk, jump = "jump", right - left
-                    kind = "jump-attracting" if left > 0 >= right or left >= 0 > right \
+                    kind = (
+                        "jump-attracting"
+                        if left > 0 >= right or left >= 0 > right
                         else "jump-repelling"
-            out.append(CircleEquilibrium(float(a), math.degrees(a - ref) if ref != 0.0
-                                         else math.degrees(a), float(d1), kind, float(r),
-                                         zk, jump))
+                    )
+            out.append(
+                CircleEquilibrium(
+                    float(a),
+                    math.degrees(a - ref) if ref != 0.0 else math.degrees(a),
+                    float(d1),
+                    kind,
+                    float(r),
+                    zk,
+                    jump,
+                )
+            )
     return CircleEquilibria(out, n, step, tol, ref=ref)
 
 
-def circle_equilibria(link: Link, delta, n_grid: int = 3600, dH_tol: float = 1e-9,
-                      xtol: float = 1e-13) -> CircleEquilibria:
+def circle_equilibria(
+    link: Link, delta, n_grid: int = 3600, dH_tol: float = 1e-9, xtol: float = 1e-13
+) -> CircleEquilibria:
     """All equilibria of the paper's population dynamics on the circle (d = 2, Gaussian
     contexts, symmetric arms): zeros of H on (−π, π] (:func:`circle_zeros`).
 

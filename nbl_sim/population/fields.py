@@ -382,8 +382,9 @@ def reduction_integrals(link: Link, c) -> tuple[np.ndarray, np.ndarray, float]:
     return a1.reshape(arr.shape), b2.reshape(arr.shape), nd.mu_g
 
 
-def _field_unit(nd: _Nodes | None, beta: np.ndarray, vu: np.ndarray, integrals=None,
-                mu_g: float | None = None) -> np.ndarray:
+def _field_unit(
+    nd: _Nodes | None, beta: np.ndarray, vu: np.ndarray, integrals=None, mu_g: float | None = None
+) -> np.ndarray:
     _, _, w, a1, b2 = _arm_parts(nd, beta, vu, integrals)
     f = a1[:, :, None] * beta[None, :, :] + b2[:, :, None] * w
     return f.sum(axis=1) - (nd.mu_g if mu_g is None else mu_g) * beta[0]
@@ -700,8 +701,9 @@ def jacobian_fd(link: Link, beta, v_star, eps: float = 1e-3, richardson: bool = 
     return proj @ (dh.T @ basis.T)
 
 
-def jacobian_formula(link: Link, delta=None, *, beta=None, d: int = 2, v_star=None,
-                     theta_dir=None) -> np.ndarray:
+def jacobian_formula(
+    link: Link, delta=None, *, beta=None, d: int = 2, v_star=None, theta_dir=None
+) -> np.ndarray:
     """Dh(v*) from eq:Jacobian: Dh(v*)[u] = −Δμ* u + 2φ₀(0) m₂ θ(θᵀu), as a (d, d) matrix
     −Δμ* P + 2φ₀(0) m₂ θθᵀ (P = I − v*v*ᵀ), which maps T_{v*} to itself and kills v*.
 
@@ -755,8 +757,11 @@ def jacobian_formula(link: Link, delta=None, *, beta=None, d: int = 2, v_star=No
             raise NBLInputError("jacobian_formula needs delta or beta")
         _, vs, theta = arm_vectors(delta, d, v_star, theta_dir)
         delta_in = delta
-    res = stability(link, delta_in if not isinstance(delta_in, np.floating) else float(delta_in),
-                    auto_raise=False)
+    res = stability(
+        link,
+        delta_in if not isinstance(delta_in, np.floating) else float(delta_in),
+        auto_raise=False,
+    )
     dl = _float_delta(delta_in)
     mu_star, m2 = float(res.values["mu_star"]), float(res.values["m2"])
     dim = vs.size

@@ -57,19 +57,25 @@ class FieldTable:
     """
 
     def __init__(self, link: Link, panels: int = 256, order: int = 16):
-        if not (isinstance(panels, int) and isinstance(order, int)
-                and 1 <= panels <= 4096 and 2 <= order <= 64):
-            raise NBLInputError(f"FieldTable needs 1 <= panels <= 4096 and 2 <= order <= 64, got "
-                                f"{panels!r}, {order!r}")
+        if not (
+            isinstance(panels, int)
+            and isinstance(order, int)
+            and 1 <= panels <= 4096
+            and 2 <= order <= 64
+        ):
+            raise NBLInputError(
+                f"FieldTable needs 1 <= panels <= 4096 and 2 <= order <= 64, got "
+                f"{panels!r}, {order!r}"
+            )
         self.link, self.panels, self.order = link, panels, order
         k = np.arange(order)
-        self._x = np.cos(math.pi * (2 * k + 1) / (2 * order))             # Chebyshev points
+        self._x = np.cos(math.pi * (2 * k + 1) / (2 * order))  # Chebyshev points
         self._lam = (-1.0) ** k * np.sin(math.pi * (2 * k + 1) / (2 * order))
         self._half = math.pi / (2 * panels)
         self._mid = -math.pi / 2 + self._half * (2 * np.arange(panels) + 1)
         theta = self._mid[:, None] + self._half * self._x[None, :]
         a1, b2, self.mu_g = reduction_integrals(link, np.tan(theta))
-        self._a1, self._b2 = a1, b2                                        # (panels, order)
+        self._a1, self._b2 = a1, b2  # (panels, order)
 
     def integrals(self, rho: np.ndarray, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """a_1 and b_2 at c = ρ/σ (σ ≥ 0), interpolated in θ = atan2(ρ, σ).
@@ -97,7 +103,7 @@ class FieldTable:
         with np.errstate(divide="ignore", invalid="ignore"):
             q = self._lam / diff
         on = hit.any(1)
-        q[on] = hit[on]                          # on a Chebyshev point: that point's value
+        q[on] = hit[on]  # on a Chebyshev point: that point's value
         q /= q.sum(1, keepdims=True)
         a1 = np.einsum("ij,ij->i", q, self._a1[p]).reshape(np.shape(rho))
         b2 = np.einsum("ij,ij->i", q, self._b2[p]).reshape(np.shape(rho))
@@ -154,4 +160,3 @@ class FieldTable:
         """
         diff = self.field(beta, v) - population_field(self.link, beta, v)
         return float(np.max(np.abs(diff))) / max(1.0, quadrature_scale(self.link))
-

@@ -74,22 +74,34 @@ def stability_conclusion(r) -> str:
         The sentence.
     """
     lam = _num(r.lambda_star)
-    how = ("sign certified (Arb enclosure)" if r.certified
-           else f"sign from the {r.tier} tier with its error estimate")
+    how = (
+        "sign certified (Arb enclosure)"
+        if r.certified
+        else f"sign from the {r.tier} tier with its error estimate"
+    )
     head = f"at delta = {r.delta}: lambda* = {lam}"
     if r.sign == "stable":
-        return (f"{head} > 0 ({how}): v* is a locally attracting equilibrium of NBL's "
-                f"population dynamics (cor:local_stability); near v* every tangent direction "
-                f"contracts at rate >= {lam}.")
+        return (
+            f"{head} > 0 ({how}): v* is a locally attracting equilibrium of NBL's "
+            f"population dynamics (cor:local_stability); near v* every tangent direction "
+            f"contracts at rate >= {lam}."
+        )
     if r.sign == "unstable":
         d2 = r.jacobian_rates["contraction_rate_d2"]
-        d2_text = (f"in d = 2 its exact rate is {_num(d2)} > 0, so v* still attracts in d = 2"
-                   if d2 > 0 else f"in d = 2 too (exact rate {_num(d2)})")
-        return (f"{head} < 0 ({how}): the paper's positive-stability condition "
-                f"(assum:positive-stability) fails and v* repels NBL's population dynamics in "
-                f"d >= 3 (rate {lam} along theta); {d2_text}.")
-    return (f"{head}: its sign is not decided at this precision (|lambda*| is within the "
-            "error): raise --dps or use --certify before drawing a conclusion.")
+        d2_text = (
+            f"in d = 2 its exact rate is {_num(d2)} > 0, so v* still attracts in d = 2"
+            if d2 > 0
+            else f"in d = 2 too (exact rate {_num(d2)})"
+        )
+        return (
+            f"{head} < 0 ({how}): the paper's positive-stability condition "
+            f"(assum:positive-stability) fails and v* repels NBL's population dynamics in "
+            f"d >= 3 (rate {lam} along theta); {d2_text}."
+        )
+    return (
+        f"{head}: its sign is not decided at this precision (|lambda*| is within the "
+        "error): raise --dps or use --certify before drawing a conclusion."
+    )
 
 
 _VERB = {"attracting": "attracts", "repelling": "repels"}
@@ -128,8 +140,11 @@ def beyond_conclusion(row: dict) -> str:
     rate = row.get("exact_rate")
     settle = ""
     if bias is not None and lr is not None:
-        pays = (f"pays {per_round(lr)} per round against the optimal action — regret linear "
-                f"in n" if abs(lr) >= ZERO_REGRET else "pays no regret per round")
+        pays = (
+            f"pays {per_round(lr)} per round against the optimal action — regret linear in n"
+            if abs(lr) >= ZERO_REGRET
+            else "pays no regret per round"
+        )
         settle = f"NBL settles {_deg(bias)} deg from v* and {pays}"
     elif bias is None:
         settle = "the population flow from v* reaches no attracting equilibrium"
@@ -137,27 +152,48 @@ def beyond_conclusion(row: dict) -> str:
         text = f"v* is no longer an equilibrium: {settle}"
         text += f" (the Gaussian lambda* predicted an equilibrium that {_VERB[pred]})"
     elif row["vstar_stability"] == "attracting":
-        agree = ("as the Gaussian lambda* predicts" if pred == "attracting"
-                 else "although the Gaussian lambda* predicts it repels")
-        text = (f"v* is an attracting equilibrium (exact rate {rate:.6g}), {agree}: started near "
-                f"v*, NBL converges to it and its regret per round vanishes")
+        agree = (
+            "as the Gaussian lambda* predicts"
+            if pred == "attracting"
+            else "although the Gaussian lambda* predicts it repels"
+        )
+        text = (
+            f"v* is an attracting equilibrium (exact rate {rate:.6g}), {agree}: started near "
+            f"v*, NBL converges to it and its regret per round vanishes"
+        )
     elif row["vstar_stability"] == "repelling":
-        agree = ("as the Gaussian lambda* predicts" if pred == "repelling"
-                 else "although the Gaussian lambda* predicts it attracts")
-        text = (f"v* is a repelling equilibrium (exact rate {rate:.6g}), {agree}: " + settle)
+        agree = (
+            "as the Gaussian lambda* predicts"
+            if pred == "repelling"
+            else "although the Gaussian lambda* predicts it attracts"
+        )
+        text = f"v* is a repelling equilibrium (exact rate {rate:.6g}), {agree}: " + settle
     else:
-        text = ("v* is an equilibrium whose stability is not decided (its exact rate "
-                f"{'-' if rate is None else f'{rate:.3g}'} is within the model's error "
-                f"{row.get('exact_rate_error', math.nan):.1e})")
+        text = (
+            "v* is an equilibrium whose stability is not decided (its exact rate "
+            f"{'-' if rate is None else f'{rate:.3g}'} is within the model's error "
+            f"{row.get('exact_rate_error', math.nan):.1e})"
+        )
     others = _attractors(row)
     if others:
-        where = ", ".join(f"{e['angle_deg']:.1f} deg ({per_round(e['regret'])} per round)"
-                          for e in others)
-        text += (f"; {'a second attractor' if len(others) == 1 else 'other attractors'} at "
-                 f"{where}: which one NBL reaches depends on where it starts")
+        where = ", ".join(
+            f"{e['angle_deg']:.1f} deg ({per_round(e['regret'])} per round)" for e in others
+        )
+        text += (
+            f"; {'a second attractor' if len(others) == 1 else 'other attractors'} at "
+            f"{where}: which one NBL reaches depends on where it starts"
+        )
     blr = row.get("best_linear_regret")
-    if (bias is not None and lr is not None and blr is not None and abs(lr) >= ZERO_REGRET
-            and lr - blr >= ZERO_REGRET and row.get("best_linear_angle_deg") is not None):
-        text += (f"; the best linear boundary ({_deg(row['best_linear_angle_deg'])} deg from v*) "
-                 f"pays {per_round(blr)} per round")
+    if (
+        bias is not None
+        and lr is not None
+        and blr is not None
+        and abs(lr) >= ZERO_REGRET
+        and lr - blr >= ZERO_REGRET
+        and row.get("best_linear_angle_deg") is not None
+    ):
+        text += (
+            f"; the best linear boundary ({_deg(row['best_linear_angle_deg'])} deg from v*) "
+            f"pays {per_round(blr)} per round"
+        )
     return text + "."

@@ -12,14 +12,19 @@ import numpy as np
 from ..runs.outputs import save_figure
 from .style import new_figure, policy_color
 
-__all__ = ["plot_simulation", "plot_threshold_scan", "unstable_spans", "plot_phase",
-           "diverging_norm"]
+__all__ = [
+    "plot_simulation",
+    "plot_threshold_scan",
+    "unstable_spans",
+    "plot_phase",
+    "diverging_norm",
+]
 
 
 def _save(fig, path, dpi: int) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    return save_figure(fig, path, dpi=dpi)    # replaces a link at ``path``, never its target
+    return save_figure(fig, path, dpi=dpi)  # replaces a link at ``path``, never its target
 
 
 def plot_simulation(result, path) -> Path:
@@ -60,8 +65,11 @@ def plot_simulation(result, path) -> Path:
         ax.legend(loc="best", fontsize=8)
     env = result.environment
     p = result.params
-    fig.suptitle(f"{env['link']}, $\\Delta$ = {env['delta']}, d = {env['d']}: "
-                 f"means and 95% bands over {p['reps']} replications", fontsize=10)
+    fig.suptitle(
+        f"{env['link']}, $\\Delta$ = {env['delta']}, d = {env['d']}: "
+        f"means and 95% bands over {p['reps']} replications",
+        fontsize=10,
+    )
     return _save(fig, path, dpi=130)
 
 
@@ -126,10 +134,17 @@ def plot_threshold_scan(result, path) -> Path:
         x = float(root.value)
         ax.axvline(x, color="C3", ls="--", lw=0.9)
         tag = "certified" if root.certified else "not certified"
-        ax.annotate(f"{x:.6g}\n({tag})", (x, 0.0), textcoords="offset points",
-                    xytext=(4, 8 + 22 * (i % 2)), fontsize=8, color="C3")
-    var = {"delta": r"$\Delta$", "rho": r"$\rho$", "mu2": r"$\mu_2$"}.get(result.solve_for,
-                                                                            result.solve_for)
+        ax.annotate(
+            f"{x:.6g}\n({tag})",
+            (x, 0.0),
+            textcoords="offset points",
+            xytext=(4, 8 + 22 * (i % 2)),
+            fontsize=8,
+            color="C3",
+        )
+    var = {"delta": r"$\Delta$", "rho": r"$\rho$", "mu2": r"$\mu_2$"}.get(
+        result.solve_for, result.solve_for
+    )
     ax.set_xlabel(var)
     ax.set_ylabel(r"$\lambda_\star$  (eq:decision_stability)")
     fixed = ", ".join(f"{k} = {v}" for k, v in result.fixed.items())
@@ -160,8 +175,7 @@ def diverging_norm(values):
     top = float(finite.max()) if finite.size else 1.0
     bottom = float(finite.min()) if finite.size else -1.0
     scale = max(abs(top), abs(bottom), 1e-300)
-    return TwoSlopeNorm(vcenter=0.0, vmin=min(bottom, -1e-9 * scale),
-                        vmax=max(top, 1e-9 * scale))
+    return TwoSlopeNorm(vcenter=0.0, vmin=min(bottom, -1e-9 * scale), vmax=max(top, 1e-9 * scale))
 
 
 def plot_phase(pd, path) -> Path:
@@ -192,11 +206,22 @@ def plot_phase(pd, path) -> Path:
         m = ax.pcolormesh(x, y, lam, cmap="RdBu", norm=norm, shading="nearest")
         fig.colorbar(m, ax=ax, label="lambda* (each sign scaled to its own extreme)")
         if (pd.sign == "unstable").any() and (pd.sign == "stable").any():
-            ax.contour(x, y, np.nan_to_num(pd.lambda_star, nan=lim), levels=[0.0], colors="k",
-                       linewidths=1.2)
+            ax.contour(
+                x,
+                y,
+                np.nan_to_num(pd.lambda_star, nan=lim),
+                levels=[0.0],
+                colors="k",
+                linewidths=1.2,
+            )
     else:
-        m = ax.scatter(np.repeat(x[None, :], y.size, 0), np.repeat(y[:, None], x.size, 1),
-                       c=np.nan_to_num(pd.lambda_star), cmap="RdBu", norm=norm)
+        m = ax.scatter(
+            np.repeat(x[None, :], y.size, 0),
+            np.repeat(y[:, None], x.size, 1),
+            c=np.nan_to_num(pd.lambda_star),
+            cmap="RdBu",
+            norm=norm,
+        )
         fig.colorbar(m, ax=ax, label="lambda* (each sign scaled to its own extreme)")
     und = pd.sign == "undecided"
     if und.any():

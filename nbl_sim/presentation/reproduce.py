@@ -79,9 +79,13 @@ def cache_key(fig_id: str, module, quick: bool) -> str:
     str
         64 hexadecimal digits.
     """
-    payload = {"figure": fig_id, "quick": bool(quick), "versions": library_versions(),
-               "imports": source_fingerprint(module.__name__),
-               "source": hashlib.sha256(inspect.getsource(module).encode()).hexdigest()}
+    payload = {
+        "figure": fig_id,
+        "quick": bool(quick),
+        "versions": library_versions(),
+        "imports": source_fingerprint(module.__name__),
+        "source": hashlib.sha256(inspect.getsource(module).encode()).hexdigest(),
+    }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
@@ -178,25 +182,41 @@ def figure_id(name: str, registry: dict | None = None) -> str:
         by_label.setdefault(_attr(module, "LABEL", fid), []).append(fid)
     if len(by_label.get(name, ())) == 1:
         return by_label[name][0]
-    names = {**{fid: fid for fid in reg},
-             **{lab: ids[0] for lab, ids in by_label.items() if len(ids) == 1}}
-    close = dict.fromkeys(names[c] for c in difflib.get_close_matches(str(name), list(names),
-                                                                       n=6, cutoff=0.5))
-    hint = (f"did you mean {' or '.join(_named(f, reg) for f in list(close)[:3])}?" if close
-            else f"figures: {', '.join(reg)}")
-    raise NBLInputError(f"unknown figure {name!r}; {hint} (nbl reproduce --list shows ids and "
-                        f"paper labels)")
+    names = {
+        **{fid: fid for fid in reg},
+        **{lab: ids[0] for lab, ids in by_label.items() if len(ids) == 1},
+    }
+    close = dict.fromkeys(
+        names[c] for c in difflib.get_close_matches(str(name), list(names), n=6, cutoff=0.5)
+    )
+    hint = (
+        f"did you mean {' or '.join(_named(f, reg) for f in list(close)[:3])}?"
+        if close
+        else f"figures: {', '.join(reg)}"
+    )
+    raise NBLInputError(
+        f"unknown figure {name!r}; {hint} (nbl reproduce --list shows ids and paper labels)"
+    )
 
 
 def _named(fig_id: str, registry: dict) -> str:
     return f"{fig_id!r} ({_attr(registry[fig_id], 'LABEL', fig_id)})"
 
 
-def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
-              cache: ChunkCache | None = None, cache_dir: str | Path | None = None,
-              progress=None, registry: dict | None = None, executor: Executor | None = None,
-              workers: int | None = None, scheduler: str | None = None,
-              writer=None) -> list[dict]:
+def reproduce(
+    figures=None,
+    *,
+    quick: bool = False,
+    out_dir="figures",
+    cache: ChunkCache | None = None,
+    cache_dir: str | Path | None = None,
+    progress=None,
+    registry: dict | None = None,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    writer=None,
+) -> list[dict]:
     """Compute and draw ``figures`` (ids or paper labels; all when empty) and write their files.
 
     The figures' data are computed as cells of one sweep (:func:`nbl_sim.runs.sweep.run_sweep`) on
@@ -253,7 +273,7 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
         if hit:
             try:
                 datas[fig_id] = FigureData.from_data(raw)
-            except ValueError:    # well-formed plain data of another shape: recompute
+            except ValueError:  # well-formed plain data of another shape: recompute
                 pass
     cached_ids = set(datas)
     todo = [f for f in wanted if f not in datas]
@@ -263,19 +283,19 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
         fig_id = todo[j]
         datas[fig_id] = data
         now = time.perf_counter()
-        seconds[fig_id] = now - last[0]     # time since the previous figure arrived
+        seconds[fig_id] = now - last[0]  # time since the previous figure arrived
         last[0] = now
         if cache is not None:
             try:
                 cache.put(keys[fig_id], data.to_data())
-            except TypeError as exc:    # a figure whose data are not plain data: a bug
+            except TypeError as exc:  # a figure whose data are not plain data: a bug
                 raise TypeError(f"figure {fig_id!r}: {exc}") from None
 
     last = [time.perf_counter()]
     if todo:
-        if registry is None:     # figure modules load by id on any worker
+        if registry is None:  # figure modules load by id on any worker
             fn, cells = _compute_by_id, [(f, quick) for f in todo]
-        else:                    # custom modules only exist here: run in this process
+        else:  # custom modules only exist here: run in this process
             fn, cells = (lambda c: _compute(reg[c[0]], c[0], c[1])), [(f, quick) for f in todo]
             executor = SerialExecutor()
         with executor_for(executor, workers, work=0.0, scheduler=scheduler) as ex:
@@ -283,19 +303,22 @@ def reproduce(figures=None, *, quick: bool = False, out_dir="figures",
         if res.failures:
             raise SweepError(res.failures)
 
-    records = [{
-        "id": fig_id,
-        "label": _attr(reg[fig_id], "LABEL", fig_id),
-        "title": _attr(reg[fig_id], "TITLE", fig_id),
-        "caption": _attr(reg[fig_id], "CAPTION", fig_id),
-        "summary": datas[fig_id].summary,
-        "settings": datas[fig_id].settings,
-        "quick": quick,
-        "cached": fig_id in cached_ids,
-        "seconds": round(seconds.get(fig_id, 0.0), 3),
-        "versions": package_versions(),
-        "files": [],
-    } for fig_id in wanted]
+    records = [
+        {
+            "id": fig_id,
+            "label": _attr(reg[fig_id], "LABEL", fig_id),
+            "title": _attr(reg[fig_id], "TITLE", fig_id),
+            "caption": _attr(reg[fig_id], "CAPTION", fig_id),
+            "summary": datas[fig_id].summary,
+            "settings": datas[fig_id].settings,
+            "quick": quick,
+            "cached": fig_id in cached_ids,
+            "seconds": round(seconds.get(fig_id, 0.0), 3),
+            "versions": package_versions(),
+            "files": [],
+        }
+        for fig_id in wanted
+    ]
 
     def write(o) -> None:
         for rec in records:
@@ -326,8 +349,12 @@ def _write_figure(out: Path, module, data, rec: dict, run_id: str) -> None:
     files += write_tables(out, fig_id, data)
     rec["seconds"] = round(rec["seconds"] + time.perf_counter() - tic, 3)
     names = [f.name for f in files]
-    write_text(out / f"{fig_id}.json", manifest_text(
-        "reproduce", [{k: v for k, v in rec.items() if k != "files"}], names, run_id=run_id))
+    write_text(
+        out / f"{fig_id}.json",
+        manifest_text(
+            "reproduce", [{k: v for k, v in rec.items() if k != "files"}], names, run_id=run_id
+        ),
+    )
     rec["files"] = [*names, f"{fig_id}.json"]
 
 
@@ -355,19 +382,28 @@ def json_default(x):
 
 
 def _write_index(out: Path, records: list[dict], quick: bool, run_id: str) -> None:
-    lines = ["# Figures of “Elicitation and Decision Geometry in Single-Index Bandits”", "",
-             f"Regenerated by `nbl reproduce{' --quick' if quick else ''}`"
-             f"{' (quick mode: fewer replications, coarser grids)' if quick else ''}, "
-             f"run `{run_id}`. "
-             "Each figure's data are in the CSV files next to it; settings, seeds and versions "
-             "in its JSON manifest (which names the same run).", ""]
+    lines = [
+        "# Figures of “Elicitation and Decision Geometry in Single-Index Bandits”",
+        "",
+        f"Regenerated by `nbl reproduce{' --quick' if quick else ''}`"
+        f"{' (quick mode: fewer replications, coarser grids)' if quick else ''}, "
+        f"run `{run_id}`. "
+        "Each figure's data are in the CSV files next to it; settings, seeds and versions "
+        "in its JSON manifest (which names the same run).",
+        "",
+    ]
     for r in records:
-        lines += [f"## {r['title']} (`{r['id']}`, {r['label']})", "",
-                  f"![{r['id']}]({r['id']}.png)", "",
-                  f"- **Paper's caption claim:** {r['caption']}",
-                  f"- **Reproduction shows:** {r['summary']}",
-                  f"- {r['seconds']:.1f} s{' (data from cache)' if r['cached'] else ''}; files: "
-                  + ", ".join(f"`{f}`" for f in r["files"]), ""]
+        lines += [
+            f"## {r['title']} (`{r['id']}`, {r['label']})",
+            "",
+            f"![{r['id']}]({r['id']}.png)",
+            "",
+            f"- **Paper's caption claim:** {r['caption']}",
+            f"- **Reproduction shows:** {r['summary']}",
+            f"- {r['seconds']:.1f} s{' (data from cache)' if r['cached'] else ''}; files: "
+            + ", ".join(f"`{f}`" for f in r["files"]),
+            "",
+        ]
     write_text(out / "index.md", "\n".join(lines) + "\n")
 
 
@@ -401,6 +437,8 @@ def write_study(out_dir, data, run_id: str | None = None) -> list[Path]:
     save_figure(draw(data), out / "study.png", dpi=130)
     files.append(out / "study.png")
     analysis = json.loads(json.dumps(data.extra["analysis"], default=json_default))
-    write_text(out / "study.json", manifest_text(
-        "study", [analysis], ["study.json", *(f.name for f in files)], run_id=run_id))
+    write_text(
+        out / "study.json",
+        manifest_text("study", [analysis], ["study.json", *(f.name for f in files)], run_id=run_id),
+    )
     return [out / "study.json", *files]

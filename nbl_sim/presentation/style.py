@@ -14,8 +14,7 @@ from matplotlib.figure import Figure
 from nbl_theory.errors import NBLInputError
 from nbl_theory.paper import PAPER_LINKS, TWO_TRANSITION_KEYS, canonical_key
 
-__all__ = ["LINK_COLORS", "LINK_NAMES", "POLICY_COLORS", "link_color", "policy_color",
-           "new_figure"]
+__all__ = ["LINK_COLORS", "LINK_NAMES", "POLICY_COLORS", "link_color", "policy_color", "new_figure"]
 
 #: One color per link, keyed by :func:`nbl_theory.paper.canonical_key`.
 LINK_COLORS = {
@@ -23,7 +22,7 @@ LINK_COLORS = {
     "tt-near-critical": "#ff7f0e",
     "tt-unstable": "#d62728",
     "we-0": "#1f77b4",
-    "logistic": "#1f77b4",          # ρ = 0 is the logistic link
+    "logistic": "#1f77b4",  # ρ = 0 is the logistic link
     "we-0.2": "#17becf",
     "we-0.4": "#9467bd",
     "we-0.60": "#8c564b",
@@ -33,8 +32,10 @@ LINK_COLORS = {
 #: One color per policy (matplotlib's first two cycle colors and a grey for the oracle).
 POLICY_COLORS = {"nbl": "#1f77b4", "greedy-logistic": "#ff7f0e", "oracle": "0.4"}
 #: Legend names of the paper's two-transition links (app:tanh-geometry).
-LINK_NAMES = {k: rf"$\mu_2={PAPER_LINKS[k].params['mu2']}$ ({PAPER_LINKS[k].regime})"
-              for k in TWO_TRANSITION_KEYS}
+LINK_NAMES = {
+    k: rf"$\mu_2={PAPER_LINKS[k].params['mu2']}$ ({PAPER_LINKS[k].regime})"
+    for k in TWO_TRANSITION_KEYS
+}
 
 _DEFAULT = "0.3"
 

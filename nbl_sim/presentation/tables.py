@@ -16,10 +16,22 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["make_table", "render", "short_decimal", "clip", "stability_report",
-           "threshold_report", "concordance_report", "simulation_report",
-           "figure_list_report", "reproduce_report", "phase_report", "study_report",
-           "claims_report", "exact_threshold_text"]
+__all__ = [
+    "make_table",
+    "render",
+    "short_decimal",
+    "clip",
+    "stability_report",
+    "threshold_report",
+    "concordance_report",
+    "simulation_report",
+    "figure_list_report",
+    "reproduce_report",
+    "phase_report",
+    "study_report",
+    "claims_report",
+    "exact_threshold_text",
+]
 
 #: rich's SIMPLE_HEAD in ASCII: a dashed line under the header, no other rules
 _BOX = box.Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
@@ -45,8 +57,15 @@ def render(report, width: int | None = None) -> str:
             out.append(b)
             continue
         buf = io.StringIO()
-        Console(file=buf, width=width or _UNBOUNDED, color_system=None, force_terminal=False,
-                markup=False, highlight=False, emoji=False).print(b)
+        Console(
+            file=buf,
+            width=width or _UNBOUNDED,
+            color_system=None,
+            force_terminal=False,
+            markup=False,
+            highlight=False,
+            emoji=False,
+        ).print(b)
         out.append("\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n")))
     return "\n".join(out)
 
@@ -83,19 +102,23 @@ _STABILITY_LINES = (
 
 def _stability_breakdown(r) -> list[str]:
     j = r.to_json()
-    lines = [f"\n{r.link} at delta = {r.delta}   [{r.description}]",
-             f"  tier {r.tier}, {r.digits} digits"
-             + (" (certified Arb enclosure)" if r.certified else " (error estimates, not proofs)")]
+    lines = [
+        f"\n{r.link} at delta = {r.delta}   [{r.description}]",
+        f"  tier {r.tier}, {r.digits} digits"
+        + (" (certified Arb enclosure)" if r.certified else " (error estimates, not proofs)"),
+    ]
     lines += [f"  {label:<34} {j[k]}   (+/- {j['errors'][k]})" for k, label in _STABILITY_LINES]
     lo, hi = j["lambda_star_enclosure"]
     jr = j["jacobian_rates"]
-    lines += [f"  lambda* enclosure                  [{lo}, {hi}]",
-              f"  sign                               {r.sign}",
-              "  local Jacobian Dh(v*) (prop:local_jacobian): eigenvalues are minus these rates",
-              f"    along theta (multiplicity 1)     {jr['theta']}",
-              f"    orthogonal to theta (mult. d-2)  {jr['orthogonal']}",
-              f"    exact contraction rate, d = 2    {jr['contraction_rate_d2']}",
-              f"    exact contraction rate, d >= 3   {jr['contraction_rate_d3plus']}  (= lambda*)"]
+    lines += [
+        f"  lambda* enclosure                  [{lo}, {hi}]",
+        f"  sign                               {r.sign}",
+        "  local Jacobian Dh(v*) (prop:local_jacobian): eigenvalues are minus these rates",
+        f"    along theta (multiplicity 1)     {jr['theta']}",
+        f"    orthogonal to theta (mult. d-2)  {jr['orthogonal']}",
+        f"    exact contraction rate, d = 2    {jr['contraction_rate_d2']}",
+        f"    exact contraction rate, d >= 3   {jr['contraction_rate_d3plus']}  (= lambda*)",
+    ]
     return lines + [f"  note: {note}" for note in r.notes]
 
 
@@ -105,13 +128,22 @@ def stability_report(results, verbose: bool = False) -> list:
     rows = []
     for r in results:
         j = r.to_json()
-        rows.append([r.link, r.delta, short_decimal(j["mu_star"]), short_decimal(j["m2"]),
-                     short_decimal(j["lambda_star"], 16), r.sign,
-                     r.tier + ("" if r.tier == "float64" else f"/{r.digits}d")])
+        rows.append(
+            [
+                r.link,
+                r.delta,
+                short_decimal(j["mu_star"]),
+                short_decimal(j["m2"]),
+                short_decimal(j["lambda_star"], 16),
+                r.sign,
+                r.tier + ("" if r.tier == "float64" else f"/{r.digits}d"),
+            ]
+        )
     from .conclusions import stability_conclusion
 
-    out: list = [make_table(["link", "delta", "mu_star", "m2", "lambda_star", "sign", "tier"],
-                            rows)]
+    out: list = [
+        make_table(["link", "delta", "mu_star", "m2", "lambda_star", "sign", "tier"], rows)
+    ]
     out += [f"conclusion ({r.link}) {stability_conclusion(r)}" for r in results]
     if len(results) == 1 or verbose:
         for r in results:
@@ -124,14 +156,27 @@ def stability_report(results, verbose: bool = False) -> list:
 def threshold_report(res) -> list:
     """The sign changes of λ* found by :func:`nbl_theory.threshold.find_thresholds`."""
     fixed_txt = ", ".join(f"{k}={v}" for k, v in res.fixed.items())
-    out: list = [f"lambda* = 0 for {res.solve_for} in [{res.search_range[0]}, "
-                 f"{res.search_range[1]}]   link {res.link}"
-                 f"{'  ' + fixed_txt if fixed_txt else ''}"]
+    out: list = [
+        f"lambda* = 0 for {res.solve_for} in [{res.search_range[0]}, "
+        f"{res.search_range[1]}]   link {res.link}"
+        f"{'  ' + fixed_txt if fixed_txt else ''}"
+    ]
     if res.roots:
-        rows = [[i + 1, r.value, f"[{r.bracket[0]}, {r.bracket[1]}]",
-                 "yes" if r.certified else "no", r.crossing] for i, r in enumerate(res.roots)]
-        out.append(make_table(["#", res.solve_for, "bracket", "certified",
-                               f"as {res.solve_for} grows"], rows))
+        rows = [
+            [
+                i + 1,
+                r.value,
+                f"[{r.bracket[0]}, {r.bracket[1]}]",
+                "yes" if r.certified else "no",
+                r.crossing,
+            ]
+            for i, r in enumerate(res.roots)
+        ]
+        out.append(
+            make_table(
+                ["#", res.solve_for, "bracket", "certified", f"as {res.solve_for} grows"], rows
+            )
+        )
     return out + [f"note: {note}" for note in res.notes]
 
 
@@ -148,8 +193,9 @@ def exact_threshold_text(rep) -> tuple[str, str]:
     if x is None:
         return "-", "not computed"
     if x <= lo:
-        return "none", ("never unstable on the scanned range: lambda* > 0 at every Delta in "
-                        f"[{lo}, {hi}]")
+        return "none", (
+            f"never unstable on the scanned range: lambda* > 0 at every Delta in [{lo}, {hi}]"
+        )
     if x >= hi:
         return "none", f"unstable at the end of the scanned range: lambda* <= 0 at Delta = {hi}"
     return f"{x:.12g}", "lambda* > 0 at every scanned Delta above it"
@@ -171,27 +217,40 @@ def concordance_report(reports) -> list:
         at = "" if rep.delta is None else f" at Delta = {rep.delta!r}"
         value, meaning = exact_threshold_text(rep)
         exact = value not in ("none", "-")
-        rows = [("R = sup |g''|/g'", f"{c.R:.15g}  ({how})"),
-                ("R closed form", "-" if c.closed_form is None else str(c.closed_form))]
+        rows = [
+            ("R = sup |g''|/g'", f"{c.R:.15g}  ({how})"),
+            ("R closed form", "-" if c.closed_form is None else str(c.closed_form)),
+        ]
         if rep.delta is not None:
-            holds = ("holds (margin > 0)" if rep.sufficient_condition_holds
-                     else "fails (margin <= 0)")
-            rows += [("kappa(R Delta/2)", num(rep.kappa)),
-                     ("mu*", num(rep.mu_star)),
-                     ("lambda* (float64)", num(rep.lambda_star)),
-                     ("margin(Delta)", num(rep.margin)),
-                     ("lower bound 2 mu* margin", num(rep.lower_bound)),
-                     ("sufficient condition", holds),
-                     ("lower bound <= lambda*", "yes" if rep.bound_consistent else "NO (FAIL)")]
-        rows += [("Delta_SC", "none (R = inf: the condition never holds)"
-                  if rep.delta_sc is None else
-                  f"{rep.delta_sc:.12g}  (the condition holds for every Delta above it)"),
-                 ("exact threshold", f"{value}  ({meaning})"),
-                 ("Delta_SC - exact threshold",
-                  f"{rep.conservativeness:.6g}  (how conservative the sufficient condition is)"
-                  if exact and rep.conservativeness is not None
-                  else "-  (no exact threshold on the scanned range)" if not exact
-                  else "-  (no Delta_SC)")]
+            holds = (
+                "holds (margin > 0)" if rep.sufficient_condition_holds else "fails (margin <= 0)"
+            )
+            rows += [
+                ("kappa(R Delta/2)", num(rep.kappa)),
+                ("mu*", num(rep.mu_star)),
+                ("lambda* (float64)", num(rep.lambda_star)),
+                ("margin(Delta)", num(rep.margin)),
+                ("lower bound 2 mu* margin", num(rep.lower_bound)),
+                ("sufficient condition", holds),
+                ("lower bound <= lambda*", "yes" if rep.bound_consistent else "NO (FAIL)"),
+            ]
+        rows += [
+            (
+                "Delta_SC",
+                "none (R = inf: the condition never holds)"
+                if rep.delta_sc is None
+                else f"{rep.delta_sc:.12g}  (the condition holds for every Delta above it)",
+            ),
+            ("exact threshold", f"{value}  ({meaning})"),
+            (
+                "Delta_SC - exact threshold",
+                f"{rep.conservativeness:.6g}  (how conservative the sufficient condition is)"
+                if exact and rep.conservativeness is not None
+                else "-  (no exact threshold on the scanned range)"
+                if not exact
+                else "-  (no Delta_SC)",
+            ),
+        ]
         if out:
             out.append("")
         out.append(f"self-concordance: {rep.link}{at}")
@@ -206,20 +265,38 @@ def simulation_report(res, env) -> list:
     """Heading, one row per policy (final regret, R_n/n, angle, squared error with 95% bands)
     and the run time of a :class:`~nbl_sim.studies.experiment.SimulationResult`."""
     p = res.params
-    start = (f"init angle {p['init_angle']} deg" if p["init_angle"] is not None
-             else f"n0 = {p['n0']} randomized rounds")
-    head = (f"{env.link.name}, delta = {env.delta_text}, d = {env.d}, {env.reward} rewards; "
-            f"n = {p['n']}, {p['reps']} replications, seed {p['seed']}; {start}; "
-            f"gamma = {p['gamma']:g}, t0 = {p['t0']:g}")
+    start = (
+        f"init angle {p['init_angle']} deg"
+        if p["init_angle"] is not None
+        else f"n0 = {p['n0']} randomized rounds"
+    )
+    head = (
+        f"{env.link.name}, delta = {env.delta_text}, d = {env.d}, {env.reward} rewards; "
+        f"n = {p['n']}, {p['reps']} replications, seed {p['seed']}; {start}; "
+        f"gamma = {p['gamma']:g}, t0 = {p['t0']:g}"
+    )
     rows = []
     for name, s in res.summary().items():
-        ang = ("-" if s["final_angle_deg_mean"] is None
-               else _band(s["final_angle_deg_mean"], s["final_angle_deg_se"], ".3f"))
+        ang = (
+            "-"
+            if s["final_angle_deg_mean"] is None
+            else _band(s["final_angle_deg_mean"], s["final_angle_deg_se"], ".3f")
+        )
         sq = "-" if s["final_sq_error_mean"] is None else f"{s['final_sq_error_mean']:.3e}"
-        rows.append([name, _band(s["final_regret_mean"], s["final_regret_se"], ".3f"),
-                     f"{s['final_avg_regret_mean']:.3e}", ang, sq, f"{s['seconds']:.3f}"])
-    table = make_table(["policy", "R_n (95% band)", "R_n/n", "angle_n deg (95% band)",
-                        "|v_n - v*|^2", "policy s"], rows)
+        rows.append(
+            [
+                name,
+                _band(s["final_regret_mean"], s["final_regret_se"], ".3f"),
+                f"{s['final_avg_regret_mean']:.3e}",
+                ang,
+                sq,
+                f"{s['seconds']:.3f}",
+            ]
+        )
+    table = make_table(
+        ["policy", "R_n (95% band)", "R_n/n", "angle_n deg (95% band)", "|v_n - v*|^2", "policy s"],
+        rows,
+    )
     return [head, table, f"{res.seconds:.2f} s on {res.executor}"]
 
 
@@ -227,13 +304,20 @@ def phase_report(pd) -> list:
     """Sign counts, the unstable intervals per Δ and the run time of a
     :class:`~nbl_sim.studies.phase.PhaseDiagram`."""
     counts = {k: int((pd.sign == k).sum()) for k in ("stable", "unstable", "undecided", "failed")}
-    out: list = [f"{pd.family} ({pd.param} x delta), {len(pd.values)} x {len(pd.deltas)} grid, "
-                 f"tier {pd.tier}: " + ", ".join(f"{k} {v}" for k, v in counts.items())]
+    out: list = [
+        f"{pd.family} ({pd.param} x delta), {len(pd.values)} x {len(pd.deltas)} grid, "
+        f"tier {pd.tier}: " + ", ".join(f"{k} {v}" for k, v in counts.items())
+    ]
     rows = [[f"{float(d):.6g}", f"{lo:.6g}", f"{hi:.6g}"] for d, lo, hi in pd.unstable_intervals()]
-    out.append(make_table(["delta", f"unstable {pd.param} from", "to (grid)"], rows) if rows
-               else "no grid point with lambda* < 0")
-    out.append(f"{pd.seconds:.2f} s on {pd.executor}"
-               + (f" ({pd.cached} columns from the cache)" if pd.cached else ""))
+    out.append(
+        make_table(["delta", f"unstable {pd.param} from", "to (grid)"], rows)
+        if rows
+        else "no grid point with lambda* < 0"
+    )
+    out.append(
+        f"{pd.seconds:.2f} s on {pd.executor}"
+        + (f" ({pd.cached} columns from the cache)" if pd.cached else "")
+    )
     return out
 
 
@@ -245,17 +329,28 @@ def _attr(module, name: str, fig_id: str) -> str:
 
 def figure_list_report(registry: dict) -> list:
     """The figures of :func:`nbl_sim.presentation.figures.load_figures`."""
-    rows = [[fid, _attr(mod, "LABEL", fid), _attr(mod, "TITLE", fid)]
-            for fid, mod in registry.items()]
+    rows = [
+        [fid, _attr(mod, "LABEL", fid), _attr(mod, "TITLE", fid)] for fid, mod in registry.items()
+    ]
     return [make_table(["figure", "paper label", "title"], rows)]
 
 
 def reproduce_report(records: list[dict], out_dir) -> list:
     """One row per figure record of :func:`nbl_sim.presentation.reproduce.reproduce`."""
-    rows = [[r["id"], r["label"], f"{r['seconds']:.1f}", "yes" if r["cached"] else "no",
-             clip(r["summary"], 70)] for r in records]
-    return [make_table(["figure", "paper label", "s", "cached", "reproduction shows"], rows),
-            f"gallery: {out_dir}/index.md"]
+    rows = [
+        [
+            r["id"],
+            r["label"],
+            f"{r['seconds']:.1f}",
+            "yes" if r["cached"] else "no",
+            clip(r["summary"], 70),
+        ]
+        for r in records
+    ]
+    return [
+        make_table(["figure", "paper label", "s", "cached", "reproduction shows"], rows),
+        f"gallery: {out_dir}/index.md",
+    ]
 
 
 # ---------------------------------------------------------------------- the regret-rate study
@@ -266,56 +361,119 @@ def _chi2(fit: dict) -> str:
 def _study_regret(an: dict, cfg) -> list:
     out: list = []
     for link, a in an["regret"].items():
-        out.append(f"\n{link}, Delta = {cfg.delta}, gamma = {a['gamma']} (2 gamma kappa = 2), "
-                   f"C0 = {a['C0']:g}, {cfg.reps} replications:")
-        rows = [[d, _band(r["mean"][0], r["se"][0], ".2f"),
-                 _band(r["mean"][-1], r["se"][-1], ".2f"), _chi2(r["fit"]), r["fit"]["best"],
-                 _band(r["b_over_d"], r["b_over_d_se"], ".3f")] for d, r in a["by_d"].items()]
-        out.append(make_table(["d", f"R_n at n={cfg.ns[0]}", f"R_n at n={cfg.ns[-1]}",
-                               "chi2 log/sqrt/lin", "best", "b/d (95%)"], rows))
+        out.append(
+            f"\n{link}, Delta = {cfg.delta}, gamma = {a['gamma']} (2 gamma kappa = 2), "
+            f"C0 = {a['C0']:g}, {cfg.reps} replications:"
+        )
+        rows = [
+            [
+                d,
+                _band(r["mean"][0], r["se"][0], ".2f"),
+                _band(r["mean"][-1], r["se"][-1], ".2f"),
+                _chi2(r["fit"]),
+                r["fit"]["best"],
+                _band(r["b_over_d"], r["b_over_d_se"], ".3f"),
+            ]
+            for d, r in a["by_d"].items()
+        ]
+        out.append(
+            make_table(
+                [
+                    "d",
+                    f"R_n at n={cfg.ns[0]}",
+                    f"R_n at n={cfg.ns[-1]}",
+                    "chi2 log/sqrt/lin",
+                    "best",
+                    "b/d (95%)",
+                ],
+                rows,
+            )
+        )
         if a["b_exponent"]:
             q = a["b_exponent"]
             out.append(f"b ~ d^q: q = {q['q']:.3f} +- {1.96 * q['q_se']:.3f} (95%)")
     for link, a in an["regret_long"].items():
-        out.append(f"\n{link}, long horizons n = {a['ns'][0]} .. {a['ns'][-1]}, "
-                   f"{cfg.long_reps} replications:")
+        out.append(
+            f"\n{link}, long horizons n = {a['ns'][0]} .. {a['ns'][-1]}, "
+            f"{cfg.long_reps} replications:"
+        )
         rows = []
         for d, r in a["by_d"].items():
             e = an["estimation_long"][link]["by_d"][d]["slope"]
-            rows.append([d, _band(r["mean"][0], r["se"][0], ".2f"),
-                         _band(r["mean"][-1], r["se"][-1], ".2f"), _chi2(r["fit"]),
-                         r["fit"]["best"], f"{e['slope']:.3f} [{e['lo']:.3f}, {e['hi']:.3f}]"])
-        out.append(make_table(["d", f"R_n at n={a['ns'][0]}", f"R_n at n={a['ns'][-1]}",
-                               "chi2 log/sqrt/lin", "best", "error slope (95%)"], rows))
+            rows.append(
+                [
+                    d,
+                    _band(r["mean"][0], r["se"][0], ".2f"),
+                    _band(r["mean"][-1], r["se"][-1], ".2f"),
+                    _chi2(r["fit"]),
+                    r["fit"]["best"],
+                    f"{e['slope']:.3f} [{e['lo']:.3f}, {e['hi']:.3f}]",
+                ]
+            )
+        out.append(
+            make_table(
+                [
+                    "d",
+                    f"R_n at n={a['ns'][0]}",
+                    f"R_n at n={a['ns'][-1]}",
+                    "chi2 log/sqrt/lin",
+                    "best",
+                    "error slope (95%)",
+                ],
+                rows,
+            )
+        )
     return out
 
 
 def _study_rates(an: dict, cfg) -> list:
-    out: list = ["\nlocalized error E[|v_t - v*|^2 1{tau > t}]: log-log slope vs t + t0 "
-                 "(95% bootstrap)"]
+    out: list = [
+        "\nlocalized error E[|v_t - v*|^2 1{tau > t}]: log-log slope vs t + t0 (95% bootstrap)"
+    ]
     rows, models = [], []
     for link, a in an["estimation"].items():
         for d, r in a["by_d"].items():
             s = r["slope"]
-            rows.append([link, d, f"{s['slope']:.3f} [{s['lo']:.3f}, {s['hi']:.3f}]",
-                         f"{r['scaled_end']:.3f}", f"{r['exited']}/{r['reps']}"])
+            rows.append(
+                [
+                    link,
+                    d,
+                    f"{s['slope']:.3f} [{s['lo']:.3f}, {s['hi']:.3f}]",
+                    f"{r['scaled_end']:.3f}",
+                    f"{r['exited']}/{r['reps']}",
+                ]
+            )
         m = a["d_model"]
         if m:
-            models.append(f"{link}: over d >= 3, (t+t0) a_t at n = C (d - c) with C = "
-                          f"{m['C']:.1f} [{m['C_ci'][0]:.1f}, {m['C_ci'][1]:.1f}], c = "
-                          f"{m['c']:.2f} [{m['c_ci'][0]:.2f}, {m['c_ci'][1]:.2f}] (95%), chi2 "
-                          f"{m['chi2']:.1f} on {m['dof']} dof (d = 2 apart)")
+            models.append(
+                f"{link}: over d >= 3, (t+t0) a_t at n = C (d - c) with C = "
+                f"{m['C']:.1f} [{m['C_ci'][0]:.1f}, {m['C_ci'][1]:.1f}], c = "
+                f"{m['c']:.2f} [{m['c_ci'][0]:.2f}, {m['c_ci'][1]:.2f}] (95%), chi2 "
+                f"{m['chi2']:.1f} on {m['dof']} dof (d = 2 apart)"
+            )
     out.append(make_table(["link", "d", "slope", "(t+t0) a_t/d at n", "exited r0"], rows))
     out += models
     g = an["gamma"]
-    out.append(f"\nstep size ({cfg.gamma_link}, d = 2, kappa = {g['kappa']:.5f}, gamma_c = "
-               f"{g['gamma_c']:.3f}): decay exponent of the localized error")
-    rows = [[f"{r['two_gamma_kappa']:g}", f"{r['gamma']:.3f}", f"{r['predicted_exponent']:.3f}",
-             f"{r['window_prediction']:.3f}",
-             f"{r['measured']:.3f} [{r['measured_lo']:.3f}, {r['measured_hi']:.3f}]"]
-            for r in g["rows"]]
-    out.append(make_table(["2 gamma kappa", "gamma", "min(1, 2gk)", "linearized, same window",
-                           "measured (95%)"], rows))
+    out.append(
+        f"\nstep size ({cfg.gamma_link}, d = 2, kappa = {g['kappa']:.5f}, gamma_c = "
+        f"{g['gamma_c']:.3f}): decay exponent of the localized error"
+    )
+    rows = [
+        [
+            f"{r['two_gamma_kappa']:g}",
+            f"{r['gamma']:.3f}",
+            f"{r['predicted_exponent']:.3f}",
+            f"{r['window_prediction']:.3f}",
+            f"{r['measured']:.3f} [{r['measured_lo']:.3f}, {r['measured_hi']:.3f}]",
+        ]
+        for r in g["rows"]
+    ]
+    out.append(
+        make_table(
+            ["2 gamma kappa", "gamma", "min(1, 2gk)", "linearized, same window", "measured (95%)"],
+            rows,
+        )
+    )
     return out
 
 
@@ -323,17 +481,39 @@ def _study_localization(an: dict, cfg) -> list:
     loc = an["localization"]
     r0s = ", ".join(f"d = {d}: {r:.4f}" for d, r in loc["r0"].items())
     out: list = [f"\nlocalization ({loc['link']}, r0 {r0s}, n = {cfg.loc_n}): P(tau <= n)"]
-    rows = [[d, r["n0"], _band(r["p_exit"], r["se"], ".4f"), f"{r['start_outside']}/{r['reps']}"]
-            for d, rs in loc["by_d"].items() for r in rs]
+    rows = [
+        [d, r["n0"], _band(r["p_exit"], r["se"], ".4f"), f"{r['start_outside']}/{r['reps']}"]
+        for d, rs in loc["by_d"].items()
+        for r in rs
+    ]
     out.append(make_table(["d", "n0", "P(exit) (95%)", "v_n0 outside r0"], rows))
-    out.append(f"\nunstable contrast (Delta = {cfg.contrast_delta}, gamma = "
-               f"{cfg.contrast_gamma:g}, t0 = {cfg.contrast_t0:g}, "
-               f"{cfg.contrast_start_deg:g} deg start)")
-    rows = [[link, _band(r["mean"][-1], r["se"][-1], ".2f"),
-             f"{r['slope']['slope']:.3f} [{r['slope']['lo']:.3f}, {r['slope']['hi']:.3f}]",
-             r["fit"]["best"], f"{r['angle_deg'][-1]:.2f}"] for link, r in an["contrast"].items()]
-    out.append(make_table(["link", f"R_n at n={cfg.contrast_ns[-1]}", "R_n ~ n^p (95%)",
-                           "best model", "angle at n (deg)"], rows))
+    out.append(
+        f"\nunstable contrast (Delta = {cfg.contrast_delta}, gamma = "
+        f"{cfg.contrast_gamma:g}, t0 = {cfg.contrast_t0:g}, "
+        f"{cfg.contrast_start_deg:g} deg start)"
+    )
+    rows = [
+        [
+            link,
+            _band(r["mean"][-1], r["se"][-1], ".2f"),
+            f"{r['slope']['slope']:.3f} [{r['slope']['lo']:.3f}, {r['slope']['hi']:.3f}]",
+            r["fit"]["best"],
+            f"{r['angle_deg'][-1]:.2f}",
+        ]
+        for link, r in an["contrast"].items()
+    ]
+    out.append(
+        make_table(
+            [
+                "link",
+                f"R_n at n={cfg.contrast_ns[-1]}",
+                "R_n ~ n^p (95%)",
+                "best model",
+                "angle at n (deg)",
+            ],
+            rows,
+        )
+    )
     return out
 
 
@@ -342,10 +522,11 @@ def study_report(res, an: dict) -> list:
     analysis ``an``): regret growth per link and d, the long arm, the localized error rates,
     the step-size threshold, localization against n0 and the unstable contrast."""
     cfg = res.config
-    head = (f"regret-rate study ({cfg.name}): {res.seconds:.1f} s on {res.executor}; "
-            f"{res.cached} cells from the cache, {res.computed} computed")
-    return [head, *_study_regret(an, cfg), *_study_rates(an, cfg),
-            *_study_localization(an, cfg)]
+    head = (
+        f"regret-rate study ({cfg.name}): {res.seconds:.1f} s on {res.executor}; "
+        f"{res.cached} cells from the cache, {res.computed} computed"
+    )
+    return [head, *_study_regret(an, cfg), *_study_rates(an, cfg), *_study_localization(an, cfg)]
 
 
 # ---------------------------------------------------------------------- claims
@@ -356,6 +537,8 @@ def claims_report(results, flagged_statuses=("DISCREPANCY", "FAIL")) -> list:
     out: list = [make_table(["claim", "paper label", "status", "computed", "s"], rows)]
     for r in results:
         if r.status in flagged_statuses:
-            out.append(f"\n{r.status}: {r.id} ({r.label})\n  paper:    {r.printed}\n"
-                       f"  computed: {r.computed}\n  {r.detail}")
+            out.append(
+                f"\n{r.status}: {r.id} ({r.label})\n  paper:    {r.printed}\n"
+                f"  computed: {r.computed}\n  {r.detail}"
+            )
     return out

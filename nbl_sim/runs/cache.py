@@ -50,9 +50,15 @@ from nbl_theory.errors import NBLInputError
 
 from .plain_data import PlainDataError, check_array, decode, encode
 
-__all__ = ["ChunkCache", "default_cache_dir", "private_dir", "take_write_faults", "CACHE_DIR_ENV",
-           "SCHEMA",
-           "SCHEMA_VERSION"]
+__all__ = [
+    "ChunkCache",
+    "default_cache_dir",
+    "private_dir",
+    "take_write_faults",
+    "CACHE_DIR_ENV",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+]
 
 #: Environment variable that sets the default cache directory (see :func:`default_cache_dir`).
 CACHE_DIR_ENV = "NBL_CACHE_DIR"
@@ -117,8 +123,10 @@ def _expand(path, what: str) -> Path:
     try:
         return Path(path).expanduser()
     except RuntimeError:
-        raise NBLInputError(f"{what} {path}: cannot expand {str(path).split('/')[0]!r} (no such "
-                            "user, or no home directory)") from None
+        raise NBLInputError(
+            f"{what} {path}: cannot expand {str(path).split('/')[0]!r} (no such "
+            "user, or no home directory)"
+        ) from None
 
 
 def _unsafe(st: os.stat_result) -> str:
@@ -165,8 +173,10 @@ def private_dir(path) -> Path:
         except FileExistsError:
             pass
         except OSError as exc:
-            raise NBLInputError(f"cannot create the cache directory {d}: {exc.strerror} (set "
-                                f"{CACHE_DIR_ENV} or use --cache-dir / --no-cache)") from None
+            raise NBLInputError(
+                f"cannot create the cache directory {d}: {exc.strerror} (set "
+                f"{CACHE_DIR_ENV} or use --cache-dir / --no-cache)"
+            ) from None
     for d in [*reversed(missing), path]:
         try:
             st = os.stat(d)
@@ -190,36 +200,40 @@ def _secret() -> bytes:
     private_dir(home)
     for _ in range(3):
         try:
-            fd = os.open(f, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-                         | getattr(os, "O_NONBLOCK", 0))
+            fd = os.open(
+                f, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+            )
         except FileNotFoundError:
             fd = None
-        except OSError:            # a symlink (ELOOP) or worse in its place
+        except OSError:  # a symlink (ELOOP) or worse in its place
             os.unlink(f)
             fd = None
         if fd is not None:
             st = os.fstat(fd)
-            if stat.S_ISDIR(st.st_mode):    # never removed for the user: it may hold anything
+            if stat.S_ISDIR(st.st_mode):  # never removed for the user: it may hold anything
                 os.close(fd)
-                raise NBLInputError(f"the cache key {f} is a directory; remove it or choose "
-                                    "another cache directory")
+                raise NBLInputError(
+                    f"the cache key {f} is a directory; remove it or choose another cache directory"
+                )
             with os.fdopen(fd, "rb") as fh:
                 key = fh.read(65) if stat.S_ISREG(st.st_mode) else b""
             if len(key) == 64 and not _unsafe_file(st):
                 _secrets[f] = key
                 return key
-            os.unlink(f)    # unusable (wrong size, readable by others, ...): make a new one
+            os.unlink(f)  # unusable (wrong size, readable by others, ...): make a new one
         try:
             tmp = tempfile.NamedTemporaryFile(dir=home, prefix=".secret.", delete=False)
         except OSError as exc:
-            raise NBLInputError(f"cannot create the cache key in {home}: {exc.strerror} (set "
-                                f"{CACHE_DIR_ENV}, or use --no-cache)") from None
+            raise NBLInputError(
+                f"cannot create the cache key in {home}: {exc.strerror} (set "
+                f"{CACHE_DIR_ENV}, or use --no-cache)"
+            ) from None
         try:
             tmp.write(secrets.token_bytes(64))
             tmp.close()
-            os.link(tmp.name, f)            # never a half-written key: fails if one exists
+            os.link(tmp.name, f)  # never a half-written key: fails if one exists
         except FileExistsError:
-            pass                            # another process made it first: read theirs
+            pass  # another process made it first: read theirs
         except OSError as exc:
             raise NBLInputError(f"cannot create the cache key {f}: {exc.strerror}") from None
         finally:
@@ -249,9 +263,10 @@ class ChunkCache:
 
     def __init__(self, directory=None, namespace: str = "default"):
         if not isinstance(namespace, str) or not _NAMESPACE.fullmatch(namespace):
-            raise NBLInputError(f"cache namespace must be letters, digits, '-' or '_', got "
-                                f"{namespace!r}")
-        self._key = _secret()      # an unusable key location is refused now, before any work
+            raise NBLInputError(
+                f"cache namespace must be letters, digits, '-' or '_', got {namespace!r}"
+            )
+        self._key = _secret()  # an unusable key location is refused now, before any work
         base = private_dir(default_cache_dir() if directory is None else directory)
         self.root = private_dir(base / namespace)
         #: why writing failed (None while every write succeeded); see :meth:`put`
@@ -284,8 +299,7 @@ class ChunkCache:
         p = self._path(key)
         try:
             return True, self._read(key, p)
-        except (OSError, ValueError, KeyError, TypeError, RecursionError, MemoryError,
-                EOFError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError, MemoryError, EOFError):
             return False, None
 
     def _read(self, key: str, p: Path):
@@ -296,9 +310,13 @@ class ChunkCache:
         if type(entry) is not dict or "mac" not in entry:
             raise PlainDataError("not a cache entry")
         mac = entry.pop("mac")
-        if (entry.get("schema") != SCHEMA or entry.get("version") != SCHEMA_VERSION
-                or entry.get("key") != key or type(mac) is not str
-                or not hmac.compare_digest(mac, _mac(entry, self._key))):
+        if (
+            entry.get("schema") != SCHEMA
+            or entry.get("version") != SCHEMA_VERSION
+            or entry.get("key") != key
+            or type(mac) is not str
+            or not hmac.compare_digest(mac, _mac(entry, self._key))
+        ):
             raise PlainDataError("schema, version, key or signature mismatch")
         specs, digest = entry["arrays"], entry["npz_sha256"]
         if type(specs) is not list:
@@ -359,9 +377,14 @@ class ChunkCache:
 
     def _write(self, key: str, p: Path, tree, arrays) -> None:
         shard = _private_subdir(p.parent)
-        entry = {"schema": SCHEMA, "version": SCHEMA_VERSION, "key": key,
-                 "arrays": [{"dtype": a.dtype.str, "shape": list(a.shape)} for a in arrays],
-                 "npz_sha256": None, "value": tree}
+        entry = {
+            "schema": SCHEMA,
+            "version": SCHEMA_VERSION,
+            "key": key,
+            "arrays": [{"dtype": a.dtype.str, "shape": list(a.shape)} for a in arrays],
+            "npz_sha256": None,
+            "value": tree,
+        }
         raw = None
         if arrays:
             buf = io.BytesIO()
@@ -370,7 +393,7 @@ class ChunkCache:
             entry["npz_sha256"] = hashlib.sha256(raw).hexdigest()
         entry["mac"] = _mac(entry, self._key)
         body = json.dumps(entry, allow_nan=False).encode()
-        if len(body) > _MAX_JSON:      # would never be read back: not cached (not a fault)
+        if len(body) > _MAX_JSON:  # would never be read back: not cached (not a fault)
             return
         if raw is not None:
             _atomic_write(shard, p.with_suffix(".npz"), raw)
@@ -427,7 +450,7 @@ def _private_subdir(d: Path) -> Path:
     except FileNotFoundError:
         st = None
     if st is not None and not stat.S_ISDIR(st.st_mode):
-        os.unlink(d)                      # a symlink or a file: not ours to follow
+        os.unlink(d)  # a symlink or a file: not ours to follow
         st = None
     if st is None:
         try:
@@ -455,7 +478,7 @@ def _atomic_write(directory: Path, target: Path, data: bytes) -> None:
         except OSError:
             if not stat.S_ISDIR(os.lstat(target).st_mode):
                 raise
-            shutil.rmtree(target)         # a directory where an entry belongs: not an entry
+            shutil.rmtree(target)  # a directory where an entry belongs: not an entry
             os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

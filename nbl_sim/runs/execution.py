@@ -48,11 +48,26 @@ from nbl_theory.errors import NBLInputError
 
 from .lifeline import pool_worker_init
 
-__all__ = ["Executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "TaskError",
-           "make_executor", "executor_for", "cpu_count", "in_worker", "SCHEDULER_ENV",
-           "scheduler_from_env", "probe_scheduler",
-           "MAX_WORKERS", "check_workers", "parse_scheduler", "one_blas_thread", "ALLOW_TCP_ENV",
-           "SCHEDULER_TRUST"]
+__all__ = [
+    "Executor",
+    "SerialExecutor",
+    "ProcessExecutor",
+    "DaskExecutor",
+    "TaskError",
+    "make_executor",
+    "executor_for",
+    "cpu_count",
+    "in_worker",
+    "SCHEDULER_ENV",
+    "scheduler_from_env",
+    "probe_scheduler",
+    "MAX_WORKERS",
+    "check_workers",
+    "parse_scheduler",
+    "one_blas_thread",
+    "ALLOW_TCP_ENV",
+    "SCHEDULER_TRUST",
+]
 
 #: Environment variable naming a Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) used when
 #: no executor, worker count or scheduler is given.
@@ -74,7 +89,7 @@ def scheduler_from_env() -> str | None:
 #: ~150 MB): beyond this a typo (``--workers 100000``) would exhaust memory.
 MAX_WORKERS = 64
 _IN_WORKER = False
-_KILL_WAIT = 5.0                # seconds to wait for terminated workers before SIGKILL
+_KILL_WAIT = 5.0  # seconds to wait for terminated workers before SIGKILL
 _ADDRESS = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
 
 
@@ -120,7 +135,7 @@ def one_blas_thread():
     return _blas_controller().limit(limits=1, user_api="blas")
 
 
-_CONTROLLER: list = [None, None]     # [len(sys.modules) when built, ThreadpoolController]
+_CONTROLLER: list = [None, None]  # [len(sys.modules) when built, ThreadpoolController]
 
 
 def _blas_controller():
@@ -132,7 +147,7 @@ def _blas_controller():
     size = len(sys.modules)
     if _CONTROLLER[0] != size or _CONTROLLER[1] is None:
         _CONTROLLER[1] = ThreadpoolController()
-        _CONTROLLER[0] = len(sys.modules)     # after threadpoolctl's own imports
+        _CONTROLLER[0] = len(sys.modules)  # after threadpoolctl's own imports
     return _CONTROLLER[1]
 
 
@@ -161,9 +176,11 @@ def check_workers(n, what: str = "workers", allow_large: bool = False) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise NBLInputError(f"{what} must be a positive integer, got {n!r}")
     if n > MAX_WORKERS and not allow_large:
-        raise NBLInputError(f"{what} = {n} exceeds the bound {MAX_WORKERS} (each worker is a "
-                            "process of ~150 MB); pass --allow-large (allow_large=True) to go "
-                            "past it")
+        raise NBLInputError(
+            f"{what} = {n} exceeds the bound {MAX_WORKERS} (each worker is a "
+            "process of ~150 MB); pass --allow-large (allow_large=True) to go "
+            "past it"
+        )
     return n
 
 
@@ -171,13 +188,16 @@ def check_workers(n, what: str = "workers", allow_large: bool = False) -> int:
 #: (what ``--allow-tcp-scheduler`` does): see :func:`parse_scheduler`.
 ALLOW_TCP_ENV = "NBL_DASK_ALLOW_TCP"
 #: What connecting to a scheduler trusts, in one line (``--help``, docs/security.md).
-SCHEDULER_TRUST = ("connecting to a Dask scheduler trusts it and everyone who can reach its "
-                   "port to run any code in nbl (results come back as pickles)")
+SCHEDULER_TRUST = (
+    "connecting to a Dask scheduler trusts it and everyone who can reach its "
+    "port to run any code in nbl (results come back as pickles)"
+)
 _LOOPBACK = re.compile(r"^(localhost|127(\.[0-9]{1,3}){3}|\[?::1\]?)$")
 
 
-def parse_scheduler(address: str, allow_large: bool = False,
-                    allow_tcp: bool = False) -> tuple[str, object]:
+def parse_scheduler(
+    address: str, allow_large: bool = False, allow_tcp: bool = False
+) -> tuple[str, object]:
     """("local", N) for ``local:N``, ("remote", "tcp://HOST:PORT") for a scheduler address;
     anything else is a one-line :class:`NBLInputError`.
 
@@ -211,19 +231,26 @@ def parse_scheduler(address: str, allow_large: bool = False,
     if address.startswith("local:"):
         n_txt = address.split(":", 1)[1]
         if not (n_txt.isascii() and n_txt.isdigit()) or int(n_txt) < 1:
-            raise NBLInputError(f"--scheduler local:N needs a positive N (an integer), got "
-                                f"{address!r}")
+            raise NBLInputError(
+                f"--scheduler local:N needs a positive N (an integer), got {address!r}"
+            )
         return "local", check_workers(int(n_txt), "local:N", allow_large)
     m = _ADDRESS.match(address)
     if not m or not 0 < int(m.group(3)) < 65536:
-        raise NBLInputError(f"scheduler must be tcp://HOST:PORT, tls://HOST:PORT or local:N "
-                            f"(port 1-65535), got {address!r}")
-    if m.group(1) == "tcp" and not _LOOPBACK.match(m.group(2)) and not (
-            allow_tcp or os.environ.get(ALLOW_TCP_ENV, "").strip() == "1"):
+        raise NBLInputError(
+            f"scheduler must be tcp://HOST:PORT, tls://HOST:PORT or local:N "
+            f"(port 1-65535), got {address!r}"
+        )
+    if (
+        m.group(1) == "tcp"
+        and not _LOOPBACK.match(m.group(2))
+        and not (allow_tcp or os.environ.get(ALLOW_TCP_ENV, "").strip() == "1")
+    ):
         raise NBLInputError(
             f"refusing the plain tcp:// scheduler {address}: it is not on this machine's "
             f"loopback interface and {SCHEDULER_TRUST}; use tls://, an SSH tunnel to "
-            f"tcp://127.0.0.1:PORT, or --allow-tcp-scheduler ({ALLOW_TCP_ENV}=1)")
+            f"tcp://127.0.0.1:PORT, or --allow-tcp-scheduler ({ALLOW_TCP_ENV}=1)"
+        )
     if m.group(1) == "tls":
         missing = _tls_missing()
         if missing:
@@ -231,7 +258,8 @@ def parse_scheduler(address: str, allow_large: bool = False,
                 f"tls:// needs Dask's TLS configuration: {missing} is not set (e.g. "
                 "DASK_DISTRIBUTED__COMM__TLS__CA_FILE=ca.pem, DASK_DISTRIBUTED__COMM__TLS__"
                 "CLIENT__CERT=client.pem, DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY=key.pem; "
-                "docs/security.md)")
+                "docs/security.md)"
+            )
     return "remote", address
 
 
@@ -297,14 +325,17 @@ def probe_scheduler(address: str, timeout: float = PROBE_SECONDS) -> None:
                     break
                 head += chunk
         except TimeoutError:
-            raise NBLInputError(f"no Dask scheduler at {address}: it sent no handshake within "
-                                f"{timeout:g} s") from None
+            raise NBLInputError(
+                f"no Dask scheduler at {address}: it sent no handshake within {timeout:g} s"
+            ) from None
         except OSError:
-            pass                       # reset while reading: judged by what came (nothing)
+            pass  # reset while reading: judged by what came (nothing)
     total, frames = struct.unpack("<QQ", head) if len(head) == 16 else (0, 0)
     if not (16 <= total < 2**24 and 1 <= frames <= 64 and 8 + 8 * frames <= total):
-        raise NBLInputError(f"no Dask scheduler at {address}: what answers there does not "
-                            "speak Dask's protocol (is the port right?)")
+        raise NBLInputError(
+            f"no Dask scheduler at {address}: what answers there does not "
+            "speak Dask's protocol (is the port right?)"
+        )
 
 
 @contextmanager
@@ -488,17 +519,18 @@ class ProcessExecutor(Executor):
         Allow more than :data:`MAX_WORKERS` workers.
     """
 
-    def __init__(self, workers: int | None = None, retries: int = 2,
-                 allow_large: bool = False):
-        self.workers = check_workers(int(workers) if workers is not None else cpu_count(),
-                                     allow_large=allow_large)
+    def __init__(self, workers: int | None = None, retries: int = 2, allow_large: bool = False):
+        self.workers = check_workers(
+            int(workers) if workers is not None else cpu_count(), allow_large=allow_large
+        )
         self.retries = int(retries)
 
     @staticmethod
     def _pool(n: int, ctx):
         before = set(multiprocessing.active_children())
-        pool = ProcessPoolExecutor(max_workers=n, mp_context=ctx,
-                                   initializer=pool_worker_init, initargs=(os.getpid(),))
+        pool = ProcessPoolExecutor(
+            max_workers=n, mp_context=ctx, initializer=pool_worker_init, initargs=(os.getpid(),)
+        )
         return pool, before
 
     @staticmethod
@@ -560,7 +592,7 @@ class ProcessExecutor(Executor):
         def submit(i: int) -> bool:
             """Submit task i (False: the pool is broken; the task stays pending)."""
             try:
-                with _sigint_ignored():    # workers are spawned by the first submits
+                with _sigint_ignored():  # workers are spawned by the first submits
                     futures[ex.submit(_guarded, fn, tasks[i])] = i
             except BrokenProcessPool:
                 return False
@@ -593,14 +625,14 @@ class ProcessExecutor(Executor):
                             tasks.append(task)
                             pending.add(len(tasks) - 1)
                             broken = not submit(len(tasks) - 1)
-        except BaseException:             # KeyboardInterrupt, SIGTERM, GeneratorExit, ...
+        except BaseException:  # KeyboardInterrupt, SIGTERM, GeneratorExit, ...
             self._abort(ex, before)
             raise
         self._shutdown(ex, before)
         if not broken:
             return
-        started = set(pending)            # every unfinished task may have been the one
-        for task in source:               # not pulled yet: run in the isolation below
+        started = set(pending)  # every unfinished task may have been the one
+        for task in source:  # not pulled yet: run in the isolation below
             tasks.append(task)
             pending.add(len(tasks) - 1)
         # isolation: one task at a time, so a crash is charged to the task that caused it
@@ -619,9 +651,15 @@ class ProcessExecutor(Executor):
                         crashes[i] += 1
                         if crashes[i] > self.retries:
                             queue.pop(0)
-                            yield i, TaskError("WorkerLost", f"the worker process died "
-                                               f"{crashes[i]} times while running this task")
-                        break                   # the pool is gone: start a fresh one
+                            yield (
+                                i,
+                                TaskError(
+                                    "WorkerLost",
+                                    f"the worker process died "
+                                    f"{crashes[i]} times while running this task",
+                                ),
+                            )
+                        break  # the pool is gone: start a fresh one
                     except Exception as exc:  # noqa: BLE001
                         res = TaskError(type(exc).__name__, str(exc))
                     queue.pop(0)
@@ -668,17 +706,22 @@ class DaskExecutor(Executor):
         try:
             from distributed import Client, LocalCluster
         except ImportError as exc:  # pragma: no cover - depends on the install
-            raise NBLInputError("the Dask executor needs dask.distributed: "
-                                "pip install 'nbl[distributed]'") from exc
+            raise NBLInputError(
+                "the Dask executor needs dask.distributed: pip install 'nbl[distributed]'"
+            ) from exc
         self.address = str(address).strip()
         self._cluster = None
         if kind == "local":
             # No dashboard; the scheduler's HTTP server (/health, /metrics) still starts, on
             # port 8787 unless told otherwise, and warns when that port is taken (a second
             # `nbl` run, a notebook's cluster): a free port of the loopback interface instead.
-            self._cluster = LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
-                                         dashboard_address=None,
-                                         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+            self._cluster = LocalCluster(
+                n_workers=value,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            )
             self.client = Client(self._cluster)
         else:
             probe_scheduler(value)
@@ -686,13 +729,11 @@ class DaskExecutor(Executor):
                 self.client = Client(value, timeout=timeout)
             except (OSError, TimeoutError, ValueError) as exc:
                 why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-                raise NBLInputError(f"cannot reach the Dask scheduler at {value!r}: {why}") \
-                    from exc
+                raise NBLInputError(f"cannot reach the Dask scheduler at {value!r}: {why}") from exc
 
     @property
     def workers(self) -> int:  # type: ignore[override]
-        """The number of worker threads the cluster has now (at least 1).
-        """
+        """The number of worker threads the cluster has now (at least 1)."""
         return max(1, sum(self.client.nthreads().values()))
 
     def run(self, fn, tasks):
@@ -753,15 +794,19 @@ class DaskExecutor(Executor):
             self.client.close(timeout=_CLOSE_SECONDS)
             if self._cluster is not None:
                 self._cluster.close(timeout=_CLOSE_SECONDS)
-        except (OSError, TimeoutError, RuntimeError):   # a cluster already half gone
+        except (OSError, TimeoutError, RuntimeError):  # a cluster already half gone
             pass
         finally:
             quiet.setLevel(level)
 
 
-def make_executor(workers: int | None = None, work: float = float("inf"),
-                  threshold: float = 2e7, scheduler: str | None = None,
-                  allow_large: bool = False) -> Executor:
+def make_executor(
+    workers: int | None = None,
+    work: float = float("inf"),
+    threshold: float = 2e7,
+    scheduler: str | None = None,
+    allow_large: bool = False,
+) -> Executor:
     """The executor for ``work`` units (replication-steps × d, or grid points).
 
     ``scheduler`` (or the environment variable ``NBL_DASK_SCHEDULER``) selects Dask:
@@ -798,9 +843,8 @@ def make_executor(workers: int | None = None, work: float = float("inf"),
     if _IN_WORKER and scheduler is None and workers is None:
         return SerialExecutor()
     if scheduler and workers is not None:
-        raise NBLInputError("give either a Dask scheduler or a number of local workers, "
-                            "not both")
-    if workers is None:          # an explicit --workers wins over $NBL_DASK_SCHEDULER
+        raise NBLInputError("give either a Dask scheduler or a number of local workers, not both")
+    if workers is None:  # an explicit --workers wins over $NBL_DASK_SCHEDULER
         scheduler = scheduler or scheduler_from_env()
     if scheduler:
         return DaskExecutor(scheduler, allow_large=allow_large)
@@ -812,9 +856,14 @@ def make_executor(workers: int | None = None, work: float = float("inf"),
 
 
 @contextmanager
-def executor_for(executor: Executor | None, workers: int | None = None, *,
-                 work: float = float("inf"), threshold: float = 2e7,
-                 scheduler: str | None = None) -> Iterator[Executor]:
+def executor_for(
+    executor: Executor | None,
+    workers: int | None = None,
+    *,
+    work: float = float("inf"),
+    threshold: float = 2e7,
+    scheduler: str | None = None,
+) -> Iterator[Executor]:
     """``with executor_for(executor, workers, work=...) as ex:`` — the caller's ``executor``
     (left open), or, when it is None, a new :func:`make_executor` ``(workers, work, threshold,
     scheduler)`` closed when the block ends (also on an error).

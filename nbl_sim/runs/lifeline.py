@@ -40,7 +40,7 @@ def die_with_parent(parent: int, poll: float = PARENT_POLL) -> None:
             import ctypes
 
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL, 0, 0, 0)        # PR_SET_PDEATHSIG = 1
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
         except (OSError, AttributeError):  # pragma: no cover - no usable libc
             pass
     if os.getppid() != parent:

@@ -27,8 +27,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["replacing", "write_text", "save_figure", "output_set", "OutputSet",
-           "remove_leftovers", "new_run_id"]
+__all__ = [
+    "replacing",
+    "write_text",
+    "save_figure",
+    "output_set",
+    "OutputSet",
+    "remove_leftovers",
+    "new_run_id",
+]
 
 _STAGING = re.compile(r"\.(?P<name>.+)\.nbl-(?P<pid>[0-9]+)-[0-9a-f]{12}\.tmp")
 _TMPFILE = re.compile(r"\..+\.(?P<pid>[0-9]+)\.[0-9a-f]{12}\.tmp")
@@ -86,7 +93,7 @@ def _gone(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return True
-    except OSError:               # alive, but another user's
+    except OSError:  # alive, but another user's
         return False
     return False
 
@@ -143,16 +150,17 @@ def output_set(out_dir, index: tuple = (), run_id: str | None = None) -> Iterato
 
 
 def _install(staging: Path, target: Path, names: list, index: tuple) -> None:
-    if not os.path.lexists(target) or (target.is_dir() and not target.is_symlink()
-                                       and not os.listdir(target)):
+    if not os.path.lexists(target) or (
+        target.is_dir() and not target.is_symlink() and not os.listdir(target)
+    ):
         try:
-            os.rename(staging, target)        # onto nothing or an empty directory: atomic
+            os.rename(staging, target)  # onto nothing or an empty directory: atomic
             return
         except OSError:
             if not target.is_dir():
                 raise
     last = [n for n in names if n in index]
-    for n in index:                            # the old index goes first: no stale set
+    for n in index:  # the old index goes first: no stale set
         with contextlib.suppress(FileNotFoundError):
             if not (target / n).is_dir():
                 os.unlink(target / n)

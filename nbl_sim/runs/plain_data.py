@@ -74,9 +74,11 @@ def encode(value) -> tuple[object, list[np.ndarray]]:
 
 def _refuse(x, where: str, why: str = ""):
     t = type(x)
-    raise TypeError(f"cannot store {t.__module__}.{t.__qualname__} at {where}{why}: cached "
-                    "results must be plain data (None, bool, int, float, str, list, tuple, "
-                    "dict, numpy arrays/scalars of bool, numeric or unicode dtype)")
+    raise TypeError(
+        f"cannot store {t.__module__}.{t.__qualname__} at {where}{why}: cached "
+        "results must be plain data (None, bool, int, float, str, list, tuple, "
+        "dict, numpy arrays/scalars of bool, numeric or unicode dtype)"
+    )
 
 
 def _encode(x, arrays: list, where: str):
@@ -96,18 +98,26 @@ def _encode(x, arrays: list, where: str):
             return {"dict": {k: _encode(v, arrays, f"{where}[{k!r}]") for k, v in x.items()}}
         for k in x:
             if not _is_key(k):
-                _refuse(k, f"a key of {where}", " (keys: str, None, bool, int, float, numpy "
-                        "scalars, tuples of these)")
-        return {"items": [[_encode(k, arrays, f"a key of {where}"),
-                           _encode(v, arrays, f"{where}[{k!r}]")] for k, v in x.items()]}
+                _refuse(
+                    k,
+                    f"a key of {where}",
+                    " (keys: str, None, bool, int, float, numpy scalars, tuples of these)",
+                )
+        return {
+            "items": [
+                [_encode(k, arrays, f"a key of {where}"), _encode(v, arrays, f"{where}[{k!r}]")]
+                for k, v in x.items()
+            ]
+        }
     if t is np.ndarray:
         _check_dtype(x.dtype, x, where)
         arrays.append(x)
         return {"array": len(arrays) - 1}
     if isinstance(x, np.generic) and t is x.dtype.type:
         _check_dtype(x.dtype, x, where)
-        raw = (str(x).encode(_utf32(x.dtype), "surrogatepass") if x.dtype.kind == "U"
-               else x.tobytes())
+        raw = (
+            str(x).encode(_utf32(x.dtype), "surrogatepass") if x.dtype.kind == "U" else x.tobytes()
+        )
         return {"scalar": [x.dtype.str, raw.hex()]}
     _refuse(x, where)
 
@@ -210,7 +220,7 @@ def _decode(node, arrays: list, used: set):
         return [_decode(v, arrays, used) for v in node]
     if t is not dict or len(node) != 1:
         raise PlainDataError(f"unexpected node of type {t.__name__}")
-    (tag, body), = node.items()
+    ((tag, body),) = node.items()
     if tag not in _TAGS:
         raise PlainDataError(f"unknown tag {tag[:40]!r}")
     if tag == "tuple":
@@ -241,13 +251,18 @@ def _decode(node, arrays: list, used: set):
             raise PlainDataError("a finite float must be stored as a JSON number")
         return x
     if tag == "scalar":
-        if (type(body) is not list or len(body) != 2 or type(body[0]) is not str
-                or type(body[1]) is not str or not _DTYPE.fullmatch(body[0])
-                or not re.fullmatch(r"(?:[0-9a-f]{2})*", body[1])):
+        if (
+            type(body) is not list
+            or len(body) != 2
+            or type(body[0]) is not str
+            or type(body[1]) is not str
+            or not _DTYPE.fullmatch(body[0])
+            or not re.fullmatch(r"(?:[0-9a-f]{2})*", body[1])
+        ):
             raise PlainDataError("a scalar must be [dtype, hex bytes]")
         dtype = np.dtype(body[0])
         raw = bytes.fromhex(body[1])
-        if dtype.kind == "U":      # by its text (numpy drops trailing NULs of str_ anyway)
+        if dtype.kind == "U":  # by its text (numpy drops trailing NULs of str_ anyway)
             if len(raw) % 4:
                 raise PlainDataError("a unicode scalar must be UTF-32")
             return np.str_(raw.decode(_utf32(dtype), "surrogatepass"))

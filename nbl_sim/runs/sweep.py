@@ -47,9 +47,24 @@ from nbl_theory.validation import validate_delta
 from .cache import ChunkCache, default_cache_dir
 from .execution import Executor, TaskError, make_executor
 
-__all__ = ["run_sweep", "SweepResult", "CellFailure", "SweepError", "ChunkCache", "canonical",
-           "cell_key", "source_fingerprint", "imported_modules", "reachable", "library_versions",
-           "LIBRARIES", "default_cache_dir", "DEFAULT_CACHE_DIR", "decimal_strings", "sweep_grid"]
+__all__ = [
+    "run_sweep",
+    "SweepResult",
+    "CellFailure",
+    "SweepError",
+    "ChunkCache",
+    "canonical",
+    "cell_key",
+    "source_fingerprint",
+    "imported_modules",
+    "reachable",
+    "library_versions",
+    "LIBRARIES",
+    "default_cache_dir",
+    "DEFAULT_CACHE_DIR",
+    "decimal_strings",
+    "sweep_grid",
+]
 
 #: ``ChunkCache(DEFAULT_CACHE_DIR, ns)`` is the cache in the user's cache directory
 #: (:func:`nbl_sim.runs.cache.default_cache_dir`: ``$NBL_CACHE_DIR``, else e.g. ``~/.cache/nbl``),
@@ -70,8 +85,11 @@ class SweepError(RuntimeError):
         self.failures = list(failures)
         lines = [f"  cell {f.index} {f.describe_params()}: {f.error}" for f in self.failures[:10]]
         more = len(self.failures) - 10
-        super().__init__(f"{len(self.failures)} cell(s) failed:\n" + "\n".join(lines)
-                         + (f"\n  ... and {more} more" if more > 0 else ""))
+        super().__init__(
+            f"{len(self.failures)} cell(s) failed:\n"
+            + "\n".join(lines)
+            + (f"\n  ... and {more} more" if more > 0 else "")
+        )
 
 
 @dataclass(frozen=True)
@@ -169,20 +187,27 @@ def canonical(x):
     object
         Plain JSON data (dicts, lists, strings, ints, bools, None) that determines ``x``.
     """
-    if isinstance(x, np.floating):          # before float: np.float64 subclasses float
+    if isinstance(x, np.floating):  # before float: np.float64 subclasses float
         return {"float": repr(float(x))}
     if isinstance(x, np.integer):
         return int(x)
     if x is None or isinstance(x, (bool, int, str)):
         return x
-    if isinstance(x, float):            # repr round-trips exactly, nan/inf included
+    if isinstance(x, float):  # repr round-trips exactly, nan/inf included
         return {"float": repr(x)}
     if isinstance(x, np.ndarray):
-        return {"array": str(x.dtype), "shape": list(x.shape),
-                "values": [canonical(v) for v in x.ravel().tolist()]}
+        return {
+            "array": str(x.dtype),
+            "shape": list(x.shape),
+            "values": [canonical(v) for v in x.ravel().tolist()],
+        }
     if isinstance(x, dict):
-        return {"dict": sorted(([json.dumps(canonical(k), sort_keys=True), canonical(v)]
-                                for k, v in x.items()), key=lambda kv: kv[0])}
+        return {
+            "dict": sorted(
+                ([json.dumps(canonical(k), sort_keys=True), canonical(v)] for k, v in x.items()),
+                key=lambda kv: kv[0],
+            )
+        }
     if isinstance(x, (list, tuple)):
         return [canonical(v) for v in x]
     mod = type(x).__module__
@@ -191,9 +216,11 @@ def canonical(x):
 
         return {"sympy": sp.srepr(x)}
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        state = (x.__getstate__() if hasattr(type(x), "__getstate__")
-                 and type(x).__getstate__ is not object.__getstate__
-                 else {f.name: getattr(x, f.name) for f in dataclasses.fields(x)})
+        state = (
+            x.__getstate__()
+            if hasattr(type(x), "__getstate__") and type(x).__getstate__ is not object.__getstate__
+            else {f.name: getattr(x, f.name) for f in dataclasses.fields(x)}
+        )
         return {"type": f"{mod}.{type(x).__qualname__}", "state": canonical(state)}
     if hasattr(x, "__getstate__"):
         state = x.__getstate__()
@@ -201,8 +228,9 @@ def canonical(x):
             return {"type": f"{mod}.{type(x).__qualname__}", "state": canonical(state)}
     if callable(x) and hasattr(x, "__qualname__"):
         return {"callable": f"{x.__module__}.{x.__qualname__}"}
-    raise NBLInputError(f"cannot describe a sweep parameter of type {type(x).__name__} for "
-                        f"the cache key")
+    raise NBLInputError(
+        f"cannot describe a sweep parameter of type {type(x).__name__} for the cache key"
+    )
 
 
 #: the folder of figures, plots and text tables: its modules draw and write finished data, so
@@ -265,7 +293,7 @@ def imported_modules(name: str, is_package: bool, source: bytes) -> frozenset[st
             else:
                 mod = node.module or ""
             out.add(mod)
-            out.update(f"{mod}.{a.name}" for a in node.names)   # submodules imported by name
+            out.update(f"{mod}.{a.name}" for a in node.names)  # submodules imported by name
     return frozenset(out)
 
 
@@ -338,9 +366,13 @@ def source_fingerprint(module: str | None = None) -> str:
         64 hexadecimal digits.
     """
     if module is None:
-        names = sorted(".".join(p.relative_to(_ROOT).with_suffix("").parts)
-                       for pkg in _PACKAGES for p in (_ROOT / pkg).rglob("*.py"))
+        names = sorted(
+            ".".join(p.relative_to(_ROOT).with_suffix("").parts)
+            for pkg in _PACKAGES
+            for p in (_ROOT / pkg).rglob("*.py")
+        )
     else:
+
         def step(m: str) -> list[str]:
             f = _module_file(m)
             if f is None:
@@ -401,15 +433,27 @@ def cell_key(fn: Callable, params) -> str:
     str
         64 hexadecimal digits.
     """
-    payload = {"fn": f"{fn.__module__}.{fn.__qualname__}", "params": canonical(params),
-               "versions": library_versions(), "source": source_fingerprint(fn.__module__)}
+    payload = {
+        "fn": f"{fn.__module__}.{fn.__qualname__}",
+        "params": canonical(params),
+        "versions": library_versions(),
+        "source": source_fingerprint(fn.__module__),
+    }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
 # ---------------------------------------------------------------------- the runner
-def run_sweep(fn: Callable, cells: Sequence, *, executor: Executor | None = None,
-              cache: ChunkCache | None = None, progress=None, on_error: str = "collect",
-              weights: Sequence[float] | None = None, on_result=None) -> SweepResult:
+def run_sweep(
+    fn: Callable,
+    cells: Sequence,
+    *,
+    executor: Executor | None = None,
+    cache: ChunkCache | None = None,
+    progress=None,
+    on_error: str = "collect",
+    weights: Sequence[float] | None = None,
+    on_result=None,
+) -> SweepResult:
     """Run ``fn(cell)`` for every cell; results in cell order.
 
     Parameters
@@ -485,9 +529,14 @@ def run_sweep(fn: Callable, cells: Sequence, *, executor: Executor | None = None
             if own:
                 executor.close()
     failures.sort(key=lambda f: f.index)
-    out = SweepResult(results, failures, n_cached, len(todo) - len(failures),
-                      time.perf_counter() - tic,
-                      executor.describe() if (executor is not None and todo) else "cache")
+    out = SweepResult(
+        results,
+        failures,
+        n_cached,
+        len(todo) - len(failures),
+        time.perf_counter() - tic,
+        executor.describe() if (executor is not None and todo) else "cache",
+    )
     if on_error == "raise":
         out.raise_failures()
     return out
@@ -496,9 +545,10 @@ def run_sweep(fn: Callable, cells: Sequence, *, executor: Executor | None = None
 def _store(cache: ChunkCache, key: str, value, fn: Callable) -> None:
     try:
         cache.put(key, value)
-    except TypeError as exc:      # a cell returning something other than plain data: a bug
-        raise TypeError(f"{fn.__module__}.{fn.__qualname__} returned a value the cache cannot "
-                        f"store: {exc}") from None
+    except TypeError as exc:  # a cell returning something other than plain data: a bug
+        raise TypeError(
+            f"{fn.__module__}.{fn.__qualname__} returned a value the cache cannot store: {exc}"
+        ) from None
 
 
 def _rounded(x: float, total: float):

@@ -41,8 +41,14 @@ from ..runs.execution import Executor, executor_for
 from ..runs.outputs import new_run_id, replacing, write_text
 from ..runs.sweep import ChunkCache, run_sweep
 
-__all__ = ["simulate", "SimulationResult", "PolicyResult", "POLICIES", "default_record_rounds",
-           "default_n0"]
+__all__ = [
+    "simulate",
+    "SimulationResult",
+    "PolicyResult",
+    "POLICIES",
+    "default_record_rounds",
+    "default_n0",
+]
 
 #: The policies :func:`simulate` accepts (``nbl simulate --policy``).
 POLICIES = ("nbl", "greedy-logistic", "oracle")
@@ -240,30 +246,50 @@ class SimulationResult:
             path = out / f"trajectories_{name}.csv"
             with replacing(path) as tmp, tmp.open("w", newline="") as fh:
                 w = csv.writer(fh)
-                w.writerow(["replication", "round", "regret", "avg_regret", "angle_deg",
-                            "sq_error"])
+                w.writerow(
+                    ["replication", "round", "regret", "avg_regret", "angle_deg", "sq_error"]
+                )
                 for r in range(p.regret.shape[0]):
                     for k, t in enumerate(rounds):
                         reg = p.regret[r, k]
-                        w.writerow([r, int(t), _csv(reg), _csv(reg / t if t else math.nan),
-                                    _csv(math.degrees(p.angle[r, k])), _csv(p.sq_error[r, k])])
+                        w.writerow(
+                            [
+                                r,
+                                int(t),
+                                _csv(reg),
+                                _csv(reg / t if t else math.nan),
+                                _csv(math.degrees(p.angle[r, k])),
+                                _csv(p.sq_error[r, k]),
+                            ]
+                        )
             files.append(path)
             path = out / f"bands_{name}.csv"
             metrics = ("regret", "avg_regret", "angle_deg", "sq_error")
             bands = {m: self.band(name, m) for m in metrics}
             with replacing(path) as tmp, tmp.open("w", newline="") as fh:
                 w = csv.writer(fh)
-                w.writerow(["round"] + [f"{m}_{s}" for m in metrics
-                                        for s in ("mean", "se", "lo", "hi")])
+                w.writerow(
+                    ["round"] + [f"{m}_{s}" for m in metrics for s in ("mean", "se", "lo", "hi")]
+                )
                 for k, t in enumerate(rounds):
-                    w.writerow([int(t)] + [_csv(bands[m][s][k]) for m in metrics
-                                           for s in ("mean", "se", "lo", "hi")])
+                    w.writerow(
+                        [int(t)]
+                        + [
+                            _csv(bands[m][s][k])
+                            for m in metrics
+                            for s in ("mean", "se", "lo", "hi")
+                        ]
+                    )
             files.append(path)
         manifest = out / "manifest.json"
         data = self.to_json()
         data["versions"] = package_versions()
-        write_text(manifest, manifest_text("simulate", [data], [f.name for f in files],
-                                           run_id=run_id or new_run_id()))
+        write_text(
+            manifest,
+            manifest_text(
+                "simulate", [data], [f.name for f in files], run_id=run_id or new_run_id()
+            ),
+        )
         files.append(manifest)
         return files
 
@@ -276,9 +302,11 @@ def _check_finite(res: PolicyResult, env) -> None:
         bad = bad or not np.all(np.isfinite(res.sq_error[:, -1]))
     if bad:
         spec = getattr(env.contexts, "spec", "gaussian")
-        raise NBLInputError(f"simulate: {res.name} produced non-finite values with contexts "
-                            f"{spec!r}: the input is out of the range float64 can simulate "
-                            "(rescale or standardize the contexts)")
+        raise NBLInputError(
+            f"simulate: {res.name} produced non-finite values with contexts "
+            f"{spec!r}: the input is out of the range float64 can simulate "
+            "(rescale or standardize the contexts)"
+        )
 
 
 def _num(x):
@@ -348,16 +376,29 @@ def _run_policy(name: str, real, task: _Task) -> tuple:
     env, rec = task.env, task.record_rounds
     R = len(real.reps)
     if name == "nbl":
-        tr = engine.nbl(real.X, real.Y, real.coins, env.v_star, v0=task.v0, gamma=task.gamma,
-                        t0=task.t0, record_rounds=rec)
-        return (tr.actions, _align(tr.record_rounds, tr.sq_error, rec),
-                _align(tr.record_rounds, tr.angle, rec),
-                {"degenerate_init": tr.info["degenerate_init"]})
+        tr = engine.nbl(
+            real.X,
+            real.Y,
+            real.coins,
+            env.v_star,
+            v0=task.v0,
+            gamma=task.gamma,
+            t0=task.t0,
+            record_rounds=rec,
+        )
+        return (
+            tr.actions,
+            _align(tr.record_rounds, tr.sq_error, rec),
+            _align(tr.record_rounds, tr.angle, rec),
+            {"degenerate_init": tr.info["degenerate_init"]},
+        )
     if name == "greedy-logistic":
-        actions, gl_info = engine.greedy_logistic(real.X, real.Y, real.coins,
-                                                  intercept=task.intercept, ridge=task.ridge)
-        info = {k: v.item() for k, v in
-                ((k, np.asarray(v)) for k, v in gl_info.items()) if v.ndim == 0}
+        actions, gl_info = engine.greedy_logistic(
+            real.X, real.Y, real.coins, intercept=task.intercept, ridge=task.ridge
+        )
+        info = {
+            k: v.item() for k, v in ((k, np.asarray(v)) for k, v in gl_info.items()) if v.ndim == 0
+        }
     elif env.shared_link:
         actions, info = engine.oracle(real.X, env.v_star), {}
     else:  # per-arm links: the oracle plays argmax_a m_a(x), drawn with the realization
@@ -380,15 +421,22 @@ def _run_chunk(task: _Task) -> dict:
     env, rec = task.env, task.record_rounds
     R, K = len(task.reps), rec.size
     B = _block_size(R, task.n, task.n0, env.d)
-    out = {name: (np.empty((R, K)), np.empty((R, K)), np.empty((R, K)), [0.0], {})
-           for name in task.policies}
+    out = {
+        name: (np.empty((R, K)), np.empty((R, K)), np.empty((R, K)), [0.0], {})
+        for name in task.policies
+    }
     _warm_up(task.policies)  # compiled kernels load outside the timed region
     shape = (B, task.n, task.n0, env.d)
-    with reused(("realization",) + shape, lambda: Realization.empty(*shape),
-                int(B * Realization.bytes_per_replication(task.n, task.n0, env.d))) as buf:
+    with reused(
+        ("realization",) + shape,
+        lambda: Realization.empty(*shape),
+        int(B * Realization.bytes_per_replication(task.n, task.n0, env.d)),
+    ) as buf:
         _run_blocks(task, buf, out)
-    return {name: (regret, sq, ang, seconds[0], info)
-            for name, (regret, sq, ang, seconds, info) in out.items()}
+    return {
+        name: (regret, sq, ang, seconds[0], info)
+        for name, (regret, sq, ang, seconds, info) in out.items()
+    }
 
 
 def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
@@ -396,7 +444,7 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
     env, rec = task.env, task.record_rounds
     R, B = len(task.reps), buf.X.shape[0]
     for i0 in range(0, R, B):
-        real = engine.draw(env, task.seed, task.reps[i0:i0 + B], task.n, task.n0, out=buf)
+        real = engine.draw(env, task.seed, task.reps[i0 : i0 + B], task.n, task.n0, out=buf)
         rows = slice(i0, i0 + len(real.reps))
         for name in task.policies:
             regret, sq, ang, seconds, info = out[name]
@@ -555,19 +603,25 @@ def simulate(
         raise NBLInputError(f"unknown policy {unknown or policies!r}; choose from {POLICIES}")
     validate_step(gamma, t0)
     if not (isinstance(ridge, (int, float)) and math.isfinite(ridge) and ridge > 0):
-        raise NBLInputError(f"ridge must be > 0 (it makes the logistic fits well defined), "
-                            f"got {ridge}")
+        raise NBLInputError(
+            f"ridge must be > 0 (it makes the logistic fits well defined), got {ridge}"
+        )
     if init_angle is not None and n0 is not None:
         raise NBLInputError("give either n0 (randomized initialization) or init_angle, not both")
     v0 = None
     if init_angle is not None:
         if "greedy-logistic" in policies:
             raise NBLInputError(
-                "greedy-logistic needs a randomized initialization: use n0 instead of init_angle")
-        if not (isinstance(init_angle, (int, float)) and math.isfinite(init_angle)
-                and abs(init_angle) <= 360):
-            raise NBLInputError("init_angle must be a number of degrees in [-360, 360], got "
-                                f"{init_angle}")
+                "greedy-logistic needs a randomized initialization: use n0 instead of init_angle"
+            )
+        if not (
+            isinstance(init_angle, (int, float))
+            and math.isfinite(init_angle)
+            and abs(init_angle) <= 360
+        ):
+            raise NBLInputError(
+                f"init_angle must be a number of degrees in [-360, 360], got {init_angle}"
+            )
         v0 = env.initial_direction(float(init_angle))
         n0 = 0
     elif n0 is None:
@@ -575,15 +629,18 @@ def simulate(
     if isinstance(n0, bool) or not isinstance(n0, (int, np.integer)) or n0 < 0 or n0 > n:
         raise NBLInputError(f"n0 must be an integer in [0, n] = [0, {n}], got {n0!r}")
     if v0 is None and n0 == 0:
-        raise NBLInputError("n0 must be >= 1 for the randomized initialization (or give "
-                            "init_angle)")
-    rec = (default_record_rounds(n, n0) if record_rounds is None
-           else np.asarray(record_rounds, dtype=np.int64))
+        raise NBLInputError(
+            "n0 must be >= 1 for the randomized initialization (or give init_angle)"
+        )
+    rec = (
+        default_record_rounds(n, n0)
+        if record_rounds is None
+        else np.asarray(record_rounds, dtype=np.int64)
+    )
     if rec.ndim != 1 or rec.size == 0 or np.any(np.diff(rec) <= 0) or rec[0] < 0 or rec[-1] > n:
         raise NBLInputError("record_rounds must be strictly increasing integers in [0, n]")
 
-    with executor_for(executor, workers, work=float(reps) * n * env.d,
-                      scheduler=scheduler) as ex:
+    with executor_for(executor, workers, work=float(reps) * n * env.d, scheduler=scheduler) as ex:
         if chunk_size is None:
             per_rep = n * (env.d + 4) * 8.0
             chunk_size = max(1, min(reps, int(_CHUNK_BYTES // per_rep)))
@@ -597,12 +654,34 @@ def simulate(
                 chunk_size = 1
         chunk_size = positive_int(chunk_size, "chunk_size")
         chunks = [tuple(range(a, min(reps, a + chunk_size))) for a in range(0, reps, chunk_size)]
-        tasks = [_Task(env, seed, c, n, int(n0), v0, float(gamma), float(t0), policies, rec,
-                       bool(intercept), float(ridge)) for c in chunks]
+        tasks = [
+            _Task(
+                env,
+                seed,
+                c,
+                n,
+                int(n0),
+                v0,
+                float(gamma),
+                float(t0),
+                policies,
+                rec,
+                bool(intercept),
+                float(ridge),
+            )
+            for c in chunks
+        ]
         tic = time.perf_counter()
-        sweep = run_sweep(_run_chunk, tasks, executor=ex, cache=cache, progress=progress,
-                          weights=[len(c) for c in chunks], on_error="raise")
-        where = ex.describe() if sweep.cached < len(tasks) else "cache"   # nothing ran
+        sweep = run_sweep(
+            _run_chunk,
+            tasks,
+            executor=ex,
+            cache=cache,
+            progress=progress,
+            weights=[len(c) for c in chunks],
+            on_error="raise",
+        )
+        where = ex.describe() if sweep.cached < len(tasks) else "cache"  # nothing ran
     parts = sweep.results
     seconds = time.perf_counter() - tic
 
@@ -612,12 +691,20 @@ def simulate(
         info: dict = {}
         for p in parts:
             _merge_info(info, p[name][4])
-        results[name] = PolicyResult(name, *stacked, seconds=sum(p[name][3] for p in parts),
-                                     info=info)
+        results[name] = PolicyResult(
+            name, *stacked, seconds=sum(p[name][3] for p in parts), info=info
+        )
         _check_finite(results[name], env)
     params = {
-        "n": n, "reps": reps, "n0": int(n0), "init_angle": init_angle, "gamma": gamma,
-        "t0": t0, "policies": list(policies), "seed": seed, "d": env.d,
+        "n": n,
+        "reps": reps,
+        "n0": int(n0),
+        "init_angle": init_angle,
+        "gamma": gamma,
+        "t0": t0,
+        "policies": list(policies),
+        "seed": seed,
+        "d": env.d,
         "intercept": intercept if "greedy-logistic" in policies else None,
         "ridge": ridge if "greedy-logistic" in policies else None,
         "chunk_size": chunk_size,

@@ -30,8 +30,16 @@ from nbl_theory.validation import validate_delta
 from ..runs.execution import Executor, executor_for
 from ..runs.sweep import ChunkCache, decimal_strings, run_sweep, sweep_grid
 
-__all__ = ["PhaseDiagram", "PhaseCell", "phase_cell", "phase_diagram", "ThresholdScan",
-           "threshold_scan", "TIERS", "grid_values"]
+__all__ = [
+    "PhaseDiagram",
+    "PhaseCell",
+    "phase_cell",
+    "phase_diagram",
+    "ThresholdScan",
+    "threshold_scan",
+    "TIERS",
+    "grid_values",
+]
 
 #: The precision tiers of a phase diagram: float64, mpmath (30 digits) and certified (Arb).
 TIERS = ("float", "mpmath", "certified")
@@ -82,8 +90,9 @@ def _check_family(family: str | LinkSource, param: str, fixed: tuple) -> None:
         raise NBLInputError(f"unknown family {family!r}; choose from {', '.join(sorted(FAMILIES))}")
     probe = make_family(family, **dict(fixed))
     if param not in probe.params:
-        raise NBLInputError(f"family {family!r} has no parameter {param!r}; parameters are "
-                            f"{sorted(probe.params)}")
+        raise NBLInputError(
+            f"family {family!r} has no parameter {param!r}; parameters are {sorted(probe.params)}"
+        )
 
 
 # ---------------------------------------------------------------------- phase diagram
@@ -139,8 +148,11 @@ def phase_cell(cell: PhaseCell) -> dict:
             lam.append(x)
             sign.append("stable" if x > 0 else "unstable" if x < 0 else "undecided")
         else:
-            res = (stability(link, d, certify=True) if cell.tier == "certified"
-                   else stability(link, d, dps=30))
+            res = (
+                stability(link, d, certify=True)
+                if cell.tier == "certified"
+                else stability(link, d, dps=30)
+            )
             lam.append(float(res.values["lambda_star"]))
             sign.append(res.sign)
     return {"lambda_star": np.asarray(lam), "sign": sign}
@@ -183,11 +195,11 @@ class PhaseDiagram:
 
     family: str
     param: str
-    values: list          # parameter values (decimal strings), columns
-    deltas: list          # Δ values (decimal strings), rows
+    values: list  # parameter values (decimal strings), columns
+    deltas: list  # Δ values (decimal strings), rows
     tier: str
-    lambda_star: np.ndarray   # (len(deltas), len(values)); NaN in failed columns
-    sign: np.ndarray          # same shape, "stable" | "unstable" | "undecided" | "failed"
+    lambda_star: np.ndarray  # (len(deltas), len(values)); NaN in failed columns
+    sign: np.ndarray  # same shape, "stable" | "unstable" | "undecided" | "failed"
     failures: list = field(default_factory=list)
     seconds: float = 0.0
     executor: str = ""
@@ -229,21 +241,38 @@ class PhaseDiagram:
             The grid, λ* (None where not finite), the signs, the unstable fraction, the failures
             (value and error) and the timing.
         """
-        return {"family": self.family, "param": self.param, "tier": self.tier,
-                "values": self.values, "deltas": self.deltas,
-                "lambda_star": [[None if not math.isfinite(v) else v for v in row]
-                                for row in self.lambda_star.tolist()],
-                "sign": self.sign.tolist(),
-                "unstable_fraction": self.unstable_fraction(),
-                "failures": [{"value": f.params.value, "error": f.error} for f in self.failures],
-                "seconds": self.seconds, "executor": self.executor}
+        return {
+            "family": self.family,
+            "param": self.param,
+            "tier": self.tier,
+            "values": self.values,
+            "deltas": self.deltas,
+            "lambda_star": [
+                [None if not math.isfinite(v) else v for v in row]
+                for row in self.lambda_star.tolist()
+            ],
+            "sign": self.sign.tolist(),
+            "unstable_fraction": self.unstable_fraction(),
+            "failures": [{"value": f.params.value, "error": f.error} for f in self.failures],
+            "seconds": self.seconds,
+            "executor": self.executor,
+        }
 
 
-def phase_diagram(family: str | LinkSource, param: str, values, deltas, *, fixed=None,
-                  tier: str = "float",
-                  executor: Executor | None = None, scheduler: str | None = None,
-                  workers: int | None = None, cache: ChunkCache | None = None,
-                  progress=None) -> PhaseDiagram:
+def phase_diagram(
+    family: str | LinkSource,
+    param: str,
+    values,
+    deltas,
+    *,
+    fixed=None,
+    tier: str = "float",
+    executor: Executor | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    cache: ChunkCache | None = None,
+    progress=None,
+) -> PhaseDiagram:
     """λ* of ``make_family(family, param=value, **fixed)`` on the grid ``values`` × ``deltas``.
 
     ``family`` is a family name or any :class:`~nbl_theory.link_source.LinkSource` (a user's
@@ -294,11 +323,16 @@ def phase_diagram(family: str | LinkSource, param: str, values, deltas, *, fixed
     values, deltas, fixed_t = sweep_grid("phase_diagram", values, deltas, fixed)
     _check_family(family, param, fixed_t)
     cells = [PhaseCell(family, param, v, fixed_t, tuple(deltas), tier) for v in values]
-    per_point = {"float": 5e-4, "mpmath": 0.4, "certified": 0.02}[tier]   # s, measured
-    with executor_for(executor, workers, work=len(values) * len(deltas) * per_point,
-                      threshold=5.0, scheduler=scheduler) as ex:
+    per_point = {"float": 5e-4, "mpmath": 0.4, "certified": 0.02}[tier]  # s, measured
+    with executor_for(
+        executor,
+        workers,
+        work=len(values) * len(deltas) * per_point,
+        threshold=5.0,
+        scheduler=scheduler,
+    ) as ex:
         res = run_sweep(phase_cell, cells, executor=ex, cache=cache, progress=progress)
-        where = ex.describe() if res.cached < len(cells) else "cache"   # nothing ran
+        where = ex.describe() if res.cached < len(cells) else "cache"  # nothing ran
     lam = np.full((len(deltas), len(values)), np.nan)
     sign = np.full((len(deltas), len(values)), "failed", dtype=object)
     for j, r in enumerate(res.results):
@@ -306,8 +340,19 @@ def phase_diagram(family: str | LinkSource, param: str, values, deltas, *, fixed
             lam[:, j] = r["lambda_star"]
             sign[:, j] = r["sign"]
     name = family if isinstance(family, str) else family.text
-    return PhaseDiagram(name, param, values, deltas, tier, lam, sign.astype(str),
-                        res.failures, res.seconds, where, res.cached)
+    return PhaseDiagram(
+        name,
+        param,
+        values,
+        deltas,
+        tier,
+        lam,
+        sign.astype(str),
+        res.failures,
+        res.seconds,
+        where,
+        res.cached,
+    )
 
 
 # ---------------------------------------------------------------------- threshold scans
@@ -315,8 +360,8 @@ def phase_diagram(family: str | LinkSource, param: str, values, deltas, *, fixed
 class _ThresholdCell:
     family: str
     param: str
-    solve_for: str          # "delta" or the parameter name
-    at: str                 # the fixed value (Δ when solving for the parameter, else the param)
+    solve_for: str  # "delta" or the parameter name
+    at: str  # the fixed value (Δ when solving for the parameter, else the param)
     fixed: tuple
     bracket: tuple
     grid: int
@@ -327,17 +372,34 @@ def _threshold_cell(cell: _ThresholdCell) -> list[dict]:
     from nbl_theory.threshold import find_thresholds
 
     if cell.solve_for == "delta":
-        res = find_thresholds(_family_link(cell.family, cell.param, cell.at, cell.fixed),
-                              "delta", bracket=cell.bracket, grid=cell.grid,
-                              certify=cell.certify)
+        res = find_thresholds(
+            _family_link(cell.family, cell.param, cell.at, cell.fixed),
+            "delta",
+            bracket=cell.bracket,
+            grid=cell.grid,
+            certify=cell.certify,
+        )
     else:
+
         def build(value: str) -> Link:
             return _family_link(cell.family, cell.param, value, cell.fixed)
 
-        res = find_thresholds(build, cell.param, delta=cell.at, bracket=cell.bracket,
-                              grid=cell.grid, certify=cell.certify)
-    return [{"value": str(r.value), "certified": bool(r.certified),
-             "bracket": [str(b) for b in r.bracket]} for r in res.roots]
+        res = find_thresholds(
+            build,
+            cell.param,
+            delta=cell.at,
+            bracket=cell.bracket,
+            grid=cell.grid,
+            certify=cell.certify,
+        )
+    return [
+        {
+            "value": str(r.value),
+            "certified": bool(r.certified),
+            "bracket": [str(b) for b in r.bracket],
+        }
+        for r in res.roots
+    ]
 
 
 @dataclass
@@ -371,16 +433,28 @@ class ThresholdScan:
     param: str
     solve_for: str
     at: list
-    roots: list          # per fixed value: list of root dicts (None if the cell failed)
+    roots: list  # per fixed value: list of root dicts (None if the cell failed)
     failures: list = field(default_factory=list)
     seconds: float = 0.0
     executor: str = ""
 
 
-def threshold_scan(family: str, param: str, solve_for: str, at, *, bracket, fixed=None,
-                   grid: int = 121, certify: bool = True, executor: Executor | None = None,
-                   scheduler: str | None = None, workers: int | None = None,
-                   cache: ChunkCache | None = None, progress=None) -> ThresholdScan:
+def threshold_scan(
+    family: str,
+    param: str,
+    solve_for: str,
+    at,
+    *,
+    bracket,
+    fixed=None,
+    grid: int = 121,
+    certify: bool = True,
+    executor: Executor | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    cache: ChunkCache | None = None,
+    progress=None,
+) -> ThresholdScan:
     """Roots of λ* = 0 in ``bracket`` (for ``solve_for`` = "delta" or ``param``) at each fixed
     value in ``at``; one cell per fixed value.
 
@@ -435,11 +509,24 @@ def threshold_scan(family: str, param: str, solve_for: str, at, *, bracket, fixe
             validate_delta(a)
     fixed_t = tuple(sorted((str(k), str(v)) for k, v in (fixed or {}).items()))
     _check_family(family, param, fixed_t)
-    cells = [_ThresholdCell(family, param, solve_for, a, fixed_t,
-                            tuple(str(b) for b in bracket), int(grid), bool(certify)) for a in at]
-    with executor_for(executor, workers, work=float(len(at)), threshold=4.0,
-                      scheduler=scheduler) as ex:
+    cells = [
+        _ThresholdCell(
+            family,
+            param,
+            solve_for,
+            a,
+            fixed_t,
+            tuple(str(b) for b in bracket),
+            int(grid),
+            bool(certify),
+        )
+        for a in at
+    ]
+    with executor_for(
+        executor, workers, work=float(len(at)), threshold=4.0, scheduler=scheduler
+    ) as ex:
         res = run_sweep(_threshold_cell, cells, executor=ex, cache=cache, progress=progress)
-        where = ex.describe() if res.cached < len(cells) else "cache"   # nothing ran
-    return ThresholdScan(family, param, solve_for, at, res.results, res.failures, res.seconds,
-                         where)
+        where = ex.describe() if res.cached < len(cells) else "cache"  # nothing ran
+    return ThresholdScan(
+        family, param, solve_for, at, res.results, res.failures, res.seconds, where
+    )

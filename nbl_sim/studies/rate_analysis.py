@@ -14,9 +14,17 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-__all__ = ["analyze", "fit_growth", "bootstrap_slope", "regret_analysis",
-           "estimation_analysis", "dimension_model", "gamma_analysis", "localization_analysis",
-           "contrast_analysis"]
+__all__ = [
+    "analyze",
+    "fit_growth",
+    "bootstrap_slope",
+    "regret_analysis",
+    "estimation_analysis",
+    "dimension_model",
+    "gamma_analysis",
+    "localization_analysis",
+    "contrast_analysis",
+]
 
 
 def fit_growth(ns, samples: np.ndarray) -> dict:
@@ -40,15 +48,26 @@ def fit_growth(ns, samples: np.ndarray) -> dict:
         coef = P @ A.T @ W @ y
         res = y - A @ coef
         chi2 = float(res @ W @ res)
-        out[name] = {"a": float(coef[0]), "b": float(coef[1]),
-                     "a_se": float(math.sqrt(P[0, 0])), "b_se": float(math.sqrt(P[1, 1])),
-                     "chi2": chi2, "dof": int(ns.size - 2)}
+        out[name] = {
+            "a": float(coef[0]),
+            "b": float(coef[1]),
+            "a_se": float(math.sqrt(P[0, 0])),
+            "b_se": float(math.sqrt(P[1, 1])),
+            "chi2": chi2,
+            "dof": int(ns.size - 2),
+        }
     out["best"] = min(("log", "sqrt", "linear"), key=lambda m: out[m]["chi2"])
     return out
 
 
-def bootstrap_slope(x: np.ndarray, samples: np.ndarray, lo: float, hi: float | None = None,
-                    B: int = 400, seed: int = 0) -> dict:
+def bootstrap_slope(
+    x: np.ndarray,
+    samples: np.ndarray,
+    lo: float,
+    hi: float | None = None,
+    B: int = 400,
+    seed: int = 0,
+) -> dict:
     """Least-squares slope of log mean(samples) on log x over lo ≤ x ≤ hi, with a bootstrap
     (resampling replications, seeded) percentile 95% interval and SE."""
     x = np.asarray(x, dtype=float)
@@ -67,10 +86,13 @@ def bootstrap_slope(x: np.ndarray, samples: np.ndarray, lo: float, hi: float | N
     R = samples.shape[0]
     bs = np.array([slope(samples[rng.integers(0, R, R)].mean(0)) for _ in range(B)])
     bs = bs[np.isfinite(bs)]
-    return {"slope": full, "se": float(bs.std(ddof=1)) if bs.size > 1 else float("nan"),
-            "lo": float(np.percentile(bs, 2.5)) if bs.size else float("nan"),
-            "hi": float(np.percentile(bs, 97.5)) if bs.size else float("nan"),
-            "window": [float(x[sel][0]), float(x[sel][-1])]}
+    return {
+        "slope": full,
+        "se": float(bs.std(ddof=1)) if bs.size > 1 else float("nan"),
+        "lo": float(np.percentile(bs, 2.5)) if bs.size else float("nan"),
+        "hi": float(np.percentile(bs, 97.5)) if bs.size else float("nan"),
+        "window": [float(x[sel][0]), float(x[sel][-1])],
+    }
 
 
 def _mean_se(a: np.ndarray):
@@ -81,12 +103,16 @@ def _mean_se(a: np.ndarray):
     return a.mean(0), a.std(0, ddof=1) / math.sqrt(a.shape[0])
 
 
-
 def _part(self, long: bool):
     cfg = self.config
     if long:
-        return (self.regret_long, cfg.long_links, cfg.long_dims, cfg.long_ns,
-                self.constants.get("t_grid_long", {}))
+        return (
+            self.regret_long,
+            cfg.long_links,
+            cfg.long_dims,
+            cfg.long_ns,
+            self.constants.get("t_grid_long", {}),
+        )
     return self.regret, cfg.links, cfg.dims, cfg.ns, self.constants["t_grid"]
 
 
@@ -106,10 +132,17 @@ def regret_analysis(self, long: bool = False) -> dict:
             m2, se2 = _mean_se(r["stage2"])
             fit = fit_growth(ns, total)
             fit2 = fit_growth(ns, r["stage2"])
-            rows[d] = {"mean": m.tolist(), "se": se.tolist(), "stage2_mean": m2.tolist(),
-                       "stage2_se": se2.tolist(), "n0": r["n0s"].tolist(), "fit": fit,
-                       "fit_stage2": fit2,
-                       "b_over_d": fit["log"]["b"] / d, "b_over_d_se": fit["log"]["b_se"] / d}
+            rows[d] = {
+                "mean": m.tolist(),
+                "se": se.tolist(),
+                "stage2_mean": m2.tolist(),
+                "stage2_se": se2.tolist(),
+                "n0": r["n0s"].tolist(),
+                "fit": fit,
+                "fit_stage2": fit2,
+                "b_over_d": fit["log"]["b"] / d,
+                "b_over_d_se": fit["log"]["b_se"] / d,
+            }
             bs.append(fit["log"]["b"])
             bse.append(fit["log"]["b_se"])
         dims = [d for d in dims_all if d in rows]
@@ -123,8 +156,13 @@ def regret_analysis(self, long: bool = False) -> dict:
             P = np.linalg.inv(A.T @ (w[:, None] * A))
             coef = P @ A.T @ (w * lb)
             q = {"q": float(coef[1]), "q_se": float(math.sqrt(P[1, 1]))}
-        out[link] = {"by_d": rows, "b_exponent": q, "gamma": self.constants["gamma"][link],
-                     "C0": cfg.C0, "ns": list(ns)}
+        out[link] = {
+            "by_d": rows,
+            "b_exponent": q,
+            "gamma": self.constants["gamma"][link],
+            "C0": cfg.C0,
+            "ns": list(ns),
+        }
     return out
 
 
@@ -149,14 +187,30 @@ def estimation_analysis(self, long: bool = False) -> dict:
             lo_all = min(max(10 * n0, t[0]), t[-4])
             sl_all = bootstrap_slope(t + n0, stopped, lo_all + n0, seed=d)
             m, se = _mean_se(stopped)
-            rows[d] = {"t": t.tolist(), "t0": n0, "mean": m.tolist(), "se": se.tolist(),
-                       "slope": sl, "slope_all": sl_all,
-                       "scaled_end": float((t[-1] + n0) * m[-1] / d),
-                       "exited": int((r["tau"] <= t[-1]).sum()),
-                       "reps": int(stopped.shape[0])}
-        out[link] = {"by_d": rows, "d_model": dimension_model(
-            {d: ((r["t"][-1] + r["t0"]) * r["mean"][-1], (r["t"][-1] + r["t0"]) * r["se"][-1])
-             for d, r in rows.items()}, _direction_rates(self, link))}
+            rows[d] = {
+                "t": t.tolist(),
+                "t0": n0,
+                "mean": m.tolist(),
+                "se": se.tolist(),
+                "slope": sl,
+                "slope_all": sl_all,
+                "scaled_end": float((t[-1] + n0) * m[-1] / d),
+                "exited": int((r["tau"] <= t[-1]).sum()),
+                "reps": int(stopped.shape[0]),
+            }
+        out[link] = {
+            "by_d": rows,
+            "d_model": dimension_model(
+                {
+                    d: (
+                        (r["t"][-1] + r["t0"]) * r["mean"][-1],
+                        (r["t"][-1] + r["t0"]) * r["se"][-1],
+                    )
+                    for d, r in rows.items()
+                },
+                _direction_rates(self, link),
+            ),
+        }
     return out
 
 
@@ -170,9 +224,13 @@ def _direction_rates(self, link: str) -> dict:
 
     r = local_rates(paper_link(link), self.config.delta, 3)
     gamma = float(self.constants["gamma"][link])
-    return {"kappa_theta": r["kappa_theta"], "kappa_perp": r["kappa_perp"], "gamma": gamma,
-            "two_gamma_kappa_theta": 2 * gamma * r["kappa_theta"],
-            "two_gamma_kappa_perp": 2 * gamma * r["kappa_perp"]}
+    return {
+        "kappa_theta": r["kappa_theta"],
+        "kappa_perp": r["kappa_perp"],
+        "gamma": gamma,
+        "two_gamma_kappa_theta": 2 * gamma * r["kappa_theta"],
+        "two_gamma_kappa_perp": 2 * gamma * r["kappa_perp"],
+    }
 
 
 #: two-sided 95% normal quantile (the model's SEs come from the replications' SEs)
@@ -211,20 +269,31 @@ def dimension_model(scaled: dict, rates: dict | None = None) -> dict | None:
     chi2 = float(res @ (w * res))
     dof = len(dims) - 2
     c = -alpha / beta
-    grad = np.array([-1.0 / beta, alpha / beta ** 2])
+    grad = np.array([-1.0 / beta, alpha / beta**2])
     c_se = float(math.sqrt(max(grad @ P @ grad, 0.0)))
     C_se = float(math.sqrt(P[1, 1]))
-    out = {"dims": dims, "C": float(beta), "C_se": C_se,
-           "C_ci": [float(beta - _Z95 * C_se), float(beta + _Z95 * C_se)],
-           "c": float(c), "c_se": c_se, "c_ci": [float(c - _Z95 * c_se), float(c + _Z95 * c_se)],
-           "chi2": chi2, "dof": dof,
-           "chi2_p": float(_chi2.sf(chi2, dof)) if dof > 0 else None,
-           "d2": None, "rates": rates}
+    out = {
+        "dims": dims,
+        "C": float(beta),
+        "C_se": C_se,
+        "C_ci": [float(beta - _Z95 * C_se), float(beta + _Z95 * C_se)],
+        "c": float(c),
+        "c_se": c_se,
+        "c_ci": [float(c - _Z95 * c_se), float(c + _Z95 * c_se)],
+        "chi2": chi2,
+        "dof": dof,
+        "chi2_p": float(_chi2.sf(chi2, dof)) if dof > 0 else None,
+        "d2": None,
+        "rates": rates,
+    }
     if 2 in scaled:
         x = np.array([1.0, 2.0])
-        out["d2"] = {"S": float(scaled[2][0]), "se": float(scaled[2][1]),
-                     "extrapolated": float(alpha + 2 * beta),
-                     "extrapolated_se": float(math.sqrt(max(x @ P @ x, 0.0)))}
+        out["d2"] = {
+            "S": float(scaled[2][0]),
+            "se": float(scaled[2][1]),
+            "extrapolated": float(alpha + 2 * beta),
+            "extrapolated_se": float(math.sqrt(max(x @ P @ x, 0.0))),
+        }
     return out
 
 
@@ -249,16 +318,26 @@ def gamma_analysis(self) -> dict:
         ti = np.arange(0, int(t[-1]) + 1)
         lin = linear_recursion_mse([Mode(k, s2, a0)], gamma, t0, 0, ti)
         pred_window = loglog_slope(ti[1:] + t0, lin[1:], lo + t0)
-        rows.append({"two_gamma_kappa": mult, "gamma": gamma,
-                     "predicted_exponent": predicted_exponent(k, gamma),
-                     "window_prediction": -pred_window, "measured": -sl["slope"],
-                     "measured_lo": -sl["hi"], "measured_hi": -sl["lo"],
-                     "measured_se": sl["se"], "window": sl["window"],
-                     "exited": int((r["tau"] <= t[-1]).sum()),
-                     "reps": int(stopped.shape[0]),
-                     "t": t.tolist(), "mean": stopped.mean(0).tolist(),
-                     "linear": lin[t.astype(int)].tolist()})
+        rows.append(
+            {
+                "two_gamma_kappa": mult,
+                "gamma": gamma,
+                "predicted_exponent": predicted_exponent(k, gamma),
+                "window_prediction": -pred_window,
+                "measured": -sl["slope"],
+                "measured_lo": -sl["hi"],
+                "measured_hi": -sl["lo"],
+                "measured_se": sl["se"],
+                "window": sl["window"],
+                "exited": int((r["tau"] <= t[-1]).sum()),
+                "reps": int(stopped.shape[0]),
+                "t": t.tolist(),
+                "mean": stopped.mean(0).tolist(),
+                "linear": lin[t.astype(int)].tolist(),
+            }
+        )
     return {"kappa": k, "sigma2": s2, "gamma_c": 1 / (2 * k), "rows": rows}
+
 
 def localization_analysis(self) -> dict:
     cfg = self.config
@@ -271,14 +350,25 @@ def localization_analysis(self) -> dict:
                 continue
             N = r["exit"].size
             p = float(r["exit"].mean())
-            rows.append({"n0": n0, "p_exit": p, "se": math.sqrt(max(p * (1 - p), 1e-12) / N),
-                         "exits": int(r["exit"].sum()), "reps": N,
-                         "start_outside": int(r["start_out"].sum()),
-                         "e_n0": float(r["e_n0"].mean())})
+            rows.append(
+                {
+                    "n0": n0,
+                    "p_exit": p,
+                    "se": math.sqrt(max(p * (1 - p), 1e-12) / N),
+                    "exits": int(r["exit"].sum()),
+                    "reps": N,
+                    "start_outside": int(r["start_out"].sum()),
+                    "e_n0": float(r["e_n0"].mean()),
+                }
+            )
         out[d] = rows
-    return {"r0": {d: r for d, r in self.constants["loc_r0"].items()},
-            "gamma": self.constants["gamma"][cfg.links[0]],
-            "link": cfg.links[0], "by_d": out}
+    return {
+        "r0": {d: r for d, r in self.constants["loc_r0"].items()},
+        "gamma": self.constants["gamma"][cfg.links[0]],
+        "link": cfg.links[0],
+        "by_d": out,
+    }
+
 
 def contrast_analysis(self) -> dict:
     cfg = self.config
@@ -289,23 +379,35 @@ def contrast_analysis(self) -> dict:
         if r is None:
             continue
         m, se = _mean_se(r["regret"])
-        sl = bootstrap_slope(ns, r["regret"], ns[len(ns) // 2 - 1] if len(ns) > 3 else ns[0],
-                             seed=7)
+        sl = bootstrap_slope(
+            ns, r["regret"], ns[len(ns) // 2 - 1] if len(ns) > 3 else ns[0], seed=7
+        )
         ang, ang_se = _mean_se(np.degrees(r["angle"]))
-        out[link] = {"ns": ns.tolist(), "mean": m.tolist(), "se": se.tolist(),
-                     "slope": sl, "fit": fit_growth(ns, r["regret"]),
-                     "per_round_end": float(m[-1] / ns[-1]),
-                     "angle_deg": ang.tolist(), "angle_se": ang_se.tolist()}
+        out[link] = {
+            "ns": ns.tolist(),
+            "mean": m.tolist(),
+            "se": se.tolist(),
+            "slope": sl,
+            "fit": fit_growth(ns, r["regret"]),
+            "per_round_end": float(m[-1] / ns[-1]),
+            "angle_deg": ang.tolist(),
+            "angle_se": ang_se.tolist(),
+        }
     return out
+
 
 def analyze(self) -> dict:
     """All statistics of a :class:`~nbl_sim.studies.rate_study.StudyResult`."""
-    return {"regret": regret_analysis(self), "estimation": estimation_analysis(self),
-            "regret_long": regret_analysis(self, True),
-            "estimation_long": estimation_analysis(self, True),
-            "gamma": gamma_analysis(self), "localization": localization_analysis(self),
-            "contrast": contrast_analysis(self), "config": self.config.name,
-            "seconds": self.seconds, "executor": self.executor,
-            "failures": [f"{f.describe_params()}: {f.error}" for f in self.failures]}
-
-
+    return {
+        "regret": regret_analysis(self),
+        "estimation": estimation_analysis(self),
+        "regret_long": regret_analysis(self, True),
+        "estimation_long": estimation_analysis(self, True),
+        "gamma": gamma_analysis(self),
+        "localization": localization_analysis(self),
+        "contrast": contrast_analysis(self),
+        "config": self.config.name,
+        "seconds": self.seconds,
+        "executor": self.executor,
+        "failures": [f"{f.describe_params()}: {f.error}" for f in self.failures],
+    }

@@ -52,6 +52,7 @@ from ..runs.sweep import ChunkCache, run_sweep
 
 __all__ = ["StudyConfig", "QUICK", "FULL", "run_study", "StudyResult", "plan"]
 
+
 @dataclass(frozen=True)
 class StudyConfig:
     """The settings of the regret-rate study (:data:`FULL`, :data:`QUICK`).
@@ -144,7 +145,7 @@ class StudyConfig:
     long_reps: int = 100
     # step-size part (d = 2)
     gamma_link: str = "logistic"
-    gamma_multiples: tuple = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)   # values of 2γκ
+    gamma_multiples: tuple = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)  # values of 2γκ
     gamma_n: int = 100000
     gamma_reps: int = 400
     gamma_t0: float = 100.0
@@ -163,18 +164,32 @@ class StudyConfig:
     contrast_t0: float = 500.0
     contrast_start_deg: float = 10.0
     seed: int = 2026
-    rep_steps_per_cell: float = 4e7     # cells hold about this many replication-steps × d
+    rep_steps_per_cell: float = 4e7  # cells hold about this many replication-steps × d
 
 
 #: The study behind the regret-rate claims and figure (``nbl study``, about 5 min on 2 cores).
 FULL = StudyConfig("full")
 #: A small version of every part (``nbl study --quick``, a few seconds): for tests and a look.
 QUICK = StudyConfig(
-    "quick", dims=(2, 4), ns=(300, 1000, 3000), reps=40, t_points=16,
-    long_dims=(4,), long_ns=(1000, 3000, 10000), long_reps=20,
-    gamma_multiples=(0.5, 1.0, 2.0), gamma_n=3000, gamma_reps=60,
-    loc_dims=(2,), loc_n0s=(10, 40, 160), loc_n=1000, loc_reps=200,
-    contrast_ns=(300, 1000, 3000), contrast_reps=40, rep_steps_per_cell=4e6)
+    "quick",
+    dims=(2, 4),
+    ns=(300, 1000, 3000),
+    reps=40,
+    t_points=16,
+    long_dims=(4,),
+    long_ns=(1000, 3000, 10000),
+    long_reps=20,
+    gamma_multiples=(0.5, 1.0, 2.0),
+    gamma_n=3000,
+    gamma_reps=60,
+    loc_dims=(2,),
+    loc_n0s=(10, 40, 160),
+    loc_n=1000,
+    loc_reps=200,
+    contrast_ns=(300, 1000, 3000),
+    contrast_reps=40,
+    rep_steps_per_cell=4e6,
+)
 
 
 def _seed(cfg: StudyConfig, *parts) -> int:
@@ -206,8 +221,7 @@ def _radius(link: str, delta: str, d: int) -> dict:
     from .regret_geometry import stability_radius, stability_radius_cap
 
     L = paper_link(link)
-    r = (stability_radius(L, delta, R0_FRAC) if d == 2
-         else stability_radius_cap(L, delta, R0_FRAC))
+    r = stability_radius(L, delta, R0_FRAC) if d == 2 else stability_radius_cap(L, delta, R0_FRAC)
     return {"r0": float(r["r0"]), "lambda0": float(r["lambda0"])}
 
 
@@ -233,6 +247,7 @@ def _tau(sq: np.ndarray, r0: float) -> np.ndarray:
 #: and cell
 _CELL_BLOCK = 8
 
+
 @dataclass(frozen=True)
 class RegretCell:
     link: str
@@ -244,7 +259,7 @@ class RegretCell:
     r0: float
     t_grid: tuple
     seed: int
-    reps: tuple      # (start, stop)
+    reps: tuple  # (start, stop)
 
 
 def regret_cell(c: RegretCell) -> dict:
@@ -252,8 +267,9 @@ def regret_cell(c: RegretCell) -> dict:
     the replications ``c.reps`` (drawn in blocks, :func:`_in_blocks`)."""
     env = Environment.build(paper_link(c.link), c.delta, c.d)
     n0s = [math.ceil(c.C0 * (c.d + math.log(n))) for n in c.ns]
-    out = _in_blocks(env, c.seed, c.reps, max(c.ns), max(n0s),
-                     lambda real: _regret_block(c, env, n0s, real))
+    out = _in_blocks(
+        env, c.seed, c.reps, max(c.ns), max(n0s), lambda real: _regret_block(c, env, n0s, real)
+    )
     return {**out, "n0s": np.array(n0s)}
 
 
@@ -271,16 +287,21 @@ def _in_blocks(env: Environment, seed: int, reps: tuple, n: int, n0: int, fn) ->
         raise NBLInputError("no replications requested")
     B = min(_CELL_BLOCK, len(reps))
     shape = (B, n, n0, env.d)
-    with reused(("study-realization",) + shape, lambda: Realization.empty(*shape),
-                int(B * Realization.bytes_per_replication(n, n0, env.d))) as buf:
-        parts = [fn(engine.draw(env, seed, reps[i:i + B], n, n0, out=buf))
-                 for i in range(0, len(reps), B)]
+    with reused(
+        ("study-realization",) + shape,
+        lambda: Realization.empty(*shape),
+        int(B * Realization.bytes_per_replication(n, n0, env.d)),
+    ) as buf:
+        parts = [
+            fn(engine.draw(env, seed, reps[i : i + B], n, n0, out=buf))
+            for i in range(0, len(reps), B)
+        ]
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def _regret_block(c: RegretCell, env: Environment, n0s: list, real) -> dict:
     """:func:`regret_cell` on the replications of one drawn block ``real``."""
-    opt = real.optimal          # a*(X_t), drawn with the realization (= env.optimal_actions)
+    opt = real.optimal  # a*(X_t), drawn with the realization (= env.optimal_actions)
     R, nmax = real.X.shape[0], max(c.ns)
     stage1 = np.empty((R, len(c.ns)))
     stage2 = np.empty((R, len(c.ns)))
@@ -289,14 +310,22 @@ def _regret_block(c: RegretCell, env: Environment, n0s: list, real) -> dict:
     for k, (n, n0) in enumerate(zip(c.ns, n0s)):
         last = n == nmax
         rec = np.arange(n0, n + 1) if last else np.array([n0, n])
-        tr = engine.nbl(real.X[:, :n], real.Y[:, :n], real.coins[:, :n0], env.v_star,
-                        gamma=c.gamma, t0=float(n0), record_rounds=rec, record_angle=False)
+        tr = engine.nbl(
+            real.X[:, :n],
+            real.Y[:, :n],
+            real.coins[:, :n0],
+            env.v_star,
+            gamma=c.gamma,
+            t0=float(n0),
+            record_rounds=rec,
+            record_angle=False,
+        )
         r = instantaneous_regret_into(real.means, tr.actions, opt[:, :n], regret[:, :n])
         stage1[:, k] = r[:, :n0].sum(1)
         stage2[:, k] = r[:, n0:].sum(1)
         if last:
-            sq = tr.sq_error                        # rounds n0..n
-            tau = _tau(sq, c.r0) + n0               # first round outside r0 (n + 1: never)
+            sq = tr.sq_error  # rounds n0..n
+            tau = _tau(sq, c.r0) + n0  # first round outside r0 (n + 1: never)
             e_grid = sq[:, grid - n0]
             e_n0 = sq[:, 0].copy()
     return {"stage1": stage1, "stage2": stage2, "e_grid": e_grid, "tau": tau, "e_n0": e_n0}
@@ -324,8 +353,17 @@ def _from_angle(c: GammaCell | ContrastCell, n: int, record_rounds, record_angle
     v0 = env.initial_direction(c.start_deg)
 
     def block(real):
-        tr = engine.nbl(real.X, real.Y, real.coins, env.v_star, v0=v0, gamma=c.gamma, t0=c.t0,
-                        record_rounds=record_rounds, record_angle=record_angle)
+        tr = engine.nbl(
+            real.X,
+            real.Y,
+            real.coins,
+            env.v_star,
+            v0=v0,
+            gamma=c.gamma,
+            t0=c.t0,
+            record_rounds=record_rounds,
+            record_angle=record_angle,
+        )
         return fn(env, real, tr)
 
     return _in_blocks(env, c.seed, c.reps, n, 0, block)
@@ -333,9 +371,17 @@ def _from_angle(c: GammaCell | ContrastCell, n: int, record_rounds, record_angle
 
 def gamma_cell(c: GammaCell) -> dict:
     grid = np.asarray(c.t_grid, dtype=np.int64)
-    return _from_angle(c, c.n, np.arange(0, c.n + 1), False, lambda env, real, tr: {
-        "e_grid": tr.sq_error[:, grid], "tau": _tau(tr.sq_error, c.r0),
-        "e_0": tr.sq_error[:, 0].copy()})
+    return _from_angle(
+        c,
+        c.n,
+        np.arange(0, c.n + 1),
+        False,
+        lambda env, real, tr: {
+            "e_grid": tr.sq_error[:, grid],
+            "tau": _tau(tr.sq_error, c.r0),
+            "e_0": tr.sq_error[:, 0].copy(),
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -354,11 +400,22 @@ class LocCell:
 def loc_cell(c: LocCell) -> dict:
     env = Environment.build(paper_link(c.link), c.delta, c.d)
 
-    def block(real):                                # (means unused)
-        sq = engine.nbl(real.X, real.Y, real.coins, env.v_star, gamma=c.gamma, t0=float(c.n0),
-                        record_rounds=np.arange(c.n0, c.n + 1), record_angle=False).sq_error
-        return {"exit": (sq > c.r0 * c.r0).any(1), "start_out": sq[:, 0] > c.r0 * c.r0,
-                "e_n0": sq[:, 0].copy()}
+    def block(real):  # (means unused)
+        sq = engine.nbl(
+            real.X,
+            real.Y,
+            real.coins,
+            env.v_star,
+            gamma=c.gamma,
+            t0=float(c.n0),
+            record_rounds=np.arange(c.n0, c.n + 1),
+            record_angle=False,
+        ).sq_error
+        return {
+            "exit": (sq > c.r0 * c.r0).any(1),
+            "start_out": sq[:, 0] > c.r0 * c.r0,
+            "e_n0": sq[:, 0].copy(),
+        }
 
     return _in_blocks(env, c.seed, c.reps, c.n, c.n0, block)
 
@@ -377,8 +434,16 @@ class ContrastCell:
 
 def contrast_cell(c: ContrastCell) -> dict:
     # R_n at n in ns: the values of np.cumsum of the instantaneous regret, bit for bit
-    return _from_angle(c, max(c.ns), np.asarray(c.ns), True, lambda env, real, tr: {
-        "regret": engine.regret(env, real, tr.actions, np.asarray(c.ns)), "angle": tr.angle})
+    return _from_angle(
+        c,
+        max(c.ns),
+        np.asarray(c.ns),
+        True,
+        lambda env, real, tr: {
+            "regret": engine.regret(env, real, tr.actions, np.asarray(c.ns)),
+            "angle": tr.angle,
+        },
+    )
 
 
 # ---------------------------------------------------------------------- the study
@@ -417,11 +482,11 @@ class StudyResult:
     """
 
     config: StudyConfig
-    regret: dict = field(default_factory=dict)        # (link, d) -> arrays
-    regret_long: dict = field(default_factory=dict)   # (link, d) -> arrays, long horizons
-    gamma: dict = field(default_factory=dict)         # 2γκ multiple -> arrays
+    regret: dict = field(default_factory=dict)  # (link, d) -> arrays
+    regret_long: dict = field(default_factory=dict)  # (link, d) -> arrays, long horizons
+    gamma: dict = field(default_factory=dict)  # 2γκ multiple -> arrays
     localization: dict = field(default_factory=dict)  # (d, n0) -> arrays
-    contrast: dict = field(default_factory=dict)      # link -> arrays
+    contrast: dict = field(default_factory=dict)  # link -> arrays
     constants: dict = field(default_factory=dict)
     failures: list = field(default_factory=list)
     seconds: float = 0.0
@@ -442,8 +507,9 @@ class StudyResult:
         return analyze(self)
 
 
-def _regret_cells(cfg: StudyConfig, part: str, link: str, d: int, ns, reps: int, gamma: float,
-                  r0: float) -> tuple[np.ndarray, list]:
+def _regret_cells(
+    cfg: StudyConfig, part: str, link: str, d: int, ns, reps: int, gamma: float, r0: float
+) -> tuple[np.ndarray, list]:
     """The time grid and the :class:`RegretCell` chunks of one (link, d) at the horizons ``ns``:
     n0 = ⌈C0 (d + log n_max)⌉ (thm:regret-rate), a log grid from n0 to n_max, the seed of
     ``part``."""
@@ -451,9 +517,12 @@ def _regret_cells(cfg: StudyConfig, part: str, link: str, d: int, ns, reps: int,
     n0 = math.ceil(cfg.C0 * (d + math.log(nmax)))
     grid = _log_grid(n0, nmax, cfg.t_points)
     seed = _seed(cfg, part, link, d)
-    return grid, [RegretCell(link, cfg.delta, d, tuple(ns), cfg.C0, gamma, r0,
-                             tuple(int(x) for x in grid), seed, ch)
-                  for ch in _chunks(reps, nmax, d, cfg.rep_steps_per_cell)]
+    return grid, [
+        RegretCell(
+            link, cfg.delta, d, tuple(ns), cfg.C0, gamma, r0, tuple(int(x) for x in grid), seed, ch
+        )
+        for ch in _chunks(reps, nmax, d, cfg.rep_steps_per_cell)
+    ]
 
 
 def plan(cfg: StudyConfig) -> tuple[list, dict]:
@@ -478,11 +547,18 @@ def plan(cfg: StudyConfig) -> tuple[list, dict]:
     """
     from .rate_theory import tangent_noise
 
-    bad = [(d, n) for dims, ns in ((cfg.dims, cfg.ns), (cfg.long_dims, cfg.long_ns))
-           for d in dims for n in ns if math.ceil(cfg.C0 * (d + math.log(n))) >= n]
+    bad = [
+        (d, n)
+        for dims, ns in ((cfg.dims, cfg.ns), (cfg.long_dims, cfg.long_ns))
+        for d in dims
+        for n in ns
+        if math.ceil(cfg.C0 * (d + math.log(n))) >= n
+    ]
     if bad:
-        raise NBLInputError(f"n0 = ceil(C0 (d + log n)) must be < n (thm:regret-rate); with "
-                            f"C0 = {cfg.C0:g} it is not for (d, n) = {bad}")
+        raise NBLInputError(
+            f"n0 = ceil(C0 (d + log n)) must be < n (thm:regret-rate); with "
+            f"C0 = {cfg.C0:g} it is not for (d, n) = {bad}"
+        )
     const: dict = {"gamma": {}, "kappa": {}, "r0": {}, "t_grid": {}}
     cells: list = []
     for link in cfg.links:
@@ -495,15 +571,24 @@ def plan(cfg: StudyConfig) -> tuple[list, dict]:
             const["r0"][(link, d)] = rad["r0"]
             const.setdefault("two_gamma_lambda0", {})[(link, d)] = 2 * gamma * rad["lambda0"]
         for d in cfg.dims:
-            grid, part = _regret_cells(cfg, "regret", link, d, cfg.ns, cfg.reps, gamma,
-                                       const["r0"][(link, d)])
+            grid, part = _regret_cells(
+                cfg, "regret", link, d, cfg.ns, cfg.reps, gamma, const["r0"][(link, d)]
+            )
             const["t_grid"][(link, d)] = grid.tolist()
             cells += part
     const["t_grid_long"] = {}
     for link in cfg.long_links:
         for d in cfg.long_dims:
-            grid, part = _regret_cells(cfg, "regret-long", link, d, cfg.long_ns, cfg.long_reps,
-                                       const["gamma"][link], const["r0"][(link, d)])
+            grid, part = _regret_cells(
+                cfg,
+                "regret-long",
+                link,
+                d,
+                cfg.long_ns,
+                cfg.long_reps,
+                const["gamma"][link],
+                const["r0"][(link, d)],
+            )
             const["t_grid_long"][(link, d)] = grid.tolist()
             cells += part
     # step size
@@ -516,32 +601,67 @@ def plan(cfg: StudyConfig) -> tuple[list, dict]:
     tg = _log_grid(1, cfg.gamma_n, cfg.t_points)
     const["gamma_t_grid"] = tg.tolist()
     for mult in cfg.gamma_multiples:
-        seed = _seed(cfg, "gamma")                   # common random numbers across γ
+        seed = _seed(cfg, "gamma")  # common random numbers across γ
         for ch in _chunks(cfg.gamma_reps, cfg.gamma_n, 2, cfg.rep_steps_per_cell):
-            cells.append(GammaCell(cfg.gamma_link, cfg.delta, mult / (2 * kg), cfg.gamma_t0,
-                                   cfg.gamma_n, cfg.gamma_start_deg, r0g,
-                                   tuple(int(x) for x in tg), seed, ch))
+            cells.append(
+                GammaCell(
+                    cfg.gamma_link,
+                    cfg.delta,
+                    mult / (2 * kg),
+                    cfg.gamma_t0,
+                    cfg.gamma_n,
+                    cfg.gamma_start_deg,
+                    r0g,
+                    tuple(int(x) for x in tg),
+                    seed,
+                    ch,
+                )
+            )
     # localization (first study link)
     L0 = cfg.links[0]
     const["loc_r0"] = {d: const["r0"][(L0, d)] for d in cfg.loc_dims}
     for d in cfg.loc_dims:
         for n0 in cfg.loc_n0s:
-            seed = _seed(cfg, "loc", d)              # common random numbers across n0
+            seed = _seed(cfg, "loc", d)  # common random numbers across n0
             for ch in _chunks(cfg.loc_reps, cfg.loc_n, d, cfg.rep_steps_per_cell):
-                cells.append(LocCell(L0, cfg.delta, d, n0, cfg.loc_n, const["gamma"][L0],
-                                     const["loc_r0"][d], seed, ch))
+                cells.append(
+                    LocCell(
+                        L0,
+                        cfg.delta,
+                        d,
+                        n0,
+                        cfg.loc_n,
+                        const["gamma"][L0],
+                        const["loc_r0"][d],
+                        seed,
+                        ch,
+                    )
+                )
     # contrast
     for link in cfg.contrast_links:
-        seed = _seed(cfg, "contrast")                # common random numbers across links
+        seed = _seed(cfg, "contrast")  # common random numbers across links
         for ch in _chunks(cfg.contrast_reps, max(cfg.contrast_ns), 2, cfg.rep_steps_per_cell):
-            cells.append(ContrastCell(link, cfg.contrast_delta, tuple(cfg.contrast_ns),
-                                      cfg.contrast_gamma, cfg.contrast_t0,
-                                      cfg.contrast_start_deg, seed, ch))
+            cells.append(
+                ContrastCell(
+                    link,
+                    cfg.contrast_delta,
+                    tuple(cfg.contrast_ns),
+                    cfg.contrast_gamma,
+                    cfg.contrast_t0,
+                    cfg.contrast_start_deg,
+                    seed,
+                    ch,
+                )
+            )
     return cells, const
 
 
-_FN = {RegretCell: regret_cell, GammaCell: gamma_cell, LocCell: loc_cell,
-       ContrastCell: contrast_cell}
+_FN = {
+    RegretCell: regret_cell,
+    GammaCell: gamma_cell,
+    LocCell: loc_cell,
+    ContrastCell: contrast_cell,
+}
 
 
 def study_cell(cell):
@@ -569,9 +689,15 @@ def _stack(parts: list[dict]) -> dict:
     return out
 
 
-def run_study(cfg: StudyConfig = FULL, *, executor: Executor | None = None,
-              workers: int | None = None, scheduler: str | None = None,
-              cache: ChunkCache | None = None, progress=None) -> StudyResult:
+def run_study(
+    cfg: StudyConfig = FULL,
+    *,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    cache: ChunkCache | None = None,
+    progress=None,
+) -> StudyResult:
     """Run (or load from ``cache``) every cell of the study; results are reassembled in cell
     order, so they do not depend on the executor or on interruptions.
 
@@ -598,11 +724,19 @@ def run_study(cfg: StudyConfig = FULL, *, executor: Executor | None = None,
     """
     tic = time.perf_counter()
     cells, const = plan(cfg)
-    with executor_for(executor, workers, work=sum(_work(c) for c in cells),
-                      scheduler=scheduler) as ex:
-        sw = run_sweep(study_cell, cells, executor=ex, cache=cache, progress=progress,
-                       weights=[_work(c) / 1e6 for c in cells])
-        where = ex.describe() if sw.cached < len(cells) else "cache"   # nothing ran
+    with executor_for(
+        executor, workers, work=sum(_work(c) for c in cells), scheduler=scheduler
+    ) as ex:
+        sw = run_sweep(
+            study_cell,
+            cells,
+            executor=ex,
+            cache=cache,
+            progress=progress,
+            weights=[_work(c) / 1e6 for c in cells],
+        )
+        where = ex.describe() if sw.cached < len(cells) else "cache"  # nothing ran
+
     def group(c):
         if isinstance(c, RegretCell):
             return ("regret" if c.ns == tuple(cfg.ns) else "regret_long", (c.link, c.d))
@@ -620,9 +754,15 @@ def run_study(cfg: StudyConfig = FULL, *, executor: Executor | None = None,
     # a setting with a failed chunk is left out (never analysed on fewer replications); its
     # failure is reported
     failed = {group(cells[f.index]) for f in sw.failures}
-    res = StudyResult(cfg, constants=const, failures=sw.failures,
-                      seconds=time.perf_counter() - tic, executor=where, cached=sw.cached,
-                      computed=sw.computed)
+    res = StudyResult(
+        cfg,
+        constants=const,
+        failures=sw.failures,
+        seconds=time.perf_counter() - tic,
+        executor=where,
+        cached=sw.cached,
+        computed=sw.computed,
+    )
     for (part, key), parts in groups.items():
         if (part, key) not in failed:
             getattr(res, part)[key] = _stack(parts)

@@ -200,7 +200,7 @@ def tangent_noise(link: Link, delta, reward: str = "bernoulli", noise: float = 0
     check_link(link)
     din, dl = delta_value(delta)
     noise = real(noise, "noise")
-    Environment.build(link, din, 2, reward=reward, noise=noise)   # validates reward / range
+    Environment.build(link, din, 2, reward=reward, noise=noise)  # validates reward / range
 
     def f(w):
         gw = link.g_numpy(w)
@@ -290,12 +290,13 @@ def _as_mode(m) -> Mode:
     try:
         return Mode(*m)
     except TypeError as exc:
-        raise NBLInputError("a mode is a Mode, a dict or a tuple (kappa, sigma2, a0[, "
-                            f"multiplicity]), got {m!r}") from exc
+        raise NBLInputError(
+            f"a mode is a Mode, a dict or a tuple (kappa, sigma2, a0[, multiplicity]), got {m!r}"
+        ) from exc
 
 
-_BLOCK = 1024          # steps per vectorized block
-_LOG_RANGE = 40.0      # max Σ|log q| inside a vectorized block (else the plain loop)
+_BLOCK = 1024  # steps per vectorized block
+_LOG_RANGE = 40.0  # max Σ|log q| inside a vectorized block (else the plain loop)
 
 
 def _mode_path(kappa, sigma2, a0, eta_all, n0, t_int):
@@ -304,11 +305,11 @@ def _mode_path(kappa, sigma2, a0, eta_all, n0, t_int):
     out = np.empty(t_int.size)
     a = float(a0)
     j = int(np.searchsorted(t_int, n0, side="right"))
-    out[:j] = a                                      # t = n0
+    out[:j] = a  # t = n0
     start = n0 + 1
     while start <= T and j < t_int.size:
-        stop = min(start + _BLOCK - 1, T)            # steps start..stop inclusive
-        eta = eta_all[start - n0 - 1: stop - n0]
+        stop = min(start + _BLOCK - 1, T)  # steps start..stop inclusive
+        eta = eta_all[start - n0 - 1 : stop - n0]
         x = eta * kappa
         b = eta * eta * sigma2
         with np.errstate(divide="ignore"):
@@ -320,7 +321,7 @@ def _mode_path(kappa, sigma2, a0, eta_all, n0, t_int):
             idx = t_int[j:k_hi] - start
             out[j:k_hi] = path[idx]
             a = float(path[-1])
-        else:                                        # large steps: the plain recursion
+        else:  # large steps: the plain recursion
             path = np.empty(stop - start + 1)
             for i in range(path.size):
                 a = (1 - x[i]) ** 2 * a + b[i]
@@ -385,15 +386,20 @@ def linear_recursion_mse(modes: Iterable, gamma, t0, n0, t, per_mode: bool = Fal
     t_int, inv = np.unique(flat.astype(np.int64), return_inverse=True)
     T = int(t_int[-1])
     eta_all = g / (np.arange(n0 + 1, T + 1, dtype=float) + t0)
-    rows = np.stack([m.multiplicity * _mode_path(float(m.kappa), float(m.sigma2),
-                                                 float(m.a0), eta_all, n0, t_int)
-                     for m in ms])
+    rows = np.stack(
+        [
+            m.multiplicity
+            * _mode_path(float(m.kappa), float(m.sigma2), float(m.a0), eta_all, n0, t_int)
+            for m in ms
+        ]
+    )
     rows = rows[:, inv].reshape((len(ms),) + shape)
     return rows if per_mode else rows.sum(axis=0)
 
 
-def modes_for(link: Link, delta, d: int, a0, reward: str = "bernoulli",
-              noise: float = 0.0) -> list[Mode]:
+def modes_for(
+    link: Link, delta, d: int, a0, reward: str = "bernoulli", noise: float = 0.0
+) -> list[Mode]:
     """The d − 1 tangent modes at v*: the θ̂ mode (κ_θ, σ_θ²) and, for d ≥ 3, the d − 2
     perpendicular modes (κ_⊥, σ_⊥²) as one :class:`Mode` of multiplicity d − 2; the initial
     total second moment ``a0`` = E‖v_{n0} − v*‖² is split equally over the d − 1 coordinates.
@@ -528,8 +534,11 @@ def step_size_table(gamma: float = 10.0, deltas: Sequence = (0.2, 1.0, 1.8)) -> 
         link = paper_link(key)
         for dl in ds:
             r2, r3 = local_rates(link, dl, 2), local_rates(link, dl, 3)
-            row = {"link": label, "delta": float(delta_value(dl)[1]),
-                   "lambda_star": r2["lambda_star"]}
+            row = {
+                "link": label,
+                "delta": float(delta_value(dl)[1]),
+                "lambda_star": r2["lambda_star"],
+            }
             for key, r in (("d2", r2), ("d3", r3)):
                 k = r["kappa"]
                 row[f"kappa_{key}"] = k
@@ -539,5 +548,3 @@ def step_size_table(gamma: float = 10.0, deltas: Sequence = (0.2, 1.0, 1.8)) -> 
                 row[f"verdict_{key}"] = _verdict(k, g)
             rows.append(row)
     return rows
-
-

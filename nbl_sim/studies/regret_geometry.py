@@ -38,15 +38,20 @@ from nbl_theory.validation import check_link, delta_value, finite_array, real
 from ..population import fields as pop
 from .rate_theory import local_rates
 
-__all__ = ["regret_given_angle", "error_to_regret_constant", "regret_scaling",
-           "stability_radius", "stability_radius_cap"]
+__all__ = [
+    "regret_given_angle",
+    "error_to_regret_constant",
+    "regret_scaling",
+    "stability_radius",
+    "stability_radius_cap",
+]
 
 
 # ============================================================================ regret geometry
-_RAD_X, _RAD_W = gauss_legendre_uniform(0.0, 12.0, 0.5)     # radial nodes (384) of the polar rule
-_N_ANG = 48                                      # angular nodes per wedge
+_RAD_X, _RAD_W = gauss_legendre_uniform(0.0, 12.0, 0.5)  # radial nodes (384) of the polar rule
+_N_ANG = 48  # angular nodes per wedge
 _TAB_LO, _TAB_HI, _TAB_W, _TAB_N = -12.5, 12.5, 0.25, 17
-_CHEB = np.cos(np.pi * np.arange(_TAB_N) / (_TAB_N - 1))          # 2nd-kind Chebyshev points
+_CHEB = np.cos(np.pi * np.arange(_TAB_N) / (_TAB_N - 1))  # 2nd-kind Chebyshev points
 _BARY = np.where(np.arange(_TAB_N) % 2 == 0, 1.0, -1.0)
 _BARY[[0, -1]] *= 0.5
 _SMOOTH_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -69,8 +74,8 @@ class _Smoothed:
         flat = nodes.ravel()
         step = max(1, 2_000_000 // z.size)
         for i in range(0, flat.size, step):
-            m = flat[i:i + step, None] + sigma * z[None, :]
-            vals[i:i + step] = link.g_numpy(m) @ wz
+            m = flat[i : i + step, None] + sigma * z[None, :]
+            vals[i : i + step] = link.g_numpy(m) @ wz
         self.vals = vals.reshape(nodes.shape)
 
     def __call__(self, q: np.ndarray) -> np.ndarray:
@@ -116,7 +121,7 @@ def _wedge_expect(f, alpha: float) -> float:
         w = (hi - lo) / 2 * wa
         z1 = _RAD_X[:, None] * np.cos(phi)[None, :]
         y = _RAD_X[:, None] * np.sin(phi)[None, :]
-        dens = (_RAD_W * _RAD_X * np.exp(-_RAD_X ** 2 / 2))[:, None] * w[None, :] / (2 * math.pi)
+        dens = (_RAD_W * _RAD_X * np.exp(-(_RAD_X**2) / 2))[:, None] * w[None, :] / (2 * math.pi)
         total += float((f(z1, y) * dens).sum())
     return total
 
@@ -252,15 +257,20 @@ def regret_scaling(link: Link, delta, psi, alphas) -> dict:
     if np.any(aw == 0):
         raise NBLInputError("alphas must not be multiples of 2*pi (v = v*: no error)")
     r = np.array([regret_given_angle(link, delta, float(x), psi) for x in a])
-    ratio = r / (dl / 2 * dist ** 2)
-    return {"alphas": a, "dist": dist, "regret": r, "ratio": ratio,
-            "limit": error_to_regret_constant(link, delta, psi),
-            "sup_ratio": float(ratio.max()),
-            "slope": float(np.polyfit(np.log(dist), np.log(r), 1)[0])}
+    ratio = r / (dl / 2 * dist**2)
+    return {
+        "alphas": a,
+        "dist": dist,
+        "regret": r,
+        "ratio": ratio,
+        "limit": error_to_regret_constant(link, delta, psi),
+        "sup_ratio": float(ratio.max()),
+        "slope": float(np.polyfit(np.log(dist), np.log(r), 1)[0]),
+    }
 
 
 # ============================================================================ stability radius
-_R_GRID = 2000      # grid angles per side on (0, π)
+_R_GRID = 2000  # grid angles per side on (0, π)
 
 
 def _radius_level(link: Link, delta, frac, d: int):
@@ -274,8 +284,10 @@ def _radius_level(link: Link, delta, frac, d: int):
     kap = local_rates(link, din, d)["kappa_theta" if d == 2 else "kappa"]
     if kap <= 0:
         name, where = ("kappa_theta", "in d = 2") if d == 2 else ("kappa", "in d >= 3")
-        raise NBLInputError(f"{name} = {kap:.6g} <= 0: v* is not locally attracting {where}, "
-                            "so there is no stability neighbourhood")
+        raise NBLInputError(
+            f"{name} = {kap:.6g} <= 0: v* is not locally attracting {where}, "
+            "so there is no stability neighbourhood"
+        )
     return din, fr, kap, fr * kap
 
 
@@ -324,26 +336,37 @@ def stability_radius(link: Link, delta, frac: float = 0.5) -> dict:
     found = []
     for side in (1, -1):
         vals = R(side * grid)
-        vals[-1] = 0.0                   # α = ±π: the limit of R is 0
+        vals[-1] = 0.0  # α = ±π: the limit of R is 0
         i = int(np.flatnonzero(vals < level)[0])
         lo = grid[i - 1] if i > 0 else grid[0] * 1e-6
         hi = grid[i] if i < grid.size - 1 else grid[i] * (1 - 1e-12)
-        if float(R(side * hi)) >= level:          # only at α ≈ π, where R → 0
+        if float(R(side * hi)) >= level:  # only at α ≈ π, where R → 0
             hi = grid[i]
-        root = brentq(lambda x, sd=side: float(R(sd * x)) - level, lo, hi, xtol=1e-14,
-                      rtol=1e-15, maxiter=200)
+        root = brentq(
+            lambda x, sd=side: float(R(sd * x)) - level, lo, hi, xtol=1e-14, rtol=1e-15, maxiter=200
+        )
         found.append((root, side, vals))
     root, side, _ = min(found, key=lambda f: f[0])
     # λ0(r0): the smallest ratio seen on the cap |α| ≤ α* (grid points of both sides, the ends)
-    lam0 = min([level] + [float(v[grid <= root].min()) for _, _, v in found
-                          if np.any(grid <= root)])
+    lam0 = min(
+        [level] + [float(v[grid <= root].min()) for _, _, v in found if np.any(grid <= root)]
+    )
     r0 = 2 * math.sin(root / 2)
-    return {"r0": r0, "lambda0": lam0, "alpha": root, "alpha_deg": math.degrees(root),
-            "side": side, "kappa_theta": kt, "frac": fr, "level": level}
+    return {
+        "r0": r0,
+        "lambda0": lam0,
+        "alpha": root,
+        "alpha_deg": math.degrees(root),
+        "side": side,
+        "kappa_theta": kt,
+        "frac": fr,
+        "level": level,
+    }
 
 
-def stability_radius_cap(link: Link, delta, frac: float = 0.5, n_alpha: int = 720,
-                         n_psi: int = 25) -> dict:
+def stability_radius_cap(
+    link: Link, delta, frac: float = 0.5, n_alpha: int = 720, n_psi: int = 25
+) -> dict:
     """Largest r0 with λ0(r0) ≥ frac·κ in d ≥ 3, κ the slowest tangent rate there.
 
     In d ≥ 3 the neighbourhood ‖v − v*‖ ≤ r0 contains tilts out of the (v*, θ) plane, where
@@ -410,5 +433,12 @@ def stability_radius_cap(link: Link, delta, frac: float = 0.5, n_alpha: int = 72
         root = lo
     lam0 = min([level] + ([float(vals[grid <= root].min())] if np.any(grid <= root) else []))
     r0 = 2 * math.sin(root / 2)
-    return {"r0": r0, "lambda0": lam0, "alpha": root, "alpha_deg": math.degrees(root),
-            "kappa": kap, "frac": fr, "level": level}
+    return {
+        "r0": r0,
+        "lambda0": lam0,
+        "alpha": root,
+        "alpha_deg": math.degrees(root),
+        "kappa": kap,
+        "frac": fr,
+        "level": level,
+    }

@@ -44,8 +44,9 @@ def _env(link: str, delta: str, law: str, arms: str) -> Environment:
     return Environment.build(lk, delta, 2, contexts=ctx, arms=arms)
 
 
-def _regrets(env: Environment, policies, n: int, n0: int, reps: int, seed: int, rec,
-             gamma: float, t0: float) -> tuple[dict, dict]:
+def _regrets(
+    env: Environment, policies, n: int, n0: int, reps: int, seed: int, rec, gamma: float, t0: float
+) -> tuple[dict, dict]:
     cov = env.contexts.covariance if env.contexts is not None else np.eye(env.d)
     out = {p: np.empty((reps, rec.size)) for p in policies}
     ang = {p: np.full(reps, math.nan) for p in policies}
@@ -55,14 +56,16 @@ def _regrets(env: Environment, policies, n: int, n0: int, reps: int, seed: int, 
         rows = slice(i0, i0 + len(block))
         for p in policies:
             if p == "nbl":
-                tr = engine.nbl(real.X, real.Y, real.coins, env.v_star, gamma=gamma, t0=t0,
-                                record_rounds=[n])
+                tr = engine.nbl(
+                    real.X, real.Y, real.coins, env.v_star, gamma=gamma, t0=t0, record_rounds=[n]
+                )
                 acts, ang[p][rows] = tr.actions, tr.angle[:, -1]
             elif p == "greedy-logistic":
                 acts, _ = engine.greedy_logistic(real.X, real.Y, real.coins)
             else:
-                tr = repaired_nbl_run(p, real.X, real.Y, real.coins, env.v_star, cov=cov,
-                                      gamma=gamma, t0=t0)
+                tr = repaired_nbl_run(
+                    p, real.X, real.Y, real.coins, env.v_star, cov=cov, gamma=gamma, t0=t0
+                )
                 acts, ang[p][rows] = tr.actions, tr.angle_final
             engine.regret(env, real, acts, rec, out=out[p][rows])
     return out, ang
@@ -80,9 +83,20 @@ def _check(policies, n, reps, n0):
     return policies, n, reps
 
 
-def compare_policies(link: str, delta: str, law: str = "gaussian", arms: str = "symmetric", *,
-                     n: int = 2000, reps: int = 50, n0: int = 200, seed: int = 0,
-                     policies=STUDY_POLICIES, gamma: float = 10.0, t0: float = 500.0) -> dict:
+def compare_policies(
+    link: str,
+    delta: str,
+    law: str = "gaussian",
+    arms: str = "symmetric",
+    *,
+    n: int = 2000,
+    reps: int = 50,
+    n0: int = 200,
+    seed: int = 0,
+    policies=STUDY_POLICIES,
+    gamma: float = 10.0,
+    t0: float = 500.0,
+) -> dict:
     """Final regret of every policy on common random numbers and the paired differences
     against Greedy Logistic (module docstring). Plain data.
 
@@ -113,29 +127,57 @@ def compare_policies(link: str, delta: str, law: str = "gaussian", arms: str = "
     policies, n, reps = _check(policies, n, reps, n0)
     env = _env(link, delta, law, arms)
     reg, ang = _regrets(env, policies, n, n0, reps, seed, np.array([n]), gamma, t0)
-    res = {"link": link, "delta": delta, "law": law, "arms": arms, "n": n, "reps": reps,
-           "n0": n0, "seed": seed, "gamma": gamma, "t0": t0, "policies": {}}
+    res = {
+        "link": link,
+        "delta": delta,
+        "law": law,
+        "arms": arms,
+        "n": n,
+        "reps": reps,
+        "n0": n0,
+        "seed": seed,
+        "gamma": gamma,
+        "t0": t0,
+        "policies": {},
+    }
     for p in policies:
         r = reg[p][:, -1]
         a = np.degrees(ang[p])
-        row = {"regret_mean": float(r.mean()), "regret_se": float(r.std(ddof=1) / math.sqrt(reps)),
-               "angle_median_deg": None if np.all(np.isnan(a)) else float(np.nanmedian(a)),
-               "angle_abs_median_deg": None if np.all(np.isnan(a))
-               else float(np.nanmedian(np.abs(a)))}
+        row = {
+            "regret_mean": float(r.mean()),
+            "regret_se": float(r.std(ddof=1) / math.sqrt(reps)),
+            "angle_median_deg": None if np.all(np.isnan(a)) else float(np.nanmedian(a)),
+            "angle_abs_median_deg": None if np.all(np.isnan(a)) else float(np.nanmedian(np.abs(a))),
+        }
         if "greedy-logistic" in policies and p != "greedy-logistic":
             diff = r - reg["greedy-logistic"][:, -1]
             m, se = float(diff.mean()), float(diff.std(ddof=1) / math.sqrt(reps))
-            row.update({"diff_vs_gl_mean": m, "diff_vs_gl_se": se,
-                        "diff_vs_gl_ci95": [m - 1.96 * se, m + 1.96 * se]})
+            row.update(
+                {
+                    "diff_vs_gl_mean": m,
+                    "diff_vs_gl_se": se,
+                    "diff_vs_gl_ci95": [m - 1.96 * se, m + 1.96 * se],
+                }
+            )
         res["policies"][p] = row
     return res
 
 
-def growth_study(link: str, delta: str, law: str, arms: str = "symmetric", *,
-                 n_max: int = 10_000, points: int = 8, reps: int = 20, n0: int = 1000,
-                 seed: int = 0, policies=("nbl", "whitened", "whitened-running",
-                                          "greedy-logistic"),
-                 gamma: float = 10.0, t0: float = 1000.0) -> dict:
+def growth_study(
+    link: str,
+    delta: str,
+    law: str,
+    arms: str = "symmetric",
+    *,
+    n_max: int = 10_000,
+    points: int = 8,
+    reps: int = 20,
+    n0: int = 1000,
+    seed: int = 0,
+    policies=("nbl", "whitened", "whitened-running", "greedy-logistic"),
+    gamma: float = 10.0,
+    t0: float = 1000.0,
+) -> dict:
     """R_n on a log grid of horizons and its growth model per policy (module docstring).
 
     The defaults localize the start as the regret-rate study does (thm:regret-rate needs
@@ -182,8 +224,19 @@ def growth_study(link: str, delta: str, law: str, arms: str = "symmetric", *,
     ns = np.unique(np.rint(np.geomspace(lo, n_max, points)).astype(np.int64))
     env = _env(link, delta, law, arms)
     reg, _ = _regrets(env, policies, n_max, n0, reps, seed, ns, gamma, t0)
-    out = {"link": link, "delta": delta, "law": law, "arms": arms, "ns": ns.tolist(),
-           "reps": reps, "n0": n0, "seed": seed, "gamma": gamma, "t0": t0, "policies": {}}
+    out = {
+        "link": link,
+        "delta": delta,
+        "law": law,
+        "arms": arms,
+        "ns": ns.tolist(),
+        "reps": reps,
+        "n0": n0,
+        "seed": seed,
+        "gamma": gamma,
+        "t0": t0,
+        "policies": {},
+    }
     for p in policies:
         s = reg[p]
         fit = fit_growth(ns, s)
@@ -191,5 +244,8 @@ def growth_study(link: str, delta: str, law: str, arms: str = "symmetric", *,
         out["policies"][p] = {
             "regret_mean": s.mean(0).tolist(),
             "regret_se": (s.std(0, ddof=1) / math.sqrt(reps)).tolist(),
-            "fit": fit, "best_model": fit["best"], "loglog_slope": slope}
+            "fit": fit,
+            "best_model": fit["best"],
+            "loglog_slope": slope,
+        }
     return out

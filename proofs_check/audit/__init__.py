@@ -29,5 +29,16 @@ staleness
 The registrations are in :mod:`proofs_check.claims.assumptions`.
 """
 
-__all__ = ["algorithm", "checks", "extract", "extracted", "graph", "hypotheses_data", "latex",
-           "mutants", "notation", "packaged", "staleness"]
+__all__ = [
+    "algorithm",
+    "checks",
+    "extract",
+    "extracted",
+    "graph",
+    "hypotheses_data",
+    "latex",
+    "mutants",
+    "notation",
+    "packaged",
+    "staleness",
+]

@@ -31,9 +31,21 @@ from nbl_theory.errors import NBLInputError
 
 from .packaged import read_json, records
 
-__all__ = ["Step", "Gap", "STEPS", "GAPS", "alg_math", "paper_math", "compare_steps",
-           "probe_sgn_zero", "probe_degenerate_init", "probe_step_sizes", "probe_retraction",
-           "probe_horizon", "probe_given_start"]
+__all__ = [
+    "Step",
+    "Gap",
+    "STEPS",
+    "GAPS",
+    "alg_math",
+    "paper_math",
+    "compare_steps",
+    "probe_sgn_zero",
+    "probe_degenerate_init",
+    "probe_step_sizes",
+    "probe_retraction",
+    "probe_horizon",
+    "probe_given_start",
+]
 
 
 @dataclass(frozen=True)
@@ -41,9 +53,9 @@ class Step:
     """One step of alg:nbl and its counterpart in the text."""
 
     id: str
-    alg_lines: tuple      # lines of the algorithm environment
-    paper: tuple          # ((line, quote), ...) of the counterpart
-    where: str            # the label or "text" of the counterpart
+    alg_lines: tuple  # lines of the algorithm environment
+    paper: tuple  # ((line, quote), ...) of the counterpart
+    where: str  # the label or "text" of the counterpart
     rewrite: str = "identity"
 
 
@@ -52,8 +64,16 @@ _DATA = read_json("algorithm.json")
 #: the steps of alg:nbl, from the package data file ``data/algorithm.json``
 STEPS = records(Step, _DATA["steps"])
 
-_NOISE = (r"\State", r"\displaystyle", "Observe $X_t$;", "Observe $Y_t$;", "set", "draw", "$",
-          r"\qquad")
+_NOISE = (
+    r"\State",
+    r"\displaystyle",
+    "Observe $X_t$;",
+    "Observe $Y_t$;",
+    "set",
+    "draw",
+    "$",
+    r"\qquad",
+)
 
 
 def alg_math(algorithm: tuple, lines: tuple) -> str:
@@ -61,7 +81,7 @@ def alg_math(algorithm: tuple, lines: tuple) -> str:
     text = {ln: t for ln, t in algorithm}
     out = " ".join(text.get(ln, "") for ln in lines)
     m = re.search(r"\\For\{\$(.*)\$\}", out)
-    if m:                                   # a loop header: the range of t
+    if m:  # a loop header: the range of t
         rng = m.group(1).replace(" ", "")
         lo = re.match(r"t=(.*?)(?:,|$)", rng)
         return "t>n_0" if lo and lo.group(1) == "n_0+1" else rng
@@ -72,22 +92,23 @@ def alg_math(algorithm: tuple, lines: tuple) -> str:
 
 def paper_math(step: Step) -> str:
     """The counterpart of ``step`` after its rewrite."""
-    parts = [re.sub(r"\s+", "", q.replace("$", "").replace(r"\qquad", "")).rstrip(".,")
-             for _, q in step.paper]
+    parts = [
+        re.sub(r"\s+", "", q.replace("$", "").replace(r"\qquad", "")).rstrip(".,")
+        for _, q in step.paper
+    ]
     if step.rewrite == "identity":
         return "".join(parts)
     if step.rewrite == "expand-projection":
-        lhs, rhs = parts[0].split("=")                     # P_v^\perp = I_d - vv^\top
+        lhs, rhs = parts[0].split("=")  # P_v^\perp = I_d - vv^\top
         sub = re.sub(r"v(?![_{])", "v_{t-1}", rhs)
         proj = lhs.replace("_v", "_{v_{t-1}}")
         return parts[1].replace(proj, "(" + sub + ")")
     if step.rewrite == "normalized-mean":
         m = re.fullmatch(r"(v_\{n_0\})=(.*)/\\\|(.*)\\\|_2", parts[0])
         w_bar, mean = parts[1].split("=", 1)
-        if not m or m.group(2) != w_bar or m.group(3) != w_bar or not mean.startswith(
-                "n_0^{-1}"):
+        if not m or m.group(2) != w_bar or m.group(3) != w_bar or not mean.startswith("n_0^{-1}"):
             return "unrecognized: " + " ; ".join(parts)
-        s = mean[len("n_0^{-1}"):]                         # n0^{-1} > 0 cancels
+        s = mean[len("n_0^{-1}") :]  # n0^{-1} > 0 cancels
         return f"{m.group(1)}=\\frac{{{s}}}{{\\|{s}\\|_2}}"
     raise ValueError(f"unknown rewrite {step.rewrite!r}")
 
@@ -107,9 +128,9 @@ class Gap:
 
     id: str
     line: int
-    quote: str            # the algorithm's words
+    quote: str  # the algorithm's words
     undefined: str
-    resolution: tuple     # ((line, quote, what it says), ...) elsewhere in the paper
+    resolution: tuple  # ((line, quote, what it says), ...) elsewhere in the paper
     changes_result: bool
     why: str
 
@@ -123,8 +144,7 @@ def probe_sgn_zero(run=nbl_run) -> int:
     """The toolkit's action when v_{t-1}^T X_t = 0 exactly (d = 2, v = e1, X = e2)."""
     X = np.array([[[0.0, 1.0]]])
     Y = np.array([[[0.0, 1.0]]])
-    tr = run(X, Y, np.zeros((1, 0), dtype=np.int8), np.array([1.0, 0.0]),
-             v0=np.array([1.0, 0.0]))
+    tr = run(X, Y, np.zeros((1, 0), dtype=np.int8), np.array([1.0, 0.0]), v0=np.array([1.0, 0.0]))
     return int(tr.actions[0, 0])
 
 
@@ -136,16 +156,25 @@ def probe_degenerate_init(run=nbl_run) -> dict:
     tr = run(X, np.zeros((R, n, 2)), coins, np.array([1.0, 0.0]))
     v = np.asarray(tr.v_final, dtype=float)
     norms = np.linalg.norm(v, axis=1)
-    return {"degenerate_init": int(tr.info.get("degenerate_init", -1)), "replications": R,
-            "v": v.tolist(), "unit": bool(np.all(np.isfinite(v)) and
-                                          np.allclose(norms, 1.0, rtol=0, atol=1e-15))}
+    return {
+        "degenerate_init": int(tr.info.get("degenerate_init", -1)),
+        "replications": R,
+        "v": v.tolist(),
+        "unit": bool(np.all(np.isfinite(v)) and np.allclose(norms, 1.0, rtol=0, atol=1e-15)),
+    }
 
 
 def probe_step_sizes(validate=validate_step) -> dict:
     """Which (gamma, t0) the toolkit accepts."""
     out = {}
-    for gamma, t0 in ((10.0, 500.0), (10.0, 0.0), (10.0, -0.5), (0.0, 500.0), (-1.0, 500.0),
-                      (10.0, -1.0)):
+    for gamma, t0 in (
+        (10.0, 500.0),
+        (10.0, 0.0),
+        (10.0, -0.5),
+        (0.0, 500.0),
+        (-1.0, 500.0),
+        (10.0, -1.0),
+    ):
         try:
             validate(gamma, t0)
             out[(gamma, t0)] = True
@@ -193,6 +222,11 @@ def probe_given_start(run=nbl_run) -> dict:
     """Run from a given start v0 (10 degrees from v*): the n0 the toolkit records."""
     X = np.random.default_rng(3).standard_normal((1, 5, 2))
     a = math.radians(10.0)
-    tr = run(X, np.ones((1, 5, 2)), np.zeros((1, 0), dtype=np.int8), np.array([1.0, 0.0]),
-             v0=np.array([math.cos(a), math.sin(a)]))
+    tr = run(
+        X,
+        np.ones((1, 5, 2)),
+        np.zeros((1, 0), dtype=np.int8),
+        np.array([1.0, 0.0]),
+        v0=np.array([math.cos(a), math.sin(a)]),
+    )
     return {"n0": int(tr.info.get("n0", -1)), "angle_deg": 10.0}

@@ -35,9 +35,15 @@ def render(text: str) -> str:
     watched symbol variant, :func:`~proofs_check.audit.notation.scan_symbols`), one entry a
     line."""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return dumps({"generated_by": GENERATED_BY, "paper_sha256": digest,
-                  "index": index_to_literal(parse_paper(text)),
-                  "symbols": scan_symbols(text)}, expand=3)
+    return dumps(
+        {
+            "generated_by": GENERATED_BY,
+            "paper_sha256": digest,
+            "index": index_to_literal(parse_paper(text)),
+            "symbols": scan_symbols(text),
+        },
+        expand=3,
+    )
 
 
 def main(argv=None) -> int:

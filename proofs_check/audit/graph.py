@@ -25,9 +25,20 @@ from . import extracted
 from . import hypotheses_data as hd
 from .latex import RESULT_KINDS, PaperIndex, index_from_literal
 
-__all__ = ["AuditData", "Evidence", "ResultAudit", "AuditError", "default_data", "stated",
-           "used", "in_force", "audit_result", "audit_all", "assumption_usage",
-           "restatement_mismatches"]
+__all__ = [
+    "AuditData",
+    "Evidence",
+    "ResultAudit",
+    "AuditError",
+    "default_data",
+    "stated",
+    "used",
+    "in_force",
+    "audit_result",
+    "audit_all",
+    "assumption_usage",
+    "restatement_mismatches",
+]
 
 
 class AuditError(RuntimeError):
@@ -57,13 +68,15 @@ class Evidence:
     hyp: str
     chain: tuple
     certain: bool = True
-    why: str = ""         # why the last step of the chain needs the hypothesis
+    why: str = ""  # why the last step of the chain needs the hypothesis
 
     def render(self) -> str:
-        steps = [f"{src} -> {tgt} (line {line}: \"{quote}\")" for src, tgt, line, quote
-                 in self.chain]
-        return ("; ".join(steps) + (f" — {self.why}" if self.why else "")
-                + ("" if self.certain else " [plausible]"))
+        steps = [f'{src} -> {tgt} (line {line}: "{quote}")' for src, tgt, line, quote in self.chain]
+        return (
+            "; ".join(steps)
+            + (f" — {self.why}" if self.why else "")
+            + ("" if self.certain else " [plausible]")
+        )
 
 
 @dataclass(frozen=True)
@@ -71,10 +84,10 @@ class ResultAudit:
     """Stated vs used hypotheses of one result."""
 
     label: str
-    stated: dict          # hyp -> (line, how it is stated)
-    used: dict            # hyp -> tuple of Evidence
-    unstated: dict        # hyp -> tuple of certain Evidence (the findings)
-    plausible: dict       # hyp -> tuple of plausible-only Evidence (not findings)
+    stated: dict  # hyp -> (line, how it is stated)
+    used: dict  # hyp -> tuple of Evidence
+    unstated: dict  # hyp -> tuple of certain Evidence (the findings)
+    plausible: dict  # hyp -> tuple of plausible-only Evidence (not findings)
 
     @property
     def ok(self) -> bool:
@@ -120,7 +133,7 @@ def _owner(data: AuditData, label: str, citing: str):
     if label in data.label_conditions:
         return "hyp", data.label_conditions[label]
     if _is_result(data, label):
-        return (None if label == citing else ("result", label))
+        return None if label == citing else ("result", label)
     loc = data.index.labels.get(label)
     if loc is None:
         raise AuditError(f"{citing} cites {label!r}, which is not a label of the paper")
@@ -136,16 +149,26 @@ def _requirements(data, target, memo, stack):
     """What citing ``target`` (a result or a text equation) brings in: hyp -> [Evidence]."""
     kind, lab = target
     if kind == "result":
-        req = {h: [Evidence(h, ((lab, h, line, "states: " + how),), True,
-                            f"applying {lab} needs its hypotheses")]
-               for h, (line, how) in stated(data, lab).items()}
+        req = {
+            h: [
+                Evidence(
+                    h,
+                    ((lab, h, line, "states: " + how),),
+                    True,
+                    f"applying {lab} needs its hypotheses",
+                )
+            ]
+            for h, (line, how) in stated(data, lab).items()
+        }
         _merge(req, {h: list(evs) for h, evs in used(data, lab, memo, stack).items()})
         return req
     if lab in data.definitions:
         return {}
     if lab not in data.text_derivations:
-        raise AuditError(f"text equation {lab} is cited in a proof but its derivation is not "
-                         "described (hypotheses_data.TEXT_DERIVATIONS or DEFINITIONS)")
+        raise AuditError(
+            f"text equation {lab} is cited in a proof but its derivation is not "
+            "described (hypotheses_data.TEXT_DERIVATIONS or DEFINITIONS)"
+        )
     req: dict = {}
     for c in data.text_derivations[lab]:
         _merge(req, _cite(data, lab, c.target, c.line, c.quote, memo, stack, c.why))
@@ -160,14 +183,27 @@ def _merge(into: dict, more: dict) -> None:
 def _cite(data, source, label, line, quote, memo, stack, why=""):
     """Evidence that ``source`` relies on ``label`` at ``line``: hyp -> [Evidence]."""
     if label in data.hypotheses:
-        return {label: [Evidence(label, ((source, label, line, quote),), True,
-                                 why or "the proof invokes it")]}
+        return {
+            label: [
+                Evidence(
+                    label, ((source, label, line, quote),), True, why or "the proof invokes it"
+                )
+            ]
+        }
     tgt = _owner(data, label, source)
     if tgt is None:
         return {}
     if tgt[0] == "hyp":
-        return {tgt[1]: [Evidence(tgt[1], ((source, label, line, quote),), True,
-                                  why or "the proof cites the condition")]}
+        return {
+            tgt[1]: [
+                Evidence(
+                    tgt[1],
+                    ((source, label, line, quote),),
+                    True,
+                    why or "the proof cites the condition",
+                )
+            ]
+        }
     step = (source, tgt[1], line, quote)
     out = {}
     for h, evs in _requirements(data, tgt, memo, stack).items():
@@ -194,7 +230,8 @@ def used(data: AuditData, result: str, _memo=None, _stack=()) -> dict:
     for u in data.direct_uses:
         if u.result == result:
             out.setdefault(u.hyp, []).append(
-                Evidence(u.hyp, ((result, u.hyp, u.line, u.quote),), u.certain, u.why))
+                Evidence(u.hyp, ((result, u.hyp, u.line, u.quote),), u.certain, u.why)
+            )
     for c in data.discharges:
         if c.source == result and c.target in out:
             # the proof establishes the condition itself: keep only its own direct uses
@@ -220,8 +257,11 @@ def in_force(data: AuditData, h: str, st) -> bool:
     assumption the paper makes "throughout"), or implied by a stated or standing one
     (assum:gaussian_context by the standing "we specialize to Gaussian contexts", line 222)."""
     hyp = data.hypotheses[h]
-    return h in st or hyp.kind == "standing" or any(
-        i in st or data.hypotheses[i].kind == "standing" for i in hyp.implied_by)
+    return (
+        h in st
+        or hyp.kind == "standing"
+        or any(i in st or data.hypotheses[i].kind == "standing" for i in hyp.implied_by)
+    )
 
 
 def audit_result(data: AuditData, result: str, memo=None) -> ResultAudit:
@@ -271,6 +311,7 @@ def restatement_mismatches(data: AuditData, label: str | None = None) -> list[st
         a = {lab for lab, _ in data.index.statements[r.of].refs if lab.startswith("assum:")}
         b = {lab for lab, _ in r.refs if lab.startswith("assum:")}
         if a != b:
-            out.append(f"lines {r.start}-{r.end} restate {r.of} with {sorted(b)} instead of "
-                       f"{sorted(a)}")
+            out.append(
+                f"lines {r.start}-{r.end} restate {r.of} with {sorted(b)} instead of {sorted(a)}"
+            )
     return out

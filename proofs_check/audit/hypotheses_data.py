@@ -24,10 +24,24 @@ from dataclasses import dataclass
 
 from .packaged import frozen, read_json, records
 
-__all__ = ["Hypothesis", "Use", "Cite", "Note", "HYPOTHESES", "LABEL_CONDITIONS",
-           "STATED_CONDITIONS", "STATED_BY_REFERENCE", "DIRECT_USES", "EXTRA_CITATIONS",
-           "TEXT_DERIVATIONS", "DEFINITIONS", "DISCHARGES", "NOTES", "MITIGATIONS",
-           "NO_PROOF"]
+__all__ = [
+    "Hypothesis",
+    "Use",
+    "Cite",
+    "Note",
+    "HYPOTHESES",
+    "LABEL_CONDITIONS",
+    "STATED_CONDITIONS",
+    "STATED_BY_REFERENCE",
+    "DIRECT_USES",
+    "EXTRA_CITATIONS",
+    "TEXT_DERIVATIONS",
+    "DEFINITIONS",
+    "DISCHARGES",
+    "NOTES",
+    "MITIGATIONS",
+    "NO_PROOF",
+]
 
 
 @dataclass(frozen=True)
@@ -35,9 +49,9 @@ class Hypothesis:
     """An assumption, a condition or a standing assumption of the paper."""
 
     id: str
-    kind: str              # "assumption" / "condition" / "standing"
-    text: str              # what it assumes, in words
-    line: int              # where the paper states it (or first uses it, if it never states it)
+    kind: str  # "assumption" / "condition" / "standing"
+    text: str  # what it assumes, in words
+    line: int  # where the paper states it (or first uses it, if it never states it)
     quote: str
     implied_by: tuple = ()  # hypotheses that imply it (with the standing n0 >= 1)
 

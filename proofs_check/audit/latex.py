@@ -28,8 +28,16 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["RESULT_KINDS", "Statement", "Proof", "Restatement", "PaperIndex", "parse_paper",
-           "index_to_literal", "index_from_literal"]
+__all__ = [
+    "RESULT_KINDS",
+    "Statement",
+    "Proof",
+    "Restatement",
+    "PaperIndex",
+    "parse_paper",
+    "index_to_literal",
+    "index_from_literal",
+]
 
 #: Theorem-like environments that carry results; "assumption" carries hypotheses.
 RESULT_KINDS = ("theorem", "proposition", "lemma", "corollary")
@@ -49,12 +57,12 @@ class Statement:
     """A labelled theorem-like environment (a result or an assumption)."""
 
     label: str
-    kind: str                      # theorem / proposition / lemma / corollary / assumption
+    kind: str  # theorem / proposition / lemma / corollary / assumption
     title: str
     start: int
     end: int
-    section: str                   # the label of the innermost labelled heading ("" if none)
-    refs: tuple = ()               # ((label, line), ...) inside the statement
+    section: str  # the label of the innermost labelled heading ("" if none)
+    refs: tuple = ()  # ((label, line), ...) inside the statement
 
 
 @dataclass(frozen=True)
@@ -64,9 +72,9 @@ class Proof:
     start: int
     end: int
     result: str | None
-    rule: str                      # which matching rule applied (see the module docstring)
+    rule: str  # which matching rule applied (see the module docstring)
     section: str
-    refs: tuple = ()               # ((label, line), ...) inside the proof
+    refs: tuple = ()  # ((label, line), ...) inside the proof
 
 
 @dataclass(frozen=True)
@@ -86,11 +94,11 @@ class PaperIndex:
     """Everything the audit reads from the paper."""
 
     n_lines: int
-    statements: dict = field(default_factory=dict)   # label -> Statement
+    statements: dict = field(default_factory=dict)  # label -> Statement
     proofs: tuple = ()
     restatements: tuple = ()
-    labels: dict = field(default_factory=dict)       # label -> (line, where, owner)
-    algorithm: tuple = ()                             # ((line, text), ...) of alg:nbl
+    labels: dict = field(default_factory=dict)  # label -> (line, where, owner)
+    algorithm: tuple = ()  # ((line, text), ...) of alg:nbl
 
     def results(self) -> list[Statement]:
         """The labelled results (not the assumptions), in paper order."""
@@ -161,17 +169,17 @@ def _match_proof(lines, start, end, opt, headings, stmts, proved) -> tuple[str |
     prev = [h for h in headings if h[0] < start]
     if prev:
         h_line, _lv, title, _lab = prev[-1]
-        between = [t for t in lines[h_line: start - 1] if t.strip() and not _LABEL.search(t)]
+        between = [t for t in lines[h_line : start - 1] if t.strip() and not _LABEL.search(t)]
         if not between and "Proof of" in title and _REF.findall(title):
             return _REF.findall(title)[0], "named in the heading before the proof"
-    tail = " ".join(lines[max(start, end - 4) - 1: end])
+    tail = " ".join(lines[max(start, end - 4) - 1 : end])
     for lab in _PROVES.findall(tail):
         if lab in stmts and stmts[lab].kind in RESULT_KINDS:
             return lab, "its closing sentence says which result it proves"
     before = [s for s in stmts.values() if s.end < start and s.kind in RESULT_KINDS]
     if before:
         last = max(before, key=lambda s: s.end)
-        if all(not t.strip() for t in lines[last.end: start - 1]) and last.label not in proved:
+        if all(not t.strip() for t in lines[last.end : start - 1]) and last.label not in proved:
             return last.label, "directly follows the statement"
     return None, "unmatched"
 
@@ -184,7 +192,7 @@ def parse_paper(text: str) -> PaperIndex:
     headings = _headings(lines)
     stmts: dict[str, Statement] = {}
     restated = []
-    spans = []                     # (start, end, where, owner) of statements/proofs/floats
+    spans = []  # (start, end, where, owner) of statements/proofs/floats
     for i, t in enumerate(lines, 1):
         m = _BEGIN.search(t)
         if not m:
@@ -194,16 +202,18 @@ def parse_paper(text: str) -> PaperIndex:
         labels = [lab for j in range(i, end + 1) for lab in _LABEL.findall(lines[j - 1])]
         own = [lab for lab in labels if lab.split(":")[0] in ("thm", "prop", "lem", "cor", "assum")]
         if own:
-            stmts[own[0]] = Statement(own[0], env, title, i, end, _section_at(headings, i),
-                                      _refs(lines, i, end))
+            stmts[own[0]] = Statement(
+                own[0], env, title, i, end, _section_at(headings, i), _refs(lines, i, end)
+            )
             spans.append((i, end, "statement", own[0]))
         else:
             restated.append((env, title, i, end))
     restatements = []
     for env, title, i, end in restated:
         same = [s.label for s in stmts.values() if s.kind == env and s.title == title]
-        restatements.append(Restatement(same[0] if same else "", env, title, i, end,
-                                        _refs(lines, i, end)))
+        restatements.append(
+            Restatement(same[0] if same else "", env, title, i, end, _refs(lines, i, end))
+        )
         spans.append((i, end, "statement", same[0] if same else None))
     proofs, proved = [], set()
     for i, t in enumerate(lines, 1):
@@ -213,8 +223,7 @@ def parse_paper(text: str) -> PaperIndex:
         end = _env_end(lines, i, "proof")
         result, rule = _match_proof(lines, i, end, m.group(1), headings, stmts, proved)
         proved.add(result)
-        proofs.append(Proof(i, end, result, rule, _section_at(headings, i),
-                            _refs(lines, i, end)))
+        proofs.append(Proof(i, end, result, rule, _section_at(headings, i), _refs(lines, i, end)))
         spans.append((i, end, "proof", result))
     algorithm = ()
     for i, t in enumerate(lines, 1):
@@ -236,12 +245,13 @@ def parse_paper(text: str) -> PaperIndex:
             if where == "text" and any(0 <= i - h <= 2 for h in heading_lines):
                 where = "heading"
             labels[lab] = (i, where, owner)
-    for lab, st in list(stmts.items()):          # no labelled heading: the proof's section
+    for lab, st in list(stmts.items()):  # no labelled heading: the proof's section
         if not st.section:
             prf = [p for p in proofs if p.result == lab]
             if prf:
-                stmts[lab] = Statement(st.label, st.kind, st.title, st.start, st.end,
-                                       prf[0].section, st.refs)
+                stmts[lab] = Statement(
+                    st.label, st.kind, st.title, st.start, st.end, prf[0].section, st.refs
+                )
     return PaperIndex(len(lines), stmts, tuple(proofs), tuple(restatements), labels, algorithm)
 
 
@@ -263,10 +273,12 @@ def _tuples(refs) -> tuple:
 
 def index_from_literal(data: dict) -> PaperIndex:
     """Inverse of :func:`index_to_literal`."""
-    stmts = {k: Statement(**{**v, "refs": _tuples(v["refs"])})
-             for k, v in data["statements"].items()}
+    stmts = {
+        k: Statement(**{**v, "refs": _tuples(v["refs"])}) for k, v in data["statements"].items()
+    }
     proofs = tuple(Proof(**{**p, "refs": _tuples(p["refs"])}) for p in data["proofs"])
     rest = tuple(Restatement(**{**r, "refs": _tuples(r["refs"])}) for r in data["restatements"])
     labels = {k: tuple(v) for k, v in data["labels"].items()}
-    return PaperIndex(data["n_lines"], stmts, proofs, rest, labels,
-                      tuple(tuple(a) for a in data["algorithm"]))
+    return PaperIndex(
+        data["n_lines"], stmts, proofs, rest, labels, tuple(tuple(a) for a in data["algorithm"])
+    )

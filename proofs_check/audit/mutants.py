@@ -18,9 +18,18 @@ from . import hypotheses_data as hd
 from .graph import AuditData, in_force, stated
 from .latex import Proof, Statement
 
-__all__ = ["with_statement_refs", "unstated_everywhere", "unused_everywhere", "spurious_use",
-           "hypotheses_stated", "edit_algorithm", "gap_changes_result", "BAD_PROBES",
-           "calm_entries", "meaning_moved"]
+__all__ = [
+    "with_statement_refs",
+    "unstated_everywhere",
+    "unused_everywhere",
+    "spurious_use",
+    "hypotheses_stated",
+    "edit_algorithm",
+    "gap_changes_result",
+    "BAD_PROBES",
+    "calm_entries",
+    "meaning_moved",
+]
 
 
 # ------------------------------------------------------------------ hypotheses
@@ -28,8 +37,9 @@ def with_statement_refs(data: AuditData, label: str, refs) -> AuditData:
     """``data`` with the statement ``label`` citing ``refs`` (``((label, line), ...)``)."""
     st = data.index.statements[label]
     statements = dict(data.index.statements)
-    statements[label] = Statement(st.label, st.kind, st.title, st.start, st.end, st.section,
-                                  tuple(refs))
+    statements[label] = Statement(
+        st.label, st.kind, st.title, st.start, st.end, st.section, tuple(refs)
+    )
     return replace(data, index=replace(data.index, statements=statements))
 
 
@@ -41,8 +51,9 @@ def unstated_everywhere(data: AuditData, assumption: str) -> AuditData:
     return data
 
 
-def unused_everywhere(data: AuditData, assumption: str, keeper: str = "thm:regret-rate",
-                      line: int = 977) -> AuditData:
+def unused_everywhere(
+    data: AuditData, assumption: str, keeper: str = "thm:regret-rate", line: int = 977
+) -> AuditData:
     """``data`` with every use of ``assumption`` deleted (statements, proofs, curated uses,
     text derivations), stated only by ``keeper`` (at ``line``), a result no proof cites: no
     proof uses it, directly or through a cited result."""
@@ -50,14 +61,29 @@ def unused_everywhere(data: AuditData, assumption: str, keeper: str = "thm:regre
     for s in tuple(original.index.statements.values()):
         if s.label != keeper:
             data = with_statement_refs(data, s.label, [r for r in s.refs if r[0] != assumption])
-    data = with_statement_refs(data, keeper, list(original.index.statements[keeper].refs)
-                               + [(assumption, line)])
-    proofs = tuple(Proof(p.start, p.end, p.result, p.rule, p.section,
-                         tuple(r for r in p.refs if r[0] != assumption)) for p in data.index.proofs)
-    return replace(data, index=replace(data.index, proofs=proofs),
-                   direct_uses=tuple(u for u in original.direct_uses if u.hyp != assumption),
-                   text_derivations={k: tuple(c for c in v if c.target != assumption)
-                                     for k, v in original.text_derivations.items()})
+    data = with_statement_refs(
+        data, keeper, list(original.index.statements[keeper].refs) + [(assumption, line)]
+    )
+    proofs = tuple(
+        Proof(
+            p.start,
+            p.end,
+            p.result,
+            p.rule,
+            p.section,
+            tuple(r for r in p.refs if r[0] != assumption),
+        )
+        for p in data.index.proofs
+    )
+    return replace(
+        data,
+        index=replace(data.index, proofs=proofs),
+        direct_uses=tuple(u for u in original.direct_uses if u.hyp != assumption),
+        text_derivations={
+            k: tuple(c for c in v if c.target != assumption)
+            for k, v in original.text_derivations.items()
+        },
+    )
 
 
 def spurious_use(data: AuditData, label: str) -> tuple[str, AuditData]:
@@ -67,15 +93,19 @@ def spurious_use(data: AuditData, label: str) -> tuple[str, AuditData]:
     hyp = next(h for h in data.hypotheses if not in_force(data, h, own))
     p = data.index.proof_of(label)
     line = p.start if p else data.index.statements[label].start
-    return hyp, replace(data, direct_uses=data.direct_uses + (
-        hd.Use(label, hyp, line, "spurious", "mutant"),))
+    return hyp, replace(
+        data, direct_uses=data.direct_uses + (hd.Use(label, hyp, line, "spurious", "mutant"),)
+    )
 
 
 def hypotheses_stated(data: AuditData, label: str, hyps) -> AuditData:
     """``data`` with the statement of ``label`` also stating ``hyps`` (in words)."""
     start = data.index.statements[label].start
-    return replace(data, stated_conditions=data.stated_conditions + tuple(
-        hd.Cite(label, h, start, "mutant") for h in hyps))
+    return replace(
+        data,
+        stated_conditions=data.stated_conditions
+        + tuple(hd.Cite(label, h, start, "mutant") for h in hyps),
+    )
 
 
 # ------------------------------------------------------------------ alg:nbl
@@ -100,13 +130,24 @@ def gap_changes_result(gaps: tuple, gap_id: str) -> tuple:
 #: gap id -> a probe answering as a toolkit that contradicts the paper's convention would
 BAD_PROBES = {
     "sgn-zero": lambda: -1,
-    "degenerate-init": lambda: {"degenerate_init": 0, "replications": 3,
-                                "v": [[None] * 2], "unit": False},
-    "step-sizes": lambda: {(10.0, 500.0): True, (0.0, 500.0): True, (-1.0, 500.0): False,
-                           (10.0, -1.0): False},
+    "degenerate-init": lambda: {
+        "degenerate_init": 0,
+        "replications": 3,
+        "v": [[None] * 2],
+        "unit": False,
+    },
+    "step-sizes": lambda: {
+        (10.0, 500.0): True,
+        (0.0, 500.0): True,
+        (-1.0, 500.0): False,
+        (10.0, -1.0): False,
+    },
     "retraction-norm": lambda: 0.5,
-    "horizon": lambda: {0: "accepted, non-finite v_n", 3: "accepted (Stage II empty)",
-                        4: "rejected: no"},
+    "horizon": lambda: {
+        0: "accepted, non-finite v_n",
+        3: "accepted (Stage II empty)",
+        4: "rejected: no",
+    },
     "given-start": lambda: {"n0": 5, "angle_deg": 10.0},
 }
 

@@ -73,9 +73,9 @@ class Meaning:
     """One meaning of a symbol, where the paper gives it."""
 
     text: str
-    variant: str          # key of WATCH
+    variant: str  # key of WATCH
     line: int
-    quote: str            # exact words on that line
+    quote: str  # exact words on that line
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class Entry:
     """A notation finding."""
 
     symbol: str
-    kind: str             # collision / renamed / dangling / near
+    kind: str  # collision / renamed / dangling / near
     meanings: tuple
     same_proof: str = ""  # the result whose proof holds the meanings ("" if none)
     confusable: bool = False
@@ -97,5 +97,7 @@ ENTRIES = records(Entry, read_json("notation.json")["entries"], meanings=Meaning
 def scan_symbols(text: str) -> dict:
     """variant -> sorted list of the (1-based) lines where its pattern occurs."""
     lines = text.split("\n")
-    return {name: [i for i, t in enumerate(lines, 1) if re.search(pat, t)]
-            for name, pat in WATCH.items()}
+    return {
+        name: [i for i, t in enumerate(lines, 1) if re.search(pat, t)]
+        for name, pat in WATCH.items()
+    }

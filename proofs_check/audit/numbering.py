@@ -31,13 +31,19 @@ from dataclasses import dataclass
 __all__ = ["PrintedNumber", "latex_numbers", "printed", "paper_numbers", "printed_suffix"]
 
 _MATH_ROWS = ("align", "gather", "multline", "flalign", "alignat", "eqnarray", "xalignat")
-_FLOATS = {"figure": "figure", "figure*": "figure", "table": "table", "table*": "table",
-           "algorithm": "algorithm"}
+_FLOATS = {
+    "figure": "figure",
+    "figure*": "figure",
+    "table": "table",
+    "table*": "table",
+    "algorithm": "algorithm",
+}
 _SECTIONS = ("section", "subsection", "subsubsection")
 _TOKEN = re.compile(
     r"\\(?P<cmd>begin|end|label|section|subsection|subsubsection|appendix|caption|tag|"
     r"nonumber|notag|newtheorem|numberwithin|counterwithin)(?![A-Za-z])(?P<star>\*?)"
-    r"|(?P<rowend>\\\\)|(?P<open>(?<!\\)\{)|(?P<close>(?<!\\)\})")
+    r"|(?P<rowend>\\\\)|(?P<open>(?<!\\)\{)|(?P<close>(?<!\\)\})"
+)
 
 
 @dataclass(frozen=True)
@@ -74,9 +80,9 @@ def _group(text: str, i: int) -> tuple[str, int]:
         elif c == "}":
             depth -= 1
             if depth == 0:
-                return text[i + 1:j], j + 1
+                return text[i + 1 : j], j + 1
         j += 1
-    return text[i + 1:], len(text)
+    return text[i + 1 :], len(text)
 
 
 def _optional(text: str, i: int) -> tuple[str | None, int]:
@@ -85,7 +91,7 @@ def _optional(text: str, i: int) -> tuple[str | None, int]:
     if i < len(text) and text[i] == "[":
         j = text.find("]", i)
         if j > 0:
-            return text[i + 1:j], j + 1
+            return text[i + 1 : j], j + 1
     return None, i
 
 
@@ -99,21 +105,28 @@ def _alph(n: int) -> str:
 
 class _State:
     def __init__(self):
-        self.count = {"section": 0, "subsection": 0, "subsubsection": 0, "equation": 0,
-                      "figure": 0, "table": 0, "algorithm": 0}
-        self.theorems: dict[str, tuple[str, str]] = {}   # env -> (counter, title)
-        self.within: dict[str, str] = {}                  # counter -> reset-by counter
+        self.count = {
+            "section": 0,
+            "subsection": 0,
+            "subsubsection": 0,
+            "equation": 0,
+            "figure": 0,
+            "table": 0,
+            "algorithm": 0,
+        }
+        self.theorems: dict[str, tuple[str, str]] = {}  # env -> (counter, title)
+        self.within: dict[str, str] = {}  # counter -> reset-by counter
         self.appendix = False
 
     def section_text(self, level: int) -> str:
         s = self.count["section"]
         head = _alph(s) if self.appendix else str(s)
-        parts = [head] + [str(self.count[c]) for c in _SECTIONS[1:level + 1]]
+        parts = [head] + [str(self.count[c]) for c in _SECTIONS[1 : level + 1]]
         return ".".join(parts)
 
     def step(self, counter: str) -> str:
         self.count[counter] = self.count.get(counter, 0) + 1
-        for c, parent in self.within.items():      # counters reset by this one
+        for c, parent in self.within.items():  # counters reset by this one
             if parent == counter:
                 self.count[c] = 0
         n = str(self.count[counter])
@@ -129,13 +142,13 @@ def latex_numbers(text: str) -> dict[str, PrintedNumber]:
     text = _strip_comments(text)
     st = _State()
     out: dict[str, PrintedNumber] = {}
-    current: list[PrintedNumber | None] = [None]   # \@currentlabel per group (env)
-    envs: list[tuple[str, int]] = []               # (env, brace depth at its \begin)
+    current: list[PrintedNumber | None] = [None]  # \@currentlabel per group (env)
+    envs: list[tuple[str, int]] = []  # (env, brace depth at its \begin)
     depth = 0
     row_labels: list[str] = []
     row_tag: list[str | None] = [None]
     row_numbered = [True]
-    row_start = [0]                                 # where the current row's text begins
+    row_start = [0]  # where the current row's text begins
 
     def close_row(env: str) -> None:
         starred = env.endswith("*")
@@ -148,12 +161,14 @@ def latex_numbers(text: str) -> dict[str, PrintedNumber]:
         for lab in row_labels:
             if num is not None:
                 out[lab] = num
-            else:                       # amsmath writes the label with \@currentlabel as is
+            else:  # amsmath writes the label with \@currentlabel as is
                 cur = current[-1] or PrintedNumber("", "?")
                 out[lab] = PrintedNumber(
-                    "Equation", f"({cur.number})",
+                    "Equation",
+                    f"({cur.number})",
                     f"the label is on an unnumbered row: \\eqref prints the number of "
-                    f"{cur.kind} {cur.number}")
+                    f"{cur.kind} {cur.number}",
+                )
         if num is not None:
             current[-1] = num
         row_labels.clear()
@@ -213,7 +228,7 @@ def latex_numbers(text: str) -> dict[str, PrintedNumber]:
                 continue
             st.step(cmd)
             level = _SECTIONS.index(cmd)
-            for lower in _SECTIONS[level + 1:]:
+            for lower in _SECTIONS[level + 1 :]:
                 st.count[lower] = 0
             kind = "Appendix" if st.appendix else "Section"
             current[-1] = PrintedNumber(kind, st.section_text(level))
@@ -236,7 +251,7 @@ def latex_numbers(text: str) -> dict[str, PrintedNumber]:
             if envs and envs[-1][0] == env:
                 if env.rstrip("*") in _MATH_ROWS or env.rstrip("*") == "equation":
                     # a trailing \\ before \end leaves an empty last row: amsmath numbers none
-                    empty = not text[row_start[0]:end_at].strip() and not row_labels
+                    empty = not text[row_start[0] : end_at].strip() and not row_labels
                     if not (empty and env.rstrip("*") in _MATH_ROWS):
                         close_row(env)
                 envs.pop()
@@ -249,8 +264,9 @@ def latex_numbers(text: str) -> dict[str, PrintedNumber]:
                 current[-1] = PrintedNumber(kind.capitalize(), st.step(kind))
         elif cmd == "tag":
             tag, i = _group(text, i)
-            if math_env() is not None or any(e.rstrip("*") in _MATH_ROWS + ("equation",)
-                                             for e, _ in envs):
+            if math_env() is not None or any(
+                e.rstrip("*") in _MATH_ROWS + ("equation",) for e, _ in envs
+            ):
                 row_tag[0] = tag
         elif cmd in ("nonumber", "notag"):
             row_numbered[0] = False
@@ -290,7 +306,7 @@ def printed_suffix(label: str) -> str:
     if "numbers" not in _CACHE:
         try:
             _CACHE["numbers"] = paper_numbers()
-        except Exception:                 # noqa: BLE001 - a report never fails on a number
+        except Exception:  # noqa: BLE001 - a report never fails on a number
             _CACHE["numbers"] = {}
     text = printed(label, _CACHE["numbers"])
     return f" ({text})" if text else ""

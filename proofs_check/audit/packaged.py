@@ -83,17 +83,24 @@ def dumps(value, expand: int | None = None) -> str:
 
 def _flat(value) -> bool:
     return isinstance(value, (list, tuple)) and not any(
-        isinstance(v, (dict, list, tuple)) for v in value)
+        isinstance(v, (dict, list, tuple)) for v in value
+    )
 
 
 def _dump(value, expand, depth: int) -> str:
-    if (not isinstance(value, (dict, list, tuple)) or not value or _flat(value)
-            or (expand is not None and depth >= expand)):
+    if (
+        not isinstance(value, (dict, list, tuple))
+        or not value
+        or _flat(value)
+        or (expand is not None and depth >= expand)
+    ):
         return json.dumps(value, ensure_ascii=False)
     pad = " " * (depth + 1)
     if isinstance(value, dict):
-        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_dump(v, expand, depth + 1)}"
-                 for k, v in value.items()]
+        items = [
+            f"{pad}{json.dumps(k, ensure_ascii=False)}: {_dump(v, expand, depth + 1)}"
+            for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
     items = [pad + _dump(v, expand, depth + 1) for v in value]
     return "[\n" + ",\n".join(items) + "\n" + " " * depth + "]"

@@ -53,8 +53,13 @@ def quoted_lines():
     out = []
     for h in hd.HYPOTHESES.values():
         out.append((h.id, h.line, h.quote))
-    for c in (hd.STATED_CONDITIONS + hd.STATED_BY_REFERENCE + hd.EXTRA_CITATIONS
-              + hd.DISCHARGES + tuple(c for v in hd.TEXT_DERIVATIONS.values() for c in v)):
+    for c in (
+        hd.STATED_CONDITIONS
+        + hd.STATED_BY_REFERENCE
+        + hd.EXTRA_CITATIONS
+        + hd.DISCHARGES
+        + tuple(c for v in hd.TEXT_DERIVATIONS.values() for c in v)
+    ):
         out.append((f"{c.source}->{c.target}", c.line, c.quote))
     for u in hd.DIRECT_USES:
         out.append((f"{u.result} uses {u.hyp}", u.line, u.quote))
@@ -106,8 +111,7 @@ class Staleness:
     @property
     def stale(self) -> bool:
         """Whether any check refers to changed text (moved line numbers included)."""
-        return bool(self.records or self.moved or self.labels or self.claims
-                    or self.moved_labels)
+        return bool(self.records or self.moved or self.labels or self.claims or self.moved_labels)
 
     def summary(self, limit: int = 8) -> str:
         """One paragraph: counts, then the first ``limit`` names of each kind.
@@ -122,26 +126,38 @@ class Staleness:
         str
             The paragraph.
         """
+
         def few(names):
             names = list(names)
             more = f", … ({len(names) - limit} more)" if len(names) > limit else ""
             return ", ".join(names[:limit]) + more
+
         parts = [f"{self.changed_lines} line(s) of the pinned text changed or removed"]
         if self.claims:
-            parts.append(f"{len(self.claims)} claim(s) check a label whose text changed: "
-                         + few(f"`{c}`" for c in self.claims))
+            parts.append(
+                f"{len(self.claims)} claim(s) check a label whose text changed: "
+                + few(f"`{c}`" for c in self.claims)
+            )
         if self.labels:
-            parts.append(f"{len(self.labels)} label(s) changed: "
-                         + few(f"`{k}` ({v})" for k, v in self.labels.items()))
+            parts.append(
+                f"{len(self.labels)} label(s) changed: "
+                + few(f"`{k}` ({v})" for k, v in self.labels.items())
+            )
         if self.records:
-            parts.append(f"{len(self.records)} audit record(s) quote a line that changed: "
-                         + few(f"{w} (line {ln})" for w, ln, _ in self.records))
+            parts.append(
+                f"{len(self.records)} audit record(s) quote a line that changed: "
+                + few(f"{w} (line {ln})" for w, ln, _ in self.records)
+            )
         if self.moved:
-            parts.append(f"{len(self.moved)} audit record(s) quote a line that moved: "
-                         + few(f"{w} ({a} -> {b})" for w, a, b in self.moved))
+            parts.append(
+                f"{len(self.moved)} audit record(s) quote a line that moved: "
+                + few(f"{w} ({a} -> {b})" for w, a, b in self.moved)
+            )
         if self.moved_labels:
-            parts.append(f"{len(self.moved_labels)} label(s) of the packaged index have another "
-                         "line number in the given text")
+            parts.append(
+                f"{len(self.moved_labels)} label(s) of the packaged index have another "
+                "line number in the given text"
+            )
         return "; ".join(parts) + "."
 
 
@@ -191,6 +207,7 @@ def staleness(text: str, pinned: str | None = None, claims=None) -> Staleness:
         The changed lines, the stale audit records and labels, and the claims they touch.
     """
     from ..paper_source import shipped_text
+
     if pinned is None:
         pinned = shipped_text()
     old, new = pinned.split("\n"), text.split("\n")
@@ -215,8 +232,11 @@ def staleness(text: str, pinned: str | None = None, claims=None) -> Staleness:
             moved_labels.append(lab)
     if claims is None:
         from ..registry import all_claims
+
         claims = all_claims()
-    stale_claims = tuple(c.id for c in claims
-                         if c.label in labels or any(k in labels for k in c.covers))
-    return Staleness(changed, tuple(records), tuple(moved), labels, stale_claims,
-                     tuple(moved_labels))
+    stale_claims = tuple(
+        c.id for c in claims if c.label in labels or any(k in labels for k in c.covers)
+    )
+    return Staleness(
+        changed, tuple(records), tuple(moved), labels, stale_claims, tuple(moved_labels)
+    )

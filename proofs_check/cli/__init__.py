@@ -67,8 +67,17 @@ from .options import cache_warnings, glue_values
 __all__ = ["main", "build_parser", "SUBCOMMANDS", "NBLParser"]
 
 #: the subcommand modules, in the order ``nbl --help`` lists them
-SUBCOMMANDS = (stability, threshold, self_concordance, simulate, phase, reproduce, study, check,
-               proof)
+SUBCOMMANDS = (
+    stability,
+    threshold,
+    self_concordance,
+    simulate,
+    phase,
+    reproduce,
+    study,
+    check,
+    proof,
+)
 _GLOBAL = ("--debug", "--quiet")
 
 
@@ -109,12 +118,16 @@ def _usage_message(prog: str, message: str) -> str:
     m = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)", message)
     if m:
         choices = re.findall(r"'([^']*)'", m.group(2))
-        head = message[:m.start()]
+        head = message[: m.start()]
         if head.startswith("argument COMMAND"):
-            return (f"unknown command {m.group(1)!r}{did_you_mean(m.group(1), choices)}; "
-                    f"commands: {', '.join(choices)}")
-        return (f"{where}{head}invalid choice {m.group(1)!r}{did_you_mean(m.group(1), choices)}"
-                f"; choose from {', '.join(choices)}")
+            return (
+                f"unknown command {m.group(1)!r}{did_you_mean(m.group(1), choices)}; "
+                f"commands: {', '.join(choices)}"
+            )
+        return (
+            f"{where}{head}invalid choice {m.group(1)!r}{did_you_mean(m.group(1), choices)}"
+            f"; choose from {', '.join(choices)}"
+        )
     if not where and "required: COMMAND" in message:
         names = ", ".join(mod.NAME for mod in SUBCOMMANDS)
         return f"give a command: {names} (see nbl --help)"
@@ -126,10 +139,16 @@ class _VersionAction(argparse.Action):
     action does, but reads the version (importlib.metadata) only when asked, not each time the
     parser is built."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
-                 help="show program's version number and exit"):
-        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
-                         help=help)
+    def __init__(
+        self,
+        option_strings,
+        dest=argparse.SUPPRESS,
+        default=argparse.SUPPRESS,
+        help="show program's version number and exit",
+    ):
+        super().__init__(
+            option_strings=option_strings, dest=dest, default=default, nargs=0, help=help
+        )
 
     def __call__(self, parser, namespace, values, option_string=None):
         print(f"nbl {version()}")
@@ -163,7 +182,7 @@ def build_parser() -> NBLParser:
 
 
 def _subparsers(parser) -> dict:
-    for action in parser._actions:           # argparse keeps its subparsers here (no public API)
+    for action in parser._actions:  # argparse keeps its subparsers here (no public API)
         if isinstance(action.choices, dict):
             return dict(action.choices)
     return {}
@@ -186,12 +205,16 @@ def _extras_message(parser, args, argv, extras) -> str:
     sp = _subparsers(parser).get(getattr(args, "command", None))
     if tok.startswith("-") and sp is not None:
         name = tok.split("=", 1)[0]
-        return (f"{args.command}: unrecognized option {name!r}"
-                f"{did_you_mean(name, list(_options(sp)))} (see nbl {args.command} --help)")
+        return (
+            f"{args.command}: unrecognized option {name!r}"
+            f"{did_you_mean(name, list(_options(sp)))} (see nbl {args.command} --help)"
+        )
     i = argv.index(tok) if tok in argv else -1
     if i >= 2 and argv[i - 2] == "--param" and "=" not in argv[i - 1]:
-        return (f"--param takes NAME=SPEC in one word: write --param {argv[i - 1]}={tok}, "
-                f"not --param {argv[i - 1]} {tok}")
+        return (
+            f"--param takes NAME=SPEC in one word: write --param {argv[i - 1]}={tok}, "
+            f"not --param {argv[i - 1]} {tok}"
+        )
     return f"{getattr(args, 'command', 'nbl')}: unexpected argument {tok!r}"
 
 
@@ -200,8 +223,7 @@ def _check_utf8(argv) -> None:
         try:
             a.encode("utf-8")
         except UnicodeEncodeError:
-            raise UsageError(f"argument {i + 1} is not valid UTF-8: "
-                             f"{os.fsencode(a)!r}") from None
+            raise UsageError(f"argument {i + 1} is not valid UTF-8: {os.fsencode(a)!r}") from None
 
 
 def _input_error(exc) -> bool:
@@ -229,7 +251,7 @@ def _run(argv: list[str], debug: bool) -> int:
         try:
             return args.func(args)
         finally:
-            for line in cache_warnings():      # a cache fault never loses a result (issue 36)
+            for line in cache_warnings():  # a cache fault never loses a result (issue 36)
                 print(f"nbl: {_one_line(line)}", file=sys.stderr)
     except UsageError as exc:
         print(f"nbl: error: {_one_line(exc)}", file=sys.stderr)
@@ -244,7 +266,7 @@ def _run(argv: list[str], debug: bool) -> int:
         if _input_error(exc):
             print(f"nbl: error: {_one_line(exc)}", file=sys.stderr)
             return 2
-        failures = getattr(exc, "failures", None)      # nbl_sim.runs.sweep.SweepError
+        failures = getattr(exc, "failures", None)  # nbl_sim.runs.sweep.SweepError
         if debug:
             import traceback
 
@@ -252,12 +274,18 @@ def _run(argv: list[str], debug: bool) -> int:
             if failures:
                 print(failures[0].traceback, file=sys.stderr)
         if failures:
-            print(f"nbl: internal error: {len(failures)} cell(s) failed; the first: "
-                  f"{_one_line(failures[0].error)}"
-                  + ("" if debug else " (run with --debug for the details)"), file=sys.stderr)
+            print(
+                f"nbl: internal error: {len(failures)} cell(s) failed; the first: "
+                f"{_one_line(failures[0].error)}"
+                + ("" if debug else " (run with --debug for the details)"),
+                file=sys.stderr,
+            )
             return 1
-        print(f"nbl: internal error: {type(exc).__name__}: {_one_line(exc)}"
-              + ("" if debug else " (run with --debug for the traceback)"), file=sys.stderr)
+        print(
+            f"nbl: internal error: {type(exc).__name__}: {_one_line(exc)}"
+            + ("" if debug else " (run with --debug for the traceback)"),
+            file=sys.stderr,
+        )
         return 1
 
 
@@ -275,26 +303,28 @@ def main(argv=None) -> int:
         The exit status: 0 ok, 1 internal error (``check``: also a claim FAILed), 2 bad input,
         3 some cells failed, 130 interrupted.
     """
-    as_command = argv is None             # the installed command, not main([...]) in-process
+    as_command = argv is None  # the installed command, not main([...]) in-process
     argv = list(sys.argv[1:] if argv is None else argv)
     debug, quiet = "--debug" in argv, "--quiet" in argv
     argv = [a for a in argv if a not in _GLOBAL]
-    for stream in (sys.stdout, sys.stderr):      # never a UnicodeEncodeError while reporting
+    for stream in (sys.stdout, sys.stderr):  # never a UnicodeEncodeError while reporting
         try:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
-    if sys.stdout is None:               # started with stdout closed (`nbl ... >&-`)
+    if sys.stdout is None:  # started with stdout closed (`nbl ... >&-`)
         if sys.stderr is not None:
-            print("nbl: error: standard output is closed; redirect it (e.g. > /dev/null)",
-                  file=sys.stderr)
+            print(
+                "nbl: error: standard output is closed; redirect it (e.g. > /dev/null)",
+                file=sys.stderr,
+            )
         return 2
     set_quiet(quiet)
     main_thread = threading.current_thread() is threading.main_thread()
     old = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     try:
         rc = _run(argv, debug)
-    except KeyboardInterrupt:      # a second interrupt while the first one was reported
+    except KeyboardInterrupt:  # a second interrupt while the first one was reported
         rc = 130
     finally:
         if main_thread:

@@ -17,9 +17,19 @@ import math
 
 from .errors import UsageError
 
-__all__ = ["CONTEXTS_HELP", "ARMS_HELP", "add_beyond_args", "beyond_specs", "context_law",
-           "arms_check", "law_words", "stability_rows", "stability_report", "phase_row",
-           "phase_report"]
+__all__ = [
+    "CONTEXTS_HELP",
+    "ARMS_HELP",
+    "add_beyond_args",
+    "beyond_specs",
+    "context_law",
+    "arms_check",
+    "law_words",
+    "stability_rows",
+    "stability_report",
+    "phase_row",
+    "phase_report",
+]
 
 #: --contexts in --help: every law, its scaling, and the coordinates its options are written in
 #: (the reference table is docs/beyond.md, "Conventions")
@@ -32,12 +42,15 @@ CONTEXTS_HELP = (
     "components). Coordinates: v* = e1 and theta along e2 (before --arms rotate), so "
     "cov=FILE.csv is the d x d matrix in that basis and angle=DEG is the major axis's angle "
     "from v*; cond/angle give trace Sigma = 2. Numbers are decimals or fractions p/q "
-    "(student-t:nu=9/2)")
-ARMS_HELP = ("arm geometry (default symmetric, the paper's beta_a = theta + a (Delta/2) v*, "
-             "v* = e1, theta = e2): shift=C (a_+- = Delta/2 +- C), intercept=C (arm +1's link "
-             "g(z + C)), rotate=DEG (v* at DEG from e1, theta at DEG + 90); comma-separated, "
-             "shift and intercept exclude each other; numbers are decimals or fractions p/q "
-             "(shift=1/10)")
+    "(student-t:nu=9/2)"
+)
+ARMS_HELP = (
+    "arm geometry (default symmetric, the paper's beta_a = theta + a (Delta/2) v*, "
+    "v* = e1, theta = e2): shift=C (a_+- = Delta/2 +- C), intercept=C (arm +1's link "
+    "g(z + C)), rotate=DEG (v* at DEG from e1, theta at DEG + 90); comma-separated, "
+    "shift and intercept exclude each other; numbers are decimals or fractions p/q "
+    "(shift=1/10)"
+)
 _DEFAULTS = {"contexts": "gaussian", "arms": "symmetric"}
 
 
@@ -87,9 +100,11 @@ def stability_rows(results) -> list[dict]:
     return [plain(r) for r in results]
 
 
-_SCALED = {"student-t": "multivariate t scaled to unit covariance",
-           "ball": "uniform on a ball scaled to unit covariance",
-           "cube": "uniform on a cube scaled to unit covariance"}
+_SCALED = {
+    "student-t": "multivariate t scaled to unit covariance",
+    "ball": "uniform on a ball scaled to unit covariance",
+    "cube": "uniform on a cube scaled to unit covariance",
+}
 
 
 def law_words(law: dict) -> str:
@@ -100,9 +115,11 @@ def law_words(law: dict) -> str:
     cov = np.asarray(law.get("covariance", np.eye(2)), dtype=float)
     base = _SCALED.get(law["family"], law["family"])
     if law["family"] == "empirical":
-        return (f"{law.get('rows', '?')} data rows resampled"
-                + (", columns z-scored" if law.get("standardized") == "columns z-scored" else "")
-                + f"; Cov X = {_matrix(cov)}")
+        return (
+            f"{law.get('rows', '?')} data rows resampled"
+            + (", columns z-scored" if law.get("standardized") == "columns z-scored" else "")
+            + f"; Cov X = {_matrix(cov)}"
+        )
     if np.allclose(cov, np.eye(cov.shape[0]), rtol=0, atol=1e-12):
         return f"{base}: Cov X = I" if law["family"] in _SCALED else f"{base}, Cov X = I"
     return f"{base}, then Sigma^(1/2): Cov X = Sigma = {_matrix(cov)}"
@@ -125,22 +142,49 @@ def stability_report(results) -> list:
     from nbl_sim.presentation.tables import make_table
 
     first = results[0]
-    head = (f"contexts {first['contexts']} ({law_words(first['analysis']['law'])}), arms "
-            f"{first['arms']}, d = {first['d']}; coordinates v* = e1, theta along e2 (before "
-            "--arms rotate) (beyond the paper: the exact population analysis, docs/beyond.md)")
+    head = (
+        f"contexts {first['contexts']} ({law_words(first['analysis']['law'])}), arms "
+        f"{first['arms']}, d = {first['d']}; coordinates v* = e1, theta along e2 (before "
+        "--arms rotate) (beyond the paper: the exact population analysis, docs/beyond.md)"
+    )
     rows = []
     for r in results:
-        rate = ("-" if r["exact_rate"] is None
-                else f"{r['exact_rate']:.6g} +- {r['exact_rate_error']:.1e}")
+        rate = (
+            "-"
+            if r["exact_rate"] is None
+            else f"{r['exact_rate']:.6g} +- {r['exact_rate_error']:.1e}"
+        )
         fate = r["vstar_stability"] if r["vstar_equilibrium"] else "not an equilibrium"
-        rows.append([r["link"], r["delta"], f"{r['lambda_star']:.6g}", rate, fate,
-                     r["verdict"], _num(r["bias_deg"], ".4g"), _num(r["learned_regret"], ".3e")])
-    table = make_table(["link", "delta", "lambda* (Gaussian)", "exact rate at v*", "v*",
-                        "verdict", "learned angle deg", "regret/round"], rows)
+        rows.append(
+            [
+                r["link"],
+                r["delta"],
+                f"{r['lambda_star']:.6g}",
+                rate,
+                fate,
+                r["verdict"],
+                _num(r["bias_deg"], ".4g"),
+                _num(r["learned_regret"], ".3e"),
+            ]
+        )
+    table = make_table(
+        [
+            "link",
+            "delta",
+            "lambda* (Gaussian)",
+            "exact rate at v*",
+            "v*",
+            "verdict",
+            "learned angle deg",
+            "regret/round",
+        ],
+        rows,
+    )
     from nbl_sim.presentation.conclusions import beyond_conclusion
 
-    words = [f"conclusion ({r['link']}, delta = {r['delta']}): {beyond_conclusion(r)}"
-             for r in results]
+    words = [
+        f"conclusion ({r['link']}, delta = {r['delta']}): {beyond_conclusion(r)}" for r in results
+    ]
     notes = sorted({n for r in results for n in r["notes"]})
     return [head, table, *words, *(f"note: {n}" for n in notes)]
 
@@ -151,8 +195,13 @@ def phase_row(ep, fixed: dict) -> dict:
     ``[i][j]`` belongs to ``deltas[i]`` and ``values[j]``)."""
     row = ep.to_json()
     link = row.pop("family")
-    return {"link": link, "param": row.pop("param"), "fixed": dict(fixed),
-            "axes": {"rows": "delta", "columns": ep.param}, **row}
+    return {
+        "link": link,
+        "param": row.pop("param"),
+        "fixed": dict(fixed),
+        "axes": {"rows": "delta", "columns": ep.param},
+        **row,
+    }
 
 
 def phase_report(ep) -> list:
@@ -161,11 +210,13 @@ def phase_report(ep) -> list:
 
     counts = Counter(str(v) for v in ep.verdict.ravel())
     frac = ep.mispredicted_fraction()
-    return [f"{ep.family} ({ep.param} x delta), {len(ep.values)} x {len(ep.deltas)} grid, "
-            f"contexts {ep.contexts}, arms {ep.arms}: "
-            + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
-            "mispredicted (sign-flip or biased): "
-            + ("-" if math.isnan(frac) else f"{frac:.1%}") + " of the computed grid points",
-            f"{ep.seconds:.2f} s on {ep.executor}"
-            + (f" ({ep.cached} columns from the cache)" if ep.cached else "")]
-
+    return [
+        f"{ep.family} ({ep.param} x delta), {len(ep.values)} x {len(ep.deltas)} grid, "
+        f"contexts {ep.contexts}, arms {ep.arms}: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
+        "mispredicted (sign-flip or biased): "
+        + ("-" if math.isnan(frac) else f"{frac:.1%}")
+        + " of the computed grid points",
+        f"{ep.seconds:.2f} s on {ep.executor}"
+        + (f" ({ep.cached} columns from the cache)" if ep.cached else ""),
+    ]

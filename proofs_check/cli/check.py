@@ -47,26 +47,46 @@ def add_parser(sub):
         "FAIL. --mutate instead runs every claim's mutants and reports the kill rates.",
     )
     k.add_argument("--quick", action="store_true", help="skip the slow claims (reported SKIPPED)")
-    k.add_argument("--claim", action="append", default=None, metavar="ID",
-                   help="run only this claim (repeatable)")
-    k.add_argument("--out", default="reports", metavar="DIR",
-                   help="report directory (default reports)")
-    k.add_argument("--paper", default=None, metavar="PATH",
-                   help="the paper's LaTeX to check against (default: $NBL_PAPER, else the "
-                        "pinned copy shipped with nbl); a text that differs from the pinned "
-                        "version is reported with the checks it leaves stale")
-    k.add_argument("--mutate", action="store_true",
-                   help="run the claims' mutants instead (each must turn the verdict); print "
-                        "the kill rate per module and the defects; exit 1 on a defect")
-    k.add_argument("--library", action="store_true",
-                   help="with --mutate: mutate the library (nbl_theory, nbl_sim) and report "
-                        "per mutant whether a claim FAILed, a verdict about the paper moved "
-                        "(a blame), a test failed or nothing noticed "
-                        "(proofs_check.libmutation); exit 1 on a blame")
+    k.add_argument(
+        "--claim",
+        action="append",
+        default=None,
+        metavar="ID",
+        help="run only this claim (repeatable)",
+    )
+    k.add_argument(
+        "--out", default="reports", metavar="DIR", help="report directory (default reports)"
+    )
+    k.add_argument(
+        "--paper",
+        default=None,
+        metavar="PATH",
+        help="the paper's LaTeX to check against (default: $NBL_PAPER, else the "
+        "pinned copy shipped with nbl); a text that differs from the pinned "
+        "version is reported with the checks it leaves stale",
+    )
+    k.add_argument(
+        "--mutate",
+        action="store_true",
+        help="run the claims' mutants instead (each must turn the verdict); print "
+        "the kill rate per module and the defects; exit 1 on a defect",
+    )
+    k.add_argument(
+        "--library",
+        action="store_true",
+        help="with --mutate: mutate the library (nbl_theory, nbl_sim) and report "
+        "per mutant whether a claim FAILed, a verdict about the paper moved "
+        "(a blame), a test failed or nothing noticed "
+        "(proofs_check.libmutation); exit 1 on a blame",
+    )
     from ..libmutation.run import add_arguments as add_library_arguments
+
     add_library_arguments(k)
-    opt.add_exec_args(k, workers_help="run the claims on a local pool of N processes (default: "
-                      "every core when the work repays it; 1 = in this process)")
+    opt.add_exec_args(
+        k,
+        workers_help="run the claims on a local pool of N processes (default: "
+        "every core when the work repays it; 1 = in this process)",
+    )
     opt.add_allow_large(k)
     opt.add_json(k)
     k.set_defaults(func=run)
@@ -81,8 +101,10 @@ def _claim_ids(wanted):
     known = [c.id for c in REGISTRY.all_claims()]
     for w in wanted:
         if w not in known:
-            raise UsageError(f"unknown claim {w!r}{did_you_mean(w, known)} "
-                             f"({len(known)} claims; nbl check --json lists them)")
+            raise UsageError(
+                f"unknown claim {w!r}{did_you_mean(w, known)} "
+                f"({len(known)} claims; nbl check --json lists them)"
+            )
     return list(dict.fromkeys(wanted))
 
 
@@ -105,10 +127,15 @@ def _paper_note(paper) -> str | None:
     src, stale = paper
     if stale is None:
         return None
-    return (f"paper: {src.origin} {src.path} is not the pinned version (sha256 "
-            f"{src.sha256[:16]}…); the checks ran on the pinned version's data. "
-            + (f"Stale: {stale.summary()}" if stale.stale else
-               "No label, claim or quoted line refers to the text that changed."))
+    return (
+        f"paper: {src.origin} {src.path} is not the pinned version (sha256 "
+        f"{src.sha256[:16]}…); the checks ran on the pinned version's data. "
+        + (
+            f"Stale: {stale.summary()}"
+            if stale.stale
+            else "No label, claim or quoted line refers to the text that changed."
+        )
+    )
 
 
 def run(args) -> int:
@@ -128,27 +155,40 @@ def run(args) -> int:
     tic = time.perf_counter()
     faults: list = []
     with claim_progress("checking claims") as report:
-        results = run_claims_parallel(ids=ids, quick=args.quick, workers=args.workers,
-                                      scheduler=args.scheduler, allow_large=args.allow_large,
-                                      cache=cache, progress=report, out_dir=args.out,
-                                      report_options=None if paper[1] is None else {"paper": paper},
-                                      report_fault=faults)
+        results = run_claims_parallel(
+            ids=ids,
+            quick=args.quick,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            allow_large=args.allow_large,
+            cache=cache,
+            progress=report,
+            out_dir=args.out,
+            report_options=None if paper[1] is None else {"paper": paper},
+            report_fault=faults,
+        )
     seconds = time.perf_counter() - tic
     md, js = Path(args.out) / "verification.md", Path(args.out) / "verification.json"
     status = 1 if any(r.status == FAIL for r in results) else 0
     out_fault = None
-    if faults:            # the report could not be written: the result is printed all the same
+    if faults:  # the report could not be written: the result is printed all the same
         why = faults[0].strerror or str(faults[0])
-        out_fault = (f"cannot write the report into --out {args.out}: {why}; the result above "
-                     "is complete" + ("" if cache is None else
-                                      " and cached (a re-run writes the report in seconds)"))
+        out_fault = (
+            f"cannot write the report into --out {args.out}: {why}; the result above "
+            "is complete"
+            + ("" if cache is None else " and cached (a re-run writes the report in seconds)")
+        )
     if args.json:
         from ..report import infer_quick, summary_counts
         from ..report_json import record
 
-        print_json(NAME, [record(r) for r in results], [] if faults else [md, js],
-                   mode="quick" if (args.quick or infer_quick(results)) else "full",
-                   counts=summary_counts(results))
+        print_json(
+            NAME,
+            [record(r) for r in results],
+            [] if faults else [md, js],
+            mode="quick" if (args.quick or infer_quick(results)) else "full",
+            counts=summary_counts(results),
+        )
         note = _paper_note(paper)
         if note:
             print(note, file=sys.stderr)
@@ -175,12 +215,19 @@ def _mutate_library(args) -> int:
     if why:
         raise UsageError(why)
     if args.claim or args.cache_dir or args.no_cache:
-        raise UsageError("--mutate --library chooses the claims by coverage and caches its "
-                         "coverage map itself: --claim, --cache-dir and --no-cache do not apply")
+        raise UsageError(
+            "--mutate --library chooses the claims by coverage and caches its "
+            "coverage map itself: --claim, --cache-dir and --no-cache do not apply"
+        )
     opt.check_exec(args)
-    return run_from_args(args, "nbl " + " ".join(sys.argv[1:]), workers=args.workers,
-                         scheduler=args.scheduler, as_json=args.json,
-                         emit=lambda env: print_json(NAME, [env]))
+    return run_from_args(
+        args,
+        "nbl " + " ".join(sys.argv[1:]),
+        workers=args.workers,
+        scheduler=args.scheduler,
+        as_json=args.json,
+        emit=lambda env: print_json(NAME, [env]),
+    )
 
 
 def _mutate(args) -> int:
@@ -188,21 +235,34 @@ def _mutate(args) -> int:
     ``--mutate --library``: library mutants on the executor (proofs_check.libmutation)."""
     if args.library:
         return _mutate_library(args)
-    given = [o for o, v in (("--workers", args.workers), ("--scheduler", args.scheduler),
-                            ("--cache-dir", args.cache_dir), ("--paper", args.paper))
-             if v is not None]
+    given = [
+        o
+        for o, v in (
+            ("--workers", args.workers),
+            ("--scheduler", args.scheduler),
+            ("--cache-dir", args.cache_dir),
+            ("--paper", args.paper),
+        )
+        if v is not None
+    ]
     if given:
-        raise UsageError(f"--mutate runs the mutants in this process and caches nothing: "
-                         f"{', '.join(given)} does not apply")
+        raise UsageError(
+            f"--mutate runs the mutants in this process and caches nothing: "
+            f"{', '.join(given)} does not apply"
+        )
     ids = _claim_ids(args.claim)
     from ..mutation import run_mutation
 
     with progress("running mutants") as bar:
+
         def report(i, n, cm) -> None:
-            state = (f"{cm.baseline}, killed {len(cm.killed)}/{len(cm.mutants)}" if cm.run
-                     else "not run")
-            bar.note(f"{cm.id}: {state} ({cm.seconds:.1f} s)"
-                     + (f"  DEFECT: {cm.defect}" if cm.defect else ""))
+            state = (
+                f"{cm.baseline}, killed {len(cm.killed)}/{len(cm.mutants)}" if cm.run else "not run"
+            )
+            bar.note(
+                f"{cm.id}: {state} ({cm.seconds:.1f} s)"
+                + (f"  DEFECT: {cm.defect}" if cm.defect else "")
+            )
             bar(i, n)
 
         rep = run_mutation(ids=ids, quick=args.quick, progress=report)

@@ -23,8 +23,16 @@ import threading
 import time
 from contextlib import contextmanager
 
-__all__ = ["show", "progress", "claim_progress", "ProgressDisplay", "PLAIN_PERIOD", "DELAY",
-           "set_quiet", "note"]
+__all__ = [
+    "show",
+    "progress",
+    "claim_progress",
+    "ProgressDisplay",
+    "PLAIN_PERIOD",
+    "DELAY",
+    "set_quiet",
+    "note",
+]
 
 #: seconds between two plain progress lines (when stderr is not a terminal)
 PLAIN_PERIOD = 5.0
@@ -112,11 +120,15 @@ class ProgressDisplay:
         tenth = math.floor(10 * done / total) if total > 0 else 0
         if finished and self._finished:
             return
-        first = self.delay > 0 and not self._shown     # the first line after a silent wait
+        first = self.delay > 0 and not self._shown  # the first line after a silent wait
         if first or finished or tenth > self._last_tenth or now - self._last_time >= self.period:
             pct = 100 * done / total if total > 0 else 100.0
-            print(f"{self.label}: {_number(done)}/{_number(total)} ({pct:.0f}%) "
-                  f"{now - self._start:.0f} s", file=sys.stderr, flush=True)
+            print(
+                f"{self.label}: {_number(done)}/{_number(total)} ({pct:.0f}%) "
+                f"{now - self._start:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
             self._last_time, self._last_tenth, self._finished = now, tenth, finished
             self._shown = True
 
@@ -132,10 +144,15 @@ class ProgressDisplay:
                 TimeRemainingColumn,
             )
 
-            self._bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
-                                 MofNCompleteColumn(), TaskProgressColumn(),
-                                 TimeElapsedColumn(), TimeRemainingColumn(),
-                                 console=self._console)
+            self._bar = Progress(
+                TextColumn("{task.description}", markup=False),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TaskProgressColumn(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=self._console,
+            )
             self._bar.start()
             self._task = self._bar.add_task(self.label, total=total)
             self._shown = True
@@ -177,6 +194,7 @@ def claim_progress(label: str):
     each claim's status, id and seconds as it finishes (``PASS         kappa-identity
     0.12 s``), with the progress display of :func:`progress`."""
     with progress(label) as display:
+
         def report(i, n, result) -> None:
             display.note(f"{result.status:<11}  {result.id}  {result.seconds:.2f} s")
             display(i, n)

@@ -104,8 +104,10 @@ class Spec:
 
         lo, hi = (self._read(t) for t in self.items)
         if self.n == 1 and lo != hi:
-            raise NBLInputError(f"{self.option}: a grid of N = 1 point needs LO = HI; "
-                                f"give one value instead of {self.text!r}")
+            raise NBLInputError(
+                f"{self.option}: a grid of N = 1 point needs LO = HI; "
+                f"give one value instead of {self.text!r}"
+            )
         if self.n > 1 and not lo < hi:
             raise NBLInputError(f"{self.option}: a grid LO:HI:N needs LO < HI, got {self.text!r}")
         return lo, hi
@@ -128,8 +130,11 @@ class Spec:
         if self.n == 1:
             return [self.items[0]]
         step = (hi - lo) / (self.n - 1)
-        return ([self.items[0]] + [decimal_text(lo + i * step) for i in range(1, self.n - 1)]
-                + [self.items[1]])
+        return (
+            [self.items[0]]
+            + [decimal_text(lo + i * step) for i in range(1, self.n - 1)]
+            + [self.items[1]]
+        )
 
 
 def parse_spec(text, option: str, default_n: int | None = None) -> Spec:
@@ -163,16 +168,23 @@ def parse_spec(text, option: str, default_n: int | None = None) -> Spec:
             raise UsageError(f"{option}: a grid is LO:HI:N, e.g. 0.1:1.9:19; got {t!r}")
         if len(parts) == 2:
             if default_n is None:
-                raise UsageError(f"{option}: a grid needs its number of points, LO:HI:N "
-                                 f"(e.g. {parts[0]}:{parts[1]}:20); got {t!r}")
+                raise UsageError(
+                    f"{option}: a grid needs its number of points, LO:HI:N "
+                    f"(e.g. {parts[0]}:{parts[1]}:20); got {t!r}"
+                )
             n = default_n
         else:
             if not _N.fullmatch(parts[2]) or int(parts[2]) < 1:
-                too_long = (parts[2].isascii() and parts[2].isdigit()  # (no int(): any length)
-                            and parts[2].strip("0") != "")
-                raise UsageError(f"{option}: the N of LO:HI:N must be a positive whole "
-                                 f"number{' of at most 12 digits' if too_long else ''}, got "
-                                 f"{parts[2]!r}")
+                too_long = (
+                    parts[2].isascii()
+                    and parts[2].isdigit()  # (no int(): any length)
+                    and parts[2].strip("0") != ""
+                )
+                raise UsageError(
+                    f"{option}: the N of LO:HI:N must be a positive whole "
+                    f"number{' of at most 12 digits' if too_long else ''}, got "
+                    f"{parts[2]!r}"
+                )
             n = int(parts[2])
         return Spec(option, t, "range", (parts[0], parts[1]), n)
     if "," in t:
@@ -208,15 +220,17 @@ def parse_params(items, option: str = "--param", default_n: int | None = None) -
     out: dict[str, Spec] = {}
     for item in items or []:
         if "=" not in item:
-            raise UsageError(f"{option} takes NAME=SPEC in one word, e.g. {option} rho=0.72; "
-                             f"got {item!r}")
+            raise UsageError(
+                f"{option} takes NAME=SPEC in one word, e.g. {option} rho=0.72; got {item!r}"
+            )
         name, spec = item.split("=", 1)
         name = name.strip()
         if not name.isidentifier() or not name.isascii():
             raise UsageError(f"{option}: {name!r} is not a parameter name")
         if name in out:
-            raise UsageError(f"{option} {name} is given twice; give its values in one SPEC "
-                             f"(V1,V2 or LO:HI:N)")
+            raise UsageError(
+                f"{option} {name} is given twice; give its values in one SPEC (V1,V2 or LO:HI:N)"
+            )
         out[name] = parse_spec(spec, f"{option} {name}", default_n)
     return out
 
@@ -239,8 +253,8 @@ def decimal_text(q) -> str:
 
     p, d = Decimal(int(q.p)), Decimal(int(q.q))
     exact = Context(prec=_EXACT_DIGITS)
-    dec = exact.divide(p, d)               # flags Inexact unless the quotient terminates
-    if not exact.flags[Inexact]:           # within _EXACT_DIGITS significant digits
+    dec = exact.divide(p, d)  # flags Inexact unless the quotient terminates
+    if not exact.flags[Inexact]:  # within _EXACT_DIGITS significant digits
         return format(exact.normalize(dec), "f")
     dec = Context(prec=17).divide(p, d)
     return format(dec.normalize(), "g" if abs(dec.adjusted()) > 15 else "f")

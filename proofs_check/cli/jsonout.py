@@ -47,8 +47,18 @@ from nbl_theory.records import (
     version,
 )
 
-__all__ = ["FORMAT", "DECIMAL_SUFFIX", "TEXT_KEYS", "envelope", "dumps", "print_json", "schema",
-           "plain", "numbers", "version"]
+__all__ = [
+    "FORMAT",
+    "DECIMAL_SUFFIX",
+    "TEXT_KEYS",
+    "envelope",
+    "dumps",
+    "print_json",
+    "schema",
+    "plain",
+    "numbers",
+    "version",
+]
 
 
 def dumps(payload) -> str:

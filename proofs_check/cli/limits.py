@@ -35,9 +35,23 @@ from pathlib import Path
 
 from .errors import UsageError, did_you_mean
 
-__all__ = ["MAX_VALUES", "MAX_ROWS", "MAX_SCAN_POINTS", "MAX_PHASE_POINTS", "MAX_DPS",
-           "MAX_SIM_WORK", "MAX_SIM_BYTES", "PICTURE_FORMATS", "bound", "check_dps",
-           "dps_seconds", "dps_note", "simulation_bytes", "check_out_dir", "check_plot_path"]
+__all__ = [
+    "MAX_VALUES",
+    "MAX_ROWS",
+    "MAX_SCAN_POINTS",
+    "MAX_PHASE_POINTS",
+    "MAX_DPS",
+    "MAX_SIM_WORK",
+    "MAX_SIM_BYTES",
+    "PICTURE_FORMATS",
+    "bound",
+    "check_dps",
+    "dps_seconds",
+    "dps_note",
+    "simulation_bytes",
+    "check_out_dir",
+    "check_plot_path",
+]
 
 MAX_VALUES = 10_000
 MAX_ROWS = 1_000
@@ -48,8 +62,22 @@ MAX_SIM_WORK = 1e11
 MAX_SIM_BYTES = 4 * 2**30
 #: File extensions matplotlib writes without optional packages (tests check the list against
 #: ``FigureCanvasBase.get_supported_filetypes()``).
-PICTURE_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff",
-                   "webp", "pgf", "raw", "rgba")
+PICTURE_FORMATS = (
+    "png",
+    "pdf",
+    "svg",
+    "svgz",
+    "eps",
+    "ps",
+    "jpg",
+    "jpeg",
+    "tif",
+    "tiff",
+    "webp",
+    "pgf",
+    "raw",
+    "rgba",
+)
 
 #: dps time model: one λ* evaluation at ``dps`` digits takes about c·(dps/100)³ seconds, with
 #: c from 0.4 s (logistic, a potential link) to 4 s (two-transition), fitted to timings of
@@ -61,8 +89,10 @@ _DPS_C = (0.4, 4.0)
 def bound(count, limit, what: str, allow_large: bool) -> None:
     """Refuse ``count`` > ``limit`` unless ``allow_large``."""
     if count > limit and not allow_large:
-        raise UsageError(f"{what} = {_big(count)} exceeds the bound {_big(limit)}; pass "
-                         "--allow-large to go past it")
+        raise UsageError(
+            f"{what} = {_big(count)} exceeds the bound {_big(limit)}; pass "
+            "--allow-large to go past it"
+        )
 
 
 def _big(x) -> str:
@@ -91,9 +121,11 @@ def check_dps(dps, allow_large: bool) -> None:
         raise UsageError(f"--dps must be a positive number of digits, got {dps}")
     if dps > MAX_DPS and not allow_large:
         lo, hi = dps_seconds(dps)
-        raise UsageError(f"--dps {dps} exceeds the bound {MAX_DPS} (one lambda* evaluation "
-                         f"would take about {_duration(lo)} to {_duration(hi)}); pass "
-                         "--allow-large to go past it")
+        raise UsageError(
+            f"--dps {dps} exceeds the bound {MAX_DPS} (one lambda* evaluation "
+            f"would take about {_duration(lo)} to {_duration(hi)}); pass "
+            "--allow-large to go past it"
+        )
 
 
 def dps_note(dps, evaluations: str = "per lambda* evaluation") -> str | None:
@@ -103,14 +135,17 @@ def dps_note(dps, evaluations: str = "per lambda* evaluation") -> str | None:
     lo, hi = dps_seconds(dps)
     if lo < 1.0:
         return None
-    return (f"nbl: note: --dps {dps} takes about {_duration(lo)} to {_duration(hi)} "
-            f"{evaluations} (model c*(dps/100)^3 s, c = 0.4 for logistic to 4 for "
-            "two-transition, measured on a 2-core machine)")
+    return (
+        f"nbl: note: --dps {dps} takes about {_duration(lo)} to {_duration(hi)} "
+        f"{evaluations} (model c*(dps/100)^3 s, c = 0.4 for logistic to 4 for "
+        "two-transition, measured on a 2-core machine)"
+    )
 
 
 # ---------------------------------------------------------------------- simulation
-def simulation_bytes(n: int, reps: int, d: int, n0: int, recorded: int, policies: int,
-                     workers: int) -> float:
+def simulation_bytes(
+    n: int, reps: int, d: int, n0: int, recorded: int, policies: int, workers: int
+) -> float:
     """Estimated peak memory of ``nbl simulate``: per worker one replication's realization
     (n·(8(d+4)+1) + n0 bytes: contexts, both arms' means and rewards, the optimal actions,
     the initialization coins; :mod:`nbl_sim.studies.experiment` streams blocks of at least one
@@ -154,12 +189,14 @@ def check_out_dir(path, option: str, shown=None, files=()) -> None:
     shown = path if shown is None else shown
     if str(path).strip() == "":
         raise UsageError(f"{option} needs a directory name")
-    p = Path(os.path.abspath(path))          # "a/../b" is b, as mkdir(parents=True) sees it
-    limit = _name_max(Path.cwd())            # before any stat: a longer name fails it
+    p = Path(os.path.abspath(path))  # "a/../b" is b, as mkdir(parents=True) sees it
+    limit = _name_max(Path.cwd())  # before any stat: a longer name fails it
     for part in [*p.parts[1:], *files]:
         if len(os.fsencode(part)) > limit:
-            raise UsageError(f"{option} {shown}: the name {part[:40]}... is longer than the "
-                             f"{limit} bytes a file name may have here")
+            raise UsageError(
+                f"{option} {shown}: the name {part[:40]}... is longer than the "
+                f"{limit} bytes a file name may have here"
+            )
     if p.exists() and not p.is_dir():
         if str(shown) != str(path):
             raise UsageError(f"{option} {shown} cannot be written: {path} is a file")
@@ -183,13 +220,17 @@ def check_plot_path(path, option: str = "--plot") -> None:
     if not ext:
         raise UsageError(f"{option} {path} has no extension; use .png, .pdf or .svg")
     if ext not in PICTURE_FORMATS:
-        raise UsageError(f"{option} {path}: unknown picture format {ext!r}"
-                         f"{did_you_mean(ext, PICTURE_FORMATS)}; use one of "
-                         f"{', '.join(PICTURE_FORMATS)}")
+        raise UsageError(
+            f"{option} {path}: unknown picture format {ext!r}"
+            f"{did_you_mean(ext, PICTURE_FORMATS)}; use one of "
+            f"{', '.join(PICTURE_FORMATS)}"
+        )
     if p.is_dir():
         raise UsageError(f"{option} {path} is a directory, not a file")
     parent = Path(os.path.abspath(p)).parent
-    if not parent.exists():           # a picture goes into a directory that exists: never made
-        raise UsageError(f"{option} {path} cannot be written: the directory {parent} does not "
-                         "exist (create it first; --plot makes no directories)")
+    if not parent.exists():  # a picture goes into a directory that exists: never made
+        raise UsageError(
+            f"{option} {path} cannot be written: the directory {parent} does not "
+            "exist (create it first; --plot makes no directories)"
+        )
     check_out_dir(p.parent, option, shown=path, files=(p.name,))

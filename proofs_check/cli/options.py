@@ -28,12 +28,32 @@ from .errors import UsageError, did_you_mean
 from .grammar import parse_params, parse_spec
 from .limits import MAX_VALUES, bound, check_out_dir
 
-__all__ = ["add_link_args", "add_exec_args", "add_allow_large", "add_json", "link_source",
-           "param_specs", "param_values", "combinations", "delta_spec", "check_sizes",
-           "check_exec", "executor", "executing", "cache_from_args", "cache_warnings", "write_out",
-           "whole",
-           "seed", "real",
-           "glue_values", "command_parser", "add_delta_arg", "finish_parser", "each_row"]
+__all__ = [
+    "add_link_args",
+    "add_exec_args",
+    "add_allow_large",
+    "add_json",
+    "link_source",
+    "param_specs",
+    "param_values",
+    "combinations",
+    "delta_spec",
+    "check_sizes",
+    "check_exec",
+    "executor",
+    "executing",
+    "cache_from_args",
+    "cache_warnings",
+    "write_out",
+    "whole",
+    "seed",
+    "real",
+    "glue_values",
+    "command_parser",
+    "add_delta_arg",
+    "finish_parser",
+    "each_row",
+]
 
 
 # ---------------------------------------------------------------------- argument types
@@ -63,15 +83,15 @@ def seed(text: str) -> int:
     t = _digit_text(text, "+")
     if t is None or len(t.lstrip("+")) > len(str(SEED_MAX)) or int(t) > SEED_MAX:
         raise argparse.ArgumentTypeError(
-            f"a seed is a whole number from 0 to 2**64 - 1, got {text!r}")
+            f"a seed is a whole number from 0 to 2**64 - 1, got {text!r}"
+        )
     return int(t)
 
 
 def real(text: str) -> float:
     """A finite real option (one-line error); ASCII digits only, as every number of nbl."""
     if not str(text).isascii():
-        raise argparse.ArgumentTypeError(f"numbers are written with ASCII digits 0-9, got "
-                                         f"{text!r}")
+        raise argparse.ArgumentTypeError(f"numbers are written with ASCII digits 0-9, got {text!r}")
     try:
         v = float(text)
     except ValueError:
@@ -101,12 +121,16 @@ def _family_help() -> str:
 
 
 # ---------------------------------------------------------------------- parsers
-def command_parser(sub, name: str, help: str, description: str, epilog: str | None = None,
-                   link: bool = False) -> argparse.ArgumentParser:
+def command_parser(
+    sub, name: str, help: str, description: str, epilog: str | None = None, link: bool = False
+) -> argparse.ArgumentParser:
     """The subparser ``name`` (an ``epilog`` keeps its line breaks), with the link arguments
     (:func:`add_link_args`) first when ``link``."""
-    extra = ({"epilog": epilog, "formatter_class": argparse.RawDescriptionHelpFormatter}
-             if epilog else {})
+    extra = (
+        {"epilog": epilog, "formatter_class": argparse.RawDescriptionHelpFormatter}
+        if epilog
+        else {}
+    )
     p = sub.add_parser(name, help=help, description=description, **extra)
     if link:
         add_link_args(p)
@@ -132,17 +156,32 @@ def finish_parser(p: argparse.ArgumentParser, run) -> argparse.ArgumentParser:
 def add_link_args(p: argparse.ArgumentParser, required: bool = True) -> None:
     """``--link | --potential [--domain] | --family``, ``--param NAME=SPEC``."""
     g = p.add_argument_group("link (exactly one of --link, --potential, --family)")
-    g.add_argument("--link", metavar="EXPR",
-                   help="link g as an expression in z, e.g. 'tanh(z)' or 'sigmoid(a*z)**2' "
-                        "(free names other than z are parameters: give them with --param)")
-    g.add_argument("--potential", metavar="EXPR",
-                   help="strictly convex potential phi as an expression in m; g = (phi')^-1")
-    g.add_argument("--domain", metavar="LO,HI", default=None,
-                   help="domain of the potential (default 0,1); inf/-inf for unbounded ends")
+    g.add_argument(
+        "--link",
+        metavar="EXPR",
+        help="link g as an expression in z, e.g. 'tanh(z)' or 'sigmoid(a*z)**2' "
+        "(free names other than z are parameters: give them with --param)",
+    )
+    g.add_argument(
+        "--potential",
+        metavar="EXPR",
+        help="strictly convex potential phi as an expression in m; g = (phi')^-1",
+    )
+    g.add_argument(
+        "--domain",
+        metavar="LO,HI",
+        default=None,
+        help="domain of the potential (default 0,1); inf/-inf for unbounded ends",
+    )
     g.add_argument("--family", metavar="NAME", help=_LazyText(_family_help))
-    g.add_argument("--param", metavar="NAME=SPEC", action="append", default=[],
-                   help="a parameter of the link: one value, a list V1,V2 or a grid LO:HI:N "
-                        "(repeatable; see below)")
+    g.add_argument(
+        "--param",
+        metavar="NAME=SPEC",
+        action="append",
+        default=[],
+        help="a parameter of the link: one value, a list V1,V2 or a grid LO:HI:N "
+        "(repeatable; see below)",
+    )
 
 
 def link_source(args):
@@ -164,10 +203,19 @@ def link_source(args):
 
 
 #: links known by a name that is not a family of nbl: the expression to write instead
-LINK_NAMES = {"cloglog": "1-exp(-exp(z))", "loglog": "exp(-exp(-z))",
-              "cauchit": "1/2+atan(z)/pi", "sigmoid": "sigmoid(z)", "logit": "sigmoid(z)",
-              "tanh": "tanh(z)", "erf": "erf(z)", "Phi": "Phi(z)", "arctan": "arctan(z)",
-              "atan": "atan(z)", "linear": "z"}
+LINK_NAMES = {
+    "cloglog": "1-exp(-exp(z))",
+    "loglog": "exp(-exp(-z))",
+    "cauchit": "1/2+atan(z)/pi",
+    "sigmoid": "sigmoid(z)",
+    "logit": "sigmoid(z)",
+    "tanh": "tanh(z)",
+    "erf": "erf(z)",
+    "Phi": "Phi(z)",
+    "arctan": "arctan(z)",
+    "atan": "atan(z)",
+    "linear": "z",
+}
 
 
 def _refuse_bare_name(text: str, families) -> None:
@@ -176,16 +224,24 @@ def _refuse_bare_name(text: str, families) -> None:
     if not text.isidentifier() or text == "z":
         return
     if text in families:
-        raise UsageError(f"--link takes an expression in z; {text!r} is a named family: "
-                         f"write --family {text}")
+        raise UsageError(
+            f"--link takes an expression in z; {text!r} is a named family: write --family {text}"
+        )
     if text in LINK_NAMES:
-        raise UsageError(f"--link takes an expression in z; for the {text} link write "
-                         f"--link '{LINK_NAMES[text]}'")
+        raise UsageError(
+            f"--link takes an expression in z; for the {text} link write "
+            f"--link '{LINK_NAMES[text]}'"
+        )
     near = did_you_mean(text, families)
-    hint = (f"a named family{near}: --family NAME" if near
-            else "a named family: --family NAME (" + ", ".join(sorted(families)) + ")")
-    raise UsageError(f"--link takes an expression in z, not the name {text!r}: write the link, "
-                     f"e.g. --link '1-exp(-exp(z))' (cloglog), or {hint}")
+    hint = (
+        f"a named family{near}: --family NAME"
+        if near
+        else "a named family: --family NAME (" + ", ".join(sorted(families)) + ")"
+    )
+    raise UsageError(
+        f"--link takes an expression in z, not the name {text!r}: write the link, "
+        f"e.g. --link '1-exp(-exp(z))' (cloglog), or {hint}"
+    )
 
 
 def param_specs(args, default_n: int | None = None) -> dict:
@@ -233,33 +289,56 @@ def combinations(values: dict[str, list[str]]) -> list[dict[str, str]]:
 
 # ---------------------------------------------------------------------- execution
 def add_allow_large(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--allow-large", action="store_true",
-                   help="go past the size bounds (grid points, rows, workers, memory, digits)")
+    p.add_argument(
+        "--allow-large",
+        action="store_true",
+        help="go past the size bounds (grid points, rows, workers, memory, digits)",
+    )
 
 
 def add_json(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true",
-                   help="machine-readable output (the JSON convention of nbl; schema in "
-                        "proofs_check/cli/schemas)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="machine-readable output (the JSON convention of nbl; schema in "
+        "proofs_check/cli/schemas)",
+    )
 
 
 def add_exec_args(p: argparse.ArgumentParser, workers_help: str | None = None) -> None:
     """``--scheduler``, ``--workers``, ``--cache-dir``, ``--no-cache``."""
-    p.add_argument("--scheduler", default=None, metavar="ADDR",
-                   help="run on a Dask cluster: tcp://HOST:PORT (loopback only, e.g. an SSH "
-                        "tunnel) or tls://HOST:PORT of a running scheduler, or local:N for a "
-                        "local cluster of N workers (default: $NBL_DASK_SCHEDULER, else local "
-                        "processes). Connecting to a scheduler trusts it and everyone who can "
-                        "reach its port to run any code in nbl (docs/security.md)")
-    p.add_argument("--allow-tcp-scheduler", action="store_true",
-                   help="accept a plain tcp:// scheduler that is not on the loopback "
-                        "interface (unencrypted, unauthenticated; prefer tls:// or a tunnel)")
-    p.add_argument("--workers", type=whole, default=None, metavar="N",
-                   help=workers_help or "local process pool of N workers (default: all cores "
-                   "when the work is large; 1 = in-process)")
-    p.add_argument("--cache-dir", default=None, metavar="DIR",
-                   help="finished chunks are cached here, so an interrupted run resumes "
-                        "(default: the toolkit's cache directory)")
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDR",
+        help="run on a Dask cluster: tcp://HOST:PORT (loopback only, e.g. an SSH "
+        "tunnel) or tls://HOST:PORT of a running scheduler, or local:N for a "
+        "local cluster of N workers (default: $NBL_DASK_SCHEDULER, else local "
+        "processes). Connecting to a scheduler trusts it and everyone who can "
+        "reach its port to run any code in nbl (docs/security.md)",
+    )
+    p.add_argument(
+        "--allow-tcp-scheduler",
+        action="store_true",
+        help="accept a plain tcp:// scheduler that is not on the loopback "
+        "interface (unencrypted, unauthenticated; prefer tls:// or a tunnel)",
+    )
+    p.add_argument(
+        "--workers",
+        type=whole,
+        default=None,
+        metavar="N",
+        help=workers_help
+        or "local process pool of N workers (default: all cores "
+        "when the work is large; 1 = in-process)",
+    )
+    p.add_argument(
+        "--cache-dir",
+        default=None,
+        metavar="DIR",
+        help="finished chunks are cached here, so an interrupted run resumes "
+        "(default: the toolkit's cache directory)",
+    )
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
 
 
@@ -281,8 +360,9 @@ def check_exec(args) -> None:
             except RuntimeError:
                 pass
             if cache_dir.startswith("~") and cache_dir.split("/")[0] != "~":
-                raise UsageError(f"--cache-dir {cache_dir}: no such user "
-                                 f"{cache_dir.split('/')[0][1:]!r}")
+                raise UsageError(
+                    f"--cache-dir {cache_dir}: no such user {cache_dir.split('/')[0][1:]!r}"
+                )
         check_out_dir(cache_dir, "--cache-dir")
     from nbl_sim.runs.execution import (
         check_workers,
@@ -296,14 +376,15 @@ def check_exec(args) -> None:
         return
     scheduler = scheduler or scheduler_from_env()
     if scheduler:
-        kind, value = parse_scheduler(scheduler, args.allow_large,
-                                      getattr(args, "allow_tcp_scheduler", False))
+        kind, value = parse_scheduler(
+            scheduler, args.allow_large, getattr(args, "allow_tcp_scheduler", False)
+        )
         if getattr(args, "allow_tcp_scheduler", False):
             from nbl_sim.runs.execution import ALLOW_TCP_ENV
 
-            os.environ[ALLOW_TCP_ENV] = "1"       # the executor made later parses it again
+            os.environ[ALLOW_TCP_ENV] = "1"  # the executor made later parses it again
         if kind == "remote":
-            probe_scheduler(value)     # NBLInputError: one line, exit 2
+            probe_scheduler(value)  # NBLInputError: one line, exit 2
 
 
 def executor(args):
@@ -339,8 +420,7 @@ def count(n: int, noun: str) -> str:
 
 def rows_label(command: str, combos, deltas) -> str:
     """The progress label of :func:`each_row`: ``"stability (1 link, 1 row)"``."""
-    return (f"{command} ({count(len(combos), 'link')}, "
-            f"{count(len(combos) * len(deltas), 'row')})")
+    return f"{command} ({count(len(combos), 'link')}, {count(len(combos) * len(deltas), 'row')})"
 
 
 def each_row(source, combos, deltas, label: str, compute, check=None) -> list:
@@ -350,7 +430,7 @@ def each_row(source, combos, deltas, label: str, compute, check=None) -> list:
     computed, so bad input is refused before any work."""
     from .display import progress
 
-    total = len(combos) * len(deltas)       # the counter counts rows, and only rows
+    total = len(combos) * len(deltas)  # the counter counts rows, and only rows
     out: list = []
     with progress(label) as bar:
         bar(0, total)
@@ -392,8 +472,10 @@ def write_out(out, index: tuple, write) -> tuple[list, str | None]:
         return o.files, None
     except OSError as exc:
         why = exc.strerror or str(exc)
-        return [], (f"cannot write --out {out}: {why}; the result above is complete and "
-                    f"{out} was left as it was")
+        return [], (
+            f"cannot write --out {out}: {why}; the result above is complete and "
+            f"{out} was left as it was"
+        )
 
 
 def report_out_fault(message: str | None) -> int:
@@ -429,9 +511,14 @@ def glue_values(argv: list[str], value_options) -> list[str]:
             out.append(f"--bracket={argv[i + 1]}:{argv[i + 2]}")
             i += 3
             continue
-        if (tok in value_options and i + 1 < len(argv) and argv[i + 1].startswith("-")
-                and argv[i + 1] not in value_options and not argv[i + 1].startswith("--")
-                and argv[i + 1] not in ("-h", "-v")):
+        if (
+            tok in value_options
+            and i + 1 < len(argv)
+            and argv[i + 1].startswith("-")
+            and argv[i + 1] not in value_options
+            and not argv[i + 1].startswith("--")
+            and argv[i + 1] not in ("-h", "-v")
+        ):
             out.append(f"{tok}={argv[i + 1]}")
             i += 2
             continue

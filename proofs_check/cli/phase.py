@@ -29,15 +29,17 @@ __all__ = ["NAME", "add_parser", "run", "write_phase", "json_row"]
 NAME = "phase"
 
 HELP = "phase diagram: lambda* of a link on a (parameter, Delta) grid"
-DESCRIPTION = ("Sweep lambda* (eq:decision_stability) of any link (family, expression or "
-               "potential) over a grid of one parameter and Delta, in float64, mpmath "
-               "(30 digits) or certified (Arb) precision, locally or on a Dask cluster; "
-               "finished columns are cached, so an interrupted sweep resumes.")
+DESCRIPTION = (
+    "Sweep lambda* (eq:decision_stability) of any link (family, expression or "
+    "potential) over a grid of one parameter and Delta, in float64, mpmath "
+    "(30 digits) or certified (Arb) precision, locally or on a Dask cluster; "
+    "finished columns are cached, so an interrupted sweep resumes."
+)
 
 EPILOG = f"""{GRAMMAR_HELP}
   The swept parameter is the --param with several values; the others are fixed.
-  Bounds: {MAX_PHASE_POINTS['float']} grid points (float tier), {MAX_PHASE_POINTS['certified']}
-  (certified), {MAX_PHASE_POINTS['mpmath']} (mpmath); --allow-large to go past them.
+  Bounds: {MAX_PHASE_POINTS["float"]} grid points (float tier), {MAX_PHASE_POINTS["certified"]}
+  (certified), {MAX_PHASE_POINTS["mpmath"]} (mpmath); --allow-large to go past them.
   The old form --param NAME --range LO:HI:N --delta-range LO:HI:N [--fixed K=V] is still
   accepted.
 
@@ -50,7 +52,7 @@ examples:
   With --contexts/--arms other than the paper's (gaussian, symmetric) every grid point is the
   exact population analysis in d = 2 (float64, nbl_sim.beyond; not the paper's model): the
   exact local rate at v* and the verdict against the Gaussian lambda* (agrees, sign-flip,
-  biased). Bound: {MAX_PHASE_POINTS['mpmath']} grid points (each takes ~0.1-1 s)."""
+  biased). Bound: {MAX_PHASE_POINTS["mpmath"]} grid points (each takes ~0.1-1 s)."""
 
 
 def add_parser(sub):
@@ -59,8 +61,12 @@ def add_parser(sub):
     ph.add_argument("--range", default=None, help=argparse.SUPPRESS)
     ph.add_argument("--delta-range", default=None, help=argparse.SUPPRESS)
     ph.add_argument("--fixed", nargs="*", default=None, help=argparse.SUPPRESS)
-    ph.add_argument("--tier", choices=["float", "mpmath", "certified"], default="float",
-                    help="precision tier (default float)")
+    ph.add_argument(
+        "--tier",
+        choices=["float", "mpmath", "certified"],
+        default="float",
+        help="precision tier (default float)",
+    )
     beyond.add_beyond_args(ph)
     opt.add_exec_args(ph)
     ph.add_argument("--out", default=None, metavar="DIR", help="write phase.csv/.png/.json here")
@@ -86,14 +92,16 @@ def _old_form(args) -> None:
 def _swept(specs) -> str:
     multi = [k for k, s in specs.items() if s.n > 1 or s.kind != "value"]
     if len(multi) > 1:
-        raise UsageError(f"phase sweeps one parameter; {' and '.join(multi)} both have several "
-                         "values")
+        raise UsageError(
+            f"phase sweeps one parameter; {' and '.join(multi)} both have several values"
+        )
     if multi:
         return multi[0]
     if len(specs) == 1:
         return next(iter(specs))
-    raise UsageError("phase sweeps one parameter: give --param NAME=LO:HI:N (e.g. "
-                     "--param rho=-0.9:0.9:19)")
+    raise UsageError(
+        "phase sweeps one parameter: give --param NAME=LO:HI:N (e.g. --param rho=-0.9:0.9:19)"
+    )
 
 
 def json_row(pd, fixed: dict) -> dict:
@@ -101,8 +109,13 @@ def json_row(pd, fixed: dict) -> dict:
     ``values[j]``)."""
     row = pd.to_json()
     link = row.pop("family")
-    return {"link": link, "param": row.pop("param"), "fixed": dict(fixed),
-            "axes": {"rows": "delta", "columns": pd.param}, **row}
+    return {
+        "link": link,
+        "param": row.pop("param"),
+        "fixed": dict(fixed),
+        "axes": {"rows": "delta", "columns": pd.param},
+        **row,
+    }
 
 
 def _write_csv(path: Path, grid, columns: dict) -> None:
@@ -119,12 +132,14 @@ def _write_csv(path: Path, grid, columns: dict) -> None:
         fh.write(",".join(["delta", grid.param, *columns]) + "\n")
         for i, d in enumerate(grid.deltas):
             for j, v in enumerate(grid.values):
-                fh.write(",".join([str(d), str(v), *(cell(a[i, j]) for a in columns.values())])
-                         + "\n")
+                fh.write(
+                    ",".join([str(d), str(v), *(cell(a[i, j]) for a in columns.values())]) + "\n"
+                )
 
 
-def write_phase(pd, out_dir, fixed: dict | None = None, run_id: str | None = None,
-                shown_dir=None) -> list[Path]:
+def write_phase(
+    pd, out_dir, fixed: dict | None = None, run_id: str | None = None, shown_dir=None
+) -> list[Path]:
     """``phase.csv`` (one row per grid cell: delta, parameter, λ*, sign), ``phase.png`` and
     ``phase.json`` (the ``--json`` envelope, with ``run_id``) in ``out_dir``; for an exact grid
     beyond the paper (:class:`nbl_sim.beyond.ExactPhase`) ``phase.csv`` (λ*, exact rate,
@@ -135,8 +150,16 @@ def write_phase(pd, out_dir, fixed: dict | None = None, run_id: str | None = Non
     out.mkdir(parents=True, exist_ok=True)
     csv_path = out / "phase.csv"
     if hasattr(pd, "exact_rate"):
-        _write_csv(csv_path, pd, {"lambda_star": pd.lambda_star, "exact_rate": pd.exact_rate,
-                                  "verdict": pd.verdict, "bias_deg": pd.bias_deg})
+        _write_csv(
+            csv_path,
+            pd,
+            {
+                "lambda_star": pd.lambda_star,
+                "exact_rate": pd.exact_rate,
+                "verdict": pd.verdict,
+                "bias_deg": pd.bias_deg,
+            },
+        )
         files = [csv_path, out / "phase.json"]
         row = beyond.phase_row(pd, fixed or {})
     else:
@@ -161,12 +184,19 @@ def run(args) -> int:
     contexts, arms = beyond.beyond_specs(args)
     exact = contexts is not None or arms is not None
     if exact and args.tier != "float":
-        raise UsageError("--contexts/--arms run the exact analysis in float64: --tier "
-                         f"{args.tier} does not apply")
-    tier = "mpmath" if exact else args.tier          # the bound of ~1 s grid points
-    bound(swept.n * dspec.n, MAX_PHASE_POINTS[tier],
-          f"phase grid points ({swept.n} x {dspec.n}, "
-          + ("exact analysis" if exact else f"tier {args.tier}") + ")", args.allow_large)
+        raise UsageError(
+            "--contexts/--arms run the exact analysis in float64: --tier "
+            f"{args.tier} does not apply"
+        )
+    tier = "mpmath" if exact else args.tier  # the bound of ~1 s grid points
+    bound(
+        swept.n * dspec.n,
+        MAX_PHASE_POINTS[tier],
+        f"phase grid points ({swept.n} x {dspec.n}, "
+        + ("exact analysis" if exact else f"tier {args.tier}")
+        + ")",
+        args.allow_large,
+    )
     check_out_dir(args.out, "--out", files=("phase.csv", "phase.png", "phase.json"))
     opt.check_exec(args)
     from nbl_theory.validation import validate_delta
@@ -179,10 +209,14 @@ def run(args) -> int:
     beyond.context_law(contexts, 2)
     source = opt.link_source(args)
     source.check_names([*fixed, name])
-    for end in {values[0], values[-1]}:           # a grid end outside the link's domain
+    for end in {values[0], values[-1]}:  # a grid end outside the link's domain
         beyond.arms_check(arms)(source.link({**fixed, name: end}), deltas[0])
-    with opt.executing(args) as ex, progress(f"phase diagram ({len(values)} x {len(deltas)}, "
-                                             f"{'exact' if exact else args.tier})") as bar:
+    with (
+        opt.executing(args) as ex,
+        progress(
+            f"phase diagram ({len(values)} x {len(deltas)}, {'exact' if exact else args.tier})"
+        ) as bar,
+    ):
         if exact:
             from nbl_sim.beyond import exact_phase
 
@@ -190,21 +224,39 @@ def run(args) -> int:
             # (empirical:FILE, cov=FILE): such a grid is not cached
             spec = (contexts or "").lower()
             names_file = spec.startswith("empirical") or "cov=" in spec
-            pd = exact_phase(source, name, values, deltas, fixed=fixed,
-                             contexts=contexts or "gaussian", arms=arms or "symmetric",
-                             executor=ex, progress=bar, cache=None if names_file else
-                             opt.cache_from_args(args, "phase-beyond"))
+            pd = exact_phase(
+                source,
+                name,
+                values,
+                deltas,
+                fixed=fixed,
+                contexts=contexts or "gaussian",
+                arms=arms or "symmetric",
+                executor=ex,
+                progress=bar,
+                cache=None if names_file else opt.cache_from_args(args, "phase-beyond"),
+            )
         else:
             from nbl_sim.studies.phase import phase_diagram
 
-            pd = phase_diagram(source, name, values, deltas, fixed=fixed, tier=args.tier,
-                               executor=ex, cache=opt.cache_from_args(args, "phase"),
-                               progress=bar)
+            pd = phase_diagram(
+                source,
+                name,
+                values,
+                deltas,
+                fixed=fixed,
+                tier=args.tier,
+                executor=ex,
+                cache=opt.cache_from_args(args, "phase"),
+                progress=bar,
+            )
     files, out_fault = [], None
     if args.out:
         files, out_fault = opt.write_out(
-            args.out, ("phase.json",),
-            lambda o: write_phase(pd, o.path, fixed, run_id=o.run_id, shown_dir=args.out))
+            args.out,
+            ("phase.json",),
+            lambda o: write_phase(pd, o.path, fixed, run_id=o.run_id, shown_dir=args.out),
+        )
     if args.json:
         print_json(NAME, [beyond.phase_row(pd, fixed) if exact else json_row(pd, fixed)], files)
     else:

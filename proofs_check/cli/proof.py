@@ -27,18 +27,33 @@ EPILOG = """examples:
 
 def add_parser(sub):
     p = opt.command_parser(
-        sub, NAME, "one proof's steps, transcribed and checked (the proof-step ledger)",
+        sub,
+        NAME,
+        "one proof's steps, transcribed and checked (the proof-step ledger)",
         "Print the proof-step ledger of the proof of LABEL: every relation step with its "
         "LaTeX, transcription, method and result, failing steps first. With --paper PATH, "
-        "check that version of the paper: changed steps are reported STALE.", EPILOG)
-    p.add_argument("label", nargs="?", default=None, metavar="LABEL",
-                   help="the proved result's label (e.g. prop:local_jacobian) or "
-                        "text:SECTION for the appendix derivations outside proofs")
-    p.add_argument("--paper", default=None, metavar="PATH",
-                   help="the paper's LaTeX (default: $NBL_PAPER, else the pinned copy shipped "
-                        "with nbl)")
-    p.add_argument("--list", action="store_true", help="list the proofs and sections with "
-                   "their step counts (no checks)")
+        "check that version of the paper: changed steps are reported STALE.",
+        EPILOG,
+    )
+    p.add_argument(
+        "label",
+        nargs="?",
+        default=None,
+        metavar="LABEL",
+        help="the proved result's label (e.g. prop:local_jacobian) or "
+        "text:SECTION for the appendix derivations outside proofs",
+    )
+    p.add_argument(
+        "--paper",
+        default=None,
+        metavar="PATH",
+        help="the paper's LaTeX (default: $NBL_PAPER, else the pinned copy shipped with nbl)",
+    )
+    p.add_argument(
+        "--list",
+        action="store_true",
+        help="list the proofs and sections with their step counts (no checks)",
+    )
     return opt.finish_parser(p, run)
 
 
@@ -48,8 +63,10 @@ def _owner(label: str, ledger) -> str:
         return label
     if "text:" + label in owners:
         return "text:" + label
-    raise UsageError(f"proof: no proof of {label!r} in the paper"
-                     f"{did_you_mean(label, owners)}; see nbl proof --list")
+    raise UsageError(
+        f"proof: no proof of {label!r} in the paper"
+        f"{did_you_mean(label, owners)}; see nbl proof --list"
+    )
 
 
 def run(args) -> int:
@@ -71,11 +88,18 @@ def run(args) -> int:
     if args.json:
         print_json(NAME, [proof_json(led, owner, ledger.by_id())])
     else:
-        where = "pinned copy shipped with nbl" if src.pinned else \
-            f"{src.path or src.origin}, NOT the pinned version (sha256 {src.sha256[:12]})"
+        where = (
+            "pinned copy shipped with nbl"
+            if src.pinned
+            else f"{src.path or src.origin}, NOT the pinned version (sha256 {src.sha256[:12]})"
+        )
         print(proof_text(led, owner, where))
-    return 1 if any(r.status in ("FAIL", "STALE") for r in res) or [
-        i for i in led.orphans if i.rsplit("/", 2)[0] == owner] else 0
+    return (
+        1
+        if any(r.status in ("FAIL", "STALE") for r in res)
+        or [i for i in led.orphans if i.rsplit("/", 2)[0] == owner]
+        else 0
+    )
 
 
 def _list(args, src, ledger) -> int:
@@ -87,16 +111,23 @@ def _list(args, src, ledger) -> int:
         steps = ledger.relation_steps(owner)
         have = [s for s in steps if s.id in trans and trans[s.id].hash == s.hash]
         stale = [s for s in steps if s.id in trans and trans[s.id].hash != s.hash]
-        rows.append({"owner": owner, "relation_steps": len(steps), "transcribed": len(have),
-                     "stale": len(stale),
-                     "blocks": sum(1 for b in ledger.blocks if b.owner == owner)})
+        rows.append(
+            {
+                "owner": owner,
+                "relation_steps": len(steps),
+                "transcribed": len(have),
+                "stale": len(stale),
+                "blocks": sum(1 for b in ledger.blocks if b.owner == owner),
+            }
+        )
     if args.json:
         print_json(NAME, rows)
         return 0
-    lines = [f"{'proof / section':<44} {'blocks':>6} {'steps':>6} {'transcribed':>11} "
-             f"{'stale':>5}"]
+    lines = [f"{'proof / section':<44} {'blocks':>6} {'steps':>6} {'transcribed':>11} {'stale':>5}"]
     for r in rows:
-        lines.append(f"{r['owner']:<44} {r['blocks']:>6} {r['relation_steps']:>6} "
-                     f"{r['transcribed']:>11} {r['stale']:>5}")
+        lines.append(
+            f"{r['owner']:<44} {r['blocks']:>6} {r['relation_steps']:>6} "
+            f"{r['transcribed']:>11} {r['stale']:>5}"
+        )
     print("\n".join(lines))
     return 0

@@ -15,8 +15,10 @@ __all__ = ["NAME", "add_parser", "run", "json_row"]
 NAME = "self-concordance"
 
 HELP = "R = sup|g''|/g' and the sufficient condition"
-DESCRIPTION = ("Self-concordance constant and prop:self-concordance-stability; one block "
-               f"per combination of the --param and --delta values (at most {MAX_ROWS}).")
+DESCRIPTION = (
+    "Self-concordance constant and prop:self-concordance-stability; one block "
+    f"per combination of the --param and --delta values (at most {MAX_ROWS})."
+)
 
 EPILOG = f"""{GRAMMAR_HELP}
 
@@ -44,13 +46,21 @@ def json_row(rep, delta_text) -> dict:
     value, meaning = exact_threshold_text(rep)
     exact = value not in ("none", "-")
     return {
-        "link": rep.link, "delta": delta_text, "R": c.R, "R_attained": c.attained,
-        "R_where": c.where, "R_closed_form": None if c.closed_form is None else str(c.closed_form),
-        "kappa": rep.kappa, "mu_star": rep.mu_star, "lambda_star": rep.lambda_star,
-        "margin": rep.margin, "lower_bound": rep.lower_bound,
+        "link": rep.link,
+        "delta": delta_text,
+        "R": c.R,
+        "R_attained": c.attained,
+        "R_where": c.where,
+        "R_closed_form": None if c.closed_form is None else str(c.closed_form),
+        "kappa": rep.kappa,
+        "mu_star": rep.mu_star,
+        "lambda_star": rep.lambda_star,
+        "margin": rep.margin,
+        "lower_bound": rep.lower_bound,
         "sufficient_condition_holds": rep.sufficient_condition_holds,
         "bound_consistent": rep.bound_consistent,
-        "delta_sc": rep.delta_sc, "delta_sc_roots": list(rep.delta_sc_roots),
+        "delta_sc": rep.delta_sc,
+        "delta_sc_roots": list(rep.delta_sc_roots),
         "exact_threshold_delta": rep.exact_threshold_delta if exact else None,
         "exact_threshold": meaning,
         "delta_sc_minus_exact": rep.conservativeness if exact else None,
@@ -61,8 +71,12 @@ def json_row(rep, delta_text) -> dict:
 def run(args) -> int:
     specs = opt.param_specs(args)
     dspec = opt.delta_spec(args, required=False)
-    opt.check_sizes([*specs.values(), dspec], MAX_ROWS,
-                    "rows (parameter values x delta values)", args.allow_large)
+    opt.check_sizes(
+        [*specs.values(), dspec],
+        MAX_ROWS,
+        "rows (parameter values x delta values)",
+        args.allow_large,
+    )
     from nbl_theory.self_concordance import self_concordance_report
     from nbl_theory.validation import validate_delta
 
@@ -72,8 +86,9 @@ def run(args) -> int:
             validate_delta(d)
     source = opt.link_source(args)
     combos = opt.combinations(opt.param_values(source, specs))
-    reports = opt.each_row(source, combos, deltas, opt.rows_label(NAME, combos, deltas),
-                           self_concordance_report)
+    reports = opt.each_row(
+        source, combos, deltas, opt.rows_label(NAME, combos, deltas), self_concordance_report
+    )
     if args.json:
         texts = [d for _ in combos for d in deltas]
         print_json(NAME, [json_row(r, d) for r, d in zip(reports, texts)])

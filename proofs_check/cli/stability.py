@@ -18,9 +18,11 @@ __all__ = ["NAME", "add_parser", "run"]
 NAME = "stability"
 
 HELP = "lambda*, mu*, m2, kappa* and the local Jacobian spectrum"
-DESCRIPTION = ("Decision stability coefficient lambda* (eq:decision_stability) "
-               "and the exact Jacobian spectrum (prop:local_jacobian); one row per combination of "
-               f"the --param and --delta values (at most {MAX_ROWS} rows without --allow-large).")
+DESCRIPTION = (
+    "Decision stability coefficient lambda* (eq:decision_stability) "
+    "and the exact Jacobian spectrum (prop:local_jacobian); one row per combination of "
+    f"the --param and --delta values (at most {MAX_ROWS} rows without --allow-large)."
+)
 
 EPILOG = f"""{GRAMMAR_HELP}
 
@@ -39,8 +41,12 @@ examples:
 def add_parser(sub):
     s = opt.command_parser(sub, NAME, HELP, DESCRIPTION, EPILOG, link=True)
     opt.add_delta_arg(s, "arm separation in (0, 2): D, D1,D2,... or LO:HI:N")
-    s.add_argument("--dps", type=opt.whole, default=None,
-                   help="mpmath precision in decimal digits (a long one says how long it takes)")
+    s.add_argument(
+        "--dps",
+        type=opt.whole,
+        default=None,
+        help="mpmath precision in decimal digits (a long one says how long it takes)",
+    )
     s.add_argument("--certify", action="store_true", help="certified Arb enclosures (python-flint)")
     beyond.add_beyond_args(s)
     s.add_argument("--verbose", "-v", action="store_true", help="full breakdown for every row")
@@ -50,18 +56,23 @@ def add_parser(sub):
 def run(args) -> int:
     specs = opt.param_specs(args)
     dspec = opt.delta_spec(args)
-    opt.check_sizes([*specs.values(), dspec], MAX_ROWS, "rows (parameter values x delta "
-                    "values)", args.allow_large)
+    opt.check_sizes(
+        [*specs.values(), dspec],
+        MAX_ROWS,
+        "rows (parameter values x delta values)",
+        args.allow_large,
+    )
     check_dps(args.dps, args.allow_large)
     contexts, arms = beyond.beyond_specs(args)
     exact = contexts is not None or arms is not None
     if exact and (args.dps is not None or args.certify):
-        raise UsageError("--contexts/--arms run the exact analysis in float64: --dps and "
-                         "--certify do not apply")
+        raise UsageError(
+            "--contexts/--arms run the exact analysis in float64: --dps and --certify do not apply"
+        )
     from nbl_theory.validation import validate_delta
 
     deltas = dspec.values()
-    for d in deltas:                        # every input checked before the first row
+    for d in deltas:  # every input checked before the first row
         validate_delta(d)
     beyond.context_law(contexts, 2)
     source = opt.link_source(args)
@@ -70,9 +81,16 @@ def run(args) -> int:
     if exact:
         from nbl_sim.beyond import exact_stability
 
-        results = opt.each_row(source, combos, deltas, label, lambda link, d: exact_stability(
-            link, d, contexts=contexts or "gaussian", arms=arms or "symmetric"),
-            check=beyond.arms_check(arms))
+        results = opt.each_row(
+            source,
+            combos,
+            deltas,
+            label,
+            lambda link, d: exact_stability(
+                link, d, contexts=contexts or "gaussian", arms=arms or "symmetric"
+            ),
+            check=beyond.arms_check(arms),
+        )
         if args.json:
             print_json(NAME, beyond.stability_rows(results))
         else:
@@ -83,8 +101,13 @@ def run(args) -> int:
     msg = dps_note(args.dps, "per row")
     if msg:
         note(msg)
-    results = opt.each_row(source, combos, deltas, label, lambda link, d: stability(
-        link, d, dps=args.dps, certify=args.certify))
+    results = opt.each_row(
+        source,
+        combos,
+        deltas,
+        label,
+        lambda link, d: stability(link, d, dps=args.dps, certify=args.certify),
+    )
     if args.json:
         print_json(NAME, [r.to_json() for r in results])
         return 0

@@ -17,18 +17,22 @@ NAME = "study"
 
 def add_parser(sub):
     st = opt.command_parser(
-        sub, NAME,
+        sub,
+        NAME,
         help="the empirical regret-rate study (thm:regret-rate, prop:localized-estimation)",
         description="Run the regret-rate study of nbl_sim.studies.rate_study: regret growth "
         "over n and "
         "d with model selection, the localized estimation rate, the step-size threshold, "
         "localization against n0 and an unstable contrast. Cells are cached, so an interrupted "
-        "study resumes; --scheduler runs it on a Dask cluster.")
-    st.add_argument("--quick", action="store_true",
-                    help="small n, d in {2, 4}, few replications (~5 s)")
+        "study resumes; --scheduler runs it on a Dask cluster.",
+    )
+    st.add_argument(
+        "--quick", action="store_true", help="small n, d in {2, 4}, few replications (~5 s)"
+    )
     opt.add_exec_args(st)
-    st.add_argument("--out", default=None, metavar="DIR",
-                    help="write study.json, CSV tables and study.png here")
+    st.add_argument(
+        "--out", default=None, metavar="DIR", help="write study.json, CSV tables and study.png here"
+    )
     return opt.finish_parser(st, run)
 
 
@@ -36,10 +40,15 @@ def json_row(res, analysis: dict) -> dict:
     """The JSON row of a study: its configuration, run facts and every statistic."""
     import dataclasses
 
-    return {"config": dataclasses.asdict(res.config), "seconds": res.seconds,
-            "executor": res.executor, "cached": res.cached, "computed": res.computed,
-            "failures": [{"cell": f.describe_params(), "error": f.error} for f in res.failures],
-            "analysis": analysis}
+    return {
+        "config": dataclasses.asdict(res.config),
+        "seconds": res.seconds,
+        "executor": res.executor,
+        "cached": res.cached,
+        "computed": res.computed,
+        "failures": [{"cell": f.describe_params(), "error": f.error} for f in res.failures],
+        "analysis": analysis,
+    }
 
 
 def run(args) -> int:
@@ -51,14 +60,14 @@ def run(args) -> int:
 
     cfg = QUICK if args.quick else FULL
     with opt.executing(args) as ex, progress(f"regret-rate study ({cfg.name})") as bar:
-        res = run_study(cfg, executor=ex, cache=opt.cache_from_args(args, "study"),
-                        progress=bar)
+        res = run_study(cfg, executor=ex, cache=opt.cache_from_args(args, "study"), progress=bar)
     data = figure_data(res)
     an = data.extra["analysis"]
     files, out_fault = [], None
     if args.out:
         written, out_fault = opt.write_out(
-            args.out, ("study.json",), lambda o: write_study(o.path, data, run_id=o.run_id))
+            args.out, ("study.json",), lambda o: write_study(o.path, data, run_id=o.run_id)
+        )
         files = [str(f) for f in written]
     if args.json:
         print_json(NAME, [json_row(res, an)], files)

@@ -26,8 +26,10 @@ NAME = "threshold"
 DEFAULT_GRID = 160
 
 HELP = "solve lambda* = 0 for delta or a parameter of the link"
-DESCRIPTION = ("All sign changes of lambda* in a range, refined and with certified "
-               f"brackets (at most {MAX_SCAN_POINTS} scan points in all without --allow-large).")
+DESCRIPTION = (
+    "All sign changes of lambda* in a range, refined and with certified "
+    f"brackets (at most {MAX_SCAN_POINTS} scan points in all without --allow-large)."
+)
 
 EPILOG = f"""{GRAMMAR_HELP}
   The unknown's range: --delta LO:HI:N (solving for delta) or --param NAME=LO:HI:N (solving
@@ -43,25 +45,35 @@ examples:
 
 def add_parser(sub):
     t = opt.command_parser(sub, NAME, HELP, DESCRIPTION, EPILOG, link=True)
-    t.add_argument("--solve-for", required=True, metavar="delta|PARAM",
-                   help="the unknown: delta, or a parameter of the link")
-    opt.add_delta_arg(t, "the scan range LO:HI:N when solving for delta; else the fixed delta "
-                        "(one value or a list)")
+    t.add_argument(
+        "--solve-for",
+        required=True,
+        metavar="delta|PARAM",
+        help="the unknown: delta, or a parameter of the link",
+    )
+    opt.add_delta_arg(
+        t,
+        "the scan range LO:HI:N when solving for delta; else the fixed delta (one value or a list)",
+    )
     t.add_argument("--bracket", default=None, metavar="LO HI", help=argparse.SUPPRESS)
     t.add_argument("--grid", type=opt.whole, default=None, metavar="N", help=argparse.SUPPRESS)
-    t.add_argument("--dps", type=opt.whole, default=None,
-                   help="refine roots with mpmath at N digits")
+    t.add_argument(
+        "--dps", type=opt.whole, default=None, help="refine roots with mpmath at N digits"
+    )
     t.add_argument("--no-certify", action="store_true", help="skip the Arb bracket certification")
-    t.add_argument("--plot", metavar="FILE", default=None,
-                   help="also save a plot of lambda* over the scan (PNG/PDF/SVG by extension)")
+    t.add_argument(
+        "--plot",
+        metavar="FILE",
+        default=None,
+        help="also save a plot of lambda* over the scan (PNG/PDF/SVG by extension)",
+    )
     return opt.finish_parser(t, run)
 
 
 def _problem(args):
     """(the unknown, its scan Spec, the Specs of the fixed values: name → Spec)."""
     if args.grid is not None and args.grid < 3:
-        raise UsageError(f"--grid must be a whole number >= 3 (the scan points), got "
-                         f"{args.grid}")
+        raise UsageError(f"--grid must be a whole number >= 3 (the scan points), got {args.grid}")
     n = args.grid if args.grid is not None else DEFAULT_GRID
     specs = opt.param_specs(args, default_n=n)
     unknown = args.solve_for.strip()
@@ -81,14 +93,15 @@ def _problem(args):
             if unknown not in DEFAULT_BRACKETS:
                 source = opt.link_source(args)
                 if unknown not in source.parameters():
-                    source.check_names([unknown])      # no such parameter: the closest one
+                    source.check_names([unknown])  # no such parameter: the closest one
                 raise UsageError(f"give the range of the unknown: --param {unknown}=LO:HI:N")
             lo, hi = DEFAULT_BRACKETS[unknown]
             scan = parse_spec(f"{lo}:{hi}:{n}", f"--param {unknown}")
     if scan.kind != "range":
         where = "--delta" if unknown == "delta" else f"--param {unknown}"
-        raise UsageError(f"--solve-for {unknown} scans a range: give {where} LO:HI:N, "
-                         f"not {scan.text!r}")
+        raise UsageError(
+            f"--solve-for {unknown} scans a range: give {where} LO:HI:N, not {scan.text!r}"
+        )
     given = dspec if unknown == "delta" else specs.get(unknown)
     if args.grid is not None and given is not None and given.text.count(":") == 2:
         raise UsageError(f"give the number of scan points once: {given.text!r} or --grid")
@@ -105,21 +118,26 @@ def _problem(args):
 def run(args) -> int:
     unknown, scan, fixed = _problem(args)
     problems = opt.check_sizes(list(fixed.values()), float("inf"), "", True)
-    bound(problems * scan.n, MAX_SCAN_POINTS, "scan points (threshold problems x grid points)",
-          args.allow_large)
+    bound(
+        problems * scan.n,
+        MAX_SCAN_POINTS,
+        "scan points (threshold problems x grid points)",
+        args.allow_large,
+    )
     check_dps(args.dps, args.allow_large)
     check_plot_path(args.plot)
     if args.plot and problems > 1:
-        raise UsageError(f"--plot draws one scan; these values give {problems} threshold "
-                         "problems")
+        raise UsageError(f"--plot draws one scan; these values give {problems} threshold problems")
     from nbl_theory.threshold import find_thresholds
     from nbl_theory.validation import delta_inside, validate_delta
 
     lo, hi = scan.items
     lo_q, hi_q = scan.ends()
     if unknown == "delta" and not (delta_inside(lo_q) and delta_inside(hi_q)):
-        raise UsageError(f"{scan.option}: the delta scan must lie inside (0, 2), also as "
-                         f"float64 numbers, got {lo}:{hi}")
+        raise UsageError(
+            f"{scan.option}: the delta scan must lie inside (0, 2), also as "
+            f"float64 numbers, got {lo}:{hi}"
+        )
     source = opt.link_source(args)
     values = {k: s.values() for k, s in fixed.items()}
     for d in values.get("delta", []):
@@ -128,7 +146,7 @@ def run(args) -> int:
     source.check_names([*params, unknown] if unknown != "delta" else list(params))
     combos = opt.combinations(values)
     builds = []
-    for c in combos:               # every link checked (and the scan's ends built) up front
+    for c in combos:  # every link checked (and the scan's ends built) up front
         p = {k: v for k, v in c.items() if k != "delta"}
         if unknown == "delta":
             builds.append(source.link(p))
@@ -140,19 +158,29 @@ def run(args) -> int:
     if msg:
         note(msg)
     results = []
-    per = scan.n                        # the counter counts the scan's points, and only those
+    per = scan.n  # the counter counts the scan's points, and only those
     total = problems * per
-    with progress(f"scanning {unknown} ({opt.count(total, 'point')}, each root then "
-                  "refined)") as bar:
+    with progress(
+        f"scanning {unknown} ({opt.count(total, 'point')}, each root then refined)"
+    ) as bar:
         bar(0, total)
         for k, (c, build) in enumerate(zip(combos, builds)):
+
             def step(i, n, k=k):
                 bar(k * per + i, total)
 
             p = {kk: v for kk, v in c.items() if kk != "delta"}
-            res = find_thresholds(build, unknown, delta=c.get("delta"), bracket=(lo, hi),
-                                  grid=scan.n, dps=args.dps, certify=not args.no_certify,
-                                  label=source.text, progress=step)
+            res = find_thresholds(
+                build,
+                unknown,
+                delta=c.get("delta"),
+                bracket=(lo, hi),
+                grid=scan.n,
+                dps=args.dps,
+                certify=not args.no_certify,
+                label=source.text,
+                progress=step,
+            )
             res.fixed = {**p, **res.fixed}
             results.append(res)
             bar((k + 1) * per, total)
@@ -165,7 +193,7 @@ def run(args) -> int:
         rows = []
         for res in results:
             row = res.to_json()
-            row.pop("value", None)       # the first root only: every root is in "roots"
+            row.pop("value", None)  # the first root only: every root is in "roots"
             row.pop("bracket", None)
             rows.append(row)
         print_json(NAME, rows, files)

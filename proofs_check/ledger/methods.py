@@ -26,8 +26,16 @@ __all__ = ["METHODS", "PROOF_METHODS", "Verdict", "check", "flip", "holds_numeri
 
 # METHODS and PROOF_METHODS (the vocabulary) are defined in the package's __init__
 
-_FLIP = {"<=": ">", ">=": "<", "<": ">=", ">": "<=", "=": "!=", "!=": "=",
-         "lesssim": "gtrsim-strict", "asymp": "not-asymp"}
+_FLIP = {
+    "<=": ">",
+    ">=": "<",
+    "<": ">=",
+    ">": "<=",
+    "=": "!=",
+    "!=": "=",
+    "lesssim": "gtrsim-strict",
+    "asymp": "not-asymp",
+}
 
 
 def flip(rel: str) -> str:
@@ -66,12 +74,15 @@ def holds_numeric(rel: str, diff, tol) -> bool:
 
 def _radicals(e):
     """Square roots of factored radicands (sqrt(k^4 + 2k^2 + 1) -> k^2 + 1 for real k)."""
+
     def fix(x):
         return sp.Pow(sp.factor(x.base), x.exp)
+
     if isinstance(e, sp.MatrixBase):
         return e.applyfunc(_radicals)
-    return e.replace(lambda x: x.is_Pow and x.exp.is_Rational and x.exp.q == 2
-                     and not x.base.is_Number, fix)
+    return e.replace(
+        lambda x: x.is_Pow and x.exp.is_Rational and x.exp.q == 2 and not x.base.is_Number, fix
+    )
 
 
 def _parse(t, rel_sides=True):
@@ -105,23 +116,32 @@ def _symbolic(t, rel) -> Verdict:
     diff = lhs - rhs
     if diff.has(sp.Sum):
         diff = sp.expand(diff).doit()
-    if t.modulo:                 # equality up to o(var^k) as var -> 0
+    if t.modulo:  # equality up to o(var^k) as var -> 0
         var = ns[t.modulo[0]]
         k = int(t.modulo[1])
-        lim = sp.limit(sp.simplify(diff) / var**k, var, 0, "+") if not isinstance(
-            diff, sp.MatrixBase) else sp.Matrix([sp.limit(x / var**k, var, 0, "+") for x in diff])
+        lim = (
+            sp.limit(sp.simplify(diff) / var**k, var, 0, "+")
+            if not isinstance(diff, sp.MatrixBase)
+            else sp.Matrix([sp.limit(x / var**k, var, 0, "+") for x in diff])
+        )
         ok = _is_zero(lim)
         if rel in ("=", ":=", "=:"):
             return Verdict("symbolic", ok, f"lim (lhs - rhs)/{var}^{k} = {lim} as {var} -> 0+")
-        return Verdict("symbolic", None if ok else False,
-                       f"the step is '=' up to o({var}^{k}); relation {rel} not decided")
+        return Verdict(
+            "symbolic",
+            None if ok else False,
+            f"the step is '=' up to o({var}^{k}); relation {rel} not decided",
+        )
     if rel in ("=", ":=", "=:", "equiv"):
         z = _is_zero(diff)
         if z:
             return Verdict("symbolic", True, "simplify(lhs - rhs) == 0")
-        return Verdict("symbolic", False, f"lhs - rhs simplifies to {_short(sp.simplify(diff))}"
-                       f", not shown identically zero"
-                       + ("" if z is False else " (a second method decides)"))
+        return Verdict(
+            "symbolic",
+            False,
+            f"lhs - rhs simplifies to {_short(sp.simplify(diff))}"
+            f", not shown identically zero" + ("" if z is False else " (a second method decides)"),
+        )
     if rel == "!=":
         z = _is_zero(diff)
         return Verdict("symbolic", None if z is None else not z, f"lhs - rhs zero: {z}")
@@ -149,9 +169,15 @@ def _short(e, n: int = 160) -> str:
 
 
 #: the sampling box of a symbol without a ``domain`` entry, by its assumption word
-AUTO_BOX = {"real": ("-10", "10"), "positive": ("1/1000", "10"), "nonnegative": ("0", "10"),
-            "negative": ("-10", "-1/1000"), "nonzero": ("1/1000", "10"),
-            "integer": ("-10", "10"), "positive_integer": ("1", "50")}
+AUTO_BOX = {
+    "real": ("-10", "10"),
+    "positive": ("1/1000", "10"),
+    "nonnegative": ("0", "10"),
+    "negative": ("-10", "-1/1000"),
+    "nonzero": ("1/1000", "10"),
+    "integer": ("-10", "10"),
+    "positive_integer": ("1", "50"),
+}
 
 
 def sampling_domain(t) -> dict:
@@ -185,24 +211,26 @@ def _nonneg(e, depth: int = 0) -> bool:
             if isinstance(p, sp.exp) and q == -1:
                 return _nonneg(p.args[0], depth + 1)
             if p == 1 and isinstance(-q, (sp.cos, sp.sin)) and (-q).args[0].is_real:
-                return True                      # 1 - cos x, 1 - sin x >= 0 for real x
+                return True  # 1 - cos x, 1 - sin x >= 0 for real x
     if e.has(sp.Max, sp.Min) and _nonneg_max_min(e, depth):
         return True
     if e.is_Add and depth < 3:
         if all(_nonneg(a, depth + 1) for a in e.args):
             return True
-        for x in sorted(e.free_symbols, key=str):      # group the terms of one symbol
+        for x in sorted(e.free_symbols, key=str):  # group the terms of one symbol
             c = sp.collect(sp.expand(e), x)
             if c.is_Add and c != e and all(_nonneg(a, depth + 1) for a in c.args):
                 return True
             # the same grouping with each coefficient factored, the terms free of x as one
             # group: 4 rho^2 - 8 rho + 4 + m^2 (...) -> 4 (rho - 1)^2 + m^2 (...)
             groups = sp.collect(sp.expand(e), x, evaluate=False)
-            if len(groups) > 1 and all(_nonneg(k * sp.factor(v), depth + 1)
-                                       for k, v in groups.items()):
+            if len(groups) > 1 and all(
+                _nonneg(k * sp.factor(v), depth + 1) for k, v in groups.items()
+            ):
                 return True
-    inner = [a for f in e.atoms(sp.Abs, sp.Max, sp.Min) for a in f.args if a.is_Symbol
-             and a.is_real]
+    inner = [
+        a for f in e.atoms(sp.Abs, sp.Max, sp.Min) for a in f.args if a.is_Symbol and a.is_real
+    ]
     if inner:
         x = inner[0]
         y = sp.Symbol(f"_{x.name}_abs", nonnegative=True)
@@ -224,7 +252,7 @@ def _nonneg_max_min(e, depth: int) -> bool:
         f = e.subs(m, y)
         c = sp.diff(f, y)
         if c.has(y) or f.has(m):
-            continue                       # not affine in M
+            continue  # not affine in M
         vals = [f.subs(y, a) for a in m.args]
         if all(_nonneg(v, depth + 1) for v in vals):
             return True
@@ -235,8 +263,7 @@ def _nonneg_max_min(e, depth: int) -> bool:
 
 
 def _box_of(t, ns) -> dict:
-    return {ns[name]: (Fraction(str(lo)), Fraction(str(hi))) for name, (lo, hi) in
-            t.domain.items()}
+    return {ns[name]: (Fraction(str(lo)), Fraction(str(hi))) for name, (lo, hi) in t.domain.items()}
 
 
 def _certified(t, rel, max_boxes: int = 4000) -> Verdict:
@@ -254,7 +281,7 @@ def _certified(t, rel, max_boxes: int = 4000) -> Verdict:
     # a factor that vanishes on the box's edge (a variable at 0) is not lost to overestimation
     coeff, rest = sp.factor(gap).as_coeff_Mul()
     factors = list(sp.Mul.make_args(rest))
-    if coeff < 0:                 # the sign goes into a factor that is a sum, else into all
+    if coeff < 0:  # the sign goes into a factor that is a sum, else into all
         adds = [i for i, f in enumerate(factors) if f.is_Add]
         if adds:
             factors[adds[0]] = -factors[adds[0]]
@@ -273,8 +300,12 @@ def _certified(t, rel, max_boxes: int = 4000) -> Verdict:
         total += boxes
         if v is not True:
             return v
-    return Verdict("certified", True, f"Arb enclosure of the gap is {'>' if strict else '>='} "
-                   f"0 ({len(factors)} factor(s), {total} boxes) on {dom}")
+    return Verdict(
+        "certified",
+        True,
+        f"Arb enclosure of the gap is {'>' if strict else '>='} "
+        f"0 ({len(factors)} factor(s), {total} boxes) on {dom}",
+    )
 
 
 def _certify_factor(gap, box0, strict, max_boxes):
@@ -291,9 +322,12 @@ def _certify_factor(gap, box0, strict, max_boxes):
             mid = {s: (lo + hi) / 2 for s, (lo, hi) in box.items()}
             vm = arb_eval(gap, {s: (m, m) for s, m in mid.items()})
             if (vm < 0) if not strict else (vm <= 0):
-                return Verdict("certified", False, f"the gap's factor {_short(gap, 80)} is "
-                               "negative at a point (Arb)",
-                               {str(s): _dec(m) for s, m in mid.items()}), done
+                return Verdict(
+                    "certified",
+                    False,
+                    f"the gap's factor {_short(gap, 80)} is negative at a point (Arb)",
+                    {str(s): _dec(m) for s, m in mid.items()},
+                ), done
             s = max(box, key=lambda k: box[k][1] - box[k][0])
             lo, hi = box[s]
             if hi - lo < Fraction(1, 10**12):
@@ -306,8 +340,11 @@ def _certify_factor(gap, box0, strict, max_boxes):
 
 def _dec(x) -> str:
     with mpmath.workdps(50):
-        return mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 50) \
-            if isinstance(x, Fraction) else mpmath.nstr(mpmath.mpf(x), 50)
+        return (
+            mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 50)
+            if isinstance(x, Fraction)
+            else mpmath.nstr(mpmath.mpf(x), 50)
+        )
 
 
 def _points(t, n: int, seed: int) -> list[dict]:
@@ -324,9 +361,13 @@ def _points(t, n: int, seed: int) -> list[dict]:
             p[name] = (hi - eps) if (mask >> j) & 1 else (lo + eps)
         pts.append(p)
     for _ in range(n):
-        pts.append({name: Fraction(str(lo)) + (Fraction(str(hi)) - Fraction(str(lo)))
-                    * Fraction(rng.randrange(1, 10**9), 10**9)
-                    for name, (lo, hi) in domain.items()})
+        pts.append(
+            {
+                name: Fraction(str(lo))
+                + (Fraction(str(hi)) - Fraction(str(lo))) * Fraction(rng.randrange(1, 10**9), 10**9)
+                for name, (lo, hi) in domain.items()
+            }
+        )
     ints = [k for k, v in t.symbols.items() if v in ("integer", "positive_integer")]
     for p in pts:
         for k in ints:
@@ -361,11 +402,19 @@ def _sampled(t, rel, n: int = 48) -> Verdict:
                     d = d.real
                 worst = max(worst, abs(d))
                 if not holds_numeric(rel, d, tol):
-                    return Verdict("sampled", False, f"lhs - rhs = {mpmath.nstr(d, 20)} at 50 "
-                                   "digits", {k: _dec(v) for k, v in p.items()})
-    return Verdict("sampled", True, f"holds at {n + min(2 ** len(sampling_domain(t)), 16)} points "
-                   f"(edges included) at 50 digits; max |lhs - rhs| = {mpmath.nstr(worst, 3)} "
-                   "(evidence, not proof)")
+                    return Verdict(
+                        "sampled",
+                        False,
+                        f"lhs - rhs = {mpmath.nstr(d, 20)} at 50 digits",
+                        {k: _dec(v) for k, v in p.items()},
+                    )
+    return Verdict(
+        "sampled",
+        True,
+        f"holds at {n + min(2 ** len(sampling_domain(t)), 16)} points "
+        f"(edges included) at 50 digits; max |lhs - rhs| = {mpmath.nstr(worst, 3)} "
+        "(evidence, not proof)",
+    )
 
 
 def _gauss_integral(f, nvars: int, breaks):
@@ -395,8 +444,9 @@ def _expect_atom(t, gvars, atom):
 def to_mpmath_in(expr, syms):
     """``expr`` as an mpmath function of ``syms`` (in that order)."""
     from .expr import Phi, phi
+
     expr = expr.rewrite(sp.erfc) if expr.has(Phi) else expr
-    expr = expr.replace(phi, lambda x: sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi))
+    expr = expr.replace(phi, lambda x: sp.exp(-(x**2) / 2) / sp.sqrt(2 * sp.pi))
     expr = expr.replace(sp.Heaviside, lambda x, *h: sp.Piecewise((1, x > 0), (0, True)))
     return sp.lambdify(list(syms), expr, modules="mpmath")
 
@@ -406,15 +456,19 @@ def _expectation(t, rel) -> Verdict:
     gvars = [ns[g] for g in t.gaussian]
     worst_err = mpmath.mpf(0)
     points = t.at or [{}]
-    sides = [x for side in (lhs, rhs) for x in (side if isinstance(side, sp.MatrixBase)
-                                                 else [side])]
-    two_d = any(len([g for g in gvars if g in a.args[0].free_symbols]) > 1
-                for x in sides for a in sp.sympify(x).atoms(E))
-    dps = 10 if two_d else 30          # 2-D quadrature at 30 digits costs minutes
+    sides = [
+        x for side in (lhs, rhs) for x in (side if isinstance(side, sp.MatrixBase) else [side])
+    ]
+    two_d = any(
+        len([g for g in gvars if g in a.args[0].free_symbols]) > 1
+        for x in sides
+        for a in sp.sympify(x).atoms(E)
+    )
+    dps = 10 if two_d else 30  # 2-D quadrature at 30 digits costs minutes
     with mpmath.workdps(dps):
         for point in points:
             vals = {ns[k]: sp.Rational(str(v)) for k, v in point.items()}
-            full = (lhs - rhs)
+            full = lhs - rhs
             entries = list(full) if isinstance(full, sp.MatrixBase) else [full]
             for entry in entries:
                 diff = sp.sympify(entry).subs(vals)
@@ -437,25 +491,32 @@ def _expectation(t, rel) -> Verdict:
                     lo = list(at)
                     hi[i] += step
                     lo[i] -= step
-                    slope = (fn(*hi) - fn(*lo)) / (2 * step)      # central difference
+                    slope = (fn(*hi) - fn(*lo)) / (2 * step)  # central difference
                     err += (abs(slope) + 1) * e
                 floor = mpmath.mpf(10) ** (-(dps * 2) // 3)
                 tol = 100 * err + floor
                 worst_err = max(worst_err, err)
                 if not holds_numeric(rel, d, tol):
-                    return Verdict("expectation", False,
-                                   f"lhs - rhs = {mpmath.nstr(d, 15)} beyond 100x the quadrature"
-                                   f" error estimate {mpmath.nstr(err, 3)} + "
-                                   f"{mpmath.nstr(floor, 2)}",
-                                   {k: str(v) for k, v in point.items()})
-    return Verdict("expectation", True, f"Gaussian quadrature (mpmath, {dps} digits) at "
-                   f"{len(points)} parameter point(s): lhs - rhs within 100x the quadrature "
-                   f"error estimate (<= {mpmath.nstr(worst_err, 3)}) + 10^-{(dps * 2) // 3}")
+                    return Verdict(
+                        "expectation",
+                        False,
+                        f"lhs - rhs = {mpmath.nstr(d, 15)} beyond 100x the quadrature"
+                        f" error estimate {mpmath.nstr(err, 3)} + "
+                        f"{mpmath.nstr(floor, 2)}",
+                        {k: str(v) for k, v in point.items()},
+                    )
+    return Verdict(
+        "expectation",
+        True,
+        f"Gaussian quadrature (mpmath, {dps} digits) at "
+        f"{len(points)} parameter point(s): lhs - rhs within 100x the quadrature "
+        f"error estimate (<= {mpmath.nstr(worst_err, 3)}) + 10^-{(dps * 2) // 3}",
+    )
 
 
 def _asymptotic(t, rel) -> Verdict:
     ns, lhs, rhs = _parse(t)
-    (var, values), = t.sequence.items()
+    ((var, values),) = t.sequence.items()
     v = ns[var]
     ratios = []
     fa, fb = to_mpmath_in(lhs, [v]), to_mpmath_in(rhs, [v])
@@ -472,9 +533,12 @@ def _asymptotic(t, rel) -> Verdict:
         lo_first, lo_last = min(ratios[:half]), min(ratios[half:])
         bounded = bounded and lo_last >= lo_first / 2 and lo_last > 0
     word = "bounded" if rel != "asymp" else "bounded above and away from 0"
-    return Verdict("asymptotic", bounded,
-                   f"|lhs|/|rhs| along {var} = {values[0]}..{values[-1]}: "
-                   f"{', '.join(mpmath.nstr(r, 4) for r in ratios)} ({word}: {bounded})")
+    return Verdict(
+        "asymptotic",
+        bounded,
+        f"|lhs|/|rhs| along {var} = {values[0]}..{values[-1]}: "
+        f"{', '.join(mpmath.nstr(r, 4) for r in ratios)} ({word}: {bounded})",
+    )
 
 
 def _cited(t, rel) -> Verdict:
@@ -482,8 +546,12 @@ def _cited(t, rel) -> Verdict:
     if via == "cited":
         raise ValueError("a cited step is checked via another method")
     v = check(t, rel, method=via)
-    return Verdict("cited", v.holds, f"applies {t.cite}; the instance checked {via}: "
-                   f"{v.detail}", v.counterexample)
+    return Verdict(
+        "cited",
+        v.holds,
+        f"applies {t.cite}; the instance checked {via}: {v.detail}",
+        v.counterexample,
+    )
 
 
 def check(t, rel: str, method: str | None = None) -> Verdict:
@@ -491,8 +559,14 @@ def check(t, rel: str, method: str | None = None) -> Verdict:
     m = method or t.method
     if m == "prose":
         return Verdict("prose", None, t.note or "no mathematical relation")
-    fn = {"symbolic": _symbolic, "certified": _certified, "sampled": _sampled,
-          "expectation": _expectation, "asymptotic": _asymptotic, "cited": _cited}[m]
+    fn = {
+        "symbolic": _symbolic,
+        "certified": _certified,
+        "sampled": _sampled,
+        "expectation": _expectation,
+        "asymptotic": _asymptotic,
+        "cited": _cited,
+    }[m]
     dps, prec = mpmath.mp.dps, flint.ctx.prec
     try:
         return fn(t, rel)

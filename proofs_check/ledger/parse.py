@@ -34,25 +34,47 @@ __all__ = ["RELATIONS", "Step", "Block", "Ledger", "parse_ledger", "step_hash", 
 
 #: canonical relation name -> the LaTeX tokens that spell it
 RELATIONS = {
-    "=": ("=",), ":=": (":=",), "=:": ("=:",), "<=": ("\\leq", "\\le", "\\leqslant"),
-    ">=": ("\\geq", "\\ge", "\\geqslant"), "<": ("<",), ">": (">",),
-    "lesssim": ("\\lesssim",), "gtrsim": ("\\gtrsim",), "asymp": ("\\asymp",),
-    "!=": ("\\neq", "\\ne"), "approx": ("\\approx",), "propto": ("\\propto",),
+    "=": ("=",),
+    ":=": (":=",),
+    "=:": ("=:",),
+    "<=": ("\\leq", "\\le", "\\leqslant"),
+    ">=": ("\\geq", "\\ge", "\\geqslant"),
+    "<": ("<",),
+    ">": (">",),
+    "lesssim": ("\\lesssim",),
+    "gtrsim": ("\\gtrsim",),
+    "asymp": ("\\asymp",),
+    "!=": ("\\neq", "\\ne"),
+    "approx": ("\\approx",),
+    "propto": ("\\propto",),
     "equiv": ("\\equiv",),
 }
 _TOKEN_REL = {tok: name for name, toks in RELATIONS.items() for tok in toks}
-_REL = re.compile(r":=|=:|=|<|>|\\(?:leqslant|geqslant|leq|geq|le|ge|lesssim|gtrsim|asymp|"
-                  r"neq|ne|approx|propto|equiv)(?![A-Za-z])")
-_DISPLAY_ENVS = ("equation", "equation*", "align", "align*", "gather", "gather*",
-                 "multline", "multline*")
-_BEGIN_DISPLAY = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in _DISPLAY_ENVS)
-                            + r")\}")
+_REL = re.compile(
+    r":=|=:|=|<|>|\\(?:leqslant|geqslant|leq|geq|le|ge|lesssim|gtrsim|asymp|"
+    r"neq|ne|approx|propto|equiv)(?![A-Za-z])"
+)
+_DISPLAY_ENVS = (
+    "equation",
+    "equation*",
+    "align",
+    "align*",
+    "gather",
+    "gather*",
+    "multline",
+    "multline*",
+)
+_BEGIN_DISPLAY = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in _DISPLAY_ENVS) + r")\}")
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _BLANK_CMDS = re.compile(r"\\label\{[^}]*\}|\\nonumber\b|\\notag\b|\\tag\{[^}]*\}")
-_OPEN = re.compile(r"\\left(?:\\[A-Za-z]+|\\\{|.)|\\(?:langle|lfloor|lceil)(?![A-Za-z])"
-                   r"|\\\{|[({\[]")
-_CLOSE = re.compile(r"\\right(?:\\[A-Za-z]+|\\\}|.)|\\(?:rangle|rfloor|rceil)(?![A-Za-z])"
-                    r"|\\\}|[)}\]]")
+_OPEN = re.compile(
+    r"\\left(?:\\[A-Za-z]+|\\\{|.)|\\(?:langle|lfloor|lceil)(?![A-Za-z])"
+    r"|\\\{|[({\[]"
+)
+_CLOSE = re.compile(
+    r"\\right(?:\\[A-Za-z]+|\\\}|.)|\\(?:rangle|rfloor|rceil)(?![A-Za-z])"
+    r"|\\\}|[)}\]]"
+)
 _BEGIN_ANY = re.compile(r"\\begin\{[^}]*\}")
 _END_ANY = re.compile(r"\\end\{[^}]*\}")
 _SPACE_SEP = re.compile(r"\\qquad(?![A-Za-z])|\\quad(?![A-Za-z])")
@@ -69,16 +91,16 @@ class Step:
     """One relation step (or a prose entry, ``rel == ""``) of a display block."""
 
     id: str
-    owner: str          # proved result's label, or "text:" + section label
-    block: int          # 1-based index of the block inside its owner
-    index: int          # 1-based index of the step inside its block
-    line: int           # source line of the relation (the block's first line for prose)
-    rel: str            # canonical relation (a key of RELATIONS), "" for prose
-    rel_tex: str        # the relation as printed
+    owner: str  # proved result's label, or "text:" + section label
+    block: int  # 1-based index of the block inside its owner
+    index: int  # 1-based index of the step inside its block
+    line: int  # source line of the relation (the block's first line for prose)
+    rel: str  # canonical relation (a key of RELATIONS), "" for prose
+    rel_tex: str  # the relation as printed
     lhs: str
     rhs: str
     hash: str
-    block_labels: tuple = ()     # \label s of the block (eq:...)
+    block_labels: tuple = ()  # \label s of the block (eq:...)
 
     @property
     def latex(self) -> str:
@@ -106,8 +128,8 @@ class Ledger:
     sha256: str
     blocks: tuple
     steps: tuple
-    proofs: tuple       # the proved labels, paper order
-    sections: tuple     # the "text:..." owners, paper order
+    proofs: tuple  # the proved labels, paper order
+    sections: tuple  # the "text:..." owners, paper order
 
     def of(self, owner: str) -> list[Step]:
         return [s for s in self.steps if s.owner == owner]
@@ -179,12 +201,18 @@ def _chains(body: str) -> list[tuple[int, int, list]]:
         row = body[a:b]
         if not row.strip():
             continue
-        amp = [i for i, ch in enumerate(row) if ch == "&" and (i == 0 or row[i - 1] != "\\")
-               and depth[a + i] == 0]
-        starts_cont = bool(amp) and not row[:amp[0]].strip()
+        amp = [
+            i
+            for i, ch in enumerate(row)
+            if ch == "&" and (i == 0 or row[i - 1] != "\\") and depth[a + i] == 0
+        ]
+        starts_cont = bool(amp) and not row[: amp[0]].strip()
         lead = row.lstrip()
-        cont_by_op = not amp and bool(chains) and (bool(re.match(r"[+\-]|\\cdot|\\times", lead))
-                                                   or bool(_REL.match(lead)))
+        cont_by_op = (
+            not amp
+            and bool(chains)
+            and (bool(re.match(r"[+\-]|\\cdot|\\times", lead)) or bool(_REL.match(lead)))
+        )
         if (starts_cont or cont_by_op) and chains:
             chains[-1].append((a, b))
         else:
@@ -201,10 +229,14 @@ def _split_statements(body: str, pieces: list, depth) -> list[list]:
         for m in _SPACE_SEP.finditer(body, a, b):
             if depth[m.start()] != 0:
                 continue
-            after = body[m.end():b].replace("&", " ").lstrip()
-            before = body[last:m.start()].replace("&", " ").rstrip()
-            if not before or re.match(r"[+\-]|\\cdot|\\times", after) or _REL.match(after) \
-                    or re.search(r"(?:[+\-=]|\\cdot|\\times)$", before):
+            after = body[m.end() : b].replace("&", " ").lstrip()
+            before = body[last : m.start()].replace("&", " ").rstrip()
+            if (
+                not before
+                or re.match(r"[+\-]|\\cdot|\\times", after)
+                or _REL.match(after)
+                or re.search(r"(?:[+\-=]|\\cdot|\\times)$", before)
+            ):
                 continue
             cur.append((last, m.start()))
             out.append(cur)
@@ -236,14 +268,18 @@ def _block_steps(body: str, offset: int, line_of) -> list[tuple]:
                         rels.append((m.start(), m.end(), m.group(0)))
             if not rels:
                 continue
+
             # the terms between relations, made of the text of the statement's pieces
             def text(lo, hi, stmt=stmt):
-                return "".join(body[max(a, lo):min(b, hi)] + " " for a, b in stmt
-                               if min(b, hi) > max(a, lo))
+                return "".join(
+                    body[max(a, lo) : min(b, hi)] + " " for a, b in stmt if min(b, hi) > max(a, lo)
+                )
+
             lo = stmt[0][0]
             bounds = [lo] + [x for r in rels for x in (r[0], r[1])] + [stmt[-1][1]]
-            terms = [_clean_term(text(bounds[2 * k], bounds[2 * k + 1]))
-                     for k in range(len(rels) + 1)]
+            terms = [
+                _clean_term(text(bounds[2 * k], bounds[2 * k + 1])) for k in range(len(rels) + 1)
+            ]
             for k, (s, _e, tok) in enumerate(rels):
                 out.append((line_of(offset + s), _TOKEN_REL[tok], tok, terms[k], terms[k + 1]))
     return out
@@ -287,8 +323,10 @@ def parse_ledger(text: str) -> Ledger:
     app_line = line_of(appendix) if appendix >= 0 else index.n_lines + 1
     excluded = [(s.start, s.end) for s in index.statements.values()]
     excluded += [(r.start, r.end) for r in index.restatements]
-    floats = [(m.start(), m.group(1)) for m in
-              re.finditer(r"\\begin\{(figure\*?|table\*?|algorithm|tikzpicture)\}", clean)]
+    floats = [
+        (m.start(), m.group(1))
+        for m in re.finditer(r"\\begin\{(figure\*?|table\*?|algorithm|tikzpicture)\}", clean)
+    ]
     for off, env in floats:
         end = clean.find("\\end{" + env + "}", off)
         excluded.append((line_of(off), line_of(end)))
@@ -310,20 +348,50 @@ def parse_ledger(text: str) -> Ledger:
         counts[owner] = counts.get(owner, 0) + 1
         bi = counts[owner]
         labels = tuple(_LABEL.findall(body))
-        blocks.append(Block(owner, bi, ls, le, env, text[body_off:body_off + len(body)], labels))
+        blocks.append(Block(owner, bi, ls, le, env, text[body_off : body_off + len(body)], labels))
         cleaned = _blank(body, _BLANK_CMDS)
         found = _block_steps(cleaned, body_off, line_of)
         if not found:
             sid = f"{owner}/b{bi:02d}/s00"
-            steps.append(Step(sid, owner, bi, 0, ls, "", "", _clean_term(cleaned), "",
-                              step_hash(_clean_term(cleaned), "", ""), labels))
+            steps.append(
+                Step(
+                    sid,
+                    owner,
+                    bi,
+                    0,
+                    ls,
+                    "",
+                    "",
+                    _clean_term(cleaned),
+                    "",
+                    step_hash(_clean_term(cleaned), "", ""),
+                    labels,
+                )
+            )
         for k, (line, rel, tok, lhs, rhs) in enumerate(found, 1):
-            steps.append(Step(f"{owner}/b{bi:02d}/s{k:02d}", owner, bi, k, line, rel, tok, lhs,
-                              rhs, step_hash(lhs, tok, rhs), labels))
+            steps.append(
+                Step(
+                    f"{owner}/b{bi:02d}/s{k:02d}",
+                    owner,
+                    bi,
+                    k,
+                    line,
+                    rel,
+                    tok,
+                    lhs,
+                    rhs,
+                    step_hash(lhs, tok, rhs),
+                    labels,
+                )
+            )
     order = []
     for st in steps:
         if st.owner not in order:
             order.append(st.owner)
-    return Ledger(hashlib.sha256(text.encode("utf-8")).hexdigest(), tuple(blocks), tuple(steps),
-                  tuple(o for o in order if not o.startswith("text:")),
-                  tuple(o for o in order if o.startswith("text:")))
+    return Ledger(
+        hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        tuple(blocks),
+        tuple(steps),
+        tuple(o for o in order if not o.startswith("text:")),
+        tuple(o for o in order if o.startswith("text:")),
+    )

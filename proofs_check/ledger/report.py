@@ -14,8 +14,17 @@ from collections import Counter
 from .methods import METHODS
 from .runner import FINDING_STATUSES, STEP_STATUSES, LedgerRun, StepResult, coverage
 
-__all__ = ["claim_status", "counts_json", "summary_detail", "proof_text", "proof_json",
-           "section_markdown", "claim_id", "owner_label", "STATUS_ORDER"]
+__all__ = [
+    "claim_status",
+    "counts_json",
+    "summary_detail",
+    "proof_text",
+    "proof_json",
+    "section_markdown",
+    "claim_id",
+    "owner_label",
+    "STATUS_ORDER",
+]
 
 #: failing first
 STATUS_ORDER = {s: i for i, s in enumerate(STEP_STATUSES)}
@@ -28,7 +37,7 @@ def claim_id(owner: str) -> str:
 
 def owner_label(owner: str) -> str:
     """The paper label of an owner (the proved result, or the section for ``text:``)."""
-    return owner[len("text:"):] if owner.startswith("text:") else owner
+    return owner[len("text:") :] if owner.startswith("text:") else owner
 
 
 def claim_status(results: list[StepResult]) -> str:
@@ -47,8 +56,14 @@ def counts_json(results: list[StepResult]) -> str:
     """``{"relation_steps", "checked", "by": {"method/STATUS": n}}`` as compact JSON."""
     cov = coverage(results)
     by = Counter(f"{r.method or '-'}/{r.status}" for r in results)
-    return json.dumps({"relation_steps": cov["relation_steps"], "checked": cov["checked"],
-                       "by": dict(sorted(by.items()))}, separators=(",", ":"))
+    return json.dumps(
+        {
+            "relation_steps": cov["relation_steps"],
+            "checked": cov["checked"],
+            "by": dict(sorted(by.items())),
+        },
+        separators=(",", ":"),
+    )
 
 
 def _sorted(results):
@@ -58,15 +73,23 @@ def _sorted(results):
 def summary_detail(results: list[StepResult]) -> str:
     """The claim's detail: the steps that are not PASS/EVIDENCE/PROSE first (status, id, line,
     relation, what the check found), then one count line."""
-    bad = [r for r in _sorted(results) if r.status not in ("PASS", "EVIDENCE", "PROSE",
-                                                           "UNTRANSCRIBED")]
-    lines = [f"{r.status} {r.id} (line {r.line}, {r.rel}): {r.detail}"
-             + (f"; counterexample {r.counterexample}" if r.counterexample else "")
-             + (f"; second method {r.second}" if r.second else "") for r in bad]
+    bad = [
+        r
+        for r in _sorted(results)
+        if r.status not in ("PASS", "EVIDENCE", "PROSE", "UNTRANSCRIBED")
+    ]
+    lines = [
+        f"{r.status} {r.id} (line {r.line}, {r.rel}): {r.detail}"
+        + (f"; counterexample {r.counterexample}" if r.counterexample else "")
+        + (f"; second method {r.second}" if r.second else "")
+        for r in bad
+    ]
     cov = coverage(results)
     un = sum(r.status == "UNTRANSCRIBED" for r in results)
-    lines.append(f"{cov['checked']} of {cov['relation_steps']} relation steps checked by a "
-                 f"proof method; {un} not transcribed yet (nbl proof LABEL lists them)")
+    lines.append(
+        f"{cov['checked']} of {cov['relation_steps']} relation steps checked by a "
+        f"proof method; {un} not transcribed yet (nbl proof LABEL lists them)"
+    )
     return " | ".join(lines)
 
 
@@ -82,21 +105,29 @@ def proof_text(run: LedgerRun, owner: str, source_note: str = "") -> str:
     res = run.of(owner)
     cov = coverage(res)
     frac = "-" if cov["fraction"] is None else f"{cov['fraction']:.0%}"
-    lines = [f"proof of {owner_label(owner)}" if not owner.startswith("text:")
-             else f"derivations of {owner_label(owner)} (outside proofs)",
-             f"  paper: {source_note or run.sha256[:12]}",
-             f"  {cov['relation_steps']} relation steps; {cov['checked']} checked by a proof "
-             f"method ({frac}); status {claim_status(res)}"]
+    lines = [
+        f"proof of {owner_label(owner)}"
+        if not owner.startswith("text:")
+        else f"derivations of {owner_label(owner)} (outside proofs)",
+        f"  paper: {source_note or run.sha256[:12]}",
+        f"  {cov['relation_steps']} relation steps; {cov['checked']} checked by a proof "
+        f"method ({frac}); status {claim_status(res)}",
+    ]
     for m, c in _by_method(res).items():
-        lines.append(f"  {m:<12} " + ", ".join(f"{k} {v}" for k, v in sorted(
-            c.items(), key=lambda kv: STATUS_ORDER.get(kv[0], 99))))
+        lines.append(
+            f"  {m:<12} "
+            + ", ".join(
+                f"{k} {v}" for k, v in sorted(c.items(), key=lambda kv: STATUS_ORDER.get(kv[0], 99))
+            )
+        )
     stale = [r.id for r in res if r.status == "STALE"]
     if stale:
         lines.append(f"  STALE (the paper's text changed): {', '.join(stale)}")
     orphans = [i for i in run.orphans if i.rsplit("/", 2)[0] == owner]
     if orphans:
-        lines.append(f"  transcriptions matching no step of this text (stale): "
-                     f"{', '.join(orphans)}")
+        lines.append(
+            f"  transcriptions matching no step of this text (stale): {', '.join(orphans)}"
+        )
     lines.append("")
     for r in _sorted(res):
         lines.append(f"{r.status:<13} {r.id}  line {r.line}  [{r.method or '-'}]")
@@ -122,16 +153,29 @@ def proof_json(run: LedgerRun, owner: str, steps_by_id: dict) -> dict:
     for r in res:
         st = steps_by_id[r.id]
         d = r.to_dict()
-        d.update({"lhs": st.lhs, "rhs": st.rhs, "hash": st.hash, "block": st.block,
-                  "seconds": round(r.seconds, 4)})
+        d.update(
+            {
+                "lhs": st.lhs,
+                "rhs": st.rhs,
+                "hash": st.hash,
+                "block": st.block,
+                "seconds": round(r.seconds, 4),
+            }
+        )
         rows.append(d)
-    return {"owner": owner, "label": owner_label(owner), "paper_sha256": run.sha256,
-            "pinned": run.pinned, "status": claim_status(res),
-            "relation_steps": cov["relation_steps"], "checked": cov["checked"],
-            "counts": {m: dict(c) for m, c in _by_method(res).items()},
-            "stale": [r.id for r in res if r.status == "STALE"],
-            "orphans": [i for i in run.orphans if i.rsplit("/", 2)[0] == owner],
-            "steps": rows}
+    return {
+        "owner": owner,
+        "label": owner_label(owner),
+        "paper_sha256": run.sha256,
+        "pinned": run.pinned,
+        "status": claim_status(res),
+        "relation_steps": cov["relation_steps"],
+        "checked": cov["checked"],
+        "counts": {m: dict(c) for m, c in _by_method(res).items()},
+        "stale": [r.id for r in res if r.status == "STALE"],
+        "orphans": [i for i in run.orphans if i.rsplit("/", 2)[0] == owner],
+        "steps": rows,
+    }
 
 
 def section_markdown(results) -> list[str]:
@@ -155,12 +199,17 @@ def section_markdown(results) -> list[str]:
         if c:
             by.update(c["by"])
     order = {"FAIL": 0, "DISCREPANCY": 1, "CAVEAT": 2, "SKIPPED": 3, "PASS": 4}
-    intro = ("Every relation step (=, <=, >=, <, >, lesssim) of the proofs and appendix "
-             "derivations, transcribed and checked one by one (`nbl proof LABEL` lists a "
-             "proof's steps; *sampled* is evidence, not proof, and does not count as checked).")
-    counts = (f"Over the {len(parsed)} proofs and sections with a transcription: {tot_checked} "
-              f"of {tot_steps} relation steps checked by a proof method. By method and status: "
-              + (", ".join(f"{k} {v}" for k, v in sorted(by.items())) or "none") + ".")
+    intro = (
+        "Every relation step (=, <=, >=, <, >, lesssim) of the proofs and appendix "
+        "derivations, transcribed and checked one by one (`nbl proof LABEL` lists a "
+        "proof's steps; *sampled* is evidence, not proof, and does not count as checked)."
+    )
+    counts = (
+        f"Over the {len(parsed)} proofs and sections with a transcription: {tot_checked} "
+        f"of {tot_steps} relation steps checked by a proof method. By method and status: "
+        + (", ".join(f"{k} {v}" for k, v in sorted(by.items())) or "none")
+        + "."
+    )
     from ..paper_source import shipped_text
     from .parse import parse_ledger
 
@@ -169,38 +218,55 @@ def section_markdown(results) -> list[str]:
     in_text = sum(len(ledger.relation_steps(o)) for o in ledger.sections)
     done = {r.label: c for r, c in parsed if c}
     cov_p = sum(done[o]["checked"] for o in ledger.proofs if o in done)
-    cov_t = sum(done[owner_label(o)]["checked"] for o in ledger.sections
-                if owner_label(o) in done)
-    paper = (f"The pinned paper has {in_proofs} relation steps in its {len(ledger.proofs)} "
-             f"proofs and {in_text} in appendix derivations outside proofs; checked by a proof "
-             f"method: {cov_p} of the proofs' ({cov_p / max(in_proofs, 1):.0%}) and {cov_t} of "
-             f"the derivations' ({cov_t / max(in_text, 1):.0%}). Proofs without a "
-             "transcription yet are listed with their step counts.")
-    lines = ["## Proofs, step by step", "", *textwrap.wrap(intro, 100), "",
-             *textwrap.wrap(paper, 100), "", *textwrap.wrap(counts, 100), "",
-             "| proof | status | relation steps | checked | by method/status |",
-             "|---|---|---|---|---|"]
+    cov_t = sum(done[owner_label(o)]["checked"] for o in ledger.sections if owner_label(o) in done)
+    paper = (
+        f"The pinned paper has {in_proofs} relation steps in its {len(ledger.proofs)} "
+        f"proofs and {in_text} in appendix derivations outside proofs; checked by a proof "
+        f"method: {cov_p} of the proofs' ({cov_p / max(in_proofs, 1):.0%}) and {cov_t} of "
+        f"the derivations' ({cov_t / max(in_text, 1):.0%}). Proofs without a "
+        "transcription yet are listed with their step counts."
+    )
+    lines = [
+        "## Proofs, step by step",
+        "",
+        *textwrap.wrap(intro, 100),
+        "",
+        *textwrap.wrap(paper, 100),
+        "",
+        *textwrap.wrap(counts, 100),
+        "",
+        "| proof | status | relation steps | checked | by method/status |",
+        "|---|---|---|---|---|",
+    ]
     parsed.sort(key=lambda rc: (order.get(rc[0].status, 9), rc[0].label))
     for r, c in parsed:
         if c is None:
             lines.append(f"| `{r.label}` | {r.status} | - | - | {r.detail[:120]} |")
             continue
-        cells = ", ".join(f"{k} {v}" for k, v in sorted(c["by"].items(), key=lambda kv: (
-            STATUS_ORDER.get(kv[0].split("/")[1], 99), kv[0])))
+        cells = ", ".join(
+            f"{k} {v}"
+            for k, v in sorted(
+                c["by"].items(), key=lambda kv: (STATUS_ORDER.get(kv[0].split("/")[1], 99), kv[0])
+            )
+        )
         if len(cells) > 120:
             cells = cells[:119] + "…"
-        lines.append(f"| `{r.label}` | {r.status} | {c['relation_steps']} | {c['checked']} | "
-                     f"{cells} |")
+        lines.append(
+            f"| `{r.label}` | {r.status} | {c['relation_steps']} | {c['checked']} | {cells} |"
+        )
     for o in list(ledger.proofs) + list(ledger.sections):
         if owner_label(o) not in {r.label for r, _c in parsed}:
-            lines.append(f"| `{owner_label(o)}` | not transcribed | "
-                         f"{len(ledger.relation_steps(o))} | 0 | - |")
+            lines.append(
+                f"| `{owner_label(o)}` | not transcribed | "
+                f"{len(ledger.relation_steps(o))} | 0 | - |"
+            )
     bad = [(r, c) for r, c in parsed if r.status != "PASS"]
     for r, _c in bad:
         lines += ["", f"### `{r.label}`: {r.status}", ""]
         for part in str(r.detail).split(" | "):
-            lines += textwrap.wrap(part, 100, initial_indent="- ", subsequent_indent="  ",
-                                   break_on_hyphens=False)
+            lines += textwrap.wrap(
+                part, 100, initial_indent="- ", subsequent_indent="  ", break_on_hyphens=False
+            )
     lines.append("")
     return lines
 

@@ -28,11 +28,27 @@ from .methods import PROOF_METHODS, Verdict, check, flip
 from .parse import Ledger, Step, parse_ledger
 from .store import Transcription, load_transcriptions
 
-__all__ = ["STEP_STATUSES", "StepResult", "LedgerRun", "run_ledger", "check_step", "mutant_of",
-           "FINDING_STATUSES", "coverage"]
+__all__ = [
+    "STEP_STATUSES",
+    "StepResult",
+    "LedgerRun",
+    "run_ledger",
+    "check_step",
+    "mutant_of",
+    "FINDING_STATUSES",
+    "coverage",
+]
 
-STEP_STATUSES = ("FAIL", "DISCREPANCY", "CAVEAT", "STALE", "UNTRANSCRIBED", "EVIDENCE", "PASS",
-                 "PROSE")
+STEP_STATUSES = (
+    "FAIL",
+    "DISCREPANCY",
+    "CAVEAT",
+    "STALE",
+    "UNTRANSCRIBED",
+    "EVIDENCE",
+    "PASS",
+    "PROSE",
+)
 FINDING_STATUSES = ("DISCREPANCY", "CAVEAT")
 _EQ = {":=": "=", "=:": "=", "equiv": "="}
 
@@ -72,29 +88,42 @@ def mutant_of(t: Transcription, step: Step) -> tuple[Transcription, str, str]:
     if t.mutant:
         m = dict(t.mutant)
         new_rel = m.pop("rel", rel)
-        return t.with_(**m), new_rel, "custom: " + ", ".join(
-            f"{k} -> {v}" for k, v in t.mutant.items())
+        return (
+            t.with_(**m),
+            new_rel,
+            "custom: " + ", ".join(f"{k} -> {v}" for k, v in t.mutant.items()),
+        )
     if t.method == "asymptotic":
-        (var, vals), = t.sequence.items()
+        ((var, vals),) = t.sequence.items()
         from fractions import Fraction
-        if Fraction(str(vals[-1])) < Fraction(str(vals[0])):     # a sequence tending to 0
+
+        if Fraction(str(vals[-1])) < Fraction(str(vals[0])):  # a sequence tending to 0
             return t.with_(lhs=f"({t.lhs})/{var}"), rel, f"lhs divided by {var}"
         return t.with_(lhs=f"({t.lhs})*{var}"), rel, f"lhs multiplied by {var}"
     if rel == "=":
         shape = _matrix_shape(t)
-        if shape is not None:               # perturb one entry, not every entry by a scalar
+        if shape is not None:  # perturb one entry, not every entry by a scalar
             unit = _unit_matrix(shape)
             if t.modulo:
                 var, k = t.modulo
-                return t.with_(lhs=f"({t.lhs}) + {unit}*{var}**{k}/7"), rel, \
-                    f"lhs[0, 0] + {var}^{k}/7 (a {shape[0]}x{shape[1]} matrix)"
-            return t.with_(lhs=f"({t.lhs}) + {unit}/7"), rel, \
-                f"lhs[0, 0] + 1/7 (a {shape[0]}x{shape[1]} matrix)"
+                return (
+                    t.with_(lhs=f"({t.lhs}) + {unit}*{var}**{k}/7"),
+                    rel,
+                    f"lhs[0, 0] + {var}^{k}/7 (a {shape[0]}x{shape[1]} matrix)",
+                )
+            return (
+                t.with_(lhs=f"({t.lhs}) + {unit}/7"),
+                rel,
+                f"lhs[0, 0] + 1/7 (a {shape[0]}x{shape[1]} matrix)",
+            )
         if t.modulo:
             var, k = t.modulo
             return t.with_(lhs=f"({t.lhs}) + {var}**{k}/7"), rel, f"lhs + {var}^{k}/7"
-        return t.with_(lhs=f"({t.lhs})*Rational(8, 7) + Rational(1, 7)"), rel, \
-            "lhs -> 8/7 lhs + 1/7"
+        return (
+            t.with_(lhs=f"({t.lhs})*Rational(8, 7) + Rational(1, 7)"),
+            rel,
+            "lhs -> 8/7 lhs + 1/7",
+        )
     return t, flip(rel), f"relation {rel} -> {flip(rel)}"
 
 
@@ -105,6 +134,7 @@ def _matrix_shape(t: Transcription) -> tuple[int, int] | None:
     import sympy as sp
 
     from .expr import build
+
     try:
         _ns, (lhs,) = build(dict(t.symbols), dict(t.defs), [t.lhs])
     except Exception:  # noqa: BLE001 - a broken transcription fails its own check, not here
@@ -123,6 +153,7 @@ def _second_method(t: Transcription) -> tuple[str, Transcription]:
     digits for the exact methods (*expectation* when the step is about Gaussian expectations),
     *symbolic* for *sampled*, and for *asymptotic* the same ratio along four more decades."""
     from fractions import Fraction
+
     if t.second:
         return t.second, t
     if t.method in ("symbolic", "certified", "cited"):
@@ -132,11 +163,13 @@ def _second_method(t: Transcription) -> tuple[str, Transcription]:
     if t.method == "sampled":
         return "symbolic", t
     if t.method == "asymptotic":
-        (var, vals), = t.sequence.items()
-        more = list(vals) + [vals[-1] * 10**k for k in range(1, 5)] \
-            if Fraction(str(vals[-1])) >= Fraction(str(vals[0])) else \
-            list(vals) + [Fraction(str(vals[-1])) / 10**k for k in range(1, 5)]
-        return "asymptotic", t.with_(sequence={var: more[len(more) // 4:]})
+        ((var, vals),) = t.sequence.items()
+        more = (
+            list(vals) + [vals[-1] * 10**k for k in range(1, 5)]
+            if Fraction(str(vals[-1])) >= Fraction(str(vals[0]))
+            else list(vals) + [Fraction(str(vals[-1])) / 10**k for k in range(1, 5)]
+        )
+        return "asymptotic", t.with_(sequence={var: more[len(more) // 4 :]})
     return t.method, t
 
 
@@ -144,8 +177,9 @@ def check_step(step: Step, t: Transcription, rel: str | None = None) -> StepResu
     """Check one step against its (current) transcription; ``rel`` overrides the relation."""
     rel = rel or _EQ.get(t.rel or step.rel, t.rel or step.rel)
     t0 = time.perf_counter()
-    res = StepResult(step.id, step.owner, step.line, step.rel, step.latex, "FAIL", t.method,
-                     _describe(t, rel))
+    res = StepResult(
+        step.id, step.owner, step.line, step.rel, step.latex, "FAIL", t.method, _describe(t, rel)
+    )
     if t.method == "prose":
         res.status, res.detail = "PROSE", t.note or "no mathematical relation"
         return res
@@ -155,8 +189,10 @@ def check_step(step: Step, t: Transcription, rel: str | None = None) -> StepResu
         if v.holds is True:
             if t.finding:
                 res.status = "FAIL"
-                res.detail = (f"the transcription records a finding ({t.finding.get('status')})"
-                              f" but the step holds: {v.detail}")
+                res.detail = (
+                    f"the transcription records a finding ({t.finding.get('status')})"
+                    f" but the step holds: {v.detail}"
+                )
             else:
                 res.status = "EVIDENCE" if t.method == "sampled" else "PASS"
         elif v.holds is None:
@@ -165,11 +201,15 @@ def check_step(step: Step, t: Transcription, rel: str | None = None) -> StepResu
             res.counterexample = v.counterexample
             second_name, t2 = _second_method(t)
             try:
-                v2 = check(t2, rel, method=second_name) if (second_name, t2) != (t.method, t) \
+                v2 = (
+                    check(t2, rel, method=second_name)
+                    if (second_name, t2) != (t.method, t)
                     else Verdict(second_name, None, "no second method")
+                )
             except Exception as exc:  # noqa: BLE001 - e.g. sampling an undefined function g
-                v2 = Verdict(second_name, None, f"cannot evaluate the step "
-                                                f"({type(exc).__name__}: {exc})")
+                v2 = Verdict(
+                    second_name, None, f"cannot evaluate the step ({type(exc).__name__}: {exc})"
+                )
             res.second = f"{second_name}: {v2.detail}"
             if v2.holds is False:
                 res.counterexample = res.counterexample or v2.counterexample
@@ -178,8 +218,9 @@ def check_step(step: Step, t: Transcription, rel: str | None = None) -> StepResu
                     res.status, res.detail = _caveat(t, rel, v)
             elif v2.holds is True:
                 res.status = "FAIL"
-                res.detail = (f"the methods disagree ({t.method} refutes, {second_name} "
-                              f"confirms): {v.detail}")
+                res.detail = (
+                    f"the methods disagree ({t.method} refutes, {second_name} confirms): {v.detail}"
+                )
             else:
                 res.status = "FAIL"
                 res.detail = f"{t.method} refutes, {second_name} undecided: {v.detail}"
@@ -195,8 +236,10 @@ def _caveat(t: Transcription, rel: str, v: Verdict) -> tuple[str, str]:
         return "DISCREPANCY", v.detail
     v3 = check(t.with_(domain={**t.domain, **cond}), rel)
     if v3.holds is True:
-        return "CAVEAT", (f"fails without the unstated condition "
-                          f"({t.finding.get('missing', '')}): {v.detail}; with it: {v3.detail}")
+        return "CAVEAT", (
+            f"fails without the unstated condition "
+            f"({t.finding.get('missing', '')}): {v.detail}; with it: {v3.detail}"
+        )
     return "DISCREPANCY", f"{v.detail}; the stated condition does not repair it: {v3.detail}"
 
 
@@ -217,7 +260,7 @@ class LedgerRun:
     sha256: str
     pinned: bool
     results: list
-    orphans: list          # transcription ids that match no step of this text (stale)
+    orphans: list  # transcription ids that match no step of this text (stale)
     seconds: float = 0.0
 
     def of(self, owner: str) -> list[StepResult]:
@@ -232,8 +275,9 @@ class LedgerRun:
 
     def counts(self, owner: str | None = None) -> dict:
         """{(method or "-", status): n} over the relation steps and prose entries."""
-        c = Counter((r.method or "-", r.status) for r in self.results
-                    if owner is None or r.owner == owner)
+        c = Counter(
+            (r.method or "-", r.status) for r in self.results if owner is None or r.owner == owner
+        )
         return dict(c)
 
 
@@ -241,17 +285,26 @@ def coverage(results) -> dict:
     """Relation steps, how many are checked by a proof method (:data:`PROOF_METHODS`, not
     stale), and the fraction."""
     rel = [r for r in results if r.rel]
-    checked = [r for r in rel if r.method in PROOF_METHODS and r.status not in
-               ("STALE", "UNTRANSCRIBED")]
-    return {"relation_steps": len(rel), "checked": len(checked),
-            "fraction": len(checked) / len(rel) if rel else None}
+    checked = [
+        r for r in rel if r.method in PROOF_METHODS and r.status not in ("STALE", "UNTRANSCRIBED")
+    ]
+    return {
+        "relation_steps": len(rel),
+        "checked": len(checked),
+        "fraction": len(checked) / len(rel) if rel else None,
+    }
 
 
 _CACHE: dict = {}
 
 
-def run_ledger(text: str, pinned: bool, owners=None, mutate: str | None = None,
-               transcriptions: dict | None = None) -> LedgerRun:
+def run_ledger(
+    text: str,
+    pinned: bool,
+    owners=None,
+    mutate: str | None = None,
+    transcriptions: dict | None = None,
+) -> LedgerRun:
     """Check every step of ``text`` (only ``owners`` if given). ``mutate``: a step id whose
     relation is replaced by its mutant (:func:`mutant_of`). Unmutated step checks are cached in
     the process by (id, step hash, transcription)."""
@@ -271,18 +324,36 @@ def run_ledger(text: str, pinned: bool, owners=None, mutate: str | None = None,
         if t is None or t.hash != step.hash:
             alt = by_hash.get((step.owner, step.hash))
             if alt is not None and hash_of.get(alt.id) != alt.hash:
-                t, moved = alt, alt.id          # the same text, now at another index
+                t, moved = alt, alt.id  # the same text, now at another index
         if t is None:
-            results.append(StepResult(step.id, step.owner, step.line, step.rel, step.latex,
-                                      "UNTRANSCRIBED" if step.rel else "PROSE",
-                                      detail="" if step.rel else "no relation in this block"))
+            results.append(
+                StepResult(
+                    step.id,
+                    step.owner,
+                    step.line,
+                    step.rel,
+                    step.latex,
+                    "UNTRANSCRIBED" if step.rel else "PROSE",
+                    detail="" if step.rel else "no relation in this block",
+                )
+            )
             continue
         used.add(t.id)
         if t.hash != step.hash:
-            results.append(StepResult(step.id, step.owner, step.line, step.rel, step.latex,
-                                      "STALE", t.method, _describe(t),
-                                      f"the paper's text changed since the transcription "
-                                      f"(hash {t.hash} -> {step.hash}); not checked"))
+            results.append(
+                StepResult(
+                    step.id,
+                    step.owner,
+                    step.line,
+                    step.rel,
+                    step.latex,
+                    "STALE",
+                    t.method,
+                    _describe(t),
+                    f"the paper's text changed since the transcription "
+                    f"(hash {t.hash} -> {step.hash}); not checked",
+                )
+            )
             continue
         if mutate == step.id:
             mt, mrel, what = mutant_of(t, step)
@@ -297,6 +368,9 @@ def run_ledger(text: str, pinned: bool, owners=None, mutate: str | None = None,
             r = StepResult(**r.to_dict())
         r.moved_from = moved
         results.append(r)
-    orphans = sorted(i for i, t in trans.items() if i not in used
-                     and (owners is None or t.id.rsplit("/", 2)[0] in owners))
+    orphans = sorted(
+        i
+        for i, t in trans.items()
+        if i not in used and (owners is None or t.id.rsplit("/", 2)[0] in owners)
+    )
     return LedgerRun(ledger.sha256, pinned, results, orphans, time.perf_counter() - tic)

@@ -13,8 +13,13 @@ from functools import lru_cache
 from . import METHODS
 from .transcriptions import MODULES
 
-__all__ = ["Transcription", "load_transcriptions", "transcription_modules", "unlisted_modules",
-           "FIELDS"]
+__all__ = [
+    "Transcription",
+    "load_transcriptions",
+    "transcription_modules",
+    "unlisted_modules",
+    "FIELDS",
+]
 
 
 @dataclass(frozen=True)
@@ -60,8 +65,11 @@ def transcription_modules() -> list[str]:
 def unlisted_modules() -> list[str]:
     """Modules in the transcriptions folder missing from ``MODULES`` (a test fails on them)."""
     from . import transcriptions
-    return sorted(set(m.name for m in pkgutil.iter_modules(transcriptions.__path__))
-                  - set(transcription_modules()))
+
+    return sorted(
+        set(m.name for m in pkgutil.iter_modules(transcriptions.__path__))
+        - set(transcription_modules())
+    )
 
 
 def _make(sid: str, d: dict, module: str) -> Transcription:
@@ -73,8 +81,7 @@ def _make(sid: str, d: dict, module: str) -> Transcription:
     if not d.get("hash"):
         raise ValueError(f"{module}: {sid}: a transcription records the hash of its LaTeX")
     if d["method"] != "prose" and not (d.get("lhs") and d.get("rhs")):
-        raise ValueError(f"{module}: {sid}: lhs and rhs are required for method "
-                         f"{d['method']}")
+        raise ValueError(f"{module}: {sid}: lhs and rhs are required for method {d['method']}")
     if d["method"] == "cited" and not (d.get("cite") and d.get("via")):
         raise ValueError(f"{module}: {sid}: a cited step names what it cites and 'via'")
     kw = dict(d)

@@ -37,9 +37,20 @@ from pathlib import Path
 
 from .targets import ROOT, jitted_functions, named_lines, target_modules, target_paths
 
-__all__ = ["ROOT", "TEST_DIRS", "CoverageMap", "child_setup", "collect", "load_or_collect",
-           "source_key", "jit_lines", "jitted_functions", "named_lines", "test_files",
-           "cache_path"]
+__all__ = [
+    "ROOT",
+    "TEST_DIRS",
+    "CoverageMap",
+    "child_setup",
+    "collect",
+    "load_or_collect",
+    "source_key",
+    "jit_lines",
+    "jitted_functions",
+    "named_lines",
+    "test_files",
+    "cache_path",
+]
 
 _LIBS = ("numpy", "scipy", "mpmath", "sympy", "python-flint", "numba", "coverage")
 #: test directories whose tests are mapped (the library's own tests; the claims' pinned
@@ -47,16 +58,23 @@ _LIBS = ("numpy", "scipy", "mpmath", "sympy", "python-flint", "numba", "coverage
 TEST_DIRS = ("tests/theory", "tests/sim")
 IMPORT = "import"
 #: the sources a coverage map depends on (the library, what the claims run, the tests)
-_KEYED = ("nbl_theory", "nbl_sim", "proofs_check/claims", "proofs_check/witnesses",
-          "proofs_check/audit", "proofs_check/registry.py", "proofs_check/paper_source.py",
-          *TEST_DIRS)
+_KEYED = (
+    "nbl_theory",
+    "nbl_sim",
+    "proofs_check/claims",
+    "proofs_check/witnesses",
+    "proofs_check/audit",
+    "proofs_check/registry.py",
+    "proofs_check/paper_source.py",
+    *TEST_DIRS,
+)
 
 
 def source_key(extra: str = "") -> str:
     """SHA-256 of the library, claims, witnesses, audit and tests' sources and the numerical
     libraries' versions (the key of a coverage map)."""
     from importlib import metadata  # here, not at the nbl command's start-up (its parser
-                                    # imports this package for `nbl check`'s options)
+    # imports this package for `nbl check`'s options)
 
     h = hashlib.sha256(extra.encode())
     for pkg in _KEYED:
@@ -71,8 +89,9 @@ def source_key(extra: str = "") -> str:
     return h.hexdigest()
 
 
-def jit_lines(sources: dict[str, str], lines: dict[str, dict[int, set]]
-              ) -> dict[str, dict[int, set]]:
+def jit_lines(
+    sources: dict[str, str], lines: dict[str, dict[int, set]]
+) -> dict[str, dict[int, set]]:
     """The contexts of the lines of jitted functions, from the lines that name them.
 
     ``sources`` {path: text}; ``lines`` {path: {line: contexts}} as measured. Returns
@@ -89,7 +108,7 @@ def jit_lines(sources: dict[str, str], lines: dict[str, dict[int, set]]
             for n in names.get(p, {}).get(ln, set()) & all_names:
                 by_name.setdefault(n, set()).update(ctx)
     changed = True
-    while changed:                  # a jitted function named inside another jitted function
+    while changed:  # a jitted function named inside another jitted function
         changed = False
         for (p, n), (lo, hi) in inside.items():
             mine = by_name.get(n, set())
@@ -139,8 +158,10 @@ class CoverageMap:
     def claims_for(self, path, line, end_line=None) -> list[str]:
         ctx = self.contexts(path, line, end_line)
         order = self.data["claims"]
-        return sorted((c[2:] for c in ctx if c.startswith("c:")),
-                      key=lambda c: (order.get(c, {}).get("seconds", 0.0), c))
+        return sorted(
+            (c[2:] for c in ctx if c.startswith("c:")),
+            key=lambda c: (order.get(c, {}).get("seconds", 0.0), c),
+        )
 
     def tests_for(self, path, line, end_line=None) -> list[str]:
         return sorted(c[2:] for c in self.contexts(path, line, end_line) if c.startswith("t:"))
@@ -152,22 +173,24 @@ def _claims_chunk(ids: list[str]) -> dict:
     context; {"claims": {...}, "lines": {path: {line: [context]}}}."""
     import coverage
 
-    cov = coverage.Coverage(data_file=None, source_pkgs=["nbl_theory", "nbl_sim"],
-                            config_file=False)
+    cov = coverage.Coverage(
+        data_file=None, source_pkgs=["nbl_theory", "nbl_sim"], config_file=False
+    )
     cov.start()
     cov.switch_context(IMPORT)
     import importlib
+
     for mod in target_modules():
         importlib.import_module(mod)
     from proofs_check.registry import REGISTRY
+
     claims = {c.id: c for c in REGISTRY.all_claims()}
     out = {}
     for i in ids:
         cov.switch_context("c:" + i)
         r = REGISTRY.run_one(claims[i])
         out[i] = {"status": r.status, "seconds": round(r.seconds, 3)}
-        print(f"coverage: claim {i}: {r.status} ({r.seconds:.1f} s)", file=sys.stderr,
-              flush=True)
+        print(f"coverage: claim {i}: {r.status} ({r.seconds:.1f} s)", file=sys.stderr, flush=True)
     cov.stop()
     return {"claims": out, "lines": _lines_of(cov)}
 
@@ -202,14 +225,31 @@ def _tests_chunk(files: list[str]) -> dict:
     import coverage
     import pytest
 
-    cov = coverage.Coverage(data_file=None, source_pkgs=["nbl_theory", "nbl_sim"],
-                            config_file=False)
+    cov = coverage.Coverage(
+        data_file=None, source_pkgs=["nbl_theory", "nbl_sim"], config_file=False
+    )
     cov.start()
     cov.switch_context(IMPORT)
     plugin = _ContextPlugin(cov)
-    rc = pytest.main([*(str(ROOT / f) for f in files), "-q", "-n", "0", "-p", "no:cacheprovider",
-                      "-m", "not slow", f"--rootdir={ROOT}", "-c", str(ROOT / "pyproject.toml"),
-                      "--no-header", "-p", "no:randomly"], plugins=[plugin])
+    rc = pytest.main(
+        [
+            *(str(ROOT / f) for f in files),
+            "-q",
+            "-n",
+            "0",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "not slow",
+            f"--rootdir={ROOT}",
+            "-c",
+            str(ROOT / "pyproject.toml"),
+            "--no-header",
+            "-p",
+            "no:randomly",
+        ],
+        plugins=[plugin],
+    )
     cov.stop()
     return {"tests": plugin.seconds, "lines": _lines_of(cov), "pytest_exit": int(rc)}
 
@@ -218,27 +258,33 @@ def _run_chunk(task) -> dict:
     """Executor task: one chunk in a fresh subprocess (empty NBL_CACHE_DIR, cwd a temp dir)."""
     kind, items = task
     with tempfile.TemporaryDirectory(prefix="nbl-libmut-cov-") as tmp:
-        env = dict(os.environ, NBL_CACHE_DIR=str(Path(tmp) / "cache"),
-                   PYTHONDONTWRITEBYTECODE="1")
+        env = dict(os.environ, NBL_CACHE_DIR=str(Path(tmp) / "cache"), PYTHONDONTWRITEBYTECODE="1")
         out = Path(tmp) / "out.json"
         spec = Path(tmp) / "in.json"
         spec.write_text(json.dumps({"kind": kind, "items": items, "out": str(out)}))
-        proc = subprocess.run([sys.executable, "-m", "proofs_check.libmutation.coverage_map",
-                               str(spec)], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
-                              preexec_fn=child_setup)
+        proc = subprocess.run(
+            [sys.executable, "-m", "proofs_check.libmutation.coverage_map", str(spec)],
+            cwd=tmp,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            preexec_fn=child_setup,
+        )
         if proc.returncode != 0 or not out.exists():
-            raise RuntimeError(f"coverage chunk ({kind}, {len(items)} items) exited "
-                               f"{proc.returncode}")
+            raise RuntimeError(
+                f"coverage chunk ({kind}, {len(items)} items) exited {proc.returncode}"
+            )
         return json.loads(out.read_text())
 
 
-def child_setup():                 # pragma: no cover - runs in the child after fork
+def child_setup():  # pragma: no cover - runs in the child after fork
     """A mutant's or collector's process: SIGINT at its default (a pool worker ignores it and
     the child would inherit that), and killed when its parent dies (Linux)."""
     import signal
+
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     try:
         import ctypes
+
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except OSError:
         pass
@@ -256,16 +302,24 @@ def _chunks(items: list, n: int) -> list[list]:
     return [items[i::n] for i in range(n) if items[i::n]]
 
 
-def collect(quick: bool = True, tests: bool = True, executor=None, chunks: int = 2,
-            progress=None, resume: Path | None = None) -> dict:
+def collect(
+    quick: bool = True,
+    tests: bool = True,
+    executor=None,
+    chunks: int = 2,
+    progress=None,
+    resume: Path | None = None,
+) -> dict:
     """Collect the coverage map (see the module docstring): the claims (only the quick ones
     when ``quick``) and, with ``tests``, the library's tests, on ``executor`` (serial when
     None), in ``chunks`` chunks of each. With ``resume`` (a path prefix), each finished chunk
     is kept as ``<resume>-<n>.json`` and not run again."""
     from nbl_sim.runs.execution import SerialExecutor
     from proofs_check.registry import REGISTRY
-    ids = [c.id for c in REGISTRY.all_claims()
-           if c.method != "not-checked" and (c.quick or not quick)]
+
+    ids = [
+        c.id for c in REGISTRY.all_claims() if c.method != "not-checked" and (c.quick or not quick)
+    ]
     tasks = [("claims", ch) for ch in _chunks(ids, chunks)]
     if tests:
         tasks += [("tests", ch) for ch in _chunks(test_files(), chunks)]
@@ -304,22 +358,34 @@ def collect(quick: bool = True, tests: bool = True, executor=None, chunks: int =
                 dst.setdefault(str(ln), set()).update(ctx)
     contexts = sorted({c for per in merged["lines"].values() for v in per.values() for c in v})
     index = {c: i for i, c in enumerate(contexts)}
-    lines = {p: {ln: sorted(index[c] for c in v) for ln, v in sorted(per.items(),
-                                                                    key=lambda x: int(x[0]))}
-             for p, per in sorted(merged["lines"].items())}
-    return {"schema": 1, "mode": "quick" if quick else "full", "tests_mapped": bool(tests),
-            "claims": merged["claims"], "tests": merged["tests"], "contexts": contexts,
-            "lines": lines}
+    lines = {
+        p: {
+            ln: sorted(index[c] for c in v)
+            for ln, v in sorted(per.items(), key=lambda x: int(x[0]))
+        }
+        for p, per in sorted(merged["lines"].items())
+    }
+    return {
+        "schema": 1,
+        "mode": "quick" if quick else "full",
+        "tests_mapped": bool(tests),
+        "claims": merged["claims"],
+        "tests": merged["tests"],
+        "contexts": contexts,
+        "lines": lines,
+    }
 
 
 def cache_path(key: str, quick: bool, tests: bool) -> Path:
     from nbl_sim.runs.cache import default_cache_dir, private_dir
+
     d = private_dir(default_cache_dir() / "libmutation")
     return d / f"coverage-{'quick' if quick else 'full'}{'-tests' if tests else ''}-{key[:24]}.json"
 
 
-def load_or_collect(quick: bool = True, tests: bool = True, executor=None, progress=None,
-                    refresh: bool = False) -> CoverageMap:
+def load_or_collect(
+    quick: bool = True, tests: bool = True, executor=None, progress=None, refresh: bool = False
+) -> CoverageMap:
     """The cached coverage map for the current sources, collected (and cached) if missing
     (without ``tests``, a cached map that has the tests too serves)."""
     if not tests and not refresh:
@@ -336,8 +402,7 @@ def load_or_collect(quick: bool = True, tests: bool = True, executor=None, progr
         if data.get("key") == key:
             return CoverageMap(data)
     resume = path.with_name(path.stem + "-chunk")
-    data = collect(quick=quick, tests=tests, executor=executor, progress=progress,
-                   resume=resume)
+    data = collect(quick=quick, tests=tests, executor=executor, progress=progress, resume=resume)
     data["key"] = key
     _atomic_json(path, data)
     for kept in path.parent.glob(resume.name + "-*.json"):
@@ -351,7 +416,7 @@ def _atomic_json(path: Path, data) -> None:
     os.replace(tmp, path)
 
 
-def _main(argv) -> int:              # pragma: no cover - the collector's subprocess
+def _main(argv) -> int:  # pragma: no cover - the collector's subprocess
     spec = json.loads(Path(argv[0]).read_text())
     fn = _claims_chunk if spec["kind"] == "claims" else _tests_chunk
     res = fn(spec["items"])
@@ -359,5 +424,5 @@ def _main(argv) -> int:              # pragma: no cover - the collector's subpro
     return 0
 
 
-if __name__ == "__main__":          # pragma: no cover
+if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(_main(sys.argv[1:]))

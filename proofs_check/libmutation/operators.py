@@ -45,28 +45,110 @@ import dis
 from collections import Counter
 from dataclasses import asdict, dataclass
 
-__all__ = ["OPERATORS", "MutantSpec", "generate", "mutate_tree", "mutated_code",
-           "equivalent_reason"]
+__all__ = [
+    "OPERATORS",
+    "MutantSpec",
+    "generate",
+    "mutate_tree",
+    "mutated_code",
+    "equivalent_reason",
+]
 
-OPERATORS = ("const*2", "const/2", "const+1", "const-1", "const-neg", "binop", "drop-term",
-             "swap-operands", "unary-sign", "swap-args", "swap-index", "compare", "max-min",
-             "range-off-by-one")
+OPERATORS = (
+    "const*2",
+    "const/2",
+    "const+1",
+    "const-1",
+    "const-neg",
+    "binop",
+    "drop-term",
+    "swap-operands",
+    "unary-sign",
+    "swap-args",
+    "swap-index",
+    "compare",
+    "max-min",
+    "range-off-by-one",
+)
 
-_BINOP_SWAP = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
-               ast.Pow: ast.Mult, ast.FloorDiv: ast.Div}
-_CMP_SWAP = {ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE), ast.Gt: (ast.GtE, ast.Lt),
-             ast.GtE: (ast.Gt, ast.LtE), ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,)}
-_MAXMIN = {"max": "min", "min": "max", "maximum": "minimum", "minimum": "maximum",
-           "fmax": "fmin", "fmin": "fmax", "amax": "amin", "amin": "amax",
-           "argmax": "argmin", "argmin": "argmax", "nanmax": "nanmin", "nanmin": "nanmax"}
+_BINOP_SWAP = {
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Div,
+    ast.Div: ast.Mult,
+    ast.Pow: ast.Mult,
+    ast.FloorDiv: ast.Div,
+}
+_CMP_SWAP = {
+    ast.Lt: (ast.LtE, ast.Gt),
+    ast.LtE: (ast.Lt, ast.GtE),
+    ast.Gt: (ast.GtE, ast.Lt),
+    ast.GtE: (ast.Gt, ast.LtE),
+    ast.Eq: (ast.NotEq,),
+    ast.NotEq: (ast.Eq,),
+}
+_MAXMIN = {
+    "max": "min",
+    "min": "max",
+    "maximum": "minimum",
+    "minimum": "maximum",
+    "fmax": "fmin",
+    "fmin": "fmax",
+    "amax": "amin",
+    "amin": "amax",
+    "argmax": "argmin",
+    "argmin": "argmax",
+    "nanmax": "nanmin",
+    "nanmin": "nanmax",
+}
 #: calls whose first two arguments commute (exchanging them is equivalent)
-_SYMMETRIC = {"max", "min", "maximum", "minimum", "fmax", "fmin", "hypot", "add", "multiply",
-              "isclose", "allclose", "array_equal", "gcd", "lcm", "fsum", "mpf", "mpc", "zip",
-              "dict", "set", "print", "log", "sqrt", "exp"}
+_SYMMETRIC = {
+    "max",
+    "min",
+    "maximum",
+    "minimum",
+    "fmax",
+    "fmin",
+    "hypot",
+    "add",
+    "multiply",
+    "isclose",
+    "allclose",
+    "array_equal",
+    "gcd",
+    "lcm",
+    "fsum",
+    "mpf",
+    "mpc",
+    "zip",
+    "dict",
+    "set",
+    "print",
+    "log",
+    "sqrt",
+    "exp",
+}
 #: calls never mutated inside (messages, checks)
-_SKIP_CALLS = {"warn", "NBLInputError", "ValueError", "TypeError", "RuntimeError",
-               "format", "join", "startswith", "endswith", "isinstance", "getattr", "hasattr",
-               "setattr", "njit", "jit", "register", "field", "dataclass"}
+_SKIP_CALLS = {
+    "warn",
+    "NBLInputError",
+    "ValueError",
+    "TypeError",
+    "RuntimeError",
+    "format",
+    "join",
+    "startswith",
+    "endswith",
+    "isinstance",
+    "getattr",
+    "hasattr",
+    "setattr",
+    "njit",
+    "jit",
+    "register",
+    "field",
+    "dataclass",
+}
 
 
 @dataclass(frozen=True)
@@ -94,8 +176,22 @@ class MutantSpec:
 
     @classmethod
     def from_dict(cls, d: dict) -> MutantSpec:
-        return cls(**{k: d[k] for k in ("module", "path", "line", "col", "end_line",
-                                        "operator", "variant", "before", "after")})
+        return cls(
+            **{
+                k: d[k]
+                for k in (
+                    "module",
+                    "path",
+                    "line",
+                    "col",
+                    "end_line",
+                    "operator",
+                    "variant",
+                    "before",
+                    "after",
+                )
+            }
+        )
 
 
 def _callee(node: ast.Call) -> str:
@@ -104,8 +200,11 @@ def _callee(node: ast.Call) -> str:
 
 
 def _number(node) -> bool:
-    return (isinstance(node, ast.Constant) and type(node.value) in (int, float)
-            and not isinstance(node.value, bool))
+    return (
+        isinstance(node, ast.Constant)
+        and type(node.value) in (int, float)
+        and not isinstance(node.value, bool)
+    )
 
 
 def _candidates(node: ast.AST):
@@ -143,46 +242,66 @@ def _candidates(node: ast.AST):
         out.append(("unary-sign", 0, lambda n: n.operand))
     elif isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _CMP_SWAP:
         for k, new in enumerate(_CMP_SWAP[type(node.ops[0])]):
-            out.append(("compare", k, lambda n, new=new: ast.Compare(n.left, [new()],
-                                                                     n.comparators)))
+            out.append(
+                ("compare", k, lambda n, new=new: ast.Compare(n.left, [new()], n.comparators))
+            )
     elif isinstance(node, ast.Call):
         name = _callee(node)
         if name in _MAXMIN:
+
             def swap_name(n, new=_MAXMIN[name]):
                 if isinstance(n.func, ast.Name):
                     n.func = ast.Name(new, ast.Load())
                 else:
                     n.func = ast.Attribute(n.func.value, new, ast.Load())
                 return n
+
             out.append(("max-min", 0, swap_name))
         if name == "range" and node.args and not node.keywords:
             stop = len(node.args) - 1 if len(node.args) < 3 else 1
             for k, delta in enumerate((1, -1)):
+
                 def shift(n, i=stop, delta=delta):
-                    n.args[i] = ast.BinOp(n.args[i], ast.Add() if delta > 0 else ast.Sub(),
-                                          ast.Constant(1))
+                    n.args[i] = ast.BinOp(
+                        n.args[i], ast.Add() if delta > 0 else ast.Sub(), ast.Constant(1)
+                    )
                     return n
+
                 out.append(("range-off-by-one", k, shift))
             if len(node.args) >= 2:
+
                 def shift_start(n):
                     n.args[0] = ast.BinOp(n.args[0], ast.Add(), ast.Constant(1))
                     return n
+
                 out.append(("range-off-by-one", 2, shift_start))
         plain = [a for a in node.args[:2] if not isinstance(a, ast.Starred)]
-        if (len(node.args) >= 2 and len(plain) == 2 and name not in _SYMMETRIC
-                and name not in _MAXMIN and name != "range"
-                and ast.dump(node.args[0]) != ast.dump(node.args[1])):
+        if (
+            len(node.args) >= 2
+            and len(plain) == 2
+            and name not in _SYMMETRIC
+            and name not in _MAXMIN
+            and name != "range"
+            and ast.dump(node.args[0]) != ast.dump(node.args[1])
+        ):
+
             def swap_args(n):
                 n.args[0], n.args[1] = n.args[1], n.args[0]
                 return n
+
             out.append(("swap-args", 0, swap_args))
-    elif (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple)
-          and len(node.slice.elts) == 2
-          and not any(isinstance(e, (ast.Slice, ast.Starred)) for e in node.slice.elts)
-          and ast.dump(node.slice.elts[0]) != ast.dump(node.slice.elts[1])):
+    elif (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Tuple)
+        and len(node.slice.elts) == 2
+        and not any(isinstance(e, (ast.Slice, ast.Starred)) for e in node.slice.elts)
+        and ast.dump(node.slice.elts[0]) != ast.dump(node.slice.elts[1])
+    ):
+
         def swap_index(n):
             n.slice.elts = [n.slice.elts[1], n.slice.elts[0]]
             return n
+
         out.append(("swap-index", 0, swap_index))
     return out
 
@@ -195,16 +314,22 @@ def _skipped_children(node: ast.AST) -> set:
         if not isinstance(node, ast.ClassDef):
             if node.returns is not None:
                 skip.add(id(node.returns))
-            skip.update(id(x.annotation) for x in ast.walk(node.args)
-                        if isinstance(x, ast.arg) and x.annotation is not None)
+            skip.update(
+                id(x.annotation)
+                for x in ast.walk(node.args)
+                if isinstance(x, ast.arg) and x.annotation is not None
+            )
     if isinstance(node, (ast.Raise, ast.Assert)):
         skip.add(id(node))
     if isinstance(node, ast.AnnAssign):
         skip.add(id(node.annotation))
     if isinstance(node, ast.Call) and _callee(node) in _SKIP_CALLS:
         skip.add(id(node))
-    if (isinstance(node, ast.If) and isinstance(node.test, ast.Name)
-            and node.test.id == "TYPE_CHECKING"):
+    if (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Name)
+        and node.test.id == "TYPE_CHECKING"
+    ):
         skip.add(id(node))
     if isinstance(node, ast.JoinedStr):
         skip.add(id(node))
@@ -231,8 +356,9 @@ def _walk(tree: ast.AST):
             body = n.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 skip.add(id(body[0]))
-        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__"
-                                             for t in n.targets):
+        if isinstance(n, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets
+        ):
             skip.add(id(n))
     yield from visit(tree)
 
@@ -282,9 +408,19 @@ def generate(source: str, module: str, path: str = "") -> tuple[list[MutantSpec]
         if after == before:
             skipped["unparses to the original"] += 1
             continue
-        out.append(MutantSpec(module, path, node.lineno, node.col_offset,
-                              getattr(node, "end_lineno", node.lineno) or node.lineno,
-                              op, variant, before, after))
+        out.append(
+            MutantSpec(
+                module,
+                path,
+                node.lineno,
+                node.col_offset,
+                getattr(node, "end_lineno", node.lineno) or node.lineno,
+                op,
+                variant,
+                before,
+                after,
+            )
+        )
     # a node and its variant can coincide (two operators giving the same text): keep one
     seen, unique = set(), []
     for m in out:
@@ -302,8 +438,12 @@ def mutate_tree(source: str, spec: MutantSpec) -> ast.Module:
     and coverage point at the original lines)."""
     tree = ast.parse(source)
     for node, op, variant, build in _sites(tree):
-        if (node.lineno, node.col_offset, op, variant) == (spec.line, spec.col, spec.operator,
-                                                           spec.variant):
+        if (node.lineno, node.col_offset, op, variant) == (
+            spec.line,
+            spec.col,
+            spec.operator,
+            spec.variant,
+        ):
             if ast.unparse(node) != spec.before:
                 continue
             new = build(copy.deepcopy(node))
@@ -325,8 +465,9 @@ def _signature(code) -> tuple:
     out = []
     for ins in dis.get_instructions(code):
         v = ins.argval
-        out.append((ins.opname, _signature(v) if hasattr(v, "co_code")
-                    else (type(v).__name__, repr(v))))
+        out.append(
+            (ins.opname, _signature(v) if hasattr(v, "co_code") else (type(v).__name__, repr(v)))
+        )
     return tuple(out)
 
 

@@ -20,73 +20,124 @@ def pct(x) -> str:
 def markdown(env: dict, command: str) -> str:
     """The mutation report (markdown) of an envelope from :func:`run_library`."""
     t, m = env["totals"], env["meta"]
-    out = ["# Library mutation report", "",
-           "One-line bugs planted in the modules of `nbl_theory` and `nbl_sim` that compute a "
-           "quantity of the paper, each run in a fresh process against the claims (and the "
-           "library's tests) that execute the mutated line "
-           "(`proofs_check/libmutation`, issue 34 item 3).", "",
-           "Reproduce:", "", "```", command, "```", "",
-           f"Mode {m['mode']} (claims run: {'quick ones' if m['mode'] == 'quick' else 'all'}), "
-           f"sample {t['total']} of {m['population']} mutants, seed {m['seed']}, "
-           f"{'with' if m['tests'] else 'without'} tests, claim budget {m['budget']:.0f} s per "
-           f"mutant, coverage map `{m['coverage_key']}`; {m['seconds']:.0f} s wall."
-           + (f" **The run was {m['stopped']}: {len(env['not_run'])} sampled mutants did not "
-              f"run** (listed at the end; the totals count the mutants that did)."
-              if m.get("stopped") else ""), "",
-           *_METHOD, "## Totals", "",
-           "| outcome | mutants |", "|---|---:|"]
+    out = [
+        "# Library mutation report",
+        "",
+        "One-line bugs planted in the modules of `nbl_theory` and `nbl_sim` that compute a "
+        "quantity of the paper, each run in a fresh process against the claims (and the "
+        "library's tests) that execute the mutated line "
+        "(`proofs_check/libmutation`, issue 34 item 3).",
+        "",
+        "Reproduce:",
+        "",
+        "```",
+        command,
+        "```",
+        "",
+        f"Mode {m['mode']} (claims run: {'quick ones' if m['mode'] == 'quick' else 'all'}), "
+        f"sample {t['total']} of {m['population']} mutants, seed {m['seed']}, "
+        f"{'with' if m['tests'] else 'without'} tests, claim budget {m['budget']:.0f} s per "
+        f"mutant, coverage map `{m['coverage_key']}`; {m['seconds']:.0f} s wall."
+        + (
+            f" **The run was {m['stopped']}: {len(env['not_run'])} sampled mutants did not "
+            f"run** (listed at the end; the totals count the mutants that did)."
+            if m.get("stopped")
+            else ""
+        ),
+        "",
+        *_METHOD,
+        "## Totals",
+        "",
+        "| outcome | mutants |",
+        "|---|---:|",
+    ]
     out += [f"| {o} | {t[o]} |" for o in OUTCOMES]
-    out += [f"| **total** | **{t['total']}** |", "",
-            f"Kill rate by the registry alone (killed-as-FAIL / non-equivalent): "
-            f"**{pct(t['kill_rate_registry'])}**; by registry + tests: "
-            f"**{pct(t['kill_rate_registry_tests'])}**. A blame is never counted as a kill.",
-            "", "## Per module", "",
-            "| module | total | FAIL | blame | tests-only | survived | timeout | equiv. "
-            "| registry | +tests |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    out += [
+        f"| **total** | **{t['total']}** |",
+        "",
+        f"Kill rate by the registry alone (killed-as-FAIL / non-equivalent): "
+        f"**{pct(t['kill_rate_registry'])}**; by registry + tests: "
+        f"**{pct(t['kill_rate_registry_tests'])}**. A blame is never counted as a kill.",
+        "",
+        "## Per module",
+        "",
+        "| module | total | FAIL | blame | tests-only | survived | timeout | equiv. "
+        "| registry | +tests |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for name, c in env["modules"].items():
-        out.append(f"| `{name}` | {c['total']} | {c['killed-as-FAIL']} | {c['blame']} | "
-                   f"{c['tests-only']} | {c['survived']} | {c['timeout']} | "
-                   f"{c['equivalent']} | {pct(c['kill_rate_registry'])} | "
-                   f"{pct(c['kill_rate_registry_tests'])} |")
-    out += ["", f"## Blames ({len(env['blames'])})", "",
-            "A claim's verdict about the paper moved and no claim FAILed: the report would "
-            "blame (or clear) the paper for a bug of the library. Each is a claim that needs "
-            "an independent witness (issue 34 item 1).", ""]
+        out.append(
+            f"| `{name}` | {c['total']} | {c['killed-as-FAIL']} | {c['blame']} | "
+            f"{c['tests-only']} | {c['survived']} | {c['timeout']} | "
+            f"{c['equivalent']} | {pct(c['kill_rate_registry'])} | "
+            f"{pct(c['kill_rate_registry_tests'])} |"
+        )
+    out += [
+        "",
+        f"## Blames ({len(env['blames'])})",
+        "",
+        "A claim's verdict about the paper moved and no claim FAILed: the report would "
+        "blame (or clear) the paper for a bug of the library. Each is a claim that needs "
+        "an independent witness (issue 34 item 1).",
+        "",
+    ]
     if env["blames"]:
         out += ["| module:line | operator | mutation | claims turned |", "|---|---|---|---|"]
         for b in env["blames"]:
-            turned = "; ".join(f"`{c}` {a} → {s}" for c, a, s, _ in b["transitions"]
-                               if s != "FAIL")
-            out.append(f"| `{b['path']}:{b['line']}` | {b['operator']} | "
-                       f"`{_cell(b['before'])}` → `{_cell(b['after'])}` | {turned} |")
+            turned = "; ".join(f"`{c}` {a} → {s}" for c, a, s, _ in b["transitions"] if s != "FAIL")
+            out.append(
+                f"| `{b['path']}:{b['line']}` | {b['operator']} | "
+                f"`{_cell(b['before'])}` → `{_cell(b['after'])}` | {turned} |"
+            )
     else:
         out.append("None in this sample.")
-    out += ["", f"## Survivors ({len(env['survivors'])})", "",
-            "Nothing noticed the mutant (or its process ran out of time before a verdict "
-            "moved), with the reason.", ""]
+    out += [
+        "",
+        f"## Survivors ({len(env['survivors'])})",
+        "",
+        "Nothing noticed the mutant (or its process ran out of time before a verdict "
+        "moved), with the reason.",
+        "",
+    ]
     if env["survivors"]:
         out += ["| module:line | operator | mutation | reason |", "|---|---|---|---|"]
         for s in env["survivors"]:
-            out.append(f"| `{s['path']}:{s['line']}` | {s['operator']} | "
-                       f"`{_cell(s['before'])}` → `{_cell(s['after'])}` | {_cell(s['reason'])} |")
+            out.append(
+                f"| `{s['path']}:{s['line']}` | {s['operator']} | "
+                f"`{_cell(s['before'])}` → `{_cell(s['after'])}` | {_cell(s['reason'])} |"
+            )
     out += ["", f"## Equivalent ({len(env['equivalents'])})", ""]
-    out += [f"- `{e['path']}:{e['line']}` {e['operator']} `{_cell(e['before'])}` → "
-            f"`{_cell(e['after'])}`: {e['reason']}" for e in env["equivalents"]] or ["None."]
+    out += [
+        f"- `{e['path']}:{e['line']}` {e['operator']} `{_cell(e['before'])}` → "
+        f"`{_cell(e['after'])}`: {e['reason']}"
+        for e in env["equivalents"]
+    ] or ["None."]
     ng = Counter()
     for per in env["not_generated"].values():
         ng.update(per)
-    out += ["", "Trivially equivalent mutants not generated (over every target module): "
-            + (", ".join(f"{v} ({k})" for k, v in ng.items()) or "none") + ".", "",
-            "## Modules not mutated", ""]
+    out += [
+        "",
+        "Trivially equivalent mutants not generated (over every target module): "
+        + (", ".join(f"{v} ({k})" for k, v in ng.items()) or "none")
+        + ".",
+        "",
+        "## Modules not mutated",
+        "",
+    ]
     out += [f"- `{k}`: {v}" for k, v in env["excluded"].items()]
     if env.get("not_run"):
-        out += ["", f"## Sampled but not run ({len(env['not_run'])})", "",
-                ", ".join(f"`{i}`" for i in env["not_run"])]
+        out += [
+            "",
+            f"## Sampled but not run ({len(env['not_run'])})",
+            "",
+            ", ".join(f"`{i}`" for i in env["not_run"]),
+        ]
     return "\n".join(out) + "\n"
 
 
 _METHOD = [
-    "## Method", "",
+    "## Method",
+    "",
     "- **Mutants** (`proofs_check/libmutation/operators.py`): from the syntax tree of each "
     "target module — a constant ×2, /2, ±1 or negated; `+`↔`-`, `*`↔`/`; a dropped term or "
     "factor; exchanged operands, call arguments or indices; `<`↔`<=`/`>`, `==`↔`!=`; "
@@ -115,7 +166,9 @@ _METHOD = [
     "and the distinction is the point here. mutmut 3 applies mutants through trampoline "
     "functions inside the mutated module, which numba cannot compile; cosmic-ray has no "
     "×2, /2, max↔min or dropped-term operators and distributes over its own HTTP workers, not "
-    "the toolkit's executor (a local pool or Dask).", ""]
+    "the toolkit's executor (a local pool or Dask).",
+    "",
+]
 
 
 def _cell(s) -> str:

@@ -58,8 +58,18 @@ from .report import OUTCOMES as REPORT_OUTCOMES
 from .report import markdown, pct
 from .targets import EXCLUDED, ROOT, TARGETS, module_path, numba_sensitive
 
-__all__ = ["OUTCOMES", "enumerate_mutants", "stratified_sample", "classify", "run_library",
-           "summarize", "markdown", "add_arguments", "check_arguments", "run_from_args"]
+__all__ = [
+    "OUTCOMES",
+    "enumerate_mutants",
+    "stratified_sample",
+    "classify",
+    "run_library",
+    "summarize",
+    "markdown",
+    "add_arguments",
+    "check_arguments",
+    "run_from_args",
+]
 
 OUTCOMES = REPORT_OUTCOMES
 _FINDINGS = ("DISCREPANCY", "CAVEAT")
@@ -100,26 +110,32 @@ def stratified_sample(specs: list[MutantSpec], n: int, seed: int) -> list[Mutant
                 break
             if quota[m] < len(by_mod[m]):
                 quota[m] += 1
-    while sum(quota.values()) > n:                 # the floors of one pushed it over
+    while sum(quota.values()) > n:  # the floors of one pushed it over
         m = max(mods, key=lambda m: (quota[m], m))
         quota[m] -= 1
     out = []
     for m in mods:
         order = list(by_mod[m])
         random.Random(f"{seed}:{m}").shuffle(order)
-        out += sorted(order[:quota[m]], key=lambda s: (s.line, s.col, s.operator, s.variant))
+        out += sorted(order[: quota[m]], key=lambda s: (s.line, s.col, s.operator, s.variant))
     return out
 
 
 # ------------------------------------------------------------------ classification
-def classify(baseline: dict, events: list[dict], equivalent: str | None = None,
-             timed_out: bool = False, n_claims: int = 0, n_tests: int = 0) -> dict:
+def classify(
+    baseline: dict,
+    events: list[dict],
+    equivalent: str | None = None,
+    timed_out: bool = False,
+    n_claims: int = 0,
+    n_tests: int = 0,
+) -> dict:
     """The outcome of one mutant from its worker's events (see the module docstring).
 
     Returns {"outcome", "reason", "transitions": [[claim, before, after, detail]...],
     "tests_failed": [...], "claims_run", "claims_not_run"}."""
     trans, failed, run, not_run, load_error, tests_ran = [], [], 0, [], None, False
-    unrun = None            # pytest's exit when the mapped tests could not run at all
+    unrun = None  # pytest's exit when the mapped tests could not run at all
     for ev in events:
         if ev["event"] == "claim":
             run += 1
@@ -133,38 +149,63 @@ def classify(baseline: dict, events: list[dict], equivalent: str | None = None,
         elif ev["event"] == "tests":
             tests_ran = True
             if ev["exit"] in _PYTEST_UNRUN and not ev["failed"]:
-                unrun = ev["exit"]              # no test failed: pytest could not run them
-            elif ev["exit"] not in (0, 5):      # 5: no tests collected
+                unrun = ev["exit"]  # no test failed: pytest could not run them
+            elif ev["exit"] not in (0, 5):  # 5: no tests collected
                 failed = ev["failed"] or [f"pytest exit {ev['exit']}"]
-    out = {"transitions": trans, "tests_failed": failed, "claims_run": run,
-           "claims_not_run": len(not_run)}
+    out = {
+        "transitions": trans,
+        "tests_failed": failed,
+        "claims_run": run,
+        "claims_not_run": len(not_run),
+    }
     blamed = [t for t in trans if t[2] != "FAIL"]
     if equivalent:
         return {**out, "outcome": "equivalent", "reason": equivalent}
     if blamed:
-        return {**out, "outcome": "blame",
-                "reason": "; ".join(f"{c}: {a} -> {b}" for c, a, b, _ in blamed)}
+        return {
+            **out,
+            "outcome": "blame",
+            "reason": "; ".join(f"{c}: {a} -> {b}" for c, a, b, _ in blamed),
+        }
     if load_error or trans:
-        why = (f"the registry does not load: {load_error}" if load_error else
-               "; ".join(f"{c}: {a} -> FAIL" for c, a, _, _ in trans[:3])
-               + (f" (+{len(trans) - 3})" if len(trans) > 3 else ""))
+        why = (
+            f"the registry does not load: {load_error}"
+            if load_error
+            else "; ".join(f"{c}: {a} -> FAIL" for c, a, _, _ in trans[:3])
+            + (f" (+{len(trans) - 3})" if len(trans) > 3 else "")
+        )
         return {**out, "outcome": "killed-as-FAIL", "reason": why}
     if failed:
         return {**out, "outcome": "tests-only", "reason": "failed: " + ", ".join(failed[:3])}
     if timed_out:
-        return {**out, "outcome": "timeout",
-                "reason": f"ran past its time limit after {run} claim(s), no verdict moved"}
+        return {
+            **out,
+            "outcome": "timeout",
+            "reason": f"ran past its time limit after {run} claim(s), no verdict moved",
+        }
     if n_claims == 0 and n_tests == 0:
-        return {**out, "outcome": "survived",
-                "reason": "no claim or mapped test executes this line"}
-    why = ("no claim executes this line" if n_claims == 0 else
-           f"{run} claim(s) run, no verdict moved")
-    why = (why
-           + (f" ({len(not_run)} not run: time budget)" if not_run else "")
-           + (f"; the {n_tests} mapped test(s) could not run (pytest exit {unrun}: "
-              f"{_PYTEST_UNRUN[unrun]}), not a kill" if unrun is not None else
-              f"; {n_tests} test(s) passed" if tests_ran else
-              "; no mapped test executes this line" if n_tests == 0 else ""))
+        return {
+            **out,
+            "outcome": "survived",
+            "reason": "no claim or mapped test executes this line",
+        }
+    why = (
+        "no claim executes this line" if n_claims == 0 else f"{run} claim(s) run, no verdict moved"
+    )
+    why = (
+        why
+        + (f" ({len(not_run)} not run: time budget)" if not_run else "")
+        + (
+            f"; the {n_tests} mapped test(s) could not run (pytest exit {unrun}: "
+            f"{_PYTEST_UNRUN[unrun]}), not a kill"
+            if unrun is not None
+            else f"; {n_tests} test(s) passed"
+            if tests_ran
+            else "; no mapped test executes this line"
+            if n_tests == 0
+            else ""
+        )
+    )
     return {**out, "outcome": "survived", "reason": why}
 
 
@@ -178,8 +219,12 @@ def _run_mutant(task: dict) -> dict:
     """Executor task: run one mutant's worker subprocess; its events and wall time."""
     with tempfile.TemporaryDirectory(prefix="nbl-libmut-") as tmp:
         tmpd = Path(tmp)
-        env = dict(os.environ, NBL_CACHE_DIR=str(tmpd / "cache"), PYTHONDONTWRITEBYTECODE="1",
-                   NBL_DASK_SCHEDULER="")
+        env = dict(
+            os.environ,
+            NBL_CACHE_DIR=str(tmpd / "cache"),
+            PYTHONDONTWRITEBYTECODE="1",
+            NBL_DASK_SCHEDULER="",
+        )
         if task["fresh_numba_cache"]:
             env["NUMBA_CACHE_DIR"] = str(tmpd / "numba")
         job, log = tmpd / "job.json", tmpd / "events.jsonl"
@@ -187,11 +232,16 @@ def _run_mutant(task: dict) -> dict:
         t0 = time.perf_counter()
         timed_out = False
         try:
-            proc = subprocess.run([sys.executable, "-m", "proofs_check.libmutation.worker",
-                                   str(job), str(log)], cwd=tmp, env=env,
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, timeout=task["timeout"],
-                                  preexec_fn=child_setup)
+            proc = subprocess.run(
+                [sys.executable, "-m", "proofs_check.libmutation.worker", str(job), str(log)],
+                cwd=tmp,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=task["timeout"],
+                preexec_fn=child_setup,
+            )
         except subprocess.TimeoutExpired:
             timed_out = True
         else:
@@ -204,19 +254,31 @@ def _run_mutant(task: dict) -> dict:
             for line in log.read_text().splitlines():
                 try:
                     events.append(json.loads(line))
-                except json.JSONDecodeError:     # the last line of a killed process
+                except json.JSONDecodeError:  # the last line of a killed process
                     pass
         done = any(e["event"] == "done" for e in events)
-        return {"events": events, "timed_out": timed_out or not done,
-                "seconds": round(time.perf_counter() - t0, 2)}
+        return {
+            "events": events,
+            "timed_out": timed_out or not done,
+            "seconds": round(time.perf_counter() - t0, 2),
+        }
 
 
 # ------------------------------------------------------------------ the run
-def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool = True,
-                workers: int | None = None, scheduler: str | None = None,
-                budget: float = 120.0, modules=None, progress=None,
-                coverage: CoverageMap | None = None, resume: bool = True,
-                stop_after: float | None = None) -> dict:
+def run_library(
+    sample: int = 60,
+    seed: int = 0,
+    quick: bool = True,
+    tests: bool = True,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    budget: float = 120.0,
+    modules=None,
+    progress=None,
+    coverage: CoverageMap | None = None,
+    resume: bool = True,
+    stop_after: float | None = None,
+) -> dict:
     """Run a sample of library mutants and return the JSON envelope (see :func:`summarize`).
 
     Parameters
@@ -245,8 +307,9 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
     specs, skipped = enumerate_mutants(modules)
     chosen = stratified_sample(specs, sample, seed)
     with make_executor(workers=workers, scheduler=scheduler) as ex:
-        cov = coverage or load_or_collect(quick=quick, tests=tests, executor=ex,
-                                          progress=_cov_progress)
+        cov = coverage or load_or_collect(
+            quick=quick, tests=tests, executor=ex, progress=_cov_progress
+        )
         base = cov.baseline
         tasks, records = [], []
         for s in chosen:
@@ -254,8 +317,13 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
             eq = equivalent_reason(src, s)
             claims = [c for c in cov.claims_for(s.path, s.line, s.end_line) if c in base]
             tsts = cov.tests_for(s.path, s.line, s.end_line) if tests else []
-            rec = {**s.to_dict(), "equivalent": eq, "n_claims": len(claims),
-                   "n_tests": len(tsts), "line_text": _line(src, s.line)}
+            rec = {
+                **s.to_dict(),
+                "equivalent": eq,
+                "n_claims": len(claims),
+                "n_tests": len(tsts),
+                "line_text": _line(src, s.line),
+            }
             records.append(rec)
             if eq or not (claims or tsts):
                 continue
@@ -263,24 +331,36 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
             # compiling every kernel anew takes a minute or more: such a mutant's claims get
             # three budgets
             mine = budget * (3 if fresh else 1)
-            tasks.append((len(records) - 1, {
-                "job": {"mutant": s.to_dict(), "claims": claims, "tests": tsts,
-                        "baseline": {c: base[c] for c in claims}, "budget": mine},
-                "timeout": 3 * mine + 120, "fresh_numba_cache": fresh}))
+            tasks.append(
+                (
+                    len(records) - 1,
+                    {
+                        "job": {
+                            "mutant": s.to_dict(),
+                            "claims": claims,
+                            "tests": tsts,
+                            "baseline": {c: base[c] for c in claims},
+                            "budget": mine,
+                        },
+                        "timeout": 3 * mine + 120,
+                        "fresh_numba_cache": fresh,
+                    },
+                )
+            )
         for rec in records:
             if rec["equivalent"] or not (rec["n_claims"] or rec["n_tests"]):
-                rec.update(classify(base, [], rec["equivalent"], n_claims=0, n_tests=0),
-                           seconds=0.0)
-        kept = (_ResultLog(source_key(f"quick={quick}"), quick, tests, budget) if resume
-                else None)
+                rec.update(
+                    classify(base, [], rec["equivalent"], n_claims=0, n_tests=0), seconds=0.0
+                )
+        kept = _ResultLog(source_key(f"quick={quick}"), quick, tests, budget) if resume else None
         if kept is not None:
             for rec in records:
                 old = kept.get(rec["id"])
                 if old is not None:
                     rec.update(old)
             tasks = [(i, t) for i, t in tasks if kept.get(records[i]["id"]) is None]
-            for i, t in tasks:             # every claim already run without a moved verdict:
-                if kept.claims_cleared(records[i]["id"]):      # only the tests are left
+            for i, t in tasks:  # every claim already run without a moved verdict:
+                if kept.claims_cleared(records[i]["id"]):  # only the tests are left
                     t["job"]["claims"] = []
                     records[i]["claims_cleared"] = True
         # the mutants that recompile every numba kernel last (a run stopped early leaves the
@@ -300,17 +380,24 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
             for k, res in runs:
                 rec = records[tasks[k][0]]
                 if isinstance(res, dict) and res.get("interrupted"):
-                    continue                # not run (listed as such if the run then stops)
+                    continue  # not run (listed as such if the run then stops)
                 if not isinstance(res, dict):
                     res = {"events": [], "timed_out": True, "seconds": 0.0, "error": str(res)}
-                rec.update(classify(base, res["events"], None, res["timed_out"],
-                                    rec["n_claims"], rec["n_tests"]), seconds=res["seconds"])
+                rec.update(
+                    classify(
+                        base, res["events"], None, res["timed_out"], rec["n_claims"], rec["n_tests"]
+                    ),
+                    seconds=res["seconds"],
+                )
                 if rec.get("claims_cleared") and rec["outcome"] == "survived":
-                    rec["reason"] = (f"{rec['n_claims']} claim(s) run (an earlier run without "
-                                     f"tests), no verdict moved; {rec['n_tests']} test(s) "
-                                     f"passed" if rec["n_tests"] else
-                                     f"{rec['n_claims']} claim(s) run, no verdict moved; no "
-                                     f"mapped test executes this line")
+                    rec["reason"] = (
+                        f"{rec['n_claims']} claim(s) run (an earlier run without "
+                        f"tests), no verdict moved; {rec['n_tests']} test(s) "
+                        f"passed"
+                        if rec["n_tests"]
+                        else f"{rec['n_claims']} claim(s) run, no verdict moved; no "
+                        f"mapped test executes this line"
+                    )
                 if kept is not None:
                     kept.add(rec)
                 done += 1
@@ -322,19 +409,34 @@ def run_library(sample: int = 60, seed: int = 0, quick: bool = True, tests: bool
         except KeyboardInterrupt:
             stopped = "interrupted"
         finally:
-            runs.close()                 # ends the workers (and their mutants' processes)
-    return summarize(records, skipped, {"sample": sample, "seed": seed,
-                                        "mode": "quick" if quick else "full",
-                                        "tests": tests, "budget": budget,
-                                        "modules": list(modules or TARGETS),
-                                        "population": len(specs),
-                                        "coverage_key": cov.data.get("key", "")[:24],
-                                        "stopped": stopped,
-                                        "seconds": round(time.perf_counter() - tic, 1)})
+            runs.close()  # ends the workers (and their mutants' processes)
+    return summarize(
+        records,
+        skipped,
+        {
+            "sample": sample,
+            "seed": seed,
+            "mode": "quick" if quick else "full",
+            "tests": tests,
+            "budget": budget,
+            "modules": list(modules or TARGETS),
+            "population": len(specs),
+            "coverage_key": cov.data.get("key", "")[:24],
+            "stopped": stopped,
+            "seconds": round(time.perf_counter() - tic, 1),
+        },
+    )
 
 
-_KEPT = ("outcome", "reason", "transitions", "tests_failed", "claims_run", "claims_not_run",
-         "seconds")
+_KEPT = (
+    "outcome",
+    "reason",
+    "transitions",
+    "tests_failed",
+    "claims_run",
+    "claims_not_run",
+    "seconds",
+)
 
 
 class _ResultLog:
@@ -343,15 +445,15 @@ class _ResultLog:
 
     def __init__(self, key: str, quick: bool, tests: bool, budget: float):
         from nbl_sim.runs.cache import default_cache_dir, private_dir
+
         self.tag = f"quick={quick};tests={tests};budget={budget:g}"
         # a run without tests decides the same way for a mutant whose verdict moved (tests
         # only run when none did): its FAILs and blames serve a run with tests
         self.narrow = f"quick={quick};tests=False;budget={budget:g}" if tests else None
-        self.path = (private_dir(default_cache_dir() / "libmutation")
-                     / f"outcomes-{key[:24]}.jsonl")
+        self.path = private_dir(default_cache_dir() / "libmutation") / f"outcomes-{key[:24]}.jsonl"
         self.done: dict = {}
         self.decided: dict = {}
-        self.cleared: set = set()      # survived every claim in a run without tests
+        self.cleared: set = set()  # survived every claim in a run without tests
         if self.path.exists():
             for line in self.path.read_text().splitlines():
                 try:
@@ -360,11 +462,16 @@ class _ResultLog:
                     continue
                 if d.get("tag") == self.tag:
                     self.done[d["id"]] = d["outcome"]
-                elif (d.get("tag") == self.narrow
-                      and d["outcome"].get("outcome") in ("killed-as-FAIL", "blame")):
+                elif d.get("tag") == self.narrow and d["outcome"].get("outcome") in (
+                    "killed-as-FAIL",
+                    "blame",
+                ):
                     self.decided[d["id"]] = d["outcome"]
-                elif (d.get("tag") == self.narrow and d["outcome"].get("outcome") == "survived"
-                      and not d["outcome"].get("claims_not_run")):
+                elif (
+                    d.get("tag") == self.narrow
+                    and d["outcome"].get("outcome") == "survived"
+                    and not d["outcome"].get("claims_not_run")
+                ):
                     self.cleared.add(d["id"])
 
     def get(self, mutant_id: str):
@@ -405,65 +512,124 @@ def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
         live = len(recs) - out["equivalent"]
         out["total"] = len(recs)
         out["kill_rate_registry"] = round(out["killed-as-FAIL"] / live, 4) if live else None
-        out["kill_rate_registry_tests"] = (round((out["killed-as-FAIL"] + out["tests-only"])
-                                                 / live, 4) if live else None)
+        out["kill_rate_registry_tests"] = (
+            round((out["killed-as-FAIL"] + out["tests-only"]) / live, 4) if live else None
+        )
         return out
+
     mods: dict[str, list] = {}
     for r in records:
         mods.setdefault(r["module"], []).append(r)
 
     def brief(r):
-        return {k: r.get(k) for k in ("id", "path", "line", "operator", "before", "after",
-                                      "line_text", "reason", "transitions", "n_claims",
-                                      "n_tests")}
-    return {"nbl_libmutation": 1, "meta": meta, "totals": counts(records),
-            "modules": {m: counts(v) for m, v in sorted(mods.items())},
-            "blames": [brief(r) for r in records if r.get("outcome") == "blame"],
-            "survivors": [brief(r) for r in records if r.get("outcome") in ("survived",
-                                                                            "timeout")],
-            "equivalents": [brief(r) for r in records if r.get("outcome") == "equivalent"],
-            "not_run": [r["id"] for r in not_run],
-            "mutants": records, "not_generated": skipped, "excluded": EXCLUDED}
+        return {
+            k: r.get(k)
+            for k in (
+                "id",
+                "path",
+                "line",
+                "operator",
+                "before",
+                "after",
+                "line_text",
+                "reason",
+                "transitions",
+                "n_claims",
+                "n_tests",
+            )
+        }
+
+    return {
+        "nbl_libmutation": 1,
+        "meta": meta,
+        "totals": counts(records),
+        "modules": {m: counts(v) for m, v in sorted(mods.items())},
+        "blames": [brief(r) for r in records if r.get("outcome") == "blame"],
+        "survivors": [brief(r) for r in records if r.get("outcome") in ("survived", "timeout")],
+        "equivalents": [brief(r) for r in records if r.get("outcome") == "equivalent"],
+        "not_run": [r["id"] for r in not_run],
+        "mutants": records,
+        "not_generated": skipped,
+        "excluded": EXCLUDED,
+    }
 
 
 def _progress(i, n, rec):
     extra = f" — {rec['reason']}" if rec.get("outcome") in ("blame", "survived") else ""
-    print(f"[{i}/{n}] {rec['id']}: {rec.get('outcome')} ({rec.get('seconds', 0):.0f} s){extra}",
-          file=sys.stderr, flush=True)
+    print(
+        f"[{i}/{n}] {rec['id']}: {rec.get('outcome')} ({rec.get('seconds', 0):.0f} s){extra}",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The library-mutation options (shared by ``nbl check --mutate --library``)."""
-    p.add_argument("--sample", type=int, default=60, metavar="N",
-                   help="mutants in the stratified sample (default 60)")
+    p.add_argument(
+        "--sample",
+        type=int,
+        default=60,
+        metavar="N",
+        help="mutants in the stratified sample (default 60)",
+    )
     p.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
-    p.add_argument("--full", action="store_true",
-                   help="run every claim, slow ones too (default: the quick claims)")
-    p.add_argument("--no-tests", action="store_true",
-                   help="judge by the registry only (do not map or run the library's tests)")
-    p.add_argument("--budget", type=float, default=120.0, metavar="SECONDS",
-                   help="seconds of claims per mutant, cheapest claims first (default 120; "
-                        "three budgets for a mutant that recompiles the numba kernels)")
-    p.add_argument("--json-out", default=None, metavar="FILE",
-                   help="write the JSON envelope here")
-    p.add_argument("--markdown", default=None, metavar="FILE",
-                   help="write the markdown report here (e.g. docs/mutation.md)")
-    p.add_argument("--stop-after", type=float, default=None, metavar="MINUTES",
-                   help="wait for no further mutant after this many minutes; the report lists "
-                        "the sampled mutants not run (0: run nothing, report the outcomes kept "
-                        "from earlier runs)")
-    p.add_argument("--fresh", action="store_true",
-                   help="run every mutant again (ignore the outcomes kept from earlier runs)")
-    p.add_argument("--library-module", action="append", default=None, metavar="MODULE",
-                   help="only this target module (e.g. nbl_theory.results; repeatable)")
+    p.add_argument(
+        "--full",
+        action="store_true",
+        help="run every claim, slow ones too (default: the quick claims)",
+    )
+    p.add_argument(
+        "--no-tests",
+        action="store_true",
+        help="judge by the registry only (do not map or run the library's tests)",
+    )
+    p.add_argument(
+        "--budget",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="seconds of claims per mutant, cheapest claims first (default 120; "
+        "three budgets for a mutant that recompiles the numba kernels)",
+    )
+    p.add_argument("--json-out", default=None, metavar="FILE", help="write the JSON envelope here")
+    p.add_argument(
+        "--markdown",
+        default=None,
+        metavar="FILE",
+        help="write the markdown report here (e.g. docs/mutation.md)",
+    )
+    p.add_argument(
+        "--stop-after",
+        type=float,
+        default=None,
+        metavar="MINUTES",
+        help="wait for no further mutant after this many minutes; the report lists "
+        "the sampled mutants not run (0: run nothing, report the outcomes kept "
+        "from earlier runs)",
+    )
+    p.add_argument(
+        "--fresh",
+        action="store_true",
+        help="run every mutant again (ignore the outcomes kept from earlier runs)",
+    )
+    p.add_argument(
+        "--library-module",
+        action="append",
+        default=None,
+        metavar="MODULE",
+        help="only this target module (e.g. nbl_theory.results; repeatable)",
+    )
 
 
 def check_arguments(a) -> str | None:
     """The first bad library-mutation option, as an error message (None if all are fine)."""
     import importlib.util
+
     if importlib.util.find_spec("coverage") is None:
-        return ("library mutation needs coverage.py (it chooses the claims of a mutant by "
-                "coverage): pip install 'nbl[mutation]'")
+        return (
+            "library mutation needs coverage.py (it chooses the claims of a mutant by "
+            "coverage): pip install 'nbl[mutation]'"
+        )
     if a.sample < 1:
         return f"--sample must be a positive integer, got {a.sample}"
     if not a.budget > 0:
@@ -479,15 +645,23 @@ def check_arguments(a) -> str | None:
     return None
 
 
-def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False,
-                  emit=None) -> int:
+def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False, emit=None) -> int:
     """Run from parsed options (:func:`add_arguments`); print the summary (or, ``as_json``,
     the envelope — through ``emit(envelope)`` when given) on stdout; exit status 1 when a
     mutant is a blame, 130 when interrupted."""
-    env = run_library(sample=a.sample, seed=a.seed, quick=not a.full, tests=not a.no_tests,
-                      workers=workers, scheduler=scheduler, budget=a.budget,
-                      modules=a.library_module, progress=_progress, resume=not a.fresh,
-                      stop_after=None if a.stop_after is None else 60 * a.stop_after)
+    env = run_library(
+        sample=a.sample,
+        seed=a.seed,
+        quick=not a.full,
+        tests=not a.no_tests,
+        workers=workers,
+        scheduler=scheduler,
+        budget=a.budget,
+        modules=a.library_module,
+        progress=_progress,
+        resume=not a.fresh,
+        stop_after=None if a.stop_after is None else 60 * a.stop_after,
+    )
     env["meta"]["command"] = command
     if a.json_out:
         _atomic(a.json_out, json.dumps(env, indent=1))
@@ -500,10 +674,12 @@ def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False,
             print(json.dumps(env, indent=1))
         return 130 if env["meta"].get("stopped") == "interrupted" else 1 if env["blames"] else 0
     t = env["totals"]
-    print(f"library mutation ({env['meta']['mode']}): {t['total']} mutants — "
-          + ", ".join(f"{o} {t[o]}" for o in OUTCOMES)
-          + f"; registry {pct(t['kill_rate_registry'])}, registry + tests "
-            f"{pct(t['kill_rate_registry_tests'])}")
+    print(
+        f"library mutation ({env['meta']['mode']}): {t['total']} mutants — "
+        + ", ".join(f"{o} {t[o]}" for o in OUTCOMES)
+        + f"; registry {pct(t['kill_rate_registry'])}, registry + tests "
+        f"{pct(t['kill_rate_registry_tests'])}"
+    )
     for b in env["blames"]:
         print(f"  BLAME {b['path']}:{b['line']} {b['operator']}: {b['reason']}")
     if env["meta"].get("stopped"):

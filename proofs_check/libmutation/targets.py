@@ -14,42 +14,80 @@ import ast
 from functools import cache
 from pathlib import Path
 
-__all__ = ["ROOT", "TARGETS", "EXCLUDED", "target_modules", "target_paths", "module_path",
-           "numba_sensitive", "jitted_functions", "named_lines"]
+__all__ = [
+    "ROOT",
+    "TARGETS",
+    "EXCLUDED",
+    "target_modules",
+    "target_paths",
+    "module_path",
+    "numba_sensitive",
+    "jitted_functions",
+    "named_lines",
+]
 
 #: the project root (the directory holding the packages, and tests/ in a source checkout)
 ROOT = Path(__file__).resolve().parents[2]
 
 #: the mutated modules, by layer
 TARGETS = (
-    "nbl_theory.results", "nbl_theory.stability", "nbl_theory.gaussian", "nbl_theory.numeric",
-    "nbl_theory.certified", "nbl_theory.arb_eval", "nbl_theory.arb_interval",
-    "nbl_theory.threshold", "nbl_theory.continuation", "nbl_theory.self_concordance",
-    "nbl_theory.elicitation", "nbl_theory.derivatives", "nbl_theory.links",
-    "nbl_theory.link_numeric", "nbl_theory.families",
-    "nbl_sim.population.fields", "nbl_sim.population.population_table",
-    "nbl_sim.population.circle", "nbl_sim.engine.geometry", "nbl_sim.engine.metrics",
-    "nbl_sim.studies.rate_theory", "nbl_sim.studies.rate_study", "nbl_sim.studies.rate_analysis",
-    "nbl_sim.studies.regret_geometry", "nbl_sim.studies.phase", "nbl_sim.studies.experiment",
-    "nbl_sim.engine.environment", "nbl_sim.engine.environment_passes", "nbl_sim.engine.realization",
-    "nbl_sim.engine.nbl_kernel", "nbl_sim.engine.greedy_kernel", "nbl_sim.engine.reference",
+    "nbl_theory.results",
+    "nbl_theory.stability",
+    "nbl_theory.gaussian",
+    "nbl_theory.numeric",
+    "nbl_theory.certified",
+    "nbl_theory.arb_eval",
+    "nbl_theory.arb_interval",
+    "nbl_theory.threshold",
+    "nbl_theory.continuation",
+    "nbl_theory.self_concordance",
+    "nbl_theory.elicitation",
+    "nbl_theory.derivatives",
+    "nbl_theory.links",
+    "nbl_theory.link_numeric",
+    "nbl_theory.families",
+    "nbl_sim.population.fields",
+    "nbl_sim.population.population_table",
+    "nbl_sim.population.circle",
+    "nbl_sim.engine.geometry",
+    "nbl_sim.engine.metrics",
+    "nbl_sim.studies.rate_theory",
+    "nbl_sim.studies.rate_study",
+    "nbl_sim.studies.rate_analysis",
+    "nbl_sim.studies.regret_geometry",
+    "nbl_sim.studies.phase",
+    "nbl_sim.studies.experiment",
+    "nbl_sim.engine.environment",
+    "nbl_sim.engine.environment_passes",
+    "nbl_sim.engine.realization",
+    "nbl_sim.engine.nbl_kernel",
+    "nbl_sim.engine.greedy_kernel",
+    "nbl_sim.engine.reference",
 )
 
 #: modules not mutated, and why
 EXCLUDED = {
     "nbl_theory.paper": "the paper's printed values: the comparison side (claims' mutants)",
     "nbl_theory.expressions": "the whitelisted expression parser (input, not a quantity)",
-    "nbl_theory.link_input": "input parsing", "nbl_theory.link_source": "input recipes",
+    "nbl_theory.link_input": "input parsing",
+    "nbl_theory.link_source": "input recipes",
     "nbl_theory.link_checks": "input checks (is the link increasing)",
-    "nbl_theory.validation": "input validation", "nbl_theory.errors": "exception types",
-    "nbl_sim.runs.cache": "machinery", "nbl_sim.runs.sweep": "machinery", "nbl_sim.runs.execution":
-    "machinery", "nbl_sim.runs.outputs": "machinery", "nbl_sim.runs.plain_data": "machinery",
-    "nbl_sim.engine.buffers": "machinery", "nbl_sim.engine.jit_cache": "machinery",
+    "nbl_theory.validation": "input validation",
+    "nbl_theory.errors": "exception types",
+    "nbl_sim.runs.cache": "machinery",
+    "nbl_sim.runs.sweep": "machinery",
+    "nbl_sim.runs.execution": "machinery",
+    "nbl_sim.runs.outputs": "machinery",
+    "nbl_sim.runs.plain_data": "machinery",
+    "nbl_sim.engine.buffers": "machinery",
+    "nbl_sim.engine.jit_cache": "machinery",
     "nbl_sim.engine.seeding": "random streams (a change is a different seed, not a wrong quantity)",
-    "nbl_sim.engine.pcg64": "random streams", "nbl_sim.engine.llvm_ops": "LLVM IR in strings",
+    "nbl_sim.engine.pcg64": "random streams",
+    "nbl_sim.engine.llvm_ops": "LLVM IR in strings",
     "nbl_sim.engine.environment_lanes": "LLVM IR in strings",
     "nbl_sim.engine.nbl_lanes": "LLVM IR in strings",
-    "nbl_sim.presentation": "figures and tables", "nbl_sim.beyond": "beyond the paper",
+    "nbl_sim.presentation": "figures and tables",
+    "nbl_sim.beyond": "beyond the paper",
 }
 
 
@@ -102,7 +140,7 @@ def _names_from(path: str, module: str) -> frozenset:
             base = node.module or ""
             if node.level:
                 parts = pkg.split(".")
-                base = ".".join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
             for a in node.names:
                 if base == module or f"{base}.{a.name}" == module:
                     out.add(a.asname or a.name)
@@ -131,6 +169,7 @@ def numba_sensitive(module: str) -> bool:
     ``NUMBA_CACHE_DIR`` so every kernel is compiled from the mutated source — never a cached
     kernel of the original."""
     from nbl_sim.engine.jit_cache import compiled_sources
+
     compiled = [p.relative_to(ROOT).as_posix() for p in compiled_sources()]
     path = module_path(module)
     if path in compiled:

@@ -55,8 +55,9 @@ class MutantFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname != self.name:
             return None
-        return importlib.util.spec_from_file_location(fullname, self.path,
-                                                      loader=_Loader(self.code))
+        return importlib.util.spec_from_file_location(
+            fullname, self.path, loader=_Loader(self.code)
+        )
 
 
 def install(spec: MutantSpec, root: Path) -> MutantFinder:
@@ -82,17 +83,19 @@ class _Failures:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     job = json.loads(Path(argv[0]).read_text())
-    out = open(argv[1], "a", buffering=1)         # noqa: SIM115 - line-buffered event log
+    out = open(argv[1], "a", buffering=1)  # noqa: SIM115 - line-buffered event log
 
     def emit(**ev):
         out.write(json.dumps(ev) + "\n")
 
     from .targets import ROOT
+
     if job.get("mutant"):
         install(MutantSpec.from_dict(job["mutant"]), ROOT)
     t0 = time.perf_counter()
     try:
         from proofs_check.registry import REGISTRY
+
         claims = {c.id: c for c in REGISTRY.all_claims()}
     except Exception as exc:  # noqa: BLE001 - the mutant broke the import: nbl check fails
         emit(event="load_error", detail=f"{type(exc).__name__}: {exc}"[:500])
@@ -106,20 +109,39 @@ def main(argv=None) -> int:
             emit(event="budget", not_run=ids[k:])
             break
         r = REGISTRY.run_one(claims[cid])
-        emit(event="claim", id=cid, status=r.status, detail=(r.detail or "")[:300],
-             seconds=round(r.seconds, 3))
+        emit(
+            event="claim",
+            id=cid,
+            status=r.status,
+            detail=(r.detail or "")[:300],
+            seconds=round(r.seconds, 3),
+        )
         moved |= r.status not in (base.get(cid), "SKIPPED")
     tests = job.get("tests", [])
     if tests and not moved:
         import pytest
+
         fails = _Failures()
-        rc = pytest.main([*(str(ROOT / t) for t in tests), "-x", "-q", "-n", "0",
-                          "-p", "no:cacheprovider", f"--rootdir={ROOT}",
-                          "-c", str(ROOT / "pyproject.toml"), "--no-header"], plugins=[fails])
+        rc = pytest.main(
+            [
+                *(str(ROOT / t) for t in tests),
+                "-x",
+                "-q",
+                "-n",
+                "0",
+                "-p",
+                "no:cacheprovider",
+                f"--rootdir={ROOT}",
+                "-c",
+                str(ROOT / "pyproject.toml"),
+                "--no-header",
+            ],
+            plugins=[fails],
+        )
         emit(event="tests", exit=int(rc), failed=fails.failed[:5])
     emit(event="done")
     return 0
 
 
-if __name__ == "__main__":          # pragma: no cover
+if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())

@@ -61,7 +61,8 @@ def _module_all(module: str) -> list[str] | None:
     """The literal ``__all__`` of ``module``'s source (None if it has none)."""
     for node in ast.parse(_source(module).read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
             return list(ast.literal_eval(node.value))
     return None
 
@@ -75,10 +76,17 @@ def test_every_module_is_classified():
     modules = _all_modules()
     unknown = [m for m in public + list(nbl_public.REEXPORTS) if m not in modules]
     assert not unknown, f"listed but not a module: {unknown}"
-    unclassified = [m for m in modules if m not in public and m not in nbl_public.REEXPORTS
-                    and nbl_public.internal_reason(m) is None]
-    assert not unclassified, ("modules neither public nor internal (classify them in "
-                              f"docs/_ext/nbl_public.py): {unclassified}")
+    unclassified = [
+        m
+        for m in modules
+        if m not in public
+        and m not in nbl_public.REEXPORTS
+        and nbl_public.internal_reason(m) is None
+    ]
+    assert not unclassified, (
+        "modules neither public nor internal (classify them in "
+        f"docs/_ext/nbl_public.py): {unclassified}"
+    )
     without_all = [m for m in public + list(nbl_public.REEXPORTS) if not _module_all(m)]
     assert not without_all, f"public modules without a non-empty __all__: {without_all}"
 
@@ -117,7 +125,8 @@ def test_example_has_a_title(path):
     lines = doc.strip("\n").splitlines()
     assert len(lines) >= 2 and lines[0].strip(), f"{path.name}: the docstring starts with a title"
     assert re.fullmatch(r"=+", lines[1].strip()) and len(lines[1].strip()) >= len(
-        lines[0].strip()), f"{path.name}: the title must be underlined with '='"
+        lines[0].strip()
+    ), f"{path.name}: the title must be underlined with '='"
     text = path.read_text(encoding="utf-8")
     assert "NBL_EXAMPLES_QUICK" in text, f"{path.name} has no quick form"
     private = re.findall(r"(?:from\s+\S+\s+import\s+[^\n]*\b_\w+|\w\._[a-z]\w*\()", text)
@@ -125,16 +134,30 @@ def test_example_has_a_title(path):
 
 
 def test_the_five_gallery_examples_exist():
-    titles = {ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))).splitlines()[0]
-              for p in EXAMPLES}
-    for title in ("Is my link stable?", "A family of links", "What NBL does",
-                  "Checking the paper", "Scaling out"):
+    titles = {
+        ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))).splitlines()[0]
+        for p in EXAMPLES
+    }
+    for title in (
+        "Is my link stable?",
+        "A family of links",
+        "What NBL does",
+        "Checking the paper",
+        "Scaling out",
+    ):
         assert title in titles
 
 
-_DOCTEST_MODULES = ("nbl_sim.runs.sweep", "proofs_check.judgement", "proofs_check.registry",
-                    "proofs_check.runner_tasks", "nbl_theory.work", "proofs_check.paper_source",
-                    "proofs_check.audit.staleness", "proofs_check.libmutation.operators")
+_DOCTEST_MODULES = (
+    "nbl_sim.runs.sweep",
+    "proofs_check.judgement",
+    "proofs_check.registry",
+    "proofs_check.runner_tasks",
+    "nbl_theory.work",
+    "proofs_check.paper_source",
+    "proofs_check.audit.staleness",
+    "proofs_check.libmutation.operators",
+)
 
 
 @pytest.mark.parametrize("module", _DOCTEST_MODULES)
@@ -160,26 +183,39 @@ def _env(**extra) -> dict:
 #: Examples whose quick run is a slow test (6–10 s each: a simulation, a family scan, a Dask
 #: cluster); the first and the checking-the-paper one stay in the default suite, and the slow
 #: suite's docs build runs them all again.
-_SLOW_EXAMPLES = {"plot_2_family_of_links", "plot_3_what_nbl_does", "plot_5_scaling_out",
-                  "plot_6_policies_on_your_data"}
+_SLOW_EXAMPLES = {
+    "plot_2_family_of_links",
+    "plot_3_what_nbl_does",
+    "plot_5_scaling_out",
+    "plot_6_policies_on_your_data",
+}
 
 
-@pytest.mark.parametrize("path", [
-    pytest.param(p, marks=pytest.mark.slow) if p.stem in _SLOW_EXAMPLES else p for p in EXAMPLES
-], ids=[p.stem for p in EXAMPLES])
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=pytest.mark.slow) if p.stem in _SLOW_EXAMPLES else p for p in EXAMPLES],
+    ids=[p.stem for p in EXAMPLES],
+)
 def test_example_runs_quick(path, tmp_path):
     """Each example runs as a plain script in its quick form (its output is not checked here:
     every example prints what it computed and the build below renders it)."""
-    proc = subprocess.run([sys.executable, str(path)], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600, env=_env(NBL_EXAMPLES_QUICK="1"))
+    proc = subprocess.run(
+        [sys.executable, str(path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=_env(NBL_EXAMPLES_QUICK="1"),
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip(), f"{path.name} printed nothing"
     # run on its own, it saves its figures (sphinx-gallery is not there to capture them)
     assert sorted(tmp_path.glob(f"{path.stem}*.png")), f"{path.name} saved no figure"
     # clean numbers: no float noise such as 0.11041666666666666 (a 17-digit float64 repr with
     # a run of repeated digits) and no mpf(...) reprs (an enclosure is printed as [lo, hi])
-    noise = [m.group(0) for m in re.finditer(r"\b\d\.(?=\d{15,})\d*?(\d)\1{5,}\d{0,2}\b",
-                                             proc.stdout)]
+    noise = [
+        m.group(0) for m in re.finditer(r"\b\d\.(?=\d{15,})\d*?(\d)\1{5,}\d{0,2}\b", proc.stdout)
+    ]
     assert not noise, f"{path.name} prints float noise: {noise}"
     assert "mpf(" not in proc.stdout, f"{path.name} prints raw mpf values"
 
@@ -195,27 +231,53 @@ def test_docs_build_without_warnings(tmp_path):
     generated = ("_build", "api", "figures", "auto_examples", "sg_execution_times.rst")
     skip_generated = shutil.ignore_patterns(*generated)
 
-    def ignore(folder, names):   # what a fresh clone has: no generated pages, no empty folders
+    def ignore(folder, names):  # what a fresh clone has: no generated pages, no empty folders
         return set(skip_generated(folder, names)) | {
-            n for n in names if (Path(folder) / n).is_dir()
-            and not any(p.is_file() for p in (Path(folder) / n).rglob("*"))}
+            n
+            for n in names
+            if (Path(folder) / n).is_dir()
+            and not any(p.is_file() for p in (Path(folder) / n).rglob("*"))
+        }
+
     shutil.copytree(DOCS, src / "docs", ignore=ignore)
     shutil.copytree(ROOT / "examples", src / "examples")
     for name in ("CHANGELOG.md", "CONTRIBUTING.md", "CITATION.cff"):
         shutil.copy(ROOT / name, src / name)
     cache = os.environ.get("NBL_DOCS_CACHE", str(DOCS / "_build" / ".nbl_cache"))
     proc = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-         str(src / "docs"), str(tmp_path / "html")],
-        capture_output=True, text=True, timeout=3600,
-        env=_env(NBL_DOCS_QUICK="1", NBL_DOCS_CACHE=cache))
-    assert proc.returncode == 0, (proc.stdout[-2000:] + proc.stderr[-4000:])
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            "html",
+            str(src / "docs"),
+            str(tmp_path / "html"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        env=_env(NBL_DOCS_QUICK="1", NBL_DOCS_CACHE=cache),
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
     html = tmp_path / "html"
-    for page in ("index", "guide", "cli", "notation", "architecture", "report", "api/index",
-                 "figures/index", "auto_examples/index"):
+    for page in (
+        "index",
+        "guide",
+        "cli",
+        "notation",
+        "architecture",
+        "report",
+        "api/index",
+        "figures/index",
+        "auto_examples/index",
+    ):
         assert (html / f"{page}.html").is_file(), page
     cli = (html / "cli.html").read_text(encoding="utf-8")
-    assert "--solve-for" in cli and "--certify" in cli   # generated from the parser
+    assert "--solve-for" in cli and "--certify" in cli  # generated from the parser
     # the PDF's numbers beside the paper's labels (docs/_ext/nbl_labels.py), computed from the
     # LaTeX: notation.md cites `thm:regret-rate` and `prop:local_jacobian`
     from proofs_check.audit.numbering import printed_suffix

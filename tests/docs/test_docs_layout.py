@@ -46,15 +46,24 @@ def html(tmp_path_factory) -> Path:
     pytest.importorskip("pydata_sphinx_theme")
     out = tmp_path_factory.mktemp("html")
     src = tmp_path_factory.mktemp("src")
-    shutil.copytree(ROOT / "docs", src / "docs", ignore=shutil.ignore_patterns(
-        "_build", "api", "figures", "auto_examples", "sg_execution_times.rst"))
+    shutil.copytree(
+        ROOT / "docs",
+        src / "docs",
+        ignore=shutil.ignore_patterns(
+            "_build", "api", "figures", "auto_examples", "sg_execution_times.rst"
+        ),
+    )
     shutil.copytree(ROOT / "examples", src / "examples")
     for name in ("CHANGELOG.md", "CONTRIBUTING.md", "CITATION.cff"):
         shutil.copy(ROOT / name, src / name)
     env = {**os.environ, "NBL_DOCS_QUICK": "1", "MPLBACKEND": "Agg"}
-    proc = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html",
-                           str(src / "docs"), str(out)], capture_output=True, text=True,
-                          timeout=3600, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src / "docs"), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return out
 
@@ -94,16 +103,31 @@ document.getElementById("f").onload = function () {
 
 def _measure(browser: str, page: Path, tmp_path: Path) -> dict:
     probe = tmp_path / f"probe_{page.stem}.html"
-    probe.write_text(_PROBE.replace("PAGE", page.as_uri()).replace("WIDTH", str(WIDTH))
-                     .replace("COLUMNS", str(COLUMNS)))
-    proc = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                           "--allow-file-access-from-files", "--virtual-time-budget=15000",
-                           f"--window-size={WIDTH + 40},1000", "--dump-dom", probe.as_uri()],
-                          capture_output=True, text=True, timeout=180)
+    probe.write_text(
+        _PROBE.replace("PAGE", page.as_uri())
+        .replace("WIDTH", str(WIDTH))
+        .replace("COLUMNS", str(COLUMNS))
+    )
+    proc = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=15000",
+            f"--window-size={WIDTH + 40},1000",
+            "--dump-dom",
+            probe.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     text = proc.stdout
     start = text.find('<pre id="out">')
     assert start >= 0, proc.stderr[-2000:]
-    body = text[start + len('<pre id="out">'):text.find("</pre>", start)]
+    body = text[start + len('<pre id="out">') : text.find("</pre>", start)]
     assert body != "pending", f"the probe did not run: {proc.stderr[-1000:]}"
     return json.loads(body.replace("&quot;", '"').replace("&amp;", "&"))
 
@@ -116,7 +140,9 @@ def test_page_width_and_navigation(html, name, tmp_path):
     got = _measure(browser, html / f"{name}.html", tmp_path)
     assert got["docWidth"] <= got["frameWidth"], f"{name}: the page is wider than {WIDTH} px"
     assert not got["cut"], f"{name}: code blocks cut at {WIDTH} px: {got['cut']}"
-    assert not got["hidden"], (f"{name}: output of <= {COLUMNS} columns needs scrolling at "
-                               f"{WIDTH} px ([columns, content px, box px, text]): "
-                               f"{got['hidden']}")
+    assert not got["hidden"], (
+        f"{name}: output of <= {COLUMNS} columns needs scrolling at "
+        f"{WIDTH} px ([columns, content px, box px, text]): "
+        f"{got['hidden']}"
+    )
     assert not (got["navShown"] and got["nav"] == 0), f"{name}: an empty section navigation"

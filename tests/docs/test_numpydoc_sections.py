@@ -50,12 +50,12 @@ from tests.docs.test_docs_build import _module_all, nbl_public
 numpydoc_validate = pytest.importorskip("numpydoc.validate")
 
 #: The error codes that fail (see the module docstring for why each).
-CODES = frozenset({"GL06", "GL07", "GL08", "PR01", "PR02", "PR03", "PR04", "PR07", "PR10",
-                   "RT01", "RT03", "YD01"})
+CODES = frozenset(
+    {"GL06", "GL07", "GL08", "PR01", "PR02", "PR03", "PR04", "PR07", "PR10", "RT01", "RT03", "YD01"}
+)
 #: The codes that apply to a property (an attribute: it has no parameters and no Returns).
 PROPERTY_CODES = frozenset({"GL08"})
 PACKAGES = ("nbl_theory", "nbl_sim", "proofs_check")
-
 
 
 def _public_items() -> list[tuple[str, str]]:
@@ -110,14 +110,18 @@ def _load(path: str):
 def section_errors(path: str, kind: str) -> list[tuple[str, str]]:
     """The errors of the failing codes that numpydoc's validator reports for ``path``."""
     if kind == "classmethod":
-        function = inspect.getattr_static(_load(path.rsplit(".", 1)[0]),
-                                          path.rsplit(".", 1)[1]).__func__
+        function = inspect.getattr_static(
+            _load(path.rsplit(".", 1)[0]), path.rsplit(".", 1)[1]
+        ).__func__
         target = numpydoc_validate.get_doc_object(function)
     else:
         target = path
     codes = PROPERTY_CODES if kind == "property" else CODES
-    return [(code, message) for code, message in numpydoc_validate.validate(target)["errors"]
-            if code in codes]
+    return [
+        (code, message)
+        for code, message in numpydoc_validate.validate(target)["errors"]
+        if code in codes
+    ]
 
 
 @functools.cache
@@ -128,9 +132,9 @@ def _report() -> dict[str, list[tuple[str, str]]]:
 def test_every_public_name_has_its_sections():
     """No public name has an error of :data:`CODES`."""
     failing = {path: errors for path, errors in _report().items() if errors}
-    assert not failing, (
-        f"{len(failing)} public names lack numpydoc sections:\n"
-        + "\n".join(f"  {path}: {errors}" for path, errors in sorted(failing.items())))
+    assert not failing, f"{len(failing)} public names lack numpydoc sections:\n" + "\n".join(
+        f"  {path}: {errors}" for path, errors in sorted(failing.items())
+    )
 
 
 def test_engine_names_are_checked():
@@ -140,13 +144,22 @@ def test_engine_names_are_checked():
     engine = importlib.import_module("nbl_sim.engine")
     reference = importlib.import_module("nbl_sim.engine.reference")
     objects = importlib.import_module("nbl_sim.policies.objects")
-    functions = [getattr(module, name) for module in (engine, reference)
-                 for name in module.__all__ if callable(getattr(module, name))]
+    functions = [
+        getattr(module, name)
+        for module in (engine, reference)
+        for name in module.__all__
+        if callable(getattr(module, name))
+    ]
     assert len(functions) >= 12, functions
     checked = set(_report())
-    for obj in functions + [reference.Realization, reference.Realization.empty,
-                            reference.NBLTrace, objects.NBL, objects.NBL.update,
-                            objects.GreedyLogistic.choose]:
+    for obj in functions + [
+        reference.Realization,
+        reference.Realization.empty,
+        reference.NBLTrace,
+        objects.NBL,
+        objects.NBL.update,
+        objects.GreedyLogistic.choose,
+    ]:
         path = f"{obj.__module__}.{obj.__qualname__}"
         assert path in checked, path
 
@@ -154,10 +167,19 @@ def test_engine_names_are_checked():
 def _without_section(doc: str, section: str) -> str:
     """``doc`` (a raw docstring) with its numpydoc ``section`` (heading, underline, body) cut."""
     lines = doc.splitlines()
-    start = next(i for i, line in enumerate(lines[:-1]) if line.strip() == section
-                 and set(lines[i + 1].strip()) == {"-"})
-    end = next((j for j in range(start + 2, len(lines) - 1) if lines[j].strip()
-                and set(lines[j + 1].strip()) == {"-"}), len(lines))
+    start = next(
+        i
+        for i, line in enumerate(lines[:-1])
+        if line.strip() == section and set(lines[i + 1].strip()) == {"-"}
+    )
+    end = next(
+        (
+            j
+            for j in range(start + 2, len(lines) - 1)
+            if lines[j].strip() and set(lines[j + 1].strip()) == {"-"}
+        ),
+        len(lines),
+    )
     return "\n".join(lines[:start] + lines[end:])
 
 
@@ -199,11 +221,15 @@ def test_a_removed_docstring_or_parameter_fails(monkeypatch):
     first = next(i for i, line in enumerate(lines) if line.strip() == "Parameters") + 2
     name = lines[first].split(":")[0].strip()
     assert name in inspect.signature(obj).parameters
-    body_end = next(j for j in range(first + 1, len(lines))
-                    if len(lines[j]) - len(lines[j].lstrip()) <= len(lines[first])
-                    - len(lines[first].lstrip()))
-    for edited, code in (("", "GL08"),
-                         ("\n".join(lines[:first] + lines[body_end:]), "PR01"),
-                         (doc.replace(f"{name} :", f"{name}_renamed :", 1), "PR02")):
+    body_end = next(
+        j
+        for j in range(first + 1, len(lines))
+        if len(lines[j]) - len(lines[j].lstrip()) <= len(lines[first]) - len(lines[first].lstrip())
+    )
+    for edited, code in (
+        ("", "GL08"),
+        ("\n".join(lines[:first] + lines[body_end:]), "PR01"),
+        (doc.replace(f"{name} :", f"{name}_renamed :", 1), "PR02"),
+    ):
         monkeypatch.setattr(obj, "__doc__", edited)
         assert code in {c for c, _ in section_errors(path, "function")}, code

@@ -46,6 +46,12 @@ def direct_moments(link, delta: float, n_panels: int = 24) -> dict:
     m0 = float(np.sum(wu * dens_u * gu))
     m2 = float(np.sum(wu * dens_u * gu * (u**2 - s**2)) / s**4)
     zfull, wfull = _panels(-10.0, 10.0, 2 * n_panels)
-    mu_g = float(np.sum(wfull * np.exp(-0.5 * zfull**2) / math.sqrt(2 * math.pi)
-                        * link.derivative_numpy(zfull, 1)))
+    mu_g = float(
+        np.sum(
+            wfull
+            * np.exp(-0.5 * zfull**2)
+            / math.sqrt(2 * math.pi)
+            * link.derivative_numpy(zfull, 1)
+        )
+    )
     return {"mu_star": mu_star, "kappa_star": kappa_star, "m0": m0, "m2": m2, "mu_g": mu_g}

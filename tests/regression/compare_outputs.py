@@ -36,32 +36,99 @@ __all__ = ["COMMANDS", "run_commands", "snapshot_from_dir", "compare", "MOVED"]
 COMMANDS = (
     ("check_quick", ["check", "--quick", "--out", "{out}"]),
     ("repro", ["reproduce", "--quick", "--no-cache", "--out", "{out}"]),
-    ("sim1", ["simulate", "--family", "two-transition", "--param", "mu2=1.244122", "--delta",
-              "0.2", "--init-angle", "10", "--n", "3000", "--reps", "20", "--seed", "7",
-              "--policy", "nbl", "--json"]),
-    ("sim2", ["simulate", "--family", "logistic", "--delta", "1", "--d", "3", "--n", "1500",
-              "--reps", "10", "--n0", "100", "--seed", "3", "--policy", "both", "--json"]),
-    ("sim3", ["simulate", "--family", "two-transition", "--param", "mu2=1.244122", "--delta",
-              "0.5", "--n", "3000", "--reps", "20", "--n0", "100", "--seed", "7", "--policy",
-              "all", "--json", "--out", "{out}"]),
+    (
+        "sim1",
+        [
+            "simulate",
+            "--family",
+            "two-transition",
+            "--param",
+            "mu2=1.244122",
+            "--delta",
+            "0.2",
+            "--init-angle",
+            "10",
+            "--n",
+            "3000",
+            "--reps",
+            "20",
+            "--seed",
+            "7",
+            "--policy",
+            "nbl",
+            "--json",
+        ],
+    ),
+    (
+        "sim2",
+        [
+            "simulate",
+            "--family",
+            "logistic",
+            "--delta",
+            "1",
+            "--d",
+            "3",
+            "--n",
+            "1500",
+            "--reps",
+            "10",
+            "--n0",
+            "100",
+            "--seed",
+            "3",
+            "--policy",
+            "both",
+            "--json",
+        ],
+    ),
+    (
+        "sim3",
+        [
+            "simulate",
+            "--family",
+            "two-transition",
+            "--param",
+            "mu2=1.244122",
+            "--delta",
+            "0.5",
+            "--n",
+            "3000",
+            "--reps",
+            "20",
+            "--n0",
+            "100",
+            "--seed",
+            "7",
+            "--policy",
+            "all",
+            "--json",
+            "--out",
+            "{out}",
+        ],
+    ),
 )
 
 #: claim id -> where the check lives now (claims moved out of the registry by the renovation).
 MOVED: dict[str, str] = {
     # toolkit self-consistency (the three precision tiers agree): tests, not claims (issue 12)
-    **{f"tiers-agree-{key}": f"tests/theory/test_tiers_agree.py::test_three_tiers_agree[{key}]"
-       for key in ("tt-stable", "tt-near-critical", "tt-unstable", "we-0.60", "we-0.72",
-                   "we-0.80")},
+    **{
+        f"tiers-agree-{key}": f"tests/theory/test_tiers_agree.py::test_three_tiers_agree[{key}]"
+        for key in ("tt-stable", "tt-near-critical", "tt-unstable", "we-0.60", "we-0.72", "we-0.80")
+    },
     # the compiled kernel against the literal update
-    "nbl-update-kernel": ("tests/sim/test_nbl_update_kernel.py::"
-                          "test_one_step_matches_the_literal_update, "
-                          "::test_trajectories_match_the_literal_update"),
+    "nbl-update-kernel": (
+        "tests/sim/test_nbl_update_kernel.py::"
+        "test_one_step_matches_the_literal_update, "
+        "::test_trajectories_match_the_literal_update"
+    ),
     # eq:error-to-regret was checked twice; its in/out-of-plane evidence is now part of
     # error-to-regret (proofs_check/claims/regret/error_to_regret.py)
     "error-to-regret-constant": "merged into error-to-regret",
     # issue 15: a toolkit test, not a claim about the paper
-    "burg-rejected-by-toolkit": ("tests/theory/test_full_dual_domain.py::"
-                                 "test_burg_entropy_is_rejected_naming_the_condition"),
+    "burg-rejected-by-toolkit": (
+        "tests/theory/test_full_dual_domain.py::test_burg_entropy_is_rejected_naming_the_condition"
+    ),
     # issue 15: a tautology of the integral (any lower limit changes phi_g by a constant);
     # the computed constant is now part of link-induced-potential's detail
     "link-induced-potential-reference-point": "merged into link-induced-potential",
@@ -86,13 +153,15 @@ def snapshot_from_dir(root: Path) -> dict:
     """Snapshot of the outputs under ``root`` (one entry per command name)."""
     root = Path(root)
     records = json.loads((root / "check_quick" / "verification.json").read_text())
-    if isinstance(records, dict):           # the report in the one JSON envelope (issue 35)
+    if isinstance(records, dict):  # the report in the one JSON envelope (issue 35)
         records = records["results"]
-    snap = {"check_quick": {r["id"]: [r["status"], r["computed"]] for r in records},
-            "repro": {p.name: _sha(p) for p in sorted((root / "repro").glob("*.csv"))}}
+    snap = {
+        "check_quick": {r["id"]: [r["status"], r["computed"]] for r in records},
+        "repro": {p.name: _sha(p) for p in sorted((root / "repro").glob("*.csv"))},
+    }
     for name in ("sim1", "sim2", "sim3"):
         data = json.loads((root / f"{name}.json").read_text())
-        if isinstance(data, dict) and "results" in data:   # the JSON envelope of issue 14
+        if isinstance(data, dict) and "results" in data:  # the JSON envelope of issue 14
             data = data["results"][0] if len(data["results"]) == 1 else data["results"]
         entry = {"json": _strip(data)}
         if (root / name).is_dir():
@@ -143,13 +212,18 @@ def main(argv=None) -> int:
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--snapshot", metavar="FILE", help="run the commands, write a snapshot")
     g.add_argument("--compare", metavar="FILE", help="run the commands, compare with FILE")
-    g.add_argument("--from-dir", nargs=2, metavar=("DIR", "FILE"),
-                   help="snapshot of outputs already in DIR, written to FILE")
+    g.add_argument(
+        "--from-dir",
+        nargs=2,
+        metavar=("DIR", "FILE"),
+        help="snapshot of outputs already in DIR, written to FILE",
+    )
     p.add_argument("--keep", metavar="DIR", help="run in DIR (kept) instead of a temp dir")
     a = p.parse_args(argv)
     if a.from_dir:
-        Path(a.from_dir[1]).write_text(json.dumps(snapshot_from_dir(Path(a.from_dir[0])),
-                                                  indent=1, sort_keys=True) + "\n")
+        Path(a.from_dir[1]).write_text(
+            json.dumps(snapshot_from_dir(Path(a.from_dir[0])), indent=1, sort_keys=True) + "\n"
+        )
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(a.keep or tmp)

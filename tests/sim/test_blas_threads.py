@@ -1,6 +1,7 @@
 """``nbl_sim.runs.execution.one_blas_thread``: every BLAS loaded in the process (numpy's and
 scipy's OpenBLAS) runs on one thread inside it and at its former limit after it, while the
 libraries are looked up once per set of imported modules (not on every claim)."""
+
 from __future__ import annotations
 
 import subprocess
@@ -15,9 +16,9 @@ def test_the_libraries_are_looked_up_again_only_after_an_import(monkeypatch):
     with execution.one_blas_thread():
         pass
     first = execution._blas_controller()
-    assert execution._blas_controller() is first            # nothing imported: reused
+    assert execution._blas_controller() is first  # nothing imported: reused
     monkeypatch.setitem(sys.modules, "nbl_test_fake_module", types.ModuleType("fake"))
-    assert execution._blas_controller() is not first        # an import: looked up again
+    assert execution._blas_controller() is not first  # an import: looked up again
 
 
 def test_every_blas_runs_on_one_thread_inside_and_as_before_after():
@@ -30,8 +31,13 @@ def test_every_blas_runs_on_one_thread_inside_and_as_before_after():
                 inside = blas()
             print(len(inside), max(inside), min(blas()))
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, env={"OPENBLAS_NUM_THREADS": "2", "PATH": "/usr/bin"})
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"OPENBLAS_NUM_THREADS": "2", "PATH": "/usr/bin"},
+    )
     for line in out.stdout.splitlines():
         n, most, after = map(int, line.split())
         assert n >= 2 and most == 1 and after == 2

@@ -28,8 +28,9 @@ def test_a_kept_buffer_is_lent_to_one_user_at_a_time(monkeypatch):
     with reused(("a",), lambda: np.zeros(4), 32) as again:
         assert again is first or again is nested  # one of them was kept
     seen = []
-    thread = threading.Thread(target=lambda: seen.append(
-        reused(("a",), lambda: np.zeros(4), 32).__enter__()))
+    thread = threading.Thread(
+        target=lambda: seen.append(reused(("a",), lambda: np.zeros(4), 32).__enter__())
+    )
     thread.start()
     thread.join()
     assert seen[0] is not first and seen[0] is not nested  # another thread: its own pool
@@ -66,14 +67,16 @@ def test_garbage_left_in_kept_buffers_does_not_reach_the_results(monkeypatch):
     again: the same numbers (every array the simulation reads is written first)."""
     _fresh_pool(monkeypatch)
     env = Environment.build(make_family("two-transition", mu2="1.244122"), "0.5", 3)
-    kw = dict(n=400, reps=11, seed=3, policies=("nbl", "oracle"), n0=20,
-              executor=SerialExecutor())
+    kw = dict(n=400, reps=11, seed=3, policies=("nbl", "oracle"), n0=20, executor=SerialExecutor())
     first = simulate(env, **kw)
     pool = buffers._pool()
     assert pool, "the simulation kept no buffer"
     for buf, _ in pool.values():
-        for arr in ((buf,) if isinstance(buf, np.ndarray) else
-                    (buf.X, buf.means, buf.Y, buf.coins, buf.optimal)):
+        for arr in (
+            (buf,)
+            if isinstance(buf, np.ndarray)
+            else (buf.X, buf.means, buf.Y, buf.coins, buf.optimal)
+        ):
             arr[...] = np.nan if arr.dtype.kind == "f" else 7
     second = simulate(env, **kw)
     for name in ("nbl", "oracle"):

@@ -65,7 +65,7 @@ class _Boom:
 
 def _payload(marker: Path) -> bytes:
     data = pickle.dumps(_Boom(marker))
-    pickle.loads(data)                      # the payload is live: it does run when unpickled
+    pickle.loads(data)  # the payload is live: it does run when unpickled
     assert marker.exists()
     marker.unlink()
     return data
@@ -121,7 +121,7 @@ def _plant_pickle(cache, key, tmp_path, marker):
     js, npz = _files(cache, key)
     js.write_bytes(_payload(marker))
     npz.write_bytes(_payload(marker))
-    js.with_suffix(".pkl").write_bytes(_payload(marker))   # the old layout's file name too
+    js.with_suffix(".pkl").write_bytes(_payload(marker))  # the old layout's file name too
 
 
 def _truncate(cache, key, tmp_path, marker):
@@ -234,7 +234,7 @@ def _symlink_shard(cache, key, tmp_path, marker):
 def _fifo(cache, key, tmp_path, marker):
     js = _files(cache, key)[0]
     js.unlink()
-    os.mkfifo(js)          # opening it for reading would block: it must not be opened blocking
+    os.mkfifo(js)  # opening it for reading would block: it must not be opened blocking
 
 
 def _directory(cache, key, tmp_path, marker):
@@ -243,9 +243,24 @@ def _directory(cache, key, tmp_path, marker):
     (js / "x").mkdir(parents=True)
 
 
-PLANTS = [_plant_pickle, _truncate, _truncate_npz, _empty, _empty_npz, _random, _tamper_value,
-          _tamper_type, _tamper_shape, _other_users_entry, _moved, _symlink, _symlink_npz,
-          _symlink_shard, _fifo, _directory]
+PLANTS = [
+    _plant_pickle,
+    _truncate,
+    _truncate_npz,
+    _empty,
+    _empty_npz,
+    _random,
+    _tamper_value,
+    _tamper_type,
+    _tamper_shape,
+    _other_users_entry,
+    _moved,
+    _symlink,
+    _symlink_npz,
+    _symlink_shard,
+    _fifo,
+    _directory,
+]
 
 
 @pytest.mark.parametrize("plant", PLANTS, ids=lambda f: f.__name__.strip("_"))
@@ -263,14 +278,15 @@ def test_the_planted_value_is_served_when_the_checks_are_bypassed(tmp_path):
     returned if the signature were not checked (so the checks are what rejects it)."""
     cache, key = _genuine(tmp_path)
     _other_users_entry(cache, key, tmp_path, None)
-    os.environ["NBL_CACHE_DIR"] = str(tmp_path / "attacker-home")   # the attacker's own key
+    os.environ["NBL_CACHE_DIR"] = str(tmp_path / "attacker-home")  # the attacker's own key
     hit, val = ChunkCache(cache.root.parent, cache.root.name).get(key)
     assert hit and val["lambda_star"].tolist() == [9.0] and val["sign"] == ["stable"]
 
 
 # ---------------------------------------------------------------------- signed but malformed
-def _forge(cache: ChunkCache, key: str, value_tree, arrays: dict | None, specs=None,
-           **fields) -> None:
+def _forge(
+    cache: ChunkCache, key: str, value_tree, arrays: dict | None, specs=None, **fields
+) -> None:
     """Write an entry signed with this user's key (as if our own writer had a bug), so only the
     structural validation can reject it."""
     import hashlib
@@ -282,9 +298,15 @@ def _forge(cache: ChunkCache, key: str, value_tree, arrays: dict | None, specs=N
         npz.write_bytes(raw)
     if specs is None:
         specs = [{"dtype": a.dtype.str, "shape": list(a.shape)} for a in (arrays or {}).values()]
-    entry = {"schema": "nbl-cache-entry", "version": 1, "key": key, "arrays": specs,
-             "npz_sha256": hashlib.sha256(raw).hexdigest() if raw else None,
-             "value": value_tree, **fields}
+    entry = {
+        "schema": "nbl-cache-entry",
+        "version": 1,
+        "key": key,
+        "arrays": specs,
+        "npz_sha256": hashlib.sha256(raw).hexdigest() if raw else None,
+        "value": value_tree,
+        **fields,
+    }
     entry["mac"] = cache_mod._mac(entry, cache._key)
     js.write_text(json.dumps(entry))
 
@@ -306,16 +328,36 @@ MALFORMED = {
     "bytes-array": lambda m: (GOOD_TREE, {"a0": np.array([b"9.0"])}, None, {}),
     "datetime-array": lambda m: (GOOD_TREE, {"a0": np.array(["2024-01-01"], "M8[D]")}, None, {}),
     "structured-array": lambda m: (GOOD_TREE, {"a0": np.zeros(1, "f8,i4")}, None, {}),
-    "declared-dtype": lambda m: (GOOD_TREE, {"a0": np.array([9.0])},
-                                 [{"dtype": "<f4", "shape": [1]}], {}),
-    "declared-shape": lambda m: (GOOD_TREE, {"a0": np.array([9.0])},
-                                 [{"dtype": "<f8", "shape": [2]}], {}),
-    "extra-array": lambda m: (GOOD_TREE, {"a0": np.array([9.0]), "a1": np.array([1.0])},
-                              [{"dtype": "<f8", "shape": [1]}], {}),
-    "unreferenced-array": lambda m: ({"dict": {"sign": ["stable"]}}, {"a0": np.array([9.0])},
-                                     None, {}),
-    "array-twice": lambda m: ({"tuple": [{"array": 0}, {"array": 0}]},
-                              {"a0": np.array([9.0])}, None, {}),
+    "declared-dtype": lambda m: (
+        GOOD_TREE,
+        {"a0": np.array([9.0])},
+        [{"dtype": "<f4", "shape": [1]}],
+        {},
+    ),
+    "declared-shape": lambda m: (
+        GOOD_TREE,
+        {"a0": np.array([9.0])},
+        [{"dtype": "<f8", "shape": [2]}],
+        {},
+    ),
+    "extra-array": lambda m: (
+        GOOD_TREE,
+        {"a0": np.array([9.0]), "a1": np.array([1.0])},
+        [{"dtype": "<f8", "shape": [1]}],
+        {},
+    ),
+    "unreferenced-array": lambda m: (
+        {"dict": {"sign": ["stable"]}},
+        {"a0": np.array([9.0])},
+        None,
+        {},
+    ),
+    "array-twice": lambda m: (
+        {"tuple": [{"array": 0}, {"array": 0}]},
+        {"a0": np.array([9.0])},
+        None,
+        {},
+    ),
     "unknown-tag": lambda m: ({"pickle": pickle.dumps(_Boom(m)).hex()}, None, None, {}),
     "two-tags": lambda m: ({"tuple": [], "dict": {}}, None, None, {}),
     "list-as-key": lambda m: ({"items": [[[1], 2]]}, None, None, {}),
@@ -336,7 +378,7 @@ def test_signed_but_malformed_entry_is_a_miss(case, tmp_path):
     _forge(cache, "k" * 64, tree, arrays, specs, **fields)
     assert cache.get("k" * 64) == (False, None)
     assert not marker.exists()
-    cache.put("k" * 64, PLANTED)                     # ... and is replaced by the next put
+    cache.put("k" * 64, PLANTED)  # ... and is replaced by the next put
     hit, val = cache.get("k" * 64)
     assert hit and val["sign"] == ["stable"]
 
@@ -355,8 +397,9 @@ def test_planted_phase_cache_does_not_change_the_phase_csv(tmp_path, monkeypatch
     monkeypatch.setenv("NBL_CACHE_DIR", str(tmp_path / "attacker-home"))
     for d in planted_dirs:
         c = ChunkCache(d, "phase")
-        phase_diagram("two-transition", "mu2", ["1.244122"], ["0.2"],
-                      executor=SerialExecutor(), cache=c)
+        phase_diagram(
+            "two-transition", "mu2", ["1.244122"], ["0.2"], executor=SerialExecutor(), cache=c
+        )
         keys = [p.stem for p in c.root.glob("??/*.json")]
         assert keys
         for k in keys:
@@ -365,8 +408,17 @@ def test_planted_phase_cache_does_not_change_the_phase_csv(tmp_path, monkeypatch
     monkeypatch.setenv("NBL_CACHE_DIR", str(tmp_path / "home"))
     monkeypatch.chdir(work)
     want = repr(float(truth["lambda_star"][0]))
-    args = ["phase", "--family", "two-transition", "--param", "mu2", "--range",
-            "1.244122:1.244122:1", "--delta-range", "0.2:0.2:1"]
+    args = [
+        "phase",
+        "--family",
+        "two-transition",
+        "--param",
+        "mu2",
+        "--range",
+        "1.244122:1.244122:1",
+        "--delta-range",
+        "0.2:0.2:1",
+    ]
     for extra in ([], ["--cache-dir", str(planted_dirs[1])]):
         out = tmp_path / f"out{len(extra)}"
         assert main([*args, "--out", str(out), *extra]) == 0
@@ -395,8 +447,9 @@ def test_planted_simulate_cache_never_runs_code(tmp_path, monkeypatch):
     plain = simulate(env, **kw)
     for name in plain.policies:
         for k in ("regret", "sq_error", "angle"):
-            assert np.array_equal(getattr(got.policies[name], k),
-                                  getattr(plain.policies[name], k), equal_nan=True)
+            assert np.array_equal(
+                getattr(got.policies[name], k), getattr(plain.policies[name], k), equal_nan=True
+            )
     assert not marker.exists()
 
 
@@ -427,9 +480,16 @@ def test_concurrent_writers_and_readers_of_the_same_keys(tmp_path):
     script = tmp_path / "race.py"
     script.write_text(_RACE)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NBL_CACHE_DIR": str(tmp_path / "home")}
-    procs = [subprocess.Popen([sys.executable, str(script), str(tmp_path / "c"), "150"],
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(script), str(tmp_path / "c"), "150"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     outs = [p.communicate(timeout=300) for p in procs]
     for p, (out, err) in zip(procs, outs):
         assert p.returncode == 0, err
@@ -475,17 +535,33 @@ def test_concurrent_reproduce_runs_share_cache_and_output(tmp_path):
     cached figure data are complete."""
     (tmp_path / "race_figure.py").write_text(_FIGURE)
     (tmp_path / "run.py").write_text(_REPRODUCE)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)]),
-           "NBL_CACHE_DIR": str(tmp_path / "home"), "MPLBACKEND": "Agg"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)]),
+        "NBL_CACHE_DIR": str(tmp_path / "home"),
+        "MPLBACKEND": "Agg",
+    }
     for _ in range(2):
-        procs = [subprocess.Popen([sys.executable, str(tmp_path / "run.py"), str(tmp_path / "out"),
-                                   str(tmp_path / "cache")], env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        procs = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    str(tmp_path / "run.py"),
+                    str(tmp_path / "out"),
+                    str(tmp_path / "cache"),
+                ],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
         outs = [p.communicate(timeout=300) for p in procs]
         for p, (out, err) in zip(procs, outs):
             assert p.returncode == 0 and out.strip() == "ok", err
     lines = (tmp_path / "out" / "race__curve.csv").read_text().splitlines()
-    assert lines[0] == "x,y" and len(lines) == 6       # both ended with quick mode (5 points)
+    assert lines[0] == "x,y" and len(lines) == 6  # both ended with quick mode (5 points)
     assert (tmp_path / "out" / "race.png").read_bytes()[:4] == b"\x89PNG"
     assert not [f for f in (tmp_path / "out").iterdir() if f.name.endswith(".tmp")]
     assert len(ChunkCache(tmp_path / "cache", "figures")) == 2
@@ -500,7 +576,7 @@ def test_directory_writable_by_others_is_refused(tmp_path, mode):
     with pytest.raises(NBLInputError, match="writable by others") as err:
         ChunkCache(d, "phase")
     assert "\n" not in str(err.value)
-    assert not (d / "phase").exists()       # refused before anything is written
+    assert not (d / "phase").exists()  # refused before anything is written
 
 
 def test_directory_writable_by_others_as_namespace_or_user_dir_is_refused(tmp_path, monkeypatch):
@@ -515,7 +591,7 @@ def test_directory_writable_by_others_as_namespace_or_user_dir_is_refused(tmp_pa
     os.chmod(shared_home, 0o777)
     monkeypatch.setenv("NBL_CACHE_DIR", str(shared_home))
     with pytest.raises(NBLInputError, match="writable by others"):
-        ChunkCache(tmp_path / "elsewhere", "phase")     # the HMAC key's directory is shared
+        ChunkCache(tmp_path / "elsewhere", "phase")  # the HMAC key's directory is shared
     assert not (tmp_path / "elsewhere").exists()
     with pytest.raises(NBLInputError, match="writable by others"):
         ChunkCache(None, "phase")
@@ -536,8 +612,10 @@ def test_sticky_directory_of_ours_is_accepted_and_created_dirs_are_private(tmp_p
     assert stat.S_IMODE(os.stat(secret).st_mode) == 0o600
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
-                    reason="giving a directory to another user needs root")
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0,
+    reason="giving a directory to another user needs root",
+)
 def test_directory_owned_by_another_user_is_refused(tmp_path):
     d = tmp_path / "theirs"
     d.mkdir(mode=0o755)
@@ -565,10 +643,10 @@ def test_default_directory(tmp_path, monkeypatch):
     assert default_cache_dir() == tmp_path / "mine"
     monkeypatch.delenv("NBL_CACHE_DIR")
     monkeypatch.setenv("HOME", str(tmp_path / "h"))
-    monkeypatch.setitem(sys.modules, "platformdirs", None)      # not installed
+    monkeypatch.setitem(sys.modules, "platformdirs", None)  # not installed
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert default_cache_dir() == tmp_path / "xdg" / "nbl"
-    monkeypatch.setenv("XDG_CACHE_HOME", "relative/dir")          # ignored (XDG rule)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/dir")  # ignored (XDG rule)
     assert default_cache_dir() == tmp_path / "h" / ".cache" / "nbl"
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert default_cache_dir() == tmp_path / "h" / ".cache" / "nbl"
@@ -605,12 +683,12 @@ def test_key_changes_with_every_numerical_library_version(monkeypatch, fresh_ver
     real = metadata.version
     base = cell_key(phase_cell, CELL)
     fig = cache_key(rates.ID, rates, True)
-    assert set(LIBRARIES) >= {"numpy", "scipy", "mpmath", "sympy", "python-flint", "numba",
-                              "nbl"}
+    assert set(LIBRARIES) >= {"numpy", "scipy", "mpmath", "sympy", "python-flint", "numba", "nbl"}
     seen = {base}
     for lib in LIBRARIES:
-        monkeypatch.setattr(metadata, "version",
-                            lambda name, lib=lib: "0.0+changed" if name == lib else real(name))
+        monkeypatch.setattr(
+            metadata, "version", lambda name, lib=lib: "0.0+changed" if name == lib else real(name)
+        )
         library_versions.cache_clear()
         assert library_versions()[lib] == "0.0+changed"
         key = cell_key(phase_cell, CELL)
@@ -626,7 +704,7 @@ def test_key_changes_with_every_numerical_library_version(monkeypatch, fresh_ver
     assert cell_key(phase_cell, CELL) not in seen
     monkeypatch.setattr(platform, "python_version", real_python)
     library_versions.cache_clear()
-    assert cell_key(phase_cell, CELL) == base          # nothing else moved
+    assert cell_key(phase_cell, CELL) == base  # nothing else moved
 
 
 # ---------------------------------------------------------------------- what may be stored
@@ -638,18 +716,21 @@ def _returns_a_set(cell):
     return {"lambda_star": np.array([1.0]), "sign": {"stable"}}
 
 
-@pytest.mark.parametrize("value, where, what", [
-    ({"x": _Unsupported()}, "value['x']", "_Unsupported"),
-    ({"x": [1, {2, 3}]}, "value['x'][1]", "builtins.set"),
-    ({frozenset(): "a"}, "a key of value", "builtins.frozenset"),
-    ({(1, _Unsupported()): "a"}, "a key of value", "builtins.tuple"),
-    ((np.array([b"a", b"b"]),), "value[0]", "dtype |S1"),
-    ({"x": np.zeros(2, "f8,i4")}, "value['x']", "dtype [('f0', '<f8'), ('f1', '<i4')]"),
-    ({"x": np.datetime64("2024-01-01")}, "value['x']", "numpy.datetime64"),
-    ([np.array([None])], "value[0]", "dtype object"),
-    ({"x": np.ma.masked_array([1.0])}, "value['x']", "MaskedArray"),
-    ({"x": 1 + 2j}, "value['x']", "builtins.complex"),
-])
+@pytest.mark.parametrize(
+    "value, where, what",
+    [
+        ({"x": _Unsupported()}, "value['x']", "_Unsupported"),
+        ({"x": [1, {2, 3}]}, "value['x'][1]", "builtins.set"),
+        ({frozenset(): "a"}, "a key of value", "builtins.frozenset"),
+        ({(1, _Unsupported()): "a"}, "a key of value", "builtins.tuple"),
+        ((np.array([b"a", b"b"]),), "value[0]", "dtype |S1"),
+        ({"x": np.zeros(2, "f8,i4")}, "value['x']", "dtype [('f0', '<f8'), ('f1', '<i4')]"),
+        ({"x": np.datetime64("2024-01-01")}, "value['x']", "numpy.datetime64"),
+        ([np.array([None])], "value[0]", "dtype object"),
+        ({"x": np.ma.masked_array([1.0])}, "value['x']", "MaskedArray"),
+        ({"x": 1 + 2j}, "value['x']", "builtins.complex"),
+    ],
+)
 def test_put_refuses_anything_but_plain_data(tmp_path, value, where, what):
     cache = ChunkCache(tmp_path, "t")
     with pytest.raises(TypeError) as err:

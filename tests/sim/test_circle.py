@@ -21,18 +21,31 @@ def _plain_scan(H, dH, n_grid, tol, xtol):
     grid = -math.pi + (2 * math.pi / n) * np.arange(1, n + 1)
     grid[[-1, n // 2 - 1]] = math.pi, 0.0
     sg = np.sign(np.asarray(H(grid), dtype=float))
-    left = np.flatnonzero(sg * np.roll(sg, -1) < 0)      # sign change from grid[j] to grid[j+1]
+    left = np.flatnonzero(sg * np.roll(sg, -1) < 0)  # sign change from grid[j] to grid[j+1]
     right = (left + 1) % n
     brackets = zip(grid[left], grid[right] + np.where(right == 0, 2 * math.pi, 0.0))
-    refined = np.array([brentq(lambda x: float(H(np.array([x]))[0]), a, b,
-                               xtol=xtol, rtol=4 * np.finfo(float).eps) for a, b in brackets])
+    refined = np.array(
+        [
+            brentq(
+                lambda x: float(H(np.array([x]))[0]), a, b, xtol=xtol, rtol=4 * np.finfo(float).eps
+            )
+            for a, b in brackets
+        ]
+    )
     refined = np.where(refined > math.pi, refined - 2 * math.pi, refined)
     roots = np.sort(np.concatenate([grid[sg == 0], refined]))
     d1s = np.asarray(dH(roots), dtype=float)
     res = np.abs(np.asarray(H(roots), dtype=float))
-    return [(float(a), math.degrees(a), float(d1),
-             "attracting" if d1 < -tol else "repelling" if d1 > tol else "degenerate", float(r))
-            for a, d1, r in zip(roots, d1s, res)]
+    return [
+        (
+            float(a),
+            math.degrees(a),
+            float(d1),
+            "attracting" if d1 < -tol else "repelling" if d1 > tol else "degenerate",
+            float(r),
+        )
+        for a, d1, r in zip(roots, d1s, res)
+    ]
 
 
 @pytest.mark.parametrize("delta", ["0.2", "1"])
@@ -69,8 +82,9 @@ def test_reference_angle():
     assert all(c - math.pi < e.alpha <= c + math.pi for e in z)
     # the same zeros from ref = 0, as absolute angles
     z0 = circle_zeros(H, dH, 360)
-    assert sorted(round(math.remainder(e.alpha, 2 * math.pi), 10) for e in z0) == \
-        sorted(round(math.remainder(e.alpha, 2 * math.pi), 10) for e in z)
+    assert sorted(round(math.remainder(e.alpha, 2 * math.pi), 10) for e in z0) == sorted(
+        round(math.remainder(e.alpha, 2 * math.pi), 10) for e in z
+    )
 
 
 def test_rounding_level_sign_disagreement_is_a_zero_at_the_end():
@@ -98,22 +112,29 @@ def test_jumps_are_reported_as_jumps():
     jumps + → − at α = 1 (no zero there: the flow is pushed into the jump from both sides,
     jump-attracting) and − → + at α = −1 (jump-repelling), and has two smooth zeros
     2.5 ∓ 0.2 (ln 1.6)^{1/2} (repelling, then attracting)."""
+
     def H(a):
         w = np.mod(np.asarray(a, dtype=float) + math.pi, 2 * math.pi) - math.pi
-        return np.where((w > -1.0) & (w < 1.0), 0.5, -0.5 + 0.8 * np.exp(-((w - 2.5) / 0.2) ** 2))
+        return np.where((w > -1.0) & (w < 1.0), 0.5, -0.5 + 0.8 * np.exp(-(((w - 2.5) / 0.2) ** 2)))
 
     def dH(a):
         w = np.mod(np.asarray(a, dtype=float) + math.pi, 2 * math.pi) - math.pi
-        return np.where((w > -1.0) & (w < 1.0), 0.0,
-                        -0.8 * np.exp(-((w - 2.5) / 0.2) ** 2) * 2 * (w - 2.5) / 0.04)
+        return np.where(
+            (w > -1.0) & (w < 1.0),
+            0.0,
+            -0.8 * np.exp(-(((w - 2.5) / 0.2) ** 2)) * 2 * (w - 2.5) / 0.04,
+        )
 
     r = 0.2 * math.sqrt(math.log(1.6))
     plain = circle_zeros(H, dH, 720)
     z = circle_zeros(H, dH, 720, jump_rtol=1e-6)
     kinds = {round(e.alpha, 6): (e.kind, e.stability) for e in z}
-    assert kinds == {-1.0: ("jump", "jump-repelling"), 1.0: ("jump", "jump-attracting"),
-                     round(2.5 - r, 6): ("zero", "repelling"),
-                     round(2.5 + r, 6): ("zero", "attracting")}
+    assert kinds == {
+        -1.0: ("jump", "jump-repelling"),
+        1.0: ("jump", "jump-attracting"),
+        round(2.5 - r, 6): ("zero", "repelling"),
+        round(2.5 + r, 6): ("zero", "attracting"),
+    }
     # a jump of size 1 (0.5 to −0.5 + 0.8 e^{−56.25}, i.e. 1 − 4e-25)
     assert all(abs(abs(e.jump) - 1.0) < 1e-12 for e in z if e.kind == "jump")
     # without jump detection the same angles are found, labelled from H' only
@@ -130,13 +151,16 @@ def test_gaussian_equilibria_unchanged_by_the_new_options():
     assert att == pytest.approx([73.205631, 73.205631], abs=1e-6)
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    (dict(n_grid=4), "n_grid"),
-    (dict(n_grid=True), "n_grid"),
-    (dict(ref=float("nan")), "ref"),
-    (dict(jump_rtol=0.0), "jump_rtol"),
-    (dict(jump_rtol="x"), "jump_rtol"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        (dict(n_grid=4), "n_grid"),
+        (dict(n_grid=True), "n_grid"),
+        (dict(ref=float("nan")), "ref"),
+        (dict(jump_rtol=0.0), "jump_rtol"),
+        (dict(jump_rtol="x"), "jump_rtol"),
+    ],
+)
 def test_bad_input(kwargs, fragment):
     with pytest.raises(NBLInputError, match=fragment):
         circle_zeros(np.sin, np.cos, **{"n_grid": 16, **kwargs})

@@ -37,11 +37,11 @@ VALUES = grid_values(-1.5, 2.5, 12)
 DELTAS = grid_values(0.1, 1.5, 8)
 
 
-
 @pytest.fixture(autouse=True)
 def _user_cache_home(tmp_path, monkeypatch):
     """A private user cache directory (where the cache's HMAC key lives) per test."""
     monkeypatch.setenv("NBL_CACHE_DIR", str(tmp_path / "nbl-home"))
+
 
 @pytest.fixture(scope="module")
 def cluster():
@@ -58,8 +58,10 @@ def cluster():
     warns, and warnings are errors here; seen in CI when another cluster was up)."""
     import dask
 
-    with dask.config.set({"distributed.deploy.lost-worker-timeout": "1h"}), \
-            socket.socket() as taken:
+    with (
+        dask.config.set({"distributed.deploy.lost-worker-timeout": "1h"}),
+        socket.socket() as taken,
+    ):
         with contextlib.suppress(OSError):  # already taken by someone else: the same test
             taken.bind(("127.0.0.1", 8787))
             taken.listen()
@@ -95,8 +97,9 @@ def test_phase_diagram_on_dask_equals_serial(cluster, serial_float):
 
 def test_simulate_on_dask_equals_serial_bit_for_bit(cluster):
     env = Environment.build(make_family(FAMILY, mu2="1.244122"), "0.8", 3)
-    kw = dict(n=400, reps=40, n0=40, chunk_size=5, seed=11,
-              policies=("nbl", "greedy-logistic", "oracle"))
+    kw = dict(
+        n=400, reps=40, n0=40, chunk_size=5, seed=11, policies=("nbl", "greedy-logistic", "oracle")
+    )
     here = simulate(env, executor=SerialExecutor(), **kw)
     there = simulate(env, executor=cluster, **kw)
     assert there.executor.startswith("local Dask cluster")
@@ -125,8 +128,10 @@ def test_worker_killed_mid_sweep_loses_no_cell(cluster):
     assert killed and killed[0][1] < killed[0][2]  # the kill came while cells were left
     assert res.ok and res.computed == len(cells)
     serial = run_sweep(phase_cell, cells, executor=SerialExecutor())
-    assert np.array_equal(np.array([r["lambda_star"] for r in res.results]),
-                          np.array([r["lambda_star"] for r in serial.results]))
+    assert np.array_equal(
+        np.array([r["lambda_star"] for r in res.results]),
+        np.array([r["lambda_star"] for r in serial.results]),
+    )
     assert [r["sign"] for r in res.results] == [r["sign"] for r in serial.results]
     after = _healthy(cluster)
     assert killed[0][0] not in after.values()
@@ -175,9 +180,10 @@ def test_interrupt_and_resume_on_the_cluster(cluster, serial_float, tmp_path):
     assert np.array_equal(lam, serial_float.lambda_star)
 
 
-def test_scheduler_environment_variable_connects_to_a_running_scheduler(cluster, monkeypatch,
-                                                                        serial_float):
-    _healthy(cluster)           # a worker killed by an earlier test may still be restarting
+def test_scheduler_environment_variable_connects_to_a_running_scheduler(
+    cluster, monkeypatch, serial_float
+):
+    _healthy(cluster)  # a worker killed by an earlier test may still be restarting
     address = cluster.client.scheduler.address
     assert address.startswith("tcp://")
     monkeypatch.setenv(SCHEDULER_ENV, address)

@@ -58,15 +58,19 @@ def _assert_nbl_pinned(got, ref):
 ENVS = {
     "tt-d2": lambda: Environment.build(TT, "0.5", 2),
     "tt-d8": lambda: Environment.build(TT, "0.5", 8),
-    "logistic-d3-random": lambda: Environment.build(LOGISTIC, "1", 3, v_star="random",
-                                                    theta_dir="random", geometry_seed=4),
+    "logistic-d3-random": lambda: Environment.build(
+        LOGISTIC, "1", 3, v_star="random", theta_dir="random", geometry_seed=4
+    ),
     "logistic-d9": lambda: Environment.build(LOGISTIC, "0.3", 9),
-    "potential-bounded-d2": lambda: Environment.build(POTENTIAL, "0.8", 2, reward="bounded",
-                                                      noise=0.5),
-    "tt-d2-arms-contexts": lambda: Environment.build(TT, "0.5", 2, arms="intercept=0.3",
-                                                     contexts="student-t:nu=5"),
-    "logistic-d2-sigma": lambda: Environment.build(LOGISTIC, "0.5", 2,
-                                                   contexts="gaussian:cond=10,angle=90"),
+    "potential-bounded-d2": lambda: Environment.build(
+        POTENTIAL, "0.8", 2, reward="bounded", noise=0.5
+    ),
+    "tt-d2-arms-contexts": lambda: Environment.build(
+        TT, "0.5", 2, arms="intercept=0.3", contexts="student-t:nu=5"
+    ),
+    "logistic-d2-sigma": lambda: Environment.build(
+        LOGISTIC, "0.5", 2, contexts="gaussian:cond=10,angle=90"
+    ),
 }
 
 
@@ -76,27 +80,41 @@ def test_fixed_cases_pinned(case, n0):
     """Draw (11 replications: one lane group of eight and three alone),
     NBL (randomized start, or v0 at 10° when n0 = 0), oracle and regret: the same bits."""
     env = ENVS[case]()
-    rec = np.array([0, 1, 2, 22, 23, 24, 100, 257]) if n0 == 0 else np.array(
-        [1, 22, 23, 24, 100, 257])
+    rec = (
+        np.array([0, 1, 2, 22, 23, 24, 100, 257])
+        if n0 == 0
+        else np.array([1, 22, 23, 24, 100, 257])
+    )
     got, ref = _realizations(env, 7, range(2, 13), 257, n0)
     _assert_draws_pinned(env, got, ref)
     kw = {"v0": env.initial_direction(10.0)} if n0 == 0 else {}
     tr_got = engine.nbl(got.X, got.Y, got.coins, env.v_star, t0=30.0, record_rounds=rec, **kw)
-    tr_ref = engine.nbl(ref.X, ref.Y, ref.coins, env.v_star, t0=30.0, record_rounds=rec,
-                        backend="reference", **kw)
+    tr_ref = engine.nbl(
+        ref.X, ref.Y, ref.coins, env.v_star, t0=30.0, record_rounds=rec, backend="reference", **kw
+    )
     _assert_nbl_pinned(tr_got, tr_ref)
     for actions in (tr_got.actions, engine.oracle(got.X, env.v_star)):
-        assert _same(engine.regret(env, got, actions, rec),
-                     engine.regret(env, ref, actions, rec, backend="reference"))
-    assert _same(engine.oracle(got.X, env.v_star),
-                 engine.oracle(ref.X, env.v_star, backend="reference"))
+        assert _same(
+            engine.regret(env, got, actions, rec),
+            engine.regret(env, ref, actions, rec, backend="reference"),
+        )
+    assert _same(
+        engine.oracle(got.X, env.v_star), engine.oracle(ref.X, env.v_star, backend="reference")
+    )
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**63), first=st.integers(0, 10**6), R=st.integers(1, 19),
-       n=st.integers(1, 120), d=st.sampled_from([2, 3, 4, 7, 8, 9, 16]),
-       n0=st.integers(0, 40), gamma=st.sampled_from([0.5, 10.0, 300.0]),
-       t0=st.sampled_from([0.0, 5.0, 500.0]), every=st.integers(1, 7))
+@given(
+    seed=st.integers(0, 2**63),
+    first=st.integers(0, 10**6),
+    R=st.integers(1, 19),
+    n=st.integers(1, 120),
+    d=st.sampled_from([2, 3, 4, 7, 8, 9, 16]),
+    n0=st.integers(0, 40),
+    gamma=st.sampled_from([0.5, 10.0, 300.0]),
+    t0=st.sampled_from([0.0, 5.0, 500.0]),
+    every=st.integers(1, 7),
+)
 def test_random_sizes_and_seeds_pinned(seed, first, R, n, d, n0, gamma, t0, every):
     """Any seed, replication range, horizon, dimension, n0 and step: the draw and NBL (with
     records and angles) are the same bits in both backends."""
@@ -107,10 +125,21 @@ def test_random_sizes_and_seeds_pinned(seed, first, R, n, d, n0, gamma, t0, ever
     rec = np.arange(0, n + 1, every)
     kw = {"v0": env.initial_direction(25.0)} if n0 == 0 else {}
     _assert_nbl_pinned(
-        engine.nbl(got.X, got.Y, got.coins, env.v_star, gamma=gamma, t0=t0, record_rounds=rec,
-                   **kw),
-        engine.nbl(ref.X, ref.Y, ref.coins, env.v_star, gamma=gamma, t0=t0, record_rounds=rec,
-                   backend="reference", **kw))
+        engine.nbl(
+            got.X, got.Y, got.coins, env.v_star, gamma=gamma, t0=t0, record_rounds=rec, **kw
+        ),
+        engine.nbl(
+            ref.X,
+            ref.Y,
+            ref.coins,
+            env.v_star,
+            gamma=gamma,
+            t0=t0,
+            record_rounds=rec,
+            backend="reference",
+            **kw,
+        ),
+    )
 
 
 @pytest.mark.parametrize("d", [2, 3, 7, 8, 9, 16, 21, 128, 130, 300])
@@ -155,16 +184,18 @@ def test_degenerate_initialization_pinned():
     assert got.info["degenerate_init"] == 4
 
 
-@pytest.mark.parametrize("d,intercept,n0", [(2, True, 20), (2, False, 0), (8, True, 15),
-                                            (3, True, 90)])
+@pytest.mark.parametrize(
+    "d,intercept,n0", [(2, True, 20), (2, False, 0), (8, True, 15), (3, True, 90)]
+)
 def test_greedy_logistic_pinned(d, intercept, n0):
     """Greedy Logistic: actions, final fits and every count (Newton iterations, line-search
     halvings and objective evaluations included) are the same in both backends."""
     env = Environment.build(TT, "0.5", d)
     real = env.draw(11, range(4), 90, n0)
     got_a, got = engine.greedy_logistic(real.X, real.Y, real.coins, intercept=intercept)
-    ref_a, ref = engine.greedy_logistic(real.X, real.Y, real.coins, intercept=intercept,
-                                        backend="reference")
+    ref_a, ref = engine.greedy_logistic(
+        real.X, real.Y, real.coins, intercept=intercept, backend="reference"
+    )
     assert _same(got_a, ref_a)
     assert got.keys() == ref.keys()
     for key in got:

@@ -24,9 +24,16 @@ def _reference_draw(env, seed, reps, n, n0):
     seqs = replication_seeds(seed, max(reps) + 1)
     out = {k: [] for k in ("X", "means", "Y", "coins")}
     for r in reps:
-        sub = [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-            entropy=seqs[r].entropy, spawn_key=tuple(seqs[r].spawn_key) + (k,))))
-            for k in range(3)]
+        sub = [
+            np.random.Generator(
+                np.random.PCG64(
+                    np.random.SeedSequence(
+                        entropy=seqs[r].entropy, spawn_key=tuple(seqs[r].spawn_key) + (k,)
+                    )
+                )
+            )
+            for k in range(3)
+        ]
         X = np.empty((n, env.d))
         sub[0].standard_normal(out=X)
         z = np.zeros((n, 2))
@@ -248,8 +255,16 @@ def test_replication_streams_do_not_depend_on_batch():
                 assert np.array_equal(getattr(part, k)[j], getattr(whole, k)[r])
 
 
-@pytest.mark.parametrize("kw", [dict(), dict(reward="bounded", noise=0.3), dict(d=9),
-                                dict(arms="intercept=0.3"), dict(contexts="student-t:nu=5")])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(),
+        dict(reward="bounded", noise=0.3),
+        dict(d=9),
+        dict(arms="intercept=0.3"),
+        dict(contexts="student-t:nu=5"),
+    ],
+)
 def test_rewards_drawn_as_lanes_are_those_drawn_one_by_one(kw):
     """Eight replications at a time draw their rewards as vector lanes: every array of a batch
     of 19 (two lane groups and three single ones) equals that replication drawn alone —
@@ -316,11 +331,14 @@ def test_coins_are_fair_signs():
     assert set(np.unique(c)) == {-1, 1} and abs(c.mean()) < 5 / np.sqrt(c.size)
 
 
-@pytest.mark.parametrize("link, fragment", [
-    (make_family("identity"), "Bernoulli rewards need 0 <= g <= 1"),
-    (make_family("negative-entropy"), "Bernoulli rewards need 0 <= g <= 1"),
-    (Link.from_expression("1.2/(1+exp(-z))"), "Bernoulli rewards need 0 <= g <= 1"),
-])
+@pytest.mark.parametrize(
+    "link, fragment",
+    [
+        (make_family("identity"), "Bernoulli rewards need 0 <= g <= 1"),
+        (make_family("negative-entropy"), "Bernoulli rewards need 0 <= g <= 1"),
+        (Link.from_expression("1.2/(1+exp(-z))"), "Bernoulli rewards need 0 <= g <= 1"),
+    ],
+)
 def test_bernoulli_needs_a_probability_link(link, fragment):
     with pytest.raises(NBLInputError, match=fragment):
         Environment.build(link, "1")
@@ -334,16 +352,19 @@ def test_realized_mean_outside_unit_interval_is_caught():
         env.draw(0, [0], 1000, 0)
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    ({"delta": "2"}, "open interval"),
-    ({"delta": float("nan")}, "finite"),
-    ({"delta": "0.5", "d": 1}, "d must be an integer >= 2"),
-    ({"delta": "0.5", "reward": "gauss"}, "reward must be one of"),
-    ({"delta": "0.5", "v_star": [1, 0, 0]}, r"shape \(2,\)"),
-    ({"delta": "0.5", "v_star": [0, 0]}, "non-zero"),
-    ({"delta": "0.5", "v_star": [1, 0], "theta_dir": [2, 0]}, "parallel"),
-    ({"delta": "0.5", "noise": float("inf"), "reward": "bounded"}, "noise"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"delta": "2"}, "open interval"),
+        ({"delta": float("nan")}, "finite"),
+        ({"delta": "0.5", "d": 1}, "d must be an integer >= 2"),
+        ({"delta": "0.5", "reward": "gauss"}, "reward must be one of"),
+        ({"delta": "0.5", "v_star": [1, 0, 0]}, r"shape \(2,\)"),
+        ({"delta": "0.5", "v_star": [0, 0]}, "non-zero"),
+        ({"delta": "0.5", "v_star": [1, 0], "theta_dir": [2, 0]}, "parallel"),
+        ({"delta": "0.5", "noise": float("inf"), "reward": "bounded"}, "noise"),
+    ],
+)
 def test_bad_input(kwargs, fragment):
     with pytest.raises(NBLInputError, match=fragment):
         Environment.build(TT, **kwargs)
@@ -372,8 +393,11 @@ def test_paper_contexts_and_arms_given_explicitly_are_the_default_bit_for_bit(d)
 
     base = Environment.build(TT, "0.3", d)
     ref = base.draw(3, [0, 4], 900, 30)
-    for kw in (dict(contexts="gaussian"), dict(arms="symmetric"),
-               dict(contexts="gaussian", arms=symmetric_arms(TT, "0.3", d))):
+    for kw in (
+        dict(contexts="gaussian"),
+        dict(arms="symmetric"),
+        dict(contexts="gaussian", arms=symmetric_arms(TT, "0.3", d)),
+    ):
         env = Environment.build(TT, "0.3", d, **kw)
         real = env.draw(3, [0, 4], 900, 30)
         for k in ("X", "means", "Y", "coins", "optimal"):
@@ -382,8 +406,9 @@ def test_paper_contexts_and_arms_given_explicitly_are_the_default_bit_for_bit(d)
     assert "contexts" not in Environment.build(TT, "0.3", d, contexts="gaussian").describe()
 
 
-@pytest.mark.parametrize("spec", ["student-t:nu=3", "ball", "cube", "rademacher",
-                                  "gaussian:cond=10,angle=30"])
+@pytest.mark.parametrize(
+    "spec", ["student-t:nu=3", "ball", "cube", "rademacher", "gaussian:cond=10,angle=30"]
+)
 def test_context_law_draws_from_each_replications_context_stream(spec):
     """Contexts are the law's fill of replication r's own context stream (any batch), means are
     g(βᵀx) of them, and the reward and coin streams are those of the paper's law (common
@@ -431,8 +456,9 @@ def test_gaussian_covariance_transforms_the_default_normals():
     env = Environment.build(TT, "0.5", 3, contexts=law)
     y = Environment.build(TT, "0.5", 3).draw(8, [1], 400, 5).X[0]
     a = law.transform
-    expect = np.stack([(y[:, 0] * a[i, 0] + y[:, 1] * a[i, 1]) + y[:, 2] * a[i, 2]
-                       for i in range(3)], axis=1)
+    expect = np.stack(
+        [(y[:, 0] * a[i, 0] + y[:, 1] * a[i, 1]) + y[:, 2] * a[i, 2] for i in range(3)], axis=1
+    )
     assert np.array_equal(env.draw(8, [1], 400, 5).X[0], expect)
     # A is Σ^{1/2} (eigh-based square root: a few ulps of the largest entry, 2)
     np.testing.assert_allclose(a @ a.T, cov, rtol=0, atol=1e-14)

@@ -37,8 +37,14 @@ def _same(a, b):
 
 def test_one_chunk_equals_four_chunks_bit_for_bit():
     env = Environment.build(TT, "0.8", 3)
-    kw = dict(n=600, reps=8, n0=60, policies=("nbl", "greedy-logistic", "oracle"), seed=42,
-              executor=SerialExecutor())
+    kw = dict(
+        n=600,
+        reps=8,
+        n0=60,
+        policies=("nbl", "greedy-logistic", "oracle"),
+        seed=42,
+        executor=SerialExecutor(),
+    )
     _same(simulate(env, chunk_size=8, **kw), simulate(env, chunk_size=2, **kw))
 
 
@@ -61,9 +67,12 @@ def test_every_chunking_block_and_worker_count_gives_the_same_numbers(d, monkeyp
     env = Environment.build(TT, "0.6", d)
     kw = dict(n=500, reps=11, n0=40, policies=("nbl", "greedy-logistic", "oracle"), seed=5)
     ref = simulate(env, workers=1, **kw)
-    for other in (dict(workers=2), dict(executor=SerialExecutor(), chunk_size=1),
-                  dict(executor=ProcessExecutor(2), chunk_size=3),
-                  dict(executor=SerialExecutor(), chunk_size=11)):
+    for other in (
+        dict(workers=2),
+        dict(executor=SerialExecutor(), chunk_size=1),
+        dict(executor=ProcessExecutor(2), chunk_size=3),
+        dict(executor=SerialExecutor(), chunk_size=11),
+    ):
         res = simulate(env, **other, **kw)
         _same(ref, res)
         _same_bands(ref, res)
@@ -74,9 +83,11 @@ def test_every_chunking_block_and_worker_count_gives_the_same_numbers(d, monkeyp
     rec = ref.record_rounds
     cols = np.clip(rec - 1, 0, None)
     opt = env.optimal_actions(real.X)
-    acts = {"nbl": nbl_run(real.X, real.Y, real.coins, env.v_star).actions,
-            "greedy-logistic": greedy_logistic_actions(real.X, real.Y, real.coins)[0],
-            "oracle": oracle_actions(real.X, env.v_star)}
+    acts = {
+        "nbl": nbl_run(real.X, real.Y, real.coins, env.v_star).actions,
+        "greedy-logistic": greedy_logistic_actions(real.X, real.Y, real.coins)[0],
+        "oracle": oracle_actions(real.X, env.v_star),
+    }
     for name, A in acts.items():
         reg = np.where(rec > 0, cumulative_regret(real.means, A, opt)[:, cols], 0.0)
         assert np.array_equal(ref.policies[name].regret, reg), name
@@ -89,9 +100,11 @@ def test_band_csv_files_do_not_depend_on_the_chunking(tmp_path):
     summed the two layouts in different orders, changing the last digit of the bands)."""
     env = Environment.build(TT, "0.5")
     kw = dict(n=400, reps=12, n0=40, policies=("nbl", "greedy-logistic", "oracle"), seed=7)
-    runs = [simulate(env, executor=SerialExecutor(), **kw),
-            simulate(env, executor=ProcessExecutor(2), chunk_size=1, **kw),
-            simulate(env, executor=SerialExecutor(), chunk_size=5, **kw)]
+    runs = [
+        simulate(env, executor=SerialExecutor(), **kw),
+        simulate(env, executor=ProcessExecutor(2), chunk_size=1, **kw),
+        simulate(env, executor=SerialExecutor(), chunk_size=5, **kw),
+    ]
     dirs = []
     for i, res in enumerate(runs):
         res.write(tmp_path / str(i))
@@ -146,12 +159,13 @@ def test_instantaneous_regret_into_a_wider_buffer_is_the_numpy_definition(n):
     buf = np.full((5, 900), 7.0)
     got = instantaneous_regret_into(real.means, A, real.optimal[:, :n], buf[:, :n])
     ref = instantaneous_regret(real.means[:, :n], A, real.optimal[:, :n])
-    assert np.array_equal(got, ref) and np.array_equal(buf[:, :n], ref)   # bit for bit
-    assert np.array_equal(got.sum(1), ref.sum(1))           # the study's stage sums too
+    assert np.array_equal(got, ref) and np.array_equal(buf[:, :n], ref)  # bit for bit
+    assert np.array_equal(got.sum(1), ref.sum(1))  # the study's stage sums too
     assert np.all(buf[:, n:] == 7.0)
     with pytest.raises(NBLInputError, match="means must be"):
-        instantaneous_regret_into(real.means[:, :n - 1] if n > 1 else real.means[:2], A,
-                                  real.optimal[:, :n], buf[:, :n])
+        instantaneous_regret_into(
+            real.means[:, : n - 1] if n > 1 else real.means[:2], A, real.optimal[:, :n], buf[:, :n]
+        )
 
 
 def test_process_pool_equals_in_process():
@@ -190,8 +204,13 @@ def test_summary_json_and_files(tmp_path):
     js = res.to_json()
     for name in ("nbl", "greedy-logistic"):
         s = js["policies"][name]
-        for key in ("final_regret_mean", "final_regret_se", "final_angle_deg_mean",
-                    "final_sq_error_mean", "seconds"):
+        for key in (
+            "final_regret_mean",
+            "final_regret_se",
+            "final_angle_deg_mean",
+            "final_sq_error_mean",
+            "seconds",
+        ):
             assert key in s
     assert js["policies"]["greedy-logistic"]["final_angle_deg_mean"] is None
     reg = res.policies["nbl"].regret[:, -1]
@@ -199,18 +218,25 @@ def test_summary_json_and_files(tmp_path):
     files = res.write(tmp_path)
     envelope = json.loads((tmp_path / "manifest.json").read_text())
     assert envelope["command"] == "simulate" and "manifest.json" not in envelope["files"]
-    (man,) = envelope["results"]                  # the toolkit's one envelope (records.py)
+    (man,) = envelope["results"]  # the toolkit's one envelope (records.py)
     assert man["params"]["seed"] == 1 and "numpy" in man["versions"]
     lines = (tmp_path / "trajectories_nbl.csv").read_text().splitlines()
     assert lines[0].startswith("replication,round,regret") and len(lines) == 1 + 5 * len(
-        res.record_rounds)
+        res.record_rounds
+    )
     assert {f.name for f in files} >= {"bands_nbl.csv", "manifest.json"}
 
 
 def test_progress_reports_every_replication():
     seen = []
-    simulate(Environment.build(TT, "0.5"), n=50, reps=5, n0=5, chunk_size=2,
-             progress=lambda i, n: seen.append((i, n)))
+    simulate(
+        Environment.build(TT, "0.5"),
+        n=50,
+        reps=5,
+        n0=5,
+        chunk_size=2,
+        progress=lambda i, n: seen.append((i, n)),
+    )
     assert seen[0] == (0, 5) and seen[-1] == (5, 5) and len(seen) == 4
 
 
@@ -220,16 +246,19 @@ def test_default_executor_choice():
     assert make_executor(3, work=1.0).workers == 3
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    ({"n0": 10, "init_angle": 5.0}, "either n0"),
-    ({"init_angle": 5.0, "policies": ("greedy-logistic",)}, "needs a randomized"),
-    ({"n0": 0}, "n0 must be >= 1"),
-    ({"n0": 500}, r"n0 must be an integer in \[0, n\]"),
-    ({"policies": ("ucb",)}, "unknown policy"),
-    ({"reps": 0}, "reps must be a positive integer"),
-    ({"init_angle": float("inf")}, r"degrees in \[-360, 360\]"),
-    ({"gamma": float("nan")}, "finite"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"n0": 10, "init_angle": 5.0}, "either n0"),
+        ({"init_angle": 5.0, "policies": ("greedy-logistic",)}, "needs a randomized"),
+        ({"n0": 0}, "n0 must be >= 1"),
+        ({"n0": 500}, r"n0 must be an integer in \[0, n\]"),
+        ({"policies": ("ucb",)}, "unknown policy"),
+        ({"reps": 0}, "reps must be a positive integer"),
+        ({"init_angle": float("inf")}, r"degrees in \[-360, 360\]"),
+        ({"gamma": float("nan")}, "finite"),
+    ],
+)
 def test_bad_input(kwargs, fragment):
     env = Environment.build(TT, "0.5")
     base = {"n": 100, "reps": 2}
@@ -245,8 +274,7 @@ def test_paper_stochastic_ordering_at_delta_0_2():
     finals = {}
     for entry in (PAPER_LINKS[k] for k in TWO_TRANSITION_KEYS):
         env = Environment.build(entry.link(), "0.2")
-        res = simulate(env, n=10_000, reps=100, init_angle=10.0, seed=0,
-                       executor=SerialExecutor())
+        res = simulate(env, n=10_000, reps=100, init_angle=10.0, seed=0, executor=SerialExecutor())
         s = res.summary()["nbl"]
         finals[entry.regime] = (s["final_angle_deg_mean"], s["final_angle_deg_se"])
     (m1, s1), (m2, s2), (m3, s3) = (finals[k] for k in ("stable", "near-critical", "unstable"))
@@ -256,9 +284,14 @@ def test_paper_stochastic_ordering_at_delta_0_2():
 
 
 # ------------------------------------------------------------------ beyond the paper (issue 18)
-@pytest.mark.parametrize("kw", [dict(contexts="student-t:nu=4", arms="intercept=0.3"),
-                                dict(contexts="gaussian:cond=5,angle=20", arms="shift=0.1"),
-                                dict(contexts="rademacher")])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(contexts="student-t:nu=4", arms="intercept=0.3"),
+        dict(contexts="gaussian:cond=5,angle=20", arms="shift=0.1"),
+        dict(contexts="rademacher"),
+    ],
+)
 def test_other_laws_and_arms_chunking_and_pool_invariance(kw):
     """Other context laws and arms run through simulate with every policy: the numbers do not
     depend on the chunking or the process pool (the law and the arms travel with the
@@ -276,8 +309,7 @@ def test_per_arm_links_regret_is_against_the_argmax():
     non-decreasing (regret increments are max_a m_a − m_{A_t} ≥ 0), and NBL's regret equals
     the recomputation from the realized means."""
     env = Environment.build(TT, "0.2", arms="intercept=0.5")
-    res = simulate(env, n=600, reps=4, n0=50, policies=("nbl", "greedy-logistic", "oracle"),
-                   seed=4)
+    res = simulate(env, n=600, reps=4, n0=50, policies=("nbl", "greedy-logistic", "oracle"), seed=4)
     assert np.all(res.policies["oracle"].regret == 0)
     for name in ("nbl", "greedy-logistic"):
         assert np.all(np.diff(res.policies[name].regret, axis=1) >= 0), name
@@ -295,13 +327,17 @@ def test_bands_are_the_pointwise_summaries_of_their_metric():
     """band(policy, metric): the mean over replications of R_t, R_t/t (NaN at t = 0), the
     angle in degrees and the squared error, with SE = sd/√reps and lo/hi = mean ∓ 1.96 SE."""
     env = Environment.build(TT, "0.8", 2)
-    res = simulate(env, n=300, reps=6, n0=30, policies=("nbl",), seed=3,
-                   executor=SerialExecutor())
+    res = simulate(env, n=300, reps=6, n0=30, policies=("nbl",), seed=3, executor=SerialExecutor())
     p, t = res.policies["nbl"], res.record_rounds.astype(float)
     assert t[0] == 0 and (t[1:] > 0).all()
-    expected = {"regret": p.regret, "angle_deg": np.degrees(p.angle), "sq_error": p.sq_error,
-                "avg_regret": np.concatenate([np.full((p.regret.shape[0], 1), np.nan),
-                                              p.regret[:, 1:] / t[1:]], axis=1)}
+    expected = {
+        "regret": p.regret,
+        "angle_deg": np.degrees(p.angle),
+        "sq_error": p.sq_error,
+        "avg_regret": np.concatenate(
+            [np.full((p.regret.shape[0], 1), np.nan), p.regret[:, 1:] / t[1:]], axis=1
+        ),
+    }
     for metric, vals in expected.items():
         b = res.band("nbl", metric)
         np.testing.assert_allclose(b["mean"], vals.mean(axis=0), rtol=1e-12, atol=0)
@@ -326,8 +362,8 @@ def test_one_default_n0_for_the_library_and_the_command():
     min(200, n // 2) (at least 1), the same function the command uses; a short horizon no
     longer raises."""
     from nbl_sim.studies.experiment import default_n0
-    assert [default_n0(n) for n in (1, 2, 3, 150, 399, 400, 10_000)] == [1, 1, 1, 75, 199, 200,
-                                                                          200]
+
+    assert [default_n0(n) for n in (1, 2, 3, 150, 399, 400, 10_000)] == [1, 1, 1, 75, 199, 200, 200]
     env = Environment.build(TT, "0.8", 2)
     res = simulate(env, n=60, reps=2, seed=0, executor=SerialExecutor())
     assert res.params["n0"] == 30

@@ -18,8 +18,11 @@ def test_global_field_zeros_and_drawing():
         assert np.all(np.isfinite(data.table(key)["H"]))
     # stability of v* follows the sign of the d = 2 rate (unstable link: v* repels)
     at0 = {k: s for k, a, s in zip(z["link"], z["alpha_deg"], z["stability"]) if abs(a) < 1e-9}
-    assert at0 == {"tt-stable": "attracting", "tt-near-critical": "attracting",
-                   "tt-unstable": "repelling"}
+    assert at0 == {
+        "tt-stable": "attracting",
+        "tt-near-critical": "attracting",
+        "tt-unstable": "repelling",
+    }
     unstable_att = z["alpha_deg"][(z["link"] == "tt-unstable") & (z["stability"] == "attracting")]
     # reference: nbl_sim.population.fields.circle_equilibria (brentq, xtol 1e-13) at n_grid = 3600,
     # printed to 6 decimals; the quick figure refines with the same brentq, so only the

@@ -48,8 +48,14 @@ def test_modules_registered_with_metadata():
 # ---------------------------------------------------------------------- stochastic angle
 def test_angle_tables_finite(angle_data):
     assert isinstance(angle_data, FigureData)
-    assert set(angle_data.tables) == {"a_tt-stable", "a_tt-near-critical", "a_tt-unstable",
-                                      "b_delta_0.2", "b_delta_1.0", "b_delta_1.8"}
+    assert set(angle_data.tables) == {
+        "a_tt-stable",
+        "a_tt-near-critical",
+        "a_tt-unstable",
+        "b_delta_0.2",
+        "b_delta_1.0",
+        "b_delta_1.8",
+    }
     for name in angle_data.tables:
         tb = angle_data.table(name)
         for col, v in tb.items():
@@ -61,8 +67,10 @@ def test_angle_tables_finite(angle_data):
 
 def test_angle_panel_a_ordering(angle_data):
     """Final mean signed angle: stable < near-critical < unstable (2-SE margins)."""
-    st, nc, un = (_final(angle_data.table(f"a_{k}"), "angle_mean_deg", "angle_se_deg")
-                  for k in ("tt-stable", "tt-near-critical", "tt-unstable"))
+    st, nc, un = (
+        _final(angle_data.table(f"a_{k}"), "angle_mean_deg", "angle_se_deg")
+        for k in ("tt-stable", "tt-near-critical", "tt-unstable")
+    )
     assert _ordered(st, nc) and _ordered(nc, un)
     # attracted to v* (stable), moved away from it (unstable)
     assert abs(st[0]) < 2 * st[1] + 1.0
@@ -70,8 +78,10 @@ def test_angle_panel_a_ordering(angle_data):
 
 
 def test_angle_panel_b_recovery_grows_with_separation(angle_data):
-    d02, d10, d18 = (_final(angle_data.table(f"b_delta_{d}"), "angle_mean_deg", "angle_se_deg")
-                     for d in ("0.2", "1.0", "1.8"))
+    d02, d10, d18 = (
+        _final(angle_data.table(f"b_delta_{d}"), "angle_mean_deg", "angle_se_deg")
+        for d in ("0.2", "1.0", "1.8")
+    )
     assert _ordered(d18, d10) and _ordered(d10, d02)
     assert d10[0] + 2 * d10[1] < sa.INIT_ANGLE
 
@@ -101,8 +111,16 @@ def test_angle_linear_prediction(angle_data):
 
 # ---------------------------------------------------------------------- numerical summary
 def test_summary_tables_finite(summary_data):
-    expected = {"a_links", "b_curvature", "c_lambda_star", "d_avg_regret", "e_we_links",
-                "f_we_lambda_star", "g_compare_we", "h_compare_tt"}
+    expected = {
+        "a_links",
+        "b_curvature",
+        "c_lambda_star",
+        "d_avg_regret",
+        "e_we_links",
+        "f_we_lambda_star",
+        "g_compare_we",
+        "h_compare_tt",
+    }
     assert set(summary_data.tables) == expected
     for name in expected:
         for col, v in summary_data.table(name).items():
@@ -148,8 +166,9 @@ def test_weighted_entropy_lambda_ordering(summary_data):
 
 def test_avg_regret_ordering(summary_data):
     d = summary_data.table("d_avg_regret")
-    st, nc, un = (_final(d, f"{k}_mean", f"{k}_se")
-                  for k in ("tt-stable", "tt-near-critical", "tt-unstable"))
+    st, nc, un = (
+        _final(d, f"{k}_mean", f"{k}_se") for k in ("tt-stable", "tt-near-critical", "tt-unstable")
+    )
     assert _ordered(st, nc) and _ordered(nc, un)
     # stable: R_t/t decreases over the run
     assert d["tt-stable_mean"][-1] < 0.5 * np.max(d["tt-stable_mean"])
@@ -161,8 +180,9 @@ def test_comparison_tables_consistent(summary_data):
         assert np.all(tb["nbl_mean"] > 0) and np.all(tb["greedy_logistic_mean"] > 0)
         assert np.all(tb["nbl_se"] > 0) and np.all(tb["diff_se"] > 0)
         # the paired difference's mean is the difference of the means (same replications)
-        np.testing.assert_allclose(tb["diff_mean"], tb["nbl_mean"] - tb["greedy_logistic_mean"],
-                                   rtol=0, atol=1e-9)
+        np.testing.assert_allclose(
+            tb["diff_mean"], tb["nbl_mean"] - tb["greedy_logistic_mean"], rtol=0, atol=1e-9
+        )
 
 
 # ---------------------------------------------------------------------- drawing

@@ -12,8 +12,9 @@ EPS = np.finfo(float).eps
 
 
 def vectors(d, lo=-10.0, hi=10.0):
-    return st.lists(st.floats(lo, hi, allow_nan=False, allow_infinity=False), min_size=d,
-                    max_size=d).map(np.array)
+    return st.lists(
+        st.floats(lo, hi, allow_nan=False, allow_infinity=False), min_size=d, max_size=d
+    ).map(np.array)
 
 
 @st.composite

@@ -47,12 +47,25 @@ def _scipy_fit(X, y, *, intercept, ridge=RIDGE, method="Newton-CG"):
     y = np.asarray(y, dtype=float)
     x0 = np.zeros(Z.shape[1])
     if method == "Newton-CG":
-        res = optimize.minimize(_objective, x0, args=(Z, y, ridge), jac=_gradient,
-                                hess=_hessian, method="Newton-CG",
-                                options={"xtol": 1e-14, "maxiter": 10_000})
+        res = optimize.minimize(
+            _objective,
+            x0,
+            args=(Z, y, ridge),
+            jac=_gradient,
+            hess=_hessian,
+            method="Newton-CG",
+            options={"xtol": 1e-14, "maxiter": 10_000},
+        )
     else:
-        res = optimize.minimize(_objective, x0, args=(Z, y, ridge), jac=_gradient,
-                                hess=_hessian, method="trust-exact", options={"gtol": 1e-10})
+        res = optimize.minimize(
+            _objective,
+            x0,
+            args=(Z, y, ridge),
+            jac=_gradient,
+            hess=_hessian,
+            method="trust-exact",
+            options={"gtol": 1e-10},
+        )
     # scipy stops on its own criteria (often "precision loss" on f ~ 10², gradients ~1e-8..1e-7);
     # the Newton step at its answer estimates its distance to the minimizer: require < 1e-7
     newton_step = np.linalg.solve(_hessian(res.x, Z, y, ridge), _gradient(res.x, Z, y, ridge))
@@ -78,8 +91,10 @@ def _problem(seed, R, n, n0, d, *, fractional=False):
 
 
 @pytest.mark.parametrize("intercept", [True, False])
-@pytest.mark.parametrize("seed, m, d, fractional", [(0, 200, 2, False), (1, 60, 5, False),
-                                                    (2, 150, 3, True), (4, 12, 1, False)])
+@pytest.mark.parametrize(
+    "seed, m, d, fractional",
+    [(0, 200, 2, False), (1, 60, 5, False), (2, 150, 3, True), (4, 12, 1, False)],
+)
 def test_fit_matches_scipy(intercept, seed, m, d, fractional):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((m, d)) * rng.uniform(0.5, 2.0, d)
@@ -135,8 +150,9 @@ def _reference_actions(X, Y, coins, intercept):
                     if not idx:
                         s.append(0.0)
                         continue
-                    th = _scipy_fit(X[r, idx], Y[r, idx, k], intercept=intercept,
-                                    method="trust-exact")
+                    th = _scipy_fit(
+                        X[r, idx], Y[r, idx, k], intercept=intercept, method="trust-exact"
+                    )
                     s.append(th[:d] @ X[r, t] + (th[d] if intercept else 0.0))
                 margins.append(abs(s[1] - s[0]))
                 a = 1 if s[1] >= s[0] else -1
@@ -188,8 +204,14 @@ def test_separable_ill_conditioned_fit_stops_on_the_decrement():
     """Found by a stress run: 4 points, all y = 1, large contexts. At the minimizer the Hessian is
     ≈ ridge in one direction, so rounding alone keeps ‖Δ‖∞ ~ 3e-10 > tol forever; the Newton
     decrement test stops it (before it was added, this fit hit max_iter)."""
-    X = np.array([[-4.52288327, -14.30316538], [-2.21118071, -21.45312417],
-                  [-24.27691385, -21.05108179], [11.67689644, -16.2081918]])
+    X = np.array(
+        [
+            [-4.52288327, -14.30316538],
+            [-2.21118071, -21.45312417],
+            [-24.27691385, -21.05108179],
+            [11.67689644, -16.2081918],
+        ]
+    )
     fit = fit_penalized_logistic(X, np.ones(4), max_iter=50)
     assert fit.converged and fit.iterations < 30
     theta = _theta(fit, True)
@@ -223,8 +245,9 @@ def test_arm_without_data_scores_zero():
     # a non-trivial arm +1: at t = n0 the rule is "+1 iff score_+(x) >= 0 = score_-(x)"
     Y[..., 1] = rng.random((1, n)) < 1 / (1 + np.exp(-X[..., 1]))
     for intercept in (True, False):
-        actions, _ = greedy_logistic_actions(X, Y, np.ones((1, n0), dtype=np.int8),
-                                             intercept=intercept)
+        actions, _ = greedy_logistic_actions(
+            X, Y, np.ones((1, n0), dtype=np.int8), intercept=intercept
+        )
         fit = fit_penalized_logistic(X[0, :n0], Y[0, :n0, 1], intercept=intercept)
         score = fit.w @ X[0, n0] + fit.b
         assert actions[0, n0] == (1 if score >= 0 else -1)
@@ -253,14 +276,20 @@ def test_deterministic_and_chunking_invariant():
     np.testing.assert_array_equal(a1, a2)
     np.testing.assert_array_equal(i1["w"], i2["w"])  # bit-identical
     for r in range(4):
-        ar, ir = greedy_logistic_actions(X[r:r + 1], Y[r:r + 1], coins[r:r + 1])
+        ar, ir = greedy_logistic_actions(X[r : r + 1], Y[r : r + 1], coins[r : r + 1])
         np.testing.assert_array_equal(ar[0], a1[r])
         np.testing.assert_array_equal(ir["w"][0], i1["w"][r])
         np.testing.assert_array_equal(ir["per_replication"][0], i1["per_replication"][r])
 
 
-@given(seed=st.integers(0, 2**32 - 1), R=st.integers(1, 3), n=st.integers(1, 40),
-       frac=st.floats(0, 1), d=st.integers(1, 4), intercept=st.booleans())
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    R=st.integers(1, 3),
+    n=st.integers(1, 40),
+    frac=st.floats(0, 1),
+    d=st.integers(1, 4),
+    intercept=st.booleans(),
+)
 def test_initialization_rounds_follow_the_coins(seed, R, n, frac, d, intercept):
     n0 = int(round(frac * n))
     X, Y, coins = _problem(seed, R, n, n0, d, fractional=seed % 2 == 1)
@@ -328,8 +357,13 @@ def test_fit_bad_input_raises():
 # ------------------------------------------------- unrolled passes (p = 2, 3) = the general loop
 
 
-@given(seed=st.integers(0, 2**32 - 1), m=st.integers(0, 300), p=st.sampled_from([2, 3]),
-       scale=st.sampled_from([0.1, 1.0, 30.0, 800.0]), lam=st.sampled_from([0.0, 1e-6, 2.5]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    m=st.integers(0, 300),
+    p=st.sampled_from([2, 3]),
+    scale=st.sampled_from([0.1, 1.0, 30.0, 800.0]),
+    lam=st.sampled_from([0.0, 1e-6, 2.5]),
+)
 def test_unrolled_gradient_hessian_are_the_loop_bit_for_bit(seed, m, p, scale, lam):
     """_grad_hess (p = 2, 3: unrolled, sums in registers) returns exactly what the general
     loop _grad_hess_any returns: the same terms added in the same order. |η| up to ~10⁴

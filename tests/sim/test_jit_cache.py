@@ -68,7 +68,7 @@ def test_the_digest_covers_exactly_the_compiled_sources(tmp_path):
     (pkg / "sub" / "b.py").write_text("from llvmlite import ir  # edited\n")
     edited = jit_cache.package_digest.__wrapped__(pkg)
     assert edited != before
-    (pkg / "engine" / "data").mkdir(parents=True)   # data a kernel freezes (ziggurat tables)
+    (pkg / "engine" / "data").mkdir(parents=True)  # data a kernel freezes (ziggurat tables)
     (pkg / "engine" / "data" / "tables.json").write_text("[1]\n")
     assert jit_cache.package_digest.__wrapped__(pkg) != edited
 
@@ -80,17 +80,20 @@ def _package(root: Path, guarded: bool) -> None:
     (pkg / "engine").mkdir()  # jit_cache sits one folder below the package, as in nbl_sim
     (pkg / "engine" / "__init__.py").write_text("")
     shutil.copy(Path(jit_cache.__file__), pkg / "engine" / "jit_cache.py")
-    (pkg / "helper.py").write_text(textwrap.dedent("""\
+    (pkg / "helper.py").write_text(
+        textwrap.dedent("""\
         import numba
 
 
         @numba.njit
         def value():
             return 1
-        """))
+        """)
+    )
     guard = "from .engine import jit_cache\n" if guarded else ""
     define = "jit_cache.njit()" if guarded else "numba.njit(cache=True)"
-    (pkg / "kern.py").write_text(textwrap.dedent("""\
+    (pkg / "kern.py").write_text(
+        textwrap.dedent("""\
         import numba
 
         {guard}from .helper import value
@@ -99,16 +102,21 @@ def _package(root: Path, guarded: bool) -> None:
         @{define}
         def kernel():
             return value()
-        """).format(guard=guard, define=define))
+        """).format(guard=guard, define=define)
+    )
 
 
 def _run(root: Path) -> str:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES", "NUMBA_DISABLE_JIT")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES", "NUMBA_DISABLE_JIT")
+    }
     env["PYTHONPATH"] = str(root)
     code = "from stalepkg.kern import kernel; print(kernel())"
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120, cwd=root)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, cwd=root
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout.strip()
 

@@ -27,14 +27,14 @@ def _muladd(a_hi, a_lo, b_hi, b_lo, c_hi, c_lo):
 @numba.njit
 def _rounds(X, Y, actions, V, eta, t_begin, t_end, lanes):
     for r0 in range(0, X.shape[0], LANES):
-        W = np.ascontiguousarray(V[:, r0:r0 + LANES])
+        W = np.ascontiguousarray(V[:, r0 : r0 + LANES])
         if lanes:
             lane_rounds(X, Y, actions, W, eta, r0, t_begin, t_end)
         else:
             for t in range(t_begin, t_end):
                 for b in range(LANES):
                     _replication_round(X, Y, r0 + b, t, eta[t], W, b, actions)
-        V[:, r0:r0 + LANES] = W
+        V[:, r0 : r0 + LANES] = W
 
 
 def _vector_op(kind, bits=53):
@@ -44,18 +44,20 @@ def _vector_op(kind, bits=53):
     @intrinsic
     def op(typingctx, src, dst):
         def codegen(context, builder, signature, args):
-            a, b = (context.make_array(t)(context, builder, v)
-                    for t, v in zip(signature.args, args))
+            a, b = (
+                context.make_array(t)(context, builder, v) for t, v in zip(signature.args, args)
+            )
             v = builder.load(builder.bitcast(a.data, src_vec.as_pointer()), align=8)
-            out = (exact_double(builder, v, bits) if kind == "double"
-                   else small_fptosi(builder, v))
+            out = exact_double(builder, v, bits) if kind == "double" else small_fptosi(builder, v)
             builder.store(out, builder.bitcast(b.data, dst_vec.as_pointer()), align=8)
             return context.get_dummy_value()
+
         return types.void(src, dst), codegen
 
     @numba.njit
     def f(src, dst):
         op(src, dst)
+
     return f
 
 
@@ -70,17 +72,25 @@ def test_exact_double_is_the_integers_value(bits, data):
     """Every integer in [0, 2**bits) converts to its own double (as sitofp does); the edges
     0, 1, 2³² ± 1 and 2**bits − 1 are drawn often."""
     edges = st.sampled_from([0, 1, 2**32 - 1, 2**32, 2**32 + 1, 2**bits - 1, 2**bits - 2])
-    vs = data.draw(st.lists(st.one_of(edges, st.integers(0, 2**bits - 1)),
-                            min_size=LANES, max_size=LANES))
+    vs = data.draw(
+        st.lists(st.one_of(edges, st.integers(0, 2**bits - 1)), min_size=LANES, max_size=LANES)
+    )
     out = np.empty(LANES)
     _TO_DOUBLE[bits](np.array(vs, dtype=np.uint64), out)
     assert [float(v) for v in vs] == out.tolist()
     assert not np.any(np.signbit(out))  # zero is +0.0
 
 
-@given(st.lists(st.one_of(st.floats(-2.0**31 + 1, 2.0**31 - 1, allow_nan=False),
-                          st.sampled_from([0.0, -0.0, 0.5, -0.5, 0.9999999999999999, 2047.5])),
-                min_size=LANES, max_size=LANES))
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(-(2.0**31) + 1, 2.0**31 - 1, allow_nan=False),
+            st.sampled_from([0.0, -0.0, 0.5, -0.5, 0.9999999999999999, 2047.5]),
+        ),
+        min_size=LANES,
+        max_size=LANES,
+    )
+)
 @settings(max_examples=150, deadline=None)
 def test_small_fptosi_truncates_toward_zero(xs):
     out = np.empty(LANES, dtype=np.int64)
@@ -152,10 +162,12 @@ def test_index_lanes_are_the_scalar_rows(d, n, seed, strided):
     v[rng.integers(d)] = -0.0
     if d >= 4 and n >= 2:  # v*ᵀx = 0 in numpy's order, < 0 in others (sign from rounding)
         i = rng.integers(d - 3)
-        v[i:i + 4] = 1.0
+        v[i : i + 4] = 1.0
         X[rng.integers(n), :] = 0.0
         X[-1, :] = 0.0
-        X[-1, i:i + 4] = (1.0, 1.2e-16, -1.0, -1.5e-16) if d >= 8 else (1.0, -1.0, 1.2e-16, -1.5e-16)
+        X[-1, i : i + 4] = (
+            (1.0, 1.2e-16, -1.0, -1.5e-16) if d >= 8 else (1.0, -1.0, 1.2e-16, -1.5e-16)
+        )
     out = []
     for fn in (index_pass, _scalar_index):
         z, optimal = np.full((n, 2), np.nan), np.zeros(n, dtype=np.int8)

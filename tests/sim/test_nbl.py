@@ -40,8 +40,14 @@ def test_replications_do_not_depend_on_their_lockstep_block(d):
     for v0 in (None, env.initial_direction(30.0)):
         whole = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=v0, record_rounds=rec)
         for r in (0, 7, 8, 10):
-            one = nbl_run(real.X[r:r + 1], real.Y[r:r + 1], real.coins[r:r + 1], env.v_star,
-                          v0=v0, record_rounds=rec)
+            one = nbl_run(
+                real.X[r : r + 1],
+                real.Y[r : r + 1],
+                real.coins[r : r + 1],
+                env.v_star,
+                v0=v0,
+                record_rounds=rec,
+            )
             assert np.array_equal(one.actions[0], whole.actions[r])
             assert np.array_equal(one.v_final[0], whole.v_final[r])
             assert np.array_equal(one.sq_error[0], whole.sq_error[r], equal_nan=True)
@@ -75,8 +81,12 @@ def test_recorded_angle_and_error_follow_the_iterate():
 def test_without_angles_the_errors_are_the_same_bits(d, v0):
     env = Environment.build(make_family("logistic"), "0.5", d)
     real = env.draw(2, range(9), 700, 40)
-    kw = dict(v0=env.initial_direction(20.0) if (v0 and d == 2) else None, gamma=3.0, t0=50.0,
-              record_rounds=np.arange(0, 701, 7))
+    kw = dict(
+        v0=env.initial_direction(20.0) if (v0 and d == 2) else None,
+        gamma=3.0,
+        t0=50.0,
+        record_rounds=np.arange(0, 701, 7),
+    )
     full = nbl_run(real.X, real.Y, real.coins, env.v_star, **kw)
     bare = nbl_run(real.X, real.Y, real.coins, env.v_star, record_angle=False, **kw)
     assert bare.angle.shape == (9, 0)
@@ -116,14 +126,17 @@ def test_starting_at_v_star_with_exact_signal_has_no_drift():
     assert np.array_equal(tr.v_final[0], env.v_star)
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    ({"gamma": 0.0}, r"gamma must be in \(0, 1e\+06\]"),
-    ({"gamma": float("nan")}, "finite"),
-    ({"t0": -2.0}, "t0 must be > -1"),
-    ({"v0": np.zeros(2)}, "non-zero"),
-    ({"record_rounds": [5, 3]}, "strictly increasing"),
-    ({"record_rounds": [1, 99]}, "strictly increasing"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"gamma": 0.0}, r"gamma must be in \(0, 1e\+06\]"),
+        ({"gamma": float("nan")}, "finite"),
+        ({"t0": -2.0}, "t0 must be > -1"),
+        ({"v0": np.zeros(2)}, "non-zero"),
+        ({"record_rounds": [5, 3]}, "strictly increasing"),
+        ({"record_rounds": [1, 99]}, "strictly increasing"),
+    ],
+)
 def test_bad_input(kwargs, fragment):
     X = np.zeros((1, 20, 2))
     Y = np.zeros((1, 20, 2))
@@ -133,5 +146,9 @@ def test_bad_input(kwargs, fragment):
 
 def test_bad_coins():
     with pytest.raises(NBLInputError, match=r"\+1 or -1"):
-        nbl_run(np.zeros((1, 20, 2)), np.zeros((1, 20, 2)), np.zeros((1, 5), dtype=np.int8),
-                np.array([1.0, 0.0]))
+        nbl_run(
+            np.zeros((1, 20, 2)),
+            np.zeros((1, 20, 2)),
+            np.zeros((1, 5), dtype=np.int8),
+            np.array([1.0, 0.0]),
+        )

@@ -33,7 +33,7 @@ def test_one_step_matches_the_literal_update():
     for j in range(240):
         d = (2, 3, 5)[j % 3]
         R = 11
-        if j % 8 == 0:                         # exact tie: v = e1, x_1 = 0 -> A = +1
+        if j % 8 == 0:  # exact tie: v = e1, x_1 = 0 -> A = +1
             v0 = np.eye(d)[0]
             X = rng.standard_normal((R, 1, d))
             X[:, 0, 0] = 0.0
@@ -44,9 +44,10 @@ def test_one_step_matches_the_literal_update():
             X = rng.standard_normal((R, 1, d)) * rng.uniform(0.1, 3.0)
         Y = rng.uniform(-1.0, 2.0, (R, 1, 2))
         eta = float(10.0 ** rng.uniform(-3, math.log10(5.0)))
-        gamma, t0 = 1.0, 1.0 / eta - 1.0      # eta_1 = gamma/(1 + t0); t0 > -0.8
-        tr = nbl_run(X, Y, np.zeros((R, 0), dtype=np.int8), v0, v0=v0, gamma=gamma, t0=t0,
-                     record_rounds=[1])
+        gamma, t0 = 1.0, 1.0 / eta - 1.0  # eta_1 = gamma/(1 + t0); t0 > -0.8
+        tr = nbl_run(
+            X, Y, np.zeros((R, 0), dtype=np.int8), v0, v0=v0, gamma=gamma, t0=t0, record_rounds=[1]
+        )
         eta1 = gamma / (1.0 + t0)
         for r in range(R):
             a, lit, _ = literal_step(v0, X[r, 0], Y[r, 0], eta1)
@@ -85,8 +86,9 @@ def test_a_wrong_update_is_detected():
     v0 = np.array([0.6, 0.8])
     X = rng.standard_normal((4, 1, 2))
     Y = rng.uniform(0.0, 1.0, (4, 1, 2))
-    tr = nbl_run(X, Y, np.zeros((4, 0), dtype=np.int8), v0, v0=v0, gamma=1.0, t0=0.0,
-                 record_rounds=[1])
+    tr = nbl_run(
+        X, Y, np.zeros((4, 0), dtype=np.int8), v0, v0=v0, gamma=1.0, t0=0.0, record_rounds=[1]
+    )
     for r in range(4):
         a = 1 if float(v0 @ X[r, 0]) >= 0 else -1
         w = a * (Y[r, 0, 1] if a > 0 else Y[r, 0, 0]) * X[r, 0]

@@ -57,9 +57,24 @@ def test_phase_out_does_not_write_through_a_link(tmp_path):
     out.mkdir()
     link, target = _link(tmp_path, "out/phase.csv")
     nbl = Path(sys.executable).with_name("nbl")
-    proc = subprocess.run([str(nbl), "phase", "--family", "two-transition", "--param",
-                           "mu2=0,1", "--delta", "0.2,1", "--no-cache", "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            str(nbl),
+            "phase",
+            "--family",
+            "two-transition",
+            "--param",
+            "mu2=0,1",
+            "--delta",
+            "0.2,1",
+            "--no-cache",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert target.read_text() == "precious\n"
     assert not link.is_symlink() and link.read_text().startswith("delta,mu2,")

@@ -111,4 +111,4 @@ def test_normal_lanes_are_eight_fills(seed, n, d, r0):
         want = np.empty((n, d))
         pcg64.fill_normals(w, want)
         assert np.array_equal(X[r0 + b], want) and np.array_equal(states[:, b], w)
-    assert np.all(X[:r0] == 7.0) and np.all(X[r0 + 8:] == 7.0)
+    assert np.all(X[:r0] == 7.0) and np.all(X[r0 + 8 :] == 7.0)

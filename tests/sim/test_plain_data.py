@@ -46,35 +46,92 @@ def _identical(a, b, where="value"):
         assert a == b, where
 
 
-_DTYPES = st.one_of(hnp.boolean_dtypes(), hnp.integer_dtypes(), hnp.unsigned_integer_dtypes(),
-                    hnp.floating_dtypes(), hnp.complex_number_dtypes(),
-                    hnp.unicode_string_dtypes(min_len=1, max_len=6))
-_ARRAYS = _DTYPES.flatmap(lambda dt: hnp.arrays(dt, hnp.array_shapes(min_dims=0, max_dims=3,
-                                                                      min_side=0, max_side=4)))
+_DTYPES = st.one_of(
+    hnp.boolean_dtypes(),
+    hnp.integer_dtypes(),
+    hnp.unsigned_integer_dtypes(),
+    hnp.floating_dtypes(),
+    hnp.complex_number_dtypes(),
+    hnp.unicode_string_dtypes(min_len=1, max_len=6),
+)
+_ARRAYS = _DTYPES.flatmap(
+    lambda dt: hnp.arrays(dt, hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4))
+)
 _FLOAT_BITS = st.integers(0, 2**64 - 1).map(lambda b: struct.unpack(">d", b.to_bytes(8, "big"))[0])
-_KEYS = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(),
-                               st.integers(-5, 5).map(np.int64)),
-                     lambda inner: st.lists(inner, max_size=3).map(tuple), max_leaves=5)
-_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(), _FLOAT_BITS, st.floats(),
-                    st.text(max_size=8), _ARRAYS,
-                    _ARRAYS.filter(lambda a: a.ndim == 0).map(lambda a: a[()]))
-_VALUES = st.recursive(_LEAVES, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.lists(inner, max_size=4).map(tuple),
-    st.dictionaries(st.text(max_size=6), inner, max_size=4),
-    st.dictionaries(_KEYS, inner, max_size=4)), max_leaves=25)
+_KEYS = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(),
+        st.text(),
+        st.integers(-5, 5).map(np.int64),
+    ),
+    lambda inner: st.lists(inner, max_size=3).map(tuple),
+    max_leaves=5,
+)
+_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    _FLOAT_BITS,
+    st.floats(),
+    st.text(max_size=8),
+    _ARRAYS,
+    _ARRAYS.filter(lambda a: a.ndim == 0).map(lambda a: a[()]),
+)
+_VALUES = st.recursive(
+    _LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.lists(inner, max_size=4).map(tuple),
+        st.dictionaries(st.text(max_size=6), inner, max_size=4),
+        st.dictionaries(_KEYS, inner, max_size=4),
+    ),
+    max_leaves=25,
+)
 
 
 @given(_VALUES)
 @example({"lambda_star": np.array([-0.0236965]), "sign": ["unstable"], "t": (1, 2.5, None)})
-@example([struct.unpack(">d", bytes.fromhex("7ff0000000000001"))[0],   # signalling NaN
-          struct.unpack(">d", bytes.fromhex("fff8000000000000"))[0],   # negative quiet NaN
-          -0.0, float("inf"), -float("inf"), 5e-324, 2**70, -(2**70)])
+@example(
+    [
+        struct.unpack(">d", bytes.fromhex("7ff0000000000001"))[0],  # signalling NaN
+        struct.unpack(">d", bytes.fromhex("fff8000000000000"))[0],  # negative quiet NaN
+        -0.0,
+        float("inf"),
+        -float("inf"),
+        5e-324,
+        2**70,
+        -(2**70),
+    ]
+)
 @example({"\ud800": "lone \udfff surrogates", "": [], "z": {}, "a": ()})
-@example({2: {"mean": [1.0]}, 5: None, (1, "a"): 0.5, None: 1, np.int64(7): (), 2.5: "f",
-          float("nan"): 1, float("nan"): 2, -0.0: "negative zero"})
-@example([np.float32("nan"), np.int8(-1), np.uint64(2**64 - 1), np.bool_(True),
-          np.complex64(1 - 2j), np.array([], dtype=">f8").reshape(0, 3),
-          np.array(["delta", "mu2"]), np.str_("text")])
+@example(
+    {
+        2: {"mean": [1.0]},
+        5: None,
+        (1, "a"): 0.5,
+        None: 1,
+        np.int64(7): (),
+        2.5: "f",
+        float("nan"): 1,
+        float("nan"): 2,
+        -0.0: "negative zero",
+    }
+)
+@example(
+    [
+        np.float32("nan"),
+        np.int8(-1),
+        np.uint64(2**64 - 1),
+        np.bool_(True),
+        np.complex64(1 - 2j),
+        np.array([], dtype=">f8").reshape(0, 3),
+        np.array(["delta", "mu2"]),
+        np.str_("text"),
+    ]
+)
 def test_round_trip_is_exact(cache, value):
     tree, arrays = encode(value)
     _identical(decode(tree, arrays), value)

@@ -36,7 +36,7 @@ def test_nbl_object_is_the_kernel_bit_for_bit(d):
         pol = NBL(d, n0, coins=real.coins[r])
         acts = _play(pol, real.X[r], real.Y[r])
         assert np.array_equal(acts, tr.actions[r])
-        assert np.array_equal(pol.direction, tr.v_final[r])          # bits, not a tolerance
+        assert np.array_equal(pol.direction, tr.v_final[r])  # bits, not a tolerance
 
 
 def test_greedy_object_is_the_kernel_bit_for_bit():
@@ -57,12 +57,20 @@ def test_objects_reproduce_simulate_regret():
     env = Environment.build(make_family("logistic"), "1", 2)
     n, n0, reps, seed = 300, 30, 2, 5
     rec = np.arange(1, n + 1)
-    res = simulate(env, n=n, reps=reps, n0=n0, policies=("nbl", "greedy-logistic"), seed=seed,
-                   record_rounds=rec)
+    res = simulate(
+        env,
+        n=n,
+        reps=reps,
+        n0=n0,
+        policies=("nbl", "greedy-logistic"),
+        seed=seed,
+        record_rounds=rec,
+    )
     real = env.draw(seed, tuple(range(reps)), n, n0)
     for name, cls in (("nbl", NBL), ("greedy-logistic", GreedyLogistic)):
-        acts = np.stack([_play(cls(2, n0, coins=real.coins[r]), real.X[r], real.Y[r])
-                         for r in range(reps)])
+        acts = np.stack(
+            [_play(cls(2, n0, coins=real.coins[r]), real.X[r], real.Y[r]) for r in range(reps)]
+        )
         regret = env.recorded_regret(real, acts, rec)
         assert np.array_equal(regret, res.policies[name].regret)
 
@@ -76,7 +84,7 @@ def test_state_is_json_data_and_resumes_exactly(cls):
     a_whole = _play(whole, X, Y)
     first = cls(2, 30, seed=4)
     a1 = _play(first, X[:50], Y[:50])
-    text = json.dumps(first.state())                  # plain data: JSON writes it
+    text = json.dumps(first.state())  # plain data: JSON writes it
     again = cls.from_state(json.loads(text))
     a2 = _play(again, X[50:], Y[50:])
     assert np.array_equal(np.concatenate([a1, a2]), a_whole)

@@ -42,8 +42,12 @@ def _two_transition_g(mu2):
     p["mu2"] = float(mu2)
 
     def g(z):
-        return (p["p0"] + p["a1"] * (1 + math.tanh(p["b1"] * (z - p["mu1"])))
-                + p["a2"] * (1 + math.tanh(p["b2"] * (z - p["mu2"]))))
+        return (
+            p["p0"]
+            + p["a1"] * (1 + math.tanh(p["b1"] * (z - p["mu1"])))
+            + p["a2"] * (1 + math.tanh(p["b2"] * (z - p["mu2"])))
+        )
+
     return g
 
 
@@ -58,8 +62,10 @@ def _weighted_entropy_g(rho):
         return (1 + rho) * (log_m + 1) - (1 - rho) * (log_1m + 1) - kappa
 
     def g(z):
-        return float(expit(optimize.brentq(lambda y: dphi(y) - z, -2000, 2000,
-                                           xtol=1e-15, rtol=1e-15)))
+        return float(
+            expit(optimize.brentq(lambda y: dphi(y) - z, -2000, 2000, xtol=1e-15, rtol=1e-15))
+        )
+
     return g
 
 
@@ -82,22 +88,36 @@ def _polar_F_J(g, beta, v, with_J=True):
     for arm, sign, lo in ((1, 1.0, alpha - math.pi / 2), (0, -1.0, alpha + math.pi / 2)):
         gam = math.atan2(beta[arm][1], beta[arm][0])
         for comp, trig in enumerate((math.cos, math.sin)):
-            F[comp] += sign * _quad(lambda p, t=trig, c=gam: t(p) * radial(math.cos(p - c), 2),
-                                    lo, lo + math.pi, 1e-13) / (2 * math.pi)
+            F[comp] += (
+                sign
+                * _quad(
+                    lambda p, t=trig, c=gam: t(p) * radial(math.cos(p - c), 2),
+                    lo,
+                    lo + math.pi,
+                    1e-13,
+                )
+                / (2 * math.pi)
+            )
     if with_J:
         for arm in (0, 1):  # E[m_a(X) (vᵀX)_+]: vᵀX = r cos(ψ − α) ≥ 0 on the half-plane
             gam = math.atan2(beta[arm][1], beta[arm][0])
-            J += _quad(lambda p, c=gam: math.cos(p - alpha) * radial(math.cos(p - c), 2),
-                       alpha - math.pi / 2, alpha + math.pi / 2, 1e-13) / (2 * math.pi)
+            J += _quad(
+                lambda p, c=gam: math.cos(p - alpha) * radial(math.cos(p - c), 2),
+                alpha - math.pi / 2,
+                alpha + math.pi / 2,
+                1e-13,
+            ) / (2 * math.pi)
         gam = math.atan2(beta[0][1], beta[0][0])  # − vᵀE[m_−(X) X] over the whole circle
-        J -= _quad(lambda p: math.cos(p - alpha) * radial(math.cos(p - gam), 2),
-                   -math.pi, math.pi, 1e-13) / (2 * math.pi)
+        J -= _quad(
+            lambda p: math.cos(p - alpha) * radial(math.cos(p - gam), 2), -math.pi, math.pi, 1e-13
+        ) / (2 * math.pi)
     return F, J
 
 
 def _rot(x, a):
-    return np.array([math.cos(a) * x[0] - math.sin(a) * x[1],
-                     math.sin(a) * x[0] + math.cos(a) * x[1]])
+    return np.array(
+        [math.cos(a) * x[0] - math.sin(a) * x[1], math.sin(a) * x[0] + math.cos(a) * x[1]]
+    )
 
 
 def _directions(beta):
@@ -252,8 +272,11 @@ def test_jacobian_eigenvalues_are_the_two_rates():
     link = make_family("weighted-entropy", rho="0.8")
     beta, vs, _ = pop.arm_vectors("0.2", 5)
     rates = stability(link, "0.2").jacobian_rates
-    ev = np.sort(np.linalg.eigvalsh(0.5 * (pop.jacobian_fd(link, beta, vs) + pop.jacobian_fd(
-        link, beta, vs).T)))
+    ev = np.sort(
+        np.linalg.eigvalsh(
+            0.5 * (pop.jacobian_fd(link, beta, vs) + pop.jacobian_fd(link, beta, vs).T)
+        )
+    )
     expected = np.sort([0.0, -rates["theta"]] + [-rates["orthogonal"]] * 3)
     assert np.max(np.abs(ev - expected)) <= 1e-9
 
@@ -292,8 +315,10 @@ def test_H_at_zero_and_theta_rate(link, delta):
     def fd(e):
         return (pop.H_alpha(link, delta, a + e) - pop.H_alpha(link, delta, a - e)) / (2 * e)
 
-    assert np.max(np.abs(pop.H_alpha_derivative(link, delta, a) - (4 * fd(5e-4) - fd(1e-3)) / 3)) \
+    assert (
+        np.max(np.abs(pop.H_alpha_derivative(link, delta, a) - (4 * fd(5e-4) - fd(1e-3)) / 3))
         <= 1e-9
+    )
 
 
 @given(any_links(), deltas)
@@ -370,8 +395,9 @@ def test_batched_equals_single_and_homogeneity():
     for i in range(5):
         # same numbers up to BLAS summation order
         assert np.allclose(Fb[i], pop.population_field(link, beta, V[i]), rtol=0, atol=1e-15)
-        assert np.allclose(pop.population_field(link, beta, 3.7 * V[i]), Fb[i], rtol=0,
-                           atol=1e-15)  # 0-homogeneous
+        assert np.allclose(
+            pop.population_field(link, beta, 3.7 * V[i]), Fb[i], rtol=0, atol=1e-15
+        )  # 0-homogeneous
         assert pop.potential_J(link, beta, 2 * V[i]) == pytest.approx(2 * Jb[i], rel=1e-14)
 
 
@@ -390,34 +416,41 @@ LOGI = make_family("logistic")
 BETA2, _, _ = pop.arm_vectors("0.5", 2)
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: pop.arm_vectors(0), "open interval"),
-    (lambda: pop.arm_vectors("2"), "open interval"),
-    (lambda: pop.arm_vectors(float("nan")), "finite"),
-    (lambda: pop.arm_vectors(0.5, d=1), "at least 2"),
-    (lambda: pop.arm_vectors(0.5, v_star=[0, 0]), "non-zero"),
-    (lambda: pop.arm_vectors(0.5, v_star=[1, 0], theta_dir=[2, 0]), "parallel"),
-    (lambda: pop.arm_vectors(0.5, v_star=[1, 0, 0], theta_dir=[0, 1]), "shape"),
-    (lambda: pop.population_field(LOGI, BETA2, [1, 0, 0]), "shape"),
-    (lambda: pop.population_field(LOGI, BETA2, [0, 0]), "non-zero"),
-    (lambda: pop.population_field(LOGI, BETA2, [np.nan, 1]), "NaN"),
-    (lambda: pop.population_field(LOGI, BETA2, [np.inf, 1]), "infinite"),
-    (lambda: pop.population_field(LOGI, BETA2[0], [1, 0]), "must have shape"),
-    (lambda: pop.population_field(LOGI, 2 * BETA2, [1, 0]), "unit"),
-    (lambda: pop.population_field(LOGI, np.ones((2, 1)), [1]), "at least 2"),
-    (lambda: pop.population_field("logistic", BETA2, [1, 0]), "Link"),
-    (lambda: pop.tangent_field(LOGI, BETA2, [[1, 0], [0, 0]]), "non-zero"),
-    (lambda: pop.potential_J(LOGI, BETA2, [[1, 0, 0]]), "shape"),
-    (lambda: pop.H_alpha(LOGI, "2.5", 0.1), "open interval"),
-    (lambda: pop.H_alpha(LOGI, "0.5", np.nan), "NaN"),
-    (lambda: pop.jacobian_fd(LOGI, BETA2, [1, 0], eps=0.0), "eps"),
-    (lambda: pop.jacobian_fd(LOGI, BETA2, [1, 0, 0]), "shape"),
-    (lambda: pop.jacobian_formula(LOGI), "delta or beta"),
-    (lambda: pop.jacobian_formula(LOGI, "0.7", beta=BETA2), "disagrees"),
-    (lambda: circle_equilibria(LOGI, "0.5", n_grid=3), "n_grid"),
-    (lambda: pop.population_field(Link.from_expression("exp(32*z)", validate=False), BETA2,
-                                  [1, 0]), "not finite"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: pop.arm_vectors(0), "open interval"),
+        (lambda: pop.arm_vectors("2"), "open interval"),
+        (lambda: pop.arm_vectors(float("nan")), "finite"),
+        (lambda: pop.arm_vectors(0.5, d=1), "at least 2"),
+        (lambda: pop.arm_vectors(0.5, v_star=[0, 0]), "non-zero"),
+        (lambda: pop.arm_vectors(0.5, v_star=[1, 0], theta_dir=[2, 0]), "parallel"),
+        (lambda: pop.arm_vectors(0.5, v_star=[1, 0, 0], theta_dir=[0, 1]), "shape"),
+        (lambda: pop.population_field(LOGI, BETA2, [1, 0, 0]), "shape"),
+        (lambda: pop.population_field(LOGI, BETA2, [0, 0]), "non-zero"),
+        (lambda: pop.population_field(LOGI, BETA2, [np.nan, 1]), "NaN"),
+        (lambda: pop.population_field(LOGI, BETA2, [np.inf, 1]), "infinite"),
+        (lambda: pop.population_field(LOGI, BETA2[0], [1, 0]), "must have shape"),
+        (lambda: pop.population_field(LOGI, 2 * BETA2, [1, 0]), "unit"),
+        (lambda: pop.population_field(LOGI, np.ones((2, 1)), [1]), "at least 2"),
+        (lambda: pop.population_field("logistic", BETA2, [1, 0]), "Link"),
+        (lambda: pop.tangent_field(LOGI, BETA2, [[1, 0], [0, 0]]), "non-zero"),
+        (lambda: pop.potential_J(LOGI, BETA2, [[1, 0, 0]]), "shape"),
+        (lambda: pop.H_alpha(LOGI, "2.5", 0.1), "open interval"),
+        (lambda: pop.H_alpha(LOGI, "0.5", np.nan), "NaN"),
+        (lambda: pop.jacobian_fd(LOGI, BETA2, [1, 0], eps=0.0), "eps"),
+        (lambda: pop.jacobian_fd(LOGI, BETA2, [1, 0, 0]), "shape"),
+        (lambda: pop.jacobian_formula(LOGI), "delta or beta"),
+        (lambda: pop.jacobian_formula(LOGI, "0.7", beta=BETA2), "disagrees"),
+        (lambda: circle_equilibria(LOGI, "0.5", n_grid=3), "n_grid"),
+        (
+            lambda: pop.population_field(
+                Link.from_expression("exp(32*z)", validate=False), BETA2, [1, 0]
+            ),
+            "not finite",
+        ),
+    ],
+)
 def test_bad_input(call, message):
     with pytest.raises(NBLInputError, match=message):
         call()

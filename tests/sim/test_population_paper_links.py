@@ -71,8 +71,13 @@ def test_gradient_of_library_J_is_library_F(key, d):
     v = np.random.default_rng(7 + d).standard_normal(d)
     v /= np.linalg.norm(v)
     e = 1e-4
-    grad = np.array([(pop.potential_J(link, beta, v + e * u) - pop.potential_J(link, beta, v - e * u))
-                     / (2 * e) for u in np.eye(d)])
+    grad = np.array(
+        [
+            (pop.potential_J(link, beta, v + e * u) - pop.potential_J(link, beta, v - e * u))
+            / (2 * e)
+            for u in np.eye(d)
+        ]
+    )
     assert np.abs(grad - pop.population_field(link, beta, v)).max() <= 1e-8 * _scale(link)
 
 

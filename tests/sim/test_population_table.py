@@ -25,8 +25,14 @@ TOL = 2e-15
 def _directions(rng, beta, k):
     """k random directions, ±β_a exactly and within 1e-9 of them."""
     d = beta.shape[1]
-    near = np.concatenate([beta, -beta, beta + 1e-9 * rng.standard_normal((2, d)),
-                           -beta + 1e-9 * rng.standard_normal((2, d))])
+    near = np.concatenate(
+        [
+            beta,
+            -beta,
+            beta + 1e-9 * rng.standard_normal((2, d)),
+            -beta + 1e-9 * rng.standard_normal((2, d)),
+        ]
+    )
     return np.concatenate([rng.standard_normal((k, d)), near])
 
 
@@ -34,25 +40,27 @@ def _directions(rng, beta, k):
 def test_paper_links_table_is_the_quadrature_field(key):
     link = PAPER_LINKS[key].link()
     rng = np.random.default_rng(sorted(PAPER_LINKS).index(key))
-    beta, _, _ = pop.arm_vectors("0.2", 3, v_star=rng.standard_normal(3),
-                                 theta_dir=rng.standard_normal(3))
+    beta, _, _ = pop.arm_vectors(
+        "0.2", 3, v_star=rng.standard_normal(3), theta_dir=rng.standard_normal(3)
+    )
     table = FieldTable(link)
     V = _directions(rng, beta, 3000)
     assert table.deviation(beta, V) <= TOL
     h = table.tangent(beta, V)
     vu = V / np.linalg.norm(V, axis=1, keepdims=True)
     assert np.max(np.abs(h - pop.tangent_field(link, beta, V))) <= TOL * max(
-        1.0, pop.quadrature_scale(link))
+        1.0, pop.quadrature_scale(link)
+    )
     assert np.max(np.abs(np.sum(h * vu, axis=1))) <= 1e-15 * max(1.0, pop.quadrature_scale(link))
 
 
 @settings(max_examples=25, deadline=None)
-@given(link=any_links(), delta=deltas, d=st.sampled_from([2, 3, 5]),
-       seed=st.integers(0, 2**32 - 1))
+@given(link=any_links(), delta=deltas, d=st.sampled_from([2, 3, 5]), seed=st.integers(0, 2**32 - 1))
 def test_table_is_the_quadrature_field_for_any_link(link, delta, d, seed):
     rng = np.random.default_rng(seed)
-    beta, _, _ = pop.arm_vectors(delta, d, v_star=rng.standard_normal(d),
-                                 theta_dir=rng.standard_normal(d))
+    beta, _, _ = pop.arm_vectors(
+        delta, d, v_star=rng.standard_normal(d), theta_dir=rng.standard_normal(d)
+    )
     assert FieldTable(link).deviation(beta, _directions(rng, beta, 300)) <= TOL
 
 
@@ -64,7 +72,7 @@ def test_one_direction_and_a_chebyshev_point_exactly():
     beta, _, _ = pop.arm_vectors("1", 2)
     v = np.array([0.3, -0.8])
     assert table.field(beta, v).shape == (2,)
-    hits = []                                  # θ near the nodes that land on one exactly
+    hits = []  # θ near the nodes that land on one exactly
     for p in range(4):
         for k in range(8):
             theta = table._mid[p] + table._half * table._x[k]
@@ -80,14 +88,17 @@ def test_one_direction_and_a_chebyshev_point_exactly():
     assert np.isfinite(a1[0]) and abs(a1[0] - want[0]) < 1e-14 and abs(b2[0] - want[1]) < 1e-14
 
 
-@pytest.mark.parametrize("kwargs, v, match", [
-    (dict(panels=0), [1.0, 0.0], "panels"),
-    (dict(order=1), [1.0, 0.0], "order"),
-    (dict(panels=2.5), [1.0, 0.0], "panels"),
-    ({}, [0.0, 0.0], "non-zero"),
-    ({}, [np.nan, 1.0], "finite"),
-    ({}, [1.0, 0.0, 0.0], "shape"),
-])
+@pytest.mark.parametrize(
+    "kwargs, v, match",
+    [
+        (dict(panels=0), [1.0, 0.0], "panels"),
+        (dict(order=1), [1.0, 0.0], "order"),
+        (dict(panels=2.5), [1.0, 0.0], "panels"),
+        ({}, [0.0, 0.0], "non-zero"),
+        ({}, [np.nan, 1.0], "finite"),
+        ({}, [1.0, 0.0, 0.0], "shape"),
+    ],
+)
 def test_bad_input_is_one_line(kwargs, v, match):
     link = PAPER_LINKS["tt-stable"].link()
     beta, _, _ = pop.arm_vectors("1", 2)

@@ -51,11 +51,11 @@ def test_issue_34_scaled_errors_fit_C_d_minus_c_not_a_power():
     assert m["chi2_p"] > 0.05
     ld = np.log([d - 1.0 for d in (2, 4, 8, 16)])
     q = np.polyfit(ld, np.log([data[d][0] for d in (2, 4, 8, 16)]), 1)[0]
-    assert q > 1.3                      # what the old (d - 1)^q fit over every d reported
+    assert q > 1.3  # what the old (d - 1)^q fit over every d reported
 
 
 def test_a_power_law_in_d_is_rejected_when_precise():
-    data = {d: (10.0 * d ** 1.6, 0.005 * 10.0 * d ** 1.6) for d in (2, 4, 8, 16)}
+    data = {d: (10.0 * d**1.6, 0.005 * 10.0 * d**1.6) for d in (2, 4, 8, 16)}
     m = dimension_model(data)
     assert m["chi2_p"] < 1e-6
 
@@ -74,6 +74,7 @@ def test_regret_analysis_fits_the_total_of_both_stages():
     from types import SimpleNamespace
 
     from nbl_sim.studies.rate_analysis import regret_analysis
+
     rng = np.random.default_rng(4)
     ns = np.array([100, 1000, 10000])
     stage1 = np.full((6, 3), 5.0) + rng.uniform(0, 1, (6, 3))
@@ -81,7 +82,8 @@ def test_regret_analysis_fits_the_total_of_both_stages():
     study = SimpleNamespace(
         config=SimpleNamespace(links=("tt-stable",), dims=(2,), ns=ns, C0=1.0),
         regret={("tt-stable", 2): {"stage1": stage1, "stage2": stage2, "n0s": np.array([50])}},
-        constants={"t_grid": {}, "gamma": {"tt-stable": 10.0}})
+        constants={"t_grid": {}, "gamma": {"tt-stable": 10.0}},
+    )
     row = regret_analysis(study)["tt-stable"]["by_d"][2]
     total = stage1 + stage2
     np.testing.assert_allclose(row["mean"], total.mean(0), rtol=1e-15)
@@ -95,6 +97,7 @@ def test_bootstrap_slope_is_the_resampled_slopes_sd_and_percentiles():
     slopes of B resampled means (replications drawn with numpy's Generator at ``seed``), the
     interval their 2.5/97.5 percentiles — recomputed here from that definition."""
     from nbl_sim.studies.rate_analysis import bootstrap_slope
+
     rng = np.random.default_rng(9)
     x = np.array([10.0, 30.0, 100.0, 300.0, 1000.0])
     samples = x[None, :] ** -1.0 * rng.lognormal(0, 0.3, (40, 5))
@@ -108,8 +111,7 @@ def test_bootstrap_slope_is_the_resampled_slopes_sd_and_percentiles():
     bs = np.array([slope(samples[boot.integers(0, 40, 40)].mean(0)) for _ in range(50)])
     assert out["slope"] == pytest.approx(slope(samples.mean(0)), rel=1e-12)
     assert out["se"] == pytest.approx(bs.std(ddof=1), rel=1e-12)
-    assert (out["lo"], out["hi"]) == pytest.approx(tuple(np.percentile(bs, [2.5, 97.5])),
-                                                   rel=1e-12)
+    assert (out["lo"], out["hi"]) == pytest.approx(tuple(np.percentile(bs, [2.5, 97.5])), rel=1e-12)
     assert out["window"] == [30.0, 1000.0]
 
 
@@ -120,16 +122,18 @@ def test_the_b_exponent_is_weighted_by_the_inverse_variance_of_log_b():
     from types import SimpleNamespace
 
     from nbl_sim.studies.rate_analysis import regret_analysis
+
     ns = np.array([100.0, 1000.0, 10000.0])
     rng = np.random.default_rng(2)
     regret, dims = {}, (2, 4, 8)
     for d, b in zip(dims, (3.0, 5.0, 11.0)):
         s2 = b * np.log(ns)[None, :] + rng.normal(0, 0.5 * d, (8, 3))
-        regret[("tt-stable", d)] = {"stage1": np.zeros((8, 3)), "stage2": s2,
-                                    "n0s": np.array([50])}
+        regret[("tt-stable", d)] = {"stage1": np.zeros((8, 3)), "stage2": s2, "n0s": np.array([50])}
     study = SimpleNamespace(
         config=SimpleNamespace(links=("tt-stable",), dims=dims, ns=ns, C0=1.0),
-        regret=regret, constants={"t_grid": {}, "gamma": {"tt-stable": 10.0}})
+        regret=regret,
+        constants={"t_grid": {}, "gamma": {"tt-stable": 10.0}},
+    )
     out = regret_analysis(study)["tt-stable"]
     b = np.array([out["by_d"][d]["fit"]["log"]["b"] for d in dims])
     se = np.array([out["by_d"][d]["fit"]["log"]["b_se"] for d in dims])
@@ -145,8 +149,9 @@ def test_the_d2_extrapolation_has_the_fits_standard_error():
     data = {2: (40.0, 2.0), 3: (61.0, 2.5), 4: (95.0, 3.0), 8: (230.0, 6.0), 16: (498.0, 9.0)}
     out = dimension_model(data)
     dims = [3, 4, 8, 16]
-    (b, a), cov = np.polyfit(dims, [data[d][0] for d in dims], 1,
-                             w=[1 / data[d][1] for d in dims], cov="unscaled")
+    (b, a), cov = np.polyfit(
+        dims, [data[d][0] for d in dims], 1, w=[1 / data[d][1] for d in dims], cov="unscaled"
+    )
     var = cov[1, 1] + 4 * cov[0, 0] + 4 * cov[0, 1]
     assert out["d2"]["extrapolated"] == pytest.approx(a + 2 * b, rel=1e-10)
     assert out["d2"]["extrapolated_se"] == pytest.approx(math.sqrt(var), rel=1e-8)

@@ -36,8 +36,16 @@ def test_measured_exponent_matches_the_linearized_recursion(two_gamma_kappa):
     gamma = two_gamma_kappa / (2 * kappa)
     r0 = stability_radius(link, "1", 0.75)["r0"]
     real = env.draw(2026, range(R), N, 0)
-    tr = nbl_run(real.X, real.Y, real.coins, env.v_star, v0=env.initial_direction(START),
-                 gamma=gamma, t0=T0, record_rounds=np.arange(0, N + 1))
+    tr = nbl_run(
+        real.X,
+        real.Y,
+        real.coins,
+        env.v_star,
+        v0=env.initial_direction(START),
+        gamma=gamma,
+        t0=T0,
+        record_rounds=np.arange(0, N + 1),
+    )
     sq = tr.sq_error
     out = sq > r0 * r0
     tau = np.where(out.any(1), out.argmax(1), sq.shape[1])
@@ -47,6 +55,7 @@ def test_measured_exponent_matches_the_linearized_recursion(two_gamma_kappa):
 
     def slope(m):
         return float(np.polyfit(lx, np.log(m), 1)[0])
+
     measured = -slope(stopped.mean(0))
     batches = [-slope(b.mean(0)) for b in np.array_split(stopped, 10)]
     se = float(np.std(batches, ddof=1) / math.sqrt(len(batches)))

@@ -17,11 +17,25 @@ from nbl_sim.studies.rate_analysis import _mean_se, bootstrap_slope, fit_growth
 from nbl_sim.studies.rate_study import QUICK, StudyConfig, plan, run_study
 
 TINY = StudyConfig(
-    "tiny", dims=(2, 3), ns=(250, 500, 1000), reps=6, t_points=8,
-    gamma_multiples=(0.5, 2.0), gamma_n=400, gamma_reps=6,
-    loc_dims=(2,), loc_n0s=(10, 40), loc_n=300, loc_reps=20,
-    contrast_ns=(150, 300, 600), contrast_reps=6, rep_steps_per_cell=2.5e3,
-    long_dims=(2,), long_ns=(500, 1000, 2000), long_reps=4)
+    "tiny",
+    dims=(2, 3),
+    ns=(250, 500, 1000),
+    reps=6,
+    t_points=8,
+    gamma_multiples=(0.5, 2.0),
+    gamma_n=400,
+    gamma_reps=6,
+    loc_dims=(2,),
+    loc_n0s=(10, 40),
+    loc_n=300,
+    loc_reps=20,
+    contrast_ns=(150, 300, 600),
+    contrast_reps=6,
+    rep_steps_per_cell=2.5e3,
+    long_dims=(2,),
+    long_ns=(500, 1000, 2000),
+    long_reps=4,
+)
 
 
 def _arrays(res):
@@ -71,7 +85,7 @@ def test_interrupted_study_resumes_to_the_same_result(tmp_path):
 
     def stop_after_three(done, total):
         calls.append(done)
-        if len(calls) == 4:          # the first call reports 0 done
+        if len(calls) == 4:  # the first call reports 0 done
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
@@ -121,7 +135,7 @@ def test_mean_and_se_do_not_depend_on_memory_layout():
 def test_bootstrap_slope_of_a_power_law():
     t = np.geomspace(10, 1e4, 20)
     rng = np.random.default_rng(1)
-    samples = t ** -0.7 * rng.lognormal(0, 0.05, (300, 1))   # pure scale noise per replication
+    samples = t**-0.7 * rng.lognormal(0, 0.05, (300, 1))  # pure scale noise per replication
     s = bootstrap_slope(t, samples, 10)
     assert s["slope"] == pytest.approx(-0.7, abs=1e-12)
     assert s["lo"] <= -0.7 <= s["hi"] and s["hi"] - s["lo"] < 1e-9
@@ -132,10 +146,20 @@ def test_quick_study_command(tmp_path):
     from proofs_check.cli import main
 
     out = tmp_path / "out"
-    rc = main(["study", "--quick", "--out", str(out), "--cache-dir", str(tmp_path / "c"),
-               "--workers", "1"])
+    rc = main(
+        [
+            "study",
+            "--quick",
+            "--out",
+            str(out),
+            "--cache-dir",
+            str(tmp_path / "c"),
+            "--workers",
+            "1",
+        ]
+    )
     assert rc == 0
-    doc = json.loads((out / "study.json").read_text())     # the toolkit's JSON envelope
+    doc = json.loads((out / "study.json").read_text())  # the toolkit's JSON envelope
     assert doc["command"] == "study" and len(doc["run_id"]) == 16
     assert set(doc["files"]) >= {"study.json", "study.png"}
     an = doc["results"][0]

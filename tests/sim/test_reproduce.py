@@ -47,8 +47,13 @@ def _run(tmp_path, **kw):
     import tests.sim.test_reproduce as me
 
     FAKE.__file__ = me.__file__
-    return reproduce(["fake"], out_dir=tmp_path / "out", cache_dir=tmp_path / "cache",
-                     registry={"fake": FAKE}, **kw)
+    return reproduce(
+        ["fake"],
+        out_dir=tmp_path / "out",
+        cache_dir=tmp_path / "cache",
+        registry={"fake": FAKE},
+        **kw,
+    )
 
 
 def test_files_manifest_and_gallery(tmp_path, monkeypatch):
@@ -65,7 +70,7 @@ def test_files_manifest_and_gallery(tmp_path, monkeypatch):
     assert lines[0] == "x,y" and len(lines) == 6 and lines[-1] == "1.0,1.0"
     envelope = json.loads((out / "fake.json").read_text())
     assert envelope["command"] == "reproduce" and "fake.png" in envelope["files"]
-    (man,) = envelope["results"]                  # the toolkit's one envelope (records.py)
+    (man,) = envelope["results"]  # the toolkit's one envelope (records.py)
     assert man["settings"] == {"points": 5} and man["quick"] is True and "numpy" in man["versions"]
     index = (out / "index.md").read_text()
     assert "y grows" in index and "5 points" in index and "fig:fake" in index
@@ -99,9 +104,12 @@ def test_a_write_fault_keeps_the_records_and_leaves_the_directory(tmp_path, monk
 
     monkeypatch.setattr(rp, "save_figure", full)
     faults = []
-    (rec,) = _run(tmp_path, quick=True,
-                  writer=lambda w: faults.append(write_out(tmp_path / "out", ("index.md",), w)))
-    assert rec["summary"] and rec["settings"] == {"points": 5}      # the result is kept
+    (rec,) = _run(
+        tmp_path,
+        quick=True,
+        writer=lambda w: faults.append(write_out(tmp_path / "out", ("index.md",), w)),
+    )
+    assert rec["summary"] and rec["settings"] == {"points": 5}  # the result is kept
     assert faults[0][0] == [] and "No space left on device" in faults[0][1]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["old.txt"]
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
@@ -125,13 +133,14 @@ def test_unknown_figure(tmp_path):
     with pytest.raises(NBLInputError, match=r"did you mean 'fake' \(fig:fake\)\?") as err:
         reproduce(["fig:fak"], out_dir=tmp_path, registry={"fake": FAKE})
     assert "\n" not in str(err.value)
-    assert not (tmp_path / "index.md").exists()      # refused before any work
+    assert not (tmp_path / "index.md").exists()  # refused before any work
 
 
 def test_paper_label_names_the_figure(tmp_path):
-    (rec,) = reproduce(["fig:fake", "fake"], quick=True, out_dir=tmp_path / "out",
-                       registry={"fake": FAKE})
-    assert rec["id"] == "fake" and rec["label"] == "fig:fake"   # named twice, drawn once
+    (rec,) = reproduce(
+        ["fig:fake", "fake"], quick=True, out_dir=tmp_path / "out", registry={"fake": FAKE}
+    )
+    assert rec["id"] == "fake" and rec["label"] == "fig:fake"  # named twice, drawn once
 
 
 def test_every_paper_label_resolves_to_its_figure():
@@ -146,8 +155,9 @@ def test_every_paper_label_resolves_to_its_figure():
     for fid, label in labels.items():
         assert figure_id(fid, reg) == fid and figure_id(label, reg) == fid
     assert len(set(labels.values())) == len(labels)
-    with pytest.raises(NBLInputError,
-                       match=r"did you mean 'numerical-summary' \(fig:numerical-summary\)\?"):
+    with pytest.raises(
+        NBLInputError, match=r"did you mean 'numerical-summary' \(fig:numerical-summary\)\?"
+    ):
         figure_id("fig:numerical_summary", reg)
     listing = render(figure_list_report(reg))
     assert "paper label" in listing and all(label in listing for label in labels.values())
@@ -178,14 +188,18 @@ def test_figure_cache_holds_data_and_recomputes_a_damaged_entry(tmp_path, monkey
         assert rec["cached"] is True
     assert CALLS == [True] * 4
     cache.put("key-True", {"tables": [], "settings": {}, "summary": "", "extra": {}})
-    (rec,) = _run(tmp_path, quick=True)                 # plain data, but not a figure's
+    (rec,) = _run(tmp_path, quick=True)  # plain data, but not a figure's
     assert rec["cached"] is False and rec["summary"] == "5 points" and CALLS == [True] * 5
 
 
 def test_figure_data_round_trip_and_unsupported_data():
     x = np.linspace(0, 1, 4)
-    fd = FigureData({"t": {"x": x, "n": [1, 2], "name": ["a", "b"]}}, {"seed": 3, "eps": 1e-9},
-                    "s", {"analysis": {"fit": (1.0, float("nan"))}})
+    fd = FigureData(
+        {"t": {"x": x, "n": [1, 2], "name": ["a", "b"]}},
+        {"seed": 3, "eps": 1e-9},
+        "s",
+        {"analysis": {"fit": (1.0, float("nan"))}},
+    )
     from nbl_sim.runs.plain_data import decode, encode
 
     back = FigureData.from_data(decode(*encode(fd.to_data())))
@@ -194,21 +208,24 @@ def test_figure_data_round_trip_and_unsupported_data():
     assert (back.settings, back.summary) == (fd.settings, fd.summary)
     fit = back.extra["analysis"]["fit"]
     assert type(fit) is tuple and fit[0] == 1.0 and np.isnan(fit[1])
-    for bad in ([], {"tables": {}, "settings": {}, "summary": 1, "extra": {}},
-                {"tables": {"t": []}, "settings": {}, "summary": "", "extra": {}}):
+    for bad in (
+        [],
+        {"tables": {}, "settings": {}, "summary": 1, "extra": {}},
+        {"tables": {"t": []}, "settings": {}, "summary": "", "extra": {}},
+    ):
         with pytest.raises(ValueError):
             FigureData.from_data(bad)
 
 
 def test_figure_returning_unsupported_data_is_an_error_naming_it(tmp_path):
     bad = types.ModuleType("bad_figure")
-    bad.__dict__.update({k: getattr(FAKE, k) for k in ("ID", "LABEL", "TITLE", "CAPTION",
-                                                       "draw")})
+    bad.__dict__.update({k: getattr(FAKE, k) for k in ("ID", "LABEL", "TITLE", "CAPTION", "draw")})
     bad.__file__ = __file__
     bad.compute = lambda quick: FigureData({"t": {"x": {1, 2}}}, {}, "")
     with pytest.raises(TypeError, match=r"figure 'fake'.*builtins\.set at value\['tables'\]"):
-        reproduce(["fake"], out_dir=tmp_path / "out", cache_dir=tmp_path / "cache",
-                  registry={"fake": bad})
+        reproduce(
+            ["fake"], out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", registry={"fake": bad}
+        )
 
 
 def test_cache_key_follows_the_figure_and_the_library_not_the_style(monkeypatch):
@@ -224,8 +241,11 @@ def test_cache_key_follows_the_figure_and_the_library_not_the_style(monkeypatch)
 
     real = Path.read_bytes
     edited = set()
-    monkeypatch.setattr(Path, "read_bytes", lambda self: real(self) + (
-        b"\n# edited\n" if self.resolve() in edited else b""))
+    monkeypatch.setattr(
+        Path,
+        "read_bytes",
+        lambda self: real(self) + (b"\n# edited\n" if self.resolve() in edited else b""),
+    )
 
     def key_after_editing(module):
         if module is not None:

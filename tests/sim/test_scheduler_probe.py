@@ -43,10 +43,12 @@ def serve():
             done.wait()
             conn.close()
             srv.close()
+
         th = threading.Thread(target=run, daemon=True)
         th.start()
         threads.append(th)
         return f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+
     yield start
     done.set()
     for th in threads:
@@ -54,7 +56,7 @@ def serve():
 
 
 def _dask_like() -> bytes:
-    body = b"\x83\xabcompression\xc0"        # one msgpack frame, as a scheduler's handshake
+    body = b"\x83\xabcompression\xc0"  # one msgpack frame, as a scheduler's handshake
     return struct.pack("<QQQ", 8 + 8 + len(body), 1, len(body)) + body
 
 
@@ -76,6 +78,7 @@ def test_silence_is_refused_within_the_timeout(serve, monkeypatch):
     def recording(address, timeout=None, **kw):
         timeouts.append(timeout)
         return connect(address, timeout=timeout, **kw)
+
     monkeypatch.setattr(socket, "create_connection", recording)
     with pytest.raises(NBLInputError, match="sent no handshake within 0.3 s"):
         probe_scheduler(serve(None), timeout=0.3)

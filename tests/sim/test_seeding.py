@@ -12,8 +12,7 @@ from nbl_sim.engine.environment import Environment
 from nbl_sim.engine.seeding import StreamSet, numpy_streams, pcg64_state, seeding_agrees
 from nbl_theory.families import make_family
 
-_ENTROPY = st.one_of(st.integers(0, 2**32 - 1), st.integers(0, 2**64 - 1),
-                     st.integers(0, 2**200))
+_ENTROPY = st.one_of(st.integers(0, 2**32 - 1), st.integers(0, 2**64 - 1), st.integers(0, 2**200))
 _KEY = st.lists(st.one_of(st.integers(0, 2**16), st.integers(0, 2**40)), max_size=5)
 
 

@@ -22,8 +22,16 @@ def _within(samples, target, k=5.0):
 def test_randomized_stein_contrast_mean(link, delta, d, seed):
     """eq:Wt-conditional-mean-proof: during randomization E[W_t | H] = (Δ μ_g / 2) v*, with μ_g
     from the theory core (float64 tier, error ≤ 1e-12 — negligible against the 5-SE bound)."""
-    env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
-                            geometry_seed=seed, reward="bounded", noise=0.5)
+    env = Environment.build(
+        link,
+        delta,
+        d,
+        v_star="random",
+        theta_dir="random",
+        geometry_seed=seed,
+        reward="bounded",
+        noise=0.5,
+    )
     real = env.draw(seed, [0], N, N)
     a = real.coins[0].astype(float)
     y = np.where(real.coins[0] > 0, real.Y[0, :, 1], real.Y[0, :, 0])
@@ -41,8 +49,16 @@ def test_greedy_tangent_increment_mean_is_the_population_field(link, delta, d, s
     from nbl_sim.engine.geometry import tangent_projection
     from nbl_sim.population.fields import tangent_field
 
-    env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
-                            geometry_seed=seed, reward="bounded", noise=0.5)
+    env = Environment.build(
+        link,
+        delta,
+        d,
+        v_star="random",
+        theta_dir="random",
+        geometry_seed=seed,
+        reward="bounded",
+        noise=0.5,
+    )
     v = np.random.default_rng(seed).standard_normal(d)
     v /= np.linalg.norm(v)
     real = env.draw(seed, [0], N, 0)

@@ -41,8 +41,10 @@ from nbl_theory.families import make_family
 FAMILY, PARAM = "two-transition", "mu2"
 VALUES = ("-1.0", "0.0", "0.6", "1.244122", "1.8", "2.4")
 DELTAS = ("0.2", "0.8")
-EXECUTORS = [pytest.param(SerialExecutor, id="serial"),
-             pytest.param(partial(ProcessExecutor, 2), id="process2")]
+EXECUTORS = [
+    pytest.param(SerialExecutor, id="serial"),
+    pytest.param(partial(ProcessExecutor, 2), id="process2"),
+]
 
 
 def _cells(values=VALUES, deltas=DELTAS, tier="float", fixed=()):
@@ -52,21 +54,23 @@ def _cells(values=VALUES, deltas=DELTAS, tier="float", fixed=()):
 def _lam(results):
     """λ* of every cell stacked (NaN row where a cell failed), for exact comparison."""
     width = max(len(r["lambda_star"]) for r in results if r is not None)
-    return np.array([r["lambda_star"] if r is not None else np.full(width, np.nan)
-                     for r in results])
+    return np.array(
+        [r["lambda_star"] if r is not None else np.full(width, np.nan) for r in results]
+    )
 
 
 def _same(a, b):
     assert np.array_equal(_lam(a), _lam(b), equal_nan=True)
-    assert [None if r is None else r["sign"] for r in a] == \
-        [None if r is None else r["sign"] for r in b]
-
+    assert [None if r is None else r["sign"] for r in a] == [
+        None if r is None else r["sign"] for r in b
+    ]
 
 
 @pytest.fixture(autouse=True)
 def _user_cache_home(tmp_path, monkeypatch):
     """A private user cache directory (where the cache's HMAC key lives) per test."""
     monkeypatch.setenv("NBL_CACHE_DIR", str(tmp_path / "nbl-home"))
+
 
 @pytest.fixture(scope="module")
 def reference():
@@ -92,8 +96,7 @@ def test_results_in_cell_order(make, reference):
     # cell 0 is slow (mpmath tier): in the pool the later cells usually arrive first
     cells = [_cells(VALUES[:1], DELTAS[:1], tier="mpmath")[0]] + _cells()[1:]
     arrived = []
-    res = run_sweep(phase_cell, cells, executor=make(),
-                    on_result=lambda i, v: arrived.append(i))
+    res = run_sweep(phase_cell, cells, executor=make(), on_result=lambda i, v: arrived.append(i))
     assert res.ok and res.computed == len(cells) and res.cached == 0
     assert sorted(arrived) == list(range(len(cells)))
     _same(res.results[1:], reference[1:])
@@ -106,26 +109,28 @@ def test_results_in_cell_order(make, reference):
 def test_one_cell_per_delta_equals_all_deltas_in_one_cell():
     deltas = ("0.1", "0.5", "1.2")
     whole = phase_diagram(FAMILY, PARAM, VALUES, deltas, executor=SerialExecutor())
-    rows = [phase_diagram(FAMILY, PARAM, VALUES, [d], executor=SerialExecutor()).lambda_star
-            for d in deltas]
+    rows = [
+        phase_diagram(FAMILY, PARAM, VALUES, [d], executor=SerialExecutor()).lambda_star
+        for d in deltas
+    ]
     assert np.array_equal(whole.lambda_star, np.vstack(rows))
 
 
 def test_simulate_one_chunk_equals_uneven_chunks_through_the_cache(tmp_path):
     env = Environment.build(make_family(FAMILY, mu2="1.244122"), "0.8", 3)
-    kw = dict(n=300, reps=13, n0=30, policies=("nbl", "oracle"), seed=5,
-              executor=SerialExecutor())
+    kw = dict(n=300, reps=13, n0=30, policies=("nbl", "oracle"), seed=5, executor=SerialExecutor())
     one = simulate(env, chunk_size=13, **kw)
     cache = ChunkCache(tmp_path)
-    many = simulate(env, chunk_size=2, cache=cache, **kw)   # 7 chunks, the last of 1 rep
+    many = simulate(env, chunk_size=2, cache=cache, **kw)  # 7 chunks, the last of 1 rep
     assert len(cache) == 7
     again = simulate(env, chunk_size=2, cache=cache, **kw)  # every chunk from the cache
     assert len(cache) == 7
     for other in (many, again):
         for name in one.policies:
             for k in ("regret", "sq_error", "angle"):
-                assert np.array_equal(getattr(one.policies[name], k),
-                                      getattr(other.policies[name], k), equal_nan=True)
+                assert np.array_equal(
+                    getattr(one.policies[name], k), getattr(other.policies[name], k), equal_nan=True
+                )
     simulate(env, chunk_size=2, cache=cache, **{**kw, "seed": 6})  # new seed: 7 new chunks
     assert len(cache) == 14
 
@@ -137,8 +142,13 @@ def test_second_run_computes_nothing_and_returns_equal_results(tmp_path, referen
     assert (first.computed, first.cached) == (len(VALUES), 0)
     assert len(cache) == len(VALUES)
     seen = []
-    second = run_sweep(phase_cell, _cells(), executor=SerialExecutor(), cache=cache,
-                       progress=lambda d, t: seen.append((d, t)))
+    second = run_sweep(
+        phase_cell,
+        _cells(),
+        executor=SerialExecutor(),
+        cache=cache,
+        progress=lambda d, t: seen.append((d, t)),
+    )
     assert (second.computed, second.cached) == (0, len(VALUES))
     assert seen == [(len(VALUES), len(VALUES))]  # cached cells count as done at once
     _same(second.results, reference)
@@ -153,14 +163,18 @@ def test_changed_parameter_changes_the_key_and_is_recomputed(tmp_path):
     values[2] = "0.6000000000000001"
     res = run_sweep(phase_cell, _cells(values), executor=SerialExecutor(), cache=cache)
     assert (res.computed, res.cached) == (1, len(VALUES) - 1)
-    assert np.array_equal(res.results[2]["lambda_star"],
-                          phase_cell(_cells(values)[2])["lambda_star"])
+    assert np.array_equal(
+        res.results[2]["lambda_star"], phase_cell(_cells(values)[2])["lambda_star"]
+    )
     # every field of the cell enters the key
     base = _cells()[0]
-    variants = [_cells(VALUES[:1], ("0.2", "0.81"))[0], _cells(VALUES[:1], ("0.2",))[0],
-                _cells(VALUES[:1], tier="mpmath")[0],
-                _cells(VALUES[:1], fixed=(("mu1", "-2"),))[0],
-                PhaseCell(FAMILY, "mu1", VALUES[0], (), DELTAS, "float")]
+    variants = [
+        _cells(VALUES[:1], ("0.2", "0.81"))[0],
+        _cells(VALUES[:1], ("0.2",))[0],
+        _cells(VALUES[:1], tier="mpmath")[0],
+        _cells(VALUES[:1], fixed=(("mu1", "-2"),))[0],
+        PhaseCell(FAMILY, "mu1", VALUES[0], (), DELTAS, "float"),
+    ]
     keys = {cell_key(phase_cell, c) for c in [base, *variants]}
     assert len(keys) == 1 + len(variants)
     # ... and so does the function; an equal cell built anew has the same key
@@ -175,9 +189,9 @@ def test_corrupt_cache_file_is_treated_as_missing(tmp_path, reference):
     cells = _cells()
     run_sweep(phase_cell, cells, executor=SerialExecutor(), cache=cache)
     torn = cache._path(cell_key(phase_cell, cells[1]))
-    torn.write_bytes(torn.read_bytes()[:10])              # truncated entry
+    torn.write_bytes(torn.read_bytes()[:10])  # truncated entry
     cache._path(cell_key(phase_cell, cells[4])).write_bytes(b"not an entry at all")
-    (torn.parent / "stray.tmp").write_bytes(b"")          # a leftover temp file is no entry
+    (torn.parent / "stray.tmp").write_bytes(b"")  # a leftover temp file is no entry
     assert len(cache) == len(cells)
     res = run_sweep(phase_cell, cells, executor=SerialExecutor(), cache=cache)
     assert (res.computed, res.cached) == (2, len(cells) - 2)
@@ -204,8 +218,9 @@ def test_interrupt_then_resume_equals_uninterrupted(make, tmp_path, reference):
 
 # ---------------------------------------------------------------------- failed cells
 @pytest.mark.parametrize("make", EXECUTORS)
-def test_poisoned_cell_is_reported_and_the_others_complete_and_are_cached(make, tmp_path,
-                                                                           reference):
+def test_poisoned_cell_is_reported_and_the_others_complete_and_are_cached(
+    make, tmp_path, reference
+):
     values = list(VALUES)
     values[3] = "nan"
     cells = _cells(values)
@@ -238,8 +253,9 @@ def test_on_error_raise_raises_after_caching_the_rest(tmp_path, reference):
     values = ["nan", *VALUES[1:]]
     cache = ChunkCache(tmp_path)
     with pytest.raises(SweepError, match=r"1 cell\(s\) failed") as err:
-        run_sweep(phase_cell, _cells(values), executor=SerialExecutor(), cache=cache,
-                  on_error="raise")
+        run_sweep(
+            phase_cell, _cells(values), executor=SerialExecutor(), cache=cache, on_error="raise"
+        )
     assert [f.index for f in err.value.failures] == [0]
     assert '"nan"' in str(err.value) and "NBLInputError" in str(err.value)
     assert len(cache) == len(VALUES) - 1
@@ -297,7 +313,7 @@ def test_canonical_links():
     json.dumps(canonical(a))  # JSON-able
     assert canonical(a) == canonical(b) != canonical(c)
     assert canonical(make_family("logistic")) != canonical(a)
-    stability(a, "0.2")       # compiled caches built on a do not enter its description
+    stability(a, "0.2")  # compiled caches built on a do not enter its description
     assert canonical(a) == canonical(b)
     env = Environment.build(a, "0.8", 3)
     assert canonical(env) == canonical(Environment.build(b, "0.8", 3))
@@ -355,12 +371,13 @@ def test_a_lazy_task_iterator_is_pulled_as_workers_free_up(tmp_path):
         seen_when.append(len(pulled))
         out[i] = res
     assert out == {k: k for k in range(9)}
-    assert seen_when[0] <= 5          # 4 submitted, at most one more pulled per finished task
+    assert seen_when[0] <= 5  # 4 submitted, at most one more pulled per finished task
 
 
 def test_a_lazy_iterator_survives_a_dying_worker(tmp_path):
     """A worker killed while tasks are still to be pulled: the pulled and the unpulled tasks
     all finish (the rest run in the isolation pool), the crash retried."""
+
     def tasks():
         yield partial(_die_once, str(tmp_path / "marker"))
         for k in range(1, 7):
@@ -461,8 +478,12 @@ def test_fingerprint_skips_presentation_but_not_imported_modules(edit_source):
 
     cell = "nbl_sim.studies.experiment"
     before = source_fingerprint(cell)
-    for mod in ("nbl_sim.presentation.plots", "nbl_sim.presentation.style",
-                "nbl_sim.presentation.tables", "nbl_sim.presentation.figures.base"):
+    for mod in (
+        "nbl_sim.presentation.plots",
+        "nbl_sim.presentation.style",
+        "nbl_sim.presentation.tables",
+        "nbl_sim.presentation.figures.base",
+    ):
         edit_source(_nbl_file(mod))
         assert source_fingerprint(cell) == before, mod
     edit_source(_nbl_file("nbl_sim.engine.environment"))

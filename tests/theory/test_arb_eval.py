@@ -14,12 +14,15 @@ from nbl_theory.errors import NBLInputError
 z = sp.Symbol("z", real=True)
 
 
-@pytest.mark.parametrize("expr, point", [
-    (sp.tanh(z) ** 21 / sp.cosh(z) ** 2, Fraction(1, 50)),
-    (sp.erf(3 * z) * sp.exp(-z**2) + sp.atan(z), Fraction(-7, 3)),
-    (sp.Abs(z) + sp.sign(z) * sp.asinh(z), Fraction(-5, 2)),
-    (1 / (1 + sp.exp(-100 * z)), Fraction(-10)),
-])
+@pytest.mark.parametrize(
+    "expr, point",
+    [
+        (sp.tanh(z) ** 21 / sp.cosh(z) ** 2, Fraction(1, 50)),
+        (sp.erf(3 * z) * sp.exp(-(z**2)) + sp.atan(z), Fraction(-7, 3)),
+        (sp.Abs(z) + sp.sign(z) * sp.asinh(z), Fraction(-5, 2)),
+        (1 / (1 + sp.exp(-100 * z)), Fraction(-10)),
+    ],
+)
 def test_enclosure_contains_the_value(expr, point):
     """The ball contains the value computed by mpmath at 60 digits (an independent evaluation;
     the ball is rigorous, so containment must hold exactly)."""
@@ -44,21 +47,31 @@ def test_unsupported_function_is_an_input_error():
 @pytest.mark.parametrize("value", ["-1", "0.0125", "-1.5e-7", "123456.789", "1e-4000", "-3e5000"])
 def test_format_ball_rounds_outward(value):
     """The printed interval, read back exactly, still encloses the ball."""
-    x = arb(value) if "e" not in value or abs(int(value.split("e")[1])) < 300 else \
-        arb(value.split("e")[0]) * arb(10) ** int(value.split("e")[1])
+    x = (
+        arb(value)
+        if "e" not in value or abs(int(value.split("e")[1])) < 300
+        else arb(value.split("e")[0]) * arb(10) ** int(value.split("e")[1])
+    )
     mid, box = format_ball(x)
     lo, hi = (Fraction(Decimal(s.strip())) for s in box.strip("[]").split(","))
 
     def exact(e):
         man, exp = (int(v) for v in e.man_exp())
         return Fraction(man) * Fraction(2) ** exp
+
     assert lo <= exact(x.lower()) and exact(x.upper()) <= hi
     assert len(mid.replace("-", "").replace(".", "").split("e")[0].lstrip("0")) <= 3
 
 
-@pytest.mark.parametrize("p, text", [
-    (Fraction(-16, 5), "-3.2"), (Fraction(0), "0"), (Fraction(7), "7"), (Fraction(1, 50), "0.02"),
-    (Fraction(1, 3), repr(1 / 3)),
-])
+@pytest.mark.parametrize(
+    "p, text",
+    [
+        (Fraction(-16, 5), "-3.2"),
+        (Fraction(0), "0"),
+        (Fraction(7), "7"),
+        (Fraction(1, 50), "0.02"),
+        (Fraction(1, 3), repr(1 / 3)),
+    ],
+)
 def test_format_point(p, text):
     assert format_point(p) == text

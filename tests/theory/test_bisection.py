@@ -1,6 +1,7 @@
 """The float64 inverse of φ' (``nbl_theory.link_numeric.bisect_increasing``) returns the plain
 80-step bisection's result bit for bit: its shared tree and its early exits only skip
 evaluations whose outcome is already decided."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,8 +32,10 @@ def plain_bisection(zfun, target, t_lo, t_hi):
 
 
 KWARGS = {"weighted-entropy": {"rho": "0.72"}}
-LINKS = {name: make_family(name, **KWARGS.get(name, {})) for name in [
-    "weighted-entropy", "binary-negative-entropy", "negative-entropy", "quadratic"]}
+LINKS = {
+    name: make_family(name, **KWARGS.get(name, {}))
+    for name in ["weighted-entropy", "binary-negative-entropy", "negative-entropy", "quadratic"]
+}
 
 
 def _same_bits(a, b):
@@ -40,13 +43,18 @@ def _same_bits(a, b):
 
 
 @settings(max_examples=40, deadline=None)
-@given(name=st.sampled_from(sorted(LINKS)), scale=st.sampled_from([1e-6, 0.01, 1.0, 3.0, 12.0]),
-       n=st.integers(1, 300), seed=st.integers(0, 2**32 - 1), rounded=st.booleans(),
-       with_tree=st.booleans())
+@given(
+    name=st.sampled_from(sorted(LINKS)),
+    scale=st.sampled_from([1e-6, 0.01, 1.0, 3.0, 12.0]),
+    n=st.integers(1, 300),
+    seed=st.integers(0, 2**32 - 1),
+    rounded=st.booleans(),
+    with_tree=st.booleans(),
+)
 def test_the_result_is_the_plain_bisections(name, scale, n, seed, rounded, with_tree):
     link = LINKS[name]
     z = np.random.default_rng(seed).standard_normal(n) * scale
-    if rounded:                         # repeated targets, and targets on tree nodes' values
+    if rounded:  # repeated targets, and targets on tree nodes' values
         z = np.round(z, 1)
     t_lo, t_hi = link.t_range(float(z.min()) - 1, float(z.max()) + 1)
     tree = bisection_tree(link.z_of_t_numpy, t_lo, t_hi) if with_tree else None
@@ -55,9 +63,9 @@ def test_the_result_is_the_plain_bisections(name, scale, n, seed, rounded, with_
 
 
 @pytest.mark.parametrize("name", sorted(LINKS))
-@pytest.mark.parametrize("n", [300, 5000])          # without a tree, then building one
+@pytest.mark.parametrize("n", [300, 5000])  # without a tree, then building one
 def test_g_numpy_of_a_potential_is_the_plain_bisections(name, n):
-    link = make_family(name, **KWARGS.get(name, {}))         # fresh: no tree kept yet
+    link = make_family(name, **KWARGS.get(name, {}))  # fresh: no tree kept yet
     z = np.random.default_rng(5).standard_normal(n) * 2.5
     t_lo, t_hi = link.t_range(float(z.min()) - 1, float(z.max()) + 1)
     with np.errstate(all="ignore"):
@@ -73,8 +81,13 @@ def test_targets_on_the_tree_nodes_and_at_the_bracket_ends():
     t_lo, t_hi = link.t_range(-4.0, 4.0)
     tree = bisection_tree(link.z_of_t_numpy, t_lo, t_hi)
     bounds, z_nodes = tree
-    z = np.concatenate([z_nodes[::997], np.nextafter(z_nodes[::991], np.inf),
-                        [float(link.z_of_t_numpy(np.array([t_lo]))[0])]])
+    z = np.concatenate(
+        [
+            z_nodes[::997],
+            np.nextafter(z_nodes[::991], np.inf),
+            [float(link.z_of_t_numpy(np.array([t_lo]))[0])],
+        ]
+    )
     z = z[(z >= -3.0) & (z <= 3.0) | (z == z[-1])]
     got = bisect_increasing(link.z_of_t_numpy, z, t_lo, t_hi, tree)
     assert _same_bits(got, plain_bisection(link.z_of_t_numpy, z, t_lo, t_hi))
@@ -82,7 +95,7 @@ def test_targets_on_the_tree_nodes_and_at_the_bracket_ends():
 
 def test_a_tree_whose_z_do_not_increase_is_refused():
     assert bisection_tree(lambda t: np.where(t > 0, 1.0, 2.0 + t), -1.0, 1.0, levels=4) is None
-    assert bisection_tree(lambda t: t ** 3, -1.0, 1.0, levels=4) is not None
+    assert bisection_tree(lambda t: t**3, -1.0, 1.0, levels=4) is not None
 
 
 def test_a_target_at_the_lower_end_of_the_bracket_and_non_finite_targets():
@@ -111,8 +124,11 @@ def _bracket_one_by_one(zfun, target, side):
 
 
 @settings(max_examples=60, deadline=None)
-@given(name=st.sampled_from(sorted(LINKS)), target=st.floats(-1e6, 1e6),
-       side=st.sampled_from(["lo", "hi"]))
+@given(
+    name=st.sampled_from(sorted(LINKS)),
+    target=st.floats(-1e6, 1e6),
+    side=st.sampled_from(["lo", "hi"]),
+)
 def test_the_bracket_is_the_one_point_at_a_time_expansions(name, target, side):
     zfun = LINKS[name].z_of_t_numpy
     assert bracket_t(zfun, target, side) == _bracket_one_by_one(zfun, target, side)
@@ -124,25 +140,28 @@ def test_a_bracket_beyond_reach_is_refused():
 
 
 def test_trees_are_built_for_large_calls_and_kept_for_a_few_brackets():
-    link = make_family("binary-negative-entropy")            # a fresh Link: no trees yet
+    link = make_family("binary-negative-entropy")  # a fresh Link: no trees yet
     small = np.linspace(-2.0, 2.0, 1000)
     link.g_numpy(small)
-    assert link._dual_trees == {}                            # a small call builds none,
+    assert link._dual_trees == {}  # a small call builds none,
     for _ in range(4):
         link.g_numpy(small)
-    assert len(link._dual_trees) == 1                        # small calls that add up do
-    for k in range(10):                                      # ten brackets
-        z = np.linspace(-(2.0 ** k), 2.0 ** k, 5000)
+    assert len(link._dual_trees) == 1  # small calls that add up do
+    for k in range(10):  # ten brackets
+        z = np.linspace(-(2.0**k), 2.0**k, 5000)
         link.g_numpy(z)
         key = link.t_range(float(z.min()) - 1, float(z.max()) + 1)
-        assert link._dual_trees[key] is not None             # the latest bracket's tree
+        assert link._dual_trees[key] is not None  # the latest bracket's tree
     assert len(link._dual_trees) == 8
 
 
 @settings(max_examples=30, deadline=None)
-@given(name=st.sampled_from(sorted(LINKS)), seed=st.integers(0, 2**32 - 1),
-       sizes=st.lists(st.integers(1, 400), min_size=1, max_size=9),
-       scales=st.lists(st.sampled_from([1e-12, 1e-3, 1.0, 6.0]), min_size=9, max_size=9))
+@given(
+    name=st.sampled_from(sorted(LINKS)),
+    seed=st.integers(0, 2**32 - 1),
+    sizes=st.lists(st.integers(1, 400), min_size=1, max_size=9),
+    scales=st.lists(st.sampled_from([1e-12, 1e-3, 1.0, 6.0]), min_size=9, max_size=9),
+)
 def test_rows_are_inverted_as_each_row_alone(name, seed, sizes, scales):
     """g_numpy_rows bisects the rows that share a bracket in one call: each row gets the bits
     g_numpy gives it alone — also rows of targets at chart points t ~ 1e-12 · N(0, 1), whose
@@ -152,7 +171,7 @@ def test_rows_are_inverted_as_each_row_alone(name, seed, sizes, scales):
     rows = []
     for k, (n, scale) in enumerate(zip(sizes, scales)):
         t = rng.standard_normal(n) * scale
-        rows.append(link.z_of_t_numpy(t) if k % 2 else t)      # near z(0), and plain targets
+        rows.append(link.z_of_t_numpy(t) if k % 2 else t)  # near z(0), and plain targets
     got = link.g_numpy_rows(rows)
     assert len(got) == len(rows)
     for g, r in zip(got, rows):

@@ -43,8 +43,14 @@ LINKS = {
     "negative-entropy": lambda: make_family("negative-entropy"),
     "quadratic": lambda: make_family("quadratic"),
 }
-PAPER_SIGNS = {"tt-stable": "stable", "tt-critical": "stable", "tt-unstable": "unstable",
-               "we-0.60": "stable", "we-0.72": "stable", "we-0.80": "unstable"}
+PAPER_SIGNS = {
+    "tt-stable": "stable",
+    "tt-critical": "stable",
+    "tt-unstable": "unstable",
+    "we-0.60": "stable",
+    "we-0.72": "stable",
+    "we-0.80": "unstable",
+}
 _CACHE: dict = {}
 
 
@@ -75,7 +81,7 @@ def test_enclosure_contains_mpmath_reference(name):
     assert lo <= lam <= hi, (name, lo, lam, hi)
     # radius well below the 1e-30 promised at 128 bits (reference error ~1e-55 is negligible)
     assert res.errors["lambda_star"] < mpmath.mpf("1e-30")
-    with mpmath.workprec(600):        # exact arithmetic on the ~160-bit endpoints and values
+    with mpmath.workprec(600):  # exact arithmetic on the ~160-bit endpoints and values
         assert hi - lo < mpmath.mpf("2e-30")
         for key in ("mu_g", "mu_star", "m0", "m2", "kappa_star"):
             assert abs(res.values[key] - ref.values[key]) <= res.errors[key] + ref.errors[key]
@@ -91,11 +97,13 @@ def test_moments_and_lambda_balls_contain_reference():
     for key in ("mu_g", "mu_star", "m0", "m2"):
         assert isinstance(mom[key], arb)
         with mpmath.workprec(600):
-            assert abs(arb_to_mpf(mom[key].mid()) - ref.values[key]) <= \
-                arb_to_mpf(mom[key].rad()) + ref.errors[key]
+            assert (
+                abs(arb_to_mpf(mom[key].mid()) - ref.values[key])
+                <= arb_to_mpf(mom[key].rad()) + ref.errors[key]
+            )
     lam = lambda_star_arb(_link("we-0.72"), sp.Rational(1, 5), prec=256)
     assert lam > 0
-    assert lam.rad() < arb("1e-70")   # 256 bits ≈ 77 digits
+    assert lam.rad() < arb("1e-70")  # 256 bits ≈ 77 digits
 
 
 def test_json_is_decimal_strings():
@@ -119,15 +127,19 @@ def test_stability_certify_dispatch():
 def test_growth_hypothesis_note_only_without_proven_bounds():
     assert not any("growth hypothesis" in n for n in _certified("tt-stable").notes)
     assert not any("growth hypothesis" in n for n in _certified("we-0.60").notes)
-    assert any("growth hypothesis" in n and "assum:polygrowth_g" in n
-               for n in _certified("exp").notes)
+    assert any(
+        "growth hypothesis" in n and "assum:polygrowth_g" in n for n in _certified("exp").notes
+    )
 
 
-@pytest.mark.parametrize("text, domain", [
-    ("log(1+exp(z))", None),                        # softplus: log branch cut, shells
-    ("z + atan(z) + sqrt(1+z**2)/3", None),         # atan, sqrt branch cuts
-    ("m*log(m)+(1-m)*log(1-m)", (0, 1)),            # user potential: shells through the chart
-])
+@pytest.mark.parametrize(
+    "text, domain",
+    [
+        ("log(1+exp(z))", None),  # softplus: log branch cut, shells
+        ("z + atan(z) + sqrt(1+z**2)/3", None),  # atan, sqrt branch cuts
+        ("m*log(m)+(1-m)*log(1-m)", (0, 1)),  # user potential: shells through the chart
+    ],
+)
 def test_user_links_without_proven_bounds(text, domain):
     link = Link.from_expression(text) if domain is None else Link.from_potential(text, domain)
     ref = stability(link, "0.3", dps=40)
@@ -149,10 +161,17 @@ def test_ladder_raises_precision_and_reports_undecided(monkeypatch):
 
     seen = []
 
-    def fake_combine(mom, delta_q):   # λ* ball that always contains 0
+    def fake_combine(mom, delta_q):  # λ* ball that always contains 0
         seen.append(flint.ctx.prec)
-        return {**mom, "kappa_star": arb(1), "lambda_star": arb(0, 1e-20),
-                "orthogonal": arb(1), "theta": arb(1), "contraction_rate_d3plus": arb(1)}
+        return {
+            **mom,
+            "kappa_star": arb(1),
+            "lambda_star": arb(0, 1e-20),
+            "orthogonal": arb(1),
+            "theta": arb(1),
+            "contraction_rate_d3plus": arb(1),
+        }
+
     monkeypatch.setattr(cert, "_combine", fake_combine)
     res = cert.stability_certified(_link("tt-stable"), "0.2", max_prec=256)
     assert res.sign == "undecided"
@@ -175,10 +194,13 @@ def test_precision_restored_after_calls_and_errors():
         flint.ctx.prec = 53
 
 
-@pytest.mark.parametrize("expr, match", [
-    (Z + sp.Abs(Z) / 2, "cannot evaluate"),
-    (Z + sp.gamma(Z**2 + 1) / 1000, "gamma"),
-])
+@pytest.mark.parametrize(
+    "expr, match",
+    [
+        (Z + sp.Abs(Z) / 2, "cannot evaluate"),
+        (Z + sp.gamma(Z**2 + 1) / 1000, "gamma"),
+    ],
+)
 def test_unsupported_function_is_input_error(expr, match):
     link = Link.from_expression(expr, validate=False)
     with pytest.raises(NBLInputError, match=match):
@@ -187,10 +209,24 @@ def test_unsupported_function_is_input_error(expr, match):
 
 
 def test_compiled_evaluator_matches_mpmath():
-    expr = (sp.exp(Z / 3) + sp.log(2 + Z**2) + sp.tanh(Z) + sp.sinh(Z) / 5 + sp.cosh(Z) / 7
-            + sp.sin(Z) + sp.cos(Z) + sp.atan(Z) + sp.asinh(Z) + sp.erf(Z) + sp.erfc(Z)
-            + (1 + Z**2) ** sp.Rational(1, 3) + sp.sqrt(3 + Z) / (1 + Z**2) + sp.pi * sp.E
-            + sp.Float(0.1) * Z + sp.tan(Z / 4))
+    expr = (
+        sp.exp(Z / 3)
+        + sp.log(2 + Z**2)
+        + sp.tanh(Z)
+        + sp.sinh(Z) / 5
+        + sp.cosh(Z) / 7
+        + sp.sin(Z)
+        + sp.cos(Z)
+        + sp.atan(Z)
+        + sp.asinh(Z)
+        + sp.erf(Z)
+        + sp.erfc(Z)
+        + (1 + Z**2) ** sp.Rational(1, 3)
+        + sp.sqrt(3 + Z) / (1 + Z**2)
+        + sp.pi * sp.E
+        + sp.Float(0.1) * Z
+        + sp.tan(Z / 4)
+    )
     with arb_precision(200):
         f = compile_acb([expr], Z)
         val = f(flint.acb(arb("0.7")), True)[0]
@@ -211,28 +247,35 @@ def test_analytic_flag_rejects_branch_cut():
 def test_potential_chart_matches_mpmath_chart():
     link = _link("we-0.80")
     chart = _chart(link, 160)
-    for tk in (-30, -3, 0, 2.5, 30):   # larger t: the mpmath chart itself loses digits
+    for tk in (-30, -3, 0, 2.5, 30):  # larger t: the mpmath chart itself loses digits
         with mpmath.workdps(60):
             ref = link.chart_mpmath(mpmath.mpf(tk))
         with arb_precision(160):
             t = flint.acb(tk)
             z, w0, w2 = chart.group2(t, False)
             got = (z, w0, chart.group1(t, False)[1], w2)
-        for a, b in zip(got, ref):   # 160 bits ≈ 48 digits; relative 1e-40 leaves margin
+        for a, b in zip(got, ref):  # 160 bits ≈ 48 digits; relative 1e-40 leaves margin
             assert abs(arb_to_mpf(a.real.mid()) - b) <= mpmath.mpf("1e-40") * max(1, abs(b))
 
 
-_Z = np.linspace(-8.0, 8.0, 4001)   # wider grids underflow in the float64 chart of links.py
+_Z = np.linspace(-8.0, 8.0, 4001)  # wider grids underflow in the float64 chart of links.py
 
 
-@pytest.mark.parametrize("family, params", [
-    ("two-transition", {}), ("two-transition", {"mu2": "1.244122"}),
-    ("two-transition", {"p0": "-0.3", "a1": "0.7", "b1": "5", "b2": "0.2", "mu1": "3"}),
-    ("logistic", {}), ("probit", {}),
-    ("weighted-entropy", {"rho": "0.72"}), ("weighted-entropy", {"rho": "0.95"}),
-    ("weighted-entropy", {"rho": "-0.9"}), ("weighted-entropy", {"rho": "0"}),
-    ("binary-negative-entropy", {}),
-])
+@pytest.mark.parametrize(
+    "family, params",
+    [
+        ("two-transition", {}),
+        ("two-transition", {"mu2": "1.244122"}),
+        ("two-transition", {"p0": "-0.3", "a1": "0.7", "b1": "5", "b2": "0.2", "mu1": "3"}),
+        ("logistic", {}),
+        ("probit", {}),
+        ("weighted-entropy", {"rho": "0.72"}),
+        ("weighted-entropy", {"rho": "0.95"}),
+        ("weighted-entropy", {"rho": "-0.9"}),
+        ("weighted-entropy", {"rho": "0"}),
+        ("binary-negative-entropy", {}),
+    ],
+)
 def test_family_derivative_bounds_hold_on_grid(family, params):
     link = make_family(family, **params)
     bounds = _family_derivative_bounds(link)
@@ -242,7 +285,7 @@ def test_family_derivative_bounds_hold_on_grid(family, params):
         assert np.all(np.isfinite(vals))
         # the bounds are proven; the grid only guards against a wrong formula
         assert vals.max() <= float(bounds[j]) * (1 + 1e-12), (family, j, vals.max(), bounds[j])
-    if link.kind == "potential":   # whole domain m ∈ (0, 1), in m at 60 digits
+    if link.kind == "potential":  # whole domain m ∈ (0, 1), in m at 60 digits
         d = link.derivatives
         g1, g2 = (sp.lambdify(M, d[k], "mpmath") for k in ("g1_m", "g2_m"))
         with mpmath.workdps(60):

@@ -9,8 +9,14 @@ from nbl_theory.errors import NBLInputError
 
 def test_closed_curve_is_traced_and_closed():
     """An ellipse: every point on it to the tolerance, the curve closes, no gaps."""
-    c = trace_zero_curve(lambda x, y: (x / 2) ** 2 + (y / 0.5) ** 2 - 1, (2.0, 0.01),
-                         ((-3, 3), (-1, 1)), scale=(1.0, 0.25), step=0.1, tol=1e-12)
+    c = trace_zero_curve(
+        lambda x, y: (x / 2) ** 2 + (y / 0.5) ** 2 - 1,
+        (2.0, 0.01),
+        ((-3, 3), (-1, 1)),
+        scale=(1.0, 0.25),
+        step=0.1,
+        tol=1e-12,
+    )
     assert c.closed
     assert np.max(np.abs((c.x / 2) ** 2 + (c.y / 0.5) ** 2 - 1)) <= 1e-12
     steps = np.hypot(np.diff(c.x), np.diff(c.y) / 0.25)
@@ -20,8 +26,9 @@ def test_closed_curve_is_traced_and_closed():
 
 def test_open_curve_stops_at_the_box():
     """A parabola y = x² leaving the box on both sides; both ends reached."""
-    c = trace_zero_curve(lambda x, y: y - x * x, (0.3, 0.09), ((-1, 1), (-0.5, 0.81)),
-                         step=0.05, tol=1e-13)
+    c = trace_zero_curve(
+        lambda x, y: y - x * x, (0.3, 0.09), ((-1, 1), (-0.5, 0.81)), step=0.05, tol=1e-13
+    )
     assert not c.closed
     assert np.max(np.abs(c.y - c.x**2)) <= 1e-13
     assert c.x.min() < -0.85 and c.x.max() > 0.85
@@ -30,8 +37,13 @@ def test_open_curve_stops_at_the_box():
 def test_fold_is_followed():
     """A fold in the y-direction (the shape of the λ* = 0 boundary's top): the tracer passes
     the turning point instead of stopping there."""
-    c = trace_zero_curve(lambda x, y: y - (0.52 - (x - 1.4) ** 2), (0.7, 0.03),
-                         ((-1, 3), (0.0, 1.0)), step=0.04, tol=1e-12)
+    c = trace_zero_curve(
+        lambda x, y: y - (0.52 - (x - 1.4) ** 2),
+        (0.7, 0.03),
+        ((-1, 3), (0.0, 1.0)),
+        step=0.04,
+        tol=1e-12,
+    )
     assert c.y.max() == pytest.approx(0.52, abs=1e-3) and c.x.max() > 2.0
 
 

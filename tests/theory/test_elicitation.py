@@ -23,10 +23,12 @@ DELTAS = [sp.Rational(1, 5), sp.Integer(1), sp.Rational(17, 10)]  # Delta = 0.2,
 # four digits of margin for the quadrature error estimate and the truncation bound below.
 RTOL_QUAD = mpmath.mpf("1e-25")
 
-rhos = st.fractions(min_value=Fraction(-49, 50), max_value=Fraction(49, 50),
-                    max_denominator=50).map(lambda f: sp.Rational(f.numerator, f.denominator))
-unit = st.fractions(min_value=Fraction(1, 50), max_value=Fraction(49, 50),
-                    max_denominator=50).map(lambda f: sp.Rational(f.numerator, f.denominator))
+rhos = st.fractions(
+    min_value=Fraction(-49, 50), max_value=Fraction(49, 50), max_denominator=50
+).map(lambda f: sp.Rational(f.numerator, f.denominator))
+unit = st.fractions(min_value=Fraction(1, 50), max_value=Fraction(49, 50), max_denominator=50).map(
+    lambda f: sp.Rational(f.numerator, f.denominator)
+)
 
 
 def _close(x, ref, rtol=RTOL_QUAD):
@@ -111,12 +113,15 @@ def test_bregman_row_checker_detects_a_wrong_entry():
     assert el.check_bregman_row(wrong) == {"w": False, "theta": True, "g": False}
 
 
-@pytest.mark.parametrize("name, dual, covers", [
-    ("quadratic", (-sp.oo, sp.oo), True),
-    ("negative-entropy", (-sp.oo, sp.oo), True),
-    ("burg", (-sp.oo, 0), False),
-    ("binary-negative-entropy", (-sp.oo, sp.oo), True),
-])
+@pytest.mark.parametrize(
+    "name, dual, covers",
+    [
+        ("quadratic", (-sp.oo, sp.oo), True),
+        ("negative-entropy", (-sp.oo, sp.oo), True),
+        ("burg", (-sp.oo, 0), False),
+        ("binary-negative-entropy", (-sp.oo, sp.oo), True),
+    ],
+)
 def test_dual_domains(name, dual, covers):
     row = ROWS[name]
     assert el.dual_domain(row.phi, M, *row.domain) == dual
@@ -124,11 +129,14 @@ def test_dual_domains(name, dual, covers):
 
 
 # --------------------------------------------------------- prop:link_induced_potential
-@pytest.mark.parametrize("g, potential, rng", [
-    (Z, M**2 / 2, (-sp.oo, sp.oo)),
-    (sp.exp(Z), M * sp.log(M) - M + 1, (0, sp.oo)),
-    (sp.exp(Z) / (1 + sp.exp(Z)), M * sp.log(M) + (1 - M) * sp.log(1 - M) + sp.log(2), (0, 1)),
-])
+@pytest.mark.parametrize(
+    "g, potential, rng",
+    [
+        (Z, M**2 / 2, (-sp.oo, sp.oo)),
+        (sp.exp(Z), M * sp.log(M) - M + 1, (0, sp.oo)),
+        (sp.exp(Z) / (1 + sp.exp(Z)), M * sp.log(M) + (1 - M) * sp.log(1 - M) + sp.log(2), (0, 1)),
+    ],
+)
 def test_link_induced_potential(g, potential, rng):
     res = el.link_induced_potential(g)
     assert res.derivative_is_inverse and res.recovers_link
@@ -203,7 +211,9 @@ def test_self_concordance_equivalence_and_constant_random_rho(rho):
 def test_self_concordance_constant_weighted_entropy_symbolic_rho():
     res = el.self_concordance_constant_closed_form("weighted-entropy")
     for rho in (sp.Rational(-9, 10), sp.Rational(-1, 7), 0, sp.Rational(2, 3)):
-        assert res["R"].subs(el.RHO, rho) == 1 / (1 - abs(sp.Integer(rho) if isinstance(rho, int) else rho))
+        assert res["R"].subs(el.RHO, rho) == 1 / (
+            1 - abs(sp.Integer(rho) if isinstance(rho, int) else rho)
+        )
 
 
 def test_self_concordance_weighted_entropy_sup_approached_not_exceeded():
@@ -216,9 +226,15 @@ def test_self_concordance_weighted_entropy_sup_approached_not_exceeded():
         assert 2 - abs(f(1 - mpmath.mpf("1e-12"))) < mpmath.mpf("1e-10")  # |ratio| -> 2 linearly
 
 
-@pytest.mark.parametrize("kind, R, attained", [
-    ("logistic", 1, False), ("exp", 1, True), ("identity", 0, True), ("probit", sp.oo, False),
-])
+@pytest.mark.parametrize(
+    "kind, R, attained",
+    [
+        ("logistic", 1, False),
+        ("exp", 1, True),
+        ("identity", 0, True),
+        ("probit", sp.oo, False),
+    ],
+)
 def test_self_concordance_constants(kind, R, attained):
     res = el.self_concordance_constant_closed_form(kind)
     assert res["R"] == R and res["attained"] is attained
@@ -249,8 +265,12 @@ def _mu_star_2d(gprime, delta):
     def f(u, z):  # g'(u + Delta z/2) * phi_s(u) * phi_0(z)
         return gprime(u + delta * z / 2) * c * mpmath.exp(-(u**2) / (2 * s**2) - z**2 / 2)
 
-    return mpmath.quad(f, mpmath.linspace(cu - 14 * s, cu + 14 * s, 3),
-                       mpmath.linspace(0, cz + 14, 3), method="gauss-legendre")
+    return mpmath.quad(
+        f,
+        mpmath.linspace(cu - 14 * s, cu + 14 * s, 3),
+        mpmath.linspace(0, cz + 14, 3),
+        method="gauss-legendre",
+    )
 
 
 def _m2_1d(gsecond, delta):
@@ -273,8 +293,10 @@ def _quad_m(integral, delta, points):
 @pytest.fixture(scope="module")
 def closed():
     """closed_form_stability for both potentials, computed once (each call takes ~1 s)."""
-    return {"identity": el.closed_form_stability("identity"),
-            "exp": el.closed_form_stability("exp")}
+    return {
+        "identity": el.closed_form_stability("identity"),
+        "exp": el.closed_form_stability("exp"),
+    }
 
 
 def test_closed_form_stability_identity_link():

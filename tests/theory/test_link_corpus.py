@@ -57,6 +57,7 @@ def _sech2(x):
 # ----------------------------------------------------------------------------- hand derivatives
 def sig(a, b=0.0):
     """sigmoid(a z + b): g' = a s(1−s), g'' = a² s(1−s)(1−2s)."""
+
     def g1(z):
         s = special.expit(a * z + b)
         return a * s * (1 - s)
@@ -64,24 +65,31 @@ def sig(a, b=0.0):
     def g2(z):
         s = special.expit(a * z + b)
         return a * a * s * (1 - s) * (1 - 2 * s)
+
     return g1, g2, [-b / a]
 
 
 def probit(a, b=0.0):
     """Φ(a z + b): g' = a φ(x), g'' = −a² x φ(x)."""
-    return (lambda z: a * _npdf(a * z + b),
-            lambda z: -a * a * (a * z + b) * _npdf(a * z + b), [-b / a])
+    return (
+        lambda z: a * _npdf(a * z + b),
+        lambda z: -a * a * (a * z + b) * _npdf(a * z + b),
+        [-b / a],
+    )
 
 
 def cauchit(a, b=0.0):
     """1/2 + atan(a z + b)/π: g' = a/(π(1+x²)), g'' = −2a²x/(π(1+x²)²)."""
-    return (lambda z: a / (math.pi * (1 + (a * z + b) ** 2)),
-            lambda z: -2 * a * a * (a * z + b) / (math.pi * (1 + (a * z + b) ** 2) ** 2),
-            [-b / a])
+    return (
+        lambda z: a / (math.pi * (1 + (a * z + b) ** 2)),
+        lambda z: -2 * a * a * (a * z + b) / (math.pi * (1 + (a * z + b) ** 2) ** 2),
+        [-b / a],
+    )
 
 
 def cloglog(a, b=0.0):
     """1 − exp(−e^x), x = a z + b: g' = a e^{x − e^x}, g'' = a²(e^{x − e^x} − e^{2x − e^x})."""
+
     def g1(z):
         x = a * z + b
         with np.errstate(over="ignore"):
@@ -92,11 +100,13 @@ def cloglog(a, b=0.0):
         with np.errstate(over="ignore"):
             ex = np.exp(x)
             return a * a * (np.exp(x - ex) - np.exp(2 * x - ex))
+
     return g1, g2, [-b / a]
 
 
 def loglog(a, b=0.0):
     """exp(−e^{−x}), x = a z + b: g' = a e^{−x − e^{−x}}, g'' = a²(e^{−2x−e^{−x}} − e^{−x−e^{−x}})."""
+
     def g1(z):
         x = a * z + b
         with np.errstate(over="ignore"):
@@ -107,28 +117,35 @@ def loglog(a, b=0.0):
         with np.errstate(over="ignore"):
             ex = np.exp(-x)
             return a * a * (np.exp(-2 * x - ex) - np.exp(-x - ex))
+
     return g1, g2, [-b / a]
 
 
 def mix(w, first, second):
     """w·first + (1 − w)·second."""
-    return (lambda z: w * first[0](z) + (1 - w) * second[0](z),
-            lambda z: w * first[1](z) + (1 - w) * second[1](z), first[2] + second[2])
+    return (
+        lambda z: w * first[0](z) + (1 - w) * second[0](z),
+        lambda z: w * first[1](z) + (1 - w) * second[1](z),
+        first[2] + second[2],
+    )
 
 
 def tanh_power(k):
     """tanh(z)^k: g' = k t^{k−1} sech², g'' = k((k−1) t^{k−2} sech⁴ − 2 t^k sech²)."""
+
     def g1(z):
         return k * np.tanh(z) ** (k - 1) * _sech2(z)
 
     def g2(z):
         t, s2 = np.tanh(z), _sech2(z)
         return k * ((k - 1) * t ** (k - 2) * s2 * s2 - 2 * t**k * s2)
+
     return g1, g2, [0.0]
 
 
 def tanh_product(n):
     """Π_{k=1..n} (3 + tanh(z/k)): g' = g Σ a_k, g'' = g((Σ a_k)² + Σ a_k'), a_k = (log f_k)'."""
+
     def parts(z):
         g, a, da = 1.0, 0.0, 0.0
         for k in range(1, n + 1):
@@ -146,13 +163,16 @@ def tanh_product(n):
     def g2(z):
         g, a, da = parts(z)
         return g * (a * a + da)
+
     return g1, g2, [0.0]
 
 
 def lambert():
     """g = W(e^z) (φ = m log m − m + m²/2 on (0, ∞)): g' = W/(1+W), g'' = W/(1+W)³."""
+
     def w(z):
         return special.lambertw(math.exp(z)).real
+
     return (lambda z: w(z) / (1 + w(z)), lambda z: w(z) / (1 + w(z)) ** 3, [])
 
 
@@ -164,7 +184,8 @@ def weighted_entropy(rho):
 
     def m_of(z):
         def f(x):  # φ'(expit x) − z, with log m = −log1p(e^{−x}), log(1 − m) = −log1p(e^x)
-            return (a * (1 - np.logaddexp(0, -x)) - b * (1 - np.logaddexp(0, x)) - kappa - z)
+            return a * (1 - np.logaddexp(0, -x)) - b * (1 - np.logaddexp(0, x)) - kappa - z
+
         x = optimize.brentq(f, -200, 200, xtol=1e-15)
         return special.expit(x), special.expit(-x)
 
@@ -176,6 +197,7 @@ def weighted_entropy(rho):
         m, q = m_of(z)
         p2, p3 = a / m + b / q, -a / m**2 + b / q**2
         return -p3 / p2**3
+
     return g1, g2, []
 
 
@@ -210,56 +232,116 @@ VALID = [
     ("cloglog-shift", "1-exp(-exp(z-1))", cloglog(1, -1.0)),
     ("loglog-x10", "exp(-exp(-10*z))", loglog(10)),
     ("loglog-shift", "exp(-exp(-2*z+1))", loglog(2, -1.0)),
-    ("logit-squared", "sigmoid(z)**2",
-     (lambda z: 2 * special.expit(z) ** 2 * (1 - special.expit(z)),
-      lambda z: 2 * special.expit(z) ** 2 * (1 - special.expit(z)) * (2 - 3 * special.expit(z)),
-      [])),
-    ("probit-product", "Phi(z)*Phi(2*z)",
-     (lambda z: _npdf(z) * special.ndtr(2 * z) + 2 * special.ndtr(z) * _npdf(2 * z),
-      lambda z: (-z * _npdf(z) * special.ndtr(2 * z) + 4 * _npdf(z) * _npdf(2 * z)
-                 - 8 * z * special.ndtr(z) * _npdf(2 * z)), [])),
+    (
+        "logit-squared",
+        "sigmoid(z)**2",
+        (
+            lambda z: 2 * special.expit(z) ** 2 * (1 - special.expit(z)),
+            lambda z: (
+                2 * special.expit(z) ** 2 * (1 - special.expit(z)) * (2 - 3 * special.expit(z))
+            ),
+            [],
+        ),
+    ),
+    (
+        "probit-product",
+        "Phi(z)*Phi(2*z)",
+        (
+            lambda z: _npdf(z) * special.ndtr(2 * z) + 2 * special.ndtr(z) * _npdf(2 * z),
+            lambda z: (
+                -z * _npdf(z) * special.ndtr(2 * z)
+                + 4 * _npdf(z) * _npdf(2 * z)
+                - 8 * z * special.ndtr(z) * _npdf(2 * z)
+            ),
+            [],
+        ),
+    ),
     ("mix-logit-probit", "0.3*sigmoid(z)+0.7*Phi(3*z-1)", mix(0.3, sig(1), probit(3, -1.0))),
-    ("mix-two-logits", "0.5*sigmoid(4*z+2)+0.5*sigmoid(z/2-1)", mix(0.5, sig(4, 2.0), sig(0.5, -1.0))),
+    (
+        "mix-two-logits",
+        "0.5*sigmoid(4*z+2)+0.5*sigmoid(z/2-1)",
+        mix(0.5, sig(4, 2.0), sig(0.5, -1.0)),
+    ),
     ("mix-cloglog-logit", "0.2*(1-exp(-exp(z)))+0.8*sigmoid(2*z)", mix(0.2, cloglog(1), sig(2))),
-    ("logit-x3-cubed", "sigmoid(3*z)**3",
-     (lambda z: 9 * special.expit(3 * z) ** 3 * (1 - special.expit(3 * z)),
-      lambda z: (27 * special.expit(3 * z) ** 3 * (1 - special.expit(3 * z))
-                 * (3 - 4 * special.expit(3 * z))), [])),
+    (
+        "logit-x3-cubed",
+        "sigmoid(3*z)**3",
+        (
+            lambda z: 9 * special.expit(3 * z) ** 3 * (1 - special.expit(3 * z)),
+            lambda z: (
+                27
+                * special.expit(3 * z) ** 3
+                * (1 - special.expit(3 * z))
+                * (3 - 4 * special.expit(3 * z))
+            ),
+            [],
+        ),
+    ),
     ("tanh", "tanh(z)", tanh_power(1)),
     ("tanh-cubed", "tanh(z)**3", tanh_power(3)),
     ("tanh-21", "tanh(z)**21", tanh_power(21)),
     ("tanh-product-10", "*".join(f"(3+tanh(z/{k}))" for k in range(1, 11)), tanh_product(10)),
-    ("2z+tanh", "2*z+tanh(z)",
-     (lambda z: 2 + _sech2(z), lambda z: -2 * _sech2(z) * np.tanh(z), [])),
+    (
+        "2z+tanh",
+        "2*z+tanh(z)",
+        (lambda z: 2 + _sech2(z), lambda z: -2 * _sech2(z) * np.tanh(z), []),
+    ),
     ("z+sin/2", "z + sin(z)/2", (lambda z: 1 + np.cos(z) / 2, lambda z: -np.sin(z) / 2, [])),
-    ("asinh", "asinh(z)",
-     (lambda z: 1 / np.sqrt(1 + z * z), lambda z: -z / (1 + z * z) ** 1.5, [])),
-    ("algebraic-sigmoid", "z/sqrt(1+z**2)",
-     (lambda z: (1 + z * z) ** -1.5, lambda z: -3 * z * (1 + z * z) ** -2.5, [])),
-    ("erf", "erf(z)",
-     (lambda z: 2 / math.sqrt(math.pi) * np.exp(-z * z),
-      lambda z: -4 * z / math.sqrt(math.pi) * np.exp(-z * z), [])),
+    (
+        "asinh",
+        "asinh(z)",
+        (lambda z: 1 / np.sqrt(1 + z * z), lambda z: -z / (1 + z * z) ** 1.5, []),
+    ),
+    (
+        "algebraic-sigmoid",
+        "z/sqrt(1+z**2)",
+        (lambda z: (1 + z * z) ** -1.5, lambda z: -3 * z * (1 + z * z) ** -2.5, []),
+    ),
+    (
+        "erf",
+        "erf(z)",
+        (
+            lambda z: 2 / math.sqrt(math.pi) * np.exp(-z * z),
+            lambda z: -4 * z / math.sqrt(math.pi) * np.exp(-z * z),
+            [],
+        ),
+    ),
     ("atan", "atan(z)", (lambda z: 1 / (1 + z * z), lambda z: -2 * z / (1 + z * z) ** 2, [])),
     ("exp", "exp(z)", (np.exp, np.exp, [])),
     ("cubic", "z**3+z", (lambda z: 3 * z * z + 1, lambda z: 6 * z, [])),
-    ("softplus", "log1p(exp(z))",
-     (special.expit, lambda z: special.expit(z) * special.expit(-z), [])),
+    (
+        "softplus",
+        "log1p(exp(z))",
+        (special.expit, lambda z: special.expit(z) * special.expit(-z), []),
+    ),
     ("identity", "z", const(1.0)),
     # potential-defined links (Link.from_potential with a domain)
     ("pot-binary-entropy", ("m*log(m)+(1-m)*log(1-m)", "0,1"), sig(1)),
-    ("pot-entropy-on-(0,2)", ("m*log(m)+(2-m)*log(2-m)", "0,2"),
-     (lambda z: 2 * sig(1)[0](z), lambda z: 2 * sig(1)[1](z), [])),
+    (
+        "pot-entropy-on-(0,2)",
+        ("m*log(m)+(2-m)*log(2-m)", "0,2"),
+        (lambda z: 2 * sig(1)[0](z), lambda z: 2 * sig(1)[1](z), []),
+    ),
     ("pot-entropy/4", ("(m*log(m)+(1-m)*log(1-m))/4", "0,1"), sig(4)),
-    ("pot-circle", ("-sqrt(1-m**2)", "-1,1"),
-     (lambda z: (1 + z * z) ** -1.5, lambda z: -3 * z * (1 + z * z) ** -2.5, [])),
+    (
+        "pot-circle",
+        ("-sqrt(1-m**2)", "-1,1"),
+        (lambda z: (1 + z * z) ** -1.5, lambda z: -3 * z * (1 + z * z) ** -2.5, []),
+    ),
     ("pot-asinh", ("m*asinh(m)-sqrt(1+m**2)", "-inf,inf"), (np.cosh, np.sinh, [])),
-    ("pot-atanh", ("((1+m)*log(1+m)+(1-m)*log(1-m))/2", "-1,1"),
-     (lambda z: _sech2(z), lambda z: -2 * _sech2(z) * np.tanh(z), [])),
+    (
+        "pot-atanh",
+        ("((1+m)*log(1+m)+(1-m)*log(1-m))/2", "-1,1"),
+        (lambda z: _sech2(z), lambda z: -2 * _sech2(z) * np.tanh(z), []),
+    ),
     ("pot-quadratic", ("m**2/2", "-inf,inf"), const(1.0)),
     ("pot-negative-entropy", ("m*log(m)-m", "0,inf"), (np.exp, np.exp, [])),
     ("pot-lambert", ("m*log(m)-m+m**2/2", "0,inf"), lambert()),
-    ("pot-weighted-entropy-0.6",
-     ("1.6*m*log(m)+0.4*(1-m)*log(1-m)-1.2*(1-log(2))*m", "0,1"), weighted_entropy(0.6)),
+    (
+        "pot-weighted-entropy-0.6",
+        ("1.6*m*log(m)+0.4*(1-m)*log(1-m)-1.2*(1-log(2))*m", "0,1"),
+        weighted_entropy(0.6),
+    ),
 ]
 
 _LIMIT = 12.0  # |z| <= 12 sigma: the Gaussian weight beyond is below 1e-31
@@ -267,8 +349,7 @@ _LIMIT = 12.0  # |z| <= 12 sigma: the Gaussian weight beyond is below 1e-31
 
 def _quad(f, lo, hi, points):
     pts = [p for p in points if lo < p < hi]
-    val, err = integrate.quad(f, lo, hi, points=pts or None, limit=400, epsabs=1e-15,
-                              epsrel=1e-13)
+    val, err = integrate.quad(f, lo, hi, points=pts or None, limit=400, epsabs=1e-15, epsrel=1e-13)
     return val, err
 
 
@@ -288,7 +369,12 @@ def reference_lambda_star(g1, g2, points, delta):
     def kernel(w):
         val, err = integrate.quad(
             lambda z: c * math.exp(-0.5 * z * z - 0.5 * ((w - delta * z / 2) / s) ** 2),
-            0, _LIMIT, epsabs=1e-16, epsrel=1e-14, limit=200)
+            0,
+            _LIMIT,
+            epsabs=1e-16,
+            epsrel=1e-14,
+            limit=200,
+        )
         k_err[0] = max(k_err[0], err)
         return val
 
@@ -335,29 +421,54 @@ INVALID = [
     ("sin(z)", NBLInputError, r"not strictly increasing: g'\(-3\.14\) = -1 < 0"),
     ("z**2", NBLInputError, r"not strictly increasing: g'\(-10\) = -20 < 0"),
     ("z - 2*tanh(z)", NBLInputError, r"not strictly increasing: g'\(0\) = -1 < 0"),
-    ("z+0.01*sin(1000*z)", NBLInputError, r"not strictly increasing: g'\([-0-9.]+\) = -[0-9.]+ < 0"),
-    ("z - 1/(z-1/3)", NBLInputError,
-     r"not strictly increasing: g\(0\.34\) = -150 < g\(0\.32\) = 75\.3 \(certified enclosures"),
-    ("(z+sqrt(z**2))/2", NBLInputError,
-     r"not strictly increasing: g' = 0 on \(-inf, 0\) \(proven symbolically"),
-    ("z-sqrt(z**2)", NBLInputError,
-     r"not strictly increasing: g' = 0 on \(0, inf\) \(proven symbolically"),
+    (
+        "z+0.01*sin(1000*z)",
+        NBLInputError,
+        r"not strictly increasing: g'\([-0-9.]+\) = -[0-9.]+ < 0",
+    ),
+    (
+        "z - 1/(z-1/3)",
+        NBLInputError,
+        r"not strictly increasing: g\(0\.34\) = -150 < g\(0\.32\) = 75\.3 \(certified enclosures",
+    ),
+    (
+        "(z+sqrt(z**2))/2",
+        NBLInputError,
+        r"not strictly increasing: g' = 0 on \(-inf, 0\) \(proven symbolically",
+    ),
+    (
+        "z-sqrt(z**2)",
+        NBLInputError,
+        r"not strictly increasing: g' = 0 on \(0, inf\) \(proven symbolically",
+    ),
     ("sin(z)**2+cos(z)**2", NBLInputError, r"g' = 0 identically"),
     ("3", NBLInputError, r"does not depend on z"),
     ("log(z)", NBLInputError, r"not finite/real at z = 0: g\(0\) contains log\(0\) \(exact"),
     ("sqrt(z)", NBLInputError, r"not finite/real at z = 0: g'\(0\) contains a division by zero"),
     ("sqrt(z - 1)", NBLInputError, r"not finite/real at z = 0: Im g\(0\) is in \[1, 1\]"),
     ("1/z", NBLInputError, r"not finite/real at z = 0: g\(0\) contains a division by zero"),
-    ("sin(z)/z + z", NBLInputError, r"not finite/real at z = 0: g\(0\) contains a division by zero"),
+    (
+        "sin(z)/z + z",
+        NBLInputError,
+        r"not finite/real at z = 0: g\(0\) contains a division by zero",
+    ),
     ("z + log(-2)", NBLInputError, r"not finite/real at z = 0: Im g\(0\) is in \[3\.14, 3\.15\]"),
-    ("z + sqrt(z**2)/2", NBLInputError, r"g'' contains a DiracDelta/Heaviside \(from \|\.\| or sign\)"),
+    (
+        "z + sqrt(z**2)/2",
+        NBLInputError,
+        r"g'' contains a DiracDelta/Heaviside \(from \|\.\| or sign\)",
+    ),
     ("z*exp(z**2)", DivergentIntegralError, r"E\|g\(Z\)\| diverges"),
     ("z + sinh(z**3)", DivergentIntegralError, r"E\|g\(Z\)\| diverges"),
     ("exp(exp(exp(z)))", DivergentIntegralError, r"E\|g\(Z\)\| diverges"),
     ("exp(10*z)", DivergentIntegralError, r"grows too fast"),
     ("exp(z**2)", NBLInputError, r"not strictly increasing"),
-    (("m**3", "-1,1"), NBLInputError, r"not strictly convex on \(-1, 1\): phi''\(-0\.00999967\)"
-                                      r" = -0\.06 <= 0 \(certified enclosure"),
+    (
+        ("m**3", "-1,1"),
+        NBLInputError,
+        r"not strictly convex on \(-1, 1\): phi''\(-0\.00999967\)"
+        r" = -0\.06 <= 0 \(certified enclosure",
+    ),
     (("-m**2", "-inf,inf"), NBLInputError, r"not strictly convex .*phi''\(0\) = -2 <= 0"),
     (("m**4", "-inf,inf"), NBLInputError, r"phi''\(0\) = 0 <= 0 \(certified enclosure \[0, 0\]"),
     (("log(m)", "0,1"), NBLInputError, r"not strictly convex on \(0, 1\): phi''\(0\.5\) = -4"),

@@ -20,11 +20,19 @@ def test_two_transition_defaults_match_paper():
     link = make_family("two-transition", mu2="1.244122")
     p = link.params
     assert (p["p0"], p["a1"], p["a2"], p["b1"], p["b2"], p["mu1"]) == (
-        sp.Rational(1, 10), sp.Rational(1, 10), sp.Rational(1, 4), 2, sp.Rational(7, 5),
-        sp.Rational(-5, 4))
+        sp.Rational(1, 10),
+        sp.Rational(1, 10),
+        sp.Rational(1, 4),
+        2,
+        sp.Rational(7, 5),
+        sp.Rational(-5, 4),
+    )
     assert p["mu2"] == sp.Rational(1244122, 10**6)
-    expected = (sp.Rational(1, 10) + sp.Rational(1, 10) * (1 + sp.tanh(2 * (Z + sp.Rational(5, 4))))
-                + sp.Rational(1, 4) * (1 + sp.tanh(sp.Rational(7, 5) * (Z - p["mu2"]))))
+    expected = (
+        sp.Rational(1, 10)
+        + sp.Rational(1, 10) * (1 + sp.tanh(2 * (Z + sp.Rational(5, 4))))
+        + sp.Rational(1, 4) * (1 + sp.tanh(sp.Rational(7, 5) * (Z - p["mu2"])))
+    )
     assert sp.simplify(link.expr - expected) == 0
     assert set(TWO_TRANSITION_DEFAULTS) == set(p)
 
@@ -50,8 +58,12 @@ def test_binary_entropy_equals_logistic_numerically(z0):
     pot = make_family("binary-negative-entropy")
     logistic = make_family("logistic")
     for order in (0, 1, 2):
-        assert_allclose(pot.derivative_numpy(np.array([z0]), order),
-                        logistic.derivative_numpy(np.array([z0]), order), rtol=1e-12, atol=1e-15)
+        assert_allclose(
+            pot.derivative_numpy(np.array([z0]), order),
+            logistic.derivative_numpy(np.array([z0]), order),
+            rtol=1e-12,
+            atol=1e-15,
+        )
 
 
 def test_negative_entropy_is_exp_and_quadratic_is_identity():
@@ -65,13 +77,16 @@ def test_burg_entropy_rejected_for_dual_domain():
         make_family("burg-entropy")
 
 
-@pytest.mark.parametrize("expr, fragment", [
-    ("-z", "not strictly increasing"),
-    ("z**2", "not strictly increasing"),
-    ("sin(z)", "not strictly increasing"),
-    ("3", "does not depend on z"),
-    ("log(z)", "not finite"),
-])
+@pytest.mark.parametrize(
+    "expr, fragment",
+    [
+        ("-z", "not strictly increasing"),
+        ("z**2", "not strictly increasing"),
+        ("sin(z)", "not strictly increasing"),
+        ("3", "does not depend on z"),
+        ("log(z)", "not finite"),
+    ],
+)
 def test_non_monotone_links_rejected(expr, fragment):
     with pytest.raises(NBLInputError, match=fragment):
         Link.from_expression(expr)
@@ -79,7 +94,7 @@ def test_non_monotone_links_rejected(expr, fragment):
 
 def test_weakly_flat_but_strictly_increasing_link_accepted():
     Link.from_expression("z**3 + z")  # g' > 0
-    Link.from_expression("z**3")      # g'(0) = 0 at a single point: still strictly increasing
+    Link.from_expression("z**3")  # g'(0) = 0 at a single point: still strictly increasing
 
 
 def test_divergent_gaussian_integral_rejected():
@@ -87,13 +102,16 @@ def test_divergent_gaussian_integral_rejected():
         Link.from_expression("z + sinh(z**3)")
 
 
-@pytest.mark.parametrize("expr, domain, fragment", [
-    ("m**3", "-1,1", "not strictly convex"),
-    ("-m**2", "-inf,inf", "not strictly convex"),
-    ("-log(m)", "0,inf", "does not cover R"),
-    ("m**2/2", "0,1", "does not cover R"),
-    ("m*log(m)", "0,1", "does not cover R"),
-])
+@pytest.mark.parametrize(
+    "expr, domain, fragment",
+    [
+        ("m**3", "-1,1", "not strictly convex"),
+        ("-m**2", "-inf,inf", "not strictly convex"),
+        ("-log(m)", "0,inf", "does not cover R"),
+        ("m**2/2", "0,1", "does not cover R"),
+        ("m*log(m)", "0,1", "does not cover R"),
+    ],
+)
 def test_bad_potentials_rejected(expr, domain, fragment):
     with pytest.raises(NBLInputError, match=fragment):
         Link.from_potential(expr, domain=domain)
@@ -105,16 +123,19 @@ def test_bad_domains(domain):
         Link.from_potential("m*log(m)+(1-m)*log(1-m)", domain=domain)
 
 
-@pytest.mark.parametrize("name, params, fragment", [
-    ("weighted-entropy", {"rho": "1"}, "rho must lie in"),
-    ("weighted-entropy", {"rho": "-1.5"}, "rho must lie in"),
-    ("weighted-entropy", {"rho": "nan"}, "finite"),
-    ("two-transition", {"a1": "-0.1"}, "a1 must be > 0"),
-    ("two-transition", {"b2": "0"}, "b2 must be > 0"),
-    ("two-transition", {"mu3": "1"}, "no parameter"),
-    ("logistic", {"x": "1"}, "takes no parameters"),
-    ("nope", {}, "unknown family"),
-])
+@pytest.mark.parametrize(
+    "name, params, fragment",
+    [
+        ("weighted-entropy", {"rho": "1"}, "rho must lie in"),
+        ("weighted-entropy", {"rho": "-1.5"}, "rho must lie in"),
+        ("weighted-entropy", {"rho": "nan"}, "finite"),
+        ("two-transition", {"a1": "-0.1"}, "a1 must be > 0"),
+        ("two-transition", {"b2": "0"}, "b2 must be > 0"),
+        ("two-transition", {"mu3": "1"}, "no parameter"),
+        ("logistic", {"x": "1"}, "takes no parameters"),
+        ("nope", {}, "unknown family"),
+    ],
+)
 def test_family_parameter_errors(name, params, fragment):
     with pytest.raises(NBLInputError, match=fragment):
         make_family(name, **params)
@@ -128,10 +149,13 @@ def test_all_families_build_or_reject_cleanly():
         assert link.family_name == name
 
 
-@pytest.mark.parametrize("make", [
-    lambda: Link.from_expression("exp(10*z)"),
-    lambda: Link.from_potential("0.1*(m*log(m) - m)", domain="0,inf"),  # the same g = e^{10z}
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Link.from_expression("exp(10*z)"),
+        lambda: Link.from_potential("0.1*(m*log(m) - m)", domain="0,inf"),  # the same g = e^{10z}
+    ],
+)
 def test_too_fast_growth_refused_by_both_constructors(make):
     """E e^{10Z} is finite, but its mass sits near z = 10: both constructors refuse it with the
     same message (found by the population-field tests: the potential form used to pass and the
@@ -174,8 +198,10 @@ def test_two_transition_derivatives_are_the_former_rewritten_form():
     p = link.params
     a1, b1 = p["b1"] * (Z - p["mu1"]), p["b2"] * (Z - p["mu2"])
     g1 = p["a1"] * p["b1"] / sp.cosh(a1) ** 2 + p["a2"] * p["b2"] / sp.cosh(b1) ** 2
-    g2 = (-2 * p["a1"] * p["b1"] ** 2 * sp.tanh(a1) / sp.cosh(a1) ** 2
-          - 2 * p["a2"] * p["b2"] ** 2 * sp.tanh(b1) / sp.cosh(b1) ** 2)
+    g2 = (
+        -2 * p["a1"] * p["b1"] ** 2 * sp.tanh(a1) / sp.cosh(a1) ** 2
+        - 2 * p["a2"] * p["b2"] ** 2 * sp.tanh(b1) / sp.cosh(b1) ** 2
+    )
     assert link.derivatives["g1"] == g1
     assert link.derivatives["g2"] == g2
 
@@ -192,12 +218,19 @@ def test_derivative_size_bound_is_checked_before_differentiating():
     from nbl_theory.derivatives import MAX_DERIVATIVE_NODES, derivative_size, tree_size
 
     big = sp.Mul(*[3 + sp.tanh(Z / k) for k in range(1, 31)])
-    with pytest.raises(NBLInputError, match=rf"g'' would have about \d+ expression nodes; "
-                                            rf"the bound is {MAX_DERIVATIVE_NODES}"):
+    with pytest.raises(
+        NBLInputError,
+        match=rf"g'' would have about \d+ expression nodes; "
+        rf"the bound is {MAX_DERIVATIVE_NODES}",
+    ):
         Link.from_expression(big)
     # the estimate is generous: at least the size sympy builds, on these examples
-    for e in [sp.exp(sp.exp(sp.exp(Z))), Z**Z**Z, sp.sin(sp.sin(sp.sin(Z))) * sp.erf(Z),
-              1 / (1 + sp.exp(-3 * Z)) ** 2]:
+    for e in [
+        sp.exp(sp.exp(sp.exp(Z))),
+        Z**Z**Z,
+        sp.sin(sp.sin(sp.sin(Z))) * sp.erf(Z),
+        1 / (1 + sp.exp(-3 * Z)) ** 2,
+    ]:
         assert derivative_size(e, Z) >= tree_size(sp.diff(e, Z))
 
 
@@ -210,8 +243,9 @@ def test_overflowing_float_values_are_re_evaluated_in_ball_arithmetic():
     link = Link.from_expression("sigmoid(80*z)")
     got = link.derivative_numpy(np.array([-10.0, -9.0, 0.0]), 1)
     with mpmath.workdps(40):
-        ref = [float(80 * mpmath.exp(-80 * x) / (1 + mpmath.exp(-80 * x)) ** 2)
-               for x in (-10, -9, 0)]
+        ref = [
+            float(80 * mpmath.exp(-80 * x) / (1 + mpmath.exp(-80 * x)) ** 2) for x in (-10, -9, 0)
+        ]
     assert_allclose(got, ref, rtol=1e-15, atol=0)
 
 
@@ -232,17 +266,23 @@ def test_constructor_errors_are_one_line_input_errors():
     assert "\n" not in str(info.value)
 
 
-_leaf = st.one_of(st.just("z"), st.just("z"), st.integers(1, 9).map(str),
-                  st.decimals(min_value=-5, max_value=5, places=3, allow_nan=False,
-                              allow_infinity=False).map(lambda d: f"({d})"))
+_leaf = st.one_of(
+    st.just("z"),
+    st.just("z"),
+    st.integers(1, 9).map(str),
+    st.decimals(min_value=-5, max_value=5, places=3, allow_nan=False, allow_infinity=False).map(
+        lambda d: f"({d})"
+    ),
+)
 
 
 def _combine(children):
     from nbl_theory.expressions import FUNCTIONS
 
     return st.one_of(
-        st.tuples(children, st.sampled_from(["+", "-", "*", "/", "**"]), children)
-        .map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(children, st.sampled_from(["+", "-", "*", "/", "**"]), children).map(
+            lambda t: f"({t[0]} {t[1]} {t[2]})"
+        ),
         st.tuples(st.sampled_from(sorted(FUNCTIONS)), children).map(lambda t: f"{t[0]}({t[1]})"),
     )
 
@@ -250,7 +290,7 @@ def _combine(children):
 @settings(max_examples=60, deadline=None)
 @given(st.recursive(_leaf, _combine, max_leaves=8))
 @example("sinh(2.903)**sinh(z)")  # found by this test: simplify() without a time bound
-@example("exp(exp(exp(z)))")      # was a MemoryError
+@example("exp(exp(exp(z)))")  # was a MemoryError
 def test_fuzz_links_raise_only_input_errors(text):
     try:
         Link.from_expression(text)
@@ -259,11 +299,13 @@ def test_fuzz_links_raise_only_input_errors(text):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.recursive(_leaf, _combine, max_leaves=6).map(lambda s: s.replace("z", "m")),
-       st.sampled_from(["0,1", "-inf,inf", "0,inf", "-1,1"]))
+@given(
+    st.recursive(_leaf, _combine, max_leaves=6).map(lambda s: s.replace("z", "m")),
+    st.sampled_from(["0,1", "-inf,inf", "0,inf", "-1,1"]),
+)
 @example("sigmoid(Phi(sigmoid(m)))", "0,1")  # sympy cancel() took 12 s
-@example("(-0.532)**m", "-1,1")              # exact sympy powers with huge denominators hung
-@example("(m*m)**cos(1)", "0,1")             # |m| resolved on the domain (no DiracDelta)
+@example("(-0.532)**m", "-1,1")  # exact sympy powers with huge denominators hung
+@example("(m*m)**cos(1)", "0,1")  # |m| resolved on the domain (no DiracDelta)
 def test_fuzz_potentials_raise_only_input_errors(text, domain):
     try:
         Link.from_potential(text, domain=domain)

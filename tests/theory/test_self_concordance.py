@@ -46,7 +46,7 @@ def test_kappa_float_matches_quadrature(a):
     assert_allclose(kappa(a), float(kappa_by_quadrature(a, dps=30)), rtol=2e-15)
 
 
-@settings(deadline=None)     # example count from the profile in tests/conftest.py
+@settings(deadline=None)  # example count from the profile in tests/conftest.py
 @given(st.floats(min_value=0.0, max_value=10.0, allow_nan=False))
 @example(0.0)
 @example(10.0)
@@ -63,7 +63,7 @@ def test_kappa_mpmath_matches_quadrature(a):
 
 
 def test_kappa_special_values():
-    assert kappa(0.0) == 0.5                          # Φ(0) = 1/2
+    assert kappa(0.0) == 0.5  # Φ(0) = 1/2
     # Mills ratio: κ(a) a √(2π) = 1 − 1/a² + 3/a⁴ − …; at a = 1e4 the next term is 3e-16
     a = 1e4
     assert_allclose(kappa(a) * a * math.sqrt(2 * math.pi), 1 - 1 / a**2, rtol=1e-15)
@@ -81,7 +81,7 @@ def test_mpmath_precision_untouched():
 # ----------------------------------------------------------------------------- R
 def test_R_logistic_is_one_not_attained():
     c = self_concordance_constant(make_family("logistic"))
-    assert_allclose(c.R, 1.0, rtol=1e-12)             # |g''|/g' = |tanh(z/2)| < 1
+    assert_allclose(c.R, 1.0, rtol=1e-12)  # |g''|/g' = |tanh(z/2)| < 1
     assert c.attained is False and c.where == "-inf,+inf"
     assert c.closed_form == 1
 
@@ -98,7 +98,7 @@ def test_R_linear_link_is_zero(family):
 
 
 def test_R_probit_is_infinite():
-    c = self_concordance_constant(make_family("probit"))   # g''/g' = −z
+    c = self_concordance_constant(make_family("probit"))  # g''/g' = −z
     assert math.isinf(c.R) and c.attained is False and c.where == "-inf,+inf"
 
 
@@ -107,7 +107,7 @@ def test_potential_forms_match_expression_forms():
     bne = self_concordance_constant(make_family("binary-negative-entropy"))
     assert_allclose(bne.R, logistic.R, rtol=1e-12)
     assert bne.attained is False and bne.where == "-inf,+inf"
-    ne = self_concordance_constant(make_family("negative-entropy"))   # induces exp
+    ne = self_concordance_constant(make_family("negative-entropy"))  # induces exp
     assert ne.R == 1.0 and ne.where == "everywhere"
 
 
@@ -136,8 +136,10 @@ def _tt_ratio(z, mu2):
     p = {k: mpmath.mpf(v) for k, v in TWO_TRANSITION_DEFAULTS.items()}
     comps = [(p["a1"], p["b1"], p["mu1"]), (p["a2"], p["b2"], mpmath.mpf(mu2))]
     g1 = sum(a * b * mpmath.sech(b * (z - mu)) ** 2 for a, b, mu in comps)
-    g2 = sum(-2 * a * b**2 * mpmath.sech(b * (z - mu)) ** 2 * mpmath.tanh(b * (z - mu))
-             for a, b, mu in comps)
+    g2 = sum(
+        -2 * a * b**2 * mpmath.sech(b * (z - mu)) ** 2 * mpmath.tanh(b * (z - mu))
+        for a, b, mu in comps
+    )
     return g2 / g1
 
 
@@ -152,8 +154,9 @@ def test_R_two_transition(mu2):
         vals = np.array([-r(z) for z in grid])
         assert vals.max() <= c.R + 1e-12
         k = int(np.argmax(vals))
-        res = minimize_scalar(r, bounds=(grid[k] - 0.01, grid[k] + 0.01), method="bounded",
-                              options={"xatol": 1e-10})
+        res = minimize_scalar(
+            r, bounds=(grid[k] - 0.01, grid[k] + 0.01), method="bounded", options={"xatol": 1e-10}
+        )
         # a bounded-Brent maximum is exact to O(xatol²·|r''|) ≪ 1e-12
         assert_allclose(-res.fun, c.R, rtol=1e-12)
         assert c.attained is True
@@ -175,7 +178,7 @@ def test_the_sympy_work_limit_decides_by_calls_not_by_time():
     not the machine's."""
     link = make_family("logistic")
     a = self_concordance_constant(link)
-    b = self_concordance_constant(link, sympy_calls=10**9)        # a separate cache entry
+    b = self_concordance_constant(link, sympy_calls=10**9)  # a separate cache entry
     assert a.closed_form == 1 and a.method.startswith("sympy.limit")
     assert (a.R, a.where, a.closed_form, a.method) == (b.R, b.where, b.closed_form, b.method)
 
@@ -184,6 +187,7 @@ def test_the_cache_is_bounded(monkeypatch):
     """The most recently used CACHE_SIZE results are kept (the computation itself is replaced
     by a cheap stand-in: this is about the cache)."""
     from nbl_theory import self_concordance as sc
+
     monkeypatch.setattr(sc, "_CACHE", type(sc._CACHE)())
     monkeypatch.setattr(sc, "_compute_constant", lambda link, calls: object())
     links = [Link.from_expression(f"z + tanh(z)/{k + 2}") for k in range(CACHE_SIZE + 3)]
@@ -192,8 +196,8 @@ def test_the_cache_is_bounded(monkeypatch):
         self_concordance_constant(link)
     assert len(sc._CACHE) == CACHE_SIZE
     again = self_concordance_constant(links[-1])
-    assert again is self_concordance_constant(links[-1])             # kept
-    assert self_concordance_constant(links[0]) is not first           # dropped, recomputed
+    assert again is self_concordance_constant(links[-1])  # kept
+    assert self_concordance_constant(links[0]) is not first  # dropped, recomputed
 
 
 def _tick():
@@ -201,7 +205,7 @@ def _tick():
 
 
 def _busy(calls):
-    for _ in range(calls):        # Python calls: what the work limit counts
+    for _ in range(calls):  # Python calls: what the work limit counts
         _tick()
 
 
@@ -243,15 +247,16 @@ def test_a_limit_swallowed_outside_a_collection_still_ends_the_block(monkeypatch
     def drops_a_generator():
         gen = _generator_with_cleanup()
         next(gen)
-        del gen                      # closed here, from C
+        del gen  # closed here, from C
         return "finished"
 
     assert call_limited(drops_a_generator, 100) == (None, True)
     assert call_limited(drops_a_generator, 10_000) == ("finished", False)
 
 
-@pytest.mark.parametrize("where", ["gc callback", "__del__", "weakref.finalize",
-                                   "generator closed by a collection"])
+@pytest.mark.parametrize(
+    "where", ["gc callback", "__del__", "weakref.finalize", "generator closed by a collection"]
+)
 def test_work_limit_reached_in_a_finalizer_is_not_lost(monkeypatch, where):
     # The limit is passed inside code whose exceptions Python swallows: a gc callback
     # (hypothesis installs one; this test suite once failed that way with a timer), a __del__
@@ -259,7 +264,9 @@ def test_work_limit_reached_in_a_finalizer_is_not_lost(monkeypatch, where):
     # in ..." and lost; it must instead end the computation at its next call outside, leaving
     # nothing behind.
     swallowed = []
-    monkeypatch.setattr(sys, "unraisablehook", lambda u: swallowed.append((u.exc_type, u.object, u.err_msg)))
+    monkeypatch.setattr(
+        sys, "unraisablehook", lambda u: swallowed.append((u.exc_type, u.object, u.err_msg))
+    )
 
     def hangs():
         if where == "__del__":
@@ -268,7 +275,7 @@ def test_work_limit_reached_in_a_finalizer_is_not_lost(monkeypatch, where):
             weakref.finalize(_Finalized(), _busy, 500)  # its object dies at once
         elif where == "generator closed by a collection":
             _suspended_in_a_cycle()
-            gc.collect()       # closes the generator: its finally block runs inside the gc
+            gc.collect()  # closes the generator: its finally block runs inside the gc
         else:
             gc.collect()
         for _ in range(100_000):  # bounded: a lost limit fails the test instead of hanging it
@@ -293,8 +300,9 @@ def test_work_is_counted_in_calls():
 def test_R_off_main_thread():
     # the work limit counts calls in the calling thread, whichever it is
     out = []
-    th = threading.Thread(target=lambda: out.append(
-        self_concordance_constant(make_family("logistic"))))
+    th = threading.Thread(
+        target=lambda: out.append(self_concordance_constant(make_family("logistic")))
+    )
     th.start()
     th.join()
     assert out[0].R == 1.0 and out[0].closed_form == 1 and out[0].where == "-inf,+inf"
@@ -335,12 +343,12 @@ def test_logistic_delta_sc_independent():
     rep = self_concordance_report(make_family("logistic"), "1")
     assert_allclose(rep.delta_sc, ref, rtol=1e-13)
     assert rep.delta_sc_roots == [rep.delta_sc]
-    assert rep.exact_threshold_delta == 0.0           # λ* > 0 on the whole Δ grid
+    assert rep.exact_threshold_delta == 0.0  # λ* > 0 on the whole Δ grid
     assert not rep.sufficient_condition_holds and rep.lambda_star > 0
 
 
 def test_near_critical_exact_threshold():
-    rep = self_concordance_report(_paper(4), "0.2")   # weighted-entropy rho = 0.72
+    rep = self_concordance_report(_paper(4), "0.2")  # weighted-entropy rho = 0.72
     assert 0.19 < rep.exact_threshold_delta < 0.2 < rep.delta_sc
 
 
@@ -367,9 +375,23 @@ def test_zero_R_report():
 def test_json_keys_and_types():
     rep = self_concordance_report(make_family("logistic"), "0.2")
     js = rep.to_json()
-    keys = {"R", "R_attained", "R_where", "R_closed_form", "kappa", "mu_star", "lambda_star",
-            "lower_bound", "margin", "sufficient_condition_holds", "delta_sc", "delta_sc_roots",
-            "exact_threshold_delta", "bound_consistent", "notes"}
+    keys = {
+        "R",
+        "R_attained",
+        "R_where",
+        "R_closed_form",
+        "kappa",
+        "mu_star",
+        "lambda_star",
+        "lower_bound",
+        "margin",
+        "sufficient_condition_holds",
+        "delta_sc",
+        "delta_sc_roots",
+        "exact_threshold_delta",
+        "bound_consistent",
+        "notes",
+    }
     assert keys <= set(js)
     for k in ("R", "kappa", "mu_star", "lambda_star", "lower_bound", "margin", "delta_sc"):
         assert isinstance(js[k], str)

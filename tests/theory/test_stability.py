@@ -82,10 +82,15 @@ def test_weighted_entropy_rho_zero_is_logistic():
 
 
 # ----------------------------------------------------------------- direct 2-D definitions
-@pytest.mark.parametrize("family, params", [
-    ("two-transition", {"mu2": "-1.074037"}), ("two-transition", {"mu2": "1.244122"}),
-    ("weighted-entropy", {"rho": "0.6"}), ("probit", {}),
-])
+@pytest.mark.parametrize(
+    "family, params",
+    [
+        ("two-transition", {"mu2": "-1.074037"}),
+        ("two-transition", {"mu2": "1.244122"}),
+        ("weighted-entropy", {"rho": "0.6"}),
+        ("probit", {}),
+    ],
+)
 @pytest.mark.parametrize("delta", [0.2, 1.0, 1.9])
 def test_one_dimensional_reduction_matches_definitions(family, params, delta):
     """W = U + (delta/2) Z reduction vs the 2-D definitions (tests/reference/direct.py, tensor
@@ -157,12 +162,16 @@ def test_paper_links_float_and_50_digits(row):
     assert m.sign == regime_sign[row.regime]
 
 
-@pytest.mark.parametrize("rho, printed, agrees", [
-    ("0.60", 3.70e-3, True), ("0.80", -2.45e-3, True),
-    # DISCREPANCY: the paper prints 2.15e-5 for rho = 0.72; float64, 50-digit mpmath and the
-    # certified Arb enclosure all give 2.0755...e-5 (reported by proofs_check).
-    ("0.72", 2.15e-5, False),
-])
+@pytest.mark.parametrize(
+    "rho, printed, agrees",
+    [
+        ("0.60", 3.70e-3, True),
+        ("0.80", -2.45e-3, True),
+        # DISCREPANCY: the paper prints 2.15e-5 for rho = 0.72; float64, 50-digit mpmath and the
+        # certified Arb enclosure all give 2.0755...e-5 (reported by proofs_check).
+        ("0.72", 2.15e-5, False),
+    ],
+)
 def test_printed_weighted_entropy_values_to_three_figures(rho, printed, agrees):
     """app:elicitation-geometry prints lambda* to 3 significant figures."""
     lam = lambda_star_float(make_family("weighted-entropy", rho=rho), 0.2)
@@ -238,8 +247,13 @@ def test_an_unconverged_quadrature_is_refused_not_printed():
     link = PAPER_LINKS["tt-stable"].link()
     vals = {"mu_g": 0.4, "mu_star": 0.2, "m2": 0.0}
     _check_resolved("float64", link, "1", vals, {"mu_g": 1e-15, "mu_star": 1e-15, "m2": 1e-16})
-    _check_resolved("float64", link, "1", vals,
-                    {"mu_g": 0.0, "mu_star": 0.9 * UNRESOLVED_FRACTION * 0.2, "m2": 0.0})
+    _check_resolved(
+        "float64",
+        link,
+        "1",
+        vals,
+        {"mu_g": 0.0, "mu_star": 0.9 * UNRESOLVED_FRACTION * 0.2, "m2": 0.0},
+    )
     for bad in ({"mu_star": 0.4753}, {"m2": 1e-3}, {"mu_g": float("nan")}):
         errs = {"mu_g": 1e-15, "mu_star": 1e-15, "m2": 1e-16} | bad
         with pytest.raises(NBLInputError, match="did not converge"):
@@ -279,5 +293,6 @@ def test_decimal_str_is_exact_and_short():
     assert decimal_str(sp.Rational("1.9999999999999999")) == "1.9999999999999999"
     assert decimal_str(sp.Rational("1e-300")) == "1e-300"
     assert decimal_str(sp.Rational("-2.5e-40")) == "-2.5e-40"
-    assert sp.Rational(decimal_str(sp.Rational("0.000000000000000000000000012345"))) == \
-        sp.Rational("0.000000000000000000000000012345")
+    assert sp.Rational(decimal_str(sp.Rational("0.000000000000000000000000012345"))) == sp.Rational(
+        "0.000000000000000000000000012345"
+    )

@@ -26,8 +26,9 @@ def test_array_of_delta_is_stability_cell_by_cell():
 def test_parameter_grid_with_certified_signs():
     # the paper's two-transition links (tab:numerical-summary): mu2 = 1.244122 is unstable at
     # Delta = 0.2 and stable at Delta = 1 (its certified threshold lies between)
-    g = stability_grid("two-transition", ["0.2", "1"], param="mu2",
-                       values=["-1.074037", "1.244122"], certify=True)
+    g = stability_grid(
+        "two-transition", ["0.2", "1"], param="mu2", values=["-1.074037", "1.244122"], certify=True
+    )
     assert g.lambda_star.shape == (2, 2) and g.certified.all()
     assert g.sign.tolist() == [["stable", "stable"], ["unstable", "stable"]]
     ref = stability(make_family("two-transition", mu2="1.244122"), "0.2", certify=True)
@@ -53,7 +54,7 @@ def test_one_result_family():
     g = stability_grid(link, [1])
     for r in (a, b, g):
         assert isinstance(r, Result)
-        json.dumps(r.to_dict())          # JSON data under the one number convention
+        json.dumps(r.to_dict())  # JSON data under the one number convention
     assert isinstance(a.to_dict()["lambda_star"], float)
     assert isinstance(b.to_dict()["lambda_star"], float)
 

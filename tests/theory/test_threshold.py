@@ -12,6 +12,7 @@ from nbl_theory.threshold import find_thresholds
 def _family(name, **fixed):
     def build(value, _key=None):
         return make_family(name, **fixed, **{_key or KEYS[name]: value})
+
     return build
 
 
@@ -19,15 +20,18 @@ KEYS = {"weighted-entropy": "rho", "two-transition": "mu2"}
 
 
 def test_weighted_entropy_critical_rho_is_certified():
-    res = find_thresholds(_family("weighted-entropy"), "rho", delta="0.2", bracket=("0.6", "0.8"),
-                          grid=9)
+    res = find_thresholds(
+        _family("weighted-entropy"), "rho", delta="0.2", bracket=("0.6", "0.8"), grid=9
+    )
     assert len(res.roots) == 1
     root = res.roots[0]
     assert root.certified and root.crossing == "stable->unstable"
     lo, hi = root.bracket
     # the certificate itself: opposite certified signs at the exact bracket ends
     assert stability(make_family("weighted-entropy", rho=lo), "0.2", certify=True).sign == "stable"
-    assert stability(make_family("weighted-entropy", rho=hi), "0.2", certify=True).sign == "unstable"
+    assert (
+        stability(make_family("weighted-entropy", rho=hi), "0.2", certify=True).sign == "unstable"
+    )
     assert float(hi) - float(lo) < 1e-9
 
 
@@ -57,12 +61,15 @@ def test_no_sign_change_reported():
     assert res.roots == [] and any("no sign change" in n for n in res.notes)
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    ({"solve_for": "rho", "bracket": ("0.1", "0.2")}, "fixed --delta"),
-    ({"solve_for": "rho", "delta": "0.2", "bracket": ("0.3", "0.2")}, "empty"),
-    ({"solve_for": "foo", "delta": "0.2"}, "--bracket"),
-    ({"solve_for": "rho", "delta": "0.2", "bracket": ("0.1", "0.2"), "grid": 2}, "at least 3"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"solve_for": "rho", "bracket": ("0.1", "0.2")}, "fixed --delta"),
+        ({"solve_for": "rho", "delta": "0.2", "bracket": ("0.3", "0.2")}, "empty"),
+        ({"solve_for": "foo", "delta": "0.2"}, "--bracket"),
+        ({"solve_for": "rho", "delta": "0.2", "bracket": ("0.1", "0.2"), "grid": 2}, "at least 3"),
+    ],
+)
 def test_threshold_input_errors(kwargs, fragment):
     with pytest.raises(NBLInputError, match=fragment):
         find_thresholds(_family("weighted-entropy"), **kwargs)

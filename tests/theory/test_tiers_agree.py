@@ -26,7 +26,7 @@ def test_three_tiers_agree(key):
     give the same, decided sign. Any disagreement is a toolkit bug.
     """
     link = PAPER_LINKS[key].link()
-    f = stability(link, REFERENCE_DELTA, auto_raise=False)               # float64
+    f = stability(link, REFERENCE_DELTA, auto_raise=False)  # float64
     m50 = stability(link, REFERENCE_DELTA, dps=50, auto_raise=False)
     c = stability(link, REFERENCE_DELTA, certify=True)
     with mpmath.workdps(60):
@@ -34,10 +34,12 @@ def test_three_tiers_agree(key):
         lam_m, err_m = m50.values["lambda_star"], m50.errors["lambda_star"]
         mid, rad = c.values["lambda_star"], c.errors["lambda_star"]
         scale = abs(mpmath.mpf(f.values["mu_star"])) * mpmath.mpf(REFERENCE_DELTA)
-        assert abs(lam_f - lam_m) <= err_f + err_m + mpmath.mpf("1e-15") * scale, \
+        assert abs(lam_f - lam_m) <= err_f + err_m + mpmath.mpf("1e-15") * scale, (
             "float64 not within its error estimate of the 50-digit value"
-        assert abs(lam_m - mid) <= rad + err_m + mpmath.mpf("1e-45") * scale, \
+        )
+        assert abs(lam_m - mid) <= rad + err_m + mpmath.mpf("1e-45") * scale, (
             "50-digit value outside the certified ball"
+        )
     assert {f.sign, m50.sign, c.sign} == {c.sign}, "the tiers disagree on the sign"
     assert c.sign != "undecided"
 
@@ -70,8 +72,10 @@ def test_float64_tier_evaluates_every_overflowing_node_in_arb():
     r = stability(link, "1", auto_raise=False)
     assert r.tier == "float64" and not r.notes
     ref = mpmath.mpf("0.199470812084975898165110714859")
-    assert abs(mpmath.mpf(r.values["lambda_star"]) - ref) <= \
-        mpmath.mpf(r.errors["lambda_star"]) + mpmath.mpf("1e-15") * ref
+    assert (
+        abs(mpmath.mpf(r.values["lambda_star"]) - ref)
+        <= mpmath.mpf(r.errors["lambda_star"]) + mpmath.mpf("1e-15") * ref
+    )
     assert r.sign == "stable"
 
 

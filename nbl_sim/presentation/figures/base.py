@@ -28,8 +28,12 @@ class FigureData:
 
     def to_data(self) -> dict:
         """The fields as one plain-data dict (:mod:`nbl_sim.runs.plain_data`), for the cache."""
-        return {"tables": self.tables, "settings": self.settings, "summary": self.summary,
-                "extra": self.extra}
+        return {
+            "tables": self.tables,
+            "settings": self.settings,
+            "summary": self.summary,
+            "extra": self.extra,
+        }
 
     @classmethod
     def from_data(cls, data) -> FigureData:
@@ -37,10 +41,18 @@ class FigureData:
         have that structure (tables a dict of dicts, settings and extra dicts, summary a str)."""
         if type(data) is not dict or set(data) != {"tables", "settings", "summary", "extra"}:
             raise ValueError("not the data of a FigureData")
-        tables, settings, summary, extra = (data["tables"], data["settings"], data["summary"],
-                                            data["extra"])
-        if (type(tables) is not dict or any(type(t) is not dict for t in tables.values())
-                or type(settings) is not dict or type(summary) is not str
-                or type(extra) is not dict):
+        tables, settings, summary, extra = (
+            data["tables"],
+            data["settings"],
+            data["summary"],
+            data["extra"],
+        )
+        if (
+            type(tables) is not dict
+            or any(type(t) is not dict for t in tables.values())
+            or type(settings) is not dict
+            or type(summary) is not str
+            or type(extra) is not dict
+        ):
             raise ValueError("a FigureData field has the wrong type")
         return cls(tables, settings, summary, extra)

@@ -23,18 +23,32 @@ from .base import FigureData
 ID = "bias-angle"
 LABEL = "prop:population_equilibrium"
 TITLE = "Equilibrium bias and its regret per round vs the departure's strength (beyond the paper)"
-CAPTION = ("prop:population_equilibrium: v* is an equilibrium of the population dynamics for "
-           "Gaussian contexts, symmetric arms and one link.")
+CAPTION = (
+    "prop:population_equilibrium: v* is an equilibrium of the population dynamics for "
+    "Gaussian contexts, symmetric arms and one link."
+)
 
 DELTA = "1"
 #: departure -> (label of the strength, full grid, quick grid, (law, arms) from a strength)
 DEPARTURES = {
-    "covariance": ("cond Sigma (axis 30 deg from v*)", np.linspace(1, 10, 10), [1, 2, 4, 10],
-                   lambda s: (f"gaussian:cond={s:g},angle=30", "symmetric")),
-    "shift": ("arm shift c (a+- = Delta/2 +- c)", np.linspace(0, 0.45, 10), [0, 0.15, 0.3, 0.45],
-              lambda s: ("gaussian", f"shift={s:g}")),
-    "intercept": ("intercept c on arm +1", np.linspace(0, 0.5, 11), [0, 0.15, 0.3, 0.5],
-                  lambda s: ("gaussian", f"intercept={s:g}")),
+    "covariance": (
+        "cond Sigma (axis 30 deg from v*)",
+        np.linspace(1, 10, 10),
+        [1, 2, 4, 10],
+        lambda s: (f"gaussian:cond={s:g},angle=30", "symmetric"),
+    ),
+    "shift": (
+        "arm shift c (a+- = Delta/2 +- c)",
+        np.linspace(0, 0.45, 10),
+        [0, 0.15, 0.3, 0.45],
+        lambda s: ("gaussian", f"shift={s:g}"),
+    ),
+    "intercept": (
+        "intercept c on arm +1",
+        np.linspace(0, 0.5, 11),
+        [0, 0.15, 0.3, 0.5],
+        lambda s: ("gaussian", f"intercept={s:g}"),
+    ),
 }
 LINKS, QUICK_LINKS = ("tt-stable", "tt-unstable", "we-0.72"), ("tt-stable",)
 
@@ -42,14 +56,22 @@ LINKS, QUICK_LINKS = ("tt-stable", "tt-unstable", "we-0.72"), ("tt-stable",)
 def compute(quick: bool = False) -> FigureData:
     tables, parts = {}, []
     for dep, (_, full, fast, spec) in DEPARTURES.items():
-        for key in (QUICK_LINKS if quick else LINKS):
+        for key in QUICK_LINKS if quick else LINKS:
             link = paper_link(key)
-            cols = {k: [] for k in ("strength", "bias_deg", "regret", "best_linear_regret",
-                                    "rate", "vstar_equilibrium")}
-            for s in (fast if quick else full):
+            cols = {
+                k: []
+                for k in (
+                    "strength",
+                    "bias_deg",
+                    "regret",
+                    "best_linear_regret",
+                    "rate",
+                    "vstar_equilibrium",
+                )
+            }
+            for s in fast if quick else full:
                 law, arms = spec(float(s))
-                a = analyze(parse_context_spec(law), parse_arms_spec(arms, link, DELTA),
-                            n_grid=360)
+                a = analyze(parse_context_spec(law), parse_arms_spec(arms, link, DELTA), n_grid=360)
                 cols["strength"].append(float(s))
                 cols["bias_deg"].append(a.bias_deg if a.learned else np.nan)
                 cols["regret"].append(a.learned.regret if a.learned else np.nan)
@@ -57,12 +79,18 @@ def compute(quick: bool = False) -> FigureData:
                 cols["rate"].append(a.learned.rate if a.learned else np.nan)
                 cols["vstar_equilibrium"].append("yes" if a.vstar_equilibrium else "no")
             tables[f"{dep}_{key}"] = {k: np.asarray(v) for k, v in cols.items()}
-            parts.append(f"{dep} {key}: bias {cols['bias_deg'][-1]:+.2f} deg, regret "
-                         f"{cols['regret'][-1]:.2e}/round at {cols['strength'][-1]:g}")
-    settings = {"delta": DELTA, "d": 2, "n_grid": 360, "links": list(QUICK_LINKS if quick
-                                                                         else LINKS),
-                "method": "nbl_sim.beyond.analyze (learned boundary: the attracting "
-                          "equilibrium the population flow reaches from v*)"}
+            parts.append(
+                f"{dep} {key}: bias {cols['bias_deg'][-1]:+.2f} deg, regret "
+                f"{cols['regret'][-1]:.2e}/round at {cols['strength'][-1]:g}"
+            )
+    settings = {
+        "delta": DELTA,
+        "d": 2,
+        "n_grid": 360,
+        "links": list(QUICK_LINKS if quick else LINKS),
+        "method": "nbl_sim.beyond.analyze (learned boundary: the attracting "
+        "equilibrium the population flow reaches from v*)",
+    }
     return FigureData(tables, settings, "; ".join(parts))
 
 
@@ -73,13 +101,15 @@ def draw(data: FigureData):
         for name in data.tables:
             if not name.startswith(dep + "_"):
                 continue
-            key = name[len(dep) + 1:]
+            key = name[len(dep) + 1 :]
             t = data.table(name)
-            axes[0, j].plot(t["strength"], t["bias_deg"], "o-", color=link_color(key),
-                            ms=3, label=key)
+            axes[0, j].plot(
+                t["strength"], t["bias_deg"], "o-", color=link_color(key), ms=3, label=key
+            )
             axes[1, j].plot(t["strength"], t["regret"], "o-", color=link_color(key), ms=3)
-            axes[1, j].plot(t["strength"], t["best_linear_regret"], "--",
-                            color=link_color(key), lw=1)
+            axes[1, j].plot(
+                t["strength"], t["best_linear_regret"], "--", color=link_color(key), lw=1
+            )
         axes[0, j].axhline(0.0, color="0.4", lw=0.8)
         axes[0, j].set_title(dep, fontsize=10)
         axes[1, j].set_xlabel(DEPARTURES[dep][0], fontsize=8)

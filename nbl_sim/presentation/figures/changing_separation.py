@@ -56,8 +56,10 @@ def compute(quick: bool = False) -> FigureData:
     tables = {"link": {"z": z, "g1": g1, "g2": g2}}
     for d in DELTAS:
         tables[f"density_delta_{d}"] = {
-            "z": z, "density": dens[d],
-            "scaled_for_g1": scale_a * dens[d], "scaled_for_g2": scale_b * dens[d],
+            "z": z,
+            "density": dens[d],
+            "scaled_for_g1": scale_a * dens[d],
+            "scaled_for_g2": scale_b * dens[d],
         }
     pop = {"delta": [], "sd_U": [], "mu_star": [], "m2": [], "lambda_star": []}
     for d in DELTAS:
@@ -71,14 +73,19 @@ def compute(quick: bool = False) -> FigureData:
     summary = (
         f"for the mu2 = {MU2} link, as Delta goes {' -> '.join(DELTAS)} the sd of U shrinks "
         + " -> ".join(f"{v:.3f}" for v in pop["sd_U"])
-        + ", m2 = E g''(U) moves " + " -> ".join(f"{v:.4f}" for v in pop["m2"])
-        + ", mu* " + " -> ".join(f"{v:.4f}" for v in pop["mu_star"])
-        + " and lambda* " + " -> ".join(f"{v:.3g}" for v in pop["lambda_star"])
+        + ", m2 = E g''(U) moves "
+        + " -> ".join(f"{v:.4f}" for v in pop["m2"])
+        + ", mu* "
+        + " -> ".join(f"{v:.4f}" for v in pop["mu_star"])
+        + " and lambda* "
+        + " -> ".join(f"{v:.3g}" for v in pop["lambda_star"])
         + f"; g'' changes sign on z in {Z_RANGE} at "
         + ", ".join(f"{x:.3f}" for x in z[:-1][np.diff(np.sign(g2)) != 0])
     )
     settings = {
-        "mu2": MU2, "deltas": list(DELTAS), "z_grid": [Z_RANGE[0], Z_RANGE[1], n],
+        "mu2": MU2,
+        "deltas": list(DELTAS),
+        "z_grid": [Z_RANGE[0], Z_RANGE[1], n],
         "density_common_factor_panel_a": float(scale_a),
         "density_common_factor_panel_b": float(scale_b),
         "density_fraction": DENSITY_FRACTION,
@@ -98,8 +105,9 @@ def draw(data: FigureData):
         lab = rf"$U$ density, $\Delta_\beta={d}$"
         ax_a.fill_between(t["z"], 0.0, t["scaled_for_g1"], color=c, alpha=0.18, lw=0)
         ax_a.plot(t["z"], t["scaled_for_g1"], color=c, lw=0.9, label=lab)
-        ax_b.fill_between(t["z"], -t["scaled_for_g2"], t["scaled_for_g2"], color=c,
-                          alpha=0.15, lw=0)
+        ax_b.fill_between(
+            t["z"], -t["scaled_for_g2"], t["scaled_for_g2"], color=c, alpha=0.15, lw=0
+        )
         ax_b.plot(t["z"], t["scaled_for_g2"], color=c, lw=0.9, label=lab)
         ax_b.plot(t["z"], -t["scaled_for_g2"], color=c, lw=0.9)
     ax_a.plot(lk["z"], lk["g1"], color=color, lw=2.0, label=rf"$g'(z)$, {name}")
@@ -115,6 +123,12 @@ def draw(data: FigureData):
         ax.grid(alpha=0.3)
     handles, labels = ax_a.get_legend_handles_labels()
     h_b, l_b = ax_b.get_legend_handles_labels()
-    fig.legend(handles + h_b[-1:], labels + l_b[-1:], loc="outside lower center", ncol=3,
-               fontsize=8, frameon=False)
+    fig.legend(
+        handles + h_b[-1:],
+        labels + l_b[-1:],
+        loc="outside lower center",
+        ncol=3,
+        fontsize=8,
+        frameon=False,
+    )
     return fig

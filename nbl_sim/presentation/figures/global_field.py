@@ -19,8 +19,11 @@ from .base import FigureData
 ID = "global-field"
 LABEL = "fig:local-stability-2d"
 TITLE = "Global population field H(alpha) in d = 2 (beyond the paper's sketch)"
-CAPTION = ("Near v*, restoring motion requires alpha H(alpha) < 0 (the paper draws this as a "
-           "sketch, not from a computed field).")
+CAPTION = (
+    "Near v*, restoring motion requires alpha H(alpha) < 0 (the paper draws this as a "
+    "sketch, not from a computed field)."
+)
+
 
 def compute(quick: bool) -> FigureData:
     delta = "0.2"
@@ -41,9 +44,16 @@ def compute(quick: bool) -> FigureData:
                 att.append(f"{round(e.degrees, 1) + 0.0:.1f}")
         parts.append(f"{key}: attracting at {', '.join(att)} deg")
     tables["zeros"] = {k: np.asarray(v) for k, v in zeros.items()}
-    return FigureData(tables, {"delta": delta, "d": 2, "alpha_points": n,
-                               "method": "nbl_sim.population.fields.H_alpha (quadrature ~1e-15)"},
-                      "; ".join(parts) + " (v* = 0 deg)")
+    return FigureData(
+        tables,
+        {
+            "delta": delta,
+            "d": 2,
+            "alpha_points": n,
+            "method": "nbl_sim.population.fields.H_alpha (quadrature ~1e-15)",
+        },
+        "; ".join(parts) + " (v* = 0 deg)",
+    )
 
 
 def draw(data: FigureData):
@@ -56,9 +66,17 @@ def draw(data: FigureData):
         ax.plot(t["alpha_deg"], t["H"], color=link_color(key), lw=1.5, label=key)
         sel = z["link"] == key
         for a, st in zip(z["alpha_deg"][sel], z["stability"][sel]):
-            for x in ([a, -a] if abs(abs(a) - 180) < 1e-9 else [a]):  # ±180° is one point
-                ax.plot([x], [0.0], "o", color=link_color(key), ms=ms, mew=1.5, zorder=3,
-                        mfc=link_color(key) if st == "attracting" else "white")
+            for x in [a, -a] if abs(abs(a) - 180) < 1e-9 else [a]:  # ±180° is one point
+                ax.plot(
+                    [x],
+                    [0.0],
+                    "o",
+                    color=link_color(key),
+                    ms=ms,
+                    mew=1.5,
+                    zorder=3,
+                    mfc=link_color(key) if st == "attracting" else "white",
+                )
     ax.axhline(0.0, color="0.3", lw=0.8)
     ax.set_xlabel(r"signed angle $\alpha$ from $v^\star$ (deg)")
     ax.set_ylabel(r"$H(\alpha)$  (eq:H-alpha)")

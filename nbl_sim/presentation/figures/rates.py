@@ -18,8 +18,10 @@ from .base import FigureData
 ID = "rates-vs-delta"
 LABEL = "prop:local_jacobian"
 TITLE = "Exact local contraction rates and lambda* against Delta (beyond the paper)"
-CAPTION = ("lambda* is the contraction coefficient the paper uses; the exact spectrum of "
-           "Dh(v*) is in prop:local_jacobian.")
+CAPTION = (
+    "lambda* is the contraction coefficient the paper uses; the exact spectrum of "
+    "Dh(v*) is in prop:local_jacobian."
+)
 
 #: Δ grid: this many evenly spaced points on [0.02, 1.98] (inside eq:model's 0 < Δ < 2), by
 #: ``quick``
@@ -38,12 +40,19 @@ def compute(quick: bool) -> FigureData:
             r2.append(float(res.jacobian_rates["contraction_rate_d2"]))
             r3.append(float(res.jacobian_rates["contraction_rate_d3plus"]))
         lam, r2 = np.asarray(lam), np.asarray(r2)
-        tables[key] = {"delta": deltas, "lambda_star": lam, "rate_d2": r2,
-                       "rate_d3plus": np.asarray(r3)}
+        tables[key] = {
+            "delta": deltas,
+            "lambda_star": lam,
+            "rate_d2": r2,
+            "rate_d3plus": np.asarray(r3),
+        }
         gap = np.max(r2 - lam)
         parts.append(f"{key}: d = 2 rate exceeds lambda* by up to {gap:.3g}")
-    return FigureData(tables, {"deltas": deltas.size, "tier": "float64"},
-                      "; ".join(parts) + " (lambda* = the d >= 3 rate)")
+    return FigureData(
+        tables,
+        {"deltas": deltas.size, "tier": "float64"},
+        "; ".join(parts) + " (lambda* = the d >= 3 rate)",
+    )
 
 
 def draw(data: FigureData):
@@ -51,10 +60,21 @@ def draw(data: FigureData):
     ax = axes[0, 0]
     for key in ("tt-stable", "tt-near-critical", "tt-unstable"):
         t = data.table(key)
-        ax.plot(t["delta"], t["lambda_star"], color=link_color(key), lw=1.6,
-                label=rf"{key}: $\lambda_\star$")
-        ax.plot(t["delta"], t["rate_d2"], color=link_color(key), lw=1.2, ls="--",
-                label=f"{key}: exact rate, d = 2")
+        ax.plot(
+            t["delta"],
+            t["lambda_star"],
+            color=link_color(key),
+            lw=1.6,
+            label=rf"{key}: $\lambda_\star$",
+        )
+        ax.plot(
+            t["delta"],
+            t["rate_d2"],
+            color=link_color(key),
+            lw=1.2,
+            ls="--",
+            label=f"{key}: exact rate, d = 2",
+        )
     ax.axhline(0.0, color="0.3", lw=0.8)
     ax.set_xlabel(r"arm separation $\Delta$")
     ax.set_ylabel("local contraction rate")

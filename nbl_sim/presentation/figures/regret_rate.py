@@ -19,9 +19,11 @@ from .base import FigureData
 ID = "regret-rate"
 LABEL = "thm:regret-rate"
 TITLE = "Empirical regret rate, estimation rate, step-size threshold and localization"
-CAPTION = ("E[R_n] = O(d log n) for stable links with n0 = ceil(C0 (d + log n)) and "
-           "2 gamma lambda0 > 1; the localized error decays like d/t; below the step-size "
-           "threshold the rate degrades.")
+CAPTION = (
+    "E[R_n] = O(d log n) for stable links with n0 = ceil(C0 (d + log n)) and "
+    "2 gamma lambda0 > 1; the localized error decays like d/t; below the step-size "
+    "threshold the rate degrades."
+)
 
 _D_COLORS = ("#4c72b0", "#55a868", "#c44e52", "#8172b2", "#ccb974")
 
@@ -33,8 +35,16 @@ def study_cache():
 
 
 def _regret_rows(a: dict) -> dict:
-    rows = {"d": [], "n": [], "n0": [], "regret_mean": [], "regret_se": [],
-            "stage2_mean": [], "stage2_se": [], "fit_log": []}
+    rows = {
+        "d": [],
+        "n": [],
+        "n0": [],
+        "regret_mean": [],
+        "regret_se": [],
+        "stage2_mean": [],
+        "stage2_se": [],
+        "fit_log": [],
+    }
     for d, r in a["by_d"].items():
         f = r["fit"]["log"]
         for k, n in enumerate(a["ns"]):
@@ -66,8 +76,15 @@ def figure_data(res) -> FigureData:
         for d, r in a["by_d"].items():
             for model in ("log", "sqrt", "linear"):
                 f = r["fit"][model]
-                for k, v in (("d", d), ("model", model), ("a", f["a"]), ("b", f["b"]),
-                             ("b_se", f["b_se"]), ("chi2", f["chi2"]), ("dof", f["dof"])):
+                for k, v in (
+                    ("d", d),
+                    ("model", model),
+                    ("a", f["a"]),
+                    ("b", f["b"]),
+                    ("b_se", f["b_se"]),
+                    ("chi2", f["chi2"]),
+                    ("dof", f["dof"]),
+                ):
                     fits[k].append(v)
         tables[f"fits_{link}"] = fits
     for link, a in an["estimation"].items():
@@ -82,11 +99,17 @@ def figure_data(res) -> FigureData:
         tables[f"error_{link}"] = rows
     g = an["gamma"]
     tables["gamma_exponent"] = {
-        k: [row[src] for row in g["rows"]] for k, src in
-        (("two_gamma_kappa", "two_gamma_kappa"), ("gamma", "gamma"),
-         ("predicted", "predicted_exponent"), ("window_prediction", "window_prediction"),
-         ("measured", "measured"), ("measured_lo", "measured_lo"),
-         ("measured_hi", "measured_hi"))}
+        k: [row[src] for row in g["rows"]]
+        for k, src in (
+            ("two_gamma_kappa", "two_gamma_kappa"),
+            ("gamma", "gamma"),
+            ("predicted", "predicted_exponent"),
+            ("window_prediction", "window_prediction"),
+            ("measured", "measured"),
+            ("measured_lo", "measured_lo"),
+            ("measured_hi", "measured_hi"),
+        )
+    }
     loc = {"d": [], "n0": [], "p_exit": [], "se": [], "reps": []}
     for d, rows in an["localization"]["by_d"].items():
         for row in rows:
@@ -120,30 +143,53 @@ def figure_data(res) -> FigureData:
     for link, a in an["regret"].items():
         best = {d: r["fit"]["best"] for d, r in a["by_d"].items()}
         q = a["b_exponent"]
-        parts.append(f"{link}: best growth model per d {best}"
-                     + (f", b ~ d^{q['q']:.2f}+-{q['q_se']:.2f}" if q else ""))
+        parts.append(
+            f"{link}: best growth model per d {best}"
+            + (f", b ~ d^{q['q']:.2f}+-{q['q_se']:.2f}" if q else "")
+        )
     for link, a in an["regret_long"].items():
-        parts.append(f"{link} long arm (n to {a['ns'][-1]}): best model per d "
-                     + str({d: r["fit"]["best"] for d, r in a["by_d"].items()}))
+        parts.append(
+            f"{link} long arm (n to {a['ns'][-1]}): best model per d "
+            + str({d: r["fit"]["best"] for d, r in a["by_d"].items()})
+        )
     for link, a in an["estimation"].items():
-        parts.append(f"{link} error slopes " + ", ".join(
-            f"d={d}: {r['slope']['slope']:.2f}" for d, r in a["by_d"].items()))
-    parts.append("exponent vs 2 gamma kappa: " + ", ".join(
-        f"{r['two_gamma_kappa']:g}: {r['measured']:.2f} (pred {r['window_prediction']:.2f})"
-        for r in g["rows"]))
+        parts.append(
+            f"{link} error slopes "
+            + ", ".join(f"d={d}: {r['slope']['slope']:.2f}" for d, r in a["by_d"].items())
+        )
+    parts.append(
+        "exponent vs 2 gamma kappa: "
+        + ", ".join(
+            f"{r['two_gamma_kappa']:g}: {r['measured']:.2f} (pred {r['window_prediction']:.2f})"
+            for r in g["rows"]
+        )
+    )
     for link, r in an["contrast"].items():
         parts.append(f"{link} R_n ~ n^{r['slope']['slope']:.2f}")
-    settings = {"config": cfg.name, "C0": cfg.C0, "delta": cfg.delta, "dims": list(cfg.dims),
-                "ns": list(cfg.ns), "reps": cfg.reps, "seed": cfg.seed,
-                "gamma": res.constants["gamma"],
-                "r0": {f"{k[0]}, d={k[1]}": v for k, v in res.constants["r0"].items()},
-                "two_gamma_lambda0": {f"{k[0]}, d={k[1]}": v for k, v in
-                                      res.constants["two_gamma_lambda0"].items()},
-                "gamma_link": cfg.gamma_link, "gamma_t0": cfg.gamma_t0,
-                "gamma_start_deg": cfg.gamma_start_deg, "loc_n": cfg.loc_n,
-                "loc_reps": cfg.loc_reps, "contrast_delta": cfg.contrast_delta,
-                "contrast_gamma": cfg.contrast_gamma, "contrast_t0": cfg.contrast_t0,
-                "seconds": res.seconds, "executor": res.executor}
+    settings = {
+        "config": cfg.name,
+        "C0": cfg.C0,
+        "delta": cfg.delta,
+        "dims": list(cfg.dims),
+        "ns": list(cfg.ns),
+        "reps": cfg.reps,
+        "seed": cfg.seed,
+        "gamma": res.constants["gamma"],
+        "r0": {f"{k[0]}, d={k[1]}": v for k, v in res.constants["r0"].items()},
+        "two_gamma_lambda0": {
+            f"{k[0]}, d={k[1]}": v for k, v in res.constants["two_gamma_lambda0"].items()
+        },
+        "gamma_link": cfg.gamma_link,
+        "gamma_t0": cfg.gamma_t0,
+        "gamma_start_deg": cfg.gamma_start_deg,
+        "loc_n": cfg.loc_n,
+        "loc_reps": cfg.loc_reps,
+        "contrast_delta": cfg.contrast_delta,
+        "contrast_gamma": cfg.contrast_gamma,
+        "contrast_t0": cfg.contrast_t0,
+        "seconds": res.seconds,
+        "executor": res.executor,
+    }
     return FigureData(tables, settings, "; ".join(parts), extra={"analysis": an})
 
 
@@ -168,15 +214,23 @@ def draw(data: FigureData):
             ax[i].plot(n, m, "o", color=c, ms=3.5, label=f"d = {d}")
             ax[i].plot(n, t["fit_log"][s], "-", color=c, lw=1)
         if f"regret_long_{link}" in data.tables:
-            main_dims = sorted(set(t["d"].tolist()))      # the long arm keeps each d's colour
+            main_dims = sorted(set(t["d"].tolist()))  # the long arm keeps each d's colour
             t = data.table(f"regret_long_{link}")
             for d in sorted(set(t["d"].tolist())):
                 s = t["d"] == d
                 k = main_dims.index(d) if d in main_dims else len(main_dims)
                 c = _D_COLORS[k % len(_D_COLORS)]
-                ax[i].errorbar(t["n"][s], t["regret_mean"][s], yerr=1.96 * t["regret_se"][s],
-                               fmt="s", mfc="none", color=c, ms=4, capsize=2,
-                               label=f"d = {d}, long arm")
+                ax[i].errorbar(
+                    t["n"][s],
+                    t["regret_mean"][s],
+                    yerr=1.96 * t["regret_se"][s],
+                    fmt="s",
+                    mfc="none",
+                    color=c,
+                    ms=4,
+                    capsize=2,
+                    label=f"d = {d}, long arm",
+                )
                 ax[i].plot(t["n"][s], t["fit_log"][s], "--", color=c, lw=1)
         ax[i].set_xscale("log")
         ax[i].set_xlabel("n (log scale)")
@@ -189,8 +243,15 @@ def draw(data: FigureData):
         bd = [a["by_d"][d]["b_over_d"] for d in ds]
         bse = [1.96 * a["by_d"][d]["b_over_d_se"] for d in ds]
         q = a["b_exponent"]
-        ax[2].errorbar(ds, bd, yerr=bse, marker="o", color=link_color(link), capsize=3,
-                       label=f"{link}" + (f" (b ~ d^{q['q']:.2f})" if q else ""))
+        ax[2].errorbar(
+            ds,
+            bd,
+            yerr=bse,
+            marker="o",
+            color=link_color(link),
+            capsize=3,
+            label=f"{link}" + (f" (b ~ d^{q['q']:.2f})" if q else ""),
+        )
     ax[2].set_xscale("log", base=2)
     ax[2].set_xlabel("d")
     ax[2].set_ylabel("b / d  (log-n coefficient per dimension)")
@@ -203,8 +264,13 @@ def draw(data: FigureData):
         s = (t["d"] == d) & (t["mean"] > 0)
         c = _D_COLORS[j % len(_D_COLORS)]
         sl = an["estimation"][link0]["by_d"][d]["slope"]
-        ax[3].plot(t["t_plus_t0"][s], t["mean"][s], "-", color=c,
-                   label=f"d = {d}: slope {sl['slope']:.2f} [{sl['lo']:.2f}, {sl['hi']:.2f}]")
+        ax[3].plot(
+            t["t_plus_t0"][s],
+            t["mean"][s],
+            "-",
+            color=c,
+            label=f"d = {d}: slope {sl['slope']:.2f} [{sl['lo']:.2f}, {sl['hi']:.2f}]",
+        )
     xs = t["t_plus_t0"]
     if xs.size:
         ref = np.geomspace(xs.min(), xs.max(), 10)
@@ -219,11 +285,23 @@ def draw(data: FigureData):
     g = data.table("gamma_exponent")
     x = np.linspace(0, max(3.2, float(g["two_gamma_kappa"].max()) + 0.2), 200)
     ax[4].plot(x, np.minimum(1, x), "k-", lw=1, label="min(1, 2 gamma kappa)")
-    ax[4].plot(g["two_gamma_kappa"], g["window_prediction"], "s", mfc="none", color="0.3",
-               label="linearized recursion, same window")
-    ax[4].errorbar(g["two_gamma_kappa"], g["measured"],
-                   yerr=[g["measured"] - g["measured_lo"], g["measured_hi"] - g["measured"]],
-                   fmt="o", color="#c44e52", capsize=3, label="measured (95% bootstrap)")
+    ax[4].plot(
+        g["two_gamma_kappa"],
+        g["window_prediction"],
+        "s",
+        mfc="none",
+        color="0.3",
+        label="linearized recursion, same window",
+    )
+    ax[4].errorbar(
+        g["two_gamma_kappa"],
+        g["measured"],
+        yerr=[g["measured"] - g["measured_lo"], g["measured_hi"] - g["measured"]],
+        fmt="o",
+        color="#c44e52",
+        capsize=3,
+        label="measured (95% bootstrap)",
+    )
     ax[4].axvline(1.0, color="0.6", ls="--", lw=1)
     ax[4].set_xlabel("2 gamma kappa  (threshold 1)")
     ax[4].set_ylabel("decay exponent of the error")
@@ -234,8 +312,15 @@ def draw(data: FigureData):
     for j, d in enumerate(sorted(set(lt["d"].tolist()))):
         s = lt["d"] == d
         p = np.maximum(lt["p_exit"][s], 0.5 / lt["reps"][s])
-        ax[5].errorbar(lt["n0"][s], p, yerr=1.96 * lt["se"][s], marker="o", capsize=3,
-                       color=_D_COLORS[j % len(_D_COLORS)], label=f"d = {d}")
+        ax[5].errorbar(
+            lt["n0"][s],
+            p,
+            yerr=1.96 * lt["se"][s],
+            marker="o",
+            capsize=3,
+            color=_D_COLORS[j % len(_D_COLORS)],
+            label=f"d = {d}",
+        )
     ax[5].set_xscale("log")
     ax[5].set_yscale("log")
     ax[5].set_xlabel("n0")
@@ -248,9 +333,15 @@ def draw(data: FigureData):
     for link in dict.fromkeys(ct["link"].tolist()):
         s = ct["link"] == link
         sl = an["contrast"][link]["slope"]
-        ax[6].errorbar(ct["n"][s], ct["regret_mean"][s], yerr=1.96 * ct["regret_se"][s],
-                       marker="o", capsize=3, color=link_color(link),
-                       label=f"{link}: R_n ~ n^{sl['slope']:.2f}")
+        ax[6].errorbar(
+            ct["n"][s],
+            ct["regret_mean"][s],
+            yerr=1.96 * ct["regret_se"][s],
+            marker="o",
+            capsize=3,
+            color=link_color(link),
+            label=f"{link}: R_n ~ n^{sl['slope']:.2f}",
+        )
     ax[6].set_xscale("log")
     ax[6].set_yscale("log")
     ax[6].set_xlabel("n")
@@ -262,8 +353,13 @@ def draw(data: FigureData):
     for link in dict.fromkeys(et["link"].tolist()):
         for psi, ls in ((0.0, "-"), (math.pi / 2, "--")):
             s = (et["link"] == link) & np.isclose(et["psi"], psi)
-            ax[7].plot(np.degrees(et["alpha"][s]), et["ratio"][s], ls, color=link_color(link),
-                       label=f"{link}, {'in-plane' if psi == 0 else 'out-of-plane'}")
+            ax[7].plot(
+                np.degrees(et["alpha"][s]),
+                et["ratio"][s],
+                ls,
+                color=link_color(link),
+                label=f"{link}, {'in-plane' if psi == 0 else 'out-of-plane'}",
+            )
     ax[7].set_xscale("log")
     ax[7].set_xlabel("angle between v and v* (deg)")
     ax[7].set_ylabel("E[r | v] / ((Delta/2) |v - v*|^2)")

@@ -41,39 +41,52 @@ from .base import FigureData
 
 ID = "robustness-grid"
 LABEL = "assum:gaussian_context"
-TITLE = ("Robustness grid: sign of the Gaussian lambda* vs the exact local rate at v* "
-         "(beyond the paper)")
-CAPTION = ("The paper predicts that v* attracts NBL iff lambda* > 0 (eq:decision_stability), "
-           "for isotropic Gaussian contexts, symmetric arms and one link "
-           "(assum:gaussian_context).")
+TITLE = (
+    "Robustness grid: sign of the Gaussian lambda* vs the exact local rate at v* (beyond the paper)"
+)
+CAPTION = (
+    "The paper predicts that v* attracts NBL iff lambda* > 0 (eq:decision_stability), "
+    "for isotropic Gaussian contexts, symmetric arms and one link "
+    "(assum:gaussian_context)."
+)
 
-COLORS = {"agrees": "#55a868", "sign-flip": "#c44e52", "biased": "#dd8452",
-          "small-bias": "#ccb974", "undecided": "0.7"}
+COLORS = {
+    "agrees": "#55a868",
+    "sign-flip": "#c44e52",
+    "biased": "#dd8452",
+    "small-bias": "#ccb974",
+    "undecided": "0.7",
+}
 DEPARTURE_ORDER = ("covariance", "student-t", "shift", "intercept", "shape", "dataset")
 BIAS_DEG = 1.0
 
 #: quick subset: (departure, law, arms, strength)
-_QUICK = (("covariance", "gaussian:cond=3,angle=0", "symmetric", "cond=3,angle=0"),
-          ("covariance", "gaussian:cond=3,angle=45", "symmetric", "cond=3,angle=45"),
-          ("covariance", "gaussian:cond=3,angle=90", "symmetric", "cond=3,angle=90"),
-          ("student-t", "student-t:nu=3", "symmetric", "nu=3"),
-          ("student-t", "student-t:nu=10", "symmetric", "nu=10"),
-          ("shift", "gaussian", "shift=0.1", "shift=0.1"),
-          ("shift", "gaussian", "shift=0.4", "shift=0.4"),
-          ("intercept", "gaussian", "intercept=0.1", "intercept=0.1"),
-          ("intercept", "gaussian", "intercept=0.5", "intercept=0.5"),
-          ("shape", "cube", "symmetric", "cube,rotate=0"),
-          ("shape", "cube", "rotate=45", "cube,rotate=45"),
-          ("shape", "rademacher", "symmetric", "rademacher,rotate=0"),
-          ("shape", "rademacher", "rotate=22.5", "rademacher,rotate=22.5"))
+_QUICK = (
+    ("covariance", "gaussian:cond=3,angle=0", "symmetric", "cond=3,angle=0"),
+    ("covariance", "gaussian:cond=3,angle=45", "symmetric", "cond=3,angle=45"),
+    ("covariance", "gaussian:cond=3,angle=90", "symmetric", "cond=3,angle=90"),
+    ("student-t", "student-t:nu=3", "symmetric", "nu=3"),
+    ("student-t", "student-t:nu=10", "symmetric", "nu=10"),
+    ("shift", "gaussian", "shift=0.1", "shift=0.1"),
+    ("shift", "gaussian", "shift=0.4", "shift=0.4"),
+    ("intercept", "gaussian", "intercept=0.1", "intercept=0.1"),
+    ("intercept", "gaussian", "intercept=0.5", "intercept=0.5"),
+    ("shape", "cube", "symmetric", "cube,rotate=0"),
+    ("shape", "cube", "rotate=45", "cube,rotate=45"),
+    ("shape", "rademacher", "symmetric", "rademacher,rotate=0"),
+    ("shape", "rademacher", "rotate=22.5", "rademacher,rotate=22.5"),
+)
 
 
 def _cells(quick: bool) -> list:
     if not quick:
         return default_grid()
-    return [RobustnessCell(k, dl, law, arms, dep, strength)
-            for k in TWO_TRANSITION_KEYS for dl in ("0.2", "1")
-            for dep, law, arms, strength in _QUICK]
+    return [
+        RobustnessCell(k, dl, law, arms, dep, strength)
+        for k in TWO_TRANSITION_KEYS
+        for dl in ("0.2", "1")
+        for dep, law, arms, strength in _QUICK
+    ]
 
 
 def _num(x) -> float:
@@ -82,21 +95,51 @@ def _num(x) -> float:
 
 def compute(quick: bool = False) -> FigureData:
     rows = [run_cell(c) for c in _cells(quick)]
-    cols = {k: [] for k in ("link", "delta", "departure", "strength", "lambda_star",
-                            "gaussian_rate_d2", "exact_rate", "vstar_stability",
-                            "learned_angle_deg", "learned_regret", "method", "verdict")}
+    cols = {
+        k: []
+        for k in (
+            "link",
+            "delta",
+            "departure",
+            "strength",
+            "lambda_star",
+            "gaussian_rate_d2",
+            "exact_rate",
+            "vstar_stability",
+            "learned_angle_deg",
+            "learned_regret",
+            "method",
+            "verdict",
+        )
+    }
     for r in rows:
         v = classify_row(r, BIAS_DEG)
-        for k, x in (("link", r["link"]), ("delta", r["delta"]), ("departure", r["departure"]),
-                     ("strength", r["strength"]), ("lambda_star", r["lambda_star"]),
-                     ("gaussian_rate_d2", r["gaussian_rate_d"]),
-                     ("exact_rate", r["vstar_rate"] if r["vstar_equilibrium"] else None),
-                     ("vstar_stability", r["vstar_stability"]),
-                     ("learned_angle_deg", r["learned_angle_deg"]),
-                     ("learned_regret", r["learned_regret"]), ("method", r["method"]),
-                     ("verdict", v)):
-            cols[k].append(_num(x) if k in ("lambda_star", "gaussian_rate_d2", "exact_rate",
-                                              "learned_angle_deg", "learned_regret") else x)
+        for k, x in (
+            ("link", r["link"]),
+            ("delta", r["delta"]),
+            ("departure", r["departure"]),
+            ("strength", r["strength"]),
+            ("lambda_star", r["lambda_star"]),
+            ("gaussian_rate_d2", r["gaussian_rate_d"]),
+            ("exact_rate", r["vstar_rate"] if r["vstar_equilibrium"] else None),
+            ("vstar_stability", r["vstar_stability"]),
+            ("learned_angle_deg", r["learned_angle_deg"]),
+            ("learned_regret", r["learned_regret"]),
+            ("method", r["method"]),
+            ("verdict", v),
+        ):
+            cols[k].append(
+                _num(x)
+                if k
+                in (
+                    "lambda_star",
+                    "gaussian_rate_d2",
+                    "exact_rate",
+                    "learned_angle_deg",
+                    "learned_regret",
+                )
+                else x
+            )
     tables = {"cells": {k: np.asarray(v) for k, v in cols.items()}}
     counts = {v: int(np.sum(tables["cells"]["verdict"] == v)) for v in VERDICTS}
     per = []
@@ -105,11 +148,20 @@ def compute(quick: bool = False) -> FigureData:
         if sel.any():
             bad = int(np.sum(np.isin(tables["cells"]["verdict"][sel], ("sign-flip", "biased"))))
             per.append(f"{dep} {bad}/{int(sel.sum())}")
-    summary = (f"{len(rows)} cells: " + ", ".join(f"{counts[v]} {v}" for v in VERDICTS)
-               + "; mispredicted (sign-flip or biased) per departure: " + ", ".join(per))
-    settings = {"links": sorted({c.link for c in _cells(quick)}), "deltas": ["0.2", "1"],
-                "bias_threshold_deg": BIAS_DEG, "n_grid": 720, "d": 2,
-                "method": "nbl_sim.beyond.robustness.run_cell (exact analysis per cell)"}
+    summary = (
+        f"{len(rows)} cells: "
+        + ", ".join(f"{counts[v]} {v}" for v in VERDICTS)
+        + "; mispredicted (sign-flip or biased) per departure: "
+        + ", ".join(per)
+    )
+    settings = {
+        "links": sorted({c.link for c in _cells(quick)}),
+        "deltas": ["0.2", "1"],
+        "bias_threshold_deg": BIAS_DEG,
+        "n_grid": 720,
+        "d": 2,
+        "method": "nbl_sim.beyond.robustness.run_cell (exact analysis per cell)",
+    }
     return FigureData(tables, settings, summary)
 
 
@@ -119,8 +171,12 @@ def draw(data: FigureData):
     ncol = min(3, len(deps))
     nrow = math.ceil(len(deps) / ncol)
     fig, axes = new_figure(nrow, ncol, 4.2 * ncol, 3.6 * nrow)
-    rows = [(k, dl) for k in PAPER_LINKS for dl in ("0.2", "1")
-            if np.any((t["link"] == k) & (t["delta"] == dl))]
+    rows = [
+        (k, dl)
+        for k in PAPER_LINKS
+        for dl in ("0.2", "1")
+        if np.any((t["link"] == k) & (t["delta"] == dl))
+    ]
     for i, dep in enumerate(deps):
         ax = axes[i // ncol, i % ncol]
         sel = t["departure"] == dep
@@ -144,7 +200,9 @@ def draw(data: FigureData):
     for i in range(len(deps), nrow * ncol):
         axes[i // ncol, i % ncol].axis("off")
     handles = [axes[0, 0].plot([], [], "s", color=COLORS[v], label=v)[0] for v in VERDICTS]
-    handles += [axes[0, 0].plot([], [], "^", color="0.5", label="lambda* > 0")[0],
-                axes[0, 0].plot([], [], "v", color="0.5", label="lambda* < 0")[0]]
+    handles += [
+        axes[0, 0].plot([], [], "^", color="0.5", label="lambda* > 0")[0],
+        axes[0, 0].plot([], [], "v", color="0.5", label="lambda* < 0")[0],
+    ]
     fig.legend(handles=handles, loc="outside lower center", ncol=7, fontsize=7, frameon=False)
     return fig

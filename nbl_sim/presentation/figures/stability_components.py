@@ -56,22 +56,34 @@ def compute(quick: bool = False) -> FigureData:
     diff = cols[:, 2] - cols[:, 3]
     # crossing read off the grid (linear interpolation of restoring - curvature)
     idx = np.flatnonzero(diff[:-1] * diff[1:] < 0)
-    grid_cross = [float(rhos[i] - diff[i] * (rhos[i + 1] - rhos[i]) / (diff[i + 1] - diff[i]))
-                  for i in idx]
+    grid_cross = [
+        float(rhos[i] - diff[i] * (rhos[i + 1] - rhos[i]) / (diff[i + 1] - diff[i])) for i in idx
+    ]
     # the theory core's threshold solver: every root of lambda* = 0 for rho in the range
-    res = find_thresholds(_build, "rho", delta=DELTA, bracket=RHO_RANGE,
-                          grid=20 if quick else 96, certify=True, label="weighted-entropy")
+    res = find_thresholds(
+        _build,
+        "rho",
+        delta=DELTA,
+        bracket=RHO_RANGE,
+        grid=20 if quick else 96,
+        certify=True,
+        label="weighted-entropy",
+    )
     roots = res.roots
     marked = np.array([_components(r, delta) for r in MARKED])
     tables = {
         "components": {
-            "rho": rhos, "mu_star": cols[:, 0], "m2": cols[:, 1],
-            "restoring_half": cols[:, 2], "curvature_half": cols[:, 3],
+            "rho": rhos,
+            "mu_star": cols[:, 0],
+            "m2": cols[:, 1],
+            "restoring_half": cols[:, 2],
+            "curvature_half": cols[:, 3],
             "lambda_star": 2.0 * diff,
         },
         "marked_links": {
             "rho": np.array([float(r) for r in MARKED]),
-            "restoring_half": marked[:, 2], "curvature_half": marked[:, 3],
+            "restoring_half": marked[:, 2],
+            "curvature_half": marked[:, 3],
             "lambda_star": 2.0 * (marked[:, 2] - marked[:, 3]),
         },
         "threshold": {
@@ -97,9 +109,12 @@ def compute(quick: bool = False) -> FigureData:
     else:
         summary = f"no crossing of the two contributions found for rho in {RHO_RANGE}"
     settings = {
-        "delta": DELTA, "rho_grid": [RHO_RANGE[0], RHO_RANGE[1], n],
-        "threshold_scan_points": res.grid_points, "threshold_notes": res.notes,
-        "grid_crossings": grid_cross, "moments": "float64 (nbl_theory.gaussian.moments_float)",
+        "delta": DELTA,
+        "rho_grid": [RHO_RANGE[0], RHO_RANGE[1], n],
+        "threshold_scan_points": res.grid_points,
+        "threshold_notes": res.notes,
+        "grid_crossings": grid_cross,
+        "moments": "float64 (nbl_theory.gaussian.moments_float)",
     }
     return FigureData(tables=tables, settings=settings, summary=summary)
 
@@ -108,19 +123,34 @@ def draw(data: FigureData):
     fig, axes = new_figure(1, 1, width=5.2, height=3.8)
     ax = axes[0][0]
     t = data.table("components")
-    ax.plot(t["rho"], t["restoring_half"], color="#1f77b4", lw=1.8,
-            label=r"restoring $(\Delta_\beta/2)\mu^\star$")
-    ax.plot(t["rho"], t["curvature_half"], color="#d62728", lw=1.8, ls="--",
-            label=r"curvature $\phi_0(0)(m_2)_+(1-\Delta_\beta^2/4)$")
+    ax.plot(
+        t["rho"],
+        t["restoring_half"],
+        color="#1f77b4",
+        lw=1.8,
+        label=r"restoring $(\Delta_\beta/2)\mu^\star$",
+    )
+    ax.plot(
+        t["rho"],
+        t["curvature_half"],
+        color="#d62728",
+        lw=1.8,
+        ls="--",
+        label=r"curvature $\phi_0(0)(m_2)_+(1-\Delta_\beta^2/4)$",
+    )
     mk = data.table("marked_links")
     for rho, y in zip(mk["rho"], mk["curvature_half"]):
         key = f"we-{rho:.2f}"
-        ax.plot([rho], [y], "o", color=link_color(key), ms=5, zorder=3,
-                label=rf"$\rho={rho:.2f}$")
+        ax.plot([rho], [y], "o", color=link_color(key), ms=5, zorder=3, label=rf"$\rho={rho:.2f}$")
     th = data.table("threshold")
     for i, rho in enumerate(th["rho"]):
-        ax.axvline(rho, color="0.3", lw=0.9, ls=":",
-                   label=rf"$\lambda_\star=0$: $\rho={rho:.6f}$" if i == 0 else None)
+        ax.axvline(
+            rho,
+            color="0.3",
+            lw=0.9,
+            ls=":",
+            label=rf"$\lambda_\star=0$: $\rho={rho:.6f}$" if i == 0 else None,
+        )
     ax.set_xlabel(r"$\rho$")
     ax.set_ylabel("contribution")
     ax.set_title(rf"Weighted entropy, $\Delta_\beta={data.settings['delta']}$")

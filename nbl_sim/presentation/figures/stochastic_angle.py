@@ -30,10 +30,12 @@ from .base import FigureData
 ID = "stochastic-angle"
 LABEL = "fig:app-stochastic-angle"
 TITLE = "Signed angular error of stochastic NBL: varying link (a) and arm separation (b)"
-CAPTION = ("Signed angular error of NBL over 100 Monte Carlo replications: at Δ = 0.2 the stable, "
-           "near-critical and unstable links are attracted to, stay away from, and move away from "
-           "v* (a); the link with μ2 = 1.244122, unstable at Δ = 0.2, recovers increasingly "
-           "strongly toward v* as Δ grows (b).")
+CAPTION = (
+    "Signed angular error of NBL over 100 Monte Carlo replications: at Δ = 0.2 the stable, "
+    "near-critical and unstable links are attracted to, stay away from, and move away from "
+    "v* (a); the link with μ2 = 1.244122, unstable at Δ = 0.2, recovers increasingly "
+    "strongly toward v* as Δ grows (b)."
+)
 
 TT_LINKS = {k: PAPER_LINKS[k].params["mu2"] for k in TWO_TRANSITION_KEYS}
 PANEL_B_LINK = "tt-unstable"
@@ -44,8 +46,9 @@ RECORD_POINTS = 200
 DELTA_STYLES = {"0.2": "tt-unstable", "1.0": "we-0", "1.8": "tt-stable"}
 
 
-def _linear_prediction(kappa: float, rounds: np.ndarray, alpha0: float, gamma: float,
-                       t0: float) -> tuple[np.ndarray, np.ndarray]:
+def _linear_prediction(
+    kappa: float, rounds: np.ndarray, alpha0: float, gamma: float, t0: float
+) -> tuple[np.ndarray, np.ndarray]:
     """α_0 Π_{s≤t}(1 − η_s κ) and α_0 ((t0+1)/(t+t0))^{γκ} at ``rounds`` (t = 0 gives α_0)."""
     t_max = int(rounds.max())
     s = np.arange(1, t_max + 1, dtype=float)
@@ -61,8 +64,9 @@ def _run(mu2: str, delta: str, reps: int, n: int, seed: int) -> dict:
     link = make_family("two-transition", mu2=mu2)
     env = Environment.build(link, delta)
     rec = np.unique(np.rint(np.linspace(0, n, RECORD_POINTS + 1)).astype(np.int64))
-    res = simulate(env, n=n, reps=reps, init_angle=INIT_ANGLE, gamma=GAMMA, t0=T0, seed=seed,
-                   record_rounds=rec)
+    res = simulate(
+        env, n=n, reps=reps, init_angle=INIT_ANGLE, gamma=GAMMA, t0=T0, seed=seed, record_rounds=rec
+    )
     band = res.band("nbl", "angle_deg")
     st = stability(link, delta)
     kappa = float(st.jacobian_rates["theta"])
@@ -76,8 +80,11 @@ def _run(mu2: str, delta: str, reps: int, n: int, seed: int) -> dict:
         "linear_product_deg": prod,
         "linear_power_deg": power,
     }
-    meta = {"kappa_theta": kappa, "lambda_star": float(st.values["lambda_star"]),
-            "seconds": round(res.seconds, 3)}
+    meta = {
+        "kappa_theta": kappa,
+        "lambda_star": float(st.values["lambda_star"]),
+        "seconds": round(res.seconds, 3),
+    }
     return {"table": table, "meta": meta}
 
 
@@ -95,16 +102,26 @@ def compute(quick: bool) -> FigureData:
         tables[f"b_delta_{delta}"] = out["table"]
         meta[f"b_delta_{delta}"] = {"mu2": TT_LINKS[PANEL_B_LINK], "delta": delta, **out["meta"]}
     settings = {
-        "d": 2, "n": n, "reps": reps, "init_angle_deg": INIT_ANGLE, "gamma": GAMMA, "t0": T0,
-        "seed": SEED, "reward": "bernoulli", "record_points": RECORD_POINTS,
+        "d": 2,
+        "n": n,
+        "reps": reps,
+        "init_angle_deg": INIT_ANGLE,
+        "gamma": GAMMA,
+        "t0": T0,
+        "seed": SEED,
+        "reward": "bernoulli",
+        "record_points": RECORD_POINTS,
         "band": "pointwise mean ± 1.96 SE over replications",
         "panel_a": {"delta": PANEL_A_DELTA, "links_mu2": TT_LINKS},
-        "panel_b": {"mu2": TT_LINKS[PANEL_B_LINK], "deltas": list(PANEL_B_DELTAS),
-                    "note": "the paper does not list panel (b)'s separations; these are those of "
-                            "fig:tanh-changing-separation"},
+        "panel_b": {
+            "mu2": TT_LINKS[PANEL_B_LINK],
+            "deltas": list(PANEL_B_DELTAS),
+            "note": "the paper does not list panel (b)'s separations; these are those of "
+            "fig:tanh-changing-separation",
+        },
         "linear_prediction": "dashed = α_0 Π_{s≤t}(1 − η_s κ), κ = jacobian_rates['theta'] "
-                             "(exact d = 2 contraction rate, float64); table also has the "
-                             "power-law form α_0((t0+1)/(t+t0))^{γκ}",
+        "(exact d = 2 contraction rate, float64); table also has the "
+        "power-law form α_0((t0+1)/(t+t0))^{γκ}",
         "quick": bool(quick),
         "quick_note": "quick mode uses the full setting (a run costs ~0.5 s)",
         "runs": meta,
@@ -112,8 +129,10 @@ def compute(quick: bool) -> FigureData:
     finals = []
     for name in [f"a_{k}" for k in TT_LINKS] + [f"b_delta_{d}" for d in PANEL_B_DELTAS]:
         tb = tables[name]
-        finals.append(f"{name}: {tb['angle_mean_deg'][-1]:.1f}±{tb['angle_se_deg'][-1]:.1f}° "
-                      f"(linear {tb['linear_product_deg'][-1]:.1f}°)")
+        finals.append(
+            f"{name}: {tb['angle_mean_deg'][-1]:.1f}±{tb['angle_se_deg'][-1]:.1f}° "
+            f"(linear {tb['linear_product_deg'][-1]:.1f}°)"
+        )
     summary = f"final mean signed angle ± SE at n = {n} from +10°: " + "; ".join(finals)
     return FigureData(tables=tables, settings=settings, summary=summary)
 
@@ -131,23 +150,40 @@ def draw(data: FigureData):
     runs = data.settings["runs"]
     for key in TT_LINKS:
         kappa = runs[f"a_{key}"]["kappa_theta"]
-        _curve(ax_a, data.table(f"a_{key}"), link_color(key),
-               f"{LINK_NAMES[key]}, $\\kappa$={kappa:+.3f}")
+        _curve(
+            ax_a,
+            data.table(f"a_{key}"),
+            link_color(key),
+            f"{LINK_NAMES[key]}, $\\kappa$={kappa:+.3f}",
+        )
     for delta in PANEL_B_DELTAS:
         kappa = runs[f"b_delta_{delta}"]["kappa_theta"]
-        _curve(ax_b, data.table(f"b_delta_{delta}"), link_color(DELTA_STYLES[delta]),
-               f"$\\Delta_\\beta$ = {delta}, $\\kappa$={kappa:+.3f}")
+        _curve(
+            ax_b,
+            data.table(f"b_delta_{delta}"),
+            link_color(DELTA_STYLES[delta]),
+            f"$\\Delta_\\beta$ = {delta}, $\\kappa$={kappa:+.3f}",
+        )
     ax_a.set_title(r"(a) varying link, $\Delta_\beta = 0.2$", fontsize=10)
     ax_b.set_title(r"(b) link $\mu_2 = 1.244122$, varying $\Delta_\beta$", fontsize=10)
     for ax in (ax_a, ax_b):
         ax.axhline(0.0, color="0.3", lw=0.8)
         ax.set_xlabel("round $t$")
         ax.set_ylabel(r"signed angle $\alpha_t$ (degrees)")
-        ax.plot([], [], color="0.3", ls="--", lw=1.2,
-                label=r"linearized: $\alpha_0\prod_{s\leq t}(1-\eta_s\kappa)$")
+        ax.plot(
+            [],
+            [],
+            color="0.3",
+            ls="--",
+            lw=1.2,
+            label=r"linearized: $\alpha_0\prod_{s\leq t}(1-\eta_s\kappa)$",
+        )
         ax.legend(loc="best", fontsize=7.5)
     s = data.settings
-    fig.suptitle(f"NBL signed angular error: means and pointwise 95% bands over {s['reps']} "
-                 f"replications ($\\gamma$={s['gamma']:g}, $t_0$={s['t0']:g}, start "
-                 f"{s['init_angle_deg']:g}°)", fontsize=10)
+    fig.suptitle(
+        f"NBL signed angular error: means and pointwise 95% bands over {s['reps']} "
+        f"replications ($\\gamma$={s['gamma']:g}, $t_0$={s['t0']:g}, start "
+        f"{s['init_angle_deg']:g}°)",
+        fontsize=10,
+    )
     return fig

@@ -76,8 +76,13 @@ def compute(quick: bool = False) -> FigureData:
     n_mu, n_d = (40, 30) if quick else (160, 120)
     mu2s = np.linspace(*MU2_RANGE, n_mu)
     deltas = np.linspace(*DELTA_RANGE, n_d)
-    grid = phase_diagram("two-transition", "mu2", [_fmt(m) for m in mu2s],
-                         [f"{d:.17g}" for d in deltas], tier="float")
+    grid = phase_diagram(
+        "two-transition",
+        "mu2",
+        [_fmt(m) for m in mu2s],
+        [f"{d:.17g}" for d in deltas],
+        tier="float",
+    )
     grid_failed = [f.params.value for f in grid.failures]
     lam = grid.lambda_star
     cx, cy, cseg = _zero_contour(mu2s, deltas, lam)
@@ -85,16 +90,26 @@ def compute(quick: bool = False) -> FigureData:
     # exact boundary points: roots in mu2 at fixed delta ...
     unstable_rows = deltas[(lam < 0).any(axis=1)]
     d_top = float(unstable_rows.max()) if unstable_rows.size else DELTA_RANGE[0]
-    fixed_d = ["0.05", REF_DELTA, "0.35"] if quick else \
-        ["0.03", "0.1", REF_DELTA, "0.3", "0.4", "0.45", "0.5"]
+    fixed_d = (
+        ["0.05", REF_DELTA, "0.35"]
+        if quick
+        else ["0.03", "0.1", REF_DELTA, "0.3", "0.4", "0.45", "0.5"]
+    )
     fixed_d = [d for d in fixed_d if float(d) <= d_top + (deltas[1] - deltas[0])] or [REF_DELTA]
     if REF_DELTA not in fixed_d:
         fixed_d.insert(0, REF_DELTA)
     pts = {"mu2": [], "delta": [], "solved_for": [], "certified": []}
     roots_ref = []
     bracket_mu = (_fmt(MU2_RANGE[0]), _fmt(MU2_RANGE[1]))
-    scan = threshold_scan("two-transition", "mu2", "mu2", fixed_d, bracket=bracket_mu,
-                          grid=41 if quick else 121, certify=True)
+    scan = threshold_scan(
+        "two-transition",
+        "mu2",
+        "mu2",
+        fixed_d,
+        bracket=bracket_mu,
+        grid=41 if quick else 121,
+        certify=True,
+    )
     for d, roots in zip(fixed_d, scan.roots):
         for r in roots or []:
             pts["mu2"].append(float(r["value"]))
@@ -108,9 +123,15 @@ def compute(quick: bool = False) -> FigureData:
         lo, hi = float(roots_ref[0]["value"]), float(roots_ref[-1]["value"])
         n_fix = 3 if quick else 9
         fixed_mu = [_fmt(m) for m in np.linspace(lo, hi, n_fix + 2)[1:-1]]
-        scan_d = threshold_scan("two-transition", "mu2", "delta", fixed_mu,
-                                bracket=(_fmt(DELTA_RANGE[0]), _fmt(DELTA_RANGE[1])),
-                                grid=25 if quick else 60, certify=True)
+        scan_d = threshold_scan(
+            "two-transition",
+            "mu2",
+            "delta",
+            fixed_mu,
+            bracket=(_fmt(DELTA_RANGE[0]), _fmt(DELTA_RANGE[1])),
+            grid=25 if quick else 60,
+            certify=True,
+        )
         for m, roots in zip(fixed_mu, scan_d.roots):
             for r in roots or []:
                 pts["mu2"].append(float(m))
@@ -133,12 +154,18 @@ def compute(quick: bool = False) -> FigureData:
     # contour is coarse (notably around the fold at the top of the unstable region)
     curve = None
     if roots_ref:
+
         def lam_f(m, d):
             return lambda_star_float(_build(f"{m:.17g}"), d)
 
-        curve = trace_zero_curve(lam_f, (float(roots_ref[0]["value"]), float(REF_DELTA)),
-                                 (MU2_RANGE, (0.005, DELTA_RANGE[1])), scale=(1.0, 0.25),
-                                 step=0.1 if quick else 0.04, tol=1e-12)
+        curve = trace_zero_curve(
+            lam_f,
+            (float(roots_ref[0]["value"]), float(REF_DELTA)),
+            (MU2_RANGE, (0.005, DELTA_RANGE[1])),
+            scale=(1.0, 0.25),
+            step=0.1 if quick else 0.04,
+            tol=1e-12,
+        )
 
     mg, dg = np.meshgrid(mu2s, deltas)
     tables = {
@@ -148,25 +175,32 @@ def compute(quick: bool = False) -> FigureData:
         "representative": {k: np.asarray(v) for k, v in rep.items()},
     }
     if curve is not None:
-        tables["boundary_continuation"] = {"mu2": curve.x, "delta": curve.y,
-                                           "lambda_star": curve.residual}
+        tables["boundary_continuation"] = {
+            "mu2": curve.x,
+            "delta": curve.y,
+            "lambda_star": curve.residual,
+        }
     grid_ref = _crossings_at(cx, cy, cseg, float(REF_DELTA))
     frac = float((lam < 0).mean())
     summary = (
         f"lambda* < 0 on {100 * frac:.1f}% of the {n_mu}x{n_d} grid, only for "
         f"Delta <= {d_top:.3g} and mu2 in an intermediate band; at Delta = {REF_DELTA} the "
         f"threshold solver gives critical mu2 = "
-        + ", ".join(f"{r['value']} ({'certified' if r['certified'] else 'uncertified'})"
-                    for r in roots_ref)
-        + " and the grid contour " + ", ".join(f"{x:.4f}" for x in grid_ref)
+        + ", ".join(
+            f"{r['value']} ({'certified' if r['certified'] else 'uncertified'})" for r in roots_ref
+        )
+        + " and the grid contour "
+        + ", ".join(f"{x:.4f}" for x in grid_ref)
         + f" (mu2 spacing {mu2s[1] - mu2s[0]:.3f}); lambda* at Delta = {REF_DELTA}: "
         + ", ".join(f"mu2 = {m}: {v:.3g}" for m, v in zip(rep["mu2"], rep["lambda_star"]))
     )
     if curve is not None:
         top = int(np.argmax(curve.y))
-        summary += (f"; the continued boundary ({curve.x.size} points, |lambda*| <= "
-                    f"{np.abs(curve.residual).max():.1e}) peaks at Delta = {curve.y[top]:.4f} "
-                    f"(mu2 = {curve.x[top]:.3f})")
+        summary += (
+            f"; the continued boundary ({curve.x.size} points, |lambda*| <= "
+            f"{np.abs(curve.residual).max():.1e}) peaks at Delta = {curve.y[top]:.4f} "
+            f"(mu2 = {curve.x[top]:.3f})"
+        )
     settings = {
         "family": "two-transition (eq:link_tanh), p0=0.10 a1=0.10 a2=0.25 b1=2 b2=1.4 mu1=-1.25",
         "mu2_grid": [MU2_RANGE[0], MU2_RANGE[1], n_mu],
@@ -175,7 +209,7 @@ def compute(quick: bool = False) -> FigureData:
         "fixed_delta_solves": fixed_d,
         "lambda_star": "float64 (lambda_star_float); exact points by find_thresholds, certified",
         "continuation": "nbl_theory.continuation.trace_zero_curve from the first certified root "
-                        "at the reference delta, tol 1e-12, scale (1, 0.25)",
+        "at the reference delta, tol 1e-12, scale (1, 0.25)",
         "grid_crossings_at_reference_delta": grid_ref,
     }
     return FigureData(tables=tables, settings=settings, summary=summary)
@@ -194,22 +228,49 @@ def draw(data: FigureData):
     c = data.table("boundary_contour")
     for k in np.unique(c["segment"]):
         sel = c["segment"] == k
-        ax.plot(c["mu2"][sel], c["delta"][sel], color="k", lw=1.5,
-                label=r"$\lambda_\star=0$ (grid contour)" if k == 0 else None)
+        ax.plot(
+            c["mu2"][sel],
+            c["delta"][sel],
+            color="k",
+            lw=1.5,
+            label=r"$\lambda_\star=0$ (grid contour)" if k == 0 else None,
+        )
     if "boundary_continuation" in data.tables:
         cc = data.table("boundary_continuation")
-        ax.plot(cc["mu2"], cc["delta"], color="#1f3b73", lw=1.0, ls="--",
-                label=r"$\lambda_\star=0$ (continuation)")
+        ax.plot(
+            cc["mu2"],
+            cc["delta"],
+            color="#1f3b73",
+            lw=1.0,
+            ls="--",
+            label=r"$\lambda_\star=0$ (continuation)",
+        )
     ex = data.table("boundary_exact")
     if ex["mu2"].size:
-        ax.plot(ex["mu2"], ex["delta"], "x", color="k", ms=5, mew=1.1,
-                label=r"$\lambda_\star=0$ (threshold solver)")
+        ax.plot(
+            ex["mu2"],
+            ex["delta"],
+            "x",
+            color="k",
+            ms=5,
+            mew=1.1,
+            label=r"$\lambda_\star=0$ (threshold solver)",
+        )
     ref = float(data.settings["reference_delta"])
     ax.axhline(ref, color="0.3", ls=":", lw=1.2, label=rf"$\Delta_\beta={ref:g}$")
     rep = data.table("representative")
     for key, m, d in zip(rep["key"], rep["mu2"], rep["delta"]):
-        ax.plot([m], [d], "o", color=link_color(str(key)), ms=7, mec="k", mew=0.6, zorder=4,
-                label=LINK_NAMES.get(str(key), str(key)))
+        ax.plot(
+            [m],
+            [d],
+            "o",
+            color=link_color(str(key)),
+            ms=7,
+            mec="k",
+            mew=0.6,
+            zorder=4,
+            label=LINK_NAMES.get(str(key), str(key)),
+        )
     ax.plot([], [], "s", color="#d62728", alpha=0.22, ms=9, label=r"$\lambda_\star<0$")
     ax.set_xlim(mg.min(), mg.max())
     ax.set_ylim(dg.min(), dg.max())

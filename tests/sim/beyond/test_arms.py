@@ -23,8 +23,9 @@ def test_symmetric_arms_are_the_papers():
     np.testing.assert_allclose(arms.v_star, vs, atol=1e-15)
     assert arms.shared and arms.nominal == (link, "0.2")
     # shift 0 / rotate 0 from the spec parser: the same arms up to rounding
-    np.testing.assert_allclose(A.parse_arms_spec("symmetric", link, "0.2", 3).beta, beta,
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        A.parse_arms_spec("symmetric", link, "0.2", 3).beta, beta, atol=1e-15
+    )
 
 
 @pytest.mark.parametrize("shift", [-0.3, 0.05, 0.4])
@@ -79,8 +80,9 @@ def test_wrapped_links():
     np.testing.assert_allclose(s.g_numpy(z), 1 / (1 + np.exp(-(z + 0.7))), rtol=1e-14)
     probit = make_family("probit")
     mix = MixtureLink(LOGISTIC, probit, 0.25)
-    np.testing.assert_allclose(fast_g(mix)(z), 0.75 * LOGISTIC.g_numpy(z)
-                               + 0.25 * probit.g_numpy(z), rtol=1e-14)
+    np.testing.assert_allclose(
+        fast_g(mix)(z), 0.75 * LOGISTIC.g_numpy(z) + 0.25 * probit.g_numpy(z), rtol=1e-14
+    )
     np.testing.assert_allclose(fast_g(s)(z), s.g_numpy(z), rtol=1e-14)
 
 
@@ -92,8 +94,14 @@ def test_fast_table_matches_the_link(key):
     f = fast_g(link)
     assert f.table_error <= 1e-14
     rng = np.random.default_rng(4)
-    z = np.concatenate([rng.uniform(-60, 60, 3000), rng.uniform(60, 1e4, 200),
-                        -rng.uniform(60, 1e4, 200), [1e12, -1e12]])
+    z = np.concatenate(
+        [
+            rng.uniform(-60, 60, 3000),
+            rng.uniform(60, 1e4, 200),
+            -rng.uniform(60, 1e4, 200),
+            [1e12, -1e12],
+        ]
+    )
     # a point is compared at the measured table error plus 4 ulps of g ≤ 1 (rounding of the
     # comparison itself): the probes of the measurement are not these points
     assert np.max(np.abs(f(z) - link.g_numpy(z))) <= 2 * f.table_error + 1e-15

@@ -16,8 +16,16 @@ from nbl_sim.beyond import contexts as ctx
 from nbl_sim.beyond.datasets import principal_components
 from nbl_theory.errors import NBLInputError
 
-SPECS = ["gaussian", "gaussian:cond=10,angle=30", "student-t:nu=5", "student-t:nu=3",
-         "student-t:nu=4,cond=3,angle=20", "ball", "cube", "rademacher"]
+SPECS = [
+    "gaussian",
+    "gaussian:cond=10,angle=30",
+    "student-t:nu=5",
+    "student-t:nu=3",
+    "student-t:nu=4,cond=3,angle=20",
+    "ball",
+    "cube",
+    "rademacher",
+]
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -26,7 +34,7 @@ def test_sample_shape_reproducible_and_moments(spec):
     a = law.sample(np.random.default_rng(7), 1000)
     b = law.sample(np.random.default_rng(7), 1000)
     assert a.shape == (1000, 2) and a.dtype == np.float64
-    np.testing.assert_array_equal(a, b)        # same generator state, same numbers
+    np.testing.assert_array_equal(a, b)  # same generator state, same numbers
     n = 200_000
     x = law.sample(np.random.default_rng(11), n)
     mean_se = x.std(axis=0) / math.sqrt(n)
@@ -39,8 +47,9 @@ def test_sample_shape_reproducible_and_moments(spec):
             assert abs(prod.mean() - sigma[i, j]) <= 5 * se, f"Cov[{i},{j}] is not {sigma[i, j]}"
 
 
-@pytest.mark.parametrize("spec,d", [("gaussian", 5), ("ball", 3), ("cube", 4), ("rademacher", 6),
-                                    ("student-t:nu=7", 3)])
+@pytest.mark.parametrize(
+    "spec,d", [("gaussian", 5), ("ball", 3), ("cube", 4), ("rademacher", 6), ("student-t:nu=7", 3)]
+)
 def test_higher_dimensions_have_identity_covariance(spec, d):
     law = ctx.parse_context_spec(spec, d)
     assert law.d == d
@@ -53,7 +62,7 @@ def test_higher_dimensions_have_identity_covariance(spec, d):
 def test_covariance_2d_geometry():
     s = ctx.covariance_2d(10, 30)
     ev, q = np.linalg.eigh(s)
-    np.testing.assert_allclose(ev, [2 / 11, 20 / 11], rtol=1e-14)   # cond 10, trace 2
+    np.testing.assert_allclose(ev, [2 / 11, 20 / 11], rtol=1e-14)  # cond 10, trace 2
     major = q[:, 1] * np.sign(q[0, 1])
     assert abs(math.degrees(math.atan2(major[1], major[0])) - 30) < 1e-12
     np.testing.assert_allclose(ctx.covariance_2d(1, 77), np.eye(2), atol=1e-15)
@@ -78,7 +87,7 @@ def test_empirical_from_csv(tmp_path):
     f = tmp_path / "x.csv"
     f.write_text("a,b\n" + "\n".join(f"{float(u)!r},{float(v)!r}" for u, v in data) + "\n")
     law = ctx.parse_context_spec(f"empirical:{f}")
-    np.testing.assert_array_equal(law.data, data)          # header skipped, values exact
+    np.testing.assert_array_equal(law.data, data)  # header skipped, values exact
     std = ctx.parse_context_spec(f"empirical:{f},standardize")
     np.testing.assert_allclose(std.data.mean(axis=0), 0, atol=1e-14)
     np.testing.assert_allclose(std.data.std(axis=0), 1, rtol=1e-14)
@@ -94,11 +103,28 @@ def test_gaussian_cov_file(tmp_path):
     np.testing.assert_allclose(law.transform @ law.transform.T, law.covariance, atol=1e-14)
 
 
-BAD = ["", "poisson", "gaussian:cond=10", "gaussian:cond=0.5,angle=0", "gaussian:cond=x,angle=1",
-       "gaussian:cond=2,angle=3,cond=4", "gaussian:foo=1", "gaussian:cond=2,angle=nan",
-       "student-t", "student-t:nu=2", "student-t:nu=-1", "ball:radius=1", "cube:x",
-       "rademacher:d=3", "empirical:", "empirical:/no/such/file.csv", "dataset:iris",
-       "gaussian:cov=/no/such.csv", "gaussian:", "gaussian:cond=1e9,angle=0"]
+BAD = [
+    "",
+    "poisson",
+    "gaussian:cond=10",
+    "gaussian:cond=0.5,angle=0",
+    "gaussian:cond=x,angle=1",
+    "gaussian:cond=2,angle=3,cond=4",
+    "gaussian:foo=1",
+    "gaussian:cond=2,angle=nan",
+    "student-t",
+    "student-t:nu=2",
+    "student-t:nu=-1",
+    "ball:radius=1",
+    "cube:x",
+    "rademacher:d=3",
+    "empirical:",
+    "empirical:/no/such/file.csv",
+    "dataset:iris",
+    "gaussian:cov=/no/such.csv",
+    "gaussian:",
+    "gaussian:cond=1e9,angle=0",
+]
 
 
 @pytest.mark.parametrize("spec", BAD)
@@ -141,8 +167,9 @@ def test_dataset_is_whitened_principal_components():
     pc1 = z @ q[:, -1]
     assert abs(abs(np.corrcoef(pc1, law.data[:, 0])[0, 1]) - 1) < 1e-12
     assert ctx.load_dataset("wine").data.shape == (178, 2)
-    np.testing.assert_allclose(np.cov(principal_components(z, 2), rowvar=False, bias=True),
-                               np.eye(2), atol=1e-12)
+    np.testing.assert_allclose(
+        np.cov(principal_components(z, 2), rowvar=False, bias=True), np.eye(2), atol=1e-12
+    )
 
 
 def test_dataset_without_scikit_learn(monkeypatch):

@@ -30,23 +30,41 @@ def _tt(key):
     mu2 = float(PAPER_LINKS[key].params["mu2"])
 
     def g(z):
-        return (P["p0"] + P["a1"] * (1 + math.tanh(P["b1"] * (z - P["mu1"])))
-                + P["a2"] * (1 + math.tanh(P["b2"] * (z - mu2))))
+        return (
+            P["p0"]
+            + P["a1"] * (1 + math.tanh(P["b1"] * (z - P["mu1"])))
+            + P["a2"] * (1 + math.tanh(P["b2"] * (z - mu2)))
+        )
 
     def g1(z):
-        return (P["a1"] * P["b1"] / math.cosh(P["b1"] * (z - P["mu1"])) ** 2
-                + P["a2"] * P["b2"] / math.cosh(P["b2"] * (z - mu2)) ** 2)
+        return (
+            P["a1"] * P["b1"] / math.cosh(P["b1"] * (z - P["mu1"])) ** 2
+            + P["a2"] * P["b2"] / math.cosh(P["b2"] * (z - mu2)) ** 2
+        )
+
     return g, g1
 
 
-HOLDS = [("gaussian", "symmetric"), ("gaussian:cond=10,angle=0", "symmetric"),
-         ("gaussian:cond=10,angle=90", "symmetric"), ("student-t:nu=3", "symmetric"),
-         ("student-t:nu=4,cond=3,angle=90", "symmetric"), ("ball", "symmetric"),
-         ("cube", "symmetric"), ("cube", "rotate=45"), ("rademacher", "symmetric"),
-         ("ball", "rotate=33")]
-FAILS = [("gaussian:cond=5,angle=30", "symmetric"), ("student-t:nu=5,cond=3,angle=20", "symmetric"),
-         ("cube", "rotate=22.5"), ("rademacher", "rotate=22.5"), ("rademacher", "rotate=45"),
-         ("gaussian", "shift=0.2")]
+HOLDS = [
+    ("gaussian", "symmetric"),
+    ("gaussian:cond=10,angle=0", "symmetric"),
+    ("gaussian:cond=10,angle=90", "symmetric"),
+    ("student-t:nu=3", "symmetric"),
+    ("student-t:nu=4,cond=3,angle=90", "symmetric"),
+    ("ball", "symmetric"),
+    ("cube", "symmetric"),
+    ("cube", "rotate=45"),
+    ("rademacher", "symmetric"),
+    ("ball", "rotate=33"),
+]
+FAILS = [
+    ("gaussian:cond=5,angle=30", "symmetric"),
+    ("student-t:nu=5,cond=3,angle=20", "symmetric"),
+    ("cube", "rotate=22.5"),
+    ("rademacher", "rotate=22.5"),
+    ("rademacher", "rotate=45"),
+    ("gaussian", "shift=0.2"),
+]
 
 
 def _setup(spec, arms_spec, key="tt-stable", delta="1"):
@@ -98,10 +116,17 @@ def test_rademacher_diagonal_tie_term():
     assert law.family == "rademacher" and symmetry_predicts(law, arms.v_star) is False
 
 
-@pytest.mark.parametrize("cond,angle,delta", [
-    (5, 30, 0.2), (10, 0, 1.0),
-    pytest.param(3, 70, 1.0, marks=pytest.mark.slow), pytest.param(5, 30, 1.0, marks=pytest.mark.slow),
-    pytest.param(10, 0, 0.2, marks=pytest.mark.slow), pytest.param(3, 70, 0.2, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "cond,angle,delta",
+    [
+        (5, 30, 0.2),
+        (10, 0, 1.0),
+        pytest.param(3, 70, 1.0, marks=pytest.mark.slow),
+        pytest.param(5, 30, 1.0, marks=pytest.mark.slow),
+        pytest.param(10, 0, 0.2, marks=pytest.mark.slow),
+        pytest.param(3, 70, 0.2, marks=pytest.mark.slow),
+    ],
+)
 def test_gaussian_stein_decomposition(cond, angle, delta):
     """F(v*) = Σ(c₁θ + c₂v*) for X ~ N(0, Σ) with c₁ = E[g'(U + Δ|Z|/2)s(Z)] and
     c₂ = (Δ/2)E[g'(U + Δ|Z|/2)] + 2p_Z(0)E[g(U)|Z = 0] (U = θᵀX, Z = v*ᵀX), the moments by
@@ -113,24 +138,42 @@ def test_gaussian_stein_decomposition(cond, angle, delta):
     vs, th = arms.v_star, 0.5 * (arms.beta[0] + arms.beta[1])
     vzz, vuu, vzu = vs @ sigma @ vs, th @ sigma @ th, th @ sigma @ vs
     sz = math.sqrt(vzz)
-    slope, su = vzu / vzz, math.sqrt(vuu - vzu**2 / vzz)   # U | Z = z ~ N(slope z, su²)
+    slope, su = vzu / vzz, math.sqrt(vuu - vzu**2 / vzz)  # U | Z = z ~ N(slope z, su²)
 
     def expect(f):
         def inner(z):
-            return integrate.quad(lambda e: f(slope * z + su * e, z) * math.exp(-e * e / 2),
-                                  -12, 12, epsabs=1e-13, epsrel=1e-13)[0] / math.sqrt(2 * math.pi)
+            return integrate.quad(
+                lambda e: f(slope * z + su * e, z) * math.exp(-e * e / 2),
+                -12,
+                12,
+                epsabs=1e-13,
+                epsrel=1e-13,
+            )[0] / math.sqrt(2 * math.pi)
+
         tot = 0.0
         for lo, hi in ((-12 * sz, 0.0), (0.0, 12 * sz)):
-            tot += integrate.quad(lambda z: inner(z) * math.exp(-z * z / (2 * vzz)) / (
-                math.sqrt(2 * math.pi) * sz), lo, hi, epsabs=1e-13, epsrel=1e-13)[0]
+            tot += integrate.quad(
+                lambda z: inner(z) * math.exp(-z * z / (2 * vzz)) / (math.sqrt(2 * math.pi) * sz),
+                lo,
+                hi,
+                epsabs=1e-13,
+                epsrel=1e-13,
+            )[0]
         return tot
 
     c1 = expect(lambda u, z: g1(u + delta / 2 * abs(z)) * (1.0 if z >= 0 else -1.0))
     # E[g(U) | Z = 0], U | Z = 0 ~ N(0, su²)
-    gu0 = integrate.quad(lambda e: g(su * e) * math.exp(-e * e / 2) / math.sqrt(2 * math.pi),
-                         -12, 12, epsabs=1e-13, epsrel=1e-13)[0]
-    c2 = delta / 2 * expect(lambda u, z: g1(u + delta / 2 * abs(z))) \
+    gu0 = integrate.quad(
+        lambda e: g(su * e) * math.exp(-e * e / 2) / math.sqrt(2 * math.pi),
+        -12,
+        12,
+        epsabs=1e-13,
+        epsrel=1e-13,
+    )[0]
+    c2 = (
+        delta / 2 * expect(lambda u, z: g1(u + delta / 2 * abs(z)))
         + 2 / (math.sqrt(2 * math.pi) * sz) * gu0
+    )
     model = field_model(GaussianLaw(2, sigma), arms)
     f = model.field(vs[None]).value[0]
     # nested quad at 1e-13 per level: 1e-10 leaves room for the propagation through Σ
@@ -150,8 +193,13 @@ def test_asymmetric_arms_defect_closed_form():
     tn = math.sqrt(1 - delta**2 / 4)
 
     def f(y, z):
-        return (y * (g(tn * y + ap * abs(z)) - g(tn * y + am * abs(z)))
-                * math.exp(-(y * y + z * z) / 2) / (2 * math.pi))
+        return (
+            y
+            * (g(tn * y + ap * abs(z)) - g(tn * y + am * abs(z)))
+            * math.exp(-(y * y + z * z) / 2)
+            / (2 * math.pi)
+        )
+
     val = 0.0
     for zlo, zhi in ((-12, 0), (0, 12)):
         val += integrate.dblquad(f, zlo, zhi, -12, 12, epsabs=1e-13, epsrel=1e-12)[0]
@@ -160,11 +208,19 @@ def test_asymmetric_arms_defect_closed_form():
     np.testing.assert_allclose(h.value, [0.0, 0.5 * val], rtol=0, atol=1e-11)
 
 
-@pytest.mark.parametrize("key,delta", [
-    ("tt-near-critical", "0.2"), ("logistic", "1"),
-    *[pytest.param(k, d, marks=pytest.mark.slow)
-      for k in ("tt-stable", "tt-near-critical", "tt-unstable", "logistic") for d in ("0.2", "1")
-      if (k, d) not in (("tt-near-critical", "0.2"), ("logistic", "1"))]])
+@pytest.mark.parametrize(
+    "key,delta",
+    [
+        ("tt-near-critical", "0.2"),
+        ("logistic", "1"),
+        *[
+            pytest.param(k, d, marks=pytest.mark.slow)
+            for k in ("tt-stable", "tt-near-critical", "tt-unstable", "logistic")
+            for d in ("0.2", "1")
+            if (k, d) not in (("tt-near-critical", "0.2"), ("logistic", "1"))
+        ],
+    ],
+)
 def test_eigenvector_is_also_necessary_on_this_grid(key, delta):
     """For N(0, Σ) in d = 2 the condition is σ_uz c₂ + σ_uu c₁‖θ‖ = 0; it holds at σ_uz = 0
     (v* an eigenvector) and could in principle hold elsewhere by cancellation. On this grid it

@@ -32,8 +32,7 @@ def test_robustness_verdicts_follow_the_signs(quick_figure):
     # the anisotropic-covariance flip of the simulations (tests/sim/beyond/
     # test_simulation_confirms.py): tt-stable, Δ = 1, major axis along θ, rate −0.514660
     # (nbl_sim.beyond.analyze; agrees with the direct-quadrature witness to 3e-11)
-    sel = ((t["link"] == "tt-stable") & (t["delta"] == "1")
-           & (t["strength"] == "cond=3,angle=90"))
+    sel = (t["link"] == "tt-stable") & (t["delta"] == "1") & (t["strength"] == "cond=3,angle=90")
     (i,) = np.flatnonzero(sel)
     assert t["verdict"][i] == "sign-flip"
     assert t["exact_rate"][i] == pytest.approx(-0.514660, abs=1e-6)

@@ -32,7 +32,7 @@ from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.stability import stability
 
-try:        # the circle scan moved from nbl_sim.population.fields to nbl_sim.population.circle
+try:  # the circle scan moved from nbl_sim.population.fields to nbl_sim.population.circle
     from nbl_sim.population.circle import circle_equilibria as reference_circle_equilibria
 except ImportError:  # pragma: no cover - older layout
     reference_circle_equilibria = pop.circle_equilibria
@@ -48,8 +48,9 @@ FAST = [("tt-stable", "0.2"), ("tt-unstable", "1"), ("we-0.72", "0.2")]
 REST = [(k, d) for k in KEYS for d in DELTAS if (k, d) not in FAST]
 
 
-@pytest.mark.parametrize("key,delta", FAST + [pytest.param(k, d, marks=pytest.mark.slow)
-                                             for k, d in REST])
+@pytest.mark.parametrize(
+    "key,delta", FAST + [pytest.param(k, d, marks=pytest.mark.slow) for k, d in REST]
+)
 def test_polar_field_and_circle_functions(key, delta):
     link = paper_link(key)
     arms = symmetric_arms(link, delta)
@@ -58,11 +59,13 @@ def test_polar_field_and_circle_functions(key, delta):
     ref = pop.population_field(link, arms.beta, V2)
     assert np.max(np.abs(f.value - ref)) <= TOL
     assert np.all(np.abs(f.value - ref) <= f.error + 1e-13)
-    np.testing.assert_allclose(circle_H(model, ALPHA).value, pop.H_alpha(link, delta, ALPHA),
-                               rtol=0, atol=TOL)
+    np.testing.assert_allclose(
+        circle_H(model, ALPHA).value, pop.H_alpha(link, delta, ALPHA), rtol=0, atol=TOL
+    )
     a5 = ALPHA[::6]
-    np.testing.assert_allclose(circle_dH(model, a5).value,
-                               pop.H_alpha_derivative(link, delta, a5), rtol=0, atol=TOL)
+    np.testing.assert_allclose(
+        circle_dH(model, a5).value, pop.H_alpha_derivative(link, delta, a5), rtol=0, atol=TOL
+    )
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -101,13 +104,15 @@ def test_gaussian_reduction_in_d3_reproduces_eq_jacobian(key):
     b = model.boundary(vs[None]).value[0]
     kappa = float(vs @ model.field(vs[None]).value[0])
     p = np.eye(3) - np.outer(vs, vs)
-    np.testing.assert_allclose(p @ b @ p - kappa * p, pop.jacobian_formula(link, delta, d=3),
-                               rtol=0, atol=TOL)
+    np.testing.assert_allclose(
+        p @ b @ p - kappa * p, pop.jacobian_formula(link, delta, d=3), rtol=0, atol=TOL
+    )
     rng = np.random.default_rng(0)
     v = rng.normal(size=(6, 3))
     v /= np.linalg.norm(v, axis=1)[:, None]
-    np.testing.assert_allclose(model.field(v).value, pop.population_field(link, arms.beta, v),
-                               rtol=0, atol=TOL)
+    np.testing.assert_allclose(
+        model.field(v).value, pop.population_field(link, arms.beta, v), rtol=0, atol=TOL
+    )
 
 
 def test_gaussian_reduction_and_polar_agree_in_d2():
@@ -128,8 +133,10 @@ def test_circle_equilibria_match_population(key):
     ref = reference_circle_equilibria(link, "0.2", n_grid=720)
     assert len(mine) == len(ref)
     for e in mine:
-        dist = [min(abs(e.angle_deg - r.degrees) % 360, 360 - abs(e.angle_deg - r.degrees) % 360)
-                for r in ref]
+        dist = [
+            min(abs(e.angle_deg - r.degrees) % 360, 360 - abs(e.angle_deg - r.degrees) % 360)
+            for r in ref
+        ]
         r = ref[int(np.argmin(dist))]
         # both refine with brentq at xtol 1e-13 rad; the two quadratures differ by ≤ 1e-14 in
         # H, which moves a root by ≤ 1e-14/|H'| rad (3.4e-10 rad for tt-near-critical, where
@@ -147,13 +154,17 @@ def test_analyze_isotropic_unstable_link_learns_the_population_equilibrium():
     a = analyze(GaussianLaw(2), symmetric_arms(link, "0.2"))
     assert a.vstar_equilibrium and a.vstar_stability == "repelling" and a.vstar_decided
     assert a.gaussian["lambda_star"] < 0
-    ref = [e.degrees for e in reference_circle_equilibria(link, "0.2", n_grid=720)
-           if e.stability == "attracting"]
+    ref = [
+        e.degrees
+        for e in reference_circle_equilibria(link, "0.2", n_grid=720)
+        if e.stability == "attracting"
+    ]
     assert min(abs(abs(a.learned.angle_deg) - abs(r)) for r in ref) <= 1e-9
     assert abs(a.learned.angle_deg + a.learned_other_side.angle_deg) <= 1e-9  # mirror pair
     assert a.learned.regret > 0 and a.learned.regret > 100 * a.learned.regret_error
     assert a.best_linear_regret <= 1e-14 and abs(a.best_linear_angle_deg) < 1e-4
     import json
+
     d = json.loads(json.dumps(a.to_dict()))
     assert d["bias_deg"] == a.learned.angle_deg and d["vstar_rate"] == a.vstar_rate
 

@@ -24,7 +24,7 @@ def test_empirical_entries_bounded(scale):
 def test_empirical_bound_is_the_stated_one():
     x = _data(1.0)
     x *= ctx.MAX_ENTRY / np.max(np.abs(x))
-    ctx.EmpiricalLaw(x)                                  # exactly at the bound: accepted
+    ctx.EmpiricalLaw(x)  # exactly at the bound: accepted
     with pytest.raises(NBLInputError):
         ctx.EmpiricalLaw(x * (1 + 1e-15) + np.sign(x) * 1e-9)
 
@@ -36,11 +36,14 @@ def test_standardize_takes_larger_raw_entries():
         ctx.EmpiricalLaw(_data(1e150), standardize=True)
 
 
-@pytest.mark.parametrize("cov, why", [
-    (np.diag([1e13, 1e13]), "within ±1e\\+12"),
-    (np.diag([1e-13, 1e-13]), "eigenvalues must lie in"),
-    (np.diag([1.0, 1e-13]), "condition number"),
-])
+@pytest.mark.parametrize(
+    "cov, why",
+    [
+        (np.diag([1e13, 1e13]), "within ±1e\\+12"),
+        (np.diag([1e-13, 1e-13]), "eigenvalues must lie in"),
+        (np.diag([1.0, 1e-13]), "condition number"),
+    ],
+)
 def test_covariance_range_and_conditioning(cov, why):
     with pytest.raises(NBLInputError, match=why):
         ctx.GaussianLaw(2, cov)
@@ -75,12 +78,15 @@ def test_simulate_non_finite_is_an_error():
         simulate(env, n=200, reps=2, n0=20, policies=("nbl",), seed=1, workers=1)
 
 
-@pytest.mark.parametrize("text, why", [
-    ("1," + "2" * 140_000 + "\n" + "1,2\n" * 20, "longer than 65536"),
-    (",".join(["1"] * 2000) + "\n", "2000 fields"),
-    ("1,2\n" * 20 + "\u0661,2\n", "non-numeric entry on line 21"),     # Arabic-Indic one
-    ("1,2\n" * 20 + "\uff11,2\n", "non-numeric entry on line 21"),     # full-width one
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("1," + "2" * 140_000 + "\n" + "1,2\n" * 20, "longer than 65536"),
+        (",".join(["1"] * 2000) + "\n", "2000 fields"),
+        ("1,2\n" * 20 + "\u0661,2\n", "non-numeric entry on line 21"),  # Arabic-Indic one
+        ("1,2\n" * 20 + "\uff11,2\n", "non-numeric entry on line 21"),  # full-width one
+    ],
+)
 def test_csv_bounds_and_digits(tmp_path, text, why):
     f = tmp_path / "x.csv"
     f.write_text(text, encoding="utf-8")

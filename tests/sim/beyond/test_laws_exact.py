@@ -42,8 +42,11 @@ LOGISTIC = make_family("logistic")
 def _tt(mu2):
     p = {k: float(v) for k, v in TWO_TRANSITION_DEFAULTS.items()}
     p["mu2"] = float(mu2)
-    return lambda z: (p["p0"] + p["a1"] * (1 + math.tanh(p["b1"] * (z - p["mu1"])))
-                      + p["a2"] * (1 + math.tanh(p["b2"] * (z - p["mu2"]))))
+    return lambda z: (
+        p["p0"]
+        + p["a1"] * (1 + math.tanh(p["b1"] * (z - p["mu1"])))
+        + p["a2"] * (1 + math.tanh(p["b2"] * (z - p["mu2"])))
+    )
 
 
 G_TT = _tt(PAPER_LINKS["tt-unstable"].params["mu2"])
@@ -77,12 +80,18 @@ def _density(spec):
     i00, i01, i11 = float(inv[0, 0]), float(inv[0, 1]), float(inv[1, 1])
     if nu is None:
         c = 1 / (2 * math.pi * math.sqrt(det))
-        return (lambda x, y: c * math.exp(-0.5 * (i00 * x * x + 2 * i01 * x * y + i11 * y * y)),
-                None, False)
+        return (
+            lambda x, y: c * math.exp(-0.5 * (i00 * x * x + 2 * i01 * x * y + i11 * y * y)),
+            None,
+            False,
+        )
     c = math.exp(gammaln((nu + 2) / 2) - gammaln(nu / 2)) / (nu * math.pi * math.sqrt(det))
     e = -(nu + 2) / 2
-    return (lambda x, y: c * (1 + (i00 * x * x + 2 * i01 * x * y + i11 * y * y) / nu) ** e,
-            None, False)
+    return (
+        lambda x, y: c * (1 + (i00 * x * x + 2 * i01 * x * y + i11 * y * y) / nu) ** e,
+        None,
+        False,
+    )
 
 
 def _reference(spec, kind, alpha):
@@ -95,11 +104,12 @@ def _reference(spec, kind, alpha):
     opts = {"epsabs": 1e-11, "epsrel": 1e-11, "limit": 200}
 
     def integrand(comp, side):
-        def f(q, s):           # x = s v + q w (a rotation: unit Jacobian)
+        def f(q, s):  # x = s v + q w (a rotation: unit Jacobian)
             x0, x1 = s * v0 + q * w0, s * v1 + q * w1
             g = gp(bp0 * x0 + bp1 * x1) if side > 0 else gm(bm0 * x0 + bm1 * x1)
             val = g * p(x0, x1)
             return val if comp == 2 else val * (x0 if comp == 0 else x1)
+
         return f
 
     out = {}
@@ -109,19 +119,24 @@ def _reference(spec, kind, alpha):
             f = integrand(comp, side)
             if radius is not None:
                 lo, hi = (0.0, radius) if side > 0 else (-radius, 0.0)
-                rng = [lambda s: [-math.sqrt(max(4 - s * s, 0)), math.sqrt(max(4 - s * s, 0))],
-                       [lo, hi]]
+                rng = [
+                    lambda s: [-math.sqrt(max(4 - s * s, 0)), math.sqrt(max(4 - s * s, 0))],
+                    [lo, hi],
+                ]
                 val = integrate.nquad(f, rng, opts=[opts, opts])[0]
             elif cube:
                 val = _cube_half(f, (v0, v1), (w0, w1), side, opts)
-            else:   # polar: x = r(cos φ, sin φ), the half-plane is an arc of φ
+            else:  # polar: x = r(cos φ, sin φ), the half-plane is an arc of φ
+
                 def fp(r, phi, f=f):
                     c, sn = math.cos(phi), math.sin(phi)
                     x0, x1 = r * c, r * sn
                     return f(x0 * w0 + x1 * w1, x0 * v0 + x1 * v1) * r
+
                 a0 = alpha - math.pi / 2 if side > 0 else alpha + math.pi / 2
-                val = integrate.nquad(fp, [[0.0, math.inf], [a0, a0 + math.pi]],
-                                      opts=[opts, opts])[0]
+                val = integrate.nquad(fp, [[0.0, math.inf], [a0, a0 + math.pi]], opts=[opts, opts])[
+                    0
+                ]
             tot += (1.0 if (comp == 2 or side > 0) else -1.0) * val
         out[comp] = tot
     F = np.array([out[0], out[1]])
@@ -129,14 +144,21 @@ def _reference(spec, kind, alpha):
     def line(t):
         x0, x1 = t * w0, t * w1
         return t * t * (gp(bp0 * x0 + bp1 * x1) + gm(bm0 * x0 + bm1 * x1)) * p(x0, x1)
-    if cube:   # the line leaves the square at |t| = √3 / max(|w₀|, |w₁|)
+
+    if cube:  # the line leaves the square at |t| = √3 / max(|w₀|, |w₁|)
         t_max = math.sqrt(3) / max(abs(w0), abs(w1))
         b = integrate.quad(line, -t_max, t_max, epsabs=1e-12, epsrel=1e-12, limit=200)[0]
     elif radius is not None:
         b = integrate.quad(line, -2.0, 2.0, epsabs=1e-12, epsrel=1e-12, limit=200)[0]
     else:
-        b = integrate.quad(lambda u: line(math.tan(u)) * (1 + math.tan(u) ** 2), -math.pi / 2,
-                           math.pi / 2, epsabs=1e-12, epsrel=1e-12, limit=200)[0]
+        b = integrate.quad(
+            lambda u: line(math.tan(u)) * (1 + math.tan(u) ** 2),
+            -math.pi / 2,
+            math.pi / 2,
+            epsabs=1e-12,
+            epsrel=1e-12,
+            limit=200,
+        )[0]
     return F, out[2], b
 
 
@@ -144,7 +166,7 @@ def _cube_half(f, v, w, side, opts):
     """∫ over {side·vᵀx ≥ 0} ∩ [−√3, √3]² in Cartesian coordinates, the inner variable being
     the coordinate with the larger |vᵢ| (so the half-plane cuts its range); f takes (q, s)."""
     a = math.sqrt(3)
-    i = 0 if abs(v[0]) >= abs(v[1]) else 1       # inner coordinate
+    i = 0 if abs(v[0]) >= abs(v[1]) else 1  # inner coordinate
     j = 1 - i
 
     def g(inner, outer):
@@ -153,18 +175,26 @@ def _cube_half(f, v, w, side, opts):
         return f(x[0] * w[0] + x[1] * w[1], x[0] * v[0] + x[1] * v[1])
 
     def lims(outer):
-        bnd = -v[j] * outer / v[i]                 # v_i x_i + v_j x_j = 0
+        bnd = -v[j] * outer / v[i]  # v_i x_i + v_j x_j = 0
         lo, hi = (max(-a, bnd), a) if side * v[i] > 0 else (-a, min(a, bnd))
         return [lo, max(lo, hi)]
+
     return integrate.nquad(g, [lims, [-a, a]], opts=[opts, opts])[0]
 
 
-CASES = [("gaussian:cond=5,angle=30", "symmetric"), ("student-t:nu=5", "symmetric"),
-         ("ball", "symmetric"), ("cube", "symmetric")]
-SLOW_CASES = [("gaussian:cond=5,angle=30", "intercept"), ("student-t:nu=4,cond=3,angle=20",
-                                                          "shifted"),
-              ("ball", "intercept"), ("cube", "shifted"), ("gaussian:cond=100,angle=10",
-                                                           "shifted")]
+CASES = [
+    ("gaussian:cond=5,angle=30", "symmetric"),
+    ("student-t:nu=5", "symmetric"),
+    ("ball", "symmetric"),
+    ("cube", "symmetric"),
+]
+SLOW_CASES = [
+    ("gaussian:cond=5,angle=30", "intercept"),
+    ("student-t:nu=4,cond=3,angle=20", "shifted"),
+    ("ball", "intercept"),
+    ("cube", "shifted"),
+    ("gaussian:cond=100,angle=10", "shifted"),
+]
 
 
 def _check_against_quadrature(spec, kind, alpha):
@@ -194,8 +224,15 @@ def test_field_reward_boundary_against_nested_quadrature_more(spec, kind, alpha)
     _check_against_quadrature(spec, kind, alpha)
 
 
-ALL_D2 = ["gaussian", "gaussian:cond=5,angle=30", "student-t:nu=3", "student-t:nu=4,cond=3,angle=20",
-          "ball", "cube", "rademacher"]
+ALL_D2 = [
+    "gaussian",
+    "gaussian:cond=5,angle=30",
+    "student-t:nu=3",
+    "student-t:nu=4,cond=3,angle=20",
+    "ball",
+    "cube",
+    "rademacher",
+]
 
 
 KINDS = ["symmetric", "shifted", "intercept"]
@@ -203,8 +240,9 @@ MC_FAST = [(spec, KINDS[i % 3]) for i, spec in enumerate(ALL_D2)]
 MC_REST = [(s, k) for s in ALL_D2 for k in KINDS if (s, k) not in MC_FAST]
 
 
-@pytest.mark.parametrize("spec,kind", MC_FAST + [pytest.param(s, k, marks=pytest.mark.slow)
-                                                 for s, k in MC_REST])
+@pytest.mark.parametrize(
+    "spec,kind", MC_FAST + [pytest.param(s, k, marks=pytest.mark.slow) for s, k in MC_REST]
+)
 def test_monte_carlo_population_field(spec, kind):
     law = parse_context_spec(spec)
     arms, _, _ = _arms(kind)
@@ -237,6 +275,7 @@ def test_H_derivative_is_the_derivative_of_H(spec, kind):
 
     def d(h):
         return (circle_H(model, a + h).value - circle_H(model, a - h).value) / (2 * h)
+
     fd = (4 * d(e / 2) - d(e)) / 3
     np.testing.assert_allclose(circle_dH(model, a).value, fd, rtol=0, atol=1e-9)
 
@@ -260,8 +299,8 @@ def test_rademacher_exact_enumeration(d):
                 F, R = F - mm * x, R + mm
             best += max(mp, mm)
         F, R, best = F / 2**d, R / 2**d, best / 2**d
-        np.testing.assert_allclose(model.field(v[i:i + 1]).value[0], F, rtol=0, atol=1e-15)
-        assert abs(model.reward(v[i:i + 1]).value[0] - R) <= 1e-15
+        np.testing.assert_allclose(model.field(v[i : i + 1]).value[0], F, rtol=0, atol=1e-15)
+        assert abs(model.reward(v[i : i + 1]).value[0] - R) <= 1e-15
         assert abs(model.optimal_reward().value - best) <= 1e-15
 
 
@@ -277,15 +316,20 @@ def test_empirical_population_and_smoothed_sample_sums():
     mp = np.array([gp(arms.beta[1] @ x) for x in data])
     mm = np.array([gm(arms.beta[0] @ x) for x in data])
     s = data @ v[0] >= 0
-    np.testing.assert_allclose(exact, (np.where(s, mp, -mm)[:, None] * data).mean(axis=0),
-                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        exact, (np.where(s, mp, -mm)[:, None] * data).mean(axis=0), rtol=0, atol=1e-15
+    )
     sm = field_model(law, arms)
     from scipy.special import ndtr
+
     b = sm.bandwidth
     phi = ndtr(data @ v[0] / b)
-    np.testing.assert_allclose(sm.field(v).value[0],
-                               ((mp * phi - mm * (1 - phi))[:, None] * data).mean(axis=0),
-                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        sm.field(v).value[0],
+        ((mp * phi - mm * (1 - phi))[:, None] * data).mean(axis=0),
+        rtol=0,
+        atol=1e-15,
+    )
     a = np.array([0.3])
     e = 1e-4
     fd = (circle_H(sm, a + e).value - circle_H(sm, a - e).value) / (2 * e)
@@ -307,6 +351,7 @@ def test_d3_models_against_monte_carlo(spec):
     # the model's own Monte Carlo smooths the decision (bandwidth b, bias O(b²)): compare the
     # reference with the same smoothing, so only sampling error separates the two
     from scipy.special import ndtr
+
     b = getattr(model, "bandwidth", 0.0)
     s = ndtr(x @ v[0] / b) if b > 0 else (x @ v[0] >= 0).astype(float)
     w = (m[:, 1] * s - m[:, 0] * (1 - s))[:, None] * x

@@ -58,9 +58,11 @@ def test_whitening_an_aligned_covariance_is_the_papers_model_rescaled():
     # its rate is the N(0, I) rate of those arms (reference: field_model of the same arms)
     law, arms = _case("gaussian:cond=3,angle=90")
     row = analyze_repair(law, arms, "whitened", best_linear=(0.0, 0.0))
-    beta = np.array([[-0.5 * np.sqrt(0.5), np.sqrt(0.75 * 1.5)],
-                     [0.5 * np.sqrt(0.5), np.sqrt(0.75 * 1.5)]])
+    beta = np.array(
+        [[-0.5 * np.sqrt(0.5), np.sqrt(0.75 * 1.5)], [0.5 * np.sqrt(0.5), np.sqrt(0.75 * 1.5)]]
+    )
     from nbl_sim.beyond.arms import ArmModel
+
     ref = field_model(parse_context_spec("gaussian"), ArmModel(beta, (LINK, LINK)))
     eig, _ = jacobian_spectrum(ref, np.array([1.0, 0.0]))
     assert row["verdict"] == "repaired"
@@ -98,11 +100,12 @@ def test_whitening_a_dataset_of_whitened_components_changes_nothing():
     from nbl_sim.beyond.repairs import REPAIRS, RepairCell, run_repair_cell
     from nbl_sim.beyond.robustness import departure_grid
 
-    cell = departure_grid("dataset", "tt-stable", "1")[0]          # wine/breast-cancer, 0°
+    cell = departure_grid("dataset", "tt-stable", "1")[0]  # wine/breast-cancer, 0°
     row = run_repair_cell(RepairCell(cell, tuple(REPAIRS)))["repairs"]
     assert row["whitened"]["verdict"] == row["plain"]["verdict"]
-    assert row["whitened"]["repaired_rate"] == pytest.approx(row["plain"]["repaired_rate"],
-                                                             abs=1e-9)
+    assert row["whitened"]["repaired_rate"] == pytest.approx(
+        row["plain"]["repaired_rate"], abs=1e-9
+    )
     assert row["plain"]["method"] == "monte-carlo" and row["plain"]["defect_error"] > 0
 
 

@@ -30,7 +30,7 @@ def test_grid_shape():
     grid = default_grid()
     assert len(grid) == 6 * 2 * sum(len(departure_grid(d, "tt-stable", "1")) for d in DEPARTURES)
     assert {c.departure for c in grid} == set(DEPARTURES)
-    json.dumps(canonical(grid[0]))        # usable as a sweep cache key
+    json.dumps(canonical(grid[0]))  # usable as a sweep cache key
     with pytest.raises(NBLInputError):
         departure_grid("volcano", "tt-stable", "1")
     with pytest.raises(NBLInputError):
@@ -40,9 +40,12 @@ def test_grid_shape():
 
 
 def test_cells_run_on_an_executor_like_directly():
-    cells = [RobustnessCell("tt-unstable", "0.2", "cube", departure="shape"),
-             RobustnessCell("tt-stable", "1", "gaussian:cond=3,angle=30",
-                            departure="covariance", n_grid=360)]
+    cells = [
+        RobustnessCell("tt-unstable", "0.2", "cube", departure="shape"),
+        RobustnessCell(
+            "tt-stable", "1", "gaussian:cond=3,angle=30", departure="covariance", n_grid=360
+        ),
+    ]
     res = run_sweep(run_cell, cells, executor=make_executor(workers=1))
     assert res.ok
     for cell, row in zip(cells, res.results):
@@ -50,7 +53,7 @@ def test_cells_run_on_an_executor_like_directly():
         for k, v in row.items():
             if k != "seconds":
                 assert direct[k] == v, k
-        json.dumps(row)                  # plain data
+        json.dumps(row)  # plain data
 
 
 def test_mispredictions_on_real_cells():
@@ -61,8 +64,11 @@ def test_mispredictions_on_real_cells():
     assert flip["lambda_star"] < 0 and flip["vstar_equilibrium"]
     assert flip["vstar_stability"] == "attracting" and flip["vstar_decided"]
     assert flip["vstar_rate"] > 1e3 * flip["vstar_rate_error"]
-    biased = run_cell(RobustnessCell("tt-unstable", "0.2", "gaussian:cond=3,angle=30",
-                                     departure="covariance", n_grid=360))
+    biased = run_cell(
+        RobustnessCell(
+            "tt-unstable", "0.2", "gaussian:cond=3,angle=30", departure="covariance", n_grid=360
+        )
+    )
     assert not biased["vstar_equilibrium"] and abs(biased["learned_angle_deg"]) > 10
     assert biased["learned_regret"] > 100 * biased["learned_regret_error"]
     same = run_cell(RobustnessCell("tt-stable", "1", "ball", departure="shape", n_grid=360))
@@ -136,8 +142,11 @@ def test_field_model_refuses_bad_input():
     with pytest.raises(NBLInputError, match="d = 3"):
         field_model(GaussianLaw(3), arms)
     with pytest.raises(NBLInputError, match="density"):
-        field_model(parse_context_spec("ball", 3), symmetric_arms(paper_link("tt-stable"), "1",
-                                                                  d=3), method="polar")
+        field_model(
+            parse_context_spec("ball", 3),
+            symmetric_arms(paper_link("tt-stable"), "1", d=3),
+            method="polar",
+        )
     # heavy tails need E|X||g(βᵀX)| < ∞: an exponential link is refused, the identity link
     # (|g| ~ |z|) needs ν > 2
     t3 = parse_context_spec("student-t:nu=3")

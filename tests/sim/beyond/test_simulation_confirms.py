@@ -125,12 +125,17 @@ def _confirm(env, law, arms, a, *, start, gamma=GAMMA, t0=T0, n=N, reps=REPS, pa
     a0 = math.atan2(env.v_star[1], env.v_star[0])
     eqs = a.equilibria
     target = a.learned
-    sd = math.degrees(_predicted_sd(env, a0 + math.radians(target.angle_deg), target.rate,
-                                    gamma, t0, n, n0))
+    sd = math.degrees(
+        _predicted_sd(env, a0 + math.radians(target.angle_deg), target.rate, gamma, t0, n, n0)
+    )
     if pair:
         final, begin = np.abs(final), np.abs(begin)
-        target = a.learned if a.learned.angle_deg > 0 else a.learned_other_side or next(
-            e for e in eqs if abs(e.angle_deg + a.learned.angle_deg) < 1e-6)
+        target = (
+            a.learned
+            if a.learned.angle_deg > 0
+            else a.learned_other_side
+            or next(e for e in eqs if abs(e.angle_deg + a.learned.angle_deg) < 1e-6)
+        )
         dest = np.full(reps, target.angle_deg)
     else:
         dest = np.array([_attractor(model, eqs, a0, b).angle_deg for b in begin])
@@ -138,20 +143,31 @@ def _confirm(env, law, arms, a, *, start, gamma=GAMMA, t0=T0, n=N, reps=REPS, pa
     # second-order bias of the recursion: E[α_n] − α* ≈ H''(α*) V_n / (2r) (module docstring)
     at, h = a0 + math.radians(target.angle_deg), 1e-3
     hh = circle_H(model, np.array([at - h, at, at + h])).value
-    bias = math.degrees((hh[0] - 2 * hh[1] + hh[2]) / h**2 * math.radians(sd) ** 2
-                        / (2 * target.rate))
+    bias = math.degrees(
+        (hh[0] - 2 * hh[1] + hh[2]) / h**2 * math.radians(sd) ** 2 / (2 * target.rate)
+    )
     near_dest = np.abs(_wrap(final - dest)) <= 5 * sd + 1e-9
     mine = np.abs(_wrap(final - target.angle_deg)) <= 5 * sd
     k = int(mine.sum())
-    transient = math.exp(-target.rate * tau) * float(np.max(np.abs(_wrap(begin[mine] -
-                                                                           target.angle_deg))))
+    transient = math.exp(-target.rate * tau) * float(
+        np.max(np.abs(_wrap(begin[mine] - target.angle_deg)))
+    )
     med = float(np.median(final[mine]))
     se = 1.2533 * sd / math.sqrt(max(k, 1))
-    stats = {"median": med, "target": target.angle_deg, "bias": bias, "se_median": se,
-             "sd_pred": sd,
-             "sd_sample": float(np.std(final[mine], ddof=1)), "k": k,
-             "fraction_to_their_attractor": float(near_dest.mean()), "transient": transient,
-             "final": final, "begin": begin, "dest": dest}
+    stats = {
+        "median": med,
+        "target": target.angle_deg,
+        "bias": bias,
+        "se_median": se,
+        "sd_pred": sd,
+        "sd_sample": float(np.std(final[mine], ddof=1)),
+        "k": k,
+        "fraction_to_their_attractor": float(near_dest.mean()),
+        "transient": transient,
+        "final": final,
+        "begin": begin,
+        "dest": dest,
+    }
     assert stats["fraction_to_their_attractor"] >= 0.9, stats
     assert k >= 50, f"only {k} replications in the predicted basin: {stats}"
     assert abs(med - (target.angle_deg + bias)) <= 4 * se + transient + 0.5 * abs(bias), stats
@@ -189,17 +205,19 @@ def test_anisotropic_covariance_along_vstar_makes_an_unstable_link_attract():
     assert a.vstar_stability == "attracting" and a.gaussian["lambda_star"] < 0
     s = _confirm(env, law, arms, a, start={"n0": 200})
     assert s["target"] == 0.0
-    res = simulate(Environment.build(link, "0.2"), n=N, reps=REPS, n0=200, seed=SEED,
-                   workers=1)
+    res = simulate(Environment.build(link, "0.2"), n=N, reps=REPS, n0=200, seed=SEED, workers=1)
     assert np.median(np.abs(np.degrees(res.policies["nbl"].angle[:, -1]))) > 45
 
 
 # ------------------------------------------------------------------ biased equilibria
-@pytest.mark.parametrize("contexts, arms, target", [
-    ("gaussian:cond=3,angle=30", "symmetric", 26.526),   # tilted Σ
-    ("gaussian", "shift=0.4", -11.872),                   # asymmetric arms
-    ("gaussian", "intercept=0.5", -10.653),               # per-arm links (intercept)
-])
+@pytest.mark.parametrize(
+    "contexts, arms, target",
+    [
+        ("gaussian:cond=3,angle=30", "symmetric", 26.526),  # tilted Σ
+        ("gaussian", "shift=0.4", -11.872),  # asymmetric arms
+        ("gaussian", "intercept=0.5", -10.653),  # per-arm links (intercept)
+    ],
+)
 def test_biased_equilibrium_is_where_nbl_goes(contexts, arms, target):
     """tt-stable at Δ = 1: v* is no longer an equilibrium; NBL from the randomized start ends
     at the exact analysis' learned boundary (targets: the analysis at n_grid = 720, to 1e-3°)."""
@@ -220,8 +238,9 @@ def test_regret_per_round_at_the_biased_boundary():
     res = simulate(env, n=N, reps=REPS, init_angle=alpha, seed=SEED, workers=1)
     rr = res.record_rounds
     q = int(np.searchsorted(rr, 3 * N // 4))
-    per_round = (res.policies["nbl"].regret[:, -1] - res.policies["nbl"].regret[:, q]) \
-        / (rr[-1] - rr[q])
+    per_round = (res.policies["nbl"].regret[:, -1] - res.policies["nbl"].regret[:, q]) / (
+        rr[-1] - rr[q]
+    )
     a0 = math.atan2(env.v_star[1], env.v_star[0])
     sd = _predicted_sd(env, a0 + math.radians(alpha), a.learned.rate, GAMMA, T0, 7 * N // 8, 0)
     z, w = np.polynomial.hermite_e.hermegauss(20)
@@ -275,6 +294,13 @@ def test_student_t_flips_a_stable_link():
     assert a.vstar_stability == "repelling" and a.gaussian["lambda_star"] > 0
     assert abs(a.learned.angle_deg) == pytest.approx(56.237, abs=1e-3)
     _confirm(env, law, arms, a, start={"n0": 200}, gamma=100.0, n=300_000, pair=True)
-    gres = simulate(Environment.build(link, "0.3"), n=300_000, reps=REPS, n0=200, gamma=100.0,
-                    seed=SEED, workers=1)
+    gres = simulate(
+        Environment.build(link, "0.3"),
+        n=300_000,
+        reps=REPS,
+        n0=200,
+        gamma=100.0,
+        seed=SEED,
+        workers=1,
+    )
     assert np.median(np.abs(np.degrees(gres.policies["nbl"].angle[:, -1]))) < 20

@@ -21,8 +21,9 @@ def test_exact_stability_is_the_analysis_as_plain_data():
     link = paper_link("tt-stable")
     r = exact_stability(link, "1", contexts="gaussian:cond=3,angle=90")
     json.dumps(r)
-    a = analyze(parse_context_spec("gaussian:cond=3,angle=90"),
-                parse_arms_spec("symmetric", link, "1"))
+    a = analyze(
+        parse_context_spec("gaussian:cond=3,angle=90"), parse_arms_spec("symmetric", link, "1")
+    )
     assert r["exact_rate"] == a.vstar_rate and r["lambda_star"] == a.gaussian["lambda_star"]
     assert r["verdict"] == "sign-flip" and r["gaussian_predicts"] == "attracting"
     assert abs(r["bias_deg"]) == pytest.approx(83.912, abs=1e-3)
@@ -43,8 +44,9 @@ def test_exact_phase_grid_and_executor_invariance():
     one = exact_stability(make_family("two-transition", mu2="2.144072"), "0.2", **kw)
     assert ph.exact_rate[0, 1] == one["exact_rate"] and ph.verdict[0, 1] == one["verdict"]
     assert ph.verdict[0, 1] == "sign-flip"  # the near-critical link repels under t (ν = 5)
-    pooled = exact_phase("two-transition", "mu2", ["-1", "2.144072"], ["0.2", "1"],
-                         executor=ProcessExecutor(2), **kw)
+    pooled = exact_phase(
+        "two-transition", "mu2", ["-1", "2.144072"], ["0.2", "1"], executor=ProcessExecutor(2), **kw
+    )
     assert np.array_equal(pooled.exact_rate, ph.exact_rate, equal_nan=True)
     js = ph.to_json()
     json.dumps(js)
@@ -52,18 +54,27 @@ def test_exact_phase_grid_and_executor_invariance():
 
 
 def test_exact_phase_with_a_link_source_and_arms():
-    ph = exact_phase(LinkSource.expression("sigmoid(a*z)"), "a", ["1", "2"], ["0.5"],
-                     arms="intercept=0.2", workers=1)
+    ph = exact_phase(
+        LinkSource.expression("sigmoid(a*z)"),
+        "a",
+        ["1", "2"],
+        ["0.5"],
+        arms="intercept=0.2",
+        workers=1,
+    )
     assert np.all(np.isnan(ph.exact_rate)) and set(ph.verdict.ravel()) == {"biased"}
     assert all(math.isfinite(b) and b != 0 for b in ph.bias_deg.ravel())
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    (dict(contexts="laplace"), "unknown context law"),
-    (dict(arms="tilt=3"), "arms spec"),
-    (dict(deltas=["2.5"]), "open interval"),
-    (dict(values=[]), "at least one"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        (dict(contexts="laplace"), "unknown context law"),
+        (dict(arms="tilt=3"), "arms spec"),
+        (dict(deltas=["2.5"]), "open interval"),
+        (dict(values=[]), "at least one"),
+    ],
+)
 def test_bad_input_before_any_work(kwargs, fragment):
     args = dict(values=["1"], deltas=["0.5"])
     args.update(kwargs)
