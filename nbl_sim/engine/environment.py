@@ -99,6 +99,7 @@ from nbl_theory.validation import unit_vector, validate_delta
 from ..beyond.arms import ArmModel, arm_frame, parse_arms_spec
 from ..beyond.contexts import ContextLaw, context_law
 from ..beyond.linkeval import link_range
+from . import jit_cache
 from .buffers import reused
 from .environment_lanes import lanes_agree, normal_lanes, reward_lanes
 from .environment_passes import (
@@ -582,6 +583,7 @@ class Environment:
         real = Realization(
             out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps, out.optimal[:R]
         )
+        jit_cache.enable()  # the input is checked: the kernels' cache may be written
         # replication r's streams are replication_streams(replication_seeds(seed, R)[r]), R > r
         # (child r of SeedSequence(seed) is SeedSequence(seed, spawn_key=(r,))), built without
         # spawning R children: nbl_sim.engine.seeding.numpy_streams, re-seeded in place (same draws)

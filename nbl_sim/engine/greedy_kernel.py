@@ -624,6 +624,7 @@ def fit_penalized_logistic(
     if np.any((y < 0) | (y > 1)):
         raise NBLInputError("y must lie in [0, 1]")
     Z = np.hstack([X, np.ones((X.shape[0], 1))]) if intercept else X
+    jit_cache.enable()  # the input is checked: the kernels' cache may be written
     theta, stats = _fit_kernel(np.ascontiguousarray(Z), y, ridge, tol, max_iter)
     d = X.shape[1]
     b = float(theta[d]) if intercept else 0.0
@@ -677,6 +678,7 @@ def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-1
         On bad input (:func:`greedy_inputs`).
     """
     inp = greedy_inputs(X, Y, coins, intercept=intercept, ridge=ridge, tol=tol, max_iter=max_iter)
+    jit_cache.enable()  # the input is checked: the kernels' cache may be written
     actions, coef, rep = _greedy_kernel(*inp)
     return actions, greedy_info(coef, rep, inp.intercept)
 

@@ -2,10 +2,13 @@
 documented cache setting alone.
 
 Every cached kernel of the package is defined with :func:`njit` (a test checks that no module
-writes ``cache=True`` itself). It is ``numba.njit(cache=True, ...)`` with numba's cache
-directory setting (``numba.config.CACHE_DIR``, the ``NUMBA_CACHE_DIR`` of numba's documentation)
-pointed, while the kernel is defined, at :func:`numba_cache_dir`, and restored right after: the
-choice binds this package's kernels only, never a user's own numba functions.
+writes ``cache=True`` itself): ``numba.njit(...)`` with no file touched. Its on-disk cache is
+turned on by :func:`enable`, which the entry points call once their input is checked (so a
+refused command writes nothing): the kernel dispatcher's ``enable_caching`` — what numba's own
+``cache=True`` calls — with numba's cache-directory setting (``numba.config.CACHE_DIR``, the
+``NUMBA_CACHE_DIR`` of numba's documentation) pointed at :func:`numba_cache_dir` meanwhile and
+restored right after: the choice binds this package's kernels only, never a user's own numba
+functions.
 
 **Why a directory of its own, named by a digest.** numba stamps a cached kernel with a hash of
 the one file that defines it. The kernels here inline compiled code defined in other files —
@@ -25,8 +28,8 @@ of nbl's own cache (:func:`nbl_sim.runs.cache.private_dir`: refused when others 
 or it belongs to another user). When it cannot be used, this process's kernels are cached in a
 new private temporary directory removed at exit — caching is then off across processes: every
 run compiles its kernels again (about 60 s for ``nbl simulate`` on a cold cache,
-benchmarks/README.md). The directory is decided and created once per process, when the first
-kernel is defined.
+benchmarks/README.md). The directory is decided, checked and created once per process, by the first
+:func:`enable`.
 
 With ``NUMBA_CACHE_LOCATOR_CLASSES`` set, numba uses the user's locators and the directory here
 may be ignored; with ``NUMBA_DISABLE_JIT`` nothing is compiled or cached.
@@ -40,11 +43,12 @@ import hashlib
 import re
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 import numba
 
-__all__ = ["njit", "package_digest", "compiled_sources", "numba_cache_dir"]
+__all__ = ["njit", "enable", "package_digest", "compiled_sources", "numba_cache_dir"]
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 _COMPILED = re.compile(
@@ -118,16 +122,57 @@ def numba_cache_dir() -> Path:
         return tmp
 
 
-def njit(**options):
-    """``numba.njit(cache=True, **options)``, the kernel cached in :func:`numba_cache_dir`.
+_LOCK = threading.Lock()
+#: the package's kernels defined before :func:`enable` (their cache is not on yet)
+_WAITING: list = []
+_ENABLED = False
 
-    numba's documented cache-directory setting (``numba.config.CACHE_DIR``) is set while the
-    kernel is defined (numba chooses a kernel's cache place then) and restored right after.
+
+def _cache_in_place(kernels) -> None:
+    place = str(numba_cache_dir())
+    saved = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = place
+    try:
+        for kernel in kernels:
+            if hasattr(kernel, "enable_caching"):  # (not with NUMBA_DISABLE_JIT)
+                kernel.enable_caching()
+    finally:
+        numba.config.CACHE_DIR = saved
+
+
+def enable() -> None:
+    """Turn on the on-disk cache of the package's kernels (idempotent, thread-safe).
+
+    The entry points call it once their input is checked — :meth:`Environment.draw
+    <nbl_sim.engine.environment.Environment.draw>`, :func:`nbl_sim.engine.nbl_kernel.nbl_run`,
+    the Greedy Logistic fits — so a refused command writes nothing: defining a kernel (at
+    import) touches no file, and the cache directory is decided, checked and created here. A
+    kernel first called before (e.g. a test calling it directly) is compiled, used and not
+    saved.
+    """
+    global _ENABLED
+    if _ENABLED:
+        return
+    with _LOCK:
+        if not _ENABLED:
+            _cache_in_place(_WAITING)
+            _WAITING.clear()
+            _ENABLED = True
+
+
+def njit(**options):
+    """``numba.njit(**options)`` for a kernel of the package, cached on disk once
+    :func:`enable` has run.
+
+    numba's documented cache-directory setting (``numba.config.CACHE_DIR``) is pointed at
+    :func:`numba_cache_dir` while the kernel's cache is turned on (numba chooses a kernel's
+    cache place then) and restored right after.
 
     Parameters
     ----------
     **options
-        numba's ``njit`` options (``nogil``, ``inline``, ...); ``cache`` is always True.
+        numba's ``njit`` options (``nogil``, ``inline``, ...); never ``cache`` (this module
+        decides it).
 
     Returns
     -------
@@ -136,12 +181,12 @@ def njit(**options):
     """
 
     def define(fn):
-        place = str(numba_cache_dir())
-        saved = numba.config.CACHE_DIR
-        numba.config.CACHE_DIR = place
-        try:
-            return numba.njit(cache=True, **options)(fn)
-        finally:
-            numba.config.CACHE_DIR = saved
+        kernel = numba.njit(**options)(fn)
+        with _LOCK:
+            if _ENABLED:
+                _cache_in_place((kernel,))
+            else:
+                _WAITING.append(kernel)
+        return kernel
 
     return define

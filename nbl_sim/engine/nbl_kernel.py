@@ -468,6 +468,7 @@ def nbl_run(
         record_rounds=record_rounds,
         record_angle=record_angle,
     )
+    jit_cache.enable()  # the input is checked: the kernels' cache may be written
     R, n, d = inp.X.shape
     n0, rec = inp.coins.shape[1], inp.rec
     actions = np.empty((R, n), dtype=np.int8)

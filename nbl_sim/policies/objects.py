@@ -41,6 +41,7 @@ import numpy as np
 from nbl_theory.errors import NBLInputError
 from nbl_theory.validation import positive_int
 
+from ..engine import jit_cache
 from ..engine.greedy_kernel import newton_refit
 from ..engine.nbl_kernel import validate_step
 
@@ -370,6 +371,7 @@ class GreedyLogistic(_Policy):
         self.count = [0, 0]
         self.zmax = [0.0, 0.0]
         self.ties = 0
+        jit_cache.enable()  # the input is checked: the refit kernel's cache may be written
 
     def _fit(self, arm: int) -> None:
         newton_refit(

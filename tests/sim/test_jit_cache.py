@@ -103,6 +103,7 @@ def _package(root: Path, guarded: bool) -> None:
         def kernel():
             return value()
         """).format(guard=guard, define=define)
+        + ("\n\njit_cache.enable()  # what the package's entry points do\n" if guarded else "")
     )
 
 
