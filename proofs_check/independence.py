@@ -79,7 +79,8 @@ WITNESS_IMPORTS: dict = {
                                                                  "nbl_theory.Link")},
     "lambda0": {},
     "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
-    "links": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "links": {"nbl_theory.numeric:PHI0": _NODES,
+              "nbl_theory.paper:PAPER_LINKS": _PAPER},
     "local_expansions": {"nbl_sim.population:fields": (
                              "compared", "the library's population field F along the paths "
                                          "(jacobian_steps: the library side of the comparison)"),
@@ -105,6 +106,9 @@ WITNESS_IMPORTS: dict = {
                                                         "as transcribed and phi_rho")},
     "printed": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "regret": {},
+    "regret_bound": {"nbl_theory.paper:COMPARISON_SETTING": _PAPER,
+                     "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
+                                                               "nbl_theory.Link")},
     "repairs": {},
     "shared_inputs": {
         "nbl_theory.numeric:PHI0": ("compared", "phi0(0), judged against 1/sqrt(2 pi) at 30 "
@@ -137,6 +141,7 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/numerics/link_geometry.py",
                 "proofs_check/claims/numerics/two_transition.py",
                 "proofs_check/claims/numerics/weighted_entropy.py",
+                "proofs_check/claims/regret/error_to_regret.py",
                 "proofs_check/claims/setup.py")
 
 #: Where the generated table lives (relative to the repository root).

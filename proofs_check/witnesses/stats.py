@@ -19,7 +19,7 @@ __all__ = ["mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
            "gaussian_limit_quantile", "chi_constant_sup", "loglog_slope_batches",
            "log_probability_fit", "paired_ratio", "BOUND_VERDICTS", "bound_verdict",
            "equivalence_verdict", "interval_verdict", "one_sided_power", "decay_models",
-           "power_law_fit"]
+           "power_law_fit", "z_score"]
 
 
 def mean_se(x, axis=0):
@@ -321,3 +321,9 @@ def power_law_fit(x, y, y_se) -> dict | None:
     P = np.linalg.inv(A.T @ (w[:, None] * A))
     coef = P @ A.T @ (w * np.log(y))
     return {"q": float(coef[1]), "q_se": float(math.sqrt(P[1, 1]))}
+
+
+def z_score(mean: float, se: float, reference: float) -> float:
+    """(mean − reference)/se: a Monte Carlo estimate's distance from a reference value in
+    standard errors."""
+    return (mean - reference) / se

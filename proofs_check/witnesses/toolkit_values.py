@@ -20,7 +20,8 @@ from nbl_theory.threshold import find_thresholds
 
 __all__ = ["certified_at", "mp_at", "float_values", "restoring", "near_critical_ratio", "mu_g",
            "field_scale", "delta_roots", "weighted_entropy_facts", "study_plan", "study_cells",
-           "study_from_cells", "parameter_roots", "instability_limit"]
+           "study_from_cells", "parameter_roots", "instability_limit",
+           "kappa_theta"]
 
 
 @functools.cache
@@ -196,3 +197,11 @@ def instability_limit(family: str, parameter: str, delta: str, *, grid: int = 40
     return {"parameter": float(opt.x), "delta": best.value, "bracket": tuple(best.bracket),
             "certified": bool(best.certified), "band": (roots[0].value, roots[-1].value),
             "evaluations": count[0]}
+
+
+def kappa_theta(link, delta: str, d: int) -> float:
+    """κ_θ = −H'(0), the contraction rate along θ at v* (prop:local_jacobian), from
+    :func:`nbl_sim.studies.rate_theory.local_rates` (the library's side of the comparison)."""
+    from nbl_sim.studies.rate_theory import local_rates
+
+    return local_rates(link, delta, d)["kappa_theta"]
