@@ -55,6 +55,7 @@ WITNESS_IMPORTS: dict = {
     "beyond": {"nbl_theory.numeric:gauss_legendre_panels": _NODES,
                "nbl_theory.paper:PAPER_LINKS": _PAPER},
     "concordance": {"nbl_theory.elicitation:M": ("shared", "the sympy symbol m")},
+    "concentration": {},
     "direct_definitions": {"nbl_theory.numeric:gauss_legendre_panels": _NODES},
     "disagreement": {"nbl_theory.numeric:PHI0": _NODES,
                      "nbl_theory.numeric:gauss_legendre_panels": _NODES,
@@ -141,6 +142,7 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/numerics/link_geometry.py",
                 "proofs_check/claims/numerics/two_transition.py",
                 "proofs_check/claims/numerics/weighted_entropy.py",
+                "proofs_check/claims/regret/concentration.py",
                 "proofs_check/claims/regret/error_to_regret.py",
                 "proofs_check/claims/setup.py")
 
