@@ -145,6 +145,7 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/regret/concentration.py",
                 "proofs_check/claims/regret/error_to_regret.py",
                 "proofs_check/claims/regret/init_bound.py",
+                "proofs_check/claims/regret/study.py",
                 "proofs_check/claims/setup.py")
 
 #: Where the generated table lives (relative to the repository root).

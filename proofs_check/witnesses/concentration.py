@@ -22,7 +22,7 @@ __all__ = ["chisq_samples", "chisq_tail", "weighted_chi_q_chain", "maximal_paths
            "maximal_tail", "nbl_u_statistics", "stopped_maxima", "control_thresholds",
            "control_algebra", "proof_intermediate_tails", "upper_quantile",
            "paper_thresholds", "init_grid", "implied_c_init", "chi2_init_prediction",
-           "max_over_min"]
+           "max_over_min", "implied_c_loc"]
 
 
 def chisq_samples() -> tuple:
@@ -273,3 +273,10 @@ def chi2_init_prediction(p: float, d: int) -> float:
 def max_over_min(values) -> float:
     """max/min of positive ``values``."""
     return max(values) / min(values)
+
+
+def implied_c_loc(n0s, P, d: int) -> float:
+    """The smallest C_loc with P ≤ exp(d − n0/C_loc) at every n0 of ``n0s`` with exit frequency
+    P > 0 (lem:finite-horizon-localization: n0 ≥ C_loc(d + log(1/δ)) gives P(τ ≤ n) ≤ δ):
+    max n0/(d − log P)."""
+    return max(a / (d - math.log(p)) for a, p in zip(n0s, P) if p > 0)

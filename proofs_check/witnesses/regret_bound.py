@@ -20,7 +20,8 @@ from nbl_theory.paper import COMPARISON_SETTING, paper_link
 from .disagreement import error_to_regret_limit, mean_gap
 from .polar_field import own_dH, own_mu_g
 
-__all__ = ["c_e", "explicit_bound", "per_log_n", "paper_constants", "paper_bound"]
+__all__ = ["c_e", "explicit_bound", "per_log_n", "paper_constants", "paper_bound", "c_e_unit",
+           "estimation_bound"]
 
 
 def c_e(B: float, gamma: float, delta: float, mu_g: float, lam0: float, t0: float,
@@ -96,3 +97,25 @@ def paper_bound(key: str, n: int) -> dict:
     trivial = n * gap
     return dict(key=key, applies=True, bound=bound, stage1=2 * B * n0, trivial=trivial,
                 stage2=bound - 2 * B * n0, ce=ce, cgap=cgap)
+
+
+def c_e_unit(key: str, gamma: float, two_gamma_lambda0: float, c_init: float = 16.0) -> float:
+    """C_e of eq:Ce-explicit at Δ = 1, B_Y = 1, C_off = 1 (t0 = n0) for the paper link ``key``:
+    max{2 C'_init/μ_g², γ²/(2γλ0 − 1)}, μ_g by the witness's quadrature
+    (:func:`~proofs_check.witnesses.polar_field.own_mu_g`)."""
+    mu_g = own_mu_g(paper_link(key))
+    return max(c_init * 2 / mu_g ** 2, gamma ** 2 / (two_gamma_lambda0 - 1))
+
+
+def estimation_bound(ce: float, d: int, t, t0: float, rate: float, mean) -> tuple:
+    """prop:localized-estimation's bound C_e d/(t + t0)^rate on the grid ``t`` (rate 1 in the
+    paper; ``d`` is the factor the bound carries), and the largest ``mean``/bound over the grid.
+
+    Returns
+    -------
+    bound : ndarray
+    ratio : float
+    """
+    t = np.asarray(t, dtype=float)
+    bound = ce * d / (t + t0) ** rate
+    return bound, float((np.asarray(mean) / bound).max())

@@ -21,7 +21,7 @@ from nbl_theory.threshold import find_thresholds
 __all__ = ["certified_at", "mp_at", "float_values", "restoring", "near_critical_ratio", "mu_g",
            "field_scale", "delta_roots", "weighted_entropy_facts", "study_plan", "study_cells",
            "study_from_cells", "parameter_roots", "instability_limit",
-           "kappa_theta"]
+           "kappa_theta", "study_rerun_values", "far_hemisphere_paths"]
 
 
 @functools.cache
@@ -205,3 +205,23 @@ def kappa_theta(link, delta: str, d: int) -> float:
     from nbl_sim.studies.rate_theory import local_rates
 
     return local_rates(link, delta, d)["kappa_theta"]
+
+
+def study_rerun_values(lib: dict, part: str, names, k: int) -> dict:
+    """The library's values of the study's ``part`` that a witness re-run reproduces: the first
+    ``k`` replications of each of ``names`` (for "regret", R_n = Stage I + Stage II regret at the
+    last horizon, beside e_grid, tau and e_n0)."""
+    import numpy as np
+
+    if part == "regret":
+        lib = {"regret": lib["stage1"][:, -1] + lib["stage2"][:, -1], "e_grid":
+               lib["e_grid"], "tau": lib["tau"], "e_n0": lib["e_n0"]}
+    return {name: np.asarray(lib[name])[:k] for name in names}
+
+
+def far_hemisphere_paths(data: dict) -> int:
+    """The number of the library's study paths whose direction ends in the far hemisphere
+    (e_n = ‖v_n − v*‖² > 2, the last column of ``data["e_grid"]``)."""
+    import numpy as np
+
+    return int((np.asarray(data["e_grid"])[:, -1] > 2).sum())

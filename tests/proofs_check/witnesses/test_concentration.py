@@ -62,3 +62,9 @@ def test_implied_c_init_by_hand():
                                                             rel=1e-9)
     assert wc.max_over_min([2.0, 3.0, 6.0]) == 3.0
     assert list(wc.init_grid(2600)[:3]) == [10, 11, 12] and wc.init_grid(2600)[-1] == 2600
+
+
+def test_implied_c_loc_by_hand():
+    # P <= exp(d - n0/C) iff C >= n0/(d - log P); the largest over the points with P > 0
+    got = wc.implied_c_loc([10.0, 20.0, 40.0], [0.5, 0.1, 0.0], 2)
+    assert got == pytest.approx(max(10 / (2 + math.log(2)), 20 / (2 + math.log(10))), rel=1e-15)

@@ -60,3 +60,18 @@ def test_agree_on_paths_states_and_applies_its_rule():
 
 def test_z_score():
     assert z_score(1.3, 0.1, 1.0) == pytest.approx(3.0, rel=1e-12)
+
+
+def test_c_e_unit_is_c_e_at_unit_settings():
+    # Delta = 1, B_Y = 1, t0 = n0: the same constant as the general formula, mu_g the witness's
+    from nbl_theory.paper import paper_link
+    from proofs_check.witnesses.polar_field import own_mu_g
+
+    mu_g = own_mu_g(paper_link("logistic"))
+    assert rb.c_e_unit("logistic", 9.68, 1.5) == pytest.approx(
+        rb.c_e(1.0, 9.68, 1.0, mu_g, 1.5 / (2 * 9.68), 100.0, 100), rel=1e-14)
+
+
+def test_estimation_bound_by_hand():
+    bound, ratio = rb.estimation_bound(10.0, 4, [0, 10, 90], 10.0, 1.0, [2.0, 1.0, 0.5])
+    assert bound.tolist() == [4.0, 2.0, 0.4] and ratio == 1.25
