@@ -12,6 +12,7 @@ Every frequency is returned with the bound it is compared with; the claims judge
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from .stats import binomial_z
 __all__ = ["chisq_samples", "chisq_tail", "weighted_chi_q_chain", "maximal_paths",
            "maximal_tail", "nbl_u_statistics", "stopped_maxima", "control_thresholds",
            "control_algebra", "proof_intermediate_tails", "upper_quantile",
-           "paper_thresholds", "init_grid", "implied_c_init", "chi2_init_prediction",
+           "paper_thresholds", "init_grid", "InitSetting", "implied_c_init", "chi2_init_prediction",
            "max_over_min", "implied_c_loc"]
 
 
@@ -243,12 +244,23 @@ def init_grid(nmax: int):
     return np.unique(np.round(np.geomspace(10, nmax, 60)).astype(int))
 
 
-def implied_c_init(grid, P, p: float, delta: float, mu_g: float, B: float, d: int, r0: float,
-                   d_power: float = 1.0, mu_power: float = 2.0):
+class InitSetting(NamedTuple):
+    """A setting of eq:init-bound-localization: the separation Δ, μ_g, the reward bound B_Y, the
+    dimension d and the radius r0."""
+
+    delta: float
+    mu_g: float
+    B: float
+    d: int
+    r0: float
+
+
+def implied_c_init(grid, P, p: float, s: InitSetting, d_power: float = 1.0,
+                   mu_power: float = 2.0):
     """The constant C_init that eq:init-bound-localization, n0 ≥ C_init B²/(Δ²μ_g²r0²)(d +
-    log(3/δ)), implies at δ/3 = ``p``: n0* Δ² μ_g^mu_power r0²/(B²(d^d_power + log(1/p))), with
-    n0* the smallest n0 of ``grid`` whose exceedance frequency ``P`` is ≤ p (``d_power`` 1 and
-    ``mu_power`` 2 in the paper).
+    log(3/δ)), implies at δ/3 = ``p`` in the setting ``s``: n0* Δ² μ_g^mu_power r0²/(B²(d^d_power
+    + log(1/p))), with n0* the smallest n0 of ``grid`` whose exceedance frequency ``P`` is ≤ p
+    (``d_power`` 1 and ``mu_power`` 2 in the paper).
 
     Returns
     -------
@@ -260,6 +272,7 @@ def implied_c_init(grid, P, p: float, delta: float, mu_g: float, B: float, d: in
         return None
     n0 = int(grid[ok_idx[0]])
     L = math.log(1 / p)                         # log(3/delta) with delta/3 = p
+    delta, mu_g, B, d, r0 = s
     return n0, n0 * delta ** 2 * mu_g ** mu_power * r0 ** 2 / (B ** 2 * (d ** d_power + L))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,20 +21,32 @@ from nbl_theory.paper import COMPARISON_SETTING, paper_link
 from .disagreement import error_to_regret_limit, mean_gap
 from .polar_field import own_dH, own_mu_g
 
-__all__ = ["c_e", "explicit_bound", "per_log_n", "paper_constants", "paper_bound", "c_e_unit",
-           "estimation_bound"]
+__all__ = ["BoundConstants", "c_e", "explicit_bound", "per_log_n", "paper_constants",
+           "paper_bound", "c_e_unit", "estimation_bound"]
 
 
-def c_e(B: float, gamma: float, delta: float, mu_g: float, lam0: float, t0: float,
-        n0: float, c_init: float = 16.0) -> float:
+class BoundConstants(NamedTuple):
+    """The constants the explicit bound of thm:regret-rate is written with: the reward bound
+    B_Y, the step γ, the separation Δ, the dimension d, μ_g, the local rate λ0 and C_gap."""
+
+    B: float
+    gamma: float
+    delta: float
+    d: int
+    mu_g: float
+    lam0: float
+    cgap: float
+
+
+def c_e(k: BoundConstants, t0: float, n0: float, c_init: float = 16.0) -> float:
     """C_e of eq:Ce-explicit: max{C'_init (1 + t0/n0) B² / (Δ² μ_g²), B² γ² / (2γλ0 − 1)}
     (C'_init = 16 of eq:initialization-mse; t0/n0 is C_off)."""
+    B, gamma, delta, mu_g, lam0 = k.B, k.gamma, k.delta, k.mu_g, k.lam0
     return max(c_init * (1 + t0 / n0) * B ** 2 / (delta ** 2 * mu_g ** 2),
                B ** 2 * gamma ** 2 / (2 * gamma * lam0 - 1))
 
 
-def explicit_bound(n: int, n0: int, t0: float, gamma: float, delta: float, d: int, B: float,
-                   mu_g: float, lam0: float, cgap: float) -> dict:
+def explicit_bound(n: int, n0: int, t0: float, k: BoundConstants) -> dict:
     """The appendix's explicit bound of thm:regret-rate,
     E[R_n] ≤ 2 B n0 + C_gap (Δ/2) C_e d {1 + log((n + t0)/(n0 + t0))} + 2 B n^{−3}.
 
@@ -44,7 +57,8 @@ def explicit_bound(n: int, n0: int, t0: float, gamma: float, delta: float, d: in
         ``log_term`` = 1 + log((n + t0)/(n0 + t0)) and ``hsum`` = Σ_{t=n0+1}^{n} 1/(t − 1 + t0),
         the sum the proof bounds by ``log_term``.
     """
-    ce = c_e(B, gamma, delta, mu_g, lam0, t0, n0)
+    ce = c_e(k, t0, n0)
+    B, delta, d, cgap = k.B, k.delta, k.d, k.cgap
     log_term = 1 + math.log((n + t0) / (n0 + t0))
     bound = (2 * B * n0 + cgap * delta / 2 * ce * d * (1 + math.log((n + t0) / (n0 + t0)))
              + 2 * B * n ** -3.0)
@@ -91,7 +105,7 @@ def paper_bound(key: str, n: int) -> dict:
     mu_g, kappa, cgap, gap = paper_constants(key)
     if 2 * gamma * kappa <= 1:
         return dict(key=key, applies=False, two_gamma_kappa=2 * gamma * kappa)
-    ce = c_e(B, gamma, dl, mu_g, kappa, t0, n0)
+    ce = c_e(BoundConstants(B, gamma, dl, d, mu_g, kappa, cgap), t0, n0)
     bound = (2 * B * n0 + cgap * dl / 2 * ce * d * (1 + math.log((n + t0) / (n0 + t0)))
              + 2 * B * n ** -3.0)
     trivial = n * gap

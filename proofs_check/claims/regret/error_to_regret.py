@@ -53,7 +53,13 @@ from ...witnesses.paths import (
     reward_bound,
 )
 from ...witnesses.polar_field import own_mu_g
-from ...witnesses.regret_bound import explicit_bound, paper_bound, paper_constants, per_log_n
+from ...witnesses.regret_bound import (
+    BoundConstants,
+    explicit_bound,
+    paper_bound,
+    paper_constants,
+    per_log_n,
+)
 from ...witnesses.stats import mean_se, paired_ratio, z_score
 from ...witnesses.toolkit_values import float_values, kappa_theta
 
@@ -352,7 +358,7 @@ def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["
     means = {}
     for n in _REGRET_NS:
         n0 = n0s[n]
-        eb = explicit_bound(n, n0, float(n0), gamma, dl, d, B, mu_g, lam0, cgap)
+        eb = explicit_bound(n, n0, float(n0), BoundConstants(B, gamma, dl, d, mu_g, lam0, cgap))
         bound = eb["bound"]
         m, se = mean_se(regret[n])
         means[n] = m

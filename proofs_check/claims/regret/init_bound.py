@@ -21,6 +21,7 @@ from nbl_theory.stability import stability
 from ...judgement import agree_abs, agreement, gate
 from ...registry import DISCREPANCY, PASS, Mutant, Outcome, register
 from ...witnesses.concentration import (
+    InitSetting,
     chi2_init_prediction,
     implied_c_init,
     init_grid,
@@ -64,7 +65,8 @@ def _init_bound(cases, R: int, nmax: int = 2600, d_power: float = 1.0, mu_power:
                                agree=_MU_AGREE))
         parts = []
         for p in (0.1, 0.03, 0.01):
-            found = implied_c_init(grid, P, p, dl, mu_g, B, d, _R0, d_power, mu_power)
+            found = implied_c_init(grid, P, p, InitSetting(dl, mu_g, B, d, _R0), d_power,
+                                   mu_power)
             if found is None:
                 parts.append(f"p={p}: n0 > {grid[-1]}")
                 continue

@@ -53,10 +53,11 @@ def test_implied_c_init_by_hand():
     grid = np.array([10, 20, 40])
     P = np.array([0.5, 0.05, 0.001])
     # p = 0.1: n0* = 20; C = 20 * 1.5^2 * 0.2^2 * 0.5^2 / (1 * (2 + log 10))
-    n0, c = wc.implied_c_init(grid, P, 0.1, 1.5, 0.2, 1.0, 2, 0.5)
+    s = wc.InitSetting(delta=1.5, mu_g=0.2, B=1.0, d=2, r0=0.5)
+    n0, c = wc.implied_c_init(grid, P, 0.1, s)
     assert n0 == 20 and c == pytest.approx(20 * 2.25 * 0.04 * 0.25 / (2 + math.log(10)),
                                            rel=1e-14)
-    assert wc.implied_c_init(grid, P, 1e-4, 1.5, 0.2, 1.0, 2, 0.5) is None
+    assert wc.implied_c_init(grid, P, 1e-4, s) is None
     # chi^2_1 0.9-quantile 2.705543454 (tables) over 2 + log 10
     assert wc.chi2_init_prediction(0.1, 2) == pytest.approx(2.705543454 / (2 + math.log(10)),
                                                             rel=1e-9)

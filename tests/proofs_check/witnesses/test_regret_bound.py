@@ -15,14 +15,15 @@ from proofs_check.witnesses.stats import z_score
 def test_c_e_by_hand():
     # B = 1, gamma = 5, Delta = 1.5, mu_g = 0.2, lambda0 = 0.3, t0 = n0: by hand,
     # 16 * 2 / (2.25 * 0.04) = 355.55... beats 25 / (2 * 5 * 0.3 - 1) = 12.5
-    assert rb.c_e(1.0, 5.0, 1.5, 0.2, 0.3, 100.0, 100) == pytest.approx(32 / 0.09, rel=1e-14)
+    k = rb.BoundConstants(B=1.0, gamma=5.0, delta=1.5, d=2, mu_g=0.2, lam0=0.3, cgap=0.25)
+    assert rb.c_e(k, 100.0, 100) == pytest.approx(32 / 0.09, rel=1e-14)
     # a slow step (2 gamma lambda0 close to 1) makes the second term the larger one
-    assert rb.c_e(1.0, 5.0, 1.5, 0.2, 0.101, 100.0, 100) == pytest.approx(25 / 0.01, rel=1e-12)
+    assert rb.c_e(k._replace(lam0=0.101), 100.0, 100) == pytest.approx(25 / 0.01, rel=1e-12)
 
 
 @pytest.mark.parametrize("n,n0,t0", [(1000, 150, 150.0), (16000, 210, 210.0), (2000, 200, 500.0)])
 def test_the_proofs_harmonic_sum_is_below_its_log_bound(n, n0, t0):
-    eb = rb.explicit_bound(n, n0, t0, 5.0, 1.5, 2, 1.0, 0.2, 0.3, 0.25)
+    eb = rb.explicit_bound(n, n0, t0, rb.BoundConstants(1.0, 5.0, 1.5, 2, 0.2, 0.3, 0.25))
     assert eb["hsum"] == pytest.approx(sum(1 / (t - 1 + t0) for t in range(n0 + 1, n + 1)),
                                        rel=1e-12)
     assert eb["hsum"] <= eb["log_term"] == 1 + math.log((n + t0) / (n0 + t0))
@@ -69,7 +70,8 @@ def test_c_e_unit_is_c_e_at_unit_settings():
 
     mu_g = own_mu_g(paper_link("logistic"))
     assert rb.c_e_unit("logistic", 9.68, 1.5) == pytest.approx(
-        rb.c_e(1.0, 9.68, 1.0, mu_g, 1.5 / (2 * 9.68), 100.0, 100), rel=1e-14)
+        rb.c_e(rb.BoundConstants(1.0, 9.68, 1.0, 2, mu_g, 1.5 / (2 * 9.68), 0.0), 100.0, 100),
+        rel=1e-14)
 
 
 def test_estimation_bound_by_hand():
