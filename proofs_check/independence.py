@@ -56,6 +56,7 @@ WITNESS_IMPORTS: dict = {
                "nbl_theory.numeric:gauss_legendre_panels": _NODES,
                "nbl_theory.paper:PAPER_LINKS": _PAPER},
     "concordance": {"nbl_theory.elicitation:M": ("shared", "the sympy symbol m")},
+    "concentration": {},
     "direct_definitions": {"nbl_theory.numeric:gauss_legendre_panels": _NODES},
     "disagreement": {"nbl_theory.numeric:PHI0": _NODES,
                      "nbl_theory.numeric:gauss_legendre_panels": _NODES,
@@ -80,7 +81,8 @@ WITNESS_IMPORTS: dict = {
                                                                  "nbl_theory.Link")},
     "lambda0": {},
     "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
-    "links": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "links": {"nbl_theory.numeric:PHI0": _NODES,
+              "nbl_theory.paper:PAPER_LINKS": _PAPER},
     "local_jacobian": {"nbl_theory.numeric:PHI0": _NODES},
     "local_expansions": {"nbl_sim.population:fields": (
                              "compared", "the library's population field F along the paths "
@@ -114,6 +116,9 @@ WITNESS_IMPORTS: dict = {
                                                         "as transcribed and phi_rho")},
     "printed": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "regret": {},
+    "regret_bound": {"nbl_theory.paper:COMPARISON_SETTING": _PAPER,
+                     "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
+                                                               "nbl_theory.Link")},
     "repairs": {},
     "shared_inputs": {
         "nbl_theory.numeric:PHI0": ("compared", "phi0(0), judged against 1/sqrt(2 pi) at 30 "
@@ -154,7 +159,11 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/nbl/local_jacobian.py",
                 "proofs_check/claims/nbl/population.py",
                 "proofs_check/claims/stein/identities.py",
-                "proofs_check/claims/nbl/local_stability.py")
+                "proofs_check/claims/nbl/local_stability.py",
+                "proofs_check/claims/regret/concentration.py",
+                "proofs_check/claims/regret/error_to_regret.py",
+                "proofs_check/claims/regret/init_bound.py",
+                "proofs_check/claims/regret/study.py")
 
 #: Where the generated table lives (relative to the repository root).
 TABLE_PATH = "docs/witnesses.md"

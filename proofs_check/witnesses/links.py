@@ -16,10 +16,12 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
+from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
 
 __all__ = ["TANH", "tanh_definition_residuals", "tanh_link_parts", "weighted_entropy_link_parts",
-           "paper_link_parts", "mixture_link", "random_mixtures", "sup_gprime"]
+           "paper_link_parts", "mixture_link", "random_mixtures", "sup_gprime",
+           "gap_constant"]
 
 #: eq:link_tanh parameters as printed in app:tanh-geometry.
 TANH = {"p0": 0.10, "a1": 0.10, "a2": 0.25, "b1": 2.0, "b2": 1.4, "mu1": -1.25}
@@ -148,3 +150,10 @@ def sup_gprime(link) -> float:
                           bounds=(z[max(i - 1, 0)], z[min(i + 1, z.size - 1)]), method="bounded",
                           options={"xatol": 1e-12})
     return max(float(np.abs(gp).max()), -float(res.fun))
+
+
+def gap_constant(link, scale: float = 1.0) -> float:
+    """C_gap = φ0(0) sup|g'| (:func:`sup_gprime`): the constant of eq:error-to-regret the proof
+    yields for bounded g' (|m_+ − m_-| ≤ Δ|v*ᵀX| sup|g'| and E[|v*ᵀX| 1{disagree}] =
+    φ0(0)‖v − v*‖²/2); ``scale`` multiplies it (a claim's formula mutant)."""
+    return scale * PHI0 * sup_gprime(link)

@@ -26,12 +26,29 @@ from .stats import mean_se
 __all__ = ["environment", "reward_bound", "Paths", "run_paths", "exit_index", "stopped_terms",
            "one_step_sample", "cap_point", "kernel_errors", "tau_from_sq", "init_exceed",
            "regret_by_horizon", "localized_error_run", "literal_step", "reference_errors",
-           "WITNESS_PATHS"]
+           "WITNESS_PATHS", "agree_on_paths"]
 
 #: How many replications (the first ones) the witness re-runs beside a kernel run: a wrong
 #: update, step size, initialization or regret in the library changes every path, so a few
 #: paths catch it; 20 keeps the re-run under a second for 10^4 rounds.
 WITNESS_PATHS = 20
+
+
+def agree_on_paths(tol: float):
+    """The agreement rule of the witness's re-run of the first paths with the kernel's: arrays
+    of the same shape whose largest |library − witness| is at most ``tol``.
+
+    Returns
+    -------
+    callable
+        ``agree(library, witness) -> bool``; its docstring states the rule (quoted in a
+        toolkit-defect message).
+    """
+    def agree(a, b) -> bool:
+        return a.shape == b.shape and float(np.abs(a - b).max()) <= tol
+    agree.__doc__ = ("max |library - witness| over the first paths' values <= "
+                     + f"{tol:g}".replace("e-0", "e-"))
+    return agree
 
 
 @functools.cache

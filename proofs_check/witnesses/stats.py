@@ -20,7 +20,7 @@ __all__ = ["mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
            "log_probability_fit", "paired_ratio", "BOUND_VERDICTS", "bound_verdict",
            "equivalence_verdict", "interval_verdict", "one_sided_power", "decay_models",
            "power_law_fit", "median_abs_angle_error", "increasing_by_bound", "ci_within",
-           "mean_ci"]
+           "mean_ci", "z_score"]
 
 
 def mean_se(x, axis=0):
@@ -393,3 +393,9 @@ def mean_ci(x, z: float = 1.96) -> tuple:
     """
     m, se = float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size))
     return m, m - z * se, m + z * se
+
+
+def z_score(mean: float, se: float, reference: float) -> float:
+    """(mean − reference)/se: a Monte Carlo estimate's distance from a reference value in
+    standard errors."""
+    return (mean - reference) / se

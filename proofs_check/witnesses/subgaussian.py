@@ -16,7 +16,11 @@ from scipy.special import logsumexp, ndtr
 from nbl_theory.numeric import gauss_legendre_uniform
 
 __all__ = ["LAWS", "subgaussian_law", "law_tail", "logmgf_ratio", "chain_log_mgf_ratio",
-           "chain_constant"]
+           "chain_constant", "SYMMETRIC_EXTREMAL_CSG", "moment_identity_error", "law_constants"]
+
+#: Var/2 of the symmetric extremal law, 1 + log 2: the C_sg it needs as λ → 0 (no universal
+#: C_sg of lem:tail_to_mgf is smaller)
+SYMMETRIC_EXTREMAL_CSG = 1 + math.log(2)
 
 #: The laws :func:`subgaussian_law` knows.
 LAWS = ("gaussian", "half-normal", "extremal", "extremal-symmetric", "two-point")
@@ -102,3 +106,55 @@ def chain_constant(centering: float = 2.0, lo: float = 1e-3, hi: float = 30.0) -
                         method="bounded", options={"xatol": 1e-10})
     best = max((vals[i], grid[i]), (-r.fun, r.x))
     return float(best[0]), float(best[1])
+
+
+def moment_identity_error(gamma_shift: float = 0.0) -> float:
+    """The largest relative error, at 30 digits (mpmath quadrature), of the moment step of the
+    proof of lem:tail_to_mgf: ∫_0^∞ p x^{p−1} 2e^{−x²/(2s²)} dx = p (2s²)^{p/2} Γ(p/2), for
+    p ∈ {1, 1.5, 2, 3, 5, 10} and s ∈ {1/2, 2} (~1e-30 when the identity holds).
+    ``gamma_shift`` is added to the argument of Γ (a claim's formula mutant)."""
+    import mpmath
+    with mpmath.workdps(30):
+        worst = mpmath.mpf(0)
+        for p in (1, 1.5, 2, 3, 5, 10):
+            for s in (mpmath.mpf("0.5"), mpmath.mpf(2)):
+                q = mpmath.quad(lambda x, p=p, s=s: p * x ** (p - 1) * 2
+                                * mpmath.exp(-x * x / (2 * s * s)), [0, s, mpmath.inf])
+                f = (p * (2 * s * s) ** (mpmath.mpf(p) / 2)
+                     * mpmath.gamma(mpmath.mpf(p) / 2 + gamma_shift))
+                worst = max(worst, abs(q / f - 1))
+        return float(worst)
+
+
+def law_constants(lams) -> tuple:
+    """The C_sg each test law implies and whether every law meets the hypothesis.
+
+    For the Gaussian, half-normal, extremal, symmetric extremal and two-point (p = 1/2, 1e-2,
+    1e-6) laws: sup over λσ in ``lams`` of :func:`logmgf_ratio`; the check that each law's
+    weights sum to 1 (1e-12), that its closed-form tail obeys P(|U| ≥ y) ≤ 2e^{−y²/2} on a grid
+    of y ∈ [0.01, 10] (relative 1e-14), and that its moments obey the consequence
+    E|U|^k ≤ k 2^{k/2} Γ(k/2), k ∈ {1, 2, 4, 6} (relative 1e-12).
+
+    Returns
+    -------
+    csg : dict
+        {law: implied C_sg}.
+    ok : bool
+        Every law meets the hypothesis and its moment consequence.
+    """
+    csg, ok = {}, True
+    for law, p in (("gaussian", 0.5), ("half-normal", 0.5), ("extremal", 0.5),
+                   ("extremal-symmetric", 0.5), ("two-point", 0.5), ("two-point", 1e-2),
+                   ("two-point", 1e-6)):
+        key = law if law != "two-point" else f"two-point p={p:g}"
+        x, lw = subgaussian_law(law, p)
+        wts = np.exp(lw)
+        ok &= abs(wts.sum() - 1) < 1e-12
+        csg[key] = max(logmgf_ratio(x, lw, lam) for lam in lams)
+        # the hypothesis P(|U| >= y) <= 2e^{-y²/2} (closed-form tails, grid of y)
+        yv = np.linspace(0.01, 10, 1000)
+        ok &= bool(np.all(law_tail(law, p, yv) <= 2 * np.exp(-yv * yv / 2) * (1 + 1e-14)))
+        # and its moment consequence E|U|^k <= k 2^{k/2} Gamma(k/2)
+        for k in (1, 2, 4, 6):
+            ok &= float(wts @ np.abs(x) ** k) <= k * 2 ** (k / 2) * math.gamma(k / 2) * (1 + 1e-12)
+    return csg, ok

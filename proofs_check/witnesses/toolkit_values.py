@@ -22,7 +22,8 @@ __all__ = ["certified_at", "mp_at", "float_values", "restoring", "near_critical_
            "field_scale", "delta_roots", "weighted_entropy_facts", "study_plan", "study_cells",
            "study_from_cells", "parameter_roots", "instability_limit", "repair_analysis",
            "repaired_prediction", "isotropic_spectrum", "covariance_equilibrium",
-           "circle_equilibria_deg", "beyond_specs", "beyond_analysis"]
+           "circle_equilibria_deg", "beyond_specs", "beyond_analysis", "kappa_theta",
+           "study_rerun_values", "far_hemisphere_paths"]
 
 
 @functools.cache
@@ -288,3 +289,31 @@ def beyond_analysis(case):
     law, arms = beyond_specs(case)
     return analyze(parse_context_spec(law),
                    parse_arms_spec(arms, paper_link(case.key), f"{case.delta:g}"))
+
+
+def kappa_theta(link, delta: str, d: int) -> float:
+    """κ_θ = −H'(0), the contraction rate along θ at v* (prop:local_jacobian), from
+    :func:`nbl_sim.studies.rate_theory.local_rates` (the library's side of the comparison)."""
+    from nbl_sim.studies.rate_theory import local_rates
+
+    return local_rates(link, delta, d)["kappa_theta"]
+
+
+def study_rerun_values(lib: dict, part: str, names, k: int) -> dict:
+    """The library's values of the study's ``part`` that a witness re-run reproduces: the first
+    ``k`` replications of each of ``names`` (for "regret", R_n = Stage I + Stage II regret at the
+    last horizon, beside e_grid, tau and e_n0)."""
+    import numpy as np
+
+    if part == "regret":
+        lib = {"regret": lib["stage1"][:, -1] + lib["stage2"][:, -1], "e_grid":
+               lib["e_grid"], "tau": lib["tau"], "e_n0": lib["e_n0"]}
+    return {name: np.asarray(lib[name])[:k] for name in names}
+
+
+def far_hemisphere_paths(data: dict) -> int:
+    """The number of the library's study paths whose direction ends in the far hemisphere
+    (e_n = ‖v_n − v*‖² > 2, the last column of ``data["e_grid"]``)."""
+    import numpy as np
+
+    return int((np.asarray(data["e_grid"])[:, -1] > 2).sum())

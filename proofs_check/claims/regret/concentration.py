@@ -16,17 +16,19 @@ is a test link, not the paper's.
 from __future__ import annotations
 
 import functools
-import math
-
-import numpy as np
 
 from nbl_theory.links import Link
 from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING
 
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...witnesses.paths import environment, reward_bound, run_paths, stopped_terms
+from ...witnesses import concentration as wc
 from ...witnesses.stats import binomial_z
-from ...witnesses.subgaussian import chain_constant, law_tail, logmgf_ratio, subgaussian_law
+from ...witnesses.subgaussian import (
+    SYMMETRIC_EXTREMAL_CSG,
+    chain_constant,
+    law_constants,
+    moment_identity_error,
+)
 
 __all__: list[str] = []
 
@@ -38,26 +40,7 @@ _LOGISTIC4 = Link.from_expression("1/(1 + exp(-4*z))", name="logistic4", bounded
 @functools.cache
 def _chisq_samples() -> tuple:
     """Weighted chi-square samples of lem:weighted_chisquare (cached: the mutants re-use them)."""
-    rng = np.random.default_rng(4242)
-    eta2 = 1.0 / (10.0 + np.arange(1, 301)) ** 2          # a_s = eta_s^2, gamma = 1, n0+t0 = 10
-    cases = [("m=1 d=1", np.array([1.0]), 1, 400_000),
-             ("m=1 d=4", np.array([1.0]), 4, 400_000),
-             ("m=200 d=1 equal", np.full(200, 1.0), 1, 400_000),
-             ("m=20 d=3 random", rng.uniform(0, 1, 20), 3, 200_000),
-             ("eta_s^2, gamma=1, n0+t0=10, m=300, d=2", eta2, 2, 40_000)]
-    out = []
-    for label, a, d, N in cases:
-        if np.all(a == a[0]):
-            S = a[0] * (rng.chisquare(d * a.size, N) - d * a.size)
-        else:
-            S = np.zeros(N)
-            for s in range(a.size):
-                S += a[s] * (rng.chisquare(d, N) - d)
-        out.append((label, a, d, N, S))
-    Sx = np.zeros(40_000)                 # sum_s eta_s^2 ||X_s||^2 with the harmonic weights
-    for s in range(eta2.size):
-        Sx += eta2[s] * rng.chisquare(2, Sx.size)
-    return tuple(out), eta2, Sx
+    return wc.chisq_samples()
 
 
 def _z_words(z: float) -> str:
@@ -93,12 +76,11 @@ def _tail_verdict(f: float, b: float, N: int) -> str:
 def _weighted_chisq(sqrt_coef: float = 2.0, final_coef: float = 3.0):
     xs = (0.25, 0.5, 1.0, 2.0, 4.0, 6.0)
     cases, eta2, Sx = _chisq_samples()
-    rows, worst_z, best_ratio, verdicts = [], -math.inf, 0.0, []
+    rows, worst_z, best_ratio, verdicts = [], float("-inf"), 0.0, []
     for label, a, d, N, S in cases:
         parts = []
         for x in xs:
-            thr = sqrt_coef * math.sqrt(d * x * float((a * a).sum())) + 2 * x * float(a.max())
-            f, b = float((S >= thr).mean()), math.exp(-x)
+            f, b = wc.chisq_tail(S, a, d, x, sqrt_coef)
             worst_z = max(worst_z, binomial_z(f, b, N))
             verdicts.append(_tail_verdict(f, b, N))
             best_ratio = max(best_ratio, f / b)
@@ -106,19 +88,16 @@ def _weighted_chisq(sqrt_coef: float = 2.0, final_coef: float = 3.0):
         rows.append(f"{label} (N={N}): " + ", ".join(parts))
     # eq:weighted-chi-Q and its simplification, with the harmonic weights (gamma = 1)
     n0t0, d = 10.0, 2
-    simp_ok, parts, qz = True, [], -math.inf
+    simp_ok, parts, qz = True, [], float("-inf")
     for x in (0.5, 1.0, 2.0, 4.0):
-        full = (d * eta2.sum() + sqrt_coef * math.sqrt(x * d * float((eta2 ** 2).sum()))
-                + 2 * x * float(eta2.max()))
-        mid = d / n0t0 + 2 * math.sqrt(x * d) / n0t0 ** 1.5 + 2 * x / n0t0 ** 2
-        final = final_coef * (d + x) / n0t0
-        simp_ok &= full <= mid <= (2 * d + 3 * x) / n0t0 <= final
-        f = float((Sx > final).mean())
-        qz = max(qz, binomial_z(f, math.exp(-x), Sx.size))
-        verdicts.append(_tail_verdict(f, math.exp(-x), Sx.size))
+        ch = wc.weighted_chi_q_chain(eta2, Sx, d, n0t0, x, sqrt_coef, final_coef)
+        full, mid, final, f, b = ch["full"], ch["mid"], ch["final"], ch["freq"], ch["bound"]
+        simp_ok &= full <= mid <= ch["step"] <= final
+        qz = max(qz, binomial_z(f, b, Sx.size))
+        verdicts.append(_tail_verdict(f, b, Sx.size))
         parts.append(f"x={x:g}: weighted-chi-Q threshold {full:.4f} <= step bound {mid:.4f} <= "
                      f"{final_coef:g}(d+x)/(n0+t0) = {final:.3f}; P(sum > final) = {f:.4f} vs "
-                     f"{math.exp(-x):.3f}")
+                     f"{b:.3f}")
     if "above" in verdicts:
         status = DISCREPANCY
     elif "unresolved" in verdicts or not simp_ok:
@@ -141,23 +120,7 @@ def _weighted_chisq(sqrt_coef: float = 2.0, final_coef: float = 3.0):
 @functools.cache
 def _maximal_paths() -> dict:
     """Running maxima of the three martingales of the maximal-inequality check (cached)."""
-    rng = np.random.default_rng(99)
-    T, N = 100, 100_000
-    sig = 1.0 / (np.arange(1, T + 1) + 5.0)                 # harmonic, like eta_s
-    out = {}
-    for label in ("gaussian", "rademacher-predictable-scale", "gaussian-constant"):
-        s = np.full(T, sig.mean()) if label == "gaussian-constant" else sig
-        S = np.zeros(N)
-        mx = np.full(N, -np.inf)
-        for k in range(T):
-            if label.startswith("gaussian"):
-                D = s[k] * rng.standard_normal(N)
-            else:   # a scale chosen from the past, c in {1/2, 1}: cosh(l s c) <= e^{l^2 s^2/2}
-                D = s[k] * rng.choice([-1.0, 1.0], N) * np.where(S > 0, 0.5, 1.0)
-            S += D
-            np.maximum(mx, S, out=mx)
-        out[label] = (float((s ** 2).sum()), mx)
-    return out
+    return wc.maximal_paths()
 
 
 @register("maximal-subgaussian-martingale", "lem:maximal-subgaussian-martingale",
@@ -172,13 +135,12 @@ def _maximal_paths() -> dict:
           "lie 5 SE below its bound",
           mutants=(Mutant.formula("bound exp(-x^2/(2V)) -> exp(-x^2/V)", var_factor=1.0),))
 def _maximal(var_factor: float = 2.0):
-    rows, worst_z, best, verdicts = [], -math.inf, 0.0, []
+    rows, worst_z, best, verdicts = [], float("-inf"), 0.0, []
     N = 100_000
     for label, (VT, mx) in _maximal_paths().items():
         parts = []
         for c in (0.5, 1.0, 2.0, 3.0):
-            x = c * math.sqrt(VT)
-            f, b = float((mx >= x).mean()), math.exp(-x * x / (var_factor * VT))
+            f, b = wc.maximal_tail(mx, VT, c, var_factor)
             worst_z = max(worst_z, binomial_z(f, b, N))
             verdicts.append(_tail_verdict(f, b, N))
             best = max(best, f / b)
@@ -209,7 +171,7 @@ def _maximal(var_factor: float = 2.0):
                                   gamma_shift=0.5)))
 def _tail_to_mgf(c_sg: float | None = None, gamma_shift: float = 0.0):
     rows, ok = [], True
-    worst_id = _moment_identity_error(gamma_shift)
+    worst_id = moment_identity_error(gamma_shift)
     ok &= worst_id < 1e-20
     chain, at = chain_constant()
     limit = c_sg if c_sg is not None else chain
@@ -221,10 +183,12 @@ def _tail_to_mgf(c_sg: float | None = None, gamma_shift: float = 0.0):
     rows.append(f"sup over |lambda sigma| in [{lo:.3g}, {hi:.3g}] of log-MGF/(lambda sigma)^2: "
                 + ", ".join(f"{k} {v:.4f}" for k, v in csg.items())
                 + " (Gaussian: exactly 1/2, a check of the quadrature; the symmetric extremal "
-                f"law needs C_sg >= Var/2 = 1 + log 2 = {1 + math.log(2):.4f} as lambda -> 0)")
+                f"law needs C_sg >= Var/2 = 1 + log 2 = {SYMMETRIC_EXTREMAL_CSG:.4f} as "
+                "lambda -> 0)")
     ok &= abs(csg["gaussian"] - 0.5) < 1e-9
-    tail_z, mg, parts = _nbl_u()
+    tail_z, mg, tails = _nbl_u()
     ok &= tail_z <= -_K_SE
+    parts = [f"P(|U|>={c:g} sigma) = {f:.4f} vs {min(b, 1):.4f}" for c, f, b in tails]
     rows.append(f"NBL U_s at |v - v*| = r0 = {_R0:g} ({_NBL_DRAWS:,} draws): " + ", ".join(parts)
                 + f"; log-MGF/(lambda sigma)^2 at lambda sigma in +-{{0.5,1,2}}: max {mg:.4f}")
     worst_law = max(max(csg.values()), mg)
@@ -236,20 +200,6 @@ def _tail_to_mgf(c_sg: float | None = None, gamma_shift: float = 0.0):
                    "; ".join(rows))
 
 
-def _moment_identity_error(gamma_shift: float = 0.0) -> float:
-    import mpmath
-    with mpmath.workdps(30):
-        worst = mpmath.mpf(0)
-        for p in (1, 1.5, 2, 3, 5, 10):
-            for s in (mpmath.mpf("0.5"), mpmath.mpf(2)):
-                q = mpmath.quad(lambda x, p=p, s=s: p * x ** (p - 1) * 2
-                                * mpmath.exp(-x * x / (2 * s * s)), [0, s, mpmath.inf])
-                f = (p * (2 * s * s) ** (mpmath.mpf(p) / 2)
-                     * mpmath.gamma(mpmath.mpf(p) / 2 + gamma_shift))
-                worst = max(worst, abs(q / f - 1))
-        return float(worst)
-
-
 _LAMS = [sg * 10 ** (k / 4) for sg in (-1, 1) for k in range(-8, 7)]   # lambda sigma grid
 _NBL_DRAWS = 200_000
 
@@ -257,50 +207,15 @@ _NBL_DRAWS = 200_000
 @functools.cache
 def _law_constants() -> tuple:
     """The implied C_sg of every test law and whether every law meets the hypothesis (cached)."""
-    lams = _LAMS
-    csg, ok = {}, True
-    for law, p in (("gaussian", 0.5), ("half-normal", 0.5), ("extremal", 0.5),
-                   ("extremal-symmetric", 0.5), ("two-point", 0.5), ("two-point", 1e-2),
-                   ("two-point", 1e-6)):
-        key = law if law != "two-point" else f"two-point p={p:g}"
-        x, lw = subgaussian_law(law, p)
-        wts = np.exp(lw)
-        ok &= abs(wts.sum() - 1) < 1e-12
-        csg[key] = max(logmgf_ratio(x, lw, lam) for lam in lams)
-        # the hypothesis P(|U| >= y) <= 2e^{-y²/2} (closed-form tails, grid of y)
-        yv = np.linspace(0.01, 10, 1000)
-        ok &= bool(np.all(law_tail(law, p, yv) <= 2 * np.exp(-yv * yv / 2) * (1 + 1e-14)))
-        # and its moment consequence E|U|^k <= k 2^{k/2} Gamma(k/2)
-        for k in (1, 2, 4, 6):
-            ok &= float(wts @ np.abs(x) ** k) <= k * 2 ** (k / 2) * math.gamma(k / 2) * (1 + 1e-12)
-    return csg, ok
+    return law_constants(_LAMS)
 
 
 @functools.cache
 def _nbl_u() -> tuple:
     """NBL's U_s = <v - v*, G_s> at a fixed v on the r0 sphere (logistic4, Delta = 1.5, d = 2):
     the largest z of its tail frequencies above 2e^{-c^2/2}, its largest log-MGF ratio, and the
-    report (cached)."""
-    env = environment(_LOGISTIC4, "1.5")
-    v = env.initial_direction(math.degrees(2 * math.asin(_R0 / 2)))
-    real = env.draw(515, [0], _NBL_DRAWS, 0)
-    X, Y = real.X[0], real.Y[0]
-    a = np.where(X @ v >= 0, 1, -1)
-    y = np.where(a > 0, Y[:, 1], Y[:, 0])
-    D = v - env.v_star
-    PD = D - (v @ D) * v
-    U = a * y * (X @ PD)
-    sigma = reward_bound(env) * float(np.linalg.norm(PD))
-    tail_z, parts = -math.inf, []
-    for c in (0.5, 1.0, 2.0, 3.0):
-        f, b = float((np.abs(U) >= c * sigma).mean()), 2 * math.exp(-c * c / 2)
-        if b < 1:
-            tail_z = max(tail_z, binomial_z(f, b, U.size))
-        parts.append(f"P(|U|>={c:g} sigma) = {f:.4f} vs {min(b, 1):.4f}")
-    Uc = U - U.mean()
-    mg = max(math.log(np.mean(np.exp(lt * Uc / sigma))) / lt ** 2
-             for lt in (-2, -1, -0.5, 0.5, 1, 2))
-    return tail_z, mg, tuple(parts)
+    tails (cached)."""
+    return wc.nbl_u_statistics(_LOGISTIC4, "1.5", _R0, _NBL_DRAWS, 515)
 
 
 #: The paper's own stochastic experiments (d = 2, Bernoulli rewards: B_Y = 1, gamma = 10):
@@ -315,24 +230,7 @@ _PAPER_RUNS = (("app:stochastic-nbl (10-deg start, no Stage I)", STOCHASTIC_SETT
 def _control_run(n0: int, t0: int, seed: int) -> tuple:
     """max_t M_t and Q_n on 300 NBL paths of n0 + 2000 rounds (logistic4, Delta = 1.5, d = 2,
     gamma = 1; cached)."""
-    env = environment(_LOGISTIC4, "1.5")
-    p = run_paths(env, seed, 300, n0 + 2000, n0=n0, gamma=1.0, t0=float(t0), keep_v=True)
-    _tau, _ind, _dh, M, Q = stopped_terms(env, p, _R0)
-    return np.maximum(M.max(1), 0.0), Q[:, -1]
-
-
-def _control_thresholds(label: str, c_q: float = 12.0) -> tuple:
-    """(n0, t0) at the lemma's thresholds for the test setting (logistic4, Delta = 1.5, d = 2,
-    gamma = 1, r0 = 0.5, delta = 0.3, B_Y = 1): C_Q = ``c_q`` (12), C_M = 128 (C_sg = 1/2),
-    C_quad = 128."""
-    L3 = math.log(3 / 0.3)
-    if label.startswith("Q"):
-        thr = math.ceil(c_q / _R0 ** 2 * (2 + L3))
-        n0 = min(100, thr // 2)
-        return n0, thr - n0
-    if label.startswith("M"):
-        return 100, math.ceil(128 / _R0 ** 2 * L3) - 100
-    return math.ceil(128 / _R0 ** 2 * (2 + L3)), 0
+    return wc.stopped_maxima(_LOGISTIC4, "1.5", 300, n0, t0, _R0, seed)
 
 
 @register("stopped-stochastic-control", "lem:stopped-stochastic-control",
@@ -353,18 +251,11 @@ def _control_thresholds(label: str, c_q: float = 12.0) -> tuple:
           mutants=(Mutant.formula("C_Q = 12 -> 0.3", c_q=0.3),
                    Mutant.printed("the paper's gamma = 10 -> 1", paper_gamma=1.0)))
 def _stopped_control(c_q: float = 12.0, paper_gamma: float = STOCHASTIC_SETTING["gamma"]):
-    import sympy as sp
-    n0t0, r0s, Csg, B, g, d, L = sp.symbols("N r0 C_sg B gamma d L", positive=True)
-    x = r0s ** 2 / 4
-    expo = n0t0 * x ** 2 / (16 * Csg * B ** 2 * r0s ** 2 * g ** 2)
-    alg1 = sp.simplify(expo - n0t0 * r0s ** 2 / (256 * Csg * B ** 2 * g ** 2)) == 0
-    thr_q = sp.solve(sp.Eq(3 * B ** 2 * g ** 2 * (d + L) / n0t0, r0s ** 2 / 4), n0t0)
-    alg2 = (len(thr_q) == 1
-            and sp.simplify(thr_q[0] - 12 * B ** 2 * g ** 2 * (d + L) / r0s ** 2) == 0)
+    alg1, alg2 = wc.control_algebra()
     r0, dlt, Bv, dv = _R0, 0.3, 1.0, 2
-    rows, worst_z, verdicts, good_ev = [], -math.inf, [], []
+    rows, worst_z, verdicts, good_ev = [], float("-inf"), [], []
     for label, seed in (("Q threshold", 61), ("M threshold", 62), ("good events (t0 = 0)", 63)):
-        n0, t0 = _control_thresholds(label, c_q)
+        n0, t0 = wc.control_thresholds(label, _R0, c_q)
         Mmax, Qn = _control_run(n0, t0, seed)
         R = Qn.size
         c = n0 + t0
@@ -378,20 +269,13 @@ def _stopped_control(c_q: float = 12.0, paper_gamma: float = STOCHASTIC_SETTING[
             good_ev.append((fQ, fM))
         # intermediate bounds of the proof on the same paths
         parts = []
-        for b in (0.5, 0.1):
-            xm = math.sqrt(8 * Bv ** 2 * r0 ** 2 * math.log(1 / b) / c)
-            fm = float((Mmax >= xm).mean())
-            worst_z = max(worst_z, binomial_z(fm, b, R))
-            verdicts.append(_tail_verdict(fm, b, R))
-            parts.append(f"P(max M >= {xm:.3g}) = {fm:.3f} vs {b}")
-        for xq in (0.5, 2.0):
-            thr = 3 * Bv ** 2 * (dv + xq) / c
-            fq = float((Qn > thr).mean())
-            worst_z = max(worst_z, binomial_z(fq, math.exp(-xq), R))
-            verdicts.append(_tail_verdict(fq, math.exp(-xq), R))
-            parts.append(f"P(Q_n > {thr:.3g}) = {fq:.3f} vs e^-{xq:g}")
+        for kind, level, fr, bound, arg in wc.proof_intermediate_tails(Mmax, Qn, c, Bv, r0, dv):
+            worst_z = max(worst_z, binomial_z(fr, bound, R))
+            verdicts.append(_tail_verdict(fr, bound, R))
+            parts.append(f"P(max M >= {level:.3g}) = {fr:.3f} vs {arg}" if kind == "M" else
+                         f"P(Q_n > {level:.3g}) = {fr:.3f} vs e^-{arg:g}")
         # how conservative: the smallest constants for which the tails would still be <= delta/3
-        qQ, qM = float(np.quantile(Qn, 1 - dlt / 3)), float(np.quantile(Mmax, 1 - dlt / 3))
+        qQ, qM = wc.upper_quantile(Qn, 1 - dlt / 3), wc.upper_quantile(Mmax, 1 - dlt / 3)
         emp = ""
         if label.startswith("Q"):
             emp = f"; smallest C_Q with P(Q_n > r0^2/4) <= delta/3: ~{12 * qQ / (r0 ** 2 / 4):.2g}"
@@ -403,9 +287,7 @@ def _stopped_control(c_q: float = 12.0, paper_gamma: float = STOCHASTIC_SETTING[
                     f"{dlt / 3:.3f}); max Q_n = {Qn.max():.3g}, max_t M_t up to "
                     f"{Mmax.max():.3g}; " + ", ".join(parts) + emp)
     # the paper's own experiments, every free choice in the paper's favour
-    r0p, L = 2.0, math.log(3.0)
-    need_q = c_q * paper_gamma ** 2 / r0p ** 2 * (2 + L)
-    need_m = 128 * paper_gamma ** 2 / r0p ** 2 * L
+    need_q, need_m = wc.paper_thresholds(paper_gamma, c_q)
     vac = [f"{name}: n0 + t0 = {have:g} (n = {n})" for name, have, n in _PAPER_RUNS
            if have < min(need_q, need_m)]
     if "above" in verdicts:
@@ -414,7 +296,7 @@ def _stopped_control(c_q: float = 12.0, paper_gamma: float = STOCHASTIC_SETTING[
         status = FAIL
     else:
         status = CAVEAT if vac else PASS
-    thr = [_control_thresholds(lb, c_q) for lb in ("Q", "M", "good")]
+    thr = [wc.control_thresholds(lb, _R0, c_q) for lb in ("Q", "M", "good")]
     computed = (f"all frequencies below their bounds (max z = {worst_z:.1f}); thresholds "
                 f"n0 + t0 = {sum(thr[0])} (Q, C_Q = {c_q:g}), {sum(thr[1])} (M, C_sg = 1/2), n0 = "
                 f"{thr[2][0]} (good events, C_quad = 128); at the paper's gamma = "
@@ -427,7 +309,8 @@ def _stopped_control(c_q: float = 12.0, paper_gamma: float = STOCHASTIC_SETTING[
                f">= C_Q B^2 gamma^2 r0^-2 (d + log(3/delta)); at gamma = {paper_gamma:g}, "
                f"B_Y = 1, d = 2 these are >= {need_m:.0f} and >= {need_q:.0f} for every r0 <= 2, "
                f"delta < 1 and C_sg >= 1/2 (the universal C_sg must in fact be >= 1 + log 2, "
-               f"tail-to-mgf, which multiplies the M-threshold by {2 * (1 + math.log(2)):.2f}), "
+               f"tail-to-mgf, which multiplies the M-threshold by "
+               f"{2 * SYMMETRIC_EXTREMAL_CSG:.2f}), "
                f"while the paper's "
                f"stochastic runs have " + "; ".join(vac) + ". The guarantee therefore says "
                "nothing about the paper's experiments, which the paper presents as "

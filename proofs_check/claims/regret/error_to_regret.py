@@ -19,55 +19,59 @@ so the registered mutants re-run only the comparisons.
 from __future__ import annotations
 
 import functools
-import math
-
-import numpy as np
 
 from nbl_sim.population import fields as pop
-from nbl_sim.studies import rate_theory as rt
 from nbl_theory.links import Link
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import COMPARISON_SETTING, paper_link
-from nbl_theory.stability import stability
 
 from ...judgement import agree_abs, agreement, gate
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.disagreement import (
-    disagreement_bound_constant,
+    ALPHA_GRID,
+    cq_bound,
+    disagreement_identities,
     disagreement_lhs,
-    disagreement_limit,
+    disagreement_monte_carlo,
     error_to_regret_limit,
     error_to_regret_limit_perp,
-    mean_gap,
-    polar_expect,
-    regret_in_plane,
-    regret_out_of_plane,
-    wedges,
+    identity_values,
+    in_plane_ratios,
+    refinement_change,
+    regret_monte_carlo_z,
+    tilted_ratios,
+    weighted_ratios,
 )
 from ...witnesses.lambda0 import lambda0_2d
-from ...witnesses.links import sup_gprime
+from ...witnesses.links import gap_constant
 from ...witnesses.paths import (
     WITNESS_PATHS,
+    agree_on_paths,
     environment,
     reference_errors,
     regret_by_horizon,
     reward_bound,
 )
-from ...witnesses.polar_field import own_dH, own_mu_g
-from ...witnesses.stats import mean_se, paired_ratio
+from ...witnesses.polar_field import own_mu_g
+from ...witnesses.regret_bound import (
+    BoundConstants,
+    explicit_bound,
+    paper_bound,
+    paper_constants,
+    per_log_n,
+)
+from ...witnesses.stats import mean_se, paired_ratio, z_score
+from ...witnesses.toolkit_values import float_values, kappa_theta
 
 __all__: list[str] = []
 
 _K_SE = 5.0                      # one-sided Monte Carlo tolerance (false alarm ~2.9e-7)
 _LOGISTIC4 = Link.from_expression("1/(1 + exp(-4*z))", name="logistic4", bounded_derivatives=True)
-_ALPHAS = (1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.2, 0.4, 0.7, 1.0, 1.5, 2.0, 2.5, 3.0, math.pi)
 # in and out of the (v*, theta) plane (nbl_sim.studies.rate_theory)
 _PLANE_LINKS = (("logistic", "logistic"), ("tt-stable", "tt-stable"))
 _DELTAS = ("0.2", "1", "1.8")
-_PSIS = ((0.0, "0"), (math.pi / 2, "pi/2"))
+_PSIS = ("0", "pi/2")
 _SLOPE_TOL = 1e-3        # log-log slope over α ∈ [1e-4, 1e-2] against 2
-_SLOPE_ALPHAS = np.geomspace(1e-4, 1e-2, 9)
-_SUP_ALPHAS = np.concatenate([np.geomspace(1e-4, 0.1, 8), np.linspace(0.15, math.pi, 30)])
 
 
 @functools.cache
@@ -75,51 +79,22 @@ def _in_plane(name: str, dtxt: str) -> tuple:
     """Ratios E[r | v(alpha)]/((Delta/2)||v - v*||^2) in d = 2 on the alpha grid (both signs), by
     the polar quadrature witness (cached: the mutants re-use them)."""
     link = _LOGISTIC4 if name == "logistic4" else paper_link(name)
-    dl = float(dtxt)
-    out = []
-    for a in _ALPHAS:
-        for s in (1, -1):
-            e = 2 * (1 - math.cos(a))
-            out.append((s * a, regret_in_plane(link, dl, s * a) / (dl / 2 * e)))
-    return tuple(out)
+    return in_plane_ratios(link, float(dtxt), ALPHA_GRID)
 
 
 @functools.cache
 def _tilted(key: str, dtxt: str, ptxt: str) -> dict:
     """Ratio, sup ratio and log-log slope for v tilted in (psi = 0) or out of (psi = pi/2) the
     (v*, theta) plane, by the quadrature witnesses (cached)."""
-    link, dl = paper_link(key), float(dtxt)
-    regret = regret_in_plane if ptxt == "0" else regret_out_of_plane
-
-    def ratio(a):
-        return regret(link, dl, a) / (dl / 2 * 2 * (1 - math.cos(a)))
-    sup_r = [ratio(a) for a in _SUP_ALPHAS]
-    rs = np.array([regret(link, dl, a) for a in _SLOPE_ALPHAS])
-    dist = 2 * np.abs(np.sin(_SLOPE_ALPHAS / 2))
-    i = int(np.argmax(sup_r))
-    return dict(sup=float(max(sup_r)), at=float(_SUP_ALPHAS[i]), small=ratio(1e-4),
-                slope=float(np.polyfit(np.log(dist), np.log(rs), 1)[0]), pi=sup_r[-1])
+    return tilted_ratios(paper_link(key), float(dtxt), out_of_plane=ptxt != "0")
 
 
 @functools.cache
 def _monte_carlo_z() -> tuple:
     """Monte Carlo (1e6 contexts) against the in-plane quadrature (logistic4, Delta = 1.5) and
     the refinement 48 -> 96 angular nodes (cached)."""
-    link, dl = _LOGISTIC4, 1.5
-    rng = np.random.default_rng(31)
-    X = rng.standard_normal((1_000_000, 2))
-    tau = math.sqrt(1 - dl * dl / 4)
-    gap = np.abs(link.g_numpy(tau * X[:, 1] + dl / 2 * X[:, 0])
-                 - link.g_numpy(tau * X[:, 1] - dl / 2 * X[:, 0]))
-    zs = []
-    for a in (0.3, -1.0):
-        v = np.array([math.cos(a), math.sin(a)])
-        r = np.where(np.sign(X @ v) != np.sign(X[:, 0]), gap, 0.0)
-        m, se = mean_se(r)
-        zs.append(float((m - regret_in_plane(link, dl, a)) / se))
-    q1 = regret_in_plane(paper_link("tt-stable"), 1.0, 0.7)
-    q2 = regret_in_plane(paper_link("tt-stable"), 1.0, 0.7, n_ang=96)
-    return tuple(zs), abs(q1 / q2 - 1)
+    return (regret_monte_carlo_z(_LOGISTIC4, 1.5, (0.3, -1.0), 1_000_000, 31),
+            refinement_change(paper_link("tt-stable"), 1.0, 0.7))
 
 
 @register("error-to-regret", "eq:error-to-regret", "sec:regret",
@@ -156,7 +131,7 @@ def _error_to_regret(cgap_scale: float = 1.0, exponent: float = 2.0):
              ("tt-stable", paper_link("tt-stable")), ("tt-unstable", paper_link("tt-unstable")))
     cgaps = {}
     for name, link in links:
-        cgap = cgap_scale * PHI0 * sup_gprime(link)
+        cgap = gap_constant(link, cgap_scale)
         cgaps[name] = cgap
         for dtxt in _DELTAS:
             limit = error_to_regret_limit(link, float(dtxt))
@@ -172,10 +147,10 @@ def _error_to_regret(cgap_scale: float = 1.0, exponent: float = 2.0):
     ok &= max(abs(z) for z in zs) <= _K_SE and refine < 1e-10
     plane_ok, worst_slope, worst_tilt, prow = True, 0.0, 0.0, []
     for key, _ in _PLANE_LINKS:
-        cgap = cgap_scale * PHI0 * sup_gprime(paper_link(key))
+        cgap = gap_constant(paper_link(key), cgap_scale)
         for dtxt in _DELTAS:
             dl = float(dtxt)
-            for _psi, ptxt in _PSIS:
+            for ptxt in _PSIS:
                 t = _tilted(key, dtxt, ptxt)
                 lim = (error_to_regret_limit if ptxt == "0" else error_to_regret_limit_perp)(
                     paper_link(key), dl)
@@ -210,12 +185,6 @@ def _error_to_regret(cgap_scale: float = 1.0, exponent: float = 2.0):
                    "phi0(0) E[g'(sZ)] instead of phi0(0) E[g'(sZ) Z^2]): " + "; ".join(prow))
 
 
-def _cq_scale(q: float, drop_one: bool) -> float:
-    """1, or c_q/(1 + c_q) (c_q = max(1, 2^(q-1))) for the mutant dropping the 1 in 1 + c_q."""
-    cq = max(1.0, 2.0 ** (q - 1))
-    return cq / (1 + cq) if drop_one else 1.0
-
-
 @register("gaussian-disagreement", "lem:gaussian-polynomial-disagreement", "app:error-to-regret",
           "E[|v*^T X|{1 + |theta^T X|^q + |v*^T X|^q} 1{sgn(v^T X) != sgn(v*^T X)}] <= C_q "
           "||v - v*||^2, via the exact angular identities P(disagree) = alpha/pi and "
@@ -233,33 +202,34 @@ def _disagreement(p_factor: float = 1.0, drop_one: bool = False):
     ok, rows = True, []
     worst_p, worst_c = 0.0, 0.0
     for a, p, ang, cp in _identity_values():
-        worst_p = max(worst_p, abs(p - p_factor * abs(a) / math.pi))
-        worst_c = max(worst_c, abs(ang - (1 - math.cos(a)) / math.pi),
-                      abs(cp - PHI0 * (1 - math.cos(a))))
+        p_exact, ang_exact, cp_exact = disagreement_identities(a)
+        worst_p = max(worst_p, abs(p - p_factor * p_exact))
+        worst_c = max(worst_c, abs(ang - ang_exact), abs(cp - cp_exact))
     ok &= worst_p < 1e-12 and worst_c < 1e-12
     rows.append(f"P(disagree) - alpha/pi: max {worst_p:.1e}; E|cos Phi| 1_D - (1-cos a)/pi and "
                 f"E|v*^T X| 1_D - phi0(0) e/2: max {worst_c:.1e} (quadrature)")
     mc = _disagreement_mc()
     zs = []
     for a, mp, sp, ma, sa in mc["d5"]:
-        zs += [(mp - p_factor * a / math.pi) / sp, (ma - PHI0 * (1 - math.cos(a))) / sa]
+        p_exact, _, cp_exact = disagreement_identities(a)
+        zs += [z_score(mp, sp, p_factor * p_exact), z_score(ma, sa, cp_exact)]
     ok &= max(abs(z) for z in zs) <= _K_SE
     rows.append(f"Monte Carlo d = 5 ({_MC_N:,}): z = " + ", ".join(f"{z:.2f}" for z in zs))
     # the weighted bound with the proof's constant, and the quadratic scaling
     worst_ratio = 0.0
     for (th2, th3, q), (rmax, dev, limit) in _weighted_ratios().items():
-        bound = disagreement_bound_constant(q, abs(th3)) * _cq_scale(q, drop_one)
+        bound = cq_bound(q, abs(th3), drop_one=drop_one)
         worst_ratio = max(worst_ratio, rmax / bound)
         ok &= rmax <= bound and dev <= 1e-3
         rows.append(f"theta=(0,{th2:g},{th3:g}) q={q}: sup_alpha LHS/e = {rmax:.4f} <= "
                     f"{bound:.4f}; limit {limit:.4f} (off by {dev:.0e} at 1e-4)")
     # q = 3 cross-check of the quadrature; q = 1/2 (non-integer) by Monte Carlo against the
     # same explicit bound, confirmed 5 SE below it
-    zq = (mc["q3"][0] - disagreement_lhs(0.6, 0.8, 3, 1.0)) / mc["q3"][1]
+    zq = z_score(*mc["q3"], disagreement_lhs(0.6, 0.8, 3, 1.0))
     ok &= abs(zq) <= _K_SE
     rows.append(f"q=3 theta=(0,.6,.8) alpha=1: Monte Carlo vs quadrature z = {zq:.2f}")
     for a, m, se in mc["q05"]:
-        b = disagreement_bound_constant(0.5, 0.8) * _cq_scale(0.5, drop_one) * 2 * (1 - math.cos(a))
+        b = cq_bound(0.5, 0.8, a, drop_one=drop_one)
         worst_ratio = max(worst_ratio, m / b)
         ok &= m + _K_SE * se <= b
         rows.append(f"q=1/2 theta=(0,.6,.8) alpha={a}: MC {m:.5f} +- {se:.1g}, 5 SE below "
@@ -277,14 +247,7 @@ def _disagreement(p_factor: float = 1.0, drop_one: bool = False):
 def _identity_values() -> tuple:
     """(alpha, P(disagree), E|cos Phi| 1_D by adaptive quadrature, E|v*^T X| 1_D by the polar
     rule) on the alpha grid (cached)."""
-    from scipy import integrate
-    out = []
-    for a in _ALPHAS + (-0.3, -2.0):
-        p = polar_expect(lambda x1, x2: np.ones_like(x1), a)
-        ang = sum(integrate.quad(lambda f: abs(math.cos(f)), lo, hi, epsabs=1e-14)[0]
-                  for lo, hi in wedges(a)) / (2 * math.pi)
-        out.append((a, p, ang, polar_expect(lambda x1, x2: np.abs(x1), a)))
-    return tuple(out)
+    return identity_values(ALPHA_GRID + (-0.3, -2.0))
 
 
 _MC_N = 400_000        # Monte Carlo contexts of the disagreement identities
@@ -294,33 +257,7 @@ _MC_N = 400_000        # Monte Carlo contexts of the disagreement identities
 def _disagreement_mc() -> dict:
     """Monte Carlo means and SEs of the disagreement identities (d = 5) and of the weighted
     disagreement for q = 3 and q = 1/2 (d = 3), seeded (cached)."""
-    rng = np.random.default_rng(5)
-    X = rng.standard_normal((_MC_N, 5))
-    d5 = []
-    for a in (0.2, 1.3, 2.8):
-        u = rng.standard_normal(5)
-        u /= np.linalg.norm(u)
-        w = rng.standard_normal(5)
-        w -= (w @ u) * u
-        w /= np.linalg.norm(w)
-        v = math.cos(a) * u + math.sin(a) * w
-        dis = np.sign(X @ u) != np.sign(X @ v)
-        mp, sp = mean_se(dis.astype(float))
-        ma, sa = mean_se(np.abs(X @ u) * dis)
-        d5.append((a, float(mp), float(sp), float(ma), float(sa)))
-    X = rng.standard_normal((400_000, 3))
-    v = np.array([math.cos(1.0), math.sin(1.0), 0.0])
-    dis = np.sign(X @ v) != np.sign(X[:, 0])
-    q3 = mean_se(np.abs(X[:, 0]) * (1 + np.abs(0.6 * X[:, 1] + 0.8 * X[:, 2]) ** 3
-                                    + np.abs(X[:, 0]) ** 3) * dis)
-    q05 = []
-    for a in (0.1, 1.0):
-        v = np.array([math.cos(a), math.sin(a), 0.0])
-        dis = np.sign(X @ v) != np.sign(X[:, 0])
-        m, se = mean_se(np.abs(X[:, 0]) * (1 + np.abs(0.6 * X[:, 1] + 0.8 * X[:, 2]) ** 0.5
-                                           + np.abs(X[:, 0]) ** 0.5) * dis)
-        q05.append((a, float(m), float(se)))
-    return {"d5": tuple(d5), "q3": (float(q3[0]), float(q3[1])), "q05": tuple(q05)}
+    return disagreement_monte_carlo(_MC_N, 5)
 
 
 @functools.cache
@@ -328,19 +265,7 @@ def _weighted_ratios() -> dict:
     """sup over the alpha grid of LHS/||v - v*||^2 of lem:gaussian-polynomial-disagreement, its
     deviation from the alpha -> 0 limit at 1e-4, and the limit, per (theta2, theta3, q)
     (cached)."""
-    out = {}
-    for th2, th3 in ((1.0, 0.0), (0.0, 1.0), (0.6, 0.8), (0.3, 0.2)):
-        for q in (0, 1, 2, 3):
-            limit = disagreement_limit(th2, th3, q)
-            rmax, dev = 0.0, 0.0
-            for a in _ALPHAS:
-                for s in (1, -1):
-                    r = disagreement_lhs(th2, th3, q, s * a) / (2 * (1 - math.cos(a)))
-                    rmax = max(rmax, r)
-                    if a == 1e-4:
-                        dev = max(dev, abs(r / limit - 1))
-            out[(th2, th3, q)] = (rmax, dev, limit)
-    return out
+    return weighted_ratios(ALPHA_GRID)
 
 
 _REGRET_NS = (1000, 4000, 16000)
@@ -350,30 +275,15 @@ _GROWTH_MARGIN = 0.15
 _Z95 = 1.6448536269514722
 
 
-@functools.cache
-def _paper_constants(key: str) -> tuple:
-    """(mu_g, kappa_theta, C_gap, E|m_+ - m_-|) of a paper link at the comparison's Delta
-    (cached), mu_g and kappa_theta = -H'(0) (d = 2) from the witness's own quadrature
-    (:mod:`proofs_check.witnesses.polar_field`), and the library's (mu_g, kappa_theta) for the
-    comparison. C_gap is the alpha -> 0 limit of the in-plane ratio E[r | v]/((Delta/2)||v -
-    v*||^2): every admissible C_gap is at least that, so a bound found vacuous with it is vacuous
-    with any admissible C_gap."""
-    cs = COMPARISON_SETTING
-    link, dl = paper_link(key), float(cs["delta"])
-    lib = (float(stability(link, cs["delta"]).values["mu_g"]),
-           rt.local_rates(link, cs["delta"], 2)["kappa_theta"])
-    mu_g, kappa = own_mu_g(link), -own_dH(link, cs["delta"], 0.0)
-    if 2 * cs["gamma"] * kappa <= 1:
-        return mu_g, kappa, math.nan, math.nan, lib       # thm:regret-rate does not apply
-    return mu_g, kappa, error_to_regret_limit(link, dl), mean_gap(link, dl), lib
-
-
 def _constant_agreements(key: str) -> list:
-    """Library versus witness on a paper link's (mu_g, kappa_theta) (:func:`_paper_constants`)."""
-    mu_g, kappa, _, _, (mu_lib, kappa_lib) = _paper_constants(key)
-    return [agreement(f"mu_g({key})", library=mu_lib, witness=mu_g, agree=_MU_AGREE),
-            agreement(f"kappa_theta({key}, Delta = 1, d = 2)", library=kappa_lib,
-                      witness=kappa, agree=_KAPPA_AGREE)]
+    """Library versus witness on a paper link's (mu_g, kappa_theta) at the comparison's Delta,
+    d = 2 (:func:`proofs_check.witnesses.regret_bound.paper_constants`)."""
+    mu_g, kappa, _, _ = paper_constants(key)
+    link, delta = paper_link(key), COMPARISON_SETTING["delta"]
+    return [agreement(f"mu_g({key})", library=float_values(link, delta)["mu_g"], witness=mu_g,
+                      agree=_MU_AGREE),
+            agreement(f"kappa_theta({key}, Delta = 1, d = 2)",
+                      library=kappa_theta(link, delta, 2), witness=kappa, agree=_KAPPA_AGREE)]
 
 
 #: library vs witness: mu_g to 1e-12 (both ~1e-16), kappa_theta = -H'(0) to 1e-10 (the
@@ -383,31 +293,8 @@ _KAPPA_AGREE = agree_abs(1e-10)
 _LAM0_AGREE = agree_abs(1e-9)
 
 
-def _regret_agree(a, b) -> bool:
-    """max |library - witness| over the first paths' values <= 1e-9"""
-    return a.shape == b.shape and float(np.abs(a - b).max()) <= 1e-9
-
-
-def _paper_bound(key: str, n: int) -> dict:
-    """thm:regret-rate's explicit bound at the Greedy Logistic comparison's settings
-    (app:logistic-comparison: d = 2, Delta = 1, n0 = 200, t0 = 500, gamma = 10, B_Y = 1) with
-    every free constant at its most favourable admissible value (lambda0 = kappa_theta, the
-    largest possible; C_gap = the alpha -> 0 limit of E[r | v]/((Delta/2)||v - v*||^2), a lower
-    bound of every admissible C_gap; C'_init = 16 of eq:initialization-mse), next to
-    n E|m_+ - m_-|, the expected regret of always choosing the wrong arm."""
-    cs = COMPARISON_SETTING
-    dl, d, B = float(cs["delta"]), cs["d"], 1.0
-    n0, t0, gamma = cs["n0"], cs["t0"], cs["gamma"]
-    mu_g, kappa, cgap, gap, _ = _paper_constants(key)
-    if 2 * gamma * kappa <= 1:
-        return dict(key=key, applies=False, two_gamma_kappa=2 * gamma * kappa)
-    ce = max(16 * (1 + t0 / n0) * B ** 2 / (dl ** 2 * mu_g ** 2),
-             B ** 2 * gamma ** 2 / (2 * gamma * kappa - 1))
-    bound = (2 * B * n0 + cgap * dl / 2 * ce * d * (1 + math.log((n + t0) / (n0 + t0)))
-             + 2 * B * n ** -3.0)
-    trivial = n * gap
-    return dict(key=key, applies=True, bound=bound, stage1=2 * B * n0, trivial=trivial,
-                stage2=bound - 2 * B * n0, ce=ce, cgap=cgap)
+#: the witness's re-run of the first paths against the kernel's, value by value
+_REGRET_AGREE = agree_on_paths(1e-9)
 
 
 @register("regret-rate", "thm:regret-rate", "sec:regret",
@@ -455,37 +342,33 @@ def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["
     agree = [agreement(f"lambda0(r0 = {r0:g})", agree=_LAM0_AGREE, witness=lam0,
                        library=lambda0_2d(_LOGISTIC4, "1.5", r0,
                                           (pop.H_alpha, pop.H_alpha_derivative))),
-             agreement("mu_g(logistic4)", library=float(stability(env.link, "1.5")
-                                                         .values["mu_g"]),
+             agreement("mu_g(logistic4)", library=float_values(env.link, "1.5")["mu_g"],
                        witness=mu_g, agree=_MU_AGREE)]
     for n in _REGRET_NS:
         sq, ref = reference_errors(env, 123, WITNESS_PATHS, n, n0s[n], wgamma * gamma,
                                    float(n0s[n]), coins_n0=max(n0s.values()))
         agree += [agreement(f"R_n of the first {WITNESS_PATHS} paths (n = {n})",
                             library=regret[n][:WITNESS_PATHS], witness=ref,
-                            agree=_regret_agree, fmt=lambda v: f"mean {v.mean():.9g}"),
+                            agree=_REGRET_AGREE, fmt=lambda v: f"mean {v.mean():.9g}"),
                   agreement(f"e_t, t = n0..n, of the first {WITNESS_PATHS} paths (n = {n})",
-                            library=e_head[n], witness=sq, agree=_regret_agree,
+                            library=e_head[n], witness=sq, agree=_REGRET_AGREE,
                             fmt=lambda v: f"mean e_n {v[:, -1].mean():.9g}")]
-    cgap = PHI0 * sup_gprime(env.link)
-    rows, cond, zmax, factor = [], alpha > 1, -math.inf, math.inf
+    cgap = gap_constant(env.link)
+    rows, cond, zmax, factor = [], alpha > 1, float("-inf"), float("inf")
     means = {}
     for n in _REGRET_NS:
         n0 = n0s[n]
-        t0 = float(n0)
-        Ce = max(16 * 2 * B ** 2 / (dl ** 2 * mu_g ** 2), B ** 2 * gamma ** 2 / (alpha - 1))
-        bound = (2 * B * n0 + cgap * dl / 2 * Ce * d * (1 + math.log((n + t0) / (n0 + t0)))
-                 + 2 * B * n ** -3.0)
+        eb = explicit_bound(n, n0, float(n0), BoundConstants(B, gamma, dl, d, mu_g, lam0, cgap))
+        bound = eb["bound"]
         m, se = mean_se(regret[n])
         means[n] = m
         zmax = max(zmax, (m - bound) / se)
         factor = min(factor, bound / m)
         # the proof's sum: sum_{t=n0+1}^n 1/(t-1+t0) <= 1 + log((n+t0)/(n0+t0))
-        hsum = float((1.0 / (np.arange(n0 + 1, n + 1) - 1 + t0)).sum())
-        cond &= hsum <= 1 + math.log((n + t0) / (n0 + t0))
+        cond &= eb["hsum"] <= eb["log_term"]
         rows.append(f"n = {n}: n0 = {n0}, E[R_n] = {m:.2f} +- {se:.2f}, R_n/log n = "
-                    f"{m / math.log(n):.3f}, bound {bound:.1f} (C_e = {Ce:.2f}; sum 1/(t-1+t0) "
-                    f"= {hsum:.3f} <= {1 + math.log((n + t0) / (n0 + t0)):.3f}), exits beyond "
+                    f"{per_log_n(m, n):.3f}, bound {bound:.1f} (C_e = {eb['ce']:.2f}; sum "
+                    f"1/(t-1+t0) = {eb['hsum']:.3f} <= {eb['log_term']:.3f}), exits beyond "
                     f"r0 = 1: {int(exits[n].sum())}/{exits[n].size}")
     ratio, rse = paired_ratio(regret[4000] - regret[1000], regret[16000] - regret[4000])
     top = growth_target + _GROWTH_MARGIN
@@ -493,7 +376,7 @@ def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["
               "above" if ratio - _K_SE * rse > top else "unresolved")
     keys = ("we-0", "we-0.2", "we-0.4", "we-0.6", "we-0.8", "tt-stable", "tt-near-critical",
             "tt-unstable")
-    paper = [_paper_bound(k, paper_n) for k in keys]
+    paper = [paper_bound(k, paper_n) for k in keys]
     agree += [j for k in keys for j in _constant_agreements(k)]
     covered = [p for p in paper if p["applies"]]
     vacuous = [p for p in covered if p["bound"] >= p["trivial"]]
@@ -511,7 +394,7 @@ def _regret_rate(growth_target: float = 1.0, paper_n: int = COMPARISON_SETTING["
          f"{p['trivial']:.0f}") if p["applies"] else
         f"{p['key']}: 2 gamma kappa = {p['two_gamma_kappa']:.3f} < 1, the theorem does not apply"
         for p in paper)
-    computed = ("E[R_n]/log n = " + ", ".join(f"{means[n] / math.log(n):.3f}"
+    computed = ("E[R_n]/log n = " + ", ".join(f"{per_log_n(means[n], n):.3f}"
                                               for n in _REGRET_NS)
                 + f" for n = {_REGRET_NS}; increment ratio {ratio:.3f} +- {rse:.3f} [{growth}] "
                 f"(log n: 1, n^0.1: 1.149, sqrt n: 2); bound/E[R_n] >= {factor:.1f} (max z "

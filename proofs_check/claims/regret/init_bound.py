@@ -13,9 +13,6 @@ the comparison. The steep logistic g = 1/(1 + e^{−4z}) is a test link, not the
 from __future__ import annotations
 
 import functools
-import math
-
-import numpy as np
 
 from nbl_theory.links import Link
 from nbl_theory.paper import paper_link
@@ -23,6 +20,13 @@ from nbl_theory.stability import stability
 
 from ...judgement import agree_abs, agreement, gate
 from ...registry import DISCREPANCY, PASS, Mutant, Outcome, register
+from ...witnesses.concentration import (
+    InitSetting,
+    chi2_init_prediction,
+    implied_c_init,
+    init_grid,
+    max_over_min,
+)
 from ...witnesses.paths import environment, init_exceed, reward_bound
 from ...witnesses.polar_field import own_mu_g
 
@@ -38,7 +42,7 @@ def _init_exceed(name: str, delta: str, d: int, R: int, nmax: int) -> tuple:
     """P(e_{n0} > r0^2/4) on the n0 grid, mu_g (the witness's; the library's beside it, for
     the gate) and B_Y for one (link, d) (cached)."""
     link = _LOGISTIC4 if name == "logistic4" else paper_link(name)
-    grid = np.unique(np.round(np.geomspace(10, nmax, 60)).astype(int))
+    grid = init_grid(nmax)
     env = environment(link, delta, d, "bernoulli", 100 + d)
     mu_g = own_mu_g(env.link)
     mu_lib = float(stability(env.link, delta).values["mu_g"])
@@ -54,7 +58,6 @@ _MU_AGREE = agree_abs(1e-12)
 
 def _init_bound(cases, R: int, nmax: int = 2600, d_power: float = 1.0, mu_power: float = 2.0,
                 mu_scale: float = 1.0):
-    from scipy.stats import chi2
     rows, implied, predicted, gates = [], [], [], []
     for name, delta, d in cases:
         grid, P, mu_g, B, dl, mu_lib = _init_exceed(name, delta, d, R, nmax)
@@ -62,20 +65,17 @@ def _init_bound(cases, R: int, nmax: int = 2600, d_power: float = 1.0, mu_power:
                                agree=_MU_AGREE))
         parts = []
         for p in (0.1, 0.03, 0.01):
-            ok_idx = np.flatnonzero(P <= p)
-            if ok_idx.size == 0:
+            found = implied_c_init(grid, P, p, InitSetting(dl, mu_g, B, d, _R0), d_power,
+                                   mu_power)
+            if found is None:
                 parts.append(f"p={p}: n0 > {grid[-1]}")
                 continue
-            n0 = int(grid[ok_idx[0]])
-            L = math.log(1 / p)                         # log(3/delta) with delta/3 = p
-            c = n0 * dl ** 2 * mu_g ** mu_power * _R0 ** 2 / (B ** 2 * (d ** d_power + L))
+            n0, c = found
             implied.append(c)
-            predicted.append(chi2.ppf(1 - p, d - 1) / (d + L))
+            predicted.append(chi2_init_prediction(p, d))
             parts.append(f"P <= {p}: n0* = {n0}, implied C_init = {c:.2f}")
         rows.append(f"{name} Delta={delta} d={d} (mu_g = {mu_g:.4f}): " + ", ".join(parts))
-    spread = max(implied) / min(implied)
-    pspread = max(predicted) / min(predicted)
-    return spread, pspread, rows, gates
+    return max_over_min(implied), max_over_min(predicted), rows, gates
 
 
 _W_INIT = ("proofs_check.witnesses.paths:init_exceed, "

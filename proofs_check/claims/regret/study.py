@@ -28,10 +28,6 @@ horizons is a CAVEAT; our linearized prediction disagreeing with our simulation 
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from nbl_sim.studies.rate_study import ContrastCell, GammaCell, LocCell, RegretCell, plan
 from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
@@ -39,7 +35,9 @@ from nbl_theory.stability import stability
 from ...judgement import agree_abs, agreement, gate
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import split_check
+from ...witnesses.concentration import implied_c_loc
 from ...witnesses.polar_field import own_mu_g
+from ...witnesses.regret_bound import c_e_unit, estimation_bound
 from ...witnesses.stats import bound_verdict, decay_models, interval_verdict, power_law_fit
 from ...witnesses.study_reruns import (
     LOC_REPS,
@@ -47,9 +45,17 @@ from ...witnesses.study_reruns import (
     contrast_reference,
     gamma_reference,
     loc_reference,
+    max_abs_agreement,
+    mean_text,
     regret_reference,
 )
-from ...witnesses.toolkit_values import study_cells, study_from_cells, study_plan
+from ...witnesses.toolkit_values import (
+    far_hemisphere_paths,
+    study_cells,
+    study_from_cells,
+    study_plan,
+    study_rerun_values,
+)
 
 __all__: list[str] = []
 
@@ -68,19 +74,10 @@ def _study_claim(combine):
     return split_check(study_plan, combine, run=study_cells)
 
 
-def _close(tol: float, what: str):
-    """``agree(library, witness)``: same shape and max |library − witness| <= ``tol``."""
-    def agree(a, b) -> bool:
-        a, b = np.asarray(a, float), np.asarray(b, float)
-        return a.shape == b.shape and float(np.abs(a - b).max(initial=0.0)) <= tol
-    agree.__doc__ = f"max |library - witness| over {what} <= {tol:g}"
-    return agree
-
-
 #: the same float64 arithmetic in another order (rounding ~1e-14 for 10^5 rounds); exit times
 #: and exit flags exactly
-_VALUES = _close(1e-9, "the first replications' values")
-_EXACT = _close(0.0, "the first replications' exit times / flags")
+_VALUES = max_abs_agreement(1e-9, "the first replications' values")
+_EXACT = max_abs_agreement(0.0, "the first replications' exit times / flags")
 _WITNESS = {
     "regret": "proofs_check.witnesses.study_reruns:regret_reference",
     "gamma": "proofs_check.witnesses.study_reruns:gamma_reference",
@@ -129,28 +126,22 @@ def _reruns(res, part: str, wgamma: float = 1.0) -> list:
             lib = res.gamma[mult]
             out += [agreement(f"e_t on the grid, 2 gamma kappa = {mult:g}",
                               library=lib["e_grid"][:k], witness=ref["e_grid"], agree=_VALUES,
-                              fmt=_mean),
+                              fmt=mean_text),
                     agreement(f"exit times, 2 gamma kappa = {mult:g}", library=lib["tau"][:k],
-                              witness=ref["tau"], agree=_EXACT, fmt=_mean)]
+                              witness=ref["tau"], agree=_EXACT, fmt=mean_text)]
         return out
     fn = {"regret": regret_reference, "localization": loc_reference,
           "contrast": contrast_reference}[part]
     for key, cell in first:
-        lib, ref = getattr(res, part)[key], fn(cell, gamma_factor=wgamma)
+        ref = fn(cell, gamma_factor=wgamma)
         k = len(next(iter(ref.values())))
-        if part == "regret":
-            lib = {"regret": lib["stage1"][:, -1] + lib["stage2"][:, -1], "e_grid":
-                   lib["e_grid"], "tau": lib["tau"], "e_n0": lib["e_n0"]}
+        lib = study_rerun_values(getattr(res, part)[key], part, tuple(ref), k)
         for name, val in ref.items():
             out.append(agreement(f"{name} of replications 0..{k - 1} ({part} {key})",
-                                 library=np.asarray(lib[name])[:k], witness=val,
+                                 library=lib[name], witness=val,
                                  agree=_EXACT if name in ("tau", "exit") else _VALUES,
-                                 fmt=_mean))
+                                 fmt=mean_text))
     return out
-
-
-def _mean(v) -> str:
-    return f"mean {float(np.mean(v)):.9g}"
 
 
 def _growth(fit: dict) -> str:
@@ -161,11 +152,6 @@ def _growth(fit: dict) -> str:
     if fit["log"]["chi2"] > best + _CHI2_MARGIN:
         return "not log"
     return "log" if fit["sqrt"]["chi2"] - fit["log"]["chi2"] >= _CHI2_MARGIN else "unresolved"
-
-
-def _far(data: dict) -> int:
-    """Paths whose direction ends in the far hemisphere (e_n = ||v_n - v*||^2 > 2)."""
-    return int((np.asarray(data["e_grid"])[:, -1] > 2).sum())
 
 
 @register("regret-rate-d-log-n", "thm:regret-rate", "sec:regret",
@@ -209,10 +195,10 @@ def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log",
                 f = dict(rr["fit"])
                 if model != "log":          # the mutant: the roles of log n and sqrt n swapped
                     f["log"], f["sqrt"] = f["sqrt"], f["log"]
-                g, far = _growth(f), _far(raw)
+                g, far = _growth(f), far_hemisphere_paths(raw)
                 c2 = "/".join(f"{rr['fit'][k]['chi2']:.1f}" for k in ("log", "sqrt", "linear"))
-                dof = len(rr["mean"]) - 2
-                rows.append(f"{link} d={d} ({name}): chi2 log/sqrt/lin = {c2} (dof {dof}) "
+                rows.append(f"{link} d={d} ({name}): chi2 log/sqrt/lin = {c2} "
+                            f"(dof {len(rr['mean']) - 2}) "
                             f"[{g}], b = {rr['fit']['log']['b']:.2f} +- "
                             f"{rr['fit']['log']['b_se']:.2f}; E[R_n] {rr['mean'][0]:.1f} -> "
                             f"{rr['mean'][-1]:.1f}; far-hemisphere paths {far}")
@@ -282,12 +268,6 @@ def _d_model_text(link: str, m: dict, n: float) -> str:
     return text
 
 
-def _ce(link: str, gamma: float, two_gamma_lambda0: float, c_init: float = _C_INIT) -> float:
-    """C_e of eq:Ce-explicit at Delta = 1, B_Y = 1, C_off = 1 (t0 = n0), mu_g the witness's."""
-    mu_g = own_mu_g(paper_link(link))
-    return max(c_init * 2 / mu_g ** 2, gamma ** 2 / (two_gamma_lambda0 - 1))
-
-
 def _mu_g_checks(links) -> list:
     """Library versus witness on mu_g of the study's links (to 1e-12; both ~1e-16)."""
     return [agreement(f"mu_g({link})", agree=agree_abs(1e-12),
@@ -336,16 +316,15 @@ def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
         for link, a in an[part].items():
             gamma = res.constants["gamma"][link]
             for d, r in a["by_d"].items():
-                ce = _ce(link, gamma, res.constants["two_gamma_lambda0"][(link, d)], c_init)
-                t = np.asarray(r["t"], dtype=float)
-                m, se = np.asarray(r["mean"]), np.asarray(r["se"])
-                bound = ce * (d if d_factor else 1) / (t + r["t0"]) ** rate
-                vs = [bound_verdict(a_, e_, b_, 0.1 * b_) for a_, e_, b_ in zip(m, se, bound)]
-                ratio = float((m / bound).max())
+                ce = c_e_unit(link, gamma, res.constants["two_gamma_lambda0"][(link, d)], c_init)
+                bound, ratio = estimation_bound(ce, d if d_factor else 1, r["t"], r["t0"], rate,
+                                                r["mean"])
+                vs = [bound_verdict(a_, e_, b_, 0.1 * b_)
+                      for a_, e_, b_ in zip(r["mean"], r["se"], bound)]
                 worst = max(worst, ratio)
                 if "above" in vs:
                     bound_bad.append(f"{link} d={d} ({part}): a_t > C_e d/(t+t0) at "
-                                     f"{vs.count('above')} of {t.size} grid t")
+                                     f"{vs.count('above')} of {len(bound)} grid t")
                 if "unresolved" in vs:
                     unresolved.append(f"{link} d={d} ({part})")
                 s = r["slope"]
@@ -406,7 +385,7 @@ def _estimation_rate_study(results, rate: float = 1.0, d_factor: bool = True,
                + "). 'Of order d/t' follows the bound with 'Thus' and is read as the bound, so "
                "this is information, not a finding. " if slow else ""))
     return gate(Outcome(status, computed, detail + "; ".join(rows)),
-                _reruns(res, "regret", wgamma) + _mu_g_checks(an["estimation"]))
+                [*_reruns(res, "regret", wgamma), *_mu_g_checks(an["estimation"])])
 
 
 @register("step-size-exponent", "prop:localized-estimation", "sec:regret",
@@ -484,8 +463,8 @@ def _localization_vs_n0(results, reverse: bool = False, wgamma: float = 1.0):
     loc = an["localization"]
     rows, verdicts = [], []
     for d, rs in loc["by_d"].items():
-        x = np.array([r["n0"] for r in rs], dtype=float)
-        P = np.array([r["p_exit"] for r in rs])[::-1 if reverse else 1]
+        x = [float(r["n0"]) for r in rs]
+        P = [r["p_exit"] for r in rs][::-1 if reverse else 1]
         R = rs[0]["reps"]
         fit = decay_models(x, P, R)
         if fit["exp"] is None:
@@ -497,7 +476,7 @@ def _localization_vs_n0(results, reverse: bool = False, wgamma: float = 1.0):
         v = ("exponential" if z < -5 and dchi >= _CHI2_MARGIN else
              "not exponential" if z > 5 or dchi <= -_CHI2_MARGIN else "unresolved")
         verdicts.append(v)
-        c_loc = max(a / (d - math.log(p)) for a, p in zip(x, P) if p > 0)
+        c_loc = implied_c_loc(x, P, d)
         rows.append(f"d = {d}: " + ", ".join(f"n0 = {int(a)}: {p:.4f}" for a, p in zip(x, P))
                     + f"; log P slope {e['b']:.4f} +- {e['b_se']:.4f} (z = {z:.1f}), power law "
                     f"worse by chi2 {dchi:.1f} [{v}] ({fit['used']} points); smallest C_loc "
