@@ -132,6 +132,7 @@ WITNESS_IMPORTS: dict = {
 #: call result or an attribute of one outside f-strings (presentation) and outside the
 #: ``holds=`` predicate of :func:`proofs_check.judgement.judge` (the paper's statement).
 DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
+                "proofs_check/claims/decision_stability.py",
                 "proofs_check/claims/ledger.py",
                 "proofs_check/claims/nbl/broken_witnesses.py",
                 "proofs_check/claims/numerics/link_geometry.py",

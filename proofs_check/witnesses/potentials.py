@@ -6,7 +6,9 @@ implementations (:mod:`nbl_theory.elicitation` is used only for the potentials t
   tab:app_bregman_examples and the weighted binary negative entropy φ_ρ with symbolic ρ;
 * :data:`PRINTED_TABLE` — tab:app_bregman_examples as the paper prints it (typed from the LaTeX);
 * :func:`bregman_loss` — eq:app_bregman_loss written out; :func:`implicit_link_derivatives` —
-  g', g'' by differentiating φ'{g(z)} = z with an undefined g; :func:`inverse` — the branch of
+  g', g'' by differentiating φ'{g(z)} = z with an undefined g, and the residuals of the printed
+  identities built on them (:func:`link_derivative_residual`, :func:`log_derivative_residual`,
+  :func:`self_concordance_forms_residual`); :func:`inverse` — the branch of
   a sympy ``solve`` that maps a sample back; :func:`conjugate` — φ* at the interior maximiser;
   :func:`dual_domain` — one-sided limits of φ' at the ends of the domain;
   :func:`induced_potential` — eq:app_potential_from_link by sympy ``integrate``;
@@ -24,7 +26,8 @@ from nbl_theory import elicitation as el
 __all__ = ["GENERIC_POTENTIAL", "BREGMAN_ROWS", "PRINTED_TABLE", "R", "Y", "THETA",
            "elicitation_potentials", "bregman_loss", "implicit_link_derivatives", "inverse",
            "conjugate", "dual_domain", "induced_potential", "zero_on", "positive_on",
-           "interval_parametrisation", "sample_in", "real_form"]
+           "interval_parametrisation", "sample_in", "real_form", "link_derivative_residual",
+           "log_derivative_residual", "self_concordance_forms_residual"]
 
 M = el.M
 #: the table's primal variable r, an outcome y and the dual coordinate ϑ
@@ -167,3 +170,36 @@ def induced_potential(g_expr, z, m0=None, integrand: str = "inverse"):
     pot = sp.integrate(f, (s, m0, M))
     rng = (sp.limit(g_expr, z, -sp.oo), sp.limit(g_expr, z, sp.oo))
     return inv.subs(s, M), pot, m0, rng
+
+
+def link_derivative_residual(phi, sign: int = -1, power: int = 3, m=M):
+    """|g' − 1/φ''| + |g'' − sign·φ'''/φ''^power|, simplified, with g' and g'' from
+    :func:`implicit_link_derivatives` (differentiating φ'{g(z)} = z,
+    sec:decision_stability_geometry): 0 for the printed formulas g' = 1/φ''(g),
+    g'' = −φ'''(g)/φ''(g)³ (``sign`` = −1, ``power`` = 3; other values are the claims'
+    mutants)."""
+    g1, g2 = implicit_link_derivatives(phi, m)
+    d2, d3 = sp.diff(phi, m, 2), sp.diff(phi, m, 3)
+    return sp.simplify(abs(sp.simplify(g1 - 1 / d2))
+                       + abs(sp.simplify(g2 - sign * d3 / d2**power)))
+
+
+def log_derivative_residual():
+    """(log g')' − g''/g' for an undefined function g(z), simplified (0: the first equivalent
+    form of eq:self-concordance-link, |g''| ≤ R g' ⇔ |(log g')'| ≤ R, for every link)."""
+    z = sp.Symbol("z", real=True)
+    g = sp.Function("g")(z)
+    return sp.simplify(sp.diff(sp.log(sp.diff(g, z)), z) - sp.diff(g, z, 2) / sp.diff(g, z))
+
+
+def self_concordance_forms_residual(phi, power: int = 2, m=M):
+    """|g''/g' + φ'''/φ''^power| + |g''/g' − d/dm (1/φ'')|, simplified, with g''/g' written in m
+    through :func:`implicit_link_derivatives` (app:self_concordance): 0 when the signed
+    equalities g''/g' = −φ'''/φ''² = d/dm (1/φ'') hold (``power`` = 2 as printed; another
+    value is a mutant), so that with φ'' > 0 the three bounds on |·| of
+    eq:self-concordance-link coincide."""
+    g1, g2 = implicit_link_derivatives(phi, m)
+    d2, d3 = sp.diff(phi, m, 2), sp.diff(phi, m, 3)
+    ratio = sp.simplify(g2 / g1)
+    return sp.simplify(abs(sp.simplify(ratio + d3 / d2**power))
+                       + abs(sp.simplify(ratio - sp.diff(1 / d2, m))))

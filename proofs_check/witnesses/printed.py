@@ -11,7 +11,7 @@ import mpmath
 
 from nbl_theory.paper import PAPER_LINKS
 
-__all__ = ["nstr", "round_sig", "link_label", "rounding_interval", "bump_last_figure"]
+__all__ = ["nstr", "mp_nstr", "round_sig", "link_label", "rounding_interval", "bump_last_figure"]
 
 
 def nstr(x, digits: int = 6) -> str:
@@ -20,6 +20,13 @@ def nstr(x, digits: int = 6) -> str:
     '5.0e-1'``)."""
     with mpmath.workdps(max(30, digits + 10)):
         return mpmath.nstr(mpmath.mpf(x), digits, min_fixed=1, max_fixed=0)
+
+
+def mp_nstr(x, digits: int = 6) -> str:
+    """``mpmath.nstr(x, digits)``: mpmath's own format (fixed notation for moderate exponents,
+    ``mp_nstr(mpf('2.5e-26'), 3) == '2.5e-26'``), for an mpf shown at its own precision (the
+    value is not converted, so its digits beyond the working precision are kept)."""
+    return mpmath.nstr(x, digits)
 
 
 def round_sig(x, sig: int = 3) -> str:

@@ -15,12 +15,13 @@ from nbl_sim.population import fields as pop
 from nbl_theory import elicitation as el
 from nbl_theory.families import make_family
 from nbl_theory.paper import paper_link
+from nbl_theory.self_concordance import self_concordance_constant
 from nbl_theory.stability import stability
 from nbl_theory.threshold import find_thresholds
 
 __all__ = ["certified_at", "mp_at", "float_values", "restoring", "near_critical_ratio", "mu_g",
            "field_scale", "delta_roots", "weighted_entropy_facts", "study_plan", "study_cells",
-           "study_from_cells", "parameter_roots", "instability_limit"]
+           "study_from_cells", "parameter_roots", "instability_limit", "self_concordance_R"]
 
 
 @functools.cache
@@ -196,3 +197,15 @@ def instability_limit(family: str, parameter: str, delta: str, *, grid: int = 40
     return {"parameter": float(opt.x), "delta": best.value, "bracket": tuple(best.bracket),
             "certified": bool(best.certified), "band": (roots[0].value, roots[-1].value),
             "evaluations": count[0]}
+
+
+@functools.cache
+def _self_concordance_R(key: str) -> float:
+    return self_concordance_constant(paper_link(key)).R
+
+
+def self_concordance_R(key: str, scale: float = 1.0) -> float:
+    """The library's self-concordance constant R of the paper link ``key``
+    (:func:`nbl_theory.self_concordance.self_concordance_constant`), times ``scale`` (a
+    mutant's factor; 1 is the library's value)."""
+    return _self_concordance_R(key) * scale

@@ -6,6 +6,7 @@ import pytest
 from scipy import integrate
 
 from nbl_theory.paper import paper_link
+from nbl_theory.self_concordance import self_concordance_constant
 from nbl_theory.stability import stability
 from proofs_check.witnesses import potentials, toolkit_values
 
@@ -46,3 +47,9 @@ def test_parameter_roots_are_cached_and_bracket_the_unstable_mu2_interval():
     roots = [float(r.value) for r in res.roots]
     assert len(roots) == 2
     assert abs(roots[0] - 0.576800206698) < 1e-9 and abs(roots[1] - 2.143283503231) < 1e-9
+
+
+def test_self_concordance_R_is_the_library_constant():
+    R = self_concordance_constant(paper_link("we-0.60")).R
+    assert toolkit_values.self_concordance_R("we-0.60") == R
+    assert toolkit_values.self_concordance_R("we-0.60", 0.5) == 0.5 * R
