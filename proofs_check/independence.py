@@ -133,6 +133,7 @@ WITNESS_IMPORTS: dict = {
 #: ``holds=`` predicate of :func:`proofs_check.judgement.judge` (the paper's statement).
 DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/decision_stability.py",
+                "proofs_check/claims/elicitation.py",
                 "proofs_check/claims/ledger.py",
                 "proofs_check/claims/nbl/broken_witnesses.py",
                 "proofs_check/claims/numerics/link_geometry.py",

@@ -165,3 +165,56 @@ def test_hand_derived_R():
     assert concordance.hand_derived_R("exp", scale=3) == 3
     with pytest.raises(ValueError):
         concordance.hand_derived_R("probit")
+
+
+def test_bregman_identities_and_their_planted_bugs():
+    mu, phi = sp.Symbol("mu", real=True), pt.GENERIC_POTENTIAL
+    assert pt.bregman_mean_residual(phi, mu) == 0
+    assert pt.bregman_mean_residual(phi, mu, swap=True) != 0
+    assert pt.bregman_derivative_residual(phi) == 0
+    assert pt.bregman_derivative_residual(phi, sign=-1) != 0
+    assert pt.bregman_second_order_residual(phi) == 0
+    assert pt.bregman_second_order_residual(phi, coef=1) != 0
+    # E_F of the loss: phi(Y) -> E_F[phi(Y)], Y -> mu; quadratic phi: (mu - r)^2/2 + const
+    quad = M**2 / 2
+    e = pt.affine_expected_loss(quad, R, mu)
+    assert sp.simplify(sp.diff(e, R) - (R - mu)) == 0
+
+
+def test_taylor_remainder_error():
+    # negative entropy r log r - r: the loss equals int_r^y (y - s)/s ds to the quadrature's
+    # ~1e-35; a loss with 2 phi'(r)(y - r) or the kernel (s - r) is off by O(1)
+    phi, pts = pt.PRINTED_TABLE["negative-entropy"]["phi"], [("1/3", "5/2"), ("4", "1/7")]
+    assert pt.taylor_remainder_error(phi, pts) < 1e-30
+    assert pt.taylor_remainder_error(phi, pts, c=2) > 0.1
+    assert pt.taylor_remainder_error(phi, pts, kernel="s-r") > 0.1
+
+
+def test_bregman_minimiser_cases_are_reproducible():
+    names = ("quadratic", "burg")
+    cases = pt.bregman_minimiser_cases(20240601, names)
+    assert cases == pt.bregman_minimiser_cases(20240601, names)
+    assert len(cases) == 24 + 4 * len(names)
+    assert [c[0] for c in cases[24:]] == ["quadratic"] * 4 + ["burg"] * 4
+    for kind, rho, r, mu in cases:
+        assert r != mu and 0 < r < 1 and 0 < mu < 1
+        assert (rho is None) == (kind != "weighted")
+        assert rho is None or -1 < rho < 1
+
+
+def test_primal_dual_witnesses():
+    assert pt.superpolynomial_growth(sp.exp(TH), -sp.oo, sp.oo) == "g at +oo"
+    assert pt.superpolynomial_growth(TH, -sp.oo, sp.oo) is None
+    row = pt.PRINTED_TABLE["negative-entropy"]
+    c = pt.conjugate_gradient(row["phi"], R, row["domain"], row["g"])
+    assert c["inv_ok"] and c["g_ok"] and sp.simplify(c["conj"] - sp.exp(TH)) == 0
+    assert not pt.conjugate_gradient(row["phi"], R, row["domain"], row["g"], sign=-1)["inv_ok"]
+    assert not pt.conjugate_gradient(row["phi"], R, row["domain"], 2 * row["g"])["g_ok"]
+
+
+def test_induced_potential_facts():
+    f = pt.induced_potential_facts(pt.INDUCED_LINKS["logistic"], R)
+    assert f["ftc_ok"] and f["rec_ok"] and f["increasing"] and f["ift_ok"]
+    assert f["range"] == (0, 1)
+    assert pt.reference_point_change(pt.INDUCED_LINKS["logistic"], R, f["pot"], f["range"]) == 0
+    assert not pt.induced_potential_facts(pt.INDUCED_LINKS["exp"], R, "link")["ftc_ok"]
