@@ -20,7 +20,7 @@ __all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic
            "rational_cases", "rational_sphere_pairs", "float_pairs", "angle_distance",
            "cayley_rotation", "case_geometry", "arms_error", "tangent_basis",
            "tangent_directions", "sphere_path", "normalized_path", "separation_error",
-           "oracle_check"]
+           "oracle_check", "perturbation_pairs", "direction_gap_violations", "direction_gap_mp"]
 
 
 def tangent_projection(v, w):
@@ -191,3 +191,47 @@ def oracle_check(X, means, v_star, sign: int = 1) -> tuple[int, np.ndarray]:
     m_best = np.where(astar > 0, means[:, 1], means[:, 0])
     m_other = np.where(astar > 0, means[:, 0], means[:, 1])
     return int(np.sum(m_best < m_other - 1e-15)), astar
+
+
+def perturbation_pairs(seed: int, dims, N: int):
+    """For each d of ``dims`` in turn, ``N`` random pairs (x, y) in R^d (arrays (N, d)) for the
+    inequality ‖x/‖x‖ − y/‖y‖‖ ≤ 2‖x − y‖/‖y‖, all from one ``numpy.random.default_rng(seed)``
+    (a generator of (d, x, y)): y Gaussian at scales e^−5..e^5, and x, by a uniform kind per
+    pair, unrelated (Gaussian), near y (y + noise·‖y‖), x = −εy with ε in e^−12..e (the tight
+    case) or x = cy + noise with c in e^−3..e^3 (noise Gaussian at scales e^−8..e^2)."""
+    rng = np.random.default_rng(seed)
+    for d in dims:
+        x, y = _perturbation_pair(rng, d, N)
+        yield d, x, y
+
+
+def _perturbation_pair(rng, d: int, N: int) -> tuple:
+    y = rng.standard_normal((N, d)) * np.exp(rng.uniform(-5, 5, (N, 1)))
+    kind = rng.integers(0, 4, N)
+    noise = rng.standard_normal((N, d)) * np.exp(rng.uniform(-8, 2, (N, 1)))
+    x = np.where((kind == 0)[:, None], rng.standard_normal((N, d)),      # unrelated
+                 np.where((kind == 1)[:, None], y + noise * np.linalg.norm(y, axis=1,
+                                                                         keepdims=True),
+                          np.where((kind == 2)[:, None],                  # x = -eps y
+                                   -np.exp(rng.uniform(-12, 1, (N, 1))) * y,
+                                   np.exp(rng.uniform(-3, 3, (N, 1))) * y + noise)))
+    return x, y
+
+
+def direction_gap_violations(x, y, factor: float = 2.0, slack: float = 1e-12) -> tuple:
+    """(the number of rows where ‖x/‖x‖ − y/‖y‖‖ > factor‖x − y‖/‖y‖ · (1 + ``slack``), the
+    largest ratio lhs/rhs) by :func:`direction_gap` (``factor`` = 2 as printed)."""
+    lhs, rhs = direction_gap(x, y)
+    rhs = rhs * factor / 2
+    return int(np.sum(lhs > rhs * (1 + slack))), float(np.max(lhs / rhs))
+
+
+def direction_gap_mp(eps: str, factor=2.0, dps: int = 50) -> tuple:
+    """Both sides of ‖x/‖x‖ − y/‖y‖‖ ≤ factor‖x − y‖/‖y‖ at ``dps`` digits for the near-tight
+    case x = −εy, y = (3, −4, 12) (lhs = 2, rhs = 2(1 + ε) when ``factor`` = 2), as mpf."""
+    with mpmath.workdps(dps):
+        yv = mpmath.matrix([mpmath.mpf(3), mpmath.mpf(-4), mpmath.mpf(12)])
+        xv = -mpmath.mpf(eps) * yv
+        lhs = mpmath.norm(xv / mpmath.norm(xv) - yv / mpmath.norm(yv))
+        rhs = factor * mpmath.norm(xv - yv) / mpmath.norm(yv)
+    return lhs, rhs

@@ -15,7 +15,7 @@ import numpy as np
 from scipy.stats import beta as beta_dist
 from scipy.stats import chi as chi_dist
 
-__all__ = ["mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
+__all__ = ["CHI_CONSTANT", "mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
            "gaussian_limit_quantile", "chi_constant_sup", "loglog_slope_batches",
            "log_probability_fit", "paired_ratio", "BOUND_VERDICTS", "bound_verdict",
            "equivalence_verdict", "interval_verdict", "one_sided_power", "decay_models",
@@ -104,6 +104,12 @@ def gaussian_limit_quantile(cov, p: float, project=None, n: int = 200_000, seed:
     lam = np.clip(np.linalg.eigvalsh(cov), 0, None)
     xi = np.random.default_rng(seed).standard_normal((n, lam.size))
     return float(np.quantile(np.sqrt((xi**2 * lam).sum(axis=1)), p))
+
+
+#: √3: q_{1−δ}(χ_k) ≤ √k + √(2 log(1/δ)) ≤ √3 √(k + log(2/δ)) (Gaussian concentration of the
+#: norm, then Cauchy–Schwarz), the Gaussian-limit constant C_4 of
+#: prop:randomized_initialization (C = 2√3, c_0 = 1/2); :func:`chi_constant_sup` checks it.
+CHI_CONSTANT = math.sqrt(3.0)
 
 
 @functools.cache

@@ -136,3 +136,8 @@ def test_interval_verdict_never_lets_noise_help():
     assert stats.interval_verdict(0.011, 0.02, 0.01, "slow", "fast") == "fast"
     # the same centre with a wider interval (more noise) is unresolved, never "below"
     assert stats.interval_verdict(-0.01, 0.019, 0.01) == "unresolved"
+
+
+def test_chi_constant_is_sqrt3_and_bounds_the_chi_quantiles():
+    assert stats.CHI_CONSTANT == math.sqrt(3.0)
+    assert stats.chi_constant_sup() <= stats.CHI_CONSTANT
