@@ -196,7 +196,8 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
         if mj.status == FAIL:
             eq_bad.append(mj.detail)
         # (m2)+ <= |m2| is immediate; the steps with content are |m2| <= E|g''(U)| <= R E g'(U)
-        steps, ratios, bound = proof_steps(R, df, e1, e2abs, m2, mu, margin, lam_lo, _TOL)
+        steps, ratios, bound = proof_steps(R, df, {"e1": e1, "e2abs": e2abs, "m2": m2, "mu": mu},
+                                           margin, lam_lo, _TOL)
         worst = {k: max(v, ratios[k]) for k, v in worst.items()}
         ineq_bad += [f"Delta={d}: {s}" for s, ok in steps.items() if not ok]
         bounds.append(bound)

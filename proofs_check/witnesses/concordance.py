@@ -121,12 +121,12 @@ def relative_differences(values: dict, reference: dict, dps: int = 40) -> dict:
         return {k: abs(v - reference[k]) / abs(reference[k]) for k, v in values.items()}
 
 
-def proof_steps(R: float, delta: float, e1: float, e2abs: float, m2: float, mu: float,
-                margin: float, lam_lo: float, tol: float) -> tuple[dict, dict, float]:
+def proof_steps(R: float, delta: float, moments: dict, margin: float, lam_lo: float,
+                tol: float) -> tuple[dict, dict, float]:
     """The steps of the proof of prop:self-concordance-stability at separation ``delta``, each
-    with relative slack ``tol``, from E g'(U) = ``e1`` and E|g''(U)| = ``e2abs`` (the chart
-    moments), m₂, μ*, the margin and the lower end ``lam_lo`` of λ*'s enclosure, with
-    κ = κ(RΔ/2) integrated from its definition (:func:`.gaussian.kappa_by_definition`).
+    with relative slack ``tol``, from ``moments`` {"e1": E g'(U), "e2abs": E|g''(U)| (the chart
+    moments), "m2": m₂, "mu": μ*}, the margin and the lower end ``lam_lo`` of λ*'s enclosure,
+    with κ = κ(RΔ/2) integrated from its definition (:func:`.gaussian.kappa_by_definition`).
 
     Returns
     -------
@@ -140,6 +140,7 @@ def proof_steps(R: float, delta: float, e1: float, e2abs: float, m2: float, mu: 
     bound : float
         2μ*·margin, the lower bound of λ* the proposition proves.
     """
+    e1, e2abs, m2, mu = (moments[k] for k in ("e1", "e2abs", "m2", "mu"))
     k = float(kappa_by_definition(R * delta / 2, dps=20))
     steps = {"(m2)+ <= |m2| <= E|g''(U)| <= R E g'(U)":
              abs(m2) <= e2abs * (1 + tol) and e2abs <= R * e1 * (1 + tol),

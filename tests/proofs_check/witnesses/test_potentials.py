@@ -144,15 +144,17 @@ def test_elicitation_lambda_star_assembles_the_printed_formula():
 def test_proof_steps_by_hand():
     # R = 1, Delta = 1: kappa(1/2) = e^{1/8} Phi(-1/2) = e^{1/8} erfc(1/(2 sqrt 2))/2 (math)
     k = math.exp(0.125) * math.erfc(0.5 / math.sqrt(2)) / 2
-    steps, ratios, bound = concordance.proof_steps(1.0, 1.0, e1=0.2, e2abs=0.1, m2=0.05,
-                                                   mu=0.1, margin=-0.5, lam_lo=0.01, tol=1e-9)
+    steps, ratios, bound = concordance.proof_steps(
+        1.0, 1.0, {"e1": 0.2, "e2abs": 0.1, "m2": 0.05, "mu": 0.1}, margin=-0.5, lam_lo=0.01,
+        tol=1e-9)
     assert all(steps.values()) and bound == pytest.approx(-0.1, rel=1e-15)
     assert ratios["m2"] == pytest.approx(0.5, rel=1e-15)
     assert ratios["mu"] == pytest.approx(2 * k, rel=1e-14)
     assert ratios["curv"] == pytest.approx(0.5 * k, rel=1e-14)
     # planted violations: E|g''(U)| > R E g'(U), mu* < kappa E g'(U), lambda* below the bound
-    steps, _, _ = concordance.proof_steps(1.0, 1.0, e1=0.2, e2abs=0.3, m2=0.05, mu=0.05,
-                                          margin=1.0, lam_lo=0.01, tol=1e-9)
+    steps, _, _ = concordance.proof_steps(
+        1.0, 1.0, {"e1": 0.2, "e2abs": 0.3, "m2": 0.05, "mu": 0.05}, margin=1.0, lam_lo=0.01,
+        tol=1e-9)
     assert [s for s, ok in steps.items() if not ok] == [
         "(m2)+ <= |m2| <= E|g''(U)| <= R E g'(U)", "mu* >= kappa E g'(U)",
         "lambda* >= 2 mu* margin"]
