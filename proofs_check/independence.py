@@ -139,6 +139,7 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/numerics/link_geometry.py",
                 "proofs_check/claims/numerics/two_transition.py",
                 "proofs_check/claims/numerics/weighted_entropy.py",
+                "proofs_check/claims/regret/recursion.py",
                 "proofs_check/claims/setup.py",
                 "proofs_check/claims/stein/initialization.py")
 

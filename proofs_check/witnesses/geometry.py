@@ -20,7 +20,8 @@ __all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic
            "rational_cases", "rational_sphere_pairs", "float_pairs", "angle_distance",
            "cayley_rotation", "case_geometry", "arms_error", "tangent_basis",
            "tangent_directions", "sphere_path", "normalized_path", "separation_error",
-           "oracle_check", "perturbation_pairs", "direction_gap_violations", "direction_gap_mp"]
+           "oracle_check", "perturbation_pairs", "direction_gap_violations", "direction_gap_mp",
+           "normalization_residuals", "normalization_counterexample"]
 
 
 def tangent_projection(v, w):
@@ -235,3 +236,53 @@ def direction_gap_mp(eps: str, factor=2.0, dps: int = 50) -> tuple:
         lhs = mpmath.norm(xv / mpmath.norm(xv) - yv / mpmath.norm(yv))
         rhs = factor * mpmath.norm(xv - yv) / mpmath.norm(yv)
     return lhs, rhs
+
+
+def normalization_residuals(seed: int, dims, N: int, divide_by_r: bool = True,
+                            r_min: float = 1.0) -> dict:
+    """lem:normalization on random cases: for each d of ``dims``, ``N`` unit u and x = r w
+    (a third of the directions w near u, a third near −u, a third uniform; r − 1 = 0 for 100
+    cases, else log-uniform in [1e-12, 1e3]; ``r_min`` < 1 puts half the radii in [r_min, 1),
+    a mutant), all from ``numpy.random.default_rng(seed)``.
+
+    Returns
+    -------
+    dict
+        ``ineq``: min (‖x − u‖² − ‖x/r − u‖²)/(1 + r²); ``identity``: max |‖x − u‖² −
+        ‖x/r − u‖² − (r − 1)(r + 1 − 2xᵀu/r)|/(1 + r²) (without the last /r when
+        ``divide_by_r`` is False, a mutant); ``factor``: min (second factor − (r − 1))/(1 + r);
+        ``cases``: the number of cases.
+    """
+    rng = np.random.default_rng(seed)
+    worst_ineq, worst_id, worst_factor, n_cases = math.inf, 0.0, math.inf, 0
+    for d in dims:
+        u = rng.standard_normal((N, d))
+        u /= np.linalg.norm(u, axis=1)[:, None]
+        w = rng.standard_normal((N, d))
+        # a third of the directions hug u (near equality), a third are opposite-ish
+        w[: N // 3] = u[: N // 3] + 10.0 ** rng.uniform(-8, 0, N // 3)[:, None] * w[: N // 3]
+        w[N // 3: 2 * N // 3] = -u[N // 3: 2 * N // 3] + 0.1 * w[N // 3: 2 * N // 3]
+        w /= np.linalg.norm(w, axis=1)[:, None]
+        rr = 1 + np.concatenate([np.zeros(100), 10.0 ** rng.uniform(-12, 3, N - 100)])
+        if r_min < 1:        # the mutant: radii below 1 as well
+            rr[: N // 2] = rng.uniform(r_min, 1.0, N // 2)
+        x = rr[:, None] * w
+        rn = np.linalg.norm(x, axis=1)
+        a = ((x / rn[:, None] - u) ** 2).sum(1)
+        b = ((x - u) ** 2).sum(1)
+        scale = 1 + rn ** 2
+        xu = (x * u).sum(1)
+        second = rn + 1 - 2 * xu / rn if divide_by_r else rn + 1 - 2 * xu
+        formula = (rn - 1) * second
+        worst_ineq = min(worst_ineq, float(((b - a) / scale).min()))
+        worst_id = max(worst_id, float((np.abs(b - a - formula) / scale).max()))
+        worst_factor = min(worst_factor, float(((second - (rn - 1)) / (1 + rn)).min()))
+        n_cases += N
+    return {"ineq": worst_ineq, "identity": worst_id, "factor": worst_factor, "cases": n_cases}
+
+
+def normalization_counterexample() -> float:
+    """‖x/‖x‖ − u‖² − ‖x − u‖² at x = (1/2, 1/2), u = e₁ (> 0: lem:normalization needs
+    ‖x‖ ≥ 1)."""
+    x, u = np.array([0.5, 0.5]), np.array([1.0, 0.0])
+    return float(np.sum((x / np.linalg.norm(x) - u) ** 2) - np.sum((x - u) ** 2))

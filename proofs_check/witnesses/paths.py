@@ -26,7 +26,8 @@ from .stats import mean_se
 __all__ = ["environment", "reward_bound", "Paths", "run_paths", "exit_index", "stopped_terms",
            "one_step_sample", "cap_point", "kernel_errors", "tau_from_sq", "init_exceed",
            "regret_by_horizon", "localized_error_run", "literal_step", "reference_errors",
-           "WITNESS_PATHS"]
+           "WITNESS_PATHS", "drift_sums", "pathwise_slack", "xi_statistics", "cap_angle",
+           "direction_at_angle", "one_step_moments"]
 
 #: How many replications (the first ones) the witness re-runs beside a kernel run: a wrong
 #: update, step size, initialization or regret in the library changes every path, so a few
@@ -380,3 +381,73 @@ def reference_errors(env: Environment, seed: int, R: int, n: int, n0: int, gamma
     best = np.where(X @ vs >= 0, 1, -1)
     gap = np.abs(real.means[..., 1] - real.means[..., 0])
     return sq, np.where(acts != best, gap, 0.0).sum(1)
+
+
+def drift_sums(p: Paths, env: Environment) -> np.ndarray:
+    """Per path, Σ_t ⟨v_{t−1} − v*, h(v_{t−1})⟩ along the re-run ``p`` (run with
+    ``keep_v=True``), h by :func:`.lambda0.h_along` (the spline of the witness's field)."""
+    return ((p.v_prev - env.v_star) * h_along(env, p.v_prev)).sum(-1).sum(1)
+
+
+def pathwise_slack(terms: dict, quad_coef: float = 1.0, slack_scale: float = 1.0) -> dict:
+    """The slack of eq:pathwise-error-recursion at every step of a re-run, from its per-step
+    ``terms`` (e_prev, e, eta, inner = ⟨v_{t−1} − v*, G_t⟩, gsq = ‖G_t‖², slack_formula):
+    e_{t−1} + 2η_t⟨v_{t−1} − v*, G_t⟩ + quad_coef·η_t²‖G_t‖² − e_t (quad_coef = 1 as printed).
+
+    Returns
+    -------
+    dict
+        ``min``, ``max``, ``median`` of the slack, ``formula_error`` = max |slack −
+        slack_scale·(r − 1)(r + 1 − 2xᵀv*/r)| (lem:normalization's formula; slack_scale = 1)
+        and ``steps``, the number of steps.
+    """
+    t = terms
+    rhs = t["e_prev"] + 2 * t["eta"] * t["inner"] + quad_coef * t["eta"] ** 2 * t["gsq"]
+    slack = rhs - t["e"]
+    return {"min": float(slack.min()), "max": slack.max(), "median": np.median(slack),
+            "formula_error": float(np.abs(slack - slack_scale * t["slack_formula"]).max()),
+            "steps": slack.size}
+
+
+def xi_statistics(inner, dh, field_scale: float = 1.0, k: float = 5.0) -> dict:
+    """E[ξ_t | H_{t−1}] = 0 tested on per-path sums: with ``inner`` = Σ_t ⟨v_{t−1} − v*, G_t⟩
+    and ``dh`` = Σ_t ⟨v_{t−1} − v*, h(v_{t−1})⟩ (``field_scale`` multiplies h: a broken
+    witness for the mutants), the mean ``m`` and SE ``se`` of Σ_t ⟨v_{t−1} − v*, ξ_t⟩, its
+    ``z`` = m/se, ``drift`` = |mean of dh| and ``resolution`` = k·SE/drift (the error of h, as a
+    fraction of it, that the test sees)."""
+    m, se = mean_se(inner - field_scale * dh)
+    drift = abs(float(dh.mean()))
+    return {"m": m, "se": se, "z": float(m / se), "drift": drift,
+            "resolution": k * float(se) / max(drift, 1e-300)}
+
+
+def cap_angle(r: float) -> float:
+    """The angle α (radians) between unit vectors at distance ‖v − v*‖ = r: 2 arcsin(r/2)."""
+    return 2 * math.asin(r / 2)
+
+
+def direction_at_angle(env: Environment, alpha: float) -> np.ndarray:
+    """``env.initial_direction`` at the angle ``alpha`` in radians (the environment takes
+    degrees)."""
+    return env.initial_direction(math.degrees(alpha))
+
+
+def one_step_moments(env: Environment, v: np.ndarray, eta: float, N: int, seed: int,
+                     drift: float) -> dict:
+    """Monte Carlo of one NBL step from the fixed v with step η (:func:`one_step_sample`, N
+    steps from ``seed``), for lem:local_one_step, given ``drift`` = ⟨v − v*, h(v)⟩.
+
+    Returns
+    -------
+    dict
+        ``e`` = ‖v − v*‖², ``dist`` = ‖v − v*‖, ``abs_drift`` = |drift|; ``m``, ``se``: mean and
+        SE of e_t; ``dm``, ``dse``: of the paired e + 2η drift + η²‖G‖² − e_t (the first
+        bound's right side minus e_t); ``gm``, ``gse``: of ‖G‖².
+    """
+    D = v - env.v_star
+    e = float(D @ D)
+    et, gsq = one_step_sample(env, v, eta, N, seed)
+    m, se = mean_se(et)
+    dm, dse = mean_se(e + 2 * eta * drift + eta ** 2 * gsq - et)   # RHS1 - e_t, paired
+    return dict(e=e, dist=math.sqrt(e), abs_drift=abs(drift), m=m, se=se, dm=dm, dse=dse,
+                gm=float(gsq.mean()), gse=float(mean_se(gsq)[1]))

@@ -21,7 +21,8 @@ from nbl_theory.threshold import find_thresholds
 
 __all__ = ["certified_at", "mp_at", "float_values", "restoring", "near_critical_ratio", "mu_g",
            "field_scale", "delta_roots", "weighted_entropy_facts", "study_plan", "study_cells",
-           "study_from_cells", "parameter_roots", "instability_limit", "self_concordance_R"]
+           "study_from_cells", "parameter_roots", "instability_limit", "self_concordance_R",
+           "population_drift"]
 
 
 @functools.cache
@@ -209,3 +210,9 @@ def self_concordance_R(key: str, scale: float = 1.0) -> float:
     (:func:`nbl_theory.self_concordance.self_concordance_constant`), times ``scale`` (a
     mutant's factor; 1 is the library's value)."""
     return _self_concordance_R(key) * scale
+
+
+def population_drift(env, v) -> float:
+    """⟨v − v*, h(v)⟩ with the library's population tangent field h
+    (:func:`nbl_sim.population.fields.tangent_field`) for one unit v of ``env``."""
+    return float((v - env.v_star) @ pop.tangent_field(env.link, env.beta, v))

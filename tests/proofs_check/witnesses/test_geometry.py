@@ -122,3 +122,14 @@ def test_direction_gap_on_random_pairs_and_near_tight_cases():
         assert lhs < rhs
     lhs, rhs = geo.direction_gap_mp("1e-3", factor=1.9)
     assert lhs > rhs
+
+
+def test_normalization_residuals_and_counterexample():
+    nr = geo.normalization_residuals(7, (1, 3), 3000)
+    assert nr["cases"] == 6000
+    assert nr["ineq"] >= -1e-14 and nr["identity"] <= 1e-14 and nr["factor"] >= -1e-14
+    # the mutants: the factor without /r, radii below 1
+    assert geo.normalization_residuals(7, (1, 3), 3000, divide_by_r=False)["identity"] > 1e-3
+    assert geo.normalization_residuals(7, (1, 3), 3000, r_min=0.5)["ineq"] < -1e-3
+    # x = (1/2, 1/2), u = e1: ||x/r - u||^2 = 2 - sqrt 2, ||x - u||^2 = 1/2
+    assert geo.normalization_counterexample() == pytest.approx(1.5 - math.sqrt(2), rel=1e-14)

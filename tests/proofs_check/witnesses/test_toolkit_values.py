@@ -5,6 +5,8 @@ import math
 import pytest
 from scipy import integrate
 
+from nbl_sim.engine.environment import Environment
+from nbl_sim.population import fields as pop
 from nbl_theory.paper import paper_link
 from nbl_theory.self_concordance import self_concordance_constant
 from nbl_theory.stability import stability
@@ -53,3 +55,10 @@ def test_self_concordance_R_is_the_library_constant():
     R = self_concordance_constant(paper_link("we-0.60")).R
     assert toolkit_values.self_concordance_R("we-0.60") == R
     assert toolkit_values.self_concordance_R("we-0.60", 0.5) == 0.5 * R
+
+
+def test_population_drift_is_the_library_field():
+    env = Environment.build(paper_link("logistic"), "1", 2)
+    v = env.initial_direction(20.0)
+    assert toolkit_values.population_drift(env, v) == float(
+        (v - env.v_star) @ pop.tangent_field(env.link, env.beta, v))
