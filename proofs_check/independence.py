@@ -106,6 +106,7 @@ WITNESS_IMPORTS: dict = {
     "printed": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "regret": {},
     "repairs": {},
+    "sa_recursion": {},
     "shared_inputs": {
         "nbl_theory.numeric:PHI0": ("compared", "phi0(0), judged against 1/sqrt(2 pi) at 30 "
                                                 "digits before any verdict"),
@@ -139,6 +140,7 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/numerics/link_geometry.py",
                 "proofs_check/claims/numerics/two_transition.py",
                 "proofs_check/claims/numerics/weighted_entropy.py",
+                "proofs_check/claims/regret/estimation.py",
                 "proofs_check/claims/regret/recursion.py",
                 "proofs_check/claims/setup.py",
                 "proofs_check/claims/stein/initialization.py")
@@ -427,4 +429,3 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-

@@ -27,7 +27,7 @@ __all__ = ["environment", "reward_bound", "Paths", "run_paths", "exit_index", "s
            "one_step_sample", "cap_point", "kernel_errors", "tau_from_sq", "init_exceed",
            "regret_by_horizon", "localized_error_run", "literal_step", "reference_errors",
            "WITNESS_PATHS", "drift_sums", "pathwise_slack", "xi_statistics", "cap_angle",
-           "direction_at_angle", "one_step_moments"]
+           "direction_at_angle", "one_step_moments", "distance_at_angle"]
 
 #: How many replications (the first ones) the witness re-runs beside a kernel run: a wrong
 #: update, step size, initialization or regret in the library changes every path, so a few
@@ -451,3 +451,9 @@ def one_step_moments(env: Environment, v: np.ndarray, eta: float, N: int, seed: 
     dm, dse = mean_se(e + 2 * eta * drift + eta ** 2 * gsq - et)   # RHS1 - e_t, paired
     return dict(e=e, dist=math.sqrt(e), abs_drift=abs(drift), m=m, se=se, dm=dm, dse=dse,
                 gm=float(gsq.mean()), gse=float(mean_se(gsq)[1]))
+
+
+def distance_at_angle(degrees: float) -> float:
+    """‖v − v*‖ = 2 sin(α/2) for unit vectors at the angle α (in degrees): the inverse of
+    :func:`cap_angle`."""
+    return 2 * math.sin(math.radians(degrees) / 2)

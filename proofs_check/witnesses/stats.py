@@ -19,7 +19,8 @@ __all__ = ["CHI_CONSTANT", "mean_se", "binomial_z", "quantile_ci", "clopper_pear
            "gaussian_limit_quantile", "chi_constant_sup", "loglog_slope_batches",
            "log_probability_fit", "paired_ratio", "BOUND_VERDICTS", "bound_verdict",
            "equivalence_verdict", "interval_verdict", "one_sided_power", "decay_models",
-           "power_law_fit"]
+           "power_law_fit", "bound_verdicts", "smallest_ratio", "max_abs_difference",
+           "max_over_min"]
 
 
 def mean_se(x, axis=0):
@@ -327,3 +328,26 @@ def power_law_fit(x, y, y_se) -> dict | None:
     P = np.linalg.inv(A.T @ (w[:, None] * A))
     coef = P @ A.T @ (w * np.log(y))
     return {"q": float(coef[1]), "q_se": float(math.sqrt(P[1, 1]))}
+
+
+def bound_verdicts(means, ses, bounds, rel_resolution: float, k: float = 5.0) -> list:
+    """:func:`bound_verdict` of each (mean, SE, bound), with resolution ``rel_resolution`` times
+    the bound."""
+    return [bound_verdict(float(m), float(e), float(b), rel_resolution * float(b), k)
+            for m, e, b in zip(means, ses, bounds)]
+
+
+def smallest_ratio(num, den) -> float:
+    """min over the entries of num/den, den floored at 1e-300 (how far below a bound ``num``
+    the estimates ``den`` stay)."""
+    return float((num / np.maximum(den, 1e-300)).min())
+
+
+def max_abs_difference(a, b) -> float:
+    """max |a − b| over the entries of two arrays of one shape."""
+    return float(np.abs(a - b).max())
+
+
+def max_over_min(values) -> float:
+    """max(values)/min(values): the spread of positive values as a factor."""
+    return max(values) / min(values)

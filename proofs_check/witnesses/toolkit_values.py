@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 
 from nbl_sim.population import fields as pop
+from nbl_sim.studies import rate_theory as rt
 from nbl_theory import elicitation as el
 from nbl_theory.families import make_family
 from nbl_theory.paper import paper_link
@@ -22,7 +23,7 @@ from nbl_theory.threshold import find_thresholds
 __all__ = ["certified_at", "mp_at", "float_values", "restoring", "near_critical_ratio", "mu_g",
            "field_scale", "delta_roots", "weighted_entropy_facts", "study_plan", "study_cells",
            "study_from_cells", "parameter_roots", "instability_limit", "self_concordance_R",
-           "population_drift"]
+           "population_drift", "two_gamma_kappa"]
 
 
 @functools.cache
@@ -216,3 +217,10 @@ def population_drift(env, v) -> float:
     """⟨v − v*, h(v)⟩ with the library's population tangent field h
     (:func:`nbl_sim.population.fields.tangent_field`) for one unit v of ``env``."""
     return float((v - env.v_star) @ pop.tangent_field(env.link, env.beta, v))
+
+
+def two_gamma_kappa(key: str, delta: str, gamma: float) -> float:
+    """2γκ_θ in d = 2 for the paper link ``key`` at Δ, κ_θ the library's Jacobian rate
+    (:func:`nbl_sim.studies.rate_theory.local_rates`): the step-size condition 2γλ0 > 1 of
+    prop:localized-estimation needs it above 1."""
+    return 2 * gamma * rt.local_rates(paper_link(key), delta, 2)["kappa_theta"]

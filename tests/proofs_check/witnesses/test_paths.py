@@ -138,3 +138,9 @@ def test_one_step_moments_and_angles(env):
     assert st["e"] == pytest.approx(0.25, rel=1e-14) and st["dist"] == pytest.approx(0.5)
     assert st["m"] == pytest.approx(0.25, rel=1e-13) and abs(st["dm"]) < 1e-13
     assert st["abs_drift"] == 0.01 and st["gm"] >= 0
+
+
+def test_distance_at_angle_inverts_cap_angle():
+    assert paths.distance_at_angle(60.0) == pytest.approx(1.0, rel=1e-15)
+    assert paths.distance_at_angle(math.degrees(paths.cap_angle(0.3))) == pytest.approx(
+        0.3, rel=1e-14)

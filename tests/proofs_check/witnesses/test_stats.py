@@ -141,3 +141,14 @@ def test_interval_verdict_never_lets_noise_help():
 def test_chi_constant_is_sqrt3_and_bounds_the_chi_quantiles():
     assert stats.CHI_CONSTANT == math.sqrt(3.0)
     assert stats.chi_constant_sup() <= stats.CHI_CONSTANT
+
+
+def test_bound_verdicts_and_ratios():
+    # the same verdicts as bound_verdict one by one, resolution 10% of each bound
+    means, ses, bounds = [1.0, 2.0, 0.5], [0.01, 0.01, 0.2], [2.0, 1.0, 0.6]
+    assert stats.bound_verdicts(means, ses, bounds, 0.1) == [
+        stats.bound_verdict(m, e, b, 0.1 * b) for m, e, b in zip(means, ses, bounds)] == [
+        "below", "above", "unresolved"]
+    assert stats.smallest_ratio(np.array([2.0, 3.0]), np.array([1.0, 0.0])) == 2.0
+    assert stats.max_abs_difference(np.array([1.0, 2.0]), np.array([1.5, 1.0])) == 1.0
+    assert stats.max_over_min([2.0, 8.0, 4.0]) == 4.0

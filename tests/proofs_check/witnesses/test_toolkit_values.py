@@ -7,6 +7,7 @@ from scipy import integrate
 
 from nbl_sim.engine.environment import Environment
 from nbl_sim.population import fields as pop
+from nbl_sim.studies import rate_theory as rt
 from nbl_theory.paper import paper_link
 from nbl_theory.self_concordance import self_concordance_constant
 from nbl_theory.stability import stability
@@ -62,3 +63,8 @@ def test_population_drift_is_the_library_field():
     v = env.initial_direction(20.0)
     assert toolkit_values.population_drift(env, v) == float(
         (v - env.v_star) @ pop.tangent_field(env.link, env.beta, v))
+
+
+def test_two_gamma_kappa_is_the_library_rate():
+    k = rt.local_rates(paper_link("tt-stable"), "1", 2)["kappa_theta"]
+    assert toolkit_values.two_gamma_kappa("tt-stable", "1", 10.0) == 2 * 10.0 * k
