@@ -121,6 +121,7 @@ WITNESS_IMPORTS: dict = {
                "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
                "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER},
     "stats": {},
+    "step_sizes": {},
     "study_reruns": {"nbl_sim.engine.environment:Environment": _ENV,
                      "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
                                                                "nbl_theory.Link")},
@@ -141,6 +142,7 @@ DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/numerics/two_transition.py",
                 "proofs_check/claims/numerics/weighted_entropy.py",
                 "proofs_check/claims/regret/estimation.py",
+                "proofs_check/claims/regret/localization.py",
                 "proofs_check/claims/regret/recursion.py",
                 "proofs_check/claims/setup.py",
                 "proofs_check/claims/stein/initialization.py")

@@ -27,7 +27,9 @@ __all__ = ["environment", "reward_bound", "Paths", "run_paths", "exit_index", "s
            "one_step_sample", "cap_point", "kernel_errors", "tau_from_sq", "init_exceed",
            "regret_by_horizon", "localized_error_run", "literal_step", "reference_errors",
            "WITNESS_PATHS", "drift_sums", "pathwise_slack", "xi_statistics", "cap_angle",
-           "direction_at_angle", "one_step_moments", "distance_at_angle"]
+           "direction_at_angle", "one_step_moments", "distance_at_angle",
+           "stopped_errors", "stopped_recursion_slacks", "pooled_mean_zero",
+           "localization_probabilities"]
 
 #: How many replications (the first ones) the witness re-runs beside a kernel run: a wrong
 #: update, step size, initialization or regret in the library changes every path, so a few
@@ -457,3 +459,95 @@ def distance_at_angle(degrees: float) -> float:
     """‖v − v*‖ = 2 sin(α/2) for unit vectors at the angle α (in degrees): the inverse of
     :func:`cap_angle`."""
     return 2 * math.sin(math.radians(degrees) / 2)
+
+
+def stopped_errors(p: Paths, tau: np.ndarray) -> np.ndarray:
+    """e_{t∧τ} per path and step of the re-run ``p`` (τ − n0 from :func:`exit_index`)."""
+    k = np.arange(1, p.e.shape[1] + 1)                         # t − n0 of step k
+    E = np.concatenate([p.e0[:, None], p.e], axis=1)
+    return E[np.arange(p.e.shape[0])[:, None], np.minimum(k[None, :], tau[:, None])]
+
+
+def stopped_recursion_slacks(s: dict, lam0: float, quad_coef: float, B: float,
+                             field_scale: float, r0: float) -> dict:
+    """The inequalities of app:localization along the paths of one setting, from its stopped
+    terms ``s`` (tau, ind = 1{t ≤ τ}, dh = ⟨v_{t−1} − v*, h⟩, stopped = e_{t∧τ}, e0, e,
+    e_prev, eta (1, m), inner, gsq, xsq, ubound), with λ0 = ``lam0``, B_Y = ``B``, the
+    second-order term times ``quad_coef`` and h times ``field_scale`` (1, 1 and 1 as printed;
+    other values are the claim's mutants).
+
+    Returns
+    -------
+    dict
+        ``slacks``: the smallest slack of each inequality — ``one-step``
+        (eq:stopped_one_step_inequality at the active steps), ``cor`` (−λ0 e_{t−1} − ⟨v − v*,
+        h⟩, cor:local_stability), ``sum`` (the first inequality of eq:stopped-error-bound),
+        ``drop-drift`` (the dropped drift term), ``Qmono`` (increments of Q_t), ``U``
+        (eq:Us-pointwise-bound), ``Q`` (eq:QT-gaussian-bound); ``M_n`` per path with its mean
+        ``m``, SE ``se`` and |z| ``z``; ``drift_sum`` per path, Σ 2η⟨v − v*, h⟩1{s ≤ τ} (h
+        unscaled); ``exits``, ``exit_at_n0``, ``q_max`` (max Q_n) and ``n_good``, ``n_bad``:
+        the paths with e_{n0}, max M_t, Q_n all ≤ r0²/4 and those of them that exit.
+    """
+    ind, eta, tau = s["ind"], s["eta"], s["tau"]
+    dh = field_scale * s["dh"]
+    dxi = s["inner"] - dh
+    drift = -2 * lam0 * eta * s["e_prev"] * ind
+    dM = 2 * eta * dxi * ind
+    dQ = quad_coef * eta ** 2 * s["gsq"] * ind
+    on = ind > 0                 # active steps (elsewhere both sides are 0)
+    M, Q, Dr = np.cumsum(dM, 1), np.cumsum(dQ, 1), np.cumsum(drift, 1)
+    slacks = {
+        "one-step": float(np.where(on, drift + dM + dQ - (s["e"] - s["e_prev"]) * ind,
+                                   np.inf).min()),
+        "cor": float(np.where(on, -lam0 * s["e_prev"] - dh, np.inf).min()),
+        "sum": float((s["e0"][:, None] + Dr + M + Q - s["stopped"]).min()),
+        "drop-drift": float((-Dr).min()),
+        "Qmono": float(np.diff(Q, axis=1).min()),
+        "U": float((B * s["ubound"] - np.abs(s["inner"])).min()),
+        "Q": float((B ** 2 * (eta * eta * s["xsq"]).sum(1) - Q[:, -1]).min())}
+    m, se = mean_se(M[:, -1])
+    # the inclusion E_init ∩ E_M ∩ E_Q ⊆ {τ > n} of lem:finite-horizon-localization's proof
+    good = ((s["e0"] <= r0 ** 2 / 4) & (np.maximum(M.max(1), 0) <= r0 ** 2 / 4)
+            & (Q[:, -1] <= r0 ** 2 / 4))
+    return {"slacks": slacks, "M_n": M[:, -1], "m": m, "se": se, "z": abs(float(m / se)),
+            "drift_sum": np.cumsum(2 * eta * s["dh"] * ind, 1)[:, -1],
+            "exits": int((tau < 10 ** 9).sum()), "exit_at_n0": int((tau == 0).sum()),
+            "q_max": Q[:, -1].max(), "n_good": int(good.sum()),
+            "n_bad": int((good & (tau < 10 ** 9)).sum())}
+
+
+def pooled_mean_zero(samples, drifts, k: float = 5.0) -> dict:
+    """A mean-zero test pooled over settings: the mean ``m`` and SE ``se`` of the concatenated
+    ``samples``, ``drift`` = |mean of the concatenated ``drifts``| and ``resolution`` = k·SE/
+    drift (the error of the field, as a fraction of the drift, that the test sees)."""
+    m, se = mean_se(np.concatenate(samples))
+    drift = abs(float(np.concatenate(drifts).mean()))
+    return {"m": m, "se": se, "drift": drift, "resolution": k * float(se) / max(drift, 1e-300)}
+
+
+def localization_probabilities(env: Environment, seed: int, n0s: tuple, reps: tuple,
+                               horizons: tuple, gamma: float, r0: float) -> dict:
+    """Exit probabilities of the r0-cap by the compiled kernel (:func:`kernel_errors`, t0 = n0):
+    with (R, long_R) = ``reps`` and (n, long_n) = ``horizons``, P(τ ≤ n) and P(τ = n0) for
+    every n0 of ``n0s`` on R paths (common random numbers: the coins of max(n0s)), and at
+    n0 = n0s[1] on long_R fresh paths (seed + 1) P(τ ≤ n), P(τ ≤ long_n) and the number of
+    paths exiting in (n, long_n].
+
+    Returns
+    -------
+    dict
+        ``P``, ``tau0`` (tuples over n0s), ``p_short``, ``p_long``, ``late_exits``.
+    """
+    (R, long_R), (n, long_n) = reps, horizons
+    P, tau0 = [], []
+    for n0 in n0s:
+        sq, _ = kernel_errors(env, seed, R, n, n0, gamma, float(n0), coins_n0=max(n0s))
+        tau = tau_from_sq(sq, r0)
+        P.append(float((tau <= n - n0).mean()))
+        tau0.append(float((tau == 0).mean()))
+    n0 = n0s[1]
+    sq, _ = kernel_errors(env, seed + 1, long_R, long_n, n0, gamma, float(n0))
+    tau = tau_from_sq(sq, r0)
+    return dict(P=tuple(P), tau0=tuple(tau0), p_short=float((tau <= n - n0).mean()),
+                p_long=float((tau <= long_n - n0).mean()),
+                late_exits=int(((tau > n - n0) & (tau <= long_n - n0)).sum()))

@@ -20,7 +20,7 @@ __all__ = ["CHI_CONSTANT", "mean_se", "binomial_z", "quantile_ci", "clopper_pear
            "log_probability_fit", "paired_ratio", "BOUND_VERDICTS", "bound_verdict",
            "equivalence_verdict", "interval_verdict", "one_sided_power", "decay_models",
            "power_law_fit", "bound_verdicts", "smallest_ratio", "max_abs_difference",
-           "max_over_min"]
+           "max_over_min", "implied_c_loc", "clopper_pearson_lower"]
 
 
 def mean_se(x, axis=0):
@@ -351,3 +351,16 @@ def max_abs_difference(a, b) -> float:
 def max_over_min(values) -> float:
     """max(values)/min(values): the spread of positive values as a factor."""
     return max(values) / min(values)
+
+
+def implied_c_loc(x, P, d: int) -> float:
+    """The smallest C_loc with P ≤ exp(d − n0/C_loc) at every grid point (n0 in ``x``, the
+    exit probabilities ``P``, dimension ``d``): max over P > 0 of n0/(d − log P)
+    (lem:finite-horizon-localization's form P(τ ≤ n) ≤ δ once n0 ≥ C_loc(d + log 1/δ))."""
+    return float(max(a / (d - math.log(p)) for a, p in zip(x, P) if p > 0))
+
+
+def clopper_pearson_lower(k: int, n: int, alpha: float = 0.001) -> float:
+    """One-sided Clopper–Pearson lower confidence bound (level 1 − ``alpha``) for a binomial
+    proportion: the ``alpha`` quantile of Beta(k, n − k + 1), and 0 when k = 0."""
+    return float(beta_dist.ppf(alpha, k, n - k + 1)) if k > 0 else 0.0

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy.stats import chi
+from scipy.stats import beta, chi
 
 from proofs_check.witnesses import stats
 
@@ -152,3 +152,16 @@ def test_bound_verdicts_and_ratios():
     assert stats.smallest_ratio(np.array([2.0, 3.0]), np.array([1.0, 0.0])) == 2.0
     assert stats.max_abs_difference(np.array([1.0, 2.0]), np.array([1.5, 1.0])) == 1.0
     assert stats.max_over_min([2.0, 8.0, 4.0]) == 4.0
+
+
+def test_implied_c_loc_and_clopper_pearson_lower():
+    # P = exp(d - n0/C) exactly on the grid gives back C
+    C, d = 40.0, 2
+    x = [50.0, 100.0, 150.0]
+    P = [math.exp(d - a / C) for a in x]
+    assert stats.implied_c_loc(x, P, d) == pytest.approx(C, rel=1e-12)
+    assert stats.clopper_pearson_lower(0, 100) == 0.0
+    lo, hi = stats.clopper_pearson_lower(5, 1000), stats.clopper_pearson_upper(5, 1000)
+    assert 0 < lo < 0.005 < hi
+    # the lower bound is the 0.001 quantile of Beta(k, n - k + 1)
+    assert lo == float(beta.ppf(0.001, 5, 996))
