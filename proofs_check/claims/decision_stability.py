@@ -45,7 +45,6 @@ from ..wording import proved_sign
 
 __all__: list[str] = []
 
-M = el.M
 _EXACT = ("exact", "sympy: the difference simplifies to 0: an identity holds or it does not")
 _DELTAS = ("0.2", "1", "1.8")
 

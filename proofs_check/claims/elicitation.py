@@ -34,7 +34,7 @@ from ..witnesses.printed import mp_nstr
 
 __all__: list[str] = []
 
-M, THETA, R, Y = el.M, pt.THETA, pt.R, pt.Y
+M, THETA, R = el.M, pt.THETA, pt.R
 MU = sp.Symbol("mu", real=True)
 _EXACT = ("exact", "sympy: the difference simplifies to 0 on the open domain (the variable "
           "replaced by a parametrisation by a positive symbol): an identity holds or it does not")
