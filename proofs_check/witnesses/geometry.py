@@ -1,6 +1,7 @@
 """Geometry for the checks: exactly rational unit vectors and rotations, random directions and
-pairs on the sphere, the paper's paths on the sphere, and the fixed random orientations of the
-population claims.
+pairs on the sphere, the paper's paths on the sphere, the fixed random orientations of the
+population claims, and the normalization inequalities (‖x/‖x‖ − y/‖y‖‖ ≤ 2‖x − y‖/‖y‖,
+lem:normalization) on seeded random cases.
 
 The rational constructions make identities of the paper hold *exactly* (Fraction arithmetic), so
 a property-based check can demand equality instead of a rounding tolerance.

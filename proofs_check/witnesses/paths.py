@@ -5,8 +5,12 @@ stochastic analysis (sec:regret and its appendices) manipulates.
 same one ``nbl_sim.policies.nbl.nbl_run`` uses) and records every per-step quantity of the
 proofs; it also runs the compiled kernel on that realization and reports the largest difference,
 so a claim can confirm the re-run reproduces ``nbl_run`` before checking anything else.
-:func:`kernel_errors` and the runners built on it use the compiled kernel itself (for long
-horizons), as the toolkit's simulation of the algorithm.
+:func:`kernel_errors` and the runners built on it (among them
+:func:`localization_probabilities`) use the compiled kernel itself (for long horizons), as the
+toolkit's simulation of the algorithm. The statistics the recursion and localization claims
+compare with the paper's inequalities are computed here from those per-step quantities
+(:func:`pathwise_slack`, :func:`xi_statistics`, :func:`one_step_moments`,
+:func:`stopped_recursion_slacks`, :func:`pooled_mean_zero`).
 """
 
 from __future__ import annotations
