@@ -120,6 +120,7 @@ WITNESS_IMPORTS: dict = {
                      "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
                                                                "nbl_theory.Link")},
     "repairs": {},
+    "sa_recursion": {},
     "shared_inputs": {
         "nbl_theory.numeric:PHI0": ("compared", "phi0(0), judged against 1/sqrt(2 pi) at 30 "
                                                 "digits before any verdict"),
@@ -135,6 +136,7 @@ WITNESS_IMPORTS: dict = {
                "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER},
     "stats": {},
     "stein": {},
+    "step_sizes": {},
     "study_reruns": {"nbl_sim.engine.environment:Environment": _ENV,
                      "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
                                                                "nbl_theory.Link")},
@@ -148,22 +150,28 @@ WITNESS_IMPORTS: dict = {
 #: ``holds=`` predicate of :func:`proofs_check.judgement.judge` (the paper's statement).
 DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
                 "proofs_check/claims/beyond.py",
+                "proofs_check/claims/decision_stability.py",
+                "proofs_check/claims/elicitation.py",
                 "proofs_check/claims/ledger.py",
                 "proofs_check/claims/nbl/broken_witnesses.py",
+                "proofs_check/claims/nbl/local_jacobian.py",
+                "proofs_check/claims/nbl/local_stability.py",
+                "proofs_check/claims/nbl/population.py",
                 "proofs_check/claims/numerics/experiments.py",
                 "proofs_check/claims/numerics/link_geometry.py",
                 "proofs_check/claims/numerics/two_transition.py",
                 "proofs_check/claims/numerics/weighted_entropy.py",
-                "proofs_check/claims/repairs.py",
-                "proofs_check/claims/setup.py",
-                "proofs_check/claims/nbl/local_jacobian.py",
-                "proofs_check/claims/nbl/population.py",
-                "proofs_check/claims/stein/identities.py",
-                "proofs_check/claims/nbl/local_stability.py",
                 "proofs_check/claims/regret/concentration.py",
                 "proofs_check/claims/regret/error_to_regret.py",
+                "proofs_check/claims/regret/estimation.py",
                 "proofs_check/claims/regret/init_bound.py",
-                "proofs_check/claims/regret/study.py")
+                "proofs_check/claims/regret/localization.py",
+                "proofs_check/claims/regret/recursion.py",
+                "proofs_check/claims/regret/study.py",
+                "proofs_check/claims/repairs.py",
+                "proofs_check/claims/setup.py",
+                "proofs_check/claims/stein/identities.py",
+                "proofs_check/claims/stein/initialization.py")
 
 #: Where the generated table lives (relative to the repository root).
 TABLE_PATH = "docs/witnesses.md"
@@ -449,4 +457,3 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-

@@ -15,10 +15,6 @@ entries, the potentials, the coefficient of a formula) so its mutants change one
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-import mpmath
-import numpy as np
 import sympy as sp
 
 from nbl_theory import elicitation as el
@@ -34,10 +30,11 @@ from ..registry import (
     register_not_checked,
 )
 from ..witnesses import potentials as pt
+from ..witnesses.printed import mp_nstr
 
 __all__: list[str] = []
 
-M, THETA, R, Y = el.M, pt.THETA, pt.R, pt.Y
+M, THETA, R = el.M, pt.THETA, pt.R
 MU = sp.Symbol("mu", real=True)
 _EXACT = ("exact", "sympy: the difference simplifies to 0 on the open domain (the variable "
           "replaced by a parametrisation by a positive symbol): an identity holds or it does not")
@@ -127,21 +124,6 @@ def _dual_r(names=("quadratic", "binary-negative-entropy")):
                    "one-sided sympy limits of phi' at the ends of the domain")
 
 
-def _superpolynomial(g, lo, hi) -> str | None:
-    """The first of g, g', g'' that grows faster than every power of theta at an infinite end of
-    (lo, hi) - log|g^(j)| / log|theta| -> oo, which no bound C_g (1 + |theta|^q) of
-    assum:polygrowth_g allows - as 'g^(j) at +oo', else None."""
-    for j in range(3):
-        dj = sp.diff(g, THETA, j)
-        for end, sign in ((hi, 1), (lo, -1)):
-            if end not in (sp.oo, -sp.oo):
-                continue
-            lim = sp.limit(sp.log(1 + sp.Abs(dj)) / sp.log(sign * THETA), THETA, end)
-            if lim in (sp.oo, -sp.oo):
-                return f"g{chr(39) * j} at {'+' if sign > 0 else '-'}oo"
-    return None
-
-
 @register("negative-entropy-dual-domain", "eq:app_full_dual_domain", "app:primal_dual",
           "Text after tab:app_bregman_examples: 'The quadratic potential and binary negative "
           "entropy have dual domain R ... Negative entropy produces the exponential response "
@@ -165,7 +147,7 @@ def _negent_dual(name="negative-entropy", g_printed=_EXP_MAP):
     if not covers:
         return Outcome(PASS, computed, "the response map is as printed and the dual domain is "
                        "restricted, as the text implies by omission")
-    fast = _superpolynomial(g, lo, hi)
+    fast = pt.superpolynomial_growth(g, lo, hi)
     if fast:
         return Outcome(PASS, computed + f"; grows faster than any power: {fast}",
                        "What the text says is true (g = exp; Burg entropy's dual domain "
@@ -181,26 +163,13 @@ def _negent_dual(name="negative-entropy", g_printed=_EXP_MAP):
 
 
 # ------------------------------------------------------------------ Bregman losses
-def _affine_expected_loss(phi, pred, c=1):
-    """E_F[l(pred, Y)] from the loss written out: it is affine in (phi(Y), Y) (checked), so E_F
-    replaces phi(Y) by an opaque E_F[phi(Y)] and Y by mu."""
-    y, p_sym, e_sym = sp.Symbol("y_"), sp.Symbol("phi_y"), sp.Symbol("E_F[phi(Y)]")
-    loss = pt.bregman_loss(phi, pred, y, M, c) - phi.subs(M, y) + p_sym
-    if sp.simplify(sp.diff(loss, y, 2)) != 0 or sp.diff(loss, p_sym, 2) != 0:
-        raise ValueError("the loss is not affine in (phi(Y), Y)")
-    return loss.subs({p_sym: e_sym, y: MU})
-
-
 @register("bregman-mean-identity", "lem:bregman_mean", "app:bregman_mean",
           "E_F[l(r,Y)] - E_F[l(mu_F,Y)] = l(r, mu_F) for every F with mean mu_F",
           "symbolic", *_EXACT, printed="E_F[l(r,Y)] - E_F[l(mu_F,Y)] = l(r, mu_F)",
           mutants=(Mutant.formula("right side l(mu_F, r) (arguments swapped)", swap=True),))
 def _bregman_mean(swap=False):
-    res = {}
-    for k, phi in pt.elicitation_potentials().items():
-        rhs = pt.bregman_loss(phi, MU, R) if swap else pt.bregman_loss(phi, R, MU)
-        res[k] = sp.simplify(_affine_expected_loss(phi, R) - _affine_expected_loss(phi, MU)
-                             - rhs)
+    res = {k: pt.bregman_mean_residual(phi, MU, swap)
+           for k, phi in pt.elicitation_potentials().items()}
     return _residual_outcome(res, "E l(r,Y) - E l(mu,Y) - l(r,mu)")
 
 
@@ -211,17 +180,8 @@ def _bregman_mean(swap=False):
           "1e-30 evaluation error",
           mutants=(Mutant.formula("concave potential -phi", sign=-1),))
 def _bregman_min(sign=1):
-    rng = np.random.default_rng(20240601)
-    bad, n, cases = [], 0, []
-    for _ in range(24):
-        rho = Fraction(int(rng.integers(-95, 96)), 100)
-        r, mu = (Fraction(int(k), 1000) for k in rng.choice(np.arange(1, 1000), 2, replace=False))
-        cases.append(("weighted", rho, r, mu))
-    for name in _TABLE:
-        for _ in range(4):
-            a, b = (Fraction(int(k), 100) for k in rng.choice(np.arange(1, 100), 2, replace=False))
-            cases.append((name, None, a, b))
-    for kind, rho, r, mu in cases:
+    bad, n = [], 0
+    for kind, rho, r, mu in pt.bregman_minimiser_cases(20240601, tuple(_TABLE)):
         phi = (el.weighted_entropy_potential(sp.Rational(rho.numerator, rho.denominator))
                if kind == "weighted" else _TABLE[kind]["phi"].subs(R, M))
         rq, mq = sp.Rational(r.numerator, r.denominator), sp.Rational(mu.numerator, mu.denominator)
@@ -242,8 +202,7 @@ def _bregman_min(sign=1):
           "sec:elicitation_geometry)", "symbolic", *_EXACT, printed="w(r)(r - y)",
           mutants=(Mutant.printed("printed w(r)(y - r)", sign=-1),))
 def _bregman_derivative(sign=1):
-    res = {k: sp.simplify(sp.diff(pt.bregman_loss(phi, R, Y), R)
-                          - sign * sp.diff(phi, M, 2).subs(M, R) * (R - Y))
+    res = {k: pt.bregman_derivative_residual(phi, sign)
            for k, phi in pt.elicitation_potentials().items()}
     return _residual_outcome(res, "d/dr l - phi''(r)(r - y)")
 
@@ -253,13 +212,9 @@ def _bregman_derivative(sign=1):
           printed="w(r)(y - r)^2/2",
           mutants=(Mutant.printed("printed w(r)(y - r)^2 (no 1/2)", coef=1),))
 def _bregman_second(coef=_HALF):
-    res = {}
-    for k, phi in pt.elicitation_potentials().items():
-        loss = pt.bregman_loss(phi, R, Y)
-        w = sp.diff(phi, M, 2).subs(M, R)
-        taylor = [sp.simplify(sp.diff(loss, Y, j).subs(Y, R)) for j in range(3)]
-        # l = c w (y - r)^2 + o((y - r)^2)  <=>  l = l_y = 0 and l_yy = 2 c w at y = r
-        res[k] = sp.simplify(abs(taylor[0]) + abs(taylor[1]) + abs(taylor[2] - 2 * coef * w))
+    # l = c w (y - r)^2 + o((y - r)^2)  <=>  l = l_y = 0 and l_yy = 2 c w at y = r
+    res = {k: pt.bregman_second_order_residual(phi, coef)
+           for k, phi in pt.elicitation_potentials().items()}
     return _residual_outcome(res, "|l| + |dl/dy| + |d2l/dy2 - w(r)| at y = r")
 
 
@@ -273,17 +228,13 @@ def _bregman_second(coef=_HALF):
 def _conjugate(sign=1, printed_g=None):
     parts, bad, wrong = [], [], []
     for name, row in _TABLE.items():
-        conj = sign * pt.conjugate(row["phi"], R, row["domain"])
-        dconj = sp.simplify(sp.diff(conj, THETA))
-        dual = pt.dual_domain(row["phi"], R, row["domain"])
-        inv_ok, inv_res = pt.zero_on(sp.diff(row["phi"], R).subs(R, dconj) - THETA, THETA, dual)
         g = (printed_g or {}).get(name, row["g"])
-        g_ok, g_res = pt.zero_on(dconj - g, THETA, dual)
-        parts.append(f"{name}: phi* = {_s(conj)}, phi'((phi*)') - vartheta = {_s(inv_res)}, "
-                     f"(phi*)' - g = {_s(g_res)}")
-        if not inv_ok:
+        c = pt.conjugate_gradient(row["phi"], R, row["domain"], g, sign)
+        parts.append(f"{name}: phi* = {_s(c['conj'])}, phi'((phi*)') - vartheta = "
+                     f"{_s(c['inv_res'])}, (phi*)' - g = {_s(c['g_res'])}")
+        if not c["inv_ok"]:
             bad.append(name)
-        elif not g_ok:
+        elif not c["g_ok"]:
             wrong.append(name)
     computed = "; ".join(parts)
     detail = ("phi* = r* vartheta - phi(r*) at the interior maximiser (sympy solve of "
@@ -296,8 +247,7 @@ def _conjugate(sign=1, printed_g=None):
     return Outcome(PASS, computed, detail)
 
 
-_INDUCED = {"identity": pt.R, "exp": sp.exp(pt.R), "logistic": sp.exp(pt.R) / (1 + sp.exp(pt.R)),
-            "probit": (1 + sp.erf(pt.R / sp.sqrt(2))) / 2}
+_INDUCED = pt.INDUCED_LINKS
 
 
 @register("link-induced-potential", "prop:link_induced_potential", "app:link_to_potential",
@@ -309,15 +259,12 @@ def _induced(integrand="inverse"):
     z = pt.R                                    # the links' variable (a real symbol)
     parts, bad, consts, n_ftc = [], [], [], 0
     for name, g in _INDUCED.items():
-        inv, pot, m0, rng = pt.induced_potential(g, z, integrand=integrand)
-        dpot = sp.diff(pot, M)
-        ftc_ok, ftc = pt.zero_on(dpot - inv, M, rng)                  # phi_g' = g^-1
+        f = pt.induced_potential_facts(g, z, integrand)
+        pot, rng, ftc_ok, ftc, rec_ok, rec, inc, ift_ok = (
+            f[k] for k in ("pot", "range", "ftc_ok", "ftc", "rec_ok", "rec", "increasing",
+                           "ift_ok"))
         n_ftc += ftc_ok
-        rec_ok, rec = pt.zero_on(g.subs(z, dpot) - M, M, rng)         # g(phi_g'(m)) = m
-        g1 = sp.diff(g, z)
-        inc = pt.positive_on(g1, z, (-sp.oo, sp.oo))                  # g' > 0 on R
-        # phi_g'' = (g^-1)' = 1/g'(g^-1(m)) > 0 on M (inverse function theorem, exact)
-        ift_ok, _ = pt.zero_on(sp.diff(inv, M) - 1 / g1.subs(z, inv), M, rng)
+        # phi_g'' = (g^-1)' = 1/g'(g^-1(m)) > 0 on M (inverse function theorem, exact): ift_ok
         shown = "unevaluated integral" if pot.has(sp.Integral) else _s(pt.real_form(pot, M, rng))
         parts.append(f"{name}: M = ({_s(rng[0])}, {_s(rng[1])}), phi_g = {shown}; "
                      f"phi_g' - g^-1 = {_s(ftc)}, g(phi_g') - m = {_s(rec)}")
@@ -325,9 +272,8 @@ def _induced(integrand="inverse"):
             bad.append(f"{name} (phi'=g^-1: {ftc_ok}, g=(phi')^-1: {rec_ok}, g'>0 on R: {inc}, "
                        f"(g^-1)' = 1/g'(g^-1): {ift_ok})")
         if name in ("exp", "logistic") and integrand == "inverse":
-            other = pt.induced_potential(g, z, m0=rng[1] / 3 if rng[1].is_finite else 2)[1]
             consts.append(f"{name}: phi_g[m0 = g(0)] - phi_g[m0'] = "
-                          f"{_s(sp.simplify(sp.diff(pot - other, M)))} after d/dm")
+                          f"{_s(pt.reference_point_change(g, z, pot, rng))} after d/dm")
     computed = "; ".join(parts)
     if bad:
         return Outcome(FAIL, computed, "not confirmed: " + "; ".join(bad))
@@ -357,30 +303,21 @@ _POINTS = {(0, 1): [("1/5", "7/10"), ("9/10", "1/20")],
           mutants=(Mutant.formula("loss with 2 phi'(r)(y - r)", c=2),
                    Mutant.witness("remainder kernel (s - r) in place of (y - s)", kernel="s-r")))
 def _bregman_loss(c=1, kernel="y-s"):
-    rows, worst = [], mpmath.mpf(0)
     pots = [(name, row["phi"], row["domain"]) for name, row in _TABLE.items()]
     pots.append(("weighted-entropy rho=3/5",
                  el.weighted_entropy_potential(sp.Rational(3, 5)).subs(M, R), (0, 1)))
-    with mpmath.workdps(40):
-        for name, phi, dom in pots:
-            loss = sp.lambdify((R, Y), pt.bregman_loss(phi, R, Y, R, c), modules="mpmath")
-            f2 = sp.lambdify(R, sp.diff(phi, R, 2), modules="mpmath")
-            err = mpmath.mpf(0)
-            for rs, ys in _POINTS[tuple(dom)]:
-                rr, yy = (mpmath.mpf(sp.Rational(v).p) / sp.Rational(v).q for v in (rs, ys))
-                k = (lambda s_, yy=yy: yy - s_) if kernel == "y-s" else (lambda s_, rr=rr: s_ - rr)
-                taylor = mpmath.quad(lambda s_, f2=f2, k=k: f2(s_) * k(s_), [rr, yy])
-                err = max(err, abs(loss(rr, yy) - taylor) / abs(taylor))
-            worst = max(worst, err)
-            rows.append(f"{name}: {mpmath.nstr(err, 3)}")
-    ok = worst <= mpmath.mpf("1e-25")
+    errs = {name: pt.taylor_remainder_error(phi, _POINTS[tuple(dom)], c, kernel, dps=40)
+            for name, phi, dom in pots}
+    worst = max(errs.values())
+    rows = [f"{name}: {mp_nstr(err, 3)}" for name, err in errs.items()]
+    ok = worst <= 1e-25
     return Outcome(PASS if ok else FAIL,
-                   f"max rel. |l - int_r^y phi''(s)(y - s) ds| = {mpmath.nstr(worst, 3)} over "
+                   f"max rel. |l - int_r^y phi''(s)(y - s) ds| = {mp_nstr(worst, 3)} over "
                    f"{len(pots)} potentials, two (r, y) pairs each",
                    "loss written from eq:Bregman_loss (proofs_check.witnesses.potentials), "
                    "remainder by mpmath quad at 40 digits; " + "; ".join(rows),
                    evidence={"eq:app_bregman_loss": "restates eq:Bregman_loss (same formula); "
-                             f"max rel. residual {mpmath.nstr(worst, 3)}"})
+                             f"max rel. residual {mp_nstr(worst, 3)}"})
 
 
 register_not_checked(

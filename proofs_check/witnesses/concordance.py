@@ -17,7 +17,12 @@
 * :func:`sufficient_margin` — margin(Δ) = Δ/2 − φ0(0)(1 − Δ²/4)R/κ(RΔ/2) of
   prop:self-concordance-stability with κ integrated from its definition
   (:func:`.gaussian.kappa_by_definition`, not the closed form the library evaluates), and
-  :func:`margin_root`, its root in Δ by brentq.
+  :func:`margin_root`, its root in Δ by brentq;
+* :func:`elicitation_lambda_star` — λ* of eq:elicitation-stability-coefficient assembled from
+  those μ*, m₂ (and :func:`relative_differences` to another computation's values);
+* :func:`proof_steps` — the inequalities of the proof of prop:self-concordance-stability, step
+  by step, from chart moments, μ*, m₂ and κ by its definition;
+* :func:`hand_derived_R` — R of the reference links as derived by hand (exact).
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ from nbl_theory.elicitation import M
 
 from .gaussian import kappa_by_definition
 
-__all__ = ["ratio_sup_on_chart", "elicitation_moments", "sufficient_margin", "margin_root"]
+__all__ = ["ratio_sup_on_chart", "elicitation_moments", "sufficient_margin", "margin_root",
+           "elicitation_lambda_star", "relative_differences", "proof_steps", "hand_derived_R"]
 
 
 def ratio_sup_on_chart(link, zmax: float = 40.0, n: int = 40001) -> tuple[float, float]:
@@ -92,3 +98,66 @@ def margin_root(R: float, kappa_scale: float = 1.0) -> float:
     if not sufficient_margin(R, hi, kappa_scale) > 0 > sufficient_margin(R, lo, kappa_scale):
         return float("nan")
     return brentq(lambda d: sufficient_margin(R, d, kappa_scale), lo, hi, xtol=1e-12)
+
+
+def elicitation_lambda_star(phi, delta, dps: int = 40, m2_power: int = 3) -> dict:
+    """μ*, m₂ (:func:`elicitation_moments`) and λ* = Δμ* − 2φ0(0)(1 − Δ²/4)(m₂)₊ assembled from
+    them as in eq:elicitation-stability-coefficient, at ``dps`` working digits; ``delta`` is an
+    exact rational (anything :class:`sympy.Rational` takes). Returns mpf values
+    {"mu_star", "m2", "lambda_star"}."""
+    q = sp.Rational(delta)
+    w = elicitation_moments(phi, q, dps=dps, m2_power=m2_power)
+    with mpmath.workdps(dps):
+        d = mpmath.mpf(q.p) / q.q
+        lam = d * w["mu_star"] - 2 / mpmath.sqrt(2 * mpmath.pi) * (1 - d * d / 4) * max(
+            w["m2"], 0)
+    return {**w, "lambda_star": lam}
+
+
+def relative_differences(values: dict, reference: dict, dps: int = 40) -> dict:
+    """{k: |values[k] − reference[k]|/|reference[k]|} for every key of ``values``, evaluated at
+    ``dps`` working digits (mpf)."""
+    with mpmath.workdps(dps):
+        return {k: abs(v - reference[k]) / abs(reference[k]) for k, v in values.items()}
+
+
+def proof_steps(R: float, delta: float, moments: dict, margin: float, lam_lo: float,
+                tol: float) -> tuple[dict, dict, float]:
+    """The steps of the proof of prop:self-concordance-stability at separation ``delta``, each
+    with relative slack ``tol``, from ``moments`` {"e1": E g'(U), "e2abs": E|g''(U)| (the chart
+    moments), "m2": m₂, "mu": μ*}, the margin and the lower end ``lam_lo`` of λ*'s enclosure,
+    with κ = κ(RΔ/2) integrated from its definition (:func:`.gaussian.kappa_by_definition`).
+
+    Returns
+    -------
+    steps : dict
+        {step: holds}: (m₂)₊ ≤ |m₂| ≤ E|g''(U)| ≤ R E g'(U) (eq:self-concordance-m2-bound; the
+        first inequality is immediate), μ* ≥ κ E g'(U) (eq:self-concordance-mu-bound),
+        (m₂)₊ ≤ Rμ*/κ (eq:self-concordance-curvature-control) and λ* ≥ 2μ*·margin.
+    ratios : dict
+        {"m2": E|g''(U)|/(R E g'(U)), "mu": κ E g'(U)/μ*, "curv": (m₂)₊ κ/(Rμ*)}: each ≤ 1 when
+        its step holds.
+    bound : float
+        2μ*·margin, the lower bound of λ* the proposition proves.
+    """
+    e1, e2abs, m2, mu = (moments[k] for k in ("e1", "e2abs", "m2", "mu"))
+    k = float(kappa_by_definition(R * delta / 2, dps=20))
+    steps = {"(m2)+ <= |m2| <= E|g''(U)| <= R E g'(U)":
+             abs(m2) <= e2abs * (1 + tol) and e2abs <= R * e1 * (1 + tol),
+             "mu* >= kappa E g'(U)": mu >= k * e1 * (1 - tol),
+             "(m2)+ <= R mu*/kappa": max(m2, 0.0) <= R / k * mu * (1 + tol),
+             "lambda* >= 2 mu* margin": 2 * mu * margin <= lam_lo + tol * abs(lam_lo)}
+    ratios = {"m2": e2abs / (R * e1), "mu": k * e1 / mu, "curv": max(m2, 0.0) * k / (R * mu)}
+    return steps, ratios, 2 * mu * margin
+
+
+def hand_derived_R(kind: str, rho=None, scale=1):
+    """The self-concordance constant R = sup |g''|/g' of a reference link, derived by hand
+    (exact sympy; times ``scale``, a mutant's factor): logistic g''/g' = 1 − 2g ∈ (−1, 1), so
+    R = 1 (a limit); exponential g''/g' = 1, R = 1 (attained); weighted entropy φ_ρ:
+    |d/dm (1/φ_ρ'')| is largest at an end of (0, 1), R = 1/(1 − |ρ|) (a limit)."""
+    if kind == "weighted-entropy":
+        return 1 / (1 - abs(sp.Rational(rho))) * scale
+    if kind in ("logistic", "exp"):
+        return sp.Integer(1) * scale
+    raise ValueError(f"no hand-derived R for {kind!r}")

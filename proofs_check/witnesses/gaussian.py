@@ -1,6 +1,7 @@
 """Gaussian expectations computed directly: tensor Gauss–Hermite rules in the original
 coordinates, composite Gauss–Legendre means in 1-D, Gauss–Legendre on a link's chart split at
-the kinks of |g''|, κ(a) from its definition, and closed forms of Gaussian absolute moments.
+the kinks of |g''|, κ(a) from its definition (and the printed closed form's error against it),
+and closed forms of Gaussian absolute moments.
 
 These rules do not use the library's 1-D reductions or its Gaussian quadrature
 (:mod:`nbl_theory.gaussian`); they share only the Gauss–Legendre node arithmetic of
@@ -20,7 +21,8 @@ from scipy.special import ndtr
 from nbl_theory.numeric import PHI0, gauss_legendre_panels, gauss_legendre_uniform
 
 __all__ = ["gh_tensor", "ridge_first_moment", "gh_rule_1d", "gauss_mean", "gaussian_chart_moments",
-           "kappa_by_definition", "abs_moment", "STANDARD_NODES", "STANDARD_WEIGHTS"]
+           "kappa_by_definition", "kappa_closed_form_error", "abs_moment", "STANDARD_NODES",
+           "STANDARD_WEIGHTS"]
 
 _NODES, _WEIGHTS = gauss_legendre_uniform(-14.0, 14.0, 1.0 / 16.0)
 #: Nodes of a plain composite Gauss–Legendre rule for E[f(s)], s ~ N(0, 1): panels of width
@@ -134,6 +136,37 @@ def kappa_by_definition(a, dps: int = 30):
         w = 1 / (1 + abs(a))
         return mpmath.quad(lambda z: c * mpmath.exp(-a * z - z * z / 2),
                            [0, w, 4 * w, 8, mpmath.inf])
+
+
+def kappa_closed_form_error(points, dps: int = 40, sign: int = -1, half=0.5) -> tuple:
+    """The printed closed form κ(a) = e^{a²/2}Φ(−a) of prop:self-concordance-stability against
+    κ from its definition (:func:`kappa_by_definition` at 30 digits), at ``dps`` working digits.
+
+    Parameters
+    ----------
+    points : iterable of str
+        The values of a (decimal strings).
+    dps : int, default 40
+        Working digits of the closed form and of the relative errors.
+    sign, half : default −1, 0.5
+        The closed form evaluated is e^{half·a²}Φ(sign·a) (other values are the claims'
+        mutants).
+
+    Returns
+    -------
+    worst : mpf
+        max over ``points`` of |closed form − definition|/definition (0 if ``points`` is empty).
+    by_definition : dict
+        {a: κ(a) by the definition (mpf)}.
+    """
+    worst, defs = mpmath.mpf(0), {}
+    with mpmath.workdps(dps):
+        for a in points:
+            x = mpmath.mpf(a)
+            closed = mpmath.exp(mpmath.mpf(half) * x * x) * mpmath.ncdf(sign * x)
+            defs[a] = kappa_by_definition(a, dps=30)
+            worst = max(worst, abs(closed - defs[a]) / defs[a])
+    return worst, defs
 
 
 def abs_moment(mu: np.ndarray, s: float, q: int) -> np.ndarray:

@@ -20,9 +20,10 @@ __all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic
            "rational_cases", "rational_sphere_pairs", "float_pairs", "angle_distance",
            "cayley_rotation", "case_geometry", "arms_error", "tangent_basis",
            "tangent_directions", "sphere_path", "normalized_path", "moving_halfspace",
-           "separation_error", "oracle_check", "rational_tangent_update",
-           "reflection_identities", "rational_deltas", "delta_decomposition",
-           "tangent_delta_relation"]
+           "separation_error", "oracle_check", "rational_tangent_update", "reflection_identities",
+           "rational_deltas", "delta_decomposition", "tangent_delta_relation",
+           "perturbation_pairs", "direction_gap_violations", "direction_gap_mp",
+           "normalization_residuals", "normalization_counterexample"]
 
 
 def tangent_projection(v, w):
@@ -401,3 +402,97 @@ def tangent_delta_relation(quarter=Fraction(1, 4), seed: int = 19) -> dict:
         worst = max(worst, float(np.abs(nD2 - (u * u).sum(1) - float(quarter) * nD2 * nD2).max()))
         n += len(v)
     return dict(n_exact=n_exact, failure=None, worst=worst, n=n)
+
+
+def perturbation_pairs(seed: int, dims, N: int):
+    """For each d of ``dims`` in turn, ``N`` random pairs (x, y) in R^d (arrays (N, d)) for the
+    inequality ‖x/‖x‖ − y/‖y‖‖ ≤ 2‖x − y‖/‖y‖, all from one ``numpy.random.default_rng(seed)``
+    (a generator of (d, x, y)): y Gaussian at scales e^−5..e^5, and x, by a uniform kind per
+    pair, unrelated (Gaussian), near y (y + noise·‖y‖), x = −εy with ε in e^−12..e (the tight
+    case) or x = cy + noise with c in e^−3..e^3 (noise Gaussian at scales e^−8..e^2)."""
+    rng = np.random.default_rng(seed)
+    for d in dims:
+        x, y = _perturbation_pair(rng, d, N)
+        yield d, x, y
+
+
+def _perturbation_pair(rng, d: int, N: int) -> tuple:
+    y = rng.standard_normal((N, d)) * np.exp(rng.uniform(-5, 5, (N, 1)))
+    kind = rng.integers(0, 4, N)
+    noise = rng.standard_normal((N, d)) * np.exp(rng.uniform(-8, 2, (N, 1)))
+    x = np.where((kind == 0)[:, None], rng.standard_normal((N, d)),      # unrelated
+                 np.where((kind == 1)[:, None], y + noise * np.linalg.norm(y, axis=1,
+                                                                         keepdims=True),
+                          np.where((kind == 2)[:, None],                  # x = -eps y
+                                   -np.exp(rng.uniform(-12, 1, (N, 1))) * y,
+                                   np.exp(rng.uniform(-3, 3, (N, 1))) * y + noise)))
+    return x, y
+
+
+def direction_gap_violations(x, y, factor: float = 2.0, slack: float = 1e-12) -> tuple:
+    """(the number of rows where ‖x/‖x‖ − y/‖y‖‖ > factor‖x − y‖/‖y‖ · (1 + ``slack``), the
+    largest ratio lhs/rhs) by :func:`direction_gap` (``factor`` = 2 as printed)."""
+    lhs, rhs = direction_gap(x, y)
+    rhs = rhs * factor / 2
+    return int(np.sum(lhs > rhs * (1 + slack))), float(np.max(lhs / rhs))
+
+
+def direction_gap_mp(eps: str, factor=2.0, dps: int = 50) -> tuple:
+    """Both sides of ‖x/‖x‖ − y/‖y‖‖ ≤ factor‖x − y‖/‖y‖ at ``dps`` digits for the near-tight
+    case x = −εy, y = (3, −4, 12) (lhs = 2, rhs = 2(1 + ε) when ``factor`` = 2), as mpf."""
+    with mpmath.workdps(dps):
+        yv = mpmath.matrix([mpmath.mpf(3), mpmath.mpf(-4), mpmath.mpf(12)])
+        xv = -mpmath.mpf(eps) * yv
+        lhs = mpmath.norm(xv / mpmath.norm(xv) - yv / mpmath.norm(yv))
+        rhs = factor * mpmath.norm(xv - yv) / mpmath.norm(yv)
+    return lhs, rhs
+
+
+def normalization_residuals(seed: int, dims, N: int, divide_by_r: bool = True,
+                            r_min: float = 1.0) -> dict:
+    """lem:normalization on random cases: for each d of ``dims``, ``N`` unit u and x = r w
+    (a third of the directions w near u, a third near −u, a third uniform; r − 1 = 0 for 100
+    cases, else log-uniform in [1e-12, 1e3]; ``r_min`` < 1 puts half the radii in [r_min, 1),
+    a mutant), all from ``numpy.random.default_rng(seed)``.
+
+    Returns
+    -------
+    dict
+        ``ineq``: min (‖x − u‖² − ‖x/r − u‖²)/(1 + r²); ``identity``: max |‖x − u‖² −
+        ‖x/r − u‖² − (r − 1)(r + 1 − 2xᵀu/r)|/(1 + r²) (without the last /r when
+        ``divide_by_r`` is False, a mutant); ``factor``: min (second factor − (r − 1))/(1 + r);
+        ``cases``: the number of cases.
+    """
+    rng = np.random.default_rng(seed)
+    worst_ineq, worst_id, worst_factor, n_cases = math.inf, 0.0, math.inf, 0
+    for d in dims:
+        u = rng.standard_normal((N, d))
+        u /= np.linalg.norm(u, axis=1)[:, None]
+        w = rng.standard_normal((N, d))
+        # a third of the directions hug u (near equality), a third are opposite-ish
+        w[: N // 3] = u[: N // 3] + 10.0 ** rng.uniform(-8, 0, N // 3)[:, None] * w[: N // 3]
+        w[N // 3: 2 * N // 3] = -u[N // 3: 2 * N // 3] + 0.1 * w[N // 3: 2 * N // 3]
+        w /= np.linalg.norm(w, axis=1)[:, None]
+        rr = 1 + np.concatenate([np.zeros(100), 10.0 ** rng.uniform(-12, 3, N - 100)])
+        if r_min < 1:        # the mutant: radii below 1 as well
+            rr[: N // 2] = rng.uniform(r_min, 1.0, N // 2)
+        x = rr[:, None] * w
+        rn = np.linalg.norm(x, axis=1)
+        a = ((x / rn[:, None] - u) ** 2).sum(1)
+        b = ((x - u) ** 2).sum(1)
+        scale = 1 + rn ** 2
+        xu = (x * u).sum(1)
+        second = rn + 1 - 2 * xu / rn if divide_by_r else rn + 1 - 2 * xu
+        formula = (rn - 1) * second
+        worst_ineq = min(worst_ineq, float(((b - a) / scale).min()))
+        worst_id = max(worst_id, float((np.abs(b - a - formula) / scale).max()))
+        worst_factor = min(worst_factor, float(((second - (rn - 1)) / (1 + rn)).min()))
+        n_cases += N
+    return {"ineq": worst_ineq, "identity": worst_id, "factor": worst_factor, "cases": n_cases}
+
+
+def normalization_counterexample() -> float:
+    """‖x/‖x‖ − u‖² − ‖x − u‖² at x = (1/2, 1/2), u = e₁ (> 0: lem:normalization needs
+    ‖x‖ ≥ 1)."""
+    x, u = np.array([0.5, 0.5]), np.array([1.0, 0.0])
+    return float(np.sum((x / np.linalg.norm(x) - u) ** 2) - np.sum((x - u) ** 2))

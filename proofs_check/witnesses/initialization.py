@@ -23,12 +23,14 @@ from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import paper_link
 
 from .gaussian import gaussian_chart_moments, gh_rule_1d
+from .geometry import unit_vectors
 from .reruns import realization_means_error
-from .stats import gaussian_limit_quantile, quantile_ci
+from .stats import clopper_pearson_upper, gaussian_limit_quantile, mean_se, quantile_ci
 
 __all__ = ["NOISE", "InitGrid", "InitCell", "f_moments", "init_setting", "init_settings",
            "init_errors", "init_cell", "grid_cells", "load_init_cells", "implied_constants",
-           "group_rows", "shallow_ratio", "fitted_exponents"]
+           "group_rows", "shallow_ratio", "fitted_exponents", "stein_contrast", "mse_statistics",
+           "tail_directions", "fixed_direction_tails", "chain_violations"]
 
 #: Half-width b of the uniform noise of the bounded-reward settings.
 NOISE = 0.5
@@ -263,3 +265,79 @@ def fitted_exponents(rows, key: str) -> str:
     b = [float(np.polyfit(np.log([r["n0"] for r in grp]), np.log([r[key] for r in grp]), 1)[0])
          for grp in group_rows(rows).values()]
     return f"[{min(b):.2f}, {max(b):.2f}]"
+
+
+def stein_contrast(env: Environment, real, mu_g: float, coef: float = 0.5) -> tuple:
+    """The Stein contrast W_t = A_t Y_t X_t over the rounds of the first replication of the draw
+    ``real`` (coins A_t, the pulled arm's potential reward) against the target
+    coef·Δμ_g v* of eq:Wt-conditional-mean-proof (coef = 1/2 as printed).
+
+    Returns
+    -------
+    z_max : float
+        max over coordinates of |mean(W) − target|/SE.
+    se_max : float
+        the largest standard error of a coordinate's mean (:func:`.stats.mean_se`).
+    """
+    c = real.coins[0]
+    y = np.where(c > 0, real.Y[0, :, 1], real.Y[0, :, 0])
+    W = (c * y)[:, None] * real.X[0]
+    target = env.delta * mu_g * coef * env.v_star
+    mean, se = mean_se(W, axis=0)
+    z = np.abs(mean - target) / se
+    return float(z.max()), float(se.max())
+
+
+def mse_statistics(s: dict, n0: int) -> dict:
+    """Monte Carlo of the setting ``s`` at ``n0``: the mean ``m`` and standard error ``se`` of
+    ‖v_{n0} − v*‖², and of ‖W̄_{n0} − y‖² its standard error ``se_w``, its exact value
+    ``exact`` = (d E f + E f'' − ‖y‖²)/n0 (eq:stein_second) and ``z`` = |mean − exact|/se_w."""
+    _, e, ew = init_errors(s, n0)
+    m, se = mean_se(e**2)
+    mw, se_w = mean_se(ew**2)
+    exact = s["ew2_exact"] / n0
+    return {"m": m, "se": se, "exact": exact, "se_w": se_w, "z": abs(mw - exact) / se_w}
+
+
+def tail_directions(env: Environment) -> dict:
+    """The fixed directions u of eq:init-fixed-direction-proof's check: v*, θ/‖θ‖ and a uniform
+    unit vector drawn with seed 5 + d."""
+    rng = np.random.default_rng(5 + env.d)
+    th = env.theta / np.linalg.norm(env.theta)
+    return {"v*": env.v_star, "theta": th, "random": unit_vectors(rng, env.d)[0]}
+
+
+def fixed_direction_tails(s: dict, n0: int, directions: dict, ts, c0: float) -> dict:
+    """The tails P(|uᵀ(W̄ − y)| > t B_Y/√n0) of the setting ``s`` at ``n0``, per direction u
+    and t, against the sub-Gaussian bound 2 exp(−c0 t²) of eq:init-fixed-direction-proof.
+
+    Returns
+    -------
+    dict
+        ``cases``: [(P_upper, bound, log(2/P_upper)/t² or None when P_upper = 1)] per (u, t),
+        P_upper a one-sided 99.9% Clopper–Pearson bound (:func:`.stats.clopper_pearson_upper`);
+        ``sd``: √n0 sd(uᵀ(W̄ − y))/B_Y per u; ``exact``: √(uᵀΣu)/B_Y per u.
+    """
+    B = s["B"]
+    dev = s["wbar"][n0] - s["y"]
+    R = dev.shape[0]
+    cases = []
+    for u in directions.values():
+        proj = np.abs(dev @ u) * math.sqrt(n0) / B
+        for t in ts:
+            k = int(np.sum(proj > t))
+            pu = clopper_pearson_upper(k, R)
+            cases.append((pu, 2 * math.exp(-c0 * t * t),
+                          math.log(2 / pu) / (t * t) if pu < 1 else None))
+    return {"cases": cases,
+            "sd": [float(np.std(dev @ u)) * math.sqrt(n0) / B for u in directions.values()],
+            "exact": [math.sqrt(u @ s["sigma"] @ u) / B for u in directions.values()]}
+
+
+def chain_violations(s: dict, n0: int, factor: float = 2.0, slack: float = 1e-12) -> tuple:
+    """(the replications of the setting ``s`` at ``n0`` where ‖v_{n0} − v*‖ > 2·factor·‖W̄ − y‖
+    /(Δμ_g) · (1 + ``slack``), the number of replications): the proof's consequence of the
+    perturbation inequality (factor 2 as printed)."""
+    _, e, ew = init_errors(s, n0)
+    bound = 2 * factor * ew / (s["env"].delta * s["mu"])
+    return int(np.sum(e > bound * (1 + slack))), e.size

@@ -5,8 +5,12 @@ stochastic analysis (sec:regret and its appendices) manipulates.
 same one ``nbl_sim.engine.nbl_kernel.nbl_run`` uses) and records every per-step quantity of the
 proofs; it also runs the compiled kernel on that realization and reports the largest difference,
 so a claim can confirm the re-run reproduces ``nbl_run`` before checking anything else.
-:func:`kernel_errors` and the runners built on it use the compiled kernel itself (for long
-horizons), as the toolkit's simulation of the algorithm.
+:func:`kernel_errors` and the runners built on it (among them
+:func:`localization_probabilities`) use the compiled kernel itself (for long horizons), as the
+toolkit's simulation of the algorithm. The statistics the recursion and localization claims
+compare with the paper's inequalities are computed here from those per-step quantities
+(:func:`pathwise_slack`, :func:`xi_statistics`, :func:`one_step_moments`,
+:func:`stopped_recursion_slacks`, :func:`pooled_mean_zero`).
 """
 
 from __future__ import annotations
@@ -26,7 +30,10 @@ from .stats import mean_se
 __all__ = ["environment", "reward_bound", "Paths", "run_paths", "exit_index", "stopped_terms",
            "one_step_sample", "cap_point", "kernel_errors", "tau_from_sq", "init_exceed",
            "regret_by_horizon", "localized_error_run", "literal_step", "reference_errors",
-           "WITNESS_PATHS", "agree_on_paths"]
+           "WITNESS_PATHS", "agree_on_paths", "drift_sums", "pathwise_slack", "xi_statistics",
+           "cap_angle", "direction_at_angle", "one_step_moments", "distance_at_angle",
+           "stopped_errors", "stopped_recursion_slacks", "pooled_mean_zero",
+           "localization_probabilities"]
 
 #: How many replications (the first ones) the witness re-runs beside a kernel run: a wrong
 #: update, step size, initialization or regret in the library changes every path, so a few
@@ -397,3 +404,171 @@ def reference_errors(env: Environment, seed: int, R: int, n: int, n0: int, gamma
     best = np.where(X @ vs >= 0, 1, -1)
     gap = np.abs(real.means[..., 1] - real.means[..., 0])
     return sq, np.where(acts != best, gap, 0.0).sum(1)
+
+
+def drift_sums(p: Paths, env: Environment) -> np.ndarray:
+    """Per path, Σ_t ⟨v_{t−1} − v*, h(v_{t−1})⟩ along the re-run ``p`` (run with
+    ``keep_v=True``), h by :func:`.lambda0.h_along` (the spline of the witness's field)."""
+    return ((p.v_prev - env.v_star) * h_along(env, p.v_prev)).sum(-1).sum(1)
+
+
+def pathwise_slack(terms: dict, quad_coef: float = 1.0, slack_scale: float = 1.0) -> dict:
+    """The slack of eq:pathwise-error-recursion at every step of a re-run, from its per-step
+    ``terms`` (e_prev, e, eta, inner = ⟨v_{t−1} − v*, G_t⟩, gsq = ‖G_t‖², slack_formula):
+    e_{t−1} + 2η_t⟨v_{t−1} − v*, G_t⟩ + quad_coef·η_t²‖G_t‖² − e_t (quad_coef = 1 as printed).
+
+    Returns
+    -------
+    dict
+        ``min``, ``max``, ``median`` of the slack, ``formula_error`` = max |slack −
+        slack_scale·(r − 1)(r + 1 − 2xᵀv*/r)| (lem:normalization's formula; slack_scale = 1)
+        and ``steps``, the number of steps.
+    """
+    t = terms
+    rhs = t["e_prev"] + 2 * t["eta"] * t["inner"] + quad_coef * t["eta"] ** 2 * t["gsq"]
+    slack = rhs - t["e"]
+    return {"min": float(slack.min()), "max": slack.max(), "median": np.median(slack),
+            "formula_error": float(np.abs(slack - slack_scale * t["slack_formula"]).max()),
+            "steps": slack.size}
+
+
+def xi_statistics(inner, dh, field_scale: float = 1.0, k: float = 5.0) -> dict:
+    """E[ξ_t | H_{t−1}] = 0 tested on per-path sums: with ``inner`` = Σ_t ⟨v_{t−1} − v*, G_t⟩
+    and ``dh`` = Σ_t ⟨v_{t−1} − v*, h(v_{t−1})⟩ (``field_scale`` multiplies h: a broken
+    witness for the mutants), the mean ``m`` and SE ``se`` of Σ_t ⟨v_{t−1} − v*, ξ_t⟩, its
+    ``z`` = m/se, ``drift`` = |mean of dh| and ``resolution`` = k·SE/drift (the error of h, as a
+    fraction of it, that the test sees)."""
+    m, se = mean_se(inner - field_scale * dh)
+    drift = abs(float(dh.mean()))
+    return {"m": m, "se": se, "z": float(m / se), "drift": drift,
+            "resolution": k * float(se) / max(drift, 1e-300)}
+
+
+def cap_angle(r: float) -> float:
+    """The angle α (radians) between unit vectors at distance ‖v − v*‖ = r: 2 arcsin(r/2)."""
+    return 2 * math.asin(r / 2)
+
+
+def direction_at_angle(env: Environment, alpha: float) -> np.ndarray:
+    """``env.initial_direction`` at the angle ``alpha`` in radians (the environment takes
+    degrees)."""
+    return env.initial_direction(math.degrees(alpha))
+
+
+def one_step_moments(env: Environment, v: np.ndarray, eta: float, N: int, seed: int,
+                     drift: float) -> dict:
+    """Monte Carlo of one NBL step from the fixed v with step η (:func:`one_step_sample`, N
+    steps from ``seed``), for lem:local_one_step, given ``drift`` = ⟨v − v*, h(v)⟩.
+
+    Returns
+    -------
+    dict
+        ``e`` = ‖v − v*‖², ``dist`` = ‖v − v*‖, ``abs_drift`` = |drift|; ``m``, ``se``: mean and
+        SE of e_t; ``dm``, ``dse``: of the paired e + 2η drift + η²‖G‖² − e_t (the first
+        bound's right side minus e_t); ``gm``, ``gse``: of ‖G‖².
+    """
+    D = v - env.v_star
+    e = float(D @ D)
+    et, gsq = one_step_sample(env, v, eta, N, seed)
+    m, se = mean_se(et)
+    dm, dse = mean_se(e + 2 * eta * drift + eta ** 2 * gsq - et)   # RHS1 - e_t, paired
+    return dict(e=e, dist=math.sqrt(e), abs_drift=abs(drift), m=m, se=se, dm=dm, dse=dse,
+                gm=float(gsq.mean()), gse=float(mean_se(gsq)[1]))
+
+
+def distance_at_angle(degrees: float) -> float:
+    """‖v − v*‖ = 2 sin(α/2) for unit vectors at the angle α (in degrees): the inverse of
+    :func:`cap_angle`."""
+    return 2 * math.sin(math.radians(degrees) / 2)
+
+
+def stopped_errors(p: Paths, tau: np.ndarray) -> np.ndarray:
+    """e_{t∧τ} per path and step of the re-run ``p`` (τ − n0 from :func:`exit_index`)."""
+    k = np.arange(1, p.e.shape[1] + 1)                         # t − n0 of step k
+    E = np.concatenate([p.e0[:, None], p.e], axis=1)
+    return E[np.arange(p.e.shape[0])[:, None], np.minimum(k[None, :], tau[:, None])]
+
+
+def stopped_recursion_slacks(s: dict, lam0: float, quad_coef: float, B: float,
+                             field_scale: float, r0: float) -> dict:
+    """The inequalities of app:localization along the paths of one setting, from its stopped
+    terms ``s`` (tau, ind = 1{t ≤ τ}, dh = ⟨v_{t−1} − v*, h⟩, stopped = e_{t∧τ}, e0, e,
+    e_prev, eta (1, m), inner, gsq, xsq, ubound), with λ0 = ``lam0``, B_Y = ``B``, the
+    second-order term times ``quad_coef`` and h times ``field_scale`` (1, 1 and 1 as printed;
+    other values are the claim's mutants).
+
+    Returns
+    -------
+    dict
+        ``slacks``: the smallest slack of each inequality — ``one-step``
+        (eq:stopped_one_step_inequality at the active steps), ``cor`` (−λ0 e_{t−1} − ⟨v − v*,
+        h⟩, cor:local_stability), ``sum`` (the first inequality of eq:stopped-error-bound),
+        ``drop-drift`` (the dropped drift term), ``Qmono`` (increments of Q_t), ``U``
+        (eq:Us-pointwise-bound), ``Q`` (eq:QT-gaussian-bound); ``M_n`` per path with its mean
+        ``m``, SE ``se`` and |z| ``z``; ``drift_sum`` per path, Σ 2η⟨v − v*, h⟩1{s ≤ τ} (h
+        unscaled); ``exits``, ``exit_at_n0``, ``q_max`` (max Q_n) and ``n_good``, ``n_bad``:
+        the paths with e_{n0}, max M_t, Q_n all ≤ r0²/4 and those of them that exit.
+    """
+    ind, eta, tau = s["ind"], s["eta"], s["tau"]
+    dh = field_scale * s["dh"]
+    dxi = s["inner"] - dh
+    drift = -2 * lam0 * eta * s["e_prev"] * ind
+    dM = 2 * eta * dxi * ind
+    dQ = quad_coef * eta ** 2 * s["gsq"] * ind
+    on = ind > 0                 # active steps (elsewhere both sides are 0)
+    M, Q, Dr = np.cumsum(dM, 1), np.cumsum(dQ, 1), np.cumsum(drift, 1)
+    slacks = {
+        "one-step": float(np.where(on, drift + dM + dQ - (s["e"] - s["e_prev"]) * ind,
+                                   np.inf).min()),
+        "cor": float(np.where(on, -lam0 * s["e_prev"] - dh, np.inf).min()),
+        "sum": float((s["e0"][:, None] + Dr + M + Q - s["stopped"]).min()),
+        "drop-drift": float((-Dr).min()),
+        "Qmono": float(np.diff(Q, axis=1).min()),
+        "U": float((B * s["ubound"] - np.abs(s["inner"])).min()),
+        "Q": float((B ** 2 * (eta * eta * s["xsq"]).sum(1) - Q[:, -1]).min())}
+    m, se = mean_se(M[:, -1])
+    # the inclusion E_init ∩ E_M ∩ E_Q ⊆ {τ > n} of lem:finite-horizon-localization's proof
+    good = ((s["e0"] <= r0 ** 2 / 4) & (np.maximum(M.max(1), 0) <= r0 ** 2 / 4)
+            & (Q[:, -1] <= r0 ** 2 / 4))
+    return {"slacks": slacks, "M_n": M[:, -1], "m": m, "se": se, "z": abs(float(m / se)),
+            "drift_sum": np.cumsum(2 * eta * s["dh"] * ind, 1)[:, -1],
+            "exits": int((tau < 10 ** 9).sum()), "exit_at_n0": int((tau == 0).sum()),
+            "q_max": Q[:, -1].max(), "n_good": int(good.sum()),
+            "n_bad": int((good & (tau < 10 ** 9)).sum())}
+
+
+def pooled_mean_zero(samples, drifts, k: float = 5.0) -> dict:
+    """A mean-zero test pooled over settings: the mean ``m`` and SE ``se`` of the concatenated
+    ``samples``, ``drift`` = |mean of the concatenated ``drifts``| and ``resolution`` = k·SE/
+    drift (the error of the field, as a fraction of the drift, that the test sees)."""
+    m, se = mean_se(np.concatenate(samples))
+    drift = abs(float(np.concatenate(drifts).mean()))
+    return {"m": m, "se": se, "drift": drift, "resolution": k * float(se) / max(drift, 1e-300)}
+
+
+def localization_probabilities(env: Environment, seed: int, n0s: tuple, reps: tuple,
+                               horizons: tuple, gamma: float, r0: float) -> dict:
+    """Exit probabilities of the r0-cap by the compiled kernel (:func:`kernel_errors`, t0 = n0):
+    with (R, long_R) = ``reps`` and (n, long_n) = ``horizons``, P(τ ≤ n) and P(τ = n0) for
+    every n0 of ``n0s`` on R paths (common random numbers: the coins of max(n0s)), and at
+    n0 = n0s[1] on long_R fresh paths (seed + 1) P(τ ≤ n), P(τ ≤ long_n) and the number of
+    paths exiting in (n, long_n].
+
+    Returns
+    -------
+    dict
+        ``P``, ``tau0`` (tuples over n0s), ``p_short``, ``p_long``, ``late_exits``.
+    """
+    (R, long_R), (n, long_n) = reps, horizons
+    P, tau0 = [], []
+    for n0 in n0s:
+        sq, _ = kernel_errors(env, seed, R, n, n0, gamma, float(n0), coins_n0=max(n0s))
+        tau = tau_from_sq(sq, r0)
+        P.append(float((tau <= n - n0).mean()))
+        tau0.append(float((tau == 0).mean()))
+    n0 = n0s[1]
+    sq, _ = kernel_errors(env, seed + 1, long_R, long_n, n0, gamma, float(n0))
+    tau = tau_from_sq(sq, r0)
+    return dict(P=tuple(P), tau0=tuple(tau0), p_short=float((tau <= n - n0).mean()),
+                p_long=float((tau <= long_n - n0).mean()),
+                late_exits=int(((tau > n - n0) & (tau <= long_n - n0)).sum()))

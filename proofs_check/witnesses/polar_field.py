@@ -34,7 +34,7 @@ import numpy as np
 from numpy.polynomial import chebyshev as cheb
 
 __all__ = ["k_table", "k_error", "plane_arm_field", "polar_field", "polar_tangent_field",
-           "circle_beta", "own_H", "own_dH", "own_mu_g", "R_MAX", "CHEB_DEGREE"]
+           "circle_beta", "own_H", "own_dH", "own_mu_g", "R_MAX", "CHEB_DEGREE", "radial_drift"]
 
 #: Radial cut-off: ∫_{14}^∞ r² e^{−r²/2} dr < 1e-40.
 R_MAX = 14.0
@@ -150,3 +150,9 @@ def own_mu_g(link) -> float:
     z, w = _panels(-R_MAX, R_MAX, 56)
     dens = w * np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
     return float(np.asarray(link.g_numpy(z), dtype=float) * z @ dens)
+
+
+def radial_drift(link, beta: np.ndarray, v: np.ndarray, v_star: np.ndarray) -> float:
+    """⟨v − v*, h(v)⟩ for one unit v, h by :func:`polar_tangent_field` (cor:local_stability's
+    drift)."""
+    return float((v - v_star) @ polar_tangent_field(link, beta, v)[0])

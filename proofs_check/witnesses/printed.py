@@ -22,9 +22,11 @@ def nstr(x, digits: int = 6) -> str:
         return mpmath.nstr(mpmath.mpf(x), digits, min_fixed=1, max_fixed=0)
 
 
-def mp_nstr(x, digits: int) -> str:
-    """``mpmath.nstr(x, digits)`` with mpmath's default layout (e.g. ``'6.02e-36'``,
-    ``'0.5'``): a high-precision value as the claims' messages show it."""
+def mp_nstr(x, digits: int = 6) -> str:
+    """``mpmath.nstr(x, digits)``: mpmath's own format (fixed notation for moderate exponents,
+    e.g. ``'0.5'``, ``mp_nstr(mpf('2.5e-26'), 3) == '2.5e-26'``), for an mpf shown at its own
+    precision (the value is not converted, so its digits beyond the working precision are
+    kept): a high-precision value as the claims' messages show it."""
     return mpmath.nstr(x, digits)
 
 

@@ -15,12 +15,13 @@ import numpy as np
 from scipy.stats import beta as beta_dist
 from scipy.stats import chi as chi_dist
 
-__all__ = ["mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
+__all__ = ["CHI_CONSTANT", "mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
            "gaussian_limit_quantile", "chi_constant_sup", "loglog_slope_batches",
            "log_probability_fit", "paired_ratio", "BOUND_VERDICTS", "bound_verdict",
            "equivalence_verdict", "interval_verdict", "one_sided_power", "decay_models",
            "power_law_fit", "median_abs_angle_error", "increasing_by_bound", "ci_within",
-           "mean_ci", "z_score"]
+           "mean_ci", "z_score", "bound_verdicts", "smallest_ratio", "max_abs_difference",
+           "max_over_min", "implied_c_loc", "clopper_pearson_lower"]
 
 
 def mean_se(x, axis=0):
@@ -105,6 +106,12 @@ def gaussian_limit_quantile(cov, p: float, project=None, n: int = 200_000, seed:
     lam = np.clip(np.linalg.eigvalsh(cov), 0, None)
     xi = np.random.default_rng(seed).standard_normal((n, lam.size))
     return float(np.quantile(np.sqrt((xi**2 * lam).sum(axis=1)), p))
+
+
+#: √3: q_{1−δ}(χ_k) ≤ √k + √(2 log(1/δ)) ≤ √3 √(k + log(2/δ)) (Gaussian concentration of the
+#: norm, then Cauchy–Schwarz), the Gaussian-limit constant C_4 of
+#: prop:randomized_initialization (C = 2√3, c_0 = 1/2); :func:`chi_constant_sup` checks it.
+CHI_CONSTANT = math.sqrt(3.0)
 
 
 @functools.cache
@@ -399,3 +406,39 @@ def z_score(mean: float, se: float, reference: float) -> float:
     """(mean − reference)/se: a Monte Carlo estimate's distance from a reference value in
     standard errors."""
     return (mean - reference) / se
+
+
+def bound_verdicts(means, ses, bounds, rel_resolution: float, k: float = 5.0) -> list:
+    """:func:`bound_verdict` of each (mean, SE, bound), with resolution ``rel_resolution`` times
+    the bound."""
+    return [bound_verdict(float(m), float(e), float(b), rel_resolution * float(b), k)
+            for m, e, b in zip(means, ses, bounds)]
+
+
+def smallest_ratio(num, den) -> float:
+    """min over the entries of num/den, den floored at 1e-300 (how far below a bound ``num``
+    the estimates ``den`` stay)."""
+    return float((num / np.maximum(den, 1e-300)).min())
+
+
+def max_abs_difference(a, b) -> float:
+    """max |a − b| over the entries of two arrays of one shape."""
+    return float(np.abs(a - b).max())
+
+
+def max_over_min(values) -> float:
+    """max(values)/min(values): the spread of positive values as a factor."""
+    return max(values) / min(values)
+
+
+def implied_c_loc(x, P, d: int) -> float:
+    """The smallest C_loc with P ≤ exp(d − n0/C_loc) at every grid point (n0 in ``x``, the
+    exit probabilities ``P``, dimension ``d``): max over P > 0 of n0/(d − log P)
+    (lem:finite-horizon-localization's form P(τ ≤ n) ≤ δ once n0 ≥ C_loc(d + log 1/δ))."""
+    return float(max(a / (d - math.log(p)) for a, p in zip(x, P) if p > 0))
+
+
+def clopper_pearson_lower(k: int, n: int, alpha: float = 0.001) -> float:
+    """One-sided Clopper–Pearson lower confidence bound (level 1 − ``alpha``) for a binomial
+    proportion: the ``alpha`` quantile of Beta(k, n − k + 1), and 0 when k = 0."""
+    return float(beta_dist.ppf(alpha, k, n - k + 1)) if k > 0 else 0.0

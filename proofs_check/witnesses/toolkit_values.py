@@ -12,9 +12,11 @@ from __future__ import annotations
 import functools
 
 from nbl_sim.population import fields as pop
+from nbl_sim.studies import rate_theory as rt
 from nbl_theory import elicitation as el
 from nbl_theory.families import make_family
 from nbl_theory.paper import paper_link
+from nbl_theory.self_concordance import self_concordance_constant
 from nbl_theory.stability import stability
 from nbl_theory.threshold import find_thresholds
 
@@ -23,7 +25,8 @@ __all__ = ["certified_at", "mp_at", "float_values", "restoring", "near_critical_
            "study_from_cells", "parameter_roots", "instability_limit", "repair_analysis",
            "repaired_prediction", "isotropic_spectrum", "covariance_equilibrium",
            "circle_equilibria_deg", "beyond_specs", "beyond_analysis", "kappa_theta",
-           "study_rerun_values", "far_hemisphere_paths"]
+           "study_rerun_values", "far_hemisphere_paths", "self_concordance_R", "population_drift",
+           "two_gamma_kappa"]
 
 
 @functools.cache
@@ -317,3 +320,28 @@ def far_hemisphere_paths(data: dict) -> int:
     import numpy as np
 
     return int((np.asarray(data["e_grid"])[:, -1] > 2).sum())
+
+
+@functools.cache
+def _self_concordance_R(key: str) -> float:
+    return self_concordance_constant(paper_link(key)).R
+
+
+def self_concordance_R(key: str, scale: float = 1.0) -> float:
+    """The library's self-concordance constant R of the paper link ``key``
+    (:func:`nbl_theory.self_concordance.self_concordance_constant`), times ``scale`` (a
+    mutant's factor; 1 is the library's value)."""
+    return _self_concordance_R(key) * scale
+
+
+def population_drift(env, v) -> float:
+    """⟨v − v*, h(v)⟩ with the library's population tangent field h
+    (:func:`nbl_sim.population.fields.tangent_field`) for one unit v of ``env``."""
+    return float((v - env.v_star) @ pop.tangent_field(env.link, env.beta, v))
+
+
+def two_gamma_kappa(key: str, delta: str, gamma: float) -> float:
+    """2γκ_θ in d = 2 for the paper link ``key`` at Δ, κ_θ the library's Jacobian rate
+    (:func:`nbl_sim.studies.rate_theory.local_rates`): the step-size condition 2γλ0 > 1 of
+    prop:localized-estimation needs it above 1."""
+    return 2 * gamma * rt.local_rates(paper_link(key), delta, 2)["kappa_theta"]

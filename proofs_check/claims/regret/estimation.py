@@ -14,10 +14,6 @@ logistic g = 1/(1 + e^{−4z}) is a test link, not the paper's.
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from nbl_sim.population import fields as pop
 from nbl_sim.studies import rate_theory as rt
 from nbl_sim.studies import regret_geometry as rg
@@ -30,13 +26,23 @@ from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, regist
 from ...witnesses.lambda0 import lambda0_2d, lambda0_cap
 from ...witnesses.paths import (
     WITNESS_PATHS,
+    distance_at_angle,
     environment,
     localized_error_run,
     reference_errors,
     reward_bound,
 )
 from ...witnesses.polar_field import own_mu_g
-from ...witnesses.stats import bound_verdict, loglog_slope_batches
+from ...witnesses.sa_recursion import sa_recursion_ratios
+from ...witnesses.stats import (
+    bound_verdict,
+    bound_verdicts,
+    loglog_slope_batches,
+    max_abs_difference,
+    max_over_min,
+    smallest_ratio,
+)
+from ...witnesses.toolkit_values import two_gamma_kappa
 
 __all__: list[str] = []
 
@@ -61,42 +67,12 @@ _SLOPE_MARGIN = 0.1              # a decay t^-0.9 (slope -1 + 0.1) must be told 
           mutants=(Mutant.formula("C = max{(n0+t0) a_n0, b/alpha} (alpha - 1 -> alpha)",
                                   alpha_shift=1),))
 def _sa_recursion(alpha_shift: int = 0):
-    from fractions import Fraction
-
     import sympy as sp
     C, al, T = sp.symbols("C alpha T", positive=True)
     step_ok = sp.simplify(C / T - (1 - al / T) * C / (T - 1)
                           - C * (al - 1 + alpha_shift) / (T * (T - 1))) == 0
-    rng = np.random.default_rng(77)
-    worst_exact, worst_float, near_one = Fraction(0), 0.0, 0.0
-    for i in range(300):
-        alpha = Fraction(int(rng.integers(11, 60)), 10)
-        b = Fraction(int(rng.integers(1, 100)), 10)
-        t0 = int(rng.integers(0, 20))
-        n0 = max(int(rng.integers(0, 20)), int(math.ceil(alpha)) - 1 - t0, 0)
-        a = Fraction(int(rng.integers(0, 100)), int(rng.integers(1, 50)))
-        Cc = max((n0 + t0) * a, b / (alpha - 1 + alpha_shift))
-        for t in range(n0 + 1, n0 + 40):
-            slack = Fraction(0) if i % 3 == 0 else Fraction(int(rng.integers(0, 5)), 1000) * a
-            a = max(Fraction(0), (1 - alpha / (t + t0)) * a + b / (t + t0) ** 2 - slack)
-            worst_exact = max(worst_exact, a * (t + t0) / Cc)
-    K = 400                           # float sequences, advanced together (vectorized)
-    alpha = rng.uniform(1.01, 8, K)
-    b = 10 ** rng.uniform(-3, 2, K)
-    t0 = np.where(np.arange(K) % 2 == 1, rng.uniform(0, 1000, K), rng.integers(0, 5, K))
-    n0 = np.maximum(rng.integers(0, 200, K), np.maximum(np.ceil(alpha - 1 - t0), 0))
-    n0 = np.where(n0 + t0 <= 0, 1, n0)
-    a = 10 ** rng.uniform(-4, 1, K)
-    Cc = np.maximum((n0 + t0) * a, b / (alpha - 1 + alpha_shift))
-    eq = np.arange(K) % 2 == 0       # equality case: the recursion exactly
-    ratio = np.zeros(K)
-    for k in range(1, 3001):
-        tt = n0 + k + t0
-        nxt = (1 - alpha / tt) * a + b / tt ** 2 * np.where(eq, 1.0, rng.uniform(size=K))
-        a = np.where(eq, nxt, np.maximum(nxt, 0.0))
-        ratio = np.maximum(ratio, a * tt / Cc)
-    worst_float = float(ratio.max())
-    near_one = float(ratio[eq].max())
+    sa = sa_recursion_ratios(77, alpha_shift)
+    worst_exact, worst_float, near_one = sa["exact"], sa["float"], sa["near_one"]
     ok = step_ok and worst_exact <= 1 and worst_float <= 1 + 1e-12
     return Outcome(PASS if ok else FAIL,
                    f"max a_t (t+t0)/C: exact {float(worst_exact):.6f}, float {worst_float:.9f} "
@@ -117,7 +93,7 @@ _MU_AGREE = agree_abs(1e-12)
 
 def _paths_agree(a, b) -> bool:
     """max |library - witness| over the first paths' e_t <= 1e-9"""
-    return a.shape == b.shape and float(np.abs(a - b).max()) <= 1e-9
+    return a.shape == b.shape and max_abs_difference(a, b) <= 1e-9
 
 
 def _rate_run(d: int, R: int, n: int, n0: int, gamma: float, seed: int, wgamma: float = 1.0):
@@ -170,8 +146,7 @@ def _rate_verdicts(run: dict, rate: float = 1.0, scale: float = 1.0) -> dict:
     Ce, first, second = _paper_ce(run)
     a, se = scale * run["a"], scale * run["se"]
     bound = Ce * d / (run["t"] + t0) ** rate
-    verdicts = [bound_verdict(float(m), float(e), float(b), 0.1 * float(b), _K_SE)
-                for m, e, b in zip(a, se, bound)]
+    verdicts = bound_verdicts(a, se, bound, 0.1, _K_SE)
     slope, sse = loglog_slope_batches(run["t"], t0, a, scale * run["batches"], 1000)
     target = -rate + _SLOPE_MARGIN
     sv = ("below" if slope + _Z95 * sse <= target else
@@ -180,7 +155,7 @@ def _rate_verdicts(run: dict, rate: float = 1.0, scale: float = 1.0) -> dict:
     trivial_until = Ce * d / _R0 ** 2 - t0
     return dict(cond=cond, alpha=alpha, Ce=Ce, first=first, second=second, verdicts=verdicts,
                 slope=slope, sse=sse, slope_verdict=sv,
-                factor=float((bound / np.maximum(a, 1e-300)).min()),
+                factor=smallest_ratio(bound, a),
                 trivial_until=trivial_until)
 
 
@@ -281,7 +256,7 @@ def _estimation_rate_d(rate: float = 1.0, scale: float = 1.0, wgamma: float = 1.
                     f" (bound/a_t >= {v['factor']:.1f}), slope = {v['slope']:.3f} +- "
                     f"{v['sse']:.3f} [{v['slope_verdict']}], (t+t0) a_t/d at 8000 = {end:.3f}")
     status = _rate_status(parts)
-    if status == PASS and max(ends) / min(ends) > 3:
+    if status == PASS and max_over_min(ends) > 3:
         status = DISCREPANCY
     return gate(Outcome(status, "; ".join(rows), f"{paths} paths per d; C_e from "
                         "eq:Ce-explicit with C'_init = 16 (eq:initialization-mse)"), agree)
@@ -370,7 +345,7 @@ def _step_size_threshold(gamma: float = _GAMMA, panel_h: tuple = _PANEL_H):
     # the paper's stable Delta = 0.2 experiment: largest r0 with 2 gamma lambda0(r0) >= 1, d = 2
     stable = paper_link("tt-stable")
     k_stable = rt.local_rates(stable, "0.2", 2)["kappa_theta"]
-    r_start = 2 * math.sin(math.radians(_START_DEG) / 2)
+    r_start = distance_at_angle(_START_DEG)
     stable_ok = 2 * gamma * k_stable > 1
     rad = None
     if stable_ok:
@@ -380,8 +355,7 @@ def _step_size_threshold(gamma: float = _GAMMA, panel_h: tuple = _PANEL_H):
     lam_stable = by[(f"two-transition mu2={PAPER_MU2['stable']}", 0.2)]["lambda_star"]
     near = by[(f"two-transition mu2={PAPER_MU2['near-critical']}", 0.2)]["two_gamma_kappa_d2"]
     # the Greedy Logistic comparison (app:logistic-comparison, d = 2, Delta = 1)
-    cmp = {_named(key): 2 * gamma * rt.local_rates(paper_link(key), "1", 2)["kappa_theta"]
-           for key in _PANEL_G + tuple(panel_h)}
+    cmp = {_named(key): two_gamma_kappa(key, "1", gamma) for key in (*_PANEL_G, *panel_h)}
     outside = {k: x for k, x in cmp.items() if x <= 1}
     findings = []
     if not stable_ok:

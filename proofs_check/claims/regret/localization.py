@@ -15,25 +15,36 @@ localization checks also register a link mutant: the unstable link, which must f
 from __future__ import annotations
 
 import functools
-import math
-
-import numpy as np
-from scipy.stats import beta as beta_dist
+from fractions import Fraction
 
 from nbl_theory.links import Link
 from nbl_theory.paper import paper_link
 
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...witnesses.lambda0 import h_along, lambda0_2d
+from ...witnesses.lambda0 import lambda0_2d
 from ...witnesses.paths import (
     environment,
-    exit_index,
-    kernel_errors,
+    localization_probabilities,
+    pooled_mean_zero,
     reward_bound,
     run_paths,
-    tau_from_sq,
+    stopped_errors,
+    stopped_recursion_slacks,
+    stopped_terms,
 )
-from ...witnesses.stats import clopper_pearson_upper, decay_models, interval_verdict, mean_se
+from ...witnesses.stats import (
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    decay_models,
+    implied_c_loc,
+    interval_verdict,
+)
+from ...witnesses.step_sizes import (
+    divergent_sums,
+    exact_tail_sums,
+    full_square_sums,
+    tail_bound_ratios,
+)
 
 __all__: list[str] = []
 
@@ -41,14 +52,6 @@ _K_SE = 5.0                      # Monte Carlo tolerance (one-sided false alarm 
 _Z_POWER = 1.6448536269514722    # + 1.645 SE: power >= 95% against the stated alternative
 _R0 = 0.5          # the stability radius r0 used throughout (λ0(r0) computed for it)
 _LOGISTIC4 = Link.from_expression("1/(1 + exp(-4*z))", name="logistic4", bounded_derivatives=True)
-
-
-def _harmonic_sum(power, t0, N):
-    """sum_{t=1}^N (t + t0)^-power (mpmath; Hurwitz zeta, digamma for power 1)."""
-    import mpmath
-    if power == 1:
-        return mpmath.psi(0, N + 1 + t0) - mpmath.psi(0, 1 + t0)
-    return mpmath.zeta(power, 1 + t0) - mpmath.zeta(power, N + 1 + t0)
 
 
 _N0S = (0, 1, 10, 100, 10_000)                # the grid of the tail bounds
@@ -71,34 +74,18 @@ _T0_H, _NS = 500, (10 ** 3, 10 ** 6, 10 ** 12)  # the divergent sum sum_{t<=N} e
                    Mutant.formula("sum_{s>n0} eta_s^2 <= gamma^2/(n0+t0+1)", sq_offset=1),
                    Mutant.formula("sum_{s>n0} eta_s^4 <= gamma^4/(4 (n0+t0)^3)", fourth_factor=4)))
 def _step_sums(power: float = 1.0, sq_offset: int = 0, fourth_factor: int = 3):
-    from fractions import Fraction
-
-    import mpmath
-    worst2, worst4, worstmax, rows = -math.inf, -math.inf, -math.inf, []
-    with mpmath.workdps(30):
-        for n0 in _N0S:
-            for t0 in (mpmath.mpf(t) for t in _T0S):
-                c = n0 + t0
-                if c < 1:
-                    continue        # the proofs use n0 + t0 >= 1
-                x = n0 + 1 + t0
-                tail2 = mpmath.zeta(2 * power, x)          # sum_{s>n0} (s+t0)^-2p
-                tail4 = mpmath.zeta(4 * power, x)
-                r2 = tail2 * (c + sq_offset)                # <= 1 claimed
-                r4 = tail4 * fourth_factor * c ** 3         # <= 1 claimed
-                rmax = c ** 2 / x ** (2 * power)            # <= 1 claimed
-                worst2, worst4 = max(worst2, float(r2)), max(worst4, float(r4))
-                worstmax = max(worstmax, float(rmax))
-        full2 = [float(mpmath.zeta(2 * power, 1 + t0)) for t0 in _T0_FULL]   # finite
-        harm = [float(_harmonic_sum(power, _T0_H, N)) for N in _NS]
-        lower = [float(mpmath.log(mpmath.mpf(N + 1 + _T0_H) / (1 + _T0_H))) for N in _NS]
+    rows = []
+    # each ratio tail/bound <= 1 claimed (30 digits)
+    tails = tail_bound_ratios(_N0S, _T0S, power, sq_offset, fourth_factor, dps=30)
+    worst2, worst4, worstmax = tails["sq"], tails["fourth"], tails["max"]
+    full2 = full_square_sums(_T0_FULL, power, dps=30)                        # finite
+    harm, lower = divergent_sums(power, _T0_H, _NS, dps=30)
     diverges = all(h >= lo * (1 - 1e-25) for h, lo in zip(harm, lower))
     # exact rational partial sums for a small case (n0 = 1, t0 = 0, n = 300; n0 = 5, t0 = 3)
     exact_ok = True
     if power == 1:
         for n0, t0, n in ((1, 0, 300), (5, 3, 300)):
-            s2 = sum(Fraction(1, (s + t0) ** 2) for s in range(n0 + 1, n + 1))
-            s4 = sum(Fraction(1, (s + t0) ** 4) for s in range(n0 + 1, n + 1))
+            s2, s4 = exact_tail_sums(n0, t0, n)
             exact_ok &= (s2 <= Fraction(1, n0 + t0 + sq_offset)
                          and s4 <= Fraction(1, fourth_factor * (n0 + t0) ** 3))
             rows.append(f"n0={n0}, t0={t0}, n={n}: sum eta^2/gamma^2 = {float(s2):.6f} <= "
@@ -141,13 +128,8 @@ def _stopped_data(case) -> dict:
     lam0 = lambda0_2d(link, delta, _R0)
     v0 = None if angle is None else env.initial_direction(angle)
     p = run_paths(env, seed, R, n, n0=n0, v0=v0, gamma=gamma, t0=t0, keep_v=True)
-    tau = exit_index(p.e0, p.e, _R0)                          # τ − n0
-    k = np.arange(1, p.e.shape[1] + 1)                         # t − n0 of step k
-    ind = (k[None, :] <= tau[:, None]).astype(float)           # 1{t <= τ}
-    D = p.v_prev - env.v_star
-    dh = (D * h_along(env, p.v_prev)).sum(-1)
-    E = np.concatenate([p.e0[:, None], p.e], axis=1)
-    stopped = E[np.arange(R)[:, None], np.minimum(k[None, :], tau[:, None])]   # e_{t∧τ}
+    tau, ind, dh, _, _ = stopped_terms(env, p, _R0)            # τ − n0, 1{t <= τ}, <v-v*, h>
+    stopped = stopped_errors(p, tau)                           # e_{t∧τ}
     return dict(env=env, lam0=lam0, n0=p.n0, R=R, tau=tau, ind=ind, dh=dh, stopped=stopped,
                 e0=p.e0, e=p.e, e_prev=p.e_prev, eta=p.eta[None, :], inner=p.inner,
                 gsq=p.gsq, xsq=p.xsq, ubound=p.ubound, B=reward_bound(env))
@@ -182,51 +164,30 @@ def _stopped_data(case) -> dict:
                    Mutant.witness("field h -> 1.5 h in xi = G - h", field_scale=1.5)))
 def _stopped_pathwise(lam0_scale: float = 1.0, quad_coef: float = 1.0, b_scale: float = 1.0,
                       field_scale: float = 1.0):
-    rows, worst = [], {"one-step": math.inf, "cor": math.inf, "sum": math.inf,
-                       "drop-drift": math.inf, "U": math.inf, "Q": math.inf, "Qmono": math.inf}
+    rows, worst = [], dict.fromkeys(("one-step", "cor", "sum", "drop-drift", "U", "Q", "Qmono"),
+                                    float("inf"))
     worst_z, inclusion_bad, pooled, drifts = 0.0, 0, [], []
     for case in _STOP_CASES:
         name, _link, delta, _n0, angle, gamma, t0, R, n, _seed = case
         s = _stopped_data(case)
-        lam0, ind, eta, dh = lam0_scale * s["lam0"], s["ind"], s["eta"], field_scale * s["dh"]
-        dxi = s["inner"] - dh
-        drift = -2 * lam0 * eta * s["e_prev"] * ind
-        dM = 2 * eta * dxi * ind
-        dQ = quad_coef * eta ** 2 * s["gsq"] * ind
-        on = ind > 0                 # active steps (elsewhere both sides are 0)
-        worst["one-step"] = min(worst["one-step"], float(
-            np.where(on, drift + dM + dQ - (s["e"] - s["e_prev"]) * ind, np.inf).min()))
-        worst["cor"] = min(worst["cor"], float(np.where(on, -lam0 * s["e_prev"] - dh,
-                                                        np.inf).min()))
-        M, Q, Dr = np.cumsum(dM, 1), np.cumsum(dQ, 1), np.cumsum(drift, 1)
-        worst["sum"] = min(worst["sum"], float((s["e0"][:, None] + Dr + M + Q
-                                                - s["stopped"]).min()))
-        worst["drop-drift"] = min(worst["drop-drift"], float((-Dr).min()))
-        worst["Qmono"] = min(worst["Qmono"], float(np.diff(Q, axis=1).min()))
-        B = b_scale * s["B"]
-        worst["U"] = min(worst["U"], float((B * s["ubound"] - np.abs(s["inner"])).min()))
-        worst["Q"] = min(worst["Q"], float((B ** 2 * (eta * eta * s["xsq"]).sum(1)
-                                            - Q[:, -1]).min()))
-        m, se = mean_se(M[:, -1])
-        worst_z = max(worst_z, abs(float(m / se)))
-        pooled.append(M[:, -1])
-        drifts.append(np.cumsum(2 * eta * s["dh"] * ind, 1)[:, -1])
-        tau = s["tau"]
-        exits = int((tau < 10 ** 9).sum())
-        # the inclusion E_init ∩ E_M ∩ E_Q ⊆ {τ > n} of lem:finite-horizon-localization's proof
-        good = ((s["e0"] <= _R0 ** 2 / 4) & (np.maximum(M.max(1), 0) <= _R0 ** 2 / 4)
-                & (Q[:, -1] <= _R0 ** 2 / 4))
-        n_good, n_bad = int(good.sum()), int((good & (tau < 10 ** 9)).sum())
+        lam0 = lam0_scale * s["lam0"]
+        st = stopped_recursion_slacks(s, lam0, quad_coef, b_scale * s["B"], field_scale, _R0)
+        worst = {k: min(v, st["slacks"][k]) for k, v in worst.items()}
+        m, se = st["m"], st["se"]
+        worst_z = max(worst_z, st["z"])
+        pooled.append(st["M_n"])
+        drifts.append(st["drift_sum"])
+        exits, n_good, n_bad = st["exits"], st["n_good"], st["n_bad"]
         inclusion_bad += n_bad
         start = "random init" if angle is None else f"{angle:g} deg"
         rows.append(f"[{name} Delta={delta} n0={s['n0']} start={start} "
                     f"gamma={gamma:g} t0={t0:g} R={R} n={n}] lambda0(0.5) = {lam0:.4f}; "
-                    f"{exits}/{R} paths exit (tau = n0 for {int((tau == 0).sum())}); "
-                    f"M_n mean {m:.3g} +- {se:.2g}; max Q_n {Q[:, -1].max():.3g}; "
+                    f"{exits}/{R} paths exit (tau = n0 for {st['exit_at_n0']}); "
+                    f"M_n mean {m:.3g} +- {se:.2g}; max Q_n {st['q_max']:.3g}; "
                     f"E_init & E_M & E_Q on {n_good} paths, of which {n_bad} exit")
-    pm, pse = mean_se(np.concatenate(pooled))
-    dmag = abs(float(np.concatenate(drifts).mean()))
-    res = (_K_SE + _Z_POWER) * float(pse) / max(dmag, 1e-300)
+    # E[M_n] = 0 pooled: 6.64 SE as a fraction of the drift sum (the error of h it resolves)
+    pz = pooled_mean_zero(pooled, drifts, _K_SE + _Z_POWER)
+    pm, pse, res = pz["m"], pz["se"], pz["resolution"]
     resolved = res <= _M_RES
     ok = (min(worst.values()) >= -1e-11 and worst_z <= _K_SE and inclusion_bad == 0
           and resolved)
@@ -265,18 +226,7 @@ def _localization_data(key: str, delta: str, d: int, n0s: tuple, R: int, n: int,
     at n0 = n0s[1] on fresh paths (cached)."""
     link = _LOGISTIC4 if key == "logistic4" else paper_link(key)
     env = environment(link, delta, d, "bernoulli", None if d == 2 else 100 + d)
-    P, tau0 = [], []
-    for n0 in n0s:
-        sq, _ = kernel_errors(env, seed, R, n, n0, 5.0, float(n0), coins_n0=max(n0s))
-        tau = tau_from_sq(sq, _R0)
-        P.append(float((tau <= n - n0).mean()))
-        tau0.append(float((tau == 0).mean()))
-    n0 = n0s[1]
-    sq, _ = kernel_errors(env, seed + 1, long_R, long_n, n0, 5.0, float(n0))
-    tau = tau_from_sq(sq, _R0)
-    return dict(P=tuple(P), tau0=tuple(tau0), p_short=float((tau <= n - n0).mean()),
-                p_long=float((tau <= long_n - n0).mean()),
-                late_exits=int(((tau > n - n0) & (tau <= long_n - n0)).sum()))
+    return localization_probabilities(env, seed, n0s, (R, long_R), (n, long_n), 5.0, _R0)
 
 
 def _localization_verdict(d, n0s, R, n, seed, long_n, long_R, key="logistic4", delta="1.5",
@@ -285,8 +235,8 @@ def _localization_verdict(d, n0s, R, n, seed, long_n, long_R, key="logistic4", d
     P(τ <= n) in n0 (slope < 0 at 5 SE and preferred to a power law by Δχ² >= 4) and no growth
     with the horizon (P(τ <= long n) − P(τ <= n) <= 0.01, resolved to 0.02)."""
     s = _localization_data(key, delta, d, n0s, R, n, seed, long_n, long_R)
-    P = np.array(s["P"][::-1] if reverse else s["P"])
-    x = np.array(n0s, dtype=float)
+    P = s["P"][::-1] if reverse else s["P"]
+    x = n0s
     rows = [f"n0 = {a}: P(tau <= {n}) = {p:.4f} (tau = n0: {t:.4f})"
             for a, p, t in zip(n0s, P, s["tau0"])]
     fit = decay_models(x, P, R)
@@ -294,7 +244,7 @@ def _localization_verdict(d, n0s, R, n, seed, long_n, long_R, key="logistic4", d
     if fit["exp"] is None:
         verdicts.append("unresolved")
         line = f"d = {d}: fewer than 3 usable points ({fit['used']})"
-        c_loc = math.nan
+        c_loc = float("nan")
     else:
         e, pw = fit["exp"], fit["pow"]
         slope_z = e["b"] / e["b_se"]
@@ -302,7 +252,7 @@ def _localization_verdict(d, n0s, R, n, seed, long_n, long_R, key="logistic4", d
         verdicts.append("decays" if slope_z < -_K_SE else
                         "grows" if slope_z > _K_SE else "unresolved")
         verdicts.append("exponential" if dchi >= 4 else "power" if dchi <= -4 else "unresolved")
-        c_loc = float(max(a / (d - math.log(p)) for a, p in zip(x, P) if p > 0))
+        c_loc = implied_c_loc(x, P, d)
         line = (f"d = {d}: log P = {e['a']:.2f} + ({e['b']:.4f} +- {e['b_se']:.4f}) n0 (slope z "
                 f"= {slope_z:.1f}); power law log P = {pw['a']:.2f} + ({pw['b']:.2f} +- "
                 f"{pw['b_se']:.2f}) log n0; chi2 exponential {e['chi2']:.1f} vs power "
@@ -312,7 +262,7 @@ def _localization_verdict(d, n0s, R, n, seed, long_n, long_R, key="logistic4", d
     # paths exiting in (n, long n]: a binomial count on the same paths (Clopper-Pearson, 99.9%)
     k = s["late_exits"]
     hi = clopper_pearson_upper(k, long_R, 0.999)
-    lo = float(beta_dist.ppf(0.001, k, long_R - k + 1)) if k > 0 else 0.0
+    lo = clopper_pearson_lower(k, long_R, 0.001)
     verdicts.append(interval_verdict(lo, hi, 0.01))
     rows.append(f"n-uniformity at n0 = {n0s[1]} ({long_R} paths): P(tau <= {n}) = "
                 f"{s['p_short']:.4f}, P(tau <= {long_n}) = {s['p_long']:.4f}: {k} late exits, "

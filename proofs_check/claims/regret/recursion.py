@@ -28,19 +28,28 @@ B_Y = sup|g| + b.
 from __future__ import annotations
 
 import functools
-import math
 
-import numpy as np
-
-from nbl_sim.population import fields as pop
 from nbl_theory.paper import STOCHASTIC_SETTING, paper_link
 
 from ...judgement import agree_abs, agreement, gate
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...witnesses.lambda0 import h_along, lambda0_2d, lambda0_cap, spline_error
-from ...witnesses.paths import cap_point, environment, one_step_sample, reward_bound, run_paths
-from ...witnesses.polar_field import polar_tangent_field
-from ...witnesses.stats import bound_verdict, mean_se
+from ...witnesses.geometry import normalization_counterexample, normalization_residuals
+from ...witnesses.lambda0 import lambda0_2d, lambda0_cap, spline_error
+from ...witnesses.paths import (
+    cap_angle,
+    cap_point,
+    direction_at_angle,
+    drift_sums,
+    environment,
+    one_step_moments,
+    pathwise_slack,
+    reward_bound,
+    run_paths,
+    xi_statistics,
+)
+from ...witnesses.polar_field import radial_drift
+from ...witnesses.stats import bound_verdict
+from ...witnesses.toolkit_values import population_drift
 
 __all__: list[str] = []
 
@@ -91,8 +100,7 @@ def _xi_data() -> dict:
     name, delta, d, reward, gseed, n0, angle, gamma, t0, R, n, seed = _XI_CASE
     env = environment(paper_link(name), delta, d, reward, gseed)
     p = run_paths(env, seed, R, n, n0=n0, gamma=gamma, t0=t0, keep_v=True)
-    dh = ((p.v_prev - env.v_star) * h_along(env, p.v_prev)).sum(-1)
-    return dict(inner=p.inner.sum(1), dh=dh.sum(1), spline=spline_error(env.link, delta),
+    return dict(inner=p.inner.sum(1), dh=drift_sums(p, env), spline=spline_error(env.link, delta),
                 match=p.match_nbl_run)
 
 
@@ -116,24 +124,21 @@ def _xi_data() -> dict:
                                   slack_scale=1.01),
                    Mutant.witness("field h -> 1.1 h in xi = G - h", field_scale=1.1)))
 def _pathwise(quad_coef: float = 1.0, slack_scale: float = 1.0, field_scale: float = 1.0):
-    rows, worst, worst_formula, worst_match, steps = [], math.inf, 0.0, 0.0, 0
+    rows, worst, worst_formula, worst_match, steps = [], float("inf"), 0.0, 0.0, 0
     for case in _PATH_CASES:
         p = _pathwise_data(case)
-        rhs = p["e_prev"] + 2 * p["eta"] * p["inner"] + quad_coef * p["eta"] ** 2 * p["gsq"]
-        slack = rhs - p["e"]
-        worst = min(worst, float(slack.min()))
-        worst_formula = max(worst_formula,
-                            float(np.abs(slack - slack_scale * p["slack_formula"]).max()))
+        sl = pathwise_slack(p, quad_coef, slack_scale)
+        worst = min(worst, sl["min"])
+        worst_formula = max(worst_formula, sl["formula_error"])
         worst_match = max(worst_match, p["match"])
-        steps += slack.size
-        rows.append(f"[{_case_label(case)}] min slack {slack.min():.2e}, max slack "
-                    f"{slack.max():.3g}, median slack {np.median(slack):.2e}")
+        steps += sl["steps"]
+        rows.append(f"[{_case_label(case)}] min slack {sl['min']:.2e}, max slack "
+                    f"{sl['max']:.3g}, median slack {sl['median']:.2e}")
     x = _xi_data()
     worst_match = max(worst_match, x["match"])
-    m, se = mean_se(x["inner"] - field_scale * x["dh"])      # sum_t <v_{t-1} - v*, xi_t>
-    drift = abs(float(x["dh"].mean()))
-    z = float(m / se)
-    res = (_K_SE + _Z_POWER) * float(se) / max(drift, 1e-300)
+    # sum_t <v_{t-1} - v*, xi_t>: mean, SE, z, and the error of h (fraction) 6.64 SE resolves
+    xs = xi_statistics(x["inner"], x["dh"], field_scale, _K_SE + _Z_POWER)
+    m, se, z, drift, res = (xs[k] for k in ("m", "se", "z", "drift", "resolution"))
     path_ok = worst >= -_ROUND and worst_formula <= _ROUND and worst_match <= 1e-12
     resolved = res <= _FIELD_ERR
     ok = path_ok and abs(z) <= _K_SE and resolved
@@ -179,35 +184,11 @@ def _normalization(divide_by_r: bool = True, r_min: float = 1.0):
     lhs = (r ** 2 + 1 - 2 * p) - (2 - 2 * p / r)
     factor = (r + 1 - 2 * p / r) if divide_by_r else (r + 1 - 2 * p)
     sym_ok = sp.simplify(lhs - (r - 1) * factor) == 0
-    rng = np.random.default_rng(2024)
-    worst_ineq, worst_id, worst_factor, n_cases = math.inf, 0.0, math.inf, 0
-    for d in (1, 2, 3, 6):
-        N = 50_000
-        u = rng.standard_normal((N, d))
-        u /= np.linalg.norm(u, axis=1)[:, None]
-        w = rng.standard_normal((N, d))
-        # a third of the directions hug u (near equality), a third are opposite-ish
-        w[: N // 3] = u[: N // 3] + 10.0 ** rng.uniform(-8, 0, N // 3)[:, None] * w[: N // 3]
-        w[N // 3: 2 * N // 3] = -u[N // 3: 2 * N // 3] + 0.1 * w[N // 3: 2 * N // 3]
-        w /= np.linalg.norm(w, axis=1)[:, None]
-        rr = 1 + np.concatenate([np.zeros(100), 10.0 ** rng.uniform(-12, 3, N - 100)])
-        if r_min < 1:        # the mutant: radii below 1 as well
-            rr[: N // 2] = rng.uniform(r_min, 1.0, N // 2)
-        x = rr[:, None] * w
-        rn = np.linalg.norm(x, axis=1)
-        a = ((x / rn[:, None] - u) ** 2).sum(1)
-        b = ((x - u) ** 2).sum(1)
-        scale = 1 + rn ** 2
-        xu = (x * u).sum(1)
-        second = rn + 1 - 2 * xu / rn if divide_by_r else rn + 1 - 2 * xu
-        formula = (rn - 1) * second
-        worst_ineq = min(worst_ineq, float(((b - a) / scale).min()))
-        worst_id = max(worst_id, float((np.abs(b - a - formula) / scale).max()))
-        worst_factor = min(worst_factor, float(((second - (rn - 1)) / (1 + rn)).min()))
-        n_cases += N
+    nr = normalization_residuals(2024, (1, 2, 3, 6), 50_000, divide_by_r, r_min)
+    worst_ineq, worst_id, worst_factor, n_cases = (nr[k] for k in ("ineq", "identity", "factor",
+                                                                    "cases"))
     # the hypothesis ||x|| >= 1 is needed: x = (1/2, 1/2), u = e1
-    x, u = np.array([0.5, 0.5]), np.array([1.0, 0.0])
-    counter = float(np.sum((x / np.linalg.norm(x) - u) ** 2) - np.sum((x - u) ** 2))
+    counter = normalization_counterexample()
     ok = sym_ok and worst_ineq >= -1e-14 and worst_id <= 1e-14 and worst_factor >= -1e-14
     return Outcome(PASS if ok else FAIL,
                    f"symbolic identity {'confirmed' if sym_ok else 'NOT confirmed'}; min "
@@ -230,10 +211,10 @@ def _one_step_cases() -> tuple:
     cases = []
     env2 = environment(paper_link("logistic"), "1")
     lam2 = lambda0_2d(env2.link, "1", _R0)
-    a0 = 2 * math.asin(_R0 / 2)
+    a0 = cap_angle(_R0)
     for alpha in (0.05, 0.25, a0, -a0):
-        cases.append((env2, "logistic Delta=1 d=2", lam2,
-                      env2.initial_direction(math.degrees(alpha)), 200_000))
+        cases.append((env2, "logistic Delta=1 d=2", lam2, direction_at_angle(env2, alpha),
+                      200_000))
     env3 = environment(paper_link("we-0.6"), "1", 3, "bounded", 7)
     lam3 = lambda0_cap(env3, _R0)
     for k, r in enumerate((0.1, _R0)):
@@ -247,22 +228,16 @@ def _one_step_data() -> tuple:
     """Monte Carlo next steps for every case and step size (cached)."""
     out, seed = [], 300
     for env, label, lam0, v, N in _one_step_cases():
-        D = v - env.v_star
-        e = float(D @ D)
         # the drift <v - v*, h(v)> of the verdict is the witness's (polar quadrature); the
         # library's population field must agree with it (a gate, not a verdict)
-        drift = float(D @ polar_tangent_field(env.link, env.beta, v)[0])
-        drift_lib = float(D @ pop.tangent_field(env.link, env.beta, v))
+        drift = radial_drift(env.link, env.beta, v, env.v_star)
+        drift_lib = population_drift(env, v)
         for gamma, tt in _ONE_STEP_ETAS:
             eta = gamma / tt
             seed += 1
-            et, gsq = one_step_sample(env, v, eta, N, seed)
-            m, se = mean_se(et)
-            dm, dse = mean_se(e + 2 * eta * drift + eta ** 2 * gsq - et)   # RHS1 - e_t, paired
-            out.append(dict(label=label, lam0=lam0, e=e, drift=drift, drift_lib=drift_lib,
-                            eta=eta, m=m, se=se,
-                            dm=dm, dse=dse, gm=float(gsq.mean()), gse=float(mean_se(gsq)[1]),
-                            B=reward_bound(env), d=env.d))
+            st = one_step_moments(env, v, eta, N, seed, drift)
+            out.append(dict(label=label, lam0=lam0, drift=drift, drift_lib=drift_lib, eta=eta,
+                            B=reward_bound(env), d=env.d, **st))
     return tuple(out)
 
 
@@ -310,7 +285,7 @@ def _local_one_step(quad_coef: float = 1.0, noise_coef: float = 1.0,
         B, d = c["B"], c["d"]
         # RHS1 - E e_t = dm (paired); the quad_coef mutant removes (1 - q) eta^2 E||G||^2
         dm = c["dm"] - (1 - quad_coef) * eta ** 2 * c["gm"]
-        res1 = max(eta ** 2 * c["gm"], 0.1 * 2 * eta * abs(drift))
+        res1 = max(eta ** 2 * c["gm"], 0.1 * 2 * eta * c["abs_drift"])
         rhs2 = (1 - 2 * lam0 * eta) * e + noise_coef * B ** 2 * d * eta ** 2
         w1 = bound_verdict(-dm, c["dse"], 0.0, res1, _K_SE)
         w2 = bound_verdict(c["m"], c["se"], rhs2, 0.1 * B ** 2 * d * eta ** 2, _K_SE)
@@ -318,7 +293,7 @@ def _local_one_step(quad_coef: float = 1.0, noise_coef: float = 1.0,
         v2.append(w2)
         if c["gm"] - _K_SE * c["gse"] > B ** 2 * d:
             bad.append(f"{c['label']}: E||G||^2 = {c['gm']:.4g} > B^2 d")
-        rows.append(f"{c['label']}, |v-v*| = {math.sqrt(e):.3g}, eta = {eta:g}: E e_t = "
+        rows.append(f"{c['label']}, |v-v*| = {c['dist']:.3g}, eta = {eta:g}: E e_t = "
                     f"{c['m']:.5g} +- {c['se']:.1g}; RHS1 - E e_t = {dm:.2g} +- {c['dse']:.1g} "
                     f"[{w1}, resolution {res1:.1g}]; RHS2 = {rhs2:.5g} [{w2}] (E||G||^2 = "
                     f"{c['gm']:.3f} vs B^2 d = {B ** 2 * d:g}; lambda0(r0) = {lam0:.5f}, "
@@ -346,7 +321,7 @@ def _local_one_step(quad_coef: float = 1.0, noise_coef: float = 1.0,
         "eq:local-conditional-error-recursion":
             f"E e_t <= (1 - 2 lambda0 eta) e + B^2 d eta^2 at {len(v2)} (v, eta): "
             f"{', '.join(v2)} (max z above {z2:.1f})"}
-    gates = [agreement(f"<v - v*, h(v)> ({c['label']}, |v - v*| = {math.sqrt(c['e']):.3g})",
+    gates = [agreement(f"<v - v*, h(v)> ({c['label']}, |v - v*| = {c['dist']:.3g})",
                        library=c["drift_lib"], witness=witness_scale * c["drift"],
                        agree=_DRIFT_AGREE)
              for c in _one_step_data()[::len(_ONE_STEP_ETAS)]]

@@ -23,37 +23,36 @@ Monte Carlo on the six named links.
 
 from __future__ import annotations
 
-import math
-
-import mpmath
-import numpy as np
-
 from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import PAPER_LINKS, paper_link
 
 from ...judgement import gate, means_agreement
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_preloaded
-from ...witnesses.geometry import direction_gap, unit_vectors
+from ...witnesses.geometry import direction_gap_mp, direction_gap_violations, perturbation_pairs
 from ...witnesses.initialization import (
     NOISE,
     InitGrid,
+    chain_violations,
     fitted_exponents,
+    fixed_direction_tails,
     grid_cells,
     implied_constants,
     init_cell,
-    init_errors,
     init_settings,
     load_init_cells,
+    mse_statistics,
     shallow_ratio,
+    stein_contrast,
+    tail_directions,
 )
 from ...witnesses.printed import link_label
-from ...witnesses.stats import chi_constant_sup, clopper_pearson_upper
+from ...witnesses.stats import CHI_CONSTANT, chi_constant_sup
 from ...witnesses.toolkit_values import float_values
 
 __all__: list[str] = []
 
-_SQ3 = math.sqrt(3.0)
+_SQ3 = CHI_CONSTANT
 _K_SE = 5.0  # identity checks: |mean − target| ≤ 5 SE per coordinate (false alarm ~6e-7 each)
 _N_STEIN = 100_000
 _RES_STEIN = 0.02  # resolution: the 5-SE half-width must be below it in every coordinate
@@ -89,14 +88,9 @@ def _stein_mean(coef=0.5, n=_N_STEIN, cases=_STEIN_CASES):
         env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
                                 geometry_seed=100 + i)
         real = env.draw(1000 + i, [0], n, n)
-        c = real.coins[0]
-        y = np.where(c > 0, real.Y[0, :, 1], real.Y[0, :, 0])
-        W = (c * y)[:, None] * real.X[0]
-        target = env.delta * mu_g * coef * env.v_star
-        se = W.std(0, ddof=1) / math.sqrt(n)
-        z = np.abs(W.mean(0) - target) / se
-        worst, half = max(worst, float(z.max())), max(half, float(_K_SE * se.max()))
-        rows.append(f"{link.name} Delta={delta} d={d}: max z = {z.max():.2f}")
+        z_max, se_max = stein_contrast(env, real, mu_g, coef)
+        worst, half = max(worst, z_max), max(half, _K_SE * se_max)
+        rows.append(f"{link.name} Delta={delta} d={d}: max z = {z_max:.2f}")
     ok = worst <= _K_SE and half <= _RES_STEIN
     return Outcome(PASS if ok else FAIL,
                    f"max |z| = {worst:.2f} over {len(rows)} cases; {_K_SE:g}-SE half-width "
@@ -157,18 +151,13 @@ def _mse(grid, coef=16):
     for s in init_settings(grid):
         d, B, env, mu = s["env"].d, s["B"], s["env"], s["mu"]
         for n0 in s["wbar"]:
-            _, e, ew = init_errors(s, n0)
-            e2, ew2 = e**2, ew**2
-            R = e2.size
-            m, se = e2.mean(), e2.std(ddof=1) / math.sqrt(R)
+            st = mse_statistics(s, n0)
+            m, se, exact, se_w, z = (st[k] for k in ("m", "se", "exact", "se_w", "z"))
             bound = coef * B**2 * d / (env.delta**2 * mu**2 * n0)
             nontrivial += bound < 4               # ||v - v*||^2 <= 4 always
             viol += m - 3 * se > bound
             unsure += m - 3 * se <= bound < m + 3 * se
             worst_ratio = max(worst_ratio, m / bound)
-            exact = s["ew2_exact"] / n0
-            se_w = ew2.std(ddof=1) / math.sqrt(R)
-            z = abs(ew2.mean() - exact) / se_w
             worst_z, worst_res = max(worst_z, z), max(worst_res, 5 * se_w / exact)
             inter_bad += exact > B**2 * d / n0 or z > 5 or 5 * se_w > 0.25 * exact
             rows.append(f"{s['label']} n0={n0}: {m:.4g} +- {se:.2g} vs bound {bound:.4g}")
@@ -343,28 +332,18 @@ _TS = (1.0, 1.5, 2.0, 2.5, 3.0, 3.5)
 
 def _fixed_direction(grid, c0=0.5):
     """P(|u^T(W_bar - y)| > t B/sqrt(n0)) against 2 exp(-c0 t^2) (c_0 = 1/2)."""
-    rows, viol, c0_min, worst_ratio, n = [], 0, math.inf, 0.0, 0
+    rows, viol, c0_min, worst_ratio, n = [], 0, float("inf"), 0.0, 0
     for s in init_settings(grid):
-        env, B, d = s["env"], s["B"], s["env"].d
-        rng = np.random.default_rng(5 + d)
-        th = env.theta / np.linalg.norm(env.theta)
-        us = {"v*": env.v_star, "theta": th, "random": unit_vectors(rng, d)[0]}
+        us = tail_directions(s["env"])
         for n0 in s["wbar"]:
-            dev = s["wbar"][n0] - s["y"]
-            R = dev.shape[0]
-            for u in us.values():
-                proj = np.abs(dev @ u) * math.sqrt(n0) / B
-                for t in _TS:
-                    k = int(np.sum(proj > t))
-                    pu = clopper_pearson_upper(k, R)
-                    bound = 2 * math.exp(-c0 * t * t)
-                    viol += pu > bound
-                    worst_ratio = max(worst_ratio, pu / bound)
-                    if pu < 1:
-                        c0_min = min(c0_min, math.log(2 / pu) / (t * t))
-                    n += 1
-            sd = [float(np.std(dev @ u)) * math.sqrt(n0) / B for u in us.values()]
-            ex = [math.sqrt(u @ s["sigma"] @ u) / B for u in us.values()]
+            tails = fixed_direction_tails(s, n0, us, _TS, c0)
+            for pu, bound, c0_implied in tails["cases"]:
+                viol += pu > bound
+                worst_ratio = max(worst_ratio, pu / bound)
+                if c0_implied is not None:
+                    c0_min = min(c0_min, c0_implied)
+                n += 1
+            sd, ex = tails["sd"], tails["exact"]
             rows.append(f"{s['label']} n0={n0}: sqrt(n0) sd(u^T(W_bar - y))/B_Y "
                         + ", ".join(f"{a:.3f} (exact {b:.3f})" for a, b in zip(sd, ex)))
     computed = (f"max P_upper / (2 exp(-{c0:g} t^2)) = {worst_ratio:.3g} over {n} (setting, n0, "
@@ -408,41 +387,24 @@ _register_pair("init-fixed-direction-tail", "eq:init-fixed-direction-proof", _FD
           printed="2||x - y||/||y||",
           mutants=(Mutant.printed("printed factor 1.9 in place of 2", factor=1.9),))
 def _perturbation(factor=2.0):
-    rng = np.random.default_rng(4242)
-    worst, n, bad = 0.0, 0, 0
-    for d in (1, 2, 3, 5, 10, 50):
-        N = 20000
-        y = rng.standard_normal((N, d)) * np.exp(rng.uniform(-5, 5, (N, 1)))
-        kind = rng.integers(0, 4, N)
-        noise = rng.standard_normal((N, d)) * np.exp(rng.uniform(-8, 2, (N, 1)))
-        x = np.where((kind == 0)[:, None], rng.standard_normal((N, d)),      # unrelated
-                     np.where((kind == 1)[:, None], y + noise * np.linalg.norm(y, axis=1,
-                                                                             keepdims=True),
-                              np.where((kind == 2)[:, None],                  # x = -eps y
-                                       -np.exp(rng.uniform(-12, 1, (N, 1))) * y,
-                                       np.exp(rng.uniform(-3, 3, (N, 1))) * y + noise)))
-        lhs, rhs = direction_gap(x, y)
-        rhs = rhs * factor / 2
-        bad += int(np.sum(lhs > rhs * (1 + 1e-12)))
-        worst = max(worst, float(np.max(lhs / rhs)))
+    worst, n, bad, N = 0.0, 0, 0, 20000
+    for _, x, y in perturbation_pairs(4242, (1, 2, 3, 5, 10, 50), N):
+        b, w = direction_gap_violations(x, y, factor, slack=1e-12)
+        bad += b
+        worst = max(worst, w)
         n += N
     # near-tight cases at 50 digits: x = -eps y (lhs = 2, rhs = 2(1 + eps))
     mp_bad = 0
-    with mpmath.workdps(50):
-        for eps in ("1e-3", "1e-10", "1e-30"):
-            yv = mpmath.matrix([mpmath.mpf(3), mpmath.mpf(-4), mpmath.mpf(12)])
-            xv = -mpmath.mpf(eps) * yv
-            lhs = mpmath.norm(xv / mpmath.norm(xv) - yv / mpmath.norm(yv))
-            rhs = factor * mpmath.norm(xv - yv) / mpmath.norm(yv)
-            mp_bad += lhs > rhs
+    for eps in ("1e-3", "1e-10", "1e-30"):
+        lhs, rhs = direction_gap_mp(eps, factor, dps=50)
+        mp_bad += lhs > rhs
     # the proof's consequence on the quick initialization samples
     chain_bad, m = 0, 0
     for s in init_settings(_QUICK_GRID):
         for n0 in s["wbar"]:
-            _, e, ew = init_errors(s, n0)
-            bound = 2 * factor * ew / (s["env"].delta * s["mu"])
-            chain_bad += int(np.sum(e > bound * (1 + 1e-12)))
-            m += e.size
+            b, size = chain_violations(s, n0, factor, slack=1e-12)
+            chain_bad += b
+            m += size
     ok = bad == 0 and mp_bad == 0 and chain_bad == 0
     return Outcome(PASS if ok else FAIL,
                    f"max lhs/rhs = {worst:.12f} over {n} random pairs; {bad + mp_bad + chain_bad} "

@@ -124,3 +124,12 @@ def test_abs_moment_closed_forms(q, mu, s):
                               / math.sqrt(2 * math.pi), -np.inf, np.inf)[0]
     got = float(gaussian.abs_moment(np.array(mu), s, q))
     assert got == pytest.approx(want, rel=1e-9, abs=1e-12)   # quad's own accuracy
+
+
+def test_kappa_closed_form_error():
+    # the printed e^{a^2/2} Phi(-a) equals the definition to the quadrature's ~1e-35;
+    # kappa(0) = P(Z > 0) = 1/2 exactly; the claims' mutants e^{a^2} and Phi(+a) are far off
+    worst, defs = gaussian.kappa_closed_form_error(("0", "1", "10"))
+    assert worst < 1e-30 and abs(defs["0"] - 0.5) < 1e-35
+    assert gaussian.kappa_closed_form_error(("1",), half=1)[0] > 0.1
+    assert gaussian.kappa_closed_form_error(("1",), sign=1)[0] > 0.1

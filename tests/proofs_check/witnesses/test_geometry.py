@@ -104,3 +104,32 @@ def test_tangent_basis_is_orthonormal_and_tangent(d):
     assert b.shape == (d, d - 1)
     assert np.allclose(b.T @ b, np.eye(d - 1), atol=1e-15)
     assert np.abs(vs @ b).max() < 1e-15
+
+
+def test_direction_gap_on_random_pairs_and_near_tight_cases():
+    pairs = list(geo.perturbation_pairs(4242, (2, 5), 2000))
+    again = list(geo.perturbation_pairs(4242, (2, 5), 2000))
+    assert [d for d, _, _ in pairs] == [2, 5]
+    for (_, x, y), (_, x2, y2) in zip(pairs, again):
+        assert x.shape == y.shape and np.array_equal(x, x2) and np.array_equal(y, y2)
+        bad, worst = geo.direction_gap_violations(x, y)
+        assert bad == 0 and 0.99 < worst <= 1 + 1e-12          # the tight case x = -eps y
+        assert geo.direction_gap_violations(x, y, factor=1.9)[0] > 0
+    # x = -eps y: lhs = 2 and rhs = 2(1 + eps) exactly in real arithmetic
+    lhs, rhs = geo.direction_gap_mp("1e-30")
+    with mpmath.workdps(50):
+        assert abs(lhs - 2) < 1e-45 and abs(rhs - 2 * (1 + mpmath.mpf("1e-30"))) < 1e-45
+        assert lhs < rhs
+    lhs, rhs = geo.direction_gap_mp("1e-3", factor=1.9)
+    assert lhs > rhs
+
+
+def test_normalization_residuals_and_counterexample():
+    nr = geo.normalization_residuals(7, (1, 3), 3000)
+    assert nr["cases"] == 6000
+    assert nr["ineq"] >= -1e-14 and nr["identity"] <= 1e-14 and nr["factor"] >= -1e-14
+    # the mutants: the factor without /r, radii below 1
+    assert geo.normalization_residuals(7, (1, 3), 3000, divide_by_r=False)["identity"] > 1e-3
+    assert geo.normalization_residuals(7, (1, 3), 3000, r_min=0.5)["ineq"] < -1e-3
+    # x = (1/2, 1/2), u = e1: ||x/r - u||^2 = 2 - sqrt 2, ||x - u||^2 = 1/2
+    assert geo.normalization_counterexample() == pytest.approx(1.5 - math.sqrt(2), rel=1e-14)

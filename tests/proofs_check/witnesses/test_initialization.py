@@ -121,3 +121,38 @@ def test_a_wrongly_drawn_realization_is_a_toolkit_fail(monkeypatch):
     monkeypatch.setattr(init, "_SETTINGS", {})
     out = ci._drawn_right(grid, ok)
     assert out.status == FAIL and out.detail.startswith("toolkit defect"), out.detail[:200]
+
+
+def test_stein_contrast_resolves_the_factor_one_half():
+    # logistic, Delta = 1, d = 2: E[W_t] = (Delta mu_g/2) v* (eq:Wt-conditional-mean-proof), so
+    # the printed target is within a few SE and the target without the 1/2 (a mutant) is not
+    link = LOGISTIC
+    s = init.init_setting(link, "logistic", "1", 2, (1,), 2, 3)
+    env = s["env"]
+    real = env.draw(11, [0], 20_000, 20_000)
+    z, se = init.stein_contrast(env, real, s["mu"])
+    assert z < 5 and 0 < se < 0.01
+    assert init.stein_contrast(env, real, s["mu"], coef=1.0)[0] > 10
+
+
+def test_mse_tails_and_chain_on_a_small_setting():
+    s = init.init_setting(LOGISTIC, "logistic", "1.8", 3, (200,), 2000, 5)
+    st = init.mse_statistics(s, 200)
+    # the exact E||W_bar - y||^2 from eq:stein_second within 5 SE of the simulation
+    assert st["z"] < 5 and st["exact"] == pytest.approx(s["ew2_exact"] / 200)
+    _, e, _ = init.init_errors(s, 200)
+    assert st["m"] == pytest.approx(float(np.mean(e**2)), rel=1e-14)
+    us = init.tail_directions(s["env"])
+    assert set(us) == {"v*", "theta", "random"}
+    for u in us.values():
+        assert np.linalg.norm(u) == pytest.approx(1, abs=1e-14)
+    tails = init.fixed_direction_tails(s, 200, us, (1.0, 3.0), 0.5)
+    assert len(tails["cases"]) == 6 and len(tails["sd"]) == len(tails["exact"]) == 3
+    for pu, bound, c0 in tails["cases"]:
+        assert 0 < pu <= 1 and bound <= 2 and (c0 is None) == (pu >= 1)
+    # the simulated sd of u^T(W_bar - y) within 10% of the exact sigma_u
+    np.testing.assert_allclose(tails["sd"], tails["exact"], rtol=0.1)
+    # the perturbation chain holds with factor 2; a factor 0.5 (planted) breaks it
+    bad, size = init.chain_violations(s, 200)
+    assert bad == 0 and size == 2000
+    assert init.chain_violations(s, 200, factor=0.5)[0] > 0

@@ -107,3 +107,74 @@ def test_literal_step_breaks_ties_toward_plus_one():
     assert a == 1
     np.testing.assert_allclose(g, [0.0, 2.0], atol=0)
     np.testing.assert_allclose(v1, np.array([1.0, 1.0]) / math.sqrt(2), rtol=1e-15)
+
+
+def test_pathwise_slack_and_xi_statistics(env):
+    p = paths.run_paths(env, 4, 8, 200, n0=20, gamma=5.0, t0=20.0, keep_v=True)
+    terms = dict(e_prev=p.e_prev, e=p.e, eta=p.eta, inner=p.inner, gsq=p.gsq,
+                 slack_formula=p.slack_formula)
+    sl = paths.pathwise_slack(terms)
+    # lem:normalization: the slack is >= 0 and equals its formula (float64 rounding)
+    assert sl["min"] >= -1e-12 and sl["formula_error"] <= 1e-12 and sl["steps"] == p.e.size
+    assert sl["min"] <= sl["median"] <= sl["max"]
+    # dropping the second-order term (a mutant) makes the slack negative somewhere
+    assert paths.pathwise_slack(terms, quad_coef=0.0)["min"] < -1e-6
+    assert paths.pathwise_slack(terms, slack_scale=1.01)["formula_error"] > 1e-12
+    dh = paths.drift_sums(p, env)
+    assert dh.shape == (8,) and np.all(dh <= 1e-12)       # restoring inside the cap (logistic4)
+    xs = paths.xi_statistics(p.inner.sum(1), dh, k=5.0)
+    m, se = float(np.mean(p.inner.sum(1) - dh)), float(np.std(p.inner.sum(1) - dh, ddof=1))
+    assert xs["m"] == pytest.approx(m, rel=1e-12) and xs["se"] == pytest.approx(
+        se / math.sqrt(8), rel=1e-12)
+    assert xs["resolution"] == pytest.approx(5.0 * xs["se"] / abs(dh.mean()), rel=1e-12)
+
+
+def test_one_step_moments_and_angles(env):
+    assert paths.cap_angle(0.5) == pytest.approx(2 * math.asin(0.25), rel=1e-15)
+    v = paths.direction_at_angle(env, paths.cap_angle(0.5))
+    assert np.linalg.norm(v - env.v_star) == pytest.approx(0.5, rel=1e-14)
+    st = paths.one_step_moments(env, v, 0.0, 100, 1, drift=-0.01)
+    # eta = 0: v does not move, so e_t = e and RHS1 - e_t = 0 exactly
+    assert st["e"] == pytest.approx(0.25, rel=1e-14) and st["dist"] == pytest.approx(0.5)
+    assert st["m"] == pytest.approx(0.25, rel=1e-13) and abs(st["dm"]) < 1e-13
+    assert st["abs_drift"] == 0.01 and st["gm"] >= 0
+
+
+def test_distance_at_angle_inverts_cap_angle():
+    assert paths.distance_at_angle(60.0) == pytest.approx(1.0, rel=1e-15)
+    assert paths.distance_at_angle(math.degrees(paths.cap_angle(0.3))) == pytest.approx(
+        0.3, rel=1e-14)
+
+
+def test_stopped_recursion_slacks_and_errors(env):
+    p = paths.run_paths(env, 4, 8, 200, n0=20, gamma=5.0, t0=20.0, keep_v=True)
+    tau, ind, dh, M, Q = paths.stopped_terms(env, p, 0.5)
+    stopped = paths.stopped_errors(p, tau)
+    assert stopped.shape == p.e.shape
+    for r in range(8):                          # e_{t ^ tau}: frozen after the exit
+        t = min(int(tau[r]), p.e.shape[1])
+        if 0 < t < p.e.shape[1]:
+            assert np.all(stopped[r, t - 1:] == p.e[r, t - 1])
+    s = dict(tau=tau, ind=ind, dh=dh, stopped=stopped, e0=p.e0, e=p.e, e_prev=p.e_prev,
+             eta=p.eta[None, :], inner=p.inner, gsq=p.gsq, xsq=p.xsq, ubound=p.ubound)
+    st = paths.stopped_recursion_slacks(s, 0.0, 1.0, 1.0, 1.0, 0.5)
+    # with lambda0 = 0 the one-step inequality is lem:normalization's slack (>= 0)
+    assert st["slacks"]["one-step"] >= -1e-12 and st["slacks"]["Qmono"] >= 0
+    np.testing.assert_allclose(st["M_n"], M[:, -1], rtol=1e-12, atol=1e-15)
+    assert st["q_max"] == pytest.approx(Q[:, -1].max(), rel=1e-12)
+    assert 0 <= st["n_bad"] <= st["n_good"] <= 8
+    # dropping the second-order term (a mutant) breaks the one-step inequality
+    assert paths.stopped_recursion_slacks(s, 0.0, 0.0, 1.0, 1.0, 0.5)["slacks"]["one-step"] < 0
+    pz = paths.pooled_mean_zero([st["M_n"]], [st["drift_sum"]], k=5.0)
+    assert pz["m"] == pytest.approx(float(st["M_n"].mean()), rel=1e-12)
+    assert pz["resolution"] == pytest.approx(5.0 * pz["se"] / pz["drift"], rel=1e-12)
+
+
+def test_localization_probabilities(env):
+    out = paths.localization_probabilities(env, 5, (20, 40), (40, 30), (200, 400), 5.0, 0.5)
+    assert len(out["P"]) == len(out["tau0"]) == 2
+    assert all(0 <= p <= 1 for p in out["P"] + out["tau0"])
+    assert out["p_short"] <= out["p_long"] and 0 <= out["late_exits"] <= 30
+    # P(tau <= n) against a direct count on the kernel's errors at n0 = 40 (same draws)
+    sq, _ = paths.kernel_errors(env, 5, 40, 200, 40, 5.0, 40.0, coins_n0=40)
+    assert out["P"][1] == float((paths.tau_from_sq(sq, 0.5) <= 160).mean())

@@ -56,3 +56,13 @@ def test_own_mu_g_is_stein_of_g(key):
     link = paper_link(key)
     assert pf.own_mu_g(link) == pytest.approx(float(stability(link, "1").values["mu_g"]),
                                               abs=1e-14)
+
+
+def test_radial_drift_is_the_inner_product_with_the_tangent_field():
+    env = Environment.build(paper_link("logistic"), "1", 2)
+    v = env.initial_direction(20.0)
+    h = pf.polar_tangent_field(env.link, env.beta, v)[0]
+    assert pf.radial_drift(env.link, env.beta, v, env.v_star) == float(
+        (v - env.v_star) @ h)
+    # restoring near v* (the logistic link is stable at Delta = 1): the drift is negative
+    assert pf.radial_drift(env.link, env.beta, v, env.v_star) < 0

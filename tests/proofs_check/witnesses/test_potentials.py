@@ -1,6 +1,8 @@
 """Tests of proofs_check.witnesses.potentials (the elicitation geometry from the definitions)
 and proofs_check.witnesses.concordance."""
 
+import math
+
 import mpmath
 import pytest
 import sympy as sp
@@ -107,3 +109,114 @@ def test_elicitation_moments_against_the_library():
         assert abs(got["m2"] - lib["m2"]) < mpmath.mpf("1e-25")
     bad = concordance.elicitation_moments(phi, 1, m2_power=2)
     assert abs(bad["m2"] - lib["m2"]) > 1e-3
+
+
+def test_residuals_of_the_printed_link_identities():
+    # g' = 1/phi'', g'' = -phi'''/phi''^3 and (log g')' = g''/g' hold for every smooth phi
+    # (the generic potential); the claims' mutants (a + sign, phi''^2, phi''^3) do not
+    phi = pt.GENERIC_POTENTIAL
+    assert pt.link_derivative_residual(phi) == 0
+    assert pt.link_derivative_residual(phi, sign=1) != 0
+    assert pt.link_derivative_residual(phi, power=2) != 0
+    assert pt.log_derivative_residual() == 0
+    assert pt.self_concordance_forms_residual(phi) == 0
+    assert pt.self_concordance_forms_residual(pt.BREGMAN_ROWS["burg"].phi, power=3) != 0
+
+
+def test_elicitation_lambda_star_assembles_the_printed_formula():
+    # rho = 0.6, Delta = 1/5 against the library's 30-digit tier (the 2-D route): relative
+    # ~1e-27 on mu*, m2 and lambda* (the claim elicitation-stability-coefficient's case)
+    phi = el.weighted_entropy_potential(sp.Rational(3, 5))
+    got = concordance.elicitation_lambda_star(phi, "1/5")
+    lib = stability(make_family("weighted-entropy", rho="0.6"), "0.2", dps=30).values
+    rel = concordance.relative_differences(got, lib)
+    assert set(rel) == {"mu_star", "m2", "lambda_star"} and max(rel.values()) < 1e-24
+    # lambda* = Delta mu* - 2 phi0(0)(1 - Delta^2/4)(m2)+ written out at 40 digits
+    with mpmath.workdps(40):
+        d = mpmath.mpf(1) / 5
+        want = d * got["mu_star"] - 2 * (1 - d * d / 4) * max(got["m2"], 0) / mpmath.sqrt(
+            2 * mpmath.pi)
+        assert abs(got["lambda_star"] - want) < mpmath.mpf("1e-38")
+    bad = concordance.elicitation_lambda_star(phi, "1/5", m2_power=2)
+    assert max(concordance.relative_differences(bad, lib).values()) > 1e-3
+
+
+def test_proof_steps_by_hand():
+    # R = 1, Delta = 1: kappa(1/2) = e^{1/8} Phi(-1/2) = e^{1/8} erfc(1/(2 sqrt 2))/2 (math)
+    k = math.exp(0.125) * math.erfc(0.5 / math.sqrt(2)) / 2
+    steps, ratios, bound = concordance.proof_steps(
+        1.0, 1.0, {"e1": 0.2, "e2abs": 0.1, "m2": 0.05, "mu": 0.1}, margin=-0.5, lam_lo=0.01,
+        tol=1e-9)
+    assert all(steps.values()) and bound == pytest.approx(-0.1, rel=1e-15)
+    assert ratios["m2"] == pytest.approx(0.5, rel=1e-15)
+    assert ratios["mu"] == pytest.approx(2 * k, rel=1e-14)
+    assert ratios["curv"] == pytest.approx(0.5 * k, rel=1e-14)
+    # planted violations: E|g''(U)| > R E g'(U), mu* < kappa E g'(U), lambda* below the bound
+    steps, _, _ = concordance.proof_steps(
+        1.0, 1.0, {"e1": 0.2, "e2abs": 0.3, "m2": 0.05, "mu": 0.05}, margin=1.0, lam_lo=0.01,
+        tol=1e-9)
+    assert [s for s, ok in steps.items() if not ok] == [
+        "(m2)+ <= |m2| <= E|g''(U)| <= R E g'(U)", "mu* >= kappa E g'(U)",
+        "lambda* >= 2 mu* margin"]
+
+
+def test_hand_derived_R():
+    assert concordance.hand_derived_R("weighted-entropy", "0.6") == sp.Rational(5, 2)
+    assert concordance.hand_derived_R("weighted-entropy", "-0.5") == 2
+    assert concordance.hand_derived_R("logistic") == concordance.hand_derived_R("exp") == 1
+    assert concordance.hand_derived_R("exp", scale=3) == 3
+    with pytest.raises(ValueError):
+        concordance.hand_derived_R("probit")
+
+
+def test_bregman_identities_and_their_planted_bugs():
+    mu, phi = sp.Symbol("mu", real=True), pt.GENERIC_POTENTIAL
+    assert pt.bregman_mean_residual(phi, mu) == 0
+    assert pt.bregman_mean_residual(phi, mu, swap=True) != 0
+    assert pt.bregman_derivative_residual(phi) == 0
+    assert pt.bregman_derivative_residual(phi, sign=-1) != 0
+    assert pt.bregman_second_order_residual(phi) == 0
+    assert pt.bregman_second_order_residual(phi, coef=1) != 0
+    # E_F of the loss: phi(Y) -> E_F[phi(Y)], Y -> mu; quadratic phi: (mu - r)^2/2 + const
+    quad = M**2 / 2
+    e = pt.affine_expected_loss(quad, R, mu)
+    assert sp.simplify(sp.diff(e, R) - (R - mu)) == 0
+
+
+def test_taylor_remainder_error():
+    # negative entropy r log r - r: the loss equals int_r^y (y - s)/s ds to the quadrature's
+    # ~1e-35; a loss with 2 phi'(r)(y - r) or the kernel (s - r) is off by O(1)
+    phi, pts = pt.PRINTED_TABLE["negative-entropy"]["phi"], [("1/3", "5/2"), ("4", "1/7")]
+    assert pt.taylor_remainder_error(phi, pts) < 1e-30
+    assert pt.taylor_remainder_error(phi, pts, c=2) > 0.1
+    assert pt.taylor_remainder_error(phi, pts, kernel="s-r") > 0.1
+
+
+def test_bregman_minimiser_cases_are_reproducible():
+    names = ("quadratic", "burg")
+    cases = pt.bregman_minimiser_cases(20240601, names)
+    assert cases == pt.bregman_minimiser_cases(20240601, names)
+    assert len(cases) == 24 + 4 * len(names)
+    assert [c[0] for c in cases[24:]] == ["quadratic"] * 4 + ["burg"] * 4
+    for kind, rho, r, mu in cases:
+        assert r != mu and 0 < r < 1 and 0 < mu < 1
+        assert (rho is None) == (kind != "weighted")
+        assert rho is None or -1 < rho < 1
+
+
+def test_primal_dual_witnesses():
+    assert pt.superpolynomial_growth(sp.exp(TH), -sp.oo, sp.oo) == "g at +oo"
+    assert pt.superpolynomial_growth(TH, -sp.oo, sp.oo) is None
+    row = pt.PRINTED_TABLE["negative-entropy"]
+    c = pt.conjugate_gradient(row["phi"], R, row["domain"], row["g"])
+    assert c["inv_ok"] and c["g_ok"] and sp.simplify(c["conj"] - sp.exp(TH)) == 0
+    assert not pt.conjugate_gradient(row["phi"], R, row["domain"], row["g"], sign=-1)["inv_ok"]
+    assert not pt.conjugate_gradient(row["phi"], R, row["domain"], 2 * row["g"])["g_ok"]
+
+
+def test_induced_potential_facts():
+    f = pt.induced_potential_facts(pt.INDUCED_LINKS["logistic"], R)
+    assert f["ftc_ok"] and f["rec_ok"] and f["increasing"] and f["ift_ok"]
+    assert f["range"] == (0, 1)
+    assert pt.reference_point_change(pt.INDUCED_LINKS["logistic"], R, f["pot"], f["range"]) == 0
+    assert not pt.induced_potential_facts(pt.INDUCED_LINKS["exp"], R, "link")["ftc_ok"]

@@ -34,3 +34,11 @@ def test_rounding_interval_and_bump():
     assert printed.rounding_interval("-2.45e-3") == (Decimal("-2.455e-3"), Decimal("-2.445e-3"))
     assert printed.bump_last_figure("3.70e-3") == "3.71e-3"
     assert printed.bump_last_figure("-2.45e-3") == "-2.44e-3"
+
+
+def test_mp_nstr_keeps_the_value_precision():
+    # a 40-digit value shown outside its working precision keeps its digits (no conversion)
+    with mpmath.workdps(40):
+        third = mpmath.mpf(1) / 3
+    assert printed.mp_nstr(third, 20) == "0.33333333333333333333"
+    assert printed.mp_nstr(mpmath.mpf("2.5e-26"), 3) == mpmath.nstr(mpmath.mpf("2.5e-26"), 3)

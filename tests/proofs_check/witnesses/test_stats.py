@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy.stats import chi
+from scipy.stats import beta, chi
 
 from proofs_check.witnesses import stats
 
@@ -153,3 +153,32 @@ def test_the_bounds_the_experiment_claims_decide_by():
     se = math.sqrt(5 / 3) / 2                                # sample SD sqrt(5/3), n = 4
     assert m == 2.5 and lo == 2.5 - 1.96 * se and hi == 2.5 + 1.96 * se
     assert ws.median_abs_angle_error(np.radians([-10.0, 12.0, 9.0]), 10.0) == pytest.approx(1.0)
+
+
+def test_chi_constant_is_sqrt3_and_bounds_the_chi_quantiles():
+    assert stats.CHI_CONSTANT == math.sqrt(3.0)
+    assert stats.chi_constant_sup() <= stats.CHI_CONSTANT
+
+
+def test_bound_verdicts_and_ratios():
+    # the same verdicts as bound_verdict one by one, resolution 10% of each bound
+    means, ses, bounds = [1.0, 2.0, 0.5], [0.01, 0.01, 0.2], [2.0, 1.0, 0.6]
+    assert stats.bound_verdicts(means, ses, bounds, 0.1) == [
+        stats.bound_verdict(m, e, b, 0.1 * b) for m, e, b in zip(means, ses, bounds)] == [
+        "below", "above", "unresolved"]
+    assert stats.smallest_ratio(np.array([2.0, 3.0]), np.array([1.0, 0.0])) == 2.0
+    assert stats.max_abs_difference(np.array([1.0, 2.0]), np.array([1.5, 1.0])) == 1.0
+    assert stats.max_over_min([2.0, 8.0, 4.0]) == 4.0
+
+
+def test_implied_c_loc_and_clopper_pearson_lower():
+    # P = exp(d - n0/C) exactly on the grid gives back C
+    C, d = 40.0, 2
+    x = [50.0, 100.0, 150.0]
+    P = [math.exp(d - a / C) for a in x]
+    assert stats.implied_c_loc(x, P, d) == pytest.approx(C, rel=1e-12)
+    assert stats.clopper_pearson_lower(0, 100) == 0.0
+    lo, hi = stats.clopper_pearson_lower(5, 1000), stats.clopper_pearson_upper(5, 1000)
+    assert 0 < lo < 0.005 < hi
+    # the lower bound is the 0.001 quantile of Beta(k, n - k + 1)
+    assert lo == float(beta.ppf(0.001, 5, 996))

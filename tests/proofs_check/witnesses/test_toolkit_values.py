@@ -5,7 +5,11 @@ import math
 import pytest
 from scipy import integrate
 
+from nbl_sim.engine.environment import Environment
+from nbl_sim.population import fields as pop
+from nbl_sim.studies import rate_theory as rt
 from nbl_theory.paper import paper_link
+from nbl_theory.self_concordance import self_concordance_constant
 from nbl_theory.stability import stability
 from proofs_check.witnesses import potentials, toolkit_values
 
@@ -46,3 +50,21 @@ def test_parameter_roots_are_cached_and_bracket_the_unstable_mu2_interval():
     roots = [float(r.value) for r in res.roots]
     assert len(roots) == 2
     assert abs(roots[0] - 0.576800206698) < 1e-9 and abs(roots[1] - 2.143283503231) < 1e-9
+
+
+def test_self_concordance_R_is_the_library_constant():
+    R = self_concordance_constant(paper_link("we-0.60")).R
+    assert toolkit_values.self_concordance_R("we-0.60") == R
+    assert toolkit_values.self_concordance_R("we-0.60", 0.5) == 0.5 * R
+
+
+def test_population_drift_is_the_library_field():
+    env = Environment.build(paper_link("logistic"), "1", 2)
+    v = env.initial_direction(20.0)
+    assert toolkit_values.population_drift(env, v) == float(
+        (v - env.v_star) @ pop.tangent_field(env.link, env.beta, v))
+
+
+def test_two_gamma_kappa_is_the_library_rate():
+    k = rt.local_rates(paper_link("tt-stable"), "1", 2)["kappa_theta"]
+    assert toolkit_values.two_gamma_kappa("tt-stable", "1", 10.0) == 2 * 10.0 * k
