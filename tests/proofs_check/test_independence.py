@@ -156,3 +156,13 @@ def test_a_cached_helper_of_the_claim_module_is_followed():
     claim = next(c for c in all_claims() if c.id == "init-bound-localization")
     assert "nbl_theory.stability" in ind.library_in_verdict(claim)
     assert claim.witness
+
+
+def test_every_claim_module_only_declares():
+    """Issue 34, item 2: every module of proofs_check/claims that registers a claim is under the
+    declare-only rule (its computations live in witnesses and toolkit_values)."""
+    registering = sorted(p.relative_to(ROOT).as_posix()
+                         for p in (ROOT / "proofs_check" / "claims").rglob("*.py")
+                         if "register" in p.read_text(encoding="utf-8")
+                         and p.name != "__init__.py")
+    assert [r for r in registering if r not in ind.DECLARE_ONLY] == []
