@@ -65,8 +65,10 @@ print(f"mu* = {certified['mu_star_decimal']}   m2 = {certified['m2_decimal']}")
 # and certifies each bracket (the two ends are enclosed with Arb and their signs differ).
 thr = find_thresholds(link, "delta", grid=21 if QUICK else 41)
 for root in thr.roots:
-    print(f"critical delta = {root.value}  bracket [{root.bracket[0]}, {root.bracket[1]}]  "
-          f"certified: {root.certified}  ({root.crossing} as delta grows)")
+    print(
+        f"critical delta = {root.value}  bracket [{root.bracket[0]}, {root.bracket[1]}]  "
+        f"certified: {root.certified}  ({root.crossing} as delta grows)"
+    )
 delta_c = float(thr.roots[0].value)
 
 # %%
@@ -75,10 +77,14 @@ delta_c = float(thr.roots[0].value)
 # prop:self-concordance-stability bounds λ\* from below through R = sup \|g''\| / g'. The
 # bound is sufficient, not necessary: it can be far below the exact λ\*.
 sc = self_concordance_report(link, delta)
-print(f"R = {sc.R:.6g}   lower bound = {sc.lower_bound:.6g}   exact lambda* = "
-      f"{sc.lambda_star:.6g}   bound <= exact: {sc.bound_consistent}")
-print(f"the sufficient condition holds for delta > {sc.delta_sc:.6g}; "
-      f"the link is in fact stable for delta > {sc.exact_threshold_delta:.6g}")
+print(
+    f"R = {sc.R:.6g}   lower bound = {sc.lower_bound:.6g}   exact lambda* = "
+    f"{sc.lambda_star:.6g}   bound <= exact: {sc.bound_consistent}"
+)
+print(
+    f"the sufficient condition holds for delta > {sc.delta_sc:.6g}; "
+    f"the link is in fact stable for delta > {sc.exact_threshold_delta:.6g}"
+)
 
 # %%
 # λ\* against Δ, with the critical Δ and the self-concordance threshold.
@@ -104,8 +110,10 @@ fig.tight_layout()
 # φ(m) = m⁴/12 + m²/2 on ℝ, whose dual domain φ'(ℝ) = ℝ covers the Gaussian index.
 pot = Link.from_potential("m**4/12 + m**2/2", domain=("-inf", "inf"))
 rp = stability(pot, delta, certify=True)
-print(f"potential link: lambda* = {rp.to_dict()['lambda_star_decimal']}  sign {rp.sign}  "
-      f"({rp.tier}, {rp.digits} digits)")
+print(
+    f"potential link: lambda* = {rp.to_dict()['lambda_star_decimal']}  sign {rp.sign}  "
+    f"({rp.tier}, {rp.digits} digits)"
+)
 
 # %%
 # Run on its own (``python examples/plot_1_is_my_link_stable.py``), the script writes its

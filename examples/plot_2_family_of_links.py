@@ -49,8 +49,10 @@ print("parameters:", family.parameters())
 a_values = grid_values(0, 2, 9 if QUICK else 41)
 deltas = grid_values(0.05, 1.5, 8 if QUICK else 25)
 pd = phase_diagram(family, "a", a_values, deltas, tier="float")
-print(f"{pd.lambda_star.shape} grid, unstable fraction {pd.unstable_fraction():.3f}, "
-      f"{pd.seconds:.2f} s on {pd.executor}")
+print(
+    f"{pd.lambda_star.shape} grid, unstable fraction {pd.unstable_fraction():.3f}, "
+    f"{pd.seconds:.2f} s on {pd.executor}"
+)
 for delta, lo, hi in pd.unstable_intervals()[:5]:
     print(f"delta = {float(delta):.6g}: unstable for a in [{lo:.6g}, {hi:.6g}] (grid)")
 
@@ -61,11 +63,18 @@ for delta, lo, hi in pd.unstable_intervals()[:5]:
 at = ["0.2", "0.6"] if QUICK else ["0.1", "0.3", "0.6"]
 curve = []
 for delta in at:
-    thr = find_thresholds(lambda a: family.link({"a": a}), "a", delta=delta,
-                          bracket=("0", "2"), grid=11 if QUICK else 21)
+    thr = find_thresholds(
+        lambda a: family.link({"a": a}),
+        "a",
+        delta=delta,
+        bracket=("0", "2"),
+        grid=11 if QUICK else 21,
+    )
     for root in thr.roots:
-        print(f"delta = {delta}: critical a = {root.value}  certified: {root.certified}  "
-              f"({root.crossing} as a grows)")
+        print(
+            f"delta = {delta}: critical a = {root.value}  certified: {root.certified}  "
+            f"({root.crossing} as a grows)"
+        )
         curve.append((float(root.value), float(delta)))
 
 # %%

@@ -44,9 +44,11 @@ for i, key in enumerate(("tt-stable", "tt-near-critical", "tt-unstable")):
     res = simulate(env, n=n, reps=reps, init_angle=10, seed=0)
     band = res.band("nbl", "angle_deg")
     s = res.summary()["nbl"]
-    print(f"{key:17s} ({PAPER_LINKS[key].regime}): final angle "
-          f"{s['final_angle_deg_mean']:.3f} ± {s['final_angle_deg_se']:.3f} deg (mean ± SE), "
-          f"R_n = {s['final_regret_mean']:.2f}")
+    print(
+        f"{key:17s} ({PAPER_LINKS[key].regime}): final angle "
+        f"{s['final_angle_deg_mean']:.3f} ± {s['final_angle_deg_se']:.3f} deg (mean ± SE), "
+        f"R_n = {s['final_regret_mean']:.2f}"
+    )
     ax.plot(res.record_rounds, band["mean"], color=f"C{i}", label=key)
     ax.fill_between(res.record_rounds, band["lo"], band["hi"], color=f"C{i}", alpha=0.2)
 ax.axhline(0, color="0.5", lw=0.8)
@@ -68,15 +70,18 @@ res = simulate(env, n=n, reps=reps, n0=n0, policies=("nbl", "greedy-logistic"), 
 summary = res.summary()
 for name in ("nbl", "greedy-logistic"):
     final = res.policies[name].regret[:, -1]
-    print(f"{name:16s} R_n mean {final.mean():7.2f} ± {summary[name]['final_regret_se']:.2f} "
-          f"(SE)   median {np.median(final):7.2f}   max {final.max():7.2f}")
+    print(
+        f"{name:16s} R_n mean {final.mean():7.2f} ± {summary[name]['final_regret_se']:.2f} "
+        f"(SE)   median {np.median(final):7.2f}   max {final.max():7.2f}"
+    )
 
 # %%
 # Where the tail comes from: the angle NBL starts from after its randomized rounds (the first
 # recorded angle) against its final regret. Replications that start far from v\* cost most.
 nbl = res.policies["nbl"]
-first = np.array([row[np.isfinite(row)][0] if np.isfinite(row).any() else np.nan
-                  for row in nbl.angle])
+first = np.array(
+    [row[np.isfinite(row)][0] if np.isfinite(row).any() else np.nan for row in nbl.angle]
+)
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(8.4, 3.4))
 bins = np.linspace(0, max(res.policies[p].regret[:, -1].max() for p in res.policies), 30)
 for i, name in enumerate(("nbl", "greedy-logistic")):

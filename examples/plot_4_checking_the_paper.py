@@ -33,11 +33,21 @@ QUICK = bool(os.environ.get("NBL_EXAMPLES_QUICK"))  # the tests' quick form: few
 # The printed λ\* of the weighted-entropy links, the regimes of the two-transition links, a
 # statement about the numerics, a table row, and a label listed as not checked (SKIPPED, with
 # its reason).
-ids = ["we-lambda-0.72", "tt-unstable-regime", "bregman-table-quadratic",
-       "dual-single-index-assumption"]
+ids = [
+    "we-lambda-0.72",
+    "tt-unstable-regime",
+    "bregman-table-quadratic",
+    "dual-single-index-assumption",
+]
 if not QUICK:
-    ids += ["we-lambda-0.60", "we-lambda-0.80", "tt-stable-regime", "tt-near-critical-regime",
-            "numerics-instability-below-0.2", "local-jacobian-spectrum"]
+    ids += [
+        "we-lambda-0.60",
+        "we-lambda-0.80",
+        "tt-stable-regime",
+        "tt-near-critical-regime",
+        "numerics-instability-below-0.2",
+        "local-jacobian-spectrum",
+    ]
 results = run_claims(ids=ids)
 for r in results:
     print(f"{r.id:32s} {r.label:28s} {r.status:12s} {str(r.computed)[:60]}")
@@ -84,8 +94,7 @@ with tempfile.TemporaryDirectory() as tmp:
 # The statuses of this run.
 counts = Counter(r.status for r in results)
 fig, ax = plt.subplots(figsize=(5.2, 2.6))
-ax.barh(list(STATUSES), [counts.get(s, 0) for s in STATUSES],
-        color=["C2", "C1", "C3", "k", "0.6"])
+ax.barh(list(STATUSES), [counts.get(s, 0) for s in STATUSES], color=["C2", "C1", "C3", "k", "0.6"])
 ax.invert_yaxis()
 ax.set_xlabel("claims")
 ax.set_title(f"{len(results)} claims of the registry")

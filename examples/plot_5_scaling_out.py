@@ -99,19 +99,21 @@ env = Environment.build(paper_link("tt-unstable"), "0.2")
 
 
 def simulation_job(ex):
-    return simulate(env, n=500 if QUICK else 2000, reps=40, init_angle=10, seed=0,
-                    chunk_size=10, executor=ex)
+    return simulate(
+        env, n=500 if QUICK else 2000, reps=40, init_angle=10, seed=0, chunk_size=10, executor=ex
+    )
 
 
 if __name__ == "__main__":
     runs = {name: timed(simulation_job, ex) for name, ex in running.items()}
     for ex in running.values():
-        ex.close()                      # stops the pool's and the cluster's workers
+        ex.close()  # stops the pool's and the cluster's workers
     ref = runs["serial"][0].policies["nbl"]
     for name, (res, sec) in runs.items():
         p = res.policies["nbl"]
-        same = np.array_equal(p.regret, ref.regret) and np.array_equal(p.angle, ref.angle,
-                                                                       equal_nan=True)
+        same = np.array_equal(p.regret, ref.regret) and np.array_equal(
+            p.angle, ref.angle, equal_nan=True
+        )
         print(f"{name:18s} {sec:6.2f} s; regret and angle paths identical to serial: {same}")
 
 # %%
@@ -123,8 +125,11 @@ if __name__ == "__main__":
 # close to N× on N cores for an mpmath phase diagram.
 if __name__ == "__main__":
     fig, ax = plt.subplots(figsize=(5.6, 2.4))
-    ax.barh(list(diagrams), [sec for _, sec in diagrams.values()],
-            color=["C0", "C1", "C2"][:len(diagrams)])
+    ax.barh(
+        list(diagrams),
+        [sec for _, sec in diagrams.values()],
+        color=["C0", "C1", "C2"][: len(diagrams)],
+    )
     ax.invert_yaxis()
     ax.set_xlabel("seconds (phase diagram, float64 tier)")
     fig.tight_layout()

@@ -32,8 +32,8 @@ QUICK = bool(os.environ.get("NBL_EXAMPLES_QUICK"))  # the tests' quick form: few
 # The stream
 # ----------
 # Rows drawn with replacement from a seeded generator, so every run sees the same stream.
-X_all = dataset_array("breast-cancer")               # (569, 2), whitened principal components
-labels = load_breast_cancer().target                 # 1 = benign, 0 = malignant
+X_all = dataset_array("breast-cancer")  # (569, 2), whitened principal components
+labels = load_breast_cancer().target  # 1 = benign, 0 = malignant
 n = 600 if QUICK else 3000
 rng = np.random.default_rng(2024)
 rows = rng.integers(0, len(labels), size=n)
@@ -53,8 +53,10 @@ for name, policy in policies.items():
         policy.update(X[t], a, y)
         wrong[t] = 1.0 - y
     mistakes[name] = np.cumsum(wrong)
-    print(f"{name:16s} wrong in {int(wrong.sum())} of {n} rounds ({wrong.mean():.1%}); "
-          f"after the 100 randomized rounds: {wrong[100:].mean():.1%}")
+    print(
+        f"{name:16s} wrong in {int(wrong.sum())} of {n} rounds ({wrong.mean():.1%}); "
+        f"after the 100 randomized rounds: {wrong[100:].mean():.1%}"
+    )
 
 # %%
 # What they learned. NBL's boundary is the direction v (its normal); Greedy Logistic's is the
@@ -88,6 +90,6 @@ ax.set_ylabel("rounds wrong (regret against the labels)")
 ax.set_title("breast-cancer data replayed as a bandit")
 ax.legend(fontsize=8)
 fig.tight_layout()
-if "sphinx_gallery" not in sys.modules:       # run on its own: the figure goes to a file
+if "sphinx_gallery" not in sys.modules:  # run on its own: the figure goes to a file
     fig.savefig("plot_6_policies_on_your_data.png", dpi=110)
     print("figure written to plot_6_policies_on_your_data.png")

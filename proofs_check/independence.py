@@ -32,114 +32,181 @@ import inspect
 import types
 from pathlib import Path
 
-__all__ = ["WITNESS_IMPORTS", "DECLARE_ONLY", "LIBRARY", "library_imports", "check_names",
-           "can_return", "declared_witnesses", "witness_dependencies", "library_in_verdict",
-           "render_table", "TABLE_PATH", "main"]
+__all__ = [
+    "WITNESS_IMPORTS",
+    "DECLARE_ONLY",
+    "LIBRARY",
+    "library_imports",
+    "check_names",
+    "can_return",
+    "declared_witnesses",
+    "witness_dependencies",
+    "library_in_verdict",
+    "render_table",
+    "TABLE_PATH",
+    "main",
+]
 
 #: The library packages (a witness's import of them is declared in WITNESS_IMPORTS).
 LIBRARY = ("nbl_theory", "nbl_sim")
 
 _PAPER = ("shared", "the paper's printed link parameters and settings (data)")
 _NODES = ("shared", "Gauss-Legendre node arithmetic and the constant phi0(0)")
-_ENV = ("shared", "the realization: contexts and rewards drawn by nbl_sim.engine.environment "
-                  "(common "
-                  "random numbers), and the link object")
-_SCALE = ("shared", "the field scale S = max(1, E|g(s)|(1 + |s|)) that tolerances are "
-                   "relative to (nbl_sim.population.fields.quadrature_scale), not a verdict "
-                   "quantity")
-_TOOLKIT = ("dependent", "the library's value, not a witness (proofs_check.witnesses."
-                         "toolkit_values)")
+_ENV = (
+    "shared",
+    "the realization: contexts and rewards drawn by nbl_sim.engine.environment "
+    "(common "
+    "random numbers), and the link object",
+)
+_SCALE = (
+    "shared",
+    "the field scale S = max(1, E|g(s)|(1 + |s|)) that tolerances are "
+    "relative to (nbl_sim.population.fields.quadrature_scale), not a verdict "
+    "quantity",
+)
+_TOOLKIT = (
+    "dependent",
+    "the library's value, not a witness (proofs_check.witnesses.toolkit_values)",
+)
 
 #: witness module -> {"module:name" imported from the library (or toolkit_values): (kind, what)}
 WITNESS_IMPORTS: dict = {
-    "beyond": {"nbl_theory.numeric:PHI0": _NODES,
-               "nbl_theory.numeric:gauss_legendre_panels": _NODES,
-               "nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "beyond": {
+        "nbl_theory.numeric:PHI0": _NODES,
+        "nbl_theory.numeric:gauss_legendre_panels": _NODES,
+        "nbl_theory.paper:PAPER_LINKS": _PAPER,
+    },
     "concordance": {"nbl_theory.elicitation:M": ("shared", "the sympy symbol m")},
     "concentration": {},
     "direct_definitions": {"nbl_theory.numeric:gauss_legendre_panels": _NODES},
-    "disagreement": {"nbl_theory.numeric:PHI0": _NODES,
-                     "nbl_theory.numeric:gauss_legendre_panels": _NODES,
-                     "nbl_theory.numeric:gauss_legendre_uniform": _NODES},
-    "experiments": {"nbl_sim.engine.environment:Environment": _ENV,
-                    "nbl_sim.runs.execution:SerialExecutor": ("shared", "serial execution"),
-                    "nbl_sim.studies.experiment:simulate": (
-                        "dependent", "the toolkit's simulator (the paper's experiments re-run "
-                                     "with the library's policies and regret)"),
-                    "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
-                    "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER,
-                    "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
-                                                              "nbl_theory.Link")},
+    "disagreement": {
+        "nbl_theory.numeric:PHI0": _NODES,
+        "nbl_theory.numeric:gauss_legendre_panels": _NODES,
+        "nbl_theory.numeric:gauss_legendre_uniform": _NODES,
+    },
+    "experiments": {
+        "nbl_sim.engine.environment:Environment": _ENV,
+        "nbl_sim.runs.execution:SerialExecutor": ("shared", "serial execution"),
+        "nbl_sim.studies.experiment:simulate": (
+            "dependent",
+            "the toolkit's simulator (the paper's experiments re-run "
+            "with the library's policies and regret)",
+        ),
+        "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
+        "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER,
+        "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by nbl_theory.Link"),
+    },
     "fields": {"nbl_theory.numeric:PHI0": _NODES},
-    "gaussian": {"nbl_theory.numeric:PHI0": _NODES,
-                 "nbl_theory.numeric:gauss_legendre_panels": _NODES,
-                 "nbl_theory.numeric:gauss_legendre_uniform": _NODES},
-    "geometry": {"nbl_sim.population:fields": ("shared", "the arm vectors beta_a = theta + "
-                                                         "a(Delta/2)v* (pop.arm_vectors)")},
-    "initialization": {"nbl_sim.engine.environment:Environment": _ENV,
-                       "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
-                                                                 "nbl_theory.Link")},
+    "gaussian": {
+        "nbl_theory.numeric:PHI0": _NODES,
+        "nbl_theory.numeric:gauss_legendre_panels": _NODES,
+        "nbl_theory.numeric:gauss_legendre_uniform": _NODES,
+    },
+    "geometry": {
+        "nbl_sim.population:fields": (
+            "shared",
+            "the arm vectors beta_a = theta + a(Delta/2)v* (pop.arm_vectors)",
+        )
+    },
+    "initialization": {
+        "nbl_sim.engine.environment:Environment": _ENV,
+        "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by nbl_theory.Link"),
+    },
     "lambda0": {},
     "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
-    "links": {"nbl_theory.numeric:PHI0": _NODES,
-              "nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "links": {"nbl_theory.numeric:PHI0": _NODES, "nbl_theory.paper:PAPER_LINKS": _PAPER},
     "local_jacobian": {"nbl_theory.numeric:PHI0": _NODES},
-    "local_expansions": {"nbl_sim.population:fields": (
-                             "compared", "the library's population field F along the paths "
-                                         "(jacobian_steps: the library side of the comparison)"),
-                         "nbl_theory.numeric:PHI0": _NODES,
-                         "nbl_theory.paper:PAPER_LINKS": _PAPER,
-                         "toolkit_values:field_scale": _SCALE,
-                         "toolkit_values:float_values": (
-                             "compared", "the library's stability values, carried beside the "
-                                         "witness's 2-D moments for the claims' library "
-                                         "comparison (PaperCase.st)")},
-    "martingale": {"nbl_sim.engine.environment:Environment": _ENV,
-                   "nbl_sim.population.population_table:FieldTable": (
-                       "dependent", "the library's population field F (the statistics test "
-                                    "the martingale property given F)"),
-                   "nbl_theory.paper:PAPER_LINKS": _PAPER},
+    "local_expansions": {
+        "nbl_sim.population:fields": (
+            "compared",
+            "the library's population field F along the paths "
+            "(jacobian_steps: the library side of the comparison)",
+        ),
+        "nbl_theory.numeric:PHI0": _NODES,
+        "nbl_theory.paper:PAPER_LINKS": _PAPER,
+        "toolkit_values:field_scale": _SCALE,
+        "toolkit_values:float_values": (
+            "compared",
+            "the library's stability values, carried beside the "
+            "witness's 2-D moments for the claims' library "
+            "comparison (PaperCase.st)",
+        ),
+    },
+    "martingale": {
+        "nbl_sim.engine.environment:Environment": _ENV,
+        "nbl_sim.population.population_table:FieldTable": (
+            "dependent",
+            "the library's population field F (the statistics test "
+            "the martingale property given F)",
+        ),
+        "nbl_theory.paper:PAPER_LINKS": _PAPER,
+    },
     "polar_field": {},
-    "paths": {"nbl_sim.engine.environment:Environment": _ENV,
-              "nbl_sim.engine.nbl_kernel:nbl_run": (
-                  "compared", "the library's NBL run: run_paths reports its difference from "
-                              "the re-run (kernel_errors and the long-horizon runners use it as "
-                              "the toolkit's simulation)")},
-    "population": {"nbl_sim.engine.environment:Environment": _ENV,
-                   "nbl_sim.population:fields": (
-                       "compared", "the library's population field F, h and H(alpha): the "
-                                   "library side of the comparisons, and the target of the "
-                                   "Monte Carlo means of conditional_field_z"),
-                   "nbl_theory.paper:PAPER_LINKS": _PAPER,
-                   "toolkit_values:field_scale": _SCALE},
-    "potentials": {"nbl_theory:elicitation": ("shared", "the sympy symbols, the Bregman table "
-                                                        "as transcribed and phi_rho")},
+    "paths": {
+        "nbl_sim.engine.environment:Environment": _ENV,
+        "nbl_sim.engine.nbl_kernel:nbl_run": (
+            "compared",
+            "the library's NBL run: run_paths reports its difference from "
+            "the re-run (kernel_errors and the long-horizon runners use it as "
+            "the toolkit's simulation)",
+        ),
+    },
+    "population": {
+        "nbl_sim.engine.environment:Environment": _ENV,
+        "nbl_sim.population:fields": (
+            "compared",
+            "the library's population field F, h and H(alpha): the "
+            "library side of the comparisons, and the target of the "
+            "Monte Carlo means of conditional_field_z",
+        ),
+        "nbl_theory.paper:PAPER_LINKS": _PAPER,
+        "toolkit_values:field_scale": _SCALE,
+    },
+    "potentials": {
+        "nbl_theory:elicitation": (
+            "shared",
+            "the sympy symbols, the Bregman table as transcribed and phi_rho",
+        )
+    },
     "printed": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "regret": {},
-    "regret_bound": {"nbl_theory.paper:COMPARISON_SETTING": _PAPER,
-                     "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
-                                                               "nbl_theory.Link")},
+    "regret_bound": {
+        "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
+        "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by nbl_theory.Link"),
+    },
     "repairs": {},
     "sa_recursion": {},
     "shared_inputs": {
-        "nbl_theory.numeric:PHI0": ("compared", "phi0(0), judged against 1/sqrt(2 pi) at 30 "
-                                                "digits before any verdict"),
-        "nbl_theory.numeric:gauss_legendre_panels": ("compared", "the Gauss-Legendre rules, "
-                                                     "judged on closed-form integrals"),
-        "nbl_theory.numeric:gauss_legendre_uniform": ("compared", "the Gauss-Legendre rules, "
-                                                      "judged on closed-form integrals"),
+        "nbl_theory.numeric:PHI0": (
+            "compared",
+            "phi0(0), judged against 1/sqrt(2 pi) at 30 digits before any verdict",
+        ),
+        "nbl_theory.numeric:gauss_legendre_panels": (
+            "compared",
+            "the Gauss-Legendre rules, judged on closed-form integrals",
+        ),
+        "nbl_theory.numeric:gauss_legendre_uniform": (
+            "compared",
+            "the Gauss-Legendre rules, judged on closed-form integrals",
+        ),
         "nbl_theory.paper:PAPER_LINKS": _PAPER,
-        "nbl_theory.paper:paper_link": ("compared", "the library's paper links, judged "
-                                                    "against their written-out definitions")},
-    "reruns": {"nbl_sim.engine.environment:Environment": _ENV,
-               "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
-               "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER},
+        "nbl_theory.paper:paper_link": (
+            "compared",
+            "the library's paper links, judged against their written-out definitions",
+        ),
+    },
+    "reruns": {
+        "nbl_sim.engine.environment:Environment": _ENV,
+        "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
+        "nbl_theory.paper:STOCHASTIC_SETTING": _PAPER,
+    },
     "stats": {},
     "stein": {},
     "step_sizes": {},
-    "study_reruns": {"nbl_sim.engine.environment:Environment": _ENV,
-                     "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by "
-                                                               "nbl_theory.Link")},
+    "study_reruns": {
+        "nbl_sim.engine.environment:Environment": _ENV,
+        "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by nbl_theory.Link"),
+    },
     "subgaussian": {"nbl_theory.numeric:gauss_legendre_uniform": _NODES},
     "weighted_entropy": {},
 }
@@ -148,30 +215,32 @@ WITNESS_IMPORTS: dict = {
 #: numerical library (math, numpy, scipy, mpmath, flint), and no arithmetic whose operand is a
 #: call result or an attribute of one outside f-strings (presentation) and outside the
 #: ``holds=`` predicate of :func:`proofs_check.judgement.judge` (the paper's statement).
-DECLARE_ONLY = ("proofs_check/claims/assumptions.py",
-                "proofs_check/claims/beyond.py",
-                "proofs_check/claims/decision_stability.py",
-                "proofs_check/claims/elicitation.py",
-                "proofs_check/claims/ledger.py",
-                "proofs_check/claims/nbl/broken_witnesses.py",
-                "proofs_check/claims/nbl/local_jacobian.py",
-                "proofs_check/claims/nbl/local_stability.py",
-                "proofs_check/claims/nbl/population.py",
-                "proofs_check/claims/numerics/experiments.py",
-                "proofs_check/claims/numerics/link_geometry.py",
-                "proofs_check/claims/numerics/two_transition.py",
-                "proofs_check/claims/numerics/weighted_entropy.py",
-                "proofs_check/claims/regret/concentration.py",
-                "proofs_check/claims/regret/error_to_regret.py",
-                "proofs_check/claims/regret/estimation.py",
-                "proofs_check/claims/regret/init_bound.py",
-                "proofs_check/claims/regret/localization.py",
-                "proofs_check/claims/regret/recursion.py",
-                "proofs_check/claims/regret/study.py",
-                "proofs_check/claims/repairs.py",
-                "proofs_check/claims/setup.py",
-                "proofs_check/claims/stein/identities.py",
-                "proofs_check/claims/stein/initialization.py")
+DECLARE_ONLY = (
+    "proofs_check/claims/assumptions.py",
+    "proofs_check/claims/beyond.py",
+    "proofs_check/claims/decision_stability.py",
+    "proofs_check/claims/elicitation.py",
+    "proofs_check/claims/ledger.py",
+    "proofs_check/claims/nbl/broken_witnesses.py",
+    "proofs_check/claims/nbl/local_jacobian.py",
+    "proofs_check/claims/nbl/local_stability.py",
+    "proofs_check/claims/nbl/population.py",
+    "proofs_check/claims/numerics/experiments.py",
+    "proofs_check/claims/numerics/link_geometry.py",
+    "proofs_check/claims/numerics/two_transition.py",
+    "proofs_check/claims/numerics/weighted_entropy.py",
+    "proofs_check/claims/regret/concentration.py",
+    "proofs_check/claims/regret/error_to_regret.py",
+    "proofs_check/claims/regret/estimation.py",
+    "proofs_check/claims/regret/init_bound.py",
+    "proofs_check/claims/regret/localization.py",
+    "proofs_check/claims/regret/recursion.py",
+    "proofs_check/claims/regret/study.py",
+    "proofs_check/claims/repairs.py",
+    "proofs_check/claims/setup.py",
+    "proofs_check/claims/stein/identities.py",
+    "proofs_check/claims/stein/initialization.py",
+)
 
 #: Where the generated table lives (relative to the repository root).
 TABLE_PATH = "docs/witnesses.md"
@@ -242,8 +311,8 @@ def check_names(fn) -> tuple:
             elif callable(obj) and isinstance(getattr(obj, "__module__", None), str):
                 inner = inspect.unwrap(obj) if hasattr(obj, "__wrapped__") else obj
                 if isinstance(inner, types.FunctionType) and inner.__module__ == fn.__module__:
-                    todo.append(inner)          # (a cached helper is followed like any other)
-                elif obj.__module__ != fn.__module__:     # functions, cached ones, classes
+                    todo.append(inner)  # (a cached helper is followed like any other)
+                elif obj.__module__ != fn.__module__:  # functions, cached ones, classes
                     modules.add(obj.__module__)
         for cell in f.__closure__ or ():
             try:
@@ -314,8 +383,11 @@ def witness_dependencies(module: str, function: str) -> list:
     mod = importlib.import_module(module)
     names, _ = check_names(getattr(mod, function))
     alias = _local_names(Path(mod.__file__))
-    return [f"{imp} ({what})" for imp, (kind, what) in WITNESS_IMPORTS.get(short, {}).items()
-            if kind == "dependent" and alias.get(imp, imp.split(":", 1)[1]) in names]
+    return [
+        f"{imp} ({what})"
+        for imp, (kind, what) in WITNESS_IMPORTS.get(short, {}).items()
+        if kind == "dependent" and alias.get(imp, imp.split(":", 1)[1]) in names
+    ]
 
 
 def _local_names(path: Path) -> dict:
@@ -349,14 +421,19 @@ def library_in_verdict(claim) -> list:
         The sorted module names (``module:name`` for a witness's dependent imports).
     """
     _, modules = check_names(claim.check)
-    out = {m for m in modules if m.split(".")[0] in LIBRARY
-           and m not in ("nbl_theory.paper", "nbl_theory.errors")}
+    out = {
+        m
+        for m in modules
+        if m.split(".")[0] in LIBRARY and m not in ("nbl_theory.paper", "nbl_theory.errors")
+    }
     out |= {m for m in modules if m.endswith(".toolkit_values")}
     for m in modules:
         if m.startswith("proofs_check.witnesses."):
-            out |= {i.replace("toolkit_values:", "proofs_check.witnesses.toolkit_values:")
-                    for i, (k, _) in WITNESS_IMPORTS.get(m.rsplit(".", 1)[-1], {}).items()
-                    if k == "dependent"}
+            out |= {
+                i.replace("toolkit_values:", "proofs_check.witnesses.toolkit_values:")
+                for i, (k, _) in WITNESS_IMPORTS.get(m.rsplit(".", 1)[-1], {}).items()
+                if k == "dependent"
+            }
     return sorted(out)
 
 
@@ -383,19 +460,25 @@ def render_table() -> str:
             declared += bool(wit)
             dependent += bool(wit) and bool(deps)
             free += not wit and not lib
-        calls = sorted(m.rsplit(".", 1)[-1] for m in check_names(c.check)[1]
-                       if m.startswith("proofs_check.witnesses.") and not
-                       m.endswith((".toolkit_values", ".printed", ".stats")))
+        calls = sorted(
+            m.rsplit(".", 1)[-1]
+            for m in check_names(c.check)[1]
+            if m.startswith("proofs_check.witnesses.")
+            and not m.endswith((".toolkit_values", ".printed", ".stats"))
+        )
         wtext = ", ".join(f"`{m.rsplit('.', 1)[-1]}.{f}`" for m, f in wit) or (
-            "— (not declared; calls " + ", ".join(f"`{m}`" for m in calls) + ")" if calls
-            else "— (not declared)")
+            "— (not declared; calls " + ", ".join(f"`{m}`" for m in calls) + ")"
+            if calls
+            else "— (not declared)"
+        )
         share = c.shares or ("—" if not wit else "not stated")
         if deps:
             share += "; **not independent**: " + "; ".join(deps)
-        libtext = ", ".join(f"`{m.replace('proofs_check.witnesses.', '')}`" for m in lib) \
-            or "none"
-        rows.append(f"| `{c.id}` | {', '.join(sorted(verdicts)) or '—'} | {libtext} | {wtext} "
-                    f"| {share.replace('|', '/')} |")
+        libtext = ", ".join(f"`{m.replace('proofs_check.witnesses.', '')}`" for m in lib) or "none"
+        rows.append(
+            f"| `{c.id}` | {', '.join(sorted(verdicts)) or '—'} | {libtext} | {wtext} "
+            f"| {share.replace('|', '/')} |"
+        )
     head = [
         "# Witnesses: what each claim compares the paper and the library with",
         "",

@@ -35,8 +35,19 @@ from dataclasses import dataclass
 
 from .registry import DISCREPANCY, FAIL, FINDINGS, PASS, Outcome
 
-__all__ = ["Judgement", "judge", "agreement", "moment_agreements", "means_agreement", "gate",
-           "combine", "agree_abs", "agree_rel", "agree_max_abs", "toolkit_defect"]
+__all__ = [
+    "Judgement",
+    "judge",
+    "agreement",
+    "moment_agreements",
+    "means_agreement",
+    "gate",
+    "combine",
+    "agree_abs",
+    "agree_rel",
+    "agree_max_abs",
+    "toolkit_defect",
+]
 
 
 @dataclass(frozen=True)
@@ -79,8 +90,10 @@ def agree_abs(tol: float) -> Callable:
         ``agree(library, witness) -> bool``; its docstring states the rule (quoted in a
         toolkit-defect message).
     """
+
     def agree(a, b) -> bool:
         return abs(a - b) <= tol
+
     agree.__doc__ = f"|library - witness| <= {tol:g}"
     return agree
 
@@ -100,10 +113,13 @@ def agree_rel(tol: float, floor: float = 0.0) -> Callable:
     callable
         ``agree(library, witness) -> bool``; its docstring states the rule.
     """
+
     def agree(a, b) -> bool:
         return abs(a - b) <= tol * max(abs(a), abs(b)) + floor
-    agree.__doc__ = (f"|library - witness| <= {tol:g} x max(|library|, |witness|)"
-                     + (f" + {floor:g}" if floor else ""))
+
+    agree.__doc__ = f"|library - witness| <= {tol:g} x max(|library|, |witness|)" + (
+        f" + {floor:g}" if floor else ""
+    )
     return agree
 
 
@@ -127,6 +143,7 @@ def agree_max_abs(tol: float, what: str) -> Callable:
     def agree(a, b) -> bool:
         a, b = np.asarray(a, float), np.asarray(b, float)
         return a.shape == b.shape and float(np.abs(a - b).max()) <= tol
+
     agree.__doc__ = f"max |library - witness| over {what} <= {tol:g}"
     return agree
 
@@ -159,12 +176,23 @@ def toolkit_defect(quantity: str, library: str, witness: str, rule: str) -> str:
     str
         The sentence.
     """
-    return (f"toolkit defect: library {quantity} = {library} and witness {quantity} = {witness} "
-            f"disagree ({rule} fails); the paper is not judged")
+    return (
+        f"toolkit defect: library {quantity} = {library} and witness {quantity} = {witness} "
+        f"disagree ({rule} fails); the paper is not judged"
+    )
 
 
-def judge(quantity: str, *, library, witness, holds: Callable, tol=None, agree=None,
-          finding: str = DISCREPANCY, fmt: Callable | None = None) -> Judgement:
+def judge(
+    quantity: str,
+    *,
+    library,
+    witness,
+    holds: Callable,
+    tol=None,
+    agree=None,
+    finding: str = DISCREPANCY,
+    fmt: Callable | None = None,
+) -> Judgement:
     """Judge the paper's statement about ``quantity`` from the library's and a witness's values.
 
     Parameters
@@ -212,18 +240,37 @@ def judge(quantity: str, *, library, witness, holds: Callable, tol=None, agree=N
         return Judgement(FAIL, toolkit_defect(quantity, lib, wit, rule), quantity, lib, wit)
     h_lib, h_wit = bool(holds(library)), bool(holds(witness))
     if h_lib and h_wit:
-        return Judgement(PASS, f"{quantity}: library {lib} and witness {wit} agree ({rule}) and "
-                         "both confirm the paper", quantity, lib, wit)
+        return Judgement(
+            PASS,
+            f"{quantity}: library {lib} and witness {wit} agree ({rule}) and "
+            "both confirm the paper",
+            quantity,
+            lib,
+            wit,
+        )
     if not h_lib and not h_wit:
-        return Judgement(finding, f"{quantity}: library {lib} and witness {wit} agree ({rule}) "
-                         "and both contradict the paper", quantity, lib, wit)
-    return Judgement(FAIL, f"toolkit undecided: library {quantity} = {lib} and witness {wit} "
-                     f"agree ({rule}) but lie on opposite sides of the paper's statement; the "
-                     "paper is not judged", quantity, lib, wit)
+        return Judgement(
+            finding,
+            f"{quantity}: library {lib} and witness {wit} agree ({rule}) "
+            "and both contradict the paper",
+            quantity,
+            lib,
+            wit,
+        )
+    return Judgement(
+        FAIL,
+        f"toolkit undecided: library {quantity} = {lib} and witness {wit} "
+        f"agree ({rule}) but lie on opposite sides of the paper's statement; the "
+        "paper is not judged",
+        quantity,
+        lib,
+        wit,
+    )
 
 
-def agreement(quantity: str, *, library, witness, tol=None, agree=None,
-              fmt: Callable | None = None) -> Judgement:
+def agreement(
+    quantity: str, *, library, witness, tol=None, agree=None, fmt: Callable | None = None
+) -> Judgement:
     """A library-versus-witness comparison that judges nothing of the paper (the witness's value
     is the one a paper formula is then evaluated with): ``PASS`` when they agree, the
     toolkit-defect ``FAIL`` otherwise.
@@ -248,8 +295,15 @@ def agreement(quantity: str, *, library, witness, tol=None, agree=None,
     Judgement
         ``PASS`` or ``FAIL`` (a toolkit defect).
     """
-    return judge(quantity, library=library, witness=witness, tol=tol, agree=agree,
-                 holds=lambda v: True, fmt=fmt)
+    return judge(
+        quantity,
+        library=library,
+        witness=witness,
+        tol=tol,
+        agree=agree,
+        holds=lambda v: True,
+        fmt=fmt,
+    )
 
 
 def moment_agreements(library: dict, witness: dict, keys, label: str, tol: float) -> list:
@@ -274,8 +328,9 @@ def moment_agreements(library: dict, witness: dict, keys, label: str, tol: float
     list of Judgement
         One per key.
     """
-    return [agreement(f"{k}({label})", library=library[k], witness=witness[k], tol=tol)
-            for k in keys]
+    return [
+        agreement(f"{k}({label})", library=library[k], witness=witness[k], tol=tol) for k in keys
+    ]
 
 
 def combine(judgements: Iterable[Judgement], computed, detail: str = "", **outcome) -> Outcome:
@@ -314,17 +369,30 @@ def combine(judgements: Iterable[Judgement], computed, detail: str = "", **outco
     fails = [j for j in js if j.status == FAIL]
     if fails:
         outcome.pop("consequence", None)
-        return Outcome(FAIL, computed, "; ".join(j.detail for j in fails),
-                       evidence=outcome.get("evidence") or {})
+        return Outcome(
+            FAIL,
+            computed,
+            "; ".join(j.detail for j in fails),
+            evidence=outcome.get("evidence") or {},
+        )
     for status in FINDINGS:
         hits = [j for j in js if j.status == status]
         if hits:
-            return Outcome(status, computed, "; ".join(j.detail for j in hits)
-                           + (f". {detail}" if detail else ""), **outcome)
+            return Outcome(
+                status,
+                computed,
+                "; ".join(j.detail for j in hits) + (f". {detail}" if detail else ""),
+                **outcome,
+            )
     outcome.pop("consequence", None)
-    return Outcome(PASS, computed, (detail + " " if detail else "")
-                   + f"[{len(js)} comparison(s): library and witness agree and confirm the "
-                   "paper]", **outcome)
+    return Outcome(
+        PASS,
+        computed,
+        (detail + " " if detail else "")
+        + f"[{len(js)} comparison(s): library and witness agree and confirm the "
+        "paper]",
+        **outcome,
+    )
 
 
 def means_agreement(what: str, error: float) -> Judgement:
@@ -346,8 +414,13 @@ def means_agreement(what: str, error: float) -> Judgement:
     Judgement
         ``PASS``, or the toolkit-defect ``FAIL``.
     """
-    return agreement(f"mean rewards m_a(X_t) of {what}", library=error, witness=0.0,
-                     agree=agree_abs(1e-12), fmt=lambda v: f"max |recorded - recomputed| {v:.3g}")
+    return agreement(
+        f"mean rewards m_a(X_t) of {what}",
+        library=error,
+        witness=0.0,
+        agree=agree_abs(1e-12),
+        fmt=lambda v: f"max |recorded - recomputed| {v:.3g}",
+    )
 
 
 def gate(outcome: Outcome, agreements: Iterable[Judgement]) -> Outcome:
@@ -370,5 +443,6 @@ def gate(outcome: Outcome, agreements: Iterable[Judgement]) -> Outcome:
     fails = [j for j in agreements if j.status != PASS]
     if not fails:
         return outcome
-    return Outcome(FAIL, outcome.computed, "; ".join(j.detail for j in fails),
-                   evidence=outcome.evidence)
+    return Outcome(
+        FAIL, outcome.computed, "; ".join(j.detail for j in fails), evidence=outcome.evidence
+    )

@@ -48,5 +48,16 @@ from . import (  # noqa: F401  (registers on import)
     stein,
 )
 
-__all__ = ["setup", "stein", "nbl", "elicitation", "decision_stability", "regret", "numerics",
-           "assumptions", "beyond", "repairs", "ledger"]
+__all__ = [
+    "setup",
+    "stein",
+    "nbl",
+    "elicitation",
+    "decision_stability",
+    "regret",
+    "numerics",
+    "assumptions",
+    "beyond",
+    "repairs",
+    "ledger",
+]

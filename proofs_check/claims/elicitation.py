@@ -36,10 +36,13 @@ __all__: list[str] = []
 
 M, THETA, R = el.M, pt.THETA, pt.R
 MU = sp.Symbol("mu", real=True)
-_EXACT = ("exact", "sympy: the difference simplifies to 0 on the open domain (the variable "
-          "replaced by a parametrisation by a positive symbol): an identity holds or it does not")
+_EXACT = (
+    "exact",
+    "sympy: the difference simplifies to 0 on the open domain (the variable "
+    "replaced by a parametrisation by a positive symbol): an identity holds or it does not",
+)
 _TABLE = pt.PRINTED_TABLE
-_EXP_MAP = sp.exp(THETA)           # the exponential response map the text names
+_EXP_MAP = sp.exp(THETA)  # the exponential response map the text names
 _HALF = sp.Rational(1, 2)
 
 
@@ -50,11 +53,16 @@ def _s(expr) -> str:
 def _residual_outcome(residuals: dict, what: str) -> Outcome:
     """PASS when every residual is 0, else FAIL; ``residuals`` = {potential: residual}."""
     bad = {k: v for k, v in residuals.items() if v != 0}
-    computed = (f"{what}: residual 0 on {len(residuals) - len(bad)}/{len(residuals)} "
-                "potentials" + ("" if not bad else "; " + "; ".join(
-                    f"{k}: {_s(v)}" for k, v in bad.items())))
-    return Outcome(FAIL if bad else PASS, computed, "potentials: " + ", ".join(residuals)
-                   + " (generic phi: an identity for every smooth potential)")
+    computed = f"{what}: residual 0 on {len(residuals) - len(bad)}/{len(residuals)} potentials" + (
+        "" if not bad else "; " + "; ".join(f"{k}: {_s(v)}" for k, v in bad.items())
+    )
+    return Outcome(
+        FAIL if bad else PASS,
+        computed,
+        "potentials: "
+        + ", ".join(residuals)
+        + " (generic phi: an identity for every smooth potential)",
+    )
 
 
 # ------------------------------------------------------------------ tab:app_bregman_examples
@@ -63,30 +71,46 @@ def _table_row(name, printed=None):
     phi, dom = row["phi"], row["domain"]
     w, theta = sp.diff(phi, R, 2), sp.diff(phi, R)
     dual = pt.dual_domain(phi, R, dom)
-    g = pt.inverse(theta, R, THETA, pt.sample_in(dom))           # g_phi = (phi')^-1
-    res = {"w": pt.zero_on(w - row["w"], R, dom), "vartheta": pt.zero_on(theta - row["theta"],
-                                                                         R, dom),
-           "g": pt.zero_on(g - row["g"], THETA, dual)}
-    computed = (f"w = {_s(sp.simplify(w))}, vartheta = {_s(sp.simplify(theta))}, g = {_s(g)} "
-                f"(on vartheta in ({_s(dual[0])}, {_s(dual[1])}))")
+    g = pt.inverse(theta, R, THETA, pt.sample_in(dom))  # g_phi = (phi')^-1
+    res = {
+        "w": pt.zero_on(w - row["w"], R, dom),
+        "vartheta": pt.zero_on(theta - row["theta"], R, dom),
+        "g": pt.zero_on(g - row["g"], THETA, dual),
+    }
+    computed = (
+        f"w = {_s(sp.simplify(w))}, vartheta = {_s(sp.simplify(theta))}, g = {_s(g)} "
+        f"(on vartheta in ({_s(dual[0])}, {_s(dual[1])}))"
+    )
     wrong = [k for k, (ok, _) in res.items() if not ok]
-    detail = ("w = phi'' and vartheta = phi' by sympy diff, g = (phi')^-1 by sympy solve "
-              "(the branch mapping a sample of the domain back), each minus the printed entry: "
-              + ", ".join(f"{k} residual {_s(r)}" for k, (_, r) in res.items()))
-    return Outcome(DISCREPANCY if wrong else PASS, computed,
-                   (f"printed {', '.join(wrong)} differ from the recomputed ones; " if wrong
-                    else "") + detail)
+    detail = (
+        "w = phi'' and vartheta = phi' by sympy diff, g = (phi')^-1 by sympy solve "
+        "(the branch mapping a sample of the domain back), each minus the printed entry: "
+        + ", ".join(f"{k} residual {_s(r)}" for k, (_, r) in res.items())
+    )
+    return Outcome(
+        DISCREPANCY if wrong else PASS,
+        computed,
+        (f"printed {', '.join(wrong)} differ from the recomputed ones; " if wrong else "") + detail,
+    )
 
 
 for _name, _row in _TABLE.items():
-    register(f"bregman-table-{_name}", "tab:app_bregman_examples", "app:primal_dual",
-             f"Row '{_name}' of the table: phi(r) = {_s(_row['phi'])} has the printed Bregman "
-             "weight w, dual coordinate vartheta and response map g_phi", "symbolic", *_EXACT,
-             printed=f"w = {_s(_row['w'])}, vartheta = {_s(_row['theta'])}, g = {_s(_row['g'])}",
-             mutants=(Mutant.printed("printed w doubled", printed={**_row, "w": 2 * _row["w"]}),
-                      Mutant.printed("printed g at 2 vartheta",
-                                     printed={**_row, "g": _row["g"].subs(THETA, 2 * THETA)}))
-             )(lambda printed=None, name=_name: _table_row(name, printed))
+    register(
+        f"bregman-table-{_name}",
+        "tab:app_bregman_examples",
+        "app:primal_dual",
+        f"Row '{_name}' of the table: phi(r) = {_s(_row['phi'])} has the printed Bregman "
+        "weight w, dual coordinate vartheta and response map g_phi",
+        "symbolic",
+        *_EXACT,
+        printed=f"w = {_s(_row['w'])}, vartheta = {_s(_row['theta'])}, g = {_s(_row['g'])}",
+        mutants=(
+            Mutant.printed("printed w doubled", printed={**_row, "w": 2 * _row["w"]}),
+            Mutant.printed(
+                "printed g at 2 vartheta", printed={**_row, "g": _row["g"].subs(THETA, 2 * THETA)}
+            ),
+        ),
+    )(lambda printed=None, name=_name: _table_row(name, printed))
 
 
 # ------------------------------------------------------------------ dual domains
@@ -96,236 +120,368 @@ def _dual(name):
     return lo, hi, lo == -sp.oo and hi == sp.oo
 
 
-@register("burg-dual-domain-restricted", "eq:app_full_dual_domain", "app:primal_dual",
-          "Burg entropy -log r on (0, inf) produces a response map on a restricted dual "
-          "domain, so it violates phi'(I) = R", "symbolic", *_EXACT,
-          printed="restricted dual domain (not R)",
-          mutants=(Mutant.data("negative entropy in place of Burg", name="negative-entropy"),))
+@register(
+    "burg-dual-domain-restricted",
+    "eq:app_full_dual_domain",
+    "app:primal_dual",
+    "Burg entropy -log r on (0, inf) produces a response map on a restricted dual "
+    "domain, so it violates phi'(I) = R",
+    "symbolic",
+    *_EXACT,
+    printed="restricted dual domain (not R)",
+    mutants=(Mutant.data("negative entropy in place of Burg", name="negative-entropy"),),
+)
 def _burg_dual(name="burg"):
     lo, hi, covers = _dual(name)
     computed = f"phi'({_s(_TABLE[name]['domain'])}) = ({_s(lo)}, {_s(hi)}); covers R: {covers}"
-    return Outcome(DISCREPANCY if covers else PASS, computed,
-                   "one-sided sympy limits of phi' at the ends of the domain")
+    return Outcome(
+        DISCREPANCY if covers else PASS,
+        computed,
+        "one-sided sympy limits of phi' at the ends of the domain",
+    )
 
 
-@register("dual-domain-quadratic-binary-entropy", "eq:app_full_dual_domain", "app:primal_dual",
-          "The quadratic potential and binary negative entropy have dual domain R, producing "
-          "the identity and logistic response maps", "symbolic", *_EXACT,
-          printed="R for both",
-          mutants=(Mutant.data("Burg in place of binary negative entropy",
-                               names=("quadratic", "burg")),))
+@register(
+    "dual-domain-quadratic-binary-entropy",
+    "eq:app_full_dual_domain",
+    "app:primal_dual",
+    "The quadratic potential and binary negative entropy have dual domain R, producing "
+    "the identity and logistic response maps",
+    "symbolic",
+    *_EXACT,
+    printed="R for both",
+    mutants=(Mutant.data("Burg in place of binary negative entropy", names=("quadratic", "burg")),),
+)
 def _dual_r(names=("quadratic", "binary-negative-entropy")):
     parts, ok = [], True
     for name in names:
         lo, hi, covers = _dual(name)
         ok &= covers
         parts.append(f"{name}: ({_s(lo)}, {_s(hi)}), g = {_s(_TABLE[name]['g'])}")
-    return Outcome(PASS if ok else DISCREPANCY, "; ".join(parts),
-                   "one-sided sympy limits of phi' at the ends of the domain")
+    return Outcome(
+        PASS if ok else DISCREPANCY,
+        "; ".join(parts),
+        "one-sided sympy limits of phi' at the ends of the domain",
+    )
 
 
-@register("negative-entropy-dual-domain", "eq:app_full_dual_domain", "app:primal_dual",
-          "Text after tab:app_bregman_examples: 'The quadratic potential and binary negative "
-          "entropy have dual domain R ... Negative entropy produces the exponential response "
-          "map, while Burg entropy produces an inverse-type response map on a restricted dual "
-          "domain.' Is what it says of negative entropy true, and is leaving it out of the "
-          "dual-domain-R list consistent with the Gaussian-index theory (eq:app_full_dual_domain "
-          "and assum:polygrowth_g)?", "symbolic",
-          *_EXACT, printed="exponential response map (dual domain not stated)",
-          mutants=(Mutant.printed("printed map exp(2 vartheta)", g_printed=sp.exp(2 * THETA)),
-                   Mutant.data("the quadratic potential (identity map) in its place",
-                               name="quadratic", g_printed=THETA)))
+@register(
+    "negative-entropy-dual-domain",
+    "eq:app_full_dual_domain",
+    "app:primal_dual",
+    "Text after tab:app_bregman_examples: 'The quadratic potential and binary negative "
+    "entropy have dual domain R ... Negative entropy produces the exponential response "
+    "map, while Burg entropy produces an inverse-type response map on a restricted dual "
+    "domain.' Is what it says of negative entropy true, and is leaving it out of the "
+    "dual-domain-R list consistent with the Gaussian-index theory (eq:app_full_dual_domain "
+    "and assum:polygrowth_g)?",
+    "symbolic",
+    *_EXACT,
+    printed="exponential response map (dual domain not stated)",
+    mutants=(
+        Mutant.printed("printed map exp(2 vartheta)", g_printed=sp.exp(2 * THETA)),
+        Mutant.data(
+            "the quadratic potential (identity map) in its place", name="quadratic", g_printed=THETA
+        ),
+    ),
+)
 def _negent_dual(name="negative-entropy", g_printed=_EXP_MAP):
     row = _TABLE[name]
     lo, hi, covers = _dual(name)
     g = pt.inverse(sp.diff(row["phi"], R), R, THETA, pt.sample_in(row["domain"]))
     same, res = pt.zero_on(g - g_printed, THETA, (lo, hi))
-    computed = (f"phi'(domain) = ({_s(lo)}, {_s(hi)}) (covers R: {covers}); g = (phi')^-1 = "
-                f"{_s(g)}; g - printed map = {_s(res)}")
+    computed = (
+        f"phi'(domain) = ({_s(lo)}, {_s(hi)}) (covers R: {covers}); g = (phi')^-1 = "
+        f"{_s(g)}; g - printed map = {_s(res)}"
+    )
     if not same:
         return Outcome(DISCREPANCY, computed, "the response map differs from the printed one")
     if not covers:
-        return Outcome(PASS, computed, "the response map is as printed and the dual domain is "
-                       "restricted, as the text implies by omission")
+        return Outcome(
+            PASS,
+            computed,
+            "the response map is as printed and the dual domain is "
+            "restricted, as the text implies by omission",
+        )
     fast = pt.superpolynomial_growth(g, lo, hi)
     if fast:
-        return Outcome(PASS, computed + f"; grows faster than any power: {fast}",
-                       "What the text says is true (g = exp; Burg entropy's dual domain "
-                       "(-oo, 0) is the restricted one). Negative entropy's dual domain is R as "
-                       "well (log((0, oo)) = R), which the text does not say, but its response "
-                       "map violates assum:polygrowth_g (|g^(j)(z)| <= C_g (1 + |z|^q)), so it "
-                       "cannot serve the paper's Gaussian index: leaving it out of the list is "
-                       "consistent with the theory.")
-    return Outcome(CAVEAT, computed, "the dual domain is R and the response map is "
-                   "polynomially bounded, so it could serve the Gaussian index, but the text "
-                   "does not list it with the potentials of dual domain R",
-                   consequence="presentation")
+        return Outcome(
+            PASS,
+            computed + f"; grows faster than any power: {fast}",
+            "What the text says is true (g = exp; Burg entropy's dual domain "
+            "(-oo, 0) is the restricted one). Negative entropy's dual domain is R as "
+            "well (log((0, oo)) = R), which the text does not say, but its response "
+            "map violates assum:polygrowth_g (|g^(j)(z)| <= C_g (1 + |z|^q)), so it "
+            "cannot serve the paper's Gaussian index: leaving it out of the list is "
+            "consistent with the theory.",
+        )
+    return Outcome(
+        CAVEAT,
+        computed,
+        "the dual domain is R and the response map is "
+        "polynomially bounded, so it could serve the Gaussian index, but the text "
+        "does not list it with the potentials of dual domain R",
+        consequence="presentation",
+    )
 
 
 # ------------------------------------------------------------------ Bregman losses
-@register("bregman-mean-identity", "lem:bregman_mean", "app:bregman_mean",
-          "E_F[l(r,Y)] - E_F[l(mu_F,Y)] = l(r, mu_F) for every F with mean mu_F",
-          "symbolic", *_EXACT, printed="E_F[l(r,Y)] - E_F[l(mu_F,Y)] = l(r, mu_F)",
-          mutants=(Mutant.formula("right side l(mu_F, r) (arguments swapped)", swap=True),))
+@register(
+    "bregman-mean-identity",
+    "lem:bregman_mean",
+    "app:bregman_mean",
+    "E_F[l(r,Y)] - E_F[l(mu_F,Y)] = l(r, mu_F) for every F with mean mu_F",
+    "symbolic",
+    *_EXACT,
+    printed="E_F[l(r,Y)] - E_F[l(mu_F,Y)] = l(r, mu_F)",
+    mutants=(Mutant.formula("right side l(mu_F, r) (arguments swapped)", swap=True),),
+)
 def _bregman_mean(swap=False):
-    res = {k: pt.bregman_mean_residual(phi, MU, swap)
-           for k, phi in pt.elicitation_potentials().items()}
+    res = {
+        k: pt.bregman_mean_residual(phi, MU, swap) for k, phi in pt.elicitation_potentials().items()
+    }
     return _residual_outcome(res, "E l(r,Y) - E l(mu,Y) - l(r,mu)")
 
 
-@register("bregman-mean-minimiser", "lem:bregman_mean", "app:bregman_mean",
-          "For strictly convex phi, l(r, mu) >= 0 with equality only at r = mu, so mu_F is the "
-          "unique minimiser of E_F[l(r,Y)]", "property-based", "l(r,mu) > 0 at 30 digits",
-          "exact rational (r, mu) with |r - mu| >= 1/1000 give l(r,mu) >~ 1e-7, far above the "
-          "1e-30 evaluation error",
-          mutants=(Mutant.formula("concave potential -phi", sign=-1),))
+@register(
+    "bregman-mean-minimiser",
+    "lem:bregman_mean",
+    "app:bregman_mean",
+    "For strictly convex phi, l(r, mu) >= 0 with equality only at r = mu, so mu_F is the "
+    "unique minimiser of E_F[l(r,Y)]",
+    "property-based",
+    "l(r,mu) > 0 at 30 digits",
+    "exact rational (r, mu) with |r - mu| >= 1/1000 give l(r,mu) >~ 1e-7, far above the "
+    "1e-30 evaluation error",
+    mutants=(Mutant.formula("concave potential -phi", sign=-1),),
+)
 def _bregman_min(sign=1):
     bad, n = [], 0
     for kind, rho, r, mu in pt.bregman_minimiser_cases(20240601, tuple(_TABLE)):
-        phi = (el.weighted_entropy_potential(sp.Rational(rho.numerator, rho.denominator))
-               if kind == "weighted" else _TABLE[kind]["phi"].subs(R, M))
+        phi = (
+            el.weighted_entropy_potential(sp.Rational(rho.numerator, rho.denominator))
+            if kind == "weighted"
+            else _TABLE[kind]["phi"].subs(R, M)
+        )
         rq, mq = sp.Rational(r.numerator, r.denominator), sp.Rational(mu.numerator, mu.denominator)
         pos = sp.N(pt.bregman_loss(sign * phi, rq, mq), 30)
         zero = sp.N(pt.bregman_loss(sign * phi, mq, mq), 30)
         n += 1
         if not (pos > 0 and abs(zero) < sp.Float("1e-28")):
             bad.append(f"{kind} rho={rho} r={r} mu={mu}: l(r,mu)={sp.N(pos, 6)}")
-    return Outcome(FAIL if bad else PASS, f"l(r,mu) > 0 = l(mu,mu) in {n - len(bad)}/{n} random "
-                   "cases (seed 20240601)", "; ".join(bad[:5]) or
-                   "weighted entropy with random rho in (-0.95, 0.95) and the four table "
-                   "potentials at random rational points of their domains; loss from "
-                   "eq:app_bregman_loss written out")
+    return Outcome(
+        FAIL if bad else PASS,
+        f"l(r,mu) > 0 = l(mu,mu) in {n - len(bad)}/{n} random cases (seed 20240601)",
+        "; ".join(bad[:5])
+        or "weighted entropy with random rho in (-0.95, 0.95) and the four table "
+        "potentials at random rational points of their domains; loss from "
+        "eq:app_bregman_loss written out",
+    )
 
 
-@register("bregman-derivative", "eq:app_bregman_derivative", "app:bregman_mean",
-          "d/dr l_phi(r, y) = w(r)(r - y) with w = phi'' (also displayed in "
-          "sec:elicitation_geometry)", "symbolic", *_EXACT, printed="w(r)(r - y)",
-          mutants=(Mutant.printed("printed w(r)(y - r)", sign=-1),))
+@register(
+    "bregman-derivative",
+    "eq:app_bregman_derivative",
+    "app:bregman_mean",
+    "d/dr l_phi(r, y) = w(r)(r - y) with w = phi'' (also displayed in sec:elicitation_geometry)",
+    "symbolic",
+    *_EXACT,
+    printed="w(r)(r - y)",
+    mutants=(Mutant.printed("printed w(r)(y - r)", sign=-1),),
+)
 def _bregman_derivative(sign=1):
-    res = {k: pt.bregman_derivative_residual(phi, sign)
-           for k, phi in pt.elicitation_potentials().items()}
+    res = {
+        k: pt.bregman_derivative_residual(phi, sign)
+        for k, phi in pt.elicitation_potentials().items()
+    }
     return _residual_outcome(res, "d/dr l - phi''(r)(r - y)")
 
 
-@register("bregman-second-order", "eq:app_bregman_derivative", "app:bregman_mean",
-          "l_phi(r, y) = w(r)(y - r)^2/2 + o((y - r)^2) as y -> r", "symbolic", *_EXACT,
-          printed="w(r)(y - r)^2/2",
-          mutants=(Mutant.printed("printed w(r)(y - r)^2 (no 1/2)", coef=1),))
+@register(
+    "bregman-second-order",
+    "eq:app_bregman_derivative",
+    "app:bregman_mean",
+    "l_phi(r, y) = w(r)(y - r)^2/2 + o((y - r)^2) as y -> r",
+    "symbolic",
+    *_EXACT,
+    printed="w(r)(y - r)^2/2",
+    mutants=(Mutant.printed("printed w(r)(y - r)^2 (no 1/2)", coef=1),),
+)
 def _bregman_second(coef=_HALF):
     # l = c w (y - r)^2 + o((y - r)^2)  <=>  l = l_y = 0 and l_yy = 2 c w at y = r
-    res = {k: pt.bregman_second_order_residual(phi, coef)
-           for k, phi in pt.elicitation_potentials().items()}
+    res = {
+        k: pt.bregman_second_order_residual(phi, coef)
+        for k, phi in pt.elicitation_potentials().items()
+    }
     return _residual_outcome(res, "|l| + |dl/dy| + |d2l/dy2 - w(r)| at y = r")
 
 
 # ------------------------------------------------------------------ primal–dual geometry
-@register("conjugate-gradient-is-link", "eq:app_convex_conjugate", "app:primal_dual",
-          "(phi*)' = (phi')^-1 = g_phi on the dual domain, for the potentials of "
-          "tab:app_bregman_examples", "symbolic", *_EXACT, printed="the table's g column",
-          mutants=(Mutant.formula("conjugate sign flipped: phi(r*) - r* vartheta", sign=-1),
-                   Mutant.printed("printed g of Burg replaced by 1/vartheta",
-                                  printed_g={"burg": 1 / THETA})))
+@register(
+    "conjugate-gradient-is-link",
+    "eq:app_convex_conjugate",
+    "app:primal_dual",
+    "(phi*)' = (phi')^-1 = g_phi on the dual domain, for the potentials of "
+    "tab:app_bregman_examples",
+    "symbolic",
+    *_EXACT,
+    printed="the table's g column",
+    mutants=(
+        Mutant.formula("conjugate sign flipped: phi(r*) - r* vartheta", sign=-1),
+        Mutant.printed("printed g of Burg replaced by 1/vartheta", printed_g={"burg": 1 / THETA}),
+    ),
+)
 def _conjugate(sign=1, printed_g=None):
     parts, bad, wrong = [], [], []
     for name, row in _TABLE.items():
         g = (printed_g or {}).get(name, row["g"])
         c = pt.conjugate_gradient(row["phi"], R, row["domain"], g, sign)
-        parts.append(f"{name}: phi* = {_s(c['conj'])}, phi'((phi*)') - vartheta = "
-                     f"{_s(c['inv_res'])}, (phi*)' - g = {_s(c['g_res'])}")
+        parts.append(
+            f"{name}: phi* = {_s(c['conj'])}, phi'((phi*)') - vartheta = "
+            f"{_s(c['inv_res'])}, (phi*)' - g = {_s(c['g_res'])}"
+        )
         if not c["inv_ok"]:
             bad.append(name)
         elif not c["g_ok"]:
             wrong.append(name)
     computed = "; ".join(parts)
-    detail = ("phi* = r* vartheta - phi(r*) at the interior maximiser (sympy solve of "
-              "vartheta = phi'(r), branch in the domain); residuals on the dual domain")
+    detail = (
+        "phi* = r* vartheta - phi(r*) at the interior maximiser (sympy solve of "
+        "vartheta = phi'(r), branch in the domain); residuals on the dual domain"
+    )
     if bad:
         return Outcome(FAIL, computed, "(phi*)' is not (phi')^-1 for " + ", ".join(bad))
     if wrong:
-        return Outcome(DISCREPANCY, computed, "(phi*)' differs from the printed g for "
-                       + ", ".join(wrong) + "; " + detail)
+        return Outcome(
+            DISCREPANCY,
+            computed,
+            "(phi*)' differs from the printed g for " + ", ".join(wrong) + "; " + detail,
+        )
     return Outcome(PASS, computed, detail)
 
 
 _INDUCED = pt.INDUCED_LINKS
 
 
-@register("link-induced-potential", "prop:link_induced_potential", "app:link_to_potential",
-          "phi_g(m) = int_{m0}^m g^-1(s) ds is strictly convex on M = g(R), phi_g' = g^-1 "
-          "and g = (phi_g')^-1 (identity, exp, logistic and probit links)", "symbolic", *_EXACT,
-          covers=("eq:app_potential_from_link",),
-          mutants=(Mutant.formula("phi_g = int g(s) ds (g in place of g^-1)", integrand="link"),))
+@register(
+    "link-induced-potential",
+    "prop:link_induced_potential",
+    "app:link_to_potential",
+    "phi_g(m) = int_{m0}^m g^-1(s) ds is strictly convex on M = g(R), phi_g' = g^-1 "
+    "and g = (phi_g')^-1 (identity, exp, logistic and probit links)",
+    "symbolic",
+    *_EXACT,
+    covers=("eq:app_potential_from_link",),
+    mutants=(Mutant.formula("phi_g = int g(s) ds (g in place of g^-1)", integrand="link"),),
+)
 def _induced(integrand="inverse"):
-    z = pt.R                                    # the links' variable (a real symbol)
+    z = pt.R  # the links' variable (a real symbol)
     parts, bad, consts, n_ftc = [], [], [], 0
     for name, g in _INDUCED.items():
         f = pt.induced_potential_facts(g, z, integrand)
         pot, rng, ftc_ok, ftc, rec_ok, rec, inc, ift_ok = (
-            f[k] for k in ("pot", "range", "ftc_ok", "ftc", "rec_ok", "rec", "increasing",
-                           "ift_ok"))
+            f[k] for k in ("pot", "range", "ftc_ok", "ftc", "rec_ok", "rec", "increasing", "ift_ok")
+        )
         n_ftc += ftc_ok
         # phi_g'' = (g^-1)' = 1/g'(g^-1(m)) > 0 on M (inverse function theorem, exact): ift_ok
         shown = "unevaluated integral" if pot.has(sp.Integral) else _s(pt.real_form(pot, M, rng))
-        parts.append(f"{name}: M = ({_s(rng[0])}, {_s(rng[1])}), phi_g = {shown}; "
-                     f"phi_g' - g^-1 = {_s(ftc)}, g(phi_g') - m = {_s(rec)}")
+        parts.append(
+            f"{name}: M = ({_s(rng[0])}, {_s(rng[1])}), phi_g = {shown}; "
+            f"phi_g' - g^-1 = {_s(ftc)}, g(phi_g') - m = {_s(rec)}"
+        )
         if not (ftc_ok and rec_ok and inc and ift_ok):
-            bad.append(f"{name} (phi'=g^-1: {ftc_ok}, g=(phi')^-1: {rec_ok}, g'>0 on R: {inc}, "
-                       f"(g^-1)' = 1/g'(g^-1): {ift_ok})")
+            bad.append(
+                f"{name} (phi'=g^-1: {ftc_ok}, g=(phi')^-1: {rec_ok}, g'>0 on R: {inc}, "
+                f"(g^-1)' = 1/g'(g^-1): {ift_ok})"
+            )
         if name in ("exp", "logistic") and integrand == "inverse":
-            consts.append(f"{name}: phi_g[m0 = g(0)] - phi_g[m0'] = "
-                          f"{_s(pt.reference_point_change(g, z, pot, rng))} after d/dm")
+            consts.append(
+                f"{name}: phi_g[m0 = g(0)] - phi_g[m0'] = "
+                f"{_s(pt.reference_point_change(g, z, pot, rng))} after d/dm"
+            )
     computed = "; ".join(parts)
     if bad:
         return Outcome(FAIL, computed, "not confirmed: " + "; ".join(bad))
-    return Outcome(PASS, computed,
-                   "exact: sympy inverse (branch mapping a sample back), antiderivative "
-                   "(probit stays an unevaluated integral; the fundamental theorem of calculus "
-                   "is applied as in the proof), residuals simplified on M; strict convexity: "
-                   "sympy proves g' > 0 on R and (g^-1)' - 1/g'(g^-1(m)) = 0, so phi_g'' > 0 on "
-                   "M. The reference point changes phi_g by a constant: " + "; ".join(consts),
-                   evidence={"eq:app_potential_from_link":
-                             f"phi_g = int_{{g(0)}}^m g^-1(s) ds integrated by sympy; phi_g' - "
-                             f"g^-1 simplifies to 0 for {n_ftc}/{len(_INDUCED)} links"})
+    return Outcome(
+        PASS,
+        computed,
+        "exact: sympy inverse (branch mapping a sample back), antiderivative "
+        "(probit stays an unevaluated integral; the fundamental theorem of calculus "
+        "is applied as in the proof), residuals simplified on M; strict convexity: "
+        "sympy proves g' > 0 on R and (g^-1)' - 1/g'(g^-1(m)) = 0, so phi_g'' > 0 on "
+        "M. The reference point changes phi_g by a constant: " + "; ".join(consts),
+        evidence={
+            "eq:app_potential_from_link": f"phi_g = int_{{g(0)}}^m g^-1(s) ds integrated by sympy; "
+            f"phi_g' - "
+            f"g^-1 simplifies to 0 for {n_ftc}/{len(_INDUCED)} links"
+        },
+    )
 
 
 # ---------------------------------------------------------------------- definitions
-_POINTS = {(0, 1): [("1/5", "7/10"), ("9/10", "1/20")],
-           (0, sp.oo): [("1/3", "5/2"), ("4", "1/7")],
-           (-sp.oo, sp.oo): [("-3/2", "2/3"), ("5", "-1")]}
+_POINTS = {
+    (0, 1): [("1/5", "7/10"), ("9/10", "1/20")],
+    (0, sp.oo): [("1/3", "5/2"), ("4", "1/7")],
+    (-sp.oo, sp.oo): [("-3/2", "2/3"), ("5", "-1")],
+}
 
 
-@register("bregman-loss-taylor-remainder", "eq:Bregman_loss", "sec:elicitation_geometry",
-          "l_phi(r, y) = phi(y) - phi(r) - phi'(r)(y - r) (restated as eq:app_bregman_loss) is the "
-          "first-order Taylor remainder int_r^y phi''(s)(y - s) ds", "high-precision",
-          "relative 1e-25 at 40 digits",
-          "tanh-sinh quadrature of a smooth integrand at 40 working digits is accurate to ~1e-35",
-          covers=("eq:app_bregman_loss",),
-          mutants=(Mutant.formula("loss with 2 phi'(r)(y - r)", c=2),
-                   Mutant.witness("remainder kernel (s - r) in place of (y - s)", kernel="s-r")))
+@register(
+    "bregman-loss-taylor-remainder",
+    "eq:Bregman_loss",
+    "sec:elicitation_geometry",
+    "l_phi(r, y) = phi(y) - phi(r) - phi'(r)(y - r) (restated as eq:app_bregman_loss) is the "
+    "first-order Taylor remainder int_r^y phi''(s)(y - s) ds",
+    "high-precision",
+    "relative 1e-25 at 40 digits",
+    "tanh-sinh quadrature of a smooth integrand at 40 working digits is accurate to ~1e-35",
+    covers=("eq:app_bregman_loss",),
+    mutants=(
+        Mutant.formula("loss with 2 phi'(r)(y - r)", c=2),
+        Mutant.witness("remainder kernel (s - r) in place of (y - s)", kernel="s-r"),
+    ),
+)
 def _bregman_loss(c=1, kernel="y-s"):
     pots = [(name, row["phi"], row["domain"]) for name, row in _TABLE.items()]
-    pots.append(("weighted-entropy rho=3/5",
-                 el.weighted_entropy_potential(sp.Rational(3, 5)).subs(M, R), (0, 1)))
-    errs = {name: pt.taylor_remainder_error(phi, _POINTS[tuple(dom)], c, kernel, dps=40)
-            for name, phi, dom in pots}
+    pots.append(
+        (
+            "weighted-entropy rho=3/5",
+            el.weighted_entropy_potential(sp.Rational(3, 5)).subs(M, R),
+            (0, 1),
+        )
+    )
+    errs = {
+        name: pt.taylor_remainder_error(phi, _POINTS[tuple(dom)], c, kernel, dps=40)
+        for name, phi, dom in pots
+    }
     worst = max(errs.values())
     rows = [f"{name}: {mp_nstr(err, 3)}" for name, err in errs.items()]
     ok = worst <= 1e-25
-    return Outcome(PASS if ok else FAIL,
-                   f"max rel. |l - int_r^y phi''(s)(y - s) ds| = {mp_nstr(worst, 3)} over "
-                   f"{len(pots)} potentials, two (r, y) pairs each",
-                   "loss written from eq:Bregman_loss (proofs_check.witnesses.potentials), "
-                   "remainder by mpmath quad at 40 digits; " + "; ".join(rows),
-                   evidence={"eq:app_bregman_loss": "restates eq:Bregman_loss (same formula); "
-                             f"max rel. residual {mp_nstr(worst, 3)}"})
+    return Outcome(
+        PASS if ok else FAIL,
+        f"max rel. |l - int_r^y phi''(s)(y - s) ds| = {mp_nstr(worst, 3)} over "
+        f"{len(pots)} potentials, two (r, y) pairs each",
+        "loss written from eq:Bregman_loss (proofs_check.witnesses.potentials), "
+        "remainder by mpmath quad at 40 digits; " + "; ".join(rows),
+        evidence={
+            "eq:app_bregman_loss": "restates eq:Bregman_loss (same formula); "
+            f"max rel. residual {mp_nstr(worst, 3)}"
+        },
+    )
 
 
 register_not_checked(
-    "dual-single-index-assumption", "eq:app_dual_single_index", "app:primal_dual",
+    "dual-single-index-assumption",
+    "eq:app_dual_single_index",
+    "app:primal_dual",
     "phi'{m_a(x)} = beta_a^T x: the conditional mean is single-index in the dual coordinate",
-    "a modelling assumption ('suppose that ...'), not a result")
+    "a modelling assumption ('suppose that ...'), not a result",
+)
 register_not_checked(
-    "primal-single-index", "eq:app_primal_single_index", "app:primal_dual",
+    "primal-single-index",
+    "eq:app_primal_single_index",
+    "app:primal_dual",
     "m_a(x) = (phi')^-1(beta_a^T x) = g_phi(beta_a^T x)",
     "a pure restatement (inversion) of eq:app_dual_single_index; g_phi = (phi')^-1 = (phi*)' "
-    "itself is checked by conjugate-gradient-is-link and the table rows")
+    "itself is checked by conjugate-gradient-is-link and the table rows",
+)

@@ -24,9 +24,11 @@ from proofs_check.paper_source import shipped_text
 from proofs_check.registry import Mutant, Outcome, register
 
 _TOL = "per step"
-_WHY = ("each step's method states its own: exact (symbolic), an Arb enclosure (certified), "
-        "100x the quadrature error estimate (expectation), |lhs - rhs| <= 1e-40 at 50 digits "
-        "(sampled, evidence only), a bounded ratio along a sequence (asymptotic)")
+_WHY = (
+    "each step's method states its own: exact (symbolic), an Arb enclosure (certified), "
+    "100x the quadrature error estimate (expectation), |lhs - rhs| <= 1e-40 at 50 digits "
+    "(sampled, evidence only), a bounded ratio along a sequence (asymptotic)"
+)
 #: owners whose steps are too slow for ``nbl check --quick`` (seconds measured in the full run)
 SLOW_OWNERS: frozenset = frozenset({"prop:local_jacobian", "prop:population_equilibrium"})
 
@@ -53,16 +55,31 @@ def _make(owner: str, trans: list):
         run = run_ledger(shipped_text(), True, owners={owner}, mutate=mutate)
         res = run.of(owner)
         return Outcome(claim_status(res), counts_json(res), summary_detail(res))
+
     check.__name__ = f"check_{claim_id(owner).replace('-', '_')}"
-    mutants = tuple(Mutant.formula(f"{t.id}: relation perturbed", mutate=t.id)
-                    for t in trans if t.method != "prose")
+    mutants = tuple(
+        Mutant.formula(f"{t.id}: relation perturbed", mutate=t.id)
+        for t in trans
+        if t.method != "prose"
+    )
     n = len(trans)
-    register(claim_id(owner), owner_label(owner), _section(owner),
-             f"every transcribed step ({n}) of the "
-             + (f"proof of {owner}" if not owner.startswith("text:")
-                else f"derivations in {owner_label(owner)} outside proofs")
-             + " holds (proof-step ledger)", "audit", _TOL, _WHY,
-             quick=owner not in SLOW_OWNERS, mutants=mutants)(check)
+    register(
+        claim_id(owner),
+        owner_label(owner),
+        _section(owner),
+        f"every transcribed step ({n}) of the "
+        + (
+            f"proof of {owner}"
+            if not owner.startswith("text:")
+            else f"derivations in {owner_label(owner)} outside proofs"
+        )
+        + " holds (proof-step ledger)",
+        "audit",
+        _TOL,
+        _WHY,
+        quick=owner not in SLOW_OWNERS,
+        mutants=mutants,
+    )(check)
 
 
 for _owner, _trans in _owners().items():

@@ -40,12 +40,25 @@ from nbl_theory.paper import PAPER_LINKS
 from .direct_definitions import direct_moments
 from .links import TANH, paper_link_parts
 
-__all__ = ["Case", "arms", "covariance", "half_plane_rule", "field", "H", "rate", "zeros", "regret",
-           "learned_zero", "isotropic_rates", "same_angle"]
+__all__ = [
+    "Case",
+    "arms",
+    "covariance",
+    "half_plane_rule",
+    "field",
+    "H",
+    "rate",
+    "zeros",
+    "regret",
+    "learned_zero",
+    "isotropic_rates",
+    "same_angle",
+]
 
 #: u | s = c s + τ z, z ~ N(0, 1): Gauss–Legendre on [−12, 12], panels of width 1, weight φ(z)
 _Z_RULE = (lambda z, w: (z, w * np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)))(
-    *gauss_legendre_panels(np.linspace(-12.0, 12.0, 25)))
+    *gauss_legendre_panels(np.linspace(-12.0, 12.0, 25))
+)
 #: u = tan φ, φ ∈ (−π/2, π/2): 48 panels of 16 nodes
 _PHI_RULE = gauss_legendre_panels(np.linspace(-math.pi / 2, math.pi / 2, 49))
 
@@ -56,10 +69,10 @@ class Case:
 
     key: str
     delta: float
-    law: str = "gaussian"       # gaussian | student-t | cube | rademacher
-    cond: float = 1.0           # N(0, Σ): λ_max/λ_min, trace Σ = 2
-    axis_deg: float = 0.0       # N(0, Σ): major axis, degrees from v*
-    nu: float = 0.0             # Student-t degrees of freedom
+    law: str = "gaussian"  # gaussian | student-t | cube | rademacher
+    cond: float = 1.0  # N(0, Σ): λ_max/λ_min, trace Σ = 2
+    axis_deg: float = 0.0  # N(0, Σ): major axis, degrees from v*
+    nu: float = 0.0  # Student-t degrees of freedom
     shift: float = 0.0
     intercept: float = 0.0
     rotate_deg: float = 0.0
@@ -70,8 +83,9 @@ def arms(case: Case):
     t = math.radians(case.rotate_deg)
     vs = np.array([math.cos(t), math.sin(t)])
     th = math.sqrt(1 - case.delta**2 / 4) * np.array([-math.sin(t), math.cos(t)])
-    beta = np.stack([th - (case.delta / 2 - case.shift) * vs,
-                     th + (case.delta / 2 + case.shift) * vs])
+    beta = np.stack(
+        [th - (case.delta / 2 - case.shift) * vs, th + (case.delta / 2 + case.shift) * vs]
+    )
     g = _g_only(case.key)
 
     def g_minus(z):
@@ -92,8 +106,11 @@ def _g_only(key: str):
         parts = paper_link_parts(key)
         return lambda z: parts(z)[0]
     p, mu2 = TANH, float(row.parameter[1])
-    return lambda z: (p["p0"] + p["a1"] * (1 + np.tanh(p["b1"] * (z - p["mu1"])))
-                      + p["a2"] * (1 + np.tanh(p["b2"] * (z - mu2))))
+    return lambda z: (
+        p["p0"]
+        + p["a1"] * (1 + np.tanh(p["b1"] * (z - p["mu1"])))
+        + p["a2"] * (1 + np.tanh(p["b2"] * (z - mu2)))
+    )
 
 
 def covariance(case: Case) -> np.ndarray:
@@ -168,7 +185,7 @@ def _cube_nodes(n: np.ndarray, o: float, upper: bool):
 
 def _rademacher_nodes(n: np.ndarray, o: float, upper: bool):
     x = np.array([[1.0, 1.0], [1.0, -1.0], [-1.0, 1.0], [-1.0, -1.0]])
-    side = x @ n >= o   # ties to the upper side: arm +1 (eq:Fdef)
+    side = x @ n >= o  # ties to the upper side: arm +1 (eq:Fdef)
     keep = side if upper else ~side
     return x[keep], np.full(int(keep.sum()), 0.25)
 
@@ -233,8 +250,12 @@ def zeros(case: Case, n_grid: int = 144, xtol: float = 1e-12) -> list:
         fa, fb = hv[j], hv[(j + 1) % n_grid]
         if fa == 0 or fa * fb < 0:
             root = a if fa == 0 else brentq(lambda x: H(case, x), a, b, xtol=xtol)
-            out.append((math.degrees(math.remainder(root, 2 * math.pi)),
-                        "attracting" if fa > 0 or (fa == 0 and fb < 0) else "repelling"))
+            out.append(
+                (
+                    math.degrees(math.remainder(root, 2 * math.pi)),
+                    "attracting" if fa > 0 or (fa == 0 and fb < 0) else "repelling",
+                )
+            )
     return out
 
 
@@ -261,8 +282,7 @@ def _learned_zero(case: Case, xtol: float) -> float:
     return math.degrees(brentq(lambda x: H(case, x), min(a, b), max(a, b), xtol=xtol))
 
 
-def regret(case: Case, alpha_rel: float | None = None, *, alpha_deg: float | None = None
-           ) -> float:
+def regret(case: Case, alpha_rel: float | None = None, *, alpha_deg: float | None = None) -> float:
     """Regret per round of the boundary v = v* rotated by α (radians, or ``alpha_deg``):
     E[max_a m_a(X)] − E[m_{sgn(vᵀX)}].
     For these arms β_+ − β_− = Δv* (whatever the shift) and g is increasing, so m_+ − m_− has
@@ -279,9 +299,9 @@ def regret(case: Case, alpha_rel: float | None = None, *, alpha_deg: float | Non
     return float(total)
 
 
-
-def isotropic_rates(key: str, delta: str, delta_scale: float = 1.0,
-                    theta_factor: bool = True) -> tuple[float, float]:
+def isotropic_rates(
+    key: str, delta: str, delta_scale: float = 1.0, theta_factor: bool = True
+) -> tuple[float, float]:
     """Under N(0, I) with the paper's symmetric arms, from direct 2-D moments
     (:func:`.direct_definitions.direct_moments`): the d = 2 local rate at v*,
     Δμ* − 2φ0(0) m2 (1 − Δ²/4), and λ* = Δμ* − 2φ0(0) max(m2, 0)(1 − Δ²/4)

@@ -19,11 +19,26 @@ import numpy as np
 from .paths import environment, reward_bound, run_paths, stopped_terms
 from .stats import binomial_z
 
-__all__ = ["chisq_samples", "chisq_tail", "weighted_chi_q_chain", "maximal_paths",
-           "maximal_tail", "nbl_u_statistics", "stopped_maxima", "control_thresholds",
-           "control_algebra", "proof_intermediate_tails", "upper_quantile",
-           "paper_thresholds", "init_grid", "InitSetting", "implied_c_init", "chi2_init_prediction",
-           "max_over_min", "implied_c_loc"]
+__all__ = [
+    "chisq_samples",
+    "chisq_tail",
+    "weighted_chi_q_chain",
+    "maximal_paths",
+    "maximal_tail",
+    "nbl_u_statistics",
+    "stopped_maxima",
+    "control_thresholds",
+    "control_algebra",
+    "proof_intermediate_tails",
+    "upper_quantile",
+    "paper_thresholds",
+    "init_grid",
+    "InitSetting",
+    "implied_c_init",
+    "chi2_init_prediction",
+    "max_over_min",
+    "implied_c_loc",
+]
 
 
 def chisq_samples() -> tuple:
@@ -42,12 +57,14 @@ def chisq_samples() -> tuple:
         The samples of Σ_s η_s² ‖X_s‖².
     """
     rng = np.random.default_rng(4242)
-    eta2 = 1.0 / (10.0 + np.arange(1, 301)) ** 2          # a_s = eta_s^2, gamma = 1, n0+t0 = 10
-    cases = [("m=1 d=1", np.array([1.0]), 1, 400_000),
-             ("m=1 d=4", np.array([1.0]), 4, 400_000),
-             ("m=200 d=1 equal", np.full(200, 1.0), 1, 400_000),
-             ("m=20 d=3 random", rng.uniform(0, 1, 20), 3, 200_000),
-             ("eta_s^2, gamma=1, n0+t0=10, m=300, d=2", eta2, 2, 40_000)]
+    eta2 = 1.0 / (10.0 + np.arange(1, 301)) ** 2  # a_s = eta_s^2, gamma = 1, n0+t0 = 10
+    cases = [
+        ("m=1 d=1", np.array([1.0]), 1, 400_000),
+        ("m=1 d=4", np.array([1.0]), 4, 400_000),
+        ("m=200 d=1 equal", np.full(200, 1.0), 1, 400_000),
+        ("m=20 d=3 random", rng.uniform(0, 1, 20), 3, 200_000),
+        ("eta_s^2, gamma=1, n0+t0=10, m=300, d=2", eta2, 2, 40_000),
+    ]
     out = []
     for label, a, d, N in cases:
         if np.all(a == a[0]):
@@ -57,7 +74,7 @@ def chisq_samples() -> tuple:
             for s in range(a.size):
                 S += a[s] * (rng.chisquare(d, N) - d)
         out.append((label, a, d, N, S))
-    Sx = np.zeros(40_000)                 # sum_s eta_s^2 ||X_s||^2 with the harmonic weights
+    Sx = np.zeros(40_000)  # sum_s eta_s^2 ||X_s||^2 with the harmonic weights
     for s in range(eta2.size):
         Sx += eta2[s] * rng.chisquare(2, Sx.size)
     return tuple(out), eta2, Sx
@@ -70,8 +87,9 @@ def chisq_tail(S, a, d: int, x: float, sqrt_coef: float = 2.0) -> tuple:
     return float((S >= thr).mean()), math.exp(-x)
 
 
-def weighted_chi_q_chain(eta2, Sx, d: int, n0t0: float, x: float, sqrt_coef: float = 2.0,
-                         final_coef: float = 3.0) -> dict:
+def weighted_chi_q_chain(
+    eta2, Sx, d: int, n0t0: float, x: float, sqrt_coef: float = 2.0, final_coef: float = 3.0
+) -> dict:
     """eq:weighted-chi-Q with a_s = η_s² and the proof's simplification to
     final_coef γ²(d + x)/(n0 + t0) (γ = 1; 3 in the paper).
 
@@ -83,12 +101,21 @@ def weighted_chi_q_chain(eta2, Sx, d: int, n0t0: float, x: float, sqrt_coef: flo
         ``step`` = (2d + 3x)/N; ``final`` = final_coef (d + x)/N; ``freq``, the frequency of
         Σ η_s² ‖X_s‖² > final in ``Sx``; ``bound`` = e^{−x}.
     """
-    full = (d * eta2.sum() + sqrt_coef * math.sqrt(x * d * float((eta2 ** 2).sum()))
-            + 2 * x * float(eta2.max()))
-    mid = d / n0t0 + 2 * math.sqrt(x * d) / n0t0 ** 1.5 + 2 * x / n0t0 ** 2
+    full = (
+        d * eta2.sum()
+        + sqrt_coef * math.sqrt(x * d * float((eta2**2).sum()))
+        + 2 * x * float(eta2.max())
+    )
+    mid = d / n0t0 + 2 * math.sqrt(x * d) / n0t0**1.5 + 2 * x / n0t0**2
     final = final_coef * (d + x) / n0t0
-    return dict(full=full, mid=mid, step=(2 * d + 3 * x) / n0t0, final=final,
-                freq=float((Sx > final).mean()), bound=math.exp(-x))
+    return dict(
+        full=full,
+        mid=mid,
+        step=(2 * d + 3 * x) / n0t0,
+        final=final,
+        freq=float((Sx > final).mean()),
+        bound=math.exp(-x),
+    )
 
 
 def maximal_paths() -> dict:
@@ -104,7 +131,7 @@ def maximal_paths() -> dict:
     """
     rng = np.random.default_rng(99)
     T, N = 100, 100_000
-    sig = 1.0 / (np.arange(1, T + 1) + 5.0)                 # harmonic, like eta_s
+    sig = 1.0 / (np.arange(1, T + 1) + 5.0)  # harmonic, like eta_s
     out = {}
     for label in ("gaussian", "rademacher-predictable-scale", "gaussian-constant"):
         s = np.full(T, sig.mean()) if label == "gaussian-constant" else sig
@@ -113,11 +140,11 @@ def maximal_paths() -> dict:
         for k in range(T):
             if label.startswith("gaussian"):
                 D = s[k] * rng.standard_normal(N)
-            else:   # a scale chosen from the past, c in {1/2, 1}: cosh(l s c) <= e^{l^2 s^2/2}
+            else:  # a scale chosen from the past, c in {1/2, 1}: cosh(l s c) <= e^{l^2 s^2/2}
                 D = s[k] * rng.choice([-1.0, 1.0], N) * np.where(S > 0, 0.5, 1.0)
             S += D
             np.maximum(mx, S, out=mx)
-        out[label] = (float((s ** 2).sum()), mx)
+        out[label] = (float((s**2).sum()), mx)
     return out
 
 
@@ -159,8 +186,7 @@ def nbl_u_statistics(link, delta: str, r0: float, draws: int, seed: int) -> tupl
             tail_z = max(tail_z, binomial_z(f, b, U.size))
         tails.append((c, f, b))
     Uc = U - U.mean()
-    mg = max(math.log(np.mean(np.exp(lt * Uc / sigma))) / lt ** 2
-             for lt in (-2, -1, -0.5, 0.5, 1, 2))
+    mg = max(math.log(np.mean(np.exp(lt * Uc / sigma))) / lt**2 for lt in (-2, -1, -0.5, 0.5, 1, 2))
     return tail_z, mg, tuple(tails)
 
 
@@ -182,12 +208,12 @@ def control_thresholds(label: str, r0: float, c_q: float = 12.0) -> tuple:
     t0 = 0."""
     L3 = math.log(3 / 0.3)
     if label.startswith("Q"):
-        thr = math.ceil(c_q / r0 ** 2 * (2 + L3))
+        thr = math.ceil(c_q / r0**2 * (2 + L3))
         n0 = min(100, thr // 2)
         return n0, thr - n0
     if label.startswith("M"):
-        return 100, math.ceil(128 / r0 ** 2 * L3) - 100
-    return math.ceil(128 / r0 ** 2 * (2 + L3)), 0
+        return 100, math.ceil(128 / r0**2 * L3) - 100
+    return math.ceil(128 / r0**2 * (2 + L3)), 0
 
 
 def control_algebra() -> tuple:
@@ -195,13 +221,13 @@ def control_algebra() -> tuple:
     exponent N x²/(16 C_sg B² r0² γ²) into N r0²/(256 C_sg B² γ²); 3B²γ²(d + L)/N ≤ r0²/4 iff
     N ≥ 12 B²γ²(d + L)/r0², i.e. C_Q = 12)."""
     import sympy as sp
+
     n0t0, r0s, Csg, B, g, d, L = sp.symbols("N r0 C_sg B gamma d L", positive=True)
-    x = r0s ** 2 / 4
-    expo = n0t0 * x ** 2 / (16 * Csg * B ** 2 * r0s ** 2 * g ** 2)
-    alg1 = sp.simplify(expo - n0t0 * r0s ** 2 / (256 * Csg * B ** 2 * g ** 2)) == 0
-    thr_q = sp.solve(sp.Eq(3 * B ** 2 * g ** 2 * (d + L) / n0t0, r0s ** 2 / 4), n0t0)
-    alg2 = (len(thr_q) == 1
-            and sp.simplify(thr_q[0] - 12 * B ** 2 * g ** 2 * (d + L) / r0s ** 2) == 0)
+    x = r0s**2 / 4
+    expo = n0t0 * x**2 / (16 * Csg * B**2 * r0s**2 * g**2)
+    alg1 = sp.simplify(expo - n0t0 * r0s**2 / (256 * Csg * B**2 * g**2)) == 0
+    thr_q = sp.solve(sp.Eq(3 * B**2 * g**2 * (d + L) / n0t0, r0s**2 / 4), n0t0)
+    alg2 = len(thr_q) == 1 and sp.simplify(thr_q[0] - 12 * B**2 * g**2 * (d + L) / r0s**2) == 0
     return alg1, alg2
 
 
@@ -217,10 +243,10 @@ def proof_intermediate_tails(Mmax, Qn, c: float, B: float, r0: float, d: int) ->
     """
     rows = []
     for b in (0.5, 0.1):
-        xm = math.sqrt(8 * B ** 2 * r0 ** 2 * math.log(1 / b) / c)
+        xm = math.sqrt(8 * B**2 * r0**2 * math.log(1 / b) / c)
         rows.append(("M", xm, float((Mmax >= xm).mean()), b, b))
     for xq in (0.5, 2.0):
-        thr = 3 * B ** 2 * (d + xq) / c
+        thr = 3 * B**2 * (d + xq) / c
         rows.append(("Q", thr, float((Qn > thr).mean()), math.exp(-xq), xq))
     return tuple(rows)
 
@@ -235,7 +261,7 @@ def paper_thresholds(gamma: float, c_q: float = 12.0, r0: float = 2.0) -> tuple:
     lem:stopped-stochastic-control needs (Q and M) with B_Y = 1, d = 2, δ → 1, C_sg = 1/2 and
     r0 = 2 (the diameter of the sphere): every free choice in the paper's favour."""
     L = math.log(3.0)
-    return c_q * gamma ** 2 / r0 ** 2 * (2 + L), 128 * gamma ** 2 / r0 ** 2 * L
+    return c_q * gamma**2 / r0**2 * (2 + L), 128 * gamma**2 / r0**2 * L
 
 
 def init_grid(nmax: int):
@@ -255,8 +281,7 @@ class InitSetting(NamedTuple):
     r0: float
 
 
-def implied_c_init(grid, P, p: float, s: InitSetting, d_power: float = 1.0,
-                   mu_power: float = 2.0):
+def implied_c_init(grid, P, p: float, s: InitSetting, d_power: float = 1.0, mu_power: float = 2.0):
     """The constant C_init that eq:init-bound-localization, n0 ≥ C_init B²/(Δ²μ_g²r0²)(d +
     log(3/δ)), implies at δ/3 = ``p`` in the setting ``s``: n0* Δ² μ_g^mu_power r0²/(B²(d^d_power
     + log(1/p))), with n0* the smallest n0 of ``grid`` whose exceedance frequency ``P`` is ≤ p
@@ -271,15 +296,16 @@ def implied_c_init(grid, P, p: float, s: InitSetting, d_power: float = 1.0,
     if ok_idx.size == 0:
         return None
     n0 = int(grid[ok_idx[0]])
-    L = math.log(1 / p)                         # log(3/delta) with delta/3 = p
+    L = math.log(1 / p)  # log(3/delta) with delta/3 = p
     delta, mu_g, B, d, r0 = s
-    return n0, n0 * delta ** 2 * mu_g ** mu_power * r0 ** 2 / (B ** 2 * (d ** d_power + L))
+    return n0, n0 * delta**2 * mu_g**mu_power * r0**2 / (B**2 * (d**d_power + L))
 
 
 def chi2_init_prediction(p: float, d: int) -> float:
     """The χ²_{d−1} limit law's (1 − p)-quantile over (d + log(1/p)): the implied C_init the
     tangential noise of W̄ predicts (up to a factor common to every (d, p))."""
     from scipy.stats import chi2
+
     return chi2.ppf(1 - p, d - 1) / (d + math.log(1 / p))
 
 

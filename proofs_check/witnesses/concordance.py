@@ -38,8 +38,16 @@ from nbl_theory.elicitation import M
 
 from .gaussian import kappa_by_definition
 
-__all__ = ["ratio_sup_on_chart", "elicitation_moments", "sufficient_margin", "margin_root",
-           "elicitation_lambda_star", "relative_differences", "proof_steps", "hand_derived_R"]
+__all__ = [
+    "ratio_sup_on_chart",
+    "elicitation_moments",
+    "sufficient_margin",
+    "margin_root",
+    "elicitation_lambda_star",
+    "relative_differences",
+    "proof_steps",
+    "hand_derived_R",
+]
 
 
 def ratio_sup_on_chart(link, zmax: float = 40.0, n: int = 40001) -> tuple[float, float]:
@@ -73,12 +81,10 @@ def elicitation_moments(phi, delta, dps: int = 40, m2_power: int = 3) -> dict:
 
         def m2_integrand(m):
             u = d1(m)
-            p_u = c / s * mpmath.exp(-(u / s) ** 2 / 2)
-            return -d3(m) / d2(m) ** m2_power * d2(m) * p_u       # du = phi'' dm
+            p_u = c / s * mpmath.exp(-((u / s) ** 2) / 2)
+            return -d3(m) / d2(m) ** m2_power * d2(m) * p_u  # du = phi'' dm
 
-        return {"mu_star": mpmath.quad(mu_integrand, pts),
-                "m2": mpmath.quad(m2_integrand, pts)}
-
+        return {"mu_star": mpmath.quad(mu_integrand, pts), "m2": mpmath.quad(m2_integrand, pts)}
 
 
 def sufficient_margin(R: float, delta: float, kappa_scale: float = 1.0) -> float:
@@ -109,8 +115,7 @@ def elicitation_lambda_star(phi, delta, dps: int = 40, m2_power: int = 3) -> dic
     w = elicitation_moments(phi, q, dps=dps, m2_power=m2_power)
     with mpmath.workdps(dps):
         d = mpmath.mpf(q.p) / q.q
-        lam = d * w["mu_star"] - 2 / mpmath.sqrt(2 * mpmath.pi) * (1 - d * d / 4) * max(
-            w["m2"], 0)
+        lam = d * w["mu_star"] - 2 / mpmath.sqrt(2 * mpmath.pi) * (1 - d * d / 4) * max(w["m2"], 0)
     return {**w, "lambda_star": lam}
 
 
@@ -121,8 +126,9 @@ def relative_differences(values: dict, reference: dict, dps: int = 40) -> dict:
         return {k: abs(v - reference[k]) / abs(reference[k]) for k, v in values.items()}
 
 
-def proof_steps(R: float, delta: float, moments: dict, margin: float, lam_lo: float,
-                tol: float) -> tuple[dict, dict, float]:
+def proof_steps(
+    R: float, delta: float, moments: dict, margin: float, lam_lo: float, tol: float
+) -> tuple[dict, dict, float]:
     """The steps of the proof of prop:self-concordance-stability at separation ``delta``, each
     with relative slack ``tol``, from ``moments`` {"e1": E g'(U), "e2abs": E|g''(U)| (the chart
     moments), "m2": m₂, "mu": μ*}, the margin and the lower end ``lam_lo`` of λ*'s enclosure,
@@ -142,11 +148,13 @@ def proof_steps(R: float, delta: float, moments: dict, margin: float, lam_lo: fl
     """
     e1, e2abs, m2, mu = (moments[k] for k in ("e1", "e2abs", "m2", "mu"))
     k = float(kappa_by_definition(R * delta / 2, dps=20))
-    steps = {"(m2)+ <= |m2| <= E|g''(U)| <= R E g'(U)":
-             abs(m2) <= e2abs * (1 + tol) and e2abs <= R * e1 * (1 + tol),
-             "mu* >= kappa E g'(U)": mu >= k * e1 * (1 - tol),
-             "(m2)+ <= R mu*/kappa": max(m2, 0.0) <= R / k * mu * (1 + tol),
-             "lambda* >= 2 mu* margin": 2 * mu * margin <= lam_lo + tol * abs(lam_lo)}
+    steps = {
+        "(m2)+ <= |m2| <= E|g''(U)| <= R E g'(U)": abs(m2) <= e2abs * (1 + tol)
+        and e2abs <= R * e1 * (1 + tol),
+        "mu* >= kappa E g'(U)": mu >= k * e1 * (1 - tol),
+        "(m2)+ <= R mu*/kappa": max(m2, 0.0) <= R / k * mu * (1 + tol),
+        "lambda* >= 2 mu* margin": 2 * mu * margin <= lam_lo + tol * abs(lam_lo),
+    }
     ratios = {"m2": e2abs / (R * e1), "mu": k * e1 / mu, "curv": max(m2, 0.0) * k / (R * mu)}
     return steps, ratios, 2 * mu * margin
 

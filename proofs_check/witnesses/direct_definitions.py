@@ -17,13 +17,19 @@ from nbl_theory.numeric import gauss_legendre_panels
 from .geometry import cayley_rotation
 from .links import paper_link_parts
 
-__all__ = ["DIRECT_CASES", "direct_moments", "identity_rhs", "kappa_identity_rhs", "theta_rate",
-           "jacobian_tangent_rates", "m2_stein_form"]
+__all__ = [
+    "DIRECT_CASES",
+    "direct_moments",
+    "identity_rhs",
+    "kappa_identity_rhs",
+    "theta_rate",
+    "jacobian_tangent_rates",
+    "m2_stein_form",
+]
 
 #: (paper link, Δ) pairs at which the claims evaluate the direct definitions (both regimes of
 #: both families, Δ from 0.2 to 1.8).
-DIRECT_CASES = (("tt-unstable", "0.2"), ("tt-stable", "1"), ("we-0.72", "0.2"),
-                ("we-0.60", "1.8"))
+DIRECT_CASES = (("tt-unstable", "0.2"), ("tt-stable", "1"), ("we-0.72", "0.2"), ("we-0.60", "1.8"))
 
 
 @functools.cache
@@ -54,11 +60,11 @@ def direct_moments(key: str, delta: float, panels: int = 24, shift: float = 0.5)
     w = pu[:, None] * pz[None, :]
     gu, _, g2u = parts(u)
     return {
-        "mu_star": float(np.sum(w * g1)),                       # eq:mu_star_m2_def
-        "kappa_star": float(2 * np.sum(w * z[None, :] * g)),    # κ* = 2E[Z g(U+ΔZ/2)1{Z>0}]
+        "mu_star": float(np.sum(w * g1)),  # eq:mu_star_m2_def
+        "kappa_star": float(2 * np.sum(w * z[None, :] * g)),  # κ* = 2E[Z g(U+ΔZ/2)1{Z>0}]
         "m0": float(np.sum(pu * gu)),
-        "m2": float(np.sum(pu * g2u)),                          # E g''(U)
-        "m2_stein": float(np.sum(pu * gu * (u**2 - s**2)) / s**4),   # eq:stein_second
+        "m2": float(np.sum(pu * g2u)),  # E g''(U)
+        "m2_stein": float(np.sum(pu * gu * (u**2 - s**2)) / s**4),  # eq:stein_second
     }
 
 
@@ -84,8 +90,8 @@ def m2_stein_form(moments: dict, delta: float, power: int = 4) -> float:
     """E[g(U)(U² − s²)]/s^``power``, s² = 1 − Δ²/4, from :func:`direct_moments`'s ``m2_stein``
     (the second-order Stein form of m2, eq:stein_second, has power 4; another power is a
     mutant)."""
-    s2 = 1 - delta ** 2 / 4
-    return moments["m2_stein"] * s2 ** ((4 - power) / 2)   # E[g(U)(U^2 - s^2)]/s^power
+    s2 = 1 - delta**2 / 4
+    return moments["m2_stein"] * s2 ** ((4 - power) / 2)  # E[g(U)(U^2 - s^2)]/s^power
 
 
 def jacobian_tangent_rates(delta, mu, m2, d: int, rotate: bool):
@@ -97,11 +103,11 @@ def jacobian_tangent_rates(delta, mu, m2, d: int, rotate: bool):
     ``rotate``), with θ = s Q[:, 1], s = √(1 − Δ²/4), and diagonalised by mpmath's symmetric
     eigensolver — no closed form of the rates is used.
     """
-    q = cayley_rotation(d) if rotate else mpmath.eye(d)      # columns: v*, then a tangent basis
+    q = cayley_rotation(d) if rotate else mpmath.eye(d)  # columns: v*, then a tangent basis
     s = mpmath.sqrt(1 - delta**2 / 4)
-    theta = s * q[:, 1]                              # θ ⊥ v*, ‖θ‖² = 1 − Δ²/4
+    theta = s * q[:, 1]  # θ ⊥ v*, ‖θ‖² = 1 − Δ²/4
     phi0 = 1 / mpmath.sqrt(2 * mpmath.pi)
-    jac = -delta * mu * mpmath.eye(d) + 2 * phi0 * m2 * theta * theta.T   # eq:Jacobian
-    basis = q[:, 1:]                                 # orthonormal basis of T_{v*} S^{d-1}
+    jac = -delta * mu * mpmath.eye(d) + 2 * phi0 * m2 * theta * theta.T  # eq:Jacobian
+    basis = q[:, 1:]  # orthonormal basis of T_{v*} S^{d-1}
     eig = mpmath.eigsy(basis.T * jac * basis, eigvals_only=True)
     return sorted(-e for e in eig)

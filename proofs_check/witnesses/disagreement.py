@@ -20,12 +20,31 @@ from nbl_theory.numeric import PHI0, gauss_legendre_panels, gauss_legendre_unifo
 from .gaussian import abs_moment
 from .stats import mean_se
 
-__all__ = ["RADIAL_NODES", "wedges", "polar_expect", "regret_in_plane", "error_to_regret_limit",
-           "disagreement_lhs", "disagreement_limit", "disagreement_bound_constant",
-           "gap_profile", "regret_out_of_plane", "error_to_regret_limit_perp", "mean_gap",
-           "ALPHA_GRID", "sq_distance", "in_plane_ratios", "tilted_ratios", "regret_monte_carlo_z",
-           "refinement_change", "disagreement_identities", "identity_values",
-           "disagreement_monte_carlo", "weighted_ratios", "cq_bound"]
+__all__ = [
+    "RADIAL_NODES",
+    "wedges",
+    "polar_expect",
+    "regret_in_plane",
+    "error_to_regret_limit",
+    "disagreement_lhs",
+    "disagreement_limit",
+    "disagreement_bound_constant",
+    "gap_profile",
+    "regret_out_of_plane",
+    "error_to_regret_limit_perp",
+    "mean_gap",
+    "ALPHA_GRID",
+    "sq_distance",
+    "in_plane_ratios",
+    "tilted_ratios",
+    "regret_monte_carlo_z",
+    "refinement_change",
+    "disagreement_identities",
+    "identity_values",
+    "disagreement_monte_carlo",
+    "weighted_ratios",
+    "cq_bound",
+]
 
 #: The angles α ∈ (0, π] of the error-to-regret checks (both signs are used where the check
 #: says so): dense near 0 for the α → 0 limits, up to the antipode π.
@@ -38,7 +57,7 @@ SLOPE_ALPHAS = np.geomspace(1e-4, 1e-2, 9)
 #: Radial nodes and weights of the polar rule: 16-node Gauss–Legendre on panels of width 0.5
 #: on [0, 12] (the χ_2 mass beyond 12 is e^{-72}).
 RADIAL_NODES = gauss_legendre_uniform(0.0, 12.0, 0.5)
-_LINE = gauss_legendre_uniform(-12.0, 12.0, 0.25)      # 1-D rule for the α → 0 limits
+_LINE = gauss_legendre_uniform(-12.0, 12.0, 0.25)  # 1-D rule for the α → 0 limits
 
 
 def wedges(alpha: float):
@@ -79,8 +98,10 @@ def regret_in_plane(link, delta: float, alpha: float, n_ang: int = 48) -> float:
     tau = math.sqrt(1 - delta * delta / 4)
 
     def f(x1, x2):
-        return np.abs(link.g_numpy(tau * x2 + delta / 2 * x1)
-                      - link.g_numpy(tau * x2 - delta / 2 * x1))
+        return np.abs(
+            link.g_numpy(tau * x2 + delta / 2 * x1) - link.g_numpy(tau * x2 - delta / 2 * x1)
+        )
+
     return polar_expect(f, alpha, n_ang=n_ang)
 
 
@@ -97,8 +118,10 @@ def disagreement_lhs(theta2: float, theta3: float, q: int, alpha: float) -> floa
     """E[|v*ᵀX|{1 + |θᵀX|^q + |v*ᵀX|^q} 1{disagree}] with v* = e1, v = v(α) in span(e1, e2),
     θ = (0, θ2, θ3): the X3 integral in closed form (:func:`.gaussian.abs_moment`, integer q),
     the rest by :func:`polar_expect` split at the kinks φ = π, 2π."""
+
     def f(x1, x2):
         return np.abs(x1) * (1 + abs_moment(theta2 * x2, abs(theta3), q) + np.abs(x1) ** q)
+
     return polar_expect(f, alpha, split=(math.pi, 2 * math.pi))
 
 
@@ -108,8 +131,19 @@ def disagreement_limit(theta2: float, theta3: float, q: int) -> float:
     except for q = 0)."""
     xg, wg = _LINE
     phi = np.exp(-xg * xg / 2) / math.sqrt(2 * math.pi)
-    return PHI0 / 2 * float((wg * phi * xg * xg * (
-        1 + abs_moment(theta2 * xg, theta3, q) + (1.0 if q == 0 else 0.0))).sum())
+    return (
+        PHI0
+        / 2
+        * float(
+            (
+                wg
+                * phi
+                * xg
+                * xg
+                * (1 + abs_moment(theta2 * xg, theta3, q) + (1.0 if q == 0 else 0.0))
+            ).sum()
+        )
+    )
 
 
 def disagreement_bound_constant(q: float, theta_perp: float) -> float:
@@ -119,8 +153,11 @@ def disagreement_bound_constant(q: float, theta_perp: float) -> float:
     cq = max(1.0, 2.0 ** (q - 1))
     ER = math.sqrt(math.pi / 2)
     ERq1 = 2 ** ((1 + q) / 2) * math.gamma((3 + q) / 2)
-    EUq = 1.0 if q == 0 else theta_perp ** q * 2 ** (q / 2) * math.gamma((q + 1) / 2) / math.sqrt(
-        math.pi)
+    EUq = (
+        1.0
+        if q == 0
+        else theta_perp**q * 2 ** (q / 2) * math.gamma((q + 1) / 2) / math.sqrt(math.pi)
+    )
     return (1 + cq) * (ER + ERq1 + ER * EUq) / (2 * math.pi)
 
 
@@ -214,12 +251,18 @@ def tilted_ratios(link, delta: float, out_of_plane: bool) -> dict:
 
     def ratio(a):
         return regret(link, delta, a) / (delta / 2 * 2 * (1 - math.cos(a)))
+
     sup_r = [ratio(a) for a in SUP_ALPHAS]
     rs = np.array([regret(link, delta, a) for a in SLOPE_ALPHAS])
     dist = 2 * np.abs(np.sin(SLOPE_ALPHAS / 2))
     i = int(np.argmax(sup_r))
-    return dict(sup=float(max(sup_r)), at=float(SUP_ALPHAS[i]), small=ratio(1e-4),
-                slope=float(np.polyfit(np.log(dist), np.log(rs), 1)[0]), pi=sup_r[-1])
+    return dict(
+        sup=float(max(sup_r)),
+        at=float(SUP_ALPHAS[i]),
+        small=ratio(1e-4),
+        slope=float(np.polyfit(np.log(dist), np.log(rs), 1)[0]),
+        pi=sup_r[-1],
+    )
 
 
 def regret_monte_carlo_z(link, delta: float, alphas, n: int, seed: int) -> tuple:
@@ -229,8 +272,10 @@ def regret_monte_carlo_z(link, delta: float, alphas, n: int, seed: int) -> tuple
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, 2))
     tau = math.sqrt(1 - delta * delta / 4)
-    gap = np.abs(link.g_numpy(tau * X[:, 1] + delta / 2 * X[:, 0])
-                 - link.g_numpy(tau * X[:, 1] - delta / 2 * X[:, 0]))
+    gap = np.abs(
+        link.g_numpy(tau * X[:, 1] + delta / 2 * X[:, 0])
+        - link.g_numpy(tau * X[:, 1] - delta / 2 * X[:, 0])
+    )
     zs = []
     for a in alphas:
         v = np.array([math.cos(a), math.sin(a)])
@@ -260,11 +305,14 @@ def identity_values(alphas) -> tuple:
     epsabs 1e-14, on the wedges), E|v*ᵀX| 1_D by the polar rule) for every α of ``alphas``: the
     numerical side of :func:`disagreement_identities`."""
     from scipy import integrate
+
     out = []
     for a in alphas:
         p = polar_expect(lambda x1, x2: np.ones_like(x1), a)
-        ang = sum(integrate.quad(lambda f: abs(math.cos(f)), lo, hi, epsabs=1e-14)[0]
-                  for lo, hi in wedges(a)) / (2 * math.pi)
+        ang = sum(
+            integrate.quad(lambda f: abs(math.cos(f)), lo, hi, epsabs=1e-14)[0]
+            for lo, hi in wedges(a)
+        ) / (2 * math.pi)
         out.append((a, p, ang, polar_expect(lambda x1, x2: np.abs(x1), a)))
     return tuple(out)
 
@@ -298,14 +346,20 @@ def disagreement_monte_carlo(n: int, seed: int) -> dict:
     X = rng.standard_normal((400_000, 3))
     v = np.array([math.cos(1.0), math.sin(1.0), 0.0])
     dis = np.sign(X @ v) != np.sign(X[:, 0])
-    q3 = mean_se(np.abs(X[:, 0]) * (1 + np.abs(0.6 * X[:, 1] + 0.8 * X[:, 2]) ** 3
-                                    + np.abs(X[:, 0]) ** 3) * dis)
+    q3 = mean_se(
+        np.abs(X[:, 0])
+        * (1 + np.abs(0.6 * X[:, 1] + 0.8 * X[:, 2]) ** 3 + np.abs(X[:, 0]) ** 3)
+        * dis
+    )
     q05 = []
     for a in (0.1, 1.0):
         v = np.array([math.cos(a), math.sin(a), 0.0])
         dis = np.sign(X @ v) != np.sign(X[:, 0])
-        m, se = mean_se(np.abs(X[:, 0]) * (1 + np.abs(0.6 * X[:, 1] + 0.8 * X[:, 2]) ** 0.5
-                                           + np.abs(X[:, 0]) ** 0.5) * dis)
+        m, se = mean_se(
+            np.abs(X[:, 0])
+            * (1 + np.abs(0.6 * X[:, 1] + 0.8 * X[:, 2]) ** 0.5 + np.abs(X[:, 0]) ** 0.5)
+            * dis
+        )
         q05.append((a, float(m), float(se)))
     return {"d5": tuple(d5), "q3": (float(q3[0]), float(q3[1])), "q05": tuple(q05)}
 
@@ -329,8 +383,9 @@ def weighted_ratios(alphas=ALPHA_GRID) -> dict:
     return out
 
 
-def cq_bound(q: float, theta_perp: float, alpha: float | None = None,
-             drop_one: bool = False) -> float:
+def cq_bound(
+    q: float, theta_perp: float, alpha: float | None = None, drop_one: bool = False
+) -> float:
     """The proof's bound of lem:gaussian-polynomial-disagreement: C_q per unit ‖v − v*‖²
     (:func:`disagreement_bound_constant`), times ‖v − v*‖² = 2(1 − cos α) when ``alpha`` is given.
     ``drop_one`` writes c_q for (1 + c_q), c_q = max(1, 2^{q−1}) (a claim's formula

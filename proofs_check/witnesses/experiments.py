@@ -17,9 +17,16 @@ from nbl_sim.runs.execution import SerialExecutor
 from nbl_sim.studies.experiment import simulate
 from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING, paper_link
 
-__all__ = ["final_angle", "angle_path", "angle_paths", "regret_checkpoints",
-           "paired_regret_gaps",
-           "comparison_run", "comparison_cell", "load_comparisons"]
+__all__ = [
+    "final_angle",
+    "angle_path",
+    "angle_paths",
+    "regret_checkpoints",
+    "paired_regret_gaps",
+    "comparison_run",
+    "comparison_cell",
+    "load_comparisons",
+]
 
 
 #: the stochastic runs of this process, per (link, delta, seed, record rounds)
@@ -37,8 +44,17 @@ def _simulate_stochastic(link, delta: str, seed: int, record_rounds=None):
     s = STOCHASTIC_SETTING
     env = Environment.build(link, delta, s["d"])
     kwargs = {} if record_rounds is None else {"record_rounds": record_rounds}
-    return simulate(env, n=s["n"], reps=s["reps"], init_angle=s["init_angle"], gamma=s["gamma"],
-                    t0=s["t0"], seed=seed, executor=SerialExecutor(), **kwargs)
+    return simulate(
+        env,
+        n=s["n"],
+        reps=s["reps"],
+        init_angle=s["init_angle"],
+        gamma=s["gamma"],
+        t0=s["t0"],
+        seed=seed,
+        executor=SerialExecutor(),
+        **kwargs,
+    )
 
 
 def final_angle(link, delta: str, seed: int = 0) -> tuple[float, float]:
@@ -54,8 +70,11 @@ def angle_path(link, delta: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray,
     rounds (~500, to n) of the run of :func:`final_angle`."""
     run = _stochastic_run(link, delta, seed)
     ang = np.degrees(run.policies["nbl"].angle)
-    return (np.asarray(run.record_rounds), ang.mean(axis=0),
-            ang.std(axis=0, ddof=1) / np.sqrt(ang.shape[0]))
+    return (
+        np.asarray(run.record_rounds),
+        ang.mean(axis=0),
+        ang.std(axis=0, ddof=1) / np.sqrt(ang.shape[0]),
+    )
 
 
 def angle_paths(link, delta: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -115,14 +134,24 @@ def comparison_run(link, intercept: bool = True, seed: int = 0, reps: int | None
 def _comparison(link, intercept: bool, seed: int, reps: int | None) -> dict:
     c = COMPARISON_SETTING
     env = Environment.build(link, c["delta"], c["d"])
-    res = simulate(env, n=c["n"], reps=c["reps"] if reps is None else reps, n0=c["n0"],
-                   gamma=c["gamma"], t0=c["t0"],
-                   seed=seed, policies=("nbl", "greedy-logistic"), intercept=intercept,
-                   executor=SerialExecutor())
+    res = simulate(
+        env,
+        n=c["n"],
+        reps=c["reps"] if reps is None else reps,
+        n0=c["n0"],
+        gamma=c["gamma"],
+        t0=c["t0"],
+        seed=seed,
+        policies=("nbl", "greedy-logistic"),
+        intercept=intercept,
+        executor=SerialExecutor(),
+    )
     k0 = int(np.searchsorted(res.record_rounds, c["n0"]))
-    return {"nbl": res.policies["nbl"].regret[:, -1],
-            "gl": res.policies["greedy-logistic"].regret[:, -1],
-            "start_angle": np.degrees(res.policies["nbl"].angle[:, k0])}
+    return {
+        "nbl": res.policies["nbl"].regret[:, -1],
+        "gl": res.policies["greedy-logistic"].regret[:, -1],
+        "start_angle": np.degrees(res.policies["nbl"].angle[:, k0]),
+    }
 
 
 def paired_regret_gaps(links, seed: int = 0, intercept: bool = True):
@@ -153,8 +182,10 @@ def paired_regret_gaps(links, seed: int = 0, intercept: bool = True):
         good = np.abs(run["start_angle"]) < 30
         if 1 < good.sum() < reps:
             se_good = diff[good].std(ddof=1) / math.sqrt(good.sum())
-            notes.append(f"{name}: median R_n NBL {np.median(nbl):.1f} vs GL {np.median(gl):.1f}; "
-                         f"{int(good.sum())} reps start within 30 deg of v*, their NBL - GL = "
-                         f"{diff[good].mean():+.2f} +- {se_good:.2f} (SE); the rest "
-                         f"{diff[~good].mean():+.2f}")
+            notes.append(
+                f"{name}: median R_n NBL {np.median(nbl):.1f} vs GL {np.median(gl):.1f}; "
+                f"{int(good.sum())} reps start within 30 deg of v*, their NBL - GL = "
+                f"{diff[good].mean():+.2f} +- {se_good:.2f} (SE); the rest "
+                f"{diff[~good].mean():+.2f}"
+            )
     return out, notes

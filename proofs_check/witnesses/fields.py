@@ -40,8 +40,17 @@ from nbl_theory.numeric import PHI0
 
 from .gaussian import STANDARD_NODES, STANDARD_WEIGHTS
 
-__all__ = ["g_nodes", "arm_field", "own_field", "own_tangent_field", "own_potential",
-           "tangent_jacobian", "boundary_matrix", "richardson", "FD_STEP"]
+__all__ = [
+    "g_nodes",
+    "arm_field",
+    "own_field",
+    "own_tangent_field",
+    "own_potential",
+    "tangent_jacobian",
+    "boundary_matrix",
+    "richardson",
+    "FD_STEP",
+]
 
 #: Step of the central differences (h and h/2 are combined).
 FD_STEP = 1e-3
@@ -163,8 +172,9 @@ def own_potential(link, beta: np.ndarray, v: np.ndarray, linear_term: bool = Tru
     return total - v @ mean_minus
 
 
-def tangent_jacobian(link, beta: np.ndarray, v_star: np.ndarray, basis: np.ndarray,
-                     project: bool = True) -> np.ndarray:
+def tangent_jacobian(
+    link, beta: np.ndarray, v_star: np.ndarray, basis: np.ndarray, project: bool = True
+) -> np.ndarray:
     """Dh(v*) on the tangent space: column j is Dh(v*)[b_j] (ambient, shape (d,)) for the
     orthonormal tangent basis ``basis`` (d × (d − 1)), by :func:`richardson` of
     :func:`own_tangent_field` along v_ε = cos(ε) v* + sin(ε) b_j (truncation ~1e-12,
@@ -179,5 +189,6 @@ def tangent_jacobian(link, beta: np.ndarray, v_star: np.ndarray, basis: np.ndarr
         def field(eps, b=b):
             path = np.cos(eps)[:, None] * v_star[None, :] + np.sin(eps)[:, None] * b[None, :]
             return own_tangent_field(link, beta, path, project=project)
+
         cols.append(richardson(field))
     return np.column_stack(cols)

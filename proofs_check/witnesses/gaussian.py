@@ -20,9 +20,18 @@ from scipy.special import ndtr
 
 from nbl_theory.numeric import PHI0, gauss_legendre_panels, gauss_legendre_uniform
 
-__all__ = ["gh_tensor", "ridge_first_moment", "gh_rule_1d", "gauss_mean", "gaussian_chart_moments",
-           "kappa_by_definition", "kappa_closed_form_error", "abs_moment", "STANDARD_NODES",
-           "STANDARD_WEIGHTS"]
+__all__ = [
+    "gh_tensor",
+    "ridge_first_moment",
+    "gh_rule_1d",
+    "gauss_mean",
+    "gaussian_chart_moments",
+    "kappa_by_definition",
+    "kappa_closed_form_error",
+    "abs_moment",
+    "STANDARD_NODES",
+    "STANDARD_WEIGHTS",
+]
 
 _NODES, _WEIGHTS = gauss_legendre_uniform(-14.0, 14.0, 1.0 / 16.0)
 #: Nodes of a plain composite Gauss–Legendre rule for E[f(s)], s ~ N(0, 1): panels of width
@@ -116,8 +125,16 @@ def gaussian_chart_moments(link, delta: float, n: int = 4001, signed: bool = Fal
     t = np.linspace(t_lo, t_hi, n)
     f2 = _chart_integrand(link, s, t, "g2")
     flips = np.flatnonzero(np.sign(f2[:-1]) * np.sign(f2[1:]) < 0)
-    roots = [brentq(lambda x: float(_chart_integrand(link, s, x, "g2")[0]), t[i], t[i + 1],
-                    xtol=1e-15, rtol=4 * np.finfo(float).eps) for i in flips]
+    roots = [
+        brentq(
+            lambda x: float(_chart_integrand(link, s, x, "g2")[0]),
+            t[i],
+            t[i + 1],
+            xtol=1e-15,
+            rtol=4 * np.finfo(float).eps,
+        )
+        for i in flips
+    ]
     edges = np.union1d(t, roots)
     x, w = gauss_legendre_panels(edges)
     g1 = _chart_integrand(link, s, x, "g1")
@@ -134,8 +151,9 @@ def kappa_by_definition(a, dps: int = 30):
         a = mpmath.mpf(a)
         c = 1 / mpmath.sqrt(2 * mpmath.pi)
         w = 1 / (1 + abs(a))
-        return mpmath.quad(lambda z: c * mpmath.exp(-a * z - z * z / 2),
-                           [0, w, 4 * w, 8, mpmath.inf])
+        return mpmath.quad(
+            lambda z: c * mpmath.exp(-a * z - z * z / 2), [0, w, 4 * w, 8, mpmath.inf]
+        )
 
 
 def kappa_closed_form_error(points, dps: int = 40, sign: int = -1, half=0.5) -> tuple:
@@ -189,5 +207,5 @@ def abs_moment(mu: np.ndarray, s: float, q: int) -> np.ndarray:
     if q == 2:
         return mu * mu + s * s
     if q == 3:
-        return (mu ** 3 + 3 * mu * s * s) * sgn + s * (mu * mu + 2 * s * s) * ph
+        return (mu**3 + 3 * mu * s * s) * sgn + s * (mu * mu + 2 * s * s) * ph
     raise ValueError(q)

@@ -16,14 +16,36 @@ import numpy as np
 
 from nbl_sim.population import fields as pop
 
-__all__ = ["tangent_projection", "unit_vectors", "direction_gap", "stereographic_unit",
-           "rational_cases", "rational_sphere_pairs", "float_pairs", "angle_distance",
-           "cayley_rotation", "case_geometry", "arms_error", "tangent_basis",
-           "tangent_directions", "sphere_path", "normalized_path", "moving_halfspace",
-           "separation_error", "oracle_check", "rational_tangent_update", "reflection_identities",
-           "rational_deltas", "delta_decomposition", "tangent_delta_relation",
-           "perturbation_pairs", "direction_gap_violations", "direction_gap_mp",
-           "normalization_residuals", "normalization_counterexample"]
+__all__ = [
+    "tangent_projection",
+    "unit_vectors",
+    "direction_gap",
+    "stereographic_unit",
+    "rational_cases",
+    "rational_sphere_pairs",
+    "float_pairs",
+    "angle_distance",
+    "cayley_rotation",
+    "case_geometry",
+    "arms_error",
+    "tangent_basis",
+    "tangent_directions",
+    "sphere_path",
+    "normalized_path",
+    "moving_halfspace",
+    "separation_error",
+    "oracle_check",
+    "rational_tangent_update",
+    "reflection_identities",
+    "rational_deltas",
+    "delta_decomposition",
+    "tangent_delta_relation",
+    "perturbation_pairs",
+    "direction_gap_violations",
+    "direction_gap_mp",
+    "normalization_residuals",
+    "normalization_counterexample",
+]
 
 
 def tangent_projection(v, w):
@@ -69,8 +91,9 @@ def rational_cases(rng, k, dims=(2, 3, 5)):
     dimension cycling through ``dims`` (numerators and denominators drawn from ``rng``)."""
     for j in range(k):
         d = dims[j % len(dims)]
-        v = stereographic_unit([Fraction(int(rng.integers(-20, 21)), int(rng.integers(1, 9)))
-                                for _ in range(d - 1)])
+        v = stereographic_unit(
+            [Fraction(int(rng.integers(-20, 21)), int(rng.integers(1, 9))) for _ in range(d - 1)]
+        )
         w = [Fraction(int(rng.integers(-50, 51)), int(rng.integers(1, 12))) for _ in range(d)]
         yield v, w
 
@@ -79,10 +102,12 @@ def rational_sphere_pairs(rng, k):
     """``k`` pairs (v*, v) of exactly rational unit vectors in d = 2, 3, 4 (cycling)."""
     for j in range(k):
         d = (2, 3, 4)[j % 3]
-        vs = stereographic_unit([Fraction(int(rng.integers(-9, 10)), int(rng.integers(1, 6)))
-                                 for _ in range(d - 1)])
-        v = stereographic_unit([Fraction(int(rng.integers(-30, 31)), int(rng.integers(1, 40)))
-                                for _ in range(d - 1)])
+        vs = stereographic_unit(
+            [Fraction(int(rng.integers(-9, 10)), int(rng.integers(1, 6))) for _ in range(d - 1)]
+        )
+        v = stereographic_unit(
+            [Fraction(int(rng.integers(-30, 31)), int(rng.integers(1, 40))) for _ in range(d - 1)]
+        )
         yield vs, v
 
 
@@ -130,7 +155,7 @@ def tangent_basis(vs) -> np.ndarray:
     (Householder QR of [v*, I]; float64, a few ulps)."""
     vs = np.asarray(vs, dtype=float)
     q, _ = np.linalg.qr(np.column_stack([vs, np.eye(vs.size)]))
-    return q[:, 1:vs.size]
+    return q[:, 1 : vs.size]
 
 
 def tangent_directions(vs, theta, d):
@@ -165,9 +190,15 @@ def separation_error(beta_minus, beta_plus, v_star, delta: float) -> float:
     ‖β_+ − β_-‖ = Δ, (β_+ − β_-)/‖β_+ − β_-‖ = v*, ‖v*‖ = 1 (float64 rounding only)."""
     bm, bp, vs = (np.asarray(a, dtype=float) for a in (beta_minus, beta_plus, v_star))
     dv = bp - bm
-    return float(max(abs(np.linalg.norm(bp) - 1), abs(np.linalg.norm(bm) - 1),
-                     abs(np.linalg.norm(dv) - delta), np.abs(dv / np.linalg.norm(dv) - vs).max(),
-                     abs(np.linalg.norm(vs) - 1)))
+    return float(
+        max(
+            abs(np.linalg.norm(bp) - 1),
+            abs(np.linalg.norm(bm) - 1),
+            abs(np.linalg.norm(dv) - delta),
+            np.abs(dv / np.linalg.norm(dv) - vs).max(),
+            abs(np.linalg.norm(vs) - 1),
+        )
+    )
 
 
 def arms_error(beta, v_star, theta, delta: float) -> float:
@@ -180,9 +211,15 @@ def arms_error(beta, v_star, theta, delta: float) -> float:
     if th.shape != vs.shape:
         return math.inf
     dl = float(delta)
-    return float(max(separation_error(bm, bp, vs, dl), abs(th @ vs),
-                     abs(th @ th - (1.0 - dl * dl / 4.0)),
-                     np.abs(bm - (th - dl / 2 * vs)).max(), np.abs(bp - (th + dl / 2 * vs)).max()))
+    return float(
+        max(
+            separation_error(bm, bp, vs, dl),
+            abs(th @ vs),
+            abs(th @ th - (1.0 - dl * dl / 4.0)),
+            np.abs(bm - (th - dl / 2 * vs)).max(),
+            np.abs(bp - (th + dl / 2 * vs)).max(),
+        )
+    )
 
 
 def oracle_check(X, means, v_star, sign: int = 1) -> tuple[int, np.ndarray]:
@@ -222,7 +259,7 @@ def moving_halfspace(max_angle: float = 0.49, seed: int = 11, far=(0.51, 0.99)) 
             vs /= np.linalg.norm(vs)
             u = tangent_projection(vs, rng.standard_normal(d)) * rng.uniform(0.1, 3.0)
             nu = float(np.linalg.norm(u))
-            ang = rng.uniform(0.0, max_angle * np.pi)      # eps ||u|| (cos > 0 for < pi/2)
+            ang = rng.uniform(0.0, max_angle * np.pi)  # eps ||u|| (cos > 0 for < pi/2)
             eps = ang / nu
             v_eps = math.cos(eps * nu) * vs + math.sin(eps * nu) * u / nu
             X = rng.standard_normal((500, d))
@@ -259,7 +296,7 @@ def rational_tangent_update(coef=1, seed: int = 2024, k: int = 300) -> dict:
     for v, w in rational_cases(rng, k):
         assert sum(x * x for x in v) == 1
         vw = sum(a * b for a, b in zip(v, w))
-        G = [wi - coef * vw * vi for wi, vi in zip(w, v)]     # (I - coef vv^T) W, entrywise
+        G = [wi - coef * vw * vi for wi, vi in zip(w, v)]  # (I - coef vv^T) W, entrywise
         vg = sum(a * b for a, b in zip(v, G))
         PG = [gi - coef * vg * vi for gi, vi in zip(G, v)]
         recon = [vw * vi + gi for vi, gi in zip(v, G)]
@@ -292,14 +329,14 @@ def reflection_identities(sign: int = -1, seed: int = 5, n_links: int = 6) -> di
         d = len(vs)
         raw = [Fraction(int(rng.integers(-9, 10)), int(rng.integers(1, 5))) for _ in range(d)]
         c = sum(a * b for a, b in zip(raw, vs))
-        theta = [a - c * b for a, b in zip(raw, vs)]       # theta perpendicular to v*
-        half = Fraction(1, 5)                             # Delta/2 (the identities need no norm)
+        theta = [a - c * b for a, b in zip(raw, vs)]  # theta perpendicular to v*
+        half = Fraction(1, 5)  # Delta/2 (the identities need no norm)
         bp = [t + half * s for t, s in zip(theta, vs)]
         bm = [t - half * s for t, s in zip(theta, vs)]
         Z = sum(a * b for a, b in zip(vs, x))
         px = [a - Z * b for a, b in zip(x, vs)]
         xt = [a + sign * Z * b for a, b in zip(px, vs)]
-        pv = [a - sum(p * q for p, q in zip(vs, vs)) * a for a in vs]   # P^perp v*
+        pv = [a - sum(p * q for p, q in zip(vs, vs)) * a for a in vs]  # P^perp v*
         checks = (
             all(a + Z * b == xx for a, b, xx in zip(px, vs, x)),
             all(p == 0 for p in pv),
@@ -320,10 +357,12 @@ def reflection_identities(sign: int = -1, seed: int = 5, n_links: int = 6) -> di
             px = tangent_projection(vs, X)
             xt = px + sign * Z[:, None] * vs
             sc = 1 + np.linalg.norm(X, axis=1)
-            errs = [np.abs(xt @ vs + Z) / sc,
-                    np.abs(np.linalg.norm(xt, axis=1) - np.linalg.norm(X, axis=1)) / sc,
-                    np.abs(X @ beta[1] - xt @ beta[0]) / sc,
-                    np.abs(X - xt - 2 * Z[:, None] * vs).max(1) / sc]
+            errs = [
+                np.abs(xt @ vs + Z) / sc,
+                np.abs(np.linalg.norm(xt, axis=1) - np.linalg.norm(X, axis=1)) / sc,
+                np.abs(X @ beta[1] - xt @ beta[0]) / sc,
+                np.abs(X - xt - 2 * Z[:, None] * vs).max(1) / sc,
+            ]
             worst = max(worst, max(float(e.max()) for e in errs))
             n += 400
     return dict(n_exact=n_exact, failure=None, worst=worst, n=n)
@@ -357,8 +396,11 @@ def delta_decomposition(half=Fraction(1, 2), seed: int = 17) -> dict:
         u = [a - c * b for a, b in zip(D, vs)]
         cv = sum(a * b for a, b in zip(vs, v))
         uv = [a - cv * b for a, b in zip(v, vs)]
-        if not (all(a == b - half * nD2 * s for a, b, s in zip(D, u, vs)) and u == uv
-                and c == -half * nD2):
+        if not (
+            all(a == b - half * nD2 * s for a, b, s in zip(D, u, vs))
+            and u == uv
+            and c == -half * nD2
+        ):
             return dict(n_exact=n_exact, failure=(vs, v), worst=None, worst_q=None, n=0)
         n_exact += 1
     worst, worst_q, n = 0.0, 0.0, 0
@@ -368,7 +410,7 @@ def delta_decomposition(half=Fraction(1, 2), seed: int = 17) -> dict:
         u = tangent_projection(vs, D)
         nD2 = (D * D).sum(1)
         worst = max(worst, float(np.abs(D - (u - float(half) * nD2[:, None] * vs)).max()))
-        pos = v @ vs > 0.1    # sqrt(1 - ||u||^2) is ill-conditioned as v^T v* -> 0
+        pos = v @ vs > 0.1  # sqrt(1 - ||u||^2) is ill-conditioned as v^T v* -> 0
         q = np.sqrt(1 - (u * u).sum(1))[:, None] * vs + u
         worst_q = max(worst_q, float(np.abs(q[pos] - v[pos]).max()))
         n += len(v)
@@ -420,12 +462,19 @@ def _perturbation_pair(rng, d: int, N: int) -> tuple:
     y = rng.standard_normal((N, d)) * np.exp(rng.uniform(-5, 5, (N, 1)))
     kind = rng.integers(0, 4, N)
     noise = rng.standard_normal((N, d)) * np.exp(rng.uniform(-8, 2, (N, 1)))
-    x = np.where((kind == 0)[:, None], rng.standard_normal((N, d)),      # unrelated
-                 np.where((kind == 1)[:, None], y + noise * np.linalg.norm(y, axis=1,
-                                                                         keepdims=True),
-                          np.where((kind == 2)[:, None],                  # x = -eps y
-                                   -np.exp(rng.uniform(-12, 1, (N, 1))) * y,
-                                   np.exp(rng.uniform(-3, 3, (N, 1))) * y + noise)))
+    x = np.where(
+        (kind == 0)[:, None],
+        rng.standard_normal((N, d)),  # unrelated
+        np.where(
+            (kind == 1)[:, None],
+            y + noise * np.linalg.norm(y, axis=1, keepdims=True),
+            np.where(
+                (kind == 2)[:, None],  # x = -eps y
+                -np.exp(rng.uniform(-12, 1, (N, 1))) * y,
+                np.exp(rng.uniform(-3, 3, (N, 1))) * y + noise,
+            ),
+        ),
+    )
     return x, y
 
 
@@ -448,8 +497,9 @@ def direction_gap_mp(eps: str, factor=2.0, dps: int = 50) -> tuple:
     return lhs, rhs
 
 
-def normalization_residuals(seed: int, dims, N: int, divide_by_r: bool = True,
-                            r_min: float = 1.0) -> dict:
+def normalization_residuals(
+    seed: int, dims, N: int, divide_by_r: bool = True, r_min: float = 1.0
+) -> dict:
     """lem:normalization on random cases: for each d of ``dims``, ``N`` unit u and x = r w
     (a third of the directions w near u, a third near −u, a third uniform; r − 1 = 0 for 100
     cases, else log-uniform in [1e-12, 1e3]; ``r_min`` < 1 puts half the radii in [r_min, 1),
@@ -471,16 +521,16 @@ def normalization_residuals(seed: int, dims, N: int, divide_by_r: bool = True,
         w = rng.standard_normal((N, d))
         # a third of the directions hug u (near equality), a third are opposite-ish
         w[: N // 3] = u[: N // 3] + 10.0 ** rng.uniform(-8, 0, N // 3)[:, None] * w[: N // 3]
-        w[N // 3: 2 * N // 3] = -u[N // 3: 2 * N // 3] + 0.1 * w[N // 3: 2 * N // 3]
+        w[N // 3 : 2 * N // 3] = -u[N // 3 : 2 * N // 3] + 0.1 * w[N // 3 : 2 * N // 3]
         w /= np.linalg.norm(w, axis=1)[:, None]
         rr = 1 + np.concatenate([np.zeros(100), 10.0 ** rng.uniform(-12, 3, N - 100)])
-        if r_min < 1:        # the mutant: radii below 1 as well
+        if r_min < 1:  # the mutant: radii below 1 as well
             rr[: N // 2] = rng.uniform(r_min, 1.0, N // 2)
         x = rr[:, None] * w
         rn = np.linalg.norm(x, axis=1)
         a = ((x / rn[:, None] - u) ** 2).sum(1)
         b = ((x - u) ** 2).sum(1)
-        scale = 1 + rn ** 2
+        scale = 1 + rn**2
         xu = (x * u).sum(1)
         second = rn + 1 - 2 * xu / rn if divide_by_r else rn + 1 - 2 * xu
         formula = (rn - 1) * second

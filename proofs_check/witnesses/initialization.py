@@ -27,10 +27,27 @@ from .geometry import unit_vectors
 from .reruns import realization_means_error
 from .stats import clopper_pearson_upper, gaussian_limit_quantile, mean_se, quantile_ci
 
-__all__ = ["NOISE", "InitGrid", "InitCell", "f_moments", "init_setting", "init_settings",
-           "init_errors", "init_cell", "grid_cells", "load_init_cells", "implied_constants",
-           "group_rows", "shallow_ratio", "fitted_exponents", "stein_contrast", "mse_statistics",
-           "tail_directions", "fixed_direction_tails", "chain_violations"]
+__all__ = [
+    "NOISE",
+    "InitGrid",
+    "InitCell",
+    "f_moments",
+    "init_setting",
+    "init_settings",
+    "init_errors",
+    "init_cell",
+    "grid_cells",
+    "load_init_cells",
+    "implied_constants",
+    "group_rows",
+    "shallow_ratio",
+    "fitted_exponents",
+    "stein_contrast",
+    "mse_statistics",
+    "tail_directions",
+    "fixed_direction_tails",
+    "chain_violations",
+]
 
 #: Half-width b of the uniform noise of the bounded-reward settings.
 NOISE = 0.5
@@ -86,8 +103,16 @@ def _link(link):
 
 
 def _environment(link, delta: str, d: int, reward: str) -> Environment:
-    return Environment.build(link, delta, d, v_star="random", theta_dir="random",
-                             geometry_seed=600 + d, reward=reward, noise=NOISE)
+    return Environment.build(
+        link,
+        delta,
+        d,
+        v_star="random",
+        theta_dir="random",
+        geometry_seed=600 + d,
+        reward=reward,
+        noise=NOISE,
+    )
 
 
 def _draw_wbar(env: Environment, n0s: tuple, reps: int, seed: int) -> dict:
@@ -104,10 +129,10 @@ def _draw_wbar(env: Environment, n0s: tuple, reps: int, seed: int) -> dict:
         real = env.draw(seed, idx, n, n)
         A = real.coins.astype(np.int64)
         y_obs = np.take_along_axis(real.Y, ((A + 1) // 2)[..., None], axis=2)[..., 0]
-        W = (A * y_obs)[..., None] * real.X             # W_t = A_t Y_t X_t
+        W = (A * y_obs)[..., None] * real.X  # W_t = A_t Y_t X_t
         cs = np.cumsum(W, axis=1)
         for n0 in n0s:
-            wbar[n0][a:a + len(idx)] = cs[:, n0 - 1] / n0
+            wbar[n0][a : a + len(idx)] = cs[:, n0 - 1] / n0
         err = max(err, realization_means_error(env.link, env.beta, real.X, real.means))
     return wbar, err
 
@@ -152,12 +177,16 @@ def load_init_cells(cells, results) -> None:
     for c, res in zip(cells, results):
         key = (_link(c.link), c.name, c.delta, c.d, tuple(c.n0s), c.reps, c.seed, c.reward)
         if key not in _SETTINGS:
-            _SETTINGS[key] = _assemble(*key, wbar={int(k): v for k, v in res["wbar"].items()},
-                                       means_error=res["means_error"])
+            _SETTINGS[key] = _assemble(
+                *key,
+                wbar={int(k): v for k, v in res["wbar"].items()},
+                means_error=res["means_error"],
+            )
 
 
-def init_setting(link, name: str, delta: str, d: int, n0s: tuple, reps: int, seed: int,
-                 reward: str = "bernoulli") -> dict:
+def init_setting(
+    link, name: str, delta: str, d: int, n0s: tuple, reps: int, seed: int, reward: str = "bernoulli"
+) -> dict:
     """Randomized-initialization draws W̄_{n0} for every n0 (rows = replications) in the
     environment of ``link`` at Δ with random v*, θ (geometry seed 600 + d).
 
@@ -176,12 +205,24 @@ def init_setting(link, name: str, delta: str, d: int, n0s: tuple, reps: int, see
     return _SETTINGS[key]
 
 
-def _assemble(link, name, delta, d, n0s, reps, seed, reward, *, wbar: dict, means_error: float,
-              env: Environment | None = None) -> dict:
+def _assemble(
+    link,
+    name,
+    delta,
+    d,
+    n0s,
+    reps,
+    seed,
+    reward,
+    *,
+    wbar: dict,
+    means_error: float,
+    env: Environment | None = None,
+) -> dict:
     """:func:`init_setting`'s result from the draws ``wbar`` (the cheap exact quantities are
     recomputed here)."""
     env = env if env is not None else _environment(link, delta, d, reward)
-    mu = gaussian_chart_moments(link, 0.0)[0]     # μ_g = E g'(Z): the own chart quadrature
+    mu = gaussian_chart_moments(link, 0.0)[0]  # μ_g = E g'(Z): the own chart quadrature
     if reward == "bernoulli":
         B = 1.0
     else:
@@ -191,9 +232,17 @@ def _assemble(link, name, delta, d, n0s, reps, seed, reward, *, wbar: dict, mean
     Ef, Ef2 = f_moments(link, reward, NOISE)
     bm, bp = env.beta
     sigma = Ef * np.eye(d) + 0.5 * Ef2 * (np.outer(bp, bp) + np.outer(bm, bm)) - np.outer(y, y)
-    return {"env": env, "mu": mu, "B": B, "y": y, "wbar": wbar, "sigma": sigma,
-            "ew2_exact": (d * Ef + Ef2 - y @ y), "label": f"{name} {reward} Delta={delta} d={d}",
-            "means_error": means_error}
+    return {
+        "env": env,
+        "mu": mu,
+        "B": B,
+        "y": y,
+        "wbar": wbar,
+        "sigma": sigma,
+        "ew2_exact": (d * Ef + Ef2 - y @ y),
+        "label": f"{name} {reward} Delta={delta} d={d}",
+        "means_error": means_error,
+    }
 
 
 def init_settings(grid: InitGrid):
@@ -233,9 +282,21 @@ def implied_constants(grid: InitGrid, deltas: tuple) -> list:
                 q, _, qhi = quantile_ci(e, 1 - dl)
                 qw, _, qwhi = quantile_ci(ew, 1 - dl)
                 scale = math.sqrt(n0) / (B * rate)
-                out.append(dict(label=s["label"], n0=n0, delta=dl, C=q * env.delta * mu * scale,
-                                C_hi=qhi * env.delta * mu * scale, C_inf=c_inf,
-                                C4=qw * scale, C4_hi=qwhi * scale, C4_inf=c4_inf, q=q, qw=qw))
+                out.append(
+                    dict(
+                        label=s["label"],
+                        n0=n0,
+                        delta=dl,
+                        C=q * env.delta * mu * scale,
+                        C_hi=qhi * env.delta * mu * scale,
+                        C_inf=c_inf,
+                        C4=qw * scale,
+                        C4_hi=qwhi * scale,
+                        C4_inf=c4_inf,
+                        q=q,
+                        qw=qw,
+                    )
+                )
     return out
 
 
@@ -262,8 +323,10 @@ def shallow_ratio(rows) -> float:
 def fitted_exponents(rows, key: str) -> str:
     """Range of the fitted exponents of the quantile ``key`` ('q' or 'qw') in n0 (log-log least
     squares) over the (setting, δ) groups, as '[min, max]'."""
-    b = [float(np.polyfit(np.log([r["n0"] for r in grp]), np.log([r[key] for r in grp]), 1)[0])
-         for grp in group_rows(rows).values()]
+    b = [
+        float(np.polyfit(np.log([r["n0"] for r in grp]), np.log([r[key] for r in grp]), 1)[0])
+        for grp in group_rows(rows).values()
+    ]
     return f"[{min(b):.2f}, {max(b):.2f}]"
 
 
@@ -327,11 +390,14 @@ def fixed_direction_tails(s: dict, n0: int, directions: dict, ts, c0: float) -> 
         for t in ts:
             k = int(np.sum(proj > t))
             pu = clopper_pearson_upper(k, R)
-            cases.append((pu, 2 * math.exp(-c0 * t * t),
-                          math.log(2 / pu) / (t * t) if pu < 1 else None))
-    return {"cases": cases,
-            "sd": [float(np.std(dev @ u)) * math.sqrt(n0) / B for u in directions.values()],
-            "exact": [math.sqrt(u @ s["sigma"] @ u) / B for u in directions.values()]}
+            cases.append(
+                (pu, 2 * math.exp(-c0 * t * t), math.log(2 / pu) / (t * t) if pu < 1 else None)
+            )
+    return {
+        "cases": cases,
+        "sd": [float(np.std(dev @ u)) * math.sqrt(n0) / B for u in directions.values()],
+        "exact": [math.sqrt(u @ s["sigma"] @ u) / B for u in directions.values()],
+    }
 
 
 def chain_violations(s: dict, n0: int, factor: float = 2.0, slack: float = 1e-12) -> tuple:

@@ -27,8 +27,17 @@ from scipy.optimize import brentq, minimize_scalar
 
 from .polar_field import own_dH, own_H, polar_tangent_field
 
-__all__ = ["OWN_FIELD", "h_spline", "spline_error", "h_along", "ratio_2d", "lambda0_2d",
-           "lambda0_cap", "local_radius", "radius_geometry"]
+__all__ = [
+    "OWN_FIELD",
+    "h_spline",
+    "spline_error",
+    "h_along",
+    "ratio_2d",
+    "lambda0_2d",
+    "lambda0_cap",
+    "local_radius",
+    "radius_geometry",
+]
 
 #: The witness's own (H, H') (:mod:`.polar_field`).
 OWN_FIELD = (own_H, own_dH)
@@ -85,13 +94,18 @@ def lambda0_2d(link, delta: str, r0: float, field: tuple = OWN_FIELD) -> float:
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
     if lo < 0 < hi:
         return best
-    res = minimize_scalar(lambda x: float(ratio_2d(link, delta, x, field)), bounds=(lo, hi),
-                          method="bounded", options={"xatol": 1e-12})
+    res = minimize_scalar(
+        lambda x: float(ratio_2d(link, delta, x, field)),
+        bounds=(lo, hi),
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
     return min(best, float(res.fun))
 
 
-def lambda0_cap(env, r0: float, n_alpha: int = 60, n_psi: int = 24,
-                tangent=polar_tangent_field) -> float:
+def lambda0_cap(
+    env, r0: float, n_alpha: int = 60, n_psi: int = 24, tangent=polar_tangent_field
+) -> float:
     """λ0(r0) for d ≥ 3: the minimum of −⟨v − v*, h(v)⟩/‖v − v*‖² on a grid of the cap
     ‖v − v*‖ ≤ r0 (``n_alpha`` angles × ``n_psi`` azimuths) in the 3-space span(v*, θ, ω), ω a
     fixed (seeded) unit vector ⊥ v*, θ; h is ``tangent`` (default the witness's own).
@@ -115,8 +129,9 @@ def lambda0_cap(env, r0: float, n_alpha: int = 60, n_psi: int = 24,
     return float((-(D * h).sum(1) / (D * D).sum(1)).min())
 
 
-def local_radius(link, delta: str, lam: float, n_log: int = 60, n_lin: int = 900,
-                 field: tuple = OWN_FIELD):
+def local_radius(
+    link, delta: str, lam: float, n_log: int = 60, n_lin: int = 900, field: tuple = OWN_FIELD
+):
     """Largest angle a0 (radians) such that ⟨v − v*, h(v)⟩ ≤ −(λ/2)‖v − v*‖² for all
     |α| ≤ a0 in d = 2, per side (α > 0, α < 0).
 
@@ -131,8 +146,9 @@ def local_radius(link, delta: str, lam: float, n_log: int = 60, n_lin: int = 900
     (a_plus, a_minus, f_small)
         The radii per side and f at the first grid point of each side (its sign near v*).
     """
-    grid = np.concatenate([np.geomspace(1e-4, 0.05, n_log, endpoint=False),
-                           np.linspace(0.05, math.pi, n_lin)])
+    grid = np.concatenate(
+        [np.geomspace(1e-4, 0.05, n_log, endpoint=False), np.linspace(0.05, math.pi, n_lin)]
+    )
     H = field[0]
 
     def f(a):
@@ -149,8 +165,7 @@ def local_radius(link, delta: str, lam: float, n_log: int = 60, n_lin: int = 900
             out.append(0.0)
         else:
             j = bad[0]
-            out.append(brentq(lambda x, s=sgn: float(f(s * x)), grid[j - 1], grid[j],
-                              xtol=1e-12))
+            out.append(brentq(lambda x, s=sgn: float(f(s * x)), grid[j - 1], grid[j], xtol=1e-12))
     return out[0], out[1], small
 
 
@@ -159,5 +174,10 @@ def radius_geometry(alpha_plus: float, alpha_minus: float) -> dict:
     ``chord`` = ‖v − v*‖ = 2 sin(a0/2) at that angle, and the angles in degrees (``deg`` of
     a0, ``deg_plus``, ``deg_minus``)."""
     a0 = min(alpha_plus, alpha_minus)
-    return dict(a0=a0, chord=2 * math.sin(a0 / 2), deg=math.degrees(a0),
-                deg_plus=math.degrees(alpha_plus), deg_minus=math.degrees(alpha_minus))
+    return dict(
+        a0=a0,
+        chord=2 * math.sin(a0 / 2),
+        deg=math.degrees(a0),
+        deg_plus=math.degrees(alpha_plus),
+        deg_minus=math.degrees(alpha_minus),
+    )

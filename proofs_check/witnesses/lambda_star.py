@@ -31,13 +31,24 @@ from nbl_theory.paper import PAPER_LINKS
 
 from .links import tanh_link_parts, weighted_entropy_link_parts
 
-__all__ = ["family_parts", "moments", "lambda_star", "lambda_of", "sign_changes", "mu_star",
-           "near_critical_ratio",
-           "restoring", "delta_roots", "parameter_roots", "parameter_for_lambda", "ROOT_XTOL"]
+__all__ = [
+    "family_parts",
+    "moments",
+    "lambda_star",
+    "lambda_of",
+    "sign_changes",
+    "mu_star",
+    "near_critical_ratio",
+    "restoring",
+    "delta_roots",
+    "parameter_roots",
+    "parameter_for_lambda",
+    "ROOT_XTOL",
+]
 
 #: Absolute tolerance of the witness's roots (brentq ``xtol``).
 ROOT_XTOL = 1e-11
-_TWO_PHI0 = 2 / math.sqrt(2 * math.pi)        # 2φ0(0)
+_TWO_PHI0 = 2 / math.sqrt(2 * math.pi)  # 2φ0(0)
 
 
 @functools.cache
@@ -46,8 +57,10 @@ def _panels(lo: float, hi: float, panels: int) -> tuple:
     edges = np.linspace(lo, hi, panels + 1)
     half = np.diff(edges) / 2
     mid = (edges[:-1] + edges[1:]) / 2
-    return ((mid[:, None] + half[:, None] * x[None, :]).ravel(),
-            (half[:, None] * w[None, :]).ravel())
+    return (
+        (mid[:, None] + half[:, None] * x[None, :]).ravel(),
+        (half[:, None] * w[None, :]).ravel(),
+    )
 
 
 def family_parts(family: str, value: float):
@@ -76,12 +89,12 @@ def moments(family: str, value: float, delta: float, panels: int = 16) -> tuple:
     z, wz = _panels(0.0, 10.0, panels)
     pu = wu * np.exp(-0.5 * (u / s) ** 2) / (s * math.sqrt(2 * math.pi))
     pz = wz * np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
-    _, g1, _ = parts(u[:, None] + (delta / 2) * z[None, :])     # g'(U + ΔZ/2), Z > 0
-    mu = math.fsum((pu[:, None] * pz[None, :] * g1).ravel())     # eq:mu_star_m2_def
+    _, g1, _ = parts(u[:, None] + (delta / 2) * z[None, :])  # g'(U + ΔZ/2), Z > 0
+    mu = math.fsum((pu[:, None] * pz[None, :] * g1).ravel())  # eq:mu_star_m2_def
     u, wu = _panels(-10 * s, 10 * s, 3 * panels)
     _, _, g2u = parts(u)
     pu = wu * np.exp(-0.5 * (u / s) ** 2) / (s * math.sqrt(2 * math.pi))
-    m2 = math.fsum(pu * g2u)                                     # E g''(U)
+    m2 = math.fsum(pu * g2u)  # E g''(U)
     return mu, m2
 
 
@@ -118,7 +131,8 @@ def near_critical_ratio(key: str, companions, delta, delta_scale: float = 1.0) -
     """|λ*(key)| / min |λ*(companion)| at ``delta`` (× ``delta_scale``): how near zero the
     near-critical link's λ* is relative to its family's stable and unstable links."""
     return abs(lambda_star(key, delta, delta_scale)) / min(
-        abs(lambda_star(k, delta, delta_scale)) for k in companions)
+        abs(lambda_star(k, delta, delta_scale)) for k in companions
+    )
 
 
 def sign_changes(f, lo: float, hi: float, grid: int) -> list:
@@ -137,24 +151,27 @@ def sign_changes(f, lo: float, hi: float, grid: int) -> list:
 
 
 @functools.cache
-def delta_roots(key: str, lo: float = 0.01, hi: float = 1.99, grid: int = 60,
-                delta_scale: float = 1.0) -> tuple:
+def delta_roots(
+    key: str, lo: float = 0.01, hi: float = 1.99, grid: int = 60, delta_scale: float = 1.0
+) -> tuple:
     """The sign changes of λ*(Δ) of the paper link ``key`` on [lo, hi] (:func:`sign_changes`;
     ``delta_scale`` as in :func:`lambda_star`)."""
     return tuple(sign_changes(lambda d: lambda_star(key, d, delta_scale), lo, hi, grid))
 
 
 @functools.cache
-def parameter_roots(family: str, delta: float, lo: float, hi: float, grid: int,
-                    delta_scale: float = 1.0) -> tuple:
+def parameter_roots(
+    family: str, delta: float, lo: float, hi: float, grid: int, delta_scale: float = 1.0
+) -> tuple:
     """The sign changes of λ* over the family parameter on [lo, hi] at separation ``delta``
     (× ``delta_scale``, as in :func:`lambda_star`)."""
     d = float(delta) * delta_scale
     return tuple(sign_changes(lambda v: lambda_of(family, v, d), lo, hi, grid))
 
 
-def parameter_for_lambda(family: str, delta: float, target: float, center: float,
-                         half_width: float):
+def parameter_for_lambda(
+    family: str, delta: float, target: float, center: float, half_width: float
+):
     """The parameter value in [center − half_width, center + half_width] where λ* = ``target``
     (brentq, xtol 1e-10), and dλ*/d(parameter) there (central difference, step 1e-4); None if
     λ* − target does not change sign on the interval."""
@@ -162,6 +179,7 @@ def parameter_for_lambda(family: str, delta: float, target: float, center: float
 
     def f(v):
         return lambda_of(family, v, delta) - target
+
     if f(lo) * f(hi) > 0:
         return None
     at = brentq(f, lo, hi, xtol=1e-10)

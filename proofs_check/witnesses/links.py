@@ -19,9 +19,17 @@ from scipy.special import expit
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
 
-__all__ = ["TANH", "tanh_definition_residuals", "tanh_link_parts", "weighted_entropy_link_parts",
-           "paper_link_parts", "mixture_link", "random_mixtures", "sup_gprime",
-           "gap_constant"]
+__all__ = [
+    "TANH",
+    "tanh_definition_residuals",
+    "tanh_link_parts",
+    "weighted_entropy_link_parts",
+    "paper_link_parts",
+    "mixture_link",
+    "random_mixtures",
+    "sup_gprime",
+    "gap_constant",
+]
 
 #: eq:link_tanh parameters as printed in app:tanh-geometry.
 TANH = {"p0": 0.10, "a1": 0.10, "a2": 0.25, "b1": 2.0, "b2": 1.4, "mu1": -1.25}
@@ -61,6 +69,7 @@ def tanh_link_parts(mu2: float):
         g1 = p["a1"] * p["b1"] * s1 + p["a2"] * p["b2"] * s2
         g2 = -2 * p["a1"] * p["b1"] ** 2 * s1 * t1 - 2 * p["a2"] * p["b2"] ** 2 * s2 * t2
         return g, g1, g2
+
     return parts
 
 
@@ -78,9 +87,13 @@ def weighted_entropy_link_parts(rho: float):
     callable
         ``parts(z) -> (g, g', g'')`` on numpy arrays (float64).
     """
-    def dual(x):   # phi_rho'(expit(x)), log m = −softplus(−x), log(1−m) = −softplus(x)
-        return (-(1 + rho) * np.logaddexp(0, -x) + (1 - rho) * np.logaddexp(0, x)
-                + 2 * rho * math.log(2))
+
+    def dual(x):  # phi_rho'(expit(x)), log m = −softplus(−x), log(1−m) = −softplus(x)
+        return (
+            -(1 + rho) * np.logaddexp(0, -x)
+            + (1 - rho) * np.logaddexp(0, x)
+            + 2 * rho * math.log(2)
+        )
 
     def parts(z):
         z = np.asarray(z, dtype=float)
@@ -92,10 +105,11 @@ def weighted_entropy_link_parts(rho: float):
             up = dual(mid) < z
             lo, hi = np.where(up, mid, lo), np.where(up, hi, mid)
         x = 0.5 * (lo + hi)
-        m, q = expit(x), expit(-x)                      # m and 1 − m
+        m, q = expit(x), expit(-x)  # m and 1 − m
         phi2 = (1 + rho) / m + (1 - rho) / q
         phi3 = -(1 + rho) / m**2 + (1 - rho) / q**2
         return m, 1 / phi2, -phi3 / phi2**3
+
     return parts
 
 
@@ -105,8 +119,11 @@ def paper_link_parts(key: str):
     :func:`weighted_entropy_link_parts` at its printed parameter."""
     row = PAPER_LINKS[key]
     value = row.parameter[1]
-    return tanh_link_parts(float(value)) if row.family == "two-transition" else \
-        weighted_entropy_link_parts(float(value))
+    return (
+        tanh_link_parts(float(value))
+        if row.family == "two-transition"
+        else weighted_entropy_link_parts(float(value))
+    )
 
 
 def mixture_link(params, z, m=np):
@@ -132,8 +149,10 @@ def random_mixtures(rng, k: int) -> list:
     out = []
     for i in range(k):
         nterm = int(rng.integers(1, 4))
-        terms = tuple((float(rng.uniform(0.05, 1)), float(rng.uniform(0.2, 3)),
-                       float(rng.normal(0, 1.5))) for _ in range(nterm))
+        terms = tuple(
+            (float(rng.uniform(0.05, 1)), float(rng.uniform(0.2, 3)), float(rng.normal(0, 1.5)))
+            for _ in range(nterm)
+        )
         out.append((float(rng.uniform(0, 0.3)) if i % 2 else 0.0, terms))
     return out
 
@@ -146,9 +165,12 @@ def sup_gprime(link) -> float:
     z = np.linspace(-30, 30, 60001)
     gp = link.derivative_numpy(z, 1)
     i = int(np.argmax(np.abs(gp)))
-    res = minimize_scalar(lambda s: -abs(float(link.derivative_numpy(np.array([s]), 1)[0])),
-                          bounds=(z[max(i - 1, 0)], z[min(i + 1, z.size - 1)]), method="bounded",
-                          options={"xatol": 1e-12})
+    res = minimize_scalar(
+        lambda s: -abs(float(link.derivative_numpy(np.array([s]), 1)[0])),
+        bounds=(z[max(i - 1, 0)], z[min(i + 1, z.size - 1)]),
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
     return max(float(np.abs(gp).max()), -float(res.fun))
 
 

@@ -38,20 +38,31 @@ from .geometry import (
 )
 from .toolkit_values import field_scale, float_values
 
-__all__ = ["PaperCase", "paper_cases", "jacobian_steps", "tangent_spectrum", "local_expansions",
-           "jacobian_matrix", "EXPANSION_SCALES", "remainder_growth", "expansion_summary"]
+__all__ = [
+    "PaperCase",
+    "paper_cases",
+    "jacobian_steps",
+    "tangent_spectrum",
+    "local_expansions",
+    "jacobian_matrix",
+    "EXPANSION_SCALES",
+    "remainder_growth",
+    "expansion_summary",
+]
 
 #: The scales ‖u‖ of :func:`local_expansions`.
 EXPANSION_SCALES = np.geomspace(1e-1, 3e-4, 8)
 
 
-def jacobian_matrix(delta: float, mu_star: float, m2: float, v_star, theta,
-                    phi0: float = PHI0) -> np.ndarray:
+def jacobian_matrix(
+    delta: float, mu_star: float, m2: float, v_star, theta, phi0: float = PHI0
+) -> np.ndarray:
     """eq:Jacobian as a (d, d) matrix, −Δμ* P + 2φ0 m2 θθᵀ with P = I − v*v*ᵀ (maps the
     tangent space at v* to itself and kills v*)."""
     d = v_star.size
-    return (-delta * mu_star * (np.eye(d) - np.outer(v_star, v_star))
-            + 2 * phi0 * m2 * np.outer(theta, theta))
+    return -delta * mu_star * (np.eye(d) - np.outer(v_star, v_star)) + 2 * phi0 * m2 * np.outer(
+        theta, theta
+    )
 
 
 @dataclass(frozen=True)
@@ -76,8 +87,9 @@ class PaperCase:
 
     def jacobian(self, phi0: float = PHI0) -> np.ndarray:
         """eq:Jacobian at this case (:func:`jacobian_matrix` with the witness's μ*, m2)."""
-        return jacobian_matrix(float(self.delta), self.wit["mu_star"], self.wit["m2"], self.vs,
-                               self.theta, phi0)
+        return jacobian_matrix(
+            float(self.delta), self.wit["mu_star"], self.wit["m2"], self.vs, self.theta, phi0
+        )
 
 
 def paper_cases(deltas, dims):
@@ -117,6 +129,7 @@ def jacobian_steps(deltas: tuple, dims: tuple) -> list:
         f_star = pop.population_field(link, beta, vs)
         fp0, fm0 = own_field(link, beta, vs)
         for name, u in tangent_directions(vs, theta, d):
+
             def fplus(e, link=link, u=u, beta=beta, vs=vs):
                 return own_field(link, beta, sphere_path(vs, u, e))[0]
 
@@ -127,23 +140,39 @@ def jacobian_steps(deltas: tuple, dims: tuple) -> list:
                 return pop.population_field(link, beta, sphere_path(vs, u, e))
 
             def own(e, project, link=link, u=u, beta=beta, vs=vs):
-                return own_tangent_field(link, beta, normalized_path(vs, u, e),
-                                         project=project)
+                return own_tangent_field(link, beta, normalized_path(vs, u, e), project=project)
 
             def proj_path(e, u=u, vs=vs, d=d):
-                return np.array([np.eye(d) - np.outer(p, p)
-                                 for p in normalized_path(vs, u, e)])
+                return np.array([np.eye(d) - np.outer(p, p) for p in normalized_path(vs, u, e)])
 
-            rows.append(dict(
-                i=c.i, key=key, delta=delta, d=d, dir=name, u=u, vs=vs, theta=theta,
-                beta=beta, proj=proj, st=st, wit=c.wit, S=c.S, M=M, c0=c0, c2=c2,
-                F_star=f_star, own_F_star=(fp0 - fm0)[0],
-                DFp=richardson(fplus), DFm=richardson(fminus),
-                DF=richardson(lib_field),
-                DF_norm=richardson(functools.partial(own, project=False)),
-                Dh=richardson(functools.partial(own, project=True)),
-                DP=richardson(proj_path),
-            ))
+            rows.append(
+                dict(
+                    i=c.i,
+                    key=key,
+                    delta=delta,
+                    d=d,
+                    dir=name,
+                    u=u,
+                    vs=vs,
+                    theta=theta,
+                    beta=beta,
+                    proj=proj,
+                    st=st,
+                    wit=c.wit,
+                    S=c.S,
+                    M=M,
+                    c0=c0,
+                    c2=c2,
+                    F_star=f_star,
+                    own_F_star=(fp0 - fm0)[0],
+                    DFp=richardson(fplus),
+                    DFm=richardson(fminus),
+                    DF=richardson(lib_field),
+                    DF_norm=richardson(functools.partial(own, project=False)),
+                    Dh=richardson(functools.partial(own, project=True)),
+                    DP=richardson(proj_path),
+                )
+            )
     return rows
 
 
@@ -173,10 +202,19 @@ def tangent_spectrum(key: str, delta: str, d: int, project: bool = True) -> dict
     th_b = basis.T @ th
     theta_rate = -float(th_b @ sym @ th_b)
     j = int(np.argmin(np.abs(-ev - theta_rate)))
-    return dict(key=key, delta=delta, d=d, S=field_scale(link), vs=vs, theta=theta,
-                rates=np.sort(-ev), theta_rate=theta_rate,
-                theta_alignment=abs(float(vec[:, j] @ th_b)),
-                asymmetry=float(np.abs(t - t.T).max()), matrix=cols @ basis.T)
+    return dict(
+        key=key,
+        delta=delta,
+        d=d,
+        S=field_scale(link),
+        vs=vs,
+        theta=theta,
+        rates=np.sort(-ev),
+        theta_rate=theta_rate,
+        theta_alignment=abs(float(vec[:, j] @ th_b)),
+        asymmetry=float(np.abs(t - t.T).max()),
+        matrix=cols @ basis.T,
+    )
 
 
 @functools.cache
@@ -211,14 +249,21 @@ def local_expansions(deltas: tuple, dims: tuple, phi0: float = PHI0) -> list:
             inner = (D * h).sum(1)
             lin = (u * Dhu).sum(1)
             # the proof's four-term expansion (exact algebra given the Delta decomposition)
-            four = (lin + (u * r).sum(1) - 0.5 * nD2 * (Dhu @ vs) - 0.5 * nD2 * (r @ vs))
-            rows.append(dict(
-                key=key, delta=delta, d=d, dir=name, S=S,
-                ratio_u=np.linalg.norm(r, axis=1) / nu2 / S,
-                ratio_D=np.linalg.norm(r, axis=1) / nD2 / S,
-                ratio_in=np.abs(inner - lin) / nD2**1.5 / S,
-                four=float(np.abs(inner - four).max()) / S,
-                tangent_Dh=float(np.abs(Dhu @ vs).max()) / S))
+            four = lin + (u * r).sum(1) - 0.5 * nD2 * (Dhu @ vs) - 0.5 * nD2 * (r @ vs)
+            rows.append(
+                dict(
+                    key=key,
+                    delta=delta,
+                    d=d,
+                    dir=name,
+                    S=S,
+                    ratio_u=np.linalg.norm(r, axis=1) / nu2 / S,
+                    ratio_D=np.linalg.norm(r, axis=1) / nD2 / S,
+                    ratio_in=np.abs(inner - lin) / nD2**1.5 / S,
+                    four=float(np.abs(inner - four).max()) / S,
+                    tangent_Dh=float(np.abs(Dhu @ vs).max()) / S,
+                )
+            )
     return rows
 
 
@@ -241,5 +286,9 @@ def expansion_summary(rows: list, field: str, floor: float) -> dict:
     """
     growth = [(remainder_growth(r[field], floor), r) for r in rows]
     g, worst = max(growth, key=lambda t: t[0])
-    return dict(growth=g, worst=worst, max=max(float(r[field].max()) for r in rows),
-                at_smallest=max(float(r[field][-1]) for r in rows))
+    return dict(
+        growth=g,
+        worst=worst,
+        max=max(float(r[field].max()) for r in rows),
+        at_smallest=max(float(r[field][-1]) for r in rows),
+    )

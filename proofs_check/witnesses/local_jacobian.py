@@ -21,10 +21,21 @@ from .fields import boundary_matrix, own_tangent_field
 from .geometry import normalized_path, tangent_directions
 from .local_expansions import jacobian_steps, paper_cases, tangent_spectrum
 
-__all__ = ["paper_tangent_rates", "lambda_star_of", "spectrum_error", "decision_stability_cases",
-           "linearization_growth", "product_rule_errors", "projection_derivative_errors",
-           "boundary_derivative_errors", "boundary_f_errors", "stein_matrix_errors",
-           "pre_kappa_errors", "relative_difference", "jacobian_errors"]
+__all__ = [
+    "paper_tangent_rates",
+    "lambda_star_of",
+    "spectrum_error",
+    "decision_stability_cases",
+    "linearization_growth",
+    "product_rule_errors",
+    "projection_derivative_errors",
+    "boundary_derivative_errors",
+    "boundary_f_errors",
+    "stein_matrix_errors",
+    "pre_kappa_errors",
+    "relative_difference",
+    "jacobian_errors",
+]
 
 
 def relative_difference(a, b) -> float:
@@ -32,8 +43,9 @@ def relative_difference(a, b) -> float:
     return abs(float(a) - float(b)) / max(abs(float(b)), 1e-300)
 
 
-def paper_tangent_rates(delta: float, mu: float, m2: float, phi0: float = PHI0,
-                        theta_norm2: float | None = None) -> tuple[float, float]:
+def paper_tangent_rates(
+    delta: float, mu: float, m2: float, phi0: float = PHI0, theta_norm2: float | None = None
+) -> tuple[float, float]:
     """The tangent rates prop:local_jacobian states for Dh(v*) (eq:Jacobian): Δμ* for u ⊥ θ and
     Δμ* − 2φ0(0) m2 ‖θ‖² along θ, ‖θ‖² = 1 − Δ²/4 (``theta_norm2`` replaces it, ``phi0`` the
     coefficient φ0(0), both for mutants).
@@ -47,12 +59,19 @@ def paper_tangent_rates(delta: float, mu: float, m2: float, phi0: float = PHI0,
     return delta * mu, delta * mu - 2 * phi0 * m2 * s2
 
 
-def lambda_star_of(delta: float, mu: float, m2: float, positive_part: bool = True,
-                   quarter: float = 4.0, phi0: float = PHI0) -> float:
+def lambda_star_of(
+    delta: float,
+    mu: float,
+    m2: float,
+    positive_part: bool = True,
+    quarter: float = 4.0,
+    phi0: float = PHI0,
+) -> float:
     """λ* = Δμ* − 2φ0(0)(m2)_+(1 − Δ²/4) of eq:decision_stability from given μ*, m2
     (``positive_part=False`` drops the positive part, ``quarter`` replaces the 4, for mutants)."""
     return delta * mu - 2 * phi0 * (max(m2, 0.0) if positive_part else m2) * (
-        1 - delta**2 / quarter)
+        1 - delta**2 / quarter
+    )
 
 
 def spectrum_error(sp: dict, orth: float, theta: float, d: int) -> float:
@@ -64,8 +83,9 @@ def spectrum_error(sp: dict, orth: float, theta: float, d: int) -> float:
     return max(err, abs(sp["theta_rate"] - theta) / sp["S"])
 
 
-def decision_stability_cases(keys, deltas, positive_part: bool = True, quarter: float = 4.0,
-                             project: bool = True) -> list:
+def decision_stability_cases(
+    keys, deltas, positive_part: bool = True, quarter: float = 4.0, project: bool = True
+) -> list:
     """Per (paper link, Δ): λ* (:func:`lambda_star_of` with μ*, m2 from their 2-D definitions)
     against the finite-difference tangent rates of the own field in d = 2 and d = 3.
 
@@ -84,9 +104,18 @@ def decision_stability_cases(keys, deltas, positive_part: bool = True, quarter: 
             d2 = tangent_spectrum(key, delta, 2, project)
             d3 = tangent_spectrum(key, delta, 3, project)
             rate2 = float(d2["rates"][0])
-            out.append(dict(key=key, delta=delta, m2=m2, lam=lam, rate2=rate2,
-                            gap=(rate2 - lam) / d2["S"], ratio=rate2 / lam,
-                            d3_error=abs(d3["rates"][0] - lam) / d3["S"]))
+            out.append(
+                dict(
+                    key=key,
+                    delta=delta,
+                    m2=m2,
+                    lam=lam,
+                    rate2=rate2,
+                    gap=(rate2 - lam) / d2["S"],
+                    ratio=rate2 / lam,
+                    d3_error=abs(d3["rates"][0] - lam) / d3["S"],
+                )
+            )
     return out
 
 
@@ -167,8 +196,10 @@ def boundary_derivative_errors(deltas, dims, arm: str, coef: float) -> list:
     list of tuple
         (row, max|D F_± − coef M u|/S).
     """
-    return [(r, float(np.abs(r[arm] - coef * r["M"] @ r["u"]).max()) / r["S"])
-            for r in jacobian_steps(deltas, dims)]
+    return [
+        (r, float(np.abs(r[arm] - coef * r["M"] @ r["u"]).max()) / r["S"])
+        for r in jacobian_steps(deltas, dims)
+    ]
 
 
 def boundary_f_errors(deltas, dims, phi0: float = PHI0) -> tuple[list, float, float]:
@@ -229,8 +260,7 @@ def pre_kappa_errors(deltas, dims, phi0: float = PHI0) -> list:
     errs = []
     for r in jacobian_steps(deltas, dims):
         w, u, th = r["wit"], r["u"], r["theta"]
-        rhs = ((-w["kappa_star"] + 2 * phi0 * w["m0"]) * u
-               + 2 * phi0 * w["m2"] * th * float(th @ u))
+        rhs = (-w["kappa_star"] + 2 * phi0 * w["m0"]) * u + 2 * phi0 * w["m2"] * th * float(th @ u)
         errs.append((r, float(np.abs(r["Dh"] - rhs).max()) / r["S"]))
     return errs
 

@@ -26,8 +26,17 @@ from nbl_sim.engine.environment import Environment
 from nbl_sim.population.population_table import FieldTable
 from nbl_theory.paper import PAPER_LINKS
 
-__all__ = ["tangent_projection", "nbl_step", "martingale_statistics", "trajectory_statistics",
-           "DETECT_Z", "POWER_Z", "TABLE_CHECKED", "TABLE_PANELS", "TABLE_TOL"]
+__all__ = [
+    "tangent_projection",
+    "nbl_step",
+    "martingale_statistics",
+    "trajectory_statistics",
+    "DETECT_Z",
+    "POWER_Z",
+    "TABLE_CHECKED",
+    "TABLE_PANELS",
+    "TABLE_TOL",
+]
 
 #: Two-sided detection threshold of the z-scores (5 SE: ~6e-7 false-alarm probability each).
 DETECT_Z = 5.0
@@ -54,9 +63,17 @@ def nbl_step(v: np.ndarray, w: np.ndarray, eta: float) -> np.ndarray:
     return x / np.sqrt(np.einsum("...i,...i->...", x, x))[..., None]
 
 
-def martingale_statistics(env: Environment, R: int, n: int, draw_seed: int, angle_seed: int,
-                          gamma: float = 10.0, t0: float = 20.0,
-                          field_factor: float = 1.0, table_panels: int = TABLE_PANELS) -> dict:
+def martingale_statistics(
+    env: Environment,
+    R: int,
+    n: int,
+    draw_seed: int,
+    angle_seed: int,
+    gamma: float = 10.0,
+    t0: float = 20.0,
+    field_factor: float = 1.0,
+    table_panels: int = TABLE_PANELS,
+) -> dict:
     """Means and SEs of the martingale-difference sums over R NBL trajectories of n Stage-II
     rounds (start angles uniform in [−60, 60] degrees from ``angle_seed``, η_t = γ/(t + t0)).
 
@@ -94,8 +111,8 @@ def martingale_statistics(env: Environment, R: int, n: int, draw_seed: int, angl
     h = tangent_projection(prev, F)
     zs, plain_se = [], 0.0
     for D in (Ws - F, Gs - h):
-        sums = [D.sum(1)] + [(D * prev[:, :, k:k + 1]).sum(1) for k in range(d)]
-        for j, s_r in enumerate(sums):           # (R, d): per-replication sums
+        sums = [D.sum(1)] + [(D * prev[:, :, k : k + 1]).sum(1) for k in range(d)]
+        for j, s_r in enumerate(sums):  # (R, d): per-replication sums
             se = s_r.std(0, ddof=1) / math.sqrt(R)
             keep = se > 1e-12
             zs.extend(np.abs(s_r.mean(0)[keep] / se[keep]).tolist())
@@ -103,9 +120,14 @@ def martingale_statistics(env: Environment, R: int, n: int, draw_seed: int, angl
                 plain_se = max(plain_se, float(se.max()))
     moved = float(np.degrees(np.arccos(np.clip((prev[:, 0] * V).sum(1), -1, 1))).mean())
     checked = flat[:: max(1, flat.shape[0] // TABLE_CHECKED)]
-    return {"z": zs, "resolution": (DETECT_Z + POWER_Z) * plain_se / n, "moved": moved,
-            "count": len(zs), "table_deviation": table.deviation(env.beta, checked),
-            "table_checked": int(checked.shape[0])}
+    return {
+        "z": zs,
+        "resolution": (DETECT_Z + POWER_Z) * plain_se / n,
+        "moved": moved,
+        "count": len(zs),
+        "table_deviation": table.deviation(env.beta, checked),
+        "table_checked": int(checked.shape[0]),
+    }
 
 
 def trajectory_statistics(params: tuple) -> dict:
@@ -115,7 +137,22 @@ def trajectory_statistics(params: tuple) -> dict:
     conditional-field trajectory claims, ``params`` = (i, key, R, n, seed, field_factor,
     panels) (``panels``: of the field table)."""
     i, key, R, n, seed, field_factor, panels = params
-    env = Environment.build(PAPER_LINKS[key].link(), "0.2", 3, v_star="random",
-                            theta_dir="random", geometry_seed=300 + i)
-    return martingale_statistics(env, R, n, seed + i, seed + 100 + i, gamma=10.0, t0=20.0,
-                                 field_factor=field_factor, table_panels=panels)
+    env = Environment.build(
+        PAPER_LINKS[key].link(),
+        "0.2",
+        3,
+        v_star="random",
+        theta_dir="random",
+        geometry_seed=300 + i,
+    )
+    return martingale_statistics(
+        env,
+        R,
+        n,
+        seed + i,
+        seed + 100 + i,
+        gamma=10.0,
+        t0=20.0,
+        field_factor=field_factor,
+        table_panels=panels,
+    )

@@ -27,13 +27,36 @@ from nbl_sim.engine.nbl_kernel import nbl_run
 from .lambda0 import h_along
 from .stats import mean_se
 
-__all__ = ["environment", "reward_bound", "Paths", "run_paths", "exit_index", "stopped_terms",
-           "one_step_sample", "cap_point", "kernel_errors", "tau_from_sq", "init_exceed",
-           "regret_by_horizon", "localized_error_run", "literal_step", "reference_errors",
-           "WITNESS_PATHS", "agree_on_paths", "drift_sums", "pathwise_slack", "xi_statistics",
-           "cap_angle", "direction_at_angle", "one_step_moments", "distance_at_angle",
-           "stopped_errors", "stopped_recursion_slacks", "pooled_mean_zero",
-           "localization_probabilities"]
+__all__ = [
+    "environment",
+    "reward_bound",
+    "Paths",
+    "run_paths",
+    "exit_index",
+    "stopped_terms",
+    "one_step_sample",
+    "cap_point",
+    "kernel_errors",
+    "tau_from_sq",
+    "init_exceed",
+    "regret_by_horizon",
+    "localized_error_run",
+    "literal_step",
+    "reference_errors",
+    "WITNESS_PATHS",
+    "agree_on_paths",
+    "drift_sums",
+    "pathwise_slack",
+    "xi_statistics",
+    "cap_angle",
+    "direction_at_angle",
+    "one_step_moments",
+    "distance_at_angle",
+    "stopped_errors",
+    "stopped_recursion_slacks",
+    "pooled_mean_zero",
+    "localization_probabilities",
+]
 
 #: How many replications (the first ones) the witness re-runs beside a kernel run: a wrong
 #: update, step size, initialization or regret in the library changes every path, so a few
@@ -51,22 +74,33 @@ def agree_on_paths(tol: float):
         ``agree(library, witness) -> bool``; its docstring states the rule (quoted in a
         toolkit-defect message).
     """
+
     def agree(a, b) -> bool:
         return a.shape == b.shape and float(np.abs(a - b).max()) <= tol
-    agree.__doc__ = ("max |library - witness| over the first paths' values <= "
-                     + f"{tol:g}".replace("e-0", "e-"))
+
+    agree.__doc__ = "max |library - witness| over the first paths' values <= " + f"{tol:g}".replace(
+        "e-0", "e-"
+    )
     return agree
 
 
 @functools.cache
-def environment(link, delta: str, d: int = 2, reward: str = "bernoulli",
-                geometry_seed: int | None = None) -> Environment:
+def environment(
+    link, delta: str, d: int = 2, reward: str = "bernoulli", geometry_seed: int | None = None
+) -> Environment:
     """The bandit instance of a check: the paper's rotation (v* = e1, θ ∝ e2) when
     ``geometry_seed`` is None, else a random v*, θ from that seed (cached per arguments)."""
     if geometry_seed is None:
         return Environment.build(link, delta, d, reward=reward)
-    return Environment.build(link, delta, d, v_star="random", theta_dir="random",
-                             geometry_seed=geometry_seed, reward=reward)
+    return Environment.build(
+        link,
+        delta,
+        d,
+        v_star="random",
+        theta_dir="random",
+        geometry_seed=geometry_seed,
+        reward=reward,
+    )
 
 
 def reward_bound(env: Environment) -> float:
@@ -81,22 +115,33 @@ class Paths:
     (Stage II)."""
 
     n0: int
-    e0: np.ndarray          # (R,) e_{n0}
-    e_prev: np.ndarray      # (R, m) e_{t−1}
-    e: np.ndarray           # (R, m) e_t
-    eta: np.ndarray         # (m,) η_t
-    inner: np.ndarray       # (R, m) ⟨v_{t−1} − v*, G_t⟩
-    gsq: np.ndarray         # (R, m) ‖G_t‖²
-    xsq: np.ndarray         # (R, m) ‖X_t‖²
-    ubound: np.ndarray      # (R, m) |⟨P⊥_{v_{t−1}}(v_{t−1} − v*), X_t⟩|
+    e0: np.ndarray  # (R,) e_{n0}
+    e_prev: np.ndarray  # (R, m) e_{t−1}
+    e: np.ndarray  # (R, m) e_t
+    eta: np.ndarray  # (m,) η_t
+    inner: np.ndarray  # (R, m) ⟨v_{t−1} − v*, G_t⟩
+    gsq: np.ndarray  # (R, m) ‖G_t‖²
+    xsq: np.ndarray  # (R, m) ‖X_t‖²
+    ubound: np.ndarray  # (R, m) |⟨P⊥_{v_{t−1}}(v_{t−1} − v*), X_t⟩|
     slack_formula: np.ndarray  # (R, m) (r − 1)(r + 1 − 2xᵀv*/r), r = ‖v_{t−1} + η_t G_t‖
     v_prev: np.ndarray | None  # (R, m, d) v_{t−1} (if kept)
-    regret: np.ndarray      # (R, n) instantaneous regret r_t, all rounds
-    match_nbl_run: float    # max |e_t(re-run) − e_t(nbl_run)| over all rounds ≥ n0
+    regret: np.ndarray  # (R, n) instantaneous regret r_t, all rounds
+    match_nbl_run: float  # max |e_t(re-run) − e_t(nbl_run)| over all rounds ≥ n0
 
 
-def run_paths(env, seed: int, R: int, n: int, *, gamma: float, t0: float, n0: int = 0,
-              v0=None, keep_v: bool = False, rep0: int = 0) -> Paths:
+def run_paths(
+    env,
+    seed: int,
+    R: int,
+    n: int,
+    *,
+    gamma: float,
+    t0: float,
+    n0: int = 0,
+    v0=None,
+    keep_v: bool = False,
+    rep0: int = 0,
+) -> Paths:
     """Re-run alg:nbl in numpy (all replications at once) on ``env.draw(seed, ...)`` and record
     every per-step quantity the stochastic analysis uses.
 
@@ -142,8 +187,7 @@ def run_paths(env, seed: int, R: int, n: int, *, gamma: float, t0: float, n0: in
         n0 = 0
     m = n - n0
     eta = gamma / (np.arange(n0 + 1, n + 1, dtype=float) + t0)
-    out = {k: np.empty((R, m)) for k in ("e_prev", "e", "inner", "gsq", "xsq", "ubound",
-                                         "slack")}
+    out = {k: np.empty((R, m)) for k in ("e_prev", "e", "inner", "gsq", "xsq", "ubound", "slack")}
     vkeep = np.empty((R, m, d)) if keep_v else None
     e0 = ((V - vs) ** 2).sum(1)
     for k in range(m):
@@ -173,15 +217,35 @@ def run_paths(env, seed: int, R: int, n: int, *, gamma: float, t0: float, n0: in
     gap = np.abs(real.means[..., 1] - real.means[..., 0])
     regret = np.where(actions != opt, gap, 0.0)
     # the same realization through the compiled kernel
-    tr = nbl_run(X, Y, real.coins if v0 is None else np.zeros((R, 0), np.int8), vs,
-                 v0=None if v0 is None else np.asarray(v0, float), gamma=gamma, t0=t0,
-                 record_rounds=np.arange(max(n0, 1) if v0 is None else 0, n + 1))
+    tr = nbl_run(
+        X,
+        Y,
+        real.coins if v0 is None else np.zeros((R, 0), np.int8),
+        vs,
+        v0=None if v0 is None else np.asarray(v0, float),
+        gamma=gamma,
+        t0=t0,
+        record_rounds=np.arange(max(n0, 1) if v0 is None else 0, n + 1),
+    )
     mine = np.concatenate([e0[:, None], out["e"]], axis=1)
     match = float(np.nanmax(np.abs(tr.sq_error - mine)))
     if not np.array_equal(tr.actions, actions):
         match = math.inf
-    return Paths(n0, e0, out["e_prev"], out["e"], eta, out["inner"], out["gsq"], out["xsq"],
-                  out["ubound"], out["slack"], vkeep, regret, match)
+    return Paths(
+        n0,
+        e0,
+        out["e_prev"],
+        out["e"],
+        eta,
+        out["inner"],
+        out["gsq"],
+        out["xsq"],
+        out["ubound"],
+        out["slack"],
+        vkeep,
+        regret,
+        match,
+    )
 
 
 def exit_index(e0: np.ndarray, e: np.ndarray, r0: float) -> np.ndarray:
@@ -214,7 +278,7 @@ def stopped_terms(env: Environment, p: Paths, r0: float):
     dh = ((p.v_prev - env.v_star) * h).sum(-1)
     eta = p.eta[None, :]
     M = np.cumsum(2 * eta * (p.inner - dh) * ind, axis=1)
-    Q = np.cumsum(eta ** 2 * p.gsq * ind, axis=1)
+    Q = np.cumsum(eta**2 * p.gsq * ind, axis=1)
     return tau, ind, dh, M, Q
 
 
@@ -242,8 +306,17 @@ def cap_point(env: Environment, r: float, seed: int) -> np.ndarray:
     return math.cos(a) * env.v_star + math.sin(a) * u
 
 
-def kernel_errors(env: Environment, seed: int, R: int, n: int, n0: int, gamma: float,
-                  t0: float, chunk: int = 250, coins_n0: int | None = None):
+def kernel_errors(
+    env: Environment,
+    seed: int,
+    R: int,
+    n: int,
+    n0: int,
+    gamma: float,
+    t0: float,
+    chunk: int = 250,
+    coins_n0: int | None = None,
+):
     """e_t for t = n0..n (R, n − n0 + 1) and the cumulative regret R_n (R,), from
     ``nbl_run`` (compiled kernel) on ``env.draw(seed, ...)``, in chunks of replications.
     ``coins_n0`` draws that many coins (>= n0) so runs with different n0 share realizations."""
@@ -253,12 +326,19 @@ def kernel_errors(env: Environment, seed: int, R: int, n: int, n0: int, gamma: f
     for c0 in range(0, R, chunk):
         idx = range(c0, min(R, c0 + chunk))
         real = env.draw(seed, idx, n, cn)
-        tr = nbl_run(real.X, real.Y, real.coins[:, :n0], env.v_star, gamma=gamma, t0=t0,
-                     record_rounds=np.arange(n0, n + 1))
-        sq[c0:c0 + len(idx)] = tr.sq_error
+        tr = nbl_run(
+            real.X,
+            real.Y,
+            real.coins[:, :n0],
+            env.v_star,
+            gamma=gamma,
+            t0=t0,
+            record_rounds=np.arange(n0, n + 1),
+        )
+        sq[c0 : c0 + len(idx)] = tr.sq_error
         opt = env.optimal_actions(real.X)
         gap = np.abs(real.means[..., 1] - real.means[..., 0])
-        reg[c0:c0 + len(idx)] = np.where(tr.actions != opt, gap, 0.0).sum(1)
+        reg[c0 : c0 + len(idx)] = np.where(tr.actions != opt, gap, 0.0).sum(1)
     return sq, reg
 
 
@@ -268,8 +348,9 @@ def tau_from_sq(sq: np.ndarray, r0: float) -> np.ndarray:
     return np.where(ex.any(1), ex.argmax(1), np.iinfo(np.int64).max // 2)
 
 
-def init_exceed(env: Environment, grid: np.ndarray, R: int, r: float, seed: int,
-                chunk: int = 500) -> np.ndarray:
+def init_exceed(
+    env: Environment, grid: np.ndarray, R: int, r: float, seed: int, chunk: int = 500
+) -> np.ndarray:
     """P(‖v_{n0} − v*‖ > r) of the randomized initialization for every n0 in ``grid`` (all n0
     from one prefix-sharing realization per replication; W̄ = 0 counts as an exceedance)."""
     n = int(grid[-1])
@@ -287,8 +368,15 @@ def init_exceed(env: Environment, grid: np.ndarray, R: int, r: float, seed: int,
 
 
 @functools.cache
-def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
-                      gamma: float = 5.0, keep_errors: bool = False):
+def regret_by_horizon(
+    env: Environment,
+    ns: tuple,
+    C0: float,
+    R: int,
+    seed: int,
+    gamma: float = 5.0,
+    keep_errors: bool = False,
+):
     """R_n for n in ``ns`` with n0 = ceil(C0 (d + log n)), t0 = n0, on one realization (common
     random numbers: the runs for smaller n use its prefix), plus e_{n0} and whether the path
     leaves the unit ball ‖v − v*‖ ≤ 1 (compiled kernel, chunks of 100 replications).
@@ -314,8 +402,15 @@ def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
         gap = np.abs(real.means[..., 1] - real.means[..., 0])
         for n in ns:
             n0 = n0s[n]
-            tr = nbl_run(real.X[:, :n], real.Y[:, :n], real.coins[:, :n0], env.v_star,
-                         gamma=gamma, t0=float(n0), record_rounds=np.arange(n0, n + 1))
+            tr = nbl_run(
+                real.X[:, :n],
+                real.Y[:, :n],
+                real.coins[:, :n0],
+                env.v_star,
+                gamma=gamma,
+                t0=float(n0),
+                record_rounds=np.arange(n0, n + 1),
+            )
             sl = slice(c0, c0 + len(idx))
             regret[n][sl] = np.where(tr.actions != opt[:, :n], gap[:, :n], 0.0).sum(1)
             e_n0[n][sl] = tr.sq_error[:, 0]
@@ -326,8 +421,9 @@ def regret_by_horizon(env: Environment, ns: tuple, C0: float, R: int, seed: int,
 
 
 @functools.cache
-def localized_error_run(env: Environment, R: int, n: int, n0: int, gamma: float, seed: int,
-                        r0: float) -> dict:
+def localized_error_run(
+    env: Environment, R: int, n: int, n0: int, gamma: float, seed: int, r0: float
+) -> dict:
     """a_t = E[e_t 1{τ > t}] for t = n0..n (t0 = n0, C_off = 1) over ``R`` kernel paths, with
     its standard error, the means over 10 batches of paths (for a slope's SE) and E[e_{n0}].
 
@@ -342,11 +438,21 @@ def localized_error_run(env: Environment, R: int, n: int, n0: int, gamma: float,
     head = sq[:WITNESS_PATHS].copy()
     tau = tau_from_sq(sq, r0)
     k = np.arange(sq.shape[1])
-    y = sq * (k[None, :] < tau[:, None])                # e_t 1{τ > t}, t = n0 + k
+    y = sq * (k[None, :] < tau[:, None])  # e_t 1{τ > t}, t = n0 + k
     a, se = mean_se(y)
-    batch_means = np.stack([b.mean(0) for b in np.array_split(y, 10)])   # for the slope's SE
-    return dict(t=n0 + k, t0=t0, n0=n0, gamma=gamma, a=a, se=se, batches=batch_means,
-                e_n0=float(sq[:, 0].mean()), R=R, sq_head=head)
+    batch_means = np.stack([b.mean(0) for b in np.array_split(y, 10)])  # for the slope's SE
+    return dict(
+        t=n0 + k,
+        t0=t0,
+        n0=n0,
+        gamma=gamma,
+        a=a,
+        se=se,
+        batches=batch_means,
+        e_n0=float(sq[:, 0].mean()),
+        R=R,
+        sq_head=head,
+    )
 
 
 def literal_step(v, x, y, eta):
@@ -365,8 +471,16 @@ def literal_step(v, x, y, eta):
     return a, nxt / math.sqrt(float(nxt @ nxt)), g
 
 
-def reference_errors(env: Environment, seed: int, R: int, n: int, n0: int, gamma: float,
-                     t0: float, coins_n0: int | None = None):
+def reference_errors(
+    env: Environment,
+    seed: int,
+    R: int,
+    n: int,
+    n0: int,
+    gamma: float,
+    t0: float,
+    coins_n0: int | None = None,
+):
     """The witness's own run of alg:nbl on replications 0..R−1 of ``env.draw(seed, ...)``, in
     numpy (no compiled kernel, no library policy or regret): e_t = ‖v_t − v*‖² for
     t = n0..n (R, n − n0 + 1) and the cumulative regret R_n (R,).
@@ -427,9 +541,13 @@ def pathwise_slack(terms: dict, quad_coef: float = 1.0, slack_scale: float = 1.0
     t = terms
     rhs = t["e_prev"] + 2 * t["eta"] * t["inner"] + quad_coef * t["eta"] ** 2 * t["gsq"]
     slack = rhs - t["e"]
-    return {"min": float(slack.min()), "max": slack.max(), "median": np.median(slack),
-            "formula_error": float(np.abs(slack - slack_scale * t["slack_formula"]).max()),
-            "steps": slack.size}
+    return {
+        "min": float(slack.min()),
+        "max": slack.max(),
+        "median": np.median(slack),
+        "formula_error": float(np.abs(slack - slack_scale * t["slack_formula"]).max()),
+        "steps": slack.size,
+    }
 
 
 def xi_statistics(inner, dh, field_scale: float = 1.0, k: float = 5.0) -> dict:
@@ -440,8 +558,13 @@ def xi_statistics(inner, dh, field_scale: float = 1.0, k: float = 5.0) -> dict:
     fraction of it, that the test sees)."""
     m, se = mean_se(inner - field_scale * dh)
     drift = abs(float(dh.mean()))
-    return {"m": m, "se": se, "z": float(m / se), "drift": drift,
-            "resolution": k * float(se) / max(drift, 1e-300)}
+    return {
+        "m": m,
+        "se": se,
+        "z": float(m / se),
+        "drift": drift,
+        "resolution": k * float(se) / max(drift, 1e-300),
+    }
 
 
 def cap_angle(r: float) -> float:
@@ -455,8 +578,9 @@ def direction_at_angle(env: Environment, alpha: float) -> np.ndarray:
     return env.initial_direction(math.degrees(alpha))
 
 
-def one_step_moments(env: Environment, v: np.ndarray, eta: float, N: int, seed: int,
-                     drift: float) -> dict:
+def one_step_moments(
+    env: Environment, v: np.ndarray, eta: float, N: int, seed: int, drift: float
+) -> dict:
     """Monte Carlo of one NBL step from the fixed v with step η (:func:`one_step_sample`, N
     steps from ``seed``), for lem:local_one_step, given ``drift`` = ⟨v − v*, h(v)⟩.
 
@@ -471,9 +595,18 @@ def one_step_moments(env: Environment, v: np.ndarray, eta: float, N: int, seed: 
     e = float(D @ D)
     et, gsq = one_step_sample(env, v, eta, N, seed)
     m, se = mean_se(et)
-    dm, dse = mean_se(e + 2 * eta * drift + eta ** 2 * gsq - et)   # RHS1 - e_t, paired
-    return dict(e=e, dist=math.sqrt(e), abs_drift=abs(drift), m=m, se=se, dm=dm, dse=dse,
-                gm=float(gsq.mean()), gse=float(mean_se(gsq)[1]))
+    dm, dse = mean_se(e + 2 * eta * drift + eta**2 * gsq - et)  # RHS1 - e_t, paired
+    return dict(
+        e=e,
+        dist=math.sqrt(e),
+        abs_drift=abs(drift),
+        m=m,
+        se=se,
+        dm=dm,
+        dse=dse,
+        gm=float(gsq.mean()),
+        gse=float(mean_se(gsq)[1]),
+    )
 
 
 def distance_at_angle(degrees: float) -> float:
@@ -484,13 +617,14 @@ def distance_at_angle(degrees: float) -> float:
 
 def stopped_errors(p: Paths, tau: np.ndarray) -> np.ndarray:
     """e_{t∧τ} per path and step of the re-run ``p`` (τ − n0 from :func:`exit_index`)."""
-    k = np.arange(1, p.e.shape[1] + 1)                         # t − n0 of step k
+    k = np.arange(1, p.e.shape[1] + 1)  # t − n0 of step k
     E = np.concatenate([p.e0[:, None], p.e], axis=1)
     return E[np.arange(p.e.shape[0])[:, None], np.minimum(k[None, :], tau[:, None])]
 
 
-def stopped_recursion_slacks(s: dict, lam0: float, quad_coef: float, B: float,
-                             field_scale: float, r0: float) -> dict:
+def stopped_recursion_slacks(
+    s: dict, lam0: float, quad_coef: float, B: float, field_scale: float, r0: float
+) -> dict:
     """The inequalities of app:localization along the paths of one setting, from its stopped
     terms ``s`` (tau, ind = 1{t ≤ τ}, dh = ⟨v_{t−1} − v*, h⟩, stopped = e_{t∧τ}, e0, e,
     e_prev, eta (1, m), inner, gsq, xsq, ubound), with λ0 = ``lam0``, B_Y = ``B``, the
@@ -514,27 +648,36 @@ def stopped_recursion_slacks(s: dict, lam0: float, quad_coef: float, B: float,
     dxi = s["inner"] - dh
     drift = -2 * lam0 * eta * s["e_prev"] * ind
     dM = 2 * eta * dxi * ind
-    dQ = quad_coef * eta ** 2 * s["gsq"] * ind
-    on = ind > 0                 # active steps (elsewhere both sides are 0)
+    dQ = quad_coef * eta**2 * s["gsq"] * ind
+    on = ind > 0  # active steps (elsewhere both sides are 0)
     M, Q, Dr = np.cumsum(dM, 1), np.cumsum(dQ, 1), np.cumsum(drift, 1)
     slacks = {
-        "one-step": float(np.where(on, drift + dM + dQ - (s["e"] - s["e_prev"]) * ind,
-                                   np.inf).min()),
+        "one-step": float(
+            np.where(on, drift + dM + dQ - (s["e"] - s["e_prev"]) * ind, np.inf).min()
+        ),
         "cor": float(np.where(on, -lam0 * s["e_prev"] - dh, np.inf).min()),
         "sum": float((s["e0"][:, None] + Dr + M + Q - s["stopped"]).min()),
         "drop-drift": float((-Dr).min()),
         "Qmono": float(np.diff(Q, axis=1).min()),
         "U": float((B * s["ubound"] - np.abs(s["inner"])).min()),
-        "Q": float((B ** 2 * (eta * eta * s["xsq"]).sum(1) - Q[:, -1]).min())}
+        "Q": float((B**2 * (eta * eta * s["xsq"]).sum(1) - Q[:, -1]).min()),
+    }
     m, se = mean_se(M[:, -1])
     # the inclusion E_init ∩ E_M ∩ E_Q ⊆ {τ > n} of lem:finite-horizon-localization's proof
-    good = ((s["e0"] <= r0 ** 2 / 4) & (np.maximum(M.max(1), 0) <= r0 ** 2 / 4)
-            & (Q[:, -1] <= r0 ** 2 / 4))
-    return {"slacks": slacks, "M_n": M[:, -1], "m": m, "se": se, "z": abs(float(m / se)),
-            "drift_sum": np.cumsum(2 * eta * s["dh"] * ind, 1)[:, -1],
-            "exits": int((tau < 10 ** 9).sum()), "exit_at_n0": int((tau == 0).sum()),
-            "q_max": Q[:, -1].max(), "n_good": int(good.sum()),
-            "n_bad": int((good & (tau < 10 ** 9)).sum())}
+    good = (s["e0"] <= r0**2 / 4) & (np.maximum(M.max(1), 0) <= r0**2 / 4) & (Q[:, -1] <= r0**2 / 4)
+    return {
+        "slacks": slacks,
+        "M_n": M[:, -1],
+        "m": m,
+        "se": se,
+        "z": abs(float(m / se)),
+        "drift_sum": np.cumsum(2 * eta * s["dh"] * ind, 1)[:, -1],
+        "exits": int((tau < 10**9).sum()),
+        "exit_at_n0": int((tau == 0).sum()),
+        "q_max": Q[:, -1].max(),
+        "n_good": int(good.sum()),
+        "n_bad": int((good & (tau < 10**9)).sum()),
+    }
 
 
 def pooled_mean_zero(samples, drifts, k: float = 5.0) -> dict:
@@ -546,8 +689,9 @@ def pooled_mean_zero(samples, drifts, k: float = 5.0) -> dict:
     return {"m": m, "se": se, "drift": drift, "resolution": k * float(se) / max(drift, 1e-300)}
 
 
-def localization_probabilities(env: Environment, seed: int, n0s: tuple, reps: tuple,
-                               horizons: tuple, gamma: float, r0: float) -> dict:
+def localization_probabilities(
+    env: Environment, seed: int, n0s: tuple, reps: tuple, horizons: tuple, gamma: float, r0: float
+) -> dict:
     """Exit probabilities of the r0-cap by the compiled kernel (:func:`kernel_errors`, t0 = n0):
     with (R, long_R) = ``reps`` and (n, long_n) = ``horizons``, P(τ ≤ n) and P(τ = n0) for
     every n0 of ``n0s`` on R paths (common random numbers: the coins of max(n0s)), and at
@@ -569,6 +713,10 @@ def localization_probabilities(env: Environment, seed: int, n0s: tuple, reps: tu
     n0 = n0s[1]
     sq, _ = kernel_errors(env, seed + 1, long_R, long_n, n0, gamma, float(n0))
     tau = tau_from_sq(sq, r0)
-    return dict(P=tuple(P), tau0=tuple(tau0), p_short=float((tau <= n - n0).mean()),
-                p_long=float((tau <= long_n - n0).mean()),
-                late_exits=int(((tau > n - n0) & (tau <= long_n - n0)).sum()))
+    return dict(
+        P=tuple(P),
+        tau0=tuple(tau0),
+        p_short=float((tau <= n - n0).mean()),
+        p_long=float((tau <= long_n - n0).mean()),
+        late_exits=int(((tau > n - n0) & (tau <= long_n - n0)).sum()),
+    )

@@ -33,8 +33,20 @@ import math
 import numpy as np
 from numpy.polynomial import chebyshev as cheb
 
-__all__ = ["k_table", "k_error", "plane_arm_field", "polar_field", "polar_tangent_field",
-           "circle_beta", "own_H", "own_dH", "own_mu_g", "R_MAX", "CHEB_DEGREE", "radial_drift"]
+__all__ = [
+    "k_table",
+    "k_error",
+    "plane_arm_field",
+    "polar_field",
+    "polar_tangent_field",
+    "circle_beta",
+    "own_H",
+    "own_dH",
+    "own_mu_g",
+    "R_MAX",
+    "CHEB_DEGREE",
+    "radial_drift",
+]
 
 #: Radial cut-off: ∫_{14}^∞ r² e^{−r²/2} dr < 1e-40.
 R_MAX = 14.0
@@ -47,13 +59,15 @@ def _panels(lo: float, hi: float, panels: int, nodes: int = 20) -> tuple:
     edges = np.linspace(lo, hi, panels + 1)
     half = np.diff(edges) / 2
     mid = (edges[1:] + edges[:-1]) / 2
-    return ((mid[:, None] + half[:, None] * x[None, :]).ravel(),
-            (half[:, None] * w[None, :]).ravel())
+    return (
+        (mid[:, None] + half[:, None] * x[None, :]).ravel(),
+        (half[:, None] * w[None, :]).ravel(),
+    )
 
 
 _R, _WR = _panels(0.0, R_MAX, 28)
 _RW = _WR * _R * _R * np.exp(-0.5 * _R * _R)
-_PHI_T, _PHI_W = _panels(0.0, 1.0, 16)          # on [0, 1], scaled to each half circle
+_PHI_T, _PHI_W = _panels(0.0, 1.0, 16)  # on [0, 1], scaled to each half circle
 
 
 def _k_direct(link, c: np.ndarray) -> np.ndarray:
@@ -89,13 +103,13 @@ def plane_arm_field(link, beta_a: np.ndarray, v: np.ndarray, side: int) -> np.nd
     e2 = np.empty_like(v)
     ok = b2 > 1e-300
     e2[ok] = r[ok] / b2[ok, None]
-    if not ok.all():                                   # β_a ∥ v: any unit vector ⊥ v
+    if not ok.all():  # β_a ∥ v: any unit vector ⊥ v
         for i in np.flatnonzero(~ok):
             u = np.eye(v.shape[1])[int(np.argmin(np.abs(v[i])))]
             u = u - (u @ v[i]) * v[i]
             e2[i] = u / np.linalg.norm(u)
     lo = -math.pi / 2 if side > 0 else math.pi / 2
-    phi = lo + math.pi * _PHI_T                         # the half circle ±cos φ ≥ 0
+    phi = lo + math.pi * _PHI_T  # the half circle ±cos φ ≥ 0
     w = math.pi * _PHI_W / (2 * math.pi)
     c = b1[:, None] * np.cos(phi)[None, :] + b2[:, None] * np.sin(phi)[None, :]
     kw = cheb.chebval(c, k_table(link)) * w[None, :]
@@ -104,7 +118,7 @@ def plane_arm_field(link, beta_a: np.ndarray, v: np.ndarray, side: int) -> np.nd
 
 def polar_field(link, beta: np.ndarray, v: np.ndarray) -> np.ndarray:
     """F(v) = F_+ − F_− (eq:Fdef) for unit rows v (k, d); ``beta`` = (β_−, β_+) as rows."""
-    return (plane_arm_field(link, beta[1], v, +1) - plane_arm_field(link, beta[0], v, -1))
+    return plane_arm_field(link, beta[1], v, +1) - plane_arm_field(link, beta[0], v, -1)
 
 
 def polar_tangent_field(link, beta: np.ndarray, v: np.ndarray) -> np.ndarray:

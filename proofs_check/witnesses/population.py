@@ -28,8 +28,15 @@ from .geometry import angle_distance, tangent_projection
 from .local_expansions import paper_cases
 from .toolkit_values import field_scale
 
-__all__ = ["equilibrium_errors", "gradient_of_j", "conditional_field_z", "restoring_case",
-           "h_alpha_case", "scaled_resolution", "H_ALPHA_GRID"]
+__all__ = [
+    "equilibrium_errors",
+    "gradient_of_j",
+    "conditional_field_z",
+    "restoring_case",
+    "h_alpha_case",
+    "scaled_resolution",
+    "H_ALPHA_GRID",
+]
 
 #: The angles α of :func:`h_alpha_case` (720 on the circle, shifted off the axes; every 6th
 #: one at least 8 degrees from ±β_a is used).
@@ -59,14 +66,16 @@ def equilibrium_errors(deltas, dims, mu_factor: float = 1.0) -> dict:
         h = F - float(F @ vs) * vs
         worst_h = max(worst_h, float(np.abs(h).max()) / S)
         worst_f = max(worst_f, float(np.abs(F - kappa * vs).max()) / S)
-        worst_lib = max(worst_lib, float(np.abs(pop.population_field(link, beta, vs) - F).max())
-                        / S)
+        worst_lib = max(
+            worst_lib, float(np.abs(pop.population_field(link, beta, vs) - F).max()) / S
+        )
         n += 1
     return dict(h=worst_h, f=worst_f, library=worst_lib, n=n)
 
 
-def gradient_of_j(deltas, dims, linear_term: bool = True, seed: int = 7,
-                  step: float = 1e-4) -> dict:
+def gradient_of_j(
+    deltas, dims, linear_term: bool = True, seed: int = 7, step: float = 1e-4
+) -> dict:
     """eq:Fdef: ∇J(v) = F(v) for J(v) = E[(m_+ + m_−)(X)(vᵀX)_+] − vᵀE[m_−(X)X], at a random
     unit v per paper case (drawn again while |β_aᵀv| > 0.99: the one-arm panels need v off
     ±β_a): central differences of the own J (step ``step``) against the own F
@@ -94,14 +103,14 @@ def gradient_of_j(deltas, dims, linear_term: bool = True, seed: int = 7,
         fp, fm = own_field(link, beta, v)
         F = (fp - fm)[0]
         worst = max(worst, float(np.abs(grad - F).max()) / S)
-        worst_lib = max(worst_lib, float(np.abs(pop.population_field(link, beta, v) - F).max())
-                        / S)
+        worst_lib = max(worst_lib, float(np.abs(pop.population_field(link, beta, v) - F).max()) / S)
         n += 1
     return dict(error=worst, library=worst_lib, n=n)
 
 
-def conditional_field_z(target_scale: float = 1.0, rounds: int = 100_000, detect_z: float = 5.0,
-                        power_z: float = 1.2816) -> list:
+def conditional_field_z(
+    target_scale: float = 1.0, rounds: int = 100_000, detect_z: float = 5.0, power_z: float = 1.2816
+) -> list:
     """lem:conditional_population_field by Monte Carlo: for each paper link (Δ = 0.2, d = 3,
     random v* and θ of geometry seed i, a random unit v of seed 50 + i), ``rounds`` rounds of
     the realization seeded 200 + i under greedy allocation A = sgn(vᵀX); W = A Y_A X and
@@ -118,8 +127,9 @@ def conditional_field_z(target_scale: float = 1.0, rounds: int = 100_000, detect
     out = []
     for i, row in enumerate(PAPER_LINKS.values()):
         link = row.link()
-        env = Environment.build(link, "0.2", 3, v_star="random", theta_dir="random",
-                                geometry_seed=i)
+        env = Environment.build(
+            link, "0.2", 3, v_star="random", theta_dir="random", geometry_seed=i
+        )
         v = np.random.default_rng(50 + i).standard_normal(3)
         v /= np.linalg.norm(v)
         real = env.draw(200 + i, [0], rounds, 0)
@@ -129,8 +139,10 @@ def conditional_field_z(target_scale: float = 1.0, rounds: int = 100_000, detect
         W = (a * y)[:, None] * X
         G = tangent_projection(v, W)
         zs, res = [], 0.0
-        for sample, target in ((W, pop.population_field(link, env.beta, v)),
-                               (G, pop.tangent_field(link, env.beta, v))):
+        for sample, target in (
+            (W, pop.population_field(link, env.beta, v)),
+            (G, pop.tangent_field(link, env.beta, v)),
+        ):
             se = sample.std(0, ddof=1) / math.sqrt(rounds)
             zs.append(float((np.abs(sample.mean(0) - target_scale * target) / se).max()))
             res = max(res, (detect_z + power_z) * float(se.max()) / field_scale(link))
@@ -158,8 +170,9 @@ def restoring_case(link, beta, rate: float, alpha: float = 1e-3) -> dict:
     """
     dH0 = float(richardson(lambda e: _h_of_alpha(link, beta, e)))
     hp, hm = _h_of_alpha(link, beta, np.array([alpha, -alpha]))
-    return dict(dH0=dH0, error=abs(dH0 + rate) / field_scale(link), plus=alpha * hp,
-                minus=-alpha * hm)
+    return dict(
+        dH0=dH0, error=abs(dH0 + rate) / field_scale(link), plus=alpha * hp, minus=-alpha * hm
+    )
 
 
 def h_alpha_case(link, delta: str, beta, orientation: float = 1.0) -> dict:
@@ -176,10 +189,11 @@ def h_alpha_case(link, delta: str, beta, orientation: float = 1.0) -> dict:
     """
     alpha = H_ALPHA_GRID
     S = field_scale(link)
-    dirs = np.concatenate([np.arctan2(beta[:, 1], beta[:, 0]),
-                           np.arctan2(-beta[:, 1], -beta[:, 0])])
+    dirs = np.concatenate(
+        [np.arctan2(beta[:, 1], beta[:, 0]), np.arctan2(-beta[:, 1], -beta[:, 0])]
+    )
     far = np.min(angle_distance(alpha[:, None], dirs[None, :]), axis=1) > np.radians(8)
-    far &= np.arange(alpha.size) % 6 == 0      # every 6th alpha (cost)
+    far &= np.arange(alpha.size) % 6 == 0  # every 6th alpha (cost)
     a = alpha[far]
     va = np.stack([np.cos(a), np.sin(a)], axis=1)
     vp = orientation * np.stack([-np.sin(a), np.cos(a)], axis=1)
@@ -188,11 +202,13 @@ def h_alpha_case(link, delta: str, beta, orientation: float = 1.0) -> dict:
     h = own_tangent_field(link, beta, va)
     H = (vp * F).sum(1)
     dv = np.stack([np.cos(a + 1e-20j), np.sin(a + 1e-20j)], axis=1).imag / 1e-20
-    identity = max(float(np.abs(h - H[:, None] * vp).max()) / S,
-                   float(np.abs(H - (vp * h).sum(1)).max()) / S,
-                   float(np.abs(vp - dv).max()))      # v_perp = dv/dalpha (complex step)
+    identity = max(
+        float(np.abs(h - H[:, None] * vp).max()) / S,
+        float(np.abs(H - (vp * h).sum(1)).max()) / S,
+        float(np.abs(vp - dv).max()),
+    )  # v_perp = dv/dalpha (complex step)
     tangent = float(np.abs((va * h).sum(1)).max()) / S
-    H0 = (np.stack([-np.sin(a), np.cos(a)], axis=1) * F).sum(1)   # v_perp^T F
+    H0 = (np.stack([-np.sin(a), np.cos(a)], axis=1) * F).sum(1)  # v_perp^T F
     library = float(np.abs(pop.H_alpha(link, delta, a) - H0).max()) / S
     return dict(identity=identity, tangent=tangent, library=library, points=int(far.sum()))
 

@@ -33,20 +33,44 @@ import sympy as sp
 
 from nbl_theory import elicitation as el
 
-__all__ = ["GENERIC_POTENTIAL", "BREGMAN_ROWS", "PRINTED_TABLE", "R", "Y", "THETA",
-           "elicitation_potentials", "bregman_loss", "implicit_link_derivatives", "inverse",
-           "conjugate", "dual_domain", "induced_potential", "zero_on", "positive_on",
-           "interval_parametrisation", "sample_in", "real_form", "link_derivative_residual",
-           "log_derivative_residual", "self_concordance_forms_residual", "affine_expected_loss",
-           "bregman_mean_residual", "bregman_minimiser_cases", "bregman_derivative_residual",
-           "bregman_second_order_residual", "taylor_remainder_error", "superpolynomial_growth",
-           "conjugate_gradient", "INDUCED_LINKS", "induced_potential_facts",
-           "reference_point_change"]
+__all__ = [
+    "GENERIC_POTENTIAL",
+    "BREGMAN_ROWS",
+    "PRINTED_TABLE",
+    "R",
+    "Y",
+    "THETA",
+    "elicitation_potentials",
+    "bregman_loss",
+    "implicit_link_derivatives",
+    "inverse",
+    "conjugate",
+    "dual_domain",
+    "induced_potential",
+    "zero_on",
+    "positive_on",
+    "interval_parametrisation",
+    "sample_in",
+    "real_form",
+    "link_derivative_residual",
+    "log_derivative_residual",
+    "self_concordance_forms_residual",
+    "affine_expected_loss",
+    "bregman_mean_residual",
+    "bregman_minimiser_cases",
+    "bregman_derivative_residual",
+    "bregman_second_order_residual",
+    "taylor_remainder_error",
+    "superpolynomial_growth",
+    "conjugate_gradient",
+    "INDUCED_LINKS",
+    "induced_potential_facts",
+    "reference_point_change",
+]
 
 M = el.M
 #: the table's primal variable r, an outcome y and the dual coordinate ϑ
-R, Y, THETA = sp.Symbol("r", real=True), sp.Symbol("y", real=True), sp.Symbol("vartheta",
-                                                                               real=True)
+R, Y, THETA = sp.Symbol("r", real=True), sp.Symbol("y", real=True), sp.Symbol("vartheta", real=True)
 _U = sp.Symbol("u", positive=True)
 _HALF = sp.Rational(1, 2)
 
@@ -58,12 +82,17 @@ BREGMAN_ROWS = {row.name: row for row in el.BREGMAN_TABLE}
 #: tab:app_bregman_examples as printed (φ(r), its domain, w(r) = φ''(r), ϑ = φ'(r), g_φ(ϑ)).
 PRINTED_TABLE = {
     "quadratic": dict(phi=R**2 / 2, domain=(-sp.oo, sp.oo), w=sp.Integer(1), theta=R, g=THETA),
-    "negative-entropy": dict(phi=R * sp.log(R) - R, domain=(0, sp.oo), w=1 / R,
-                             theta=sp.log(R), g=sp.exp(THETA)),
+    "negative-entropy": dict(
+        phi=R * sp.log(R) - R, domain=(0, sp.oo), w=1 / R, theta=sp.log(R), g=sp.exp(THETA)
+    ),
     "burg": dict(phi=-sp.log(R), domain=(0, sp.oo), w=1 / R**2, theta=-1 / R, g=-1 / THETA),
-    "binary-negative-entropy": dict(phi=R * sp.log(R) + (1 - R) * sp.log(1 - R), domain=(0, 1),
-                                    w=1 / (R * (1 - R)), theta=sp.log(R / (1 - R)),
-                                    g=sp.exp(THETA) / (1 + sp.exp(THETA))),
+    "binary-negative-entropy": dict(
+        phi=R * sp.log(R) + (1 - R) * sp.log(1 - R),
+        domain=(0, 1),
+        w=1 / (R * (1 - R)),
+        theta=sp.log(R / (1 - R)),
+        g=sp.exp(THETA) / (1 + sp.exp(THETA)),
+    ),
 }
 
 
@@ -121,8 +150,11 @@ def _simplified(expr):
 
 def zero_on(expr, var, domain) -> tuple[bool, object]:
     """(expr == 0 on the open interval ``domain``, the simplified residual) — exact."""
-    res = _simplified(expr.subs(var, interval_parametrisation(domain))) if expr.has(var) \
+    res = (
+        _simplified(expr.subs(var, interval_parametrisation(domain)))
+        if expr.has(var)
         else _simplified(expr)
+    )
     return res == 0, res
 
 
@@ -170,8 +202,11 @@ def real_form(expr, var, domain):
     log(−a) + iπ (sympy's principal branch), simplified — the real form of a potential that
     ``integrate`` returned with complex logarithms."""
     at = sample_in(domain)
-    reps = {lg: sp.log(sp.expand(-lg.args[0])) + sp.I * sp.pi for lg in expr.atoms(sp.log)
-            if sp.N(lg.args[0].subs(var, at)) < 0}
+    reps = {
+        lg: sp.log(sp.expand(-lg.args[0])) + sp.I * sp.pi
+        for lg in expr.atoms(sp.log)
+        if sp.N(lg.args[0].subs(var, at)) < 0
+    }
     return sp.simplify(expr.xreplace(reps)) if reps else expr
 
 
@@ -195,8 +230,7 @@ def link_derivative_residual(phi, sign: int = -1, power: int = 3, m=M):
     mutants)."""
     g1, g2 = implicit_link_derivatives(phi, m)
     d2, d3 = sp.diff(phi, m, 2), sp.diff(phi, m, 3)
-    return sp.simplify(abs(sp.simplify(g1 - 1 / d2))
-                       + abs(sp.simplify(g2 - sign * d3 / d2**power)))
+    return sp.simplify(abs(sp.simplify(g1 - 1 / d2)) + abs(sp.simplify(g2 - sign * d3 / d2**power)))
 
 
 def log_derivative_residual():
@@ -216,8 +250,9 @@ def self_concordance_forms_residual(phi, power: int = 2, m=M):
     g1, g2 = implicit_link_derivatives(phi, m)
     d2, d3 = sp.diff(phi, m, 2), sp.diff(phi, m, 3)
     ratio = sp.simplify(g2 / g1)
-    return sp.simplify(abs(sp.simplify(ratio + d3 / d2**power))
-                       + abs(sp.simplify(ratio - sp.diff(1 / d2, m))))
+    return sp.simplify(
+        abs(sp.simplify(ratio + d3 / d2**power)) + abs(sp.simplify(ratio - sp.diff(1 / d2, m)))
+    )
 
 
 # ------------------------------------------------------------ Bregman losses (app:bregman_mean)
@@ -237,8 +272,9 @@ def bregman_mean_residual(phi, mean, swap: bool = False):
     table variable :data:`R` and μ_F the symbol ``mean``; ``swap`` subtracts ℓ(μ_F, r) instead
     (a mutant)."""
     rhs = bregman_loss(phi, mean, R) if swap else bregman_loss(phi, R, mean)
-    return sp.simplify(affine_expected_loss(phi, R, mean) - affine_expected_loss(phi, mean, mean)
-                       - rhs)
+    return sp.simplify(
+        affine_expected_loss(phi, R, mean) - affine_expected_loss(phi, mean, mean) - rhs
+    )
 
 
 def bregman_minimiser_cases(seed: int, names) -> list:
@@ -263,8 +299,9 @@ def bregman_minimiser_cases(seed: int, names) -> list:
 def bregman_derivative_residual(phi, sign: int = 1):
     """d/dr ℓ_φ(r, y) − sign·φ''(r)(r − y), simplified (eq:app_bregman_derivative: 0 with
     ``sign`` = 1 as printed)."""
-    return sp.simplify(sp.diff(bregman_loss(phi, R, Y), R)
-                       - sign * sp.diff(phi, M, 2).subs(M, R) * (R - Y))
+    return sp.simplify(
+        sp.diff(bregman_loss(phi, R, Y), R) - sign * sp.diff(phi, M, 2).subs(M, R) * (R - Y)
+    )
 
 
 def bregman_second_order_residual(phi, coef=_HALF):
@@ -327,14 +364,25 @@ def conjugate_gradient(phi, var, domain, g, sign: int = 1, theta=THETA) -> dict:
     dual = dual_domain(phi, var, domain)
     inv_ok, inv_res = zero_on(sp.diff(phi, var).subs(var, dconj) - theta, theta, dual)
     g_ok, g_res = zero_on(dconj - g, theta, dual)
-    return {"conj": conj, "dconj": dconj, "dual": dual, "inv_ok": inv_ok, "inv_res": inv_res,
-            "g_ok": g_ok, "g_res": g_res}
+    return {
+        "conj": conj,
+        "dconj": dconj,
+        "dual": dual,
+        "inv_ok": inv_ok,
+        "inv_res": inv_res,
+        "g_ok": g_ok,
+        "g_res": g_res,
+    }
 
 
 # ------------------------------------------------------------------ app:link_to_potential
 #: The links whose induced potentials prop:link_induced_potential is checked on (in :data:`R`).
-INDUCED_LINKS = {"identity": R, "exp": sp.exp(R), "logistic": sp.exp(R) / (1 + sp.exp(R)),
-                 "probit": (1 + sp.erf(R / sp.sqrt(2))) / 2}
+INDUCED_LINKS = {
+    "identity": R,
+    "exp": sp.exp(R),
+    "logistic": sp.exp(R) / (1 + sp.exp(R)),
+    "probit": (1 + sp.erf(R / sp.sqrt(2))) / 2,
+}
 
 
 def induced_potential_facts(g, z, integrand: str = "inverse") -> dict:
@@ -350,13 +398,22 @@ def induced_potential_facts(g, z, integrand: str = "inverse") -> dict:
     """
     inv, pot, _, rng = induced_potential(g, z, integrand=integrand)
     dpot = sp.diff(pot, M)
-    ftc_ok, ftc = zero_on(dpot - inv, M, rng)                  # phi_g' = g^-1
-    rec_ok, rec = zero_on(g.subs(z, dpot) - M, M, rng)         # g(phi_g'(m)) = m
+    ftc_ok, ftc = zero_on(dpot - inv, M, rng)  # phi_g' = g^-1
+    rec_ok, rec = zero_on(g.subs(z, dpot) - M, M, rng)  # g(phi_g'(m)) = m
     g1 = sp.diff(g, z)
-    inc = positive_on(g1, z, (-sp.oo, sp.oo))                  # g' > 0 on R
+    inc = positive_on(g1, z, (-sp.oo, sp.oo))  # g' > 0 on R
     ift_ok, _ = zero_on(sp.diff(inv, M) - 1 / g1.subs(z, inv), M, rng)
-    return {"inv": inv, "pot": pot, "range": rng, "ftc_ok": ftc_ok, "ftc": ftc,
-            "rec_ok": rec_ok, "rec": rec, "increasing": inc, "ift_ok": ift_ok}
+    return {
+        "inv": inv,
+        "pot": pot,
+        "range": rng,
+        "ftc_ok": ftc_ok,
+        "ftc": ftc,
+        "rec_ok": rec_ok,
+        "rec": rec,
+        "increasing": inc,
+        "ift_ok": ift_ok,
+    }
 
 
 def reference_point_change(g, z, pot, rng):

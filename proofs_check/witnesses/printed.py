@@ -44,7 +44,7 @@ def round_sig(x, sig: int = 3) -> str:
         return "0"
     exp = d.adjusted()
     q = d.scaleb(-exp).quantize(Decimal(1).scaleb(-(sig - 1)))
-    if abs(q) >= 10:                      # 9.995 -> 10.0: renormalise
+    if abs(q) >= 10:  # 9.995 -> 10.0: renormalise
         exp += 1
         q = d.scaleb(-exp).quantize(Decimal(1).scaleb(-(sig - 1)))
     return f"{q}e{exp}"

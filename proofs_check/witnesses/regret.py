@@ -24,9 +24,19 @@ import math
 
 import numpy as np
 
-__all__ = ["nbl_actions", "nbl_from_start", "regret_at", "greedy_logistic_actions",
-           "oracle_actions", "regret_by_loop", "logistic_fit", "negative_terms", "shifted",
-           "any_nonzero", "max_abs_difference"]
+__all__ = [
+    "nbl_actions",
+    "nbl_from_start",
+    "regret_at",
+    "greedy_logistic_actions",
+    "oracle_actions",
+    "regret_by_loop",
+    "logistic_fit",
+    "negative_terms",
+    "shifted",
+    "any_nonzero",
+    "max_abs_difference",
+]
 
 
 def nbl_actions(X, Y, coins, *, gamma: float = 10.0, t0: float = 500.0) -> np.ndarray:
@@ -66,7 +76,7 @@ def nbl_from_start(X, Y, v0, *, gamma: float, t0: float, rounds) -> tuple:
     """
     R, n, d = X.shape
     V = np.tile(np.asarray(v0, dtype=float), (R, 1))
-    gamma = np.asarray(gamma, dtype=float).reshape(-1, 1)    # a scalar, or one per replication
+    gamma = np.asarray(gamma, dtype=float).reshape(-1, 1)  # a scalar, or one per replication
     want = {int(t): j for j, t in enumerate(rounds)}
     out = np.empty((R, len(want), d))
     A = np.empty((R, n), dtype=np.int8)
@@ -112,7 +122,7 @@ def logistic_fit(Z, y, w0, ridge: float = 1e-6, tol: float = 1e-10, max_iter: in
     p = Z.shape[1]
     zmax = float(np.sqrt((Z * Z).sum(1)).max()) if len(Z) else 0.0
     for _ in range(max_iter):
-        mu = 0.5 * (1 + np.tanh(0.5 * (Z @ w)))          # sigmoid, overflow-free
+        mu = 0.5 * (1 + np.tanh(0.5 * (Z @ w)))  # sigmoid, overflow-free
         grad = Z.T @ (mu - y) + ridge * w
         H = (Z * (mu * (1 - mu))[:, None]).T @ Z + ridge * np.eye(p)
         step = np.linalg.solve(H, grad)
@@ -128,14 +138,16 @@ def logistic_fit(Z, y, w0, ridge: float = 1e-6, tol: float = 1e-10, max_iter: in
     return w
 
 
-def greedy_logistic_actions(X, Y, coins, *, ridge: float = 1e-6,
-                            intercept: bool = True) -> np.ndarray:
+def greedy_logistic_actions(
+    X, Y, coins, *, ridge: float = 1e-6, intercept: bool = True
+) -> np.ndarray:
     """Actions (R, n) int8 of Greedy Logistic with intercept (or without: ``intercept=False``)
     on the realization (module docstring): coins for t < n0; each arm fit at t = n0 on its
     initialization data (from 0), then A_t = +1 iff score_+ ≥ score_−, score_a(x) = w_aᵀ(x, 1)
     (w_aᵀx without intercept), and arm A_t refit (warm)."""
-    return np.stack([_greedy_one(X[r], Y[r], coins[r], ridge, intercept)
-                     for r in range(X.shape[0])])
+    return np.stack(
+        [_greedy_one(X[r], Y[r], coins[r], ridge, intercept) for r in range(X.shape[0])]
+    )
 
 
 def _greedy_one(X, Y, coins, ridge, intercept=True):
@@ -145,7 +157,7 @@ def _greedy_one(X, Y, coins, ridge, intercept=True):
     A[:n0] = coins
     Z = np.concatenate([X, np.ones((n, 1))], axis=1) if intercept else np.array(X, float)
     d = Z.shape[1] - 1
-    data = {a: (np.empty((n, d + 1)), np.empty(n)) for a in (-1, 1)}   # each arm's rows
+    data = {a: (np.empty((n, d + 1)), np.empty(n)) for a in (-1, 1)}  # each arm's rows
     count = {-1: 0, 1: 0}
 
     def add(a, t):
@@ -156,6 +168,7 @@ def _greedy_one(X, Y, coins, ridge, intercept=True):
     def fit(a, start):
         k = count[a]
         return logistic_fit(data[a][0][:k], data[a][1][:k], start, ridge) if k else start
+
     for t in range(n0):
         add(int(coins[t]), t)
     w = {a: fit(a, np.zeros(d + 1)) for a in (-1, 1)}

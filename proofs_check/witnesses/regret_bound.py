@@ -21,8 +21,16 @@ from nbl_theory.paper import COMPARISON_SETTING, paper_link
 from .disagreement import error_to_regret_limit, mean_gap
 from .polar_field import own_dH, own_mu_g
 
-__all__ = ["BoundConstants", "c_e", "explicit_bound", "per_log_n", "paper_constants",
-           "paper_bound", "c_e_unit", "estimation_bound"]
+__all__ = [
+    "BoundConstants",
+    "c_e",
+    "explicit_bound",
+    "per_log_n",
+    "paper_constants",
+    "paper_bound",
+    "c_e_unit",
+    "estimation_bound",
+]
 
 
 class BoundConstants(NamedTuple):
@@ -42,8 +50,10 @@ def c_e(k: BoundConstants, t0: float, n0: float, c_init: float = 16.0) -> float:
     """C_e of eq:Ce-explicit: max{C'_init (1 + t0/n0) B² / (Δ² μ_g²), B² γ² / (2γλ0 − 1)}
     (C'_init = 16 of eq:initialization-mse; t0/n0 is C_off)."""
     B, gamma, delta, mu_g, lam0 = k.B, k.gamma, k.delta, k.mu_g, k.lam0
-    return max(c_init * (1 + t0 / n0) * B ** 2 / (delta ** 2 * mu_g ** 2),
-               B ** 2 * gamma ** 2 / (2 * gamma * lam0 - 1))
+    return max(
+        c_init * (1 + t0 / n0) * B**2 / (delta**2 * mu_g**2),
+        B**2 * gamma**2 / (2 * gamma * lam0 - 1),
+    )
 
 
 def explicit_bound(n: int, n0: int, t0: float, k: BoundConstants) -> dict:
@@ -60,8 +70,11 @@ def explicit_bound(n: int, n0: int, t0: float, k: BoundConstants) -> dict:
     ce = c_e(k, t0, n0)
     B, delta, d, cgap = k.B, k.delta, k.d, k.cgap
     log_term = 1 + math.log((n + t0) / (n0 + t0))
-    bound = (2 * B * n0 + cgap * delta / 2 * ce * d * (1 + math.log((n + t0) / (n0 + t0)))
-             + 2 * B * n ** -3.0)
+    bound = (
+        2 * B * n0
+        + cgap * delta / 2 * ce * d * (1 + math.log((n + t0) / (n0 + t0)))
+        + 2 * B * n**-3.0
+    )
     hsum = float((1.0 / (np.arange(n0 + 1, n + 1) - 1 + t0)).sum())
     return dict(bound=bound, stage1=2 * B * n0, ce=ce, log_term=log_term, hsum=hsum)
 
@@ -106,11 +119,20 @@ def paper_bound(key: str, n: int) -> dict:
     if 2 * gamma * kappa <= 1:
         return dict(key=key, applies=False, two_gamma_kappa=2 * gamma * kappa)
     ce = c_e(BoundConstants(B, gamma, dl, d, mu_g, kappa, cgap), t0, n0)
-    bound = (2 * B * n0 + cgap * dl / 2 * ce * d * (1 + math.log((n + t0) / (n0 + t0)))
-             + 2 * B * n ** -3.0)
+    bound = (
+        2 * B * n0 + cgap * dl / 2 * ce * d * (1 + math.log((n + t0) / (n0 + t0))) + 2 * B * n**-3.0
+    )
     trivial = n * gap
-    return dict(key=key, applies=True, bound=bound, stage1=2 * B * n0, trivial=trivial,
-                stage2=bound - 2 * B * n0, ce=ce, cgap=cgap)
+    return dict(
+        key=key,
+        applies=True,
+        bound=bound,
+        stage1=2 * B * n0,
+        trivial=trivial,
+        stage2=bound - 2 * B * n0,
+        ce=ce,
+        cgap=cgap,
+    )
 
 
 def c_e_unit(key: str, gamma: float, two_gamma_lambda0: float, c_init: float = 16.0) -> float:
@@ -118,7 +140,7 @@ def c_e_unit(key: str, gamma: float, two_gamma_lambda0: float, c_init: float = 1
     max{2 C'_init/μ_g², γ²/(2γλ0 − 1)}, μ_g by the witness's quadrature
     (:func:`~proofs_check.witnesses.polar_field.own_mu_g`)."""
     mu_g = own_mu_g(paper_link(key))
-    return max(c_init * 2 / mu_g ** 2, gamma ** 2 / (two_gamma_lambda0 - 1))
+    return max(c_init * 2 / mu_g**2, gamma**2 / (two_gamma_lambda0 - 1))
 
 
 def estimation_bound(ce: float, d: int, t, t0: float, rate: float, mean) -> tuple:

@@ -25,8 +25,14 @@ from scipy.optimize import brentq
 
 from . import beyond as wb
 
-__all__ = ["whitening", "offset", "repaired_H", "repaired_rate", "repaired_learned_angle",
-           "centring_change"]
+__all__ = [
+    "whitening",
+    "offset",
+    "repaired_H",
+    "repaired_rate",
+    "repaired_learned_angle",
+    "centring_change",
+]
 
 
 def whitening(case: wb.Case, repair: str) -> np.ndarray:
@@ -126,5 +132,4 @@ def repaired_learned_angle(case: wb.Case, repair: str, xtol: float = 1e-12) -> f
 def centring_change(case: wb.Case, angles=(0.0, 0.3, -1.1, 2.0)) -> float:
     """max over ``angles`` (radians from ṽ*) of |H̃_centred(α) − H̃_plain(α)|: what centring the
     rewards changes in the tangent field (0 up to rounding when E[sgn(vᵀX) X] is radial)."""
-    return max(abs(repaired_H(case, "centred", a) - repaired_H(case, "plain", a))
-               for a in angles)
+    return max(abs(repaired_H(case, "centred", a) - repaired_H(case, "plain", a)) for a in angles)

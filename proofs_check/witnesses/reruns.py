@@ -23,8 +23,13 @@ from nbl_theory.paper import COMPARISON_SETTING, STOCHASTIC_SETTING
 
 from .regret import greedy_logistic_actions, nbl_actions, nbl_from_start, regret_at
 
-__all__ = ["STOCHASTIC_REPS", "COMPARISON_REPS", "stochastic_reference",
-           "comparison_reference", "realization_means_error"]
+__all__ = [
+    "STOCHASTIC_REPS",
+    "COMPARISON_REPS",
+    "stochastic_reference",
+    "comparison_reference",
+    "realization_means_error",
+]
 
 #: Replications re-run per stochastic run (of 100): ~0.2 s each for n = 10,000.
 STOCHASTIC_REPS = 5
@@ -34,8 +39,14 @@ COMPARISON_REPS = 2
 
 
 @functools.cache
-def stochastic_reference(link, delta: str, rounds: tuple, seed: int = 0,
-                         k: int = STOCHASTIC_REPS, gamma_factor: float = 1.0) -> dict:
+def stochastic_reference(
+    link,
+    delta: str,
+    rounds: tuple,
+    seed: int = 0,
+    k: int = STOCHASTIC_REPS,
+    gamma_factor: float = 1.0,
+) -> dict:
     """NBL in the setting of app:stochastic-nbl (:data:`nbl_theory.paper.STOCHASTIC_SETTING`:
     d = 2, v* = e₁, start at the signed angle ``init_angle`` counterclockwise, γ, t0, n) on
     replications 0..k−1 (``gamma_factor`` multiplies γ: a witness mutant).
@@ -55,12 +66,15 @@ def stochastic_reference(link, delta: str, rounds: tuple, seed: int = 0,
     means_error = realization_means_error(link, _arms(delta), real.X, real.means)
     a = math.radians(s["init_angle"])
     v0 = np.array([math.cos(a), math.sin(a)])
-    acts, V = nbl_from_start(real.X, real.Y, v0, gamma=gamma_factor * s["gamma"], t0=s["t0"],
-                             rounds=rounds)
+    acts, V = nbl_from_start(
+        real.X, real.Y, v0, gamma=gamma_factor * s["gamma"], t0=s["t0"], rounds=rounds
+    )
     vs = np.array([1.0, 0.0])
-    return {"angle": np.degrees(np.arctan2(V[..., 1], V[..., 0])),
-            "regret": regret_at(link.g_numpy, _arms(delta), vs, real.X, acts, rounds),
-            "means_error": means_error}
+    return {
+        "angle": np.degrees(np.arctan2(V[..., 1], V[..., 0])),
+        "regret": regret_at(link.g_numpy, _arms(delta), vs, real.X, acts, rounds),
+        "means_error": means_error,
+    }
 
 
 def realization_means_error(link, beta, X, means) -> float:
@@ -80,8 +94,9 @@ def _arms(delta) -> np.ndarray:
 
 
 @functools.cache
-def comparison_reference(link, intercept: bool, seed: int = 0, k: int = COMPARISON_REPS,
-                         ridge: float = 1e-6) -> dict:
+def comparison_reference(
+    link, intercept: bool, seed: int = 0, k: int = COMPARISON_REPS, ridge: float = 1e-6
+) -> dict:
     """NBL (randomized initialization) and Greedy Logistic (with or without intercept) in the
     setting of app:logistic-comparison (:data:`nbl_theory.paper.COMPARISON_SETTING`) on
     replications 0..k−1: final regret R_n of each, ``nbl`` and ``gl`` (k,). ``ridge`` is the
@@ -92,9 +107,12 @@ def comparison_reference(link, intercept: bool, seed: int = 0, k: int = COMPARIS
     real = env.draw(seed, range(k), c["n"], c["n0"])
     beta, vs = _arms(c["delta"]), np.array([1.0, 0.0])
     out = {}
-    for name, acts in (("nbl", nbl_actions(real.X, real.Y, real.coins, gamma=c["gamma"],
-                                           t0=c["t0"])),
-                       ("gl", greedy_logistic_actions(real.X, real.Y, real.coins,
-                                                      intercept=intercept, ridge=ridge))):
+    for name, acts in (
+        ("nbl", nbl_actions(real.X, real.Y, real.coins, gamma=c["gamma"], t0=c["t0"])),
+        (
+            "gl",
+            greedy_logistic_actions(real.X, real.Y, real.coins, intercept=intercept, ridge=ridge),
+        ),
+    ):
         out[name] = regret_at(link.g_numpy, beta, vs, real.X, acts, (c["n"],))[:, 0]
     return out

@@ -50,7 +50,7 @@ def sa_recursion_ratios(seed: int = 77, alpha_shift: int = 0) -> dict:
     """
     rng = np.random.default_rng(seed)
     worst_exact = _exact_ratio(rng, alpha_shift)
-    K = 400                           # float sequences, advanced together (vectorized)
+    K = 400  # float sequences, advanced together (vectorized)
     alpha = rng.uniform(1.01, 8, K)
     b = 10 ** rng.uniform(-3, 2, K)
     t0 = np.where(np.arange(K) % 2 == 1, rng.uniform(0, 1000, K), rng.integers(0, 5, K))
@@ -58,11 +58,11 @@ def sa_recursion_ratios(seed: int = 77, alpha_shift: int = 0) -> dict:
     n0 = np.where(n0 + t0 <= 0, 1, n0)
     a = 10 ** rng.uniform(-4, 1, K)
     Cc = np.maximum((n0 + t0) * a, b / (alpha - 1 + alpha_shift))
-    eq = np.arange(K) % 2 == 0       # equality case: the recursion exactly
+    eq = np.arange(K) % 2 == 0  # equality case: the recursion exactly
     ratio = np.zeros(K)
     for k in range(1, 3001):
         tt = n0 + k + t0
-        nxt = (1 - alpha / tt) * a + b / tt ** 2 * np.where(eq, 1.0, rng.uniform(size=K))
+        nxt = (1 - alpha / tt) * a + b / tt**2 * np.where(eq, 1.0, rng.uniform(size=K))
         a = np.where(eq, nxt, np.maximum(nxt, 0.0))
         ratio = np.maximum(ratio, a * tt / Cc)
     return {"exact": worst_exact, "float": float(ratio.max()), "near_one": float(ratio[eq].max())}

@@ -54,10 +54,15 @@ def link_errors(key: str) -> tuple[float, float, float]:
     """
     link = paper_link(key)
     own = paper_link_parts(key)(LINK_POINTS)
-    lib = (link.g_numpy(LINK_POINTS), link.derivative_numpy(LINK_POINTS, 1),
-           link.derivative_numpy(LINK_POINTS, 2))
-    return tuple(float(np.max(np.abs(np.asarray(a, dtype=float) - b) / np.maximum(1.0, np.abs(b))))
-                 for a, b in zip(lib, own))
+    lib = (
+        link.g_numpy(LINK_POINTS),
+        link.derivative_numpy(LINK_POINTS, 1),
+        link.derivative_numpy(LINK_POINTS, 2),
+    )
+    return tuple(
+        float(np.max(np.abs(np.asarray(a, dtype=float) - b) / np.maximum(1.0, np.abs(b))))
+        for a, b in zip(lib, own)
+    )
 
 
 def _rule_error() -> float:
@@ -65,8 +70,10 @@ def _rule_error() -> float:
     monomials x^k, k ≤ 31 (exact for 16 points per panel), on two panelled intervals, and the
     Gaussian mass ∫_{−6}^{6} φ = erf(6/√2) (relative to the integral's size)."""
     err = 0.0
-    for x, w, lo, hi in ((*gauss_legendre_panels([-1.0, -0.25, 0.5, 2.0]), -1.0, 2.0),
-                         (*gauss_legendre_uniform(-3.0, 1.5, 0.7), -3.0, 1.5)):
+    for x, w, lo, hi in (
+        (*gauss_legendre_panels([-1.0, -0.25, 0.5, 2.0]), -1.0, 2.0),
+        (*gauss_legendre_uniform(-3.0, 1.5, 0.7), -3.0, 1.5),
+    ):
         for k in range(32):
             exact = (hi ** (k + 1) - lo ** (k + 1)) / (k + 1)
             err = max(err, abs(float(w @ x**k) - exact) / max(1.0, abs(exact)))
@@ -93,13 +100,15 @@ def shared_inputs_defect() -> str | None:
         errs = link_errors(key)
         for name, e in zip(("g", "g'", "g''"), errs):
             if not e <= LINK_TOL:
-                return (f"the library's paper link {key} differs from its printed definition "
-                        f"({name}: relative error {e:.3g} > {LINK_TOL:g} on [-8, 8])")
+                return (
+                    f"the library's paper link {key} differs from its printed definition "
+                    f"({name}: relative error {e:.3g} > {LINK_TOL:g} on [-8, 8])"
+                )
     with mpmath.workdps(30):
         phi0 = 1 / mpmath.sqrt(2 * mpmath.pi)
         if not abs(PHI0 - phi0) <= 2 * math.ulp(float(phi0)):
             return f"phi0(0) = {PHI0!r} is not 1/sqrt(2 pi) = {mpmath.nstr(phi0, 20)}"
     rule = _rule_error()
     if not rule <= 1e-12:
-        return (f"the Gauss-Legendre rules miss closed-form integrals by {rule:.3g} (> 1e-12)")
+        return f"the Gauss-Legendre rules miss closed-form integrals by {rule:.3g} (> 1e-12)"
     return None

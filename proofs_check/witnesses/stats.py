@@ -15,13 +15,36 @@ import numpy as np
 from scipy.stats import beta as beta_dist
 from scipy.stats import chi as chi_dist
 
-__all__ = ["CHI_CONSTANT", "mean_se", "binomial_z", "quantile_ci", "clopper_pearson_upper",
-           "gaussian_limit_quantile", "chi_constant_sup", "loglog_slope_batches",
-           "log_probability_fit", "paired_ratio", "BOUND_VERDICTS", "bound_verdict",
-           "equivalence_verdict", "interval_verdict", "one_sided_power", "decay_models",
-           "power_law_fit", "median_abs_angle_error", "increasing_by_bound", "ci_within",
-           "mean_ci", "z_score", "bound_verdicts", "smallest_ratio", "max_abs_difference",
-           "max_over_min", "implied_c_loc", "clopper_pearson_lower"]
+__all__ = [
+    "CHI_CONSTANT",
+    "mean_se",
+    "binomial_z",
+    "quantile_ci",
+    "clopper_pearson_upper",
+    "gaussian_limit_quantile",
+    "chi_constant_sup",
+    "loglog_slope_batches",
+    "log_probability_fit",
+    "paired_ratio",
+    "BOUND_VERDICTS",
+    "bound_verdict",
+    "equivalence_verdict",
+    "interval_verdict",
+    "one_sided_power",
+    "decay_models",
+    "power_law_fit",
+    "median_abs_angle_error",
+    "increasing_by_bound",
+    "ci_within",
+    "mean_ci",
+    "z_score",
+    "bound_verdicts",
+    "smallest_ratio",
+    "max_abs_difference",
+    "max_over_min",
+    "implied_c_loc",
+    "clopper_pearson_lower",
+]
 
 
 def mean_se(x, axis=0):
@@ -201,7 +224,7 @@ def paired_ratio(d1, d2) -> tuple[float, float]:
     ratio = float(d2.mean() / d1.mean())
     m1, m2 = float(d1.mean()), float(d2.mean())
     cov = np.cov(np.stack([d1, d2])) / d1.size
-    g = np.array([-m2 / m1 ** 2, 1 / m1])
+    g = np.array([-m2 / m1**2, 1 / m1])
     return ratio, float(math.sqrt(g @ cov @ g))
 
 
@@ -209,8 +232,7 @@ def paired_ratio(d1, d2) -> tuple[float, float]:
 BOUND_VERDICTS = ("below", "at", "above", "unresolved")
 
 
-def bound_verdict(mean: float, se: float, bound: float, resolution: float,
-                  k: float = 5.0) -> str:
+def bound_verdict(mean: float, se: float, bound: float, resolution: float, k: float = 5.0) -> str:
     """Decide a Monte Carlo estimate against a claimed upper bound so that noise never helps a
     check pass.
 
@@ -244,8 +266,9 @@ def bound_verdict(mean: float, se: float, bound: float, resolution: float,
     return "at" if k * se <= resolution else "unresolved"
 
 
-def equivalence_verdict(estimate: float, se: float, target: float, margin: float,
-                        z: float = 1.6448536269514722) -> str:
+def equivalence_verdict(
+    estimate: float, se: float, target: float, margin: float, z: float = 1.6448536269514722
+) -> str:
     """Two one-sided tests (TOST) of ``|estimate − target| < margin``.
 
     ``equivalent`` when the (1 − 2α) interval estimate ± z·SE lies inside target ± margin
@@ -261,8 +284,9 @@ def equivalence_verdict(estimate: float, se: float, target: float, margin: float
     return "unresolved"
 
 
-def interval_verdict(lo: float, hi: float, threshold: float, below: str = "below",
-                     above: str = "above") -> str:
+def interval_verdict(
+    lo: float, hi: float, threshold: float, below: str = "below", above: str = "above"
+) -> str:
     """``below`` when a confidence interval [lo, hi] lies at or below ``threshold``, ``above``
     when it lies strictly above it, otherwise ``unresolved``: more noise widens the interval,
     so it can only move a verdict towards ``unresolved``."""
@@ -307,8 +331,12 @@ def decay_models(x, P, R: int) -> dict:
         cov = np.linalg.inv(A.T @ (A * w[:, None]))
         coef = cov @ (A.T @ (w * lp))
         r = lp - A @ coef
-        out[name] = {"a": float(coef[0]), "b": float(coef[1]),
-                     "b_se": float(math.sqrt(cov[1, 1])), "chi2": float(r @ (w * r))}
+        out[name] = {
+            "a": float(coef[0]),
+            "b": float(coef[1]),
+            "b_se": float(math.sqrt(cov[1, 1])),
+            "chi2": float(r @ (w * r)),
+        }
     return out
 
 
@@ -411,8 +439,10 @@ def z_score(mean: float, se: float, reference: float) -> float:
 def bound_verdicts(means, ses, bounds, rel_resolution: float, k: float = 5.0) -> list:
     """:func:`bound_verdict` of each (mean, SE, bound), with resolution ``rel_resolution`` times
     the bound."""
-    return [bound_verdict(float(m), float(e), float(b), rel_resolution * float(b), k)
-            for m, e, b in zip(means, ses, bounds)]
+    return [
+        bound_verdict(float(m), float(e), float(b), rel_resolution * float(b), k)
+        for m, e, b in zip(means, ses, bounds)
+    ]
 
 
 def smallest_ratio(num, den) -> float:

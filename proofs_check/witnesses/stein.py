@@ -19,12 +19,18 @@ import numpy as np
 from .gaussian import gauss_mean, gh_tensor, ridge_first_moment
 from .geometry import unit_vectors
 
-__all__ = ["first_order_errors", "scalar_identity", "two_arm_errors", "TEST_FUNCTIONS",
-           "gaussian_stein_lemma"]
+__all__ = [
+    "first_order_errors",
+    "scalar_identity",
+    "two_arm_errors",
+    "TEST_FUNCTIONS",
+    "gaussian_stein_lemma",
+]
 
 
-def first_order_errors(links: dict, mus: dict, nodes: dict, scale: float = 1.0,
-                       seed: int = 515) -> tuple[float, float, list]:
+def first_order_errors(
+    links: dict, mus: dict, nodes: dict, scale: float = 1.0, seed: int = 515
+) -> tuple[float, float, list]:
     """prop:first-order-stein, E[g(βᵀX)X] = μ_g β, for each link of ``links`` (key → link) at
     a random unit β (one generator seeded with ``seed``) in d = 2, 3 (d = 2 only for a link
     given by a potential: its g inverts φ' and is slow), by :func:`.gaussian.ridge_first_moment`
@@ -43,7 +49,7 @@ def first_order_errors(links: dict, mus: dict, nodes: dict, scale: float = 1.0,
     worst, est, rows = 0.0, 0.0, []
     for key, link in links.items():
         mu = mus[key]
-        dims = (2,) if link.kind == "potential" else (2, 3)   # potentials invert phi' (slow)
+        dims = (2,) if link.kind == "potential" else (2, 3)  # potentials invert phi' (slow)
         for d in dims:
             beta = unit_vectors(rng, d)[0]
             lo, hi = (ridge_first_moment(link.g_numpy, beta, n) for n in nodes[d])
@@ -81,8 +87,9 @@ def scalar_identity(link, mu, shift: str = "0", dps: int = 35) -> tuple:
         return a, max(abs(a - b), abs(a - mu))
 
 
-def two_arm_errors(g, beta_minus, beta_plus, delta: float, v_star, mu: float, nodes,
-                   coef: float = 1.0) -> tuple[float, float]:
+def two_arm_errors(
+    g, beta_minus, beta_plus, delta: float, v_star, mu: float, nodes, coef: float = 1.0
+) -> tuple[float, float]:
     """eq:Stein_for_vstar, E[m_+(X)X − m_−(X)X] = μ_g(β_+ − β_−) = Δμ_g v*, by the tensor rule
     :func:`.gaussian.gh_tensor` at the two node counts ``nodes``; ``coef`` multiplies the right
     sides (for mutants), ``mu`` is the library's μ_g.
@@ -100,32 +107,47 @@ def two_arm_errors(g, beta_minus, beta_plus, delta: float, v_star, mu: float, no
         diff = g(X @ bp) - g(X @ bm)
         vals.append((W * diff) @ X)
     est = float(np.abs(vals[1] - vals[0]).max())
-    worst = max(float(np.abs(vals[1] - coef * mu * (bp - bm)).max()),
-                float(np.abs(vals[1] - coef * delta * mu * v_star).max()))
+    worst = max(
+        float(np.abs(vals[1] - coef * mu * (bp - bm)).max()),
+        float(np.abs(vals[1] - coef * delta * mu * v_star).max()),
+    )
     return worst, est
 
 
 #: Smooth test functions of lem:gaussian_stein: name → (f, f', f''), each called as
 #: ``fn(z, m)`` with ``m`` the numpy or mpmath module.
 TEST_FUNCTIONS = {
-    "z^3 - 2z^2 + 0.5": (lambda z, m: z**3 - 2 * z**2 + 0.5, lambda z, m: 3 * z**2 - 4 * z,
-                         lambda z, m: 6 * z - 4),
-    "sin(2z + 0.3)": (lambda z, m: m.sin(2 * z + 0.3), lambda z, m: 2 * m.cos(2 * z + 0.3),
-                      lambda z, m: -4 * m.sin(2 * z + 0.3)),
-    "exp(0.4z)": (lambda z, m: m.exp(0.4 * z), lambda z, m: 0.4 * m.exp(0.4 * z),
-                  lambda z, m: 0.16 * m.exp(0.4 * z)),
-    "tanh(1.5z - 0.2)": (lambda z, m: m.tanh(1.5 * z - 0.2),
-                         lambda z, m: 1.5 * (1 - m.tanh(1.5 * z - 0.2) ** 2),
-                         lambda z, m: -4.5 * m.tanh(1.5 * z - 0.2)
-                         * (1 - m.tanh(1.5 * z - 0.2) ** 2)),
-    "1/(1 + e^-z)": (lambda z, m: 1 / (1 + m.exp(-z)),
-                     lambda z, m: m.exp(-z) / (1 + m.exp(-z)) ** 2,
-                     lambda z, m: m.exp(-z) * (m.exp(-z) - 1) / (1 + m.exp(-z)) ** 3),
+    "z^3 - 2z^2 + 0.5": (
+        lambda z, m: z**3 - 2 * z**2 + 0.5,
+        lambda z, m: 3 * z**2 - 4 * z,
+        lambda z, m: 6 * z - 4,
+    ),
+    "sin(2z + 0.3)": (
+        lambda z, m: m.sin(2 * z + 0.3),
+        lambda z, m: 2 * m.cos(2 * z + 0.3),
+        lambda z, m: -4 * m.sin(2 * z + 0.3),
+    ),
+    "exp(0.4z)": (
+        lambda z, m: m.exp(0.4 * z),
+        lambda z, m: 0.4 * m.exp(0.4 * z),
+        lambda z, m: 0.16 * m.exp(0.4 * z),
+    ),
+    "tanh(1.5z - 0.2)": (
+        lambda z, m: m.tanh(1.5 * z - 0.2),
+        lambda z, m: 1.5 * (1 - m.tanh(1.5 * z - 0.2) ** 2),
+        lambda z, m: -4.5 * m.tanh(1.5 * z - 0.2) * (1 - m.tanh(1.5 * z - 0.2) ** 2),
+    ),
+    "1/(1 + e^-z)": (
+        lambda z, m: 1 / (1 + m.exp(-z)),
+        lambda z, m: m.exp(-z) / (1 + m.exp(-z)) ** 2,
+        lambda z, m: m.exp(-z) * (m.exp(-z) - 1) / (1 + m.exp(-z)) ** 3,
+    ),
 }
 
 
-def gaussian_stein_lemma(cases, nodes: dict, second: float = 1.0, first: int = 1,
-                         seed: int = 99) -> dict:
+def gaussian_stein_lemma(
+    cases, nodes: dict, second: float = 1.0, first: int = 1, seed: int = 99
+) -> dict:
     """lem:gaussian_stein: E[X f(bᵀX)] = E[f'(bᵀX)] b and E[XXᵀ f(bᵀX)] = E[f(bᵀX)] I +
     E[f''(bᵀX)] bbᵀ (and the "equivalently" form E[(XXᵀ − I) f] = E f'' bbᵀ) for every
     :data:`TEST_FUNCTIONS` entry and every (d, ‖b‖) of ``cases`` (b of a random direction, one
@@ -156,13 +178,18 @@ def gaussian_stein_lemma(cases, nodes: dict, second: float = 1.0, first: int = 1
                 got.append((fv @ X, (X * fv[:, None]).T @ X))
             (a1, a2), (b1, b2) = got
             scale1, scale2 = np.maximum(1, np.abs(rhs1)), np.maximum(1, np.abs(rhs2))
-            est = max(est, float(np.max(np.abs(a1 - b1) / scale1)),
-                      float(np.max(np.abs(a2 - b2) / scale2)))
+            est = max(
+                est,
+                float(np.max(np.abs(a1 - b1) / scale1)),
+                float(np.max(np.abs(a2 - b2) / scale2)),
+            )
             worst1 = max(worst1, float(np.max(np.abs(b1 - rhs1) / scale1)))
             # the "equivalently" form: E[(XX^T - I) f] = E f'' b b^T
             eq = b2 - Ef * np.eye(d)
-            worst2 = max(worst2, float(np.max(np.abs(b2 - rhs2) / scale2)),
-                         float(np.max(np.abs(eq - second * Ef2 * np.outer(beta, beta))
-                                      / scale2)))
+            worst2 = max(
+                worst2,
+                float(np.max(np.abs(b2 - rhs2) / scale2)),
+                float(np.max(np.abs(eq - second * Ef2 * np.outer(beta, beta)) / scale2)),
+            )
             n += 1
     return dict(first=worst1, second=worst2, est=est, n=n)

@@ -10,8 +10,13 @@ from fractions import Fraction
 
 import mpmath
 
-__all__ = ["harmonic_sum", "tail_bound_ratios", "full_square_sums", "divergent_sums",
-           "exact_tail_sums"]
+__all__ = [
+    "harmonic_sum",
+    "tail_bound_ratios",
+    "full_square_sums",
+    "divergent_sums",
+    "exact_tail_sums",
+]
 
 
 def harmonic_sum(power, t0, N):
@@ -22,8 +27,9 @@ def harmonic_sum(power, t0, N):
     return mpmath.zeta(power, 1 + t0) - mpmath.zeta(power, N + 1 + t0)
 
 
-def tail_bound_ratios(n0s, t0s, power: float = 1.0, sq_offset: int = 0,
-                      fourth_factor: int = 3, dps: int = 30) -> dict:
+def tail_bound_ratios(
+    n0s, t0s, power: float = 1.0, sq_offset: int = 0, fourth_factor: int = 3, dps: int = 30
+) -> dict:
     """The largest ratios of the tails of eq:step_size to the bounds the proofs use, over the
     grid n0 ∈ ``n0s``, t0 ∈ ``t0s`` (decimal strings) with n0 + t0 ≥ 1, at ``dps`` digits:
     ``sq``: Σ_{s>n0} (s + t0)^−2p · (n0 + t0 + sq_offset), ``fourth``: Σ_{s>n0} (s + t0)^−4p ·
@@ -36,13 +42,13 @@ def tail_bound_ratios(n0s, t0s, power: float = 1.0, sq_offset: int = 0,
             for t0 in (mpmath.mpf(t) for t in t0s):
                 c = n0 + t0
                 if c < 1:
-                    continue        # the proofs use n0 + t0 >= 1
+                    continue  # the proofs use n0 + t0 >= 1
                 x = n0 + 1 + t0
-                tail2 = mpmath.zeta(2 * power, x)          # sum_{s>n0} (s+t0)^-2p
+                tail2 = mpmath.zeta(2 * power, x)  # sum_{s>n0} (s+t0)^-2p
                 tail4 = mpmath.zeta(4 * power, x)
-                r2 = tail2 * (c + sq_offset)                # <= 1 claimed
-                r4 = tail4 * fourth_factor * c ** 3         # <= 1 claimed
-                rmax = c ** 2 / x ** (2 * power)            # <= 1 claimed
+                r2 = tail2 * (c + sq_offset)  # <= 1 claimed
+                r4 = tail4 * fourth_factor * c**3  # <= 1 claimed
+                rmax = c**2 / x ** (2 * power)  # <= 1 claimed
                 worst2, worst4 = max(worst2, float(r2)), max(worst4, float(r4))
                 worstmax = max(worstmax, float(rmax))
     return {"sq": worst2, "fourth": worst4, "max": worstmax}

@@ -24,8 +24,16 @@ from nbl_theory.paper import paper_link
 from .paths import reference_errors
 from .regret import nbl_from_start, regret_at
 
-__all__ = ["STUDY_REPS", "LOC_REPS", "regret_reference", "gamma_reference", "loc_reference",
-           "contrast_reference", "max_abs_agreement", "mean_text"]
+__all__ = [
+    "STUDY_REPS",
+    "LOC_REPS",
+    "regret_reference",
+    "gamma_reference",
+    "loc_reference",
+    "contrast_reference",
+    "max_abs_agreement",
+    "mean_text",
+]
 
 #: Replications (0..STUDY_REPS − 1) re-run per setting: ~1.5 s per 10⁵ rounds.
 STUDY_REPS = 2
@@ -48,16 +56,21 @@ def regret_reference(cell, k: int = STUDY_REPS, gamma_factor: float = 1.0) -> di
     env = Environment.build(paper_link(cell.link), cell.delta, cell.d)
     n0s = [math.ceil(cell.C0 * (cell.d + math.log(n))) for n in cell.ns]
     n, n0 = max(cell.ns), n0s[int(np.argmax(cell.ns))]
-    sq, reg = reference_errors(env, cell.seed, k, n, n0, gamma_factor * cell.gamma, float(n0),
-                               coins_n0=max(n0s))
+    sq, reg = reference_errors(
+        env, cell.seed, k, n, n0, gamma_factor * cell.gamma, float(n0), coins_n0=max(n0s)
+    )
     grid = np.asarray(cell.t_grid, dtype=int)
-    return {"regret": reg, "e_grid": sq[:, grid - n0], "tau": _first_exit(sq, cell.r0) + n0,
-            "e_n0": sq[:, 0]}
+    return {
+        "regret": reg,
+        "e_grid": sq[:, grid - n0],
+        "tau": _first_exit(sq, cell.r0) + n0,
+        "e_n0": sq[:, 0],
+    }
 
 
 def _start(deg: float) -> np.ndarray:
     a = math.radians(deg)
-    return np.array([math.cos(a), math.sin(a)])       # counterclockwise from v* = e1 (d = 2)
+    return np.array([math.cos(a), math.sin(a)])  # counterclockwise from v* = e1 (d = 2)
 
 
 @functools.cache
@@ -71,12 +84,16 @@ def gamma_reference(cells, k: int = STUDY_REPS, gamma_factor: float = 1.0) -> li
     m = len(cells)
     X, Y = np.tile(real.X, (m, 1, 1)), np.tile(real.Y, (m, 1, 1))
     gam = gamma_factor * np.repeat([cl.gamma for cl in cells], k)
-    _, V = nbl_from_start(X, Y, _start(c.start_deg), gamma=gam, t0=c.t0,
-                          rounds=range(c.n + 1))
+    _, V = nbl_from_start(X, Y, _start(c.start_deg), gamma=gam, t0=c.t0, rounds=range(c.n + 1))
     sq = ((V - np.array([1.0, 0.0])) ** 2).sum(-1)
     grid = np.asarray(c.t_grid, dtype=int)
-    return [{"e_grid": sq[i * k:(i + 1) * k][:, grid],
-             "tau": _first_exit(sq[i * k:(i + 1) * k], cl.r0)} for i, cl in enumerate(cells)]
+    return [
+        {
+            "e_grid": sq[i * k : (i + 1) * k][:, grid],
+            "tau": _first_exit(sq[i * k : (i + 1) * k], cl.r0),
+        }
+        for i, cl in enumerate(cells)
+    ]
 
 
 @functools.cache
@@ -84,8 +101,9 @@ def loc_reference(cell, k: int = LOC_REPS, gamma_factor: float = 1.0) -> dict:
     """A localization cell (n0, t0 = n0, horizon n) on replications 0..k−1: ``exit`` (some
     e_t > r0², t = n0..n) and ``e_n0``."""
     env = Environment.build(paper_link(cell.link), cell.delta, cell.d)
-    sq, _ = reference_errors(env, cell.seed, k, cell.n, cell.n0, gamma_factor * cell.gamma,
-                             float(cell.n0))
+    sq, _ = reference_errors(
+        env, cell.seed, k, cell.n, cell.n0, gamma_factor * cell.gamma, float(cell.n0)
+    )
     return {"exit": (sq > cell.r0 * cell.r0).any(1), "e_n0": sq[:, 0]}
 
 
@@ -95,15 +113,21 @@ def contrast_reference(cell, k: int = STUDY_REPS, gamma_factor: float = 1.0) -> 
     ``regret`` R_n and signed ``angle`` (radians) at the horizons ``ns``."""
     env = Environment.build(paper_link(cell.link), cell.delta, 2)
     real = env.draw(cell.seed, range(k), max(cell.ns), 0)
-    acts, V = nbl_from_start(real.X, real.Y, _start(cell.start_deg),
-                             gamma=gamma_factor * cell.gamma,
-                             t0=cell.t0, rounds=cell.ns)
+    acts, V = nbl_from_start(
+        real.X,
+        real.Y,
+        _start(cell.start_deg),
+        gamma=gamma_factor * cell.gamma,
+        t0=cell.t0,
+        rounds=cell.ns,
+    )
     dl = float(cell.delta)
     th = math.sqrt(1.0 - dl * dl / 4.0)
     beta = np.array([[-dl / 2, th], [dl / 2, th]])
-    return {"regret": regret_at(env.link.g_numpy, beta, np.array([1.0, 0.0]), real.X, acts,
-                                cell.ns),
-            "angle": np.arctan2(V[..., 1], V[..., 0])}
+    return {
+        "regret": regret_at(env.link.g_numpy, beta, np.array([1.0, 0.0]), real.X, acts, cell.ns),
+        "angle": np.arctan2(V[..., 1], V[..., 0]),
+    }
 
 
 def max_abs_agreement(tol: float, what: str):
@@ -116,14 +140,16 @@ def max_abs_agreement(tol: float, what: str):
         (0 for none); its docstring states the rule over ``what`` (quoted in a toolkit-defect
         message).
     """
+
     def agree(a, b) -> bool:
         a, b = np.asarray(a, float), np.asarray(b, float)
         return a.shape == b.shape and float(np.abs(a - b).max(initial=0.0)) <= tol
+
     agree.__doc__ = f"max |library - witness| over {what} <= {tol:g}"
     return agree
 
 
 def mean_text(v) -> str:
-    """"mean x" with x the mean of ``v`` to 9 significant figures (how a re-run's values are
+    """ "mean x" with x the mean of ``v`` to 9 significant figures (how a re-run's values are
     shown beside the library's)."""
     return f"mean {float(np.mean(v)):.9g}"

@@ -15,8 +15,17 @@ from scipy.special import logsumexp, ndtr
 
 from nbl_theory.numeric import gauss_legendre_uniform
 
-__all__ = ["LAWS", "subgaussian_law", "law_tail", "logmgf_ratio", "chain_log_mgf_ratio",
-           "chain_constant", "SYMMETRIC_EXTREMAL_CSG", "moment_identity_error", "law_constants"]
+__all__ = [
+    "LAWS",
+    "subgaussian_law",
+    "law_tail",
+    "logmgf_ratio",
+    "chain_log_mgf_ratio",
+    "chain_constant",
+    "SYMMETRIC_EXTREMAL_CSG",
+    "moment_identity_error",
+    "law_constants",
+]
 
 #: Var/2 of the symmetric extremal law, 1 + log 2: the C_sg it needs as λ → 0 (no universal
 #: C_sg of lem:tail_to_mgf is smaller)
@@ -41,14 +50,14 @@ def subgaussian_law(law: str, p: float = 0.5):
     elif law == "half-normal":
         x, w = gauss_legendre_uniform(0, 60, 0.25)
         lw = np.log(w) - x * x / 2 + math.log(2 / math.sqrt(2 * math.pi))
-    elif law == "extremal":               # P(U >= x) = min(1, 2e^{-x²/2}), U >= 0
+    elif law == "extremal":  # P(U >= x) = min(1, 2e^{-x²/2}), U >= 0
         x, w = gauss_legendre_uniform(x0, 60, 0.25)
         lw = np.log(w) + np.log(2 * x) - x * x / 2
-    elif law == "extremal-symmetric":     # ±(the extremal law), mean 0
+    elif law == "extremal-symmetric":  # ±(the extremal law), mean 0
         x, w = gauss_legendre_uniform(x0, 60, 0.25)
         x, w = np.concatenate([-x[::-1], x]), np.concatenate([w[::-1], w])
         lw = np.log(w) + np.log(np.abs(x)) - x * x / 2
-    elif law == "two-point":              # U = c w.p. p, else 0; c = sqrt(2 log(2/p))
+    elif law == "two-point":  # U = c w.p. p, else 0; c = sqrt(2 log(2/p))
         x = np.array([0.0, math.sqrt(2 * math.log(2 / p))])
         lw = np.log(np.array([1 - p, p]))
     else:
@@ -70,7 +79,7 @@ def logmgf_ratio(x, lw, lam: float) -> float:
     """log E exp{λ(U − EU)}/λ² for the law (atoms ``x``, log-weights ``lw``), by log-sum-exp in
     float64 (the implied C_sg of lem:tail_to_mgf at this λ; exactly 1/2 for the Gaussian)."""
     mean = float(np.exp(lw) @ x)
-    return float(logsumexp(lam * (x - mean) + lw)) / lam ** 2
+    return float(logsumexp(lam * (x - mean) + lw)) / lam**2
 
 
 def chain_log_mgf_ratio(x: float, centering: float = 2.0, p_max: int | None = None) -> float:
@@ -87,8 +96,7 @@ def chain_log_mgf_ratio(x: float, centering: float = 2.0, p_max: int | None = No
     c = centering * math.sqrt(2.0)
     top = p_max if p_max is not None else int(8 * (c * x) ** 2) + 100
     p = np.arange(2, top + 1, dtype=float)
-    lt = (p * math.log(c * x) + np.log(p) + gammaln(p / 2)
-          - gammaln(p + 1))
+    lt = p * math.log(c * x) + np.log(p) + gammaln(p / 2) - gammaln(p + 1)
     return float(np.logaddexp(0.0, logsumexp(lt))) / (x * x)
 
 
@@ -102,8 +110,12 @@ def chain_constant(centering: float = 2.0, lo: float = 1e-3, hi: float = 30.0) -
     vals = np.array([chain_log_mgf_ratio(x, centering) for x in grid])
     i = int(vals.argmax())
     a, b = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
-    r = minimize_scalar(lambda x: -chain_log_mgf_ratio(x, centering), bounds=(a, b),
-                        method="bounded", options={"xatol": 1e-10})
+    r = minimize_scalar(
+        lambda x: -chain_log_mgf_ratio(x, centering),
+        bounds=(a, b),
+        method="bounded",
+        options={"xatol": 1e-10},
+    )
     best = max((vals[i], grid[i]), (-r.fun, r.x))
     return float(best[0]), float(best[1])
 
@@ -114,14 +126,20 @@ def moment_identity_error(gamma_shift: float = 0.0) -> float:
     p ∈ {1, 1.5, 2, 3, 5, 10} and s ∈ {1/2, 2} (~1e-30 when the identity holds).
     ``gamma_shift`` is added to the argument of Γ (a claim's formula mutant)."""
     import mpmath
+
     with mpmath.workdps(30):
         worst = mpmath.mpf(0)
         for p in (1, 1.5, 2, 3, 5, 10):
             for s in (mpmath.mpf("0.5"), mpmath.mpf(2)):
-                q = mpmath.quad(lambda x, p=p, s=s: p * x ** (p - 1) * 2
-                                * mpmath.exp(-x * x / (2 * s * s)), [0, s, mpmath.inf])
-                f = (p * (2 * s * s) ** (mpmath.mpf(p) / 2)
-                     * mpmath.gamma(mpmath.mpf(p) / 2 + gamma_shift))
+                q = mpmath.quad(
+                    lambda x, p=p, s=s: p * x ** (p - 1) * 2 * mpmath.exp(-x * x / (2 * s * s)),
+                    [0, s, mpmath.inf],
+                )
+                f = (
+                    p
+                    * (2 * s * s) ** (mpmath.mpf(p) / 2)
+                    * mpmath.gamma(mpmath.mpf(p) / 2 + gamma_shift)
+                )
                 worst = max(worst, abs(q / f - 1))
         return float(worst)
 
@@ -143,9 +161,15 @@ def law_constants(lams) -> tuple:
         Every law meets the hypothesis and its moment consequence.
     """
     csg, ok = {}, True
-    for law, p in (("gaussian", 0.5), ("half-normal", 0.5), ("extremal", 0.5),
-                   ("extremal-symmetric", 0.5), ("two-point", 0.5), ("two-point", 1e-2),
-                   ("two-point", 1e-6)):
+    for law, p in (
+        ("gaussian", 0.5),
+        ("half-normal", 0.5),
+        ("extremal", 0.5),
+        ("extremal-symmetric", 0.5),
+        ("two-point", 0.5),
+        ("two-point", 1e-2),
+        ("two-point", 1e-6),
+    ):
         key = law if law != "two-point" else f"two-point p={p:g}"
         x, lw = subgaussian_law(law, p)
         wts = np.exp(lw)

@@ -20,13 +20,35 @@ from nbl_theory.self_concordance import self_concordance_constant
 from nbl_theory.stability import stability
 from nbl_theory.threshold import find_thresholds
 
-__all__ = ["certified_at", "mp_at", "float_values", "restoring", "near_critical_ratio", "mu_g",
-           "field_scale", "delta_roots", "weighted_entropy_facts", "study_plan", "study_cells",
-           "study_from_cells", "parameter_roots", "instability_limit", "repair_analysis",
-           "repaired_prediction", "isotropic_spectrum", "covariance_equilibrium",
-           "circle_equilibria_deg", "beyond_specs", "beyond_analysis", "kappa_theta",
-           "study_rerun_values", "far_hemisphere_paths", "self_concordance_R", "population_drift",
-           "two_gamma_kappa"]
+__all__ = [
+    "certified_at",
+    "mp_at",
+    "float_values",
+    "restoring",
+    "near_critical_ratio",
+    "mu_g",
+    "field_scale",
+    "delta_roots",
+    "weighted_entropy_facts",
+    "study_plan",
+    "study_cells",
+    "study_from_cells",
+    "parameter_roots",
+    "instability_limit",
+    "repair_analysis",
+    "repaired_prediction",
+    "isotropic_spectrum",
+    "covariance_equilibrium",
+    "circle_equilibria_deg",
+    "beyond_specs",
+    "beyond_analysis",
+    "kappa_theta",
+    "study_rerun_values",
+    "far_hemisphere_paths",
+    "self_concordance_R",
+    "population_drift",
+    "two_gamma_kappa",
+]
 
 
 @functools.cache
@@ -114,9 +136,8 @@ def study_cells(cell_plan) -> tuple:
     from nbl_sim.runs.sweep import DEFAULT_CACHE_DIR, ChunkCache, run_sweep
 
     cache = ChunkCache(DEFAULT_CACHE_DIR, cell_plan.namespace)
-    with executor_for(None) as ex:          # the pool starts only if some cell must run
-        sw = run_sweep(cell_plan.fn, cell_plan.cells, executor=ex, cache=cache,
-                       on_error="raise")
+    with executor_for(None) as ex:  # the pool starts only if some cell must run
+        sw = run_sweep(cell_plan.fn, cell_plan.cells, executor=ex, cache=cache, on_error="raise")
     return tuple(sw.results)
 
 
@@ -132,9 +153,11 @@ def study_from_cells(results):
     from ..runner_tasks import ReplayExecutor
 
     res = run_study(FULL, executor=ReplayExecutor(study_plan().cells, results))
-    if res.failures:                        # a bug: the replay has a result for every cell
-        raise RuntimeError(f"{len(res.failures)} study cells failed: "
-                           + "; ".join(f.error for f in res.failures[:3]))
+    if res.failures:  # a bug: the replay has a result for every cell
+        raise RuntimeError(
+            f"{len(res.failures)} study cells failed: "
+            + "; ".join(f.error for f in res.failures[:3])
+        )
     return res, res.analysis()
 
 
@@ -146,19 +169,32 @@ def delta_roots(key: str):
 
 
 @functools.cache
-def parameter_roots(family: str, parameter: str, delta: str, certify: bool = True,
-                    bracket: tuple | None = None, grid: int = 160):
+def parameter_roots(
+    family: str,
+    parameter: str,
+    delta: str,
+    certify: bool = True,
+    bracket: tuple | None = None,
+    grid: int = 160,
+):
     """Every sign change of λ* over a family parameter at fixed Δ
     (:func:`nbl_theory.threshold.find_thresholds` with ``grid`` scan points; certified brackets
     when ``certify``), cached so that a claim's mutants reuse it."""
-    return find_thresholds(lambda v: make_family(family, **{parameter: v}), parameter,
-                           delta=delta, bracket=bracket, grid=grid, certify=certify,
-                           label=family)
+    return find_thresholds(
+        lambda v: make_family(family, **{parameter: v}),
+        parameter,
+        delta=delta,
+        bracket=bracket,
+        grid=grid,
+        certify=certify,
+        label=family,
+    )
 
 
 @functools.cache
-def instability_limit(family: str, parameter: str, delta: str, *, grid: int = 40,
-                      top: str = "1.5") -> dict | None:
+def instability_limit(
+    family: str, parameter: str, delta: str, *, grid: int = 40, top: str = "1.5"
+) -> dict | None:
     """The largest separation Δ at which some member of ``family`` is unstable: the top of the
     unstable region in the (``parameter``, Δ) plane, computed with the library's threshold
     machinery (:func:`nbl_theory.threshold.find_thresholds`).
@@ -185,8 +221,13 @@ def instability_limit(family: str, parameter: str, delta: str, *, grid: int = 40
 
     def members(p: float, certify: bool):
         count[0] += certify is False
-        res = find_thresholds(make_family(family, **{parameter: repr(float(p))}), "delta",
-                              bracket=("0.01", top), grid=grid, certify=certify)
+        res = find_thresholds(
+            make_family(family, **{parameter: repr(float(p))}),
+            "delta",
+            bracket=("0.01", top),
+            grid=grid,
+            certify=certify,
+        )
         ups = [r for r in res.roots if r.crossing == "unstable->stable"]
         return ups[-1] if ups else None
 
@@ -194,14 +235,18 @@ def instability_limit(family: str, parameter: str, delta: str, *, grid: int = 40
         r = members(p, False)
         return -float(r.value) if r is not None else 0.0
 
-    opt = minimize_scalar(minus_crit, bounds=(lo, hi), method="bounded",
-                          options={"xatol": 1e-7})
+    opt = minimize_scalar(minus_crit, bounds=(lo, hi), method="bounded", options={"xatol": 1e-7})
     best = members(opt.x, True)
     if best is None:
         return None
-    return {"parameter": float(opt.x), "delta": best.value, "bracket": tuple(best.bracket),
-            "certified": bool(best.certified), "band": (roots[0].value, roots[-1].value),
-            "evaluations": count[0]}
+    return {
+        "parameter": float(opt.x),
+        "delta": best.value,
+        "bracket": tuple(best.bracket),
+        "certified": bool(best.certified),
+        "band": (roots[0].value, roots[-1].value),
+        "evaluations": count[0],
+    }
 
 
 def repair_analysis(law: str, arms: str, repair: str, delta: str = "1") -> dict:
@@ -211,9 +256,12 @@ def repair_analysis(law: str, arms: str, repair: str, delta: str = "1") -> dict:
     from nbl_sim.beyond.contexts import parse_context_spec
     from nbl_sim.beyond.repairs import analyze_repair
 
-    return analyze_repair(parse_context_spec(law),
-                          parse_arms_spec(arms, paper_link("tt-stable"), delta), repair,
-                          best_linear=(0.0, 0.0))
+    return analyze_repair(
+        parse_context_spec(law),
+        parse_arms_spec(arms, paper_link("tt-stable"), delta),
+        repair,
+        best_linear=(0.0, 0.0),
+    )
 
 
 def repaired_prediction(law: str, arms: str, policy: str, offset_deg: float = 0.0) -> float:
@@ -255,8 +303,9 @@ def covariance_equilibrium(key: str, delta: str, angle_deg: float) -> bool:
     from nbl_sim.beyond.equilibrium import equilibrium_defect
 
     law = parse_context_spec(f"gaussian:cond=3,angle={angle_deg:g}")
-    _, holds = equilibrium_defect(field_model(law, symmetric_arms(paper_link(key), delta)),
-                                  np.array([1.0, 0.0]))
+    _, holds = equilibrium_defect(
+        field_model(law, symmetric_arms(paper_link(key), delta)), np.array([1.0, 0.0])
+    )
     return holds
 
 
@@ -273,10 +322,14 @@ def circle_equilibria_deg(key: str, delta: str, n_grid: int = 720) -> list:
 
 def beyond_specs(case) -> tuple[str, str]:
     """The library's (context spec, arms spec) of a :class:`proofs_check.witnesses.beyond.Case`."""
-    law = {"gaussian": (f"gaussian:cond={case.cond:g},angle={case.axis_deg:g}"
-                        if case.cond != 1 else "gaussian"),
-           "student-t": f"student-t:nu={case.nu:g}", "cube": "cube",
-           "rademacher": "rademacher"}[case.law]
+    law = {
+        "gaussian": (
+            f"gaussian:cond={case.cond:g},angle={case.axis_deg:g}" if case.cond != 1 else "gaussian"
+        ),
+        "student-t": f"student-t:nu={case.nu:g}",
+        "cube": "cube",
+        "rademacher": "rademacher",
+    }[case.law]
     parts = [f"shift={case.shift:g}"] if case.shift else []
     parts += [f"intercept={case.intercept:g}"] if case.intercept else []
     parts += [f"rotate={case.rotate_deg:g}"] if case.rotate_deg else []
@@ -290,8 +343,9 @@ def beyond_analysis(case):
     from nbl_sim.beyond.contexts import parse_context_spec
 
     law, arms = beyond_specs(case)
-    return analyze(parse_context_spec(law),
-                   parse_arms_spec(arms, paper_link(case.key), f"{case.delta:g}"))
+    return analyze(
+        parse_context_spec(law), parse_arms_spec(arms, paper_link(case.key), f"{case.delta:g}")
+    )
 
 
 def kappa_theta(link, delta: str, d: int) -> float:
@@ -309,8 +363,12 @@ def study_rerun_values(lib: dict, part: str, names, k: int) -> dict:
     import numpy as np
 
     if part == "regret":
-        lib = {"regret": lib["stage1"][:, -1] + lib["stage2"][:, -1], "e_grid":
-               lib["e_grid"], "tau": lib["tau"], "e_n0": lib["e_n0"]}
+        lib = {
+            "regret": lib["stage1"][:, -1] + lib["stage2"][:, -1],
+            "e_grid": lib["e_grid"],
+            "tau": lib["tau"],
+            "e_n0": lib["e_n0"],
+        }
     return {name: np.asarray(lib[name])[:k] for name in names}
 
 

@@ -15,9 +15,24 @@ import functools
 
 import sympy as sp
 
-__all__ = ["RHO", "M", "Z", "G", "potential", "parse", "same", "derivative", "at_half",
-           "link_taylor", "implicit_equation_gap", "strictly_convex", "dual_limits",
-           "logistic_case", "bregman_loss", "affine_invariance_gap"]
+__all__ = [
+    "RHO",
+    "M",
+    "Z",
+    "G",
+    "potential",
+    "parse",
+    "same",
+    "derivative",
+    "at_half",
+    "link_taylor",
+    "implicit_equation_gap",
+    "strictly_convex",
+    "dual_limits",
+    "logistic_case",
+    "bregman_loss",
+    "affine_invariance_gap",
+]
 
 RHO = sp.Symbol("rho", real=True)
 M = sp.Symbol("m", positive=True)

@@ -37,8 +37,9 @@ def load_pins(path: Path = PINS) -> dict:
 def main(argv=None) -> int:
     from proofs_check.registry import FAIL, REGISTRY
 
-    p = argparse.ArgumentParser(prog="python -m tests.proofs_check.pin_verdicts",
-                                description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m tests.proofs_check.pin_verdicts", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--quick", action="store_true", help="re-pin only the quick claims")
     p.add_argument("--claim", action="append", default=None, metavar="ID")
     p.add_argument("--check", action="store_true", help="show the differences, write nothing")
@@ -46,19 +47,21 @@ def main(argv=None) -> int:
     old = load_pins()
     claims = REGISTRY.all_claims()
     known = {c.id for c in claims}
-    todo = [c for c in claims if (a.claim is None or c.id in a.claim)
-            and (not a.quick or c.quick)]
+    todo = [c for c in claims if (a.claim is None or c.id in a.claim) and (not a.quick or c.quick)]
     new = {k: v for k, v in old.items() if k in known}
     failed = []
     for i, c in enumerate(todo, 1):
         res = REGISTRY.run_one(c)
-        print(f"[{i}/{len(todo)}] {res.status:<11} {c.id} ({res.seconds:.1f} s)",
-              file=sys.stderr, flush=True)
+        print(
+            f"[{i}/{len(todo)}] {res.status:<11} {c.id} ({res.seconds:.1f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
         if res.status == FAIL:
             failed.append(f"{c.id}: {res.detail}")
             continue
         new[c.id] = res.status
-    new = {c.id: new[c.id] for c in claims if c.id in new}     # registration order
+    new = {c.id: new[c.id] for c in claims if c.id in new}  # registration order
     changes = [f"  {k}: {old.get(k, '(new)')} -> {v}" for k, v in new.items() if old.get(k) != v]
     changes += [f"  {k}: {v} -> (no longer registered)" for k, v in old.items() if k not in known]
     print(f"{len(changes)} change(s)" + (":" if changes else ""))
@@ -74,5 +77,5 @@ def main(argv=None) -> int:
     return 1 if failed else 0
 
 
-if __name__ == "__main__":      # pragma: no cover
+if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())

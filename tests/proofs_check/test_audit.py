@@ -63,10 +63,12 @@ def test_every_proof_is_matched_once(index):
 def test_proof_matching_rules_on_the_paper(index, lines):
     """Each rule of proofs_check.audit.latex, verified on the proofs it matched."""
     rules = {p.start: p.rule for p in index.proofs}
-    assert set(rules.values()) == {"named in \\begin{proof}[...]",
-                                   "named in the heading before the proof",
-                                   "its closing sentence says which result it proves",
-                                   "directly follows the statement"}
+    assert set(rules.values()) == {
+        "named in \\begin{proof}[...]",
+        "named in the heading before the proof",
+        "its closing sentence says which result it proves",
+        "directly follows the statement",
+    }
     for p in index.proofs:
         head = lines[p.start - 1]
         if p.rule.startswith("named in \\begin"):
@@ -76,16 +78,18 @@ def test_proof_matching_rules_on_the_paper(index, lines):
             at = _heading_above(lines, p.start)
             assert p.result == "prop:randomized_initialization"
             assert f"Proof of Proposition~\\ref{{{p.result}}}" in lines[at - 1]
-            assert all(not t.strip() or t.startswith("\\label") for t in lines[at: p.start - 1])
+            assert all(not t.strip() or t.startswith("\\label") for t in lines[at : p.start - 1])
         elif p.rule.startswith("its closing"):
             assert p.result == "prop:local_jacobian"
-            closing = " ".join(lines[p.end - 4: p.end])
+            closing = " ".join(lines[p.end - 4 : p.end])
             assert "which proves Proposition~\\ref{prop:local_jacobian}" in closing
-            assert lines[_heading_above(lines, p.start) - 1] == \
-                "\\subsubsection{Proof of the local population Jacobian}"
+            assert (
+                lines[_heading_above(lines, p.start) - 1]
+                == "\\subsubsection{Proof of the local population Jacobian}"
+            )
         else:
             st = index.statements[p.result]
-            assert all(not t.strip() for t in lines[st.end: p.start - 1])
+            assert all(not t.strip() for t in lines[st.end : p.start - 1])
             assert head == "\\begin{proof}"
 
 
@@ -113,13 +117,16 @@ def test_curated_uses_sit_in_the_right_place(index):
     """Direct uses and citations inside the result's proof (or, without a proof, the text
     justifying it), stated conditions inside the statement (or right before it), text
     derivations outside every proof."""
+
     def in_proof(result, line):
         p = index.proof_of(result)
         return p is not None and p.start <= line <= p.end
+
     for u in hd.DIRECT_USES:
         if u.result in hd.NO_PROOF:
-            assert index.statements[u.result].start - 5 <= u.line < index.statements[
-                u.result].start, u
+            assert (
+                index.statements[u.result].start - 5 <= u.line < index.statements[u.result].start
+            ), u
         else:
             assert in_proof(u.result, u.line), u
     for c in hd.EXTRA_CITATIONS + hd.DISCHARGES:
@@ -144,8 +151,11 @@ def test_every_cited_text_equation_is_described(index):
     cited = {lab for p in index.proofs for lab, _ in p.refs}
     cited |= {c.target for v in hd.TEXT_DERIVATIONS.values() for c in v}
     cited |= {c.target for c in hd.EXTRA_CITATIONS}
-    text_eqs = {lab for lab in cited if lab in index.labels and index.labels[lab][1] == "text"
-                and lab.startswith("eq:")}
+    text_eqs = {
+        lab
+        for lab in cited
+        if lab in index.labels and index.labels[lab][1] == "text" and lab.startswith("eq:")
+    }
     assert text_eqs <= described, sorted(text_eqs - described)
 
 

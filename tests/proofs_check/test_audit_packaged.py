@@ -35,10 +35,11 @@ def test_every_data_file_loads_from_the_package(name):
 
 
 def test_records_build_tuples_and_nested_records():
-    (row,) = records(_Row, [{"name": "x", "items": [[1, 2], [3]], "inner": [{"a": 1}]}],
-                     inner=_Inner)
+    (row,) = records(
+        _Row, [{"name": "x", "items": [[1, 2], [3]], "inner": [{"a": 1}]}], inner=_Inner
+    )
     assert row == _Row("x", ((1, 2), (3,)), (_Inner(1),))
-    assert records(_Row, [{"name": "y"}]) == (_Row("y"),)     # defaults fill omitted fields
+    assert records(_Row, [{"name": "y"}]) == (_Row("y"),)  # defaults fill omitted fields
 
 
 def test_records_reject_an_unknown_field():
@@ -56,8 +57,9 @@ def test_dumps_layout_and_round_trip():
     value = {"t": [{"k": [1, 2], "s": "é"}], "e": [], "n": None}
     text = dumps(value)
     assert json.loads(text) == value and text.endswith("}\n") and "é" in text
-    assert text == ('{\n "t": [\n  {\n   "k": [1, 2],\n   "s": "é"\n  }\n ],\n "e": [],\n'
-                    ' "n": null\n}\n')
+    assert text == (
+        '{\n "t": [\n  {\n   "k": [1, 2],\n   "s": "é"\n  }\n ],\n "e": [],\n "n": null\n}\n'
+    )
     assert dumps(value, expand=2).splitlines()[2] == '  {"k": [1, 2], "s": "é"}'
 
 

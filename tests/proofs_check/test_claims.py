@@ -76,7 +76,8 @@ def test_claim(claim):
     assert res.status != FAIL, f"FAIL: {res.detail}"
     assert res.status == PINNED[claim.id], (
         f"{claim.id}: pinned {PINNED[claim.id]}, got {res.status} ({res.computed}; "
-        f"{res.detail[:300]}); " + REPIN.format(id=claim.id))
+        f"{res.detail[:300]}); " + REPIN.format(id=claim.id)
+    )
     if res.status == SKIPPED:
         assert claim.method == "not-checked" and res.detail
         return
@@ -113,9 +114,12 @@ def test_registry_is_well_formed():
 def test_every_label_exists_in_the_paper():
     labels = set(re.findall(r"\\label\{([^}]*)\}", paper_text()))
     # sections "beyond:*" hold nbl's own statements past the paper (proofs_check.claims.beyond)
-    missing = {c.id: (c.label, c.section) for c in CLAIMS
-               if c.label not in labels
-               or (c.section not in labels and not c.section.startswith("beyond:"))}
+    missing = {
+        c.id: (c.label, c.section)
+        for c in CLAIMS
+        if c.label not in labels
+        or (c.section not in labels and not c.section.startswith("beyond:"))
+    }
     assert not missing, missing
 
 
@@ -125,21 +129,31 @@ def test_known_discrepancies_show_both_numbers():
     assert res.status == DISCREPANCY
     assert res.printed == "2.15e-5"
     assert res.computed.startswith("2.08e-5") and "2.07553526219" in res.computed
-    assert res.consequence == "number"   # ranked as a printed number, not an experiment
+    assert res.consequence == "number"  # ranked as a printed number, not an experiment
 
 
 # ------------------------------------------------------------------ the registry
 def _registry_with(*checks):
     reg = Registry()
     for i, (fn, quick) in enumerate(checks):
-        reg.register(f"c{i}", "eq:x", "sec:x", f"claim {i}", "symbolic", "exact", "why",
-                     printed="1", quick=quick)(fn)
+        reg.register(
+            f"c{i}",
+            "eq:x",
+            "sec:x",
+            f"claim {i}",
+            "symbolic",
+            "exact",
+            "why",
+            printed="1",
+            quick=quick,
+        )(fn)
     return reg
 
 
 def test_exception_becomes_fail_with_message():
     def boom():
         raise ZeroDivisionError("division by zero in the check")
+
     (res,) = _registry_with((boom, True)).run_claims()
     assert res.status == FAIL
     assert "ZeroDivisionError" in res.detail and "division by zero in the check" in res.detail
@@ -155,6 +169,7 @@ def test_global_precision_change_is_fail_and_restored():
     def sloppy():
         mpmath.mp.dps = 50
         return Outcome(PASS, "1")
+
     dps = mpmath.mp.dps
     (res,) = _registry_with((sloppy, True)).run_claims()
     assert res.status == FAIL and "precision" in res.detail
@@ -211,8 +226,20 @@ def test_result_carries_claim_fields():
     (res,) = _registry_with((lambda: Outcome(DISCREPANCY, 2, "two"), True)).run_claims()
     d = res.to_dict()
     assert d["printed"] == "1" and d["computed"] == "2" and d["status"] == DISCREPANCY
-    assert set(d) >= {"id", "label", "section", "statement", "method", "tolerance",
-                      "tolerance_why", "printed", "computed", "status", "detail", "seconds"}
+    assert set(d) >= {
+        "id",
+        "label",
+        "section",
+        "statement",
+        "method",
+        "tolerance",
+        "tolerance_why",
+        "printed",
+        "computed",
+        "status",
+        "detail",
+        "seconds",
+    }
 
 
 # ------------------------------------------------------------------ coverage of the paper
@@ -224,8 +251,11 @@ def test_every_result_label_is_checked_or_listed_as_not_checked():
     the paper is the label of a claim, among the labels a claim covers, or listed with
     register_not_checked (a definition, an assumption, a restatement) — nothing is silently
     left out."""
-    labels = {lab for lab in re.findall(r"\\label\{([^}]*)\}", paper_text())
-              if lab.split(":")[0] in RESULT_KINDS}
+    labels = {
+        lab
+        for lab in re.findall(r"\\label\{([^}]*)\}", paper_text())
+        if lab.split(":")[0] in RESULT_KINDS
+    }
     covered = set()
     for c in CLAIMS:
         covered |= {c.label, *c.covers}

@@ -18,13 +18,18 @@ CLAIMS = module_claims("proofs_check.claims.nbl.")
 
 def test_the_module_registers_its_claims():
     ids = {c.id for c in CLAIMS}
-    assert {"local-jacobian-spectrum", "decision-stability-d2-rate", "h-alpha-identity",
-            "conditional-field-trajectories-large"} <= ids
+    assert {
+        "local-jacobian-spectrum",
+        "decision-stability-d2-rate",
+        "h-alpha-identity",
+        "conditional-field-trajectories-large",
+    } <= ids
     assert all(c.mutants for c in CLAIMS)
 
 
-@pytest.mark.parametrize("claim", [
-    pytest.param(c, id=c.id, marks=() if c.quick else pytest.mark.slow) for c in CLAIMS])
+@pytest.mark.parametrize(
+    "claim", [pytest.param(c, id=c.id, marks=() if c.quick else pytest.mark.slow) for c in CLAIMS]
+)
 def test_every_mutant_is_killed(claim):
     assert_mutants_killed(claim)
 

@@ -19,15 +19,20 @@ CLAIMS = module_claims("proofs_check.claims.numerics.")
 
 def test_the_module_registers_its_claims():
     ids = {c.id for c in CLAIMS}
-    assert {"numerics-instability-below-0.2", "logistic-comparison-rho",
-            "logistic-comparison-two-transition", "we-phi-prime"} <= ids
+    assert {
+        "numerics-instability-below-0.2",
+        "logistic-comparison-rho",
+        "logistic-comparison-two-transition",
+        "we-phi-prime",
+    } <= ids
     assert all(c.mutants for c in CLAIMS)
     # the certified critical separation is cheap: the finding is in the quick report
     assert REGISTRY.get("numerics-instability-below-0.2").quick
 
 
-@pytest.mark.parametrize("claim", [
-    pytest.param(c, id=c.id, marks=() if c.quick else pytest.mark.slow) for c in CLAIMS])
+@pytest.mark.parametrize(
+    "claim", [pytest.param(c, id=c.id, marks=() if c.quick else pytest.mark.slow) for c in CLAIMS]
+)
 def test_every_mutant_is_killed(claim):
     assert_mutants_killed(claim)
 

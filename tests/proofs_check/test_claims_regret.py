@@ -31,21 +31,34 @@ FINDINGS = {
 
 def test_the_module_registers_its_claims():
     ids = {c.id for c in CLAIMS}
-    assert {"pathwise-error-recursion", "local-one-step", "stopped-recursion-pathwise",
-            "stopped-stochastic-control", "init-bound-localization", "localized-estimation-rate",
-            "ce-explicit", "step-size-threshold", "error-to-regret", "regret-rate",
-            "regret-rate-d-log-n", "localized-estimation-rate-study"} <= ids
+    assert {
+        "pathwise-error-recursion",
+        "local-one-step",
+        "stopped-recursion-pathwise",
+        "stopped-stochastic-control",
+        "init-bound-localization",
+        "localized-estimation-rate",
+        "ce-explicit",
+        "step-size-threshold",
+        "error-to-regret",
+        "regret-rate",
+        "regret-rate-d-log-n",
+        "localized-estimation-rate-study",
+    } <= ids
     assert all(c.mutants for c in CLAIMS if c.method != "not-checked")
 
 
-@pytest.mark.parametrize("claim", [
-    pytest.param(c, id=c.id, marks=() if c.quick else pytest.mark.slow) for c in CLAIMS])
+@pytest.mark.parametrize(
+    "claim", [pytest.param(c, id=c.id, marks=() if c.quick else pytest.mark.slow) for c in CLAIMS]
+)
 def test_every_mutant_is_killed(claim):
     assert_mutants_killed(claim)
 
 
-@pytest.mark.parametrize("cid", [
-    pytest.param(c, marks=() if REGISTRY.get(c).quick else pytest.mark.slow) for c in FINDINGS])
+@pytest.mark.parametrize(
+    "cid",
+    [pytest.param(c, marks=() if REGISTRY.get(c).quick else pytest.mark.slow) for c in FINDINGS],
+)
 def test_findings(cid):
     res = REGISTRY.run_one(REGISTRY.get(cid))
     assert (res.status, res.consequence, res.figure) == FINDINGS[cid], res.computed
@@ -62,9 +75,10 @@ def test_localized_study_is_decided_by_the_bound():
     assert res.status == PASS and res.consequence is None, res.computed
     assert "linear in d over d >= 3" in res.computed and "tt-stable" in res.computed
     fit = res.detail.split("tt-stable: at n = ", 1)[1]
-    c_lo, c_hi = (float(x) for x in re.search(r", c = [-\d.]+ \[([-\d.]+), ([-\d.]+)\]",
-                                              fit).groups())
-    assert c_lo < 2 < c_hi, fit                  # the d - 2 matched directions
+    c_lo, c_hi = (
+        float(x) for x in re.search(r", c = [-\d.]+ \[([-\d.]+), ([-\d.]+)\]", fit).groups()
+    )
+    assert c_lo < 2 < c_hi, fit  # the d - 2 matched directions
     assert "d = 2 apart (theta alone)" in fit
     assert "established" not in res.detail and "(d-1)^" not in res.detail
 
@@ -75,8 +89,10 @@ def test_step_size_finding_numbers():
     from the float64 stability tier, re-measured by the claim, printed with 3 decimals: read back
     and compared to within the printing's half unit and a last-digit flip)."""
     res = REGISTRY.run_one(REGISTRY.get("step-size-threshold"))
-    for link, expected in (("tt-near-critical (mu2 = 2.144072)", 0.750),
-                           ("tt-unstable (mu2 = 1.244122)", 0.871)):
+    for link, expected in (
+        ("tt-near-critical (mu2 = 2.144072)", 0.750),
+        ("tt-unstable (mu2 = 1.244122)", 0.871),
+    ):
         m = re.search(re.escape(link) + r" (\d+\.\d{3})\b", res.computed)
         assert m, (link, res.computed)
         assert abs(float(m.group(1)) - expected) <= 0.0015 and float(m.group(1)) < 1.0

@@ -12,9 +12,11 @@ CLAIMS = module_claims("proofs_check.claims.repairs")
 
 
 def test_the_module_registers_its_claims():
-    assert {c.id for c in CLAIMS} == {"repairs-exact-analysis-agrees",
-                                      "repairs-what-repairs-what",
-                                      "repairs-simulation-confirms"}
+    assert {c.id for c in CLAIMS} == {
+        "repairs-exact-analysis-agrees",
+        "repairs-what-repairs-what",
+        "repairs-simulation-confirms",
+    }
     assert all(c.mutants for c in CLAIMS)
     assert {c.section for c in CLAIMS} == {"beyond:repairs"}
 

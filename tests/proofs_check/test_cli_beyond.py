@@ -35,8 +35,17 @@ def _without_timing(row: dict) -> dict:
 # ---------------------------------------------------------------------- the paper's model
 def test_default_specs_change_nothing(capsys):
     plain = run_json(capsys, "stability", *LOGISTIC, "--delta", "0.2,1")
-    given = run_json(capsys, "stability", *LOGISTIC, "--delta", "0.2,1", "--contexts",
-                     "gaussian", "--arms", "symmetric")
+    given = run_json(
+        capsys,
+        "stability",
+        *LOGISTIC,
+        "--delta",
+        "0.2,1",
+        "--contexts",
+        "gaussian",
+        "--arms",
+        "symmetric",
+    )
     for a, b in zip(plain, given, strict=True):
         a.pop("seconds"), b.pop("seconds")
         assert a == b
@@ -49,8 +58,9 @@ def test_default_specs_change_nothing(capsys):
 def test_identity_covariance_reproduces_the_gaussian_model(capsys):
     """N(0, Σ) with Σ = I written as a (non-default) spec goes through the exact analysis and
     the context-law hook, and must give the paper's numbers."""
-    (row,) = run_json(capsys, "stability", *LOGISTIC, "--delta", "1", "--contexts",
-                      "gaussian:cond=1,angle=0")
+    (row,) = run_json(
+        capsys, "stability", *LOGISTIC, "--delta", "1", "--contexts", "gaussian:cond=1,angle=0"
+    )
     # the exact d = 2 rate at v* for N(0, I) is the paper's Δμ* − 2φ0(0) m2‖θ‖²
     # (gaussian_rate_d, from nbl_theory); the analysis states an error of ~1e-14 (its
     # exact_rate_error), so 1e-10 relative leaves room for rounding and is still tight
@@ -62,8 +72,10 @@ def test_identity_covariance_reproduces_the_gaussian_model(capsys):
     (plain,) = run_json(capsys, *SIM)
     (same,) = run_json(capsys, *SIM, "--contexts", "gaussian:cond=1,angle=0")
     assert same["environment"]["contexts"]["family"] == "gaussian"
-    assert same["policies"]["nbl"]["final_regret_mean"] == \
-        plain["policies"]["nbl"]["final_regret_mean"]
+    assert (
+        same["policies"]["nbl"]["final_regret_mean"]
+        == plain["policies"]["nbl"]["final_regret_mean"]
+    )
 
 
 # ---------------------------------------------------------------------- other laws
@@ -71,8 +83,9 @@ def test_stability_student_t(capsys):
     from nbl_sim.beyond import exact_stability
     from nbl_theory.families import make_family
 
-    (row,) = run_json(capsys, "stability", *LOGISTIC, "--delta", "1", "--contexts",
-                      "student-t:nu=5")
+    (row,) = run_json(
+        capsys, "stability", *LOGISTIC, "--delta", "1", "--contexts", "student-t:nu=5"
+    )
     assert row["contexts"] == "student-t:nu=5" and row["arms"] == "symmetric"
     # the command reports the library's analysis unchanged (same float64 computation)
     ref = exact_stability(make_family("logistic"), "1", contexts="student-t:nu=5")
@@ -82,8 +95,7 @@ def test_stability_student_t(capsys):
     # from the stability boundary heavy tails shrink the rate but keep its sign
     assert row["vstar_equilibrium"] and row["verdict"] == "agrees"
     assert 0 < row["exact_rate"] < row["lambda_star"]
-    code = main(["stability", *LOGISTIC, "--delta", "1", "--contexts", "student-t:nu=5",
-                 "--quiet"])
+    code = main(["stability", *LOGISTIC, "--delta", "1", "--contexts", "student-t:nu=5", "--quiet"])
     out, _ = capsys.readouterr()
     assert code == 0 and "student-t:nu=5" in out and "agrees" in out
 
@@ -102,8 +114,9 @@ def test_simulate_cube_contexts(capsys, tmp_path):
     assert env["contexts"]["family"] == "cube" and "arms" not in env
     (gauss,) = run_json(capsys, *SIM, "--policy", "all")
     # other contexts, other draws: the NBL regret differs from the Gaussian run's
-    assert row["policies"]["nbl"]["final_regret_mean"] != \
-        gauss["policies"]["nbl"]["final_regret_mean"]
+    assert (
+        row["policies"]["nbl"]["final_regret_mean"] != gauss["policies"]["nbl"]["final_regret_mean"]
+    )
     # the oracle takes the optimal action every round: zero regret in every replication
     assert row["policies"]["oracle"]["final_regret_mean"] == 0.0
     code = main([*SIM, "--contexts", "cube", "--arms", "shift=0.1", "--quiet"])
@@ -112,9 +125,21 @@ def test_simulate_cube_contexts(capsys, tmp_path):
 
 
 def test_phase_exact_grid(capsys, tmp_path):
-    (row,) = run_json(capsys, "phase", "--family", "weighted-entropy", "--param", "rho=0,0.72",
-                      "--delta", "0.2,1", "--contexts", "ball", "--no-cache", "--out",
-                      str(tmp_path))
+    (row,) = run_json(
+        capsys,
+        "phase",
+        "--family",
+        "weighted-entropy",
+        "--param",
+        "rho=0,0.72",
+        "--delta",
+        "0.2,1",
+        "--contexts",
+        "ball",
+        "--no-cache",
+        "--out",
+        str(tmp_path),
+    )
     assert row["contexts"] == "ball" and row["axes"] == {"rows": "delta", "columns": "rho"}
     assert len(row["verdict"]) == 2 and all(len(r) == 2 for r in row["verdict"])
     assert not row["failures"]
@@ -125,17 +150,36 @@ def test_phase_exact_grid(capsys, tmp_path):
 
 
 # ---------------------------------------------------------------------- refusals
-@pytest.mark.parametrize("argv, fragment", [
-    (["stability", *LOGISTIC, "--delta", "1", "--contexts", "student-t:nu=x"], "nu"),
-    (["stability", *LOGISTIC, "--delta", "1", "--arms", "rotate"], "malformed"),
-    (["stability", *LOGISTIC, "--delta", "1", "--contexts", "cube", "--certify"],
-     "do not apply"),
-    ([*SIM, "--contexts", "rademacher:1"], "takes no options"),
-    (["stability", "--link", "logistic", "--delta", "1", "--contexts", "student-t:nu=5"],
-     "write --family logistic"),
-    (["phase", "--family", "weighted-entropy", "--param", "rho=0,0.5", "--delta", "0.2",
-      "--contexts", "dataset:nope"], "nope"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["stability", *LOGISTIC, "--delta", "1", "--contexts", "student-t:nu=x"], "nu"),
+        (["stability", *LOGISTIC, "--delta", "1", "--arms", "rotate"], "malformed"),
+        (
+            ["stability", *LOGISTIC, "--delta", "1", "--contexts", "cube", "--certify"],
+            "do not apply",
+        ),
+        ([*SIM, "--contexts", "rademacher:1"], "takes no options"),
+        (
+            ["stability", "--link", "logistic", "--delta", "1", "--contexts", "student-t:nu=5"],
+            "write --family logistic",
+        ),
+        (
+            [
+                "phase",
+                "--family",
+                "weighted-entropy",
+                "--param",
+                "rho=0,0.5",
+                "--delta",
+                "0.2",
+                "--contexts",
+                "dataset:nope",
+            ],
+            "nope",
+        ),
+    ],
+)
 def test_bad_specs_are_one_line(capsys, tmp_path, argv, fragment):
     code = main([*argv, "--quiet"])
     out, err = capsys.readouterr()

@@ -40,18 +40,21 @@ def _claim_args(ids=FAST) -> list[str]:
 
 
 def _statuses(report_dir: Path) -> dict:
-    return {r["id"]: (r["status"], r["computed"])
-            for r in load_records(report_dir / "verification.json")}
+    return {
+        r["id"]: (r["status"], r["computed"])
+        for r in load_records(report_dir / "verification.json")
+    }
 
 
 def test_results_are_cached_and_served_from_the_cache(tmp_path, capsys, monkeypatch):
     cache, out1, out2 = tmp_path / "cache", tmp_path / "r1", tmp_path / "r2"
-    code, out, err = _check(capsys, *_claim_args(), "--workers", "1", "--cache-dir",
-                            str(cache), "--out", str(out1))
+    code, out, err = _check(
+        capsys, *_claim_args(), "--workers", "1", "--cache-dir", str(cache), "--out", str(out1)
+    )
     assert code == 0, err
     first = _statuses(out1)
     assert list(first) == FAST and "FAIL" not in {s for s, _ in first.values()}
-    for cid in FAST:                      # each claim's status as it finishes
+    for cid in FAST:  # each claim's status as it finishes
         assert any(ln.split()[:2] == [first[cid][0], cid] for ln in err.splitlines()), err
     assert f"{len(FAST)} claims in" in out and "report:" in out
 
@@ -60,26 +63,42 @@ def test_results_are_cached_and_served_from_the_cache(tmp_path, capsys, monkeypa
         raise RuntimeError("a claim was recomputed")
 
     monkeypatch.setattr(runner, "run_task", no_work)
-    code, _, err = _check(capsys, *_claim_args(), "--workers", "1", "--cache-dir", str(cache),
-                          "--out", str(out2))
+    code, _, err = _check(
+        capsys, *_claim_args(), "--workers", "1", "--cache-dir", str(cache), "--out", str(out2)
+    )
     assert code == 0, err
     assert _statuses(out2) == first
     # without the cache the claims run, FAIL, and the exit status says so
-    code, out, _ = _check(capsys, *_claim_args(FAST[:1]), "--workers", "1", "--no-cache",
-                          "--out", str(tmp_path / "r3"))
+    code, out, _ = _check(
+        capsys,
+        *_claim_args(FAST[:1]),
+        "--workers",
+        "1",
+        "--no-cache",
+        "--out",
+        str(tmp_path / "r3"),
+    )
     assert code == 1
     assert _statuses(tmp_path / "r3")[FAST[0]][0] == "FAIL"
 
 
 def test_json_envelope(tmp_path, capsys):
-    code, out, err = _check(capsys, *_claim_args(FAST[:2]), "--workers", "1", "--no-cache",
-                            "--out", str(tmp_path), "--json", "--quiet")
+    code, out, err = _check(
+        capsys,
+        *_claim_args(FAST[:2]),
+        "--workers",
+        "1",
+        "--no-cache",
+        "--out",
+        str(tmp_path),
+        "--json",
+        "--quiet",
+    )
     assert code == 0, err
     data = json.loads(out)
     jsonschema.validate(data, schema("check"))
     assert [r["id"] for r in data["results"]] == FAST[:2]
-    assert data["files"] == [str(tmp_path / "verification.md"),
-                             str(tmp_path / "verification.json")]
+    assert data["files"] == [str(tmp_path / "verification.md"), str(tmp_path / "verification.json")]
 
 
 def test_ctrl_c_leaves_a_valid_partial_report(tmp_path):
@@ -88,10 +107,26 @@ def test_ctrl_c_leaves_a_valid_partial_report(tmp_path):
     out = tmp_path / "report"
     env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("NBL_DASK_SCHEDULER", None)
-    proc = subprocess.Popen([str(NBL), "check", "--quick", "--workers", "2", "--no-cache",
-                             "--out", str(out), "--quiet"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, cwd=tmp_path, text=True,
-                            start_new_session=True, preexec_fn=default_sigint)
+    proc = subprocess.Popen(
+        [
+            str(NBL),
+            "check",
+            "--quick",
+            "--workers",
+            "2",
+            "--no-cache",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=tmp_path,
+        text=True,
+        start_new_session=True,
+        preexec_fn=default_sigint,
+    )
     try:
         deadline = time.monotonic() + 60
         while not (out / "verification.json").exists():
@@ -106,7 +141,7 @@ def test_ctrl_c_leaves_a_valid_partial_report(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
         if not proc.stdout.closed:
-            proc.communicate()           # reap it and close the pipes
+            proc.communicate()  # reap it and close the pipes
     assert proc.returncode == 130, stderr
     assert stderr.splitlines() == ["nbl: interrupted"] and stdout == ""
     records = load_records(out / "verification.json")
@@ -136,11 +171,14 @@ def test_mutate_reports_kill_rates(capsys):
         assert any(ln.startswith(module) for ln in text.splitlines())
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["--mutate", "--workers", "2"], "--workers does not apply"),
-    (["--mutate", "--claim", "kapa-identity"], "did you mean 'kappa-identity'"),
-    (["--workers", "0"], "--workers must be a positive integer"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["--mutate", "--workers", "2"], "--workers does not apply"),
+        (["--mutate", "--claim", "kapa-identity"], "did you mean 'kappa-identity'"),
+        (["--workers", "0"], "--workers must be a positive integer"),
+    ],
+)
 def test_bad_options_are_one_line(capsys, tmp_path, argv, fragment):
     code, out, err = _check(capsys, *argv, "--out", str(tmp_path / "r"))
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and fragment in err

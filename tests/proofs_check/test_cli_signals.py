@@ -46,13 +46,33 @@ def default_sigint() -> None:
 
 
 def interrupt_once(tmp_path: Path, sig: int, quiet: bool, delay: float) -> None:
-    argv = [str(NBL), "simulate", "--family", "logistic", "--delta", "1", "--n", "2000000",
-            "--reps", "40", "--workers", "2", "--no-cache"] + (["--quiet"] if quiet else [])
+    argv = [
+        str(NBL),
+        "simulate",
+        "--family",
+        "logistic",
+        "--delta",
+        "1",
+        "--n",
+        "2000000",
+        "--reps",
+        "40",
+        "--workers",
+        "2",
+        "--no-cache",
+    ] + (["--quiet"] if quiet else [])
     env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("NBL_DASK_SCHEDULER", None)
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                            cwd=tmp_path, start_new_session=True, text=True,
-                            preexec_fn=default_sigint)
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=tmp_path,
+        start_new_session=True,
+        text=True,
+        preexec_fn=default_sigint,
+    )
     try:
         parent = psutil.Process(proc.pid)
         deadline = time.monotonic() + 60
@@ -64,10 +84,11 @@ def interrupt_once(tmp_path: Path, sig: int, quiet: bool, delay: float) -> None:
         family = [parent, *parent.children(recursive=True)]
         assert proc.poll() is None, "the run ended before the signal"
         sent = time.monotonic()
-        os.kill(proc.pid, sig)                      # the parent alone, not the group
+        os.kill(proc.pid, sig)  # the parent alone, not the group
         out, err = proc.communicate(timeout=END_WITHIN)
-        _, alive = psutil.wait_procs(family, timeout=max(0.1, END_WITHIN -
-                                                          (time.monotonic() - sent)))
+        _, alive = psutil.wait_procs(
+            family, timeout=max(0.1, END_WITHIN - (time.monotonic() - sent))
+        )
         assert not alive, f"still running {END_WITHIN} s after the signal: {alive}"
         assert proc.returncode == 130, err
         lines = err.splitlines()

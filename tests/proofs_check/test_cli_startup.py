@@ -27,8 +27,20 @@ import pytest
 pytestmark = pytest.mark.smoke
 
 #: the libraries whose import the cases check (a module counts with its submodules)
-HEAVY = ("numpy", "sympy", "mpmath", "flint", "scipy", "scipy.special", "scipy.optimize",
-         "numba", "llvmlite", "matplotlib", "dask", "distributed")
+HEAVY = (
+    "numpy",
+    "sympy",
+    "mpmath",
+    "flint",
+    "scipy",
+    "scipy.special",
+    "scipy.optimize",
+    "numba",
+    "llvmlite",
+    "matplotlib",
+    "dask",
+    "distributed",
+)
 
 _PROBE = """
 import contextlib, importlib, io, json, sys
@@ -50,14 +62,21 @@ print(json.dumps(sorted(m for m in heavy if m in sys.modules)))
 def imported(args: list[str]) -> set[str]:
     """The libraries of :data:`HEAVY` in ``sys.modules`` after ``nbl ARGS`` (or, with
     ``["import", MODULE]``, after importing MODULE) in a fresh interpreter."""
-    proc = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(args), json.dumps(HEAVY)],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(args), json.dumps(HEAVY)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return set(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
-@pytest.mark.parametrize("args", [["--help"], ["stability", "--help"], ["proof", "--list"]],
-                         ids=["help", "stability-help", "proof-list"])
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["stability", "--help"], ["proof", "--list"]],
+    ids=["help", "stability-help", "proof-list"],
+)
 def test_parser_and_listings_import_no_heavy_library(args):
     found = imported(args)
     assert found == set(), f"nbl {' '.join(args)} imported {sorted(found)}"
@@ -65,15 +84,14 @@ def test_parser_and_listings_import_no_heavy_library(args):
 
 def test_stability_imports_what_the_float64_tier_needs_only():
     found = imported(["stability", "--family", "logistic", "--delta", "1", "--json"])
-    assert {"sympy", "scipy.special"} <= found            # the probe sees what is used
-    unneeded = found & {"numba", "llvmlite", "matplotlib", "dask", "distributed",
-                        "scipy.optimize"}
+    assert {"sympy", "scipy.special"} <= found  # the probe sees what is used
+    unneeded = found & {"numba", "llvmlite", "matplotlib", "dask", "distributed", "scipy.optimize"}
     assert not unneeded, f"nbl stability imported {sorted(unneeded)}"
 
 
 def test_the_simulation_does_not_import_the_analysis_or_plotting():
     found = imported(["import", "nbl_sim.studies.experiment"])
-    assert "numba" in found                               # the probe sees what is used
+    assert "numba" in found  # the probe sees what is used
     unneeded = found & {"matplotlib", "dask", "distributed", "scipy.optimize", "scipy.special"}
     assert not unneeded, f"nbl_sim.studies.experiment imported {sorted(unneeded)}"
 

@@ -15,8 +15,15 @@ from nbl_sim.presentation.conclusions import beyond_conclusion, per_round, stabi
 from proofs_check.cli import display as display_mod
 from proofs_check.cli import main
 
-SIGN_FLIP = ["stability", "--family", "logistic", "--delta", "1",
-             "--contexts", "gaussian:cond=3,angle=90"]
+SIGN_FLIP = [
+    "stability",
+    "--family",
+    "logistic",
+    "--delta",
+    "1",
+    "--contexts",
+    "gaussian:cond=3,angle=90",
+]
 
 
 def run(capsys, *argv):
@@ -32,7 +39,7 @@ def test_beyond_conclusion_in_words_from_the_computed_row(capsys):
     code, text, _ = run(capsys, *SIGN_FLIP, "--quiet")
     assert code == 0
     words = beyond_conclusion(row)
-    assert words in text                           # the table is followed by its conclusion
+    assert words in text  # the table is followed by its conclusion
     # every number in the sentence is the row's, formatted: the learned angle, what it pays
     # per round (> 0: regret linear in n), the other attractor
     assert f"settles {row['bias_deg']:.2f} deg from v*" in words
@@ -40,38 +47,67 @@ def test_beyond_conclusion_in_words_from_the_computed_row(capsys):
     assert "regret linear in n" in words
     assert row["vstar_stability"] == "repelling" and "repelling equilibrium" in words
     assert "although the Gaussian lambda* predicts it attracts" in words
-    others = [e for e in row["equilibria"] if e["stability"] == "attracting"
-              and abs(e["angle_deg"] - row["bias_deg"]) > 1e-6]
+    others = [
+        e
+        for e in row["equilibria"]
+        if e["stability"] == "attracting" and abs(e["angle_deg"] - row["bias_deg"]) > 1e-6
+    ]
     assert len(others) == 1
     assert f"a second attractor at {others[0]['angle_deg']:.1f} deg" in words
 
 
 def test_beyond_conclusion_not_an_equilibrium():
-    row = {"gaussian_predicts": "attracting", "vstar_equilibrium": False,
-           "vstar_stability": "not-an-equilibrium", "exact_rate": None, "bias_deg": 39.4612,
-           "learned_regret": 8.576e-3, "best_linear_regret": 8.576e-3,
-           "best_linear_angle_deg": 39.4612,
-           "equilibria": [{"angle_deg": 39.4612, "stability": "attracting", "regret": 8.576e-3},
-                          {"angle_deg": -124.7, "stability": "attracting", "regret": 0.02},
-                          {"angle_deg": 170.0, "stability": "repelling", "regret": 0.1}]}
+    row = {
+        "gaussian_predicts": "attracting",
+        "vstar_equilibrium": False,
+        "vstar_stability": "not-an-equilibrium",
+        "exact_rate": None,
+        "bias_deg": 39.4612,
+        "learned_regret": 8.576e-3,
+        "best_linear_regret": 8.576e-3,
+        "best_linear_angle_deg": 39.4612,
+        "equilibria": [
+            {"angle_deg": 39.4612, "stability": "attracting", "regret": 8.576e-3},
+            {"angle_deg": -124.7, "stability": "attracting", "regret": 0.02},
+            {"angle_deg": 170.0, "stability": "repelling", "regret": 0.1},
+        ],
+    }
     words = beyond_conclusion(row)
-    assert words.startswith("v* is no longer an equilibrium: NBL settles 39.46 deg from v* "
-                            "and pays 8.6e-03 per round")
+    assert words.startswith(
+        "v* is no longer an equilibrium: NBL settles 39.46 deg from v* and pays 8.6e-03 per round"
+    )
     assert "regret linear in n" in words and "a second attractor at -124.7 deg" in words
     row2 = {**row, "learned_regret": 0.0}
     assert "regret linear in n" not in beyond_conclusion(row2)
 
 
 def test_gaussian_stability_conclusion(capsys):
-    code, out, _ = run(capsys, "stability", "--family", "two-transition",
-                       "--param", "mu2=1.244122", "--delta", "0.2", "--certify", "--quiet")
+    code, out, _ = run(
+        capsys,
+        "stability",
+        "--family",
+        "two-transition",
+        "--param",
+        "mu2=1.244122",
+        "--delta",
+        "0.2",
+        "--certify",
+        "--quiet",
+    )
     assert code == 0
     assert "< 0 (sign certified (Arb enclosure)): the paper's positive-stability" in out
-    r = SimpleNamespace(delta="0.2", lambda_star=0.5, certified=False, tier="float64",
-                        sign="stable", jacobian_rates={})
+    r = SimpleNamespace(
+        delta="0.2",
+        lambda_star=0.5,
+        certified=False,
+        tier="float64",
+        sign="stable",
+        jacobian_rates={},
+    )
     assert "locally attracting equilibrium" in stability_conclusion(r)
-    assert "not decided" in stability_conclusion(SimpleNamespace(**{**vars(r),
-                                                                    "sign": "undecided"}))
+    assert "not decided" in stability_conclusion(
+        SimpleNamespace(**{**vars(r), "sign": "undecided"})
+    )
 
 
 def test_help_states_every_scaling_and_coordinate_convention(capsys):
@@ -84,17 +120,29 @@ def test_help_states_every_scaling_and_coordinate_convention(capsys):
 
 
 def test_student_t_table_says_it_is_scaled(capsys):
-    code, out, _ = run(capsys, "stability", "--family", "logistic", "--delta", "1",
-                       "--contexts", "student-t:nu=5", "--quiet")
+    code, out, _ = run(
+        capsys,
+        "stability",
+        "--family",
+        "logistic",
+        "--delta",
+        "1",
+        "--contexts",
+        "student-t:nu=5",
+        "--quiet",
+    )
     assert code == 0
     assert "multivariate t scaled to unit covariance: Cov X = I" in out.splitlines()[0]
     assert "coordinates v* = e1, theta along e2" in out.splitlines()[0]
 
 
-@pytest.mark.parametrize("fraction, decimal", [
-    (["--arms", "shift=1/10"], ["--arms", "shift=0.1"]),
-    (["--contexts", "student-t:nu=9/2"], ["--contexts", "student-t:nu=4.5"]),
-])
+@pytest.mark.parametrize(
+    "fraction, decimal",
+    [
+        (["--arms", "shift=1/10"], ["--arms", "shift=0.1"]),
+        (["--contexts", "student-t:nu=9/2"], ["--contexts", "student-t:nu=4.5"]),
+    ],
+)
 def test_one_value_grammar_for_contexts_and_arms(capsys, fraction, decimal):
     base = ["stability", "--family", "logistic", "--delta", "1/2", "--json", "--quiet"]
     code, a, err = run(capsys, *base, *fraction)
@@ -107,8 +155,18 @@ def test_one_value_grammar_for_contexts_and_arms(capsys, fraction, decimal):
 
 def test_plot_into_a_missing_directory_is_refused(capsys, tmp_path):
     target = tmp_path / "no" / "dir" / "t.png"
-    code, out, err = run(capsys, "threshold", "--family", "two-transition", "--solve-for",
-                         "mu2", "--delta", "0.2", "--plot", str(target))
+    code, out, err = run(
+        capsys,
+        "threshold",
+        "--family",
+        "two-transition",
+        "--solve-for",
+        "mu2",
+        "--delta",
+        "0.2",
+        "--plot",
+        str(target),
+    )
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "does not exist" in err
     assert not (tmp_path / "no").exists()
@@ -116,20 +174,32 @@ def test_plot_into_a_missing_directory_is_refused(capsys, tmp_path):
 
 def _plain_lines(monkeypatch, capsys, argv):
     monkeypatch.setattr(display_mod, "DELAY", 0.0)
-    monkeypatch.setattr(display_mod.ProgressDisplay.__init__, "__defaults__",
-                        (display_mod.PLAIN_PERIOD, 0.0))
+    monkeypatch.setattr(
+        display_mod.ProgressDisplay.__init__, "__defaults__", (display_mod.PLAIN_PERIOD, 0.0)
+    )
     code, _, err = run(capsys, *argv)
     assert code == 0
     return [ln for ln in err.splitlines() if re.search(r": \d+/\d+ \(", ln)]
 
 
 def test_progress_counts_rows_and_points(monkeypatch, capsys):
-    lines = _plain_lines(monkeypatch, capsys, ["stability", "--family", "logistic",
-                                               "--delta", "1"])
+    lines = _plain_lines(monkeypatch, capsys, ["stability", "--family", "logistic", "--delta", "1"])
     assert lines and lines[-1].startswith("stability (1 link, 1 row): 1/1 ")
-    lines = _plain_lines(monkeypatch, capsys, ["threshold", "--family", "two-transition",
-                                               "--solve-for", "mu2", "--delta", "0.2",
-                                               "--param", "mu2=-2:3:39"])
+    lines = _plain_lines(
+        monkeypatch,
+        capsys,
+        [
+            "threshold",
+            "--family",
+            "two-transition",
+            "--solve-for",
+            "mu2",
+            "--delta",
+            "0.2",
+            "--param",
+            "mu2=-2:3:39",
+        ],
+    )
     assert lines and re.search(r": 39/39 \(100%\)", lines[-1]), lines[-1]
     assert "39 points" in lines[-1]
 
@@ -139,19 +209,20 @@ def test_dimension_and_delta_have_different_metavars(capsys):
         main(["simulate", "--help"])
     out = capsys.readouterr().out
     assert "--d DIM" in out and "--delta D" in out and "--d D " not in out
-    assert "n^2" in out                              # Greedy Logistic's cost is stated
+    assert "n^2" in out  # Greedy Logistic's cost is stated
     first = re.search(r"examples:\n\s+(nbl simulate[^\n]*)", out).group(1)
     n = int(re.search(r"--n (\d+)", first).group(1))
-    assert "greedy" not in first or n <= 5000         # a first example that runs in seconds
+    assert "greedy" not in first or n <= 5000  # a first example that runs in seconds
 
 
 def test_unstable_region_shaded_from_the_roots():
     from nbl_sim.presentation.plots import unstable_spans
 
-    xs = np.linspace(0.0, 1.0, 11)                  # grid points 0, 0.1, ..., 1
-    vals = 0.437 - xs                                # one root at 0.437, not a grid point
-    res = SimpleNamespace(scan=(xs.tolist(), vals.tolist()),
-                          roots=[SimpleNamespace(value="0.437", certified=True)])
+    xs = np.linspace(0.0, 1.0, 11)  # grid points 0, 0.1, ..., 1
+    vals = 0.437 - xs  # one root at 0.437, not a grid point
+    res = SimpleNamespace(
+        scan=(xs.tolist(), vals.tolist()), roots=[SimpleNamespace(value="0.437", certified=True)]
+    )
     assert unstable_spans(res) == [(0.437, 1.0)]
 
 
@@ -162,6 +233,13 @@ def test_greedy_logistic_progress_per_replication():
 
     env = Environment.build(make_family("logistic"), "1", 2)
     calls = []
-    simulate(env, n=60, reps=3, n0=20, policies=("nbl", "greedy-logistic"), seed=1,
-             progress=lambda done, total: calls.append((done, total)))
+    simulate(
+        env,
+        n=60,
+        reps=3,
+        n0=20,
+        policies=("nbl", "greedy-logistic"),
+        seed=1,
+        progress=lambda done, total: calls.append((done, total)),
+    )
     assert [c for c in calls if c[0] > 0] == [(1, 3), (2, 3), (3, 3)]

@@ -23,8 +23,7 @@ import nbl_sim.runs.outputs as outputs
 from proofs_check.cli import main
 
 NBL = Path(sys.executable).with_name("nbl")
-PHASE = ["phase", "--family", "two-transition", "--param", "mu2=-1,1.244122", "--delta",
-         "0.2,1"]
+PHASE = ["phase", "--family", "two-transition", "--param", "mu2=-1,1.244122", "--delta", "0.2,1"]
 
 
 def _enospc(*args, **kwargs):
@@ -41,7 +40,7 @@ def test_cache_write_fault_keeps_the_result(tmp_path, monkeypatch, capsys):
     rc = main(PHASE + ["--cache-dir", str(tmp_path / "c")])
     out, err = capsys.readouterr()
     assert rc == 0
-    assert "stable 3, unstable 1" in out                      # the result is printed
+    assert "stable 3, unstable 1" in out  # the result is printed
     warn = [ln for ln in _lines(err) if ln.startswith("nbl:")]
     assert len(warn) == 1 and warn[0].startswith("nbl: warning: results were not cached"), err
     assert "No space left on device" in warn[0]
@@ -62,7 +61,7 @@ def test_cache_put_records_the_first_fault_and_skips_the_rest(tmp_path, monkeypa
     assert len(calls) == 1 and "No space left" in c.fault
     assert cache_mod.take_write_faults() == [c.fault]
     assert cache_mod.take_write_faults() == []
-    with pytest.raises(TypeError):                    # a bug stays a bug, not a fault
+    with pytest.raises(TypeError):  # a bug stays a bug, not a fault
         c.put("ef56", {1, 2})
 
 
@@ -79,8 +78,9 @@ def test_unwritable_key_location_is_one_line(tmp_path, monkeypatch, capsys):
     rc = main(PHASE)
     out, err = capsys.readouterr()
     assert rc == 2 and out == ""
-    assert _lines(err) == [ln for ln in _lines(err) if ln.startswith("nbl: error: cannot "
-                                                                    "create the cache key")]
+    assert _lines(err) == [
+        ln for ln in _lines(err) if ln.startswith("nbl: error: cannot create the cache key")
+    ]
     assert ".secret." not in err
 
 
@@ -90,7 +90,7 @@ def test_out_fault_prints_the_result_and_writes_nothing(tmp_path, monkeypatch, c
 
     real = phase_cli.write_phase
 
-    def half(pd, out_dir, *a, **k):          # one file written, then the disk is full
+    def half(pd, out_dir, *a, **k):  # one file written, then the disk is full
         (Path(out_dir) / "phase.csv").write_text("partial\n")
         _enospc()
 
@@ -103,7 +103,7 @@ def test_out_fault_prints_the_result_and_writes_nothing(tmp_path, monkeypatch, c
     assert "stable 3, unstable 1" in out
     assert _lines(err)[-1].startswith(f"nbl: error: cannot write --out {out_dir}: No space")
     assert not out_dir.exists()
-    assert os.listdir(tmp_path) == []            # no staging directory left behind
+    assert os.listdir(tmp_path) == []  # no staging directory left behind
 
 
 def test_check_report_fault_prints_the_result(tmp_path, monkeypatch, capsys):
@@ -114,15 +114,18 @@ def test_check_report_fault_prints_the_result(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(report_mod, "write_report", _enospc)
     out_dir = tmp_path / "reports"
-    rc = main(["check", "--quick", "--claim", "kappa-closed-form", "--no-cache", "--out",
-               str(out_dir)])
+    rc = main(
+        ["check", "--quick", "--claim", "kappa-closed-form", "--no-cache", "--out", str(out_dir)]
+    )
     out, err = capsys.readouterr()
     assert rc == 1
     assert "kappa-closed-form" in out and "PASS 1 · CAVEAT 0" in out
-    assert "report:" not in out                          # no report is announced
+    assert "report:" not in out  # no report is announced
     errs = [ln for ln in _lines(err) if ln.startswith("nbl:")]
-    assert errs == [f"nbl: error: cannot write the report into --out {out_dir}: No space left "
-                    "on device; the result above is complete"], err
+    assert errs == [
+        f"nbl: error: cannot write the report into --out {out_dir}: No space left "
+        "on device; the result above is complete"
+    ], err
     assert "Traceback" not in err
     assert [p.name for p in out_dir.iterdir()] == []
 
@@ -134,8 +137,7 @@ def test_out_is_a_set_with_a_run_id(tmp_path, capsys):
     first = json.loads((out_dir / "phase.json").read_text())
     assert len(first["run_id"]) == 16
     assert sorted(os.listdir(out_dir)) == ["phase.csv", "phase.json", "phase.png"]
-    assert first["files"] == [str(out_dir / n) for n in ("phase.csv", "phase.png",
-                                                          "phase.json")]
+    assert first["files"] == [str(out_dir / n) for n in ("phase.csv", "phase.png", "phase.json")]
     assert main(PHASE + ["--no-cache", "--out", str(out_dir), "--quiet"]) == 0
     second = json.loads((out_dir / "phase.json").read_text())
     assert second["run_id"] != first["run_id"]
@@ -184,9 +186,9 @@ def test_leftovers_of_killed_runs_are_removed(tmp_path):
     (stage / "trajectories_nbl.csv").write_text("x" * 1000)
     tmp_file = d / f".trajectories_nbl.csv.{dead}.a1b2c3d4e5f6.tmp"
     tmp_file.write_text("x" * 1000)
-    alive = d / f".bands_nbl.csv.{os.getpid()}.a1b2c3d4e5f6.tmp"      # a live run's: kept
+    alive = d / f".bands_nbl.csv.{os.getpid()}.a1b2c3d4e5f6.tmp"  # a live run's: kept
     alive.write_text("y")
-    other = tmp_path / f".other.nbl-{dead}-0123456789ab.tmp"          # another DIR's: kept
+    other = tmp_path / f".other.nbl-{dead}-0123456789ab.tmp"  # another DIR's: kept
     other.mkdir()
     with outputs.output_set(d) as o:
         (o.path / "x.txt").write_text("1")
@@ -201,8 +203,9 @@ def tiny_tmpfs(tmp_path):
     mnt.mkdir()
     if shutil.which("mount") is None or os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root and mount(8)")
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)],
-                       capture_output=True)
+    r = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)], capture_output=True
+    )
     if r.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {r.stderr.decode().strip()}")
     try:
@@ -214,7 +217,7 @@ def tiny_tmpfs(tmp_path):
 @pytest.mark.slow
 def test_full_tmpfs_cache_and_out(tiny_tmpfs, tmp_path):
     (tiny_tmpfs / "c").mkdir()
-    with open(tiny_tmpfs / "fill", "wb", buffering=0) as fh:    # fill it up
+    with open(tiny_tmpfs / "fill", "wb", buffering=0) as fh:  # fill it up
         try:
             while True:
                 fh.write(b"\0" * 4096)
@@ -222,11 +225,12 @@ def test_full_tmpfs_cache_and_out(tiny_tmpfs, tmp_path):
             pass
     env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "home")}
     for extra, rc_want, needle in (
-            (["--cache-dir", str(tiny_tmpfs / "c")], 0, "nbl: warning: results were not cached"),
-            (["--no-cache", "--out", str(tiny_tmpfs / "out")], 1,
-             "nbl: error: cannot write --out")):
-        r = subprocess.run([str(NBL), *PHASE, *extra], capture_output=True, text=True,
-                           env=env, timeout=300)
+        (["--cache-dir", str(tiny_tmpfs / "c")], 0, "nbl: warning: results were not cached"),
+        (["--no-cache", "--out", str(tiny_tmpfs / "out")], 1, "nbl: error: cannot write --out"),
+    ):
+        r = subprocess.run(
+            [str(NBL), *PHASE, *extra], capture_output=True, text=True, env=env, timeout=300
+        )
         assert r.returncode == rc_want, r.stderr
         assert "stable 3, unstable 1" in r.stdout
         errs = [ln for ln in _lines(r.stderr) if ln.startswith("nbl:")]
@@ -268,7 +272,7 @@ def test_planted_npz_is_not_read_whole(tmp_path):
 
 def test_oversized_json_entry_is_not_parsed(tmp_path, monkeypatch):
     c, key, js = _genuine_entry(tmp_path)
-    js.write_bytes(b'{"pad": "' + b"x" * (20 * 2**20) + b'"}')     # 20 MiB of valid JSON
+    js.write_bytes(b'{"pad": "' + b"x" * (20 * 2**20) + b'"}')  # 20 MiB of valid JSON
     parsed = []
     real = cache_mod.json.loads
     monkeypatch.setattr(cache_mod.json, "loads", lambda b: parsed.append(1) or real(b))
@@ -284,8 +288,7 @@ def test_csv_read_memory_is_bounded(tmp_path):
     from nbl_sim.beyond.contexts import read_csv_matrix
 
     f = tmp_path / "x.csv"
-    np.savetxt(f, np.random.default_rng(0).standard_normal((40_000, 2)), delimiter=",",
-               fmt="%.6g")
+    np.savetxt(f, np.random.default_rng(0).standard_normal((40_000, 2)), delimiter=",", fmt="%.6g")
     tracemalloc.start()
     try:
         a = read_csv_matrix(f, "data")
@@ -301,24 +304,33 @@ def test_csv_read_memory_is_bounded(tmp_path):
 STAB = ["stability", "--family", "two-transition", "--delta", "0.5"]
 
 
-@pytest.mark.parametrize("argv, needle", [
-    # the one digit rule: ASCII digits 0-9 in every number (was: accepted by --delta/--param,
-    # refused by --n; full-width letters read as exp/z)
-    (["stability", "--family", "two-transition", "--delta", "\u0660.\u0665"], "ASCII digits"),
-    (STAB[:-1] + ["\uff10.5"], "ASCII digits"),
-    (STAB + ["--param", "mu2=\uff11"], "ASCII digits"),
-    (["simulate", "--family", "two-transition", "--delta", "0.5", "--gamma", "\uff11"],
-     "ASCII digits"),
-    (["stability", "--link", "\uff45\uff58\uff50(\uff5a)/(1+exp(z))", "--delta", "0.5"],
-     "look-alike"),
-    (PHASE + ["--scheduler", "local:\u0662"], "positive N"),
-    # misattributed or internal before issue 36
-    (["threshold", "--family", "two-transition", "--solve-for", "delta", "--grid", "-1"],
-     "--grid must be"),
-    (PHASE + ["--cache-dir", "~nosuchuser-nbl/x"], "no such user"),
-    (PHASE + ["--scheduler", "tcp://10.1.2.3:8786"], "refusing the plain tcp://"),
-    (PHASE + ["--scheduler", "tls://127.0.0.1:8786"], "needs Dask's TLS configuration"),
-])
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        # the one digit rule: ASCII digits 0-9 in every number (was: accepted by --delta/--param,
+        # refused by --n; full-width letters read as exp/z)
+        (["stability", "--family", "two-transition", "--delta", "\u0660.\u0665"], "ASCII digits"),
+        (STAB[:-1] + ["\uff10.5"], "ASCII digits"),
+        (STAB + ["--param", "mu2=\uff11"], "ASCII digits"),
+        (
+            ["simulate", "--family", "two-transition", "--delta", "0.5", "--gamma", "\uff11"],
+            "ASCII digits",
+        ),
+        (
+            ["stability", "--link", "\uff45\uff58\uff50(\uff5a)/(1+exp(z))", "--delta", "0.5"],
+            "look-alike",
+        ),
+        (PHASE + ["--scheduler", "local:\u0662"], "positive N"),
+        # misattributed or internal before issue 36
+        (
+            ["threshold", "--family", "two-transition", "--solve-for", "delta", "--grid", "-1"],
+            "--grid must be",
+        ),
+        (PHASE + ["--cache-dir", "~nosuchuser-nbl/x"], "no such user"),
+        (PHASE + ["--scheduler", "tcp://10.1.2.3:8786"], "refusing the plain tcp://"),
+        (PHASE + ["--scheduler", "tls://127.0.0.1:8786"], "needs Dask's TLS configuration"),
+    ],
+)
 def test_one_line_refusals(argv, needle, capsys, monkeypatch, tmp_path):
     for k in [k for k in os.environ if k.startswith("DASK_DISTRIBUTED__COMM__TLS")]:
         monkeypatch.delenv(k)
@@ -340,12 +352,19 @@ def test_nbl_cache_dir_of_an_unknown_user(monkeypatch, capsys):
 
 
 def test_stdout_closed_is_one_line(tmp_path):
-    r = subprocess.run([str(NBL), *STAB], stdout=subprocess.DEVNULL, capture_output=False,
-                       stderr=subprocess.PIPE, text=True, timeout=120,
-                       preexec_fn=lambda: os.close(1))
+    r = subprocess.run(
+        [str(NBL), *STAB],
+        stdout=subprocess.DEVNULL,
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: os.close(1),
+    )
     assert r.returncode == 2
-    assert _lines(r.stderr) == ["nbl: error: standard output is closed; redirect it (e.g. "
-                                "> /dev/null)"]
+    assert _lines(r.stderr) == [
+        "nbl: error: standard output is closed; redirect it (e.g. > /dev/null)"
+    ]
 
 
 def test_tcp_scheduler_off_loopback_needs_the_opt_in(monkeypatch):
@@ -353,8 +372,12 @@ def test_tcp_scheduler_off_loopback_needs_the_opt_in(monkeypatch):
     from nbl_theory.errors import NBLInputError
 
     monkeypatch.delenv("NBL_DASK_ALLOW_TCP", raising=False)
-    for ok in ("tcp://127.0.0.1:8786", "tcp://localhost:1", "tcp://[::1]:8786",
-               "tcp://127.9.8.7:99"):
+    for ok in (
+        "tcp://127.0.0.1:8786",
+        "tcp://localhost:1",
+        "tcp://[::1]:8786",
+        "tcp://127.9.8.7:99",
+    ):
         assert parse_scheduler(ok) == ("remote", ok)
     with pytest.raises(NBLInputError, match="loopback"):
         parse_scheduler("tcp://192.168.1.5:8786")
@@ -396,16 +419,30 @@ def test_pool_workers_die_with_their_parent(tmp_path, sig):
 
     import psutil
 
-    argv = [str(NBL), "simulate", "--family", "logistic", "--delta", "1", "--n", "2000000",
-            "--reps", "40", "--workers", "2", "--no-cache", "--quiet"]
+    argv = [
+        str(NBL),
+        "simulate",
+        "--family",
+        "logistic",
+        "--delta",
+        "1",
+        "--n",
+        "2000000",
+        "--reps",
+        "40",
+        "--workers",
+        "2",
+        "--no-cache",
+        "--quiet",
+    ]
     env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "cache")}
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-                         start_new_session=True)
+    p = subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True
+    )
     parent = psutil.Process(p.pid)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        kids = [c for c in parent.children(recursive=True)
-                if "spawn_main" in " ".join(c.cmdline())]
+        kids = [c for c in parent.children(recursive=True) if "spawn_main" in " ".join(c.cmdline())]
         if len(kids) >= 2:
             break
         time.sleep(0.1)
@@ -426,7 +463,7 @@ def test_pool_workers_die_with_their_parent(tmp_path, sig):
         c.kill()
     assert not left
     with p.stderr:
-        assert p.stderr.read() is not None        # EOF: nobody holds the pipe
+        assert p.stderr.read() is not None  # EOF: nobody holds the pipe
 
 
 # ---------------------------------------------------------------------- numba's cache
@@ -458,20 +495,33 @@ def test_numba_never_reads_pickles_beside_the_package(tmp_path):
             return (open, (str(marker), "w"))
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_CACHE")}
-    r = subprocess.run([sys.executable, "-c", _KERNELS], capture_output=True, text=True,
-                       env={**env, "NBL_CACHE_DIR": str(tmp_path / "home")}, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-c", _KERNELS],
+        capture_output=True,
+        text=True,
+        env={**env, "NBL_CACHE_DIR": str(tmp_path / "home")},
+        timeout=600,
+    )
     assert r.returncode == 0, r.stderr
     saved = list((tmp_path / "home" / "numba").rglob("*.nbi"))
     assert any(p.name.startswith("pcg64.fill_doubles-") for p in saved)
     package = Path(nbl_sim.__file__).parent
-    planted = [package / "engine" / "__pycache__" / p.name for p in saved
-               if not (package / "engine" / "__pycache__" / p.name).exists()]
+    planted = [
+        package / "engine" / "__pycache__" / p.name
+        for p in saved
+        if not (package / "engine" / "__pycache__" / p.name).exists()
+    ]
     planted[0].parent.mkdir(exist_ok=True)
     try:
         for f in planted:
             f.write_bytes(pickle.dumps(Evil()))
-        r = subprocess.run([sys.executable, "-c", _KERNELS], capture_output=True, text=True,
-                           env={**env, "NBL_CACHE_DIR": str(tmp_path / "home2")}, timeout=600)
+        r = subprocess.run(
+            [sys.executable, "-c", _KERNELS],
+            capture_output=True,
+            text=True,
+            env={**env, "NBL_CACHE_DIR": str(tmp_path / "home2")},
+            timeout=600,
+        )
         assert r.returncode == 0, r.stderr
     finally:
         for f in planted:
@@ -509,14 +559,19 @@ def test_a_kernel_saved_after_the_cache_place_changed_is_no_crash(tmp_path, chan
     (jit_cache.enable): the environment of that moment counts, and a place others can write to
     is never used (a private temporary one instead)."""
     env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "home")}
-    r = subprocess.run([sys.executable, "-c", _SAVE_AFTER_CHANGE, str(tmp_path / "other"), change],
-                       capture_output=True, text=True, env=env, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-c", _SAVE_AFTER_CHANGE, str(tmp_path / "other"), change],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stderr
     saved, used = r.stdout.split("]")
     assert used.strip() == "True"
-    if change == "env":                        # saved where NBL_CACHE_DIR said at first use
+    if change == "env":  # saved where NBL_CACHE_DIR said at first use
         assert ".nbi" not in saved and list((tmp_path / "other" / "numba").rglob("*.nbi"))
-    else:                                              # not saved in a directory others can write
+    else:  # not saved in a directory others can write
         assert ".nbi" not in saved
 
 
@@ -525,12 +580,12 @@ def test_numba_cache_dir_refused_when_others_can_write(tmp_path, monkeypatch):
 
     home = tmp_path / "home"
     (home / "numba").mkdir(parents=True)
-    os.chmod(home / "numba", 0o777)                       # group/other-writable, no sticky bit
+    os.chmod(home / "numba", 0o777)  # group/other-writable, no sticky bit
     monkeypatch.setenv("NBL_CACHE_DIR", str(home))
     jit_cache.numba_cache_dir.cache_clear()
     try:
         d = jit_cache.numba_cache_dir()
-        assert not d.is_relative_to(home)                 # a private temporary one instead
+        assert not d.is_relative_to(home)  # a private temporary one instead
         assert os.stat(d).st_mode & 0o077 == 0
     finally:
         jit_cache.numba_cache_dir.cache_clear()
@@ -548,12 +603,33 @@ def test_two_ctrl_c_under_a_local_dask_cluster(tmp_path):
 
     from tests.proofs_check.test_cli_signals import default_sigint
 
-    argv = [str(NBL), "simulate", "--family", "logistic", "--delta", "1", "--n", "2000000",
-            "--reps", "40", "--no-cache", "--quiet", "--scheduler", "local:2"]
+    argv = [
+        str(NBL),
+        "simulate",
+        "--family",
+        "logistic",
+        "--delta",
+        "1",
+        "--n",
+        "2000000",
+        "--reps",
+        "40",
+        "--no-cache",
+        "--quiet",
+        "--scheduler",
+        "local:2",
+    ]
     env = {**os.environ, "NBL_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("NBL_DASK_SCHEDULER", None)
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         env=env, start_new_session=True, preexec_fn=default_sigint)
+    p = subprocess.Popen(
+        argv,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+        preexec_fn=default_sigint,
+    )
     parent = psutil.Process(p.pid)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and len(parent.children(recursive=True)) < 3:

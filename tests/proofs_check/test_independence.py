@@ -13,8 +13,11 @@ from proofs_check import independence as ind
 from proofs_check.registry import all_claims
 
 ROOT = Path(__file__).resolve().parents[2]
-WITNESSES = sorted(p for p in (ROOT / "proofs_check" / "witnesses").glob("*.py")
-                   if p.stem not in ("__init__", "toolkit_values"))
+WITNESSES = sorted(
+    p
+    for p in (ROOT / "proofs_check" / "witnesses").glob("*.py")
+    if p.stem not in ("__init__", "toolkit_values")
+)
 
 
 @pytest.mark.parametrize("path", WITNESSES, ids=lambda p: p.stem)
@@ -30,12 +33,17 @@ def test_witness_library_imports_are_declared(path):
 
 def test_the_import_reader_sees_every_form(tmp_path):
     f = tmp_path / "w.py"
-    f.write_text("import nbl_theory.stability\nfrom nbl_sim.population import fields as pop\n"
-                 "from .toolkit_values import certified_at\nimport numpy\n"
-                 "def g():\n    from nbl_theory.results import decision_quantities\n")
+    f.write_text(
+        "import nbl_theory.stability\nfrom nbl_sim.population import fields as pop\n"
+        "from .toolkit_values import certified_at\nimport numpy\n"
+        "def g():\n    from nbl_theory.results import decision_quantities\n"
+    )
     assert sorted(ind.library_imports(f)) == [
-        "nbl_sim.population:fields", "nbl_theory.results:decision_quantities", "nbl_theory.stability:",
-        "toolkit_values:certified_at"]
+        "nbl_sim.population:fields",
+        "nbl_theory.results:decision_quantities",
+        "nbl_theory.stability:",
+        "toolkit_values:certified_at",
+    ]
 
 
 def _declared():
@@ -47,14 +55,17 @@ def test_a_declared_witness_exists_is_used_and_is_independent(claim):
     _, modules = ind.check_names(claim.check)
     for module, fn in ind.declared_witnesses(claim):
         assert module.startswith("proofs_check.witnesses.") and not module.endswith(
-            ".toolkit_values"), module
+            ".toolkit_values"
+        ), module
         assert callable(getattr(importlib.import_module(module), fn, None)), (module, fn)
         assert module in modules, f"{claim.id}: the check does not call {module}"
-        assert ind.witness_dependencies(module, fn) == [], \
+        assert ind.witness_dependencies(module, fn) == [], (
             f"{module}:{fn} reaches the library computation it witnesses"
+        )
     assert claim.shares, f"{claim.id}: say what the witness shares with the library"
-    assert any(m.kind == "witness" for m in claim.mutants), \
+    assert any(m.kind == "witness" for m in claim.mutants), (
         f"{claim.id}: a claim with a witness keeps a mutant of kind 'witness'"
+    )
 
 
 _NUMERIC = {"math", "numpy", "scipy", "mpmath", "flint"}
@@ -71,7 +82,8 @@ def _is_text(node) -> bool:
     if isinstance(node, ast.Call):
         f = node.func
         return (isinstance(f, ast.Attribute) and f.attr == "join") or (
-            isinstance(f, ast.Name) and f.id == "str")
+            isinstance(f, ast.Name) and f.id == "str"
+        )
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return _is_text(node.left) or _is_text(node.right)
     if isinstance(node, ast.BoolOp):
@@ -95,15 +107,19 @@ def _inline_computation(tree: ast.AST) -> list:
     bad = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            bad += [(node.lineno, a.name) for a in node.names
-                    if a.name.split(".")[0] in _NUMERIC]
+            bad += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] in _NUMERIC]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             if node.module.split(".")[0] in _NUMERIC:
                 bad.append((node.lineno, node.module))
-        elif (isinstance(node, ast.BinOp) and isinstance(node.op, _ARITH)
-              and id(node) not in skip and not _is_text(node)
-              and any(isinstance(n, ast.Call) for side in (node.left, node.right)
-                      for n in ast.walk(side))):
+        elif (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, _ARITH)
+            and id(node) not in skip
+            and not _is_text(node)
+            and any(
+                isinstance(n, ast.Call) for side in (node.left, node.right) for n in ast.walk(side)
+            )
+        ):
             bad.append((node.lineno, ast.unparse(node)))
     return bad
 
@@ -114,9 +130,11 @@ def test_declare_only_claim_modules_compute_nothing_inline(rel):
 
 
 def test_the_declare_only_rule_sees_inline_computation():
-    src = ("import numpy as np\nx = lib(1) * 2\ny = f'{lib(1) * 2}'\n"
-           "z = judge('q', holds=lambda v: abs(v - lib(0)) < 1)\nw = 1.5 * bound\n"
-           "t = 'a: ' + ', '.join(rows) + str(lib(2))\nu = lib(3) + other(4)\n")
+    src = (
+        "import numpy as np\nx = lib(1) * 2\ny = f'{lib(1) * 2}'\n"
+        "z = judge('q', holds=lambda v: abs(v - lib(0)) < 1)\nw = 1.5 * bound\n"
+        "t = 'a: ' + ', '.join(rows) + str(lib(2))\nu = lib(3) + other(4)\n"
+    )
     assert [line for line, _ in _inline_computation(ast.parse(src))] == [1, 2, 7]
 
 
@@ -126,8 +144,7 @@ def test_a_dependent_witness_function_is_seen():
     # it computes its own, proofs_check.witnesses.polar_field)
     deps = ind.witness_dependencies("proofs_check.witnesses.experiments", "final_angle")
     assert deps and deps[0].startswith("nbl_sim.studies.experiment:simulate")
-    assert ind.witness_dependencies("proofs_check.witnesses.experiments",
-                                    "load_comparisons") == []
+    assert ind.witness_dependencies("proofs_check.witnesses.experiments", "load_comparisons") == []
     assert ind.witness_dependencies("proofs_check.witnesses.lambda0", "h_spline") == []
     assert ind.witness_dependencies("proofs_check.witnesses.lambda_star", "lambda_star") == []
 
@@ -136,16 +153,22 @@ def test_every_finding_capable_claim_of_a_declare_only_module_has_a_witness():
     modules = {rel.removesuffix(".py").replace("/", ".") for rel in ind.DECLARE_ONLY}
     # (a claim whose verdict no library computation reaches, e.g. one about the paper's text,
     # cannot be turned by a library bug: it needs no witness; docs/witnesses.md counts it apart)
-    missing = [c.id for c in all_claims() if c.check.__module__ in modules
-               and "DISCREPANCY" in ind.can_return(c) and not c.witness
-               and ind.library_in_verdict(c)]
+    missing = [
+        c.id
+        for c in all_claims()
+        if c.check.__module__ in modules
+        and "DISCREPANCY" in ind.can_return(c)
+        and not c.witness
+        and ind.library_in_verdict(c)
+    ]
     assert missing == []
 
 
 def test_the_witness_table_is_generated():
     committed = (ROOT / ind.TABLE_PATH).read_text(encoding="utf-8")
-    assert committed == ind.render_table(), \
+    assert committed == ind.render_table(), (
         "docs/witnesses.md is stale: run python -m proofs_check.independence --write"
+    )
 
 
 def test_a_cached_helper_of_the_claim_module_is_followed():
@@ -161,8 +184,9 @@ def test_a_cached_helper_of_the_claim_module_is_followed():
 def test_every_claim_module_only_declares():
     """Issue 34, item 2: every module of proofs_check/claims that registers a claim is under the
     declare-only rule (its computations live in witnesses and toolkit_values)."""
-    registering = sorted(p.relative_to(ROOT).as_posix()
-                         for p in (ROOT / "proofs_check" / "claims").rglob("*.py")
-                         if "register" in p.read_text(encoding="utf-8")
-                         and p.name != "__init__.py")
+    registering = sorted(
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "proofs_check" / "claims").rglob("*.py")
+        if "register" in p.read_text(encoding="utf-8") and p.name != "__init__.py"
+    )
     assert [r for r in registering if r not in ind.DECLARE_ONLY] == []

@@ -15,8 +15,9 @@ def test_the_four_cases():
     assert judge("x", library=1.0, witness=1.0, tol=1e-9, holds=_holds).status == PASS
     assert judge("x", library=-1.0, witness=-1.0, tol=1e-9, holds=_holds).status == DISCREPANCY
     j = judge("x", library=1.0, witness=1.1, tol=1e-9, holds=_holds)
-    assert j.status == FAIL and j.detail.startswith("toolkit defect: library x = 1 and "
-                                                    "witness x = 1.1 disagree")
+    assert j.status == FAIL and j.detail.startswith(
+        "toolkit defect: library x = 1 and witness x = 1.1 disagree"
+    )
     assert "the paper is not judged" in j.detail and "<= 1e-09" in j.detail
     # within tolerance but on opposite sides of the paper's statement: undecided, not judged
     j = judge("x", library=1e-12, witness=-1e-12, tol=1e-9, holds=_holds)
@@ -30,12 +31,15 @@ def test_a_library_bug_is_never_the_papers_fault():
 
 
 def test_agreement_rules_and_arguments():
-    assert judge("x", library=100.0, witness=100.0001, agree=agree_rel(1e-5),
-                 holds=_holds).status == PASS
-    assert judge("x", library=100.0, witness=100.01, agree=agree_rel(1e-5),
-                 holds=_holds).status == FAIL
-    assert judge("x", library=-1, witness=-1, tol=0, holds=_holds,
-                 finding=CAVEAT).status == CAVEAT
+    assert (
+        judge("x", library=100.0, witness=100.0001, agree=agree_rel(1e-5), holds=_holds).status
+        == PASS
+    )
+    assert (
+        judge("x", library=100.0, witness=100.01, agree=agree_rel(1e-5), holds=_holds).status
+        == FAIL
+    )
+    assert judge("x", library=-1, witness=-1, tol=0, holds=_holds, finding=CAVEAT).status == CAVEAT
     with pytest.raises(ValueError):
         judge("x", library=1, witness=1, holds=_holds)
     with pytest.raises(ValueError):
@@ -49,7 +53,9 @@ def test_combine_puts_the_toolkit_first():
     bad = judge("b", library=-1.0, witness=-1.0, tol=0, holds=_holds)
     broken = judge("c", library=1.0, witness=2.0, tol=0, holds=_holds)
     out = combine([ok, bad, broken], "computed", "why", consequence="number")
-    assert out.status == FAIL and out.detail.startswith("toolkit defect") and "why" not in out.detail
+    assert (
+        out.status == FAIL and out.detail.startswith("toolkit defect") and "why" not in out.detail
+    )
     out = combine([ok, bad], "computed", "why", consequence="number")
     assert out.status == DISCREPANCY and out.consequence == "number" and out.detail.endswith("why")
     out = combine([ok], "computed", "why")
@@ -64,5 +70,5 @@ def test_agree_max_abs_states_its_rule_and_checks_shape():
 
     agree = agree_max_abs(1e-8, "the angles")
     assert agree([0.0, 1.0], [5e-9, 1.0]) and not agree([0.0, 1.0], [2e-8, 1.0])
-    assert not agree([0.0, 1.0], [0.0, 1.0, 2.0])            # a shape difference never agrees
+    assert not agree([0.0, 1.0], [0.0, 1.0, 2.0])  # a shape difference never agrees
     assert agree.__doc__ == "max |library - witness| over the angles <= 1e-08"

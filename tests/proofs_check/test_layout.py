@@ -18,20 +18,27 @@ MODULES = sorted((ROOT / "claims").rglob("*.py")) + sorted((ROOT / "witnesses").
 def test_module_imports_no_private_names(path):
     text = path.read_text(encoding="utf-8")
     tree = ast.parse(text)
-    private = [f"{node.module}.{a.name}" for node in ast.walk(tree)
-               if isinstance(node, ast.ImportFrom) for a in node.names
-               if a.name.startswith("_") and a.name != "__future__"]
+    private = [
+        f"{node.module}.{a.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for a in node.names
+        if a.name.startswith("_") and a.name != "__future__"
+    ]
     assert not private, f"imports another module's private names: {private}"
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "witnesses").glob("*.py")),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted((ROOT / "witnesses").glob("*.py")), ids=lambda p: p.name)
 def test_witness_modules_are_documented(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     assert ast.get_docstring(tree), "module docstring"
-    names = [t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
-             for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-             if isinstance(t, ast.Name)]
+    names = [
+        t.id
+        for node in tree.body
+        if isinstance(node, (ast.Assign, ast.AnnAssign))
+        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(t, ast.Name)
+    ]
     assert "__all__" in names, "__all__"
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
@@ -47,5 +54,7 @@ def test_witnesses_do_not_register_claims():
 def test_every_claim_is_registered_from_a_claims_module():
     for c in all_claims():
         module = c.check.__module__
-        assert module.startswith("proofs_check.claims.") or module == "proofs_check.registry", \
-            (c.id, module)
+        assert module.startswith("proofs_check.claims.") or module == "proofs_check.registry", (
+            c.id,
+            module,
+        )

@@ -33,8 +33,13 @@ def test_constants_doubled_halved_moved_and_negated():
     assert _after(src, "const*2") == ["2", "8"]
     muts, _ = ops.generate(src, "m")
     four = {m.operator: m.after for m in muts if m.before == "4"}
-    assert four == {"const*2": "8", "const-neg": "-4", "const/2": "2", "const+1": "5",
-                    "const-1": "3"}
+    assert four == {
+        "const*2": "8",
+        "const-neg": "-4",
+        "const/2": "2",
+        "const+1": "5",
+        "const-1": "3",
+    }
     one = {m.operator: m.after for m in muts if m.before == "1"}
     # 1 * 2 == 1 + 1: the same text is generated once
     assert one == {"const*2": "2", "const-neg": "-1", "const-1": "0"}
@@ -53,42 +58,49 @@ def test_binop_drop_term_swap_operands_and_sign():
     got = {(m.operator, m.before, m.after) for m in muts}
     assert ("binop", "(a - b) * -a", "(a - b) / -a") in got
     assert ("binop", "a - b", "a + b") in got
-    assert ("drop-term", "a - b", "a") in got                  # a dropped term
-    assert ("drop-term", "(a - b) * -a", "a - b") in got       # a dropped factor
+    assert ("drop-term", "a - b", "a") in got  # a dropped term
+    assert ("drop-term", "(a - b) * -a", "a - b") in got  # a dropped factor
     assert ("swap-operands", "a - b", "b - a") in got
     assert ("unary-sign", "-a", "a") in got
 
 
 def test_compare_maxmin_swap_args_index_and_range():
-    src = ("def f(x, y, n, a):\n"
-           "    if x < y:\n"
-           "        return max(x, y) + np.argmax(a) + g(x, y) + a[0, n]\n"
-           "    return [k for k in range(1, n)]\n")
+    src = (
+        "def f(x, y, n, a):\n"
+        "    if x < y:\n"
+        "        return max(x, y) + np.argmax(a) + g(x, y) + a[0, n]\n"
+        "    return [k for k in range(1, n)]\n"
+    )
     muts, _ = ops.generate(src, "m")
     got = {(m.operator, m.after) for m in muts}
     assert {("compare", "x <= y"), ("compare", "x > y")} <= got
     assert ("max-min", "min(x, y)") in got and ("max-min", "np.argmin(a)") in got
     assert ("swap-args", "g(y, x)") in got
-    assert not any(op == "swap-args" and a.startswith("max") for op, a in got)   # symmetric
+    assert not any(op == "swap-args" and a.startswith("max") for op, a in got)  # symmetric
     assert ("swap-index", "a[n, 0]") in got
-    assert {("range-off-by-one", "range(1, n + 1)"), ("range-off-by-one", "range(1, n - 1)"),
-            ("range-off-by-one", "range(1 + 1, n)")} <= got
+    assert {
+        ("range-off-by-one", "range(1, n + 1)"),
+        ("range-off-by-one", "range(1, n - 1)"),
+        ("range-off-by-one", "range(1 + 1, n)"),
+    } <= got
 
 
 def test_strings_messages_decorators_and_annotations_are_not_mutated():
-    src = ('"""doc 2"""\n'
-           '__all__ = ["f"]\n'
-           '@numba.njit(cache=True, fastmath=2)\n'
-           'def f(x: "int" = 3) -> float:\n'
-           '    """doc 1 + 1"""\n'
-           '    if x > 9:\n'
-           '        raise ValueError(f"x = {x + 1} is past 9")\n'
-           '    assert x != 2, "two"\n'
-           '    warnings.warn("w", stacklevel=2)\n'
-           '    return x\n')
+    src = (
+        '"""doc 2"""\n'
+        '__all__ = ["f"]\n'
+        "@numba.njit(cache=True, fastmath=2)\n"
+        'def f(x: "int" = 3) -> float:\n'
+        '    """doc 1 + 1"""\n'
+        "    if x > 9:\n"
+        '        raise ValueError(f"x = {x + 1} is past 9")\n'
+        '    assert x != 2, "two"\n'
+        '    warnings.warn("w", stacklevel=2)\n'
+        "    return x\n"
+    )
     muts, _ = ops.generate(src, "m")
     lines = {m.line for m in muts}
-    assert lines == {4, 6}                      # the default 3, and x > 9
+    assert lines == {4, 6}  # the default 3, and x > 9
     assert {m.before for m in muts} == {"3", "x > 9", "9"}
 
 
@@ -123,13 +135,18 @@ def test_every_target_module_parses_and_has_mutants():
         path = module_path(mod)
         muts, _ = ops.generate((ROOT / path).read_text(), mod, path)
         assert muts, mod
-    assert numba_sensitive("nbl_sim.engine.nbl_kernel") and not numba_sensitive("nbl_theory.results")
+    assert numba_sensitive("nbl_sim.engine.nbl_kernel") and not numba_sensitive(
+        "nbl_theory.results"
+    )
 
 
 # ------------------------------------------------------------------ sample and classification
 def _specs(counts):
-    return [ops.MutantSpec(m, m + ".py", i + 1, 0, i + 1, "const*2", 0, "1", "2")
-            for m, n in counts.items() for i in range(n)]
+    return [
+        ops.MutantSpec(m, m + ".py", i + 1, 0, i + 1, "const*2", 0, "1", "2")
+        for m, n in counts.items()
+        for i in range(n)
+    ]
 
 
 def test_stratified_sample_is_proportional_seeded_and_reproducible():
@@ -152,17 +169,25 @@ def _ev(cid, status):
 def test_classification_of_each_outcome():
     def out(events, **kw):
         return classify(BASE, events, **kw)["outcome"]
+
     assert out([_ev("c1", "FAIL"), _ev("c2", "PASS")], n_claims=2) == "killed-as-FAIL"
     # a blame wins over a FAIL elsewhere: the report would still blame the paper
     r = classify(BASE, [_ev("c1", "FAIL"), _ev("c2", "DISCREPANCY")], n_claims=2)
     assert r["outcome"] == "blame" and r["reason"] == "c2: PASS -> DISCREPANCY"
-    assert out([_ev("c3", "PASS")], n_claims=1) == "blame"          # a finding cleared
-    assert out([{"event": "load_error", "detail": "NameError: x"}], n_claims=1) == \
-        "killed-as-FAIL"
-    assert out([_ev("c1", "PASS"), {"event": "tests", "exit": 1, "failed": ["t::a"]}],
-               n_claims=1, n_tests=1) == "tests-only"
-    assert out([_ev("c1", "PASS"), {"event": "tests", "exit": 0, "failed": []}],
-               n_claims=1, n_tests=1) == "survived"
+    assert out([_ev("c3", "PASS")], n_claims=1) == "blame"  # a finding cleared
+    assert out([{"event": "load_error", "detail": "NameError: x"}], n_claims=1) == "killed-as-FAIL"
+    assert (
+        out(
+            [_ev("c1", "PASS"), {"event": "tests", "exit": 1, "failed": ["t::a"]}],
+            n_claims=1,
+            n_tests=1,
+        )
+        == "tests-only"
+    )
+    assert (
+        out([_ev("c1", "PASS"), {"event": "tests", "exit": 0, "failed": []}], n_claims=1, n_tests=1)
+        == "survived"
+    )
     assert out([_ev("c1", "SKIPPED")], n_claims=1) == "survived"
     assert out([_ev("c1", "PASS")], timed_out=True, n_claims=3) == "timeout"
     assert out([], equivalent="the same bytecode") == "equivalent"
@@ -170,24 +195,52 @@ def test_classification_of_each_outcome():
     assert r["outcome"] == "survived" and "no claim or mapped test" in r["reason"]
     # pytest could not run the mapped tests (usage or internal error, no test failed): the
     # tests never judged the mutant, so it is no kill
-    r = classify(BASE, [_ev("c1", "PASS"), {"event": "tests", "exit": 4, "failed": []}],
-                 n_claims=1, n_tests=7)
+    r = classify(
+        BASE,
+        [_ev("c1", "PASS"), {"event": "tests", "exit": 4, "failed": []}],
+        n_claims=1,
+        n_tests=7,
+    )
     assert r["outcome"] == "survived" and "could not run (pytest exit 4" in r["reason"]
     # a collection error the mutant causes (exit 2) still is one
-    assert out([_ev("c1", "PASS"), {"event": "tests", "exit": 2, "failed": []}],
-               n_claims=1, n_tests=1) == "tests-only"
+    assert (
+        out([_ev("c1", "PASS"), {"event": "tests", "exit": 2, "failed": []}], n_claims=1, n_tests=1)
+        == "tests-only"
+    )
 
 
 def test_summary_rates_and_markdown():
     recs = []
-    for k, o in enumerate(["killed-as-FAIL"] * 6 + ["tests-only"] * 2 + ["survived", "blame",
-                                                                         "equivalent"]):
-        recs.append({**_specs({"nbl_theory.x": 1})[0].to_dict(), "id": f"x{k}", "outcome": o,
-                     "reason": "r", "transitions": [["c2", "PASS", "DISCREPANCY", ""]],
-                     "n_claims": 1, "n_tests": 0, "line_text": "x = 1"})
-    env = summarize(recs, {"nbl_theory.x": {"unparses": 2}},
-                    {"sample": 11, "seed": 0, "mode": "quick", "tests": True, "budget": 10.0,
-                     "population": 99, "coverage_key": "k", "seconds": 1.0, "modules": []})
+    for k, o in enumerate(
+        ["killed-as-FAIL"] * 6 + ["tests-only"] * 2 + ["survived", "blame", "equivalent"]
+    ):
+        recs.append(
+            {
+                **_specs({"nbl_theory.x": 1})[0].to_dict(),
+                "id": f"x{k}",
+                "outcome": o,
+                "reason": "r",
+                "transitions": [["c2", "PASS", "DISCREPANCY", ""]],
+                "n_claims": 1,
+                "n_tests": 0,
+                "line_text": "x = 1",
+            }
+        )
+    env = summarize(
+        recs,
+        {"nbl_theory.x": {"unparses": 2}},
+        {
+            "sample": 11,
+            "seed": 0,
+            "mode": "quick",
+            "tests": True,
+            "budget": 10.0,
+            "population": 99,
+            "coverage_key": "k",
+            "seconds": 1.0,
+            "modules": [],
+        },
+    )
     t = env["totals"]
     assert [t[o] for o in OUTCOMES] == [6, 1, 2, 1, 0, 1] and t["total"] == 11
     assert t["kill_rate_registry"] == 0.6 and t["kill_rate_registry_tests"] == 0.8
@@ -200,20 +253,29 @@ def test_summary_rates_and_markdown():
 
 # ------------------------------------------------------------------ coverage map
 def test_import_lines_stand_for_the_whole_module_and_claims_cheapest_first():
-    cmap = CoverageMap({"contexts": ["import", "c:slow", "c:fast", "t:tests/x.py::t"],
-                        "claims": {"slow": {"status": "PASS", "seconds": 9.0},
-                                   "fast": {"status": "PASS", "seconds": 0.1}},
-                        "tests": {}, "lines": {"m.py": {"1": [0], "5": [1, 2], "6": [3]}}})
+    cmap = CoverageMap(
+        {
+            "contexts": ["import", "c:slow", "c:fast", "t:tests/x.py::t"],
+            "claims": {
+                "slow": {"status": "PASS", "seconds": 9.0},
+                "fast": {"status": "PASS", "seconds": 0.1},
+            },
+            "tests": {},
+            "lines": {"m.py": {"1": [0], "5": [1, 2], "6": [3]}},
+        }
+    )
     assert cmap.claims_for("m.py", 5) == ["fast", "slow"]
     assert cmap.tests_for("m.py", 6) == ["tests/x.py::t"] and cmap.claims_for("m.py", 6) == []
-    assert cmap.claims_for("m.py", 1) == ["fast", "slow"]       # a module-level constant
+    assert cmap.claims_for("m.py", 1) == ["fast", "slow"]  # a module-level constant
     assert cmap.claims_for("m.py", 5, 6) == ["fast", "slow"]
     assert cmap.claims_for("other.py", 1) == []
 
 
 def test_jitted_lines_are_credited_from_the_lines_naming_them():
-    kern = ("import numba\n@numba.njit(cache=True)\ndef inner(x):\n    return x + 1\n\n"
-            "@numba.njit\ndef outer(x):\n    return inner(x) * 2\n")
+    kern = (
+        "import numba\n@numba.njit(cache=True)\ndef inner(x):\n    return x + 1\n\n"
+        "@numba.njit\ndef outer(x):\n    return inner(x) * 2\n"
+    )
     caller = "from k import outer\ndef run(x):\n    return outer(x)\n"
     assert jitted_functions(kern) == {"inner": (3, 4), "outer": (7, 8)}
     got = jit_lines({"k.py": kern, "c.py": caller}, {"c.py": {3: {"c:claim"}}})
@@ -227,29 +289,40 @@ def _results_spec():
     path = "nbl_theory/results.py"
     src = (ROOT / path).read_text()
     line = next(i for i, t in enumerate(src.splitlines(), 1) if "s2 = 1 - d * d / 4" in t)
-    return next(m for m in ops.generate(src, "nbl_theory.results", path)[0]
-                if m.line == line and m.before == "4" and m.operator == "const/2")
+    return next(
+        m
+        for m in ops.generate(src, "nbl_theory.results", path)[0]
+        if m.line == line and m.before == "4" and m.operator == "const/2"
+    )
 
 
 def test_the_import_hook_makes_the_mutant_take_effect(tmp_path):
     import subprocess
+
     spec = _results_spec()
-    code = ("import json, sys; from pathlib import Path\n"
-            "from proofs_check.libmutation.operators import MutantSpec\n"
-            "from proofs_check.libmutation.worker import install\n"
-            f"install(MutantSpec.from_dict(json.loads({json.dumps(json.dumps(spec.to_dict()))})),"
-            f" Path({str(ROOT)!r}))\n"
-            "import nbl_theory.results as r\n"
-            "print(r.__file__)\n"
-            "q = r.decision_quantities(r.FLOAT_OPS, 1.0, 0.0, 1.0)\n"
-            "print(q['curvature'] / r.FLOAT_OPS.two_phi0)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=tmp_path, env={"PYTHONDONTWRITEBYTECODE": "1",
-                                            "PATH": "/usr/bin:/bin"}, timeout=120)
+    code = (
+        "import json, sys; from pathlib import Path\n"
+        "from proofs_check.libmutation.operators import MutantSpec\n"
+        "from proofs_check.libmutation.worker import install\n"
+        f"install(MutantSpec.from_dict(json.loads({json.dumps(json.dumps(spec.to_dict()))})),"
+        f" Path({str(ROOT)!r}))\n"
+        "import nbl_theory.results as r\n"
+        "print(r.__file__)\n"
+        "q = r.decision_quantities(r.FLOAT_OPS, 1.0, 0.0, 1.0)\n"
+        "print(q['curvature'] / r.FLOAT_OPS.two_phi0)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     first, lam = out.stdout.splitlines()
     assert first == str(ROOT / "nbl_theory/results.py")
-    assert float(lam) == 0.5          # s2 = 1 - Δ²/2 at Δ = 1 (the original: 1 - Δ²/4 = 0.75)
+    assert float(lam) == 0.5  # s2 = 1 - Δ²/2 at Δ = 1 (the original: 1 - Δ²/4 = 0.75)
 
 
 def test_tiny_end_to_end_one_module_one_claim():
@@ -258,13 +331,24 @@ def test_tiny_end_to_end_one_module_one_claim():
     (issue 34 reports this very mutant turning we-lambda-0.60 into a DISCREPANCY: until the
     claim has an independent witness the outcome is a blame; with one, killed-as-FAIL.)"""
     from proofs_check.libmutation.run import _run_mutant  # noqa: PLC2701 - the task itself
+
     spec = _results_spec()
     claim = "we-lambda-0.60"
     pinned = json.loads((ROOT / "tests/proofs_check/verdicts.json").read_text())
-    base = pinned[claim]                          # the unmutated verdict (pinned)
-    mutated = _run_mutant({"job": {"mutant": spec.to_dict(), "claims": [claim], "tests": [],
-                                   "baseline": {claim: base}, "budget": 100},
-                           "timeout": 300, "fresh_numba_cache": False})
+    base = pinned[claim]  # the unmutated verdict (pinned)
+    mutated = _run_mutant(
+        {
+            "job": {
+                "mutant": spec.to_dict(),
+                "claims": [claim],
+                "tests": [],
+                "baseline": {claim: base},
+                "budget": 100,
+            },
+            "timeout": 300,
+            "fresh_numba_cache": False,
+        }
+    )
     got = classify({claim: base}, mutated["events"], n_claims=1)
     assert not mutated["timed_out"]
     assert got["outcome"] in ("killed-as-FAIL", "blame"), got
@@ -276,13 +360,22 @@ def test_end_to_end_sample_of_one_module(tmp_path):
     """A seeded sample of four mutants of nbl_theory.results with the real coverage map and
     executor: every mutant gets an outcome and the report names each."""
     from proofs_check.libmutation.run import run_library
-    env = run_library(sample=4, seed=1, quick=True, tests=False, workers=2, budget=60,
-                      modules=["nbl_theory.results"])
+
+    env = run_library(
+        sample=4,
+        seed=1,
+        quick=True,
+        tests=False,
+        workers=2,
+        budget=60,
+        modules=["nbl_theory.results"],
+    )
     assert env["totals"]["total"] == 4
     assert all(m["outcome"] in OUTCOMES for m in env["mutants"])
     md = markdown(env, "cmd")
-    assert all(m["path"] in md or m["outcome"] in ("killed-as-FAIL", "tests-only")
-               for m in env["mutants"])
+    assert all(
+        m["path"] in md or m["outcome"] in ("killed-as-FAIL", "tests-only") for m in env["mutants"]
+    )
     assert ast.parse("x = 1")  # (markdown is plain text; nothing else to parse)
 
 
@@ -290,18 +383,23 @@ def test_outcomes_log_resumes_and_serves_a_run_with_tests(tmp_path, monkeypatch)
     """A run without tests decides FAILs and blames for a run with tests; a mutant that
     survived every claim there only needs its tests; a torn last line is ignored."""
     from proofs_check.libmutation.run import _ResultLog  # noqa: PLC2701 - the log itself
+
     monkeypatch.setenv("NBL_CACHE_DIR", str(tmp_path))
     narrow = _ResultLog("k" * 24, True, False, 60.0)
-    for mid, outcome, not_run in (("a", "killed-as-FAIL", 0), ("b", "survived", 0),
-                                  ("c", "survived", 3), ("d", "blame", 0)):
+    for mid, outcome, not_run in (
+        ("a", "killed-as-FAIL", 0),
+        ("b", "survived", 0),
+        ("c", "survived", 3),
+        ("d", "blame", 0),
+    ):
         narrow.add({"id": mid, "outcome": outcome, "reason": "r", "claims_not_run": not_run})
     with narrow.path.open("a") as f:
         f.write('{"tag": "torn')
     wide = _ResultLog("k" * 24, True, True, 60.0)
     assert wide.get("a")["outcome"] == "killed-as-FAIL" and wide.get("d")["outcome"] == "blame"
     assert wide.get("b") is None and wide.claims_cleared("b")
-    assert wide.get("c") is None and not wide.claims_cleared("c")      # claims left unrun
-    assert _ResultLog("k" * 24, True, False, 90.0).get("a") is None      # another budget
+    assert wide.get("c") is None and not wide.claims_cleared("c")  # claims left unrun
+    assert _ResultLog("k" * 24, True, False, 90.0).get("a") is None  # another budget
     again = _ResultLog("k" * 24, True, False, 60.0)
     assert again.get("b")["outcome"] == "survived"
 
@@ -314,8 +412,10 @@ def test_a_mutant_ended_by_ctrl_c_has_no_outcome(monkeypatch, code, interrupted)
     import subprocess
 
     from proofs_check.libmutation import run as lm
-    monkeypatch.setattr(lm.subprocess, "run",
-                        lambda *a, **k: subprocess.CompletedProcess(a[0], code))
+
+    monkeypatch.setattr(
+        lm.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a[0], code)
+    )
     res = lm._run_mutant({"job": {}, "timeout": 10, "fresh_numba_cache": False})
     assert bool(res.get("interrupted")) is interrupted
     if not interrupted:

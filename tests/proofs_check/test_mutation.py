@@ -35,14 +35,29 @@ SLOW_MODULES = ("decision_stability", "stein.identities", "stein.initialization"
 def _toy():
     reg = Registry()
 
-    @reg.register("good", "eq:a", "sec:x", "1 + 1 = 2", "symbolic", "exact", "why",
-                  mutants=(Mutant.printed("two is three", two=3),))
+    @reg.register(
+        "good",
+        "eq:a",
+        "sec:x",
+        "1 + 1 = 2",
+        "symbolic",
+        "exact",
+        "why",
+        mutants=(Mutant.printed("two is three", two=3),),
+    )
     def _good(two=2):
         return Outcome(PASS if 1 + 1 == two else DISCREPANCY, str(1 + 1))
 
-    @reg.register("weak", "eq:b", "sec:x", "a check that cannot fail", "symbolic", "exact",
-                  "why", mutants=(Mutant.printed("ignored", x=1),
-                                  Mutant.formula("noticed", x=2)))
+    @reg.register(
+        "weak",
+        "eq:b",
+        "sec:x",
+        "a check that cannot fail",
+        "symbolic",
+        "exact",
+        "why",
+        mutants=(Mutant.printed("ignored", x=1), Mutant.formula("noticed", x=2)),
+    )
     def _weak(x=0):
         return Outcome(FAIL if x == 2 else PASS, "1")
 
@@ -54,8 +69,9 @@ def _toy():
     def _slow():
         return Outcome(PASS, "1")
 
-    reg.register("skip", "eq:e", "sec:x", "a definition", "not-checked", "-",
-                 "a definition, not a result")(lambda: Outcome("SKIPPED", None, "def"))
+    reg.register(
+        "skip", "eq:e", "sec:x", "a definition", "not-checked", "-", "a definition, not a result"
+    )(lambda: Outcome("SKIPPED", None, "def"))
     return reg
 
 
@@ -69,14 +85,17 @@ def test_runner_counts_kills_survivors_and_defects():
     assert by["weak"].survived == ["ignored"] and by["weak"].killed == ["noticed"]
     assert by["weak"].defect == "survived: ignored"
     assert by["bare"].defect == "no mutants" and not by["bare"].run
-    assert by["slow"].defect == "no mutants" and not by["slow"].run      # slow, no mutants
+    assert by["slow"].defect == "no mutants" and not by["slow"].run  # slow, no mutants
     assert not rep.ok and {c.id for c in rep.defects} == {"weak", "bare", "slow"}
     assert seen[-1][:2] == (4, 4)
     js = rep.to_json()
     assert js["mutants"] == 3 and js["killed"] == 2 and js["kill_rate"] == pytest.approx(2 / 3)
-    assert js["defects"] == {"weak": "survived: ignored", "bare": "no mutants",
-                             "slow": "no mutants"}
-    json.dumps(js)                                    # JSON-ready
+    assert js["defects"] == {
+        "weak": "survived: ignored",
+        "bare": "no mutants",
+        "slow": "no mutants",
+    }
+    json.dumps(js)  # JSON-ready
     text = rep.format(verbose=True)
     assert "2/3 mutants killed" in text and "SURVIVED [printed] ignored" in text
 
@@ -93,9 +112,16 @@ def test_runner_filters_and_full_mode():
 
 def test_a_failing_baseline_is_a_defect():
     reg = Registry()
-    reg.register("broken", "eq:a", "sec:x", "s", "symbolic", "exact", "why",
-                 mutants=(Mutant.printed("m", x=1),))(
-        lambda x=0: Outcome(FAIL if x == 0 else PASS, "1"))
+    reg.register(
+        "broken",
+        "eq:a",
+        "sec:x",
+        "s",
+        "symbolic",
+        "exact",
+        "why",
+        mutants=(Mutant.printed("m", x=1),),
+    )(lambda x=0: Outcome(FAIL if x == 0 else PASS, "1"))
     rep = run_mutation(registry=reg)
     assert rep.claims[0].defect == "unmutated verdict is FAIL"
 
@@ -113,8 +139,7 @@ def test_command_line(capsys):
 
 # ------------------------------------------------------------------ the paper's claims
 def test_every_checked_claim_registers_a_mutant():
-    bare = [c.id for c in REGISTRY.all_claims()
-            if c.method != "not-checked" and not c.mutants]
+    bare = [c.id for c in REGISTRY.all_claims() if c.method != "not-checked" and not c.mutants]
     assert not bare, f"{len(bare)} checked claims without mutants: {bare}"
 
 
@@ -155,8 +180,13 @@ def test_kind_constructors_spell_the_same_mutant():
         assert short.kwargs == {"name": 1, "x": (2, 3)}
 
 
-@pytest.mark.parametrize("argv, fragment", [(["--module", "experiments"], "no claim in module"),
-                                            (["--claim", "no-such-claim"], "unknown claim id")])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["--module", "experiments"], "no claim in module"),
+        (["--claim", "no-such-claim"], "unknown claim id"),
+    ],
+)
 def test_a_typo_is_one_line_and_exit_2(capsys, argv, fragment):
     """An unknown claims module used to run nothing and report 0/0 killed with exit 0; an
     unknown claim id printed a traceback."""

@@ -38,19 +38,21 @@ def test_counters_as_latex_would():
     assert got["sec:one"] == "Section 1" and got["sec:sub"] == "Section 1.1"
     assert got["eq:a"] == "Equation (1)" and got["eq:b"] == "Equation (2)"
     assert got["eq:c"] == "Equation (3)" and got["eq:d"] == "Equation (4)"
-    assert got["lem:x"] == "Lemma 1" and got["as:y"] == "Assumption 1"   # its own counter
-    assert got["thm:z"] == "Theorem 2"                                   # shared with lemma
+    assert got["lem:x"] == "Lemma 1" and got["as:y"] == "Assumption 1"  # its own counter
+    assert got["thm:z"] == "Theorem 2"  # shared with lemma
     assert got["eq:t"] == "Equation ($\\star$)"
     assert n["eq:nolabelrow"].number == "(1.1)" and n["eq:nolabelrow"].note  # \nonumber row
     assert got["fig:f"] == "Figure 1"
     assert got["app:p"] == "Appendix A" and got["app:more"] == "Appendix A.1"
-    assert got["eq:e"] == "Equation (6)"        # equations run on through the appendix
+    assert got["eq:e"] == "Equation (6)"  # equations run on through the appendix
 
 
 def test_numberwithin_resets_per_section():
-    doc = (r"\numberwithin{equation}{section}\section{A}\begin{equation}\label{e1}\end{equation}"
-           r"\section{B}\begin{equation}\label{e2}\end{equation}"
-           r"\begin{equation}\label{e3}\end{equation}")
+    doc = (
+        r"\numberwithin{equation}{section}\section{A}\begin{equation}\label{e1}\end{equation}"
+        r"\section{B}\begin{equation}\label{e2}\end{equation}"
+        r"\begin{equation}\label{e3}\end{equation}"
+    )
     n = latex_numbers(doc)
     assert [n[k].number for k in ("e1", "e2", "e3")] == ["(1.1)", "(2.1)", "(2.2)"]
 
@@ -66,5 +68,5 @@ def test_the_papers_numbers():
     assert printed("prop:local_jacobian", n) == "Proposition 7"
     assert printed("cor:local_stability", n) == "Corollary 9"
     assert printed("alg:nbl", n) == "Algorithm 1"
-    assert n["eq:Fdef"].note                   # \eqref{eq:Fdef} prints a section's number
+    assert n["eq:Fdef"].note  # \eqref{eq:Fdef} prints a section's number
     assert printed("app:simulation-setup", n) == "Appendix D.1"

@@ -37,12 +37,15 @@ def test_the_shipped_text_is_the_pinned_version_the_data_was_made_from():
 def test_the_given_paper_is_the_pinned_version():
     """The source CI (or a user) gives through NBL_PAPER is the version the package pins."""
     if not os.environ.get(ps.ENV_VAR):
-        pytest.skip(f"no paper source given ({ps.ENV_VAR} unset): the shipped copy is checked "
-                    "by the other tests")
+        pytest.skip(
+            f"no paper source given ({ps.ENV_VAR} unset): the shipped copy is checked "
+            "by the other tests"
+        )
     src = ps.paper_source()
     assert src.origin == ps.ENV_VAR
-    assert src.pinned, (f"{src.path} is not the pinned version of the paper: "
-                        f"{staleness(src.text).summary()}")
+    assert src.pinned, (
+        f"{src.path} is not the pinned version of the paper: {staleness(src.text).summary()}"
+    )
 
 
 def test_precedence_path_then_environment_then_shipped(tmp_path, monkeypatch):
@@ -57,8 +60,10 @@ def test_precedence_path_then_environment_then_shipped(tmp_path, monkeypatch):
     assert ps.paper_source().text == TEXT
 
 
-@pytest.mark.parametrize("content, match", [
-    (None, "cannot read"), (b"\xff\xfe\x00", "not UTF-8"), (b"x" * 65, "more than the 64")])
+@pytest.mark.parametrize(
+    "content, match",
+    [(None, "cannot read"), (b"\xff\xfe\x00", "not UTF-8"), (b"x" * 65, "more than the 64")],
+)
 def test_a_bad_paper_file_is_one_input_error(tmp_path, monkeypatch, content, match):
     monkeypatch.setattr(ps, "MAX_PAPER_BYTES", 64)
     f = tmp_path / "p.tex"
@@ -88,7 +93,7 @@ def test_a_changed_quoted_line_makes_its_record_stale():
 
 def test_a_removed_line_moves_the_records_after_it():
     first = min(line for _, line, _ in quoted_lines())
-    edited = LINES[:first - 2] + LINES[first - 1:]        # the line before the first quote
+    edited = LINES[: first - 2] + LINES[first - 1 :]  # the line before the first quote
     s = staleness("\n".join(edited))
     assert s.changed_lines == 1 and not s.records
     assert len(s.moved) == len(quoted_lines())
@@ -99,14 +104,14 @@ def test_a_removed_line_moves_the_records_after_it():
 def test_a_relabelled_result_makes_its_claims_stale():
     s = staleness(TEXT.replace("\\label{prop:local_jacobian}", "\\label{prop:renamed}"))
     assert s.labels["prop:local_jacobian"] == "gone or relabelled"
-    expected = {c.id for c in all_claims()
-                if "prop:local_jacobian" in (c.label, *c.covers)}
+    expected = {c.id for c in all_claims() if "prop:local_jacobian" in (c.label, *c.covers)}
     assert expected and expected <= set(s.claims)
     assert "prop:local_jacobian" in s.summary()
 
 
 def test_a_changed_statement_line_makes_its_label_stale():
     from proofs_check.audit.extracted import INDEX
+
     st = INDEX["statements"]["prop:local_jacobian"]
     start, end = st["start"], st["end"]
     edited = LINES.copy()
@@ -118,11 +123,25 @@ def test_a_changed_statement_line_makes_its_label_stale():
 # ------------------------------------------------------------------ nbl check --paper
 def test_check_names_a_paper_that_is_not_the_pinned_version(tmp_path, capsys):
     given = tmp_path / "paper.tex"
-    given.write_text(TEXT.replace("\\label{prop:local_jacobian}", "\\label{prop:renamed}"),
-                     encoding="utf-8")
+    given.write_text(
+        TEXT.replace("\\label{prop:local_jacobian}", "\\label{prop:renamed}"), encoding="utf-8"
+    )
     out = tmp_path / "r"
-    code = main(["--quiet", "check", "--claim", CLAIM, "--paper", str(given), "--out", str(out),
-                 "--no-cache", "--workers", "1"])
+    code = main(
+        [
+            "--quiet",
+            "check",
+            "--claim",
+            CLAIM,
+            "--paper",
+            str(given),
+            "--out",
+            str(out),
+            "--no-cache",
+            "--workers",
+            "1",
+        ]
+    )
     stdout = capsys.readouterr().out
     assert code == 0
     assert f"--paper {given} is not the pinned version" in stdout
@@ -135,8 +154,21 @@ def test_check_names_a_paper_that_is_not_the_pinned_version(tmp_path, capsys):
 def test_check_with_the_pinned_text_reports_as_without_it(tmp_path, capsys):
     given = tmp_path / "paper.tex"
     given.write_text(TEXT, encoding="utf-8")
-    code = main(["--quiet", "check", "--claim", CLAIM, "--paper", str(given),
-                 "--out", str(tmp_path / "r"), "--no-cache", "--workers", "1"])
+    code = main(
+        [
+            "--quiet",
+            "check",
+            "--claim",
+            CLAIM,
+            "--paper",
+            str(given),
+            "--out",
+            str(tmp_path / "r"),
+            "--no-cache",
+            "--workers",
+            "1",
+        ]
+    )
     assert code == 0 and "not the pinned version" not in capsys.readouterr().out
     md = (tmp_path / "r" / "verification.md").read_text(encoding="utf-8")
     assert "not the pinned version" not in md
@@ -144,8 +176,9 @@ def test_check_with_the_pinned_text_reports_as_without_it(tmp_path, capsys):
 
 def test_check_refuses_an_unreadable_paper_before_any_work(tmp_path, capsys):
     out = tmp_path / "r"
-    code = main(["check", "--claim", CLAIM, "--paper", str(tmp_path / "missing.tex"),
-                 "--out", str(out)])
+    code = main(
+        ["check", "--claim", CLAIM, "--paper", str(tmp_path / "missing.tex"), "--out", str(out)]
+    )
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("nbl: error: --paper ") and err.count("\n") == 1
     assert not out.exists()

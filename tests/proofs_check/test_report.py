@@ -23,30 +23,89 @@ from proofs_check.report import (
 from proofs_check.report_json import RECORD_KEYS, load_records
 
 
-def _result(i, status, printed="1.00", computed="1.00", detail="", *, label="eq:x",
-             section="sec:x", quick=True, covers=(), consequence=None, figure=None,
-             evidence=None, cid=None, full_run=None):
-    return ClaimResult(cid or f"claim-{i}", label, section, f"statement {i} with a | pipe",
-                       "symbolic", "exact", "why", printed, computed, status, detail, 0.25,
-                       quick, tuple(covers), consequence, figure, dict(evidence or {}),
-                       full_run)
+def _result(
+    i,
+    status,
+    printed="1.00",
+    computed="1.00",
+    detail="",
+    *,
+    label="eq:x",
+    section="sec:x",
+    quick=True,
+    covers=(),
+    consequence=None,
+    figure=None,
+    evidence=None,
+    cid=None,
+    full_run=None,
+):
+    return ClaimResult(
+        cid or f"claim-{i}",
+        label,
+        section,
+        f"statement {i} with a | pipe",
+        "symbolic",
+        "exact",
+        "why",
+        printed,
+        computed,
+        status,
+        detail,
+        0.25,
+        quick,
+        tuple(covers),
+        consequence,
+        figure,
+        dict(evidence or {}),
+        full_run,
+    )
 
 
 def _sample():
     long = "a very long explanation " * 40
     return [
         _result(0, PASS, covers=("eq:y",), evidence={"eq:y": "eq:y checked: 1e-15"}),
-        _result(1, CAVEAT, detail="needs a condition " + long, consequence="presentation",
-                label="alg:nbl", section="sec:nbl"),
-        _result(2, DISCREPANCY, "2.15e-5", "2.08e-5", "paper value is off",
-                consequence="number", figure="numerical-summary", label="tab:x",
-                section="sec:numerics"),
-        _result(3, CAVEAT, detail="vacuous for the paper's examples", consequence="statement",
-                label="prop:x", section="app:self_concordance", covers=("eq:a", "eq:b"),
-                evidence={"eq:a": "eq:a holds with slack 0.3"}),
+        _result(
+            1,
+            CAVEAT,
+            detail="needs a condition " + long,
+            consequence="presentation",
+            label="alg:nbl",
+            section="sec:nbl",
+        ),
+        _result(
+            2,
+            DISCREPANCY,
+            "2.15e-5",
+            "2.08e-5",
+            "paper value is off",
+            consequence="number",
+            figure="numerical-summary",
+            label="tab:x",
+            section="sec:numerics",
+        ),
+        _result(
+            3,
+            CAVEAT,
+            detail="vacuous for the paper's examples",
+            consequence="statement",
+            label="prop:x",
+            section="app:self_concordance",
+            covers=("eq:a", "eq:b"),
+            evidence={"eq:a": "eq:a holds with slack 0.3"},
+        ),
         _result(4, FAIL, None, None, "check raised ValueError: bad"),
-        _result(5, SKIPPED, None, None, "slow claim: not run in quick mode (run without "
-                "--quick)", quick=False, label="prop:x", cid="claim-3-grid"),
+        _result(
+            5,
+            SKIPPED,
+            None,
+            None,
+            "slow claim: not run in quick mode (run without --quick)",
+            quick=False,
+            label="prop:x",
+            cid="claim-3-grid",
+        ),
         _result(6, SKIPPED, None, None, "a definition, not a result"),
     ]
 
@@ -74,8 +133,7 @@ def test_findings_open_the_report_ranked_by_consequence():
     assert "2.15e-5" in block2 and "2.08e-5" in block2 and "paper value is off" in block2
     # no figure beside the report: how to draw it there, not a broken link
     assert "](figures/" not in block2
-    assert ("`nbl reproduce numerical-summary --out <report directory>/figures`"
-            in _flat(block2))
+    assert "`nbl reproduce numerical-summary --out <report directory>/figures`" in _flat(block2)
     assert "(#claim-claim-2)" in block2
     block3 = findings.split("`claim-3`", 1)[1].split("### ", 1)[0]
     assert "`eq:a`: eq:a holds with slack 0.3" in block3
@@ -95,8 +153,11 @@ def test_failures_sections_details_and_skipped():
     skipped = text.split("## Skipped (2)", 1)[1]
     assert "claim-3-grid" in skipped and "a definition, not a result" in skipped
     # sections follow the paper's order
-    assert text.index("## `sec:nbl`") < text.index("## `sec:numerics`") < text.index(
-        "## `app:self_concordance`")
+    assert (
+        text.index("## `sec:nbl`")
+        < text.index("## `sec:numerics`")
+        < text.index("## `app:self_concordance`")
+    )
 
 
 def test_no_line_longer_than_a_screen():
@@ -125,10 +186,22 @@ def test_mode_is_stated_and_quick_versions_are_named():
 
 def test_previous_full_findings_listed_in_quick_mode(tmp_path):
     results = _sample()
-    prev = [{"id": "claim-3-grid", "label": "prop:x", "section": "app:self_concordance",
-             "statement": "s", "paper_value": "p", "computed": "full-run value",
-             "status": DISCREPANCY, "reason": "r", "consequence": "statement", "figure": None,
-             "evidence": {}, "covers": []}]
+    prev = [
+        {
+            "id": "claim-3-grid",
+            "label": "prop:x",
+            "section": "app:self_concordance",
+            "statement": "s",
+            "paper_value": "p",
+            "computed": "full-run value",
+            "status": DISCREPANCY,
+            "reason": "r",
+            "consequence": "statement",
+            "figure": None,
+            "evidence": {},
+            "covers": [],
+        }
+    ]
     path = tmp_path / "full.json"
     path.write_text(json.dumps(prev))
     text = render_markdown(results, version="x", date="d", previous=load_records(path))
@@ -168,27 +241,48 @@ def _findings_part(md: str) -> str:
 
 def _full_run(status, computed, commit="abc1234", cid="slow-one", label="prop:slow"):
     """A cached full-run record as the runner attaches it (a ClaimResult's fields + commit)."""
-    rec = _result(7, status, None, computed, f"full-run reason for {status}", label=label,
-                  cid=cid, quick=False, consequence="statement").to_dict()
+    rec = _result(
+        7,
+        status,
+        None,
+        computed,
+        f"full-run reason for {status}",
+        label=label,
+        cid=cid,
+        quick=False,
+        consequence="statement",
+    ).to_dict()
     return {**rec, "commit": commit}
 
 
 def _slow_skipped(full=None, cid="slow-one", label="prop:slow"):
-    return _result(7, SKIPPED, None, None, "slow claim: not run in quick mode (run without "
-                   "--quick)", quick=False, label=label, cid=cid, full_run=full)
+    return _result(
+        7,
+        SKIPPED,
+        None,
+        None,
+        "slow claim: not run in quick mode (run without --quick)",
+        quick=False,
+        label=label,
+        cid=cid,
+        full_run=full,
+    )
 
 
 def test_quick_report_reads_slow_findings_from_their_cached_full_run():
     """A slow claim's finding in a quick report is read from a full run of its current code,
     with the commit it ran at — never declared: the text follows that run's status and value."""
-    for status, computed, commit in ((DISCREPANCY, "full value 0.5104", "abc1234"),
-                                     (CAVEAT, "another value 7.25", "def5678")):
-        md = render_markdown(_sample() + [_slow_skipped(_full_run(status, computed, commit))],
-                             quick=True)
+    for status, computed, commit in (
+        (DISCREPANCY, "full value 0.5104", "abc1234"),
+        (CAVEAT, "another value 7.25", "def5678"),
+    ):
+        md = render_markdown(
+            _sample() + [_slow_skipped(_full_run(status, computed, commit))], quick=True
+        )
         found = _flat(_findings_part(md))
         assert "`slow-one`" in found and f"{status} in the cached full run" in found
         assert computed in found and f"at commit {commit}" in found
-        assert found.startswith("(4)")           # three computed findings + one read
+        assert found.startswith("(4)")  # three computed findings + one read
         head = _flat(md.split("## Findings")[0])
         assert f"1 {status}" in head and f"`slow-one` (at commit {commit})" in head
     # a full run that found nothing: no finding is announced
@@ -197,8 +291,10 @@ def test_quick_report_reads_slow_findings_from_their_cached_full_run():
     unknown = _flat(md).split("**Not known here:**", 1)[1].split("Run `nbl check`", 1)[0]
     assert "`claim-3-grid`" in unknown and "`slow-one`" not in unknown
     # the full report lists only what it computed
-    full = render_markdown(_sample()[:5] + [_result(7, DISCREPANCY, label="prop:slow",
-                                                    cid="slow-one", quick=False)], quick=False)
+    full = render_markdown(
+        _sample()[:5] + [_result(7, DISCREPANCY, label="prop:slow", cid="slow-one", quick=False)],
+        quick=False,
+    )
     assert "cached full run" not in full and "Not known here" not in full
 
 
@@ -223,18 +319,26 @@ def test_no_claim_declares_its_full_verdict():
 
 
 def test_beyond_claims_have_their_own_section_and_are_not_findings():
-    beyond = _result(9, CAVEAT, None, "5 of 5 departures flip the sign", "assumption needed",
-                     label="assum:gaussian_context", section="beyond:contexts",
-                     cid="beyond-x")
+    beyond = _result(
+        9,
+        CAVEAT,
+        None,
+        "5 of 5 departures flip the sign",
+        "assumption needed",
+        label="assum:gaussian_context",
+        section="beyond:contexts",
+        cid="beyond-x",
+    )
     md = render_markdown(_sample() + [beyond], quick=False)
     assert "`beyond-x`" not in _findings_part(md)
     part = md.split("## Beyond the paper", 1)[1].split("\n## ", 1)[0]
     assert "`beyond-x`" in part and "not the paper's" in _flat(part)
     assert "5 of 5 departures flip the sign" in _flat(part)
-    head = _flat(md.split("## Findings")[0])   # the counts say which of them are not findings
+    head = _flat(md.split("## Findings")[0])  # the counts say which of them are not findings
     assert "**Beyond the paper:** 1 CAVEAT of these counts is about nbl's own statements" in head
-    assert "Beyond the paper:" not in _flat(render_markdown(_sample(), quick=False).split(
-        "## Findings")[0])
+    assert "Beyond the paper:" not in _flat(
+        render_markdown(_sample(), quick=False).split("## Findings")[0]
+    )
 
 
 def test_figure_links_only_to_figures_beside_the_report(tmp_path):
@@ -259,7 +363,6 @@ def test_long_link_prefix_does_not_split_a_word():
     assert lines[1].strip().startswith("slow claim")
 
 
-
 def test_glossary_explains_the_names_the_report_uses():
     from proofs_check.report_context import glossary
 
@@ -267,16 +370,18 @@ def test_glossary_explains_the_names_the_report_uses():
     assert names["tt-unstable"].startswith("the two-transition link with mu2 = 1.244122")
     assert names["logistic4"].startswith("g(z) = 1/(1 + e^(-4z))")
     assert names["cond:t0-nonneg"].startswith("t0 >= 0")
-    assert set(names) == {"tt-unstable", "logistic4", "cond:t0-nonneg"}   # only the names used
+    assert set(names) == {"tt-unstable", "logistic4", "cond:t0-nonneg"}  # only the names used
     assert "independent of the toolkit's library" in dict(glossary("the own field h"))["own field"]
     assert glossary("nothing named here") == []
     kappas = dict(glossary("lambda0 = kappa_theta; kappa_rho = 2 rho (1 - log 2); kappa(a)"))
-    assert set(kappas) == {"kappa_theta", "kappa_rho"}     # the paper's own kappas are not
+    assert set(kappas) == {"kappa_theta", "kappa_rho"}  # the paper's own kappas are not
     assert "not the paper's kappa(a) or kappa*" in kappas["kappa_theta"]
     assert glossary("we-0.605 and sc-lower-bound-we-0.60x") == []
-    text = render_markdown(_sample() + [_result(9, CAVEAT, cid="uses-names",
-                                                detail="tt-stable needs cond:t0-nonneg")],
-                           version="x", date="d")
+    text = render_markdown(
+        _sample() + [_result(9, CAVEAT, cid="uses-names", detail="tt-stable needs cond:t0-nonneg")],
+        version="x",
+        date="d",
+    )
     top, rest = text.split("## Findings", 1)
     assert "[Names used in this report](#names)" in top
     assert '<a id="names"></a>' in rest and "- `tt-stable`: the two-transition" in rest
@@ -284,9 +389,17 @@ def test_glossary_explains_the_names_the_report_uses():
 
 def test_per_link_findings_of_one_check_are_one_entry():
     links = ("tt-stable", "tt-unstable", "we-0.60")
-    per_link = [_result(20 + k, CAVEAT, computed=f"bound {k}", label="prop:sc",
-                        cid=f"sc-bound-{key}", consequence="statement")
-                for k, key in enumerate(links)]
+    per_link = [
+        _result(
+            20 + k,
+            CAVEAT,
+            computed=f"bound {k}",
+            label="prop:sc",
+            cid=f"sc-bound-{key}",
+            consequence="statement",
+        )
+        for k, key in enumerate(links)
+    ]
     text = render_markdown(_sample() + per_link, version="x", date="d")
     findings = text.split("## Findings", 1)[1].split("## Failures", 1)[0]
     assert "6 findings in 4 entries" in _flat(findings)
@@ -296,7 +409,6 @@ def test_per_link_findings_of_one_check_are_one_entry():
     # two of them are not grouped
     two = render_markdown(_sample() + per_link[:2], version="x", date="d")
     assert "`sc-bound-*`" not in two and "### " in two.split("`sc-bound-tt-stable`", 1)[0]
-
 
 
 def test_the_atomic_writer_links_the_figures_beside_the_final_report(tmp_path):

@@ -51,9 +51,9 @@ from proofs_check.runner import (
 
 ROOT = Path(__file__).resolve().parents[2]
 REG = "tests.proofs_check.test_runner:TEST_REGISTRY"
-_PARENT = "NBL_TEST_RUNNER_PARENT"        # the pid of the test process (workers see it)
-_SLEEP = "NBL_TEST_RUNNER_SLEEP"          # seconds the "t-sleep" claim sleeps
-_SLEPT = "NBL_TEST_RUNNER_SLEPT"          # a file the "t-sleep" claim creates when it wakes
+_PARENT = "NBL_TEST_RUNNER_PARENT"  # the pid of the test process (workers see it)
+_SLEEP = "NBL_TEST_RUNNER_SLEEP"  # seconds the "t-sleep" claim sleeps
+_SLEPT = "NBL_TEST_RUNNER_SLEPT"  # a file the "t-sleep" claim creates when it wakes
 
 TEST_REGISTRY = Registry()
 _reg = TEST_REGISTRY.register
@@ -69,8 +69,16 @@ def _t_caveat():
     return Outcome(CAVEAT, "x", "needs a condition", evidence={"eq:c": "checked"})
 
 
-@_reg("t-discrepancy", "tab:c", "sec:b", "the table prints 3", "high-precision", "1e-10",
-      "float", printed="3")
+@_reg(
+    "t-discrepancy",
+    "tab:c",
+    "sec:b",
+    "the table prints 3",
+    "high-precision",
+    "1e-10",
+    "float",
+    printed="3",
+)
 def _t_discrepancy():
     return Outcome(DISCREPANCY, str(mpmath.mpf(2) + mpmath.mpf(1) / 10**12), "off by 1e-12")
 
@@ -87,7 +95,7 @@ def _t_raises():
 
 @_reg("t-precision", "eq:f", "sec:c", "changes mpmath's precision", "symbolic", "exact", "-")
 def _t_precision():
-    mpmath.mp.dps = 60                    # deliberately not restored: a FAIL, and no leak
+    mpmath.mp.dps = 60  # deliberately not restored: a FAIL, and no leak
     return Outcome(PASS, "60")
 
 
@@ -117,17 +125,20 @@ def _combine_max(values):
 
 
 _reg("t-split-sum", "eq:h", "sec:d", "1 + 4 + 9 + 16 = 30", "symbolic", "exact", "-")(
-    split_check(_cells, _combine_sum))
+    split_check(_cells, _combine_sum)
+)
 _reg("t-split-max", "eq:i", "sec:d", "max of the squares is 16", "symbolic", "exact", "-")(
-    split_check(_cells, _combine_max))
+    split_check(_cells, _combine_max)
+)
 _reg("t-split-bad", "eq:j", "sec:d", "a cell that raises", "symbolic", "exact", "-")(
-    split_check(lambda: CellPlan(_square, (1, -2)), _combine_sum))
+    split_check(lambda: CellPlan(_square, (1, -2)), _combine_sum)
+)
 
 
 @_reg("t-dies", "eq:k", "sec:e", "kills its worker", "symbolic", "exact", "-")
 def _t_dies():
     if os.environ.get(_PARENT) and int(os.environ[_PARENT]) != os.getpid():
-        os._exit(3)                        # only ever in a worker process, never in pytest
+        os._exit(3)  # only ever in a worker process, never in pytest
     return Outcome(PASS, "alive")
 
 
@@ -143,8 +154,9 @@ def _t_sleep():
 # claims of proofs_check.claims.regret.study): a tiny configuration of nbl_sim.studies.rate_study (13
 # cells), the cells cached in the "study" namespace under the sweep's own key, the study
 # reassembled by run_study itself through ReplayExecutor.
-STUDY = dataclasses.replace(QUICK, name="runner-test", reps=8, long_reps=4, gamma_reps=8,
-                            loc_reps=16, contrast_reps=8)
+STUDY = dataclasses.replace(
+    QUICK, name="runner-test", reps=8, long_reps=4, gamma_reps=8, loc_reps=16, contrast_reps=8
+)
 
 
 @functools.cache
@@ -171,25 +183,49 @@ def _study_contrast(results):
 
 def _study_localization(results):
     loc = _study(results)["localization"]["by_d"]
-    return Outcome(PASS, "; ".join(f"d={d}: " + ", ".join(f"{r['p_exit']:.6f}" for r in rs)
-                                   for d, rs in loc.items()))
+    return Outcome(
+        PASS,
+        "; ".join(
+            f"d={d}: " + ", ".join(f"{r['p_exit']:.6f}" for r in rs) for d, rs in loc.items()
+        ),
+    )
 
 
 _reg("t-study-contrast", "thm:x", "sec:f", "unstable grows faster", "monte-carlo", "-", "-")(
-    split_check(_study_cells, _study_contrast))
+    split_check(_study_cells, _study_contrast)
+)
 _reg("t-study-localization", "lem:x", "sec:f", "exit frequencies", "monte-carlo", "-", "-")(
-    split_check(_study_cells, _study_localization))
+    split_check(_study_cells, _study_localization)
+)
 
 
-GOOD = ["t-pass", "t-caveat", "t-discrepancy", "t-slow", "t-raises", "t-split-sum",
-        "t-split-max", "t-split-bad"]
+GOOD = [
+    "t-pass",
+    "t-caveat",
+    "t-discrepancy",
+    "t-slow",
+    "t-raises",
+    "t-split-sum",
+    "t-split-max",
+    "t-split-bad",
+]
 
 
 def _view(results):
     """What must not depend on the executor: everything but the seconds (and where a FAIL
     happened: a failed cell names itself after the serial message)."""
-    return [(r.id, r.status, r.computed, r.detail.split(" (cell ")[0] if r.status == FAIL
-             else r.detail, r.printed, r.covers, r.evidence) for r in results]
+    return [
+        (
+            r.id,
+            r.status,
+            r.computed,
+            r.detail.split(" (cell ")[0] if r.status == FAIL else r.detail,
+            r.printed,
+            r.covers,
+            r.evidence,
+        )
+        for r in results
+    ]
 
 
 @pytest.fixture
@@ -218,14 +254,19 @@ def test_same_results_and_order_as_the_serial_registry(quick, tmp_path):
 
 def test_split_cells_run_once_and_are_cached(cache):
     seen = []
-    first = run_claims_parallel(["t-split-sum", "t-split-max"], executor=SerialExecutor(),
-                                cache=cache, registry=REG, on_task=seen.append)
+    first = run_claims_parallel(
+        ["t-split-sum", "t-split-max"],
+        executor=SerialExecutor(),
+        cache=cache,
+        registry=REG,
+        on_task=seen.append,
+    )
     assert [(r.status, r.computed) for r in first] == [(PASS, "30"), (PASS, "16")]
     # the four shared cells ran once, for both claims; the claims themselves were combined
-    assert sorted(t.name for t in seen if t.kind == "cell") == [f"t-split-sum#{i}"
-                                                                 for i in range(4)]
-    assert sorted(t.name for t in seen if t.kind == "combine") == ["t-split-max",
-                                                                   "t-split-sum"]
+    assert sorted(t.name for t in seen if t.kind == "cell") == [
+        f"t-split-sum#{i}" for i in range(4)
+    ]
+    assert sorted(t.name for t in seen if t.kind == "combine") == ["t-split-max", "t-split-sum"]
     # the cells are in the sweep cache under the sweep's key (shared with run_sweep)
     cells = ChunkCache(cache.root.parent, "test-cells")
     assert cells.get(cell_key(_square, 3)) == (True, 9)
@@ -233,8 +274,13 @@ def test_split_cells_run_once_and_are_cached(cache):
     for f in cache.root.glob("??/*.json"):
         f.unlink()
     seen.clear()
-    again = run_claims_parallel(["t-split-sum", "t-split-max"], executor=SerialExecutor(),
-                                cache=cache, registry=REG, on_task=seen.append)
+    again = run_claims_parallel(
+        ["t-split-sum", "t-split-max"],
+        executor=SerialExecutor(),
+        cache=cache,
+        registry=REG,
+        on_task=seen.append,
+    )
     assert _view(again) == _view(first)
     assert [t.kind for t in seen] == []
 
@@ -246,10 +292,15 @@ def test_split_claims_are_planned_after_the_longest_claims_started(monkeypatch):
     check = next(c.check for c in TEST_REGISTRY.all_claims() if c.id == "t-split-sum")
     monkeypatch.setattr(check, "cells", lambda: events.append("plan") or _cells())
     ids = ["t-pass", "t-caveat", "t-discrepancy", "t-reads-dps", "t-split-sum"]
-    res = run_claims_parallel(ids, executor=SerialExecutor(), registry=REG, chunk=False,
-                              on_task=lambda t: events.append(t.kind))
+    res = run_claims_parallel(
+        ids,
+        executor=SerialExecutor(),
+        registry=REG,
+        chunk=False,
+        on_task=lambda t: events.append(t.kind),
+    )
     assert [r.status for r in res] == [PASS, CAVEAT, DISCREPANCY, PASS, PASS]
-    assert events.index("plan") == 2      # after the first round: two claims (1 worker x 2)
+    assert events.index("plan") == 2  # after the first round: two claims (1 worker x 2)
     assert events.count("cell") == 4 and events.count("combine") == 1
 
 
@@ -259,8 +310,9 @@ def test_study_claims_split_into_shared_cached_cells(cache):
     seen = []
     _study.cache_clear()
     ANALYSES.clear()
-    res = run_claims_parallel(ids, executor=SerialExecutor(), cache=cache, registry=REG,
-                              on_task=seen.append)
+    res = run_claims_parallel(
+        ids, executor=SerialExecutor(), cache=cache, registry=REG, on_task=seen.append
+    )
     n_cells = len(plan(STUDY)[0])
     # the 13 cells ran once for both claims, then each claim was combined in this process,
     # sharing one analysis
@@ -271,7 +323,7 @@ def test_study_claims_split_into_shared_cached_cells(cache):
     # analysis redone from them)
     _study.cache_clear()
     direct = TEST_REGISTRY.run_claims(ids=ids)
-    assert len(ANALYSES) == 2 and ANALYSES[1] == ANALYSES[0]       # the same cell keys
+    assert len(ANALYSES) == 2 and ANALYSES[1] == ANALYSES[0]  # the same cell keys
     assert _view(res) == _view(direct)
     # the cells sit in the study cache under the sweep's key: run_study (nbl study) reuses them
     again = run_study(STUDY, cache=ChunkCache(cache.root.parent, "study"))
@@ -284,8 +336,13 @@ def test_the_paper_study_claims_are_split_over_the_study_cells():
     namespace), so the runner runs the study once, cell by cell, for all five."""
     from proofs_check.witnesses.toolkit_values import study_plan
 
-    ids = {"regret-rate-d-log-n", "localized-estimation-rate-study", "step-size-exponent",
-           "localization-vs-n0", "regret-rate-unstable-contrast"}
+    ids = {
+        "regret-rate-d-log-n",
+        "localized-estimation-rate-study",
+        "step-size-exponent",
+        "localization-vs-n0",
+        "regret-rate-unstable-contrast",
+    }
     checks = {c.id: c.check for c in REGISTRY.all_claims() if c.id in ids}
     assert set(checks) == ids
     for check in checks.values():
@@ -317,8 +374,7 @@ def test_a_split_check_with_direct_runs_it_when_called_directly():
         planned.append(1)
         return _cells()
 
-    check = split_check(cells, _combine_sum,
-                        direct=lambda scale=1: Outcome(PASS, str(30 * scale)))
+    check = split_check(cells, _combine_sum, direct=lambda scale=1: Outcome(PASS, str(30 * scale)))
     assert check().computed == "30" and check(scale=2).computed == "60" and not planned
     assert is_split(check) and check.combine([1, 4, 9, 16]).computed == "30"
 
@@ -328,9 +384,15 @@ def test_the_heavy_paper_claims_are_split_into_shared_cells():
     claims share one plan of 30 settings (each drawn once), the two Greedy Logistic panels run
     one cell per (link, intercept), the large trajectory check one cell per link."""
     checks = {c.id: c.check for c in REGISTRY.all_claims()}
-    grid = [checks[f"{k}-grid"] for k in ("init-mse-bound", "init-high-probability",
-                                          "init-vector-concentration",
-                                          "init-fixed-direction-tail")]
+    grid = [
+        checks[f"{k}-grid"]
+        for k in (
+            "init-mse-bound",
+            "init-high-probability",
+            "init-vector-concentration",
+            "init-fixed-direction-tail",
+        )
+    ]
     plans = [c.cells() for c in grid]
     assert all(is_split(c) for c in grid) and len(plans[0].cells) == 30
     assert all(p.cells == plans[0].cells and p.fn is plans[0].fn for p in plans)
@@ -349,18 +411,21 @@ def test_replay_executor_refuses_other_cells():
 def test_cache_reuse_skips_every_task_and_fail_is_not_cached(cache):
     ids = ["t-pass", "t-caveat", "t-raises"]
     seen = []
-    first = run_claims_parallel(ids, executor=SerialExecutor(), cache=cache, registry=REG,
-                                on_task=seen.append)
+    first = run_claims_parallel(
+        ids, executor=SerialExecutor(), cache=cache, registry=REG, on_task=seen.append
+    )
     assert sorted(t.name for t in seen) == sorted(ids)
     seen.clear()
-    second = run_claims_parallel(ids, executor=SerialExecutor(), cache=cache, registry=REG,
-                                 on_task=seen.append)
-    assert [t.name for t in seen] == ["t-raises"]          # a FAIL is re-examined every run
+    second = run_claims_parallel(
+        ids, executor=SerialExecutor(), cache=cache, registry=REG, on_task=seen.append
+    )
+    assert [t.name for t in seen] == ["t-raises"]  # a FAIL is re-examined every run
     assert [r.to_dict() for r in second[:2]] == [r.to_dict() for r in first[:2]]
     # the mode is part of the key
     seen.clear()
-    run_claims_parallel(ids, quick=True, executor=SerialExecutor(), cache=cache, registry=REG,
-                        on_task=seen.append)
+    run_claims_parallel(
+        ids, quick=True, executor=SerialExecutor(), cache=cache, registry=REG, on_task=seen.append
+    )
     assert sorted(t.name for t in seen) == sorted(ids)
 
 
@@ -390,7 +455,7 @@ _PKG = {
             return Outcome(PASS, f"{PHI0:.6f}")
         """,
     "reg.py": "from proofs_check.registry import Registry\nREG = Registry(loader=__package__ "
-              "+ '.load')\n",
+    "+ '.load')\n",
     "load.py": "from . import mod_a, mod_b  # noqa: F401\n",
 }
 
@@ -407,26 +472,32 @@ def test_cache_invalidation_follows_the_source(tmp_path, monkeypatch, cache):
     def run():
         runner_keys.claim_fingerprint.cache_clear()
         seen = []
-        res = run_claims_parallel(executor=SerialExecutor(), cache=cache, registry=spec,
-                                  on_task=seen.append)
+        res = run_claims_parallel(
+            executor=SerialExecutor(), cache=cache, registry=spec, on_task=seen.append
+        )
         assert all(r.status == PASS for r in res)
         return sorted(t.name for t in seen)
 
     try:
         assert run() == ["a-one", "a-two", "b-one"]
         assert run() == []
-        (pkg / "shared.py").write_text("FACTOR = 2  # edited\n")      # imported by mod_a only
+        (pkg / "shared.py").write_text("FACTOR = 2  # edited\n")  # imported by mod_a only
         assert run() == ["a-one", "a-two"]
         (pkg / "mod_b.py").write_text((pkg / "mod_b.py").read_text() + "\n# edited\n")
         assert run() == ["b-one"]
         (pkg / "load.py").write_text((pkg / "load.py").read_text() + "# edited\n")
-        assert run() == []          # a parent/loader module is not a dependency of a claim
+        assert run() == []  # a parent/loader module is not a dependency of a claim
         # an nbl module a claim imports counts through nbl_sim.runs.sweep.source_fingerprint
-        before = {m: runner_keys.claim_fingerprint(m) for m in ("runner_pkg_x.mod_a",
-                                                                "runner_pkg_x.mod_b")}
+        before = {
+            m: runner_keys.claim_fingerprint(m)
+            for m in ("runner_pkg_x.mod_a", "runner_pkg_x.mod_b")
+        }
         real = runner_keys.source_fingerprint
-        monkeypatch.setattr(runner_keys, "source_fingerprint",
-                            lambda m: "changed" if m == "nbl_theory.numeric" else real(m))
+        monkeypatch.setattr(
+            runner_keys,
+            "source_fingerprint",
+            lambda m: "changed" if m == "nbl_theory.numeric" else real(m),
+        )
         runner_keys.claim_fingerprint.cache_clear()
         assert runner_keys.claim_fingerprint("runner_pkg_x.mod_a") == before["runner_pkg_x.mod_a"]
         assert runner_keys.claim_fingerprint("runner_pkg_x.mod_b") != before["runner_pkg_x.mod_b"]
@@ -440,12 +511,17 @@ def test_cache_invalidation_follows_the_source(tmp_path, monkeypatch, cache):
 def test_a_dying_worker_is_a_fail_and_the_others_finish(batched):
     """Alone, or batched with the others (tiny estimates: one task) and then re-run claim by
     claim to find the one at fault."""
-    ids = ["t-pass", "t-caveat", "t-dies"]          # registration order
+    ids = ["t-pass", "t-caveat", "t-dies"]  # registration order
     seen = []
     with ProcessExecutor(2, retries=0) as ex:
-        res = run_claims_parallel(ids, executor=ex, registry=REG, on_task=seen.append,
-                                  estimates=dict.fromkeys(ids, 0.01 if batched else 10.0))
-    assert len([t for t in seen if t.kind == "claims"]) == 2      # the tasks that finished
+        res = run_claims_parallel(
+            ids,
+            executor=ex,
+            registry=REG,
+            on_task=seen.append,
+            estimates=dict.fromkeys(ids, 0.01 if batched else 10.0),
+        )
+    assert len([t for t in seen if t.kind == "claims"]) == 2  # the tasks that finished
     assert all(len(t.parts) == 1 for t in seen)
     by = {r.id: r for r in res}
     assert [r.id for r in res] == ids
@@ -456,7 +532,7 @@ def test_a_dying_worker_is_a_fail_and_the_others_finish(batched):
 def test_precision_changes_do_not_leak_to_the_next_task():
     ids = ["t-precision", "t-reads-dps"]
     dps = mpmath.mp.dps
-    with ProcessExecutor(1) as ex:            # one worker runs both, in this order
+    with ProcessExecutor(1) as ex:  # one worker runs both, in this order
         res = run_claims_parallel(ids, executor=ex, registry=REG)
     assert res[0].status == FAIL and "precision" in res[0].detail
     assert (res[1].status, res[1].computed) == (PASS, str(dps))
@@ -464,7 +540,7 @@ def test_precision_changes_do_not_leak_to_the_next_task():
 
 
 def _records(out):
-    return load_records(Path(out) / "verification.json")   # the envelope's results
+    return load_records(Path(out) / "verification.json")  # the envelope's results
 
 
 def test_interrupted_run_leaves_a_partial_report_and_resumes(tmp_path, cache):
@@ -477,8 +553,15 @@ def test_interrupted_run_leaves_a_partial_report_and_resumes(tmp_path, cache):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        run_claims_parallel(GOOD, executor=SerialExecutor(), cache=cache, registry=REG,
-                            out_dir=out, on_result=stop_after_three, report_every=0)
+        run_claims_parallel(
+            GOOD,
+            executor=SerialExecutor(),
+            cache=cache,
+            registry=REG,
+            out_dir=out,
+            on_result=stop_after_three,
+            report_every=0,
+        )
     partial = _records(out)
     assert [r["id"] for r in partial] == GOOD
     pending = [r for r in partial if r["reason"] == PENDING_DETAIL]
@@ -489,23 +572,25 @@ def test_interrupted_run_leaves_a_partial_report_and_resumes(tmp_path, cache):
     # and its headline says so, before anything else (a probe found it only in each reason)
     head = md.split("## ")[0]
     assert f"**Incomplete: {len(pending)} of {len(GOOD)} claims did not run**" in head
-    assert not list(out.glob(".verification-*"))          # no temporary left behind
+    assert not list(out.glob(".verification-*"))  # no temporary left behind
     seen = []
-    resumed = run_claims_parallel(GOOD, executor=SerialExecutor(), cache=cache, registry=REG,
-                                  out_dir=out, on_task=seen.append)
+    resumed = run_claims_parallel(
+        GOOD, executor=SerialExecutor(), cache=cache, registry=REG, out_dir=out, on_task=seen.append
+    )
     # only the claims not finished before (and the FAIL, never cached) ran again
-    done_before = {r["id"] for r in partial if r["reason"] != PENDING_DETAIL
-                   and r["status"] != FAIL}
+    done_before = {
+        r["id"] for r in partial if r["reason"] != PENDING_DETAIL and r["status"] != FAIL
+    }
     assert {t.name.split("#")[0] for t in seen}.isdisjoint(done_before)
     final = _records(out)
-    assert [r for r in final if r["id"] in done_before] == \
-        [r for r in partial if r["id"] in done_before]
+    assert [r for r in final if r["id"] in done_before] == [
+        r for r in partial if r["id"] in done_before
+    ]
     assert "Incomplete" not in (out / "verification.md").read_text()
     assert _view(resumed) == _view(TEST_REGISTRY.run_claims(ids=GOOD))
-    run_claims_parallel(GOOD, executor=SerialExecutor(), cache=cache, registry=REG,
-                        out_dir=out)
+    run_claims_parallel(GOOD, executor=SerialExecutor(), cache=cache, registry=REG, out_dir=out)
     again = _records(out)
-    for rec in (final, again):                # a FAIL is recomputed: its seconds differ
+    for rec in (final, again):  # a FAIL is recomputed: its seconds differ
         for r in rec:
             if r["status"] == FAIL:
                 r["seconds"] = None
@@ -528,10 +613,16 @@ def test_an_interrupt_stops_the_workers_at_once(tmp_path, monkeypatch):
 
     with pytest.raises(KeyboardInterrupt):
         with ProcessExecutor(2) as ex:
-            run_claims_parallel(["t-pass", "t-sleep"], executor=ex, registry=REG, out_dir=out,
-                                on_result=stop, estimates={"t-sleep": 100.0, "t-pass": 1.0})
+            run_claims_parallel(
+                ["t-pass", "t-sleep"],
+                executor=ex,
+                registry=REG,
+                out_dir=out,
+                on_result=stop,
+                estimates={"t-sleep": 100.0, "t-pass": 1.0},
+            )
     assert multiprocessing.active_children() == []
-    assert not slept.exists()                   # the sleeping claim was stopped, not awaited
+    assert not slept.exists()  # the sleeping claim was stopped, not awaited
     recs = _records(out)
     assert [(r["id"], r["status"]) for r in recs] == [("t-pass", PASS), ("t-sleep", SKIPPED)]
     assert recs[1]["reason"] == PENDING_DETAIL
@@ -541,11 +632,13 @@ def test_a_killed_run_leaves_a_valid_partial_report(tmp_path):
     """SIGKILL in the middle: the report on disk is complete JSON with the unfinished claims
     pending."""
     out = tmp_path / "report"
-    code = ("from proofs_check.runner import run_claims_parallel\n"
-            "from nbl_sim.runs.execution import SerialExecutor\n"
-            f"run_claims_parallel(['t-pass', 't-caveat', 't-sleep', 't-discrepancy'], "
-            f"executor=SerialExecutor(), registry={REG!r}, out_dir={str(out)!r}, "
-            f"report_every=0)\n")
+    code = (
+        "from proofs_check.runner import run_claims_parallel\n"
+        "from nbl_sim.runs.execution import SerialExecutor\n"
+        f"run_claims_parallel(['t-pass', 't-caveat', 't-sleep', 't-discrepancy'], "
+        f"executor=SerialExecutor(), registry={REG!r}, out_dir={str(out)!r}, "
+        f"report_every=0)\n"
+    )
     env = {**os.environ, _SLEEP: "60", "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
     try:
@@ -579,8 +672,14 @@ def test_unknown_ids_are_refused_before_any_work():
 def test_real_quick_claims_in_a_process_pool():
     """A handful of the paper's quick claims from several modules: the same results as the
     serial registry."""
-    ids = ["kappa-closed-form", "bregman-table-burg", "sc-constant-exp", "notation-audit",
-           "h-linearization", "alg-nbl-steps"]
+    ids = [
+        "kappa-closed-form",
+        "bregman-table-burg",
+        "sc-constant-exp",
+        "notation-audit",
+        "h-linearization",
+        "alg-nbl-steps",
+    ]
     serial = REGISTRY.run_claims(quick=True, ids=ids)
     with ProcessExecutor(2) as ex:
         par = run_claims_parallel(ids, quick=True, executor=ex)
@@ -622,16 +721,26 @@ def test_the_whole_quick_check_serial_pool_and_cached(tmp_path):
 _SLOW_FINDING = {"status": CAVEAT, "value": "7.25"}
 
 
-@_reg("t-slow-finding", "prop:m", "sec:g", "a slow claim with a finding", "monte-carlo", "-",
-      "-", quick=False)
+@_reg(
+    "t-slow-finding",
+    "prop:m",
+    "sec:g",
+    "a slow claim with a finding",
+    "monte-carlo",
+    "-",
+    "-",
+    quick=False,
+)
 def _t_slow_finding():
     return Outcome(_SLOW_FINDING["status"], _SLOW_FINDING["value"], "from the run")
 
 
-@pytest.mark.parametrize("status, value", [(CAVEAT, "7.25"), (DISCREPANCY, "0.4832"),
-                                           (PASS, "1.5")])
-def test_quick_run_reads_a_slow_claims_verdict_from_its_cached_full_run(status, value,
-                                                                          tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "status, value", [(CAVEAT, "7.25"), (DISCREPANCY, "0.4832"), (PASS, "1.5")]
+)
+def test_quick_run_reads_a_slow_claims_verdict_from_its_cached_full_run(
+    status, value, tmp_path, monkeypatch
+):
     """Issue 34: a quick report announces a slow claim's finding only as read from a full run
     of the claim's current code, with the commit it ran at; the text follows that run (its
     status and value), and without one it says the verdict is not known."""
@@ -644,8 +753,9 @@ def test_quick_run_reads_a_slow_claims_verdict_from_its_cached_full_run(status, 
     ids = ["t-pass", "t-slow-finding"]
 
     def quick(out):
-        res = run_claims_parallel(ids, quick=True, executor=SerialExecutor(), cache=cache,
-                                  registry=REG, out_dir=out)
+        res = run_claims_parallel(
+            ids, quick=True, executor=SerialExecutor(), cache=cache, registry=REG, out_dir=out
+        )
         return res[1], " ".join((out / "verification.md").read_text(encoding="utf-8").split())
 
     before, md = quick(tmp_path / "q0")
@@ -653,8 +763,9 @@ def test_quick_run_reads_a_slow_claims_verdict_from_its_cached_full_run(status, 
     assert "**Not known here:**" in md and "`t-slow-finding`" in md.split("## Findings")[0]
     assert value not in md
 
-    full = run_claims_parallel(ids, quick=False, executor=SerialExecutor(), cache=cache,
-                               registry=REG)
+    full = run_claims_parallel(
+        ids, quick=False, executor=SerialExecutor(), cache=cache, registry=REG
+    )
     assert full[1].status == status
     after, md = quick(tmp_path / "q1")
     assert after.status == SKIPPED

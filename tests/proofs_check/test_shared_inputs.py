@@ -32,7 +32,7 @@ def fresh():
 def test_the_shipped_inputs_are_right(fresh):
     assert si.shared_inputs_defect() is None
     for key in si.PAPER_LINKS:
-        assert max(si.link_errors(key)) <= 1e-14      # measured ≤ 4e-16 (two float64 orders)
+        assert max(si.link_errors(key)) <= 1e-14  # measured ≤ 4e-16 (two float64 orders)
 
 
 def test_a_wrong_paper_link_is_a_toolkit_fail_in_every_claim(fresh, monkeypatch):
@@ -46,8 +46,9 @@ def test_a_wrong_paper_link_is_a_toolkit_fail_in_every_claim(fresh, monkeypatch)
     claims = {c.id: c for c in REGISTRY.all_claims()}
     for cid in ("we-lambda-0.72", "two-transition-definition", "notation-audit"):
         r = REGISTRY.run_one(claims[cid])
-        assert r.status == FAIL and r.detail.startswith("toolkit defect: the library's paper "
-                                                        "link tt-stable"), (cid, r.detail[:200])
+        assert r.status == FAIL and r.detail.startswith(
+            "toolkit defect: the library's paper link tt-stable"
+        ), (cid, r.detail[:200])
 
 
 def test_wrong_rules_or_constant_are_defects(fresh, monkeypatch):
@@ -68,14 +69,22 @@ def test_the_preflight_gates_verdicts_not_failures():
     reg = Registry(preflight=f"{__name__}:_defect")
     calls.clear()
     for status in (PASS, CAVEAT, DISCREPANCY, FAIL):
-        reg.register(f"c-{status}", "eq:x", "sec:x", "s", "symbolic", "exact", "why",
-                     mutants=(Mutant.formula("m", k=1),))(
-            lambda k=0, status=status: Outcome(status, str(k), "detail"))
+        reg.register(
+            f"c-{status}",
+            "eq:x",
+            "sec:x",
+            "s",
+            "symbolic",
+            "exact",
+            "why",
+            mutants=(Mutant.formula("m", k=1),),
+        )(lambda k=0, status=status: Outcome(status, str(k), "detail"))
     out = {r.id: r for r in reg.run_claims()}
     for status in (PASS, CAVEAT, DISCREPANCY):
         assert out[f"c-{status}"].status == FAIL
-        assert out[f"c-{status}"].detail == (f"toolkit defect: a planted defect; the paper is "
-                                             f"not judged (the check read {status})")
+        assert out[f"c-{status}"].detail == (
+            f"toolkit defect: a planted defect; the paper is not judged (the check read {status})"
+        )
     assert out["c-FAIL"].detail == "detail"
     assert Registry().shared_inputs_defect() is None
     bad = Registry(preflight=f"{__name__}:_raises")

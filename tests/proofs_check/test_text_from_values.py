@@ -39,16 +39,25 @@ def _says_certified(text: str) -> bool:
 
 def _root(v: float, certified: bool, crossing: str = "unstable->stable") -> Root:
     signs = ("-", "+") if crossing == "unstable->stable" else ("+", "-")
-    return Root(f"{v:.15g}", (f"{v - 1e-12:.18g}", f"{v + 1e-12:.18g}"), certified,
-                signs if certified else ("?", "?"), crossing)
+    return Root(
+        f"{v:.15g}",
+        (f"{v - 1e-12:.18g}", f"{v + 1e-12:.18g}"),
+        certified,
+        signs if certified else ("?", "?"),
+        crossing,
+    )
 
 
 def _stab(lam: float, certified: bool):
     sign = "stable" if lam > 0 else "unstable"
     x = mpmath.mpf(lam)
-    return SimpleNamespace(values={"lambda_star": x}, sign=sign if certified else "undecided",
-                           certified=certified, tier="certified" if certified else "float64",
-                           lambda_star_enclosure=(x - abs(x) * 1e-9, x + abs(x) * 1e-9))
+    return SimpleNamespace(
+        values={"lambda_star": x},
+        sign=sign if certified else "undecided",
+        certified=certified,
+        tier="certified" if certified else "float64",
+        lambda_star_enclosure=(x - abs(x) * 1e-9, x + abs(x) * 1e-9),
+    )
 
 
 def _pairs(roots) -> tuple:
@@ -59,8 +68,11 @@ def _pairs(roots) -> tuple:
 
 
 def _run(claim_id: str, **kwargs):
-    return REGISTRY.run_one(REGISTRY.get(claim_id)) if not kwargs else \
-        REGISTRY.get(claim_id).check(**kwargs)
+    return (
+        REGISTRY.run_one(REGISTRY.get(claim_id))
+        if not kwargs
+        else REGISTRY.get(claim_id).check(**kwargs)
+    )
 
 
 def _text(res) -> str:
@@ -71,8 +83,11 @@ def _text(res) -> str:
 @settings(max_examples=30, deadline=None)
 @given(worst=st.floats(0.31, 1.9), near=st.floats(0.05, 0.29), certified=st.booleans())
 def test_critical_separation_text_follows_the_roots(worst, near, certified):
-    roots = {"tt-stable": [], "tt-near-critical": [_root(near, True)],
-             "tt-unstable": [_root(worst, certified)]}
+    roots = {
+        "tt-stable": [],
+        "tt-near-critical": [_root(near, True)],
+        "tt-unstable": [_root(worst, certified)],
+    }
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(f"{LG}.delta_roots", lambda key: SimpleNamespace(roots=roots[key]))
         mp.setattr(WL, "delta_roots", lambda key, **kw: _pairs(roots[key]))
@@ -82,7 +97,7 @@ def test_critical_separation_text_follows_the_roots(worst, near, certified):
     assert f"{worst / 0.2:.2f} times the printed 0.2" in text
     assert f"{worst / 0.3:.2f} times that reading" in text
     if f"{worst:.4f}" != "0.5104":
-        assert "0.5104" not in text                 # the old literal
+        assert "0.5104" not in text  # the old literal
     if certified:
         assert res.status == DISCREPANCY and "certified root of lambda*(Delta)" in text
     else:
@@ -92,8 +107,11 @@ def test_critical_separation_text_follows_the_roots(worst, near, certified):
 
 
 def test_critical_separation_within_the_reading_passes_with_its_number():
-    roots = {"tt-stable": [], "tt-near-critical": [_root(0.19, True)],
-             "tt-unstable": [_root(0.27, True)]}
+    roots = {
+        "tt-stable": [],
+        "tt-near-critical": [_root(0.19, True)],
+        "tt-unstable": [_root(0.27, True)],
+    }
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(f"{LG}.delta_roots", lambda key: SimpleNamespace(roots=roots[key]))
         mp.setattr(WL, "delta_roots", lambda key, **kw: _pairs(roots[key]))
@@ -123,8 +141,7 @@ def test_stabilising_link_text_follows_each_sign():
     lams = {"0.2": -0.03, "1.0": 0.04, "1.8": 0.15}
     for undecided in (None, "1.0"):
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(f"{LG}.certified_at",
-                       lambda key, d, off=undecided: _stab(lams[d], d != off))
+            mp.setattr(f"{LG}.certified_at", lambda key, d, off=undecided: _stab(lams[d], d != off))
             mp.setattr(WL, "lambda_star", lambda key, d, delta_scale=1.0: lams[d])
             res = _run("tt-unstable-link-stabilises")
         if undecided is None:
@@ -146,8 +163,10 @@ def test_printed_lambda_is_not_judged_on_an_uncertified_value():
 @given(v=st.floats(0.6, 0.85), certified=st.booleans())
 def test_critical_rho_text_follows_its_root(v, certified):
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(f"{LG}.parameter_roots", lambda *a, **k: SimpleNamespace(
-            roots=[_root(v, certified, "stable->unstable")]))
+        mp.setattr(
+            f"{LG}.parameter_roots",
+            lambda *a, **k: SimpleNamespace(roots=[_root(v, certified, "stable->unstable")]),
+        )
         mp.setattr(WL, "parameter_roots", lambda *a, **k: ((v, "stable->unstable"),))
         mp.setattr(f"{LG}.certified_at", lambda key, d: _stab(2e-5, True))
         res = _run("we-critical-rho")
@@ -167,11 +186,22 @@ def test_critical_rho_text_follows_its_root(v, certified):
 @settings(max_examples=10, deadline=None)
 @given(top=st.floats(0.51, 0.59), mu2=st.floats(1.0, 1.8), certified=st.booleans())
 def test_top_of_the_unstable_region_text_follows_the_limit(top, mu2, certified):
-    intervals = {"0.2": (0.58, 2.14), "0.3": (0.72, 2.02), "0.4": (0.9, 1.87),
-                 "0.5": (1.18, 1.59), "0.6": (), "1": ()}
-    lim = {"parameter": mu2, "delta": f"{top:.15g}", "certified": certified,
-           "bracket": (f"{top - 1e-12:.18g}", f"{top + 1e-12:.18g}"),
-           "band": ("0.58", "2.14"), "evaluations": 9}
+    intervals = {
+        "0.2": (0.58, 2.14),
+        "0.3": (0.72, 2.02),
+        "0.4": (0.9, 1.87),
+        "0.5": (1.18, 1.59),
+        "0.6": (),
+        "1": (),
+    }
+    lim = {
+        "parameter": mu2,
+        "delta": f"{top:.15g}",
+        "certified": certified,
+        "bracket": (f"{top - 1e-12:.18g}", f"{top + 1e-12:.18g}"),
+        "band": ("0.58", "2.14"),
+        "evaluations": 9,
+    }
 
     def roots(family, parameter, delta, certify=True, **kw):
         return SimpleNamespace(roots=[_root(x, False) for x in intervals[delta]])
@@ -207,16 +237,32 @@ def _study(S: dict, se_rel: float = 0.01, link: str = "logistic"):
         t0 = 20 * (d + 12)
         mean = [s / (x + t0) for x in t]
         se = [se_rel * m for m in mean]
-        by_d[d] = {"t": t, "t0": t0, "mean": mean, "se": se,
-                   "slope": {"slope": -1.0, "lo": -1.04, "hi": -0.96, "window": [1e4, 1e5]},
-                   "scaled_end": s / d, "exited": 0, "reps": 500}
+        by_d[d] = {
+            "t": t,
+            "t0": t0,
+            "mean": mean,
+            "se": se,
+            "slope": {"slope": -1.0, "lo": -1.04, "hi": -0.96, "window": [1e4, 1e5]},
+            "scaled_end": s / d,
+            "exited": 0,
+            "reps": 500,
+        }
         scaled[d] = (s, se_rel * s)
-    rates = {"kappa_theta": 0.14, "kappa_perp": 0.0475, "gamma": 21.04,
-             "two_gamma_kappa_theta": 5.88, "two_gamma_kappa_perp": 2.0}
-    an = {"estimation": {link: {"by_d": by_d, "d_model": dimension_model(scaled, rates)}},
-          "estimation_long": {}}
-    res = SimpleNamespace(constants={"gamma": {link: 9.68}, "two_gamma_lambda0": {
-        (link, d): 1.5 for d in S}}, config=SimpleNamespace(ns=(1000, 100000)))
+    rates = {
+        "kappa_theta": 0.14,
+        "kappa_perp": 0.0475,
+        "gamma": 21.04,
+        "two_gamma_kappa_theta": 5.88,
+        "two_gamma_kappa_perp": 2.0,
+    }
+    an = {
+        "estimation": {link: {"by_d": by_d, "d_model": dimension_model(scaled, rates)}},
+        "estimation_long": {},
+    }
+    res = SimpleNamespace(
+        constants={"gamma": {link: 9.68}, "two_gamma_lambda0": {(link, d): 1.5 for d in S}},
+        config=SimpleNamespace(ns=(1000, 100000)),
+    )
     return res, an
 
 
@@ -239,17 +285,17 @@ def test_study_text_follows_the_dimension_fit(C, c):
     assert out.status == PASS
     m = re.search(r"C \(d - c\) with C = (-?[\d.]+) \[[^]]*\], c = (-?[\d.]+) ", text)
     assert m, text
-    assert float(m.group(1)) == pytest.approx(C, abs=0.051)       # printed to 0.1
-    assert float(m.group(2)) == pytest.approx(c, abs=0.0051)      # printed to 0.01
+    assert float(m.group(1)) == pytest.approx(C, abs=0.051)  # printed to 0.1
+    assert float(m.group(2)) == pytest.approx(c, abs=0.0051)  # printed to 0.01
     assert "linear in d over d >= 3" in out.computed
     assert f"(theta alone): (t + t0) a_t = {0.5 * C:.1f}" in text
     assert "established" not in text and "(d-1)^" not in text
 
 
 def test_study_text_says_when_the_error_is_not_linear_in_d(monkeypatch):
-    S = {d: 10.0 * d ** 1.6 for d in (2, 4, 8, 16)}
+    S = {d: 10.0 * d**1.6 for d in (2, 4, 8, 16)}
     out, text = _study_text(monkeypatch, _study(S, se_rel=0.002))
-    assert out.status == PASS                 # information: only the bound decides
+    assert out.status == PASS  # information: only the bound decides
     assert "is not C (d - c)/(t + t0) over d >= 3" in out.computed
     assert "linear in d" not in out.computed
     assert "established" not in text

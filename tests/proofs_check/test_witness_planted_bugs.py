@@ -32,20 +32,24 @@ def _run(cid: str):
 
 def _slow_step(fn):
     """``fn`` (an NBL run taking ``gamma=``) with gamma 10% too large: a wrong step size."""
+
     def wrong(*a, **k):
-        k["gamma"] = 1.1 * k.get("gamma", 10.0)       # 10: nbl_run's default
+        k["gamma"] = 1.1 * k.get("gamma", 10.0)  # 10: nbl_run's default
         return fn(*a, **k)
+
     return wrong
 
 
 @pytest.fixture
 def fresh_caches():
     """The runs the claims memoize are recomputed under the patch, and forgotten after it."""
+
     def clear():
         wp.localized_error_run.cache_clear()
         wp.regret_by_horizon.cache_clear()
         wx._RUNS.clear()
         wx._COMPARISONS.clear()
+
     clear()
     yield
     clear()
@@ -83,8 +87,10 @@ def test_wrong_library_mu_g_fails_ce_explicit(monkeypatch):
     assert "mu_g" in _run("ce-explicit").detail
 
 
-@pytest.mark.parametrize("cid", ["stochastic-angle-regimes", "stochastic-separation-recovery",
-                                 "stochastic-regret-panel-d"])
+@pytest.mark.parametrize(
+    "cid",
+    ["stochastic-angle-regimes", "stochastic-separation-recovery", "stochastic-regret-panel-d"],
+)
 def test_wrong_simulator_step_fails_the_stochastic_claims(monkeypatch, fresh_caches, cid):
     # simulate runs NBL through the engine's seam (nbl_sim.engine): its compiled backend
     monkeypatch.setattr(engine_compiled, "nbl", _slow_step(engine_compiled.nbl))
@@ -98,8 +104,9 @@ def test_wrong_greedy_logistic_fails_the_comparison_gate(monkeypatch, fresh_cach
     assert {j.status for j in cx._comparison_checks(links, 3)} == {PASS}
     wx._COMPARISONS.clear()
     orig = gl.greedy_logistic_actions
-    monkeypatch.setattr(gl, "greedy_logistic_actions",
-                        lambda *a, **k: orig(*a, **{**k, "ridge": 1.0}))
+    monkeypatch.setattr(
+        gl, "greedy_logistic_actions", lambda *a, **k: orig(*a, **{**k, "ridge": 1.0})
+    )
     js = cx._comparison_checks(links, 3)
     bad = [j for j in js if j.status == FAIL]
     assert bad and all("Greedy Logistic" in j.quantity for j in bad)
@@ -124,8 +131,9 @@ def test_wrong_study_kernel_step_fails_every_study_gate(monkeypatch):
         assert any(j.status == FAIL and j.detail.startswith("toolkit defect") for j in js), part
 
 
-@pytest.mark.parametrize("cid", ["restoring-condition-2d", "h-alpha-identity",
-                                 "z-reflection-identities"])
+@pytest.mark.parametrize(
+    "cid", ["restoring-condition-2d", "h-alpha-identity", "z-reflection-identities"]
+)
 def test_wrong_arm_geometry_is_a_toolkit_defect(cid, monkeypatch):
     """The blame of the library-mutation run (nbl_sim/population/fields.py: θ built as the scalar
     √(1 − Δ²/4) instead of that times the unit direction, so the arms point the wrong way):
@@ -133,6 +141,7 @@ def test_wrong_arm_geometry_is_a_toolkit_defect(cid, monkeypatch):
     first (witnesses.geometry.arms_error). Here the separation is doubled (β_± = θ ± Δv*,
     renormalized): FAIL "toolkit defect", never DISCREPANCY."""
     import numpy as np
+
     arm_vectors = pop.arm_vectors
 
     def wrong(delta, d, **kw):

@@ -21,27 +21,40 @@ _TANH_PRINTED = {"p0": "0.10", "a1": "0.10", "a2": "0.25", "b1": "2", "b2": "1.4
 _MU2 = PAPER_LINKS["tt-unstable"].params["mu2"]
 
 
-@register("two-transition-definition", "eq:link_tanh", "app:tanh-geometry",
-          "The two-transition family is g(z) = p0 + a1{1 + tanh[b1(z - mu1)]} + a2{1 + tanh[b2(z "
-          "- mu2)]} with p0 = 0.10, a1 = 0.10, a2 = 0.25, b1 = 2, b2 = 1.4, mu1 = -1.25, and "
-          "a_j, b_j > 0 make it strictly increasing", "symbolic", "exact",
-          "sympy equality of rational expressions; g' > 0 from the printed form",
-          printed="p0 = 0.10, a1 = 0.10, a2 = 0.25, b1 = 2, b2 = 1.4, mu1 = -1.25",
-          witness="proofs_check.witnesses.links:tanh_definition_residuals",
-          shares="nothing (the printed formula is written out in the witness)",
-          mutants=(Mutant.printed("printed a2 = 0.25 -> 0.26",
-                                  params={**_TANH_PRINTED, "a2": "0.26"}),
-                   Mutant.witness("the witness's printed form at mu2 = 1.25", mu2="1.25")))
+@register(
+    "two-transition-definition",
+    "eq:link_tanh",
+    "app:tanh-geometry",
+    "The two-transition family is g(z) = p0 + a1{1 + tanh[b1(z - mu1)]} + a2{1 + tanh[b2(z "
+    "- mu2)]} with p0 = 0.10, a1 = 0.10, a2 = 0.25, b1 = 2, b2 = 1.4, mu1 = -1.25, and "
+    "a_j, b_j > 0 make it strictly increasing",
+    "symbolic",
+    "exact",
+    "sympy equality of rational expressions; g' > 0 from the printed form",
+    printed="p0 = 0.10, a1 = 0.10, a2 = 0.25, b1 = 2, b2 = 1.4, mu1 = -1.25",
+    witness="proofs_check.witnesses.links:tanh_definition_residuals",
+    shares="nothing (the printed formula is written out in the witness)",
+    mutants=(
+        Mutant.printed("printed a2 = 0.25 -> 0.26", params={**_TANH_PRINTED, "a2": "0.26"}),
+        Mutant.witness("the witness's printed form at mu2 = 1.25", mu2="1.25"),
+    ),
+)
 def _link_tanh(params: dict | None = None, mu2: str = _MU2):
     p = params or _TANH_PRINTED
     link = make_family("two-transition", mu2=_MU2)
     diff, slope_ok = tanh_definition_residuals(p, mu2, link.expr, link.variable)
     d = {k: Decimal(v) for k, v in p.items()}
-    note = (f"checked at mu2 = {_MU2} (the other parameters are the printed defaults); "
-            f"g' = {d['a1'] * d['b1']} sech^2({d['b1']}(z - ({d['mu1']}))) + "
-            f"{d['a2'] * d['b2']} sech^2({d['b2']}(z - mu2)) > 0: {slope_ok}")
-    if diff != 0:     # the library's family is a transcription of the paper's definition
-        return Outcome(FAIL, f"library - printed = {diff}", "toolkit defect: the library's "
-                       "two-transition family is not the printed definition; the paper is not "
-                       "judged. " + note)
+    note = (
+        f"checked at mu2 = {_MU2} (the other parameters are the printed defaults); "
+        f"g' = {d['a1'] * d['b1']} sech^2({d['b1']}(z - ({d['mu1']}))) + "
+        f"{d['a2'] * d['b2']} sech^2({d['b2']}(z - mu2)) > 0: {slope_ok}"
+    )
+    if diff != 0:  # the library's family is a transcription of the paper's definition
+        return Outcome(
+            FAIL,
+            f"library - printed = {diff}",
+            "toolkit defect: the library's "
+            "two-transition family is not the printed definition; the paper is not "
+            "judged. " + note,
+        )
     return Outcome(PASS if slope_ok else DISCREPANCY, f"library - printed = {diff}", note)

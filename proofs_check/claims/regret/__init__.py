@@ -17,5 +17,12 @@ from . import (  # noqa: F401  (registers on import)
     study,
 )
 
-__all__ = ["concentration", "error_to_regret", "estimation", "init_bound", "localization",
-           "recursion", "study"]
+__all__ = [
+    "concentration",
+    "error_to_regret",
+    "estimation",
+    "init_bound",
+    "localization",
+    "recursion",
+    "study",
+]

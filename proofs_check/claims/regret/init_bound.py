@@ -32,7 +32,7 @@ from ...witnesses.polar_field import own_mu_g
 
 __all__: list[str] = []
 
-_R0 = 0.5          # the stability radius r0 used throughout
+_R0 = 0.5  # the stability radius r0 used throughout
 _LOGISTIC4 = Link.from_expression("1/(1 + exp(-4*z))", name="logistic4", bounded_derivatives=True)
 
 
@@ -46,8 +46,14 @@ def _init_exceed(name: str, delta: str, d: int, R: int, nmax: int) -> tuple:
     env = environment(link, delta, d, "bernoulli", 100 + d)
     mu_g = own_mu_g(env.link)
     mu_lib = float(stability(env.link, delta).values["mu_g"])
-    return (grid, init_exceed(env, grid, R, _R0 / 2, 700 + d), mu_g, reward_bound(env),
-            env.delta, mu_lib)
+    return (
+        grid,
+        init_exceed(env, grid, R, _R0 / 2, 700 + d),
+        mu_g,
+        reward_bound(env),
+        env.delta,
+        mu_lib,
+    )
 
 
 #: the library's mu_g (Gauss-Legendre on the chart, ~1e-15) against the witness's (its own
@@ -56,17 +62,23 @@ def _init_exceed(name: str, delta: str, d: int, R: int, nmax: int) -> tuple:
 _MU_AGREE = agree_abs(1e-12)
 
 
-def _init_bound(cases, R: int, nmax: int = 2600, d_power: float = 1.0, mu_power: float = 2.0,
-                mu_scale: float = 1.0):
+def _init_bound(
+    cases,
+    R: int,
+    nmax: int = 2600,
+    d_power: float = 1.0,
+    mu_power: float = 2.0,
+    mu_scale: float = 1.0,
+):
     rows, implied, predicted, gates = [], [], [], []
     for name, delta, d in cases:
         grid, P, mu_g, B, dl, mu_lib = _init_exceed(name, delta, d, R, nmax)
-        gates.append(agreement(f"mu_g({name})", library=mu_lib, witness=mu_scale * mu_g,
-                               agree=_MU_AGREE))
+        gates.append(
+            agreement(f"mu_g({name})", library=mu_lib, witness=mu_scale * mu_g, agree=_MU_AGREE)
+        )
         parts = []
         for p in (0.1, 0.03, 0.01):
-            found = implied_c_init(grid, P, p, InitSetting(dl, mu_g, B, d, _R0), d_power,
-                                   mu_power)
+            found = implied_c_init(grid, P, p, InitSetting(dl, mu_g, B, d, _R0), d_power, mu_power)
             if found is None:
                 parts.append(f"p={p}: n0 > {grid[-1]}")
                 continue
@@ -78,66 +90,104 @@ def _init_bound(cases, R: int, nmax: int = 2600, d_power: float = 1.0, mu_power:
     return max_over_min(implied), max_over_min(predicted), rows, gates
 
 
-_W_INIT = ("proofs_check.witnesses.paths:init_exceed, "
-           "proofs_check.witnesses.polar_field:own_mu_g")
-_S_INIT = ("the environment (arms, link, Bernoulli rewards) the witness's randomized "
-           "initialization draws from; the library's mu_g enters only through the gate")
+_W_INIT = "proofs_check.witnesses.paths:init_exceed, proofs_check.witnesses.polar_field:own_mu_g"
+_S_INIT = (
+    "the environment (arms, link, Bernoulli rewards) the witness's randomized "
+    "initialization draws from; the library's mu_g enters only through the gate"
+)
 
-_INIT_WHY = ("C_init is not specified: what can be checked is the scaling n0 ~ (d + log(3/delta))"
-             " B^2/(Delta^2 mu_g^2 r0^2). n0*(d, p) is the smallest n0 on a geometric grid (60 "
-             "points, 10..2600; 10..6000 in the full version) with P(e_{n0} > r0^2/4) <= p; "
-             "the implied constant n0* Delta^2 mu_g^2 r0^2/(B^2 (d + log(1/p))) must stay "
-             "bounded. The tangential noise of W-bar is ~chi^2_{d-1}, whose (1-p)-quantile "
-             "divided by (d + log(1/p)) lies in [0.6, 2] for "
-             "d >= 2, p <= 0.1. The tolerance: the spread may exceed the spread that law "
-             "predicts on the same (d, p) grid by at most 50% (finite n0, Bernoulli rewards, "
-             "the grid step of ~10% in n0*) and may never exceed 5; tightened from 'spread <= 5', "
-             "which a d^2 scaling also met")
+_INIT_WHY = (
+    "C_init is not specified: what can be checked is the scaling n0 ~ (d + log(3/delta))"
+    " B^2/(Delta^2 mu_g^2 r0^2). n0*(d, p) is the smallest n0 on a geometric grid (60 "
+    "points, 10..2600; 10..6000 in the full version) with P(e_{n0} > r0^2/4) <= p; "
+    "the implied constant n0* Delta^2 mu_g^2 r0^2/(B^2 (d + log(1/p))) must stay "
+    "bounded. The tangential noise of W-bar is ~chi^2_{d-1}, whose (1-p)-quantile "
+    "divided by (d + log(1/p)) lies in [0.6, 2] for "
+    "d >= 2, p <= 0.1. The tolerance: the spread may exceed the spread that law "
+    "predicts on the same (d, p) grid by at most 50% (finite n0, Bernoulli rewards, "
+    "the grid step of ~10% in n0*) and may never exceed 5; tightened from 'spread <= 5', "
+    "which a d^2 scaling also met"
+)
 
 
-@register("init-bound-localization", "eq:init-bound-localization", "app:stopped-stochastic-control",
-          "P(e_{n0} > r0^2/4) <= delta/3 once n0 >= C_init B^2/(Delta^2 mu_g^2 r0^2) (d + "
-          "log(3/delta)) with a universal C_init (r0 = 0.5, logistic4 Delta = 1.5, d in {2, 8}: "
-          "a range over which d and d^2 scaling differ by more than the tolerance)",
-          "monte-carlo", "spread of the implied C_init over (d, delta) <= min(5, 1.5 x the "
-          "chi^2_(d-1) prediction)",
-          _INIT_WHY, printed="n0 >= C_init B^2/(Delta^2 mu_g^2 r0^2) (d + log(3/delta))",
-          witness=_W_INIT, shares=_S_INIT,
-          mutants=(Mutant.formula("n0 ~ d^2 + log(3/delta) instead of d + log(3/delta)",
-                                  d_power=2.0),
-                   Mutant.witness("the witness's mu_g x 1.001", mu_scale=1.001)))
+@register(
+    "init-bound-localization",
+    "eq:init-bound-localization",
+    "app:stopped-stochastic-control",
+    "P(e_{n0} > r0^2/4) <= delta/3 once n0 >= C_init B^2/(Delta^2 mu_g^2 r0^2) (d + "
+    "log(3/delta)) with a universal C_init (r0 = 0.5, logistic4 Delta = 1.5, d in {2, 8}: "
+    "a range over which d and d^2 scaling differ by more than the tolerance)",
+    "monte-carlo",
+    "spread of the implied C_init over (d, delta) <= min(5, 1.5 x the chi^2_(d-1) prediction)",
+    _INIT_WHY,
+    printed="n0 >= C_init B^2/(Delta^2 mu_g^2 r0^2) (d + log(3/delta))",
+    witness=_W_INIT,
+    shares=_S_INIT,
+    mutants=(
+        Mutant.formula("n0 ~ d^2 + log(3/delta) instead of d + log(3/delta)", d_power=2.0),
+        Mutant.witness("the witness's mu_g x 1.001", mu_scale=1.001),
+    ),
+)
 def _init_quick(d_power: float = 1.0, mu_scale: float = 1.0):
     reps = 1200
     spread, pspread, rows, gates = _init_bound(
-        [("logistic4", "1.5", 2), ("logistic4", "1.5", 8)], reps, d_power=d_power,
-        mu_scale=mu_scale)
+        [("logistic4", "1.5", 2), ("logistic4", "1.5", 8)], reps, d_power=d_power, mu_scale=mu_scale
+    )
     ok = spread <= min(5.0, 1.5 * pspread)
-    return gate(Outcome(PASS if ok else DISCREPANCY,
-                        f"implied C_init spread (max/min) = {spread:.2f} (chi^2_(d-1) prediction "
-                        f"{pspread:.2f}; tolerance {min(5.0, 1.5 * pspread):.2f})",
-                        "; ".join(rows) + f" ({reps:,} replications)"), gates)
+    return gate(
+        Outcome(
+            PASS if ok else DISCREPANCY,
+            f"implied C_init spread (max/min) = {spread:.2f} (chi^2_(d-1) prediction "
+            f"{pspread:.2f}; tolerance {min(5.0, 1.5 * pspread):.2f})",
+            "; ".join(rows) + f" ({reps:,} replications)",
+        ),
+        gates,
+    )
 
 
-@register("init-bound-localization-full", "eq:init-bound-localization",
-          "app:stopped-stochastic-control",
-          "As init-bound-localization over d in {2, 4, 8} and two links (logistic4 Delta = 1.5, "
-          "logistic Delta = 1): the implied universal C_init stays bounded",
-          "monte-carlo", "spread of the implied C_init over (link, d, delta) <= min(5, 1.5 x the "
-          "chi^2_(d-1) prediction)", _INIT_WHY,
-          printed="n0 >= C_init B^2/(Delta^2 mu_g^2 r0^2) (d + log(3/delta))", quick=False,
-          witness=_W_INIT, shares=_S_INIT,
-          mutants=(Mutant.formula("n0 ~ d^2 + log(3/delta) instead of d + log(3/delta)",
-                                  d_power=2.0),
-                   Mutant.witness("the witness's mu_g x 1.001", mu_scale=1.001),
-                   Mutant.formula("n0 ~ 1/(Delta^2 mu_g^4) instead of 1/(Delta^2 mu_g^2)",
-                                  mu_power=4.0)))
+@register(
+    "init-bound-localization-full",
+    "eq:init-bound-localization",
+    "app:stopped-stochastic-control",
+    "As init-bound-localization over d in {2, 4, 8} and two links (logistic4 Delta = 1.5, "
+    "logistic Delta = 1): the implied universal C_init stays bounded",
+    "monte-carlo",
+    "spread of the implied C_init over (link, d, delta) <= min(5, 1.5 x the "
+    "chi^2_(d-1) prediction)",
+    _INIT_WHY,
+    printed="n0 >= C_init B^2/(Delta^2 mu_g^2 r0^2) (d + log(3/delta))",
+    quick=False,
+    witness=_W_INIT,
+    shares=_S_INIT,
+    mutants=(
+        Mutant.formula("n0 ~ d^2 + log(3/delta) instead of d + log(3/delta)", d_power=2.0),
+        Mutant.witness("the witness's mu_g x 1.001", mu_scale=1.001),
+        Mutant.formula("n0 ~ 1/(Delta^2 mu_g^4) instead of 1/(Delta^2 mu_g^2)", mu_power=4.0),
+    ),
+)
 def _init_full(d_power: float = 1.0, mu_power: float = 2.0, mu_scale: float = 1.0):
     reps = 3000
     spread, pspread, rows, gates = _init_bound(
-        [("logistic4", "1.5", 2), ("logistic4", "1.5", 4), ("logistic4", "1.5", 8),
-         ("logistic", "1", 2), ("logistic", "1", 4)], reps, 6000, d_power, mu_power, mu_scale)
+        [
+            ("logistic4", "1.5", 2),
+            ("logistic4", "1.5", 4),
+            ("logistic4", "1.5", 8),
+            ("logistic", "1", 2),
+            ("logistic", "1", 4),
+        ],
+        reps,
+        6000,
+        d_power,
+        mu_power,
+        mu_scale,
+    )
     ok = spread <= min(5.0, 1.5 * pspread)
-    return gate(Outcome(PASS if ok else DISCREPANCY,
-                        f"implied C_init spread (max/min) = {spread:.2f} (chi^2_(d-1) prediction "
-                        f"{pspread:.2f}; tolerance {min(5.0, 1.5 * pspread):.2f})",
-                        "; ".join(rows) + f" ({reps:,} replications)"), gates)
+    return gate(
+        Outcome(
+            PASS if ok else DISCREPANCY,
+            f"implied C_init spread (max/min) = {spread:.2f} (chi^2_(d-1) prediction "
+            f"{pspread:.2f}; tolerance {min(5.0, 1.5 * pspread):.2f})",
+            "; ".join(rows) + f" ({reps:,} replications)",
+        ),
+        gates,
+    )

@@ -58,26 +58,41 @@ _N_STEIN = 100_000
 _RES_STEIN = 0.02  # resolution: the 5-SE half-width must be below it in every coordinate
 #: (paper link, Δ, d) of the Stein-contrast check: all four (Δ, d) for the two-transition
 #: links, two for the weighted-entropy links (their g inverts φ' by bisection: slow draws)
-_STEIN_CASES = tuple((k, dl, d) for k in PAPER_LINKS for dl, d in
-                     ((("0.2", 2), ("0.2", 5), ("1", 2), ("1", 5)) if k.startswith("tt")
-                      else (("0.2", 2), ("1", 5))))
+_STEIN_CASES = tuple(
+    (k, dl, d)
+    for k in PAPER_LINKS
+    for dl, d in (
+        (("0.2", 2), ("0.2", 5), ("1", 2), ("1", 5))
+        if k.startswith("tt")
+        else (("0.2", 2), ("1", 5))
+    )
+)
 
 
-@register("stein-randomized-mean", "eq:Wt-conditional-mean-proof", "app:initialization",
-          "During the randomized initialization E[W_t | H_{t-1}] = (Delta mu_g / 2) v*, "
-          "W_t = A_t Y_t X_t (checked on the six named links, Delta in {0.2, 1}, d in {2, 5}, "
-          "random v*, Bernoulli rewards)", "monte-carlo",
-          f"|mean - target| <= {_K_SE:g} SE per coordinate, and the {_K_SE:g}-SE half-width "
-          f"<= {_RES_STEIN:g}; {_N_STEIN} rounds per case",
-          "an identity: a 5-SE miss has probability ~6e-7 per coordinate under the identity, so "
-          "a miss means the simulator or mu_g is wrong (FAIL); the half-width bound makes the "
-          f"check resolve any deviation larger than 2 x {_RES_STEIN:g} (e.g. the factor 2 of "
-          "Delta mu_g v* at Delta = 1), so more noise cannot make it pass",
-          printed="(Delta_beta mu_g / 2) v*",
-          mutants=(Mutant.printed("target Delta mu_g v* (no 1/2)",
-                                  coef=1.0, cases=(("tt-stable", "1", 2),)),
-                   Mutant.data("1000 rounds per case (too noisy to resolve the identity)",
-                               n=1000, cases=(("tt-stable", "1", 2),))))
+@register(
+    "stein-randomized-mean",
+    "eq:Wt-conditional-mean-proof",
+    "app:initialization",
+    "During the randomized initialization E[W_t | H_{t-1}] = (Delta mu_g / 2) v*, "
+    "W_t = A_t Y_t X_t (checked on the six named links, Delta in {0.2, 1}, d in {2, 5}, "
+    "random v*, Bernoulli rewards)",
+    "monte-carlo",
+    f"|mean - target| <= {_K_SE:g} SE per coordinate, and the {_K_SE:g}-SE half-width "
+    f"<= {_RES_STEIN:g}; {_N_STEIN} rounds per case",
+    "an identity: a 5-SE miss has probability ~6e-7 per coordinate under the identity, so "
+    "a miss means the simulator or mu_g is wrong (FAIL); the half-width bound makes the "
+    f"check resolve any deviation larger than 2 x {_RES_STEIN:g} (e.g. the factor 2 of "
+    "Delta mu_g v* at Delta = 1), so more noise cannot make it pass",
+    printed="(Delta_beta mu_g / 2) v*",
+    mutants=(
+        Mutant.printed("target Delta mu_g v* (no 1/2)", coef=1.0, cases=(("tt-stable", "1", 2),)),
+        Mutant.data(
+            "1000 rounds per case (too noisy to resolve the identity)",
+            n=1000,
+            cases=(("tt-stable", "1", 2),),
+        ),
+    ),
+)
 def _stein_mean(coef=0.5, n=_N_STEIN, cases=_STEIN_CASES):
     rows, worst, half = [], 0.0, 0.0
     keys = list(PAPER_LINKS)
@@ -85,27 +100,43 @@ def _stein_mean(coef=0.5, n=_N_STEIN, cases=_STEIN_CASES):
         i = keys.index(key)
         link = PAPER_LINKS[key].link()
         mu_g = float_values(link, delta)["mu_g"]
-        env = Environment.build(link, delta, d, v_star="random", theta_dir="random",
-                                geometry_seed=100 + i)
+        env = Environment.build(
+            link, delta, d, v_star="random", theta_dir="random", geometry_seed=100 + i
+        )
         real = env.draw(1000 + i, [0], n, n)
         z_max, se_max = stein_contrast(env, real, mu_g, coef)
         worst, half = max(worst, z_max), max(half, _K_SE * se_max)
         rows.append(f"{link.name} Delta={delta} d={d}: max z = {z_max:.2f}")
     ok = worst <= _K_SE and half <= _RES_STEIN
-    return Outcome(PASS if ok else FAIL,
-                   f"max |z| = {worst:.2f} over {len(rows)} cases; {_K_SE:g}-SE half-width "
-                   f"<= {half:.4f}",
-                   ("" if half <= _RES_STEIN else f"resolution {half:.4f} > {_RES_STEIN:g}: "
-                    "too noisy to confirm the identity; ") + "; ".join(rows))
+    return Outcome(
+        PASS if ok else FAIL,
+        f"max |z| = {worst:.2f} over {len(rows)} cases; {_K_SE:g}-SE half-width <= {half:.4f}",
+        (
+            ""
+            if half <= _RES_STEIN
+            else f"resolution {half:.4f} > {_RES_STEIN:g}: too noisy to confirm the identity; "
+        )
+        + "; ".join(rows),
+    )
 
 
-_QUICK_GRID = InitGrid(links=(("logistic", paper_link("logistic")),), deltas=("1", "1.8"),
-                       dims=(2, 5, 10), n0s=(50, 200, 800), reps=2000, seed=8101)
-_SLOW_GRID = InitGrid(links=tuple((link_label(k), k)
-                                  for k in ("logistic", "tt-stable", "tt-near-critical")),
-                      deltas=("0.2", "1", "1.8"), dims=(2, 5, 10), n0s=(50, 200, 800),
-                      reps=8000, seed=8102,
-                      bounded=((link_label("tt-stable"), "tt-stable", "1"),))
+_QUICK_GRID = InitGrid(
+    links=(("logistic", paper_link("logistic")),),
+    deltas=("1", "1.8"),
+    dims=(2, 5, 10),
+    n0s=(50, 200, 800),
+    reps=2000,
+    seed=8101,
+)
+_SLOW_GRID = InitGrid(
+    links=tuple((link_label(k), k) for k in ("logistic", "tt-stable", "tt-near-critical")),
+    deltas=("0.2", "1", "1.8"),
+    dims=(2, 5, 10),
+    n0s=(50, 200, 800),
+    reps=8000,
+    seed=8102,
+    bounded=((link_label("tt-stable"), "tt-stable", "1"),),
+)
 _DELTAS_HP = (0.2, 0.05, 0.01)
 
 
@@ -127,22 +158,29 @@ def _on_slow_grid(run):
     ``-grid`` claims share, so a parallel run draws each setting once, as a serial run does
     (called directly, the settings are drawn lazily; a mutant on the quick grid draws only
     that)."""
+
     def direct(grid=_SLOW_GRID, **kwargs):
         return run(grid, **kwargs)
 
     return split_preloaded(_slow_cells, load_init_cells, direct)
 
 
-_MSE_STATEMENT = ("E||v_n0 - v*||^2 <= 16 B_Y^2 d / (Delta^2 mu_g^2 n0) for the randomized "
-                  "initialization v_n0 = W_bar/||W_bar||, W_t = A_t Y_t X_t; with the proof's "
-                  "intermediate E||W_bar - (Delta mu_g/2) v*||^2 <= B_Y^2 d / n0")
-_MSE_TOL = ("bound: verified where the upper end of the mean's 3-SE interval is below it, "
-            "violated where the lower end is above it (inconclusive otherwise: FAIL); "
-            "intermediate identity E||W_bar - y||^2 = (d E f + E f'' - ||y||^2)/n0 within 5 SE, "
-            "with the 5-SE half-width <= 0.25 of the exact value")
-_MSE_WHY = ("Monte Carlo means with sample-variance SE, so more noise can only make the bound "
-            "inconclusive, never verified; the exact second moment comes from eq:stein_second, "
-            "so a 5-SE miss would mean the simulator is wrong (FAIL)")
+_MSE_STATEMENT = (
+    "E||v_n0 - v*||^2 <= 16 B_Y^2 d / (Delta^2 mu_g^2 n0) for the randomized "
+    "initialization v_n0 = W_bar/||W_bar||, W_t = A_t Y_t X_t; with the proof's "
+    "intermediate E||W_bar - (Delta mu_g/2) v*||^2 <= B_Y^2 d / n0"
+)
+_MSE_TOL = (
+    "bound: verified where the upper end of the mean's 3-SE interval is below it, "
+    "violated where the lower end is above it (inconclusive otherwise: FAIL); "
+    "intermediate identity E||W_bar - y||^2 = (d E f + E f'' - ||y||^2)/n0 within 5 SE, "
+    "with the 5-SE half-width <= 0.25 of the exact value"
+)
+_MSE_WHY = (
+    "Monte Carlo means with sample-variance SE, so more noise can only make the bound "
+    "inconclusive, never verified; the exact second moment comes from eq:stein_second, "
+    "so a 5-SE miss would mean the simulator is wrong (FAIL)"
+)
 
 
 def _mse(grid, coef=16):
@@ -154,7 +192,7 @@ def _mse(grid, coef=16):
             st = mse_statistics(s, n0)
             m, se, exact, se_w, z = (st[k] for k in ("m", "se", "exact", "se_w", "z"))
             bound = coef * B**2 * d / (env.delta**2 * mu**2 * n0)
-            nontrivial += bound < 4               # ||v - v*||^2 <= 4 always
+            nontrivial += bound < 4  # ||v - v*||^2 <= 4 always
             viol += m - 3 * se > bound
             unsure += m - 3 * se <= bound < m + 3 * se
             worst_ratio = max(worst_ratio, m / bound)
@@ -163,64 +201,125 @@ def _mse(grid, coef=16):
             rows.append(f"{s['label']} n0={n0}: {m:.4g} +- {se:.2g} vs bound {bound:.4g}")
             n += 1
     status = FAIL if inter_bad or (unsure and not viol) else (DISCREPANCY if viol else PASS)
-    return Outcome(status,
-                   f"max E||v - v*||^2 / bound = {worst_ratio:.3f} over {n} settings ({nontrivial} "
-                   f"with bound < 4, i.e. not vacuous); {viol} violations, {unsure} inconclusive",
-                   "The bound is far from tight in these models: E||W_bar - y||^2 = E[Y^2]d/n0 "
-                   "roughly, with E[Y^2] ~ B_Y^2/2; the factor 2 of the perturbation inequality "
-                   "costs 4 in the square (||v - v*|| ~ ||P_perp(W_bar - y)||/||y||, not twice "
-                   "that); and only d - 1 tangent coordinates count. "
-                   f"E||W_bar - y||^2: Monte Carlo vs exact max |z| = {worst_z:.2f}, 5-SE "
-                   f"half-width <= {worst_res:.3f} of the exact value, exact <= B^2 d/n0 "
-                   f"everywhere: {'yes' if not inter_bad else 'NO'}; B_Y = 1 (Bernoulli) or "
-                   f"sup|g| + {NOISE} (bounded); " + "; ".join(rows))
+    return Outcome(
+        status,
+        f"max E||v - v*||^2 / bound = {worst_ratio:.3f} over {n} settings ({nontrivial} "
+        f"with bound < 4, i.e. not vacuous); {viol} violations, {unsure} inconclusive",
+        "The bound is far from tight in these models: E||W_bar - y||^2 = E[Y^2]d/n0 "
+        "roughly, with E[Y^2] ~ B_Y^2/2; the factor 2 of the perturbation inequality "
+        "costs 4 in the square (||v - v*|| ~ ||P_perp(W_bar - y)||/||y||, not twice "
+        "that); and only d - 1 tangent coordinates count. "
+        f"E||W_bar - y||^2: Monte Carlo vs exact max |z| = {worst_z:.2f}, 5-SE "
+        f"half-width <= {worst_res:.3f} of the exact value, exact <= B^2 d/n0 "
+        f"everywhere: {'yes' if not inter_bad else 'NO'}; B_Y = 1 (Bernoulli) or "
+        f"sup|g| + {NOISE} (bounded); " + "; ".join(rows),
+    )
 
 
-@register("init-mse-bound", "prop:randomized_initialization", "app:initialization",
-          _MSE_STATEMENT + " (quick grid: logistic, Delta in {1, 1.8}, d in {2, 5, 10}, "
-          "n0 in {50, 200, 800}, 2000 replications)", "monte-carlo", _MSE_TOL, _MSE_WHY,
-          printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)", covers=("eq:initialization-mse",),
-          mutants=(Mutant.printed("printed constant 1 in place of 16", coef=1),))
+@register(
+    "init-mse-bound",
+    "prop:randomized_initialization",
+    "app:initialization",
+    _MSE_STATEMENT + " (quick grid: logistic, Delta in {1, 1.8}, d in {2, 5, 10}, "
+    "n0 in {50, 200, 800}, 2000 replications)",
+    "monte-carlo",
+    _MSE_TOL,
+    _MSE_WHY,
+    printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)",
+    covers=("eq:initialization-mse",),
+    mutants=(Mutant.printed("printed constant 1 in place of 16", coef=1),),
+)
 def _mse_quick(coef=16):
     out = _drawn_right(_QUICK_GRID, _mse(_QUICK_GRID, coef))
-    out.evidence = {"eq:initialization-mse": "the same bound (the display of the proposition's "
-                    "first claim): " + str(out.computed)}
+    out.evidence = {
+        "eq:initialization-mse": "the same bound (the display of the proposition's "
+        "first claim): " + str(out.computed)
+    }
     return out
 
 
-@register("init-mse-bound-grid", "eq:initialization-mse", "app:initialization",
-          _MSE_STATEMENT + " (full grid: logistic and two-transition mu2 in {-1.074037, "
-          "2.144072}, Delta in {0.2, 1, 1.8}, d in {2, 5, 10}, n0 in {50, 200, 800}, plus "
-          "bounded rewards; 8000 replications)", "monte-carlo", _MSE_TOL, _MSE_WHY,
-          printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)", quick=False,
-          mutants=(Mutant.printed("printed constant 1 in place of 16 (on the quick grid)",
-                                  coef=1, grid=_QUICK_GRID),))
+@register(
+    "init-mse-bound-grid",
+    "eq:initialization-mse",
+    "app:initialization",
+    _MSE_STATEMENT + " (full grid: logistic and two-transition mu2 in {-1.074037, "
+    "2.144072}, Delta in {0.2, 1, 1.8}, d in {2, 5, 10}, n0 in {50, 200, 800}, plus "
+    "bounded rewards; 8000 replications)",
+    "monte-carlo",
+    _MSE_TOL,
+    _MSE_WHY,
+    printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)",
+    quick=False,
+    mutants=(
+        Mutant.printed(
+            "printed constant 1 in place of 16 (on the quick grid)", coef=1, grid=_QUICK_GRID
+        ),
+    ),
+)
 @_on_slow_grid
 def _mse_slow(grid, coef=16):
     return _drawn_right(grid, _mse(grid, coef))
 
 
-def _register_pair(cid: str, label: str, statement: str, quick_note: str, grid_note: str,
-                   tol: str, why: str, printed: str, run, kwarg: str, wrong, wrong_text: str):
+def _register_pair(
+    cid: str,
+    label: str,
+    statement: str,
+    quick_note: str,
+    grid_note: str,
+    tol: str,
+    why: str,
+    printed: str,
+    run,
+    kwarg: str,
+    wrong,
+    wrong_text: str,
+):
     """Register ``cid`` on the quick grid and ``cid-grid`` (slow) on the full grid, both
     ``run(grid, **{kwarg: value})``; each has the mutant ``kwarg = wrong`` (the slow one on the
     quick grid, so it runs in seconds)."""
-    register(cid, label, "app:initialization", statement + quick_note, "monte-carlo", tol, why,
-             printed=printed, mutants=(Mutant(wrong_text, "formula", kwargs={kwarg: wrong}),))(
-        lambda **kw: run(_QUICK_GRID, **kw))
-    register(cid + "-grid", label, "app:initialization", statement + grid_note, "monte-carlo",
-             tol, why, printed=printed, quick=False,
-             mutants=(Mutant(wrong_text + " (on the quick grid)", "formula",
-                             kwargs={kwarg: wrong, "grid": _QUICK_GRID}),))(_on_slow_grid(run))
+    register(
+        cid,
+        label,
+        "app:initialization",
+        statement + quick_note,
+        "monte-carlo",
+        tol,
+        why,
+        printed=printed,
+        mutants=(Mutant(wrong_text, "formula", kwargs={kwarg: wrong}),),
+    )(lambda **kw: run(_QUICK_GRID, **kw))
+    register(
+        cid + "-grid",
+        label,
+        "app:initialization",
+        statement + grid_note,
+        "monte-carlo",
+        tol,
+        why,
+        printed=printed,
+        quick=False,
+        mutants=(
+            Mutant(
+                wrong_text + " (on the quick grid)",
+                "formula",
+                kwargs={kwarg: wrong, "grid": _QUICK_GRID},
+            ),
+        ),
+    )(_on_slow_grid(run))
 
 
-_HP_TOL = ("implied constant q_{1-delta} x Delta mu_g sqrt(n0) / (B_Y sqrt(d + log(2/delta))) "
-           "<= 2 sqrt(3) with the upper end of a 3-SD order-statistic interval of the quantile")
-_HP_WHY = ("C is a universal constant the paper does not give, so it cannot be checked; the "
-           "stated rate is checked against the constant it has in the Gaussian limit, 2 sqrt(3) "
-           "for every d, delta and link (in that limit sqrt(n0)(W_bar - y) is N(0, Sigma) with "
-           "Sigma <= B_Y^2 I, and the (1 - delta)-quantile of ||N(0, I_k)|| is at most "
-           "sqrt(3) sqrt(k + log(2/delta))), on every setting of the grid")
+_HP_TOL = (
+    "implied constant q_{1-delta} x Delta mu_g sqrt(n0) / (B_Y sqrt(d + log(2/delta))) "
+    "<= 2 sqrt(3) with the upper end of a 3-SD order-statistic interval of the quantile"
+)
+_HP_WHY = (
+    "C is a universal constant the paper does not give, so it cannot be checked; the "
+    "stated rate is checked against the constant it has in the Gaussian limit, 2 sqrt(3) "
+    "for every d, delta and link (in that limit sqrt(n0)(W_bar - y) is N(0, Sigma) with "
+    "Sigma <= B_Y^2 I, and the (1 - delta)-quantile of ||N(0, I_k)|| is at most "
+    "sqrt(3) sqrt(k + log(2/delta))), on every setting of the grid"
+)
 
 
 def _hp_outcome(rows, c_ref=2 * _SQ3):
@@ -231,60 +330,83 @@ def _hp_outcome(rows, c_ref=2 * _SQ3):
     big = [r for r in rows if r["n0"] == max(x["n0"] for x in rows)]
     ratio = [r["C"] / r["C_inf"] for r in big]
     shallow = shallow_ratio(rows)
-    computed = (f"implied C <= {cmax:.3f} (max over {len(rows)} settings; upper CI "
-                f"{worst['C_hi']:.3f} at {worst['label']} n0={worst['n0']} delta={worst['delta']});"
-                f" Gaussian-limit C_inf in [{min(r['C_inf'] for r in rows):.3f}, "
-                f"{max(r['C_inf'] for r in rows):.3f}] <= 2 sqrt(3) = {2 * _SQ3:.3f}; reference "
-                f"constant {c_ref:.3f}")
-    detail = (f"delta in {_DELTAS_HP}; the Gaussian-limit bound: max_k,delta q_(1-delta)(chi_k)/"
-              f"sqrt(k + log(2/delta)) = {sup:.4f} <= sqrt(3) (k <= 400, delta >= 1e-14); the "
-              "main text's log(1/delta) and the proposition's log(2/delta) differ only in the "
-              f"constant; at the largest n0 the implied C is {min(ratio):.2f} to "
-              f"{max(ratio):.2f} times its Gaussian limit; fitted exponents of q_(1-delta) in n0 "
-              f"(log-log fit over n0) {fitted_exponents(rows, 'q')}; where the exponent is "
-              f"shallower than -0.45 the implied C at the largest n0 is at most {shallow:.2f} "
-              "times its Gaussian limit: those settings are pre-asymptotic (||W_bar - y|| not "
-              "small against ||y||, so the normalization W_bar/||W_bar|| is nonlinear and "
-              "||v - v*|| <= 2 saturates), while the implied constant stays bounded, not a slower "
-              "rate; the consequence 'n0 >= C_init "
-              "B^2(d + log(2/delta0))/(Delta^2 mu_g^2 r^2) => P(||v - v*|| <= r) >= 1 - delta0' "
-              "is this bound with C_init = C^2. "
-              + "; ".join(f"{r['label']} n0={r['n0']} delta={r['delta']}: C={r['C']:.3f} "
-                          f"(lim {r['C_inf']:.3f})" for r in rows))
-    return _constant_outcome(computed, detail, sup, len(viol), f"{len(viol)} settings exceed "
-                             f"the reference constant {c_ref:.3f} (the paper's C is unspecified, "
-                             "so this does not contradict the statement, but the rate holds at "
-                             "finite n0 only with a larger constant than its Gaussian limit). ")
+    computed = (
+        f"implied C <= {cmax:.3f} (max over {len(rows)} settings; upper CI "
+        f"{worst['C_hi']:.3f} at {worst['label']} n0={worst['n0']} delta={worst['delta']});"
+        f" Gaussian-limit C_inf in [{min(r['C_inf'] for r in rows):.3f}, "
+        f"{max(r['C_inf'] for r in rows):.3f}] <= 2 sqrt(3) = {2 * _SQ3:.3f}; reference "
+        f"constant {c_ref:.3f}"
+    )
+    detail = (
+        f"delta in {_DELTAS_HP}; the Gaussian-limit bound: max_k,delta q_(1-delta)(chi_k)/"
+        f"sqrt(k + log(2/delta)) = {sup:.4f} <= sqrt(3) (k <= 400, delta >= 1e-14); the "
+        "main text's log(1/delta) and the proposition's log(2/delta) differ only in the "
+        f"constant; at the largest n0 the implied C is {min(ratio):.2f} to "
+        f"{max(ratio):.2f} times its Gaussian limit; fitted exponents of q_(1-delta) in n0 "
+        f"(log-log fit over n0) {fitted_exponents(rows, 'q')}; where the exponent is "
+        f"shallower than -0.45 the implied C at the largest n0 is at most {shallow:.2f} "
+        "times its Gaussian limit: those settings are pre-asymptotic (||W_bar - y|| not "
+        "small against ||y||, so the normalization W_bar/||W_bar|| is nonlinear and "
+        "||v - v*|| <= 2 saturates), while the implied constant stays bounded, not a slower "
+        "rate; the consequence 'n0 >= C_init "
+        "B^2(d + log(2/delta0))/(Delta^2 mu_g^2 r^2) => P(||v - v*|| <= r) >= 1 - delta0' "
+        "is this bound with C_init = C^2. "
+        + "; ".join(
+            f"{r['label']} n0={r['n0']} delta={r['delta']}: C={r['C']:.3f} (lim {r['C_inf']:.3f})"
+            for r in rows
+        )
+    )
+    return _constant_outcome(
+        computed,
+        detail,
+        sup,
+        len(viol),
+        f"{len(viol)} settings exceed "
+        f"the reference constant {c_ref:.3f} (the paper's C is unspecified, "
+        "so this does not contradict the statement, but the rate holds at "
+        "finite n0 only with a larger constant than its Gaussian limit). ",
+    )
 
 
-def _constant_outcome(computed: str, detail: str, sup: float, n_viol: int,
-                      note: str) -> Outcome:
+def _constant_outcome(computed: str, detail: str, sup: float, n_viol: int, note: str) -> Outcome:
     """FAIL when the chi-quantile bound behind the limit constant fails (sup > sqrt 3);
     otherwise CAVEAT (with ``note``) when ``n_viol`` settings exceed the reference constant,
     else PASS."""
     if n_viol:
         detail = note + detail
     if sup > _SQ3:
-        return Outcome(FAIL, computed, "the chi-quantile bound behind the limit constant failed; "
-                       + detail)
-    return Outcome(CAVEAT if n_viol else PASS, computed, detail,
-                   consequence="statement" if n_viol else None)
+        return Outcome(
+            FAIL, computed, "the chi-quantile bound behind the limit constant failed; " + detail
+        )
+    return Outcome(
+        CAVEAT if n_viol else PASS, computed, detail, consequence="statement" if n_viol else None
+    )
 
 
-_HP_STATEMENT = ("With probability >= 1 - delta, ||v_n0 - v*|| <= C B_Y/(Delta mu_g) "
-                 "sqrt((d + log(2/delta))/n0), C universal (and hence the n0 >= C_init ... "
-                 "consequence)")
+_HP_STATEMENT = (
+    "With probability >= 1 - delta, ||v_n0 - v*|| <= C B_Y/(Delta mu_g) "
+    "sqrt((d + log(2/delta))/n0), C universal (and hence the n0 >= C_init ... "
+    "consequence)"
+)
 
 
-_register_pair("init-high-probability", "eq:initialization-high-probability", _HP_STATEMENT,
-               " (quick grid: logistic, Delta in {1, 1.8}, d in {2, 5, 10}, n0 in {50, 200, "
-               "800}, delta in {0.2, 0.05, 0.01}, 2000 replications)",
-               " (full grid as init-mse-bound-grid, delta in {0.2, 0.05, 0.01}, 8000 "
-               "replications)", _HP_TOL, _HP_WHY,
-               "C B_Y/(Delta_beta mu_g) sqrt((d + log(2/delta))/n0), C universal",
-               lambda grid, c_ref=2 * _SQ3: _drawn_right(
-                   grid, _hp_outcome(implied_constants(grid, _DELTAS_HP), c_ref)),
-               "c_ref", _SQ3, "reference constant sqrt(3) in place of 2 sqrt(3)")
+_register_pair(
+    "init-high-probability",
+    "eq:initialization-high-probability",
+    _HP_STATEMENT,
+    " (quick grid: logistic, Delta in {1, 1.8}, d in {2, 5, 10}, n0 in {50, 200, "
+    "800}, delta in {0.2, 0.05, 0.01}, 2000 replications)",
+    " (full grid as init-mse-bound-grid, delta in {0.2, 0.05, 0.01}, 8000 replications)",
+    _HP_TOL,
+    _HP_WHY,
+    "C B_Y/(Delta_beta mu_g) sqrt((d + log(2/delta))/n0), C universal",
+    lambda grid, c_ref=2 * _SQ3: _drawn_right(
+        grid, _hp_outcome(implied_constants(grid, _DELTAS_HP), c_ref)
+    ),
+    "c_ref",
+    _SQ3,
+    "reference constant sqrt(3) in place of 2 sqrt(3)",
+)
 
 
 def _vec_outcome(rows, c_ref=_SQ3):
@@ -292,39 +414,63 @@ def _vec_outcome(rows, c_ref=_SQ3):
     worst = max(rows, key=lambda r: r["C4_hi"])
     big = [r for r in rows if r["n0"] == max(x["n0"] for x in rows)]
     ratio = [r["C4"] / r["C4_inf"] for r in big]
-    computed = (f"implied C_4 <= {max(r['C4'] for r in rows):.3f} (max over {len(rows)} "
-                f"settings; upper CI {worst['C4_hi']:.3f}); Gaussian-limit values in "
-                f"[{min(r['C4_inf'] for r in rows):.3f}, {max(r['C4_inf'] for r in rows):.3f}] "
-                f"<= sqrt(3) = {_SQ3:.3f}")
+    computed = (
+        f"implied C_4 <= {max(r['C4'] for r in rows):.3f} (max over {len(rows)} "
+        f"settings; upper CI {worst['C4_hi']:.3f}); Gaussian-limit values in "
+        f"[{min(r['C4_inf'] for r in rows):.3f}, {max(r['C4_inf'] for r in rows):.3f}] "
+        f"<= sqrt(3) = {_SQ3:.3f}"
+    )
     sup = chi_constant_sup()
-    detail = (f"max_k,delta q_(1-delta)(chi_k)/sqrt(k + log(2/delta)) = {sup:.4f} <= sqrt(3); "
-              f"at the largest n0 the implied C_4 is {min(ratio):.3f} to {max(ratio):.3f} times "
-              f"its Gaussian limit; fitted exponents in n0 {fitted_exponents(rows, 'qw')} (the "
-              "unnormalized mean is linear in the data, so the rate -1/2 shows at every n0). "
-              + "; ".join(f"{r['label']} n0={r['n0']} delta={r['delta']}: C4={r['C4']:.3f}"
-                          for r in rows))
-    return _constant_outcome(computed, detail, sup, len(viol), f"{len(viol)} settings exceed "
-                             f"the reference constant {c_ref:.3f} (C_4 is unspecified: not a "
-                             "contradiction, but a larger constant than the Gaussian limit is "
-                             "needed at finite n0). ")
+    detail = (
+        f"max_k,delta q_(1-delta)(chi_k)/sqrt(k + log(2/delta)) = {sup:.4f} <= sqrt(3); "
+        f"at the largest n0 the implied C_4 is {min(ratio):.3f} to {max(ratio):.3f} times "
+        f"its Gaussian limit; fitted exponents in n0 {fitted_exponents(rows, 'qw')} (the "
+        "unnormalized mean is linear in the data, so the rate -1/2 shows at every n0). "
+        + "; ".join(f"{r['label']} n0={r['n0']} delta={r['delta']}: C4={r['C4']:.3f}" for r in rows)
+    )
+    return _constant_outcome(
+        computed,
+        detail,
+        sup,
+        len(viol),
+        f"{len(viol)} settings exceed "
+        f"the reference constant {c_ref:.3f} (C_4 is unspecified: not a "
+        "contradiction, but a larger constant than the Gaussian limit is "
+        "needed at finite n0). ",
+    )
 
 
-_VEC_STATEMENT = ("With probability >= 1 - delta, ||W_bar_n0 - (Delta mu_g/2) v*|| <= C_4 B_Y "
-                  "sqrt((d + log(2/delta))/n0), C_4 universal")
-_VEC_TOL = ("implied C_4 = q_{1-delta} sqrt(n0)/(B_Y sqrt(d + log(2/delta))) <= sqrt(3) with the "
-            "upper end of a 3-SD order-statistic interval of the quantile")
-_VEC_WHY = ("C_4 is unspecified; sqrt(3) is the constant of the Gaussian limit for every d, "
-            "delta and link (sqrt(n0)(W_bar - y) -> N(0, Sigma), Sigma <= B_Y^2 I, and the "
-            "(1 - delta)-quantile of ||N(0, I_k)|| is at most sqrt(3) sqrt(k + log(2/delta)))")
+_VEC_STATEMENT = (
+    "With probability >= 1 - delta, ||W_bar_n0 - (Delta mu_g/2) v*|| <= C_4 B_Y "
+    "sqrt((d + log(2/delta))/n0), C_4 universal"
+)
+_VEC_TOL = (
+    "implied C_4 = q_{1-delta} sqrt(n0)/(B_Y sqrt(d + log(2/delta))) <= sqrt(3) with the "
+    "upper end of a 3-SD order-statistic interval of the quantile"
+)
+_VEC_WHY = (
+    "C_4 is unspecified; sqrt(3) is the constant of the Gaussian limit for every d, "
+    "delta and link (sqrt(n0)(W_bar - y) -> N(0, Sigma), Sigma <= B_Y^2 I, and the "
+    "(1 - delta)-quantile of ||N(0, I_k)|| is at most sqrt(3) sqrt(k + log(2/delta)))"
+)
 
 
-_register_pair("init-vector-concentration", "eq:init-vector-concentration-proof",
-               _VEC_STATEMENT, " (quick grid as init-high-probability)",
-               " (full grid as init-mse-bound-grid)", _VEC_TOL, _VEC_WHY,
-               "C_4 B_Y sqrt((d + log(2/delta))/n0), C_4 universal",
-               lambda grid, c_ref=_SQ3: _drawn_right(
-                   grid, _vec_outcome(implied_constants(grid, _DELTAS_HP), c_ref)),
-               "c_ref", 0.9, "reference constant 0.9 in place of sqrt(3)")
+_register_pair(
+    "init-vector-concentration",
+    "eq:init-vector-concentration-proof",
+    _VEC_STATEMENT,
+    " (quick grid as init-high-probability)",
+    " (full grid as init-mse-bound-grid)",
+    _VEC_TOL,
+    _VEC_WHY,
+    "C_4 B_Y sqrt((d + log(2/delta))/n0), C_4 universal",
+    lambda grid, c_ref=_SQ3: _drawn_right(
+        grid, _vec_outcome(implied_constants(grid, _DELTAS_HP), c_ref)
+    ),
+    "c_ref",
+    0.9,
+    "reference constant 0.9 in place of sqrt(3)",
+)
 
 
 _TS = (1.0, 1.5, 2.0, 2.5, 3.0, 3.5)
@@ -344,48 +490,75 @@ def _fixed_direction(grid, c0=0.5):
                     c0_min = min(c0_min, c0_implied)
                 n += 1
             sd, ex = tails["sd"], tails["exact"]
-            rows.append(f"{s['label']} n0={n0}: sqrt(n0) sd(u^T(W_bar - y))/B_Y "
-                        + ", ".join(f"{a:.3f} (exact {b:.3f})" for a, b in zip(sd, ex)))
-    computed = (f"max P_upper / (2 exp(-{c0:g} t^2)) = {worst_ratio:.3g} over {n} (setting, n0, "
-                f"u, t) cases; {viol} violations (min log(2/P_upper)/t^2 = {c0_min:.3f}, "
-                "limited at large t by the number of replications)")
-    detail = (f"s = t B_Y/sqrt(n0), t in {_TS}; u in {{v*, theta/||theta||, a random unit "
-              "vector}; P_upper a one-sided 99.9% Clopper-Pearson bound (more noise makes it "
-              "larger, so noise cannot help the check pass); the standard deviations below are "
-              "compared with the exact sigma_u = sqrt(u^T Sigma u) from eq:stein_second. "
-              + "; ".join(rows))
+            rows.append(
+                f"{s['label']} n0={n0}: sqrt(n0) sd(u^T(W_bar - y))/B_Y "
+                + ", ".join(f"{a:.3f} (exact {b:.3f})" for a, b in zip(sd, ex))
+            )
+    computed = (
+        f"max P_upper / (2 exp(-{c0:g} t^2)) = {worst_ratio:.3g} over {n} (setting, n0, "
+        f"u, t) cases; {viol} violations (min log(2/P_upper)/t^2 = {c0_min:.3f}, "
+        "limited at large t by the number of replications)"
+    )
+    detail = (
+        f"s = t B_Y/sqrt(n0), t in {_TS}; u in {{v*, theta/||theta||, a random unit "
+        "vector}; P_upper a one-sided 99.9% Clopper-Pearson bound (more noise makes it "
+        "larger, so noise cannot help the check pass); the standard deviations below are "
+        "compared with the exact sigma_u = sqrt(u^T Sigma u) from eq:stein_second. "
+        + "; ".join(rows)
+    )
     if viol:
-        return Outcome(CAVEAT, computed, f"the tail exceeds 2 exp(-{c0:g} t^2) in {viol} cases: "
-                       "c_0 is unspecified, so this does not contradict the statement, but the "
-                       "Gaussian-limit constant does not hold at finite n0. " + detail,
-                       consequence="statement")
+        return Outcome(
+            CAVEAT,
+            computed,
+            f"the tail exceeds 2 exp(-{c0:g} t^2) in {viol} cases: "
+            "c_0 is unspecified, so this does not contradict the statement, but the "
+            "Gaussian-limit constant does not hold at finite n0. " + detail,
+            consequence="statement",
+        )
     return Outcome(PASS, computed, detail)
 
 
-_FD_STATEMENT = ("For fixed u in S^{d-1}: P(|u^T(W_bar - (Delta mu_g/2) v*)| > s) <= "
-                 "2 exp(-c_0 n0 s^2/B_Y^2), c_0 universal - checked with c_0 = 1/2, the constant "
-                 "of the Gaussian limit (Var(u^T W) <= B_Y^2)")
+_FD_STATEMENT = (
+    "For fixed u in S^{d-1}: P(|u^T(W_bar - (Delta mu_g/2) v*)| > s) <= "
+    "2 exp(-c_0 n0 s^2/B_Y^2), c_0 universal - checked with c_0 = 1/2, the constant "
+    "of the Gaussian limit (Var(u^T W) <= B_Y^2)"
+)
 _FD_TOL = "Clopper-Pearson 99.9% upper bound of the tail <= 2 exp(-t^2/2) at s = t B/sqrt(n0)"
-_FD_WHY = ("c_0 is unspecified; c_0 = 1/2 is what the stated sub-Gaussian rate gives in the n0 "
-           "-> infinity limit for every u, link and d")
+_FD_WHY = (
+    "c_0 is unspecified; c_0 = 1/2 is what the stated sub-Gaussian rate gives in the n0 "
+    "-> infinity limit for every u, link and d"
+)
 
 
-_register_pair("init-fixed-direction-tail", "eq:init-fixed-direction-proof", _FD_STATEMENT,
-               " (quick grid as init-high-probability)", " (full grid as init-mse-bound-grid)",
-               _FD_TOL, _FD_WHY, "2 exp(-c_0 n0 s^2 / B_Y^2), c_0 universal",
-               lambda grid, c0=0.5: _drawn_right(grid, _fixed_direction(grid, c0)), "c0", 2.0,
-               "c_0 = 2 in place of 1/2")
+_register_pair(
+    "init-fixed-direction-tail",
+    "eq:init-fixed-direction-proof",
+    _FD_STATEMENT,
+    " (quick grid as init-high-probability)",
+    " (full grid as init-mse-bound-grid)",
+    _FD_TOL,
+    _FD_WHY,
+    "2 exp(-c_0 n0 s^2 / B_Y^2), c_0 universal",
+    lambda grid, c0=0.5: _drawn_right(grid, _fixed_direction(grid, c0)),
+    "c0",
+    2.0,
+    "c_0 = 2 in place of 1/2",
+)
 
 
-@register("init-direction-perturbation", "prop:randomized_initialization",
-          "app:initialization",
-          "For nonzero x, y: ||x/||x|| - y/||y|| || <= 2||x - y||/||y|| (used twice in the proof "
-          "of prop:randomized_initialization), and hence ||v_n0 - v*|| <= 4||W_bar - "
-          "(Delta mu_g/2)v*||/(Delta mu_g) on every simulated initialization", "property-based",
-          "lhs <= rhs (1 + 1e-12) in float64; lhs <= rhs at 50 digits on near-tight cases",
-          "an inequality that must hold pointwise; 1e-12 covers float64 rounding of the norms",
-          printed="2||x - y||/||y||",
-          mutants=(Mutant.printed("printed factor 1.9 in place of 2", factor=1.9),))
+@register(
+    "init-direction-perturbation",
+    "prop:randomized_initialization",
+    "app:initialization",
+    "For nonzero x, y: ||x/||x|| - y/||y|| || <= 2||x - y||/||y|| (used twice in the proof "
+    "of prop:randomized_initialization), and hence ||v_n0 - v*|| <= 4||W_bar - "
+    "(Delta mu_g/2)v*||/(Delta mu_g) on every simulated initialization",
+    "property-based",
+    "lhs <= rhs (1 + 1e-12) in float64; lhs <= rhs at 50 digits on near-tight cases",
+    "an inequality that must hold pointwise; 1e-12 covers float64 rounding of the norms",
+    printed="2||x - y||/||y||",
+    mutants=(Mutant.printed("printed factor 1.9 in place of 2", factor=1.9),),
+)
 def _perturbation(factor=2.0):
     worst, n, bad, N = 0.0, 0, 0, 20000
     for _, x, y in perturbation_pairs(4242, (1, 2, 3, 5, 10, 50), N):
@@ -406,10 +579,11 @@ def _perturbation(factor=2.0):
             chain_bad += b
             m += size
     ok = bad == 0 and mp_bad == 0 and chain_bad == 0
-    return Outcome(PASS if ok else FAIL,
-                   f"max lhs/rhs = {worst:.12f} over {n} random pairs; {bad + mp_bad + chain_bad} "
-                   "violations",
-                   f"d in {{1, 2, 3, 5, 10, 50}}: unrelated x, x near y, x = -eps y (the tight "
-                   "case, ratio -> 1), x = c y + noise, scales e^-5..e^5; 50-digit check at "
-                   f"x = -eps y, eps in {{1e-3, 1e-10, 1e-30}}; the chain bound on {m} simulated "
-                   f"initializations of the quick grid: {chain_bad} violations")
+    return Outcome(
+        PASS if ok else FAIL,
+        f"max lhs/rhs = {worst:.12f} over {n} random pairs; {bad + mp_bad + chain_bad} violations",
+        f"d in {{1, 2, 3, 5, 10, 50}}: unrelated x, x near y, x = -eps y (the tight "
+        "case, ratio -> 1), x = c y + noise, scales e^-5..e^5; 50-digit check at "
+        f"x = -eps y, eps in {{1e-3, 1e-10, 1e-30}}; the chain bound on {m} simulated "
+        f"initializations of the quick grid: {chain_bad} violations",
+    )

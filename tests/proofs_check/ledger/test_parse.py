@@ -23,7 +23,7 @@ def test_every_proof_has_an_owner_and_steps(ledger):
 
 def test_known_steps(ledger):
     steps = ledger.by_id()
-    s = steps["thm:regret-rate/b04/s02"]       # 2B_Y P(tau <= n) <= 2B_Y n^{-4}
+    s = steps["thm:regret-rate/b04/s02"]  # 2B_Y P(tau <= n) <= 2B_Y n^{-4}
     assert (s.rel, s.lhs, s.rhs) == ("<=", "2B_Y\\Prob(\\tau\\leq n)", "2B_Yn^{-4}")
     assert s.line == 5852
     # an align continuation row ("&= ...") continues the chain of the row above
@@ -36,13 +36,13 @@ def test_known_steps(ledger):
 
 def test_ids_stable_under_edits_elsewhere(ledger):
     text = shipped_text()
-    i = text.index("\\appendix")              # insert text before the appendix
+    i = text.index("\\appendix")  # insert text before the appendix
     edited = parse_ledger(text[:i] + "Some new sentence.\n\n" + text[i:])
     before = {s.id: s.hash for s in ledger.steps}
     after = {s.id: s.hash for s in edited.steps}
     assert before == after
     moved = [s for s in edited.steps if s.line != ledger.by_id()[s.id].line]
-    assert moved                               # the lines moved, the ids did not
+    assert moved  # the lines moved, the ids did not
 
 
 def test_hash_sees_coefficient_sign_and_direction():
@@ -56,5 +56,8 @@ def test_hash_sees_coefficient_sign_and_direction():
 def test_appendix_text_outside_proofs(ledger):
     assert ledger.sections and all(o.startswith("text:app") for o in ledger.sections)
     # statements (lemmas, propositions) are not derivations: their displays are not steps
-    assert not [s for s in ledger.steps if s.owner == "text:app:local_jacobian"
-                and s.line in range(2080, 2150)]
+    assert not [
+        s
+        for s in ledger.steps
+        if s.owner == "text:app:local_jacobian" and s.line in range(2080, 2150)
+    ]

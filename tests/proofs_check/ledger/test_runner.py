@@ -32,30 +32,38 @@ def test_transcriptions_match_the_pinned_text():
 
 def test_regret_proof_passes_step_by_step(pinned):
     res = pinned.of(OWNER)
-    assert {r.status for r in res} == {"PASS"}, [(r.id, r.status, r.detail) for r in res
-                                                 if r.status != "PASS"]
+    assert {r.status for r in res} == {"PASS"}, [
+        (r.id, r.status, r.detail) for r in res if r.status != "PASS"
+    ]
     assert coverage(res) == {"relation_steps": 14, "checked": 14, "fraction": 1.0}
 
 
-@pytest.mark.parametrize("sid", sorted(s for s, t in load_transcriptions().items()
-                                       if s.startswith(OWNER) and t.method != "prose"))
+@pytest.mark.parametrize(
+    "sid",
+    sorted(
+        s for s, t in load_transcriptions().items() if s.startswith(OWNER) and t.method != "prose"
+    ),
+)
 def test_each_step_mutant_is_killed(sid):
     res = {r.id: r for r in run_ledger(shipped_text(), True, owners={OWNER}, mutate=sid).results}
     assert res[sid].status != "PASS", res[sid].detail
 
 
 # one step altered three ways: a coefficient, a sign, the direction of an inequality
-_STEP_LINE = 5852                 # thm:regret-rate/b04/s02: 2B_Y P(tau <= n) <= 2B_Y n^{-4}
-_ALTER = [("2B_Yn^{-4}.", "3B_Yn^{-4}."), ("2B_Yn^{-4}.", "-2B_Yn^{-4}."),
-          ("\\leq\n2B_Yn^{-4}.", "\\geq\n2B_Yn^{-4}.")]
+_STEP_LINE = 5852  # thm:regret-rate/b04/s02: 2B_Y P(tau <= n) <= 2B_Y n^{-4}
+_ALTER = [
+    ("2B_Yn^{-4}.", "3B_Yn^{-4}."),
+    ("2B_Yn^{-4}.", "-2B_Yn^{-4}."),
+    ("\\leq\n2B_Yn^{-4}.", "\\geq\n2B_Yn^{-4}."),
+]
 
 
 def _altered(old: str, new: str) -> str:
     text = shipped_text()
     lines = text.split("\n")
-    block = "\n".join(lines[_STEP_LINE - 2:_STEP_LINE + 1])
+    block = "\n".join(lines[_STEP_LINE - 2 : _STEP_LINE + 1])
     assert block.count(old) == 1, block
-    lines[_STEP_LINE - 2:_STEP_LINE + 1] = block.replace(old, new).split("\n")
+    lines[_STEP_LINE - 2 : _STEP_LINE + 1] = block.replace(old, new).split("\n")
     return "\n".join(lines)
 
 
@@ -66,8 +74,9 @@ def test_an_altered_step_is_stale_never_pass(old, new, pinned):
     assert res["thm:regret-rate/b04/s02"].status == "STALE"
     # every other step of the proof is untouched and still checked
     before = {r.id: r.status for r in pinned.of(OWNER)}
-    assert {i: r.status for i, r in res.items() if i != "thm:regret-rate/b04/s02"} == \
-        {i: s for i, s in before.items() if i != "thm:regret-rate/b04/s02"}
+    assert {i: r.status for i, r in res.items() if i != "thm:regret-rate/b04/s02"} == {
+        i: s for i, s in before.items() if i != "thm:regret-rate/b04/s02"
+    }
 
 
 def test_cli_reports_the_stale_step(tmp_path, capsys):

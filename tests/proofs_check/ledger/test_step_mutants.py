@@ -13,28 +13,52 @@ from proofs_check.paper_source import shipped_text
 
 #: the steps of this round; the expectation steps of prop:local_jacobian are slow (quadrature)
 NEW_STEPS = (
-    "prop:randomized_initialization/b01/s01", "prop:randomized_initialization/b07/s01",
-    "prop:randomized_initialization/b20/s01", "lem:conditional_population_field/b01/s01",
-    "cor:local_stability/b04/s02", "cor:local_stability/b13/s02",
-    "cor:local_stability/b21/s01", "prop:self-concordance-stability/b05/s01",
-    "prop:localized-estimation/b03/s01", "lem:gaussian-polynomial-disagreement/b01/s02",
+    "prop:randomized_initialization/b01/s01",
+    "prop:randomized_initialization/b07/s01",
+    "prop:randomized_initialization/b20/s01",
+    "lem:conditional_population_field/b01/s01",
+    "cor:local_stability/b04/s02",
+    "cor:local_stability/b13/s02",
+    "cor:local_stability/b21/s01",
+    "prop:self-concordance-stability/b05/s01",
+    "prop:localized-estimation/b03/s01",
+    "lem:gaussian-polynomial-disagreement/b01/s02",
     "text:app:stochastic_analysis/b01/s01",
-    *(f"text:app:simulation-setup/{b}" for b in (
-        "b01/s01", "b02/s01", "b02/s02", "b03/s01", "b04/s01", "b04/s02", "b04/s03",
-        "b05/s01")),
-    *(pytest.param(f"prop:local_jacobian/{b}", marks=pytest.mark.slow)
-      for b in ("b16/s01", "b24/s01", "b31/s01", "b43/s01")),
+    *(
+        f"text:app:simulation-setup/{b}"
+        for b in (
+            "b01/s01",
+            "b02/s01",
+            "b02/s02",
+            "b03/s01",
+            "b04/s01",
+            "b04/s02",
+            "b04/s03",
+            "b05/s01",
+        )
+    ),
+    *(
+        pytest.param(f"prop:local_jacobian/{b}", marks=pytest.mark.slow)
+        for b in ("b16/s01", "b24/s01", "b31/s01", "b43/s01")
+    ),
     # the round past the 90% target: definitions, conditions and events that restate or
     # instantiate something the paper states elsewhere (a cited statement, the main text's
     # definition) or that the proof's later steps rely on
-    "prop:randomized_initialization/b23/s01", "prop:population_equilibrium/b01/s01",
+    "prop:randomized_initialization/b23/s01",
+    "prop:population_equilibrium/b01/s01",
     "prop:population_equilibrium/b10/s01",
-    *(f"prop:local_jacobian/{b}" for b in ("b07/s01", "b11/s01", "b12/s01", "b17/s01",
-                                           "b18/s01", "b27/s01")),
-    "cor:local_stability/b14/s01", "prop:self-concordance-stability/b08/s01",
-    "lem:sa-recursion/b02/s01", "lem:gaussian-polynomial-disagreement/b01/s01",
-    "text:app:bregman_mean/b02/s01", "text:app:localization/b04/s01",
-    "text:app:tanh-geometry/b01/s01", "text:app:primal_dual/b02/s02",
+    *(
+        f"prop:local_jacobian/{b}"
+        for b in ("b07/s01", "b11/s01", "b12/s01", "b17/s01", "b18/s01", "b27/s01")
+    ),
+    "cor:local_stability/b14/s01",
+    "prop:self-concordance-stability/b08/s01",
+    "lem:sa-recursion/b02/s01",
+    "lem:gaussian-polynomial-disagreement/b01/s01",
+    "text:app:bregman_mean/b02/s01",
+    "text:app:localization/b04/s01",
+    "text:app:tanh-geometry/b01/s01",
+    "text:app:primal_dual/b02/s02",
     "text:app:primal_dual/b03/s02",
     "prop:localized-estimation/b06/s01",
 )
@@ -97,10 +121,16 @@ def test_coverage_counts():
 # a definition or condition checked this round, altered in the paper's text (a coefficient, a
 # direction): the step is STALE, never PASS (the check is bound to the text it was made from)
 _ALTERED = [
-    ("prop:localized-estimation/b06/s01", "\\max\\left\\{\nC_{\\rm init}'(1+C_{\\rm off})",
-     "\\max\\left\\{\nC_{\\rm init}'(2+C_{\\rm off})"),
-    ("prop:self-concordance-stability/b08/s01",
-     "whenever\n\\[\n\\frac{\\Delta_\\beta}{2}\n>", "whenever\n\\[\n\\frac{\\Delta_\\beta}{2}\n<"),
+    (
+        "prop:localized-estimation/b06/s01",
+        "\\max\\left\\{\nC_{\\rm init}'(1+C_{\\rm off})",
+        "\\max\\left\\{\nC_{\\rm init}'(2+C_{\\rm off})",
+    ),
+    (
+        "prop:self-concordance-stability/b08/s01",
+        "whenever\n\\[\n\\frac{\\Delta_\\beta}{2}\n>",
+        "whenever\n\\[\n\\frac{\\Delta_\\beta}{2}\n<",
+    ),
 ]
 
 
@@ -109,7 +139,11 @@ def test_an_altered_definition_or_condition_is_stale(sid, old, new):
     text = shipped_text()
     assert text.count(old) == 1
     owner = sid.rsplit("/", 2)[0]
-    run = run_ledger(text.replace(old, new), False, owners={owner},
-                     transcriptions={sid: load_transcriptions()[sid]})
+    run = run_ledger(
+        text.replace(old, new),
+        False,
+        owners={owner},
+        transcriptions={sid: load_transcriptions()[sid]},
+    )
     (res,) = [r for r in run.results if r.id == sid]
     assert res.status == "STALE", res.detail

@@ -10,7 +10,14 @@ from proofs_check.ledger.runner import run_ledger
 from proofs_check.ledger.store import load_transcriptions
 from proofs_check.paper_source import shipped_text
 
-OWNERS = ("lem:local_one_step", "lem:stopped-stochastic-control", "lem:maximal-subgaussian-martingale", "lem:finite-horizon-localization", "lem:sa-recursion", "prop:localized-estimation")
+OWNERS = (
+    "lem:local_one_step",
+    "lem:stopped-stochastic-control",
+    "lem:maximal-subgaussian-martingale",
+    "lem:finite-horizon-localization",
+    "lem:sa-recursion",
+    "prop:localized-estimation",
+)
 
 
 @pytest.mark.parametrize("owner", OWNERS)
@@ -21,8 +28,14 @@ def test_every_transcribed_step_passes(owner):
     assert all(r.status != "UNTRANSCRIBED" for r in res)
 
 
-@pytest.mark.parametrize("sid", sorted(s for s, t in load_transcriptions().items()
-                                       if s.split("/")[0] in OWNERS and t.method != "prose"))
+@pytest.mark.parametrize(
+    "sid",
+    sorted(
+        s
+        for s, t in load_transcriptions().items()
+        if s.split("/")[0] in OWNERS and t.method != "prose"
+    ),
+)
 def test_each_step_mutant_is_killed(sid):
     owner = sid.split("/")[0]
     res = {r.id: r for r in run_ledger(shipped_text(), True, owners={owner}, mutate=sid).results}

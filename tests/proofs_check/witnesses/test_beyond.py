@@ -12,9 +12,13 @@ from proofs_check.witnesses.direct_definitions import direct_moments
 
 PHI0 = 1 / math.sqrt(2 * math.pi)
 
-LAWS = [wit.Case("tt-stable", 1.0), wit.Case("tt-stable", 1.0, cond=10, axis_deg=30),
-        wit.Case("tt-stable", 1.0, "student-t", nu=5), wit.Case("tt-stable", 1.0, "cube"),
-        wit.Case("tt-stable", 1.0, "rademacher")]
+LAWS = [
+    wit.Case("tt-stable", 1.0),
+    wit.Case("tt-stable", 1.0, cond=10, axis_deg=30),
+    wit.Case("tt-stable", 1.0, "student-t", nu=5),
+    wit.Case("tt-stable", 1.0, "cube"),
+    wit.Case("tt-stable", 1.0, "rademacher"),
+]
 
 
 @pytest.mark.parametrize("case", LAWS, ids=lambda c: f"{c.law}-{c.cond:g}")
@@ -47,11 +51,15 @@ def test_isotropic_gaussian_rate_is_the_papers_d2_rate(key, delta):
     assert wit.rate(case) == pytest.approx(want, abs=1e-10)
 
 
-@pytest.mark.parametrize("case", [wit.Case("tt-stable", 1.0, "student-t", nu=3, shift=0.2),
-                                  wit.Case("tt-unstable", 0.2, cond=5, axis_deg=60),
-                                  wit.Case("tt-stable", 1.0, "cube", intercept=0.3,
-                                           rotate_deg=20)],
-                         ids=["t3-shift", "cov", "cube-intercept"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        wit.Case("tt-stable", 1.0, "student-t", nu=3, shift=0.2),
+        wit.Case("tt-unstable", 0.2, cond=5, axis_deg=60),
+        wit.Case("tt-stable", 1.0, "cube", intercept=0.3, rotate_deg=20),
+    ],
+    ids=["t3-shift", "cov", "cube-intercept"],
+)
 def test_field_against_monte_carlo(case):
     """F(v) at 0.7 rad from v* against 2·10⁶ seeded draws (the law drawn here, not by the
     library), each coordinate within 5 SE."""

@@ -22,8 +22,8 @@ def test_control_thresholds_by_hand():
 
 def test_paper_thresholds_by_hand():
     need_q, need_m = wc.paper_thresholds(10.0)
-    assert need_q == pytest.approx(300 * (2 + math.log(3)), rel=1e-15)     # 929.6
-    assert need_m == pytest.approx(3200 * math.log(3), rel=1e-15)          # 3515.6
+    assert need_q == pytest.approx(300 * (2 + math.log(3)), rel=1e-15)  # 929.6
+    assert need_m == pytest.approx(3200 * math.log(3), rel=1e-15)  # 3515.6
 
 
 def test_the_constant_algebra_holds():
@@ -55,12 +55,12 @@ def test_implied_c_init_by_hand():
     # p = 0.1: n0* = 20; C = 20 * 1.5^2 * 0.2^2 * 0.5^2 / (1 * (2 + log 10))
     s = wc.InitSetting(delta=1.5, mu_g=0.2, B=1.0, d=2, r0=0.5)
     n0, c = wc.implied_c_init(grid, P, 0.1, s)
-    assert n0 == 20 and c == pytest.approx(20 * 2.25 * 0.04 * 0.25 / (2 + math.log(10)),
-                                           rel=1e-14)
+    assert n0 == 20 and c == pytest.approx(20 * 2.25 * 0.04 * 0.25 / (2 + math.log(10)), rel=1e-14)
     assert wc.implied_c_init(grid, P, 1e-4, s) is None
     # chi^2_1 0.9-quantile 2.705543454 (tables) over 2 + log 10
-    assert wc.chi2_init_prediction(0.1, 2) == pytest.approx(2.705543454 / (2 + math.log(10)),
-                                                            rel=1e-9)
+    assert wc.chi2_init_prediction(0.1, 2) == pytest.approx(
+        2.705543454 / (2 + math.log(10)), rel=1e-9
+    )
     assert wc.max_over_min([2.0, 3.0, 6.0]) == 3.0
     assert list(wc.init_grid(2600)[:3]) == [10, 11, 12] and wc.init_grid(2600)[-1] == 2600
 

@@ -17,8 +17,9 @@ def test_direct_moments_satisfy_the_exact_identities(key, delta):
     phi0 = 1 / math.sqrt(2 * math.pi)
     # kappa* = 2 phi0 m0 + Delta mu* and E g''(U) = E[g(U)(U^2 - s^2)]/s^4 hold exactly; the two
     # sides are different integrals of the same rule, so they agree to its accuracy (~1e-14)
-    assert m["kappa_star"] == pytest.approx(2 * phi0 * m["m0"] + float(delta) * m["mu_star"],
-                                            rel=1e-12)
+    assert m["kappa_star"] == pytest.approx(
+        2 * phi0 * m["m0"] + float(delta) * m["mu_star"], rel=1e-12
+    )
     assert m["m2"] == pytest.approx(m["m2_stein"], abs=1e-12)
 
 

@@ -18,7 +18,7 @@ PHI0 = 1 / math.sqrt(2 * math.pi)
 @pytest.mark.parametrize("alpha", [1e-3, 0.4, 2.0, math.pi, -0.7])
 def test_disagreement_probability_and_wedges(alpha):
     p = dis.polar_expect(lambda x1, x2: np.ones_like(x1), alpha)
-    assert p == pytest.approx(abs(alpha) / math.pi, abs=1e-13)     # exact: |alpha|/pi
+    assert p == pytest.approx(abs(alpha) / math.pi, abs=1e-13)  # exact: |alpha|/pi
     assert sum(b - a for a, b in dis.wedges(alpha)) == pytest.approx(2 * abs(alpha), abs=1e-15)
     X = np.random.default_rng(0).standard_normal((200_000, 2))
     v = np.array([math.cos(alpha), math.sin(alpha)])
@@ -38,7 +38,8 @@ def test_weighted_identity_closed_form(alpha):
 def test_disagreement_bound_constant_q0():
     # q = 0: weight 1 + 1 + 1 = 3, c_0 = 1: 2 * 3 E[R]/(2 pi), E[R] = sqrt(pi/2)
     assert dis.disagreement_bound_constant(0, 1.0) == pytest.approx(
-        6 * math.sqrt(math.pi / 2) / (2 * math.pi), rel=1e-15)
+        6 * math.sqrt(math.pi / 2) / (2 * math.pi), rel=1e-15
+    )
 
 
 def test_disagreement_limit_is_the_small_angle_ratio():
@@ -54,8 +55,10 @@ def test_regret_in_plane_against_monte_carlo():
     X = rng.standard_normal((400_000, 2))
     dl, a = 1.0, 0.5
     tau = math.sqrt(1 - dl * dl / 4)
-    gap = np.abs(LOGISTIC.g_numpy(tau * X[:, 1] + dl / 2 * X[:, 0])
-                 - LOGISTIC.g_numpy(tau * X[:, 1] - dl / 2 * X[:, 0]))
+    gap = np.abs(
+        LOGISTIC.g_numpy(tau * X[:, 1] + dl / 2 * X[:, 0])
+        - LOGISTIC.g_numpy(tau * X[:, 1] - dl / 2 * X[:, 0])
+    )
     v = np.array([math.cos(a), math.sin(a)])
     r = np.where(np.sign(X @ v) != np.sign(X[:, 0]), gap, 0.0)
     se = r.std(ddof=1) / math.sqrt(r.size)
@@ -69,7 +72,8 @@ def test_regret_in_plane_equals_the_library_at_psi_zero(link):
     for dl in (0.2, 1.0):
         for a in (1e-4, 0.3, -1.0, 2.5, math.pi):
             assert rg.regret_given_angle(link, dl, a) == pytest.approx(
-                dis.regret_in_plane(link, dl, a), rel=1e-14, abs=1e-300)
+                dis.regret_in_plane(link, dl, a), rel=1e-14, abs=1e-300
+            )
 
 
 @pytest.mark.parametrize("link", [LOGISTIC, TT_STABLE])
@@ -77,11 +81,25 @@ def test_regret_in_plane_equals_the_library_at_psi_zero(link):
 def test_error_to_regret_limit(link, dl):
     # phi0 E[W^2 g'(tau W)]: against adaptive quadrature and the library's constant (psi = 0)
     tau = math.sqrt(1 - dl * dl / 4)
-    ref = PHI0 * integrate.quad(lambda w: w * w * float(link.derivative_numpy(
-        np.array([tau * w]), 1)[0]) * PHI0 * math.exp(-w * w / 2), -14, 14, epsabs=1e-15)[0]
+    ref = (
+        PHI0
+        * integrate.quad(
+            lambda w: (
+                w
+                * w
+                * float(link.derivative_numpy(np.array([tau * w]), 1)[0])
+                * PHI0
+                * math.exp(-w * w / 2)
+            ),
+            -14,
+            14,
+            epsabs=1e-15,
+        )[0]
+    )
     assert dis.error_to_regret_limit(link, dl) == pytest.approx(ref, rel=1e-11)
     assert rg.error_to_regret_constant(link, dl, 0.0) == pytest.approx(
-        dis.error_to_regret_limit(link, dl), rel=1e-13)
+        dis.error_to_regret_limit(link, dl), rel=1e-13
+    )
 
 
 @pytest.mark.parametrize("dl", [0.2, 1.0, 1.8])
@@ -92,10 +110,20 @@ def test_gap_profile_against_direct_quadrature(dl):
     s = math.sqrt(1 - dl * dl / 4)
     F = dis.gap_profile(TT_STABLE, dl)
     for x in (0.0013, 0.37, 1.2345, 4.77, 9.9):
-        ref = integrate.quad(lambda z, x=x: abs(
-            float(TT_STABLE.g_numpy(np.array([s * z + dl / 2 * x]))[0])
-            - float(TT_STABLE.g_numpy(np.array([s * z - dl / 2 * x]))[0]))
-            * PHI0 * math.exp(-z * z / 2), -14, 14, epsabs=1e-14, limit=200)[0]
+        ref = integrate.quad(
+            lambda z, x=x: (
+                abs(
+                    float(TT_STABLE.g_numpy(np.array([s * z + dl / 2 * x]))[0])
+                    - float(TT_STABLE.g_numpy(np.array([s * z - dl / 2 * x]))[0])
+                )
+                * PHI0
+                * math.exp(-z * z / 2)
+            ),
+            -14,
+            14,
+            epsabs=1e-14,
+            limit=200,
+        )[0]
         assert float(F(x)) == pytest.approx(ref, rel=1e-10, abs=1e-12)
 
 
@@ -104,8 +132,10 @@ def test_regret_out_of_plane_against_monte_carlo():
     dl, a = 1.0, 0.8
     s = math.sqrt(1 - dl * dl / 4)
     X = np.random.default_rng(11).standard_normal((400_000, 3))
-    gap = np.abs(LOGISTIC.g_numpy(s * X[:, 1] + dl / 2 * X[:, 0])
-                 - LOGISTIC.g_numpy(s * X[:, 1] - dl / 2 * X[:, 0]))
+    gap = np.abs(
+        LOGISTIC.g_numpy(s * X[:, 1] + dl / 2 * X[:, 0])
+        - LOGISTIC.g_numpy(s * X[:, 1] - dl / 2 * X[:, 0])
+    )
     v = np.array([math.cos(a), 0.0, math.sin(a)])
     r = np.where(np.sign(X @ v) != np.sign(X[:, 0]), gap, 0.0)
     se = r.std(ddof=1) / math.sqrt(r.size)
@@ -121,9 +151,11 @@ def test_out_of_plane_equals_the_library_at_psi_half_pi(link):
     for dl in (0.2, 1.0, 1.8):
         for a in (1e-3, 0.3, 1.5, math.pi - 0.1):
             assert rg.regret_given_angle(link, dl, a, math.pi / 2) == pytest.approx(
-                dis.regret_out_of_plane(link, dl, a), rel=1e-10)
+                dis.regret_out_of_plane(link, dl, a), rel=1e-10
+            )
         assert rg.error_to_regret_constant(link, dl, math.pi / 2) == pytest.approx(
-            dis.error_to_regret_limit_perp(link, dl), rel=1e-13)
+            dis.error_to_regret_limit_perp(link, dl), rel=1e-13
+        )
         # the ratio at alpha = 1e-3 is the limit up to O(alpha^2)
         small = dis.regret_out_of_plane(link, dl, 1e-3) / (dl / 2 * 2 * (1 - math.cos(1e-3)))
         assert small == pytest.approx(dis.error_to_regret_limit_perp(link, dl), rel=1e-5)
@@ -146,5 +178,6 @@ def test_mean_gap_is_the_regret_of_the_opposite_direction(link):
     # alpha = pi: every context is decided wrongly, so E[r | -v*] = E|m_+ - m_-|; the product
     # rule and the polar rule agree to ~1e-10 (the two-transition link has sharp features)
     for dl in (0.2, 1.0, 1.8):
-        assert dis.mean_gap(link, dl) == pytest.approx(dis.regret_in_plane(link, dl, math.pi),
-                                                       rel=1e-9)
+        assert dis.mean_gap(link, dl) == pytest.approx(
+            dis.regret_in_plane(link, dl, math.pi), rel=1e-9
+        )

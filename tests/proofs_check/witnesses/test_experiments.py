@@ -30,11 +30,18 @@ def _settings_seen(monkeypatch, call) -> dict:
 
 @pytest.mark.parametrize("intercept", [True, False])
 def test_comparison_run_settings(monkeypatch, intercept):
-    seen = _settings_seen(monkeypatch, lambda: experiments.comparison_run(
-        paper_link("logistic"), intercept, 0, 7))
+    seen = _settings_seen(
+        monkeypatch, lambda: experiments.comparison_run(paper_link("logistic"), intercept, 0, 7)
+    )
     c = COMPARISON_SETTING
     assert (seen["n"], seen["n0"], seen["gamma"], seen["t0"], seen["delta"], seen["d"]) == (
-        c["n"], c["n0"], c["gamma"], c["t0"], c["delta"], c["d"])
+        c["n"],
+        c["n0"],
+        c["gamma"],
+        c["t0"],
+        c["delta"],
+        c["d"],
+    )
     assert seen["reps"] == 7 and seen["intercept"] is intercept
     assert seen["policies"] == ("nbl", "greedy-logistic")
 
@@ -54,16 +61,24 @@ _FRESH_SEED = 987_654
 
 
 def test_experiments_use_the_printed_settings(monkeypatch):
-    seen = _settings_seen(monkeypatch, lambda: experiments.final_angle(
-        paper_link("tt-stable"), "0.2", seed=_FRESH_SEED))
+    seen = _settings_seen(
+        monkeypatch,
+        lambda: experiments.final_angle(paper_link("tt-stable"), "0.2", seed=_FRESH_SEED),
+    )
     s = STOCHASTIC_SETTING
-    assert (seen["n"], seen["reps"], seen["init_angle"], seen["gamma"], seen["t0"], seen["d"]) \
-        == (s["n"], s["reps"], s["init_angle"], s["gamma"], s["t0"], s["d"]) \
+    assert (
+        (seen["n"], seen["reps"], seen["init_angle"], seen["gamma"], seen["t0"], seen["d"])
+        == (s["n"], s["reps"], s["init_angle"], s["gamma"], s["t0"], s["d"])
         == (10_000, 100, 10.0, 10.0, 500.0, 2)
-    seen = _settings_seen(monkeypatch, lambda: experiments.paired_regret_gaps(
-        [("x", paper_link("logistic"))], seed=_FRESH_SEED))
+    )
+    seen = _settings_seen(
+        monkeypatch,
+        lambda: experiments.paired_regret_gaps([("x", paper_link("logistic"))], seed=_FRESH_SEED),
+    )
     c = COMPARISON_SETTING
-    assert (seen["n"], seen["reps"], seen["n0"], seen["gamma"], seen["t0"], seen["delta"]) \
-        == (c["n"], c["reps"], c["n0"], c["gamma"], c["t0"], c["delta"]) \
+    assert (
+        (seen["n"], seen["reps"], seen["n0"], seen["gamma"], seen["t0"], seen["delta"])
+        == (c["n"], c["reps"], c["n0"], c["gamma"], c["t0"], c["delta"])
         == (2000, 100, 200, 10.0, 500.0, "1")
+    )
     assert np.isfinite(seen["gamma"])

@@ -17,11 +17,12 @@ from proofs_check.witnesses import fields
 def test_own_field_matches_library_field(d):
     link = paper_link("tt-stable")
     rng = np.random.default_rng(d)
-    beta, _, _ = pop.arm_vectors("0.6", d, v_star=rng.standard_normal(d),
-                                 theta_dir=rng.standard_normal(d))
+    beta, _, _ = pop.arm_vectors(
+        "0.6", d, v_star=rng.standard_normal(d), theta_dir=rng.standard_normal(d)
+    )
     v = rng.standard_normal((40, d))
     v /= np.linalg.norm(v, axis=1)[:, None]
-    v = v[np.all(np.abs(v @ beta.T) < 0.99, axis=1)]    # the uniform panels need v off +-beta_a
+    v = v[np.all(np.abs(v @ beta.T) < 0.99, axis=1)]  # the uniform panels need v off +-beta_a
     assert len(v) >= 20
     fp, fm = fields.own_field(link, beta, v)
     # two independent ~1e-15 quadratures of the same field
@@ -57,11 +58,10 @@ def test_boundary_matrix_against_adaptive_quadrature():
     g = link.g_numpy
     dens = lambda t: math.exp(-t * t / 2) / math.sqrt(2 * math.pi)  # noqa: E731
     q0 = quad(lambda t: float(g(np.array([nt * t]))[0]) * dens(t), -14, 14, epsabs=1e-14)[0]
-    q2 = quad(lambda t: float(g(np.array([nt * t]))[0]) * t * t * dens(t), -14, 14,
-              epsabs=1e-14)[0]
+    q2 = quad(lambda t: float(g(np.array([nt * t]))[0]) * t * t * dens(t), -14, 14, epsabs=1e-14)[0]
     assert c0 == pytest.approx(q0, abs=1e-12) and c2 == pytest.approx(q2, abs=1e-12)
     th = theta / nt
-    assert np.allclose(M @ vs, 0, atol=1e-15)          # lives on the tangent space at v*
+    assert np.allclose(M @ vs, 0, atol=1e-15)  # lives on the tangent space at v*
     assert float(th @ M @ th) == pytest.approx(c2, abs=1e-15)
 
 
@@ -74,13 +74,14 @@ def test_richardson_derivative():
 def test_own_tangent_field_is_tangent_and_matches_the_library():
     link = paper_link("we-0.80")
     rng = np.random.default_rng(3)
-    beta, _, _ = pop.arm_vectors("0.2", 3, v_star=rng.standard_normal(3),
-                                 theta_dir=rng.standard_normal(3))
+    beta, _, _ = pop.arm_vectors(
+        "0.2", 3, v_star=rng.standard_normal(3), theta_dir=rng.standard_normal(3)
+    )
     v = rng.standard_normal((30, 3))
     v /= np.linalg.norm(v, axis=1)[:, None]
     v = v[np.all(np.abs(v @ beta.T) < 0.99, axis=1)]
     h = fields.own_tangent_field(link, beta, v)
-    assert np.abs((h * v).sum(1)).max() < 1e-15                  # tangent: rounding only
+    assert np.abs((h * v).sum(1)).max() < 1e-15  # tangent: rounding only
     assert np.abs(h - pop.tangent_field(link, beta, v)).max() < 1e-13
     F = fields.own_tangent_field(link, beta, v, project=False)
     assert np.abs(F - pop.population_field(link, beta, v)).max() < 1e-13
@@ -107,12 +108,13 @@ def test_tangent_jacobian_is_symmetric_and_has_the_library_rates():
     rates of the theory core (Delta mu* twice, the theta-rate once) to 1e-9."""
     link = paper_link("tt-stable")
     rng = np.random.default_rng(11)
-    beta, vs, _ = pop.arm_vectors("0.2", 4, v_star=rng.standard_normal(4),
-                                  theta_dir=rng.standard_normal(4))
+    beta, vs, _ = pop.arm_vectors(
+        "0.2", 4, v_star=rng.standard_normal(4), theta_dir=rng.standard_normal(4)
+    )
     q, _ = np.linalg.qr(np.column_stack([vs, np.eye(4)]))
     basis = q[:, 1:4]
     cols = fields.tangent_jacobian(link, beta, vs, basis)
-    assert np.abs(vs @ cols).max() < 1e-12                       # Dh[u] is tangent at v*
+    assert np.abs(vs @ cols).max() < 1e-12  # Dh[u] is tangent at v*
     t = basis.T @ cols
     assert np.abs(t - t.T).max() < 1e-11
     rates = stability(link, "0.2").jacobian_rates

@@ -13,8 +13,12 @@ from proofs_check.witnesses import geometry as geo
 
 
 def test_stereographic_unit_is_exactly_unit_and_rational():
-    for p in ([Fraction(3, 7)], [Fraction(-5, 2), Fraction(1, 9)], [0, 0, 0],
-              [Fraction(2, 3), Fraction(-5, 7), Fraction(1, 9)]):
+    for p in (
+        [Fraction(3, 7)],
+        [Fraction(-5, 2), Fraction(1, 9)],
+        [0, 0, 0],
+        [Fraction(2, 3), Fraction(-5, 7), Fraction(1, 9)],
+    ):
         v = geo.stereographic_unit(p)
         assert len(v) == len(p) + 1
         assert sum(x * x for x in v) == 1
@@ -42,7 +46,7 @@ def test_float_pairs_cover_small_and_large_distances():
 def test_direction_gap_tight_case_and_zero():
     y = np.array([[3.0, -4.0, 12.0]])
     for eps in (1e-1, 1e-6):
-        lhs, rhs = geo.direction_gap(-eps * y, y)      # lhs = 2, rhs = 2(1 + eps)
+        lhs, rhs = geo.direction_gap(-eps * y, y)  # lhs = 2, rhs = 2(1 + eps)
         assert lhs[0] == pytest.approx(2, rel=1e-15)
         assert rhs[0] == pytest.approx(2 * (1 + eps), rel=1e-14)
     lhs, rhs = geo.direction_gap(2 * y, y)
@@ -70,7 +74,7 @@ def test_cayley_rotation_is_orthogonal():
         q = geo.cayley_rotation(4)
         err = mpmath.mnorm(q.T * q - mpmath.eye(4), 1)
         assert err < mpmath.mpf(10) ** -35
-        assert abs(mpmath.det(q) - 1) < mpmath.mpf(10) ** -35     # a rotation (Cayley)
+        assert abs(mpmath.det(q) - 1) < mpmath.mpf(10) ** -35  # a rotation (Cayley)
 
 
 @pytest.mark.parametrize("d", [2, 3])
@@ -93,7 +97,7 @@ def test_paths_start_at_v_star_with_velocity_u():
         v = path(vs, u, eps)
         np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-15)
         np.testing.assert_allclose(v[0], vs, atol=1e-15)
-        np.testing.assert_allclose((v[1] - v[2]) / 2e-6, u, atol=1e-8)   # central difference
+        np.testing.assert_allclose((v[1] - v[2]) / 2e-6, u, atol=1e-8)  # central difference
 
 
 @pytest.mark.parametrize("d", [2, 3, 6])
@@ -113,7 +117,7 @@ def test_direction_gap_on_random_pairs_and_near_tight_cases():
     for (_, x, y), (_, x2, y2) in zip(pairs, again):
         assert x.shape == y.shape and np.array_equal(x, x2) and np.array_equal(y, y2)
         bad, worst = geo.direction_gap_violations(x, y)
-        assert bad == 0 and 0.99 < worst <= 1 + 1e-12          # the tight case x = -eps y
+        assert bad == 0 and 0.99 < worst <= 1 + 1e-12  # the tight case x = -eps y
         assert geo.direction_gap_violations(x, y, factor=1.9)[0] > 0
     # x = -eps y: lhs = 2 and rhs = 2(1 + eps) exactly in real arithmetic
     lhs, rhs = geo.direction_gap_mp("1e-30")

@@ -30,8 +30,7 @@ def test_init_samples_match_the_nbl_initialization():
     real = env.draw(77, range(5), 40, 40)
     tr = nbl_run(real.X, real.Y, real.coins, env.v_star)
     w = s["wbar"][40]
-    np.testing.assert_allclose(tr.v_final, w / np.linalg.norm(w, axis=1, keepdims=True),
-                               atol=1e-12)
+    np.testing.assert_allclose(tr.v_final, w / np.linalg.norm(w, axis=1, keepdims=True), atol=1e-12)
     v, e, ew = init.init_errors(s, 40)
     np.testing.assert_allclose(e, np.linalg.norm(v - env.v_star, axis=1), atol=0)
 
@@ -40,14 +39,15 @@ def test_init_covariance_from_stein_matches_monte_carlo():
     s = init.init_setting(LOGISTIC, "logistic", "1.8", 3, (1,), 40_000, 5)
     w = s["wbar"][1]
     cov = np.cov(w.T)
-    assert np.abs(cov - s["sigma"]).max() < 0.03     # ~5 SE of a 40,000-sample covariance
-    assert np.abs(w.mean(0) - s["y"]).max() < 0.02   # ~5 SE of the mean
+    assert np.abs(cov - s["sigma"]).max() < 0.03  # ~5 SE of a 40,000-sample covariance
+    assert np.abs(w.mean(0) - s["y"]).max() < 0.02  # ~5 SE of the mean
     assert s["ew2_exact"] == pytest.approx(np.trace(s["sigma"]), rel=1e-12)
 
 
 def test_implied_constants_and_their_summaries():
-    grid = init.InitGrid(links=(("logistic", LOGISTIC),), deltas=("1",), dims=(2,),
-                         n0s=(50, 200), reps=400, seed=3)
+    grid = init.InitGrid(
+        links=(("logistic", LOGISTIC),), deltas=("1",), dims=(2,), n0s=(50, 200), reps=400, seed=3
+    )
     rows = init.implied_constants(grid, (0.2,))
     assert len(rows) == 2 and {r["label"] for r in rows} == {"logistic bernoulli Delta=1 d=2"}
     for r in rows:
@@ -57,14 +57,16 @@ def test_implied_constants_and_their_summaries():
     assert list(groups) == [("logistic bernoulli Delta=1 d=2", 0.2)]
     exponents = init.fitted_exponents(rows, "qw")
     lo, hi = (float(x) for x in exponents.strip("[]").split(","))
-    assert lo == hi and -0.8 < lo < -0.2          # the mean of n0 samples: ~n0^-1/2
+    assert lo == hi and -0.8 < lo < -0.2  # the mean of n0 samples: ~n0^-1/2
 
 
 def test_fitted_exponents_of_an_exact_power_law():
-    rows = [dict(label="x", delta=0.1, n0=n0, q=2.0 * n0 ** -0.5, qw=1.0, C=1.0, C_inf=1.0)
-            for n0 in (50, 200, 800)]
+    rows = [
+        dict(label="x", delta=0.1, n0=n0, q=2.0 * n0**-0.5, qw=1.0, C=1.0, C_inf=1.0)
+        for n0 in (50, 200, 800)
+    ]
     assert init.fitted_exponents(rows, "q") == "[-0.50, -0.50]"
-    assert init.shallow_ratio(rows) == 0.0      # -0.5 is steeper than -0.45
+    assert init.shallow_ratio(rows) == 0.0  # -0.5 is steeper than -0.45
     flat = [dict(r, q=1.0, C=2.0) for r in rows]
     assert init.shallow_ratio(flat) == 2.0
 
@@ -72,27 +74,37 @@ def test_fitted_exponents_of_an_exact_power_law():
 def test_a_setting_from_its_cell_is_the_setting_drawn_here():
     """init_cell (what the claim runner's workers compute) + load_init_cells give init_setting's
     result bit for bit; grid_cells needs paper-link keys."""
-    grid = init.InitGrid(links=(("logistic", "logistic"),), deltas=("1",), dims=(2, 3),
-                         n0s=(20, 60), reps=30, seed=41,
-                         bounded=(("tt", "tt-stable", "1"),))
+    grid = init.InitGrid(
+        links=(("logistic", "logistic"),),
+        deltas=("1",),
+        dims=(2, 3),
+        n0s=(20, 60),
+        reps=30,
+        seed=41,
+        bounded=(("tt", "tt-stable", "1"),),
+    )
     cells = init.grid_cells(grid)
     assert len(cells) == 4 and cells[-1].reward == "bounded" and cells[-1].seed == 42
     results = [init.init_cell(c) for c in cells]
-    drawn = list(init.init_settings(grid))          # drawn here (and kept)
+    drawn = list(init.init_settings(grid))  # drawn here (and kept)
     for c, res, s in zip(cells, results, drawn):
         for n0 in c.n0s:
             assert np.array_equal(res["wbar"][n0], s["wbar"][n0])
-    other = init.InitGrid(links=(("logistic", "logistic"),), deltas=("1",), dims=(2,),
-                          n0s=(20, 60), reps=30, seed=43)
+    other = init.InitGrid(
+        links=(("logistic", "logistic"),), deltas=("1",), dims=(2,), n0s=(20, 60), reps=30, seed=43
+    )
     (c,) = init.grid_cells(other)
     res = init.init_cell(c)
-    res["wbar"][20] = res["wbar"][20] + 1.0          # a marked result: loading must use it
+    res["wbar"][20] = res["wbar"][20] + 1.0  # a marked result: loading must use it
     init.load_init_cells([c], [res])
     (s,) = init.init_settings(other)
     assert np.array_equal(s["wbar"][20], res["wbar"][20]) and s["label"].endswith("d=2")
     with pytest.raises(TypeError, match="paper_link keys"):
-        init.grid_cells(init.InitGrid(links=(("logistic", LOGISTIC),), deltas=("1",), dims=(2,),
-                                      n0s=(20,), reps=3, seed=1))
+        init.grid_cells(
+            init.InitGrid(
+                links=(("logistic", LOGISTIC),), deltas=("1",), dims=(2,), n0s=(20,), reps=3, seed=1
+            )
+        )
 
 
 def test_a_wrongly_drawn_realization_is_a_toolkit_fail(monkeypatch):
@@ -104,8 +116,9 @@ def test_a_wrongly_drawn_realization_is_a_toolkit_fail(monkeypatch):
     from proofs_check.claims.stein import initialization as ci
     from proofs_check.registry import FAIL, PASS, Outcome
 
-    grid = init.InitGrid(links=(("logistic", LOGISTIC),), deltas=("1",), dims=(2,),
-                         n0s=(20,), reps=30, seed=11)
+    grid = init.InitGrid(
+        links=(("logistic", LOGISTIC),), deltas=("1",), dims=(2,), n0s=(20,), reps=30, seed=11
+    )
     ok = Outcome(PASS, "stand-in verdict", "")
     monkeypatch.setattr(init, "_SETTINGS", {})
     assert init.init_setting(LOGISTIC, "logistic", "1", 2, (20,), 30, 11)["means_error"] < 1e-12

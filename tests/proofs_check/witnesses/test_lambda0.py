@@ -45,7 +45,8 @@ def test_h_spline_matches_quadrature():
 def test_lambda0_on_the_library_field_agrees_with_the_witness_field():
     lib = (pop.H_alpha, pop.H_alpha_derivative)
     assert l0.lambda0_2d(LOGISTIC4, "1.5", 0.5) == pytest.approx(
-        l0.lambda0_2d(LOGISTIC4, "1.5", 0.5, lib), abs=1e-12)
+        l0.lambda0_2d(LOGISTIC4, "1.5", 0.5, lib), abs=1e-12
+    )
     ap, am, _ = l0.local_radius(paper_link("tt-stable"), "0.2", 0.0138)
     bp, bm, _ = l0.local_radius(paper_link("tt-stable"), "0.2", 0.0138, field=lib)
     assert (ap, am) == pytest.approx((bp, bm), abs=1e-10)
@@ -55,8 +56,9 @@ def test_h_along_equals_the_tangent_field():
     env = Environment.build(LOGISTIC4, "1.5")
     a = np.random.default_rng(3).uniform(-math.pi, math.pi, 50)
     V = np.stack([np.cos(a), np.sin(a)], axis=1)
-    np.testing.assert_allclose(l0.h_along(env, V), pop.tangent_field(LOGISTIC4, env.beta, V),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        l0.h_along(env, V), pop.tangent_field(LOGISTIC4, env.beta, V), atol=1e-12
+    )
 
 
 def test_lambda0_cap_small_radius_is_the_slowest_rate():

@@ -15,14 +15,19 @@ def test_lambda_at_rho_072_is_the_referees_value():
 def test_critical_separation_is_the_referees_value():
     # Issue 34: Delta_c = 0.5104267 (7 figures) for mu2 = 1.244122 by scipy dblquad and
     # bisection (the referee's own code).
-    (root, crossing), = wl.delta_roots("tt-unstable")
+    ((root, crossing),) = wl.delta_roots("tt-unstable")
     assert crossing == "unstable->stable" and root == pytest.approx(0.5104267, abs=5e-8)
 
 
-@pytest.mark.parametrize("family, value, delta", [("two-transition", 1.244122, 0.2),
-                                                  ("two-transition", 2.144072, 0.01),
-                                                  ("weighted-entropy", 0.8, 0.2),
-                                                  ("weighted-entropy", 0.6, 1.9)])
+@pytest.mark.parametrize(
+    "family, value, delta",
+    [
+        ("two-transition", 1.244122, 0.2),
+        ("two-transition", 2.144072, 0.01),
+        ("weighted-entropy", 0.8, 0.2),
+        ("weighted-entropy", 0.6, 1.9),
+    ],
+)
 def test_the_quadrature_has_converged(family, value, delta):
     # 16 panels (the default) against 48: the moments agree to ~1e-15 (measured <= 5e-16)
     mu, m2 = wl.moments(family, value, delta)

@@ -26,7 +26,7 @@ def test_tanh_parts_derivatives_by_finite_differences():
     g_p, g1_p, _ = parts(z + h)
     g_m, g1_m, _ = parts(z - h)
     _, g1, g2 = parts(z)
-    np.testing.assert_allclose((g_p - g_m) / (2 * h), g1, atol=1e-9)    # O(h^2) + 1e-16/h
+    np.testing.assert_allclose((g_p - g_m) / (2 * h), g1, atol=1e-9)  # O(h^2) + 1e-16/h
     np.testing.assert_allclose((g1_p - g1_m) / (2 * h), g2, atol=1e-9)
 
 
@@ -39,15 +39,16 @@ def test_weighted_entropy_parts_solve_the_implicit_equation():
     assert np.abs(resid).max() < 1e-11
     # g' = 1/phi'' with phi''(m) = (1 + rho)/m + (1 - rho)/(1 - m) (1 - g rounds for g -> 1:
     # absolute tolerance at the scale g' <= 1/4)
-    np.testing.assert_allclose(g1, 1 / ((1 + rho) / g + (1 - rho) / (1 - g)), rtol=1e-12,
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        g1, 1 / ((1 + rho) / g + (1 - rho) / (1 - g)), rtol=1e-12, atol=1e-15
+    )
     assert np.all(np.diff(g) > 0)
 
 
 def test_weighted_entropy_rho_zero_is_logistic():
     z = np.linspace(-30, 30, 61)
     g, g1, g2 = links.weighted_entropy_link_parts(0.0)(z)
-    s, c = expit(z), expit(-z)                       # c = 1 - s without cancellation
+    s, c = expit(z), expit(-z)  # c = 1 - s without cancellation
     np.testing.assert_allclose(g, s, rtol=1e-14)
     np.testing.assert_allclose(g1, s * c, rtol=1e-12)
     np.testing.assert_allclose(g2, s * c * (c - s), rtol=1e-10, atol=1e-20)
@@ -56,9 +57,11 @@ def test_weighted_entropy_rho_zero_is_logistic():
 def test_paper_link_parts_picks_the_family():
     z = np.array([0.3])
     assert links.paper_link_parts("tt-stable")(z)[0] == pytest.approx(
-        links.tanh_link_parts(-1.074037)(z)[0], rel=1e-15)
+        links.tanh_link_parts(-1.074037)(z)[0], rel=1e-15
+    )
     assert links.paper_link_parts("we-0.72")(z)[0] == pytest.approx(
-        links.weighted_entropy_link_parts(0.72)(z)[0], rel=1e-15)
+        links.weighted_entropy_link_parts(0.72)(z)[0], rel=1e-15
+    )
 
 
 def test_mixture_link_is_increasing_and_module_agnostic():
@@ -67,7 +70,8 @@ def test_mixture_link_is_increasing_and_module_agnostic():
     assert np.all(np.diff(links.mixture_link(p, z)) > 0)
     with mpmath.workdps(30):
         assert float(links.mixture_link(p, mpmath.mpf("0.25"), mpmath)) == pytest.approx(
-            float(links.mixture_link(p, np.float64(0.25))), abs=1e-15)
+            float(links.mixture_link(p, np.float64(0.25))), abs=1e-15
+        )
 
 
 def test_random_mixtures_are_increasing():
@@ -93,8 +97,11 @@ def test_weighted_entropy_bisection_bracket_reaches_the_root(rho):
     z = np.concatenate([np.linspace(-20, 20, 2001), [0.0, 1e-300, -1e-12]])
 
     def dual(x):
-        return (-(1 + rho) * np.logaddexp(0, -x) + (1 - rho) * np.logaddexp(0, x)
-                + 2 * rho * math.log(2))
+        return (
+            -(1 + rho) * np.logaddexp(0, -x)
+            + (1 - rho) * np.logaddexp(0, x)
+            + 2 * rho * math.log(2)
+        )
 
     lo, hi = np.full(z.shape, -800.0), np.full(z.shape, 800.0)
     for _ in range(120):

@@ -13,8 +13,14 @@ def steps():
 
 def test_jacobian_steps_cover_every_link_and_direction(steps):
     assert len(steps) == 6 * 2
-    assert {r["key"] for r in steps} == {"tt-stable", "tt-near-critical", "tt-unstable",
-                                         "we-0.60", "we-0.72", "we-0.80"}
+    assert {r["key"] for r in steps} == {
+        "tt-stable",
+        "tt-near-critical",
+        "tt-unstable",
+        "we-0.60",
+        "we-0.72",
+        "we-0.80",
+    }
 
 
 def test_projection_derivative_closed_form(steps):
@@ -35,7 +41,7 @@ def test_own_and_library_derivatives_agree(steps):
 
 def test_local_expansions_remainders_are_second_order():
     rows = le.local_expansions(("1",), (2,))
-    assert len(rows) == 6 * 4                   # two directions and their negatives per link
+    assert len(rows) == 6 * 4  # two directions and their negatives per link
     for r in rows:
         assert r["four"] < 1e-15 and r["tangent_Dh"] < 1e-15
         # r(v) = O(||u||^2): the ratio stays bounded (and converges) as ||u|| -> 0

@@ -20,8 +20,9 @@ def test_paper_rates_and_lambda_star_by_hand():
     assert th == pytest.approx(0.3 - 0.3 * phi0, abs=1e-15)
     assert wj.lambda_star_of(1.0, 0.3, 0.2, phi0=phi0) == pytest.approx(th, abs=1e-15)
     assert wj.lambda_star_of(1.0, 0.3, -0.2, phi0=phi0) == pytest.approx(0.3, abs=1e-15)
-    assert wj.lambda_star_of(1.0, 0.3, -0.2, positive_part=False, phi0=phi0) == \
-        pytest.approx(0.3 + 0.3 * phi0, abs=1e-15)
+    assert wj.lambda_star_of(1.0, 0.3, -0.2, positive_part=False, phi0=phi0) == pytest.approx(
+        0.3 + 0.3 * phi0, abs=1e-15
+    )
     # the mutants' coefficients move the values
     assert wj.paper_tangent_rates(1.0, 0.3, 0.2, phi0, theta_norm2=1.0)[1] != th
     assert wj.lambda_star_of(1.0, 0.3, 0.2, quarter=2.0, phi0=phi0) != th

@@ -34,7 +34,7 @@ def test_radius_geometry_by_hand():
 def test_remainder_growth_bounded_and_growing():
     bounded = np.array([1.0, 1.1, 1.2, 1.2, 1.2, 1.2])
     assert le.remainder_growth(bounded, 0.0) == pytest.approx(1.2 / 1.8)
-    growing = bounded * np.geomspace(1, 1e3, 6)            # ratio ~ 1/||u||: o(||u||) fails
+    growing = bounded * np.geomspace(1, 1e3, 6)  # ratio ~ 1/||u||: o(||u||) fails
     assert le.remainder_growth(growing, 0.0) > 1.0
     rows = [{"key": "a", "ratio_u": bounded}, {"key": "b", "ratio_u": growing}]
     ex = le.expansion_summary(rows, "ratio_u", 1e-7)

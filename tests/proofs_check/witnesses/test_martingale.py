@@ -9,15 +9,16 @@ from proofs_check.witnesses import martingale as mg
 
 
 def _env():
-    return Environment.build(paper_link("tt-stable"), "0.2", 3, v_star="random",
-                             theta_dir="random", geometry_seed=1)
+    return Environment.build(
+        paper_link("tt-stable"), "0.2", 3, v_star="random", theta_dir="random", geometry_seed=1
+    )
 
 
 def test_statistics_are_centred_and_resolution_scales():
     env = _env()
     small = mg.martingale_statistics(env, 24, 24, 1, 2)
     large = mg.martingale_statistics(env, 96, 24, 1, 2)
-    assert small["count"] == large["count"] == 2 * 4 * 3        # (W, G) x (sum + 3 weights) x d
+    assert small["count"] == large["count"] == 2 * 4 * 3  # (W, G) x (sum + 3 weights) x d
     # 48 z-scores under the null: the max exceeds 5 with probability ~3e-5 (seeded anyway)
     assert max(large["z"]) < mg.DETECT_Z
     # SE ~ 1/sqrt(R): four times the replications halve the resolution (within sampling noise)

@@ -11,7 +11,7 @@ from proofs_check.witnesses.geometry import rational_tangent_update, reflection_
 
 def test_rational_identities_hold_exactly_and_see_a_wrong_coefficient():
     assert rational_tangent_update() == {"n_exact": 300, "failure": None}
-    bad = rational_tangent_update(Fraction(2))       # I - 2vv^T is a reflection
+    bad = rational_tangent_update(Fraction(2))  # I - 2vv^T is a reflection
     assert bad["failure"] is not None and bad["failure"][0] != 0
     ref = reflection_identities()
     assert ref["failure"] is None and ref["n_exact"] == 200 and ref["n"] == 6 * 2 * 400

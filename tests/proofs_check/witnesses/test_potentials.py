@@ -30,8 +30,9 @@ def test_printed_table_matches_the_library_transcription():
         assert tuple(row["domain"]) == tuple(ref.domain)
 
 
-@pytest.mark.parametrize("name", ["generic phi", "negative-entropy",
-                                  "weighted entropy (symbolic rho)"])
+@pytest.mark.parametrize(
+    "name", ["generic phi", "negative-entropy", "weighted entropy (symbolic rho)"]
+)
 def test_bregman_loss_is_the_library_formula(name):
     # moved from the claim bregman-loss-taylor-remainder: the toolkit's bregman_loss is the
     # paper's eq:app_bregman_loss (the witness writes it out independently)
@@ -85,14 +86,19 @@ def test_real_form_removes_the_complex_branch():
     expr = M * sp.log(-M / (M - 1)) + sp.log(M - 1) + sp.log(2) - sp.I * sp.pi
     real = pt.real_form(expr, M, (0, 1))
     assert not real.has(sp.I)
-    assert abs(complex(real.subs(M, sp.Rational(1, 3)).evalf())
-               - complex(expr.subs(M, sp.Rational(1, 3)).evalf())) < 1e-14
+    assert (
+        abs(
+            complex(real.subs(M, sp.Rational(1, 3)).evalf())
+            - complex(expr.subs(M, sp.Rational(1, 3)).evalf())
+        )
+        < 1e-14
+    )
 
 
 def test_ratio_sup_on_chart():
     # logistic: |g''/g'| = |1 - 2g| < 1, approaching 1 in the tails (to ~e^-40 at |z| = 40)
     sup, z = concordance.ratio_sup_on_chart(make_family("logistic"))
-    assert sup == pytest.approx(1.0, abs=1e-12) and abs(z) > 30   # rounding: 1 + ~1e-15
+    assert sup == pytest.approx(1.0, abs=1e-12) and abs(z) > 30  # rounding: 1 + ~1e-15
     # weighted entropy rho = 0.6: the sup 1/(1 - rho) = 2.5 is a limit at z -> +oo
     sup, _ = concordance.ratio_sup_on_chart(make_family("weighted-entropy", rho="0.6"))
     assert sup == pytest.approx(2.5, rel=1e-12)
@@ -135,7 +141,8 @@ def test_elicitation_lambda_star_assembles_the_printed_formula():
     with mpmath.workdps(40):
         d = mpmath.mpf(1) / 5
         want = d * got["mu_star"] - 2 * (1 - d * d / 4) * max(got["m2"], 0) / mpmath.sqrt(
-            2 * mpmath.pi)
+            2 * mpmath.pi
+        )
         assert abs(got["lambda_star"] - want) < mpmath.mpf("1e-38")
     bad = concordance.elicitation_lambda_star(phi, "1/5", m2_power=2)
     assert max(concordance.relative_differences(bad, lib).values()) > 1e-3
@@ -145,19 +152,31 @@ def test_proof_steps_by_hand():
     # R = 1, Delta = 1: kappa(1/2) = e^{1/8} Phi(-1/2) = e^{1/8} erfc(1/(2 sqrt 2))/2 (math)
     k = math.exp(0.125) * math.erfc(0.5 / math.sqrt(2)) / 2
     steps, ratios, bound = concordance.proof_steps(
-        1.0, 1.0, {"e1": 0.2, "e2abs": 0.1, "m2": 0.05, "mu": 0.1}, margin=-0.5, lam_lo=0.01,
-        tol=1e-9)
+        1.0,
+        1.0,
+        {"e1": 0.2, "e2abs": 0.1, "m2": 0.05, "mu": 0.1},
+        margin=-0.5,
+        lam_lo=0.01,
+        tol=1e-9,
+    )
     assert all(steps.values()) and bound == pytest.approx(-0.1, rel=1e-15)
     assert ratios["m2"] == pytest.approx(0.5, rel=1e-15)
     assert ratios["mu"] == pytest.approx(2 * k, rel=1e-14)
     assert ratios["curv"] == pytest.approx(0.5 * k, rel=1e-14)
     # planted violations: E|g''(U)| > R E g'(U), mu* < kappa E g'(U), lambda* below the bound
     steps, _, _ = concordance.proof_steps(
-        1.0, 1.0, {"e1": 0.2, "e2abs": 0.3, "m2": 0.05, "mu": 0.05}, margin=1.0, lam_lo=0.01,
-        tol=1e-9)
+        1.0,
+        1.0,
+        {"e1": 0.2, "e2abs": 0.3, "m2": 0.05, "mu": 0.05},
+        margin=1.0,
+        lam_lo=0.01,
+        tol=1e-9,
+    )
     assert [s for s, ok in steps.items() if not ok] == [
-        "(m2)+ <= |m2| <= E|g''(U)| <= R E g'(U)", "mu* >= kappa E g'(U)",
-        "lambda* >= 2 mu* margin"]
+        "(m2)+ <= |m2| <= E|g''(U)| <= R E g'(U)",
+        "mu* >= kappa E g'(U)",
+        "lambda* >= 2 mu* margin",
+    ]
 
 
 def test_hand_derived_R():

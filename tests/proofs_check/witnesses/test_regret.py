@@ -17,7 +17,7 @@ def test_regret_by_loop_by_hand():
     beta = np.array([[-1.0], [1.0]])
     A = np.array([[-1, 1, 1]])
     got = wr.regret_by_loop(lambda z: z + 1, beta, np.array([1.0]), X, A, (1, 2, 3))
-    assert got.tolist() == [[4.0, 6.0, 6.0]]           # (3 - (-1)), + (2 - 0), + 0
+    assert got.tolist() == [[4.0, 6.0, 6.0]]  # (3 - (-1)), + (2 - 0), + 0
     assert wr.negative_terms(lambda z: z + 1, beta, np.array([1.0]), X, A) == 0
     assert wr.oracle_actions(np.array([1.0]), X).tolist() == [[1, -1, 1]]
 
@@ -40,7 +40,8 @@ def test_logistic_fit_is_the_penalized_mle():
     def f(w):
         eta = Z @ w
         return np.sum(np.logaddexp(0, eta) - y * eta) + 0.5e-6 * w @ w
-    ref = minimize(f, np.zeros(4), method="BFGS", options={"gtol": 1e-10}).x   # scipy reference
+
+    ref = minimize(f, np.zeros(4), method="BFGS", options={"gtol": 1e-10}).x  # scipy reference
     got = wr.logistic_fit(Z, y, np.zeros(4))
     assert np.allclose(got, ref, atol=1e-6)
     # warm start from the answer converges at once to the same point

@@ -24,13 +24,14 @@ def test_c_e_by_hand():
 @pytest.mark.parametrize("n,n0,t0", [(1000, 150, 150.0), (16000, 210, 210.0), (2000, 200, 500.0)])
 def test_the_proofs_harmonic_sum_is_below_its_log_bound(n, n0, t0):
     eb = rb.explicit_bound(n, n0, t0, rb.BoundConstants(1.0, 5.0, 1.5, 2, 0.2, 0.3, 0.25))
-    assert eb["hsum"] == pytest.approx(sum(1 / (t - 1 + t0) for t in range(n0 + 1, n + 1)),
-                                       rel=1e-12)
+    assert eb["hsum"] == pytest.approx(
+        sum(1 / (t - 1 + t0) for t in range(n0 + 1, n + 1)), rel=1e-12
+    )
     assert eb["hsum"] <= eb["log_term"] == 1 + math.log((n + t0) / (n0 + t0))
     assert eb["stage1"] == 2 * n0
     # Stage II: C_gap (Delta/2) C_e d (1 + log ...), then the localization failure 2 B n^-3
     stage2 = 0.25 * 1.5 / 2 * eb["ce"] * 2 * eb["log_term"]
-    assert eb["bound"] == pytest.approx(eb["stage1"] + stage2 + 2 * n ** -3.0, rel=1e-13)
+    assert eb["bound"] == pytest.approx(eb["stage1"] + stage2 + 2 * n**-3.0, rel=1e-13)
 
 
 def test_per_log_n():
@@ -71,7 +72,8 @@ def test_c_e_unit_is_c_e_at_unit_settings():
     mu_g = own_mu_g(paper_link("logistic"))
     assert rb.c_e_unit("logistic", 9.68, 1.5) == pytest.approx(
         rb.c_e(rb.BoundConstants(1.0, 9.68, 1.0, 2, mu_g, 1.5 / (2 * 9.68), 0.0), 100.0, 100),
-        rel=1e-14)
+        rel=1e-14,
+    )
 
 
 def test_estimation_bound_by_hand():

@@ -18,9 +18,9 @@ def test_the_realization_check_sees_wrong_mean_rewards():
     link = paper_link("tt-stable")
     env = Environment.build(link, "0.2", 2)
     real = env.draw(0, range(3), 2000, 0)
-    beta = np.asarray(env.beta, dtype=float)           # rows beta_-, beta_+
+    beta = np.asarray(env.beta, dtype=float)  # rows beta_-, beta_+
     assert realization_means_error(link, beta, real.X, real.means) <= 1e-12
     bad = np.array(real.means, dtype=float)
     z = np.asarray(real.X, dtype=float) @ beta[1] - 1.0
-    bad[..., 1] = link.g_numpy(z)                      # the planted bug's mean rewards
+    bad[..., 1] = link.g_numpy(z)  # the planted bug's mean rewards
     assert realization_means_error(link, beta, real.X, bad) > 0.1

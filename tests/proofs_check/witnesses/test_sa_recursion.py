@@ -10,7 +10,7 @@ def test_the_lemma_bound_holds_and_is_approached():
     r = sa_recursion.sa_recursion_ratios(77)
     assert isinstance(r["exact"], Fraction) and r["exact"] <= 1
     assert r["float"] <= 1 + 1e-12 and 0.9 < r["near_one"] <= r["float"]
-    assert sa_recursion.sa_recursion_ratios(77) == r            # seeded
+    assert sa_recursion.sa_recursion_ratios(77) == r  # seeded
 
 
 def test_a_constant_too_small_is_seen():

@@ -29,7 +29,7 @@ def test_quantile_ci_brackets_the_quantile():
     x = np.random.default_rng(0).random(10_000)
     q, lo, hi = stats.quantile_ci(x, 0.95)
     assert lo <= q <= hi
-    assert lo <= 0.95 <= hi                 # the true 0.95-quantile of U(0, 1)
+    assert lo <= 0.95 <= hi  # the true 0.95-quantile of U(0, 1)
     # the interval has about ±3 binomial SDs of ranks: ~±65 of 10,000, i.e. ~±0.0065 wide
     assert hi - lo == pytest.approx(2 * 3 * math.sqrt(0.95 * 0.05 / 1e4), rel=0.2)
 
@@ -38,7 +38,8 @@ def test_clopper_pearson_closed_form_at_zero_successes():
     # k = 0: the upper bound solves (1 - p)^n = 1 - level
     n, level = 200, 0.999
     assert stats.clopper_pearson_upper(0, n, level) == pytest.approx(
-        1 - (1 - level) ** (1 / n), rel=1e-12)
+        1 - (1 - level) ** (1 / n), rel=1e-12
+    )
     assert stats.clopper_pearson_upper(n, n) == 1.0
 
 
@@ -46,10 +47,12 @@ def test_gaussian_limit_quantile_matches_chi():
     # the Monte Carlo quantile of 200,000 draws: ~1% relative
     for k in (1, 4):
         assert stats.gaussian_limit_quantile(np.eye(k), 0.95) == pytest.approx(
-            chi.ppf(0.95, k), rel=0.01)
+            chi.ppf(0.95, k), rel=0.01
+        )
     P = np.diag([0.0, 1.0, 1.0])
-    assert stats.gaussian_limit_quantile(np.eye(3), 0.9, P) == pytest.approx(chi.ppf(0.9, 2),
-                                                                             rel=0.01)
+    assert stats.gaussian_limit_quantile(np.eye(3), 0.9, P) == pytest.approx(
+        chi.ppf(0.9, 2), rel=0.01
+    )
 
 
 def test_chi_constant_sup_between_a_grid_point_and_sqrt3():
@@ -64,7 +67,7 @@ def test_loglog_slope_of_an_exact_power_law():
     a = 3.0 * (t + 50.0) ** -0.7
     slope, se = stats.loglog_slope_batches(t, 50.0, a, [a * 1.1, a * 0.9, a], 1000)
     assert slope == pytest.approx(-0.7, abs=1e-12)
-    assert se == pytest.approx(0.0, abs=1e-12)      # scaled copies have the same slope
+    assert se == pytest.approx(0.0, abs=1e-12)  # scaled copies have the same slope
 
 
 def test_log_probability_fit_recovers_an_exponential():
@@ -111,12 +114,12 @@ def test_one_sided_power_closed_form():
 
 def test_decay_models_recover_exponential_and_power_laws():
     x = np.array([50.0, 100.0, 150.0, 200.0])
-    R = 10**9                              # huge R: essentially exact probabilities
+    R = 10**9  # huge R: essentially exact probabilities
     exp_p = 0.5 * np.exp(-0.02 * x)
     fit = stats.decay_models(x, exp_p, R)
     assert fit["exp"]["b"] == pytest.approx(-0.02, rel=1e-9)
     assert fit["pow"]["chi2"] - fit["exp"]["chi2"] > 100
-    pow_p = 5.0 * x ** -1.5
+    pow_p = 5.0 * x**-1.5
     fit = stats.decay_models(x, pow_p, R)
     assert fit["pow"]["b"] == pytest.approx(-1.5, rel=1e-9)
     assert fit["exp"]["chi2"] - fit["pow"]["chi2"] > 100
@@ -126,7 +129,7 @@ def test_decay_models_recover_exponential_and_power_laws():
 
 def test_power_law_fit_exact():
     d = np.array([2.0, 4.0, 8.0, 16.0])
-    fit = stats.power_law_fit(d, 3 * d ** 1.25, 0.01 * d)
+    fit = stats.power_law_fit(d, 3 * d**1.25, 0.01 * d)
     assert fit["q"] == pytest.approx(1.25, rel=1e-12)
     assert stats.power_law_fit(d, np.array([1.0, -1.0, 2.0, 3.0]), np.ones(4)) is None
 
@@ -148,9 +151,9 @@ def test_the_bounds_the_experiment_claims_decide_by():
     # with SEs 0.4, 0.4 the bound 1.96 x 0.566 = 1.109 > 1.0 (not)
     assert ws.increasing_by_bound([(1.0, 0.3), (2.0, 0.4)])
     assert not ws.increasing_by_bound([(1.0, 0.4), (2.0, 0.4)])
-    assert ws.ci_within(0.5, 1.0, 2.5) and not ws.ci_within(-0.6, 1.0, 2.5)   # |m| + 1.96 se
+    assert ws.ci_within(0.5, 1.0, 2.5) and not ws.ci_within(-0.6, 1.0, 2.5)  # |m| + 1.96 se
     m, lo, hi = ws.mean_ci(np.array([1.0, 2.0, 3.0, 4.0]))
-    se = math.sqrt(5 / 3) / 2                                # sample SD sqrt(5/3), n = 4
+    se = math.sqrt(5 / 3) / 2  # sample SD sqrt(5/3), n = 4
     assert m == 2.5 and lo == 2.5 - 1.96 * se and hi == 2.5 + 1.96 * se
     assert ws.median_abs_angle_error(np.radians([-10.0, 12.0, 9.0]), 10.0) == pytest.approx(1.0)
 
@@ -163,9 +166,11 @@ def test_chi_constant_is_sqrt3_and_bounds_the_chi_quantiles():
 def test_bound_verdicts_and_ratios():
     # the same verdicts as bound_verdict one by one, resolution 10% of each bound
     means, ses, bounds = [1.0, 2.0, 0.5], [0.01, 0.01, 0.2], [2.0, 1.0, 0.6]
-    assert stats.bound_verdicts(means, ses, bounds, 0.1) == [
-        stats.bound_verdict(m, e, b, 0.1 * b) for m, e, b in zip(means, ses, bounds)] == [
-        "below", "above", "unresolved"]
+    assert (
+        stats.bound_verdicts(means, ses, bounds, 0.1)
+        == [stats.bound_verdict(m, e, b, 0.1 * b) for m, e, b in zip(means, ses, bounds)]
+        == ["below", "above", "unresolved"]
+    )
     assert stats.smallest_ratio(np.array([2.0, 3.0]), np.array([1.0, 0.0])) == 2.0
     assert stats.max_abs_difference(np.array([1.0, 2.0]), np.array([1.5, 1.0])) == 1.0
     assert stats.max_over_min([2.0, 8.0, 4.0]) == 4.0

@@ -16,8 +16,11 @@ def test_first_order_against_mu_g_of_probit():
     links = {"probit": paper_link("probit")}
     nodes = {2: (60, 80), 3: (40, 50)}
     worst, est, rows = ws.first_order_errors(links, {"probit": mu}, nodes)
-    assert worst < 1e-12 and est < 1e-12 and [(k, d) for k, d, _ in rows] == [
-        ("probit", 2), ("probit", 3)]
+    assert (
+        worst < 1e-12
+        and est < 1e-12
+        and [(k, d) for k, d, _ in rows] == [("probit", 2), ("probit", 3)]
+    )
     assert ws.first_order_errors(links, {"probit": mu}, nodes, scale=1 + 1e-6)[0] > 1e-8
 
 
@@ -25,7 +28,7 @@ def test_two_arm_identity_and_its_coefficient():
     g = paper_link("probit").g_numpy
     mu = 1 / (2 * math.sqrt(math.pi))
     vs, th = np.array([0.6, 0.8]), np.array([-0.8, 0.6]) * math.sqrt(1 - 0.25)
-    bp, bm = th + 0.5 * vs, th - 0.5 * vs               # Delta = 1, unit arms
+    bp, bm = th + 0.5 * vs, th - 0.5 * vs  # Delta = 1, unit arms
     worst, est = ws.two_arm_errors(g, bm, bp, 1.0, vs, mu, (60, 80))
     assert worst < 1e-12 and est < 1e-12
     assert ws.two_arm_errors(g, bm, bp, 1.0, vs, mu, (60, 80), coef=0.5)[0] > 0.1

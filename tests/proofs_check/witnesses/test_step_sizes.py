@@ -30,12 +30,12 @@ def test_tail_bounds_hold_and_the_mutants_break_them():
 
 def test_full_and_divergent_sums():
     # zeta(2, 1) = pi^2/6
-    assert step_sizes.full_square_sums((0,))[0] == pytest.approx(math.pi ** 2 / 6, rel=1e-15)
-    harm, lower = step_sizes.divergent_sums(1, 500, (10 ** 3, 10 ** 6))
+    assert step_sizes.full_square_sums((0,))[0] == pytest.approx(math.pi**2 / 6, rel=1e-15)
+    harm, lower = step_sizes.divergent_sums(1, 500, (10**3, 10**6))
     assert all(h >= lo for h, lo in zip(harm, lower))
-    assert lower[1] == pytest.approx(math.log((10 ** 6 + 501) / 501), rel=1e-15)
+    assert lower[1] == pytest.approx(math.log((10**6 + 501) / 501), rel=1e-15)
     # a summable step (power 1.1) falls below the unbounded lower bound at a large N
-    h, lo = step_sizes.divergent_sums(1.1, 500, (10 ** 12,))
+    h, lo = step_sizes.divergent_sums(1.1, 500, (10**12,))
     assert h[0] < lo[0]
 
 

@@ -9,9 +9,13 @@ from proofs_check.witnesses.toolkit_values import far_hemisphere_paths, study_re
 
 
 def test_study_rerun_values_sum_the_two_stages_of_the_regret():
-    lib = {"stage1": np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
-           "stage2": np.array([[0.0, 10.0], [0.0, 20.0], [0.0, 30.0]]),
-           "e_grid": np.arange(6.0).reshape(3, 2), "tau": [7, 8, 9], "e_n0": [0.1, 0.2, 0.3]}
+    lib = {
+        "stage1": np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+        "stage2": np.array([[0.0, 10.0], [0.0, 20.0], [0.0, 30.0]]),
+        "e_grid": np.arange(6.0).reshape(3, 2),
+        "tau": [7, 8, 9],
+        "e_n0": [0.1, 0.2, 0.3],
+    }
     got = study_rerun_values(lib, "regret", ("regret", "tau"), 2)
     assert got["regret"].tolist() == [12.0, 24.0] and got["tau"].tolist() == [7, 8]
     got = study_rerun_values({"exit": [True, False, True]}, "localization", ("exit",), 2)

@@ -8,8 +8,16 @@ import pytest
 from proofs_check.witnesses import subgaussian as sg
 
 
-@pytest.mark.parametrize("law,p", [("gaussian", 0.5), ("half-normal", 0.5), ("extremal", 0.5),
-                                   ("extremal-symmetric", 0.5), ("two-point", 1e-2)])
+@pytest.mark.parametrize(
+    "law,p",
+    [
+        ("gaussian", 0.5),
+        ("half-normal", 0.5),
+        ("extremal", 0.5),
+        ("extremal-symmetric", 0.5),
+        ("two-point", 1e-2),
+    ],
+)
 def test_laws_are_probability_laws_with_the_tail_hypothesis(law, p):
     x, lw = sg.subgaussian_law(law, p)
     w = np.exp(lw)
@@ -17,9 +25,13 @@ def test_laws_are_probability_laws_with_the_tail_hypothesis(law, p):
     y = np.linspace(0.01, 8, 200)
     assert np.all(sg.law_tail(law, p, y) <= 2 * np.exp(-y * y / 2) * (1 + 1e-14))
     # second moment from the atoms against the closed form E U^2 = int_0^inf 2y P(|U| >= y) dy
-    want = {"gaussian": 1.0, "half-normal": 1.0,
-            "extremal": 2 + 2 * math.log(2), "extremal-symmetric": 2 + 2 * math.log(2),
-            "two-point": p * 2 * math.log(2 / p)}[law]
+    want = {
+        "gaussian": 1.0,
+        "half-normal": 1.0,
+        "extremal": 2 + 2 * math.log(2),
+        "extremal-symmetric": 2 + 2 * math.log(2),
+        "two-point": p * 2 * math.log(2 / p),
+    }[law]
     assert float(w @ x**2) == pytest.approx(want, rel=1e-12)
 
 

@@ -19,14 +19,15 @@ def test_chain_ratio_against_direct_summation():
     # plain float summation of the series at a moderate x (terms up to p = 400 suffice there)
     x = 0.7
     c = 2 * math.sqrt(2) * x
-    s = sum(c ** p * p * math.gamma(p / 2) / math.factorial(p) for p in range(2, 170))
-    assert sg.chain_log_mgf_ratio(x) == pytest.approx(math.log1p(s) / x ** 2, rel=1e-12)
+    s = sum(c**p * p * math.gamma(p / 2) / math.factorial(p) for p in range(2, 170))
+    assert sg.chain_log_mgf_ratio(x) == pytest.approx(math.log1p(s) / x**2, rel=1e-12)
 
 
 def test_default_truncation_is_converged():
     for x in (0.01, 1.0, 10.0, 30.0):
         assert sg.chain_log_mgf_ratio(x) == pytest.approx(
-            sg.chain_log_mgf_ratio(x, p_max=400_000), rel=1e-14)
+            sg.chain_log_mgf_ratio(x, p_max=400_000), rel=1e-14
+        )
 
 
 def test_chain_constant_is_the_sup_and_exceeds_the_gaussian_value():

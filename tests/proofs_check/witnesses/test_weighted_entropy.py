@@ -11,13 +11,18 @@ from proofs_check.witnesses import weighted_entropy as we
 
 def test_potential_is_the_printed_definition_numerically():
     rho, m = 0.6, 0.3
-    want = (1 + rho) * m * math.log(m) + (1 - rho) * (1 - m) * math.log(1 - m) \
+    want = (
+        (1 + rho) * m * math.log(m)
+        + (1 - rho) * (1 - m) * math.log(1 - m)
         - 2 * rho * (1 - math.log(2)) * m
+    )
     assert abs(float(we.potential().subs({we.RHO: rho, we.M: m})) - want) < 1e-15
 
 
 def test_derivatives_at_half():
-    assert we.at_half(1) == 0 and we.at_half(2) == 4 and sp.simplify(we.at_half(3) + 8 * we.RHO) == 0
+    assert (
+        we.at_half(1) == 0 and we.at_half(2) == 4 and sp.simplify(we.at_half(3) + 8 * we.RHO) == 0
+    )
 
 
 def test_link_taylor_matches_numeric_inversion():
@@ -42,7 +47,7 @@ def test_link_taylor_matches_numeric_inversion():
 
 def test_structural_substitutions_decide_convexity_and_limits():
     assert we.strictly_convex(1) is True
-    assert we.strictly_convex(sp.Rational(3, 2)) is False       # rho > 1: phi'' < 0 near m = 1
+    assert we.strictly_convex(sp.Rational(3, 2)) is False  # rho > 1: phi'' < 0 near m = 1
     assert we.dual_limits(1) == (-sp.oo, sp.oo)
     assert we.dual_limits(2) != (-sp.oo, sp.oo)
 
