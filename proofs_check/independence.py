@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dis
 import importlib
 import inspect
+import textwrap
 import types
 from pathlib import Path
 
@@ -404,9 +406,63 @@ def _dependent(module: str, function: str) -> list:
     return witness_dependencies(module, function)
 
 
+def _counted(module: str) -> bool:
+    """A library module whose computation can reach a verdict (the printed parameters and the
+    error type cannot)."""
+    return module.split(".")[0] in LIBRARY and module not in (
+        "nbl_theory.paper",
+        "nbl_theory.errors",
+    )
+
+
+def _loaded_globals(code: types.CodeType) -> set:
+    """The global names ``code`` (and the code nested in it) loads — not attribute names."""
+    out = {
+        i.argval
+        for i in dis.get_instructions(code)
+        if i.opname in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(i.argval, str)
+    }
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            out |= _loaded_globals(const)
+    return out
+
+
+def _toolkit_library(names) -> set:
+    """The library modules the ``toolkit_values`` functions among ``names`` reach: the modules
+    of the globals their code loads (following toolkit_values' own helpers) and those they
+    import inside the function."""
+    from .witnesses import toolkit_values as tv
+
+    out: set = set()
+    todo = [getattr(tv, n, None) for n in names]
+    seen: set = set()
+    while todo:
+        f = inspect.unwrap(todo.pop() or (lambda: None))
+        if not isinstance(f, types.FunctionType) or f.__module__ != tv.__name__ or f in seen:
+            continue
+        seen.add(f)
+        for n in _loaded_globals(f.__code__):
+            obj = f.__globals__.get(n)
+            home = (
+                obj.__name__
+                if isinstance(obj, types.ModuleType)
+                else getattr(obj, "__module__", "")
+            )
+            if home == tv.__name__:
+                todo.append(obj)
+            elif isinstance(home, str) and _counted(home):
+                out.add(home)
+        for node in ast.walk(ast.parse(textwrap.dedent(inspect.getsource(f)))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                out |= {node.module} if _counted(node.module) else set()
+    return out
+
+
 def library_in_verdict(claim) -> list:
     """The library modules (and ``toolkit_values``, the library's values) the claim's check
-    reaches: directly, or through a witness module's declared ``dependent`` imports. Empty:
+    reaches: directly, through the ``toolkit_values`` functions it calls (the library modules
+    those use), or through a witness module's declared ``dependent`` imports. Empty:
     no library computation enters the verdict (e.g. a claim about the paper's text, or a
     formula derived in sympy by a witness), so a library bug cannot turn it.
 
@@ -420,13 +476,11 @@ def library_in_verdict(claim) -> list:
     list of str
         The sorted module names (``module:name`` for a witness's dependent imports).
     """
-    _, modules = check_names(claim.check)
-    out = {
-        m
-        for m in modules
-        if m.split(".")[0] in LIBRARY and m not in ("nbl_theory.paper", "nbl_theory.errors")
-    }
-    out |= {m for m in modules if m.endswith(".toolkit_values")}
+    names, modules = check_names(claim.check)
+    out = {m for m in modules if _counted(m)}
+    if any(m.endswith(".toolkit_values") for m in modules):
+        out.add("proofs_check.witnesses.toolkit_values")
+        out |= _toolkit_library(names)
     for m in modules:
         if m.startswith("proofs_check.witnesses."):
             out |= {

@@ -190,3 +190,14 @@ def test_every_claim_module_only_declares():
         if "register" in p.read_text(encoding="utf-8") and p.name != "__init__.py"
     )
     assert [r for r in registering if r not in ind.DECLARE_ONLY] == []
+
+
+def test_the_table_names_what_toolkit_values_reaches():
+    """A claim that reads the library through toolkit_values lists the library modules those
+    functions use (their loaded globals and in-function imports), not toolkit_values alone:
+    beyond-isotropic-gaussian-reproduces reaches nbl_sim.beyond's analysis through
+    toolkit_values.isotropic_spectrum, and an attribute named like a library function
+    (``e.stability``) is not a use of nbl_theory.stability."""
+    claim = next(c for c in all_claims() if c.id == "beyond-isotropic-gaussian-reproduces")
+    reached = ind.library_in_verdict(claim)
+    assert "nbl_sim.beyond.analysis" in reached and "nbl_theory.stability" not in reached
