@@ -52,7 +52,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from .coverage_map import CoverageMap, child_setup, load_or_collect, source_key
+from .coverage_map import CoverageMap, child_setup, load_or_collect, source_key, test_files
 from .operators import MutantSpec, equivalent_reason, generate
 from .report import OUTCOMES as REPORT_OUTCOMES
 from .report import markdown, pct
@@ -629,6 +629,13 @@ def check_arguments(a) -> str | None:
         return (
             "library mutation needs coverage.py (it chooses the claims of a mutant by "
             "coverage): pip install 'nbl[mutation]'"
+        )
+    if not a.no_tests and not test_files():
+        return (
+            f"the library's tests are not beside the package ({ROOT} has no tests/theory or "
+            "tests/sim: a non-editable install), so no mutant could be judged by them: run "
+            "from an editable install of a checkout (pip install -e '.[test,mutation]') or "
+            "pass --no-tests to judge by the registry alone"
         )
     if a.sample < 1:
         return f"--sample must be a positive integer, got {a.sample}"

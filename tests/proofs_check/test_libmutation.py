@@ -420,3 +420,22 @@ def test_a_mutant_ended_by_ctrl_c_has_no_outcome(monkeypatch, code, interrupted)
     assert bool(res.get("interrupted")) is interrupted
     if not interrupted:
         assert res["timed_out"] is True and res["events"] == []
+
+
+def test_a_run_without_the_tests_beside_the_package_is_refused(monkeypatch):
+    """From a non-editable install the tests are not beside the package: the run used to go on
+    with no test mapped and report every survivor as "no mapped test executes this line"
+    (found measuring the quick sample from a fresh clone). It is now refused up front, unless
+    --no-tests says the registry alone judges."""
+    import argparse
+
+    from proofs_check.libmutation import run as libmut
+
+    p = argparse.ArgumentParser()
+    libmut.add_arguments(p)
+    monkeypatch.setattr(libmut, "test_files", lambda: [])
+    why = libmut.check_arguments(p.parse_args([]))
+    assert why and "tests are not beside the package" in why and "--no-tests" in why
+    assert libmut.check_arguments(p.parse_args(["--no-tests"])) is None
+    monkeypatch.undo()
+    assert libmut.check_arguments(p.parse_args([])) is None  # a checkout has its tests
