@@ -630,13 +630,6 @@ def check_arguments(a) -> str | None:
             "library mutation needs coverage.py (it chooses the claims of a mutant by "
             "coverage): pip install 'nbl[mutation]'"
         )
-    if not a.no_tests and not test_files():
-        return (
-            f"the library's tests are not beside the package ({ROOT} has no tests/theory or "
-            "tests/sim: a non-editable install), so no mutant could be judged by them: run "
-            "from an editable install of a checkout (pip install -e '.[test,mutation]') or "
-            "pass --no-tests to judge by the registry alone"
-        )
     if a.sample < 1:
         return f"--sample must be a positive integer, got {a.sample}"
     if not a.budget > 0:
@@ -649,6 +642,13 @@ def check_arguments(a) -> str | None:
     for f in (a.json_out, a.markdown):
         if f and not Path(f).resolve().parent.is_dir():
             return f"cannot write {f}: its directory does not exist"
+    if not a.no_tests and not test_files():
+        return (
+            f"the library's tests are not beside the package ({ROOT} has no tests/theory or "
+            "tests/sim: a non-editable install), so no mutant could be judged by them: run "
+            "from an editable install of a checkout (pip install -e '.[test,mutation]') or "
+            "pass --no-tests to judge by the registry alone"
+        )
     return None
 
 
