@@ -171,6 +171,10 @@ def _of_kind(kind: str, doc: str) -> classmethod:
     return classmethod(make)
 
 
+def _negated(old):
+    return lambda *args, **kwargs: -old(*args, **kwargs)
+
+
 @dataclass(frozen=True)
 class Mutant:
     """A deliberate corruption under which a claim's verdict must change.
@@ -207,6 +211,25 @@ class Mutant:
     link = _of_kind("link", "The check run on another link.")
     witness = _of_kind("witness", "The independent computation (the witness) broken.")
     data = _of_kind("data", "The check's data (sample size, grid, inputs) corrupted.")
+
+    @classmethod
+    def negated(cls, name: str, target: str) -> Mutant:
+        """A witness whose value has the wrong sign: the function ``target``
+        (``"package.module:NAME"``) patched to return the negation of its value.
+
+        Parameters
+        ----------
+        name : str
+            What is corrupted, e.g. ``"witness rate with the wrong sign"``.
+        target : str
+            The witness function, as the claim (or its witness module) looks it up.
+
+        Returns
+        -------
+        Mutant
+            A ``witness`` mutant with ``call=True``.
+        """
+        return cls(name, "witness", patches=((target, _negated),), call=True)
 
 
 @dataclass

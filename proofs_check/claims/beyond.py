@@ -48,11 +48,6 @@ def _half_open(deg: float) -> float:
     return x - 360.0 if x > 180.0 else x
 
 
-def _negated(old):
-    """Witness mutant: a witness value with its sign flipped."""
-    return lambda *args, **kwargs: -old(*args, **kwargs)
-
-
 # ---------------------------------------------------------------------- 1. the paper's law
 @register(
     "beyond-isotropic-gaussian-reproduces",
@@ -202,12 +197,7 @@ _FLIPS = (
     covers=("eq:decision_stability",),
     mutants=(
         Mutant.data("every departure replaced by N(0, I) (no flip to find)", isotropic=True),
-        Mutant(
-            "witness rate with the wrong sign",
-            "witness",
-            call=True,
-            patches=(("proofs_check.witnesses.beyond:rate", _negated),),
-        ),
+        Mutant.negated("witness rate with the wrong sign", "proofs_check.witnesses.beyond:rate"),
     ),
 )
 def _mispredicts(isotropic: bool = False):

@@ -116,11 +116,6 @@ def _agrees(b_scale: float = 1.0):
     )
 
 
-def _negated(old):
-    """Witness mutant: the repaired tangent field H̃ with its sign flipped."""
-    return lambda *args, **kwargs: -old(*args, **kwargs)
-
-
 @register(
     "repairs-what-repairs-what",
     _LABEL,
@@ -140,12 +135,7 @@ def _negated(old):
     "rounding level for a difference of two fields on the same nodes",
     mutants=(
         Mutant.data("departures removed (cond 1, no rotation, no shift)", neutral=True),
-        Mutant(
-            "witness field sign flipped",
-            "witness",
-            call=True,
-            patches=(("proofs_check.witnesses.repairs:repaired_H", _negated),),
-        ),
+        Mutant.negated("witness field sign flipped", "proofs_check.witnesses.repairs:repaired_H"),
     ),
 )
 def _what(neutral: bool = False):
