@@ -46,6 +46,7 @@ __all__ = [
     "agree_abs",
     "agree_rel",
     "agree_max_abs",
+    "agree_rel_to",
     "toolkit_defect",
 ]
 
@@ -123,8 +124,30 @@ def agree_rel(tol: float, floor: float = 0.0) -> Callable:
     return agree
 
 
+def agree_rel_to(tol: float) -> Callable:
+    """``|value − reference| ≤ tol·|reference|``: relative to the second argument (an exact
+    value), not to the larger of the two as :func:`agree_rel`.
+
+    Parameters
+    ----------
+    tol : float
+        The relative tolerance.
+
+    Returns
+    -------
+    callable
+        ``agree(value, reference) -> bool``; its docstring states the rule.
+    """
+
+    def agree(a, b) -> bool:
+        return abs(a - b) <= tol * abs(b)
+
+    agree.__doc__ = f"|value - reference| <= {tol:g} x |reference|"
+    return agree
+
+
 def agree_max_abs(tol: float, what: str) -> Callable:
-    """Same shape and ``max |library − witness| ≤ tol`` over arrays.
+    """Same shape and ``max |library − witness| ≤ tol`` over arrays (two empty arrays agree).
 
     Parameters
     ----------
@@ -142,7 +165,7 @@ def agree_max_abs(tol: float, what: str) -> Callable:
 
     def agree(a, b) -> bool:
         a, b = np.asarray(a, float), np.asarray(b, float)
-        return a.shape == b.shape and float(np.abs(a - b).max()) <= tol
+        return a.shape == b.shape and float(np.abs(a - b).max(initial=0.0)) <= tol
 
     agree.__doc__ = f"max |library - witness| over {what} <= {tol:g}"
     return agree

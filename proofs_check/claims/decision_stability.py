@@ -26,7 +26,7 @@ from nbl_theory.self_concordance import (
     sufficient_margin,
 )
 
-from ..judgement import agree_rel, combine, judge
+from ..judgement import agree_rel, agree_rel_to, combine, judge
 from ..registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ..witnesses import concordance as wc
 from ..witnesses import potentials as pt
@@ -495,8 +495,8 @@ def _conservative(R_scale=1.0, kappa_scale=1.0):
     )
 
 
-#: the numeric sup against the exact R: relative 1e-9 (a tail-extrapolated limit, ~1e-12)
-_R_NUMERIC = agree_rel(1e-9)
+#: the numeric sup against the exact R: relative to R, 1e-9 (a tail-extrapolated limit, ~1e-12)
+_R_NUMERIC = agree_rel_to(1e-9)
 
 
 def _r_claim(kind, family, params_list):

@@ -16,6 +16,7 @@ from ..judgement import combine, judge
 from ..registry import FAIL, PASS, Mutant, Outcome, register, register_not_checked
 from ..witnesses import geometry as wg
 from ..witnesses import regret as wr
+from ..witnesses import stats as ws
 from ..witnesses.printed import link_label
 
 __all__: list[str] = []
@@ -186,4 +187,4 @@ def _regret(short=0, sign=1, cases=_REGRET_CASES, ridge=1e-6):
 
 def _max_abs_agree(a, b) -> bool:
     """max |library R_t - witness R_t| <= 1e-9"""
-    return wr.max_abs_difference(a, b) <= 1e-9
+    return ws.max_abs_difference(a, b) <= 1e-9

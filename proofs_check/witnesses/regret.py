@@ -35,7 +35,6 @@ __all__ = [
     "negative_terms",
     "shifted",
     "any_nonzero",
-    "max_abs_difference",
 ]
 
 
@@ -221,9 +220,3 @@ def shifted(rounds, short: int) -> tuple:
 def any_nonzero(a) -> bool:
     """Whether any entry of ``a`` is not 0."""
     return bool(np.any(np.asarray(a) != 0))
-
-
-def max_abs_difference(a, b) -> float:
-    """max |a − b| over all entries (inf if the shapes differ)."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    return float(np.abs(a - b).max()) if a.shape == b.shape else math.inf

@@ -426,7 +426,7 @@ def mean_ci(x, z: float = 1.96) -> tuple:
     -------
     (mean, lo, hi) : tuple of float
     """
-    m, se = float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size))
+    m, se = (float(v) for v in mean_se(x))
     return m, m - z * se, m + z * se
 
 
@@ -452,8 +452,9 @@ def smallest_ratio(num, den) -> float:
 
 
 def max_abs_difference(a, b) -> float:
-    """max |a − b| over the entries of two arrays of one shape."""
-    return float(np.abs(a - b).max())
+    """max |a − b| over all entries (inf if the shapes differ)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return float(np.abs(a - b).max()) if a.shape == b.shape else math.inf
 
 
 def max_over_min(values) -> float:

@@ -31,7 +31,6 @@ __all__ = [
     "gamma_reference",
     "loc_reference",
     "contrast_reference",
-    "max_abs_agreement",
     "mean_text",
 ]
 
@@ -128,25 +127,6 @@ def contrast_reference(cell, k: int = STUDY_REPS, gamma_factor: float = 1.0) -> 
         "regret": regret_at(env.link.g_numpy, beta, np.array([1.0, 0.0]), real.X, acts, cell.ns),
         "angle": np.arctan2(V[..., 1], V[..., 0]),
     }
-
-
-def max_abs_agreement(tol: float, what: str):
-    """The agreement rule of the study's library-versus-witness re-runs.
-
-    Returns
-    -------
-    callable
-        ``agree(library, witness) -> bool``: same shape and max |library − witness| ≤ ``tol``
-        (0 for none); its docstring states the rule over ``what`` (quoted in a toolkit-defect
-        message).
-    """
-
-    def agree(a, b) -> bool:
-        a, b = np.asarray(a, float), np.asarray(b, float)
-        return a.shape == b.shape and float(np.abs(a - b).max(initial=0.0)) <= tol
-
-    agree.__doc__ = f"max |library - witness| over {what} <= {tol:g}"
-    return agree
 
 
 def mean_text(v) -> str:

@@ -72,3 +72,12 @@ def test_agree_max_abs_states_its_rule_and_checks_shape():
     assert agree([0.0, 1.0], [5e-9, 1.0]) and not agree([0.0, 1.0], [2e-8, 1.0])
     assert not agree([0.0, 1.0], [0.0, 1.0, 2.0])  # a shape difference never agrees
     assert agree.__doc__ == "max |library - witness| over the angles <= 1e-08"
+
+
+def test_agree_rel_to_is_relative_to_the_reference():
+    """Relative to the second argument (the exact value), not to the larger of the two."""
+    from proofs_check.judgement import agree_rel_to
+
+    agree = agree_rel_to(1e-9)
+    assert agree(1.0 + 5e-10, 1.0) and not agree(1.0 + 1.5e-9, 1.0)
+    assert agree.__doc__ == "|value - reference| <= 1e-09 x |reference|"

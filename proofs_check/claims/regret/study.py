@@ -32,7 +32,7 @@ from nbl_sim.studies.rate_study import ContrastCell, GammaCell, LocCell, RegretC
 from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 
-from ...judgement import agree_abs, agreement, gate
+from ...judgement import agree_abs, agree_max_abs, agreement, gate
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import split_check
 from ...witnesses.concentration import implied_c_loc
@@ -45,7 +45,6 @@ from ...witnesses.study_reruns import (
     contrast_reference,
     gamma_reference,
     loc_reference,
-    max_abs_agreement,
     mean_text,
     regret_reference,
 )
@@ -76,8 +75,8 @@ def _study_claim(combine):
 
 #: the same float64 arithmetic in another order (rounding ~1e-14 for 10^5 rounds); exit times
 #: and exit flags exactly
-_VALUES = max_abs_agreement(1e-9, "the first replications' values")
-_EXACT = max_abs_agreement(0.0, "the first replications' exit times / flags")
+_VALUES = agree_max_abs(1e-9, "the first replications' values")
+_EXACT = agree_max_abs(0.0, "the first replications' exit times / flags")
 _WITNESS = {
     "regret": "proofs_check.witnesses.study_reruns:regret_reference",
     "gamma": "proofs_check.witnesses.study_reruns:gamma_reference",

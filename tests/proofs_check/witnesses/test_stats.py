@@ -173,6 +173,8 @@ def test_bound_verdicts_and_ratios():
     )
     assert stats.smallest_ratio(np.array([2.0, 3.0]), np.array([1.0, 0.0])) == 2.0
     assert stats.max_abs_difference(np.array([1.0, 2.0]), np.array([1.5, 1.0])) == 1.0
+    assert stats.max_abs_difference([1.0, 2.0], [1.0, 2.5]) == 0.5
+    assert stats.max_abs_difference([1.0], [1.0, 2.0]) == math.inf
     assert stats.max_over_min([2.0, 8.0, 4.0]) == 4.0
 
 

@@ -1,10 +1,11 @@
 """The helpers the regret-rate study claims read the library's values and compare re-runs with
 (issue 34, declare-only): toolkit_values.study_rerun_values / far_hemisphere_paths and
-study_reruns.max_abs_agreement / mean_text, on small arrays worked out by hand."""
+judgement.agree_max_abs (the study's agreement rule) / study_reruns.mean_text, on small arrays worked out by hand."""
 
 import numpy as np
 
-from proofs_check.witnesses.study_reruns import max_abs_agreement, mean_text
+from proofs_check.judgement import agree_max_abs
+from proofs_check.witnesses.study_reruns import mean_text
 from proofs_check.witnesses.toolkit_values import far_hemisphere_paths, study_rerun_values
 
 
@@ -27,8 +28,8 @@ def test_far_hemisphere_paths_counts_the_last_column_above_two():
 
 
 def test_max_abs_agreement_states_and_applies_its_rule():
-    agree = max_abs_agreement(1e-9, "the first replications' values")
+    agree = agree_max_abs(1e-9, "the first replications' values")
     assert agree.__doc__ == "max |library - witness| over the first replications' values <= 1e-09"
     assert agree([1.0, 2.0], [1.0, 2.0 + 5e-10]) and not agree([1.0], [1.0 + 2e-9])
-    assert not agree([1.0, 2.0], [1.0]) and max_abs_agreement(0.0, "x")([], [])
+    assert not agree([1.0, 2.0], [1.0]) and agree_max_abs(0.0, "x")([], [])
     assert mean_text([1.0, 2.0]) == "mean 1.5"
