@@ -625,7 +625,7 @@ def simulate(
         v0 = env.initial_direction(float(init_angle))
         n0 = 0
     elif n0 is None:
-        n0 = default_n0(n) if isinstance(n, (int, np.integer)) and n >= 1 else 1
+        n0 = default_n0(n)  # n is a positive integer (checked above)
     if isinstance(n0, bool) or not isinstance(n0, (int, np.integer)) or n0 < 0 or n0 > n:
         raise NBLInputError(f"n0 must be an integer in [0, n] = [0, {n}], got {n0!r}")
     if v0 is None and n0 == 0:
