@@ -161,6 +161,12 @@ def test_index_sums_pinned(d):
         z, opt = np.empty((n, 2)), np.empty(n, dtype=np.int8)
         index_pass(X, beta, v_star, z, opt)
         assert _same(z, z_ref)
+        assert _same(opt, opt_ref)
+        # column-major contexts take the scalar rows for every row (the lanes need unit-stride
+        # rows, and n = 4000 leaves no remainder row for the scalar path otherwise)
+        z, opt = np.empty((n, 2)), np.empty(n, dtype=np.int8)
+        index_pass(np.asfortranarray(X), beta, v_star, z, opt)
+        assert _same(z, z_ref)
     else:
         opt = Environment.build(LOGISTIC, "0.5", d, v_star=v_star).optimal_actions(X)
     assert _same(opt, opt_ref)

@@ -32,3 +32,25 @@ def test_the_summary_reads_the_final_recorded_round():
     got = res.summary()["nbl"]["final_sq_error_mean"]
     assert got == pytest.approx(float(np.mean(p.sq_error[:, -1])), rel=1e-12)
     assert got != pytest.approx(float(np.mean(p.sq_error[:, -2])), rel=1e-6)
+
+
+def test_gamma_exits_count_every_exit_within_the_window():
+    """nbl_sim.studies.rate_analysis:332 (``tau <= t[-1]`` -> ``t[0]``): a step-size row's
+    "exited" counts the replications that left the neighbourhood at any round of the window
+    [1, t_max], not only by its first grid point. Synthetic data (by hand): two of six
+    replications exit, at rounds 5 and 50, after the first grid point t = 1."""
+    from types import SimpleNamespace
+
+    from nbl_sim.studies.rate_analysis import gamma_analysis
+
+    t = np.array([1.0, 3.0, 10.0, 30.0, 100.0, 200.0, 400.0])
+    reps = 6
+    e_grid = (1.0 / (t + 100.0))[None, :] * (1.0 + 0.1 * np.arange(reps))[:, None]
+    tau = np.array([5, 50, 401, 401, 401, 401])
+    study = SimpleNamespace(
+        config=SimpleNamespace(gamma_multiples=(2.0,), gamma_t0=100),
+        constants={"gamma_kappa": 1.0, "gamma_sigma2": 1.0, "gamma_t_grid": t.tolist()},
+        gamma={2.0: {"e_grid": e_grid, "tau": tau, "e_0": np.full(reps, 0.01)}},
+    )
+    (row,) = gamma_analysis(study)["rows"]
+    assert (row["exited"], row["reps"]) == (2, 6)

@@ -30,3 +30,49 @@ def test_the_threshold_value_is_the_first_root():
     )
     assert res.value == "0.48"
     assert ThresholdResult("none", "delta", {}, ("0.05", "1.95"), 39).value is None
+
+
+def test_a_potential_links_variable_is_the_point_of_its_domain():
+    """nbl_theory.links:476 (``domain_map_numpy(...)[0]`` -> ``[1]``): at chart points t a
+    potential link's variable is m(t) itself, not its distance m − lo to the lower end (the two
+    coincide when lo = 0, as for every potential of the paper). References by hand:
+    m(t) = 1 + 2/(1 + e^−t) on (1, 3) and m(t) = 1 + e^t on (1, ∞)."""
+    import math
+
+    import numpy as np
+
+    from nbl_theory.links import Link
+
+    t = np.array([-2.0, 0.0, 2.0])
+    bounded = Link.from_potential("(m-1)*log(m-1) + (3-m)*log(3-m)", domain=("1", "3"))
+    want = [1 + 2 / (1 + math.exp(-x)) for x in t]
+    assert np.allclose(bounded.variable_of_t_numpy(t), want, rtol=1e-15, atol=0)
+    half_line = Link.from_potential("m**2/2 - log(m-1)", domain=("1", "oo"))
+    assert np.allclose(half_line.variable_of_t_numpy(t), 1 + np.exp(t), rtol=1e-15, atol=0)
+
+
+def test_each_rung_that_leaves_the_sign_undecided_is_noted(monkeypatch):
+    """nbl_theory.stability:262 (``p != ladder[-1]`` -> ``ladder[0]``): when no precision
+    decides the sign of λ*, the notes say "raising precision" after every rung of the digit
+    ladder but the last, then that it stayed undecided up to the last. The ladder's logic alone
+    is under test: every tier returns an undecided sign (a λ* that is exactly zero has no
+    closed-form link to stand for it)."""
+    import nbl_theory.stability as st
+    from nbl_theory.paper import paper_link
+    from nbl_theory.results import DPS_LADDER
+
+    class _Undecided:
+        sign = "undecided"
+        errors = {"lambda_star": 1e-300}
+        seconds = 0.0
+
+        def __init__(self, notes):
+            self.notes = notes
+
+    monkeypatch.setattr(st, "_assemble", lambda *a: _Undecided(a[6]))
+    monkeypatch.setattr(st, "_check_result", lambda *a: None)
+    monkeypatch.setattr(st, "moments_mpmath", lambda *a, **k: None)
+    notes = st.stability(paper_link("logistic"), "1").notes
+    raised = [n for n in notes if n.startswith("sign undecided at")]
+    assert raised == [f"sign undecided at {p} digits; raising precision" for p in DPS_LADDER[:-1]]
+    assert notes[-1].startswith(f"sign of lambda_star undecided up to {DPS_LADDER[-1]} digits")
