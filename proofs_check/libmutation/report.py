@@ -57,7 +57,10 @@ def markdown(env: dict, command: str) -> str:
         "",
         f"Kill rate by the registry alone (killed-as-FAIL / non-equivalent): "
         f"**{pct(t['kill_rate_registry'])}**; by registry + tests: "
-        f"**{pct(t['kill_rate_registry_tests'])}**. A blame is never counted as a kill.",
+        f"**{pct(t['kill_rate_registry_tests'])}**. A blame is never counted as a kill. "
+        f"On the {t.get('claimed', '—')} non-equivalent mutants of lines that some claim "
+        f"executes, the registry alone kills **{pct(t.get('kill_rate_registry_claimed'))}** "
+        "(the other lines are reached by the library's tests only).",
         "",
         "## Per module",
         "",

@@ -515,6 +515,17 @@ def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
         out["kill_rate_registry_tests"] = (
             round((out["killed-as-FAIL"] + out["tests-only"]) / live, 4) if live else None
         )
+        # the registry where it looks: the mutants on lines some claim executes (the others
+        # are reached by the library's tests only — input checks, display, settings)
+        claimed = [
+            r for r in recs if (r.get("n_claims") or 0) > 0 and r.get("outcome") != "equivalent"
+        ]
+        out["claimed"] = len(claimed)
+        out["kill_rate_registry_claimed"] = (
+            round(sum(r.get("outcome") == "killed-as-FAIL" for r in claimed) / len(claimed), 4)
+            if claimed
+            else None
+        )
         return out
 
     mods: dict[str, list] = {}
@@ -613,6 +624,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="run every mutant again (ignore the outcomes kept from earlier runs)",
     )
     p.add_argument(
+        "--from-json",
+        default=None,
+        metavar="FILE",
+        help="summarize again the mutants of an earlier run's JSON envelope (no mutant "
+        "runs): its totals and report with this version's rates",
+    )
+    p.add_argument(
         "--library-module",
         action="append",
         default=None,
@@ -642,6 +660,12 @@ def check_arguments(a) -> str | None:
     for f in (a.json_out, a.markdown):
         if f and not Path(f).resolve().parent.is_dir():
             return f"cannot write {f}: its directory does not exist"
+    if a.from_json is not None:
+        try:
+            earlier = _read_envelope(a.from_json)
+        except (OSError, ValueError) as e:
+            return f"--from-json {a.from_json}: {e}"
+        return None if earlier else f"--from-json {a.from_json}: not a library-mutation envelope"
     if not a.no_tests and not test_files():
         return (
             f"the library's tests are not beside the package ({ROOT} has no tests/theory or "
@@ -656,7 +680,26 @@ def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False, 
     """Run from parsed options (:func:`add_arguments`); print the summary (or, ``as_json``,
     the envelope — through ``emit(envelope)`` when given) on stdout; exit status 1 when a
     mutant is a blame, 130 when interrupted."""
-    env = run_library(
+    if getattr(a, "from_json", None):
+        earlier = _read_envelope(a.from_json)
+        records = earlier["mutants"] + [{"id": i} for i in earlier["not_run"]]
+        env = summarize(records, earlier["not_generated"], earlier["meta"])
+        command = earlier["meta"].get("command", command)
+    else:
+        env = _run(a, workers, scheduler)
+    env["meta"]["command"] = command
+    return _emit(a, env, command, as_json, emit)
+
+
+def _read_envelope(path) -> dict | None:
+    """The JSON envelope of an earlier run (None when the file is JSON of another kind)."""
+    doc = json.loads(Path(path).read_text())
+    keys = ("nbl_libmutation", "mutants", "not_run", "not_generated", "meta")
+    return doc if isinstance(doc, dict) and all(k in doc for k in keys) else None
+
+
+def _run(a, workers, scheduler) -> dict:
+    return run_library(
         sample=a.sample,
         seed=a.seed,
         quick=not a.full,
@@ -669,7 +712,9 @@ def run_from_args(a, command: str, workers=None, scheduler=None, as_json=False, 
         resume=not a.fresh,
         stop_after=None if a.stop_after is None else 60 * a.stop_after,
     )
-    env["meta"]["command"] = command
+
+
+def _emit(a, env: dict, command: str, as_json: bool, emit) -> int:
     if a.json_out:
         _atomic(a.json_out, json.dumps(env, indent=1))
     if a.markdown:

@@ -244,6 +244,11 @@ def test_summary_rates_and_markdown():
     t = env["totals"]
     assert [t[o] for o in OUTCOMES] == [6, 1, 2, 1, 0, 1] and t["total"] == 11
     assert t["kill_rate_registry"] == 0.6 and t["kill_rate_registry_tests"] == 0.8
+    # every record has a claim on its line: the claimed rate is the registry's (6 of 10)
+    assert t["claimed"] == 10 and t["kill_rate_registry_claimed"] == 0.6
+    recs[6]["n_claims"] = recs[7]["n_claims"] = 0  # the two tests-only lines no claim runs
+    t2 = summarize(recs, {}, env["meta"])["totals"]
+    assert t2["claimed"] == 8 and t2["kill_rate_registry_claimed"] == 0.75
     assert len(env["blames"]) == 1 and len(env["survivors"]) == 1
     md = markdown(env, "python -m proofs_check.mutation --library --sample 11")
     assert "**60.0%**" in md and "`c2` PASS → DISCREPANCY" in md
@@ -439,3 +444,51 @@ def test_a_run_without_the_tests_beside_the_package_is_refused(monkeypatch):
     assert libmut.check_arguments(p.parse_args(["--no-tests"])) is None
     monkeypatch.undo()
     assert libmut.check_arguments(p.parse_args([])) is None  # a checkout has its tests
+
+
+def test_an_earlier_envelope_is_summarized_again(tmp_path, capsys):
+    """``--from-json``: an earlier run's mutants are counted again (no mutant runs) — the same
+    totals, this version's rates, the earlier run's command in the report; anything else is
+    refused in one line."""
+    from proofs_check.mutation import main
+
+    recs = [
+        {
+            **_specs({"nbl_theory.x": 1})[0].to_dict(),
+            "id": f"x{k}",
+            "outcome": o,
+            "reason": "r",
+            "transitions": [],
+            "n_claims": c,
+            "n_tests": 1,
+            "line_text": "x = 1",
+        }
+        for k, (o, c) in enumerate([("killed-as-FAIL", 2), ("tests-only", 0), ("survived", 1)])
+    ]
+    meta = {
+        "sample": 4,
+        "seed": 0,
+        "mode": "full",
+        "tests": True,
+        "budget": 90.0,
+        "population": 9,
+        "coverage_key": "k",
+        "seconds": 1.0,
+        "modules": [],
+        "command": "python -m proofs_check.mutation --library --full --sample 4",
+    }
+    env = summarize(recs + [{"id": "x3"}], {}, meta)
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(env))
+    new, md = tmp_path / "new.json", tmp_path / "new.md"
+    argv = ["--library", "--from-json", str(old), "--json-out", str(new), "--markdown", str(md)]
+    assert main(argv) == 0
+    t = json.loads(new.read_text())["totals"]
+    assert (t["total"], t["killed-as-FAIL"], t["claimed"]) == (3, 1, 2)
+    assert t["kill_rate_registry_claimed"] == 0.5
+    text = md.read_text()
+    assert "--full --sample 4" in text and "**50.0%**" in text
+    assert json.loads(new.read_text())["not_run"] == ["x3"]
+    (tmp_path / "other.json").write_text('{"a": 1}')
+    assert main(["--library", "--from-json", str(tmp_path / "other.json")]) == 2
+    assert "not a library-mutation envelope" in capsys.readouterr().err
