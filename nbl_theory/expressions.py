@@ -391,6 +391,23 @@ def _literal(node: ast.Constant, source: str) -> sp.Rational:
     return _decimal(text, text)
 
 
+#: what a disallowed syntax node is, in a user's words (the node's own name otherwise)
+_NODE_NAMES = {
+    "Attribute": "attribute access (a.b)",
+    "Subscript": "indexing (a[i])",
+    "Compare": "a comparison",
+    "BoolOp": "and/or",
+    "IfExp": "a conditional (x if c else y)",
+    "Lambda": "lambda",
+    "Tuple": "a tuple",
+    "List": "a list",
+    "Dict": "a dict",
+    "Set": "a set",
+    "Starred": "unpacking (*a)",
+    "NamedExpr": "assignment (:=)",
+}
+
+
 def parse_expression(
     text: str,
     variable: str,
@@ -557,7 +574,9 @@ def parse_expression(
             return value
         if isinstance(node, ast.Call):
             return call(node, depth)
-        raise NBLInputError(f"{type(node).__name__} is not allowed in an expression")
+        what = _NODE_NAMES.get(type(node).__name__, type(node).__name__)
+        part = ast.get_source_segment(source, node) or source
+        raise NBLInputError(f"{what} is not allowed in an expression: {part!r}")
 
     try:
         expr = build(tree, 0)
