@@ -273,6 +273,20 @@ def test_import_lines_stand_for_the_whole_module_and_claims_cheapest_first():
     assert cmap.tests_for("m.py", 6) == ["tests/x.py::t"] and cmap.claims_for("m.py", 6) == []
     assert cmap.claims_for("m.py", 1) == ["fast", "slow"]  # a module-level constant
     assert cmap.claims_for("m.py", 5, 6) == ["fast", "slow"]
+
+
+def test_a_mutants_tests_run_quickest_first():
+    """``pytest -x`` stops at the first failure: the quick tests go first (the mapping run's
+    durations; an untimed test counts as 0 s), ties by name."""
+    cmap = CoverageMap(
+        {
+            "contexts": ["t:tests/a.py::slow", "t:tests/b.py::quick", "t:tests/c.py::t"],
+            "claims": {},
+            "tests": {"tests/a.py::slow": 30.0, "tests/b.py::quick": 0.2, "tests/c.py::t": 0.2},
+            "lines": {"m.py": {"3": [0, 1, 2]}},
+        }
+    )
+    assert cmap.tests_for("m.py", 3) == ["tests/b.py::quick", "tests/c.py::t", "tests/a.py::slow"]
     assert cmap.claims_for("other.py", 1) == []
 
 
