@@ -54,3 +54,18 @@ def test_gamma_exits_count_every_exit_within_the_window():
     )
     (row,) = gamma_analysis(study)["rows"]
     assert (row["exited"], row["reps"]) == (2, 6)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 15, 16, 17, 40, 130])
+def test_the_reference_pairwise_sum_is_numpys(n):
+    """nbl_sim.engine.reference:135 (``n < 8`` -> ``n < 9``): ``pairwise_sum`` of n arrays
+    rounds as numpy's own reduction over a contiguous axis of n values (a fold below 8 terms,
+    eight partial sums from 8 on). Terms of mixed magnitudes that nearly cancel, so that the
+    order of the additions shows in the last bits; the reference is numpy itself."""
+    from nbl_sim.engine.reference import pairwise_sum
+
+    rng = np.random.default_rng(n)
+    terms = rng.standard_normal((n, 2000)) * 10.0 ** rng.integers(-8, 9, (n, 2000))
+    terms[-1] -= terms.sum(axis=0)  # near-cancelling sums
+    want = np.add.reduce(np.ascontiguousarray(terms.T), axis=-1)
+    assert np.array_equal(pairwise_sum(list(terms)), want)
