@@ -69,3 +69,16 @@ def test_the_reference_pairwise_sum_is_numpys(n):
     terms[-1] -= terms.sum(axis=0)  # near-cancelling sums
     want = np.add.reduce(np.ascontiguousarray(terms.T), axis=-1)
     assert np.array_equal(pairwise_sum(list(terms)), want)
+
+
+def test_two_replications_have_a_standard_error():
+    """nbl_sim.engine.metrics:190 (``R > 1`` -> ``R > 2``): two replications already give a
+    sample standard deviation, so the summary has a finite SE and band; by hand, for the
+    values 1 and 3: mean 2, sd √2, SE = √2/√2 = 1."""
+    from nbl_sim.engine.metrics import Z95, mc_summary
+
+    s = mc_summary(np.array([[1.0], [3.0]]))
+    assert s["reps"] == 2 and s["mean"][0] == 2.0
+    assert s["se"][0] == pytest.approx(1.0, rel=1e-15)
+    assert s["hi"][0] == pytest.approx(2.0 + Z95, rel=1e-15)
+    assert np.isnan(mc_summary(np.array([[1.0]]))["se"][0])  # one replication: none

@@ -76,3 +76,27 @@ def test_each_rung_that_leaves_the_sign_undecided_is_noted(monkeypatch):
     raised = [n for n in notes if n.startswith("sign undecided at")]
     assert raised == [f"sign undecided at {p} digits; raising precision" for p in DPS_LADDER[:-1]]
     assert notes[-1].startswith(f"sign of lambda_star undecided up to {DPS_LADDER[-1]} digits")
+
+
+def test_the_digit_bound_of_the_mpmath_tier_is_2000(monkeypatch):
+    """nbl_theory.stability:240 (``dps > 2000`` -> ``dps > 4000``): the stated bound on the
+    mpmath digits (``stability``'s docstring: 5 to 2000) refuses 2001 in one line, before
+    any work, and lets 2000 through the check (where the work, stubbed here so that a mutant
+    cannot start a 2001-digit computation, would begin)."""
+    import pytest
+
+    import nbl_theory.stability as st
+    from nbl_theory.errors import NBLInputError
+    from nbl_theory.paper import paper_link
+
+    def _work(*a, **k):
+        raise RuntimeError("past the check")
+
+    monkeypatch.setattr(st, "moments_mpmath", _work)
+    link = paper_link("logistic")
+    with pytest.raises(NBLInputError, match="dps must be between 5 and 2000, got 2001"):
+        st.stability(link, "1", dps=2001)
+    with pytest.raises(NBLInputError, match="got 4"):
+        st.stability(link, "1", dps=4)
+    with pytest.raises(RuntimeError, match="past the check"):
+        st.stability(link, "1", dps=2000)
