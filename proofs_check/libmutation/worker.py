@@ -79,6 +79,14 @@ class _Failures:
         if report.failed:
             self.failed.append(report.nodeid)
 
+    def pytest_collectreport(self, report):
+        """A test module that no longer imports under the mutant (e.g. it builds a family's
+        link at import, and the mutated family is refused) is a failure the mutant caused —
+        the unmutated tree collected it in the mapping run. pytest then reports its node ids
+        as not found (exit 4), which alone would read as "the tests could not run"."""
+        if report.failed:
+            self.failed.append(f"collecting {report.nodeid or 'the tests'}")
+
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv

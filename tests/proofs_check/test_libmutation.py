@@ -506,3 +506,31 @@ def test_an_earlier_envelope_is_summarized_again(tmp_path, capsys):
     (tmp_path / "other.json").write_text('{"a": 1}')
     assert main(["--library", "--from-json", str(tmp_path / "other.json")]) == 2
     assert "not a library-mutation envelope" in capsys.readouterr().err
+
+
+def test_a_test_module_the_mutant_breaks_at_import_is_a_kill(tmp_path):
+    """A mutant that makes a test module fail at import (its collection errors) kills: pytest
+    reports the module's node ids as not found (exit 4), and without the collection error
+    recorded that exit would read as "the tests could not run" (a survivor). Reproduced with
+    a module that raises at import, run by node id through the worker's plugin."""
+    import pytest as _pytest
+
+    from proofs_check.libmutation.worker import _Failures
+
+    (tmp_path / "test_broken.py").write_text(
+        "raise ValueError('refused')\ndef test_x():\n    pass\n"
+    )
+    fails = _Failures()
+    rc = _pytest.main(
+        [str(tmp_path / "test_broken.py") + "::test_x", "-q", "-p", "no:cacheprovider", "-n", "0"],
+        plugins=[fails],
+    )
+    assert rc == 4 and len(fails.failed) == 1
+    assert fails.failed[0].startswith("collecting ") and "test_broken.py" in fails.failed[0]
+    r = classify(
+        BASE,
+        [_ev("c1", "PASS"), {"event": "tests", "exit": int(rc), "failed": fails.failed}],
+        n_claims=1,
+        n_tests=1,
+    )
+    assert r["outcome"] == "tests-only"
