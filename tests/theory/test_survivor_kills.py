@@ -100,3 +100,16 @@ def test_the_digit_bound_of_the_mpmath_tier_is_2000(monkeypatch):
         st.stability(link, "1", dps=4)
     with pytest.raises(RuntimeError, match="past the check"):
         st.stability(link, "1", dps=2000)
+
+
+def test_a_potential_without_a_domain_lives_on_the_unit_interval():
+    """nbl_theory.links:246 (the default ``domain=(0, 1)`` -> ``(-1, 1)``; it ran past the
+    mutant's time budget, as a potential of m·log m on (−1, 1) does): ``Link.from_potential``
+    without a domain takes (0, 1), the documented default, as for the binary entropy."""
+    import inspect
+
+    from nbl_theory.links import Link
+
+    assert inspect.signature(Link.from_potential).parameters["domain"].default == (0, 1)
+    link = Link.from_potential("m*log(m) + (1-m)*log(1-m)")
+    assert tuple(float(x) for x in link.domain) == (0.0, 1.0)
