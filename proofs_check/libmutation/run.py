@@ -19,7 +19,8 @@ one of :data:`OUTCOMES`:
 ``survived``
     nothing noticed (the reason says whether any claim or test executes the line);
 ``timeout``
-    the mutant's process ran past its time limit before any verdict moved;
+    the mutant's process ran past its time limit before any verdict moved, and its mapped
+    tests, then run in a worker of their own, passed (or ran past the limit too);
 ``equivalent``
     the mutated module compiles to the original's bytecode (the reason is given).
 
@@ -146,6 +147,8 @@ def classify(
             load_error = ev["detail"]
         elif ev["event"] == "budget":
             not_run = ev["not_run"]
+        elif ev["event"] == "claims_timed_out":  # the tests then ran in a worker of their own
+            timed_out = True
         elif ev["event"] == "tests":
             tests_ran = True
             if ev["exit"] in _PYTEST_UNRUN and not ev["failed"]:
@@ -176,7 +179,12 @@ def classify(
         )
         return {**out, "outcome": "killed-as-FAIL", "reason": why}
     if failed:
-        return {**out, "outcome": "tests-only", "reason": "failed: " + ", ".join(failed[:3])}
+        first = "the claims ran past the time limit; " if timed_out else ""
+        return {
+            **out,
+            "outcome": "tests-only",
+            "reason": first + "failed: " + ", ".join(failed[:3]),
+        }
     if timed_out:
         return {
             **out,
@@ -216,7 +224,42 @@ _PYTEST_UNRUN = {3: "internal error", 4: "usage error, e.g. a node id not found"
 
 # ------------------------------------------------------------------ one mutant (executor task)
 def _run_mutant(task: dict) -> dict:
-    """Executor task: run one mutant's worker subprocess; its events and wall time."""
+    """Executor task: run one mutant's worker subprocess; its events and wall time.
+
+    When the claims run past the time limit with no verdict moved (a mutant that makes a claim
+    loop — e.g. a continuation stepping from its start point for ever), the mapped tests get a
+    worker of their own with the same limit: a hang the tests notice at once is theirs to
+    kill, not a timeout."""
+    t0 = time.perf_counter()
+    job = task["job"]
+    events, timed_out = _worker(job, task)
+    if events is None:
+        return {"interrupted": True, "seconds": round(time.perf_counter() - t0, 2)}
+    moved = any(
+        e["event"] in ("claim", "load_error")
+        and (
+            e["event"] == "load_error"
+            or e["status"] not in (job["baseline"].get(e["id"]), "SKIPPED")
+        )
+        for e in events
+    )
+    ran_tests = any(e["event"] == "tests" for e in events)
+    if timed_out and job.get("tests") and not moved and not ran_tests:
+        more, timed_out = _worker({**job, "claims": [], "baseline": {}}, task)
+        if more is None:
+            return {"interrupted": True, "seconds": round(time.perf_counter() - t0, 2)}
+        events += [e for e in more if e["event"] == "tests"]
+        events.append({"event": "claims_timed_out"})
+    return {
+        "events": events,
+        "timed_out": timed_out,
+        "seconds": round(time.perf_counter() - t0, 2),
+    }
+
+
+def _worker(job: dict, task: dict):
+    """One worker subprocess on ``job``: (its events, whether it ran past ``task["timeout"]``
+    or ended without "done"); (None, False) when a Ctrl-C or a stop ended it."""
     with tempfile.TemporaryDirectory(prefix="nbl-libmut-") as tmp:
         tmpd = Path(tmp)
         env = dict(
@@ -227,13 +270,12 @@ def _run_mutant(task: dict) -> dict:
         )
         if task["fresh_numba_cache"]:
             env["NUMBA_CACHE_DIR"] = str(tmpd / "numba")
-        job, log = tmpd / "job.json", tmpd / "events.jsonl"
-        job.write_text(json.dumps(task["job"]))
-        t0 = time.perf_counter()
+        jobf, log = tmpd / "job.json", tmpd / "events.jsonl"
+        jobf.write_text(json.dumps(job))
         timed_out = False
         try:
             proc = subprocess.run(
-                [sys.executable, "-m", "proofs_check.libmutation.worker", str(job), str(log)],
+                [sys.executable, "-m", "proofs_check.libmutation.worker", str(jobf), str(log)],
                 cwd=tmp,
                 env=env,
                 stdin=subprocess.DEVNULL,
@@ -248,7 +290,7 @@ def _run_mutant(task: dict) -> dict:
             if proc.returncode in (-signal.SIGINT, -signal.SIGTERM):
                 # a Ctrl-C (or a stop) ended the mutant, not its own run: no outcome (kept
                 # outcomes must not record an interruption as a timeout)
-                return {"interrupted": True, "seconds": round(time.perf_counter() - t0, 2)}
+                return None, False
         events = []
         if log.exists():
             for line in log.read_text().splitlines():
@@ -257,11 +299,7 @@ def _run_mutant(task: dict) -> dict:
                 except json.JSONDecodeError:  # the last line of a killed process
                     pass
         done = any(e["event"] == "done" for e in events)
-        return {
-            "events": events,
-            "timed_out": timed_out or not done,
-            "seconds": round(time.perf_counter() - t0, 2),
-        }
+        return events, timed_out or not done
 
 
 # ------------------------------------------------------------------ the run

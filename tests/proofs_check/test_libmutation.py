@@ -534,3 +534,34 @@ def test_a_test_module_the_mutant_breaks_at_import_is_a_kill(tmp_path):
         n_tests=1,
     )
     assert r["outcome"] == "tests-only"
+
+
+@pytest.mark.parametrize("tests_exit, outcome", [(1, "tests-only"), (0, "timeout")])
+def test_claims_that_hang_leave_the_tests_their_turn(monkeypatch, tests_exit, outcome):
+    """A mutant whose claims run past the time limit (no verdict moved) gets a second worker
+    for its mapped tests alone: a hang the tests notice is theirs to kill (continuation:132 of
+    the full sample stepped from its start point for ever inside a claim, while
+    tests/theory/test_continuation.py fails on it in 0.6 s); if they pass, it stays a timeout."""
+    from proofs_check.libmutation import run as librun
+
+    jobs = []
+
+    def fake_worker(job, task):
+        jobs.append(job)
+        if job["claims"]:  # the claims' worker: one claim ran, then the limit
+            return [_ev("c1", "PASS")], True
+        failed = ["tests/t.py::x"] if tests_exit else []
+        return [{"event": "tests", "exit": tests_exit, "failed": failed}, {"event": "done"}], False
+
+    monkeypatch.setattr(librun, "_worker", fake_worker)
+    task = {
+        "job": {"claims": ["c1", "c2"], "tests": ["tests/t.py::x"], "baseline": {"c1": "PASS"}},
+        "timeout": 1.0,
+        "fresh_numba_cache": False,
+    }
+    res = librun._run_mutant(task)
+    assert [j["claims"] for j in jobs] == [["c1", "c2"], []]
+    r = classify(BASE, res["events"], None, res["timed_out"], n_claims=2, n_tests=1)
+    assert r["outcome"] == outcome
+    if outcome == "tests-only":
+        assert r["reason"] == "the claims ran past the time limit; failed: tests/t.py::x"
