@@ -51,6 +51,43 @@ def test_a_wrong_paper_link_is_a_toolkit_fail_in_every_claim(fresh, monkeypatch)
         ), (cid, r.detail[:200])
 
 
+@pytest.fixture
+def no_trees():
+    """The paper links' bisection trees forgotten before and after (so a test's own — here a
+    wrong one — is built, and does not outlive it); trees give the plain loop's bits, so
+    forgetting them changes no number."""
+
+    def forget():
+        for key in si.PAPER_LINKS:
+            link = si.paper_link(key)
+            if link.kind == "potential":
+                link._dual_trees.clear()
+                link._dual_points.clear()
+
+    forget()
+    yield
+    forget()
+
+
+def test_a_wrong_bisection_tree_is_a_toolkit_defect(fresh, no_trees, monkeypatch):
+    """The blame of the full library-mutation sample (nbl_theory.link_numeric:251: the tree's
+    inner z evaluated at no point, so every large call of a weighted-entropy link's g answered
+    from an empty tree): the witnesses' field quadratures take that path, the preflight's
+    81 points did not, and three field claims read DISCREPANCY. The preflight now calls g on
+    8193 points twice, the second from the tree the first one built."""
+    import nbl_theory.links as links_module
+
+    real = links_module.bisection_tree
+
+    def empty_tree(zfun, t_lo, t_hi, levels=16):
+        out = real(zfun, t_lo, t_hi, levels)
+        return None if out is None else (out[0], out[1][:0])
+
+    monkeypatch.setattr(links_module, "bisection_tree", empty_tree)
+    defect = si.shared_inputs_defect()
+    assert defect is not None and "we-0.60" in defect and "g:" in defect
+
+
 def test_wrong_rules_or_constant_are_defects(fresh, monkeypatch):
     monkeypatch.setattr(si, "PHI0", numeric.PHI0 * (1 + 1e-12))
     assert "phi0" in si.shared_inputs_defect()
