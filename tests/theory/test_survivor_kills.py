@@ -113,3 +113,16 @@ def test_a_potential_without_a_domain_lives_on_the_unit_interval():
     assert inspect.signature(Link.from_potential).parameters["domain"].default == (0, 1)
     link = Link.from_potential("m*log(m) + (1-m)*log(1-m)")
     assert tuple(float(x) for x in link.domain) == (0.0, 1.0)
+
+
+def test_balls_beyond_the_float_range_are_written_outward():
+    """nbl_theory.arb_eval:282 (``format(d.normalize(), "g")`` with its arguments exchanged):
+    an enclosure whose ends lie beyond float64's exponent range is still written, each end
+    rounded outward to 3 significant digits. By hand: [1.2344e-400, 1.2346e-400] ->
+    [1.23e-400, 1.24e-400]; [-7.50001e500, -7.49999e500] -> [-7.51e+500, -7.49e+500]."""
+    from flint import arb
+
+    from nbl_theory.arb_eval import format_ball
+
+    assert format_ball(arb("1.2345e-400", "1e-404"))[1] == "[1.23e-400, 1.24e-400]"
+    assert format_ball(arb("-7.5e500", "1e495"))[1] == "[-7.51e+500, -7.49e+500]"
