@@ -82,3 +82,23 @@ def test_two_replications_have_a_standard_error():
     assert s["se"][0] == pytest.approx(1.0, rel=1e-15)
     assert s["hi"][0] == pytest.approx(2.0 + Z95, rel=1e-15)
     assert np.isnan(mc_summary(np.array([[1.0]]))["se"][0])  # one replication: none
+
+
+def test_the_localized_error_is_averaged_while_inside():
+    """nbl_sim.studies.rate_analysis:181 (``e_grid * (tau > t)`` with the error dropped): the
+    estimation analysis averages the stopped error e_t·1{τ > t} over replications — the
+    curve whose slope it fits — not the indicator alone. Checked on the tiny study of
+    tests/sim/test_rate_study.py against numpy on its own arrays."""
+    from nbl_sim.studies.rate_study import run_study
+    from tests.sim.test_rate_study import TINY
+
+    res = run_study(TINY, executor=SerialExecutor())
+    an = res.analysis()["estimation"]
+    for link in TINY.links:
+        for d, row in an[link]["by_d"].items():
+            r = res.regret[(link, int(d))]
+            t = np.asarray(res.constants["t_grid"][(link, int(d))], dtype=float)
+            want = (r["e_grid"] * (r["tau"][:, None] > t[None, :])).mean(0)
+            assert np.allclose(row["mean"], want, rtol=1e-12, atol=0), (link, d)
+            inside = (r["tau"][:, None] > t[None, :]).mean(0)
+            assert not np.allclose(row["mean"], inside)  # an error, not the fraction inside
