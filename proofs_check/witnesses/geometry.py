@@ -27,6 +27,7 @@ __all__ = [
     "angle_distance",
     "cayley_rotation",
     "case_geometry",
+    "paper_arms",
     "arms_error",
     "tangent_basis",
     "tangent_directions",
@@ -141,12 +142,37 @@ def cayley_rotation(d: int):
     return (eye - a) * mpmath.inverse(eye + a)
 
 
-def case_geometry(index: int, delta: str, d: int):
+def case_geometry(index: int, delta: str, d: int, library: bool = False):
     """(β, v*, θ) of the population claims' case ``index`` (the position of the link in
     :data:`nbl_theory.paper.PAPER_LINKS`): v*, θ along the first two columns of the Q factor of
-    a Gaussian matrix seeded with 10·index + d (a fixed random orientation)."""
+    a Gaussian matrix seeded with 10·index + d (a fixed random orientation).
+
+    The arms are the witness's own (:func:`paper_arms`), so a bug in the library's
+    ``arm_vectors`` cannot move a witness's field (it had turned nine field claims DISCREPANCY
+    in the library-mutation run); ``library=True`` returns the library's arms for the same
+    orientation, for the claim that judges them."""
     q, _ = np.linalg.qr(np.random.default_rng(10 * index + d).standard_normal((d, d)))
-    beta, vs, theta = pop.arm_vectors(delta, d, v_star=q[:, 0], theta_dir=q[:, 1])
+    if library:
+        return pop.arm_vectors(delta, d, v_star=q[:, 0], theta_dir=q[:, 1])
+    return paper_arms(delta, q[:, 0], q[:, 1])
+
+
+def paper_arms(delta, v_dir, theta_dir):
+    """(β, v*, θ) of app:simulation-setup written out: v* = v_dir/‖v_dir‖, θ = √(1 − Δ²/4)·u
+    with u the unit part of ``theta_dir`` orthogonal to v* (two Gram–Schmidt passes), and
+    β_∓ = θ ∓ (Δ/2)v*, each row divided by its norm (1 up to rounding). The same float
+    operations as the library's ``arm_vectors``, so the same bits when it is right."""
+    vs = np.asarray(v_dir, dtype=float)
+    vs = vs / float(np.linalg.norm(vs))
+    u = np.asarray(theta_dir, dtype=float)
+    u = u - (u @ vs) * vs
+    u = u / np.linalg.norm(u)
+    u = u - (u @ vs) * vs
+    u /= np.linalg.norm(u)
+    dl = float(delta)
+    theta = math.sqrt(1.0 - dl * dl / 4.0) * u
+    beta = np.stack([theta - 0.5 * dl * vs, theta + 0.5 * dl * vs])
+    beta /= np.linalg.norm(beta, axis=1)[:, None]
     return beta, vs, theta
 
 

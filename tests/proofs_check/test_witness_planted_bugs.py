@@ -152,3 +152,25 @@ def test_wrong_arm_geometry_is_a_toolkit_defect(cid, monkeypatch):
 
     monkeypatch.setattr(pop, "arm_vectors", wrong)
     _run(cid)
+
+
+def test_wrong_arms_never_move_a_witness_field(monkeypatch):
+    """The second blame of the full library-mutation sample (nbl_sim/population/fields.py:319,
+    β_∓ = θ ∓ 1.5Δv*: nine field claims read DISCREPANCY, because the witnesses' case geometry
+    took the library's arms). The witnesses now build the arms of app:simulation-setup
+    themselves (witnesses.geometry.paper_arms, the same bits when the library is right): under
+    the planted bug a field claim still judges the paper on correct arms, and the claim that
+    judges the library's arms reads FAIL "toolkit defect"."""
+    import numpy as np
+
+    arm_vectors = pop.arm_vectors
+
+    def wrong(delta, d, **kw):
+        beta, vs, theta = arm_vectors(delta, d, **kw)
+        dl = float(delta)
+        bad = np.stack([theta - 1.5 * dl * vs, theta + 1.5 * dl * vs])
+        return bad / np.linalg.norm(bad, axis=1)[:, None], vs, theta
+
+    monkeypatch.setattr(pop, "arm_vectors", wrong)
+    assert CLAIMS["population-equilibrium"].check().status == PASS
+    _run("z-reflection-identities")

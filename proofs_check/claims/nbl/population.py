@@ -483,7 +483,7 @@ def _z_identities(sign: int = -1):
         return Outcome(DISCREPANCY, f"rational case {n_exact}: {checks}", f"v*={vs}, X={x}")
     worst, n = ref["worst"], ref["n"]
     arms = [
-        _arms_built_right(*case_geometry(i, "0.2", d), "0.2", f"case {i}, d = {d}")
+        _arms_built_right(*case_geometry(i, "0.2", d, library=True), "0.2", f"case {i}, d = {d}")
         for i in range(len(PAPER_LINKS))
         for d in (2, 3)
     ]
