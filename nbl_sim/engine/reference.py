@@ -8,7 +8,7 @@ the bits. Sums are folds from the stated start (``s = 0.0; s += a_0; s += a_1; â
 otherwise.
 
 Streams (the "Common random numbers" of :mod:`nbl_sim.engine.environment`)
---------------------------------------------------------------------
+--------------------------------------------------------------------------
 Replication r, sub-stream k âˆˆ {0 contexts, 1 rewards, 2 coins} is numpy's documented
 ``Generator(PCG64(SeedSequence(seed, spawn_key=(r, k))))`` (= sub-stream k of
 ``SeedSequence(seed).spawn(R)[r]``). Contexts: ``standard_normal((n, d))`` (or the context law's
