@@ -235,14 +235,7 @@ def _run_mutant(task: dict) -> dict:
     events, timed_out = _worker(job, task)
     if events is None:
         return {"interrupted": True, "seconds": round(time.perf_counter() - t0, 2)}
-    moved = any(
-        e["event"] in ("claim", "load_error")
-        and (
-            e["event"] == "load_error"
-            or e["status"] not in (job["baseline"].get(e["id"]), "SKIPPED")
-        )
-        for e in events
-    )
+    moved = classify(job.get("baseline", {}), events)["outcome"] in ("killed-as-FAIL", "blame")
     ran_tests = any(e["event"] == "tests" for e in events)
     if timed_out and job.get("tests") and not moved and not ran_tests:
         more, timed_out = _worker({**job, "claims": [], "baseline": {}}, task)
