@@ -464,6 +464,7 @@ def test_an_earlier_envelope_is_summarized_again(tmp_path, capsys):
     """``--from-json``: an earlier run's mutants are counted again (no mutant runs) — the same
     totals, this version's rates, the earlier run's command in the report; anything else is
     refused in one line."""
+    from proofs_check.libmutation import run as librun
     from proofs_check.mutation import main
 
     recs = [
@@ -503,6 +504,11 @@ def test_an_earlier_envelope_is_summarized_again(tmp_path, capsys):
     text = md.read_text()
     assert "--full --sample 4" in text and "**50.0%**" in text
     assert json.loads(new.read_text())["not_run"] == ["x3"]
+    big = tmp_path / "big.json"
+    with big.open("wb") as f:  # sparse: nothing is read past the size check
+        f.truncate(librun.MAX_ENVELOPE_BYTES + 1)
+    assert main(["--library", "--from-json", str(big)]) == 2
+    assert "more than an envelope" in capsys.readouterr().err
     (tmp_path / "other.json").write_text('{"a": 1}')
     assert main(["--library", "--from-json", str(tmp_path / "other.json")]) == 2
     assert "not a library-mutation envelope" in capsys.readouterr().err
