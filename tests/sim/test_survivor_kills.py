@@ -99,6 +99,9 @@ def test_the_localized_error_is_averaged_while_inside():
             r = res.regret[(link, int(d))]
             t = np.asarray(res.constants["t_grid"][(link, int(d))], dtype=float)
             want = (r["e_grid"] * (r["tau"][:, None] > t[None, :])).mean(0)
+            # the analysis sums each grid point's replications in its own order (contiguous
+            # runs) and numpy's mean here sums down a column: ~1e-16 apart; 1e-12 is far
+            # below what the mutant moves (the error dropped: a fraction in [0, 1] instead)
             assert np.allclose(row["mean"], want, rtol=1e-12, atol=0), (link, d)
             inside = (r["tau"][:, None] > t[None, :]).mean(0)
             assert not np.allclose(row["mean"], inside)  # an error, not the fraction inside

@@ -44,6 +44,8 @@ def test_a_potential_links_variable_is_the_point_of_its_domain():
     from nbl_theory.links import Link
 
     t = np.array([-2.0, 0.0, 2.0])
+    # rtol 1e-15: the same closed form evaluated in another order (a few ulps); the mutant is
+    # off by lo = 1, i.e. by 40-100%
     bounded = Link.from_potential("(m-1)*log(m-1) + (3-m)*log(3-m)", domain=("1", "3"))
     want = [1 + 2 / (1 + math.exp(-x)) for x in t]
     assert np.allclose(bounded.variable_of_t_numpy(t), want, rtol=1e-15, atol=0)
