@@ -105,3 +105,24 @@ def test_the_localized_error_is_averaged_while_inside():
             assert np.allclose(row["mean"], want, rtol=1e-12, atol=0), (link, d)
             inside = (r["tau"][:, None] > t[None, :]).mean(0)
             assert not np.allclose(row["mean"], inside)  # an error, not the fraction inside
+
+
+def test_the_localization_exit_rate_has_the_binomial_standard_error():
+    """nbl_sim.studies.rate_analysis:357 (``p * (1 - p)`` -> ``p * (2 - p)``): a localization
+    row's exit probability carries the binomial standard error √(p(1 − p)/N). Synthetic data
+    (by hand): 2 exits in 8 replications, p = 1/4, SE = √(3/16 / 8) = √3/(8√2)."""
+    from types import SimpleNamespace
+
+    from nbl_sim.studies.rate_analysis import localization_analysis
+
+    exit_ = np.array([1, 0, 0, 1, 0, 0, 0, 0], dtype=bool)
+    study = SimpleNamespace(
+        config=SimpleNamespace(loc_dims=(3,), loc_n0s=(50,), links=("tt-stable",)),
+        constants={"loc_r0": {3: 0.5}, "gamma": {"tt-stable": 1.0}},
+        localization={
+            (3, 50): {"exit": exit_, "start_out": np.zeros(8, bool), "e_n0": np.full(8, 0.1)}
+        },
+    )
+    (row,) = localization_analysis(study)["by_d"][3]
+    assert (row["exits"], row["reps"], row["p_exit"]) == (2, 8, 0.25)
+    assert row["se"] == pytest.approx(np.sqrt(3.0) / (8.0 * np.sqrt(2.0)), rel=1e-15)

@@ -128,3 +128,15 @@ def test_balls_beyond_the_float_range_are_written_outward():
 
     assert format_ball(arb("1.2345e-400", "1e-404"))[1] == "[1.23e-400, 1.24e-400]"
     assert format_ball(arb("-7.5e500", "1e495"))[1] == "[-7.51e+500, -7.49e+500]"
+
+
+def test_float64_is_trusted_where_it_agrees_with_mpmath():
+    """nbl_theory.self_concordance:323 (``<= 1e-9 * ...`` -> ``<= -1e-9 * ...``): the scan of
+    |g''|/g' uses the float64 grid wherever its nodes agree with mpmath to 1e-9; for the
+    paper's two-transition link they agree everywhere, so no point falls back to mpmath (the
+    mutant distrusts every node and says so in the notes; R is the same either way)."""
+    from nbl_theory.paper import paper_link
+    from nbl_theory.self_concordance import self_concordance_constant
+
+    c = self_concordance_constant(paper_link("tt-stable"))
+    assert not [n for n in c.notes if "float64 unreliable" in n], c.notes
