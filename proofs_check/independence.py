@@ -152,6 +152,12 @@ WITNESS_IMPORTS: dict = {
             "the re-run (kernel_errors and the long-horizon runners use it as "
             "the toolkit's simulation)",
         ),
+        "nbl_sim.engine.reference:nbl": (
+            "compared",
+            "the library's reference backend of the NBL run (the definition of its "
+            "numbers of record): run_paths reports the larger difference of the two "
+            "backends from the re-run",
+        ),
     },
     "population": {
         "nbl_sim.engine.environment:Environment": _ENV,

@@ -174,3 +174,20 @@ def test_wrong_arms_never_move_a_witness_field(monkeypatch):
     monkeypatch.setattr(pop, "arm_vectors", wrong)
     assert CLAIMS["population-equilibrium"].check().status == PASS
     _run("z-reflection-identities")
+
+
+def test_wrong_reference_backend_fails_the_pathwise_recursion(monkeypatch):
+    """The path witness re-runs alg:nbl and compares both backends of the library with it: a
+    step size 10% off in the numpy reference (the definition of the numbers of record, which
+    the compiled kernel is pinned to by tests) is a toolkit defect of the claim, not a finding
+    about eq:pathwise-error-recursion."""
+    from proofs_check.claims.regret import recursion
+
+    monkeypatch.setattr(wp, "nbl_reference", _slow_step(wp.nbl_reference))
+    recursion._pathwise_data.cache_clear()
+    recursion._xi_data.cache_clear()
+    try:
+        assert "both backends" in _run("pathwise-error-recursion").detail
+    finally:
+        recursion._pathwise_data.cache_clear()
+        recursion._xi_data.cache_clear()

@@ -6,8 +6,9 @@ How the statements are checked
 ------------------------------
 * Pathwise statements are checked at *every* step of simulated NBL paths. The paths are re-run
   in numpy (:func:`proofs_check.witnesses.paths.run_paths`) from the same realization that
-  ``nbl_sim.engine.nbl_kernel.nbl_run`` uses, and the re-run is confirmed to reproduce ``nbl_run``'s
-  ‖v_t − v*‖² at every round before anything else is checked.
+  ``nbl_sim.engine.nbl_kernel.nbl_run`` uses, and the re-run is confirmed to reproduce the
+  library's ‖v_t − v*‖² at every round, from both backends (the compiled kernel and the numpy
+  reference), before anything else is checked.
 * The population tangent field h(v) is the quadrature field of :mod:`nbl_sim.population.fields`
   (~1e-15); in d = 2 with the paper's rotation it is evaluated along long paths through a
   periodic cubic spline of H(α) whose interpolation error is measured in every check that uses
@@ -168,7 +169,7 @@ def _pathwise(quad_coef: float = 1.0, slack_scale: float = 1.0, field_scale: flo
     # sum_t <v_{t-1} - v*, xi_t>: mean, SE, z, and the error of h (fraction) 6.64 SE resolves
     xs = xi_statistics(x["inner"], x["dh"], field_scale, _K_SE + _Z_POWER)
     m, se, z, drift, res = (xs[k] for k in ("m", "se", "z", "drift", "resolution"))
-    path_ok = worst >= -_ROUND and worst_formula <= _ROUND and worst_match <= 1e-12
+    path_ok = worst >= -_ROUND and worst_formula <= _ROUND
     resolved = res <= _FIELD_ERR
     ok = path_ok and abs(z) <= _K_SE and resolved
     xi_row = (
@@ -182,8 +183,8 @@ def _pathwise(quad_coef: float = 1.0, slack_scale: float = 1.0, field_scale: flo
         f"{res:.1%} of the drift sum)"
     )
     detail = (
-        f"paths re-run in numpy from the nbl_run realization (max |e_t - nbl_run e_t| = "
-        f"{worst_match:.1e} at every round, identical actions). "
+        f"paths re-run in numpy from the library's realization (max |e_t - library e_t| = "
+        f"{worst_match:.1e} at every round, both backends, identical actions). "
         + ("" if resolved else "UNRESOLVED: too few paths to see a 10% error of h. ")
         + "; ".join(rows)
         + "; "
@@ -198,10 +199,19 @@ def _pathwise(quad_coef: float = 1.0, slack_scale: float = 1.0, field_scale: flo
         "eq:stochastic-error-decomposition": f"E[xi_t | H_(t-1)] = 0 along 1000 paths: "
         f"z = {z:.2f}, resolution {res:.1%} of the drift "
         "sum (the substitution itself is an identity)",
-        "eq:nbl_update": f"the update written from the paper reproduces nbl_run's e_t to "
-        f"{worst_match:.1e} at every round (identical actions)",
+        "eq:nbl_update": f"the update written from the paper reproduces the library's e_t "
+        f"(compiled and reference backends) to {worst_match:.1e} at every round (identical "
+        "actions)",
     }
-    return Outcome(PASS if ok else FAIL, computed, detail, evidence=evidence)
+    # the library's NBL run (both backends) against the re-run written from the paper: a
+    # difference is the toolkit's defect, and the paper is not judged
+    same_run = agreement(
+        "max over rounds of |e_t(library NBL run, both backends) - e_t(re-run)|",
+        library=worst_match,
+        witness=0.0,
+        tol=1e-12,
+    )
+    return gate(Outcome(PASS if ok else FAIL, computed, detail, evidence=evidence), [same_run])
 
 
 # ---------------------------------------------------------------- lem:normalization
