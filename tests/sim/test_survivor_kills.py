@@ -126,3 +126,22 @@ def test_the_localization_exit_rate_has_the_binomial_standard_error():
     (row,) = localization_analysis(study)["by_d"][3]
     assert (row["exits"], row["reps"], row["p_exit"]) == (2, 8, 0.25)
     assert row["se"] == pytest.approx(np.sqrt(3.0) / (8.0 * np.sqrt(2.0)), rel=1e-15)
+
+
+def test_the_contrast_per_round_regret_is_read_at_the_last_horizon():
+    """nbl_sim.studies.rate_analysis:392 (``m[-1] / ns[-1]`` -> ``m[-1] / ns[0]``): a contrast
+    link's "per_round_end" is its mean regret at the longest horizon divided by that horizon.
+    Synthetic data (by hand): regret 0.1 n + noise-free offsets per replication, so the mean at
+    n = 10⁵ is 10⁴ + 2 and the per-round regret 0.10002."""
+    from types import SimpleNamespace
+
+    from nbl_sim.studies.rate_analysis import contrast_analysis
+
+    ns = np.array([100, 1000, 10000, 100000])
+    regret = 0.1 * ns[None, :] + np.arange(1.0, 4.0)[:, None]  # 3 replications, mean offset 2
+    study = SimpleNamespace(
+        config=SimpleNamespace(contrast_ns=tuple(ns), contrast_links=("tt-unstable",)),
+        contrast={"tt-unstable": {"regret": regret, "angle": np.full((3, 4), 0.1)}},
+    )
+    row = contrast_analysis(study)["tt-unstable"]
+    assert row["per_round_end"] == pytest.approx((1e4 + 2.0) / 1e5, rel=1e-12)
