@@ -12,7 +12,10 @@ output discarded:
   cache of finished chunks, numba's compiled kernels are still loaded from their cache
   (issue 37's target ≤ 2 s);
 * ``nbl simulate ...`` without ``--no-cache``: the same run answered from the chunk cache;
-* ``nbl proof --list``: the proof-step ledger's index.
+* ``nbl proof --list``: the proof-step ledger's index;
+* ``numpy-script``: not ``nbl`` — :file:`numpy_loop_script.py`, the same simulation as the
+  ``simulate`` row written as one plain numpy script (a loop over rounds vectorized over
+  replications): issue 37's target is the whole ``nbl simulate`` command faster than it.
 
 Every command runs once unmeasured first (numba's kernel cache and the chunk cache warm, the
 files in the OS page cache), then ``--repeats`` rounds (default 5); in each round the baseline
@@ -57,6 +60,11 @@ COMMANDS = [
     ("proof-list", ["proof", "--list"]),
 ]
 BASELINE = ("baseline", [sys.executable, "-c", "import numpy"])
+#: the simulation of the ``simulate`` row as a plain numpy script (not nbl)
+SCRIPT = (
+    "numpy-script",
+    [sys.executable, str(Path(__file__).resolve().parent / "numpy_loop_script.py")],
+)
 
 
 def _argv(args: list[str]) -> list[str]:
@@ -103,11 +111,14 @@ def table(rows, times) -> list[dict]:
     for name, argv in rows:
         t = [w for w, _ in times[name]]
         cpu = statistics.median(c for _, c in times[name])
-        shown = " ".join(argv[3:]) if name != BASELINE[0] else "python -c 'import numpy'"
+        shown = {
+            BASELINE[0]: "python -c 'import numpy'",
+            SCRIPT[0]: "python benchmarks/numpy_loop_script.py",
+        }.get(name, "nbl " + " ".join(argv[3:]))
         out.append(
             {
                 "name": name,
-                "command": ("nbl " + shown) if name != BASELINE[0] else shown,
+                "command": shown,
                 "median_s": statistics.median(t),
                 "min_s": min(t),
                 "max_s": max(t),
@@ -126,7 +137,7 @@ def main(argv=None) -> int:
     p.add_argument(
         "--only",
         nargs="+",
-        choices=[n for n, _ in COMMANDS],
+        choices=[n for n, _ in COMMANDS] + [SCRIPT[0]],
         help="these rows only (the baseline always runs)",
     )
     p.add_argument(
@@ -136,6 +147,8 @@ def main(argv=None) -> int:
     p.add_argument("--json", help="write the rows and the machine description here")
     a = p.parse_args(argv)
     picked = [(n, _argv(args)) for n, args in COMMANDS if a.only is None or n in a.only]
+    if a.only is None or SCRIPT[0] in a.only:
+        picked.append(SCRIPT)
     rows = [BASELINE, *picked]
     with tempfile.TemporaryDirectory(prefix="nbl-bench-startup-") as tmp:
         env = dict(os.environ, NBL_CACHE_DIR=a.cache_dir or tmp)
