@@ -57,8 +57,8 @@ _NODES = ("shared", "Gauss-Legendre node arithmetic and the constant phi0(0)")
 _ENV = (
     "shared",
     "the realization: contexts and rewards drawn by nbl_sim.engine.environment "
-    "(common "
-    "random numbers), and the link object",
+    "(common random numbers; the draw is judged against the witness's own before any "
+    "verdict, witnesses.shared_inputs), and the link object",
 )
 _SCALE = (
     "shared",
@@ -182,9 +182,20 @@ WITNESS_IMPORTS: dict = {
         "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
         "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by nbl_theory.Link"),
     },
+    "realization": {},
     "repairs": {},
     "sa_recursion": {},
     "shared_inputs": {
+        "nbl_sim.engine.environment:Environment": (
+            "compared",
+            "the library's compiled draw of a realization, judged against the witness's own "
+            "draw (witnesses.realization) before any verdict",
+        ),
+        "nbl_sim.engine.reference:draw": (
+            "compared",
+            "the library's reference draw of a realization, judged against the witness's own "
+            "draw before any verdict",
+        ),
         "nbl_theory.numeric:PHI0": (
             "compared",
             "phi0(0), judged against 1/sqrt(2 pi) at 30 digits before any verdict",
@@ -559,6 +570,13 @@ def render_table() -> str:
         "witness's declared dependent import; `nbl_theory.paper`, the printed parameters, is "
         "not counted); *witness* — the declared independent computation(s); *shares* — what "
         "the witness shares with the library.",
+        "",
+        "Shared inputs are judged before any verdict: the registry's preflight "
+        "(`proofs_check.witnesses.shared_inputs`) compares the paper's links (g, g', g''), "
+        "φ0(0), the Gauss–Legendre rules and the simulations' realizations (drawn through both "
+        "backends of the library against the witness's own draw from the model and numpy's "
+        "documented streams, `proofs_check.witnesses.realization`) with their definitions; "
+        "while one differs, every verdict reads FAIL (a toolkit defect).",
         "",
         f"**{capable}** checked claims can return DISCREPANCY. **{declared}** of them declare a "
         f"witness ({dependent} of those through a witness that still imports the library "

@@ -9,9 +9,14 @@ dropped turned nine claims DISCREPANCY). :func:`shared_inputs_defect` checks eac
 paper's own definition, written out here, once per process; the claims runner turns every verdict
 into the toolkit-defect FAIL while it reports one (its ``preflight``).
 
-The realization of a simulation and the arms of the population claims are shared too; they are
-checked where they are drawn or built (:func:`~.reruns.realization_means_error`,
-:func:`~.geometry.arms_error`), since they depend on the claim's settings.
+The realization of a simulation is shared too: the preflight draws a few small ones through
+both backends of the library and compares them with the witness's own draw from the model and
+numpy's documented streams (:func:`realization_errors`, :mod:`.realization`) — in the settings
+that take each path of the compiled draw (eight-replication lanes and single replications,
+d = 2 and d ≥ 3, a potential link's bisection, both reward laws, coins). The arms of the
+population claims and the means of a claim's own realizations are checked where they are built
+or drawn (:func:`~.geometry.arms_error`, :func:`~.reruns.realization_means_error`), since they
+depend on the claim's settings.
 """
 
 from __future__ import annotations
@@ -26,8 +31,17 @@ from nbl_theory.numeric import PHI0, gauss_legendre_panels, gauss_legendre_unifo
 from nbl_theory.paper import PAPER_LINKS, paper_link
 
 from .links import paper_link_parts
+from .realization import realization_difference, witness_realization
 
-__all__ = ["shared_inputs_defect", "link_errors", "LINK_POINTS", "DENSE_POINTS", "LINK_TOL"]
+__all__ = [
+    "shared_inputs_defect",
+    "link_errors",
+    "realization_errors",
+    "LINK_POINTS",
+    "DENSE_POINTS",
+    "LINK_TOL",
+    "REALIZATIONS",
+]
 
 #: where the paper's links are compared: 81 points of [−8, 8] (the Gaussian window of every
 #: quadrature; |z| > 8 carries Gaussian mass below 1e-15)
@@ -95,6 +109,44 @@ def _rule_error() -> float:
     return max(err, abs(mass - math.erf(6 / math.sqrt(2))))
 
 
+#: the preflight's realizations: (paper link, Δ, d, reward law, n0), each 9 replications
+#: (one lane batch of eight and a single one) × 600 rounds (past the compiled normal fill's
+#: 1024-value floor), seed 7
+REALIZATIONS = (
+    ("tt-unstable", "1", 2, "bernoulli", 40),
+    ("tt-stable", "0.2", 5, "bounded", 0),
+    ("we-0.60", "1", 2, "bernoulli", 10),
+)
+
+
+def realization_errors() -> str | None:
+    """None when the library draws every realization of :data:`REALIZATIONS` as the witness
+    does (:func:`~.realization.witness_realization`), through both backends (the compiled
+    draw and the numpy reference); otherwise the first difference, in a sentence.
+
+    Returns
+    -------
+    str or None
+        The difference, or None.
+    """
+    from nbl_sim.engine.environment import Environment
+    from nbl_sim.engine.reference import draw as reference_draw
+
+    seed, reps, n = 7, range(9), 600
+    for key, delta, d, reward, n0 in REALIZATIONS:
+        env = Environment.build(paper_link(key), delta, d, reward=reward)
+        own = witness_realization(key, delta, d, seed, reps, n, n0, reward=reward)
+        for backend, draw in (("compiled", env.draw), ("reference", None)):
+            real = draw(seed, reps, n, n0) if draw else reference_draw(env, seed, reps, n, n0)
+            diff = realization_difference(real, own, reward=reward)
+            if diff is not None:
+                return (
+                    f"the library's realization ({backend} draw; {key}, Delta = {delta}, "
+                    f"d = {d}, {reward} rewards) is not the model's: {diff}"
+                )
+    return None
+
+
 @functools.cache
 def shared_inputs_defect() -> str | None:
     """None when every shared input equals the paper's definition; otherwise a sentence naming
@@ -102,7 +154,7 @@ def shared_inputs_defect() -> str | None:
 
     Checked: the six named links (g, g', g'' to :data:`LINK_TOL`), φ0(0) against 1/√(2π) at 30
     digits (to 2 ulps), the Gauss–Legendre rules on closed-form integrals (to 1e-12: float64
-    sums of 16–160 terms).
+    sums of 16–160 terms), and the simulations' realizations (:func:`realization_errors`).
 
     Returns
     -------
@@ -124,4 +176,4 @@ def shared_inputs_defect() -> str | None:
     rule = _rule_error()
     if not rule <= 1e-12:
         return f"the Gauss-Legendre rules miss closed-form integrals by {rule:.3g} (> 1e-12)"
-    return None
+    return realization_errors()

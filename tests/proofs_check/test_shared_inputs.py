@@ -155,3 +155,43 @@ def test_link_errors_see_a_relative_change_of_1e_11(monkeypatch):
     g, g1, g2 = si.link_errors("we-0.60")
     assert g > si.LINK_TOL and max(g1, g2) <= 1e-14
     assert np.isfinite(g)
+
+
+def _corrupt(kind):
+    """A realization with one planted bug of the draw."""
+
+    def wrong(real):
+        if kind == "arms-swapped":  # the rewards of arm +1 recorded as arm -1's
+            real.Y[...] = real.Y[..., ::-1].copy()
+        elif kind == "means":  # g evaluated 1e-9 too high
+            real.means[...] = real.means + 1e-9
+        elif kind == "coins":
+            real.coins[...] = -real.coins
+        elif kind == "contexts":  # one coordinate of one context
+            real.X[0, 5, 1] = np.nextafter(real.X[0, 5, 1], np.inf)
+        elif kind == "optimal":
+            real.optimal[...] = -real.optimal
+        return real
+
+    return wrong
+
+
+@pytest.mark.parametrize("kind", ["arms-swapped", "means", "coins", "contexts", "optimal"])
+@pytest.mark.parametrize("backend", ["compiled", "reference"])
+def test_a_wrong_realization_is_a_toolkit_defect(fresh, monkeypatch, kind, backend):
+    """A bug of the draw moves the library and every witness that re-runs a policy on the
+    realization alike (with the arms' rewards swapped, four simulation claims read
+    DISCREPANCY before the realization was judged); the preflight now compares both backends'
+    draws with the witness's own draw from the model and numpy's documented streams."""
+    import nbl_sim.engine.reference as reference
+    from nbl_sim.engine.environment import Environment
+
+    corrupt = _corrupt(kind)
+    if backend == "compiled":
+        orig = Environment.draw
+        monkeypatch.setattr(Environment, "draw", lambda self, *a, **k: corrupt(orig(self, *a, **k)))
+    else:
+        orig = reference.draw
+        monkeypatch.setattr(reference, "draw", lambda *a, **k: corrupt(orig(*a, **k)))
+    defect = si.shared_inputs_defect()
+    assert defect is not None and f"realization ({backend} draw" in defect, defect
