@@ -145,3 +145,35 @@ def test_the_contrast_per_round_regret_is_read_at_the_last_horizon():
     )
     row = contrast_analysis(study)["tt-unstable"]
     assert row["per_round_end"] == pytest.approx((1e4 + 2.0) / 1e5, rel=1e-12)
+
+
+def test_the_step_size_cells_are_grouped_by_their_own_multiple():
+    """nbl_sim.studies.rate_study:745 (``abs(m - mult)`` -> ``abs(m)``): a step-size cell runs
+    γ = m/(2κ) for one multiple m of the design and is reported under that m — not under the
+    multiple nearest 0. A tiny study with the multiples 0.5 and 2: each has its own
+    replications."""
+    from dataclasses import replace
+
+    from nbl_sim.studies.rate_study import QUICK, run_study
+
+    cfg = replace(
+        QUICK,
+        dims=(2,),
+        ns=(250, 500),
+        reps=4,
+        gamma_multiples=(0.5, 2.0),
+        gamma_n=300,
+        gamma_reps=5,
+        loc_dims=(2,),
+        loc_n0s=(10,),
+        loc_n=200,
+        loc_reps=4,
+        contrast_ns=(150, 300),
+        contrast_reps=4,
+        long_dims=(),
+        rep_steps_per_cell=1e9,
+    )
+    res = run_study(cfg, executor=SerialExecutor())
+    assert sorted(res.gamma) == [0.5, 2.0]
+    for m in (0.5, 2.0):
+        assert np.asarray(res.gamma[m]["tau"]).shape == (5,), m
