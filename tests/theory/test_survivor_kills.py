@@ -140,3 +140,22 @@ def test_float64_is_trusted_where_it_agrees_with_mpmath():
 
     c = self_concordance_constant(paper_link("tt-stable"))
     assert not [n for n in c.notes if "float64 unreliable" in n], c.notes
+
+
+def test_a_closed_form_that_disagrees_with_the_numeric_constant_is_dropped(monkeypatch):
+    """nbl_theory.self_concordance:412 (tolerance ``1e-10`` -> ``1.0000000001``): a sympy tail
+    limit is kept as R's closed form only when it agrees with the numeric R to 1e-10. Planted:
+    the logistic link's tail limits (exactly 1) read 1 + 1e-6; the numeric R stays 1.0, the
+    closed form is dropped and the notes say so."""
+    from collections import OrderedDict
+
+    import nbl_theory.self_concordance as sc
+    from nbl_theory.families import make_family
+
+    exact = sc._tail_exact
+    monkeypatch.setattr(sc, "_CACHE", OrderedDict())
+    monkeypatch.setattr(sc, "_tail_exact", lambda *a: exact(*a) * (1 + sp.Rational(1, 10**6)))
+    c = sc.self_concordance_constant(make_family("logistic"))
+    assert c.R == 1.0
+    assert c.closed_form is None
+    assert any("disagrees with numeric R" in n for n in c.notes), c.notes
