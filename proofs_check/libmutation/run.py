@@ -57,7 +57,7 @@ from .coverage_map import CoverageMap, child_setup, load_or_collect, source_key,
 from .operators import MutantSpec, equivalent_reason, generate
 from .report import OUTCOMES as REPORT_OUTCOMES
 from .report import markdown, pct
-from .targets import EXCLUDED, ROOT, TARGETS, module_path, numba_sensitive
+from .targets import EXCLUDED, ROOT, TARGETS, executed_span, module_path, numba_sensitive
 
 __all__ = [
     "OUTCOMES",
@@ -346,8 +346,9 @@ def run_library(
         for s in chosen:
             src = (ROOT / s.path).read_text()
             eq = equivalent_reason(src, s)
-            claims = [c for c in cov.claims_for(s.path, s.line, s.end_line) if c in base]
-            tsts = cov.tests_for(s.path, s.line, s.end_line) if tests else []
+            span = executed_span(src, s.line, s.col, s.end_line)
+            claims = [c for c in cov.claims_for(s.path, *span) if c in base]
+            tsts = cov.tests_for(s.path, *span) if tests else []
             rec = {
                 **s.to_dict(),
                 "equivalent": eq,

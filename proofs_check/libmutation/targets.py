@@ -24,6 +24,7 @@ __all__ = [
     "numba_sensitive",
     "jitted_functions",
     "named_lines",
+    "executed_span",
 ]
 
 #: the project root (the directory holding the packages, and tests/ in a source checkout)
@@ -114,6 +115,25 @@ def named_lines(source: str) -> dict[int, set]:
         elif isinstance(node, ast.Attribute):
             out.setdefault(node.lineno, set()).add(node.attr)
     return out
+
+
+def executed_span(source: str, line: int, col: int, end_line: int) -> tuple[int, int]:
+    """The lines whose execution a mutant at (``line``, ``col``) .. ``end_line`` of ``source``
+    can change: the lines themselves, except for a mutant inside a function's default argument
+    values — evaluated once, at import, where coverage sees every context of the module — for
+    which it is the function's body, run by the callers that may use the default."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            defaults = [*node.args.defaults, *(k for k in node.args.kw_defaults if k is not None)]
+            for default in defaults:
+                for sub in ast.walk(default):
+                    if (getattr(sub, "lineno", None), getattr(sub, "col_offset", None)) == (
+                        line,
+                        col,
+                    ):
+                        body = node.body if isinstance(node.body, list) else [node.body]
+                        return body[0].lineno, node.end_lineno
+    return line, end_line
 
 
 def module_path(module: str) -> str:

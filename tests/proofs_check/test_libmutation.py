@@ -275,6 +275,31 @@ def test_import_lines_stand_for_the_whole_module_and_claims_cheapest_first():
     assert cmap.claims_for("m.py", 5, 6) == ["fast", "slow"]
 
 
+def test_a_default_argument_is_mapped_to_its_functions_body():
+    """A default value is evaluated at import (coverage sees every context of the module on
+    that line); its mutant is run against the callers of the function, whose body they
+    execute (fields:646 of the full sample, jacobian_fd's default step, had been run against
+    every claim importing the module and timed out)."""
+    from proofs_check.libmutation.targets import executed_span
+
+    src = (
+        "import math\n"
+        "\n"
+        "def f(x, eps=1e-3, *, k=(2, 3)):\n"
+        '    """Doc."""\n'
+        "    y = x + eps\n"
+        "    return y * k[0]\n"
+        "\n"
+        "g = lambda t, s=0.5: t * s\n"
+        "LIMIT = 40\n"
+    )
+    assert executed_span(src, 3, 13, 3) == (4, 6)  # eps=1e-3
+    assert executed_span(src, 3, 28, 3) == (4, 6)  # inside k's default tuple
+    assert executed_span(src, 5, 8, 5) == (5, 5)  # a body line: itself
+    assert executed_span(src, 8, 16, 8) == (8, 8)  # a lambda's default: its body's line
+    assert executed_span(src, 9, 8, 9) == (9, 9)  # a module constant: itself (every context)
+
+
 def test_a_mutants_tests_run_quickest_first():
     """``pytest -x`` stops at the first failure: the quick tests go first (the mapping run's
     durations; an untimed test counts as 0 s), ties by name."""
