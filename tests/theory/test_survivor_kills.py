@@ -4,6 +4,7 @@ derived by hand, and fails with that mutant planted (checked by hand)."""
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 from nbl_theory.results import decimal_str
@@ -159,3 +160,16 @@ def test_a_closed_form_that_disagrees_with_the_numeric_constant_is_dropped(monke
     assert c.R == 1.0
     assert c.closed_form is None
     assert any("disagrees with numeric R" in n for n in c.notes), c.notes
+
+
+def test_the_certified_tier_refuses_fewer_than_32_bits_before_any_work():
+    """nbl_theory.certified:528 (``max_prec < 32`` -> ``< 31``): the certified tier's lowest
+    precision is 32 bits; 31 is refused in one line, 32 is accepted (a ball at 32 bits is
+    wide, but it is computed)."""
+    from nbl_theory import certified as cert
+    from nbl_theory.errors import NBLInputError
+    from nbl_theory.families import make_family
+
+    with pytest.raises(NBLInputError, match="max_prec must be at least 32 bits, got 31"):
+        cert.stability_certified(make_family("logistic"), "1", max_prec=31)
+    assert cert.stability_certified(make_family("logistic"), "1", max_prec=32) is not None
