@@ -167,6 +167,7 @@ def test_index_sums_pinned(d):
         z, opt = np.empty((n, 2)), np.empty(n, dtype=np.int8)
         index_pass(np.asfortranarray(X), beta, v_star, z, opt)
         assert _same(z, z_ref)
+        assert _same(opt, opt_ref)  # the scalar rows' own pairwise sum (_optimal_action)
     else:
         opt = Environment.build(LOGISTIC, "0.5", d, v_star=v_star).optimal_actions(X)
     assert _same(opt, opt_ref)
