@@ -13,7 +13,7 @@ from the model of eq:model and app:simulation-setup and numpy's documented Gener
 * contexts X_t ~ N(0, I_d): ``standard_normal((n, d))`` of stream 0;
 * mean rewards m_a(X_t) = g(β_aᵀX_t) for the arms a = −1 (column 0), +1 (column 1), g the
   witness's own written-out link (:func:`~.links.paper_link_parts`), arms written out
-  (:func:`~.geometry.paper_arms`: v* = e1, θ ∝ e2);
+  (:func:`~.geometry.paper_arms`: v* = e1, θ ∝ e2, or given directions);
 * Bernoulli rewards Y_{t,a} = 1{U_{t,a} < m_a}, U = ``random((n, 2))`` of stream 1 (means clipped
   to [0, 1]); bounded rewards Y = (2U − 1)b + m;
 * coins ``random(n0) < 0.5`` → −1, else +1, of stream 2; a*(x) = sgn(v*ᵀx), sgn 0 = +1.
@@ -53,6 +53,8 @@ def witness_realization(
     *,
     reward: str = "bernoulli",
     noise: float = 0.5,
+    v_dir=None,
+    theta_dir=None,
 ) -> dict:
     """Replications ``reps`` of the paper's bandit with the paper link ``key`` (module
     docstring).
@@ -75,6 +77,9 @@ def witness_realization(
         The reward law.
     noise : float
         b of the bounded law.
+    v_dir, theta_dir : array_like, optional
+        The directions of v* and θ (default e1, e2, the paper's rotation); the arms are built
+        from them as app:simulation-setup writes them (:func:`~.geometry.paper_arms`).
 
     Returns
     -------
@@ -83,8 +88,9 @@ def witness_realization(
         (R, n, 2), ``coins`` (R, n0) int8, ``optimal`` (R, n) int8, ``vx`` (R, n) = v*ᵀX_t.
     """
     reps = [int(r) for r in reps]
-    e1, e2 = np.eye(d)[0], np.eye(d)[1]
-    beta, vs, _ = paper_arms(delta, e1, e2)
+    v_dir = np.eye(d)[0] if v_dir is None else v_dir
+    theta_dir = np.eye(d)[1] if theta_dir is None else theta_dir
+    beta, vs, _ = paper_arms(delta, v_dir, theta_dir)
     g = paper_link_parts(key)
     X = np.stack([_stream(seed, r, 0).standard_normal((n, d)) for r in reps])
     U = np.stack([_stream(seed, r, 1).random((n, 2)) for r in reps])

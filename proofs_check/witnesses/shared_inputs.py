@@ -109,13 +109,15 @@ def _rule_error() -> float:
     return max(err, abs(mass - math.erf(6 / math.sqrt(2))))
 
 
-#: the preflight's realizations: (paper link, Δ, d, reward law, n0), each 9 replications
-#: (one lane batch of eight and a single one) × 600 rounds (past the compiled normal fill's
-#: 1024-value floor), seed 7
+#: the preflight's realizations: (paper link, Δ, d, reward law, n0, geometry seed: None for the
+#: paper's rotation v* = e1, θ ∝ e2, else random directions), each 9 replications (one lane
+#: batch of eight and a single one) × 600 rounds (past the compiled normal fill's 1024-value
+#: floor), seed 7; d = 10 takes the eight-way pairwise sum of v*ᵀx, which v* = e1 cannot see
 REALIZATIONS = (
-    ("tt-unstable", "1", 2, "bernoulli", 40),
-    ("tt-stable", "0.2", 5, "bounded", 0),
-    ("we-0.60", "1", 2, "bernoulli", 10),
+    ("tt-unstable", "1", 2, "bernoulli", 40, None),
+    ("tt-stable", "0.2", 5, "bounded", 0, None),
+    ("we-0.60", "1", 2, "bernoulli", 10, None),
+    ("tt-near-critical", "1", 10, "bernoulli", 0, 11),
 )
 
 
@@ -133,9 +135,13 @@ def realization_errors() -> str | None:
     from nbl_sim.engine.reference import draw as reference_draw
 
     seed, reps, n = 7, range(9), 600
-    for key, delta, d, reward, n0 in REALIZATIONS:
-        env = Environment.build(paper_link(key), delta, d, reward=reward)
-        own = witness_realization(key, delta, d, seed, reps, n, n0, reward=reward)
+    for key, delta, d, reward, n0, geometry in REALIZATIONS:
+        rotation = {} if geometry is None else {"v_star": "random", "theta_dir": "random"}
+        env = Environment.build(
+            paper_link(key), delta, d, reward=reward, geometry_seed=geometry, **rotation
+        )
+        directions = {} if geometry is None else {"v_dir": env.v_star, "theta_dir": env.theta}
+        own = witness_realization(key, delta, d, seed, reps, n, n0, reward=reward, **directions)
         for backend, draw in (("compiled", env.draw), ("reference", None)):
             real = draw(seed, reps, n, n0) if draw else reference_draw(env, seed, reps, n, n0)
             diff = realization_difference(real, own, reward=reward)
