@@ -87,6 +87,11 @@ WITNESS_IMPORTS: dict = {
         "nbl_theory.numeric:gauss_legendre_uniform": _NODES,
     },
     "experiments": {
+        "nbl_sim.engine:": (
+            "compared",
+            "the library's reference backend (draw, NBL, Greedy Logistic, regret) of the "
+            "comparison runs' first replications, judged against the witness's re-run",
+        ),
         "nbl_sim.engine.environment:Environment": _ENV,
         "nbl_sim.runs.execution:SerialExecutor": ("shared", "serial execution"),
         "nbl_sim.studies.experiment:simulate": (

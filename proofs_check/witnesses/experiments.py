@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+import nbl_sim.engine as engine
 from nbl_sim.engine.environment import Environment
 from nbl_sim.runs.execution import SerialExecutor
 from nbl_sim.studies.experiment import simulate
@@ -24,6 +25,7 @@ __all__ = [
     "regret_checkpoints",
     "paired_regret_gaps",
     "comparison_run",
+    "comparison_run_reference",
     "comparison_cell",
     "load_comparisons",
 ]
@@ -152,6 +154,34 @@ def _comparison(link, intercept: bool, seed: int, reps: int | None) -> dict:
         "gl": res.policies["greedy-logistic"].regret[:, -1],
         "start_angle": np.degrees(res.policies["nbl"].angle[:, k0]),
     }
+
+
+def comparison_run_reference(link, intercept: bool, reps: int) -> dict:
+    """:func:`comparison_run`'s final regrets of replications 0..``reps``−1 (seed 0) through
+    the library's *reference* backend (``nbl_sim.engine``'s plain-numpy definition of the
+    numbers of record: the draw, NBL, Greedy Logistic and the regret), which ``simulate`` does
+    not run; kept per (link, intercept, reps) in this process.
+
+    Returns
+    -------
+    dict
+        ``nbl``, ``gl``: final regret R_n per replication.
+    """
+    memo = ("reference", link, intercept, reps)
+    if memo not in _COMPARISONS:
+        c = COMPARISON_SETTING
+        env = Environment.build(link, c["delta"], c["d"])
+        ref = {"backend": "reference"}
+        real = engine.draw(env, 0, range(reps), c["n"], c["n0"], **ref)
+        nbl = engine.nbl(
+            real.X, real.Y, real.coins, env.v_star, gamma=c["gamma"], t0=c["t0"], **ref
+        ).actions
+        gl, _ = engine.greedy_logistic(real.X, real.Y, real.coins, intercept=intercept, **ref)
+        _COMPARISONS[memo] = {
+            name: engine.regret(env, real, acts, [c["n"]], **ref)[:, -1]
+            for name, acts in (("nbl", nbl), ("gl", gl))
+        }
+    return _COMPARISONS[memo]
 
 
 def paired_regret_gaps(links, seed: int = 0, intercept: bool = True):

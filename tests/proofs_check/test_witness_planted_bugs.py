@@ -112,6 +112,22 @@ def test_wrong_greedy_logistic_fails_the_comparison_gate(monkeypatch, fresh_cach
     assert bad and all("Greedy Logistic" in j.quantity for j in bad)
 
 
+def test_wrong_reference_greedy_logistic_fails_the_comparison_gate(monkeypatch, fresh_caches):
+    """The comparison gate also judges the library's reference backend (the definition of the
+    numbers of record, which simulate does not run) against the witness: a ridge 1e6 times
+    too large in the reference's Greedy Logistic is a toolkit defect of the reference rows."""
+    import nbl_sim.engine.reference as reference
+
+    links = [("tt-stable", paper_link("tt-stable"))]
+    orig = reference.greedy_logistic
+    monkeypatch.setattr(
+        reference, "greedy_logistic", lambda *a, **k: orig(*a, **{**k, "ridge": 1.0})
+    )
+    js = cx._comparison_checks(links, 3)
+    bad = [j for j in js if j.status == FAIL]
+    assert bad and all("Greedy Logistic" in j.quantity and "reference" in j.quantity for j in bad)
+
+
 @pytest.fixture(scope="module")
 def quick_study():
     return rs.run_study(rs.QUICK, executor=SerialExecutor())
