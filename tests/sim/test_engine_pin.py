@@ -178,6 +178,24 @@ def test_index_sums_pinned(d):
         assert np.mean(np.where(fold >= 0, 1, -1) != opt_ref) > 0.02
 
 
+@pytest.mark.parametrize("d", [2, 3, 8, 16])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_a_context_on_the_boundary_plays_plus_one(d, order):
+    """sgn(0) = +1 (eq:model's a*(x) = sgn(v*ᵀx)): contexts with v*ᵀx exactly 0 — rows of
+    zeros, and rows orthogonal to v* — have optimal action +1 in both backends, in the lane
+    rows (C order) and the scalar rows (Fortran order), below and from eight coordinates."""
+    rng = np.random.default_rng(d)
+    v_star = np.eye(d)[0]
+    X = rng.standard_normal((64, d))
+    X[:, 0] = 0.0  # v*ᵀx = 0 exactly
+    X[::2] = 0.0  # and whole rows of zeros
+    beta = rng.standard_normal((2, d))
+    _, opt_ref = reference.indices(X, beta, v_star)
+    z, opt = np.empty((64, 2)), np.empty(64, dtype=np.int8)
+    index_pass(np.asarray(X, order=order), beta, v_star, z, opt)
+    assert (opt_ref == 1).all() and (opt == 1).all()
+
+
 def test_degenerate_initialization_pinned():
     """Zero rewards in Stage I (ΣW = 0): both backends fall back to e1 and count it."""
     X = np.random.default_rng(3).standard_normal((9, 40, 3))

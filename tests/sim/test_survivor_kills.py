@@ -177,3 +177,14 @@ def test_the_step_size_cells_are_grouped_by_their_own_multiple():
     assert sorted(res.gamma) == [0.5, 2.0]
     for m in (0.5, 2.0):
         assert np.asarray(res.gamma[m]["tau"]).shape == (5,), m
+
+
+def test_a_negative_replication_index_is_refused_among_others():
+    """nbl_sim.engine.environment:567 (``min(reps) < 0`` -> ``max(reps) < 0``): one negative
+    index among valid ones is refused before anything is drawn, in both backends."""
+    from nbl_sim import engine
+
+    env = Environment.build(paper_link("tt-stable"), "1", 2)
+    for backend in ("compiled", "reference"):
+        with pytest.raises(NBLInputError, match="replication indices must be >= 0, got -1"):
+            engine.draw(env, 0, [0, -1], 10, 0, backend=backend)
