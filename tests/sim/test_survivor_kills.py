@@ -188,3 +188,17 @@ def test_a_negative_replication_index_is_refused_among_others():
     for backend in ("compiled", "reference"):
         with pytest.raises(NBLInputError, match="replication indices must be >= 0, got -1"):
             engine.draw(env, 0, [0, -1], 10, 0, backend=backend)
+
+
+def test_nbl_records_every_round_by_default():
+    """nbl_sim.engine.nbl_kernel:400 (``arange(1, n + 1)`` -> ``arange(2, n + 1)``): without
+    ``record_rounds`` an NBL run records every round 1 … n, in both backends, round 1's error
+    included."""
+    from nbl_sim import engine
+
+    env = Environment.build(paper_link("tt-stable"), "1", 2)
+    real = env.draw(3, range(2), 40, 5)
+    for backend in ("compiled", "reference"):
+        tr = engine.nbl(real.X, real.Y, real.coins, env.v_star, backend=backend)
+        assert tr.record_rounds.tolist() == list(range(1, 41)), backend
+        assert tr.sq_error.shape == (2, 40)
