@@ -26,12 +26,14 @@ where its threshold is within rounding of the compared value.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .geometry import paper_arms
 from .links import paper_link_parts
 
-__all__ = ["witness_realization", "realization_difference", "MEAN_TOL"]
+__all__ = ["Bandit", "witness_realization", "realization_difference", "MEAN_TOL"]
 
 #: |library mean − witness mean| ≤ MEAN_TOL: g at indices that differ by a few ulps (a dot
 #: product summed in another order) and g's two float64 evaluations (measured ≤ 1e-15)
@@ -42,44 +44,36 @@ def _stream(seed: int, r: int, k: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(r, k))))
 
 
-def witness_realization(
-    key: str,
-    delta,
-    d: int,
-    seed: int,
-    reps,
-    n: int,
-    n0: int,
-    *,
-    reward: str = "bernoulli",
-    noise: float = 0.5,
-    v_dir=None,
-    theta_dir=None,
-) -> dict:
-    """Replications ``reps`` of the paper's bandit with the paper link ``key`` (module
-    docstring).
+@dataclass(frozen=True)
+class Bandit:
+    """The bandit a realization is drawn from: the paper link ``key`` (a key of
+    :data:`nbl_theory.paper.PAPER_LINKS`), arm separation ``delta``, dimension ``d``, the
+    reward law (``"bernoulli"`` or ``"bounded"`` with half-width ``noise``) and the
+    directions of v* and θ (default e1, e2, the paper's rotation; the arms are built from them
+    as app:simulation-setup writes them, :func:`~.geometry.paper_arms`)."""
+
+    key: str
+    delta: str
+    d: int
+    reward: str = "bernoulli"
+    noise: float = 0.5
+    v_dir: object = None
+    theta_dir: object = None
+
+
+def witness_realization(bandit: Bandit, seed: int, reps, n: int, n0: int) -> dict:
+    """Replications ``reps`` of ``bandit`` (module docstring).
 
     Parameters
     ----------
-    key : str
-        A key of :data:`nbl_theory.paper.PAPER_LINKS`.
-    delta : str or float
-        Arm separation Δ.
-    d : int
-        Context dimension.
+    bandit : Bandit
+        The link, Δ, d, reward law and directions.
     seed : int
         The run's seed.
     reps : iterable of int
         Replication indices.
     n, n0 : int
         Rounds and initialization coins.
-    reward : {"bernoulli", "bounded"}
-        The reward law.
-    noise : float
-        b of the bounded law.
-    v_dir, theta_dir : array_like, optional
-        The directions of v* and θ (default e1, e2, the paper's rotation); the arms are built
-        from them as app:simulation-setup writes them (:func:`~.geometry.paper_arms`).
 
     Returns
     -------
@@ -87,9 +81,10 @@ def witness_realization(
         ``X`` (R, n, d), ``means`` (R, n, 2), ``U`` (R, n, 2) the reward uniforms, ``Y``
         (R, n, 2), ``coins`` (R, n0) int8, ``optimal`` (R, n) int8, ``vx`` (R, n) = v*ᵀX_t.
     """
+    key, delta, d, reward, noise = bandit.key, bandit.delta, bandit.d, bandit.reward, bandit.noise
     reps = [int(r) for r in reps]
-    v_dir = np.eye(d)[0] if v_dir is None else v_dir
-    theta_dir = np.eye(d)[1] if theta_dir is None else theta_dir
+    v_dir = np.eye(d)[0] if bandit.v_dir is None else bandit.v_dir
+    theta_dir = np.eye(d)[1] if bandit.theta_dir is None else bandit.theta_dir
     beta, vs, _ = paper_arms(delta, v_dir, theta_dir)
     g = paper_link_parts(key)
     X = np.stack([_stream(seed, r, 0).standard_normal((n, d)) for r in reps])

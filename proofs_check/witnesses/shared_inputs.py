@@ -31,7 +31,7 @@ from nbl_theory.numeric import PHI0, gauss_legendre_panels, gauss_legendre_unifo
 from nbl_theory.paper import PAPER_LINKS, paper_link
 
 from .links import paper_link_parts
-from .realization import realization_difference, witness_realization
+from .realization import Bandit, realization_difference, witness_realization
 
 __all__ = [
     "shared_inputs_defect",
@@ -141,7 +141,8 @@ def realization_errors() -> str | None:
             paper_link(key), delta, d, reward=reward, geometry_seed=geometry, **rotation
         )
         directions = {} if geometry is None else {"v_dir": env.v_star, "theta_dir": env.theta}
-        own = witness_realization(key, delta, d, seed, reps, n, n0, reward=reward, **directions)
+        bandit = Bandit(key, delta, d, reward=reward, **directions)
+        own = witness_realization(bandit, seed, reps, n, n0)
         for backend, draw in (("compiled", env.draw), ("reference", None)):
             real = draw(seed, reps, n, n0) if draw else reference_draw(env, seed, reps, n, n0)
             diff = realization_difference(real, own, reward=reward)
