@@ -234,8 +234,8 @@ def run_paths(
             t0=t0,
             record_rounds=np.arange(max(n0, 1) if v0 is None else 0, n + 1),
         )
-        gap = np.abs(tr.sq_error - mine)  # a round the library left unrecorded (NaN) differs
-        match = max(match, math.inf if np.isnan(gap).any() else float(gap.max()))
+        diff = np.abs(tr.sq_error - mine)  # a round the library left unrecorded (NaN) differs
+        match = max(match, math.inf if np.isnan(diff).any() else float(diff.max()))
         if not np.array_equal(tr.actions, actions):
             match = math.inf
     return Paths(
