@@ -29,6 +29,9 @@ def main(argv=None) -> None:
     p.add_argument("--delta", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=0)
     a = p.parse_args(argv)
+    # one line and nothing else for sizes the script cannot run (R·n·2 normals held at once)
+    if not (a.reps >= 2 and a.n >= 4 and 0 < a.delta < 2 and a.reps * a.n <= 10**8):
+        p.error("need reps >= 2, n >= 4, 0 < delta < 2 and reps * n <= 1e8")
     R, n, delta, d = a.reps, a.n, a.delta, 2
     n0, gamma, t0, every = min(200, n // 2), 10.0, 500.0, 20
     rng = np.random.default_rng(a.seed)
