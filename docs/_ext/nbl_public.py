@@ -70,6 +70,10 @@ SECTIONS = (
                 "nbl_sim.engine.reference",
                 "the reference engine in plain numpy: the definition of the numbers of record",
             ),
+            (
+                "nbl_sim.engine.contract",
+                "what both backends take and give: checked inputs, options, NBL's trace",
+            ),
             ("nbl_sim.engine.nbl_kernel", "Natural Boundary Learning (alg:nbl)"),
             ("nbl_sim.engine.greedy_kernel", "Greedy Logistic (per-arm penalized MLE)"),
             (

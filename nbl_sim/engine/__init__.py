@@ -7,7 +7,7 @@ The seam is five functions, each with a ``backend`` argument:
 * :func:`draw` — the realization of replications ``reps`` of an environment (contexts, means,
   potential rewards, initialization coins, optimal actions: :class:`nbl_sim.engine.realization.
   Realization`), from ``SeedSequence(seed)`` spawn keys (r, k);
-* :func:`nbl` — alg:nbl on a realization (:class:`nbl_sim.engine.nbl_kernel.NBLTrace`);
+* :func:`nbl` — alg:nbl on a realization (:class:`nbl_sim.engine.contract.NBLTrace`);
 * :func:`greedy_logistic` — Greedy Logistic of app:logistic-comparison (actions, info);
 * :func:`oracle` — a*(x) = sgn(v*ᵀx);
 * :func:`regret` — the recorded regret R_t of eq:regret.
@@ -25,13 +25,21 @@ Two backends compute them:
   ``benchmarks/bench_engine.py``.
 
 Inputs are checked once, by the same functions for both backends
-(:func:`nbl_sim.engine.nbl_kernel.nbl_inputs`, :func:`nbl_sim.engine.greedy_kernel.
-greedy_inputs`, :meth:`nbl_sim.engine.environment.Environment.build`).
+(:mod:`.contract`: :func:`~nbl_sim.engine.contract.nbl_inputs`,
+:func:`~nbl_sim.engine.contract.greedy_inputs`; and
+:meth:`nbl_sim.engine.environment.Environment.build`).
+
+Neither the reference backend nor the environment model loads numba: the compiled modules
+are imported on a first compiled call. :func:`nbl_sim.studies.experiment.simulate` therefore runs
+a small chunk in a process without numba on the reference backend (the same bits; loading the
+compiled one would cost more than it saves, ``_REFERENCE_WORK`` there).
 
 The folder also holds what the seam is made of:
 
-* the policy runs — :mod:`.nbl_kernel` (alg:nbl: the compiled kernel, its inputs and options,
-  the numpy reference loop) and :mod:`.greedy_kernel` (Greedy Logistic of
+* the contract — :mod:`.contract` (what both backends take and give: the checked inputs and
+  options of NBL and Greedy Logistic, NBL's trace, the line search's constants; numpy only);
+* the policy runs — :mod:`.nbl_kernel` (alg:nbl: the compiled kernel and the numpy reference
+  loop) and :mod:`.greedy_kernel` (Greedy Logistic of
   app:logistic-comparison: compiled Newton refits and the penalized MLE), with
   :mod:`.geometry` (the sphere geometry of the NBL update, eq:tangent_update, eq:nbl_update:
   the readable definitions the kernel is tested against);
@@ -157,7 +165,7 @@ def nbl(X, Y, coins, v_star, *, backend: str = DEFAULT_BACKEND, **options):
     """alg:nbl on pre-drawn realizations: the arguments of
     :func:`nbl_sim.engine.nbl_kernel.nbl_run`,
     its keyword ``options`` (v0, gamma, t0, record_rounds, record_angle) those of
-    :class:`nbl_sim.engine.nbl_kernel.NBLOptions`, with their defaults.
+    :class:`nbl_sim.engine.contract.NBLOptions`, with their defaults.
 
     Parameters
     ----------
@@ -173,20 +181,20 @@ def nbl(X, Y, coins, v_star, *, backend: str = DEFAULT_BACKEND, **options):
         The backend (:data:`BACKENDS`; default :data:`DEFAULT_BACKEND`).
     **options
         ``v0``, ``gamma``, ``t0``, ``record_rounds``, ``record_angle``
-        (:class:`nbl_sim.engine.nbl_kernel.NBLOptions`).
+        (:class:`nbl_sim.engine.contract.NBLOptions`).
 
     Returns
     -------
-    nbl_sim.engine.nbl_kernel.NBLTrace
+    nbl_sim.engine.contract.NBLTrace
         Actions, recorded errors and angles, final iterates and ``info``.
 
     Raises
     ------
     NBLInputError
         If ``backend`` is not one of :data:`BACKENDS`, or on bad input
-        (:func:`nbl_sim.engine.nbl_kernel.nbl_inputs`).
+        (:func:`nbl_sim.engine.contract.nbl_inputs`).
     TypeError
-        If an option is not a field of :class:`nbl_sim.engine.nbl_kernel.NBLOptions`.
+        If an option is not a field of :class:`nbl_sim.engine.contract.NBLOptions`.
     """
     return backend_module(backend).nbl(X, Y, coins, v_star, **options)
 
@@ -236,7 +244,7 @@ def greedy_logistic(
     ------
     NBLInputError
         If ``backend`` is not one of :data:`BACKENDS`, or on bad input
-        (:func:`nbl_sim.engine.greedy_kernel.greedy_inputs`).
+        (:func:`nbl_sim.engine.contract.greedy_inputs`).
     """
     return backend_module(backend).greedy_logistic(
         X, Y, coins, intercept=intercept, ridge=ridge, tol=tol, max_iter=max_iter

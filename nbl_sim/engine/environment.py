@@ -89,6 +89,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cache
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -99,21 +102,12 @@ from nbl_theory.validation import unit_vector, validate_delta
 from ..beyond.arms import ArmModel, arm_frame, parse_arms_spec
 from ..beyond.contexts import ContextLaw, context_law
 from ..beyond.linkeval import link_range
-from . import jit_cache
 from .buffers import reused
-from .environment_lanes import lanes_agree, normal_lanes, reward_lanes
-from .environment_passes import (
-    PAIRWISE_MAX,
-    check_means,
-    index_pass,
-    reward_pass,
-    uniform_reward_pass,
-)
-from .llvm_ops import LANES
 from .metrics import recorded_regret
-from .pcg64 import compiled_pcg_agrees, fill_normals, set_state, state_of
 from .realization import Realization, check_seed, replication_seeds, replication_streams
-from .seeding import ReplicationStreams, StreamSet
+
+if TYPE_CHECKING:
+    from .seeding import ReplicationStreams, StreamSet
 
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
@@ -128,6 +122,33 @@ MAX_NOISE = 1e6
 #: below this many normals numpy's own fill is faster than the compiled loop (reading and
 #: writing back the generator's state costs ~6 us; crossover ~1,000 on this machine) — same values
 _COMPILED_FILL_MIN = 1024
+
+
+@cache
+def _compiled() -> SimpleNamespace:
+    """The compiled draw's passes, imported on the first draw (so that building an environment,
+    and the reference backend, never load numba): the numba cache switch, numpy's PCG64 stream
+    compiled inline, the per-replication passes and the eight-lane passes."""
+    from . import environment_lanes, environment_passes, jit_cache, pcg64, seeding
+    from .llvm_ops import LANES
+
+    return SimpleNamespace(
+        enable_cache=jit_cache.enable,
+        LANES=LANES,
+        lanes_agree=environment_lanes.lanes_agree,
+        normal_lanes=environment_lanes.normal_lanes,
+        reward_lanes=environment_lanes.reward_lanes,
+        PAIRWISE_MAX=environment_passes.PAIRWISE_MAX,
+        check_means=environment_passes.check_means,
+        index_pass=environment_passes.index_pass,
+        reward_pass=environment_passes.reward_pass,
+        uniform_reward_pass=environment_passes.uniform_reward_pass,
+        compiled_pcg_agrees=pcg64.compiled_pcg_agrees,
+        fill_normals=pcg64.fill_normals,
+        set_state=pcg64.set_state,
+        state_of=pcg64.state_of,
+        StreamSet=seeding.StreamSet,
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -326,6 +347,7 @@ class Environment:
         it in a subclass (everything downstream — means, rewards, regret, common random
         numbers — follows). N(0, Σ) transforms the normals of the default fill; other laws
         fill ``X`` themselves (:meth:`nbl_sim.beyond.contexts.ContextLaw.fill`)."""
+        k = _compiled()
         law = self.contexts
         if law is not None and law.family != "gaussian":
             law.fill(rng, X)
@@ -335,12 +357,14 @@ class Environment:
             X.size >= _COMPILED_FILL_MIN
             and X.flags.c_contiguous
             and type(bg) is np.random.PCG64
-            and compiled_pcg_agrees()
+            and k.compiled_pcg_agrees()
             and not bg.state["has_uint32"]
         ):
-            words = state_of(bg)
-            fill_normals(words, X)  # = rng.standard_normal(out=X), compiled (nbl_sim.engine.pcg64)
-            set_state(bg, words)
+            words = k.state_of(bg)
+            k.fill_normals(
+                words, X
+            )  # = rng.standard_normal(out=X), compiled (nbl_sim.engine.pcg64)
+            k.set_state(bg, words)
         else:
             rng.standard_normal(out=X)
         if law is not None:
@@ -364,14 +388,15 @@ class Environment:
         With stream arrays (``streams.states``), the N(0, I) contexts and the reward uniforms
         are drawn compiled (:mod:`nbl_sim.engine.pcg64`: numpy's values; the uniforms inside the
         reward pass); otherwise through the streams' numpy generators."""
+        k = _compiled()
         g = self._contexts_and_means(streams, X, optimal, z)
         bernoulli, noise = self.reward == "bernoulli", float(self.noise)
-        states = streams.states if compiled_pcg_agrees() else None
+        states = streams.states if k.compiled_pcg_agrees() else None
         if states is not None:
-            code, i = uniform_reward_pass(states[1], g, means, Y, bernoulli, noise, ROUNDING)
+            code, i = k.uniform_reward_pass(states[1], g, means, Y, bernoulli, noise, ROUNDING)
         else:
             streams.generator(1).random(out=Y)  # the reward uniforms
-            code, i = reward_pass(g, means, Y, bernoulli, noise, ROUNDING)
+            code, i = k.reward_pass(g, means, Y, bernoulli, noise, ROUNDING)
         self._refuse(code, i, g, z)
         self._optimal_of_means(means, optimal)
         self._coins(streams, coins)
@@ -385,9 +410,10 @@ class Environment:
     def _contexts_and_indices(self, streams: ReplicationStreams, X, optimal, z) -> None:
         """Steps 1–2 for one replication: its contexts X, the indices z and the optimal
         actions of a shared link."""
-        states = streams.states if compiled_pcg_agrees() else None
+        k = _compiled()
+        states = streams.states if k.compiled_pcg_agrees() else None
         if states is not None and self._compiled_normals(X):
-            fill_normals(states[0], X)  # = standard_normal(out=X) of stream 0, compiled
+            k.fill_normals(states[0], X)  # = standard_normal(out=X) of stream 0, compiled
         else:
             self._draw_contexts(streams.generator(0), X)
         self._indices(X, optimal, z)
@@ -409,8 +435,9 @@ class Environment:
 
     def _indices(self, X, optimal, z) -> None:
         """Step 2 for one replication's drawn contexts X: z = β_aᵀX_t and a*(X_t)."""
-        index_pass(X, self.beta, self.v_star, z, optimal)
-        if self.d > PAIRWISE_MAX:  # numpy's pairwise sum splits recursively: let numpy do it
+        k = _compiled()
+        k.index_pass(X, self.beta, self.v_star, z, optimal)
+        if self.d > k.PAIRWISE_MAX:  # numpy's pairwise sum splits recursively: let numpy do it
             optimal[...] = self.optimal_actions(X)
 
     def _refuse(self, code: int, i: int, g: np.ndarray, z: np.ndarray) -> None:
@@ -445,8 +472,9 @@ class Environment:
         (:mod:`nbl_sim.engine.environment_lanes`: numpy's normals and uniforms, the same means and
         rewards). A failed check raises the error of the first failing replication, as drawing
         them one by one would."""
+        k = _compiled()
         # the context and reward streams of the eight, as (4, LANES): rows s_hi, s_lo, c_hi, c_lo
-        contexts, states = (np.empty((4, LANES), dtype=np.uint64) for _ in range(2))
+        contexts, states = (np.empty((4, k.LANES), dtype=np.uint64) for _ in range(2))
         together = self._compiled_normals(real.X)
         gs = []
         for b, r in enumerate(reps):
@@ -458,22 +486,22 @@ class Environment:
             states[:, b] = st.states[1]
             self._coins(st, real.coins[i0 + b])  # (before the next call re-seeds them)
         if together:  # the eight context streams as vector lanes
-            normal_lanes(contexts, real.X, i0)
+            k.normal_lanes(contexts, real.X, i0)
         if together:  # each one's indices, then their means (Link.g_numpy_rows: same bits)
-            for b in range(LANES):
+            for b in range(k.LANES):
                 self._indices(real.X[i0 + b], real.optimal[i0 + b], zs[b])
             gs = [
                 np.ascontiguousarray(g.reshape(z.shape))
-                for g, z in zip(self._means_rows(zs[:LANES]), zs)
+                for g, z in zip(self._means_rows(zs[: k.LANES]), zs)
             ]
         addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
         bernoulli = self.reward == "bernoulli"
-        if not reward_lanes(
+        if not k.reward_lanes(
             states, addresses, real.means, real.Y, i0, bernoulli, float(self.noise), ROUNDING
         ):
             for b, g in enumerate(gs):
-                self._refuse(*check_means(g, bernoulli, ROUNDING), g, zs[b])
-        for b in range(LANES):
+                self._refuse(*k.check_means(g, bernoulli, ROUNDING), g, zs[b])
+        for b in range(k.LANES):
             self._optimal_of_means(real.means[i0 + b], real.optimal[i0 + b])
 
     def draw_one(self, ss: np.random.SeedSequence, n: int, n0: int, out=None) -> tuple:
@@ -561,6 +589,7 @@ class Environment:
             If ``reps`` is empty or has a negative index, ``seed`` is invalid, ``out`` does not
             fit, or a realized mean is not finite or (Bernoulli) leaves [0, 1] beyond rounding.
         """
+        k = _compiled()
         reps = tuple(int(r) for r in reps)
         if not reps:
             raise NBLInputError("no replications requested")
@@ -583,28 +612,28 @@ class Environment:
         real = Realization(
             out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps, out.optimal[:R]
         )
-        jit_cache.enable()  # the input is checked: the kernels' cache may be written
+        k.enable_cache()  # the input is checked: the kernels' cache may be written
         # replication r's streams are replication_streams(replication_seeds(seed, R)[r]), R > r
         # (child r of SeedSequence(seed) is SeedSequence(seed, spawn_key=(r,))), built without
         # spawning R children: nbl_sim.engine.seeding.numpy_streams, re-seeded in place (same draws)
-        streams = StreamSet()
+        streams = k.StreamSet()
         lanes = (
-            R >= LANES
+            R >= k.LANES
             and streams.fast
-            and compiled_pcg_agrees()
+            and k.compiled_pcg_agrees()
             and real.means.flags.c_contiguous
             and real.Y.flags.c_contiguous
-            and lanes_agree()
+            and k.lanes_agree()
         )
-        z_shape = (LANES if lanes else 1, n, 2)  # scratch for the indices z
+        z_shape = (k.LANES if lanes else 1, n, 2)  # scratch for the indices z
         with reused(
             ("indices",) + z_shape, lambda: np.empty(z_shape), 8 * math.prod(z_shape)
         ) as zs:
             i = 0
             while i < R:
-                if lanes and R - i >= LANES:  # eight replications' streams as vector lanes
-                    self._fill_lanes(streams, seed, reps[i : i + LANES], real, i, zs)
-                    i += LANES
+                if lanes and R - i >= k.LANES:  # eight replications' streams as vector lanes
+                    self._fill_lanes(streams, seed, reps[i : i + k.LANES], real, i, zs)
+                    i += k.LANES
                 else:
                     self._fill(
                         streams.streams(seed, reps[i], n0 > 0),

@@ -72,26 +72,22 @@ import numpy as np
 from nbl_theory.errors import NBLInputError
 
 from . import jit_cache  # the cached kernels are defined with jit_cache.njit
+from .contract import (
+    ARMIJO,
+    EPS,
+    MAX_HALVINGS,
+    check_greedy_options,
+    greedy_info,
+    greedy_inputs,
+    real_array,
+)
 
 __all__ = [
     "greedy_logistic_actions",
     "fit_penalized_logistic",
     "LogisticFit",
     "newton_refit",
-    "greedy_inputs",
-    "GreedyInputs",
-    "greedy_info",
-    "ARMIJO",
-    "MAX_HALVINGS",
-    "EPS",
 ]
-
-#: sufficient-decrease constant of the line search
-ARMIJO = 1e-4
-#: step ≥ 2⁻⁶⁰: beyond that the line search gives up (counted, never seen)
-MAX_HALVINGS = 60
-#: float64's machine epsilon 2⁻⁵² (the rounding slack of the line search)
-EPS = 2.220446049250313e-16
 
 
 # --------------------------------------------------------------------------------------------
@@ -523,41 +519,6 @@ def _greedy_kernel(X, Y, coins, intercept, lam, tol, max_iter):
 # --------------------------------------------------------------------------------------------
 
 
-def _real_array(name, a, ndim):
-    arr = np.asarray(a)
-    if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.floating)
-        or np.issubdtype(arr.dtype, np.integer)
-        or arr.dtype == np.bool_
-    ):
-        raise NBLInputError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
-    if arr.ndim != ndim:
-        raise NBLInputError(f"{name} must have {ndim} dimensions, got shape {arr.shape}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise NBLInputError(f"{name} has non-finite values")
-    return arr
-
-
-def _check_options(intercept, ridge, tol, max_iter):
-    if not isinstance(intercept, (bool, np.bool_)):
-        raise NBLInputError(f"intercept must be a bool, got {intercept!r}")
-    for name, v in (("ridge", ridge), ("tol", tol)):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(
-            v, (int, float, np.integer, np.floating)
-        ):
-            raise NBLInputError(f"{name} must be a positive number, got {v!r}")
-        if not (math.isfinite(float(v)) and float(v) > 0):
-            raise NBLInputError(f"{name} must be a positive finite number, got {v!r}")
-    if (
-        isinstance(max_iter, (bool, np.bool_))
-        or not isinstance(max_iter, (int, np.integer))
-        or max_iter < 1
-    ):
-        raise NBLInputError(f"max_iter must be a positive integer, got {max_iter!r}")
-    return bool(intercept), float(ridge), float(tol), int(max_iter)
-
-
 class LogisticFit(NamedTuple):
     """Result of :func:`fit_penalized_logistic`: score(x) = wᵀx + b (b = 0 without intercept).
 
@@ -614,9 +575,9 @@ def fit_penalized_logistic(
         If an option is invalid, ``X`` or ``y`` is not a finite real array of the right
         dimension, their lengths differ, d = 0, or ``y`` leaves [0, 1].
     """
-    intercept, ridge, tol, max_iter = _check_options(intercept, ridge, tol, max_iter)
-    X = _real_array("X", X, 2)
-    y = _real_array("y", y, 1)
+    intercept, ridge, tol, max_iter = check_greedy_options(intercept, ridge, tol, max_iter)
+    X = real_array("X", X, 2)
+    y = real_array("y", y, 1)
     if y.shape[0] != X.shape[0]:
         raise NBLInputError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
     if X.shape[1] < 1:
@@ -681,134 +642,3 @@ def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-1
     jit_cache.enable()  # the input is checked: the kernels' cache may be written
     actions, coef, rep = _greedy_kernel(*inp)
     return actions, greedy_info(coef, rep, inp.intercept)
-
-
-class GreedyInputs(NamedTuple):
-    """The checked inputs of one Greedy Logistic run (:func:`greedy_inputs`), in the order of
-    the kernel's arguments, as every engine backend takes them (:mod:`nbl_sim.engine`).
-
-    Parameters
-    ----------
-    X : (R, n, d) float64 ndarray
-        Contexts, C-contiguous and finite.
-    Y : (R, n, 2) float64 ndarray
-        Potential rewards in [0, 1], C-contiguous.
-    coins : (R, n0) int8 ndarray
-        Initialization actions in {−1, +1}, n0 <= n.
-    intercept : bool
-        Whether each arm's fit has an intercept.
-    ridge : float
-        The ridge penalty.
-    tol : float
-        The Newton stopping tolerance.
-    max_iter : int
-        The most Newton iterations per fit.
-    """
-
-    X: np.ndarray
-    Y: np.ndarray
-    coins: np.ndarray
-    intercept: bool
-    ridge: float
-    tol: float
-    max_iter: int
-
-
-def greedy_inputs(
-    X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-10, max_iter=50
-) -> GreedyInputs:
-    """Check and convert the arguments of :func:`greedy_logistic_actions` once, for any
-    backend; raises :class:`~nbl_theory.errors.NBLInputError` on bad input.
-
-    Parameters
-    ----------
-    X : array_like, shape (R, n, d)
-        Contexts: real, finite, d >= 1.
-    Y : array_like, shape (R, n, 2)
-        Potential rewards in [0, 1].
-    coins : array_like, shape (R, n0)
-        Integer (or float) entries ±1, n0 <= n.
-    intercept : bool, default True
-        Fit an intercept b (p = d + 1 coefficients) or not (p = d).
-    ridge : float, default 1e-6
-        The penalty (ridge/2)‖(w, b)‖², positive and finite.
-    tol : float, default 1e-10
-        Newton stops when ‖Δ‖∞ or the Newton decrement is below it; positive and finite.
-    max_iter : int, default 50
-        Newton iterations per fit, a positive integer (a fit that hits it is counted, not
-        raised).
-
-    Returns
-    -------
-    GreedyInputs
-        The converted arrays (float64, coins int8, C-contiguous) and options.
-
-    Raises
-    ------
-    NBLInputError
-        If an option is invalid, an array is not real, finite or of the right shape, n0 > n,
-        ``Y`` leaves [0, 1] or a coin is not ±1.
-    """
-    intercept, ridge, tol, max_iter = _check_options(intercept, ridge, tol, max_iter)
-    X = _real_array("X", X, 3)
-    Y = _real_array("Y", Y, 3)
-    c = np.asarray(coins)
-    if c.dtype == object or not (
-        np.issubdtype(c.dtype, np.integer) or np.issubdtype(c.dtype, np.floating)
-    ):
-        raise NBLInputError(f"coins must be an integer array of ±1, got dtype {c.dtype}")
-    if c.ndim != 2:
-        raise NBLInputError(f"coins must have 2 dimensions (R, n0), got shape {c.shape}")
-    R, n, d = X.shape
-    if d < 1:
-        raise NBLInputError("X must have d >= 1 context coordinates")
-    if Y.shape != (R, n, 2):
-        raise NBLInputError(f"Y must have shape (R, n, 2) = {(R, n, 2)}, got {Y.shape}")
-    if c.shape[0] != R:
-        raise NBLInputError(f"coins has {c.shape[0]} replications but X has {R}")
-    if c.shape[1] > n:
-        raise NBLInputError(f"n0 = {c.shape[1]} initialization rounds exceed the horizon n = {n}")
-    if np.any((Y < 0) | (Y > 1)):
-        raise NBLInputError("Y must lie in [0, 1]")
-    if not np.all((c == 1) | (c == -1)):
-        raise NBLInputError("coins must have entries in {-1, +1}")
-    c = np.ascontiguousarray(c, dtype=np.int8)
-    return GreedyInputs(X, Y, c, intercept, ridge, tol, max_iter)
-
-
-def greedy_info(coef: np.ndarray, rep: np.ndarray, intercept: bool) -> dict:
-    """The ``info`` dict of :func:`greedy_logistic_actions` from the final fits ``coef``
-    (R, 2, p) and the per-replication counts ``rep`` (R, 8) of a backend.
-
-    Parameters
-    ----------
-    coef : (R, 2, p) float64 ndarray
-        Each replication's final fits, arm −1 then arm +1; the last coefficient is the
-        intercept when ``intercept``.
-    rep : (R, 8) int64 ndarray
-        Per-replication counts: iterations, halvings, max_iter hits, failures, objective
-        evaluations, ties, fits, max per fit.
-    intercept : bool
-        Whether ``coef`` holds an intercept.
-
-    Returns
-    -------
-    dict
-        The totals, ``per_replication`` (``rep`` itself), ``w`` (R, 2, d) and ``b`` (R, 2)
-        (:func:`greedy_logistic_actions`).
-    """
-    R, d = coef.shape[0], coef.shape[2] - (1 if intercept else 0)
-    info = {
-        "newton_iterations": int(rep[:, 0].sum()),
-        "fits": int(rep[:, 6].sum()),
-        "max_iterations_per_fit": int(rep[:, 7].max()) if R else 0,
-        "max_iter_hits": int(rep[:, 2].sum()),
-        "line_search_halvings": int(rep[:, 1].sum()),
-        "objective_evaluations": int(rep[:, 4].sum()),
-        "failures": int(rep[:, 3].sum()),
-        "ties": int(rep[:, 5].sum()),
-        "per_replication": rep,
-        "w": coef[:, :, :d].copy(),
-        "b": coef[:, :, d].copy() if intercept else np.zeros((R, 2)),
-    }
-    return info

@@ -77,8 +77,9 @@ def compiled_sources(package: Path = _PACKAGE) -> list[Path]:
 
 @functools.cache
 def package_digest(package: Path = _PACKAGE) -> str:
-    """SHA-256 over the package's path and the paths and contents of :func:`compiled_sources`
-    and of the engine's data files (computed once per process).
+    """SHA-256 over the package's path and the paths and contents of :func:`compiled_sources`,
+    of the engine's data files and of the seam's contract (whose constants the kernels freeze;
+    computed once per process).
 
     Parameters
     ----------
@@ -91,8 +92,10 @@ def package_digest(package: Path = _PACKAGE) -> str:
         The hexadecimal digest.
     """
     h = hashlib.sha256(str(package).encode() + b"\0")
-    # the kernels also freeze the engine's data (numpy's ziggurat tables) into their code
-    for path in compiled_sources(package) + sorted(package.glob("engine/data/*")):
+    # the kernels also freeze the engine's data (numpy's ziggurat tables) and the constants of
+    # the seam's contract (the line search's, the lockstep width) into their code
+    frozen = sorted(package.glob("engine/data/*")) + sorted(package.glob("engine/contract.py"))
+    for path in compiled_sources(package) + frozen:
         h.update(path.relative_to(package).as_posix().encode() + b"\0")
         h.update(path.read_bytes() + b"\0")
     return h.hexdigest()

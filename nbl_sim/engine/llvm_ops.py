@@ -18,6 +18,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from .contract import LOCKSTEP
+
 __all__ = [
     "LANES",
     "muladd128",
@@ -38,8 +40,8 @@ __all__ = [
     "small_fptosi",
 ]
 
-#: the vector width (float64 lanes) of the IR loops (one AVX-512 register, two AVX2 ones)
-LANES = 8
+#: the vector width (float64 lanes) of the IR loops: the kernels' lockstep group
+LANES = LOCKSTEP
 
 # the vocabulary of the IR loops (nbl_sim.engine.environment_lanes, nbl_sim.engine.nbl_lanes)
 I64, I32, I8, F64 = ir.IntType(64), ir.IntType(32), ir.IntType(8), ir.DoubleType()

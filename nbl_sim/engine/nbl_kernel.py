@@ -26,30 +26,17 @@ block).
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 import numpy as np
 
-from nbl_theory.errors import NBLInputError
-
 from . import jit_cache  # the cached kernels are defined with jit_cache.njit
-from .llvm_ops import LANES
+from .contract import LOCKSTEP, NBLTrace, nbl_inputs
 from .nbl_lanes import lane_rounds
 
 __all__ = [
     "nbl_run",
-    "nbl_inputs",
-    "NBLInputs",
-    "NBLOptions",
-    "NBLTrace",
     "nbl_reference",
-    "validate_step",
-    "LOCKSTEP",
 ]
-
-
-#: replications advanced in lockstep: the lanes of the kernel's vector rounds (d ≥ 3)
-LOCKSTEP = LANES
 
 
 @jit_cache.njit(nogil=True)
@@ -210,202 +197,6 @@ def _record_round(V, nb, r0, t, k, rec, v_star, sq, ang):
                 )
         k += 1
     return k
-
-
-class NBLTrace:
-    """Output of :func:`nbl_run`.
-
-    Parameters
-    ----------
-    actions : (R, n) int8 ndarray
-        The actions A_t in {−1, +1} (the coins during Stage I).
-    record_rounds : (K,) int64 ndarray
-        The rounds t recorded (1-based; 0 = the given start v_0).
-    sq_error : (R, K) float64 ndarray
-        ‖v_t − v*‖² at each recorded round (NaN during Stage I, where v_t is undefined).
-    angle : (R, K) or (R, 0) float64 ndarray
-        The signed angle α_t in radians (d = 2; NaN otherwise); no columns when the run was
-        made with ``record_angle=False``.
-    v_final : (R, d) float64 ndarray
-        The last iterate v_n (unit vectors).
-    info : dict
-        ``degenerate_init``: how many replications had ΣW_t exactly 0 (and started from the
-        fallback direction); ``n0``: the Stage I length (0 with a given start).
-    """
-
-    def __init__(self, actions, record_rounds, sq_error, angle, v_final, info):
-        self.actions = actions
-        self.record_rounds = record_rounds
-        self.sq_error = sq_error
-        self.angle = angle
-        self.v_final = v_final
-        self.info = info
-
-
-#: The largest step scale γ accepted: with rewards |Y| <= 1 + 1e6 (the noise bound of
-#: :mod:`nbl_sim.engine.environment`) and t0 > −1, every intermediate of a round stays far inside
-#: float64's range (|η_t G_t| <~ 1e3 γ |Y| ‖X‖ < 1e20); γ = 1e200 overflowed to 0/0.
-MAX_GAMMA = 1e6
-
-
-def validate_step(gamma, t0) -> None:
-    """Check the step η_t = γ/(t + t0): finite, 0 < γ <= :data:`MAX_GAMMA` and t0 > −1 (so
-    η_t > 0 for t ≥ 1).
-
-    Parameters
-    ----------
-    gamma : int or float
-        The step scale γ.
-    t0 : int or float
-        The step offset t0.
-
-    Raises
-    ------
-    NBLInputError
-        If either is not a finite int or float (a bool is refused), γ is outside
-        (0, :data:`MAX_GAMMA`], or t0 <= −1.
-    """
-    for name, val in (("gamma", gamma), ("t0", t0)):
-        if isinstance(val, bool) or not (isinstance(val, (int, float)) and math.isfinite(val)):
-            raise NBLInputError(f"{name} must be a finite number, got {val!r}")
-    if not 0 < gamma <= MAX_GAMMA:
-        raise NBLInputError(f"gamma must be in (0, {MAX_GAMMA:g}], got {gamma}")
-    if not t0 > -1:
-        raise NBLInputError(f"t0 must be > -1 so that eta_t = gamma/(t + t0) > 0, got {t0}")
-
-
-class NBLInputs(NamedTuple):
-    """The checked inputs of one NBL run (:func:`nbl_inputs`), as every engine backend takes
-    them (:mod:`nbl_sim.engine`).
-
-    Parameters
-    ----------
-    X : (R, n, d) float64 ndarray
-        Contexts, C-contiguous.
-    Y : (R, n, 2) float64 ndarray
-        Potential rewards (column 0 = arm −1), C-contiguous.
-    coins : (R, n0) int8 ndarray
-        Stage I actions in {−1, +1} (n0 = 0 with a given start).
-    v_star : (d,) float64 ndarray
-        The true direction v* (for the records only).
-    v_init : (d,) float64 ndarray
-        The start v_0 (normalized), or the fallback direction e1 of a degenerate Stage I.
-    use_init : bool
-        True for the randomized initialization (Stage I), False for a given v_0.
-    eta : (n,) float64 ndarray
-        The steps η_t = γ/(t + t0), t = 1..n.
-    rec : (K,) int64 ndarray
-        The record rounds, strictly increasing (without 0 under Stage I).
-    record_angle : bool
-        Whether the signed angle α_t is recorded.
-    """
-
-    X: np.ndarray
-    Y: np.ndarray
-    coins: np.ndarray
-    v_star: np.ndarray
-    v_init: np.ndarray
-    use_init: bool
-    eta: np.ndarray
-    rec: np.ndarray
-    record_angle: bool
-
-
-class NBLOptions(NamedTuple):
-    """The keyword options of an NBL run (:func:`nbl_run`'s docstring), with their one
-    default each; an unknown keyword is a TypeError.
-
-    Parameters
-    ----------
-    v0 : (d,) array_like or None, default None
-        A given initial direction (replaces Stage I); None: the randomized initialization.
-    gamma : float, default 10.0
-        The step scale γ of η_t = γ/(t + t0).
-    t0 : float, default 500.0
-        The step offset t0.
-    record_rounds : sequence of int or None, default None
-        Strictly increasing rounds in [0, n] to record; None: every round 1..n.
-    record_angle : bool, default True
-        Whether to record the signed angle α_t (d = 2).
-    """
-
-    v0: np.ndarray | None = None
-    gamma: float = 10.0
-    t0: float = 500.0
-    record_rounds: object = None
-    record_angle: bool = True
-
-
-def nbl_inputs(X, Y, coins, v_star, **options) -> NBLInputs:
-    """Check and convert the arguments of :func:`nbl_run` (its docstring; ``options`` are
-    :class:`NBLOptions`) once, for any backend; raises
-    :class:`~nbl_theory.errors.NBLInputError` on bad input.
-
-    Parameters
-    ----------
-    X : array_like, shape (R, n, d)
-        Contexts.
-    Y : array_like, shape (R, n, 2)
-        Potential rewards (column 0 = arm −1).
-    coins : array_like, shape (R, n0)
-        Stage I actions in {−1, +1}, 1 <= n0 <= n; ignored when ``v0`` is given.
-    v_star : array_like, shape (d,)
-        The true direction v*.
-    **options
-        The fields of :class:`NBLOptions` (``v0``, ``gamma``, ``t0``, ``record_rounds``,
-        ``record_angle``).
-
-    Returns
-    -------
-    NBLInputs
-        The converted arrays, the steps η_t and the record rounds (round 0 dropped under
-        Stage I, where v_0 does not exist).
-
-    Raises
-    ------
-    NBLInputError
-        If a shape disagrees, the step is invalid (:func:`validate_step`), the coins are not
-        (R, n0) with 1 <= n0 <= n and values ±1, ``v0`` is not a finite non-zero (d,) vector,
-        or ``record_rounds`` is not strictly increasing in [0, n].
-    TypeError
-        If an option is not a field of :class:`NBLOptions`.
-    """
-    v0, gamma, t0, record_rounds, record_angle = NBLOptions(**options)
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    Y = np.ascontiguousarray(Y, dtype=np.float64)
-    if X.ndim != 3 or Y.shape != X.shape[:2] + (2,):
-        raise NBLInputError(f"X must be (R, n, d) and Y (R, n, 2); got {X.shape}, {Y.shape}")
-    R, n, d = X.shape
-    v_star = np.ascontiguousarray(v_star, dtype=np.float64)
-    if v_star.shape != (d,):
-        raise NBLInputError(f"v_star must have shape ({d},), got {v_star.shape}")
-    validate_step(gamma, t0)
-    use_init = v0 is None
-    if use_init:
-        coins = np.ascontiguousarray(coins, dtype=np.int8)
-        if coins.ndim != 2 or coins.shape[0] != R or coins.shape[1] > n:
-            raise NBLInputError(f"coins must be (R, n0) with n0 <= n; got {coins.shape}")
-        if coins.shape[1] == 0:
-            raise NBLInputError("randomized initialization needs n0 >= 1 (or give v0)")
-        if not np.all(np.abs(coins) == 1):
-            raise NBLInputError("coins must be +1 or -1")
-        v_init = np.eye(d)[0]
-    else:
-        coins = np.zeros((R, 0), dtype=np.int8)
-        v_init = np.asarray(v0, dtype=np.float64)
-        if v_init.shape != (d,) or not np.all(np.isfinite(v_init)) or not np.any(v_init):
-            raise NBLInputError(f"v0 must be a finite non-zero vector of shape ({d},)")
-        v_init = v_init / np.linalg.norm(v_init)
-    if record_rounds is None:
-        rec = np.arange(1, n + 1, dtype=np.int64)
-    else:
-        rec = np.asarray(record_rounds, dtype=np.int64)
-        if rec.ndim != 1 or np.any(np.diff(rec) <= 0) or rec[0] < 0 or rec[-1] > n:
-            raise NBLInputError("record_rounds must be strictly increasing integers in [0, n]")
-        if use_init:
-            rec = rec[rec >= 1]  # round 0 does not exist with a randomized start
-    eta = float(gamma) / (np.arange(1, n + 1, dtype=np.float64) + float(t0))  # η_t, t = 1..n
-    return NBLInputs(X, Y, coins, v_star, v_init, use_init, eta, rec, bool(record_angle))
 
 
 def nbl_run(

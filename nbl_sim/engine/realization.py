@@ -5,13 +5,15 @@ it is drawn from (the "Common random numbers" section of :mod:`nbl_sim.engine.en
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from .pcg64 import compiled_pcg_agrees, state_of
-from .seeding import ReplicationStreams
+if TYPE_CHECKING:
+    from .seeding import ReplicationStreams
+
 
 __all__ = ["Realization", "replication_seeds", "replication_streams", "check_seed", "substream"]
 
@@ -53,7 +55,11 @@ def substream(ss: np.random.SeedSequence, k: int) -> np.random.Generator:
 
 def replication_streams(ss: np.random.SeedSequence, coins: bool = True) -> ReplicationStreams:
     """The (contexts, rewards, coins) sub-streams of one replication (coins absent if unused),
-    built by numpy from ``ss``; drawn compiled from their states when numpy's PCG64 is."""
+    built by numpy from ``ss``; drawn compiled from their states when numpy's PCG64 is (the
+    compiled stream is imported here, on the first compiled draw)."""
+    from .pcg64 import compiled_pcg_agrees, state_of
+    from .seeding import ReplicationStreams
+
     gens = tuple(substream(ss, k) if k < 2 or coins else None for k in range(3))
     if not compiled_pcg_agrees():
         return ReplicationStreams(generators=gens)

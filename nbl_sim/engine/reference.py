@@ -17,8 +17,8 @@ own fill, :mod:`nbl_sim.beyond.contexts`); reward uniforms ``random((n, 2))``; c
 subclass overriding ``_draw_contexts`` is followed by the compiled draw only.)
 
 This module calls no compiled code: it imports the input checks and result types that live
-beside the kernels (:func:`nbl_sim.engine.nbl_kernel.nbl_inputs`,
-:class:`~nbl_sim.engine.nbl_kernel.NBLTrace`, :func:`nbl_sim.engine.greedy_kernel.greedy_inputs`,
+beside the kernels (:func:`nbl_sim.engine.contract.nbl_inputs`,
+:class:`~nbl_sim.engine.contract.NBLTrace`, :func:`nbl_sim.engine.contract.greedy_inputs`,
 :class:`nbl_sim.engine.realization.
 Realization`), which loads numba without compiling anything. One exception: :func:`regret` of a
 *lazily* drawn realization (compiled draws only) reads its means through the environment.
@@ -75,15 +75,16 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-from .environment import ROUNDING
-from .greedy_kernel import (
+from .contract import (
     ARMIJO,
     EPS,
     MAX_HALVINGS,
+    NBLTrace,
     greedy_info,
     greedy_inputs,
+    nbl_inputs,
 )
-from .nbl_kernel import NBLTrace, nbl_inputs
+from .environment import ROUNDING
 from .realization import Realization, check_seed
 
 __all__ = [
@@ -371,7 +372,7 @@ def nbl(X, Y, coins, v_star, **options) -> NBLTrace:
         The true direction v* (for the records only).
     **options
         ``v0``, ``gamma``, ``t0``, ``record_rounds``, ``record_angle``
-        (:class:`nbl_sim.engine.nbl_kernel.NBLOptions`).
+        (:class:`nbl_sim.engine.contract.NBLOptions`).
 
     Returns
     -------
@@ -381,9 +382,9 @@ def nbl(X, Y, coins, v_star, **options) -> NBLTrace:
     Raises
     ------
     NBLInputError
-        On bad input (:func:`nbl_sim.engine.nbl_kernel.nbl_inputs`).
+        On bad input (:func:`nbl_sim.engine.contract.nbl_inputs`).
     TypeError
-        If an option is not a field of :class:`nbl_sim.engine.nbl_kernel.NBLOptions`.
+        If an option is not a field of :class:`nbl_sim.engine.contract.NBLOptions`.
     """
     inp = nbl_inputs(X, Y, coins, v_star, **options)
     X, Y, rec, eta, vs = inp.X, inp.Y, inp.rec, inp.eta, inp.v_star
@@ -623,12 +624,12 @@ def greedy_logistic(X, Y, coins, **options):
     actions : (R, n) int8 ndarray
         The actions in {−1, +1}.
     info : dict
-        :func:`nbl_sim.engine.greedy_kernel.greedy_info` of the final fits and counts.
+        :func:`nbl_sim.engine.contract.greedy_info` of the final fits and counts.
 
     Raises
     ------
     NBLInputError
-        On bad input (:func:`nbl_sim.engine.greedy_kernel.greedy_inputs`).
+        On bad input (:func:`nbl_sim.engine.contract.greedy_inputs`).
     """
     inp = greedy_inputs(X, Y, coins, **options)
     R, n, d = inp.X.shape

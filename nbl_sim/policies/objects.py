@@ -42,8 +42,8 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.validation import positive_int
 
 from ..engine import jit_cache
+from ..engine.contract import validate_step
 from ..engine.greedy_kernel import newton_refit
-from ..engine.nbl_kernel import validate_step
 
 __all__ = ["NBL", "GreedyLogistic"]
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import math
 import platform
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,10 +34,10 @@ from nbl_theory.validation import positive_int
 
 from .. import engine
 from ..engine.buffers import reused
+from ..engine.contract import LOCKSTEP as _LOCKSTEP
+from ..engine.contract import validate_step
 from ..engine.environment import Environment, Realization
 from ..engine.metrics import mc_summary
-from ..engine.nbl_kernel import LOCKSTEP as _LOCKSTEP
-from ..engine.nbl_kernel import validate_step
 from ..runs.execution import Executor, executor_for
 from ..runs.outputs import new_run_id, replacing, write_text
 from ..runs.sweep import ChunkCache, run_sweep
@@ -55,6 +56,12 @@ POLICIES = ("nbl", "greedy-logistic", "oracle")
 _CHUNK_BYTES = 64e6  # nominal realization size of a default chunk (scheduling granularity)
 _BLOCK_BYTES = 4e6  # realization memory per block streamed through a chunk (fits in cache)
 _GROUP_BYTES = 256e6  # a block holds one whole lockstep group if that takes at most this
+#: The most work (replications × rounds × d) a chunk runs on the reference backend in a process
+#: that has not loaded the compiled one: there, loading numba and the cached kernels (~0.55 s
+#: once per process) costs more than the compiled run saves (~0.16 s per 10⁶ replication-steps
+#: in d = 2, ~0.4 s in d = 8; benchmarks/README.md, "The engine"). The numbers are the same bits
+#: either way (tests/sim/test_engine_pin.py); only the time differs.
+_REFERENCE_WORK = 4e6
 
 
 def default_record_rounds(n: int, n0: int, points: int = 500) -> np.ndarray:
@@ -371,7 +378,24 @@ def _lockstep_multiple(size: int, per_rep: float) -> int:
     return _LOCKSTEP if _LOCKSTEP * per_rep <= _GROUP_BYTES else size
 
 
-def _run_policy(name: str, real, task: _Task) -> tuple:
+def _backend(task: _Task) -> str:
+    """The engine backend of a chunk: the reference when the chunk is small
+    (:data:`_REFERENCE_WORK`), runs no Greedy Logistic (whose reference refits are Python loops),
+    the environment is an :class:`Environment` itself (the reference does not follow a
+    subclass's own context draw) and this process has not loaded numba; else the compiled one.
+    Both give the same bits, so the choice moves no number."""
+    small = len(task.reps) * task.n * task.env.d <= _REFERENCE_WORK
+    if (
+        small
+        and "greedy-logistic" not in task.policies
+        and type(task.env) is Environment
+        and "numba" not in sys.modules
+    ):
+        return "reference"
+    return "compiled"
+
+
+def _run_policy(name: str, real, task: _Task, backend: str) -> tuple:
     """Actions (R, n), ‖v_t − v*‖² and α_t on the record grid, and scalar info of one policy."""
     env, rec = task.env, task.record_rounds
     R = len(real.reps)
@@ -385,6 +409,7 @@ def _run_policy(name: str, real, task: _Task) -> tuple:
             gamma=task.gamma,
             t0=task.t0,
             record_rounds=rec,
+            backend=backend,
         )
         return (
             tr.actions,
@@ -394,13 +419,13 @@ def _run_policy(name: str, real, task: _Task) -> tuple:
         )
     if name == "greedy-logistic":
         actions, gl_info = engine.greedy_logistic(
-            real.X, real.Y, real.coins, intercept=task.intercept, ridge=task.ridge
+            real.X, real.Y, real.coins, intercept=task.intercept, ridge=task.ridge, backend=backend
         )
         info = {
             k: v.item() for k, v in ((k, np.asarray(v)) for k, v in gl_info.items()) if v.ndim == 0
         }
     elif env.shared_link:
-        actions, info = engine.oracle(real.X, env.v_star), {}
+        actions, info = engine.oracle(real.X, env.v_star, backend=backend), {}
     else:  # per-arm links: the oracle plays argmax_a m_a(x), drawn with the realization
         actions, info = real.optimal.copy(), {}
     nan = np.full((R, rec.size), np.nan)
@@ -420,37 +445,43 @@ def _run_chunk(task: _Task) -> dict:
     Replication r's numbers do not depend on the block or the chunk."""
     env, rec = task.env, task.record_rounds
     R, K = len(task.reps), rec.size
-    B = _block_size(R, task.n, task.n0, env.d)
     out = {
         name: (np.empty((R, K)), np.empty((R, K)), np.empty((R, K)), [0.0], {})
         for name in task.policies
     }
-    _warm_up(task.policies)  # compiled kernels load outside the timed region
+    backend = _backend(task)
+    if backend == "compiled":
+        B = _block_size(R, task.n, task.n0, env.d)
+        _warm_up(task.policies)  # compiled kernels load outside the timed region
+    else:  # the reference loops over rounds in Python: one block, vectorized over the chunk
+        B = R
     shape = (B, task.n, task.n0, env.d)
     with reused(
         ("realization",) + shape,
         lambda: Realization.empty(*shape),
         int(B * Realization.bytes_per_replication(task.n, task.n0, env.d)),
     ) as buf:
-        _run_blocks(task, buf, out)
+        _run_blocks(task, buf, out, backend)
     return {
         name: (regret, sq, ang, seconds[0], info)
         for name, (regret, sq, ang, seconds, info) in out.items()
     }
 
 
-def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
+def _run_blocks(task: _Task, buf: Realization, out: dict, backend: str) -> None:
     """The blocks of :func:`_run_chunk`, drawn one after the other into ``buf``."""
     env, rec = task.env, task.record_rounds
     R, B = len(task.reps), buf.X.shape[0]
     for i0 in range(0, R, B):
-        real = engine.draw(env, task.seed, task.reps[i0 : i0 + B], task.n, task.n0, out=buf)
+        real = engine.draw(
+            env, task.seed, task.reps[i0 : i0 + B], task.n, task.n0, out=buf, backend=backend
+        )
         rows = slice(i0, i0 + len(real.reps))
         for name in task.policies:
             regret, sq, ang, seconds, info = out[name]
             tic = time.perf_counter()
             try:
-                actions, sq[rows], ang[rows], block_info = _run_policy(name, real, task)
+                actions, sq[rows], ang[rows], block_info = _run_policy(name, real, task, backend)
             except (ZeroDivisionError, FloatingPointError, OverflowError):
                 # arithmetic that left float64 (a compiled kernel raises instead of making
                 # NaN): the rows become NaN and the client refuses them (_check_finite)
@@ -458,7 +489,7 @@ def _run_blocks(task: _Task, buf: Realization, out: dict) -> None:
                     a[rows] = np.nan
                 continue
             seconds[0] += time.perf_counter() - tic
-            engine.regret(env, real, actions, rec, out=regret[rows])
+            engine.regret(env, real, actions, rec, out=regret[rows], backend=backend)
             _merge_info(info, block_info)
 
 

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nbl_sim.engine.contract import validate_step
 from nbl_sim.engine.geometry import tangent_projection
-from nbl_sim.engine.nbl_kernel import nbl_run, validate_step
+from nbl_sim.engine.nbl_kernel import nbl_run
 from nbl_theory.errors import NBLInputError
 
 from .packaged import read_json, records

@@ -228,8 +228,8 @@ def run(args) -> int:
     source = opt.link_source(args)
     link = source.link({k: v[0] for k, v in opt.param_values(source, specs).items()})
     _rewards_for_greedy(link, args)
+    from nbl_sim.engine.contract import validate_step
     from nbl_sim.engine.environment import Environment
-    from nbl_sim.engine.nbl_kernel import validate_step
     from nbl_sim.studies.experiment import simulate
 
     validate_step(args.gamma, args.t0)

@@ -195,7 +195,7 @@ _REMOVALS = [
     ("nbl_sim.runs.cache.ChunkCache.put", "method", "Returns", "RT01"),
     ("nbl_theory.links.Link.from_expression", "classmethod", "Returns", "RT01"),
     ("nbl_sim.runs.execution.executor_for", "function", "Yields", "YD01"),
-    ("nbl_sim.engine.nbl_kernel.NBLOptions", "class", "Parameters", "PR01"),
+    ("nbl_sim.engine.contract.NBLOptions", "class", "Parameters", "PR01"),
     ("nbl_sim.engine.nbl", "function", "Parameters", "PR01"),
     ("nbl_sim.engine.nbl", "function", "Returns", "RT01"),
 ]

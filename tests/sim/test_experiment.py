@@ -367,3 +367,45 @@ def test_one_default_n0_for_the_library_and_the_command():
     env = Environment.build(TT, "0.8", 2)
     res = simulate(env, n=60, reps=2, seed=0, executor=SerialExecutor())
     assert res.params["n0"] == 30
+
+
+_FRESH_PROCESS_RUN = """
+import json, sys
+from nbl_sim.engine.environment import Environment
+from nbl_sim.studies.experiment import simulate
+from nbl_theory.families import make_family
+env = Environment.build(make_family("two-transition", mu2="1.244122"), "0.5", int(sys.argv[1]))
+res = simulate(env, n=600, reps=24, policies=("nbl", "oracle"), seed=5, workers=1)
+print(json.dumps({"numba": "numba" in sys.modules, "regret": {
+    k: res.policies[k].regret.tobytes().hex() for k in ("nbl", "oracle")},
+    "sq": res.policies["nbl"].sq_error.tobytes().hex()}))
+"""
+
+
+@pytest.mark.parametrize("d", [2, 5])
+def test_a_small_run_in_a_fresh_process_loads_no_numba_and_moves_no_number(d):
+    """A small run in a process without numba takes the reference backend
+    (experiment._backend: loading the compiled one would cost more than it saves) — and gets
+    the compiled backend's bits, computed here in a process that has numba loaded."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _FRESH_PROCESS_RUN, str(d)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    fresh = json.loads(out.stdout)
+    assert fresh["numba"] is False
+    import numba  # noqa: F401  (this process: the compiled backend is chosen)
+
+    env = Environment.build(TT, "0.5", d)
+    task_like = experiment._Task(
+        env, 5, tuple(range(24)), 600, 300, None, 10.0, 500.0, ("nbl",), np.arange(3), True, 1e-6
+    )
+    assert experiment._backend(task_like) == "compiled"
+    res = simulate(env, n=600, reps=24, policies=("nbl", "oracle"), seed=5, workers=1)
+    for k in ("nbl", "oracle"):
+        assert res.policies[k].regret.tobytes().hex() == fresh["regret"][k]
+    assert res.policies["nbl"].sq_error.tobytes().hex() == fresh["sq"]
