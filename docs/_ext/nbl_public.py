@@ -183,14 +183,10 @@ INTERNAL = {
     "nbl_sim.studies.rate_analysis": "statistics behind the regret-rate study",
     "nbl_sim.engine.environment_passes": "the compiled passes that draw a replication of "
     "Environment",
-    "nbl_sim.engine.seeding": "the replication streams of Environment.draw, re-seeded in place",
     "nbl_sim.engine.pcg64": "numpy's PCG64 stream compiled inline, behind Environment.draw",
     "nbl_sim.engine.realization": "Realization and the replication streams (re-exported by "
     "nbl_sim.engine.environment)",
-    "nbl_sim.engine.llvm_ops": "LLVM-IR operations behind the PCG64 stream and the vector lanes",
-    "nbl_sim.engine.environment_lanes": "the environment's passes on eight rows or replications as "
-    "vector lanes (LLVM IR), behind Environment.draw",
-    "nbl_sim.engine.nbl_lanes": "the NBL kernel's lockstep rounds as vector lanes (LLVM IR)",
+    "nbl_sim.engine.llvm_ops": "the 128-bit multiply-add (LLVM IR) behind the PCG64 stream",
     "nbl_sim.engine.compiled": "the compiled backend of nbl_sim.engine (the kernels' one "
     "entry point)",
     "nbl_sim.engine.ziggurat": "numpy's ziggurat tables as data, behind the compiled normals",

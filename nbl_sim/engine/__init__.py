@@ -46,13 +46,12 @@ The folder also holds what the seam is made of:
 * the bandit model — :mod:`.environment` (eq:model: arms, contexts, rewards, the draw),
   :mod:`.realization` (what a draw holds) and :mod:`.metrics` (regret of eq:regret, Monte Carlo
   bands);
-* the streams — :mod:`.seeding` (each replication's PCG64 states from its spawn key),
-  :mod:`.pcg64` (numpy's PCG64 and ziggurat inline in compiled code), :mod:`.ziggurat` (numpy's
-  ziggurat tables as data);
-* the compiled passes — :mod:`.environment_passes`, :mod:`.environment_lanes` and
-  :mod:`.nbl_lanes` (eight rows or replications as vector lanes), :mod:`.llvm_ops` (the LLVM-IR
-  operations under them), :mod:`.buffers` (reused per-thread buffers) and :mod:`.jit_cache`
-  (numba's on-disk cache, in a private directory named by the package's digest).
+* the stream — :mod:`.pcg64` (numpy's PCG64 and ziggurat inline in compiled code: the
+  contexts' normals), :mod:`.ziggurat` (numpy's ziggurat tables as data), :mod:`.llvm_ops`
+  (the 128-bit multiply-add in LLVM IR);
+* the compiled passes — :mod:`.environment_passes` (indices, optimal actions, rewards),
+  :mod:`.buffers` (reused per-thread buffers) and :mod:`.jit_cache` (numba's on-disk cache, in
+  a private directory named by the package's digest).
 
 What it may import
 ------------------

@@ -35,10 +35,9 @@ __all__ = [
     "LOCKSTEP",
 ]
 
-#: replications the compiled kernels advance together: the float64 lanes of their vectors (one
-#: AVX-512 register, two AVX2 ones; :mod:`nbl_sim.engine.llvm_ops`). Callers size blocks of
-#: replications in multiples of it so the lanes are full (a partial group is slower, never
-#: different).
+#: replications the NBL kernel advances in lockstep (their independent dependency chains
+#: overlap in the CPU). Callers size blocks of replications in multiples of it so the groups are
+#: full (a partial group is slower, never different).
 LOCKSTEP = 8
 
 

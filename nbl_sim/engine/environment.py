@@ -53,10 +53,10 @@ The definition is plain numpy: :func:`nbl_sim.engine.reference.draw` (every oper
 order); what follows is how the compiled draw gives the same bits
 (``tests/sim/test_engine_pin.py``).
 
-1. Streams: the PCG64 state each sub-stream starts in is computed compiled from (seed, r, k)
-   (:mod:`nbl_sim.engine.seeding`), and numpy's PCG64 is run inline in compiled code
-   (:mod:`nbl_sim.engine.pcg64`: the 128-bit LCG step and XSL-RR output, numpy's ``next_double`` and
-   numpy's ziggurat for normals, with numpy's tables) — numpy's values and final states bit for
+1. Streams: numpy builds each replication's sub-streams from its spawn keys (r, k) (numpy's
+   documented ``Generator(PCG64(SeedSequence(seed, spawn_key=(r, k))))``), and the contexts'
+   normals are drawn by numpy's PCG64 and ziggurat run inline in compiled code
+   (:mod:`nbl_sim.engine.pcg64`, with numpy's tables) — numpy's values and final states bit for
    bit, without numpy's per-word indirect call: ~2.4 ns per normal against ~9 ns for numpy's
    fill. Checked once per process against numpy (falls back to numpy's own fills if they ever
    differ).
@@ -70,13 +70,12 @@ order); what follows is how the compiled draw gives the same bits
    from the scalar libm ones a compiled loop would call — and are faster — and potential links
    invert φ' by bisection over the replication's points), so the means are those of the
    definition.
-4. One compiled pass checks and clips the means, draws the reward uniforms (numpy's
-   ``random(out=Y)`` values) and turns them into rewards.
+4. The reward uniforms are numpy's ``random(out=Y)``; one compiled pass checks and clips the
+   means and turns the uniforms into rewards.
 
-A batch of eight or more replications is drawn eight at a time: the eight context streams, then
-the eight reward streams, are the lanes of vectors (:mod:`nbl_sim.engine.environment_lanes`), with
-each replication's indices and means in between — the same numbers as one by one (tested, and
-checked against numpy once per process).
+(Drawing eight replications at a time as the lanes of 8-wide vectors, in LLVM IR, and
+computing the streams' seeding compiled, made a run 1.01–1.27× faster end to end, under the
+1.5× a piece of compiled machinery must earn (issue 37): both were cut.)
 
 Basic float operations (+, −, ×, ÷, comparisons) are IEEE-exact and done in the same order as in
 the numpy definition, so the compiled passes (:mod:`nbl_sim.engine.environment_passes`) give the
@@ -91,7 +90,6 @@ import math
 from dataclasses import dataclass, field
 from functools import cache
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -102,12 +100,14 @@ from nbl_theory.validation import unit_vector, validate_delta
 from ..beyond.arms import ArmModel, arm_frame, parse_arms_spec
 from ..beyond.contexts import ContextLaw, context_law
 from ..beyond.linkeval import link_range
-from .buffers import reused
 from .metrics import recorded_regret
-from .realization import Realization, check_seed, replication_seeds, replication_streams
-
-if TYPE_CHECKING:
-    from .seeding import ReplicationStreams, StreamSet
+from .realization import (
+    Realization,
+    check_seed,
+    replication_seeds,
+    replication_streams,
+    streams_of,
+)
 
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
@@ -128,26 +128,18 @@ _COMPILED_FILL_MIN = 1024
 def _compiled() -> SimpleNamespace:
     """The compiled draw's passes, imported on the first draw (so that building an environment,
     and the reference backend, never load numba): the numba cache switch, numpy's PCG64 stream
-    compiled inline, the per-replication passes and the eight-lane passes."""
-    from . import environment_lanes, environment_passes, jit_cache, pcg64, seeding
-    from .llvm_ops import LANES
+    compiled inline (the normals) and the index and reward passes."""
+    from . import environment_passes, jit_cache, pcg64
 
     return SimpleNamespace(
         enable_cache=jit_cache.enable,
-        LANES=LANES,
-        lanes_agree=environment_lanes.lanes_agree,
-        normal_lanes=environment_lanes.normal_lanes,
-        reward_lanes=environment_lanes.reward_lanes,
         PAIRWISE_MAX=environment_passes.PAIRWISE_MAX,
-        check_means=environment_passes.check_means,
         index_pass=environment_passes.index_pass,
         reward_pass=environment_passes.reward_pass,
-        uniform_reward_pass=environment_passes.uniform_reward_pass,
         compiled_pcg_agrees=pcg64.compiled_pcg_agrees,
         fill_normals=pcg64.fill_normals,
         set_state=pcg64.set_state,
         state_of=pcg64.state_of,
-        StreamSet=seeding.StreamSet,
     )
 
 
@@ -382,56 +374,27 @@ class Environment:
             ) * np.ones(z.shape[0])
         return g
 
-    def _fill(self, streams: ReplicationStreams, X, means, Y, coins, optimal, z) -> None:
-        """Draw one replication into the given (n, ·) arrays; ``z`` is (n, 2) scratch.
-
-        With stream arrays (``streams.states``), the N(0, I) contexts and the reward uniforms
-        are drawn compiled (:mod:`nbl_sim.engine.pcg64`: numpy's values; the uniforms inside the
-        reward pass); otherwise through the streams' numpy generators."""
+    def _fill(self, streams: tuple, X, means, Y, coins, optimal, z) -> None:
+        """Draw one replication into the given (n, ·) arrays from its sub-streams ``streams``
+        (:func:`nbl_sim.engine.realization.streams_of`); ``z`` is (n, 2) scratch."""
         k = _compiled()
-        g = self._contexts_and_means(streams, X, optimal, z)
-        bernoulli, noise = self.reward == "bernoulli", float(self.noise)
-        states = streams.states if k.compiled_pcg_agrees() else None
-        if states is not None:
-            code, i = k.uniform_reward_pass(states[1], g, means, Y, bernoulli, noise, ROUNDING)
-        else:
-            streams.generator(1).random(out=Y)  # the reward uniforms
-            code, i = k.reward_pass(g, means, Y, bernoulli, noise, ROUNDING)
+        g = self._contexts_and_means(streams[0], X, optimal, z)
+        streams[1].random(out=Y)  # the reward uniforms
+        code, i = k.reward_pass(
+            g, means, Y, self.reward == "bernoulli", float(self.noise), ROUNDING
+        )
         self._refuse(code, i, g, z)
         self._optimal_of_means(means, optimal)
-        self._coins(streams, coins)
+        if coins.shape[0]:  # the randomized-initialization coins (stream 2)
+            coins[...] = np.where(streams[2].random(coins.shape[0]) < 0.5, -1, 1)
 
-    def _contexts_and_means(self, streams: ReplicationStreams, X, optimal, z) -> np.ndarray:
-        """Steps 1–3 of the module docstring for one replication: its contexts X, the indices
-        z, the optimal actions of a shared link, and g_a(z_a) (returned, C-contiguous)."""
-        self._contexts_and_indices(streams, X, optimal, z)
-        return np.ascontiguousarray(self._means(z).reshape(z.shape))  # float64 g_a
-
-    def _contexts_and_indices(self, streams: ReplicationStreams, X, optimal, z) -> None:
-        """Steps 1–2 for one replication: its contexts X, the indices z and the optimal
-        actions of a shared link."""
-        k = _compiled()
-        states = streams.states if k.compiled_pcg_agrees() else None
-        if states is not None and self._compiled_normals(X):
-            k.fill_normals(states[0], X)  # = standard_normal(out=X) of stream 0, compiled
-        else:
-            self._draw_contexts(streams.generator(0), X)
+    def _contexts_and_means(self, rng: np.random.Generator, X, optimal, z) -> np.ndarray:
+        """Steps 1–3 of the module docstring for one replication: its contexts X (from its
+        context stream ``rng``), the indices z, the optimal actions of a shared link, and
+        g_a(z_a) (returned, C-contiguous)."""
+        self._draw_contexts(rng, X)
         self._indices(X, optimal, z)
-
-    def _compiled_normals(self, X) -> bool:
-        """The contexts are N(0, I) normals drawn by the environment itself into a
-        C-contiguous X (so they may be drawn compiled)."""
-        return (
-            self.contexts is None
-            and X.flags.c_contiguous
-            and type(self)._draw_contexts is Environment._draw_contexts
-        )
-
-    def _means_rows(self, zs) -> list:
-        """[_means(z) for z in zs]; a shared potential link's in one call (same bits)."""
-        if not (self.shared_link and self.links[1].kind == "potential"):
-            return [self._means(z) for z in zs]
-        return [np.asarray(g, dtype=np.float64) for g in self.links[1].g_numpy_rows(zs)]
+        return np.ascontiguousarray(self._means(z).reshape(z.shape))  # float64 g_a
 
     def _indices(self, X, optimal, z) -> None:
         """Step 2 for one replication's drawn contexts X: z = β_aᵀX_t and a*(X_t)."""
@@ -455,54 +418,6 @@ class Environment:
         link's were set with the indices)."""
         if not self.shared_link:  # a*(x) = argmax_a m_a(x), ties to +1
             np.copyto(optimal, np.where(means[:, 1] >= means[:, 0], 1, -1).astype(np.int8))
-
-    @staticmethod
-    def _coins(streams: ReplicationStreams, coins) -> None:
-        """One replication's randomized-initialization coins (its stream 2)."""
-        if coins.shape[0]:
-            coins[...] = np.where(streams.generator(2).random(coins.shape[0]) < 0.5, -1, 1)
-
-    def _fill_lanes(
-        self, streams: StreamSet, seed: int, reps: tuple, real: Realization, i0: int, zs: np.ndarray
-    ) -> None:
-        """Draw the LANES replications ``reps`` into rows i0, … of ``real``: their N(0, I)
-        contexts in one pass whose eight context streams are the lanes of vectors (other
-        context laws: one by one, as :meth:`_fill`), each one's indices and means, then all
-        their rewards in one pass whose eight reward streams are the lanes
-        (:mod:`nbl_sim.engine.environment_lanes`: numpy's normals and uniforms, the same means and
-        rewards). A failed check raises the error of the first failing replication, as drawing
-        them one by one would."""
-        k = _compiled()
-        # the context and reward streams of the eight, as (4, LANES): rows s_hi, s_lo, c_hi, c_lo
-        contexts, states = (np.empty((4, k.LANES), dtype=np.uint64) for _ in range(2))
-        together = self._compiled_normals(real.X)
-        gs = []
-        for b, r in enumerate(reps):
-            st = streams.streams(seed, r, real.coins.shape[1] > 0)
-            if together:
-                contexts[:, b] = st.states[0]
-            else:
-                gs.append(self._contexts_and_means(st, real.X[i0 + b], real.optimal[i0 + b], zs[b]))
-            states[:, b] = st.states[1]
-            self._coins(st, real.coins[i0 + b])  # (before the next call re-seeds them)
-        if together:  # the eight context streams as vector lanes
-            k.normal_lanes(contexts, real.X, i0)
-        if together:  # each one's indices, then their means (Link.g_numpy_rows: same bits)
-            for b in range(k.LANES):
-                self._indices(real.X[i0 + b], real.optimal[i0 + b], zs[b])
-            gs = [
-                np.ascontiguousarray(g.reshape(z.shape))
-                for g, z in zip(self._means_rows(zs[: k.LANES]), zs)
-            ]
-        addresses = np.array([g.ctypes.data for g in gs], dtype=np.uint64)
-        bernoulli = self.reward == "bernoulli"
-        if not k.reward_lanes(
-            states, addresses, real.means, real.Y, i0, bernoulli, float(self.noise), ROUNDING
-        ):
-            for b, g in enumerate(gs):
-                self._refuse(*k.check_means(g, bernoulli, ROUNDING), g, zs[b])
-        for b in range(k.LANES):
-            self._optimal_of_means(real.means[i0 + b], real.optimal[i0 + b])
 
     def draw_one(self, ss: np.random.SeedSequence, n: int, n0: int, out=None) -> tuple:
         """Draw (X, means, Y, coins) of one replication from its seed sequence.
@@ -544,6 +459,7 @@ class Environment:
                 np.empty(n0, dtype=np.int8),
             )
         X, means, Y, coins = out
+        _compiled().enable_cache()  # the kernels' cache may be written
         self._fill(
             replication_streams(ss, n0 > 0),
             X,
@@ -589,7 +505,6 @@ class Environment:
             If ``reps`` is empty or has a negative index, ``seed`` is invalid, ``out`` does not
             fit, or a realized mean is not finite or (Bernoulli) leaves [0, 1] beyond rounding.
         """
-        k = _compiled()
         reps = tuple(int(r) for r in reps)
         if not reps:
             raise NBLInputError("no replications requested")
@@ -612,39 +527,20 @@ class Environment:
         real = Realization(
             out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps, out.optimal[:R]
         )
-        k.enable_cache()  # the input is checked: the kernels' cache may be written
-        # replication r's streams are replication_streams(replication_seeds(seed, R)[r]), R > r
-        # (child r of SeedSequence(seed) is SeedSequence(seed, spawn_key=(r,))), built without
-        # spawning R children: nbl_sim.engine.seeding.numpy_streams, re-seeded in place (same draws)
-        streams = k.StreamSet()
-        lanes = (
-            R >= k.LANES
-            and streams.fast
-            and k.compiled_pcg_agrees()
-            and real.means.flags.c_contiguous
-            and real.Y.flags.c_contiguous
-            and k.lanes_agree()
-        )
-        z_shape = (k.LANES if lanes else 1, n, 2)  # scratch for the indices z
-        with reused(
-            ("indices",) + z_shape, lambda: np.empty(z_shape), 8 * math.prod(z_shape)
-        ) as zs:
-            i = 0
-            while i < R:
-                if lanes and R - i >= k.LANES:  # eight replications' streams as vector lanes
-                    self._fill_lanes(streams, seed, reps[i : i + k.LANES], real, i, zs)
-                    i += k.LANES
-                else:
-                    self._fill(
-                        streams.streams(seed, reps[i], n0 > 0),
-                        real.X[i],
-                        real.means[i],
-                        real.Y[i],
-                        real.coins[i],
-                        real.optimal[i],
-                        zs[0],
-                    )
-                    i += 1
+        _compiled().enable_cache()  # the input is checked: the kernels' cache may be written
+        z = np.empty((n, 2))  # scratch for the indices z
+        for i, r in enumerate(reps):
+            # replication r's sub-streams: SeedSequence(seed, spawn_key=(r, k)) — child r of
+            # SeedSequence(seed), without spawning R children
+            self._fill(
+                streams_of(seed, r, n0 > 0),
+                real.X[i],
+                real.means[i],
+                real.Y[i],
+                real.coins[i],
+                real.optimal[i],
+                z,
+            )
         return real
 
     def recorded_regret(self, real: Realization, actions, record_rounds, out=None) -> np.ndarray:

@@ -11,10 +11,8 @@ import math
 import numpy as np
 
 from . import jit_cache  # the cached kernels are defined with jit_cache.njit
-from .environment_lanes import index_rows
-from .pcg64 import as_double, next_word
 
-__all__ = ["PAIRWISE_MAX", "check_means", "index_pass", "reward_pass", "uniform_reward_pass"]
+__all__ = ["PAIRWISE_MAX", "check_means", "index_pass", "reward_pass"]
 
 #: numpy's pairwise block: up to this many terms a sum is one block (beyond: let numpy sum)
 PAIRWISE_MAX = 128
@@ -73,38 +71,9 @@ def _index_row(X, t, beta, v_star, z, optimal, d):
 
 
 @jit_cache.njit(nogil=True)
-def _index_lanes(X, beta, v_star, z, optimal):
-    """:func:`nbl_sim.engine.environment_lanes.index_rows` as a function of its own (LLVM optimizes
-    such IR loops worse inside a larger function)."""
-    return index_rows(X, beta, v_star, z, optimal)
-
-
-@jit_cache.njit(nogil=True)
 def index_pass(X, beta, v_star, z, optimal):
-    """z[t, a] = β_aᵀX_t and optimal[t] = a*(X_t) for every row of given contexts X: eight rows
-    at a time as vector lanes (:mod:`nbl_sim.engine.environment_lanes`; d ≥ 3 and unit-stride rows),
-    the last n mod 8 rows (all of them for d = 2, where the scalar rows are faster, or other
-    strides) one by one — the same operations either way."""
-    d = X.shape[1]
-    if (
-        d > 2
-        and X.strides[1] == 8
-        and z.strides[0] == 16
-        and z.strides[1] == 8
-        and (optimal.strides[0] == 1)
-    ):
-        t0 = _index_lanes(X, beta, v_star, z, optimal)
-        _scalar_rows(X[t0:], beta, v_star, z[t0:], optimal[t0:])  # the last n mod 8 rows
-    else:
-        _scalar_rows(X, beta, v_star, z, optimal)
-
-
-@jit_cache.njit(nogil=True)
-def _scalar_rows(X, beta, v_star, z, optimal):
-    """The scalar rows of :func:`index_pass`, every row of X (a view of the last rows after
-    the lanes: a loop from a constant start, which LLVM optimizes ~1.2–1.5× better in d = 2,
-    and one compiled function — a start argument compiled it twice, ~1.3 s more on a cold
-    cache)."""
+    """z[t, a] = β_aᵀX_t and optimal[t] = a*(X_t) for every row of given contexts X, one row
+    after the other (:func:`_index_row`)."""
     n, d = X.shape
     for t in range(n):
         _index_row(X, t, beta, v_star, z, optimal, d)
@@ -156,27 +125,4 @@ def reward_pass(g, means, Y, bernoulli, noise, rounding):
     for t in range(g.shape[0]):
         for a in range(2):
             _reward(g, means, Y, t, a, Y[t, a], bernoulli, noise)
-    return 0, -1
-
-
-@jit_cache.njit(nogil=True)
-def uniform_reward_pass(state, g, means, Y, bernoulli, noise, rounding):
-    """:func:`reward_pass` with the uniforms U = ``random(out=Y)`` of the PCG64 stream
-    ``state`` drawn in the same pass, which also checks the means (without an early exit, so
-    the check costs almost nothing: ~45 against ~65 us per 10⁴ rounds). If one fails, the
-    stream is not advanced, ``means`` and ``Y`` are left undefined, and the code is that of
-    :func:`check_means` (the first non-finite value, else the first one out of range)."""
-    s_hi, s_lo, c_hi, c_lo = state[0], state[1], state[2], state[3]
-    lo, hi = -rounding, 1.0 + rounding
-    ok = True
-    for t in range(g.shape[0]):
-        for a in range(2):
-            m = g[t, a]
-            # Bernoulli: NaN and ±inf fail the range test as well
-            ok &= (m >= lo) & (m <= hi) if bernoulli else math.isfinite(m)
-            w, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
-            _reward(g, means, Y, t, a, as_double(w), bernoulli, noise)
-    if not ok:
-        return check_means(g, bernoulli, rounding)
-    state[0], state[1] = s_hi, s_lo
     return 0, -1

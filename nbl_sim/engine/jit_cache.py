@@ -12,9 +12,9 @@ functions.
 
 **Why a directory of its own, named by a digest.** numba stamps a cached kernel with a hash of
 the one file that defines it. The kernels here inline compiled code defined in other files —
-the LLVM IR of :mod:`nbl_sim.engine.llvm_ops` and :mod:`nbl_sim.engine.environment_lanes`, the
-PCG64 stream of :mod:`nbl_sim.engine.pcg64`, the NBL lanes — so after an edit of such a file
-alone numba would load the old kernel as current. The directory is named by
+the LLVM IR of :mod:`nbl_sim.engine.llvm_ops`, the PCG64 stream of
+:mod:`nbl_sim.engine.pcg64`, the constants of :mod:`nbl_sim.engine.contract` — so after an edit
+of such a file alone numba would load the old kernel as current. The directory is named by
 :func:`package_digest`, a hash of every source file of the package that imports numba,
 llvmlite or this module (and of the package's path): an edit of any of them gives a new, empty
 directory, and every kernel compiles once again at its next use.

@@ -16,11 +16,12 @@ What makes it fast: one compiled (numba) loop over replications and rounds — n
 dispatch, no temporaries, ~20 flops per replication-step in d = 2. The recursion is sequential in
 t (a sqrt and a division on every step's critical path), so eight replications advance in
 lockstep and their independent dependency chains overlap in the CPU: in d = 2 with the states in
-registers; in d ≥ 3 as the lanes of 8-wide vectors, every operation of a round one vector
-instruction for all eight (:mod:`nbl_sim.engine.nbl_lanes`, LLVM IR; numba's own loops leave
-them scalar: ~2.2× slower in d = 8). Each replication is still computed in its own fixed
-operation order, so results are bit-identical whatever the batch (chunking, process count,
-block).
+registers; in d ≥ 3 as the columns of a (d, 8) array, one round of all eight after the other.
+(Hand-written 8-wide vector lanes in LLVM IR made the d ≥ 3 rounds ~3× faster but a run only
+1.30× (d = 8) to 1.43× (d = 16) faster end to end, under the 1.5× a piece of compiled machinery
+must earn (issue 37; benchmarks/README.md, "The engine"): they were cut.) Each replication is
+still computed in its own fixed operation order, so results are bit-identical whatever the batch
+(chunking, process count, block).
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ import numpy as np
 
 from . import jit_cache  # the cached kernels are defined with jit_cache.njit
 from .contract import LOCKSTEP, NBLTrace, nbl_inputs
-from .nbl_lanes import lane_rounds
 
 __all__ = [
     "nbl_run",
@@ -108,9 +108,8 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
                 v_out[r0 + b, 0] = vb[b, 0]
                 v_out[r0 + b, 1] = vb[b, 1]
     else:
-        # any d: LOCKSTEP replications are the lanes of V (d, LOCKSTEP), each with exactly its
-        # own arithmetic (nbl_lanes.lane_rounds, from one record round to the next; a last,
-        # partial group one by one)
+        # any d: LOCKSTEP replications are the columns of V (d, LOCKSTEP), each with exactly
+        # its own arithmetic, from one record round to the next
         V = np.empty((d, LOCKSTEP))
         for r0 in range(0, R, LOCKSTEP):
             nb = min(LOCKSTEP, R - r0)
@@ -121,12 +120,9 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
             t = n0
             while t < n:
                 t_end = min(n, rec[k]) if k < n_rec else n  # rec[k] > t: the next record
-                if nb == LOCKSTEP:
-                    _lane_rounds(X, Y, actions, V, eta, r0, t, t_end)
-                else:
-                    for u in range(t, t_end):
-                        for b in range(nb):
-                            _replication_round(X, Y, r0 + b, u, eta[u], V, b, actions)
+                for u in range(t, t_end):
+                    for b in range(nb):
+                        _replication_round(X, Y, r0 + b, u, eta[u], V, b, actions)
                 t = t_end
                 if k < n_rec and rec[k] == t:
                     k = _record_round(V, nb, r0, t, k, rec, v_star, sq, ang)
@@ -136,18 +132,9 @@ def _nbl_kernel(X, Y, coins, v_init, use_init, eta, v_star, rec, actions, sq, an
     return degenerate
 
 
-@jit_cache.njit(nogil=True)
-def _lane_rounds(X, Y, actions, V, eta, r0, t_begin, t_end):
-    """:func:`nbl_sim.engine.nbl_lanes.lane_rounds`, compiled as a function of its own: inlined
-    into the kernel, LLVM's optimization of the larger function makes the same IR ~2× slower."""
-    lane_rounds(X, Y, actions, V, eta, r0, t_begin, t_end)
-
-
 @jit_cache.njit(nogil=True, inline="always")
 def _replication_round(X, Y, r, t, et, V, b, actions):
-    """One Stage II round of replication r, held in column b of V (d, ·): the scalar form of
-    :func:`nbl_sim.engine.nbl_lanes.lane_rounds` (a last group of fewer than LOCKSTEP
-    replications)."""
+    """One Stage II round of replication r, held in column b of V (d, ·) (d ≥ 3)."""
     d = V.shape[0]
     s = 0.0
     for j in range(d):

@@ -126,18 +126,6 @@ def _normal(s_hi, s_lo, c_hi, c_lo):
 
 
 @jit_cache.njit(nogil=True)
-def normal_after(r, s_hi, s_lo, c_hi, c_lo):
-    """The rest of a :func:`_normal` draw whose first word r (already stepped to the state
-    s) failed the fast test: (x, new s_hi, new s_lo) — for the vector lanes of
-    :mod:`nbl_sim.engine.environment_lanes`, which do the fast test themselves."""
-    idx, rabs, x = ziggurat_candidate(r)
-    ok, x, s_hi, s_lo = _beyond_the_box(idx, rabs, x, s_hi, s_lo, c_hi, c_lo)
-    if ok:
-        return x, s_hi, s_lo
-    return _normal(s_hi, s_lo, c_hi, c_lo)
-
-
-@jit_cache.njit(nogil=True)
 def fill_normals(state, X):
     """``standard_normal(out=X)`` of the PCG64 stream ``state`` for a C-contiguous 2-D ``X``
     (memory order); ``state`` is advanced in place."""

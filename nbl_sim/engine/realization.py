@@ -5,17 +5,19 @@ it is drawn from (the "Common random numbers" section of :mod:`nbl_sim.engine.en
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
-if TYPE_CHECKING:
-    from .seeding import ReplicationStreams
-
-
-__all__ = ["Realization", "replication_seeds", "replication_streams", "check_seed", "substream"]
+__all__ = [
+    "Realization",
+    "replication_seeds",
+    "replication_streams",
+    "streams_of",
+    "check_seed",
+    "substream",
+]
 
 
 def replication_seeds(seed: int, reps: int) -> list[np.random.SeedSequence]:
@@ -53,18 +55,22 @@ def substream(ss: np.random.SeedSequence, k: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(child))
 
 
-def replication_streams(ss: np.random.SeedSequence, coins: bool = True) -> ReplicationStreams:
-    """The (contexts, rewards, coins) sub-streams of one replication (coins absent if unused),
-    built by numpy from ``ss``; drawn compiled from their states when numpy's PCG64 is (the
-    compiled stream is imported here, on the first compiled draw)."""
-    from .pcg64 import compiled_pcg_agrees, state_of
-    from .seeding import ReplicationStreams
+def replication_streams(ss: np.random.SeedSequence, coins: bool = True) -> tuple:
+    """The (contexts, rewards, coins) sub-streams of one replication: numpy Generators built
+    from ``ss`` (:func:`substream` k = 0, 1, 2); the coin stream is None when ``coins`` is
+    False (no randomized initialization)."""
+    return tuple(substream(ss, k) if k < 2 or coins else None for k in range(3))
 
-    gens = tuple(substream(ss, k) if k < 2 or coins else None for k in range(3))
-    if not compiled_pcg_agrees():
-        return ReplicationStreams(generators=gens)
-    return ReplicationStreams(
-        np.stack([state_of(g.bit_generator) for g in gens[: 2 + coins]]), generators=gens
+
+def streams_of(seed: int, r: int, coins: bool = True) -> tuple:
+    """:func:`replication_streams` of replication ``r`` of a run seeded ``seed``: the
+    sub-streams ``Generator(PCG64(SeedSequence(seed, spawn_key=(r, k))))`` — child r of
+    ``SeedSequence(seed)``, without spawning r + 1 children."""
+    return tuple(
+        np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(r, k))))
+        if k < 2 or coins
+        else None
+        for k in range(3)
     )
 
 

@@ -241,10 +241,9 @@ def _tau(sq: np.ndarray, r0: float) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- cells
-#: replications per block of every cell kind (:func:`_in_blocks`): the draw's eight lanes
-#: (nbl_sim.engine.environment_lanes); a block of 10⁵ rounds in d = 2 is 39 MB, kept for the next
-# block
-#: and cell
+#: replications per block of every cell kind (:func:`_in_blocks`): the NBL kernel's lockstep
+#: group (nbl_sim.engine.contract.LOCKSTEP); a block of 10⁵ rounds in d = 2 is 39 MB, kept for the
+#: next block and cell
 _CELL_BLOCK = 8
 
 

@@ -82,11 +82,8 @@ EXCLUDED = {
     "nbl_sim.runs.plain_data": "machinery",
     "nbl_sim.engine.buffers": "machinery",
     "nbl_sim.engine.jit_cache": "machinery",
-    "nbl_sim.engine.seeding": "random streams (a change is a different seed, not a wrong quantity)",
-    "nbl_sim.engine.pcg64": "random streams",
+    "nbl_sim.engine.pcg64": "random streams (a change is a different seed, not a wrong quantity)",
     "nbl_sim.engine.llvm_ops": "LLVM IR in strings",
-    "nbl_sim.engine.environment_lanes": "LLVM IR in strings",
-    "nbl_sim.engine.nbl_lanes": "LLVM IR in strings",
     "nbl_sim.presentation": "figures and tables",
     "nbl_sim.beyond": "beyond the paper",
 }

@@ -140,49 +140,17 @@ def test_context_fill_is_numpys_on_both_sides_of_the_compiled_threshold(n):
 
 @pytest.mark.parametrize("d", [2, 5])
 def test_numpy_fill_fallback_gives_the_same_draws(monkeypatch, d):
-    """If a once-per-process check ever failed — of the reward lanes, of the compiled PCG64
-    stream, of the seeding — rewards are drawn replication by replication, then contexts and
-    reward uniforms come from numpy's own fills, then from generators numpy builds itself:
-    the realization is the same."""
-    import nbl_sim.engine.environment_lanes as lanes
+    """If the once-per-process check of the compiled PCG64 stream ever failed, contexts come
+    from numpy's own fills: the realization is the same."""
     import nbl_sim.engine.pcg64 as pcg64
-    import nbl_sim.engine.seeding as seeding
 
     env = Environment.build(TT, "0.5", d)
-    reps = [0, 2, 3, 4, 5, 6, 7, 8, 9]  # eight as lanes, then one
-    draws = [env.draw(4, reps, 3000, 10)]
-    for module in (lanes, pcg64, seeding):
-        monkeypatch.setattr(module, "_AGREES", [False])
-        draws.append(env.draw(4, reps, 3000, 10))
+    reps = [0, 2, 3, 4, 5, 6, 7, 8, 9]
+    first = env.draw(4, reps, 3000, 10)
+    monkeypatch.setattr(pcg64, "_AGREES", [False])
+    other = env.draw(4, reps, 3000, 10)
     for k in ("X", "means", "Y", "coins", "optimal"):
-        for other in draws[1:]:
-            assert np.array_equal(getattr(draws[0], k), getattr(other, k))
-
-
-def test_lanes_self_check_can_fail(monkeypatch):
-    """The once-per-process check compares the lanes with numpy: one wrong reward, or one
-    normal off by one ulp, fails it."""
-    import nbl_sim.engine.environment_lanes as lanes
-
-    real = lanes.reward_lanes
-
-    def off_by_one_reward(states, addresses, means, Y, r0, *args):
-        ok = real(states, addresses, means, Y, r0, *args)
-        Y[r0 + 3, 17, 1] += 1.0
-        return ok
-
-    def one_wrong_normal(states, X, r0):
-        real_normals(states, X, r0)
-        X[r0 + 5, 1000, 1] = np.nextafter(X[r0 + 5, 1000, 1], np.inf)
-
-    real_normals = lanes.normal_lanes
-    monkeypatch.setattr(lanes, "_AGREES", [])
-    assert lanes.lanes_agree()
-    for name, wrong in (("reward_lanes", off_by_one_reward), ("normal_lanes", one_wrong_normal)):
-        monkeypatch.setattr(lanes, "_AGREES", [])
-        monkeypatch.setattr(lanes, name, wrong)
-        assert not lanes.lanes_agree()
-        monkeypatch.undo()
+        assert np.array_equal(getattr(first, k), getattr(other, k))
 
 
 def test_optimal_action_uses_numpys_summation_order():
@@ -265,11 +233,9 @@ def test_replication_streams_do_not_depend_on_batch():
         dict(contexts="student-t:nu=5"),
     ],
 )
-def test_rewards_drawn_as_lanes_are_those_drawn_one_by_one(kw):
-    """Eight replications at a time draw their rewards as vector lanes: every array of a batch
-    of 19 (two lane groups and three single ones) equals that replication drawn alone —
-    Bernoulli and bounded rewards, d = 9, per-arm links (optimal actions from the means),
-    another context law."""
+def test_a_batch_draws_what_each_replication_draws_alone(kw):
+    """Every array of a batch of 19 equals that replication drawn alone — Bernoulli and bounded
+    rewards, d = 9, per-arm links (optimal actions from the means), another context law."""
     env = Environment.build(TT, "0.5", kw.pop("d", 3), **kw)
     whole = env.draw(11, range(19), 250, 7)
     for r in (0, 7, 8, 15, 16, 18):
@@ -278,9 +244,9 @@ def test_rewards_drawn_as_lanes_are_those_drawn_one_by_one(kw):
             assert np.array_equal(getattr(one, k)[0], getattr(whole, k)[r])
 
 
-def test_a_failed_lane_check_raises_the_first_failing_replications_error():
-    """A realized mean outside [0, 1] in replication 3 of 9 (the means of the others fine):
-    the same error as drawing replication 3 alone, wherever its lane."""
+def test_a_failed_check_raises_the_first_failing_replications_error():
+    """A realized mean outside [0, 1] in replications 3 and 5 of 9 (the means of the others
+    fine): the error of replication 3, as when it is drawn without 5."""
     env = Environment.build(TT, "0.5", 3)
     calls = []
 
@@ -292,12 +258,12 @@ def test_a_failed_lane_check_raises_the_first_failing_replications_error():
         return g
 
     object.__setattr__(env, "_means", means)
-    with pytest.raises(NBLInputError, match=r"Bernoulli mean left \[0, 1\]: .* = 5.5;") as lanes:
+    with pytest.raises(NBLInputError, match=r"Bernoulli mean left \[0, 1\]: .* = 5.5;") as batch:
         env.draw(0, range(9), 100, 0)
     calls.clear()
     with pytest.raises(NBLInputError, match="= 5.5;") as alone:
         env.draw(0, [0, 1, 2, 3], 100, 0)
-    assert str(lanes.value) == str(alone.value)
+    assert str(batch.value) == str(alone.value)
 
 
 def test_horizon_prefix_is_stable():

@@ -7,8 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nbl_sim.engine import pcg64
-from nbl_sim.engine.environment_lanes import normal_lanes
-from nbl_sim.engine.environment_passes import reward_pass, uniform_reward_pass
+from nbl_sim.engine.environment_passes import reward_pass
 
 
 def _pair(seed):
@@ -56,59 +55,35 @@ def test_state_round_trip_and_buffered_word_refused():
 
 
 @pytest.mark.parametrize("bernoulli", [True, False])
-def test_fused_reward_pass_equals_fill_then_pass(bernoulli):
-    """uniform_reward_pass = fill_doubles then reward_pass, including the state it leaves, for
-    means inside, at and just outside [0, 1] (clipped, a −0.0 kept)."""
+def test_reward_pass_on_numpys_uniforms_is_the_definition(bernoulli):
+    """reward_pass on ``random(out=Y)`` uniforms: means clipped as ``np.clip`` (a −0.0 kept) and
+    rewards 1{U < m} or ((U·2 − 1)·b) + m, for means inside, at and just outside [0, 1]."""
     rng = np.random.default_rng(1)
     g = rng.uniform(-1e-13, 1 + 1e-13, (5000, 2))
     g[:4, 0] = (-0.0, 0.0, 1.0, 0.5)
-    _, w1 = _pair(11)
-    _, w2 = _pair(11)
-    m1, m2, Y1, Y2 = (np.empty((5000, 2)) for _ in range(4))
-    assert uniform_reward_pass(w1, g, m1, Y1, bernoulli, 0.5, 1e-12) == (0, -1)
-    pcg64.fill_doubles(w2, Y2)
-    assert reward_pass(g, m2, Y2, bernoulli, 0.5, 1e-12) == (0, -1)
-    assert np.array_equal(Y1, Y2) and np.array_equal(w1, w2)
-    assert np.array_equal(m1.view(np.int64), m2.view(np.int64))  # signed zeros included
+    U = np.random.default_rng(11).random((5000, 2))
+    m, Y = np.empty((5000, 2)), U.copy()
+    assert reward_pass(g, m, Y, bernoulli, 0.5, 1e-12) == (0, -1)
+    want_m = np.clip(g, 0.0, 1.0) if bernoulli else g
+    want_Y = (U < want_m).astype(float) if bernoulli else ((U * 2.0) - 1.0) * 0.5 + want_m
+    assert np.array_equal(m.view(np.int64), want_m.view(np.int64))  # signed zeros included
+    assert np.array_equal(Y, want_Y)
     if bernoulli:
-        assert np.signbit(m1[0, 0]) and m1.min() >= 0 and m1.max() <= 1
+        assert np.signbit(m[0, 0]) and m.min() >= 0 and m.max() <= 1
 
 
-def test_reward_pass_refusal_leaves_the_stream_untouched():
-    _, w = _pair(5)
-    before = w.copy()
+def test_reward_pass_refusal_names_the_first_bad_mean():
     g = np.full((10, 2), 0.5)
     g[3, 1] = np.nan
     out = np.empty((10, 2))
-    assert uniform_reward_pass(w, g, out, out.copy(), True, 0.5, 1e-12) == (1, 7)
+    assert reward_pass(g, out, out.copy(), True, 0.5, 1e-12) == (1, 7)
     g[3, 1] = 1.5
-    assert uniform_reward_pass(w, g, out, out.copy(), True, 0.5, 1e-12) == (2, 7)
+    assert reward_pass(g, out, out.copy(), True, 0.5, 1e-12) == (2, 7)
     g[8, 0] = -np.inf  # a non-finite value is reported first, wherever it is
-    assert uniform_reward_pass(w, g, out, out.copy(), True, 0.5, 1e-12) == (1, 16)
-    assert uniform_reward_pass(w, g, out, out.copy(), False, 0.5, 1e-12) == (1, 16)
+    assert reward_pass(g, out, out.copy(), True, 0.5, 1e-12) == (1, 16)
+    assert reward_pass(g, out, out.copy(), False, 0.5, 1e-12) == (1, 16)
     g[8, 0] = 0.5  # bounded rewards take any finite mean
-    assert uniform_reward_pass(w, g, out, out.copy(), False, 0.5, 1e-12) == (0, -1)
-    assert not np.array_equal(w, before)
-    w[:] = before
+    assert reward_pass(g, out, out.copy(), False, 0.5, 1e-12) == (0, -1)
     g[3, 1] = 1.0 + 1e-12  # within rounding: accepted (and clipped)
-    assert uniform_reward_pass(w, g, out, out.copy(), True, 0.5, 1e-12) == (0, -1)
+    assert reward_pass(g, out, out.copy(), True, 0.5, 1e-12) == (0, -1)
     assert out[3, 1] == 1.0
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**64 - 1), st.integers(1, 3000), st.integers(1, 9), st.integers(0, 3))
-def test_normal_lanes_are_eight_fills(seed, n, d, r0):
-    """Eight context streams drawn as vector lanes into rows r0, …, r0 + 7 of an (R, n, d)
-    array: each row is ``fill_normals`` of its stream (numpy's normals, slow paths and tails
-    included), the final states too, and the other rows are untouched."""
-    seq = np.random.SeedSequence(seed).spawn(8)
-    words = np.stack([pcg64.state_of(np.random.PCG64(s)) for s in seq])
-    X = np.full((r0 + 9, n, d), 7.0)
-    states = np.ascontiguousarray(words.T)
-    normal_lanes(states, X, r0)
-    for b in range(8):
-        w = words[b].copy()
-        want = np.empty((n, d))
-        pcg64.fill_normals(w, want)
-        assert np.array_equal(X[r0 + b], want) and np.array_equal(states[:, b], w)
-    assert np.all(X[:r0] == 7.0) and np.all(X[r0 + 8 :] == 7.0)
