@@ -42,6 +42,7 @@ __all__ = [
     "moment_agreements",
     "means_agreement",
     "gate",
+    "gate_noting",
     "combine",
     "agree_abs",
     "agree_rel",
@@ -469,3 +470,30 @@ def gate(outcome: Outcome, agreements: Iterable[Judgement]) -> Outcome:
     return Outcome(
         FAIL, outcome.computed, "; ".join(j.detail for j in fails), evidence=outcome.evidence
     )
+
+
+def gate_noting(outcome: Outcome, agreements: Iterable[Judgement], note: str) -> Outcome:
+    """:func:`gate`, and when every agreement holds, ``note`` (a sentence saying what the library
+    computed the same) appended to the outcome's detail, so the report says the verdict rests
+    on two computations.
+
+    Parameters
+    ----------
+    outcome : Outcome
+        The verdict computed from the witness's values.
+    agreements : iterable of Judgement
+        The library-versus-witness comparisons.
+    note : str
+        The sentence to append when they all agree.
+
+    Returns
+    -------
+    Outcome
+        ``outcome`` with the note, or the ``FAIL`` of :func:`gate`.
+    """
+    out = gate(outcome, agreements)
+    if out is outcome:
+        text = outcome.detail.rstrip()
+        stop = "" if not text or text.endswith(".") else "."
+        outcome.detail = f"{text}{stop} {note}".strip()
+    return out

@@ -6,7 +6,12 @@ induced by a link.
 Every identity is computed here from the paper's definitions written in
 :mod:`proofs_check.witnesses.potentials` (the loss eq:app_bregman_loss, the table as printed,
 sympy inverses, conjugates, limits and integrals) — not with the library's elicitation checks —
-and the claim shows the simplified residual. Where possible the potential is *generic* (an
+and the claim shows the simplified residual. Where the library computes the same thing (a row
+of the table, a dual domain: :mod:`nbl_theory.elicitation` through
+:mod:`proofs_check.witnesses.toolkit_values`), it is given the same input and compared with the
+witness first (:func:`proofs_check.judgement.gate`): a difference is a ``FAIL``, a toolkit
+defect, and the paper is not judged; each such claim has a library mutant that must turn it
+``FAIL``. Where possible the potential is *generic* (an
 undefined sympy function φ), which proves an identity for every smooth φ. A printed entry that
 recomputes to something else is a ``DISCREPANCY``; an identity that should hold but does not
 simplify to 0 is a ``FAIL``. Each claim takes its inputs as keyword arguments (the printed
@@ -15,10 +20,13 @@ entries, the potentials, the coefficient of a formula) so its mutants change one
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy as sp
 
 from nbl_theory import elicitation as el
 
+from ..judgement import agreement, gate_noting
 from ..registry import (
     CAVEAT,
     DISCREPANCY,
@@ -30,6 +38,7 @@ from ..registry import (
     register_not_checked,
 )
 from ..witnesses import potentials as pt
+from ..witnesses import toolkit_values as tv
 from ..witnesses.printed import mp_nstr
 
 __all__: list[str] = []
@@ -65,6 +74,62 @@ def _residual_outcome(residuals: dict, what: str) -> Outcome:
     )
 
 
+def _to_library(expr):
+    """A witness expression (in r and vartheta) in the library's symbols (m, vartheta)."""
+    return sp.sympify(expr).subs({R: el.M, THETA: el.THETA})
+
+
+def _library_mutant(what: str, function: str, wrong) -> Mutant:
+    """The library's ``function`` of :mod:`proofs_check.witnesses.toolkit_values` returning
+    ``wrong(value)``: the claim must read FAIL (a toolkit defect), not judge the paper."""
+
+    def patch(old):
+        return lambda *a, **k: wrong(old(*a, **k))
+
+    target = f"proofs_check.witnesses.toolkit_values:{function}"
+    return Mutant(f"library {what} wrong", "formula", patches=((target, patch),), call=True)
+
+
+def _witness_mutant(what: str, function: str, wrong) -> Mutant:
+    """The witness ``function`` of :mod:`proofs_check.witnesses.potentials` returning
+    ``wrong(value)``: library and witness then disagree, and the claim must read FAIL."""
+
+    def patch(old):
+        return lambda *a, **k: wrong(old(*a, **k))
+
+    target = f"proofs_check.witnesses.potentials:{function}"
+    return Mutant(f"witness {what} wrong", "witness", patches=((target, patch),), call=True)
+
+
+def _gated(outcome: Outcome, checks) -> Outcome:
+    """``outcome`` (judged from the witness) unless a library-versus-witness check fails."""
+    checks = list(checks)
+    computed = "; ".join(f"{j.quantity} {j.library}" for j in checks)
+    note = (
+        "The library (nbl_theory.elicitation), given the same input, computes the same: "
+        f"{computed}."
+    )
+    return gate_noting(outcome, checks, note)
+
+
+def _dual_check(name: str, lo, hi):
+    """The library's dual domain of the printed row ``name`` against the witness's (lo, hi)."""
+    row = _TABLE[name]
+    lib = tv.dual_domain_of(_to_library(row["phi"]), row["domain"])
+    return agreement(
+        f"dual domain of {name}",
+        library=lib,
+        witness=(lo, hi),
+        agree=_same_interval,
+        fmt=lambda v: f"({_s(v[0])}, {_s(v[1])})",
+    )
+
+
+def _same_interval(library, witness) -> bool:
+    """the same end points (sympy)"""
+    return all(sp.simplify(a - b) == 0 if a.is_finite else a == b for a, b in zip(library, witness))
+
+
 # ------------------------------------------------------------------ tab:app_bregman_examples
 def _table_row(name, printed=None):
     row = printed or _TABLE[name]
@@ -82,16 +147,33 @@ def _table_row(name, printed=None):
         f"(on vartheta in ({_s(dual[0])}, {_s(dual[1])}))"
     )
     wrong = [k for k, (ok, _) in res.items() if not ok]
+    lib = tv.bregman_row_check(
+        _to_library(phi),
+        dom,
+        _to_library(row["w"]),
+        _to_library(row["theta"]),
+        _to_library(row["g"]),
+    )
+    check = agreement(
+        f"which printed entries of row '{name}' hold",
+        library=sorted(k for k, ok in lib.items() if ok),
+        witness=sorted(
+            {"w": "w", "vartheta": "theta", "g": "g"}[k] for k, (ok, _) in res.items() if ok
+        ),
+        agree=lambda a, b: a == b,
+        fmt=lambda v: "{" + ", ".join(v) + "}",
+    )
     detail = (
         "w = phi'' and vartheta = phi' by sympy diff, g = (phi')^-1 by sympy solve "
         "(the branch mapping a sample of the domain back), each minus the printed entry: "
         + ", ".join(f"{k} residual {_s(r)}" for k, (_, r) in res.items())
     )
-    return Outcome(
+    out = Outcome(
         DISCREPANCY if wrong else PASS,
         computed,
         (f"printed {', '.join(wrong)} differ from the recomputed ones; " if wrong else "") + detail,
     )
+    return _gated(out, [check])
 
 
 for _name, _row in _TABLE.items():
@@ -104,11 +186,18 @@ for _name, _row in _TABLE.items():
         "symbolic",
         *_EXACT,
         printed=f"w = {_s(_row['w'])}, vartheta = {_s(_row['theta'])}, g = {_s(_row['g'])}",
+        witness="proofs_check.witnesses.potentials:inverse, "
+        "proofs_check.witnesses.potentials:zero_on",
+        shares="the printed row as the claim gives it (both recompute its entries)",
         mutants=(
             Mutant.printed("printed w doubled", printed={**_row, "w": 2 * _row["w"]}),
             Mutant.printed(
                 "printed g at 2 vartheta", printed={**_row, "g": _row["g"].subs(THETA, 2 * THETA)}
             ),
+            _library_mutant(
+                "row check (w always wrong)", "bregman_row_check", lambda d: {**d, "w": not d["w"]}
+            ),
+            _witness_mutant("inverse (g negated)", "inverse", lambda g: -g),
         ),
     )(lambda printed=None, name=_name: _table_row(name, printed))
 
@@ -120,6 +209,21 @@ def _dual(name):
     return lo, hi, lo == -sp.oo and hi == sp.oo
 
 
+_DUAL_SHARES = "the printed potential and domain (both compute phi'(I) from them)"
+
+
+def _dual_mutant() -> Mutant:
+    return _library_mutant(
+        "dual domain (left end at 0)", "dual_domain_of", lambda v: (sp.Integer(0), v[1])
+    )
+
+
+def _dual_witness_mutant() -> Mutant:
+    return _witness_mutant(
+        "dual domain (left end at 0)", "dual_domain", lambda v: (sp.Integer(0), v[1])
+    )
+
+
 @register(
     "burg-dual-domain-restricted",
     "eq:app_full_dual_domain",
@@ -129,16 +233,23 @@ def _dual(name):
     "symbolic",
     *_EXACT,
     printed="restricted dual domain (not R)",
-    mutants=(Mutant.data("negative entropy in place of Burg", name="negative-entropy"),),
+    witness="proofs_check.witnesses.potentials:dual_domain",
+    shares=_DUAL_SHARES,
+    mutants=(
+        Mutant.data("negative entropy in place of Burg", name="negative-entropy"),
+        _dual_mutant(),
+        _dual_witness_mutant(),
+    ),
 )
 def _burg_dual(name="burg"):
     lo, hi, covers = _dual(name)
     computed = f"phi'({_s(_TABLE[name]['domain'])}) = ({_s(lo)}, {_s(hi)}); covers R: {covers}"
-    return Outcome(
+    out = Outcome(
         DISCREPANCY if covers else PASS,
         computed,
-        "one-sided sympy limits of phi' at the ends of the domain",
+        "one-sided sympy limits of phi' at the ends of the domain.",
     )
+    return _gated(out, [_dual_check(name, lo, hi)])
 
 
 @register(
@@ -150,19 +261,27 @@ def _burg_dual(name="burg"):
     "symbolic",
     *_EXACT,
     printed="R for both",
-    mutants=(Mutant.data("Burg in place of binary negative entropy", names=("quadratic", "burg")),),
+    witness="proofs_check.witnesses.potentials:dual_domain",
+    shares=_DUAL_SHARES,
+    mutants=(
+        Mutant.data("Burg in place of binary negative entropy", names=("quadratic", "burg")),
+        _dual_mutant(),
+        _dual_witness_mutant(),
+    ),
 )
 def _dual_r(names=("quadratic", "binary-negative-entropy")):
-    parts, ok = [], True
+    parts, ok, checks = [], True, []
     for name in names:
         lo, hi, covers = _dual(name)
         ok &= covers
         parts.append(f"{name}: ({_s(lo)}, {_s(hi)}), g = {_s(_TABLE[name]['g'])}")
-    return Outcome(
+        checks.append(_dual_check(name, lo, hi))
+    out = Outcome(
         PASS if ok else DISCREPANCY,
         "; ".join(parts),
-        "one-sided sympy limits of phi' at the ends of the domain",
+        "one-sided sympy limits of phi' at the ends of the domain.",
     )
+    return _gated(out, checks)
 
 
 @register(
@@ -178,7 +297,11 @@ def _dual_r(names=("quadratic", "binary-negative-entropy")):
     "symbolic",
     *_EXACT,
     printed="exponential response map (dual domain not stated)",
+    witness="proofs_check.witnesses.potentials:dual_domain",
+    shares=_DUAL_SHARES,
     mutants=(
+        _dual_mutant(),
+        _dual_witness_mutant(),
         Mutant.printed("printed map exp(2 vartheta)", g_printed=sp.exp(2 * THETA)),
         Mutant.data(
             "the quadratic potential (identity map) in its place", name="quadratic", g_printed=THETA
@@ -186,6 +309,11 @@ def _dual_r(names=("quadratic", "binary-negative-entropy")):
     ),
 )
 def _negent_dual(name="negative-entropy", g_printed=_EXP_MAP):
+    lo, hi, _ = _dual(name)
+    return _gated(_negent_verdict(name, g_printed), [_dual_check(name, lo, hi)])
+
+
+def _negent_verdict(name, g_printed) -> Outcome:
     row = _TABLE[name]
     lo, hi, covers = _dual(name)
     g = pt.inverse(sp.diff(row["phi"], R), R, THETA, pt.sample_in(row["domain"]))
@@ -329,9 +457,40 @@ def _bregman_second(coef=_HALF):
     mutants=(
         Mutant.formula("conjugate sign flipped: phi(r*) - r* vartheta", sign=-1),
         Mutant.printed("printed g of Burg replaced by 1/vartheta", printed_g={"burg": 1 / THETA}),
+        _library_mutant("convex conjugate (+1)", "convex_conjugate_of", lambda c: c + 1),
+        _witness_mutant(
+            "convex conjugate (+1)", "conjugate_gradient", lambda c: {**c, "conj": c["conj"] + 1}
+        ),
     ),
+    witness="proofs_check.witnesses.potentials:conjugate_gradient",
+    shares="the printed potentials and domains (both compute phi* from them)",
 )
 def _conjugate(sign=1, printed_g=None):
+    checks = []
+    for (
+        name,
+        row,
+    ) in _TABLE.items():  # the library's phi* against the witness's (eq:app_convex_conjugate)
+        lib = tv.convex_conjugate_of(_to_library(row["phi"]), row["domain"])
+        wit = pt.conjugate_gradient(row["phi"], R, row["domain"], row["g"], 1)["conj"]
+        checks.append(
+            agreement(
+                f"phi* of {name}",
+                library=lib,
+                witness=_to_library(wit),
+                agree=_same_function,
+                fmt=_s,
+            )
+        )
+    return _gated(_conjugate_verdict(sign, printed_g), checks)
+
+
+def _same_function(library, witness) -> bool:
+    """the difference simplifies to 0 (sympy)"""
+    return sp.simplify(library - witness) == 0
+
+
+def _conjugate_verdict(sign, printed_g) -> Outcome:
     parts, bad, wrong = [], [], []
     for name, row in _TABLE.items():
         g = (printed_g or {}).get(name, row["g"])
@@ -372,13 +531,46 @@ _INDUCED = pt.INDUCED_LINKS
     "symbolic",
     *_EXACT,
     covers=("eq:app_potential_from_link",),
-    mutants=(Mutant.formula("phi_g = int g(s) ds (g in place of g^-1)", integrand="link"),),
+    witness="proofs_check.witnesses.potentials:induced_potential_facts",
+    shares="the links as the claim gives them (both invert and integrate them)",
+    mutants=(
+        Mutant.formula("phi_g = int g(s) ds (g in place of g^-1)", integrand="link"),
+        _library_mutant(
+            "g^-1 (+1)", "induced_potential_of", lambda r: replace(r, inverse=r.inverse + 1)
+        ),
+        _witness_mutant(
+            "g^-1 (+1)", "induced_potential_facts", lambda f: {**f, "inv": f["inv"] + 1}
+        ),
+    ),
 )
 def _induced(integrand="inverse"):
+    checks, facts = [], {}
+    for name, g in _INDUCED.items():  # g^-1 and M = g(R): the library's against the witness's
+        lib = tv.induced_potential_of(g.subs(pt.R, el.Z))
+        wit = facts[name] = pt.induced_potential_facts(g, pt.R, integrand)
+        checks.append(
+            agreement(
+                f"g^-1 and M of {name}",
+                library=(lib.inverse, tuple(lib.range)),
+                witness=(wit["inv"], tuple(wit["range"])),
+                agree=_same_inverse_and_range,
+                fmt=lambda v: f"{_s(v[0])} on ({_s(v[1][0])}, {_s(v[1][1])})",
+            )
+        )
+    return _gated(_induced_verdict(integrand, facts), checks)
+
+
+def _same_inverse_and_range(library, witness) -> bool:
+    """the inverses' difference simplifies to 0 (sympy) and the ranges are equal"""
+    return sp.simplify(library[0] - witness[0]) == 0 and library[1] == witness[1]
+
+
+def _induced_verdict(integrand, facts: dict) -> Outcome:
+    """The verdict from the witness's ``facts`` of each link (:func:`_induced`)."""
     z = pt.R  # the links' variable (a real symbol)
     parts, bad, consts, n_ftc = [], [], [], 0
     for name, g in _INDUCED.items():
-        f = pt.induced_potential_facts(g, z, integrand)
+        f = facts[name]
         pot, rng, ftc_ok, ftc, rec_ok, rec, inc, ift_ok = (
             f[k] for k in ("pot", "range", "ftc_ok", "ftc", "rec_ok", "rec", "increasing", "ift_ok")
         )

@@ -30,6 +30,11 @@ __all__ = [
     "field_scale",
     "delta_roots",
     "weighted_entropy_facts",
+    "bregman_affine_gap",
+    "bregman_row_check",
+    "dual_domain_of",
+    "convex_conjugate_of",
+    "induced_potential_of",
     "study_plan",
     "study_cells",
     "study_from_cells",
@@ -102,6 +107,49 @@ def weighted_entropy_facts() -> dict:
     """{fact: (computed, printed, equal)} of the weighted binary negative entropy φ_ρ for symbolic
     ρ (:func:`nbl_theory.elicitation.weighted_entropy_facts`; cases ρ > 0, < 0, = 0)."""
     return el.weighted_entropy_facts(el.RHO)
+
+
+def bregman_affine_gap(extra=0):
+    """ℓ_{φ_ρ + a m + b + extra} − ℓ_{φ_ρ} with the library's Bregman loss
+    (:func:`nbl_theory.elicitation.bregman_loss`) and φ_ρ
+    (:func:`nbl_theory.elicitation.weighted_entropy_potential`), for symbolic a, b, ρ and
+    r, y > 0, simplified (0 when affine terms leave the loss unchanged); ``extra`` is an
+    expression in :data:`nbl_theory.elicitation.M`."""
+    import sympy as sp
+
+    a, b = sp.symbols("a b", real=True)
+    r, y = sp.symbols("r y", positive=True)
+    phi = el.weighted_entropy_potential()
+    loss = el.bregman_loss(phi + a * el.M + b + extra, r, y) - el.bregman_loss(phi, r, y)
+    return sp.simplify(loss)
+
+
+def bregman_row_check(phi, domain, w, theta, g) -> dict:
+    """The library's recomputation of one row of tab:app_bregman_examples
+    (:func:`nbl_theory.elicitation.check_bregman_row`): {"w", "theta", "g"} → whether the
+    recomputed φ'', φ' and (φ')⁻¹ equal the given entries (φ, w, θ in
+    :data:`nbl_theory.elicitation.M`, g in :data:`nbl_theory.elicitation.THETA`)."""
+    return el.check_bregman_row(el.BregmanRow("claim", phi, tuple(domain), w, theta, g))
+
+
+def dual_domain_of(phi, domain) -> tuple:
+    """The library's dual domain φ'(I) of φ (in :data:`nbl_theory.elicitation.M`) on the open
+    interval ``domain`` (:func:`nbl_theory.elicitation.dual_domain`)."""
+    return tuple(el.dual_domain(phi, el.M, *domain))
+
+
+def convex_conjugate_of(phi, domain):
+    """The library's convex conjugate φ*(ϑ) of φ (in :data:`nbl_theory.elicitation.M`) on the
+    open interval ``domain`` (:func:`nbl_theory.elicitation.convex_conjugate`, in
+    :data:`nbl_theory.elicitation.THETA`)."""
+    return el.convex_conjugate(phi, el.M, tuple(domain), el.THETA)
+
+
+def induced_potential_of(g):
+    """The library's potential induced by the link ``g`` (in :data:`nbl_theory.elicitation.Z`):
+    :func:`nbl_theory.elicitation.link_induced_potential` (g⁻¹, φ_g, the range of g and its two
+    identity checks)."""
+    return el.link_induced_potential(g, el.Z)
 
 
 @functools.cache

@@ -6,10 +6,15 @@ invariance of the Bregman loss under affine terms.
 The paper's printed formulas are the claims' ``printed`` values, in sympy syntax (``rho``, ``m``,
 ``z``, ``g``); each is parsed and compared with what sympy derives from the paper's definition
 of φ_ρ for symbolic ρ (:mod:`proofs_check.witnesses.weighted_entropy`, which does not use the
-library's elicitation module). A printed formula that sympy recomputes to something else is a
-``DISCREPANCY``; the library's φ_ρ (:func:`nbl_theory.elicitation.weighted_entropy_potential`)
-is compared with the definition once (a difference is a ``FAIL``). Every check takes its printed
-value as a keyword argument; the mutants perturb it.
+library's elicitation module). The library computes the same facts its own way
+(:func:`nbl_theory.elicitation.weighted_entropy_facts`, through
+:func:`proofs_check.witnesses.toolkit_values.weighted_entropy_facts`); each claim first compares
+the library's value with the witness's (:func:`proofs_check.judgement.gate`: a difference is a
+``FAIL``, a toolkit defect, and the paper is not judged), then judges the paper's printed formula
+against the witness: a printed formula that sympy recomputes to something else is a
+``DISCREPANCY`` of two computations. Every check takes its printed value as a keyword argument;
+the printed mutants perturb it, and each claim has a library mutant (the library's fact
+changed) that must turn it ``FAIL``.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ import sympy as sp
 
 from nbl_theory import elicitation as el
 
+from ...judgement import agreement, gate_noting
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
+from ...witnesses import toolkit_values as tv
 from ...witnesses import weighted_entropy as we
 
 __all__: list[str] = []
@@ -30,7 +37,86 @@ _WHY = (
 )
 
 
-def _register(id, statement, printed, mutated, kind="printed", why=_WHY):
+#: where the claims read the library's facts (a library mutant patches it)
+_FACTS = "proofs_check.witnesses.toolkit_values:weighted_entropy_facts"
+#: what the witness of every claim here shares with the library
+_SHARES = (
+    "nothing (phi_rho written out from the paper in the witness; the library derives the "
+    "facts in nbl_theory.elicitation)"
+)
+
+
+def _library_fact(key: str):
+    """The library's value of the fact ``key`` of φ_ρ (computed, not its printed copy), in the
+    witness's symbols (m ∈ (0, 1) positive, ρ real)."""
+    value = tv.weighted_entropy_facts()[key][0]
+    if isinstance(value, sp.Basic):
+        return value.subs({el.M: we.M, el.RHO: we.RHO, el.Z: we.Z})
+    return value
+
+
+def _same_expression(library, witness) -> bool:
+    """equal as functions of m in (0, 1) and real rho (sympy: the difference simplifies to 0;
+    truth values must be equal)"""
+    if isinstance(library, bool) or isinstance(witness, bool):
+        return bool(library) == bool(witness)
+    return we.same(library, witness)
+
+
+def _gated(outcome: Outcome, key: str, witness, what: str) -> Outcome:
+    """``outcome`` (judged from the witness) unless the library's ``key`` differs from the
+    witness's value: then the toolkit-defect ``FAIL``."""
+    check = agreement(
+        f"{what} of phi_rho",
+        library=_library_fact(key),
+        witness=witness,
+        agree=_same_expression,
+        fmt=lambda v: str(v) if isinstance(v, bool) else sp.sstr(v),
+    )
+    note = f"The library's {what} (nbl_theory.elicitation) equals the witness's."
+    return gate_noting(outcome, [check], note)
+
+
+def _library_mutant(key: str, what: str) -> Mutant:
+    """The library's fact ``key`` changed (x -> 2x + 1, a truth value negated): the claim must
+    read FAIL (a toolkit defect), not judge the paper."""
+
+    def wrong(facts):
+        def patched():
+            out = dict(facts())
+            c, p, e = out[key]
+            out[key] = ((not c) if isinstance(c, bool) else 2 * c + 1, p, e)
+            return out
+
+        return patched
+
+    return Mutant(f"library {what} changed", "formula", patches=((_FACTS, wrong),), call=True)
+
+
+def _off(v):
+    """A wrong value of a witness: x -> 2x + 1 (±∞ -> 0; each entry of a tuple), a truth value
+    negated."""
+    if isinstance(v, bool):
+        return not v
+    if isinstance(v, tuple):
+        return tuple(_off(x) for x in v)
+    if v in (sp.oo, -sp.oo):  # 2·∞ + 1 is ∞ again
+        return sp.Integer(0)
+    return 2 * v + 1
+
+
+def _witness_mutant(function: str) -> Mutant:
+    """The witness ``function`` of :mod:`proofs_check.witnesses.weighted_entropy` returning a
+    wrong value (:func:`_off`): library and witness then disagree, and the claim must read FAIL."""
+
+    def patch(old):
+        return lambda *a, **k: _off(old(*a, **k))
+
+    target = f"proofs_check.witnesses.weighted_entropy:{function}"
+    return Mutant(f"witness {function} wrong", "witness", patches=((target, patch),), call=True)
+
+
+def _register(id, statement, printed, mutated, fact, what, witness="derivative", why=_WHY):
     return register(
         id,
         _SECTION,
@@ -40,7 +126,13 @@ def _register(id, statement, printed, mutated, kind="printed", why=_WHY):
         "exact",
         why,
         printed=printed,
-        mutants=(Mutant(f"printed {printed!r} -> {mutated!r}", kind, kwargs={"printed": mutated}),),
+        witness=f"proofs_check.witnesses.weighted_entropy:{witness}",
+        shares=_SHARES,
+        mutants=(
+            Mutant(f"printed {printed!r} -> {mutated!r}", "printed", kwargs={"printed": mutated}),
+            _library_mutant(fact, what),
+            _witness_mutant("derivative" if witness == "implicit_equation_gap" else witness),
+        ),
     )
 
 
@@ -86,6 +178,7 @@ _PHI1 = "(1+rho)*log(m) - (1-rho)*log(1-m) + 2*rho*log(2)"
             printed="(1+rho)*log(m) - (1-rho)*log(1-m) + rho*log(2)",
         ),
         Mutant.witness("witness phi_rho with an extra m^2 term", extra=we.M**2),
+        _library_mutant("phi_prime", "phi_rho'"),
     ),
 )
 def _we_phi_prime(printed: str = _PHI1, extra=0):
@@ -100,17 +193,22 @@ def _we_phi_prime(printed: str = _PHI1, extra=0):
         )
     out = _compare(we.derivative(1), printed)
     out.detail += " The library's phi_rho equals the paper's definition (sympy)."
-    return out
+    return _gated(out, "phi_prime", we.derivative(1), "phi_rho'")
 
 
 _PHI2 = "(1+rho)/m + (1-rho)/(1-m)"
 
 
 @_register(
-    "we-phi-second", "phi_rho''(m) = (1+rho)/m + (1-rho)/(1-m)", _PHI2, "(1+rho)/m + (1+rho)/(1-m)"
+    "we-phi-second",
+    "phi_rho''(m) = (1+rho)/m + (1-rho)/(1-m)",
+    _PHI2,
+    "(1+rho)/m + (1+rho)/(1-m)",
+    "phi_second",
+    "phi_rho''",
 )
 def _we_phi_second(printed: str = _PHI2):
-    return _compare(we.derivative(2), printed)
+    return _gated(_compare(we.derivative(2), printed), "phi_second", we.derivative(2), "phi_rho''")
 
 
 @_register(
@@ -118,19 +216,41 @@ def _we_phi_second(printed: str = _PHI2):
     "kappa_rho = 2 rho (1 - log 2) is chosen so that phi_rho'(1/2) = 0",
     "0",
     "rho",
+    "phi_prime(1/2)",
+    "phi_rho'(1/2)",
+    "at_half",
 )
 def _we_norm(printed: str = "0"):
-    return _compare(we.at_half(1), printed, "phi_rho'(1/2) with kappa_rho = 2 rho (1 - log 2). ")
+    out = _compare(we.at_half(1), printed, "phi_rho'(1/2) with kappa_rho = 2 rho (1 - log 2). ")
+    return _gated(out, "phi_prime(1/2)", we.at_half(1), "phi_rho'(1/2)")
 
 
-@_register("we-phi-second-half", "phi_rho''(1/2) = 4", "4", "2")
+@_register(
+    "we-phi-second-half",
+    "phi_rho''(1/2) = 4",
+    "4",
+    "2",
+    "phi_second(1/2)",
+    "phi_rho''(1/2)",
+    "at_half",
+)
 def _we_second_half(printed: str = "4"):
-    return _compare(we.at_half(2), printed)
+    out = _compare(we.at_half(2), printed)
+    return _gated(out, "phi_second(1/2)", we.at_half(2), "phi_rho''(1/2)")
 
 
-@_register("we-phi-third-half", "phi_rho'''(1/2) = -8 rho", "-8*rho", "8*rho")
+@_register(
+    "we-phi-third-half",
+    "phi_rho'''(1/2) = -8 rho",
+    "-8*rho",
+    "8*rho",
+    "phi_third(1/2)",
+    "phi_rho'''(1/2)",
+    "at_half",
+)
 def _we_third_half(printed: str = "-8*rho"):
-    return _compare(we.at_half(3), printed)
+    out = _compare(we.at_half(3), printed)
+    return _gated(out, "phi_third(1/2)", we.at_half(3), "phi_rho'''(1/2)")
 
 
 _TAYLOR = (
@@ -139,19 +259,31 @@ _TAYLOR = (
 )
 
 
-@_register("we-g-at-0", "g_rho(0) = 1/2", "1/2", "1/4")
+_GTAYLOR = ("g(0)", "g'(0)", "g''(0)")
+
+
+def _we_taylor(k: int, printed: str) -> Outcome:
+    """g_rho^(k)(0) from the witness's Taylor inversion, judged against ``printed``, gated by
+    the library's value (:func:`nbl_theory.elicitation.link_derivatives_from_potential` at 1/2)."""
+    value = we.link_taylor()[k]
+    return _gated(_compare(value, printed, _TAYLOR), _GTAYLOR[k], value, f"g_rho^({k})(0)")
+
+
+@_register("we-g-at-0", "g_rho(0) = 1/2", "1/2", "1/4", "g(0)", "g_rho^(0)(0)", "link_taylor")
 def _we_g0(printed: str = "1/2"):
-    return _compare(we.link_taylor()[0], printed, _TAYLOR)
+    return _we_taylor(0, printed)
 
 
-@_register("we-g1-at-0", "g_rho'(0) = 1/4", "1/4", "1/2")
+@_register("we-g1-at-0", "g_rho'(0) = 1/4", "1/4", "1/2", "g'(0)", "g_rho^(1)(0)", "link_taylor")
 def _we_g1(printed: str = "1/4"):
-    return _compare(we.link_taylor()[1], printed, _TAYLOR)
+    return _we_taylor(1, printed)
 
 
-@_register("we-g2-at-0", "g_rho''(0) = rho/8", "rho/8", "rho/4")
+@_register(
+    "we-g2-at-0", "g_rho''(0) = rho/8", "rho/8", "rho/4", "g''(0)", "g_rho^(2)(0)", "link_taylor"
+)
 def _we_g2(printed: str = "rho/8"):
-    return _compare(we.link_taylor()[2], printed, _TAYLOR)
+    return _we_taylor(2, printed)
 
 
 _IMPLICIT = "g**(1+rho)/(1-g)**(1-rho) = exp(z)/2**(2*rho)"
@@ -164,15 +296,19 @@ _IMPLICIT = "g**(1+rho)/(1-g)**(1-rho) = exp(z)/2**(2*rho)"
     "2 rho log 2)",
     _IMPLICIT,
     "g**(1+rho)/(1-g)**(1-rho) = exp(z)/2**rho",
+    "log_implicit_equation",
+    "phi_rho'(m) on (0, 1)",
+    "implicit_equation_gap",
 )
 def _we_implicit(printed: str = _IMPLICIT):
     lhs, rhs = (we.parse(t) for t in printed.split("="))
     gap = we.implicit_equation_gap(lhs, rhs)
-    return Outcome(
+    out = Outcome(
         PASS if gap == 0 else DISCREPANCY,
         f"log lhs(m) - log rhs(phi_rho'(m)) = {sp.sstr(gap)} (m in (0, 1))",
-        "the printed equation with g = m and z = phi_rho'(m) must hold for every m",
+        "the printed equation with g = m and z = phi_rho'(m) must hold for every m.",
     )
+    return _gated(out, "log_implicit_equation", we.derivative(1), "phi_rho'(m) on (0, 1)")
 
 
 @register(
@@ -184,15 +320,23 @@ def _we_implicit(printed: str = _IMPLICIT):
     "exact",
     _WHY,
     printed="|rho| < 1",
-    mutants=(Mutant.printed("the range |rho| < 1 -> |rho| < 3/2", bound=sp.Rational(3, 2)),),
+    witness="proofs_check.witnesses.weighted_entropy:strictly_convex",
+    shares=_SHARES,
+    mutants=(
+        Mutant.printed("the range |rho| < 1 -> |rho| < 3/2", bound=sp.Rational(3, 2)),
+        _library_mutant("strictly_convex", "strict convexity for |rho| < 1"),
+        _witness_mutant("strictly_convex"),
+    ),
 )
 def _we_convex(bound=1):
     ok = we.strictly_convex(bound)
-    return Outcome(
+    out = Outcome(
         PASS if ok else DISCREPANCY,
         f"phi_rho''(u/(1+u)) > 0 proved by sympy for every u > 0 and |rho| < {bound}: {ok}",
-        "rho = bound (s-1)/(s+1), s > 0; m = u/(1+u), u > 0",
+        "rho = bound (s-1)/(s+1), s > 0; m = u/(1+u), u > 0.",
     )
+    # the library checks the paper's range |rho| < 1 (its cases rho > 0, < 0, = 0)
+    return _gated(out, "strictly_convex", we.strictly_convex(1), "strict convexity for |rho| < 1")
 
 
 @register(
@@ -204,19 +348,28 @@ def _we_convex(bound=1):
     "exact",
     _WHY,
     printed="-oo, oo",
-    mutants=(Mutant.formula("the range |rho| < 1 -> |rho| < 2", bound=2),),
+    witness="proofs_check.witnesses.weighted_entropy:dual_limits",
+    shares=_SHARES,
+    mutants=(
+        Mutant.formula("the range |rho| < 1 -> |rho| < 2", bound=2),
+        _library_mutant("dual_domain_is_R", "dual domain = R for |rho| < 1"),
+        _witness_mutant("dual_limits"),
+    ),
 )
 def _we_dual(bound=1, printed: str = "-oo, oo"):
     lo, hi = we.dual_limits(bound)
     want = tuple(we.parse(t) for t in printed.split(","))
     ok = (lo, hi) == want
-    return Outcome(
+    out = Outcome(
         PASS if ok else DISCREPANCY,
         f"limits {sp.sstr(lo)}, {sp.sstr(hi)}",
         f"sympy limits of phi_rho' for every |rho| < {bound} (rho = bound (s-1)/(s+1)"
         ", s > 0); phi_rho' is increasing (we-strictly-convex) and continuous, so "
-        "g_rho is onto (0, 1)",
+        "g_rho is onto (0, 1).",
     )
+    # the library checks the paper's range |rho| < 1
+    covers = we.dual_limits(1) == (-sp.oo, sp.oo)
+    return _gated(out, "dual_domain_is_R", covers, "dual domain = R for |rho| < 1")
 
 
 @_register(
@@ -224,12 +377,16 @@ def _we_dual(bound=1, printed: str = "-oo, oo"):
     "When rho = 0 the construction reduces exactly to the logistic link",
     "exp(z)/(1+exp(z))",
     "exp(z)/(1+exp(2*z))",
+    "rho=0_is_logistic",
+    "g_0",
+    "logistic_case",
 )
 def _we_logistic(printed: str = "exp(z)/(1+exp(z))"):
     sol = we.logistic_case()
     if sol is None:
         return Outcome(FAIL, "no unique solution", "sympy could not solve phi_0'(m) = z")
-    return _compare(sol, printed, "the solution m of phi_0'(m) = z. ")
+    out = _compare(sol, printed, "the solution m of phi_0'(m) = z. ")
+    return _gated(out, "rho=0_is_logistic", sol, "g_0")
 
 
 @register(
@@ -241,13 +398,33 @@ def _we_logistic(printed: str = "exp(z)/(1+exp(z))"):
     "symbolic",
     "exact",
     _WHY,
-    mutants=(Mutant.formula("a quadratic term m^2 added instead of an affine one", extra=we.M**2),),
+    witness="proofs_check.witnesses.weighted_entropy:affine_invariance_gap",
+    shares=_SHARES,
+    mutants=(
+        Mutant.formula("a quadratic term m^2 added instead of an affine one", extra=we.M**2),
+        Mutant(
+            "library Bregman loss not invariant",
+            "formula",
+            patches=(("proofs_check.witnesses.toolkit_values:bregman_affine_gap", lambda *a: 1),),
+        ),
+        _witness_mutant("affine_invariance_gap"),
+    ),
 )
 def _we_affine(extra=0):
     gap = we.affine_invariance_gap(extra)
-    return Outcome(
+    library = tv.bregman_affine_gap(sp.sympify(extra).subs(we.M, el.M))
+    out = Outcome(
         PASS if gap == 0 else DISCREPANCY,
         f"l[phi + a m + b] - l[phi] = {gap}",
         "symbolic rho and arbitrary affine term a m + b; the Bregman loss "
-        "phi(y) - phi(r) - phi'(r)(y - r) written out in the witness",
+        "phi(y) - phi(r) - phi'(r)(y - r) written out in the witness.",
     )
+    check = agreement(
+        "whether l[phi_rho + a m + b] = l[phi_rho]",
+        library=library == 0,
+        witness=gap == 0,
+        agree=_same_expression,
+        fmt=str,
+    )
+    note = "The library's Bregman loss (nbl_theory.elicitation) gives the same."
+    return gate_noting(out, [check], note)
