@@ -261,9 +261,56 @@ def _tests_chunk(files: list[str]) -> dict:
     return {"tests": plugin.seconds, "lines": _lines_of(cov), "pytest_exit": int(rc)}
 
 
+#: pytest's exit codes of a complete session: all passed, some failed, none collected
+_COMPLETE_EXITS = (0, 1, 5)
+
+
+def complete_part(part: dict, kind: str, n_items: int) -> dict:
+    """``part`` if its session ran to the end, else a RuntimeError: a tests chunk whose pytest
+    session was interrupted (exit 2, e.g. a stray SIGINT), crashed (3) or refused its arguments
+    (4) mapped only the files before the stop, and a map missing the rest would call their
+    mutants survivors.
+
+    Parameters
+    ----------
+    part : dict
+        A chunk's result (``pytest_exit`` for a tests chunk).
+    kind : str
+        ``"claims"`` or ``"tests"``.
+    n_items : int
+        The chunk's size (for the message).
+
+    Returns
+    -------
+    dict
+        ``part``.
+
+    Raises
+    ------
+    RuntimeError
+        A tests chunk whose pytest exit code is not one of a complete session.
+    """
+    code = part.get("pytest_exit", 0)
+    if kind == "tests" and code not in _COMPLETE_EXITS:
+        raise RuntimeError(
+            f"coverage chunk (tests, {n_items} files): pytest stopped early (exit {code}); "
+            "the map would miss the files after the stop"
+        )
+    return part
+
+
 def _run_chunk(task) -> dict:
-    """Executor task: one chunk in a fresh subprocess (empty NBL_CACHE_DIR, cwd a temp dir)."""
+    """Executor task: one chunk in a fresh subprocess (empty NBL_CACHE_DIR, cwd a temp dir); a
+    tests chunk whose session stopped early is run once more (:func:`complete_part`)."""
     kind, items = task
+    try:
+        return complete_part(_run_chunk_once(kind, items), kind, len(items))
+    except RuntimeError:
+        return complete_part(_run_chunk_once(kind, items), kind, len(items))
+
+
+def _run_chunk_once(kind: str, items: list) -> dict:
+    """One run of a chunk in a fresh subprocess; its result as it wrote it."""
     with tempfile.TemporaryDirectory(prefix="nbl-libmut-cov-") as tmp:
         env = dict(os.environ, NBL_CACHE_DIR=str(Path(tmp) / "cache"), PYTHONDONTWRITEBYTECODE="1")
         out = Path(tmp) / "out.json"

@@ -708,12 +708,15 @@ def localization_probabilities(
     Returns
     -------
     dict
-        ``P``, ``tau0`` (tuples over n0s), ``p_short``, ``p_long``, ``late_exits``.
+        ``P``, ``tau0`` (tuples over n0s), ``p_short``, ``p_long``, ``late_exits``, and
+        ``sq_head``: the kernel's e_t, t = n0..n, of the first :data:`WITNESS_PATHS` paths at
+        n0 = n0s[0] (for the comparison with :func:`reference_errors`).
     """
     (R, long_R), (n, long_n) = reps, horizons
-    P, tau0 = [], []
+    P, tau0, head = [], [], None
     for n0 in n0s:
         sq, _ = kernel_errors(env, seed, R, n, n0, gamma, float(n0), coins_n0=max(n0s))
+        head = sq[:WITNESS_PATHS].copy() if head is None else head
         tau = tau_from_sq(sq, r0)
         P.append(float((tau <= n - n0).mean()))
         tau0.append(float((tau == 0).mean()))
@@ -726,4 +729,5 @@ def localization_probabilities(
         p_short=float((tau <= n - n0).mean()),
         p_long=float((tau <= long_n - n0).mean()),
         late_exits=int(((tau > n - n0) & (tau <= long_n - n0)).sum()),
+        sq_head=head,
     )

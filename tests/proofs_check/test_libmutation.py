@@ -596,3 +596,19 @@ def test_claims_that_hang_leave_the_tests_their_turn(monkeypatch, tests_exit, ou
     assert r["outcome"] == outcome
     if outcome == "tests-only":
         assert r["reason"] == "the claims ran past the time limit; failed: tests/t.py::x"
+
+
+def test_a_tests_chunk_that_stopped_early_is_not_merged():
+    """A tests chunk whose pytest session was interrupted (exit 2: a stray SIGINT stopped one
+    chunk of the quick sample's map after tests/sim/test_execution_signals.py, and 13 files
+    were never mapped) is refused, not merged as if complete; a complete session (all passed,
+    some failed, none collected) and a claims chunk pass through."""
+    from proofs_check.libmutation.coverage_map import complete_part
+
+    for code in (0, 1, 5):
+        part = {"pytest_exit": code, "lines": {}}
+        assert complete_part(part, "tests", 3) is part
+    assert complete_part({"lines": {}}, "claims", 3) == {"lines": {}}
+    for code in (2, 3, 4):
+        with pytest.raises(RuntimeError, match=f"stopped early \\(exit {code}\\)"):
+            complete_part({"pytest_exit": code, "lines": {}}, "tests", 3)

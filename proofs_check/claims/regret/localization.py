@@ -4,7 +4,9 @@ proof), and the localization probability as a function of n0.
 
 Paths are re-run in numpy (:func:`proofs_check.witnesses.paths.run_paths`, confirmed against
 the compiled kernel) or, for long horizons and many replications, run through the compiled
-kernel (:func:`proofs_check.witnesses.paths.kernel_errors`); h along the paths is the spline of
+kernel (:func:`proofs_check.witnesses.paths.kernel_errors`), whose first paths must equal the
+witness's own numpy re-run (:func:`proofs_check.witnesses.paths.reference_errors`) before the
+paper is judged (else the toolkit-defect ``FAIL``); h along the paths is the spline of
 the library's quadrature field H(α), λ0(r0) its minimum over the cap
 (:mod:`proofs_check.witnesses.lambda0`). The steep logistic g = 1/(1 + e^{−4z}) (a larger μ_g
 makes the randomized initialization accurate with small n0) is a test link, not the paper's.
@@ -20,12 +22,15 @@ from fractions import Fraction
 from nbl_theory.links import Link
 from nbl_theory.paper import paper_link
 
+from ...judgement import agree_max_abs, agreement
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses.lambda0 import lambda0_2d
 from ...witnesses.paths import (
+    WITNESS_PATHS,
     environment,
     localization_probabilities,
     pooled_mean_zero,
+    reference_errors,
     reward_bound,
     run_paths,
     stopped_errors,
@@ -275,10 +280,31 @@ def _localization_data(
     key: str, delta: str, d: int, n0s: tuple, R: int, n: int, seed: int, long_n: int, long_R: int
 ) -> dict:
     """P(τ <= n) on the n0 grid (common random numbers across n0) and P(τ <= n), P(τ <= long n)
-    at n0 = n0s[1] on fresh paths (cached)."""
-    link = _LOGISTIC4 if key == "logistic4" else paper_link(key)
-    env = environment(link, delta, d, "bernoulli", None if d == 2 else 100 + d)
+    at n0 = n0s[1] on fresh paths (cached), from the library's kernel (with ``sq_head``, its
+    first paths at n0 = n0s[0])."""
+    env = _localization_env(key, delta, d)
     return localization_probabilities(env, seed, n0s, (R, long_R), (n, long_n), 5.0, _R0)
+
+
+def _localization_env(key: str, delta: str, d: int):
+    link = _LOGISTIC4 if key == "logistic4" else paper_link(key)
+    return environment(link, delta, d, "bernoulli", None if d == 2 else 100 + d)
+
+
+def _witness_head(key: str, delta: str, d: int, n0s: tuple, n: int, seed: int):
+    """The witness's own numpy re-run (:func:`~proofs_check.witnesses.paths.reference_errors`)
+    of the first paths at n0 = n0s[0], which the kernel's ``sq_head`` must equal (not cached:
+    a witness mutant changes it)."""
+    env = _localization_env(key, delta, d)
+    return reference_errors(
+        env, seed, WITNESS_PATHS, n, n0s[0], 5.0, float(n0s[0]), coins_n0=max(n0s)
+    )[0]
+
+
+#: the kernel's e_t against the witness's re-run, value by value: the same float operations in
+#: a different vectorization agree to ~1e-15 (tests/proofs_check/witnesses); 1e-9 is far below
+#: the cap r0 = 0.5 the exit times are read against
+_PATHS_AGREE = agree_max_abs(1e-9, "the first paths' e_t")
 
 
 def _localization_verdict(
@@ -334,6 +360,16 @@ def _localization_verdict(
         if verdicts == ["decays", "exponential", "below"]
         else DISCREPANCY
     )
+    check = agreement(
+        f"e_t, t = n0..n, of the first {WITNESS_PATHS} paths (d = {d}, n0 = {n0s[0]})",
+        library=s["sq_head"],
+        witness=_witness_head(key, delta, d, n0s, n, seed),
+        agree=_PATHS_AGREE,
+        fmt=lambda v: f"mean e_n {v[:, -1].mean():.6g}",
+    )
+    if check.status != PASS:  # a toolkit defect: the paper is not judged
+        return FAIL, check.detail, rows, verdicts
+    rows.append(f"the kernel's paths equal the witness's re-run ({check.detail})")
     return status, line, rows, verdicts
 
 
@@ -350,9 +386,32 @@ _LOC_WHY = (
     "of log P-hat. The event inclusion E_init, E_M, E_Q => tau > n is checked pathwise "
     "in stopped-recursion-pathwise"
 )
+
+
+def _wrong_rerun(old):
+    """The witness's re-run with its errors doubled (a witness mutant)."""
+
+    def rerun(*args, **kwargs):
+        sq, regret = old(*args, **kwargs)
+        return 2 * sq, regret
+
+    return rerun
+
+
 _LOC_MUTANTS = (
     Mutant.link("unstable link (tt-unstable at Delta = 0.2)", key="tt-unstable", delta="0.2"),
     Mutant.data("exit frequencies in reverse n0 order", reverse=True),
+    Mutant(
+        "witness re-run with its errors doubled",
+        "witness",
+        patches=(("proofs_check.claims.regret.localization:reference_errors", _wrong_rerun),),
+        call=True,
+    ),
+)
+_LOC_WITNESS = "proofs_check.witnesses.paths:reference_errors"
+_LOC_SHARES = (
+    "the realization (the library's Environment.draw, judged by the preflight against the "
+    "witness's own draw)"
 )
 
 
@@ -366,6 +425,8 @@ _LOC_MUTANTS = (
     "monte-carlo",
     _LOC_TOL,
     _LOC_WHY,
+    witness=_LOC_WITNESS,
+    shares=_LOC_SHARES,
     mutants=_LOC_MUTANTS,
 )
 def _localization(key: str = "logistic4", delta: str = "1.5", reverse: bool = False):
@@ -384,6 +445,8 @@ def _localization(key: str = "logistic4", delta: str = "1.5", reverse: bool = Fa
     "monte-carlo",
     _LOC_TOL,
     _LOC_WHY,
+    witness=_LOC_WITNESS,
+    shares=_LOC_SHARES,
     quick=False,
     mutants=_LOC_MUTANTS[1:],
 )
