@@ -331,11 +331,14 @@ def _run_chunk_once(kind: str, items: list) -> dict:
 
 
 def child_setup():  # pragma: no cover - runs in the child after fork
-    """A mutant's or collector's process: SIGINT at its default (a pool worker ignores it and
-    the child would inherit that), and killed when its parent dies (Linux)."""
+    """A mutant's or collector's process: SIGINT at its default and not blocked (a pool worker
+    ignores it and starts with it blocked, nbl_sim.runs.execution, and the child would inherit
+    both: a blocked SIGINT stayed pending in the chunk's pytest, was delivered tests later and
+    interrupted the session), and killed when its parent dies (Linux)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         import ctypes
 

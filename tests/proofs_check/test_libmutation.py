@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -612,3 +613,31 @@ def test_a_tests_chunk_that_stopped_early_is_not_merged():
     for code in (2, 3, 4):
         with pytest.raises(RuntimeError, match=f"stopped early \\(exit {code}\\)"):
             complete_part({"pytest_exit": code, "lines": {}}, "tests", 3)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+def test_a_collector_child_starts_with_sigint_unblocked():
+    """A pool worker starts with SIGINT blocked (nbl_sim.runs.execution); the coverage chunks
+    and mutants it starts must not inherit the mask (it made the signal test's SIGINT pending
+    in the chunk's pytest, delivered later, which cut the session and the map short)."""
+    import signal
+    import subprocess
+    import sys
+
+    from proofs_check.libmutation.coverage_map import child_setup
+
+    probe = (
+        "print(next(int(l.split()[1], 16) for l in open('/proc/self/status') "
+        "if l.startswith('SigBlk:')))"
+    )
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        inherited = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+        child = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, preexec_fn=child_setup
+        )
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    bit = 1 << (signal.SIGINT - 1)
+    assert int(inherited.stdout) & bit  # the probe sees an inherited mask
+    assert not int(child.stdout) & bit
