@@ -374,6 +374,19 @@ def init_exceed(
     return count / R
 
 
+def stage_one_errors(env: Environment, seed: int, reps: int, n0: int) -> np.ndarray:
+    """The witness's e_{n0} = ‖v_{n0} − v*‖² of the randomized initialization on replications
+    0..reps−1 of ``env.draw(seed, ..., n0, n0)``: v_{n0} = Σ_{t≤n0} A_t Y_t X_t/‖·‖ (the
+    running sum of :func:`init_exceed`; e₁ when the sum is 0, the algorithm's fallback)."""
+    real = env.draw(seed, range(reps), n0, n0)
+    c = real.coins.astype(float)
+    y = np.where(real.coins > 0, real.Y[..., 1], real.Y[..., 0])
+    S = np.cumsum((c * y)[..., None] * real.X, axis=1)[:, -1]
+    nrm = np.linalg.norm(S, axis=1)
+    v = np.where(nrm[:, None] > 0, S / np.where(nrm > 0, nrm, 1.0)[:, None], np.eye(env.d)[0])
+    return ((v - env.v_star) ** 2).sum(1)
+
+
 @functools.cache
 def regret_by_horizon(
     env: Environment,

@@ -35,6 +35,7 @@ __all__ = [
     "dual_domain_of",
     "convex_conjugate_of",
     "induced_potential_of",
+    "stage_one_library",
     "study_plan",
     "study_cells",
     "study_from_cells",
@@ -150,6 +151,16 @@ def induced_potential_of(g):
     :func:`nbl_theory.elicitation.link_induced_potential` (g⁻¹, φ_g, the range of g and its two
     identity checks)."""
     return el.link_induced_potential(g, el.Z)
+
+
+def stage_one_library(env, seed: int, reps: int, n0: int):
+    """The library's e_{n0} = ‖v_{n0} − v*‖² after Stage I of alg:nbl
+    (:func:`nbl_sim.engine.nbl_kernel.nbl_run` recording round n0) on replications
+    0..reps−1 of ``env.draw(seed, ..., n0, n0)``."""
+    from nbl_sim.engine.nbl_kernel import nbl_run
+
+    real = env.draw(seed, range(reps), n0, n0)
+    return nbl_run(real.X, real.Y, real.coins, env.v_star, record_rounds=[n0]).sq_error[:, 0]
 
 
 @functools.cache

@@ -18,8 +18,9 @@ from nbl_theory.links import Link
 from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 
-from ...judgement import agree_abs, agreement, gate
+from ...judgement import agree_abs, agree_max_abs, agreement, gate
 from ...registry import DISCREPANCY, PASS, Mutant, Outcome, register
+from ...witnesses import toolkit_values as tv
 from ...witnesses.concentration import (
     InitSetting,
     chi2_init_prediction,
@@ -27,7 +28,13 @@ from ...witnesses.concentration import (
     init_grid,
     max_over_min,
 )
-from ...witnesses.paths import environment, init_exceed, reward_bound
+from ...witnesses.paths import (
+    WITNESS_PATHS,
+    environment,
+    init_exceed,
+    reward_bound,
+    stage_one_errors,
+)
 from ...witnesses.polar_field import own_mu_g
 
 __all__: list[str] = []
@@ -41,9 +48,8 @@ _LOGISTIC4 = Link.from_expression("1/(1 + exp(-4*z))", name="logistic4", bounded
 def _init_exceed(name: str, delta: str, d: int, R: int, nmax: int) -> tuple:
     """P(e_{n0} > r0^2/4) on the n0 grid, mu_g (the witness's; the library's beside it, for
     the gate) and B_Y for one (link, d) (cached)."""
-    link = _LOGISTIC4 if name == "logistic4" else paper_link(name)
     grid = init_grid(nmax)
-    env = environment(link, delta, d, "bernoulli", 100 + d)
+    env = _init_env(name, delta, d)
     mu_g = own_mu_g(env.link)
     mu_lib = float(stability(env.link, delta).values["mu_g"])
     return (
@@ -54,6 +60,19 @@ def _init_exceed(name: str, delta: str, d: int, R: int, nmax: int) -> tuple:
         env.delta,
         mu_lib,
     )
+
+
+def _init_env(name: str, delta: str, d: int):
+    link = _LOGISTIC4 if name == "logistic4" else paper_link(name)
+    return environment(link, delta, d, "bernoulli", 100 + d)
+
+
+#: the Stage I round the library's kernel and the witness's running sum are compared at, on the
+#: first paths of the seed the exceedance frequencies are drawn with
+_STAGE_ONE_N0 = 100
+#: e_{n0} of the same sums: both fold over t in order; the norms differ in rounding only
+#: (~1e-16 on e ∈ [0, 4])
+_STAGE_ONE_AGREE = agree_max_abs(1e-12, "the first paths' e_n0")
 
 
 #: the library's mu_g (Gauss-Legendre on the chart, ~1e-15) against the witness's (its own
@@ -76,6 +95,17 @@ def _init_bound(
         gates.append(
             agreement(f"mu_g({name})", library=mu_lib, witness=mu_scale * mu_g, agree=_MU_AGREE)
         )
+        env = _init_env(name, delta, d)
+        gates.append(
+            agreement(
+                f"e_n0 after Stage I, n0 = {_STAGE_ONE_N0}, first {WITNESS_PATHS} paths "
+                f"({name}, d = {d})",
+                library=tv.stage_one_library(env, 700 + d, WITNESS_PATHS, _STAGE_ONE_N0),
+                witness=stage_one_errors(env, 700 + d, WITNESS_PATHS, _STAGE_ONE_N0),
+                agree=_STAGE_ONE_AGREE,
+                fmt=lambda v: f"mean {v.mean():.6g}",
+            )
+        )
         parts = []
         for p in (0.1, 0.03, 0.01):
             found = implied_c_init(grid, P, p, InitSetting(dl, mu_g, B, d, _R0), d_power, mu_power)
@@ -90,10 +120,14 @@ def _init_bound(
     return max_over_min(implied), max_over_min(predicted), rows, gates
 
 
-_W_INIT = "proofs_check.witnesses.paths:init_exceed, proofs_check.witnesses.polar_field:own_mu_g"
+_W_INIT = (
+    "proofs_check.witnesses.paths:init_exceed, proofs_check.witnesses.paths:stage_one_errors, "
+    "proofs_check.witnesses.polar_field:own_mu_g"
+)
 _S_INIT = (
     "the environment (arms, link, Bernoulli rewards) the witness's randomized "
-    "initialization draws from; the library's mu_g enters only through the gate"
+    "initialization draws from; the library's mu_g and Stage I (nbl_run) enter only through "
+    "the gate"
 )
 
 _INIT_WHY = (
