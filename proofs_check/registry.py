@@ -47,6 +47,7 @@ Example
 from __future__ import annotations
 
 import importlib
+import operator
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -171,8 +172,14 @@ def _of_kind(kind: str, doc: str) -> classmethod:
     return classmethod(make)
 
 
-def _negated(old):
-    return lambda *args, **kwargs: -old(*args, **kwargs)
+def _returning(wrong):
+    """The patch of :meth:`Mutant.returning`: ``old`` → a function returning ``wrong`` of its
+    value."""
+
+    def patch(old):
+        return lambda *args, **kwargs: wrong(old(*args, **kwargs))
+
+    return patch
 
 
 @dataclass(frozen=True)
@@ -229,7 +236,30 @@ class Mutant:
         Mutant
             A ``witness`` mutant with ``call=True``.
         """
-        return cls(name, "witness", patches=((target, _negated),), call=True)
+        return cls.returning(name, "witness", target, operator.neg)
+
+    @classmethod
+    def returning(cls, name: str, kind: str, target: str, wrong) -> Mutant:
+        """The function ``target`` (``"package.module:NAME"``, as the claim or its witness
+        looks it up) patched to return ``wrong(value)`` of what it returns.
+
+        Parameters
+        ----------
+        name : str
+            What is corrupted, e.g. ``"library phi* (+1)"``.
+        kind : str
+            The mutant's kind (``witness`` for a witness, ``formula`` for the library side).
+        target : str
+            The function to patch.
+        wrong : callable
+            ``value -> wrong value``.
+
+        Returns
+        -------
+        Mutant
+            A mutant of ``kind`` with ``call=True``.
+        """
+        return cls(name, kind, patches=((target, _returning(wrong)),), call=True)
 
 
 @dataclass

@@ -83,22 +83,16 @@ def _library_mutant(what: str, function: str, wrong) -> Mutant:
     """The library's ``function`` of :mod:`proofs_check.witnesses.toolkit_values` returning
     ``wrong(value)``: the claim must read FAIL (a toolkit defect), not judge the paper."""
 
-    def patch(old):
-        return lambda *a, **k: wrong(old(*a, **k))
-
     target = f"proofs_check.witnesses.toolkit_values:{function}"
-    return Mutant(f"library {what} wrong", "formula", patches=((target, patch),), call=True)
+    return Mutant.returning(f"library {what} wrong", "formula", target, wrong)
 
 
 def _witness_mutant(what: str, function: str, wrong) -> Mutant:
     """The witness ``function`` of :mod:`proofs_check.witnesses.potentials` returning
     ``wrong(value)``: library and witness then disagree, and the claim must read FAIL."""
 
-    def patch(old):
-        return lambda *a, **k: wrong(old(*a, **k))
-
     target = f"proofs_check.witnesses.potentials:{function}"
-    return Mutant(f"witness {what} wrong", "witness", patches=((target, patch),), call=True)
+    return Mutant.returning(f"witness {what} wrong", "witness", target, wrong)
 
 
 def _gated(outcome: Outcome, checks) -> Outcome:

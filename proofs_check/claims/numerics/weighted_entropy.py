@@ -81,16 +81,11 @@ def _library_mutant(key: str, what: str) -> Mutant:
     """The library's fact ``key`` changed (x -> 2x + 1, a truth value negated): the claim must
     read FAIL (a toolkit defect), not judge the paper."""
 
-    def wrong(facts):
-        def patched():
-            out = dict(facts())
-            c, p, e = out[key]
-            out[key] = ((not c) if isinstance(c, bool) else 2 * c + 1, p, e)
-            return out
+    def wrong(facts: dict) -> dict:
+        c, p, e = facts[key]
+        return {**facts, key: ((not c) if isinstance(c, bool) else 2 * c + 1, p, e)}
 
-        return patched
-
-    return Mutant(f"library {what} changed", "formula", patches=((_FACTS, wrong),), call=True)
+    return Mutant.returning(f"library {what} changed", "formula", _FACTS, wrong)
 
 
 def _off(v):
@@ -109,11 +104,8 @@ def _witness_mutant(function: str) -> Mutant:
     """The witness ``function`` of :mod:`proofs_check.witnesses.weighted_entropy` returning a
     wrong value (:func:`_off`): library and witness then disagree, and the claim must read FAIL."""
 
-    def patch(old):
-        return lambda *a, **k: _off(old(*a, **k))
-
     target = f"proofs_check.witnesses.weighted_entropy:{function}"
-    return Mutant(f"witness {function} wrong", "witness", patches=((target, patch),), call=True)
+    return Mutant.returning(f"witness {function} wrong", "witness", target, _off)
 
 
 def _register(id, statement, printed, mutated, fact, what, witness="derivative", why=_WHY):

@@ -388,24 +388,20 @@ _LOC_WHY = (
 )
 
 
-def _wrong_rerun(old):
-    """The witness's re-run with its errors doubled (a witness mutant)."""
-
-    def rerun(*args, **kwargs):
-        sq, regret = old(*args, **kwargs)
-        return 2 * sq, regret
-
-    return rerun
+def _doubled_errors(rerun: tuple) -> tuple:
+    """The witness's re-run (e_t, R_n) with its errors doubled (a witness mutant)."""
+    sq, regret = rerun
+    return 2 * sq, regret
 
 
 _LOC_MUTANTS = (
     Mutant.link("unstable link (tt-unstable at Delta = 0.2)", key="tt-unstable", delta="0.2"),
     Mutant.data("exit frequencies in reverse n0 order", reverse=True),
-    Mutant(
+    Mutant.returning(
         "witness re-run with its errors doubled",
         "witness",
-        patches=(("proofs_check.claims.regret.localization:reference_errors", _wrong_rerun),),
-        call=True,
+        "proofs_check.claims.regret.localization:reference_errors",
+        _doubled_errors,
     ),
 )
 _LOC_WITNESS = "proofs_check.witnesses.paths:reference_errors"
