@@ -353,9 +353,8 @@ class Environment:
             and not bg.state["has_uint32"]
         ):
             words = k.state_of(bg)
-            k.fill_normals(
-                words, X
-            )  # = rng.standard_normal(out=X), compiled (nbl_sim.engine.pcg64)
+            # = rng.standard_normal(out=X), compiled (nbl_sim.engine.pcg64)
+            k.fill_normals(words, X)
             k.set_state(bg, words)
         else:
             rng.standard_normal(out=X)

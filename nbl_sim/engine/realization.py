@@ -66,12 +66,7 @@ def streams_of(seed: int, r: int, coins: bool = True) -> tuple:
     """:func:`replication_streams` of replication ``r`` of a run seeded ``seed``: the
     sub-streams ``Generator(PCG64(SeedSequence(seed, spawn_key=(r, k))))`` — child r of
     ``SeedSequence(seed)``, without spawning r + 1 children."""
-    return tuple(
-        np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(r, k))))
-        if k < 2 or coins
-        else None
-        for k in range(3)
-    )
+    return replication_streams(np.random.SeedSequence(seed, spawn_key=(r,)), coins)
 
 
 @dataclass
