@@ -319,7 +319,7 @@ def agreement(
     Judgement
         ``PASS`` or ``FAIL`` (a toolkit defect).
     """
-    return judge(
+    j = judge(
         quantity,
         library=library,
         witness=witness,
@@ -328,6 +328,12 @@ def agreement(
         holds=lambda v: True,
         fmt=fmt,
     )
+    if j.status != PASS:
+        return j
+    rule = ((agree or agree_abs(tol)).__doc__ or "the agreement rule").strip()
+    # judged nothing of the paper: the sentence says only that the two computations agree
+    text = f"{quantity}: library {j.library} and witness {j.witness} agree ({rule})"
+    return Judgement(PASS, text, quantity, j.library, j.witness)
 
 
 def moment_agreements(library: dict, witness: dict, keys, label: str, tol: float) -> list:

@@ -81,3 +81,16 @@ def test_agree_rel_to_is_relative_to_the_reference():
     agree = agree_rel_to(1e-9)
     assert agree(1.0 + 5e-10, 1.0) and not agree(1.0 + 1.5e-9, 1.0)
     assert agree.__doc__ == "|value - reference| <= 1e-09 x |reference|"
+
+
+def test_an_agreement_that_holds_says_nothing_of_the_paper():
+    """agreement() judges no statement of the paper: its PASS sentence says the two computations
+    agree and names the rule, never that they 'confirm the paper' (a verdict word the
+    comparison did not produce); a disagreement stays the toolkit defect."""
+    from proofs_check.judgement import agreement
+
+    ok = agreement("mu_g", library=0.25, witness=0.25, tol=1e-12)
+    assert ok.status == "PASS"
+    assert "paper" not in ok.detail and "agree (|library - witness| <= 1e-12)" in ok.detail
+    bad = agreement("mu_g", library=0.25, witness=0.5, tol=1e-12)
+    assert bad.status == "FAIL" and bad.detail.startswith("toolkit defect")
