@@ -246,6 +246,7 @@ DECLARE_ONLY = (
     "proofs_check/claims/elicitation.py",
     "proofs_check/claims/ledger.py",
     "proofs_check/claims/nbl/broken_witnesses.py",
+    "proofs_check/claims/nbl/library_side.py",
     "proofs_check/claims/nbl/local_jacobian.py",
     "proofs_check/claims/nbl/local_stability.py",
     "proofs_check/claims/nbl/population.py",
@@ -306,7 +307,8 @@ def _code_names(code: types.CodeType) -> set:
 
 def check_names(fn) -> tuple:
     """(names, modules): the global names a check function uses, following the functions of its
-    own module it calls (transitively), and the modules those names resolve to.
+    own module and of the claims' shared helper modules that it calls (transitively), and the
+    modules those names resolve to.
 
     Parameters
     ----------
@@ -334,7 +336,7 @@ def check_names(fn) -> tuple:
                 modules.add(obj.__name__)
             elif callable(obj) and isinstance(getattr(obj, "__module__", None), str):
                 inner = inspect.unwrap(obj) if hasattr(obj, "__wrapped__") else obj
-                if isinstance(inner, types.FunctionType) and inner.__module__ == fn.__module__:
+                if isinstance(inner, types.FunctionType) and _followed(inner.__module__, fn):
                     todo.append(inner)  # (a cached helper is followed like any other)
                 elif obj.__module__ != fn.__module__:  # functions, cached ones, classes
                     modules.add(obj.__module__)
@@ -346,6 +348,12 @@ def check_names(fn) -> tuple:
             if isinstance(val, types.FunctionType) and val.__module__ == fn.__module__:
                 todo.append(val)
     return names, modules
+
+
+def _followed(module: str, fn) -> bool:
+    """Whether :func:`check_names` reads into a function of ``module``: the check's own module
+    and the claims' shared helper modules (e.g. ``claims.nbl.library_side``)."""
+    return module == fn.__module__ or module.startswith("proofs_check.claims.")
 
 
 def can_return(claim) -> set:
@@ -510,7 +518,28 @@ def library_in_verdict(claim) -> list:
                 for i, (k, _) in WITNESS_IMPORTS.get(m.rsplit(".", 1)[-1], {}).items()
                 if k == "dependent"
             }
+            out |= {f"{i} (compared)" for i in _compared_reached(m, names)}
     return sorted(out)
+
+
+def _compared_reached(module: str, names) -> set:
+    """The ``compared`` imports of the witness ``module`` that its functions among ``names``
+    reach (the library run beside the witness and judged against it inside the witness's
+    result, e.g. the kernel's paths that ``witnesses.paths`` returns next to its own)."""
+    mod = importlib.import_module(module)
+    alias = _local_names(Path(mod.__file__))
+    compared = {
+        imp: alias.get(imp, imp.split(":", 1)[1])
+        for imp, (kind, _) in WITNESS_IMPORTS.get(module.rsplit(".", 1)[-1], {}).items()
+        if kind == "compared"
+    }
+    reached: set = set()
+    for n in names:
+        fn = getattr(mod, n, None)
+        inner = inspect.unwrap(fn) if callable(fn) else None
+        if isinstance(inner, types.FunctionType) and inner.__module__ == module:
+            reached |= check_names(inner)[0]
+    return {imp for imp, local in compared.items() if local in reached}
 
 
 def render_table() -> str:
@@ -523,7 +552,7 @@ def render_table() -> str:
     """
     from .registry import all_claims
 
-    rows, capable, declared, dependent, free = [], 0, 0, 0, 0
+    rows, capable, declared, dependent, free, both = [], 0, 0, 0, 0, 0
     for c in all_claims():
         if c.method == "not-checked":
             continue
@@ -535,6 +564,7 @@ def render_table() -> str:
             capable += 1
             declared += bool(wit)
             dependent += bool(wit) and bool(deps)
+            both += bool(wit) and bool(lib)
             free += not wit and not lib
         calls = sorted(
             m.rsplit(".", 1)[-1]
@@ -571,9 +601,10 @@ def render_table() -> str:
         "",
         "Columns: *can return* — the verdicts about the paper the check can give (read from its "
         "code, conservatively); *library in the verdict* — the library modules whose "
-        "computation reaches the verdict (directly, through `toolkit_values`, or through a "
-        "witness's declared dependent import; `nbl_theory.paper`, the printed parameters, is "
-        "not counted); *witness* — the declared independent computation(s); *shares* — what "
+        "computation reaches the verdict (directly, through `toolkit_values`, through a "
+        "witness's declared dependent import, or through a witness's *compared* import: the "
+        "library run beside the witness and judged against it; `nbl_theory.paper`, the printed "
+        "parameters, is not counted); *witness* — the declared independent computation(s); *shares* — what "
         "the witness shares with the library.",
         "",
         "Shared inputs are judged before any verdict: the registry's preflight "
@@ -584,7 +615,8 @@ def render_table() -> str:
         "while one differs, every verdict reads FAIL (a toolkit defect).",
         "",
         f"**{capable}** checked claims can return DISCREPANCY. **{declared}** of them declare a "
-        f"witness ({dependent} of those through a witness that still imports the library "
+        f"witness ({both} of those compare it with the library's computation too; "
+        f"{dependent} through a witness that still imports the library "
         f"computation it is used for, marked *not independent*); **{free}** involve no library "
         "computation at all (their verdict comes from the paper's text or from a witness "
         "alone, so a library bug cannot turn them); the remaining "

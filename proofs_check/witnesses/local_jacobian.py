@@ -93,7 +93,8 @@ def decision_stability_cases(
     -------
     list of dict
         ``key, delta, m2, lam`` (λ*), ``rate2`` (the d = 2 rate), ``gap`` = (rate2 − λ*)/S in
-        d = 2, ``ratio`` = rate2/λ*, ``d3_error`` = |slowest d = 3 rate − λ*|/S.
+        d = 2, ``ratio`` = rate2/λ*, ``d3_error`` = |slowest d = 3 rate − λ*|/S, ``spectra``:
+        the d = 2 and d = 3 :func:`.local_expansions.tangent_spectrum` results.
     """
     out = []
     for key in keys:
@@ -114,6 +115,7 @@ def decision_stability_cases(
                     gap=(rate2 - lam) / d2["S"],
                     ratio=rate2 / lam,
                     d3_error=abs(d3["rates"][0] - lam) / d3["S"],
+                    spectra={2: d2, 3: d3},
                 )
             )
     return out

@@ -15,7 +15,7 @@ from nbl_sim.population import fields as pop
 from nbl_sim.studies import rate_theory as rt
 from nbl_theory import elicitation as el
 from nbl_theory.families import make_family
-from nbl_theory.paper import paper_link
+from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.self_concordance import self_concordance_constant
 from nbl_theory.stability import stability
 from nbl_theory.threshold import find_thresholds
@@ -49,6 +49,7 @@ __all__ = [
     "beyond_specs",
     "beyond_analysis",
     "kappa_theta",
+    "library_tangent_rates",
     "study_rerun_values",
     "far_hemisphere_paths",
     "self_concordance_R",
@@ -413,6 +414,33 @@ def kappa_theta(link, delta: str, d: int) -> float:
     from nbl_sim.studies.rate_theory import local_rates
 
     return local_rates(link, delta, d)["kappa_theta"]
+
+
+@functools.cache
+def library_tangent_rates(key: str, delta: str, d: int) -> dict:
+    """The library's two computations of the tangent rates of Dh(v*) for the paper link
+    ``key`` (the library side of the spectrum claims), each an ascending array of the d − 1
+    tangent rates: ``formula`` — κ_⊥ = Δμ* (d − 2 times) and κ_θ from
+    :func:`nbl_sim.studies.rate_theory.local_rates` (the float64 tier of
+    ``nbl_theory.stability``) — and ``fd`` — the −eigenvalues of the symmetric part of
+    :func:`nbl_sim.population.fields.jacobian_fd` (the library field differentiated at v*) on
+    the tangent space, at the witness's own case geometry (the arms are an input here); and
+    the library's ``lambda_star``."""
+    import numpy as np
+
+    from nbl_sim.studies.rate_theory import local_rates
+
+    from .geometry import case_geometry, tangent_basis
+
+    link = paper_link(key)
+    index = list(PAPER_LINKS).index(key)
+    beta, vs, _ = case_geometry(index, delta, d)
+    basis = tangent_basis(vs)
+    t = basis.T @ pop.jacobian_fd(link, beta, vs) @ basis
+    rates = np.sort(-np.linalg.eigvalsh(0.5 * (t + t.T)))
+    lr = local_rates(link, delta, d)
+    formula = np.sort([lr["kappa_perp"]] * (d - 2) + [lr["kappa_theta"]])
+    return {"formula": formula, "fd": rates, "lambda_star": lr["lambda_star"]}
 
 
 def study_rerun_values(lib: dict, part: str, names, k: int) -> dict:

@@ -201,3 +201,18 @@ def test_the_table_names_what_toolkit_values_reaches():
     claim = next(c for c in all_claims() if c.id == "beyond-isotropic-gaussian-reproduces")
     reached = ind.library_in_verdict(claim)
     assert "nbl_sim.beyond.analysis" in reached and "nbl_theory.stability" not in reached
+
+
+def test_a_library_run_beside_the_witness_counts_as_the_library_side():
+    """A witness's ``compared`` import reached by the check (the kernel's paths returned next to
+    the witness's own) puts the library in the verdict; one the check's witness functions never
+    reach does not."""
+    from proofs_check.registry import REGISTRY
+
+    loc = ind.library_in_verdict(REGISTRY._claims["finite-horizon-localization"])
+    assert "nbl_sim.engine.nbl_kernel:nbl_run (compared)" in loc
+    assert ind._compared_reached("proofs_check.witnesses.paths", {"mean_se"}) == set()
+    # the library side reached through the claims' shared helper module (library_side)
+    spec = ind.library_in_verdict(REGISTRY._claims["local-jacobian-spectrum"])
+    assert "proofs_check.witnesses.toolkit_values" in spec
+    assert "nbl_sim.population.fields" in spec

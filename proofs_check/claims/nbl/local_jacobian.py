@@ -31,21 +31,34 @@ from __future__ import annotations
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
 
-from ...judgement import agree_rel, combine, gate, judge, moment_agreements
+from ...judgement import (
+    agree_rel,
+    combine,
+    gate,
+    gate_noting,
+    judge,
+)
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses import local_jacobian as wj
 from ...witnesses.direct_definitions import DIRECT_CASES, direct_moments, identity_rhs
 from ...witnesses.geometry import moving_halfspace
-from ...witnesses.local_expansions import paper_cases, tangent_spectrum
+from ...witnesses.local_expansions import tangent_spectrum
 from ...witnesses.printed import nstr
 from ...witnesses.toolkit_values import mp_at
 from .broken_witnesses import scaled_moments_mutant
+from .library_side import (
+    FD_TOL,
+    LIBRARY_RATES_NOTE,
+    moment_gate,
+    rate_agreements,
+    tangent_rates_mutant,
+)
 
 __all__: list[str] = []
 
 _DELTAS = ("0.2", "1")
 _DIMS = (2, 3)
-_FD_TOL = 1e-9  # derivative checks, x max(1, S)
+_FD_TOL = FD_TOL  # derivative checks, x max(1, S)
 _PHI0_WRONG = Mutant.formula("phi0(0) -> 1.1 phi0(0) in the paper's formula", phi0=1.1 * PHI0)
 
 
@@ -170,16 +183,18 @@ _SHARES_SPECTRUM = (
         _PHI0_WRONG,
         Mutant.formula("||theta||^2 = 1 - Delta^2/4 -> 1", theta_norm2=1.0),
         Mutant.witness("witness differentiates F instead of h = P F", project=False),
+        tangent_rates_mutant("proofs_check.claims.nbl.library_side"),
     ),
 )
 def _jacobian_spectrum(phi0: float = PHI0, theta_norm2: float | None = None, project: bool = True):
     delta = float(REFERENCE_DELTA)
-    worst, worst_align, worst_asym, rows = 0.0, 1.0, 0.0, []
+    worst, worst_align, worst_asym, rows, lib = 0.0, 1.0, 0.0, [], []
     for key in PAPER_LINKS:
         mom = direct_moments(key, delta)
         orth, theta = wj.paper_tangent_rates(delta, mom["mu_star"], mom["m2"], phi0, theta_norm2)
         for d in _SPEC_DIMS:
             sp = tangent_spectrum(key, REFERENCE_DELTA, d, project)
+            lib += rate_agreements(key, REFERENCE_DELTA, d, sp)
             worst = max(worst, wj.spectrum_error(sp, orth, theta, d))
             worst_asym = max(worst_asym, sp["asymmetry"] / sp["S"])
             if d > 2:
@@ -198,11 +213,15 @@ def _jacobian_spectrum(phi0: float = PHI0, theta_norm2: float | None = None, pro
         f"{worst:.1e} x S; the theta-rate eigenvector is theta (alignment >= "
         f"{worst_align:.12f}); Dh(v*) symmetric on the tangent space to {worst_asym:.1e} x S"
     )
-    return Outcome(
-        PASS if ok else DISCREPANCY,
-        f"max |FD rate - paper rate|/S = {worst:.1e} over 18 (link, d) cases",
-        "; ".join(rows) + ". mu*, m2 from the 2-D definitions at Delta = 0.2",
-        evidence={"prop:local_jacobian": ev},
+    return gate_noting(
+        Outcome(
+            PASS if ok else DISCREPANCY,
+            f"max |FD rate - paper rate|/S = {worst:.1e} over 18 (link, d) cases",
+            "; ".join(rows) + ". mu*, m2 from the 2-D definitions at Delta = 0.2",
+            evidence={"prop:local_jacobian": ev},
+        ),
+        lib,
+        LIBRARY_RATES_NOTE,
     )
 
 
@@ -228,12 +247,31 @@ _RATE_KEYS = tuple(PAPER_LINKS)
         Mutant.formula("lambda* without the positive part of m2", positive_part=False),
         Mutant.formula("lambda* with (1 - Delta^2/2) for (1 - Delta^2/4)", quarter=2.0),
         Mutant.witness("witness rates of F instead of h = P F", project=False),
+        tangent_rates_mutant("proofs_check.claims.nbl.library_side"),
     ),
 )
 def _decision_stability_d2(
     positive_part: bool = True, keys: tuple = _RATE_KEYS, quarter: float = 4.0, project: bool = True
 ):
     cases = wj.decision_stability_cases(keys, _DELTAS, positive_part, quarter, project)
+    lib = [
+        *moment_gate(_DELTAS, ("mu_star", "m2")),
+        *(
+            j
+            for c in cases
+            for d, sp in c["spectra"].items()
+            for j in rate_agreements(c["key"], c["delta"], d, sp)
+        ),
+    ]
+    return gate_noting(
+        _decision_stability_verdict(cases),
+        lib,
+        LIBRARY_RATES_NOTE + "; its mu*, m2 agree with the 2-D definitions to 1e-12",
+    )
+
+
+def _decision_stability_verdict(cases: list) -> Outcome:
+    """The verdict of decision-stability-d2-rate from the witness's cases."""
     worst_d3 = max(c["d3_error"] for c in cases)
     same_sign = all((c["rate2"] > 0) == (c["lam"] > 0) for c in cases)
     gaps = [
@@ -302,16 +340,6 @@ def _decision_stability_d2(
 
 
 # ------------------------------------------------------------------ the proof's steps
-def _library_agreements(keys) -> list:
-    """The library's float64 stability values against the witness's 2-D moments, at every
-    (link, Delta) of the proof-step claims (absolute 1e-12: both ~1e-14)."""
-    return [
-        j
-        for c in paper_cases(_DELTAS, (2,))
-        for j in moment_agreements(c.st, c.wit, keys, f"{c.key}, Delta = {c.delta}", 1e-12)
-    ]
-
-
 def _jac_outcome(
     errors, what: str, extra: str = "", tol: float = _FD_TOL, fail_status: str = DISCREPANCY
 ) -> Outcome:
@@ -403,7 +431,7 @@ def _proj_derivative(sign: float = -1.0):
             f"|FD of P - (-(u v*^T + v* u^T))| = {worst_dp:.1e}; kappa* from "
             "its 2-D definition, the library's judged against it",
         ),
-        _library_agreements(("kappa_star",)),
+        moment_gate(_DELTAS, ("kappa_star",)),
     )
 
 
@@ -546,7 +574,7 @@ def _m0(unit_theta: bool = False):
             f"theta theta^T)|/S = {worst_mat:.1e}",
             f"{n} cases; m0, m2 of the Stein matrix from their 2-D definitions",
         ),
-        _library_agreements(("m2",)),
+        moment_gate(_DELTAS, ("m2",)),
     )
 
 
@@ -569,5 +597,5 @@ def _dh_pre_kappa(phi0: float = PHI0):
             "Dh - pre-kappa formula",
             "kappa*, m0, m2 from their 2-D definitions, the library's judged against them",
         ),
-        _library_agreements(("kappa_star", "m0", "m2")),
+        moment_gate(_DELTAS, ("kappa_star", "m0", "m2")),
     )

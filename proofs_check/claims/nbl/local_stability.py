@@ -28,6 +28,8 @@ from ...witnesses.geometry import delta_decomposition, tangent_delta_relation
 from ...witnesses.lambda0 import local_radius, radius_geometry
 from ...witnesses.local_expansions import expansion_summary, local_expansions
 from ...witnesses.toolkit_values import float_values
+from .broken_witnesses import scaled_moments_mutant
+from .library_side import moment_gate
 
 __all__: list[str] = []
 
@@ -198,6 +200,22 @@ def _tangent_delta(quarter: Fraction = Fraction(1, 4)):
 
 
 def _expansion_outcome(field: str, power: str, floor: float, phi0: float) -> Outcome:
+    """The verdict of an expansion claim from the witness's own field and 2-D moments, gated by
+    the library's mu*, m2 (the Jacobian's coefficients) agreeing with those moments."""
+    return gate(_expansion_verdict(field, power, floor, phi0), moment_gate(_DELTAS, _MOMENTS))
+
+
+_MOMENTS = ("mu_star", "m2")
+_W_EXPANSIONS = "proofs_check.witnesses.local_expansions:local_expansions"
+_SHARES_EXPANSIONS = (
+    "the paper's printed link parameters (nbl_theory.paper.PAPER_LINKS), the link object "
+    "(nbl_theory.Link), Gauss-Legendre node arithmetic and the field scale S; the library's "
+    "mu*, m2 are compared with the witness's 2-D moments (absolute 1e-12), never used"
+)
+_BROKEN_MOMENTS = scaled_moments_mutant("proofs_check.witnesses.local_expansions")
+
+
+def _expansion_verdict(field: str, power: str, floor: float, phi0: float) -> Outcome:
     rows = local_expansions(_DELTAS, _DIMS, phi0)
     ex = expansion_summary(rows, field, floor)
     g, worst, cmax, climit = ex["growth"], ex["worst"], ex["max"], ex["at_smallest"]
@@ -255,7 +273,9 @@ for _id, _label, _statement, _field, _power in _EXPANSIONS:
         "high-precision",
         _EXP_TOL,
         _EXP_WHY,
-        mutants=(_PHI0_WRONG,),
+        witness=_W_EXPANSIONS,
+        shares=_SHARES_EXPANSIONS,
+        mutants=(_PHI0_WRONG, _BROKEN_MOMENTS),
     )(lambda phi0=PHI0, field=_field, power=_power: _expansion_outcome(field, power, 1e-7, phi0))
 
 
@@ -270,7 +290,9 @@ for _id, _label, _statement, _field, _power in _EXPANSIONS:
     _EXP_TOL + "; four-term identity and <v*, Dh u> to 1e-15 S",
     "the remainder <u, r> - |Delta|^2 <v*, h>/2 is O(||Delta||^3) for smooth h; "
     "quadrature noise ~1e-16 S ||Delta|| / ||Delta||^3 (the floor 1e-7)",
-    mutants=(_PHI0_WRONG,),
+    witness=_W_EXPANSIONS,
+    shares=_SHARES_EXPANSIONS,
+    mutants=(_PHI0_WRONG, _BROKEN_MOMENTS),
 )
 def _inner(phi0: float = PHI0):
     out = _expansion_outcome("ratio_in", "||Delta||^3", 1e-7, phi0)

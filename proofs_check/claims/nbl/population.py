@@ -25,7 +25,7 @@ from nbl_sim.population import fields as pop
 from nbl_theory.numeric import PHI0
 from nbl_theory.paper import PAPER_LINKS
 
-from ...judgement import agree_abs, agreement, gate, moment_agreements
+from ...judgement import agree_abs, agreement, gate, gate_noting, moment_agreements
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_check
 from ...witnesses import population as wp
@@ -36,7 +36,7 @@ from ...witnesses.geometry import (
     rational_tangent_update,
     reflection_identities,
 )
-from ...witnesses.local_expansions import paper_cases
+from ...witnesses.local_expansions import paper_cases, tangent_spectrum
 from ...witnesses.local_jacobian import jacobian_errors
 from ...witnesses.martingale import (
     DETECT_Z,
@@ -47,6 +47,7 @@ from ...witnesses.martingale import (
 )
 from ...witnesses.toolkit_values import float_values
 from .broken_witnesses import own_field_mutant, scaled_moments_mutant
+from .library_side import LIBRARY_RATES_NOTE, moment_gate, rate_agreements, tangent_rates_mutant
 
 __all__: list[str] = []
 
@@ -151,9 +152,14 @@ def _equilibrium(mu_factor: float = 1.0):
     "absolute 1e-9 x max(1, S)",
     "central differences with Richardson extrapolation (eps = 1e-3, 5e-4): truncation "
     "~1e-12, quadrature noise / eps ~1e-13; measured ~3e-13",
-    witness="proofs_check.witnesses.local_jacobian:jacobian_errors",
+    witness="proofs_check.witnesses.local_jacobian:jacobian_errors, "
+    "proofs_check.witnesses.local_expansions:tangent_spectrum",
     shares=_SHARES,
-    mutants=(_PHI0_WRONG, scaled_moments_mutant("proofs_check.witnesses.local_expansions")),
+    mutants=(
+        _PHI0_WRONG,
+        scaled_moments_mutant("proofs_check.witnesses.local_expansions"),
+        tangent_rates_mutant("proofs_check.claims.nbl.library_side"),
+    ),
 )
 def _jacobian(phi0: float = PHI0):
     jac = jacobian_errors(_DELTAS, _DIMS, phi0)
@@ -161,10 +167,24 @@ def _jacobian(phi0: float = PHI0):
     rows = [
         f"{key} Delta={delta}: FD theta-rate {rate:.6g}" for key, delta, rate in jac["theta_rates"]
     ]
-    return Outcome(
-        PASS if worst <= 1e-9 else DISCREPANCY,
-        f"max |FD - eq:Jacobian|/S = {worst:.1e}",
-        f"{n} cases; " + "; ".join(rows),
+    library = [
+        *moment_gate(_DELTAS, ("mu_star", "m2")),
+        *(
+            j
+            for key in PAPER_LINKS
+            for delta in _DELTAS
+            for d in _DIMS
+            for j in rate_agreements(key, delta, d, tangent_spectrum(key, delta, d))
+        ),
+    ]
+    return gate_noting(
+        Outcome(
+            PASS if worst <= 1e-9 else DISCREPANCY,
+            f"max |FD - eq:Jacobian|/S = {worst:.1e}",
+            f"{n} cases; " + "; ".join(rows),
+        ),
+        library,
+        LIBRARY_RATES_NOTE + "; its mu*, m2 agree with the 2-D definitions to 1e-12",
     )
 
 
