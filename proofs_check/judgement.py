@@ -172,6 +172,34 @@ def agree_max_abs(tol: float, what: str) -> Callable:
     return agree
 
 
+def agree_max_rel(tol: float, what: str) -> Callable:
+    """Same shape and ``max |library − witness| / max(|library|, |witness|) ≤ tol`` elementwise
+    over arrays (two zeros agree).
+
+    Parameters
+    ----------
+    tol : float
+        The relative tolerance.
+    what : str
+        What the arrays hold (quoted in the rule).
+
+    Returns
+    -------
+    callable
+        ``agree(library, witness) -> bool``; its docstring states the rule.
+    """
+    import numpy as np
+
+    def agree(a, b) -> bool:
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        if a.shape != b.shape:
+            return False
+        return bool(np.all(np.abs(a - b) <= tol * np.maximum(np.abs(a), np.abs(b))))
+
+    agree.__doc__ = f"|library - witness| <= {tol:g} x max(|library|, |witness|) over {what}"
+    return agree
+
+
 def _show(v, fmt) -> str:
     if fmt is not None:
         return fmt(v)

@@ -50,6 +50,8 @@ __all__ = [
     "beyond_analysis",
     "kappa_theta",
     "library_tangent_rates",
+    "reference_regret",
+    "regret_geometry_values",
     "study_rerun_values",
     "far_hemisphere_paths",
     "self_concordance_R",
@@ -441,6 +443,41 @@ def library_tangent_rates(key: str, delta: str, d: int) -> dict:
     lr = local_rates(link, delta, d)
     formula = np.sort([lr["kappa_perp"]] * (d - 2) + [lr["kappa_theta"]])
     return {"formula": formula, "fd": rates, "lambda_star": lr["lambda_star"]}
+
+
+def reference_regret(env, seed: int, reps, n: int, n0: int, record_rounds) -> dict:
+    """The regret R_t at ``record_rounds`` of NBL, Greedy Logistic (intercept, the simulator's
+    defaults) and the oracle on replications ``reps`` of ``seed``, through the library's
+    *reference* backend (``nbl_sim.engine``'s plain-numpy definition of the numbers of record:
+    the draw, the policies and the regret), which ``simulate`` runs only for small NBL-only
+    chunks: the library side that the regret claim compares with the witness beside
+    ``simulate``'s compiled run."""
+    from nbl_sim import engine
+
+    ref = {"backend": "reference"}
+    real = engine.draw(env, seed, reps, n, n0, **ref)
+    actions = {
+        "nbl": engine.nbl(real.X, real.Y, real.coins, env.v_star, **ref).actions,
+        "greedy-logistic": engine.greedy_logistic(real.X, real.Y, real.coins, **ref)[0],
+        "oracle": engine.oracle(real.X, env.v_star, **ref),
+    }
+    return {k: engine.regret(env, real, a, record_rounds, **ref) for k, a in actions.items()}
+
+
+def regret_geometry_values(link, delta: str, out_of_plane: bool, alphas) -> dict:
+    """The library's error-to-regret geometry (:mod:`nbl_sim.studies.regret_geometry`) for v
+    tilted in (ψ = 0) or out of (ψ = π/2) the (v*, θ) plane: ``constant`` — the α → 0 limit of
+    E[r | v]/((Δ/2)‖v − v*‖²) (``error_to_regret_constant``) — and ``regret`` — E[r | v(α)] at
+    ``alphas`` (``regret_given_angle``)."""
+    import math
+
+    from nbl_sim.studies.regret_geometry import error_to_regret_constant, regret_given_angle
+
+    psi = math.pi / 2 if out_of_plane else 0.0
+    return {
+        "constant": error_to_regret_constant(link, delta, psi),
+        "regret": [regret_given_angle(link, delta, a, psi) for a in alphas],
+    }
 
 
 def study_rerun_values(lib: dict, part: str, names, k: int) -> dict:

@@ -74,6 +74,18 @@ def test_agree_max_abs_states_its_rule_and_checks_shape():
     assert agree.__doc__ == "max |library - witness| over the angles <= 1e-08"
 
 
+def test_agree_max_rel_is_relative_per_element_and_checks_shape():
+    """The array agreement of error-to-regret's library gate: each element relative to the
+    larger of its two values, so a tiny value is held to its own scale, not the array's."""
+    from proofs_check.judgement import agree_max_rel
+
+    agree = agree_max_rel(1e-8, "the angles")
+    assert agree([1e-12, 1.0], [1e-12 * (1 + 5e-9), 1.0])
+    assert not agree([1e-12, 1.0], [1.1e-12, 1.0])  # 0.1 relative, though 1e-13 absolute
+    assert not agree([1.0], [1.0, 2.0]) and agree([0.0], [0.0])
+    assert agree.__doc__.endswith("over the angles")
+
+
 def test_agree_rel_to_is_relative_to_the_reference():
     """Relative to the second argument (the exact value), not to the larger of the two."""
     from proofs_check.judgement import agree_rel_to
