@@ -94,21 +94,45 @@ def markdown(env: dict, command: str) -> str:
             )
     else:
         out.append("None in this sample.")
+    surv = env["survivors"]
+    done = [s for s in surv if s.get("triage")]
+    by_class = Counter(s["triage"]["class"] for s in done)
     out += [
         "",
-        f"## Survivors ({len(env['survivors'])})",
+        f"## Survivors ({len(surv)})",
         "",
         "Nothing noticed the mutant (or its process ran out of time before a verdict "
-        "moved), with the reason.",
+        "moved): what the run saw, and the triage — why the mutant is left as it is, from "
+        "`proofs_check/libmutation/data/triage.json` (`proofs_check.libmutation.triage`).",
+        "",
+        f"Triaged: **{len(done)} of {len(surv)}**"
+        + (" (" + ", ".join(f"{n} {c}" for c, n in by_class.most_common()) + ")" if done else "")
+        + (
+            f"; **{len(surv) - len(done)} not triaged yet** (marked —)."
+            if len(done) < len(surv)
+            else "."
+        ),
         "",
     ]
-    if env["survivors"]:
-        out += ["| module:line | operator | mutation | reason |", "|---|---|---|---|"]
-        for s in env["survivors"]:
+    if surv:
+        out += [
+            "| module:line | operator | mutation | the run | triage |",
+            "|---|---|---|---|---|",
+        ]
+        for s in surv:
+            t = s.get("triage")
+            tri = f"**{t['class']}**: {_cell(t['reason'], None)} ({t['triaged_at']})" if t else "—"
             out.append(
                 f"| `{s['path']}:{s['line']}` | {s['operator']} | "
-                f"`{_cell(s['before'])}` → `{_cell(s['after'])}` | {_cell(s['reason'])} |"
+                f"`{_cell(s['before'])}` → `{_cell(s['after'])}` | {_cell(s['reason'])} | "
+                f"{tri} |"
             )
+        used = sorted({s["triage"]["class"] for s in done})
+        if used:
+            from .triage import CLASSES
+
+            out += ["", "Triage classes:", ""]
+            out += [f"- **{c}**: {CLASSES.get(c, '?')}" for c in used]
     out += ["", f"## Equivalent ({len(env['equivalents'])})", ""]
     out += [
         f"- `{e['path']}:{e['line']}` {e['operator']} `{_cell(e['before'])}` → "
@@ -174,6 +198,8 @@ _METHOD = [
 ]
 
 
-def _cell(s) -> str:
+def _cell(s, width: int | None = 90) -> str:
+    """``s`` for a table cell: pipes escaped, one line, cut to ``width`` characters (None:
+    whole)."""
     s = str(s).replace("|", "\\|").replace("\n", " ")
-    return s if len(s) <= 90 else s[:87] + "..."
+    return s if width is None or len(s) <= width else s[: width - 3] + "..."

@@ -53,6 +53,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from . import triage
 from .coverage_map import CoverageMap, child_setup, load_or_collect, source_key, test_files
 from .operators import MutantSpec, equivalent_reason, generate
 from .report import OUTCOMES as REPORT_OUTCOMES
@@ -582,19 +583,31 @@ def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
             )
         }
 
+    survivors = []
+    for r in records:
+        if r.get("outcome") in ("survived", "timeout"):
+            entry = triage.lookup(r)
+            survivors.append(
+                {**brief(r), "triage": None if entry is None else {k: entry[k] for k in _TRIAGE}}
+            )
+    totals = counts(records)
+    totals["triaged"] = dict(Counter(s["triage"]["class"] for s in survivors if s["triage"]))
     return {
         "nbl_libmutation": 1,
         "meta": meta,
-        "totals": counts(records),
+        "totals": totals,
         "modules": {m: counts(v) for m, v in sorted(mods.items())},
         "blames": [brief(r) for r in records if r.get("outcome") == "blame"],
-        "survivors": [brief(r) for r in records if r.get("outcome") in ("survived", "timeout")],
+        "survivors": survivors,
         "equivalents": [brief(r) for r in records if r.get("outcome") == "equivalent"],
         "not_run": [r["id"] for r in not_run],
         "mutants": records,
         "not_generated": skipped,
         "excluded": EXCLUDED,
     }
+
+
+_TRIAGE = ("class", "reason", "triaged_at")
 
 
 def _progress(i, n, rec):

@@ -641,3 +641,73 @@ def test_a_collector_child_starts_with_sigint_unblocked():
     bit = 1 << (signal.SIGINT - 1)
     assert int(inherited.stdout) & bit  # the probe sees an inherited mask
     assert not int(child.stdout) & bit
+
+
+# ------------------------------------------------------------------ the survivors' triage
+def test_every_triage_entry_is_well_formed_and_matches_a_mutant_of_the_sources():
+    """proofs_check/libmutation/data/triage.json: a known class, a reason and the commit of
+    each entry; and no entry is stale — each still names a mutant the operators generate from
+    today's sources (an edited line must be triaged again, not carried over)."""
+    from proofs_check.libmutation import triage
+    from proofs_check.libmutation.run import _line, enumerate_mutants
+
+    for e in triage.entries().values():
+        assert e["class"] in triage.CLASSES, e
+        assert len(e["reason"]) > 20 and e["triaged_at"], e
+    specs, _ = enumerate_mutants()
+    src = {}
+    keys = [
+        triage.key_of(
+            {
+                **s.to_dict(),
+                "line_text": _line(src.setdefault(s.path, (ROOT / s.path).read_text()), s.line),
+            }
+        )
+        for s in specs
+    ]
+    assert triage.stale(keys) == []
+
+
+def test_the_report_states_each_survivors_triage_or_that_it_has_none(tmp_path):
+    """A survivor with an entry (its own, or its line's "*" entry) carries the class and the
+    reason into the envelope and the report; one without is counted as not triaged."""
+    from proofs_check.libmutation import triage
+    from proofs_check.libmutation.report import markdown
+    from proofs_check.libmutation.run import summarize
+
+    entry = next(iter(triage.entries().values()))
+    base = {
+        "path": "x.py",
+        "line": 1,
+        "col": 0,
+        "n_claims": 1,
+        "n_tests": 1,
+        "reason": "1 claim(s) run, no verdict moved",
+        "outcome": "survived",
+    }
+    known = {
+        **base,
+        "id": f"{entry['module']}:1:0:op:0",
+        "module": entry["module"],
+        "line_text": "  " + entry["line_text"],
+        "operator": entry["operator"],
+        "before": entry["before"],
+        "after": entry["after"],
+    }
+    unknown = {**known, "line_text": "nothing = 'like this'", "id": "m:2:0:op:0"}
+    meta = {
+        "mode": "quick",
+        "population": 2,
+        "seed": 0,
+        "tests": True,
+        "budget": 1,
+        "coverage_key": "k",
+        "seconds": 1,
+    }
+    env = summarize([known, unknown], {}, meta)
+    assert env["survivors"][0]["triage"]["class"] == entry["class"]
+    assert env["survivors"][1]["triage"] is None
+    assert env["totals"]["triaged"] == {entry["class"]: 1}
+    md = markdown(env, "cmd")
+    assert "Triaged: **1 of 2**" in md and "**1 not triaged yet**" in md
+    assert f"**{entry['class']}**" in md
