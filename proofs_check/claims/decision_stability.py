@@ -26,7 +26,7 @@ from nbl_theory.self_concordance import (
     sufficient_margin,
 )
 
-from ..judgement import agree_rel, agree_rel_to, combine, judge
+from ..judgement import agree_rel, agree_rel_to, agreement, combine, gate_noting, judge
 from ..registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ..witnesses import concordance as wc
 from ..witnesses import potentials as pt
@@ -40,7 +40,7 @@ from ..witnesses.concordance import (
 from ..witnesses.direct_definitions import direct_moments
 from ..witnesses.gaussian import gaussian_chart_moments, kappa_closed_form_error
 from ..witnesses.printed import mp_nstr
-from ..witnesses.toolkit_values import certified_at, mp_at, self_concordance_R
+from ..witnesses.toolkit_values import certified_at, kappa_of, mp_at, self_concordance_R
 from ..wording import proved_sign
 
 __all__: list[str] = []
@@ -156,26 +156,52 @@ def _elicitation_lambda(m2_power=3, rho="3/5"):
     "kappa(a) = E[e^{-aZ} 1{Z>0}] = e^{a^2/2} Phi(-a)",
     "high-precision",
     "relative 1e-25 (30 digits)",
-    "tanh-sinh quadrature of the definition at 40 working digits is accurate to ~1e-35 "
-    "(the toolkit's kappa against the same definition is a test: tests/proofs_check/"
-    "witnesses/test_gaussian.py::test_toolkit_kappa_is_the_definition)",
+    "tanh-sinh quadrature of the definition at 40 working digits is accurate to ~1e-35; "
+    "the library's kappa(a) (nbl_theory.self_concordance.kappa, 30 digits, ~1e-25) must "
+    "agree with the definition to 1e-24 relative or the claim is a FAIL",
     printed="e^{a^2/2} Phi(-a)",
+    witness="proofs_check.witnesses.gaussian:kappa_closed_form_error",
+    shares="nothing (the definition is integrated by mpmath's tanh-sinh in the witness)",
     mutants=(
         Mutant.printed("printed e^{a^2/2} Phi(a)", sign=1),
         Mutant.printed("printed e^{a^2} Phi(-a)", half=1),
+        Mutant.returning(
+            "library kappa(a) x (1 + 1e-12)",
+            "formula",
+            "proofs_check.claims.decision_stability:kappa_of",
+            lambda v: v * (1 + 1e-12),
+        ),
+        Mutant.returning(
+            "the witness's kappa by its definition x (1 + 1e-12)",
+            "witness",
+            "proofs_check.witnesses.gaussian:kappa_by_definition",
+            lambda v: v * (1 + 1e-12),
+        ),
     ),
 )
 def _kappa(sign=-1, half=0.5):
     # the printed closed form e^{half a^2} Phi(sign a) against the definition, at 40 digits
-    worst, defs = kappa_closed_form_error(
-        ("0", "0.1", "0.5", "1", "2", "3.9775", "10", "50"), dps=40, sign=sign, half=half
-    )
+    points = ("0", "0.1", "0.5", "1", "2", "3.9775", "10", "50")
+    worst, defs = kappa_closed_form_error(points, dps=40, sign=sign, half=half)
     rows = [f"a={a}: {mp_nstr(v, 20)}" for a, v in defs.items()]
     ok = worst <= 1e-25
-    return Outcome(
-        PASS if ok else DISCREPANCY,
-        f"max rel. |closed form - definition| {mp_nstr(worst, 3)} over {len(rows)} values of a",
-        "definition by quadrature (proofs_check.witnesses.gaussian); " + "; ".join(rows),
+    return gate_noting(
+        Outcome(
+            PASS if ok else DISCREPANCY,
+            f"max rel. |closed form - definition| {mp_nstr(worst, 3)} over {len(rows)} values of a",
+            "definition by quadrature (proofs_check.witnesses.gaussian); " + "; ".join(rows),
+        ),
+        [
+            agreement(
+                f"kappa({a})",
+                library=kappa_of(a, 30),
+                witness=defs[a],
+                agree=agree_rel(1e-24),
+                fmt=lambda v: mp_nstr(v, 28),
+            )
+            for a in points
+        ],
+        "The library's kappa(a) (30 digits) agrees with the definition to 1e-24 at every a",
     )
 
 

@@ -195,7 +195,7 @@ def init_setting(
     dict
         ``env``, ``mu`` (μ_g of the float64 tier), ``B`` (B_Y), ``y`` = (Δμ_g/2)v*, ``wbar``
         {n0: (reps, d)}, ``sigma`` (Σ above), ``ew2_exact`` = n0 E‖W̄ − y‖² = d E f + E f''
-        − ‖y‖², ``label``, ``means_error`` (the draws' check, :func:`_draw_wbar`).
+        − ‖y‖², ``label``, ``means_error`` (the draws' check, :func:`_draw_wbar`), ``seed``.
     """
     key = (_link(link), name, delta, d, tuple(n0s), reps, seed, reward)
     if key not in _SETTINGS:
@@ -242,6 +242,7 @@ def _assemble(
         "ew2_exact": (d * Ef + Ef2 - y @ y),
         "label": f"{name} {reward} Delta={delta} d={d}",
         "means_error": means_error,
+        "seed": seed,
     }
 
 
@@ -256,6 +257,12 @@ def init_errors(s: dict, n0: int):
     w = s["wbar"][n0]
     v = w / np.linalg.norm(w, axis=1, keepdims=True)
     return v, np.linalg.norm(v - s["env"].v_star, axis=1), np.linalg.norm(w - s["y"], axis=1)
+
+
+def stage_one_sq_errors(s: dict, n0: int, k: int) -> np.ndarray:
+    """‖v_{n0} − v*‖² of replications 0..k−1 of the setting ``s`` (:func:`init_errors`): what
+    the library's Stage I must reproduce on the same draws."""
+    return init_errors(s, n0)[1][:k] ** 2
 
 
 @functools.cache

@@ -51,6 +51,7 @@ __all__ = [
     "kappa_theta",
     "library_tangent_rates",
     "reference_regret",
+    "kappa_of",
     "regret_geometry_values",
     "study_rerun_values",
     "far_hemisphere_paths",
@@ -478,6 +479,17 @@ def regret_geometry_values(link, delta: str, out_of_plane: bool, alphas) -> dict
         "constant": error_to_regret_constant(link, delta, psi),
         "regret": [regret_given_angle(link, delta, a, psi) for a in alphas],
     }
+
+
+def kappa_of(a: str, dps: int):
+    """The library's κ(a) = E[e^{−aZ} 1{Z > 0}] (:func:`nbl_theory.self_concordance.kappa`) at
+    ``dps`` digits, for the decimal string ``a``."""
+    import mpmath
+
+    from nbl_theory.self_concordance import kappa
+
+    with mpmath.workdps(dps):
+        return kappa(mpmath.mpf(a), dps=dps)
 
 
 def study_rerun_values(lib: dict, part: str, names, k: int) -> dict:

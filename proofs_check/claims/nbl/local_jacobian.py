@@ -374,9 +374,17 @@ _CASES_TXT = "six links, Delta in {0.2, 1}, d in {2, 3}, 2-3 tangent directions 
     "(+ noise floor 1e-8 S)",
     "o(eps) with a smooth h is O(eps^2): the ratio converges to ||D^2h[u,u]||/2; a wrong "
     "Jacobian gives remainder ~ eps, i.e. a ratio growing like 1/eps (x 3.2 per step)",
-    mutants=(_PHI0_WRONG,),
+    witness="proofs_check.witnesses.local_jacobian:linearization_growth",
+    shares="the paper's printed link parameters, the link object (nbl_theory.Link), "
+    "Gauss-Legendre node arithmetic and the field scale S; the library's mu*, m2 are "
+    "compared with the witness's 2-D moments (absolute 1e-12), never used",
+    mutants=(_PHI0_WRONG, scaled_moments_mutant("proofs_check.witnesses.local_expansions")),
 )
 def _h_lin(phi0: float = PHI0):
+    return gate(_h_lin_verdict(phi0), moment_gate(_DELTAS, ("mu_star", "m2")))
+
+
+def _h_lin_verdict(phi0: float) -> Outcome:
     lin = wj.linearization_growth(_DELTAS, _DIMS, (1e-1, 3e-2, 1e-2, 3e-3, 1e-3), phi0)
     worst_growth, cmax, lin_max, n = lin["growth"], lin["cmax"], lin["lin_max"], lin["n"]
     ok = worst_growth <= 1.0

@@ -23,10 +23,12 @@ Monte Carlo on the six named links.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from nbl_sim.engine.environment import Environment
 from nbl_theory.paper import PAPER_LINKS, paper_link
 
-from ...judgement import gate, means_agreement
+from ...judgement import agree_max_abs, agreement, gate, means_agreement
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_preloaded
 from ...witnesses.geometry import direction_gap_mp, direction_gap_violations, perturbation_pairs
@@ -43,12 +45,13 @@ from ...witnesses.initialization import (
     load_init_cells,
     mse_statistics,
     shallow_ratio,
+    stage_one_sq_errors,
     stein_contrast,
     tail_directions,
 )
 from ...witnesses.printed import link_label
 from ...witnesses.stats import CHI_CONSTANT, chi_constant_sup
-from ...witnesses.toolkit_values import float_values
+from ...witnesses.toolkit_values import float_values, stage_one_library
 
 __all__: list[str] = []
 
@@ -140,12 +143,62 @@ _SLOW_GRID = InitGrid(
 _DELTAS_HP = (0.2, 0.05, 0.01)
 
 
+#: replications per setting and n0 on which the library's Stage I is compared with the witness
+_LIBRARY_REPS = 50
+_W_INIT = (
+    "proofs_check.witnesses.initialization:init_settings, "
+    "proofs_check.witnesses.initialization:stage_one_sq_errors"
+)
+_SHARES_INIT = (
+    "the realization (contexts, rewards, coins) drawn by nbl_sim.engine.environment (its mean "
+    "rewards judged against g(beta_a^T x) by the witness) and the link's g; the library's "
+    "Stage I (nbl_sim.engine.nbl_kernel.nbl_run) is compared with the witness's "
+    "v_n0 = W_bar/||W_bar||, never used"
+)
+
+
+def _stage_one_mutants(slow: bool) -> tuple:
+    """The library's Stage I and the witness's ||v_n0 - v*||^2, each shifted by 1e-9 (the slow
+    claims' on the quick grid, so they run in seconds): the claim must turn FAIL."""
+    out = (
+        Mutant.returning(
+            "library Stage I ||v_n0 - v*||^2 + 1e-9",
+            "formula",
+            "proofs_check.claims.stein.initialization:stage_one_library",
+            lambda e: e + 1e-9,
+        ),
+        Mutant.returning(
+            "witness ||v_n0 - v*||^2 + 1e-9",
+            "witness",
+            "proofs_check.claims.stein.initialization:stage_one_sq_errors",
+            lambda e: e + 1e-9,
+        ),
+    )
+    return tuple(replace(m, kwargs={"grid": _QUICK_GRID}) for m in out) if slow else out
+
+
 def _drawn_right(grid, outcome: Outcome) -> Outcome:
     """``outcome`` unless the initialization draws of ``grid`` record mean rewards other than
-    g(β_aᵀX_t) recomputed by the witness: then the toolkit-defect ``FAIL`` (the draws are shared
-    by library and witness, so a bug in drawing them moves every statistic alike)."""
-    err = max(s["means_error"] for s in init_settings(grid))
-    return gate(outcome, [means_agreement("the initialization draws", err)])
+    g(β_aᵀX_t) recomputed by the witness (the draws are shared by library and witness, so a bug
+    in drawing them moves every statistic alike), or the library's Stage I of alg:nbl
+    (``nbl_run`` recording round n0) gives another ‖v_{n0} − v*‖² than the witness's
+    v_{n0} = W̄/‖W̄‖ on the first replications of each setting (absolute 1e-12; measured
+    8.9e-16 on the quick grid): then the toolkit-defect ``FAIL``."""
+    settings = list(init_settings(grid))
+    err = max(s["means_error"] for s in settings)
+    stage_one = [
+        agreement(
+            f"||v_n0 - v*||^2 after Stage I ({s['label']}, n0 = {n0}, replications "
+            f"0..{_LIBRARY_REPS - 1})",
+            library=stage_one_library(s["env"], s["seed"], _LIBRARY_REPS, n0),
+            witness=stage_one_sq_errors(s, n0, _LIBRARY_REPS),
+            agree=agree_max_abs(1e-12, "the replications"),
+            fmt=lambda v: f"mean {v.mean():.12g}",
+        )
+        for s in settings
+        for n0 in s["wbar"]
+    ]
+    return gate(outcome, [means_agreement("the initialization draws", err), *stage_one])
 
 
 def _slow_cells() -> CellPlan:
@@ -227,7 +280,12 @@ def _mse(grid, coef=16):
     _MSE_WHY,
     printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)",
     covers=("eq:initialization-mse",),
-    mutants=(Mutant.printed("printed constant 1 in place of 16", coef=1),),
+    witness=_W_INIT,
+    shares=_SHARES_INIT,
+    mutants=(
+        Mutant.printed("printed constant 1 in place of 16", coef=1),
+        *_stage_one_mutants(False),
+    ),
 )
 def _mse_quick(coef=16):
     out = _drawn_right(_QUICK_GRID, _mse(_QUICK_GRID, coef))
@@ -250,10 +308,13 @@ def _mse_quick(coef=16):
     _MSE_WHY,
     printed="16 B_Y^2 d / (Delta_beta^2 mu_g^2 n0)",
     quick=False,
+    witness=_W_INIT,
+    shares=_SHARES_INIT,
     mutants=(
         Mutant.printed(
             "printed constant 1 in place of 16 (on the quick grid)", coef=1, grid=_QUICK_GRID
         ),
+        *_stage_one_mutants(True),
     ),
 )
 @_on_slow_grid
@@ -287,7 +348,9 @@ def _register_pair(
         tol,
         why,
         printed=printed,
-        mutants=(Mutant(wrong_text, "formula", kwargs={kwarg: wrong}),),
+        witness=_W_INIT,
+        shares=_SHARES_INIT,
+        mutants=(Mutant(wrong_text, "formula", kwargs={kwarg: wrong}), *_stage_one_mutants(False)),
     )(lambda **kw: run(_QUICK_GRID, **kw))
     register(
         cid + "-grid",
@@ -299,12 +362,15 @@ def _register_pair(
         why,
         printed=printed,
         quick=False,
+        witness=_W_INIT,
+        shares=_SHARES_INIT,
         mutants=(
             Mutant(
                 wrong_text + " (on the quick grid)",
                 "formula",
                 kwargs={kwarg: wrong, "grid": _QUICK_GRID},
             ),
+            *_stage_one_mutants(True),
         ),
     )(_on_slow_grid(run))
 
