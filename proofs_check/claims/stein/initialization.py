@@ -186,19 +186,22 @@ def _drawn_right(grid, outcome: Outcome) -> Outcome:
     8.9e-16 on the quick grid): then the toolkit-defect ``FAIL``."""
     settings = list(init_settings(grid))
     err = max(s["means_error"] for s in settings)
-    stage_one = [
-        agreement(
-            f"||v_n0 - v*||^2 after Stage I ({s['label']}, n0 = {n0}, replications "
-            f"0..{_LIBRARY_REPS - 1})",
-            library=stage_one_library(s["env"], s["seed"], _LIBRARY_REPS, n0),
-            witness=stage_one_sq_errors(s, n0, _LIBRARY_REPS),
-            agree=agree_max_abs(1e-12, "the replications"),
-            fmt=lambda v: f"mean {v.mean():.12g}",
-        )
-        for s in settings
-        for n0 in s["wbar"]
-    ]
+    stage_one = [_stage_one_agreement(s, n0) for s in settings for n0 in s["wbar"]]
     return gate(outcome, [means_agreement("the initialization draws", err), *stage_one])
+
+
+def _stage_one_agreement(s: dict, n0: int):
+    """The library's Stage I against the witness's on the first (at most
+    :data:`_LIBRARY_REPS`) replications of the setting ``s`` at ``n0``."""
+    wit = stage_one_sq_errors(s, n0, _LIBRARY_REPS)
+    k = len(wit)
+    return agreement(
+        f"||v_n0 - v*||^2 after Stage I ({s['label']}, n0 = {n0}, replications 0..{k - 1})",
+        library=stage_one_library(s["env"], s["seed"], k, n0),
+        witness=wit,
+        agree=agree_max_abs(1e-12, "the replications"),
+        fmt=lambda v: f"mean {v.mean():.12g}",
+    )
 
 
 def _slow_cells() -> CellPlan:
