@@ -213,6 +213,25 @@ def test_default_geometry_is_the_papers_rotation():
     assert v0 == pytest.approx([np.cos(np.radians(10)), np.sin(np.radians(10))], abs=1e-16)
 
 
+@pytest.mark.parametrize("theta_sign", [1.0, -1.0])
+def test_the_initial_direction_in_d2_is_at_the_signed_angle_the_runs_record(theta_sign):
+    """In d = 2 the start v0 at angle alpha is v* turned counterclockwise by alpha — the sign
+    convention of the recorded angles (geometry.signed_angle, app:stochastic-nbl) — whichever
+    side of v* theta lies on (with theta clockwise of v*, "toward theta" would be the other
+    way)."""
+    from nbl_sim.engine.geometry import signed_angle
+
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        v = rng.standard_normal(2)
+        v /= np.linalg.norm(v)
+        ccw = np.array([-v[1], v[0]])
+        env = Environment.build(TT, "0.5", 2, v_star=v, theta_dir=theta_sign * ccw)
+        for alpha in (-120.0, -10.0, 25.0, 170.0):
+            got = float(signed_angle(env.v_star, env.initial_direction(alpha)))
+            assert got == pytest.approx(np.radians(alpha), abs=1e-12)
+
+
 def test_replication_streams_do_not_depend_on_batch():
     env = Environment.build(TT, "0.5", 3)
     whole = env.draw(7, range(6), 300, 20)
