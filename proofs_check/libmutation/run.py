@@ -9,7 +9,9 @@ toolkit's executor (a local process pool, or Dask with ``--scheduler``). Each mu
 one of :data:`OUTCOMES`:
 
 ``killed-as-FAIL``
-    a claim turned FAIL (or the registry no longer loads): the toolkit reports its own defect;
+    a claim turned FAIL, the registry no longer loads, or its process died twice before
+    finishing (a process that dies is run once more: a kill from outside is not the mutant's
+    doing): the toolkit reports its own defect, or fails visibly;
 ``blame``
     a claim's verdict about the paper moved without any FAIL — PASS → DISCREPANCY/CAVEAT, or a
     finding → PASS: the report blames (or clears) the paper for a library bug, a defect of the
@@ -150,6 +152,11 @@ def classify(
             not_run = ev["not_run"]
         elif ev["event"] == "claims_timed_out":  # the tests then ran in a worker of their own
             timed_out = True
+        elif ev["event"] == "died":  # twice (_run_mutant runs a dead worker once more)
+            load_error = load_error or (
+                f"its process died twice before finishing (exit code {ev['code']}), "
+                f"after {run} claim(s)"
+            )
         elif ev["event"] == "tests":
             tests_ran = True
             if ev["exit"] in _PYTEST_UNRUN and not ev["failed"]:
@@ -173,7 +180,11 @@ def classify(
         }
     if load_error or trans:
         why = (
-            f"the registry does not load: {load_error}"
+            (
+                load_error
+                if load_error.startswith("its process died")
+                else f"the registry does not load: {load_error}"
+            )
             if load_error
             else "; ".join(f"{c}: {a} -> FAIL" for c, a, _, _ in trans[:3])
             + (f" (+{len(trans) - 3})" if len(trans) > 3 else "")
@@ -234,6 +245,10 @@ def _run_mutant(task: dict) -> dict:
     t0 = time.perf_counter()
     job = task["job"]
     events, timed_out = _worker(job, task)
+    if events is not None and _died(events):
+        # once more: a process killed from outside (or by a passing shortage) is not the
+        # mutant's doing; a second death is
+        events, timed_out = _worker(job, task)
     if events is None:
         return {"interrupted": True, "seconds": round(time.perf_counter() - t0, 2)}
     moved = classify(job.get("baseline", {}), events)["outcome"] in ("killed-as-FAIL", "blame")
@@ -251,9 +266,14 @@ def _run_mutant(task: dict) -> dict:
     }
 
 
+def _died(events: list) -> bool:
+    return any(e["event"] == "died" for e in events)
+
+
 def _worker(job: dict, task: dict):
-    """One worker subprocess on ``job``: (its events, whether it ran past ``task["timeout"]``
-    or ended without "done"); (None, False) when a Ctrl-C or a stop ended it."""
+    """One worker subprocess on ``job``: (its events, whether it ran past ``task["timeout"]``);
+    a process that ended before its time without finishing gets a ``died`` event with its exit
+    code; (None, False) when a Ctrl-C or a stop ended it."""
     with tempfile.TemporaryDirectory(prefix="nbl-libmut-") as tmp:
         tmpd = Path(tmp)
         env = dict(
@@ -292,8 +312,10 @@ def _worker(job: dict, task: dict):
                     events.append(json.loads(line))
                 except json.JSONDecodeError:  # the last line of a killed process
                     pass
-        done = any(e["event"] == "done" for e in events)
-        return events, timed_out or not done
+        if not timed_out and not any(e["event"] == "done" for e in events):
+            # ended before its time and without finishing: it died (a crash, or a kill)
+            events.append({"event": "died", "code": proc.returncode})
+        return events, timed_out
 
 
 # ------------------------------------------------------------------ the run

@@ -453,18 +453,44 @@ def test_outcomes_log_resumes_and_serves_a_run_with_tests(tmp_path, monkeypatch)
 def test_a_mutant_ended_by_ctrl_c_has_no_outcome(monkeypatch, code, interrupted):
     """A mutant process ended by SIGINT/SIGTERM (a Ctrl-C of the whole run) reports no outcome,
     so the kept outcomes never record an interruption as a timeout; a process that died
-    otherwise (killed, crashed) without finishing is a timeout as before."""
+    otherwise (killed, crashed) before its time without finishing is run once more, and a
+    second death is the mutant's: killed-as-FAIL, the reason says so — not a timeout (the
+    quick sample at 8310105 had recorded a worker dead after 0.35 s as a "timeout")."""
     import subprocess
 
     from proofs_check.libmutation import run as lm
 
-    monkeypatch.setattr(
-        lm.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a[0], code)
-    )
+    calls = []
+
+    def fake_run(*a, **k):
+        calls.append(1)
+        return subprocess.CompletedProcess(a[0], code)
+
+    monkeypatch.setattr(lm.subprocess, "run", fake_run)
     res = lm._run_mutant({"job": {}, "timeout": 10, "fresh_numba_cache": False})
     assert bool(res.get("interrupted")) is interrupted
     if not interrupted:
-        assert res["timed_out"] is True and res["events"] == []
+        assert len(calls) == 2 and res["timed_out"] is False
+        assert res["events"] == [{"event": "died", "code": code}]
+        r = classify({}, res["events"])
+        assert r["outcome"] == "killed-as-FAIL"
+        assert r["reason"].startswith(f"its process died twice before finishing (exit code {code})")
+
+
+def test_a_worker_killed_once_from_outside_is_run_again(monkeypatch):
+    """One death, then a normal run: the second run's events decide (here: survived)."""
+    from proofs_check.libmutation import run as lm
+
+    runs = iter(
+        [
+            ([{"event": "died", "code": -9}], False),
+            ([_ev("c1", "PASS"), {"event": "done"}], False),
+        ]
+    )
+    monkeypatch.setattr(lm, "_worker", lambda job, task: next(runs))
+    res = lm._run_mutant({"job": {"baseline": {"c1": "PASS"}}, "timeout": 10})
+    r = classify(BASE, res["events"], n_claims=1)
+    assert r["outcome"] == "survived" and not res["timed_out"]
 
 
 def test_a_run_without_the_tests_beside_the_package_is_refused(monkeypatch):
