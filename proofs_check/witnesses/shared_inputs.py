@@ -112,12 +112,16 @@ def _rule_error() -> float:
 #: the preflight's realizations: (paper link, Δ, d, reward law, n0, geometry seed: None for the
 #: paper's rotation v* = e1, θ ∝ e2, else random directions), each 9 replications (one lane
 #: batch of eight and a single one) × 600 rounds (past the compiled normal fill's 1024-value
-#: floor), seed 7; d = 10 takes the eight-way pairwise sum of v*ᵀx, which v* = e1 cannot see
+#: floor), seed 7; d = 10 takes the eight-way pairwise sum of v*ᵀx, which v* = e1 cannot see;
+#: d = 4 with random directions is the regret-rate study's smallest d ≥ 3 (an index pass that
+#: read only two coordinates at d = 4 drew the paper's rotation right and this one wrong: a
+#: survivor of the quick library-mutation sample at 8310105)
 REALIZATIONS = (
     ("tt-unstable", "1", 2, "bernoulli", 40, None),
     ("tt-stable", "0.2", 5, "bounded", 0, None),
     ("we-0.60", "1", 2, "bernoulli", 10, None),
     ("tt-near-critical", "1", 10, "bernoulli", 0, 11),
+    ("tt-stable", "1", 4, "bernoulli", 0, 13),
 )
 
 
