@@ -33,7 +33,8 @@ constant 0 doubled, halved or negated, an exchange of two identical arguments or
 mutation whose tree unparses to the original. :func:`equivalent_reason` also compiles the
 mutated module and compares its bytecode with the original's (constant folding).
 
-A mutant is identified by ``module:line:col:operator:variant``; the same source gives the same
+A mutant is identified by ``module:line:col:operator:variant`` (``#k`` appended to the k-th later
+mutant of one name: nested expressions starting at one column); the same source gives the same
 mutants in the same order, so a seeded sample is reproducible as long as the code is.
 """
 
@@ -43,7 +44,7 @@ import ast
 import copy
 import dis
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 __all__ = [
     "OPERATORS",
@@ -166,10 +167,14 @@ class MutantSpec:
     variant: int
     before: str
     after: str
+    #: the position among mutants of one name (nested expressions starting at one column, e.g.
+    #: ``a * b * c`` and its ``a * b``): 0 for the first, which keeps the plain name
+    dup: int = 0
 
     @property
     def id(self) -> str:
-        return f"{self.module}:{self.line}:{self.col}:{self.operator}:{self.variant}"
+        base = f"{self.module}:{self.line}:{self.col}:{self.operator}:{self.variant}"
+        return f"{base}#{self.dup}" if self.dup else base
 
     def to_dict(self) -> dict:
         return {"id": self.id, **asdict(self)}
@@ -190,7 +195,8 @@ class MutantSpec:
                     "before",
                     "after",
                 )
-            }
+            },
+            dup=d.get("dup", 0),
         )
 
 
@@ -430,6 +436,13 @@ def generate(source: str, module: str, path: str = "") -> tuple[list[MutantSpec]
             continue
         seen.add(key)
         unique.append(m)
+    # two mutants of nested expressions at one column would share a name: number the later ones
+    names: Counter = Counter()
+    for i, m in enumerate(unique):
+        name = m.id
+        if names[name]:
+            unique[i] = replace(m, dup=names[name])
+        names[name] += 1
     return unique, skipped
 
 

@@ -737,3 +737,18 @@ def test_the_report_states_each_survivors_triage_or_that_it_has_none(tmp_path):
     md = markdown(env, "cmd")
     assert "Triaged: **1 of 2**" in md and "**1 not triaged yet**" in md
     assert f"**{entry['class']}**" in md
+
+
+def test_mutants_of_nested_expressions_at_one_column_have_distinct_names():
+    """``a * 1e-9 * b`` and its inner ``a * 1e-9`` start at one column: dropping a term of
+    each gave two mutants named ``m:1:4:drop-term:0`` (found at rate_analysis.py:41, where the
+    name planted the other mutant than the sample had run). The later one is ``...#1``, both
+    apply to the source by their own text, and a spec survives the JSON round trip."""
+    src = "x = a * 1e-9 * b\n"
+    muts, _ = ops.generate(src, "m")
+    ids = [m.id for m in muts]
+    assert len(ids) == len(set(ids))
+    drops = [m for m in muts if m.operator == "drop-term" and m.col == 4 and m.variant == 0]
+    assert [m.id for m in drops] == ["m:1:4:drop-term:0", "m:1:4:drop-term:0#1"]
+    assert [ast.unparse(ops.mutate_tree(src, m)) for m in drops] == ["x = a * 1e-09", "x = a * b"]
+    assert ops.MutantSpec.from_dict(drops[1].to_dict()) == drops[1]
