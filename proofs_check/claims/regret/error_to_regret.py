@@ -199,13 +199,23 @@ def _library_gate(links, plane_keys) -> list:
     ),
 )
 def _error_to_regret(cgap_scale: float = 1.0, exponent: float = 2.0):
-    rows, ok, worst = [], True, 0.0
     links = (
         ("logistic", paper_link("logistic")),
         ("logistic4", _LOGISTIC4),
         ("tt-stable", paper_link("tt-stable")),
         ("tt-unstable", paper_link("tt-unstable")),
     )
+    return gate_noting(
+        _e2r_verdict(links, cgap_scale, exponent),
+        _library_gate(links, tuple(k for k, _ in _PLANE_LINKS)),
+        "The library (nbl_sim.studies.regret_geometry) computed the same alpha -> 0 constants "
+        "and E[r | v] at test angles, in and out of the plane, within the stated tolerances",
+    )
+
+
+def _e2r_verdict(links, cgap_scale: float, exponent: float) -> Outcome:
+    """The verdict of error-to-regret from the witness's values."""
+    rows, ok, worst = [], True, 0.0
     cgaps = {}
     for name, link in links:
         cgap = gap_constant(link, cgap_scale)
@@ -251,16 +261,6 @@ def _error_to_regret(cgap_scale: float = 1.0, exponent: float = 2.0):
         status = DISCREPANCY
     else:
         status = PASS
-    return gate_noting(
-        _e2r_outcome(status, worst, worst_tilt, exponent, worst_slope, rows, zs, refine, prow),
-        _library_gate(links, tuple(k for k, _ in _PLANE_LINKS)),
-        "The library (nbl_sim.studies.regret_geometry) computed the same alpha -> 0 constants "
-        "and E[r | v] at test angles, in and out of the plane, within the stated tolerances",
-    )
-
-
-def _e2r_outcome(status, worst, worst_tilt, exponent, worst_slope, rows, zs, refine, prow):
-    """The outcome of error-to-regret from the witness's values."""
     return Outcome(
         status,
         f"max ratio/C_gap = {worst:.4f} in d = 2 (4 links), {worst_tilt:.4f} tilted "
