@@ -411,14 +411,19 @@ def witness_dependencies(module: str, function: str) -> list:
     list of str
         ``"module:name (what)"`` per dependent import reached.
     """
-    short = module.rsplit(".", 1)[-1]
     mod = importlib.import_module(module)
     names, _ = check_names(getattr(mod, function))
-    alias = _local_names(Path(mod.__file__))
+    return [f"{imp} ({what})" for imp, what in _imports_reached(module, "dependent", names)]
+
+
+def _imports_reached(module: str, kind: str, names) -> list:
+    """[(import, what)] of the witness ``module``'s declared imports of ``kind`` whose local
+    name is among ``names`` (the names its code reaches)."""
+    alias = _local_names(Path(importlib.import_module(module).__file__))
     return [
-        f"{imp} ({what})"
-        for imp, (kind, what) in WITNESS_IMPORTS.get(short, {}).items()
-        if kind == "dependent" and alias.get(imp, imp.split(":", 1)[1]) in names
+        (imp, what)
+        for imp, (k, what) in WITNESS_IMPORTS.get(module.rsplit(".", 1)[-1], {}).items()
+        if k == kind and alias.get(imp, imp.split(":", 1)[1]) in names
     ]
 
 
@@ -527,19 +532,13 @@ def _compared_reached(module: str, names) -> set:
     reach (the library run beside the witness and judged against it inside the witness's
     result, e.g. the kernel's paths that ``witnesses.paths`` returns next to its own)."""
     mod = importlib.import_module(module)
-    alias = _local_names(Path(mod.__file__))
-    compared = {
-        imp: alias.get(imp, imp.split(":", 1)[1])
-        for imp, (kind, _) in WITNESS_IMPORTS.get(module.rsplit(".", 1)[-1], {}).items()
-        if kind == "compared"
-    }
     reached: set = set()
     for n in names:
         fn = getattr(mod, n, None)
         inner = inspect.unwrap(fn) if callable(fn) else None
         if isinstance(inner, types.FunctionType) and inner.__module__ == module:
             reached |= check_names(inner)[0]
-    return {imp for imp, local in compared.items() if local in reached}
+    return {imp for imp, _ in _imports_reached(module, "compared", reached)}
 
 
 def render_table() -> str:
@@ -604,8 +603,8 @@ def render_table() -> str:
         "computation reaches the verdict (directly, through `toolkit_values`, through a "
         "witness's declared dependent import, or through a witness's *compared* import: the "
         "library run beside the witness and judged against it; `nbl_theory.paper`, the printed "
-        "parameters, is not counted); *witness* — the declared independent computation(s); *shares* — what "
-        "the witness shares with the library.",
+        "parameters, is not counted); *witness* — the declared independent computation(s); "
+        "*shares* — what the witness shares with the library.",
         "",
         "Shared inputs are judged before any verdict: the registry's preflight "
         "(`proofs_check.witnesses.shared_inputs`) compares the paper's links (g, g', g''), "
