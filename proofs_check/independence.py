@@ -227,6 +227,7 @@ WITNESS_IMPORTS: dict = {
     "stats": {},
     "stein": {},
     "step_sizes": {},
+    "study_analysis": {},
     "study_reruns": {
         "nbl_sim.engine.environment:Environment": _ENV,
         "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by nbl_theory.Link"),

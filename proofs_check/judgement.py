@@ -49,6 +49,7 @@ __all__ = [
     "agree_max_abs",
     "agree_rel_to",
     "toolkit_defect",
+    "tree_agreement",
 ]
 
 
@@ -362,6 +363,76 @@ def agreement(
     # judged nothing of the paper: the sentence says only that the two computations agree
     text = f"{quantity}: library {j.library} and witness {j.witness} agree ({rule})"
     return Judgement(PASS, text, quantity, j.library, j.witness)
+
+
+def _leaves(witness, library, path: str = ""):
+    """(path, library value, witness value) for every number of ``witness`` (nested dicts and
+    lists), paired with what ``library`` holds at the same path (None where it holds nothing)."""
+    if isinstance(witness, dict):
+        for k, w in witness.items():
+            sub = library.get(k) if isinstance(library, dict) else None
+            yield from _leaves(w, sub, f"{path}[{k!r}]")
+    elif isinstance(witness, (list, tuple)):
+        for i, w in enumerate(witness):
+            ok = isinstance(library, (list, tuple)) and i < len(library)
+            yield from _leaves(w, library[i] if ok else None, f"{path}[{i}]")
+    elif witness is not None:
+        yield path, library, witness
+
+
+def tree_agreement(quantity: str, *, library, witness, tol: float) -> Judgement:
+    """:func:`agreement` of every number of ``witness`` (nested dicts and lists) with the
+    library's at the same path: ``|library − witness| ≤ tol·max(|library|, |witness|)`` (two
+    zeros agree; a number the library lacks disagrees); the sentence names the worst path.
+
+    Parameters
+    ----------
+    quantity : str
+        What is compared, as the report names it.
+    library : dict or list
+        The library's values (it may hold more than the witness).
+    witness : dict or list
+        The witness's values.
+    tol : float
+        The relative tolerance.
+
+    Returns
+    -------
+    Judgement
+        ``PASS`` or ``FAIL`` (a toolkit defect naming the path that disagrees most).
+    """
+    rule = f"|library - witness| <= {tol:g} x max(|library|, |witness|) at every value"
+    worst, where, n = -1.0, ("", None, None), 0
+    for path, lib, wit in _leaves(witness, library):
+        n += 1
+        try:
+            a, b = float(lib), float(wit)
+            scale = max(abs(a), abs(b))
+            rel = abs(a - b) / scale if scale > 0 else 0.0
+            rel = rel if rel == rel else float("inf")  # NaN on either side disagrees
+        except (TypeError, ValueError):
+            rel = float("inf")
+        if rel > worst:
+            worst, where = rel, (path, lib, wit)
+    path, lib, wit = where
+    name = f"{quantity}{path}"
+    if worst > tol:
+        return Judgement(
+            FAIL,
+            toolkit_defect(name, _shown(lib), _shown(wit), rule),
+            name,
+            _shown(lib),
+            _shown(wit),
+        )
+    text = (
+        f"{quantity}: library and witness agree on {n} values (largest relative difference "
+        f"{max(worst, 0.0):.1e}, {rule})"
+    )
+    return Judgement(PASS, text, quantity, "", "")
+
+
+def _shown(v) -> str:
+    return f"{v:.12g}" if isinstance(v, float) else str(v)
 
 
 def moment_agreements(library: dict, witness: dict, keys, label: str, tol: float) -> list:

@@ -364,6 +364,11 @@ class Claim:
         :mod:`proofs_check.witnesses`, comma separated (None: not declared).
     shares : str or None, default None
         What the witness shares with the library, or ``"nothing"``.
+    reduced : callable or None, default None
+        For a slow claim: ``reduced(**kwargs) -> Outcome``, what a quick run does instead of
+        skipping it — its library-versus-witness gates on a reduced configuration, ``SKIPPED``
+        when they agree (the paper is judged by the full run only), the toolkit-defect
+        ``FAIL`` when they do not.
     """
 
     id: str
@@ -385,6 +390,9 @@ class Claim:
     #: what the witness shares with the library (e.g. "the link's expression parsed by
     #: nbl_theory.Link"), or "nothing"
     shares: str | None = None
+    #: a slow claim's gates on a reduced configuration, run by a quick run instead of skipping
+    #: it (None: skipped)
+    reduced: Callable[[], Outcome] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -545,6 +553,7 @@ class Registry:
         mutants=(),
         witness: str | None = None,
         shares: str | None = None,
+        reduced: Callable[[], Outcome] | None = None,
     ):
         """Decorator registering ``check() -> Outcome`` as the claim ``id``.
 
@@ -586,6 +595,9 @@ class Registry:
             The independent computation(s), ``"module:function"`` comma separated.
         shares : str, optional
             What the witness shares with the library.
+        reduced : callable, optional
+            A slow claim's gates on a reduced configuration, run by a quick run instead of
+            skipping it (:attr:`Claim.reduced`).
 
         Returns
         -------
@@ -625,6 +637,7 @@ class Registry:
                 tuple(mutants),
                 witness,
                 shares,
+                reduced,
             )
             return fn
 
@@ -669,7 +682,9 @@ class Registry:
         except KeyError:
             raise NBLInputError(f"unknown claim id {claim_id!r}") from None
 
-    def run_one(self, claim: Claim, mutant: Mutant | None = None) -> ClaimResult:
+    def run_one(
+        self, claim: Claim, mutant: Mutant | None = None, reduced: bool = False
+    ) -> ClaimResult:
         """Run one claim's check (under ``mutant`` if given); an exception, a wrong return type
         or a changed global mpmath/flint precision becomes ``FAIL``.
 
@@ -679,6 +694,8 @@ class Registry:
             The claim to run.
         mutant : Mutant, optional
             A corruption to apply while it runs.
+        reduced : bool, default False
+            Run its :attr:`Claim.reduced` check instead of the full one.
 
         Returns
         -------
@@ -689,12 +706,13 @@ class Registry:
         dps, prec = mpmath.mp.dps, flint.ctx.prec
         t0 = time.perf_counter()
         try:
+            check = claim.reduced if reduced else claim.check
             with one_blas_thread():  # the same bits in any process (nbl_sim.runs.execution)
                 if mutant is None:
-                    out = claim.check()
+                    out = check()
                 else:
                     with apply_mutant(mutant):
-                        out = claim.check(**(mutant.kwargs or {}))
+                        out = check(**(mutant.kwargs or {}))
         except Exception as exc:  # noqa: BLE001 - any error in a check is a FAIL, with its message
             out = Outcome(FAIL, None, f"check raised {type(exc).__name__}: {exc}")
         seconds = time.perf_counter() - t0
@@ -762,13 +780,39 @@ class Registry:
             )
         return out
 
+    def run_quick(self, claim: Claim) -> ClaimResult:
+        """A claim as a quick run runs it: a quick claim in full, a slow one through its
+        :attr:`Claim.reduced` gates (``SKIPPED`` when they agree, the toolkit-defect ``FAIL``
+        when not), or ``SKIPPED`` when it has none.
+
+        Parameters
+        ----------
+        claim : Claim
+            The claim to run.
+
+        Returns
+        -------
+        ClaimResult
+            Its result in a quick run.
+        """
+        if claim.quick:
+            return self.run_one(claim)
+        why = "slow claim: not run in quick mode (run without --quick)"
+        if claim.reduced is None:
+            return _result(claim, SKIPPED, None, why, 0.0)
+        res = self.run_one(claim, reduced=True)
+        if res.status == SKIPPED:
+            res.detail = f"{why}; {res.detail}"
+        return res
+
     def run_claims(self, quick: bool = False, ids=None, progress=None) -> list[ClaimResult]:
         """Run the claims and return their results in registration order.
 
         Parameters
         ----------
         quick : bool
-            Claims registered with ``quick=False`` are reported ``SKIPPED`` (not run).
+            Claims registered with ``quick=False`` are reported ``SKIPPED`` (not run; those
+            with a :attr:`Claim.reduced` check run it: :meth:`run_quick`).
         ids : iterable of str, optional
             Run only these claims (in registration order); unknown ids raise
             :class:`~nbl_theory.errors.NBLInputError`.
@@ -790,11 +834,7 @@ class Registry:
             claims = [c for c in claims if c.id in set(wanted)]
         results = []
         for i, claim in enumerate(claims):
-            if quick and not claim.quick:
-                why = "slow claim: not run in quick mode (run without --quick)"
-                res = _result(claim, SKIPPED, None, why, 0.0)
-            else:
-                res = self.run_one(claim)
+            res = self.run_quick(claim) if quick else self.run_one(claim)
             results.append(res)
             if progress:
                 progress(i + 1, len(claims), res)
@@ -822,6 +862,7 @@ def register(
     mutants=(),
     witness: str | None = None,
     shares: str | None = None,
+    reduced: Callable[[], Outcome] | None = None,
 ):
     """Register a check of the paper in :data:`REGISTRY` (see :meth:`Registry.register`).
 
@@ -853,6 +894,8 @@ def register(
         The independent computation(s), ``"module:function"`` comma separated.
     shares : str, optional
         What the witness shares with the library.
+    reduced : callable, optional
+        A slow claim's gates on a reduced configuration (:attr:`Claim.reduced`).
 
     Returns
     -------
@@ -873,6 +916,7 @@ def register(
         mutants=mutants,
         witness=witness,
         shares=shares,
+        reduced=reduced,
     )
 
 

@@ -175,9 +175,11 @@ class CoverageMap:
 
 
 # ------------------------------------------------------------------ collection (subprocess)
-def _claims_chunk(ids: list[str]) -> dict:
+def _claims_chunk(ids: list[str], quick: bool = False) -> dict:
     """In a fresh process: import the targets under ``import``, run each claim under its
-    context; {"claims": {...}, "lines": {path: {line: [context]}}}."""
+    context (as a quick run runs it when ``quick``: a slow claim through its reduced gates,
+    :meth:`~proofs_check.registry.Registry.run_quick`); {"claims": {...}, "lines": {path:
+    {line: [context]}}}."""
     import coverage
 
     cov = coverage.Coverage(
@@ -195,7 +197,7 @@ def _claims_chunk(ids: list[str]) -> dict:
     out = {}
     for i in ids:
         cov.switch_context("c:" + i)
-        r = REGISTRY.run_one(claims[i])
+        r = REGISTRY.run_quick(claims[i]) if quick else REGISTRY.run_one(claims[i])
         out[i] = {"status": r.status, "seconds": round(r.seconds, 3)}
         print(f"coverage: claim {i}: {r.status} ({r.seconds:.1f} s)", file=sys.stderr, flush=True)
     cov.stop()
@@ -375,9 +377,11 @@ def collect(
     from proofs_check.registry import REGISTRY
 
     ids = [
-        c.id for c in REGISTRY.all_claims() if c.method != "not-checked" and (c.quick or not quick)
+        c.id
+        for c in REGISTRY.all_claims()
+        if c.method != "not-checked" and (c.quick or c.reduced is not None or not quick)
     ]
-    tasks = [("claims", ch) for ch in _chunks(ids, chunks)]
+    tasks = [("quick-claims" if quick else "claims", ch) for ch in _chunks(ids, chunks)]
     if tests:
         tasks += [("tests", ch) for ch in _chunks(test_files(), chunks)]
     merged: dict = {"claims": {}, "tests": {}, "lines": {}}
@@ -475,8 +479,10 @@ def _atomic_json(path: Path, data) -> None:
 
 def _main(argv) -> int:  # pragma: no cover - the collector's subprocess
     spec = json.loads(Path(argv[0]).read_text())
-    fn = _claims_chunk if spec["kind"] == "claims" else _tests_chunk
-    res = fn(spec["items"])
+    if spec["kind"] == "tests":
+        res = _tests_chunk(spec["items"])
+    else:
+        res = _claims_chunk(spec["items"], quick=spec["kind"] == "quick-claims")
     Path(spec["out"]).write_text(json.dumps(res))
     return 0
 

@@ -396,6 +396,7 @@ def run_library(
                             "tests": tsts,
                             "baseline": {c: base[c] for c in claims},
                             "budget": mine,
+                            "quick": quick,
                         },
                         "timeout": 3 * mine + 120,
                         "fresh_numba_cache": fresh,

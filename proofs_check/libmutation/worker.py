@@ -2,7 +2,8 @@
 
 ``IN`` is a JSON file: ``mutant`` (a :class:`~proofs_check.libmutation.operators.MutantSpec`
 as a dict, or null for the unmutated library), ``claims`` (ids, cheapest first), ``baseline``
-({id: unmutated status}), ``tests`` (pytest node ids), ``budget`` (seconds for the claims).
+({id: unmutated status}), ``tests`` (pytest node ids), ``budget`` (seconds for the claims),
+``quick`` (run the claims as a quick run does: a slow claim through its reduced gates).
 ``OUT`` receives one JSON object per line as the work goes (so a run killed for time keeps
 what it did): ``{"event": "claim", "id", "status", "detail", "seconds"}``, ``{"event":
 "load_error", "detail"}``, ``{"event": "budget", "not_run": [...]}``, ``{"event": "tests",
@@ -116,7 +117,8 @@ def main(argv=None) -> int:
         if time.perf_counter() - t0 > job.get("budget", float("inf")):
             emit(event="budget", not_run=ids[k:])
             break
-        r = REGISTRY.run_one(claims[cid])
+        c = claims[cid]
+        r = REGISTRY.run_quick(c) if job.get("quick") else REGISTRY.run_one(c)
         emit(
             event="claim",
             id=cid,

@@ -539,3 +539,14 @@ def two_gamma_kappa(key: str, delta: str, gamma: float) -> float:
     (:func:`nbl_sim.studies.rate_theory.local_rates`): the step-size condition 2γλ0 > 1 of
     prop:localized-estimation needs it above 1."""
     return 2 * gamma * rt.local_rates(paper_link(key), delta, 2)["kappa_theta"]
+
+
+@functools.cache
+def quick_study():
+    """The reduced regret-rate study (``nbl study --quick``: :data:`nbl_sim.studies.rate_study.
+    QUICK`) run serially in this process, and its analysis: ``(StudyResult, dict)``, once per
+    process (the quick-run gates of the five study claims share it)."""
+    from nbl_sim.studies.rate_study import QUICK, run_study
+
+    res = run_study(QUICK, workers=1)
+    return res, res.analysis()

@@ -203,6 +203,30 @@ def test_duplicate_id_rejected():
         reg.register("dup", "eq:y", "sec:y", "t", "symbolic", "exact", "why")
 
 
+def test_a_slow_claims_reduced_gates_run_in_quick_mode():
+    """A slow claim with a ``reduced`` check runs it in a quick run: SKIPPED (with its text)
+    when its gates agree, the toolkit-defect FAIL when they do not; never its full check."""
+    full = []
+    reg = Registry()
+    for cid, gate_status in (("agree", SKIPPED), ("defect", FAIL)):
+        reg.register(
+            cid,
+            "eq:x",
+            "sec:x",
+            "s",
+            "monte-carlo",
+            "exact",
+            "why",
+            quick=False,
+            reduced=lambda s=gate_status: Outcome(s, None, "gates: library and witness agree"),
+        )(lambda: full.append(1) or Outcome(PASS, "1"))
+    agree, defect = reg.run_claims(quick=True)
+    assert agree.status == SKIPPED and agree.detail.startswith("slow claim: not run")
+    assert "gates: library and witness agree" in agree.detail
+    assert defect.status == FAIL and not full
+    assert [r.status for r in reg.run_claims()] == [PASS, PASS] and len(full) == 2
+
+
 def test_unknown_method_rejected():
     with pytest.raises(ValueError, match="method"):
         Registry().register("m", "eq:x", "sec:x", "s", "guesswork", "exact", "why")

@@ -106,3 +106,16 @@ def test_an_agreement_that_holds_says_nothing_of_the_paper():
     assert "paper" not in ok.detail and "agree (|library - witness| <= 1e-12)" in ok.detail
     bad = agreement("mu_g", library=0.25, witness=0.5, tol=1e-12)
     assert bad.status == "FAIL" and bad.detail.startswith("toolkit defect")
+
+
+def test_tree_agreement_pairs_every_number_by_its_path():
+    from proofs_check.judgement import tree_agreement
+
+    lib = {"fit": {"log": {"b": 2.0, "chi2": 1.0}}, "mean": [1.0, 3.0], "extra": 7.0}
+    ok = tree_agreement("s", library=lib, witness={"fit": {"log": {"b": 2.0 + 1e-12}}}, tol=1e-9)
+    assert ok.status == PASS and "1 values" in ok.detail
+    bad = tree_agreement("s", library=lib, witness={"mean": [1.0, 3.1]}, tol=1e-9)
+    assert bad.status == FAIL and "['mean'][1]" in bad.detail and "3.1" in bad.detail
+    for w in ({"missing": 1.0}, {"mean": [1.0, 3.0, 4.0]}, {"mean": [float("nan"), 3.0]}):
+        assert tree_agreement("s", library=lib, witness=w, tol=1e-9).status == FAIL, w
+    assert tree_agreement("s", library={"z": 0.0}, witness={"z": 0.0}, tol=0.0).status == PASS

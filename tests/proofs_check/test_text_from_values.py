@@ -271,6 +271,7 @@ def _study_text(monkeypatch, fake) -> tuple:
     # the fake study has no cells to re-run: the witness gate is tested in
     # test_witness_planted_bugs.py (here it passes, as it does on an agreeing study)
     monkeypatch.setattr(f"{STUDY}._reruns", lambda res, part, wgamma=1.0: [])
+    monkeypatch.setattr(f"{STUDY}._statistics", lambda res, an, parts: [])
     out = REGISTRY.get("localized-estimation-rate-study").check.combine(None)
     return out, f"{out.computed} {out.detail}"
 

@@ -147,6 +147,87 @@ def test_wrong_study_kernel_step_fails_every_study_gate(monkeypatch):
         assert any(j.status == FAIL and j.detail.startswith("toolkit defect") for j in js), part
 
 
+_STUDY_PARTS = {
+    "regret-rate-d-log-n": ("regret", "regret_long"),
+    "localized-estimation-rate-study": ("estimation", "estimation_long"),
+    "step-size-exponent": ("gamma",),
+    "localization-vs-n0": ("localization",),
+    "regret-rate-unstable-contrast": ("contrast",),
+}
+
+
+def test_the_study_statistics_agree_with_the_witness(quick_study):
+    js = cs._statistics(quick_study, quick_study.analysis(), list(ra_parts()))
+    assert len(js) == 7 and {j.status for j in js} == {PASS}, [j.detail for j in js]
+
+
+def ra_parts():
+    return [p for parts in _STUDY_PARTS.values() for p in parts]
+
+
+def _gamma_off(fn):
+    def wrong(modes, gamma, *a, **k):
+        return fn(modes, 1.05 * gamma, *a, **k)
+
+    return wrong
+
+
+def _resample_off(fn):
+    def wrong(x, samples, lo, hi=None, B=400, seed=0):
+        return fn(x, samples, lo, hi, B, seed + 1)
+
+    return wrong
+
+
+def _b_se_from_a(fn):
+    def wrong(ns, samples):
+        out = fn(ns, samples)
+        for m in ("log", "sqrt", "linear"):
+            out[m]["b_se"] = out[m]["a_se"]  # the mutant rate_analysis:55 (P[1, 1] -> P[0, 1])
+        return out
+
+    return wrong
+
+
+# (the library function, its planted bug, the study claims whose statistics read it)
+_ANALYSIS_BUGS = {
+    "fit_growth": (_b_se_from_a, ["regret-rate-d-log-n", "regret-rate-unstable-contrast"]),
+    "bootstrap_slope": (
+        _resample_off,
+        ["localized-estimation-rate-study", "step-size-exponent", "regret-rate-unstable-contrast"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ANALYSIS_BUGS))
+def test_a_wrong_study_statistic_fails_the_quick_gates(monkeypatch, quick_study, name):
+    """A bug in the library's analysis of the study (nbl_sim.studies.rate_analysis) is a
+    toolkit FAIL of a quick run: the slow claims' reduced gates recompute the statistics
+    (witnesses.study_analysis); unpatched they read SKIPPED."""
+    import nbl_sim.studies.rate_analysis as ra
+    from proofs_check.registry import REGISTRY, SKIPPED
+
+    wrap, hit = _ANALYSIS_BUGS[name]
+    monkeypatch.setattr(cs, "quick_study", lambda: (quick_study, quick_study.analysis()))
+    for cid in _STUDY_PARTS:
+        assert REGISTRY.run_quick(REGISTRY.get(cid)).status == SKIPPED, cid
+    monkeypatch.setattr(ra, name, wrap(getattr(ra, name)))
+    for cid in _STUDY_PARTS:
+        r = REGISTRY.run_quick(REGISTRY.get(cid))
+        if cid in hit:
+            assert r.status == FAIL and r.detail.startswith("toolkit defect"), (cid, r.detail)
+        else:
+            assert r.status == SKIPPED, (cid, r.detail[:300])
+
+
+def test_a_wrong_linearized_recursion_fails_the_step_size_gate(monkeypatch, quick_study):
+    import nbl_sim.studies.rate_theory as rt
+
+    monkeypatch.setattr(rt, "linear_recursion_mse", _gamma_off(rt.linear_recursion_mse))
+    js = cs._statistics(quick_study, quick_study.analysis(), ["gamma"])
+    assert js[0].status == FAIL and "window_prediction" in js[0].detail, js[0].detail
+
+
 @pytest.mark.parametrize(
     "cid", ["restoring-condition-2d", "h-alpha-identity", "z-reflection-identities"]
 )

@@ -9,10 +9,16 @@ each claim reassembles the study from them with ``run_study`` itself; called dir
 registry, mutants) the cells are computed once per process through the sweep runner. Either way
 the cells are cached in the ``study`` namespace under the sweep's keys, shared with ``nbl study``
 (so ``nbl check`` after ``nbl study`` reads them in seconds). They are
-slow claims (``quick=False``): ``nbl check --quick`` reports them SKIPPED. The study's quick
-configuration (d ∈ {2, 4}, n ≤ 3000, 40 replications) cannot establish any of their verdicts
-(the d/t regime, the b ~ d^q exponent and the exponent sweep need the full horizons), so there
-is no quick version.
+slow claims (``quick=False``). The study's quick configuration (d ∈ {2, 4}, n ≤ 3000, 40
+replications) cannot establish any of their verdicts (the d/t regime, the b ~ d^q exponent and
+the exponent sweep need the full horizons), so ``nbl check --quick`` reports them SKIPPED — after
+running their gates on it (:func:`_reduced`): the witness's re-runs of its first replications
+and its own statistics from the raw replications against the library's, so that a library bug
+in the study's cells or analysis is a FAIL of a quick run too.
+
+Every verdict reads the library's statistics of the study (:mod:`nbl_sim.studies.rate_analysis`)
+only after :mod:`proofs_check.witnesses.study_analysis` has recomputed them from the raw
+replications and agreed (:func:`_statistics`).
 
 Decision rules never get easier to pass as the noise grows: a growth model must be preferred
 *and* its alternative rejected by a χ² margin; an exponent or slope is confirmed when its 95%
@@ -32,13 +38,14 @@ from nbl_sim.studies.rate_study import ContrastCell, GammaCell, LocCell, RegretC
 from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 
-from ...judgement import agree_abs, agree_max_abs, agreement, gate
-from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
+from ...judgement import agree_abs, agree_max_abs, agreement, gate, tree_agreement
+from ...registry import DISCREPANCY, FAIL, PASS, SKIPPED, Mutant, Outcome, register
 from ...runner_tasks import split_check
 from ...witnesses.concentration import implied_c_loc
 from ...witnesses.polar_field import own_mu_g
 from ...witnesses.regret_bound import c_e_unit, estimation_bound
 from ...witnesses.stats import bound_verdict, decay_models, interval_verdict, power_law_fit
+from ...witnesses.study_analysis import study_statistics
 from ...witnesses.study_reruns import (
     LOC_REPS,
     STUDY_REPS,
@@ -50,6 +57,7 @@ from ...witnesses.study_reruns import (
 )
 from ...witnesses.toolkit_values import (
     far_hemisphere_paths,
+    quick_study,
     study_cells,
     study_from_cells,
     study_plan,
@@ -77,22 +85,32 @@ def _study_claim(combine):
 #: and exit flags exactly
 _VALUES = agree_max_abs(1e-9, "the first replications' values")
 _EXACT = agree_max_abs(0.0, "the first replications' exit times / flags")
+_STATISTICS = "proofs_check.witnesses.study_analysis:study_statistics"
 _WITNESS = {
-    "regret": "proofs_check.witnesses.study_reruns:regret_reference",
-    "gamma": "proofs_check.witnesses.study_reruns:gamma_reference",
-    "localization": "proofs_check.witnesses.study_reruns:loc_reference",
-    "contrast": "proofs_check.witnesses.study_reruns:contrast_reference",
+    "regret": "proofs_check.witnesses.study_reruns:regret_reference, " + _STATISTICS,
+    "gamma": "proofs_check.witnesses.study_reruns:gamma_reference, " + _STATISTICS,
+    "localization": "proofs_check.witnesses.study_reruns:loc_reference, " + _STATISTICS,
+    "contrast": "proofs_check.witnesses.study_reruns:contrast_reference, " + _STATISTICS,
 }
+#: the study's statistics, library (nbl_sim.studies.rate_analysis) against witness
+#: (witnesses.study_analysis): the same data through other float64 algorithms (GLS by
+#: Cholesky whitening and QR against inverses; closed-form slopes against polyfit); measured
+#: up to 2e-13 relative on the quick study
+_ANALYSIS_TOL = 1e-9
 _WITNESS_MUTANT = Mutant.witness("the witness's re-run with step gamma x 1.1", wgamma=1.1)
 _SHARES = (
     "the study's design read from nbl_sim.studies.rate_study.plan (link keys, horizons, "
     "C0, gamma, "
     "t0, start angle, r0, time grids, seeds), the realization drawn by "
     "nbl_sim.engine.environment (common random numbers) and the link's g (nbl_theory.Link); "
-    "the statistics over all replications are the library's, gated by the witness's "
+    "the cells of all replications are the library's, gated by the witness's "
     f"re-run (own NBL, regret and exit times) of replications 0..{STUDY_REPS - 1} of "
     f"every setting of the part used (0..{LOC_REPS - 1} for the localization part, whose "
-    "cells keep only exit flags)"
+    "cells keep only exit flags); the statistics the verdict reads (growth fits, slopes and "
+    "their bootstrap, C (d - c), exit frequencies, the linearized exponent) are the "
+    "library's (nbl_sim.studies.rate_analysis), gated by the witness's own from the raw "
+    "replications (witnesses.study_analysis), which shares the study's seeds, windows, the "
+    "fit's relative ridge and the step-size part's kappa and sigma^2"
 )
 
 
@@ -164,6 +182,41 @@ def _reruns(res, part: str, wgamma: float = 1.0) -> list:
     return out
 
 
+def _statistics(res, an, parts) -> list:
+    """Library versus witness on the statistics of ``parts`` of the study ``res`` (its
+    analysis ``an``; :func:`~proofs_check.witnesses.study_analysis.study_statistics`)."""
+    return [
+        tree_agreement(
+            f"the study's {part} statistics",
+            library=an[part],
+            witness=study_statistics(res, part),
+            tol=_ANALYSIS_TOL,
+        )
+        for part in parts
+    ]
+
+
+def _reduced(rerun: str, parts):
+    """A study claim's quick-run check (:attr:`proofs_check.registry.Claim.reduced`): the
+    re-runs of ``rerun`` and the statistics of ``parts`` gated on the reduced study
+    (``nbl study --quick``), which cannot decide the paper's statement: ``SKIPPED`` when
+    library and witness agree, the toolkit-defect ``FAIL`` when not."""
+
+    def check(wgamma: float = 1.0) -> Outcome:
+        res, an = quick_study()
+        reruns, stats = _reruns(res, rerun, wgamma), _statistics(res, an, parts)
+        cfg = res.config
+        text = (
+            f"its gates ran on the reduced study (nbl study --quick: d in {list(cfg.dims)}, "
+            f"n <= {max(cfg.ns)}, {cfg.reps} replications), too small to decide the paper's "
+            f"statement: {len(reruns)} re-run comparisons of its first replications agree; "
+            + "; ".join(j.detail for j in stats)
+        )
+        return gate(Outcome(SKIPPED, None, text), [*reruns, *stats])
+
+    return check
+
+
 def _growth(fit: dict) -> str:
     """'log' when a + b log n is within Δχ² = 4 of the best model and a + b sqrt(n) is worse
     than it by at least 4 (power against the alternative); 'not log' when log n is worse than
@@ -206,6 +259,7 @@ def _growth(fit: dict) -> str:
     ),
     witness=_WITNESS["regret"],
     shares=_SHARES,
+    reduced=_reduced("regret", ("regret", "regret_long")),
 )
 @_study_claim
 def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log", wgamma: float = 1.0):
@@ -294,7 +348,7 @@ def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log", wgam
             + f". gamma = {res.constants['gamma']} (the study's "
             "cells and seed: nbl study --json)",
         ),
-        _reruns(res, "regret", wgamma),
+        [*_reruns(res, "regret", wgamma), *_statistics(res, an, ("regret", "regret_long"))],
     )
 
 
@@ -377,6 +431,7 @@ def _mu_g_checks(links) -> list:
     ),
     witness=_WITNESS["regret"] + ", proofs_check.witnesses.polar_field:own_mu_g",
     shares=_SHARES + "; 2 gamma lambda0 of C_e is the study's (nbl_sim.studies.rate_study)",
+    reduced=_reduced("regret", ("estimation", "estimation_long")),
 )
 @_study_claim
 def _estimation_rate_study(
@@ -495,7 +550,11 @@ def _estimation_rate_study(
     )
     return gate(
         Outcome(status, computed, detail + "; ".join(rows)),
-        [*_reruns(res, "regret", wgamma), *_mu_g_checks(an["estimation"])],
+        [
+            *_reruns(res, "regret", wgamma),
+            *_mu_g_checks(an["estimation"]),
+            *_statistics(res, an, ("estimation", "estimation_long")),
+        ],
     )
 
 
@@ -524,6 +583,7 @@ def _estimation_rate_study(
     ),
     witness=_WITNESS["gamma"],
     shares=_SHARES,
+    reduced=_reduced("gamma", ("gamma",)),
 )
 @_study_claim
 def _step_size_exponent(results, cap: float = 1.0, wgamma: float = 1.0):
@@ -569,7 +629,7 @@ def _step_size_exponent(results, cap: float = 1.0, wgamma: float = 1.0):
             f"kappa = {g['kappa']:.6f}, sigma_theta^2 = {g['sigma2']:.6f}, gamma_c = "
             f"{g['gamma_c']:.4f}; " + "; ".join(rows),
         ),
-        _reruns(res, "gamma", wgamma),
+        [*_reruns(res, "gamma", wgamma), *_statistics(res, an, ("gamma",))],
     )
 
 
@@ -593,6 +653,7 @@ def _step_size_exponent(results, cap: float = 1.0, wgamma: float = 1.0):
     mutants=(Mutant.data("exit frequencies in reverse n0 order", reverse=True), _WITNESS_MUTANT),
     witness=_WITNESS["localization"],
     shares=_SHARES,
+    reduced=_reduced("localization", ("localization",)),
 )
 @_study_claim
 def _localization_vs_n0(results, reverse: bool = False, wgamma: float = 1.0):
@@ -642,7 +703,7 @@ def _localization_vs_n0(results, reverse: bool = False, wgamma: float = 1.0):
             + "; "
             + "; ".join(rows),
         ),
-        _reruns(res, "localization", wgamma),
+        [*_reruns(res, "localization", wgamma), *_statistics(res, an, ("localization",))],
     )
 
 
@@ -668,6 +729,7 @@ def _localization_vs_n0(results, reverse: bool = False, wgamma: float = 1.0):
     ),
     witness=_WITNESS["contrast"],
     shares=_SHARES,
+    reduced=_reduced("contrast", ("contrast",)),
 )
 @_study_claim
 def _unstable_contrast(results, unstable: str = "tt-unstable", wgamma: float = 1.0):
@@ -693,5 +755,5 @@ def _unstable_contrast(results, unstable: str = "tt-unstable", wgamma: float = 1
             f"{log_rejected}",
             "; ".join(rows),
         ),
-        _reruns(res, "contrast", wgamma),
+        [*_reruns(res, "contrast", wgamma), *_statistics(res, an, ("contrast",))],
     )
