@@ -143,7 +143,9 @@ def dimension_fit(scaled: dict) -> dict | None:
         "c": float(c),
         "c_se": c_se,
         "c_ci": [float(c - _Z95 * c_se), float(c + _Z95 * c_se)],
-        "chi2": chi2,
+        # with two dimensions the line passes through both points: χ² is rounding (~1e-28),
+        # not a statistic, and is not compared
+        "chi2": chi2 if dof > 0 else None,
         "chi2_p": float(_chi2.sf(chi2, dof)) if dof > 0 else None,
     }
     if 2 in scaled:
