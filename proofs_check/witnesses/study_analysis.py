@@ -211,38 +211,38 @@ def linear_recursion(kappa: float, sigma2: float, a0: float, gamma: float, t0: f
     return a
 
 
+def _gamma_row(mult: float, raw: dict, k: float, s2: float, t: np.ndarray, t0: float) -> dict:
+    """One 2γκ multiple of the step-size part: the measured exponent over t ≥ max(T/100, 10)
+    with its bootstrap, and the linearized recursion's on the same window."""
+    gamma = mult / (2 * k)
+    stopped = _stopped(raw, t)
+    lo = max(t[-1] / 100, 10.0)
+    sl = bootstrap_slope(t + t0, stopped, lo + t0, seed=int(mult * 100))
+    lin = linear_recursion(k, s2, float(np.mean(raw["e_0"])), gamma, t0, int(t[-1]))
+    ti = np.arange(1, lin.size, dtype=float) + t0
+    keep = ti >= lo + t0
+    return {
+        "two_gamma_kappa": mult,
+        "gamma": gamma,
+        "predicted_exponent": min(1.0, 2 * gamma * k),
+        "window_prediction": -_slope(np.log(ti[keep]), np.log(lin[1:][keep])),
+        "measured": -sl["slope"],
+        "measured_lo": -sl["hi"],
+        "measured_hi": -sl["lo"],
+        "measured_se": sl["se"],
+        "exited": int(np.count_nonzero(raw["tau"] <= t[-1])),
+        "reps": int(stopped.shape[0]),
+    }
+
+
 def _gamma(res) -> dict:
-    cfg, const = res.config, res.constants
-    k, s2 = const["gamma_kappa"], const["gamma_sigma2"]
-    t = np.asarray(const["gamma_t_grid"], dtype=float)
-    t0 = cfg.gamma_t0
-    rows = []
-    for mult in cfg.gamma_multiples:
-        raw = res.gamma.get(mult)
-        if raw is None:
-            continue
-        gamma = mult / (2 * k)
-        stopped = _stopped(raw, t)
-        lo = max(t[-1] / 100, 10.0)
-        sl = bootstrap_slope(t + t0, stopped, lo + t0, seed=int(mult * 100))
-        T = int(t[-1])
-        lin = linear_recursion(k, s2, float(np.mean(raw["e_0"])), gamma, t0, T)
-        ti = np.arange(1, T + 1, dtype=float) + t0
-        keep = ti >= lo + t0
-        rows.append(
-            {
-                "two_gamma_kappa": mult,
-                "gamma": gamma,
-                "predicted_exponent": min(1.0, 2 * gamma * k),
-                "window_prediction": -_slope(np.log(ti[keep]), np.log(lin[1:][keep])),
-                "measured": -sl["slope"],
-                "measured_lo": -sl["hi"],
-                "measured_hi": -sl["lo"],
-                "measured_se": sl["se"],
-                "exited": int(np.count_nonzero(raw["tau"] <= t[-1])),
-                "reps": int(stopped.shape[0]),
-            }
-        )
+    k, s2 = res.constants["gamma_kappa"], res.constants["gamma_sigma2"]
+    grid = np.array(res.constants["gamma_t_grid"], dtype=float)
+    rows = [
+        _gamma_row(m, res.gamma[m], k, s2, grid, res.config.gamma_t0)
+        for m in res.config.gamma_multiples
+        if m in res.gamma
+    ]
     return {"gamma_c": 1 / (2 * k), "rows": rows}
 
 
