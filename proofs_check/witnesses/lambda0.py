@@ -37,6 +37,7 @@ __all__ = [
     "lambda0_cap",
     "local_radius",
     "radius_geometry",
+    "radius_facts",
 ]
 
 #: The witness's own (H, H') (:mod:`.polar_field`).
@@ -181,3 +182,53 @@ def radius_geometry(alpha_plus: float, alpha_minus: float) -> dict:
         deg_plus=math.degrees(alpha_plus),
         deg_minus=math.degrees(alpha_minus),
     )
+
+
+#: how far past a radius λ0 is evaluated to show it is the largest (λ0 falls ~6e-4 to 3.5e-3
+#: of itself over 1e-3 of r0 at the regret-rate study's radii, measured)
+RADIUS_STEP = 1e-3
+#: the chord at which the cap's ratio stands for its limit at v* (the slowest tangent rate in
+#: d ≥ 3): O(r²) from it, measured 2.5e-9 relative for the logistic link at Δ = 1
+KAPPA_CHORD = 1e-4
+
+
+@functools.cache
+def radius_facts(link, delta: str, d: int, r0: float, frac: float) -> dict:
+    """What cor:local_stability says of a radius r0 chosen as the largest with λ0(r0) ≥ frac·κ,
+    from the witness's own field: ``lambda0`` = λ0(r0), ``beyond`` = λ0(r0 (1 + RADIUS_STEP))
+    (below the level if r0 is the largest) and ``level`` = frac·κ, with κ = κ_θ = −H'(0) in
+    d = 2 and, in d ≥ 3, the slowest tangent rate as the cap's ratio at the chord
+    :data:`KAPPA_CHORD` (the cap in dimension ``d`` itself, :func:`lambda0_cap`).
+
+    Parameters
+    ----------
+    link : Link
+        The link.
+    delta : str
+        The arm separation Δ.
+    d : int
+        The dimension, ≥ 2.
+    r0 : float
+        The radius (a chord ‖v − v*‖).
+    frac : float
+        The fraction of κ the radius keeps.
+
+    Returns
+    -------
+    dict
+        ``lambda0``, ``beyond`` and ``level``.
+    """
+    if d == 2:
+        return {
+            "lambda0": lambda0_2d(link, delta, r0),
+            "beyond": lambda0_2d(link, delta, r0 * (1 + RADIUS_STEP)),
+            "level": -frac * float(own_dH(link, delta, 0.0)),
+        }
+    from nbl_sim.engine.environment import Environment
+
+    env = Environment.build(link, delta, d)
+    return {
+        "lambda0": lambda0_cap(env, r0),
+        "beyond": lambda0_cap(env, r0 * (1 + RADIUS_STEP)),
+        "level": frac * lambda0_cap(env, KAPPA_CHORD),
+    }

@@ -220,6 +220,30 @@ def test_a_wrong_study_statistic_fails_the_quick_gates(monkeypatch, quick_study,
             assert r.status == SKIPPED, (cid, r.detail[:300])
 
 
+def test_the_study_radii_agree_with_the_witness(quick_study):
+    js = cs._radius_checks(quick_study)
+    assert len(js) == 12 and {j.status for j in js} == {PASS}, [j.detail for j in js]
+
+
+def test_a_wrong_study_radius_fails_the_radius_gate(monkeypatch):
+    """r0 chosen for lambda0 >= 0.7 kappa instead of 0.75 kappa, its lambda0 consistent with
+    it: only the level (the witness's own kappa) can tell, and does."""
+    from types import SimpleNamespace
+
+    from nbl_sim.studies import regret_geometry as rg
+
+    def wrong(link, delta, d):
+        L = paper_link(link)
+        r = rg.stability_radius(L, delta, 0.7) if d == 2 else rg.stability_radius_cap(L, delta, 0.7)
+        return {"r0": float(r["r0"]), "lambda0": float(r["lambda0"])}
+
+    monkeypatch.setattr(rs, "_radius", wrong)
+    _, const = rs.plan(rs.QUICK)
+    js = cs._radius_checks(SimpleNamespace(constants=const, config=rs.QUICK))
+    bad = [j for j in js if j.status == FAIL]
+    assert len(bad) == 4 and all(j.quantity.startswith("R0_FRAC kappa") for j in bad), bad
+
+
 def test_a_wrong_linearized_recursion_fails_the_step_size_gate(monkeypatch, quick_study):
     import nbl_sim.studies.rate_theory as rt
 

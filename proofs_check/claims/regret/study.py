@@ -34,14 +34,22 @@ horizons is a CAVEAT; our linearized prediction disagreeing with our simulation 
 
 from __future__ import annotations
 
-from nbl_sim.studies.rate_study import ContrastCell, GammaCell, LocCell, RegretCell, plan
+from nbl_sim.studies.rate_study import (
+    R0_FRAC,
+    ContrastCell,
+    GammaCell,
+    LocCell,
+    RegretCell,
+    plan,
+)
 from nbl_theory.paper import paper_link
 from nbl_theory.stability import stability
 
-from ...judgement import agree_abs, agree_max_abs, agreement, gate, tree_agreement
+from ...judgement import agree_abs, agree_max_abs, agree_rel, agreement, gate, tree_agreement
 from ...registry import DISCREPANCY, FAIL, PASS, SKIPPED, Mutant, Outcome, register
 from ...runner_tasks import split_check
 from ...witnesses.concentration import implied_c_loc
+from ...witnesses.lambda0 import RADIUS_STEP, radius_facts
 from ...witnesses.polar_field import own_mu_g
 from ...witnesses.regret_bound import c_e_unit, estimation_bound
 from ...witnesses.stats import bound_verdict, decay_models, interval_verdict, power_law_fit
@@ -197,7 +205,41 @@ def _statistics(res, an, parts) -> list:
     ]
 
 
-def _reduced(rerun: str, parts):
+_RADIUS_TOL = {2: 1e-9, 3: 1e-6}  # d = 2 | d >= 3 (the cap's kappa at a chord of 1e-4)
+
+
+def _beyond_is_lower(library, witness) -> bool:
+    return witness < library
+
+
+_beyond_is_lower.__doc__ = (
+    f"witness lambda0(r0 (1 + {RADIUS_STEP:g})) < library lambda0(r0) (r0 is the largest radius)"
+)
+
+
+def _radius_checks(res) -> list:
+    """Library versus witness on the study's radii r0 (cor:local_stability: the largest r0
+    with lambda0(r0) >= R0_FRAC kappa, per link and d; they set the exit times and the
+    localization part, and 2 gamma lambda0 enters C_e): lambda0(r0) and the level
+    R0_FRAC kappa from the witness's own field (:func:`~proofs_check.witnesses.lambda0.
+    radius_facts`), and lambda0 just past r0 below the library's."""
+    out = []
+    for (link, d), r0 in res.constants["r0"].items():
+        lam = res.constants["two_gamma_lambda0"][(link, d)] / (2 * res.constants["gamma"][link])
+        w = radius_facts(paper_link(link), res.config.delta, d, r0, R0_FRAC)
+        rel = agree_rel(_RADIUS_TOL[min(d, 3)])
+        where = f"({link}, d = {d}, r0 = {r0:.6f})"
+        out += [
+            agreement(f"lambda0(r0) {where}", library=lam, witness=w["lambda0"], agree=rel),
+            agreement(f"R0_FRAC kappa {where}", library=lam, witness=w["level"], agree=rel),
+            agreement(
+                f"lambda0 past r0 {where}", library=lam, witness=w["beyond"], agree=_beyond_is_lower
+            ),
+        ]
+    return out
+
+
+def _reduced(rerun: str, parts, radius: bool = False):
     """A study claim's quick-run check (:attr:`proofs_check.registry.Claim.reduced`): the
     re-runs of ``rerun`` and the statistics of ``parts`` gated on the reduced study
     (``nbl study --quick``), which cannot decide the paper's statement: ``SKIPPED`` when
@@ -206,14 +248,16 @@ def _reduced(rerun: str, parts):
     def check(wgamma: float = 1.0) -> Outcome:
         res, an = quick_study()
         reruns, stats = _reruns(res, rerun, wgamma), _statistics(res, an, parts)
+        radii = _radius_checks(res) if radius else []
         cfg = res.config
         text = (
             f"its gates ran on the reduced study (nbl study --quick: d in {list(cfg.dims)}, "
             f"n <= {max(cfg.ns)}, {cfg.reps} replications), too small to decide the paper's "
             f"statement: {len(reruns)} re-run comparisons of its first replications agree; "
             + "; ".join(j.detail for j in stats)
+            + (f"; {len(radii)} checks of its radii r0 agree" if radii else "")
         )
-        return gate(Outcome(SKIPPED, None, text), [*reruns, *stats])
+        return gate(Outcome(SKIPPED, None, text), [*reruns, *stats, *radii])
 
     return check
 
@@ -432,7 +476,7 @@ def _mu_g_checks(links) -> list:
     ),
     witness=_WITNESS["regret"] + ", proofs_check.witnesses.polar_field:own_mu_g",
     shares=_SHARES + "; 2 gamma lambda0 of C_e is the study's (nbl_sim.studies.rate_study)",
-    reduced=_reduced("regret", ("estimation", "estimation_long")),
+    reduced=_reduced("regret", ("estimation", "estimation_long"), radius=True),
 )
 @_study_claim
 def _estimation_rate_study(
@@ -555,6 +599,7 @@ def _estimation_rate_study(
             *_reruns(res, "regret", wgamma),
             *_mu_g_checks(an["estimation"]),
             *_statistics(res, an, ("estimation", "estimation_long")),
+            *_radius_checks(res),
         ],
     )
 
@@ -654,7 +699,7 @@ def _step_size_exponent(results, cap: float = 1.0, wgamma: float = 1.0):
     mutants=(Mutant.data("exit frequencies in reverse n0 order", reverse=True), _WITNESS_MUTANT),
     witness=_WITNESS["localization"],
     shares=_SHARES,
-    reduced=_reduced("localization", ("localization",)),
+    reduced=_reduced("localization", ("localization",), radius=True),
 )
 @_study_claim
 def _localization_vs_n0(results, reverse: bool = False, wgamma: float = 1.0):
@@ -704,7 +749,11 @@ def _localization_vs_n0(results, reverse: bool = False, wgamma: float = 1.0):
             + "; "
             + "; ".join(rows),
         ),
-        [*_reruns(res, "localization", wgamma), *_statistics(res, an, ("localization",))],
+        [
+            *_reruns(res, "localization", wgamma),
+            *_statistics(res, an, ("localization",)),
+            *_radius_checks(res),
+        ],
     )
 
 
