@@ -407,11 +407,13 @@ def tree_agreement(quantity: str, *, library, witness, tol: float) -> Judgement:
         n += 1
         try:
             a, b = float(lib), float(wit)
+        except (TypeError, ValueError):
+            a = b = float("nan")
+        if a != a or b != b:  # NaN on either side (or a number the library lacks) disagrees
+            rel = float("inf")
+        else:
             scale = max(abs(a), abs(b))
             rel = abs(a - b) / scale if scale > 0 else 0.0
-            rel = rel if rel == rel else float("inf")  # NaN on either side disagrees
-        except (TypeError, ValueError):
-            rel = float("inf")
         if rel > worst:
             worst, where = rel, (path, lib, wit)
     path, lib, wit = where

@@ -737,6 +737,11 @@ class Registry:
             )
         return _result(claim, out.status, out.computed, out.detail, seconds, out)
 
+    @property
+    def preflight(self) -> str | None:
+        """``"module:function"`` of the registry's preflight (None without one)."""
+        return self._preflight
+
     def shared_inputs_defect(self) -> str | None:
         """The defect the registry's ``preflight`` reports (None without one, or when the
         shared inputs are right).

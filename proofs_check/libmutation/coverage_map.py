@@ -14,6 +14,13 @@ context ``import`` before the first claim, so a module-level line (a constant) i
 import-time: a mutant there runs against every claim and test that executes any line of its
 module.
 
+Memoized computations: a claim that finds a result another claim computed earlier in the
+same process (a ``functools`` cache: the quick study, a certified λ*, a paper link) would not
+execute its lines, and a mutant there would not be run against it — although in a mutant's own
+process that claim may be the first to compute it. Every ``functools`` cache of the three
+packages is therefore cleared before each claim (:func:`_forget_memos`): a claim's lines are the
+ones it executes when it runs first.
+
 Numba: the lines of a ``@numba.njit`` function never run in Python, so coverage.py does not
 see them. A jitted function's lines are credited to the contexts of every library line that
 names it (a call, or the function passed on), closed transitively over jitted functions
@@ -175,6 +182,27 @@ class CoverageMap:
 
 
 # ------------------------------------------------------------------ collection (subprocess)
+def _forget_memos(keep: str | None = None) -> int:
+    """Clear every ``functools`` cache (``lru_cache``/``cache``) held at module level by a
+    module of nbl_theory, nbl_sim or proofs_check but ``keep`` (``"module:function"``: the
+    registry's preflight, computed once per process and turning every claim FAIL alike, so one
+    claim executing it is enough); the number cleared."""
+    kept = None
+    if keep:
+        module, name = keep.split(":")
+        kept = getattr(sys.modules.get(module), name, None)
+    n = 0
+    for name, mod in list(sys.modules.items()):
+        if name.split(".")[0] not in ("nbl_theory", "nbl_sim", "proofs_check"):
+            continue
+        for value in list(vars(mod).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear) and hasattr(value, "__wrapped__") and value is not kept:
+                clear()
+                n += 1
+    return n
+
+
 def _claims_chunk(ids: list[str], quick: bool = False) -> dict:
     """In a fresh process: import the targets under ``import``, run each claim under its
     context (as a quick run runs it when ``quick``: a slow claim through its reduced gates,
@@ -196,6 +224,7 @@ def _claims_chunk(ids: list[str], quick: bool = False) -> dict:
     claims = {c.id: c for c in REGISTRY.all_claims()}
     out = {}
     for i in ids:
+        _forget_memos(REGISTRY.preflight)  # the claim's lines as if it ran first
         cov.switch_context("c:" + i)
         r = REGISTRY.run_quick(claims[i]) if quick else REGISTRY.run_one(claims[i])
         out[i] = {"status": r.status, "seconds": round(r.seconds, 3)}

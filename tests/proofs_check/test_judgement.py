@@ -118,4 +118,7 @@ def test_tree_agreement_pairs_every_number_by_its_path():
     assert bad.status == FAIL and "['mean'][1]" in bad.detail and "3.1" in bad.detail
     for w in ({"missing": 1.0}, {"mean": [1.0, 3.0, 4.0]}, {"mean": [float("nan"), 3.0]}):
         assert tree_agreement("s", library=lib, witness=w, tol=1e-9).status == FAIL, w
+    # a NaN on the library's side disagrees too (max(nan, x) is nan: no scale to divide by)
+    nan_lib = {"mean": [float("nan"), 3.0]}
+    assert tree_agreement("s", library=nan_lib, witness={"mean": [1.0]}, tol=1e-9).status == FAIL
     assert tree_agreement("s", library={"z": 0.0}, witness={"z": 0.0}, tol=0.0).status == PASS

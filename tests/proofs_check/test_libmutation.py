@@ -752,3 +752,21 @@ def test_mutants_of_nested_expressions_at_one_column_have_distinct_names():
     assert [m.id for m in drops] == ["m:1:4:drop-term:0", "m:1:4:drop-term:0#1"]
     assert [ast.unparse(ops.mutate_tree(src, m)) for m in drops] == ["x = a * 1e-09", "x = a * b"]
     assert ops.MutantSpec.from_dict(drops[1].to_dict()) == drops[1]
+
+
+def test_the_coverage_map_forgets_memos_between_claims_but_the_preflight():
+    """A claim that finds a memoized result computed by an earlier claim would not execute its
+    lines: the collector clears every functools cache of the three packages before each claim
+    (but the registry's preflight, which turns every claim FAIL alike)."""
+    from nbl_theory.paper import paper_link
+    from proofs_check.libmutation.coverage_map import _forget_memos
+    from proofs_check.registry import REGISTRY
+    from proofs_check.witnesses import lambda0, shared_inputs
+
+    REGISTRY.all_claims()
+    lambda0.lambda0_2d(paper_link("logistic"), "1", 0.5)
+    shared_inputs.shared_inputs_defect()
+    assert lambda0.lambda0_2d.cache_info().currsize >= 1
+    assert _forget_memos(REGISTRY.preflight) > 0
+    assert lambda0.lambda0_2d.cache_info().currsize == 0
+    assert shared_inputs.shared_inputs_defect.cache_info().currsize == 1
