@@ -383,7 +383,8 @@ def _leaves(witness, library, path: str = ""):
 def tree_agreement(quantity: str, *, library, witness, tol: float) -> Judgement:
     """:func:`agreement` of every number of ``witness`` (nested dicts and lists) with the
     library's at the same path: ``|library − witness| ≤ tol·max(|library|, |witness|)`` (two
-    zeros agree; a number the library lacks disagrees); the sentence names the worst path.
+    zeros agree; a number the library lacks, or a witness with no number at all, disagrees);
+    the sentence names the worst path.
 
     Parameters
     ----------
@@ -416,6 +417,15 @@ def tree_agreement(quantity: str, *, library, witness, tol: float) -> Judgement:
             rel = abs(a - b) / scale if scale > 0 else 0.0
         if rel > worst:
             worst, where = rel, (path, lib, wit)
+    if n == 0:  # nothing compared is no agreement: a gate that cannot fail
+        return Judgement(
+            FAIL,
+            f"toolkit defect: the witness's {quantity} hold no number to compare with the "
+            "library's; the paper is not judged",
+            quantity,
+            "",
+            "",
+        )
     path, lib, wit = where
     name = f"{quantity}{path}"
     if worst > tol:

@@ -122,3 +122,5 @@ def test_tree_agreement_pairs_every_number_by_its_path():
     nan_lib = {"mean": [float("nan"), 3.0]}
     assert tree_agreement("s", library=nan_lib, witness={"mean": [1.0]}, tol=1e-9).status == FAIL
     assert tree_agreement("s", library={"z": 0.0}, witness={"z": 0.0}, tol=0.0).status == PASS
+    # a witness holding no number compares nothing: that is not an agreement
+    assert tree_agreement("s", library=lib, witness={"d_model": None}, tol=1e-9).status == FAIL
