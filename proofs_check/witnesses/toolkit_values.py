@@ -550,3 +550,13 @@ def quick_study():
 
     res = run_study(QUICK, workers=1)
     return res, res.analysis()
+
+
+def study_radii(res) -> list:
+    """The library's radii of the regret-rate study ``res``: ``(link, d, r0, lambda0)`` per
+    (link, d), λ0(r0) as the study recorded it (2γλ0 divided by its 2γ)."""
+    const = res.constants
+    return [
+        (link, d, r0, const["two_gamma_lambda0"][(link, d)] / (2 * const["gamma"][link]))
+        for (link, d), r0 in const["r0"].items()
+    ]

@@ -69,6 +69,7 @@ from ...witnesses.toolkit_values import (
     study_cells,
     study_from_cells,
     study_plan,
+    study_radii,
     study_rerun_values,
 )
 
@@ -205,7 +206,13 @@ def _statistics(res, an, parts) -> list:
     ]
 
 
-_RADIUS_TOL = {2: 1e-9, 3: 1e-6}  # d = 2 | d >= 3 (the cap's kappa at a chord of 1e-4)
+#: λ0(r0) and the level R0_FRAC κ, relative. d = 2: both from the 1-D ratio with a bounded
+#: refinement (xatol 1e-12) and κ_θ = −H'(0) of the 2-D quadrature (measured ≤ 5e-13).
+#: d ≥ 3: the witness's κ is the cap's ratio at a chord of 1e-4, O(chord²) from its limit
+#: (measured 2.5e-9 for the logistic link), and its λ0(r0) a minimum over a 60 × 24 grid of the
+#: cap, an upper bound of the minimum accurate to the grid (measured ≤ 4.5e-15 here, where the
+#: minimum sits on a grid tilt)
+_RADIUS_TOL = {2: 1e-9, 3: 1e-6}
 
 
 def _beyond_is_lower(library, witness) -> bool:
@@ -224,8 +231,7 @@ def _radius_checks(res) -> list:
     R0_FRAC kappa from the witness's own field (:func:`~proofs_check.witnesses.lambda0.
     radius_facts`), and lambda0 just past r0 below the library's."""
     out = []
-    for (link, d), r0 in res.constants["r0"].items():
-        lam = res.constants["two_gamma_lambda0"][(link, d)] / (2 * res.constants["gamma"][link])
+    for link, d, r0, lam in study_radii(res):
         w = radius_facts(paper_link(link), res.config.delta, d, r0, R0_FRAC)
         rel = agree_rel(_RADIUS_TOL[min(d, 3)])
         where = f"({link}, d = {d}, r0 = {r0:.6f})"
