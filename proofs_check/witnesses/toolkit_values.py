@@ -58,6 +58,7 @@ __all__ = [
     "self_concordance_R",
     "population_drift",
     "two_gamma_kappa",
+    "study_constants",
 ]
 
 
@@ -560,3 +561,18 @@ def study_radii(res) -> list:
         (link, d, r0, const["two_gamma_lambda0"][(link, d)] / (2 * const["gamma"][link]))
         for (link, d), r0 in const["r0"].items()
     ]
+
+
+def study_constants(res) -> list:
+    """The library's constants of the regret-rate study ``res`` (:mod:`nbl_sim.studies.
+    rate_theory` through ``run_study``): ``(name, link, d, value)`` for the slowest tangent rate
+    κ of each link (d = 3; it sets γ = 1/κ), and κ_θ and σ²_θ of the step-size part's link
+    (d = 2)."""
+    const, cfg = res.constants, res.config
+    rows = [("kappa", link, 3, float(k)) for link, k in const["kappa"].items()]
+    if "gamma_kappa" in const:
+        rows += [
+            ("kappa", cfg.gamma_link, 2, float(const["gamma_kappa"])),
+            ("sigma2_theta", cfg.gamma_link, 2, float(const["gamma_sigma2"])),
+        ]
+    return rows

@@ -244,6 +244,56 @@ def test_a_wrong_study_radius_fails_the_radius_gate(monkeypatch):
     assert len(bad) == 4 and all(j.quantity.startswith("R0_FRAC kappa") for j in bad), bad
 
 
+def test_the_study_constants_agree_with_the_witness(quick_study):
+    js = cs._constant_checks(quick_study)
+    assert len(js) == 4 and {j.status for j in js} == {PASS}, [j.detail for j in js]
+
+
+@pytest.mark.parametrize("what", ["sigma2", "kappa_theta", "kappa_perp"])
+def test_a_wrong_study_constant_fails_the_constant_gate(monkeypatch, what):
+    """The step-size part's tangent noise or a tangent rate off by 1e-6 relative (plan()
+    recomputes the constants): the gate names the constant, and no other agrees falsely."""
+    from types import SimpleNamespace
+
+    import nbl_sim.studies.rate_theory as rt
+
+    if what == "sigma2":
+        good = rt.tangent_noise
+        monkeypatch.setattr(
+            rt,
+            "tangent_noise",
+            lambda *a, **k: {
+                **good(*a, **k),
+                "sigma2_theta": good(*a, **k)["sigma2_theta"] * 1.000001,
+            },
+        )
+        expect = {"sigma2_theta"}
+    else:
+        good = rt.local_rates
+        key = "kappa_theta" if what == "kappa_theta" else "kappa_perp"
+
+        def wrong(*a, **k):
+            r = dict(good(*a, **k))
+            if r.get(key) is not None:
+                r[key] *= 1.01
+                r["kappa"] = (
+                    r[key] if r["kappa_perp"] is None else min(r["kappa_theta"], r["kappa_perp"])
+                )
+            return r
+
+        monkeypatch.setattr(rt, "local_rates", wrong)
+        rs._radius.cache_clear()
+        expect = {"kappa"}
+    try:
+        _, const = rs.plan(rs.QUICK)
+    finally:
+        rs._radius.cache_clear()
+    js = cs._constant_checks(SimpleNamespace(constants=const, config=rs.QUICK))
+    bad = [j for j in js if j.status == FAIL]
+    assert bad and {j.quantity.split()[2] for j in bad} == expect, [j.detail for j in js]
+    assert all(j.detail.startswith("toolkit defect") for j in bad)
+
+
 def test_a_wrong_linearized_recursion_fails_the_step_size_gate(monkeypatch, quick_study):
     import nbl_sim.studies.rate_theory as rt
 

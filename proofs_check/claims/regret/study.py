@@ -54,6 +54,7 @@ from ...witnesses.polar_field import own_mu_g
 from ...witnesses.regret_bound import c_e_unit, estimation_bound
 from ...witnesses.stats import bound_verdict, decay_models, interval_verdict, power_law_fit
 from ...witnesses.study_analysis import study_statistics
+from ...witnesses.study_constants import slowest_rate, tangent_noise
 from ...witnesses.study_reruns import (
     LOC_REPS,
     STUDY_REPS,
@@ -67,6 +68,7 @@ from ...witnesses.toolkit_values import (
     far_hemisphere_paths,
     quick_study,
     study_cells,
+    study_constants,
     study_from_cells,
     study_plan,
     study_radii,
@@ -95,11 +97,18 @@ def _study_claim(combine):
 _VALUES = agree_max_abs(1e-9, "the first replications' values")
 _EXACT = agree_max_abs(0.0, "the first replications' exit times / flags")
 _STATISTICS = "proofs_check.witnesses.study_analysis:study_statistics"
+_CONSTANTS = (
+    "proofs_check.witnesses.study_constants:slowest_rate, "
+    "proofs_check.witnesses.study_constants:tangent_noise"
+)
 _WITNESS = {
-    "regret": "proofs_check.witnesses.study_reruns:regret_reference, " + _STATISTICS,
-    "gamma": "proofs_check.witnesses.study_reruns:gamma_reference, " + _STATISTICS,
-    "localization": "proofs_check.witnesses.study_reruns:loc_reference, " + _STATISTICS,
-    "contrast": "proofs_check.witnesses.study_reruns:contrast_reference, " + _STATISTICS,
+    part: f"proofs_check.witnesses.study_reruns:{rerun}_reference, {_STATISTICS}, {_CONSTANTS}"
+    for part, rerun in (
+        ("regret", "regret"),
+        ("gamma", "gamma"),
+        ("localization", "loc"),
+        ("contrast", "contrast"),
+    )
 }
 #: the study's statistics, library (nbl_sim.studies.rate_analysis) against witness
 #: (witnesses.study_analysis): the same data through other float64 algorithms (GLS by
@@ -120,7 +129,10 @@ _SHARES = (
     "their bootstrap, C (d - c), exit frequencies, the linearized exponent) are the "
     "library's (nbl_sim.studies.rate_analysis), gated by the witness's own from the raw "
     "replications (witnesses.study_analysis), which shares the study's seeds, windows, the "
-    "fit's relative ridge and the step-size part's kappa and sigma^2"
+    "fit's relative ridge and the step-size part's kappa and sigma^2; those constants and each "
+    "link's kappa (gamma = 1/kappa) are the library's (nbl_sim.studies.rate_theory), gated by "
+    "the witness's own (witnesses.study_constants: -H'(0) and the cap's ratio of its own "
+    "field, sigma_theta^2 by a tensor Gauss-Legendre rule)"
 )
 
 
@@ -215,6 +227,38 @@ def _statistics(res, an, parts) -> list:
 _RADIUS_TOL = {2: 1e-9, 3: 1e-6}
 
 
+#: the study's constants, relative: σ²_θ by two quadratures of the same 2-D integral (the
+#: library's 1-D skew-normal reduction, the witness's tensor rule; both ~1e-14, measured
+#: ≤ 5e-16); κ_θ (d = 2) against −H'(0) by Richardson differences (O(h⁴) + rounding/h ≈ 1e-12,
+#: measured ≤ 1.1e-12); κ in d ≥ 3 against the cap's ratio at a chord of 1e-4 (O(chord²),
+#: measured ≤ 2.5e-9)
+_CONSTANT_TOL = {("kappa", 2): 1e-9, ("kappa", 3): 1e-6, ("sigma2_theta", 2): 1e-12}
+
+
+def _constant_checks(res) -> list:
+    """Library versus witness on the study's constants (:mod:`~proofs_check.witnesses.
+    study_constants`): the slowest tangent rate kappa of each link (it sets gamma = 1/kappa,
+    hence every 2 gamma kappa of the study) and kappa_theta, sigma_theta^2 of the step-size
+    part (its gammas and the linearized exponent it is judged against)."""
+    out = []
+    for name, link, d, value in study_constants(res):
+        lk = paper_link(link)
+        wit = (
+            slowest_rate(lk, res.config.delta, d)
+            if name == "kappa"
+            else tangent_noise(lk, res.config.delta)[name]
+        )
+        out.append(
+            agreement(
+                f"the study's {name} ({link}, d = {d})",
+                library=value,
+                witness=wit,
+                agree=agree_rel(_CONSTANT_TOL[(name, min(d, 3))]),
+            )
+        )
+    return out
+
+
 def _beyond_is_lower(library, witness) -> bool:
     return witness < library
 
@@ -255,6 +299,7 @@ def _reduced(rerun: str, parts, radius: bool = False):
         res, an = quick_study()
         reruns, stats = _reruns(res, rerun, wgamma), _statistics(res, an, parts)
         radii = _radius_checks(res) if radius else []
+        consts = _constant_checks(res)
         cfg = res.config
         text = (
             f"its gates ran on the reduced study (nbl study --quick: d in {list(cfg.dims)}, "
@@ -262,8 +307,9 @@ def _reduced(rerun: str, parts, radius: bool = False):
             f"statement: {len(reruns)} re-run comparisons of its first replications agree; "
             + "; ".join(j.detail for j in stats)
             + (f"; {len(radii)} checks of its radii r0 agree" if radii else "")
+            + f"; {len(consts)} of its constants (kappa, sigma_theta^2) agree"
         )
-        return gate(Outcome(SKIPPED, None, text), [*reruns, *stats, *radii])
+        return gate(Outcome(SKIPPED, None, text), [*reruns, *stats, *radii, *consts])
 
     return check
 
@@ -399,7 +445,11 @@ def _regret_rate_d_log_n(results, q_claim: float = 1.0, model: str = "log", wgam
             + f". gamma = {res.constants['gamma']} (the study's "
             "cells and seed: nbl study --json)",
         ),
-        [*_reruns(res, "regret", wgamma), *_statistics(res, an, ("regret", "regret_long"))],
+        [
+            *_reruns(res, "regret", wgamma),
+            *_statistics(res, an, ("regret", "regret_long")),
+            *_constant_checks(res),
+        ],
     )
 
 
@@ -606,6 +656,7 @@ def _estimation_rate_study(
             *_mu_g_checks(an["estimation"]),
             *_statistics(res, an, ("estimation", "estimation_long")),
             *_radius_checks(res),
+            *_constant_checks(res),
         ],
     )
 
@@ -681,7 +732,7 @@ def _step_size_exponent(results, cap: float = 1.0, wgamma: float = 1.0):
             f"kappa = {g['kappa']:.6f}, sigma_theta^2 = {g['sigma2']:.6f}, gamma_c = "
             f"{g['gamma_c']:.4f}; " + "; ".join(rows),
         ),
-        [*_reruns(res, "gamma", wgamma), *_statistics(res, an, ("gamma",))],
+        [*_reruns(res, "gamma", wgamma), *_statistics(res, an, ("gamma",)), *_constant_checks(res)],
     )
 
 
@@ -759,6 +810,7 @@ def _localization_vs_n0(results, reverse: bool = False, wgamma: float = 1.0):
             *_reruns(res, "localization", wgamma),
             *_statistics(res, an, ("localization",)),
             *_radius_checks(res),
+            *_constant_checks(res),
         ],
     )
 
@@ -811,5 +863,9 @@ def _unstable_contrast(results, unstable: str = "tt-unstable", wgamma: float = 1
             f"{log_rejected}",
             "; ".join(rows),
         ),
-        [*_reruns(res, "contrast", wgamma), *_statistics(res, an, ("contrast",))],
+        [
+            *_reruns(res, "contrast", wgamma),
+            *_statistics(res, an, ("contrast",)),
+            *_constant_checks(res),
+        ],
     )

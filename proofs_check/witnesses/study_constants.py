@@ -1,0 +1,107 @@
+"""The regret-rate study's constants (sec:regret) from their definitions, never through
+:mod:`nbl_sim.studies.rate_theory` or :mod:`nbl_theory.stability`.
+
+The study sets γ = 1/κ from the slowest tangent rate κ of each link (d ≥ 3), and its step-size
+part sets γ = (2γκ)/(2κ_θ) and predicts the linearized exponent from κ_θ and the tangent noise
+σ²_θ (d = 2). Those constants are shared with :mod:`.study_analysis` (what it recomputes is the
+analysis, given them), so a bug in them would move the step-size verdict with no disagreement
+anywhere; here they are computed again:
+
+* κ_θ = −H'(0) of the witness's own polar field in d = 2
+  (:func:`~proofs_check.witnesses.polar_field.own_dH`, Richardson central differences);
+* the slowest tangent rate in d ≥ 3 as the ratio −⟨v − v*, h(v)⟩/‖v − v*‖² on the cap of chord
+  :data:`~proofs_check.witnesses.lambda0.KAPPA_CHORD` (:func:`~proofs_check.witnesses.lambda0.
+  lambda0_cap`), O(chord²) from its limit;
+* σ²_θ = E[Y² (θ̂ᵀX)²] and σ²_⊥ = E[Y²] at v = v* for Bernoulli rewards (E[Y² | X] = g(β_Aᵀx),
+  A = sgn(v*ᵀX)), as the 2-D Gaussian integral over (z1, z2) = (v*ᵀX, θ̂ᵀX) it is:
+  β_Aᵀx = s z2 + (Δ/2)|z1|, s = √(1 − Δ²/4), so E[f] = 2 ∫_0^∞ ∫ f φ(z1) φ(z2) dz2 dz1, a
+  tensor Gauss–Legendre rule (20 nodes on each of 56 panels of [−14, 14] in z2 and 28 panels
+  of [0, 14] in z1; the Gaussian mass beyond 14 is below 1e-40). The library reduces the same
+  integral to one dimension with closed-form skew-normal kernels.
+
+Shared, declared: the link's expression parsed by ``nbl_theory.Link`` (its ``g_numpy``) and, in
+d ≥ 3, the library's arm geometry (``Environment.build``: β_±, v*, θ) on which the witness's own
+field is evaluated, as in :mod:`.lambda0`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from .lambda0 import KAPPA_CHORD, lambda0_cap
+from .polar_field import R_MAX, own_dH
+
+__all__ = ["slowest_rate", "tangent_noise"]
+
+
+def _panels(lo: float, hi: float, panels: int, nodes: int = 20) -> tuple:
+    """Composite Gauss–Legendre: ``nodes`` points on each of ``panels`` equal panels of
+    [lo, hi] (numpy's ``leggauss``), as (points, weights)."""
+    x, w = np.polynomial.legendre.leggauss(nodes)
+    edges = np.linspace(lo, hi, panels + 1)
+    half, mid = np.diff(edges) / 2, (edges[1:] + edges[:-1]) / 2
+    return (mid[:, None] + half[:, None] * x).ravel(), (half[:, None] * w).ravel()
+
+
+@functools.cache
+def slowest_rate(link, delta: str, d: int) -> float:
+    """The slowest tangent rate κ at v* from the witness's own field.
+
+    Parameters
+    ----------
+    link : Link
+        The link.
+    delta : str
+        The arm separation Δ.
+    d : int
+        The dimension, ≥ 2.
+
+    Returns
+    -------
+    float
+        κ_θ = −H'(0) of the witness's polar field in d = 2; in d ≥ 3 the cap's ratio at the
+        chord :data:`~proofs_check.witnesses.lambda0.KAPPA_CHORD` (O(chord²), measured
+        ≤ 2.5e-9 relative from the library's limit).
+    """
+    if d == 2:
+        return -float(own_dH(link, delta, 0.0))
+    from nbl_sim.engine.environment import Environment
+
+    return lambda0_cap(Environment.build(link, delta, d), KAPPA_CHORD)
+
+
+@functools.cache
+def tangent_noise(link, delta: str) -> dict:
+    """The second moments of the NBL increment at v* for Bernoulli rewards.
+
+    Parameters
+    ----------
+    link : Link
+        The link (its ``g_numpy``).
+    delta : str
+        The arm separation Δ.
+
+    Returns
+    -------
+    dict
+        ``sigma2_theta`` = E[g(W) z2²] and ``sigma2_perp`` = E[g(W)], W = s z2 + (Δ/2)|z1|,
+        (z1, z2) ~ N(0, I₂), by the tensor Gauss–Legendre rule of the module docstring
+        (relative accuracy ~1e-14 for the paper's links).
+    """
+    c = float(delta) / 2
+    s = math.sqrt(1 - c * c)
+    z2, w2 = _panels(-R_MAX, R_MAX, 56)
+    z1, w1 = _panels(0.0, R_MAX, 28)
+    p1 = 2 * w1 * np.exp(-0.5 * z1 * z1) / math.sqrt(2 * math.pi)  # half-normal density
+    p2 = w2 * np.exp(-0.5 * z2 * z2) / math.sqrt(2 * math.pi)
+    W = s * z2[None, :] + c * z1[:, None]
+    with np.errstate(all="ignore"):
+        gW = np.asarray(link.g_numpy(W), dtype=float)
+    weight = p1[:, None] * p2[None, :]
+    return {
+        "sigma2_theta": float(np.sum(weight * gW * z2[None, :] ** 2)),
+        "sigma2_perp": float(np.sum(weight * gW)),
+    }
