@@ -128,6 +128,22 @@ def test_wrong_reference_greedy_logistic_fails_the_comparison_gate(monkeypatch, 
     assert bad and all("Greedy Logistic" in j.quantity and "reference" in j.quantity for j in bad)
 
 
+def test_a_wrong_greedy_logistic_fails_a_quick_run(monkeypatch, fresh_caches):
+    """The slow comparison claim's reduced gate (what ``nbl check --quick`` runs): SKIPPED on
+    the library as it is, the toolkit-defect FAIL with a wrong ridge in the compiled fit."""
+    from proofs_check.registry import REGISTRY, SKIPPED
+
+    claim = REGISTRY.get("logistic-comparison-rho")
+    assert REGISTRY.run_quick(claim).status == SKIPPED
+    wx._COMPARISONS.clear()
+    orig = gl.greedy_logistic_actions
+    monkeypatch.setattr(
+        gl, "greedy_logistic_actions", lambda *a, **k: orig(*a, **{**k, "ridge": 1.0})
+    )
+    res = REGISTRY.run_quick(claim)
+    assert res.status == FAIL and res.detail.startswith("toolkit defect"), res.detail[:300]
+
+
 @pytest.fixture(scope="module")
 def quick_study():
     return rs.run_study(rs.QUICK, executor=SerialExecutor())

@@ -29,7 +29,7 @@ from nbl_theory.paper import (
 )
 
 from ...judgement import agree_max_abs, agreement, gate, means_agreement
-from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
+from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, SKIPPED, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_preloaded
 from ...witnesses import stats as ws
 from ...witnesses.experiments import (
@@ -379,6 +379,26 @@ def _comparison_checks(links, reps, wridge: float = 1e-6) -> list:
     return out
 
 
+def _comparison_reduced(name: str, key: str):
+    """A comparison claim's quick-run check (:attr:`proofs_check.registry.Claim.reduced`): its
+    library-versus-witness gate on the first replications of one of its links (``key``), both
+    intercept variants, the compiled and the reference backends — far too few replications to
+    decide the panel's statement: ``SKIPPED`` when they agree, the toolkit-defect ``FAIL`` when
+    not (so a bug in Greedy Logistic's fit is caught by a quick run)."""
+
+    def check(wridge: float = 1e-6) -> Outcome:
+        agree = _comparison_checks([(name, paper_link(key))], COMPARISON_REPS, wridge)
+        text = (
+            f"its gates ran on replications 0..{COMPARISON_REPS - 1} of the {name} link "
+            "(with and without intercept; the compiled engine, and the reference backend on "
+            "replication 0), too few to decide the panel's statement: "
+            f"{len(agree)} comparisons of final regrets with the witness's re-run agree"
+        )
+        return gate(Outcome(SKIPPED, None, text), agree)
+
+    return check
+
+
 def _on_comparisons(keys: tuple):
     """The check ``check(**kwargs)`` over the comparison runs of the paper links ``keys``,
     split by the claim runner into one cell per (link, intercept) — ten or six runs of ~5 s
@@ -417,6 +437,7 @@ _RHO_LINKS = tuple((f"rho={r}", f"we-{r}") for r in RHO_SWEEP)
     ),
     witness=_CMP_WITNESS,
     shares=_CMP_SHARES,
+    reduced=_comparison_reduced(*_RHO_LINKS[0]),
 )
 @_on_comparisons(tuple(key for _, key in _RHO_LINKS))
 def _panel_g(last: str | None = None, reps: int | None = None, wridge: float = 1e-6):
