@@ -40,7 +40,13 @@ from ..witnesses.concordance import (
 from ..witnesses.direct_definitions import direct_moments
 from ..witnesses.gaussian import gaussian_chart_moments, kappa_closed_form_error
 from ..witnesses.printed import mp_nstr
-from ..witnesses.toolkit_values import certified_at, kappa_of, mp_at, self_concordance_R
+from ..witnesses.toolkit_values import (
+    certified_at,
+    elicitation_integrals,
+    kappa_of,
+    mp_at,
+    self_concordance_R,
+)
 from ..wording import proved_sign
 
 __all__: list[str] = []
@@ -119,6 +125,12 @@ def _sc_equiv(power=2):
     mutants=(
         Mutant.formula("eq:app_m2_elicitation with phi''^2", m2_power=2),
         Mutant.link("phi_rho at rho = 0.72 against the library at 0.6", rho="18/25"),
+        Mutant.returning(
+            "the library's m2 integral x (1 + 1e-15)",
+            "formula",
+            "proofs_check.claims.decision_stability:elicitation_integrals",
+            lambda v: {**v, "m2": v["m2"] * (1 + 1e-15)},
+        ),
     ),
 )
 def _elicitation_lambda(m2_power=3, rho="3/5"):
@@ -139,13 +151,30 @@ def _elicitation_lambda(m2_power=3, rho="3/5"):
         f"{mp_nstr(rel['m2'], 3)} to the library",
     }
     ok = max(rel.values()) <= 1e-20
-    return Outcome(
-        PASS if ok else FAIL,
-        computed,
-        "mu* and m2 from the phi-formulas after the change of variables w = phi'(m) "
-        "(proofs_check.witnesses.concordance); lambda* assembled as in "
-        "eq:elicitation-stability-coefficient",
-        evidence=ev,
+    # the library's own phi-formulas (nbl_theory.elicitation's 1-D integrals in m) against the
+    # witness's: both are the paper's equations, so a difference is the toolkit's defect
+    sym = elicitation_integrals(rho, "1/5", dps=40)
+    checks = [
+        agreement(
+            f"{key} of phi_rho (rho = {rho}, Delta = 1/5) as a 1-D integral in m",
+            library=sym[key],
+            witness=w[key],
+            agree=agree_rel(1e-20),
+        )
+        for key in ("mu_star", "m2")
+    ]
+    return gate_noting(
+        Outcome(
+            PASS if ok else FAIL,
+            computed,
+            "mu* and m2 from the phi-formulas after the change of variables w = phi'(m) "
+            "(proofs_check.witnesses.concordance); lambda* assembled as in "
+            "eq:elicitation-stability-coefficient",
+            evidence=ev,
+        ),
+        checks,
+        "The library's phi-formulas (nbl_theory.elicitation.mustar_integral, m2_integral) "
+        "equal the witness's.",
     )
 
 

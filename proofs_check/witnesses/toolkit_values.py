@@ -59,6 +59,7 @@ __all__ = [
     "population_drift",
     "two_gamma_kappa",
     "study_constants",
+    "elicitation_integrals",
 ]
 
 
@@ -576,3 +577,24 @@ def study_constants(res) -> list:
             ("sigma2_theta", cfg.gamma_link, 2, float(const["gamma_sigma2"])),
         ]
     return rows
+
+
+def elicitation_integrals(rho: str, delta: str, dps: int = 40) -> dict:
+    """The library's μ* and m2 of φ_ρ as its 1-D integrals in m (eq:app_mustar_elicitation,
+    eq:app_m2_elicitation: :func:`nbl_theory.elicitation.mustar_integral`, ``m2_integral`` on
+    (0, 1)), evaluated by mpmath's tanh-sinh at ``dps`` digits (the working precision restored
+    after): ``{"mu_star": mpf, "m2": mpf}``."""
+    import mpmath
+    import sympy as sp
+
+    phi = el.weighted_entropy_potential(sp.Rational(rho))
+    d = sp.Rational(delta)
+    out = {}
+    with mpmath.workdps(dps):
+        for key, integral in (
+            ("mu_star", el.mustar_integral(phi, (0, 1), d)),
+            ("m2", el.m2_integral(phi, (0, 1), d)),
+        ):
+            f = sp.lambdify(el.M, integral.function, modules="mpmath")
+            out[key] = mpmath.quad(f, [0, mpmath.mpf(1) / 2, 1])
+    return out
