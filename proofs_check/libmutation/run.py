@@ -60,7 +60,15 @@ from .coverage_map import CoverageMap, child_setup, load_or_collect, source_key,
 from .operators import MutantSpec, equivalent_reason, generate
 from .report import OUTCOMES as REPORT_OUTCOMES
 from .report import markdown, pct
-from .targets import EXCLUDED, ROOT, TARGETS, executed_span, module_path, numba_sensitive
+from .targets import (
+    EXCLUDED,
+    ROOT,
+    TARGETS,
+    executed_span,
+    module_path,
+    numba_sensitive,
+    subprocess_env,
+)
 
 __all__ = [
     "OUTCOMES",
@@ -276,8 +284,7 @@ def _worker(job: dict, task: dict):
     code; (None, False) when a Ctrl-C or a stop ended it."""
     with tempfile.TemporaryDirectory(prefix="nbl-libmut-") as tmp:
         tmpd = Path(tmp)
-        env = dict(
-            os.environ,
+        env = subprocess_env(
             NBL_CACHE_DIR=str(tmpd / "cache"),
             PYTHONDONTWRITEBYTECODE="1",
             NBL_DASK_SCHEDULER="",

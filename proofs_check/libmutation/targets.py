@@ -11,11 +11,13 @@ paper by it).
 from __future__ import annotations
 
 import ast
+import os
 from functools import cache
 from pathlib import Path
 
 __all__ = [
     "ROOT",
+    "subprocess_env",
     "TARGETS",
     "EXCLUDED",
     "target_modules",
@@ -29,6 +31,15 @@ __all__ = [
 
 #: the project root (the directory holding the packages, and tests/ in a source checkout)
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def subprocess_env(**extra) -> dict:
+    """The environment of a collector's or a mutant's subprocess: this process's, with
+    :data:`ROOT` first on ``PYTHONPATH`` (so the subprocess imports the sources this harness
+    maps and mutates — a worktree's, not whatever checkout is installed) and ``extra``."""
+    path = os.environ.get("PYTHONPATH", "")
+    return dict(os.environ, PYTHONPATH=str(ROOT) + (os.pathsep + path if path else ""), **extra)
+
 
 #: the mutated modules, by layer
 TARGETS = (

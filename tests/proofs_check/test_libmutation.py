@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -770,3 +771,26 @@ def test_the_coverage_map_forgets_memos_between_claims_but_the_preflight():
     assert _forget_memos(REGISTRY.preflight) > 0
     assert lambda0.lambda0_2d.cache_info().currsize == 0
     assert shared_inputs.shared_inputs_defect.cache_info().currsize == 1
+
+
+def test_subprocesses_import_the_sources_the_harness_maps(monkeypatch, tmp_path):
+    """A collector's or a mutant's subprocess (cwd a temp dir) imports the packages from the
+    harness's own ROOT (a worktree's), not from whatever checkout is installed."""
+    import subprocess
+    import sys
+
+    from proofs_check.libmutation.targets import ROOT, subprocess_env
+
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere")
+    env = subprocess_env(EXTRA="1")
+    assert env["PYTHONPATH"].split(os.pathsep) == [str(ROOT), "/elsewhere"]
+    assert env["EXTRA"] == "1"
+    out = subprocess.run(
+        [sys.executable, "-c", "import proofs_check; print(proofs_check.__file__)"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert out.startswith(str(ROOT))
