@@ -25,13 +25,16 @@ import functools
 import math
 
 import numpy as np
-from scipy.optimize import brentq
+from scipy.optimize import brentq, minimize_scalar
 
 from nbl_theory.paper import PAPER_LINKS
 
 from .links import tanh_link_parts, weighted_entropy_link_parts
 
 __all__ = [
+    "family_top",
+    "curve_crossings",
+    "lambda_on_curve",
     "family_parts",
     "moments",
     "lambda_star",
@@ -184,3 +187,37 @@ def parameter_for_lambda(
         return None
     at = brentq(f, lo, hi, xtol=1e-10)
     return at, (f(at + 1e-4) - f(at - 1e-4)) / 2e-4
+
+
+def family_top(family: str, lo: float, hi: float, delta_hi: float = 0.9) -> tuple:
+    """The top of the family's unstable region: the largest Δ at which λ*(value, Δ) = 0 for a
+    value in [lo, hi] (the two roots at Δ = 0.2), i.e. the fold of the λ* = 0 curve — the
+    critical Δ(value) by brentq in Δ on [0.2, ``delta_hi``] (xtol 1e-14), maximized over the
+    value by bounded Brent (xatol 1e-10): ``(delta_top, value)``."""
+
+    def critical(v: float) -> float:
+        return brentq(lambda d: lambda_of(family, v, d), 0.2, delta_hi, xtol=1e-14)
+
+    res = minimize_scalar(
+        lambda v: -critical(v), bounds=(lo, hi), method="bounded", options={"xatol": 1e-10}
+    )
+    return -float(res.fun), float(res.x)
+
+
+def curve_crossings(x, y, level: float) -> list:
+    """Where the polyline (x, y) crosses y = ``level``: a vertex on it, or the linear
+    interpolation between two vertices on either side (sorted x values)."""
+    out = []
+    for i in range(len(x)):
+        d0 = y[i] - level
+        if d0 == 0:
+            out.append(float(x[i]))
+        elif i + 1 < len(x) and d0 * (y[i + 1] - level) < 0:
+            w = d0 / (d0 - (y[i + 1] - level))
+            out.append(float(x[i] + w * (x[i + 1] - x[i])))
+    return sorted(out)
+
+
+def lambda_on_curve(family: str, values, deltas) -> list:
+    """The witness's λ* (:func:`lambda_of`) at each point (value, Δ) of a curve."""
+    return [lambda_of(family, float(v), float(d)) for v, d in zip(values, deltas)]

@@ -60,6 +60,7 @@ __all__ = [
     "two_gamma_kappa",
     "study_constants",
     "elicitation_integrals",
+    "phase_boundary",
 ]
 
 
@@ -598,3 +599,21 @@ def elicitation_integrals(rho: str, delta: str, dps: int = 40) -> dict:
             f = sp.lambdify(el.M, integral.function, modules="mpmath")
             out[key] = mpmath.quad(f, [0, mpmath.mpf(1) / 2, 1])
     return out
+
+
+#: the piece of the two-transition λ* = 0 curve the claims trace: from the lower root at
+#: Δ = 0.2 over the fold (Δ ≈ 0.5205) down through the upper root (mu2, Δ box), and the step
+PHASE_BOX, PHASE_STEP = ((0.3, 2.5), (0.15, 0.6)), 0.25
+
+
+@functools.cache
+def phase_boundary(mu2_start: float) -> tuple:
+    """The library's λ* = 0 boundary of the two-transition family through (``mu2_start``,
+    Δ = 0.2), traced as the tanh-phase figure traces it
+    (:func:`nbl_sim.presentation.figures.tanh_phase.boundary_curve`) in :data:`PHASE_BOX` at
+    :data:`PHASE_STEP`: its points (``mu2``, ``delta``), the library's λ* there and the
+    largest Δ on it (``top``)."""
+    from nbl_sim.presentation.figures.tanh_phase import boundary_curve
+
+    c = boundary_curve(mu2_start, PHASE_BOX, PHASE_STEP)
+    return {"mu2": c.x, "delta": c.y, "lambda_star": c.residual, "top": float(c.y.max())}

@@ -144,6 +144,30 @@ def test_a_wrong_greedy_logistic_fails_a_quick_run(monkeypatch, fresh_caches):
     assert res.status == FAIL and res.detail.startswith("toolkit defect"), res.detail[:300]
 
 
+def test_a_continuation_that_stops_early_fails_the_phase_gate(monkeypatch):
+    """The tanh-phase boundary traced by a continuation that gives up after 5 points (a bug
+    that stops the tracing): it never reaches the fold or the upper root, and the gate of
+    tt-unstable-region-contracts (full and quick) reads the toolkit-defect FAIL."""
+    from nbl_sim.presentation.figures import tanh_phase
+    from proofs_check.claims.numerics import link_geometry as lg
+    from proofs_check.witnesses import toolkit_values as tv
+
+    orig = tanh_phase.trace_zero_curve
+    monkeypatch.setattr(
+        tanh_phase, "trace_zero_curve", lambda *a, **k: orig(*a, **{**k, "max_points": 5})
+    )
+    tv.phase_boundary.cache_clear()
+    try:
+        js = lg._phase_checks()
+    finally:
+        tv.phase_boundary.cache_clear()
+    bad = {j.quantity for j in js if j.status == FAIL}
+    assert bad == {
+        "the top of the unstable region (the curve's fold)",
+        "the curve's crossings of Delta = 0.2",
+    }, [j.detail for j in js]
+
+
 @pytest.fixture(scope="module")
 def quick_study():
     return rs.run_study(rs.QUICK, executor=SerialExecutor())

@@ -72,6 +72,20 @@ def _crossings_at(xs, ys, seg, level):
     return sorted(out)
 
 
+def boundary_curve(mu2_start: float, box, step: float):
+    """The λ* = 0 boundary of the two-transition family in (mu2, Δ) through its root
+    (``mu2_start``, Δ = 0.2): pseudo-arclength continuation
+    (:func:`nbl_theory.continuation.trace_zero_curve`) of the float64 λ* in ``box``, scaled
+    (1, 1/4), every point with |λ*| ≤ 1e-12; a :class:`~nbl_theory.continuation.ZeroCurve`."""
+
+    def lam_f(m, d):
+        return lambda_star_float(_build(f"{m:.17g}"), d)
+
+    return trace_zero_curve(
+        lam_f, (mu2_start, float(REF_DELTA)), box, scale=(1.0, 0.25), step=step, tol=1e-12
+    )
+
+
 def compute(quick: bool = False) -> FigureData:
     n_mu, n_d = (40, 30) if quick else (160, 120)
     mu2s = np.linspace(*MU2_RANGE, n_mu)
@@ -154,17 +168,10 @@ def compute(quick: bool = False) -> FigureData:
     # contour is coarse (notably around the fold at the top of the unstable region)
     curve = None
     if roots_ref:
-
-        def lam_f(m, d):
-            return lambda_star_float(_build(f"{m:.17g}"), d)
-
-        curve = trace_zero_curve(
-            lam_f,
-            (float(roots_ref[0]["value"]), float(REF_DELTA)),
+        curve = boundary_curve(
+            float(roots_ref[0]["value"]),
             (MU2_RANGE, (0.005, DELTA_RANGE[1])),
-            scale=(1.0, 0.25),
             step=0.1 if quick else 0.04,
-            tol=1e-12,
         )
 
     mg, dg = np.meshgrid(mu2s, deltas)
