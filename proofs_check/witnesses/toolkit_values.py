@@ -61,6 +61,7 @@ __all__ = [
     "study_constants",
     "elicitation_integrals",
     "phase_boundary",
+    "rho0_links_at",
 ]
 
 
@@ -617,3 +618,19 @@ def phase_boundary(mu2_start: float) -> tuple:
 
     c = boundary_curve(mu2_start, PHASE_BOX, PHASE_STEP)
     return {"mu2": c.x, "delta": c.y, "lambda_star": c.residual, "top": float(c.y.max())}
+
+
+def rho0_links_at(zs) -> dict:
+    """The library's numeric links of the ρ = 0 potential at the points ``zs``: the
+    weighted-entropy family at ρ = 0 and the binary-negative-entropy family (the same potential
+    m log m + (1 − m) log(1 − m)), g by inverting φ' (``Link.g_numpy``)."""
+    import numpy as np
+
+    z = np.asarray(zs, dtype=float)
+    return {
+        name: make_family(family, **params).g_numpy(z)
+        for name, (family, params) in (
+            ("weighted-entropy (rho = 0)", ("weighted-entropy", {"rho": "0"})),
+            ("binary-negative-entropy", ("binary-negative-entropy", {})),
+        )
+    }

@@ -30,6 +30,7 @@ __all__ = [
     "strictly_convex",
     "dual_limits",
     "logistic_case",
+    "values_at",
     "bregman_loss",
     "affine_invariance_gap",
 ]
@@ -131,3 +132,13 @@ def affine_invariance_gap(extra=0):
     r, y = sp.symbols("r y", positive=True)
     phi = potential()
     return sp.simplify(bregman_loss(phi + a * M + b + extra, r, y) - bregman_loss(phi, r, y))
+
+
+def values_at(expr, zs) -> list:
+    """``expr`` (a function of :data:`Z`) at the points ``zs``, by mpmath at 30 digits (the
+    working precision restored after), as floats."""
+    import mpmath
+
+    f = sp.lambdify(Z, expr, modules="mpmath")
+    with mpmath.workdps(30):
+        return [float(f(mpmath.mpf(float(z)))) for z in zs]

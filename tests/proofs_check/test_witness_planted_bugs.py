@@ -168,6 +168,18 @@ def test_a_continuation_that_stops_early_fails_the_phase_gate(monkeypatch):
     }, [j.detail for j in js]
 
 
+def test_a_wrong_numeric_rho0_link_fails_we_rho0_logistic(monkeypatch):
+    """The library's numeric link of the rho = 0 potential off by 1e-9 relative (a bisection
+    stopped early): the claim reads the toolkit-defect FAIL, not a verdict on the paper."""
+    from proofs_check.witnesses import toolkit_values as tv
+
+    good = tv.rho0_links_at
+    monkeypatch.setattr(
+        tv, "rho0_links_at", lambda zs: {k: v * (1 + 1e-9) for k, v in good(zs).items()}
+    )
+    _run("we-rho0-logistic")
+
+
 @pytest.fixture(scope="module")
 def quick_study():
     return rs.run_study(rs.QUICK, executor=SerialExecutor())

@@ -23,7 +23,7 @@ import sympy as sp
 
 from nbl_theory import elicitation as el
 
-from ...judgement import agreement, gate_noting
+from ...judgement import agree_max_rel, agreement, gate_noting
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ...witnesses import toolkit_values as tv
 from ...witnesses import weighted_entropy as we
@@ -378,7 +378,25 @@ def _we_logistic(printed: str = "exp(z)/(1+exp(z))"):
     if sol is None:
         return Outcome(FAIL, "no unique solution", "sympy could not solve phi_0'(m) = z")
     out = _compare(sol, printed, "the solution m of phi_0'(m) = z. ")
-    return _gated(out, "rho=0_is_logistic", sol, "g_0")
+    out = _gated(out, "rho=0_is_logistic", sol, "g_0")
+    # the library's numeric links of the same potential (g by inverting phi') against the
+    # witness's g_0 at 30 digits, relative 1e-12 (the bisection's tolerance is ~1e-15)
+    library = tv.rho0_links_at(_RHO0_POINTS)
+    wit = we.values_at(sol, _RHO0_POINTS)
+    checks = [
+        agreement(
+            f"g of the {name} link at z in {{-30, ..., 30}}",
+            library=vals,
+            witness=wit,
+            agree=agree_max_rel(1e-12, "g(z)"),
+        )
+        for name, vals in library.items()
+    ]
+    return gate_noting(out, checks, "The library's numeric rho = 0 links equal the witness's g_0.")
+
+
+#: where the library's numeric rho = 0 links are compared with the witness's g_0
+_RHO0_POINTS = (-30.0, -8.0, -2.0, -0.5, 0.0, 0.25, 1.0, 3.0, 8.0, 30.0)
 
 
 @register(
