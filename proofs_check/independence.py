@@ -120,7 +120,6 @@ WITNESS_IMPORTS: dict = {
         "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by nbl_theory.Link"),
     },
     "lambda0": {"nbl_sim.engine.environment:Environment": _ENV},
-    "study_constants": {"nbl_sim.engine.environment:Environment": _ENV},
     "lambda_star": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "links": {"nbl_theory.numeric:PHI0": _NODES, "nbl_theory.paper:PAPER_LINKS": _PAPER},
     "local_jacobian": {"nbl_theory.numeric:PHI0": _NODES},
@@ -184,6 +183,7 @@ WITNESS_IMPORTS: dict = {
     },
     "printed": {"nbl_theory.paper:PAPER_LINKS": _PAPER},
     "regret": {},
+    "study_constants": {},
     "regret_bound": {
         "nbl_theory.paper:COMPARISON_SETTING": _PAPER,
         "nbl_theory.paper:paper_link": ("shared", "the paper's link parsed by nbl_theory.Link"),

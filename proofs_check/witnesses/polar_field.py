@@ -44,6 +44,7 @@ __all__ = [
     "own_dH",
     "own_mu_g",
     "R_MAX",
+    "gl_panels",
     "CHEB_DEGREE",
     "radial_drift",
 ]
@@ -54,7 +55,9 @@ R_MAX = 14.0
 CHEB_DEGREE = 160
 
 
-def _panels(lo: float, hi: float, panels: int, nodes: int = 20) -> tuple:
+def gl_panels(lo: float, hi: float, panels: int, nodes: int = 20) -> tuple:
+    """Composite Gauss–Legendre: ``nodes`` points on each of ``panels`` equal panels of
+    [lo, hi] (numpy's ``leggauss``), as (points, weights)."""
     x, w = np.polynomial.legendre.leggauss(nodes)
     edges = np.linspace(lo, hi, panels + 1)
     half = np.diff(edges) / 2
@@ -65,9 +68,9 @@ def _panels(lo: float, hi: float, panels: int, nodes: int = 20) -> tuple:
     )
 
 
-_R, _WR = _panels(0.0, R_MAX, 28)
+_R, _WR = gl_panels(0.0, R_MAX, 28)
 _RW = _WR * _R * _R * np.exp(-0.5 * _R * _R)
-_PHI_T, _PHI_W = _panels(0.0, 1.0, 16)  # on [0, 1], scaled to each half circle
+_PHI_T, _PHI_W = gl_panels(0.0, 1.0, 16)  # on [0, 1], scaled to each half circle
 
 
 def _k_direct(link, c: np.ndarray) -> np.ndarray:
@@ -161,7 +164,7 @@ def own_mu_g(link) -> float:
     """μ_g = E g'(Z) = E[Z g(Z)] (Stein), Z ~ N(0, 1), from g alone: composite Gauss–Legendre
     (20 nodes on each of 56 panels of [−14, 14]; the tail is below 1e-40), no derivative of g
     and no library moment."""
-    z, w = _panels(-R_MAX, R_MAX, 56)
+    z, w = gl_panels(-R_MAX, R_MAX, 56)
     dens = w * np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
     return float(np.asarray(link.g_numpy(z), dtype=float) * z @ dens)
 

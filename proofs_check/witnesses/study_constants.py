@@ -7,7 +7,8 @@ part sets γ = (2γκ)/(2κ_θ) and predicts the linearized exponent from κ_θ 
 analysis, given them), so a bug in them would move the step-size verdict with no disagreement
 anywhere; here they are computed again:
 
-* κ_θ = −H'(0) of the witness's own polar field in d = 2
+* κ (:func:`~proofs_check.witnesses.lambda0.slowest_rate`): κ_θ = −H'(0) of the witness's own
+  polar field in d = 2
   (:func:`~proofs_check.witnesses.polar_field.own_dH`, Richardson central differences);
 * the slowest tangent rate in d ≥ 3 as the ratio −⟨v − v*, h(v)⟩/‖v − v*‖² on the cap of chord
   :data:`~proofs_check.witnesses.lambda0.KAPPA_CHORD` (:func:`~proofs_check.witnesses.lambda0.
@@ -31,46 +32,10 @@ import math
 
 import numpy as np
 
-from .lambda0 import KAPPA_CHORD, lambda0_cap
-from .polar_field import R_MAX, own_dH
+from .lambda0 import slowest_rate
+from .polar_field import R_MAX, gl_panels
 
 __all__ = ["slowest_rate", "tangent_noise"]
-
-
-def _panels(lo: float, hi: float, panels: int, nodes: int = 20) -> tuple:
-    """Composite Gauss–Legendre: ``nodes`` points on each of ``panels`` equal panels of
-    [lo, hi] (numpy's ``leggauss``), as (points, weights)."""
-    x, w = np.polynomial.legendre.leggauss(nodes)
-    edges = np.linspace(lo, hi, panels + 1)
-    half, mid = np.diff(edges) / 2, (edges[1:] + edges[:-1]) / 2
-    return (mid[:, None] + half[:, None] * x).ravel(), (half[:, None] * w).ravel()
-
-
-@functools.cache
-def slowest_rate(link, delta: str, d: int) -> float:
-    """The slowest tangent rate κ at v* from the witness's own field.
-
-    Parameters
-    ----------
-    link : Link
-        The link.
-    delta : str
-        The arm separation Δ.
-    d : int
-        The dimension, ≥ 2.
-
-    Returns
-    -------
-    float
-        κ_θ = −H'(0) of the witness's polar field in d = 2; in d ≥ 3 the cap's ratio at the
-        chord :data:`~proofs_check.witnesses.lambda0.KAPPA_CHORD` (O(chord²), measured
-        ≤ 2.5e-9 relative from the library's limit).
-    """
-    if d == 2:
-        return -float(own_dH(link, delta, 0.0))
-    from nbl_sim.engine.environment import Environment
-
-    return lambda0_cap(Environment.build(link, delta, d), KAPPA_CHORD)
 
 
 @functools.cache
@@ -93,8 +58,8 @@ def tangent_noise(link, delta: str) -> dict:
     """
     c = float(delta) / 2
     s = math.sqrt(1 - c * c)
-    z2, w2 = _panels(-R_MAX, R_MAX, 56)
-    z1, w1 = _panels(0.0, R_MAX, 28)
+    z2, w2 = gl_panels(-R_MAX, R_MAX, 56)
+    z1, w1 = gl_panels(0.0, R_MAX, 28)
     p1 = 2 * w1 * np.exp(-0.5 * z1 * z1) / math.sqrt(2 * math.pi)  # half-normal density
     p2 = w2 * np.exp(-0.5 * z2 * z2) / math.sqrt(2 * math.pi)
     W = s * z2[None, :] + c * z1[:, None]
