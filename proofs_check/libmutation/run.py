@@ -81,6 +81,8 @@ __all__ = [
     "add_arguments",
     "check_arguments",
     "run_from_args",
+    "again_ids",
+    "AGAIN_OUTCOMES",
 ]
 
 OUTCOMES = REPORT_OUTCOMES
@@ -339,6 +341,7 @@ def run_library(
     coverage: CoverageMap | None = None,
     resume: bool = True,
     stop_after: float | None = None,
+    only=None,
 ) -> dict:
     """Run a sample of library mutants and return the JSON envelope (see :func:`summarize`).
 
@@ -361,12 +364,16 @@ def run_library(
     stop_after : seconds after which no further mutant is waited for (the running ones are
         ended); the mutants not run are listed as such (as after a Ctrl-C); 0 runs nothing and
         reports the outcomes kept from earlier runs
+    only : the ids of the sample's mutants to run (None: all): e.g. those an earlier run did
+        not kill (``--again``)
     """
     from nbl_sim.runs.execution import make_executor
 
     tic = time.perf_counter()
     specs, skipped = enumerate_mutants(modules)
     chosen = stratified_sample(specs, sample, seed)
+    if only is not None:
+        chosen = [s for s in chosen if s.to_dict()["id"] in only]
     with make_executor(workers=workers, scheduler=scheduler) as ex:
         cov = coverage or load_or_collect(
             quick=quick, tests=tests, executor=ex, progress=_cov_progress
@@ -706,6 +713,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "runs): its totals and report with this version's rates",
     )
     p.add_argument(
+        "--again",
+        default=None,
+        metavar="FILE",
+        help="run only the mutants of an earlier run's JSON envelope (same --sample and "
+        "--seed) that the registry did not kill: those killed by tests only, survived or "
+        "timed out",
+    )
+    p.add_argument(
         "--library-module",
         action="append",
         default=None,
@@ -735,18 +750,23 @@ def check_arguments(a) -> str | None:
     for f in (a.json_out, a.markdown):
         if f and not Path(f).resolve().parent.is_dir():
             return f"cannot write {f}: its directory does not exist"
-    if a.from_json is not None:
+    for opt, f in (("--from-json", a.from_json), ("--again", getattr(a, "again", None))):
+        if f is None:
+            continue
         try:
-            size = Path(a.from_json).stat().st_size
+            size = Path(f).stat().st_size
             if size > MAX_ENVELOPE_BYTES:
                 return (
-                    f"--from-json {a.from_json}: {size} bytes, more than an envelope of the "
-                    f"largest sample holds ({MAX_ENVELOPE_BYTES} bytes)"
+                    f"{opt} {f}: {size} bytes, more than an envelope of the largest sample "
+                    f"holds ({MAX_ENVELOPE_BYTES} bytes)"
                 )
-            earlier = _read_envelope(a.from_json)
+            earlier = _read_envelope(f)
         except (OSError, ValueError) as e:
-            return f"--from-json {a.from_json}: {e}"
-        return None if earlier else f"--from-json {a.from_json}: not a library-mutation envelope"
+            return f"{opt} {f}: {e}"
+        if not earlier:
+            return f"{opt} {f}: not a library-mutation envelope"
+    if a.from_json is not None:
+        return None
     if not a.no_tests and not test_files():
         return (
             f"the library's tests are not beside the package ({ROOT} has no tests/theory or "
@@ -797,7 +817,29 @@ def _run(a, workers, scheduler) -> dict:
         progress=_progress,
         resume=not a.fresh,
         stop_after=None if a.stop_after is None else 60 * a.stop_after,
+        only=None if getattr(a, "again", None) is None else again_ids(a.again),
     )
+
+
+#: the outcomes an ``--again`` run takes up: what the registry did not kill
+AGAIN_OUTCOMES = ("tests-only", "survived", "timeout")
+
+
+def again_ids(path) -> frozenset:
+    """The mutants of an earlier run the registry did not kill: an ``--again`` run's sample.
+
+    Parameters
+    ----------
+    path : str or Path
+        The earlier run's JSON envelope (``--json-out``).
+
+    Returns
+    -------
+    frozenset of str
+        The ids of its mutants whose outcome is one of :data:`AGAIN_OUTCOMES`.
+    """
+    env = _read_envelope(path)
+    return frozenset(m["id"] for m in env["mutants"] if m["outcome"] in AGAIN_OUTCOMES)
 
 
 def _emit(a, env: dict, command: str, as_json: bool, emit) -> int:

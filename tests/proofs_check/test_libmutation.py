@@ -794,3 +794,39 @@ def test_subprocesses_import_the_sources_the_harness_maps(monkeypatch, tmp_path)
         check=True,
     ).stdout.strip()
     assert out.startswith(str(ROOT))
+
+
+def test_again_takes_up_what_the_registry_did_not_kill(tmp_path):
+    """``--again FILE`` runs, of the same sample, only the mutants the earlier envelope lists as
+    killed by tests only, survived or timed out (no mutant is run here: --stop-after 0)."""
+    import json
+
+    from proofs_check.libmutation import run as R
+
+    specs, _ = R.enumerate_mutants(["nbl_theory.results"])
+    chosen = R.stratified_sample(specs, 6, 0)
+    ids = [s.to_dict()["id"] for s in chosen]
+    outcomes = ["killed-as-FAIL", "tests-only", "survived", "timeout", "blame", "killed-as-FAIL"]
+    env = {
+        "nbl_libmutation": 1,
+        "mutants": [{"id": i, "outcome": o} for i, o in zip(ids, outcomes)],
+        "not_run": [],
+        "not_generated": {},
+        "meta": {},
+    }
+    f = tmp_path / "earlier.json"
+    f.write_text(json.dumps(env))
+    assert R.again_ids(f) == frozenset(ids[1:4])
+    empty = CoverageMap({"contexts": [], "claims": {}, "tests": {}, "lines": {}})
+    out = R.run_library(
+        sample=6,
+        seed=0,
+        tests=False,
+        workers=1,
+        modules=["nbl_theory.results"],
+        coverage=empty,
+        resume=False,
+        stop_after=0,
+        only=R.again_ids(f),
+    )
+    assert {m["id"] for m in out["mutants"]} == set(ids[1:4])
