@@ -603,12 +603,12 @@ def elicitation_integrals(rho: str, delta: str, dps: int = 40) -> dict:
 
 
 #: the piece of the two-transition λ* = 0 curve the claims trace: from the lower root at
-#: Δ = 0.2 over the fold (Δ ≈ 0.5205) down through the upper root (mu2, Δ box), and the step
+#: Δ = 0.2 over the fold (Δ ≈ 0.5205) down through the upper root: its box in (mu2, Δ) and step
 PHASE_BOX, PHASE_STEP = ((0.3, 2.5), (0.15, 0.6)), 0.25
 
 
 @functools.cache
-def phase_boundary(mu2_start: float) -> tuple:
+def phase_boundary(mu2_start: float) -> dict:
     """The library's λ* = 0 boundary of the two-transition family through (``mu2_start``,
     Δ = 0.2), traced as the tanh-phase figure traces it
     (:func:`nbl_sim.presentation.figures.tanh_phase.boundary_curve`) in :data:`PHASE_BOX` at

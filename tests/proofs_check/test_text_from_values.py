@@ -273,6 +273,7 @@ def _study_text(monkeypatch, fake) -> tuple:
     monkeypatch.setattr(f"{STUDY}._reruns", lambda res, part, wgamma=1.0: [])
     monkeypatch.setattr(f"{STUDY}._statistics", lambda res, an, parts: [])
     monkeypatch.setattr(f"{STUDY}._radius_checks", lambda res: [])
+    monkeypatch.setattr(f"{STUDY}._constant_checks", lambda res: [])
     out = REGISTRY.get("localized-estimation-rate-study").check.combine(None)
     return out, f"{out.computed} {out.detail}"
 

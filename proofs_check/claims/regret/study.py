@@ -307,7 +307,8 @@ def _reduced(rerun: str, parts, radius: bool = False):
             f"statement: {len(reruns)} re-run comparisons of its first replications agree; "
             + "; ".join(j.detail for j in stats)
             + (f"; {len(radii)} checks of its radii r0 agree" if radii else "")
-            + f"; {len(consts)} of its constants (kappa, sigma_theta^2) agree"
+            + f"; its {len(consts)} constants (each link's kappa, the step-size part's "
+            "kappa_theta and sigma_theta^2) agree with the witness's"
         )
         return gate(Outcome(SKIPPED, None, text), [*reruns, *stats, *radii, *consts])
 
