@@ -6,6 +6,8 @@ import mpmath
 import pytest
 from hypothesis import HealthCheck, settings
 
+from .slow_tier import read_list
+
 # fast, derandomized default profile (the same examples on every run, so the default suite is
 # reproducible); `HYPOTHESIS_PROFILE=ci` draws 60 fresh random examples per test
 settings.register_profile(
@@ -52,20 +54,8 @@ def _restore_precision():
 
 
 #: Default-tier tests moved to the slow tier (the default tier within ~6 min on 2 cores; they
-#: still run with ``pytest -m slow``), each with what keeps covering it in the default tier.
-MOVED_TO_SLOW = {
-    "tests/sim/test_dask.py::test_worker_killed_mid_sweep_loses_no_cell": "tests/sim/test_sweep.py::test_worker_killed_once_is_retried (a local pool)",
-    "tests/sim/test_dask.py::test_task_that_always_kills_its_worker_is_reported_and_the_others"
-    "_complete": "tests/sim/test_sweep.py::test_cells_beside_an_always_crashing_cell_still_"
-    "complete",
-    "tests/sim/test_llvm_ops.py::test_lane_rounds_are_the_scalar_rounds": "tests/sim/test_environment.py::test_draw_is_the_numpy_definition_bit_for_bit",
-    "tests/sim/test_llvm_ops.py::test_index_lanes_are_the_scalar_rows": "tests/sim/test_environment.py::test_draw_is_the_numpy_definition_bit_for_bit",
-    "tests/sim/test_statistics.py::test_randomized_stein_contrast_mean": "the claim stein-randomized-mean (tests/proofs_check/test_claims.py, smoke)",
-    "tests/sim/test_experiment.py::test_every_chunking_block_and_worker_count_gives_the_same_"
-    "numbers[3]": "the same test at d = 2 and test_one_chunk_equals_four_chunks_bit_for_bit",
-    "tests/sim/test_rate_study.py::test_results_do_not_depend_on_chunking_or_executor": "tests/sim/test_sweep.py's chunking and executor invariance of every sweep",
-    "tests/sim/test_population_table.py::test_table_is_the_quadrature_field_for_any_link": "tests/sim/test_population_table.py::test_paper_links_table_is_the_quadrature_field",
-}
+#: still run with ``pytest -m slow``): node id → why (tests/slow_tier.txt, tests/slow_tier.py).
+MOVED_TO_SLOW = read_list()
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -4,7 +4,8 @@ status 2, no traceback, nothing on stdout, nothing written, bounded time and mem
 Every case runs in a subprocess (the real entry point, so argv decoding, the SIGTERM handler and
 the imports are those a user gets) in a fresh directory that must stay as it was (the cache
 directory, ``$NBL_CACHE_DIR``, points inside it, so a cache written by mistake is seen too).
-The cases run two at a time (one module fixture) to keep the suite fast; each child's resources
+The cases run two at a time (one module fixture) to keep the suite fast, only those selected
+(the default tier a few per command and kind of refusal, ``-m slow`` the rest); each child's resources
 are measured by ``/usr/bin/time -f %M %U %S %e`` (its own peak RSS and CPU time: ``time`` starts
 ``nbl`` from a small process, whereas a child forked from pytest itself starts with pytest's
 resident pages counted in its ``ru_maxrss``):
@@ -736,14 +737,26 @@ def _run_case(case, root: Path) -> dict:
     }
 
 
+def _selected(request) -> list:
+    """The cases this session runs: those whose test was selected (the default tier runs a few
+    per command and kind of refusal, ``-m slow`` the rest: tests/slow_tier.txt); every case
+    when none was (only ``test_hang_cases_are_fast`` selected)."""
+    wanted = set()
+    for item in request.session.items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if item.module is request.module and "case" in params:
+            wanted.add(params["case"][0])
+    return [c for c in CASES if c[0] in wanted] or list(CASES)
+
+
 @pytest.fixture(scope="module")
-def outcomes(tmp_path_factory):
+def outcomes(request, tmp_path_factory):
     if TIME is None:
         pytest.skip("/usr/bin/time is needed to measure each child's memory and CPU time")
     root = tmp_path_factory.mktemp("bad_input")
     (root / "mpl").mkdir()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {c[0]: pool.submit(_run_case, c, root) for c in CASES}
+        futures = {c[0]: pool.submit(_run_case, c, root) for c in _selected(request)}
     return {k: f.result() for k, f in futures.items()}
 
 
@@ -792,7 +805,7 @@ def test_bad_command_line(cpu_limit, outcomes, case):
 
 def test_hang_cases_are_fast(cpu_limit, outcomes):
     """Summary line for `pytest -s`: the slowest refusals."""
-    hang = {c[0]: outcomes[c[0]] for c in CASES if HANG in c[3]}
+    hang = {c[0]: outcomes[c[0]] for c in CASES if HANG in c[3] and c[0] in outcomes}
     worst = max(hang.items(), key=lambda kv: kv[1]["wall"])
     cpu = max(r["cpu"] for r in hang.values())
     print(
