@@ -24,7 +24,13 @@ from .errors import NBLInputError
 from .expressions import exact_number
 from .links import Link, M, Z
 
-__all__ = ["FAMILIES", "make_family", "TWO_TRANSITION_DEFAULTS", "weighted_entropy_expr"]
+__all__ = [
+    "FAMILIES",
+    "family_defaults",
+    "make_family",
+    "TWO_TRANSITION_DEFAULTS",
+    "weighted_entropy_expr",
+]
 
 #: Defaults of eq:link_tanh as printed in app:tanh-geometry. mu2 has no default in the paper;
 #: 2.144072 is the paper's "near-critical" choice at Δ = 0.2 (nbl_theory.paper).
@@ -78,8 +84,12 @@ def weighted_entropy_expr(rho):
     return (1 + rho) * M * sp.log(M) + (1 - rho) * (1 - M) * sp.log(1 - M) - kappa * M
 
 
+#: The default of weighted-entropy's one parameter.
+WEIGHTED_ENTROPY_DEFAULTS = {"rho": "0"}
+
+
 def _weighted_entropy(**kw) -> Link:
-    p = _merge("weighted-entropy", {"rho": "0"}, kw)
+    p = _merge("weighted-entropy", WEIGHTED_ENTROPY_DEFAULTS, kw)
     rho = p["rho"]
     if not (-1 < rho < 1):
         raise NBLInputError(f"weighted-entropy: rho must lie in (-1, 1), got {rho}")
@@ -192,6 +202,35 @@ def _fmt(q: sp.Rational) -> str:
         return str(q.p)
     with mpmath.workdps(30):
         return mpmath.nstr(mpmath.mpf(q.p) / q.q, 15)
+
+
+def family_defaults(name: str) -> dict[str, str]:
+    """The parameters of family ``name`` with their defaults, as printed (decimal strings),
+    without building the link (that costs a symbolic derivation and the link's checks).
+
+    Parameters
+    ----------
+    name : str
+        A family of :data:`FAMILIES`.
+
+    Returns
+    -------
+    dict of str to str
+        Parameter name -> default, in the family's order (empty for a family without
+        parameters).
+
+    Raises
+    ------
+    NBLInputError
+        An unknown family.
+    """
+    if name not in FAMILIES:
+        raise NBLInputError(f"unknown family {name!r}; known: {', '.join(sorted(FAMILIES))}")
+    defaults = {
+        "two-transition": TWO_TRANSITION_DEFAULTS,
+        "weighted-entropy": WEIGHTED_ENTROPY_DEFAULTS,
+    }
+    return dict(defaults.get(name, {}))
 
 
 def make_family(name: str, **params) -> Link:

@@ -7,6 +7,7 @@ See :mod:`nbl_theory.links` for the charts' role in integration.
 from __future__ import annotations
 
 import contextvars
+import functools
 from contextlib import contextmanager
 
 import mpmath
@@ -52,21 +53,46 @@ def patch_limit(n: int):
         _PATCH_LIMIT.reset(token)
 
 
-def _numpy_modules(expr) -> list:
-    """lambdify's modules for ``expr``: numpy, with erf/erfc from scipy.special when ``expr``
-    has them. scipy.special is imported only then (a fifth of a second at start-up): the
-    namespace entries of erf/erfc are unused by an expression without them, so the lambdified
-    function is the same either way."""
-    if expr.has(sp.erf, sp.erfc):
-        import scipy.special
+@functools.cache
+def _numpy_namespace() -> dict:
+    """The names lambdify's ``modules=["numpy"]`` gives its generated code, built from what
+    numpy has already loaded: sympy builds that namespace by ``from numpy import *``, which
+    also imports numpy's lazily loaded submodules (f2py, testing, ...; ~0.2 s at start-up,
+    for names no link expression prints). Numpy's public functions, its loaded submodules,
+    and sympy's documented defaults and translations for numpy (``NUMPY_DEFAULT``,
+    ``NUMPY_TRANSLATIONS``)."""
+    from sympy.utilities.lambdify import NUMPY_DEFAULT, NUMPY_TRANSLATIONS
 
-        return [{"erf": scipy.special.erf, "erfc": scipy.special.erfc}, "numpy"]
-    return ["numpy"]
+    space = {k: v for k, v in vars(np).items() if not k.startswith("_")}
+    space.update(NUMPY_DEFAULT)
+    space.update({name: getattr(np, target) for name, target in NUMPY_TRANSLATIONS.items()})
+    return space
 
 
 def lambdify_numpy(expr, var):
-    """``expr`` as a numpy function of ``var`` (erf/erfc from scipy); constants broadcast."""
-    f = sp.lambdify(var, expr, modules=_numpy_modules(expr))
+    """``expr`` as a numpy function of ``var`` (erf/erfc from scipy); constants broadcast.
+
+    The function is the one ``sympy.lambdify(var, expr, modules=["numpy"])`` makes — the same
+    printer with lambdify's own settings, so the same generated source, over the same numpy
+    functions (tests/theory/test_lambdify_numpy.py compares both on the link corpus) — with
+    erf/erfc taken from scipy.special (imported only when ``expr`` has them: a fifth of a
+    second at start-up) and numpy's namespace as :func:`_numpy_namespace` builds it."""
+    from sympy.printing.numpy import NumPyPrinter
+
+    user = {}
+    if expr.has(sp.erf, sp.erfc):
+        import scipy.special
+
+        user = {"erf": scipy.special.erf, "erfc": scipy.special.erfc}
+    printer = NumPyPrinter(
+        {
+            "fully_qualified_modules": False,
+            "inline": True,
+            "allow_unknown_functions": True,
+            "user_functions": {k: k for k in user},
+        }
+    )
+    f = sp.lambdify(var, expr, modules=[{**_numpy_namespace(), **user}], printer=printer)
     if not expr.has(var):  # constant: broadcast
         const = float(expr)
         return lambda x: np.full(np.shape(x), const)

@@ -216,18 +216,17 @@ class LinkSource:
         Returns
         -------
         dict of str to str
-            Parameter name -> default value (empty for an expression, a potential, or a family
-            refused as a whole).
+            Parameter name -> default value (empty for an expression, a potential, or an
+            unknown family, which :meth:`link` refuses).
         """
         if self.kind != "family":
             return {}
-        from .families import make_family
+        from .families import family_defaults
 
         try:
-            probe = make_family(self.text)
-        except NBLInputError:  # a family that is refused as a whole has no usable defaults
+            return family_defaults(self.text)
+        except NBLInputError:  # an unknown family has no defaults; link() names the known ones
             return {}
-        return {k: str(v) for k, v in probe.params.items()}
 
     def check_names(self, names) -> None:
         """Refuse names the source does not have (naming the closest one) and, for an

@@ -79,7 +79,7 @@ def add_parser(sub):
         "(a blame), a test failed or nothing noticed "
         "(proofs_check.libmutation); exit 1 on a blame",
     )
-    from ..libmutation.run import add_arguments as add_library_arguments
+    from ..libmutation.arguments import add_arguments as add_library_arguments
 
     add_library_arguments(k)
     opt.add_exec_args(

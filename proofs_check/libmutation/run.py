@@ -43,7 +43,6 @@ Ctrl-C ends every worker and its mutant's process.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -56,6 +55,7 @@ from collections import Counter
 from pathlib import Path
 
 from . import triage
+from .arguments import add_arguments
 from .coverage_map import CoverageMap, child_setup, load_or_collect, source_key, test_files
 from .operators import MutantSpec, equivalent_reason, generate
 from .report import OUTCOMES as REPORT_OUTCOMES
@@ -653,79 +653,6 @@ def _progress(i, n, rec):
         f"[{i}/{n}] {rec['id']}: {rec.get('outcome')} ({rec.get('seconds', 0):.0f} s){extra}",
         file=sys.stderr,
         flush=True,
-    )
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The library-mutation options (shared by ``nbl check --mutate --library``)."""
-    p.add_argument(
-        "--sample",
-        type=int,
-        default=60,
-        metavar="N",
-        help="mutants in the stratified sample (default 60)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
-    p.add_argument(
-        "--full",
-        action="store_true",
-        help="run every claim, slow ones too (default: the quick claims)",
-    )
-    p.add_argument(
-        "--no-tests",
-        action="store_true",
-        help="judge by the registry only (do not map or run the library's tests)",
-    )
-    p.add_argument(
-        "--budget",
-        type=float,
-        default=120.0,
-        metavar="SECONDS",
-        help="seconds of claims per mutant, cheapest claims first (default 120; "
-        "three budgets for a mutant that recompiles the numba kernels)",
-    )
-    p.add_argument("--json-out", default=None, metavar="FILE", help="write the JSON envelope here")
-    p.add_argument(
-        "--markdown",
-        default=None,
-        metavar="FILE",
-        help="write the markdown report here (e.g. docs/mutation.md)",
-    )
-    p.add_argument(
-        "--stop-after",
-        type=float,
-        default=None,
-        metavar="MINUTES",
-        help="wait for no further mutant after this many minutes; the report lists "
-        "the sampled mutants not run (0: run nothing, report the outcomes kept "
-        "from earlier runs)",
-    )
-    p.add_argument(
-        "--fresh",
-        action="store_true",
-        help="run every mutant again (ignore the outcomes kept from earlier runs)",
-    )
-    p.add_argument(
-        "--from-json",
-        default=None,
-        metavar="FILE",
-        help="summarize again the mutants of an earlier run's JSON envelope (no mutant "
-        "runs): its totals and report with this version's rates",
-    )
-    p.add_argument(
-        "--again",
-        default=None,
-        metavar="FILE",
-        help="run only the mutants of an earlier run's JSON envelope (same --sample and "
-        "--seed) that the registry did not kill: those killed by tests only, survived or "
-        "timed out",
-    )
-    p.add_argument(
-        "--library-module",
-        action="append",
-        default=None,
-        metavar="MODULE",
-        help="only this target module (e.g. nbl_theory.results; repeatable)",
     )
 
 

@@ -11,7 +11,8 @@ from numpy.testing import assert_allclose
 
 from nbl_theory import Link, NBLInputError
 from nbl_theory.errors import DivergentIntegralError
-from nbl_theory.families import FAMILIES, TWO_TRANSITION_DEFAULTS, make_family
+from nbl_theory.expressions import exact_number
+from nbl_theory.families import FAMILIES, TWO_TRANSITION_DEFAULTS, family_defaults, make_family
 from nbl_theory.links import M, Z
 
 
@@ -329,3 +330,17 @@ def test_a_potential_without_a_domain_lives_on_the_unit_interval():
     link = Link.from_potential("m*log(m)+(1-m)*log(1-m)")
     assert tuple(link.domain) == (0, 1)
     assert float(link.g_numpy(0.0)) == pytest.approx(0.5, abs=1e-15)
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_family_defaults_are_the_built_links_parameters(name):
+    """family_defaults (read without building the link) names exactly the parameters the
+    family's link is built with, at the same values."""
+    try:
+        link = make_family(name)
+    except NBLInputError:  # refused as a whole (burg-entropy): no parameters to have
+        assert family_defaults(name) == {}
+        return
+    defaults = family_defaults(name)
+    assert list(defaults) == list(link.params)
+    assert all(exact_number(v) == link.params[k] for k, v in defaults.items())
