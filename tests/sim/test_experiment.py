@@ -409,3 +409,14 @@ def test_a_small_run_in_a_fresh_process_loads_no_numba_and_moves_no_number(d):
     for k in ("nbl", "oracle"):
         assert res.policies[k].regret.tobytes().hex() == fresh["regret"][k]
     assert res.policies["nbl"].sq_error.tobytes().hex() == fresh["sq"]
+
+
+def test_a_run_that_fits_one_chunk_is_not_cut_to_whole_lockstep_groups():
+    """100 replications that fit one default chunk run as one chunk of 100, not 96 + 4: a chunk
+    of 4 costs the reference backend's whole loop over rounds again (the `nbl simulate`
+    defaults ran their simulation in 1.0 s instead of 0.6 s); the numbers do not depend on it."""
+    env = Environment.build(TT, "0.8", 2)
+    kw = dict(n=300, reps=13, n0=30, seed=5, executor=SerialExecutor(), cache=None)
+    one = simulate(env, **kw)
+    assert one.params["chunk_size"] == 13
+    _same(one, simulate(env, chunk_size=8, **kw))
