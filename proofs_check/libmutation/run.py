@@ -54,6 +54,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from nbl_theory.errors import NBLInputError
+
 from . import triage
 from .arguments import add_arguments
 from .coverage_map import CoverageMap, child_setup, load_or_collect, source_key, test_files
@@ -372,7 +374,16 @@ def run_library(
     tic = time.perf_counter()
     specs, skipped = enumerate_mutants(modules)
     chosen = stratified_sample(specs, sample, seed)
+    again = None
     if only is not None:
+        sampled = {s.to_dict()["id"] for s in chosen}
+        again = {"listed": len(only), "in_sample": len(sampled & set(only))}
+        if not again["in_sample"]:
+            raise NBLInputError(
+                f"--again: none of the {len(only)} mutant(s) it lists is in this sample "
+                f"(--sample {sample} --seed {seed}, {len(specs)} mutants generated): give the "
+                "earlier run's --sample and --seed, on the same library"
+            )
         chosen = [s for s in chosen if s.to_dict()["id"] in only]
     with make_executor(workers=workers, scheduler=scheduler) as ex:
         cov = coverage or load_or_collect(
@@ -494,6 +505,7 @@ def run_library(
             "coverage_key": cov.data.get("key", "")[:24],
             "stopped": stopped,
             "seconds": round(time.perf_counter() - tic, 1),
+            **({} if again is None else {"again": again}),
         },
     )
 
@@ -787,6 +799,12 @@ def _emit(a, env: dict, command: str, as_json: bool, emit) -> int:
         + f"; registry {pct(t['kill_rate_registry'])}, registry + tests "
         f"{pct(t['kill_rate_registry_tests'])}"
     )
+    again = env["meta"].get("again")
+    if again and again["in_sample"] < again["listed"]:
+        print(
+            f"  --again: {again['in_sample']} of the {again['listed']} mutants it lists are in "
+            "this sample (the others: another --sample/--seed, or a changed library)"
+        )
     for b in env["blames"]:
         print(f"  BLAME {b['path']}:{b['line']} {b['operator']}: {b['reason']}")
     if env["meta"].get("stopped"):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from nbl_theory.errors import NBLInputError
 from proofs_check.libmutation import operators as ops
 from proofs_check.libmutation.coverage_map import CoverageMap, jit_lines, jitted_functions
 from proofs_check.libmutation.run import (
@@ -830,3 +831,19 @@ def test_again_takes_up_what_the_registry_did_not_kill(tmp_path):
         only=R.again_ids(f),
     )
     assert {m["id"] for m in out["mutants"]} == set(ids[1:4])
+    assert out["meta"]["again"] == {"listed": 3, "in_sample": 3}
+    # a list from another sample: said, and refused in one line when nothing of it is here
+    kw = dict(
+        sample=6,
+        seed=0,
+        tests=False,
+        workers=1,
+        modules=["nbl_theory.results"],
+        coverage=empty,
+        resume=False,
+        stop_after=0,
+    )
+    part = R.run_library(only=frozenset([ids[1], "nbl_theory.results:1:0:const+1:0"]), **kw)
+    assert part["meta"]["again"] == {"listed": 2, "in_sample": 1}
+    with pytest.raises(NBLInputError, match="--again: none of the 1 mutant"):
+        R.run_library(only=frozenset(["nbl_theory.results:1:0:const+1:0"]), **kw)
