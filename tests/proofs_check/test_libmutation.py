@@ -819,20 +819,6 @@ def test_again_takes_up_what_the_registry_did_not_kill(tmp_path):
     f.write_text(json.dumps(env))
     assert R.again_ids(f) == frozenset(ids[1:4])
     empty = CoverageMap({"contexts": [], "claims": {}, "tests": {}, "lines": {}})
-    out = R.run_library(
-        sample=6,
-        seed=0,
-        tests=False,
-        workers=1,
-        modules=["nbl_theory.results"],
-        coverage=empty,
-        resume=False,
-        stop_after=0,
-        only=R.again_ids(f),
-    )
-    assert {m["id"] for m in out["mutants"]} == set(ids[1:4])
-    assert out["meta"]["again"] == {"listed": 3, "in_sample": 3}
-    # a list from another sample: said, and refused in one line when nothing of it is here
     kw = dict(
         sample=6,
         seed=0,
@@ -843,6 +829,10 @@ def test_again_takes_up_what_the_registry_did_not_kill(tmp_path):
         resume=False,
         stop_after=0,
     )
+    out = R.run_library(only=R.again_ids(f), **kw)
+    assert {m["id"] for m in out["mutants"]} == set(ids[1:4])
+    assert out["meta"]["again"] == {"listed": 3, "in_sample": 3}
+    # a list from another sample: said, and refused in one line when nothing of it is here
     part = R.run_library(only=frozenset([ids[1], "nbl_theory.results:1:0:const+1:0"]), **kw)
     assert part["meta"]["again"] == {"listed": 2, "in_sample": 1}
     with pytest.raises(NBLInputError, match="--again: none of the 1 mutant"):
