@@ -33,13 +33,24 @@ import datetime
 import re
 from pathlib import Path
 
-__all__ = ["LIST", "MEASURED", "read_list", "measured_slow", "main"]
+__all__ = ["LIST", "MEASURED", "covers", "read_list", "measured_slow", "main"]
 
 #: The list file, next to this module.
 LIST = Path(__file__).with_name("slow_tier.txt")
 #: Reason prefix of the entries this module writes (others are hand-moved and kept).
 MEASURED = "measured"
 _LINE = re.compile(r"([\d.]+)s (call|setup|teardown)\s+(\S+)")
+_NODE = re.compile(r"tests/[\w/]+\.py::\w+(?:\[[^\]\s]*\])?")
+_CLAIM = re.compile(r"the claim ([\w.-]+)")
+
+
+def covers(reason: str) -> set[str]:
+    """The default-tier tests a hand-moved entry's reason names as covering it: node ids, and
+    ``the claim ID`` (its test in tests/proofs_check/test_claims.py). They must stay in the
+    default tier: the measured entries never take them."""
+    out = set(_NODE.findall(reason))
+    out |= {f"tests/proofs_check/test_claims.py::test_claim[{c}]" for c in _CLAIM.findall(reason)}
+    return out
 
 
 def read_list(path: Path = LIST) -> dict[str, str]:
@@ -75,6 +86,8 @@ def main(argv=None) -> None:
     smoke = {s.strip() for s in a.smoke.read_text().splitlines() if "::" in s}
     slow = measured_slow(a.durations.read_text(), smoke, a.threshold)
     kept = read_list()
+    named = set().union(*(covers(r) for r in kept.values() if not r.startswith(MEASURED)))
+    slow = {k: t for k, t in slow.items() if k not in named}
     lines = [
         "# The slow tier's list (tests/slow_tier.py): node id # why it is not in the default tier.",
         f"# Measured entries (the last round): --threshold {a.threshold:g} s on {a.machine}, "
@@ -83,7 +96,7 @@ def main(argv=None) -> None:
         *(f"{k} # {r}" for k, r in sorted(kept.items()) if not r.startswith(MEASURED)),
         "",
         *sorted(
-            [f"{k} # {r}" for k, r in kept.items() if r.startswith(MEASURED)]
+            [f"{k} # {r}" for k, r in kept.items() if r.startswith(MEASURED) and k not in named]
             + [f"{k} # {MEASURED} {t:.1f} s" for k, t in slow.items() if k not in kept]
         ),
     ]

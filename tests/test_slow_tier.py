@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .slow_tier import LIST, MEASURED, measured_slow, read_list
+from .slow_tier import LIST, MEASURED, covers, measured_slow, read_list
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,3 +40,19 @@ def test_measured_entries_are_read_from_call_times_only():
     )
     assert measured_slow(log, {"tests/a.py::test_z"}, 1.5) == {"tests/a.py::test_y[1]": 2.0}
     assert LIST.is_file() and MEASURED == "measured"
+
+
+def test_no_cover_named_by_a_moved_test_is_itself_moved():
+    """A hand-moved test names the default-tier test that keeps covering it; that one must not
+    have moved too (the measured entries skip them: tests/slow_tier.py)."""
+    entries = read_list()
+    moved_covers = {
+        node: sorted(c for c in covers(reason) if c in entries)
+        for node, reason in entries.items()
+        if not reason.startswith(MEASURED)
+    }
+    assert not {k: v for k, v in moved_covers.items() if v}
+    assert covers("by the claim kappa-identity and tests/a/test_b.py::test_c[x]") == {
+        "tests/proofs_check/test_claims.py::test_claim[kappa-identity]",
+        "tests/a/test_b.py::test_c[x]",
+    }
