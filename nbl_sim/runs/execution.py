@@ -31,6 +31,7 @@ passes ``allow_large=True`` (``--allow-large`` on the command line).
 from __future__ import annotations
 
 import itertools
+import logging
 import multiprocessing
 import os
 import re
@@ -723,6 +724,10 @@ class DaskExecutor(Executor):
                 scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             )
             self.client = Client(self._cluster)
+            # Its workers log at CRITICAL only, restarted ones too (the plugin's docstring).
+            from .dask_plugins import QuietWorkerLogs
+
+            self.client.register_plugin(QuietWorkerLogs(), name="nbl-quiet-logs")
         else:
             probe_scheduler(value)
             try:
@@ -785,8 +790,6 @@ class DaskExecutor(Executor):
         """Close the client (and the local cluster this executor started) within a few
         seconds, quietly: Dask's shutdown chatter (workers killed after a timeout, closed
         comms — what an interruption produces) is logged at ERROR and above only."""
-        import logging
-
         quiet = logging.getLogger("distributed")
         level = quiet.level
         quiet.setLevel(logging.CRITICAL)

@@ -95,6 +95,23 @@ def test_phase_diagram_on_dask_equals_serial(cluster, serial_float):
     assert 0 < got.unstable_fraction() < 1  # the grid crosses the threshold
 
 
+def _distributed_log_level():
+    import logging
+
+    return logging.getLogger("distributed").getEffectiveLevel()
+
+
+def test_the_local_clusters_workers_log_only_critical_records(cluster):
+    """A worker whose scheduler has gone (the command interrupted and exiting) logs its failed
+    heartbeat with a traceback at ERROR (distributed's ``Worker.heartbeat``) on the terminal it
+    shares with the command; seen once under load after two Ctrl-C. The local cluster's
+    workers log at CRITICAL only (distributed's default for them is WARNING)."""
+    import logging
+
+    levels = cluster.client.run(_distributed_log_level)
+    assert len(levels) == 2 and set(levels.values()) == {logging.CRITICAL}, levels
+
+
 def test_simulate_on_dask_equals_serial_bit_for_bit(cluster):
     env = Environment.build(make_family(FAMILY, mu2="1.244122"), "0.8", 3)
     kw = dict(
