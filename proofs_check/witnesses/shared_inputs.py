@@ -115,13 +115,18 @@ def _rule_error() -> float:
 #: floor), seed 7; d = 10 takes the eight-way pairwise sum of v*ᵀx, which v* = e1 cannot see;
 #: d = 4 with random directions is the regret-rate study's smallest d ≥ 3 (an index pass that
 #: read only two coordinates at d = 4 drew the paper's rotation right and this one wrong: a
-#: survivor of the quick library-mutation sample at 8310105)
+#: survivor of the quick library-mutation sample at 8310105); d = 16, the study's largest d,
+#: takes the pairwise sum's loop over a second block of eight coordinates, which d = 10 does
+#: not reach (its 9th and 10th terms are added one by one), and sees an index mistaken in the
+#: first block's last four (at d = 10 a coordinate −5 is coordinate 5: two survivors of the
+#: same sample)
 REALIZATIONS = (
     ("tt-unstable", "1", 2, "bernoulli", 40, None),
     ("tt-stable", "0.2", 5, "bounded", 0, None),
     ("we-0.60", "1", 2, "bernoulli", 10, None),
     ("tt-near-critical", "1", 10, "bernoulli", 0, 11),
     ("tt-stable", "1", 4, "bernoulli", 0, 13),
+    ("tt-stable", "1", 16, "bernoulli", 0, 17),
 )
 
 

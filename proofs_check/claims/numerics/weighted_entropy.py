@@ -63,18 +63,45 @@ def _same_expression(library, witness) -> bool:
     return we.same(library, witness)
 
 
-def _gated(outcome: Outcome, key: str, witness, what: str) -> Outcome:
+def _library_copy(key: str):
+    """The library's copy of the paper's printed value of the fact ``key`` (the second entry of
+    :func:`nbl_theory.elicitation.weighted_entropy_facts`), in the witness's symbols."""
+    value = tv.weighted_entropy_facts()[key][1]
+    return sp.sympify(value).subs({el.M: we.M, el.RHO: we.RHO, el.Z: we.Z})
+
+
+def _gated(outcome: Outcome, key: str, witness, what: str, paper: str | None = None) -> Outcome:
     """``outcome`` (judged from the witness) unless the library's ``key`` differs from the
-    witness's value: then the toolkit-defect ``FAIL``."""
-    check = agreement(
-        f"{what} of phi_rho",
-        library=_library_fact(key),
-        witness=witness,
-        agree=_same_expression,
-        fmt=lambda v: str(v) if isinstance(v, bool) else sp.sstr(v),
-    )
-    note = f"The library's {what} (nbl_theory.elicitation) equals the witness's."
-    return gate_noting(outcome, [check], note)
+    witness's value: then the toolkit-defect ``FAIL``.
+
+    ``paper``, the claim's own transcription of the paper's formula (the registered default,
+    audited against the LaTeX; never a printed mutant's value), is also compared with the
+    library's copy of it: the library judges the fact against its copy
+    (``weighted_entropy_facts``' third entry, which a user reads), so two transcriptions of one
+    printed formula that disagree are a toolkit defect as well."""
+    fmt = lambda v: str(v) if isinstance(v, bool) else sp.sstr(v)  # noqa: E731
+    checks = [
+        agreement(
+            f"{what} of phi_rho",
+            library=_library_fact(key),
+            witness=witness,
+            agree=_same_expression,
+            fmt=fmt,
+        )
+    ]
+    note = f"The library's {what} (nbl_theory.elicitation) equals the witness's"
+    if paper is not None:
+        checks.append(
+            agreement(
+                f"the paper's printed {what}",
+                library=_library_copy(key),
+                witness=we.parse(paper),
+                agree=_same_expression,
+                fmt=fmt,
+            )
+        )
+        note += ", and its copy of the printed formula equals the registry's"
+    return gate_noting(outcome, checks, note + ".")
 
 
 def _library_mutant(key: str, what: str) -> Mutant:
@@ -185,7 +212,7 @@ def _we_phi_prime(printed: str = _PHI1, extra=0):
         )
     out = _compare(we.derivative(1), printed)
     out.detail += " The library's phi_rho equals the paper's definition (sympy)."
-    return _gated(out, "phi_prime", we.derivative(1), "phi_rho'")
+    return _gated(out, "phi_prime", we.derivative(1), "phi_rho'", _PHI1)
 
 
 _PHI2 = "(1+rho)/m + (1-rho)/(1-m)"
@@ -200,7 +227,9 @@ _PHI2 = "(1+rho)/m + (1-rho)/(1-m)"
     "phi_rho''",
 )
 def _we_phi_second(printed: str = _PHI2):
-    return _gated(_compare(we.derivative(2), printed), "phi_second", we.derivative(2), "phi_rho''")
+    return _gated(
+        _compare(we.derivative(2), printed), "phi_second", we.derivative(2), "phi_rho''", _PHI2
+    )
 
 
 @_register(
@@ -214,7 +243,7 @@ def _we_phi_second(printed: str = _PHI2):
 )
 def _we_norm(printed: str = "0"):
     out = _compare(we.at_half(1), printed, "phi_rho'(1/2) with kappa_rho = 2 rho (1 - log 2). ")
-    return _gated(out, "phi_prime(1/2)", we.at_half(1), "phi_rho'(1/2)")
+    return _gated(out, "phi_prime(1/2)", we.at_half(1), "phi_rho'(1/2)", "0")
 
 
 @_register(
@@ -228,7 +257,7 @@ def _we_norm(printed: str = "0"):
 )
 def _we_second_half(printed: str = "4"):
     out = _compare(we.at_half(2), printed)
-    return _gated(out, "phi_second(1/2)", we.at_half(2), "phi_rho''(1/2)")
+    return _gated(out, "phi_second(1/2)", we.at_half(2), "phi_rho''(1/2)", "4")
 
 
 @_register(
@@ -242,7 +271,7 @@ def _we_second_half(printed: str = "4"):
 )
 def _we_third_half(printed: str = "-8*rho"):
     out = _compare(we.at_half(3), printed)
-    return _gated(out, "phi_third(1/2)", we.at_half(3), "phi_rho'''(1/2)")
+    return _gated(out, "phi_third(1/2)", we.at_half(3), "phi_rho'''(1/2)", "-8*rho")
 
 
 _TAYLOR = (
@@ -254,27 +283,32 @@ _TAYLOR = (
 _GTAYLOR = ("g(0)", "g'(0)", "g''(0)")
 
 
+#: the paper's g_rho^(k)(0), k = 0, 1, 2 (the claims' registered printed values)
+_GPAPER = ("1/2", "1/4", "rho/8")
+
+
 def _we_taylor(k: int, printed: str) -> Outcome:
     """g_rho^(k)(0) from the witness's Taylor inversion, judged against ``printed``, gated by
     the library's value (:func:`nbl_theory.elicitation.link_derivatives_from_potential` at 1/2)."""
     value = we.link_taylor()[k]
-    return _gated(_compare(value, printed, _TAYLOR), _GTAYLOR[k], value, f"g_rho^({k})(0)")
+    out = _compare(value, printed, _TAYLOR)
+    return _gated(out, _GTAYLOR[k], value, f"g_rho^({k})(0)", _GPAPER[k])
 
 
 @_register("we-g-at-0", "g_rho(0) = 1/2", "1/2", "1/4", "g(0)", "g_rho^(0)(0)", "link_taylor")
-def _we_g0(printed: str = "1/2"):
+def _we_g0(printed: str = _GPAPER[0]):
     return _we_taylor(0, printed)
 
 
 @_register("we-g1-at-0", "g_rho'(0) = 1/4", "1/4", "1/2", "g'(0)", "g_rho^(1)(0)", "link_taylor")
-def _we_g1(printed: str = "1/4"):
+def _we_g1(printed: str = _GPAPER[1]):
     return _we_taylor(1, printed)
 
 
 @_register(
     "we-g2-at-0", "g_rho''(0) = rho/8", "rho/8", "rho/4", "g''(0)", "g_rho^(2)(0)", "link_taylor"
 )
-def _we_g2(printed: str = "rho/8"):
+def _we_g2(printed: str = _GPAPER[2]):
     return _we_taylor(2, printed)
 
 
