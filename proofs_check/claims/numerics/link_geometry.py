@@ -60,7 +60,8 @@ PRINTED_LAMBDA = {k: r.printed_lambda for k, r in PAPER_LINKS.items() if r.print
 #: library (certified / float64 tier) against witness (:mod:`proofs_check.witnesses.lambda_star`,
 #: ~1e-15 absolute): both are float64-accurate or better, so 1e-12 absolute leaves a margin of
 #: 1000 and still resolves the smallest printed λ* (2.15e-5) to 5e-8 relative.
-_LAM_AGREE = agree_abs(1e-12)
+_LAM_TOL = 1e-12
+_LAM_AGREE = agree_abs(_LAM_TOL)
 #: roots: the witness's brentq stops at 1e-11, the library's refined roots are finer; a root
 #: moves by δλ/λ'(root) ~ 1e-14 for a λ* error of 1e-15
 _ROOT_AGREE = agree_abs(1e-8)
@@ -92,6 +93,14 @@ def _printed_lambda_check(key):
                 FAIL,
                 computed,
                 "the toolkit could not certify lambda* here, so the printed value is not judged",
+            )
+        if not float(lo) - _LAM_TOL <= wit <= float(hi) + _LAM_TOL:
+            return Outcome(
+                FAIL,
+                computed,
+                f"toolkit defect: the library's certified enclosure [{nstr(lo, 12)}, "
+                f"{nstr(hi, 12)}] does not contain the witness's lambda* {wit:.12g}, even "
+                f"widened by the witness's error bound {_LAM_TOL:g}: the paper is not judged",
             )
         if r_lo != r_hi:
             return Outcome(
