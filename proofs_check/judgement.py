@@ -50,6 +50,7 @@ __all__ = [
     "agree_rel_to",
     "toolkit_defect",
     "tree_agreement",
+    "encloses",
 ]
 
 
@@ -614,3 +615,24 @@ def gate_noting(outcome: Outcome, agreements: Iterable[Judgement], note: str) ->
         stop = "" if not text or text.endswith(".") else "."
         outcome.detail = f"{text}{stop} {note}".strip()
     return out
+
+
+def encloses(lo, hi, value, slack: float) -> bool:
+    """Whether ``lo − slack ≤ value ≤ hi + slack`` (the endpoints as floats): a library's
+    enclosure holding a witness's value, widened by the witness's own error bound.
+
+    Parameters
+    ----------
+    lo, hi : float or mpmath.mpf
+        The enclosure's endpoints.
+    value : float
+        The witness's value.
+    slack : float
+        The witness's error bound (≥ 0).
+
+    Returns
+    -------
+    bool
+        True when the widened enclosure holds ``value``.
+    """
+    return float(lo) - slack <= float(value) <= float(hi) + slack

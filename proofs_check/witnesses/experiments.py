@@ -67,6 +67,41 @@ def final_angle(link, delta: str, seed: int = 0) -> tuple[float, float]:
     return s["final_angle_deg_mean"], s["final_angle_deg_se"]
 
 
+def summary_sides(link, delta: str, seed: int = 0) -> tuple[dict, dict]:
+    """NBL's summary in the run of :func:`final_angle` two ways: the library's
+    (:meth:`~nbl_sim.studies.experiment.SimulationResult.summary`: mean and SE of the final
+    regret, signed angle in degrees and squared error) and the same six numbers computed here
+    from the run's per-replication values by :func:`~.stats.mean_se` (mean, sample SD/√R).
+
+    Parameters
+    ----------
+    link : Link
+        The shared link.
+    delta : str
+        Arm separation Δ.
+    seed : int, default 0
+        The run's seed.
+
+    Returns
+    -------
+    tuple of dict
+        ``(library, own)``, each ``{"final_regret": (mean, se), "final_angle_deg": ...,
+        "final_sq_error": ...}``.
+    """
+    from .stats import mean_se
+
+    run = _stochastic_run(link, delta, seed)
+    s, p = run.summary()["nbl"], run.policies["nbl"]
+    finals = {
+        "final_regret": p.regret[:, -1],
+        "final_angle_deg": np.degrees(p.angle[:, -1]),
+        "final_sq_error": p.sq_error[:, -1],
+    }
+    library = {k: [s[f"{k}_mean"], s[f"{k}_se"]] for k in finals}
+    own = {k: [float(v) for v in mean_se(np.asarray(x, dtype=float))] for k, x in finals.items()}
+    return library, own
+
+
 def angle_path(link, delta: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rounds, mean, SE) over replications of NBL's signed angle (degrees) at the recorded
     rounds (~500, to n) of the run of :func:`final_angle`."""

@@ -124,3 +124,12 @@ def test_tree_agreement_pairs_every_number_by_its_path():
     assert tree_agreement("s", library={"z": 0.0}, witness={"z": 0.0}, tol=0.0).status == PASS
     # a witness holding no number compares nothing: that is not an agreement
     assert tree_agreement("s", library=lib, witness={"d_model": None}, tol=1e-9).status == FAIL
+
+
+def test_encloses_widens_the_enclosure_by_the_slack_and_no_more():
+    from proofs_check.judgement import encloses
+
+    assert encloses(1.0, 2.0, 1.5, 0.0)
+    assert encloses(1.0, 2.0, 0.9, 0.1) and encloses(1.0, 2.0, 2.1, 0.1)
+    assert not encloses(1.0, 2.0, 0.8, 0.1) and not encloses(1.0, 2.0, 2.2, 0.1)
+    assert not encloses(1.0, 2.0, float("nan"), 1.0)

@@ -28,7 +28,7 @@ from nbl_theory.paper import (
     paper_link,
 )
 
-from ...judgement import agree_max_abs, agreement, gate, means_agreement
+from ...judgement import agree_max_abs, agreement, gate, means_agreement, tree_agreement
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, SKIPPED, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_preloaded
 from ...witnesses import stats as ws
@@ -41,6 +41,7 @@ from ...witnesses.experiments import (
     final_angle,
     load_comparisons,
     regret_checkpoints,
+    summary_sides,
 )
 from ...witnesses.reruns import (
     COMPARISON_REPS,
@@ -82,6 +83,24 @@ def _angle_check(link, delta: str, name: str, wgamma: float = 1.0):
         witness=ref["angle"],
         agree=_ANGLE_AGREE,
         fmt=lambda v: f"final mean {v[:, -1].mean():.9g} deg",
+    )
+
+
+#: the run's summary (mean, SE over 100 replications) against the same statistics of its
+#: per-replication values: two float64 sums of 100 terms (measured: equal bits), so 1e-12
+#: relative leaves a margin of ~50 over their worst rounding difference (100 eps)
+_SUMMARY_TOL = 1e-12
+
+
+def _summary_check(link, delta: str, name: str):
+    """The library's summary of the run (the means and SEs a claim judges) against the same
+    statistics computed by the witness from the run's per-replication final values."""
+    library, own = summary_sides(link, delta)
+    return tree_agreement(
+        f"the run's mean and SE over replications ({name}, Delta = {delta})",
+        library=library,
+        witness=own,
+        tol=_SUMMARY_TOL,
     )
 
 
@@ -164,6 +183,7 @@ def _regimes(keys: tuple = TWO_TRANSITION_KEYS, wgamma: float = 1.0):
     failed = [k for k, ok in checks.items() if not ok]
     detail = "; ".join(f"{k}: {'yes' if ok else 'NO'}" for k, ok in checks.items())
     agree = [_angle_check(PAPER_LINKS[k].link(), "0.2", k, wgamma) for k in dict.fromkeys(keys)]
+    agree += [_summary_check(PAPER_LINKS[k].link(), "0.2", k) for k in dict.fromkeys(keys)]
     return gate(Outcome(DISCREPANCY if failed else PASS, computed, detail), agree)
 
 
@@ -209,7 +229,14 @@ def _separation(deltas: tuple = tuple(STOCHASTIC_DELTAS), wgamma: float = 1.0):
             computed,
             "mean final signed angle (SE) decreasing in Delta" + ("" if ok else " - NOT shown"),
         ),
-        [_angle_check(link, d, "tt-unstable", wgamma) for d in dict.fromkeys(deltas)],
+        [
+            check
+            for d in dict.fromkeys(deltas)
+            for check in (
+                _angle_check(link, d, "tt-unstable", wgamma),
+                _summary_check(link, d, "tt-unstable"),
+            )
+        ],
     )
 
 

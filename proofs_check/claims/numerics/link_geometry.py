@@ -35,6 +35,7 @@ from ...judgement import (
     agree_rel,
     agreement,
     combine,
+    encloses,
     gate,
     judge,
 )
@@ -94,7 +95,7 @@ def _printed_lambda_check(key):
                 computed,
                 "the toolkit could not certify lambda* here, so the printed value is not judged",
             )
-        if not float(lo) - _LAM_TOL <= wit <= float(hi) + _LAM_TOL:
+        if not encloses(lo, hi, wit, _LAM_TOL):
             return Outcome(
                 FAIL,
                 computed,
