@@ -15,6 +15,8 @@ disagreement anywhere, so :func:`study_statistics` recomputes each from the raw 
 * the bootstrap over replications with the study's seeds and numpy's documented
   ``Generator.integers`` draws (the same resamples, so the same interval up to rounding);
 * C (d − c) by the weighted normal equations written out for two parameters;
+* the exponent q of the log-n coefficient, b ~ d^q, by least squares on rows scaled by the
+  square roots of the weights (:func:`b_exponent`; the library solves the normal equations);
 * the linearized recursion a_t = (1 − η_tκ)² a_{t−1} + η_t²σ² as the plain loop (the library
   works in blocks in log space).
 
@@ -32,7 +34,7 @@ import numpy as np
 from scipy import linalg
 from scipy.stats import chi2 as _chi2
 
-__all__ = ["study_statistics", "GLS_RIDGE", "BOOTSTRAP_SAMPLES"]
+__all__ = ["study_statistics", "b_exponent", "GLS_RIDGE", "BOOTSTRAP_SAMPLES"]
 
 #: the relative ridge on the covariance of the means (the study's fit setting)
 GLS_RIDGE = 1e-9
@@ -163,6 +165,36 @@ def _stopped(raw: dict, t: np.ndarray) -> np.ndarray:
     return np.where(raw["tau"][:, None] > t[None, :], raw["e_grid"], 0.0)
 
 
+def b_exponent(b: dict) -> dict | None:
+    """q in b ~ d^q: the weighted least-squares line of log b on log d, each point weighted by
+    1/SE(log b)² = (b/SE(b))² (the delta method), and the SE of its slope; ``b`` maps d to the
+    log-n coefficient's (value, SE). None unless there are two or more d and every b > 0.
+
+    Solved as an ordinary least-squares problem on rows scaled by the square roots of the
+    weights (``numpy.linalg.lstsq``); the slope's variance is the (1, 1) entry of
+    (AᵀWA)⁻¹, A = [1, log d].
+
+    Parameters
+    ----------
+    b : dict
+        d → (b, SE(b)).
+
+    Returns
+    -------
+    dict or None
+        ``{"q": slope, "q_se": its SE}``.
+    """
+    dims = sorted(b)
+    if len(dims) < 2 or not all(b[d][0] > 0 for d in dims):
+        return None
+    val = np.array([b[d][0] for d in dims], dtype=float)
+    root_w = val / np.array([b[d][1] for d in dims], dtype=float)
+    A = np.column_stack([np.ones(len(dims)), np.log(np.array(dims, dtype=float))])
+    coef = np.linalg.lstsq(A * root_w[:, None], np.log(val) * root_w, rcond=None)[0]
+    cov = np.linalg.inv((A * root_w[:, None]).T @ (A * root_w[:, None]))
+    return {"q": float(coef[1]), "q_se": math.sqrt(cov[1, 1])}
+
+
 def _regret(data: dict, ns) -> dict:
     out: dict = {}
     for (link, d), raw in data.items():
@@ -173,6 +205,12 @@ def _regret(data: dict, ns) -> dict:
             "se": se.tolist(),
             "fit": growth_fits(ns, total),
         }
+    for a in out.values():
+        q = b_exponent(
+            {d: (r["fit"]["log"]["b"], r["fit"]["log"]["b_se"]) for d, r in a["by_d"].items()}
+        )
+        if q is not None:
+            a["b_exponent"] = q
     return out
 
 

@@ -33,3 +33,26 @@ def test_max_abs_agreement_states_and_applies_its_rule():
     assert agree([1.0, 2.0], [1.0, 2.0 + 5e-10]) and not agree([1.0], [1.0 + 2e-9])
     assert not agree([1.0, 2.0], [1.0]) and agree_max_abs(0.0, "x")([], [])
     assert mean_text([1.0, 2.0]) == "mean 1.5"
+
+
+def test_b_exponent_recovers_an_exact_power_and_weighs_by_relative_precision():
+    """b = 3 d^0.8 exactly: slope 0.8 whatever the weights. With noise, the slope and its SE
+    are those of the weighted normal equations (written out here, as the library writes them),
+    weights (b/SE)^2; fewer than two d, or a b <= 0, gives None."""
+    import math
+
+    from proofs_check.witnesses.study_analysis import b_exponent
+
+    exact = {d: (3 * d**0.8, 0.1 * d) for d in (2, 4, 8, 16)}
+    assert abs(b_exponent(exact)["q"] - 0.8) < 1e-12
+    noisy = {2: (5.0, 0.5), 4: (9.0, 2.0), 8: (20.0, 1.0), 16: (31.0, 6.0)}
+    d = np.array(sorted(noisy), dtype=float)
+    b = np.array([noisy[k][0] for k in sorted(noisy)])
+    w = (b / np.array([noisy[k][1] for k in sorted(noisy)])) ** 2
+    A = np.column_stack([np.ones(4), np.log(d)])
+    P = np.linalg.inv(A.T @ (w[:, None] * A))
+    q = b_exponent(noisy)
+    assert abs(q["q"] - (P @ A.T @ (w * np.log(b)))[1]) < 1e-12
+    assert abs(q["q_se"] - math.sqrt(P[1, 1])) < 1e-12
+    assert b_exponent({2: (1.0, 0.1)}) is None
+    assert b_exponent({2: (1.0, 0.1), 4: (-1.0, 0.1)}) is None
