@@ -195,3 +195,16 @@ def test_a_wrong_realization_is_a_toolkit_defect(fresh, monkeypatch, kind, backe
         monkeypatch.setattr(reference, "draw", lambda *a, **k: corrupt(orig(*a, **k)))
     defect = si.shared_inputs_defect()
     assert defect is not None and f"realization ({backend} draw" in defect, defect
+
+
+def test_the_preflights_dimensions_reach_every_branch_of_the_pairwise_sum():
+    """The optimal actions sum v*ᵀx pairwise (nbl_sim.engine.environment_passes): one term at a
+    time below d = 8, eight partial sums from d = 8, a loop over further blocks of eight from
+    d = 16 on, and a remainder added one by one. The preflight's realizations must reach each
+    (d = 16 caught two survivors of the library sample, environment_passes:35 and :46)."""
+    from proofs_check.witnesses.shared_inputs import REALIZATIONS
+
+    dims = {row[2] for row in REALIZATIONS}
+    assert any(d < 8 for d in dims)
+    assert any(d >= 16 for d in dims)  # the loop over a second block
+    assert any(d >= 8 and d % 8 for d in dims)  # the remainder after the blocks
