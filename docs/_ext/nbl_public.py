@@ -192,6 +192,8 @@ INTERNAL = {
     "nbl_sim.engine.ziggurat": "numpy's ziggurat tables as data, behind the compiled normals",
     "nbl_sim.engine.jit_cache": "numba's kernel cache stamped with the package's compiled sources",
     "nbl_sim.runs.lifeline": "worker processes end with their parent (a pool's initializer)",
+    "nbl_sim.runs.dask_plugins": "the local Dask cluster's worker plugin (workers log at "
+    "CRITICAL only)",
     "nbl_sim.engine.buffers": "scratch buffers kept per thread for the next simulate/draw call",
     "nbl_sim.runs.outputs": "how the commands write their output files (replace, never write "
     "through a link; docs/security.md)",
