@@ -232,46 +232,50 @@ def _we_phi_second(printed: str = _PHI2):
     )
 
 
+#: the paper's phi_rho^(k)(1/2), k = 1, 2, 3 (the claims' registered printed values)
+_HALF_PAPER = ("0", "4", "-8*rho")
+
+
 @_register(
     "we-normalisation",
     "kappa_rho = 2 rho (1 - log 2) is chosen so that phi_rho'(1/2) = 0",
-    "0",
+    _HALF_PAPER[0],
     "rho",
     "phi_prime(1/2)",
     "phi_rho'(1/2)",
     "at_half",
 )
-def _we_norm(printed: str = "0"):
+def _we_norm(printed: str = _HALF_PAPER[0]):
     out = _compare(we.at_half(1), printed, "phi_rho'(1/2) with kappa_rho = 2 rho (1 - log 2). ")
-    return _gated(out, "phi_prime(1/2)", we.at_half(1), "phi_rho'(1/2)", "0")
+    return _gated(out, "phi_prime(1/2)", we.at_half(1), "phi_rho'(1/2)", _HALF_PAPER[0])
 
 
 @_register(
     "we-phi-second-half",
     "phi_rho''(1/2) = 4",
-    "4",
+    _HALF_PAPER[1],
     "2",
     "phi_second(1/2)",
     "phi_rho''(1/2)",
     "at_half",
 )
-def _we_second_half(printed: str = "4"):
+def _we_second_half(printed: str = _HALF_PAPER[1]):
     out = _compare(we.at_half(2), printed)
-    return _gated(out, "phi_second(1/2)", we.at_half(2), "phi_rho''(1/2)", "4")
+    return _gated(out, "phi_second(1/2)", we.at_half(2), "phi_rho''(1/2)", _HALF_PAPER[1])
 
 
 @_register(
     "we-phi-third-half",
     "phi_rho'''(1/2) = -8 rho",
-    "-8*rho",
+    _HALF_PAPER[2],
     "8*rho",
     "phi_third(1/2)",
     "phi_rho'''(1/2)",
     "at_half",
 )
-def _we_third_half(printed: str = "-8*rho"):
+def _we_third_half(printed: str = _HALF_PAPER[2]):
     out = _compare(we.at_half(3), printed)
-    return _gated(out, "phi_third(1/2)", we.at_half(3), "phi_rho'''(1/2)", "-8*rho")
+    return _gated(out, "phi_third(1/2)", we.at_half(3), "phi_rho'''(1/2)", _HALF_PAPER[2])
 
 
 _TAYLOR = (
@@ -295,18 +299,20 @@ def _we_taylor(k: int, printed: str) -> Outcome:
     return _gated(out, _GTAYLOR[k], value, f"g_rho^({k})(0)", _GPAPER[k])
 
 
-@_register("we-g-at-0", "g_rho(0) = 1/2", "1/2", "1/4", "g(0)", "g_rho^(0)(0)", "link_taylor")
+@_register("we-g-at-0", "g_rho(0) = 1/2", _GPAPER[0], "1/4", "g(0)", "g_rho^(0)(0)", "link_taylor")
 def _we_g0(printed: str = _GPAPER[0]):
     return _we_taylor(0, printed)
 
 
-@_register("we-g1-at-0", "g_rho'(0) = 1/4", "1/4", "1/2", "g'(0)", "g_rho^(1)(0)", "link_taylor")
+@_register(
+    "we-g1-at-0", "g_rho'(0) = 1/4", _GPAPER[1], "1/2", "g'(0)", "g_rho^(1)(0)", "link_taylor"
+)
 def _we_g1(printed: str = _GPAPER[1]):
     return _we_taylor(1, printed)
 
 
 @_register(
-    "we-g2-at-0", "g_rho''(0) = rho/8", "rho/8", "rho/4", "g''(0)", "g_rho^(2)(0)", "link_taylor"
+    "we-g2-at-0", "g_rho''(0) = rho/8", _GPAPER[2], "rho/4", "g''(0)", "g_rho^(2)(0)", "link_taylor"
 )
 def _we_g2(printed: str = _GPAPER[2]):
     return _we_taylor(2, printed)
