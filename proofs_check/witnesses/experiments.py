@@ -85,7 +85,7 @@ def summary_sides(link, delta: str, seed: int = 0) -> tuple[dict, dict]:
     Returns
     -------
     tuple of dict
-        ``(library, own)``, each ``{"final_regret": (mean, se), "final_angle_deg": ...,
+        ``(library, own)``, each ``{"final_regret": [mean, se], "final_angle_deg": ...,
         "final_sq_error": ...}``.
     """
     from .stats import mean_se

@@ -65,9 +65,10 @@ def _same_expression(library, witness) -> bool:
 
 def _library_copy(key: str):
     """The library's copy of the paper's printed value of the fact ``key`` (the second entry of
-    :func:`nbl_theory.elicitation.weighted_entropy_facts`), in the witness's symbols."""
+    :func:`nbl_theory.elicitation.weighted_entropy_facts`), in the witness's symbols. The copy
+    is a sympy object (or a number); ``strict=True`` refuses text rather than parse it."""
     value = tv.weighted_entropy_facts()[key][1]
-    return sp.sympify(value).subs({el.M: we.M, el.RHO: we.RHO, el.Z: we.Z})
+    return sp.sympify(value, strict=True).subs({el.M: we.M, el.RHO: we.RHO, el.Z: we.Z})
 
 
 def _gated(outcome: Outcome, key: str, witness, what: str, paper: str | None = None) -> Outcome:
