@@ -33,6 +33,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import mpmath
+
 from .registry import DISCREPANCY, FAIL, FINDINGS, PASS, Outcome
 
 __all__ = [
@@ -51,6 +53,8 @@ __all__ = [
     "toolkit_defect",
     "tree_agreement",
     "encloses",
+    "error_bars",
+    "bracket_defect",
 ]
 
 
@@ -636,3 +640,124 @@ def encloses(lo, hi, value, slack: float) -> bool:
         True when the widened enclosure holds ``value``.
     """
     return float(lo) - slack <= float(value) <= float(hi) + slack
+
+
+#: The float64 tier's resolution, relative to the moments' scale: it prints 16 digits as error
+#: estimates (not proofs), and on the paper's links its estimates are ≤ 1.3e-15 against a scale
+#: ≥ 0.05 (measured: ``tests/proofs_check/test_judgement.py``); 1e-12 leaves the cancellation in
+#: λ* three digits and still refuses an estimate that has lost the tier's accuracy.
+FLOAT_RESOLUTION = 1e-12
+
+
+def error_bars(result, witness: dict, keys, witness_bound: float) -> list:
+    """The library's own error accounting judged against an independent, more precise witness:
+    one :class:`Judgement` per quantity of ``keys``.
+
+    A tier's result prints each value with an error estimate (float64) or a bound (mpmath at
+    ``result.digits`` digits). Three things must hold, or the judgement is the toolkit-defect
+    ``FAIL``: the estimate is a number ≥ 0; it is within the tier's resolution — at most
+    :data:`FLOAT_RESOLUTION` (float64) or ``10**-digits`` (mpmath) times the moments' scale
+    (the largest of |μ*|, |m2| and |value|); and the witness's value lies within it:
+    ``|value − witness| ≤ error + witness_bound × max(1, |witness|)``. Arithmetic at 60
+    digits (mpmath's precision restored after).
+
+    Parameters
+    ----------
+    result : nbl_theory.results.StabilityResult
+        A float64 or mpmath tier's result (``values``, ``errors``, ``tier``, ``digits``).
+    witness : dict
+        The witness's values of ``keys`` (float or mpmath.mpf).
+    keys : iterable of str
+        The quantities judged (e.g. ``("mu_star", "m2", "lambda_star")``).
+    witness_bound : float
+        The witness's own relative error bound.
+
+    Returns
+    -------
+    list of Judgement
+        ``PASS`` (the error bar holds the witness's value and is as tight as the tier says) or
+        the toolkit-defect ``FAIL``, one per key.
+    """
+    out = []
+    with mpmath.workdps(60):
+        values = {k: mpmath.mpf(result.values[k]) for k in result.values}
+        scale = max(abs(values["mu_star"]), abs(values["m2"]))
+        if result.tier == "float64":
+            resolution = mpmath.mpf(FLOAT_RESOLUTION)
+        else:
+            resolution = mpmath.mpf(10) ** -int(result.digits)
+        for k in keys:
+            v, e, w = values[k], mpmath.mpf(result.errors[k]), mpmath.mpf(witness[k])
+            allowed = resolution * max(scale, abs(v))
+            slack = e + mpmath.mpf(witness_bound) * max(1, abs(w))
+            quantity = f"{k} ({result.tier} tier, {result.digits} digits)"
+            lib = f"{mpmath.nstr(v, 20)} +/- {mpmath.nstr(e, 3)}"
+            wit = mpmath.nstr(w, 20)
+            if not (mpmath.isfinite(e) and e >= 0):
+                rule = "an error estimate is a number >= 0"
+            elif e > allowed:
+                rule = f"an error estimate within the tier's resolution {mpmath.nstr(allowed, 3)}"
+            elif abs(v - w) > slack:
+                rule = (
+                    f"|library - witness| = {mpmath.nstr(abs(v - w), 3)} within the error "
+                    f"estimate plus the witness's bound {witness_bound:g} relative"
+                )
+            else:
+                out.append(
+                    Judgement(
+                        PASS,
+                        f"{quantity}: the library's error bar {lib} holds the witness's {wit}",
+                        quantity,
+                        lib,
+                        wit,
+                    )
+                )
+                continue
+            out.append(
+                Judgement(FAIL, toolkit_defect(quantity, lib, wit, rule), quantity, lib, wit)
+            )
+    return out
+
+
+def bracket_defect(what: str, lib_roots, wit_roots, slack: float, width: float):
+    """The first certified bracket of ``lib_roots`` that does not back the root it certifies:
+    one that misses the witness's root of the same crossing (widened by the witness's ``slack``)
+    or is wider than ``width`` × max(1, |root|) — the resolution the claim judges roots to, so
+    a wider certificate proves less than the verdict reads. None when every certified bracket
+    holds (uncertified roots are judged elsewhere; a different number of roots is the
+    root comparison's FAIL).
+
+    Parameters
+    ----------
+    what : str
+        The roots' name in the report.
+    lib_roots : sequence
+        The library's roots (``value``, ``bracket`` = (lo, hi) decimal strings, ``certified``,
+        ``crossing``), in order.
+    wit_roots : sequence of (float, str)
+        The witness's roots and crossings, in order.
+    slack : float
+        The witness's root tolerance.
+    width : float
+        The widest certificate accepted, relative to max(1, |root|).
+
+    Returns
+    -------
+    Judgement or None
+        The toolkit-defect ``FAIL``, or None.
+    """
+    if len(lib_roots) != len(wit_roots):
+        return None
+    for r, (w, _) in zip(lib_roots, wit_roots):
+        if not r.certified:
+            continue
+        lo, hi = (float(x) for x in r.bracket)
+        if encloses(lo, hi, w, slack) and hi - lo <= width * max(1.0, abs(w)):
+            continue
+        lib = f"{r.value} in [{r.bracket[0]}, {r.bracket[1]}] (width {hi - lo:.1g})"
+        rule = (
+            f"the certified bracket holds the witness's root to {slack:g} and is at most "
+            f"{width:g} wide"
+        )
+        return Judgement(FAIL, toolkit_defect(what, lib, f"{w:.12g}", rule), what, lib, f"{w}")
+    return None

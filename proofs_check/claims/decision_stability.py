@@ -26,7 +26,15 @@ from nbl_theory.self_concordance import (
     sufficient_margin,
 )
 
-from ..judgement import agree_rel, agree_rel_to, agreement, combine, gate_noting, judge
+from ..judgement import (
+    agree_rel,
+    agree_rel_to,
+    agreement,
+    combine,
+    error_bars,
+    gate_noting,
+    judge,
+)
 from ..registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ..witnesses import concordance as wc
 from ..witnesses import potentials as pt
@@ -43,6 +51,7 @@ from ..witnesses.printed import mp_nstr
 from ..witnesses.toolkit_values import (
     certified_at,
     elicitation_integrals,
+    float_at,
     kappa_of,
     mp_at,
     self_concordance_R,
@@ -111,6 +120,11 @@ def _sc_equiv(power=2):
     return _residuals(res, "g''/g' + phi'''/phi''^2 and g''/g' - d/dm(1/phi'')")
 
 
+#: The 40-digit witness's relative error bound (tanh-sinh at 40 working digits; measured
+#: agreement with the library's 30-digit tier ~1e-41, the library's bars ~1e-39).
+_WITNESS_40 = 1e-30
+
+
 @register(
     "elicitation-stability-coefficient",
     "eq:elicitation-stability-coefficient",
@@ -163,6 +177,10 @@ def _elicitation_lambda(m2_power=3, rho="3/5"):
         )
         for key in ("mu_star", "m2")
     ]
+    # the library's error accounting at both tiers (its bars must hold the 40-digit witness and
+    # be as tight as the tier says): a bug there moves no value past 1e-20 but misstates it
+    for tier in (lib, float_at("we-0.60", "0.2")):
+        checks += error_bars(tier, w, ("mu_star", "m2", "lambda_star"), _WITNESS_40)
     return gate_noting(
         Outcome(
             PASS if ok else FAIL,
@@ -174,7 +192,8 @@ def _elicitation_lambda(m2_power=3, rho="3/5"):
         ),
         checks,
         "The library's phi-formulas (nbl_theory.elicitation.mustar_integral, m2_integral) "
-        "equal the witness's.",
+        "equal the witness's, and the error bars of its float64 and 30-digit tiers hold the "
+        "witness's values.",
     )
 
 

@@ -23,6 +23,7 @@ from nbl_theory.threshold import find_thresholds
 __all__ = [
     "certified_at",
     "mp_at",
+    "float_at",
     "float_values",
     "restoring",
     "near_critical_ratio",
@@ -76,6 +77,13 @@ def mp_at(key: str, delta: str, dps: int):
     """mpmath-tier result of the paper link ``key`` at ``dps`` digits (no automatic precision
     raise)."""
     return stability(paper_link(key), delta, dps=dps, auto_raise=False)
+
+
+@functools.cache
+def float_at(key: str, delta: str):
+    """float64-tier :class:`~nbl_theory.results.StabilityResult` of the paper link ``key`` (no
+    automatic precision raise: the float64 tier's own values and error estimates)."""
+    return stability(paper_link(key), delta, auto_raise=False)
 
 
 @functools.cache

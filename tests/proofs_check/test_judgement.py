@@ -133,3 +133,72 @@ def test_encloses_widens_the_enclosure_by_the_slack_and_no_more():
     assert encloses(1.0, 2.0, 0.9, 0.1) and encloses(1.0, 2.0, 2.1, 0.1)
     assert not encloses(1.0, 2.0, 0.8, 0.1) and not encloses(1.0, 2.0, 2.2, 0.1)
     assert not encloses(1.0, 2.0, float("nan"), 1.0)
+
+
+def _tier(tier="float64", digits=16, value=0.1, error=1e-16):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(
+        tier=tier,
+        digits=digits,
+        values={"mu_star": value, "m2": 0.05, "lambda_star": value},
+        errors={"mu_star": error, "m2": 1e-16, "lambda_star": error},
+    )
+
+
+def test_error_bars_pass_an_honest_bar_and_fail_each_way_a_bar_can_misstate():
+    from proofs_check.judgement import error_bars
+
+    w = {"mu_star": 0.1 + 5e-17}
+    assert [j.status for j in error_bars(_tier(), w, ["mu_star"], 0.0)] == [PASS]
+    # a negative estimate (numeric.py's L1 accumulator with a sign flipped gave -1.8e-16)
+    j = error_bars(_tier(error=-1e-16), w, ["mu_star"], 0.0)[0]
+    assert j.status == FAIL and "error estimate is a number >= 0" in j.detail
+    # wider than the float64 tier's resolution 1e-12 x the moments' scale 0.1
+    j = error_bars(_tier(error=2e-13), w, ["mu_star"], 0.0)[0]
+    assert j.status == FAIL and "resolution 1.0e-13" in j.detail
+    assert error_bars(_tier(error=0.9e-13), w, ["mu_star"], 0.0)[0].status == PASS
+    # the witness outside the bar, and inside once its own bound is added
+    far = {"mu_star": 0.1 + 3e-16}
+    assert error_bars(_tier(), far, ["mu_star"], 0.0)[0].status == FAIL
+    assert error_bars(_tier(), far, ["mu_star"], 2.1e-15)[0].status == PASS
+
+
+def test_error_bars_hold_an_mpmath_tier_to_its_digits():
+    import mpmath
+
+    from proofs_check.judgement import error_bars
+
+    with mpmath.workdps(40):
+        v = mpmath.mpf(1) / 10
+        ok = _tier("mpmath", 30, v, mpmath.mpf(10) ** -35)
+        wide = _tier("mpmath", 30, v, mpmath.mpf(10) ** -30)  # 1e-31 allowed at scale 0.1
+        w = {"mu_star": v + mpmath.mpf(10) ** -36}
+    assert error_bars(ok, w, ["mu_star"], 0.0)[0].status == PASS
+    assert error_bars(wide, w, ["mu_star"], 0.0)[0].status == FAIL
+    assert mpmath.mp.dps == 15  # the 60 working digits were restored
+
+
+def _root(value, lo, hi, certified=True, crossing="unstable->stable"):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(value=value, bracket=(lo, hi), certified=certified, crossing=crossing)
+
+
+def test_bracket_defect_needs_the_witness_root_inside_a_bracket_no_wider_than_the_resolution():
+    from proofs_check.judgement import bracket_defect
+
+    wit = [(0.5104266679, "unstable->stable")]
+    tight = [_root("0.5104266679", "0.51042666789", "0.51042666791")]
+    assert bracket_defect("r", tight, wit, 1e-11, 1e-8) is None
+    # threshold.py's bracket at 5 working digits instead of 25 (measured width 1.9e-6)
+    wide = [_root("0.5104266679", "0.5104255676", "0.5104274749")]
+    j = bracket_defect("r", wide, wit, 1e-11, 1e-8)
+    assert j.status == FAIL and j.detail.startswith("toolkit defect") and "width 2e-06" in j.detail
+    # a bracket beside the witness's root, and one that holds it only with the slack
+    beside = [_root("0.510426672", "0.510426670", "0.510426675")]
+    assert bracket_defect("r", beside, wit, 1e-11, 1e-8).status == FAIL
+    assert bracket_defect("r", beside, wit, 1e-8, 1e-8) is None
+    # an uncertified root is judged elsewhere, and so is a different number of roots
+    assert bracket_defect("r", [_root("0.5", "0.4", "0.6", certified=False)], wit, 0, 1e-8) is None
+    assert bracket_defect("r", wide + wide, wit, 1e-11, 1e-8) is None

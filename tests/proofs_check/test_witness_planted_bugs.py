@@ -414,3 +414,18 @@ def test_wrong_reference_backend_fails_the_pathwise_recursion(monkeypatch):
     finally:
         recursion._pathwise_data.cache_clear()
         recursion._xi_data.cache_clear()
+
+
+def test_a_misstated_error_bar_fails_the_elicitation_coefficient(monkeypatch):
+    import nbl_theory.stability as stab
+    from proofs_check.witnesses import toolkit_values as tv
+
+    # stability.py's rounding allowance 8·2^52 instead of 8·2^-52 (a library mutant that left
+    # every value right: the undecided float64 sign was raised to mpmath)
+    monkeypatch.setattr(stab, "_float_rounding", lambda scale: 8 * 2.0**52 * abs(scale))
+    tv.float_at.cache_clear()
+    try:
+        out = _run("elicitation-stability-coefficient")
+    finally:
+        tv.float_at.cache_clear()
+    assert "float64 tier" in out.detail and "resolution" in out.detail

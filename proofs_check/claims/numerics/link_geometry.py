@@ -34,6 +34,7 @@ from ...judgement import (
     agree_max_abs,
     agree_rel,
     agreement,
+    bracket_defect,
     combine,
     encloses,
     gate,
@@ -66,6 +67,7 @@ _LAM_AGREE = agree_abs(_LAM_TOL)
 #: roots: the witness's brentq stops at 1e-11, the library's refined roots are finer; a root
 #: moves by δλ/λ'(root) ~ 1e-14 for a λ* error of 1e-15
 _ROOT_AGREE = agree_abs(1e-8)
+_ROOT_RESOLUTION = 1e-8  # the widest certified bracket that backs a root judged to 1e-8
 _W_LAMBDA = "proofs_check.witnesses.lambda_star:lambda_star"
 _W_ROOTS = "proofs_check.witnesses.lambda_star:delta_roots"
 _W_PROOTS = "proofs_check.witnesses.lambda_star:parameter_roots"
@@ -419,7 +421,7 @@ def _root_judgement(what: str, lib_roots, wit_roots, holds=lambda v: True):
             x[1] == y[1] and _ROOT_AGREE(x[0], y[0]) for x, y in zip(a, b)
         )
 
-    return judge(
+    j = judge(
         what,
         library=lib,
         witness=tuple(wit_roots),
@@ -427,6 +429,9 @@ def _root_judgement(what: str, lib_roots, wit_roots, holds=lambda v: True):
         holds=holds,
         fmt=lambda rs: "[" + ", ".join(f"{r:.10f} ({c})" for r, c in rs) + "]",
     )
+    # a certificate must back the root it certifies at the resolution the claim reads it to
+    bad = bracket_defect(what, lib_roots, wit_roots, wl.ROOT_XTOL, _ROOT_RESOLUTION)
+    return j if bad is None or j.status == FAIL else bad
 
 
 @register(
