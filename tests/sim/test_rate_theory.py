@@ -399,3 +399,18 @@ def test_stability_radius_cap():
     assert cap["lambda0"] >= cap["level"] - 1e-12
     with pytest.raises(NBLInputError, match="not locally attracting"):
         rg.stability_radius_cap(make_family("two-transition", mu2="1.244122"), "0.2")
+
+
+def test_a_gaussian_window_ending_inside_the_scan_is_accepted():
+    """nbl_sim.studies.rate_theory:165 (``-40`` -> ``-39``): a function whose mass starts at
+    w = −38.5 has the window [−39.5, 13] (one unit of margin), inside the scan [−40, 40]: it is
+    accepted; one reaching −39.5 or past is refused."""
+
+    def mass_from(a):
+        # |f|(1 + w²)φ(w) flat on [a, 0] and zero elsewhere: the window is [a − 1, 1] ∪ [−13, 13]
+        return lambda w: np.where((w >= a) & (w <= 0), np.exp(0.5 * w * w - 300) / (1 + w * w), 0.0)
+
+    assert rt._window(mass_from(-38.5), "f") == (-39.5, 13.0)
+    with pytest.raises(NBLInputError, match="not contained"):
+        rt._window(mass_from(-39.0), "f")
+    assert math.isfinite(rt._window(mass_from(-5.0), "f")[0])

@@ -202,3 +202,45 @@ def test_nbl_records_every_round_by_default():
         tr = engine.nbl(real.X, real.Y, real.coins, env.v_star, backend=backend)
         assert tr.record_rounds.tolist() == list(range(1, 41)), backend
         assert tr.sq_error.shape == (2, 40)
+
+
+def test_a_nearly_parallel_theta_direction_is_refused_at_any_scale():
+    """nbl_sim.population.fields:313 (``1e-8 * n0`` -> ``1e-8``): θ_dir is parallel to v*
+    when its part orthogonal to v* is below 1e-8 of its norm, whatever that norm (a direction,
+    not a vector: scaling it changes nothing)."""
+    from nbl_sim.population.fields import arm_vectors
+
+    v = np.array([1.0, 0.0, 0.0])
+    for scale in (1.0, 1e6):
+        with pytest.raises(NBLInputError, match="parallel"):
+            arm_vectors("1", 3, v_star=v, theta_dir=scale * np.array([1.0, 1e-9, 0.0]))
+        beta, _, theta = arm_vectors("1", 3, v_star=v, theta_dir=scale * np.array([1.0, 1e-7, 0]))
+        assert abs(theta[1]) == pytest.approx(np.sqrt(0.75), rel=1e-12)
+
+
+def test_the_full_studys_horizons_are_log_spaced():
+    """nbl_sim.studies.rate_study:137, :144, :161 (a horizon +1 or doubled): the full study's
+    horizons are 10^(3 + k/3), k = 0..6 (and the contrast's the same), the long arm's
+    10^(4 + k/2), k = 0..4, rounded — the equal steps in log n the log-log fits assume."""
+    from nbl_sim.studies.rate_study import FULL
+
+    grid = tuple(round(10 ** (3 + k / 3)) for k in range(7))
+    assert FULL.ns == grid and FULL.contrast_ns == grid
+    assert FULL.long_ns == tuple(round(10 ** (4 + k / 2)) for k in range(5))
+
+
+def test_the_perpendicular_step_product_is_two_gamma_kappa_perp():
+    """nbl_sim.studies.rate_analysis:232 (``2 * gamma * kappa_perp`` -> ``/``): the reported
+    2γκ⊥ of a link is 2γ times its Δμ* (κ⊥ = Δμ*, prop:local_jacobian), the float64 tier's
+    μ* at the study's Δ = 1."""
+    from types import SimpleNamespace
+
+    from nbl_sim.studies.rate_analysis import _direction_rates
+    from nbl_theory.stability import stability
+
+    study = SimpleNamespace(
+        config=SimpleNamespace(delta="1"), constants={"gamma": {"logistic": 7.0}}
+    )
+    got = _direction_rates(study, "logistic")
+    mu = float(stability(paper_link("logistic"), "1").values["mu_star"])
+    assert got["two_gamma_kappa_perp"] == pytest.approx(2 * 7.0 * mu, rel=1e-9)

@@ -173,3 +173,43 @@ def test_the_certified_tier_refuses_fewer_than_32_bits_before_any_work():
     with pytest.raises(NBLInputError, match="max_prec must be at least 32 bits, got 31"):
         cert.stability_certified(make_family("logistic"), "1", max_prec=31)
     assert cert.stability_certified(make_family("logistic"), "1", max_prec=32) is not None
+
+
+def test_a_small_balls_ends_are_written_as_python_writes_floats():
+    """nbl_theory.arb_eval:280 (``< 300`` -> ``< -300``): an end of moderate exponent is
+    written '%.4g' (as Python prints floats: 1.23e-05, not Decimal's 0.0000123); only an
+    exponent beyond ±300, which no float holds, is spelled by Decimal."""
+    from flint import arb
+
+    from nbl_theory.arb_eval import format_ball
+
+    mid, ends = format_ball(arb("1.2345e-5", "1e-12"))
+    assert mid == "1.23e-05"
+    assert ends == "[1.23e-05, 1.24e-05]"  # three digits, outward (by hand)
+    assert format_ball(arb("1e-400", "1e-410"))[1] == "[9.99e-401, 1.01e-400]"
+
+
+def test_a_results_number_is_fixed_point_down_to_the_thousandths():
+    """nbl_theory.results:327 (``min_fixed=-4`` -> ``-3``): a value of the order of 1e-3 is
+    written in fixed point (0.0015), one of the order of 1e-4 in scientific notation (mpmath's
+    ``nstr`` is fixed for exponents above ``min_fixed``)."""
+    import mpmath
+
+    from nbl_theory.paper import paper_link
+    from nbl_theory.stability import stability
+
+    res = stability(paper_link("we-0.60"), "0.2", dps=15, auto_raise=False)
+    assert res._fmt(mpmath.mpf("0.0015"), 6) == "0.0015"
+    assert res._fmt(mpmath.mpf("0.00015"), 6) == "1.5e-4"
+
+
+@pytest.mark.parametrize(
+    "lo, hi", [(0, sp.oo), (-sp.oo, 0), (sp.Rational(1, 2), sp.oo), (-sp.oo, -3), (0, 1)]
+)
+def test_the_interior_point_of_a_domain_is_inside_it(lo, hi):
+    """nbl_theory.elicitation:309 (``hi - 1`` -> ``hi + 1``): the starting point of the
+    inversion lies inside the potential's domain, half-lines included."""
+    from nbl_theory.elicitation import _interior_point
+
+    p = _interior_point(lo, hi)
+    assert sp.sympify(lo) < p < sp.sympify(hi)
