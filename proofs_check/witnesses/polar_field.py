@@ -42,6 +42,7 @@ __all__ = [
     "circle_beta",
     "own_H",
     "own_dH",
+    "own_two_gamma_kappa",
     "own_mu_g",
     "R_MAX",
     "gl_panels",
@@ -158,6 +159,13 @@ def own_dH(link, delta, alpha, h: float = 1e-3):
     d1 = (f[0] - f[1]) / (2 * h)
     d2 = (f[2] - f[3]) / h
     return float((4 * d2 - d1) / 3)
+
+
+def own_two_gamma_kappa(link, delta, gamma: float) -> float:
+    """2γκ_θ with κ_θ = −H'(0) (:func:`own_dH`), the contraction rate along θ at v* in d = 2
+    (prop:local_jacobian): the step-size condition of prop:localized-estimation in d = 2 needs it
+    above 1."""
+    return 2 * gamma * -own_dH(link, delta, 0.0)
 
 
 def own_mu_g(link) -> float:

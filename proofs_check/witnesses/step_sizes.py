@@ -6,6 +6,7 @@ calls the library.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import mpmath
@@ -16,6 +17,7 @@ __all__ = [
     "full_square_sums",
     "divergent_sums",
     "exact_tail_sums",
+    "threshold_row_errors",
 ]
 
 
@@ -76,3 +78,55 @@ def exact_tail_sums(n0: int, t0: int, n: int) -> tuple:
     s2 = sum(Fraction(1, (s + t0) ** 2) for s in range(n0 + 1, n + 1))
     s4 = sum(Fraction(1, (s + t0) ** 4) for s in range(n0 + 1, n + 1))
     return s2, s4
+
+
+def _verdict_class(kappa: float, gamma: float) -> str:
+    if kappa <= 0:
+        return "unstable"
+    x = 2 * gamma * kappa
+    return "above" if x > 1 else "at" if x == 1 else "below"
+
+
+def threshold_row_errors(rows, gamma: float, rel: float = 1e-12) -> list:
+    """The rows of a step-size table (:func:`nbl_sim.studies.rate_theory.step_size_table`) whose
+    derived entries do not follow from the row's own κ by prop:localized-estimation's rule:
+    γ_c = 1/(2κ) (∞ for κ ≤ 0), 2γκ, the exponent min(1, 2γκ) and the verdict (above the
+    threshold when 2γκ > 1, at it when = 1, below it when < 1, unstable when κ ≤ 0), each to
+    ``rel`` relative (the same float64 operations in another order: rounding only).
+
+    Parameters
+    ----------
+    rows : list of dict
+        The table's rows (``kappa_d2``, ``gamma_c_d2``, ``two_gamma_kappa_d2``,
+        ``exponent_d2``, ``verdict_d2`` and the same for ``d3``; ``link``, ``delta``).
+    gamma : float
+        The step-size constant the table was built at.
+    rel : float
+        The relative tolerance.
+
+    Returns
+    -------
+    list of str
+        One description per wrong entry (empty when every row follows from its κ).
+    """
+    bad = []
+    for r in rows:
+        for d in ("d2", "d3"):
+            k = r[f"kappa_{d}"]
+            want = {
+                "gamma_c": 1 / (2 * k) if k > 0 else math.inf,
+                "two_gamma_kappa": 2 * gamma * k,
+                "exponent": min(1.0, 2 * gamma * k),
+            }
+            for name, w in want.items():
+                got = r[f"{name}_{d}"]
+                if not (got == w or abs(got - w) <= rel * abs(w)):
+                    bad.append(
+                        f"{r['link']} Delta={r['delta']:g} {name}_{d} {got:.6g} (not {w:.6g})"
+                    )
+            cls = _verdict_class(k, gamma)
+            if not r[f"verdict_{d}"].startswith(cls):
+                bad.append(
+                    f"{r['link']} Delta={r['delta']:g} verdict_{d} '{r[f'verdict_{d}']}' ({cls})"
+                )
+    return bad

@@ -32,7 +32,7 @@ from ...witnesses.paths import (
     reference_errors,
     reward_bound,
 )
-from ...witnesses.polar_field import own_mu_g
+from ...witnesses.polar_field import own_mu_g, own_two_gamma_kappa
 from ...witnesses.sa_recursion import sa_recursion_ratios
 from ...witnesses.stats import (
     bound_verdict,
@@ -42,6 +42,7 @@ from ...witnesses.stats import (
     max_over_min,
     smallest_ratio,
 )
+from ...witnesses.step_sizes import threshold_row_errors
 from ...witnesses.toolkit_values import two_gamma_kappa
 
 __all__: list[str] = []
@@ -389,6 +390,11 @@ def _named(key: str) -> str:
     return f"{key} (mu2 = {params['mu2']})" if "mu2" in params else key
 
 
+#: library against witness on 2 gamma kappa_theta: kappa to 1e-10 (the witness's Richardson
+#: difference of H is good to ~1e-12; measured differences <= 7e-14) times 2 gamma = 20
+_TGK_AGREE = agree_abs(2e-9)
+
+
 @register(
     "step-size-threshold",
     "prop:localized-estimation",
@@ -410,6 +416,10 @@ def _named(key: str) -> str:
     "that result's condition), not a DISCREPANCY: the proposition itself states the "
     "condition",
     printed="gamma = 10, t0 = 500 (app:simulation-setup)",
+    witness="proofs_check.witnesses.polar_field:own_two_gamma_kappa, "
+    "proofs_check.witnesses.step_sizes:threshold_row_errors",
+    shares="the link's g (nbl_theory.Link), which the witness's polar field integrates; the "
+    "table's kappa values (the witness checks the entries derived from them)",
     mutants=(
         Mutant.printed("the paper's gamma = 10 -> 20", gamma=20.0),
         Mutant.link("panel (h) links replaced by the logistic link", panel_h=("logistic",)),
@@ -437,6 +447,31 @@ def _step_size_threshold(gamma: float = _GAMMA, panel_h: tuple = _PANEL_H):
     near = by[(f"two-transition mu2={PAPER_MU2['near-critical']}", 0.2)]["two_gamma_kappa_d2"]
     # the Greedy Logistic comparison (app:logistic-comparison, d = 2, Delta = 1)
     cmp = {_named(key): two_gamma_kappa(key, "1", gamma) for key in (*_PANEL_G, *panel_h)}
+    # library against witness on every 2 gamma kappa the verdict reads, and the table's derived
+    # entries (gamma_c, exponents, verdict words) against the rule applied to its kappa
+    bad_rows = threshold_row_errors(rows, gamma)
+    checks = [
+        *(
+            agreement(
+                f"2 gamma kappa_theta({_named(key)}, Delta = {d}, d = 2)",
+                library=lib,
+                witness=own_two_gamma_kappa(paper_link(key), d, gamma),
+                agree=_TGK_AGREE,
+            )
+            for key, d, lib in (
+                *((key, "1", two_gamma_kappa(key, "1", gamma)) for key in (*_PANEL_G, *panel_h)),
+                ("tt-stable", "0.2", two_gamma_kappa("tt-stable", "0.2", gamma)),
+            )
+        ),
+        agreement(
+            "rows of the step-size table whose gamma_c, 2 gamma kappa, exponent or verdict "
+            "do not follow from their kappa"
+            + (f" ({'; '.join(bad_rows[:3])})" if bad_rows else ""),
+            library=len(bad_rows),
+            witness=0,
+            tol=0,
+        ),
+    ]
     outside = {k: x for k, x in cmp.items() if x <= 1}
     findings = []
     if not stable_ok:
@@ -498,10 +533,13 @@ def _step_size_threshold(gamma: float = _GAMMA, panel_h: tuple = _PANEL_H):
         + ". Full table (gamma_c for d = 2 / d >= 3): "
         + table
     )
-    return Outcome(
-        status,
-        computed,
-        detail,
-        consequence="experiment" if findings else None,
-        figure="numerical-summary" if outside else None,
+    return gate(
+        Outcome(
+            status,
+            computed,
+            detail,
+            consequence="experiment" if findings else None,
+            figure="numerical-summary" if outside else None,
+        ),
+        checks,
     )
