@@ -55,6 +55,7 @@ __all__ = [
     "encloses",
     "error_bars",
     "bracket_defect",
+    "delta_written",
 ]
 
 
@@ -761,3 +762,33 @@ def bracket_defect(what: str, lib_roots, wit_roots, slack: float, width: float):
         )
         return Judgement(FAIL, toolkit_defect(what, lib, f"{w:.12g}", rule), what, lib, f"{w}")
     return None
+
+
+def delta_written(result, delta: str) -> Judgement:
+    """The separation as the library's result writes it (``result.delta``, what its reports
+    print) against the decimal the claim asked for: the same text, or the toolkit-defect
+    ``FAIL`` (a result labelled with another Δ misreports every number next to it).
+
+    Parameters
+    ----------
+    result : nbl_theory.results.StabilityResult
+        The library's result.
+    delta : str
+        The decimal Δ the claim asked for, as the paper writes it (e.g. ``"0.2"``).
+
+    Returns
+    -------
+    Judgement
+        ``PASS`` or the toolkit-defect ``FAIL``.
+    """
+    quantity = "Delta as the library's result writes it"
+    if result.delta == delta:
+        return Judgement(PASS, f"{quantity}: {delta}", quantity, result.delta, delta)
+    rule = "the decimal asked for, written back exactly"
+    return Judgement(
+        FAIL,
+        toolkit_defect(quantity, repr(result.delta), repr(delta), rule),
+        quantity,
+        result.delta,
+        delta,
+    )

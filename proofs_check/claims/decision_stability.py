@@ -31,6 +31,7 @@ from ..judgement import (
     agree_rel_to,
     agreement,
     combine,
+    delta_written,
     error_bars,
     gate_noting,
     judge,
@@ -181,6 +182,7 @@ def _elicitation_lambda(m2_power=3, rho="3/5"):
     # be as tight as the tier says): a bug there moves no value past 1e-20 but misstates it
     for tier in (lib, float_at("we-0.60", "0.2")):
         checks += error_bars(tier, w, ("mu_star", "m2", "lambda_star"), _WITNESS_40)
+        checks.append(delta_written(tier, "0.2"))
     return gate_noting(
         Outcome(
             PASS if ok else FAIL,

@@ -202,3 +202,14 @@ def test_bracket_defect_needs_the_witness_root_inside_a_bracket_no_wider_than_th
     # an uncertified root is judged elsewhere, and so is a different number of roots
     assert bracket_defect("r", [_root("0.5", "0.4", "0.6", certified=False)], wit, 0, 1e-8) is None
     assert bracket_defect("r", wide + wide, wit, 1e-11, 1e-8) is None
+
+
+def test_delta_written_wants_the_decimal_asked_for_back():
+    from types import SimpleNamespace
+
+    from proofs_check.judgement import delta_written
+
+    assert delta_written(SimpleNamespace(delta="0.2"), "0.2").status == PASS
+    # results.py's decimal writer with fives counted down: 1/5 written '0..'
+    j = delta_written(SimpleNamespace(delta="0.."), "0.2")
+    assert j.status == FAIL and j.detail.startswith("toolkit defect") and "'0..'" in j.detail
