@@ -166,6 +166,31 @@ class StudyConfig:
     seed: int = 2026
     rep_steps_per_cell: float = 4e7  # cells hold about this many replication-steps × d
 
+    def __post_init__(self):
+        """Checked once, at the door (one line, nothing run): horizons strictly increasing
+        positive integers, at least two of them (the log-log fits), the Stage I lengths
+        increasing, replication counts positive integers, dimensions integers ≥ 2 (the long
+        arm may have none), the cell size a positive finite number."""
+        for name, least in (("ns", 2), ("long_ns", 2), ("contrast_ns", 2), ("loc_n0s", 1)):
+            v = getattr(self, name)
+            ok = len(v) >= least and all(isinstance(x, int) and x > 0 for x in v)
+            if not (ok and all(a < b for a, b in zip(v, v[1:]))):
+                raise NBLInputError(
+                    f"{name} must be at least {least} increasing positive integers, got {v!r}"
+                )
+        for name in ("reps", "long_reps", "gamma_reps", "loc_reps", "contrast_reps"):
+            v = getattr(self, name)
+            if not (isinstance(v, int) and v > 0):
+                raise NBLInputError(f"{name} must be a positive integer, got {v!r}")
+        for name, least in (("dims", 1), ("long_dims", 0), ("loc_dims", 1)):
+            v = getattr(self, name)
+            if not (len(v) >= least and all(isinstance(x, int) and x >= 2 for x in v)):
+                raise NBLInputError(f"{name} must be integers >= 2, got {v!r}")
+        if not (math.isfinite(self.rep_steps_per_cell) and self.rep_steps_per_cell > 0):
+            raise NBLInputError(
+                f"rep_steps_per_cell must be positive and finite, got {self.rep_steps_per_cell!r}"
+            )
+
 
 #: The study behind the regret-rate claims and figure (``nbl study``, about 5 min on 2 cores).
 FULL = StudyConfig("full")

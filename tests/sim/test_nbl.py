@@ -30,6 +30,18 @@ def test_kernel_matches_literal_algorithm(link, delta, d, seed, randomized):
     assert np.max(np.abs(tr.v_final - V)) <= 1e-12
 
 
+def test_the_literal_algorithm_matches_the_kernel_on_one_small_run():
+    """The default tier's one case of the property above (the hypothesis test is in the slow
+    tier): nbl_reference, the benchmarks' baseline, runs every round n0..n−1 exactly once
+    (nbl_kernel:325 with ``range(n0, n + 1)`` reads past the last round)."""
+    env = Environment.build(TT, "0.4", 3, reward="bounded", noise=0.5)
+    real = env.draw(5, [0, 1], 120, 20)
+    tr = nbl_run(real.X, real.Y, real.coins, env.v_star, gamma=10.0, t0=50.0)
+    A, V = nbl_reference(real.X, real.Y, real.coins, gamma=10.0, t0=50.0)
+    assert A.shape == (2, 120) and np.array_equal(tr.actions, A)
+    assert np.max(np.abs(tr.v_final - V)) <= 1e-12
+
+
 @pytest.mark.parametrize("d", [2, 3, 8])
 def test_replications_do_not_depend_on_their_lockstep_block(d):
     """Eight replications advance in lockstep (any d): each one's actions, records and final

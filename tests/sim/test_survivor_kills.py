@@ -4,6 +4,8 @@ mutant planted (checked by hand)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -222,11 +224,33 @@ def test_the_full_studys_horizons_are_log_spaced():
     """nbl_sim.studies.rate_study:137, :144, :161 (a horizon +1 or doubled): the full study's
     horizons are 10^(3 + k/3), k = 0..6 (and the contrast's the same), the long arm's
     10^(4 + k/2), k = 0..4, rounded — the equal steps in log n the log-log fits assume."""
-    from nbl_sim.studies.rate_study import FULL
+    from nbl_sim.studies.rate_study import FULL, StudyConfig
 
+    # a new config runs StudyConfig's checks, so the library-mutation coverage map sees this
+    # test execute the module (a test that only reads FULL executes none of its lines)
+    full = StudyConfig("full")
     grid = tuple(round(10 ** (3 + k / 3)) for k in range(7))
-    assert FULL.ns == grid and FULL.contrast_ns == grid
-    assert FULL.long_ns == tuple(round(10 ** (4 + k / 2)) for k in range(5))
+    assert full.ns == grid and full.contrast_ns == grid and full == replace(FULL)
+    assert full.long_ns == tuple(round(10 ** (4 + k / 2)) for k in range(5))
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"ns": (1000, 1000)}, "ns must be at least 2 increasing"),
+        ({"long_ns": (10000,)}, "long_ns must be at least 2"),
+        ({"reps": 0}, "reps must be a positive integer"),
+        ({"loc_dims": (1,)}, "loc_dims must be integers >= 2"),
+        ({"rep_steps_per_cell": -4e7}, "rep_steps_per_cell must be positive"),
+    ],
+)
+def test_a_study_config_is_checked_at_the_door(change, message):
+    """nbl_sim.studies.rate_study:167 (the cell size 4e7 -> -4e7, which planned one replication
+    per cell without a word): a config's sizes are checked once, when it is made."""
+    from nbl_sim.studies.rate_study import StudyConfig
+
+    with pytest.raises(NBLInputError, match=message):
+        StudyConfig("bad", **change)
 
 
 def test_the_perpendicular_step_product_is_two_gamma_kappa_perp():
