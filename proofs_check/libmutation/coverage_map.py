@@ -21,6 +21,11 @@ process that claim may be the first to compute it. Every ``functools`` cache of 
 packages is therefore cleared before each claim (:func:`_forget_memos`): a claim's lines are the
 ones it executes when it runs first.
 
+Values read, not run: a test that only reads a module-level value (a dataclass default, a
+constant) executes no line of the module, and coverage.py cannot credit it. The tests that
+import a target module by name (a static scan of their files, :func:`importing_tests`) are
+credited to its import-time lines too.
+
 Numba: the lines of a ``@numba.njit`` function never run in Python, so coverage.py does not
 see them. A jitted function's lines are credited to the contexts of every library line that
 names it (a call, or the function passed on), closed transitively over jitted functions
@@ -33,6 +38,7 @@ tests and the numerical libraries' versions, written atomically.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -64,6 +70,7 @@ __all__ = [
     "named_lines",
     "test_files",
     "cache_path",
+    "importing_tests",
 ]
 
 _LIBS = ("numpy", "scipy", "mpmath", "sympy", "python-flint", "numba", "coverage")
@@ -393,6 +400,77 @@ def test_files() -> list[str]:
     return out
 
 
+def _imported(node) -> set:
+    """The dotted names an import statement may bind a module under (``from a.b import c``:
+    ``a.b`` and ``a.b.c``)."""
+    if isinstance(node, ast.Import):
+        return {a.name for a in node.names}
+    if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        return {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+    return set()
+
+
+def _unit_imports(tree) -> list:
+    """(test function name, or None for anything else at module level, and the dotted names
+    its statements import) per top-level unit of a test file (a class's methods one by one)."""
+    out = []
+    for node in tree.body:
+        units = [node]
+        if isinstance(node, ast.ClassDef):
+            units = [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for unit in units:
+            names = set().union(*(_imported(n) for n in ast.walk(unit)))
+            is_test = isinstance(unit, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                unit.name.startswith("test")
+            )
+            out.append((unit.name if is_test else None, names))
+    return out
+
+
+def _who_imports(units: list, module: str):
+    names: set = set()
+    for name, imported in units:
+        if module in imported:
+            if name is None:
+                return None
+            names.add(name)
+    return names
+
+
+def importing_tests(source, module: str):
+    """Which tests of a test file import ``module`` by name: ``None`` when every test may read
+    it (an import at module level, or in a helper or fixture), else the names of the test
+    functions whose bodies import it (empty: none does).
+
+    Why: a test that only *reads* a module-level value (a dataclass default, a constant)
+    executes no line of the module, so coverage.py cannot credit it; :func:`collect` credits
+    such tests to the module's import-time lines from this static scan, so a mutant of the
+    value still runs against them (an over-approximation: it only runs more tests).
+    ``source`` is the file's text or its parsed :class:`ast.Module`."""
+    tree = ast.parse(source) if isinstance(source, str) else source
+    return _who_imports(_unit_imports(tree), module)
+
+
+def _credit_importers(lines: dict, tests: dict) -> None:
+    """Add to each target module's line 0 (a pseudo line, read only with its import-time
+    lines: :meth:`CoverageMap.contexts`) the tests that import it by name
+    (:func:`importing_tests`)."""
+    units = {f: _unit_imports(ast.parse((ROOT / f).read_text())) for f in test_files()}
+    by_file: dict = {}
+    for nodeid in tests:
+        by_file.setdefault(nodeid.split("::", 1)[0], []).append(nodeid)
+    for module in target_modules():
+        path = module.replace(".", "/") + ".py"
+        for f, per in units.items():
+            who = _who_imports(per, module)
+            if who is not None and not who:
+                continue
+            for nodeid in by_file.get(f, ()):
+                func = nodeid.split("::")[-1].split("[", 1)[0]
+                if who is None or func in who:
+                    lines.setdefault(path, {}).setdefault("0", set()).add("t:" + nodeid)
+
+
 def _chunks(items: list, n: int) -> list[list]:
     return [items[i::n] for i in range(n) if items[i::n]]
 
@@ -453,6 +531,8 @@ def collect(
         for ln, ctx in per.items():
             if ctx:
                 dst.setdefault(str(ln), set()).update(ctx)
+    if tests:
+        _credit_importers(merged["lines"], merged["tests"])
     contexts = sorted({c for per in merged["lines"].values() for v in per.values() for c in v})
     index = {c: i for i, c in enumerate(contexts)}
     lines = {

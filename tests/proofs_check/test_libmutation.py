@@ -278,6 +278,37 @@ def test_import_lines_stand_for_the_whole_module_and_claims_cheapest_first():
     assert cmap.claims_for("m.py", 5, 6) == ["fast", "slow"]
 
 
+def test_tests_that_only_read_a_module_are_credited_to_its_import_time_lines():
+    """A test that reads a module-level value (a dataclass default) executes no line of the
+    module, so coverage cannot see it (rate_study:137, :144, :161 survived the harness though a
+    test kills each): the static scan credits it to the module's import-time lines only."""
+    from proofs_check.libmutation.coverage_map import ROOT, _credit_importers, importing_tests
+
+    m = "nbl_sim.studies.rate_study"
+    src = (ROOT / "tests/sim/test_survivor_kills.py").read_text()
+    assert "test_the_full_studys_horizons_are_log_spaced" in importing_tests(src, m)
+    assert importing_tests("import numpy\n\ndef test_a():\n    pass\n", m) == set()
+    assert importing_tests("from nbl_sim.studies import rate_study\n", m) is None
+    helper = "def build():\n    from nbl_sim.studies.rate_study import FULL\n    return FULL\n"
+    assert importing_tests(helper, m) is None  # a helper's reader may be any test
+    inside = "class TestA:\n    def test_b(self):\n        import nbl_sim.studies.rate_study\n"
+    assert importing_tests(inside, m) == {"test_b"}
+    node = "tests/sim/test_survivor_kills.py::test_the_full_studys_horizons_are_log_spaced"
+    lines: dict = {}
+    _credit_importers(lines, {node: 0.1, "tests/sim/test_survivor_kills.py::test_other": 0.1})
+    assert lines["nbl_sim/studies/rate_study.py"]["0"] == {"t:" + node}
+    cmap = CoverageMap(
+        {
+            "contexts": ["import", "t:" + node, "t:tests/x.py::t"],
+            "claims": {},
+            "tests": {},
+            "lines": {"m.py": {"0": [1], "1": [0], "6": [2]}},
+        }
+    )
+    assert cmap.tests_for("m.py", 1) == sorted([node, "tests/x.py::t"])  # import time: all
+    assert cmap.tests_for("m.py", 6) == ["tests/x.py::t"]  # a line in a function: its own
+
+
 def test_a_default_argument_is_mapped_to_its_functions_body():
     """A default value is evaluated at import (coverage sees every context of the module on
     that line); its mutant is run against the callers of the function, whose body they
