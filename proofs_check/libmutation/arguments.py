@@ -74,6 +74,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "timed out",
     )
     p.add_argument(
+        "--sample-from",
+        default=None,
+        metavar="FILE",
+        help="run the mutants of an earlier run's JSON envelope instead of a stratified sample, "
+        "found among today's by what they change (the same sample when lines above them move)",
+    )
+    p.add_argument(
         "--library-module",
         action="append",
         default=None,

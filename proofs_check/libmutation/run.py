@@ -84,6 +84,7 @@ __all__ = [
     "check_arguments",
     "run_from_args",
     "again_ids",
+    "pinned_specs",
     "AGAIN_OUTCOMES",
 ]
 
@@ -344,6 +345,7 @@ def run_library(
     resume: bool = True,
     stop_after: float | None = None,
     only=None,
+    pinned=None,
 ) -> dict:
     """Run a sample of library mutants and return the JSON envelope (see :func:`summarize`).
 
@@ -368,12 +370,24 @@ def run_library(
         reports the outcomes kept from earlier runs
     only : the ids of the sample's mutants to run (None: all): e.g. those an earlier run did
         not kill (``--again``)
+    pinned : the mutant records of an earlier envelope (``--sample-from``): run those instead
+        of a stratified sample, found among today's mutants by what they change
+        (:func:`pinned_specs`), so a sample stays the same when lines above it move
     """
     from nbl_sim.runs.execution import make_executor
 
     tic = time.perf_counter()
     specs, skipped = enumerate_mutants(modules)
     chosen = stratified_sample(specs, sample, seed)
+    pin = None
+    if pinned is not None:
+        chosen, missing = pinned_specs(specs, pinned)
+        pin = {"listed": len(pinned), "found": len(pinned) - missing}
+        if not chosen:
+            raise NBLInputError(
+                f"--sample-from: none of the {len(pinned)} mutant(s) it lists is among today's "
+                "mutants (their lines changed)"
+            )
     again = None
     if only is not None:
         sampled = {s.to_dict()["id"] for s in chosen}
@@ -506,6 +520,7 @@ def run_library(
             "stopped": stopped,
             "seconds": round(time.perf_counter() - tic, 1),
             **({} if again is None else {"again": again}),
+            **({} if pin is None else {"sample_from": pin}),
         },
     )
 
@@ -689,7 +704,11 @@ def check_arguments(a) -> str | None:
     for f in (a.json_out, a.markdown):
         if f and not Path(f).resolve().parent.is_dir():
             return f"cannot write {f}: its directory does not exist"
-    for opt, f in (("--from-json", a.from_json), ("--again", getattr(a, "again", None))):
+    for opt, f in (
+        ("--from-json", a.from_json),
+        ("--again", getattr(a, "again", None)),
+        ("--sample-from", getattr(a, "sample_from", None)),
+    ):
         if f is None:
             continue
         try:
@@ -757,7 +776,64 @@ def _run(a, workers, scheduler) -> dict:
         resume=not a.fresh,
         stop_after=None if a.stop_after is None else 60 * a.stop_after,
         only=None if getattr(a, "again", None) is None else again_ids(a.again),
+        pinned=None
+        if getattr(a, "sample_from", None) is None
+        else _read_envelope(a.sample_from)["mutants"],
     )
+
+
+def _signature(d: dict, text: str) -> tuple:
+    return (
+        d["module"],
+        text.strip(),
+        d["col"],
+        d["operator"],
+        d["variant"],
+        d["before"],
+        d["after"],
+        d.get("dup", 0),
+    )
+
+
+def pinned_specs(specs, records) -> tuple[list, int]:
+    """Today's mutants that are an earlier envelope's (``--sample-from``).
+
+    A mutant is known by what it changes — its module, the text of its line, column, operator,
+    variant, before and after (and its position among equal ones) — not by its line number,
+    which moves when lines above it are added: a sample pinned this way stays the same while
+    the lines it mutates do.
+
+    Parameters
+    ----------
+    specs : list of MutantSpec
+        Today's mutants (:func:`enumerate_mutants`).
+    records : list of dict
+        The envelope's mutant records (``module``, ``line_text``, ``col``, ``operator``,
+        ``variant``, ``before``, ``after``, ``dup``).
+
+    Returns
+    -------
+    chosen : list of MutantSpec
+        The matches, in today's order.
+    missing : int
+        How many records have no match (their line changed or is gone).
+    """
+    want: dict = {}
+    for r in records:
+        key = _signature(r, r["line_text"])
+        want[key] = want.get(key, 0) + 1
+    texts: dict = {}
+    chosen = []
+    for s in specs:
+        lines = texts.get(s.path)
+        if lines is None:
+            lines = texts[s.path] = (ROOT / s.path).read_text().splitlines()
+        d = s.to_dict()
+        key = _signature(d, lines[s.line - 1] if 0 < s.line <= len(lines) else "")
+        if want.get(key, 0) > 0:
+            want[key] -= 1
+            chosen.append(s)
+    return chosen, sum(want.values())
 
 
 #: the outcomes an ``--again`` run takes up: what the registry did not kill
@@ -799,6 +875,12 @@ def _emit(a, env: dict, command: str, as_json: bool, emit) -> int:
         + f"; registry {pct(t['kill_rate_registry'])}, registry + tests "
         f"{pct(t['kill_rate_registry_tests'])}"
     )
+    pin = env["meta"].get("sample_from")
+    if pin and pin["found"] < pin["listed"]:
+        print(
+            f"  --sample-from: {pin['found']} of the {pin['listed']} mutants it lists are among "
+            "today's (the others' lines changed)"
+        )
     again = env["meta"].get("again")
     if again and again["in_sample"] < again["listed"]:
         print(

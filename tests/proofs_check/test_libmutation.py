@@ -526,6 +526,32 @@ def test_a_worker_killed_once_from_outside_is_run_again(monkeypatch):
     assert r["outcome"] == "survived" and not res["timed_out"]
 
 
+def test_a_pinned_sample_is_found_by_what_its_mutants_change_not_their_line(tmp_path):
+    """--sample-from: a line added above a sampled mutant moves its line number (and its id),
+    and the seed's stratified sample with it (d95206b's check in StudyConfig left 261 of the
+    seed-0 sample's 300 drawn); the envelope's mutants are found by their module, line text,
+    column, operator and change (measured: all 299 of docs/mutation-quick.json, the 1f3803b
+    sample, are found in the library of this commit)."""
+    import argparse
+
+    from proofs_check.libmutation import run as libmut
+
+    specs, _ = libmut.enumerate_mutants(["nbl_theory.results"])
+    lines = (ROOT / specs[0].path).read_text().splitlines()
+    picked = specs[:5]
+    records = [{**s.to_dict(), "line_text": lines[s.line - 1].strip()} for s in picked]
+    moved = [{**r, "line": r["line"] + 3, "id": "moved"} for r in records]
+    chosen, missing = libmut.pinned_specs(specs, moved)
+    assert [c.id for c in chosen] == [s.id for s in picked] and missing == 0
+    changed = [{**moved[0], "after": moved[0]["after"] + " + 1"}, *moved[1:]]
+    chosen, missing = libmut.pinned_specs(specs, changed)
+    assert len(chosen) == 4 and missing == 1
+    p = argparse.ArgumentParser()
+    libmut.add_arguments(p)
+    why = libmut.check_arguments(p.parse_args(["--sample-from", str(tmp_path / "no.json")]))
+    assert why.startswith("--sample-from ") and "no.json" in why
+
+
 def test_a_run_without_the_tests_beside_the_package_is_refused(monkeypatch):
     """From a non-editable install the tests are not beside the package: the run used to go on
     with no test mapped and report every survivor as "no mapped test executes this line"
