@@ -51,6 +51,7 @@ from pathlib import Path
 from .targets import (
     ROOT,
     jitted_functions,
+    module_path,
     named_lines,
     subprocess_env,
     target_modules,
@@ -460,7 +461,7 @@ def _credit_importers(lines: dict, tests: dict) -> None:
     for nodeid in tests:
         by_file.setdefault(nodeid.split("::", 1)[0], []).append(nodeid)
     for module in target_modules():
-        path = module.replace(".", "/") + ".py"
+        path = module_path(module)
         for f, per in units.items():
             who = _who_imports(per, module)
             if who is not None and not who:

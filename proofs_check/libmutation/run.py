@@ -378,9 +378,10 @@ def run_library(
 
     tic = time.perf_counter()
     specs, skipped = enumerate_mutants(modules)
-    chosen = stratified_sample(specs, sample, seed)
     pin = None
-    if pinned is not None:
+    if pinned is None:
+        chosen = stratified_sample(specs, sample, seed)
+    else:
         chosen, missing = pinned_specs(specs, pinned)
         pin = {"listed": len(pinned), "found": len(pinned) - missing}
         if not chosen:
