@@ -460,8 +460,8 @@ def _step_size_threshold(gamma: float = _GAMMA, panel_h: tuple = _PANEL_H, wgamm
                 agree=_TGK_AGREE,
             )
             for key, d, lib in (
-                *((key, "1", two_gamma_kappa(key, "1", gamma)) for key in (*_PANEL_G, *panel_h)),
-                ("tt-stable", "0.2", two_gamma_kappa("tt-stable", "0.2", gamma)),
+                *((key, "1", cmp[_named(key)]) for key in (*_PANEL_G, *panel_h)),
+                ("tt-stable", "0.2", 2 * gamma * k_stable),
             )
         ),
         agreement(
