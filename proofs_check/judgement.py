@@ -644,9 +644,10 @@ def encloses(lo, hi, value, slack: float) -> bool:
 
 
 #: The float64 tier's resolution, relative to the moments' scale: it prints 16 digits as error
-#: estimates (not proofs), and on the paper's links its estimates are ≤ 1.3e-15 against a scale
-#: ≥ 0.05 (measured: ``tests/proofs_check/test_judgement.py``); 1e-12 leaves the cancellation in
-#: λ* three digits and still refuses an estimate that has lost the tier's accuracy.
+#: estimates (not proofs); on the weighted-entropy links at Δ = 0.2, 1, 1.8 its estimates are
+#: ≤ 1.3e-15 against a scale ≥ 0.1 (measured 2026-11-30, docs/mutation.md, top section), so
+#: 1e-12 leaves the cancellation in λ* three digits and still refuses an estimate that has lost
+#: the tier's accuracy.
 FLOAT_RESOLUTION = 1e-12
 
 

@@ -121,8 +121,10 @@ def _sc_equiv(power=2):
     return _residuals(res, "g''/g' + phi'''/phi''^2 and g''/g' - d/dm(1/phi'')")
 
 
-#: The 40-digit witness's relative error bound (tanh-sinh at 40 working digits; measured
-#: agreement with the library's 30-digit tier ~1e-41, the library's bars ~1e-39).
+#: The 40-digit witness's relative error bound: the accuracy this claim registers for it
+#: (~1e-30, tanh-sinh at 40 working digits), not the tighter measured agreement with the
+#: library's 30-digit tier (~1e-41). Loose on purpose: the bound only widens the containment
+#: test; an error bar too wide for its tier is refused by the resolution test, not by this.
 _WITNESS_40 = 1e-30
 
 
