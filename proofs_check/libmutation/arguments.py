@@ -54,6 +54,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "from earlier runs)",
     )
     p.add_argument(
+        "--run-triaged",
+        action="store_true",
+        help="also run the mutants the triage lists as known survivors (default: report "
+        "each with its triage, not run, counted as not killed)",
+    )
+    p.add_argument(
         "--fresh",
         action="store_true",
         help="run every mutant again (ignore the outcomes kept from earlier runs)",

@@ -358,7 +358,7 @@ def _run_chunk(task) -> dict:
 def _run_chunk_once(kind: str, items: list) -> dict:
     """One run of a chunk in a fresh subprocess; its result as it wrote it."""
     with tempfile.TemporaryDirectory(prefix="nbl-libmut-cov-") as tmp:
-        env = subprocess_env(NBL_CACHE_DIR=str(Path(tmp) / "cache"), PYTHONDONTWRITEBYTECODE="1")
+        env = subprocess_env(NBL_CACHE_DIR=str(Path(tmp) / "cache"))
         out = Path(tmp) / "out.json"
         spec = Path(tmp) / "in.json"
         spec.write_text(json.dumps({"kind": kind, "items": items, "out": str(out)}))

@@ -60,7 +60,13 @@ def markdown(env: dict, command: str) -> str:
         f"**{pct(t['kill_rate_registry_tests'])}**. A blame is never counted as a kill. "
         f"On the {t.get('claimed', '—')} non-equivalent mutants of lines that some claim "
         f"executes, the registry alone kills **{pct(t.get('kill_rate_registry_claimed'))}** "
-        "(the other lines are reached by the library's tests only).",
+        "(the other lines are reached by the library's tests only)."
+        + (
+            f" {t['triaged_not_run']} of the survivors are triaged known survivors that this "
+            "run did not run (`--run-triaged` runs them); they count as not killed."
+            if t.get("triaged_not_run")
+            else ""
+        ),
         "",
         "## Per module",
         "",

@@ -290,8 +290,8 @@ def _worker(job: dict, task: dict):
     with tempfile.TemporaryDirectory(prefix="nbl-libmut-") as tmp:
         tmpd = Path(tmp)
         env = subprocess_env(
+            pycache=task.get("pycache"),
             NBL_CACHE_DIR=str(tmpd / "cache"),
-            PYTHONDONTWRITEBYTECODE="1",
             NBL_DASK_SCHEDULER="",
         )
         if task["fresh_numba_cache"]:
@@ -346,6 +346,7 @@ def run_library(
     stop_after: float | None = None,
     only=None,
     pinned=None,
+    run_triaged: bool = True,
 ) -> dict:
     """Run a sample of library mutants and return the JSON envelope (see :func:`summarize`).
 
@@ -373,6 +374,11 @@ def run_library(
     pinned : the mutant records of an earlier envelope (``--sample-from``): run those instead
         of a stratified sample, found among today's mutants by what they change
         (:func:`pinned_specs`), so a sample stays the same when lines above it move
+    run_triaged : also run the mutants the triage (:mod:`.triage`) lists as known survivors;
+        False reports each as ``survived`` with its triage and ``not run`` in the reason
+        (an outcome kept from an earlier run is used as it is). The rates count them as not
+        killed, so skipping them can only understate a rate; a triage that a new check has
+        made stale is found by a run with them (the record's).
     """
     from nbl_sim.runs.execution import make_executor
 
@@ -400,7 +406,10 @@ def run_library(
                 "earlier run's --sample and --seed, on the same library"
             )
         chosen = [s for s in chosen if s.to_dict()["id"] in only]
-    with make_executor(workers=workers, scheduler=scheduler) as ex:
+    with (
+        make_executor(workers=workers, scheduler=scheduler) as ex,
+        tempfile.TemporaryDirectory(prefix="nbl-libmut-pyc-") as pycache,
+    ):
         cov = coverage or load_or_collect(
             quick=quick, tests=tests, executor=ex, progress=_cov_progress
         )
@@ -440,6 +449,7 @@ def run_library(
                         },
                         "timeout": 3 * mine + 120,
                         "fresh_numba_cache": fresh,
+                        "pycache": pycache,
                     },
                 )
             )
@@ -459,6 +469,8 @@ def run_library(
                 if kept.claims_cleared(records[i]["id"]):  # only the tests are left
                     t["job"]["claims"] = []
                     records[i]["claims_cleared"] = True
+        if not run_triaged:
+            tasks = [(i, t) for i, t in tasks if not _skip_triaged(records[i])]
         # the mutants that recompile every numba kernel last (a run stopped early leaves the
         # most expensive ones), and the rest round-robin over the modules (the first mutant of
         # every module, then the second, ...): a run stopped early is still stratified
@@ -524,6 +536,26 @@ def run_library(
             **({} if pin is None else {"sample_from": pin}),
         },
     )
+
+
+def _skip_triaged(rec: dict) -> bool:
+    """Whether ``rec`` is a triaged survivor (:func:`.triage.lookup`); if so it is given its
+    outcome without a run: ``survived``, the triage's class and reason, ``not run``."""
+    entry = triage.lookup(rec)
+    if entry is None:
+        return False
+    rec.update(
+        outcome="survived",
+        reason=f"triaged {entry['class']} at {entry['triaged_at']}, not run "
+        f"(--run-triaged runs it): {entry['reason']}",
+        transitions=[],
+        tests_failed=[],
+        claims_run=0,
+        claims_not_run=rec["n_claims"],
+        seconds=0.0,
+        triaged_not_run=True,
+    )
+    return True
 
 
 _KEPT = (
@@ -657,6 +689,7 @@ def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
             )
     totals = counts(records)
     totals["triaged"] = dict(Counter(s["triage"]["class"] for s in survivors if s["triage"]))
+    totals["triaged_not_run"] = sum(bool(r.get("triaged_not_run")) for r in records)
     return {
         "nbl_libmutation": 1,
         "meta": meta,
@@ -780,6 +813,7 @@ def _run(a, workers, scheduler) -> dict:
         pinned=None
         if getattr(a, "sample_from", None) is None
         else _read_envelope(a.sample_from)["mutants"],
+        run_triaged=getattr(a, "run_triaged", True),
     )
 
 

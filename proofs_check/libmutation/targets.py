@@ -33,12 +33,24 @@ __all__ = [
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def subprocess_env(**extra) -> dict:
+def subprocess_env(pycache: str | None = None, **extra) -> dict:
     """The environment of a collector's or a mutant's subprocess: this process's, with
     :data:`ROOT` first on ``PYTHONPATH`` (so the subprocess imports the sources this harness
-    maps and mutates — a worktree's, not whatever checkout is installed) and ``extra``."""
+    maps and mutates — a worktree's, not whatever checkout is installed) and ``extra``.
+
+    Bytecode never lands in the work tree: with ``pycache`` (a directory outside it, one per
+    run) the subprocess writes and reads the compiled modules there (``PYTHONPYCACHEPREFIX``;
+    a mutated module is compiled by the worker's import hook and has none), so a run's later
+    mutants do not compile the unmutated library and re-rewrite the tests' assertions again;
+    without it nothing is written (``PYTHONDONTWRITEBYTECODE``)."""
     path = os.environ.get("PYTHONPATH", "")
-    return dict(os.environ, PYTHONPATH=str(ROOT) + (os.pathsep + path if path else ""), **extra)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + (os.pathsep + path if path else ""), **extra)
+    if pycache is None:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
 
 
 #: the mutated modules, by layer

@@ -12,8 +12,10 @@ what it did): ``{"event": "claim", "id", "status", "detail", "seconds"}``, ``{"e
 How the mutant takes effect: before anything of the library is imported, an import hook (a
 :class:`importlib.abc.MetaPathFinder` first on ``sys.meta_path``) answers for the mutated
 module with the code compiled from the mutated syntax tree under the module's own file name
-(line numbers kept). No file of the work tree is written: ``PYTHONDONTWRITEBYTECODE`` is set by
-the parent, and the hook's module has no cached bytecode. A jitted function is compiled by
+(line numbers kept). No file of the work tree is written: the parent points
+``PYTHONPYCACHEPREFIX`` at the run's own bytecode directory, outside the tree
+(:func:`~proofs_check.libmutation.targets.subprocess_env`), and the hook's module has no cached
+bytecode. A jitted function is compiled by
 numba from that code object; the parent gives such a mutant an empty ``NUMBA_CACHE_DIR``
 (:func:`~proofs_check.libmutation.targets.numba_sensitive`) so no kernel of the original is
 loaded from a cache.

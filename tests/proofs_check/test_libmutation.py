@@ -894,3 +894,55 @@ def test_again_takes_up_what_the_registry_did_not_kill(tmp_path):
     assert part["meta"]["again"] == {"listed": 2, "in_sample": 1}
     with pytest.raises(NBLInputError, match="--again: none of the 1 mutant"):
         R.run_library(only=frozenset(["nbl_theory.results:1:0:const+1:0"]), **kw)
+
+
+def test_subprocess_bytecode_goes_to_the_runs_own_directory(tmp_path, monkeypatch):
+    """A mutant's subprocess never writes bytecode into the work tree: with the run's
+    directory it writes there (``PYTHONPYCACHEPREFIX``, whatever the calling shell's
+    ``PYTHONDONTWRITEBYTECODE``), without one it writes nothing."""
+    import subprocess
+    import sys
+
+    from proofs_check.libmutation.targets import subprocess_env
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    assert subprocess_env()["PYTHONDONTWRITEBYTECODE"] == "1"
+    pyc = tmp_path / "pyc"
+    env = subprocess_env(pycache=str(pyc))
+    assert "PYTHONDONTWRITEBYTECODE" not in env and env["PYTHONPYCACHEPREFIX"] == str(pyc)
+    subprocess.run(
+        [sys.executable, "-c", "import proofs_check.libmutation.triage"],
+        cwd=tmp_path,
+        env=env,
+        check=True,
+    )
+    written = [p.name for p in pyc.rglob("*.pyc")]
+    assert any(n.startswith("triage.") for n in written), written
+
+
+def test_a_triaged_survivor_is_reported_with_its_triage_and_not_run():
+    """``--run-triaged`` off: a mutant the triage lists gets ``survived`` with the triage's
+    class and reason and ``not run``, counted as not killed; any other mutant runs."""
+    from proofs_check.libmutation import run as R
+    from proofs_check.libmutation import triage
+
+    entry = next(e for e in json.loads(triage.PATH.read_text()) if e["operator"] != "*")
+    base = {
+        "id": f"{entry['module']}:1:0:{entry['operator']}:0",
+        "module": entry["module"],
+        "line_text": entry["line_text"],
+        "operator": entry["operator"],
+        "before": entry["before"],
+        "after": entry["after"],
+        "n_claims": 3,
+        "n_tests": 5,
+    }
+    rec = dict(base)
+    assert R._skip_triaged(rec)  # noqa: SLF001 - the rule itself
+    assert rec["outcome"] == "survived" and rec["claims_run"] == 0
+    assert rec["reason"].startswith(f"triaged {entry['class']} at {entry['triaged_at']}, not run")
+    other = {**base, "id": base["id"] + "x", "after": base["after"] + " + 0"}
+    assert not R._skip_triaged(other)  # noqa: SLF001
+    env = R.summarize([rec, {**other, "outcome": "killed-as-FAIL"}], {}, {})
+    assert env["totals"]["triaged_not_run"] == 1
+    assert env["totals"]["kill_rate_registry"] == 0.5  # the triaged one counts as not killed
