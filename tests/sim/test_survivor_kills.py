@@ -266,3 +266,46 @@ def test_the_perpendicular_step_product_is_two_gamma_kappa_perp():
     got = _direction_rates(study, "logistic")
     mu = float(stability(paper_link("logistic"), "1").values["mu_star"])
     assert got["two_gamma_kappa_perp"] == pytest.approx(2 * 7.0 * mu, rel=1e-9)
+
+
+def test_reference_newton_counts_an_exhausted_line_search(monkeypatch):
+    """nbl_sim.engine.reference:547 (``stats[3] += 1`` -> ``stats[6]``): when no halving of a
+    Newton step meets the Armijo test — here an objective that never decreases — the fit
+    stops where it is and counts one failure in ``stats[3]`` (Greedy Logistic's "failures"
+    diagnostic), after ``MAX_HALVINGS`` halvings and as many trial evaluations."""
+    from nbl_sim.engine import reference as ref
+    from nbl_sim.engine.contract import MAX_HALVINGS
+
+    rng = np.random.default_rng(3)
+    Z = rng.standard_normal((40, 3))
+    y = (rng.random(40) < 0.5).astype(float)
+    theta = np.zeros(3)
+    calls = []
+
+    def never_lower(Z_, y_, th, lam):
+        calls.append(th.copy())
+        return float(len(calls))  # each evaluation higher than the one before
+
+    monkeypatch.setattr(ref, "_objective", never_lower)
+    stats = np.zeros(8, dtype=np.int64)
+    it = ref._newton(Z, y, 100.0, theta, 1e-6, 1e-10, 50, stats)  # noqa: SLF001
+    assert it == 1
+    assert stats.tolist() == [1, MAX_HALVINGS, 0, 1, MAX_HALVINGS + 1, 0, 0, 0]
+    assert np.array_equal(theta, np.zeros(3))  # no step taken
+
+
+def test_a_delta_off_by_exactly_the_tolerance_is_accepted():
+    """nbl_sim.population.fields:750 (``> 1e-9`` -> ``>= 1e-9``): ``jacobian_formula`` refuses
+    a Δ that disagrees with ‖β_+ − β_−‖ by *more than* 1e-9 (its docstring), so a Δ off by
+    exactly 1e-9 is accepted. Arms (±5e-10, 1): ‖β_+ − β_−‖ is 1e-9 exactly in float64, and
+    float("2e-9") − 1e-9 == 1e-9 exactly (Sterbenz), checked first."""
+    from nbl_sim.population.fields import jacobian_formula
+
+    beta = np.array([[-5e-10, 1.0], [5e-10, 1.0]])
+    dl = float(np.linalg.norm(beta[1] - beta[0]))
+    assert abs(float("2e-9") - dl) == 1e-9  # the float arithmetic this test relies on
+    link = paper_link("logistic")
+    J = jacobian_formula(link, "2e-9", beta=beta)
+    assert np.all(np.isfinite(J))
+    with pytest.raises(NBLInputError, match="disagrees with"):
+        jacobian_formula(link, "2.0000001e-9", beta=beta)

@@ -213,3 +213,35 @@ def test_the_interior_point_of_a_domain_is_inside_it(lo, hi):
 
     p = _interior_point(lo, hi)
     assert sp.sympify(lo) < p < sp.sympify(hi)
+
+
+def test_the_corrector_accepts_a_point_reached_by_its_last_secant_step():
+    """nbl_theory.continuation:114 (``q + s1 * n`` -> ``q + s1`` in the fallback return): a
+    point whose residual first falls within ``tol`` at the 30th and last secant update is
+    accepted *on the line through q along n* — the same point the loop would return.
+
+    f = (x + y − 1)³ has a triple zero along its normal, so the secant converges linearly and
+    its residuals f⁽⁰⁾, f⁽¹⁾, … fall slowly. A first trace with tol = 0 fails after all 31
+    (recorded by wrapping f); a second with tol = |f⁽³⁰⁾| then reaches f = 0 only through the
+    fallback, and every point of the curve it returns must lie on {f = 0} to that tol."""
+    from nbl_theory.continuation import trace_zero_curve
+    from nbl_theory.errors import NBLInputError
+
+    seen = []
+
+    def f(x, y):
+        v = (x + y - 1.0) ** 3
+        seen.append(v)
+        return v
+
+    box = ((-3.0, 3.0), (-3.0, 3.0))
+    with pytest.raises(NBLInputError, match="could not reach f = 0"):
+        trace_zero_curve(f, (2.0, 0.0), box, tol=0.0, max_points=5)
+    # 4 (the start's gradient) + 1 (f0) + 8 (two gradients) + 1 (f(0)) + 30 secant updates
+    assert len(seen) == 44, "the secant stalled: the fallback is not reached this way"
+    last = [abs(v) for v in seen[-31:]]
+    assert all(a > b for a, b in zip(last, last[1:]))  # each update lowers |f|
+    tol = last[-1]
+    curve = trace_zero_curve(f, (2.0, 0.0), box, tol=tol, max_points=5)
+    res = [abs((x + y - 1.0) ** 3) for x, y in zip(curve.x, curve.y)]
+    assert max(res) <= tol
