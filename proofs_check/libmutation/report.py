@@ -194,6 +194,11 @@ _METHOD = [
     "→PASS — without a FAIL; it wins over a FAIL elsewhere, since the report would still "
     "judge the paper by it), *tests-only*, *survived* (with the reason), *timeout*, "
     "*equivalent* (the mutated module compiles to the original's instructions).",
+    "- **Known survivors**: a mutant the triage lists "
+    "(`proofs_check/libmutation/data/triage.json`, with its class and reason) is reported "
+    "*survived* with its triage and is not run, unless `--run-triaged`; it counts as not "
+    "killed, so skipping it can only understate a rate. A check that kills it makes its entry "
+    "stale: the entry is removed when the kill is seen (a run with `--run-triaged`).",
     "- **Why not mutmut or cosmic-ray**: both judge a mutant by a test command's exit status "
     "(killed or survived), so a claim turning DISCREPANCY and one turning FAIL look the same, "
     "and the distinction is the point here. mutmut 3 applies mutants through trampoline "
