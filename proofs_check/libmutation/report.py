@@ -185,10 +185,11 @@ _METHOD = [
     "verdict moved, with `pytest -x`.",
     "- **Isolation**: each mutant runs in a fresh `python -m proofs_check.libmutation.worker` "
     "process; an import hook compiles the mutated tree under the module's own file name, so "
-    "no file of the work tree is touched. A mutant of a module that numba code can reach runs "
-    "with an empty `NUMBA_CACHE_DIR` (every kernel compiled from the mutated code, never "
-    "loaded from a cache of the original); every mutant has an empty `NBL_CACHE_DIR` (no "
-    "cached claim or sweep result stands in for a computation).",
+    "no file of the work tree is touched. Every mutant has an empty `NBL_CACHE_DIR` (no "
+    "cached claim or sweep result stands in for a computation), and numba's kernels live "
+    "there: a mutant of a module that numba code can reach compiles every kernel from the "
+    "mutated code, never loading one of the original; any other mutant is given the "
+    "unmutated kernels the run keeps (the same machine code, without a minute of compiling).",
     "- **Outcomes**: *killed-as-FAIL* (a claim turned FAIL, or the registry no longer "
     "loads), *blame* (a verdict about the paper moved — PASS→DISCREPANCY/CAVEAT or a finding "
     "→PASS — without a FAIL; it wins over a FAIL elsewhere, since the report would still "

@@ -67,8 +67,10 @@ from .targets import (
     ROOT,
     TARGETS,
     executed_span,
+    keep_kernels,
     module_path,
     numba_sensitive,
+    seed_kernels,
     subprocess_env,
 )
 
@@ -294,8 +296,12 @@ def _worker(job: dict, task: dict):
             NBL_CACHE_DIR=str(tmpd / "cache"),
             NBL_DASK_SCHEDULER="",
         )
+        # the kernels: compiled from the mutated code for a mutant that can change them (its
+        # nbl cache, where numba's lives, is empty), else the unmutated ones the run keeps
+        warm = None if task["fresh_numba_cache"] else task.get("kernels")
         if task["fresh_numba_cache"]:
             env["NUMBA_CACHE_DIR"] = str(tmpd / "numba")
+        seed_kernels(warm, tmpd / "cache")
         jobf, log = tmpd / "job.json", tmpd / "events.jsonl"
         jobf.write_text(json.dumps(job))
         timed_out = False
@@ -327,6 +333,8 @@ def _worker(job: dict, task: dict):
         if not timed_out and not any(e["event"] == "done" for e in events):
             # ended before its time and without finishing: it died (a crash, or a kill)
             events.append({"event": "died", "code": proc.returncode})
+        elif not timed_out:
+            keep_kernels(tmpd / "cache", warm)
         return events, timed_out
 
 
@@ -409,6 +417,7 @@ def run_library(
     with (
         make_executor(workers=workers, scheduler=scheduler) as ex,
         tempfile.TemporaryDirectory(prefix="nbl-libmut-pyc-") as pycache,
+        tempfile.TemporaryDirectory(prefix="nbl-libmut-kernels-") as kernels,
     ):
         cov = coverage or load_or_collect(
             quick=quick, tests=tests, executor=ex, progress=_cov_progress
@@ -450,6 +459,7 @@ def run_library(
                         "timeout": 3 * mine + 120,
                         "fresh_numba_cache": fresh,
                         "pycache": pycache,
+                        "kernels": kernels,
                     },
                 )
             )

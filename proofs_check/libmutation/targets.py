@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import ast
 import os
+import shutil
 from functools import cache
 from pathlib import Path
 
 __all__ = [
     "ROOT",
     "subprocess_env",
+    "seed_kernels",
+    "keep_kernels",
     "TARGETS",
     "EXCLUDED",
     "target_modules",
@@ -51,6 +54,43 @@ def subprocess_env(pycache: str | None = None, **extra) -> dict:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(pycache)
     return env
+
+
+def seed_kernels(warm, cache_dir) -> bool:
+    """Give a subprocess's empty nbl cache directory ``cache_dir`` the compiled kernels of the
+    unmutated library kept in ``warm`` (a directory of the run, outside the work tree; None:
+    nothing). numba's kernels live in the nbl cache (:func:`nbl_sim.engine.jit_cache.
+    numba_cache_dir`: ``<cache>/numba/<digest of the sources on disk>``), so a mutant process,
+    whose nbl cache is empty so that no cached claim result stands in for a computation,
+    would otherwise compile every kernel again (~1 min) on its first compiled run. Only for a
+    mutant that cannot change compiled code (not :func:`numba_sensitive`): its kernels *are*
+    the unmutated library's. Returns whether kernels were copied."""
+    if warm is None or not (Path(warm) / "numba").is_dir():
+        return False
+    cache_dir = Path(cache_dir)
+    cache_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    shutil.copytree(Path(warm) / "numba", cache_dir / "numba", dirs_exist_ok=True)
+    return True
+
+
+def keep_kernels(cache_dir, warm) -> bool:
+    """After a subprocess that cannot change compiled code ended normally, keep the kernels it
+    compiled in its nbl cache ``cache_dir`` as the run's ``warm`` copy (:func:`seed_kernels`),
+    unless one is kept already: copied beside it, then renamed into place, so a concurrent
+    worker sees all of a copy or none. Returns whether this call kept them."""
+    src = Path(cache_dir) / "numba"
+    if warm is None or (Path(warm) / "numba").exists() or not src.is_dir():
+        return False
+    if not any(p.is_file() for p in src.rglob("*")):
+        return False
+    part = Path(warm) / f"numba.part-{os.getpid()}"
+    shutil.copytree(src, part, dirs_exist_ok=True)
+    try:
+        os.rename(part, Path(warm) / "numba")
+    except OSError:  # another worker's copy came first
+        shutil.rmtree(part, ignore_errors=True)
+        return False
+    return True
 
 
 #: the mutated modules, by layer
@@ -206,8 +246,12 @@ def numba_sensitive(module: str) -> bool:
     """Whether a mutant of ``module`` can change compiled code: the module imports numba, or a
     jitted function of a module that does reads a name it imports from ``module`` (a jitted
     function freezes the globals it reads when it compiles). Such a mutant runs with an empty
-    ``NUMBA_CACHE_DIR`` so every kernel is compiled from the mutated source — never a cached
-    kernel of the original."""
+    nbl cache and no kept kernels (:func:`seed_kernels`), so every kernel is compiled from the
+    mutated source — never a cached kernel of the original; any other mutant's kernels are
+    the original's, so it is given the run's copy of them. A kernel reads other modules'
+    values only as arguments or as these imported names
+    (``tests/proofs_check/test_libmutation.py`` checks which modules the compiled ones import
+    from)."""
     from nbl_sim.engine.jit_cache import compiled_sources
 
     compiled = [p.relative_to(ROOT).as_posix() for p in compiled_sources()]

@@ -15,10 +15,13 @@ module with the code compiled from the mutated syntax tree under the module's ow
 (line numbers kept). No file of the work tree is written: the parent points
 ``PYTHONPYCACHEPREFIX`` at the run's own bytecode directory, outside the tree
 (:func:`~proofs_check.libmutation.targets.subprocess_env`), and the hook's module has no cached
-bytecode. A jitted function is compiled by
-numba from that code object; the parent gives such a mutant an empty ``NUMBA_CACHE_DIR``
-(:func:`~proofs_check.libmutation.targets.numba_sensitive`) so no kernel of the original is
-loaded from a cache.
+bytecode. A jitted function is compiled by numba from that code object. numba's kernels are
+cached in the nbl cache (:func:`nbl_sim.engine.jit_cache.numba_cache_dir`), which the parent
+gives empty to every mutant: a mutant that can change compiled code
+(:func:`~proofs_check.libmutation.targets.numba_sensitive`) therefore compiles every kernel
+from the mutated code, never loading one of the original; any other mutant is given the
+unmutated kernels the run keeps (:func:`~proofs_check.libmutation.targets.seed_kernels`: the
+same machine code, without a minute of compiling).
 
 Tests run (in this same process, after the claims, only when no claim's verdict moved) with
 ``pytest -x``: the first failure kills the mutant.

@@ -946,3 +946,104 @@ def test_a_triaged_survivor_is_reported_with_its_triage_and_not_run():
     env = R.summarize([rec, {**other, "outcome": "killed-as-FAIL"}], {}, {})
     assert env["totals"]["triaged_not_run"] == 1
     assert env["totals"]["kill_rate_registry"] == 0.5  # the triaged one counts as not killed
+
+
+def test_kept_kernels_go_to_later_mutants_and_the_first_copy_stays(tmp_path):
+    """``keep_kernels`` keeps one finished process's numba directory as the run's copy (the
+    first one; a later one is not written over it), ``seed_kernels`` gives it to a later
+    process's empty nbl cache; nothing is kept from a cache without kernels."""
+    from proofs_check.libmutation.targets import keep_kernels, seed_kernels
+
+    warm = tmp_path / "warm"
+    warm.mkdir()
+    empty = tmp_path / "a" / "cache"
+    (empty / "numba" / "d1").mkdir(parents=True)
+    assert not keep_kernels(empty, warm)  # directories but no kernel file
+    first = tmp_path / "b" / "cache"
+    (first / "numba" / "d1").mkdir(parents=True)
+    (first / "numba" / "d1" / "k.nbi").write_text("first")
+    assert keep_kernels(first, warm)
+    second = tmp_path / "c" / "cache"
+    (second / "numba" / "d1").mkdir(parents=True)
+    (second / "numba" / "d1" / "k.nbi").write_text("second")
+    assert not keep_kernels(second, warm)
+    later = tmp_path / "d" / "cache"
+    assert seed_kernels(warm, later)
+    assert (later / "numba" / "d1" / "k.nbi").read_text() == "first"
+    assert oct(later.stat().st_mode & 0o777) == "0o700"  # an nbl cache directory is private
+    assert not seed_kernels(None, tmp_path / "e") and not seed_kernels(tmp_path / "none", later)
+    assert sorted(p.name for p in warm.iterdir()) == ["numba"]  # no part copy left behind
+
+
+def _package_imports(module: str) -> set:
+    """The package modules ``module`` imports (statically, at any depth of its own code)."""
+    from proofs_check.libmutation.targets import ROOT
+
+    rel = module.replace(".", "/")
+    path = ROOT / f"{rel}.py"
+    is_pkg = not path.exists()
+    if is_pkg:
+        path = ROOT / rel / "__init__.py"
+    parts = module.split(".") if is_pkg else module.split(".")[:-1]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = []
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+            names = [base] + [f"{base}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for n in names:
+            r = n.replace(".", "/")
+            if n.split(".")[0] in ("nbl_sim", "nbl_theory") and (
+                (ROOT / f"{r}.py").exists() or (ROOT / r / "__init__.py").exists()
+            ):
+                out.add(n)
+    return out
+
+
+def test_compiled_code_reads_no_target_through_another_module():
+    """What giving a mutant the unmutated kernels rests on (``seed_kernels``): a kernel reads
+    another module's values only as arguments or as names its module imports. A target module
+    imported that way is ``numba_sensitive`` when a jitted function reads the name; any other
+    module a jitted function reads a name from must not itself import a target (whose mutant
+    would then change the name's value without being numba-sensitive)."""
+    from nbl_sim.engine.jit_cache import compiled_sources
+    from proofs_check.libmutation.targets import (
+        ROOT,
+        TARGETS,
+        _jitted_names,
+        _names_from,
+        numba_sensitive,
+    )
+
+    compiled = {
+        p.relative_to(ROOT).with_suffix("").as_posix().replace("/", ".") for p in compiled_sources()
+    }
+    checked = 0
+    for module in sorted(compiled):
+        path = module_path(module)
+        jitted = _jitted_names(path)
+        for other in sorted(_package_imports(module) - compiled):
+            read = _names_from(path, other) & jitted
+            if not read:
+                continue
+            checked += 1
+            if other in TARGETS:
+                assert numba_sensitive(other), (module, other, read)
+                continue
+            seen, todo = set(), [other]
+            while todo:
+                m = todo.pop()
+                if m not in seen:
+                    seen.add(m)
+                    todo.extend(_package_imports(m))
+            assert not seen & set(TARGETS), (
+                module,
+                other,
+                sorted(read),
+                sorted(seen & set(TARGETS)),
+            )
+    assert checked >= 2  # the kernels do read imported constants (contract's, the tables)
