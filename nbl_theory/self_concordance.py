@@ -17,8 +17,10 @@ at adaptive precision (digits doubled until two levels agree to 1e-18; this defe
 such as 1 − tanh² in the tails); float64 is trusted only between mpmath nodes it matches to 1e-9.
 Local maxima of |r| are refined by bounded Brent on the mpmath evaluator. Limits at z → ±∞ come
 from ``sympy.limit`` under a work limit and, independently, from mpmath samples at |t| = 50, 100,
-200 (Aitken extrapolation; steady growth means unbounded). The sup is a limit (not attained)
-unless a finite point exceeds the tail limits.
+200 (Aitken extrapolation; steady growth means unbounded; a tail that is not monotone over
+samples every factor √2 has no limit there, and the sup is taken over samples). The sup is a
+limit (not attained) unless a finite point exceeds the tail limits; a finite hump as high as
+the tail limits is reported as attained there and approached at the tails.
 
 Every sympy call runs under a deterministic work limit (:data:`SYMPY_CALLS` Python function
 calls, :mod:`nbl_theory.work`), not a wall-clock timeout: whether sympy's exact answer is used
@@ -254,11 +256,25 @@ def _tail_exact(link, r_expr, side, calls):
     return None  # failure, AccumBounds, unevaluated Limit, nan, complex
 
 
+#: the tail samples |t| = 50·√2^k, k = 0 … 4: the limit is read from 50, 100 and 200; the two
+#: between tell a tail that settles (monotone) from one that keeps oscillating
+_TAIL_SAMPLES = (50.0, 50.0 * math.sqrt(2.0), 100.0, 100.0 * math.sqrt(2.0), 200.0)
+
+
 def _tail_numeric(link, side):
-    """Limit of r at z → side·∞ from mpmath samples at |t| = 50, 100, 200."""
-    r1, r2, r3 = (_r_mp(link, side * t) for t in (50.0, 100.0, 200.0))
-    if not all(map(math.isfinite, (r1, r2, r3))):
+    """Limit of r at z → side·∞ from mpmath samples at |t| = 50, 100, 200; NaN when it has
+    none that the samples can show: a sample not finite, or r not monotone over the five
+    samples of :data:`_TAIL_SAMPLES` (an oscillating tail, e.g. g = z + sin(z)/2, whose three
+    samples can grow like an unbounded one's). A difference within 1e-15 of |r| counts as no
+    change (the samples are accurate to ~1e-18, then rounded to float64)."""
+    r = [_r_mp(link, side * t) for t in _TAIL_SAMPLES]
+    if not all(map(math.isfinite, r)):
         return math.nan
+    flat = 1e-15 * max(1.0, max(map(abs, r)))
+    steps = [0.0 if abs(b - a) <= flat else b - a for a, b in zip(r, r[1:])]
+    if any(u * v < 0 for u, v in zip(steps, steps[1:])):
+        return math.nan
+    r1, r2, r3 = r[0], r[2], r[4]
     d1, d2 = r2 - r1, r3 - r2
     if (
         abs(r3) > abs(r2) > abs(r1)
@@ -307,8 +323,16 @@ def self_concordance_constant(link, *, sympy_calls: int | None = SYMPY_CALLS) ->
 
 
 def _local_maxima(v, t):
-    """(value, t, half-bracket) at the (left-strict) local maxima of v inside the grid."""
-    i = np.nonzero((v[1:-1] > v[:-2]) & (v[1:-1] >= v[2:]) & np.isfinite(v[1:-1]))[0] + 1
+    """(value, t, half-bracket) at the (left-strict) local maxima of v inside the grid that
+    stand above their lower neighbour by more than 1e-12 relative: rounding noise on a
+    plateau — a tail where |r| equals its limit to float64 — makes no maximum (g = tanh z +
+    (8/3) tanh³ z: dozens of such points at 18 < |z| < 20 had crowded the humps at
+    z = ±atanh(1/4) out of the refined candidates)."""
+    mid = v[1:-1]
+    lower = np.minimum(v[:-2], v[2:])
+    with np.errstate(invalid="ignore"):  # -inf - -inf at masked nodes: not a maximum
+        stands = mid - lower > 1e-12 * np.maximum(1.0, np.abs(mid))
+    i = np.nonzero((mid > v[:-2]) & (mid >= v[2:]) & np.isfinite(mid) & stands)[0] + 1
     return [(float(v[k]), float(t[k]), float(t[1] - t[0])) for k in i]
 
 
@@ -336,10 +360,21 @@ def _interior(link, r_expr, notes):
             method="bounded",
             options={"xatol": 1e-10},
         )
-        best = max(
-            best, (float(-res.fun), float(res.x)), (abs(_r_mp(link, t0)), t0), key=lambda b: b[0]
-        )
+        best = _higher(_higher(best, (float(-res.fun), float(res.x))), (abs(_r_mp(link, t0)), t0))
     return best, rc
+
+
+def _higher(a, b):
+    """The higher of two maxima (value, t). Two more than 0.5 apart (the genuine-hump test's
+    offset: not one hump refined twice) whose values agree to 1e-12 relative are one value:
+    the pair keeps the larger value and the point nearer t = 0 — a hump at finite z rather
+    than a point of a tail's plateau, where |r| equals its limit to rounding (g = tanh z +
+    (8/3) tanh³ z: the sup 2 is attained at z = ±atanh(1/4) *and* is the tails' limit)."""
+    if a[1] is None or b[1] is None:
+        return b if a[1] is None else a
+    if abs(a[1] - b[1]) > 0.5 and abs(a[0] - b[0]) <= 1e-12 * max(1.0, abs(a[0]), abs(b[0])):
+        return (max(a[0], b[0]), a[1] if abs(a[1]) <= abs(b[1]) else b[1])
+    return b if b[0] > a[0] else a  # (as max() does: a NaN never replaces a value)
 
 
 def _compute_constant(link, calls) -> SCConstant:
@@ -375,9 +410,11 @@ def _compute_constant(link, calls) -> SCConstant:
             and float(exact) != num
             and not abs(float(exact) - num) <= 1e-10 * max(1.0, abs(num))
         ):
-            notes.append(f"DISAGREE: sympy limit {exact} vs numeric {num!r} at {s:+d}inf")
+            notes.append(
+                f"DISAGREE: sympy limit {exact} vs numeric {num!r} at {'+' if s > 0 else '-'}inf"
+            )
         if math.isnan(lim[s]):
-            notes.append(f"tail at {s:+d}inf not evaluable; sup over samples only")
+            notes.append(f"tail at {'+' if s > 0 else '-'}inf not evaluable; sup over samples only")
             lim[s] = -math.inf
     big = max(lim.values())
     tol = 1e-12 * max(1.0, big if math.isfinite(big) else 1.0)

@@ -15,10 +15,12 @@ code whose exceptions Python swallows — anything the garbage collector runs (g
 the finalizers of a collection: ``__del__``, weak-reference callbacks, the ``finally`` blocks of
 generators it closes; seen by a gc callback of this module that marks a collection), a
 ``__del__`` or weak-reference callback run outside a collection — and raised at the next call
-outside. Should a limit still be swallowed (a generator closed when its last reference is
-dropped, outside a collection: Python unsets the trace function then), the block ends with
-:class:`WorkLimitExceeded` all the same when it returns: the outcome is the limit's, only the
-work past it was not cut.
+outside. Nor is it raised in a generator's or coroutine's frame, whose "call" is also its
+resumption by ``close()`` when its last reference is dropped (Python would swallow it and unset
+the trace function, leaving the rest of the block unlimited); it is raised at the next call of
+a plain function. Should a limit still be swallowed, or be passed only in such frames with no
+plain call after, the block ends with :class:`WorkLimitExceeded` all the same when it returns:
+the outcome is the count's, only the work past it was not cut.
 
 Example
 -------
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import _weakrefset
 import gc
+import inspect
 import sys
 import weakref
 from contextlib import contextmanager
@@ -80,6 +83,13 @@ class Calls:
         self.limit = limit
         self.raised = False
 
+
+#: code flags of generator, coroutine and async-generator frames. Their "call" event is also
+#: their resumption — by ``close()`` too, when a generator's last reference is dropped (sympy's
+#: assumption system drops half-run generator expressions while a KeyError unwinds), and what
+#: is raised there Python swallows ("Exception ignored in: <generator …>"). A limit passed
+#: there is raised at the next call of a plain function.
+_RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 #: nesting depth of collections in progress (set by :func:`_mark_collection`)
 _COLLECTING = [0]
@@ -131,6 +141,7 @@ def counting(limit: int | None = None):
             if (
                 work.limit is not None
                 and work.calls > work.limit
+                and not frame.f_code.co_flags & _RESUMABLE
                 and not _COLLECTING[0]
                 and not _in_swallowing_code(frame)
             ):
@@ -147,7 +158,9 @@ def counting(limit: int | None = None):
         sys.settrace(old)
         if work.limit is not None:
             _watch_collections(False)
-    if work.raised:  # raised in code that swallowed it: the outcome is the limit's
+    if work.raised or (work.limit is not None and work.calls > work.limit):
+        # raised in code that swallowed it, or passed only where it is not raised (a
+        # generator's resumption) with no plain call after: the outcome is the limit's
         raise WorkLimitExceeded
 
 
