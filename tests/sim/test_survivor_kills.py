@@ -309,3 +309,50 @@ def test_a_delta_off_by_exactly_the_tolerance_is_accepted():
     assert np.all(np.isfinite(J))
     with pytest.raises(NBLInputError, match="disagrees with"):
         jacobian_formula(link, "2.0000001e-9", beta=beta)
+
+
+def test_a_level_crossed_in_the_last_grid_cell_is_found():
+    """nbl_sim.studies.regret_geometry:339 (``vals[-1] = 0.0`` -> ``vals[-2]``): R(α) → 0 as
+    |α| → π, so any level frac·κ_θ > 0 is crossed; with frac = 1e-7 (logistic, Δ = 1) the
+    crossing lies in the grid's last cell (π − π/2000, π), where only the limit R(±π) = 0
+    written into the last grid point brackets it. The root found is a crossing: R(α*) equals
+    the level (to Brent's 1e-14 in α, times R' ≈ κ_θ·(π − α*)/2 … here ~1e-4)."""
+    import math
+
+    from nbl_sim.population import fields as pop
+    from nbl_sim.studies.regret_geometry import stability_radius
+
+    link = paper_link("logistic")
+    r = stability_radius(link, "1", frac=1e-7)
+    assert math.pi - math.pi / 2000 < r["alpha"] < math.pi
+    a = r["side"] * r["alpha"]
+    R = float(-pop.H_alpha(link, 1.0, a) / math.tan(a / 2) / 2)
+    assert R == pytest.approx(r["level"], rel=1e-6)
+    assert r["r0"] == pytest.approx(2 * math.sin(r["alpha"] / 2), rel=1e-15)
+
+
+def test_every_node_of_the_smoothed_table_holds_its_value():
+    """nbl_sim.studies.regret_geometry:76 (the chunked evaluation's ``range(0, …)`` starting at
+    1): the table of ĝ(m) = E[g(m + σZ)] is filled chunk by chunk into ``np.empty``; every
+    node must hold its own value, the first one included. Reference: scipy's ``quad`` of
+    g(m + σz)φ(z) over the real line (absolute error ≤ 1e-13 requested), at the first, a
+    middle and the last node (logistic g, σ = 0.3)."""
+    import math
+
+    from scipy.integrate import quad
+
+    from nbl_sim.studies import regret_geometry as rg
+
+    link = paper_link("logistic")
+    sigma = 0.3
+    table = rg._Smoothed(link, sigma)  # noqa: SLF001 - the table itself
+    left = rg._TAB_LO + rg._TAB_W * np.arange(table.n_panels)  # noqa: SLF001
+    nodes = left[:, None] + (rg._CHEB[None, :] + 1) * rg._TAB_W / 2  # noqa: SLF001
+    for idx in [(0, 0), (0, 1), (table.n_panels // 2, 7), (-1, -1)]:
+        m = float(nodes[idx])
+
+        def f(z, m=m):
+            return float(link.g_numpy(np.array([m + sigma * z]))[0]) * math.exp(-z * z / 2)
+
+        ref = quad(f, -math.inf, math.inf, epsabs=1e-13, epsrel=1e-13)[0] / math.sqrt(2 * math.pi)
+        assert table.vals[idx] == pytest.approx(ref, abs=1e-12), (idx, m)
