@@ -729,6 +729,22 @@ def test_a_collector_child_starts_with_sigint_unblocked():
 
 
 # ------------------------------------------------------------------ the survivors' triage
+def test_every_triage_entry_names_a_line_of_todays_sources():
+    """The default tier's quick form of the staleness check below (which generates every
+    mutant, ~4 s, and runs in the slow tier): each entry's line is still a line of its module.
+    An entry whose line was edited names no mutant any more, and a run would not skip or
+    explain the mutants of the new line."""
+    from proofs_check.libmutation import triage
+    from proofs_check.libmutation.targets import module_path
+
+    lines = {}
+    for e in triage.entries().values():
+        if e["module"] not in lines:
+            src = (ROOT / module_path(e["module"])).read_text()
+            lines[e["module"]] = {ln.strip() for ln in src.splitlines()}
+        assert e["line_text"].strip() in lines[e["module"]], (e["module"], e["line_text"])
+
+
 def test_every_triage_entry_is_well_formed_and_matches_a_mutant_of_the_sources():
     """proofs_check/libmutation/data/triage.json: a known class, a reason and the commit of
     each entry; and no entry is stale — each still names a mutant the operators generate from
