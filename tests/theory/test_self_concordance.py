@@ -488,3 +488,17 @@ def test_a_limit_passed_only_in_generator_frames_still_ends_the_block():
     _, calls = count_calls(work)
     assert call_limited(work, calls) == (50, False)
     assert call_limited(work, calls - 3) == (None, True)
+
+
+@pytest.mark.parametrize("i", [0, 3])  # tt-stable, weighted-entropy rho = 0.60
+def test_the_reports_float64_kappa_agrees_with_its_30_digit_check(i):
+    """nbl_theory.self_concordance:625 (``kappa(R * d / 2, dps=30)`` with ``-2``): the report
+    cross-checks κ(RΔ/2) in float64 against mpmath at 30 digits and notes a disagreement
+    beyond 1e-14. For the paper's links the two agree, so no such note; the κ it reports is
+    e^{a²/2}Φ(−a) at a = RΔ/2 (mpmath at 30 digits, by hand here)."""
+    rep = self_concordance_report(_paper(i), "1")
+    assert not [n for n in rep.notes if n.startswith("kappa float64")], rep.notes
+    a = mpmath.mpf(rep.R) / 2
+    with mpmath.workdps(30):
+        ref = mpmath.exp(a * a / 2) * mpmath.ncdf(-a)
+    assert rep.kappa == pytest.approx(float(ref), rel=1e-14)
