@@ -300,6 +300,9 @@ def _worker(job: dict, task: dict):
         # nbl cache, where numba's lives, is empty), else the unmutated ones the run keeps
         warm = None if task["fresh_numba_cache"] else task.get("kernels")
         if task["fresh_numba_cache"]:
+            # what makes the kernels fresh is the empty nbl cache above (jit_cache places them
+            # there); this empties numba's own place too, for a cached function jit_cache does
+            # not place (none today: tests/sim/test_jit_cache.py)
             env["NUMBA_CACHE_DIR"] = str(tmpd / "numba")
         seed_kernels(warm, tmpd / "cache")
         jobf, log = tmpd / "job.json", tmpd / "events.jsonl"
