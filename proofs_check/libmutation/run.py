@@ -281,6 +281,61 @@ def _run_mutant(task: dict) -> dict:
     }
 
 
+#: seconds a mutant's process gets beyond twice its expected work: starting Python, importing
+#: the library (and pytest), loading or compiling what the first claim needs
+_START_SECONDS = 120.0
+#: and beyond that, for a mutant that compiles every numba kernel from its mutated source
+#: (~15 s on the 2-core host of docs/mutation.md; the margin is for a loaded machine)
+_COMPILE_SECONDS = 60.0
+
+
+def expected_seconds(claim_seconds, test_seconds, budget: float) -> float:
+    """The work of a mutant as the coverage map timed it: its claims' seconds (only those
+    within ``budget`` run — the claim running when the budget passes is finished, so at most
+    budget + the longest) plus its mapped tests' seconds. The map times each claim cold (its
+    memos cleared) and under coverage tracing, so this is above what the unmutated library
+    needs in a mutant's process (the 60 mutants of docs/mutation-quick-60c took 0.06–2.5× it,
+    0.4× at the median, but for a mutant that loops)."""
+    claim_seconds = [float(x) for x in claim_seconds]
+    claims = min(sum(claim_seconds), budget + max(claim_seconds, default=0.0))
+    return claims + sum(float(x) for x in test_seconds)
+
+
+def time_limit(budget: float, expected: float, fresh: bool) -> float:
+    """The seconds after which a mutant's process is ended (then its tests get a worker of
+    their own, :func:`_run_mutant`): twice its :func:`expected_seconds` plus start-up (and the
+    kernels' compiling when ``fresh``), never more than 3 × ``budget`` + 120 s. A mutant that
+    makes a claim loop (e.g. a line search that never ends, ``reference:468`` of the quick
+    sample: 491 s at the flat limit) is ended when it is past any time the unmutated work
+    takes, not at a limit sized for the most expensive mutant of the run."""
+    flat = 3 * budget + _START_SECONDS
+    return min(flat, 2 * expected + _START_SECONDS + (_COMPILE_SECONDS if fresh else 0.0))
+
+
+def schedule(tasks: list, records: list, stop_after) -> list:
+    """The order the mutants' tasks are handed to the executor.
+
+    With ``stop_after`` (a run that may end early) the mutants that recompile every numba
+    kernel come last (a run stopped early leaves the most expensive ones) and the rest
+    round-robin over the modules (the first mutant of every module, then the second, ...), so
+    that what ran is still stratified. Without it every mutant runs, and the order is what
+    finishes first on a pool: the longest first (longest-processing-time), the kernel
+    compilers first among equals — their compile makes them the costliest class (100–190 s
+    each in the quick sample, against ~20 s at the median), and a pool that starts with them
+    does not end on one while the other workers idle. A Ctrl-C keeps the outcomes of the run
+    so far (``resume``), so an interrupted run loses no mutant's outcome either way."""
+    if stop_after is None:
+        return sorted(
+            tasks,
+            key=lambda it: (not it[1]["fresh_numba_cache"], -it[1].get("expected", 0.0), it[0]),
+        )
+    rank, seen = {}, Counter()
+    for i, _ in tasks:
+        rank[i] = seen[records[i]["module"]]
+        seen[records[i]["module"]] += 1
+    return sorted(tasks, key=lambda it: (it[1]["fresh_numba_cache"], rank[it[0]], it[0]))
+
+
 def _died(events: list) -> bool:
     return any(e["event"] == "died" for e in events)
 
@@ -369,7 +424,8 @@ def run_library(
     workers, scheduler : the executor (:func:`nbl_sim.runs.execution.make_executor`)
     budget : seconds of claims per mutant (cheapest claims first; the rest reported not run);
         three budgets for a mutant that recompiles the numba kernels; the mutant's process
-        is killed at 3 × its budget + 120 s (an outcome ``timeout``)
+        is ended at :func:`time_limit` (twice the work the coverage map timed for its claims
+        and tests, plus start-up; at most 3 × its budget + 120 s)
     modules : only these target modules
     progress : ``progress(i, n, record)`` after each mutant (stderr lines by default)
     coverage : a coverage map (default: the cached one, collected if missing)
@@ -447,6 +503,12 @@ def run_library(
             # compiling every kernel anew takes a minute or more: such a mutant's claims get
             # three budgets
             mine = budget * (3 if fresh else 1)
+            took = cov.data.get("tests", {})
+            expected = expected_seconds(
+                [cov.data["claims"][c].get("seconds", 0.0) for c in claims],
+                [took.get(t, 0.0) for t in tsts],
+                mine,
+            )
             tasks.append(
                 (
                     len(records) - 1,
@@ -459,7 +521,8 @@ def run_library(
                             "budget": mine,
                             "quick": quick,
                         },
-                        "timeout": 3 * mine + 120,
+                        "timeout": time_limit(mine, expected, fresh),
+                        "expected": expected,
                         "fresh_numba_cache": fresh,
                         "pycache": pycache,
                         "kernels": kernels,
@@ -484,14 +547,7 @@ def run_library(
                     records[i]["claims_cleared"] = True
         if not run_triaged:
             tasks = [(i, t) for i, t in tasks if not _skip_triaged(records[i])]
-        # the mutants that recompile every numba kernel last (a run stopped early leaves the
-        # most expensive ones), and the rest round-robin over the modules (the first mutant of
-        # every module, then the second, ...): a run stopped early is still stratified
-        rank, seen = {}, Counter()
-        for i, _ in tasks:
-            rank[i] = seen[records[i]["module"]]
-            seen[records[i]["module"]] += 1
-        tasks.sort(key=lambda it: (it[1]["fresh_numba_cache"], rank[it[0]], it[0]))
+        tasks = schedule(tasks, records, stop_after)
         done = len(records) - len(tasks)
         stopped = None
         if stop_after is not None and stop_after <= 0:

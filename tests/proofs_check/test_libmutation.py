@@ -1063,3 +1063,42 @@ def test_compiled_code_reads_no_target_through_another_module():
                 sorted(seen & set(TARGETS)),
             )
     assert checked >= 2  # the kernels do read imported constants (contract's, the tables)
+
+
+# ------------------------------------------------------------------ time limits and the order
+def test_a_mutants_time_limit_follows_the_work_the_map_timed_for_it():
+    """Twice the claims' and tests' seconds in the coverage map plus start-up (and the kernels'
+    compiling for a numba-sensitive mutant), capped at the flat 3 × budget + 120 s; the claims
+    past the budget do not count, but the one running when it passes does (to its end)."""
+    from proofs_check.libmutation.run import expected_seconds, time_limit
+
+    # reference:468 of docs/mutation-quick-60c: two claims and a test, 72.4 s in the map; it
+    # looped until the flat limit, 480 s; now it is ended at 264.8 s
+    work = expected_seconds([24.9, 29.3], [18.2], budget=120.0)
+    assert work == pytest.approx(72.4)
+    assert time_limit(120.0, work, fresh=False) == pytest.approx(2 * 72.4 + 120)
+    assert time_limit(120.0, work, fresh=True) == pytest.approx(2 * 72.4 + 180)
+    # the budget: of claims 50 + 90 + 100 + 300 s only those started within 120 s run
+    assert expected_seconds([50, 90, 100, 300], [], budget=120.0) == 120.0 + 300
+    # never above the flat limit
+    assert time_limit(120.0, 10_000.0, fresh=False) == 3 * 120.0 + 120
+    assert time_limit(360.0, 10_000.0, fresh=True) == 3 * 360.0 + 120
+    # no work mapped: start-up alone
+    assert time_limit(120.0, expected_seconds([], [], 120.0), fresh=False) == 120.0
+
+
+def test_a_full_run_hands_out_the_longest_mutants_first_a_stoppable_one_stratified():
+    from proofs_check.libmutation.run import schedule
+
+    records = [{"module": m} for m in ("a", "a", "b", "b", "c")]
+    tasks = [
+        (0, {"fresh_numba_cache": False, "expected": 10.0}),
+        (1, {"fresh_numba_cache": False, "expected": 50.0}),
+        (2, {"fresh_numba_cache": True, "expected": 5.0}),
+        (3, {"fresh_numba_cache": False, "expected": 30.0}),
+        (4, {"fresh_numba_cache": True, "expected": 40.0}),
+    ]
+    # everything runs: the kernel compilers first, then the longest expected first
+    assert [i for i, _ in schedule(tasks, records, None)] == [4, 2, 1, 3, 0]
+    # a run that may stop early: round-robin over the modules, kernel compilers last
+    assert [i for i, _ in schedule(tasks, records, 600.0)] == [0, 1, 3, 2, 4]
