@@ -147,7 +147,17 @@ def counting(limit: int | None = None):
             ):
                 work.raised = True
                 raise WorkLimitExceeded
-        return old(frame, event, arg) if old is not None else None
+        if old is None:
+            return None
+        local = old(frame, event, arg)
+        if event == "call" and sys.gettrace() is not trace:
+            # a C tracer called as a Python function on a "call" (coverage's CTracer) puts
+            # itself back as the global trace function, which would end the count at the
+            # block's first call: under coverage no limit was ever reached, and a claim ran
+            # other lines than without it (the coverage map of libmutation mapped the wrong
+            # ones). Put this one back; the C tracer keeps tracing through it.
+            sys.settrace(trace)
+        return local
 
     if work.limit is not None:
         _watch_collections(True)

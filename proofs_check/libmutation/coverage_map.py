@@ -31,6 +31,12 @@ see them. A jitted function's lines are credited to the contexts of every librar
 names it (a call, or the function passed on), closed transitively over jitted functions
 naming each other (:func:`jit_lines`) — an over-approximation, which only runs more claims.
 
+Work limits: a claim's sympy calls run under :func:`nbl_theory.work.call_limited`, a call
+counter installed with ``sys.settrace`` that passes each event on to coverage's tracer; the
+counter keeps its place when coverage's C tracer tries to take the global slot back (it does,
+when called as a Python function), so a limit is reached under coverage exactly as without it
+and the map records the lines of the run a mutant's process makes.
+
 The map is data, not a pickle: one JSON file per key in the user cache directory
 (``<cache>/libmutation/``), the key a SHA-256 of the sources of the library, the claims, the
 tests and the numerical libraries' versions, written atomically.
