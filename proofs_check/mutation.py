@@ -425,7 +425,17 @@ def main(argv=None) -> int:
             print(f"python -m proofs_check.mutation: error: {why}", file=sys.stderr)
             return 2
         cmd = "python -m proofs_check.mutation " + " ".join(sys.argv[1:] if argv is None else argv)
-        return libmut.run_from_args(a, cmd.strip(), workers=a.workers, scheduler=a.scheduler)
+        try:
+            return libmut.run_from_args(a, cmd.strip(), workers=a.workers, scheduler=a.scheduler)
+        except KeyboardInterrupt:
+            # a Ctrl-C while the coverage map is collected (the mutants' phase reports what
+            # ran itself): its finished chunks are kept, and the next run resumes from them
+            print(
+                "python -m proofs_check.mutation: interrupted (the coverage map's finished "
+                "chunks are kept: a new run takes them up)",
+                file=sys.stderr,
+            )
+            return 130
     try:
         rep = run_mutation(ids=a.claim, quick=a.quick, progress=_progress, modules=a.module)
     except NBLInputError as exc:  # an unknown claim id or module: one line, exit 2

@@ -1102,3 +1102,18 @@ def test_a_full_run_hands_out_the_longest_mutants_first_a_stoppable_one_stratifi
     assert [i for i, _ in schedule(tasks, records, None)] == [4, 2, 1, 3, 0]
     # a run that may stop early: round-robin over the modules, kernel compilers last
     assert [i for i, _ in schedule(tasks, records, 600.0)] == [0, 1, 3, 2, 4]
+
+
+def test_a_ctrl_c_while_the_map_is_collected_ends_the_module_with_one_line(monkeypatch, capsys):
+    """``python -m proofs_check.mutation --library``: a Ctrl-C in the coverage map's phase (the
+    mutants' phase reports what ran itself) printed a traceback; now one line and exit 130."""
+    from proofs_check import mutation
+    from proofs_check.libmutation import run as libmut
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(libmut, "run_from_args", interrupted)
+    assert mutation.main(["--library", "--sample", "1", "--workers", "1"]) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "interrupted" in err[0] and "Traceback" not in err[0]
