@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
 
@@ -172,24 +173,47 @@ class StudyConfig:
         increasing, replication counts positive integers, dimensions integers ≥ 2 (the long
         arm may have none), the cell size a positive finite number."""
         for name, least in (("ns", 2), ("long_ns", 2), ("contrast_ns", 2), ("loc_n0s", 1)):
-            v = getattr(self, name)
-            ok = len(v) >= least and all(isinstance(x, int) and x > 0 for x in v)
+            v = _whole_tuple(getattr(self, name))
+            ok = v is not None and len(v) >= least and all(x > 0 for x in v)
             if not (ok and all(a < b for a, b in zip(v, v[1:]))):
                 raise NBLInputError(
-                    f"{name} must be at least {least} increasing positive integers, got {v!r}"
+                    f"{name} must be at least {least} increasing positive integers, "
+                    f"got {getattr(self, name)!r}"
                 )
+            object.__setattr__(self, name, v)
         for name in ("reps", "long_reps", "gamma_reps", "loc_reps", "contrast_reps"):
-            v = getattr(self, name)
-            if not (isinstance(v, int) and v > 0):
-                raise NBLInputError(f"{name} must be a positive integer, got {v!r}")
+            v = _whole(getattr(self, name))
+            if not (v is not None and v > 0):
+                raise NBLInputError(
+                    f"{name} must be a positive integer, got {getattr(self, name)!r}"
+                )
+            object.__setattr__(self, name, v)
         for name, least in (("dims", 1), ("long_dims", 0), ("loc_dims", 1)):
-            v = getattr(self, name)
-            if not (len(v) >= least and all(isinstance(x, int) and x >= 2 for x in v)):
-                raise NBLInputError(f"{name} must be integers >= 2, got {v!r}")
+            v = _whole_tuple(getattr(self, name))
+            if not (v is not None and len(v) >= least and all(x >= 2 for x in v)):
+                raise NBLInputError(f"{name} must be integers >= 2, got {getattr(self, name)!r}")
+            object.__setattr__(self, name, v)
         if not (math.isfinite(self.rep_steps_per_cell) and self.rep_steps_per_cell > 0):
             raise NBLInputError(
                 f"rep_steps_per_cell must be positive and finite, got {self.rep_steps_per_cell!r}"
             )
+
+
+def _whole(x):
+    """``x`` as a Python int when its type is a whole number's — Python's or numpy's (e.g. a
+    size read from an array) — never a bool; else None."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Integral):
+        return None
+    return int(x)
+
+
+def _whole_tuple(v):
+    """A sequence of whole numbers as a tuple of Python ints (what the cells' keys and the
+    results' JSON hold); None when it is not a sequence or holds anything else."""
+    if isinstance(v, (str, bytes)) or not hasattr(v, "__len__"):
+        return None
+    out = tuple(_whole(x) for x in v)
+    return None if any(x is None for x in out) else out
 
 
 #: The study behind the regret-rate claims and figure (``nbl study``, about 5 min on 2 cores).

@@ -241,3 +241,27 @@ def test_regret_rate_figure_draws_from_the_data_without_warnings():
         fig = draw(data)
     assert len(fig.axes) >= 8
     plt.close(fig)
+
+
+def test_a_study_config_takes_numpys_whole_numbers_as_ints_and_refuses_bools():
+    """Sizes read from numpy arrays (np.int64, a list of them) are whole numbers: the config
+    holds them as Python ints and tuples — equal and hashing alike to the same config written
+    by hand, so its cells' keys and the results' JSON do not change. A bool, a float or a
+    string is not a size."""
+    import dataclasses
+
+    from nbl_theory.errors import NBLInputError
+
+    c = dataclasses.replace(
+        QUICK, reps=np.int64(40), ns=list(np.array([300, 1000, 3000])), dims=(np.int32(2), 4)
+    )
+    assert c == QUICK and hash(c) == hash(QUICK)
+    assert type(c.reps) is int and type(c.ns) is tuple and {type(x) for x in c.ns} == {int}
+    for bad, message in [
+        ({"reps": True}, "reps must be a positive integer"),
+        ({"reps": 2.0}, "reps must be a positive integer"),
+        ({"ns": "12"}, "ns must be at least 2 increasing"),
+        ({"dims": (np.float64(2.0), 4)}, "dims must be integers >= 2"),
+    ]:
+        with pytest.raises(NBLInputError, match=message):
+            dataclasses.replace(QUICK, **bad)
