@@ -57,8 +57,10 @@ from pathlib import Path
 from .targets import (
     ROOT,
     jitted_functions,
+    keep_kernels,
     module_path,
     named_lines,
+    seed_kernels,
     subprocess_env,
     target_modules,
     target_paths,
@@ -352,19 +354,29 @@ def complete_part(part: dict, kind: str, n_items: int) -> dict:
 
 
 def _run_chunk(task) -> dict:
-    """Executor task: one chunk in a fresh subprocess (empty NBL_CACHE_DIR, cwd a temp dir); a
-    tests chunk whose session stopped early is run once more (:func:`complete_part`)."""
-    kind, items = task
+    """Executor task: one chunk in a fresh subprocess (empty NBL_CACHE_DIR but for the
+    unmutated kernels, cwd a temp dir); a tests chunk whose session stopped early is run once
+    more (:func:`complete_part`). ``task`` is ``(kind, items)`` or ``(kind, items, shared)``,
+    ``shared`` {"kernels": a directory of the run where the first chunk to finish keeps the
+    numba kernels it compiled and later chunks find them (:func:`~proofs_check.libmutation.
+    targets.seed_kernels`), "pycache": the run's bytecode directory}: compiled kernels and
+    bytecode are the library's code, not a cached result, and every chunk compiling the
+    kernels again under coverage tracing cost ~20 s of its worker each."""
+    kind, items, shared = (*task, None)[:3]
     try:
-        return complete_part(_run_chunk_once(kind, items), kind, len(items))
+        return complete_part(_run_chunk_once(kind, items, shared), kind, len(items))
     except RuntimeError:
-        return complete_part(_run_chunk_once(kind, items), kind, len(items))
+        return complete_part(_run_chunk_once(kind, items, shared), kind, len(items))
 
 
-def _run_chunk_once(kind: str, items: list) -> dict:
+def _run_chunk_once(kind: str, items: list, shared=None) -> dict:
     """One run of a chunk in a fresh subprocess; its result as it wrote it."""
+    shared = shared or {}
+    kernels = shared.get("kernels")
     with tempfile.TemporaryDirectory(prefix="nbl-libmut-cov-") as tmp:
-        env = subprocess_env(NBL_CACHE_DIR=str(Path(tmp) / "cache"))
+        cache = Path(tmp) / "cache"
+        seed_kernels(kernels, cache)
+        env = subprocess_env(pycache=shared.get("pycache"), NBL_CACHE_DIR=str(cache))
         out = Path(tmp) / "out.json"
         spec = Path(tmp) / "in.json"
         spec.write_text(json.dumps({"kind": kind, "items": items, "out": str(out)}))
@@ -379,6 +391,7 @@ def _run_chunk_once(kind: str, items: list) -> dict:
             raise RuntimeError(
                 f"coverage chunk ({kind}, {len(items)} items) exited {proc.returncode}"
             )
+        keep_kernels(cache, kernels)
         return json.loads(out.read_text())
 
 
@@ -489,11 +502,15 @@ def collect(
     chunks: int = 4,
     progress=None,
     resume: Path | None = None,
+    kernels=None,
+    pycache=None,
 ) -> dict:
     """Collect the coverage map (see the module docstring): the claims (only the quick ones
     when ``quick``) and, with ``tests``, the library's tests, on ``executor`` (serial when
     None), in ``chunks`` chunks of each, the claims' first. With ``resume`` (a path prefix),
-    each finished chunk is kept as ``<resume>-<n>.json`` and not run again.
+    each finished chunk is kept as ``<resume>-<n>.json`` and not run again. ``kernels``: a
+    directory where the chunks share the unmutated numba kernels; ``pycache``: the run's
+    bytecode directory (:func:`_run_chunk`).
 
     Why four chunks of each on two workers: each chunk is a process of its own (imports, the
     kernels loaded), ~10 s, but a pool ends when its last chunk does. In two chunks of each the
@@ -511,6 +528,9 @@ def collect(
     tasks = [("quick-claims" if quick else "claims", ch) for ch in _chunks(ids, chunks)]
     if tests:
         tasks += [("tests", ch) for ch in _chunks(test_files(), chunks)]
+    if kernels is not None or pycache is not None:
+        shared = {"kernels": kernels and str(kernels), "pycache": pycache and str(pycache)}
+        tasks = [(*t, shared) for t in tasks]
     merged: dict = {"claims": {}, "tests": {}, "lines": {}}
     ex = executor or SerialExecutor()
     parts, todo = [], []
@@ -574,10 +594,18 @@ def cache_path(key: str, quick: bool, tests: bool) -> Path:
 
 
 def load_or_collect(
-    quick: bool = True, tests: bool = True, executor=None, progress=None, refresh: bool = False
+    quick: bool = True,
+    tests: bool = True,
+    executor=None,
+    progress=None,
+    refresh: bool = False,
+    kernels=None,
+    pycache=None,
 ) -> CoverageMap:
     """The cached coverage map for the current sources, collected (and cached) if missing
-    (without ``tests``, a cached map that has the tests too serves)."""
+    (without ``tests``, a cached map that has the tests too serves); ``kernels``, ``pycache``:
+    where the collecting chunks share the unmutated numba kernels and bytecode
+    (:func:`collect`)."""
     if not tests and not refresh:
         wider = source_key(f"quick={quick};tests=True")
         path = cache_path(wider, quick, True)
@@ -592,7 +620,15 @@ def load_or_collect(
         if data.get("key") == key:
             return CoverageMap(data)
     resume = path.with_name(path.stem + "-chunk")
-    data = collect(quick=quick, tests=tests, executor=executor, progress=progress, resume=resume)
+    data = collect(
+        quick=quick,
+        tests=tests,
+        executor=executor,
+        progress=progress,
+        resume=resume,
+        kernels=kernels,
+        pycache=pycache,
+    )
     data["key"] = key
     _atomic_json(path, data)
     for kept in path.parent.glob(resume.name + "-*.json"):

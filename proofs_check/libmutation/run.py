@@ -479,7 +479,12 @@ def run_library(
         tempfile.TemporaryDirectory(prefix="nbl-libmut-kernels-") as kernels,
     ):
         cov = coverage or load_or_collect(
-            quick=quick, tests=tests, executor=ex, progress=_cov_progress
+            quick=quick,
+            tests=tests,
+            executor=ex,
+            progress=_cov_progress,
+            kernels=kernels,
+            pycache=pycache,
         )
         base = cov.baseline
         tasks, records = [], []

@@ -1117,3 +1117,38 @@ def test_a_ctrl_c_while_the_map_is_collected_ends_the_module_with_one_line(monke
     assert mutation.main(["--library", "--sample", "1", "--workers", "1"]) == 130
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "interrupted" in err[0] and "Traceback" not in err[0]
+
+
+def test_the_maps_chunks_share_the_kernels_the_first_one_compiled(tmp_path, monkeypatch):
+    """The coverage map's chunks: each runs with an empty nbl cache (no cached result stands in
+    for a computation) but for the numba kernels, which the first chunk to finish keeps and
+    later ones are given (each chunk compiled them all again, under coverage tracing), and
+    with the run's bytecode directory."""
+    import subprocess
+
+    from proofs_check.libmutation import coverage_map as cm
+
+    seen = []
+
+    def chunk(cmd, cwd, env, **kw):  # a chunk's process: it compiles one kernel of its own
+        cache = Path(env["NBL_CACHE_DIR"])
+        found = sorted(p.name for p in cache.rglob("*.nbi"))
+        seen.append((found, env.get("PYTHONPYCACHEPREFIX")))
+        (cache / "numba" / "d").mkdir(parents=True, exist_ok=True)
+        (cache / "numba" / "d" / f"k{len(seen)}.nbi").write_text("compiled")
+        spec = json.loads(Path(cmd[-1]).read_text())
+        Path(spec["out"]).write_text(json.dumps({"claims": {}, "lines": {}}))
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(cm.subprocess, "run", chunk)
+    (tmp_path / "kernels").mkdir()
+    shared = {"kernels": str(tmp_path / "kernels"), "pycache": str(tmp_path / "pyc")}
+    for _ in range(3):
+        cm._run_chunk(("quick-claims", ["c1"], shared))
+    # the first chunk found none and kept its own; the later ones were given the first's
+    pyc = shared["pycache"]
+    assert seen == [([], pyc), (["k1.nbi"], pyc), (["k1.nbi"], pyc)]
+    # without the shared directories (a map collected outside a run) nothing is shared
+    seen.clear()
+    cm._run_chunk(("quick-claims", ["c1"]))
+    assert seen == [([], None)]
