@@ -182,14 +182,18 @@ _METHOD = [
     "module-level line (executed at import) selects every context executing any line of its "
     "module; the lines of a numba-jitted function are credited to the contexts of the lines "
     "naming it. Claims run cheapest first within a time budget; tests run only when no "
-    "verdict moved, with `pytest -x`.",
+    "verdict moved, with `pytest -x`. A mutant's process is ended at twice the seconds the "
+    "map timed for its claims and tests, plus 120 s of start-up (60 s more for one that "
+    "compiles the kernels), and at most 3 × budget + 120 s; its tests then get a worker of "
+    "their own.",
     "- **Isolation**: each mutant runs in a fresh `python -m proofs_check.libmutation.worker` "
     "process; an import hook compiles the mutated tree under the module's own file name, so "
     "no file of the work tree is touched. Every mutant has an empty `NBL_CACHE_DIR` (no "
     "cached claim or sweep result stands in for a computation), and numba's kernels live "
     "there: a mutant of a module that numba code can reach compiles every kernel from the "
     "mutated code, never loading one of the original; any other mutant is given the "
-    "unmutated kernels the run keeps (the same machine code, without a minute of compiling).",
+    "unmutated kernels the run keeps (the same machine code, not compiled again); so are the "
+    "coverage map's chunks.",
     "- **Outcomes**: *killed-as-FAIL* (a claim turned FAIL, or the registry no longer "
     "loads), *blame* (a verdict about the paper moved — PASS→DISCREPANCY/CAVEAT or a finding "
     "→PASS — without a FAIL; it wins over a FAIL elsewhere, since the report would still "

@@ -265,3 +265,27 @@ def test_a_study_config_takes_numpys_whole_numbers_as_ints_and_refuses_bools():
     ]:
         with pytest.raises(NBLInputError, match=message):
             dataclasses.replace(QUICK, **bad)
+
+
+def test_step_size_runs_are_grouped_by_their_own_two_gamma_kappa():
+    """nbl_sim.studies.rate_study:792 (``2 * c.gamma * kappa`` -> ``3 * ...``, a survivor of
+    the quick sample at 7b6a19a): each step-size run is filed under the multiple 2γκ it ran
+    at. The configs' multiples (0.5, 2 in TINY and QUICK) are a factor 2 or 4 apart, so a 2γκ
+    off by 1.5× still lands nearest its own (ties go to the first); multiples 1 and 1.3 do not
+    forgive it."""
+    cfg = replace(
+        TINY,
+        gamma_multiples=(1.0, 1.3),
+        reps=2,
+        ns=(250, 500),
+        loc_reps=4,
+        loc_n0s=(10,),
+        contrast_reps=2,
+        contrast_ns=(150, 300),
+        long_reps=2,
+        long_ns=(500, 1000),
+        gamma_reps=2,
+    )
+    res = run_study(cfg, executor=SerialExecutor())
+    assert sorted(res.gamma) == [1.0, 1.3]
+    assert all(v["tau"].shape == (cfg.gamma_reps,) for v in res.gamma.values())
