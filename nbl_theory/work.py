@@ -155,7 +155,9 @@ def counting(limit: int | None = None):
             # itself back as the global trace function, which would end the count at the
             # block's first call: under coverage no limit was ever reached, and a claim ran
             # other lines than without it (the coverage map of libmutation mapped the wrong
-            # ones). Put this one back; the C tracer keeps tracing through it.
+            # ones). Put this one back; the C tracer keeps tracing through it. (Whoever took
+            # the slot: the count must go on to the block's end. In nested blocks the outer
+            # counter, called from the inner one's, puts itself back, then the inner one.)
             sys.settrace(trace)
         return local
 

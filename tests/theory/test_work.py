@@ -44,10 +44,18 @@ _SCRIPT = textwrap.dedent(
 
     value, calls = count_calls(lambda: busy.busy(50))
     limited = call_limited(lambda: busy.busy(10_000), 100)
+    # nested blocks: each counts what runs inside it
+    from nbl_theory.work import counting
+
+    with counting() as outer:
+        with counting() as inner:
+            busy.busy(20)
+        nested_limited = call_limited(lambda: busy.busy(10_000), 100)
+    nested = [inner.calls, outer.calls, nested_limited]
     after = sys.gettrace() is not None and type(sys.gettrace()).__name__ == tracer
     cov.stop()
     lines = sorted(cov.get_data().lines(str(here / "busy.py")))
-    print(json.dumps({"tracer": tracer, "value": value, "calls": calls,
+    print(json.dumps({"tracer": tracer, "value": value, "calls": calls, "nested": nested,
                       "limited": limited, "restored": after, "lines": lines}))
     """
 )
@@ -68,6 +76,9 @@ def test_work_is_counted_and_limited_under_coverage_and_coverage_keeps_tracing(t
     # the limit is reached: before the fix coverage's C tracer put itself back at the block's
     # first call and the count stopped there, so the 10,000 calls ran to the end
     assert r["limited"] == [None, True]
+    # an outer block's counter, called from an inner one's, leaves the inner one counting
+    inner, outer, nested_limited = r["nested"]
+    assert inner >= 21 and outer >= inner + 100 and nested_limited == [None, True]
     # coverage recorded the lines run inside the blocks, and is the trace function after them
     assert {2, 5, 6, 7, 8} <= set(r["lines"])
     assert r["restored"]
