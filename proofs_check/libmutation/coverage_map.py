@@ -15,11 +15,12 @@ import-time: a mutant there runs against every claim and test that executes any 
 module.
 
 Memoized computations: a claim that finds a result another claim computed earlier in the
-same process (a ``functools`` cache: the quick study, a certified λ*, a paper link) would not
-execute its lines, and a mutant there would not be run against it — although in a mutant's own
-process that claim may be the first to compute it. Every ``functools`` cache of the three
-packages is therefore cleared before each claim (:func:`_forget_memos`): a claim's lines are the
-ones it executes when it runs first.
+same process (a ``functools`` cache: the quick study, a certified λ*, a paper link; or a
+module-level memo, :data:`PROCESS_MEMOS`: a stochastic run, a self-concordance constant) would
+not execute its lines, and a mutant there would not be run against it — although in a mutant's
+own process that claim may be the first to compute it. Every ``functools`` cache of the three
+packages and every process memo is therefore cleared before each claim
+(:func:`_forget_memos`): a claim's lines are the ones it executes when it runs first.
 
 Values read, not run: a test that only reads a module-level value (a dataclass default, a
 constant) executes no line of the module, and coverage.py cannot credit it. The tests that
@@ -205,11 +206,42 @@ class CoverageMap:
 
 
 # ------------------------------------------------------------------ collection (subprocess)
+#: the process memos the three packages keep as module-level mappings (not ``functools``
+#: caches): ``"module:name"``, each cleared with the ``functools`` caches before every claim.
+#: A claim that found a result there (a self-concordance constant, a stochastic run, an
+#: initialization setting, a compiled Arb template, a population-field table) executed none of
+#: the lines that compute it, and a mutant there was not run against it although, in the
+#: mutant's own process, it may be the first to compute it. ``tests/proofs_check/
+#: test_libmutation.py`` fails on a module-level mapping listed neither here nor in
+#: :data:`NOT_MEMOS`.
+PROCESS_MEMOS = (
+    "nbl_theory.expressions:_TEMPLATES",
+    "nbl_theory.self_concordance:_CACHE",
+    "nbl_sim.beyond.linkeval:_CACHE",
+    "nbl_sim.population.fields:_CACHE",
+    "nbl_sim.studies.regret_geometry:_SMOOTH_CACHE",
+    "proofs_check.audit.numbering:_CACHE",
+    "proofs_check.ledger.runner:_CACHE",
+    "proofs_check.witnesses.experiments:_RUNS",
+    "proofs_check.witnesses.experiments:_COMPARISONS",
+    "proofs_check.witnesses.initialization:_SETTINGS",
+)
+#: module-level mappings and lists that are not memos of a computation, and why
+NOT_MEMOS = {
+    "nbl_sim.engine.jit_cache:_WAITING": "kernels defined before the cache was enabled",
+    "nbl_sim.engine.pcg64:_AGREES": "a once-per-process self-check of the random streams "
+    "(not mutated: a change is another seed)",
+    "nbl_sim.runs.cache:_secrets": "the cache's signing keys per directory",
+    "nbl_sim.runs.cache:_write_faults": "the cache write faults to report",
+}
+
+
 def _forget_memos(keep: str | None = None) -> int:
     """Clear every ``functools`` cache (``lru_cache``/``cache``) held at module level by a
     module of nbl_theory, nbl_sim or proofs_check but ``keep`` (``"module:function"``: the
     registry's preflight, computed once per process and turning every claim FAIL alike, so one
-    claim executing it is enough); the number cleared."""
+    claim executing it is enough), and every memo of :data:`PROCESS_MEMOS`; the number
+    cleared."""
     kept = None
     if keep:
         module, name = keep.split(":")
@@ -223,6 +255,12 @@ def _forget_memos(keep: str | None = None) -> int:
             if callable(clear) and hasattr(value, "__wrapped__") and value is not kept:
                 clear()
                 n += 1
+    for memo in PROCESS_MEMOS:
+        module, name = memo.split(":")
+        held = getattr(sys.modules.get(module), name, None)
+        if held:
+            held.clear()
+            n += 1
     return n
 
 

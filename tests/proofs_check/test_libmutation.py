@@ -847,6 +847,73 @@ def test_the_coverage_map_forgets_memos_between_claims_but_the_preflight():
     assert shared_inputs.shared_inputs_defect.cache_info().currsize == 1
 
 
+def _module_level_containers():
+    """``"module:name"`` of every module-level name of the three packages bound to an empty
+    dict, OrderedDict, weak dictionary, list or set (a memo in the making), ``__all__`` aside."""
+    out = set()
+    for pkg in ("nbl_theory", "nbl_sim", "proofs_check"):
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            module = module.removesuffix(".__init__")
+            for node in ast.parse(path.read_text()).body:
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    target, value = node.targets[0], node.value
+                elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                    target, value = node.target, node.value
+                else:
+                    continue
+                if not isinstance(target, ast.Name) or target.id == "__all__":
+                    continue
+                empty = (isinstance(value, ast.Dict) and not value.keys) or (
+                    isinstance(value, ast.List) and not value.elts
+                )
+                if isinstance(value, ast.Call) and not value.args and not value.keywords:
+                    f = value.func
+                    called = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                    empty = called in (
+                        "dict",
+                        "OrderedDict",
+                        "defaultdict",
+                        "WeakKeyDictionary",
+                        "WeakValueDictionary",
+                        "set",
+                        "list",
+                    )
+                if empty:
+                    out.add(f"{module}:{target.id}")
+    return out
+
+
+def test_every_module_level_memo_is_forgotten_between_claims_or_said_not_to_be_one():
+    """The coverage map clears the process memos before each claim (a claim that found a
+    stochastic run, a self-concordance constant or a field table an earlier claim computed ran
+    none of its lines, and a mutant there was not run against it): every module-level mapping
+    or list of the three packages is listed as a memo, or as not one with the reason."""
+    from proofs_check.libmutation.coverage_map import NOT_MEMOS, PROCESS_MEMOS
+
+    found = _module_level_containers()
+    assert found == set(PROCESS_MEMOS) | set(NOT_MEMOS), (
+        f"not declared: {sorted(found - set(PROCESS_MEMOS) - set(NOT_MEMOS))}; "
+        f"declared but gone: {sorted((set(PROCESS_MEMOS) | set(NOT_MEMOS)) - found)}"
+    )
+
+
+def test_the_process_memos_are_cleared_with_the_functools_caches():
+    import importlib
+
+    from proofs_check.libmutation.coverage_map import PROCESS_MEMOS, _forget_memos
+
+    held = []
+    for memo in PROCESS_MEMOS:
+        module, name = memo.split(":")
+        mapping = getattr(importlib.import_module(module), name)
+        key = object() if not hasattr(mapping, "keyrefs") else type("K", (), {})()
+        mapping[key] = "memo"
+        held.append((mapping, key))
+    assert _forget_memos() >= len(PROCESS_MEMOS)
+    assert all(len(mapping) == 0 for mapping, _ in held)
+
+
 def test_subprocesses_import_the_sources_the_harness_maps(monkeypatch, tmp_path):
     """A collector's or a mutant's subprocess (cwd a temp dir) imports the packages from the
     harness's own ROOT (a worktree's), not from whatever checkout is installed."""
