@@ -30,6 +30,7 @@ log-log slopes with bootstrap percentile intervals over replications (seeded).
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import hashlib
 import math
@@ -209,8 +210,13 @@ def _whole(x):
 
 def _whole_tuple(v):
     """A sequence of whole numbers as a tuple of Python ints (what the cells' keys and the
-    results' JSON hold); None when it is not a sequence or holds anything else."""
-    if isinstance(v, (str, bytes)) or not hasattr(v, "__len__"):
+    results' JSON hold); None when it is not an ordered sequence (a list, tuple, range or 1-D
+    array — not a set, whose order is not the user's, nor a mapping, whose iteration gives its
+    keys) or holds anything else."""
+    if isinstance(v, np.ndarray):
+        if v.ndim != 1:
+            return None
+    elif isinstance(v, (str, bytes)) or not isinstance(v, collections.abc.Sequence):
         return None
     out = tuple(_whole(x) for x in v)
     return None if any(x is None for x in out) else out

@@ -247,7 +247,7 @@ def test_a_study_config_takes_numpys_whole_numbers_as_ints_and_refuses_bools():
     """Sizes read from numpy arrays (np.int64, a list of them) are whole numbers: the config
     holds them as Python ints and tuples — equal and hashing alike to the same config written
     by hand, so its cells' keys and the results' JSON do not change. A bool, a float or a
-    string is not a size."""
+    string is not a size, nor is a mapping, a set or a 2-D array a list of sizes."""
     import dataclasses
 
     from nbl_theory.errors import NBLInputError
@@ -262,6 +262,10 @@ def test_a_study_config_takes_numpys_whole_numbers_as_ints_and_refuses_bools():
         ({"reps": 2.0}, "reps must be a positive integer"),
         ({"ns": "12"}, "ns must be at least 2 increasing"),
         ({"dims": (np.float64(2.0), 4)}, "dims must be integers >= 2"),
+        # a mapping iterates over its keys and a set in no order of the user's: not sizes
+        ({"dims": {2: "a", 4: "b"}}, "dims must be integers >= 2"),
+        ({"ns": {300, 1000}}, "ns must be at least 2 increasing"),
+        ({"ns": np.array([[300, 1000]])}, "ns must be at least 2 increasing"),
     ]:
         with pytest.raises(NBLInputError, match=message):
             dataclasses.replace(QUICK, **bad)
