@@ -179,7 +179,10 @@ def split_check(
         values = run(plan) if run is not None else [plan.fn(c) for c in plan.cells]
         return combine(CellResults(values, plan_key(cell_keys(plan))), **kwargs)
 
-    check.cells, check.combine = cells, combine
+    # what a direct call computes the cells with (None: each cell in turn), and its stand-in:
+    # the library-mutation map computes a shared plan's cells once and credits every claim
+    # reading them (proofs_check.libmutation.coverage_map)
+    check.cells, check.combine, check.run, check.direct = cells, combine, run, direct
     return check
 
 

@@ -60,6 +60,7 @@ __all__ = [
     "cpu_count",
     "in_worker",
     "SCHEDULER_ENV",
+    "IN_PROCESS_ENV",
     "scheduler_from_env",
     "probe_scheduler",
     "MAX_WORKERS",
@@ -85,6 +86,15 @@ def scheduler_from_env() -> str | None:
     """
     return os.environ.get(SCHEDULER_ENV, "").strip() or None
 
+
+#: Environment variable: ``1`` makes every *automatic* choice of :func:`make_executor` (no
+#: worker count, no scheduler given) run in this process, as inside a task, whatever the work,
+#: the cores and ``$NBL_DASK_SCHEDULER``; an explicit ``workers=N`` or scheduler still starts
+#: its pool. For a process whose code is not the code on disk: the library-mutation harness
+#: sets it for its mutants and coverage collectors, whose import hook (the mutated module) and
+#: tracer would not reach a spawned worker, which imports the library afresh. The numbers do
+#: not depend on the executor; only the time does.
+IN_PROCESS_ENV = "NBL_IN_PROCESS"
 
 #: Local worker processes allowed without ``allow_large`` (each imports numpy/sympy/numba,
 #: ~150 MB): beyond this a typo (``--workers 100000``) would exhaust memory.
@@ -370,6 +380,15 @@ def _terminate_children(procs) -> None:
         if p.is_alive():
             p.kill()
             p.join(1.0)
+
+
+def _in_process_env() -> bool:
+    """Whether ``$NBL_IN_PROCESS`` asks automatic choices to run in-process (``1``); any other
+    value but unset or blank is refused, so a typo does not silently start a pool."""
+    v = os.environ.get(IN_PROCESS_ENV, "").strip()
+    if v not in ("", "0", "1"):
+        raise NBLInputError(f"{IN_PROCESS_ENV} must be 0 or 1, got {v!r}")
+    return v == "1"
 
 
 def in_worker() -> bool:
@@ -817,7 +836,8 @@ def make_executor(
     the work is large enough to repay starting worker processes (each imports
     numpy/sympy/numba, ~1–2 s) and more than one core is available, and runs in-process
     otherwise; ``workers=1`` forces in-process, ``workers=N`` a pool of N processes. Inside a
-    task (a nested sweep) the default is in-process.
+    task (a nested sweep), or with ``$NBL_IN_PROCESS`` = 1 (:data:`IN_PROCESS_ENV`), the
+    default is in-process.
 
     Parameters
     ----------
@@ -841,9 +861,10 @@ def make_executor(
     Raises
     ------
     NBLInputError
-        Both ``scheduler`` and ``workers`` given, or a bad worker count or address.
+        Both ``scheduler`` and ``workers`` given, a bad worker count or address, or
+        ``$NBL_IN_PROCESS`` neither 0 nor 1.
     """
-    if _IN_WORKER and scheduler is None and workers is None:
+    if scheduler is None and workers is None and (_IN_WORKER or _in_process_env()):
         return SerialExecutor()
     if scheduler and workers is not None:
         raise NBLInputError("give either a Dask scheduler or a number of local workers, not both")

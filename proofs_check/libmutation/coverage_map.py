@@ -32,6 +32,15 @@ see them. A jitted function's lines are credited to the contexts of every librar
 names it (a call, or the function passed on), closed transitively over jitted functions
 naming each other (:func:`jit_lines`) — an over-approximation, which only runs more claims.
 
+Shared cells (``--full``): the claims of a chunk share its nbl cache directory, and the study
+claims read the full study's cells from it — computed by the first of them only. A split check
+that reads its cells through its own ``run`` has them computed once per chunk under the plan's
+context, which is then credited to every claim reading them (:func:`credit_readers`).
+
+Pools: every automatically chosen executor of a collector (and of a mutant) runs in-process
+(``NBL_IN_PROCESS``, set by :func:`~proofs_check.libmutation.targets.subprocess_env`): a spawned
+worker is neither traced nor given the mutated module.
+
 Work limits: a claim's sympy calls run under :func:`nbl_theory.work.call_limited`, a call
 counter installed with ``sys.settrace`` that passes each event on to coverage's tracer; the
 counter keeps its place when coverage's C tracer tries to take the global slot back (it does,
@@ -81,6 +90,7 @@ __all__ = [
     "test_files",
     "cache_path",
     "importing_tests",
+    "credit_readers",
 ]
 
 _LIBS = ("numpy", "scipy", "mpmath", "sympy", "python-flint", "numba", "coverage")
@@ -96,7 +106,9 @@ _KEYED = (
     "proofs_check/witnesses",
     "proofs_check/audit",
     "proofs_check/registry.py",
+    "proofs_check/runner_tasks.py",
     "proofs_check/paper_source.py",
+    "proofs_check/libmutation/coverage_map.py",  # how the map is collected
     *TEST_DIRS,
 )
 
@@ -283,15 +295,77 @@ def _claims_chunk(ids: list[str], quick: bool = False) -> dict:
     from proofs_check.registry import REGISTRY
 
     claims = {c.id: c for c in REGISTRY.all_claims()}
-    out = {}
+    out, readers, computed = {}, {}, {}
     for i in ids:
         _forget_memos(REGISTRY.preflight)  # the claim's lines as if it ran first
+        key = None
+        if not quick:  # a quick run reads no plan's cells (a slow claim runs its reduced gates)
+            key = _shared_cells(claims[i].check, cov, computed)
+            if key:
+                readers.setdefault(key, []).append(i)
         cov.switch_context("c:" + i)
         r = REGISTRY.run_quick(claims[i]) if quick else REGISTRY.run_one(claims[i])
-        out[i] = {"status": r.status, "seconds": round(r.seconds, 3)}
+        # a reader's seconds include the cells' (in a mutant's process, the first reader
+        # computes them): what its time limit is drawn from (run.time_limit)
+        seconds = r.seconds + computed.get(key, 0.0)
+        out[i] = {"status": r.status, "seconds": round(seconds, 3)}
         print(f"coverage: claim {i}: {r.status} ({r.seconds:.1f} s)", file=sys.stderr, flush=True)
     cov.stop()
-    return {"claims": out, "lines": _lines_of(cov)}
+    return {"claims": out, "lines": credit_readers(_lines_of(cov), readers)}
+
+
+def _shared_cells(check, cov, computed: dict) -> str | None:
+    """For a split check (:func:`~proofs_check.runner_tasks.split_check`) that a direct call
+    runs through its cells with its own ``run`` (a cache the claims share): compute the cells
+    under the context ``p:<plan key>`` unless this chunk did already (``computed``: {context:
+    seconds the cells took}), and return that context; else None.
+
+    Why: the claims of a chunk share its nbl cache directory, and the full study's cells
+    (``toolkit_values.study_cells``) are read from there by every study claim after the first
+    — which alone would have executed the lines computing them, and a mutant of those lines
+    would run against it only, although the others read the mutated cells in its process.
+    The plan's lines are credited to every claim that reads it (:func:`credit_readers`). A
+    plan whose cells fail is credited to the claim, and computed again for the next reader."""
+    from proofs_check.runner_tasks import cell_keys, is_split, plan_key
+
+    run = getattr(check, "run", None)
+    if not is_split(check) or getattr(check, "direct", None) is not None or run is None:
+        return None  # no cells, or cells each claim computes itself (no cache between)
+    plan = check.cells()
+    key = plan_key(cell_keys(plan))
+    if key is None:
+        return None
+    ctx = "p:" + key
+    if ctx not in computed:
+        cov.switch_context(ctx)
+        t0 = time.perf_counter()
+        try:
+            run(plan)
+            computed[ctx] = time.perf_counter() - t0
+        except Exception:  # noqa: BLE001, S110 - the claim reports it; the next reader retries
+            pass
+    return ctx
+
+
+def credit_readers(lines: dict, readers: dict) -> dict:
+    """``lines`` ({path: {line: [context]}}) with each plan context ``p:<key>`` replaced by
+    the contexts ``c:<id>`` of the claims that read that plan's cells (``readers``: {context:
+    [claim ids]}), so that a mutant of a line computing the cells runs against each of them.
+
+    Example
+    -------
+    >>> credit_readers({"m.py": {"3": ["p:k", "c:a"]}}, {"p:k": ["b", "c"]})
+    {'m.py': {'3': ['c:a', 'c:b', 'c:c']}}
+    """
+    out = {}
+    for path, per in lines.items():
+        out[path] = {}
+        for ln, ctxs in per.items():
+            new = set()
+            for c in ctxs:
+                new.update(["c:" + i for i in readers[c]] if c in readers else [c])
+            out[path][ln] = sorted(new)
+    return out
 
 
 def _lines_of(cov) -> dict:

@@ -45,9 +45,19 @@ def subprocess_env(pycache: str | None = None, **extra) -> dict:
     run) the subprocess writes and reads the compiled modules there (``PYTHONPYCACHEPREFIX``;
     a mutated module is compiled by the worker's import hook and has none), so a run's later
     mutants do not compile the unmutated library and re-rewrite the tests' assertions again;
-    without it nothing is written (``PYTHONDONTWRITEBYTECODE``)."""
+    without it nothing is written (``PYTHONDONTWRITEBYTECODE``).
+
+    Every automatically chosen executor of the subprocess runs in-process
+    (``NBL_IN_PROCESS=1``, :data:`nbl_sim.runs.execution.IN_PROCESS_ENV`): a spawned pool
+    worker, or a Dask worker named by ``$NBL_DASK_SCHEDULER``, imports the library from disk —
+    a mutant's cells would be computed by the unmutated code, and the map's tracer would not
+    see them."""
+    from nbl_sim.runs.execution import IN_PROCESS_ENV
+
     path = os.environ.get("PYTHONPATH", "")
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + (os.pathsep + path if path else ""), **extra)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + (os.pathsep + path if path else ""))
+    env[IN_PROCESS_ENV] = "1"
+    env.update(extra)
     if pycache is None:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     else:

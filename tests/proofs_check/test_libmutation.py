@@ -937,6 +937,42 @@ def test_subprocesses_import_the_sources_the_harness_maps(monkeypatch, tmp_path)
     assert out.startswith(str(ROOT))
 
 
+_SWEEP_UNDER_A_MUTANT = """
+import sys
+from proofs_check.libmutation.worker import MutantFinder
+path = sys.argv[1]
+code = compile(open(path).read().replace("x + 1", "x + 2"), path, "exec")
+sys.meta_path.insert(0, MutantFinder("toycells", path, code))
+import toycells
+from nbl_sim.runs.execution import executor_for
+from nbl_sim.runs.sweep import run_sweep
+with executor_for(None, work=1e12) as ex:  # large work: a spawned pool, unless in-process
+    print(type(ex).__name__, run_sweep(toycells.cell, [1, 2, 3], executor=ex).results)
+"""
+
+
+def test_a_mutants_process_computes_sweep_cells_with_the_mutated_code(tmp_path):
+    """A claim of a mutant's process that computes cells through an automatically chosen
+    executor (the full study's cells, ``toolkit_values.study_cells``) must compute them with
+    the mutated module. A spawned pool worker imports the module from disk — the unmutated
+    code — so the harness's subprocesses run such choices in-process (``NBL_IN_PROCESS``).
+    Here a toy module's cell ``x + 1`` is mutated to ``x + 2`` by the worker's import hook;
+    without the variable, on two or more cores, the pool returned the unmutated cells."""
+    import subprocess
+    import sys
+
+    from nbl_sim.runs.execution import IN_PROCESS_ENV
+    from proofs_check.libmutation.targets import subprocess_env
+
+    (tmp_path / "toycells.py").write_text("def cell(x):\n    return x + 1\n")
+    env = subprocess_env()
+    assert env[IN_PROCESS_ENV] == "1"
+    env["PYTHONPATH"] += os.pathsep + str(tmp_path)
+    script = [sys.executable, "-c", _SWEEP_UNDER_A_MUTANT, str(tmp_path / "toycells.py")]
+    out = subprocess.run(script, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert out.stdout.split() == ["SerialExecutor", "[3,", "4,", "5]"], out.stderr[-2000:]
+
+
 def test_again_takes_up_what_the_registry_did_not_kill(tmp_path):
     """``--again FILE`` runs, of the same sample, only the mutants the earlier envelope lists as
     killed by tests only, survived or timed out (no mutant is run here: --stop-after 0)."""
@@ -1219,3 +1255,48 @@ def test_the_maps_chunks_share_the_kernels_the_first_one_compiled(tmp_path, monk
     seen.clear()
     cm._run_chunk(("quick-claims", ["c1"]))
     assert seen == [([], None)]
+
+
+def test_the_map_credits_a_plans_cells_to_every_claim_that_reads_them(tmp_path, monkeypatch):
+    """The claims of a map chunk share its nbl cache directory: the first study claim computes
+    the full study's cells, the others read them. A mutant of a line computing the cells must
+    run against every claim that reads them (in its process they read the mutated cells), so
+    the map computes a split check's cells once under the plan's own context and credits it
+    to each reader (``coverage_map._shared_cells``, ``credit_readers``). Without it, the cell's
+    line was mapped to the first reader only."""
+    import coverage
+
+    from proofs_check.libmutation import coverage_map
+    from proofs_check.runner_tasks import CellPlan, split_check
+
+    (tmp_path / "toyplan.py").write_text("def cell(x):\n    return x * 2\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import toyplan
+
+    def mapped(share: bool) -> list:
+        store = {}  # the chunk's cache: cells computed once, read after
+
+        def run(plan):
+            return [store[c] if c in store else store.setdefault(c, plan.fn(c)) for c in plan.cells]
+
+        check = split_check(lambda: CellPlan(toyplan.cell, (1, 2)), sum, run=run)
+        cov = coverage.Coverage(data_file=None, source=[str(tmp_path)], config_file=False)
+        cov.start()
+        computed, readers = {}, {}
+        for cid in ("a", "b"):
+            key = coverage_map._shared_cells(check, cov, computed) if share else None
+            if key:
+                readers.setdefault(key, []).append(cid)
+            cov.switch_context("c:" + cid)
+            assert check() == 6
+        cov.stop()
+        data = cov.get_data()
+        path = next(f for f in data.measured_files() if f.endswith("toyplan.py"))
+        per = {str(k): sorted(v) for k, v in data.contexts_by_lineno(path).items()}
+        return coverage_map.credit_readers({"toyplan.py": per}, readers)["toyplan.py"]["2"]
+
+    assert mapped(share=False) == ["c:a"]
+    assert mapped(share=True) == ["c:a", "c:b"]
+    assert coverage_map.credit_readers({"m.py": {"3": ["p:k", "c:a"]}}, {"p:k": ["b", "c"]}) == {
+        "m.py": {"3": ["c:a", "c:b", "c:c"]}
+    }

@@ -390,6 +390,7 @@ def test_a_lazy_iterator_survives_a_dying_worker(tmp_path):
 # ---------------------------------------------------------------------- make_executor
 def test_make_executor_without_a_scheduler(monkeypatch):
     monkeypatch.delenv(SCHEDULER_ENV, raising=False)
+    monkeypatch.delenv(execution.IN_PROCESS_ENV, raising=False)  # set in a mutant's process
     assert isinstance(make_executor(1), SerialExecutor)
     assert isinstance(make_executor(None, work=0.0), SerialExecutor)
     pool = make_executor(3)
@@ -405,6 +406,7 @@ def test_make_executor_without_a_scheduler(monkeypatch):
 def test_make_executor_reads_the_scheduler_environment_variable(monkeypatch):
     """Cheap: malformed addresses are rejected by DaskExecutor before any cluster starts (a
     real connection through the variable is in test_dask.py)."""
+    monkeypatch.delenv(execution.IN_PROCESS_ENV, raising=False)
     monkeypatch.setenv(SCHEDULER_ENV, "no-such-scheduler")
     with pytest.raises(NBLInputError, match=r"tls://HOST:PORT or local:N|dask.distributed"):
         make_executor()
@@ -422,6 +424,26 @@ def test_make_executor_reads_the_scheduler_environment_variable(monkeypatch):
     monkeypatch.setenv(SCHEDULER_ENV, "local:2")
     monkeypatch.setattr(execution, "_IN_WORKER", True)
     assert isinstance(make_executor(), SerialExecutor)
+
+
+def test_nbl_in_process_makes_every_automatic_choice_in_process(monkeypatch):
+    """``NBL_IN_PROCESS=1`` (what the library-mutation harness gives its mutants' processes,
+    whose mutated module a spawned worker would not import): the automatic choice runs
+    in-process whatever the work, the cores or ``$NBL_DASK_SCHEDULER``; an explicit worker
+    count or scheduler still gets its executor; a value other than 0 or 1 is refused."""
+    monkeypatch.setenv(SCHEDULER_ENV, "local:2")
+    monkeypatch.setenv(execution.IN_PROCESS_ENV, "1")
+    assert isinstance(make_executor(None, work=1e12), SerialExecutor)
+    with execution.executor_for(None, work=1e12) as ex:
+        assert isinstance(ex, SerialExecutor)
+    assert isinstance(make_executor(2), ProcessExecutor)
+    monkeypatch.delenv(SCHEDULER_ENV)
+    monkeypatch.setenv(execution.IN_PROCESS_ENV, "0")
+    expect = ProcessExecutor if execution.cpu_count() > 1 else SerialExecutor
+    assert isinstance(make_executor(None, work=1e12), expect)
+    monkeypatch.setenv(execution.IN_PROCESS_ENV, "yes")
+    with pytest.raises(NBLInputError, match="NBL_IN_PROCESS must be 0 or 1"):
+        make_executor(None, work=1e12)
 
 
 def test_phase_diagram_refuses_bad_names_up_front():
