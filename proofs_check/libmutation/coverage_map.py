@@ -35,7 +35,8 @@ naming each other (:func:`jit_lines`) — an over-approximation, which only runs
 Shared cells (``--full``): the claims of a chunk share its nbl cache directory, and the study
 claims read the full study's cells from it — computed by the first of them only. A split check
 that reads its cells through its own ``run`` has them computed once per chunk under the plan's
-context, which is then credited to every claim reading them (:func:`credit_readers`).
+context, which is then credited to every claim reading them (:func:`credit_readers`); the
+readers of one plan are put into one chunk (:func:`_claim_chunks`), so it is computed once.
 
 Pools: every automatically chosen executor of a collector (and of a mutant) runs in-process
 (``NBL_IN_PROCESS``, set by :func:`~proofs_check.libmutation.targets.subprocess_env`): a spawned
@@ -607,6 +608,22 @@ def _chunks(items: list, n: int) -> list[list]:
     return [items[i::n] for i in range(n) if items[i::n]]
 
 
+def _claim_chunks(claims: list, n: int, quick: bool) -> list[list[str]]:
+    """The claims' ids in ``n`` chunks, round robin; in a full map the claims that read the
+    cells of one plan (:func:`_shared_cells`: the study claims) go into one chunk together, so
+    that the cells are computed once and credited to all of them."""
+    from proofs_check.runner_tasks import cell_keys, is_split, plan_key
+
+    units: dict = {}
+    for c in claims:
+        key = c.id
+        check = c.check
+        if not quick and is_split(check) and getattr(check, "run", None) is not None:
+            key = "p:" + (plan_key(cell_keys(check.cells())) or c.id)
+        units.setdefault(key, []).append(c.id)
+    return [sum(u, []) for u in _chunks(list(units.values()), n)]
+
+
 def collect(
     quick: bool = True,
     tests: bool = True,
@@ -634,12 +651,13 @@ def collect(
     from nbl_sim.runs.execution import SerialExecutor
     from proofs_check.registry import REGISTRY
 
-    ids = [
-        c.id
+    claims = [
+        c
         for c in REGISTRY.all_claims()
         if c.method != "not-checked" and (c.quick or c.reduced is not None or not quick)
     ]
-    tasks = [("quick-claims" if quick else "claims", ch) for ch in _chunks(ids, chunks)]
+    kind = "quick-claims" if quick else "claims"
+    tasks = [(kind, ch) for ch in _claim_chunks(claims, chunks, quick)]
     if tests:
         tasks += [("tests", ch) for ch in _chunks(test_files(), chunks)]
     if kernels is not None or pycache is not None:

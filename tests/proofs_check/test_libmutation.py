@@ -1300,3 +1300,29 @@ def test_the_map_credits_a_plans_cells_to_every_claim_that_reads_them(tmp_path, 
     assert coverage_map.credit_readers({"m.py": {"3": ["p:k", "c:a"]}}, {"p:k": ["b", "c"]}) == {
         "m.py": {"3": ["c:a", "c:b", "c:c"]}
     }
+
+
+def test_a_full_map_puts_the_readers_of_one_plan_in_one_chunk():
+    """The cells of a plan are computed once per chunk (``_shared_cells``): in a full map
+    the claims that read one plan (the study claims) go into one chunk, so the cells are
+    computed once and credited to all; a quick map (no claim reads cells) keeps the plain
+    round robin. Round robin alone had put the five study claims into several chunks."""
+    from types import SimpleNamespace
+
+    from proofs_check.libmutation.coverage_map import _chunks, _claim_chunks
+    from proofs_check.runner_tasks import CellPlan, split_check
+
+    def runs(plan):
+        return [plan.fn(c) for c in plan.cells]
+
+    shared = split_check(lambda: CellPlan(abs, (-1, 2)), sum, run=runs)
+    own = split_check(lambda: CellPlan(abs, (-3,)), sum)  # cells of its own: no run
+    claims = [
+        SimpleNamespace(id=f"c{i}", check=shared if i % 3 == 0 else own if i == 4 else print)
+        for i in range(10)
+    ]
+    full = _claim_chunks(claims, 4, quick=False)
+    assert sorted(sum(full, [])) == sorted(c.id for c in claims)
+    readers = [ch for ch in full if "c0" in ch]
+    assert len(readers) == 1 and {"c0", "c3", "c6", "c9"} <= set(readers[0])
+    assert _claim_chunks(claims, 4, quick=True) == _chunks([c.id for c in claims], 4)
