@@ -157,6 +157,7 @@ _DOCTEST_MODULES = (
     "proofs_check.paper_source",
     "proofs_check.audit.staleness",
     "proofs_check.libmutation.operators",
+    "proofs_check.libmutation.coverage_map",
 )
 
 
