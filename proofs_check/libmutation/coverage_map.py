@@ -327,25 +327,34 @@ def _shared_cells(check, cov, computed: dict) -> str | None:
     would run against it only, although the others read the mutated cells in its process.
     The plan's lines are credited to every claim that reads it (:func:`credit_readers`). A
     plan whose cells fail is credited to the claim, and computed again for the next reader."""
-    from proofs_check.runner_tasks import cell_keys, is_split, plan_key
-
-    run = getattr(check, "run", None)
-    if not is_split(check) or getattr(check, "direct", None) is not None or run is None:
-        return None  # no cells, or cells each claim computes itself (no cache between)
-    plan = check.cells()
-    key = plan_key(cell_keys(plan))
-    if key is None:
+    shared = _shared_plan(check)
+    if shared is None:
         return None
-    ctx = "p:" + key
+    ctx, plan = shared
     if ctx not in computed:
         cov.switch_context(ctx)
         t0 = time.perf_counter()
         try:
-            run(plan)
+            check.run(plan)
             computed[ctx] = time.perf_counter() - t0
         except Exception:  # noqa: BLE001, S110 - the claim reports it; the next reader retries
             pass
     return ctx
+
+
+def _shared_plan(check):
+    """``("p:<plan key>", plan)`` for a split check that a direct call runs through its cells
+    with its own ``run`` (a cache the claims may share); None for any other check (no cells,
+    a ``direct`` stand-in, cells each claim computes itself, or cells without a key)."""
+    from proofs_check.runner_tasks import cell_keys, is_split, plan_key
+
+    if not is_split(check) or getattr(check, "direct", None) is not None:
+        return None
+    if getattr(check, "run", None) is None:
+        return None
+    plan = check.cells()
+    key = plan_key(cell_keys(plan))
+    return None if key is None else ("p:" + key, plan)
 
 
 def credit_readers(lines: dict, readers: dict) -> dict:
@@ -612,15 +621,10 @@ def _claim_chunks(claims: list, n: int, quick: bool) -> list[list[str]]:
     """The claims' ids in ``n`` chunks, round robin; in a full map the claims that read the
     cells of one plan (:func:`_shared_cells`: the study claims) go into one chunk together, so
     that the cells are computed once and credited to all of them."""
-    from proofs_check.runner_tasks import cell_keys, is_split, plan_key
-
     units: dict = {}
     for c in claims:
-        key = c.id
-        check = c.check
-        if not quick and is_split(check) and getattr(check, "run", None) is not None:
-            key = "p:" + (plan_key(cell_keys(check.cells())) or c.id)
-        units.setdefault(key, []).append(c.id)
+        shared = None if quick else _shared_plan(c.check)
+        units.setdefault(c.id if shared is None else shared[0], []).append(c.id)
     return [sum(u, []) for u in _chunks(list(units.values()), n)]
 
 
