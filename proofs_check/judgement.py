@@ -371,26 +371,33 @@ def agreement(
     return Judgement(PASS, text, quantity, j.library, j.witness)
 
 
-def _leaves(witness, library, path: str = ""):
-    """(path, library value, witness value) for every number of ``witness`` (nested dicts and
-    lists), paired with what ``library`` holds at the same path (None where it holds nothing)."""
+def _leaves(witness, library, floors=None, path: str = ""):
+    """(path, library value, witness value, floor) for every number of ``witness`` (nested
+    dicts and lists), paired with what ``library`` holds at the same path (None where it holds
+    nothing) and the absolute floor ``floors`` holds there (0.0 where it holds none)."""
     if isinstance(witness, dict):
         for k, w in witness.items():
             sub = library.get(k) if isinstance(library, dict) else None
-            yield from _leaves(w, sub, f"{path}[{k!r}]")
+            fl = floors.get(k) if isinstance(floors, dict) else None
+            yield from _leaves(w, sub, fl, f"{path}[{k!r}]")
     elif isinstance(witness, (list, tuple)):
         for i, w in enumerate(witness):
             ok = isinstance(library, (list, tuple)) and i < len(library)
-            yield from _leaves(w, library[i] if ok else None, f"{path}[{i}]")
+            fok = isinstance(floors, (list, tuple)) and i < len(floors)
+            yield from _leaves(
+                w, library[i] if ok else None, floors[i] if fok else None, f"{path}[{i}]"
+            )
     elif witness is not None:
-        yield path, library, witness
+        yield path, library, witness, float(floors) if isinstance(floors, (int, float)) else 0.0
 
 
-def tree_agreement(quantity: str, *, library, witness, tol: float) -> Judgement:
+def tree_agreement(
+    quantity: str, *, library, witness, tol: float, floors=None, floor_rule: str = ""
+) -> Judgement:
     """:func:`agreement` of every number of ``witness`` (nested dicts and lists) with the
-    library's at the same path: ``|library − witness| ≤ tol·max(|library|, |witness|)`` (two
-    zeros agree; a number the library lacks, or a witness with no number at all, disagrees);
-    the sentence names the worst path.
+    library's at the same path: ``|library − witness| ≤ tol·max(|library|, |witness|) + floor``
+    (two zeros agree; a number the library lacks, or a witness with no number at all,
+    disagrees); the sentence names the path nearest to (or furthest past) its bound.
 
     Parameters
     ----------
@@ -402,27 +409,36 @@ def tree_agreement(quantity: str, *, library, witness, tol: float) -> Judgement:
         The witness's values.
     tol : float
         The relative tolerance.
+    floors : dict or list, optional
+        Absolute floors at some of the witness's paths (the same nesting): the rounding a value
+        can carry whatever its size, for values that a cancellation brings near zero (a fitted
+        coefficient, a slope). 0 where absent.
+    floor_rule : str, optional
+        How the floors were computed, for the sentence.
 
     Returns
     -------
     Judgement
         ``PASS`` or ``FAIL`` (a toolkit defect naming the path that disagrees most).
     """
-    rule = f"|library - witness| <= {tol:g} x max(|library|, |witness|) at every value"
+    rule = f"|library - witness| <= {tol:g} x max(|library|, |witness|)"
+    rule += f" + {floor_rule}" if floors is not None else ""
+    rule += " at every value"
     worst, where, n = -1.0, ("", None, None), 0
-    for path, lib, wit in _leaves(witness, library):
+    for path, lib, wit, floor in _leaves(witness, library, floors):
         n += 1
         try:
             a, b = float(lib), float(wit)
         except (TypeError, ValueError):
             a = b = float("nan")
         if a != a or b != b:  # NaN on either side (or a number the library lacks) disagrees
-            rel = float("inf")
+            used = float("inf")
         else:
-            scale = max(abs(a), abs(b))
-            rel = abs(a - b) / scale if scale > 0 else 0.0
-        if rel > worst:
-            worst, where = rel, (path, lib, wit)
+            bound = tol * max(abs(a), abs(b)) + floor
+            diff = abs(a - b)
+            used = diff / bound if bound > 0 else (0.0 if diff == 0 else float("inf"))
+        if used > worst:
+            worst, where = used, (path, lib, wit)
     if n == 0:  # nothing compared is no agreement: a gate that cannot fail
         return Judgement(
             FAIL,
@@ -434,7 +450,7 @@ def tree_agreement(quantity: str, *, library, witness, tol: float) -> Judgement:
         )
     path, lib, wit = where
     name = f"{quantity}{path}"
-    if worst > tol:
+    if worst > 1.0:
         return Judgement(
             FAIL,
             toolkit_defect(name, _shown(lib), _shown(wit), rule),
@@ -443,8 +459,8 @@ def tree_agreement(quantity: str, *, library, witness, tol: float) -> Judgement:
             _shown(wit),
         )
     text = (
-        f"{quantity}: library and witness agree on {n} values (largest relative difference "
-        f"{max(worst, 0.0):.1e}, {rule})"
+        f"{quantity}: library and witness agree on {n} values (the largest difference is "
+        f"{max(worst, 0.0):.1e} of its bound, {rule})"
     )
     return Judgement(PASS, text, quantity, "", "")
 

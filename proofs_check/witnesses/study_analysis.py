@@ -34,12 +34,26 @@ import numpy as np
 from scipy import linalg
 from scipy.stats import chi2 as _chi2
 
-__all__ = ["study_statistics", "b_exponent", "GLS_RIDGE", "BOOTSTRAP_SAMPLES"]
+__all__ = [
+    "study_statistics",
+    "study_comparison",
+    "b_exponent",
+    "GLS_RIDGE",
+    "BOOTSTRAP_SAMPLES",
+    "FLOOR_RULE",
+]
 
 #: the relative ridge on the covariance of the means (the study's fit setting)
 GLS_RIDGE = 1e-9
 #: bootstrap resamples per slope (the study's setting)
 BOOTSTRAP_SAMPLES = 400
+#: the unit roundoff of float64
+_U = float(np.finfo(float).eps) / 2
+#: how :func:`study_comparison`'s floors are computed, as the agreement's rule states it
+FLOOR_RULE = (
+    "a first-order rounding floor (GLS fits: u x cond(cov) and the means' R u in units of "
+    "the SE; log-log slopes: the log means' (R + 1) u through the fit's weights)"
+)
 _Z95 = 1.959963984540054
 
 
@@ -56,6 +70,21 @@ def growth_fits(ns, samples) -> dict:
     """GLS of the mean R_n on a + b f(n), f ∈ {log n, √n, n}: per model a, b, their SEs and χ²,
     whitened by the Cholesky factor of the means' covariance (replication covariance / R plus
     the relative ridge)."""
+    return _growth(ns, samples)[0]
+
+
+def _growth(ns, samples) -> tuple[dict, dict]:
+    """:func:`growth_fits` and the fits' rounding floors (:data:`FLOOR_RULE`).
+
+    A fit computed by inverting the means' covariance (the library) carries rounding of
+    relative size u·κ, κ its condition number (up to 1e9 with the ridge: horizons close
+    together make it near singular). To first order that moves W by a relative u·κ, so an SE
+    and χ² by a relative u·κ, and a coefficient by u·κ·SE·√max(χ², 1) (W's error acting on
+    the whitened residual, in units of the SE); each mean carries up to R·u (a sum of R
+    positive values), which moves a coefficient by up to 2(R + 1)·u·‖L⁻¹y‖·SE (both sides'
+    means). A coefficient near zero then differs by more than its relative tolerance with
+    neither side wrong (measured: 5.5e-9 relative on b ≈ −3.9e-4 when two horizons are
+    2·10⁴ and 21,544)."""
     x = np.asarray(ns, dtype=float)
     s = np.asarray(samples, dtype=float)
     R = s.shape[0]
@@ -63,9 +92,11 @@ def growth_fits(ns, samples) -> dict:
     dev = s - y
     cov = (dev.T @ dev) / (R - 1) / R
     cov[np.diag_indices_from(cov)] += GLS_RIDGE * float(np.trace(cov) / x.size or 1.0)
+    kappa = float(np.linalg.cond(cov))
     low = linalg.cholesky(cov, lower=True)
     yw = linalg.solve_triangular(low, y, lower=True)
-    out = {}
+    mean_err = 2 * (R + 1) * _U * float(np.linalg.norm(yw))
+    out, floors = {}, {}
     for name, f in (("log", np.log(x)), ("sqrt", np.sqrt(x)), ("linear", x)):
         aw = linalg.solve_triangular(low, np.column_stack([np.ones_like(f), f]), lower=True)
         q, r = np.linalg.qr(aw)
@@ -73,14 +104,23 @@ def growth_fits(ns, samples) -> dict:
         resid = yw - aw @ coef
         rinv = linalg.solve_triangular(r, np.eye(2))
         pcov = rinv @ rinv.T
-        out[name] = {
+        fit = {
             "a": float(coef[0]),
             "b": float(coef[1]),
             "a_se": math.sqrt(pcov[0, 0]),
             "b_se": math.sqrt(pcov[1, 1]),
             "chi2": float(resid @ resid),
         }
-    return out
+        per_se = _U * kappa * math.sqrt(max(fit["chi2"], 1.0)) + mean_err
+        out[name] = fit
+        floors[name] = {
+            "a": per_se * fit["a_se"],
+            "b": per_se * fit["b_se"],
+            "a_se": _U * kappa * fit["a_se"],
+            "b_se": _U * kappa * fit["b_se"],
+            "chi2": _U * kappa * max(fit["chi2"], 1.0),
+        }
+    return out, floors
 
 
 def _slope(lx: np.ndarray, ly: np.ndarray) -> float:
@@ -93,6 +133,16 @@ def bootstrap_slope(x, samples, lo: float, seed: int) -> dict:
     """Slope of log mean(samples) on log x over x ≥ ``lo`` and its bootstrap over replications
     (:data:`BOOTSTRAP_SAMPLES` resamples drawn by ``default_rng(seed).integers(0, R, R)``): the
     slope, the SE and the 2.5/97.5 percentiles, and the window."""
+    return _bootstrap(x, samples, lo, seed)[0]
+
+
+def _bootstrap(x, samples, lo: float, seed: int) -> tuple[dict, dict]:
+    """:func:`bootstrap_slope` and its rounding floors (:data:`FLOOR_RULE`): each log mean
+    carries up to (R + 1)·u absolute (a mean of R positive values, then a log) and the fit
+    n·u·|log mean|, so a slope, either percentile and the SE of the slopes (1-Lipschitz in
+    the largest error) differ between two computations by up to
+    2u·Σ|c_i|((R + 1) + n·max|log mean|)/Σc_i², c_i the centred log x; a slope near zero is
+    all cancellation."""
     x = np.asarray(x, dtype=float)
     s = np.asarray(samples, dtype=float)
     keep = x >= lo
@@ -106,13 +156,19 @@ def bootstrap_slope(x, samples, lo: float, seed: int) -> dict:
     R = s.shape[0]
     boot = np.array([one(s[rng.integers(0, R, R)]) for _ in range(BOOTSTRAP_SAMPLES)])
     boot = boot[np.isfinite(boot)]
-    return {
+    out = {
         "slope": one(s),
         "se": float(np.std(boot, ddof=1)),
         "lo": float(np.percentile(boot, 2.5)),
         "hi": float(np.percentile(boot, 97.5)),
         "window": [float(x[keep][0]), float(x[keep][-1])],
     }
+    m = s[:, keep].sum(axis=0) / R
+    big = float(np.max(np.abs(np.log(m)))) if np.all(m > 0) else 0.0
+    cx = lx - lx.sum() / lx.size
+    floor = 2 * _U * float(np.abs(cx).sum()) * ((R + 1) + lx.size * (big + 1.0))
+    floor /= float((cx * cx).sum())
+    return out, {k: floor for k in ("slope", "se", "lo", "hi")}
 
 
 def dimension_fit(scaled: dict) -> dict | None:
@@ -195,27 +251,31 @@ def b_exponent(b: dict) -> dict | None:
     return {"q": float(coef[1]), "q_se": math.sqrt(cov[1, 1])}
 
 
-def _regret(data: dict, ns) -> dict:
+def _regret(data: dict, ns) -> tuple[dict, dict]:
     out: dict = {}
+    floors: dict = {}
     for (link, d), raw in data.items():
         total = raw["stage1"] + raw["stage2"]
         m, se = _mean_se(total)
+        fit, fit_floors = _growth(ns, total)
         out.setdefault(link, {"by_d": {}})["by_d"][d] = {
             "mean": m.tolist(),
             "se": se.tolist(),
-            "fit": growth_fits(ns, total),
+            "fit": fit,
         }
+        floors.setdefault(link, {"by_d": {}})["by_d"][d] = {"fit": fit_floors}
     for a in out.values():
         q = b_exponent(
             {d: (r["fit"]["log"]["b"], r["fit"]["log"]["b_se"]) for d, r in a["by_d"].items()}
         )
         if q is not None:
             a["b_exponent"] = q
-    return out
+    return out, floors
 
 
-def _estimation(data: dict, grids: dict) -> dict:
+def _estimation(data: dict, grids: dict) -> tuple[dict, dict]:
     out: dict = {}
+    floors: dict = {}
     for (link, d), raw in data.items():
         t = np.asarray(grids[(link, d)], dtype=float)
         n0 = int(raw["n0s"][-1])
@@ -223,11 +283,17 @@ def _estimation(data: dict, grids: dict) -> dict:
         m, se = _mean_se(stopped)
         lo = min(t[-1] / 10, t[-4])  # the last decade, at least four grid points
         lo_all = min(max(10 * n0, t[0]), t[-4])  # after the initialization transient
+        slope, slope_floors = _bootstrap(t + n0, stopped, lo + n0, seed=d)
+        slope_all, all_floors = _bootstrap(t + n0, stopped, lo_all + n0, seed=d)
+        floors.setdefault(link, {"by_d": {}})["by_d"][d] = {
+            "slope": slope_floors,
+            "slope_all": all_floors,
+        }
         out.setdefault(link, {"by_d": {}})["by_d"][d] = {
             "mean": m.tolist(),
             "se": se.tolist(),
-            "slope": bootstrap_slope(t + n0, stopped, lo + n0, seed=d),
-            "slope_all": bootstrap_slope(t + n0, stopped, lo_all + n0, seed=d),
+            "slope": slope,
+            "slope_all": slope_all,
             "scaled_end": float((t[-1] + n0) * m[-1] / d),
             "exited": int(np.count_nonzero(raw["tau"] <= t[-1])),
             "reps": int(stopped.shape[0]),
@@ -235,7 +301,7 @@ def _estimation(data: dict, grids: dict) -> dict:
         }
     for a in out.values():
         a["d_model"] = dimension_fit({d: r.pop("_S") for d, r in a["by_d"].items()})
-    return out
+    return out, floors
 
 
 def linear_recursion(kappa: float, sigma2: float, a0: float, gamma: float, t0: float, T: int):
@@ -249,13 +315,16 @@ def linear_recursion(kappa: float, sigma2: float, a0: float, gamma: float, t0: f
     return a
 
 
-def _gamma_row(mult: float, raw: dict, k: float, s2: float, t: np.ndarray, t0: float) -> dict:
+def _gamma_row(
+    mult: float, raw: dict, k: float, s2: float, t: np.ndarray, t0: float
+) -> tuple[dict, dict]:
     """One 2γκ multiple of the step-size part: the measured exponent over t ≥ max(T/100, 10)
-    with its bootstrap, and the linearized recursion's on the same window."""
+    with its bootstrap, and the linearized recursion's on the same window; and the floors of
+    the measured exponent."""
     gamma = mult / (2 * k)
     stopped = _stopped(raw, t)
     lo = max(t[-1] / 100, 10.0)
-    sl = bootstrap_slope(t + t0, stopped, lo + t0, seed=int(mult * 100))
+    sl, fl = _bootstrap(t + t0, stopped, lo + t0, seed=int(mult * 100))
     lin = linear_recursion(k, s2, float(np.mean(raw["e_0"])), gamma, t0, int(t[-1]))
     ti = np.arange(1, lin.size, dtype=float) + t0
     keep = ti >= lo + t0
@@ -270,18 +339,24 @@ def _gamma_row(mult: float, raw: dict, k: float, s2: float, t: np.ndarray, t0: f
         "measured_se": sl["se"],
         "exited": int(np.count_nonzero(raw["tau"] <= t[-1])),
         "reps": int(stopped.shape[0]),
+    }, {
+        "measured": fl["slope"],
+        "measured_lo": fl["hi"],
+        "measured_hi": fl["lo"],
+        "measured_se": fl["se"],
     }
 
 
-def _gamma(res) -> dict:
+def _gamma(res) -> tuple[dict, dict]:
     k, s2 = res.constants["gamma_kappa"], res.constants["gamma_sigma2"]
     grid = np.array(res.constants["gamma_t_grid"], dtype=float)
-    rows = [
+    pairs = [
         _gamma_row(m, res.gamma[m], k, s2, grid, res.config.gamma_t0)
         for m in res.config.gamma_multiples
         if m in res.gamma
     ]
-    return {"gamma_c": 1 / (2 * k), "rows": rows}
+    rows = [row for row, _ in pairs]
+    return {"gamma_c": 1 / (2 * k), "rows": rows}, {"rows": [fl for _, fl in pairs]}
 
 
 def _localization(res) -> dict:
@@ -304,22 +379,25 @@ def _localization(res) -> dict:
     return {"by_d": by_d}
 
 
-def _contrast(res) -> dict:
+def _contrast(res) -> tuple[dict, dict]:
     ns = np.asarray(res.config.contrast_ns, dtype=float)
     lo = ns[len(ns) // 2 - 1] if len(ns) > 3 else ns[0]  # the upper half of the horizons
-    out = {}
+    out, floors = {}, {}
     for link, raw in res.contrast.items():
         m, se = _mean_se(raw["regret"])
         ang, _ = _mean_se(np.degrees(raw["angle"]))
+        slope, slope_floors = _bootstrap(ns, raw["regret"], lo, seed=7)
+        fit, fit_floors = _growth(ns, raw["regret"])
         out[link] = {
             "mean": m.tolist(),
             "se": se.tolist(),
-            "slope": bootstrap_slope(ns, raw["regret"], lo, seed=7),
-            "fit": growth_fits(ns, raw["regret"]),
+            "slope": slope,
+            "fit": fit,
             "per_round_end": float(m[-1] / ns[-1]),
             "angle_deg": ang.tolist(),
         }
-    return out
+        floors[link] = {"slope": slope_floors, "fit": fit_floors}
+    return out, floors
 
 
 def study_statistics(res, part: str) -> dict:
@@ -339,6 +417,26 @@ def study_statistics(res, part: str) -> dict:
     dict
         The witness's statistics of that part.
     """
+    return study_comparison(res, part)[0]
+
+
+def study_comparison(res, part: str) -> tuple[dict, dict]:
+    """:func:`study_statistics` and, at the same paths, the absolute rounding floors of the
+    values a cancellation can bring near zero (:data:`FLOOR_RULE`): the GLS fits'
+    coefficients, SEs and χ², and the log-log slopes with their bootstrap.
+
+    Parameters
+    ----------
+    res : nbl_sim.studies.rate_study.StudyResult
+        The study.
+    part : str
+        The part of the analysis (as :func:`study_statistics`).
+
+    Returns
+    -------
+    tuple of dict
+        The statistics and their floors (``tree_agreement``'s ``floors``).
+    """
     cfg, const = res.config, res.constants
     if part == "regret":
         return _regret(res.regret, cfg.ns)
@@ -351,7 +449,7 @@ def study_statistics(res, part: str) -> dict:
     if part == "gamma":
         return _gamma(res)
     if part == "localization":
-        return _localization(res)
+        return _localization(res), {}
     if part == "contrast":
         return _contrast(res)
     raise ValueError(f"unknown part of the study {part!r}")
