@@ -126,6 +126,27 @@ def test_tree_agreement_pairs_every_number_by_its_path():
     assert tree_agreement("s", library=lib, witness={"d_model": None}, tol=1e-9).status == FAIL
 
 
+def test_tree_agreement_adds_a_floor_only_where_the_floors_hold_one():
+    """A value near zero differs by rounding beyond any relative tolerance: an absolute floor at
+    its path lets it agree; a floor at another path, or a difference past the floor, does not."""
+    from proofs_check.judgement import tree_agreement
+
+    lib = {"fit": {"b": -3.93295571e-4}, "rows": [{"m": 1e-13}, {"m": 2.0}]}
+    wit = {"fit": {"b": -3.93295573e-4}, "rows": [{"m": 3e-13}, {"m": 2.0}]}
+    floors = {"fit": {"b": 1e-11}, "rows": [{"m": 1e-12}]}
+    assert tree_agreement("s", library=lib, witness=wit, tol=1e-9).status == FAIL
+    ok = tree_agreement("s", library=lib, witness=wit, tol=1e-9, floors=floors, floor_rule="F")
+    assert ok.status == PASS and "+ F at every value" in ok.detail
+    for moved in ({"b": 1e-13}, {"c": 1.0}):  # too small a floor; a floor at another path
+        bad = tree_agreement(
+            "s", library=lib, witness=wit, tol=1e-9, floors=dict(floors, fit=moved)
+        )
+        assert bad.status == FAIL and "['fit']['b']" in bad.detail
+    wrong = dict(wit, rows=[{"m": 3e-12}, {"m": 2.0}])  # past its floor of 1e-12
+    bad = tree_agreement("s", library=lib, witness=wrong, tol=1e-9, floors=floors)
+    assert bad.status == FAIL and "['rows'][0]['m']" in bad.detail
+
+
 def test_encloses_widens_the_enclosure_by_the_slack_and_no_more():
     from proofs_check.judgement import encloses
 
