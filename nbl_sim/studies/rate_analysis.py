@@ -167,7 +167,10 @@ def regret_analysis(self, long: bool = False) -> dict:
 
 
 def estimation_analysis(self, long: bool = False) -> dict:
-    """Log-log slope of the localized error per (link, d); ``long``: the long-horizon arm."""
+    """Log-log slope of the localized error per (link, d); ``long``: the long-horizon arm.
+    Per link: ``by_d``, ``rates`` (each tangent direction's rate and 2γκ at the study's γ,
+    :func:`_direction_rates`; also in ``d_model``, which the fit over d ≥ 3 needs two such d
+    for) and ``d_model`` (:func:`dimension_model`)."""
     data, links, dims_all, _, grids = _part(self, long)
     out = {}
     for link in links:
@@ -198,8 +201,10 @@ def estimation_analysis(self, long: bool = False) -> dict:
                 "exited": int((r["tau"] <= t[-1]).sum()),
                 "reps": int(stopped.shape[0]),
             }
+        rates = _direction_rates(self, link)
         out[link] = {
             "by_d": rows,
+            "rates": rates,
             "d_model": dimension_model(
                 {
                     d: (
@@ -208,7 +213,7 @@ def estimation_analysis(self, long: bool = False) -> dict:
                     )
                     for d, r in rows.items()
                 },
-                _direction_rates(self, link),
+                rates,
             ),
         }
     return out

@@ -241,8 +241,20 @@ def _b_se_from_a(fn):
     return wrong
 
 
+def _perp_rate_divided(fn):
+    def wrong(self, link):
+        out = fn(self, link)
+        # the mutant rate_analysis:232 (2 gamma kappa_perp -> 2 gamma / kappa_perp), printed by
+        # the localized-estimation claim next to its fit over d
+        out["two_gamma_kappa_perp"] = 2 * out["gamma"] / out["kappa_perp"]
+        return out
+
+    return wrong
+
+
 # (the library function, its planted bug, the study claims whose statistics read it)
 _ANALYSIS_BUGS = {
+    "_direction_rates": (_perp_rate_divided, ["localized-estimation-rate-study"]),
     "fit_growth": (_b_se_from_a, ["regret-rate-d-log-n", "regret-rate-unstable-contrast"]),
     "bootstrap_slope": (
         _resample_off,

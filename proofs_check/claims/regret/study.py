@@ -54,7 +54,7 @@ from ...witnesses.polar_field import own_mu_g
 from ...witnesses.regret_bound import c_e_unit, estimation_bound
 from ...witnesses.stats import bound_verdict, decay_models, interval_verdict, power_law_fit
 from ...witnesses.study_analysis import FLOOR_RULE, study_comparison
-from ...witnesses.study_constants import slowest_rate, tangent_noise
+from ...witnesses.study_constants import direction_rates, slowest_rate, tangent_noise
 from ...witnesses.study_reruns import (
     LOC_REPS,
     STUDY_REPS,
@@ -268,6 +268,31 @@ def _constant_checks(res) -> list:
     return out
 
 
+#: the rates each tangent direction contracts at, library (nbl_sim.studies.rate_theory: the
+#: stability tier's exact Jacobian rates) against witness (study_constants.direction_rates:
+#: -H'(0) by Richardson differences, Delta mu* by parts): measured <= 5e-13 relative (kappa_theta,
+#: the differences) and 1e-15 (kappa_perp), 2026-11-30
+_RATES_TOL = 1e-9
+
+
+def _rate_checks(res, an, parts) -> list:
+    """Library versus witness on each link's tangent rates and the 2 gamma kappa they give at
+    the study's gamma (what the localized-estimation claim prints next to its fit over d;
+    :func:`~proofs_check.witnesses.study_constants.direction_rates`)."""
+    return [
+        tree_agreement(
+            f"the tangent rates of {link} ({part})",
+            library=a["rates"],
+            witness=direction_rates(
+                paper_link(link), res.config.delta, res.constants["gamma"][link]
+            ),
+            tol=_RATES_TOL,
+        )
+        for part in parts
+        for link, a in an[part].items()
+    ]
+
+
 def _beyond_is_lower(library, witness) -> bool:
     return witness < library
 
@@ -298,15 +323,17 @@ def _radius_checks(res) -> list:
     return out
 
 
-def _reduced(rerun: str, parts, radius: bool = False):
+def _reduced(rerun: str, parts, radius: bool = False, rates: bool = False):
     """A study claim's quick-run check (:attr:`proofs_check.registry.Claim.reduced`): the
-    re-runs of ``rerun`` and the statistics of ``parts`` gated on the reduced study
-    (``nbl study --quick``), which cannot decide the paper's statement: ``SKIPPED`` when
-    library and witness agree, the toolkit-defect ``FAIL`` when not."""
+    re-runs of ``rerun`` and the statistics of ``parts`` (with ``rates``, also their tangent
+    rates) gated on the reduced study (``nbl study --quick``), which cannot decide the paper's
+    statement: ``SKIPPED`` when library and witness agree, the toolkit-defect ``FAIL`` when
+    not."""
 
     def check(wgamma: float = 1.0) -> Outcome:
         res, an = quick_study()
-        reruns, stats = _reruns(res, rerun, wgamma), _statistics(res, an, parts)
+        reruns = _reruns(res, rerun, wgamma)
+        stats = [*_statistics(res, an, parts), *(_rate_checks(res, an, parts) if rates else ())]
         radii = _radius_checks(res) if radius else []
         consts = _constant_checks(res)
         cfg = res.config
@@ -540,9 +567,11 @@ def _mu_g_checks(links) -> list:
         ),
         _WITNESS_MUTANT,
     ),
-    witness=_WITNESS["regret"] + ", proofs_check.witnesses.polar_field:own_mu_g",
+    witness=_WITNESS["regret"]
+    + ", proofs_check.witnesses.polar_field:own_mu_g"
+    + ", proofs_check.witnesses.study_constants:direction_rates",
     shares=_SHARES + "; 2 gamma lambda0 of C_e is the study's (nbl_sim.studies.rate_study)",
-    reduced=_reduced("regret", ("estimation", "estimation_long"), radius=True),
+    reduced=_reduced("regret", ("estimation", "estimation_long"), radius=True, rates=True),
 )
 @_study_claim
 def _estimation_rate_study(
@@ -665,6 +694,7 @@ def _estimation_rate_study(
             *_reruns(res, "regret", wgamma),
             *_mu_g_checks(an["estimation"]),
             *_statistics(res, an, ("estimation", "estimation_long")),
+            *_rate_checks(res, an, ("estimation", "estimation_long")),
             *_radius_checks(res),
             *_constant_checks(res),
         ],
