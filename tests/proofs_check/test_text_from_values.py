@@ -256,7 +256,9 @@ def _study(S: dict, se_rel: float = 0.01, link: str = "logistic"):
         "two_gamma_kappa_perp": 2.0,
     }
     an = {
-        "estimation": {link: {"by_d": by_d, "d_model": dimension_model(scaled, rates)}},
+        "estimation": {
+            link: {"by_d": by_d, "rates": rates, "d_model": dimension_model(scaled, rates)}
+        },
         "estimation_long": {},
     }
     res = SimpleNamespace(
@@ -274,6 +276,7 @@ def _study_text(monkeypatch, fake) -> tuple:
     monkeypatch.setattr(f"{STUDY}._statistics", lambda res, an, parts: [])
     monkeypatch.setattr(f"{STUDY}._radius_checks", lambda res: [])
     monkeypatch.setattr(f"{STUDY}._constant_checks", lambda res: [])
+    monkeypatch.setattr(f"{STUDY}._rate_checks", lambda res, an, parts: [])
     out = REGISTRY.get("localized-estimation-rate-study").check.combine(None)
     return out, f"{out.computed} {out.detail}"
 
