@@ -41,6 +41,22 @@ from .polar_field import R_MAX, gl_panels, own_dH
 __all__ = ["slowest_rate", "tangent_noise", "direction_rates"]
 
 
+def _half_plane(link, delta: str) -> tuple:
+    """The tensor Gauss–Legendre rule of the module docstring over (z1 ≥ 0, z2): its weights
+    with the half-normal and normal densities folded in, g(W) at W = s z2 + (Δ/2) z1 on it,
+    the nodes z1, z2 and s = √(1 − Δ²/4)."""
+    c = float(delta) / 2
+    s = math.sqrt(1 - c * c)
+    z2, w2 = gl_panels(-R_MAX, R_MAX, 56)
+    z1, w1 = gl_panels(0.0, R_MAX, 28)
+    p1 = 2 * w1 * np.exp(-0.5 * z1 * z1) / math.sqrt(2 * math.pi)  # half-normal density
+    p2 = w2 * np.exp(-0.5 * z2 * z2) / math.sqrt(2 * math.pi)
+    W = s * z2[None, :] + c * z1[:, None]
+    with np.errstate(all="ignore"):
+        gW = np.asarray(link.g_numpy(W), dtype=float)
+    return p1[:, None] * p2[None, :], gW, z1, z2, s
+
+
 @functools.cache
 def tangent_noise(link, delta: str) -> dict:
     """The second moments of the NBL increment at v* for Bernoulli rewards.
@@ -59,16 +75,7 @@ def tangent_noise(link, delta: str) -> dict:
         (z1, z2) ~ N(0, I₂), by the tensor Gauss–Legendre rule of the module docstring
         (relative accuracy ~1e-14 for the paper's links).
     """
-    c = float(delta) / 2
-    s = math.sqrt(1 - c * c)
-    z2, w2 = gl_panels(-R_MAX, R_MAX, 56)
-    z1, w1 = gl_panels(0.0, R_MAX, 28)
-    p1 = 2 * w1 * np.exp(-0.5 * z1 * z1) / math.sqrt(2 * math.pi)  # half-normal density
-    p2 = w2 * np.exp(-0.5 * z2 * z2) / math.sqrt(2 * math.pi)
-    W = s * z2[None, :] + c * z1[:, None]
-    with np.errstate(all="ignore"):
-        gW = np.asarray(link.g_numpy(W), dtype=float)
-    weight = p1[:, None] * p2[None, :]
+    weight, gW, _, z2, _ = _half_plane(link, delta)
     return {
         "sigma2_theta": float(np.sum(weight * gW * z2[None, :] ** 2)),
         "sigma2_perp": float(np.sum(weight * gW)),
@@ -80,19 +87,19 @@ def direction_rates(link, delta: str, gamma: float) -> dict:
     γ (prop:local_jacobian): κ_θ along θ, κ_⊥ = Δμ* along the d − 2 directions ⊥ θ.
 
     κ_θ = −H'(0) of the witness's own polar field (:func:`~proofs_check.witnesses.
-    polar_field.own_dH`); κ_⊥ = Δμ* from g alone, integrating μ* = E[g'(U + ΔZ/2) 1{Z > 0}]
-    (U ~ N(0, s²), s² = 1 − Δ²/4) by parts in Z: Δμ* = 2 E_U[∫₀^∞ g(U + Δz/2) z φ(z) dz −
-    φ(0) g(U)], by the tensor Gauss–Legendre rule of the module docstring (no derivative of g,
-    no library moment).
+    polar_field.own_dH`). κ_⊥ from g alone: integrating μ* = E[g'(U + ΔZ/2) 1{Z > 0}] (U ~
+    N(0, s²), s² = 1 − Δ²/4) by parts in Z gives Δμ* = 2 E_U[∫₀^∞ g(U + Δz/2) z φ(z) dz −
+    φ(0) g(U)] = E[|z1| g(W)] − 2φ(0) E[g(s z2)], with W and (z1, z2) as in
+    :func:`tangent_noise`, on the same rule (no derivative of g, no library moment).
 
     Parameters
     ----------
     link : Link
-        The link (its ``g_numpy``).
+        The link, evaluated through ``g_numpy`` only.
     delta : str
-        The arm separation Δ.
+        Δ, as the study states it.
     gamma : float
-        The step constant γ (the study's, gated as 1/κ by :func:`slowest_rate`).
+        The study's step constant γ (gated as 1/κ by :func:`slowest_rate`).
 
     Returns
     -------
@@ -101,18 +108,13 @@ def direction_rates(link, delta: str, gamma: float) -> dict:
         (measured against the library's exact rates: 1e-15 relative for κ_⊥, ≤ 5e-13 for κ_θ
         on the study's links).
     """
-    c = float(delta) / 2
-    s = math.sqrt(1 - c * c)
-    z2, w2 = gl_panels(-R_MAX, R_MAX, 56)
-    z1, w1 = gl_panels(0.0, R_MAX, 28)
-    phi1 = np.exp(-0.5 * z1 * z1) / math.sqrt(2 * math.pi)
-    phi2 = np.exp(-0.5 * z2 * z2) / math.sqrt(2 * math.pi)
-    u = s * z2
+    weight, gW, z1, z2, s = _half_plane(link, delta)
+    p2 = weight.sum(axis=0)  # the z2 weights (the half-normal ones sum to 1)
     with np.errstate(all="ignore"):
-        g_shift = np.asarray(link.g_numpy(u[None, :] + c * z1[:, None]), dtype=float)
-        g_u = np.asarray(link.g_numpy(u), dtype=float)
-    inner = (w1 * z1 * phi1) @ g_shift  # ∫₀^∞ g(u + Δz/2) z φ(z) dz at every node u
-    k_perp = 2 * float(np.sum(w2 * phi2 * (inner - g_u / math.sqrt(2 * math.pi))))
+        g_u = np.asarray(link.g_numpy(s * z2), dtype=float)
+    k_perp = float(np.sum(weight * gW * z1[:, None])) - 2 * float(np.sum(p2 * g_u)) / math.sqrt(
+        2 * math.pi
+    )
     k_theta = -float(own_dH(link, delta, 0.0))
     return {
         "kappa_theta": k_theta,
