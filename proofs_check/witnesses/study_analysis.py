@@ -204,6 +204,7 @@ def dimension_fit(scaled: dict) -> dict | None:
         # with two dimensions the line passes through both points: χ² is rounding (~1e-28),
         # not a statistic, and is not compared
         "chi2": chi2 if dof > 0 else None,
+        "dof": dof,
         "chi2_p": float(_chi2.sf(chi2, dof)) if dof > 0 else None,
     }
     if 2 in scaled:
@@ -290,6 +291,8 @@ def _estimation(data: dict, grids: dict) -> tuple[dict, dict]:
             "slope_all": all_floors,
         }
         out.setdefault(link, {"by_d": {}})["by_d"][d] = {
+            "t": t.tolist(),  # the design's grid and n0, as the analysis carries them
+            "t0": n0,
             "mean": m.tolist(),
             "se": se.tolist(),
             "slope": slope,
@@ -356,7 +359,8 @@ def _gamma(res) -> tuple[dict, dict]:
         if m in res.gamma
     ]
     rows = [row for row, _ in pairs]
-    return {"gamma_c": 1 / (2 * k), "rows": rows}, {"rows": [fl for _, fl in pairs]}
+    stats = {"kappa": k, "sigma2": s2, "gamma_c": 1 / (2 * k), "rows": rows}
+    return stats, {"rows": [fl for _, fl in pairs]}
 
 
 def _localization(res) -> dict:
@@ -376,7 +380,10 @@ def _localization(res) -> dict:
                 "e_n0": float(np.mean(raw["e_n0"])),
             }
         )
-    return {"by_d": by_d}
+    # the radii the part started from: the design's r0 of the study's first link (gated against
+    # the witness's own field by the study claims' radius checks)
+    first = res.config.links[0]
+    return {"by_d": by_d, "r0": {d: res.constants["r0"][(first, d)] for d in by_d}}
 
 
 def _contrast(res) -> tuple[dict, dict]:
@@ -394,6 +401,7 @@ def _contrast(res) -> tuple[dict, dict]:
             "slope": slope,
             "fit": fit,
             "per_round_end": float(m[-1] / ns[-1]),
+            "ns": ns.tolist(),
             "angle_deg": ang.tolist(),
         }
         floors[link] = {"slope": slope_floors, "fit": fit_floors}

@@ -104,9 +104,10 @@ def direction_rates(link, delta: str, gamma: float) -> dict:
     Returns
     -------
     dict
-        ``kappa_theta``, ``kappa_perp``, ``two_gamma_kappa_theta``, ``two_gamma_kappa_perp``
-        (measured against the library's exact rates: 1e-15 relative for κ_⊥, ≤ 5e-13 for κ_θ
-        on the study's links).
+        ``gamma`` (as given: the analysis must carry the study's), ``kappa_theta``,
+        ``kappa_perp``, ``two_gamma_kappa_theta``, ``two_gamma_kappa_perp`` (measured against
+        the library's exact rates: 1e-14 relative for κ_⊥, ≤ 5e-13 for κ_θ at the study's
+        Δ = 1).
     """
     weight, gW, z1, z2, s = _half_plane(link, delta)
     p2 = weight.sum(axis=0)  # the z2 weights (the half-normal ones sum to 1)
@@ -117,6 +118,7 @@ def direction_rates(link, delta: str, gamma: float) -> dict:
     )
     k_theta = -float(own_dH(link, delta, 0.0))
     return {
+        "gamma": gamma,
         "kappa_theta": k_theta,
         "kappa_perp": k_perp,
         "two_gamma_kappa_theta": 2 * gamma * k_theta,
