@@ -66,15 +66,10 @@ def _mean_se(a) -> tuple[np.ndarray, np.ndarray]:
     return m, np.sqrt(np.add.reduce(dev * dev, axis=0) / (n - 1) / n)
 
 
-def growth_fits(ns, samples) -> dict:
+def _growth(ns, samples) -> tuple[dict, dict]:
     """GLS of the mean R_n on a + b f(n), f ∈ {log n, √n, n}: per model a, b, their SEs and χ²,
     whitened by the Cholesky factor of the means' covariance (replication covariance / R plus
-    the relative ridge)."""
-    return _growth(ns, samples)[0]
-
-
-def _growth(ns, samples) -> tuple[dict, dict]:
-    """:func:`growth_fits` and the fits' rounding floors (:data:`FLOOR_RULE`).
+    the relative ridge); and the fits' rounding floors (:data:`FLOOR_RULE`).
 
     A fit computed by inverting the means' covariance (the library) carries rounding of
     relative size u·κ, κ its condition number (up to 1e9 with the ridge: horizons close
@@ -129,15 +124,11 @@ def _slope(lx: np.ndarray, ly: np.ndarray) -> float:
     return float((cx * (ly - ly.sum() / ly.size)).sum() / (cx * cx).sum())
 
 
-def bootstrap_slope(x, samples, lo: float, seed: int) -> dict:
+def _bootstrap(x, samples, lo: float, seed: int) -> tuple[dict, dict]:
     """Slope of log mean(samples) on log x over x ≥ ``lo`` and its bootstrap over replications
     (:data:`BOOTSTRAP_SAMPLES` resamples drawn by ``default_rng(seed).integers(0, R, R)``): the
-    slope, the SE and the 2.5/97.5 percentiles, and the window."""
-    return _bootstrap(x, samples, lo, seed)[0]
-
-
-def _bootstrap(x, samples, lo: float, seed: int) -> tuple[dict, dict]:
-    """:func:`bootstrap_slope` and its rounding floors (:data:`FLOOR_RULE`): each log mean
+    slope, the SE and the 2.5/97.5 percentiles, and the window; and its rounding floors
+    (:data:`FLOOR_RULE`): each log mean
     carries up to (R + 1)·u absolute (a mean of R positive values, then a log) and the fit
     n·u·|log mean|, so a slope, either percentile and the SE of the slopes (1-Lipschitz in
     the largest error) differ between two computations by up to
