@@ -36,7 +36,7 @@ import math
 import numpy as np
 
 from .lambda0 import slowest_rate
-from .polar_field import R_MAX, gl_panels, own_dH
+from .polar_field import R_MAX, gl_panels
 
 __all__ = ["slowest_rate", "tangent_noise", "direction_rates"]
 
@@ -86,9 +86,9 @@ def direction_rates(link, delta: str, gamma: float) -> dict:
     """The local contraction rate of each kind of tangent direction at v* and its 2γκ at step
     γ (prop:local_jacobian): κ_θ along θ, κ_⊥ = Δμ* along the d − 2 directions ⊥ θ.
 
-    κ_θ = −H'(0) of the witness's own polar field (:func:`~proofs_check.witnesses.
-    polar_field.own_dH`). κ_⊥ from g alone: integrating μ* = E[g'(U + ΔZ/2) 1{Z > 0}] (U ~
-    N(0, s²), s² = 1 − Δ²/4) by parts in Z gives Δμ* = 2 E_U[∫₀^∞ g(U + Δz/2) z φ(z) dz −
+    κ_θ = −H'(0) of the witness's own polar field (:func:`slowest_rate` in d = 2). κ_⊥ from
+    g alone: integrating μ* = E[g'(U + ΔZ/2) 1{Z > 0}] (U ~ N(0, s²), s² = 1 − Δ²/4) by
+    parts in Z gives Δμ* = 2 E_U[∫₀^∞ g(U + Δz/2) z φ(z) dz −
     φ(0) g(U)] = E[|z1| g(W)] − 2φ(0) E[g(s z2)], with W and (z1, z2) as in
     :func:`tangent_noise`, on the same rule (no derivative of g, no library moment).
 
@@ -116,7 +116,7 @@ def direction_rates(link, delta: str, gamma: float) -> dict:
     k_perp = float(np.sum(weight * gW * z1[:, None])) - 2 * float(np.sum(p2 * g_u)) / math.sqrt(
         2 * math.pi
     )
-    k_theta = -float(own_dH(link, delta, 0.0))
+    k_theta = slowest_rate(link, delta, 2)  # −H'(0): in d = 2, θ is the only direction
     return {
         "gamma": gamma,
         "kappa_theta": k_theta,
