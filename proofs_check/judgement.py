@@ -422,9 +422,8 @@ def tree_agreement(
         ``PASS`` or ``FAIL`` (a toolkit defect naming the path that disagrees most).
     """
     rule = f"|library - witness| <= {tol:g} x max(|library|, |witness|)"
-    rule += (
-        f" + {floor_rule}" if floors and floor_rule else ""
-    )  # a rule that no floor applies is not named
+    # the floors' rule is named only where some floor is given
+    rule += f" + {floor_rule}" if floors and floor_rule else ""
     rule += " at every value"
     worst, where, n = -1.0, ("", None, None), 0
     for path, lib, wit, floor in _leaves(witness, library, floors):
