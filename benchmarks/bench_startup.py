@@ -33,10 +33,14 @@ and CI images set it — every start re-compiles nbl's ~60 imported modules from
 0.25 s per command on the reference host, which no installed ``nbl`` pays. ``--no-bytecode``
 measures that setting instead (the JSON records which was measured).
 
+Before and after a change, in the same rounds: ``--against DIR`` adds, for every ``nbl`` row,
+a row ``NAME@against`` that runs the same command with ``PYTHONPATH=DIR`` — the packages of
+another checkout (e.g. ``git worktree add /tmp/before HEAD~1``) ahead of the installed ones.
+
 Usage::
 
     python benchmarks/bench_startup.py [--repeats N] [--only NAME ...] [--cache-dir DIR]
-                                       [--json OUT] [--no-bytecode]
+                                       [--json OUT] [--no-bytecode] [--against DIR]
 
 No assertion is made on any timing: the script reports, the reader judges.
 """
@@ -58,7 +62,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import count, cpu_model  # noqa: E402
 
-#: (row name, the arguments of ``nbl``)
+#: (row name, the arguments of ``nbl``); a row is (name, argv) or (name, argv, PYTHONPATH)
 COMMANDS = [
     ("help", ["--help"]),
     ("stability", ["stability", "--family", "logistic", "--delta", "1"]),
@@ -78,12 +82,14 @@ def _argv(args: list[str]) -> list[str]:
     return [sys.executable, "-m", "proofs_check.cli", *args]
 
 
-def wall(argv: list[str], env: dict) -> tuple[float, float]:
+def wall(argv: list[str], env: dict, cwd: str | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds: user + system) of one fresh process running ``argv`` (its
     exit status must be 0). The CPU time is the process's own (``os.wait4``), its threads
     included, and hardly depends on what else the machine runs; the wall time does."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     t = time.perf_counter() - t0
@@ -97,17 +103,23 @@ def wall(argv: list[str], env: dict) -> tuple[float, float]:
     return t, usage.ru_utime + usage.ru_stime
 
 
-def measure(rows, repeats: int, env: dict) -> dict[str, list[tuple[float, float]]]:
+def _env(row, env: dict) -> dict:
+    """The environment of one row: ``env``, with the row's PYTHONPATH when it names one."""
+    return dict(env, PYTHONPATH=row[2]) if len(row) > 2 else env
+
+
+def measure(rows, repeats: int, env: dict, cwd: str) -> dict[str, list[tuple[float, float]]]:
     """(wall, CPU) seconds of every row, ``repeats`` interleaved rounds after one unmeasured
-    run each."""
-    for name, argv in rows:
-        print(f"warm-up: {name}", file=sys.stderr)
-        wall(argv, env)
-    times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in rows}
+    run each, in the directory ``cwd``: not a checkout's root, where ``python -m`` would
+    import that checkout's packages ahead of ``PYTHONPATH`` (and of the installed ones)."""
+    for row in rows:
+        print(f"warm-up: {row[0]}", file=sys.stderr)
+        wall(row[1], _env(row, env), cwd)
+    times: dict[str, list[tuple[float, float]]] = {row[0]: [] for row in rows}
     for r in range(repeats):
         print(f"round {r + 1}/{repeats}", file=sys.stderr)
-        for name, argv in rows:
-            times[name].append(wall(argv, env))
+        for row in rows:
+            times[row[0]].append(wall(row[1], _env(row, env), cwd))
     return times
 
 
@@ -115,13 +127,16 @@ def table(rows, times) -> list[dict]:
     base = statistics.median(w for w, _ in times[BASELINE[0]])
     base_cpu = statistics.median(c for _, c in times[BASELINE[0]])
     out = []
-    for name, argv in rows:
+    for row in rows:
+        name, argv = row[0], row[1]
         t = [w for w, _ in times[name]]
         cpu = statistics.median(c for _, c in times[name])
         shown = {
             BASELINE[0]: "python -c 'import numpy'",
             SCRIPT[0]: "python benchmarks/numpy_loop_script.py",
         }.get(name, "nbl " + " ".join(argv[3:]))
+        if len(row) > 2:
+            shown = f"PYTHONPATH={row[2]} {shown}"
         out.append(
             {
                 "name": name,
@@ -153,12 +168,21 @@ def main(argv=None) -> int:
     )
     p.add_argument("--json", help="write the rows and the machine description here")
     p.add_argument(
+        "--against",
+        metavar="DIR",
+        help="also run every nbl row with PYTHONPATH=DIR (another checkout's packages)",
+    )
+    p.add_argument(
         "--no-bytecode",
         action="store_true",
         help="run the commands with PYTHONDONTWRITEBYTECODE=1 (every start compiles from source)",
     )
     a = p.parse_args(argv)
     picked = [(n, _argv(args)) for n, args in COMMANDS if a.only is None or n in a.only]
+    if a.against:
+        if not (Path(a.against) / "proofs_check" / "cli" / "__init__.py").is_file():
+            p.error(f"--against {a.against}: no proofs_check/cli there (a checkout's root)")
+        picked += [(f"{n}@against", v, str(Path(a.against).resolve())) for n, v in picked]
     if a.only is None or SCRIPT[0] in a.only:
         picked.append(SCRIPT)
     rows = [BASELINE, *picked]
@@ -168,7 +192,7 @@ def main(argv=None) -> int:
         if a.no_bytecode:
             env["PYTHONDONTWRITEBYTECODE"] = "1"
         load0 = os.getloadavg()[0]
-        times = measure(rows, a.repeats, env)
+        times = measure(rows, a.repeats, env, tmp)
         load1 = os.getloadavg()[0]
     result = table(rows, times)
     bytecode = "not written (PYTHONDONTWRITEBYTECODE=1)" if a.no_bytecode else "written and read"
@@ -184,12 +208,12 @@ def main(argv=None) -> int:
         f"{bytecode}"
     )
     print(
-        f"{'row':<16}{'median s':>10}{'min s':>8}{'max s':>8}{'ratio':>8}{'CPU s':>8}"
+        f"{'row':<24}{'median s':>10}{'min s':>8}{'max s':>8}{'ratio':>8}{'CPU s':>8}"
         f"{'CPU ratio':>10}  command"
     )
     for r in result:
         print(
-            f"{r['name']:<16}{r['median_s']:>10.3f}{r['min_s']:>8.3f}{r['max_s']:>8.3f}"
+            f"{r['name']:<24}{r['median_s']:>10.3f}{r['min_s']:>8.3f}{r['max_s']:>8.3f}"
             f"{r['ratio']:>8.2f}{r['cpu_s']:>8.3f}{r['cpu_ratio']:>10.2f}  {r['command']}"
         )
     if a.json:
@@ -206,6 +230,7 @@ def main(argv=None) -> int:
                         "load_start": load0,
                         "load_end": load1,
                         "bytecode": bytecode,
+                        "against": a.against,
                     },
                 },
                 indent=2,

@@ -159,4 +159,9 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    from proofs_check.process_end import end_after_exit_hooks
+
+    # ~1 s less per process: no freeing of every object at exit (the results are written)
+    _status = end_after_exit_hooks()
+    _status[0] = main()
+    raise SystemExit(_status[0])
