@@ -76,6 +76,7 @@ from .targets import (
     target_modules,
     target_paths,
 )
+from .worker import report_text
 
 __all__ = [
     "ROOT",
@@ -186,6 +187,12 @@ class CoverageMap:
     @property
     def baseline(self) -> dict:
         return {k: v["status"] for k, v in self.data["claims"].items()}
+
+    @property
+    def texts(self) -> dict:
+        """{claim: :func:`~proofs_check.libmutation.worker.report_text` of its unmutated
+        result} (claims of a map made before the fingerprints have none)."""
+        return {k: v["text"] for k, v in self.data["claims"].items() if "text" in v}
 
     def contexts(self, path: str, line: int, end_line: int | None = None) -> set:
         """The contexts executing ``path`` at ``line`` (to ``end_line``); a line executed at
@@ -309,7 +316,7 @@ def _claims_chunk(ids: list[str], quick: bool = False) -> dict:
         # a reader's seconds include the cells' (in a mutant's process, the first reader
         # computes them): what its time limit is drawn from (run.time_limit)
         seconds = r.seconds + computed.get(key, 0.0)
-        out[i] = {"status": r.status, "seconds": round(seconds, 3)}
+        out[i] = {"status": r.status, "seconds": round(seconds, 3), "text": report_text(r)}
         print(f"coverage: claim {i}: {r.status} ({r.seconds:.1f} s)", file=sys.stderr, flush=True)
     cov.stop()
     return {"claims": out, "lines": credit_readers(_lines_of(cov), readers)}
@@ -712,7 +719,7 @@ def collect(
         for p, per in sorted(merged["lines"].items())
     }
     return {
-        "schema": 1,
+        "schema": 2,
         "mode": "quick" if quick else "full",
         "tests_mapped": bool(tests),
         "claims": merged["claims"],

@@ -68,6 +68,7 @@ def markdown(env: dict, command: str) -> str:
             else ""
         ),
         "",
+        *_report_moved(env),
         "## Per module",
         "",
         "| module | total | FAIL | blame | tests-only | survived | timeout | equiv. "
@@ -223,3 +224,34 @@ def _cell(s, width: int | None = 90) -> str:
     whole)."""
     s = str(s).replace("|", "\\|").replace("\n", " ")
     return s if width is None or len(s) <= width else s[: width - 3] + "..."
+
+
+def _report_moved(env: dict) -> list[str]:
+    """The paragraph (and list) of the mutants not killed whose claims' report text moved."""
+    t = env["totals"]
+    if t.get("alive_claims_run") is None:
+        return []
+    moved = [
+        r
+        for r in env["mutants"]
+        if r.get("report_moved") and r.get("outcome") in ("tests-only", "survived", "timeout")
+    ]
+    out = [
+        f"**The report's text** (`run.classify`, `worker.report_text`): of the "
+        f"{t['alive_claims_run']} mutants not killed whose claims ran, "
+        f"**{t['report_moved']}** changed a printed value or detail of some claim whose "
+        "verdict stayed (a library bug that moves the report with no FAIL, unless the move "
+        "is within the claim's tolerance); the others left every report they reached the "
+        "same, byte for byte.",
+        "",
+    ]
+    if moved:
+        out += ["| mutant | outcome | claims whose text moved |", "|---|---|---|"]
+        out += [
+            f"| `{r['id']}` | {r['outcome']} | "
+            + ", ".join(f"`{c}`" for c in r["report_moved"])
+            + " |"
+            for r in moved
+        ]
+        out.append("")
+    return out

@@ -148,19 +148,32 @@ def classify(
     timed_out: bool = False,
     n_claims: int = 0,
     n_tests: int = 0,
+    texts: dict | None = None,
 ) -> dict:
     """The outcome of one mutant from its worker's events (see the module docstring).
 
+    ``texts``: {claim: fingerprint of its unmutated report text} (the coverage map's,
+    :func:`~proofs_check.libmutation.worker.report_text`). A claim whose verdict stayed but
+    whose printed value or detail moved is listed in ``report_moved``: the mutant changed
+    what the report says without a FAIL. That does not change the outcome (a library change
+    may rightly move a printed digit within the claim's tolerance), but a mutant not killed
+    with an empty ``report_moved`` left every report it reached as it was, byte for byte.
+
     Returns {"outcome", "reason", "transitions": [[claim, before, after, detail]...],
-    "tests_failed": [...], "claims_run", "claims_not_run"}."""
+    "tests_failed": [...], "claims_run", "claims_not_run", "report_moved": [claim...]}."""
     trans, failed, run, not_run, load_error, tests_ran = [], [], 0, [], None, False
     unrun = None  # pytest's exit when the mapped tests could not run at all
+    texts, report_moved = texts or {}, []
     for ev in events:
         if ev["event"] == "claim":
             run += 1
             before = baseline.get(ev["id"])
             if ev["status"] not in (before, "SKIPPED"):
                 trans.append([ev["id"], before, ev["status"], ev.get("detail", "")])
+            elif ev["status"] == before:
+                now, then = ev.get("text"), texts.get(ev["id"])
+                if now and then and now != then:
+                    report_moved.append(ev["id"])
         elif ev["event"] == "load_error":
             load_error = ev["detail"]
         elif ev["event"] == "budget":
@@ -183,6 +196,7 @@ def classify(
         "tests_failed": failed,
         "claims_run": run,
         "claims_not_run": len(not_run),
+        "report_moved": report_moved,
     }
     blamed = [t for t in trans if t[2] != "FAIL"]
     if equivalent:
@@ -488,7 +502,7 @@ def run_library(
             kernels=kernels,
             pycache=pycache,
         )
-        base = cov.baseline
+        base, texts = cov.baseline, cov.texts
         tasks, records = [], []
         for s in chosen:
             src = (ROOT / s.path).read_text()
@@ -569,7 +583,13 @@ def run_library(
                     res = {"events": [], "timed_out": True, "seconds": 0.0, "error": str(res)}
                 rec.update(
                     classify(
-                        base, res["events"], None, res["timed_out"], rec["n_claims"], rec["n_tests"]
+                        base,
+                        res["events"],
+                        None,
+                        res["timed_out"],
+                        rec["n_claims"],
+                        rec["n_tests"],
+                        texts=texts,
                     ),
                     seconds=res["seconds"],
                 )
@@ -726,6 +746,15 @@ def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
         claimed = [
             r for r in recs if (r.get("n_claims") or 0) > 0 and r.get("outcome") != "equivalent"
         ]
+        # not killed, and some report it reached reads differently (classify): what the
+        # registry printed moved with no FAIL
+        alive = [
+            r
+            for r in recs
+            if r.get("outcome") in ("tests-only", "survived", "timeout") and r.get("claims_run")
+        ]
+        out["alive_claims_run"] = len(alive)
+        out["report_moved"] = sum(bool(r.get("report_moved")) for r in alive)
         out["claimed"] = len(claimed)
         out["kill_rate_registry_claimed"] = (
             round(sum(r.get("outcome") == "killed-as-FAIL" for r in claimed) / len(claimed), 4)
@@ -753,6 +782,7 @@ def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
                 "transitions",
                 "n_claims",
                 "n_tests",
+                "report_moved",
             )
         }
 

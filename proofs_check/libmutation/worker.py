@@ -5,7 +5,8 @@ as a dict, or null for the unmutated library), ``claims`` (ids, cheapest first),
 ({id: unmutated status}), ``tests`` (pytest node ids), ``budget`` (seconds for the claims),
 ``quick`` (run the claims as a quick run does: a slow claim through its reduced gates).
 ``OUT`` receives one JSON object per line as the work goes (so a run killed for time keeps
-what it did): ``{"event": "claim", "id", "status", "detail", "seconds"}``, ``{"event":
+what it did): ``{"event": "claim", "id", "status", "detail", "text", "seconds"}`` (``text``:
+:func:`report_text`), ``{"event":
 "load_error", "detail"}``, ``{"event": "budget", "not_run": [...]}``, ``{"event": "tests",
 "exit", "failed"}``, ``{"event": "done"}``.
 
@@ -29,6 +30,7 @@ Tests run (in this same process, after the claims, only when no claim's verdict 
 
 from __future__ import annotations
 
+import hashlib
 import importlib.abc
 import importlib.util
 import json
@@ -38,7 +40,16 @@ from pathlib import Path
 
 from .operators import MutantSpec, mutated_code
 
-__all__ = ["MutantFinder", "install", "main"]
+__all__ = ["MutantFinder", "install", "main", "report_text"]
+
+
+def report_text(result) -> str:
+    """A fingerprint of what the report prints for one claim's result: its computed value and
+    its detail (SHA-256, 16 hex digits). The coverage map records it for the unmutated
+    library, the worker for the mutant: a mutant that moves it without moving the verdict
+    changed the report with no FAIL (:func:`~proofs_check.libmutation.run.classify`)."""
+    text = f"{result.computed}\0{result.detail}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class _Loader(importlib.abc.Loader):
@@ -129,6 +140,7 @@ def main(argv=None) -> int:
             id=cid,
             status=r.status,
             detail=(r.detail or "")[:300],
+            text=report_text(r),
             seconds=round(r.seconds, 3),
         )
         moved |= r.status not in (base.get(cid), "SKIPPED")

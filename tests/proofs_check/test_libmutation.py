@@ -212,6 +212,45 @@ def test_classification_of_each_outcome():
     )
 
 
+def test_a_report_text_that_moves_without_a_verdict_is_listed():
+    """A claim whose verdict stayed but whose printed text moved (its fingerprint differs
+    from the unmutated one) is listed in ``report_moved``; the outcome is not changed by it,
+    and a claim with no fingerprint on either side is not judged."""
+    texts = {"c1": "aaaa", "c2": "bbbb"}
+    events = [
+        {**_ev("c1", "PASS"), "text": "aaaa"},
+        {**_ev("c2", "PASS"), "text": "cccc"},
+        {"event": "tests", "exit": 1, "failed": ["t::a"]},
+    ]
+    r = classify(BASE, events, n_claims=2, n_tests=1, texts=texts)
+    assert r["outcome"] == "tests-only" and r["report_moved"] == ["c2"]
+    assert classify(BASE, events, n_claims=2, n_tests=1)["report_moved"] == []
+    # a moved verdict is a transition, not a moved text
+    r = classify(BASE, [{**_ev("c2", "FAIL"), "text": "cccc"}], n_claims=1, texts=texts)
+    assert r["outcome"] == "killed-as-FAIL" and r["report_moved"] == []
+
+
+def test_the_report_text_of_an_unmutated_claim_is_the_same_in_two_processes():
+    """The fingerprint the coverage map records for a claim (its chunk process) and the one a
+    mutant's worker records are comparable only if the same library gives the same text in
+    another process, after other claims: two workers of the unmutated library, the claims in
+    two orders."""
+    from proofs_check.libmutation.run import _run_mutant  # noqa: PLC2701 - the task itself
+
+    claims = ["we-lambda-0.60", "sc-lower-bound-we-0.60", "z-reflection-identities"]
+    got = []
+    for order in (claims, claims[::-1]):
+        res = _run_mutant(
+            {
+                "job": {"mutant": None, "claims": order, "tests": [], "baseline": {}, "budget": 100},
+                "timeout": 300,
+                "fresh_numba_cache": False,
+            }
+        )
+        got.append({e["id"]: e["text"] for e in res["events"] if e["event"] == "claim"})
+    assert set(got[0]) == set(claims) and got[0] == got[1]
+
+
 def test_summary_rates_and_markdown():
     recs = []
     for k, o in enumerate(
