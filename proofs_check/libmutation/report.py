@@ -204,6 +204,12 @@ _METHOD = [
     "→PASS — without a FAIL; it wins over a FAIL elsewhere, since the report would still "
     "judge the paper by it), *tests-only*, *survived* (with the reason), *timeout*, "
     "*equivalent* (the mutated module compiles to the original's instructions).",
+    "- **The report's text**: the coverage map records, for each claim, a fingerprint of what "
+    "the report prints for it (its computed value and detail, SHA-256); each mutant's worker "
+    "records the same. A mutant not killed lists the claims whose text moved while their "
+    "verdict stayed (`report_moved`): a library bug that changed the report with no FAIL "
+    "(or a move within the claim's tolerance). An empty list means every report the mutant "
+    "reached reads the same, byte for byte.",
     "- **Known survivors**: a mutant the triage lists "
     "(`proofs_check/libmutation/data/triage.json`, with its class and reason) is reported "
     "*survived* with its triage and is not run, unless `--run-triaged`; it counts as not "
