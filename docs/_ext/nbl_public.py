@@ -216,6 +216,8 @@ INTERNAL = {
     "proofs_check.ledger*": "the proof-step ledger, reached through nbl proof and its claims "
     "(its transcription format is the package docstring)",
     "proofs_check.runner": "the parallel claims runner behind nbl check",
+    "proofs_check.process_end": "how the nbl command and the mutation harness's processes end "
+    "(right after their exit hooks; docs/architecture.md)",
     "proofs_check.libmutation*": "library mutation behind nbl check --mutate --library "
     "(documented on docs/mutation.md)",
     "proofs_check.runner_keys": "cache keys of the claims runner",

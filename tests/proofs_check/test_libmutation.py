@@ -242,7 +242,13 @@ def test_the_report_text_of_an_unmutated_claim_is_the_same_in_two_processes():
     for order in (claims, claims[::-1]):
         res = _run_mutant(
             {
-                "job": {"mutant": None, "claims": order, "tests": [], "baseline": {}, "budget": 100},
+                "job": {
+                    "mutant": None,
+                    "claims": order,
+                    "tests": [],
+                    "baseline": {},
+                    "budget": 100,
+                },
                 "timeout": 300,
                 "fresh_numba_cache": False,
             }
