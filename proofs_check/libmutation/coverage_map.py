@@ -76,7 +76,7 @@ from .targets import (
     target_modules,
     target_paths,
 )
-from .worker import report_text
+from .worker import report_text, shown
 
 __all__ = [
     "ROOT",
@@ -193,6 +193,11 @@ class CoverageMap:
         """{claim: :func:`~proofs_check.libmutation.worker.report_text` of its unmutated
         result} (claims of a map made before the fingerprints have none)."""
         return {k: v["text"] for k, v in self.data["claims"].items() if "text" in v}
+
+    @property
+    def shown(self) -> dict:
+        """{claim: :func:`~proofs_check.libmutation.worker.shown` of its unmutated result}."""
+        return {k: v["shown"] for k, v in self.data["claims"].items() if "shown" in v}
 
     def contexts(self, path: str, line: int, end_line: int | None = None) -> set:
         """The contexts executing ``path`` at ``line`` (to ``end_line``); a line executed at
@@ -316,7 +321,12 @@ def _claims_chunk(ids: list[str], quick: bool = False) -> dict:
         # a reader's seconds include the cells' (in a mutant's process, the first reader
         # computes them): what its time limit is drawn from (run.time_limit)
         seconds = r.seconds + computed.get(key, 0.0)
-        out[i] = {"status": r.status, "seconds": round(seconds, 3), "text": report_text(r)}
+        out[i] = {
+            "status": r.status,
+            "seconds": round(seconds, 3),
+            "text": report_text(r),
+            "shown": shown(r)[:4000],
+        }
         print(f"coverage: claim {i}: {r.status} ({r.seconds:.1f} s)", file=sys.stderr, flush=True)
     cov.stop()
     return {"claims": out, "lines": credit_readers(_lines_of(cov), readers)}

@@ -252,12 +252,19 @@ def _report_moved(env: dict) -> list[str]:
         "",
     ]
     if moved:
-        out += ["| mutant | outcome | claims whose text moved |", "|---|---|---|"]
         out += [
-            f"| `{r['id']}` | {r['outcome']} | "
-            + ", ".join(f"`{c}`" for c in r["report_moved"])
-            + " |"
-            for r in moved
+            "| mutant | outcome | claims whose text moved: the first difference |",
+            "|---|---|---|",
         ]
+        for r in moved:
+            diffs = dict(r.get("report_moves") or [])
+            out.append(
+                f"| `{r['id']}` | {r['outcome']} | "
+                + "; ".join(
+                    f"`{c}`" + (f": {_cell(diffs[c], None)}" if diffs.get(c) else "")
+                    for c in r["report_moved"]
+                )
+                + " |"
+            )
         out.append("")
     return out

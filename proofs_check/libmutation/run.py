@@ -141,6 +141,21 @@ def stratified_sample(specs: list[MutantSpec], n: int, seed: int) -> list[Mutant
 
 
 # ------------------------------------------------------------------ classification
+def first_difference(before: str, after: str, words: int = 4) -> str:
+    """The first place two texts differ, word by word, with ``words`` words around it:
+    ``"… a b OLD c d … → … a b NEW c d …"`` (an empty string when they are equal)."""
+    a, b = before.split(), after.split()
+    i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    if a == b:
+        return ""
+
+    def around(t):
+        lo, hi = max(0, i - words), i + words + 1
+        return ("… " if lo else "") + " ".join(t[lo:hi]) + (" …" if hi < len(t) else "")
+
+    return f"{around(a)} → {around(b)}"
+
+
 def classify(
     baseline: dict,
     events: list[dict],
@@ -149,6 +164,7 @@ def classify(
     n_claims: int = 0,
     n_tests: int = 0,
     texts: dict | None = None,
+    shown: dict | None = None,
 ) -> dict:
     """The outcome of one mutant from its worker's events (see the module docstring).
 
@@ -159,11 +175,15 @@ def classify(
     may rightly move a printed digit within the claim's tolerance), but a mutant not killed
     with an empty ``report_moved`` left every report it reached as it was, byte for byte.
 
+    ``shown``: {claim: its unmutated text} (the coverage map's); a moved text's first
+    difference is kept in ``report_moves`` ([[claim, "… before … → … after …"]...]).
+
     Returns {"outcome", "reason", "transitions": [[claim, before, after, detail]...],
-    "tests_failed": [...], "claims_run", "claims_not_run", "report_moved": [claim...]}."""
+    "tests_failed": [...], "claims_run", "claims_not_run", "report_moved": [claim...],
+    "report_moves": [[claim, difference]...]}."""
     trans, failed, run, not_run, load_error, tests_ran = [], [], 0, [], None, False
     unrun = None  # pytest's exit when the mapped tests could not run at all
-    texts, report_moved = texts or {}, []
+    texts, shown, report_moved, report_moves = texts or {}, shown or {}, [], []
     for ev in events:
         if ev["event"] == "claim":
             run += 1
@@ -174,6 +194,10 @@ def classify(
                 now, then = ev.get("text"), texts.get(ev["id"])
                 if now and then and now != then:
                     report_moved.append(ev["id"])
+                    if ev["id"] in shown and "shown" in ev:
+                        report_moves.append(
+                            [ev["id"], first_difference(shown[ev["id"]], ev["shown"])]
+                        )
         elif ev["event"] == "load_error":
             load_error = ev["detail"]
         elif ev["event"] == "budget":
@@ -197,6 +221,7 @@ def classify(
         "claims_run": run,
         "claims_not_run": len(not_run),
         "report_moved": report_moved,
+        "report_moves": report_moves,
     }
     blamed = [t for t in trans if t[2] != "FAIL"]
     if equivalent:
@@ -502,7 +527,7 @@ def run_library(
             kernels=kernels,
             pycache=pycache,
         )
-        base, texts = cov.baseline, cov.texts
+        base, texts, shown = cov.baseline, cov.texts, cov.shown
         tasks, records = [], []
         for s in chosen:
             src = (ROOT / s.path).read_text()
@@ -590,6 +615,7 @@ def run_library(
                         rec["n_claims"],
                         rec["n_tests"],
                         texts=texts,
+                        shown=shown,
                     ),
                     seconds=res["seconds"],
                 )
@@ -783,6 +809,7 @@ def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
                 "n_claims",
                 "n_tests",
                 "report_moved",
+                "report_moves",
             )
         }
 

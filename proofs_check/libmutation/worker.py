@@ -5,8 +5,8 @@ as a dict, or null for the unmutated library), ``claims`` (ids, cheapest first),
 ({id: unmutated status}), ``tests`` (pytest node ids), ``budget`` (seconds for the claims),
 ``quick`` (run the claims as a quick run does: a slow claim through its reduced gates).
 ``OUT`` receives one JSON object per line as the work goes (so a run killed for time keeps
-what it did): ``{"event": "claim", "id", "status", "detail", "text", "seconds"}`` (``text``:
-:func:`report_text`), ``{"event":
+what it did): ``{"event": "claim", "id", "status", "detail", "text", "shown", "seconds"}``
+(``text``: :func:`report_text`; ``shown``: :func:`shown`, its first 4,000 characters), ``{"event":
 "load_error", "detail"}``, ``{"event": "budget", "not_run": [...]}``, ``{"event": "tests",
 "exit", "failed"}``, ``{"event": "done"}``.
 
@@ -40,7 +40,7 @@ from pathlib import Path
 
 from .operators import MutantSpec, mutated_code
 
-__all__ = ["MutantFinder", "install", "main", "report_text"]
+__all__ = ["MutantFinder", "install", "main", "report_text", "shown"]
 
 
 def report_text(result) -> str:
@@ -48,8 +48,12 @@ def report_text(result) -> str:
     its detail (SHA-256, 16 hex digits). The coverage map records it for the unmutated
     library, the worker for the mutant: a mutant that moves it without moving the verdict
     changed the report with no FAIL (:func:`~proofs_check.libmutation.run.classify`)."""
-    text = f"{result.computed}\0{result.detail}"
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return hashlib.sha256(shown(result).encode()).hexdigest()[:16]
+
+
+def shown(result) -> str:
+    """What the report prints for one claim's result: its computed value, then its detail."""
+    return f"{result.computed} | {result.detail}"
 
 
 class _Loader(importlib.abc.Loader):
@@ -141,6 +145,7 @@ def main(argv=None) -> int:
             status=r.status,
             detail=(r.detail or "")[:300],
             text=report_text(r),
+            shown=shown(r)[:4000],
             seconds=round(r.seconds, 3),
         )
         moved |= r.status not in (base.get(cid), "SKIPPED")

@@ -224,6 +224,17 @@ def test_a_report_text_that_moves_without_a_verdict_is_listed():
     ]
     r = classify(BASE, events, n_claims=2, n_tests=1, texts=texts)
     assert r["outcome"] == "tests-only" and r["report_moved"] == ["c2"]
+    # with the texts themselves, the first difference is kept for the report
+    events[1]["shown"] = "3.70e-3 | certified, enclosure radius 5.0e-43; witness 0.0037"
+    shown = {"c2": "3.70e-3 | certified, enclosure radius 5.0e-41; witness 0.0037"}
+    r = classify(BASE, events, n_claims=2, n_tests=1, texts=texts, shown=shown)
+    assert r["report_moves"] == [
+        [
+            "c2",
+            "… | certified, enclosure radius 5.0e-41; witness 0.0037 → "
+            "… | certified, enclosure radius 5.0e-43; witness 0.0037",
+        ]
+    ]
     assert classify(BASE, events, n_claims=2, n_tests=1)["report_moved"] == []
     # a moved verdict is a transition, not a moved text
     r = classify(BASE, [{**_ev("c2", "FAIL"), "text": "cccc"}], n_claims=1, texts=texts)
