@@ -62,7 +62,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--fresh",
         action="store_true",
-        help="run every mutant again (ignore the outcomes kept from earlier runs)",
+        help="run every mutant again (ignore the outcomes kept from earlier runs; this "
+        "run's are still kept, so a run without --fresh resumes it)",
     )
     p.add_argument(
         "--from-json",

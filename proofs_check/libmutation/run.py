@@ -470,10 +470,10 @@ def run_library(
     modules : only these target modules
     progress : ``progress(i, n, record)`` after each mutant (stderr lines by default)
     coverage : a coverage map (default: the cached one, collected if missing)
-    resume : keep each mutant's outcome as it finishes (a JSON-lines log in the cache
-        directory, keyed by the sources, the mode, tests and budget) and reuse the
-        outcomes already there: an interrupted run resumes, a larger sample of the same seed
-        runs only its new mutants
+    resume : reuse the outcomes kept by earlier runs: an interrupted run resumes, a larger
+        sample of the same seed runs only its new mutants. Each mutant's outcome is kept as it
+        finishes (a JSON-lines log in the cache directory, keyed by the sources, the mode,
+        tests and budget) either way, so a run stopped without a report loses none
     stop_after : seconds after which no further mutant is waited for (the running ones are
         ended); the mutants not run are listed as such (as after a Ctrl-C); 0 runs nothing and
         reports the outcomes kept from earlier runs
@@ -580,8 +580,10 @@ def run_library(
                 rec.update(
                     classify(base, [], rec["equivalent"], n_claims=0, n_tests=0), seconds=0.0
                 )
-        kept = _ResultLog(source_key(f"quick={quick}"), quick, tests, budget) if resume else None
-        if kept is not None:
+        # a fresh run reads no kept outcome but keeps its own: stopped (a SIGTERM, a machine
+        # going down), it loses no finished mutant, and a run without --fresh takes them up
+        kept = _ResultLog(source_key(f"quick={quick}"), quick, tests, budget, read=resume)
+        if resume:
             for rec in records:
                 old = kept.get(rec["id"])
                 if old is not None:
@@ -687,6 +689,8 @@ _KEPT = (
     "tests_failed",
     "claims_run",
     "claims_not_run",
+    "report_moved",
+    "report_moves",
     "seconds",
 )
 
@@ -695,7 +699,7 @@ class _ResultLog:
     """The outcomes of finished mutants, one JSON object per line, appended as they finish
     (a torn last line is ignored on reading)."""
 
-    def __init__(self, key: str, quick: bool, tests: bool, budget: float):
+    def __init__(self, key: str, quick: bool, tests: bool, budget: float, read: bool = True):
         from nbl_sim.runs.cache import default_cache_dir, private_dir
 
         self.tag = f"quick={quick};tests={tests};budget={budget:g}"
@@ -706,7 +710,10 @@ class _ResultLog:
         self.done: dict = {}
         self.decided: dict = {}
         self.cleared: set = set()  # survived every claim in a run without tests
-        if self.path.exists():
+        # a run stopped mid-write leaves a torn last line: the next outcome starts a new one
+        tail = self.path.read_bytes()[-1:] if self.path.exists() else b""
+        self._torn = tail not in (b"", b"\n")
+        if read and self.path.exists():
             for line in self.path.read_text().splitlines():
                 try:
                     d = json.loads(line)
@@ -736,7 +743,12 @@ class _ResultLog:
         d = {k: rec.get(k) for k in _KEPT}
         self.done[rec["id"]] = d
         with self.path.open("a") as f:
-            f.write(json.dumps({"tag": self.tag, "id": rec["id"], "outcome": d}) + "\n")
+            f.write(
+                ("\n" if self._torn else "")
+                + json.dumps({"tag": self.tag, "id": rec["id"], "outcome": d})
+                + "\n"
+            )
+        self._torn = False
 
 
 def _line(src: str, line: int) -> str:

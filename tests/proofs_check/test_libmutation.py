@@ -538,6 +538,27 @@ def test_outcomes_log_resumes_and_serves_a_run_with_tests(tmp_path, monkeypatch)
     assert again.get("b")["outcome"] == "survived"
 
 
+def test_a_fresh_run_reads_no_kept_outcome_but_keeps_its_own(tmp_path, monkeypatch):
+    """``--fresh`` (``read=False``) ignores what earlier runs kept, and still keeps each of its
+    own outcomes as it finishes: a fresh run stopped before its report loses none, and the
+    next run without ``--fresh`` takes them up (the newest outcome of a mutant wins). An
+    outcome written after a torn last line is read back."""
+    from proofs_check.libmutation.run import _ResultLog  # noqa: PLC2701 - the log itself
+
+    monkeypatch.setenv("NBL_CACHE_DIR", str(tmp_path))
+    old = _ResultLog("k" * 24, True, True, 60.0)
+    old.add({"id": "a", "outcome": "survived", "reason": "old"})
+    with old.path.open("a") as f:
+        f.write('{"tag": "torn')
+    fresh = _ResultLog("k" * 24, True, True, 60.0, read=False)
+    assert fresh.get("a") is None
+    fresh.add({"id": "a", "outcome": "tests-only", "reason": "new", "report_moved": ["c"]})
+    fresh.add({"id": "b", "outcome": "killed-as-FAIL", "reason": "new"})
+    later = _ResultLog("k" * 24, True, True, 60.0)
+    assert later.get("a")["outcome"] == "tests-only" and later.get("a")["report_moved"] == ["c"]
+    assert later.get("b")["outcome"] == "killed-as-FAIL"
+
+
 @pytest.mark.parametrize("code, interrupted", [(-2, True), (-15, True), (-9, False), (1, False)])
 def test_a_mutant_ended_by_ctrl_c_has_no_outcome(monkeypatch, code, interrupted):
     """A mutant process ended by SIGINT/SIGTERM (a Ctrl-C of the whole run) reports no outcome,
