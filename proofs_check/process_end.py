@@ -16,7 +16,7 @@ import os
 import signal
 import sys
 
-__all__ = ["end_after_exit_hooks", "end_now"]
+__all__ = ["end_after_exit_hooks", "end_now", "exit_status", "run_then_end"]
 
 
 def end_now(rc: int) -> None:
@@ -55,3 +55,43 @@ def end_after_exit_hooks() -> list[int]:
     status = [1]
     atexit.register(lambda: end_now(status[0]))
     return status
+
+
+def exit_status(code) -> int:
+    """The status Python ends with for ``SystemExit(code)``: 0 for None, the number for an
+    int, else 1 (Python prints a message code to stderr first).
+
+    Parameters
+    ----------
+    code : object
+        The exception's ``code``.
+
+    Returns
+    -------
+    int
+        The exit status.
+    """
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
+
+
+def run_then_end(fn, *args) -> None:
+    """Run ``fn(*args)`` (which returns an exit status) in a process that ends right after
+    its exit hooks (:func:`end_after_exit_hooks`) with that status, or with the status of a
+    ``SystemExit`` out of it. For a process's ``if __name__ == "__main__":`` block.
+
+    Parameters
+    ----------
+    fn : callable
+        The program; returns its exit status.
+    *args
+        Its arguments.
+    """
+    status = end_after_exit_hooks()
+    try:
+        status[0] = fn(*args)
+    except SystemExit as e:
+        status[0] = exit_status(e.code)
+        raise
+    raise SystemExit(status[0])

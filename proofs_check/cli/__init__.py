@@ -48,7 +48,7 @@ import signal
 import sys
 import threading
 
-from ..process_end import end_after_exit_hooks, end_now
+from ..process_end import end_after_exit_hooks, end_now, exit_status
 from . import (
     check,
     phase,
@@ -330,6 +330,9 @@ def main(argv=None) -> int:
         rc = _run(argv, debug)
     except KeyboardInterrupt:  # a second interrupt while the first one was reported
         rc = 130
+    except SystemExit as e:  # argparse's --help and --version end the command this way
+        status[0] = exit_status(e.code)
+        raise
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, old)

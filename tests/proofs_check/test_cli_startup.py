@@ -191,3 +191,18 @@ def test_the_command_ends_after_every_exit_hook_with_its_status(tmp_path, status
     assert proc.returncode == status, proc.stderr
     assert proc.stdout == "result\n"
     assert out.read_text() == "hook ran"
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["stability", "--help"]])
+def test_help_and_version_of_the_installed_command_end_with_status_0(args):
+    """argparse ends ``--help`` and ``--version`` with SystemExit(0) out of the command: the
+    last exit hook ends the process with that status, not with the 1 it holds until the
+    command returns (a regression the exit hook once had)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "proofs_check.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip()
