@@ -103,9 +103,15 @@ def wall(argv: list[str], env: dict, cwd: str | None = None) -> tuple[float, flo
     return t, usage.ru_utime + usage.ru_stime
 
 
+#: the checkout this script belongs to: the ``nbl`` rows import its packages (as when they
+#: ran from its root), an ``--against`` row another checkout's
+CHECKOUT = str(Path(__file__).resolve().parents[1])
+
+
 def _env(row, env: dict) -> dict:
-    """The environment of one row: ``env``, with the row's PYTHONPATH when it names one."""
-    return dict(env, PYTHONPATH=row[2]) if len(row) > 2 else env
+    """The environment of one row: ``env`` with PYTHONPATH the row's checkout (this one
+    unless the row names another)."""
+    return dict(env, PYTHONPATH=row[2] if len(row) > 2 else CHECKOUT)
 
 
 def measure(rows, repeats: int, env: dict, cwd: str) -> dict[str, list[tuple[float, float]]]:
