@@ -806,9 +806,7 @@ def _main(argv) -> int:  # pragma: no cover - the collector's subprocess
 
 
 if __name__ == "__main__":  # pragma: no cover
-    from proofs_check.process_end import end_after_exit_hooks
+    from proofs_check.process_end import run_then_end
 
     # ~1 s less per process: no freeing of every object at exit (the results are written)
-    _status = end_after_exit_hooks()
-    _status[0] = _main(sys.argv[1:])
-    raise SystemExit(_status[0])
+    run_then_end(_main, sys.argv[1:])

@@ -145,9 +145,9 @@ def first_difference(before: str, after: str, words: int = 4) -> str:
     """The first place two texts differ, word by word, with ``words`` words around it:
     ``"… a b OLD c d … → … a b NEW c d …"`` (an empty string when they are equal)."""
     a, b = before.split(), after.split()
-    i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     if a == b:
         return ""
+    i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
     def around(t):
         lo, hi = max(0, i - words), i + words + 1
@@ -711,10 +711,10 @@ class _ResultLog:
         self.decided: dict = {}
         self.cleared: set = set()  # survived every claim in a run without tests
         # a run stopped mid-write leaves a torn last line: the next outcome starts a new one
-        tail = self.path.read_bytes()[-1:] if self.path.exists() else b""
-        self._torn = tail not in (b"", b"\n")
-        if read and self.path.exists():
-            for line in self.path.read_text().splitlines():
+        data = self.path.read_bytes() if self.path.exists() else b""
+        self._torn = data[-1:] not in (b"", b"\n")
+        if read:
+            for line in data.decode(errors="replace").splitlines():
                 try:
                     d = json.loads(line)
                 except json.JSONDecodeError:
