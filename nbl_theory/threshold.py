@@ -25,7 +25,14 @@ from .results import decimal_str
 from .stability import lambda_star_float, stability
 from .validation import delta_inside, validate_delta
 
-__all__ = ["ThresholdResult", "Root", "find_thresholds", "DEFAULT_BRACKETS"]
+__all__ = ["ThresholdResult", "Root", "find_thresholds", "DEFAULT_BRACKETS", "REFINE_MIN_DPS"]
+
+#: The fewest digits the mpmath refinement of a root works at (``dps`` below it is the digits
+#: printed). The secant starts 1e-12 (relative) either side of Brent's float64 root, so λ* must
+#: be computed well below 1e-12 times its slope for its steps to be more than noise: at
+#: ``dps=8`` (13 working digits) they were not, and mpmath's findroot gave up (an internal
+#: error of ``nbl threshold --dps 8``; tests/theory/test_threshold.py).
+REFINE_MIN_DPS = 20
 
 #: Default search ranges for ``solve_for``.
 DEFAULT_BRACKETS = {
@@ -261,10 +268,11 @@ def _refine(build, solve_for, delta_q, f_float, a, b, fa, dps, certify) -> Root:
     root = brentq(f_float, a, b, xtol=1e-15, rtol=1e-15, maxiter=200)
     digits = 15
     if dps:
-        with mpmath.workdps(dps + 5):
+        work = max(dps, REFINE_MIN_DPS)
+        with mpmath.workdps(work + 5):
 
             def f_mp(x):
-                r = _lambda_at(build, solve_for, delta_q, mpmath.nstr(x, dps + 3), False, dps)
+                r = _lambda_at(build, solve_for, delta_q, mpmath.nstr(x, work + 3), False, work)
                 return r.values["lambda_star"]
 
             root = mpmath.findroot(
@@ -274,7 +282,7 @@ def _refine(build, solve_for, delta_q, f_float, a, b, fa, dps, certify) -> Root:
                     mpmath.mpf(root) + mpmath.mpf(10) ** -12 * max(1, abs(root)),
                 ),
                 solver="secant",
-                tol=mpmath.mpf(10) ** (-2 * dps),
+                tol=mpmath.mpf(10) ** (-2 * work),
             )
             digits = dps
     crossing = "stable->unstable" if fa > 0 else "unstable->stable"

@@ -229,6 +229,29 @@ def test_greedy_logistic_pinned(d, intercept, n0):
         assert got["objective_evaluations"] > 0 and got["line_search_halvings"] > 0
 
 
+@pytest.mark.parametrize("ridge", [1e-300, 1e-12])
+def test_greedy_logistic_pinned_where_every_counter_moves(ridge):
+    """The default tier's cheap member of test_greedy_logistic_pinned (its larger cases run
+    with ``-m slow``), on a run small enough for the reference's Python loop (2 × 40 rounds, d =
+    2) that still reaches every counter: no initialization and no intercept, so the first fits
+    see no data and tie; collinear contexts (x_1 = x_0), so the Hessian is singular up to the
+    ridge — at 1e-300 the Cholesky step fails, at 1e-12 a fit hits max_iter — and line searches
+    in both. Actions, fits and every count the same in both backends."""
+    env = Environment.build(TT, "0.5", 2)
+    real = env.draw(11, range(2), 40, 0)
+    X = real.X.copy()
+    X[..., 1] = X[..., 0]
+    opts = {"intercept": False, "ridge": ridge}
+    got_a, got = engine.greedy_logistic(X, real.Y, real.coins, **opts)
+    ref_a, ref = engine.greedy_logistic(X, real.Y, real.coins, backend="reference", **opts)
+    assert _same(got_a, ref_a) and got.keys() == ref.keys()
+    for key in got:
+        assert _same(got[key], ref[key]), key
+    # the run reaches what it is here for (else the pin would hold vacuously)
+    assert got["ties"] > 0 and got["line_search_halvings"] > 0
+    assert got["failures" if ridge == 1e-300 else "max_iter_hits"] > 0
+
+
 def test_ziggurat_tables_give_numpys_normals():
     """The copied tables draw numpy's own standard normals: 2·10⁶ of them, which visit every
     one of the 256 layers' slow paths and the tail beyond r (counted), bit for bit, and the

@@ -160,3 +160,23 @@ def test_v_shaped_functions_on_an_interval_across_zero_enclose_their_minimum(lo)
     (a_lo, a_hi), (c_lo, c_hi) = f(arb(lo), arb(1))
     assert a_lo.lower() <= 0 and a_hi.upper() >= 1
     assert c_lo.lower() <= 1 and c_hi.upper() >= arb(1).cosh().upper() - 1e-30
+
+
+@pytest.mark.parametrize("n", [-1, -2, -3])
+@pytest.mark.parametrize("lo, hi", [("0.5", "2"), ("-3", "-0.25")])
+def test_a_negative_power_reaches_both_ends_of_its_range(n, lo, hi):
+    """z^n for n < 0 on an interval without 0 is monotone there, so its range is spanned by
+    the two ends' values: the enclosure must contain both (a rule that took 1/p for both
+    ends of the positive power p would give a single point). The default tier's cheap member
+    of the hypothesis search test_the_interval_contains_every_value (``-m slow``).
+    Reference: the ends' values as Arb balls at 256 bits (radius ~1e-77)."""
+    with arb_precision(256):
+        f = compile_interval([Z**n], Z)
+        (e_lo, e_hi) = f(arb(lo), arb(hi))[0]
+        ends = [arb(lo) ** n, arb(hi) ** n]
+        want_lo = min(ends, key=lambda b: float(b.mid()))
+        want_hi = max(ends, key=lambda b: float(b.mid()))
+        assert e_lo <= want_lo.upper() and want_hi.lower() <= e_hi  # reaches both ends
+        # and is tight (an enclosure of a monotone power costs only rounding at 256 bits)
+        assert abs(float(e_lo - want_lo.mid())) < 1e-60
+        assert abs(float(e_hi - want_hi.mid())) < 1e-60

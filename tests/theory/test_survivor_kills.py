@@ -245,3 +245,27 @@ def test_the_corrector_accepts_a_point_reached_by_its_last_secant_step():
     curve = trace_zero_curve(f, (2.0, 0.0), box, tol=tol, max_points=5)
     res = [abs((x + y - 1.0) ** 3) for x, y in zip(curve.x, curve.y)]
     assert max(res) <= tol
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-12, 1e-200, 1e12])
+def test_the_trapezoid_stops_relative_to_the_integrands_own_size(scale):
+    """nbl_theory.numeric:489 (``l1_norm(l1[k], h)`` -> ``l1_norm(h, l1[k])``): the float64
+    trapezoid stops when two sums agree to ``rel_tol`` of the integrand's L¹ norm, so scaling
+    the integrand scales the error with it. A narrow Gaussian (width 0.01 on [−1, 1], coarse on
+    the first levels) at scale 1e-12 must come out as accurate as at scale 1; a rule measured
+    against the step h instead stops after one halving (relative error 1.9e-7, measured).
+    Reference by hand: ∫ c e^{−(t/w)²} dt = c w √π (the tails beyond |t| = 1 are e^{−10⁴})."""
+    import math
+
+    import numpy as np
+
+    from nbl_theory.numeric import FLOAT, halving_trapezoid
+
+    w = 0.01
+    ((value, err),) = halving_trapezoid(
+        FLOAT, lambda t: [scale * np.exp(-((t / w) ** 2))], -1.0, 1.0, 1e-13
+    )
+    # 1e-12 relative: rel_tol 1e-13 of the L¹ norm (= the integral, a positive integrand)
+    # plus the rounding of ~2·10⁴ float64 terms
+    assert abs(value / (scale * w * math.sqrt(math.pi)) - 1) < 1e-12
+    assert err < 1e-12 * scale * w * math.sqrt(math.pi)

@@ -5,6 +5,7 @@ import pytest
 
 from nbl_theory import NBLInputError
 from nbl_theory.families import make_family
+from nbl_theory.links import Link
 from nbl_theory.stability import stability
 from nbl_theory.threshold import find_thresholds
 
@@ -73,3 +74,28 @@ def test_no_sign_change_reported():
 def test_threshold_input_errors(kwargs, fragment):
     with pytest.raises(NBLInputError, match=fragment):
         find_thresholds(_family("weighted-entropy"), **kwargs)
+
+
+@pytest.fixture(scope="module")
+def exp_root_40():
+    """The exp link's Δ root (λ* changes sign between 0.75 and 1: closed-form integrals, so
+    mpmath is cheap) refined at 40 digits."""
+    link = Link.from_expression("exp(z)")
+    res = find_thresholds(link, "delta", grid=3, bracket=("0.5", "1.0"), dps=40, certify=False)
+    assert len(res.roots) == 1
+    return link, res.roots[0].value
+
+
+@pytest.mark.parametrize("dps", [5, 8, 12, 20])
+def test_a_root_refined_at_few_digits_is_the_finer_root_rounded(exp_root_40, dps):
+    """The mpmath refinement works at no fewer than REFINE_MIN_DPS digits and prints ``dps``:
+    at ``dps=8`` its secant used to start inside λ*'s own noise and mpmath's findroot gave up
+    (``nbl threshold --dps 8`` ended in an internal error). Every ``dps`` prints the 40-digit
+    root rounded to ``dps`` digits, and that root is one: |λ*| < 1e-35 there (40 digits)."""
+    link, fine = exp_root_40
+    got = find_thresholds(link, "delta", grid=3, bracket=("0.5", "1.0"), dps=dps, certify=False)
+    with mpmath.workdps(45):
+        assert got.roots[0].value == mpmath.nstr(mpmath.mpf(fine), dps)
+    with mpmath.workdps(45):
+        lam = stability(link, fine, dps=40).lambda_star
+        assert abs(lam) < mpmath.mpf(10) ** -35
