@@ -42,6 +42,7 @@ from ..witnesses import potentials as pt
 from ..witnesses.concordance import (
     elicitation_lambda_star,
     hand_derived_R,
+    hand_derived_sup_at,
     proof_steps,
     ratio_sup_on_chart,
     relative_differences,
@@ -590,12 +591,14 @@ def _r_claim(kind, family, params_list):
             ok_sym = sp.simplify(sym_val - exp_val) == 0
             ok_num = _R_NUMERIC(num.R, float(exp_val))
             ok_closed = num.closed_form is None or sp.simplify(num.closed_form - exp_val) == 0
+            # where the sup is reached, against the hand derivation (the claim's statement)
+            ok_where = (num.attained, str(num.where)) == hand_derived_sup_at(kind, rho)
             tag = f"rho={params['rho']}: " if rho is not None else ""
             rows.append(
                 f"{tag}sympy {sp.sstr(sym_val)}, numeric {num.R:.12g} "
                 f"({'attained' if num.attained else 'limit'} at {num.where})"
             )
-            if not (ok_sym and ok_num and ok_closed):
+            if not (ok_sym and ok_num and ok_closed and ok_where):
                 bad.append(tag or family)
         return Outcome(
             FAIL if bad else PASS,
@@ -604,7 +607,7 @@ def _r_claim(kind, family, params_list):
             if bad
             else "sympy sup over critical points and one-sided limits; numeric sup on a "
             "dense chart grid with mpmath refinement and tail extrapolation; both "
-            "equal the value derived by hand",
+            "equal the value derived by hand, reached where the hand derivation says",
         )
 
     return check

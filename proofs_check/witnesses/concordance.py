@@ -22,7 +22,8 @@
   those μ*, m₂ (and :func:`relative_differences` to another computation's values);
 * :func:`proof_steps` — the inequalities of the proof of prop:self-concordance-stability, step
   by step, from chart moments, μ*, m₂ and κ by its definition;
-* :func:`hand_derived_R` — R of the reference links as derived by hand (exact).
+* :func:`hand_derived_R` — R of the reference links as derived by hand (exact);
+* :func:`hand_derived_sup_at` — where that sup is reached (attained, or a limit at which ends).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ __all__ = [
     "relative_differences",
     "proof_steps",
     "hand_derived_R",
+    "hand_derived_sup_at",
 ]
 
 
@@ -169,3 +171,44 @@ def hand_derived_R(kind: str, rho=None, scale=1):
     if kind in ("logistic", "exp"):
         return sp.Integer(1) * scale
     raise ValueError(f"no hand-derived R for {kind!r}")
+
+
+def hand_derived_sup_at(kind: str, rho=None) -> tuple[bool, str]:
+    """Where the sup R = sup |g''|/g' of a reference link is reached, derived by hand, as
+    :class:`nbl_theory.self_concordance.SCConstant` states it: ``(attained, where)``.
+
+    * logistic: |g''|/g' = |1 − 2g| < 1 at every finite z and → 1 at both ends: a limit, at
+      ``"-inf,+inf"``;
+    * exponential: g''/g' ≡ 1: attained ``"everywhere"``;
+    * weighted entropy φ_ρ (φ'' = (1+ρ)/m + (1−ρ)/(1−m), |g''|/g' = |φ'''|/φ''²): the limits
+      are 1/(1+ρ) as m → 0 (z → −∞) and 1/(1−ρ) as m → 1 (z → +∞), and the ratio stays below
+      the larger inside (0, 1): a limit, at ``"+inf"`` for ρ > 0, ``"-inf"`` for ρ < 0 and both
+      ends for ρ = 0.
+
+    Parameters
+    ----------
+    kind : {"logistic", "exp", "weighted-entropy"}
+        The reference link.
+    rho : str or number, optional
+        ρ of the weighted entropy.
+
+    Returns
+    -------
+    attained : bool
+        Whether the sup is attained at a finite z.
+    where : str
+        ``"everywhere"``, or the end(s) whose limit is the sup.
+
+    Raises
+    ------
+    ValueError
+        For a link with no hand derivation here.
+    """
+    if kind == "weighted-entropy":
+        r = sp.Rational(rho)
+        return False, "+inf" if r > 0 else "-inf" if r < 0 else "-inf,+inf"
+    if kind == "logistic":
+        return False, "-inf,+inf"
+    if kind == "exp":
+        return True, "everywhere"
+    raise ValueError(f"no hand-derived sup for {kind!r}")

@@ -239,3 +239,16 @@ def test_induced_potential_facts():
     assert f["range"] == (0, 1)
     assert pt.reference_point_change(pt.INDUCED_LINKS["logistic"], R, f["pot"], f["range"]) == 0
     assert not pt.induced_potential_facts(pt.INDUCED_LINKS["exp"], R, "link")["ftc_ok"]
+
+
+def test_hand_derived_sup_at():
+    """Where R is reached, by hand: a limit at both ends (logistic, ρ = 0), at the end of the
+    larger limit 1/(1 − |ρ|) (weighted entropy), everywhere (exp)."""
+    sup_at = concordance.hand_derived_sup_at
+    assert sup_at("logistic") == (False, "-inf,+inf")
+    assert sup_at("exp") == (True, "everywhere")
+    assert sup_at("weighted-entropy", "0.6") == (False, "+inf")
+    assert sup_at("weighted-entropy", "-0.5") == (False, "-inf")
+    assert sup_at("weighted-entropy", "0") == (False, "-inf,+inf")
+    with pytest.raises(ValueError):
+        sup_at("probit")
