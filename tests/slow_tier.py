@@ -21,6 +21,11 @@ machine and the date)::
     .venv/bin/python -m tests.slow_tier durations.log smoke.txt --threshold 1.5 \\
         --machine "2 cores, no AVX-512"
 
+A test that was the only one to kill a library mutant in the newest measurement of the
+mutation sample (:data:`KILLS`: ``tests_failed`` of its tests-only mutants) is never moved: the
+mutation harness runs the default tier, so moving it would turn that kill back into a survivor
+(the measured move of 2026-11-29 took five such kills; docs/mutation.md, 2026-11-30 evening).
+
 Every entry already in the list is kept (moving the heaviest tests shifts shared one-off costs,
 such as a warm cache, onto the next test of the same process, so the list grows over a few
 rounds of measurement); delete the ``measured`` lines first to start again from one log.
@@ -33,10 +38,13 @@ import datetime
 import re
 from pathlib import Path
 
-__all__ = ["LIST", "MEASURED", "covers", "read_list", "measured_slow", "main"]
+__all__ = ["LIST", "MEASURED", "KILLS", "covers", "killers", "read_list", "measured_slow", "main"]
 
 #: The list file, next to this module.
 LIST = Path(__file__).with_name("slow_tier.txt")
+#: The newest measurement of the seed-0 library-mutation sample (the harness's JSON envelope):
+#: the tests that alone killed one of its mutants stay in the default tier.
+KILLS = Path(__file__).resolve().parents[1] / "docs" / "mutation-again-8.json"
 #: Reason prefix of the entries this module writes (others are hand-moved and kept).
 MEASURED = "measured"
 _LINE = re.compile(r"([\d.]+)s (call|setup|teardown)\s+(\S+)")
@@ -65,6 +73,21 @@ def read_list(path: Path = LIST) -> dict[str, str]:
     return out
 
 
+def killers(path: Path = KILLS) -> set[str]:
+    """The node ids of the tests that killed a mutant the registry did not (``tests-only``) in
+    the mutation envelope ``path``."""
+    import json
+
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        t
+        for m in doc["mutants"]
+        if m["outcome"] == "tests-only"
+        for t in m["tests_failed"]
+        if "::" in t
+    }
+
+
 def measured_slow(log: str, smoke: set[str], threshold: float) -> dict[str, float]:
     """Node id → seconds of the call of every test at or above ``threshold`` in a
     ``--durations=0`` log, the smoke tier left out."""
@@ -87,7 +110,7 @@ def main(argv=None) -> None:
     slow = measured_slow(a.durations.read_text(), smoke, a.threshold)
     kept = read_list()
     named = set().union(*(covers(r) for r in kept.values() if not r.startswith(MEASURED)))
-    slow = {k: t for k, t in slow.items() if k not in named}
+    slow = {k: t for k, t in slow.items() if k not in named and k not in killers()}
     lines = [
         "# The slow tier's list (tests/slow_tier.py): node id # why it is not in the default tier.",
         f"# Measured entries (the last round): --threshold {a.threshold:g} s on {a.machine}, "

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .slow_tier import LIST, MEASURED, covers, measured_slow, read_list
+from .slow_tier import LIST, MEASURED, covers, killers, measured_slow, read_list
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,3 +56,12 @@ def test_no_cover_named_by_a_moved_test_is_itself_moved():
         "tests/proofs_check/test_claims.py::test_claim[kappa-identity]",
         "tests/a/test_b.py::test_c[x]",
     }
+
+
+def test_no_test_that_alone_killed_a_library_mutant_is_moved():
+    """The mutation harness runs the default tier: a test that was the only one to kill a
+    library mutant (the newest measurement, tests/slow_tier.py KILLS) stays there, or the
+    kill silently turns back into a survivor (as five did on 2026-11-29)."""
+    kills = killers()
+    assert len(kills) > 20  # the envelope read is the measurement (65 tests-only mutants)
+    assert not sorted(kills & set(read_list()))
