@@ -227,9 +227,13 @@ def _e2r_verdict(links, cgap_scale: float, exponent: float) -> Outcome:
             worst = max(worst, rmax / cgap)
             dev = max(abs(r / limit - 1) for a, r in ratios if abs(a) == 1e-4)
             ok &= dev <= 1e-3
+            # E[r | v] is even in alpha (x -> -Rx, R the reflection fixing v*, keeps the law
+            # of x, swaps the arms' means and maps v to Rv), so the max sits at +-alpha and
+            # which sign is larger is rounding: print |alpha|
+            at = abs(max(ratios, key=lambda t: t[1])[0])
             rows.append(
-                f"{name} Delta={dtxt}: max ratio {rmax:.5f} (at alpha = "
-                f"{max(ratios, key=lambda t: t[1])[0]:.3g}) vs C_gap = {cgap:.5f}; "
+                f"{name} Delta={dtxt}: max ratio {rmax:.5f} (at alpha = +-{at:.3g}) "
+                f"vs C_gap = {cgap:.5f}; "
                 f"alpha -> 0 limit {limit:.6f} (ratio at 1e-4 off by {dev:.1e})"
             )
     zs, refine = _monte_carlo_z()

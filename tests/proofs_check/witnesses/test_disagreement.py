@@ -181,3 +181,16 @@ def test_mean_gap_is_the_regret_of_the_opposite_direction(link):
         assert dis.mean_gap(link, dl) == pytest.approx(
             dis.regret_in_plane(link, dl, math.pi), rel=1e-9
         )
+
+
+@pytest.mark.parametrize("key", ["tt-stable", "tt-unstable"])
+def test_the_in_plane_regret_is_even_in_alpha(key):
+    """E[r | v(α)] = E[r | v(−α)]: x → −Rx (R the reflection fixing v*) keeps the law of x,
+    swaps the arms' means (Rθ = −θ) and maps v(α) to v(−α) — so error-to-regret prints the
+    argmax of its ratio as ±α (which sign is larger is rounding). The quadrature's two
+    independent evaluations agree to 1e-10 relative (its accuracy ~1e-12)."""
+    from nbl_theory.paper import paper_link
+
+    r = dict(dis.in_plane_ratios(paper_link(key), 1.0, (0.4, 2.0, 3.0)))
+    for a in (0.4, 2.0, 3.0):
+        assert abs(r[a] - r[-a]) <= 1e-10 * abs(r[a]), (a, r[a], r[-a])
