@@ -76,7 +76,7 @@ from .targets import (
     target_modules,
     target_paths,
 )
-from .worker import report_text, shown
+from .worker import SHOWN_CHARS, report_text, shown
 
 __all__ = [
     "ROOT",
@@ -325,7 +325,7 @@ def _claims_chunk(ids: list[str], quick: bool = False) -> dict:
             "status": r.status,
             "seconds": round(seconds, 3),
             "text": report_text(r),
-            "shown": shown(r)[:4000],
+            "shown": shown(r)[:SHOWN_CHARS],
         }
         print(f"coverage: claim {i}: {r.status} ({r.seconds:.1f} s)", file=sys.stderr, flush=True)
     cov.stop()

@@ -6,9 +6,9 @@ as a dict, or null for the unmutated library), ``claims`` (ids, cheapest first),
 ``quick`` (run the claims as a quick run does: a slow claim through its reduced gates).
 ``OUT`` receives one JSON object per line as the work goes (so a run killed for time keeps
 what it did): ``{"event": "claim", "id", "status", "detail", "text", "shown", "seconds"}``
-(``text``: :func:`report_text`; ``shown``: :func:`shown`, its first 4,000 characters), ``{"event":
-"load_error", "detail"}``, ``{"event": "budget", "not_run": [...]}``, ``{"event": "tests",
-"exit", "failed"}``, ``{"event": "done"}``.
+(``text``: :func:`report_text`; ``shown``: :func:`shown`, its first :data:`SHOWN_CHARS`
+characters), ``{"event": "load_error", "detail"}``, ``{"event": "budget", "not_run":
+[...]}``, ``{"event": "tests", "exit", "failed"}``, ``{"event": "done"}``.
 
 How the mutant takes effect: before anything of the library is imported, an import hook (a
 :class:`importlib.abc.MetaPathFinder` first on ``sys.meta_path``) answers for the mutated
@@ -40,7 +40,7 @@ from pathlib import Path
 
 from .operators import MutantSpec, mutated_code
 
-__all__ = ["MutantFinder", "install", "main", "report_text", "shown"]
+__all__ = ["MutantFinder", "install", "main", "report_text", "shown", "SHOWN_CHARS"]
 
 
 def report_text(result) -> str:
@@ -49,6 +49,11 @@ def report_text(result) -> str:
     library, the worker for the mutant: a mutant that moves it without moving the verdict
     changed the report with no FAIL (:func:`~proofs_check.libmutation.run.classify`)."""
     return hashlib.sha256(shown(result).encode()).hexdigest()[:16]
+
+
+#: how much of :func:`shown` a worker's event and the coverage map keep (the first difference
+#: of a moved text is looked for in it; the fingerprint covers the whole text)
+SHOWN_CHARS = 4000
 
 
 def shown(result) -> str:
@@ -145,7 +150,7 @@ def main(argv=None) -> int:
             status=r.status,
             detail=(r.detail or "")[:300],
             text=report_text(r),
-            shown=shown(r)[:4000],
+            shown=shown(r)[:SHOWN_CHARS],
             seconds=round(r.seconds, 3),
         )
         moved |= r.status not in (base.get(cid), "SKIPPED")
