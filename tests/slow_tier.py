@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import re
 from pathlib import Path
 
@@ -44,7 +45,7 @@ __all__ = ["LIST", "MEASURED", "KILLS", "covers", "killers", "read_list", "measu
 LIST = Path(__file__).with_name("slow_tier.txt")
 #: The newest measurement of the seed-0 library-mutation sample (the harness's JSON envelope):
 #: the tests that alone killed one of its mutants stay in the default tier.
-KILLS = Path(__file__).resolve().parents[1] / "docs" / "mutation-again-8.json"
+KILLS = Path(__file__).resolve().parents[1] / "docs" / "mutation-again-9.json"
 #: Reason prefix of the entries this module writes (others are hand-moved and kept).
 MEASURED = "measured"
 _LINE = re.compile(r"([\d.]+)s (call|setup|teardown)\s+(\S+)")
@@ -76,8 +77,6 @@ def read_list(path: Path = LIST) -> dict[str, str]:
 def killers(path: Path = KILLS) -> set[str]:
     """The node ids of the tests that killed a mutant the registry did not (``tests-only``) in
     the mutation envelope ``path``."""
-    import json
-
     doc = json.loads(path.read_text(encoding="utf-8"))
     return {
         t
@@ -110,7 +109,8 @@ def main(argv=None) -> None:
     slow = measured_slow(a.durations.read_text(), smoke, a.threshold)
     kept = read_list()
     named = set().union(*(covers(r) for r in kept.values() if not r.startswith(MEASURED)))
-    slow = {k: t for k, t in slow.items() if k not in named and k not in killers()}
+    keep = named | killers()
+    slow = {k: t for k, t in slow.items() if k not in keep}
     lines = [
         "# The slow tier's list (tests/slow_tier.py): node id # why it is not in the default tier.",
         f"# Measured entries (the last round): --threshold {a.threshold:g} s on {a.machine}, "
