@@ -413,29 +413,39 @@ def nbl(X, Y, coins, v_star, **options) -> NBLTrace:
         V = np.tile(inp.v_init, (R, 1))
     k = int(np.searchsorted(rec, n0))  # slots before v_{n0} exists stay NaN
     k = _record(V, vs, n0, k, rec, sq, ang)
-    for t in range(n0, n):  # Stage II
-        x = X[:, t]
+    # Stage II. One contiguous row per round and coordinate (the loop's numpy calls are on R
+    # numbers each, so their count sets the time): the operations of the module docstring on
+    # the same numbers, in the same order — the same bits. A·Y_{t,A} is Y_{t,+} for A = +1 and
+    # −Y_{t,−} for A = −1, a sign flip (exact, −0.0 included).
+    xs = np.ascontiguousarray(X[:, n0:].transpose(1, 2, 0))  # (n − n0, d, R)
+    up = np.ascontiguousarray(Y[:, n0:, 1].T)
+    down = np.ascontiguousarray(-Y[:, n0:, 0].T)
+    plays_up = np.empty((n - n0, R), dtype=bool)
+    v = [V[:, j].copy() for j in range(d)]
+    for i in range(n - n0):
+        t = n0 + i
+        x = xs[i]
         if d == 2:
-            s = V[:, 0] * x[:, 0] + V[:, 1] * x[:, 1]
+            s = v[0] * x[0] + v[1] * x[1]
         else:
             s = np.zeros(R)
             for j in range(d):
-                s += V[:, j] * x[:, j]
-        pos = s >= 0.0
-        a = np.where(pos, 1, -1)
-        actions[:, t] = a
-        c = eta[t] * (a * np.where(pos, Y[:, t, 1], Y[:, t, 0]))
-        new = V + c[:, None] * (x - s[:, None] * V)
+                s += v[j] * x[j]
+        pos = np.greater_equal(s, 0.0, out=plays_up[i])
+        c = eta[t] * np.where(pos, up[i], down[i])
+        new = [v[j] + c * (x[j] - s * v[j]) for j in range(d)]
         if d == 2:
-            nrm = np.sqrt(new[:, 0] * new[:, 0] + new[:, 1] * new[:, 1])
+            nrm = np.sqrt(new[0] * new[0] + new[1] * new[1])
         else:
             nrm = np.zeros(R)
             for j in range(d):
-                nrm += new[:, j] * new[:, j]
+                nrm += new[j] * new[j]
             nrm = np.sqrt(nrm)
-        V = new / nrm[:, None]
+        v = [new[j] / nrm for j in range(d)]
         if k < rec.size and rec[k] == t + 1:
-            k = _record(V, vs, t + 1, k, rec, sq, ang)
+            k = _record(np.stack(v, axis=1), vs, t + 1, k, rec, sq, ang)
+    actions[:, n0:] = np.where(plays_up.T, 1, -1)
+    V = np.stack(v, axis=1)
     return NBLTrace(actions, rec, sq, ang, V, {"degenerate_init": degenerate, "n0": int(n0)})
 
 
