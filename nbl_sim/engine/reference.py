@@ -281,13 +281,15 @@ def draw(env, seed, reps, n, n0, *, out=None) -> Realization:
         raise NBLInputError(f"replication indices must be >= 0, got {min(reps)}")
     seed = check_seed(seed)
     R, d = len(reps), env.d
-    X = np.stack([_contexts(env, streams(seed, r, 0), n) for r in reps]).reshape(R, n, d)
-    z, optimal = indices(X, env.beta, env.v_star)
+    X = np.empty((R, n, d))
+    optimal = np.empty((R, n), dtype=np.int8)
     bernoulli = env.reward == "bernoulli"
     means, Y = np.empty((R, n, 2)), np.empty((R, n, 2))
-    for i, r in enumerate(reps):
-        g = _means(env, np.ascontiguousarray(z[i]))
-        _check(env, g, z[i], bernoulli)
+    for i, r in enumerate(reps):  # one replication at a time: its arrays stay in cache
+        X[i] = _contexts(env, streams(seed, r, 0), n)
+        z, optimal[i] = indices(X[i], env.beta, env.v_star)
+        g = _means(env, z)
+        _check(env, g, z, bernoulli)
         U = streams(seed, r, 1).random((n, 2))
         if bernoulli:
             m = np.where(g < 0.0, 0.0, np.where(g > 1.0, 1.0, g))
@@ -421,7 +423,7 @@ def nbl(X, Y, coins, v_star, **options) -> NBLTrace:
     up = np.ascontiguousarray(Y[:, n0:, 1].T)
     down = np.ascontiguousarray(-Y[:, n0:, 0].T)
     plays_up = np.empty((n - n0, R), dtype=bool)
-    v = [V[:, j].copy() for j in range(d)]
+    v = np.ascontiguousarray(V.T)  # (d, R)
     for i in range(n - n0):
         t = n0 + i
         x = xs[i]
@@ -433,7 +435,7 @@ def nbl(X, Y, coins, v_star, **options) -> NBLTrace:
                 s += v[j] * x[j]
         pos = np.greater_equal(s, 0.0, out=plays_up[i])
         c = eta[t] * np.where(pos, up[i], down[i])
-        new = [v[j] + c * (x[j] - s * v[j]) for j in range(d)]
+        new = v + c * (x - s * v)
         if d == 2:
             nrm = np.sqrt(new[0] * new[0] + new[1] * new[1])
         else:
@@ -441,11 +443,11 @@ def nbl(X, Y, coins, v_star, **options) -> NBLTrace:
             for j in range(d):
                 nrm += new[j] * new[j]
             nrm = np.sqrt(nrm)
-        v = [new[j] / nrm for j in range(d)]
+        v = new / nrm
         if k < rec.size and rec[k] == t + 1:
-            k = _record(np.stack(v, axis=1), vs, t + 1, k, rec, sq, ang)
+            k = _record(v.T, vs, t + 1, k, rec, sq, ang)
     actions[:, n0:] = np.where(plays_up.T, 1, -1)
-    V = np.stack(v, axis=1)
+    V = np.ascontiguousarray(v.T)
     return NBLTrace(actions, rec, sq, ang, V, {"degenerate_init": degenerate, "n0": int(n0)})
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import math
 
-import mpmath
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -72,6 +71,8 @@ def render(report, width: int | None = None) -> str:
 
 def short_decimal(x: str, n: int = 14) -> str:
     """A decimal string shortened to about ``n`` characters (full digits are in the JSON)."""
+    import mpmath  # here: the tables of nbl simulate do not import it (16 ms)
+
     with mpmath.workdps(max(n + 5, 30)):
         return mpmath.nstr(mpmath.mpf(x), n - 4 if n > 8 else n, min_fixed=-4, max_fixed=6)
 
