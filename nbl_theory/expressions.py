@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import ast
 import math
-import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
@@ -44,6 +43,19 @@ from flint import acb, arb
 
 from .arb_eval import compile_acb, enclose_constant
 from .errors import NBLInputError
+from .numbers import (
+    DECIMAL,
+    MAX_CONSTANT_BITS,
+    MAX_DIGITS,
+    MAX_LENGTH,
+    MAX_MAGNITUDE,
+    RANGE_TEXT,
+    check_rational,
+    decimal_fraction,
+    exact_fraction,
+    number_value,
+    short,
+)
 
 __all__ = [
     "FUNCTIONS",
@@ -60,27 +72,17 @@ __all__ = [
     "MAX_CONSTANT_BITS",
 ]
 
-#: Characters of an expression.
-MAX_LENGTH = 2000
 #: Nodes of its Python syntax tree (a sum of 500 terms has about 1000).
 MAX_NODES = 1000
 #: Levels of nesting (calls, parenthesised subexpressions of another operator).
 MAX_DEPTH = 60
-#: Significant digits of a literal.
-MAX_DIGITS = 100
-#: Constants and literals lie in [10^-MAX_MAGNITUDE, 10^MAX_MAGNITUDE] in magnitude, or are 0.
-MAX_MAGNITUDE = 300
 #: |exponent| of a constant power.
 MAX_EXPONENT = 1000
-#: Bits of the numerator and of the denominator of an exact rational constant.
-MAX_CONSTANT_BITS = 10_000
 
-_BIG = sp.Integer(10) ** MAX_MAGNITUDE
-_SMALL = 1 / _BIG
 _ARB_BITS = 64
 _HUGE_BALL = arb(10) ** MAX_MAGNITUDE
 _TINY_BALL = arb(10) ** -MAX_MAGNITUDE
-_RANGE = f"[1e-{MAX_MAGNITUDE}, 1e{MAX_MAGNITUDE}]"
+_RANGE = RANGE_TEXT
 
 
 def _normal_cdf(x):
@@ -128,99 +130,28 @@ _BINOPS = {
 #: Left-associative operator classes whose chains count as one nesting level.
 _CHAIN_CLASS = {ast.Add: "add", ast.Sub: "add", ast.Mult: "mul", ast.Div: "mul"}
 
-_DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?")
-_FRACTION = re.compile(r"([+-]?\d+)/(\d+)")
+_DECIMAL = DECIMAL
 
 
 # ----------------------------------------------------------------------------- numbers
-def _short(text: str) -> str:
-    text = str(text)
-    return text if len(text) <= 40 else text[:18] + "..." + text[-18:]
+_short = short
+_check_rational = check_rational
 
 
-def _range_error(text) -> NBLInputError:
-    return NBLInputError(f"literal {_short(text)} is outside {_RANGE}")
-
-
-def _check_rational(q: sp.Rational, text, what: str = "constant") -> sp.Rational:
-    """Magnitude and size bounds of an exact rational constant."""
-    if q == 0:
-        return q
-    if q.p.bit_length() > MAX_CONSTANT_BITS or q.q.bit_length() > MAX_CONSTANT_BITS:
-        raise NBLInputError(
-            f"{what} {_short(text)} has more than {MAX_CONSTANT_BITS} bits "
-            "in its numerator or denominator"
-        )
-    if not _SMALL <= abs(q) <= _BIG:
-        raise NBLInputError(f"{what} {_short(text)} is outside {_RANGE}")
-    return q
+def _rational(q) -> sp.Rational:
+    """A :class:`fractions.Fraction` as a sympy Rational (an Integer when it is one)."""
+    return sp.Rational(q.numerator, q.denominator)
 
 
 def _decimal(s: str, shown: str) -> sp.Rational:
-    """Exact rational of a decimal literal, bounds checked on the text before any arithmetic."""
-    m = _DECIMAL.fullmatch(s)
-    if m is None or not (m.group(2) or m.group(3)):
-        raise NBLInputError(f"expected a decimal number, got {_short(shown)!r}")
-    sign, ip, fp, ex = m.group(1), m.group(2) or "", m.group(3) or "", m.group(4)
-    digits = (ip + fp).lstrip("0")
-    if not digits:
-        return sp.Integer(0)
-    significant = len(digits.rstrip("0"))
-    if significant > MAX_DIGITS:
-        raise NBLInputError(
-            f"literal {_short(shown)} has {significant} significant digits; "
-            f"at most {MAX_DIGITS} are allowed"
-        )
-    if ex is not None and len(ex.lstrip("+-").lstrip("0")) > 6:
-        raise _range_error(shown)
-    e = int(ex or 0)
-    head = ip.lstrip("0")
-    order = len(head) - 1 + e if head else e - (len(fp) - len(fp.lstrip("0"))) - 1
-    if not -MAX_MAGNITUDE - 1 <= order <= MAX_MAGNITUDE:  # |x| in [10^order, 10^(order+1))
-        raise _range_error(shown)
-    n, k = int(ip + fp or "0"), e - len(fp)
-    value = sp.Integer(n * 10**k) if k >= 0 else sp.Rational(n, 10**-k)
-    value = -value if sign == "-" else value
-    if value != 0 and not _SMALL <= abs(value) <= _BIG:
-        raise _range_error(shown)
-    return value
-
-
-def number_value(text: str, name: str) -> float:
-    """A value of the command line's one grammar (a decimal or a fraction ``p/q``, read exactly
-    by :func:`exact_number`) as a float64, with a one-line error naming ``name``.
-
-    Used wherever a spec carries a number (``--contexts student-t:nu=9/2``, ``--arms
-    shift=1/10``), so every value position reads numbers the way ``--delta`` and ``--param``
-    do (proofs_check/cli/grammar.py).
-
-    Parameters
-    ----------
-    text : str
-        The value as written.
-    name : str
-        What the value is, for the error message (e.g. ``"nu"``).
-
-    Returns
-    -------
-    float
-        The float64 nearest to the exact value.
-
-    Raises
-    ------
-    NBLInputError
-        Text that is not a decimal or a fraction.
-    """
-    try:
-        return float(exact_number(str(text)))
-    except NBLInputError as exc:
-        raise NBLInputError(
-            f"{name} must be a number (a decimal or a fraction p/q), got {text!r}: {exc}"
-        ) from None
+    """Exact rational of a decimal literal, bounds checked on the text before any arithmetic
+    (:func:`nbl_theory.numbers.decimal_fraction`)."""
+    return _rational(decimal_fraction(s, shown))
 
 
 def exact_number(text: str | int | float) -> sp.Rational:
-    """Convert a decimal string (or int) to an exact sympy Rational.
+    """Convert a decimal string (or int) to an exact sympy Rational: the number
+    :func:`nbl_theory.numbers.exact_fraction` reads (the one reader of numbers), as sympy's.
 
     Floats are converted through ``repr`` (the shortest decimal that round-trips), so
     ``exact_number(0.1) == Rational(1, 10)``. NaN and infinities are rejected, and so are
@@ -245,32 +176,9 @@ def exact_number(text: str | int | float) -> sp.Rational:
         A bool, NaN, an infinity, a number out of range or with too many digits, or text that
         is not a number.
     """
-    if isinstance(text, bool):
-        raise NBLInputError(f"expected a number, got {text!r}")
     if isinstance(text, sp.Rational):
         return text
-    if isinstance(text, int):
-        if text and not 10**-MAX_MAGNITUDE <= abs(text) <= 10**MAX_MAGNITUDE:
-            raise _range_error(f"(an integer of {text.bit_length()} bits)")
-        return sp.Integer(text)
-    if isinstance(text, float):
-        text = repr(text)
-    s = str(text).strip()
-    low = s.lower()
-    if low in {"nan", "inf", "+inf", "-inf", "infinity", "-infinity", "+infinity"}:
-        raise NBLInputError(f"expected a finite number, got {s!r}")
-    if len(s) > MAX_LENGTH:
-        raise NBLInputError(f"number longer than {MAX_LENGTH} characters")
-    if not s.isascii():
-        raise NBLInputError(f"numbers are written with ASCII digits 0-9, got {_short(s)!r}")
-    plain = s.replace("_", "")
-    frac = _FRACTION.fullmatch(plain)
-    if frac:
-        num, den = (_decimal(g, s) for g in frac.groups())
-        if den == 0:
-            raise NBLInputError(f"division by zero in {s!r}")
-        return _check_rational(num / den, s, "number")
-    return _decimal(plain, s)
+    return _rational(exact_fraction(text))
 
 
 # ----------------------------------------------------------------------------- constants

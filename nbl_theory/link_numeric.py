@@ -17,6 +17,7 @@ from flint import acb
 
 from .arb_eval import arb_precision, compile_acb, to_fmpq
 from .errors import NBLInputError
+from .link_type import float_like
 
 __all__ = [
     "lambdify_numpy",
@@ -105,17 +106,6 @@ def lambdify_mpmath(expr, var):
     if not expr.has(var):
         return lambda x, _c=expr: mpmath.mpf(sp.Float(_c, mpmath.mp.dps + 5))
     return f
-
-
-def float_like(values, like: np.ndarray) -> np.ndarray:
-    """``values`` as a float64 array of ``like``'s shape: ``values · ones_like(like)`` (which
-    broadcasts a constant and copies an input returned as is), skipping that extra pass when
-    ``values`` already is a fresh float64 array of the shape — the same numbers, as x·1 = x
-    exactly."""
-    arr = np.asarray(values, dtype=float)
-    if arr.shape == like.shape and not np.may_share_memory(arr, like):
-        return arr
-    return arr * np.ones_like(like)
 
 
 class ExpressionFunction:

@@ -55,10 +55,10 @@ from .link_numeric import (
     bracket_t,
     domain_map_mpmath,
     domain_map_numpy,
-    float_like,
     lambdify_mpmath,
     lambdify_numpy,
 )
+from .link_type import LinkType, float_like
 
 __all__ = ["Link", "Z", "M"]
 
@@ -124,7 +124,7 @@ class _SidedFunction:
 
 
 @dataclass(frozen=True, eq=False)
-class Link:
+class Link(LinkType):
     """A strictly increasing shared link g (eq:model), with exact derivatives.
 
     Do not call the constructor directly: use :meth:`from_expression`,

@@ -8,17 +8,22 @@ one-line :class:`~nbl_theory.errors.NBLInputError` naming the condition that fai
 from __future__ import annotations
 
 import math
+from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
-import sympy as sp
 
 from .errors import NBLInputError
-from .expressions import exact_number
-from .links import Link
+from .link_type import LinkType
+from .numbers import exact_fraction
+
+if TYPE_CHECKING:
+    import sympy as sp
 
 __all__ = [
     "check_link",
     "validate_delta",
+    "delta_fraction",
     "delta_inside",
     "delta_value",
     "real",
@@ -30,8 +35,9 @@ __all__ = [
 ]
 
 
-def check_link(link) -> Link:
-    """``link`` itself, after checking it is an :class:`~nbl_theory.links.Link`.
+def check_link(link) -> LinkType:
+    """``link`` itself, after checking it is a link (:class:`~nbl_theory.links.Link`, or a
+    :class:`~nbl_theory.float_families.FloatFamilyLink`, which has the Link's attributes).
 
     Parameters
     ----------
@@ -40,7 +46,7 @@ def check_link(link) -> Link:
 
     Returns
     -------
-    Link
+    LinkType
         ``link`` itself.
 
     Raises
@@ -48,7 +54,7 @@ def check_link(link) -> Link:
     NBLInputError
         ``link`` is not a Link.
     """
-    if not isinstance(link, Link):
+    if not isinstance(link, LinkType):
         raise NBLInputError(f"link must be an nbl_theory Link, got {type(link).__name__}")
     return link
 
@@ -59,7 +65,7 @@ def delta_inside(q) -> bool:
 
     Parameters
     ----------
-    q : sympy.Rational
+    q : fractions.Fraction or sympy.Rational
         The exact Δ.
 
     Returns
@@ -70,11 +76,50 @@ def delta_inside(q) -> bool:
     return 0 < q < 2 and 0.0 < float(q) < 2.0
 
 
-def validate_delta(delta) -> sp.Rational:
-    """Return Δ as an exact Rational after checking 0 < Δ < 2 and finiteness.
+def _sympy_rational(x) -> bool:
+    """Whether ``x`` is a sympy Rational (or Integer), without importing sympy."""
+    return type(x).__module__.startswith("sympy") and getattr(x, "is_Rational", False) is True
+
+
+def delta_fraction(delta) -> Fraction:
+    """Δ exactly, after checking 0 < Δ < 2 (also in float64) and finiteness; no sympy.
 
     Decimal strings are taken exactly (``"0.2"`` is 1/5); floats through their shortest repr;
     numpy scalars are accepted.
+
+    Parameters
+    ----------
+    delta : int, float, str, fractions.Fraction, sympy.Rational or numpy scalar
+        The separation Δ as given.
+
+    Returns
+    -------
+    fractions.Fraction
+        Δ exactly.
+
+    Raises
+    ------
+    NBLInputError
+        Not a number (:func:`nbl_theory.numbers.exact_fraction`), not finite, or Δ outside
+        (0, 2) exactly or as a float64 number.
+    """
+    if isinstance(delta, (np.floating, np.integer)):
+        delta = delta.item()
+    if isinstance(delta, float) and not math.isfinite(delta):
+        raise NBLInputError(f"delta must be a finite number in (0, 2), got {delta!r}")
+    q = exact_fraction(delta)
+    if not (0 < q < 2):
+        raise NBLInputError(f"delta must lie in the open interval (0, 2), got {delta}")
+    if not delta_inside(q):
+        raise NBLInputError(
+            f"delta must lie in (0, 2) also as a float64 number: {delta} rounds to {float(q)!r}"
+        )
+    return q
+
+
+def validate_delta(delta) -> sp.Rational:
+    """Return Δ as an exact sympy Rational after checking 0 < Δ < 2 and finiteness
+    (:func:`delta_fraction`; a Rational given is returned as it is).
 
     Parameters
     ----------
@@ -85,19 +130,18 @@ def validate_delta(delta) -> sp.Rational:
     -------
     sympy.Rational
         Δ exactly.
+
+    Raises
+    ------
+    NBLInputError
+        As :func:`delta_fraction`.
     """
-    if isinstance(delta, (np.floating, np.integer)):
-        delta = delta.item()
-    if isinstance(delta, float) and not math.isfinite(delta):
-        raise NBLInputError(f"delta must be a finite number in (0, 2), got {delta!r}")
-    q = exact_number(delta)
-    if not (0 < q < 2):
-        raise NBLInputError(f"delta must lie in the open interval (0, 2), got {delta}")
-    if not delta_inside(q):
-        raise NBLInputError(
-            f"delta must lie in (0, 2) also as a float64 number: {delta} rounds to {float(q)!r}"
-        )
-    return q
+    q = delta_fraction(delta)
+    if _sympy_rational(delta):
+        return delta
+    import sympy as sp
+
+    return sp.Rational(q.numerator, q.denominator)
 
 
 def delta_value(delta) -> tuple:
@@ -123,7 +167,9 @@ def delta_value(delta) -> tuple:
     """
     if isinstance(delta, (np.floating, np.integer)):
         delta = delta.item()
-    if isinstance(delta, bool) or not isinstance(delta, (int, float, str, sp.Rational)):
+    if isinstance(delta, bool) or not (
+        isinstance(delta, (int, float, str)) or _sympy_rational(delta)
+    ):
         raise NBLInputError(f"delta must be a number or a decimal string, got {delta!r}")
     return delta, float(validate_delta(delta))
 

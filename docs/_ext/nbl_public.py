@@ -27,6 +27,11 @@ SECTIONS = (
                 "LinkSource: a family, expression or potential with free parameters",
             ),
             ("nbl_theory.families", "the named link families (make_family)"),
+            (
+                "nbl_theory.float_families",
+                "a named family's float64 g before its symbolic Link (no sympy)",
+            ),
+            ("nbl_theory.link_type", "LinkType: what every link is (no sympy)"),
             ("nbl_theory.paper", "the paper's named links, separations and printed values"),
             ("nbl_theory.stability", "λ*, μ*, m2, κ* in three precision tiers"),
             (
@@ -45,6 +50,7 @@ SECTIONS = (
             ("nbl_theory.elicitation", "Bregman losses, potentials and conjugates (sympy)"),
             ("nbl_theory.gaussian", "the Gaussian moments μ*, m2, m0, μ_g"),
             ("nbl_theory.expressions", "the whitelisted expression parser and its bounds"),
+            ("nbl_theory.numbers", "numbers as written, read exactly (no sympy)"),
             ("nbl_theory.validation", "the one set of input validators"),
             ("nbl_theory.numeric", "φ0(0), Gauss–Legendre rules, the halving trapezoid rule"),
             ("nbl_theory.work", "a deterministic work measure and limit (Python calls)"),

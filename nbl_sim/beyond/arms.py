@@ -42,9 +42,17 @@ import numpy as np
 
 from nbl_sim.population.fields import arm_vectors
 from nbl_theory.errors import NBLInputError
-from nbl_theory.expressions import number_value
+from nbl_theory.link_type import LinkType
 from nbl_theory.links import Link
-from nbl_theory.validation import dimension, finite_array, real, unit_vector, validate_delta
+from nbl_theory.numbers import number_value
+from nbl_theory.validation import (
+    check_link,
+    dimension,
+    finite_array,
+    real,
+    unit_vector,
+    validate_delta,
+)
 
 from .linkeval import ShiftedLink, check_arm_link, fast_g
 
@@ -106,7 +114,7 @@ class ArmModel:
     @property
     def shared(self) -> bool:
         """One Link for both arms (the optimal boundary is then linear through 0)."""
-        return self.links[0] is self.links[1] and isinstance(self.links[0], Link)
+        return self.links[0] is self.links[1] and isinstance(self.links[0], LinkType)
 
     @property
     def v_star(self) -> np.ndarray | None:
@@ -180,9 +188,7 @@ def arm_frame(beta) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _link(link) -> Link:
-    if not isinstance(link, Link):
-        raise NBLInputError(f"link must be an nbl_theory Link, got {type(link).__name__}")
-    return link
+    return check_link(link)
 
 
 def symmetric_arms(link, delta, d: int = 2, v_star=None, theta_dir=None) -> ArmModel:

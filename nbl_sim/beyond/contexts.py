@@ -64,7 +64,7 @@ from pathlib import Path
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
-from nbl_theory.expressions import number_value
+from nbl_theory.numbers import number_value
 from nbl_theory.validation import dimension, finite_array, real
 
 from .datasets import dataset_array

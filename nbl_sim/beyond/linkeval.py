@@ -32,11 +32,10 @@ import math
 import weakref
 from dataclasses import dataclass
 
-import mpmath
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
-from nbl_theory.links import Link
+from nbl_theory.link_type import LinkType
 from nbl_theory.validation import real
 
 __all__ = [
@@ -144,7 +143,7 @@ class OffsetLink(_DerivedLink):
 def check_arm_link(link, name: str = "link"):
     """``link`` if it is a Link, ShiftedLink, MixtureLink or OffsetLink (parts checked
     recursively)."""
-    if isinstance(link, Link):
+    if isinstance(link, LinkType):
         return link
     if isinstance(link, OffsetLink):
         check_arm_link(link.link, name)
@@ -217,7 +216,7 @@ class _ChebTable:
     """g on [−60, 60] by panels of ``width``, and each tail |z| > 60 in w = 60/|z| ∈ (0, 1]
     (8 panels; used only where its measured error is ≤ 1e-14, e.g. for saturating links)."""
 
-    def __init__(self, link: Link, width: float):
+    def __init__(self, link: LinkType, width: float):
         def g(z):
             return _finite(link, z)
 
@@ -273,7 +272,7 @@ class FastLink:
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _fast_link(link: Link) -> FastLink:
+def _fast_link(link: LinkType) -> FastLink:
     hit = _CACHE.get(link)
     if hit is not None:
         return hit
@@ -318,7 +317,7 @@ def fast_g(link):
     """A fast float64 evaluator ``f(z)`` of an arm link with attribute ``table_error``
     (module docstring). Cached per Link."""
     link = check_arm_link(link)
-    if isinstance(link, Link):
+    if isinstance(link, LinkType):
         return _fast_link(link)
     return _Composite(link)
 
@@ -356,6 +355,8 @@ def link_range(link, probe: float = 50.0) -> tuple[float, float]:
         w = link.weight
         return (1 - w) * a0 + w * b0, (1 - w) * a1 + w * b1
     if link.kind == "potential":
+        import mpmath
+
         lo, hi = (float(x) if x.is_infinite else float(mpmath.mpf(str(x))) for x in link.domain)
         return lo, hi
     lo, hi = (float(v) for v in link.g_numpy(np.array([-probe, probe])))

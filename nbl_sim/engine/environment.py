@@ -90,14 +90,14 @@ import math
 from dataclasses import dataclass, field
 from functools import cache
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
-from nbl_theory.links import Link
-from nbl_theory.validation import unit_vector, validate_delta
+from nbl_theory.link_type import LinkType
+from nbl_theory.validation import delta_fraction, unit_vector
 
-from ..beyond.arms import ArmModel, arm_frame, parse_arms_spec
 from ..beyond.contexts import ContextLaw, context_law
 from ..beyond.linkeval import link_range
 from .metrics import recorded_regret
@@ -108,6 +108,11 @@ from .realization import (
     replication_streams,
     streams_of,
 )
+
+if TYPE_CHECKING:
+    from nbl_theory.links import Link
+
+    from ..beyond.arms import ArmModel
 
 __all__ = ["Environment", "Realization", "replication_seeds"]
 
@@ -258,9 +263,9 @@ class Environment:
             ``arms`` is invalid or given with ``v_star``/``theta_dir``, the context law is
             invalid, or Bernoulli rewards meet a link outside [0, 1].
         """
-        if not isinstance(link, Link):
+        if not isinstance(link, LinkType):
             raise NBLInputError(f"link must be an nbl_theory Link, got {type(link).__name__}")
-        q = validate_delta(delta)
+        q = delta_fraction(delta)
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 2:
             raise NBLInputError(f"dimension d must be an integer >= 2, got {d!r}")
         d = int(d)
@@ -298,6 +303,8 @@ class Environment:
             beta = np.stack([theta - dl / 2 * v, theta + dl / 2 * v])
             model = None
         else:
+            from ..beyond.arms import ArmModel, arm_frame, parse_arms_spec
+
             if v_star is not None or theta_dir is not None:
                 raise NBLInputError(
                     "arms= fixes the geometry: give v_star/theta_dir through "

@@ -69,7 +69,7 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.links import Link
 from nbl_theory.numeric import PHI0, gauss_legendre_panels
 from nbl_theory.stability import stability
-from nbl_theory.validation import finite_array, unit_vector, validate_delta
+from nbl_theory.validation import check_link, finite_array, unit_vector, validate_delta
 
 __all__ = [
     "arm_vectors",
@@ -134,8 +134,7 @@ def _g_values(link: Link, z: np.ndarray) -> np.ndarray:
 
 
 def _nodes(link: Link) -> _Nodes:
-    if not isinstance(link, Link):
-        raise NBLInputError(f"link must be an nbl_theory Link, got {type(link).__name__}")
+    check_link(link)
     hit = _CACHE.get(link)
     if hit is not None:
         return hit

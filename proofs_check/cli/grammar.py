@@ -13,8 +13,8 @@
              digits 0-9 (the one digit rule of every number nbl reads: '١' or '１' is refused)
 
 The numbers inside ``--contexts`` and ``--arms`` specs (``student-t:nu=9/2``, ``shift=1/10``,
-``cond=3,angle=30``) are read by the same reader (:func:`nbl_theory.expressions.number_value`,
-which is :func:`~nbl_theory.expressions.exact_number`): decimals or fractions, exactly.
+``cond=3,angle=30``) are read by the same reader (:func:`nbl_theory.numbers.number_value`,
+which is :func:`~nbl_theory.numbers.exact_fraction`): decimals or fractions, exactly.
 
 Negative numbers work in every value position (``--delta -0.5`` reaches Δ's range check; the
 command line glues a value that starts with ``-`` to its option before argparse sees it).
@@ -22,9 +22,9 @@ Several lists or grids give one row per combination (their product).
 
 Parsing is in two steps so that sizes are bounded before any number is read: :func:`parse_spec`
 splits the text and counts the values (no arithmetic); :meth:`Spec.values` reads them exactly
-(:func:`nbl_theory.expressions.exact_number`) and returns decimal strings — the user's own text
-for listed values and grid ends, and the exact grid points LO + i(HI − LO)/(N − 1) in between
-(written exactly when they are terminating decimals of at most 30 digits, else to 17
+(:func:`nbl_theory.numbers.exact_fraction`, no sympy) and returns decimal strings — the user's
+own text for listed values and grid ends, and the exact grid points LO + i(HI − LO)/(N − 1) in
+between (written exactly when they are terminating decimals of at most 30 digits, else to 17
 significant digits), never float noise such as ``-0.29999999999999993``.
 """
 
@@ -80,10 +80,10 @@ class Spec:
 
     def _read(self, text):
         from nbl_theory.errors import NBLInputError
-        from nbl_theory.expressions import exact_number
+        from nbl_theory.numbers import exact_fraction
 
         try:
-            return exact_number(text)
+            return exact_fraction(text)
         except NBLInputError as exc:
             raise NBLInputError(f"{self.option}: {exc}") from None
 
@@ -92,7 +92,7 @@ class Spec:
 
         Returns
         -------
-        tuple of sympy.Rational
+        tuple of fractions.Fraction
             ``(LO, HI)``.
 
         Raises
@@ -241,7 +241,7 @@ def decimal_text(q) -> str:
 
     Parameters
     ----------
-    q : sympy.Rational
+    q : fractions.Fraction or sympy.Rational
         The number.
 
     Returns
@@ -251,7 +251,7 @@ def decimal_text(q) -> str:
     """
     from decimal import Context, Decimal, Inexact
 
-    p, d = Decimal(int(q.p)), Decimal(int(q.q))
+    p, d = Decimal(int(q.numerator)), Decimal(int(q.denominator))
     exact = Context(prec=_EXACT_DIGITS)
     dec = exact.divide(p, d)  # flags Inexact unless the quotient terminates
     if not exact.flags[Inexact]:  # within _EXACT_DIGITS significant digits

@@ -202,6 +202,20 @@ def link_source(args):
     return LinkSource.family(args.family)
 
 
+def float_link(args, specs: dict):
+    """The family's :class:`~nbl_theory.float_families.FloatFamilyLink` when the link arguments
+    name a family of :data:`~nbl_theory.float_families.FLOAT_FAMILIES` without ``--param``
+    (its g without sympy: the same bits as its Link); None otherwise (build the link from
+    :func:`link_source`, which also gives every error)."""
+    if args.link is not None or args.potential is not None or args.domain is not None or specs:
+        return None
+    if args.family is None:
+        return None
+    from nbl_theory.float_families import float_family_link
+
+    return float_family_link(args.family)
+
+
 #: links known by a name that is not a family of nbl: the expression to write instead
 LINK_NAMES = {
     "cloglog": "1-exp(-exp(z))",

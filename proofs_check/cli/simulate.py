@@ -225,8 +225,10 @@ def run(args) -> int:
             "(turn the geometry with --arms rotate=DEG)"
         )
     law = beyond.context_law(contexts, args.d)
-    source = opt.link_source(args)
-    link = source.link({k: v[0] for k, v in opt.param_values(source, specs).items()})
+    link = opt.float_link(args, specs)  # a built-in family: no symbolic work
+    if link is None:
+        source = opt.link_source(args)
+        link = source.link({k: v[0] for k, v in opt.param_values(source, specs).items()})
     _rewards_for_greedy(link, args)
     from nbl_sim.engine.contract import validate_step
     from nbl_sim.engine.environment import Environment

@@ -1,0 +1,134 @@
+"""A FloatFamilyLink is its family's Link in float64, bit for bit (nbl_theory/float_families.py).
+
+Each written-out g is pinned twice to the Link that :func:`nbl_theory.families.make_family`
+builds: structurally (the same expression tree as the source lambdify generates for the Link's
+g, so a sympy release that prints differently is caught), and by value (the same bits on a grid
+through the overflow region, on special values and on random points, the Link's Arb repair of
+an overflow included). The rest of a FloatFamilyLink is the Link's, built on first use.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import pickle
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from nbl_theory.families import make_family
+from nbl_theory.float_families import FLOAT_FAMILIES, FloatFamilyLink, float_family_link
+from nbl_theory.link_type import LinkType
+from nbl_theory.links import Link
+from nbl_theory.validation import check_link
+
+FAMILIES = sorted(FLOAT_FAMILIES)
+#: through every family's overflow (exp: 709.78), the saturation of tanh and the logistic, and
+#: the float64 extremes
+GRID = np.concatenate(
+    [
+        np.linspace(-800.0, 800.0, 16001),
+        [0.0, -0.0, 5e-324, -5e-324, 1e-300, 2.2e-308, 1e300, -1e300, 1.7976931348623157e308],
+        [-1.7976931348623157e308, 709.782712893384, 709.7827128933841, -745.1332191019412],
+    ]
+)
+
+
+def _returned(fn_source: str) -> str:
+    """ast.dump of the expression a one-return function's source returns."""
+    tree = ast.parse(textwrap.dedent(fn_source))
+    ret = tree.body[0].body[-1]
+    assert isinstance(ret, ast.Return)
+    return ast.dump(ret.value)
+
+
+def _same_bits(a, b) -> bool:
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and np.array_equal(a.view(np.int64), b.view(np.int64))
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_written_g_is_the_tree_lambdify_generates(family):
+    link = make_family(family)
+    generated = inspect.getsource(link._np["g"].f)
+    written = inspect.getsource(FLOAT_FAMILIES[family][1])
+    assert _returned(written) == _returned(generated)
+    assert FLOAT_FAMILIES[family][0] == link.name
+    assert link.kind == "expression" and link.family_name == family
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_values_are_the_links_bits_through_the_overflow(family):
+    fast, link = FloatFamilyLink(family), make_family(family)
+    assert _same_bits(fast.g_numpy(GRID), link.g_numpy(GRID))
+    block = GRID[:1200].reshape(40, 30)
+    assert _same_bits(fast.g_numpy(block), link.g_numpy(block))
+    assert _same_bits(fast.g_numpy(0.25), link.g_numpy(0.25))  # a 0-d input
+    assert _same_bits(fast.g_numpy([1.0, -3.0]), link.g_numpy([1.0, -3.0]))  # a list
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    family=st.sampled_from(FAMILIES),
+    z=arrays(np.float64, st.integers(1, 64), elements=st.floats(allow_nan=False, width=64)),
+)
+def test_the_values_are_the_links_bits_anywhere(family, z):
+    assert _same_bits(FloatFamilyLink(family).g_numpy(z), make_family(family).g_numpy(z))
+
+
+def test_a_fresh_array_and_no_shared_memory():
+    z = np.array([0.0, 1.0, -2.0])
+    out = FloatFamilyLink("identity").g_numpy(z)
+    assert out.dtype == np.float64 and not np.shares_memory(out, z)
+    assert _same_bits(out, z)
+
+
+@pytest.mark.parametrize("family", ["logistic", "two-transition"])
+def test_everything_else_is_the_links(family):
+    fast, link = FloatFamilyLink(family), make_family(family)
+    assert isinstance(fast, LinkType) and not isinstance(fast, Link)
+    assert check_link(fast) is fast
+    assert fast.expr == link.expr and fast.params == link.params
+    assert fast.bounded_derivatives == link.bounded_derivatives
+    z = np.linspace(-3, 3, 7)
+    assert _same_bits(fast.derivative_numpy(z, 1), link.derivative_numpy(z, 1))
+
+
+def test_pickled_and_described_by_family_and_source():
+    fast = FloatFamilyLink("logistic")
+    back = pickle.loads(pickle.dumps(fast))
+    assert back.family == "logistic" and _same_bits(back.g_numpy(GRID), fast.g_numpy(GRID))
+    from nbl_sim.runs.sweep import canonical
+
+    key = json.dumps(canonical(fast))
+    assert key == json.dumps(canonical(back))
+    assert '"logistic"' in key and "FloatFamilyLink" in key
+    assert "(1 + exp(-z)) ** (-1.0)" in key  # the key changes with g's definition
+
+
+def test_only_the_listed_families_have_one():
+    assert float_family_link("weighted-entropy") is None
+    assert float_family_link("quadratic") is None
+    assert float_family_link("no-such-family") is None
+    assert float_family_link("logistic").family == "logistic"
+
+
+@pytest.mark.parametrize("family", ["logistic", "two-transition"])
+def test_a_simulation_is_the_same_with_either_link(family):
+    """The numbers of record: simulate() with the FloatFamilyLink gives the Link's run."""
+    from nbl_sim.engine.environment import Environment
+    from nbl_sim.studies.experiment import simulate
+
+    runs = [
+        simulate(Environment.build(link, "0.9", 2), n=600, reps=6, n0=50, seed=3)
+        for link in (FloatFamilyLink(family), make_family(family))
+    ]
+    for name in runs[0].policies:
+        a, b = runs[0].policies[name], runs[1].policies[name]
+        for field in ("regret", "sq_error", "angle"):
+            assert _same_bits(getattr(a, field), getattr(b, field)), (name, field)
