@@ -120,6 +120,7 @@ TARGETS = (
     "nbl_theory.links",
     "nbl_theory.link_numeric",
     "nbl_theory.families",
+    "nbl_theory.float_families",
     "nbl_sim.population.fields",
     "nbl_sim.population.population_table",
     "nbl_sim.population.circle",
