@@ -420,28 +420,31 @@ def nbl(X, Y, coins, v_star, **options) -> NBLTrace:
     # the same numbers, in the same order — the same bits. A·Y_{t,A} is Y_{t,+} for A = +1 and
     # −Y_{t,−} for A = −1, a sign flip (exact, −0.0 included).
     xs = np.ascontiguousarray(X[:, n0:].transpose(1, 2, 0))  # (n − n0, d, R)
-    up = np.ascontiguousarray(Y[:, n0:, 1].T)
-    down = np.ascontiguousarray(-Y[:, n0:, 0].T)
+    steps = eta[n0:n, None]
+    up = steps * Y[:, n0:, 1].T  # c = η_t·Y_{t,+} when A = +1
+    down = steps * -Y[:, n0:, 0].T  # c = η_t·(−Y_{t,−}) when A = −1
     plays_up = np.empty((n - n0, R), dtype=bool)
     v = np.ascontiguousarray(V.T)  # (d, R)
     for i in range(n - n0):
         t = n0 + i
         x = xs[i]
+        vx = v * x
         if d == 2:
-            s = v[0] * x[0] + v[1] * x[1]
+            s = vx[0] + vx[1]
         else:
             s = np.zeros(R)
             for j in range(d):
-                s += v[j] * x[j]
+                s += vx[j]
         pos = np.greater_equal(s, 0.0, out=plays_up[i])
-        c = eta[t] * np.where(pos, up[i], down[i])
+        c = np.where(pos, up[i], down[i])
         new = v + c * (x - s * v)
+        squares = new * new
         if d == 2:
-            nrm = np.sqrt(new[0] * new[0] + new[1] * new[1])
+            nrm = np.sqrt(squares[0] + squares[1])
         else:
             nrm = np.zeros(R)
             for j in range(d):
-                nrm += new[j] * new[j]
+                nrm += squares[j]
             nrm = np.sqrt(nrm)
         v = new / nrm
         if k < rec.size and rec[k] == t + 1:
