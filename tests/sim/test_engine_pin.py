@@ -252,6 +252,33 @@ def test_greedy_logistic_pinned_where_every_counter_moves(ridge):
     assert got["failures" if ridge == 1e-300 else "max_iter_hits"] > 0
 
 
+def test_greedy_logistic_pinned_with_a_heavy_ridge():
+    """A ridge λ = 3 weighs in the penalized objective the line search compares (the penalty
+    term ½λ‖θ‖² is then far from negligible): actions, fits and counts the same in both
+    backends on 2 × 60 rounds in d = 3, with line searches."""
+    env = Environment.build(TT, "0.5", 3)
+    real = env.draw(5, range(2), 60, 10)
+    opts = {"intercept": True, "ridge": 3.0}
+    got_a, got = engine.greedy_logistic(real.X, real.Y, real.coins, **opts)
+    ref_a, ref = engine.greedy_logistic(real.X, real.Y, real.coins, backend="reference", **opts)
+    assert _same(got_a, ref_a) and got.keys() == ref.keys()
+    for key in got:
+        assert _same(got[key], ref[key]), key
+    assert got["objective_evaluations"] > 0
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_nbl_without_angle_records_pinned(d):
+    """record_angle=False: no angle column in either backend (shape (R, 0)), the rest pinned."""
+    env = Environment.build(LOGISTIC, "1", d)
+    real = env.draw(2, range(3), 120, 10)
+    opts = {"record_rounds": np.arange(0, 121, 10), "record_angle": False}
+    got = engine.nbl(real.X, real.Y, real.coins, env.v_star, **opts)
+    ref = engine.nbl(real.X, real.Y, real.coins, env.v_star, backend="reference", **opts)
+    _assert_nbl_pinned(got, ref)
+    assert got.angle.shape == ref.angle.shape == (3, 0)
+
+
 def test_ziggurat_tables_give_numpys_normals():
     """The copied tables draw numpy's own standard normals: 2·10⁶ of them, which visit every
     one of the 256 layers' slow paths and the tail beyond r (counted), bit for bit, and the
