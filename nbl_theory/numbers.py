@@ -34,6 +34,7 @@ __all__ = [
     "decimal_fraction",
     "exact_fraction",
     "number_value",
+    "is_sympy_rational",
 ]
 
 #: Characters of an expression (and of a number's text).
@@ -155,6 +156,22 @@ def decimal_fraction(s: str, shown: str) -> Fraction:
     return value
 
 
+def is_sympy_rational(x) -> bool:
+    """Whether ``x`` is a sympy Rational (an Integer included), without importing sympy.
+
+    Parameters
+    ----------
+    x : object
+        Any value.
+
+    Returns
+    -------
+    bool
+        True for a sympy Rational.
+    """
+    return type(x).__module__.startswith("sympy") and getattr(x, "is_Rational", False) is True
+
+
 def exact_fraction(text) -> Fraction:
     """A decimal string, a fraction ``p/q``, an int or a float, exactly.
 
@@ -184,7 +201,7 @@ def exact_fraction(text) -> Fraction:
         raise NBLInputError(f"expected a number, got {text!r}")
     if isinstance(text, Fraction):
         return text
-    if type(text).__module__.startswith("sympy") and getattr(text, "is_Rational", False):
+    if is_sympy_rational(text):
         return Fraction(int(text.p), int(text.q))
     if isinstance(text, int):
         if text and not 10**-MAX_MAGNITUDE <= abs(text) <= 10**MAX_MAGNITUDE:

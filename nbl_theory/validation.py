@@ -15,7 +15,7 @@ import numpy as np
 
 from .errors import NBLInputError
 from .link_type import LinkType
-from .numbers import exact_fraction
+from .numbers import exact_fraction, is_sympy_rational
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -76,11 +76,6 @@ def delta_inside(q) -> bool:
     return 0 < q < 2 and 0.0 < float(q) < 2.0
 
 
-def _sympy_rational(x) -> bool:
-    """Whether ``x`` is a sympy Rational (or Integer), without importing sympy."""
-    return type(x).__module__.startswith("sympy") and getattr(x, "is_Rational", False) is True
-
-
 def delta_fraction(delta) -> Fraction:
     """Δ exactly, after checking 0 < Δ < 2 (also in float64) and finiteness; no sympy.
 
@@ -137,7 +132,7 @@ def validate_delta(delta) -> sp.Rational:
         As :func:`delta_fraction`.
     """
     q = delta_fraction(delta)
-    if _sympy_rational(delta):
+    if is_sympy_rational(delta):
         return delta
     import sympy as sp
 
@@ -168,7 +163,7 @@ def delta_value(delta) -> tuple:
     if isinstance(delta, (np.floating, np.integer)):
         delta = delta.item()
     if isinstance(delta, bool) or not (
-        isinstance(delta, (int, float, str)) or _sympy_rational(delta)
+        isinstance(delta, (int, float, str)) or is_sympy_rational(delta)
     ):
         raise NBLInputError(f"delta must be a number or a decimal string, got {delta!r}")
     return delta, float(validate_delta(delta))
