@@ -187,10 +187,6 @@ def arm_frame(beta) -> tuple[np.ndarray, np.ndarray]:
     return v, c - (c @ v) * v
 
 
-def _link(link) -> Link:
-    return check_link(link)
-
-
 def symmetric_arms(link, delta, d: int = 2, v_star=None, theta_dir=None) -> ArmModel:
     """The paper's arms β_a = θ + a(Δ/2)v*, ‖β_a‖ = 1 (``nbl_sim.population.fields.arm_vectors``).
 
@@ -212,7 +208,7 @@ def symmetric_arms(link, delta, d: int = 2, v_star=None, theta_dir=None) -> ArmM
     ArmModel
         The paper's arms.
     """
-    link = _link(link)
+    link = check_link(link)
     beta, vs, _ = arm_vectors(delta, d, v_star, theta_dir)
     return ArmModel(beta, (link, link), (link, delta), {"arms": "symmetric", "delta": str(delta)})
 
@@ -242,7 +238,7 @@ def asymmetric_arms(link, theta, a_plus, a_minus, v_star, nominal_delta=None) ->
     ArmModel
         The asymmetric arms.
     """
-    link = _link(link)
+    link = check_link(link)
     vs = unit_vector(v_star, "v_star")
     th = finite_array(theta, "theta")
     if th.shape != vs.shape:
@@ -334,7 +330,7 @@ def intercept_arms(link, delta, intercept, d: int = 2, rotate_deg: float = 0.0) 
     ArmModel
         The arms, ``nominal`` the paper's (link, Δ).
     """
-    link = _link(link)
+    link = check_link(link)
     c = real(intercept, "intercept")
     dl = float(validate_delta(delta))
     vs, th = _rotated_frame(dimension(d), real(rotate_deg, "rotate"))
