@@ -43,7 +43,6 @@ import numpy as np
 from nbl_sim.population.fields import arm_vectors
 from nbl_theory.errors import NBLInputError
 from nbl_theory.link_type import LinkType
-from nbl_theory.links import Link
 from nbl_theory.numbers import number_value
 from nbl_theory.validation import (
     check_link,
