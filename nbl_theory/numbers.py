@@ -56,13 +56,36 @@ _NON_FINITE = {"nan", "inf", "+inf", "-inf", "infinity", "-infinity", "+infinity
 
 
 def short(text) -> str:
-    """``text`` shortened to at most 39 characters for a message (its two ends kept)."""
+    """``text`` shortened for a message: at most 40 characters as given, else its first and last
+    18 around ``...``.
+
+    Parameters
+    ----------
+    text : object
+        The text (anything with a ``str``).
+
+    Returns
+    -------
+    str
+        The text, shortened.
+    """
     text = str(text)
     return text if len(text) <= 40 else text[:18] + "..." + text[-18:]
 
 
 def range_error(text) -> NBLInputError:
-    """The error of a literal outside the range of magnitudes."""
+    """The error of a literal outside the range of magnitudes.
+
+    Parameters
+    ----------
+    text : object
+        The literal as written (shortened in the message).
+
+    Returns
+    -------
+    NBLInputError
+        The error to raise.
+    """
     return NBLInputError(f"literal {short(text)} is outside {RANGE_TEXT}")
 
 
