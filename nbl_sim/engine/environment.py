@@ -95,8 +95,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from nbl_theory.errors import NBLInputError
-from nbl_theory.link_type import LinkType
-from nbl_theory.validation import delta_fraction, unit_vector
+from nbl_theory.validation import check_link, delta_fraction, unit_vector
 
 from ..beyond.contexts import ContextLaw, context_law
 from ..beyond.linkeval import link_range
@@ -263,8 +262,7 @@ class Environment:
             ``arms`` is invalid or given with ``v_star``/``theta_dir``, the context law is
             invalid, or Bernoulli rewards meet a link outside [0, 1].
         """
-        if not isinstance(link, LinkType):
-            raise NBLInputError(f"link must be an nbl_theory Link, got {type(link).__name__}")
+        check_link(link)
         q = delta_fraction(delta)
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 2:
             raise NBLInputError(f"dimension d must be an integer >= 2, got {d!r}")
