@@ -81,10 +81,8 @@ def default_record_rounds(n: int, n0: int, points: int = 500) -> np.ndarray:
     (K,) int64 ndarray
         The grid with n0 and n added, sorted without repeats (K <= points + 2; 0 included).
     """
-    rounds = np.sort(np.concatenate([np.rint(np.linspace(0, n, points + 1)), [n0, n]]))
-    rounds = rounds.astype(np.int64)
-    # without repeats (np.unique would import numpy.ma: 8 ms of the command's start-up)
-    return rounds[np.concatenate([[True], rounds[1:] != rounds[:-1]])]
+    grid = np.unique(np.rint(np.linspace(0, n, points + 1)).astype(np.int64))
+    return np.unique(np.concatenate([grid, [n0, n]]))
 
 
 @dataclass
