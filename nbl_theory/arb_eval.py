@@ -22,6 +22,7 @@ input (``sqrt(z**2)`` is ``Abs(z)`` for real z).
 from __future__ import annotations
 
 import decimal
+import threading
 from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
@@ -48,15 +49,23 @@ __all__ = [
 ]
 
 
+#: held while a thread works at a precision of its own: python-flint's precision is one
+#: process-wide setting, and threads of a simulation (nbl_sim.studies.experiment) may repair
+#: non-finite values of a link in Arb at the same time
+_PRECISION_LOCK = threading.RLock()
+
+
 @contextmanager
 def arb_precision(bits: int):
-    """Set ``flint.ctx.prec`` to ``bits`` and always restore it."""
-    saved = flint.ctx.prec
-    flint.ctx.prec = bits
-    try:
-        yield
-    finally:
-        flint.ctx.prec = saved
+    """Set ``flint.ctx.prec`` to ``bits`` and always restore it; other threads wait meanwhile
+    (re-entrant: a nested use in the same thread does not)."""
+    with _PRECISION_LOCK:
+        saved = flint.ctx.prec
+        flint.ctx.prec = bits
+        try:
+            yield
+        finally:
+            flint.ctx.prec = saved
 
 
 def to_fmpq(x) -> fmpq:

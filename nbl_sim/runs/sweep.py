@@ -174,7 +174,9 @@ def canonical(x):
 
     Floats are written with ``repr`` (exact round trip), arrays with dtype, shape and values,
     dataclasses and objects with ``__getstate__`` by their defining fields, sympy objects by
-    ``srepr``.
+    ``srepr``. A dataclass field with ``metadata={"cache_key": False}`` says how a cell is
+    computed, not what (e.g. a simulation chunk's engine backend, whose bits are the same either
+    way) and is left out.
 
     Parameters
     ----------
@@ -219,7 +221,11 @@ def canonical(x):
         state = (
             x.__getstate__()
             if hasattr(type(x), "__getstate__") and type(x).__getstate__ is not object.__getstate__
-            else {f.name: getattr(x, f.name) for f in dataclasses.fields(x)}
+            else {
+                f.name: getattr(x, f.name)
+                for f in dataclasses.fields(x)
+                if f.metadata.get("cache_key", True)
+            }
         )
         return {"type": f"{mod}.{type(x).__qualname__}", "state": canonical(state)}
     if hasattr(x, "__getstate__"):

@@ -38,7 +38,7 @@ from ..engine.contract import LOCKSTEP as _LOCKSTEP
 from ..engine.contract import validate_step
 from ..engine.environment import Environment, Realization
 from ..engine.metrics import mc_summary
-from ..runs.execution import Executor, executor_for
+from ..runs.execution import Executor, SerialExecutor, cpu_count, executor_for, in_worker
 from ..runs.outputs import new_run_id, replacing, write_text
 from ..runs.sweep import ChunkCache, run_sweep
 
@@ -56,11 +56,11 @@ POLICIES = ("nbl", "greedy-logistic", "oracle")
 _CHUNK_BYTES = 64e6  # nominal realization size of a default chunk (scheduling granularity)
 _BLOCK_BYTES = 4e6  # realization memory per block streamed through a chunk (fits in cache)
 _GROUP_BYTES = 256e6  # a block holds one whole lockstep group if that takes at most this
-#: The most work (replications × rounds × d) a chunk runs on the reference backend in a process
-#: that has not loaded the compiled one: there, loading numba and the cached kernels (~0.55 s
-#: once per process) costs more than the compiled run saves (~0.16 s per 10⁶ replication-steps
-#: in d = 2, ~0.4 s in d = 8; benchmarks/README.md, "The engine"). The numbers are the same bits
-#: either way (tests/sim/test_engine_pin.py); only the time differs.
+#: The most work (replications × rounds × d) of a whole run that runs on the reference backend
+#: in a process that has not loaded the compiled one: there, loading numba and the cached
+#: kernels (~0.55 s once per process) costs more than the compiled run saves (~0.16 s per 10⁶
+#: replication-steps in d = 2, ~0.4 s in d = 8; benchmarks/README.md, "The engine"). The
+#: numbers are the same bits either way (tests/sim/test_engine_pin.py); only the time differs.
 _REFERENCE_WORK = 4e6
 
 
@@ -139,7 +139,8 @@ class SimulationResult:
     seconds : float
         The wall time of the run.
     executor : str
-        The executor's description, or ``"cache"`` when every chunk came from the cache.
+        The executor's description (with ``", N threads"`` when the blocks ran on N threads),
+        or ``"cache"`` when every chunk came from the cache.
     """
 
     params: dict
@@ -360,6 +361,12 @@ class _Task:
     record_rounds: np.ndarray
     intercept: bool
     ridge: float
+    #: the engine backend, chosen once for the whole run (:func:`_backend`); how the chunk is
+    #: computed, not what: both backends give the same bits, so it is not part of the chunk's
+    #: cache key (:func:`nbl_sim.runs.sweep.canonical`)
+    backend: str = field(default="compiled", metadata={"cache_key": False})
+    #: threads running the chunk's blocks (:func:`_block_threads`); not part of the key either
+    threads: int = field(default=1, metadata={"cache_key": False})
 
 
 def _block_size(R: int, n: int, n0: int, d: int) -> int:
@@ -378,21 +385,37 @@ def _lockstep_multiple(size: int, per_rep: float) -> int:
     return _LOCKSTEP if _LOCKSTEP * per_rep <= _GROUP_BYTES else size
 
 
-def _backend(task: _Task) -> str:
-    """The engine backend of a chunk: the reference when the chunk is small
+def _backend(env, reps: int, n: int, policies) -> str:
+    """The engine backend of a run: the reference when the whole run is small
     (:data:`_REFERENCE_WORK`), runs no Greedy Logistic (whose reference refits are Python loops),
     the environment is an :class:`Environment` itself (the reference does not follow a
     subclass's own context draw) and this process has not loaded numba; else the compiled one.
-    Both give the same bits, so the choice moves no number."""
-    small = len(task.reps) * task.n * task.env.d <= _REFERENCE_WORK
+    Both give the same bits, so the choice moves no number. Chosen for the run, not per chunk:
+    a large run cut into small chunks is still large (per chunk, 1,000 replications × 10⁴
+    rounds in d = 2 ran every chunk on the reference, 4× slower)."""
+    small = reps * n * env.d <= _REFERENCE_WORK
     if (
         small
-        and "greedy-logistic" not in task.policies
-        and type(task.env) is Environment
+        and "greedy-logistic" not in policies
+        and type(env) is Environment
         and "numba" not in sys.modules
     ):
         return "reference"
     return "compiled"
+
+
+#: the most threads a run's blocks use in one process
+MAX_BLOCK_THREADS = 8
+
+
+def _block_threads(ex: Executor, workers: int | None) -> int:
+    """Threads for the blocks of an in-process run: every core this process may use (at most
+    :data:`MAX_BLOCK_THREADS`) when the run is in-process by the automatic choice; one when
+    ``workers`` is given (``workers=1``: one core), on a pool or Dask (their workers are the
+    parallelism) and inside an executor's task."""
+    if workers is not None or not isinstance(ex, SerialExecutor) or in_worker():
+        return 1
+    return max(1, min(cpu_count(), MAX_BLOCK_THREADS))
 
 
 def _run_policy(name: str, real, task: _Task, backend: str) -> tuple:
@@ -442,43 +465,61 @@ def _run_chunk(task: _Task) -> dict:
     """Every policy on the chunk's replications, streamed in blocks through fixed buffers (kept
     for the next chunk or call of this thread, :mod:`nbl_sim.engine.buffers`): each block is drawn
     once (common random numbers) and every policy runs on it; only the recorded rounds are kept.
-    Replication r's numbers do not depend on the block or the chunk."""
+    Replication r's numbers do not depend on the block, the chunk or the thread.
+
+    With ``task.threads`` > 1 the blocks run on that many threads (the compiled kernels and
+    numpy's generators and ufuncs release the GIL); each block writes its own rows, and its
+    scalar info is merged in block order after all have run, so the result is the same bits as
+    on one thread."""
     env, rec = task.env, task.record_rounds
     R, K = len(task.reps), rec.size
-    out = {
-        name: (np.empty((R, K)), np.empty((R, K)), np.empty((R, K)), [0.0], {})
-        for name in task.policies
+    arrays = {
+        name: (np.empty((R, K)), np.empty((R, K)), np.empty((R, K))) for name in task.policies
     }
-    backend = _backend(task)
-    if backend == "compiled":
+    if task.backend == "compiled":
         B = _block_size(R, task.n, task.n0, env.d)
         _warm_up(task.policies)  # compiled kernels load outside the timed region
     else:  # the reference loops over rounds in Python: one block, vectorized over the chunk
         B = R
+    starts = range(0, R, B)
+    threads = min(task.threads, len(starts))
+    if threads == 1:
+        blocks = [_run_block(task, arrays, i0, B) for i0 in starts]
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(threads, thread_name_prefix="nbl-block")
+        try:
+            blocks = list(pool.map(lambda i0: _run_block(task, arrays, i0, B), starts))
+        finally:  # on an error or Ctrl-C, the blocks not started are dropped
+            pool.shutdown(wait=True, cancel_futures=True)
+    out = {}
+    for name in task.policies:
+        info: dict = {}
+        for block in blocks:
+            _merge_info(info, block[name][1])
+        out[name] = (*arrays[name], sum(block[name][0] for block in blocks), info)
+    return out
+
+
+def _run_block(task: _Task, arrays: dict, i0: int, B: int) -> dict:
+    """One block of :func:`_run_chunk` — the replications ``task.reps[i0 : i0 + B]``, drawn into
+    this thread's buffer — writing its rows of ``arrays`` {policy: (regret, sq, angle)};
+    returns {policy: (seconds, info)}."""
+    env, rec, backend = task.env, task.record_rounds, task.backend
     shape = (B, task.n, task.n0, env.d)
+    done = {}
     with reused(
         ("realization",) + shape,
         lambda: Realization.empty(*shape),
         int(B * Realization.bytes_per_replication(task.n, task.n0, env.d)),
     ) as buf:
-        _run_blocks(task, buf, out, backend)
-    return {
-        name: (regret, sq, ang, seconds[0], info)
-        for name, (regret, sq, ang, seconds, info) in out.items()
-    }
-
-
-def _run_blocks(task: _Task, buf: Realization, out: dict, backend: str) -> None:
-    """The blocks of :func:`_run_chunk`, drawn one after the other into ``buf``."""
-    env, rec = task.env, task.record_rounds
-    R, B = len(task.reps), buf.X.shape[0]
-    for i0 in range(0, R, B):
         real = engine.draw(
             env, task.seed, task.reps[i0 : i0 + B], task.n, task.n0, out=buf, backend=backend
         )
         rows = slice(i0, i0 + len(real.reps))
         for name in task.policies:
-            regret, sq, ang, seconds, info = out[name]
+            regret, sq, ang = arrays[name]
             tic = time.perf_counter()
             try:
                 actions, sq[rows], ang[rows], block_info = _run_policy(name, real, task, backend)
@@ -487,10 +528,12 @@ def _run_blocks(task: _Task, buf: Realization, out: dict, backend: str) -> None:
                 # NaN): the rows become NaN and the client refuses them (_check_finite)
                 for a in (regret, sq, ang):
                     a[rows] = np.nan
+                done[name] = (0.0, {})
                 continue
-            seconds[0] += time.perf_counter() - tic
+            seconds = time.perf_counter() - tic
             engine.regret(env, real, actions, rec, out=regret[rows], backend=backend)
-            _merge_info(info, block_info)
+            done[name] = (seconds, block_info)
+    return done
 
 
 def _warm_up(policies) -> None:
@@ -599,8 +642,11 @@ def simulate(
         ``workers`` and ``scheduler`` for this run (see
         :func:`nbl_sim.runs.execution.make_executor`).
     workers : int, optional
-        Without ``executor``: None chooses by the work (reps·n·d), 1 runs in-process, N starts
-        a pool of N processes.
+        Without ``executor``: None runs in-process, a run on the compiled engine without Greedy
+        Logistic on every core by threads over its blocks (:func:`_block_threads`), a run with
+        Greedy Logistic on a process pool when the work (reps·n·d) repays it; 1 runs
+        in-process on one core, N starts a pool of N processes. The numbers are the same bits
+        whichever.
     scheduler : str, optional
         A Dask scheduler (``tcp://HOST:PORT`` or ``local:N``) instead of local workers.
     cache : nbl_sim.runs.sweep.ChunkCache, optional
@@ -671,7 +717,13 @@ def simulate(
     if rec.ndim != 1 or rec.size == 0 or np.any(np.diff(rec) <= 0) or rec[0] < 0 or rec[-1] > n:
         raise NBLInputError("record_rounds must be strictly increasing integers in [0, n]")
 
-    with executor_for(executor, workers, work=float(reps) * n * env.d, scheduler=scheduler) as ex:
+    backend = _backend(env, reps, n, policies)
+    # a compiled NBL/oracle run uses every core in this process (threads over its blocks), which
+    # costs nothing to start: the automatic choice starts no process pool for it
+    threaded = backend == "compiled" and "greedy-logistic" not in policies
+    work = 0.0 if threaded else float(reps) * n * env.d
+    with executor_for(executor, workers, work=work, scheduler=scheduler) as ex:
+        threads = _block_threads(ex, workers) if threaded else 1
         if chunk_size is None:
             per_rep = n * (env.d + 4) * 8.0
             chunk_size = max(1, min(reps, int(_CHUNK_BYTES // per_rep)))
@@ -701,6 +753,8 @@ def simulate(
                 rec,
                 bool(intercept),
                 float(ridge),
+                backend,
+                threads,
             )
             for c in chunks
         ]
@@ -715,6 +769,8 @@ def simulate(
             on_error="raise",
         )
         where = ex.describe() if sweep.cached < len(tasks) else "cache"  # nothing ran
+        if threads > 1 and where != "cache":
+            where += f", {threads} threads"
     parts = sweep.results
     seconds = time.perf_counter() - tic
 

@@ -117,7 +117,9 @@ def add_parser(sub):
     )
     beyond.add_beyond_args(m)
     opt.add_exec_args(
-        m, workers_help="processes (default: a local pool for large runs, else in-process)"
+        m,
+        workers_help="processes (default: in-process, NBL and the oracle on every core by "
+        "threads; Greedy Logistic on a local pool for large runs); 1: one core",
     )
     m.add_argument(
         "--out",

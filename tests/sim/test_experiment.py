@@ -401,10 +401,7 @@ def test_a_small_run_in_a_fresh_process_loads_no_numba_and_moves_no_number(d):
     import numba  # noqa: F401  (this process: the compiled backend is chosen)
 
     env = Environment.build(TT, "0.5", d)
-    task_like = experiment._Task(
-        env, 5, tuple(range(24)), 600, 300, None, 10.0, 500.0, ("nbl",), np.arange(3), True, 1e-6
-    )
-    assert experiment._backend(task_like) == "compiled"
+    assert experiment._backend(env, 24, 600, ("nbl",)) == "compiled"
     res = simulate(env, n=600, reps=24, policies=("nbl", "oracle"), seed=5, workers=1)
     for k in ("nbl", "oracle"):
         assert res.policies[k].regret.tobytes().hex() == fresh["regret"][k]
@@ -420,3 +417,62 @@ def test_a_run_that_fits_one_chunk_is_not_cut_to_whole_lockstep_groups():
     one = simulate(env, **kw)
     assert one.params["chunk_size"] == 13
     _same(one, simulate(env, chunk_size=8, **kw))
+
+
+_LARGE_RUN_OF_SMALL_CHUNKS = """
+import sys
+from nbl_sim.engine.environment import Environment
+from nbl_sim.studies.experiment import simulate
+from nbl_theory.families import make_family
+env = Environment.build(make_family("logistic"), 1, 2)
+simulate(env, n=2000, reps=1008, chunk_size=48, policies=("nbl",), seed=1, workers=1)
+print("numba" in sys.modules)
+"""
+
+
+def test_a_large_run_cut_into_small_chunks_takes_the_compiled_backend():
+    """The backend is chosen for the whole run, not per chunk: 1,008 replications × 2,000 rounds
+    in d = 2 (4.0e6 replication-steps × d, past experiment._REFERENCE_WORK) cut into chunks of 48
+    (each 1.9e5) runs compiled in a fresh process. Chosen per chunk, every chunk of a large run
+    took the reference (1,000 × 10⁴ in d = 2 ran 4× slower)."""
+    import subprocess
+    import sys
+
+    assert 1008 * 2000 * 2 > experiment._REFERENCE_WORK >= 48 * 2000 * 2
+    out = subprocess.run(
+        [sys.executable, "-c", _LARGE_RUN_OF_SMALL_CHUNKS],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "True"
+
+
+def test_blocks_on_threads_give_the_bits_of_one_thread(monkeypatch):
+    """An in-process run spreads its blocks over every core by threads (the automatic choice);
+    every array and every info count is the bits of the one-thread run (workers=1), the last
+    block a partial one."""
+    monkeypatch.setattr(experiment, "_BLOCK_BYTES", 1.0)  # blocks of one lockstep group (8)
+    monkeypatch.setattr(experiment, "cpu_count", lambda: 3)
+    env = Environment.build(TT, "0.5", 3)
+    kw = dict(n=500, reps=45, n0=40, seed=7, policies=("nbl", "oracle"), cache=None)
+    one = simulate(env, workers=1, **kw)
+    many = simulate(env, executor=SerialExecutor(), **kw)
+    assert many.executor.endswith("3 threads") and "threads" not in one.executor
+    for name in ("nbl", "oracle"):
+        a, b = one.policies[name], many.policies[name]
+        for field in ("regret", "sq_error", "angle"):
+            assert getattr(a, field).tobytes() == getattr(b, field).tobytes(), (name, field)
+        assert a.info == b.info
+    assert one.policies["nbl"].regret.shape == (45, one.record_rounds.size)
+
+
+def test_threads_only_where_nothing_else_runs_in_parallel(monkeypatch):
+    """One thread when ``workers`` is given (workers=1 is one core), on a process pool, and
+    inside an executor's task; every core otherwise (at most MAX_BLOCK_THREADS)."""
+    monkeypatch.setattr(experiment, "cpu_count", lambda: 64)
+    assert experiment._block_threads(SerialExecutor(), None) == experiment.MAX_BLOCK_THREADS
+    assert experiment._block_threads(SerialExecutor(), 1) == 1
+    assert experiment._block_threads(ProcessExecutor(2), None) == 1
+    monkeypatch.setattr(experiment, "in_worker", lambda: True)
+    assert experiment._block_threads(SerialExecutor(), None) == 1

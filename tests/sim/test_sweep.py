@@ -529,3 +529,22 @@ def test_fingerprint_of_a_figure_covers_its_own_module_not_the_style(edit_source
     assert own != before
     edit_source(_nbl_file("nbl_theory.stability"))
     assert source_fingerprint(fig) not in (before, own)
+
+
+def test_how_a_chunk_is_computed_is_not_part_of_its_key():
+    """A field marked ``metadata={"cache_key": False}`` (a simulation chunk's backend and
+    threads: the same bits either way) leaves the key alone; a field of what is computed
+    (the seed) moves it."""
+    import dataclasses
+
+    import numpy as np
+
+    from nbl_sim.engine.environment import Environment
+    from nbl_sim.studies.experiment import _run_chunk, _Task
+    from nbl_theory.families import make_family
+
+    env = Environment.build(make_family("logistic"), 1, 2)
+    task = _Task(env, 0, (0, 1), 50, 10, None, 10.0, 500.0, ("nbl",), np.arange(3), True, 1e-6)
+    same = dataclasses.replace(task, backend="reference", threads=4)
+    assert cell_key(_run_chunk, same) == cell_key(_run_chunk, task)
+    assert cell_key(_run_chunk, dataclasses.replace(task, seed=1)) != cell_key(_run_chunk, task)
