@@ -3,18 +3,21 @@
 rounds — the baseline of issue 37's target "the whole ``nbl simulate`` command (wall, default
 sizes) faster than that loop as a script" (``bench_startup.py``, row ``numpy-script``).
 
-The same work as ``nbl simulate --family logistic --delta 1`` at its defaults: d = 2, v* = e1,
+The same work as ``nbl simulate --family logistic --delta 1`` at its defaults: d = 2 (``--d``:
+any d ≥ 2, the paper's geometry in the first two coordinates), v* = e1,
 θ = s(Δ) e2 with s(Δ) = √(1 − Δ²/4), arms β_± = θ ± (Δ/2) v*, contexts N(0, I), Bernoulli(g)
 rewards with the logistic g, 100 replications × 10⁴ rounds, Stage I of n0 = 200 fair coins,
 then A_t = sgn(vᵀx) (sgn 0 = +1), W = A Y_A x, G = W − (vᵀW) v, v ← (v + ηG)/‖v + ηG‖ with
 η_t = γ/(t + t0), γ = 10, t0 = 500; the regret R_t of eq:regret, ‖v_t − v*‖² and the signed
-angle recorded every 20 rounds (~500 points, as ``simulate`` keeps); the final regret printed
-as mean ± 1.96 SE. Its random numbers are not the toolkit's streams (the numbers differ from
-``nbl simulate``'s in the Monte Carlo error only).
+angle recorded every 20 rounds (~500 points, as ``simulate`` keeps; for d > 2 the angle
+between v and v*); the final regret printed as mean ± 1.96 SE. :func:`run` is the simulation
+itself, for a benchmark that times it in its own process (``bench_simulate_loop.py``). Its
+random numbers are not the toolkit's streams (the numbers differ from ``nbl simulate``'s in the
+Monte Carlo error only).
 
 Usage::
 
-    python benchmarks/numpy_loop_script.py [--reps R] [--n N] [--delta D] [--seed S]
+    python benchmarks/numpy_loop_script.py [--reps R] [--n N] [--delta D] [--d D] [--seed S]
 """
 
 import argparse
@@ -27,16 +30,26 @@ def main(argv=None) -> None:
     p.add_argument("--reps", type=int, default=100)
     p.add_argument("--n", type=int, default=10_000)
     p.add_argument("--delta", type=float, default=1.0)
+    p.add_argument("--d", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     a = p.parse_args(argv)
-    # one line and nothing else for sizes the script cannot run (R·n·2 normals held at once)
-    if not (a.reps >= 2 and a.n >= 4 and 0 < a.delta < 2 and a.reps * a.n <= 10**8):
-        p.error("need reps >= 2, n >= 4, 0 < delta < 2 and reps * n <= 1e8")
-    R, n, delta, d = a.reps, a.n, a.delta, 2
+    # one line and nothing else for sizes the script cannot run (R·n·d normals held at once)
+    if not (
+        a.reps >= 2 and a.n >= 4 and 0 < a.delta < 2 and a.d >= 2 and a.reps * a.n * a.d <= 10**8
+    ):
+        p.error("need reps >= 2, n >= 4, 0 < delta < 2, d >= 2 and reps * n * d <= 1e8")
+    m, se, records = run(a.reps, a.n, a.delta, a.d, a.seed)
+    print(f"R_n = {m:.2f} +- {1.96 * se:.2f} (n = {a.n}, {a.reps} replications, {records} records)")
+
+
+def run(R: int, n: int, delta: float, d: int = 2, seed: int = 0) -> tuple:
+    """The simulation: (mean final regret, its standard error, number of records)."""
     n0, gamma, t0, every = min(200, n // 2), 10.0, 500.0, 20
-    rng = np.random.default_rng(a.seed)
-    v_star = np.array([1.0, 0.0])
-    theta = np.sqrt(1 - delta**2 / 4) * np.array([0.0, 1.0])
+    rng = np.random.default_rng(seed)
+    v_star = np.zeros(d)
+    v_star[0] = 1.0
+    theta = np.zeros(d)
+    theta[1] = np.sqrt(1 - delta**2 / 4)
     beta = np.stack([theta - delta / 2 * v_star, theta + delta / 2 * v_star])  # arm -1, +1
 
     def g(z):
@@ -66,9 +79,9 @@ def main(argv=None) -> None:
         regret += np.where(act != best[:, t], gap[:, t], 0.0)
         if (t + 1) % every == 0:
             rec_sq.append(((V - v_star) ** 2).sum(axis=1))
-            rec_angle.append(np.arctan2(V[:, 1], V[:, 0]))
-    m, se = regret.mean(), regret.std(ddof=1) / np.sqrt(R)
-    print(f"R_n = {m:.2f} +- {1.96 * se:.2f} (n = {n}, {R} replications, {len(rec_sq)} records)")
+            side = V[:, 1] if d == 2 else np.linalg.norm(V[:, 1:], axis=1)
+            rec_angle.append(np.arctan2(side, V[:, 0]))
+    return regret.mean(), regret.std(ddof=1) / np.sqrt(R), len(rec_sq)
 
 
 if __name__ == "__main__":

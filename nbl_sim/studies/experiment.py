@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import platform
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -486,13 +488,17 @@ def _run_chunk(task: _Task) -> dict:
     if threads == 1:
         blocks = [_run_block(task, arrays, i0, B) for i0 in starts]
     else:
-        from concurrent.futures import ThreadPoolExecutor
+        from concurrent.futures import wait
 
-        pool = ThreadPoolExecutor(threads, thread_name_prefix="nbl-block")
+        pool = _block_pool(task.threads)
+        futures = [pool.submit(_run_block, task, arrays, i0, B) for i0 in starts]
         try:
-            blocks = list(pool.map(lambda i0: _run_block(task, arrays, i0, B), starts))
-        finally:  # on an error or Ctrl-C, the blocks not started are dropped
-            pool.shutdown(wait=True, cancel_futures=True)
+            blocks = [f.result() for f in futures]  # the first error in block order is raised
+        except BaseException:  # an error or Ctrl-C: the blocks not started are dropped, the
+            for f in futures:  # running ones end (they write only this chunk's arrays)
+                f.cancel()
+            wait(futures)
+            raise
     out = {}
     for name in task.policies:
         info: dict = {}
@@ -500,6 +506,27 @@ def _run_chunk(task: _Task) -> dict:
             _merge_info(info, block[name][1])
         out[name] = (*arrays[name], sum(block[name][0] for block in blocks), info)
     return out
+
+
+#: this process's block threads, kept between chunks and calls so that each thread's realization
+#: buffers are reused (:mod:`nbl_sim.engine.buffers`): [pool, its threads, the pid it was made in]
+_POOL: list = [None, 0, 0]
+_POOL_LOCK = threading.Lock()
+
+
+def _block_pool(threads: int):
+    """This process's pool of ``threads`` block threads: kept, made anew for another count or in
+    a forked child (whose copy of the pool has no threads)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with _POOL_LOCK:
+        pool, size, pid = _POOL
+        if pool is None or size != threads or pid != os.getpid():
+            if pool is not None and pid == os.getpid():
+                pool.shutdown(wait=False)  # its queued work still runs
+            pool = ThreadPoolExecutor(threads, thread_name_prefix="nbl-block")
+            _POOL[:] = [pool, threads, os.getpid()]
+        return pool
 
 
 def _run_block(task: _Task, arrays: dict, i0: int, B: int) -> dict:

@@ -476,3 +476,70 @@ def test_threads_only_where_nothing_else_runs_in_parallel(monkeypatch):
     assert experiment._block_threads(ProcessExecutor(2), None) == 1
     monkeypatch.setattr(experiment, "in_worker", lambda: True)
     assert experiment._block_threads(SerialExecutor(), None) == 1
+
+
+def test_an_error_in_a_block_thread_is_raised_once_and_the_pool_goes_on(monkeypatch):
+    """A block that fails on a thread raises its error in the caller (the first failing block in
+    block order, through the sweep's report of the failed chunk), and the next run uses the pool
+    as before."""
+    monkeypatch.setattr(experiment, "_BLOCK_BYTES", 1.0)
+    monkeypatch.setattr(experiment, "cpu_count", lambda: 2)
+    env = Environment.build(TT, "0.5", 2)
+    kw = dict(n=300, reps=48, n0=30, seed=2, executor=SerialExecutor(), cache=None)
+    good = simulate(env, **kw)
+    real_run_policy = experiment._run_policy
+    seen = []
+
+    def failing(name, real, task, backend):
+        seen.append(real.reps[0])
+        if real.reps[0] in (16, 32):
+            raise NBLInputError(f"planted failure at block {real.reps[0]}")
+        return real_run_policy(name, real, task, backend)
+
+    monkeypatch.setattr(experiment, "_run_policy", failing)
+    from nbl_sim.runs.sweep import SweepError
+
+    with pytest.raises(SweepError, match="NBLInputError: planted failure at block 16"):
+        simulate(env, **kw)
+    monkeypatch.setattr(experiment, "_run_policy", real_run_policy)
+    again = simulate(env, **kw)
+    assert again.policies["nbl"].regret.tobytes() == good.policies["nbl"].regret.tobytes()
+
+
+_FORKED_RUN = """
+import multiprocessing as mp, sys
+from nbl_sim.engine.environment import Environment
+from nbl_sim.runs.execution import SerialExecutor
+from nbl_sim.studies import experiment
+from nbl_theory.families import make_family
+experiment.cpu_count = lambda: 2
+experiment._BLOCK_BYTES = 1.0
+env = Environment.build(make_family("logistic"), 1, 2)
+kw = dict(n=300, reps=40, n0=30, seed=4, executor=SerialExecutor(), cache=None)
+parent = experiment.simulate(env, **kw).policies["nbl"].regret.tobytes()
+
+def child(q):
+    q.put(experiment.simulate(env, **kw).policies["nbl"].regret.tobytes())
+
+if __name__ == "__main__":
+    q = mp.get_context("fork").Queue()
+    p = mp.get_context("fork").Process(target=child, args=(q,))
+    p.start()
+    got = q.get(timeout=120)
+    p.join(30)
+    print(got == parent)
+"""
+
+
+def test_a_forked_child_runs_its_blocks_on_threads_of_its_own(tmp_path):
+    """A child forked after a threaded run (its copy of the block pool has no threads) makes
+    its own pool instead of waiting forever, and gets the parent's bits."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "forked.py"
+    script.write_text(_FORKED_RUN)
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=True, timeout=300
+    )
+    assert out.stdout.strip() == "True"
