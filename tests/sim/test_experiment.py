@@ -453,25 +453,34 @@ def test_blocks_on_threads_give_the_bits_of_one_thread(monkeypatch):
     every array and every info count is the bits of the one-thread run (workers=1), the last
     block a partial one."""
     monkeypatch.setattr(experiment, "_BLOCK_BYTES", 1.0)  # blocks of one lockstep group (8)
-    monkeypatch.setattr(experiment, "cpu_count", lambda: 3)
+    monkeypatch.setattr(experiment, "cpu_count", lambda: 2)
     env = Environment.build(TT, "0.5", 3)
     kw = dict(n=500, reps=45, n0=40, seed=7, policies=("nbl", "oracle"), cache=None)
     one = simulate(env, workers=1, **kw)
     many = simulate(env, executor=SerialExecutor(), **kw)
-    assert many.executor.endswith("3 threads") and "threads" not in one.executor
+    assert many.executor == "serial (in-process), 2 threads"
+    assert one.executor == "serial (in-process)"
     for name in ("nbl", "oracle"):
         a, b = one.policies[name], many.policies[name]
         for field in ("regret", "sq_error", "angle"):
             assert getattr(a, field).tobytes() == getattr(b, field).tobytes(), (name, field)
         assert a.info == b.info
+    # the info is merged over the blocks: every replication's start was a proper one
+    assert (
+        many.policies["nbl"].info == {"degenerate_init": 0} and many.policies["oracle"].info == {}
+    )
     assert one.policies["nbl"].regret.shape == (45, one.record_rounds.size)
 
 
 def test_threads_only_where_nothing_else_runs_in_parallel(monkeypatch):
     """One thread when ``workers`` is given (workers=1 is one core), on a process pool, and
-    inside an executor's task; every core otherwise (at most MAX_BLOCK_THREADS)."""
+    inside an executor's task; every core otherwise, at most 8 (MAX_BLOCK_THREADS)."""
     monkeypatch.setattr(experiment, "cpu_count", lambda: 64)
-    assert experiment._block_threads(SerialExecutor(), None) == experiment.MAX_BLOCK_THREADS
+    assert experiment._block_threads(SerialExecutor(), None) == 8  # the documented cap
+    monkeypatch.setattr(experiment, "cpu_count", lambda: 1)
+    assert experiment._block_threads(SerialExecutor(), None) == 1
+    monkeypatch.setattr(experiment, "cpu_count", lambda: 3)
+    assert experiment._block_threads(SerialExecutor(), None) == 3
     assert experiment._block_threads(SerialExecutor(), 1) == 1
     assert experiment._block_threads(ProcessExecutor(2), None) == 1
     monkeypatch.setattr(experiment, "in_worker", lambda: True)
@@ -543,3 +552,60 @@ def test_a_forked_child_runs_its_blocks_on_threads_of_its_own(tmp_path):
         [sys.executable, str(script)], capture_output=True, text=True, check=True, timeout=300
     )
     assert out.stdout.strip() == "True"
+
+
+def test_a_block_of_a_very_long_horizon_holds_one_replication():
+    """A replication past the block's memory and too large for a lockstep group (d = 8,
+    n = 10⁶: ~98 MB each) streams one at a time: never a block of none."""
+    per_rep = experiment.Realization.bytes_per_replication(10**6, 200, 8)
+    assert per_rep > experiment._BLOCK_BYTES and 8 * per_rep > experiment._GROUP_BYTES
+    assert experiment._block_size(3, 10**6, 200, 8) == 1
+    assert experiment._block_size(40, 10**4, 200, 2) == 8  # a lockstep group of 0.5 MB each
+
+
+def test_the_record_grid_has_the_requested_density():
+    """default_record_rounds(n, n0, points): about ``points`` rounds evenly over [0, n],
+    with n0 and n (here every 10th round, and n0 = 15 added)."""
+    from nbl_sim.studies.experiment import default_record_rounds
+
+    got = default_record_rounds(100, 15, points=10).tolist()
+    assert got == [0, 10, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100]
+
+
+def test_the_summary_averages_the_final_regret_over_the_horizon():
+    """summary(): final_avg_regret_mean is R_n / n of the replications' mean."""
+    env = Environment.build(TT, "0.8", 2)
+    res = simulate(env, n=400, reps=6, seed=3, executor=SerialExecutor(), cache=None)
+    s = res.summary()["nbl"]
+    assert s["final_regret_mean"] > 0
+    assert s["final_avg_regret_mean"] == pytest.approx(s["final_regret_mean"] / 400, rel=1e-9)
+
+
+def test_greedy_logistic_info_is_merged_over_chunks_as_counts_and_maxima():
+    """Greedy Logistic runs one replication per chunk; its scalar info over the run is the sum
+    of the counts and the maximum of the per-fit maxima of the replications run alone."""
+    env = Environment.build(TT, "0.8", 2)
+    kw = dict(n=120, n0=20, policies=("greedy-logistic",), executor=SerialExecutor(), cache=None)
+    whole = simulate(env, reps=3, seed=9, **kw).policies["greedy-logistic"].info
+    alone = []
+    for r in range(3):
+        real = experiment.engine.draw(env, 9, [r], 120, 20)
+        _, info = greedy_logistic_actions(real.X, real.Y, real.coins)
+        alone.append({k: np.asarray(v).item() for k, v in info.items() if np.ndim(v) == 0})
+    assert whole and set(whole) == set(alone[0])
+    for k, v in whole.items():
+        want = max(a[k] for a in alone) if "per_" in k else sum(a[k] for a in alone)
+        assert v == want, k
+    assert any("per_" in k for k in whole) and any("per_" not in k for k in whole)
+
+
+def test_the_library_and_the_command_default_to_the_same_horizon_and_replications():
+    """issue 37: one default per parameter — ``nbl simulate``'s --n and --reps defaults are
+    simulate()'s."""
+    import inspect
+
+    from proofs_check.cli import build_parser
+
+    args = build_parser().parse_args(["simulate", "--family", "logistic", "--delta", "1"])
+    sig = inspect.signature(simulate).parameters
+    assert (args.n, args.reps) == (sig["n"].default, sig["reps"].default) == (10_000, 100)
