@@ -670,8 +670,9 @@ def simulate(
         :func:`nbl_sim.runs.execution.make_executor`).
     workers : int, optional
         Without ``executor``: None runs in-process, a run on the compiled engine without Greedy
-        Logistic on every core by threads over its blocks (:func:`_block_threads`), a run with
-        Greedy Logistic on a process pool when the work (reps·n·d) repays it; 1 runs
+        Logistic on every core by threads over its blocks (:func:`_block_threads`; an
+        :class:`Environment` itself, not a subclass, whose own draw may not be thread-safe), any
+        other run on a process pool when the work (reps·n·d) repays it; 1 runs
         in-process on one core, N starts a pool of N processes. The numbers are the same bits
         whichever.
     scheduler : str, optional
@@ -746,8 +747,11 @@ def simulate(
 
     backend = _backend(env, reps, n, policies)
     # a compiled NBL/oracle run uses every core in this process (threads over its blocks), which
-    # costs nothing to start: the automatic choice starts no process pool for it
-    threaded = backend == "compiled" and "greedy-logistic" not in policies
+    # costs nothing to start: the automatic choice starts no process pool for it. Only for an
+    # Environment itself: a subclass's own draw is the user's code, not known to be thread-safe
+    threaded = (
+        backend == "compiled" and "greedy-logistic" not in policies and type(env) is Environment
+    )
     work = 0.0 if threaded else float(reps) * n * env.d
     with executor_for(executor, workers, work=work, scheduler=scheduler) as ex:
         threads = _block_threads(ex, workers) if threaded else 1

@@ -609,3 +609,19 @@ def test_the_library_and_the_command_default_to_the_same_horizon_and_replication
     args = build_parser().parse_args(["simulate", "--family", "logistic", "--delta", "1"])
     sig = inspect.signature(simulate).parameters
     assert (args.n, args.reps) == (sig["n"].default, sig["reps"].default) == (10_000, 100)
+
+
+def test_a_subclass_of_the_environment_runs_its_own_draw_on_one_thread(monkeypatch):
+    """A subclass's own draw is the user's code, not known to be thread-safe: its run stays on
+    one thread (an Environment itself gets every core)."""
+
+    class OwnDraw(Environment):
+        def _draw_contexts(self, rng, X):
+            X[...] = rng.standard_t(3.0, size=X.shape)
+
+    monkeypatch.setattr(experiment, "_BLOCK_BYTES", 1.0)
+    monkeypatch.setattr(experiment, "cpu_count", lambda: 2)
+    kw = dict(n=200, reps=24, n0=20, seed=1, executor=SerialExecutor(), cache=None)
+    mine = simulate(OwnDraw.build(TT, "0.5", 2), **kw)
+    assert mine.executor == "serial (in-process)"
+    assert simulate(Environment.build(TT, "0.5", 2), **kw).executor.endswith("2 threads")
