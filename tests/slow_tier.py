@@ -45,7 +45,7 @@ __all__ = ["LIST", "MEASURED", "KILLS", "covers", "killers", "read_list", "measu
 LIST = Path(__file__).with_name("slow_tier.txt")
 #: The newest measurement of the seed-0 library-mutation sample (the harness's JSON envelope):
 #: the tests that alone killed one of its mutants stay in the default tier.
-KILLS = Path(__file__).resolve().parents[1] / "docs" / "mutation-again-9.json"
+KILLS = Path(__file__).resolve().parents[1] / "docs" / "mutation-runs" / "mutation-again-9.json"
 #: Reason prefix of the entries this module writes (others are hand-moved and kept).
 MEASURED = "measured"
 _LINE = re.compile(r"([\d.]+)s (call|setup|teardown)\s+(\S+)")

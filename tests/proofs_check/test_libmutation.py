@@ -607,7 +607,7 @@ def test_a_pinned_sample_is_found_by_what_its_mutants_change_not_their_line(tmp_
     """--sample-from: a line added above a sampled mutant moves its line number (and its id),
     and the seed's stratified sample with it (d95206b's check in StudyConfig left 261 of the
     seed-0 sample's 300 drawn); the envelope's mutants are found by their module, line text,
-    column, operator and change (measured: all 299 of docs/mutation-quick.json, the 1f3803b
+    column, operator and change (measured: all 299 of docs/mutation-runs/mutation-quick.json, the 1f3803b
     sample, are found in the library of this commit)."""
     import argparse
 
