@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--markdown",
         default=None,
         metavar="FILE",
-        help="write the markdown report here (e.g. docs/mutation.md)",
+        help="write the markdown report here (e.g. docs/mutation-runs/NAME.md)",
     )
     p.add_argument(
         "--stop-after",
