@@ -333,10 +333,10 @@ def expected_seconds(claim_seconds, test_seconds, budget: float) -> float:
     within ``budget`` run — the claim running when the budget passes is finished, so at most
     budget + the longest) plus its mapped tests' seconds. The map times each claim cold (its
     memos cleared) and under coverage tracing, so this is above what the unmutated library
-    needs in a mutant's process: of the mutants of docs/mutation-runs/mutation-quick-60c with at least 10 s
-    of mapped work, all but the one that loops took 0.01–2.5× it (0.4× at the median), and
-    every mutant but that one ended before half of its :func:`time_limit` (a mutant with less
-    work is dominated by its process's start-up, which the limit adds apart)."""
+    needs in a mutant's process: of the mutants of docs/mutation-runs/mutation-quick-60c with at
+    least 10 s of mapped work, all but the one that loops took 0.01–2.5× it (0.4× at the
+    median), and every mutant but that one ended before half of its :func:`time_limit` (a mutant
+    with less work is dominated by its process's start-up, which the limit adds apart)."""
     claim_seconds = [float(x) for x in claim_seconds]
     claims = min(sum(claim_seconds), budget + max(claim_seconds, default=0.0))
     return claims + sum(float(x) for x in test_seconds)
