@@ -12,6 +12,9 @@ output discarded:
   cache of finished chunks, numba's compiled kernels are still loaded from their cache
   (issue 37's target ≤ 2 s);
 * ``nbl simulate ...`` without ``--no-cache``: the same run answered from the chunk cache;
+* ``simulate-mu2``: ``nbl simulate --family two-transition --param mu2=1.244122 --delta 0.5
+  --no-cache``, issue 37's unstable link at the default sizes (a family's parameter: g without
+  sympy since 2026-12-01, :data:`nbl_theory.float_families.FLOAT_PARAMS`);
 * ``nbl proof --list``: the proof-step ledger's index;
 * ``numpy-script``: not ``nbl`` — :file:`numpy_loop_script.py`, the same simulation as the
   ``simulate`` row written as one plain numpy script (a loop over rounds vectorized over
@@ -68,6 +71,14 @@ COMMANDS = [
     ("stability", ["stability", "--family", "logistic", "--delta", "1"]),
     ("simulate", ["simulate", "--family", "logistic", "--delta", "1", "--no-cache"]),
     ("simulate-cached", ["simulate", "--family", "logistic", "--delta", "1"]),
+    (
+        "simulate-mu2",
+        [
+            "simulate",
+            *("--family", "two-transition", "--param", "mu2=1.244122", "--delta", "0.5"),
+            "--no-cache",
+        ],
+    ),
     ("proof-list", ["proof", "--list"]),
 ]
 BASELINE = ("baseline", [sys.executable, "-c", "import numpy"])

@@ -204,16 +204,17 @@ def link_source(args):
 
 def float_link(args, specs: dict):
     """The family's :class:`~nbl_theory.float_families.FloatFamilyLink` when the link arguments
-    name a family of :data:`~nbl_theory.float_families.FLOAT_FAMILIES` without ``--param``
-    (its g without sympy: the same bits as its Link); None otherwise (build the link from
+    name a family of :data:`~nbl_theory.float_families.FLOAT_FAMILIES`, without ``--param`` or
+    with one it takes (:data:`~nbl_theory.float_families.FLOAT_PARAMS`, one value): its g
+    without sympy, the same bits as its Link; None otherwise (build the link from
     :func:`link_source`, which also gives every error)."""
-    if args.link is not None or args.potential is not None or args.domain is not None or specs:
+    if args.link is not None or args.potential is not None or args.domain is not None:
         return None
-    if args.family is None:
+    if args.family is None or any(s.n != 1 for s in specs.values()):
         return None
     from nbl_theory.float_families import float_family_link
 
-    return float_family_link(args.family)
+    return float_family_link(args.family, {k: s.values()[0] for k, s in specs.items()})
 
 
 #: links known by a name that is not a family of nbl: the expression to write instead

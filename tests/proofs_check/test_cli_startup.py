@@ -109,7 +109,14 @@ SMALL_RUN = ["simulate", "--delta", "1", "--reps", "4", "--n", "300"]
 
 
 @pytest.mark.parametrize(
-    "family", [["logistic"], ["two-transition"], ["exp", "--reward", "bounded"]], ids=str
+    "family",
+    [
+        ["logistic"],
+        ["two-transition"],
+        ["two-transition", "--param", "mu2=1.244122"],  # issue 37's unstable link
+        ["exp", "--reward", "bounded"],
+    ],
+    ids=str,
 )
 @pytest.mark.parametrize("cache", [False, True], ids=["no-cache", "cache"])
 def test_simulate_of_a_built_in_family_imports_numpy_only(family, cache, tmp_path):
@@ -121,6 +128,14 @@ def test_simulate_of_a_built_in_family_imports_numpy_only(family, cache, tmp_pat
 def test_simulate_of_an_expression_builds_its_symbolic_link(tmp_path):
     found = imported([*SMALL_RUN, "--link", "sigmoid(z)"], env={"NBL_CACHE_DIR": str(tmp_path)})
     assert "sympy" in found  # the probe sees what is used
+
+
+@pytest.mark.parametrize("param", ["mu1=-1", "mu2=1e-7"], ids=str)
+def test_simulate_with_a_parameter_outside_the_float_path_builds_the_link(param, tmp_path):
+    """Another parameter, or a value whose label is not written without the Link, goes
+    through the Link."""
+    args = [*SMALL_RUN, "--family", "two-transition", "--param", param, "--no-cache"]
+    assert "sympy" in imported(args, env={"NBL_CACHE_DIR": str(tmp_path)})
 
 
 @pytest.mark.parametrize("package", ["nbl_theory", "nbl_sim.beyond"])

@@ -13,7 +13,10 @@ import ast
 import inspect
 import json
 import pickle
+import re
 import textwrap
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -22,7 +25,12 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from nbl_theory.families import make_family
-from nbl_theory.float_families import FLOAT_FAMILIES, FloatFamilyLink, float_family_link
+from nbl_theory.float_families import (
+    FLOAT_FAMILIES,
+    FloatFamilyLink,
+    decimal_label,
+    float_family_link,
+)
 from nbl_theory.link_type import LinkType
 from nbl_theory.links import Link
 from nbl_theory.validation import check_link
@@ -133,3 +141,108 @@ def test_a_simulation_is_the_same_with_either_link(family):
         a, b = runs[0].policies[name], runs[1].policies[name]
         for field in ("regret", "sq_error", "angle"):
             assert _same_bits(getattr(a, field), getattr(b, field)), (name, field)
+
+
+# ---------------------------------------------------------------------- two-transition's mu2
+#: mu2 values with their own shape of lambdify's source: the default, the paper's unstable
+#: link, 0 (no constant), negative (the constant added), integers, mu1's value, tiny and large
+MU2 = ["2.144072", "1.244122", "0", "-0.3", "5", "-1.25", "0.0001", "-999999.5", "3.999999"]
+
+
+def _mu2_link(v):
+    fast = float_family_link("two-transition", {"mu2": v})
+    assert fast is not None and fast.overrides == (("mu2", Fraction(v)),)
+    return fast, make_family("two-transition", mu2=v)
+
+
+@pytest.mark.parametrize("v", MU2)
+def test_two_transitions_mu2_is_the_tree_lambdify_generates(v):
+    """lambdify's source at mu2 is the default's tree with the constant (7/5)·mu2, subtracted
+    (printed ``- p/q``), added with the opposite sign (``+ p/q``) or absent (mu2 = 0)."""
+    fast, link = _mu2_link(v)
+    body = inspect.getsource(link._np["g"].f).strip().splitlines()[-1].strip()
+    m = re.fullmatch(
+        r"return \(1/4\)\*tanh\(\(7/5\)\*z(?: ([+-]) (\d+)(?:/(\d+))?)?\) "
+        r"\+ \(1/10\)\*tanh\(2\*z \+ 5/2\) \+ 9/20",
+        body,
+    )
+    assert m, body
+    sign, p, q = m.groups()
+    printed = (
+        Fraction(0) if p is None else Fraction(int(p), int(q or 1)) * (1 if sign == "-" else -1)
+    )
+    assert printed == Fraction(7, 5) * Fraction(v)  # the constant c of _two_transition_at
+    assert (fast.name, fast.family_name) == (link.name, link.family_name)
+
+
+@pytest.mark.parametrize("v", MU2)
+def test_two_transitions_mu2_values_are_the_links_bits(v):
+    fast, link = _mu2_link(v)
+    assert _same_bits(fast.g_numpy(GRID), link.g_numpy(GRID))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    v=st.decimals(min_value=-50, max_value=50, places=6, allow_nan=False, allow_infinity=False),
+    z=arrays(np.float64, st.integers(1, 32), elements=st.floats(-40, 40, width=64)),
+)
+def test_two_transitions_mu2_anywhere(v, z):
+    """Random mu2 (6 decimals) and points: the Link's name and bits."""
+    fast = float_family_link("two-transition", {"mu2": str(v)})
+    if fast is None:  # |mu2| < 1e-4 (not 0): the Link's label is not written here
+        assert v != 0 and abs(v) < Decimal("0.0001")
+        return
+    link = make_family("two-transition", mu2=str(v))
+    assert fast.name == link.name
+    assert _same_bits(fast.g_numpy(z), link.g_numpy(z))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.decimals(min_value=-(10**6), max_value=10**6, places=9, allow_nan=False))
+def test_the_decimal_label_is_the_links_wherever_it_is_given(v):
+    """decimal_label is nbl_theory.families._fmt (mpmath, 15 digits) where it answers."""
+    from nbl_theory.expressions import exact_number
+    from nbl_theory.families import _fmt
+
+    label = decimal_label(Fraction(v))
+    if label is not None:
+        assert label == _fmt(exact_number(str(v)))
+
+
+def test_the_float_path_takes_only_what_it_labels_as_the_link_does():
+    assert float_family_link("two-transition", {"mu1": "-1"}) is None  # not in FLOAT_PARAMS
+    assert float_family_link("two-transition", {"mu2": "1", "mu1": "0"}) is None
+    assert float_family_link("logistic", {"mu2": "1"}) is None
+    assert float_family_link("two-transition", {"mu2": "1e-7"}) is None  # label: the Link's
+    assert float_family_link("two-transition", {"mu2": "1234567"}) is None  # past 1e6
+    assert float_family_link("two-transition", {"mu2": "0.1234567890123456"}) is None  # 16 digits
+    assert float_family_link("two-transition", {"mu2": "nan"}) is None  # the Link refuses it
+    assert decimal_label(Fraction(1, 3)) is None and decimal_label(Fraction(-5, 2)) == "-2.5"
+    assert float_family_link("two-transition", {"mu2": "2.144072"}).name == (
+        FloatFamilyLink("two-transition").name
+    )
+
+
+def test_a_mu2_link_is_pickled_and_keyed_by_its_value():
+    from nbl_sim.runs.sweep import canonical
+
+    fast, _ = _mu2_link("1.244122")
+    back = pickle.loads(pickle.dumps(fast))
+    assert back.overrides == fast.overrides and _same_bits(back.g_numpy(GRID), fast.g_numpy(GRID))
+    key = json.dumps(canonical(fast))
+    assert key == json.dumps(canonical(back)) and "622061/500000" in key
+    assert key != json.dumps(canonical(_mu2_link("1.244123")[0]))
+    assert fast.params == make_family("two-transition", mu2="1.244122").params
+
+
+def test_a_simulation_with_mu2_is_the_same_with_either_link():
+    from nbl_sim.engine.environment import Environment
+    from nbl_sim.studies.experiment import simulate
+
+    fast, link = _mu2_link("1.244122")
+    a, b = (
+        simulate(Environment.build(x, "0.5", 2), n=600, reps=6, n0=50, seed=3).policies["nbl"]
+        for x in (fast, link)
+    )
+    for field in ("regret", "sq_error", "angle"):
+        assert _same_bits(getattr(a, field), getattr(b, field)), field
