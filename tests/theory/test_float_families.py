@@ -218,6 +218,10 @@ def test_the_float_path_takes_only_what_it_labels_as_the_link_does():
     assert float_family_link("two-transition", {"mu2": "0.1234567890123456"}) is None  # 16 digits
     assert float_family_link("two-transition", {"mu2": "nan"}) is None  # the Link refuses it
     assert decimal_label(Fraction(1, 3)) is None and decimal_label(Fraction(-5, 2)) == "-2.5"
+    # 16 significant digits: the Link prints 15 ("1.23456789012346"), so the Link's path
+    assert float_family_link("two-transition", {"mu2": "1.234567890123456"}) is None
+    fifteen = float_family_link("two-transition", {"mu2": "1.23456789012345"})  # 15: written
+    assert fifteen.name == make_family("two-transition", mu2="1.23456789012345").name
     assert float_family_link("two-transition", {"mu2": "2.144072"}).name == (
         FloatFamilyLink("two-transition").name
     )
