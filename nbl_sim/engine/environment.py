@@ -53,14 +53,15 @@ The definition is plain numpy: :func:`nbl_sim.engine.reference.draw` (every oper
 order); what follows is how the compiled draw gives the same bits
 (``tests/sim/test_engine_pin.py``).
 
-1. Streams: numpy builds each replication's sub-streams from its spawn keys (r, k) (numpy's
-   documented ``Generator(PCG64(SeedSequence(seed, spawn_key=(r, k))))``), and the contexts'
-   normals are drawn by numpy's PCG64 and ziggurat run inline in compiled code
-   (:mod:`nbl_sim.engine.pcg64`, with numpy's tables) — numpy's values and final states bit for
-   bit, without numpy's per-word indirect call: ~2.4 ns per normal against ~9 ns for numpy's
-   fill. Checked once per process against numpy (falls back to numpy's own fills if they ever
-   differ).
-2. Contexts: the N(0, I_d) rows in memory order; then one compiled pass computes the indices
+1. Streams: each replication's sub-streams are numpy's documented
+   ``Generator(PCG64(SeedSequence(seed, spawn_key=(r, k))))``; the compiled draw seeds them
+   itself (numpy's SeedSequence hash and PCG64 seeding, :func:`nbl_sim.engine.pcg64.seeded_state`)
+   and draws the contexts' normals by numpy's PCG64 and ziggurat run inline in compiled code
+   (:mod:`nbl_sim.engine.pcg64`, with numpy's tables) — numpy's states and values bit for bit,
+   without building numpy's objects (which holds the GIL) or numpy's per-word indirect call:
+   ~2.4 ns per normal against ~9 ns for numpy's fill. Checked once per process against numpy
+   (falls back to numpy's own generators and fills if they ever differ).
+2. Contexts: the N(0, I_d) rows in memory order; then the compiled pass computes the indices
    z_{t,a} = β_aᵀX_t (summed over coordinates k = 0, …, d−1 in that order, as the numpy
    definition ``z += X[..., k] β_{a,k}``) and the optimal actions a*(X_t) = sgn(v*ᵀX_t)
    (v*ᵀX_t summed in numpy's pairwise order, i.e. exactly ``(X * v*).sum(-1)`` of
@@ -70,12 +71,20 @@ order); what follows is how the compiled draw gives the same bits
    from the scalar libm ones a compiled loop would call — and are faster — and potential links
    invert φ' by bisection over the replication's points), so the means are those of the
    definition.
-4. The reward uniforms are numpy's ``random(out=Y)``; one compiled pass checks and clips the
-   means and turns the uniforms into rewards.
+4. The reward uniforms are numpy's ``random(out=Y)`` and the coins ``random(n0) < 0.5``, drawn
+   compiled; the same pass checks and clips the means and turns the uniforms into rewards.
 
-(Drawing eight replications at a time as the lanes of 8-wide vectors, in LLVM IR, and
-computing the streams' seeding compiled, made a run 1.01–1.27× faster end to end, under the
-1.5× a piece of compiled machinery must earn (issue 37): both were cut.)
+Steps 1–2 and 4 run for a whole block of replications in one compiled call each
+(:func:`~nbl_sim.engine.environment_passes.block_contexts_pass`,
+:func:`~nbl_sim.engine.environment_passes.block_rewards_pass`), step 3 in Python between them,
+so a block holds the GIL only for its link evaluations and blocks on threads run side by side.
+Seeding the streams compiled made a one-thread run 1.01–1.27× faster and was cut once; with the
+blocks of a run on threads it is what lets them run side by side
+(``benchmarks/bench_simulate_loop.py``). A subclass's own context draw, another context law
+and d past the compiled pairwise sum take numpy's generators, one replication at a time.
+(Drawing eight replications at a time as the lanes of 8-wide vectors, in LLVM IR, made a run
+1.01–1.27× faster end to end, under the 1.5× a piece of compiled machinery must earn (issue
+37): it was cut.)
 
 Basic float operations (+, −, ×, ÷, comparisons) are IEEE-exact and done in the same order as in
 the numpy definition, so the compiled passes (:mod:`nbl_sim.engine.environment_passes`) give the
@@ -140,6 +149,9 @@ def _compiled() -> SimpleNamespace:
         PAIRWISE_MAX=environment_passes.PAIRWISE_MAX,
         index_pass=environment_passes.index_pass,
         reward_pass=environment_passes.reward_pass,
+        block_contexts_pass=environment_passes.block_contexts_pass,
+        block_rewards_pass=environment_passes.block_rewards_pass,
+        seed_words=pcg64.seed_words,
         compiled_pcg_agrees=pcg64.compiled_pcg_agrees,
         fill_normals=pcg64.fill_normals,
         set_state=pcg64.set_state,
@@ -531,7 +543,11 @@ class Environment:
         real = Realization(
             out.X[:R], out.means[:R], out.Y[:R], out.coins[:R], reps, out.optimal[:R]
         )
-        _compiled().enable_cache()  # the input is checked: the kernels' cache may be written
+        k = _compiled()
+        k.enable_cache()  # the input is checked: the kernels' cache may be written
+        if self._draws_blocks():
+            self._draw_block(k, seed, reps, n0, real)
+            return real
         z = np.empty((n, 2))  # scratch for the indices z
         for i, r in enumerate(reps):
             # replication r's sub-streams: SeedSequence(seed, spawn_key=(r, k)) — child r of
@@ -546,6 +562,54 @@ class Environment:
                 z,
             )
         return real
+
+    def _draws_blocks(self) -> bool:
+        """Whether :meth:`draw` takes the block passes: the default Gaussian contexts drawn by
+        this class's own :meth:`_draw_contexts` (a subclass's draw is its own), d within the
+        compiled pairwise sum, and the compiled stream and seeding agreeing with numpy's."""
+        k = _compiled()
+        return (
+            self.contexts is None
+            and type(self)._draw_contexts is Environment._draw_contexts
+            and type(self)._fill is Environment._fill
+            and self.d <= k.PAIRWISE_MAX
+            and k.compiled_pcg_agrees()
+        )
+
+    def _draw_block(self, k, seed: int, reps: tuple, n0: int, real: Realization) -> None:
+        """Steps 1–4 of the module docstring for the whole block ``real`` (numpy's streams,
+        seeded compiled): one compiled pass for the streams, contexts, indices and optimal
+        actions, the link's own evaluation per replication, one compiled pass for the checks,
+        rewards and coins."""
+        R, n = real.optimal.shape
+        states = np.empty((R, 3, 4), dtype=np.uint64)
+        z = np.empty((R, n, 2))
+        k.block_contexts_pass(
+            k.seed_words(seed),
+            np.array(reps, dtype=np.uint64),
+            3 if n0 > 0 else 2,
+            states,
+            real.X,
+            self.beta,
+            self.v_star,
+            z,
+            real.optimal,
+        )
+        for i in range(R):
+            real.means[i] = self._means(z[i]).reshape(n, 2)
+        code, i, j = k.block_rewards_pass(
+            states,
+            real.means,
+            real.Y,
+            real.coins,
+            self.reward == "bernoulli",
+            float(self.noise),
+            ROUNDING,
+        )
+        if code:
+            self._refuse(code, j, real.means[i], z[i])
+        for i in range(R):
+            self._optimal_of_means(real.means[i], real.optimal[i])
 
     def recorded_regret(self, real: Realization, actions, record_rounds, out=None) -> np.ndarray:
         """:func:`nbl_sim.engine.metrics.recorded_regret` of ``actions`` on ``real``.

@@ -11,8 +11,16 @@ import math
 import numpy as np
 
 from . import jit_cache  # the cached kernels are defined with jit_cache.njit
+from .pcg64 import as_double, fill_doubles, fill_normals, next_word, seeded_state
 
-__all__ = ["PAIRWISE_MAX", "check_means", "index_pass", "reward_pass"]
+__all__ = [
+    "PAIRWISE_MAX",
+    "check_means",
+    "index_pass",
+    "reward_pass",
+    "block_contexts_pass",
+    "block_rewards_pass",
+]
 
 #: numpy's pairwise block: up to this many terms a sum is one block (beyond: let numpy sum)
 PAIRWISE_MAX = 128
@@ -126,3 +134,54 @@ def reward_pass(g, means, Y, bernoulli, noise, rounding):
         for a in range(2):
             _reward(g, means, Y, t, a, Y[t, a], bernoulli, noise)
     return 0, -1
+
+
+# ---------------------------------------------------------------- a block of replications
+# Steps 1–2 and 4 of the draw for a whole block in one call each, the streams seeded compiled
+# (:func:`nbl_sim.engine.pcg64.seeded_state`): between the two calls only the link's own
+# evaluation (step 3) runs in Python, so a block holds the GIL for a few calls, not a few per
+# replication, and blocks on threads run side by side.
+
+
+@jit_cache.njit(nogil=True)
+def block_contexts_pass(seed, reps, streams, states, X, beta, v_star, z, optimal):
+    """For each replication i of the block (replication index ``reps[i]``): the states of its
+    first ``streams`` sub-streams into ``states[i]`` ((R, 3, 4) uint64), its contexts X[i]
+    (standard normals of sub-stream 0, memory order), and z[i], optimal[i] (:func:`index_pass`).
+    """
+    for i in range(reps.shape[0]):
+        for k in range(streams):
+            seeded_state(seed, reps[i], k, states[i, k])
+        fill_normals(states[i, 0], X[i])
+        index_pass(X[i], beta, v_star, z[i], optimal[i])
+
+
+@jit_cache.njit(nogil=True)
+def block_rewards_pass(states, means, Y, coins, bernoulli, noise, rounding):
+    """For each replication i of the block, whose link values g sit in ``means[i]``: check
+    them (:func:`check_means`), draw the reward uniforms Y[i] from sub-stream 1 and turn them
+    into rewards with the clipped means (:func:`reward_pass`), and draw the coins[i] from
+    sub-stream 2 (a double < 0.5 is −1, as ``np.where(random(n0) < 0.5, -1, 1)``).
+
+    Returns (code, i, j): the check's code and flat index j in replication i at the first
+    replication that fails (nothing of it is written), else (0, −1, −1)."""
+    for i in range(means.shape[0]):
+        code, j = check_means(means[i], bernoulli, rounding)
+        if code:
+            return code, i, j
+        fill_doubles(states[i, 1], Y[i])
+        g, m, y = means[i], means[i], Y[i]
+        for t in range(g.shape[0]):
+            for a in range(2):
+                _reward(g, m, y, t, a, y[t, a], bernoulli, noise)
+        if coins.shape[1]:
+            s_hi, s_lo, c_hi, c_lo = (
+                states[i, 2, 0],
+                states[i, 2, 1],
+                states[i, 2, 2],
+                states[i, 2, 3],
+            )
+            for t in range(coins.shape[1]):
+                w, s_hi, s_lo = next_word(s_hi, s_lo, c_hi, c_lo)
+                coins[i, t] = -1 if as_double(w) < 0.5 else 1
+    return 0, -1, -1

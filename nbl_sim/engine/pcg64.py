@@ -54,6 +54,8 @@ __all__ = [
     "set_state",
     "fill_doubles",
     "fill_normals",
+    "seed_words",
+    "seeded_state",
     "compiled_pcg_agrees",
 ]
 
@@ -150,6 +152,112 @@ def fill_doubles(state, U):
     state[0], state[1] = s_hi, s_lo
 
 
+# ---------------------------------------------------------------- SeedSequence seeding
+# numpy's SeedSequence (O'Neill's seed_seq hash, pool of four 32-bit words) and PCG64's seeding
+# from it, so that a stream Generator(PCG64(SeedSequence(seed, spawn_key=(r, k)))) starts from
+# the same state without building the numpy objects: their construction holds the GIL, and in
+# a threaded run it was the largest part of the time the GIL was held. 32-bit arithmetic is
+# done in uint64 and masked (numba widens uint32 products).
+_M32 = np.uint64(0xFFFFFFFF)
+_INIT_A = np.uint64(0x43B0D7E5)
+_MULT_A = np.uint64(0x931E8875)
+_INIT_B = np.uint64(0x8B51F9DD)
+_MULT_B = np.uint64(0x58F38DED)
+_MIX_MULT_L = np.uint64(0xCA01F9DD)
+_MIX_MULT_R = np.uint64(0x4973F715)
+_XSHIFT = np.uint64(16)
+_POOL = 4
+
+
+@jit_cache.njit(nogil=True, inline="always")
+def _hashmix(value, hash_const):
+    """seed_seq's hashmix of a 32-bit word: (mixed word, next hash constant)."""
+    value = (value ^ hash_const) & _M32
+    hash_const = (hash_const * _MULT_A) & _M32
+    value = (value * hash_const) & _M32
+    return value ^ (value >> _XSHIFT), hash_const
+
+
+@jit_cache.njit(nogil=True, inline="always")
+def _mix(x, y):
+    """seed_seq's mix of two 32-bit words."""
+    result = (_MIX_MULT_L * x - _MIX_MULT_R * y) & _M32
+    return result ^ (result >> _XSHIFT)
+
+
+@jit_cache.njit(nogil=True, inline="always")
+def _append_int(entropy, i, v):
+    """numpy's 32-bit words of a non-negative integer v (least significant first; 0 is [0])
+    written from entropy[i]; returns the next free index."""
+    entropy[i] = v & _M32
+    i += 1
+    v >>= np.uint64(32)
+    while v > np.uint64(0):
+        entropy[i] = v & _M32
+        i += 1
+        v >>= np.uint64(32)
+    return i
+
+
+@jit_cache.njit(nogil=True)
+def seeded_state(seed, r, k, out):
+    """The state of ``PCG64(SeedSequence(entropy, spawn_key=(r, k)))`` as a stream array
+    (s_hi, s_lo, c_hi, c_lo), written into ``out`` (4,) uint64; ``seed`` holds the 32-bit
+    words of the entropy (:func:`seed_words`), ``r`` and ``k`` are non-negative."""
+    run = max(seed.shape[0], _POOL)  # a spawned sequence pads its entropy to the pool size
+    entropy = np.zeros(run + 4, dtype=np.uint64)
+    entropy[: seed.shape[0]] = seed
+    size = _append_int(entropy, run, np.uint64(r))
+    size = _append_int(entropy, size, np.uint64(k))
+    # mix_entropy: the pool
+    pool = np.empty(_POOL, dtype=np.uint64)
+    hc = _INIT_A
+    for i in range(_POOL):
+        pool[i], hc = _hashmix(entropy[i] if i < size else np.uint64(0), hc)
+    for i_src in range(_POOL):
+        for i_dst in range(_POOL):
+            if i_src != i_dst:
+                h, hc = _hashmix(pool[i_src], hc)
+                pool[i_dst] = _mix(pool[i_dst], h)
+    for i_src in range(_POOL, size):
+        for i_dst in range(_POOL):
+            h, hc = _hashmix(entropy[i_src], hc)
+            pool[i_dst] = _mix(pool[i_dst], h)
+    # generate_state(4, uint64): eight 32-bit words, paired little-endian
+    hb = _INIT_B
+    val = np.empty(4, dtype=np.uint64)
+    for j in range(4):
+        lo = (pool[(2 * j) % _POOL] ^ hb) & _M32
+        hb = (hb * _MULT_B) & _M32
+        lo = (lo * hb) & _M32
+        lo ^= lo >> _XSHIFT
+        hi = (pool[(2 * j + 1) % _POOL] ^ hb) & _M32
+        hb = (hb * _MULT_B) & _M32
+        hi = (hi * hb) & _M32
+        hi ^= hi >> _XSHIFT
+        val[j] = lo | (hi << np.uint64(32))
+    # pcg64_set_seed(state = (val0, val1), inc = (val2, val3)): pcg_setseq_128_srandom_r
+    c_hi = (val[2] << np.uint64(1)) | (val[3] >> np.uint64(63))
+    c_lo = (val[3] << np.uint64(1)) | np.uint64(1)
+    zero, one = np.uint64(0), np.uint64(1)
+    s_hi, s_lo = muladd128(zero, zero, MULT_HI, MULT_LO, c_hi, c_lo)  # step from state 0
+    s_hi, s_lo = muladd128(s_hi, s_lo, zero, one, val[0], val[1])  # state += initstate
+    s_hi, s_lo = muladd128(s_hi, s_lo, MULT_HI, MULT_LO, c_hi, c_lo)  # step
+    out[0], out[1], out[2], out[3] = s_hi, s_lo, c_hi, c_lo
+
+
+def seed_words(seed: int) -> np.ndarray:
+    """numpy's 32-bit words of a non-negative integer entropy (least significant first; 0 is
+    one word 0), as the uint64 array :func:`seeded_state` takes."""
+    seed = int(seed)
+    words = [seed & 0xFFFFFFFF]
+    seed >>= 32
+    while seed:
+        words.append(seed & 0xFFFFFFFF)
+        seed >>= 32
+    return np.array(words, dtype=np.uint64)
+
+
 def state_words(state: int, inc: int) -> np.ndarray:
     """The (4,) uint64 stream array of a PCG64 (state, inc) pair of Python integers."""
     return np.array([state >> 64, state & _M64, inc >> 64, inc & _M64], dtype=np.uint64)
@@ -185,7 +293,8 @@ _AGREES: list = []  # [bool] once checked in this process
 
 def compiled_pcg_agrees() -> bool:
     """Once per process: 100,000 normals and 20,000 doubles from the compiled stream, and its
-    final state, must equal numpy's ``Generator(PCG64)`` fills from the same seed; otherwise
+    final state, must equal numpy's ``Generator(PCG64)`` fills from the same seed, and the
+    compiled seeding numpy's ``PCG64(SeedSequence(seed, spawn_key=(r, k)))``; otherwise
     (a numba or numpy whose ziggurat or PCG64 differ) callers use numpy's own fills."""
     if not _AGREES:
         ok = True
@@ -204,5 +313,10 @@ def compiled_pcg_agrees() -> bool:
                 and np.array_equal(u, v)
                 and np.array_equal(mine, state_of(ref.bit_generator))
             )
+            for r, k in ((0, 0), (1, 2), (2**32 + 5, 1)):  # the seeding, spawn keys of 1–2 words
+                seeded = np.empty(4, dtype=np.uint64)
+                seeded_state(seed_words(seed), r, k, seeded)
+                numpy_seeded = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(r, k)))
+                ok = ok and bool(np.array_equal(seeded, state_of(numpy_seeded)))
         _AGREES.append(ok)
     return _AGREES[0]

@@ -65,6 +65,10 @@ ENVS = {
     "potential-bounded-d2": lambda: Environment.build(
         POTENTIAL, "0.8", 2, reward="bounded", noise=0.5
     ),
+    "tt-d2-arms": lambda: Environment.build(TT, "0.5", 2, arms="intercept=0.3"),
+    "logistic-d8-arms-bounded": lambda: Environment.build(
+        LOGISTIC, "0.7", 8, arms="shift=0.1", reward="bounded", noise=0.25
+    ),
     "tt-d2-arms-contexts": lambda: Environment.build(
         TT, "0.5", 2, arms="intercept=0.3", contexts="student-t:nu=5"
     ),

@@ -540,3 +540,32 @@ def test_potential_link_means_drawn_as_lanes_are_those_drawn_one_by_one():
         one = env.draw(13, [r], 160, 5)
         for k in ("X", "means", "Y", "coins", "optimal"):
             assert np.array_equal(getattr(one, k)[0], getattr(whole, k)[r])
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(arms="intercept=0.3", reward="bounded")])
+def test_the_default_contexts_draw_a_block_without_numpys_generators(monkeypatch, kw):
+    """With the default Gaussian contexts a block is drawn by the compiled passes, its streams
+    seeded compiled: no numpy Generator is built (their construction holds the GIL, which the
+    blocks of a threaded run share), and the arrays are those of numpy's generators (the path
+    taken when the compiled stream does not agree with numpy)."""
+    from nbl_sim.engine import environment, pcg64
+
+    env = Environment.build(TT, "0.5", 3, **kw)
+    built = []
+
+    def counted(*a, **k):
+        built.append(a)
+        return environment.replication_streams(*a, **k)
+
+    monkeypatch.setattr(
+        environment,
+        "streams_of",
+        lambda seed, r, c=True: counted(np.random.SeedSequence(seed, spawn_key=(r,)), c),
+    )
+    got = env.draw(5, range(4, 13), 300, 20)
+    assert built == []
+    monkeypatch.setattr(pcg64, "_AGREES", [False])
+    want = env.draw(5, range(4, 13), 300, 20)
+    assert len(built) == 9  # numpy's generators, one replication at a time
+    for name in ("X", "means", "Y", "coins", "optimal"):
+        assert np.array_equal(getattr(got, name), getattr(want, name)), name

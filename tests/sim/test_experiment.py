@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nbl_sim.engine.environment import Environment
 from nbl_sim.engine.greedy_kernel import greedy_logistic_actions
@@ -149,6 +151,49 @@ def test_recorded_regret_is_the_cumulative_regret_at_the_recorded_rounds(R):
     assert np.array_equal(recorded_regret(real.means, A, real.optimal, [7]), full[:, [6]])
     with pytest.raises(NBLInputError, match="strictly increasing"):
         recorded_regret(real.means, A, real.optimal, [5, 3])
+
+
+def _bits(a):
+    return np.asarray(a, dtype=np.float64).view(np.int64)
+
+
+@given(
+    R=st.integers(1, 140),
+    n=st.integers(1, 60),
+    miss=st.sampled_from([0.0, 0.05, 0.5, 1.0]),
+    seed=st.integers(0, 2**32 - 1),
+)
+@settings(max_examples=60, deadline=None)
+def test_recorded_regret_sums_the_missed_rounds_to_the_bit(R, n, miss, seed):
+    """Summing only the rounds a policy missed gives :func:`cumulative_regret` bit for bit (the
+    sign of a zero included): any share of missed rounds, more replications than a block of the
+    sum, means with exact ties (a gap of +0.0) and record rounds 0, 1 and n."""
+    rng = np.random.default_rng(seed)
+    means = np.round(rng.uniform(0, 1, (R, n, 2)), int(rng.integers(1, 17)))
+    optimal = np.where(rng.uniform(size=(R, n)) < 0.5, -1, 1).astype(np.int8)
+    actions = np.where(rng.uniform(size=(R, n)) < miss, -optimal, optimal).astype(np.int8)
+    rec = np.unique(np.r_[0, 1, rng.integers(0, n + 1, 5), n])
+    full = cumulative_regret(means, actions, optimal)
+    want = np.where(rec > 0, full[:, np.maximum(rec - 1, 0)], 0.0)
+    assert np.array_equal(_bits(recorded_regret(means, actions, optimal, rec)), _bits(want))
+
+
+def test_recorded_regret_where_skipping_a_round_would_change_the_bits():
+    """The two inputs where the rounds a policy played optimally are not +0.0 gaps: a mean that
+    is not finite (m − m is NaN) and a gap of −0.0 (−0.0 − (+0.0)) at the first round. Both
+    are summed densely, so R_t is still the definition's, NaN and the sign of zero included."""
+    means = np.full((2, 4, 2), 0.25)
+    actions = np.ones((2, 4), dtype=np.int8)
+    optimal = np.ones((2, 4), dtype=np.int8)
+    means[0, 2, 1] = np.nan  # a round played optimally, its mean NaN
+    means[1, 0] = (0.0, -0.0)  # a missed first round whose gap is −0.0
+    optimal[1, 0] = 1
+    actions[1, 0] = -1
+    rec = np.arange(5)
+    got = recorded_regret(means, actions, optimal, rec)
+    full = cumulative_regret(means, actions, optimal)
+    assert np.isnan(got[0, 3]) and np.array_equal(_bits(got[:, 1:]), _bits(full))
+    assert np.signbit(got[1, 1]) and not np.signbit(got[1, 2])  # −0.0, then −0.0 + 0.0 = +0.0
 
 
 @pytest.mark.parametrize("n", [1, 57, 800])

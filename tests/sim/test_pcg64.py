@@ -87,3 +87,35 @@ def test_reward_pass_refusal_names_the_first_bad_mean():
     g[3, 1] = 1.0 + 1e-12  # within rounding: accepted (and clipped)
     assert reward_pass(g, out, out.copy(), True, 0.5, 1e-12) == (0, -1)
     assert out[3, 1] == 1.0
+
+
+@given(
+    st.one_of(st.integers(0, 2**32), st.integers(0, 2**200)),
+    st.one_of(st.integers(0, 2**32 + 1), st.integers(0, 2**64 - 1)),
+    st.integers(0, 2),
+)
+@settings(max_examples=200, deadline=None)
+def test_seeding_is_numpys_seed_sequence_and_pcg64(seed, r, k):
+    """The compiled seeding of sub-stream k of replication r equals numpy's
+    ``PCG64(SeedSequence(seed, spawn_key=(r, k)))``: entropy of one to seven 32-bit words
+    (shorter than the pool is padded, longer is mixed in after it), spawn keys of one or two
+    words, and 0 (one word 0)."""
+    out = np.empty(4, dtype=np.uint64)
+    pcg64.seeded_state(pcg64.seed_words(seed), r, k, out)
+    want = pcg64.state_of(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(r, k))))
+    assert np.array_equal(out, want)
+
+
+@pytest.mark.parametrize("seed", [0, 2**32 - 1, 2**32, 2**128 + 3])
+def test_seed_words_are_numpys(seed):
+    """The entropy words of ``seed`` are those numpy's SeedSequence mixes: a stream seeded from
+    them draws numpy's doubles."""
+    words = pcg64.seed_words(seed)
+    assert words.dtype == np.uint64 and words[0] == seed % 2**32
+    assert len(words) == max(1, -(-seed.bit_length() // 32))
+    out = np.empty(4, dtype=np.uint64)
+    pcg64.seeded_state(words, 5, 1, out)
+    U = np.empty((100, 2))
+    pcg64.fill_doubles(out, U)
+    ref = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(5, 1))))
+    assert np.array_equal(U, ref.random((100, 2)))
