@@ -16,6 +16,10 @@ the minimum in parentheses; the ratio is of the medians; every time is in the JS
 * ``simulate``: :func:`nbl_sim.studies.experiment.simulate` as a user calls it (the automatic
   executor: in-process, the blocks on every core by threads);
 * ``simulate, workers=1``: the same on one core;
+* ``simulate, generators`` (and ``…, workers=1``): the same with the draw's block passes turned
+  off (``Environment._draws_blocks`` patched to False): numpy's generator objects built for every
+  replication, one replication at a time — what the block passes and their compiled seeding earn
+  end to end (issue 37: a piece of compiled machinery stays only if it earns ≥ 1.5×);
 * ``first call``: ``simulate`` as the first call of a fresh process (its imports excluded, the
   compiled kernels' load from numba's cache included), once, in a subprocess.
 
@@ -65,6 +69,16 @@ def _timed(fn):
     return (time.process_time() - c, time.perf_counter() - w), out
 
 
+def _without_blocks(fn):
+    """``fn()`` with the draw's block passes off (numpy's generators per replication)."""
+    on = Environment._draws_blocks
+    Environment._draws_blocks = lambda self: False
+    try:
+        return fn()
+    finally:
+        Environment._draws_blocks = on
+
+
 def _first_call(d: int, reps: int, n: int) -> tuple:
     """(CPU, wall) seconds of ``simulate`` as the first call of a fresh process."""
     out = subprocess.run(
@@ -93,6 +107,12 @@ def main() -> int:
             "simulate": lambda env=env: simulate(env, n=a.n, reps=a.reps, seed=0),
             "simulate, workers=1": lambda env=env: simulate(
                 env, n=a.n, reps=a.reps, seed=0, workers=1
+            ),
+            "simulate, generators": lambda env=env: _without_blocks(
+                lambda: simulate(env, n=a.n, reps=a.reps, seed=0)
+            ),
+            "simulate, generators, workers=1": lambda env=env: _without_blocks(
+                lambda: simulate(env, n=a.n, reps=a.reps, seed=0, workers=1)
             ),
         }
         simulate(env, n=200, reps=16, seed=0, workers=1)  # load the kernels, untimed

@@ -46,10 +46,12 @@ The folder also holds what the seam is made of:
 * the bandit model — :mod:`.environment` (eq:model: arms, contexts, rewards, the draw),
   :mod:`.realization` (what a draw holds) and :mod:`.metrics` (regret of eq:regret, Monte Carlo
   bands);
-* the stream — :mod:`.pcg64` (numpy's PCG64 and ziggurat inline in compiled code: the
-  contexts' normals), :mod:`.ziggurat` (numpy's ziggurat tables as data), :mod:`.llvm_ops`
+* the stream — :mod:`.pcg64` (numpy's SeedSequence seeding, PCG64 and ziggurat inline in
+  compiled code: the streams' states, the contexts' normals, the reward uniforms and the
+  coins), :mod:`.ziggurat` (numpy's ziggurat tables as data), :mod:`.llvm_ops`
   (the 128-bit multiply-add in LLVM IR);
-* the compiled passes — :mod:`.environment_passes` (indices, optimal actions, rewards),
+* the compiled passes — :mod:`.environment_passes` (indices, optimal actions, rewards; a
+  block of replications in two calls),
   :mod:`.buffers` (reused per-thread buffers) and :mod:`.jit_cache` (numba's on-disk cache, in
   a private directory named by the package's digest).
 

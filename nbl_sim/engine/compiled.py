@@ -5,7 +5,8 @@ reference's numbers (:mod:`nbl_sim.engine.reference`) faster, bit for bit
 The kernels themselves live where they were written (:mod:`nbl_sim.engine.environment` and
 its passes, :mod:`nbl_sim.engine.pcg64`, :mod:`nbl_sim.engine.nbl_kernel`,
 :mod:`nbl_sim.engine.greedy_kernel`); this module is their one entry point. The regret is plain
-numpy (:func:`nbl_sim.engine.metrics.recorded_regret`): its compiled pass earned 1.29–1.53× end
+numpy (:func:`nbl_sim.engine.metrics.recorded_regret`, summed over the rounds a policy
+missed): its compiled pass earned 1.29–1.53× end
 to end, at or under the 1.5× a piece of compiled machinery must earn (issue 37;
 benchmarks/README.md, the engine section), and was cut.
 """

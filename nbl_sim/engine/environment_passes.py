@@ -144,13 +144,14 @@ def reward_pass(g, means, Y, bernoulli, noise, rounding):
 
 
 @jit_cache.njit(nogil=True)
-def block_contexts_pass(seed, reps, streams, states, X, beta, v_star, z, optimal):
+def block_contexts_pass(seed, reps, states, X, beta, v_star, z, optimal):
     """For each replication i of the block (replication index ``reps[i]``): the states of its
-    first ``streams`` sub-streams into ``states[i]`` ((R, 3, 4) uint64), its contexts X[i]
+    sub-streams k = 0, 1, … into ``states[i, k]`` ((R, 2 or 3, 4) uint64: the coin stream only
+    when there are coins), its contexts X[i]
     (standard normals of sub-stream 0, memory order), and z[i], optimal[i] (:func:`index_pass`).
     """
     for i in range(reps.shape[0]):
-        for k in range(streams):
+        for k in range(states.shape[1]):
             seeded_state(seed, reps[i], k, states[i, k])
         fill_normals(states[i, 0], X[i])
         index_pass(X[i], beta, v_star, z[i], optimal[i])

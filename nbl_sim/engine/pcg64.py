@@ -12,6 +12,10 @@ per word that the compiler cannot inline. Here the same generator is written out
 * the output of the *new* state is XSL-RR: ``rotr64(s_hi ^ s_lo, s_hi >> 58)``
   (``pcg_setseq_128_xsl_rr_64_random_r`` of numpy's ``pcg64.h``);
 * a double is ``(word >> 11) · 2⁻⁵³`` (numpy's ``next_double``);
+* a stream's start is numpy's ``PCG64(SeedSequence(seed, spawn_key=(r, k)))``: the
+  SeedSequence hash of the entropy and spawn key into a pool of four 32-bit words, the eight
+  words of ``generate_state(4, uint64)`` and PCG64's ``srandom`` (:func:`seeded_state`), so a
+  compiled draw builds no numpy object per replication;
 * a standard normal is numpy's ``random_standard_normal`` ziggurat (256 layers, the same tables
   — numpy's ``ziggurat_constants.h`` as data in :mod:`nbl_sim.engine.ziggurat` — the same slow path
   and tail, ``log1p`` and ``exp`` from the C math library as numpy calls them).
