@@ -547,7 +547,7 @@ class Environment:
         )
         k = _compiled()
         k.enable_cache()  # the input is checked: the kernels' cache may be written
-        if self._draws_blocks():
+        if max(reps) < 2**64 and self._draws_blocks():  # spawn keys the compiled seeding takes
             self._draw_block(k, seed, reps, n0, real)
             return real
         z = np.empty((n, 2))  # scratch for the indices z

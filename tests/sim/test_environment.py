@@ -569,3 +569,15 @@ def test_the_default_contexts_draw_a_block_without_numpys_generators(monkeypatch
     assert len(built) == 9  # numpy's generators, one replication at a time
     for name in ("X", "means", "Y", "coins", "optimal"):
         assert np.array_equal(getattr(got, name), getattr(want, name)), name
+
+
+def test_a_replication_index_past_64_bits_is_drawn_by_numpys_generators():
+    """Spawn keys of three 32-bit words are past the compiled seeding (uint64): such a block
+    takes numpy's generators, and a replication's arrays do not depend on which path drew them."""
+    env = Environment.build(TT, "0.5", 2)
+    big = env.draw(3, [2**64 + 5, 7], 200, 10)
+    small = env.draw(3, [7], 200, 10)
+    for name in ("X", "means", "Y", "coins", "optimal"):
+        assert np.array_equal(getattr(big, name)[1], getattr(small, name)[0]), name
+    want = np.random.Generator(np.random.PCG64(np.random.SeedSequence(3, spawn_key=(2**64 + 5, 0))))
+    assert np.array_equal(big.X[0], want.standard_normal((200, 2)))
