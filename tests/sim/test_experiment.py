@@ -192,6 +192,7 @@ def test_recorded_regret_where_skipping_a_round_would_change_the_bits():
     rec = np.arange(5)
     got = recorded_regret(means, actions, optimal, rec)
     full = cumulative_regret(means, actions, optimal)
+    assert np.array_equal(_bits(got[:, 0]), _bits(np.zeros(2)))  # R_0 = +0.0, not R_n
     assert np.isnan(got[0, 3]) and np.array_equal(_bits(got[:, 1:]), _bits(full))
     assert np.signbit(got[1, 1]) and not np.signbit(got[1, 2])  # −0.0, then −0.0 + 0.0 = +0.0
 
