@@ -613,13 +613,17 @@ def importing_tests(source, module: str):
 def _credit_importers(lines: dict, tests: dict) -> None:
     """Add to each target module's line 0 (a pseudo line, read only with its import-time
     lines: :meth:`CoverageMap.contexts`) the tests that import it by name
-    (:func:`importing_tests`)."""
+    (:func:`importing_tests`), and to every line of its jitted functions: a test that calls a
+    kernel itself runs no library line naming it, so :func:`jit_lines` cannot credit it
+    (``environment_passes:115``, the clip of a −0.0 mean, survived the harness though
+    ``tests/sim/test_pcg64.py`` kills it)."""
     units = {f: _unit_imports(ast.parse((ROOT / f).read_text())) for f in test_files()}
     by_file: dict = {}
     for nodeid in tests:
         by_file.setdefault(nodeid.split("::", 1)[0], []).append(nodeid)
     for module in target_modules():
         path = module_path(module)
+        kernels = jitted_functions((ROOT / path).read_text()).values()
         for f, per in units.items():
             who = _who_imports(per, module)
             if who is not None and not who:
@@ -627,7 +631,11 @@ def _credit_importers(lines: dict, tests: dict) -> None:
             for nodeid in by_file.get(f, ()):
                 func = nodeid.split("::")[-1].split("[", 1)[0]
                 if who is None or func in who:
-                    lines.setdefault(path, {}).setdefault("0", set()).add("t:" + nodeid)
+                    per_line = lines.setdefault(path, {})
+                    per_line.setdefault("0", set()).add("t:" + nodeid)
+                    for lo, hi in kernels:
+                        for ln in range(lo, hi + 1):
+                            per_line.setdefault(str(ln), set()).add("t:" + nodeid)
 
 
 def _chunks(items: list, n: int) -> list[list]:

@@ -353,6 +353,15 @@ def test_tests_that_only_read_a_module_are_credited_to_its_import_time_lines():
     lines: dict = {}
     _credit_importers(lines, {node: 0.1, "tests/sim/test_survivor_kills.py::test_other": 0.1})
     assert lines["nbl_sim/studies/rate_study.py"]["0"] == {"t:" + node}
+    # a test that calls a kernel itself: credited to the kernel's lines (numba runs them)
+    pin = "tests/sim/test_pcg64.py::test_reward_pass_on_numpys_uniforms_is_the_definition[True]"
+    lines = {}
+    _credit_importers(lines, {pin: 0.1})
+    passes = lines["nbl_sim/engine/environment_passes.py"]
+    reward = jitted_functions((ROOT / "nbl_sim/engine/environment_passes.py").read_text())
+    lo, hi = reward["_reward"]
+    assert all("t:" + pin in passes[str(ln)] for ln in range(lo, hi + 1))
+    assert "1" not in passes  # a line outside every kernel: coverage's to see
     cmap = CoverageMap(
         {
             "contexts": ["import", "t:" + node, "t:tests/x.py::t"],
