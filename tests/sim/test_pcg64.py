@@ -72,6 +72,31 @@ def test_reward_pass_on_numpys_uniforms_is_the_definition(bernoulli):
         assert np.signbit(m[0, 0]) and m.min() >= 0 and m.max() <= 1
 
 
+def test_a_uniform_equal_to_its_mean_draws_no_reward():
+    """Y = 1{U < m} with a strict inequality (numpy's definition ``(U < m)``): a uniform equal
+    to its mean — 0 = 0, 0.5 = 0.5 and the largest double below 1 — is a reward of 0, in
+    reward_pass and in the block pass alike."""
+    from nbl_sim.engine.environment_passes import block_rewards_pass
+
+    g = np.array([[0.0, 0.5], [1.0 - 2.0**-53, 0.25]])
+    U = np.array([[0.0, 0.5], [1.0 - 2.0**-53, 0.25 - 2.0**-55]])
+    m, Y = np.empty((2, 2)), U.copy()
+    assert reward_pass(g, m, Y, True, 0.5, 1e-12) == (0, -1)
+    assert np.array_equal(Y, (U < g).astype(float)) and Y.tolist() == [[0, 0], [0, 1]]
+    state = np.empty((1, 3, 4), dtype=np.uint64)
+    pcg64.seeded_state(pcg64.seed_words(0), 0, 0, state[0, 1])
+    means, Yb = g[None].copy(), np.empty((1, 2, 2))
+    assert block_rewards_pass(state, means, Yb, np.empty((1, 0), np.int8), True, 0.5, 1e-12) == (
+        0,
+        -1,
+        -1,
+    )
+    pcg64.seeded_state(pcg64.seed_words(0), 0, 0, state[0, 1])
+    U2 = np.empty((2, 2))
+    pcg64.fill_doubles(state[0, 1], U2)
+    assert np.array_equal(Yb[0], (U2 < g).astype(float))
+
+
 def test_reward_pass_refusal_names_the_first_bad_mean():
     g = np.full((10, 2), 0.5)
     g[3, 1] = np.nan
