@@ -115,7 +115,6 @@ from .realization import (
     Realization,
     check_seed,
     replication_seeds,
-    replication_streams,
     streams_of,
 )
 
@@ -387,9 +386,9 @@ class Environment:
             return np.asarray(self.links[1].g_numpy(z), dtype=np.float64)
         g = np.empty_like(z)
         for a in (0, 1):
-            g[:, a] = np.asarray(
+            g[:, a] = np.asarray(  # a constant link's scalar is broadcast
                 self.links[a].g_numpy(np.ascontiguousarray(z[:, a])), dtype=np.float64
-            ) * np.ones(z.shape[0])
+            )
         return g
 
     def _fill(self, streams: tuple, X, means, Y, coins, optimal, z) -> None:
@@ -436,58 +435,6 @@ class Environment:
         link's were set with the indices)."""
         if not self.shared_link:  # a*(x) = argmax_a m_a(x), ties to +1
             np.copyto(optimal, np.where(means[:, 1] >= means[:, 0], 1, -1).astype(np.int8))
-
-    def draw_one(self, ss: np.random.SeedSequence, n: int, n0: int, out=None) -> tuple:
-        """Draw (X, means, Y, coins) of one replication from its seed sequence.
-
-        Parameters
-        ----------
-        ss : numpy.random.SeedSequence
-            The replication's seed sequence (e.g. an entry of
-            :func:`nbl_sim.engine.realization.replication_seeds`); not mutated.
-        n : int
-            Rounds.
-        n0 : int
-            Initialization coins (0: no coin stream is used).
-        out : tuple of ndarray, optional
-            Preallocated (X, means, Y, coins) arrays of shapes (n, d), (n, 2), (n, 2) float64
-            and (n0,) int8 (C-contiguous), filled in place (the draws are the same either way).
-
-        Returns
-        -------
-        X : (n, d) float64 ndarray
-            Contexts.
-        means : (n, 2) float64 ndarray
-            m_a(X_t) (column 0 = arm −1), clipped to [0, 1] for Bernoulli rewards.
-        Y : (n, 2) float64 ndarray
-            Potential rewards of both arms.
-        coins : (n0,) int8 ndarray
-            Initialization actions in {−1, +1}.
-
-        Raises
-        ------
-        NBLInputError
-            If a realized mean is not finite, or a Bernoulli mean leaves [0, 1] beyond rounding.
-        """
-        if out is None:
-            out = (
-                np.empty((n, self.d)),
-                np.empty((n, 2)),
-                np.empty((n, 2)),
-                np.empty(n0, dtype=np.int8),
-            )
-        X, means, Y, coins = out
-        _compiled().enable_cache()  # the kernels' cache may be written
-        self._fill(
-            replication_streams(ss, n0 > 0),
-            X,
-            means,
-            Y,
-            coins,
-            np.empty(n, dtype=np.int8),
-            np.empty((n, 2)),
-        )
-        return X, means, Y, coins
 
     def draw(
         self, seed: int, reps, n: int, n0: int, *, out: Realization | None = None

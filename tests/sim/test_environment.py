@@ -548,20 +548,16 @@ def test_the_default_contexts_draw_a_block_without_numpys_generators(monkeypatch
     seeded compiled: no numpy Generator is built (their construction holds the GIL, which the
     blocks of a threaded run share), and the arrays are those of numpy's generators (the path
     taken when the compiled stream does not agree with numpy)."""
-    from nbl_sim.engine import environment, pcg64
+    from nbl_sim.engine import environment, pcg64, realization
 
     env = Environment.build(TT, "0.5", 3, **kw)
     built = []
 
-    def counted(*a, **k):
-        built.append(a)
-        return environment.replication_streams(*a, **k)
+    def counted(seed, r, coins=True):
+        built.append(r)
+        return realization.streams_of(seed, r, coins)
 
-    monkeypatch.setattr(
-        environment,
-        "streams_of",
-        lambda seed, r, c=True: counted(np.random.SeedSequence(seed, spawn_key=(r,)), c),
-    )
+    monkeypatch.setattr(environment, "streams_of", counted)
     got = env.draw(5, range(4, 13), 300, 20)
     assert built == []
     monkeypatch.setattr(pcg64, "_AGREES", [False])
