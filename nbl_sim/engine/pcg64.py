@@ -317,10 +317,11 @@ def compiled_pcg_agrees() -> bool:
                 and np.array_equal(u, v)
                 and np.array_equal(mine, state_of(ref.bit_generator))
             )
-            for r, k in ((0, 0), (1, 2), (2**32 + 5, 1)):  # the seeding, spawn keys of 1–2 words
+            # the seeding: entropy of 1 and 3 words, spawn keys of 1–2 words
+            for e, r, k in ((seed, 0, 0), (seed, 1, 2), (seed, 2**32 + 5, 1), (2**70 + seed, 3, 0)):
                 seeded = np.empty(4, dtype=np.uint64)
-                seeded_state(seed_words(seed), r, k, seeded)
-                numpy_seeded = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(r, k)))
+                seeded_state(seed_words(e), r, k, seeded)
+                numpy_seeded = np.random.PCG64(np.random.SeedSequence(e, spawn_key=(r, k)))
                 ok = ok and bool(np.array_equal(seeded, state_of(numpy_seeded)))
         _AGREES.append(ok)
     return _AGREES[0]
