@@ -138,6 +138,11 @@ MAX_NOISE = 1e6
 _COMPILED_FILL_MIN = 1024
 
 
+#: the steps of one replication's draw that the block passes do in compiled code: a subclass
+#: overriding any of them is drawn one replication at a time, by its own methods
+_BLOCK_REPLACES = ("_fill", "_contexts_and_means", "_draw_contexts", "_indices")
+
+
 @cache
 def _compiled() -> SimpleNamespace:
     """The compiled draw's passes, imported on the first draw (so that building an environment,
@@ -513,14 +518,13 @@ class Environment:
         return real
 
     def _draws_blocks(self) -> bool:
-        """Whether :meth:`draw` takes the block passes: the default Gaussian contexts drawn by
-        this class's own :meth:`_draw_contexts` (a subclass's draw is its own), d within the
+        """Whether :meth:`draw` takes the block passes: the default Gaussian contexts, no step
+        of :data:`_BLOCK_REPLACES` overridden by a subclass (its draw is its own), d within the
         compiled pairwise sum, and the compiled stream and seeding agreeing with numpy's."""
         k = _compiled()
         return (
             self.contexts is None
-            and type(self)._draw_contexts is Environment._draw_contexts
-            and type(self)._fill is Environment._fill
+            and all(getattr(type(self), m) is getattr(Environment, m) for m in _BLOCK_REPLACES)
             and self.d <= k.PAIRWISE_MAX
             and k.compiled_pcg_agrees()
         )

@@ -577,3 +577,21 @@ def test_a_replication_index_past_64_bits_is_drawn_by_numpys_generators():
         assert np.array_equal(getattr(big, name)[1], getattr(small, name)[0]), name
     want = np.random.Generator(np.random.PCG64(np.random.SeedSequence(3, spawn_key=(2**64 + 5, 0))))
     assert np.array_equal(big.X[0], want.standard_normal((200, 2)))
+
+
+def test_a_subclass_overriding_a_step_of_the_draw_is_drawn_by_its_own_methods():
+    """The block passes do the contexts, indices and optimal actions in compiled code; a
+    subclass that overrides one of those steps (here the optimal actions, all +1) is drawn one
+    replication at a time through its own method."""
+
+    class AlwaysPlus(Environment):
+        def _indices(self, X, optimal, z):
+            Environment._indices(self, X, optimal, z)
+            optimal[...] = 1
+
+    plain = Environment.build(TT, "0.5", 2)
+    env = AlwaysPlus.build(TT, "0.5", 2)
+    got, want = env.draw(2, range(3), 100, 5), plain.draw(2, range(3), 100, 5)
+    assert np.all(got.optimal == 1) and not np.all(want.optimal == 1)
+    for name in ("X", "means", "Y", "coins"):
+        assert np.array_equal(getattr(got, name), getattr(want, name)), name
