@@ -166,7 +166,7 @@ def test_optimal_action_uses_numpys_summation_order():
             X[rows, i] = M
             X[rows, (i + rng.integers(1, d, n)) % d] = -M
 
-    for d in (3, 8, 9, 12, 20):
+    for d in (3, 8, 9, 12, 20, 130):  # 130: past the compiled pairwise sum (numpy sums)
         env = Adversarial.build(TT, "0.5", d, v_star=np.ones(d), reward="bounded")
         real = env.draw(0, [0], 20_000, 0)
         P = real.X[0] * env.v_star
