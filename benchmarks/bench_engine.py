@@ -22,7 +22,8 @@ untimed warm-up. ``earns``: what each compiled piece buys end to end — the com
 with that piece replaced by the reference's, over the compiled engine (the issue keeps a piece
 only at ≥ 1.5×). The reward table and the compiled regret pass were cut on that measure (they
 earned 0.81–0.91× and 1.33–1.48×): the compiled engine's regret is numpy
-(:func:`nbl_sim.engine.metrics.recorded_regret`), so its ``regret`` earns ~1× by construction. All
+(:func:`nbl_sim.engine.metrics.recorded_regret`, summed over the missed rounds while they are
+few: ``bench_regret.py``), so its ``regret`` earns ~1× where NBL misses many rounds, as here. All
 outputs (‖v_t − v*‖², angles, regret, actions) are compared bit for bit; the script exits 1 if
 they differ.
 
