@@ -82,7 +82,8 @@ Seeding the streams compiled made a one-thread run 1.01–1.27× faster and was 
 blocks of a run on threads it is what lets them run side by side: ``simulate()`` of 1,000 ×
 10⁴ rounds in d = 2 is 1.3–1.7× faster with the block passes than with numpy's generators per
 replication (1.2× on one core; ``benchmarks/bench_simulate_loop.py``, rows "generators").
-A subclass's own context draw, another context law and d past the compiled pairwise sum take
+A subclass overriding a step the block passes replace (:data:`_BLOCK_REPLACES`), another
+context law, d past the compiled pairwise sum and a replication index of 2⁶⁴ or more take
 numpy's generators, one replication at a time.
 (Drawing eight replications at a time as the lanes of 8-wide vectors, in LLVM IR, made a run
 1.01–1.27× faster end to end, under the 1.5× a piece of compiled machinery must earn (issue
