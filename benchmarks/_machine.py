@@ -1,10 +1,12 @@
-"""Shared by the benchmark scripts: the CPU model name for their machine records, and the
-argparse type of their counts."""
+"""Shared by the benchmark scripts: the CPU model name and the machine record of their JSON,
+and the argparse type of their counts."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import platform
+from pathlib import Path
 
 #: the largest count a benchmark option accepts (rounds, calls, cells per kind)
 MAX_COUNT = 10_000
@@ -21,6 +23,20 @@ def cpu_model() -> str:
     except OSError:
         pass
     return cpu
+
+
+def machine_record() -> dict:
+    """``cpu``, ``machine`` and ``python`` of a benchmark's JSON record."""
+    return {
+        "cpu": cpu_model(),
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+    }
+
+
+def write_record(path, record: dict) -> None:
+    """Write a benchmark's JSON ``record`` to ``path``, with :func:`machine_record` after it."""
+    Path(path).write_text(json.dumps({**record, **machine_record()}, indent=1) + "\n")
 
 
 def count(text: str) -> int:

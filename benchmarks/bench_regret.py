@@ -17,8 +17,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import statistics
 import sys
 import time
@@ -29,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _machine import cpu_model  # noqa: E402
+from _machine import count, write_record  # noqa: E402
 
 from nbl_sim.engine import metrics  # noqa: E402
 
@@ -53,8 +51,8 @@ def _median_ms(fn, R: int, repeats: int) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=30)
-    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--repeats", type=count, default=30)
+    ap.add_argument("--n", type=count, default=10_000)
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
     rec = np.arange(0, a.n + 1, 20)
@@ -80,21 +78,15 @@ def main() -> int:
             )
     print(f"same bits: {same}")
     if a.json:
-        Path(a.json).write_text(
-            json.dumps(
-                {
-                    "n": a.n,
-                    "repeats": a.repeats,
-                    "sparse_share": metrics._SPARSE_SHARE,
-                    "cpu": cpu_model(),
-                    "machine": platform.platform(),
-                    "python": platform.python_version(),
-                    "same_bits": same,
-                    "rows": rows,
-                },
-                indent=1,
-            )
-            + "\n"
+        write_record(
+            a.json,
+            {
+                "n": a.n,
+                "repeats": a.repeats,
+                "sparse_share": metrics._SPARSE_SHARE,
+                "same_bits": same,
+                "rows": rows,
+            },
         )
     return 0 if same else 1
 

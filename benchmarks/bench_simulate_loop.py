@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import statistics
 import subprocess
 import sys
@@ -42,7 +41,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _machine import cpu_model  # noqa: E402
+from _machine import write_record  # noqa: E402
 from numpy_loop_script import run as numpy_loop  # noqa: E402
 
 from nbl_sim.engine.environment import Environment  # noqa: E402
@@ -148,21 +147,15 @@ def main() -> int:
             f"simulate {rs[0]:.2f} ± {1.96 * rs[1]:.2f}  ({res.executor})"
         )
     if a.json:
-        Path(a.json).write_text(
-            json.dumps(
-                {
-                    "reps": a.reps,
-                    "n": a.n,
-                    "repeats": a.repeats,
-                    "cores": cpu_count(),
-                    "cpu": cpu_model(),
-                    "machine": platform.platform(),
-                    "python": platform.python_version(),
-                    "results": rows,
-                },
-                indent=1,
-            )
-            + "\n"
+        write_record(
+            a.json,
+            {
+                "reps": a.reps,
+                "n": a.n,
+                "repeats": a.repeats,
+                "cores": cpu_count(),
+                "results": rows,
+            },
         )
     return 0
 
