@@ -253,9 +253,29 @@ def find_thresholds(
             res.roots.append(
                 _refine(build, solve_for, delta_q, f_float, xs[i], xs[i + 1], a, dps, certify)
             )
+        elif b == 0.0 and i + 2 < grid and a * vals[i + 2] < 0:  # a sign change through 0
+            res.roots.append(
+                _refine(build, solve_for, delta_q, f_float, xs[i], xs[i + 2], a, dps, certify)
+            )
     if not res.roots:
-        res.notes.append("no sign change of lambda* in the range")
+        res.notes.append(_no_root_note(vals))
     return res
+
+
+def _no_root_note(vals: np.ndarray) -> str:
+    """What a scan without a sign change saw, in words drawn from its float64 values."""
+    finite = vals[np.isfinite(vals)]
+    if finite.size and np.all(finite > 0):
+        sign = f"lambda* > 0 (stable) at all {finite.size} finite points"
+    elif finite.size and np.all(finite < 0):
+        sign = f"lambda* < 0 (unstable) at all {finite.size} finite points"
+    else:
+        pos, neg = int(np.sum(finite > 0)), int(np.sum(finite < 0))
+        sign = f"lambda* > 0 at {pos}, < 0 at {neg} and = 0 at {finite.size - pos - neg} points"
+    missing = vals.size - finite.size
+    return f"no sign change of lambda* in the range: {sign}" + (
+        f"; {missing} point(s) not finite" if missing else ""
+    )
 
 
 def _lambda_at(build, solve_for, delta_q, x_str: str, certify: bool, dps=None):

@@ -158,7 +158,7 @@ def threshold_report(res) -> list:
     """The sign changes of λ* found by :func:`nbl_theory.threshold.find_thresholds`."""
     fixed_txt = ", ".join(f"{k}={v}" for k, v in res.fixed.items())
     out: list = [
-        f"lambda* = 0 for {res.solve_for} in [{res.search_range[0]}, "
+        f"roots of lambda* in {res.solve_for} on [{res.search_range[0]}, "
         f"{res.search_range[1]}]   link {res.link}"
         f"{'  ' + fixed_txt if fixed_txt else ''}"
     ]

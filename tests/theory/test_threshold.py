@@ -1,9 +1,11 @@
 """Thresholds: every sign change in a range, refined, with certified brackets."""
 
+import math
+
 import mpmath
 import pytest
 
-from nbl_theory import NBLInputError
+from nbl_theory import NBLInputError, threshold
 from nbl_theory.families import make_family
 from nbl_theory.links import Link
 from nbl_theory.stability import stability
@@ -59,7 +61,34 @@ def test_delta_threshold_of_unstable_link_and_mpmath_refinement():
 
 def test_no_sign_change_reported():
     res = find_thresholds(make_family("logistic"), "delta", grid=10)
-    assert res.roots == [] and any("no sign change" in n for n in res.notes)
+    assert res.roots == []
+    assert "no sign change of lambda* in the range: lambda* > 0 (stable) at all 10" in res.notes[-1]
+
+
+@pytest.mark.parametrize(
+    "lam, words",
+    [
+        (lambda x: -1.0 - x, "lambda* < 0 (unstable) at all 5 finite points"),
+        (lambda x: max(0.0, 1.0 - x), "lambda* > 0 at 2, < 0 at 0 and = 0 at 3 points"),
+        (lambda x: math.nan if x > 1.2 else 2.0, "> 0 (stable) at all 3 finite points; 2 point"),
+    ],
+)
+def test_the_no_root_note_states_the_signs_the_scan_saw(monkeypatch, lam, words):
+    """The note is drawn from the scanned values, never a fixed sentence: a scan that saw
+    λ* < 0 throughout says so (the header once read "lambda* = 0 for delta in …")."""
+    monkeypatch.setattr(threshold, "lambda_star_float", lambda link, x: lam(x))
+    res = find_thresholds(make_family("logistic"), "delta", grid=5, bracket=("0.5", "1.5"))
+    assert res.roots == [] and words in res.notes[-1]
+
+
+def test_a_sign_change_through_an_exact_zero_is_a_root(monkeypatch):
+    """λ* = +, 0, − on three grid points: neither neighbouring product is negative, and the
+    root at the zero grid point used to be missed."""
+    monkeypatch.setattr(threshold, "lambda_star_float", lambda link, x: 1.0 - x)
+    res = find_thresholds(
+        make_family("logistic"), "delta", grid=3, bracket=("0.5", "1.5"), certify=False
+    )
+    assert [(r.value, r.crossing) for r in res.roots] == [("1.0", "stable->unstable")]
 
 
 @pytest.mark.parametrize(
