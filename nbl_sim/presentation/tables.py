@@ -189,13 +189,13 @@ def exact_threshold_text(rep) -> tuple[str, str]:
     :class:`~nbl_theory.self_concordance.SCReport`, in words when there is none."""
     from nbl_theory.self_concordance import EXACT_SCAN
 
-    lo, hi, _ = EXACT_SCAN
+    lo, hi, n = EXACT_SCAN
     x = rep.exact_threshold_delta
     if x is None:
         return "-", "not computed"
     if x <= lo:
         return "none", (
-            f"never unstable on the scanned range: lambda* > 0 at every Delta in [{lo}, {hi}]"
+            f"never unstable on the scan: lambda* > 0 at all {n} scanned Deltas of [{lo}, {hi}]"
         )
     if x >= hi:
         return "none", f"unstable at the end of the scanned range: lambda* <= 0 at Delta = {hi}"

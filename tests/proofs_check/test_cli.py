@@ -186,7 +186,9 @@ def test_self_concordance_json(capsys):
     assert data["bound_consistent"] is True
     # the logistic link is stable at every scanned delta: no exact threshold, said in words
     assert data["exact_threshold_delta"] is None and data["delta_sc_minus_exact"] is None
-    assert data["exact_threshold"].startswith("never unstable on the scanned range")
+    assert data["exact_threshold"].startswith(
+        "never unstable on the scan: lambda* > 0 at all 99 scanned"
+    )
 
 
 def test_module_entry_point_runs():

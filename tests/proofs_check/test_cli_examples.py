@@ -293,7 +293,7 @@ def test_default_n0_adapts_to_a_short_horizon(capsys):
 def test_self_concordance_wording_for_a_link_never_unstable(capsys):
     code, out, _ = run(capsys, "self-concordance", "--family", "logistic", "--delta", "0.2")
     assert code == 0
-    assert "never unstable on the scanned range" in out
+    assert "never unstable on the scan: lambda* > 0 at all 99 scanned" in out
     assert "margin(Delta) = Delta/2 - phi0(0)" in out  # margin is defined
     assert "None" not in out and "threshold (grid) 0.0" not in out
 
