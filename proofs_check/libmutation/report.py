@@ -62,6 +62,15 @@ def markdown(env: dict, command: str) -> str:
         f"executes, the registry alone kills **{pct(t.get('kill_rate_registry_claimed'))}** "
         "(the other lines are reached by the library's tests only)."
         + (
+            f" Leaving out also the {t['triaged_equivalent']} survivors that ran and that the "
+            "triage argues equivalent (classes `equivalent`, `equivalent-by-contract`: the "
+            "same numbers whatever the input, or by the reproducibility contract), the "
+            f"registry alone kills **{pct(t['kill_rate_registry_not_equivalent'])}** and "
+            f"registry + tests **{pct(t['kill_rate_registry_tests_not_equivalent'])}**."
+            if t.get("triaged_equivalent")
+            else ""
+        )
+        + (
             f" {t['triaged_not_run']} of the survivors are triaged known survivors that this "
             "run did not run (`--run-triaged` runs them); they count as not killed."
             if t.get("triaged_not_run")

@@ -28,6 +28,8 @@ one of :data:`OUTCOMES`:
 
 Kill rates: *registry alone* = killed-as-FAIL / (mutants − equivalent); *registry + tests* =
 (killed-as-FAIL + tests-only) / (mutants − equivalent). A blame is never counted as a kill.
+The second pair (``*_not_equivalent``) also leaves out the survivors this run ran whose triage
+argues them equivalent (:data:`EQUIVALENT_CLASSES`, each with its reason in the report).
 
 Command line::
 
@@ -799,6 +801,17 @@ def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
             if claimed
             else None
         )
+        # the triage's equivalents that this run ran and did not kill leave the denominator
+        # (the issue's "equivalent (with the reason)"); one not run stays a survivor
+        eq = sum(_triaged_equivalent(r) for r in recs)
+        out["triaged_equivalent"] = eq
+        rest = live - eq
+        out["kill_rate_registry_not_equivalent"] = (
+            round(out["killed-as-FAIL"] / rest, 4) if rest else None
+        )
+        out["kill_rate_registry_tests_not_equivalent"] = (
+            round((out["killed-as-FAIL"] + out["tests-only"]) / rest, 4) if rest else None
+        )
         return out
 
     mods: dict[str, list] = {}
@@ -851,6 +864,18 @@ def summarize(records: list[dict], skipped: dict, meta: dict) -> dict:
 
 
 _TRIAGE = ("class", "reason", "triaged_at")
+
+#: triage classes that name a mutant computing the same numbers as the original
+#: (triage.CLASSES); "equivalent-on-inputs" is not among them: it differs on some input
+EQUIVALENT_CLASSES = ("equivalent", "equivalent-by-contract")
+
+
+def _triaged_equivalent(rec: dict) -> bool:
+    """A survivor this run ran, whose triage argues it equivalent (:data:`EQUIVALENT_CLASSES`)."""
+    if rec.get("outcome") != "survived" or rec.get("triaged_not_run"):
+        return False
+    entry = triage.lookup(rec)
+    return entry is not None and entry["class"] in EQUIVALENT_CLASSES
 
 
 def _progress(i, n, rec):

@@ -900,6 +900,46 @@ def test_the_report_states_each_survivors_triage_or_that_it_has_none(tmp_path):
     assert f"**{entry['class']}**" in md
 
 
+def test_survivors_the_triage_argues_equivalent_leave_the_second_rates_denominator():
+    """The issue's outcome "equivalent (with the reason)": a survivor that ran and whose triage
+    class is ``equivalent`` or ``equivalent-by-contract`` leaves the denominator of the second
+    pair of rates; one of another class (``tuning``), or one the run did not run, stays."""
+    from proofs_check.libmutation import triage
+    from proofs_check.libmutation.run import summarize
+
+    def rec_of(entry, i, **extra):
+        return {
+            "id": f"{entry['module']}:{i}:0:op:0",
+            "module": entry["module"],
+            "path": "x.py",
+            "line": i,
+            "col": 0,
+            "line_text": entry["line_text"],
+            "operator": entry["operator"],
+            "before": entry["before"],
+            "after": entry["after"],
+            "n_claims": 1,
+            "n_tests": 1,
+            "reason": "r",
+            "outcome": "survived",
+            **extra,
+        }
+
+    by_class: dict = {}
+    for e in triage.entries().values():
+        if e["operator"] != "*":
+            by_class.setdefault(e["class"], e)
+    eq, tuning = by_class["equivalent"], by_class["tuning"]
+    killed = {**rec_of(eq, 9), "line_text": "y = 2", "outcome": "killed-as-FAIL"}
+    tests = {**killed, "id": "m:8:0:op:0", "outcome": "tests-only"}
+    recs = [killed, tests, rec_of(eq, 1), rec_of(tuning, 2), rec_of(eq, 3, triaged_not_run=True)]
+    t = summarize(recs, {}, {})["totals"]
+    assert t["kill_rate_registry"] == 0.2 and t["kill_rate_registry_tests"] == 0.4
+    assert t["triaged_equivalent"] == 1
+    assert t["kill_rate_registry_not_equivalent"] == 0.25
+    assert t["kill_rate_registry_tests_not_equivalent"] == 0.5
+
+
 def test_mutants_of_nested_expressions_at_one_column_have_distinct_names():
     """``a * 1e-9 * b`` and its inner ``a * 1e-9`` start at one column: dropping a term of
     each gave two mutants named ``m:1:4:drop-term:0`` (found at rate_analysis.py:41, where the
