@@ -59,7 +59,7 @@ def _two_transition(**kw) -> Link:
     )  # eq:link_tanh
     return Link.from_expression(
         g,
-        name=_label("two-transition", p, ["mu2"]),
+        name=_label("two-transition", p, ["mu2"], TWO_TRANSITION_DEFAULTS),
         params=p,
         bounded_derivatives=True,
         family_name="two-transition",
@@ -192,8 +192,13 @@ def _merge(name, defaults, overrides):
     return {k: exact_number(v) for k, v in merged.items()}
 
 
-def _label(name, params, keys):
-    inner = ", ".join(f"{k}={_fmt(params[k])}" for k in keys)
+def _label(name, params, keys, defaults=None):
+    """``name(k=v, ...)``: the ``keys`` always, then every other parameter that differs from
+    its default (two links of a family never share a name)."""
+    moved = [
+        k for k in (defaults or {}) if k not in keys and params[k] != exact_number(defaults[k])
+    ]
+    inner = ", ".join(f"{k}={_fmt(params[k])}" for k in [*keys, *moved])
     return f"{name}({inner})"
 
 

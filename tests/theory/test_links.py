@@ -344,3 +344,13 @@ def test_family_defaults_are_the_built_links_parameters(name):
     defaults = family_defaults(name)
     assert list(defaults) == list(link.params)
     assert all(exact_number(v) == link.params[k] for k, v in defaults.items())
+
+
+def test_a_family_links_name_carries_every_parameter_moved_from_its_default():
+    """Two links of a family never share a name: ``two-transition`` names mu2 always and
+    each other parameter that differs from its default (a2 = 0.5 printed as the paper's
+    near-critical link, with the opposite sign of λ*, before)."""
+    assert make_family("two-transition").name == "two-transition(mu2=2.144072)"
+    assert make_family("two-transition", p0="0.1").name == "two-transition(mu2=2.144072)"
+    moved = make_family("two-transition", a2="0.5", mu1="-1")
+    assert moved.name == "two-transition(mu2=2.144072, a2=0.5, mu1=-1)"
