@@ -326,6 +326,19 @@ class StabilityResult(Result):
             return repr(x)
         return mpmath.nstr(x, digits, min_fixed=-4, max_fixed=6)
 
+    def _printed_error(self, k: str) -> str:
+        """The error of the value as printed: the computation's error plus the rounding of the
+        value to the printed digits, rounded up to 3 digits (so the printed value ± the printed
+        error contains what the computation's own error bound contains)."""
+        err, x = self.errors[k], self.values.get(k)
+        if isinstance(err, float) and (x is None or isinstance(x, float)):
+            return self._fmt(err, 3)  # float64: the value is printed with every digit (repr)
+        with mpmath.workdps(max(self.digits, 15) + 20):
+            total = mpmath.mpf(err)
+            if x is not None:
+                total += abs(mpmath.mpf(x) - mpmath.mpf(self._fmt(x)))
+            return _directed(total, 3, +1)
+
     def to_dict(self) -> dict:
         """The JSON row under the one number convention (:func:`nbl_theory.records.numbers`).
 
@@ -357,8 +370,13 @@ class StabilityResult(Result):
         }
         for k in ("mu_star", "m2", "m0", "mu_g", "kappa_star", "lambda_star"):
             out[k] = self._fmt(self.values[k])
-        out["errors"] = {k: self._fmt(v, 3) for k, v in self.errors.items()}
-        out["lambda_star_enclosure"] = [self._fmt(x) for x in self.lambda_star_enclosure]
+        out["errors"] = {k: self._printed_error(k) for k in self.errors}
+        lo, hi = self.lambda_star_enclosure
+        out["lambda_star_enclosure"] = (
+            [repr(lo), repr(hi)]
+            if isinstance(lo, float) and isinstance(hi, float)
+            else [_directed(lo, self.digits, -1), _directed(hi, self.digits, +1)]
+        )
         out["sign"] = self.sign
         out["jacobian_rates"] = {
             k: (self._fmt(v) if not isinstance(v, (int, str)) else v)
@@ -367,6 +385,18 @@ class StabilityResult(Result):
         out["notes"] = list(self.notes)
         out["seconds"] = round(self.seconds, 4)
         return out
+
+
+def _directed(x, digits: int, direction: int) -> str:
+    """``x`` rounded to ``digits`` significant digits toward −∞ (``direction`` −1) or +∞ (+1),
+    as a decimal string: an enclosure's ends printed outward, an error printed upward."""
+    with mpmath.workdps(digits + 30):
+        x = mpmath.mpf(x)
+        if not mpmath.isfinite(x) or x == 0:
+            return mpmath.nstr(x, digits)
+        unit = mpmath.mpf(10) ** (int(mpmath.floor(mpmath.log10(abs(x)))) - digits + 1)
+        step = mpmath.floor(x / unit) if direction < 0 else mpmath.ceil(x / unit)
+        return mpmath.nstr(step * unit, digits + 1, min_fixed=-4, max_fixed=6)
 
 
 class StabilityGrid(Result):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy.special import ndtr
 
-from nbl_theory import NBLInputError
+from nbl_theory import Link, NBLInputError
 from nbl_theory.families import make_family
 from nbl_theory.paper import PAPER_LINKS
 from nbl_theory.results import decimal_str
@@ -296,3 +296,19 @@ def test_decimal_str_is_exact_and_short():
     assert sp.Rational(decimal_str(sp.Rational("0.000000000000000000000000012345"))) == sp.Rational(
         "0.000000000000000000000000012345"
     )
+
+
+@pytest.mark.parametrize("dps", [5, 10, 20])
+def test_the_printed_value_error_and_enclosure_contain_the_certified_value(dps):
+    """What ``nbl stability --dps N`` prints holds the true λ*: the value is rounded to N
+    digits, so its printed error adds that rounding (the computation's error alone, ~1e-(N+7),
+    was 7e4 times too small at N = 5) and the enclosure's ends are rounded outward (they were
+    rounded to nearest, both to the same number). The reference is the certified Arb ball."""
+    link = Link.from_expression("tanh(z)")
+    truth = stability(link, "0.2", certify=True)
+    j = stability(link, "0.2", dps=dps).to_json()
+    with mpmath.workdps(60):
+        exact = mpmath.mpf(truth.lambda_star)
+        assert abs(exact - mpmath.mpf(j["lambda_star"])) <= mpmath.mpf(j["errors"]["lambda_star"])
+        lo, hi = (mpmath.mpf(x) for x in j["lambda_star_enclosure"])
+        assert lo < exact < hi and lo < hi
