@@ -217,19 +217,23 @@ class PhaseDiagram:
         return float((self.sign[ok] == "unstable").mean()) if ok.any() else float("nan")
 
     def unstable_intervals(self) -> list[tuple[str, float, float]]:
-        """Per Δ row: the smallest and largest grid parameter value with λ* < 0.
+        """Per Δ row, every run of consecutive grid values with λ* < 0: its first and last value.
+
+        A row whose unstable points are interrupted by a stable (undecided, failed) one gives
+        one entry per run, so no interval holds a grid point that is not unstable.
 
         Returns
         -------
         list of tuple of (str, float, float)
-            ``(delta, lo, hi)`` for each row with an unstable point (rows without one are left out).
+            ``(delta, lo, hi)`` for each run, rows in order (a row without an unstable point
+            gives none).
         """
         out = []
         x = np.array([float(v) for v in self.values])
         for i, d in enumerate(self.deltas):
-            m = self.sign[i] == "unstable"
-            if m.any():
-                out.append((d, float(x[m].min()), float(x[m].max())))
+            m = np.concatenate([[False], self.sign[i] == "unstable", [False]])
+            edges = np.flatnonzero(m[1:] != m[:-1])  # run starts and (exclusive) ends
+            out += [(d, float(x[a]), float(x[b - 1])) for a, b in zip(edges[::2], edges[1::2])]
         return out
 
     def to_json(self) -> dict:

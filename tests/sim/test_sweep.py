@@ -548,3 +548,23 @@ def test_how_a_chunk_is_computed_is_not_part_of_its_key():
     same = dataclasses.replace(task, backend="reference", threads=4)
     assert cell_key(_run_chunk, same) == cell_key(_run_chunk, task)
     assert cell_key(_run_chunk, dataclasses.replace(task, seed=1)) != cell_key(_run_chunk, task)
+
+
+def test_unstable_intervals_are_the_runs_of_unstable_points_not_their_hull():
+    """A row unstable at a ∈ {0.2, 0.3} and {0.6}, stable between, gives two intervals: the
+    hull [0.2, 0.6] printed by ``nbl phase`` hid the stable gap (found on a link whose
+    transition moves as 3 sin a)."""
+    from nbl_sim.studies.phase import PhaseDiagram
+
+    u, s = "unstable", "stable"
+    sign = np.array([[u, u, s, s, u], [s, s, s, s, s], [u, u, u, u, u]])
+    pd = PhaseDiagram(
+        "f",
+        "a",
+        ["0.2", "0.3", "0.4", "0.5", "0.6"],
+        ["0.1", "0.2", "0.3"],
+        "float",
+        np.zeros(sign.shape),
+        sign,
+    )
+    assert pd.unstable_intervals() == [("0.1", 0.2, 0.3), ("0.1", 0.6, 0.6), ("0.3", 0.2, 0.6)]
