@@ -429,6 +429,13 @@ def _compute_constant(link, calls) -> SCConstant:
         exact_inf = any(e is not None and e.is_infinite for _, e in tails.values())
         return out(math.inf, False, sides, sp.oo if exact_inf else None)
     if best[0] > big + tol:
+        step = 1e-6 * max(1.0, abs(best[1]))
+        if all(abs(_r_mp(link, best[1] + e)) < best[0] / 2 for e in (-step, step)):
+            notes.append(
+                f"|g''|/g' = {best[0]:.3g} at the maximizer falls below half of it within "
+                f"{step:.0e} either side: a spike where g' (nearly) vanishes; R may be "
+                "infinite, and this value is a lower bound"
+            )
         return out(best[0], True, _z_of_t(link, best[1]))
     if sampled[0] > big + tol:
         notes.append("a sample with |t| in (40, 200] exceeds the tail limits; R is that sample")
@@ -641,7 +648,12 @@ def self_concordance_report(link, delta=None) -> SCReport:
         notes.append("R = 0: margin = Delta/2 > 0, the sufficient condition holds for all Delta")
     else:
         roots = _margin_roots(R)
-        dsc = max(roots)
+        dsc = max(roots) if roots else None
+        if not roots:
+            notes.append(
+                "margin(Delta) < 0 at every scanned Delta in (0, 2): the sufficient condition "
+                f"holds nowhere there (R = {R:.6g})"
+            )
     exact = _exact_threshold(link)
     lo, hi, pts = EXACT_SCAN
     notes.append(

@@ -199,7 +199,8 @@ def exact_threshold_text(rep) -> tuple[str, str]:
         )
     if x >= hi:
         return "none", f"unstable at the end of the scanned range: lambda* <= 0 at Delta = {hi}"
-    return f"{x:.12g}", "lambda* > 0 at every scanned Delta above it"
+    # brentq to xtol = 1e-10 on float64 lambda*: 9 significant digits are sound
+    return f"{x:.9g}", "lambda* > 0 at every scanned Delta above it"
 
 
 def concordance_report(reports) -> list:
@@ -238,7 +239,11 @@ def concordance_report(reports) -> list:
         rows += [
             (
                 "Delta_SC",
-                "none (R = inf: the condition never holds)"
+                (
+                    "none (R = inf: the condition never holds)"
+                    if math.isinf(c.R)
+                    else "none (margin < 0 at every scanned Delta: the condition never holds)"
+                )
                 if rep.delta_sc is None
                 else f"{rep.delta_sc:.12g}  (the condition holds for every Delta above it)",
             ),

@@ -21,6 +21,7 @@ from nbl_theory import elicitation as el
 from nbl_theory.families import make_family
 from nbl_theory.paper import PAPER_LINKS, paper_link
 from nbl_theory.self_concordance import (
+    EXACT_SCAN,
     self_concordance_constant,
     self_concordance_report,
     sufficient_margin,
@@ -486,7 +487,12 @@ def _vacuous(R_scale=1.0, deltas=_DELTAS, kappa_scale=1.0):
         exact_all.append(exact)
         rows.append(
             f"{key}: R = {R:.4g}, margins {', '.join(f'{m:.3f}' for m in margins)}; the "
-            f"condition needs Delta > {lib_dsc:.3f}; lambda* > 0 for Delta > {exact:.3f}"
+            f"condition needs Delta > {lib_dsc:.3f}; "
+            + (
+                f"lambda* > 0 at every scanned Delta above {exact:.3f}"
+                if exact > EXACT_SCAN[0]
+                else "lambda* > 0 at every scanned Delta"
+            )
         )
     d_r1 = wc.margin_root(1.0, kappa_scale)
     n = len(pairs_judged)
@@ -501,10 +507,21 @@ def _vacuous(R_scale=1.0, deltas=_DELTAS, kappa_scale=1.0):
             fmt=str,
         )
     )
+    found = [x for x in exact_all if x > EXACT_SCAN[0]]  # 0.0: no sign change on the scan
     computed = (
         f"the sufficient condition holds at {holds} of {n} (link, Delta) pairs; "
-        f"it needs Delta > {min(dsc_all):.2f} to {max(dsc_all):.2f}, while the exact "
-        f"thresholds are {min(exact_all):.2f} to {max(exact_all):.2f}"
+        f"it needs Delta > {min(dsc_all):.2f} to {max(dsc_all):.2f}, while "
+        + (
+            f"the exact thresholds of the {len(found)} links with one are "
+            f"{min(found):.2f} to {max(found):.2f}"
+            if found
+            else "no link has an exact threshold"
+        )
+        + (
+            f" ({len(exact_all) - len(found)} with lambda* > 0 at every scanned Delta)"
+            if len(found) < len(exact_all)
+            else ""
+        )
     )
     detail = (
         f"lambda* > 0 (certified) at {stable} of the {len(PAPER_LINKS) * len(_DELTAS)} "

@@ -481,7 +481,9 @@ def _tt_three(top: str = "1.8", delta_scale: float = 1.0):
             f"({sign_words(high)})"
         )
     return combine(
-        js, "; ".join(rows), "each link is stable for every Delta above its last certified crossing"
+        js,
+        "; ".join(rows),
+        "each link is stable at every scanned Delta above its last certified crossing",
     )
 
 
@@ -532,7 +534,7 @@ def _instability_range(bound: float = 0.2, delta_scale: float = 1.0):
             f"{root_words(r)}, width "
             f"{float(r.bracket[1]) - float(r.bracket[0]):.0e})"
             if r
-            else "never unstable"
+            else "no sign change on the scan grid"
         )
         for k, r in crit.items()
     )
@@ -555,7 +557,7 @@ def _instability_range(bound: float = 0.2, delta_scale: float = 1.0):
                 f"; {k}'s instability ends at Delta = {v:.4f} ({v / bound:.2f} times {bound:g})"
                 for k, v in within.items()
             )
-            + ("; never unstable: " + ", ".join(never) if never else "")
+            + ("; no sign change on the scan grid: " + ", ".join(never) if never else "")
             + f". Of the {len(ever)} examples that are ever unstable, {len(past)} "
             f"{'ends' if len(past) == 1 else 'end'} past the reading below, so 'typically' "
             f"does not cover {'it' if len(past) == 1 else 'them'}. The paper's '<~' is "
@@ -946,4 +948,4 @@ def _we_weak(key: str = "we-0.80", delta_scale: float = 1.0):
         "; ".join(f"unstable for Delta < {r.value} ({r.crossing}, {root_words(r)})" for r in roots)
         or "no crossing"
     ) + f"; Delta mu* increasing on the grid: {increasing(lib_r)}"
-    return combine(js, computed, f"{key} is stable for every Delta above a single crossing")
+    return combine(js, computed, f"{key} is stable at every scanned Delta above a single crossing")
