@@ -502,3 +502,14 @@ def test_the_reports_float64_kappa_agrees_with_its_30_digit_check(i):
     with mpmath.workdps(30):
         ref = mpmath.exp(a * a / 2) * mpmath.ncdf(-a)
     assert rep.kappa == pytest.approx(float(ref), rel=1e-14)
+
+
+def test_a_link_whose_g_prime_vanishes_gets_a_report_not_an_internal_error():
+    """g = z + sin z is increasing with g'(π) = 0, so |g''|/g' = |tan(z/2)| is unbounded. The
+    numeric sup lands on a spike (a lower bound, said in a note), margin(Δ) < 0 at every
+    scanned Δ, and the report says so: ``max()`` of no roots had ended ``nbl
+    self-concordance`` in an internal error."""
+    rep = self_concordance_report(Link.from_expression("z + sin(z)"), "0.2")
+    assert rep.delta_sc is None and rep.margin < 0
+    assert any("spike where g' (nearly) vanishes" in n for n in rep.notes)
+    assert any("holds nowhere there" in n for n in rep.notes)
