@@ -511,5 +511,5 @@ def test_a_link_whose_g_prime_vanishes_gets_a_report_not_an_internal_error():
     self-concordance`` in an internal error."""
     rep = self_concordance_report(Link.from_expression("z + sin(z)"), "0.2")
     assert rep.delta_sc is None and rep.margin < 0
-    assert any("spike where g' (nearly) vanishes" in n for n in rep.notes)
+    assert any("spike where g' (nearly) vanishes" in n for n in rep.constant.notes)
     assert any("holds nowhere there" in n for n in rep.notes)
