@@ -59,8 +59,9 @@ def stability_conclusion(r) -> str:
 
     λ* > 0: v* is a locally attracting equilibrium of the population dynamics
     (cor:local_stability). λ* < 0: assum:positive-stability fails; the exact rates of
-    prop:local_jacobian say in which dimensions v* repels (d ≥ 3 always, through the
-    θ direction whose rate is λ*; d = 2 through ``contraction_rate_d2``). Undecided: the sign is
+    prop:local_jacobian say how v* is unstable (d ≥ 3: a saddle, repelling along θ at rate λ*
+    and attracting on the d − 2 directions orthogonal to θ at rate Δμ* > 0; d = 2 through
+    ``contraction_rate_d2``). Undecided: the sign is
     within the error at this precision.
 
     Parameters
@@ -83,20 +84,26 @@ def stability_conclusion(r) -> str:
     if r.sign == "stable":
         return (
             f"{head} > 0 ({how}): v* is a locally attracting equilibrium of NBL's "
-            f"population dynamics (cor:local_stability); near v* every tangent direction "
-            f"contracts at rate >= {lam}."
+            f"population dynamics (cor:local_stability); its linearization Dh(v*) "
+            f"(prop:local_jacobian) contracts every tangent direction at rate >= {lam}."
         )
     if r.sign == "unstable":
         d2 = r.jacobian_rates["contraction_rate_d2"]
+        orth = r.jacobian_rates["orthogonal"]
         d2_text = (
             f"in d = 2 its exact rate is {_num(d2)} > 0, so v* still attracts in d = 2"
             if d2 > 0
-            else f"in d = 2 too (exact rate {_num(d2)})"
+            else f"in d = 2 v* repels (exact rate {_num(d2)})"
+        )
+        rest = (
+            f"a saddle: it repels along theta (rate {lam}) and attracts in the d - 2 "
+            f"directions orthogonal to theta (rate {_num(orth)})"
+            if orth > 0
+            else f"repelling along theta (rate {lam}) and orthogonal to it (rate {_num(orth)})"
         )
         return (
             f"{head} < 0 ({how}): the paper's positive-stability condition "
-            f"(assum:positive-stability) fails and v* repels NBL's population dynamics in "
-            f"d >= 3 (rate {lam} along theta); {d2_text}."
+            f"(assum:positive-stability) fails; in d >= 3 v* is {rest}; {d2_text}."
         )
     return (
         f"{head}: its sign is not decided at this precision (|lambda*| is within the "

@@ -110,6 +110,29 @@ def test_gaussian_stability_conclusion(capsys):
     )
 
 
+def test_an_unstable_v_star_is_a_saddle_in_d_3_and_the_words_follow_the_rates():
+    """λ* < 0 expands only the θ direction: the d − 2 directions orthogonal to θ contract at
+    Δμ* > 0 (prop:local_jacobian), so v* is a saddle in d ≥ 3, not a repeller (the sentence
+    said "v* repels ... in d >= 3"). Each clause follows the sign of its own rate."""
+    rates = {"contraction_rate_d2": -0.02, "orthogonal": 0.0138}
+    r = SimpleNamespace(
+        delta="0.2",
+        lambda_star=-0.0237,
+        certified=True,
+        tier="certified",
+        sign="unstable",
+        jacobian_rates=rates,
+    )
+    text = stability_conclusion(r)
+    assert "in d >= 3 v* is a saddle: it repels along theta (rate -0.0237)" in text
+    assert "attracts in the d - 2 directions orthogonal to theta (rate 0.0138)" in text
+    assert "in d = 2 v* repels (exact rate -0.02)" in text
+    r.jacobian_rates = {"contraction_rate_d2": 0.05, "orthogonal": -0.01}
+    text = stability_conclusion(r)
+    assert "repelling along theta (rate -0.0237) and orthogonal to it (rate -0.01)" in text
+    assert "exact rate is 0.05 > 0, so v* still attracts in d = 2" in text
+
+
 def test_help_states_every_scaling_and_coordinate_convention(capsys):
     with pytest.raises(SystemExit):
         main(["stability", "--help"])
