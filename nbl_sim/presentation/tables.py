@@ -303,7 +303,28 @@ def simulation_report(res, env) -> list:
         ["policy", "R_n (95% band)", "R_n/n", "angle_n deg (95% band)", "|v_n - v*|^2", "policy s"],
         rows,
     )
-    return [head, table, f"{res.seconds:.2f} s on {res.executor}"]
+    return [head, table, *_angle_wrap_notes(res), f"{res.seconds:.2f} s on {res.executor}"]
+
+
+def _angle_wrap_notes(res) -> list[str]:
+    """A note per policy with replications ending more than 90° from v* (d = 2): their signed
+    angles sit near ±180°, where the arithmetic mean of the column averages +179° and −179°
+    to about 0 and means nothing; ‖v_n − v*‖² does not wrap."""
+    import numpy as np  # the simulation has imported it
+
+    if res.params["d"] != 2:
+        return []
+    out = []
+    for name, p in res.policies.items():
+        final = np.degrees(np.asarray(p.angle)[:, -1])
+        far = int(np.sum(np.abs(final[np.isfinite(final)]) > 90.0))
+        if far:
+            out.append(
+                f"note: {name}: {far} of {final.size} replications end more than 90 deg from "
+                "v* (toward -v*); the mean angle averages across +-180 deg there and is not "
+                "a location: read |v_n - v*|^2"
+            )
+    return out
 
 
 def phase_report(pd) -> list:

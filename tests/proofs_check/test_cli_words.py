@@ -266,3 +266,21 @@ def test_greedy_logistic_progress_per_replication():
         progress=lambda done, total: calls.append((done, total)),
     )
     assert [c for c in calls if c[0] > 0] == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_replications_ending_near_minus_v_star_are_named_under_the_table():
+    """Signed angles near ±180° average to about 0 (+179 and −179): the table's mean angle
+    then says nothing, and a note under it counts the replications more than 90° from v*
+    (with --init-angle 180 all 50 ended within 7° of ±180° while the table read −14.8 ± 45.7)."""
+    from nbl_sim.presentation.tables import _angle_wrap_notes
+
+    ang = np.radians([[0.0, 179.0], [0.0, -179.0], [0.0, 5.0], [0.0, np.nan]])
+    res = SimpleNamespace(
+        params={"d": 2},
+        policies={"nbl": SimpleNamespace(angle=ang), "oracle": SimpleNamespace(angle=ang[2:])},
+    )
+    assert _angle_wrap_notes(res) == [
+        "note: nbl: 2 of 4 replications end more than 90 deg from v* (toward -v*); the mean "
+        "angle averages across +-180 deg there and is not a location: read |v_n - v*|^2"
+    ]
+    assert _angle_wrap_notes(SimpleNamespace(params={"d": 3}, policies=res.policies)) == []
