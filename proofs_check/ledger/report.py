@@ -52,6 +52,26 @@ def claim_status(results: list[StepResult]) -> str:
     return "PASS"
 
 
+def proof_status(results: list[StepResult]) -> str:
+    """The status ``nbl proof`` prints: :func:`claim_status`, except that steps left unchecked
+    because the paper's text changed (STALE) with none failed read ``STALE``, not FAIL (nothing
+    was refuted)."""
+    st = {r.status for r in results}
+    if "STALE" in st and not st & {"FAIL", "DISCREPANCY", "CAVEAT"}:
+        return "STALE"
+    return claim_status(results)
+
+
+def checked_words(cov: dict) -> str:
+    """``N checked (F%): P proved (symbolic, certified), R at the instances they state``."""
+    frac = "-" if cov["fraction"] is None else f"{cov['fraction']:.0%}"
+    return (
+        f"{cov['checked']} checked ({frac}): {cov['proved']} proved (symbolic, or certified "
+        f"over a box), {cov['checked'] - cov['proved']} at the instances they state "
+        "(expectation, asymptotic, cited)"
+    )
+
+
 def counts_json(results: list[StepResult]) -> str:
     """``{"relation_steps", "checked", "by": {"method/STATUS": n}}`` as compact JSON."""
     cov = coverage(results)
@@ -60,6 +80,7 @@ def counts_json(results: list[StepResult]) -> str:
         {
             "relation_steps": cov["relation_steps"],
             "checked": cov["checked"],
+            "proved": cov["proved"],
             "by": dict(sorted(by.items())),
         },
         separators=(",", ":"),
@@ -87,8 +108,8 @@ def summary_detail(results: list[StepResult]) -> str:
     cov = coverage(results)
     un = sum(r.status == "UNTRANSCRIBED" for r in results)
     lines.append(
-        f"{cov['checked']} of {cov['relation_steps']} relation steps checked by a "
-        f"proof method; {un} not transcribed yet (nbl proof LABEL lists them)"
+        f"{cov['relation_steps']} relation steps, {checked_words(cov)}; {un} not "
+        "transcribed yet (nbl proof LABEL lists them)"
     )
     return " | ".join(lines)
 
@@ -104,14 +125,13 @@ def proof_text(run: LedgerRun, owner: str, source_note: str = "") -> str:
     """``nbl proof LABEL``: a header with the counts, then every step (failing first)."""
     res = run.of(owner)
     cov = coverage(res)
-    frac = "-" if cov["fraction"] is None else f"{cov['fraction']:.0%}"
     lines = [
         f"proof of {owner_label(owner)}"
         if not owner.startswith("text:")
         else f"derivations of {owner_label(owner)} (outside proofs)",
         f"  paper: {source_note or run.sha256[:12]}",
-        f"  {cov['relation_steps']} relation steps; {cov['checked']} checked by a proof "
-        f"method ({frac}); status {claim_status(res)}",
+        f"  {cov['relation_steps']} relation steps; {checked_words(cov)}; status "
+        f"{proof_status(res)}",
     ]
     for m, c in _by_method(res).items():
         lines.append(
@@ -168,9 +188,10 @@ def proof_json(run: LedgerRun, owner: str, steps_by_id: dict) -> dict:
         "label": owner_label(owner),
         "paper_sha256": run.sha256,
         "pinned": run.pinned,
-        "status": claim_status(res),
+        "status": proof_status(res),
         "relation_steps": cov["relation_steps"],
         "checked": cov["checked"],
+        "proved": cov["proved"],
         "counts": {m: dict(c) for m, c in _by_method(res).items()},
         "stale": [r.id for r in res if r.status == "STALE"],
         "orphans": [i for i in run.orphans if i.rsplit("/", 2)[0] == owner],
@@ -194,6 +215,7 @@ def section_markdown(results) -> list[str]:
         parsed.append((r, c))
     tot_steps = sum(c["relation_steps"] for _r, c in parsed if c)
     tot_checked = sum(c["checked"] for _r, c in parsed if c)
+    tot_proved = sum(c.get("proved", 0) for _r, c in parsed if c)
     by = Counter()
     for _r, c in parsed:
         if c:
@@ -206,7 +228,9 @@ def section_markdown(results) -> list[str]:
     )
     counts = (
         f"Over the {len(parsed)} proofs and sections with a transcription: {tot_checked} "
-        f"of {tot_steps} relation steps checked by a proof method. By method and status: "
+        f"of {tot_steps} relation steps checked, {tot_proved} of them proved (symbolic, or "
+        "certified over a box) and the others at the instances they state (expectation, "
+        "asymptotic, cited). By method and status: "
         + (", ".join(f"{k} {v}" for k, v in sorted(by.items())) or "none")
         + "."
     )
@@ -221,9 +245,9 @@ def section_markdown(results) -> list[str]:
     cov_t = sum(done[owner_label(o)]["checked"] for o in ledger.sections if owner_label(o) in done)
     paper = (
         f"The pinned paper has {in_proofs} relation steps in its {len(ledger.proofs)} "
-        f"proofs and {in_text} in appendix derivations outside proofs; checked by a proof "
-        f"method: {cov_p} of the proofs' ({cov_p / max(in_proofs, 1):.0%}) and {cov_t} of "
-        f"the derivations' ({cov_t / max(in_text, 1):.0%}). Proofs without a "
+        f"proofs and {in_text} in appendix derivations outside proofs; checked (proved or "
+        f"at stated instances): {cov_p} of the proofs' ({cov_p / max(in_proofs, 1):.0%}) "
+        f"and {cov_t} of the derivations' ({cov_t / max(in_text, 1):.0%}). Proofs without a "
         "transcription yet are listed with their step counts."
     )
     lines = [
