@@ -101,11 +101,25 @@ _STABILITY_LINES = (
 )
 
 
+def _lambda_digits(r) -> int:
+    """The significant digits of λ* its error supports: the certified ball's digits, else
+    ⌊log10(|λ*|/error)⌋ capped at the tier's working digits (an undecided λ* has none, though
+    mpmath carried 120 digits)."""
+    if r.certified:
+        return r.digits
+    lam, err = abs(float(r.lambda_star)), abs(float(r.errors["lambda_star"]))
+    if lam == 0 or not math.isfinite(lam) or not math.isfinite(err):
+        return 0
+    if err == 0:
+        return r.digits
+    return max(0, min(r.digits, math.floor(math.log10(lam / err))))
+
+
 def _stability_breakdown(r) -> list[str]:
     j = r.to_json()
     lines = [
         f"\n{r.link} at delta = {r.delta}   [{r.description}]",
-        f"  tier {r.tier}, {r.digits} digits"
+        f"  tier {r.tier}, {_lambda_digits(r)} digits of lambda*"
         + (" (certified Arb enclosure)" if r.certified else " (error estimates, not proofs)"),
     ]
     lines += [f"  {label:<34} {j[k]}   (+/- {j['errors'][k]})" for k, label in _STABILITY_LINES]
@@ -137,7 +151,7 @@ def stability_report(results, verbose: bool = False) -> list:
                 short_decimal(j["m2"]),
                 short_decimal(j["lambda_star"], 16),
                 r.sign,
-                r.tier + ("" if r.tier == "float64" else f"/{r.digits}d"),
+                r.tier + ("" if r.tier == "float64" else f"/{_lambda_digits(r)}d"),
             ]
         )
     from .conclusions import stability_conclusion

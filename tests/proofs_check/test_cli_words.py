@@ -284,3 +284,19 @@ def test_replications_ending_near_minus_v_star_are_named_under_the_table():
         "angle averages across +-180 deg there and is not a location: read |v_n - v*|^2"
     ]
     assert _angle_wrap_notes(SimpleNamespace(params={"d": 3}, policies=res.policies)) == []
+
+
+def test_the_tier_column_counts_the_digits_the_error_supports():
+    """``mpmath/120d`` beside λ* = −4.0e-133 ± 3.8e-129 (true value +3.0e-301) read as 120 good
+    digits: the column now gives the digits the error estimate supports (0 there), the
+    certified ball's own digits, and the working digits at most."""
+    from nbl_sim.presentation.tables import _lambda_digits
+
+    r = SimpleNamespace(certified=False, digits=120, lambda_star=-4.04e-133, errors={})
+    r.errors["lambda_star"] = 3.8e-129
+    assert _lambda_digits(r) == 0
+    r.lambda_star, r.errors["lambda_star"] = 0.1607, 2.5e-15
+    assert _lambda_digits(r) == 13
+    r.digits = 5
+    assert _lambda_digits(r) == 5
+    assert _lambda_digits(SimpleNamespace(certified=True, digits=43)) == 43
