@@ -229,7 +229,11 @@ def concordance_report(reports) -> list:
     for rep in reports:
         c = rep.constant
         where = c.where if isinstance(c.where, str) else f"z = {c.where:.10g}"
-        how = f"attained at {where}" if c.attained else f"a limit, approached at {where}"
+        how = (
+            ("attained everywhere" if where == "everywhere" else f"attained at {where}")
+            if c.attained
+            else f"a limit, approached at {where}"
+        )
         at = "" if rep.delta is None else f" at Delta = {rep.delta!r}"
         value, meaning = exact_threshold_text(rep)
         exact = value not in ("none", "-")

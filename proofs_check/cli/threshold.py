@@ -98,10 +98,8 @@ def _problem(args):
             lo, hi = DEFAULT_BRACKETS[unknown]
             scan = parse_spec(f"{lo}:{hi}:{n}", f"--param {unknown}")
     if scan.kind != "range":
-        where = "--delta" if unknown == "delta" else f"--param {unknown}"
-        raise UsageError(
-            f"--solve-for {unknown} scans a range: give {where} LO:HI:N, not {scan.text!r}"
-        )
+        where = "--delta LO:HI:N" if unknown == "delta" else f"--param {unknown}=LO:HI:N"
+        raise UsageError(f"--solve-for {unknown} scans a range: give {where}, not {scan.text!r}")
     given = dspec if unknown == "delta" else specs.get(unknown)
     if args.grid is not None and given is not None and given.text.count(":") == 2:
         raise UsageError(f"give the number of scan points once: {given.text!r} or --grid")
