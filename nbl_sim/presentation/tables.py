@@ -321,7 +321,12 @@ def simulation_report(res, env) -> list:
         ["policy", "R_n (95% band)", "R_n/n", "angle_n deg (95% band)", "|v_n - v*|^2", "policy s"],
         rows,
     )
-    return [head, table, *_angle_wrap_notes(res), f"{res.seconds:.2f} s on {res.executor}"]
+    when = f"{res.seconds:.2f} s on {res.executor}" + (
+        " (policy s: the seconds of the run that filled the cache)"
+        if res.executor == "cache"
+        else ""
+    )
+    return [head, table, *_angle_wrap_notes(res), when]
 
 
 def _angle_wrap_notes(res) -> list[str]:
