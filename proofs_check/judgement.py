@@ -311,7 +311,11 @@ def judge(
         return Judgement(
             finding,
             f"{quantity}: library {lib} and witness {wit} agree ({rule}) "
-            "and both contradict the paper",
+            + (
+                "and both contradict the paper"
+                if finding == DISCREPANCY
+                else "and both show the caveat (the paper's statement is not contradicted)"
+            ),
             quantity,
             lib,
             wit,

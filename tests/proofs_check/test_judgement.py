@@ -39,7 +39,12 @@ def test_agreement_rules_and_arguments():
         judge("x", library=100.0, witness=100.01, agree=agree_rel(1e-5), holds=_holds).status
         == FAIL
     )
-    assert judge("x", library=-1, witness=-1, tol=0, holds=_holds, finding=CAVEAT).status == CAVEAT
+    caveat = judge("x", library=-1, witness=-1, tol=0, holds=_holds, finding=CAVEAT)
+    assert caveat.status == CAVEAT
+    # a caveat does not say the paper is contradicted; a discrepancy does
+    assert "both show the caveat" in caveat.detail and "contradict" not in caveat.detail
+    both = judge("x", library=-1, witness=-1, tol=0, holds=_holds)
+    assert both.status == DISCREPANCY and "both contradict the paper" in both.detail
     with pytest.raises(ValueError):
         judge("x", library=1, witness=1, holds=_holds)
     with pytest.raises(ValueError):
