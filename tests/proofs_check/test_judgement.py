@@ -42,7 +42,7 @@ def test_agreement_rules_and_arguments():
     caveat = judge("x", library=-1, witness=-1, tol=0, holds=_holds, finding=CAVEAT)
     assert caveat.status == CAVEAT
     # a caveat does not say the paper is contradicted; a discrepancy does
-    assert "both show the caveat" in caveat.detail and "contradict" not in caveat.detail
+    assert "both show the caveat" in caveat.detail and "both contradict" not in caveat.detail
     both = judge("x", library=-1, witness=-1, tol=0, holds=_holds)
     assert both.status == DISCREPANCY and "both contradict the paper" in both.detail
     with pytest.raises(ValueError):
