@@ -821,9 +821,13 @@ def _render(results, quick, version, date, previous, cached: bool = True, paper=
         "Statuses: PASS (confirmed within the stated tolerance); CAVEAT (confirmed, "
         "but the statement needs a condition the paper does not state, is vacuous "
         "for the paper's own examples, or depends on a choice the paper leaves open); "
-        "DISCREPANCY (a sound computation disagrees with what the paper prints or "
-        "states); FAIL (the toolkit could not confirm something that should hold); "
-        "SKIPPED (not run, with the reason).",
+        "DISCREPANCY (the library's computation and an independent witness agree with "
+        "each other and disagree with what the paper prints or states; in an audit of the "
+        "paper's text - notation, cross-references - the paper's own lines, quoted with their "
+        "numbers, are the evidence and no library computation is involved); FAIL (the "
+        "toolkit could not confirm something that should hold, or its own two computations "
+        "disagree: a defect of the toolkit, and the paper is not judged); SKIPPED (not run, "
+        "with the reason).",
         "",
     )
     lines.append("")

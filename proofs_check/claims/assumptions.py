@@ -232,8 +232,9 @@ def _gap(gap_id: str, probe=None, gaps=alg.GAPS) -> Outcome:
         )
         return replace(
             out,
-            detail="alg:nbl as printed leaves this step implicit, but the paper "
-            f"settles it elsewhere (lines {lines}, below)\n" + out.detail,
+            detail="alg:nbl as printed leaves this step implicit; the paper says more "
+            f"elsewhere (lines {lines}, quoted below), and the statement above says what "
+            "stays open\n" + out.detail,
         )
     if out.status == PASS and gap_id not in _NOT_A_GAP:
         return replace(

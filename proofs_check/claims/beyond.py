@@ -34,6 +34,13 @@ __all__: list[str] = []
 _SECTION = "beyond:contexts"
 _LABEL = "assum:gaussian_context"
 _OURS = "Beyond the paper (nbl's statement, not the paper's): "
+#: what the witness of every claim here (proofs_check.witnesses.beyond) shares with the library
+_SHARES = (
+    "the paper's link parameters (nbl_theory.paper) and Gauss-Legendre node arithmetic "
+    "(nbl_theory.numeric); the field, H, its zeros, the local rate and the regret are the "
+    "witness's own direct quadratures of their definitions"
+)
+_W = "proofs_check.witnesses.beyond:"
 _DELTAS = ("0.2", "1")
 _SCOPE = (
     "the paper states its results under assum:gaussian_context (isotropic Gaussian "
@@ -65,6 +72,8 @@ def _half_open(deg: float) -> float:
     "witness moments ~1e-14 (direct_definitions), the witness zeros are bisected to "
     "1e-10 rad; 1e-9 and 1e-6 deg leave room for both",
     covers=("prop:local_jacobian",),
+    witness=f"{_W}isotropic_rates, {_W}zeros",
+    shares=_SHARES,
     mutants=(
         Mutant.formula(
             "witness d = 2 rate without the factor |theta|^2 = 1 - Delta^2/4", theta_factor=False
@@ -131,6 +140,8 @@ _EIG_ANGLES = (0.0, 30.0, 90.0)
     "the witness quadrature is accurate to ~1e-15 (Gauss-Legendre in boundary-aligned "
     "coordinates); the smallest defect off the eigenvectors on this grid is ~0.1, so "
     "the two thresholds separate the cases by orders of magnitude",
+    witness=f"{_W}H",
+    shares=_SHARES,
     mutants=(
         Mutant.witness("witness Sigma's axis turned by 2 deg", axis_offset=2.0),
         Mutant.formula("witness arms shifted 0.05 along v* (asymmetric)", shift=0.05),
@@ -162,8 +173,8 @@ def _eigenvector(axis_offset: float = 0.0, shift: float = 0.0):
                 rows.append(f"{key}/{delta}/{ang:g}: {h0:.1e}")
     return Outcome(
         FAIL if wrong else PASS,
-        f"{len(rows)} cases; equilibrium exactly at the eigenvectors; smallest "
-        f"|h(v*)| off them {smallest_off:.2e}",
+        f"{len(rows)} cases; |h(v*)| <= 1e-12 at the eigenvectors (axis at 0 and 90 deg) "
+        f"and >= {smallest_off:.2e} off them (30 deg)",
         "; ".join(wrong) or "; ".join(rows),
     )
 
@@ -195,6 +206,8 @@ _FLIPS = (
     "one-sided 4th-order differences) agrees to <= 2e-8 (the cube's diagonal is a kink "
     "of H''); the flipped rates are >= 2.6e-3 in size, far beyond either",
     covers=("eq:decision_stability",),
+    witness=f"{_W}rate",
+    shares=_SHARES,
     mutants=(
         Mutant.data("every departure replaced by N(0, I) (no flip to find)", isotropic=True),
         Mutant.negated("witness rate with the wrong sign", "proofs_check.witnesses.beyond:rate"),
@@ -280,6 +293,8 @@ _BIASED = (
     "angle: 1e-6 deg; regret per round: absolute 1e-9",
     "both are quadratures accurate to ~1e-12 and both zeros are bisected/brentq'd to ~1e-12 rad",
     covers=("prop:population_equilibrium",),
+    witness=f"{_W}learned_zero, {_W}regret",
+    shares=_SHARES,
     mutants=(
         Mutant.data("departures removed (cond 1, shift 0, intercept 0)", strength=0.0),
         Mutant.witness("witness angle read 0.01 deg off", angle_offset=0.01),
@@ -310,7 +325,7 @@ def _biased(strength: float = 1.0, angle_offset: float = 0.0):
         rows.append(
             f"{name}: learned {lib_a:+.6f} deg (witness {z:+.6f}), regret per round "
             f"{lib_r:.6f} (witness {reg:.6f}), best linear regret "
-            f"{a.best_linear_regret:.6f}"
+            f"{a.best_linear_regret + 0.0:.6f}"  # + 0.0: a signed zero prints as 0
         )
     return _departures(
         bad,

@@ -62,12 +62,13 @@ def _make(owner: str, trans: list):
         for t in trans
         if t.method != "prose"
     )
-    n = len(trans)
+    checked = sum(t.method not in ("prose", "sampled") for t in trans)
     register(
         claim_id(owner),
         owner_label(owner),
         _section(owner),
-        f"every transcribed step ({n}) of the "
+        f"every checked step ({checked} of the {len(trans)} transcribed; the others are "
+        "prose or sampled evidence) of the "
         + (
             f"proof of {owner}"
             if not owner.startswith("text:")

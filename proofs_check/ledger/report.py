@@ -222,9 +222,10 @@ def section_markdown(results) -> list[str]:
             by.update(c["by"])
     order = {"FAIL": 0, "DISCREPANCY": 1, "CAVEAT": 2, "SKIPPED": 3, "PASS": 4}
     intro = (
-        "Every relation step (=, <=, >=, <, >, lesssim) of the proofs and appendix "
-        "derivations, transcribed and checked one by one (`nbl proof LABEL` lists a "
-        "proof's steps; *sampled* is evidence, not proof, and does not count as checked)."
+        "The relation steps (=, <=, >=, <, >, lesssim) of the proofs and appendix "
+        "derivations, transcribed and checked one by one where a transcription exists (the "
+        "counts below say how many; `nbl proof LABEL` lists a proof's steps; *prose* has no "
+        "relation to check, and *sampled* is evidence, not proof: neither counts as checked)."
     )
     counts = (
         f"Over the {len(parsed)} proofs and sections with a transcription: {tot_checked} "
