@@ -323,9 +323,11 @@ def _decision_stability_verdict(cases: list) -> Outcome:
         + "; ".join(rows)
         + ". "
         + (
-            "The signs agree in every case, so the stable/unstable regimes of the paper's "
-            "d = 2 experiments are those lambda* gives; their contraction rates are the "
-            "d = 2 rates above (figure rates-vs-delta)."
+            f"The signs agree in each of the {n} cases, and they must at any "
+            "(link, Delta): if m2 >= 0 the two rates are equal, and if m2 < 0 both are >= "
+            "Delta mu* > 0. So the stable/unstable regimes of the paper's d = 2 experiments "
+            "are those lambda* gives; their contraction rates are the d = 2 rates above "
+            "(figure rates-vs-delta)."
             if same_sign
             else "The signs differ in some case."
         )

@@ -111,9 +111,9 @@ def _local_radius(lambda0_factor: float = 0.5, delta_scale: float = 1.0):
             ok = a0 == 0 and min(small) > 0
             short.append(f"{name}: none (lambda* < 0)")
             rows.append(
-                f"{name}: lambda* = {lam:.4g} < 0: <v - v*, h(v)> > 0 next to v* "
-                f"(f(1e-4) = {small[0]:.2e}: repelling), so no r0 exists for any "
-                "lambda0 > 0"
+                f"{name}: lambda* = {lam:.4g} < 0: the local rate at v* is negative, so no r0 "
+                f"exists for any lambda0 > 0 (and <v - v*, h(v)> > 0 next to v*: f(1e-4) = "
+                f"{small[0]:.2e}, repelling)"
             )
         if abs(ap - am) > 1e-9:
             rows[-1] += f" (sides differ: +{rg['deg_plus']:.4f}, -{rg['deg_minus']:.4f})"

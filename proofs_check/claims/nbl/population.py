@@ -329,8 +329,9 @@ def _restoring(phi0: float = PHI0, regimes: dict | None = None):
         Outcome(
             PASS if ok else DISCREPANCY,
             computed,
-            f"|H'(0) + theta-rate| <= {worst:.1e} x S; restoring exactly where the rate "
-            "is positive and the paper prints stable or near-critical"
+            f"|H'(0) + theta-rate| <= {worst:.1e} x S; for each of the {len(rows)} links, "
+            "restoring exactly where the rate is positive and the paper prints stable or "
+            "near-critical"
             + (f"; inconsistent: {bad}" if bad else "")
             + ". mu*, m2 from their 2-D "
             "definitions, the library's judged against them. " + "; ".join(rows),

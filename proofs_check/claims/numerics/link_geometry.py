@@ -473,7 +473,7 @@ def _tt_three(top: str = "1.8", delta_scale: float = 1.0):
         rows.append(
             f"{key}: "
             + (
-                f"unstable below Delta = {last.value} ({root_words(last)})"
+                f"lambda* < 0 at the scanned Delta below {last.value} ({root_words(last)})"
                 if last
                 else "no sign change on the grid"
             )
@@ -530,7 +530,7 @@ def _instability_range(bound: float = 0.2, delta_scale: float = 1.0):
     computed = "; ".join(
         f"{k}: "
         + (
-            f"unstable for Delta < {float(r.value):.4f} ("
+            f"lambda* < 0 at every scanned Delta below {float(r.value):.4f} ("
             f"{root_words(r)}, width "
             f"{float(r.bracket[1]) - float(r.bracket[0]):.0e})"
             if r
@@ -550,7 +550,8 @@ def _instability_range(bound: float = 0.2, delta_scale: float = 1.0):
         within = {k: v for k, v in ever.items() if v <= reading}
         never = [k for k, r in crit.items() if r is None]
         text = (
-            f"The link {worst_key} stays unstable up to Delta = {worst:.4f} "
+            f"The link {worst_key} is unstable (lambda* < 0 at the scanned Delta) up to its "
+            f"certified crossing at Delta = {worst:.4f} "
             f"({root_words(crit[worst_key])}), {worst / bound:.2f} times the printed "
             f"{bound:g}"
             + "".join(
@@ -558,7 +559,7 @@ def _instability_range(bound: float = 0.2, delta_scale: float = 1.0):
                 for k, v in within.items()
             )
             + ("; no sign change on the scan grid: " + ", ".join(never) if never else "")
-            + f". Of the {len(ever)} examples that are ever unstable, {len(past)} "
+            + f". Of the {len(ever)} examples with a sign change on the scan grid, {len(past)} "
             f"{'ends' if len(past) == 1 else 'end'} past the reading below, so 'typically' "
             f"does not cover {'it' if len(past) == 1 else 'them'}. The paper's '<~' is "
             f"qualitative; the toolkit reads it as 'at most {_RANGE_FACTOR:g} x {bound:g} = "
@@ -653,7 +654,9 @@ def _tt_intermediate(mu2: dict | None = None, witness_delta: float = 0.2):
     return combine(
         js,
         computed,
-        f"unstable exactly for mu2 in ({lo:.6f}, {hi:.6f}); inside: "
+        f"on the 160-point scan of mu2 in [-4, 4] the only sign changes are the certified "
+        f"crossings at {lo:.6f} and {hi:.6f}: lambda* < 0 at every scanned mu2 between them "
+        "and > 0 at every scanned mu2 outside; inside: "
         + ", ".join(f"{k} (mu2 = {v}): {inside[k]}" for k, v in mu2.items())
         + f"; the near-critical mu2 is {mu2['tt-near-critical'] - hi:.2e} above the "
         "upper root",
@@ -876,7 +879,8 @@ def _we_critical(printed: float = 0.72, witness_delta: float = 0.2):
         f"rho_c = {r.value} ({root_words(r)}, {r.crossing})",
         f"a single crossing in {where} ({root_words(r)}), "
         f"{abs(float(r.value) - printed):.1e} from the printed {printed:g}; lambda* "
-        f"{below} below, {above} above. At rho = {rho_near} itself lambda* = "
+        f"{below} at every scanned rho of {where} below it, {above} at every one above. At "
+        f"rho = {rho_near} itself lambda* = "
         f"{nstr(at.values['lambda_star'], 4)} ({sign_words(at)}): rho_c lies {side} "
         f"{rho_near}",
     )
@@ -945,7 +949,10 @@ def _we_weak(key: str = "we-0.80", delta_scale: float = 1.0):
         if not r.certified
     ]
     computed = (
-        "; ".join(f"unstable for Delta < {r.value} ({r.crossing}, {root_words(r)})" for r in roots)
+        "; ".join(
+            f"lambda* < 0 at the scanned Delta below {r.value} ({r.crossing}, {root_words(r)})"
+            for r in roots
+        )
         or "no crossing"
     ) + f"; Delta mu* increasing on the grid: {increasing(lib_r)}"
     return combine(js, computed, f"{key} is stable at every scanned Delta above a single crossing")

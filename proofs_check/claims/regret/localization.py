@@ -430,7 +430,12 @@ def _localization(key: str = "logistic4", delta: str = "1.5", reverse: bool = Fa
     status, fit, rows, _ = _localization_verdict(
         2, (50, 100, 150, 200), 1500, 600, 81, 3000, 1000, key, delta, reverse
     )
-    return Outcome(status, fit, "; ".join(rows) + f" (1500 replications; link {key} Delta {delta})")
+    return Outcome(
+        status,
+        fit,
+        "; ".join(rows) + f" (1500 replications; link {key} Delta {delta}; d = 2 only: the "
+        "independence of d is finite-horizon-localization-d, a slow claim)",
+    )
 
 
 @register(

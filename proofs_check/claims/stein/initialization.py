@@ -267,7 +267,7 @@ def _mse(grid, coef=16):
         "that); and only d - 1 tangent coordinates count. "
         f"E||W_bar - y||^2: Monte Carlo vs exact max |z| = {worst_z:.2f}, 5-SE "
         f"half-width <= {worst_res:.3f} of the exact value, exact <= B^2 d/n0 "
-        f"everywhere: {'yes' if not inter_bad else 'NO'}; B_Y = 1 (Bernoulli) or "
+        f"at all {n} settings: {'yes' if not inter_bad else 'NO'}; B_Y = 1 (Bernoulli) or "
         f"sup|g| + {NOISE} (bounded); " + "; ".join(rows),
     )
 
