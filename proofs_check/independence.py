@@ -553,7 +553,7 @@ def render_table() -> str:
     """
     from .registry import all_claims
 
-    rows, capable, declared, dependent, free, both = [], 0, 0, 0, 0, 0
+    rows, capable, declared, dependent, free, both, partial = [], 0, 0, 0, 0, 0, 0
     for c in all_claims():
         if c.method == "not-checked":
             continue
@@ -567,6 +567,11 @@ def render_table() -> str:
             dependent += bool(wit) and bool(deps)
             both += bool(wit) and bool(lib)
             free += not wit and not lib
+            # the statistic itself reaches the verdict through a witness module's dependent
+            # import (the library's run), the declared witness re-running part of it
+            partial += bool(wit) and any(
+                ":" in m and "(compared)" not in m and "toolkit_values" not in m for m in lib
+            )
         calls = sorted(
             m.rsplit(".", 1)[-1]
             for m in check_names(c.check)[1]
@@ -618,8 +623,10 @@ def render_table() -> str:
         f"**{capable}** checked claims can return DISCREPANCY. **{declared}** of them declare a "
         f"witness ({both} of those compare it with the library's computation too; "
         f"{dependent} through a witness that still imports the library "
-        f"computation it is used for, marked *not independent*); **{free}** involve no library "
-        "computation at all (their verdict comes from the paper's text or from a witness "
+        f"computation it is used for, marked *not independent*; {partial} take their statistic "
+        "from the library's run, through a witness module's dependent import, and the declared "
+        f"witness re-runs part of it, as their *shares* column says); **{free}** involve no "
+        "library computation at all (their verdict comes from the paper's text or from a witness "
         "alone, so a library bug cannot turn them); the remaining "
         f"**{capable - declared - free}** are open work (issue 34).",
         "",
