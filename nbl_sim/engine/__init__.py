@@ -76,6 +76,8 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
+from .contract import MAX_ITER, RIDGE, TOL
+
 __all__ = [
     "BACKENDS",
     "DEFAULT_BACKEND",
@@ -206,9 +208,9 @@ def greedy_logistic(
     coins,
     *,
     intercept: bool = True,
-    ridge: float = 1e-6,
-    tol: float = 1e-10,
-    max_iter: int = 50,
+    ridge: float = RIDGE,
+    tol: float = TOL,
+    max_iter: int = MAX_ITER,
     backend: str = DEFAULT_BACKEND,
 ):
     """Greedy Logistic (the arguments and result of

@@ -20,6 +20,11 @@ import numpy as np
 from nbl_theory.errors import NBLInputError
 
 __all__ = [
+    "GAMMA",
+    "T0",
+    "RIDGE",
+    "TOL",
+    "MAX_ITER",
     "NBLTrace",
     "NBLInputs",
     "NBLOptions",
@@ -34,6 +39,12 @@ __all__ = [
     "EPS",
     "LOCKSTEP",
 ]
+
+#: the one default of each step parameter of NBL (η_t = γ/(t + t0)) and of each option of
+#: Greedy Logistic's fits: every signature of the engine, the policies and the studies refers
+#: to these (issue 37: one default per parameter; the command line's own are tested equal)
+GAMMA, T0 = 10.0, 500.0
+RIDGE, TOL, MAX_ITER = 1e-6, 1e-10, 50
 
 #: replications the NBL kernel advances in lockstep (their independent dependency chains
 #: overlap in the CPU). Callers size blocks of replications in multiples of it so the groups are
@@ -161,8 +172,8 @@ class NBLOptions(NamedTuple):
     """
 
     v0: np.ndarray | None = None
-    gamma: float = 10.0
-    t0: float = 500.0
+    gamma: float = GAMMA
+    t0: float = T0
     record_rounds: object = None
     record_angle: bool = True
 
@@ -319,7 +330,7 @@ class GreedyInputs(NamedTuple):
 
 
 def greedy_inputs(
-    X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-10, max_iter=50
+    X, Y, coins, *, intercept=True, ridge=RIDGE, tol=TOL, max_iter=MAX_ITER
 ) -> GreedyInputs:
     """Check and convert the arguments of
     :func:`~nbl_sim.engine.greedy_kernel.greedy_logistic_actions` once, for any backend; raises

@@ -76,6 +76,9 @@ from .contract import (
     ARMIJO,
     EPS,
     MAX_HALVINGS,
+    MAX_ITER,
+    RIDGE,
+    TOL,
     check_greedy_options,
     greedy_info,
     greedy_inputs,
@@ -541,7 +544,7 @@ class LogisticFit(NamedTuple):
 
 
 def fit_penalized_logistic(
-    X, y, *, intercept=True, ridge=1e-6, tol=1e-10, max_iter=50
+    X, y, *, intercept=True, ridge=RIDGE, tol=TOL, max_iter=MAX_ITER
 ) -> LogisticFit:
     """The per-arm fit of :func:`greedy_logistic_actions` on one data set, from 0.
 
@@ -597,7 +600,9 @@ def fit_penalized_logistic(
     )
 
 
-def greedy_logistic_actions(X, Y, coins, *, intercept=True, ridge=1e-6, tol=1e-10, max_iter=50):
+def greedy_logistic_actions(
+    X, Y, coins, *, intercept=True, ridge=RIDGE, tol=TOL, max_iter=MAX_ITER
+):
     """Actions of Greedy Logistic on R replications (see the module docstring for the rule).
 
     Parameters

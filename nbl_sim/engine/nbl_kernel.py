@@ -31,7 +31,7 @@ import math
 import numpy as np
 
 from . import jit_cache  # the cached kernels are defined with jit_cache.njit
-from .contract import LOCKSTEP, NBLTrace, nbl_inputs
+from .contract import GAMMA, LOCKSTEP, T0, NBLTrace, nbl_inputs
 
 __all__ = [
     "nbl_run",
@@ -193,8 +193,8 @@ def nbl_run(
     v_star: np.ndarray,
     *,
     v0: np.ndarray | None = None,
-    gamma: float = 10.0,
-    t0: float = 500.0,
+    gamma: float = GAMMA,
+    t0: float = T0,
     record_rounds=None,
     record_angle: bool = True,
 ) -> NBLTrace:
@@ -276,7 +276,7 @@ def nbl_run(
     )
 
 
-def nbl_reference(X, Y, coins, *, v0=None, gamma: float = 10.0, t0: float = 500.0):
+def nbl_reference(X, Y, coins, *, v0=None, gamma: float = GAMMA, t0: float = T0):
     """alg:nbl written literally in numpy, one round at a time for all replications at once.
 
     The obvious way to write it (the benchmark baseline of bench_nbl.py; the compiled kernel's

@@ -42,7 +42,7 @@ from nbl_theory.errors import NBLInputError
 from nbl_theory.validation import positive_int
 
 from ..engine import jit_cache
-from ..engine.contract import validate_step
+from ..engine.contract import GAMMA, MAX_ITER, RIDGE, T0, TOL, validate_step
 from ..engine.greedy_kernel import newton_refit
 
 __all__ = ["NBL", "GreedyLogistic"]
@@ -170,8 +170,8 @@ class NBL(_Policy):
         d: int,
         n0: int = 200,
         *,
-        gamma: float = 10.0,
-        t0: float = 500.0,
+        gamma: float = GAMMA,
+        t0: float = T0,
         v0=None,
         coins=None,
         seed=None,
@@ -353,9 +353,9 @@ class GreedyLogistic(_Policy):
         n0: int = 200,
         *,
         intercept: bool = True,
-        ridge: float = 1e-6,
-        tol: float = 1e-10,
-        max_iter: int = 50,
+        ridge: float = RIDGE,
+        tol: float = TOL,
+        max_iter: int = MAX_ITER,
         coins=None,
         seed=None,
     ):

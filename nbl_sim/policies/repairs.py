@@ -36,6 +36,7 @@ import numpy as np
 
 from nbl_theory.errors import NBLInputError
 
+from ..engine.contract import GAMMA, T0
 from ..engine.nbl_kernel import nbl_run
 
 __all__ = [
@@ -183,7 +184,7 @@ def centre_rewards(Y: np.ndarray, coins: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def repaired_nbl_run(
-    repair: str, X, Y, coins, v_star, *, cov=None, gamma: float = 10.0, t0: float = 500.0
+    repair: str, X, Y, coins, v_star, *, cov=None, gamma: float = GAMMA, t0: float = T0
 ) -> RepairTrace:
     """NBL with ``repair`` (one of :data:`REPAIRED_POLICIES`) on a realization; ``cov`` is the
     known Σ of ``whitened`` / ``whitened-centred``.

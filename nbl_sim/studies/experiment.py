@@ -36,8 +36,8 @@ from nbl_theory.validation import positive_int
 
 from .. import engine
 from ..engine.buffers import reused
+from ..engine.contract import GAMMA, RIDGE, T0, validate_step
 from ..engine.contract import LOCKSTEP as _LOCKSTEP
-from ..engine.contract import validate_step
 from ..engine.environment import Environment, Realization
 from ..engine.metrics import mc_summary
 from ..runs.execution import Executor, SerialExecutor, cpu_count, executor_for, in_worker
@@ -609,12 +609,12 @@ def simulate(
     reps: int = 100,
     n0: int | None = None,
     init_angle: float | None = None,
-    gamma: float = 10.0,
-    t0: float = 500.0,
+    gamma: float = GAMMA,
+    t0: float = T0,
     policies=("nbl",),
     seed: int = 0,
     intercept: bool = True,
-    ridge: float = 1e-6,
+    ridge: float = RIDGE,
     record_rounds=None,
     chunk_size: int | None = None,
     executor: Executor | None = None,

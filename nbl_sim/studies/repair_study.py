@@ -27,6 +27,7 @@ from nbl_theory.validation import positive_int
 
 from .. import engine
 from ..beyond.contexts import parse_context_spec
+from ..engine.contract import GAMMA, T0
 from ..engine.environment import Environment
 from ..policies.repairs import REPAIRED_POLICIES, repaired_nbl_run
 from .rate_analysis import bootstrap_slope, fit_growth
@@ -94,8 +95,8 @@ def compare_policies(
     n0: int = 200,
     seed: int = 0,
     policies=STUDY_POLICIES,
-    gamma: float = 10.0,
-    t0: float = 500.0,
+    gamma: float = GAMMA,
+    t0: float = T0,
 ) -> dict:
     """Final regret of every policy on common random numbers and the paired differences
     against Greedy Logistic (module docstring). Plain data.

@@ -672,3 +672,47 @@ def test_a_subclass_of_the_environment_runs_its_own_draw_on_one_thread(monkeypat
     mine = simulate(OwnDraw.build(TT, "0.5", 2), **kw)
     assert mine.executor == "serial (in-process)"
     assert simulate(Environment.build(TT, "0.5", 2), **kw).executor.endswith("2 threads")
+
+
+def test_every_signature_takes_its_step_and_fit_defaults_from_the_engine_contract():
+    """issue 37: one default per parameter — γ, t0 (NBL's steps) and Greedy Logistic's ridge,
+    tol and max_iter were written out as literals in eight signatures; each now reads
+    :mod:`nbl_sim.engine.contract`, and the command line's --gamma and --t0 equal them."""
+    import inspect
+
+    from nbl_sim import engine
+    from nbl_sim.engine import contract, greedy_kernel, nbl_kernel
+    from nbl_sim.policies import objects, repairs
+    from nbl_sim.studies import repair_study
+    from proofs_check.cli import build_parser
+
+    want = {
+        "gamma": contract.GAMMA,
+        "t0": contract.T0,
+        "ridge": contract.RIDGE,
+        "tol": contract.TOL,
+        "max_iter": contract.MAX_ITER,
+    }
+    fns = [
+        simulate,
+        nbl_kernel.nbl_run,
+        nbl_kernel.nbl_reference,
+        greedy_kernel.greedy_logistic_actions,
+        greedy_kernel.fit_penalized_logistic,
+        contract.greedy_inputs,
+        engine.greedy_logistic,
+        objects.NBL.__init__,
+        objects.GreedyLogistic.__init__,
+        repairs.repaired_nbl_run,
+        repair_study.compare_policies,
+    ]
+    seen = 0
+    for fn in fns:
+        for name, p in inspect.signature(fn).parameters.items():
+            if name in want:
+                assert p.default == want[name], (fn.__qualname__, name)
+                seen += 1
+    assert seen >= 20
+    assert contract.NBLOptions._field_defaults["gamma"] == contract.GAMMA
+    args = build_parser().parse_args(["simulate", "--family", "logistic", "--delta", "1"])
+    assert (args.gamma, args.t0) == (contract.GAMMA, contract.T0)
