@@ -375,6 +375,10 @@ class StabilityResult(Result):
         out["lambda_star_enclosure"] = (
             [repr(lo), repr(hi)]
             if isinstance(lo, float) and isinstance(hi, float)
+            # the certified ends are decimals of `digits` digits already, rounded outward
+            # (nbl_theory.certified._outward_decimal): printed as they are
+            else [self._fmt(lo), self._fmt(hi)]
+            if self.certified
             else [_directed(lo, self.digits, -1), _directed(hi, self.digits, +1)]
         )
         out["sign"] = self.sign

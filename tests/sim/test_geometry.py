@@ -73,6 +73,18 @@ def test_signed_angle_convention(a_star, a):
     assert min(abs(got - expected), 360 - abs(got - expected)) < 1e-9
 
 
+def test_signed_angle_of_stacked_directions_is_the_angle_of_each_row():
+    """Shapes (..., 2) broadcast: a stack of v* against a stack of v gives each row's angle
+    (the docstring's shapes; only single v* had been measured, where indexing v*[0, ...] and
+    v*[..., 0] coincide)."""
+    rng = np.random.default_rng(3)
+    vs = rng.standard_normal((5, 2))
+    v = rng.standard_normal((5, 2))
+    got = signed_angle(vs, v)
+    assert got.shape == (5,)
+    assert np.array_equal(got, [signed_angle(a, b) for a, b in zip(vs, v)])
+
+
 @given(st.integers(0, 2**32 - 1), st.sampled_from([2, 3, 7]), st.floats(0.1, 50.0))
 def test_kernel_iterates_stay_unit(seed, d, gamma):
     """The compiled kernel's retraction keeps ‖v_t‖ = 1 (to rounding) even with huge steps."""
