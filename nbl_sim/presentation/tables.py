@@ -294,10 +294,18 @@ def simulation_report(res, env) -> list:
         if p["init_angle"] is not None
         else f"n0 = {p['n0']} randomized rounds"
     )
+    import numpy as np  # the simulation has imported it
+
+    e1 = np.eye(env.d)[0]
+    where = (
+        ""
+        if np.array_equal(env.v_star, e1)
+        else ("; v* = (" + ", ".join(f"{x:.4g}" for x in env.v_star) + ")")
+    )
     head = (
         f"{env.link.name}, delta = {env.delta_text}, d = {env.d}, {env.reward} rewards; "
         f"n = {p['n']}, {p['reps']} replications, seed {p['seed']}; {start}; "
-        f"gamma = {p['gamma']:g}, t0 = {p['t0']:g}"
+        f"gamma = {p['gamma']:g}, t0 = {p['t0']:g}{where}"
     )
     rows = []
     for name, s in res.summary().items():
