@@ -34,10 +34,6 @@ CLASSES = {
     "settings": "a setting of a study's design that its claims read from the full run",
     "display": "how a value is written, not the value",
     "untested-bound": "a refusal bound no test probes exactly (left open)",
-    "unchecked-bounds": "an index past an array's end inside a compiled kernel: numba does not "
-    "check bounds, so it is undefined behaviour that happened to leave every result the same; "
-    "NUMBA_BOUNDSCHECK=1 raises IndexError (measured; left open: the harness does not run "
-    "kernels with bounds checking)",
     "hangs": "the mutant never returns on the inputs that reach it (an infinite loop): every "
     "run that reaches it hangs, which no user misses; the harness counts a timeout as not "
     "killed",
