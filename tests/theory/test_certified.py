@@ -306,3 +306,18 @@ def test_certified_says_monotonicity_is_checked_not_proved():
     9e-4, between the scan points) is accepted - the result says what was not proved."""
     res = _certified("tt-critical")
     assert any("that g is increasing" in n and "not proved" in n for n in res.notes)
+
+
+@pytest.mark.parametrize("mid, rad", [(0.0, 1e-3), (2e-3, 5e-3), (-1e-3, 4e-3)])
+def test_the_positive_part_of_a_ball_straddling_zero_encloses_it(mid, rad):
+    """(m2)+ of a ball containing 0 (tanh's m2 is exactly 0) is enclosed by [0, upper]: every
+    point of max(x, 0) over the ball lies in the result (a mutant doubling the upper end's
+    midpoint gave [1.5u, 2.5u], which excludes 0, and survived every claim)."""
+    from flint import arb
+
+    from nbl_theory.certified import _ArbOps
+
+    x = arb(mid, rad)
+    out = _ArbOps.pos(x)
+    assert out.contains(arb(0)) and out.contains(x.upper())
+    assert out.contains(arb(max(float(mid), 0.0)))

@@ -343,12 +343,14 @@ def test_m_integrals_match_closed_forms_exp_link(delta, closed):
         assert _close(_quad_m(m2_int, delta, pts), _eval(expo["m2"], delta))
 
 
-def test_lambda_star_expression_is_eq_elicitation_stability_coefficient(closed):
+@pytest.mark.parametrize("delta", [sp.Integer(1), sp.Rational(1, 2)])
+def test_lambda_star_expression_is_eq_elicitation_stability_coefficient(closed, delta):
+    """At Δ = 1 and Δ = 1/2: at Δ = 1 alone, Δ² and Δ⁴ in (1 − Δ²/4) are the same number
+    (a mutant exponent survived)."""
     row = ROWS["negative-entropy"]
     lam = el.lambda_star_expression(row.phi, row.domain)
     integrals = lam.atoms(sp.Integral)
     assert len(integrals) == 2 and lam.has(sp.Max)
-    delta = sp.Integer(1)
     with mpmath.workdps(30):
         values = {i: sp.Float(str(_quad_m(i, delta, [0, 1, mpmath.inf])), 30) for i in integrals}
         lam_num = mpmath.mpmathify(str(sp.N(lam.xreplace(values).subs(DELTA, delta), 30)))
