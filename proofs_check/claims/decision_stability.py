@@ -39,6 +39,7 @@ from ..judgement import (
 )
 from ..registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ..witnesses import concordance as wc
+from ..witnesses import lambda_star as wl
 from ..witnesses import potentials as pt
 from ..witnesses.concordance import (
     elicitation_lambda_star,
@@ -266,6 +267,9 @@ def _kappa(sign=-1, half=0.5):
 #: 1e4 and still far below the margins' distance from 0 (> 0.3)
 _MARGIN_AGREE = agree_rel(1e-12, 1e-15)
 _W_MARGIN = "proofs_check.witnesses.concordance:sufficient_margin"
+#: the witness's lambda* (proofs_check.witnesses.lambda_star) is accurate to 1e-12: a sign
+#: counted only beyond it
+_W_LAMBDA_TOL = 1e-12
 _W_ROOT = "proofs_check.witnesses.concordance:margin_root"
 _W_R = "proofs_check.witnesses.concordance:ratio_sup_on_chart"
 _SC_SHARES = (
@@ -557,8 +561,10 @@ def _vacuous(R_scale=1.0, deltas=_DELTAS, kappa_scale=1.0):
     "when the sufficient condition is not satisfied",
     "certified",
     "certified sign of lambda*; float64 margin, library and witness to 1e-12 relative",
-    "an example suffices: a certified lambda* > 0 where the margin is clearly negative",
-    witness=_W_MARGIN,
+    "an example suffices: a certified lambda* > 0 where the margin is clearly negative; the "
+    "count is the library's (certified sign, margin) and the witness's (its own lambda* and "
+    "margin), which must agree",
+    witness=f"{_W_MARGIN}, proofs_check.witnesses.lambda_star:lambda_star",
     shares=_SC_SHARES,
     mutants=(
         Mutant.formula("R = 0 (margin Delta/2 > 0 everywhere)", R_scale=0.0),
@@ -566,23 +572,26 @@ def _vacuous(R_scale=1.0, deltas=_DELTAS, kappa_scale=1.0):
     ),
 )
 def _conservative(R_scale=1.0, kappa_scale=1.0):
-    examples, js = [], []
+    examples, js, witnessed = [], [], 0
     for key in PAPER_LINKS:
         R = self_concordance_R(key, R_scale)
         for d in _DELTAS:
             c = certified_at(key, d)
-            j, margin, _ = _margin_judgement(key, R, d, kappa_scale)
+            j, margin, w_margin = _margin_judgement(key, R, d, kappa_scale)
             js.append(j)
             if proved_sign(c) and c.sign == "stable" and margin < -1e-6:
                 examples.append(
                     f"{key} at Delta={d}: lambda* {float(c.values['lambda_star']):.4g}"
                     f" > 0, margin {margin:.4g} < 0"
                 )
+            # the witness's own count: its lambda* from the 2-D definition (to 1e-12), its
+            # margin; a library whose certified sign is wrong or undecided is a FAIL below
+            witnessed += wl.lambda_star(key, d) > _W_LAMBDA_TOL and w_margin < -1e-6
     js.append(
         judge(
             "examples (certified lambda* > 0, margin < -1e-6)",
             library=len(examples),
-            witness=len(examples),
+            witness=witnessed,
             tol=0,
             holds=lambda v: v > 0,
             fmt=str,
