@@ -11,8 +11,15 @@ import json
 import textwrap
 from collections import Counter
 
-from .methods import METHODS
-from .runner import FINDING_STATUSES, STEP_STATUSES, LedgerRun, StepResult, coverage
+from .methods import METHODS, PROOF_METHODS
+from .runner import (
+    FINDING_STATUSES,
+    GENERAL_METHODS,
+    STEP_STATUSES,
+    LedgerRun,
+    StepResult,
+    coverage,
+)
 
 __all__ = [
     "claim_status",
@@ -65,10 +72,10 @@ def proof_status(results: list[StepResult]) -> str:
 def checked_words(cov: dict) -> str:
     """``N checked (F%): P proved (symbolic, certified), R at the instances they state``."""
     frac = "-" if cov["fraction"] is None else f"{cov['fraction']:.0%}"
+    others = ", ".join(m for m in PROOF_METHODS if m not in GENERAL_METHODS)
     return (
         f"{cov['checked']} checked ({frac}): {cov['proved']} proved (symbolic, or certified "
-        f"over a box), {cov['checked'] - cov['proved']} at the instances they state "
-        "(expectation, asymptotic, cited)"
+        f"over a box), {cov['checked'] - cov['proved']} at the instances they state ({others})"
     )
 
 
