@@ -29,7 +29,6 @@ The global ``flint.ctx.prec`` is always restored.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from functools import lru_cache
 
 import flint
@@ -43,7 +42,13 @@ from .arb_eval import arb_precision, arb_to_mpf, compile_acb, to_fmpq
 from .arb_interval import NotInterval, compile_interval
 from .errors import NBLInputError
 from .links import M, Z
-from .results import PREC_LADDER, StabilityResult, decimal_str, decision_quantities
+from .results import (
+    PREC_LADDER,
+    StabilityResult,
+    decimal_outward,
+    decimal_str,
+    decision_quantities,
+)
 from .validation import validate_delta
 
 __all__ = [
@@ -75,12 +80,7 @@ def _outward_decimal(x: arb, digits: int, up: bool) -> mpmath.mpf:
     man, exp = (int(v) for v in x.man_exp())
     if man == 0:
         return mpmath.mpf(0)
-    v = Fraction(man) * Fraction(2) ** exp
-    k = math.floor(math.log10(abs(man)) + exp * math.log10(2))  # k = floor(log10|v|), then
-    k += (abs(v) >= Fraction(10) ** (k + 1)) - (abs(v) < Fraction(10) ** k)  # made exact
-    scaled = v * Fraction(10) ** (digits - 1 - k)
-    n = math.ceil(scaled) if up else math.floor(scaled)
-    r = n * Fraction(10) ** (k + 1 - digits)
+    r = decimal_outward(man, exp, digits, up)
     return mpmath.mp.make_mpf(
         from_rational(
             r.numerator, r.denominator, 4 * digits + 64, round_ceiling if up else round_floor

@@ -8,7 +8,9 @@ exactly once.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -391,16 +393,29 @@ class StabilityResult(Result):
         return out
 
 
+def decimal_outward(man: int, exp: int, digits: int, up: bool) -> Fraction:
+    """The binary number man·2^exp (man ≠ 0) rounded outward — up or down — to ``digits``
+    significant decimals, exactly (the one rounding of printed enclosure ends and errors:
+    :func:`_directed` here, ``nbl_theory.certified``'s Arb ends)."""
+    v = Fraction(man) * Fraction(2) ** exp
+    k = math.floor(math.log10(abs(man)) + exp * math.log10(2))  # k = floor(log10|v|), then
+    k += (abs(v) >= Fraction(10) ** (k + 1)) - (abs(v) < Fraction(10) ** k)  # made exact
+    scaled = v * Fraction(10) ** (digits - 1 - k)
+    n = math.ceil(scaled) if up else math.floor(scaled)
+    return n * Fraction(10) ** (k + 1 - digits)
+
+
 def _directed(x, digits: int, direction: int) -> str:
     """``x`` rounded to ``digits`` significant digits toward −∞ (``direction`` −1) or +∞ (+1),
     as a decimal string: an enclosure's ends printed outward, an error printed upward."""
+    x = x if isinstance(x, mpmath.mpf) else mpmath.mpf(x)  # an mpf keeps every bit it has
+    if not mpmath.isfinite(x) or x == 0:
+        return mpmath.nstr(x, digits)
+    r = decimal_outward(*(int(v) for v in x.man_exp), digits, direction > 0)
     with mpmath.workdps(digits + 30):
-        x = mpmath.mpf(x)
-        if not mpmath.isfinite(x) or x == 0:
-            return mpmath.nstr(x, digits)
-        unit = mpmath.mpf(10) ** (int(mpmath.floor(mpmath.log10(abs(x)))) - digits + 1)
-        step = mpmath.floor(x / unit) if direction < 0 else mpmath.ceil(x / unit)
-        return mpmath.nstr(step * unit, digits + 1, min_fixed=-4, max_fixed=6)
+        return mpmath.nstr(
+            mpmath.mpf(r.numerator) / r.denominator, digits, min_fixed=-4, max_fixed=6
+        )
 
 
 class StabilityGrid(Result):
