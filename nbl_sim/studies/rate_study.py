@@ -46,6 +46,7 @@ from nbl_theory.paper import paper_link
 
 from .. import engine
 from ..engine.buffers import reused
+from ..engine.contract import GAMMA, T0
 from ..engine.environment import Environment
 from ..engine.metrics import instantaneous_regret_into
 from ..engine.realization import Realization
@@ -162,8 +163,8 @@ class StudyConfig:
     contrast_delta: str = "0.2"
     contrast_ns: tuple = (1000, 2154, 4642, 10000, 21544, 46416, 100000)
     contrast_reps: int = 400
-    contrast_gamma: float = 10.0
-    contrast_t0: float = 500.0
+    contrast_gamma: float = GAMMA  # the paper's steps (sec. numerics)
+    contrast_t0: float = T0
     contrast_start_deg: float = 10.0
     seed: int = 2026
     rep_steps_per_cell: float = 4e7  # cells hold about this many replication-steps × d

@@ -51,6 +51,7 @@ from nbl_theory.validation import (
     real,
 )
 
+from ..engine.contract import GAMMA
 from ..engine.environment import Environment
 
 __all__ = [
@@ -504,7 +505,7 @@ def _verdict(kappa: float, gamma: float) -> str:
     return f"below threshold (exponent {x:.2g})"
 
 
-def step_size_table(gamma: float = 10.0, deltas: Sequence = (0.2, 1.0, 1.8)) -> list[dict]:
+def step_size_table(gamma: float = GAMMA, deltas: Sequence = (0.2, 1.0, 1.8)) -> list[dict]:
     """Rows (link × Δ) for the paper's example links (:data:`PAPER_EXAMPLE_LINKS`).
 
     Each row: ``link``, ``delta``, ``lambda_star``, ``kappa_d2`` (= κ_θ), ``kappa_d3``

@@ -281,7 +281,7 @@ def _radius_level(link: Link, delta, frac, d: int):
     fr = real(frac, "frac")
     if not 0 < fr < 1:
         raise NBLInputError(f"frac must lie in (0, 1), got {frac!r}")
-    kap = local_rates(link, din, d)["kappa_theta" if d == 2 else "kappa"]
+    kap = local_rates(link, din, d)["kappa"]  # κ_θ in d = 2
     if kap <= 0:
         name, where = ("kappa_theta", "in d = 2") if d == 2 else ("kappa", "in d >= 3")
         raise NBLInputError(

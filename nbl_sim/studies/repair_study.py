@@ -176,7 +176,7 @@ def growth_study(
     n0: int = 1000,
     seed: int = 0,
     policies=("nbl", "whitened", "whitened-running", "greedy-logistic"),
-    gamma: float = 10.0,
+    gamma: float = GAMMA,
     t0: float = 1000.0,
 ) -> dict:
     """R_n on a log grid of horizons and its growth model per policy (module docstring).

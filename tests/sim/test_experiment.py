@@ -683,7 +683,7 @@ def test_every_signature_takes_its_step_and_fit_defaults_from_the_engine_contrac
     from nbl_sim import engine
     from nbl_sim.engine import contract, greedy_kernel, nbl_kernel
     from nbl_sim.policies import objects, repairs
-    from nbl_sim.studies import repair_study
+    from nbl_sim.studies import rate_study, rate_theory, repair_study
     from proofs_check.cli import build_parser
 
     want = {
@@ -705,14 +705,20 @@ def test_every_signature_takes_its_step_and_fit_defaults_from_the_engine_contrac
         objects.GreedyLogistic.__init__,
         repairs.repaired_nbl_run,
         repair_study.compare_policies,
+        repair_study.growth_study,
+        rate_theory.step_size_table,
     ]
+    # growth_study localizes the start (t0 = n0 = 1000, its docstring): a setting, not a default
+    own = {("growth_study", "t0")}
     seen = 0
     for fn in fns:
         for name, p in inspect.signature(fn).parameters.items():
-            if name in want:
+            if name in want and (fn.__qualname__, name) not in own:
                 assert p.default == want[name], (fn.__qualname__, name)
                 seen += 1
     assert seen >= 20
     assert contract.NBLOptions._field_defaults["gamma"] == contract.GAMMA
+    cfg = rate_study.StudyConfig("defaults")
+    assert (cfg.contrast_gamma, cfg.contrast_t0) == (contract.GAMMA, contract.T0)
     args = build_parser().parse_args(["simulate", "--family", "logistic", "--delta", "1"])
     assert (args.gamma, args.t0) == (contract.GAMMA, contract.T0)

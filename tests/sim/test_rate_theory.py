@@ -373,6 +373,8 @@ def test_stability_radius_logistic_closed_form():
         r = rg.stability_radius(LOGISTIC, "1", frac)
         assert r["r0"] == pytest.approx(2 * math.sqrt(1 - frac), rel=1e-9)
         assert r["alpha"] == pytest.approx(2 * math.asin(r["r0"] / 2), rel=1e-14)
+    # the documented default fraction is 1/2
+    assert rg.stability_radius(LOGISTIC, "1")["r0"] == pytest.approx(math.sqrt(2), rel=1e-9)
 
 
 def test_stability_radius_matches_lambda0_helper():

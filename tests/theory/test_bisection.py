@@ -50,14 +50,15 @@ def _same_bits(a, b):
     seed=st.integers(0, 2**32 - 1),
     rounded=st.booleans(),
     with_tree=st.booleans(),
+    levels=st.sampled_from([1, 2, 3, 16]),  # a tree of any depth, the default 16 included
 )
-def test_the_result_is_the_plain_bisections(name, scale, n, seed, rounded, with_tree):
+def test_the_result_is_the_plain_bisections(name, scale, n, seed, rounded, with_tree, levels):
     link = LINKS[name]
     z = np.random.default_rng(seed).standard_normal(n) * scale
     if rounded:  # repeated targets, and targets on tree nodes' values
         z = np.round(z, 1)
     t_lo, t_hi = link.t_range(float(z.min()) - 1, float(z.max()) + 1)
-    tree = bisection_tree(link.z_of_t_numpy, t_lo, t_hi) if with_tree else None
+    tree = bisection_tree(link.z_of_t_numpy, t_lo, t_hi, levels) if with_tree else None
     got = bisect_increasing(link.z_of_t_numpy, z, t_lo, t_hi, tree)
     assert _same_bits(got, plain_bisection(link.z_of_t_numpy, z, t_lo, t_hi))
 

@@ -321,3 +321,26 @@ def test_the_positive_part_of_a_ball_straddling_zero_encloses_it(mid, rad):
     out = _ArbOps.pos(x)
     assert out.contains(arb(0)) and out.contains(x.upper())
     assert out.contains(arb(max(float(mid), 0.0)))
+
+
+def test_a_piece_whose_bound_stays_infinite_ends_after_its_bisection_budget():
+    """``_piece_bound`` bisects a piece while its bound is not finite, at most ``depth`` (24)
+    times along any path: an integrand with a pole at one point (here a stub chart whose sup
+    is +inf on every piece that contains 7/10) returns an infinite bound after 2 calls per
+    level — not an unbounded recursion."""
+    from nbl_theory.certified import _piece_bound
+
+    pole, calls = arb(7) / 10, []
+
+    class Chart:
+        def interval_sups(self, group, lo, hi):
+            return None  # no interval form: one ball evaluation per piece
+
+        def group1(self, ball, _):
+            calls.append(ball)
+            w = flint.acb(arb("inf")) if ball.real.contains(pole) else flint.acb(1)
+            return [flint.acb(0), w]  # (z, w_1)
+
+    out = _piece_bound(Chart(), 1, arb(0), arb(1), arb(1))
+    assert len(out) == 1 and not out[0].is_finite()
+    assert len(calls) <= 2 * 24 + 1

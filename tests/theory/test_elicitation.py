@@ -101,6 +101,18 @@ def test_convex_conjugate_closed_forms(name):
     assert el.conjugate_derivative_is_inverse_gradient(row.phi, M, row.domain)
 
 
+def test_convex_conjugate_keeps_the_branch_of_its_domain():
+    """phi = (m - 10)^3/3 on (10, oo): phi'(m) = theta has two solutions, 10 - sqrt(theta)
+    (sympy's first) and 10 + sqrt(theta); the maximiser on the domain is 10 + sqrt(theta), so
+    phi* = (2/3) theta^(3/2) + 10 theta (by hand: m theta - phi(m) at m = 10 + sqrt(theta)).
+    The branch is chosen by evaluating each solution at 30 digits at a sample point (11, where
+    the two branches are 11 and 9): a precision too coarse to separate 11 from 9 keeps the
+    first, giving -(2/3) theta^(3/2) + 10 theta."""
+    t = sp.Symbol("t", positive=True)
+    conj = el.convex_conjugate((M - 10) ** 3 / 3, M, (10, sp.oo)).subs(THETA, t)
+    assert sp.simplify(conj - sp.Rational(2, 3) * t ** sp.Rational(3, 2) - 10 * t) == 0
+
+
 # ------------------------------------------------------------ tab:app_bregman_examples
 @pytest.mark.parametrize("name", list(ROWS))
 def test_bregman_table_rows_match_recomputation(name):

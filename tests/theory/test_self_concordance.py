@@ -439,6 +439,50 @@ def test_an_oscillating_tail_is_not_taken_for_an_unbounded_one():
     assert "tail at +inf not evaluable; sup over samples only" in c.notes
 
 
+@pytest.mark.parametrize("side", [1, -1])
+def test_a_hump_past_the_grid_is_found_by_the_tail_samples_on_its_side(side):
+    """g = z + erf(z - 99.3 s)/2, s = ±1 (g' = 1 + exp(-u^2)/sqrt(pi) > 0, u = z - 99.3 s):
+    r = g''/g' = -2u exp(-u^2)/sqrt(pi) / (1 + exp(-u^2)/sqrt(pi)) is a hump at |z| near 100,
+    past the grid on [-40, 40], and tends to 0 at both ends. The tail samples at |t| = 100 on
+    the hump's side are what exceed the tail limits: R is the sample at z = 100 s, u = 0.7 s,
+    compared here with r written out by hand at 30 digits (mpmath)."""
+    u = mpmath.mpf("0.7")
+    with mpmath.workdps(30):
+        e = mpmath.exp(-u * u) / mpmath.sqrt(mpmath.pi)
+        want = float(2 * u * e / (1 + e))
+    c = self_concordance_constant(Link.from_expression(f"z + erf(z - {99.3 * side})/2"))
+    assert c.R == pytest.approx(want, rel=1e-9)
+    assert c.where == 100.0 * side
+    assert "a sample with |t| in (40, 200] exceeds the tail limits; R is that sample" in c.notes
+
+
+def test_of_two_humps_the_higher_one_is_where_the_sup_is_attained():
+    """g = z + erf(z - 3)/2 + erf(z + 1)/4: |g''|/g' has humps near z = 3 ± 0.7 and
+    -1 ± 0.7, of different heights. R is the highest and ``where`` its maximizer, not a lower
+    hump nearer 0 (the merge of two maxima that agree to rounding, kept for a tail's plateau,
+    must not merge humps of different heights). Reference: r written out by hand in numpy,
+    its |r| maximized on a grid of step 7e-5 on [-6, 8], then by scipy's bounded Brent to
+    xatol 1e-12."""
+
+    def r(z):
+        e1, e2 = np.exp(-((z - 3) ** 2)), np.exp(-((z + 1) ** 2))
+        g1 = 1 + e1 / math.sqrt(math.pi) + e2 / (2 * math.sqrt(math.pi))
+        g2 = -2 * (z - 3) * e1 / math.sqrt(math.pi) - (z + 1) * e2 / math.sqrt(math.pi)
+        return g2 / g1
+
+    zz = np.linspace(-6.0, 8.0, 200001)
+    z0 = zz[np.abs(r(zz)).argmax()]
+    ref = minimize_scalar(
+        lambda z: -abs(r(z)),
+        bounds=(z0 - 1e-4, z0 + 1e-4),
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
+    c = self_concordance_constant(Link.from_expression("z + erf(z - 3)/2 + erf(z + 1)/4"))
+    assert c.R == pytest.approx(-ref.fun, rel=1e-10)
+    assert c.where == pytest.approx(ref.x, abs=1e-5)
+
+
 def test_a_limit_is_not_raised_into_a_generator_being_closed():
     """A generator dropped half-run is closed at once (its last reference gone), and Python
     reports the close as a "call" of the generator's frame; a limit raised there is swallowed

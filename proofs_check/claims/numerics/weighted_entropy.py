@@ -405,21 +405,24 @@ def _we_dual(bound=1, printed: str = "-oo, oo"):
     return _gated(out, "dual_domain_is_R", covers, "dual domain = R for |rho| < 1")
 
 
+_LOGISTIC = "exp(z)/(1+exp(z))"
+
+
 @_register(
     "we-rho0-logistic",
     "When rho = 0 the construction reduces exactly to the logistic link",
-    "exp(z)/(1+exp(z))",
+    _LOGISTIC,
     "exp(z)/(1+exp(2*z))",
     "rho=0_is_logistic",
     "g_0",
     "logistic_case",
 )
-def _we_logistic(printed: str = "exp(z)/(1+exp(z))"):
+def _we_logistic(printed: str = _LOGISTIC):
     sol = we.logistic_case()
     if sol is None:
         return Outcome(FAIL, "no unique solution", "sympy could not solve phi_0'(m) = z")
     out = _compare(sol, printed, "the solution m of phi_0'(m) = z. ")
-    out = _gated(out, "rho=0_is_logistic", sol, "g_0")
+    out = _gated(out, "rho=0_is_logistic", sol, "g_0", _LOGISTIC)
     # the library's numeric links of the same potential (g by inverting phi') against the
     # witness's g_0 at 30 digits, relative 1e-12 (the bisection's tolerance is ~1e-15)
     library = tv.rho0_links_at(_RHO0_POINTS)
