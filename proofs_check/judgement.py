@@ -56,6 +56,7 @@ __all__ = [
     "error_bars",
     "bracket_defect",
     "delta_written",
+    "sign_written",
 ]
 
 
@@ -813,4 +814,56 @@ def delta_written(result, delta: str) -> Judgement:
         quantity,
         result.delta,
         delta,
+    )
+
+
+def sign_written(result, witness_lambda, witness_bound: float) -> Judgement:
+    """The regime word of a tier's result (``result.sign``: what ``nbl stability`` prints)
+    against the sign of the witness's λ*: where the witness's |λ*| exceeds twice the tier's
+    error of λ* plus the witness's own bound (so any enclosure that holds the witness — see
+    :func:`error_bars` — excludes 0), the word must be ``stable`` for λ* > 0 and ``unstable``
+    for λ* < 0; nearer 0 the word is not judged. Otherwise the toolkit-defect ``FAIL``: a
+    wrong word would tell a user the opposite regime beside a correct number.
+
+    Parameters
+    ----------
+    result : nbl_theory.results.StabilityResult
+        A float64 or mpmath tier's result (``sign``, ``errors``, ``tier``).
+    witness_lambda : float or mpmath.mpf
+        The witness's λ*.
+    witness_bound : float
+        The witness's own relative error bound.
+
+    Returns
+    -------
+    Judgement
+        ``PASS`` or the toolkit-defect ``FAIL``.
+    """
+    quantity = f"regime word ({result.tier} tier)"
+    with mpmath.workdps(60):
+        w = mpmath.mpf(witness_lambda)
+        margin = 2 * mpmath.mpf(result.errors["lambda_star"]) + mpmath.mpf(witness_bound) * max(
+            1, abs(w)
+        )
+        shown = mpmath.nstr(w, 8)
+    if not abs(w) > margin:
+        return Judgement(
+            PASS,
+            f"{quantity}: not judged (|witness lambda*| {shown} within the error)",
+            quantity,
+            result.sign,
+            shown,
+        )
+    want = "stable" if w > 0 else "unstable"
+    if result.sign == want:
+        return Judgement(
+            PASS, f"{quantity}: {want} (witness lambda* = {shown})", quantity, result.sign, shown
+        )
+    rule = "stable for lambda* > 0, unstable for lambda* < 0, beyond the error"
+    return Judgement(
+        FAIL,
+        toolkit_defect(quantity, repr(result.sign), f"{want!r} (lambda* = {shown})", rule),
+        quantity,
+        result.sign,
+        shown,
     )

@@ -36,6 +36,7 @@ from ..judgement import (
     error_bars,
     gate_noting,
     judge,
+    sign_written,
 )
 from ..registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
 from ..witnesses import concordance as wc
@@ -188,6 +189,7 @@ def _elicitation_lambda(m2_power=3, rho="3/5"):
     for tier in (lib, float_at("we-0.60", "0.2")):
         checks += error_bars(tier, w, ("mu_star", "m2", "lambda_star"), _WITNESS_40)
         checks.append(delta_written(tier, "0.2"))
+        checks.append(sign_written(tier, w["lambda_star"], _WITNESS_40))
     return gate_noting(
         Outcome(
             PASS if ok else FAIL,
@@ -199,8 +201,8 @@ def _elicitation_lambda(m2_power=3, rho="3/5"):
         ),
         checks,
         "The library's phi-formulas (nbl_theory.elicitation.mustar_integral, m2_integral) "
-        "equal the witness's, and the error bars of its float64 and 30-digit tiers hold the "
-        "witness's values.",
+        "equal the witness's, the error bars of its float64 and 30-digit tiers hold the "
+        "witness's values, and their regime words follow the witness's sign.",
     )
 
 

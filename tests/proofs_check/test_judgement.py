@@ -239,3 +239,21 @@ def test_delta_written_wants_the_decimal_asked_for_back():
     # results.py's decimal writer with fives counted down: 1/5 written '0..'
     j = delta_written(SimpleNamespace(delta="0.."), "0.2")
     assert j.status == FAIL and j.detail.startswith("toolkit defect") and "'0..'" in j.detail
+
+
+def test_sign_written_wants_the_witness_sign_where_the_error_cannot_reach_zero():
+    from types import SimpleNamespace
+
+    from proofs_check.judgement import sign_written
+
+    def tier(sign, err=1e-16):
+        return SimpleNamespace(sign=sign, errors={"lambda_star": err}, tier="float64")
+
+    assert sign_written(tier("stable"), 3.7e-3, 1e-30).status == PASS
+    assert sign_written(tier("unstable"), -3.7e-3, 1e-30).status == PASS
+    for word in ("undecided", "unstable"):
+        j = sign_written(tier(word), 3.7e-3, 1e-30)
+        assert j.status == FAIL and j.detail.startswith("toolkit defect") and repr(word) in j.detail
+    # within twice the error plus the witness's bound: the word is not judged
+    assert sign_written(tier("undecided", err=2e-3), 3.7e-3, 0.0).status == PASS
+    assert sign_written(tier("undecided"), 3.7e-3, 1.0).status == PASS
