@@ -106,6 +106,18 @@ def _gated(outcome: Outcome, checks) -> Outcome:
     return gate_noting(outcome, checks, note)
 
 
+def _zero_agreement(what: str, library_gap, witness_residual):
+    """The library's expression ``library_gap`` is 0 (sympy) exactly where the witness's
+    residual of the same identity is 0: the toolkit's FAIL otherwise."""
+    return agreement(
+        what,
+        library=sp.simplify(library_gap),
+        witness=witness_residual,
+        agree=lambda a, b: (a == 0) == (b == 0),
+        fmt=_s,
+    )
+
+
 def _dual_check(name: str, lo, hi):
     """The library's dual domain of the printed row ``name`` against the witness's (lo, hi)."""
     row = _TABLE[name]
@@ -356,13 +368,26 @@ def _negent_verdict(name, g_printed) -> Outcome:
     "symbolic",
     *_EXACT,
     printed="E_F[l(r,Y)] - E_F[l(mu_F,Y)] = l(r, mu_F)",
-    mutants=(Mutant.formula("right side l(mu_F, r) (arguments swapped)", swap=True),),
+    mutants=(
+        Mutant.formula("right side l(mu_F, r) (arguments swapped)", swap=True),
+        _library_mutant(
+            "E l(r,Y) - E l(mu,Y) - l(r,mu) (+ r - mu)",
+            "bregman_mean_gap",
+            lambda gap: gap + el.R_ - el.MU,
+        ),
+    ),
 )
 def _bregman_mean(swap=False):
-    res = {
-        k: pt.bregman_mean_residual(phi, MU, swap) for k, phi in pt.elicitation_potentials().items()
-    }
-    return _residual_outcome(res, "E l(r,Y) - E l(mu,Y) - l(r,mu)")
+    pots = pt.elicitation_potentials()
+    res = {k: pt.bregman_mean_residual(phi, MU, swap) for k, phi in pots.items()}
+    # the library's gap (nbl_theory.elicitation.bregman_consistency_gap) must vanish where the
+    # witness's residual of the identity itself (not of a mutated side) vanishes
+    wit = {k: pt.bregman_mean_residual(phi, MU, False) for k, phi in pots.items()}
+    checks = [
+        _zero_agreement(f"E l(r,Y) - E l(mu,Y) - l(r,mu) for {k}", tv.bregman_mean_gap(phi), wit[k])
+        for k, phi in pots.items()
+    ]
+    return _gated(_residual_outcome(res, "E l(r,Y) - E l(mu,Y) - l(r,mu)"), checks)
 
 
 @register(
@@ -409,14 +434,29 @@ def _bregman_min(sign=1):
     "symbolic",
     *_EXACT,
     printed="w(r)(r - y)",
-    mutants=(Mutant.printed("printed w(r)(y - r)", sign=-1),),
+    mutants=(
+        Mutant.printed("printed w(r)(y - r)", sign=-1),
+        _library_mutant(
+            "d/dr l = phi''(r)(r - y) (negated)", "bregman_derivative_holds", lambda ok: not ok
+        ),
+    ),
 )
 def _bregman_derivative(sign=1):
-    res = {
-        k: pt.bregman_derivative_residual(phi, sign)
-        for k, phi in pt.elicitation_potentials().items()
-    }
-    return _residual_outcome(res, "d/dr l - phi''(r)(r - y)")
+    pots = pt.elicitation_potentials()
+    res = {k: pt.bregman_derivative_residual(phi, sign) for k, phi in pots.items()}
+    # the library's proof of the printed identity (nbl_theory.elicitation.\
+    # bregman_derivative_matches_weight) must agree with the witness's residual of it
+    checks = [
+        agreement(
+            f"d/dr l = phi''(r)(r - y) for {k}",
+            library=tv.bregman_derivative_holds(phi),
+            witness=pt.bregman_derivative_residual(phi, 1) == 0,
+            agree=lambda a, b: a == b,
+            fmt=str,
+        )
+        for k, phi in pots.items()
+    ]
+    return _gated(_residual_outcome(res, "d/dr l - phi''(r)(r - y)"), checks)
 
 
 @register(

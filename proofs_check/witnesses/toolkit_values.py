@@ -33,6 +33,8 @@ __all__ = [
     "weighted_entropy_facts",
     "bregman_affine_gap",
     "bregman_row_check",
+    "bregman_mean_gap",
+    "bregman_derivative_holds",
     "dual_domain_of",
     "convex_conjugate_of",
     "induced_potential_of",
@@ -139,6 +141,20 @@ def bregman_affine_gap(extra=0):
     phi = el.weighted_entropy_potential()
     loss = el.bregman_loss(phi + a * el.M + b + extra, r, y) - el.bregman_loss(phi, r, y)
     return sp.simplify(loss)
+
+
+def bregman_mean_gap(phi):
+    """The library's E_F[ℓ(r, Y)] − E_F[ℓ(μ_F, Y)] − ℓ(r, μ_F) for φ (in
+    :data:`nbl_theory.elicitation.M`), simplified (:func:`nbl_theory.elicitation.\
+bregman_consistency_gap`; lem:bregman_mean says 0)."""
+    return el.bregman_consistency_gap(phi)
+
+
+def bregman_derivative_holds(phi) -> bool:
+    """Whether the library proves ∂ℓ_φ/∂r = φ''(r)(r − y) for φ (in
+    :data:`nbl_theory.elicitation.M`) (:func:`nbl_theory.elicitation.\
+bregman_derivative_matches_weight`, eq:app_bregman_derivative)."""
+    return el.bregman_derivative_matches_weight(phi)
 
 
 def bregman_row_check(phi, domain, w, theta, g) -> dict:
