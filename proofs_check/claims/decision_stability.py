@@ -42,6 +42,7 @@ from ..registry import CAVEAT, DISCREPANCY, FAIL, PASS, Mutant, Outcome, registe
 from ..witnesses import concordance as wc
 from ..witnesses import lambda_star as wl
 from ..witnesses import potentials as pt
+from ..witnesses import toolkit_values as tv
 from ..witnesses.concordance import (
     elicitation_lambda_star,
     hand_derived_R,
@@ -95,14 +96,53 @@ def _residuals(res: dict, what: str) -> Outcome:
     mutants=(
         Mutant.printed("printed g'' with + sign", sign=1),
         Mutant.printed("printed g'' with phi''^2", power=2),
+        Mutant.returning(
+            "the library's g'' negated",
+            "formula",
+            "proofs_check.witnesses.toolkit_values:link_derivatives_of",
+            lambda v: (v[0], -v[1], v[2]),
+        ),
     ),
 )
 def _link_derivs(sign=-1, power=3):
-    res = {
-        k: pt.link_derivative_residual(phi, sign, power)
-        for k, phi in pt.elicitation_potentials().items()
-    }
-    return _residuals(res, "|g' - 1/phi''| + |g'' + phi'''/phi''^3|")
+    pots = pt.elicitation_potentials()
+    res = {k: pt.link_derivative_residual(phi, sign, power) for k, phi in pots.items()}
+    # the library's g', g'' (nbl_theory.elicitation) against the witness's implicit
+    # differentiation, and the library's own proof of them
+    checks = []
+    for k, phi in pots.items():
+        g1, g2, proved = tv.link_derivatives_of(phi)
+        checks.append(
+            agreement(
+                f"(g', g'') of {k}",
+                library=(g1, g2),
+                witness=pt.implicit_link_derivatives(phi),
+                agree=_same_exprs,
+                fmt=_show_pair,
+            )
+        )
+        checks.append(_proved(f"the library's proof of g', g'' for {k}", proved))
+    return gate_noting(
+        _residuals(res, "|g' - 1/phi''| + |g'' + phi'''/phi''^3|"),
+        checks,
+        "The library's g', g'' (nbl_theory.elicitation.link_derivatives_from_potential) equal "
+        "the witness's implicit derivatives, and the library proves them itself.",
+    )
+
+
+def _same_exprs(library, witness) -> bool:
+    """each pair of expressions equal (sympy: the difference simplifies to 0)"""
+    return all(sp.simplify(a - b) == 0 for a, b in zip(library, witness))
+
+
+def _show_pair(v) -> str:
+    return ", ".join(sp.sstr(x) for x in v)
+
+
+def _proved(what: str, proved: bool):
+    """The library's own symbolic proof of an identity the witness proved: ``True``, or the
+    toolkit's FAIL (the library would tell a user the identity fails)."""
+    return agreement(what, library=bool(proved), witness=True, agree=lambda a, b: a == b, fmt=str)
 
 
 @register(
@@ -114,15 +154,46 @@ def _link_derivs(sign=-1, power=3):
     "symbolic",
     *_EXACT,
     printed="|phi'''| <= R phi''^2 and |d/dm (1/phi'')| <= R",
-    mutants=(Mutant.printed("printed |phi'''| <= R phi''^3", power=3),),
+    mutants=(
+        Mutant.printed("printed |phi'''| <= R phi''^3", power=3),
+        Mutant.returning(
+            "the library's d/dm (1/phi'') negated",
+            "formula",
+            "proofs_check.witnesses.toolkit_values:self_concordance_forms_of",
+            lambda v: (v[0], -v[1], v[2]),
+        ),
+    ),
 )
 def _sc_equiv(power=2):
     res = {"(log g')' - g''/g' (generic g)": pt.log_derivative_residual()}
     # g''/g' in m (from phi'(g(z)) = z) against -phi'''/phi''^2 and d/dm (1/phi''): signed
     # equalities, and phi'' > 0, so the three bounds on |.| coincide
-    for k, phi in pt.elicitation_potentials().items():
+    pots = pt.elicitation_potentials()
+    for k, phi in pots.items():
         res[k] = pt.self_concordance_forms_residual(phi, power)
-    return _residuals(res, "g''/g' + phi'''/phi''^2 and g''/g' - d/dm(1/phi'')")
+    # the library's two forms (nbl_theory.elicitation) against the witness's g''/g' in m
+    checks = []
+    for k, phi in pots.items():
+        ratio, dinv, proved = tv.self_concordance_forms_of(phi)
+        w1, w2 = pt.implicit_link_derivatives(phi)
+        w = sp.simplify(w2 / w1)
+        checks.append(
+            agreement(
+                f"(phi'''/phi''^2, d/dm (1/phi'')) of {k}",
+                library=(ratio, dinv),
+                witness=(-w, w),
+                agree=_same_exprs,
+                fmt=_show_pair,
+            )
+        )
+        checks.append(_proved(f"the library's proof of the equivalence for {k}", proved))
+    return gate_noting(
+        _residuals(res, "g''/g' + phi'''/phi''^2 and g''/g' - d/dm(1/phi'')"),
+        checks,
+        "The library's phi'''/phi''^2 and d/dm (1/phi'') "
+        "(nbl_theory.elicitation.self_concordance_ratio_from_potential) equal -g''/g' and "
+        "g''/g' of the witness, and the library proves the equivalence itself.",
+    )
 
 
 #: The 40-digit witness's relative error bound: the accuracy this claim registers for it

@@ -34,6 +34,8 @@ __all__ = [
     "bregman_affine_gap",
     "bregman_row_check",
     "bregman_mean_gap",
+    "link_derivatives_of",
+    "self_concordance_forms_of",
     "bregman_derivative_holds",
     "dual_domain_of",
     "convex_conjugate_of",
@@ -148,6 +150,26 @@ def bregman_mean_gap(phi):
     :data:`nbl_theory.elicitation.M`), simplified (:func:`nbl_theory.elicitation.\
 bregman_consistency_gap`; lem:bregman_mean says 0)."""
     return el.bregman_consistency_gap(phi)
+
+
+def link_derivatives_of(phi) -> tuple:
+    """The library's (g', g'') of the link of φ, in m = g(z) (φ in
+    :data:`nbl_theory.elicitation.M`;
+    :func:`nbl_theory.elicitation.link_derivatives_from_potential`) and whether the library
+    proves them by implicit differentiation
+    (:func:`nbl_theory.elicitation.check_link_derivatives_implicit`)."""
+    return (*el.link_derivatives_from_potential(phi), el.check_link_derivatives_implicit(phi))
+
+
+def self_concordance_forms_of(phi) -> tuple:
+    """The library's (φ'''/φ''², d/dm (1/φ'')) of φ (in :data:`nbl_theory.elicitation.M`;
+    :func:`nbl_theory.elicitation.self_concordance_ratio_from_potential`) and whether it proves
+    g''/g' = −φ'''/φ''² = d/dm (1/φ'') (:func:`nbl_theory.elicitation.\
+check_self_concordance_equivalence`)."""
+    return (
+        *el.self_concordance_ratio_from_potential(phi),
+        el.check_self_concordance_equivalence(phi),
+    )
 
 
 def bregman_derivative_holds(phi) -> bool:
