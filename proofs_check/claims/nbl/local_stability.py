@@ -27,6 +27,7 @@ from ...witnesses import lambda_star as wl
 from ...witnesses.geometry import delta_decomposition, tangent_delta_relation
 from ...witnesses.lambda0 import local_radius, radius_geometry
 from ...witnesses.local_expansions import expansion_summary, local_expansions
+from ...witnesses.polar_field import own_dH
 from ...witnesses.toolkit_values import float_values
 from .broken_witnesses import scaled_moments_mutant
 from .library_side import moment_gate
@@ -41,6 +42,10 @@ _DIMS = (2, 3)
 #: 1e-12; fields agree to ~4e-16, which moves a transversal zero by ~1e-15 / |f'|)
 _LAM_AGREE = agree_abs(1e-12)
 _RADIUS_AGREE = agree_abs(1e-8)
+#: library H'(alpha) (quadrature, ~1e-10 max(1, S)) vs the witness's Richardson differences of
+#: its own H (~1e-12): measured within 1.3e-13 on the paper's links at Delta = 0.2 and 1
+_DH_AGREE = agree_abs(1e-9)
+_DH_ALPHAS = (0.0, 0.7, -2.0)
 
 
 def _library_field() -> tuple:
@@ -74,6 +79,12 @@ def _library_field() -> tuple:
             kwargs={"lambda0_factor": 1.01},
         ),
         Mutant.witness("the witness's lambda* at 1.01 Delta", delta_scale=1.01),
+        Mutant.returning(
+            "the library's H'(alpha) x (1 + 1e-6) + 1e-6",
+            "formula",
+            "nbl_sim.population.fields:H_alpha_derivative",
+            lambda v: v * (1 + 1e-6) + 1e-6,
+        ),
     ),
 )
 def _local_radius(lambda0_factor: float = 0.5, delta_scale: float = 1.0):
@@ -88,6 +99,17 @@ def _local_radius(lambda0_factor: float = 0.5, delta_scale: float = 1.0):
         # <v - v*, h> <= -lambda0 ||v - v*||^2 with lambda0 = factor x lambda*
         ap, am, small = local_radius(link, delta, 2 * lambda0_factor * lam)
         lp, lm, _ = local_radius(link, delta, 2 * lambda0_factor * lam_lib, field=_library_field())
+        # the library's H' (the exact boundary term; -H'(0) = kappa_theta of prop:local_jacobian)
+        # against the witness's Richardson differences of its own H
+        agree += [
+            agreement(
+                f"H'({a:g}) ({name})",
+                library=_library_field()[1](link, delta, a),
+                witness=own_dH(link, delta, a),
+                agree=_DH_AGREE,
+            )
+            for a in _DH_ALPHAS
+        ]
         agree += [
             agreement(
                 f"r0 angle on the {side} side ({name}, rad)",
