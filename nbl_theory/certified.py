@@ -563,7 +563,7 @@ def stability_certified(
         "orthogonal": mid["orthogonal"],
         "theta": mid["theta"],
         "orthogonal_multiplicity": "d-2",
-        "theta_multiplicity": "1",
+        "theta_multiplicity": 1,
         "contraction_rate_d2": mid["theta"],
         "contraction_rate_d3plus": arb_to_mpf(rate_d3.mid()),
     }

@@ -77,7 +77,7 @@ def _assemble(link, delta_q, mom, tier, digits, certified, notes, ops, rounding)
         "orthogonal": q["orthogonal"],
         "theta": q["theta"],
         "orthogonal_multiplicity": "d-2",
-        "theta_multiplicity": "1",
+        "theta_multiplicity": 1,
         "contraction_rate_d2": q["contraction_rate_d2"],
         "contraction_rate_d3plus": q["contraction_rate_d3plus"],
     }

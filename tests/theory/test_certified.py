@@ -116,7 +116,11 @@ def test_json_is_decimal_strings():
         ball = lambda_star_arb(_link("tt-critical"), "0.2", prec=128)
         assert lo <= arb_to_mpf(ball.mid()) - arb_to_mpf(ball.rad())
         assert hi >= arb_to_mpf(ball.mid()) + arb_to_mpf(ball.rad())
-    assert out["jacobian_rates"]["theta_multiplicity"] == "1"
+    assert out["jacobian_rates"]["theta_multiplicity"] == 1  # an int, in --json too
+    assert _certified("tt-critical").to_dict()["jacobian_rates"]["theta_multiplicity"] == 1
+    assert isinstance(
+        _certified("tt-critical").to_dict()["jacobian_rates"]["theta_multiplicity"], int
+    )
 
 
 def test_stability_certify_dispatch():
