@@ -228,6 +228,16 @@ def _flat(x) -> str:
     return "—" if x is None or str(x).strip() == "" else " ".join(str(x).split())
 
 
+def _computed(r) -> str:
+    """A claim's computed value as the report shows it: a proof-step ledger claim's counts
+    (JSON, read by the "Proofs, step by step" section) in words."""
+    if str(r.id).startswith("ledger-") and r.computed:
+        from .ledger.report import computed_words
+
+        return computed_words(r.computed)
+    return r.computed
+
+
 def _cell(x, limit: int) -> str:
     s = _flat(x).replace("|", "\\|")
     return s if len(s) <= limit else s[: limit - 1].rstrip("\\") + "…"
@@ -372,7 +382,7 @@ def _finding(i: int, r, quick_of: dict, source: str = "") -> list[str]:
     lines += _wrap(r.statement, "- **The paper:** ")
     if r.printed:
         lines += _wrap(r.printed, "- **It prints:** ")
-    lines += _wrap(r.computed, "- **Computed:** ")
+    lines += _wrap(_computed(r), "- **Computed:** ")
     if getattr(r, "evidence", None) or getattr(r, "covers", ()):
         lines.append("- **Evidence per label:**")
         lines += _evidence_lines(r)
@@ -487,7 +497,7 @@ def _finding_group(i: int, rs: list) -> list[str]:
     lines.append("- **Per link:**")
     for r in rs:
         lines += _wrap(
-            f"{_flat(r.computed)} — [details](#{_anchor(r.id)})",
+            f"{_flat(_computed(r))} — [details](#{_anchor(r.id)})",
             f"  - `{_per_link(r.id)[1]}`: ",
             "    ",
         )
@@ -608,7 +618,7 @@ def _beyond(results) -> list[str]:
         lines.append("")
         lines += _wrap(r.statement, "- **nbl states:** ")
         if r.computed is not None:
-            lines += _wrap(r.computed, "- **Computed:** ")
+            lines += _wrap(_computed(r), "- **Computed:** ")
         if getattr(r, "figure", None):
             lines += _wrap(_figure_link(r.figure), "- **Figure:** ")
         lines += _why(r.detail, "- **Why:** ")
@@ -629,7 +639,7 @@ def _failures(results) -> list[str]:
     for r in bad:
         lines.append(f"### `{r.id}` — `{r.label}`{printed_suffix(r.label)}, {r.section}"[:MAX_LINE])
         lines += _wrap(r.statement, "- **The paper:** ")
-        lines += _wrap(r.computed, "- **Computed:** ")
+        lines += _wrap(_computed(r), "- **Computed:** ")
         lines += _wrap(r.detail, "- **Message:** ")
         lines += [f"- [details](#{_anchor(r.id)})", ""]
     return lines
@@ -672,7 +682,7 @@ def _details(r) -> list[str]:
     if r.printed:
         lines += _wrap(r.printed, "- **Paper prints:** ")
     if r.computed is not None:
-        lines += _wrap(r.computed, "- **Computed:** ")
+        lines += _wrap(_computed(r), "- **Computed:** ")
     if getattr(r, "covers", ()) or getattr(r, "evidence", None):
         lines.append("- **Covered labels:**")
         lines += _evidence_lines(r)

@@ -94,6 +94,20 @@ def counts_json(results: list[StepResult]) -> str:
     )
 
 
+def computed_words(computed: str) -> str:
+    """A ledger claim's computed value (:func:`counts_json`) as the report shows it: ``"6 of 6
+    relation steps checked (2 proved); by method and status: expectation/PASS 4, symbolic/PASS
+    2"``; anything that is not such JSON is returned as it is."""
+    try:
+        c = json.loads(computed)
+        steps, checked, by = c["relation_steps"], c["checked"], c["by"]
+    except (TypeError, ValueError, KeyError):
+        return computed
+    proved = f" ({c['proved']} proved)" if "proved" in c else ""
+    methods = ", ".join(f"{k} {n}" for k, n in by.items())
+    return f"{checked} of {steps} relation steps checked{proved}; by method and status: {methods}"
+
+
 def _sorted(results):
     return sorted(results, key=lambda r: (STATUS_ORDER.get(r.status, 99), r.line))
 

@@ -113,3 +113,21 @@ def test_cli_bad_label(capsys):
     assert main(["proof", "thm:regret"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("nbl: error:") and "thm:regret-rate" in err and err.count("\n") == 1
+
+
+def test_a_ledger_claims_counts_read_as_words_in_the_report():
+    """The ledger claims' computed value is JSON (the "Proofs, step by step" section reads it);
+    the report shows it in words, with every count, and leaves other text as it is."""
+    from proofs_check.ledger.report import computed_words, counts_json
+    from proofs_check.ledger.runner import StepResult
+
+    steps = [
+        StepResult("a", "lem:x", 1, "=", "", "PASS", method="symbolic"),
+        StepResult("b", "lem:x", 2, "=", "", "PASS", method="expectation"),
+        StepResult("c", "lem:x", 3, "=", "", "FAIL", method="expectation"),
+    ]
+    words = computed_words(counts_json(steps))
+    assert words.startswith("3 of 3 relation steps checked (1 proved); by method and status: ")
+    assert "expectation/FAIL 1" in words and "expectation/PASS 1" in words
+    assert "symbolic/PASS 1" in words and "{" not in words
+    assert computed_words("lambda* = 0.5") == "lambda* = 0.5"
