@@ -332,6 +332,46 @@ def rational_tangent_update(coef=1, seed: int = 2024, k: int = 300) -> dict:
     return dict(n_exact=n_exact, failure=None)
 
 
+def float_update_cases(seed: int = 2025, k: int = 60, eta: float = 0.37):
+    """Float64 cases of eq:tangent_update and eq:nbl_update with their exact values: ``k``
+    triples (v, W, η) — v a float unit vector, W Gaussian, d cycling through 2, 3, 5, 8 — and,
+    from the floats' exact binary values, G = W − (vᵀW)v in rational arithmetic and
+    v' = (v + ηG)/‖v + ηG‖ at 50 digits (mpmath, precision restored), rounded to float64.
+
+    Returns
+    -------
+    tuple
+        (cases, G, v'): the inputs [(v, W, η), ...], and every case's exact G and v' rounded
+        once to float64, concatenated in case order.
+    """
+    import mpmath
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(k):
+        d = (2, 3, 5, 8)[i % 4]
+        v = rng.standard_normal(d)
+        v = v / np.sqrt(np.sum(v * v))
+        w = rng.standard_normal(d) * 3.0
+        fv, fw = [Fraction(float(x)) for x in v], [Fraction(float(x)) for x in w]
+        vw = sum(a * b for a, b in zip(fv, fw))
+        G = [wi - vw * vi for wi, vi in zip(fw, fv)]
+        with mpmath.workdps(50):
+            x = [
+                mpmath.mpf(vi.numerator) / vi.denominator
+                + mpmath.mpf(eta) * mpmath.mpf(gi.numerator) / gi.denominator
+                for vi, gi in zip(fv, G)
+            ]
+            norm = mpmath.sqrt(mpmath.fsum(t * t for t in x))
+            vn = [float(t / norm) for t in x]
+        out.append(((v, w, eta), [float(g) for g in G], vn))
+    return (
+        [c for c, _, _ in out],
+        np.concatenate([g for _, g, _ in out]),
+        np.concatenate([x for _, _, x in out]),
+    )
+
+
 def reflection_identities(sign: int = -1, seed: int = 5, n_links: int = 6) -> dict:
     """The reflection identities of the proof of prop:population_equilibrium (eq:Z-def): with
     Z = v*ᵀX, X = P⊥X + Zv*, P⊥v* = 0, and X~ = P⊥X + sign·Zv* (the paper: sign = −1) has

@@ -34,6 +34,7 @@ __all__ = [
     "bregman_affine_gap",
     "bregman_row_check",
     "bregman_mean_gap",
+    "update_steps",
     "link_derivatives_of",
     "self_concordance_forms_of",
     "bregman_derivative_holds",
@@ -143,6 +144,20 @@ def bregman_affine_gap(extra=0):
     phi = el.weighted_entropy_potential()
     loss = el.bregman_loss(phi + a * el.M + b + extra, r, y) - el.bregman_loss(phi, r, y)
     return sp.simplify(loss)
+
+
+def update_steps(cases) -> tuple:
+    """The library's P_v^⊥W and NBL step (v + ηG)/‖v + ηG‖
+    (:func:`nbl_sim.engine.geometry.tangent_projection`, :func:`~nbl_sim.engine.geometry.\
+nbl_update`) on the float cases [(v, W, η), ...], each concatenated in case order."""
+    import numpy as np
+
+    from nbl_sim.engine import geometry
+
+    return (
+        np.concatenate([geometry.tangent_projection(v, w) for v, w, _ in cases]),
+        np.concatenate([geometry.nbl_update(v, w, eta) for v, w, eta in cases]),
+    )
 
 
 def bregman_mean_gap(phi):
