@@ -18,9 +18,11 @@ such as 1 − tanh² in the tails); float64 is trusted only between mpmath nodes
 Local maxima of |r| are refined by bounded Brent on the mpmath evaluator. Limits at z → ±∞ come
 from ``sympy.limit`` under a work limit and, independently, from mpmath samples at |t| = 50, 100,
 200 (Aitken extrapolation; steady growth means unbounded; a tail that is not monotone over
-samples every factor √2 has no limit there, and the sup is taken over samples). The sup is a
-limit (not attained) unless a finite point exceeds the tail limits; a finite hump as high as
-the tail limits is reported as attained there and approached at the tails.
+samples every factor √2 has no limit there, and the sup is taken over samples). A sample at
+40 < |t| ≤ 200 above the tail limits is a hump past the grid: it is refined by bounded Brent
+between its neighbouring samples. The sup is a limit (not attained) unless a finite point
+exceeds the tail limits; a finite hump as high as the tail limits is reported as attained there
+and approached at the tails.
 
 Every sympy call runs under a deterministic work limit (:data:`SYMPY_CALLS` Python function
 calls, :mod:`nbl_theory.work`), not a wall-clock timeout: whether sympy's exact answer is used
@@ -377,6 +379,23 @@ def _higher(a, b):
     return b if b[0] > a[0] else a  # (as max() does: a NaN never replaces a value)
 
 
+def _refine_tail_sample(link, sampled):
+    """(value, t) of max |r| near the tail sample ``sampled`` = (|r|, t): bounded Brent on the
+    interval between its neighbours among :data:`_TAIL_T` (±40 below the first), kept only if
+    higher than the sample itself (the sample is a lower bound of the sup either way)."""
+    side, t = (1.0 if sampled[1] > 0 else -1.0), abs(sampled[1])
+    edges = (40.0, *_TAIL_T)
+    i = edges.index(t)
+    lo, hi = edges[i - 1], edges[i + 1] if i + 1 < len(edges) else t
+    res = minimize_scalar(
+        lambda x: -abs(_r_mp(link, side * x)),
+        bounds=(lo, hi),
+        method="bounded",
+        options={"xatol": 1e-10},
+    )
+    return _higher(sampled, (float(-res.fun), side * float(res.x)))
+
+
 def _compute_constant(link, calls) -> SCConstant:
     notes: list = []
     r_expr = _ratio_expr(link, calls)
@@ -438,8 +457,13 @@ def _compute_constant(link, calls) -> SCConstant:
             )
         return out(best[0], True, _z_of_t(link, best[1]))
     if sampled[0] > big + tol:
-        notes.append("a sample with |t| in (40, 200] exceeds the tail limits; R is that sample")
-        return out(sampled[0], True, _z_of_t(link, sampled[1]))
+        best_tail = _refine_tail_sample(link, sampled)
+        notes.append(
+            "a sample with |t| in (40, 200] exceeds the tail limits; R is the maximum of |r| "
+            "refined by bounded Brent between that sample's neighbours (a hump narrower than "
+            "the samples' spacing elsewhere in the tails could be missed)"
+        )
+        return out(best_tail[0], True, _z_of_t(link, best_tail[1]))
     if np.ptp(rc) <= tol and abs(big - rc[0]) <= tol:
         notes.append("|g''|/g' numerically constant (sympy did not simplify it)")
         return out(big, True, "everywhere")
