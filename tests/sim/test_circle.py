@@ -185,3 +185,14 @@ def test_a_zero_in_the_wrapping_cell_is_brought_back_into_the_window(ref):
     at = {e.stability: e.alpha for e in z}
     assert at["repelling"] == pytest.approx(c, abs=1e-12)
     assert at["attracting"] == pytest.approx(c + math.pi, abs=1e-12)
+
+
+def test_the_least_grid_the_scan_accepts_is_eight_points():
+    """n_grid >= 8 (the documented least): 8 is accepted by circle_equilibria and finds the
+    logistic link's attracting v* (alpha = 0) and repelling -v* (alpha = pi) at Delta = 1
+    (H = -kappa sin alpha, by hand); 7 is refused."""
+    eqs = circle_equilibria(paper_link("logistic"), "1", n_grid=8)
+    got = {(round(abs(e.degrees), 6), e.stability) for e in eqs}
+    assert got == {(0.0, "attracting"), (180.0, "repelling")}
+    with pytest.raises(NBLInputError, match="n_grid"):
+        circle_equilibria(paper_link("logistic"), "1", n_grid=7)
