@@ -33,6 +33,7 @@ from ..judgement import (
     agreement,
     combine,
     delta_written,
+    encloses,
     error_bars,
     gate_noting,
     judge,
@@ -402,6 +403,15 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
         lam_lo = float(c.lambda_star_enclosure[0])
         mu, m2 = float(c.values["mu_star"]), float(c.values["m2"])
         df = float(d)
+        # the enclosure whose lower end the bound is compared with must hold the witness's
+        # lambda* (its 2-D definition), or the library is judged, not the proof
+        lam_w = wl.lambda_star(key, d, witness_delta)
+        lo_e, hi_e = (float(x) for x in c.lambda_star_enclosure)
+        if not encloses(lo_e, hi_e, lam_w, _W_LAMBDA_TOL * max(1.0, abs(lam_w))):
+            eq_bad.append(
+                f"Delta={d}: the certified enclosure [{lo_e:.12g}, {hi_e:.12g}] of lambda* "
+                f"does not hold the witness's {lam_w:.12g}"
+            )
         e1, e2abs, e2 = gaussian_chart_moments(link, df * witness_delta, signed=True)
         mu_w = direct_moments(key, df * witness_delta, 12)["mu_star"]
         if abs(mu_w - mu) > _EQ or abs(e2 - m2) > _EQ:
