@@ -348,3 +348,20 @@ def test_a_piece_whose_bound_stays_infinite_ends_after_its_bisection_budget():
     out = _piece_bound(Chart(), 1, arb(0), arb(1), arb(1))
     assert len(out) == 1 and not out[0].is_finite()
     assert len(calls) <= 2 * 24 + 1
+
+
+@pytest.mark.parametrize("exp10", [-7, -2, -1, 0, 1, 2, 3, 8])
+def test_decimal_outward_keeps_the_digits_asked_for_at_every_decimal_exponent(exp10):
+    """nbl_theory.results.decimal_outward rounds man·2^exp outward to exactly ``digits``
+    significant decimals, whatever the parity of its decimal exponent (by hand: 1.23456·10^e
+    to 4 digits is 1.235·10^e up and 1.234·10^e down)."""
+    from fractions import Fraction
+
+    from nbl_theory.results import decimal_outward
+
+    x = mpmath.mpf("1.23456") * mpmath.mpf(10) ** exp10
+    man, exp = (int(v) for v in x.man_exp)
+    up, down = decimal_outward(man, exp, 4, True), decimal_outward(man, exp, 4, False)
+    scale = Fraction(10) ** exp10
+    assert up == Fraction(1235, 1000) * scale and down == Fraction(1234, 1000) * scale
+    assert down <= Fraction(man) * Fraction(2) ** exp <= up
