@@ -67,6 +67,18 @@ from ..wording import proved_sign
 
 __all__: list[str] = []
 
+
+def _second_negated(what: str, function: str) -> Mutant:
+    """The library mutant of a (expr, expr, proved) accessor of
+    :mod:`proofs_check.witnesses.toolkit_values`: its second expression negated."""
+    return Mutant.returning(
+        f"the library's {what} negated",
+        "formula",
+        f"proofs_check.witnesses.toolkit_values:{function}",
+        lambda v: (v[0], -v[1], v[2]),
+    )
+
+
 _EXACT = ("exact", "sympy: the difference simplifies to 0: an identity holds or it does not")
 _DELTAS = ("0.2", "1", "1.8")
 
@@ -97,12 +109,7 @@ def _residuals(res: dict, what: str) -> Outcome:
     mutants=(
         Mutant.printed("printed g'' with + sign", sign=1),
         Mutant.printed("printed g'' with phi''^2", power=2),
-        Mutant.returning(
-            "the library's g'' negated",
-            "formula",
-            "proofs_check.witnesses.toolkit_values:link_derivatives_of",
-            lambda v: (v[0], -v[1], v[2]),
-        ),
+        _second_negated("g''", "link_derivatives_of"),
     ),
 )
 def _link_derivs(sign=-1, power=3):
@@ -110,25 +117,42 @@ def _link_derivs(sign=-1, power=3):
     res = {k: pt.link_derivative_residual(phi, sign, power) for k, phi in pots.items()}
     # the library's g', g'' (nbl_theory.elicitation) against the witness's implicit
     # differentiation, and the library's own proof of them
-    checks = []
-    for k, phi in pots.items():
-        g1, g2, proved = tv.link_derivatives_of(phi)
-        checks.append(
-            agreement(
-                f"(g', g'') of {k}",
-                library=(g1, g2),
-                witness=pt.implicit_link_derivatives(phi),
-                agree=_same_exprs,
-                fmt=_show_pair,
-            )
-        )
-        checks.append(_proved(f"the library's proof of g', g'' for {k}", proved))
+    checks = _expression_checks(
+        pots, "(g', g'')", tv.link_derivatives_of, pt.implicit_link_derivatives, "g', g''"
+    )
     return gate_noting(
         _residuals(res, "|g' - 1/phi''| + |g'' + phi'''/phi''^3|"),
         checks,
         "The library's g', g'' (nbl_theory.elicitation.link_derivatives_from_potential) equal "
         "the witness's implicit derivatives, and the library proves them itself.",
     )
+
+
+def _expression_checks(pots: dict, what: str, library, witness, proof: str) -> list:
+    """Per potential: the library's expressions (``library(phi)`` = (*exprs, proved)) against the
+    witness's (``witness(phi)``), and the library's own proof of them (``proved``)."""
+    checks = []
+    for k, phi in pots.items():
+        *exprs, proved = library(phi)
+        checks.append(
+            agreement(
+                f"{what} of {k}",
+                library=tuple(exprs),
+                witness=tuple(witness(phi)),
+                agree=_same_exprs,
+                fmt=_show_pair,
+            )
+        )
+        checks.append(_proved(f"the library's proof of {proof} for {k}", proved))
+    return checks
+
+
+def _witness_sc_forms(phi) -> tuple:
+    """(-g''/g', g''/g') in m from the witness's implicit differentiation: what the library's
+    phi'''/phi''^2 and d/dm (1/phi'') must equal."""
+    w1, w2 = pt.implicit_link_derivatives(phi)
+    w = sp.simplify(w2 / w1)
+    return -w, w
 
 
 def _same_exprs(library, witness) -> bool:
@@ -157,12 +181,7 @@ def _proved(what: str, proved: bool):
     printed="|phi'''| <= R phi''^2 and |d/dm (1/phi'')| <= R",
     mutants=(
         Mutant.printed("printed |phi'''| <= R phi''^3", power=3),
-        Mutant.returning(
-            "the library's d/dm (1/phi'') negated",
-            "formula",
-            "proofs_check.witnesses.toolkit_values:self_concordance_forms_of",
-            lambda v: (v[0], -v[1], v[2]),
-        ),
+        _second_negated("d/dm (1/phi'')", "self_concordance_forms_of"),
     ),
 )
 def _sc_equiv(power=2):
@@ -173,21 +192,13 @@ def _sc_equiv(power=2):
     for k, phi in pots.items():
         res[k] = pt.self_concordance_forms_residual(phi, power)
     # the library's two forms (nbl_theory.elicitation) against the witness's g''/g' in m
-    checks = []
-    for k, phi in pots.items():
-        ratio, dinv, proved = tv.self_concordance_forms_of(phi)
-        w1, w2 = pt.implicit_link_derivatives(phi)
-        w = sp.simplify(w2 / w1)
-        checks.append(
-            agreement(
-                f"(phi'''/phi''^2, d/dm (1/phi'')) of {k}",
-                library=(ratio, dinv),
-                witness=(-w, w),
-                agree=_same_exprs,
-                fmt=_show_pair,
-            )
-        )
-        checks.append(_proved(f"the library's proof of the equivalence for {k}", proved))
+    checks = _expression_checks(
+        pots,
+        "(phi'''/phi''^2, d/dm (1/phi''))",
+        tv.self_concordance_forms_of,
+        _witness_sc_forms,
+        "the equivalence",
+    )
     return gate_noting(
         _residuals(res, "g''/g' + phi'''/phi''^2 and g''/g' - d/dm(1/phi'')"),
         checks,

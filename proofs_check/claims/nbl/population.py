@@ -126,19 +126,16 @@ def _tangent_update(coef: Fraction = Fraction(1)):
     G_lib, vn_lib = tv.update_steps(cases)
     checks = [
         agreement(
-            f"P_v^perp W, {len(cases)} float cases",
-            library=G_lib,
-            witness=G,
-            agree=_G_AGREE,
+            f"{what}, {len(cases)} float cases",
+            library=lib,
+            witness=wit,
+            agree=rule,
             fmt=lambda a: f"{len(a)} entries",
-        ),
-        agreement(
-            f"the NBL step (v + eta G)/||v + eta G||, {len(cases)} float cases",
-            library=vn_lib,
-            witness=vn,
-            agree=_STEP_AGREE,
-            fmt=lambda a: f"{len(a)} entries",
-        ),
+        )
+        for what, lib, wit, rule in (
+            ("P_v^perp W", G_lib, G, _G_AGREE),
+            ("the NBL step (v + eta G)/||v + eta G||", vn_lib, vn, _STEP_AGREE),
+        )
     ]
     return gate_noting(
         out,
