@@ -411,11 +411,11 @@ def test_a_printed_entry_that_holds_only_on_the_domain_is_checked_on_it():
 
 def test_a_table_row_is_checked_on_its_own_interval_away_from_zero():
     """Binary negative entropy shifted to I = (1, 2): phi = (m-1) log(m-1) + (2-m) log(2-m),
-    w = phi'' = 1/(m-1) + 1/(2-m), written with |m - 1|, which equals m - 1 on I only (by
-    hand). The row's entries are compared on a parametrisation of I itself; one of another
+    w = phi'' = 1/(m-1) + 1/(2-m), written with |m - 1| and |2 - m|, equal to m - 1 and
+    2 - m on I only (by hand). The row's entries are compared on a parametrisation of I itself; one of another
     interval, e.g. (0, 1), would refuse the printed w."""
     phi = (M - 1) * sp.log(M - 1) + (2 - M) * sp.log(2 - M)
-    w = 1 / sp.Abs(M - 1) + 1 / (2 - M)
+    w = 1 / sp.Abs(M - 1) + 1 / sp.Abs(2 - M)
     g = 1 + sp.exp(THETA) / (1 + sp.exp(THETA))
     row = el.BregmanRow("shifted", phi, (1, 2), w, sp.log(M - 1) - sp.log(2 - M), g)
     assert el.check_bregman_row(row) == {"w": True, "theta": True, "g": True}
