@@ -43,6 +43,7 @@ __all__ = [
     "elicitation_potentials",
     "bregman_loss",
     "implicit_link_derivatives",
+    "self_concordance_forms",
     "inverse",
     "conjugate",
     "dual_domain",
@@ -239,6 +240,14 @@ def log_derivative_residual():
     z = sp.Symbol("z", real=True)
     g = sp.Function("g")(z)
     return sp.simplify(sp.diff(sp.log(sp.diff(g, z)), z) - sp.diff(g, z, 2) / sp.diff(g, z))
+
+
+def self_concordance_forms(phi, m=M) -> tuple:
+    """(-g''/g', g''/g') in m from :func:`implicit_link_derivatives`: what phi'''/phi''^2 and
+    d/dm (1/phi'') must equal (app:self_concordance)."""
+    g1, g2 = implicit_link_derivatives(phi, m)
+    w = sp.simplify(g2 / g1)
+    return -w, w
 
 
 def self_concordance_forms_residual(phi, power: int = 2, m=M):
