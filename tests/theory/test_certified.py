@@ -365,3 +365,31 @@ def test_decimal_outward_keeps_the_digits_asked_for_at_every_decimal_exponent(ex
     scale = Fraction(10) ** exp10
     assert up == Fraction(1235, 1000) * scale and down == Fraction(1234, 1000) * scale
     assert down <= Fraction(man) * Fraction(2) ** exp <= up
+
+
+def test_the_certified_window_covers_minus_a_to_a_on_a_potential_link(monkeypatch):
+    """_window's integration window [t-, t+] must contain z^-1[-a, a] (a = L sigma, beyond
+    which the tails are bounded): z(t-) <= -a and z(t+) >= a, certified in Arb. On a potential
+    link (weighted entropy, rho = 0.80; an expression link's chart is z itself) the edge found
+    on the wrong side of -a would leave a sliver of the line neither integrated nor bounded."""
+    from nbl_theory import certified
+
+    link = _link("we-0.80")
+    chart = _chart(link, 160)
+    asked = []
+    real = certified._t_beyond
+
+    def recording(link_, chart_, target, side):
+        asked.append((target, side))
+        return real(link_, chart_, target, side)
+
+    monkeypatch.setattr(certified, "_t_beyond", recording)
+    with arb_precision(160):
+        # with the family's derivative bounds the tails need no shells: the only calls of
+        # _t_beyond are the two edges of each try of the window
+        bounds = _family_derivative_bounds(link)
+        (lo, hi), _, _ = certified._window(link, chart, arb(1), 1, 128, bounds)
+        (a_lo, s_lo), (a_hi, s_hi) = asked[-2], asked[-1]
+        assert (s_lo, s_hi) == (-1, 1) and a_lo == -a_hi and a_hi > 0
+        assert chart.group1(flint.acb(lo), False)[0].real <= a_lo
+        assert chart.group1(flint.acb(hi), False)[0].real >= a_hi
