@@ -256,9 +256,8 @@ def self_concordance_forms_residual(phi, power: int = 2, m=M):
     equalities g''/g' = −φ'''/φ''² = d/dm (1/φ'') hold (``power`` = 2 as printed; another
     value is a mutant), so that with φ'' > 0 the three bounds on |·| of
     eq:self-concordance-link coincide."""
-    g1, g2 = implicit_link_derivatives(phi, m)
+    ratio = self_concordance_forms(phi, m)[1]  # g''/g' in m
     d2, d3 = sp.diff(phi, m, 2), sp.diff(phi, m, 3)
-    ratio = sp.simplify(g2 / g1)
     return sp.simplify(
         abs(sp.simplify(ratio + d3 / d2**power)) + abs(sp.simplify(ratio - sp.diff(1 / d2, m)))
     )
