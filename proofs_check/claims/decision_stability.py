@@ -252,12 +252,12 @@ def _elicitation_lambda(m2_power=3, rho="3/5"):
     sym = elicitation_integrals(rho, "1/5", dps=40)
     checks = [
         agreement(
-            f"{key} of phi_rho (rho = {rho}, Delta = 1/5) as a 1-D integral in m",
+            f"{key} of phi_rho (rho = {rho}, Delta = 1/5) from its 1-D integrals in m",
             library=sym[key],
             witness=w[key],
             agree=agree_rel(1e-20),
         )
-        for key in ("mu_star", "m2")
+        for key in ("mu_star", "m2", "lambda_star")
     ]
     # the library's error accounting at both tiers (its bars must hold the 40-digit witness and
     # be as tight as the tier says): a bug there moves no value past 1e-20 but misstates it
@@ -275,7 +275,8 @@ def _elicitation_lambda(m2_power=3, rho="3/5"):
             evidence=ev,
         ),
         checks,
-        "The library's phi-formulas (nbl_theory.elicitation.mustar_integral, m2_integral) "
+        "The library's phi-formulas (nbl_theory.elicitation.mustar_integral, m2_integral, "
+        "and lambda* assembled from them by lambda_star_expression) "
         "equal the witness's, the error bars of its float64 and 30-digit tiers hold the "
         "witness's values, and their regime words follow the witness's sign.",
     )

@@ -169,6 +169,16 @@ def _table_row(name, printed=None):
         agree=lambda a, b: a == b,
         fmt=lambda v: "{" + ", ".join(v) + "}",
     )
+    # the library's own transcription of the printed row (what nbl_theory.elicitation serves)
+    # against the registry's: a difference is the toolkit's defect, whatever ``printed`` says
+    copy = tv.bregman_table_row(name)
+    transcribed = agreement(
+        f"the library's transcription of row '{name}'",
+        library=(*copy["domain"], *(copy[k] for k in _ROW_KEYS)),
+        witness=(*_TABLE[name]["domain"], *(_to_library(_TABLE[name][k]) for k in _ROW_KEYS)),
+        agree=_same_entries,
+        fmt=lambda v: ", ".join(_s(x) for x in v),
+    )
     detail = (
         "w = phi'' and vartheta = phi' by sympy diff, g = (phi')^-1 by sympy solve "
         "(the branch mapping a sample of the domain back), each minus the printed entry: "
@@ -179,7 +189,18 @@ def _table_row(name, printed=None):
         computed,
         (f"printed {', '.join(wrong)} differ from the recomputed ones; " if wrong else "") + detail,
     )
-    return _gated(out, [check])
+    return _gated(out, [check, transcribed])
+
+
+_ROW_KEYS = ("phi", "w", "theta", "g")
+
+
+def _same_entries(library, witness) -> bool:
+    """the domain's end points and every entry equal (their difference simplifies to 0, sympy)"""
+    return all(
+        sp.sympify(a) == sp.sympify(b) or sp.simplify(a - b) == 0
+        for a, b in zip(library, witness, strict=True)
+    )
 
 
 for _name, _row in _TABLE.items():
@@ -202,6 +223,11 @@ for _name, _row in _TABLE.items():
             ),
             _library_mutant(
                 "row check (w always wrong)", "bregman_row_check", lambda d: {**d, "w": not d["w"]}
+            ),
+            _library_mutant(
+                "the library's transcribed w doubled",
+                "bregman_table_row",
+                lambda d: {**d, "w": 2 * d["w"]},
             ),
             _witness_mutant("inverse (g negated)", "inverse", lambda g: -g),
         ),

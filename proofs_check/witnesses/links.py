@@ -23,6 +23,7 @@ __all__ = [
     "TANH",
     "tanh_definition_residuals",
     "tanh_link_parts",
+    "tanh_link_g",
     "weighted_entropy_link_parts",
     "paper_link_parts",
     "mixture_link",
@@ -71,6 +72,11 @@ def tanh_link_parts(mu2: float):
         return g, g1, g2
 
     return parts
+
+
+def tanh_link_g(mu2: float, zs) -> np.ndarray:
+    """g of eq:link_tanh (:func:`tanh_link_parts`) at the points ``zs``, in float64."""
+    return tanh_link_parts(mu2)(np.asarray(zs, dtype=float))[0]
 
 
 def weighted_entropy_link_parts(rho: float):

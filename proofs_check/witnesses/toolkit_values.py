@@ -33,6 +33,7 @@ __all__ = [
     "weighted_entropy_facts",
     "bregman_affine_gap",
     "bregman_row_check",
+    "bregman_table_row",
     "bregman_mean_gap",
     "update_steps",
     "link_derivatives_of",
@@ -68,6 +69,7 @@ __all__ = [
     "elicitation_integrals",
     "phase_boundary",
     "rho0_links_at",
+    "float_family_g",
 ]
 
 
@@ -200,6 +202,14 @@ def bregman_row_check(phi, domain, w, theta, g) -> dict:
     recomputed φ'', φ' and (φ')⁻¹ equal the given entries (φ, w, θ in
     :data:`nbl_theory.elicitation.M`, g in :data:`nbl_theory.elicitation.THETA`)."""
     return el.check_bregman_row(el.BregmanRow("claim", phi, tuple(domain), w, theta, g))
+
+
+def bregman_table_row(name: str) -> dict:
+    """The library's transcription of the row ``name`` of tab:app_bregman_examples
+    (:data:`nbl_theory.elicitation.BREGMAN_TABLE`): {"phi", "domain", "w", "theta", "g"} (φ, w,
+    θ in :data:`nbl_theory.elicitation.M`, g in :data:`nbl_theory.elicitation.THETA`)."""
+    (row,) = (r for r in el.BREGMAN_TABLE if r.name == name)
+    return {k: getattr(row, k) for k in ("phi", "domain", "w", "theta", "g")}
 
 
 def dual_domain_of(phi, domain) -> tuple:
@@ -532,17 +542,22 @@ def reference_regret(env, seed: int, reps, n: int, n0: int, record_rounds) -> di
 
 def regret_geometry_values(link, delta: str, out_of_plane: bool, alphas) -> dict:
     """The library's error-to-regret geometry (:mod:`nbl_sim.studies.regret_geometry`) for v
-    tilted in (ψ = 0) or out of (ψ = π/2) the (v*, θ) plane: ``constant`` — the α → 0 limit of
-    E[r | v]/((Δ/2)‖v − v*‖²) (``error_to_regret_constant``) — and ``regret`` — E[r | v(α)] at
-    ``alphas`` (``regret_given_angle``)."""
+    tilted in (ψ = 0) or out of (ψ = π/2) the (v*, θ) plane, as the regret-rate figure computes
+    it (``regret_scaling``): ``constant`` — the α → 0 limit of E[r | v]/((Δ/2)‖v − v*‖²)
+    (``error_to_regret_constant``) —, ``regret`` — E[r | v(α)] at ``alphas``
+    (``regret_given_angle``) —, ``ratio`` — E[r | v(α)]/((Δ/2)‖v − v*‖²) there — and ``slope``
+    — the least-squares slope of log E[r | v] against log ‖v − v*‖ over ``alphas``."""
     import math
 
-    from nbl_sim.studies.regret_geometry import error_to_regret_constant, regret_given_angle
+    from nbl_sim.studies.regret_geometry import regret_scaling
 
     psi = math.pi / 2 if out_of_plane else 0.0
+    sc = regret_scaling(link, delta, psi, alphas)
     return {
-        "constant": error_to_regret_constant(link, delta, psi),
-        "regret": [regret_given_angle(link, delta, a, psi) for a in alphas],
+        "constant": sc["limit"],
+        "regret": [float(x) for x in sc["regret"]],
+        "ratio": [float(x) for x in sc["ratio"]],
+        "slope": sc["slope"],
     }
 
 
@@ -643,23 +658,31 @@ def study_constants(res) -> list:
 
 
 def elicitation_integrals(rho: str, delta: str, dps: int = 40) -> dict:
-    """The library's μ* and m2 of φ_ρ as its 1-D integrals in m (eq:app_mustar_elicitation,
+    """The library's μ*, m2 and λ* of φ_ρ through its 1-D integrals in m (eq:app_mustar_elicitation,
     eq:app_m2_elicitation: :func:`nbl_theory.elicitation.mustar_integral`, ``m2_integral`` on
-    (0, 1)), evaluated by mpmath's tanh-sinh at ``dps`` digits (the working precision restored
-    after): ``{"mu_star": mpf, "m2": mpf}``."""
+    (0, 1); λ* as :func:`nbl_theory.elicitation.lambda_star_expression` assembles them), each
+    integral evaluated by mpmath's tanh-sinh at ``dps`` digits (the working precision restored
+    after): ``{"mu_star": mpf, "m2": mpf, "lambda_star": mpf}``."""
     import mpmath
     import sympy as sp
 
     phi = el.weighted_entropy_potential(sp.Rational(rho))
     d = sp.Rational(delta)
-    out = {}
+
+    def value(integral):
+        f = sp.lambdify(el.M, integral.function, modules="mpmath")
+        return mpmath.quad(f, [0, mpmath.mpf(1) / 2, 1])
+
     with mpmath.workdps(dps):
-        for key, integral in (
-            ("mu_star", el.mustar_integral(phi, (0, 1), d)),
-            ("m2", el.m2_integral(phi, (0, 1), d)),
-        ):
-            f = sp.lambdify(el.M, integral.function, modules="mpmath")
-            out[key] = mpmath.quad(f, [0, mpmath.mpf(1) / 2, 1])
+        out = {
+            "mu_star": value(el.mustar_integral(phi, (0, 1), d)),
+            "m2": value(el.m2_integral(phi, (0, 1), d)),
+        }
+        lam = el.lambda_star_expression(phi, (0, 1), d)
+        parts = sorted(lam.atoms(sp.Integral), key=sp.default_sort_key)
+        names = sp.symbols(f"i0:{len(parts)}")
+        assemble = sp.lambdify(names, lam.xreplace(dict(zip(parts, names))), modules="mpmath")
+        out["lambda_star"] = assemble(*(value(p) for p in parts))
     return out
 
 
@@ -695,3 +718,15 @@ def rho0_links_at(zs) -> dict:
             ("binary-negative-entropy", ("binary-negative-entropy", {})),
         )
     }
+
+
+def float_family_g(family: str, params: dict | None, zs):
+    """The library's float64 g of a named family as ``nbl simulate`` evaluates it: the
+    :class:`~nbl_theory.float_families.FloatFamilyLink` of ``family`` (at its defaults, or with
+    ``params``), its closed-form g at the points ``zs``; None when the family has none."""
+    import numpy as np
+
+    from nbl_theory.float_families import float_family_link
+
+    link = float_family_link(family, params)
+    return None if link is None else link.g_numpy(np.asarray(zs, dtype=float))

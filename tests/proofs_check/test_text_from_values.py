@@ -60,6 +60,19 @@ def _stab(lam: float, certified: bool):
     )
 
 
+def _float_tier(lam: float):
+    """A float64 tier's result with λ* = ``lam`` and an error bar of 1e-20 (the regime claims
+    judge the float64 tier against the witness besides the certified sign)."""
+    x = mpmath.mpf(lam)
+    return SimpleNamespace(
+        values={"lambda_star": x, "mu_star": x, "m2": x},
+        errors={"lambda_star": mpmath.mpf(1e-20)},
+        sign="stable" if lam > 0 else "unstable",
+        tier="float64",
+        digits=15,
+    )
+
+
 def _pairs(roots) -> tuple:
     """The witness's form of ``roots``: ((value, crossing), ...). The tests give the witness the
     library's perturbed values, so the two computations agree and the paper is judged on them
@@ -126,6 +139,7 @@ def test_sign_claims_say_certified_only_for_a_proved_sign(lam, certified):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(f"{LG}.certified_at", lambda key, delta: _stab(lam, certified))
         mp.setattr(WL, "lambda_star", lambda key, delta, delta_scale=1.0: lam)
+        mp.setattr(f"{LG}.float_at", lambda key, delta: _float_tier(lam))
         for cid in ("tt-stable-at-delta-1", "tt-stable-regime"):
             res = _run(cid)
             text = _text(res)

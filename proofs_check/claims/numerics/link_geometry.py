@@ -24,6 +24,7 @@ value, link or separation it tests as a keyword argument; the mutants change onl
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
@@ -37,8 +38,10 @@ from ...judgement import (
     bracket_defect,
     combine,
     encloses,
+    error_bars,
     gate,
     judge,
+    sign_written,
 )
 from ...registry import DISCREPANCY, FAIL, SKIPPED, Mutant, Outcome, register
 from ...witnesses import lambda_star as wl
@@ -46,6 +49,7 @@ from ...witnesses.printed import bump_last_figure, nstr, round_sig, rounding_int
 from ...witnesses.toolkit_values import (
     certified_at,
     delta_roots,
+    float_at,
     instability_limit,
     near_critical_ratio,
     parameter_roots,
@@ -242,6 +246,29 @@ def _sign_judgement(key: str, delta: str, regime: str, delta_scale: float = 1.0)
     ), c
 
 
+#: the float64 tier's regime word flipped (its values unchanged)
+_FLOAT_TIER_MUTANT = Mutant.returning(
+    "the float64 tier's regime word flipped",
+    "formula",
+    "proofs_check.claims.numerics.link_geometry:float_at",
+    lambda r: replace(r, sign={"stable": "unstable", "unstable": "stable"}.get(r.sign, r.sign)),
+)
+
+
+def _float_tier(key: str, delta: str, delta_scale: float = 1.0) -> list:
+    """The float64 tier (what ``nbl stability`` prints by default) against the witness's λ*:
+    its error bar must hold the witness's value (widened by the witness's bound
+    :data:`_LAM_TOL`) and its regime word must follow the witness's sign
+    (:func:`~proofs_check.judgement.error_bars`, :func:`~proofs_check.judgement.sign_written`);
+    otherwise the toolkit's FAIL."""
+    tier = float_at(key, delta)
+    wit = wl.lambda_star(key, delta, delta_scale)
+    return [
+        *error_bars(tier, {"lambda_star": wit}, ("lambda_star",), _LAM_TOL),
+        sign_written(tier, wit, _LAM_TOL),
+    ]
+
+
 def _regime_check(family_prefix, key):
     def check(regime: str = PAPER_LINKS[key].regime, delta_scale: float = 1.0):
         c = certified_at(key, REFERENCE_DELTA)
@@ -250,7 +277,7 @@ def _regime_check(family_prefix, key):
         if regime in ("stable", "unstable"):
             j, _ = _sign_judgement(key, REFERENCE_DELTA, regime, delta_scale)
             return combine(
-                [j],
+                [j, *_float_tier(key, REFERENCE_DELTA, delta_scale)],
                 computed,
                 f"Arb enclosure [{nstr(c.lambda_star_enclosure[0], 8)}, "
                 f"{nstr(c.lambda_star_enclosure[1], 8)}] proves the sign",
@@ -325,7 +352,8 @@ for _key, _row in PAPER_LINKS.items():
             if _regime == "near-critical"
             else ""
         )
-        + "; witness lambda* to 1e-12",
+        + "; witness lambda* to 1e-12; the float64 tier (nbl stability's default) must hold "
+        "the witness's lambda* within its error bar and print its regime",
         _NEAR_CRITICAL_DEF
         if _regime == "near-critical"
         else "a sign needs no tolerance once the enclosure excludes 0",
@@ -339,6 +367,7 @@ for _key, _row in PAPER_LINKS.items():
                 kwargs={"regime": _OTHER_REGIME[_regime]},
             ),
             Mutant.witness(_WITNESS_MUTANT, delta_scale=1.01),
+            *(() if _regime == "near-critical" else (_FLOAT_TIER_MUTANT,)),
         ),
     )(_regime_check(_prefix, _key))
 

@@ -11,14 +11,27 @@ from decimal import Decimal
 from nbl_theory.families import make_family
 from nbl_theory.paper import PAPER_LINKS
 
+from ...judgement import agree_max_abs, agreement, gate_noting
 from ...registry import DISCREPANCY, FAIL, PASS, Mutant, Outcome, register
-from ...witnesses.links import tanh_definition_residuals
+from ...witnesses import toolkit_values as tv
+from ...witnesses.links import tanh_definition_residuals, tanh_link_g
 
 __all__: list[str] = []
 
 _TANH_PRINTED = {"p0": "0.10", "a1": "0.10", "a2": "0.25", "b1": "2", "b2": "1.4", "mu1": "-1.25"}
 #: the member the definition is checked at: the paper's unstable link
 _MU2 = PAPER_LINKS["tt-unstable"].params["mu2"]
+#: where the library's float64 g (the one ``nbl simulate`` evaluates) is compared with the
+#: printed formula: the near-critical member is the family's default (its own closed form),
+#: the other two pass their mu2
+_FLOAT_CASES = (
+    ("tt-near-critical", None),
+    *((k, {"mu2": PAPER_LINKS[k].params["mu2"]}) for k in ("tt-stable", "tt-unstable")),
+)
+_FLOAT_Z = tuple(k / 10 for k in range(-80, 81))
+#: the two sides round tanh's argument differently (b2 (z - mu2) against 7/5 z - c): a few
+#: ulps of g in (0.1, 0.8); measured 1.1e-16, so 1e-13 leaves a margin of 1000
+_FLOAT_TOL = 1e-13
 
 
 @register(
@@ -32,11 +45,18 @@ _MU2 = PAPER_LINKS["tt-unstable"].params["mu2"]
     "exact",
     "sympy equality of rational expressions; g' > 0 from the printed form",
     printed="p0 = 0.10, a1 = 0.10, a2 = 0.25, b1 = 2, b2 = 1.4, mu1 = -1.25",
-    witness="proofs_check.witnesses.links:tanh_definition_residuals",
+    witness="proofs_check.witnesses.links:tanh_definition_residuals, "
+    "proofs_check.witnesses.links:tanh_link_g",
     shares="nothing (the printed formula is written out in the witness)",
     mutants=(
         Mutant.printed("printed a2 = 0.25 -> 0.26", params={**_TANH_PRINTED, "a2": "0.26"}),
         Mutant.witness("the witness's printed form at mu2 = 1.25", mu2="1.25"),
+        Mutant.returning(
+            "the library's float64 g + 1e-12",
+            "formula",
+            "proofs_check.witnesses.toolkit_values:float_family_g",
+            lambda v: v + 1e-12,
+        ),
     ),
 )
 def _link_tanh(params: dict | None = None, mu2: str = _MU2):
@@ -57,4 +77,18 @@ def _link_tanh(params: dict | None = None, mu2: str = _MU2):
             "two-transition family is not the printed definition; the paper is not "
             "judged. " + note,
         )
-    return Outcome(PASS if slope_ok else DISCREPANCY, f"library - printed = {diff}", note)
+    out = Outcome(PASS if slope_ok else DISCREPANCY, f"library - printed = {diff}", note)
+    return gate_noting(
+        out,
+        [
+            agreement(
+                f"float64 g of {key} at z in [-8, 8] (step 0.1)",
+                library=tv.float_family_g("two-transition", params, _FLOAT_Z),
+                witness=tanh_link_g(float(PAPER_LINKS[key].params["mu2"]), _FLOAT_Z),
+                agree=agree_max_abs(_FLOAT_TOL, "the grid"),
+            )
+            for key, params in _FLOAT_CASES
+        ],
+        "The library's float64 g of the three paper members (the closed forms `nbl simulate` "
+        f"evaluates) equals the printed formula within {_FLOAT_TOL:g}.",
+    )

@@ -423,9 +423,15 @@ def _we_logistic(printed: str = _LOGISTIC):
         return Outcome(FAIL, "no unique solution", "sympy could not solve phi_0'(m) = z")
     out = _compare(sol, printed, "the solution m of phi_0'(m) = z. ")
     out = _gated(out, "rho=0_is_logistic", sol, "g_0", _LOGISTIC)
-    # the library's numeric links of the same potential (g by inverting phi') against the
-    # witness's g_0 at 30 digits, relative 1e-12 (the bisection's tolerance is ~1e-15)
-    library = tv.rho0_links_at(_RHO0_POINTS)
+    # the library's numeric links of the same potential (g by inverting phi') and its float64
+    # logistic family against the witness's g_0 at 30 digits, relative 1e-12 (the
+    # bisection's tolerance is ~1e-15; the closed form is within a few ulps)
+    library = {
+        **tv.rho0_links_at(_RHO0_POINTS),
+        "logistic family (float64, as nbl simulate evaluates it)": tv.float_family_g(
+            "logistic", None, _RHO0_POINTS
+        ),
+    }
     wit = we.values_at(sol, _RHO0_POINTS)
     checks = [
         agreement(
