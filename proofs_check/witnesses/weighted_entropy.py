@@ -27,6 +27,7 @@ __all__ = [
     "at_half",
     "link_taylor",
     "implicit_equation_gap",
+    "implicit_equation_z",
     "strictly_convex",
     "dual_limits",
     "logistic_case",
@@ -98,6 +99,15 @@ def implicit_equation_gap(printed_lhs, printed_rhs):
     rhs = sp.expand_log(sp.log(printed_rhs), force=True).subs(Z, derivative(1))
     gap = sp.simplify(sp.expand_log(lhs - rhs, force=True))
     return gap if gap == 0 else sp.simplify(gap.subs(M, _U / (1 + _U)))
+
+
+def implicit_equation_z(printed_lhs, printed_rhs):
+    """The printed equation lhs(g) = rhs(z) solved for z at g = m: the z with
+    log rhs(z) = log lhs(m), logs expanded (what the equation says φ_ρ'(m) is); None when sympy
+    finds no single solution."""
+    lhs = sp.expand_log(sp.log(printed_lhs.subs(G, M)), force=True)
+    sol = sp.solve(sp.expand_log(sp.log(printed_rhs), force=True) - lhs, Z)
+    return sp.expand_log(sol[0], force=True) if len(sol) == 1 else None
 
 
 def strictly_convex(bound=1) -> bool:

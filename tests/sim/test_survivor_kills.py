@@ -237,6 +237,9 @@ def test_the_full_studys_horizons_are_log_spaced():
     [
         ({"ns": (1000, 1000)}, "ns must be at least 2 increasing"),
         ({"long_ns": (10000,)}, "long_ns must be at least 2"),
+        ({"ns": (1000,)}, "ns must be at least 2"),
+        ({"contrast_ns": (300,)}, "contrast_ns must be at least 2"),
+        ({"ns": np.array(1000)}, "ns must be at least 2"),  # a 0-d array (not iterable)
         ({"reps": 0}, "reps must be a positive integer"),
         ({"loc_dims": (1,)}, "loc_dims must be integers >= 2"),
         ({"rep_steps_per_cell": -4e7}, "rep_steps_per_cell must be positive"),
@@ -356,3 +359,35 @@ def test_every_node_of_the_smoothed_table_holds_its_value():
 
         ref = quad(f, -math.inf, math.inf, epsabs=1e-13, epsrel=1e-13)[0] / math.sqrt(2 * math.pi)
         assert table.vals[idx] == pytest.approx(ref, abs=1e-12), (idx, m)
+
+
+def test_a_log_log_slope_needs_two_points_in_its_window():
+    """nbl_sim.studies.rate_theory:471 (``sel.sum() < 2`` -> ``< 1``): a window holding one
+    point is refused (a slope needs two); two points give their exact slope (by hand:
+    a = 1/t on t = 2, 4 has slope −1)."""
+    from nbl_sim.studies.rate_theory import loglog_slope
+
+    t, a = [1.0, 2.0, 4.0], [1.0, 0.5, 0.25]
+    with pytest.raises(NBLInputError, match="fewer than two points"):
+        loglog_slope(t, a, 2.0, 3.0)
+    assert loglog_slope(t, a, 2.0, 4.0) == pytest.approx(-1.0, abs=1e-14)
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.15, 0.0, -1e-3])
+def test_the_finite_difference_step_is_checked_below_a_tenth(eps):
+    """nbl_sim.population.fields:685 (``eps < 0.1`` -> ``< 0.2``): jacobian_fd's step must lie in
+    (0, 0.1), so 0.15 is refused as 0.1 is."""
+    from nbl_sim.population import fields as pop
+
+    with pytest.raises(NBLInputError, match=r"eps must be a number in \(0, 0.1\)"):
+        beta = np.array([[-0.6, 0.8], [0.6, 0.8]])  # unit rows, Δ = 1.2
+        pop.jacobian_fd(paper_link("tt-stable"), beta, np.array([1.0, 0.0]), eps)
+
+
+def test_a_study_config_takes_its_horizons_as_a_1d_array():
+    """nbl_sim.studies.rate_study:218 (``v.ndim != 1`` -> ``!= -1``, which refused every array):
+    a 1-D array of whole numbers is a valid grid, held as a tuple of Python ints."""
+    from nbl_sim.studies.rate_study import StudyConfig
+
+    cfg = StudyConfig("array", ns=np.array([1000, 2154]))
+    assert cfg.ns == (1000, 2154) and all(type(x) is int for x in cfg.ns)

@@ -421,3 +421,14 @@ def test_a_table_row_is_checked_on_its_own_interval_away_from_zero():
     assert el.check_bregman_row(row) == {"w": True, "theta": True, "g": True}
     off = el.BregmanRow("shifted", phi, (1, 2), 1 / sp.Abs(M) + 1 / (2 - M), row.theta, g)
     assert el.check_bregman_row(off)["w"] is False
+
+
+def test_a_row_on_a_half_line_bounded_above_is_checked_on_it():
+    """nbl_theory.elicitation:107 (the parametrisation m = hi − u of I = (−∞, hi)): the
+    potential φ = −m log(−m) + m on (−∞, 0) has w = φ'' = −1/m, printed here as 1/|m| (equal
+    for m < 0 only, by hand), θ = φ' = −log(−m) and g = (φ')⁻¹ = −e^{−ϑ}. Checked on I:
+    every entry holds; the same w on (0, ∞) would be −1/m ≠ 1/|m|."""
+    M, T = el.M, el.THETA
+    phi = -M * sp.log(-M) + M
+    row = el.BregmanRow("half-line", phi, (-sp.oo, 0), 1 / sp.Abs(M), -sp.log(-M), -sp.exp(-T))
+    assert el.check_bregman_row(row) == {"w": True, "theta": True, "g": True}

@@ -341,7 +341,20 @@ def _we_implicit(printed: str = _IMPLICIT):
         f"log lhs(m) - log rhs(phi_rho'(m)) = {sp.sstr(gap)} (m in (0, 1))",
         "the printed equation with g = m and z = phi_rho'(m) must hold for every m.",
     )
-    return _gated(out, "log_implicit_equation", we.derivative(1), "phi_rho'(m) on (0, 1)")
+    out = _gated(out, "log_implicit_equation", we.derivative(1), "phi_rho'(m) on (0, 1)")
+    # the library's copy of the printed equation (its log, solved for z) against the
+    # registry's transcription: two copies of one printed formula must agree
+    lhs0, rhs0 = (we.parse(t) for t in _IMPLICIT.split("="))
+    copy = agreement(
+        "the paper's printed implicit equation, solved for z",
+        library=_library_copy("log_implicit_equation"),
+        witness=we.implicit_equation_z(lhs0, rhs0),
+        agree=_same_expression,
+        fmt=sp.sstr,
+    )
+    return gate_noting(
+        out, [copy], "Its copy of the printed equation equals the registry's, solved for z."
+    )
 
 
 @register(
