@@ -15,6 +15,8 @@ split at the kinks of |g''|, μ* from its 2-D definition — and the certified �
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy as sp
 
 from nbl_theory import elicitation as el
@@ -387,6 +389,32 @@ def _r_judgement(key: str, R: float):
 
 
 _TOL = 1e-9  # relative slack of the inequalities (inputs accurate to ~1e-13)
+
+
+def _report_checks(link, key: str, delta: str, bound: float, margin_w: float) -> list:
+    """The failing comparisons of the library's report of prop:self-concordance-stability
+    (:func:`nbl_theory.self_concordance.self_concordance_report`, what ``nbl self-concordance``
+    prints) with the proof's bound 2μ*·margin (:func:`~proofs_check.witnesses.concordance.
+    proof_steps`, relative :data:`_TOL`: both from μ* accurate to ~1e-13) and with the sign of
+    the witness's margin (whether the sufficient condition holds)."""
+    rep = self_concordance_report(link, delta)
+    js = [
+        agreement(
+            f"lower bound 2 mu* margin ({key}, Delta = {delta}) as nbl self-concordance prints it",
+            library=rep.lower_bound,
+            witness=bound,
+            agree=agree_rel(_TOL),
+        ),
+        agreement(
+            f"the sufficient condition holds ({key}, Delta = {delta})",
+            library=rep.sufficient_condition_holds,
+            witness=margin_w > 0,
+            agree=lambda a, b: a == b,
+        ),
+    ]
+    return [j for j in js if j.status == FAIL]
+
+
 _EQ = 1e-10  # witness vs certified value (float64 witnesses, ~1e-13)
 
 
@@ -422,13 +450,15 @@ def _bound_check(key, R_scale=1.0, witness_delta=1.0):
             eq_bad.append(
                 f"Delta={d}: mu* {mu_w:.15g} vs {mu:.15g}, E g''(U) {e2:.15g} vs m2 {m2:.15g}"
             )
-        mj, margin, _ = _margin_judgement(key, R, d)
+        mj, margin, margin_w = _margin_judgement(key, R, d)
         if mj.status == FAIL:
             eq_bad.append(mj.detail)
         # (m2)+ <= |m2| is immediate; the steps with content are |m2| <= E|g''(U)| <= R E g'(U)
         steps, ratios, bound = proof_steps(
             R, df, {"e1": e1, "e2abs": e2abs, "m2": m2, "mu": mu}, margin, lam_lo, _TOL
         )
+        if R_scale == 1.0:  # what `nbl self-concordance` prints, against the proof's bound
+            eq_bad += [j.detail for j in _report_checks(link, key, d, bound, margin_w)]
         worst = {k: max(v, ratios[k]) for k, v in worst.items()}
         ineq_bad += [f"Delta={d}: {s}" for s, ok in steps.items() if not ok]
         bounds.append(bound)
@@ -523,6 +553,12 @@ for _key, _row in PAPER_LINKS.items():
             Mutant.formula("R 0.1% too small", R_scale=0.999),
             Mutant.formula("R 0.1% too large", R_scale=1.001),
             Mutant.witness("witnesses at 1.01 Delta", witness_delta=1.01),
+            Mutant.returning(
+                "the library report's lower bound x 1.01",
+                "formula",
+                "proofs_check.claims.decision_stability:self_concordance_report",
+                lambda r: replace(r, lower_bound=r.lower_bound * 1.01),
+            ),
         ),
     )(lambda key=_key, R_scale=1.0, witness_delta=1.0: _bound_check(key, R_scale, witness_delta))
 
