@@ -500,10 +500,11 @@ def library_tangent_rates(key: str, delta: str, d: int) -> dict:
     ``key`` (the library side of the spectrum claims), each an ascending array of the d − 1
     tangent rates: ``formula`` — κ_⊥ = Δμ* (d − 2 times) and κ_θ from
     :func:`nbl_sim.studies.rate_theory.local_rates` (the float64 tier of
-    ``nbl_theory.stability``) — and ``fd`` — the −eigenvalues of the symmetric part of
+    ``nbl_theory.stability``) —, ``fd`` — the −eigenvalues of the symmetric part of
     :func:`nbl_sim.population.fields.jacobian_fd` (the library field differentiated at v*) on
-    the tangent space, at the witness's own case geometry (the arms are an input here); and
-    the library's ``lambda_star``."""
+    the tangent space, at the witness's own case geometry (the arms are an input here) — and
+    ``matrix`` — the same of the library's eq:Jacobian matrix
+    (:func:`nbl_sim.population.fields.jacobian_formula`) —; and the library's ``lambda_star``."""
     import numpy as np
 
     from nbl_sim.studies.rate_theory import local_rates
@@ -516,9 +517,11 @@ def library_tangent_rates(key: str, delta: str, d: int) -> dict:
     basis = tangent_basis(vs)
     t = basis.T @ pop.jacobian_fd(link, beta, vs) @ basis
     rates = np.sort(-np.linalg.eigvalsh(0.5 * (t + t.T)))
+    jac = basis.T @ pop.jacobian_formula(link, delta, beta=beta) @ basis
+    matrix = np.sort(-np.linalg.eigvalsh(0.5 * (jac + jac.T)))
     lr = local_rates(link, delta, d)
     formula = np.sort([lr["kappa_perp"]] * (d - 2) + [lr["kappa_theta"]])
-    return {"formula": formula, "fd": rates, "lambda_star": lr["lambda_star"]}
+    return {"formula": formula, "fd": rates, "matrix": matrix, "lambda_star": lr["lambda_star"]}
 
 
 def reference_regret(env, seed: int, reps, n: int, n0: int, record_rounds) -> dict:

@@ -24,9 +24,10 @@ __all__ = [
 FD_TOL = 1e-9
 
 LIBRARY_RATES_NOTE = (
-    "The library computed the same tangent rates twice, within 1e-9 x S of the witness's: "
-    "from its formula (nbl_sim.studies.rate_theory.local_rates) and as the eigenvalues of its "
-    "own field's finite-difference Jacobian (nbl_sim.population.fields.jacobian_fd)"
+    "The library computed the same tangent rates three times, within 1e-9 x S of the "
+    "witness's: from its formula (nbl_sim.studies.rate_theory.local_rates), as the eigenvalues "
+    "of its eq:Jacobian matrix (nbl_sim.population.fields.jacobian_formula) and of its own "
+    "field's finite-difference Jacobian (nbl_sim.population.fields.jacobian_fd)"
 )
 
 
@@ -42,8 +43,8 @@ def moment_gate(deltas, keys) -> list:
 
 
 def rate_agreements(key: str, delta: str, d: int, sp: dict) -> list:
-    """The library's tangent rates of Dh(v*) — its formula and the finite differences of its own
-    field — against the witness's finite-difference rates ``sp``
+    """The library's tangent rates of Dh(v*) — its formula, its eq:Jacobian matrix and the finite
+    differences of its own field — against the witness's finite-difference rates ``sp``
     (:func:`proofs_check.witnesses.local_expansions.tangent_spectrum`), within 1e-9 x S."""
     lib = library_tangent_rates(key, delta, d)
     rule = agree_max_abs(FD_TOL * sp["S"], "the tangent rates")
@@ -56,7 +57,11 @@ def rate_agreements(key: str, delta: str, d: int, sp: dict) -> list:
             agree=rule,
             fmt=lambda v: "[" + ", ".join(f"{x:.12g}" for x in v) + "]",
         )
-        for part, how in (("formula", "formula"), ("fd", "FD of its field"))
+        for part, how in (
+            ("formula", "formula"),
+            ("fd", "FD of its field"),
+            ("matrix", "eq:Jacobian matrix"),
+        )
     ]
 
 
@@ -67,5 +72,5 @@ def tangent_rates_mutant(module: str) -> Mutant:
         "library tangent rates +1e-6",
         "formula",
         f"{module}:library_tangent_rates",
-        lambda r: {**r, "formula": r["formula"] + 1e-6, "fd": r["fd"] + 1e-6},
+        lambda r: {**r, **{k: r[k] + 1e-6 for k in ("formula", "fd", "matrix")}},
     )
