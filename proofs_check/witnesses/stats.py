@@ -44,6 +44,7 @@ __all__ = [
     "max_over_min",
     "implied_c_loc",
     "clopper_pearson_lower",
+    "normal_band",
 ]
 
 
@@ -65,6 +66,17 @@ def mean_se(x, axis=0):
     x = np.asarray(x, dtype=float)
     n = x.shape[axis]
     return x.mean(axis), x.std(axis, ddof=1) / math.sqrt(n)
+
+
+def normal_band(x, level: float = 0.95) -> tuple:
+    """(mean, SE, mean − z SE, mean + z SE) of the replications ``x`` (:func:`mean_se`), z the
+    two-sided normal quantile of ``level`` (scipy's ndtri): a figure's band of a Monte Carlo
+    mean."""
+    from scipy.special import ndtri
+
+    m, se = mean_se(x)
+    z = float(ndtri(0.5 + level / 2))
+    return float(m), float(se), float(m - z * se), float(m + z * se)
 
 
 def binomial_z(freq: float, bound: float, N: int) -> float:

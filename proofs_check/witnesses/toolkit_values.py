@@ -70,6 +70,7 @@ __all__ = [
     "phase_boundary",
     "rho0_links_at",
     "float_family_g",
+    "mc_band",
 ]
 
 
@@ -733,3 +734,12 @@ def float_family_g(family: str, params: dict | None, zs):
 
     link = float_family_link(family, params)
     return None if link is None else link.g_numpy(np.asarray(zs, dtype=float))
+
+
+def mc_band(values) -> tuple:
+    """The library's Monte Carlo summary of the replications ``values`` as the figures draw it
+    (:func:`nbl_sim.engine.metrics.mc_summary`): (mean, SE, lower, upper end of the 95% band)."""
+    from nbl_sim.engine.metrics import mc_summary
+
+    s = mc_summary(values)
+    return tuple(float(s[k]) for k in ("mean", "se", "lo", "hi"))

@@ -28,10 +28,18 @@ from nbl_theory.paper import (
     paper_link,
 )
 
-from ...judgement import agree_max_abs, agreement, gate, means_agreement, tree_agreement
+from ...judgement import (
+    agree_max_abs,
+    agree_max_rel,
+    agreement,
+    gate,
+    means_agreement,
+    tree_agreement,
+)
 from ...registry import CAVEAT, DISCREPANCY, FAIL, PASS, SKIPPED, Mutant, Outcome, register
 from ...runner_tasks import CellPlan, split_preloaded
 from ...witnesses import stats as ws
+from ...witnesses import toolkit_values as tv
 from ...witnesses.experiments import (
     angle_path,
     angle_paths,
@@ -288,6 +296,15 @@ def _panel_d(keys: tuple = TWO_TRANSITION_KEYS, wgamma: float = 1.0):
             )
         )
         avg_1k, avg_n = reg[:, 1] / early, reg[:, 2] / n
+        agree.append(  # the band the figure draws (the library's summary) against the witness's
+            agreement(
+                f"R_n/n at n = {n}: mean, SE and 95% band of the figure ({key})",
+                library=tv.mc_band(avg_n),
+                witness=ws.normal_band(avg_n),
+                agree=agree_max_rel(1e-12, "mean, SE and the band's ends"),
+                fmt=lambda v: ", ".join(f"{x:.12g}" for x in v),
+            )
+        )
         drop = avg_1k - avg_n  # paired: R_early/early - R_n/n per replication
         (avg_mean, avg_se), (drop_mean, drop_se) = ws.mean_se(avg_n), ws.mean_se(drop)
         finals.append((key, avg_mean, avg_se))
