@@ -361,6 +361,47 @@ def test_every_node_of_the_smoothed_table_holds_its_value():
         assert table.vals[idx] == pytest.approx(ref, abs=1e-12), (idx, m)
 
 
+def test_the_smoothed_table_returns_its_node_values_at_the_nodes():
+    """nbl_sim.studies.regret_geometry:93 (the barycentric formula's exact-node branch,
+    ``(fv * hit).sum(-1)`` summed over another axis): at a query equal to a Chebyshev node
+    (here a panel's edges, x = ±1 exactly in binary) the interpolant is the stored value
+    itself, for a vector of queries as for one; just off the node it is continuous."""
+    from nbl_sim.studies import regret_geometry as rg
+
+    table = rg._Smoothed(paper_link("logistic"), 0.3)  # noqa: SLF001 - the table itself
+    lo, w = rg._TAB_LO, rg._TAB_W  # noqa: SLF001
+    panels = np.array([1, 7, table.n_panels // 2, table.n_panels - 3])
+    q = lo + w * panels  # left edges: x = -1 on each panel
+    j = int(np.flatnonzero(rg._CHEB == -1.0)[0])  # noqa: SLF001
+    got = table(q)
+    assert got.shape == q.shape
+    np.testing.assert_array_equal(got, table.vals[panels, j])
+    assert float(table(q[2])) == table.vals[panels[2], j]
+    np.testing.assert_allclose(table(q + 1e-9), got, atol=1e-8)
+
+
+def test_the_literal_nbl_starts_every_replication_from_a_given_v0():
+    """nbl_sim.engine.nbl_kernel:324 (``np.tile`` of the given initial direction, its
+    arguments exchanged): with ``v0`` given, Stage I is skipped and every replication starts
+    from v0/‖v0‖: the first action is sgn(v0ᵀX_0), and the replications, run together, are
+    the replications run one at a time."""
+    from nbl_sim.engine.nbl_kernel import nbl_reference
+
+    rng = np.random.default_rng(5)
+    R, n, d = 3, 40, 3
+    X = rng.standard_normal((R, n, d))
+    Y = rng.integers(0, 2, (R, n, 2)).astype(float)
+    coins = np.ones((R, 0), dtype=np.int8)
+    v0 = np.array([3.0, -4.0, 12.0])  # norm 13
+    actions, V = nbl_reference(X, Y, coins, v0=v0)
+    assert V.shape == (R, d)
+    np.testing.assert_array_equal(actions[:, 0], np.where(X[:, 0] @ v0 >= 0, 1, -1))
+    for r in range(R):
+        a1, v1 = nbl_reference(X[r : r + 1], Y[r : r + 1], coins[r : r + 1], v0=v0 / 13)
+        np.testing.assert_array_equal(a1[0], actions[r])
+        np.testing.assert_allclose(v1[0], V[r], rtol=0, atol=1e-15)
+
+
 def test_a_log_log_slope_needs_two_points_in_its_window():
     """nbl_sim.studies.rate_theory:471 (``sel.sum() < 2`` -> ``< 1``): a window holding one
     point is refused (a slope needs two); two points give their exact slope (by hand:

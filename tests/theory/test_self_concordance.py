@@ -565,3 +565,16 @@ def test_a_link_whose_g_prime_vanishes_gets_a_report_not_an_internal_error():
     assert rep.delta_sc is None and rep.margin < 0
     assert any("spike where g' (nearly) vanishes" in n for n in rep.constant.notes)
     assert any("holds nowhere there" in n for n in rep.notes)
+
+
+@pytest.mark.parametrize(("sign", "expected"), [(-1.0, 2.0), (1.0, 0.0)])
+def test_exact_threshold_at_the_ends_of_the_scan(monkeypatch, sign, expected):
+    """The exact threshold's two ends (``SCReport`` docstring): 2.0 when λ* ≤ 0 up to the
+    scan's last point (unstable on the whole grid: no Δ of (0, 2) is known stable), 0.0 when
+    λ* > 0 on the whole scan. No link of the claims is unstable at Δ = 1.98, so λ* is replaced
+    by a constant of each sign (the cache is emptied around it)."""
+    from nbl_theory import self_concordance as sc
+
+    monkeypatch.setattr(sc, "_CACHE", type(sc._CACHE)())  # noqa: SLF001 - a private cache
+    monkeypatch.setattr(sc, "lambda_star_float", lambda link, d: sign)
+    assert sc._exact_threshold(make_family("logistic")) == expected  # noqa: SLF001
