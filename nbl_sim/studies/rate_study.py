@@ -172,7 +172,8 @@ class StudyConfig:
     def __post_init__(self):
         """Checked once, at the door (one line, nothing run): horizons strictly increasing
         positive integers, at least two of them (the log-log fits), the Stage I lengths
-        increasing, replication counts positive integers, dimensions integers ≥ 2 (the long
+        increasing, replication counts positive integers, dimensions distinct integers ≥ 2 (a
+        repeated one would run its cells twice and weigh twice in the fits over d; the long
         arm may have none), the cell size a positive finite number."""
         for name, least in (("ns", 2), ("long_ns", 2), ("contrast_ns", 2), ("loc_n0s", 1)):
             v = _whole_tuple(getattr(self, name))
@@ -192,8 +193,15 @@ class StudyConfig:
             object.__setattr__(self, name, v)
         for name, least in (("dims", 1), ("long_dims", 0), ("loc_dims", 1)):
             v = _whole_tuple(getattr(self, name))
-            if not (v is not None and len(v) >= least and all(x >= 2 for x in v)):
-                raise NBLInputError(f"{name} must be integers >= 2, got {getattr(self, name)!r}")
+            if not (
+                v is not None
+                and len(v) >= least
+                and all(x >= 2 for x in v)
+                and len(set(v)) == len(v)
+            ):
+                raise NBLInputError(
+                    f"{name} must be distinct integers >= 2, got {getattr(self, name)!r}"
+                )
             object.__setattr__(self, name, v)
         if not (math.isfinite(self.rep_steps_per_cell) and self.rep_steps_per_cell > 0):
             raise NBLInputError(

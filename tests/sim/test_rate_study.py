@@ -261,9 +261,9 @@ def test_a_study_config_takes_numpys_whole_numbers_as_ints_and_refuses_bools():
         ({"reps": True}, "reps must be a positive integer"),
         ({"reps": 2.0}, "reps must be a positive integer"),
         ({"ns": "12"}, "ns must be at least 2 increasing"),
-        ({"dims": (np.float64(2.0), 4)}, "dims must be integers >= 2"),
+        ({"dims": (np.float64(2.0), 4)}, "dims must be distinct integers >= 2"),
         # a mapping iterates over its keys and a set in no order of the user's: not sizes
-        ({"dims": {2: "a", 4: "b"}}, "dims must be integers >= 2"),
+        ({"dims": {2: "a", 4: "b"}}, "dims must be distinct integers >= 2"),
         ({"ns": {300, 1000}}, "ns must be at least 2 increasing"),
         ({"ns": np.array([[300, 1000]])}, "ns must be at least 2 increasing"),
     ]:

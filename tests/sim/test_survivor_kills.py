@@ -241,7 +241,8 @@ def test_the_full_studys_horizons_are_log_spaced():
         ({"contrast_ns": (300,)}, "contrast_ns must be at least 2"),
         ({"ns": np.array(1000)}, "ns must be at least 2"),  # a 0-d array (not iterable)
         ({"reps": 0}, "reps must be a positive integer"),
-        ({"loc_dims": (1,)}, "loc_dims must be integers >= 2"),
+        ({"loc_dims": (1,)}, "loc_dims must be distinct integers >= 2"),
+        ({"dims": (4, 4, 8, 16)}, "dims must be distinct integers >= 2"),  # rate_study:139
         ({"rep_steps_per_cell": -4e7}, "rep_steps_per_cell must be positive"),
     ],
 )
@@ -400,6 +401,36 @@ def test_the_literal_nbl_starts_every_replication_from_a_given_v0():
         a1, v1 = nbl_reference(X[r : r + 1], Y[r : r + 1], coins[r : r + 1], v0=v0 / 13)
         np.testing.assert_array_equal(a1[0], actions[r])
         np.testing.assert_allclose(v1[0], V[r], rtol=0, atol=1e-15)
+
+
+def test_circle_zeros_scans_its_default_grid():
+    """nbl_sim.population.circle:139 (the default ``n_grid`` = 3600): every caller passes its
+    own grid, so the default must work on its own: H = sin α on the default grid has the
+    repelling zero 0 (H' = 1) and the attracting zero π (H' = −1), found on a 2π/3600 step."""
+    from nbl_sim.population.circle import circle_zeros
+
+    eq = circle_zeros(np.sin, np.cos)
+    assert eq.n_grid == 3600 and eq.grid_step == pytest.approx(2 * np.pi / 3600, rel=1e-15)
+    assert [(round(e.degrees, 9), e.stability) for e in eq] == [
+        (0.0, "repelling"),
+        (180.0, "attracting"),
+    ]
+
+
+def test_the_unstable_fraction_leaves_out_only_the_failed_columns():
+    """nbl_sim.studies.phase:216 (the mask of computed points, ``!=`` → ``==``): the fraction
+    of unstable grid points is over the points computed (stable, unstable or undecided), the
+    failed ones left out: 2 unstable of 5 computed here (by hand), NaN when every point
+    failed."""
+    from nbl_sim.studies.phase import PhaseDiagram
+
+    sign = np.array(
+        [["stable", "unstable", "failed"], ["undecided", "unstable", "stable"]], dtype=object
+    )
+    pd = PhaseDiagram("logistic", "p", ["1", "2", "3"], ["0.5", "1"], "float", None, sign)
+    assert pd.unstable_fraction() == pytest.approx(2 / 5, rel=1e-15)
+    pd.sign = np.full((2, 3), "failed", dtype=object)
+    assert np.isnan(pd.unstable_fraction())
 
 
 def test_a_log_log_slope_needs_two_points_in_its_window():

@@ -75,3 +75,17 @@ def test_format_ball_rounds_outward(value):
 )
 def test_format_point(p, text):
     assert format_point(p) == text
+
+
+@pytest.mark.parametrize("x", ["-1.5", "1.5", "-0.1", "-3.0e-20"])
+def test_a_binary_float_atom_is_its_exact_dyadic_ball(x):
+    """``number_ball`` of a sympy Float: a binary float is an exact dyadic number m·2^e, so
+    ball holds the float itself, its sign included (a negative float in a user's expression,
+    e.g. '1/(1+exp(-1.5*z))'), to the working precision."""
+
+    from nbl_theory.arb_eval import number_ball
+
+    f = sp.Float(x, 53)
+    ball = number_ball(f)
+    assert ball.imag == 0 and ball.real.contains(arb(float(f)))
+    assert ball.rad() <= abs(float(f)) * 2.0**-50

@@ -180,3 +180,17 @@ def test_a_negative_power_reaches_both_ends_of_its_range(n, lo, hi):
         # and is tight (an enclosure of a monotone power costs only rounding at 256 bits)
         assert abs(float(e_lo - want_lo.mid())) < 1e-60
         assert abs(float(e_hi - want_hi.mid())) < 1e-60
+
+
+@pytest.mark.parametrize("lo", ["-0.5", "0"])
+def test_log_of_an_interval_reaching_zero_or_below_is_refused(lo):
+    """``_log``'s guard: log over [lo, 2] with lo ≤ 0 has no finite enclosure, so it is refused
+    (``NotInterval``) rather than returned as a NaN or infinite ball — for an end in (−1, 0) as
+    for 0 itself; above 0 its ends are log's values at the ends (to rounding)."""
+    f = compile_interval([sp.log(Z)], Z)
+    with arb_precision(64), pytest.raises(NotInterval, match="log of an interval"):
+        f(arb(lo), arb(2))
+    with arb_precision(64):
+        ((lo_b, hi_b),) = f(arb("0.5"), arb(2))
+        assert float(lo_b.mid()) == pytest.approx(-mpmath.log(2), abs=1e-15)
+        assert float(hi_b.mid()) == pytest.approx(mpmath.log(2), abs=1e-15)
