@@ -235,6 +235,26 @@ def test_derivative_size_bound_is_checked_before_differentiating():
         assert derivative_size(e, Z) >= tree_size(sp.diff(e, Z))
 
 
+@pytest.mark.parametrize(
+    "e",
+    [
+        Z,
+        sp.Integer(3),
+        sp.exp(-Z) + Z**2,
+        1 / (1 + sp.exp(-3 * Z)) ** 2,
+        sp.Mul(*[3 + sp.tanh(Z / k) for k in range(1, 6)]),
+        sp.tanh(Z) + sp.tanh(Z),  # a shared subtree, counted each time it occurs
+    ],
+)
+def test_tree_size_counts_every_node(e):
+    """``tree_size``: the number of nodes of the expression tree, shared subtrees counted each
+    time (its docstring) — sympy's own preorder traversal visits exactly those nodes."""
+    from nbl_theory.derivatives import tree_size
+
+    assert tree_size(e) == sum(1 for _ in sp.preorder_traversal(e))
+    assert tree_size(sp.Add(e, Z, evaluate=False)) == tree_size(e) + 2
+
+
 # --------------------------------------------------------------------- float64 values
 def test_overflowing_float_values_are_re_evaluated_in_ball_arithmetic():
     """g' of sigmoid(80 z) at z = −10 is e^{800}/(1 + e^{800})² = NaN in float64 (inf/inf);
