@@ -89,3 +89,23 @@ def test_a_binary_float_atom_is_its_exact_dyadic_ball(x):
     ball = number_ball(f)
     assert ball.imag == 0 and ball.real.contains(arb(float(f)))
     assert ball.rad() <= abs(float(f)) * 2.0**-50
+
+
+@pytest.mark.parametrize("power", [3, 5])
+def test_a_positive_integer_power_of_a_ball_holding_zero_is_finite(power):
+    """``_node``'s integer powers: z^n for n > 0 is the ball power itself, so at a ball holding
+    0 (a node at 0, a tail shell straddling it) it is a finite enclosure of [−r^n, r^n] — not
+    1/z^(−n), which is not finite there. Reference: the exact range of z^n on [−r, r]."""
+    from flint import acb
+
+    from nbl_theory.arb_eval import arb_precision, compile_acb
+
+    z = sp.Symbol("z", real=True)
+    with arb_precision(64):
+        f = compile_acb([z**power], z)
+        (at0,) = f(acb(0), False)
+        (ball,) = f(acb(arb(0, "1e-3")), False)
+    assert at0 == 0
+    assert ball.real.is_finite() and ball.imag == 0
+    assert ball.real.contains(arb("1e-3") ** power) and ball.real.contains(-(arb("1e-3") ** power))
+    assert ball.rad() < 2 * arb("1e-3") ** power
