@@ -433,6 +433,24 @@ def test_the_unstable_fraction_leaves_out_only_the_failed_columns():
     assert np.isnan(pd.unstable_fraction())
 
 
+def test_the_reference_indices_of_stacked_replications_are_each_replications():
+    """nbl_sim.engine.reference:238 (the output's shape from ``X.shape[:-1]``, its docstring's
+    (..., n, d) contexts): the index pass over a stack of replications (R, n, d) is the pass
+    over each replication's (n, d), bit for bit."""
+    from nbl_sim.engine.reference import indices
+
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((3, 25, 4))
+    beta = rng.standard_normal((2, 4))
+    v_star = rng.standard_normal(4)
+    z, opt = indices(X, beta, v_star)
+    assert z.shape == (3, 25, 2) and opt.shape == (3, 25)
+    for r in range(3):
+        zr, optr = indices(X[r], beta, v_star)
+        np.testing.assert_array_equal(z[r], zr)
+        np.testing.assert_array_equal(opt[r], optr)
+
+
 def test_a_log_log_slope_needs_two_points_in_its_window():
     """nbl_sim.studies.rate_theory:471 (``sel.sum() < 2`` -> ``< 1``): a window holding one
     point is refused (a slope needs two); two points give their exact slope (by hand:

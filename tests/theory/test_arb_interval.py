@@ -194,3 +194,14 @@ def test_log_of_an_interval_reaching_zero_or_below_is_refused(lo):
         ((lo_b, hi_b),) = f(arb("0.5"), arb(2))
         assert float(lo_b.mid()) == pytest.approx(-mpmath.log(2), abs=1e-15)
         assert float(hi_b.mid()) == pytest.approx(mpmath.log(2), abs=1e-15)
+
+
+def test_an_interval_with_one_infinite_end_is_not_decided():
+    """``compile_interval``'s finiteness guard checks both ends of every computed range: 2z on
+    [−∞, 0] has the range [−∞, 0], finite above only, and is refused (``NotInterval``) like
+    exp(z) on [0, ∞], infinite above — an infinite end is never computed on."""
+    with arb_precision(64):
+        with pytest.raises(NotInterval, match="not finite"):
+            compile_interval([2 * Z], Z)(arb(float("-inf")), arb(0))
+        with pytest.raises(NotInterval, match="not finite"):
+            compile_interval([sp.exp(Z)], Z)(arb(0), arb(float("inf")))
