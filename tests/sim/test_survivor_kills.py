@@ -451,6 +451,19 @@ def test_the_reference_indices_of_stacked_replications_are_each_replications():
         np.testing.assert_array_equal(opt[r], optr)
 
 
+def test_a_given_theta_direction_keeps_its_sign():
+    """nbl_sim.population.fields:311 (θ from a given ``theta_dir``: its component orthogonal
+    to v*, ``raw − (rawᵀv*)v*``, operands exchanged): θ is the unit vector along that
+    component (of length √(1 − Δ²/4)), not its opposite — the arms β_± = θ ± (Δ/2)v* follow
+    the user's θ. By hand: Δ = 1, v* = e1, theta_dir = (5, 2, 1) give θ = (√3/2)(0, 2, 1)/√5."""
+    from nbl_sim.population.fields import arm_vectors
+
+    _, vs, theta = arm_vectors("1", 3, v_star=[1.0, 0.0, 0.0], theta_dir=[5.0, 2.0, 1.0])
+    np.testing.assert_allclose(vs, [1.0, 0.0, 0.0], atol=0)
+    want = np.sqrt(3.0) / 2 * np.array([0.0, 2.0, 1.0]) / np.sqrt(5.0)
+    np.testing.assert_allclose(theta, want, atol=1e-15)
+
+
 def test_a_log_log_slope_needs_two_points_in_its_window():
     """nbl_sim.studies.rate_theory:471 (``sel.sum() < 2`` -> ``< 1``): a window holding one
     point is refused (a slope needs two); two points give their exact slope (by hand:
