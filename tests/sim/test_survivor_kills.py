@@ -378,6 +378,7 @@ def test_the_smoothed_table_returns_its_node_values_at_the_nodes():
     assert got.shape == q.shape
     np.testing.assert_array_equal(got, table.vals[panels, j])
     assert float(table(q[2])) == table.vals[panels[2], j]
+    # continuity only: |ĝ'| ≤ max g' = 1/4 moves ĝ by ≤ 2.5e-10 over 1e-9; 1e-8 leaves room
     np.testing.assert_allclose(table(q + 1e-9), got, atol=1e-8)
 
 
@@ -400,6 +401,8 @@ def test_the_literal_nbl_starts_every_replication_from_a_given_v0():
     for r in range(R):
         a1, v1 = nbl_reference(X[r : r + 1], Y[r : r + 1], coins[r : r + 1], v0=v0 / 13)
         np.testing.assert_array_equal(a1[0], actions[r])
+        # the same float operations per row; 1e-15 allows numpy's vectorized reductions to
+        # round differently for one row than for three
         np.testing.assert_allclose(v1[0], V[r], rtol=0, atol=1e-15)
 
 
@@ -461,7 +464,7 @@ def test_a_given_theta_direction_keeps_its_sign():
     _, vs, theta = arm_vectors("1", 3, v_star=[1.0, 0.0, 0.0], theta_dir=[5.0, 2.0, 1.0])
     np.testing.assert_allclose(vs, [1.0, 0.0, 0.0], atol=0)
     want = np.sqrt(3.0) / 2 * np.array([0.0, 2.0, 1.0]) / np.sqrt(5.0)
-    np.testing.assert_allclose(theta, want, atol=1e-15)
+    np.testing.assert_allclose(theta, want, atol=1e-15)  # two Gram–Schmidt passes' rounding
 
 
 def test_a_log_log_slope_needs_two_points_in_its_window():
