@@ -110,7 +110,8 @@ def decimal_label(q: Fraction) -> str | None:
         return str(q.numerator) if abs(q) < _MAX_PARAM else None
     if not Fraction(1, 10**4) <= abs(q) < _MAX_PARAM:
         return None
-    for k in range(1, 16):
+    # |q| >= 1e-4 with at most 15 significant digits: at most 4 + 15 - 1 = 18 decimal places
+    for k in range(1, 19):
         scaled = q * 10**k
         if scaled.denominator == 1:
             digits = str(abs(scaled.numerator)).rjust(k + 1, "0")

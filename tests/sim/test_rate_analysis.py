@@ -156,3 +156,34 @@ def test_the_d2_extrapolation_has_the_fits_standard_error():
     assert out["d2"]["extrapolated"] == pytest.approx(a + 2 * b, rel=1e-10)
     assert out["d2"]["extrapolated_se"] == pytest.approx(math.sqrt(var), rel=1e-8)
     assert (out["d2"]["S"], out["d2"]["se"]) == (40.0, 2.0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    C=st.floats(5.0, 500.0),
+    c=st.floats(-1.0, 2.5),
+    noise=st.lists(st.floats(-0.05, 0.05), min_size=3, max_size=3),
+)
+def test_standard_errors_are_numpys_covariance_through_the_delta_method(C, c, noise):
+    """C_se and c_se against an independent route: numpy.polyfit's unscaled covariance of the
+    weighted line S = C d + a over d = 4, 8, 16, and the gradient of c = -a/C by central
+    differences (step 1e-6 relative: its truncation error ~1e-12, far inside rel 1e-5)."""
+    dims = (4, 8, 16)
+    data = {d: (C * (d - c) * (1 + e), 0.02 * abs(C * (d - c)) + 0.5) for d, e in zip(dims, noise)}
+    m = dimension_model(data)
+    S = np.array([data[d][0] for d in dims])
+    se = np.array([data[d][1] for d in dims])
+    (slope, icept), cov = np.polyfit(np.array(dims, float), S, 1, w=1 / se, cov="unscaled")
+    assert m["C_se"] == pytest.approx(math.sqrt(cov[0, 0]), rel=1e-6)
+
+    def c_of(a, b):
+        return -a / b
+
+    ha, hb = 1e-6 * max(1.0, abs(icept)), 1e-6 * abs(slope)
+    grad = np.array(
+        [
+            (c_of(icept, slope + hb) - c_of(icept, slope - hb)) / (2 * hb),
+            (c_of(icept + ha, slope) - c_of(icept - ha, slope)) / (2 * ha),
+        ]
+    )
+    assert m["c_se"] == pytest.approx(math.sqrt(grad @ cov @ grad), rel=1e-5)

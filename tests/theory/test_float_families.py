@@ -20,7 +20,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+import sympy as sp
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -207,6 +208,24 @@ def test_the_decimal_label_is_the_links_wherever_it_is_given(v):
     label = decimal_label(Fraction(v))
     if label is not None:
         assert label == _fmt(exact_number(str(v)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 15), st.integers(1, 4), st.integers(0, 10**15), st.booleans())
+@example(15, 4, 1, False)  # 0.000100000000000001: all 18 places
+def test_every_decimal_of_up_to_15_digits_in_range_is_labelled(n, e, raw, negative):
+    """Small decimals too: 1e-4 <= |q| < 1 with at most 15 significant digits has at most 18
+    decimal places (0.000123456789012345), and the Link prints all of them (mpmath's nstr at
+    15 digits), so decimal_label must answer, as the Link does — it once stopped at 15 places
+    and sent 0.0001000000000001 down the Link's slower path. q has n significant digits, the
+    first at the e-th decimal place."""
+    from nbl_theory.families import _fmt
+
+    m = 10 ** (n - 1) + raw % (9 * 10 ** (n - 1))  # exactly n digits
+    q = Fraction(m, 10 ** (n + e - 1)) * (-1 if negative else 1)
+    label = decimal_label(q)
+    assert label is not None
+    assert label == _fmt(sp.Rational(q.numerator, q.denominator))
 
 
 def test_the_float_path_takes_only_what_it_labels_as_the_link_does():

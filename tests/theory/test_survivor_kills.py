@@ -269,3 +269,38 @@ def test_the_trapezoid_stops_relative_to_the_integrands_own_size(scale):
     # plus the rounding of ~2·10⁴ float64 terms
     assert abs(value / (scale * w * math.sqrt(math.pi)) - 1) < 1e-12
     assert err < 1e-12 * scale * w * math.sqrt(math.pi)
+
+
+@pytest.mark.parametrize("ctx_name", ["float", "mp"])
+def test_the_trapezoid_stops_after_one_halving_when_the_rule_is_exact(ctx_name):
+    """nbl_theory.numeric:477 (the first estimate ``sums[k] * h`` -> ``sums[k]``): the first
+    two sums are compared as integrals, both scaled by their step. For an affine integrand the
+    trapezoid rule is exact at every level, so the first two estimates agree and the rule
+    stops after one halving — two evaluations of ``f``. An unscaled first estimate differs
+    from the second by a factor 1/h and forces a needless second halving (a third call).
+    Reference by hand: ∫_0^2 (3t + 1) dt = 8."""
+    import numpy as np
+
+    from nbl_theory.numeric import FLOAT, MpContext, halving_trapezoid
+
+    calls = []
+    if ctx_name == "float":
+        ctx = FLOAT
+
+        def f(t):
+            calls.append(1)
+            return [3.0 * np.asarray(t) + 1.0]
+
+    else:
+        ctx = MpContext(30)
+
+        def f(t):
+            calls.append(1)
+            return (3 * t + 1,)
+
+    ((value, err),) = halving_trapezoid(ctx, f, 0.0, 2.0, 1e-12)
+    assert float(value) == pytest.approx(8.0, rel=1e-14)
+    # float context: f takes the node array (one call per level); mpmath: one call per node,
+    # start + 1 nodes on the first level and start midpoints on the one halving
+    expected = 2 if ctx_name == "float" else (ctx.start + 1) + ctx.start
+    assert len(calls) == expected

@@ -128,3 +128,17 @@ def test_a_root_refined_at_few_digits_is_the_finer_root_rounded(exp_root_40, dps
     with mpmath.workdps(45):
         lam = stability(link, fine, dps=40).lambda_star
         assert abs(lam) < mpmath.mpf(10) ** -35
+
+
+def test_progress_counts_each_scan_point_once_ending_at_the_grid(monkeypatch):
+    """``progress(i, n)`` is called after each scan point with i = 1 … n (a bar that ends full)."""
+    monkeypatch.setattr(threshold, "lambda_star_float", lambda link, x: 1.0 + x)
+    calls = []
+    find_thresholds(
+        make_family("logistic"),
+        "delta",
+        grid=5,
+        bracket=("0.5", "1.5"),
+        progress=lambda i, n: calls.append((i, n)),
+    )
+    assert calls == [(i, 5) for i in range(1, 6)]
