@@ -303,6 +303,12 @@ def test_default_executor_choice():
         ({"reps": 0}, "reps must be a positive integer"),
         ({"init_angle": float("inf")}, r"degrees in \[-360, 360\]"),
         ({"gamma": float("nan")}, "finite"),
+        # record rounds: strictly increasing integers in [0, n], each end and each rule
+        ({"record_rounds": [-1, 50]}, "record_rounds must be strictly increasing"),
+        ({"record_rounds": [0, 101]}, "record_rounds must be strictly increasing"),
+        ({"record_rounds": [50, 50]}, "record_rounds must be strictly increasing"),
+        ({"record_rounds": []}, "record_rounds must be strictly increasing"),
+        ({"record_rounds": [[1, 2]]}, "record_rounds must be strictly increasing"),
     ],
 )
 def test_bad_input(kwargs, fragment):
