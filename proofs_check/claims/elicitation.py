@@ -26,7 +26,7 @@ import sympy as sp
 
 from nbl_theory import elicitation as el
 
-from ..judgement import agreement, gate_noting
+from ..judgement import agree_rel, agreement, gate_noting
 from ..registry import (
     CAVEAT,
     DISCREPANCY,
@@ -179,6 +179,7 @@ def _table_row(name, printed=None):
         agree=_same_entries,
         fmt=lambda v: ", ".join(_s(x) for x in v),
     )
+    family = _family_check(name, g, dual)
     detail = (
         "w = phi'' and vartheta = phi' by sympy diff, g = (phi')^-1 by sympy solve "
         "(the branch mapping a sample of the domain back), each minus the printed entry: "
@@ -189,10 +190,51 @@ def _table_row(name, printed=None):
         computed,
         (f"printed {', '.join(wrong)} differ from the recomputed ones; " if wrong else "") + detail,
     )
-    return _gated(out, [check, transcribed])
+    return _gated(out, [check, transcribed, family])
 
 
 _ROW_KEYS = ("phi", "w", "theta", "g")
+#: the library's family (nbl_theory.families) built from each row's potential
+_FAMILY_OF_ROW = {
+    "quadratic": "quadratic",
+    "negative-entropy": "negative-entropy",
+    "burg": "burg-entropy",
+    "binary-negative-entropy": "binary-negative-entropy",
+}
+#: where the response map is compared (inside R, both signs, away from 0 and integers)
+_RESPONSE_POINTS = (sp.Integer(-2), sp.Rational(-1, 2), sp.Rational(1, 3), sp.Rational(17, 10))
+#: float64 g of a closed-form inverse, computed by the library through its chart: measured
+#: <= 3.4e-16 relative on these rows; 1e-12 leaves room for a chart's root-finding and is far
+#: below any formula error (a factor, a sign, a shifted argument)
+_RESPONSE_RTOL = 1e-12
+
+
+def _family_check(name: str, g, dual):
+    """The library's family Link of row ``name`` — what ``nbl stability --family`` builds from
+    the potential — against the witness's g = (φ')⁻¹ of the row (30-digit sympy values at
+    :data:`_RESPONSE_POINTS`), or, where the witness's dual domain does not cover R, the
+    library's refusal to build it (eq:app_full_dual_domain)."""
+    covers = dual[0] == -sp.oo and dual[1] == sp.oo
+    witness = (
+        tuple(float(sp.N(g.subs(THETA, p), 30)) for p in _RESPONSE_POINTS)
+        if covers
+        else f"refused: dual domain ({_s(dual[0])}, {_s(dual[1])}) does not cover R"
+    )
+    return agreement(
+        f"g of the {_FAMILY_OF_ROW[name]} family link at {', '.join(map(_s, _RESPONSE_POINTS))}",
+        library=tv.family_response(_FAMILY_OF_ROW[name], [float(p) for p in _RESPONSE_POINTS]),
+        witness=witness,
+        agree=_same_response,
+        fmt=lambda v: v if isinstance(v, str) else ", ".join(f"{x:.15g}" for x in v),
+    )
+
+
+def _same_response(library, witness) -> bool:
+    """both refuse the link, or g agrees at every point to 1e-12 relative"""
+    if isinstance(witness, str) or isinstance(library, str):
+        return isinstance(witness, str) and isinstance(library, str)
+    close = agree_rel(_RESPONSE_RTOL)
+    return all(close(a, b) for a, b in zip(library, witness, strict=True))
 
 
 def _same_entries(library, witness) -> bool:
@@ -230,6 +272,11 @@ for _name, _row in _TABLE.items():
                 lambda d: {**d, "w": 2 * d["w"]},
             ),
             _witness_mutant("inverse (g negated)", "inverse", lambda g: -g),
+            _library_mutant(
+                "family link's g doubled (a refused one built)",
+                "family_response",
+                lambda v: (0.5,) * 4 if isinstance(v, str) else tuple(2 * x for x in v),
+            ),
         ),
     )(lambda printed=None, name=_name: _table_row(name, printed))
 

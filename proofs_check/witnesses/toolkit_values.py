@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from nbl_sim.population import fields as pop
 from nbl_sim.studies import rate_theory as rt
+from nbl_theory import NBLInputError
 from nbl_theory import elicitation as el
 from nbl_theory.families import make_family
 from nbl_theory.paper import PAPER_LINKS, paper_link
@@ -34,6 +37,7 @@ __all__ = [
     "bregman_affine_gap",
     "bregman_row_check",
     "bregman_table_row",
+    "family_response",
     "bregman_mean_gap",
     "update_steps",
     "link_derivatives_of",
@@ -211,6 +215,17 @@ def bregman_table_row(name: str) -> dict:
     θ in :data:`nbl_theory.elicitation.M`, g in :data:`nbl_theory.elicitation.THETA`)."""
     (row,) = (r for r in el.BREGMAN_TABLE if r.name == name)
     return {k: getattr(row, k) for k in ("phi", "domain", "w", "theta", "g")}
+
+
+def family_response(family: str, points) -> tuple | str:
+    """The library's family Link ``family`` (:func:`nbl_theory.families.make_family`, built from
+    its potential by ``Link.from_potential``) as a user gets it: g(ϑ) at ``points`` in float64,
+    or ``"refused: <reason>"`` when the library will not build it."""
+    try:
+        link = make_family(family)
+    except NBLInputError as e:
+        return f"refused: {e}"
+    return tuple(float(v) for v in link.g_numpy(np.asarray(points, dtype=float)))
 
 
 def dual_domain_of(phi, domain) -> tuple:
