@@ -236,7 +236,8 @@ FULL = StudyConfig("full")
 #: A small version of every part (``nbl study --quick``, a few seconds): for tests and a look.
 QUICK = StudyConfig(
     "quick",
-    dims=(2, 4),
+    # d = 8 too: two dimensions d >= 3, so the quick claims' gates reach the C (d - c) fit
+    dims=(2, 4, 8),
     ns=(300, 1000, 3000),
     reps=40,
     t_points=16,

@@ -253,7 +253,10 @@ def test_a_study_config_takes_numpys_whole_numbers_as_ints_and_refuses_bools():
     from nbl_theory.errors import NBLInputError
 
     c = dataclasses.replace(
-        QUICK, reps=np.int64(40), ns=list(np.array([300, 1000, 3000])), dims=(np.int32(2), 4)
+        QUICK,
+        reps=np.int64(40),
+        ns=list(np.array([300, 1000, 3000])),
+        dims=(np.int32(2), 4, np.int64(8)),
     )
     assert c == QUICK and hash(c) == hash(QUICK)
     assert type(c.reps) is int and type(c.ns) is tuple and {type(x) for x in c.ns} == {int}

@@ -627,7 +627,9 @@ def _estimation_rate_study(
         if m is not None:
             where = _d_model_text(link, m, nmax)
             rows.append(where)
-            if m["chi2_p"] is not None and m["chi2_p"] < _P_LINEAR:
+            if m["chi2_p"] is None:
+                pass  # two dimensions d >= 3: a line through two points tests nothing
+            elif m["chi2_p"] < _P_LINEAR:
                 not_linear.append(where)  # C (d - c) rejected by its chi2
             else:
                 linear.append(link)
