@@ -648,6 +648,11 @@ _INDUCED = pt.INDUCED_LINKS
         _witness_mutant(
             "g^-1 (+1)", "induced_potential_facts", lambda f: {**f, "inv": f["inv"] + 1}
         ),
+        _library_mutant(
+            "float64 family g doubled",
+            "float_family_g",
+            lambda v: None if v is None else 2 * v,
+        ),
     ),
 )
 def _induced(integrand="inverse"):
@@ -664,7 +669,36 @@ def _induced(integrand="inverse"):
                 fmt=lambda v: f"{_s(v[0])} on ({_s(v[1][0])}, {_s(v[1][1])})",
             )
         )
+        checks.append(_float_family_check(name, g))
     return _gated(_induced_verdict(integrand, facts), checks)
+
+
+#: where the float64 links are compared: both tails and the centre
+_FLOAT_POINTS = (sp.Integer(-3), sp.Rational(-7, 10), sp.Rational(2, 5), sp.Rational(5, 2))
+#: float64 g against the 30-digit sympy value: the probit's (1 + erf)/2 cancels in the lower
+#: tail (0.5 u/Phi(-3) ~ 4e-14; measured 6.6e-15 at z = -3, 1.2e-16 for the logistic)
+_FLOAT_RTOL = 1e-12
+
+
+def _float_family_check(name: str, g):
+    """The library's float64 g of the family ``name`` — what ``nbl simulate --family`` runs on
+    (:mod:`nbl_theory.float_families`) — against the witness's g at :data:`_FLOAT_POINTS`."""
+    lib = tv.float_family_g(name, None, [float(p) for p in _FLOAT_POINTS])
+    return agreement(
+        f"float64 g of the {name} family (nbl simulate) at " + ", ".join(map(_s, _FLOAT_POINTS)),
+        library=None if lib is None else tuple(float(v) for v in lib),
+        witness=tuple(float(sp.N(g.subs(pt.R, p), 30)) for p in _FLOAT_POINTS),
+        agree=_same_values,
+        fmt=lambda v: "none" if v is None else ", ".join(f"{x:.15g}" for x in v),
+    )
+
+
+def _same_values(library, witness) -> bool:
+    """every value agrees to 1e-12 relative (a missing float64 family disagrees)"""
+    if library is None:
+        return False
+    close = agree_rel(_FLOAT_RTOL)
+    return all(close(a, b) for a, b in zip(library, witness, strict=True))
 
 
 def _same_inverse_and_range(library, witness) -> bool:
