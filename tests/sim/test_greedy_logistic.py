@@ -352,6 +352,10 @@ def test_fit_bad_input_raises():
         fit_penalized_logistic(X, np.full(5, 2.0))
     with pytest.raises(NBLInputError, match="ridge"):
         fit_penalized_logistic(X, np.zeros(5), ridge=-1.0)
+    # d = 0: no context column to fit (with or without the intercept)
+    for intercept in (True, False):
+        with pytest.raises(NBLInputError, match="at least one column"):
+            fit_penalized_logistic(np.zeros((5, 0)), np.zeros(5), intercept=intercept)
 
 
 # ------------------------------------------------- unrolled passes (p = 2, 3) = the general loop
