@@ -497,3 +497,25 @@ def test_a_study_config_takes_its_horizons_as_a_1d_array():
 
     cfg = StudyConfig("array", ns=np.array([1000, 2154]))
     assert cfg.ns == (1000, 2154) and all(type(x) is int for x in cfg.ns)
+
+
+@pytest.mark.parametrize("chunk", [1, 4_000])
+def test_the_kernel_sums_do_not_depend_on_the_row_chunk(monkeypatch, chunk):
+    """The rows per vectorized pass of nbl_sim.population.fields only bound memory: a_1, b_2
+    and μ_g are the same bits whether the slopes pass one row at a time, a few rows, or in
+    the default blocks (997 rows of slopes: more than one default block) — the contract that
+    makes the seed-3 survivor fields:347 (``max(1, …)`` -> ``min(1, …)``: one row at a time)
+    equivalent; a chunking bug (a skipped or repeated block) moves them."""
+    import numpy as np
+
+    from nbl_sim.population import fields
+    from nbl_theory.paper import paper_link
+
+    link = paper_link("tt-stable")
+    c = np.linspace(-30.0, 30.0, 2 * 997).reshape(-1, 2)
+    want = fields.reduction_integrals(link, c)
+    default_rows = fields._CHUNK // (2 * fields._nodes(link).s.size)
+    assert default_rows < 997  # the default itself splits the slopes
+    monkeypatch.setattr(fields, "_CHUNK", chunk)
+    got = fields.reduction_integrals(link, c)
+    assert all(np.array_equal(a, b) for a, b in zip(want[:2], got[:2])) and want[2] == got[2]
