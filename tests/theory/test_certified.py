@@ -183,6 +183,11 @@ def test_ladder_raises_precision_and_reports_undecided(monkeypatch):
     assert any("undecided" in n for n in res.notes)
     res = cert.stability_certified(_link("tt-stable"), "0.2", auto_raise=False)
     assert res.sign == "undecided" and len(seen) == 3
+    # a ball with no correct digit is still printed at one significant digit, outward: Arb's
+    # radius 1e-20 rounds up in binary, so the ends are -2e-20 and 2e-20 (not -1e-19, 1e-19
+    # at "zero digits", nor a bare 0)
+    # (the decimal ends are stored rounded outward in binary, 68 bits: float64 rounds them back)
+    assert tuple(map(float, res.lambda_star_enclosure)) == (-2e-20, 2e-20)
 
 
 def test_precision_restored_after_calls_and_errors():
@@ -393,3 +398,19 @@ def test_the_certified_window_covers_minus_a_to_a_on_a_potential_link(monkeypatc
         assert (s_lo, s_hi) == (-1, 1) and a_lo == -a_hi and a_hi > 0
         assert chart.group1(flint.acb(lo), False)[0].real <= a_lo
         assert chart.group1(flint.acb(hi), False)[0].real >= a_hi
+
+
+@pytest.mark.parametrize("w", [200, 2000])
+def test_the_retry_with_larger_limits_certifies_an_oscillating_integral(w):
+    """nbl_theory.certified._integrate retries a panel with 64 more bits and acb.integral's
+    larger limits when the default leaves the ball too wide: ∫_0^1 sin(w z) dz at 64 bits
+    needs that retry (its extra bits: without them the ball stays too wide), and must come
+    back certified and holding (1 − cos w)/w (by hand)."""
+    from nbl_theory import certified
+
+    tot, ok = certified._integrate(lambda z, analytic: (w * z).sin(), arb(0), arb(1), 64)
+    assert ok
+    assert tot.real.rad() <= arb(2) ** -50
+    with arb_precision(200):  # the reference far tighter than the integral's ball
+        ref = (1 - arb(w).cos()) / w
+    assert tot.real.overlaps(ref)

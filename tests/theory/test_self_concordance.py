@@ -587,3 +587,23 @@ def test_kappa_by_quadrature_gives_its_default_digits():
     with mpmath.workdps(60):
         ref = mpmath.exp(mpmath.mpf(1) / 2) * mpmath.ncdf(-1)
         assert abs(kappa_by_quadrature(1.0) - ref) / ref < mpmath.mpf("1e-30")
+
+
+def test_a_numerically_constant_ratio_is_attained_everywhere(monkeypatch):
+    """|g''|/g' constant where sympy did not see it (its r written times sin² + cos², which
+    sympy leaves as it is): the numeric path must find it constant on the grid and in both
+    tails and say "everywhere" (R = 1 for g = exp, by hand), not a tail or a hump."""
+    import sympy as sp
+
+    from nbl_theory import self_concordance as scm
+
+    plain = scm._ratio_expr
+    monkeypatch.setattr(
+        scm,
+        "_ratio_expr",
+        lambda link, calls: plain(link, calls) * (sp.sin(scm.Z) ** 2 + sp.cos(scm.Z) ** 2),
+    )
+    res = scm._compute_constant(make_family("exp"), scm.SYMPY_CALLS)
+    assert res.closed_form is None and res.method.startswith("numeric")  # the numeric path
+    assert (res.R, res.attained, res.where) == (1.0, True, "everywhere")
+    assert "numerically constant" in res.notes[-1]
