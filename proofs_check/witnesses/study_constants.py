@@ -19,6 +19,9 @@ anywhere; here they are computed again:
   tensor Gauss–Legendre rule (20 nodes on each of 56 panels of [−14, 14] in z2 and 28 panels
   of [0, 14] in z1; the Gaussian mass beyond 14 is below 1e-40). The library reduces the same
   integral to one dimension with closed-form skew-normal kernels;
+* the design of the regret parts (:func:`stage_one_design`): Stage I's length
+  n0 = ⌈C0 (d + log n)⌉ of thm:regret-rate at the part's largest horizon n, and the last round
+  the part records (n itself), from the study's settings alone;
 * the rate of each kind of tangent direction the localized-estimation claim prints as 2γκ
   (:func:`direction_rates`): κ_θ = −H'(0) as above and κ_⊥ = Δμ* from g alone, μ* integrated
   by parts in Z on the same tensor rule (the library reads both from its stability tier).
@@ -38,7 +41,7 @@ import numpy as np
 from .lambda0 import slowest_rate
 from .polar_field import R_MAX, gl_panels
 
-__all__ = ["slowest_rate", "tangent_noise", "direction_rates"]
+__all__ = ["slowest_rate", "tangent_noise", "direction_rates", "stage_one_design"]
 
 
 def _half_plane(link, delta: str) -> tuple:
@@ -124,3 +127,31 @@ def direction_rates(link, delta: str, gamma: float) -> dict:
         "two_gamma_kappa_theta": 2 * gamma * k_theta,
         "two_gamma_kappa_perp": 2 * gamma * k_perp,
     }
+
+
+def stage_one_design(cfg) -> dict:
+    """The first and last recorded round of each regret part's time grid as thm:regret-rate
+    makes them, from the study's settings alone (``cfg``: a ``StudyConfig``): Stage I ends at
+    n0 = ⌈C0 (d + log n_max)⌉ and the grid runs to n_max, the part's largest horizon.
+
+    Parameters
+    ----------
+    cfg : nbl_sim.studies.rate_study.StudyConfig
+        The study's settings (read as data: links, dimensions, horizons, C0).
+
+    Returns
+    -------
+    dict
+        ``{(grid, link, d): (n0, n_max)}`` with ``grid`` ``"t_grid"`` (the regret part) or
+        ``"t_grid_long"`` (its long horizons), as the study's constants name them.
+    """
+    out = {}
+    for grid, links, dims, ns in (
+        ("t_grid", cfg.links, cfg.dims, cfg.ns),
+        ("t_grid_long", cfg.long_links, cfg.long_dims, cfg.long_ns),
+    ):
+        n_max = max(ns)
+        for link in links:
+            for d in dims:
+                out[(grid, link, d)] = (math.ceil(cfg.C0 * (d + math.log(n_max))), n_max)
+    return out

@@ -309,8 +309,35 @@ def test_a_wrong_study_radius_fails_the_radius_gate(monkeypatch):
 
 
 def test_the_study_constants_agree_with_the_witness(quick_study):
+    from proofs_check.witnesses.study_constants import stage_one_design
+
     js = cs._constant_checks(quick_study)
-    assert len(js) == 4 and {j.status for j in js} == {PASS}, [j.detail for j in js]
+    grids = stage_one_design(quick_study.config)
+    # 4 constants (kappa of two links in d = 3, kappa_theta, sigma2_theta) and one design
+    # check per regret grid (two links x d in {2, 4, 8}, one long grid)
+    assert len(grids) == 7
+    assert len(js) == 4 + len(grids) and {j.status for j in js} == {PASS}, [j.detail for j in js]
+
+
+@pytest.mark.parametrize("where", ["n0", "n_max"])
+def test_a_regret_grid_off_the_theorems_design_fails_the_gate(quick_study, where):
+    """A time grid that starts one round after n0 = ceil(C0 (d + log n_max)), or stops short of
+    n_max (the bug `max(ns)` -> `min(ns)` in the study's plan makes both): the design gate
+    names the grid, and only that one fails."""
+    from types import SimpleNamespace
+
+    key = ("tt-stable", 4)
+    grid = list(quick_study.constants["t_grid"][key])
+    grid = [grid[0] + 1, *grid[1:]] if where == "n0" else grid[:-1]
+    bad = SimpleNamespace(
+        config=quick_study.config,
+        constants={
+            **quick_study.constants,
+            "t_grid": {**quick_study.constants["t_grid"], key: grid},
+        },
+    )
+    failed = [j for j in cs._constant_checks(bad) if j.status != PASS]
+    assert len(failed) == 1 and "(t_grid, tt-stable, d = 4)" in failed[0].detail
 
 
 @pytest.mark.parametrize("what", ["sigma2", "kappa_theta", "kappa_perp"])

@@ -54,7 +54,12 @@ from ...witnesses.polar_field import own_mu_g
 from ...witnesses.regret_bound import c_e_unit, estimation_bound
 from ...witnesses.stats import bound_verdict, decay_models, interval_verdict, power_law_fit
 from ...witnesses.study_analysis import FLOOR_RULE, study_comparison
-from ...witnesses.study_constants import direction_rates, slowest_rate, tangent_noise
+from ...witnesses.study_constants import (
+    direction_rates,
+    slowest_rate,
+    stage_one_design,
+    tangent_noise,
+)
 from ...witnesses.study_reruns import (
     LOC_REPS,
     STUDY_REPS,
@@ -265,7 +270,25 @@ def _constant_checks(res) -> list:
                 agree=agree_rel(_CONSTANT_TOL[(name, min(d, 3))]),
             )
         )
+    # the regret parts' design: Stage I's length and the horizon each time grid runs to
+    for (grid, link, d), ends in stage_one_design(res.config).items():
+        t = res.constants[grid][(link, d)]
+        out.append(
+            agreement(
+                f"the study's first and last recorded round ({grid}, {link}, d = {d}): n0 = "
+                "ceil(C0 (d + log n_max)) and n_max (thm:regret-rate)",
+                library=(t[0], t[-1]),
+                witness=ends,
+                agree=_equal,
+                fmt=lambda v: f"{v[0]}, {v[1]}",
+            )
+        )
     return out
+
+
+def _equal(library, witness) -> bool:
+    """equal integers"""
+    return library == witness
 
 
 #: the rates each tangent direction contracts at, library (nbl_sim.studies.rate_theory: the
@@ -345,7 +368,8 @@ def _reduced(rerun: str, parts, radius: bool = False, rates: bool = False):
             + "; ".join(j.detail for j in stats)
             + (f"; {len(radii)} checks of its radii r0 agree" if radii else "")
             + f"; its {len(consts)} constants (each link's kappa, the step-size part's "
-            "kappa_theta and sigma_theta^2) agree with the witness's"
+            "kappa_theta and sigma_theta^2, each regret grid's n0 and n_max) agree with the "
+            "witness's"
         )
         return gate(Outcome(SKIPPED, None, text), [*reruns, *stats, *radii, *consts])
 
@@ -391,6 +415,12 @@ def _growth(fit: dict) -> str:
         Mutant.printed("E[R_n] = O(d^0.5 log n) claimed", q_claim=0.5),
         Mutant.formula("growth models compared on sqrt(n) instead of log n", model="sqrt"),
         _WITNESS_MUTANT,
+        Mutant.returning(
+            "the witness's Stage I length n0 + 1",
+            "witness",
+            "proofs_check.claims.regret.study:stage_one_design",
+            lambda ends: {k: (n0 + 1, n) for k, (n0, n) in ends.items()},
+        ),
     ),
     witness=_WITNESS["regret"],
     shares=_SHARES,
