@@ -101,8 +101,38 @@ def _gated(outcome: Outcome, key: str, witness, what: str, paper: str | None = N
                 fmt=fmt,
             )
         )
-        note += ", and its copy of the printed formula equals the registry's"
+        # the library's own verdict on the fact (the third entry, what a user reads) must be
+        # the witness's: the computed value equals the printed formula or it does not
+        checks.append(
+            agreement(
+                f"the verdict on the printed {what} (computed = printed)",
+                library=bool(tv.weighted_entropy_facts()[key][2]),
+                witness=_same_expression(witness, we.parse(paper)),
+                agree=_same_expression,
+                fmt=str,
+            )
+        )
+        note += (
+            ", its copy of the printed formula equals the registry's, and its verdict on it "
+            "is the witness's"
+        )
     return gate_noting(outcome, checks, note + ".")
+
+
+def _verdict_mutant(key: str, what: str) -> Mutant:
+    """The library's verdict on the fact ``key`` negated (its third entry, what a user reads):
+    the claim must read FAIL (a toolkit defect)."""
+
+    def wrong(facts: dict) -> dict:
+        c, p, e = facts[key]
+        return {**facts, key: (c, p, not e)}
+
+    return Mutant.returning(
+        f"library verdict on {what} negated",
+        "formula",
+        "proofs_check.witnesses.toolkit_values:weighted_entropy_facts",
+        wrong,
+    )
 
 
 def _library_mutant(key: str, what: str) -> Mutant:
@@ -136,7 +166,9 @@ def _witness_mutant(function: str) -> Mutant:
     return Mutant.returning(f"witness {function} wrong", "witness", target, _off)
 
 
-def _register(id, statement, printed, mutated, fact, what, witness="derivative", why=_WHY):
+def _register(
+    id, statement, printed, mutated, fact, what, witness="derivative", why=_WHY, verdict=True
+):
     return register(
         id,
         _SECTION,
@@ -152,6 +184,7 @@ def _register(id, statement, printed, mutated, fact, what, witness="derivative",
             Mutant(f"printed {printed!r} -> {mutated!r}", "printed", kwargs={"printed": mutated}),
             _library_mutant(fact, what),
             _witness_mutant("derivative" if witness == "implicit_equation_gap" else witness),
+            *((_verdict_mutant(fact, what),) if verdict else ()),
         ),
     )
 
@@ -199,6 +232,7 @@ _PHI1 = "(1+rho)*log(m) - (1-rho)*log(1-m) + 2*rho*log(2)"
         ),
         Mutant.witness("witness phi_rho with an extra m^2 term", extra=we.M**2),
         _library_mutant("phi_prime", "phi_rho'"),
+        _verdict_mutant("phi_prime", "phi_rho'"),
     ),
 )
 def _we_phi_prime(printed: str = _PHI1, extra=0):
@@ -332,6 +366,7 @@ _IMPLICIT = "g**(1+rho)/(1-g)**(1-rho) = exp(z)/2**(2*rho)"
     "log_implicit_equation",
     "phi_rho'(m) on (0, 1)",
     "implicit_equation_gap",
+    verdict=False,  # gated on the library's phi_rho' only (no printed copy to judge)
 )
 def _we_implicit(printed: str = _IMPLICIT):
     lhs, rhs = (we.parse(t) for t in printed.split("="))
