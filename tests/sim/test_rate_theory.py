@@ -116,6 +116,7 @@ def test_local_rates_d2_faster_than_lambda_star_when_m2_negative():
         lambda: rt.linear_recursion_mse([(0.1, -1.0, 0.0)], 1.0, 0.0, 0, [1]),
         lambda: rt.linear_recursion_mse([], 1.0, 0.0, 0, [1]),
         lambda: rt.linear_recursion_mse([(0.1, 1.0, 0.0)], 1.0, -1.0, 0, [1]),
+        lambda: rt.linear_recursion_mse([(0.1, 1.0, 0.0)], 1.0, 0.0, 0, []),  # no round
         lambda: rt.modes_for(LOGISTIC, 1.0, 2, -0.1),
         lambda: rt.loglog_slope([1, 2], [1, 0], 0),
         lambda: rt.loglog_slope([1, 2, 3], [1, 2], 0),
