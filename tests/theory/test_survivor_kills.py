@@ -304,3 +304,18 @@ def test_the_trapezoid_stops_after_one_halving_when_the_rule_is_exact(ctx_name):
     # start + 1 nodes on the first level and start midpoints on the one halving
     expected = 2 if ctx_name == "float" else (ctx.start + 1) + ctx.start
     assert len(calls) == expected
+
+
+def test_a_directed_rounding_of_zero_and_infinities_is_printed_as_it_is():
+    """nbl_theory.results:412 (``x == 0`` -> ``x == -1``): an error or an enclosure end of
+    exactly 0 (a value the mpmath tier computed exactly) or ±inf is printed as it is; rounding
+    it outward would take log10(0). The finite case rounds outward (1/3 up: 0.334, down:
+    0.333, by hand)."""
+    import mpmath
+
+    from nbl_theory.results import _directed
+
+    assert _directed(mpmath.mpf(0), 3, +1) == "0.0" and _directed(0.0, 5, -1) == "0.0"
+    assert _directed(mpmath.inf, 3, +1) == "+inf" and _directed(-mpmath.inf, 3, -1) == "-inf"
+    third = mpmath.mpf(1) / 3
+    assert (_directed(third, 3, +1), _directed(third, 3, -1)) == ("0.334", "0.333")
