@@ -166,9 +166,11 @@ def _witness_mutant(function: str) -> Mutant:
     return Mutant.returning(f"witness {function} wrong", "witness", target, _off)
 
 
-def _register(
-    id, statement, printed, mutated, fact, what, witness="derivative", why=_WHY, verdict=True
-):
+#: the claims gated on the library's value alone, with no printed copy whose verdict to gate
+_NO_VERDICT = frozenset({"we-implicit-equation"})
+
+
+def _register(id, statement, printed, mutated, fact, what, witness="derivative", why=_WHY):
     return register(
         id,
         _SECTION,
@@ -184,7 +186,7 @@ def _register(
             Mutant(f"printed {printed!r} -> {mutated!r}", "printed", kwargs={"printed": mutated}),
             _library_mutant(fact, what),
             _witness_mutant("derivative" if witness == "implicit_equation_gap" else witness),
-            *((_verdict_mutant(fact, what),) if verdict else ()),
+            *(() if id in _NO_VERDICT else (_verdict_mutant(fact, what),)),
         ),
     )
 
@@ -366,7 +368,6 @@ _IMPLICIT = "g**(1+rho)/(1-g)**(1-rho) = exp(z)/2**(2*rho)"
     "log_implicit_equation",
     "phi_rho'(m) on (0, 1)",
     "implicit_equation_gap",
-    verdict=False,  # gated on the library's phi_rho' only (no printed copy to judge)
 )
 def _we_implicit(printed: str = _IMPLICIT):
     lhs, rhs = (we.parse(t) for t in printed.split("="))
