@@ -109,3 +109,33 @@ def test_a_positive_integer_power_of_a_ball_holding_zero_is_finite(power):
     assert ball.real.is_finite() and ball.imag == 0
     assert ball.real.contains(arb("1e-3") ** power) and ball.real.contains(-(arb("1e-3") ** power))
     assert ball.rad() < 2 * arb("1e-3") ** power
+
+
+@pytest.mark.parametrize("exp", [-4001, -4000, -3999, 3999, 4000, 4001])
+@pytest.mark.parametrize("man", [1, 3, 12345678901])
+def test_outward_rounding_is_the_same_on_both_sides_of_the_exact_bound(man, exp):
+    """_outward rounds an exact end to 3 significant digits outward, by exact decimal
+    arithmetic up to |exponent| 4000 and by mpmath beyond: both methods must give the exact
+    outward rounding (reference: Python's integers), so the bound only chooses the faster one.
+    2-ulp-free: the reference is exact, the comparison exact."""
+    from fractions import Fraction
+
+    from nbl_theory.arb_eval import _outward
+
+    v = Fraction(man) * Fraction(2) ** exp
+    k = (
+        len(str(v.numerator // v.denominator)) - 1
+        if v >= 1
+        else -len(str(v.denominator // v.numerator))
+    )
+    while Fraction(10) ** k > v:
+        k -= 1
+    while Fraction(10) ** (k + 1) <= v:
+        k += 1
+    unit = Fraction(10) ** (k - 2)  # 3 significant digits
+    q = v / unit
+    up = -((-q.numerator) // q.denominator) * unit
+    down = (q.numerator // q.denominator) * unit
+    x = arb(man) * arb(2) ** exp
+    assert Fraction(Decimal(_outward(x, True))) == up
+    assert Fraction(Decimal(_outward(x, False))) == down
