@@ -374,3 +374,19 @@ def test_a_family_links_name_carries_every_parameter_moved_from_its_default():
     assert make_family("two-transition", p0="0.1").name == "two-transition(mu2=2.144072)"
     moved = make_family("two-transition", a2="0.5", mu1="-1")
     assert moved.name == "two-transition(mu2=2.144072, a2=0.5, mu1=-1)"
+
+
+def test_the_derivative_size_bound_is_30000_nodes_on_either_side():
+    """The refusal bound of bounded_diff (its message names it): a product of 69 factors
+    (3 + tanh(z/k)) has an estimated derivative of 29,457 nodes and is differentiated; with 70
+    factors, 30,304 nodes, it is refused before sympy builds anything (the estimates by
+    ``derivative_size``, deterministic)."""
+    from nbl_theory.derivatives import bounded_diff, derivative_size
+
+    def product(m):
+        return sp.Mul(*[3 + sp.tanh(Z / k) for k in range(1, m + 1)])
+
+    assert (derivative_size(product(69), Z), derivative_size(product(70), Z)) == (29457, 30304)
+    assert bounded_diff(product(69), Z).is_Add  # the product rule's 69 terms
+    with pytest.raises(NBLInputError, match="about 30304 expression nodes; the bound is 30000"):
+        bounded_diff(product(70), Z)
