@@ -174,6 +174,9 @@ def test_standard_errors_are_numpys_covariance_through_the_delta_method(C, c, no
     S = np.array([data[d][0] for d in dims])
     se = np.array([data[d][1] for d in dims])
     (slope, icept), cov = np.polyfit(np.array(dims, float), S, 1, w=1 / se, cov="unscaled")
+    # two solutions of the same 3-point weighted least squares (an inverse against polyfit's
+    # lstsq): both exact up to rounding amplified by the normal matrix's condition (~2e2 over
+    # d = 4, 8, 16), so 1e-6 relative is far above either's rounding and far below a wrong SE
     assert m["C_se"] == pytest.approx(math.sqrt(cov[0, 0]), rel=1e-6)
 
     def c_of(a, b):
@@ -186,4 +189,6 @@ def test_standard_errors_are_numpys_covariance_through_the_delta_method(C, c, no
             (c_of(icept + ha, slope) - c_of(icept - ha, slope)) / (2 * ha),
         ]
     )
+    # central differences: truncation ~h² = 1e-12 and rounding ~u/h ~ 1e-10 relative, so 1e-5
+    # is the numeric gradient's margin, far below the factor a wrong gradient makes
     assert m["c_se"] == pytest.approx(math.sqrt(grad @ cov @ grad), rel=1e-5)

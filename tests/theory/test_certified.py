@@ -410,6 +410,8 @@ def test_the_retry_with_larger_limits_certifies_an_oscillating_integral(w):
 
     tot, ok = certified._integrate(lambda z, analytic: (w * z).sin(), arb(0), arb(1), 64)
     assert ok
+    # _integrate calls a panel good at a radius <= 2^-(64 - 8) (1 + |value|); 2^-50 asks for that
+    # order without pinning the last bits of Arb's radius
     assert tot.real.rad() <= arb(2) ** -50
     with arb_precision(200):  # the reference far tighter than the integral's ball
         ref = (1 - arb(w).cos()) / w

@@ -299,6 +299,7 @@ def test_the_trapezoid_stops_after_one_halving_when_the_rule_is_exact(ctx_name):
             return (3 * t + 1,)
 
     ((value, err),) = halving_trapezoid(ctx, f, 0.0, 2.0, 1e-12)
+    # exact rule: only the rounding of ~130 float64 (or 30-digit) terms, ~1e-15 relative
     assert float(value) == pytest.approx(8.0, rel=1e-14)
     # float context: f takes the node array (one call per level); mpmath: one call per node,
     # start + 1 nodes on the first level and start midpoints on the one halving
