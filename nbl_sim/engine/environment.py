@@ -124,7 +124,7 @@ if TYPE_CHECKING:
 
     from ..beyond.arms import ArmModel
 
-__all__ = ["Environment", "Realization", "replication_seeds"]
+__all__ = ["Environment", "Realization", "replication_seeds", "DEFAULT_NOISE"]
 
 REWARDS = ("bernoulli", "bounded")
 ROUNDING = 1e-12  # realized Bernoulli means may leave [0, 1] by this much (float rounding)
@@ -133,6 +133,9 @@ _RANGE_PROBE = 50  # |z| at which the Bernoulli range is checked up front
 #: sums of rewards times contexts then stay far inside float64 (b = 1e300 overflowed, and NBL's
 #: direction collapsed to 0 while its angle read 0.000).
 MAX_NOISE = 1e6
+#: The half-width b of bounded noise when none is given (:meth:`Environment.build`, and
+#: ``nbl simulate --reward bounded`` without ``--noise``): the one default of the parameter.
+DEFAULT_NOISE = 0.5
 
 #: below this many normals numpy's own fill is faster than the compiled loop (reading and
 #: writing back the generator's state costs ~6 us; crossover ~1,000 on this machine) — same values
@@ -189,9 +192,9 @@ class Environment:
         θ ⊥ v*, with ‖θ‖² = 1 − Δ²/4 for the paper's arms.
     beta : (2, d) float64 ndarray
         The arm vectors: row 0 = β_−, row 1 = β_+.
-    reward : {"bernoulli", "bounded"}, default "bernoulli"
+    reward : {"bernoulli", "bounded"}
         The reward law (module docstring).
-    noise : float, default 0.5
+    noise : float
         Half-width b of the uniform noise of ``"bounded"`` rewards (unused for Bernoulli).
     notes : list, default []
         Free-form notes carried with the environment.
@@ -208,8 +211,8 @@ class Environment:
     v_star: np.ndarray
     theta: np.ndarray
     beta: np.ndarray  # (2, d): row 0 = β_−, row 1 = β_+
-    reward: str = "bernoulli"
-    noise: float = 0.5
+    reward: str
+    noise: float
     notes: list = field(default_factory=list)
     contexts: ContextLaw | None = None  # None: N(0, I_d), the paper's
     arms: ArmModel | None = None  # None: the paper's arms β_a = θ + a(Δ/2)v*, link g
@@ -235,7 +238,7 @@ class Environment:
         theta_dir=None,
         geometry_seed: int | None = None,
         reward: str = "bernoulli",
-        noise: float = 0.5,
+        noise: float = DEFAULT_NOISE,
         contexts: ContextLaw | str | None = None,
         arms: ArmModel | str | None = None,
     ) -> Environment:

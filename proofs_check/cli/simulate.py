@@ -137,7 +137,6 @@ def _check_sizes(args) -> None:
             "--noise is the half-width b of --reward bounded; Bernoulli rewards "
             "have no noise to set (add --reward bounded, or drop --noise)"
         )
-    args.noise = 0.5 if args.noise is None else args.noise
     for name in ("n", "reps", "d"):
         if getattr(args, name) < 1:
             raise UsageError(f"--{name} must be a positive whole number, got {getattr(args, name)}")
@@ -231,6 +230,10 @@ def run(args) -> int:
     if link is None:
         source = opt.link_source(args)
         link = source.link({k: v[0] for k, v in opt.param_values(source, specs).items()})
+    if args.noise is None:  # the library's one default
+        from nbl_sim.engine.environment import DEFAULT_NOISE
+
+        args.noise = DEFAULT_NOISE
     _rewards_for_greedy(link, args)
     from nbl_sim.engine.contract import validate_step
     from nbl_sim.engine.environment import Environment

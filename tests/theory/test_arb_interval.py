@@ -162,6 +162,23 @@ def test_v_shaped_functions_on_an_interval_across_zero_enclose_their_minimum(lo)
     assert c_lo.lower() <= 1 and c_hi.upper() >= arb(1).cosh().upper() - 1e-30
 
 
+@pytest.mark.parametrize("lo, hi", [("-3", "-2"), ("-2", "0"), ("0", "1.5"), ("0.25", "4")])
+def test_v_shaped_functions_on_one_side_of_zero_map_ends_to_ends(lo, hi):
+    """|z| and cosh z on an interval within one monotone piece: the range is spanned by the
+    two ends' values, the larger at the end farther from 0 (on (−∞, 0] the function decreases,
+    so the *upper* end gives the lower bound). A rule that took the decreasing side's ends in
+    the increasing order returns lo > hi. Reference: the ends' values as Arb balls at 256 bits
+    (radius ~1e-77), compared to 1e-60."""
+    with arb_precision(256):
+        f = compile_interval([sp.Abs(Z), sp.cosh(Z)], Z)
+        got = f(arb(lo), arb(hi))
+        for (e_lo, e_hi), point in zip(got, (abs, lambda x: x.cosh())):
+            ends = sorted((point(arb(lo)), point(arb(hi))), key=lambda b: float(b.mid()))
+            assert e_lo <= e_hi
+            assert abs(float(e_lo - ends[0].mid())) < 1e-60
+            assert abs(float(e_hi - ends[1].mid())) < 1e-60
+
+
 @pytest.mark.parametrize("n", [-1, -2, -3])
 @pytest.mark.parametrize("lo, hi", [("0.5", "2"), ("-3", "-0.25")])
 def test_a_negative_power_reaches_both_ends_of_its_range(n, lo, hi):

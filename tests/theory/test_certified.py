@@ -142,6 +142,8 @@ def test_growth_hypothesis_note_only_without_proven_bounds():
         ("log(1+exp(z))", None),  # softplus: log branch cut, shells
         ("z + atan(z) + sqrt(1+z**2)/3", None),  # atan, sqrt branch cuts
         ("m*log(m)+(1-m)*log(1-m)", (0, 1)),  # user potential: shells through the chart
+        # the same potential moved to (2, 3): the chart's width is hi − lo, not hi (or hi + lo)
+        ("(m-2)*log(m-2)+(3-m)*log(3-m)", (2, 3)),
     ],
 )
 def test_user_links_without_proven_bounds(text, domain):

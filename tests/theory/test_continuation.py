@@ -50,3 +50,21 @@ def test_fold_is_followed():
 def test_start_without_gradient_is_an_error():
     with pytest.raises(NBLInputError, match="gradient"):
         trace_zero_curve(lambda x, y: 1.0, (0.0, 0.0), ((-1, 1), (-1, 1)))
+
+
+def test_the_scale_of_x_is_the_curves_own():
+    """nbl_theory.continuation:92 (``f(u * sx, v * sy)`` -> ``f(u, v * sy)``): the tracer
+    works in scaled units, so with both scales away from 1 every returned point must still lie
+    on f = 0 in the caller's coordinates. A tall ellipse x²/8² + y²/0.5² = 1 traced with
+    scale (4, 0.25); reference by hand: its extreme x are ±8."""
+    c = trace_zero_curve(
+        lambda x, y: (x / 8) ** 2 + (y / 0.5) ** 2 - 1,
+        (8.0, 0.01),
+        ((-10, 10), (-1, 1)),
+        scale=(4.0, 0.25),
+        step=0.1,
+        tol=1e-12,
+    )
+    assert c.closed
+    assert np.max(np.abs((c.x / 8) ** 2 + (c.y / 0.5) ** 2 - 1)) <= 1e-12
+    assert c.x.min() < -7.99 and c.x.max() > 7.99

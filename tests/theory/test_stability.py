@@ -123,6 +123,27 @@ def test_float64_within_its_error_estimate_of_mpmath(mu2, delta):
         assert abs(f.values[k] - float(m.values[k])) <= f.errors[k] + 1e-300, k
 
 
+@pytest.mark.parametrize("dps", [None, 25])
+@pytest.mark.parametrize(
+    "src, delta", [("tanh(z)", "0.2"), ("sigmoid(z)", "1"), ("z + z**3/10", "1.5")]
+)
+def test_the_error_of_kappa_star_covers_both_of_its_moments(src, delta, dps):
+    """κ* = 2φ(0) m0 + Δ μ* (eq:app-kappa-identity): its error bound is the linear propagation
+    of both moments' errors, so it is at least each term's share — a bound that subtracted one
+    from the other could undercut the error of either moment alone — and the float64 or
+    mpmath κ* is within it of κ* at 50 digits (the same function at ``dps=50``, whose own
+    error is ~1e-50)."""
+    link = Link.from_expression(src)
+    r = stability(link, delta, dps=dps)
+    ref = stability(link, delta, dps=50)
+    e, d = r.errors, float(delta)
+    assert float(e["kappa_star"]) >= 2 * PHI0 * float(e["m0"]) * (1 - 1e-12)
+    assert float(e["kappa_star"]) >= d * float(e["mu_star"]) * (1 - 1e-12)
+    with mpmath.workdps(60):
+        gap = abs(mpmath.mpf(r.values["kappa_star"]) - mpmath.mpf(ref.values["kappa_star"]))
+        assert gap <= mpmath.mpf(e["kappa_star"]) + mpmath.mpf("1e-45")
+
+
 def test_mpmath_precisions_agree():
     link = make_family("two-transition", mu2="2.144072")
     a = stability(link, "0.2", dps=30)

@@ -5,6 +5,8 @@ Moved here from the claim registry (formerly the claims ``tiers-agree-<key>``): 
 toolkit with itself, so it is a test of the toolkit, not a check of the paper.
 """
 
+import math
+
 import mpmath
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from nbl_theory.gaussian import FloatRangeError, moments_float
 from nbl_theory.link_numeric import patch_limit
 from nbl_theory.link_source import LinkSource
 from nbl_theory.paper import PAPER_LINKS, REFERENCE_DELTA
-from nbl_theory.stability import stability
+from nbl_theory.stability import lambda_star_float, stability
 
 
 @pytest.mark.parametrize("key", list(PAPER_LINKS))
@@ -95,3 +97,15 @@ def test_patch_limit_holds_only_inside_its_block():
     with patch_limit(len(z)):
         assert np.array_equal(g1(z), np.zeros_like(z))
     assert np.isnan(g1(z)).all()
+
+
+def test_the_float_lambda_star_falls_back_to_mpmath_past_float64s_range():
+    """``lambda_star_float`` (the sweeps' fast path) takes the moments from the mpmath tier
+    when the float64 chart overflows: for 1e300 e^{2z} (see above) it returns λ* ≈ 1e300,
+    equal to the 30-digit λ* of ``stability`` to float64 rounding (1e-13 relative: the
+    fallback computes at 20 digits and rounds once)."""
+    link = LinkSource.expression("1e300*exp(2*z)").link()
+    got = lambda_star_float(link, 1.0)
+    ref = stability(link, "1", dps=30).values["lambda_star"]
+    assert math.isfinite(got) and abs(got) > 1e299
+    assert abs(got - float(ref)) <= 1e-13 * abs(float(ref))
