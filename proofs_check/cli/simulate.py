@@ -77,8 +77,10 @@ def add_parser(sub):
         metavar="DEG",
         help="start NBL at this signed angle from v* instead (no Stage I)",
     )
-    m.add_argument("--gamma", type=opt.real, default=10.0, help="step gamma (default 10)")
-    m.add_argument("--t0", type=opt.real, default=500.0, help="step offset t0 (default 500)")
+    # the step's defaults are the library's (nbl_sim.engine.contract.GAMMA, T0), read when the
+    # run starts: the parser imports no numpy (tests/proofs_check/test_cli.py pins the text)
+    m.add_argument("--gamma", type=opt.real, default=None, help="step gamma (default 10)")
+    m.add_argument("--t0", type=opt.real, default=None, help="step offset t0 (default 500)")
     m.add_argument(
         "--policy",
         choices=sorted(POLICY_CHOICES),
@@ -235,10 +237,12 @@ def run(args) -> int:
 
         args.noise = DEFAULT_NOISE
     _rewards_for_greedy(link, args)
-    from nbl_sim.engine.contract import validate_step
+    from nbl_sim.engine.contract import GAMMA, T0, validate_step
     from nbl_sim.engine.environment import Environment
     from nbl_sim.studies.experiment import simulate
 
+    args.gamma = GAMMA if args.gamma is None else args.gamma
+    args.t0 = T0 if args.t0 is None else args.t0
     validate_step(args.gamma, args.t0)
     geometry = "random" if args.random_geometry else None
     env = Environment.build(

@@ -446,6 +446,37 @@ def test_the_noise_default_is_the_librarys_and_the_help_says_it(capsys):
     assert f"b for --reward bounded (default {DEFAULT_NOISE:g})" in help_text
 
 
+def test_the_commands_defaults_are_the_librarys(capsys):
+    """``nbl simulate`` with no option runs what ``simulate()`` and ``Environment.build`` do by
+    default: the same n, reps and d (the command needs them before it imports the library, to
+    check sizes, so it states them; they must agree), and γ, t0 taken from the library at run
+    time, as its help says."""
+    import inspect
+
+    from nbl_sim.engine.contract import GAMMA, T0
+    from nbl_sim.engine.environment import Environment
+    from nbl_sim.studies.experiment import simulate
+    from proofs_check.cli import build_parser
+
+    args = build_parser().parse_args(["simulate", "--family", "logistic", "--delta", "1"])
+    sim = inspect.signature(simulate).parameters
+    assert (args.n, args.reps) == (sim["n"].default, sim["reps"].default)
+    assert args.d == inspect.signature(Environment.build).parameters["d"].default
+    assert (sim["gamma"].default, sim["t0"].default) == (GAMMA, T0)
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"step gamma (default {GAMMA:g})" in help_text
+    assert f"step offset t0 (default {T0:g})" in help_text
+    code, out, err = run(
+        capsys, "simulate", "--family", "logistic", "--delta", "1", "--n", "40", "--reps", "2",
+        "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    params = rows(out)[0]["params"]
+    assert (params["gamma"], params["t0"]) == (GAMMA, T0)
+
+
 # ---------------------------------------------------------------------- nbl reproduce
 def test_reproduce_list_and_unknown_figure(capsys):
     code, out, _ = run(capsys, "reproduce", "--list")
