@@ -13,13 +13,15 @@ Also checked against numpy itself: the ziggurat tables the compiled stream copie
 included.
 """
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nbl_sim import engine
-from nbl_sim.engine import reference, ziggurat
+from nbl_sim.engine import greedy_kernel, reference, ziggurat
 from nbl_sim.engine.environment import Environment
 from nbl_sim.engine.environment_passes import PAIRWISE_MAX, index_pass
 from nbl_sim.engine.pcg64 import fill_normals, state_of
@@ -269,6 +271,26 @@ def test_greedy_logistic_pinned_with_a_heavy_ridge():
     for key in got:
         assert _same(got[key], ref[key]), key
     assert got["objective_evaluations"] > 0
+
+
+@pytest.mark.parametrize("scale", [1.0, 6.0])
+def test_the_standalone_fit_is_the_references_newton(scale):
+    """``fit_penalized_logistic`` (its own kernel, with its own bound zmax = max_i ‖z_i‖ that
+    decides when a full Newton step needs no line search) gives the bits of the reference's
+    Newton from θ = 0 with zmax computed in plain Python: θ and all five counters. Large
+    contexts (scale 6) make the full step unsafe, so the line search runs (checked below: else
+    a wrong zmax could pass unseen)."""
+    rng = np.random.default_rng(12)
+    X = rng.standard_normal((70, 3)) * scale
+    y = (rng.random(70) < 1 / (1 + np.exp(-(X @ [1.0, -0.5, 0.25]) - 0.3))).astype(float)
+    Z = np.hstack([X, np.ones((70, 1))])
+    theta, stats = greedy_kernel._fit_kernel(np.ascontiguousarray(Z), y, 1e-6, 1e-10, 50)
+    zmax = max(math.sqrt(sum(float(v) * float(v) for v in row)) for row in Z)
+    ref_theta, ref_stats = np.zeros(4), np.zeros(5, dtype=np.int64)
+    reference._newton(Z, y, zmax, ref_theta, 1e-6, 1e-10, 50, ref_stats)
+    assert _same(theta, ref_theta) and _same(stats, ref_stats), (stats, ref_stats)
+    if scale > 1:
+        assert ref_stats[4] > 0  # the line search ran
 
 
 @pytest.mark.parametrize("d", [2, 3])
