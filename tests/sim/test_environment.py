@@ -595,3 +595,20 @@ def test_a_subclass_overriding_a_step_of_the_draw_is_drawn_by_its_own_methods():
     assert np.all(got.optimal == 1) and not np.all(want.optimal == 1)
     for name in ("X", "means", "Y", "coins"):
         assert np.array_equal(getattr(got, name), getattr(want, name)), name
+
+
+@pytest.mark.parametrize("excess, accepted", [("1e-13", True), ("1e-11", False)])
+def test_bernoulli_links_may_pass_one_by_rounding_only(excess, accepted):
+    """The Bernoulli range check allows g to leave [0, 1] by ROUNDING = 1e-12 (float rounding
+    of a mean that is 1 in exact arithmetic), no more: g = (1 + 1e-13) sigmoid(z) is accepted
+    and draws, g = (1 + 1e-11) sigmoid(z) is refused, naming the range."""
+    from nbl_sim.engine.environment import ROUNDING
+
+    assert ROUNDING == 1e-12
+    link = Link.from_expression(f"(1 + {excess})*sigmoid(z)")
+    if accepted:
+        env = Environment.build(link, "1", 2)
+        assert env.draw(3, range(2), 50, 4).Y.shape == (2, 50, 2)
+    else:
+        with pytest.raises(NBLInputError, match="Bernoulli rewards need 0 <= g <= 1"):
+            Environment.build(link, "1", 2)
