@@ -442,6 +442,8 @@ BETA2, _, _ = pop.arm_vectors("0.5", 2)
         (lambda: pop.jacobian_fd(LOGI, BETA2, [1, 0, 0]), "shape"),
         (lambda: pop.jacobian_formula(LOGI), "delta or beta"),
         (lambda: pop.jacobian_formula(LOGI, "0.7", beta=BETA2), "disagrees"),
+        # antipodal unit arms: Δ = 2 exactly, outside (0, 2) (the rows pass as unit vectors)
+        (lambda: pop.jacobian_formula(LOGI, beta=[[1, 0], [-1, 0]]), r"must lie in \(0, 2\)"),
         (lambda: circle_equilibria(LOGI, "0.5", n_grid=3), "n_grid"),
         (
             lambda: pop.population_field(

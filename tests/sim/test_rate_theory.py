@@ -349,6 +349,16 @@ def test_regret_symmetries_and_continuity():
             )
 
 
+def test_regret_scaling_takes_two_angles_and_refuses_one():
+    """The slope of regret against the angle needs two angles at least: two are enough (the
+    slope between them: 2, the regret being quadratic in α near 0, to 1e-4), one is
+    refused naming the requirement."""
+    sc = rg.regret_scaling(LOGISTIC, 1.0, 0.0, [1e-3, 1e-2])
+    assert sc["slope"] == pytest.approx(2, abs=1e-4)
+    with pytest.raises(NBLInputError, match="at least two angles"):
+        rg.regret_scaling(LOGISTIC, 1.0, 0.0, [1e-3])
+
+
 @pytest.mark.parametrize("link", [LOGISTIC, TT_STABLE])
 @pytest.mark.parametrize("dl", [0.2, 1.8])
 @pytest.mark.parametrize("psi", [0.0, math.pi / 2, 1.0])

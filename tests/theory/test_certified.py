@@ -357,6 +357,53 @@ def test_a_piece_whose_bound_stays_infinite_ends_after_its_bisection_budget():
     assert len(calls) <= 2 * 24 + 1
 
 
+def test_a_bisected_piece_bound_is_the_sum_of_its_halves_bounds():
+    """``_piece_bound`` bisects a piece whose one-ball bound is not finite; the bound of the
+    piece is then the sum of its halves' bounds, still an upper bound of ∫|w| ϕ_σ(z) dt. A
+    stub chart (z = t, |w| ≤ 1 on pieces of width ≤ 1/4, +inf on wider ones) on [0, 1], σ = 1:
+    the four quarter bounds are each (1/4)·ϕ(left end), whose sum 0.3649 (by hand, from
+    ϕ(0), ϕ(1/4), ϕ(1/2), ϕ(3/4)) bounds ∫_0^1 ϕ = 0.3413 (mpmath)."""
+    from nbl_theory.certified import _piece_bound
+
+    class Chart:
+        def interval_sups(self, group, lo, hi):
+            return None  # no interval form: one ball evaluation per piece
+
+        def group1(self, ball, _):
+            wide = ball.real.rad() > arb("0.2")  # a half (radius 1/4), not a quarter (1/8)
+            return [ball, flint.acb(arb("inf")) if wide else flint.acb(1)]  # (z, w_1)
+
+    (out,) = _piece_bound(Chart(), 1, arb(0), arb(1), arb(1))
+    phi = [mpmath.npdf(x) for x in (0, 0.25, 0.5, 0.75)]
+    by_hand = sum(phi) / 4
+    assert out.is_finite()
+    # upward only, by the union ball's radius (Arb keeps radii to 30 bits, so min|z| comes
+    # out ~1e-9 low: 8e-11 relative measured)
+    assert arb(by_hand) <= out and out <= arb(by_hand) * (1 + 1e-8)
+    assert out >= arb(mpmath.ncdf(1) - mpmath.ncdf(0))
+
+
+def test_the_growth_hypothesis_takes_over_where_the_last_shell_ends(monkeypatch):
+    """``_shell_tails`` bounds ∫_{|z|>a} by dyadic shells a·2^(k−1) ≤ |z| ≤ a·2^k, k ≤ S, then
+    by the growth hypothesis beyond X: the two must meet (X = a·2^S, the last shell's end), or
+    the mass between them is bounded by nothing. The shells' ends are read from the targets
+    the chart search is asked for (a stub that returns them; the pieces' bounds are zeroed)."""
+    import nbl_theory.certified as cert
+
+    targets = []
+
+    def t_beyond(link, chart, target, side):
+        targets.append(abs(target))
+        return target
+
+    monkeypatch.setattr(cert, "_t_beyond", t_beyond)
+    monkeypatch.setattr(cert, "_piece_bound", lambda *a, **k: [arb(0), arb(0)])
+    a = arb(3)
+    _, x = cert._shell_tails(None, None, a, arb(1), (-a, a), 2)
+    assert len(targets) == 2 * cert._SHELLS
+    assert x == float(max(targets, key=float)) == 3 * 2**cert._SHELLS
+
+
 @pytest.mark.parametrize("exp10", [-7, -2, -1, 0, 1, 2, 3, 8])
 def test_decimal_outward_keeps_the_digits_asked_for_at_every_decimal_exponent(exp10):
     """nbl_theory.results.decimal_outward rounds man·2^exp outward to exactly ``digits``
