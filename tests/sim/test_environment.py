@@ -612,3 +612,21 @@ def test_bernoulli_links_may_pass_one_by_rounding_only(excess, accepted):
     else:
         with pytest.raises(NBLInputError, match="Bernoulli rewards need 0 <= g <= 1"):
             Environment.build(link, "1", 2)
+
+
+def test_the_bounded_noise_default_is_the_one_the_command_states():
+    """One default per parameter (issue 37): ``Environment.build(..., reward="bounded")``
+    without ``noise`` uses ``DEFAULT_NOISE``, and ``nbl simulate --help`` states that number
+    for ``--noise`` (the command passes none when the user gives none) — a library default
+    moved without its help text would mislead the reader."""
+    import re
+
+    from nbl_sim.engine.environment import DEFAULT_NOISE
+    from proofs_check.cli import build_parser
+
+    env = Environment.build(Link.from_expression("z"), "1", 2, reward="bounded")
+    assert env.noise == DEFAULT_NOISE
+    sim = build_parser()._subparsers._group_actions[0].choices["simulate"]
+    (noise,) = [a for a in sim._actions if "--noise" in a.option_strings]
+    stated = float(re.search(r"\(default ([0-9.e+-]+)\)", noise.help).group(1))
+    assert stated == env.noise
