@@ -444,7 +444,7 @@ def test_the_noise_default_is_the_librarys(capsys):
 
 def test_the_commands_defaults_are_the_librarys(capsys):
     """``nbl simulate`` with no option runs what ``simulate()`` and ``Environment.build`` do by
-    default: the same n, reps and d (the command needs them before it imports the library, to
+    default: the same n, reps, seed and d (the command needs them before it imports the library, to
     check sizes, so it states them; they must agree), and γ, t0 taken from the library at run
     time, as its help says."""
     import inspect
@@ -456,7 +456,7 @@ def test_the_commands_defaults_are_the_librarys(capsys):
 
     args = build_parser().parse_args(["simulate", "--family", "logistic", "--delta", "1"])
     sim = inspect.signature(simulate).parameters
-    assert (args.n, args.reps) == (sim["n"].default, sim["reps"].default)
+    assert (args.n, args.reps, args.seed) == tuple(sim[k].default for k in ("n", "reps", "seed"))
     assert args.d == inspect.signature(Environment.build).parameters["d"].default
     assert (sim["gamma"].default, sim["t0"].default) == (GAMMA, T0)
     with pytest.raises(SystemExit):
