@@ -179,6 +179,17 @@ def test_v_shaped_functions_on_one_side_of_zero_map_ends_to_ends(lo, hi):
             assert abs(float(e_hi - ends[1].mid())) < 1e-60
 
 
+@pytest.mark.parametrize("n", [-1, -2])
+@pytest.mark.parametrize("lo, hi", [("-1", "0"), ("0", "1"), ("-1", "1")])
+def test_a_negative_power_of_an_interval_reaching_zero_is_refused(n, lo, hi):
+    """z^n for n < 0 has a pole at 0: an interval that reaches 0 — at an end as well as inside
+    — has no finite enclosure, so it is refused (``NotInterval``: the caller falls back to
+    balls), never returned as an infinite or NaN end."""
+    f = compile_interval([Z**n], Z)
+    with arb_precision(64), pytest.raises(NotInterval, match="negative power"):
+        f(arb(lo), arb(hi))
+
+
 @pytest.mark.parametrize("n", [-1, -2, -3])
 @pytest.mark.parametrize("lo, hi", [("0.5", "2"), ("-3", "-0.25")])
 def test_a_negative_power_reaches_both_ends_of_its_range(n, lo, hi):
