@@ -189,8 +189,9 @@ def domain_map_numpy(domain, t):
 
 
 def mp_exact(q):
-    """A sympy number as an mpf (rationals divided at working precision)."""
-    return mpmath.mpf(q.p) / q.q if q.is_Rational else mpmath.mpf(sp.Float(q, mpmath.mp.dps + 5))
+    """A finite sympy number as an mpf (rationals divided at working precision, anything else
+    evaluated by sympy with 5 guard digits: ``sp.Float(q, n)`` refused √2)."""
+    return mpmath.mpf(q.p) / q.q if q.is_Rational else mpmath.mpf(sp.N(q, mpmath.mp.dps + 5))
 
 
 def domain_map_mpmath(domain, t):
