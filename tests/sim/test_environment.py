@@ -622,11 +622,11 @@ def test_the_bounded_noise_default_is_the_one_the_command_states():
     import re
 
     from nbl_sim.engine.environment import DEFAULT_NOISE
-    from proofs_check.cli import build_parser
+    from proofs_check.cli import _subparsers, build_parser
 
     env = Environment.build(Link.from_expression("z"), "1", 2, reward="bounded")
     assert env.noise == DEFAULT_NOISE
-    sim = build_parser()._subparsers._group_actions[0].choices["simulate"]
+    sim = _subparsers(build_parser())["simulate"]
     (noise,) = [a for a in sim._actions if "--noise" in a.option_strings]
     stated = float(re.search(r"\(default ([0-9.e+-]+)\)", noise.help).group(1))
     assert stated == env.noise
