@@ -35,8 +35,13 @@ def markdown(env: dict, command: str) -> str:
         "```",
         "",
         f"Mode {m['mode']} (claims run: {'quick ones' if m['mode'] == 'quick' else 'all'}), "
-        f"sample {t['total']} of {m['population']} mutants, seed {m['seed']}, "
-        f"{'with' if m['tests'] else 'without'} tests, claim budget {m['budget']:.0f} s per "
+        f"sample {t['total']} of {m['population']} mutants, "
+        + (
+            f"the {m['sample_from']['found']} of an earlier run's envelope (--sample-from), "
+            if m.get("sample_from")
+            else f"seed {m['seed']}, "
+        )
+        + f"{'with' if m['tests'] else 'without'} tests, claim budget {m['budget']:.0f} s per "
         f"mutant, coverage map `{m['coverage_key']}`; {m['seconds']:.0f} s wall."
         + (
             f" **The run was {m['stopped']}: {len(env['not_run'])} sampled mutants did not "

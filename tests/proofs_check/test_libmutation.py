@@ -311,7 +311,11 @@ def test_summary_rates_and_markdown():
     assert len(env["blames"]) == 1 and len(env["survivors"]) == 1
     md = markdown(env, "python -m proofs_check.mutation --library --sample 11")
     assert "**60.0%**" in md and "`c2` PASS → DISCREPANCY" in md
-    assert "--sample 11" in md
+    assert "--sample 11" in md and "seed 0," in md
+    # a run of an earlier envelope's mutants (--sample-from) was drawn by no seed: it says so
+    pinned = summarize(recs, {}, {**env["meta"], "sample_from": {"listed": 11, "found": 11}})
+    md = markdown(pinned, "cmd")
+    assert "the 11 of an earlier run's envelope (--sample-from)" in md and "seed 0" not in md
     json.dumps(env)
 
 
