@@ -382,6 +382,16 @@ def newton_refit(Z, y, m, zmax, theta, lam, tol, max_iter):
     return _newton(Z, y, m, zmax, theta, lam, tol, max_iter, g, H, L, delta, trial, stats)
 
 
+@jit_cache.njit(inline="always")
+def _row_norm(Z, i):
+    """‖Z[i]‖₂, summed in the order of the row (the ``zmax`` of :func:`_newton` is the largest
+    over an arm's rows)."""
+    s = 0.0
+    for j in range(Z.shape[1]):
+        s += Z[i, j] * Z[i, j]
+    return math.sqrt(s)
+
+
 @jit_cache.njit()
 def _fit_kernel(Z, y, lam, tol, max_iter):
     n, p = Z.shape
@@ -389,10 +399,7 @@ def _fit_kernel(Z, y, lam, tol, max_iter):
     g, H, L, delta, trial, stats = _newton_workspace(p)
     zmax = 0.0
     for i in range(n):
-        s = 0.0
-        for j in range(p):
-            s += Z[i, j] * Z[i, j]
-        zmax = max(zmax, math.sqrt(s))
+        zmax = max(zmax, _row_norm(Z, i))
     _newton(Z, y, n, zmax, theta, lam, tol, max_iter, g, H, L, delta, trial, stats)
     return theta, stats
 
@@ -466,10 +473,7 @@ def _greedy_kernel(X, Y, coins, intercept, lam, tol, max_iter):
                 Zb[arm, k, d] = 1.0
             yb[arm, k] = Y[r, t, arm]
             counts[arm] = k + 1
-            s2 = 0.0
-            for j in range(p):
-                s2 += Zb[arm, k, j] * Zb[arm, k, j]
-            zmax[arm] = max(zmax[arm], math.sqrt(s2))
+            zmax[arm] = max(zmax[arm], _row_norm(Zb[arm], k))
             if t >= n0:
                 it = _newton(
                     Zb[arm],

@@ -293,6 +293,20 @@ def test_the_standalone_fit_is_the_references_newton(scale):
         assert ref_stats[4] > 0  # the line search ran
 
 
+def test_row_norm_is_the_rows_euclidean_norm():
+    """The kernels' ``zmax`` is the largest ‖z_i‖₂ of an arm's rows (it decides when Newton's
+    full step needs no line search): each row's norm, summed in the row's order, on rows longer
+    than they are many and whose entries all differ, so that a column or another row read in
+    place of the row's own entries changes the value."""
+    Z = np.ascontiguousarray(np.arange(1.0, 21.0).reshape(4, 5) * [1, -1, 1, -1, 1] / 7)
+    for i, row in enumerate(Z):
+        s = 0.0
+        for v in row:
+            s += float(v) * float(v)
+        assert greedy_kernel._row_norm(Z, i) == math.sqrt(s)
+        assert greedy_kernel._row_norm(Z, i) == pytest.approx(np.linalg.norm(row), rel=4e-16)
+
+
 @pytest.mark.parametrize("d", [2, 3])
 def test_nbl_without_angle_records_pinned(d):
     """record_angle=False: no angle column in either backend (shape (R, 0)), the rest pinned."""
