@@ -53,6 +53,68 @@ def _same(a, b):
         assert np.array_equal(a[k], b[k], equal_nan=True), k
 
 
+#: the tiny study's numbers of record: sums over replications of each part's arrays (counts for
+#: the localization's booleans), recorded from ``run_study(TINY)`` at 82becc6 (numpy 2, a 2-core
+#: host). They move with the study's seeds, streams, settings or any statistic, not with the host:
+#: contexts and uniforms are numpy's PCG64 streams, and a host's SIMD tanh, which can differ in
+#: the last bit, moves a mean reward by ~1e-16 and flips a Bernoulli draw with probability
+#: ~1e-16; the rel 1e-9 tolerance is far above that and far below any change of seed.
+TINY_RECORD = {
+    ("regret", ("logistic", 2), "stage2"): 33.67179137299888,
+    ("regret", ("logistic", 2), "e_grid"): 5.982574384264896,
+    ("regret", ("logistic", 3), "stage2"): 39.292890158922404,
+    ("regret", ("logistic", 3), "e_grid"): 6.02465511572813,
+    ("regret", ("tt-stable", 2), "stage2"): 131.31316829879492,
+    ("regret", ("tt-stable", 2), "e_grid"): 25.772922710838902,
+    ("regret", ("tt-stable", 3), "stage2"): 129.8543663782888,
+    ("regret", ("tt-stable", 3), "e_grid"): 23.184825006645404,
+    ("regret_long", ("tt-stable", 2), "stage2"): 33.76198680190955,
+    ("regret_long", ("tt-stable", 2), "e_grid"): 2.8712324162044904,
+    ("gamma", 0.5, "e_grid"): 5.76326829204054,
+    ("gamma", 2.0, "e_grid"): 8.807224326927738,
+    ("localization", (2, 10), "exit"): 20,
+    ("localization", (2, 10), "start_out"): 17,
+    ("localization", (2, 10), "e_n0"): 44.880005898133234,
+    ("localization", (2, 40), "exit"): 10,
+    ("localization", (2, 40), "start_out"): 6,
+    ("localization", (2, 40), "e_n0"): 20.850166617273796,
+    ("contrast", "tt-unstable", "regret"): 0.9811330055695784,
+    ("contrast", "tt-unstable", "angle"): 1.5470717101026772,
+    ("contrast", "tt-stable", "regret"): 0.751508357937022,
+    ("contrast", "tt-stable", "angle"): 1.1021853231762004,
+}
+
+
+def test_the_tiny_studys_numbers_of_record():
+    """A change of the study's seeds (``_seed``), streams or statistics shows here, not only in
+    the full study's reports (:data:`TINY_RECORD` says how the values were recorded)."""
+    got = _arrays(run_study(TINY, executor=SerialExecutor()))
+    for key, want in TINY_RECORD.items():
+        v = got[key]
+        value = int(v.sum()) if v.dtype == bool else math.fsum(v.ravel().tolist())
+        assert value == pytest.approx(want, rel=1e-9), key
+
+
+def test_every_study_run_reads_its_path_through_the_horizon(monkeypatch):
+    """The localization's exit (eq:localization: the path leaves the ball at some round
+    n0 ≤ t ≤ n) and τ read NBL's error path through round n: every run of the study records its
+    last round (a path leaving at round n exactly is rare, so the numbers of record alone would
+    not show a window one round short)."""
+    import nbl_sim.studies.rate_study as rs
+
+    seen, nbl = [], rs.engine.nbl
+
+    def spy(X, *args, **kw):
+        seen.append((X.shape[1], np.asarray(kw["record_rounds"])))
+        return nbl(X, *args, **kw)
+
+    monkeypatch.setattr(rs.engine, "nbl", spy)
+    run_study(TINY, executor=SerialExecutor())
+    assert len(seen) > 10
+    for n, rounds in seen:
+        assert rounds.size and rounds[-1] == n, (n, rounds[-3:])
+
+
 def test_results_do_not_depend_on_chunking_or_executor():
     one = run_study(replace(TINY, rep_steps_per_cell=1e9), executor=SerialExecutor())
     many = run_study(TINY, executor=SerialExecutor())
