@@ -1006,7 +1006,8 @@ def pinned_specs(specs, records) -> tuple[list, int]:
     A mutant is known by what it changes — its module, the text of its line, column, operator,
     variant, before and after (and its position among equal ones) — not by its line number,
     which moves when lines above it are added: a sample pinned this way stays the same while
-    the lines it mutates do.
+    the lines it mutates do. Where a module holds the same line twice, the line number only
+    decides between them: a record takes the nearest of today's equal mutants.
 
     Parameters
     ----------
@@ -1023,22 +1024,31 @@ def pinned_specs(specs, records) -> tuple[list, int]:
     missing : int
         How many records have no match (their line changed or is gone).
     """
-    want: dict = {}
+    want: dict = {}  # signature → the records' line numbers
     for r in records:
-        key = _signature(r, r["line_text"])
-        want[key] = want.get(key, 0) + 1
+        want.setdefault(_signature(r, r["line_text"]), []).append(r.get("line", 0))
     texts: dict = {}
-    chosen = []
+    found: dict = {}  # signature → today's mutants that have it
     for s in specs:
         lines = texts.get(s.path)
         if lines is None:
             lines = texts[s.path] = (ROOT / s.path).read_text().splitlines()
-        d = s.to_dict()
-        key = _signature(d, lines[s.line - 1] if 0 < s.line <= len(lines) else "")
-        if want.get(key, 0) > 0:
-            want[key] -= 1
-            chosen.append(s)
-    return chosen, sum(want.values())
+        key = _signature(s.to_dict(), lines[s.line - 1] if 0 < s.line <= len(lines) else "")
+        if key in want:
+            found.setdefault(key, []).append(s)
+    picked, missing = set(), 0
+    for key, at in want.items():
+        # equal lines (the same text twice in a module): each record takes the nearest of
+        # today's unused ones by line number, as lines move by what is added above them
+        free = list(found.get(key, []))
+        for line in sorted(at):
+            if not free:
+                missing += 1
+                continue
+            best = min(free, key=lambda s: (abs(s.line - line), s.line))
+            free.remove(best)
+            picked.add(best.id)
+    return [s for s in specs if s.id in picked], missing
 
 
 #: the outcomes an ``--again`` run takes up: what the registry did not kill

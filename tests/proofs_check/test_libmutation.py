@@ -642,6 +642,30 @@ def test_a_pinned_sample_is_found_by_what_its_mutants_change_not_their_line(tmp_
     assert why.startswith("--sample-from ") and "no.json" in why
 
 
+def test_a_pinned_mutant_on_a_line_a_module_holds_twice_is_the_nearest_one():
+    """``return m, left, right, left * right / w`` stands twice in link_numeric (the float64
+    and the mpmath charts): a record of the second is found as the second, not as the first
+    (a one-record envelope used to select the first equal line of the module)."""
+    from proofs_check.libmutation import run as libmut
+
+    specs, _ = libmut.enumerate_mutants(["nbl_theory.link_numeric"])
+    lines = (ROOT / specs[0].path).read_text().splitlines()
+    text = "return m, left, right, left * right / w"
+    twins = [
+        s
+        for s in specs
+        if lines[s.line - 1].strip() == text and s.operator == "binop" and s.after.endswith("* w")
+    ]
+    assert len(twins) == 2 and twins[0].line < twins[1].line
+    for i, twin in enumerate(twins):
+        record = {**twin.to_dict(), "line_text": text, "line": twin.line - 2}  # moved up by 2
+        chosen, missing = libmut.pinned_specs(specs, [record])
+        assert [c.id for c in chosen] == [twin.id] and missing == 0, i
+    both = [{**t.to_dict(), "line_text": text} for t in twins]
+    chosen, missing = libmut.pinned_specs(specs, both + both[:1])
+    assert sorted(c.id for c in chosen) == sorted(t.id for t in twins) and missing == 1
+
+
 def test_a_run_without_the_tests_beside_the_package_is_refused(monkeypatch):
     """From a non-editable install the tests are not beside the package: the run used to go on
     with no test mapped and report every survivor as "no mapped test executes this line"
