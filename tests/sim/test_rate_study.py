@@ -96,10 +96,10 @@ def test_the_tiny_studys_numbers_of_record():
 
 
 def test_every_study_run_reads_its_path_through_the_horizon(monkeypatch):
-    """The localization's exit (eq:localization: the path leaves the ball at some round
-    n0 ≤ t ≤ n) and τ read NBL's error path through round n: every run of the study records its
-    last round (a path leaving at round n exactly is rare, so the numbers of record alone would
-    not show a window one round short)."""
+    """The localization's exit (lem:finite-horizon-localization: P(τ ≤ n), the path leaving the
+    ball at some round n0 ≤ t ≤ n) and τ read NBL's error path through round n: every run of the
+    study records its last round (a path leaving at round n exactly is rare, so the numbers of
+    record alone would not show a window one round short)."""
     import nbl_sim.studies.rate_study as rs
 
     seen, nbl = [], rs.engine.nbl
