@@ -55,7 +55,10 @@ from ..witnesses.concordance import (
     relative_differences,
 )
 from ..witnesses.direct_definitions import direct_moments
-from ..witnesses.gaussian import gaussian_chart_moments, kappa_closed_form_error
+from ..witnesses.gaussian import (
+    gaussian_chart_moments,
+    kappa_closed_form_error,
+)
 from ..witnesses.printed import mp_nstr
 from ..witnesses.toolkit_values import (
     certified_at,
@@ -395,10 +398,18 @@ def _report_checks(link, key: str, delta: str, bound: float, margin_w: float) ->
     """The failing comparisons of the library's report of prop:self-concordance-stability
     (:func:`nbl_theory.self_concordance.self_concordance_report`, what ``nbl self-concordance``
     prints) with the proof's bound 2μ*·margin (:func:`~proofs_check.witnesses.concordance.
-    proof_steps`, relative :data:`_TOL`: both from μ* accurate to ~1e-13) and with the sign of
-    the witness's margin (whether the sufficient condition holds)."""
+    proof_steps`, relative :data:`_TOL`: both from μ* accurate to ~1e-13), with the witness's
+    κ(RΔ/2) from its definition (:func:`~proofs_check.witnesses.concordance.kappa_at_margin`,
+    30 digits; the library's float64 κ is accurate to ~1e-15 relative) and with the sign of the
+    witness's margin (whether the sufficient condition holds)."""
     rep = self_concordance_report(link, delta)
     js = [
+        agreement(
+            f"kappa(R Delta/2) ({key}, Delta = {delta}) as nbl self-concordance prints it",
+            library=rep.kappa,
+            witness=wc.kappa_at_margin(rep.constant.R, delta),
+            agree=agree_rel(_TOL),
+        ),
         agreement(
             f"lower bound 2 mu* margin ({key}, Delta = {delta}) as nbl self-concordance prints it",
             library=rep.lower_bound,
@@ -545,6 +556,7 @@ for _key, _row in PAPER_LINKS.items():
             "eq:self-concordance-curvature-control",
         ),
         witness=f"{_W_R}, proofs_check.witnesses.gaussian:gaussian_chart_moments, "
+        "proofs_check.witnesses.concordance:kappa_at_margin, "
         "proofs_check.witnesses.direct_definitions:direct_moments, "
         f"{_W_MARGIN}",
         shares="the link object (nbl_theory.Link: chart and derivatives), Gauss-Legendre "
@@ -558,6 +570,12 @@ for _key, _row in PAPER_LINKS.items():
                 "formula",
                 "proofs_check.claims.decision_stability:self_concordance_report",
                 lambda r: replace(r, lower_bound=r.lower_bound * 1.01),
+            ),
+            Mutant.returning(
+                "the library report's kappa(R Delta/2) x 1.01",
+                "formula",
+                "proofs_check.claims.decision_stability:self_concordance_report",
+                lambda r: replace(r, kappa=r.kappa * 1.01),
             ),
         ),
     )(lambda key=_key, R_scale=1.0, witness_delta=1.0: _bound_check(key, R_scale, witness_delta))

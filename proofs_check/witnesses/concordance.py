@@ -89,6 +89,13 @@ def elicitation_moments(phi, delta, dps: int = 40, m2_power: int = 3) -> dict:
         return {"mu_star": mpmath.quad(mu_integrand, pts), "m2": mpmath.quad(m2_integrand, pts)}
 
 
+def kappa_at_margin(R: float, delta) -> float:
+    """κ(RΔ/2), the κ of the margin of prop:self-concordance-stability, by quadrature of its
+    definition at 30 digits (:func:`~proofs_check.witnesses.gaussian.kappa_by_definition`),
+    returned as a float; ``delta`` a float or a decimal string."""
+    return float(kappa_by_definition(R * float(delta) / 2, dps=30))
+
+
 def sufficient_margin(R: float, delta: float, kappa_scale: float = 1.0) -> float:
     """margin(Δ) = Δ/2 − φ0(0)(1 − Δ²/4) R/κ(RΔ/2) as printed in
     prop:self-concordance-stability, κ by quadrature of its definition at 20 digits, returned
