@@ -50,6 +50,7 @@ from ..witnesses.concordance import (
     elicitation_lambda_star,
     hand_derived_R,
     hand_derived_sup_at,
+    hand_derived_tail_limits,
     proof_steps,
     ratio_sup_on_chart,
     relative_differences,
@@ -752,7 +753,12 @@ _R_NUMERIC = agree_rel_to(1e-9)
 def _r_claim(kind, family, params_list):
     def check(scale=1):
         rows, bad = [], []
-        sym = el.self_concordance_constant_closed_form(kind)["R"]
+        closed = el.self_concordance_constant_closed_form(kind)
+        sym = closed["R"]
+        # the tails where the sup is approached, against the hand derivation
+        limits = hand_derived_tail_limits(kind)
+        if limits is not None and tuple(closed.get("limits", ())) != limits:
+            bad.append(f"limits of g''/g' at -oo, +oo: {closed.get('limits')} vs {limits}")
         for params in params_list:
             link = make_family(family, **params)
             num = self_concordance_constant(link)
@@ -774,7 +780,7 @@ def _r_claim(kind, family, params_list):
         return Outcome(
             FAIL if bad else PASS,
             "; ".join(rows),
-            ("disagree: " + ", ".join(bad))
+            ("toolkit defect: the library disagrees with the hand derivation: " + ", ".join(bad))
             if bad
             else "sympy sup over critical points and one-sided limits; numeric sup on a "
             "dense chart grid with mpmath refinement and tail extrapolation; both "

@@ -180,6 +180,14 @@ def hand_derived_R(kind: str, rho=None, scale=1):
     raise ValueError(f"no hand-derived R for {kind!r}")
 
 
+def hand_derived_tail_limits(kind: str) -> tuple | None:
+    """The limits of g''/g' at z → −∞ and z → +∞ of a reference link whose sup is approached
+    only there, derived by hand (exact sympy): logistic g''/g' = 1 − 2g, with g → 0 and 1, so
+    (1, −1); None for a link without such limits here (the library gives them only for the
+    logistic, :func:`nbl_theory.elicitation.self_concordance_constant_closed_form`)."""
+    return (sp.Integer(1), sp.Integer(-1)) if kind == "logistic" else None
+
+
 def hand_derived_sup_at(kind: str, rho=None) -> tuple[bool, str]:
     """Where the sup R = sup |g''|/g' of a reference link is reached, derived by hand, as
     :class:`nbl_theory.self_concordance.SCConstant` states it: ``(attained, where)``.
