@@ -759,6 +759,10 @@ def _r_claim(kind, family, params_list):
         limits = hand_derived_tail_limits(kind)
         if limits is not None and tuple(closed.get("limits", ())) != limits:
             bad.append(f"limits of g''/g' at -oo, +oo: {closed.get('limits')} vs {limits}")
+        # whether the closed form's sup is attained (for some rho, when rho is free)
+        attained = any(hand_derived_sup_at(kind, p.get("rho"))[0] for p in params_list)
+        if bool(closed["attained"]) != attained:
+            bad.append(f"sympy's sup attained: {closed['attained']} vs {attained}")
         for params in params_list:
             link = make_family(family, **params)
             num = self_concordance_constant(link)
