@@ -56,10 +56,7 @@ from ..witnesses.concordance import (
     relative_differences,
 )
 from ..witnesses.direct_definitions import direct_moments
-from ..witnesses.gaussian import (
-    gaussian_chart_moments,
-    kappa_closed_form_error,
-)
+from ..witnesses.gaussian import gaussian_chart_moments, kappa_closed_form_error
 from ..witnesses.printed import mp_nstr
 from ..witnesses.toolkit_values import (
     certified_at,
