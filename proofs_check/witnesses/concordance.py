@@ -89,11 +89,11 @@ def elicitation_moments(phi, delta, dps: int = 40, m2_power: int = 3) -> dict:
         return {"mu_star": mpmath.quad(mu_integrand, pts), "m2": mpmath.quad(m2_integrand, pts)}
 
 
-def kappa_at_margin(R: float, delta) -> float:
+def kappa_at_margin(R: float, delta, dps: int = 30) -> float:
     """κ(RΔ/2), the κ of the margin of prop:self-concordance-stability, by quadrature of its
-    definition at 30 digits (:func:`~proofs_check.witnesses.gaussian.kappa_by_definition`),
+    definition at ``dps`` digits (:func:`~proofs_check.witnesses.gaussian.kappa_by_definition`),
     returned as a float; ``delta`` a float or a decimal string."""
-    return float(kappa_by_definition(R * float(delta) / 2, dps=30))
+    return float(kappa_by_definition(R * float(delta) / 2, dps=dps))
 
 
 def sufficient_margin(R: float, delta: float, kappa_scale: float = 1.0) -> float:
@@ -101,7 +101,7 @@ def sufficient_margin(R: float, delta: float, kappa_scale: float = 1.0) -> float
     prop:self-concordance-stability, κ by quadrature of its definition at 20 digits, returned
     as a float (~1e-16 relative); ``kappa_scale`` multiplies κ (another value is a broken
     witness, for the claims' mutants)."""
-    kap = float(kappa_by_definition(R * delta / 2, dps=20)) * kappa_scale
+    kap = kappa_at_margin(R, delta, dps=20) * kappa_scale
     return delta / 2 - (1 - delta * delta / 4) * R / (math.sqrt(2 * math.pi) * kap)
 
 
